@@ -1,0 +1,94 @@
+package memory
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/oklog/ulid/v2"
+)
+
+// JournalDay is the journal date of t: the day rolls over at 04:00 local time, so a note
+// written at 01:30 still belongs to the evening before.
+func JournalDay(t time.Time, loc *time.Location) string {
+	return t.In(loc).Add(-DailyRolloverHour * time.Hour).Format("2006-01-02")
+}
+
+func (s *Store) opAppendDaily(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *ItemResult) error {
+	text := strings.TrimSpace(it.Text)
+	if text == "" {
+		text = strings.TrimSpace(deref(it.Body))
+	}
+	if text == "" {
+		return codeErr(CodeEmptyDaily, nil, "journal entry is empty")
+	}
+	if name := findSecret(text); name != "" {
+		return codeErr(CodeSecretDetected, map[string]any{"Kind": name}, "refused: the text looks like a secret (%s)", name)
+	}
+	now := s.opts.Now()
+	day := JournalDay(now, s.opts.Location)
+	imported := b.Actor == ActorImport && dateRE.MatchString(it.Slug)
+	if imported {
+		day = it.Slug // an exported journal day goes back to its own date, verbatim
+	}
+	rel := relPath(ScopeGlobal, "", TypeDaily, day)
+	m, err := getBySlug(ctx, tx, ScopeGlobal, "", day)
+	switch {
+	case errors.Is(err, ErrNotFound):
+		// The file may exist but be unindexed (a hand edit with a broken header): never clobber it.
+		if _, statErr := os.Stat(s.abs(rel)); statErr == nil {
+			return codeErr(CodeParseError, map[string]any{"Path": rel}, "journal file %s exists but cannot be read; fix it first", rel)
+		}
+		m = &Memory{ID: ulid.Make().String(), Slug: day, Title: day, Scope: ScopeGlobal, Type: TypeDaily,
+			Confidence: ConfidenceMedium, Reviewed: true, Created: now, Source: Source{Kind: b.Actor}}
+	case err != nil:
+		return err
+	default:
+		data, rerr := os.ReadFile(s.abs(m.Path))
+		if rerr != nil {
+			return rerr
+		}
+		if Checksum(data) != m.Version {
+			return codeErr(CodeVersionConflict, map[string]any{"Expected": m.Version, "Actual": Checksum(data)},
+				"journal %s was edited on disk and not yet reindexed; try again", day)
+		}
+	}
+	if imported && strings.Contains(m.Body, text) {
+		s.fillResult(r, m, false) // re-importing an export must not double a day
+		return nil
+	}
+	who := b.Actor
+	if it.Source != nil && it.Source.Agent != "" {
+		who = it.Source.Agent
+	}
+	entry := "## " + now.In(s.opts.Location).Format("15:04") + " · " + who + "\n\n" + text
+	if imported {
+		entry = text
+	}
+	body := strings.TrimRight(m.Body, "\n")
+	if body != "" {
+		body += "\n\n"
+	}
+	m.Body = body + entry
+	m.Updated = now
+	m.Path = rel
+	data, err := Render(m)
+	if err != nil {
+		return err
+	}
+	if len(data) > MaxDailyBytes {
+		return codeErr(CodeDailyFull, map[string]any{"Day": day, "Max": MaxDailyBytes}, "journal %s is full (%d bytes max)", day, MaxDailyBytes)
+	}
+	if err := s.persist(ctx, tx, m); err != nil {
+		return err
+	}
+	s.fillResult(r, m, false)
+	if len(data) >= DailyWarnBytes {
+		r.Warnings = append(r.Warnings, Warning{Code: WarnDailyNearFull, Args: map[string]any{"Size": len(data), "Max": MaxDailyBytes}})
+	}
+	s.audit(ctx, tx, b, it, m.ID, "ok", map[string]any{"day": day, "bytes": len(text)})
+	return nil
+}

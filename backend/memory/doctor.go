@@ -1,0 +1,126 @@
+package memory
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Problem is a file the index could not take, left untouched on disk.
+type Problem struct {
+	Path   string `json:"path"`
+	Code   string `json:"code"`
+	Detail string `json:"detail"`
+	SeenAt string `json:"seen_at"`
+}
+
+// DoctorReport is the health of a home.
+type DoctorReport struct {
+	Home          string          `json:"home"`
+	SchemaVersion int             `json:"schema_version"`
+	Memories      int             `json:"memories"`
+	Archived      int             `json:"archived"`
+	TrashFiles    int             `json:"trash_files"`
+	Problems      []Problem       `json:"problems"`
+	Integrity     string          `json:"integrity"`
+	FTSConsistent bool            `json:"fts_consistent"`
+	Reconcile     ReconcileReport `json:"reconcile"`
+	Quota         QuotaSummary    `json:"quota"`
+	OK            bool            `json:"ok"`
+}
+
+// Problems lists files that could not be indexed.
+func (s *Store) Problems(ctx context.Context) ([]Problem, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT path, code, detail, seen_at FROM memory_problems ORDER BY path`)
+	if err != nil {
+		return nil, fmt.Errorf("memory: unable to list problems: %w", err)
+	}
+	defer rows.Close()
+	var out []Problem
+	for rows.Next() {
+		var p Problem
+		if err := rows.Scan(&p.Path, &p.Code, &p.Detail, &p.SeenAt); err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// Doctor reconciles, then checks the index's integrity and reports unreadable files.
+func (s *Store) Doctor(ctx context.Context) (DoctorReport, error) {
+	rep := DoctorReport{Home: s.home, SchemaVersion: SchemaVersion()}
+	var err error
+	if rep.Reconcile, err = s.Reconcile(ctx); err != nil {
+		return rep, err
+	}
+	if rep.Problems, err = s.Problems(ctx); err != nil {
+		return rep, err
+	}
+	if err := s.db.QueryRowContext(ctx, `PRAGMA quick_check`).Scan(&rep.Integrity); err != nil {
+		return rep, fmt.Errorf("memory: unable to check integrity: %w", err)
+	}
+	_ = s.db.QueryRowContext(ctx, `SELECT SUM(archived = 0), SUM(archived = 1) FROM memory_meta`).Scan(&rep.Memories, &rep.Archived)
+	var meta, fts, tri int
+	_ = s.db.QueryRowContext(ctx, `SELECT (SELECT COUNT(*) FROM memory_meta), (SELECT COUNT(*) FROM memory_fts),
+		(SELECT COUNT(*) FROM memory_fts_tri)`).Scan(&meta, &fts, &tri)
+	rep.FTSConsistent = meta == fts && meta == tri
+	if entries, err := os.ReadDir(filepath.Join(s.root, ".trash")); err == nil {
+		rep.TrashFiles = len(entries)
+	}
+	if rep.Quota, err = s.Quota(ctx); err != nil {
+		return rep, err
+	}
+	rep.OK = rep.Integrity == "ok" && rep.FTSConsistent && len(rep.Problems) == 0
+	return rep, nil
+}
+
+// AuditEntry is one row of the audit log.
+type AuditEntry struct {
+	Seq      int64           `json:"seq"`
+	TS       string          `json:"ts"`
+	Op       string          `json:"op"`
+	Actor    string          `json:"actor"`
+	MemoryID string          `json:"memory_id"`
+	Slug     string          `json:"slug"`
+	Scope    string          `json:"scope"`
+	Session  string          `json:"session"`
+	Model    string          `json:"model"`
+	Result   string          `json:"result"`
+	Detail   json.RawMessage `json:"detail"`
+}
+
+// Audit returns audit rows, newest first; memoryID narrows to one memory's history.
+func (s *Store) Audit(ctx context.Context, memoryID string, limit int) ([]AuditEntry, error) {
+	if limit <= 0 {
+		limit = 100
+	}
+	q := `SELECT seq, ts, op, actor, memory_id, slug, scope, session, model, result, detail FROM memory_audit_log`
+	var args []any
+	if memoryID != "" {
+		q += ` WHERE memory_id = ?`
+		args = append(args, memoryID)
+	}
+	rows, err := s.db.QueryContext(ctx, q+` ORDER BY seq DESC LIMIT ?`, append(args, limit)...)
+	if err != nil {
+		return nil, fmt.Errorf("memory: unable to read audit log: %w", err)
+	}
+	defer rows.Close()
+	var out []AuditEntry
+	for rows.Next() {
+		var e AuditEntry
+		var detail string
+		if err := rows.Scan(&e.Seq, &e.TS, &e.Op, &e.Actor, &e.MemoryID, &e.Slug, &e.Scope, &e.Session, &e.Model, &e.Result, &detail); err != nil {
+			return nil, err
+		}
+		if !json.Valid([]byte(detail)) || strings.TrimSpace(detail) == "" {
+			detail = "{}"
+		}
+		e.Detail = json.RawMessage(detail)
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}

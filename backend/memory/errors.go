@@ -1,0 +1,73 @@
+package memory
+
+import (
+	"errors"
+	"fmt"
+)
+
+// ErrNotFound is returned when no memory matches a reference.
+var ErrNotFound = errors.New("memory: not found")
+
+// Codes carried by item results and errors. Each has an i18n key "error.<code>".
+const (
+	CodeInvalidOp       = "invalid_op"
+	CodeInvalidScope    = "invalid_scope"
+	CodeInvalidType     = "invalid_type"
+	CodeInvalidSlug     = "invalid_slug"
+	CodeInvalidWorkdir  = "invalid_workdir"
+	CodeInvalidAgent    = "invalid_agent"
+	CodeInvalidConf     = "invalid_confidence"
+	CodeInvalidMode     = "invalid_mode"
+	CodeMissingTitle    = "missing_title"
+	CodeTitleTooLong    = "title_too_long"
+	CodeMissingBody     = "missing_body"
+	CodeBodyTooLarge    = "body_too_large"
+	CodeNotFound        = "not_found"
+	CodeAlreadyExists   = "already_exists"
+	CodeVersionConflict = "version_conflict"
+	CodeSecretDetected  = "secret_detected"
+	CodeRejectedSlug    = "rejected_slug"
+	CodeQuotaExhausted  = "quota_exhausted"
+	CodeDailyFull       = "daily_full"
+	CodeEmptyDaily      = "empty_daily_body"
+	CodeDailyReadOnly   = "daily_read_only"
+	CodeNotArchived     = "not_archived"
+	CodeNotInTrash      = "not_in_trash"
+	CodeTooManyItems    = "too_many_items"
+	CodeInternal        = "internal"
+	CodeParseError      = "parse_error"
+	CodeInvalidQuery    = "invalid_query"
+
+	WarnDailyNearFull  = "daily_near_full"
+	WarnRiskyUnreview  = "risky_instruction_unreviewed"
+	WarnDowngraded     = "confidence_downgraded"
+	WarnQuotaLow       = "quota_low"
+)
+
+// Error is a coded failure. Args fill the translated message's placeholders.
+type Error struct {
+	Code string
+	Args map[string]any
+	Msg  string
+}
+
+func (e *Error) Error() string { return "memory: " + e.Msg }
+
+// Is lets errors.Is(err, ErrNotFound) work for coded not-found errors.
+func (e *Error) Is(target error) bool { return target == ErrNotFound && e.Code == CodeNotFound }
+
+func codeErr(code string, args map[string]any, format string, a ...any) *Error {
+	return &Error{Code: code, Args: args, Msg: fmt.Sprintf(format, a...)}
+}
+
+// CodeOf returns the code of a coded error, or CodeInternal.
+func CodeOf(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	if errors.Is(err, ErrNotFound) {
+		return CodeNotFound
+	}
+	return CodeInternal
+}

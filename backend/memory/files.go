@@ -1,0 +1,87 @@
+package memory
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// writeFileAtomic makes data appear at path whole or not at all: temp file in the same folder,
+// fsync, rename, fsync the folder so the rename itself survives a crash.
+func writeFileAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("memory: unable to create %s: %w", dir, err)
+	}
+	f, err := os.CreateTemp(dir, ".tmp-*")
+	if err != nil {
+		return fmt.Errorf("memory: unable to create temp file: %w", err)
+	}
+	tmp := f.Name()
+	ok := false
+	defer func() {
+		if !ok {
+			_ = os.Remove(tmp)
+		}
+	}()
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return fmt.Errorf("memory: unable to write %s: %w", path, err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return fmt.Errorf("memory: unable to sync %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("memory: unable to close %s: %w", path, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("memory: unable to rename into %s: %w", path, err)
+	}
+	ok = true
+	return syncDir(dir)
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("memory: unable to open dir %s: %w", dir, err)
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil {
+		return fmt.Errorf("memory: unable to sync dir %s: %w", dir, err)
+	}
+	return nil
+}
+
+// moveFile renames src to dst durably, creating dst's folder.
+func moveFile(src, dst string) error {
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return fmt.Errorf("memory: unable to create %s: %w", filepath.Dir(dst), err)
+	}
+	if err := os.Rename(src, dst); err != nil {
+		return fmt.Errorf("memory: unable to move %s: %w", src, err)
+	}
+	if err := syncDir(filepath.Dir(dst)); err != nil {
+		return err
+	}
+	return syncDir(filepath.Dir(src))
+}
+
+// trashName is where a deleted file goes: a timestamp keeps every deletion, even of one slug
+// many times, and the original relative path stays readable in the name.
+func trashName(rel string, now time.Time) string {
+	return ".trash/" + now.UTC().Format("20060102T150405.000000000Z") + "__" + strings.ReplaceAll(rel, "/", "__")
+}
+
+// trashOrigin recovers the original relative path from a trash name.
+func trashOrigin(trashRel string) (string, bool) {
+	base := strings.TrimPrefix(trashRel, ".trash/")
+	i := strings.Index(base, "__")
+	if i < 0 {
+		return "", false
+	}
+	return strings.ReplaceAll(base[i+2:], "__", "/"), true
+}

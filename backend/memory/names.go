@@ -1,0 +1,96 @@
+package memory
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+var (
+	slugRE  = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{1,62}[a-z0-9]$`)
+	agentRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,62}$`)
+	dateRE  = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+)
+
+// ValidSlug reports whether s follows the slug rule of DESIGN §2.
+func ValidSlug(s string) bool { return slugRE.MatchString(s) }
+
+// ValidAgent reports whether a is usable as an agent folder name.
+func ValidAgent(a string) bool { return agentRE.MatchString(a) && !strings.Contains(a, "..") }
+
+// CanonicalWorkdir cleans an absolute workdir so one project has one key whatever its spelling.
+// Symlinks are resolved when the folder exists.
+func CanonicalWorkdir(dir string) (string, error) {
+	if dir == "" || !filepath.IsAbs(dir) {
+		return "", codeErr(CodeInvalidWorkdir, map[string]any{"Workdir": dir}, "workdir %q must be an absolute path", dir)
+	}
+	clean := filepath.Clean(dir)
+	if real, err := filepath.EvalSymlinks(clean); err == nil {
+		clean = real
+	}
+	return clean, nil
+}
+
+// ProjectKey is the first 16 hex characters of sha256 of the canonical workdir.
+func ProjectKey(workdir string) string {
+	if workdir == "" {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(workdir))
+	return hex.EncodeToString(sum[:])[:16]
+}
+
+// relPath is where a live memory lives, relative to the memory folder.
+func relPath(scope Scope, key string, typ Type, slug string) string {
+	switch scope {
+	case ScopeProject:
+		return "projects/" + key + "/" + string(typ) + "/" + slug + ".md"
+	case ScopeAgent:
+		return "agents/" + key + "/" + string(typ) + "/" + slug + ".md"
+	}
+	if typ == TypeDaily {
+		return "daily/" + slug + ".md"
+	}
+	return "global/" + string(typ) + "/" + slug + ".md"
+}
+
+// pathInfo is what a file's location alone says about it.
+type pathInfo struct {
+	scope    Scope
+	key      string
+	typ      Type
+	slug     string
+	archived bool
+}
+
+// parsePath reads scope, key, type and slug from a relative path; ok is false for files that
+// are not memories (trash, snapshots, stray files).
+func parsePath(rel string) (pathInfo, bool) {
+	var pi pathInfo
+	if !strings.HasSuffix(rel, ".md") {
+		return pi, false
+	}
+	parts := strings.Split(strings.TrimSuffix(rel, ".md"), "/")
+	if len(parts) >= 3 && parts[0] == ".archive" && len(parts[1]) == 4 {
+		pi.archived = true
+		parts = parts[2:]
+	}
+	switch {
+	case len(parts) == 2 && parts[0] == "daily" && dateRE.MatchString(parts[1]):
+		pi.scope, pi.typ, pi.slug = ScopeGlobal, TypeDaily, parts[1]
+	case len(parts) == 3 && parts[0] == "global":
+		pi.scope, pi.typ, pi.slug = ScopeGlobal, Type(parts[1]), parts[2]
+	case len(parts) == 4 && parts[0] == "projects":
+		pi.scope, pi.key, pi.typ, pi.slug = ScopeProject, parts[1], Type(parts[2]), parts[3]
+	case len(parts) == 4 && parts[0] == "agents":
+		pi.scope, pi.key, pi.typ, pi.slug = ScopeAgent, parts[1], Type(parts[2]), parts[3]
+	default:
+		return pi, false
+	}
+	if pi.typ != TypeDaily && (!pi.typ.Writable() || !ValidSlug(pi.slug)) {
+		return pi, false
+	}
+	return pi, true
+}

@@ -1,0 +1,351 @@
+package memory
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// ReconcileReport counts what a reconcile or reindex did.
+type ReconcileReport struct {
+	Scanned   int      `json:"scanned"`
+	Added     int      `json:"added"`
+	Updated   int      `json:"updated"`
+	Removed   int      `json:"removed"`
+	Unchanged int      `json:"unchanged"`
+	Problems  int      `json:"problems"`
+	ChangedID []string `json:"-"`
+}
+
+type diskFile struct {
+	rel   string
+	mtime int64
+	size  int64
+}
+
+type indexedFile struct {
+	rel     string
+	mtime   int64
+	size    int64
+	version string
+	problem bool
+}
+
+// walk lists every candidate memory file, sorted by path bytes like SQLite's BINARY collation,
+// so the merge-join below can compare the two sides in one pass.
+func (s *Store) walk() ([]diskFile, error) {
+	var files []diskFile
+	err := filepath.WalkDir(s.root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p == s.root {
+				return err
+			}
+			s.log.Warn("memory: unable to read", "path", p, "err", err)
+			return nil
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if p != s.root && strings.HasPrefix(name, ".") && !(name == ".archive" && filepath.Dir(p) == s.root) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() || !strings.HasSuffix(name, ".md") || strings.HasPrefix(name, ".") {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			return nil
+		}
+		rel, _ := filepath.Rel(s.root, p)
+		files = append(files, diskFile{rel: filepath.ToSlash(rel), mtime: info.ModTime().UnixNano(), size: info.Size()})
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("memory: unable to walk %s: %w", s.root, err)
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].rel < files[j].rel })
+	return files, nil
+}
+
+func (s *Store) indexedFiles(ctx context.Context) ([]indexedFile, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT path, mtime, size, version, 0 FROM memory_meta
+		UNION ALL SELECT path, mtime, size, '', 1 FROM memory_problems ORDER BY 1`)
+	if err != nil {
+		return nil, fmt.Errorf("memory: unable to list index: %w", err)
+	}
+	defer rows.Close()
+	var out []indexedFile
+	for rows.Next() {
+		var f indexedFile
+		if err := rows.Scan(&f.rel, &f.mtime, &f.size, &f.version, &f.problem); err != nil {
+			return nil, fmt.Errorf("memory: unable to scan index: %w", err)
+		}
+		out = append(out, f)
+	}
+	return out, rows.Err()
+}
+
+// Reconcile brings the index in line with the files: a merge-join of the sorted walk against
+// the index, comparing mtime and size first and the checksum only when those moved.
+func (s *Store) Reconcile(ctx context.Context) (ReconcileReport, error) {
+	var rep ReconcileReport
+	err := s.withLock(func() error {
+		var err error
+		rep, err = s.reconcileLocked(ctx, nil)
+		return err
+	})
+	if err == nil && len(rep.ChangedID) > 0 {
+		s.changed(ctx, rep.ChangedID)
+	}
+	return rep, err
+}
+
+// ReconcilePaths checks only the given relative paths (from the watcher).
+func (s *Store) ReconcilePaths(ctx context.Context, rels []string) (ReconcileReport, error) {
+	var rep ReconcileReport
+	err := s.withLock(func() error {
+		var err error
+		rep, err = s.reconcileLocked(ctx, rels)
+		return err
+	})
+	if err == nil && len(rep.ChangedID) > 0 {
+		s.changed(ctx, rep.ChangedID)
+	}
+	return rep, err
+}
+
+func (s *Store) reconcileLocked(ctx context.Context, only []string) (ReconcileReport, error) {
+	var rep ReconcileReport
+	var disk []diskFile
+	var idx []indexedFile
+	var err error
+	if only == nil {
+		if disk, err = s.walk(); err != nil {
+			return rep, err
+		}
+		if idx, err = s.indexedFiles(ctx); err != nil {
+			return rep, err
+		}
+	} else {
+		sort.Strings(only)
+		seen := map[string]bool{}
+		for _, rel := range only {
+			if seen[rel] {
+				continue
+			}
+			seen[rel] = true
+			if info, err := os.Stat(s.abs(rel)); err == nil && info.Mode().IsRegular() {
+				disk = append(disk, diskFile{rel: rel, mtime: info.ModTime().UnixNano(), size: info.Size()})
+			}
+			f, ok, err := s.indexedFile(ctx, rel)
+			if err != nil {
+				return rep, err
+			}
+			if ok {
+				idx = append(idx, f)
+			}
+		}
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return rep, fmt.Errorf("memory: unable to begin reconcile: %w", err)
+	}
+	defer tx.Rollback()
+	i, j := 0, 0
+	for i < len(disk) || j < len(idx) {
+		if err := ctx.Err(); err != nil {
+			return rep, err
+		}
+		switch {
+		case j >= len(idx) || (i < len(disk) && disk[i].rel < idx[j].rel):
+			rep.Scanned++
+			if err := s.indexFile(ctx, tx, disk[i], "", &rep); err != nil {
+				return rep, err
+			}
+			i++
+		case i >= len(disk) || idx[j].rel < disk[i].rel:
+			id, err := removePath(ctx, tx, idx[j].rel)
+			if err != nil {
+				return rep, err
+			}
+			if id != "" {
+				rep.ChangedID = append(rep.ChangedID, id)
+			}
+			rep.Removed++
+			j++
+		default:
+			rep.Scanned++
+			d, x := disk[i], idx[j]
+			if d.mtime == x.mtime && d.size == x.size {
+				rep.Unchanged++
+				if x.problem {
+					rep.Problems++
+				}
+			} else if err := s.indexFile(ctx, tx, d, x.version, &rep); err != nil {
+				return rep, err
+			}
+			i++
+			j++
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return rep, fmt.Errorf("memory: unable to commit reconcile: %w", err)
+	}
+	return rep, nil
+}
+
+func (s *Store) indexedFile(ctx context.Context, rel string) (indexedFile, bool, error) {
+	f := indexedFile{rel: rel}
+	err := s.db.QueryRowContext(ctx, `SELECT mtime, size, version FROM memory_meta WHERE path = ?`, rel).Scan(&f.mtime, &f.size, &f.version)
+	if err == nil {
+		return f, true, nil
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return f, false, fmt.Errorf("memory: unable to read index: %w", err)
+	}
+	err = s.db.QueryRowContext(ctx, `SELECT mtime, size FROM memory_problems WHERE path = ?`, rel).Scan(&f.mtime, &f.size)
+	if err == nil {
+		f.problem = true
+		return f, true, nil
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return f, false, fmt.Errorf("memory: unable to read problems: %w", err)
+	}
+	return f, false, nil
+}
+
+func removePath(ctx context.Context, tx *sql.Tx, rel string) (string, error) {
+	var id string
+	_ = tx.QueryRowContext(ctx, `SELECT id FROM memory_meta WHERE path = ?`, rel).Scan(&id)
+	if err := deleteRowByPath(ctx, tx, rel); err != nil {
+		return "", err
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM memory_problems WHERE path = ?`, rel); err != nil {
+		return "", fmt.Errorf("memory: unable to clear problem: %w", err)
+	}
+	return id, nil
+}
+
+// indexFile reads one file and indexes it, or records why it cannot be: a file that fails to
+// parse is reported and left exactly as it is.
+func (s *Store) indexFile(ctx context.Context, tx *sql.Tx, d diskFile, knownVersion string, rep *ReconcileReport) error {
+	data, err := os.ReadFile(s.abs(d.rel))
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			_, err := removePath(ctx, tx, d.rel)
+			return err
+		}
+		return s.recordProblem(ctx, tx, d, CodeParseError, err.Error(), rep)
+	}
+	version := Checksum(data)
+	if knownVersion != "" && version == knownVersion {
+		rep.Unchanged++
+		_, err := tx.ExecContext(ctx, `UPDATE memory_meta SET mtime = ?, size = ? WHERE path = ?`, d.mtime, d.size, d.rel)
+		return err
+	}
+	pi, ok := parsePath(d.rel)
+	if !ok {
+		return s.recordProblem(ctx, tx, d, "unrecognized_path", "not a memory location (scope/type/slug.md)", rep)
+	}
+	m, err := Parse(data)
+	if err != nil {
+		return s.recordProblem(ctx, tx, d, CodeParseError, err.Error(), rep)
+	}
+	// The file's location is authoritative for where it lives; the header for what it says.
+	m.Scope, m.Type, m.Slug, m.Archived = pi.scope, pi.typ, pi.slug, pi.archived
+	switch pi.scope {
+	case ScopeAgent:
+		m.Agent, m.Workdir = pi.key, ""
+	case ScopeProject:
+		m.Agent = ""
+		if m.Workdir == "" || ProjectKey(m.Workdir) != pi.key {
+			var wd string
+			_ = tx.QueryRowContext(ctx, `SELECT workdir FROM projects WHERE key = ?`, pi.key).Scan(&wd)
+			m.Workdir = wd
+		}
+	default:
+		m.Agent, m.Workdir = "", ""
+	}
+	if m.Title == "" {
+		m.Title = m.Slug
+	}
+	if m.Created.IsZero() {
+		m.Created = time.Unix(0, d.mtime)
+	}
+	if m.Updated.IsZero() {
+		m.Updated = time.Unix(0, d.mtime)
+	}
+	m.Path, m.Version = d.rel, version
+	var clash string
+	err = tx.QueryRowContext(ctx, `SELECT path FROM memory_meta WHERE id = ? AND path <> ?`, m.ID, d.rel).Scan(&clash)
+	if err == nil {
+		if _, statErr := os.Stat(s.abs(clash)); statErr == nil {
+			return s.recordProblem(ctx, tx, d, "duplicate_id", "id "+m.ID+" is already used by "+clash, rep)
+		}
+	}
+	if knownVersion == "" {
+		rep.Added++
+	} else {
+		rep.Updated++
+	}
+	if _, err := upsertRow(ctx, tx, m, d.mtime, d.size); err != nil {
+		return err
+	}
+	rep.ChangedID = append(rep.ChangedID, m.ID)
+	return nil
+}
+
+func (s *Store) recordProblem(ctx context.Context, tx *sql.Tx, d diskFile, code, detail string, rep *ReconcileReport) error {
+	rep.Problems++
+	if err := deleteRowByPath(ctx, tx, d.rel); err != nil {
+		return err
+	}
+	s.log.Warn("memory: file not indexed", "path", d.rel, "code", code, "detail", detail)
+	_, err := tx.ExecContext(ctx, `INSERT INTO memory_problems(path, mtime, size, code, detail, seen_at) VALUES(?,?,?,?,?,?)
+		ON CONFLICT(path) DO UPDATE SET mtime=excluded.mtime, size=excluded.size, code=excluded.code,
+		detail=excluded.detail, seen_at=excluded.seen_at`, d.rel, d.mtime, d.size, code, detail, s.rfc(s.opts.Now()))
+	if err != nil {
+		return fmt.Errorf("memory: unable to record problem for %s: %w", d.rel, err)
+	}
+	return nil
+}
+
+// Reindex drops the memory tables' rows and rebuilds them from the files. Audit history,
+// rejections, runs, usage, access counts and settings are kept.
+func (s *Store) Reindex(ctx context.Context) (ReconcileReport, error) {
+	var rep ReconcileReport
+	err := s.withLock(func() error {
+		var err error
+		rep, err = s.reindexLocked(ctx)
+		return err
+	})
+	if err == nil {
+		s.changed(ctx, rep.ChangedID)
+	}
+	return rep, err
+}
+
+func (s *Store) reindexLocked(ctx context.Context) (ReconcileReport, error) {
+	for _, q := range []string{`DELETE FROM memory_fts`, `DELETE FROM memory_fts_tri`, `DELETE FROM memory_vec`,
+		`DELETE FROM graph_mentions`, `DELETE FROM graph_relations`, `DELETE FROM memory_meta`, `DELETE FROM memory_problems`} {
+		if _, err := s.db.ExecContext(ctx, q); err != nil {
+			return ReconcileReport{}, fmt.Errorf("memory: unable to clear index: %w", err)
+		}
+	}
+	rep, err := s.reconcileLocked(ctx, nil)
+	if err != nil {
+		return rep, err
+	}
+	if _, err := s.db.ExecContext(ctx, `DELETE FROM settings WHERE key = 'index.needs_reindex'`); err != nil {
+		return rep, fmt.Errorf("memory: unable to clear reindex flag: %w", err)
+	}
+	return rep, nil
+}

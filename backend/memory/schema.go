@@ -1,0 +1,240 @@
+package memory
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+)
+
+// migration is one numbered step. Each runs in its own transaction; NeedsReindex asks for the
+// memory tables to be rebuilt from the files after it (the index is disposable, history is not).
+type migration struct {
+	version      int
+	name         string
+	sql          string
+	needsReindex bool
+}
+
+// migrations are append-only: never edit a shipped step, add a new one.
+var migrations = []migration{
+	{1, "initial schema", `
+CREATE TABLE memory_meta (
+  rid INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  path TEXT NOT NULL UNIQUE,
+  slug TEXT NOT NULL,
+  title TEXT NOT NULL DEFAULT '',
+  scope TEXT NOT NULL,
+  scope_key TEXT NOT NULL DEFAULT '',
+  workdir TEXT NOT NULL DEFAULT '',
+  agent TEXT NOT NULL DEFAULT '',
+  type TEXT NOT NULL,
+  confidence TEXT NOT NULL DEFAULT 'medium',
+  auto_downgraded INTEGER NOT NULL DEFAULT 0,
+  reviewed INTEGER NOT NULL DEFAULT 0,
+  source_quote TEXT NOT NULL DEFAULT '',
+  reasoning TEXT NOT NULL DEFAULT '',
+  aliases TEXT NOT NULL DEFAULT '[]',
+  tags TEXT NOT NULL DEFAULT '[]',
+  supersedes TEXT NOT NULL DEFAULT '[]',
+  conflicts_with TEXT NOT NULL DEFAULT '[]',
+  source TEXT NOT NULL DEFAULT '{}',
+  created TEXT NOT NULL,
+  updated TEXT NOT NULL,
+  body TEXT NOT NULL DEFAULT '',
+  archived INTEGER NOT NULL DEFAULT 0,
+  version TEXT NOT NULL,
+  mtime INTEGER NOT NULL,
+  size INTEGER NOT NULL
+);
+CREATE INDEX memory_meta_scope ON memory_meta(scope, scope_key, archived, type);
+CREATE INDEX memory_meta_slug ON memory_meta(scope, scope_key, slug);
+CREATE INDEX memory_meta_updated ON memory_meta(updated);
+CREATE VIRTUAL TABLE memory_fts USING fts5(title, body, aliases, tokenize = 'unicode61 remove_diacritics 2');
+CREATE VIRTUAL TABLE memory_fts_tri USING fts5(text, tokenize = 'trigram');
+CREATE TABLE memory_vec (
+  rid INTEGER PRIMARY KEY,
+  model TEXT NOT NULL,
+  dim INTEGER NOT NULL,
+  vec BLOB NOT NULL,
+  content_version TEXT NOT NULL DEFAULT ''
+);
+CREATE TABLE memory_problems (
+  path TEXT PRIMARY KEY,
+  mtime INTEGER NOT NULL,
+  size INTEGER NOT NULL,
+  code TEXT NOT NULL,
+  detail TEXT NOT NULL,
+  seen_at TEXT NOT NULL
+);
+CREATE TABLE projects (
+  key TEXT PRIMARY KEY,
+  workdir TEXT NOT NULL,
+  first_seen TEXT NOT NULL
+);
+CREATE TABLE memory_audit_log (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  ts TEXT NOT NULL,
+  op TEXT NOT NULL,
+  actor TEXT NOT NULL,
+  memory_id TEXT NOT NULL DEFAULT '',
+  slug TEXT NOT NULL DEFAULT '',
+  scope TEXT NOT NULL DEFAULT '',
+  scope_key TEXT NOT NULL DEFAULT '',
+  session TEXT NOT NULL DEFAULT '',
+  model TEXT NOT NULL DEFAULT '',
+  result TEXT NOT NULL DEFAULT 'ok',
+  detail TEXT NOT NULL DEFAULT '{}'
+);
+CREATE INDEX memory_audit_memory ON memory_audit_log(memory_id, seq);
+CREATE TABLE memory_rejections (
+  scope TEXT NOT NULL,
+  scope_key TEXT NOT NULL,
+  slug TEXT NOT NULL,
+  title TEXT NOT NULL DEFAULT '',
+  rejected_at TEXT NOT NULL,
+  expires_at TEXT NOT NULL,
+  PRIMARY KEY (scope, scope_key, slug)
+);
+CREATE TABLE memory_organize_runs (
+  id TEXT PRIMARY KEY,
+  trigger TEXT NOT NULL,
+  mode TEXT NOT NULL,
+  status TEXT NOT NULL,
+  phase TEXT NOT NULL DEFAULT '',
+  started_at TEXT NOT NULL,
+  finished_at TEXT,
+  initial_count INTEGER NOT NULL DEFAULT 0,
+  final_count INTEGER NOT NULL DEFAULT 0,
+  compression_ratio REAL NOT NULL DEFAULT 0,
+  quota_headroom_at_start INTEGER NOT NULL DEFAULT 0,
+  token_usage_total INTEGER NOT NULL DEFAULT 0,
+  report TEXT NOT NULL DEFAULT '{}',
+  error TEXT NOT NULL DEFAULT ''
+);
+CREATE TABLE extraction_runs (
+  id TEXT PRIMARY KEY,
+  session TEXT NOT NULL DEFAULT '',
+  agent TEXT NOT NULL DEFAULT '',
+  workdir TEXT NOT NULL DEFAULT '',
+  status TEXT NOT NULL,
+  skip_reason TEXT NOT NULL DEFAULT '',
+  started_at TEXT NOT NULL,
+  finished_at TEXT,
+  model TEXT NOT NULL DEFAULT '',
+  items_applied INTEGER NOT NULL DEFAULT 0,
+  items_rejected INTEGER NOT NULL DEFAULT 0,
+  report TEXT NOT NULL DEFAULT '{}'
+);
+CREATE TABLE graph_entities (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL,
+  norm TEXT NOT NULL,
+  kind TEXT NOT NULL DEFAULT 'concept',
+  scope TEXT NOT NULL,
+  scope_key TEXT NOT NULL DEFAULT '',
+  UNIQUE (scope, scope_key, norm)
+);
+CREATE TABLE graph_relations (
+  id INTEGER PRIMARY KEY,
+  src INTEGER NOT NULL REFERENCES graph_entities(id) ON DELETE CASCADE,
+  dst INTEGER NOT NULL REFERENCES graph_entities(id) ON DELETE CASCADE,
+  rel TEXT NOT NULL,
+  memory_rid INTEGER,
+  UNIQUE (src, dst, rel, memory_rid)
+);
+CREATE TABLE graph_mentions (
+  entity INTEGER NOT NULL REFERENCES graph_entities(id) ON DELETE CASCADE,
+  memory_rid INTEGER NOT NULL,
+  PRIMARY KEY (entity, memory_rid)
+);
+CREATE TABLE llm_usage (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  ts TEXT NOT NULL,
+  provider TEXT NOT NULL,
+  model TEXT NOT NULL,
+  purpose TEXT NOT NULL,
+  input_tokens INTEGER NOT NULL DEFAULT 0,
+  output_tokens INTEGER NOT NULL DEFAULT 0,
+  cost_usd REAL NOT NULL DEFAULT 0
+);
+CREATE TABLE settings (
+  key TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
+`, true},
+	{2, "access tracking kept across reindex", `
+CREATE TABLE memory_access (
+  id TEXT PRIMARY KEY,
+  access_count INTEGER NOT NULL DEFAULT 0,
+  last_access TEXT NOT NULL
+);
+`, false},
+}
+
+// SchemaVersion is the newest migration this build knows.
+func SchemaVersion() int { return migrations[len(migrations)-1].version }
+
+// migrate brings the index to SchemaVersion; it reports whether a reindex was requested.
+func migrate(ctx context.Context, db *sql.DB) (needsReindex bool, err error) {
+	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+		version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`); err != nil {
+		return false, fmt.Errorf("memory: unable to create schema_migrations: %w", err)
+	}
+	var current int
+	if err := db.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_migrations`).Scan(&current); err != nil {
+		return false, fmt.Errorf("memory: unable to read schema version: %w", err)
+	}
+	if current > SchemaVersion() {
+		return false, fmt.Errorf("memory: index schema v%d is newer than this build (v%d); upgrade Engram", current, SchemaVersion())
+	}
+	for _, m := range migrations {
+		if m.version <= current {
+			continue
+		}
+		if err := applyMigration(ctx, db, m); err != nil {
+			return false, err
+		}
+		needsReindex = needsReindex || m.needsReindex
+	}
+	if needsReindex {
+		if _, err := db.ExecContext(ctx, `INSERT INTO settings(key, value) VALUES('index.needs_reindex', '1')
+			ON CONFLICT(key) DO UPDATE SET value = '1'`); err != nil {
+			return false, fmt.Errorf("memory: unable to flag reindex: %w", err)
+		}
+	}
+	var flag string
+	err = db.QueryRowContext(ctx, `SELECT value FROM settings WHERE key = 'index.needs_reindex'`).Scan(&flag)
+	if err != nil && err != sql.ErrNoRows {
+		return false, fmt.Errorf("memory: unable to read reindex flag: %w", err)
+	}
+	return flag == "1", nil
+}
+
+func applyMigration(ctx context.Context, db *sql.DB, m migration) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("memory: unable to begin migration %d: %w", m.version, err)
+	}
+	defer tx.Rollback()
+	// Another process may have migrated while we waited for the write lock.
+	var done int
+	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM schema_migrations WHERE version = ?`, m.version).Scan(&done); err != nil {
+		return fmt.Errorf("memory: unable to check migration %d: %w", m.version, err)
+	}
+	if done > 0 {
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, m.sql); err != nil {
+		return fmt.Errorf("memory: migration %d (%s) failed: %w", m.version, m.name, err)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations(version, name, applied_at) VALUES(?, ?, ?)`,
+		m.version, m.name, time.Now().UTC().Format(time.RFC3339)); err != nil {
+		return fmt.Errorf("memory: unable to record migration %d: %w", m.version, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("memory: unable to commit migration %d: %w", m.version, err)
+	}
+	return nil
+}

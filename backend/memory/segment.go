@@ -1,0 +1,142 @@
+package memory
+
+import (
+	"strings"
+	"unicode"
+)
+
+// IsCJK reports whether r belongs to a script written without spaces (Han, kana, Hangul), which
+// unicode61 would otherwise swallow as one long token.
+func IsCJK(r rune) bool {
+	return unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) ||
+		unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r)
+}
+
+// SegmentCJK rewrites every run of CJK characters as overlapping bigrams separated by spaces
+// ("我喜欢茶" → "我喜 喜欢 欢茶"), leaving other text alone. Indexing bigrams makes any
+// two-character word a whole token, which is what a dictionary-free segmenter can promise.
+func SegmentCJK(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) * 2)
+	var run []rune
+	flush := func() {
+		switch len(run) {
+		case 0:
+			return
+		case 1:
+			b.WriteString(" ")
+			b.WriteRune(run[0])
+			b.WriteString(" ")
+		default:
+			b.WriteString(" ")
+			for i := 0; i+1 < len(run); i++ {
+				if i > 0 {
+					b.WriteString(" ")
+				}
+				b.WriteRune(run[i])
+				b.WriteRune(run[i+1])
+			}
+			b.WriteString(" ")
+		}
+		run = run[:0]
+	}
+	for _, r := range s {
+		if IsCJK(r) {
+			run = append(run, r)
+			continue
+		}
+		flush()
+		b.WriteRune(r)
+	}
+	flush()
+	return b.String()
+}
+
+// QueryTerm is one unit of a user query: a word, or a CJK run to be matched as a phrase of
+// bigrams.
+type QueryTerm struct {
+	Text string
+	CJK  bool
+}
+
+// SplitQuery breaks free text into terms. Everything that is not a letter or digit separates
+// terms, so FTS operators typed by a user (quotes, *, -, :, NEAR, parentheses) are only text.
+func SplitQuery(q string) []QueryTerm {
+	var terms []QueryTerm
+	var cur []rune
+	curCJK := false
+	flush := func() {
+		if len(cur) > 0 {
+			terms = append(terms, QueryTerm{Text: string(cur), CJK: curCJK})
+			cur = cur[:0]
+		}
+	}
+	for _, r := range q {
+		switch {
+		case IsCJK(r):
+			if !curCJK {
+				flush()
+			}
+			curCJK = true
+			cur = append(cur, r)
+		case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r):
+			if curCJK {
+				flush()
+			}
+			curCJK = false
+			cur = append(cur, r)
+		default:
+			flush()
+		}
+	}
+	flush()
+	return terms
+}
+
+// quoteFTS makes s one FTS5 string literal: wrapped in double quotes with inner quotes doubled.
+func quoteFTS(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+
+// FTSTerm renders one term as a safe FTS5 expression against the bigram-segmented index, or ""
+// when the term cannot be expressed there (a lone CJK character).
+func FTSTerm(t QueryTerm) string {
+	if !t.CJK {
+		return quoteFTS(t.Text)
+	}
+	seg := strings.TrimSpace(SegmentCJK(t.Text))
+	if len([]rune(t.Text)) < 2 {
+		return ""
+	}
+	return quoteFTS(seg)
+}
+
+// BuildFTSQuery joins the terms of q with op ("OR" or "AND") into an FTS5 MATCH expression that
+// can never be a syntax error. It returns "" when q has no indexable term.
+func BuildFTSQuery(q, op string) string {
+	var parts []string
+	seen := map[string]bool{}
+	for _, t := range SplitQuery(q) {
+		e := FTSTerm(t)
+		if e == "" || seen[strings.ToLower(e)] {
+			continue
+		}
+		seen[strings.ToLower(e)] = true
+		parts = append(parts, e)
+	}
+	return strings.Join(parts, " "+op+" ")
+}
+
+// TrigramQuery renders q as a substring query for the trigram table, or "" when it is shorter
+// than three characters (trigram cannot match those).
+func TrigramQuery(q string) string {
+	q = strings.TrimSpace(q)
+	if len([]rune(q)) < 3 {
+		return ""
+	}
+	return quoteFTS(q)
+}
+
+// escapeLike escapes s for a LIKE pattern with ESCAPE '\'.
+func escapeLike(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+	return r.Replace(s)
+}

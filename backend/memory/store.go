@@ -1,0 +1,203 @@
+package memory
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+// Options tune a Store; zero values take the defaults.
+type Options struct {
+	// QuotaLimit is the number of ordinary entries allowed per scope instance.
+	QuotaLimit int
+	// Now returns the current time; tests move it.
+	Now func() time.Time
+	// Location is the local time zone for the journal's 04:00 rollover.
+	Location *time.Location
+	Logger   *slog.Logger
+}
+
+// Event tells subscribers that something in the store changed.
+type Event struct {
+	Kind  string   `json:"kind"` // memory.changed | quota.changed
+	IDs   []string `json:"ids,omitempty"`
+	Level string   `json:"level,omitempty"`
+}
+
+// Store is the canonical memory store of one home.
+type Store struct {
+	home string
+	root string
+	db   *sql.DB
+	opts Options
+	log  *slog.Logger
+
+	flock *fileLock
+	mu    sync.Mutex // serialises writers inside this process; flock does it across processes
+
+	subsMu    sync.Mutex
+	subs      map[int]func(Event)
+	nextSub   int
+	lastLevel string
+}
+
+// Open opens (creating when needed) the store under home: files in home/memory and the index
+// in home/memory/index.sqlite3. A fresh, migrated or flagged index is rebuilt from the files;
+// otherwise a reconcile picks up whatever changed while no Engram process was running.
+func Open(ctx context.Context, home string, opts Options) (*Store, error) {
+	if opts.QuotaLimit <= 0 {
+		opts.QuotaLimit = DefaultQuotaLimit
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Location == nil {
+		opts.Location = time.Local
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	}
+	root := filepath.Join(home, "memory")
+	for _, d := range []string{root, filepath.Join(root, ".trash"), filepath.Join(root, ".snapshots"), filepath.Join(root, ".archive")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return nil, fmt.Errorf("memory: unable to create %s: %w", d, err)
+		}
+	}
+	lk, err := openLock(filepath.Join(root, ".lock"))
+	if err != nil {
+		return nil, err
+	}
+	db, err := openDB(filepath.Join(root, "index.sqlite3"))
+	if err != nil {
+		lk.close()
+		return nil, err
+	}
+	s := &Store{home: home, root: root, db: db, opts: opts, log: opts.Logger, flock: lk, subs: map[int]func(Event){}}
+	if err := s.withLock(func() error {
+		needs, err := migrate(ctx, db)
+		if err != nil {
+			return err
+		}
+		if needs {
+			_, err = s.reindexLocked(ctx)
+		} else {
+			_, err = s.reconcileLocked(ctx, nil)
+		}
+		return err
+	}); err != nil {
+		db.Close()
+		lk.close()
+		return nil, err
+	}
+	return s, nil
+}
+
+func openDB(path string) (*sql.DB, error) {
+	q := url.Values{}
+	q.Add("_pragma", "busy_timeout(15000)")
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Add("_pragma", "foreign_keys(1)")
+	q.Set("_txlock", "immediate")
+	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("memory: unable to open index: %w", err)
+	}
+	db.SetMaxOpenConns(4)
+	if err := db.Ping(); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("memory: unable to open index %s: %w", path, err)
+	}
+	return db, nil
+}
+
+// Close releases the index and the lock file.
+func (s *Store) Close() error {
+	err := s.db.Close()
+	if cerr := s.flock.close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// Home is the Engram home folder.
+func (s *Store) Home() string { return s.home }
+
+// Root is the memory folder holding the Markdown files.
+func (s *Store) Root() string { return s.root }
+
+// DB is the index, for the packages (recall, graph, organizer) that keep their tables in it.
+func (s *Store) DB() *sql.DB { return s.db }
+
+// Now is the store's clock.
+func (s *Store) Now() time.Time { return s.opts.Now() }
+
+// QuotaLimit is the per-scope limit in force.
+func (s *Store) QuotaLimit() int { return s.opts.QuotaLimit }
+
+// withLock runs fn holding the in-process mutex and the cross-process file lock.
+func (s *Store) withLock(fn func() error) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.flock.lock(); err != nil {
+		return err
+	}
+	defer s.flock.unlock()
+	return fn()
+}
+
+// Subscribe registers fn for store events and returns a function that removes it.
+func (s *Store) Subscribe(fn func(Event)) (cancel func()) {
+	s.subsMu.Lock()
+	defer s.subsMu.Unlock()
+	id := s.nextSub
+	s.nextSub++
+	s.subs[id] = fn
+	return func() {
+		s.subsMu.Lock()
+		delete(s.subs, id)
+		s.subsMu.Unlock()
+	}
+}
+
+func (s *Store) emit(ev Event) {
+	s.subsMu.Lock()
+	fns := make([]func(Event), 0, len(s.subs))
+	for _, fn := range s.subs {
+		fns = append(fns, fn)
+	}
+	s.subsMu.Unlock()
+	for _, fn := range fns {
+		fn(ev)
+	}
+}
+
+// changed tells subscribers which memories changed and, when the quota ladder moved, the level.
+func (s *Store) changed(ctx context.Context, ids []string) {
+	if len(ids) > 0 {
+		s.emit(Event{Kind: "memory.changed", IDs: ids})
+	}
+	q, err := s.Quota(ctx)
+	if err != nil {
+		return
+	}
+	s.subsMu.Lock()
+	moved := q.Level != s.lastLevel
+	s.lastLevel = q.Level
+	s.subsMu.Unlock()
+	if moved {
+		s.emit(Event{Kind: "quota.changed", Level: q.Level})
+	}
+}
+
+func (s *Store) abs(rel string) string { return filepath.Join(s.root, filepath.FromSlash(rel)) }
+
+func (s *Store) rfc(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }

@@ -1,0 +1,127 @@
+// Package memory is the canonical store: Markdown files under the home's memory/ folder plus a
+// rebuildable SQLite index. It is the only code that reads or writes frontmatter and the single
+// entry point (ApplyBatch) through which every writer changes memories.
+package memory
+
+import "time"
+
+// Scope says who a memory is visible to.
+type Scope string
+
+// Scopes.
+const (
+	ScopeGlobal  Scope = "global"
+	ScopeProject Scope = "project"
+	ScopeAgent   Scope = "agent"
+)
+
+// Valid reports whether s is a known scope.
+func (s Scope) Valid() bool { return s == ScopeGlobal || s == ScopeProject || s == ScopeAgent }
+
+// Type is the kind of a memory.
+type Type string
+
+// Types. TypeDaily is appended by date and never a write type.
+const (
+	TypeUser       Type = "user"
+	TypeFeedback   Type = "feedback"
+	TypeProject    Type = "project"
+	TypeReference  Type = "reference"
+	TypeExperience Type = "experience"
+	TypeDaily      Type = "daily"
+)
+
+// WriteTypes are the types a writer may create.
+var WriteTypes = []Type{TypeUser, TypeFeedback, TypeProject, TypeReference, TypeExperience}
+
+// Writable reports whether t may be used by write/update.
+func (t Type) Writable() bool {
+	for _, w := range WriteTypes {
+		if w == t {
+			return true
+		}
+	}
+	return false
+}
+
+// Valid reports whether t is any known type, daily included.
+func (t Type) Valid() bool { return t == TypeDaily || t.Writable() }
+
+// Confidence is how sure the writer was, bounded by its evidence.
+type Confidence string
+
+// Confidence levels.
+const (
+	ConfidenceHigh   Confidence = "high"
+	ConfidenceMedium Confidence = "medium"
+	ConfidenceLow    Confidence = "low"
+)
+
+// Valid reports whether c is a known confidence.
+func (c Confidence) Valid() bool {
+	return c == ConfidenceHigh || c == ConfidenceMedium || c == ConfidenceLow
+}
+
+// Source records where a memory came from.
+type Source struct {
+	Kind    string `json:"kind,omitempty" yaml:"kind,omitempty"`
+	Agent   string `json:"agent,omitempty" yaml:"agent,omitempty"`
+	Session string `json:"session,omitempty" yaml:"session,omitempty"`
+	Turn    int    `json:"turn,omitempty" yaml:"turn,omitempty"`
+	Model   string `json:"model,omitempty" yaml:"model,omitempty"`
+}
+
+// Memory is one entry: its frontmatter fields, its body and where it lives.
+type Memory struct {
+	ID             string     `json:"id"`
+	Slug           string     `json:"slug"`
+	Title          string     `json:"title"`
+	Scope          Scope      `json:"scope"`
+	Workdir        string     `json:"workdir,omitempty"`
+	Agent          string     `json:"agent,omitempty"`
+	Type           Type       `json:"type"`
+	Confidence     Confidence `json:"confidence"`
+	AutoDowngraded bool       `json:"auto_downgraded"`
+	Reviewed       bool       `json:"reviewed"`
+	SourceQuote    string     `json:"source_quote"`
+	Reasoning      string     `json:"reasoning"`
+	Aliases        []string   `json:"aliases"`
+	Tags           []string   `json:"tags"`
+	Supersedes     []string   `json:"supersedes"`
+	ConflictsWith  []string   `json:"conflicts_with"`
+	Source         Source     `json:"source"`
+	Created        time.Time  `json:"created"`
+	Updated        time.Time  `json:"updated"`
+	Body           string     `json:"body"`
+
+	// Path is relative to the memory folder, with forward slashes.
+	Path string `json:"path"`
+	// Version is the content hash of the file; updates may pass it as expected_version.
+	Version  string `json:"version"`
+	Archived bool   `json:"archived"`
+}
+
+// ScopeKey is the scope instance: "" for global, the project key, or the agent name.
+func (m *Memory) ScopeKey() string {
+	switch m.Scope {
+	case ScopeProject:
+		return ProjectKey(m.Workdir)
+	case ScopeAgent:
+		return m.Agent
+	}
+	return ""
+}
+
+// Limits from DESIGN §2.
+const (
+	MaxTitleChars      = 120
+	MaxBodyBytes       = 8 << 10
+	MaxDailyBytes      = 32 << 10
+	DailyWarnBytes     = 28 << 10
+	MinHighQuoteChars  = 5
+	DefaultQuotaLimit  = 500
+	RejectionRemember  = 7 * 24 * time.Hour
+	DailyRolloverHour  = 4
+	MaxBatchItems      = 1000
+	MaxSourceQuoteRune = 400
+)

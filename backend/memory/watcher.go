@@ -1,0 +1,105 @@
+package memory
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+)
+
+// WatchDebounce is how long the watcher waits for a burst of edits to settle; editors write
+// a file in several steps (truncate, write, rename) and one reconcile should see the result.
+const WatchDebounce = 150 * time.Millisecond
+
+// Watch reconciles files changed by hand (or by another Engram process) until ctx ends.
+// ready, when not nil, is closed once the watches are in place.
+func (s *Store) Watch(ctx context.Context, ready chan<- struct{}) error {
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		return fmt.Errorf("memory: unable to start watcher: %w", err)
+	}
+	defer w.Close()
+	addTree := func(dir string) {
+		_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || !d.IsDir() {
+				return nil
+			}
+			if p != s.root && strings.HasPrefix(d.Name(), ".") && !(d.Name() == ".archive" && filepath.Dir(p) == s.root) {
+				return filepath.SkipDir
+			}
+			if err := w.Add(p); err != nil {
+				s.log.Warn("memory: unable to watch", "dir", p, "err", err)
+			}
+			return nil
+		})
+	}
+	addTree(s.root)
+	if ready != nil {
+		close(ready)
+	}
+	pending := map[string]bool{}
+	full := false
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case ev, ok := <-w.Events:
+			if !ok {
+				return nil
+			}
+			rel, err := filepath.Rel(s.root, ev.Name)
+			if err != nil || strings.HasPrefix(rel, "..") {
+				continue
+			}
+			rel = filepath.ToSlash(rel)
+			base := filepath.Base(rel)
+			if strings.HasPrefix(base, ".tmp-") || strings.HasPrefix(base, "index.sqlite3") || base == ".lock" {
+				continue
+			}
+			if info, err := os.Stat(ev.Name); err == nil && info.IsDir() {
+				if ev.Has(fsnotify.Create) {
+					addTree(ev.Name)
+					full = true // files may have landed before the watch did
+				}
+			} else if strings.HasSuffix(rel, ".md") {
+				pending[rel] = true
+			} else if ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
+				full = true // a folder went away: let the walk find what went with it
+			}
+			timer.Reset(WatchDebounce)
+		case err, ok := <-w.Errors:
+			if !ok {
+				return nil
+			}
+			if errors.Is(err, fsnotify.ErrEventOverflow) {
+				full = true
+				timer.Reset(WatchDebounce)
+				continue
+			}
+			s.log.Warn("memory: watcher error", "err", err)
+		case <-timer.C:
+			var err error
+			if full {
+				_, err = s.Reconcile(ctx)
+			} else if len(pending) > 0 {
+				rels := make([]string, 0, len(pending))
+				for r := range pending {
+					rels = append(rels, r)
+				}
+				_, err = s.ReconcilePaths(ctx, rels)
+			}
+			if err != nil && ctx.Err() == nil {
+				s.log.Warn("memory: reconcile after change failed", "err", err)
+			}
+			pending, full = map[string]bool{}, false
+		}
+	}
+}

@@ -1,0 +1,227 @@
+import { defineStore } from 'pinia'
+import { computed, reactive, ref } from 'vue'
+import * as api from '@/api'
+
+export type ReviewFilter = 'all' | 'reviewed' | 'unreviewed'
+
+export interface Filters {
+  scope: api.Scope | null
+  type: api.MemoryType | null
+  review: ReviewFilter
+  workdir: string
+  agent: string
+  query: string
+}
+
+export interface ListEntry {
+  memory: api.MemorySummary
+  snippet?: string
+  score?: number
+}
+
+const PAGE = 50
+
+function emptyFilters(): Filters {
+  return { scope: null, type: null, review: 'all', workdir: '', agent: '', query: '' }
+}
+
+/** Turns a failed ItemResult into an ApiError. */
+export function itemError(r: api.ItemResult): api.ApiError {
+  return new api.ApiError(r.code || 'unknown', r.i18n_key || (r.code ? `error.${r.code}` : 'ui.errors.unknown'), r.args || {}, r.message || '')
+}
+
+export const useMemories = defineStore('memories', () => {
+  const filters = reactive<Filters>(emptyFilters())
+  const entries = ref<ListEntry[]>([])
+  const total = ref(0)
+  const loading = ref(false)
+  const error = ref<api.ApiError | null>(null)
+  const selectedId = ref<string | null>(null)
+  const detail = ref<api.ReadResult | null>(null)
+  const detailLoading = ref(false)
+  const detailError = ref<api.ApiError | null>(null)
+  let listSeq = 0
+  let readSeq = 0
+
+  const searching = computed(() => filters.query.trim() !== '')
+  const filtered = computed(
+    () => searching.value || filters.scope !== null || filters.type !== null || filters.review !== 'all',
+  )
+  const canLoadMore = computed(() => !searching.value && entries.value.length < total.value)
+
+  function scopeParams() {
+    const p: { scope?: api.Scope; workdir?: string; agent?: string; type?: api.MemoryType } = {}
+    if (filters.scope) p.scope = filters.scope
+    if (filters.scope === 'project' && filters.workdir.trim()) p.workdir = filters.workdir.trim()
+    if (filters.scope === 'agent' && filters.agent.trim()) p.agent = filters.agent.trim()
+    if (filters.type) p.type = filters.type
+    return p
+  }
+
+  function reviewedParam(): boolean | null {
+    return filters.review === 'all' ? null : filters.review === 'reviewed'
+  }
+
+  async function fetchPage(offset: number): Promise<{ list: ListEntry[]; total: number }> {
+    if (searching.value) {
+      const r = await api.searchMemories({ query: filters.query.trim(), ...scopeParams(), limit: 100 })
+      const want = reviewedParam()
+      const hits = (r.hits ?? []).filter((h) => want === null || h.memory.reviewed === want)
+      return { list: hits.map((h) => ({ memory: h.memory, snippet: h.snippet, score: h.score })), total: hits.length }
+    }
+    const r = await api.listMemories({ ...scopeParams(), reviewed: reviewedParam(), limit: PAGE, offset })
+    return { list: (r.items ?? []).map((m) => ({ memory: m, snippet: m.snippet })), total: r.total ?? 0 }
+  }
+
+  /** Reloads the list from the start (keeps as many rows as were shown). */
+  async function refresh() {
+    const seq = ++listSeq
+    loading.value = true
+    try {
+      const r = await fetchPage(0)
+      if (seq !== listSeq) return
+      entries.value = r.list
+      total.value = r.total
+      error.value = null
+    } catch (e) {
+      if (seq === listSeq) error.value = api.normalizeError(e)
+    } finally {
+      if (seq === listSeq) loading.value = false
+    }
+  }
+
+  async function loadMore() {
+    if (!canLoadMore.value || loading.value) return
+    const seq = ++listSeq
+    loading.value = true
+    try {
+      const r = await fetchPage(entries.value.length)
+      if (seq !== listSeq) return
+      const seen = new Set(entries.value.map((e) => e.memory.id))
+      entries.value = entries.value.concat(r.list.filter((e) => !seen.has(e.memory.id)))
+      total.value = r.total
+    } catch (e) {
+      if (seq === listSeq) error.value = api.normalizeError(e)
+    } finally {
+      if (seq === listSeq) loading.value = false
+    }
+  }
+
+  function clearFilters() {
+    Object.assign(filters, emptyFilters())
+  }
+
+  async function select(id: string | null) {
+    selectedId.value = id
+    if (!id) {
+      detail.value = null
+      detailError.value = null
+      return
+    }
+    await reload()
+  }
+
+  /** Re-reads the selected memory. */
+  async function reload() {
+    const id = selectedId.value
+    if (!id) return
+    const seq = ++readSeq
+    detailLoading.value = true
+    try {
+      const r = await api.readMemory({ id })
+      if (seq !== readSeq) return
+      detail.value = r
+      detailError.value = null
+    } catch (e) {
+      if (seq !== readSeq) return
+      const err = api.normalizeError(e)
+      if (err.code === 'not_found') {
+        selectedId.value = null
+        detail.value = null
+        detailError.value = null
+      } else {
+        detailError.value = err
+      }
+    } finally {
+      if (seq === readSeq) detailLoading.value = false
+    }
+  }
+
+  /** Runs one mutation; a failed item throws as ApiError. */
+  async function mutate(fn: () => Promise<api.ItemResult>): Promise<api.ItemResult> {
+    let r: api.ItemResult
+    try {
+      r = await fn()
+    } catch (e) {
+      throw api.normalizeError(e)
+    }
+    if (!r.ok) throw itemError(r)
+    return r
+  }
+
+  async function create(p: api.WriteParams) {
+    const r = await mutate(() => api.writeMemory(p))
+    await refresh()
+    if (r.id) await select(r.id)
+    return r
+  }
+
+  async function update(p: api.UpdateParams) {
+    const r = await mutate(() => api.updateMemory(p))
+    await Promise.all([refresh(), reload()])
+    return r
+  }
+
+  async function remove(id: string) {
+    const r = await mutate(() => api.deleteMemory({ id }))
+    if (selectedId.value === id) await select(null)
+    await refresh()
+    return r
+  }
+
+  async function accept(id: string) {
+    const r = await mutate(() => api.acceptMemory({ id }))
+    await Promise.all([refresh(), reload()])
+    return r
+  }
+
+  async function reject(id: string) {
+    const r = await mutate(() => api.rejectMemory({ id }))
+    if (selectedId.value === id) await select(null)
+    await refresh()
+    return r
+  }
+
+  /** memory.changed: refresh the list, and the reader if it shows a changed id. */
+  async function onChanged(ids: string[] | undefined) {
+    await refresh()
+    const id = selectedId.value
+    if (id && (!ids || ids.length === 0 || ids.includes(id))) await reload()
+  }
+
+  return {
+    filters,
+    entries,
+    total,
+    loading,
+    error,
+    selectedId,
+    detail,
+    detailLoading,
+    detailError,
+    searching,
+    filtered,
+    canLoadMore,
+    refresh,
+    loadMore,
+    clearFilters,
+    select,
+    reload,
+    create,
+    update,
+    remove,
+    accept,
+    reject,
+    onChanged,
+  }
+})

@@ -1,0 +1,41 @@
+// Locale-aware dates through Intl (no strings of our own).
+
+function parse(iso: string | undefined | null): Date | null {
+  if (!iso) return null
+  const d = new Date(iso)
+  return Number.isNaN(d.getTime()) ? null : d
+}
+
+export function formatDateTime(iso: string | undefined | null, lang: string): string {
+  const d = parse(iso)
+  if (!d) return ''
+  return new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short' }).format(d)
+}
+
+const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['year', 365 * 24 * 3600],
+  ['month', 30 * 24 * 3600],
+  ['week', 7 * 24 * 3600],
+  ['day', 24 * 3600],
+  ['hour', 3600],
+  ['minute', 60],
+]
+
+export function formatRelative(iso: string | undefined | null, lang: string, now = Date.now()): string {
+  const d = parse(iso)
+  if (!d) return ''
+  const secs = (d.getTime() - now) / 1000
+  const rtf = new Intl.RelativeTimeFormat(lang, { numeric: 'auto', style: 'short' })
+  for (const [unit, size] of UNITS) {
+    if (Math.abs(secs) >= size) return rtf.format(Math.round(secs / size), unit)
+  }
+  return rtf.format(0, 'minute')
+}
+
+export function utf8Bytes(s: string): number {
+  return new TextEncoder().encode(s).length
+}
+
+export function kib(bytes: number): string {
+  return (bytes / 1024).toFixed(1)
+}
