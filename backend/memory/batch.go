@@ -423,6 +423,11 @@ func (s *Store) opWrite(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *I
 		r.Warnings = append(r.Warnings, Warning{Code: WarnRiskyUnreview})
 	}
 	m.Path = relPath(m.Scope, key, m.Type, m.Slug)
+	// A file may sit there unindexed (a hand edit that fails to parse): never overwrite it.
+	if _, err := os.Stat(s.abs(m.Path)); err == nil {
+		return codeErr(CodeAlreadyExists, map[string]any{"Slug": m.Slug, "Path": m.Path},
+			"a file already exists at %s but is not indexed (see doctor)", m.Path)
+	}
 	if err := s.persist(ctx, tx, m); err != nil {
 		return err
 	}
@@ -670,7 +675,7 @@ func (s *Store) opAccept(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *
 }
 
 func (s *Store) opArchive(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *ItemResult) error {
-	m, err := s.target(ctx, tx, it)
+	m, err := s.freshTarget(ctx, tx, it)
 	if err != nil {
 		return err
 	}
@@ -706,9 +711,20 @@ func (s *Store) opArchive(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r 
 func (s *Store) opRestore(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *ItemResult) error {
 	m, err := s.target(ctx, tx, it)
 	var from string
+	if errors.Is(err, ErrNotFound) && it.ID == "" && it.Slug != "" {
+		m, err = s.archivedBySlug(ctx, tx, it) // target only sees live slugs
+	}
 	switch {
 	case err == nil && m.Archived:
 		from = m.Path
+		data, rerr := os.ReadFile(s.abs(from))
+		if rerr != nil {
+			return fmt.Errorf("memory: unable to read %s: %w", from, rerr)
+		}
+		if v := Checksum(data); v != m.Version {
+			return codeErr(CodeVersionConflict, map[string]any{"Expected": m.Version, "Actual": v},
+				"memory %s was edited on disk and not yet reindexed; try again", m.Slug)
+		}
 	case err == nil:
 		return codeErr(CodeNotArchived, map[string]any{"Ref": m.Slug}, "memory %s is neither archived nor deleted", m.Slug)
 	case errors.Is(err, ErrNotFound) && it.ID != "":
@@ -747,6 +763,28 @@ func (s *Store) opRestore(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r 
 	return nil
 }
 
+// archivedBySlug finds the newest archived memory with the item's slug in its scope instance.
+func (s *Store) archivedBySlug(ctx context.Context, x execer, it Item) (*Memory, error) {
+	scope := it.Scope
+	if scope == "" {
+		scope = ScopeGlobal
+	}
+	_, _, key, err := scopeKey(scope, it.Workdir, it.Agent)
+	if err != nil {
+		return nil, err
+	}
+	m, _, err := scanMemory(x.QueryRowContext(ctx, `SELECT `+metaColumns+` FROM memory_meta
+		WHERE scope = ? AND scope_key = ? AND slug = ? AND archived = 1 ORDER BY updated DESC LIMIT 1`,
+		string(scope), key, it.Slug))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, codeErr(CodeNotFound, map[string]any{"Ref": it.Slug}, "no memory %s in %s", it.Slug, scope)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("memory: unable to read %s: %w", it.Slug, err)
+	}
+	return m, nil
+}
+
 func (s *Store) findInTrash(id string) (string, *Memory, error) {
 	entries, err := os.ReadDir(s.abs(".trash"))
 	if err != nil {
@@ -768,7 +806,13 @@ func (s *Store) findInTrash(id string) (string, *Memory, error) {
 		}
 		pi, ok := parsePath(orig)
 		if !ok {
-			continue
+			// "__" joins path parts in trash names, so an agent name holding "_" may not split
+			// back; the store-written frontmatter says the same things.
+			if !m.Type.Writable() || !ValidSlug(m.Slug) || !m.Scope.Valid() ||
+				(m.Scope == ScopeAgent && !ValidAgent(m.Agent)) || (m.Scope == ScopeProject && m.Workdir == "") {
+				continue
+			}
+			return ".trash/" + name, m, nil
 		}
 		m.Scope, m.Type, m.Slug = pi.scope, pi.typ, pi.slug
 		if pi.scope == ScopeAgent {

@@ -48,7 +48,7 @@ func upsertRow(ctx context.Context, x execer, m *Memory, mtime, size int64) (int
 	args := []any{m.ID, m.Path, m.Slug, m.Title, string(m.Scope), m.ScopeKey(), m.Workdir, m.Agent, string(m.Type),
 		string(m.Confidence), m.AutoDowngraded, m.Reviewed, m.SourceQuote, m.Reasoning, jsonList(m.Aliases),
 		jsonList(m.Tags), jsonList(m.Supersedes), jsonList(m.ConflictsWith), string(src),
-		m.Created.UTC().Format(time.RFC3339Nano), m.Updated.UTC().Format(time.RFC3339Nano), m.Body, m.Archived,
+		indexTime(m.Created), indexTime(m.Updated), m.Body, m.Archived,
 		m.Version, mtime, size}
 	if rid == 0 {
 		res, err := x.ExecContext(ctx, `INSERT INTO memory_meta(id, path, slug, title, scope, scope_key, workdir, agent,

@@ -3,7 +3,7 @@
 
 import type { EventCallback, Transport, Unsubscribe } from './transport'
 import { WailsTransport, hasWails, type WailsWindow } from './wails'
-import { WsTransport, bridgeUrl, resolveToken } from './ws'
+import { WsTransport, bridgeUrl, resolveToken, type WebSocketLike } from './ws'
 import type {
   AppInfo,
   EventMap,
@@ -29,10 +29,11 @@ export type { Transport } from './transport'
 /** Picks the Wails transport inside the desktop window, else the bridge. */
 export function selectTransport(w: unknown = globalThis): Transport {
   if (hasWails(w)) return new WailsTransport(w as WailsWindow)
-  const g = w as { location?: Location; localStorage?: Storage }
+  const g = w as { location?: Location; localStorage?: Storage; WebSocket?: new (url: string) => WebSocketLike }
   const loc = g.location ?? { protocol: 'http:', host: '127.0.0.1', hash: '' }
   const token = resolveToken(loc, g.localStorage)
-  const t = new WsTransport({ url: bridgeUrl(loc, token) })
+  const WS = g.WebSocket
+  const t = new WsTransport({ url: bridgeUrl(loc, token), factory: WS ? (url) => new WS(url) : undefined })
   t.connect()
   return t
 }

@@ -64,9 +64,15 @@ export const useMemories = defineStore('memories', () => {
 
   async function fetchPage(offset: number): Promise<{ list: ListEntry[]; total: number }> {
     if (searching.value) {
-      const r = await api.searchMemories({ query: filters.query.trim(), ...scopeParams(), limit: 100 })
+      const sp = scopeParams()
+      // A project search must name its folder; without one, search all and keep project hits.
+      const wantScope = sp.scope
+      if (sp.scope === 'project' && !sp.workdir) delete sp.scope
+      const r = await api.searchMemories({ query: filters.query.trim(), ...sp, limit: 100 })
       const want = reviewedParam()
-      const hits = (r.hits ?? []).filter((h) => want === null || h.memory.reviewed === want)
+      const hits = (r.hits ?? []).filter(
+        (h) => (want === null || h.memory.reviewed === want) && (!wantScope || h.memory.scope === wantScope),
+      )
       return { list: hits.map((h) => ({ memory: h.memory, snippet: h.snippet, score: h.score })), total: hits.length }
     }
     const r = await api.listMemories({ ...scopeParams(), reviewed: reviewedParam(), limit: PAGE, offset })

@@ -39,7 +39,7 @@ export const useSettings = defineStore('settings', () => {
 
   const dark = computed(() => theme.value === 'dark' || (theme.value === 'system' && systemDark.value))
 
-  function apply(s: Partial<api.Settings>) {
+  function apply(s: { language?: unknown; theme?: unknown }) {
     if (s.language) language.value = normaliseLang(s.language)
     if (s.theme) theme.value = normaliseTheme(s.theme)
     setLanguage(language.value)

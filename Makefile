@@ -1,0 +1,89 @@
+# Engram — build, run and test. `make help` lists the targets.
+SHELL := /bin/bash
+.DEFAULT_GOAL := build
+
+GO           ?= go
+DESKTOP_TAGS := desktop,production,webkit2_41
+BIN          := build/bin
+# Set VERSION to stamp the binaries (shown in Settings → About): make build VERSION=1.2.3
+VERSION      ?=
+LDFLAGS      := $(if $(VERSION),-X main.version=$(VERSION))
+BENCH_DATA   ?= ../shared/bench/locomo-dev.json
+
+NODE_STAMP   := frontend/node_modules/.package-lock.json
+FRONTEND_IN  := $(shell find frontend/src frontend/public -type f 2>/dev/null) \
+                frontend/index.html frontend/vite.config.ts frontend/tsconfig.json \
+                frontend/package.json frontend/package-lock.json $(wildcard locales/*.toml)
+
+.PHONY: help deps node-deps frontend build cli run test test-go test-frontend smoke bench bindings shots clean
+
+help:
+	@echo "make deps       install system packages (apt), frontend packages (npm ci) and Go modules, when missing"
+	@echo "make frontend   build the web UI into frontend/dist"
+	@echo "make build      desktop binary $(BIN)/engram (Wails, GTK/WebKitGTK 4.1)"
+	@echo "make cli        GTK-free binary $(BIN)/engram-cli (CGO_ENABLED=0)"
+	@echo "make run        desktop window when a display is present, else 'engram serve'"
+	@echo "make test       go vet, go test -race, frontend typecheck + unit tests, desktop smoke test"
+	@echo "make bench      store and retrieval benchmarks (reports, never fails on numbers)"
+	@echo "make bindings   regenerate frontend/wailsjs with the Wails CLI"
+	@echo "make shots      screenshots of the UI over test fixtures into build/shots"
+
+deps:
+	@scripts/deps.sh
+
+# npm ci only when node_modules is missing or older than the lock file.
+$(NODE_STAMP): frontend/package-lock.json frontend/package.json
+	cd frontend && npm ci --no-audit --no-fund
+	@touch $@
+
+node-deps: $(NODE_STAMP)
+
+frontend/dist/index.html: $(FRONTEND_IN) $(NODE_STAMP)
+	cd frontend && npm run build
+
+frontend: frontend/dist/index.html
+
+build: deps frontend
+	CGO_ENABLED=1 $(GO) build -tags $(DESKTOP_TAGS) -ldflags '$(LDFLAGS)' -o $(BIN)/engram .
+
+cli: frontend
+	CGO_ENABLED=0 $(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)/engram-cli .
+
+run: build
+	@if [ -n "$${DISPLAY:-}" ] || [ -n "$${WAYLAND_DISPLAY:-}" ]; then \
+		exec ./$(BIN)/engram; \
+	else \
+		echo "No display: starting the bridge (engram serve) instead of the window."; \
+		exec ./$(BIN)/engram serve; \
+	fi
+
+test-go: frontend
+	$(GO) vet ./...
+	CGO_ENABLED=1 $(GO) vet -tags $(DESKTOP_TAGS) ./...
+	CGO_ENABLED=1 $(GO) test -race ./...
+
+test-frontend: node-deps
+	cd frontend && npm run typecheck
+	cd frontend && npm test
+
+smoke: build cli
+	tests/desktop/smoke.sh
+
+test: deps
+	$(MAKE) test-go
+	$(MAKE) test-frontend
+	$(MAKE) smoke
+
+bench: cli
+	./$(BIN)/engram-cli bench store
+	./$(BIN)/engram-cli bench locomo $(BENCH_DATA)
+
+bindings: frontend
+	@wails="$$(scripts/wails-cli.sh)" && "$$wails" generate module -tags webkit2_41
+
+shots: frontend
+	cd frontend && node tests/visual/shoot.mjs ../build/shots
+
+clean:
+	rm -rf $(BIN) build/smoke build/shots
+	find frontend/dist -mindepth 1 ! -name .gitkeep -delete 2>/dev/null || true

@@ -1,0 +1,234 @@
+// Package api is THE method table: every operation a client may call, with typed params and
+// results. Wails bindings, the websocket bridge, MCP and the CLI are thin transports over it.
+package api
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"engram/backend/i18n"
+	"engram/backend/memory"
+	"engram/backend/settings"
+)
+
+// Deps are the services the api calls into.
+type Deps struct {
+	Store    *memory.Store
+	Catalog  *i18n.Catalog
+	Settings *settings.Service
+	Events   *Hub
+	Version  string
+}
+
+// Method is one entry of the table.
+type Method struct {
+	// Name is "noun.verb"; the Wails binding of it is <Noun>Service.<Verb>.
+	Name string
+	// ReadOnly methods change nothing; Destructive ones may remove or overwrite data.
+	ReadOnly    bool
+	Destructive bool
+	// Params returns a pointer to a fresh params value to decode into.
+	Params func() any
+	// Invoke runs the method with decoded params.
+	Invoke func(params any) (any, error)
+}
+
+// API binds the services for one kind of caller (actor): the desktop window and the CLI act
+// as the user, the bridge as "bridge", MCP as "tool".
+type API struct {
+	deps  Deps
+	actor string
+	ctx   context.Context
+
+	App      *AppService
+	Memory   *MemoryService
+	Daily    *DailyService
+	Quota    *QuotaService
+	Index    *IndexService
+	Settings *SettingsService
+	I18n     *I18nService
+
+	methods []Method
+	byName  map[string]*Method
+}
+
+// New builds the api for actor. ctx bounds every call (the app's lifetime).
+func New(ctx context.Context, deps Deps, actor string) *API {
+	a := &API{deps: deps, actor: actor, ctx: ctx}
+	a.App = &AppService{a}
+	a.Memory = &MemoryService{a}
+	a.Daily = &DailyService{a}
+	a.Quota = &QuotaService{a}
+	a.Index = &IndexService{a}
+	a.Settings = &SettingsService{a}
+	a.I18n = &I18nService{a}
+	a.methods = a.table()
+	a.byName = map[string]*Method{}
+	for i := range a.methods {
+		a.byName[a.methods[i].Name] = &a.methods[i]
+	}
+	return a
+}
+
+// Actor is who this api acts as in the audit log.
+func (a *API) Actor() string { return a.actor }
+
+// Bindings are the service objects the Wails app binds.
+func (a *API) Bindings() []any {
+	return []any{a.App, a.Memory, a.Daily, a.Quota, a.Index, a.Settings, a.I18n}
+}
+
+type flags struct{ readOnly, destructive bool }
+
+var (
+	ro  = flags{readOnly: true}
+	rw  = flags{}
+	del = flags{destructive: true}
+)
+
+func method[P, R any](name string, fn func(P) (R, error), f flags) Method {
+	return Method{
+		Name: name, ReadOnly: f.readOnly, Destructive: f.destructive,
+		Params: func() any { return new(P) },
+		Invoke: func(p any) (any, error) { return fn(*(p.(*P))) },
+	}
+}
+
+// table is the one route table. The bridge allow-list, MCP and the CLI are derived from it.
+func (a *API) table() []Method {
+	return []Method{
+		method("app.info", a.App.Info, ro),
+		method("i18n.catalog", a.I18n.Catalog, ro),
+		method("settings.get", a.Settings.Get, ro),
+		method("settings.update", a.Settings.Update, rw),
+		method("memory.list", a.Memory.List, ro),
+		method("memory.read", a.Memory.Read, ro),
+		method("memory.search", a.Memory.Search, ro),
+		method("memory.history", a.Memory.History, ro),
+		method("memory.problems", a.Memory.Problems, ro),
+		method("memory.export", a.Memory.Export, ro),
+		method("memory.write", a.Memory.Write, rw),
+		method("memory.update", a.Memory.Update, del),
+		method("memory.accept", a.Memory.Accept, rw),
+		method("memory.reject", a.Memory.Reject, del),
+		method("memory.delete", a.Memory.Delete, del),
+		method("memory.archive", a.Memory.Archive, rw),
+		method("memory.restore", a.Memory.Restore, rw),
+		method("memory.applyBatch", a.Memory.ApplyBatch, del),
+		method("memory.import", a.Memory.Import, rw),
+		method("daily.append", a.Daily.Append, rw),
+		method("daily.read", a.Daily.Read, ro),
+		method("daily.list", a.Daily.List, ro),
+		method("quota.summary", a.Quota.Summary, ro),
+		method("index.reconcile", a.Index.Reconcile, rw),
+		method("index.reindex", a.Index.Reindex, rw),
+		method("index.doctor", a.Index.Doctor, ro),
+	}
+}
+
+// Methods lists the table, sorted by name.
+func (a *API) Methods() []Method {
+	out := append([]Method{}, a.methods...)
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// Lookup returns the method called name.
+func (a *API) Lookup(name string) (*Method, bool) {
+	m, ok := a.byName[name]
+	return m, ok
+}
+
+// Call decodes raw params strictly (unknown fields are refused) and invokes the method.
+func (a *API) Call(name string, raw json.RawMessage) (any, error) {
+	m, ok := a.byName[name]
+	if !ok {
+		return nil, a.newError(CodeUnknownMethod, map[string]any{"Method": name})
+	}
+	p := m.Params()
+	if len(bytes.TrimSpace(raw)) > 0 && !bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(p); err != nil {
+			return nil, a.newError(CodeInvalidParams, map[string]any{"Method": name, "Detail": cleanDecodeError(err)})
+		}
+	}
+	res, err := m.Invoke(p)
+	if err != nil {
+		return nil, a.fail(err)
+	}
+	return res, nil
+}
+
+func cleanDecodeError(err error) string {
+	s := err.Error()
+	s = strings.TrimPrefix(s, "json: ")
+	if len(s) > 200 {
+		s = s[:200]
+	}
+	return s
+}
+
+// Empty is the params of methods that take none.
+type Empty struct{}
+
+// AppService answers questions about the running app.
+type AppService struct{ a *API }
+
+// AppInfo describes the running app.
+type AppInfo struct {
+	Version       string   `json:"version"`
+	Home          string   `json:"home"`
+	Language      string   `json:"language"`
+	Languages     []string `json:"languages"`
+	SchemaVersion int      `json:"schema_version"`
+	Actor         string   `json:"actor"`
+}
+
+// Info returns the version, the home folder and the current language.
+func (s *AppService) Info(_ Empty) (AppInfo, error) {
+	return AppInfo{Version: s.a.deps.Version, Home: s.a.deps.Store.Home(), Language: s.a.language(),
+		Languages: i18n.Languages, SchemaVersion: memory.SchemaVersion(), Actor: s.a.actor}, nil
+}
+
+// I18nService hands the message catalog to clients.
+type I18nService struct{ a *API }
+
+// CatalogParams selects a language.
+type CatalogParams struct {
+	Lang string `json:"lang"`
+}
+
+// CatalogResult is one language's flat key → template map.
+type CatalogResult struct {
+	Lang     string            `json:"lang"`
+	Messages map[string]string `json:"messages"`
+}
+
+// Catalog returns the messages of one language.
+func (s *I18nService) Catalog(p CatalogParams) (CatalogResult, error) {
+	lang := i18n.Normalize(p.Lang)
+	if s.a.deps.Catalog == nil {
+		return CatalogResult{}, s.a.fail(fmt.Errorf("api: no catalog loaded"))
+	}
+	return CatalogResult{Lang: lang, Messages: s.a.deps.Catalog.Messages(lang)}, nil
+}
+
+// SettingsService reads and changes settings.
+type SettingsService struct{ a *API }
+
+// Get returns the settings.
+func (s *SettingsService) Get(_ Empty) (settings.Settings, error) {
+	st, err := s.a.deps.Settings.Get(s.a.ctx)
+	return st, s.a.fail(err)
+}
+
+// Update applies a patch and returns the new settings.
+func (s *SettingsService) Update(p settings.Patch) (settings.Settings, error) {
+	st, err := s.a.deps.Settings.Update(s.a.ctx, p)
+	return st, s.a.fail(err)
+}

@@ -1,0 +1,96 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+
+	"engram/backend/memory"
+	"engram/backend/settings"
+)
+
+// Error is how every failure crosses api/: a stable code, the catalog key that translates it,
+// the arguments for its placeholders, and the message already translated for the current
+// language. Error() is the JSON form because Wails hands a bound method's error to the UI as
+// a string.
+type Error struct {
+	Code    string         `json:"code"`
+	I18nKey string         `json:"i18n_key"`
+	Args    map[string]any `json:"args,omitempty"`
+	Message string         `json:"message"`
+}
+
+func (e *Error) Error() string {
+	b, _ := json.Marshal(e)
+	return string(b)
+}
+
+// Codes of api-level failures (memory codes pass through unchanged).
+const (
+	CodeInvalidParams  = "invalid_params"
+	CodeUnknownMethod  = "unknown_method"
+	CodeWorkdirMissing = "workdir_required"
+	CodeInvalidSetting = "invalid_setting"
+	CodeCanceled       = "canceled"
+)
+
+// fail converts any error into an *Error translated for the caller's language.
+func (a *API) fail(err error) error {
+	if err == nil {
+		return nil
+	}
+	var ae *Error
+	if errors.As(err, &ae) {
+		return ae
+	}
+	e := &Error{Code: memory.CodeInternal}
+	var me *memory.Error
+	var se *settings.InvalidError
+	switch {
+	case errors.As(err, &me):
+		e.Code, e.Args = me.Code, me.Args
+	case errors.As(err, &se):
+		e.Code, e.Args = CodeInvalidSetting, map[string]any{"Field": se.Field, "Value": se.Value}
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		e.Code = CodeCanceled
+	default:
+		e.Args = map[string]any{"Detail": err.Error()}
+	}
+	return a.newError(e.Code, e.Args)
+}
+
+// newError builds a coded error with its message in the current language.
+func (a *API) newError(code string, args map[string]any) *Error {
+	if args == nil {
+		args = map[string]any{}
+	}
+	key := "error." + code
+	if a.deps.Catalog != nil && !a.deps.Catalog.Has(key) {
+		if _, ok := args["Detail"]; !ok {
+			args["Detail"] = code
+		}
+		key = "error.internal"
+	}
+	e := &Error{Code: code, I18nKey: key, Args: args}
+	e.Message = a.t(key, args)
+	return e
+}
+
+// t translates with the current language.
+func (a *API) t(key string, args map[string]any) string {
+	if a.deps.Catalog == nil {
+		return key
+	}
+	return a.deps.Catalog.T(a.language(), key, args)
+}
+
+func (a *API) language() string {
+	if a.deps.Settings == nil {
+		return "en"
+	}
+	st, err := a.deps.Settings.Get(a.ctx)
+	if err != nil {
+		return "en"
+	}
+	return st.Language
+}

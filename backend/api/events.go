@@ -1,0 +1,70 @@
+package api
+
+import (
+	"sync"
+
+	"engram/backend/memory"
+	"engram/backend/settings"
+)
+
+// Event names pushed to clients.
+const (
+	EventMemoryChanged     = "memory.changed"
+	EventQuotaChanged      = "quota.changed"
+	EventSettingsChanged   = "settings.changed"
+	EventExtractionStatus  = "extraction.status"
+	EventOrganizerProgress = "organizer.progress"
+)
+
+// Hub fans service events out to every transport (Wails window, bridge connections).
+type Hub struct {
+	mu   sync.Mutex
+	subs map[int]func(name string, data any)
+	next int
+}
+
+// NewHub returns a hub wired to the store and settings.
+func NewHub(store *memory.Store, st *settings.Service) *Hub {
+	h := &Hub{subs: map[int]func(string, any){}}
+	if store != nil {
+		store.Subscribe(func(ev memory.Event) {
+			switch ev.Kind {
+			case "memory.changed":
+				h.Publish(EventMemoryChanged, map[string]any{"ids": ev.IDs})
+			case "quota.changed":
+				h.Publish(EventQuotaChanged, map[string]any{"level": ev.Level})
+			}
+		})
+	}
+	if st != nil {
+		st.OnChange(func(s settings.Settings) { h.Publish(EventSettingsChanged, s) })
+	}
+	return h
+}
+
+// Subscribe registers fn for every event; the returned function removes it.
+func (h *Hub) Subscribe(fn func(name string, data any)) (cancel func()) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	id := h.next
+	h.next++
+	h.subs[id] = fn
+	return func() {
+		h.mu.Lock()
+		delete(h.subs, id)
+		h.mu.Unlock()
+	}
+}
+
+// Publish sends an event to every subscriber. Subscribers must not block: transports queue.
+func (h *Hub) Publish(name string, data any) {
+	h.mu.Lock()
+	fns := make([]func(string, any), 0, len(h.subs))
+	for _, fn := range h.subs {
+		fns = append(fns, fn)
+	}
+	h.mu.Unlock()
+	for _, fn := range fns {
+		fn(name, data)
+	}
+}

@@ -1,0 +1,452 @@
+package api
+
+import (
+	"bytes"
+	"strings"
+	"time"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/extension"
+
+	"engram/backend/memory"
+)
+
+// MemoryService is list/read/search and every mutation of memories.
+type MemoryService struct{ a *API }
+
+// Summary is a memory without its body, for lists.
+type Summary struct {
+	ID             string            `json:"id"`
+	Slug           string            `json:"slug"`
+	Title          string            `json:"title"`
+	Scope          memory.Scope      `json:"scope"`
+	Workdir        string            `json:"workdir,omitempty"`
+	Agent          string            `json:"agent,omitempty"`
+	Type           memory.Type       `json:"type"`
+	Confidence     memory.Confidence `json:"confidence"`
+	AutoDowngraded bool              `json:"auto_downgraded"`
+	Reviewed       bool              `json:"reviewed"`
+	Archived       bool              `json:"archived"`
+	Tags           []string          `json:"tags"`
+	Created        time.Time         `json:"created"`
+	Updated        time.Time         `json:"updated"`
+	Version        string            `json:"version"`
+	Snippet        string            `json:"snippet,omitempty"`
+}
+
+func summarize(m *memory.Memory) Summary {
+	tags := m.Tags
+	if tags == nil {
+		tags = []string{}
+	}
+	return Summary{ID: m.ID, Slug: m.Slug, Title: m.Title, Scope: m.Scope, Workdir: m.Workdir, Agent: m.Agent,
+		Type: m.Type, Confidence: m.Confidence, AutoDowngraded: m.AutoDowngraded, Reviewed: m.Reviewed,
+		Archived: m.Archived, Tags: tags, Created: m.Created, Updated: m.Updated, Version: m.Version,
+		Snippet: memory.Snippet(m.Body, "", 160)}
+}
+
+// ListParams filter a listing.
+type ListParams struct {
+	Scope    memory.Scope `json:"scope,omitempty"`
+	Workdir  string       `json:"workdir,omitempty"`
+	Agent    string       `json:"agent,omitempty"`
+	Type     memory.Type  `json:"type,omitempty"`
+	Reviewed *bool        `json:"reviewed,omitempty"`
+	Archived bool         `json:"archived,omitempty"`
+	Limit    int          `json:"limit,omitempty"`
+	Offset   int          `json:"offset,omitempty"`
+}
+
+// ListResult is one page of summaries and the total count.
+type ListResult struct {
+	Items []Summary `json:"items"`
+	Total int       `json:"total"`
+}
+
+func (p ListParams) filter() memory.Filter {
+	limit := p.Limit
+	if limit <= 0 || limit > 1000 {
+		limit = 200
+	}
+	return memory.Filter{Scope: p.Scope, Workdir: p.Workdir, Agent: p.Agent, Type: p.Type, Reviewed: p.Reviewed,
+		Archived: p.Archived, Limit: limit, Offset: max(p.Offset, 0)}
+}
+
+// checkWorkdir refuses project-scope calls that do not say which project.
+func (a *API) checkWorkdir(scope memory.Scope, workdir string) error {
+	if scope == memory.ScopeProject && strings.TrimSpace(workdir) == "" {
+		return a.newError(CodeWorkdirMissing, nil)
+	}
+	return nil
+}
+
+// List returns memories, newest first.
+func (s *MemoryService) List(p ListParams) (ListResult, error) {
+	items, total, err := s.a.deps.Store.List(s.a.ctx, p.filter())
+	if err != nil {
+		return ListResult{}, s.a.fail(err)
+	}
+	out := ListResult{Items: make([]Summary, 0, len(items)), Total: total}
+	for _, m := range items {
+		out.Items = append(out.Items, summarize(m))
+	}
+	return out, nil
+}
+
+// RefParams name one memory: by id, or by slug within a scope instance.
+type RefParams struct {
+	ID              string       `json:"id,omitempty"`
+	Slug            string       `json:"slug,omitempty"`
+	Scope           memory.Scope `json:"scope,omitempty"`
+	Workdir         string       `json:"workdir,omitempty"`
+	Agent           string       `json:"agent,omitempty"`
+	ExpectedVersion string       `json:"expected_version,omitempty"`
+}
+
+func (a *API) resolve(p RefParams) (*memory.Memory, error) {
+	if p.ID != "" {
+		return a.deps.Store.Get(a.ctx, p.ID)
+	}
+	if p.Slug == "" {
+		return nil, a.newError(CodeInvalidParams, map[string]any{"Method": "memory", "Detail": "id or slug is required"})
+	}
+	scope := p.Scope
+	if scope == "" {
+		scope = memory.ScopeGlobal
+	}
+	if err := a.checkWorkdir(scope, p.Workdir); err != nil {
+		return nil, err
+	}
+	return a.deps.Store.GetBySlug(a.ctx, scope, p.Workdir, p.Agent, p.Slug)
+}
+
+// ReadResult is a memory with its body rendered to HTML.
+type ReadResult struct {
+	Memory  *memory.Memory `json:"memory"`
+	HTML    string         `json:"html"`
+	Version string         `json:"version"`
+}
+
+var markdown = goldmark.New(goldmark.WithExtensions(extension.GFM))
+
+// RenderMarkdown renders a body to HTML; raw HTML in the body is escaped, never passed on.
+func RenderMarkdown(body string) string {
+	var buf bytes.Buffer
+	if err := markdown.Convert([]byte(body), &buf); err != nil {
+		return ""
+	}
+	return buf.String()
+}
+
+// Read returns one memory with rendered HTML.
+func (s *MemoryService) Read(p RefParams) (ReadResult, error) {
+	m, err := s.a.resolve(p)
+	if err != nil {
+		return ReadResult{}, s.a.fail(err)
+	}
+	return ReadResult{Memory: m, HTML: RenderMarkdown(m.Body), Version: m.Version}, nil
+}
+
+// SearchParams is a ranked search.
+type SearchParams struct {
+	Query   string       `json:"query"`
+	Scope   memory.Scope `json:"scope,omitempty"`
+	Workdir string       `json:"workdir,omitempty"`
+	Agent   string       `json:"agent,omitempty"`
+	Type    memory.Type  `json:"type,omitempty"`
+	Limit   int          `json:"limit,omitempty"`
+}
+
+// SearchHit is one ranked result.
+type SearchHit struct {
+	Memory  Summary  `json:"memory"`
+	Score   float64  `json:"score"`
+	Snippet string   `json:"snippet"`
+	Via     []string `json:"via"`
+}
+
+// SearchResult lists hits, best first.
+type SearchResult struct {
+	Hits []SearchHit `json:"hits"`
+}
+
+// Search ranks memories for a query.
+func (s *MemoryService) Search(p SearchParams) (SearchResult, error) {
+	if err := s.a.checkWorkdir(p.Scope, p.Workdir); err != nil {
+		return SearchResult{}, err
+	}
+	limit := p.Limit
+	if limit <= 0 || limit > 200 {
+		limit = 20
+	}
+	hits, err := s.a.deps.Store.Search(s.a.ctx, p.Query, memory.Filter{Scope: p.Scope, Workdir: p.Workdir, Agent: p.Agent, Type: p.Type, Limit: limit})
+	if err != nil {
+		return SearchResult{}, s.a.fail(err)
+	}
+	out := SearchResult{Hits: make([]SearchHit, 0, len(hits))}
+	for _, h := range hits {
+		out.Hits = append(out.Hits, SearchHit{Memory: summarize(h.Memory), Score: h.Score, Snippet: h.Snippet, Via: h.Via})
+	}
+	return out, nil
+}
+
+// ItemResult is the outcome of one mutation, with its failure translated.
+type ItemResult struct {
+	Index             int               `json:"index"`
+	Op                memory.Op         `json:"op"`
+	OK                bool              `json:"ok"`
+	Code              string            `json:"code,omitempty"`
+	I18nKey           string            `json:"i18n_key,omitempty"`
+	Args              map[string]any    `json:"args,omitempty"`
+	Message           string            `json:"message,omitempty"`
+	ID                string            `json:"id,omitempty"`
+	Slug              string            `json:"slug,omitempty"`
+	Path              string            `json:"path,omitempty"`
+	Version           string            `json:"version,omitempty"`
+	AppliedConfidence memory.Confidence `json:"applied_confidence,omitempty"`
+	AutoDowngraded    bool              `json:"auto_downgraded"`
+	Warnings          []Warning         `json:"warnings,omitempty"`
+}
+
+// Warning is a translated non-fatal note.
+type Warning struct {
+	Code    string         `json:"code"`
+	I18nKey string         `json:"i18n_key"`
+	Args    map[string]any `json:"args,omitempty"`
+	Message string         `json:"message"`
+}
+
+func (a *API) itemResult(r memory.ItemResult) ItemResult {
+	out := ItemResult{Index: r.Index, Op: r.Op, OK: r.OK, Code: r.Code, Args: r.Args, ID: r.ID, Slug: r.Slug, Path: r.Path,
+		Version: r.Version, AppliedConfidence: r.AppliedConfidence, AutoDowngraded: r.AutoDowngraded}
+	if !r.OK {
+		e := a.newError(r.Code, r.Args)
+		out.I18nKey, out.Message, out.Args = e.I18nKey, e.Message, e.Args
+	}
+	for _, w := range r.Warnings {
+		key := "warning." + w.Code
+		out.Warnings = append(out.Warnings, Warning{Code: w.Code, I18nKey: key, Args: w.Args, Message: a.t(key, w.Args)})
+	}
+	return out
+}
+
+// BatchParams is an apply_batch call.
+type BatchParams struct {
+	Items   []memory.Item `json:"items"`
+	Session string        `json:"session,omitempty"`
+	Model   string        `json:"model,omitempty"`
+}
+
+// BatchResult is one result per item.
+type BatchResult struct {
+	Results []ItemResult `json:"results"`
+	Applied int          `json:"applied"`
+	Failed  int          `json:"failed"`
+}
+
+// ApplyBatch applies items; one bad item never sinks the rest.
+func (s *MemoryService) ApplyBatch(p BatchParams) (BatchResult, error) {
+	for _, it := range p.Items {
+		if err := s.a.checkWorkdir(it.Scope, it.Workdir); err != nil && it.ID == "" {
+			return BatchResult{}, err
+		}
+	}
+	res, err := s.a.deps.Store.ApplyBatch(s.a.ctx, memory.Batch{Items: p.Items, Actor: s.a.actor, Session: p.Session, Model: p.Model})
+	if err != nil {
+		return BatchResult{}, s.a.fail(err)
+	}
+	out := BatchResult{Results: make([]ItemResult, len(res.Results)), Applied: res.Applied, Failed: res.Failed}
+	for i, r := range res.Results {
+		out.Results[i] = s.a.itemResult(r)
+	}
+	return out, nil
+}
+
+// one applies a single item and returns its result; a failed item is an error so callers
+// that do one thing at a time (the UI form, the CLI) can show it.
+func (s *MemoryService) one(it memory.Item) (ItemResult, error) {
+	res, err := s.ApplyBatch(BatchParams{Items: []memory.Item{it}})
+	if err != nil {
+		return ItemResult{}, err
+	}
+	r := res.Results[0]
+	if !r.OK {
+		return r, &Error{Code: r.Code, I18nKey: r.I18nKey, Args: r.Args, Message: r.Message}
+	}
+	return r, nil
+}
+
+// WriteParams create one memory.
+type WriteParams struct {
+	Scope         memory.Scope      `json:"scope"`
+	Workdir       string            `json:"workdir,omitempty"`
+	Agent         string            `json:"agent,omitempty"`
+	Type          memory.Type       `json:"type"`
+	Slug          string            `json:"slug"`
+	Title         string            `json:"title"`
+	Body          string            `json:"body"`
+	Confidence    memory.Confidence `json:"confidence,omitempty"`
+	SourceQuote   string            `json:"source_quote,omitempty"`
+	Reasoning     string            `json:"reasoning,omitempty"`
+	Aliases       []string          `json:"aliases,omitempty"`
+	Tags          []string          `json:"tags,omitempty"`
+	Supersedes    []string          `json:"supersedes,omitempty"`
+	ConflictsWith []string          `json:"conflicts_with,omitempty"`
+}
+
+// Write creates a memory.
+func (s *MemoryService) Write(p WriteParams) (ItemResult, error) {
+	return s.one(memory.Item{Op: memory.OpWrite, Scope: p.Scope, Workdir: p.Workdir, Agent: p.Agent, Type: p.Type,
+		Slug: p.Slug, Title: &p.Title, Body: &p.Body, Confidence: p.Confidence, SourceQuote: &p.SourceQuote,
+		Reasoning: &p.Reasoning, Aliases: p.Aliases, Tags: p.Tags, Supersedes: p.Supersedes, ConflictsWith: p.ConflictsWith})
+}
+
+// UpdateParams change one memory; absent fields stay as they are.
+type UpdateParams struct {
+	ID              string            `json:"id"`
+	ExpectedVersion string            `json:"expected_version,omitempty"`
+	Mode            string            `json:"mode,omitempty"`
+	Title           *string           `json:"title,omitempty"`
+	Body            *string           `json:"body,omitempty"`
+	Type            memory.Type       `json:"type,omitempty"`
+	NewSlug         string            `json:"new_slug,omitempty"`
+	Confidence      memory.Confidence `json:"confidence,omitempty"`
+	SourceQuote     *string           `json:"source_quote,omitempty"`
+	Reasoning       *string           `json:"reasoning,omitempty"`
+	Aliases         []string          `json:"aliases,omitempty"`
+	Tags            []string          `json:"tags,omitempty"`
+}
+
+// Update changes a memory (merge or replace).
+func (s *MemoryService) Update(p UpdateParams) (ItemResult, error) {
+	if p.ID == "" {
+		return ItemResult{}, s.a.newError(CodeInvalidParams, map[string]any{"Method": "memory.update", "Detail": "id is required"})
+	}
+	return s.one(memory.Item{Op: memory.OpUpdate, ID: p.ID, ExpectedVersion: p.ExpectedVersion, Mode: p.Mode,
+		Title: p.Title, Body: p.Body, Type: p.Type, NewSlug: p.NewSlug, Confidence: p.Confidence,
+		SourceQuote: p.SourceQuote, Reasoning: p.Reasoning, Aliases: p.Aliases, Tags: p.Tags})
+}
+
+func (s *MemoryService) refOp(op memory.Op, p RefParams) (ItemResult, error) {
+	if p.ID == "" {
+		if err := s.a.checkWorkdir(p.Scope, p.Workdir); err != nil {
+			return ItemResult{}, err
+		}
+	}
+	return s.one(memory.Item{Op: op, ID: p.ID, Slug: p.Slug, Scope: p.Scope, Workdir: p.Workdir, Agent: p.Agent,
+		ExpectedVersion: p.ExpectedVersion})
+}
+
+// Accept marks a memory reviewed.
+func (s *MemoryService) Accept(p RefParams) (ItemResult, error) { return s.refOp(memory.OpAccept, p) }
+
+// Reject deletes a memory and remembers its slug for 7 days.
+func (s *MemoryService) Reject(p RefParams) (ItemResult, error) { return s.refOp(memory.OpReject, p) }
+
+// Delete moves a memory to the trash.
+func (s *MemoryService) Delete(p RefParams) (ItemResult, error) { return s.refOp(memory.OpDelete, p) }
+
+// Archive moves a memory out of the quota into the archive.
+func (s *MemoryService) Archive(p RefParams) (ItemResult, error) { return s.refOp(memory.OpArchive, p) }
+
+// Restore brings back an archived or deleted memory.
+func (s *MemoryService) Restore(p RefParams) (ItemResult, error) { return s.refOp(memory.OpRestore, p) }
+
+// HistoryParams select one memory's audit trail.
+type HistoryParams struct {
+	ID    string `json:"id"`
+	Limit int    `json:"limit,omitempty"`
+}
+
+// HistoryResult is the audit trail, newest first.
+type HistoryResult struct {
+	Entries []memory.AuditEntry `json:"entries"`
+}
+
+// History returns the audit log of one memory (or all when id is empty).
+func (s *MemoryService) History(p HistoryParams) (HistoryResult, error) {
+	entries, err := s.a.deps.Store.Audit(s.a.ctx, p.ID, p.Limit)
+	if err != nil {
+		return HistoryResult{}, s.a.fail(err)
+	}
+	if entries == nil {
+		entries = []memory.AuditEntry{}
+	}
+	return HistoryResult{Entries: entries}, nil
+}
+
+// ProblemsResult lists files that could not be indexed.
+type ProblemsResult struct {
+	Problems []memory.Problem `json:"problems"`
+}
+
+// Problems lists unreadable files, left untouched on disk.
+func (s *MemoryService) Problems(_ Empty) (ProblemsResult, error) {
+	ps, err := s.a.deps.Store.Problems(s.a.ctx)
+	if err != nil {
+		return ProblemsResult{}, s.a.fail(err)
+	}
+	if ps == nil {
+		ps = []memory.Problem{}
+	}
+	return ProblemsResult{Problems: ps}, nil
+}
+
+// ExportParams filter an export.
+type ExportParams struct {
+	Scope   memory.Scope `json:"scope,omitempty"`
+	Workdir string       `json:"workdir,omitempty"`
+	Agent   string       `json:"agent,omitempty"`
+}
+
+// ExportResult is JSONL text, one memory a line.
+type ExportResult struct {
+	Count int    `json:"count"`
+	JSONL string `json:"jsonl"`
+}
+
+// Export returns every live memory as JSONL.
+func (s *MemoryService) Export(p ExportParams) (ExportResult, error) {
+	var buf bytes.Buffer
+	n, err := s.a.deps.Store.Export(s.a.ctx, &buf, memory.Filter{Scope: p.Scope, Workdir: p.Workdir, Agent: p.Agent})
+	if err != nil {
+		return ExportResult{}, s.a.fail(err)
+	}
+	return ExportResult{Count: n, JSONL: buf.String()}, nil
+}
+
+// ImportParams carry JSONL text.
+type ImportParams struct {
+	JSONL string `json:"jsonl"`
+}
+
+// ImportResult reports imported lines and each bad line with its translated reason.
+type ImportResult struct {
+	Lines    int               `json:"lines"`
+	Imported int               `json:"imported"`
+	Daily    int               `json:"daily"`
+	Errors   []ImportLineError `json:"errors"`
+}
+
+// ImportLineError is one rejected line.
+type ImportLineError struct {
+	Line    int            `json:"line"`
+	Code    string         `json:"code"`
+	I18nKey string         `json:"i18n_key"`
+	Args    map[string]any `json:"args,omitempty"`
+	Message string         `json:"message"`
+}
+
+// Import writes JSONL memories; good lines are kept whatever happens to bad ones.
+func (s *MemoryService) Import(p ImportParams) (ImportResult, error) {
+	rep, err := s.a.deps.Store.Import(s.a.ctx, strings.NewReader(p.JSONL))
+	if err != nil {
+		return ImportResult{}, s.a.fail(err)
+	}
+	out := ImportResult{Lines: rep.Lines, Imported: rep.Imported, Daily: rep.Daily, Errors: []ImportLineError{}}
+	for _, le := range rep.Errors {
+		e := s.a.newError(le.Code, le.Args)
+		out.Errors = append(out.Errors, ImportLineError{Line: le.Line, Code: le.Code, I18nKey: e.I18nKey, Args: e.Args, Message: e.Message})
+	}
+	return out, nil
+}

@@ -1,0 +1,38 @@
+package api
+
+import (
+	"engram/backend/memory"
+)
+
+// QuotaService reports usage against the per-scope limit.
+type QuotaService struct{ a *API }
+
+// Summary returns usage per scope instance and the ladder level.
+func (s *QuotaService) Summary(_ Empty) (memory.QuotaSummary, error) {
+	q, err := s.a.deps.Store.Quota(s.a.ctx)
+	return q, s.a.fail(err)
+}
+
+// IndexService maintains the SQLite index.
+type IndexService struct{ a *API }
+
+// Reconcile brings the index in line with files edited outside Engram.
+func (s *IndexService) Reconcile(_ Empty) (memory.ReconcileReport, error) {
+	r, err := s.a.deps.Store.Reconcile(s.a.ctx)
+	return r, s.a.fail(err)
+}
+
+// Reindex rebuilds the index from the Markdown files.
+func (s *IndexService) Reindex(_ Empty) (memory.ReconcileReport, error) {
+	r, err := s.a.deps.Store.Reindex(s.a.ctx)
+	return r, s.a.fail(err)
+}
+
+// Doctor checks the home and reports problems.
+func (s *IndexService) Doctor(_ Empty) (memory.DoctorReport, error) {
+	r, err := s.a.deps.Store.Doctor(s.a.ctx)
+	if r.Problems == nil {
+		r.Problems = []memory.Problem{}
+	}
+	return r, s.a.fail(err)
+}

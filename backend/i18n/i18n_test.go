@@ -1,0 +1,106 @@
+package i18n
+
+import (
+	"os"
+	"reflect"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+)
+
+func load(t *testing.T) *Catalog {
+	t.Helper()
+	c, err := Load(os.DirFS("../../locales"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+var placeholderRE = regexp.MustCompile(`\{\{\s*\.([A-Za-z0-9_]+)\s*\}\}`)
+
+func placeholders(s string) []string {
+	var out []string
+	for _, m := range placeholderRE.FindAllStringSubmatch(s, -1) {
+		out = append(out, m[1])
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Every locale must carry every key with the same placeholders, or a translated message
+// would silently lose an argument.
+func TestLocalesComplete(t *testing.T) {
+	c := load(t)
+	en := pluralBases(c.Messages("en"))
+	if len(en) < 20 {
+		t.Fatalf("english catalog suspiciously small: %d keys", len(en))
+	}
+	for _, lang := range Languages {
+		msgs := pluralBases(c.Messages(lang))
+		for k, v := range en {
+			tr, ok := msgs[k]
+			if !ok {
+				t.Errorf("%s: missing key %s", lang, k)
+				continue
+			}
+			if strings.TrimSpace(tr) == "" {
+				t.Errorf("%s: empty message %s", lang, k)
+			}
+			if !reflect.DeepEqual(placeholders(v), placeholders(tr)) {
+				t.Errorf("%s: %s placeholders %v, english has %v", lang, k, placeholders(tr), placeholders(v))
+			}
+		}
+		for k := range msgs {
+			if _, ok := en[k]; !ok {
+				t.Errorf("%s: key %s not in english", lang, k)
+			}
+		}
+	}
+}
+
+var pluralForms = map[string]bool{"zero": true, "one": true, "two": true, "few": true, "many": true, "other": true}
+
+// pluralBases folds plural messages (key.one, key.other…) into their base key with the
+// "other" form: languages differ in which forms they need (Chinese has only "other").
+func pluralBases(m map[string]string) map[string]string {
+	out := map[string]string{}
+	for k, v := range m {
+		i := strings.LastIndex(k, ".")
+		if i > 0 && pluralForms[k[i+1:]] {
+			if k[i+1:] == "other" {
+				out[k[:i]] = v
+			} else if _, ok := out[k[:i]]; !ok {
+				out[k[:i]] = ""
+			}
+			continue
+		}
+		out[k] = v
+	}
+	return out
+}
+
+func TestTranslate(t *testing.T) {
+	c := load(t)
+	for _, tc := range []struct{ lang, key string }{{"en", "error.quota_exhausted"}, {"zh-CN", "error.quota_exhausted"}, {"zh", "error.not_found"}} {
+		got := c.T(tc.lang, tc.key, map[string]any{"Used": 495, "Limit": 500, "Ref": "x", "Scope": "global"})
+		if got == tc.key || strings.Contains(got, "{{") || strings.Contains(got, "<no value>") {
+			t.Errorf("T(%s,%s) = %q", tc.lang, tc.key, got)
+		}
+	}
+	if got := c.T("zh-CN", "error.quota_exhausted", map[string]any{"Used": 1, "Limit": 2, "Scope": "global"}); got == c.T("en", "error.quota_exhausted", map[string]any{"Used": 1, "Limit": 2, "Scope": "global"}) {
+		t.Errorf("chinese equals english: %q", got)
+	}
+	if got := c.T("en", "no.such.key", nil); got != "no.such.key" {
+		t.Errorf("missing key gave %q", got)
+	}
+}
+
+func TestNormalize(t *testing.T) {
+	for in, want := range map[string]string{"zh": "zh-CN", "zh_CN.UTF-8": "zh-CN", "en-US": "en", "": "en", "fr": "en"} {
+		if got := Normalize(in); got != want {
+			t.Errorf("Normalize(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

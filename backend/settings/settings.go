@@ -1,0 +1,130 @@
+// Package settings keeps Engram's typed, versioned settings in the index's settings table.
+package settings
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+)
+
+// CurrentVersion is bumped whenever Settings gains a field that needs a migration step.
+const CurrentVersion = 1
+
+// Settings are the user's choices. Zero values are filled from Defaults on load.
+type Settings struct {
+	Version  int    `json:"version"`
+	Language string `json:"language"`
+	Theme    string `json:"theme"`
+}
+
+// Defaults are the settings of a fresh home.
+func Defaults(language string) Settings {
+	if language == "" {
+		language = "en"
+	}
+	return Settings{Version: CurrentVersion, Language: language, Theme: "system"}
+}
+
+// Patch changes some fields; nil leaves a field as it is.
+type Patch struct {
+	Language *string `json:"language,omitempty"`
+	Theme    *string `json:"theme,omitempty"`
+}
+
+// ErrInvalid is wrapped by validation failures.
+var ErrInvalid = errors.New("settings: invalid value")
+
+// InvalidError names the field and value refused.
+type InvalidError struct {
+	Field, Value string
+}
+
+func (e *InvalidError) Error() string {
+	return fmt.Sprintf("settings: invalid %s %q", e.Field, e.Value)
+}
+
+// Unwrap lets errors.Is(err, ErrInvalid) work.
+func (e *InvalidError) Unwrap() error { return ErrInvalid }
+
+// Service loads and saves settings and tells listeners when they change.
+type Service struct {
+	db       *sql.DB
+	fallback string
+	mu       sync.Mutex
+	onChange []func(Settings)
+}
+
+// New returns a settings service over the index database; fallbackLang is the language of a
+// fresh home (from the environment).
+func New(db *sql.DB, fallbackLang string) *Service {
+	return &Service{db: db, fallback: fallbackLang}
+}
+
+// OnChange registers fn to be called after each successful update.
+func (s *Service) OnChange(fn func(Settings)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.onChange = append(s.onChange, fn)
+}
+
+const key = "app.settings"
+
+// Get returns the current settings.
+func (s *Service) Get(ctx context.Context) (Settings, error) {
+	st := Defaults(s.fallback)
+	var raw string
+	err := s.db.QueryRowContext(ctx, `SELECT value FROM settings WHERE key = ?`, key).Scan(&raw)
+	if errors.Is(err, sql.ErrNoRows) {
+		return st, nil
+	}
+	if err != nil {
+		return st, fmt.Errorf("settings: unable to read: %w", err)
+	}
+	if err := json.Unmarshal([]byte(raw), &st); err != nil {
+		// A damaged row must not lock the user out of the app: fall back to defaults.
+		return Defaults(s.fallback), nil
+	}
+	st.Version = CurrentVersion
+	return st, nil
+}
+
+// Update validates and applies p, then notifies listeners.
+func (s *Service) Update(ctx context.Context, p Patch) (Settings, error) {
+	s.mu.Lock()
+	st, err := s.Get(ctx)
+	if err != nil {
+		s.mu.Unlock()
+		return st, err
+	}
+	if p.Language != nil {
+		if *p.Language != "en" && *p.Language != "zh-CN" {
+			s.mu.Unlock()
+			return st, &InvalidError{Field: "language", Value: *p.Language}
+		}
+		st.Language = *p.Language
+	}
+	if p.Theme != nil {
+		switch *p.Theme {
+		case "light", "dark", "system":
+			st.Theme = *p.Theme
+		default:
+			s.mu.Unlock()
+			return st, &InvalidError{Field: "theme", Value: *p.Theme}
+		}
+	}
+	raw, _ := json.Marshal(st)
+	if _, err := s.db.ExecContext(ctx, `INSERT INTO settings(key, value) VALUES(?, ?)
+		ON CONFLICT(key) DO UPDATE SET value = excluded.value`, key, string(raw)); err != nil {
+		s.mu.Unlock()
+		return st, fmt.Errorf("settings: unable to save: %w", err)
+	}
+	fns := append([]func(Settings){}, s.onChange...)
+	s.mu.Unlock()
+	for _, fn := range fns {
+		fn(st)
+	}
+	return st, nil
+}

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest'
+import { ApiError, normalizeError } from '../../src/api/errors'
+
+describe('normalizeError', () => {
+  it('reads the Wails shape: a string holding JSON', () => {
+    const e = normalizeError(
+      JSON.stringify({ code: 'version_conflict', i18n_key: 'error.version_conflict', args: { ID: 'x' }, message: 'changed' }),
+    )
+    expect(e).toBeInstanceOf(ApiError)
+    expect(e.code).toBe('version_conflict')
+    expect(e.i18nKey).toBe('error.version_conflict')
+    expect(e.args).toEqual({ ID: 'x' })
+    expect(e.message).toBe('changed')
+  })
+
+  it('reads the JSON-RPC shape: data carries the payload', () => {
+    const e = normalizeError({
+      code: -32000,
+      message: 'No memory',
+      data: { code: 'not_found', i18n_key: 'error.not_found', args: { Ref: 'abc' }, message: 'No memory “abc”.' },
+    })
+    expect(e.code).toBe('not_found')
+    expect(e.i18nKey).toBe('error.not_found')
+    expect(e.args).toEqual({ Ref: 'abc' })
+  })
+
+  it('derives the key from the code when the key is missing', () => {
+    const e = normalizeError({ code: -32000, message: 'x', data: { code: 'quota_exhausted' } })
+    expect(e.i18nKey).toBe('error.quota_exhausted')
+    expect(e.args).toEqual({})
+  })
+
+  it('wraps a JSON-RPC error without data, plain strings and Errors as unknown', () => {
+    for (const raw of [{ code: -32601, message: 'Method not found' }, 'boom', new Error('boom'), 42, null]) {
+      const e = normalizeError(raw)
+      expect(e.code).toBe('unknown')
+      expect(e.i18nKey).toBe('ui.errors.unknown')
+      expect(typeof e.args.Message).toBe('string')
+    }
+    expect(normalizeError('not json {').args.Message).toBe('not json {')
+  })
+
+  it('passes an ApiError through unchanged', () => {
+    const a = new ApiError('x', 'error.x')
+    expect(normalizeError(a)).toBe(a)
+  })
+})
