@@ -70,6 +70,12 @@ func Run(ctx context.Context, args []string, env Env) int {
 	case "version", "--version":
 		fmt.Fprintln(env.Stdout, env.Version)
 		return 0
+	case "bench":
+		if err := r.benchCmd(ctx, rest); err != nil {
+			r.printErr(err)
+			return 1
+		}
+		return 0
 	case "serve":
 		if env.Serve == nil {
 			fmt.Fprintln(env.Stderr, r.t("cli.serve_unavailable", nil))

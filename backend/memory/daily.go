@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"time"
@@ -12,9 +13,28 @@ import (
 )
 
 // JournalDay is the journal date of t: the day rolls over at 04:00 local time, so a note
-// written at 01:30 still belongs to the evening before.
+// written at 01:30 still belongs to the evening before. The rollover follows the wall clock,
+// also on days when daylight saving time moves it.
 func JournalDay(t time.Time, loc *time.Location) string {
-	return t.In(loc).Add(-DailyRolloverHour * time.Hour).Format("2006-01-02")
+	lt := t.In(loc)
+	y, m, d := lt.Date()
+	if lt.Hour() < DailyRolloverHour {
+		d--
+	}
+	return time.Date(y, m, d, 12, 0, 0, 0, time.UTC).Format("2006-01-02")
+}
+
+// getDaily finds the journal of one day; an ordinary global memory may share the date as slug.
+func getDaily(ctx context.Context, x execer, day string) (*Memory, error) {
+	m, _, err := scanMemory(x.QueryRowContext(ctx, `SELECT `+metaColumns+` FROM memory_meta
+		WHERE scope = 'global' AND scope_key = '' AND slug = ? AND type = 'daily' AND archived = 0`, day))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, codeErr(CodeNotFound, map[string]any{"Ref": day}, "no journal for %s", day)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("memory: unable to read journal %s: %w", day, err)
+	}
+	return m, nil
 }
 
 func (s *Store) opAppendDaily(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *ItemResult) error {
@@ -35,7 +55,7 @@ func (s *Store) opAppendDaily(ctx context.Context, tx *sql.Tx, b *Batch, it Item
 		day = it.Slug // an exported journal day goes back to its own date, verbatim
 	}
 	rel := relPath(ScopeGlobal, "", TypeDaily, day)
-	m, err := getBySlug(ctx, tx, ScopeGlobal, "", day)
+	m, err := getDaily(ctx, tx, day)
 	switch {
 	case errors.Is(err, ErrNotFound):
 		// The file may exist but be unindexed (a hand edit with a broken header): never clobber it.

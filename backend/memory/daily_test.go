@@ -1,0 +1,177 @@
+package memory
+
+import (
+	"strings"
+	"testing"
+	"time"
+	_ "time/tzdata" // America/New_York for the DST cases, whatever the machine has installed
+)
+
+func TestJournalDayRollover(t *testing.T) {
+	shanghai := time.FixedZone("UTC+8", 8*3600)
+	ny, err := time.LoadLocation("America/New_York")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		at   time.Time
+		loc  *time.Location
+		want string
+	}{
+		{time.Date(2024, 3, 10, 3, 59, 59, 0, shanghai), shanghai, "2024-03-09"},
+		{time.Date(2024, 3, 10, 4, 0, 0, 0, shanghai), shanghai, "2024-03-10"},
+		{time.Date(2024, 3, 10, 23, 59, 0, 0, shanghai), shanghai, "2024-03-10"},
+		{time.Date(2024, 3, 10, 0, 30, 0, 0, shanghai), shanghai, "2024-03-09"},
+		{time.Date(2024, 1, 1, 1, 0, 0, 0, shanghai), shanghai, "2023-12-31"},
+		// the same instant seen from another zone belongs to that zone's day.
+		{time.Date(2024, 3, 9, 20, 30, 0, 0, time.UTC), shanghai, "2024-03-10"}, // 04:30 in Shanghai
+		{time.Date(2024, 3, 9, 19, 30, 0, 0, time.UTC), shanghai, "2024-03-09"}, // 03:30 in Shanghai
+		// DST: the rollover is 04:00 on the wall clock, also on the days clocks jump.
+		{time.Date(2024, 3, 10, 3, 30, 0, 0, ny), ny, "2024-03-09"},
+		{time.Date(2024, 3, 10, 4, 30, 0, 0, ny), ny, "2024-03-10"},
+		{time.Date(2024, 11, 3, 3, 30, 0, 0, ny), ny, "2024-11-02"},
+		{time.Date(2024, 11, 3, 4, 0, 0, 0, ny), ny, "2024-11-03"},
+	}
+	for _, tc := range cases {
+		if got := JournalDay(tc.at, tc.loc); got != tc.want {
+			t.Errorf("JournalDay(%s in %s) = %s, want %s", tc.at.In(tc.loc).Format(time.RFC3339), tc.loc, got, tc.want)
+		}
+	}
+}
+
+func TestAppendDaily(t *testing.T) {
+	loc := time.FixedZone("UTC+8", 8*3600)
+	e := newEnv(t, func(o *Options) { o.Location = loc })
+	e.clock.Set(time.Date(2024, 3, 10, 3, 59, 0, 0, loc))
+	r1 := e.ok(Item{Op: OpAppendDaily, Text: "late night debugging"})
+	if r1.Path != "daily/2024-03-09.md" || r1.Slug != "2024-03-09" {
+		t.Fatalf("03:59 went to %s", r1.Path)
+	}
+	e.clock.Set(time.Date(2024, 3, 10, 4, 0, 0, 0, loc))
+	r2 := e.ok(Item{Op: OpAppendDaily, Text: "early start", Source: &Source{Agent: "claude"}})
+	if r2.Path != "daily/2024-03-10.md" || r2.ID == r1.ID {
+		t.Fatalf("04:00 went to %s (id %s)", r2.Path, r2.ID)
+	}
+	e.clock.Set(time.Date(2024, 3, 10, 9, 15, 0, 0, loc))
+	r3 := e.ok(Item{Op: OpAppendDaily, Body: sp("second entry via body")})
+	if r3.ID != r2.ID || r3.Path != r2.Path {
+		t.Fatalf("same day made a new entry: %+v", r3)
+	}
+	m := e.parsed(r2.Path)
+	want := "## 04:00 · claude\n\nearly start\n\n## 09:15 · user\n\nsecond entry via body"
+	if m.Body != want {
+		t.Fatalf("journal body\n%q\nwant\n%q", m.Body, want)
+	}
+	if m.Type != TypeDaily || m.Scope != ScopeGlobal || !m.Reviewed {
+		t.Fatalf("journal frontmatter %+v", m)
+	}
+	if got := e.get(r2.ID); got.Type != TypeDaily || got.Body != want {
+		t.Fatalf("journal index row %+v", got)
+	}
+	// journal days are visible to searches and excluded by NoDaily.
+	if !hasSlug(e.search("debugging", Filter{}), "2024-03-09") {
+		t.Fatal("journal not searchable")
+	}
+	if hasSlug(e.search("debugging", Filter{NoDaily: true}), "2024-03-09") {
+		t.Fatal("NoDaily still returns journal days")
+	}
+}
+
+func TestAppendDailyDoesNotHijackDateSlug(t *testing.T) {
+	// "2024-05-14" is a valid slug for an ordinary memory; the journal of that day is a
+	// different file and must not be appended into it.
+	e := newEnv(t)
+	u := e.ok(wr("2024-05-14", "Release day", "We ship on this date."))
+	d := e.ok(Item{Op: OpAppendDaily, Text: "shipped it"})
+	if d.ID == u.ID || d.Path != "daily/2024-05-14.md" {
+		t.Fatalf("journal landed in %s with id %s (user memory %s)", d.Path, d.ID, u.ID)
+	}
+	if got := e.parsed(u.Path); got.Body != "We ship on this date." {
+		t.Fatalf("user memory changed: %q", got.Body)
+	}
+	if rep := e.reconcile(); rep.Problems != 0 || rep.Added+rep.Updated+rep.Removed != 0 {
+		t.Fatalf("index disagrees with files: %+v", rep)
+	}
+	if got := e.get(u.ID); got.Path != u.Path || got.Type != TypeUser {
+		t.Fatalf("user memory row %+v", got)
+	}
+}
+
+func TestDailyCap(t *testing.T) {
+	e := newEnv(t)
+	entry := strings.Repeat("lorem ipsum ", 340) // ~4 KiB
+	sawWarning := false
+	var last ItemResult
+	for i := 0; i < 20; i++ {
+		r := e.do(Item{Op: OpAppendDaily, Text: entry})
+		if !r.OK {
+			if r.Code != CodeDailyFull {
+				t.Fatalf("append %d: %s", i, r.Code)
+			}
+			if !sawWarning {
+				t.Fatal("daily_full without an earlier daily_near_full warning")
+			}
+			size := len(e.file(last.Path))
+			if size+len(entry) <= MaxDailyBytes {
+				t.Fatalf("refused though %d+%d fits", size, len(entry))
+			}
+			before := e.file(last.Path)
+			// a small entry that still fits is accepted.
+			small := e.ok(Item{Op: OpAppendDaily, Text: "short"})
+			if after := e.file(small.Path); len(after) > MaxDailyBytes || len(after) <= len(before) {
+				t.Fatalf("small append: %d -> %d bytes", len(before), len(after))
+			}
+			return
+		}
+		size := len(e.file(r.Path))
+		if size > MaxDailyBytes {
+			t.Fatalf("journal grew to %d bytes", size)
+		}
+		if got := hasWarning(r, WarnDailyNearFull); got != (size >= DailyWarnBytes) {
+			t.Fatalf("append %d: size %d, near-full warning %v", i, size, got)
+		}
+		sawWarning = sawWarning || hasWarning(r, WarnDailyNearFull)
+		last = r
+	}
+	t.Fatal("journal never filled up")
+}
+
+func TestDailyFullLeavesFileUntouched(t *testing.T) {
+	e := newEnv(t)
+	r := e.ok(Item{Op: OpAppendDaily, Text: strings.Repeat("x", 30<<10)})
+	before := e.file(r.Path)
+	e.wantCode(Item{Op: OpAppendDaily, Text: strings.Repeat("y", 3<<10)}, CodeDailyFull)
+	if after := e.file(r.Path); string(after) != string(before) {
+		t.Fatal("a refused append changed the journal")
+	}
+	if e.get(r.ID).Version != Checksum(before) {
+		t.Fatal("index moved on a refused append")
+	}
+}
+
+func TestAppendDailyRefusesBrokenOrEditedJournal(t *testing.T) {
+	e := newEnv(t)
+	r := e.ok(Item{Op: OpAppendDaily, Text: "first"})
+	// edited on disk, not yet reconciled: refused rather than overwriting the edit.
+	m := e.parsed(r.Path)
+	m.Body += "\n\nadded in an editor"
+	data, _ := Render(m)
+	e.put(r.Path, data)
+	e.wantCode(Item{Op: OpAppendDaily, Text: "second"}, CodeVersionConflict)
+	e.reconcile()
+	e.ok(Item{Op: OpAppendDaily, Text: "second"})
+	if body := e.parsed(r.Path).Body; !strings.Contains(body, "added in an editor") || !strings.Contains(body, "second") {
+		t.Fatalf("journal body %q", body)
+	}
+	// broken on disk: reported, never clobbered.
+	broken := []byte("---\nid: [\n---\nmy notes\n")
+	e.put(r.Path, broken)
+	e.reconcile()
+	r2 := e.do(Item{Op: OpAppendDaily, Text: "third"})
+	if r2.OK {
+		t.Fatal("append to a broken journal succeeded")
+	}
+	if got := e.file(r.Path); string(got) != string(broken) {
+		t.Fatal("broken journal rewritten")
+	}
+}
