@@ -2,12 +2,17 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"sync"
+	"syscall"
+	"time"
 
 	"engram/backend/api"
+	"engram/backend/bridge"
 	"engram/backend/i18n"
 	"engram/backend/memory"
 	"engram/backend/settings"
@@ -22,20 +27,28 @@ type App struct {
 	catalog *i18n.Catalog
 	lang    string
 	version string
+	ui      fs.FS // the built web UI (frontend/dist), for the bridge
 
 	ctx      context.Context
 	cancel   context.CancelFunc
 	Store    *memory.Store
 	Settings *settings.Service
 	Events   *api.Hub
-	API      *api.API
+	API      *api.API // acting as the user (window, CLI)
 
 	wg sync.WaitGroup
+
+	bridgeMu    sync.Mutex
+	bridge      *bridge.Server
+	bridgeAddr  string
+	bridgeErr   error
+	serveMode   bool
+	allowRemote bool
 }
 
 // NewApp prepares an App for home; Start opens it.
-func NewApp(home string, catalog *i18n.Catalog, lang, version string) *App {
-	return &App{home: home, catalog: catalog, lang: lang, version: version}
+func NewApp(home string, catalog *i18n.Catalog, lang, version string, ui fs.FS) *App {
+	return &App{home: home, catalog: catalog, lang: lang, version: version, ui: ui}
 }
 
 // Start opens the store and builds the services. watch starts the file watcher, for
@@ -54,7 +67,7 @@ func (a *App) Start(ctx context.Context, watch bool) error {
 	a.Store = st
 	a.Settings = settings.New(st.DB(), a.lang)
 	a.Events = api.NewHub(st, a.Settings)
-	a.API = api.New(a.ctx, api.Deps{Store: st, Catalog: a.catalog, Settings: a.Settings, Events: a.Events, Version: a.version}, memory.ActorUser)
+	a.API = api.New(a.ctx, a.deps(), memory.ActorUser)
 	if watch {
 		a.wg.Add(1)
 		go func() {
@@ -67,8 +80,13 @@ func (a *App) Start(ctx context.Context, watch bool) error {
 	return nil
 }
 
-// Stop ends background work and closes the store.
+func (a *App) deps() api.Deps {
+	return api.Deps{Store: a.Store, Catalog: a.catalog, Settings: a.Settings, Events: a.Events, Remote: a, Version: a.version}
+}
+
+// Stop ends background work, the bridge, and closes the store.
 func (a *App) Stop() error {
+	a.stopBridge()
 	if a.cancel != nil {
 		a.cancel()
 	}
@@ -77,4 +95,106 @@ func (a *App) Stop() error {
 		return a.Store.Close()
 	}
 	return nil
+}
+
+// FollowRemoteSetting starts or stops the desktop app's bridge as Settings → Remote access says.
+func (a *App) FollowRemoteSetting() {
+	apply := func(s settings.Settings) {
+		a.bridgeMu.Lock()
+		running, addr := a.bridge != nil, a.bridgeAddr
+		a.bridgeMu.Unlock()
+		switch {
+		case s.RemoteEnabled && (!running || addr != s.RemoteAddr):
+			a.stopBridge()
+			if err := a.StartBridge(s.RemoteAddr, false); err != nil {
+				slog.Warn("engram: remote access could not start", "err", err)
+			}
+		case !s.RemoteEnabled && running:
+			a.stopBridge()
+		}
+		a.Events.Publish("remote.changed", a.RemoteStatus())
+	}
+	a.Settings.OnChange(apply)
+	if s, err := a.Settings.Get(a.ctx); err == nil && s.RemoteEnabled {
+		apply(s)
+	}
+}
+
+// StartBridge runs the localhost bridge over an api acting as "bridge".
+func (a *App) StartBridge(addr string, allowRemote bool) error {
+	a.bridgeMu.Lock()
+	defer a.bridgeMu.Unlock()
+	a.bridgeAddr, a.allowRemote = addr, allowRemote
+	srv, err := bridge.New(bridge.Config{Addr: addr, AllowRemote: allowRemote, Home: a.home},
+		api.New(a.ctx, a.deps(), memory.ActorBridge), a.Events, a.ui)
+	if err == nil {
+		err = srv.Start()
+	}
+	a.bridgeErr = err
+	if err != nil {
+		return err
+	}
+	a.bridge = srv
+	return nil
+}
+
+func (a *App) stopBridge() {
+	a.bridgeMu.Lock()
+	srv := a.bridge
+	a.bridge = nil
+	a.bridgeMu.Unlock()
+	if srv != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		defer cancel()
+		_ = srv.Stop(ctx)
+	}
+}
+
+// RemoteStatus reports the bridge for Settings → Remote access (api.Remote).
+func (a *App) RemoteStatus() api.RemoteStatus {
+	a.bridgeMu.Lock()
+	defer a.bridgeMu.Unlock()
+	st := api.RemoteStatus{Addr: a.bridgeAddr, Clients: []api.RemoteClient{}}
+	if s, err := a.Settings.Get(a.ctx); err == nil {
+		st.Enabled = s.RemoteEnabled || a.serveMode
+		if st.Addr == "" {
+			st.Addr = s.RemoteAddr
+		}
+	}
+	if a.bridge != nil {
+		st.Running, st.URL, st.Token = true, a.bridge.URL(), a.bridge.Token()
+		for _, c := range a.bridge.Clients() {
+			st.Clients = append(st.Clients, api.RemoteClient(c))
+		}
+	} else if tok, err := bridge.LoadOrCreateToken(a.home); err == nil {
+		st.Token = tok
+	}
+	if a.bridgeErr != nil && a.bridge == nil {
+		st.Error = a.bridgeError(a.bridgeErr)
+	}
+	return st
+}
+
+// bridgeError turns a start failure into a translated error a person can act on.
+func (a *App) bridgeError(err error) *api.Error {
+	switch {
+	case errors.Is(err, syscall.EADDRINUSE):
+		return a.API.Error("bridge_address_in_use", map[string]any{"Addr": a.bridgeAddr})
+	case errors.Is(err, bridge.ErrRemoteNotAllowed):
+		return a.API.Error("bridge_remote_refused", map[string]any{"Addr": a.bridgeAddr})
+	}
+	return a.API.Error("internal", map[string]any{"Detail": err.Error()})
+}
+
+// RegenerateToken replaces the bridge token (api.Remote).
+func (a *App) RegenerateToken() error {
+	a.bridgeMu.Lock()
+	srv := a.bridge
+	a.bridgeMu.Unlock()
+	if srv != nil {
+		_, err := srv.RegenerateToken()
+		return err
+	}
+	_, err := bridge.RegenerateToken(a.home)
+	return err
 }

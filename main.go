@@ -5,6 +5,8 @@ package main
 import (
 	"context"
 	"embed"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -12,7 +14,9 @@ import (
 	"os/signal"
 	"syscall"
 
+	"engram/backend/bridge"
 	"engram/backend/cli"
+	"engram/backend/desktop"
 	"engram/backend/i18n"
 )
 
@@ -42,20 +46,23 @@ func run(args []string) int {
 		return 1
 	}
 	lang := envLanguage()
+	ui, _ := fs.Sub(assets, "frontend/dist")
+	newApp := func() *App { return NewApp(home, catalog, lang, version, ui) }
 	if len(args) == 0 {
-		return runDesktop(home, catalog, lang)
+		return runDesktop(newApp(), catalog, lang)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return cli.Run(ctx, args, cli.Env{
 		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Version: version, Catalog: catalog, Lang: lang,
 		Open: func(ctx context.Context) (*apiHandle, func() error, error) {
-			app := NewApp(home, catalog, lang, version)
+			app := newApp()
 			if err := app.Start(ctx, false); err != nil {
 				return nil, nil, err
 			}
 			return app.API, app.Stop, nil
 		},
+		Serve: func(ctx context.Context, args []string) int { return serve(ctx, newApp(), catalog, lang, args) },
 		ReadFile: func(path string) ([]byte, error) {
 			if path == "-" {
 				return io.ReadAll(os.Stdin)
@@ -65,6 +72,56 @@ func run(args []string) int {
 	})
 }
 
+// runDesktop opens the window over the same App the CLI and serve use.
+func runDesktop(app *App, catalog *i18n.Catalog, lang string) int {
+	if !desktop.Available {
+		fmt.Fprintln(os.Stderr, catalog.T(lang, "cli.desktop_unavailable", nil))
+		return 2
+	}
+	if err := app.Start(context.Background(), true); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer app.Stop()
+	app.FollowRemoteSetting()
+	if err := desktop.Run(desktop.Options{Title: "Engram", Assets: assets, Bind: app.API.Bindings(), Events: app.Events}); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return 0
+}
+
+// serve runs the services headless: the web UI and the bridge until interrupted.
+func serve(ctx context.Context, app *App, catalog *i18n.Catalog, lang string, args []string) int {
+	fset := flag.NewFlagSet("engram serve", flag.ContinueOnError)
+	addr := fset.String("addr", bridge.DefaultAddr, "address to listen on (host:port)")
+	allowRemote := fset.Bool("allow-remote", false, "allow a non-loopback address (reachable from other machines)")
+	if err := fset.Parse(args); err != nil {
+		return 2
+	}
+	if err := app.Start(ctx, true); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer app.Stop()
+	if s, err := app.Settings.Get(ctx); err == nil {
+		lang = s.Language
+	}
+	app.serveMode = true
+	if err := app.StartBridge(*addr, *allowRemote); err != nil {
+		fmt.Fprintln(os.Stderr, catalog.T(lang, "cli.error", map[string]any{"Message": app.bridgeError(err).Message}))
+		return 1
+	}
+	st := app.RemoteStatus()
+	if *allowRemote {
+		fmt.Fprintln(os.Stderr, catalog.T(lang, "cli.serve_remote_warning", map[string]any{"Addr": *addr}))
+	}
+	fmt.Println(catalog.T(lang, "cli.serve_listening", map[string]any{"URL": st.URL}))
+	<-ctx.Done()
+	fmt.Fprintln(os.Stderr, catalog.T(lang, "cli.serve_stopping", nil))
+	return 0
+}
+
 // homeDir is $ENGRAM_HOME, else ~/.engram.
 func homeDir() (string, error) {
 	if h := os.Getenv("ENGRAM_HOME"); h != "" {
@@ -72,7 +129,7 @@ func homeDir() (string, error) {
 	}
 	u, err := os.UserHomeDir()
 	if err != nil {
-		return "", fmt.Errorf("engram: unable to find the home folder (set ENGRAM_HOME): %w", err)
+		return "", errors.New("engram: unable to find the home folder (set ENGRAM_HOME): " + err.Error())
 	}
 	return u + "/.engram", nil
 }

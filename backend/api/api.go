@@ -21,6 +21,7 @@ type Deps struct {
 	Catalog  *i18n.Catalog
 	Settings *settings.Service
 	Events   *Hub
+	Remote   Remote
 	Version  string
 }
 
@@ -51,6 +52,7 @@ type API struct {
 	Index    *IndexService
 	Settings *SettingsService
 	I18n     *I18nService
+	Remote   *RemoteService
 
 	methods []Method
 	byName  map[string]*Method
@@ -66,6 +68,7 @@ func New(ctx context.Context, deps Deps, actor string) *API {
 	a.Index = &IndexService{a}
 	a.Settings = &SettingsService{a}
 	a.I18n = &I18nService{a}
+	a.Remote = &RemoteService{a}
 	a.methods = a.table()
 	a.byName = map[string]*Method{}
 	for i := range a.methods {
@@ -79,7 +82,7 @@ func (a *API) Actor() string { return a.actor }
 
 // Bindings are the service objects the Wails app binds.
 func (a *API) Bindings() []any {
-	return []any{a.App, a.Memory, a.Daily, a.Quota, a.Index, a.Settings, a.I18n}
+	return []any{a.App, a.Memory, a.Daily, a.Quota, a.Index, a.Settings, a.I18n, a.Remote}
 }
 
 type flags struct{ readOnly, destructive bool }
@@ -127,6 +130,8 @@ func (a *API) table() []Method {
 		method("index.reconcile", a.Index.Reconcile, rw),
 		method("index.reindex", a.Index.Reindex, rw),
 		method("index.doctor", a.Index.Doctor, ro),
+		method("remote.status", a.Remote.Status, ro),
+		method("remote.regenerateToken", a.Remote.RegenerateToken, rw),
 	}
 }
 

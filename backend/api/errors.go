@@ -27,11 +27,12 @@ func (e *Error) Error() string {
 
 // Codes of api-level failures (memory codes pass through unchanged).
 const (
-	CodeInvalidParams  = "invalid_params"
-	CodeUnknownMethod  = "unknown_method"
-	CodeWorkdirMissing = "workdir_required"
-	CodeInvalidSetting = "invalid_setting"
-	CodeCanceled       = "canceled"
+	CodeInvalidParams     = "invalid_params"
+	CodeUnknownMethod     = "unknown_method"
+	CodeWorkdirMissing    = "workdir_required"
+	CodeInvalidSetting    = "invalid_setting"
+	CodeCanceled          = "canceled"
+	CodeRemoteUnavailable = "remote_unavailable"
 )
 
 // fail converts any error into an *Error translated for the caller's language.
@@ -94,3 +95,6 @@ func (a *API) language() string {
 	}
 	return st.Language
 }
+
+// Error builds a translated coded error for transports (the bridge's protocol errors).
+func (a *API) Error(code string, args map[string]any) *Error { return a.newError(code, args) }

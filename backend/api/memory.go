@@ -82,6 +82,9 @@ func (a *API) checkWorkdir(scope memory.Scope, workdir string) error {
 
 // List returns memories, newest first.
 func (s *MemoryService) List(p ListParams) (ListResult, error) {
+	if err := s.a.checkWorkdir(p.Scope, p.Workdir); err != nil {
+		return ListResult{}, err
+	}
 	items, total, err := s.a.deps.Store.List(s.a.ctx, p.filter())
 	if err != nil {
 		return ListResult{}, s.a.fail(err)

@@ -56,6 +56,7 @@ var verbs = map[string]func(r *runner, ctx context.Context, args []string) error
 	"reindex": (*runner).reindex,
 	"doctor":  (*runner).doctor,
 	"history": (*runner).history,
+	"bridge":  (*runner).bridgeCmd,
 }
 
 // Run executes one command line and returns the process exit code: 0 ok, 1 failed, 2 usage.

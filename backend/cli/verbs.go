@@ -478,3 +478,33 @@ func (r *runner) history(_ context.Context, args []string) error {
 	})
 	return nil
 }
+
+func (r *runner) bridgeCmd(_ context.Context, args []string) error {
+	var regen bool
+	pos, err := r.flags("bridge", args, func(fs *flag.FlagSet) {
+		fs.BoolVar(&regen, "regenerate", false, "replace the token")
+	})
+	if err != nil {
+		return err
+	}
+	if len(pos) == 0 || pos[0] != "token" {
+		return usageError(r.t("cli.missing_arg", map[string]any{"Command": "bridge", "What": "token"}))
+	}
+	var st api.RemoteStatus
+	if regen {
+		st, err = r.api.Remote.RegenerateToken(api.Empty{})
+	} else {
+		st, err = r.api.Remote.Status(api.Empty{})
+	}
+	if err != nil {
+		return err
+	}
+	r.out(map[string]any{"token": st.Token}, func(w io.Writer) {
+		key := "cli.bridge_token"
+		if regen {
+			key = "cli.bridge_token_regenerated"
+		}
+		fmt.Fprintln(w, r.t(key, map[string]any{"Token": st.Token}))
+	})
+	return nil
+}

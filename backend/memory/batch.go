@@ -130,6 +130,12 @@ func (s *Store) ApplyBatch(ctx context.Context, b Batch) (BatchResult, error) {
 	if len(b.Items) > MaxBatchItems {
 		return res, codeErr(CodeTooManyItems, map[string]any{"Max": MaxBatchItems}, "a batch holds at most %d items", MaxBatchItems)
 	}
+	b.Session, b.Model = normalizeText(b.Session), normalizeText(b.Model)
+	items := make([]Item, len(b.Items)) // the caller's slice is left as it was
+	for i, it := range b.Items {
+		items[i] = normalizeItem(it)
+	}
+	b.Items = items
 	order, deferred := batchOrder(b.Items)
 	var changedIDs []string
 	err := s.withLock(func() error {
@@ -204,6 +210,54 @@ func (s *Store) ApplyBatch(ctx context.Context, b Batch) (BatchResult, error) {
 	}
 	s.changed(ctx, changedIDs)
 	return res, nil
+}
+
+// normalizeText makes text safe to store as it will be read back: invalid UTF-8 would make the
+// whole file unparsable (it would drop out of the index on the next reindex), and CR line ends
+// are folded to LF as Parse folds them, so the index row and the file always agree.
+func normalizeText(s string) string {
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
+	if strings.IndexByte(s, '\r') >= 0 {
+		s = strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
+	}
+	return s
+}
+
+func normalizePtr(p *string) *string {
+	if p == nil {
+		return nil
+	}
+	v := normalizeText(*p)
+	return &v
+}
+
+func normalizeList(v []string) []string {
+	if v == nil {
+		return nil
+	}
+	out := make([]string, len(v))
+	for i, s := range v {
+		out[i] = normalizeText(s)
+	}
+	return out
+}
+
+// normalizeItem applies normalizeText to every free-text field of an item.
+func normalizeItem(it Item) Item {
+	it.Title, it.Body = normalizePtr(it.Title), normalizePtr(it.Body)
+	it.SourceQuote, it.Reasoning = normalizePtr(it.SourceQuote), normalizePtr(it.Reasoning)
+	it.Text = normalizeText(it.Text)
+	it.Aliases, it.Tags = normalizeList(it.Aliases), normalizeList(it.Tags)
+	it.Supersedes, it.ConflictsWith = normalizeList(it.Supersedes), normalizeList(it.ConflictsWith)
+	if it.Source != nil {
+		src := *it.Source
+		src.Kind, src.Agent = normalizeText(src.Kind), normalizeText(src.Agent)
+		src.Session, src.Model = normalizeText(src.Session), normalizeText(src.Model)
+		it.Source = &src
+	}
+	return it
 }
 
 // batchOrder runs items in order, except that a delete sharing its group_id with a non-delete

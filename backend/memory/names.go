@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 )
 
 var (
@@ -23,7 +24,7 @@ func ValidAgent(a string) bool { return agentRE.MatchString(a) && !strings.Conta
 // CanonicalWorkdir cleans an absolute workdir so one project has one key whatever its spelling.
 // Symlinks are resolved when the folder exists.
 func CanonicalWorkdir(dir string) (string, error) {
-	if dir == "" || !filepath.IsAbs(dir) {
+	if dir == "" || !filepath.IsAbs(dir) || !utf8.ValidString(dir) {
 		return "", codeErr(CodeInvalidWorkdir, map[string]any{"Workdir": dir}, "workdir %q must be an absolute path", dir)
 	}
 	clean := filepath.Clean(dir)

@@ -9,7 +9,8 @@ import (
 // unicode61 would otherwise swallow as one long token.
 func IsCJK(r rune) bool {
 	return unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) ||
-		unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r)
+		unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r) ||
+		r == 'ー' || r == 'ｰ' // the prolonged sound mark is script Common but part of kana words
 }
 
 // SegmentCJK rewrites every run of CJK characters as overlapping bigrams separated by spaces
@@ -128,7 +129,8 @@ func BuildFTSQuery(q, op string) string {
 // TrigramQuery renders q as a substring query for the trigram table, or "" when it is shorter
 // than three characters (trigram cannot match those).
 func TrigramQuery(q string) string {
-	q = strings.TrimSpace(q)
+	// FTS5 reads its query as a C string: a NUL would cut the quoted literal short.
+	q = strings.TrimSpace(strings.ReplaceAll(q, "\x00", " "))
 	if len([]rune(q)) < 3 {
 		return ""
 	}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"sync"
 )
 
@@ -18,6 +19,10 @@ type Settings struct {
 	Version  int    `json:"version"`
 	Language string `json:"language"`
 	Theme    string `json:"theme"`
+	// RemoteEnabled runs the localhost bridge inside the desktop app.
+	RemoteEnabled bool `json:"remote_enabled"`
+	// RemoteAddr is where that bridge listens (loopback only from the UI).
+	RemoteAddr string `json:"remote_addr"`
 }
 
 // Defaults are the settings of a fresh home.
@@ -25,13 +30,17 @@ func Defaults(language string) Settings {
 	if language == "" {
 		language = "en"
 	}
-	return Settings{Version: CurrentVersion, Language: language, Theme: "system"}
+	return Settings{Version: CurrentVersion, Language: language, Theme: "system", RemoteAddr: "127.0.0.1:47821"}
 }
 
 // Patch changes some fields; nil leaves a field as it is.
 type Patch struct {
 	Language *string `json:"language,omitempty"`
 	Theme    *string `json:"theme,omitempty"`
+	// RemoteEnabled turns the desktop app's bridge on or off.
+	RemoteEnabled *bool `json:"remote_enabled,omitempty"`
+	// RemoteAddr must be a loopback host:port.
+	RemoteAddr *string `json:"remote_addr,omitempty"`
 }
 
 // ErrInvalid is wrapped by validation failures.
@@ -114,6 +123,18 @@ func (s *Service) Update(ctx context.Context, p Patch) (Settings, error) {
 			s.mu.Unlock()
 			return st, &InvalidError{Field: "theme", Value: *p.Theme}
 		}
+	}
+	if p.RemoteEnabled != nil {
+		st.RemoteEnabled = *p.RemoteEnabled
+	}
+	if p.RemoteAddr != nil {
+		host, port, err := net.SplitHostPort(*p.RemoteAddr)
+		ip := net.ParseIP(host)
+		if err != nil || port == "" || (host != "localhost" && (ip == nil || !ip.IsLoopback())) {
+			s.mu.Unlock()
+			return st, &InvalidError{Field: "remote_addr", Value: *p.RemoteAddr}
+		}
+		st.RemoteAddr = *p.RemoteAddr
 	}
 	raw, _ := json.Marshal(st)
 	if _, err := s.db.ExecContext(ctx, `INSERT INTO settings(key, value) VALUES(?, ?)

@@ -1,0 +1,309 @@
+package bridge
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"engram/backend/api"
+)
+
+// client is one websocket connection: a reader loop that dispatches requests, and exactly
+// one writer goroutine that owns every write to the socket, fed by a bounded queue.
+type client struct {
+	id        int64
+	s         *Server
+	conn      *websocket.Conn
+	ctx       context.Context
+	cancel    context.CancelFunc
+	out       chan []byte
+	sem       chan struct{}
+	remote    string
+	userAgent string
+	connected time.Time
+	requests  atomic.Int64
+	dropOnce  sync.Once
+
+	mu      sync.Mutex
+	filter  map[string]bool // nil: every event
+	tokens  float64
+	lastTok time.Time
+}
+
+func (c *client) info() ClientInfo {
+	return ClientInfo{ID: c.id, RemoteAddr: c.remote, UserAgent: c.userAgent, ConnectedAt: c.connected, Requests: c.requests.Load()}
+}
+
+func (c *client) wants(event string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.filter == nil || c.filter[event]
+}
+
+// allow is a token bucket: RatePerSec refill, Burst capacity.
+func (c *client) allow() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	now := time.Now()
+	c.tokens += now.Sub(c.lastTok).Seconds() * c.s.cfg.RatePerSec
+	if c.tokens > float64(c.s.cfg.Burst) {
+		c.tokens = float64(c.s.cfg.Burst)
+	}
+	c.lastTok = now
+	if c.tokens < 1 {
+		return false
+	}
+	c.tokens--
+	return true
+}
+
+// send queues b without ever blocking: a client that cannot keep up is dropped so it cannot
+// hold back events for everyone else.
+func (c *client) send(b []byte) {
+	select {
+	case <-c.ctx.Done():
+	case c.out <- b:
+	default:
+		c.drop("slow client")
+	}
+}
+
+func (c *client) drop(reason string) {
+	c.dropOnce.Do(func() {
+		c.s.cfg.Logger.Info("bridge: dropping client", "id", c.id, "reason", reason)
+		c.cancel()
+		go c.conn.Close(websocket.StatusPolicyViolation, reason)
+	})
+}
+
+func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
+	if !s.originAllowed(r.Header.Get("Origin")) {
+		s.httpError(w, 403, "bridge_bad_origin", map[string]any{"Origin": r.Header.Get("Origin")})
+		return
+	}
+	if !tokenEqual(requestToken(r), s.Token()) {
+		s.httpError(w, 401, "bridge_unauthorized", nil)
+		return
+	}
+	// Origin was checked above against this bridge's own hosts.
+	conn, err := websocket.Accept(w, r, &websocket.AcceptOptions{InsecureSkipVerify: true})
+	if err != nil {
+		return
+	}
+	conn.SetReadLimit(s.cfg.MaxMessage)
+	ctx, cancel := context.WithCancel(context.Background())
+	c := &client{s: s, conn: conn, ctx: ctx, cancel: cancel, out: make(chan []byte, s.cfg.SendQueue),
+		sem: make(chan struct{}, s.cfg.Concurrency), remote: r.RemoteAddr, userAgent: r.UserAgent(),
+		connected: time.Now(), tokens: float64(s.cfg.Burst), lastTok: time.Now()}
+	s.mu.Lock()
+	s.nextID++
+	c.id = s.nextID
+	s.clients[c.id] = c
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.clients, c.id)
+		s.mu.Unlock()
+		cancel()
+	}()
+	go c.writer()
+	c.reader()
+}
+
+func (c *client) writer() {
+	ping := time.NewTicker(30 * time.Second)
+	defer ping.Stop()
+	for {
+		select {
+		case <-c.ctx.Done():
+			return
+		case b := <-c.out:
+			wctx, cancel := context.WithTimeout(c.ctx, 10*time.Second)
+			err := c.conn.Write(wctx, websocket.MessageText, b)
+			cancel()
+			if err != nil {
+				c.drop("write failed")
+				return
+			}
+		case <-ping.C:
+			pctx, cancel := context.WithTimeout(c.ctx, 10*time.Second)
+			err := c.conn.Ping(pctx)
+			cancel()
+			if err != nil {
+				c.drop("ping failed")
+				return
+			}
+		}
+	}
+}
+
+func (c *client) reader() {
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	for {
+		typ, data, err := c.conn.Read(c.ctx)
+		if err != nil {
+			// Too-large messages end here: the library has already closed with 1009.
+			c.cancel()
+			return
+		}
+		if typ != websocket.MessageText {
+			c.sendError(nil, rpcInvalidRequest, "bridge_binary_message", nil)
+			continue
+		}
+		if !c.allow() {
+			c.sendError(idOf(data), rpcRateLimited, "bridge_rate_limited", nil)
+			continue
+		}
+		c.requests.Add(1)
+		select {
+		case c.sem <- struct{}{}:
+		case <-c.ctx.Done():
+			return
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-c.sem }()
+			if out := c.handle(data); out != nil {
+				c.send(out)
+			}
+		}()
+	}
+}
+
+// idOf digs the id out of a request so even a refused one gets a matching response.
+func idOf(data []byte) json.RawMessage {
+	var probe struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if json.Unmarshal(data, &probe) != nil {
+		return nil
+	}
+	return probe.ID
+}
+
+func (c *client) sendError(id json.RawMessage, code int, key string, args map[string]any) {
+	b, _ := json.Marshal(c.errorResponse(id, code, key, args))
+	c.send(b)
+}
+
+func (c *client) errorResponse(id json.RawMessage, code int, key string, args map[string]any) rpcResponse {
+	e := c.s.api.Error(key, args)
+	return rpcResponse{JSONRPC: "2.0", ID: nullID(id), Error: &rpcError{Code: code, Message: e.Message, Data: e}}
+}
+
+// handle answers one message: a request, a notification, or a batch of them.
+func (c *client) handle(data []byte) []byte {
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) > 0 && trimmed[0] == '[' {
+		var batch []json.RawMessage
+		if err := json.Unmarshal(trimmed, &batch); err != nil {
+			b, _ := json.Marshal(c.errorResponse(nil, rpcParseError, "bridge_parse_error", map[string]any{"Detail": err.Error()}))
+			return b
+		}
+		if len(batch) == 0 || len(batch) > 50 {
+			b, _ := json.Marshal(c.errorResponse(nil, rpcInvalidRequest, "bridge_invalid_request", nil))
+			return b
+		}
+		var out []rpcResponse
+		for _, item := range batch {
+			if r, ok := c.one(item); ok {
+				out = append(out, r)
+			}
+		}
+		if len(out) == 0 {
+			return nil
+		}
+		b, _ := json.Marshal(out)
+		return b
+	}
+	r, ok := c.one(trimmed)
+	if !ok {
+		return nil
+	}
+	b, err := json.Marshal(r)
+	if err != nil {
+		b, _ = json.Marshal(c.errorResponse(r.ID, rpcInternal, "internal", map[string]any{"Detail": err.Error()}))
+	}
+	return b
+}
+
+// one runs a single request; ok is false for notifications (no id), which get no response.
+func (c *client) one(data []byte) (rpcResponse, bool) {
+	var req rpcRequest
+	if err := json.Unmarshal(data, &req); err != nil {
+		return c.errorResponse(nil, rpcParseError, "bridge_parse_error", map[string]any{"Detail": err.Error()}), true
+	}
+	if req.JSONRPC != "2.0" || req.Method == "" {
+		return c.errorResponse(req.ID, rpcInvalidRequest, "bridge_invalid_request", nil), true
+	}
+	notify := len(req.ID) == 0
+	res, err := c.dispatch(req)
+	if notify {
+		return rpcResponse{}, false
+	}
+	if err != nil {
+		var ae *api.Error
+		if !errors.As(err, &ae) {
+			ae = c.s.api.Error("internal", map[string]any{"Detail": err.Error()})
+		}
+		return rpcResponse{JSONRPC: "2.0", ID: req.ID, Error: &rpcError{Code: rpcCodeFor(ae), Message: ae.Message, Data: ae}}, true
+	}
+	if res == nil {
+		res = struct{}{}
+	}
+	return rpcResponse{JSONRPC: "2.0", ID: req.ID, Result: res}, true
+}
+
+// dispatch runs the protocol's own rpc.* methods, else the api table: the allow-list is the
+// table itself, so a method exists on the bridge exactly when it exists in api/.
+func (c *client) dispatch(req rpcRequest) (any, error) {
+	switch req.Method {
+	case "rpc.subscribe", "rpc.unsubscribe":
+		var p struct {
+			Events []string `json:"events"`
+		}
+		if len(req.Params) > 0 {
+			if err := json.Unmarshal(req.Params, &p); err != nil {
+				return nil, c.s.api.Error(api.CodeInvalidParams, map[string]any{"Method": req.Method, "Detail": err.Error()})
+			}
+		}
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if req.Method == "rpc.subscribe" {
+			if len(p.Events) == 0 {
+				c.filter = nil
+			} else {
+				if c.filter == nil {
+					c.filter = map[string]bool{}
+				}
+				for _, e := range p.Events {
+					c.filter[e] = true
+				}
+			}
+		} else {
+			if c.filter == nil || len(p.Events) == 0 {
+				c.filter = map[string]bool{}
+			}
+			for _, e := range p.Events {
+				delete(c.filter, e)
+			}
+		}
+		return map[string]any{"ok": true}, nil
+	case "rpc.methods":
+		names := []string{}
+		for _, m := range c.s.api.Methods() {
+			names = append(names, m.Name)
+		}
+		return map[string]any{"methods": names}, nil
+	}
+	return c.s.api.Call(req.Method, req.Params)
+}

@@ -1,0 +1,360 @@
+// Package bridge serves the web UI and JSON-RPC 2.0 over a websocket on localhost, so a
+// browser gets the same operations as the desktop window. Every request needs the
+// per-install token; Host and Origin are checked so other web pages and DNS-rebinding hosts
+// cannot reach it.
+package bridge
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"engram/backend/api"
+)
+
+// DefaultAddr is where `engram serve` listens unless told otherwise.
+const DefaultAddr = "127.0.0.1:47821"
+
+// Config tunes a bridge; zero values take the defaults.
+type Config struct {
+	Addr string
+	// AllowRemote must be set to listen on a non-loopback address.
+	AllowRemote bool
+	Home        string
+	// MaxMessage bounds one incoming websocket message (1 MiB).
+	MaxMessage int64
+	// RatePerSec and Burst bound requests per connection.
+	RatePerSec float64
+	Burst      int
+	// SendQueue bounds the messages waiting for a slow client before it is dropped.
+	SendQueue int
+	// Concurrency bounds requests in flight per connection.
+	Concurrency int
+	Logger      *slog.Logger
+}
+
+func (c *Config) defaults() {
+	if c.Addr == "" {
+		c.Addr = DefaultAddr
+	}
+	if c.MaxMessage <= 0 {
+		c.MaxMessage = 1 << 20
+	}
+	if c.RatePerSec <= 0 {
+		c.RatePerSec = 200
+	}
+	if c.Burst <= 0 {
+		c.Burst = 400
+	}
+	if c.SendQueue <= 0 {
+		c.SendQueue = 256
+	}
+	if c.Concurrency <= 0 {
+		c.Concurrency = 8
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	}
+}
+
+// ErrRemoteNotAllowed is returned for a non-loopback address without AllowRemote.
+var ErrRemoteNotAllowed = errors.New("bridge: refusing to listen on a non-loopback address without --allow-remote")
+
+// ClientInfo describes one connected client.
+type ClientInfo struct {
+	ID          int64     `json:"id"`
+	RemoteAddr  string    `json:"remote_addr"`
+	UserAgent   string    `json:"user_agent"`
+	ConnectedAt time.Time `json:"connected_at"`
+	Requests    int64     `json:"requests"`
+}
+
+// Server is one bridge.
+type Server struct {
+	cfg   Config
+	api   *api.API
+	hub   *api.Hub
+	ui    fs.FS
+	token atomic.Value // string
+
+	mu        sync.Mutex
+	listeners []net.Listener
+	srv       *http.Server
+	port      int
+	hosts     map[string]bool
+	clients   map[int64]*client
+	nextID    int64
+	unsub     func()
+	started   bool
+}
+
+// New builds a bridge over a (the api acting as "bridge"), hub (events) and ui (the built
+// web UI, may be nil).
+func New(cfg Config, a *api.API, hub *api.Hub, ui fs.FS) (*Server, error) {
+	cfg.defaults()
+	s := &Server{cfg: cfg, api: a, hub: hub, ui: ui, clients: map[int64]*client{}}
+	tok, err := LoadOrCreateToken(cfg.Home)
+	if err != nil {
+		return nil, err
+	}
+	s.token.Store(tok)
+	return s, nil
+}
+
+// Token is the current token.
+func (s *Server) Token() string { return s.token.Load().(string) }
+
+// RegenerateToken makes a new token; existing connections stay, new ones need the new token.
+func (s *Server) RegenerateToken() (string, error) {
+	tok, err := RegenerateToken(s.cfg.Home)
+	if err != nil {
+		return "", err
+	}
+	s.token.Store(tok)
+	return tok, nil
+}
+
+// isLoopback reports whether host (no port) is a loopback name or address.
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// Start listens and serves until Stop. On a loopback address it listens on both 127.0.0.1
+// and ::1 (when the machine has IPv6).
+func (s *Server) Start() error {
+	host, portStr, err := net.SplitHostPort(s.cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("bridge: invalid address %q: %w", s.cfg.Addr, err)
+	}
+	if host == "" {
+		host = "0.0.0.0"
+	}
+	if !isLoopback(host) && !s.cfg.AllowRemote {
+		return ErrRemoteNotAllowed
+	}
+	first := host
+	if strings.EqualFold(host, "localhost") {
+		first = "127.0.0.1"
+	}
+	ln, err := net.Listen("tcp", net.JoinHostPort(first, portStr))
+	if err != nil {
+		return fmt.Errorf("bridge: unable to listen on %s: %w", s.cfg.Addr, err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	lns := []net.Listener{ln}
+	if isLoopback(host) && first == "127.0.0.1" {
+		if ln6, err := net.Listen("tcp", net.JoinHostPort("::1", strconv.Itoa(port))); err == nil {
+			lns = append(lns, ln6)
+		}
+	}
+	hosts := map[string]bool{}
+	p := strconv.Itoa(port)
+	for _, h := range []string{"127.0.0.1", "localhost", "[::1]"} {
+		hosts[h+":"+p] = true
+	}
+	if !isLoopback(host) && host != "0.0.0.0" && host != "::" {
+		hosts[net.JoinHostPort(host, p)] = true
+	}
+	s.mu.Lock()
+	s.listeners, s.port, s.hosts, s.started = lns, port, hosts, true
+	s.srv = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	s.mu.Unlock()
+	if s.hub != nil {
+		s.unsub = s.hub.Subscribe(s.broadcast)
+	}
+	for _, l := range lns {
+		go func(l net.Listener) {
+			if err := s.srv.Serve(l); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				s.cfg.Logger.Error("bridge: serve failed", "err", err)
+			}
+		}(l)
+	}
+	return nil
+}
+
+// Port is the port listened on (useful with :0).
+func (s *Server) Port() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.port
+}
+
+// URL is the address to open in a browser, token included in the fragment (never sent to
+// the server in requests, never logged by proxies).
+func (s *Server) URL() string {
+	host, _, _ := net.SplitHostPort(s.cfg.Addr)
+	if host == "" || host == "0.0.0.0" || host == "::" || isLoopback(host) {
+		host = "127.0.0.1"
+	}
+	return "http://" + net.JoinHostPort(host, strconv.Itoa(s.Port())) + "/#token=" + url.QueryEscape(s.Token())
+}
+
+// Stop closes every connection and the listeners.
+func (s *Server) Stop(ctx context.Context) error {
+	s.mu.Lock()
+	srv, started := s.srv, s.started
+	s.started = false
+	clients := make([]*client, 0, len(s.clients))
+	for _, c := range s.clients {
+		clients = append(clients, c)
+	}
+	s.mu.Unlock()
+	if !started {
+		return nil
+	}
+	if s.unsub != nil {
+		s.unsub()
+	}
+	for _, c := range clients {
+		c.drop("server stopping")
+	}
+	return srv.Shutdown(ctx)
+}
+
+// Clients lists connected clients.
+func (s *Server) Clients() []ClientInfo {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]ClientInfo, 0, len(s.clients))
+	for _, c := range s.clients {
+		out = append(out, c.info())
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// Handler is the one route table of the bridge.
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /ws", s.handleWS)
+	mux.HandleFunc("GET /healthz", s.handleHealth)
+	mux.HandleFunc("GET /", s.handleUI)
+	return s.guard(mux)
+}
+
+// guard refuses requests whose Host is not this bridge: a DNS-rebinding page resolves its
+// own name to 127.0.0.1, but its requests still carry that name in Host.
+func (s *Server) guard(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !s.hostAllowed(r.Host) {
+			s.httpError(w, http.StatusForbidden, "bridge_bad_host", map[string]any{"Host": r.Host})
+			return
+		}
+		h := w.Header()
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("X-Frame-Options", "DENY")
+		h.Set("Referrer-Policy", "no-referrer")
+		h.Set("Content-Security-Policy", "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'")
+		next.ServeHTTP(w, r)
+	})
+}
+
+func (s *Server) hostAllowed(host string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.hosts[strings.ToLower(host)] {
+		return true
+	}
+	// With --allow-remote on a wildcard address, accept IP literals on our port: a
+	// rebinding attack needs a domain name, never an IP literal.
+	if s.cfg.AllowRemote {
+		h, p, err := net.SplitHostPort(host)
+		if err == nil && p == strconv.Itoa(s.port) && net.ParseIP(strings.Trim(h, "[]")) != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// originAllowed accepts no Origin (non-browser clients) or an Origin naming this bridge.
+func (s *Server) originAllowed(origin string) bool {
+	if origin == "" {
+		return true
+	}
+	u, err := url.Parse(origin)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		return false
+	}
+	return s.hostAllowed(u.Host)
+}
+
+func (s *Server) httpError(w http.ResponseWriter, status int, code string, args map[string]any) {
+	e := s.api.Error(code, args)
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(e)
+}
+
+func (s *Server) handleHealth(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write([]byte(`{"ok":true}`))
+}
+
+// handleUI serves the built web UI; unknown paths get index.html so client routes work.
+func (s *Server) handleUI(w http.ResponseWriter, r *http.Request) {
+	if s.ui == nil {
+		http.NotFound(w, r)
+		return
+	}
+	p := strings.TrimPrefix(path.Clean("/"+r.URL.Path), "/")
+	if p == "" {
+		p = "index.html"
+	}
+	if info, err := fs.Stat(s.ui, p); err != nil || info.IsDir() {
+		p = "index.html"
+	}
+	if p == "index.html" {
+		w.Header().Set("Cache-Control", "no-cache")
+	} else {
+		w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+	}
+	http.ServeFileFS(w, r, s.ui, p)
+}
+
+// requestToken takes the token from ?token= (browsers cannot set headers on a websocket) or
+// an Authorization: Bearer header.
+func requestToken(r *http.Request) string {
+	if t := r.URL.Query().Get("token"); t != "" {
+		return t
+	}
+	if a := r.Header.Get("Authorization"); strings.HasPrefix(a, "Bearer ") {
+		return strings.TrimSpace(strings.TrimPrefix(a, "Bearer "))
+	}
+	return ""
+}
+
+func (s *Server) broadcast(name string, data any) {
+	b, err := json.Marshal(rpcNotification{JSONRPC: "2.0", Method: "event", Params: eventParams{Name: name, Data: data}})
+	if err != nil {
+		return
+	}
+	s.mu.Lock()
+	clients := make([]*client, 0, len(s.clients))
+	for _, c := range s.clients {
+		clients = append(clients, c)
+	}
+	s.mu.Unlock()
+	for _, c := range clients {
+		if c.wants(name) {
+			c.send(b)
+		}
+	}
+}
