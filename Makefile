@@ -15,7 +15,7 @@ FRONTEND_IN  := $(shell find frontend/src frontend/public -type f 2>/dev/null) \
                 frontend/index.html frontend/vite.config.ts frontend/tsconfig.json \
                 frontend/package.json frontend/package-lock.json $(wildcard locales/*.toml)
 
-.PHONY: help deps node-deps frontend build cli run test test-go test-frontend smoke bench bindings shots clean
+.PHONY: help deps node-deps frontend build cli run test test-go test-frontend test-ui smoke bench bindings shots clean
 
 help:
 	@echo "make deps       install system packages (apt), frontend packages (npm ci) and Go modules, when missing"
@@ -23,7 +23,8 @@ help:
 	@echo "make build      desktop binary $(BIN)/engram (Wails, GTK/WebKitGTK 4.1)"
 	@echo "make cli        GTK-free binary $(BIN)/engram-cli (CGO_ENABLED=0)"
 	@echo "make run        desktop window when a display is present, else 'engram serve'"
-	@echo "make test       go vet, go test -race, frontend typecheck + unit tests, desktop smoke test"
+	@echo "make test       frontend typecheck + unit tests, UI flows in headless Chromium, go vet,"
+	@echo "                go test -race, desktop smoke test"
 	@echo "make bench      store and retrieval benchmarks (reports, never fails on numbers)"
 	@echo "make bindings   regenerate frontend/wailsjs with the Wails CLI"
 	@echo "make shots      screenshots of the UI over test fixtures into build/shots"
@@ -66,12 +67,19 @@ test-frontend: node-deps
 	cd frontend && npm run typecheck
 	cd frontend && npm test
 
+# UI flows in headless Chromium over test fixtures (both languages and themes); fails on any
+# page or console error. Screenshots land in build/shots.
+test-ui: frontend
+	cd frontend && node tests/visual/shoot.mjs ../build/shots
+
 smoke: build cli
 	tests/desktop/smoke.sh
 
+# Fastest first: frontend checks (seconds), Go (a minute), then the desktop smoke test.
 test: deps
-	$(MAKE) test-go
 	$(MAKE) test-frontend
+	$(MAKE) test-ui
+	$(MAKE) test-go
 	$(MAKE) smoke
 
 bench: cli
@@ -81,8 +89,7 @@ bench: cli
 bindings: frontend
 	@wails="$$(scripts/wails-cli.sh)" && "$$wails" generate module -tags webkit2_41
 
-shots: frontend
-	cd frontend && node tests/visual/shoot.mjs ../build/shots
+shots: test-ui
 
 clean:
 	rm -rf $(BIN) build/smoke build/shots

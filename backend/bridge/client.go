@@ -92,6 +92,8 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		s.httpError(w, 401, "bridge_unauthorized", nil)
 		return
 	}
+	s.conns.Add(1)
+	defer s.conns.Done()
 	// Origin was checked above against this bridge's own hosts.
 	conn, err := websocket.Accept(w, r, &websocket.AcceptOptions{InsecureSkipVerify: true})
 	if err != nil {

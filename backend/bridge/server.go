@@ -100,6 +100,7 @@ type Server struct {
 	nextID    int64
 	unsub     func()
 	started   bool
+	conns     sync.WaitGroup // websocket handlers, hijacked so Shutdown does not wait for them
 }
 
 // New builds a bridge over a (the api acting as "bridge"), hub (events) and ui (the built
@@ -226,7 +227,14 @@ func (s *Server) Stop(ctx context.Context) error {
 	for _, c := range clients {
 		c.drop("server stopping")
 	}
-	return srv.Shutdown(ctx)
+	err := srv.Shutdown(ctx)
+	done := make(chan struct{})
+	go func() { s.conns.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-ctx.Done():
+	}
+	return err
 }
 
 // Clients lists connected clients.

@@ -69,6 +69,19 @@ export const rejectMemory = (p: IdParams) => call<ItemResult>('memory.reject', p
 
 export const quotaSummary = () => call<QuotaSummary>('quota.summary')
 
+export type ConnectionState = 'connecting' | 'open' | 'closed'
+
+/** Follows the link to Go: always open for the desktop window, live for the bridge. */
+export function onConnection(cb: (s: ConnectionState) => void): Unsubscribe {
+  const t = transport()
+  if (t instanceof WsTransport) {
+    cb(t.state)
+    return t.onState(cb)
+  }
+  cb('open')
+  return () => {}
+}
+
 /** Opens a link in the system browser (desktop) or a new tab (bridge). */
 export function openExternal(url: string): void {
   const rt = (globalThis as { runtime?: { BrowserOpenURL?: (u: string) => void } }).runtime

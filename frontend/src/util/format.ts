@@ -39,3 +39,16 @@ export function utf8Bytes(s: string): number {
 export function kib(bytes: number): string {
   return (bytes / 1024).toFixed(1)
 }
+
+/** A one-line plain-text preview of Markdown (list snippets). */
+export function plainSnippet(md: string | undefined | null): string {
+  if (!md) return ''
+  return md
+    .replace(/```[\s\S]*?```/g, ' ')
+    .replace(/\[\[([^\]|]+)(?:\|([^\]]+))?\]\]/g, (_m, a: string, b?: string) => b || a)
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/(\*\*|__|~~|`)/g, '')
+    .replace(/^\s{0,3}(#{1,6}\s+|>\s?|[-*+]\s+|\d+[.)]\s+)/gm, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+}

@@ -84,7 +84,8 @@ function usedKeys(): string[] {
       if (e.isDirectory()) walk(p)
       else if (/\.(ts|vue)$/.test(e.name)) {
         const src = read(p)
-        for (const m of src.matchAll(/['"`](ui\.[a-z0-9_.-]+)['"`]/gi)) keys.add(m[1])
+        // Whole keys only: a literal ending in "." or "_" is a prefix joined with an enum value.
+        for (const m of src.matchAll(/['"`](ui\.[a-z0-9_.-]*[a-z0-9])['"`]/gi)) keys.add(m[1])
         for (const m of src.matchAll(/`(ui\.[a-z0-9_.-]*)\$\{/gi)) keys.add(m[1] + '*')
       }
     }
@@ -100,6 +101,7 @@ const ENUMS: Record<string, readonly string[]> = {
   'ui.quota.': ['notice', 'degraded', 'critical', 'exhausted'],
   'ui.settings.theme_': ['light', 'dark', 'system'],
   'ui.languages.': ['en', 'zh-CN'],
+  'ui.source_kinds.': ['user', 'tool', 'extractor', 'organizer', 'reconcile', 'import', 'bridge'],
   'ui.reader.': ['source_kind', 'source_agent', 'source_session', 'source_turn', 'source_model', 'aliases', 'tags', 'supersedes', 'conflicts_with'],
 }
 

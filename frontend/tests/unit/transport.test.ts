@@ -4,6 +4,16 @@ import { WsTransport, bridgeUrl, resolveToken, TOKEN_STORAGE_KEY, type WebSocket
 import { ApiError } from '../../src/api/errors'
 import * as api from '../../src/api'
 
+/** The ApiError a promise rejects with (fails the test if it resolves). */
+function rejection(p: Promise<unknown>): Promise<ApiError> {
+  return p.then(
+    () => {
+      throw new Error('expected a rejection')
+    },
+    (e) => e as ApiError,
+  )
+}
+
 describe('method name mapping', () => {
   it('maps noun.verb to <Noun>Service.<Verb>', () => {
     expect(wailsTarget('memory.applyBatch')).toEqual({ service: 'MemoryService', method: 'ApplyBatch' })
@@ -90,7 +100,7 @@ describe('WailsTransport', () => {
   it('rejects with an ApiError parsed from the Go error string', async () => {
     const { w } = fakeWails()
     const t = new WailsTransport(w)
-    const err = await t.call('memory.update', { id: 'x' }).catch((e) => e)
+    const err = await rejection(t.call('memory.update', { id: 'x' }))
     expect(err).toBeInstanceOf(ApiError)
     expect(err.code).toBe('version_conflict')
     expect(err.i18nKey).toBe('error.version_conflict')
@@ -98,7 +108,7 @@ describe('WailsTransport', () => {
 
   it('reports a missing binding as unknown_method', async () => {
     const { w } = fakeWails()
-    const err = await new WailsTransport(w).call('graph.path', {}).catch((e) => e)
+    const err = await rejection(new WailsTransport(w).call('graph.path', {}))
     expect(err).toBeInstanceOf(ApiError)
     expect(err.code).toBe('unknown_method')
     expect(err.args).toEqual({ Method: 'graph.path' })
@@ -180,7 +190,7 @@ describe('WsTransport', () => {
     const s = FakeSocket.all[0]
     s.open()
     s.reply({ id: 1, error: { code: -32000, message: 'nf', data: { code: 'not_found', i18n_key: 'error.not_found', args: { Ref: 'x' }, message: 'nf' } } })
-    const err = await p.catch((e) => e)
+    const err = await rejection(p)
     expect(err).toBeInstanceOf(ApiError)
     expect(err.code).toBe('not_found')
     expect(err.args).toEqual({ Ref: 'x' })
@@ -207,7 +217,7 @@ describe('WsTransport', () => {
     const p = t.call('memory.list', {})
     FakeSocket.all[0].open()
     FakeSocket.all[0].close()
-    const err = await p.catch((e) => e)
+    const err = await rejection(p)
     expect(err).toBeInstanceOf(ApiError)
     expect(err.i18nKey).toBe('ui.errors.disconnected')
     expect(timers.map((x) => x.ms)).toEqual([100])
@@ -244,5 +254,22 @@ describe('bridge URL and token', () => {
     expect(resolveToken({ hash: '#x=1&token=new' }, storage)).toBe('new')
     expect(storage.setItem).toHaveBeenCalledWith(TOKEN_STORAGE_KEY, 'new')
     expect(resolveToken({ hash: '' }, undefined)).toBe('')
+  })
+})
+
+describe('generated Wails bindings', () => {
+  it('exist for every method the typed wrappers call', async () => {
+    const fs = await import('node:fs')
+    const path = await import('node:path')
+    const dir = path.resolve(__dirname, '../../wailsjs/go/api')
+    const src = fs.readFileSync(path.resolve(__dirname, '../../src/api/index.ts'), 'utf8')
+    const methods = [...src.matchAll(/call<[^>]+>\('([a-zA-Z]+\.[a-zA-Z]+)'/g)].map((m) => m[1])
+    expect(methods.length).toBeGreaterThan(10)
+    for (const m of methods) {
+      const { service, method } = wailsTarget(m)
+      const file = path.join(dir, `${service}.d.ts`)
+      expect(fs.existsSync(file), `${file} (for ${m})`).toBe(true)
+      expect(fs.readFileSync(file, 'utf8'), `${service}.${method} (for ${m})`).toContain(`export function ${method}(`)
+    }
   })
 })

@@ -6,7 +6,10 @@
   const now = Date.now()
   const ago = (h) => new Date(now - h * 3600e3).toISOString()
   const listeners = {}
-  const emit = (name, data) => (listeners[name] || []).forEach((cb) => cb(data))
+  const emit = (name, data) => {
+    ;(listeners[name] || []).forEach((cb) => cb(data))
+    ;(listeners['*'] || []).forEach((cb) => cb(name, data))
+  }
   let seq = 1
   const ver = () => 'sha256:' + (0x9f3a11c0 + seq++).toString(16)
 
@@ -243,6 +246,49 @@
         return ok('reject', m)
       },
     },
+  }
+  if (opts.transport === 'ws') {
+    // The same fixtures behind a fake JSON-RPC websocket (exercises the bridge transport).
+    const sockets = []
+    class FakeWebSocket {
+      constructor(url) {
+        this.url = url
+        this.readyState = 0
+        sockets.push(this)
+        if (opts.refuse) setTimeout(() => ((this.readyState = 3), this.onclose && this.onclose({})), 5)
+        else setTimeout(() => ((this.readyState = 1), this.onopen && this.onopen({})), 5)
+      }
+      send(raw) {
+        const req = JSON.parse(raw)
+        const [noun, verb] = req.method.split('.')
+        const svc = api[noun[0].toUpperCase() + noun.slice(1) + 'Service']
+        const fn = svc && svc[verb[0].toUpperCase() + verb.slice(1)]
+        const reply = (msg) => setTimeout(() => this.readyState === 1 && this.onmessage && this.onmessage({ data: JSON.stringify({ jsonrpc: '2.0', id: req.id, ...msg }) }), 2)
+        if (!fn) return reply({ error: { code: -32601, message: 'no method', data: { code: 'unknown_method', i18n_key: 'error.unknown_method', args: { Method: req.method } } } })
+        Promise.resolve()
+          .then(() => fn(req.params))
+          .then(
+            (result) => (result && result.ok === false ? reply({ error: { code: -32000, message: result.message, data: result } }) : reply({ result })),
+            (err) => reply({ error: { code: -32000, message: 'failed', data: JSON.parse(err) } }),
+          )
+      }
+      close() {
+        this.readyState = 3
+        this.onclose && this.onclose({})
+      }
+    }
+    window.WebSocket = FakeWebSocket
+    window.__fakeDrop = (refuseAfter) => {
+      if (refuseAfter) opts.refuse = true
+      sockets.filter((s) => s.readyState === 1).forEach((s) => s.close())
+    }
+    const wsEmit = (name, data) =>
+      sockets
+        .filter((s) => s.readyState === 1)
+        .forEach((s) => s.onmessage && s.onmessage({ data: JSON.stringify({ jsonrpc: '2.0', method: 'event', params: { name, data } }) }))
+    listeners['*'] = [wsEmit]
+    window.__fakeEmit = (name, data) => wsEmit(name, data)
+    return
   }
   window.go = { api }
   window.runtime = {

@@ -85,6 +85,25 @@ try {
   await open('zh-light-settings', { language: 'zh-CN', theme: 'light' }, async (page) => {
     await page.click('[data-test="open-settings"]')
   })
+  await open('en-light-ws-reader', { language: 'en', theme: 'light', transport: 'ws' }, async (page) => {
+    await selectNth(1)(page)
+    // A change pushed as a JSON-RPC event notification refreshes the list.
+    await page.click('[data-test="accept"]')
+    await page.waitForSelector('[data-test="review-card"]', { state: 'detached' })
+  })
+  await open('zh-light-ws-offline', { language: 'zh-CN', theme: 'light', transport: 'ws' }, async (page) => {
+    await page.evaluate(() => window.__fakeDrop(true))
+    await page.waitForSelector('[data-test="offline"]')
+  })
+  await open('switch-en-light-to-zh-dark', { language: 'en', theme: 'light' }, async (page) => {
+    await page.click('[data-test="open-settings"]')
+    await page.click('[data-test="language"] >> text=中文')
+    await page.waitForFunction(() => document.querySelector('[data-test="nav-memories"]')?.textContent?.includes('记忆'))
+    await page.click('[data-test="theme"] >> text=深色')
+    await page.waitForFunction(() => document.documentElement.classList.contains('theme-dark'))
+    const stored = await page.evaluate(() => localStorage.getItem('engram.ui'))
+    if (!stored.includes('zh-CN') || !stored.includes('dark')) throw new Error(`settings not kept: ${stored}`)
+  })
   await open('en-dark-settings', { language: 'en', theme: 'dark' }, async (page) => {
     await page.click('[data-test="open-settings"]')
   })

@@ -1,0 +1,1245 @@
+export namespace api {
+	
+	export class AppInfo {
+	    version: string;
+	    home: string;
+	    language: string;
+	    languages: string[];
+	    schema_version: number;
+	    actor: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new AppInfo(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.version = source["version"];
+	        this.home = source["home"];
+	        this.language = source["language"];
+	        this.languages = source["languages"];
+	        this.schema_version = source["schema_version"];
+	        this.actor = source["actor"];
+	    }
+	}
+	export class AppendParams {
+	    text: string;
+	    agent?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new AppendParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.text = source["text"];
+	        this.agent = source["agent"];
+	    }
+	}
+	export class BatchParams {
+	    items: memory.Item[];
+	    session?: string;
+	    model?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new BatchParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.items = this.convertValues(source["items"], memory.Item);
+	        this.session = source["session"];
+	        this.model = source["model"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Warning {
+	    code: string;
+	    i18n_key: string;
+	    args?: {[key: string]: any};
+	    message: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Warning(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.code = source["code"];
+	        this.i18n_key = source["i18n_key"];
+	        this.args = source["args"];
+	        this.message = source["message"];
+	    }
+	}
+	export class ItemResult {
+	    index: number;
+	    op: string;
+	    ok: boolean;
+	    code?: string;
+	    i18n_key?: string;
+	    args?: {[key: string]: any};
+	    message?: string;
+	    id?: string;
+	    slug?: string;
+	    path?: string;
+	    version?: string;
+	    applied_confidence?: string;
+	    auto_downgraded: boolean;
+	    warnings?: Warning[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ItemResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.index = source["index"];
+	        this.op = source["op"];
+	        this.ok = source["ok"];
+	        this.code = source["code"];
+	        this.i18n_key = source["i18n_key"];
+	        this.args = source["args"];
+	        this.message = source["message"];
+	        this.id = source["id"];
+	        this.slug = source["slug"];
+	        this.path = source["path"];
+	        this.version = source["version"];
+	        this.applied_confidence = source["applied_confidence"];
+	        this.auto_downgraded = source["auto_downgraded"];
+	        this.warnings = this.convertValues(source["warnings"], Warning);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class BatchResult {
+	    results: ItemResult[];
+	    applied: number;
+	    failed: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new BatchResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.results = this.convertValues(source["results"], ItemResult);
+	        this.applied = source["applied"];
+	        this.failed = source["failed"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class CatalogParams {
+	    lang: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new CatalogParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.lang = source["lang"];
+	    }
+	}
+	export class CatalogResult {
+	    lang: string;
+	    messages: {[key: string]: string};
+	
+	    static createFrom(source: any = {}) {
+	        return new CatalogResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.lang = source["lang"];
+	        this.messages = source["messages"];
+	    }
+	}
+	export class DayListParams {
+	    from?: string;
+	    to?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new DayListParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.from = source["from"];
+	        this.to = source["to"];
+	    }
+	}
+	export class DaySummary {
+	    date: string;
+	    bytes: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new DaySummary(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.date = source["date"];
+	        this.bytes = source["bytes"];
+	    }
+	}
+	export class DayListResult {
+	    days: DaySummary[];
+	
+	    static createFrom(source: any = {}) {
+	        return new DayListResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.days = this.convertValues(source["days"], DaySummary);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class DayParams {
+	    date?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new DayParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.date = source["date"];
+	    }
+	}
+	export class DayResult {
+	    date: string;
+	    memory?: memory.Memory;
+	    html: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new DayResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.date = source["date"];
+	        this.memory = this.convertValues(source["memory"], memory.Memory);
+	        this.html = source["html"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	export class Empty {
+	
+	
+	    static createFrom(source: any = {}) {
+	        return new Empty(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	
+	    }
+	}
+	export class ExportParams {
+	    scope?: string;
+	    workdir?: string;
+	    agent?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ExportParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.scope = source["scope"];
+	        this.workdir = source["workdir"];
+	        this.agent = source["agent"];
+	    }
+	}
+	export class ExportResult {
+	    count: number;
+	    jsonl: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ExportResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.count = source["count"];
+	        this.jsonl = source["jsonl"];
+	    }
+	}
+	export class HistoryParams {
+	    id: string;
+	    limit?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new HistoryParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.limit = source["limit"];
+	    }
+	}
+	export class HistoryResult {
+	    entries: memory.AuditEntry[];
+	
+	    static createFrom(source: any = {}) {
+	        return new HistoryResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.entries = this.convertValues(source["entries"], memory.AuditEntry);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ImportLineError {
+	    line: number;
+	    code: string;
+	    i18n_key: string;
+	    args?: {[key: string]: any};
+	    message: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ImportLineError(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.line = source["line"];
+	        this.code = source["code"];
+	        this.i18n_key = source["i18n_key"];
+	        this.args = source["args"];
+	        this.message = source["message"];
+	    }
+	}
+	export class ImportParams {
+	    jsonl: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ImportParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.jsonl = source["jsonl"];
+	    }
+	}
+	export class ImportResult {
+	    lines: number;
+	    imported: number;
+	    daily: number;
+	    errors: ImportLineError[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ImportResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.lines = source["lines"];
+	        this.imported = source["imported"];
+	        this.daily = source["daily"];
+	        this.errors = this.convertValues(source["errors"], ImportLineError);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	export class ListParams {
+	    scope?: string;
+	    workdir?: string;
+	    agent?: string;
+	    type?: string;
+	    reviewed?: boolean;
+	    archived?: boolean;
+	    limit?: number;
+	    offset?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ListParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.scope = source["scope"];
+	        this.workdir = source["workdir"];
+	        this.agent = source["agent"];
+	        this.type = source["type"];
+	        this.reviewed = source["reviewed"];
+	        this.archived = source["archived"];
+	        this.limit = source["limit"];
+	        this.offset = source["offset"];
+	    }
+	}
+	export class Summary {
+	    id: string;
+	    slug: string;
+	    title: string;
+	    scope: string;
+	    workdir?: string;
+	    agent?: string;
+	    type: string;
+	    confidence: string;
+	    auto_downgraded: boolean;
+	    reviewed: boolean;
+	    archived: boolean;
+	    tags: string[];
+	    // Go type: time
+	    created: any;
+	    // Go type: time
+	    updated: any;
+	    version: string;
+	    snippet?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Summary(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.slug = source["slug"];
+	        this.title = source["title"];
+	        this.scope = source["scope"];
+	        this.workdir = source["workdir"];
+	        this.agent = source["agent"];
+	        this.type = source["type"];
+	        this.confidence = source["confidence"];
+	        this.auto_downgraded = source["auto_downgraded"];
+	        this.reviewed = source["reviewed"];
+	        this.archived = source["archived"];
+	        this.tags = source["tags"];
+	        this.created = this.convertValues(source["created"], null);
+	        this.updated = this.convertValues(source["updated"], null);
+	        this.version = source["version"];
+	        this.snippet = source["snippet"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ListResult {
+	    items: Summary[];
+	    total: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ListResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.items = this.convertValues(source["items"], Summary);
+	        this.total = source["total"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ProblemsResult {
+	    problems: memory.Problem[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ProblemsResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.problems = this.convertValues(source["problems"], memory.Problem);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ReadResult {
+	    memory?: memory.Memory;
+	    html: string;
+	    version: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ReadResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.memory = this.convertValues(source["memory"], memory.Memory);
+	        this.html = source["html"];
+	        this.version = source["version"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class RefParams {
+	    id?: string;
+	    slug?: string;
+	    scope?: string;
+	    workdir?: string;
+	    agent?: string;
+	    expected_version?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new RefParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.slug = source["slug"];
+	        this.scope = source["scope"];
+	        this.workdir = source["workdir"];
+	        this.agent = source["agent"];
+	        this.expected_version = source["expected_version"];
+	    }
+	}
+	export class SearchHit {
+	    memory: Summary;
+	    score: number;
+	    snippet: string;
+	    via: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new SearchHit(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.memory = this.convertValues(source["memory"], Summary);
+	        this.score = source["score"];
+	        this.snippet = source["snippet"];
+	        this.via = source["via"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class SearchParams {
+	    query: string;
+	    scope?: string;
+	    workdir?: string;
+	    agent?: string;
+	    type?: string;
+	    limit?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new SearchParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.query = source["query"];
+	        this.scope = source["scope"];
+	        this.workdir = source["workdir"];
+	        this.agent = source["agent"];
+	        this.type = source["type"];
+	        this.limit = source["limit"];
+	    }
+	}
+	export class SearchResult {
+	    hits: SearchHit[];
+	
+	    static createFrom(source: any = {}) {
+	        return new SearchResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.hits = this.convertValues(source["hits"], SearchHit);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	export class UpdateParams {
+	    id: string;
+	    expected_version?: string;
+	    mode?: string;
+	    title?: string;
+	    body?: string;
+	    type?: string;
+	    new_slug?: string;
+	    confidence?: string;
+	    source_quote?: string;
+	    reasoning?: string;
+	    aliases?: string[];
+	    tags?: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new UpdateParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.expected_version = source["expected_version"];
+	        this.mode = source["mode"];
+	        this.title = source["title"];
+	        this.body = source["body"];
+	        this.type = source["type"];
+	        this.new_slug = source["new_slug"];
+	        this.confidence = source["confidence"];
+	        this.source_quote = source["source_quote"];
+	        this.reasoning = source["reasoning"];
+	        this.aliases = source["aliases"];
+	        this.tags = source["tags"];
+	    }
+	}
+	
+	export class WriteParams {
+	    scope: string;
+	    workdir?: string;
+	    agent?: string;
+	    type: string;
+	    slug: string;
+	    title: string;
+	    body: string;
+	    confidence?: string;
+	    source_quote?: string;
+	    reasoning?: string;
+	    aliases?: string[];
+	    tags?: string[];
+	    supersedes?: string[];
+	    conflicts_with?: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new WriteParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.scope = source["scope"];
+	        this.workdir = source["workdir"];
+	        this.agent = source["agent"];
+	        this.type = source["type"];
+	        this.slug = source["slug"];
+	        this.title = source["title"];
+	        this.body = source["body"];
+	        this.confidence = source["confidence"];
+	        this.source_quote = source["source_quote"];
+	        this.reasoning = source["reasoning"];
+	        this.aliases = source["aliases"];
+	        this.tags = source["tags"];
+	        this.supersedes = source["supersedes"];
+	        this.conflicts_with = source["conflicts_with"];
+	    }
+	}
+
+}
+
+export namespace memory {
+	
+	export class AuditEntry {
+	    seq: number;
+	    ts: string;
+	    op: string;
+	    actor: string;
+	    memory_id: string;
+	    slug: string;
+	    scope: string;
+	    session: string;
+	    model: string;
+	    result: string;
+	    detail: number[];
+	
+	    static createFrom(source: any = {}) {
+	        return new AuditEntry(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.seq = source["seq"];
+	        this.ts = source["ts"];
+	        this.op = source["op"];
+	        this.actor = source["actor"];
+	        this.memory_id = source["memory_id"];
+	        this.slug = source["slug"];
+	        this.scope = source["scope"];
+	        this.session = source["session"];
+	        this.model = source["model"];
+	        this.result = source["result"];
+	        this.detail = source["detail"];
+	    }
+	}
+	export class ScopeQuota {
+	    scope: string;
+	    key: string;
+	    workdir?: string;
+	    agent?: string;
+	    used: number;
+	    limit: number;
+	    headroom: number;
+	    level: string;
+	    archived: number;
+	    unreviewed: number;
+	    oldest_unreviewed_days: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ScopeQuota(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.scope = source["scope"];
+	        this.key = source["key"];
+	        this.workdir = source["workdir"];
+	        this.agent = source["agent"];
+	        this.used = source["used"];
+	        this.limit = source["limit"];
+	        this.headroom = source["headroom"];
+	        this.level = source["level"];
+	        this.archived = source["archived"];
+	        this.unreviewed = source["unreviewed"];
+	        this.oldest_unreviewed_days = source["oldest_unreviewed_days"];
+	    }
+	}
+	export class QuotaSummary {
+	    level: string;
+	    scopes: ScopeQuota[];
+	
+	    static createFrom(source: any = {}) {
+	        return new QuotaSummary(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.level = source["level"];
+	        this.scopes = this.convertValues(source["scopes"], ScopeQuota);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ReconcileReport {
+	    scanned: number;
+	    added: number;
+	    updated: number;
+	    removed: number;
+	    unchanged: number;
+	    problems: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ReconcileReport(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.scanned = source["scanned"];
+	        this.added = source["added"];
+	        this.updated = source["updated"];
+	        this.removed = source["removed"];
+	        this.unchanged = source["unchanged"];
+	        this.problems = source["problems"];
+	    }
+	}
+	export class Problem {
+	    path: string;
+	    code: string;
+	    detail: string;
+	    seen_at: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Problem(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.code = source["code"];
+	        this.detail = source["detail"];
+	        this.seen_at = source["seen_at"];
+	    }
+	}
+	export class DoctorReport {
+	    home: string;
+	    schema_version: number;
+	    memories: number;
+	    archived: number;
+	    trash_files: number;
+	    problems: Problem[];
+	    integrity: string;
+	    fts_consistent: boolean;
+	    reconcile: ReconcileReport;
+	    quota: QuotaSummary;
+	    ok: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new DoctorReport(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.home = source["home"];
+	        this.schema_version = source["schema_version"];
+	        this.memories = source["memories"];
+	        this.archived = source["archived"];
+	        this.trash_files = source["trash_files"];
+	        this.problems = this.convertValues(source["problems"], Problem);
+	        this.integrity = source["integrity"];
+	        this.fts_consistent = source["fts_consistent"];
+	        this.reconcile = this.convertValues(source["reconcile"], ReconcileReport);
+	        this.quota = this.convertValues(source["quota"], QuotaSummary);
+	        this.ok = source["ok"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Source {
+	    kind?: string;
+	    agent?: string;
+	    session?: string;
+	    turn?: number;
+	    model?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Source(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.agent = source["agent"];
+	        this.session = source["session"];
+	        this.turn = source["turn"];
+	        this.model = source["model"];
+	    }
+	}
+	export class Item {
+	    op: string;
+	    group_id?: string;
+	    id?: string;
+	    slug?: string;
+	    scope?: string;
+	    workdir?: string;
+	    agent?: string;
+	    type?: string;
+	    title?: string;
+	    body?: string;
+	    mode?: string;
+	    new_slug?: string;
+	    confidence?: string;
+	    source_quote?: string;
+	    reasoning?: string;
+	    aliases?: string[];
+	    tags?: string[];
+	    supersedes?: string[];
+	    conflicts_with?: string[];
+	    source?: Source;
+	    reviewed?: boolean;
+	    expected_version?: string;
+	    override_reject?: boolean;
+	    text?: string;
+	    // Go type: time
+	    created?: any;
+	    // Go type: time
+	    updated?: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new Item(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.op = source["op"];
+	        this.group_id = source["group_id"];
+	        this.id = source["id"];
+	        this.slug = source["slug"];
+	        this.scope = source["scope"];
+	        this.workdir = source["workdir"];
+	        this.agent = source["agent"];
+	        this.type = source["type"];
+	        this.title = source["title"];
+	        this.body = source["body"];
+	        this.mode = source["mode"];
+	        this.new_slug = source["new_slug"];
+	        this.confidence = source["confidence"];
+	        this.source_quote = source["source_quote"];
+	        this.reasoning = source["reasoning"];
+	        this.aliases = source["aliases"];
+	        this.tags = source["tags"];
+	        this.supersedes = source["supersedes"];
+	        this.conflicts_with = source["conflicts_with"];
+	        this.source = this.convertValues(source["source"], Source);
+	        this.reviewed = source["reviewed"];
+	        this.expected_version = source["expected_version"];
+	        this.override_reject = source["override_reject"];
+	        this.text = source["text"];
+	        this.created = this.convertValues(source["created"], null);
+	        this.updated = this.convertValues(source["updated"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Memory {
+	    id: string;
+	    slug: string;
+	    title: string;
+	    scope: string;
+	    workdir?: string;
+	    agent?: string;
+	    type: string;
+	    confidence: string;
+	    auto_downgraded: boolean;
+	    reviewed: boolean;
+	    source_quote: string;
+	    reasoning: string;
+	    aliases: string[];
+	    tags: string[];
+	    supersedes: string[];
+	    conflicts_with: string[];
+	    source: Source;
+	    // Go type: time
+	    created: any;
+	    // Go type: time
+	    updated: any;
+	    body: string;
+	    path: string;
+	    version: string;
+	    archived: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Memory(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.slug = source["slug"];
+	        this.title = source["title"];
+	        this.scope = source["scope"];
+	        this.workdir = source["workdir"];
+	        this.agent = source["agent"];
+	        this.type = source["type"];
+	        this.confidence = source["confidence"];
+	        this.auto_downgraded = source["auto_downgraded"];
+	        this.reviewed = source["reviewed"];
+	        this.source_quote = source["source_quote"];
+	        this.reasoning = source["reasoning"];
+	        this.aliases = source["aliases"];
+	        this.tags = source["tags"];
+	        this.supersedes = source["supersedes"];
+	        this.conflicts_with = source["conflicts_with"];
+	        this.source = this.convertValues(source["source"], Source);
+	        this.created = this.convertValues(source["created"], null);
+	        this.updated = this.convertValues(source["updated"], null);
+	        this.body = source["body"];
+	        this.path = source["path"];
+	        this.version = source["version"];
+	        this.archived = source["archived"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	
+	
+	
+
+}
+
+export namespace settings {
+	
+	export class Patch {
+	    language?: string;
+	    theme?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Patch(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.language = source["language"];
+	        this.theme = source["theme"];
+	    }
+	}
+	export class Settings {
+	    version: number;
+	    language: string;
+	    theme: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Settings(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.version = source["version"];
+	        this.language = source["language"];
+	        this.theme = source["theme"];
+	    }
+	}
+
+}
+
