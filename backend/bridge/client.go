@@ -29,6 +29,7 @@ type client struct {
 	userAgent string
 	connected time.Time
 	requests  atomic.Int64
+	lastRead  atomic.Int64 // unix nanos of the last message received
 	dropOnce  sync.Once
 
 	mu      sync.Mutex
@@ -135,7 +136,12 @@ func (c *client) writer() {
 				return
 			}
 		case <-ping.C:
-			pctx, cancel := context.WithTimeout(c.ctx, 10*time.Second)
+			// A client that is talking is alive; probe only quiet ones. A busy reader may
+			// take a while to reach the pong, so the probe is patient.
+			if time.Since(time.Unix(0, c.lastRead.Load())) < 30*time.Second {
+				continue
+			}
+			pctx, cancel := context.WithTimeout(c.ctx, 30*time.Second)
 			err := c.conn.Ping(pctx)
 			cancel()
 			if err != nil {
@@ -151,6 +157,7 @@ func (c *client) reader() {
 	defer wg.Wait()
 	for {
 		typ, data, err := c.conn.Read(c.ctx)
+		c.lastRead.Store(time.Now().UnixNano())
 		if err != nil {
 			// Too-large messages end here: the library has already closed with 1009.
 			c.cancel()

@@ -19,7 +19,7 @@ func (r *runner) benchCmd(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := r.need("bench", "store | locomo FILE", pos, 1); err != nil {
+	if err := r.need("bench", "store | bridge | locomo FILE", pos, 1); err != nil {
 		return err
 	}
 	switch pos[0] {
@@ -37,6 +37,13 @@ func (r *runner) benchCmd(ctx context.Context, args []string) error {
 			figs = append(figs, f)
 		}
 		bench.PrintStore(r.env.Stdout, figs, r.json)
+		return nil
+	case "bridge":
+		f, err := bench.RunBridge(ctx, 10000, r.env.Stderr)
+		if err != nil {
+			return err
+		}
+		bench.PrintBridge(r.env.Stdout, f, r.json)
 		return nil
 	case "locomo":
 		if err := r.need("bench locomo", "FILE", pos, 2); err != nil {

@@ -40,6 +40,12 @@ const (
 	ActorBridge    = "bridge"
 )
 
+// personActor reports whether the actor is a person at a screen (the desktop window, the CLI,
+// a browser through the bridge): only a person's own writes start out reviewed, and only a
+// person (or an import of reviewed data) may mark a memory reviewed by writing it so.
+// Agents, the extractor and the organizer ask through the accept op, which is audited.
+func personActor(actor string) bool { return actor == ActorUser || actor == ActorBridge }
+
 // Item is one operation. Targets are named by ID, or by Slug within Scope (+Workdir or Agent).
 // Pointer fields distinguish "leave as is" from "set to empty" in updates.
 type Item struct {
@@ -107,6 +113,8 @@ type ItemResult struct {
 	AppliedConfidence Confidence     `json:"applied_confidence,omitempty"`
 	AutoDowngraded    bool           `json:"auto_downgraded"`
 	Warnings          []Warning      `json:"warnings,omitempty"`
+
+	touched scopeRef // the scope instance whose quota the item changed
 }
 
 // BatchResult holds one result per item, in item order.
@@ -130,7 +138,7 @@ func (s *Store) ApplyBatch(ctx context.Context, b Batch) (BatchResult, error) {
 	if len(b.Items) > MaxBatchItems {
 		return res, codeErr(CodeTooManyItems, map[string]any{"Max": MaxBatchItems}, "a batch holds at most %d items", MaxBatchItems)
 	}
-	b.Session, b.Model = normalizeText(b.Session), normalizeText(b.Model)
+	b.Session, b.Model = normalizeName(b.Session), normalizeName(b.Model)
 	items := make([]Item, len(b.Items)) // the caller's slice is left as it was
 	for i, it := range b.Items {
 		items[i] = normalizeItem(it)
@@ -151,6 +159,7 @@ func (s *Store) ApplyBatch(ctx context.Context, b Batch) (BatchResult, error) {
 			if deferred[i] && groupFailed[it.GroupID] {
 				r.Code, r.Message = CodeGroupFailed, "skipped: another item of group "+it.GroupID+" failed"
 				r.Args = map[string]any{"Group": it.GroupID}
+				s.audit(ctx, tx, &b, it, it.ID, r.Code, map[string]any{"group": it.GroupID})
 				res.Results[i] = r
 				return nil
 			}
@@ -208,7 +217,13 @@ func (s *Store) ApplyBatch(ctx context.Context, b Batch) (BatchResult, error) {
 			res.Failed++
 		}
 	}
-	s.changed(ctx, changedIDs)
+	touched := map[scopeRef]bool{}
+	for _, r := range res.Results {
+		if r.OK && r.touched.scope != "" {
+			touched[r.touched] = true
+		}
+	}
+	s.changedScopes(ctx, changedIDs, touched)
 	return res, nil
 }
 
@@ -224,6 +239,10 @@ func normalizeText(s string) string {
 	}
 	return s
 }
+
+// normalizeName is normalizeText for identifiers (source agent, session, model), also trimmed:
+// a value of only line breaks would not survive the YAML round trip.
+func normalizeName(s string) string { return strings.TrimSpace(normalizeText(s)) }
 
 func normalizePtr(p *string) *string {
 	if p == nil {
@@ -253,8 +272,8 @@ func normalizeItem(it Item) Item {
 	it.Supersedes, it.ConflictsWith = normalizeList(it.Supersedes), normalizeList(it.ConflictsWith)
 	if it.Source != nil {
 		src := *it.Source
-		src.Kind, src.Agent = normalizeText(src.Kind), normalizeText(src.Agent)
-		src.Session, src.Model = normalizeText(src.Session), normalizeText(src.Model)
+		src.Kind, src.Agent = normalizeName(src.Kind), normalizeName(src.Agent)
+		src.Session, src.Model = normalizeName(src.Session), normalizeName(src.Model)
 		it.Source = &src
 	}
 	return it
@@ -453,12 +472,12 @@ func (s *Store) opWrite(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *I
 	conf, down := ApplyEvidence(it.Confidence, quote)
 	m := &Memory{
 		ID: id, Slug: it.Slug, Title: title, Scope: it.Scope, Workdir: wd, Agent: ag, Type: it.Type,
-		Confidence: conf, AutoDowngraded: down, Reviewed: b.Actor == ActorUser, SourceQuote: quote,
+		Confidence: conf, AutoDowngraded: down, Reviewed: personActor(b.Actor), SourceQuote: quote,
 		Reasoning: strings.TrimSpace(deref(it.Reasoning)), Aliases: cleanList(it.Aliases), Tags: cleanList(it.Tags),
 		Supersedes: cleanList(it.Supersedes), ConflictsWith: cleanList(it.ConflictsWith),
 		Created: now, Updated: now, Body: body,
 	}
-	if it.Reviewed != nil {
+	if it.Reviewed != nil && (!*it.Reviewed || personActor(b.Actor) || b.Actor == ActorImport) {
 		m.Reviewed = *it.Reviewed
 	}
 	if b.Actor == ActorImport && it.Created != nil && !it.Created.IsZero() {
@@ -495,6 +514,7 @@ func (s *Store) opWrite(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *I
 
 func (s *Store) fillResult(r *ItemResult, m *Memory, down bool) {
 	r.ID, r.Slug, r.Path, r.Version = m.ID, m.Slug, m.Path, m.Version
+	r.touched = scopeRef{m.Scope, m.ScopeKey()}
 	r.AppliedConfidence, r.AutoDowngraded = m.Confidence, down
 	if down {
 		r.Warnings = append(r.Warnings, Warning{Code: WarnDowngraded, Args: map[string]any{"Confidence": string(m.Confidence)}})
@@ -652,7 +672,7 @@ func (s *Store) opUpdate(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *
 	if it.Source != nil {
 		m.Source = *it.Source
 	}
-	if it.Reviewed != nil {
+	if it.Reviewed != nil && (!*it.Reviewed || personActor(b.Actor) || b.Actor == ActorImport) {
 		m.Reviewed = *it.Reviewed
 	}
 	if isRisky(title, body) {
@@ -704,6 +724,7 @@ func (s *Store) opDelete(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *
 		}
 	}
 	r.ID, r.Slug, r.Path = m.ID, m.Slug, dst
+	r.touched = scopeRef{m.Scope, m.ScopeKey()}
 	s.audit(ctx, tx, b, it, m.ID, "ok", map[string]any{"trash": dst, "from": m.Path})
 	return nil
 }
@@ -797,6 +818,14 @@ func (s *Store) opRestore(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r 
 	if _, err := os.Stat(s.abs(m.Path)); err == nil {
 		return codeErr(CodeAlreadyExists, map[string]any{"Slug": m.Slug}, "a file already exists at %s", m.Path)
 	}
+	// Bringing a memory back counts against the quota like a new write: nothing may push a
+	// scope past its limit behind the ladder's back.
+	if used, err := usedIn(ctx, tx, m.Scope, m.ScopeKey()); err != nil {
+		return err
+	} else if LadderLevel(s.opts.QuotaLimit-used) == LevelExhausted {
+		return codeErr(CodeQuotaExhausted, map[string]any{"Used": used, "Limit": s.opts.QuotaLimit, "Scope": string(m.Scope)},
+			"quota exhausted: %d of %d entries used in this scope; archive or delete some first", used, s.opts.QuotaLimit)
+	}
 	if err := moveFile(s.abs(from), s.abs(m.Path)); err != nil {
 		return err
 	}
@@ -869,8 +898,11 @@ func (s *Store) findInTrash(id string) (string, *Memory, error) {
 			return ".trash/" + name, m, nil
 		}
 		m.Scope, m.Type, m.Slug = pi.scope, pi.typ, pi.slug
-		if pi.scope == ScopeAgent {
+		switch pi.scope {
+		case ScopeAgent:
 			m.Agent = pi.key
+		case ScopeProject:
+			m.projectKey = pi.key
 		}
 		return ".trash/" + name, m, nil
 	}

@@ -38,10 +38,10 @@ const (
 	CodeParseError      = "parse_error"
 	CodeInvalidQuery    = "invalid_query"
 
-	WarnDailyNearFull  = "daily_near_full"
-	WarnRiskyUnreview  = "risky_instruction_unreviewed"
-	WarnDowngraded     = "confidence_downgraded"
-	WarnQuotaLow       = "quota_low"
+	WarnDailyNearFull = "daily_near_full"
+	WarnRiskyUnreview = "risky_instruction_unreviewed"
+	WarnDowngraded    = "confidence_downgraded"
+	WarnQuotaLow      = "quota_low"
 )
 
 // Error is a coded failure. Args fill the translated message's placeholders.

@@ -15,18 +15,18 @@ func TestEvidenceContract(t *testing.T) {
 		downgrade bool
 	}{
 		{ConfidenceHigh, "I love green tea", ConfidenceHigh, false},
-		{ConfidenceHigh, "abcde", ConfidenceHigh, false},        // exactly 5 chars
-		{ConfidenceHigh, "绿茶很好喝", ConfidenceHigh, false},        // 5 characters, 15 bytes
-		{ConfidenceHigh, "abcd", ConfidenceMedium, true},         // 4 chars
-		{ConfidenceHigh, "  abcd \n", ConfidenceMedium, true},    // trimmed to 4
-		{ConfidenceHigh, "绿茶好喝", ConfidenceMedium, true},         // 4 characters, 12 bytes
-		{ConfidenceHigh, "", ConfidenceLow, true},                // high → medium → low
-		{ConfidenceHigh, "   ", ConfidenceLow, true},             // blank is no quote
-		{ConfidenceMedium, "", ConfidenceLow, true},              // medium needs a quote
-		{ConfidenceMedium, "x", ConfidenceMedium, false},         // any quote will do
-		{ConfidenceLow, "", ConfidenceLow, false},                // low needs nothing
+		{ConfidenceHigh, "abcde", ConfidenceHigh, false},      // exactly 5 chars
+		{ConfidenceHigh, "绿茶很好喝", ConfidenceHigh, false},      // 5 characters, 15 bytes
+		{ConfidenceHigh, "abcd", ConfidenceMedium, true},      // 4 chars
+		{ConfidenceHigh, "  abcd \n", ConfidenceMedium, true}, // trimmed to 4
+		{ConfidenceHigh, "绿茶好喝", ConfidenceMedium, true},      // 4 characters, 12 bytes
+		{ConfidenceHigh, "", ConfidenceLow, true},             // high → medium → low
+		{ConfidenceHigh, "   ", ConfidenceLow, true},          // blank is no quote
+		{ConfidenceMedium, "", ConfidenceLow, true},           // medium needs a quote
+		{ConfidenceMedium, "x", ConfidenceMedium, false},      // any quote will do
+		{ConfidenceLow, "", ConfidenceLow, false},             // low needs nothing
 		{ConfidenceLow, "a long and verbatim quote", ConfidenceLow, false},
-		{"", "", ConfidenceLow, true},                            // default is medium
+		{"", "", ConfidenceLow, true}, // default is medium
 		{"", "yes", ConfidenceMedium, false},
 	}
 	for _, tc := range cases {
@@ -168,6 +168,13 @@ func TestGroups(t *testing.T) {
 		if (err == nil) != tc.live {
 			t.Errorf("%s live=%v, want %v", tc.id, err == nil, tc.live)
 		}
+	}
+	// every item has its audit row, skipped ones included.
+	if n := e.count(`SELECT COUNT(*) FROM memory_audit_log WHERE actor = 'organizer'`); n != len(items) {
+		t.Fatalf("%d audit rows for %d items", n, len(items))
+	}
+	if n := e.count(`SELECT COUNT(*) FROM memory_audit_log WHERE result = ?`, CodeGroupFailed); n != 2 {
+		t.Fatalf("%d group_failed audit rows", n)
 	}
 	// the write of g1 ran before its deletes: see the audit order.
 	rows, err := e.s.DB().QueryContext(e.ctx, `SELECT op, memory_id FROM memory_audit_log WHERE actor = 'organizer' ORDER BY seq`)

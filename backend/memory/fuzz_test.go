@@ -51,7 +51,7 @@ func FuzzParse(f *testing.F) {
 		{"null", "~", "true", "2024-01-01"},
 		{"\x00ctrl\x1b", "tab\there\x00", "\u2028sep", "\ufeff"},
 		{"bad \xff utf8", "body \xfe\xff", "\xc3", "\xe6\x97"},
-		{strings.Repeat("長", 120), strings.Repeat("x", MaxBodyBytes), strings.Repeat("q", 500), strings.Repeat("t", 200)},
+		{strings.Repeat("長", 121), strings.Repeat("x", 90) + "\n" + strings.Repeat("y ", 60), strings.Repeat("q", 90), strings.Repeat("t ", 50)},
 		{"a: b: c", "\n\n\nleading newlines", "|", ">"},
 	}
 	for i, s := range seeds {
@@ -96,15 +96,16 @@ func FuzzParse(f *testing.F) {
 		body = strings.TrimSpace(normalizeText(body))
 		quote = strings.TrimSpace(normalizeText(quote))
 		tag = normalizeText(tag)
+		name := normalizeName(tag)
 		if validateText(title, body) != nil || body == "" {
 			return
 		}
 		conf, down := ApplyEvidence(ConfidenceHigh, quote)
 		m := &Memory{
 			ID: "01HXAMPLE0000000000000000B", Slug: "fuzz-slug", Title: title, Scope: ScopeAgent, Agent: "fuzzer", Type: TypeFeedback,
-			Confidence: conf, AutoDowngraded: down, Reviewed: len(tag)%2 == 0, SourceQuote: quote, Reasoning: tag,
+			Confidence: conf, AutoDowngraded: down, Reviewed: len(tag)%2 == 0, SourceQuote: quote, Reasoning: strings.TrimSpace(tag),
 			Aliases: cleanList([]string{tag}), Tags: cleanList([]string{tag, title}), Supersedes: cleanList([]string{quote}),
-			Source:  Source{Kind: "extractor", Agent: tag, Session: title, Model: quote, Turn: len(body)},
+			Source:  Source{Kind: "extractor", Agent: name, Session: normalizeName(title), Model: normalizeName(quote), Turn: len(body)},
 			Created: time.Date(2024, 2, 29, 23, 59, 59, 0, time.UTC), Updated: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC),
 			Body: body,
 		}

@@ -127,11 +127,11 @@ type rowScanner interface{ Scan(dest ...any) error }
 // scanMemory reads one memory_meta row selected with metaColumns.
 func scanMemory(sc rowScanner) (*Memory, int64, error) {
 	var (
-		m                                      Memory
-		rid                                    int64
-		scope, key, typ, conf                  string
-		aliases, tags, sup, conflicts, src     string
-		created, updated                       string
+		m                                  Memory
+		rid                                int64
+		scope, key, typ, conf              string
+		aliases, tags, sup, conflicts, src string
+		created, updated                   string
 	)
 	if err := sc.Scan(&rid, &m.ID, &m.Path, &m.Slug, &m.Title, &scope, &key, &m.Workdir, &m.Agent, &typ, &conf,
 		&m.AutoDowngraded, &m.Reviewed, &m.SourceQuote, &m.Reasoning, &aliases, &tags, &sup, &conflicts, &src,
@@ -148,6 +148,9 @@ func scanMemory(sc rowScanner) (*Memory, int64, error) {
 	m.Updated, _ = time.Parse(time.RFC3339Nano, updated)
 	if m.Scope == ScopeAgent && m.Agent == "" {
 		m.Agent = key
+	}
+	if m.Scope == ScopeProject {
+		m.projectKey = key
 	}
 	return &m, rid, nil
 }

@@ -265,7 +265,7 @@ func (s *Store) indexFile(ctx context.Context, tx *sql.Tx, d diskFile, knownVers
 	case ScopeAgent:
 		m.Agent, m.Workdir = pi.key, ""
 	case ScopeProject:
-		m.Agent = ""
+		m.Agent, m.projectKey = "", pi.key
 		if m.Workdir == "" || ProjectKey(m.Workdir) != pi.key {
 			var wd string
 			_ = tx.QueryRowContext(ctx, `SELECT workdir FROM projects WHERE key = ?`, pi.key).Scan(&wd)

@@ -171,6 +171,32 @@ CREATE TABLE memory_access (
   last_access TEXT NOT NULL
 );
 `, false},
+	// Porter stemming makes "painting" find "painted" and "paints". It wraps unicode61, so CJK
+	// bigrams and diacritic folding behave as before; the word index is rebuilt from the files.
+	{3, "stemmed word index", `
+DROP TABLE memory_fts;
+CREATE VIRTUAL TABLE memory_fts USING fts5(title, body, aliases, tokenize = 'porter unicode61 remove_diacritics 2');
+`, true},
+	// Recall support: a change log of memory_vec that lets every process refresh its in-memory
+	// vector cache incrementally; an index per overview bucket (newest first); and an index on
+	// the source session and turn so that neighbouring turns of a conversation are found fast.
+	{4, "recall support", `
+CREATE TABLE recall_vec_log (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  rid INTEGER NOT NULL
+);
+CREATE TRIGGER recall_vec_ins AFTER INSERT ON memory_vec BEGIN
+  INSERT INTO recall_vec_log(rid) VALUES (NEW.rid);
+END;
+CREATE TRIGGER recall_vec_upd AFTER UPDATE ON memory_vec BEGIN
+  INSERT INTO recall_vec_log(rid) VALUES (NEW.rid);
+END;
+CREATE TRIGGER recall_vec_del AFTER DELETE ON memory_vec BEGIN
+  INSERT INTO recall_vec_log(rid) VALUES (OLD.rid);
+END;
+CREATE INDEX memory_meta_bucket ON memory_meta(scope, scope_key, archived, type, updated);
+CREATE INDEX memory_meta_turn ON memory_meta(json_extract(source, '$.session'), json_extract(source, '$.turn'));
+`, false},
 }
 
 // SchemaVersion is the newest migration this build knows.

@@ -8,14 +8,14 @@ import (
 
 func TestSegmentCJK(t *testing.T) {
 	cases := map[string]string{
-		"我喜欢茶":      " 我喜 喜欢 欢茶 ",
-		"茶":         " 茶 ",
-		"hello":     "hello",
-		"绿茶tea":     " 绿茶 tea",
-		"a 茶 b":     "a  茶  b",
-		"東京タワー":     " 東京 京タ タワ ワー ",
-		"한국어":       " 한국 국어 ",
-		"":          "",
+		"我喜欢茶":     " 我喜 喜欢 欢茶 ",
+		"茶":        " 茶 ",
+		"hello":    "hello",
+		"绿茶tea":    " 绿茶 tea",
+		"a 茶 b":    "a  茶  b",
+		"東京タワー":    " 東京 京タ タワ ワー ",
+		"한국어":      " 한국 국어 ",
+		"":         "",
 		"x,绿茶。喜欢!": "x, 绿茶 。 喜欢 !",
 	}
 	for in, want := range cases {
@@ -41,7 +41,7 @@ func TestSearchEnglish(t *testing.T) {
 		{"DARK", "dark-mode", []string{"unrelated", "postgres"}},
 		{"terminal", "dark-mode", nil},
 		{"postgresql", "postgres", []string{"dark-mode"}},
-		{"stgre", "postgres", []string{"dark-mode"}},   // substring: trigram
+		{"stgre", "postgres", []string{"dark-mode"}},    // substring: trigram
 		{"greSQL 1", "postgres", []string{"dark-mode"}}, // substring across a space
 		{"Miso", "unrelated", []string{"postgres"}},
 		{"cafe", "cafe-note", nil}, // diacritics removed

@@ -47,6 +47,7 @@ type Store struct {
 	subs      map[int]func(Event)
 	nextSub   int
 	lastLevel string
+	used      map[scopeRef]int // live ordinary entries per scope instance, for the quota ladder
 }
 
 // Open opens (creating when needed) the store under home: files in home/memory and the index
@@ -121,6 +122,9 @@ func openDB(path string) (*sql.DB, error) {
 
 // Close releases the index and the lock file.
 func (s *Store) Close() error {
+	// Wait for a writer in this process to finish its batch before the index goes away.
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	err := s.db.Close()
 	if cerr := s.flock.close(); err == nil {
 		err = cerr
@@ -180,21 +184,62 @@ func (s *Store) emit(ev Event) {
 	}
 }
 
+// scopeRef names one scope instance.
+type scopeRef struct {
+	scope Scope
+	key   string
+}
+
 // changed tells subscribers which memories changed and, when the quota ladder moved, the level.
-func (s *Store) changed(ctx context.Context, ids []string) {
+func (s *Store) changed(ctx context.Context, ids []string) { s.changedScopes(ctx, ids, nil) }
+
+// changedScopes is changed with the scope instances a batch touched: recounting only those
+// keeps a write from paying for a full quota summary at 100k memories. A nil set (reconcile,
+// where anything may have moved) recounts everything.
+func (s *Store) changedScopes(ctx context.Context, ids []string, touched map[scopeRef]bool) {
 	if len(ids) > 0 {
 		s.emit(Event{Kind: "memory.changed", IDs: ids})
 	}
-	q, err := s.Quota(ctx)
-	if err != nil {
-		return
+	s.subsMu.Lock()
+	full := s.used == nil || touched == nil
+	s.subsMu.Unlock()
+	fresh := map[scopeRef]int{}
+	if full {
+		q, err := s.Quota(ctx)
+		if err != nil {
+			return
+		}
+		for _, sq := range q.Scopes {
+			fresh[scopeRef{sq.Scope, sq.Key}] = sq.Used
+		}
+	} else {
+		for ref := range touched {
+			n, err := usedIn(ctx, s.db, ref.scope, ref.key)
+			if err != nil {
+				return
+			}
+			fresh[ref] = n
+		}
 	}
 	s.subsMu.Lock()
-	moved := q.Level != s.lastLevel
-	s.lastLevel = q.Level
+	if full {
+		s.used = fresh
+	} else {
+		for ref, n := range fresh {
+			s.used[ref] = n
+		}
+	}
+	level := LadderLevel(s.opts.QuotaLimit)
+	for _, n := range s.used {
+		if l := LadderLevel(s.opts.QuotaLimit - n); levelRank[l] > levelRank[level] {
+			level = l
+		}
+	}
+	moved := level != s.lastLevel
+	s.lastLevel = level
 	s.subsMu.Unlock()
 	if moved {
-		s.emit(Event{Kind: "quota.changed", Level: q.Level})
+		s.emit(Event{Kind: "quota.changed", Level: level})
 	}
 }
 

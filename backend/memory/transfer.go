@@ -117,7 +117,7 @@ func (s *Store) Import(ctx context.Context, r io.Reader) (ImportReport, error) {
 
 func (rec Record) item() Item {
 	if rec.Type == TypeDaily {
-		return Item{Op: OpAppendDaily, Slug: rec.Slug, Text: rec.Body}
+		return Item{Op: OpAppendDaily, ID: rec.ID, Slug: rec.Slug, Text: rec.Body, Created: rec.Created, Updated: rec.Updated}
 	}
 	title, body, quote, reasoning := rec.Title, rec.Body, rec.SourceQuote, rec.Reasoning
 	return Item{Op: OpWrite, ID: rec.ID, Slug: rec.Slug, Scope: rec.Scope, Workdir: rec.Workdir, Agent: rec.Agent,

@@ -99,12 +99,19 @@ type Memory struct {
 	// Version is the content hash of the file; updates may pass it as expected_version.
 	Version  string `json:"version"`
 	Archived bool   `json:"archived"`
+
+	// projectKey is the project key a file's folder names, kept for a project memory whose
+	// workdir is unknown (hand-made file, index rebuilt elsewhere) so it stays where it lives.
+	projectKey string
 }
 
 // ScopeKey is the scope instance: "" for global, the project key, or the agent name.
 func (m *Memory) ScopeKey() string {
 	switch m.Scope {
 	case ScopeProject:
+		if m.Workdir == "" {
+			return m.projectKey
+		}
 		return ProjectKey(m.Workdir)
 	case ScopeAgent:
 		return m.Agent

@@ -1,0 +1,178 @@
+package memory
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/oklog/ulid/v2"
+)
+
+func TestMigrationsFreshHome(t *testing.T) {
+	e := newEnv(t)
+	if len(migrations) < 2 {
+		t.Fatal("expected at least two migrations")
+	}
+	for i, m := range migrations {
+		if m.version != i+1 {
+			t.Fatalf("migration %d has version %d: versions must be 1..n without gaps", i, m.version)
+		}
+	}
+	rows, err := e.s.DB().Query(`SELECT version, name, applied_at FROM schema_migrations ORDER BY version`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var got []int
+	for rows.Next() {
+		var v int
+		var name, at string
+		if err := rows.Scan(&v, &name, &at); err != nil {
+			t.Fatal(err)
+		}
+		if name == "" || at == "" {
+			t.Errorf("migration %d recorded without name/time", v)
+		}
+		got = append(got, v)
+	}
+	if len(got) != SchemaVersion() || got[len(got)-1] != SchemaVersion() {
+		t.Fatalf("schema_migrations = %v, want 1..%d", got, SchemaVersion())
+	}
+	for _, table := range []string{"memory_meta", "memory_fts", "memory_fts_tri", "memory_vec", "memory_audit_log",
+		"memory_rejections", "memory_organize_runs", "extraction_runs", "graph_entities", "graph_relations",
+		"graph_mentions", "llm_usage", "settings", "memory_access", "memory_problems", "projects"} {
+		if n := e.count(`SELECT COUNT(*) FROM sqlite_master WHERE name = ?`, table); n != 1 {
+			t.Errorf("table %s missing", table)
+		}
+	}
+	if n := e.count(`SELECT COUNT(*) FROM settings WHERE key = 'index.needs_reindex'`); n != 0 {
+		t.Fatal("reindex flag left set after open")
+	}
+	var mode string
+	e.s.DB().QueryRow(`PRAGMA journal_mode`).Scan(&mode)
+	if mode != "wal" {
+		t.Fatalf("journal_mode = %s", mode)
+	}
+	// reopening applies nothing twice.
+	e.reopen()
+	if n := e.count(`SELECT COUNT(*) FROM schema_migrations`); n != SchemaVersion() {
+		t.Fatalf("%d rows after reopen", n)
+	}
+}
+
+func TestMigrationFromV1(t *testing.T) {
+	home := t.TempDir()
+	root := filepath.Join(home, "memory")
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	db, err := openDB(filepath.Join(root, "index.sqlite3"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := db.ExecContext(ctx, `CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.ExecContext(ctx, migrations[0].sql); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.ExecContext(ctx, `INSERT INTO schema_migrations VALUES (1, ?, '2024-01-01T00:00:00Z')`, migrations[0].name); err != nil {
+		t.Fatal(err)
+	}
+	oldID := ulid.Make().String()
+	if _, err := db.ExecContext(ctx, `INSERT INTO memory_audit_log(ts, op, actor, memory_id, slug, result) VALUES
+		('2024-01-01T00:00:00Z', 'write', 'user', ?, 'from-v1', 'ok'), ('2024-01-02T00:00:00Z', 'delete', 'user', ?, 'from-v1', 'ok')`, oldID, oldID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.ExecContext(ctx, `INSERT INTO memory_rejections VALUES ('global', '', 'rejected-in-v1', 't', '2099-01-01T00:00:00Z', '2099-01-08T00:00:00Z')`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	// a file written in the v1 days, never indexed.
+	fileID := ulid.Make().String()
+	p := filepath.Join(root, "global", "user", "v1-file.md")
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	if err := os.WriteFile(p, handFile(fileID, "V1", "from the old days"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	e := &env{t: t, ctx: ctx, home: home, clock: newClock(baseTime)}
+	e.opts = Options{Now: e.clock.Now, Logger: quietLogger}
+	e.s = e.open()
+	if n := e.count(`SELECT COUNT(*) FROM schema_migrations`); n != SchemaVersion() {
+		t.Fatalf("schema_migrations has %d rows, want %d", n, SchemaVersion())
+	}
+	if n := e.count(`SELECT MAX(version) FROM schema_migrations`); n != SchemaVersion() {
+		t.Fatalf("latest version %d", n)
+	}
+	if n := e.count(`SELECT COUNT(*) FROM sqlite_master WHERE name = 'memory_access'`); n != 1 {
+		t.Fatal("migration 2 not applied")
+	}
+	audit, err := e.s.Audit(ctx, oldID, 10)
+	if err != nil || len(audit) != 2 {
+		t.Fatalf("v1 audit rows: %+v %v", audit, err)
+	}
+	if m := e.get(fileID); m.Slug != "v1-file" {
+		t.Fatalf("v1 file not indexed: %+v", m)
+	}
+	e.wantCode(wr("rejected-in-v1", "t", "b"), CodeRejectedSlug)
+	// and the upgraded index takes new writes.
+	e.ok(wr("after-upgrade", "t", "b"))
+}
+
+func TestNewerSchemaRefused(t *testing.T) {
+	e := newEnv(t)
+	if _, err := e.s.DB().Exec(`INSERT INTO schema_migrations VALUES (?, 'from the future', '2030-01-01T00:00:00Z')`, SchemaVersion()+1); err != nil {
+		t.Fatal(err)
+	}
+	e.s.Close()
+	s, err := Open(e.ctx, e.home, e.opts)
+	if err == nil {
+		s.Close()
+		t.Fatal("opened an index newer than this build")
+	}
+}
+
+func TestReindexFlagRebuildsOnOpen(t *testing.T) {
+	e := newEnv(t)
+	r := e.ok(wr("flagged", "F", "rebuild me"))
+	// damage the index the way an interrupted rebuild would, and ask for a reindex.
+	if _, err := e.s.DB().Exec(`DELETE FROM memory_fts`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.s.DB().Exec(`INSERT INTO settings(key, value) VALUES('index.needs_reindex', '1')`); err != nil {
+		t.Fatal(err)
+	}
+	e.reopen()
+	if !hasSlug(e.search("rebuild", Filter{}), "flagged") {
+		t.Fatal("flagged index not rebuilt on open")
+	}
+	if n := e.count(`SELECT COUNT(*) FROM settings WHERE key = 'index.needs_reindex'`); n != 0 {
+		t.Fatal("flag not cleared")
+	}
+	if e.get(r.ID).Version != r.Version {
+		t.Fatal("row changed across the rebuild")
+	}
+}
+
+func TestDeletedIndexRebuiltFromFiles(t *testing.T) {
+	e := newEnv(t)
+	var ids []string
+	for _, slug := range []string{"one-one", "two-two", "three-three"} {
+		ids = append(ids, e.ok(wr(slug, slug, "text of "+slug)).ID)
+	}
+	e.ok(Item{Op: OpArchive, ID: ids[2]})
+	e.s.Close()
+	for _, f := range []string{"index.sqlite3", "index.sqlite3-wal", "index.sqlite3-shm"} {
+		os.Remove(filepath.Join(e.home, "memory", f))
+	}
+	e.s = e.open()
+	for _, id := range ids {
+		e.get(id)
+	}
+	if !e.get(ids[2]).Archived {
+		t.Fatal("archived state lost when rebuilding from files")
+	}
+}
