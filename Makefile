@@ -84,6 +84,7 @@ test: deps
 
 bench: cli
 	./$(BIN)/engram-cli bench store
+	./$(BIN)/engram-cli bench bridge
 	./$(BIN)/engram-cli bench locomo $(BENCH_DATA)
 
 bindings: frontend
