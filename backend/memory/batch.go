@@ -75,6 +75,8 @@ type Item struct {
 
 	ExpectedVersion string `json:"expected_version,omitempty"`
 	OverrideReject  bool   `json:"override_reject,omitempty"`
+	// AutoDowngraded carries an exported entry's flag back in; honoured only for the import actor.
+	AutoDowngraded bool `json:"auto_downgraded,omitempty"`
 
 	// Text is the entry appended by append_daily.
 	Text string `json:"text,omitempty"`
@@ -479,6 +481,9 @@ func (s *Store) opWrite(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *I
 	}
 	if it.Reviewed != nil && (!*it.Reviewed || personActor(b.Actor) || b.Actor == ActorImport) {
 		m.Reviewed = *it.Reviewed
+	}
+	if b.Actor == ActorImport && it.AutoDowngraded {
+		m.AutoDowngraded = true
 	}
 	if b.Actor == ActorImport && it.Created != nil && !it.Created.IsZero() {
 		m.Created = *it.Created

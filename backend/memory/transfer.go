@@ -123,7 +123,8 @@ func (rec Record) item() Item {
 	return Item{Op: OpWrite, ID: rec.ID, Slug: rec.Slug, Scope: rec.Scope, Workdir: rec.Workdir, Agent: rec.Agent,
 		Type: rec.Type, Title: &title, Body: &body, Confidence: rec.Confidence, SourceQuote: &quote,
 		Reasoning: &reasoning, Aliases: rec.Aliases, Tags: rec.Tags, Supersedes: rec.Supersedes,
-		ConflictsWith: rec.ConflictsWith, Source: rec.Source, Reviewed: rec.Reviewed, Created: rec.Created, Updated: rec.Updated}
+		ConflictsWith: rec.ConflictsWith, Source: rec.Source, Reviewed: rec.Reviewed, Created: rec.Created, Updated: rec.Updated,
+		AutoDowngraded: rec.AutoDowngraded}
 }
 
 // RecordOf converts a memory to its JSONL form.

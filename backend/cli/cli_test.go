@@ -1,0 +1,196 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"engram/backend/api"
+	"engram/backend/i18n"
+	"engram/backend/memory"
+	"engram/backend/settings"
+)
+
+// home runs CLI commands against one temporary home, opening the services per command like
+// the real binary does.
+type home struct {
+	t   *testing.T
+	dir string
+	cat *i18n.Catalog
+}
+
+func newHome(t *testing.T) *home {
+	cat, err := i18n.Load(os.DirFS("../../locales"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &home{t: t, dir: t.TempDir(), cat: cat}
+}
+
+func (h *home) run(stdin string, args ...string) (code int, stdout, stderr string) {
+	h.t.Helper()
+	var out, errb bytes.Buffer
+	env := Env{
+		Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb, Version: "test", Catalog: h.cat, Lang: "en",
+		Open: func(ctx context.Context) (*api.API, func() error, error) {
+			st, err := memory.Open(ctx, h.dir, memory.Options{})
+			if err != nil {
+				return nil, nil, err
+			}
+			set := settings.New(st.DB(), "en")
+			a := api.New(ctx, api.Deps{Store: st, Catalog: h.cat, Settings: set, Events: api.NewHub(st, set)}, memory.ActorUser)
+			return a, st.Close, nil
+		},
+		ReadFile: os.ReadFile,
+	}
+	code = Run(context.Background(), args, env)
+	return code, out.String(), errb.String()
+}
+
+func (h *home) ok(args ...string) string {
+	h.t.Helper()
+	code, out, errs := h.run("", args...)
+	if code != 0 {
+		h.t.Fatalf("engram %s: exit %d\nstdout: %s\nstderr: %s", strings.Join(args, " "), code, out, errs)
+	}
+	return out
+}
+
+func TestWriteShowSearchListJSON(t *testing.T) {
+	h := newHome(t)
+	h.ok("write", "--scope", "global", "--type", "user", "--slug", "prefers-tea", "--title", "Prefers tea",
+		"--body", "Drinks green tea. 喜欢喝绿茶。", "--quote", "I only drink green tea", "--confidence", "high")
+	wd := t.TempDir()
+	h.ok("write", "--scope", "project", "--workdir", wd, "--type", "project", "--slug", "db-engine",
+		"--title", "Database", "--body", "The service uses Postgres 16")
+	if out := h.ok("show", "prefers-tea"); !strings.Contains(out, "Prefers tea") || !strings.Contains(out, "high") {
+		t.Fatalf("show: %s", out)
+	}
+	var hits []map[string]any
+	if err := json.Unmarshal([]byte(h.ok("search", "绿茶", "--json", "--limit", "5")), &hits); err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) != 1 {
+		t.Fatalf("hits %v", hits)
+	}
+	for _, k := range []string{"id", "slug", "title", "scope", "type", "score"} {
+		if _, ok := hits[0][k]; !ok {
+			t.Fatalf("search --json lacks %s: %v", k, hits[0])
+		}
+	}
+	var list api.ListResult
+	if err := json.Unmarshal([]byte(h.ok("list", "--scope", "project", "--workdir", wd, "--json")), &list); err != nil {
+		t.Fatal(err)
+	}
+	if list.Total != 1 || list.Items[0].Slug != "db-engine" {
+		t.Fatalf("project list %+v", list)
+	}
+	// Project scope without a workdir is refused, translated.
+	code, _, errs := h.run("", "list", "--scope", "project")
+	if code != 1 || !strings.Contains(errs, "workdir") {
+		t.Fatalf("list project without workdir: %d %s", code, errs)
+	}
+	var q memory.QuotaSummary
+	if err := json.Unmarshal([]byte(h.ok("quota", "--json")), &q); err != nil {
+		t.Fatal(err)
+	}
+	if len(q.Scopes) != 2 || q.Scopes[0].Used != 1 || q.Scopes[0].Limit != 500 || q.Scopes[0].Headroom != 499 || q.Scopes[0].Level != "normal" {
+		t.Fatalf("quota %+v", q)
+	}
+}
+
+func TestLifecycleVerbs(t *testing.T) {
+	h := newHome(t)
+	h.ok("write", "--type", "feedback", "--slug", "be-direct", "--title", "Be direct", "--body", "Short answers")
+	h.ok("accept", "be-direct")
+	h.ok("archive", "be-direct")
+	if out := h.ok("list"); !strings.Contains(out, "No memories") {
+		t.Fatalf("archived still listed: %s", out)
+	}
+	var list api.ListResult
+	_ = json.Unmarshal([]byte(h.ok("list", "--archived", "--json")), &list)
+	if list.Total != 1 {
+		t.Fatalf("archived list %+v", list)
+	}
+	h.ok("restore", list.Items[0].ID)
+	h.ok("reject", "be-direct")
+	code, _, errs := h.run("", "write", "--type", "feedback", "--slug", "be-direct", "--title", "Again", "--body", "x")
+	if code != 1 || !strings.Contains(errs, "rejected") {
+		t.Fatalf("rejected slug rewritten: %d %s", code, errs)
+	}
+	h.ok("write", "--type", "user", "--slug", "to-delete", "--title", "Temp", "--body", "x")
+	h.ok("delete", "to-delete")
+	if entries, _ := os.ReadDir(filepath.Join(h.dir, "memory", ".trash")); len(entries) != 2 {
+		t.Fatalf("trash has %d files", len(entries))
+	}
+	h.ok("daily", "append", "Shipped", "the", "CLI")
+	if out := h.ok("daily", "show"); !strings.Contains(out, "Shipped the CLI") {
+		t.Fatalf("daily: %s", out)
+	}
+	if out := h.ok("history"); !strings.Contains(out, "reject") || !strings.Contains(out, "append_daily") {
+		t.Fatalf("history: %s", out)
+	}
+}
+
+func TestImportExportReindexDoctor(t *testing.T) {
+	h := newHome(t)
+	in := filepath.Join(t.TempDir(), "in.jsonl")
+	lines := `{"slug":"good-one","title":"Good","scope":"global","type":"reference","body":"kept"}
+{not json
+{"slug":"Bad Slug","title":"x","scope":"global","type":"user","body":"b"}
+{"slug":"good-two","title":"Good 2","scope":"global","type":"user","body":"kept too","confidence":"high","source_quote":"said it twice"}
+`
+	if err := os.WriteFile(in, []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := h.run("", "import", in)
+	if code != 1 || !strings.Contains(out, "Imported 2") || !strings.Contains(errs, "line 2") || !strings.Contains(errs, "line 3") {
+		t.Fatalf("import: %d\n%s\n%s", code, out, errs)
+	}
+	exported := h.ok("export")
+	if n := strings.Count(strings.TrimSpace(exported), "\n") + 1; n != 2 {
+		t.Fatalf("export has %d lines", n)
+	}
+	other := newHome(t)
+	p := filepath.Join(t.TempDir(), "ex.jsonl")
+	_ = os.WriteFile(p, []byte(exported), 0o644)
+	other.ok("import", p)
+	if a, b := h.ok("export"), other.ok("export"); a != b {
+		t.Fatalf("round trip differs:\n%s\n%s", a, b)
+	}
+	// A broken hand edit is reported by doctor (exit 1) and left as it is.
+	bad := filepath.Join(h.dir, "memory", "global", "user", "broken.md")
+	_ = os.WriteFile(bad, []byte("no frontmatter here"), 0o644)
+	code, out, _ = h.run("", "doctor")
+	if code != 1 || !strings.Contains(out, "global/user/broken.md") {
+		t.Fatalf("doctor: %d %s", code, out)
+	}
+	if data, _ := os.ReadFile(bad); string(data) != "no frontmatter here" {
+		t.Fatal("doctor touched the broken file")
+	}
+	if out := h.ok("reindex"); !strings.Contains(out, "2 memories") {
+		t.Fatalf("reindex: %s", out)
+	}
+}
+
+func TestUsageAndLanguage(t *testing.T) {
+	h := newHome(t)
+	if code, _, errs := h.run("", "frobnicate"); code != 2 || !strings.Contains(errs, "frobnicate") {
+		t.Fatalf("unknown command: %d %s", code, errs)
+	}
+	if code, _, _ := h.run("", "search"); code != 2 {
+		t.Fatalf("search without query: %d", code)
+	}
+	if code, out, _ := h.run("", "help"); code != 0 || !strings.Contains(out, "engram") {
+		t.Fatalf("help: %d", code)
+	}
+	var zh bytes.Buffer
+	Run(context.Background(), []string{"help"}, Env{Stdout: &zh, Stderr: &zh, Catalog: h.cat, Lang: "zh_CN.UTF-8"})
+	if !strings.Contains(zh.String(), "用法") {
+		t.Fatalf("chinese help: %s", zh.String())
+	}
+}
