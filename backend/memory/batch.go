@@ -154,6 +154,8 @@ func (s *Store) ApplyBatch(ctx context.Context, b Batch) (BatchResult, error) {
 			return fmt.Errorf("memory: unable to begin batch: %w", err)
 		}
 		defer tx.Rollback()
+		s.batchDirs = map[string]bool{}
+		defer func() { s.batchDirs = nil }()
 		groupFailed := map[string]bool{}
 		run := func(i int) error {
 			it := b.Items[i]
@@ -203,6 +205,10 @@ func (s *Store) ApplyBatch(ctx context.Context, b Batch) (BatchResult, error) {
 			if err := run(i); err != nil {
 				return err
 			}
+		}
+		// Every rename of the batch becomes durable before anything is acknowledged.
+		if err := syncDirs(s.batchDirs); err != nil {
+			return fmt.Errorf("memory: unable to sync folders: %w", err)
 		}
 		if err := tx.Commit(); err != nil {
 			return fmt.Errorf("memory: unable to commit batch: %w", err)
@@ -533,7 +539,7 @@ func (s *Store) persist(ctx context.Context, tx *sql.Tx, m *Memory) error {
 		return err
 	}
 	path := s.abs(m.Path)
-	if err := writeFileAtomic(path, data); err != nil {
+	if err := writeFileAtomic(path, data, s.batchDirs); err != nil {
 		return err
 	}
 	info, err := os.Stat(path)
@@ -713,7 +719,7 @@ func (s *Store) opDelete(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *
 		return err
 	}
 	dst := trashName(m.Path, s.opts.Now())
-	if err := moveFile(s.abs(m.Path), s.abs(dst)); err != nil {
+	if err := moveFile(s.abs(m.Path), s.abs(dst), s.batchDirs); err != nil {
 		return err
 	}
 	if err := deleteRowByPath(ctx, tx, m.Path); err != nil {
@@ -771,7 +777,7 @@ func (s *Store) opArchive(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r 
 	}
 	from := m.Path
 	to := ".archive/" + s.opts.Now().Format("2006") + "/" + from
-	if err := moveFile(s.abs(from), s.abs(to)); err != nil {
+	if err := moveFile(s.abs(from), s.abs(to), s.batchDirs); err != nil {
 		return err
 	}
 	info, err := os.Stat(s.abs(to))
@@ -831,7 +837,7 @@ func (s *Store) opRestore(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r 
 		return codeErr(CodeQuotaExhausted, map[string]any{"Used": used, "Limit": s.opts.QuotaLimit, "Scope": string(m.Scope)},
 			"quota exhausted: %d of %d entries used in this scope; archive or delete some first", used, s.opts.QuotaLimit)
 	}
-	if err := moveFile(s.abs(from), s.abs(m.Path)); err != nil {
+	if err := moveFile(s.abs(from), s.abs(m.Path), s.batchDirs); err != nil {
 		return err
 	}
 	info, err := os.Stat(s.abs(m.Path))

@@ -10,7 +10,9 @@ import (
 
 // writeFileAtomic makes data appear at path whole or not at all: temp file in the same folder,
 // fsync, rename, fsync the folder so the rename itself survives a crash.
-func writeFileAtomic(path string, data []byte) error {
+// dirs, when not nil, collects the folder instead of syncing it now: a batch syncs each folder
+// once before it commits and acknowledges, instead of once per item.
+func writeFileAtomic(path string, data []byte, dirs map[string]bool) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("memory: unable to create %s: %w", dir, err)
@@ -41,7 +43,21 @@ func writeFileAtomic(path string, data []byte) error {
 		return fmt.Errorf("memory: unable to rename into %s: %w", path, err)
 	}
 	ok = true
+	if dirs != nil {
+		dirs[dir] = true
+		return nil
+	}
 	return syncDir(dir)
+}
+
+// syncDirs makes every collected folder's renames durable.
+func syncDirs(dirs map[string]bool) error {
+	for d := range dirs {
+		if err := syncDir(d); err != nil && !os.IsNotExist(err) {
+			return err
+		}
+	}
+	return nil
 }
 
 func syncDir(dir string) error {
@@ -57,12 +73,16 @@ func syncDir(dir string) error {
 }
 
 // moveFile renames src to dst durably, creating dst's folder.
-func moveFile(src, dst string) error {
+func moveFile(src, dst string, dirs map[string]bool) error {
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		return fmt.Errorf("memory: unable to create %s: %w", filepath.Dir(dst), err)
 	}
 	if err := os.Rename(src, dst); err != nil {
 		return fmt.Errorf("memory: unable to move %s: %w", src, err)
+	}
+	if dirs != nil {
+		dirs[filepath.Dir(dst)], dirs[filepath.Dir(src)] = true, true
+		return nil
 	}
 	if err := syncDir(filepath.Dir(dst)); err != nil {
 		return err

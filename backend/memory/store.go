@@ -42,6 +42,8 @@ type Store struct {
 
 	flock *fileLock
 	mu    sync.Mutex // serialises writers inside this process; flock does it across processes
+	// batchDirs collects folders to fsync once per batch; set only while mu is held.
+	batchDirs map[string]bool
 
 	subsMu    sync.Mutex
 	subs      map[int]func(Event)
