@@ -154,6 +154,9 @@ type LexicalRank struct {
 
 const rrfK = 60.0
 
+// substringRescue is how few word-index hits make the trigram path run.
+const substringRescue = 20
+
 // LexicalRanks runs the lexical paths for q: BM25 over the CJK-segmented unicode61 index,
 // trigram substrings, and a LIKE scan for what neither can express (a lone CJK character, a
 // query of only punctuation). Nothing of q ever reaches FTS syntax unquoted.
@@ -188,17 +191,52 @@ func (s *Store) LexicalRanks(ctx context.Context, q string, f Filter, depth int)
 		}
 		return nil
 	}
+	// Rank inside FTS first and filter the best candidates: joining every match to
+	// memory_meta before ordering costs as much again at 100k. A selective filter that leaves
+	// too few of the capped candidates falls back to the full join.
+	ranked := func(path, table, rank, match string) (int, error) {
+		const cap = 2000
+		before := len(out)
+		err := collect(path, `WITH hits AS (SELECT rowid AS rid, `+rank+` AS r FROM `+table+` WHERE `+table+` MATCH ?
+			ORDER BY r LIMIT `+fmt.Sprint(cap)+`) SELECT m.rid FROM hits JOIN memory_meta m ON m.rid = hits.rid
+			WHERE `+where+` ORDER BY hits.r LIMIT ?`, append(append([]any{match}, args...), depth))
+		if err != nil {
+			return 0, err
+		}
+		n := 0
+		if len(out) > before {
+			n = len(out[len(out)-1].RIDs)
+		}
+		if n < depth {
+			var total int
+			if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM `+table+` WHERE `+table+` MATCH ? LIMIT `+fmt.Sprint(cap+1)+`)`, match).Scan(&total); err != nil {
+				return 0, fmt.Errorf("memory: unable to search (%s): %w", path, err)
+			}
+			if total > cap {
+				out = out[:before]
+				err := collect(path, `SELECT m.rid FROM `+table+` JOIN memory_meta m ON m.rid = `+table+`.rowid
+					WHERE `+table+` MATCH ? AND `+where+` ORDER BY `+rank+` LIMIT ?`, append(append([]any{match}, args...), depth))
+				if err != nil {
+					return 0, err
+				}
+				n = 0
+				if len(out) > before {
+					n = len(out[len(out)-1].RIDs)
+				}
+			}
+		}
+		return n, nil
+	}
+	found := 0
 	if fq := BuildFTSQuery(q, "OR"); fq != "" {
-		if err := collect("bm25", `SELECT m.rid FROM memory_fts JOIN memory_meta m ON m.rid = memory_fts.rowid
-			WHERE memory_fts MATCH ? AND `+where+` ORDER BY bm25(memory_fts, 5.0, 1.0, 3.0) LIMIT ?`,
-			append(append([]any{fq}, args...), depth)); err != nil {
+		if found, err = ranked("bm25", "memory_fts", "bm25(memory_fts, 5.0, 1.0, 3.0)", fq); err != nil {
 			return nil, err
 		}
 	}
-	if tq := TrigramQuery(q); tq != "" {
-		if err := collect("trigram", `SELECT m.rid FROM memory_fts_tri JOIN memory_meta m ON m.rid = memory_fts_tri.rowid
-			WHERE memory_fts_tri MATCH ? AND `+where+` ORDER BY bm25(memory_fts_tri) LIMIT ?`,
-			append(append([]any{tq}, args...), depth)); err != nil {
+	// Trigrams rescue substrings ("refer" in "preferences") when the words found little; on
+	// a query the word index already answers well they only add cost.
+	if tq := TrigramQuery(q); tq != "" && found < substringRescue {
+		if _, err := ranked("trigram", "memory_fts_tri", "bm25(memory_fts_tri)", tq); err != nil {
 			return nil, err
 		}
 	}
