@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -174,5 +175,62 @@ func TestDeletedIndexRebuiltFromFiles(t *testing.T) {
 	}
 	if !e.get(ids[2]).Archived {
 		t.Fatal("archived state lost when rebuilding from files")
+	}
+}
+
+// Every earlier schema version upgrades to the newest, keeping history rows and indexing the
+// files, whichever migration it stopped at.
+func TestMigrationFromEveryVersion(t *testing.T) {
+	for k := 1; k < len(migrations); k++ {
+		t.Run(fmt.Sprintf("from-v%d", migrations[k-1].version), func(t *testing.T) {
+			home := t.TempDir()
+			root := filepath.Join(home, "memory")
+			if err := os.MkdirAll(root, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			db, err := openDB(filepath.Join(root, "index.sqlite3"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx := context.Background()
+			if _, err := db.ExecContext(ctx, `CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`); err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range migrations[:k] {
+				if _, err := db.ExecContext(ctx, m.sql); err != nil {
+					t.Fatalf("migration %d: %v", m.version, err)
+				}
+				if _, err := db.ExecContext(ctx, `INSERT INTO schema_migrations VALUES (?, ?, '2024-01-01T00:00:00Z')`, m.version, m.name); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if _, err := db.ExecContext(ctx, `INSERT INTO memory_audit_log(ts, op, actor, memory_id, slug, result) VALUES
+				('2024-01-01T00:00:00Z', 'write', 'user', 'old-id', 'old', 'ok')`); err != nil {
+				t.Fatal(err)
+			}
+			db.Close()
+			fileID := ulid.Make().String()
+			p := filepath.Join(root, "global", "user", "old-file.md")
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			if err := os.WriteFile(p, handFile(fileID, "Old", "written before the upgrade"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			e := &env{t: t, ctx: ctx, home: home, clock: newClock(baseTime)}
+			e.opts = Options{Now: e.clock.Now, Logger: quietLogger}
+			e.s = e.open()
+			if n := e.count(`SELECT MAX(version) FROM schema_migrations`); n != SchemaVersion() {
+				t.Fatalf("at v%d after upgrade", n)
+			}
+			if a, err := e.s.Audit(ctx, "old-id", 5); err != nil || len(a) != 1 {
+				t.Fatalf("history lost: %v %v", a, err)
+			}
+			if m := e.get(fileID); m.Slug != "old-file" {
+				t.Fatalf("file not indexed after upgrade: %+v", m)
+			}
+			if hits := e.search("upgrade", Filter{}); !hasSlug(hits, "old-file") {
+				t.Fatalf("not searchable after upgrade: %v", hitSlugs(hits))
+			}
+			e.ok(wr("after-upgrade", "t", "b"))
+		})
 	}
 }
