@@ -15,7 +15,7 @@ FRONTEND_IN  := $(shell find frontend/src frontend/public -type f 2>/dev/null) \
                 frontend/index.html frontend/vite.config.ts frontend/tsconfig.json \
                 frontend/package.json frontend/package-lock.json $(wildcard locales/*.toml)
 
-.PHONY: help deps node-deps frontend build cli run test test-go test-frontend test-ui smoke bench bindings shots clean
+.PHONY: help deps node-deps frontend build cli run test test-go test-frontend test-ui test-e2e smoke bench bindings shots clean
 
 help:
 	@echo "make deps       install system packages (apt), frontend packages (npm ci) and Go modules, when missing"
@@ -23,8 +23,9 @@ help:
 	@echo "make build      desktop binary $(BIN)/engram (Wails, GTK/WebKitGTK 4.1)"
 	@echo "make cli        GTK-free binary $(BIN)/engram-cli (CGO_ENABLED=0)"
 	@echo "make run        desktop window when a display is present, else 'engram serve'"
-	@echo "make test       frontend typecheck + unit tests, UI flows in headless Chromium, go vet,"
-	@echo "                go test -race, desktop smoke test"
+	@echo "make test       frontend typecheck + unit tests, UI flows in headless Chromium, end-to-end"
+	@echo "                tests against engram serve, go vet, go test -race, desktop smoke test"
+	@echo "make test-e2e   the web UI served by engram-cli serve on a temporary home, in headless Chromium"
 	@echo "make bench      store and retrieval benchmarks (reports, never fails on numbers)"
 	@echo "make bindings   regenerate frontend/wailsjs with the Wails CLI"
 	@echo "make shots      screenshots of the UI over test fixtures into build/shots"
@@ -72,13 +73,20 @@ test-frontend: node-deps
 test-ui: frontend
 	cd frontend && node tests/visual/shoot.mjs ../build/shots
 
+# End-to-end: engram-cli serve on a temporary home, the real web UI in headless Chromium, a
+# second browser and a raw websocket client, a server restart. Screenshots: build/shots/e2e-*.png.
+test-e2e: node-deps cli
+	ENGRAM_CLI=$(BIN)/engram-cli node tests/e2e/run.mjs build/shots
+
 smoke: build cli
 	tests/desktop/smoke.sh
 
-# Fastest first: frontend checks (seconds), Go (a minute), then the desktop smoke test.
+# Fastest first: frontend checks (seconds), end-to-end (half a minute), Go (a minute), then
+# the desktop smoke test.
 test: deps
 	$(MAKE) test-frontend
 	$(MAKE) test-ui
+	$(MAKE) test-e2e
 	$(MAKE) test-go
 	$(MAKE) smoke
 

@@ -112,7 +112,7 @@ func (a *App) FollowRemoteSetting() {
 		case !s.RemoteEnabled && running:
 			a.stopBridge()
 		}
-		a.Events.Publish("remote.changed", a.RemoteStatus())
+		a.Events.Publish(api.EventRemoteChanged, a.RemoteStatus())
 	}
 	a.Settings.OnChange(apply)
 	if s, err := a.Settings.Get(a.ctx); err == nil && s.RemoteEnabled {
@@ -161,8 +161,9 @@ func (a *App) RemoteStatus() api.RemoteStatus {
 			st.Addr = s.RemoteAddr
 		}
 	}
+	st.ServeMode = a.serveMode
 	if a.bridge != nil {
-		st.Running, st.URL, st.Token = true, a.bridge.URL(), a.bridge.Token()
+		st.Running, st.URL, st.Token, st.Addr = true, a.bridge.URL(), a.bridge.Token(), a.bridge.Addr()
 		for _, c := range a.bridge.Clients() {
 			st.Clients = append(st.Clients, api.RemoteClient(c))
 		}
@@ -191,10 +192,14 @@ func (a *App) RegenerateToken() error {
 	a.bridgeMu.Lock()
 	srv := a.bridge
 	a.bridgeMu.Unlock()
+	var err error
 	if srv != nil {
-		_, err := srv.RegenerateToken()
-		return err
+		_, err = srv.RegenerateToken()
+	} else {
+		_, err = bridge.RegenerateToken(a.home)
 	}
-	_, err := bridge.RegenerateToken(a.home)
+	if err == nil && a.Events != nil {
+		a.Events.Publish(api.EventRemoteChanged, a.RemoteStatus())
+	}
 	return err
 }

@@ -14,6 +14,7 @@ const (
 	EventSettingsChanged   = "settings.changed"
 	EventExtractionStatus  = "extraction.status"
 	EventOrganizerProgress = "organizer.progress"
+	EventRemoteChanged     = "remote.changed"
 )
 
 // Hub fans service events out to every transport (Wails window, bridge connections).

@@ -13,12 +13,15 @@ type RemoteClient struct {
 
 // RemoteStatus is the state of remote access (the localhost bridge).
 type RemoteStatus struct {
-	Enabled bool           `json:"enabled"`
-	Running bool           `json:"running"`
-	Addr    string         `json:"addr"`
-	URL     string         `json:"url"`
-	Token   string         `json:"token"`
-	Clients []RemoteClient `json:"clients"`
+	Enabled bool `json:"enabled"`
+	// ServeMode is true under `engram serve`, where the bridge is the whole app and the
+	// Remote access switch does not apply.
+	ServeMode bool           `json:"serve_mode"`
+	Running   bool           `json:"running"`
+	Addr      string         `json:"addr"`
+	URL       string         `json:"url"`
+	Token     string         `json:"token"`
+	Clients   []RemoteClient `json:"clients"`
 	// Error is why the bridge is not running although enabled (port in use…), translated.
 	Error *Error `json:"error,omitempty"`
 }

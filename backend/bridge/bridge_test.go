@@ -104,7 +104,19 @@ type response struct {
 	} `json:"error"`
 }
 
+// readMsg returns the next response, skipping event notifications (clients coming and going
+// publish remote.changed to everyone).
 func readMsg(t *testing.T, c *websocket.Conn) response {
+	t.Helper()
+	for {
+		r := readAny(t, c)
+		if r.Method != "event" {
+			return r
+		}
+	}
+}
+
+func readAny(t *testing.T, c *websocket.Conn) response {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -128,9 +140,6 @@ func call(t *testing.T, c *websocket.Conn, id int, method, params string) respon
 	}
 	for {
 		r := readMsg(t, c)
-		if r.Method == "event" {
-			continue
-		}
 		if string(r.ID) != strconv.Itoa(id) {
 			t.Fatalf("response id %s, want %d", r.ID, id)
 		}
@@ -185,6 +194,18 @@ func TestHandshakeRefusals(t *testing.T) {
 		t.Fatalf("own origin refused: %v", err)
 	}
 	c.CloseNow()
+	// A plain GET tells a page why its socket closed: 401 for a refused token, and 426
+	// (upgrade required) once the token is right.
+	for tok, want := range map[string]int{"wrong": 401, f.srv.Token(): 426} {
+		resp, err := http.Get(f.base + "/ws?token=" + tok)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Fatalf("GET /ws with token %q: %d, want %d", tok, resp.StatusCode, want)
+		}
+	}
 	// Static pages also check Host.
 	req, _ := http.NewRequest("GET", f.base+"/", nil)
 	req.Host = "rebind.example:" + p
@@ -267,7 +288,10 @@ func TestOversizedFrameClosesOnlyThatClient(t *testing.T) {
 	_ = bad.Write(context.Background(), websocket.MessageText, []byte(big))
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	_, _, err := bad.Read(ctx)
+	var err error
+	for err == nil {
+		_, _, err = bad.Read(ctx)
+	}
 	if websocket.CloseStatus(err) != websocket.StatusMessageTooBig {
 		t.Fatalf("want close 1009, got %v", err)
 	}

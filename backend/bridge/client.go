@@ -109,15 +109,26 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	s.nextID++
 	c.id = s.nextID
 	s.clients[c.id] = c
+	n := len(s.clients)
 	s.mu.Unlock()
+	s.clientsChanged(n)
 	defer func() {
 		s.mu.Lock()
 		delete(s.clients, c.id)
+		n := len(s.clients)
 		s.mu.Unlock()
 		cancel()
+		s.clientsChanged(n)
 	}()
 	go c.writer()
 	c.reader()
+}
+
+// clientsChanged tells every window (Settings → Remote access) that the client list moved.
+func (s *Server) clientsChanged(n int) {
+	if s.hub != nil {
+		s.hub.Publish(api.EventRemoteChanged, map[string]any{"clients": n})
+	}
 }
 
 func (c *client) writer() {

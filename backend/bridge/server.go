@@ -198,6 +198,15 @@ func (s *Server) Port() int {
 	return s.port
 }
 
+// Addr is the address actually listened on (the port filled in when it was :0).
+func (s *Server) Addr() string {
+	host, _, _ := net.SplitHostPort(s.cfg.Addr)
+	if host == "" {
+		host = "0.0.0.0"
+	}
+	return net.JoinHostPort(host, strconv.Itoa(s.Port()))
+}
+
 // URL is the address to open in a browser, token included in the fragment (never sent to
 // the server in requests, never logged by proxies).
 func (s *Server) URL() string {

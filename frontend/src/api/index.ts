@@ -3,7 +3,8 @@
 
 import type { EventCallback, Transport, Unsubscribe } from './transport'
 import { WailsTransport, hasWails, type WailsWindow } from './wails'
-import { WsTransport, bridgeUrl, resolveToken, type WebSocketLike } from './ws'
+import { WsTransport, bridgeUrl, fetchProbe, resolveToken, type WebSocketLike } from './ws'
+import { Session } from './session'
 import type {
   AppInfo,
   EventMap,
@@ -13,6 +14,7 @@ import type {
   ListResult,
   QuotaSummary,
   ReadParams,
+  RemoteStatus,
   ReadResult,
   SearchParams,
   SearchResult,
@@ -25,20 +27,51 @@ import type {
 export * from './types'
 export { ApiError, normalizeError } from './errors'
 export type { Transport } from './transport'
+export { Session, type SessionSnapshot } from './session'
+export { parseTokenInput } from './ws'
+
+let initialToken = ''
+
+type BrowserGlobals = {
+  location?: Location
+  localStorage?: Storage
+  history?: Pick<History, 'replaceState'>
+  WebSocket?: new (url: string) => WebSocketLike
+  fetch?: typeof fetch
+}
 
 /** Picks the Wails transport inside the desktop window, else the bridge. */
 export function selectTransport(w: unknown = globalThis): Transport {
   if (hasWails(w)) return new WailsTransport(w as WailsWindow)
-  const g = w as { location?: Location; localStorage?: Storage; WebSocket?: new (url: string) => WebSocketLike }
+  const g = w as BrowserGlobals
   const loc = g.location ?? { protocol: 'http:', host: '127.0.0.1', hash: '' }
   const token = resolveToken(loc, g.localStorage)
+  initialToken = token
+  forgetHashToken(g)
   const WS = g.WebSocket
-  const t = new WsTransport({ url: bridgeUrl(loc, token), factory: WS ? (url) => new WS(url) : undefined })
+  const fetcher = g.fetch
+  const t = new WsTransport({
+    url: token ? bridgeUrl(loc, token) : '',
+    factory: WS ? (url) => new WS(url) : undefined,
+    probe: fetcher ? fetchProbe(fetcher.bind(w)) : undefined,
+  })
   t.connect()
   return t
 }
 
+/** Takes "#token=…" out of the address bar once read (it is kept in localStorage). */
+function forgetHashToken(g: BrowserGlobals) {
+  const loc = g.location
+  if (!loc || !/(?:^#|[#&])token=/.test(loc.hash || '') || !g.history) return
+  try {
+    g.history.replaceState(null, '', `${loc.pathname}${loc.search}`)
+  } catch {
+    /* not allowed here */
+  }
+}
+
 let current: Transport | null = null
+let currentSession: Session | null = null
 
 export function transport(): Transport {
   if (!current) current = selectTransport()
@@ -48,6 +81,17 @@ export function transport(): Transport {
 /** Replaces the transport (tests). */
 export function setTransport(t: Transport | null): void {
   current = t
+  currentSession = null
+}
+
+/** The session over the current transport: token, connection state, log in/out. */
+export function session(): Session {
+  if (!currentSession) {
+    const t = transport()
+    const g = globalThis as BrowserGlobals
+    currentSession = new Session(t, { location: g.location, localStorage: g.localStorage }, initialToken)
+  }
+  return currentSession
 }
 
 export function call<T>(method: string, params: object = {}): Promise<T> {
@@ -69,18 +113,10 @@ export const rejectMemory = (p: IdParams) => call<ItemResult>('memory.reject', p
 
 export const quotaSummary = () => call<QuotaSummary>('quota.summary')
 
-export type ConnectionState = 'connecting' | 'open' | 'closed'
+export const remoteStatus = () => call<RemoteStatus>('remote.status')
+export const regenerateRemoteToken = () => call<RemoteStatus>('remote.regenerateToken')
 
-/** Follows the link to Go: always open for the desktop window, live for the bridge. */
-export function onConnection(cb: (s: ConnectionState) => void): Unsubscribe {
-  const t = transport()
-  if (t instanceof WsTransport) {
-    cb(t.state)
-    return t.onState(cb)
-  }
-  cb('open')
-  return () => {}
-}
+export type { ConnectionState } from './ws'
 
 /** Opens a link in the system browser (desktop) or a new tab (bridge). */
 export function openExternal(url: string): void {

@@ -25,12 +25,18 @@ export interface AppInfo {
 export interface Settings {
   language: Language
   theme: Theme
+  /** The desktop app runs the localhost bridge (Settings → Remote access). */
+  remote_enabled?: boolean
+  /** Where that bridge listens (loopback host:port). */
+  remote_addr?: string
   [key: string]: unknown
 }
 
 export interface SettingsUpdate {
   language?: Language
   theme?: Theme
+  remote_enabled?: boolean
+  remote_addr?: string
 }
 
 export interface MemorySummary {
@@ -190,6 +196,35 @@ export interface QuotaSummary {
   scopes: ScopeQuota[] | null
 }
 
+/** The api error payload as it travels inside results ({code, i18n_key, args, message}). */
+export interface ErrorPayload {
+  code: string
+  i18n_key: string
+  args?: Record<string, unknown> | null
+  message?: string
+}
+
+/** One browser (or other client) connected through the bridge. */
+export interface RemoteClient {
+  id: number
+  remote_addr: string
+  user_agent: string
+  connected_at: string
+  requests: number
+}
+
+/** State of remote access (the localhost bridge). */
+export interface RemoteStatus {
+  enabled: boolean
+  running: boolean
+  addr: string
+  url: string
+  token: string
+  clients: RemoteClient[] | null
+  /** Why the bridge is not running although enabled (address in use…). */
+  error?: ErrorPayload | null
+}
+
 export interface MemoryChangedEvent {
   ids: string[]
 }
@@ -202,5 +237,6 @@ export interface EventMap {
   'memory.changed': MemoryChangedEvent
   'quota.changed': QuotaChangedEvent
   'settings.changed': Partial<Settings>
+  'remote.changed': RemoteStatus
   [name: string]: unknown
 }

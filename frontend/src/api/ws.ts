@@ -19,15 +19,35 @@ export interface WebSocketLike {
 }
 export type WebSocketFactory = (url: string) => WebSocketLike
 
-export type ConnectionState = 'connecting' | 'open' | 'closed'
+/**
+ * idle: no token yet, nothing to connect to. connecting/open/closed: the usual life of a
+ * socket (closed means a reconnect is on its way). rejected: the bridge refused the token;
+ * nothing is retried until a new URL (token) is set.
+ */
+export type ConnectionState = 'idle' | 'connecting' | 'open' | 'closed' | 'rejected'
+
+/**
+ * What a plain HTTP request to the websocket URL says about a socket that closed before it
+ * opened: the browser hides the handshake status (401 for a wrong token), the probe does not.
+ */
+export type ProbeResult = { kind: 'rejected'; error: ApiError } | { kind: 'reachable' } | { kind: 'unreachable' }
+export type Probe = (url: string) => Promise<ProbeResult>
 
 export interface WsOptions {
+  /** ws(s)://…/ws?token=…; empty while there is no token (state idle). */
   url: string
   factory?: WebSocketFactory
   /** Backoff schedule in ms: min, max. */
   minBackoff?: number
   maxBackoff?: number
   setTimer?: (fn: () => void, ms: number) => unknown
+  /** Asks the server why sockets close before opening (see ProbeResult). */
+  probe?: Probe
+  /**
+   * Without a probe: consecutive closes before open, on a URL that never opened, after which
+   * the token counts as rejected.
+   */
+  rejectAfter?: number
 }
 
 const OPEN = 1
@@ -38,11 +58,16 @@ interface Pending {
   reject: (e: unknown) => void
 }
 
+/** The ApiError of a refused token (the bridge's own message when it sent one). */
+export function unauthorizedError(): ApiError {
+  return new ApiError('bridge_unauthorized', 'error.bridge_unauthorized', {}, 'token rejected')
+}
+
 /** Reads the bridge token from "#token=…" (then stored) or from storage. */
 export function resolveToken(loc: { hash: string }, storage?: Pick<Storage, 'getItem' | 'setItem'>): string {
   const m = /(?:^#|[#&])token=([^&]+)/.exec(loc.hash || '')
   if (m) {
-    const token = decodeURIComponent(m[1])
+    const token = safeDecode(m[1])
     try {
       storage?.setItem(TOKEN_STORAGE_KEY, token)
     } catch {
@@ -57,11 +82,55 @@ export function resolveToken(loc: { hash: string }, storage?: Pick<Storage, 'get
   }
 }
 
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s)
+  } catch {
+    return s
+  }
+}
+
+/**
+ * The token in what a person pasted: the token itself, or a whole URL such as
+ * http://127.0.0.1:47821/#token=… (also ?token=…). Empty when there is none.
+ */
+export function parseTokenInput(input: string): string {
+  const s = input.trim().replace(/^["'<]+|["'>]+$/g, '')
+  if (!s) return ''
+  const m = /[#?&]token=([^&#\s]+)/.exec(s)
+  if (m) return safeDecode(m[1]).trim()
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(s)) return '' // a URL without a token
+  return /^\S+$/.test(s) ? s : ''
+}
+
 /** ws(s)://<host>/ws?token=… for a page served over http(s)://<host>/. */
 export function bridgeUrl(loc: { protocol: string; host: string }, token: string): string {
   const proto = loc.protocol === 'https:' ? 'wss:' : 'ws:'
   const q = token ? `?token=${encodeURIComponent(token)}` : ''
   return `${proto}//${loc.host}/ws${q}`
+}
+
+/** Probe over fetch: GET the websocket URL without upgrading. 401/403 = refused. */
+export function fetchProbe(fetcher: typeof fetch): Probe {
+  return async (url) => {
+    const httpUrl = url.replace(/^ws(s?):/, 'http$1:')
+    let res: Response
+    try {
+      res = await fetcher(httpUrl, { cache: 'no-store', credentials: 'omit' })
+    } catch {
+      return { kind: 'unreachable' }
+    }
+    if (res.status !== 401 && res.status !== 403) return { kind: 'reachable' }
+    let body: unknown = null
+    try {
+      body = await res.json()
+    } catch {
+      /* not JSON */
+    }
+    const b = body as { code?: unknown; i18n_key?: unknown } | null
+    const error = b && (typeof b.code === 'string' || typeof b.i18n_key === 'string') ? normalizeError(b) : unauthorizedError()
+    return { kind: 'rejected', error }
+  }
 }
 
 export class WsTransport implements Transport {
@@ -75,7 +144,15 @@ export class WsTransport implements Transport {
   private attempt = 0
   private closedByUser = false
   private reconnectScheduled = false
-  state: ConnectionState = 'closed'
+  /** Bumped to forget scheduled reconnects and probes in flight. */
+  private generation = 0
+  /** Whether the current URL ever opened (then closes before open are outages, not refusals). */
+  private openedOnce = false
+  private preOpenFailures = 0
+  private url: string
+  state: ConnectionState = 'idle'
+  /** Why the token was refused (state rejected). */
+  rejection: ApiError | null = null
 
   private readonly factory: WebSocketFactory
   private readonly minBackoff: number
@@ -83,6 +160,7 @@ export class WsTransport implements Transport {
   private readonly setTimer: (fn: () => void, ms: number) => unknown
 
   constructor(private readonly opts: WsOptions) {
+    this.url = opts.url
     this.factory = opts.factory ?? ((url) => new WebSocket(url) as unknown as WebSocketLike)
     this.minBackoff = opts.minBackoff ?? 500
     this.maxBackoff = opts.maxBackoff ?? 15000
@@ -106,60 +184,144 @@ export class WsTransport implements Transport {
 
   connect(): void {
     if (this.sock) return
+    if (!this.url) {
+      this.setState('idle')
+      return
+    }
+    if (this.state === 'rejected') return
     this.closedByUser = false
     this.setState('connecting')
     let sock: WebSocketLike
     try {
-      sock = this.factory(this.opts.url)
+      sock = this.factory(this.url)
     } catch {
+      this.setState('closed')
       this.scheduleReconnect()
       return
     }
     this.sock = sock
+    let opened = false
     sock.onopen = () => {
+      if (this.sock !== sock) return
+      opened = true
+      this.openedOnce = true
       this.attempt = 0
+      this.preOpenFailures = 0
       this.setState('open')
       const q = this.queue
       this.queue = []
       for (const msg of q) sock.send(msg)
     }
-    sock.onmessage = (ev) => this.handleMessage(ev.data)
+    sock.onmessage = (ev) => {
+      if (this.sock === sock) this.handleMessage(ev.data)
+    }
     sock.onerror = () => {
       /* onclose follows */
     }
     sock.onclose = () => {
       if (this.sock !== sock) return
       this.sock = null
-      this.setState('closed')
       // Calls in flight cannot be answered on a new connection.
-      const err = new ApiError('disconnected', 'ui.errors.disconnected', {}, 'connection closed')
-      for (const p of this.pending.values()) p.reject(err)
-      this.pending.clear()
-      this.queue = []
-      if (!this.closedByUser) this.scheduleReconnect()
+      this.failPending()
+      if (this.closedByUser) return
+      this.setState('closed')
+      if (opened) this.scheduleReconnect()
+      else this.closedBeforeOpen()
     }
+  }
+
+  /** A socket closed before opening: an outage, or the bridge refusing the token. */
+  private closedBeforeOpen() {
+    this.preOpenFailures++
+    const probe = this.opts.probe
+    if (!probe) {
+      if (!this.openedOnce && this.preOpenFailures >= (this.opts.rejectAfter ?? 3)) this.reject(unauthorizedError())
+      else this.scheduleReconnect()
+      return
+    }
+    const gen = this.generation
+    const url = this.url
+    probe(url).then(
+      (r) => {
+        if (gen !== this.generation || this.closedByUser || this.sock) return
+        if (r.kind === 'rejected') this.reject(r.error)
+        else this.scheduleReconnect()
+      },
+      () => {
+        if (gen === this.generation && !this.closedByUser && !this.sock) this.scheduleReconnect()
+      },
+    )
+  }
+
+  private reject(err: ApiError) {
+    this.rejection = err
+    this.generation++
+    this.reconnectScheduled = false
+    this.setState('rejected')
+  }
+
+  private failPending() {
+    const err = new ApiError('disconnected', 'ui.errors.disconnected', {}, 'connection closed')
+    for (const p of this.pending.values()) p.reject(err)
+    this.pending.clear()
+    this.queue = []
   }
 
   private scheduleReconnect() {
     if (this.reconnectScheduled) return
     this.reconnectScheduled = true
+    const gen = this.generation
     const delay = this.backoff(this.attempt++)
     this.setTimer(() => {
+      if (gen !== this.generation) return
       this.reconnectScheduled = false
       if (!this.closedByUser) this.connect()
     }, delay)
   }
 
+  /** Skips the wait before the next reconnect attempt. */
+  retryNow(): void {
+    if (this.sock || this.closedByUser || !this.url || this.state === 'rejected') return
+    this.generation++
+    this.reconnectScheduled = false
+    this.connect()
+  }
+
+  /**
+   * Points the transport at another URL (a new token). reconnect: drop the current socket and
+   * connect to the new URL at once; otherwise the URL is used from the next reconnect on
+   * (a token regenerated while this connection stays up).
+   */
+  setUrl(url: string, reconnect = true): void {
+    this.url = url
+    if (!reconnect) {
+      this.openedOnce = true
+      return
+    }
+    this.generation++
+    this.reconnectScheduled = false
+    this.openedOnce = false
+    this.preOpenFailures = 0
+    this.attempt = 0
+    this.rejection = null
+    const s = this.sock
+    this.sock = null
+    this.closedByUser = false
+    s?.close(1000, 'new token')
+    this.failPending()
+    this.state = 'closed'
+    this.connect()
+  }
+
   close(): void {
     this.closedByUser = true
+    this.generation++
+    this.reconnectScheduled = false
     const s = this.sock
     this.sock = null
     s?.close(1000, 'bye')
-    this.setState('closed')
-    const err = new ApiError('disconnected', 'ui.errors.disconnected', {}, 'connection closed')
-    for (const p of this.pending.values()) p.reject(err)
-    this.pending.clear()
-    this.queue = []
+    this.setState(this.url ? 'closed' : 'idle')
+    this.failPending()
   }
 
   private handleMessage(raw: unknown) {
@@ -191,9 +353,12 @@ export class WsTransport implements Transport {
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject })
       if (this.sock && this.sock.readyState === OPEN) this.sock.send(msg)
-      else {
+      else if (!this.url || this.state === 'rejected') {
+        this.pending.delete(id)
+        reject(this.rejection ?? unauthorizedError())
+      } else {
         this.queue.push(msg)
-        if (!this.sock) this.connect()
+        if (!this.sock && !this.reconnectScheduled) this.connect()
       }
     })
   }

@@ -161,13 +161,44 @@
   const ok = (op, m, extra = {}) => Object.assign({ index: 0, op, ok: true, id: m.id, slug: m.slug, version: m.version, applied_confidence: m.confidence, auto_downgraded: m.auto_downgraded }, extra)
   const changed = (ids) => setTimeout(() => emit('memory.changed', { ids }), 10)
 
-  const settings = { language: opts.language, theme: opts.theme }
+  const settings = { language: opts.language, theme: opts.theme, remote_enabled: !!opts.remote, remote_addr: '127.0.0.1:47821' }
+  let token = '4f1c9a0e6b2d8c7e5a3f1b9d0c2e4a6f8b1d3c5e7a9f0b2d'
+  const remoteStatus = () => {
+    const on = settings.remote_enabled
+    const failed = on && opts.remote === 'in_use'
+    return {
+      enabled: on,
+      running: on && !failed,
+      addr: settings.remote_addr,
+      url: on && !failed ? `http://127.0.0.1:47821/#token=${token}` : '',
+      token,
+      clients:
+        on && !failed
+          ? [
+              { id: 1, remote_addr: '127.0.0.1:52814', user_agent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/139.0.0.0 Safari/537.36', connected_at: ago(0.4), requests: 128 },
+              { id: 2, remote_addr: '[::1]:40212', user_agent: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5; rv:128.0) Gecko/20100101 Firefox/128.0', connected_at: ago(0.02), requests: 1 },
+            ]
+          : [],
+      ...(failed ? { error: { code: 'bridge_address_in_use', i18n_key: 'error.bridge_address_in_use', args: { Addr: settings.remote_addr }, message: 'in use' } } : {}),
+    }
+  }
   const quotaLevel = opts.quota
   const api = {
     AppService: { Info: async () => ({ version: '0.1.0', home: '/home/ada/.engram', language: settings.language }) },
     SettingsService: {
       Get: async () => ({ ...settings }),
-      Update: async (p) => (Object.assign(settings, p), { ...settings }),
+      Update: async (p) => {
+        Object.assign(settings, p)
+        if ('remote_enabled' in p) setTimeout(() => emit('remote.changed', remoteStatus()), 10)
+        return { ...settings }
+      },
+    },
+    RemoteService: {
+      Status: async () => remoteStatus(),
+      RegenerateToken: async () => {
+        token = Array.from({ length: 48 }, (_, i) => '0123456789abcdef'[(i * 7 + seq++) % 16]).join('')
+        return remoteStatus()
+      },
     },
     QuotaService: {
       Summary: async () => ({

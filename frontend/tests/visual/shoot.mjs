@@ -27,6 +27,8 @@ async function open(name, opts, act) {
   await page.addInitScript(
     ({ opts, fake }) => {
       localStorage.setItem('engram.ui', JSON.stringify({ language: opts.language, theme: opts.theme }))
+      if (opts.transport === 'ws' && !opts.noToken) localStorage.setItem('engram.token', 'fixture-token')
+      else localStorage.removeItem('engram.token')
       window.__FAKE__ = opts
       // eslint-disable-next-line no-new-func
       new Function(fake)()
@@ -34,7 +36,7 @@ async function open(name, opts, act) {
     { opts, fake },
   )
   await page.goto(server.url)
-  await page.waitForSelector('.list-pane')
+  await page.waitForSelector(opts.noToken ? '[data-test="login"]' : '.list-pane')
   await page.waitForTimeout(200)
   if (act) await act(page)
   await page.waitForTimeout(350)
@@ -106,6 +108,32 @@ try {
   })
   await open('en-dark-settings', { language: 'en', theme: 'dark' }, async (page) => {
     await page.click('[data-test="open-settings"]')
+  })
+  await open('en-light-settings-remote', { language: 'en', theme: 'light', remote: true }, async (page) => {
+    await page.click('[data-test="open-settings"]')
+    await page.waitForSelector('[data-test="remote-clients"]')
+  })
+  await open('zh-dark-settings-remote-error', { language: 'zh-CN', theme: 'dark', remote: 'in_use' }, async (page) => {
+    await page.click('[data-test="open-settings"]')
+    await page.waitForSelector('[data-test="remote-error"]')
+  })
+  await open('en-light-settings-remote-toggle', { language: 'en', theme: 'light' }, async (page) => {
+    await page.click('[data-test="open-settings"]')
+    await page.waitForSelector('[data-test="remote-state"]')
+    await page.click('[data-test="remote-toggle"]')
+    await page.waitForSelector('[data-test="remote-url"]')
+    await page.click('[data-test="regenerate-token"]')
+    await page.waitForSelector('.n-dialog')
+  })
+  await open('en-light-login', { language: 'en', theme: 'light', transport: 'ws', noToken: true }, async (page) => {
+    await page.fill('[data-test="token-input"] input', 'not a token')
+    await page.click('[data-test="token-submit"]')
+    await page.waitForSelector('[data-test="token-invalid"]')
+  })
+  await open('zh-dark-login', { language: 'zh-CN', theme: 'dark', transport: 'ws', noToken: true })
+  await open('en-light-ws-settings', { language: 'en', theme: 'light', transport: 'ws', remote: true }, async (page) => {
+    await page.click('[data-test="open-settings"]')
+    await page.waitForSelector('[data-test="remote-clients"]')
   })
 } finally {
   await close()

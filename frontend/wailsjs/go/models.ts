@@ -321,6 +321,24 @@ export namespace api {
 	
 	    }
 	}
+	export class Error {
+	    code: string;
+	    i18n_key: string;
+	    args?: {[key: string]: any};
+	    message: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Error(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.code = source["code"];
+	        this.i18n_key = source["i18n_key"];
+	        this.args = source["args"];
+	        this.message = source["message"];
+	    }
+	}
 	export class ExportParams {
 	    scope?: string;
 	    workdir?: string;
@@ -669,6 +687,89 @@ export namespace api {
 	        this.agent = source["agent"];
 	        this.expected_version = source["expected_version"];
 	    }
+	}
+	export class RemoteClient {
+	    id: number;
+	    remote_addr: string;
+	    user_agent: string;
+	    // Go type: time
+	    connected_at: any;
+	    requests: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new RemoteClient(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.remote_addr = source["remote_addr"];
+	        this.user_agent = source["user_agent"];
+	        this.connected_at = this.convertValues(source["connected_at"], null);
+	        this.requests = source["requests"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class RemoteStatus {
+	    enabled: boolean;
+	    serve_mode: boolean;
+	    running: boolean;
+	    addr: string;
+	    url: string;
+	    token: string;
+	    clients: RemoteClient[];
+	    error?: Error;
+	
+	    static createFrom(source: any = {}) {
+	        return new RemoteStatus(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.enabled = source["enabled"];
+	        this.serve_mode = source["serve_mode"];
+	        this.running = source["running"];
+	        this.addr = source["addr"];
+	        this.url = source["url"];
+	        this.token = source["token"];
+	        this.clients = this.convertValues(source["clients"], RemoteClient);
+	        this.error = this.convertValues(source["error"], Error);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class SearchHit {
 	    memory: Summary;
@@ -1067,6 +1168,7 @@ export namespace memory {
 	    reviewed?: boolean;
 	    expected_version?: string;
 	    override_reject?: boolean;
+	    auto_downgraded?: boolean;
 	    text?: string;
 	    // Go type: time
 	    created?: any;
@@ -1102,6 +1204,7 @@ export namespace memory {
 	        this.reviewed = source["reviewed"];
 	        this.expected_version = source["expected_version"];
 	        this.override_reject = source["override_reject"];
+	        this.auto_downgraded = source["auto_downgraded"];
 	        this.text = source["text"];
 	        this.created = this.convertValues(source["created"], null);
 	        this.updated = this.convertValues(source["updated"], null);
@@ -1213,6 +1316,8 @@ export namespace settings {
 	export class Patch {
 	    language?: string;
 	    theme?: string;
+	    remote_enabled?: boolean;
+	    remote_addr?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Patch(source);
@@ -1222,12 +1327,16 @@ export namespace settings {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.language = source["language"];
 	        this.theme = source["theme"];
+	        this.remote_enabled = source["remote_enabled"];
+	        this.remote_addr = source["remote_addr"];
 	    }
 	}
 	export class Settings {
 	    version: number;
 	    language: string;
 	    theme: string;
+	    remote_enabled: boolean;
+	    remote_addr: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Settings(source);
@@ -1238,6 +1347,8 @@ export namespace settings {
 	        this.version = source["version"];
 	        this.language = source["language"];
 	        this.theme = source["theme"];
+	        this.remote_enabled = source["remote_enabled"];
+	        this.remote_addr = source["remote_addr"];
 	    }
 	}
 

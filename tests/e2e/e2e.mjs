@@ -1,0 +1,341 @@
+// End-to-end: the real web UI served by `engram-cli serve` on a temporary home, driven in
+// headless Chromium, with a second browser and a raw websocket client changing things at the
+// same time, and a server restart in the middle. Asserts on DOM state with generous deadlines
+// (never on timing). Screenshots: build/shots/e2e-*.png. Started through run.mjs.
+import fs from 'node:fs'
+import path from 'node:path'
+import { LONG, ROOT, RpcClient, Server, cleanup, cli, launchBrowser, newPage, tempDir, until } from './lib.mjs'
+
+const CLI = process.env.ENGRAM_CLI ? path.resolve(process.env.ENGRAM_CLI) : path.join(ROOT, 'build/bin/engram-cli')
+const SHOTS = process.argv[2] ? path.resolve(process.argv[2]) : path.join(ROOT, 'build/shots')
+fs.mkdirSync(SHOTS, { recursive: true })
+if (!fs.existsSync(CLI)) {
+  console.error(`e2e: ${CLI} is missing; run make cli`)
+  process.exit(2)
+}
+
+const problems = []
+const pages = {}
+let step = ''
+const started = Date.now()
+
+function log(msg) {
+  console.log(`e2e [${((Date.now() - started) / 1000).toFixed(1)}s] ${msg}`)
+}
+
+async function shot(page, name) {
+  // Let finite CSS transitions (toasts, buttons, drawers) settle; spinners run forever.
+  await page
+    .waitForFunction(
+      () => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity),
+      null,
+      { timeout: 3000 },
+    )
+    .catch(() => {})
+  const file = path.join(SHOTS, `e2e-${name}.png`)
+  await page.screenshot({ path: file })
+  log(`screenshot ${path.relative(ROOT, file)}`)
+}
+
+function expect(cond, msg) {
+  if (!cond) throw new Error(`expectation failed: ${msg}`)
+}
+
+// ---------------------------------------------------------------- DOM helpers
+
+const item = (page, title) => page.locator('.item', { has: page.locator('.item-title', { hasText: exact(title) }) })
+const exact = (s) => new RegExp(`^\\s*${s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`)
+const readerTitle = (page) => page.locator('[data-test="reader-title"]')
+
+async function waitTitle(page, title) {
+  await page.locator('[data-test="reader-title"]', { hasText: exact(title) }).waitFor({ timeout: LONG })
+}
+
+async function openMemory(page, title) {
+  await item(page, title).first().click({ timeout: LONG })
+  await waitTitle(page, title)
+}
+
+/** The confirm button of the naive-ui dialog on screen (the last action button). */
+async function confirmDialog(page) {
+  const btn = page.locator('.n-dialog__action .n-button').last()
+  await btn.waitFor({ timeout: LONG })
+  await btn.click()
+  await page.locator('.n-dialog').waitFor({ state: 'detached', timeout: LONG })
+}
+
+async function toast(page, text) {
+  await page.locator('.n-message', { hasText: text }).first().waitFor({ timeout: LONG })
+}
+
+/** Waits until the toasts are gone (their English text would clutter a Chinese screenshot). */
+async function noToasts(page) {
+  await until(async () => (await page.locator('.n-message').count()) === 0, 'toasts to close')
+}
+
+async function closeDrawer(page) {
+  await page.keyboard.press('Escape')
+  await page.locator('.n-drawer').waitFor({ state: 'detached', timeout: LONG })
+}
+
+async function login(page, input) {
+  await page.locator('[data-test="token-input"] input').fill(input)
+  await page.locator('[data-test="token-submit"]').click()
+}
+
+const storedToken = (page) => page.evaluate(() => localStorage.getItem('engram.token'))
+
+// ---------------------------------------------------------------- the run
+
+const SEED = [
+  { slug: 'prefers-tabs', title: 'Prefers tabs over spaces', scope: 'global', type: 'user', confidence: 'medium', source_quote: 'tabs, please', body: 'Indent with **tabs** in every language except YAML.', reviewed: false },
+  { slug: 'old-thinkpad', title: 'Works on an old ThinkPad', scope: 'global', type: 'user', body: 'A ThinkPad X220 with 8 GB of memory.', reviewed: false },
+  { slug: 'uses-python-38', title: 'Uses Python 3.8', scope: 'global', type: 'reference', body: 'The build scripts target Python 3.8.', reviewed: true },
+  { slug: 'drinks-coffee', title: 'Drinks coffee black', scope: 'global', type: 'user', body: 'No milk.', reviewed: true },
+]
+
+async function main() {
+  const home = tempDir('engram-e2e-home-')
+  step = 'seed the home'
+  const jsonl = SEED.map((r) => JSON.stringify(r)).join('\n') + '\n'
+  const out = cli(CLI, home, ['import', '-'], jsonl)
+  log(`seeded ${SEED.length} memories: ${out.trim()}`)
+
+  step = 'start the server'
+  const server = new Server(CLI, home, { ENGRAM_LANG: 'en', LANG: 'C.UTF-8' })
+  let srv = await server.start('127.0.0.1:0')
+  log(`serving ${srv.origin}`)
+  const wsUrl = (token) => `ws://127.0.0.1:${srv.port}/ws?token=${encodeURIComponent(token)}`
+
+  const raw = await RpcClient.open(wsUrl(srv.token))
+  const { items: seeded } = await raw.call('memory.list', { limit: 50 })
+  expect(seeded.length === SEED.length, `the seeded memories are listed (${seeded.length})`)
+  const idOf = (slug, list = seeded) => list.find((m) => m.slug === slug)?.id
+
+  const browser = await launchBrowser()
+  const ctxA = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' })
+  await ctxA.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: srv.origin })
+  const a = (pages.a = await newPage(ctxA, 'A', problems))
+
+  // ---- 1. no token → login card; a wrong token → rejected; the right link → the app
+  step = 'login card without a token'
+  await a.goto(`${srv.origin}/`)
+  await a.locator('[data-test="login"][data-state="ask"]').waitFor({ timeout: LONG })
+  expect((await a.locator('[data-test="login"] h1').textContent()).includes('Connect to Engram'), 'English login title')
+  await shot(a, '01-login')
+
+  step = 'wrong token is rejected'
+  await login(a, 'f'.repeat(48))
+  await a.locator('[data-test="login-rejected"]').waitFor({ timeout: LONG })
+  const rejectedText = await a.locator('[data-test="login-rejected"]').textContent()
+  expect(/Token rejected/.test(rejectedText) && /token is missing or wrong/.test(rejectedText), `translated rejection: ${rejectedText}`)
+  expect((await storedToken(a)) === null, 'a rejected token is not kept')
+  await shot(a, '02-login-rejected')
+
+  step = 'right link opens the app'
+  await login(a, srv.url)
+  await a.locator('.list-pane .item').nth(SEED.length - 1).waitFor({ timeout: LONG })
+  expect((await storedToken(a)) === srv.token, 'the token is kept in localStorage')
+  step = 'reload goes straight in'
+  await a.reload()
+  await a.locator('.list-pane .item').nth(SEED.length - 1).waitFor({ timeout: LONG })
+  expect((await a.locator('[data-test="login"]').count()) === 0, 'no login card after reload')
+  await shot(a, '03-app')
+
+  // ---- 2. create, search, open, edit
+  step = 'create a memory through the form'
+  await a.locator('[data-test="new-memory"]').click()
+  await a.locator('[data-test="slug"] input').fill('e2e-created')
+  await a.locator('[data-test="title"] input').fill('Created from the browser')
+  await a.locator('[data-test="body"] textarea').fill('Written by the end-to-end test through the **form**.')
+  await a.locator('[data-test="submit"]').click()
+  await waitTitle(a, 'Created from the browser')
+  await item(a, 'Created from the browser').waitFor({ timeout: LONG })
+  await raw.waitEvent((e) => e.name === 'memory.changed', 'memory.changed at the raw client')
+
+  step = 'search for it'
+  await a.locator('[data-test="search"] input').fill('browser')
+  await until(async () => (await a.locator('.list-pane .item').count()) === 1 && (await item(a, 'Created from the browser').count()) === 1, 'one search hit')
+  await shot(a, '04-search')
+  await a.locator('[data-test="search"] input').fill('')
+  await until(async () => (await a.locator('.list-pane .item').count()) === SEED.length + 1, 'the full list again')
+
+  step = 'open and edit it'
+  await openMemory(a, 'Created from the browser')
+  await a.locator('[data-test="edit"]').click()
+  await a.locator('[data-test="title"] input').fill('Created and edited in the browser')
+  await a.locator('[data-test="submit"]').click()
+  await waitTitle(a, 'Created and edited in the browser')
+  await item(a, 'Created and edited in the browser').waitFor({ timeout: LONG })
+
+  // ---- 3. review: accept one, reject one, delete one
+  step = 'accept an unreviewed memory'
+  await openMemory(a, 'Prefers tabs over spaces')
+  await a.locator('[data-test="review-card"]').waitFor({ timeout: LONG })
+  await shot(a, '05-unreviewed')
+  await a.locator('[data-test="accept"]').click()
+  await a.locator('[data-test="review-card"]').waitFor({ state: 'detached', timeout: LONG })
+  const accepted = await raw.call('memory.read', { id: idOf('prefers-tabs') })
+  expect(accepted.memory.reviewed === true, 'accepted memory is reviewed in the store')
+
+  step = 'reject one'
+  await openMemory(a, 'Works on an old ThinkPad')
+  await a.locator('[data-test="reject"]').click()
+  await confirmDialog(a)
+  await item(a, 'Works on an old ThinkPad').waitFor({ state: 'detached', timeout: LONG })
+
+  step = 'delete one'
+  await openMemory(a, 'Uses Python 3.8')
+  await a.locator('[data-test="delete"]').click()
+  await confirmDialog(a)
+  await item(a, 'Uses Python 3.8').waitFor({ state: 'detached', timeout: LONG })
+  const { items: afterReview } = await raw.call('memory.list', { limit: 50 })
+  expect(!afterReview.some((m) => m.slug === 'old-thinkpad' || m.slug === 'uses-python-38'), 'rejected and deleted memories are gone from the store')
+
+  // ---- 4. a second browser and a raw client change things; the first page follows live
+  step = 'second browser edits a memory'
+  const ctxB = await browser.newContext({ viewport: { width: 1100, height: 760 }, locale: 'en-US' })
+  const b = (pages.b = await newPage(ctxB, 'B', problems))
+  await b.goto(srv.url)
+  await b.locator('.list-pane .item').first().waitFor({ timeout: LONG })
+  expect(!(await b.evaluate(() => location.hash.includes('token'))), 'the token is taken out of the address bar')
+  await openMemory(a, 'Drinks coffee black')
+  await openMemory(b, 'Drinks coffee black')
+  await b.locator('[data-test="edit"]').click()
+  await b.locator('[data-test="title"] input').fill('Drinks coffee black, no sugar')
+  await b.locator('[data-test="submit"]').click()
+  await waitTitle(b, 'Drinks coffee black, no sugar')
+  // Page A was not reloaded: the list and the open reader follow the event.
+  await waitTitle(a, 'Drinks coffee black, no sugar')
+  await item(a, 'Drinks coffee black, no sugar').waitFor({ timeout: LONG })
+
+  step = 'raw websocket client writes and updates'
+  const w = await raw.call('memory.write', { scope: 'global', type: 'reference', slug: 'raw-client-note', title: 'Written by a raw websocket client', body: 'Sent as JSON-RPC over /ws.' })
+  expect(w.ok && w.id, `raw write ok: ${JSON.stringify(w)}`)
+  await item(a, 'Written by a raw websocket client').waitFor({ timeout: LONG })
+  await item(b, 'Written by a raw websocket client').waitFor({ timeout: LONG })
+  // The list shows the review state the store holds (the policy for bridge writes is Go's).
+  const written = await raw.call('memory.read', { id: w.id })
+  const dots = await item(a, 'Written by a raw websocket client').locator('.dot').count()
+  expect(dots === (written.memory.reviewed ? 0 : 1), `unreviewed dot (${dots}) matches reviewed=${written.memory.reviewed}`)
+  await openMemory(a, 'Written by a raw websocket client')
+  const u = await raw.call('memory.update', { id: w.id, mode: 'merge', title: 'Updated by a raw websocket client' })
+  expect(u.ok, `raw update ok: ${JSON.stringify(u)}`)
+  await waitTitle(a, 'Updated by a raw websocket client')
+  await shot(a, '06-live-update')
+
+  // ---- 5. Settings → Remote access: URL, token, clients, copy, regenerate
+  step = 'remote access section'
+  await a.locator('[data-test="open-settings"]').click()
+  await a.locator('[data-test="remote-state"]', { hasText: `127.0.0.1:${srv.port}` }).waitFor({ timeout: LONG })
+  expect((await a.locator('[data-test="remote-toggle"] ').getAttribute('class')).includes('n-switch--disabled'), 'the switch cannot turn off the bridge this page uses')
+  await a.locator('[data-test="remote-web-hint"]').waitFor({ timeout: LONG })
+  // A, B and the raw client (the list refreshes every few seconds while open).
+  await until(async () => (await a.locator('[data-test="remote-clients"] .client').count()) >= 3, 'three connected clients')
+  const names = await a.locator('[data-test="remote-clients"] .client-name').allTextContents()
+  expect(names.filter((n) => /Chrome/.test(n)).length >= 2, `two browsers listed: ${names}`)
+  const urlText = await a.locator('[data-test="remote-url"]').textContent()
+  expect(urlText.includes(`127.0.0.1:${srv.port}`) && !urlText.includes(srv.token), `URL shown with the token masked: ${urlText}`)
+  expect(!(await a.locator('[data-test="remote-token"]').textContent()).includes(srv.token), 'token masked')
+  await a.locator('[data-test="reveal-token"]').click()
+  await a.locator('[data-test="remote-token"]', { hasText: srv.token }).waitFor({ timeout: LONG })
+  await a.locator('[data-test="copy-token"]').click()
+  await toast(a, 'Copied to the clipboard')
+  const clip = await a.evaluate(() => navigator.clipboard.readText()).catch((e) => `clipboard unreadable: ${e.message}`)
+  expect(clip === srv.token, `the token is on the clipboard (${clip})`)
+  await a.locator('[data-test="copy-url"]').click()
+  await until(async () => (await a.evaluate(() => navigator.clipboard.readText())) === srv.url, 'the URL on the clipboard')
+  await a.locator('[data-test="reveal-token"]').click()
+  await until(async () => !(await a.locator('[data-test="remote-token"]').textContent()).includes(srv.token), 'token masked again')
+  await a.locator('[data-test="remote-clients"]').scrollIntoViewIfNeeded()
+  await shot(a, '07-settings-remote')
+
+  step = 'regenerate the token'
+  await a.locator('[data-test="regenerate-token"]').click()
+  await a.locator('.n-dialog', { hasText: 'Regenerate the access token?' }).waitFor({ timeout: LONG })
+  await confirmDialog(a)
+  await toast(a, 'A new access token was created')
+  await a.locator('[data-test="reveal-token"]').click()
+  const newToken = (await until(async () => {
+    const s = (await a.locator('[data-test="remote-token"]').textContent()).trim()
+    return s !== srv.token && /^[0-9a-f]{32,}$/.test(s) && s
+  }, 'the new token on screen'))
+  expect((await storedToken(a)) === newToken, 'page A keeps the new token for its next reconnect')
+  await closeDrawer(a)
+
+  // ---- 6. restart on the same port: A reconnects by itself, B's old token is refused
+  step = 'server restart'
+  raw.close()
+  await server.stop()
+  log('server stopped')
+  await a.locator('[data-test="offline"]').waitFor({ timeout: LONG })
+  await noToasts(a)
+  expect((await a.locator('[data-test="offline"]').count()) === 1, 'still reconnecting while the server is down')
+  await shot(a, '08-reconnecting')
+  srv = await server.start(`127.0.0.1:${srv.port}`)
+  log(`server restarted on ${srv.origin}`)
+  expect(srv.token === newToken, 'the restarted server uses the regenerated token')
+  await a.locator('[data-test="offline"]').waitFor({ state: 'detached', timeout: LONG })
+  const raw2 = await RpcClient.open(wsUrl(newToken))
+  await raw2.call('memory.write', { scope: 'global', type: 'user', slug: 'after-restart', title: 'Written after the restart', body: 'The page reconnected by itself.' })
+  await item(a, 'Written after the restart').waitFor({ timeout: LONG })
+  await shot(a, '09-reconnected')
+  step = 'second browser: old token rejected after the restart'
+  await b.locator('[data-test="login-rejected"]').waitFor({ timeout: LONG })
+  expect((await storedToken(b)) === null, 'B forgot the refused token')
+  await shot(b, '10-b-token-rejected')
+
+  // ---- 7. Chinese UI
+  step = 'Chinese UI'
+  await a.locator('[data-test="open-settings"]').click()
+  await a.locator('[data-test="language"] >> text=中文').click()
+  await a.locator('[data-test="nav-memories"]', { hasText: '记忆' }).waitFor({ timeout: LONG })
+  await a.locator('[data-test="settings-remote"] h4', { hasText: '远程访问' }).waitFor({ timeout: LONG })
+  await a.locator('[data-test="remote-state"]', { hasText: '运行于' }).waitFor({ timeout: LONG })
+  await until(async () => (await a.locator('[data-test="remote-clients"] .client').count()) >= 2, 'clients after the restart')
+  await noToasts(a)
+  await shot(a, '11-zh-settings')
+  const ctxC = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'zh-CN' })
+  const c = (pages.c = await newPage(ctxC, 'C', problems))
+  await c.goto(`${srv.origin}/`)
+  await c.locator('[data-test="login"] h1', { hasText: '连接到 Engram' }).waitFor({ timeout: LONG })
+  await login(c, 'not-the-token')
+  await c.locator('[data-test="login-rejected"]', { hasText: '令牌被拒绝' }).waitFor({ timeout: LONG })
+  await shot(c, '12-zh-login-rejected')
+
+  // ---- 8. log out from Settings
+  step = 'log out'
+  await a.locator('[data-test="logout"]').click()
+  await confirmDialog(a)
+  await a.locator('[data-test="login"][data-state="ask"]').waitFor({ timeout: LONG })
+  expect((await storedToken(a)) === null, 'log out forgets the token')
+  await a.reload()
+  await a.locator('[data-test="login"][data-state="ask"]').waitFor({ timeout: LONG })
+  await shot(a, '13-logged-out')
+
+  step = 'stop'
+  await server.stop()
+}
+
+let failed = false
+try {
+  await main()
+} catch (e) {
+  failed = true
+  console.error(`e2e: FAIL at "${step}": ${e.stack || e}`)
+  for (const [name, page] of Object.entries(pages)) {
+    try {
+      await shot(page, `fail-${name}`)
+    } catch {
+      /* page gone */
+    }
+  }
+} finally {
+  await cleanup()
+}
+if (problems.length) {
+  failed = true
+  console.error('e2e: errors in the pages:\n  ' + problems.join('\n  '))
+}
+log(failed ? 'FAILED' : 'all scenarios passed')
+process.exit(failed ? 1 : 0)
