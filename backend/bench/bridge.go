@@ -137,7 +137,7 @@ func RunBridge(ctx context.Context, n int, progress io.Writer) (BridgeFigures, e
 		done <- nil
 	}()
 	for i := 0; i < total; i++ {
-		b := []byte(`{"jsonrpc":"2.0","id":` + strconv.Itoa(100000+i) + `,"method":"memory.read","params":`+readParams+`}`)
+		b := []byte(`{"jsonrpc":"2.0","id":` + strconv.Itoa(100000+i) + `,"method":"memory.read","params":` + readParams + `}`)
 		if err := c.Write(ctx, websocket.MessageText, b); err != nil {
 			return f, err
 		}
