@@ -15,6 +15,7 @@ import (
 	"engram/backend/bridge"
 	"engram/backend/i18n"
 	"engram/backend/memory"
+	"engram/backend/organizer"
 	"engram/backend/settings"
 )
 
@@ -29,12 +30,13 @@ type App struct {
 	version string
 	ui      fs.FS // the built web UI (frontend/dist), for the bridge
 
-	ctx      context.Context
-	cancel   context.CancelFunc
-	Store    *memory.Store
-	Settings *settings.Service
-	Events   *api.Hub
-	API      *api.API // acting as the user (window, CLI)
+	ctx       context.Context
+	cancel    context.CancelFunc
+	Store     *memory.Store
+	Settings  *settings.Service
+	Events    *api.Hub
+	Organizer *organizer.Service
+	API       *api.API // acting as the user (window, CLI)
 
 	wg sync.WaitGroup
 
@@ -58,15 +60,31 @@ func (a *App) Start(ctx context.Context, watch bool) error {
 	if err := os.MkdirAll(a.home, 0o700); err != nil {
 		return fmt.Errorf("engram: unable to create home %s: %w", a.home, err)
 	}
-	st, err := memory.Open(a.ctx, a.home, memory.Options{
-		Logger: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
-	})
+	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	st, err := memory.Open(a.ctx, a.home, memory.Options{Logger: logger})
 	if err != nil {
 		return err
 	}
 	a.Store = st
 	a.Settings = settings.New(st.DB(), a.lang)
 	a.Events = api.NewHub(st, a.Settings)
+	// Long-running processes (desktop, serve) schedule and execute runs; one-shot CLI
+	// processes are passive: a Run Now there is queued for the long-running process to take.
+	org, err := organizer.New(organizer.Options{
+		Store:    st,
+		Logger:   logger,
+		Passive:  !watch,
+		Progress: func(p organizer.Progress) { a.Events.Publish(api.EventOrganizerProgress, p) },
+	})
+	if err != nil {
+		st.Close()
+		return err
+	}
+	if err := org.Start(a.ctx); err != nil {
+		st.Close()
+		return err
+	}
+	a.Organizer = org
 	a.API = api.New(a.ctx, a.deps(), memory.ActorUser)
 	if watch {
 		a.wg.Add(1)
@@ -81,12 +99,16 @@ func (a *App) Start(ctx context.Context, watch bool) error {
 }
 
 func (a *App) deps() api.Deps {
-	return api.Deps{Store: a.Store, Catalog: a.catalog, Settings: a.Settings, Events: a.Events, Remote: a, Version: a.version}
+	return api.Deps{Store: a.Store, Catalog: a.catalog, Settings: a.Settings, Events: a.Events, Remote: a, Version: a.version,
+		Organizer: a.Organizer}
 }
 
 // Stop ends background work, the bridge, and closes the store.
 func (a *App) Stop() error {
 	a.stopBridge()
+	if a.Organizer != nil {
+		_ = a.Organizer.Stop() // aborts an active run; queued runs wait for the next start
+	}
 	if a.cancel != nil {
 		a.cancel()
 	}

@@ -12,6 +12,7 @@ import (
 
 	"engram/backend/i18n"
 	"engram/backend/memory"
+	"engram/backend/organizer"
 	"engram/backend/settings"
 )
 
@@ -23,6 +24,8 @@ type Deps struct {
 	Events   *Hub
 	Remote   Remote
 	Version  string
+	// Organizer may be nil (its methods then answer organizer_not_running).
+	Organizer *organizer.Service
 }
 
 // Method is one entry of the table.
@@ -45,14 +48,15 @@ type API struct {
 	actor string
 	ctx   context.Context
 
-	App      *AppService
-	Memory   *MemoryService
-	Daily    *DailyService
-	Quota    *QuotaService
-	Index    *IndexService
-	Settings *SettingsService
-	I18n     *I18nService
-	Remote   *RemoteService
+	App       *AppService
+	Memory    *MemoryService
+	Daily     *DailyService
+	Quota     *QuotaService
+	Index     *IndexService
+	Settings  *SettingsService
+	I18n      *I18nService
+	Remote    *RemoteService
+	Organizer *OrganizerService
 
 	methods []Method
 	byName  map[string]*Method
@@ -69,6 +73,7 @@ func New(ctx context.Context, deps Deps, actor string) *API {
 	a.Settings = &SettingsService{a}
 	a.I18n = &I18nService{a}
 	a.Remote = &RemoteService{a}
+	a.Organizer = &OrganizerService{a}
 	a.methods = a.table()
 	a.byName = map[string]*Method{}
 	for i := range a.methods {
@@ -82,7 +87,7 @@ func (a *API) Actor() string { return a.actor }
 
 // Bindings are the service objects the Wails app binds.
 func (a *API) Bindings() []any {
-	return []any{a.App, a.Memory, a.Daily, a.Quota, a.Index, a.Settings, a.I18n, a.Remote}
+	return []any{a.App, a.Memory, a.Daily, a.Quota, a.Index, a.Settings, a.I18n, a.Remote, a.Organizer}
 }
 
 type flags struct{ readOnly, destructive bool }
@@ -132,6 +137,14 @@ func (a *API) table() []Method {
 		method("index.doctor", a.Index.Doctor, ro),
 		method("remote.status", a.Remote.Status, ro),
 		method("remote.regenerateToken", a.Remote.RegenerateToken, rw),
+		method("organizer.status", a.Organizer.Status, ro),
+		method("organizer.runs", a.Organizer.Runs, ro),
+		method("organizer.run", a.Organizer.Run, ro),
+		method("organizer.runNow", a.Organizer.RunNow, rw),
+		method("organizer.abort", a.Organizer.Abort, rw),
+		method("organizer.applyReport", a.Organizer.ApplyReport, del),
+		method("organizer.settings", a.Organizer.Settings, ro),
+		method("organizer.updateSettings", a.Organizer.UpdateSettings, rw),
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 
 	"engram/backend/memory"
+	"engram/backend/organizer"
 	"engram/backend/settings"
 )
 
@@ -47,7 +48,10 @@ func (a *API) fail(err error) error {
 	e := &Error{Code: memory.CodeInternal}
 	var me *memory.Error
 	var se *settings.InvalidError
+	var oe *organizer.Error
 	switch {
+	case errors.As(err, &oe):
+		e.Code, e.Args = oe.Code, oe.Args
 	case errors.As(err, &me):
 		e.Code, e.Args = me.Code, me.Args
 	case errors.As(err, &se):

@@ -1311,6 +1311,794 @@ export namespace memory {
 
 }
 
+export namespace organizer {
+	
+	export class AbortParams {
+	    run_id?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new AbortParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.run_id = source["run_id"];
+	    }
+	}
+	export class ApplyParams {
+	    run_id: string;
+	    decision_ids: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ApplyParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.run_id = source["run_id"];
+	        this.decision_ids = source["decision_ids"];
+	    }
+	}
+	export class DecisionOutcome {
+	    id: string;
+	    status: string;
+	    code?: string;
+	    message?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new DecisionOutcome(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.status = source["status"];
+	        this.code = source["code"];
+	        this.message = source["message"];
+	    }
+	}
+	export class ApplyResult {
+	    run_id: string;
+	    decisions: DecisionOutcome[];
+	    applied: number;
+	    failed: number;
+	    final_count: number;
+	    compression_ratio: number;
+	    snapshot: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ApplyResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.run_id = source["run_id"];
+	        this.decisions = this.convertValues(source["decisions"], DecisionOutcome);
+	        this.applied = source["applied"];
+	        this.failed = source["failed"];
+	        this.final_count = source["final_count"];
+	        this.compression_ratio = source["compression_ratio"];
+	        this.snapshot = source["snapshot"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class RunError {
+	    code: string;
+	    args?: {[key: string]: any};
+	    message: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new RunError(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.code = source["code"];
+	        this.args = source["args"];
+	        this.message = source["message"];
+	    }
+	}
+	export class ClusterReport {
+	    id: string;
+	    key: string;
+	    scope: string;
+	    scope_key: string;
+	    size: number;
+	    entry_ids: string[];
+	    status: string;
+	    error?: RunError;
+	
+	    static createFrom(source: any = {}) {
+	        return new ClusterReport(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.key = source["key"];
+	        this.scope = source["scope"];
+	        this.scope_key = source["scope_key"];
+	        this.size = source["size"];
+	        this.entry_ids = source["entry_ids"];
+	        this.status = source["status"];
+	        this.error = this.convertValues(source["error"], RunError);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Counts {
+	    scanned: number;
+	    scopes: number;
+	    clusters: number;
+	    clusters_failed: number;
+	    decisions: number;
+	    keep: number;
+	    merge_into: number;
+	    delete: number;
+	    mark_review: number;
+	    rewrite_hint: number;
+	    auto: number;
+	    queued: number;
+	    dropped: number;
+	    applied: number;
+	    failed: number;
+	    removed: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Counts(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.scanned = source["scanned"];
+	        this.scopes = source["scopes"];
+	        this.clusters = source["clusters"];
+	        this.clusters_failed = source["clusters_failed"];
+	        this.decisions = source["decisions"];
+	        this.keep = source["keep"];
+	        this.merge_into = source["merge_into"];
+	        this.delete = source["delete"];
+	        this.mark_review = source["mark_review"];
+	        this.rewrite_hint = source["rewrite_hint"];
+	        this.auto = source["auto"];
+	        this.queued = source["queued"];
+	        this.dropped = source["dropped"];
+	        this.applied = source["applied"];
+	        this.failed = source["failed"];
+	        this.removed = source["removed"];
+	    }
+	}
+	export class DecisionResult {
+	    code?: string;
+	    message?: string;
+	    // Go type: time
+	    at: any;
+	    by: string;
+	    removed: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new DecisionResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.code = source["code"];
+	        this.message = source["message"];
+	        this.at = this.convertValues(source["at"], null);
+	        this.by = source["by"];
+	        this.removed = source["removed"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Preserved {
+	    body: string;
+	    aliases: string[];
+	    tags: string[];
+	    supersedes: string[];
+	    source_quote: string;
+	    confidence: string;
+	    unreview?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Preserved(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.body = source["body"];
+	        this.aliases = source["aliases"];
+	        this.tags = source["tags"];
+	        this.supersedes = source["supersedes"];
+	        this.source_quote = source["source_quote"];
+	        this.confidence = source["confidence"];
+	        this.unreview = source["unreview"];
+	    }
+	}
+	export class Reason {
+	    code: string;
+	    args?: {[key: string]: any};
+	    text?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Reason(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.code = source["code"];
+	        this.args = source["args"];
+	        this.text = source["text"];
+	    }
+	}
+	export class EntryRef {
+	    id: string;
+	    slug: string;
+	    title: string;
+	    scope: string;
+	    scope_key: string;
+	    workdir?: string;
+	    agent?: string;
+	    type: string;
+	    path: string;
+	    version: string;
+	    reviewed: boolean;
+	    confidence: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new EntryRef(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.slug = source["slug"];
+	        this.title = source["title"];
+	        this.scope = source["scope"];
+	        this.scope_key = source["scope_key"];
+	        this.workdir = source["workdir"];
+	        this.agent = source["agent"];
+	        this.type = source["type"];
+	        this.path = source["path"];
+	        this.version = source["version"];
+	        this.reviewed = source["reviewed"];
+	        this.confidence = source["confidence"];
+	    }
+	}
+	export class Decision {
+	    id: string;
+	    cluster_id: string;
+	    action: string;
+	    targets: EntryRef[];
+	    into?: EntryRef;
+	    confidence: number;
+	    risk: string;
+	    tier?: string;
+	    score?: number;
+	    reason: Reason;
+	    hint?: string;
+	    preserved?: Preserved;
+	    outcome: string;
+	    bucket?: string;
+	    status: string;
+	    result?: DecisionResult;
+	
+	    static createFrom(source: any = {}) {
+	        return new Decision(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.cluster_id = source["cluster_id"];
+	        this.action = source["action"];
+	        this.targets = this.convertValues(source["targets"], EntryRef);
+	        this.into = this.convertValues(source["into"], EntryRef);
+	        this.confidence = source["confidence"];
+	        this.risk = source["risk"];
+	        this.tier = source["tier"];
+	        this.score = source["score"];
+	        this.reason = this.convertValues(source["reason"], Reason);
+	        this.hint = source["hint"];
+	        this.preserved = this.convertValues(source["preserved"], Preserved);
+	        this.outcome = source["outcome"];
+	        this.bucket = source["bucket"];
+	        this.status = source["status"];
+	        this.result = this.convertValues(source["result"], DecisionResult);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	
+	
+	
+	export class Progress {
+	    run_id: string;
+	    phase: string;
+	    status: string;
+	    done: number;
+	    total: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Progress(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.run_id = source["run_id"];
+	        this.phase = source["phase"];
+	        this.status = source["status"];
+	        this.done = source["done"];
+	        this.total = source["total"];
+	    }
+	}
+	
+	export class ScopeScan {
+	    scope: string;
+	    key: string;
+	    workdir?: string;
+	    agent?: string;
+	    count: number;
+	    used: number;
+	    limit: number;
+	    headroom: number;
+	    level: string;
+	    target: number;
+	    over_target: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ScopeScan(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.scope = source["scope"];
+	        this.key = source["key"];
+	        this.workdir = source["workdir"];
+	        this.agent = source["agent"];
+	        this.count = source["count"];
+	        this.used = source["used"];
+	        this.limit = source["limit"];
+	        this.headroom = source["headroom"];
+	        this.level = source["level"];
+	        this.target = source["target"];
+	        this.over_target = source["over_target"];
+	    }
+	}
+	export class Report {
+	    version: number;
+	    run_id: string;
+	    trigger: string;
+	    mode: string;
+	    clusterer: string;
+	    planner: string;
+	    cluster_fallback?: RunError;
+	    quota_level: string;
+	    quota_headroom: number;
+	    scopes: ScopeScan[];
+	    counts: Counts;
+	    rejection_buckets: {[key: string]: number};
+	    clusters: ClusterReport[];
+	    decisions: Decision[];
+	    snapshots: string[];
+	    error?: RunError;
+	
+	    static createFrom(source: any = {}) {
+	        return new Report(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.version = source["version"];
+	        this.run_id = source["run_id"];
+	        this.trigger = source["trigger"];
+	        this.mode = source["mode"];
+	        this.clusterer = source["clusterer"];
+	        this.planner = source["planner"];
+	        this.cluster_fallback = this.convertValues(source["cluster_fallback"], RunError);
+	        this.quota_level = source["quota_level"];
+	        this.quota_headroom = source["quota_headroom"];
+	        this.scopes = this.convertValues(source["scopes"], ScopeScan);
+	        this.counts = this.convertValues(source["counts"], Counts);
+	        this.rejection_buckets = source["rejection_buckets"];
+	        this.clusters = this.convertValues(source["clusters"], ClusterReport);
+	        this.decisions = this.convertValues(source["decisions"], Decision);
+	        this.snapshots = source["snapshots"];
+	        this.error = this.convertValues(source["error"], RunError);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class RunDetail {
+	    id: string;
+	    trigger: string;
+	    mode: string;
+	    status: string;
+	    phase: string;
+	    // Go type: time
+	    started_at: any;
+	    // Go type: time
+	    finished_at?: any;
+	    initial_count: number;
+	    final_count: number;
+	    compression_ratio: number;
+	    quota_headroom_at_start: number;
+	    token_usage_total: number;
+	    counts: Counts;
+	    rejection_buckets: {[key: string]: number};
+	    error?: RunError;
+	    progress?: Progress;
+	    report?: Report;
+	    report_error?: RunError;
+	
+	    static createFrom(source: any = {}) {
+	        return new RunDetail(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.trigger = source["trigger"];
+	        this.mode = source["mode"];
+	        this.status = source["status"];
+	        this.phase = source["phase"];
+	        this.started_at = this.convertValues(source["started_at"], null);
+	        this.finished_at = this.convertValues(source["finished_at"], null);
+	        this.initial_count = source["initial_count"];
+	        this.final_count = source["final_count"];
+	        this.compression_ratio = source["compression_ratio"];
+	        this.quota_headroom_at_start = source["quota_headroom_at_start"];
+	        this.token_usage_total = source["token_usage_total"];
+	        this.counts = this.convertValues(source["counts"], Counts);
+	        this.rejection_buckets = source["rejection_buckets"];
+	        this.error = this.convertValues(source["error"], RunError);
+	        this.progress = this.convertValues(source["progress"], Progress);
+	        this.report = this.convertValues(source["report"], Report);
+	        this.report_error = this.convertValues(source["report_error"], RunError);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	export class RunNowParams {
+	    trigger?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new RunNowParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.trigger = source["trigger"];
+	    }
+	}
+	export class RunParams {
+	    id: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new RunParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	    }
+	}
+	export class RunRef {
+	    id: string;
+	    status: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new RunRef(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.status = source["status"];
+	    }
+	}
+	export class RunSummary {
+	    id: string;
+	    trigger: string;
+	    mode: string;
+	    status: string;
+	    phase: string;
+	    // Go type: time
+	    started_at: any;
+	    // Go type: time
+	    finished_at?: any;
+	    initial_count: number;
+	    final_count: number;
+	    compression_ratio: number;
+	    quota_headroom_at_start: number;
+	    token_usage_total: number;
+	    counts: Counts;
+	    rejection_buckets: {[key: string]: number};
+	    error?: RunError;
+	    progress?: Progress;
+	
+	    static createFrom(source: any = {}) {
+	        return new RunSummary(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.trigger = source["trigger"];
+	        this.mode = source["mode"];
+	        this.status = source["status"];
+	        this.phase = source["phase"];
+	        this.started_at = this.convertValues(source["started_at"], null);
+	        this.finished_at = this.convertValues(source["finished_at"], null);
+	        this.initial_count = source["initial_count"];
+	        this.final_count = source["final_count"];
+	        this.compression_ratio = source["compression_ratio"];
+	        this.quota_headroom_at_start = source["quota_headroom_at_start"];
+	        this.token_usage_total = source["token_usage_total"];
+	        this.counts = this.convertValues(source["counts"], Counts);
+	        this.rejection_buckets = source["rejection_buckets"];
+	        this.error = this.convertValues(source["error"], RunError);
+	        this.progress = this.convertValues(source["progress"], Progress);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class RunsParams {
+	    limit?: number;
+	    offset?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new RunsParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.limit = source["limit"];
+	        this.offset = source["offset"];
+	    }
+	}
+	export class RunsResult {
+	    runs: RunSummary[];
+	
+	    static createFrom(source: any = {}) {
+	        return new RunsResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.runs = this.convertValues(source["runs"], RunSummary);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	export class Settings {
+	    enabled: boolean;
+	    frequency_hours: number;
+	    mode: string;
+	    min_hours_between_runs: number;
+	    min_new_memories: number;
+	    review_after_days: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Settings(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.enabled = source["enabled"];
+	        this.frequency_hours = source["frequency_hours"];
+	        this.mode = source["mode"];
+	        this.min_hours_between_runs = source["min_hours_between_runs"];
+	        this.min_new_memories = source["min_new_memories"];
+	        this.review_after_days = source["review_after_days"];
+	    }
+	}
+	export class SettingsPatch {
+	    enabled?: boolean;
+	    frequency_hours?: number;
+	    mode?: string;
+	    min_hours_between_runs?: number;
+	    min_new_memories?: number;
+	    review_after_days?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new SettingsPatch(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.enabled = source["enabled"];
+	        this.frequency_hours = source["frequency_hours"];
+	        this.mode = source["mode"];
+	        this.min_hours_between_runs = source["min_hours_between_runs"];
+	        this.min_new_memories = source["min_new_memories"];
+	        this.review_after_days = source["review_after_days"];
+	    }
+	}
+	export class StatusResult {
+	    settings: Settings;
+	    armed: boolean;
+	    // Go type: time
+	    timer_at?: any;
+	    // Go type: time
+	    next_run_at?: any;
+	    // Go type: time
+	    last_check_at?: any;
+	    last_skip?: string;
+	    active?: RunSummary;
+	    queued: number;
+	    last_run?: RunSummary;
+	
+	    static createFrom(source: any = {}) {
+	        return new StatusResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.settings = this.convertValues(source["settings"], Settings);
+	        this.armed = source["armed"];
+	        this.timer_at = this.convertValues(source["timer_at"], null);
+	        this.next_run_at = this.convertValues(source["next_run_at"], null);
+	        this.last_check_at = this.convertValues(source["last_check_at"], null);
+	        this.last_skip = source["last_skip"];
+	        this.active = this.convertValues(source["active"], RunSummary);
+	        this.queued = source["queued"];
+	        this.last_run = this.convertValues(source["last_run"], RunSummary);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
 export namespace settings {
 	
 	export class Patch {

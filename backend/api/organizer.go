@@ -1,0 +1,98 @@
+package api
+
+import "engram/backend/organizer"
+
+// OrganizerService runs and reviews the organizer (scan → cluster → plan → gate → apply).
+type OrganizerService struct{ a *API }
+
+func (s *OrganizerService) svc() (*organizer.Service, error) {
+	if s.a.deps.Organizer == nil {
+		return nil, s.a.newError(organizer.CodeNotRunning, nil)
+	}
+	return s.a.deps.Organizer, nil
+}
+
+// Status reports the settings, the timer, the active run with its progress, the queue and the
+// newest finished run.
+func (s *OrganizerService) Status(_ Empty) (organizer.StatusResult, error) {
+	o, err := s.svc()
+	if err != nil {
+		return organizer.StatusResult{}, err
+	}
+	r, err := o.Status(s.a.ctx)
+	return r, s.a.fail(err)
+}
+
+// Runs lists runs, newest first (queued runs included).
+func (s *OrganizerService) Runs(p organizer.RunsParams) (organizer.RunsResult, error) {
+	o, err := s.svc()
+	if err != nil {
+		return organizer.RunsResult{}, err
+	}
+	r, err := o.Runs(s.a.ctx, p)
+	if r.Runs == nil {
+		r.Runs = []organizer.RunSummary{}
+	}
+	return r, s.a.fail(err)
+}
+
+// Run returns one run with its typed report.
+func (s *OrganizerService) Run(p organizer.RunParams) (organizer.RunDetail, error) {
+	o, err := s.svc()
+	if err != nil {
+		return organizer.RunDetail{}, err
+	}
+	r, err := o.Run(s.a.ctx, p.ID)
+	return r, s.a.fail(err)
+}
+
+// RunNow starts a run, or queues it behind the active one. The trigger defaults to manual
+// (a report to review); "scheduled" applies what the gate allows, as a timer run would.
+func (s *OrganizerService) RunNow(p organizer.RunNowParams) (organizer.RunRef, error) {
+	o, err := s.svc()
+	if err != nil {
+		return organizer.RunRef{}, err
+	}
+	r, err := o.RunNow(s.a.ctx, p.Trigger)
+	return r, s.a.fail(err)
+}
+
+// Abort stops the active run, or the named (queued or running) one.
+func (s *OrganizerService) Abort(p organizer.AbortParams) (organizer.RunRef, error) {
+	o, err := s.svc()
+	if err != nil {
+		return organizer.RunRef{}, err
+	}
+	r, err := o.Abort(s.a.ctx, p.RunID)
+	return r, s.a.fail(err)
+}
+
+// ApplyReport applies the chosen pending decisions of a finished run.
+func (s *OrganizerService) ApplyReport(p organizer.ApplyParams) (organizer.ApplyResult, error) {
+	o, err := s.svc()
+	if err != nil {
+		return organizer.ApplyResult{}, err
+	}
+	r, err := o.ApplyReport(s.a.ctx, p.RunID, p.DecisionIDs)
+	return r, s.a.fail(err)
+}
+
+// Settings returns the organizer settings.
+func (s *OrganizerService) Settings(_ Empty) (organizer.Settings, error) {
+	o, err := s.svc()
+	if err != nil {
+		return organizer.Settings{}, err
+	}
+	r, err := o.Settings(s.a.ctx)
+	return r, s.a.fail(err)
+}
+
+// UpdateSettings changes the organizer settings; enabling or a new frequency re-arms the timer.
+func (s *OrganizerService) UpdateSettings(p organizer.SettingsPatch) (organizer.Settings, error) {
+	o, err := s.svc()
+	if err != nil {
+		return organizer.Settings{}, err
+	}
+	r, err := o.UpdateSettings(s.a.ctx, p)
+	return r, s.a.fail(err)
+}

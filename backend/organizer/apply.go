@@ -1,0 +1,211 @@
+package organizer
+
+import (
+	"context"
+	"encoding/json"
+
+	"engram/backend/memory"
+)
+
+// applyDecisions snapshots the files ds will change, then applies every decision through one
+// memory.ApplyBatch as the organizer, and records each decision's result. ds point into rep.
+// The batch runs to its end even if ctx is cancelled: stopping between a merge's write and its
+// deletes is exactly what group ordering exists to avoid.
+func (s *Service) applyDecisions(ctx context.Context, runID string, rep *Report, all []*Decision, by string) error {
+	now := s.clock.Now()
+	// A decision whose entries changed or went away since the scan is not applied at all: a
+	// merge must not write a keeper whose sources can no longer be removed as seen.
+	var ds []*Decision
+	for _, d := range all {
+		if code, msg := s.stale(ctx, d); code != "" {
+			d.Status, d.Result = DecisionFailed, &DecisionResult{Code: code, Message: msg, At: now, By: by}
+			continue
+		}
+		ds = append(ds, d)
+	}
+	if len(ds) == 0 {
+		rep.recount()
+		return nil
+	}
+	var refs []EntryRef
+	for _, d := range ds {
+		if d.Into != nil {
+			refs = append(refs, *d.Into)
+		}
+		refs = append(refs, d.Targets...)
+	}
+	dir, err := s.snaps.take(runID, refs)
+	if err != nil {
+		return wrapErr(CodeApplyFailed, err, "unable to snapshot the files before changing them")
+	}
+	if !contains(rep.Snapshots, dir) {
+		rep.Snapshots = append(rep.Snapshots, dir)
+	}
+	var items []memory.Item
+	var owner []int
+	for i, d := range ds {
+		for _, it := range itemsFor(d) {
+			items = append(items, it)
+			owner = append(owner, i)
+		}
+	}
+	res, err := s.store.ApplyBatch(context.WithoutCancel(ctx), memory.Batch{Items: items, Actor: memory.ActorOrganizer,
+		Session: "organizer:" + runID})
+	if err != nil {
+		return wrapErr(CodeApplyFailed, err, "unable to apply the decisions")
+	}
+	results := make([]*DecisionResult, len(ds))
+	for i := range ds {
+		results[i] = &DecisionResult{At: now, By: by}
+	}
+	for k, ir := range res.Results {
+		r := results[owner[k]]
+		if ir.OK {
+			if items[k].Op == memory.OpDelete {
+				r.Removed++
+			}
+			continue
+		}
+		// The first real failure explains the decision; group_failed only follows from it.
+		if r.Code == "" || (r.Code == memory.CodeGroupFailed && ir.Code != memory.CodeGroupFailed) {
+			r.Code, r.Message = ir.Code, ir.Message
+		}
+	}
+	for i, d := range ds {
+		d.Result = results[i]
+		d.Status = DecisionApplied
+		if results[i].Code != "" {
+			d.Status = DecisionFailed
+		}
+	}
+	rep.recount()
+	return nil
+}
+
+// stale checks a decision's entries against the index: each must still exist at the version
+// the run saw. It returns the code and message of the first mismatch.
+func (s *Service) stale(ctx context.Context, d *Decision) (code, msg string) {
+	refs := d.Targets
+	if d.Into != nil {
+		refs = append([]EntryRef{*d.Into}, refs...)
+	}
+	for _, ref := range refs {
+		m, err := s.store.Get(ctx, ref.ID)
+		if err != nil {
+			return memory.CodeOf(err), err.Error()
+		}
+		if m.Version != ref.Version || m.Archived {
+			return memory.CodeVersionConflict, "organizer: unable to apply: " + ref.Slug + " changed since the run read it"
+		}
+	}
+	return "", ""
+}
+
+func contains(v []string, s string) bool {
+	for _, x := range v {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// ApplyParams choose decisions of a run's report to apply.
+type ApplyParams struct {
+	RunID       string   `json:"run_id"`
+	DecisionIDs []string `json:"decision_ids"`
+}
+
+// DecisionOutcome is what applying one decision did.
+type DecisionOutcome struct {
+	ID      string         `json:"id"`
+	Status  DecisionStatus `json:"status"`
+	Code    string         `json:"code,omitempty"`
+	Message string         `json:"message,omitempty"`
+}
+
+// ApplyResult is the outcome of ApplyReport.
+type ApplyResult struct {
+	RunID            string            `json:"run_id"`
+	Decisions        []DecisionOutcome `json:"decisions"`
+	Applied          int               `json:"applied"`
+	Failed           int               `json:"failed"`
+	FinalCount       int               `json:"final_count"`
+	CompressionRatio float64           `json:"compression_ratio"`
+	Snapshot         string            `json:"snapshot"`
+}
+
+// ApplyReport applies the chosen pending decisions of a finished run's report (a manual run's
+// review, or what a scheduled run left for review): snapshot first, then one ApplyBatch as the
+// organizer. Every decision is checked before anything changes; entries edited since the scan
+// fail with version_conflict and a merge whose write fails deletes nothing.
+func (s *Service) ApplyReport(ctx context.Context, runID string, decisionIDs []string) (ApplyResult, error) {
+	if len(decisionIDs) == 0 {
+		return ApplyResult{}, codeErr(CodeNoDecisions, nil, "unable to apply: no decisions chosen")
+	}
+	if err := s.acquireForReview(); err != nil {
+		return ApplyResult{}, err
+	}
+	defer s.releaseForReview()
+
+	row, err := s.runs.get(ctx, runID)
+	if err != nil {
+		return ApplyResult{}, err
+	}
+	if row.Status != StatusDone {
+		return ApplyResult{}, codeErr(CodeReportUnavailable, map[string]any{"Run": runID, "Status": string(row.Status)},
+			"unable to apply decisions of run %s: it is %s", runID, row.Status)
+	}
+	rep, err := parseReport(row.report)
+	if err != nil {
+		return ApplyResult{}, err
+	}
+	if rep == nil {
+		return ApplyResult{}, codeErr(CodeReportUnavailable, map[string]any{"Run": runID, "Status": string(row.Status)},
+			"unable to apply decisions of run %s: it has no report", runID)
+	}
+	byID := map[string]*Decision{}
+	for i := range rep.Decisions {
+		byID[rep.Decisions[i].ID] = &rep.Decisions[i]
+	}
+	var picked []*Decision
+	seen := map[string]bool{}
+	for _, id := range decisionIDs {
+		d, ok := byID[id]
+		if !ok {
+			return ApplyResult{}, codeErr(CodeDecisionNotFound, map[string]any{"Run": runID, "Decision": id},
+				"unable to find decision %s in run %s", id, runID)
+		}
+		if d.Status != DecisionPending {
+			return ApplyResult{}, codeErr(CodeDecisionNotPending, map[string]any{"Decision": id, "Status": string(d.Status)},
+				"unable to apply decision %s: it is %s", id, d.Status)
+		}
+		if !seen[id] {
+			seen[id] = true
+			picked = append(picked, d)
+		}
+	}
+	if err := s.applyDecisions(ctx, runID, rep, picked, "review"); err != nil {
+		return ApplyResult{}, err
+	}
+	final := row.InitialCount - rep.Counts.Removed
+	raw, _ := json.Marshal(rep)
+	if err := s.runs.saveReport(context.WithoutCancel(ctx), runID, final, ratio(final, row.InitialCount), string(raw)); err != nil {
+		return ApplyResult{}, err
+	}
+	out := ApplyResult{RunID: runID, FinalCount: final, CompressionRatio: ratio(final, row.InitialCount),
+		Decisions: make([]DecisionOutcome, 0, len(picked)), Snapshot: ".snapshots/" + runID}
+	for _, d := range picked {
+		o := DecisionOutcome{ID: d.ID, Status: d.Status}
+		if d.Result != nil {
+			o.Code, o.Message = d.Result.Code, d.Result.Message
+		}
+		if d.Status == DecisionApplied {
+			out.Applied++
+		} else {
+			out.Failed++
+		}
+		out.Decisions = append(out.Decisions, o)
+	}
+	return out, nil
+}

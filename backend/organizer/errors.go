@@ -1,0 +1,61 @@
+package organizer
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Codes of user-visible organizer failures. Each has an i18n key "error.<code>" in locales/.
+const (
+	CodeNotRunning         = "organizer_not_running"
+	CodeRunNotFound        = "organizer_run_not_found"
+	CodeBusy               = "organizer_busy"
+	CodeNothingToAbort     = "organizer_nothing_to_abort"
+	CodeInvalidTrigger     = "organizer_invalid_trigger"
+	CodeInvalidSetting     = "organizer_invalid_setting"
+	CodeNoDecisions        = "organizer_no_decisions"
+	CodeDecisionNotFound   = "organizer_decision_not_found"
+	CodeDecisionNotPending = "organizer_decision_not_pending"
+	CodeReportUnavailable  = "organizer_report_unavailable"
+	CodeReportUnsupported  = "organizer_report_unsupported"
+	CodeScanFailed         = "organizer_scan_failed"
+	CodeApplyFailed        = "organizer_apply_failed"
+	CodeInterrupted        = "organizer_interrupted"
+	CodeInternal           = "organizer_internal"
+)
+
+// Error is a coded organizer failure. Code names the message (i18n key "error.<Code>"), Args
+// fill its placeholders, Msg is the English detail for logs.
+type Error struct {
+	Code string
+	Args map[string]any
+	Msg  string
+	Err  error
+}
+
+func (e *Error) Error() string {
+	if e.Err != nil {
+		return "organizer: " + e.Msg + ": " + e.Err.Error()
+	}
+	return "organizer: " + e.Msg
+}
+
+// Unwrap returns the underlying cause, if any.
+func (e *Error) Unwrap() error { return e.Err }
+
+func codeErr(code string, args map[string]any, format string, a ...any) *Error {
+	return &Error{Code: code, Args: args, Msg: fmt.Sprintf(format, a...)}
+}
+
+func wrapErr(code string, err error, format string, a ...any) *Error {
+	return &Error{Code: code, Args: map[string]any{"Detail": err.Error()}, Msg: fmt.Sprintf(format, a...), Err: err}
+}
+
+// CodeOf returns the code of a coded organizer error, or "" when err carries none.
+func CodeOf(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return ""
+}

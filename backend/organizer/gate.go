@@ -1,0 +1,90 @@
+package organizer
+
+// Confidence lines of the gate.
+const (
+	// LowConfidence: below it a decision is high risk, whatever it touches.
+	LowConfidence = 0.7
+	// AutoConfidence: the least confidence at which a scheduled run applies a low-risk decision.
+	AutoConfidence = 0.8
+	// StrictConfidence: conservative mode's line for low risk, aggressive mode's for medium.
+	StrictConfidence = 0.9
+)
+
+// RiskInput is what the gate knows about a decision when it recomputes its risk.
+type RiskInput struct {
+	Action     Action
+	Confidence float64
+	// CrossScope is set when the entries of the decision live in more than one scope instance.
+	CrossScope bool
+	// TouchesReviewed is set when any entry the decision changes or removes is reviewed.
+	TouchesReviewed bool
+	// RemovesReviewed is set when a reviewed entry would leave the store: a delete target, or
+	// a merge_into source (its text lives on in the keeper, but the entry a person vouched
+	// for goes away).
+	RemovesReviewed bool
+}
+
+// ComputeRisk recomputes a decision's risk locally: cross-scope → high, confidence below 0.7
+// → high, touching a reviewed entry → at least medium, removing a reviewed entry → high.
+func ComputeRisk(in RiskInput) Risk {
+	risk := RiskLow
+	if in.CrossScope || in.Confidence < LowConfidence {
+		risk = RiskHigh
+	}
+	if in.TouchesReviewed {
+		risk = maxRisk(risk, RiskMedium)
+	}
+	if in.RemovesReviewed && (in.Action == ActionDelete || in.Action == ActionMergeInto) {
+		risk = RiskHigh
+	}
+	return risk
+}
+
+// Gate decides, from trigger × mode × risk × confidence, whether a run applies a decision
+// itself (OutcomeAuto), leaves it for a person (OutcomeQueue, with the bucket saying why), or
+// only reports it (OutcomeDrop: rewrite hints are advice, never applied).
+//
+//	manual                      → queue (manual_review)
+//	scheduled, high risk        → queue (high_risk)
+//	scheduled, conservative     → auto when low risk, confidence ≥ 0.9 and not a delete
+//	scheduled, standard         → auto when low risk and confidence ≥ 0.8
+//	scheduled, aggressive       → auto when low risk and ≥ 0.8, or medium risk and ≥ 0.9
+func Gate(trigger Trigger, mode Mode, action Action, risk Risk, confidence float64) (Outcome, string) {
+	if action == ActionRewriteHint {
+		return OutcomeDrop, BucketReportOnly
+	}
+	if trigger != TriggerScheduled {
+		return OutcomeQueue, BucketManualReview
+	}
+	if risk == RiskHigh {
+		return OutcomeQueue, BucketHighRisk
+	}
+	switch mode {
+	case ModeConservative:
+		if action == ActionDelete {
+			return OutcomeQueue, BucketConservativeMode
+		}
+		if risk == RiskMedium {
+			return OutcomeQueue, BucketMediumRisk
+		}
+		if confidence < StrictConfidence {
+			return OutcomeQueue, BucketBelowConfidence
+		}
+	case ModeAggressive:
+		line := AutoConfidence
+		if risk == RiskMedium {
+			line = StrictConfidence
+		}
+		if confidence < line {
+			return OutcomeQueue, BucketBelowConfidence
+		}
+	default: // standard, and any unknown mode is treated as standard
+		if risk == RiskMedium {
+			return OutcomeQueue, BucketMediumRisk
+		}
+		if confidence < AutoConfidence {
+			return OutcomeQueue, BucketBelowConfidence
+		}
+	}
+	return OutcomeAuto, ""
+}

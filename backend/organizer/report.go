@@ -1,0 +1,355 @@
+package organizer
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"engram/backend/memory"
+)
+
+// ReportVersion is the version of the typed report stored in memory_organize_runs.report.
+// Readers refuse a newer version rather than misread it.
+const ReportVersion = 1
+
+// Action is what a decision proposes, as SubmitMemoryOrganizePlan names it.
+type Action string
+
+// Actions.
+const (
+	ActionKeep        Action = "keep"
+	ActionMergeInto   Action = "merge_into"
+	ActionDelete      Action = "delete"
+	ActionMarkReview  Action = "mark_review"
+	ActionRewriteHint Action = "rewrite_hint"
+)
+
+// Valid reports whether a is a known action.
+func (a Action) Valid() bool {
+	switch a {
+	case ActionKeep, ActionMergeInto, ActionDelete, ActionMarkReview, ActionRewriteHint:
+		return true
+	}
+	return false
+}
+
+// Risk is the gate's own assessment of a decision, recomputed locally whatever a planner said.
+type Risk string
+
+// Risks.
+const (
+	RiskLow    Risk = "low"
+	RiskMedium Risk = "medium"
+	RiskHigh   Risk = "high"
+)
+
+func riskRank(r Risk) int {
+	switch r {
+	case RiskMedium:
+		return 1
+	case RiskHigh:
+		return 2
+	}
+	return 0
+}
+
+func maxRisk(a, b Risk) Risk {
+	if riskRank(b) > riskRank(a) {
+		return b
+	}
+	return a
+}
+
+// Outcome is what the gate does with a decision.
+type Outcome string
+
+// Outcomes.
+const (
+	// OutcomeAuto decisions are applied by the run itself.
+	OutcomeAuto Outcome = "auto"
+	// OutcomeQueue decisions wait in the report for a person (ApplyReport).
+	OutcomeQueue Outcome = "queue"
+	// OutcomeDrop decisions are invalid or not applicable; they are shown but never applied.
+	OutcomeDrop Outcome = "drop"
+)
+
+// DecisionStatus is where a decision stands.
+type DecisionStatus string
+
+// Decision statuses.
+const (
+	DecisionPending DecisionStatus = "pending" // queued for review
+	DecisionApplied DecisionStatus = "applied"
+	DecisionFailed  DecisionStatus = "failed"
+	DecisionDropped DecisionStatus = "dropped"
+)
+
+// Rejection buckets: why a decision was not applied by the run itself. The report counts
+// decisions per bucket (report.rejection_buckets); each has an i18n key
+// "organizer.bucket.<bucket>".
+const (
+	BucketManualReview     = "manual_review"
+	BucketHighRisk         = "high_risk"
+	BucketMediumRisk       = "medium_risk"
+	BucketBelowConfidence  = "below_confidence"
+	BucketConservativeMode = "conservative_mode"
+	BucketReportOnly       = "report_only"
+	BucketInvalidTarget    = "invalid_target"
+	BucketConflicting      = "conflicting_decision"
+	BucketBodyTooLarge     = "body_too_large"
+	BucketNothingToMerge   = "nothing_to_merge"
+)
+
+// Reason codes explain a decision; each has an i18n key "organizer.reason.<code>".
+const (
+	ReasonExactDuplicate = "exact_duplicate"
+	ReasonContained      = "contained"
+	ReasonSimilar        = "similar"
+	ReasonSimilarGuarded = "similar_numbers_or_negation_differ"
+	ReasonStaleLowConf   = "stale_low_confidence"
+	ReasonPlanner        = "planner"
+)
+
+// Reason says why a decision was proposed: a code for the UI and the arguments it names.
+type Reason struct {
+	Code string         `json:"code"`
+	Args map[string]any `json:"args,omitempty"`
+	// Text is free text from a planner (an LLM's reasoning), shown as is; empty offline.
+	Text string `json:"text,omitempty"`
+}
+
+// EntryRef is one memory as the run saw it at scan time.
+type EntryRef struct {
+	ID         string            `json:"id"`
+	Slug       string            `json:"slug"`
+	Title      string            `json:"title"`
+	Scope      memory.Scope      `json:"scope"`
+	ScopeKey   string            `json:"scope_key"`
+	Workdir    string            `json:"workdir,omitempty"`
+	Agent      string            `json:"agent,omitempty"`
+	Type       memory.Type       `json:"type"`
+	Path       string            `json:"path"`
+	Version    string            `json:"version"`
+	Reviewed   bool              `json:"reviewed"`
+	Confidence memory.Confidence `json:"confidence"`
+}
+
+func refOf(m *memory.Memory) EntryRef {
+	return EntryRef{ID: m.ID, Slug: m.Slug, Title: m.Title, Scope: m.Scope, ScopeKey: m.ScopeKey(), Workdir: m.Workdir,
+		Agent: m.Agent, Type: m.Type, Path: m.Path, Version: m.Version, Reviewed: m.Reviewed, Confidence: m.Confidence}
+}
+
+// Preserved is the evidence a merge keeps: the merged body and the union of what the merged
+// entries knew, written onto the keeper before the others are deleted.
+type Preserved struct {
+	Body        string            `json:"body"`
+	Aliases     []string          `json:"aliases"`
+	Tags        []string          `json:"tags"`
+	Supersedes  []string          `json:"supersedes"`
+	SourceQuote string            `json:"source_quote"`
+	Confidence  memory.Confidence `json:"confidence"`
+	// Unreview is set when unreviewed text joins a reviewed keeper: the result goes back to
+	// the review queue.
+	Unreview bool `json:"unreview,omitempty"`
+}
+
+// DecisionResult is what applying a decision did.
+type DecisionResult struct {
+	Code    string    `json:"code,omitempty"`
+	Message string    `json:"message,omitempty"`
+	At      time.Time `json:"at"`
+	// By is "run" for decisions the run applied itself, "review" for ApplyReport.
+	By string `json:"by"`
+	// Removed counts the memories this decision took out of the store (merged away, deleted).
+	Removed int `json:"removed"`
+}
+
+// Decision is one gated proposal in a run's report.
+type Decision struct {
+	ID        string `json:"id"`
+	ClusterID string `json:"cluster_id"`
+	Action    Action `json:"action"`
+	// Targets are the entries acted on; for merge_into, the ones folded into Into and deleted.
+	Targets    []EntryRef `json:"targets"`
+	Into       *EntryRef  `json:"into,omitempty"`
+	Confidence float64    `json:"confidence"`
+	Risk       Risk       `json:"risk"`
+	Tier       Tier       `json:"tier,omitempty"`
+	Score      float64    `json:"score,omitempty"`
+	Reason     Reason     `json:"reason"`
+	// Hint is the advice of a rewrite_hint decision.
+	Hint      string     `json:"hint,omitempty"`
+	Preserved *Preserved `json:"preserved,omitempty"`
+	Outcome   Outcome    `json:"outcome"`
+	// Bucket is why the run did not apply it itself (empty for auto-applied decisions).
+	Bucket string          `json:"bucket,omitempty"`
+	Status DecisionStatus  `json:"status"`
+	Result *DecisionResult `json:"result,omitempty"`
+}
+
+// ClusterReport is one cluster the planner saw.
+type ClusterReport struct {
+	ID       string       `json:"id"`
+	Key      string       `json:"key"`
+	Scope    memory.Scope `json:"scope"`
+	ScopeKey string       `json:"scope_key"`
+	Size     int          `json:"size"`
+	EntryIDs []string     `json:"entry_ids"`
+	// Status is "ok" or "failed"; a failed cluster is isolated and the run goes on.
+	Status string    `json:"status"`
+	Error  *RunError `json:"error,omitempty"`
+}
+
+// ScopeScan is one scope instance as the scan found it, with its quota and the compression
+// target (limit − 100) handed to planners.
+type ScopeScan struct {
+	Scope      memory.Scope `json:"scope"`
+	Key        string       `json:"key"`
+	Workdir    string       `json:"workdir,omitempty"`
+	Agent      string       `json:"agent,omitempty"`
+	Count      int          `json:"count"`
+	Used       int          `json:"used"`
+	Limit      int          `json:"limit"`
+	Headroom   int          `json:"headroom"`
+	Level      string       `json:"level"`
+	Target     int          `json:"target"`
+	OverTarget int          `json:"over_target"`
+}
+
+// Counts summarise a run.
+type Counts struct {
+	Scanned        int `json:"scanned"`
+	Scopes         int `json:"scopes"`
+	Clusters       int `json:"clusters"`
+	ClustersFailed int `json:"clusters_failed"`
+	Decisions      int `json:"decisions"`
+	Keep           int `json:"keep"`
+	MergeInto      int `json:"merge_into"`
+	Delete         int `json:"delete"`
+	MarkReview     int `json:"mark_review"`
+	RewriteHint    int `json:"rewrite_hint"`
+	Auto           int `json:"auto"`
+	Queued         int `json:"queued"`
+	Dropped        int `json:"dropped"`
+	Applied        int `json:"applied"`
+	Failed         int `json:"failed"`
+	// Removed is how many memories applied merges and deletes took out of the store.
+	Removed int `json:"removed"`
+}
+
+// RunError is a coded failure recorded in a run (i18n key "error.<code>").
+type RunError struct {
+	Code    string         `json:"code"`
+	Args    map[string]any `json:"args,omitempty"`
+	Message string         `json:"message"`
+}
+
+func runErrorOf(err error) *RunError {
+	if err == nil {
+		return nil
+	}
+	re := &RunError{Code: CodeInternal, Message: err.Error()}
+	if e, ok := err.(*Error); ok {
+		re.Code, re.Args = e.Code, e.Args
+	} else if c := memory.CodeOf(err); c != memory.CodeInternal {
+		re.Code = c
+	}
+	if re.Args == nil {
+		re.Args = map[string]any{"Detail": err.Error()}
+	}
+	return re
+}
+
+// Report is the typed report of one run (version ReportVersion).
+type Report struct {
+	Version   int     `json:"version"`
+	RunID     string  `json:"run_id"`
+	Trigger   Trigger `json:"trigger"`
+	Mode      Mode    `json:"mode"`
+	Clusterer string  `json:"clusterer"`
+	Planner   string  `json:"planner"`
+	// ClusterFallback records why a topic clusterer was not used (structural groups instead).
+	ClusterFallback  *RunError       `json:"cluster_fallback,omitempty"`
+	QuotaLevel       string          `json:"quota_level"`
+	QuotaHeadroom    int             `json:"quota_headroom"`
+	Scopes           []ScopeScan     `json:"scopes"`
+	Counts           Counts          `json:"counts"`
+	RejectionBuckets map[string]int  `json:"rejection_buckets"`
+	Clusters         []ClusterReport `json:"clusters"`
+	Decisions        []Decision      `json:"decisions"`
+	// Snapshots are the folders (relative to the memory folder) holding the files as they
+	// were before this run changed them.
+	Snapshots []string  `json:"snapshots"`
+	Error     *RunError `json:"error,omitempty"`
+}
+
+func newReport(runID string, trigger Trigger, mode Mode) *Report {
+	return &Report{Version: ReportVersion, RunID: runID, Trigger: trigger, Mode: mode, RejectionBuckets: map[string]int{},
+		Scopes: []ScopeScan{}, Clusters: []ClusterReport{}, Decisions: []Decision{}, Snapshots: []string{}}
+}
+
+// parseReport reads a stored report; an empty one (a queued run) is nil.
+func parseReport(raw string) (*Report, error) {
+	if raw == "" || raw == "{}" {
+		return nil, nil
+	}
+	var head struct {
+		Version int `json:"version"`
+	}
+	if err := json.Unmarshal([]byte(raw), &head); err != nil {
+		return nil, wrapErr(CodeReportUnsupported, err, "unable to read the run report")
+	}
+	if head.Version != ReportVersion {
+		return nil, codeErr(CodeReportUnsupported, map[string]any{"Detail": fmt.Sprintf("version %d", head.Version)},
+			"unable to read a version %d run report", head.Version)
+	}
+	var r Report
+	if err := json.Unmarshal([]byte(raw), &r); err != nil {
+		return nil, wrapErr(CodeReportUnsupported, err, "unable to read the run report")
+	}
+	if r.RejectionBuckets == nil {
+		r.RejectionBuckets = map[string]int{}
+	}
+	return &r, nil
+}
+
+// recount recomputes the decision counts and buckets from the decisions.
+func (r *Report) recount() {
+	c := &r.Counts
+	c.Decisions, c.MergeInto, c.Delete, c.MarkReview, c.RewriteHint = 0, 0, 0, 0, 0
+	c.Auto, c.Queued, c.Dropped, c.Applied, c.Failed, c.Removed = 0, 0, 0, 0, 0, 0
+	r.RejectionBuckets = map[string]int{}
+	for _, d := range r.Decisions {
+		c.Decisions++
+		switch d.Action {
+		case ActionMergeInto:
+			c.MergeInto++
+		case ActionDelete:
+			c.Delete++
+		case ActionMarkReview:
+			c.MarkReview++
+		case ActionRewriteHint:
+			c.RewriteHint++
+		}
+		switch d.Outcome {
+		case OutcomeAuto:
+			c.Auto++
+		case OutcomeQueue:
+			c.Queued++
+		case OutcomeDrop:
+			c.Dropped++
+		}
+		if d.Bucket != "" {
+			r.RejectionBuckets[d.Bucket]++
+		}
+		switch d.Status {
+		case DecisionApplied:
+			c.Applied++
+		case DecisionFailed:
+			c.Failed++
+		}
+		if d.Result != nil {
+			c.Removed += d.Result.Removed
+		}
+	}
+}

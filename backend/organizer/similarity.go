@@ -1,0 +1,387 @@
+package organizer
+
+import (
+	"math"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"engram/backend/memory"
+)
+
+// Tier names how two memories were found to be near-duplicates, strongest first. The tiers
+// follow the consolidation ladder of the reference design: containment of one normalised
+// body in the other, cosine over word and character n-gram vectors, Jaccard over word sets.
+type Tier string
+
+// Tiers.
+const (
+	TierNone        Tier = ""
+	TierExact       Tier = "exact"
+	TierContainment Tier = "containment"
+	TierCosine      Tier = "cosine"
+	TierJaccard     Tier = "jaccard"
+	// TierAge is not a similarity: it marks mark_review decisions proposed for stale entries.
+	TierAge Tier = "age"
+)
+
+// Thresholds of the fuzzy tiers and the smallest text the containment tier trusts.
+const (
+	CosineThreshold  = 0.90
+	JaccardThreshold = 0.85
+	// MinContainedTokens is the fewest tokens a body must have before its containment in
+	// another counts: "uses go" inside a long note says nothing.
+	MinContainedTokens = 4
+	// MinFuzzyTokens is the fewest tokens both bodies need for the cosine and Jaccard tiers.
+	MinFuzzyTokens = 3
+)
+
+// Weights of the three vector spaces in the combined cosine; they sum to 1, so the combined
+// cosine is the weighted mean of the per-space cosines.
+const (
+	weightWords   = 0.4
+	weightBigrams = 0.3
+	weightChars   = 0.3
+)
+
+// Normalize folds a body to the form the tiers compare: lower case, full-width ASCII folded,
+// apostrophes inside words dropped ("don't" → "dont"), every other non-letter, non-digit
+// character a space, runs of spaces collapsed.
+func Normalize(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	pendingSpace := false
+	var prev rune
+	runes := []rune(s)
+	for i, r := range runes {
+		switch {
+		case r >= 0xFF01 && r <= 0xFF5E:
+			r -= 0xFEE0
+		case r == 0x3000:
+			r = ' '
+		}
+		r = unicode.ToLower(r)
+		if (r == '\'' || r == '’') && unicode.IsLetter(prev) && i+1 < len(runes) && unicode.IsLetter(runes[i+1]) {
+			continue
+		}
+		prev = r
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) {
+			if pendingSpace && b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			pendingSpace = false
+			b.WriteRune(r)
+			continue
+		}
+		pendingSpace = true
+	}
+	return b.String()
+}
+
+// Tokens splits normalised text into words; a run of CJK characters becomes its overlapping
+// character bigrams (one character alone stays a token), as the index segments it.
+func Tokens(norm string) []string {
+	var out []string
+	for _, field := range strings.Fields(norm) {
+		var word, cjk []rune
+		flushWord := func() {
+			if len(word) > 0 {
+				out = append(out, string(word))
+				word = word[:0]
+			}
+		}
+		flushCJK := func() {
+			switch len(cjk) {
+			case 0:
+			case 1:
+				out = append(out, string(cjk))
+			default:
+				for i := 0; i+1 < len(cjk); i++ {
+					out = append(out, string(cjk[i:i+2]))
+				}
+			}
+			cjk = cjk[:0]
+		}
+		for _, r := range field {
+			if memory.IsCJK(r) {
+				flushWord()
+				cjk = append(cjk, r)
+				continue
+			}
+			flushCJK()
+			word = append(word, r)
+		}
+		flushWord()
+		flushCJK()
+	}
+	return out
+}
+
+// feature is one dimension of a sparse vector, features sorted by id.
+type feature struct {
+	id int32
+	w  float64
+}
+
+// Text is one body analysed for comparison. Texts compared with each other must come from
+// the same Analyzer (they share its vocabulary).
+type Text struct {
+	Norm   string
+	Tokens []string
+	set    []int32 // sorted unique token ids
+	words  []feature
+	bigram []feature
+	chars  []feature
+	marked map[int32]bool // token ids that carry a number or a negation
+}
+
+// Analyzer interns the features of the texts it analyses.
+type Analyzer struct{ vocab map[string]int32 }
+
+// NewAnalyzer returns an empty analyzer.
+func NewAnalyzer() *Analyzer { return &Analyzer{vocab: map[string]int32{}} }
+
+func (a *Analyzer) id(s string) int32 {
+	if id, ok := a.vocab[s]; ok {
+		return id
+	}
+	id := int32(len(a.vocab))
+	a.vocab[s] = id
+	return id
+}
+
+// Analyze normalises body and computes its token set and vectors.
+func (a *Analyzer) Analyze(body string) *Text {
+	t := &Text{Norm: Normalize(body)}
+	t.Tokens = Tokens(t.Norm)
+	words := map[int32]float64{}
+	t.marked = map[int32]bool{}
+	for _, tok := range t.Tokens {
+		id := a.id("w\x00" + tok)
+		words[id]++
+		if marksMeaning(tok) {
+			t.marked[id] = true
+		}
+	}
+	t.set = make([]int32, 0, len(words))
+	for id := range words {
+		t.set = append(t.set, id)
+	}
+	sort.Slice(t.set, func(i, j int) bool { return t.set[i] < t.set[j] })
+	t.words = unit(words)
+	bi := map[int32]float64{}
+	for i := 0; i+1 < len(t.Tokens); i++ {
+		bi[a.id("b\x00"+t.Tokens[i]+" "+t.Tokens[i+1])]++
+	}
+	t.bigram = unit(bi)
+	ch := map[int32]float64{}
+	r := []rune(t.Norm)
+	for i := 0; i+3 <= len(r); i++ {
+		ch[a.id("c\x00"+string(r[i:i+3]))]++
+	}
+	t.chars = unit(ch)
+	return t
+}
+
+func unit(m map[int32]float64) []feature {
+	out := make([]feature, 0, len(m))
+	var n float64
+	for id, w := range m {
+		out = append(out, feature{id, w})
+		n += w * w
+	}
+	n = math.Sqrt(n)
+	for i := range out {
+		out[i].w /= n
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].id < out[j].id })
+	return out
+}
+
+func dot(a, b []feature) float64 {
+	var s float64
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch {
+		case a[i].id == b[j].id:
+			s += a[i].w * b[j].w
+			i++
+			j++
+		case a[i].id < b[j].id:
+			i++
+		default:
+			j++
+		}
+	}
+	return s
+}
+
+// negations are words whose presence on one side only can flip a statement's meaning.
+var negations = map[string]bool{
+	"not": true, "no": true, "never": true, "none": true, "nothing": true, "neither": true, "nor": true,
+	"without": true, "cannot": true, "dont": true, "doesnt": true, "didnt": true, "isnt": true,
+	"arent": true, "wasnt": true, "werent": true, "wont": true, "cant": true, "shouldnt": true,
+	"wouldnt": true, "couldnt": true, "hasnt": true, "havent": true, "nicht": true, "kein": true,
+}
+
+// marksMeaning reports whether a token carries a number or a negation.
+func marksMeaning(tok string) bool {
+	if negations[tok] {
+		return true
+	}
+	for _, r := range tok {
+		if unicode.IsDigit(r) || strings.ContainsRune("不没别无非未勿否", r) {
+			return true
+		}
+	}
+	return false
+}
+
+// Match is the result of comparing two texts.
+type Match struct {
+	Tier  Tier    `json:"tier"`
+	Score float64 `json:"score"`
+	// Contained is -1 when a lies inside b, 1 when b lies inside a, 0 otherwise or when equal.
+	Contained int `json:"contained"`
+	// Guarded is set on a fuzzy match whose texts differ in a number or a negation: they may
+	// say opposite things, so the match must not be trusted on its own.
+	Guarded bool `json:"guarded"`
+}
+
+// Cosine is the weighted cosine of two texts over words, word bigrams and character trigrams.
+func Cosine(a, b *Text) float64 {
+	return weightWords*dot(a.words, b.words) + weightBigrams*dot(a.bigram, b.bigram) + weightChars*dot(a.chars, b.chars)
+}
+
+// Jaccard is |A∩B| / |A∪B| over the token sets.
+func Jaccard(a, b *Text) float64 {
+	inter := intersect(a.set, b.set)
+	union := len(a.set) + len(b.set) - inter
+	if union == 0 {
+		return 0
+	}
+	return float64(inter) / float64(union)
+}
+
+func intersect(a, b []int32) int {
+	n := 0
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch {
+		case a[i] == b[j]:
+			n++
+			i++
+			j++
+		case a[i] < b[j]:
+			i++
+		default:
+			j++
+		}
+	}
+	return n
+}
+
+// Compare finds the strongest tier that links a and b, or TierNone.
+func Compare(a, b *Text) Match {
+	if a.Norm == "" || b.Norm == "" {
+		return Match{}
+	}
+	if a.Norm == b.Norm {
+		return Match{Tier: TierExact, Score: 1}
+	}
+	small, large, dir := a, b, -1
+	if len(a.Norm) > len(b.Norm) {
+		small, large, dir = b, a, 1
+	}
+	if len(small.Tokens) >= MinContainedTokens && intersect(small.set, large.set) == len(small.set) &&
+		containsAtBoundary(large.Norm, small.Norm) {
+		return Match{Tier: TierContainment, Score: float64(len(small.Norm)) / float64(len(large.Norm)), Contained: dir}
+	}
+	if len(a.Tokens) < MinFuzzyTokens || len(b.Tokens) < MinFuzzyTokens {
+		return Match{}
+	}
+	if c := Cosine(a, b); c >= CosineThreshold {
+		return Match{Tier: TierCosine, Score: c, Guarded: guarded(a, b)}
+	}
+	if j := Jaccard(a, b); j >= JaccardThreshold {
+		return Match{Tier: TierJaccard, Score: j, Guarded: guarded(a, b)}
+	}
+	return Match{}
+}
+
+// guarded reports whether a token carrying a number or a negation appears on one side only.
+func guarded(a, b *Text) bool {
+	for id := range a.marked {
+		if !b.marked[id] {
+			return true
+		}
+	}
+	for id := range b.marked {
+		if !a.marked[id] {
+			return true
+		}
+	}
+	return false
+}
+
+// containsAtBoundary reports whether needle occurs in hay starting and ending at word
+// boundaries; next to CJK text any position is a boundary (CJK is written without spaces).
+func containsAtBoundary(hay, needle string) bool {
+	first, _ := utf8.DecodeRuneInString(needle)
+	last, _ := utf8.DecodeLastRuneInString(needle)
+	for off := 0; off <= len(hay)-len(needle); {
+		i := strings.Index(hay[off:], needle)
+		if i < 0 {
+			return false
+		}
+		start := off + i
+		end := start + len(needle)
+		before, _ := utf8.DecodeLastRuneInString(hay[:start])
+		after, _ := utf8.DecodeRuneInString(hay[end:])
+		okLeft := start == 0 || before == ' ' || memory.IsCJK(first) || memory.IsCJK(before)
+		okRight := end == len(hay) || after == ' ' || memory.IsCJK(last) || memory.IsCJK(after)
+		if okLeft && okRight {
+			return true
+		}
+		_, size := utf8.DecodeRuneInString(hay[start:])
+		off = start + size
+	}
+	return false
+}
+
+// tierConfidence maps a match to the confidence of a merge it proposes: exact and contained
+// bodies lose nothing when merged; fuzzy matches earn less, and a guarded one (numbers or
+// negations differ) falls below the 0.7 line so the gate always leaves it to a person.
+func tierConfidence(m Match) float64 {
+	var c float64
+	switch m.Tier {
+	case TierExact:
+		c = 0.98
+	case TierContainment:
+		c = 0.9 + 0.05*m.Score
+	case TierCosine:
+		c = 0.8 + 1.5*(m.Score-CosineThreshold)
+	case TierJaccard:
+		c = 0.75 + (m.Score - JaccardThreshold)
+	default:
+		return 0
+	}
+	if m.Guarded {
+		c = math.Min(c, 0.6)
+	}
+	return math.Round(math.Min(c, 0.99)*1000) / 1000
+}
+
+// tierRank orders tiers strongest first, for picking the weakest link of a merge.
+func tierRank(t Tier) int {
+	switch t {
+	case TierExact:
+		return 0
+	case TierContainment:
+		return 1
+	case TierCosine:
+		return 2
+	case TierJaccard:
+		return 3
+	}
+	return 4
+}
