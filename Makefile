@@ -92,6 +92,7 @@ test: deps
 
 bench: cli
 	./$(BIN)/engram-cli bench store
+	./$(BIN)/engram-cli bench recall
 	./$(BIN)/engram-cli bench bridge
 	./$(BIN)/engram-cli bench locomo $(BENCH_DATA)
 

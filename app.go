@@ -13,9 +13,11 @@ import (
 
 	"engram/backend/api"
 	"engram/backend/bridge"
+	"engram/backend/embed"
 	"engram/backend/i18n"
 	"engram/backend/memory"
 	"engram/backend/organizer"
+	"engram/backend/recall"
 	"engram/backend/settings"
 )
 
@@ -36,6 +38,8 @@ type App struct {
 	Settings  *settings.Service
 	Events    *api.Hub
 	Organizer *organizer.Service
+	Recall    *recall.Service
+	Indexer   *embed.Indexer
 	API       *api.API // acting as the user (window, CLI)
 
 	wg sync.WaitGroup
@@ -85,6 +89,21 @@ func (a *App) Start(ctx context.Context, watch bool) error {
 		return err
 	}
 	a.Organizer = org
+	// Recall with the local embedder: no download, no network. Vectors are computed in the
+	// background by long-running processes; a one-shot CLI searches with the vectors there are.
+	emb, err := embed.Build(embed.Config{}, st, logger)
+	if err != nil {
+		a.Organizer.Stop()
+		st.Close()
+		return err
+	}
+	ropts := recall.Options{Logger: logger}
+	if emb.Embedder != nil {
+		ropts.Embedder, ropts.Vectors = emb.Embedder, emb.Searcher
+		a.Indexer = embed.NewIndexer(st, emb.Embedder, embed.IndexerOptions{Sink: emb.Sink, Logger: logger,
+			OnProgress: func(p embed.Progress) { a.Events.Publish(api.EventEmbeddingProgress, p) }})
+	}
+	a.Recall = recall.New(st, ropts)
 	a.API = api.New(a.ctx, a.deps(), memory.ActorUser)
 	if watch {
 		a.wg.Add(1)
@@ -94,12 +113,21 @@ func (a *App) Start(ctx context.Context, watch bool) error {
 				slog.Warn("engram: file watcher stopped", "err", err)
 			}
 		}()
+		if a.Indexer != nil {
+			stop := a.Indexer.Start(a.ctx)
+			a.wg.Add(1)
+			go func() {
+				defer a.wg.Done()
+				<-a.ctx.Done()
+				stop()
+			}()
+		}
 	}
 	return nil
 }
 
 func (a *App) deps() api.Deps {
-	return api.Deps{Store: a.Store, Catalog: a.catalog, Settings: a.Settings, Events: a.Events, Remote: a, Version: a.version,
+	return api.Deps{Recall: a.Recall, Indexer: a.Indexer, Store: a.Store, Catalog: a.catalog, Settings: a.Settings, Events: a.Events, Remote: a, Version: a.version,
 		Organizer: a.Organizer}
 }
 

@@ -10,9 +10,11 @@ import (
 	"sort"
 	"strings"
 
+	"engram/backend/embed"
 	"engram/backend/i18n"
 	"engram/backend/memory"
 	"engram/backend/organizer"
+	"engram/backend/recall"
 	"engram/backend/settings"
 )
 
@@ -23,6 +25,8 @@ type Deps struct {
 	Settings *settings.Service
 	Events   *Hub
 	Remote   Remote
+	Recall   *recall.Service
+	Indexer  *embed.Indexer
 	Version  string
 	// Organizer may be nil (its methods then answer organizer_not_running).
 	Organizer *organizer.Service
@@ -57,6 +61,7 @@ type API struct {
 	I18n      *I18nService
 	Remote    *RemoteService
 	Organizer *OrganizerService
+	Recall    *RecallService
 
 	methods []Method
 	byName  map[string]*Method
@@ -73,6 +78,7 @@ func New(ctx context.Context, deps Deps, actor string) *API {
 	a.Settings = &SettingsService{a}
 	a.I18n = &I18nService{a}
 	a.Remote = &RemoteService{a}
+	a.Recall = &RecallService{a}
 	a.Organizer = &OrganizerService{a}
 	a.methods = a.table()
 	a.byName = map[string]*Method{}
@@ -87,7 +93,7 @@ func (a *API) Actor() string { return a.actor }
 
 // Bindings are the service objects the Wails app binds.
 func (a *API) Bindings() []any {
-	return []any{a.App, a.Memory, a.Daily, a.Quota, a.Index, a.Settings, a.I18n, a.Remote, a.Organizer}
+	return []any{a.App, a.Memory, a.Daily, a.Quota, a.Index, a.Settings, a.I18n, a.Remote, a.Recall, a.Organizer}
 }
 
 type flags struct{ readOnly, destructive bool }
@@ -135,6 +141,13 @@ func (a *API) table() []Method {
 		method("index.reconcile", a.Index.Reconcile, rw),
 		method("index.reindex", a.Index.Reindex, rw),
 		method("index.doctor", a.Index.Doctor, ro),
+		method("recall.search", a.Recall.Search, ro),
+		method("recall.overview", a.Recall.Overview, ro),
+		method("recall.buildContext", a.Recall.BuildContext, ro),
+		method("recall.grep", a.Recall.Grep, ro),
+		method("recall.tools", a.Recall.Tools, ro),
+		method("recall.tool", a.Recall.Tool, del),
+		method("recall.embedStatus", a.Recall.EmbedStatus, ro),
 		method("remote.status", a.Remote.Status, ro),
 		method("remote.regenerateToken", a.Remote.RegenerateToken, rw),
 		method("organizer.status", a.Organizer.Status, ro),

@@ -34,6 +34,7 @@ const (
 	CodeInvalidSetting    = "invalid_setting"
 	CodeCanceled          = "canceled"
 	CodeRemoteUnavailable = "remote_unavailable"
+	CodeRecallUnavailable = "recall_unavailable"
 )
 
 // fail converts any error into an *Error translated for the caller's language.
@@ -48,6 +49,11 @@ func (a *API) fail(err error) error {
 	e := &Error{Code: memory.CodeInternal}
 	var me *memory.Error
 	var se *settings.InvalidError
+	// recall and embed errors carry their code behind this interface.
+	var ce interface {
+		ErrorCode() string
+		ErrorArgs() map[string]any
+	}
 	var oe *organizer.Error
 	switch {
 	case errors.As(err, &oe):
@@ -56,6 +62,8 @@ func (a *API) fail(err error) error {
 		e.Code, e.Args = me.Code, me.Args
 	case errors.As(err, &se):
 		e.Code, e.Args = CodeInvalidSetting, map[string]any{"Field": se.Field, "Value": se.Value}
+	case errors.As(err, &ce):
+		e.Code, e.Args = ce.ErrorCode(), ce.ErrorArgs()
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		e.Code = CodeCanceled
 	default:

@@ -15,6 +15,7 @@ const (
 	EventExtractionStatus  = "extraction.status"
 	EventOrganizerProgress = "organizer.progress"
 	EventRemoteChanged     = "remote.changed"
+	EventEmbeddingProgress = "embedding.progress"
 )
 
 // Hub fans service events out to every transport (Wails window, bridge connections).

@@ -9,6 +9,7 @@ import (
 	"github.com/yuin/goldmark/extension"
 
 	"engram/backend/memory"
+	"engram/backend/recall"
 )
 
 // MemoryService is list/read/search and every mutation of memories.
@@ -181,6 +182,20 @@ func (s *MemoryService) Search(p SearchParams) (SearchResult, error) {
 	limit := p.Limit
 	if limit <= 0 || limit > 200 {
 		limit = 20
+	}
+	// People searching from the window, browser or CLI get the same ranking agents get,
+	// without counting as a recall.
+	if r := s.a.deps.Recall; r != nil {
+		res, err := r.Search(s.a.ctx, recall.SearchParams{Query: p.Query, Scope: p.Scope, Workdir: p.Workdir,
+			Agent: p.Agent, Type: p.Type, Limit: limit, NoTouch: true, BestEffort: true})
+		if err != nil {
+			return SearchResult{}, s.a.fail(err)
+		}
+		out := SearchResult{Hits: make([]SearchHit, 0, len(res.Hits))}
+		for _, h := range res.Hits {
+			out.Hits = append(out.Hits, SearchHit{Memory: summarize(h.Memory), Score: h.Score, Snippet: h.Snippet, Via: h.Via})
+		}
+		return out, nil
 	}
 	hits, err := s.a.deps.Store.Search(s.a.ctx, p.Query, memory.Filter{Scope: p.Scope, Workdir: p.Workdir, Agent: p.Agent, Type: p.Type, Limit: limit})
 	if err != nil {

@@ -19,7 +19,7 @@ func (r *runner) benchCmd(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := r.need("bench", "store | bridge | locomo FILE", pos, 1); err != nil {
+	if err := r.need("bench", "store | recall | bridge | locomo FILE", pos, 1); err != nil {
 		return err
 	}
 	switch pos[0] {
@@ -38,6 +38,16 @@ func (r *runner) benchCmd(ctx context.Context, args []string) error {
 		}
 		bench.PrintStore(r.env.Stdout, figs, r.json)
 		return nil
+	case "recall":
+		var ns []int
+		for _, s := range strings.Split(sizes, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(s))
+			if err != nil || n <= 0 {
+				return usageError("bench recall --sizes: " + s)
+			}
+			ns = append(ns, n)
+		}
+		return bench.RunRecallScale(ctx, ns, r.json, r.env.Stdout)
 	case "bridge":
 		f, err := bench.RunBridge(ctx, 10000, r.env.Stderr)
 		if err != nil {
@@ -51,5 +61,5 @@ func (r *runner) benchCmd(ctx context.Context, args []string) error {
 		}
 		return runLocomo(ctx, pos[1], r.json, r.env.Stdout)
 	}
-	return usageError(fmt.Sprintf("bench %s: use store or locomo", pos[0]))
+	return usageError(fmt.Sprintf("bench %s: use store, recall, bridge or locomo", pos[0]))
 }

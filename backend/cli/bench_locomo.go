@@ -2,11 +2,12 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"io"
+
+	"engram/backend/bench"
 )
 
-// runLocomo is wired to the retrieval benchmark once recall lands.
-func runLocomo(_ context.Context, path string, _ bool, _ io.Writer) error {
-	return fmt.Errorf("bench locomo %s: the recall benchmark is not in this build yet", path)
+// runLocomo scores retrieval on a LoCoMo file through the real recall path.
+func runLocomo(ctx context.Context, path string, jsonOut bool, w io.Writer) error {
+	return bench.RunLocomo(ctx, path, jsonOut, w)
 }

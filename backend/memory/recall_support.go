@@ -67,39 +67,55 @@ func collectRanked(rows *sql.Rows, err error, what string) ([]RankedRID, error) 
 	return out, nil
 }
 
+// rankCap is how many of the best full-text matches are ranked before the filter is applied.
+const rankCap = 2000
+
+// rankFTS orders the matches of table by score inside FTS first and only then joins and
+// filters the best rankCap of them: joining every match to memory_meta before ordering costs as
+// much again on a large index. When the filter leaves fewer than depth of those although there
+// were more matches, it falls back to filtering every match.
+func (s *Store) rankFTS(ctx context.Context, what, table, score string, scoreArgs []any, match string, f Filter, w TimeWindow, depth int) ([]RankedRID, error) {
+	if strings.TrimSpace(match) == "" {
+		return nil, nil
+	}
+	where, args, err := recallWhere(f, w)
+	if err != nil {
+		return nil, err
+	}
+	a := append(append(append([]any{}, scoreArgs...), match), args...)
+	rows, err := s.db.QueryContext(ctx, `WITH hits AS (SELECT rowid AS rid, `+score+` AS score FROM `+table+`
+		WHERE `+table+` MATCH ? ORDER BY score DESC LIMIT `+fmt.Sprint(rankCap)+`)
+		SELECT m.rid, hits.score FROM hits JOIN memory_meta m NOT INDEXED ON m.rid = hits.rid
+		WHERE `+where+` ORDER BY hits.score DESC LIMIT ?`, append(a, depth)...)
+	out, err := collectRanked(rows, err, what)
+	if err != nil || len(out) >= depth {
+		return out, err
+	}
+	var total int
+	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM `+table+` WHERE `+table+` MATCH ? LIMIT `+
+		fmt.Sprint(rankCap+1)+`)`, match).Scan(&total); err != nil {
+		return nil, fmt.Errorf("memory: unable to search (%s): %w", what, err)
+	}
+	if total <= rankCap {
+		return out, nil
+	}
+	rows, err = s.db.QueryContext(ctx, `SELECT m.rid, `+score+` AS score FROM `+table+` JOIN memory_meta m ON m.rid = `+table+`.rowid
+		WHERE `+table+` MATCH ? AND `+where+` ORDER BY score DESC LIMIT ?`, append(a, depth)...)
+	return collectRanked(rows, err, what)
+}
+
 // RankWords runs an FTS5 MATCH expression over the word index (title, body, aliases; CJK
 // pre-segmented into bigrams) and returns the best depth rows by BM25. match must come from the
 // safe builders (QuoteFTS, BuildFTSQuery): nothing a user typed may reach it unquoted. weights
 // are the BM25 weights of the title, body and aliases columns.
 func (s *Store) RankWords(ctx context.Context, match string, weights [3]float64, f Filter, w TimeWindow, depth int) ([]RankedRID, error) {
-	if strings.TrimSpace(match) == "" {
-		return nil, nil
-	}
-	where, args, err := recallWhere(f, w)
-	if err != nil {
-		return nil, err
-	}
-	q := `SELECT m.rid, -bm25(memory_fts, ?, ?, ?) AS score FROM memory_fts JOIN memory_meta m ON m.rid = memory_fts.rowid
-		WHERE memory_fts MATCH ? AND ` + where + ` ORDER BY score DESC LIMIT ?`
-	a := append([]any{weights[0], weights[1], weights[2], match}, args...)
-	rows, err := s.db.QueryContext(ctx, q, append(a, depth)...)
-	return collectRanked(rows, err, "words")
+	return s.rankFTS(ctx, "words", "memory_fts", "-bm25(memory_fts, ?, ?, ?)", []any{weights[0], weights[1], weights[2]}, match, f, w, depth)
 }
 
 // RankTrigrams runs an FTS5 MATCH expression over the trigram index (substrings of three or
 // more characters) and returns the best depth rows by BM25.
 func (s *Store) RankTrigrams(ctx context.Context, match string, f Filter, w TimeWindow, depth int) ([]RankedRID, error) {
-	if strings.TrimSpace(match) == "" {
-		return nil, nil
-	}
-	where, args, err := recallWhere(f, w)
-	if err != nil {
-		return nil, err
-	}
-	q := `SELECT m.rid, -bm25(memory_fts_tri) AS score FROM memory_fts_tri JOIN memory_meta m ON m.rid = memory_fts_tri.rowid
-		WHERE memory_fts_tri MATCH ? AND ` + where + ` ORDER BY score DESC LIMIT ?`
-	rows, err := s.db.QueryContext(ctx, q, append(append([]any{match}, args...), depth)...)
-	return collectRanked(rows, err, "trigrams")
+	return s.rankFTS(ctx, "trigrams", "memory_fts_tri", "-bm25(memory_fts_tri)", nil, match, f, w, depth)
 }
 
 // RankSubstrings finds memories whose title or body contains any needle (a LIKE scan, for what
@@ -146,7 +162,9 @@ func (s *Store) HydrateRIDs(ctx context.Context, rids []int64, f Filter, w TimeW
 		for _, r := range part {
 			a = append(a, r)
 		}
-		rows, err := s.db.QueryContext(ctx, `SELECT `+metaColumnsM+` FROM memory_meta m WHERE m.rid IN (`+ph[:len(ph)-1]+`) AND `+where,
+		// NOT INDEXED keeps SQLite on rowid lookups: with the filter's scope terms it would
+		// otherwise walk a scope index, three times slower.
+		rows, err := s.db.QueryContext(ctx, `SELECT `+metaColumnsM+` FROM memory_meta m NOT INDEXED WHERE m.rid IN (`+ph[:len(ph)-1]+`) AND `+where,
 			append(a, args...)...)
 		if err != nil {
 			return nil, fmt.Errorf("memory: unable to load candidates: %w", err)
@@ -210,28 +228,26 @@ type TurnKey struct {
 	Turn    int
 }
 
-// TurnRIDs finds the memories recorded from the given session turns that pass f.
-func (s *Store) TurnRIDs(ctx context.Context, keys []TurnKey, f Filter) (map[TurnKey]int64, error) {
+// TurnRIDs finds the memories recorded from the given session turns. It applies no filter:
+// load the rows through HydrateRIDs, which does. (Filtering here would steer SQLite away from
+// the turn index and cost twenty times as much.)
+func (s *Store) TurnRIDs(ctx context.Context, keys []TurnKey) (map[TurnKey]int64, error) {
 	out := make(map[TurnKey]int64, len(keys))
 	if len(keys) == 0 {
 		return out, nil
-	}
-	where, args, err := f.where()
-	if err != nil {
-		return nil, err
 	}
 	const chunk = 300
 	for start := 0; start < len(keys); start += chunk {
 		part := keys[start:min(start+chunk, len(keys))]
 		vals := strings.Repeat("(?,?),", len(part))
-		a := make([]any, 0, 2*len(part)+len(args))
+		a := make([]any, 0, 2*len(part))
 		for _, k := range part {
 			a = append(a, k.Session, k.Turn)
 		}
 		rows, err := s.db.QueryContext(ctx, `WITH want(s, t) AS (VALUES `+vals[:len(vals)-1]+`)
 			SELECT want.s, want.t, m.rid FROM want JOIN memory_meta m
 			ON json_extract(m.source, '$.session') = want.s AND json_extract(m.source, '$.turn') = want.t
-			WHERE `+where, append(a, args...)...)
+			WHERE m.archived = 0`, a...)
 		if err != nil {
 			return nil, fmt.Errorf("memory: unable to find neighbouring turns: %w", err)
 		}
@@ -384,8 +400,8 @@ func (s *Store) IndexBuckets(ctx context.Context, f Filter, per int, shadowWorkd
 			AND p.scope_key = ? AND p.slug = m.slug AND p.archived = 0))`
 		sargs = []any{ProjectKey(wd)}
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT m.scope, m.scope_key, m.type, COUNT(*) FROM memory_meta m WHERE `+where+shadow+`
-		GROUP BY m.scope, m.scope_key, m.type ORDER BY m.scope, m.scope_key, m.type`, append(append([]any{}, args...), sargs...)...)
+	rows, err := s.db.QueryContext(ctx, `SELECT m.scope, m.scope_key, m.type, COUNT(*) FROM memory_meta m WHERE `+where+`
+		GROUP BY m.scope, m.scope_key, m.type ORDER BY m.scope, m.scope_key, m.type`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("memory: unable to count index buckets: %w", err)
 	}
@@ -404,6 +420,36 @@ func (s *Store) IndexBuckets(ctx context.Context, f Filter, per int, shadowWorkd
 	rows.Close()
 	if err != nil {
 		return nil, fmt.Errorf("memory: unable to count index buckets: %w", err)
+	}
+	if shadow != "" {
+		// Shadowed global entries, counted from the project's side (usually the smaller).
+		rs, err := s.db.QueryContext(ctx, `SELECT g.type, COUNT(*) FROM memory_meta p JOIN memory_meta g
+			ON g.scope = 'global' AND g.scope_key = '' AND g.slug = p.slug AND g.archived = 0
+			WHERE p.scope = 'project' AND p.scope_key = ? AND p.archived = 0 GROUP BY g.type`, sargs...)
+		if err != nil {
+			return nil, fmt.Errorf("memory: unable to count shadowed entries: %w", err)
+		}
+		minus := map[Type]int{}
+		for rs.Next() {
+			var typ string
+			var n int
+			if err := rs.Scan(&typ, &n); err != nil {
+				rs.Close()
+				return nil, fmt.Errorf("memory: unable to count shadowed entries: %w", err)
+			}
+			minus[Type(typ)] = n
+		}
+		rs.Close()
+		kept := out[:0]
+		for _, b := range out {
+			if b.Scope == ScopeGlobal {
+				b.Total -= minus[b.Type]
+			}
+			if b.Total > 0 {
+				kept = append(kept, b)
+			}
+		}
+		out = kept
 	}
 	for i := range out {
 		b := &out[i]
@@ -611,7 +657,9 @@ func (s *Store) ScanVectors(ctx context.Context, model string, rids []int64, fn 
 
 // VectorLogHead returns the newest and oldest sequence numbers of the vector change log.
 func (s *Store) VectorLogHead(ctx context.Context) (newest, oldest int64, err error) {
-	err = s.db.QueryRowContext(ctx, `SELECT COALESCE(MAX(seq), 0), COALESCE(MIN(seq), 0) FROM recall_vec_log`).Scan(&newest, &oldest)
+	// Two subqueries: SQLite answers a lone MAX or MIN from the primary key, not both at once.
+	err = s.db.QueryRowContext(ctx, `SELECT COALESCE((SELECT MAX(seq) FROM recall_vec_log), 0),
+		COALESCE((SELECT MIN(seq) FROM recall_vec_log), 0)`).Scan(&newest, &oldest)
 	if err != nil {
 		return 0, 0, fmt.Errorf("memory: unable to read vector log: %w", err)
 	}
@@ -726,4 +774,41 @@ func splitJSONList(s string) []string {
 		return nil
 	}
 	return out
+}
+
+// WordDocCount counts the memories whose word index matches an FTS5 expression (built with
+// QuoteFTS): the document frequency recall weighs a query word by.
+func (s *Store) WordDocCount(ctx context.Context, match string) (int, error) {
+	var n int
+	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM memory_fts WHERE memory_fts MATCH ?`, match).Scan(&n); err != nil {
+		return 0, fmt.Errorf("memory: unable to count matches: %w", err)
+	}
+	return n, nil
+}
+
+// IndexSizeHint is an upper bound on the number of indexed memories (the largest row id),
+// cheap enough to read on every search.
+func (s *Store) IndexSizeHint(ctx context.Context) (int, error) {
+	var n int
+	if err := s.db.QueryRowContext(ctx, `SELECT COALESCE(MAX(rid), 0) FROM memory_meta`).Scan(&n); err != nil {
+		return 0, fmt.Errorf("memory: unable to size the index: %w", err)
+	}
+	return n, nil
+}
+
+// RecentWords is RankWords for a query so broad that scoring every match would cost more than
+// it tells: the newest depth matches (by row id, which the FTS index walks in order and stops
+// early), all scored 1.
+func (s *Store) RecentWords(ctx context.Context, match string, f Filter, w TimeWindow, depth int) ([]RankedRID, error) {
+	if strings.TrimSpace(match) == "" {
+		return nil, nil
+	}
+	where, args, err := recallWhere(f, w)
+	if err != nil {
+		return nil, err
+	}
+	q := `SELECT m.rid, 1.0 FROM memory_fts JOIN memory_meta m ON m.rid = memory_fts.rowid
+		WHERE memory_fts MATCH ? AND ` + where + ` ORDER BY memory_fts.rowid DESC LIMIT ?`
+	rows, err := s.db.QueryContext(ctx, q, append(append([]any{match}, args...), depth)...)
+	return collectRanked(rows, err, "recent words")
 }

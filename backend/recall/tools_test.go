@@ -1,0 +1,192 @@
+package recall
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"engram/backend/memory"
+)
+
+func call(t *testing.T, e *env, env ToolEnv, args string) ToolResult {
+	t.Helper()
+	return e.svc.RunTool(e.ctx, env, json.RawMessage(args))
+}
+
+func TestMemoryManagerDefinitions(t *testing.T) {
+	ro, rw := MemoryManagerTool(false), MemoryManagerTool(true)
+	if ro.Name != "MemoryManager" || !ro.ReadOnly || ro.Destructive || !rw.Destructive || rw.ReadOnly {
+		t.Fatalf("annotations: %+v %+v", ro, rw)
+	}
+	var schema struct {
+		Properties map[string]struct {
+			Enum []string `json:"enum"`
+		} `json:"properties"`
+	}
+	if err := json.Unmarshal(ro.InputSchema, &schema); err != nil {
+		t.Fatal(err)
+	}
+	if got := schema.Properties["action"].Enum; !slices.Equal(got, []string{"search", "list", "read"}) {
+		t.Fatalf("read-only actions %v", got)
+	}
+	if _, ok := schema.Properties["body"]; ok {
+		t.Fatal("the read-only schema has no write fields")
+	}
+	json.Unmarshal(rw.InputSchema, &schema)
+	if got := schema.Properties["action"].Enum; len(got) != 7 || !slices.Contains(got, "accept") {
+		t.Fatalf("read-write actions %v", got)
+	}
+}
+
+func TestMemoryManagerReadOnlyRefusesWrites(t *testing.T) {
+	e := newEnv(t)
+	r := call(t, e, ToolEnv{}, `{"action":"write","slug":"x-y-z","scope":"global","type":"user","title":"t","body":"b"}`)
+	if r.OK || r.Error.Code != CodeReadOnlyTool || r.Error.SuggestedNextCall["action"] != "search" {
+		t.Fatalf("%+v", r.Error)
+	}
+	bad := call(t, e, ToolEnv{}, `{"action":"explode"}`)
+	if bad.OK || bad.Error.Code != CodeInvalidAction {
+		t.Fatalf("%+v", bad)
+	}
+	junk := call(t, e, ToolEnv{}, `{"action":"search","query":"x","frobnicate":1}`)
+	if junk.OK || junk.Error.Code != CodeInvalidAction {
+		t.Fatalf("unknown argument: %+v", junk)
+	}
+}
+
+func TestMemoryManagerReadSearchList(t *testing.T) {
+	e := newEnv(t)
+	wd := t.TempDir()
+	e.write(
+		mem{slug: "dark-mode", title: "Prefers dark mode", body: "Uses dark mode in every app."},
+		mem{slug: "dark-mode", scope: memory.ScopeProject, workdir: wd, title: "Light theme here", body: "This project's docs use a light theme."},
+		mem{slug: "tea-habit", title: "Tea", body: "Drinks oolong tea."},
+	)
+	s := call(t, e, ToolEnv{}, `{"action":"search","query":"dark mode"}`)
+	if !s.OK {
+		t.Fatalf("%+v", s.Error)
+	}
+	hits := s.Result.(map[string]any)["hits"].([]ToolHit)
+	if len(hits) == 0 || hits[0].Slug != "dark-mode" {
+		t.Fatalf("%+v", hits)
+	}
+	// In the project, the slug resolves to the project entry (it shadows the global one).
+	rd := call(t, e, ToolEnv{Workdir: wd}, `{"action":"read","slug":"dark-mode"}`)
+	if !rd.OK || rd.Result.(ToolEntry).Scope != memory.ScopeProject || rd.Result.(ToolEntry).Version == "" {
+		t.Fatalf("%+v", rd)
+	}
+	// Not found: candidates and a suggested next call that names one.
+	nf := call(t, e, ToolEnv{}, `{"action":"read","slug":"dark-theme"}`)
+	if nf.OK || nf.Error.Code != memory.CodeNotFound || len(nf.Error.Candidates) == 0 || nf.Error.Candidates[0].Slug != "dark-mode" {
+		t.Fatalf("%+v", nf.Error)
+	}
+	if next := nf.Error.SuggestedNextCall; next["action"] != "read" || next["slug"] != "dark-mode" {
+		t.Fatalf("next call %v", next)
+	}
+	gone := call(t, e, ToolEnv{}, `{"action":"read","slug":"zzz-qqq"}`)
+	if gone.Error == nil || gone.Error.SuggestedNextCall["action"] != "list" {
+		t.Fatalf("no candidates: suggest listing: %+v", gone.Error)
+	}
+	ls := call(t, e, ToolEnv{}, `{"action":"list","scope":"global"}`)
+	if !ls.OK || ls.Result.(map[string]any)["total"].(int) != 2 {
+		t.Fatalf("%+v", ls)
+	}
+	pj := call(t, e, ToolEnv{}, `{"action":"list","scope":"project"}`)
+	if pj.OK || pj.Error.Code != CodeMissingField || pj.Error.Args["Field"] != "workdir" {
+		t.Fatalf("project scope without workdir: %+v", pj)
+	}
+}
+
+func TestMemoryManagerMutations(t *testing.T) {
+	e := newEnv(t)
+	rw := ToolEnv{ReadWrite: true, Session: "sess-1", Model: "test-model"}
+	w := call(t, e, rw, `{"action":"write","slug":"coffee-order","scope":"global","type":"user","title":"Coffee","body":"Flat white, no sugar.","confidence":"high","source_quote":"ok"}`)
+	if !w.OK {
+		t.Fatalf("%+v", w.Error)
+	}
+	mut := w.Result.(ToolMutation)
+	if mut.AppliedConfidence != memory.ConfidenceMedium || !mut.AutoDowngraded || !strings.Contains(mut.Note, "lowered") {
+		t.Fatalf("evidence contract: %+v", mut)
+	}
+	m, _ := e.store.Get(e.ctx, mut.ID)
+	if m.Reviewed {
+		t.Fatal("a tool write is unreviewed")
+	}
+	dup := call(t, e, rw, `{"action":"write","slug":"coffee-order","scope":"global","type":"user","title":"Coffee","body":"Oat latte."}`)
+	if dup.OK || dup.Error.Code != memory.CodeAlreadyExists || dup.Error.SuggestedNextCall["action"] != "update" ||
+		dup.Error.SuggestedNextCall["expected_version"] != m.Version || len(dup.Error.Candidates) != 1 {
+		t.Fatalf("%+v", dup.Error)
+	}
+	badSlug := call(t, e, rw, `{"action":"write","slug":"Coffee Order!","scope":"global","type":"user","title":"Coffee order","body":"x"}`)
+	if badSlug.OK || badSlug.Error.Code != memory.CodeInvalidSlug || badSlug.Error.SuggestedNextCall["slug"] != "coffee-order" {
+		t.Fatalf("%+v", badSlug.Error)
+	}
+	missing := call(t, e, rw, `{"action":"write","slug":"new-thing","title":"x","body":"y"}`)
+	if missing.OK || missing.Error.Code != CodeMissingField || missing.Error.SuggestedNextCall["scope"] != "global" {
+		t.Fatalf("%+v", missing.Error)
+	}
+	stale := call(t, e, rw, `{"action":"update","slug":"coffee-order","body":"Oat latte.","expected_version":"not-the-version"}`)
+	if stale.OK || stale.Error.Code != memory.CodeVersionConflict || stale.Error.SuggestedNextCall["action"] != "read" {
+		t.Fatalf("%+v", stale.Error)
+	}
+	up := call(t, e, rw, `{"action":"update","slug":"coffee-order","body":"Oat latte on Fridays.","expected_version":"`+m.Version+`"}`)
+	if !up.OK {
+		t.Fatalf("%+v", up.Error)
+	}
+	nothing := call(t, e, rw, `{"action":"update","slug":"coffee-order"}`)
+	if nothing.OK || nothing.Error.Code != CodeMissingField {
+		t.Fatalf("%+v", nothing)
+	}
+	acc := call(t, e, rw, `{"action":"accept","slug":"coffee-order"}`)
+	if !acc.OK {
+		t.Fatalf("%+v", acc.Error)
+	}
+	m, _ = e.store.Get(e.ctx, mut.ID)
+	if !m.Reviewed || !strings.Contains(m.Body, "Fridays") {
+		t.Fatalf("%+v", m)
+	}
+	del := call(t, e, rw, `{"action":"delete","id":"`+mut.ID+`"}`)
+	if !del.OK {
+		t.Fatalf("%+v", del.Error)
+	}
+	again := call(t, e, rw, `{"action":"delete","slug":"coffee-order"}`)
+	if again.OK || again.Error.Code != memory.CodeNotFound {
+		t.Fatalf("%+v", again)
+	}
+	audit, err := e.store.Audit(e.ctx, mut.ID, 10)
+	if err != nil || len(audit) == 0 || audit[0].Actor != memory.ActorTool {
+		t.Fatalf("audited as the tool: %+v %v", audit, err)
+	}
+}
+
+func TestMemoryManagerAmbiguousAndScopedIDs(t *testing.T) {
+	e := newEnv(t)
+	r := e.write(
+		mem{slug: "shared-slug", title: "Global one"},
+		mem{slug: "shared-slug", scope: memory.ScopeAgent, agent: "claude", title: "Claude's one"},
+		mem{slug: "private-note", scope: memory.ScopeAgent, agent: "claude", title: "Private"},
+	)
+	amb := call(t, e, ToolEnv{Agent: "claude"}, `{"action":"read","slug":"shared-slug"}`)
+	if amb.OK || amb.Error.Code != CodeAmbiguousSlug || len(amb.Error.Candidates) != 2 {
+		t.Fatalf("%+v", amb.Error)
+	}
+	// Another agent cannot read claude's note by id.
+	foreign := call(t, e, ToolEnv{Agent: "other"}, `{"action":"read","id":"`+r[2].ID+`"}`)
+	if foreign.OK || foreign.Error.Code != memory.CodeNotFound {
+		t.Fatalf("%+v", foreign)
+	}
+	own := call(t, e, ToolEnv{Agent: "claude"}, `{"action":"read","id":"`+r[2].ID+`"}`)
+	if !own.OK {
+		t.Fatalf("%+v", own.Error)
+	}
+}
+
+func TestSlugify(t *testing.T) {
+	cases := map[string]string{"Coffee Order!": "coffee-order", "  x ": "", "咖啡": "", "Deploy to K8s (staging)": "deploy-to-k8s-staging"}
+	for in, want := range cases {
+		if got := Slugify(in); got != want {
+			t.Errorf("%q: %q, want %q", in, got, want)
+		}
+	}
+}
