@@ -860,6 +860,70 @@ export namespace api {
 		}
 	}
 	
+	export class ToolParams {
+	    read_write?: boolean;
+	    session?: string;
+	    model?: string;
+	    workdir?: string;
+	    agent?: string;
+	    args: number[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.read_write = source["read_write"];
+	        this.session = source["session"];
+	        this.model = source["model"];
+	        this.workdir = source["workdir"];
+	        this.agent = source["agent"];
+	        this.args = source["args"];
+	    }
+	}
+	export class ToolsParams {
+	    read_write?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolsParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.read_write = source["read_write"];
+	    }
+	}
+	export class ToolsResult {
+	    tools: recall.ToolDef[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolsResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.tools = this.convertValues(source["tools"], recall.ToolDef);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class UpdateParams {
 	    id: string;
 	    expected_version?: string;
@@ -932,6 +996,52 @@ export namespace api {
 	        this.supersedes = source["supersedes"];
 	        this.conflicts_with = source["conflicts_with"];
 	    }
+	}
+
+}
+
+export namespace embed {
+	
+	export class Progress {
+	    model: string;
+	    done: number;
+	    total: number;
+	    running: boolean;
+	    error?: string;
+	    // Go type: time
+	    at: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new Progress(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.model = source["model"];
+	        this.done = source["done"];
+	        this.total = source["total"];
+	        this.running = source["running"];
+	        this.error = source["error"];
+	        this.at = this.convertValues(source["at"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 
 }
@@ -2076,6 +2186,593 @@ export namespace organizer {
 	        this.active = this.convertValues(source["active"], RunSummary);
 	        this.queued = source["queued"];
 	        this.last_run = this.convertValues(source["last_run"], RunSummary);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
+export namespace recall {
+	
+	export class TimeRange {
+	    // Go type: time
+	    from?: any;
+	    // Go type: time
+	    to?: any;
+	    month?: number;
+	    expr: string;
+	    relative: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new TimeRange(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.from = this.convertValues(source["from"], null);
+	        this.to = this.convertValues(source["to"], null);
+	        this.month = source["month"];
+	        this.expr = source["expr"];
+	        this.relative = source["relative"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Keyword {
+	    text: string;
+	    stem: string;
+	    cjk?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Keyword(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.text = source["text"];
+	        this.stem = source["stem"];
+	        this.cjk = source["cjk"];
+	    }
+	}
+	export class Analysis {
+	    query: string;
+	    intent: string;
+	    identity?: boolean;
+	    time_question?: boolean;
+	    keywords: Keyword[];
+	    variants?: string[];
+	    expansions?: string[];
+	    time?: TimeRange;
+	    singles?: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Analysis(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.query = source["query"];
+	        this.intent = source["intent"];
+	        this.identity = source["identity"];
+	        this.time_question = source["time_question"];
+	        this.keywords = this.convertValues(source["keywords"], Keyword);
+	        this.variants = source["variants"];
+	        this.expansions = source["expansions"];
+	        this.time = this.convertValues(source["time"], TimeRange);
+	        this.singles = source["singles"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Candidate {
+	    id: string;
+	    slug: string;
+	    title: string;
+	    scope: string;
+	    type: string;
+	    workdir?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Candidate(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.slug = source["slug"];
+	        this.title = source["title"];
+	        this.scope = source["scope"];
+	        this.type = source["type"];
+	        this.workdir = source["workdir"];
+	    }
+	}
+	export class ContextEntry {
+	    id: string;
+	    slug: string;
+	    title: string;
+	    truncated?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ContextEntry(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.slug = source["slug"];
+	        this.title = source["title"];
+	        this.truncated = source["truncated"];
+	    }
+	}
+	export class ContextParams {
+	    query: string;
+	    max_tokens?: number;
+	    scope?: string;
+	    workdir?: string;
+	    agent?: string;
+	    type?: string;
+	    limit?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ContextParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.query = source["query"];
+	        this.max_tokens = source["max_tokens"];
+	        this.scope = source["scope"];
+	        this.workdir = source["workdir"];
+	        this.agent = source["agent"];
+	        this.type = source["type"];
+	        this.limit = source["limit"];
+	    }
+	}
+	export class Warning {
+	    code: string;
+	    args?: {[key: string]: any};
+	
+	    static createFrom(source: any = {}) {
+	        return new Warning(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.code = source["code"];
+	        this.args = source["args"];
+	    }
+	}
+	export class ContextResult {
+	    text: string;
+	    tokens: number;
+	    entries: ContextEntry[];
+	    omitted: number;
+	    warnings?: Warning[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ContextResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.text = source["text"];
+	        this.tokens = source["tokens"];
+	        this.entries = this.convertValues(source["entries"], ContextEntry);
+	        this.omitted = source["omitted"];
+	        this.warnings = this.convertValues(source["warnings"], Warning);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class GrepLine {
+	    line: number;
+	    text: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new GrepLine(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.line = source["line"];
+	        this.text = source["text"];
+	    }
+	}
+	export class GrepHit {
+	    memory?: memory.Memory;
+	    lines: GrepLine[];
+	    count: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new GrepHit(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.memory = this.convertValues(source["memory"], memory.Memory);
+	        this.lines = this.convertValues(source["lines"], GrepLine);
+	        this.count = source["count"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	export class GrepParams {
+	    pattern: string;
+	    ignore_case?: boolean;
+	    scope?: string;
+	    workdir?: string;
+	    agent?: string;
+	    type?: string;
+	    limit?: number;
+	    max_lines?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new GrepParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.pattern = source["pattern"];
+	        this.ignore_case = source["ignore_case"];
+	        this.scope = source["scope"];
+	        this.workdir = source["workdir"];
+	        this.agent = source["agent"];
+	        this.type = source["type"];
+	        this.limit = source["limit"];
+	        this.max_lines = source["max_lines"];
+	    }
+	}
+	export class GrepResult {
+	    hits: GrepHit[];
+	    scanned: number;
+	    truncated?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new GrepResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.hits = this.convertValues(source["hits"], GrepHit);
+	        this.scanned = source["scanned"];
+	        this.truncated = source["truncated"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Hit {
+	    memory?: memory.Memory;
+	    score: number;
+	    snippet: string;
+	    via: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Hit(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.memory = this.convertValues(source["memory"], memory.Memory);
+	        this.score = source["score"];
+	        this.snippet = source["snippet"];
+	        this.via = source["via"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	export class OverviewParams {
+	    session?: string;
+	    workdir?: string;
+	    agent?: string;
+	    reset?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new OverviewParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.session = source["session"];
+	        this.workdir = source["workdir"];
+	        this.agent = source["agent"];
+	        this.reset = source["reset"];
+	    }
+	}
+	export class OverviewResult {
+	    index: string;
+	    update?: string;
+	    entries: number;
+	    total: number;
+	    truncated?: boolean;
+	    // Go type: time
+	    frozen_at: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new OverviewResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.index = source["index"];
+	        this.update = source["update"];
+	        this.entries = source["entries"];
+	        this.total = source["total"];
+	        this.truncated = source["truncated"];
+	        this.frozen_at = this.convertValues(source["frozen_at"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class SearchParams {
+	    query: string;
+	    scope?: string;
+	    workdir?: string;
+	    agent?: string;
+	    type?: string;
+	    limit?: number;
+	    no_touch?: boolean;
+	    best_effort?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new SearchParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.query = source["query"];
+	        this.scope = source["scope"];
+	        this.workdir = source["workdir"];
+	        this.agent = source["agent"];
+	        this.type = source["type"];
+	        this.limit = source["limit"];
+	        this.no_touch = source["no_touch"];
+	        this.best_effort = source["best_effort"];
+	    }
+	}
+	export class SearchResult {
+	    hits: Hit[];
+	    analysis: Analysis;
+	    time_relaxed?: boolean;
+	    fallback?: boolean;
+	    warnings?: Warning[];
+	
+	    static createFrom(source: any = {}) {
+	        return new SearchResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.hits = this.convertValues(source["hits"], Hit);
+	        this.analysis = this.convertValues(source["analysis"], Analysis);
+	        this.time_relaxed = source["time_relaxed"];
+	        this.fallback = source["fallback"];
+	        this.warnings = this.convertValues(source["warnings"], Warning);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	export class ToolDef {
+	    name: string;
+	    description: string;
+	    input_schema: number[];
+	    read_only: boolean;
+	    destructive: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolDef(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.description = source["description"];
+	        this.input_schema = source["input_schema"];
+	        this.read_only = source["read_only"];
+	        this.destructive = source["destructive"];
+	    }
+	}
+	export class ToolError {
+	    code: string;
+	    message: string;
+	    args?: {[key: string]: any};
+	    suggested_next_call?: {[key: string]: any};
+	    candidates?: Candidate[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolError(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.code = source["code"];
+	        this.message = source["message"];
+	        this.args = source["args"];
+	        this.suggested_next_call = source["suggested_next_call"];
+	        this.candidates = this.convertValues(source["candidates"], Candidate);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ToolResult {
+	    ok: boolean;
+	    action: string;
+	    result?: any;
+	    error?: ToolError;
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.ok = source["ok"];
+	        this.action = source["action"];
+	        this.result = source["result"];
+	        this.error = this.convertValues(source["error"], ToolError);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
