@@ -14,7 +14,9 @@ import (
 
 	"engram/backend/api"
 	"engram/backend/bridge"
+	"engram/backend/embed"
 	"engram/backend/memory"
+	"engram/backend/recall"
 	"engram/backend/settings"
 )
 
@@ -53,7 +55,16 @@ func RunBridge(ctx context.Context, n int, progress io.Writer) (BridgeFigures, e
 	defer st.Close()
 	set := settings.New(st.DB(), "en")
 	hub := api.NewHub(st, set)
-	a := api.New(ctx, api.Deps{Store: st, Settings: set, Events: hub}, memory.ActorBridge)
+	// The same recall the app runs: the local embedder with every vector computed first.
+	emb, err := embed.Build(embed.Config{}, st, nil)
+	if err != nil {
+		return f, err
+	}
+	if err := embed.NewIndexer(st, emb.Embedder, embed.IndexerOptions{}).Run(ctx); err != nil {
+		return f, err
+	}
+	rec := recall.New(st, recall.Options{Embedder: emb.Embedder, Vectors: emb.Searcher})
+	a := api.New(ctx, api.Deps{Store: st, Settings: set, Events: hub, Recall: rec}, memory.ActorBridge)
 	srv, err := bridge.New(bridge.Config{Addr: "127.0.0.1:0", Home: home, RatePerSec: 1e9, Burst: 1 << 30, SendQueue: 4096}, a, hub, nil)
 	if err != nil {
 		return f, err
@@ -157,7 +168,7 @@ func PrintBridge(w io.Writer, f BridgeFigures, asJSON bool) {
 		_ = enc.Encode(f)
 		return
 	}
-	fmt.Fprintf(w, "bridge over %d memories (127.0.0.1 websocket, JSON-RPC)\n", f.Memories)
+	fmt.Fprintf(w, "bridge over %d memories (127.0.0.1 websocket, JSON-RPC; recall with local vectors)\n", f.Memories)
 	fmt.Fprintf(w, "  memory.search round trip p50   %8.2f ms\n", f.SearchRTTP50Ms)
 	fmt.Fprintf(w, "  memory.search round trip p95   %8.2f ms\n", f.SearchRTTP95Ms)
 	fmt.Fprintf(w, "  app.info round trip p50        %8.2f ms\n", f.InfoRTTP50Ms)
