@@ -16,6 +16,8 @@ const (
 	EventOrganizerProgress = "organizer.progress"
 	EventRemoteChanged     = "remote.changed"
 	EventEmbeddingProgress = "embedding.progress"
+	EventMemoryProblems    = "memory.problems"
+	EventOrganizerChanged  = "organizer.changed"
 )
 
 // Hub fans service events out to every transport (Wails window, bridge connections).
@@ -35,6 +37,8 @@ func NewHub(store *memory.Store, st *settings.Service) *Hub {
 				h.Publish(EventMemoryChanged, map[string]any{"ids": ev.IDs})
 			case "quota.changed":
 				h.Publish(EventQuotaChanged, map[string]any{"level": ev.Level})
+			case "memory.problems":
+				h.Publish(EventMemoryProblems, map[string]any{})
 			}
 		})
 	}

@@ -374,6 +374,8 @@ func (s *MemoryService) Restore(p RefParams) (ItemResult, error) { return s.refO
 type HistoryParams struct {
 	ID    string `json:"id"`
 	Limit int    `json:"limit,omitempty"`
+	// BeforeSeq pages back: only entries older than this sequence number.
+	BeforeSeq int64 `json:"before_seq,omitempty"`
 }
 
 // HistoryResult is the audit trail, newest first.
@@ -383,7 +385,7 @@ type HistoryResult struct {
 
 // History returns the audit log of one memory (or all when id is empty).
 func (s *MemoryService) History(p HistoryParams) (HistoryResult, error) {
-	entries, err := s.a.deps.Store.Audit(s.a.ctx, p.ID, p.Limit)
+	entries, err := s.a.deps.Store.AuditPage(s.a.ctx, p.ID, p.Limit, p.BeforeSeq)
 	if err != nil {
 		return HistoryResult{}, s.a.fail(err)
 	}

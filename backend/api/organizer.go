@@ -74,6 +74,7 @@ func (s *OrganizerService) ApplyReport(p organizer.ApplyParams) (organizer.Apply
 		return organizer.ApplyResult{}, err
 	}
 	r, err := o.ApplyReport(s.a.ctx, p.RunID, p.DecisionIDs)
+	s.changed(p.RunID)
 	return r, s.a.fail(err)
 }
 
@@ -94,5 +95,16 @@ func (s *OrganizerService) UpdateSettings(p organizer.SettingsPatch) (organizer.
 		return organizer.Settings{}, err
 	}
 	r, err := o.UpdateSettings(s.a.ctx, p)
+	if err == nil {
+		s.changed("")
+	}
 	return r, s.a.fail(err)
+}
+
+// changed tells other windows that a report's decisions or the organizer settings moved
+// (an apply whose items all failed changes no memory, so memory.changed alone would not).
+func (s *OrganizerService) changed(runID string) {
+	if s.a.deps.Events != nil {
+		s.a.deps.Events.Publish(EventOrganizerChanged, map[string]any{"run_id": runID})
+	}
 }

@@ -95,14 +95,23 @@ type AuditEntry struct {
 
 // Audit returns audit rows, newest first; memoryID narrows to one memory's history.
 func (s *Store) Audit(ctx context.Context, memoryID string, limit int) ([]AuditEntry, error) {
+	return s.AuditPage(ctx, memoryID, limit, 0)
+}
+
+// AuditPage is Audit from before one sequence number back (0: from the newest).
+func (s *Store) AuditPage(ctx context.Context, memoryID string, limit int, beforeSeq int64) ([]AuditEntry, error) {
 	if limit <= 0 {
 		limit = 100
 	}
-	q := `SELECT seq, ts, op, actor, memory_id, slug, scope, session, model, result, detail FROM memory_audit_log`
+	q := `SELECT seq, ts, op, actor, memory_id, slug, scope, session, model, result, detail FROM memory_audit_log WHERE 1 = 1`
 	var args []any
 	if memoryID != "" {
-		q += ` WHERE memory_id = ?`
+		q += ` AND memory_id = ?`
 		args = append(args, memoryID)
+	}
+	if beforeSeq > 0 {
+		q += ` AND seq < ?`
+		args = append(args, beforeSeq)
 	}
 	rows, err := s.db.QueryContext(ctx, q+` ORDER BY seq DESC LIMIT ?`, append(args, limit)...)
 	if err != nil {

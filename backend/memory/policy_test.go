@@ -85,3 +85,69 @@ func TestQuotaEventsFollowLadder(t *testing.T) {
 		t.Fatalf("levels %v, want %v", levels, want)
 	}
 }
+
+// A file breaking or being fixed by hand tells subscribers, and the memory that broke leaves
+// open lists through memory.changed.
+func TestProblemsEvents(t *testing.T) {
+	e := newEnv(t)
+	r := e.ok(wr("will-break", "Breaks", "Body"))
+	var kinds []string
+	var changed []string
+	e.s.Subscribe(func(ev Event) {
+		kinds = append(kinds, ev.Kind)
+		if ev.Kind == "memory.changed" {
+			changed = append(changed, ev.IDs...)
+		}
+	})
+	e.put("global/user/will-break.md", []byte("no frontmatter any more"))
+	e.reconcile()
+	if !contains(kinds, "memory.problems") || !contains(changed, r.ID) {
+		t.Fatalf("breaking a file: events %v, changed %v", kinds, changed)
+	}
+	kinds = nil
+	e.put("global/user/will-break.md", handFile(r.ID, "Fixed", "Body again"))
+	e.reconcile()
+	if !contains(kinds, "memory.problems") || !contains(kinds, "memory.changed") {
+		t.Fatalf("fixing a file: events %v", kinds)
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func TestAuditPaging(t *testing.T) {
+	e := newEnv(t)
+	for i := 0; i < 7; i++ {
+		e.ok(wr(fmt.Sprintf("page-%02d", i), "Paged", "Body"))
+	}
+	first, err := e.s.AuditPage(e.ctx, "", 3, 0)
+	if err != nil || len(first) != 3 {
+		t.Fatalf("first page %v %v", first, err)
+	}
+	var all []AuditEntry
+	all = append(all, first...)
+	for {
+		page, err := e.s.AuditPage(e.ctx, "", 3, all[len(all)-1].Seq)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(page) == 0 {
+			break
+		}
+		all = append(all, page...)
+	}
+	if len(all) != 7 {
+		t.Fatalf("paged %d entries, want 7", len(all))
+	}
+	for i := 1; i < len(all); i++ {
+		if all[i].Seq >= all[i-1].Seq {
+			t.Fatalf("not newest first / duplicated: %d after %d", all[i].Seq, all[i-1].Seq)
+		}
+	}
+}

@@ -22,6 +22,9 @@ type ReconcileReport struct {
 	Unchanged int      `json:"unchanged"`
 	Problems  int      `json:"problems"`
 	ChangedID []string `json:"-"`
+	// ProblemsChanged is set when a file became unreadable or an unreadable one was fixed or
+	// removed, so windows showing the problems list can refresh.
+	ProblemsChanged bool `json:"-"`
 }
 
 type diskFile struct {
@@ -102,8 +105,8 @@ func (s *Store) Reconcile(ctx context.Context) (ReconcileReport, error) {
 		rep, err = s.reconcileLocked(ctx, nil)
 		return err
 	})
-	if err == nil && len(rep.ChangedID) > 0 {
-		s.changed(ctx, rep.ChangedID)
+	if err == nil {
+		s.afterReconcile(ctx, rep)
 	}
 	return rep, err
 }
@@ -116,8 +119,8 @@ func (s *Store) ReconcilePaths(ctx context.Context, rels []string) (ReconcileRep
 		rep, err = s.reconcileLocked(ctx, rels)
 		return err
 	})
-	if err == nil && len(rep.ChangedID) > 0 {
-		s.changed(ctx, rep.ChangedID)
+	if err == nil {
+		s.afterReconcile(ctx, rep)
 	}
 	return rep, err
 }
@@ -172,6 +175,7 @@ func (s *Store) reconcileLocked(ctx context.Context, only []string) (ReconcileRe
 			}
 			i++
 		case i >= len(disk) || idx[j].rel < disk[i].rel:
+			rep.ProblemsChanged = rep.ProblemsChanged || idx[j].problem
 			id, err := removePath(ctx, tx, idx[j].rel)
 			if err != nil {
 				return rep, err
@@ -191,6 +195,8 @@ func (s *Store) reconcileLocked(ctx context.Context, only []string) (ReconcileRe
 				}
 			} else if err := s.indexFile(ctx, tx, d, x.version, &rep); err != nil {
 				return rep, err
+			} else if x.problem {
+				rep.ProblemsChanged = true
 			}
 			i++
 			j++
@@ -305,6 +311,12 @@ func (s *Store) indexFile(ctx context.Context, tx *sql.Tx, d diskFile, knownVers
 
 func (s *Store) recordProblem(ctx context.Context, tx *sql.Tx, d diskFile, code, detail string, rep *ReconcileReport) error {
 	rep.Problems++
+	rep.ProblemsChanged = true
+	// A memory whose file just broke leaves the index: lists showing it must hear of it.
+	var gone string
+	if tx.QueryRowContext(ctx, `SELECT id FROM memory_meta WHERE path = ?`, d.rel).Scan(&gone) == nil {
+		rep.ChangedID = append(rep.ChangedID, gone)
+	}
 	if err := deleteRowByPath(ctx, tx, d.rel); err != nil {
 		return err
 	}
@@ -328,7 +340,7 @@ func (s *Store) Reindex(ctx context.Context) (ReconcileReport, error) {
 		return err
 	})
 	if err == nil {
-		s.changed(ctx, rep.ChangedID)
+		s.afterReconcile(ctx, rep)
 	}
 	return rep, err
 }
@@ -348,4 +360,14 @@ func (s *Store) reindexLocked(ctx context.Context) (ReconcileReport, error) {
 		return rep, fmt.Errorf("memory: unable to clear reindex flag: %w", err)
 	}
 	return rep, nil
+}
+
+// afterReconcile tells subscribers what a reconcile changed.
+func (s *Store) afterReconcile(ctx context.Context, rep ReconcileReport) {
+	if len(rep.ChangedID) > 0 {
+		s.changed(ctx, rep.ChangedID)
+	}
+	if rep.ProblemsChanged {
+		s.emit(Event{Kind: "memory.problems"})
+	}
 }

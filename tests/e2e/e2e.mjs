@@ -2,9 +2,10 @@
 // headless Chromium, with a second browser and a raw websocket client changing things at the
 // same time, and a server restart in the middle. Asserts on DOM state with generous deadlines
 // (never on timing). Screenshots: build/shots/e2e-*.png. Started through run.mjs.
+import { spawn, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
-import { LONG, ROOT, RpcClient, Server, cleanup, cli, launchBrowser, newPage, tempDir, until } from './lib.mjs'
+import { LONG, ROOT, RpcClient, Server, cleanup, cli, launchBrowser, newPage, tempDir, track, until } from './lib.mjs'
 
 const CLI = process.env.ENGRAM_CLI ? path.resolve(process.env.ENGRAM_CLI) : path.join(ROOT, 'build/bin/engram-cli')
 const SHOTS = process.argv[2] ? path.resolve(process.argv[2]) : path.join(ROOT, 'build/shots')
@@ -100,6 +101,10 @@ async function main() {
   const jsonl = SEED.map((r) => JSON.stringify(r)).join('\n') + '\n'
   const out = cli(CLI, home, ['import', '-'], jsonl)
   log(`seeded ${SEED.length} memories: ${out.trim()}`)
+  // A file edited by hand into something that cannot be read: reported, never touched.
+  const broken = path.join(home, 'memory', 'global', 'user', 'hand-edited.md')
+  const brokenText = '---\ntitle: [unclosed\nslug: hand-edited\n---\nEdited by hand and broken.\n'
+  fs.writeFileSync(broken, brokenText)
 
   step = 'start the server'
   const server = new Server(CLI, home, { ENGRAM_LANG: 'en', LANG: 'C.UTF-8' })
@@ -141,6 +146,25 @@ async function main() {
   await a.locator('.list-pane .item').nth(SEED.length - 1).waitFor({ timeout: LONG })
   expect((await a.locator('[data-test="login"]').count()) === 0, 'no login card after reload')
   await shot(a, '03-app')
+
+  // ---- 1b. the file that could not be read: banner, list, check again
+  step = 'problems banner lists the broken file'
+  await a.locator('[data-test="problems-banner"]', { hasText: '1 file could not be read and was left untouched' }).waitFor({ timeout: LONG })
+  await a.locator('[data-test="problems-show"]').click()
+  const firstProblem = a.locator('[data-test="problems-list"] .problem[data-path="global/user/hand-edited.md"]')
+  await firstProblem.waitFor({ timeout: LONG })
+  expect((await firstProblem.getAttribute('data-code')) === 'parse_error', 'the problem carries its code')
+  expect((await firstProblem.textContent()).includes('The file could not be read'), `the code is translated: ${await firstProblem.textContent()}`)
+  step = 'a second broken file, then Check again'
+  fs.writeFileSync(path.join(home, 'memory', 'global', 'user', 'also-broken.md'), '---\ntags: {oops\n---\nx\n')
+  await a.locator('[data-test="problems-recheck"]').click()
+  await a.locator('[data-test="problems-list"] .problem[data-path="global/user/also-broken.md"]').waitFor({ timeout: LONG })
+  await a.locator('[data-test="problems-banner"]', { hasText: '2 files could not be read' }).waitFor({ timeout: LONG })
+  expect(fs.readFileSync(broken, 'utf8') === brokenText, 'the broken file is left untouched on disk')
+  await shot(a, '03b-problems')
+  await a.locator('[data-test="problems-modal"] .n-card__action .n-button').last().click()
+  await a.locator('[data-test="problems-modal"]').waitFor({ state: 'detached', timeout: LONG })
+  await noToasts(a)
 
   // ---- 2. create, search, open, edit
   step = 'create a memory through the form'
@@ -223,6 +247,103 @@ async function main() {
   expect(u.ok, `raw update ok: ${JSON.stringify(u)}`)
   await waitTitle(a, 'Updated by a raw websocket client')
   await shot(a, '06-live-update')
+
+  // ---- 4b. the organizer: a manual run proposes a merge, applying it leaves one memory
+  step = 'organizer: two near-duplicates from a raw client'
+  const dupA = await raw.call('memory.write', { scope: 'global', type: 'user', slug: 'prefers-dark-mode', title: 'Prefers dark mode', body: 'The user prefers dark mode in every editor and terminal they use.' })
+  const dupB = await raw.call('memory.write', { scope: 'global', type: 'user', slug: 'likes-dark-mode', title: 'Likes dark mode', body: 'The user prefers dark mode in every editor and terminal they use daily.' })
+  expect(dupA.ok && dupB.ok, `near-duplicates written: ${JSON.stringify([dupA, dupB])}`)
+  await item(a, 'Prefers dark mode').waitFor({ timeout: LONG })
+  await item(a, 'Likes dark mode').waitFor({ timeout: LONG })
+
+  step = 'organizer: Run Now in the browser'
+  await a.locator('[data-test="nav-organizer"]').click()
+  await a.locator('[data-test="organizer-view"]').waitFor({ timeout: LONG })
+  await a.locator('[data-test="organizer-status"]').waitFor({ timeout: LONG })
+  await a.locator('[data-test="run-now"]').click()
+  const firstRun = a.locator('[data-test="runs"] .run.selected')
+  await firstRun.waitFor({ timeout: LONG })
+  const firstRunId = await firstRun.getAttribute('data-run')
+  await a.locator(`[data-test="runs"] .run[data-run="${firstRunId}"][data-status="done"]`).waitFor({ timeout: LONG })
+  await a.locator(`[data-test="run-detail"][data-run="${firstRunId}"][data-status="done"]`).waitFor({ timeout: LONG })
+  const merge = a.locator('[data-test="decision"][data-action="merge_into"]', { hasText: 'prefers-dark-mode' }).filter({ hasText: 'likes-dark-mode' })
+  await merge.waitFor({ timeout: LONG })
+  expect((await merge.getAttribute('data-status')) === 'pending', 'the merge waits for review (manual run)')
+  const runRow = await raw.call('organizer.run', { id: firstRunId })
+  expect(runRow.trigger === 'manual' && runRow.status === 'done', `a manual run that finished: ${runRow.trigger} ${runRow.status}`)
+  await raw.waitEvent((e) => e.name === 'organizer.progress' && e.data?.run_id === firstRunId && e.data?.status === 'done', 'organizer.progress done')
+  await noToasts(a)
+  await shot(a, '06b-organizer-report')
+
+  step = 'organizer: apply the merge'
+  await merge.locator('[data-test="decision-check"]').click()
+  await a.locator('[data-test="apply-selected"]').click()
+  await a.locator('.n-dialog', { hasText: 'Apply 1 change?' }).waitFor({ timeout: LONG })
+  await confirmDialog(a)
+  await a.locator('[data-test="decision"][data-action="merge_into"][data-status="applied"]', { hasText: 'likes-dark-mode' }).waitFor({ timeout: LONG })
+  await toast(a, 'Applied 1 change')
+  const { items: afterMerge } = await raw.call('memory.list', { limit: 100 })
+  const left = afterMerge.filter((m) => m.slug === 'prefers-dark-mode' || m.slug === 'likes-dark-mode')
+  expect(left.length === 1, `one of the two is left in the store: ${left.map((m) => m.slug)}`)
+  await shot(a, '06c-organizer-applied')
+  step = 'organizer: open the kept memory from the report'
+  await a.locator('[data-test="decision"][data-status="applied"] .ref.keeper').first().click()
+  await waitTitle(a, left[0].title)
+  expect((await item(a, 'Prefers dark mode').count()) + (await item(a, 'Likes dark mode').count()) === 1, 'the list shows one memory')
+  await noToasts(a)
+
+  // ---- 4c. Run Now while another process holds the organizer's run lock: queued, never dropped
+  step = 'organizer: hold the run lock from outside'
+  const lockFile = path.join(home, 'memory', '.organizer.lock')
+  expect(fs.existsSync(lockFile), `the organizer's lock file exists (${lockFile})`)
+  // -o: the lock stays with flock itself (not sleep); detached: one process group to stop.
+  const holder = track(spawn('flock', ['-o', lockFile, 'sleep', '120'], { stdio: 'ignore', detached: true }), true)
+  const held = () => spawnSync('flock', ['-n', lockFile, 'true']).status === 1
+  await until(async () => held(), 'the run lock held by flock')
+  const releaseLock = () => {
+    try {
+      process.kill(-holder.pid, 'SIGKILL')
+    } catch {
+      /* gone */
+    }
+  }
+  try {
+    step = 'organizer: Run Now while the lock is held'
+    await a.locator('[data-test="nav-organizer"]').click()
+    await a.locator('[data-test="organizer-view"]').waitFor({ timeout: LONG })
+    await a.locator('[data-test="run-now"]').click()
+    await toast(a, 'Queued: the run starts when the current one ends.')
+    const queuedRow = a.locator('[data-test="runs"] .run.selected[data-status="queued"]')
+    await queuedRow.waitFor({ timeout: LONG })
+    const queuedId = await queuedRow.getAttribute('data-run')
+    expect(queuedId && queuedId !== firstRunId, 'a new run is listed')
+    await a.locator(`[data-test="run-detail"][data-run="${queuedId}"][data-status="queued"] [data-test="run-progress"][data-status="queued"]`).waitFor({ timeout: LONG })
+    expect((await queuedRow.textContent()).includes('Queued'), 'the row says Queued')
+    await a.locator('[data-test="organizer-queued"]', { hasText: '1 run waiting' }).waitFor({ timeout: LONG })
+    const listed = (await raw.call('organizer.runs', { limit: 10 })).runs.find((r) => r.id === queuedId)
+    expect(listed?.status === 'queued', `the server lists it as queued: ${listed?.status}`)
+    await raw.waitEvent((e) => e.name === 'organizer.progress' && e.data?.run_id === queuedId && e.data?.status === 'queued', 'organizer.progress queued')
+    await noToasts(a)
+    await shot(a, '06d-organizer-queued')
+
+    step = 'organizer: lock released → the queued run starts and finishes'
+    releaseLock()
+    await until(async () => !held(), 'the run lock released')
+    // The serving process takes queued runs at its next look (a minute) or the next Run Now.
+    await a.locator('[data-test="run-now"]').click()
+    await a.locator(`[data-test="runs"] .run[data-run="${queuedId}"][data-status="done"]`).waitFor({ timeout: LONG })
+    await until(async () => (await a.locator('[data-test="runs"] .run[data-status="queued"], [data-test="runs"] .run[data-status="running"]').count()) === 0, 'every run ended')
+    const runs = (await raw.call('organizer.runs', { limit: 10 })).runs
+    expect(runs.length === 3 && runs.every((r) => r.status === 'done'), `three runs, all done: ${runs.map((r) => r.status)}`)
+    await a.locator(`[data-test="runs"] .run[data-run="${queuedId}"]`).click()
+    await a.locator(`[data-test="run-detail"][data-run="${queuedId}"][data-status="done"] [data-test="run-decisions"]`).waitFor({ timeout: LONG })
+    await noToasts(a)
+    await shot(a, '06e-organizer-queued-done')
+  } finally {
+    releaseLock()
+  }
+  await a.locator('[data-test="nav-memories"]').click()
+  await a.locator('.list-pane').waitFor({ timeout: LONG })
 
   // ---- 5. Settings → Remote access: URL, token, clients, copy, regenerate
   step = 'remote access section'

@@ -25,7 +25,9 @@ const closers = []
 function killAll(signal = 'SIGKILL') {
   for (const c of children) {
     try {
-      c.kill(signal)
+      // A detached child leads its own process group: stop the group (its children too).
+      if (c.__group) process.kill(-c.pid, signal)
+      else c.kill(signal)
     } catch {
       /* already gone */
     }
@@ -65,6 +67,17 @@ export async function cleanup() {
     }
   }
   killAll()
+}
+
+/**
+ * Stops proc with everything else on exit; group: it was spawned detached and leads its own
+ * process group, which is stopped as a whole (its children too).
+ */
+export function track(proc, group = false) {
+  proc.__group = group
+  children.add(proc)
+  proc.on('exit', () => children.delete(proc))
+  return proc
 }
 
 export function tempDir(prefix) {

@@ -7,7 +7,22 @@ import { WsTransport, bridgeUrl, fetchProbe, resolveToken, type WebSocketLike } 
 import { Session } from './session'
 import type {
   AppInfo,
+  ApplyReportParams,
+  ApplyReportResult,
+  DoctorReport,
   EventMap,
+  HistoryParams,
+  HistoryResult,
+  OrganizerSettings,
+  OrganizerSettingsPatch,
+  OrganizerStatus,
+  ProblemsResult,
+  ReconcileReport,
+  RunDetail,
+  RunNowParams,
+  RunRef,
+  RunsParams,
+  RunsResult,
   IdParams,
   ItemResult,
   ListParams,
@@ -111,7 +126,24 @@ export const deleteMemory = (p: IdParams) => call<ItemResult>('memory.delete', p
 export const acceptMemory = (p: IdParams) => call<ItemResult>('memory.accept', p)
 export const rejectMemory = (p: IdParams) => call<ItemResult>('memory.reject', p)
 
+export const memoryHistory = (p: HistoryParams) => call<HistoryResult>('memory.history', p)
+export const memoryProblems = () => call<ProblemsResult>('memory.problems')
+
 export const quotaSummary = () => call<QuotaSummary>('quota.summary')
+
+export const indexReconcile = () => call<ReconcileReport>('index.reconcile')
+export const indexReindex = () => call<ReconcileReport>('index.reindex')
+export const indexDoctor = () => call<DoctorReport>('index.doctor')
+
+export const organizerStatus = () => call<OrganizerStatus>('organizer.status')
+export const organizerRuns = (p: RunsParams = {}) => call<RunsResult>('organizer.runs', p)
+export const organizerRun = (id: string) => call<RunDetail>('organizer.run', { id })
+export const organizerRunNow = (p: RunNowParams = {}) => call<RunRef>('organizer.runNow', p)
+/** Stops the active run, or the named (queued or running) one. */
+export const organizerAbort = (runId?: string) => call<RunRef>('organizer.abort', runId ? { run_id: runId } : {})
+export const organizerApplyReport = (p: ApplyReportParams) => call<ApplyReportResult>('organizer.applyReport', p)
+export const organizerSettings = () => call<OrganizerSettings>('organizer.settings')
+export const organizerUpdateSettings = (p: OrganizerSettingsPatch) => call<OrganizerSettings>('organizer.updateSettings', p)
 
 export const remoteStatus = () => call<RemoteStatus>('remote.status')
 export const regenerateRemoteToken = () => call<RemoteStatus>('remote.regenerateToken')

@@ -62,6 +62,33 @@ export function tError(e: Pick<ApiError, 'i18nKey' | 'args' | 'code' | 'message'
   return t('ui.errors.unknown', { Message: e.message || e.code })
 }
 
+/** The text of a coded failure carried in a result (run error, problem, decision result). */
+export function tCode(code: string | undefined, args?: Args, fallback = ''): string {
+  if (!code) return fallback
+  const key = `error.${code}`
+  if (translator.value.has(key)) return tBackend(key, args ?? { Detail: fallback })
+  return fallback || code
+}
+
+/** Formats a 0–1 score or confidence with two decimals in the UI language. */
+export function formatScore(v: unknown): string {
+  const n = typeof v === 'number' ? v : Number(v)
+  if (!Number.isFinite(n)) return String(v ?? '')
+  return new Intl.NumberFormat(lang.value, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(n)
+}
+
+/** Why the organizer proposed a decision: organizer.reason.<code> with its args, localised. */
+export function tReason(reason: { code: string; args?: Record<string, unknown> | null; text?: string } | null | undefined): string {
+  if (!reason) return ''
+  const key = `organizer.reason.${reason.code}`
+  if (!reason.code || !translator.value.has(key)) return reason.text ?? reason.code ?? ''
+  const args: Record<string, unknown> = { ...(reason.args ?? {}) }
+  const tier = args.Tier
+  if (typeof tier === 'string' && translator.value.has(`organizer.tier.${tier}`)) args.Tier = t(`organizer.tier.${tier}`)
+  if (args.Score !== undefined) args.Score = formatScore(args.Score)
+  return t(key, localiseArgs(args))
+}
+
 export function setLanguage(l: Lang) {
   lang.value = l
   if (typeof document !== 'undefined') document.documentElement.lang = l

@@ -134,6 +134,47 @@
           body: '用户**不吃香菜**，喜欢**川菜**（尤其是水煮鱼）。推荐餐厅时请考虑这一点。',
         }),
       ]
+  if (opts.organizer && !opts.empty) {
+    // Near-duplicates for the organizer's report.
+    items.push(
+      mk({
+        slug: 'likes-short-answers',
+        title: 'Likes short answers, code before prose',
+        scope: 'global',
+        type: 'user',
+        confidence: 'medium',
+        reviewed: false,
+        created: ago(1),
+        updated: ago(1),
+        source_quote: 'code first, short',
+        body: 'The user wants answers that lead with code, followed by a brief explanation.',
+        source: { kind: 'extractor', agent: 'codex', session: 'sess-a11e', turn: 4, model: 'gpt-5' },
+      }),
+      mk({
+        slug: 'editor-neovim',
+        title: 'Editor: Neovim (LazyVim)',
+        scope: 'global',
+        type: 'user',
+        confidence: 'high',
+        reviewed: false,
+        created: ago(24 * 3),
+        updated: ago(24 * 3),
+        source_quote: 'neovim with lazyvim',
+        body: 'Editor: Neovim with the LazyVim distribution.',
+      }),
+      mk({
+        slug: 'python-version',
+        title: 'Scripts target Python 3.11',
+        scope: 'global',
+        type: 'reference',
+        confidence: 'low',
+        reviewed: false,
+        created: ago(24 * 45),
+        updated: ago(24 * 45),
+        body: 'The build scripts target Python 3.11.',
+      }),
+    )
+  }
   items.forEach((m, i) => (m.id = '01JD' + String(i + 1).padStart(2, '0') + 'X7ZQ8W3K5V7Y9B1N3M5P'.slice(0, 22)))
   items.forEach((m) => (m.path = `~/.engram/memory/${m.scope === 'global' ? 'global' : m.scope === 'project' ? 'projects/3f9a0c2e7b1d4a66' : 'agents/' + m.agent}/${m.type}/${m.slug}.md`))
 
@@ -183,6 +224,152 @@
     }
   }
   const quotaLevel = opts.quota
+
+  // ---------------------------------------------------------------- files that could not be read
+  let problems = opts.problems
+    ? [
+        { path: 'global/user/broken-note.md', code: 'parse_error', detail: "memory: invalid frontmatter: yaml: line 3: did not find expected ',' or ']'", seen_at: ago(0.3) },
+        { path: 'projects/3f9a0c2e7b1d4a66/project/copy-of-billing.md', code: 'duplicate_id', detail: 'id 01JD02X7ZQ8W3K5V7Y9B1N3M is already used by projects/3f9a0c2e7b1d4a66/project/acme-billing-service.md', seen_at: ago(26) },
+        { path: 'global/notes/todo.md', code: 'unrecognized_path', detail: 'not a memory location (scope/type/slug.md)', seen_at: ago(50) },
+      ]
+    : []
+
+  // ---------------------------------------------------------------- audit log
+  const audit = []
+  {
+    let aseq = 1
+    const row = (m, op, actor, h, extra = {}) =>
+      audit.push(Object.assign({ seq: 0, ts: ago(h), op, actor, memory_id: m.id, slug: m.slug, scope: m.scope, session: '', model: '', result: 'ok', detail: {} }, extra))
+    items.forEach((m) => {
+      const hours = (now - Date.parse(m.created)) / 3600e3
+      const kind = m.source?.kind || 'user'
+      row(m, 'write', kind === 'extractor' ? 'extractor' : 'user', hours, kind === 'extractor' ? { session: m.source.session, model: m.source.model } : {})
+      if (m.updated !== m.created) row(m, 'update', 'user', (now - Date.parse(m.updated)) / 3600e3)
+      if (m.reviewed && kind === 'extractor') row(m, 'accept', 'user', (now - Date.parse(m.updated)) / 3600e3 - 0.1)
+    })
+    const gone = { id: '01JDGONE0000000000000000', slug: 'old-laptop-specs', scope: 'global' }
+    row(gone, 'write', 'tool', 24 * 12, { session: 'sess-0c3d', model: 'claude-sonnet-4' })
+    row(gone, 'delete', 'organizer', 24 * 2, { session: 'organizer:01JDRUN1' })
+    if (items[1]) row(items[1], 'update', 'bridge', 20, { result: 'version_conflict', detail: { error: 'changed since it was read' } })
+    if (items[3]) row(items[3], 'update', 'reconcile', 24 * 8 - 1)
+    if (items[0]) row(items[0], 'write', 'tool', 2.5, { result: 'secret_detected', detail: { error: 'private key' }, session: 'sess-7f2c', model: 'claude-sonnet-4' })
+    audit.sort((a, b) => a.ts.localeCompare(b.ts))
+    audit.forEach((e) => (e.seq = aseq++))
+    audit.reverse()
+  }
+
+  // ---------------------------------------------------------------- organizer
+  const orgSettings = { enabled: true, frequency_hours: 24, mode: 'standard', min_hours_between_runs: 12, min_new_memories: 5, review_after_days: 30 }
+  const bySlug = (slug) => items.find((m) => m.slug === slug)
+  const entryRef = (m) => ({ id: m.id, slug: m.slug, title: m.title, scope: m.scope, scope_key: m.scope === 'global' ? '' : '3f9a0c2e7b1d4a66', workdir: m.workdir, agent: m.agent, type: m.type, path: m.path, version: m.version, reviewed: m.reviewed, confidence: m.confidence })
+  const counts0 = () => ({ scanned: 0, scopes: 0, clusters: 0, clusters_failed: 0, decisions: 0, keep: 0, merge_into: 0, delete: 0, mark_review: 0, rewrite_hint: 0, auto: 0, queued: 0, dropped: 0, applied: 0, failed: 0, removed: 0 })
+  const recount = (rep) => {
+    const c = Object.assign(counts0(), { scanned: rep.counts.scanned, scopes: rep.counts.scopes, clusters: rep.counts.clusters, clusters_failed: rep.counts.clusters_failed, keep: rep.counts.keep })
+    rep.rejection_buckets = {}
+    for (const d of rep.decisions) {
+      c.decisions++
+      if (d.action in c) c[d.action]++
+      c[d.outcome === 'auto' ? 'auto' : d.outcome === 'queue' ? 'queued' : 'dropped']++
+      if (d.bucket) rep.rejection_buckets[d.bucket] = (rep.rejection_buckets[d.bucket] || 0) + 1
+      if (d.status === 'applied') c.applied++
+      if (d.status === 'failed') c.failed++
+      if (d.result) c.removed += d.result.removed || 0
+    }
+    rep.counts = c
+    return rep
+  }
+  const mkReport = (id, trigger) => {
+    const keep = bySlug('prefers-concise-answers')
+    const dup = bySlug('likes-short-answers')
+    const vim = bySlug('uses-neovim')
+    const vim2 = bySlug('editor-neovim')
+    const py = bySlug('python-version')
+    const decisions = []
+    const clusters = []
+    if (keep && dup) {
+      clusters.push({ id: 'c001', key: 'global:user:7d1f0a2c/1', scope: 'global', scope_key: '', size: 4, entry_ids: [keep.id, dup.id, vim.id, vim2.id], status: 'ok' })
+      decisions.push({ id: 'd001', cluster_id: 'c001', action: 'merge_into', targets: [entryRef(dup)], into: entryRef(keep), confidence: 0.93, risk: 'low', tier: 'containment', score: 0.912, reason: { code: 'contained', args: { Into: keep.slug, Count: 1, Tier: 'containment', Score: 0.912 } }, outcome: 'queue', bucket: 'manual_review', status: 'pending' })
+      decisions.push({ id: 'd002', cluster_id: 'c001', action: 'merge_into', targets: [entryRef(vim2)], into: entryRef(vim), confidence: 0.66, risk: 'high', tier: 'jaccard', score: 0.861, reason: { code: 'similar', args: { Into: vim.slug, Count: 1, Tier: 'jaccard', Score: 0.861 } }, outcome: 'queue', bucket: 'manual_review', status: 'pending' })
+    }
+    if (py) {
+      clusters.push({ id: 'c002', key: 'global:reference:0b9e44d1/1', scope: 'global', scope_key: '', size: 2, entry_ids: [py.id], status: 'ok' })
+      decisions.push({ id: 'd003', cluster_id: 'c002', action: 'mark_review', targets: [entryRef(py)], confidence: 0.75, risk: 'low', tier: 'age', reason: { code: 'stale_low_confidence', args: { Days: 45 } }, outcome: 'queue', bucket: 'manual_review', status: 'pending' })
+      decisions.push({ id: 'd004', cluster_id: 'c002', action: 'rewrite_hint', targets: [entryRef(py)], confidence: 0.6, risk: 'low', reason: { code: 'planner', text: 'The title names 3.11 while an older note says 3.8; ask which one is current.' }, hint: 'Say which Python version the CI image uses.', outcome: 'drop', bucket: 'report_only', status: 'dropped' })
+    }
+    clusters.push({ id: 'c003', key: 'project:experience:3f9a0c2e/1', scope: 'project', scope_key: '3f9a0c2e7b1d4a66', size: 9, entry_ids: [], status: 'failed', error: { code: 'organizer_internal', args: { Detail: 'planner timed out after 45 s' }, message: 'timeout' } })
+    const rep = {
+      version: 1, run_id: id, trigger, mode: 'standard', clusterer: 'structural', planner: 'offline', quota_level: quotaLevel, quota_headroom: 466,
+      scopes: [{ scope: 'global', key: '', count: items.length, used: items.length, limit: 500, headroom: 466, level: 'normal', target: 400, over_target: 0 }],
+      counts: Object.assign(counts0(), { scanned: items.length, scopes: 2, clusters: clusters.length, clusters_failed: 1, keep: Math.max(0, items.length - 5) }),
+      rejection_buckets: {}, clusters, decisions, snapshots: [],
+    }
+    return recount(rep)
+  }
+  let runSeq = 10
+  const newRunId = () => '01JDRUN' + String(runSeq++).padStart(2, '0') + 'Q8W3K5V7Y9B1N3'
+  const runs = []
+  const addRun = (o) => {
+    const r = Object.assign({ id: newRunId(), trigger: 'manual', mode: 'standard', status: 'done', phase: 'apply', started_at: ago(1), finished_at: ago(0.98), initial_count: 0, final_count: 0, compression_ratio: 1, quota_headroom_at_start: 466, token_usage_total: 0, counts: counts0(), rejection_buckets: {}, report: null }, o)
+    if (r.report) {
+      r.counts = r.report.counts
+      r.rejection_buckets = r.report.rejection_buckets
+    }
+    runs.unshift(r)
+    return r
+  }
+  if (opts.organizer && !opts.empty) {
+    addRun({ status: 'failed', trigger: 'scheduled', phase: 'plan', started_at: ago(24 * 6), finished_at: ago(24 * 6 - 0.02), initial_count: 131, final_count: 131, error: { code: 'organizer_interrupted', message: 'interrupted' } })
+    const sched = addRun({ trigger: 'scheduled', started_at: ago(24 * 5), finished_at: ago(24 * 5 - 0.01), initial_count: 131, final_count: 127, compression_ratio: 0.969, quota_headroom_at_start: 369, report: null })
+    sched.counts = Object.assign(counts0(), { scanned: 131, decisions: 5, merge_into: 4, mark_review: 1, auto: 4, queued: 1, applied: 4, removed: 4 })
+    sched.rejection_buckets = { medium_risk: 1 }
+    addRun({ status: 'aborted', started_at: ago(24 * 2), finished_at: ago(24 * 2 - 0.01), phase: 'cluster', initial_count: 127, final_count: 127 })
+    const id = newRunId()
+    const rep = mkReport(id, 'manual')
+    addRun({ id, started_at: ago(0.5), finished_at: ago(0.49), initial_count: items.length, final_count: items.length, compression_ratio: 1, quota_headroom_at_start: 466, report: rep })
+    if (opts.organizer === 'running' || opts.organizer === 'queued') {
+      addRun({ trigger: 'scheduled', status: 'running', phase: 'plan', started_at: ago(0.01), finished_at: null, initial_count: items.length, final_count: items.length, progress: null, _progress: { phase: 'plan', done: 2, total: 5 } })
+    }
+    if (opts.organizer === 'queued') {
+      addRun({ status: 'queued', phase: '', started_at: ago(0.005), finished_at: null, initial_count: 0, final_count: 0 })
+    }
+  }
+  const progressOf = (r) => (r.status === 'running' ? { run_id: r.id, phase: r.phase, status: 'running', done: r._progress?.done ?? 0, total: r._progress?.total ?? 0 } : undefined)
+  const runSummary = (r) => {
+    const { report, _progress, ...s } = r
+    const p = progressOf(r)
+    return Object.assign({}, s, p ? { progress: p } : {})
+  }
+  const progress = (r, phase, done, total, status = 'running') => {
+    r.phase = phase
+    r._progress = { done, total }
+    r.status = status
+    emit('organizer.progress', { run_id: r.id, phase, status, done, total })
+  }
+  // A run in the fixtures walks through its phases quickly, then finishes with a report.
+  const simulate = (r) => {
+    const steps = [['scan', 0, 0], ['cluster', 1, 2], ['plan', 1, 3], ['plan', 3, 3], ['gate', 0, 4], ['apply', 0, 0]]
+    r.status = 'running'
+    r.started_at = new Date().toISOString()
+    r.initial_count = items.length
+    r.final_count = items.length
+    let i = 0
+    const tick = () => {
+      if (r.status !== 'running') return
+      if (i < steps.length) {
+        progress(r, ...steps[i++])
+        return setTimeout(tick, opts.slowRuns ? 1500 : 120)
+      }
+      r.report = mkReport(r.id, r.trigger)
+      r.counts = r.report.counts
+      r.rejection_buckets = r.report.rejection_buckets
+      r.finished_at = new Date().toISOString()
+      progress(r, 'apply', 0, 0, 'done')
+      const next = runs.slice().reverse().find((x) => x.status === 'queued')
+      if (next) simulate(next)
+    }
+    tick()
+  }
+  const activeRun = () => runs.find((r) => r.status === 'running')
   const api = {
     AppService: { Info: async () => ({ version: '0.1.0', home: '/home/ada/.engram', language: settings.language }) },
     SettingsService: {
@@ -209,7 +396,106 @@
         ],
       }),
     },
+    OrganizerService: {
+      Status: async () => {
+        const active = activeRun()
+        const last = runs.find((r) => ['done', 'failed', 'aborted'].includes(r.status))
+        return {
+          settings: { ...orgSettings },
+          armed: orgSettings.enabled,
+          timer_at: orgSettings.enabled ? new Date(now + 9.5 * 3600e3).toISOString() : undefined,
+          next_run_at: orgSettings.enabled ? new Date(now + 9.5 * 3600e3).toISOString() : undefined,
+          last_check_at: ago(14.5),
+          last_skip: opts.organizer ? 'too_few_new_memories' : undefined,
+          active: active ? runSummary(active) : undefined,
+          queued: runs.filter((r) => r.status === 'queued').length,
+          last_run: last ? runSummary(last) : undefined,
+        }
+      },
+      Runs: async (p) => ({ runs: runs.slice(p.offset || 0, (p.offset || 0) + (p.limit || 50)).map(runSummary) }),
+      Run: async (p) => {
+        const r = runs.find((x) => x.id === p.id)
+        if (!r) return fail('organizer_run_not_found', { Run: p.id })
+        return Object.assign(runSummary(r), { report: r.report ? JSON.parse(JSON.stringify(r.report)) : null })
+      },
+      RunNow: async (p) => {
+        const trigger = p.trigger || 'manual'
+        const busy = !!activeRun() || !!window.__FAKE_LOCKED__
+        const r = addRun({ trigger, status: 'queued', phase: '', started_at: new Date().toISOString(), finished_at: null, initial_count: 0, final_count: 0 })
+        if (busy) {
+          setTimeout(() => emit('organizer.progress', { run_id: r.id, phase: '', status: 'queued', done: 0, total: 0 }), 5)
+          return { id: r.id, status: 'queued' }
+        }
+        r.status = 'running'
+        r.phase = 'scan'
+        setTimeout(() => simulate(r), 5)
+        return { id: r.id, status: 'running' }
+      },
+      Abort: async (p) => {
+        const r = p.run_id ? runs.find((x) => x.id === p.run_id) : activeRun()
+        if (!r || !['queued', 'running'].includes(r.status)) return fail('organizer_nothing_to_abort', { Run: p.run_id || '' })
+        r.status = 'aborted'
+        r.finished_at = new Date().toISOString()
+        setTimeout(() => emit('organizer.progress', { run_id: r.id, phase: r.phase, status: 'aborted', done: 0, total: 0 }), 5)
+        return { id: r.id, status: 'aborted' }
+      },
+      ApplyReport: async (p) => {
+        const r = runs.find((x) => x.id === p.run_id)
+        if (!r || !r.report) return fail('organizer_report_unavailable', { Run: p.run_id, Status: r ? r.status : '' })
+        if (!p.decision_ids || p.decision_ids.length === 0) return fail('organizer_no_decisions')
+        const out = []
+        const changedIds = []
+        for (const id of p.decision_ids) {
+          const d = r.report.decisions.find((x) => x.id === id)
+          if (!d) return fail('organizer_decision_not_found', { Decision: id, Run: r.id })
+          if (window.__FAKE_APPLY_CONFLICT__ === id) {
+            d.status = 'failed'
+            d.result = { code: 'version_conflict', message: 'changed since the run read it', at: new Date().toISOString(), by: 'review', removed: 0 }
+          } else {
+            d.status = 'applied'
+            let removed = 0
+            if (d.action === 'merge_into') {
+              for (const t of d.targets) {
+                const i = items.findIndex((m) => m.id === t.id)
+                if (i >= 0) items.splice(i, 1), removed++, changedIds.push(t.id)
+              }
+            }
+            d.result = { at: new Date().toISOString(), by: 'review', removed }
+          }
+          out.push({ id, status: d.status, code: d.result.code, message: d.result.message })
+        }
+        recount(r.report)
+        r.counts = r.report.counts
+        r.rejection_buckets = r.report.rejection_buckets
+        r.final_count = r.initial_count - r.counts.removed
+        r.compression_ratio = r.initial_count ? r.final_count / r.initial_count : 1
+        if (changedIds.length) changed(changedIds)
+        return { run_id: r.id, decisions: out, applied: out.filter((o) => o.status === 'applied').length, failed: out.filter((o) => o.status === 'failed').length, final_count: r.final_count, compression_ratio: r.compression_ratio, snapshot: '.snapshots/organizer-' + r.id }
+      },
+      Settings: async () => ({ ...orgSettings }),
+      UpdateSettings: async (p) => {
+        const next = { ...orgSettings, ...p }
+        for (const [k, lo, hi] of [['frequency_hours', 1, 720], ['min_hours_between_runs', 0, 720], ['min_new_memories', 0, 100000]])
+          if (next[k] < lo || next[k] > hi) return fail('organizer_invalid_setting', { Field: k, Value: String(next[k]) })
+        Object.assign(orgSettings, next)
+        return { ...orgSettings }
+      },
+    },
+    IndexService: {
+      Reconcile: async () => {
+        // Someone fixed the first file meanwhile.
+        problems = problems.slice(1)
+        return { scanned: items.length + problems.length, added: 0, updated: 0, removed: 0, unchanged: items.length, problems: problems.length }
+      },
+      Reindex: async () => ({ scanned: items.length + problems.length, added: items.length, updated: 0, removed: 0, unchanged: 0, problems: problems.length }),
+      Doctor: async () => ({ home: '/home/ada/.engram', schema_version: 3, memories: items.length, archived: 0, trash_files: 0, problems, integrity: 'ok', fts_consistent: true, reconcile: {}, ok: problems.length === 0 }),
+    },
     MemoryService: {
+      History: async (p) => {
+        const list = p.id ? audit.filter((e) => e.memory_id === p.id) : audit
+        return { entries: list.slice(0, p.limit || 100) }
+      },
+      Problems: async () => ({ problems: problems.slice() }),
       List: async (p) => {
         let r = items.filter((m) => (!p.scope || m.scope === p.scope) && (!p.type || m.type === p.type) && (p.reviewed == null || m.reviewed === p.reviewed) && (p.archived || !m.archived))
         r = r.sort((a, b) => b.updated.localeCompare(a.updated))

@@ -51,7 +51,142 @@ const selectNth = (n) => async (page) => {
   await page.waitForSelector('[data-test="reader-title"]')
 }
 
+const toOrganizer = async (page) => {
+  await page.click('[data-test="nav-organizer"]')
+  await page.waitForSelector('[data-test="run-detail"]')
+}
+const check = async (cond, msg) => {
+  if (!(await cond)) throw new Error(`expectation failed: ${msg}`)
+}
+const COMBOS = [
+  ['en', 'light', 'en'],
+  ['en', 'dark', 'en'],
+  ['zh', 'light', 'zh-CN'],
+  ['zh', 'dark', 'zh-CN'],
+]
+
 try {
+  // ---- Organizer: a report to review, a running run, Run Now while it runs (queued), apply
+  for (const [l, th, language] of COMBOS) {
+    await open(`${l}-${th}-organizer-report`, { language, theme: th, organizer: 'report' }, async (page) => {
+      await toOrganizer(page)
+      await page.waitForSelector('[data-test="decision"]')
+      await page.locator('[data-test="decision"][data-decision="d001"] [data-test="decision-check"]').click()
+      await page.waitForSelector('[data-test="apply-bar"]')
+    })
+  }
+  await open('en-light-organizer-report-scrolled', { language: 'en', theme: 'light', organizer: 'report' }, async (page) => {
+    await toOrganizer(page)
+    await page.locator('[data-cluster="c003"]').scrollIntoViewIfNeeded()
+  })
+  for (const [l, th, language] of [COMBOS[0], COMBOS[3]]) {
+    await open(`${l}-${th}-organizer-running`, { language, theme: th, organizer: 'running' }, async (page) => {
+      await toOrganizer(page)
+      await page.waitForSelector('[data-test="run-live"] [data-test="run-progress"][data-phase="plan"]')
+      await page.waitForSelector('[data-test="organizer-active"]')
+    })
+  }
+  for (const [l, th, language] of [COMBOS[1], COMBOS[2]]) {
+    await open(`${l}-${th}-organizer-queued`, { language, theme: th, organizer: 'running' }, async (page) => {
+      await toOrganizer(page)
+      const before = await page.locator('[data-test="runs"] .run').count()
+      await page.click('[data-test="run-now"]')
+      // Shown at once as queued, opened, and counted in the status card.
+      await page.waitForSelector('[data-test="runs"] .run[data-status="queued"].selected')
+      await page.waitForSelector('[data-test="run-detail"][data-status="queued"] [data-test="run-progress"][data-status="queued"]')
+      await page.waitForSelector('[data-test="organizer-queued"]')
+      await check(page.locator('[data-test="runs"] .run').count().then((n) => n === before + 1), 'one more run listed')
+      await page.waitForFunction(() => document.querySelectorAll('.n-message').length === 0, null, { timeout: 8000 })
+    })
+  }
+  await open('en-light-organizer-cancel-queued', { language: 'en', theme: 'light', organizer: 'queued' }, async (page) => {
+    await toOrganizer(page)
+    await page.waitForSelector('[data-test="run-detail"][data-status="queued"]')
+    await page.click('[data-test="run-abort"]')
+    await page.waitForSelector('[data-test="runs"] .run.selected[data-status="aborted"]')
+    await page.waitForSelector('[data-test="run-detail"][data-status="aborted"]')
+    await page.waitForSelector('[data-test="organizer-queued"]', { state: 'detached' })
+    await page.waitForFunction(() => document.querySelectorAll('.n-message').length === 0, null, { timeout: 8000 })
+  })
+  await open('en-light-organizer-run-now', { language: 'en', theme: 'light', organizer: 'report' }, async (page) => {
+    await toOrganizer(page)
+    await page.click('[data-test="run-now"]')
+    // The fixture run walks through its phases and ends with a report.
+    await page.waitForSelector('[data-test="runs"] .run.selected[data-status="done"]', { timeout: 8000 })
+    await page.waitForSelector('[data-test="run-detail"][data-status="done"] [data-test="decision"]')
+    await page.waitForFunction(() => document.querySelectorAll('.n-message').length === 0, null, { timeout: 8000 })
+  })
+  await open('en-light-organizer-applied', { language: 'en', theme: 'light', organizer: 'report' }, async (page) => {
+    await toOrganizer(page)
+    await page.evaluate(() => (window.__FAKE_APPLY_CONFLICT__ = 'd002'))
+    await page.click('[data-test="choose-all"]')
+    await page.click('[data-test="apply-selected"]')
+    await page.waitForSelector('.n-dialog')
+    await page.locator('.n-dialog__action .n-button').last().click()
+    await page.waitForSelector('[data-test="decision"][data-decision="d001"][data-status="applied"]')
+    await page.waitForSelector('[data-test="decision"][data-decision="d002"][data-status="failed"] [data-test="decision-result"]')
+    await check(page.locator('[data-test="apply-bar"]').count().then((n) => n === 0), 'nothing left to apply')
+  })
+  await open('zh-light-organizer-open-memory', { language: 'zh-CN', theme: 'light', organizer: 'report' }, async (page) => {
+    await toOrganizer(page)
+    await page.locator('[data-decision="d001"] [data-test="decision-memory"]').first().click()
+    await page.waitForSelector('[data-test="reader-title"]')
+    await check(page.locator('[data-test="nav-memories"].active').count().then((n) => n === 1), 'memories view shown')
+  })
+  await open('en-light-organizer-settings', { language: 'en', theme: 'light', organizer: 'report' }, async (page) => {
+    await toOrganizer(page)
+    await page.click('[data-test="organizer-settings-open"]')
+    await page.waitForSelector('[data-test="organizer-settings"] [data-test="org-mode"]')
+    await page.click('[data-test="org-mode"] [data-mode="conservative"]')
+    await page.waitForTimeout(300)
+  })
+  await open('zh-dark-settings-organizer', { language: 'zh-CN', theme: 'dark', organizer: 'report' }, async (page) => {
+    await page.click('[data-test="open-settings"]')
+    await page.waitForSelector('[data-test="settings-organizer"] [data-test="org-enabled"]')
+  })
+  await open('en-light-organizer-empty', { language: 'en', theme: 'light', empty: true }, async (page) => {
+    await page.click('[data-test="nav-organizer"]')
+    await page.waitForSelector('[data-test="no-runs"]')
+  })
+
+  // ---- Files that could not be read: banner, list, check again
+  for (const [l, th, language] of COMBOS) {
+    await open(`${l}-${th}-problems`, { language, theme: th, problems: true }, async (page) => {
+      await page.waitForSelector('[data-test="problems-banner"]')
+      if (th === 'light' || l === 'zh') {
+        await page.click('[data-test="problems-show"]')
+        await page.waitForSelector('[data-test="problems-list"] .problem')
+      }
+    })
+  }
+  await open('en-light-problems-rechecked', { language: 'en', theme: 'light', problems: true }, async (page) => {
+    await page.click('[data-test="problems-show"]')
+    await page.click('[data-test="problems-recheck"]')
+    await page.waitForFunction(() => document.querySelectorAll('[data-test="problems-list"] .problem').length === 2)
+  })
+
+  // ---- Activity and the reader's history
+  for (const [l, th, language] of COMBOS) {
+    await open(`${l}-${th}-activity`, { language, theme: th }, async (page) => {
+      await page.click('[data-test="nav-activity"]')
+      await page.waitForSelector('[data-test="activity-row"]')
+    })
+  }
+  await open('en-light-activity-open', { language: 'en', theme: 'light' }, async (page) => {
+    await page.click('[data-test="nav-activity"]')
+    // A deleted memory stays where we are, with a note.
+    await page.locator('[data-test="activity-row"]', { hasText: 'old-laptop-specs' }).first().click()
+    await page.waitForSelector('.n-message')
+    await check(page.locator('[data-test="nav-activity"].active').count().then((n) => n === 1), 'still on Activity')
+    await page.locator('[data-test="activity-row"]', { hasText: 'uses-neovim' }).first().click()
+    await page.waitForSelector('[data-test="reader-title"]')
+    await page.locator('[data-test="memory-history"]').scrollIntoViewIfNeeded()
+  })
+  await open('zh-dark-reader-history', { language: 'zh-CN', theme: 'dark' }, async (page) => {
+    await selectNth(1)(page)
+    await page.locator('[data-test="memory-history"]').scrollIntoViewIfNeeded()
+  })
+
   await open('en-light-reader', { language: 'en', theme: 'light' }, selectNth(0))
   await open('en-dark-reader', { language: 'en', theme: 'dark' }, selectNth(2))
   await open('zh-light-reader', { language: 'zh-CN', theme: 'light' }, selectNth(1))

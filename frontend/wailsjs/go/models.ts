@@ -372,6 +372,7 @@ export namespace api {
 	export class HistoryParams {
 	    id: string;
 	    limit?: number;
+	    before_seq?: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new HistoryParams(source);
@@ -381,6 +382,7 @@ export namespace api {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.id = source["id"];
 	        this.limit = source["limit"];
+	        this.before_seq = source["before_seq"];
 	    }
 	}
 	export class HistoryResult {

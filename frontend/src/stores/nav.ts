@@ -1,0 +1,34 @@
+import { defineStore } from 'pinia'
+import { ref } from 'vue'
+import * as api from '@/api'
+import { useMemories } from './memories'
+
+export type View = 'memories' | 'organizer' | 'activity'
+export const VIEWS: View[] = ['memories', 'organizer', 'activity']
+
+/** Which view the shell shows, and jumps between views (open a memory from a report). */
+export const useNav = defineStore('nav', () => {
+  const view = ref<View>('memories')
+
+  function go(v: View) {
+    view.value = v
+  }
+
+  /**
+   * Shows the memory in the Memories view (the reader reads it by id, whatever the filters).
+   * False, staying where we are, when it is no longer in the store (merged away, deleted).
+   */
+  async function openMemory(id: string): Promise<boolean> {
+    try {
+      await api.readMemory({ id })
+    } catch (e) {
+      if (api.normalizeError(e).code === 'not_found') return false
+      // Anything else: let the reader show the error.
+    }
+    view.value = 'memories'
+    await useMemories().select(id)
+    return true
+  }
+
+  return { view, go, openMemory }
+})
