@@ -44,6 +44,7 @@ type App struct {
 
 	wg sync.WaitGroup
 
+	remoteMu    sync.Mutex // serialises Remote access toggles
 	bridgeMu    sync.Mutex
 	bridge      *bridge.Server
 	bridgeAddr  string
@@ -162,9 +163,18 @@ func (a *App) FollowRemoteSetting() {
 		case !s.RemoteEnabled && running:
 			a.stopBridge()
 		}
-		a.Events.Publish(api.EventRemoteChanged, a.RemoteStatus())
+		a.remoteChanged()
 	}
-	a.Settings.OnChange(apply)
+	a.Settings.OnChange(func(s settings.Settings) {
+		// Updates apply one at a time and from the newest settings, so enable-then-disable
+		// cannot finish with the bridge running while the setting says off.
+		a.remoteMu.Lock()
+		defer a.remoteMu.Unlock()
+		if cur, err := a.Settings.Get(a.ctx); err == nil {
+			s = cur
+		}
+		apply(s)
+	})
 	if s, err := a.Settings.Get(a.ctx); err == nil && s.RemoteEnabled {
 		apply(s)
 	}
@@ -172,6 +182,7 @@ func (a *App) FollowRemoteSetting() {
 
 // StartBridge runs the localhost bridge over an api acting as "bridge".
 func (a *App) StartBridge(addr string, allowRemote bool) error {
+	a.stopBridge() // never two bridges: a second start replaces the first
 	a.bridgeMu.Lock()
 	defer a.bridgeMu.Unlock()
 	a.bridgeAddr, a.allowRemote = addr, allowRemote
@@ -248,8 +259,17 @@ func (a *App) RegenerateToken() error {
 	} else {
 		_, err = bridge.RegenerateToken(a.home)
 	}
-	if err == nil && a.Events != nil {
-		a.Events.Publish(api.EventRemoteChanged, a.RemoteStatus())
+	if err == nil {
+		a.remoteChanged()
 	}
 	return err
+}
+
+// remoteChanged tells windows to refresh Settings → Remote access. The event carries no
+// token or URL: every bridge client hears it, including ones a regenerate is meant to cut off.
+func (a *App) remoteChanged() {
+	if a.Events != nil {
+		st := a.RemoteStatus()
+		a.Events.Publish(api.EventRemoteChanged, map[string]any{"running": st.Running, "clients": len(st.Clients)})
+	}
 }

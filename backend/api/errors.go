@@ -31,6 +31,7 @@ const (
 	CodeInvalidParams     = "invalid_params"
 	CodeUnknownMethod     = "unknown_method"
 	CodeWorkdirMissing    = "workdir_required"
+	CodeAgentMissing      = "agent_required"
 	CodeInvalidSetting    = "invalid_setting"
 	CodeCanceled          = "canceled"
 	CodeRemoteUnavailable = "remote_unavailable"

@@ -20,6 +20,10 @@ const (
 	EventOrganizerChanged  = "organizer.changed"
 )
 
+// EventNames are every event a client may subscribe to.
+var EventNames = []string{EventMemoryChanged, EventQuotaChanged, EventSettingsChanged, EventExtractionStatus,
+	EventOrganizerProgress, EventRemoteChanged, EventEmbeddingProgress, EventMemoryProblems, EventOrganizerChanged}
+
 // Hub fans service events out to every transport (Wails window, bridge connections).
 type Hub struct {
 	mu   sync.Mutex

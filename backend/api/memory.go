@@ -75,15 +75,24 @@ func (p ListParams) filter() memory.Filter {
 
 // checkWorkdir refuses project-scope calls that do not say which project.
 func (a *API) checkWorkdir(scope memory.Scope, workdir string) error {
+	return a.checkScope(scope, workdir, "x")
+}
+
+// checkScope refuses scope-instance calls that do not say which instance: a project call
+// without its workdir, an agent call without the agent, would otherwise reach every one.
+func (a *API) checkScope(scope memory.Scope, workdir, agent string) error {
 	if scope == memory.ScopeProject && strings.TrimSpace(workdir) == "" {
 		return a.newError(CodeWorkdirMissing, nil)
+	}
+	if scope == memory.ScopeAgent && strings.TrimSpace(agent) == "" {
+		return a.newError(CodeAgentMissing, nil)
 	}
 	return nil
 }
 
 // List returns memories, newest first.
 func (s *MemoryService) List(p ListParams) (ListResult, error) {
-	if err := s.a.checkWorkdir(p.Scope, p.Workdir); err != nil {
+	if err := s.a.checkScope(p.Scope, p.Workdir, p.Agent); err != nil {
 		return ListResult{}, err
 	}
 	items, total, err := s.a.deps.Store.List(s.a.ctx, p.filter())
@@ -118,7 +127,7 @@ func (a *API) resolve(p RefParams) (*memory.Memory, error) {
 	if scope == "" {
 		scope = memory.ScopeGlobal
 	}
-	if err := a.checkWorkdir(scope, p.Workdir); err != nil {
+	if err := a.checkScope(scope, p.Workdir, p.Agent); err != nil {
 		return nil, err
 	}
 	return a.deps.Store.GetBySlug(a.ctx, scope, p.Workdir, p.Agent, p.Slug)
@@ -176,7 +185,7 @@ type SearchResult struct {
 
 // Search ranks memories for a query.
 func (s *MemoryService) Search(p SearchParams) (SearchResult, error) {
-	if err := s.a.checkWorkdir(p.Scope, p.Workdir); err != nil {
+	if err := s.a.checkScope(p.Scope, p.Workdir, p.Agent); err != nil {
 		return SearchResult{}, err
 	}
 	limit := p.Limit
@@ -265,7 +274,7 @@ type BatchResult struct {
 // ApplyBatch applies items; one bad item never sinks the rest.
 func (s *MemoryService) ApplyBatch(p BatchParams) (BatchResult, error) {
 	for _, it := range p.Items {
-		if err := s.a.checkWorkdir(it.Scope, it.Workdir); err != nil && it.ID == "" {
+		if err := s.a.checkScope(it.Scope, it.Workdir, it.Agent); err != nil && it.ID == "" {
 			return BatchResult{}, err
 		}
 	}
@@ -347,7 +356,7 @@ func (s *MemoryService) Update(p UpdateParams) (ItemResult, error) {
 
 func (s *MemoryService) refOp(op memory.Op, p RefParams) (ItemResult, error) {
 	if p.ID == "" {
-		if err := s.a.checkWorkdir(p.Scope, p.Workdir); err != nil {
+		if err := s.a.checkScope(p.Scope, p.Workdir, p.Agent); err != nil {
 			return ItemResult{}, err
 		}
 	}
@@ -427,6 +436,9 @@ type ExportResult struct {
 
 // Export returns every live memory as JSONL.
 func (s *MemoryService) Export(p ExportParams) (ExportResult, error) {
+	if err := s.a.checkScope(p.Scope, p.Workdir, p.Agent); err != nil {
+		return ExportResult{}, err
+	}
 	var buf bytes.Buffer
 	n, err := s.a.deps.Store.Export(s.a.ctx, &buf, memory.Filter{Scope: p.Scope, Workdir: p.Workdir, Agent: p.Agent})
 	if err != nil {

@@ -24,7 +24,7 @@ func (s *RecallService) Search(p recall.SearchParams) (recall.SearchResult, erro
 	if err != nil {
 		return recall.SearchResult{}, err
 	}
-	if err := s.a.checkWorkdir(p.Scope, p.Workdir); err != nil {
+	if err := s.a.checkScope(p.Scope, p.Workdir, p.Agent); err != nil {
 		return recall.SearchResult{}, err
 	}
 	res, err := r.Search(s.a.ctx, p)
@@ -47,7 +47,7 @@ func (s *RecallService) BuildContext(p recall.ContextParams) (recall.ContextResu
 	if err != nil {
 		return recall.ContextResult{}, err
 	}
-	if err := s.a.checkWorkdir(p.Scope, p.Workdir); err != nil {
+	if err := s.a.checkScope(p.Scope, p.Workdir, p.Agent); err != nil {
 		return recall.ContextResult{}, err
 	}
 	res, err := r.BuildContext(s.a.ctx, p)
@@ -60,7 +60,7 @@ func (s *RecallService) Grep(p recall.GrepParams) (recall.GrepResult, error) {
 	if err != nil {
 		return recall.GrepResult{}, err
 	}
-	if err := s.a.checkWorkdir(p.Scope, p.Workdir); err != nil {
+	if err := s.a.checkScope(p.Scope, p.Workdir, p.Agent); err != nil {
 		return recall.GrepResult{}, err
 	}
 	res, err := r.Grep(s.a.ctx, p)

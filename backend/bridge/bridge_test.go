@@ -419,3 +419,77 @@ func TestAllowListIsTheAPITable(t *testing.T) {
 		}
 	}
 }
+
+func TestBatchPaysForEveryCall(t *testing.T) {
+	f := start(t, Config{RatePerSec: 0.001, Burst: 10})
+	c := f.mustDial(t)
+	var calls []string
+	for i := 0; i < 20; i++ {
+		calls = append(calls, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"app.info","params":{}}`, i+1))
+	}
+	if err := c.Write(context.Background(), websocket.MessageText, []byte("["+strings.Join(calls, ",")+"]")); err != nil {
+		t.Fatal(err)
+	}
+	r := readMsg(t, c)
+	if r.Error == nil || r.Error.Code != rpcRateLimited {
+		t.Fatalf("a 20-call batch on a 10-token budget went through: %+v", r)
+	}
+}
+
+func TestRegenerateRevokesOldConnections(t *testing.T) {
+	f := start(t, Config{})
+	old := f.mustDial(t)
+	if _, err := f.srv.RegenerateToken(); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var err error
+	for err == nil {
+		_, _, err = old.Read(ctx)
+	}
+	if websocket.CloseStatus(err) != websocket.StatusPolicyViolation {
+		t.Fatalf("old connection not closed by the regenerate: %v", err)
+	}
+	if _, resp, err := f.dial(t, "", nil); err == nil || resp.StatusCode != 401 {
+		t.Fatal("dial without token accepted")
+	}
+	fresh := f.mustDial(t)
+	if r := call(t, fresh, 1, "app.info", `{}`); r.Error != nil {
+		t.Fatalf("new token refused: %+v", r.Error)
+	}
+}
+
+func TestUnsubscribeSomeKeepsOthers(t *testing.T) {
+	f := start(t, Config{})
+	c := f.mustDial(t)
+	if r := call(t, c, 1, "rpc.unsubscribe", `{"events":["memory.changed"]}`); r.Error != nil {
+		t.Fatal(r.Error)
+	}
+	// Write through another client so this one's stream holds only events.
+	other := f.mustDial(t)
+	if r := call(t, other, 2, "memory.write", `{"scope":"global","type":"user","slug":"quiet-one","title":"t","body":"b"}`); r.Error != nil {
+		t.Fatal(r.Error)
+	}
+	if r := call(t, other, 3, "settings.update", `{"theme":"dark"}`); r.Error != nil {
+		t.Fatal(r.Error)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	for {
+		_, data, err := c.Read(ctx)
+		if err != nil {
+			t.Fatalf("no settings.changed after unsubscribing memory.changed only: %v", err)
+		}
+		var r response
+		_ = json.Unmarshal(data, &r)
+		var ev eventParams
+		_ = json.Unmarshal(r.Params, &ev)
+		if r.Method == "event" && ev.Name == api.EventMemoryChanged {
+			t.Fatal("memory.changed delivered after unsubscribe")
+		}
+		if r.Method == "event" && ev.Name == api.EventSettingsChanged {
+			return
+		}
+	}
+}

@@ -49,7 +49,10 @@ func (c *client) wants(event string) bool {
 }
 
 // allow is a token bucket: RatePerSec refill, Burst capacity.
-func (c *client) allow() bool {
+func (c *client) allow() bool { return c.allowN(1) }
+
+// allowN takes n tokens at once (a JSON-RPC batch pays for every call in it).
+func (c *client) allowN(n int) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	now := time.Now()
@@ -58,10 +61,10 @@ func (c *client) allow() bool {
 		c.tokens = float64(c.s.cfg.Burst)
 	}
 	c.lastTok = now
-	if c.tokens < 1 {
+	if c.tokens < float64(n) {
 		return false
 	}
-	c.tokens--
+	c.tokens -= float64(n)
 	return true
 }
 
@@ -233,6 +236,11 @@ func (c *client) handle(data []byte) []byte {
 			b, _ := json.Marshal(c.errorResponse(nil, rpcInvalidRequest, "bridge_invalid_request", nil))
 			return b
 		}
+		// The message already paid for one call; the rest of the batch pays too.
+		if !c.allowN(len(batch) - 1) {
+			b, _ := json.Marshal(c.errorResponse(nil, rpcRateLimited, "bridge_rate_limited", nil))
+			return b
+		}
 		var out []rpcResponse
 		for _, item := range batch {
 			if r, ok := c.one(item); ok {
@@ -310,11 +318,20 @@ func (c *client) dispatch(req rpcRequest) (any, error) {
 				}
 			}
 		} else {
-			if c.filter == nil || len(p.Events) == 0 {
+			switch {
+			case len(p.Events) == 0:
 				c.filter = map[string]bool{}
-			}
-			for _, e := range p.Events {
-				delete(c.filter, e)
+			case c.filter == nil:
+				// Subscribed to everything: keep everything known but the listed events.
+				c.filter = map[string]bool{}
+				for _, e := range api.EventNames {
+					c.filter[e] = true
+				}
+				fallthrough
+			default:
+				for _, e := range p.Events {
+					delete(c.filter, e)
+				}
 			}
 		}
 		return map[string]any{"ok": true}, nil

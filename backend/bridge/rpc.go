@@ -62,7 +62,7 @@ func rpcCodeFor(e *api.Error) int {
 	switch e.Code {
 	case api.CodeUnknownMethod:
 		return rpcMethodNotFound
-	case api.CodeInvalidParams, api.CodeWorkdirMissing:
+	case api.CodeInvalidParams, api.CodeWorkdirMissing, api.CodeAgentMissing:
 		return rpcInvalidParams
 	}
 	return rpcAppError

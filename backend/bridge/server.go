@@ -126,6 +126,19 @@ func (s *Server) RegenerateToken() (string, error) {
 		return "", err
 	}
 	s.token.Store(tok)
+	// A regenerate revokes: every connection made with the old token is closed once the
+	// caller's own answer has had time to go out (the caller reconnects with the new token).
+	time.AfterFunc(500*time.Millisecond, func() {
+		s.mu.Lock()
+		clients := make([]*client, 0, len(s.clients))
+		for _, c := range s.clients {
+			clients = append(clients, c)
+		}
+		s.mu.Unlock()
+		for _, c := range clients {
+			c.drop("token regenerated")
+		}
+	})
 	return tok, nil
 }
 
@@ -141,6 +154,12 @@ func isLoopback(host string) bool {
 // Start listens and serves until Stop. On a loopback address it listens on both 127.0.0.1
 // and ::1 (when the machine has IPv6).
 func (s *Server) Start() error {
+	s.mu.Lock()
+	already := s.started
+	s.mu.Unlock()
+	if already {
+		return nil
+	}
 	host, portStr, err := net.SplitHostPort(s.cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("bridge: invalid address %q: %w", s.cfg.Addr, err)
@@ -179,7 +198,10 @@ func (s *Server) Start() error {
 	s.srv = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
 	s.mu.Unlock()
 	if s.hub != nil {
-		s.unsub = s.hub.Subscribe(s.broadcast)
+		unsub := s.hub.Subscribe(s.broadcast)
+		s.mu.Lock()
+		s.unsub = unsub
+		s.mu.Unlock()
 	}
 	for _, l := range lns {
 		go func(l net.Listener) {
@@ -220,8 +242,8 @@ func (s *Server) URL() string {
 // Stop closes every connection and the listeners.
 func (s *Server) Stop(ctx context.Context) error {
 	s.mu.Lock()
-	srv, started := s.srv, s.started
-	s.started = false
+	srv, started, unsub := s.srv, s.started, s.unsub
+	s.started, s.unsub = false, nil
 	clients := make([]*client, 0, len(s.clients))
 	for _, c := range s.clients {
 		clients = append(clients, c)
@@ -230,8 +252,8 @@ func (s *Server) Stop(ctx context.Context) error {
 	if !started {
 		return nil
 	}
-	if s.unsub != nil {
-		s.unsub()
+	if unsub != nil {
+		unsub()
 	}
 	for _, c := range clients {
 		c.drop("server stopping")

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -146,6 +147,12 @@ func (s *Store) ApplyBatch(ctx context.Context, b Batch) (BatchResult, error) {
 		items[i] = normalizeItem(it)
 	}
 	b.Items = items
+	if err := ctx.Err(); err != nil {
+		return res, err
+	}
+	// Once the first file is touched the batch runs to its end: cancelling half-way would
+	// leave files moved while the index, audit and rejections roll back.
+	ctx = context.WithoutCancel(ctx)
 	order, deferred := batchOrder(b.Items)
 	var changedIDs []string
 	err := s.withLock(func() error {
@@ -776,7 +783,15 @@ func (s *Store) opArchive(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r 
 		return err
 	}
 	from := m.Path
-	to := ".archive/" + s.opts.Now().Format("2006") + "/" + from
+	// Archiving the same slug twice in a year must not overwrite the first archived copy.
+	year := s.opts.Now().Format("2006")
+	to := ".archive/" + year + "/" + from
+	for n := 2; ; n++ {
+		if _, err := os.Stat(s.abs(to)); os.IsNotExist(err) {
+			break
+		}
+		to = ".archive/" + year + "-" + strconv.Itoa(n) + "/" + from
+	}
 	if err := moveFile(s.abs(from), s.abs(to), s.batchDirs); err != nil {
 		return err
 	}

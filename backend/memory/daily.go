@@ -97,6 +97,11 @@ func (s *Store) opAppendDaily(ctx context.Context, tx *sql.Tx, b *Batch, it Item
 	if it.Source != nil && it.Source.Agent != "" {
 		who = it.Source.Agent
 	}
+	// The name goes into a heading: one short line, so it cannot forge entries below it.
+	who = strings.Join(strings.Fields(who), " ")
+	if r := []rune(who); len(r) > 64 {
+		who = string(r[:64])
+	}
 	entry := "## " + now.In(s.opts.Location).Format("15:04") + " · " + who + "\n\n" + text
 	if imported {
 		entry = text

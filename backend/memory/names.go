@@ -13,6 +13,8 @@ var (
 	slugRE  = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{1,62}[a-z0-9]$`)
 	agentRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,62}$`)
 	dateRE  = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+	// archiveDirRE is a year, with -N when the same path was archived again that year.
+	archiveDirRE = regexp.MustCompile(`^\d{4}(-\d+)?$`)
 )
 
 // ValidSlug reports whether s follows the slug rule of DESIGN §2.
@@ -74,7 +76,7 @@ func parsePath(rel string) (pathInfo, bool) {
 		return pi, false
 	}
 	parts := strings.Split(strings.TrimSuffix(rel, ".md"), "/")
-	if len(parts) >= 3 && parts[0] == ".archive" && len(parts[1]) == 4 {
+	if len(parts) >= 3 && parts[0] == ".archive" && archiveDirRE.MatchString(parts[1]) {
 		pi.archived = true
 		parts = parts[2:]
 	}

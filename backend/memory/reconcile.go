@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -25,6 +26,8 @@ type ReconcileReport struct {
 	// ProblemsChanged is set when a file became unreadable or an unreadable one was fixed or
 	// removed, so windows showing the problems list can refresh.
 	ProblemsChanged bool `json:"-"`
+	// wiping marks a full rebuild: its re-adds are not changes worth an audit row each.
+	wiping bool
 }
 
 type diskFile struct {
@@ -125,7 +128,18 @@ func (s *Store) ReconcilePaths(ctx context.Context, rels []string) (ReconcileRep
 	return rep, err
 }
 
+// wipeQueries empty the rebuildable tables; history (audit, rejections, runs, usage, access,
+// settings) is never among them.
+var wipeQueries = []string{`DELETE FROM memory_fts`, `DELETE FROM memory_fts_tri`, `DELETE FROM memory_vec`,
+	`DELETE FROM graph_mentions`, `DELETE FROM graph_relations`, `DELETE FROM memory_meta`, `DELETE FROM memory_problems`}
+
 func (s *Store) reconcileLocked(ctx context.Context, only []string) (ReconcileReport, error) {
+	return s.rebuildLocked(ctx, only, false)
+}
+
+// rebuildLocked reconciles; with wipe it first empties the index inside the same transaction,
+// so readers see the old index until the rebuilt one commits, and a failure leaves it whole.
+func (s *Store) rebuildLocked(ctx context.Context, only []string, wipe bool) (ReconcileReport, error) {
 	var rep ReconcileReport
 	var disk []diskFile
 	var idx []indexedFile
@@ -162,6 +176,18 @@ func (s *Store) reconcileLocked(ctx context.Context, only []string) (ReconcileRe
 		return rep, fmt.Errorf("memory: unable to begin reconcile: %w", err)
 	}
 	defer tx.Rollback()
+	if wipe {
+		rep.wiping = true
+		idx = nil
+		for _, q := range wipeQueries {
+			if _, err := tx.ExecContext(ctx, q); err != nil {
+				return rep, fmt.Errorf("memory: unable to clear index: %w", err)
+			}
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM settings WHERE key = 'index.needs_reindex'`); err != nil {
+			return rep, fmt.Errorf("memory: unable to clear reindex flag: %w", err)
+		}
+	}
 	i, j := 0, 0
 	for i < len(disk) || j < len(idx) {
 		if err := ctx.Err(); err != nil {
@@ -182,6 +208,7 @@ func (s *Store) reconcileLocked(ctx context.Context, only []string) (ReconcileRe
 			}
 			if id != "" {
 				rep.ChangedID = append(rep.ChangedID, id)
+				s.auditReconcile(ctx, tx, "reconcile_remove", &Memory{ID: id}, idx[j].rel)
 			}
 			rep.Removed++
 			j++
@@ -306,7 +333,24 @@ func (s *Store) indexFile(ctx context.Context, tx *sql.Tx, d diskFile, knownVers
 		return err
 	}
 	rep.ChangedID = append(rep.ChangedID, m.ID)
+	if !rep.wiping {
+		s.auditReconcile(ctx, tx, "reconcile", m, d.rel)
+	}
 	return nil
+}
+
+// auditReconcile records a change found on disk (a hand edit, another tool): the audit log
+// is also how other Engram processes on this home learn that something changed.
+func (s *Store) auditReconcile(ctx context.Context, tx *sql.Tx, op string, m *Memory, rel string) {
+	id, slug, scope, key := "", "", "", ""
+	if m != nil {
+		id, slug, scope, key = m.ID, m.Slug, string(m.Scope), m.ScopeKey()
+	}
+	detail, _ := json.Marshal(map[string]any{"path": rel})
+	if _, err := tx.ExecContext(ctx, `INSERT INTO memory_audit_log(ts, op, actor, memory_id, slug, scope, scope_key,
+		result, detail) VALUES(?,?,?,?,?,?,?,'ok',?)`, s.rfc(s.opts.Now()), op, ActorReconcile, id, slug, scope, key, string(detail)); err != nil {
+		s.log.Error("memory: unable to write audit row", "err", err)
+	}
 }
 
 func (s *Store) recordProblem(ctx context.Context, tx *sql.Tx, d diskFile, code, detail string, rep *ReconcileReport) error {
@@ -346,20 +390,7 @@ func (s *Store) Reindex(ctx context.Context) (ReconcileReport, error) {
 }
 
 func (s *Store) reindexLocked(ctx context.Context) (ReconcileReport, error) {
-	for _, q := range []string{`DELETE FROM memory_fts`, `DELETE FROM memory_fts_tri`, `DELETE FROM memory_vec`,
-		`DELETE FROM graph_mentions`, `DELETE FROM graph_relations`, `DELETE FROM memory_meta`, `DELETE FROM memory_problems`} {
-		if _, err := s.db.ExecContext(ctx, q); err != nil {
-			return ReconcileReport{}, fmt.Errorf("memory: unable to clear index: %w", err)
-		}
-	}
-	rep, err := s.reconcileLocked(ctx, nil)
-	if err != nil {
-		return rep, err
-	}
-	if _, err := s.db.ExecContext(ctx, `DELETE FROM settings WHERE key = 'index.needs_reindex'`); err != nil {
-		return rep, fmt.Errorf("memory: unable to clear reindex flag: %w", err)
-	}
-	return rep, nil
+	return s.rebuildLocked(ctx, nil, true)
 }
 
 // afterReconcile tells subscribers what a reconcile changed.

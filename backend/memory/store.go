@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
@@ -42,6 +43,10 @@ type Store struct {
 
 	flock *fileLock
 	mu    sync.Mutex // serialises writers inside this process; flock does it across processes
+	// seenSeq is the newest audit row this process knows about; rows above it were written by
+	// another process on the same home.
+	seenSeq atomic.Int64
+	recent  map[string]time.Time // ids this process announced lately; guarded by subsMu
 	// batchDirs collects folders to fsync once per batch; set only while mu is held.
 	batchDirs map[string]bool
 
@@ -200,6 +205,7 @@ func (s *Store) changed(ctx context.Context, ids []string) { s.changedScopes(ctx
 // where anything may have moved) recounts everything.
 func (s *Store) changedScopes(ctx context.Context, ids []string, touched map[scopeRef]bool) {
 	if len(ids) > 0 {
+		s.remember(ids)
 		s.emit(Event{Kind: "memory.changed", IDs: ids})
 	}
 	s.subsMu.Lock()

@@ -40,6 +40,8 @@ func (s *Store) Watch(ctx context.Context, ready chan<- struct{}) error {
 		})
 	}
 	addTree(s.root)
+	s.noteSeq(ctx) // from here on, audit rows we did not write come from another process
+	go s.watchOtherProcesses(ctx)
 	if ready != nil {
 		close(ready)
 	}

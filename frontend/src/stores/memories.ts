@@ -67,7 +67,7 @@ export const useMemories = defineStore('memories', () => {
       const sp = scopeParams()
       // A project search must name its folder; without one, search all and keep project hits.
       const wantScope = sp.scope
-      if (sp.scope === 'project' && !sp.workdir) delete sp.scope
+      if ((sp.scope === 'project' && !sp.workdir) || (sp.scope === 'agent' && !sp.agent)) delete sp.scope
       const r = await api.searchMemories({ query: filters.query.trim(), ...sp, limit: 100 })
       const want = reviewedParam()
       const hits = (r.hits ?? []).filter(
@@ -75,7 +75,11 @@ export const useMemories = defineStore('memories', () => {
       )
       return { list: hits.map((h) => ({ memory: h.memory, snippet: h.snippet, score: h.score })), total: hits.length }
     }
-    const r = await api.listMemories({ ...scopeParams(), reviewed: reviewedParam(), limit: PAGE, offset })
+    const lp = scopeParams()
+    // A project or agent view must name its instance (the bridge refuses it otherwise):
+    // until one is picked there is nothing to list.
+    if ((lp.scope === 'project' && !lp.workdir) || (lp.scope === 'agent' && !lp.agent)) return { list: [], total: 0 }
+    const r = await api.listMemories({ ...lp, reviewed: reviewedParam(), limit: PAGE, offset })
     return { list: (r.items ?? []).map((m) => ({ memory: m, snippet: m.snippet })), total: r.total ?? 0 }
   }
 

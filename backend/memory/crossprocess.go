@@ -1,0 +1,113 @@
+package memory
+
+import (
+	"context"
+	"database/sql"
+	"time"
+)
+
+// OtherProcessPoll is how often a watching process checks whether another Engram process
+// (the CLI, engram mcp, the desktop app) committed to the shared index.
+const OtherProcessPoll = time.Second
+
+// noteSeq moves the poll's cursor to the newest audit row; called once when watching starts.
+func (s *Store) noteSeq(ctx context.Context) {
+	var seq int64
+	if err := s.db.QueryRowContext(ctx, `SELECT COALESCE(MAX(seq), 0) FROM memory_audit_log`).Scan(&seq); err == nil {
+		s.seenSeq.Store(seq)
+	}
+}
+
+// announcedRecently drops the ids this process itself announced in the last few seconds: the
+// poll reads every new audit row, ours included, and should not repeat them.
+func (s *Store) announcedRecently(ids []string) []string {
+	s.subsMu.Lock()
+	defer s.subsMu.Unlock()
+	now := time.Now()
+	out := ids[:0:0]
+	for _, id := range ids {
+		if t, ok := s.recent[id]; ok && now.Sub(t) < 5*time.Second {
+			continue
+		}
+		out = append(out, id)
+	}
+	return out
+}
+
+// remember notes ids this process announced (see announcedRecently).
+func (s *Store) remember(ids []string) {
+	s.subsMu.Lock()
+	defer s.subsMu.Unlock()
+	now := time.Now()
+	if s.recent == nil || len(s.recent) > 4096 {
+		fresh := map[string]time.Time{}
+		for id, t := range s.recent {
+			if now.Sub(t) < 5*time.Second {
+				fresh[id] = t
+			}
+		}
+		s.recent = fresh
+	}
+	for _, id := range ids {
+		s.recent[id] = now
+	}
+}
+
+// watchOtherProcesses announces changes committed by other processes. Their writes update the
+// shared index, so this process's reconcile sees nothing new; the audit log says what moved.
+// PRAGMA data_version on one held connection makes the idle check nearly free.
+func (s *Store) watchOtherProcesses(ctx context.Context) {
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return
+	}
+	defer conn.Close()
+	var last int64 = -1
+	tick := time.NewTicker(OtherProcessPoll)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		var v int64
+		if err := conn.QueryRowContext(ctx, `PRAGMA data_version`).Scan(&v); err != nil {
+			continue
+		}
+		if v == last {
+			continue
+		}
+		last = v
+		ids, top, err := auditedSince(ctx, conn, s.seenSeq.Load())
+		if err != nil || top == 0 {
+			continue
+		}
+		s.seenSeq.Store(top)
+		if ids = s.announcedRecently(ids); len(ids) > 0 {
+			s.changed(ctx, ids)
+		}
+	}
+}
+
+func auditedSince(ctx context.Context, conn *sql.Conn, after int64) (ids []string, top int64, err error) {
+	rows, err := conn.QueryContext(ctx, `SELECT seq, memory_id FROM memory_audit_log WHERE seq > ? ORDER BY seq`, after)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	seen := map[string]bool{}
+	for rows.Next() {
+		var seq int64
+		var id string
+		if err := rows.Scan(&seq, &id); err != nil {
+			return nil, 0, err
+		}
+		top = seq
+		if id != "" && !seen[id] {
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
+	return ids, top, rows.Err()
+}
