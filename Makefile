@@ -31,7 +31,7 @@ help:
 	@echo "make shots      screenshots of the UI over test fixtures into build/shots"
 
 deps:
-	@scripts/deps.sh
+	@build/scripts/deps.sh
 
 # npm ci only when node_modules is missing or older than the lock file.
 $(NODE_STAMP): frontend/package-lock.json frontend/package.json
@@ -76,10 +76,10 @@ test-ui: frontend
 # End-to-end: engram-cli serve on a temporary home, the real web UI in headless Chromium, a
 # second browser and a raw websocket client, a server restart. Screenshots: build/shots/e2e-*.png.
 test-e2e: node-deps cli
-	ENGRAM_CLI=$(BIN)/engram-cli node tests/e2e/run.mjs build/shots
+	ENGRAM_CLI=$(BIN)/engram-cli node frontend/tests/e2e/run.mjs build/shots
 
 smoke: build cli
-	tests/desktop/smoke.sh
+	build/scripts/smoke.sh
 
 # Fastest first: frontend checks (seconds), end-to-end (half a minute), Go (a minute), then
 # the desktop smoke test.
@@ -97,7 +97,7 @@ bench: cli
 	./$(BIN)/engram-cli bench locomo $(BENCH_DATA)
 
 bindings: frontend
-	@wails="$$(scripts/wails-cli.sh)" && "$$wails" generate module -tags webkit2_41
+	@wails="$$(build/scripts/wails-cli.sh)" && "$$wails" generate module -tags webkit2_41
 
 shots: test-ui
 

@@ -8,7 +8,7 @@ import path from 'node:path'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..')
 // playwright-core lives in the frontend's node_modules.
 const require = createRequire(path.join(ROOT, 'frontend', 'package.json'))
 const { chromium } = require('playwright-core')

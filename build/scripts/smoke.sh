@@ -19,7 +19,7 @@ ENGRAM_HOME="$home" "$CLI" write --scope global --type user --slug smoke-test \
   --title "Smoke test" --body "hello"
 
 shot="build/smoke/desktop.png"
-ENGRAM_BIN="$BIN" MIN_COLOURS="$MIN_COLOURS" tests/desktop/screenshot.sh "$shot" "$home" >/dev/null
+ENGRAM_BIN="$BIN" MIN_COLOURS="$MIN_COLOURS" build/scripts/screenshot.sh "$shot" "$home" >/dev/null
 
 title="$(cat "${shot%.png}.title")"
 colours="$(identify -format '%k' "$shot")"

@@ -3,7 +3,7 @@
 #   system packages (apt, only the missing ones), frontend node_modules (npm ci when missing or
 #   older than package-lock.json), Go modules.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 PKGS=(
   build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev # desktop build (cgo, GTK, WebKitGTK 4.1)

@@ -1,6 +1,6 @@
 // Starts the end-to-end tests (e2e.mjs):
 //   make test-e2e            (builds build/bin/engram-cli first)
-//   ENGRAM_CLI=path node tests/e2e/run.mjs [shotsDir]
+//   ENGRAM_CLI=path node frontend/tests/e2e/run.mjs [shotsDir]
 // Node 20 has WebSocket (for the raw JSON-RPC client) behind a flag, 22+ by default: without
 // it the tests run in a child node with the flag, and signals are passed on to it.
 import { spawn } from 'node:child_process'

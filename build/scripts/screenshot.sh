@@ -2,7 +2,7 @@
 # Runs the desktop binary under Xvfb and saves a screenshot of the screen once the window
 # exists and has painted. Stops the app afterwards.
 #
-#   tests/desktop/screenshot.sh [OUT.png] [ENGRAM_HOME]
+#   build/scripts/screenshot.sh [OUT.png] [ENGRAM_HOME]
 #
 # OUT defaults to build/smoke/desktop.png; ENGRAM_HOME defaults to a fresh temporary home.
 # Prints the PNG path; writes the window title next to it (OUT.title) and the app log (OUT.log).
