@@ -69,6 +69,11 @@ type API struct {
 
 // New builds the api for actor. ctx bounds every call (the app's lifetime).
 func New(ctx context.Context, deps Deps, actor string) *API {
+	// Every transport searches through recall; without a configured one it is the lexical
+	// recall over the store (no vectors), never a second ranking of its own.
+	if deps.Recall == nil && deps.Store != nil {
+		deps.Recall = recall.New(deps.Store, recall.Options{})
+	}
 	a := &API{deps: deps, actor: actor, ctx: ctx}
 	a.App = &AppService{a}
 	a.Memory = &MemoryService{a}

@@ -35,7 +35,6 @@ const (
 	CodeInvalidSetting    = "invalid_setting"
 	CodeCanceled          = "canceled"
 	CodeRemoteUnavailable = "remote_unavailable"
-	CodeRecallUnavailable = "recall_unavailable"
 )
 
 // fail converts any error into an *Error translated for the caller's language.

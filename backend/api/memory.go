@@ -194,24 +194,13 @@ func (s *MemoryService) Search(p SearchParams) (SearchResult, error) {
 	}
 	// People searching from the window, browser or CLI get the same ranking agents get,
 	// without counting as a recall.
-	if r := s.a.deps.Recall; r != nil {
-		res, err := r.Search(s.a.ctx, recall.SearchParams{Query: p.Query, Scope: p.Scope, Workdir: p.Workdir,
-			Agent: p.Agent, Type: p.Type, Limit: limit, NoTouch: true, BestEffort: true})
-		if err != nil {
-			return SearchResult{}, s.a.fail(err)
-		}
-		out := SearchResult{Hits: make([]SearchHit, 0, len(res.Hits))}
-		for _, h := range res.Hits {
-			out.Hits = append(out.Hits, SearchHit{Memory: summarize(h.Memory), Score: h.Score, Snippet: h.Snippet, Via: h.Via})
-		}
-		return out, nil
-	}
-	hits, err := s.a.deps.Store.Search(s.a.ctx, p.Query, memory.Filter{Scope: p.Scope, Workdir: p.Workdir, Agent: p.Agent, Type: p.Type, Limit: limit})
+	res, err := s.a.deps.Recall.Search(s.a.ctx, recall.SearchParams{Query: p.Query, Scope: p.Scope, Workdir: p.Workdir,
+		Agent: p.Agent, Type: p.Type, Limit: limit, NoTouch: true, BestEffort: true})
 	if err != nil {
 		return SearchResult{}, s.a.fail(err)
 	}
-	out := SearchResult{Hits: make([]SearchHit, 0, len(hits))}
-	for _, h := range hits {
+	out := SearchResult{Hits: make([]SearchHit, 0, len(res.Hits))}
+	for _, h := range res.Hits {
 		out.Hits = append(out.Hits, SearchHit{Memory: summarize(h.Memory), Score: h.Score, Snippet: h.Snippet, Via: h.Via})
 	}
 	return out, nil

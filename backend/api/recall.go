@@ -11,19 +11,9 @@ import (
 // build_context within a token budget, grep, and the MemoryManager tool.
 type RecallService struct{ a *API }
 
-func (s *RecallService) svc() (*recall.Service, error) {
-	if s.a.deps.Recall == nil {
-		return nil, s.a.newError(CodeRecallUnavailable, nil)
-	}
-	return s.a.deps.Recall, nil
-}
-
 // Search ranks memories for a query (and counts the access, unless no_touch).
 func (s *RecallService) Search(p recall.SearchParams) (recall.SearchResult, error) {
-	r, err := s.svc()
-	if err != nil {
-		return recall.SearchResult{}, err
-	}
+	r := s.a.deps.Recall
 	if err := s.a.checkScope(p.Scope, p.Workdir, p.Agent); err != nil {
 		return recall.SearchResult{}, err
 	}
@@ -33,20 +23,14 @@ func (s *RecallService) Search(p recall.SearchParams) (recall.SearchResult, erro
 
 // Overview renders the Memory Index for a system prompt, frozen per session.
 func (s *RecallService) Overview(p recall.OverviewParams) (recall.OverviewResult, error) {
-	r, err := s.svc()
-	if err != nil {
-		return recall.OverviewResult{}, err
-	}
+	r := s.a.deps.Recall
 	res, err := r.Overview(s.a.ctx, p)
 	return res, s.a.fail(err)
 }
 
 // BuildContext retrieves and renders memories for a query within a token budget.
 func (s *RecallService) BuildContext(p recall.ContextParams) (recall.ContextResult, error) {
-	r, err := s.svc()
-	if err != nil {
-		return recall.ContextResult{}, err
-	}
+	r := s.a.deps.Recall
 	if err := s.a.checkScope(p.Scope, p.Workdir, p.Agent); err != nil {
 		return recall.ContextResult{}, err
 	}
@@ -56,10 +40,7 @@ func (s *RecallService) BuildContext(p recall.ContextParams) (recall.ContextResu
 
 // Grep finds memories matching a regular expression exactly.
 func (s *RecallService) Grep(p recall.GrepParams) (recall.GrepResult, error) {
-	r, err := s.svc()
-	if err != nil {
-		return recall.GrepResult{}, err
-	}
+	r := s.a.deps.Recall
 	if err := s.a.checkScope(p.Scope, p.Workdir, p.Agent); err != nil {
 		return recall.GrepResult{}, err
 	}
@@ -95,10 +76,7 @@ type ToolParams struct {
 // Tool runs one MemoryManager call; its failures are structured in the result (with
 // suggested_next_call) because a model reads them.
 func (s *RecallService) Tool(p ToolParams) (recall.ToolResult, error) {
-	r, err := s.svc()
-	if err != nil {
-		return recall.ToolResult{}, err
-	}
+	r := s.a.deps.Recall
 	return r.RunTool(s.a.ctx, recall.ToolEnv{ReadWrite: p.ReadWrite, Actor: s.a.actor, Session: p.Session,
 		Model: p.Model, Workdir: p.Workdir, Agent: p.Agent}, p.Args), nil
 }

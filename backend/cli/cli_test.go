@@ -12,7 +12,6 @@ import (
 	"engram/backend/api"
 	"engram/backend/i18n"
 	"engram/backend/memory"
-	"engram/backend/recall"
 	"engram/backend/settings"
 )
 
@@ -43,8 +42,7 @@ func (h *home) run(stdin string, args ...string) (code int, stdout, stderr strin
 				return nil, nil, err
 			}
 			set := settings.New(st.DB(), "en")
-			a := api.New(ctx, api.Deps{Store: st, Catalog: h.cat, Settings: set, Events: api.NewHub(st, set),
-				Recall: recall.New(st, recall.Options{})}, memory.ActorUser)
+			a := api.New(ctx, api.Deps{Store: st, Catalog: h.cat, Settings: set, Events: api.NewHub(st, set)}, memory.ActorUser)
 			return a, st.Close, nil
 		},
 		ReadFile: os.ReadFile,

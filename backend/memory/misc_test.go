@@ -1,30 +1,10 @@
 package memory
 
 import (
-	"errors"
 	"strings"
 	"testing"
 	"unicode/utf8"
 )
-
-func TestResolve(t *testing.T) {
-	e := newEnv(t)
-	g := e.ok(wr("resolve-me", "G", "global"))
-	e.clock.Advance(1e9)
-	a := e.ok(Item{Op: OpWrite, Scope: ScopeAgent, Agent: "claude", Type: TypeUser, Slug: "resolve-me", Title: sp("A"), Body: sp("agent")})
-	if m, err := e.s.Resolve(e.ctx, g.ID); err != nil || m.ID != g.ID {
-		t.Fatalf("by id: %v %v", m, err)
-	}
-	if m, err := e.s.Resolve(e.ctx, "resolve-me"); err != nil || m.ID != a.ID {
-		t.Fatalf("by slug, newest first: %v %v", m, err)
-	}
-	if _, err := e.s.Resolve(e.ctx, "nothing-here"); !errors.Is(err, ErrNotFound) || CodeOf(err) != CodeNotFound {
-		t.Fatalf("unknown ref: %v", err)
-	}
-	if _, err := e.s.GetBySlug(e.ctx, ScopeAgent, "", "../x", "resolve-me"); CodeOf(err) != CodeInvalidAgent {
-		t.Fatalf("GetBySlug with a bad agent: %v", err)
-	}
-}
 
 func TestSnippet(t *testing.T) {
 	body := strings.Repeat("filler words here ", 40) + "the needle sits here " + strings.Repeat("more filler ", 40)

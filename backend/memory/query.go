@@ -92,20 +92,6 @@ func (s *Store) GetBySlug(ctx context.Context, scope Scope, workdir, agent, slug
 	return getBySlug(ctx, s.db, scope, key, slug)
 }
 
-// Resolve finds a memory by id, or else by slug anywhere (newest first); ambiguity is the
-// caller's to narrow with a scope.
-func (s *Store) Resolve(ctx context.Context, ref string) (*Memory, error) {
-	if m, err := getByID(ctx, s.db, ref); err == nil {
-		return m, nil
-	}
-	m, _, err := scanMemory(s.db.QueryRowContext(ctx, `SELECT `+metaColumns+` FROM memory_meta m WHERE slug = ?
-		ORDER BY archived, updated DESC LIMIT 1`, ref))
-	if err != nil {
-		return nil, codeErr(CodeNotFound, map[string]any{"Ref": ref}, "no memory %s", ref)
-	}
-	return m, nil
-}
-
 // List returns memories matching f, newest first, and the total count.
 func (s *Store) List(ctx context.Context, f Filter) ([]*Memory, int, error) {
 	where, args, err := f.where()

@@ -62,67 +62,6 @@ func TestMigrationsFreshHome(t *testing.T) {
 	}
 }
 
-func TestMigrationFromV1(t *testing.T) {
-	home := t.TempDir()
-	root := filepath.Join(home, "memory")
-	if err := os.MkdirAll(root, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	db, err := openDB(filepath.Join(root, "index.sqlite3"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	if _, err := db.ExecContext(ctx, `CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.ExecContext(ctx, migrations[0].sql); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.ExecContext(ctx, `INSERT INTO schema_migrations VALUES (1, ?, '2024-01-01T00:00:00Z')`, migrations[0].name); err != nil {
-		t.Fatal(err)
-	}
-	oldID := ulid.Make().String()
-	if _, err := db.ExecContext(ctx, `INSERT INTO memory_audit_log(ts, op, actor, memory_id, slug, result) VALUES
-		('2024-01-01T00:00:00Z', 'write', 'user', ?, 'from-v1', 'ok'), ('2024-01-02T00:00:00Z', 'delete', 'user', ?, 'from-v1', 'ok')`, oldID, oldID); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.ExecContext(ctx, `INSERT INTO memory_rejections VALUES ('global', '', 'rejected-in-v1', 't', '2099-01-01T00:00:00Z', '2099-01-08T00:00:00Z')`); err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
-	// a file written in the v1 days, never indexed.
-	fileID := ulid.Make().String()
-	p := filepath.Join(root, "global", "user", "v1-file.md")
-	os.MkdirAll(filepath.Dir(p), 0o755)
-	if err := os.WriteFile(p, handFile(fileID, "V1", "from the old days"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-
-	e := &env{t: t, ctx: ctx, home: home, clock: newClock(baseTime)}
-	e.opts = Options{Now: e.clock.Now, Logger: quietLogger}
-	e.s = e.open()
-	if n := e.count(`SELECT COUNT(*) FROM schema_migrations`); n != SchemaVersion() {
-		t.Fatalf("schema_migrations has %d rows, want %d", n, SchemaVersion())
-	}
-	if n := e.count(`SELECT MAX(version) FROM schema_migrations`); n != SchemaVersion() {
-		t.Fatalf("latest version %d", n)
-	}
-	if n := e.count(`SELECT COUNT(*) FROM sqlite_master WHERE name = 'memory_access'`); n != 1 {
-		t.Fatal("migration 2 not applied")
-	}
-	audit, err := e.s.Audit(ctx, oldID, 10)
-	if err != nil || len(audit) != 2 {
-		t.Fatalf("v1 audit rows: %+v %v", audit, err)
-	}
-	if m := e.get(fileID); m.Slug != "v1-file" {
-		t.Fatalf("v1 file not indexed: %+v", m)
-	}
-	e.wantCode(wr("rejected-in-v1", "t", "b"), CodeRejectedSlug)
-	// and the upgraded index takes new writes.
-	e.ok(wr("after-upgrade", "t", "b"))
-}
-
 func TestNewerSchemaRefused(t *testing.T) {
 	e := newEnv(t)
 	if _, err := e.s.DB().Exec(`INSERT INTO schema_migrations VALUES (?, 'from the future', '2030-01-01T00:00:00Z')`, SchemaVersion()+1); err != nil {
@@ -178,50 +117,23 @@ func TestDeletedIndexRebuiltFromFiles(t *testing.T) {
 	}
 }
 
-// Every earlier schema version upgrades to the newest, keeping history rows and indexing the
-// files, whichever migration it stopped at.
+// Every earlier schema version upgrades to the newest, keeping history rows (audit,
+// rejections) and indexing the files, whichever migration it stopped at.
 func TestMigrationFromEveryVersion(t *testing.T) {
 	for k := 1; k < len(migrations); k++ {
 		t.Run(fmt.Sprintf("from-v%d", migrations[k-1].version), func(t *testing.T) {
-			home := t.TempDir()
-			root := filepath.Join(home, "memory")
-			if err := os.MkdirAll(root, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			db, err := openDB(filepath.Join(root, "index.sqlite3"))
-			if err != nil {
-				t.Fatal(err)
-			}
+			home, fileID := oldHome(t, k)
 			ctx := context.Background()
-			if _, err := db.ExecContext(ctx, `CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`); err != nil {
-				t.Fatal(err)
-			}
-			for _, m := range migrations[:k] {
-				if _, err := db.ExecContext(ctx, m.sql); err != nil {
-					t.Fatalf("migration %d: %v", m.version, err)
-				}
-				if _, err := db.ExecContext(ctx, `INSERT INTO schema_migrations VALUES (?, ?, '2024-01-01T00:00:00Z')`, m.version, m.name); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if _, err := db.ExecContext(ctx, `INSERT INTO memory_audit_log(ts, op, actor, memory_id, slug, result) VALUES
-				('2024-01-01T00:00:00Z', 'write', 'user', 'old-id', 'old', 'ok')`); err != nil {
-				t.Fatal(err)
-			}
-			db.Close()
-			fileID := ulid.Make().String()
-			p := filepath.Join(root, "global", "user", "old-file.md")
-			os.MkdirAll(filepath.Dir(p), 0o755)
-			if err := os.WriteFile(p, handFile(fileID, "Old", "written before the upgrade"), 0o644); err != nil {
-				t.Fatal(err)
-			}
 			e := &env{t: t, ctx: ctx, home: home, clock: newClock(baseTime)}
 			e.opts = Options{Now: e.clock.Now, Logger: quietLogger}
 			e.s = e.open()
+			if n := e.count(`SELECT COUNT(*) FROM schema_migrations`); n != SchemaVersion() {
+				t.Fatalf("schema_migrations has %d rows, want %d", n, SchemaVersion())
+			}
 			if n := e.count(`SELECT MAX(version) FROM schema_migrations`); n != SchemaVersion() {
 				t.Fatalf("at v%d after upgrade", n)
 			}
-			if a, err := e.s.Audit(ctx, "old-id", 5); err != nil || len(a) != 1 {
+			if a, err := e.s.Audit(ctx, "old-id", 5); err != nil || len(a) != 2 {
 				t.Fatalf("history lost: %v %v", a, err)
 			}
 			if m := e.get(fileID); m.Slug != "old-file" {
@@ -230,7 +142,48 @@ func TestMigrationFromEveryVersion(t *testing.T) {
 			if hits := e.search("upgrade", Filter{}); !hasSlug(hits, "old-file") {
 				t.Fatalf("not searchable after upgrade: %v", hitSlugs(hits))
 			}
+			e.wantCode(wr("rejected-before", "t", "b"), CodeRejectedSlug)
 			e.ok(wr("after-upgrade", "t", "b"))
 		})
 	}
+}
+
+// oldHome makes a home whose index stopped after the first k migrations, with history rows
+// and a memory file written in those days but never indexed.
+func oldHome(t *testing.T, k int) (home, fileID string) {
+	t.Helper()
+	home = t.TempDir()
+	root := filepath.Join(home, "memory")
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	db, err := openDB(filepath.Join(root, "index.sqlite3"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	exec := func(q string, args ...any) {
+		t.Helper()
+		if _, err := db.ExecContext(ctx, q, args...); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	exec(`CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`)
+	for _, m := range migrations[:k] {
+		exec(m.sql)
+		exec(`INSERT INTO schema_migrations VALUES (?, ?, '2024-01-01T00:00:00Z')`, m.version, m.name)
+	}
+	exec(`INSERT INTO memory_audit_log(ts, op, actor, memory_id, slug, result) VALUES
+		('2024-01-01T00:00:00Z', 'write', 'user', 'old-id', 'old', 'ok'), ('2024-01-02T00:00:00Z', 'delete', 'user', 'old-id', 'old', 'ok')`)
+	exec(`INSERT INTO memory_rejections VALUES ('global', '', 'rejected-before', 't', '2099-01-01T00:00:00Z', '2099-01-08T00:00:00Z')`)
+	fileID = ulid.Make().String()
+	p := filepath.Join(root, "global", "user", "old-file.md")
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, handFile(fileID, "Old", "written before the upgrade"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return home, fileID
 }
