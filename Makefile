@@ -82,13 +82,10 @@ smoke: build cli
 	build/scripts/smoke.sh
 
 # Fastest first: frontend checks (seconds), end-to-end (half a minute), Go (a minute), then
-# the desktop smoke test.
-test: deps
-	$(MAKE) test-frontend
-	$(MAKE) test-ui
-	$(MAKE) test-e2e
-	$(MAKE) test-go
-	$(MAKE) smoke
+# the desktop smoke test. Every suite runs even after a failure; the last line counts them all
+# ("N passed, N failed"), per suite above it.
+test: deps node-deps
+	@build/scripts/test.sh
 
 bench: cli
 	./$(BIN)/engram-cli bench store

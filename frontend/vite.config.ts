@@ -21,8 +21,37 @@ const keepDist = {
   },
 }
 
+// vueuc's focus trap (under every naive-ui modal, drawer and dialog) gives focus back to the
+// element that opened it twice: when the modal closes, and again when its leave transition ends
+// and it unmounts, because deactivate() never clears `activated`. By the second time the person
+// may already be typing elsewhere (the search box right after saving a memory, and on a slow
+// machine the transition is long): focus and keystrokes jumped to the "New memory" button and
+// the query was lost. Clearing the flag makes the return happen once, at close. The build fails
+// if the library's code no longer matches, so an upgrade is looked at rather than silently
+// unpatched; the visual suite's search-after-save scenario covers the behaviour.
+const FOCUS_TRAP = /[\\/]vueuc[\\/](es|lib)[\\/]focus-trap[\\/]src[\\/]index\.js$/
+const FOCUS_TRAP_NEEDLE = "document.removeEventListener('focus', handleDocumentFocus, true);"
+export function focusTrapReturnsOnce() {
+  let patched = 0
+  return {
+    name: 'engram-focus-trap-returns-once',
+    enforce: 'pre' as const,
+    transform(code: string, id: string) {
+      if (!FOCUS_TRAP.test(id)) return null
+      if (!code.includes(FOCUS_TRAP_NEEDLE)) throw new Error(`focus trap patch: ${id} changed; review focusTrapReturnsOnce in vite.config.ts`)
+      patched++
+      return { code: code.replace(FOCUS_TRAP_NEEDLE, `${FOCUS_TRAP_NEEDLE} activated = false;`), map: null }
+    },
+    buildEnd() {
+      if (process.env.VITEST === undefined && this.meta.watchMode === false && patched === 0) {
+        throw new Error('focus trap patch: vueuc focus-trap was not bundled; review focusTrapReturnsOnce in vite.config.ts')
+      }
+    },
+  }
+}
+
 export default defineConfig({
-  plugins: [vue(), keepDist],
+  plugins: [vue(), keepDist, focusTrapReturnsOnce()],
   base: './',
   resolve: {
     alias: {

@@ -5,6 +5,7 @@
 import { spawn, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
+import { reportSuite } from '../report.mjs'
 import { LONG, ROOT, RpcClient, Server, cleanup, cli, launchBrowser, newPage, tempDir, track, until } from './lib.mjs'
 
 const CLI = process.env.ENGRAM_CLI ? path.resolve(process.env.ENGRAM_CLI) : path.join(ROOT, 'build/bin/engram-cli')
@@ -18,6 +19,12 @@ if (!fs.existsSync(CLI)) {
 const problems = []
 const pages = {}
 let step = ''
+/** Steps begun; every one but a failing last one passed (the summary counts them). */
+let stepsBegun = 0
+function begin(name) {
+  begin(name)
+  stepsBegun++
+}
 const started = Date.now()
 
 function log(msg) {
@@ -25,16 +32,15 @@ function log(msg) {
 }
 
 async function shot(page, name) {
-  // Let finite CSS transitions (toasts, buttons, drawers) settle; spinners run forever.
-  await page
-    .waitForFunction(
-      () => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity),
-      null,
-      { timeout: 3000 },
-    )
-    .catch(() => {})
+  // Still first: finite CSS transitions (toasts, buttons, drawers) ended; spinners run forever
+  // and are frozen by the screenshot.
+  await page.waitForFunction(
+    () => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity),
+    null,
+    { timeout: LONG },
+  )
   const file = path.join(SHOTS, `e2e-${name}.png`)
-  await page.screenshot({ path: file })
+  await page.screenshot({ path: file, animations: 'disabled' })
   log(`screenshot ${path.relative(ROOT, file)}`)
 }
 
@@ -97,7 +103,7 @@ const SEED = [
 
 async function main() {
   const home = tempDir('engram-e2e-home-')
-  step = 'seed the home'
+  begin('seed the home')
   const jsonl = SEED.map((r) => JSON.stringify(r)).join('\n') + '\n'
   const out = cli(CLI, home, ['import', '-'], jsonl)
   log(`seeded ${SEED.length} memories: ${out.trim()}`)
@@ -106,7 +112,7 @@ async function main() {
   const brokenText = '---\ntitle: [unclosed\nslug: hand-edited\n---\nEdited by hand and broken.\n'
   fs.writeFileSync(broken, brokenText)
 
-  step = 'start the server'
+  begin('start the server')
   const server = new Server(CLI, home, { ENGRAM_LANG: 'en', LANG: 'C.UTF-8' })
   let srv = await server.start('127.0.0.1:0')
   log(`serving ${srv.origin}`)
@@ -123,13 +129,13 @@ async function main() {
   const a = (pages.a = await newPage(ctxA, 'A', problems))
 
   // ---- 1. no token → login card; a wrong token → rejected; the right link → the app
-  step = 'login card without a token'
+  begin('login card without a token')
   await a.goto(`${srv.origin}/`)
   await a.locator('[data-test="login"][data-state="ask"]').waitFor({ timeout: LONG })
   expect((await a.locator('[data-test="login"] h1').textContent()).includes('Connect to Engram'), 'English login title')
   await shot(a, '01-login')
 
-  step = 'wrong token is rejected'
+  begin('wrong token is rejected')
   await login(a, 'f'.repeat(48))
   await a.locator('[data-test="login-rejected"]').waitFor({ timeout: LONG })
   const rejectedText = await a.locator('[data-test="login-rejected"]').textContent()
@@ -137,25 +143,25 @@ async function main() {
   expect((await storedToken(a)) === null, 'a rejected token is not kept')
   await shot(a, '02-login-rejected')
 
-  step = 'right link opens the app'
+  begin('right link opens the app')
   await login(a, srv.url)
   await a.locator('.list-pane .item').nth(SEED.length - 1).waitFor({ timeout: LONG })
   expect((await storedToken(a)) === srv.token, 'the token is kept in localStorage')
-  step = 'reload goes straight in'
+  begin('reload goes straight in')
   await a.reload()
   await a.locator('.list-pane .item').nth(SEED.length - 1).waitFor({ timeout: LONG })
   expect((await a.locator('[data-test="login"]').count()) === 0, 'no login card after reload')
   await shot(a, '03-app')
 
   // ---- 1b. the file that could not be read: banner, list, check again
-  step = 'problems banner lists the broken file'
+  begin('problems banner lists the broken file')
   await a.locator('[data-test="problems-banner"]', { hasText: '1 file could not be read and was left untouched' }).waitFor({ timeout: LONG })
   await a.locator('[data-test="problems-show"]').click()
   const firstProblem = a.locator('[data-test="problems-list"] .problem[data-path="global/user/hand-edited.md"]')
   await firstProblem.waitFor({ timeout: LONG })
   expect((await firstProblem.getAttribute('data-code')) === 'parse_error', 'the problem carries its code')
   expect((await firstProblem.textContent()).includes('The file could not be read'), `the code is translated: ${await firstProblem.textContent()}`)
-  step = 'a second broken file, then Check again'
+  begin('a second broken file, then Check again')
   fs.writeFileSync(path.join(home, 'memory', 'global', 'user', 'also-broken.md'), '---\ntags: {oops\n---\nx\n')
   await a.locator('[data-test="problems-recheck"]').click()
   await a.locator('[data-test="problems-list"] .problem[data-path="global/user/also-broken.md"]').waitFor({ timeout: LONG })
@@ -167,7 +173,7 @@ async function main() {
   await noToasts(a)
 
   // ---- 2. create, search, open, edit
-  step = 'create a memory through the form'
+  begin('create a memory through the form')
   await a.locator('[data-test="new-memory"]').click()
   await a.locator('[data-test="slug"] input').fill('e2e-created')
   await a.locator('[data-test="title"] input').fill('Created from the browser')
@@ -177,14 +183,14 @@ async function main() {
   await item(a, 'Created from the browser').waitFor({ timeout: LONG })
   await raw.waitEvent((e) => e.name === 'memory.changed', 'memory.changed at the raw client')
 
-  step = 'search for it'
+  begin('search for it')
   await a.locator('[data-test="search"] input').fill('browser')
   await until(async () => (await a.locator('.list-pane .item').count()) === 1 && (await item(a, 'Created from the browser').count()) === 1, 'one search hit')
   await shot(a, '04-search')
   await a.locator('[data-test="search"] input').fill('')
   await until(async () => (await a.locator('.list-pane .item').count()) === SEED.length + 1, 'the full list again')
 
-  step = 'open and edit it'
+  begin('open and edit it')
   await openMemory(a, 'Created from the browser')
   await a.locator('[data-test="edit"]').click()
   await a.locator('[data-test="title"] input').fill('Created and edited in the browser')
@@ -193,7 +199,7 @@ async function main() {
   await item(a, 'Created and edited in the browser').waitFor({ timeout: LONG })
 
   // ---- 3. review: accept one, reject one, delete one
-  step = 'accept an unreviewed memory'
+  begin('accept an unreviewed memory')
   await openMemory(a, 'Prefers tabs over spaces')
   await a.locator('[data-test="review-card"]').waitFor({ timeout: LONG })
   await shot(a, '05-unreviewed')
@@ -202,13 +208,13 @@ async function main() {
   const accepted = await raw.call('memory.read', { id: idOf('prefers-tabs') })
   expect(accepted.memory.reviewed === true, 'accepted memory is reviewed in the store')
 
-  step = 'reject one'
+  begin('reject one')
   await openMemory(a, 'Works on an old ThinkPad')
   await a.locator('[data-test="reject"]').click()
   await confirmDialog(a)
   await item(a, 'Works on an old ThinkPad').waitFor({ state: 'detached', timeout: LONG })
 
-  step = 'delete one'
+  begin('delete one')
   await openMemory(a, 'Uses Python 3.8')
   await a.locator('[data-test="delete"]').click()
   await confirmDialog(a)
@@ -217,7 +223,7 @@ async function main() {
   expect(!afterReview.some((m) => m.slug === 'old-thinkpad' || m.slug === 'uses-python-38'), 'rejected and deleted memories are gone from the store')
 
   // ---- 4. a second browser and a raw client change things; the first page follows live
-  step = 'second browser edits a memory'
+  begin('second browser edits a memory')
   const ctxB = await browser.newContext({ viewport: { width: 1100, height: 760 }, locale: 'en-US' })
   const b = (pages.b = await newPage(ctxB, 'B', problems))
   await b.goto(srv.url)
@@ -233,7 +239,7 @@ async function main() {
   await waitTitle(a, 'Drinks coffee black, no sugar')
   await item(a, 'Drinks coffee black, no sugar').waitFor({ timeout: LONG })
 
-  step = 'raw websocket client writes and updates'
+  begin('raw websocket client writes and updates')
   const w = await raw.call('memory.write', { scope: 'global', type: 'reference', slug: 'raw-client-note', title: 'Written by a raw websocket client', body: 'Sent as JSON-RPC over /ws.' })
   expect(w.ok && w.id, `raw write ok: ${JSON.stringify(w)}`)
   await item(a, 'Written by a raw websocket client').waitFor({ timeout: LONG })
@@ -249,14 +255,14 @@ async function main() {
   await shot(a, '06-live-update')
 
   // ---- 4b. the organizer: a manual run proposes a merge, applying it leaves one memory
-  step = 'organizer: two near-duplicates from a raw client'
+  begin('organizer: two near-duplicates from a raw client')
   const dupA = await raw.call('memory.write', { scope: 'global', type: 'user', slug: 'prefers-dark-mode', title: 'Prefers dark mode', body: 'The user prefers dark mode in every editor and terminal they use.' })
   const dupB = await raw.call('memory.write', { scope: 'global', type: 'user', slug: 'likes-dark-mode', title: 'Likes dark mode', body: 'The user prefers dark mode in every editor and terminal they use daily.' })
   expect(dupA.ok && dupB.ok, `near-duplicates written: ${JSON.stringify([dupA, dupB])}`)
   await item(a, 'Prefers dark mode').waitFor({ timeout: LONG })
   await item(a, 'Likes dark mode').waitFor({ timeout: LONG })
 
-  step = 'organizer: Run Now in the browser'
+  begin('organizer: Run Now in the browser')
   await a.locator('[data-test="nav-organizer"]').click()
   await a.locator('[data-test="organizer-view"]').waitFor({ timeout: LONG })
   await a.locator('[data-test="organizer-status"]').waitFor({ timeout: LONG })
@@ -275,7 +281,7 @@ async function main() {
   await noToasts(a)
   await shot(a, '06b-organizer-report')
 
-  step = 'organizer: apply the merge'
+  begin('organizer: apply the merge')
   await merge.locator('[data-test="decision-check"]').click()
   await a.locator('[data-test="apply-selected"]').click()
   await a.locator('.n-dialog', { hasText: 'Apply 1 change?' }).waitFor({ timeout: LONG })
@@ -286,14 +292,14 @@ async function main() {
   const left = afterMerge.filter((m) => m.slug === 'prefers-dark-mode' || m.slug === 'likes-dark-mode')
   expect(left.length === 1, `one of the two is left in the store: ${left.map((m) => m.slug)}`)
   await shot(a, '06c-organizer-applied')
-  step = 'organizer: open the kept memory from the report'
+  begin('organizer: open the kept memory from the report')
   await a.locator('[data-test="decision"][data-status="applied"] .ref.keeper').first().click()
   await waitTitle(a, left[0].title)
   expect((await item(a, 'Prefers dark mode').count()) + (await item(a, 'Likes dark mode').count()) === 1, 'the list shows one memory')
   await noToasts(a)
 
   // ---- 4c. Run Now while another process holds the organizer's run lock: queued, never dropped
-  step = 'organizer: hold the run lock from outside'
+  begin('organizer: hold the run lock from outside')
   const lockFile = path.join(home, 'memory', '.organizer.lock')
   expect(fs.existsSync(lockFile), `the organizer's lock file exists (${lockFile})`)
   // -o: the lock stays with flock itself (not sleep); detached: one process group to stop.
@@ -308,7 +314,7 @@ async function main() {
     }
   }
   try {
-    step = 'organizer: Run Now while the lock is held'
+    begin('organizer: Run Now while the lock is held')
     await a.locator('[data-test="nav-organizer"]').click()
     await a.locator('[data-test="organizer-view"]').waitFor({ timeout: LONG })
     await a.locator('[data-test="run-now"]').click()
@@ -326,7 +332,7 @@ async function main() {
     await noToasts(a)
     await shot(a, '06d-organizer-queued')
 
-    step = 'organizer: lock released → the queued run starts and finishes'
+    begin('organizer: lock released → the queued run starts and finishes')
     releaseLock()
     await until(async () => !held(), 'the run lock released')
     // The serving process takes queued runs at its next look (a minute) or the next Run Now.
@@ -346,7 +352,7 @@ async function main() {
   await a.locator('.list-pane').waitFor({ timeout: LONG })
 
   // ---- 5. Settings → Remote access: URL, token, clients, copy, regenerate
-  step = 'remote access section'
+  begin('remote access section')
   await a.locator('[data-test="open-settings"]').click()
   await a.locator('[data-test="remote-state"]', { hasText: `127.0.0.1:${srv.port}` }).waitFor({ timeout: LONG })
   expect((await a.locator('[data-test="remote-toggle"] ').getAttribute('class')).includes('n-switch--disabled'), 'the switch cannot turn off the bridge this page uses')
@@ -371,7 +377,7 @@ async function main() {
   await a.locator('[data-test="remote-clients"]').scrollIntoViewIfNeeded()
   await shot(a, '07-settings-remote')
 
-  step = 'regenerate the token'
+  begin('regenerate the token')
   await a.locator('[data-test="regenerate-token"]').click()
   await a.locator('.n-dialog', { hasText: 'Regenerate the access token?' }).waitFor({ timeout: LONG })
   await confirmDialog(a)
@@ -385,7 +391,7 @@ async function main() {
   await closeDrawer(a)
 
   // ---- 6. restart on the same port: A reconnects by itself, B's old token is refused
-  step = 'server restart'
+  begin('server restart')
   raw.close()
   await server.stop()
   log('server stopped')
@@ -401,13 +407,13 @@ async function main() {
   await raw2.call('memory.write', { scope: 'global', type: 'user', slug: 'after-restart', title: 'Written after the restart', body: 'The page reconnected by itself.' })
   await item(a, 'Written after the restart').waitFor({ timeout: LONG })
   await shot(a, '09-reconnected')
-  step = 'second browser: old token rejected after the restart'
+  begin('second browser: old token rejected after the restart')
   await b.locator('[data-test="login-rejected"]').waitFor({ timeout: LONG })
   expect((await storedToken(b)) === null, 'B forgot the refused token')
   await shot(b, '10-b-token-rejected')
 
   // ---- 7. Chinese UI
-  step = 'Chinese UI'
+  begin('Chinese UI')
   await a.locator('[data-test="open-settings"]').click()
   await a.locator('[data-test="language"] >> text=中文').click()
   await a.locator('[data-test="nav-memories"]', { hasText: '记忆' }).waitFor({ timeout: LONG })
@@ -425,7 +431,7 @@ async function main() {
   await shot(c, '12-zh-login-rejected')
 
   // ---- 8. log out from Settings
-  step = 'log out'
+  begin('log out')
   await a.locator('[data-test="logout"]').click()
   await confirmDialog(a)
   await a.locator('[data-test="login"][data-state="ask"]').waitFor({ timeout: LONG })
@@ -434,15 +440,16 @@ async function main() {
   await a.locator('[data-test="login"][data-state="ask"]').waitFor({ timeout: LONG })
   await shot(a, '13-logged-out')
 
-  step = 'stop'
+  begin('stop')
   await server.stop()
 }
 
 let failed = false
+let threw = false
 try {
   await main()
 } catch (e) {
-  failed = true
+  failed = threw = true
   console.error(`e2e: FAIL at "${step}": ${e.stack || e}`)
   for (const [name, page] of Object.entries(pages)) {
     try {
@@ -459,4 +466,8 @@ if (problems.length) {
   console.error('e2e: errors in the pages:\n  ' + problems.join('\n  '))
 }
 log(failed ? 'FAILED' : 'all scenarios passed')
+// A step that threw failed and the ones before it passed; errors logged by the pages fail one
+// more check of their own.
+const stepsFailed = (threw ? 1 : 0) + (problems.length ? 1 : 0)
+reportSuite('e2e', threw ? stepsBegun - 1 : stepsBegun, stepsFailed)
 process.exit(failed ? 1 : 0)

@@ -27,6 +27,9 @@ export async function launch() {
       '--disable-dev-shm-usage',
     ],
   })
+  // Generous: the suites run on 2 busy cores; every wait is on a state, so a long limit only
+  // matters when something is really wrong.
+  ctx.setDefaultTimeout(60_000)
   const close = async () => {
     await ctx.close()
     fs.rmSync(userDataDir, { recursive: true, force: true })

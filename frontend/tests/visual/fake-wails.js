@@ -595,6 +595,21 @@
       }
     }
     window.WebSocket = FakeWebSocket
+    // When a socket closes before opening, the transport asks the bridge why with a plain GET
+    // of the websocket URL (see fetchProbe). The fake bridge answers that probe too: a request
+    // that reached the fixture server would be a 404 the page logs as an error, and a test that
+    // passes or fails by the timing of a reconnect. shoot.mjs fails on any such escape.
+    const realFetch = window.fetch.bind(window)
+    window.__fakeProbes = 0
+    window.fetch = (input, init) => {
+      const url = new URL(typeof input === 'string' ? input : input.url, location.href)
+      if (url.pathname !== '/ws') return realFetch(input, init)
+      window.__fakeProbes++
+      // A bridge that is down refuses the connection; one that is up answers a GET without
+      // an upgrade with 426, which the transport reads as "reachable".
+      if (opts.refuse) return Promise.reject(new TypeError('Failed to fetch'))
+      return Promise.resolve(new Response('', { status: 426 }))
+    }
     window.__fakeDrop = (refuseAfter) => {
       if (refuseAfter) opts.refuse = true
       sockets.filter((s) => s.readyState === 1).forEach((s) => s.close())

@@ -7,6 +7,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { launch } from './browser.mjs'
 import { serveDist } from './serve-dist.mjs'
+import { reportSuite } from '../report.mjs'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const dist = path.resolve(here, '../../dist')
@@ -19,11 +20,47 @@ const { ctx, close } = await launch()
 const problems = []
 const shots = []
 
+/**
+ * Waits until the page is still: the memory list shows what was asked and is not loading,
+ * fonts are in, and no finite animation or transition is running (infinite ones, such as a
+ * spinner or a live dot, never end and are frozen by the screenshot instead).
+ */
+async function settled(page) {
+  await page.waitForFunction(() => {
+    const list = document.querySelector('.list-pane')
+    if (list && list.getAttribute('data-state') !== 'ready') return false
+    return document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity)
+  })
+  await page.evaluate(() => document.fonts.ready.then(() => true))
+}
+
+let passed = 0
+let failed = 0
+
+/** One scenario: a fresh page over the fake, an action, a screenshot. A scenario that throws or
+ *  logs an error fails; the others still run, so one report shows every broken scenario. */
 async function open(name, opts, act) {
+  const before = problems.length
   const page = await ctx.newPage()
+  try {
+    await scenario(page, name, opts, act)
+  } catch (e) {
+    problems.push(`${name}: ${e.message}`)
+    await page.screenshot({ path: path.join(outDir, `fail-${name}.png`) }).catch(() => {})
+  } finally {
+    await page.close()
+  }
+  if (problems.length > before) failed++
+  else passed++
+}
+
+async function scenario(page, name, opts, act) {
   await page.setViewportSize({ width: 1280, height: 800 })
   page.on('pageerror', (e) => problems.push(`${name}: pageerror ${e.message}`))
   page.on('console', (m) => m.type() === 'error' && problems.push(`${name}: console ${m.text()}`))
+  // Everything the app asks of Go goes through the fake bindings: a request for the bridge's
+  // websocket URL means something escaped the fake (it would hit the fixture server).
+  page.on('request', (r) => new URL(r.url()).pathname === '/ws' && problems.push(`${name}: a request escaped the fake bridge: ${r.method()} ${r.url()}`))
   await page.addInitScript(
     ({ opts, fake }) => {
       localStorage.setItem('engram.ui', JSON.stringify({ language: opts.language, theme: opts.theme }))
@@ -37,13 +74,12 @@ async function open(name, opts, act) {
   )
   await page.goto(server.url)
   await page.waitForSelector(opts.noToken ? '[data-test="login"]' : '.list-pane')
-  await page.waitForTimeout(200)
+  await settled(page)
   if (act) await act(page)
-  await page.waitForTimeout(350)
+  await settled(page)
   const file = path.join(outDir, `${name}.png`)
-  await page.screenshot({ path: file })
+  await page.screenshot({ path: file, animations: 'disabled' })
   shots.push(file)
-  await page.close()
 }
 
 const selectNth = (n) => async (page) => {
@@ -96,7 +132,7 @@ try {
       await page.waitForSelector('[data-test="run-detail"][data-status="queued"] [data-test="run-progress"][data-status="queued"]')
       await page.waitForSelector('[data-test="organizer-queued"]')
       await check(page.locator('[data-test="runs"] .run').count().then((n) => n === before + 1), 'one more run listed')
-      await page.waitForFunction(() => document.querySelectorAll('.n-message').length === 0, null, { timeout: 8000 })
+      await page.waitForFunction(() => document.querySelectorAll('.n-message').length === 0)
     })
   }
   await open('en-light-organizer-cancel-queued', { language: 'en', theme: 'light', organizer: 'queued' }, async (page) => {
@@ -106,15 +142,15 @@ try {
     await page.waitForSelector('[data-test="runs"] .run.selected[data-status="aborted"]')
     await page.waitForSelector('[data-test="run-detail"][data-status="aborted"]')
     await page.waitForSelector('[data-test="organizer-queued"]', { state: 'detached' })
-    await page.waitForFunction(() => document.querySelectorAll('.n-message').length === 0, null, { timeout: 8000 })
+    await page.waitForFunction(() => document.querySelectorAll('.n-message').length === 0)
   })
   await open('en-light-organizer-run-now', { language: 'en', theme: 'light', organizer: 'report' }, async (page) => {
     await toOrganizer(page)
     await page.click('[data-test="run-now"]')
     // The fixture run walks through its phases and ends with a report.
-    await page.waitForSelector('[data-test="runs"] .run.selected[data-status="done"]', { timeout: 8000 })
+    await page.waitForSelector('[data-test="runs"] .run.selected[data-status="done"]')
     await page.waitForSelector('[data-test="run-detail"][data-status="done"] [data-test="decision"]')
-    await page.waitForFunction(() => document.querySelectorAll('.n-message').length === 0, null, { timeout: 8000 })
+    await page.waitForFunction(() => document.querySelectorAll('.n-message').length === 0)
   })
   await open('en-light-organizer-applied', { language: 'en', theme: 'light', organizer: 'report' }, async (page) => {
     await toOrganizer(page)
@@ -138,7 +174,7 @@ try {
     await page.click('[data-test="organizer-settings-open"]')
     await page.waitForSelector('[data-test="organizer-settings"] [data-test="org-mode"]')
     await page.click('[data-test="org-mode"] [data-mode="conservative"]')
-    await page.waitForTimeout(300)
+    await page.waitForSelector('[data-test="org-mode"] [data-mode="conservative"].n-radio--checked')
   })
   await open('zh-dark-settings-organizer', { language: 'zh-CN', theme: 'dark', organizer: 'report' }, async (page) => {
     await page.click('[data-test="open-settings"]')
@@ -196,7 +232,28 @@ try {
   await open('en-light-empty', { language: 'en', theme: 'light', empty: true })
   await open('en-light-search', { language: 'en', theme: 'light' }, async (page) => {
     await page.fill('[data-test="search"] input', 'postgres')
-    await page.waitForTimeout(600)
+    await page.waitForSelector('.list-pane[data-state="ready"][data-query="postgres"]')
+    await check(page.locator('.list-pane .item').count().then((n) => n === 1), 'one hit for postgres')
+  })
+  // Typing into the search box right after saving a memory: the form's leave transition is
+  // still running (slowed here to what a busy machine does by itself). Focus and keystrokes
+  // must stay in the search box when the form goes away, and the search must run.
+  await open('en-light-search-after-save', { language: 'en', theme: 'light' }, async (page) => {
+    await page.addStyleTag({ content: '.fade-in-scale-up-transition-leave-active { transition-duration: 1.5s !important; }' })
+    await page.click('[data-test="new-memory"]')
+    await page.fill('[data-test="slug"] input', 'likes-walrus-facts')
+    await page.fill('[data-test="title"] input', 'Likes walrus facts')
+    await page.fill('[data-test="body"] textarea', 'Collects facts about walruses.')
+    await page.click('[data-test="submit"]')
+    await page.waitForSelector('[data-test="reader-title"]:has-text("Likes walrus facts")')
+    await check(page.locator('.memory-form-modal').count().then((n) => n === 1), 'the form is still leaving while we type')
+    await page.fill('[data-test="search"] input', 'walrus')
+    await page.waitForSelector('.memory-form-modal', { state: 'detached' })
+    await page.keyboard.type(' facts')
+    await page.waitForSelector('.list-pane[data-state="ready"][data-query="walrus facts"]')
+    const typed = await page.locator('[data-test="search"] input').inputValue()
+    await check(typed === 'walrus facts', `the search box kept what was typed (${JSON.stringify(typed)})`)
+    await check(page.locator('.list-pane .item').count().then((n) => n === 1), 'one hit')
   })
   await open('en-light-create', { language: 'en', theme: 'light' }, async (page) => {
     await page.click('[data-test="new-memory"]')
@@ -231,6 +288,12 @@ try {
   await open('zh-light-ws-offline', { language: 'zh-CN', theme: 'light', transport: 'ws' }, async (page) => {
     await page.evaluate(() => window.__fakeDrop(true))
     await page.waitForSelector('[data-test="offline"]')
+    // Try at once: the socket closes before opening, the transport probes the bridge (answered
+    // by the fake, never by the fixture server) and goes back to waiting.
+    const probes = await page.evaluate(() => window.__fakeProbes)
+    await page.click('[data-test="retry-now"]')
+    await page.waitForFunction((n) => window.__fakeProbes > n, probes)
+    await page.waitForSelector('.shell[data-conn="closed"] [data-test="offline"]')
   })
   await open('switch-en-light-to-zh-dark', { language: 'en', theme: 'light' }, async (page) => {
     await page.click('[data-test="open-settings"]')
@@ -276,6 +339,7 @@ try {
 }
 
 for (const s of shots) console.log(s)
+reportSuite('visual', passed, failed)
 if (problems.length) {
   console.error(problems.join('\n'))
   process.exit(1)

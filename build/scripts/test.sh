@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# `make test`: every suite runs even when an earlier one failed, and the run ends with one line
+# "N passed, N failed" over all of them (Go packages, vet, typecheck, vitest tests, visual and
+# end-to-end scenarios, the desktop smoke test), so a partial run shows as one.
+# Exit status: 0 only when every suite ran and nothing failed.
+set -uo pipefail
+ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
+cd "$ROOT"
+MAKE="${MAKE:-make}"
+
+mkdir -p build
+results="$ROOT/build/test-results.tsv"
+: >"$results"
+export ENGRAM_TEST_RESULTS="$results"
+status=0
+
+record() { printf '%s\t%s\t%s\n' "$1" "$2" "$3" >>"$results"; }
+
+# A suite that reports its own counts (visual, e2e) but died before it could: one failure.
+self_reported() { # name rc
+  if ! grep -q "^$1	" "$results"; then record "$1" 0 1; fi
+  [ "$2" -eq 0 ] || status=1
+}
+
+# One pass/fail check (vet, typecheck, smoke).
+check() { # name cmd...
+  local name=$1; shift
+  echo "==> $name"
+  if "$@"; then record "$name" 1 0; else record "$name" 0 1; status=1; fi
+}
+
+check typecheck bash -c 'cd frontend && npm run --silent typecheck'
+
+echo "==> vitest"
+out="$(mktemp)"
+(cd frontend && npx vitest run) 2>&1 | tee "$out"
+rc=${PIPESTATUS[0]}
+# " Tests  2 failed | 62 passed (64)"; colour codes stripped first.
+line="$(sed 's/\x1b\[[0-9;]*m//g' "$out" | grep -E '^ *Tests +' | tail -1)"
+vp="$(grep -oE '[0-9]+ passed' <<<"$line" | grep -oE '[0-9]+' || echo 0)"
+vf="$(grep -oE '[0-9]+ failed' <<<"$line" | grep -oE '[0-9]+' || echo 0)"
+[ "$rc" -eq 0 ] || { status=1; [ "${vf:-0}" -gt 0 ] || vf=1; }
+record vitest "${vp:-0}" "${vf:-0}"
+rm -f "$out"
+
+echo "==> visual"
+$MAKE --no-print-directory test-ui
+self_reported visual $?
+
+echo "==> e2e"
+$MAKE --no-print-directory test-e2e
+self_reported e2e $?
+
+check "go vet" go vet ./...
+check "go vet (desktop tags)" env CGO_ENABLED=1 go vet -tags desktop,production,webkit2_41 ./...
+
+echo "==> go test -race"
+out="$(mktemp)"
+CGO_ENABLED=1 go test -race ./... 2>&1 | tee "$out"
+rc=${PIPESTATUS[0]}
+gp="$(grep -cE '^ok[[:space:]]' "$out")"
+gf="$(grep -cE '^FAIL[[:space:]]+[^[:space:]]' "$out")"
+[ "$rc" -eq 0 ] || { status=1; [ "$gf" -gt 0 ] || gf=1; }
+record "go packages" "$gp" "$gf"
+rm -f "$out"
+
+echo "==> smoke"
+$MAKE --no-print-directory smoke
+rc=$?
+if [ $rc -eq 0 ]; then record smoke 1 0; else record smoke 0 1; status=1; fi
+
+echo
+echo "==> summary"
+awk -F'\t' '{ printf "  %-24s %5d passed  %3d failed\n", $1, $2, $3; p += $2; f += $3 }
+  END { printf "%d passed, %d failed\n", p, f }' "$results"
+exit $status
