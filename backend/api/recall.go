@@ -74,10 +74,12 @@ type ToolParams struct {
 }
 
 // Tool runs one MemoryManager call; its failures are structured in the result (with
-// suggested_next_call) because a model reads them.
+// suggested_next_call) because a model reads them. Workdir and Agent are the caller's: they
+// bound what the model sees (args may only narrow it), and whatever transport carries the
+// call, the model's writes are audited as the tool's and land unreviewed.
 func (s *RecallService) Tool(p ToolParams) (recall.ToolResult, error) {
 	r := s.a.deps.Recall
-	return r.RunTool(s.a.ctx, recall.ToolEnv{ReadWrite: p.ReadWrite, Actor: s.a.actor, Session: p.Session,
+	return r.RunTool(s.a.ctx, recall.ToolEnv{ReadWrite: p.ReadWrite, Session: p.Session,
 		Model: p.Model, Workdir: p.Workdir, Agent: p.Agent}, p.Args), nil
 }
 

@@ -14,6 +14,11 @@ const (
 	CodeReadOnlyTool   = "read_only_tool"
 	CodeMissingField   = "missing_field"
 	CodeAmbiguousSlug  = "ambiguous_slug"
+	// CodeScopeNotVisible refuses a call that asks for more than its caller may see: another
+	// project's workdir, another agent, or a scope the caller has no instance of.
+	CodeScopeNotVisible = "scope_not_visible"
+	// CodePersonOnly refuses accept from a model: only a person marks a memory reviewed.
+	CodePersonOnly = "person_only_action"
 )
 
 // Error is a coded failure of recall. Args fill the translated message's placeholders.
