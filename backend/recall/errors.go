@@ -3,6 +3,8 @@ package recall
 import (
 	"errors"
 	"fmt"
+
+	"engram/backend/memory"
 )
 
 // Error codes of this package; each has an i18n key "error.<code>".
@@ -52,6 +54,10 @@ func codeOf(err error) (string, map[string]any) {
 	var c coded
 	if errors.As(err, &c) {
 		return c.ErrorCode(), c.ErrorArgs()
+	}
+	var me *memory.Error
+	if errors.As(err, &me) {
+		return me.Code, me.Args
 	}
 	return "internal", map[string]any{"Detail": err.Error()}
 }
