@@ -188,3 +188,14 @@ func TestToolIsolationThroughTable(t *testing.T) {
 		t.Fatalf("project B changed: %+v", lb)
 	}
 }
+
+// The tool's new refusals are translated when they cross the api.
+func TestIsolationCodesTranslated(t *testing.T) {
+	a := newAPI(t, memory.ActorUser)
+	for _, code := range []string{recall.CodeScopeNotVisible, recall.CodePersonOnly} {
+		e := a.newError(code, map[string]any{"Field": "workdir", "Value": "/elsewhere"})
+		if e.I18nKey != "error."+code || strings.Contains(e.Message, "{{") || e.Message == "" {
+			t.Fatalf("%s: %+v", code, e)
+		}
+	}
+}
