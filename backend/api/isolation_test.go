@@ -199,3 +199,40 @@ func TestIsolationCodesTranslated(t *testing.T) {
 		}
 	}
 }
+
+// Every recall method hands a caller only global, its project and its agent; an empty caller
+// gets global only.
+func TestRecallMethodsUseVisibility(t *testing.T) {
+	a := newAPI(t, memory.ActorUser)
+	wdA, _, _ := isoHome(t, a)
+	cases := []struct {
+		name, caller string
+		visible      []string
+	}{
+		{"empty caller", ``, []string{"global-note"}},
+		{"caller in alpha", `,"workdir":` + quoteJSON(wdA), []string{"global-note", "alpha-plan"}},
+		{"caller claude", `,"agent":"claude"`, []string{"global-note", "claude-diary"}},
+		{"caller claude, agent scope", `,"agent":"claude","scope":"agent"`, []string{"claude-diary"}},
+	}
+	all := []string{"global-note", "alpha-plan", "bravo-plan", "claude-diary", "codex-diary"}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, m := range []struct{ method, params string }{
+				{"recall.search", `{"query":"kiwi notes","no_touch":true` + tc.caller + `}`},
+				{"recall.grep", `{"pattern":"Kiwi notes"` + tc.caller + `}`},
+				{"recall.buildContext", `{"query":"kiwi notes","max_tokens":4000` + tc.caller + `}`},
+			} {
+				b, _ := json.Marshal(mustCall(t, a, m.method, m.params))
+				for _, slug := range all {
+					want := false
+					for _, v := range tc.visible {
+						want = want || v == slug
+					}
+					if got := strings.Contains(string(b), slug); got != want {
+						t.Errorf("%s: %s shown %v: %s", m.method, slug, got, b)
+					}
+				}
+			}
+		})
+	}
+}
