@@ -118,7 +118,7 @@ type RefParams struct {
 
 func (a *API) resolve(p RefParams) (*memory.Memory, error) {
 	if p.ID != "" {
-		return a.deps.Store.Get(a.ctx, p.ID)
+		return a.getInScope(p)
 	}
 	if p.Slug == "" {
 		return nil, a.newError(CodeInvalidParams, map[string]any{"Method": "memory", "Detail": "id or slug is required"})
@@ -131,6 +131,30 @@ func (a *API) resolve(p RefParams) (*memory.Memory, error) {
 		return nil, err
 	}
 	return a.deps.Store.GetBySlug(a.ctx, scope, p.Workdir, p.Agent, p.Slug)
+}
+
+// getInScope reads a memory by id within the scope fields sent with it, as memory.list reads
+// them: a scope (with its workdir or agent) selects that instance; a workdir or agent alone
+// selects what a caller there sees (global, that project, that agent). An id outside is
+// not_found, the same answer as an id that does not exist, so an id leaks nothing. With no
+// scope field the call is unscoped, like an unscoped list.
+func (a *API) getInScope(p RefParams) (*memory.Memory, error) {
+	m, err := a.deps.Store.Get(a.ctx, p.ID)
+	if err != nil || (p.Scope == "" && strings.TrimSpace(p.Workdir) == "" && strings.TrimSpace(p.Agent) == "") {
+		return m, err
+	}
+	if err := a.checkScope(p.Scope, p.Workdir, p.Agent); err != nil {
+		return nil, err
+	}
+	f := memory.Filter{Scope: p.Scope, Workdir: strings.TrimSpace(p.Workdir), Agent: strings.TrimSpace(p.Agent), Archived: m.Archived}
+	match, err := f.Matcher()
+	if err != nil {
+		return nil, err
+	}
+	if !match.Allows(m.Scope, m.ScopeKey(), m.Type, m.Archived, m.Reviewed) {
+		return nil, &memory.Error{Code: memory.CodeNotFound, Args: map[string]any{"Ref": p.ID}, Msg: "no memory with id " + p.ID}
+	}
+	return m, nil
 }
 
 // ReadResult is a memory with its body rendered to HTML.

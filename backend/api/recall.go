@@ -4,20 +4,38 @@ import (
 	"encoding/json"
 
 	"engram/backend/embed"
+	"engram/backend/memory"
 	"engram/backend/recall"
 )
 
 // RecallService is what agents use to remember: hybrid search, the Memory Index overview,
-// build_context within a token budget, grep, and the MemoryManager tool.
+// build_context within a token budget, grep, and the MemoryManager tool. What each hands back
+// is bounded by recall.Visibility: the params' workdir and agent are the caller, its scope
+// may only narrow, and an empty caller sees global memories only. (People browse everything
+// through memory.list and memory.search.)
 type RecallService struct{ a *API }
+
+// visibility is what the caller of a recall method sees, narrowed to scope.
+func (s *RecallService) visibility(scope memory.Scope, workdir, agent string) (recall.Visibility, error) {
+	if err := s.a.checkScope(scope, workdir, agent); err != nil {
+		return recall.Visibility{}, err
+	}
+	vis, err := recall.NewVisibility(recall.Caller{Workdir: workdir, Agent: agent})
+	if err != nil {
+		return recall.Visibility{}, s.a.fail(err)
+	}
+	vis, err = vis.Narrow(scope, "", "")
+	return vis, s.a.fail(err)
+}
 
 // Search ranks memories for a query (and counts the access, unless no_touch).
 func (s *RecallService) Search(p recall.SearchParams) (recall.SearchResult, error) {
 	r := s.a.deps.Recall
-	if err := s.a.checkScope(p.Scope, p.Workdir, p.Agent); err != nil {
+	vis, err := s.visibility(p.Scope, p.Workdir, p.Agent)
+	if err != nil {
 		return recall.SearchResult{}, err
 	}
-	res, err := r.Search(s.a.ctx, p)
+	res, err := r.Search(s.a.ctx, vis.Search(p))
 	return res, s.a.fail(err)
 }
 
@@ -41,9 +59,12 @@ func (s *RecallService) BuildContext(p recall.ContextParams) (recall.ContextResu
 // Grep finds memories matching a regular expression exactly.
 func (s *RecallService) Grep(p recall.GrepParams) (recall.GrepResult, error) {
 	r := s.a.deps.Recall
-	if err := s.a.checkScope(p.Scope, p.Workdir, p.Agent); err != nil {
+	vis, err := s.visibility(p.Scope, p.Workdir, p.Agent)
+	if err != nil {
 		return recall.GrepResult{}, err
 	}
+	f := vis.Filter()
+	p.Scope, p.Workdir, p.Agent = f.Scope, f.Workdir, f.Agent
 	res, err := r.Grep(s.a.ctx, p)
 	return res, s.a.fail(err)
 }
@@ -74,10 +95,12 @@ type ToolParams struct {
 }
 
 // Tool runs one MemoryManager call; its failures are structured in the result (with
-// suggested_next_call) because a model reads them.
+// suggested_next_call) because a model reads them. Workdir and Agent are the caller's: they
+// bound what the model sees (args may only narrow it), and whatever transport carries the
+// call, the model's writes are audited as the tool's and land unreviewed.
 func (s *RecallService) Tool(p ToolParams) (recall.ToolResult, error) {
 	r := s.a.deps.Recall
-	return r.RunTool(s.a.ctx, recall.ToolEnv{ReadWrite: p.ReadWrite, Actor: s.a.actor, Session: p.Session,
+	return r.RunTool(s.a.ctx, recall.ToolEnv{ReadWrite: p.ReadWrite, Session: p.Session,
 		Model: p.Model, Workdir: p.Workdir, Agent: p.Agent}, p.Args), nil
 }
 

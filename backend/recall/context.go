@@ -66,7 +66,8 @@ type ContextResult struct {
 }
 
 // BuildContext retrieves memories for a request and renders them within the token budget, best
-// first. It never exceeds MaxTokens (by EstimateTokens); an entry that does not fit whole is cut
+// first, from what the caller (Workdir, Agent) sees: global, its project and its agent; an
+// empty caller gets global memories only. It never exceeds MaxTokens (by EstimateTokens); an entry that does not fit whole is cut
 // if enough room is left, and everything after it is left out. A vector backend failure does
 // not fail prompt assembly: the lexical results are used and the failure is reported.
 func (s *Service) BuildContext(ctx context.Context, p ContextParams) (ContextResult, error) {
@@ -83,12 +84,26 @@ func (s *Service) BuildContext(ctx context.Context, p ContextParams) (ContextRes
 	if limit <= 0 {
 		limit = 20
 	}
-	sr, err := s.Search(ctx, SearchParams{Query: p.Query, Scope: p.Scope, Workdir: p.Workdir, Agent: p.Agent, Type: p.Type,
-		Limit: limit, BestEffort: true})
+	// Workdir and Agent are the caller's; Scope may only narrow what it sees.
+	vis, err := NewVisibility(Caller{Workdir: p.Workdir, Agent: p.Agent})
+	if err != nil {
+		return res, err
+	}
+	if vis, err = vis.Narrow(p.Scope, "", ""); err != nil {
+		return res, err
+	}
+	sr, err := s.Search(ctx, vis.Search(SearchParams{Query: p.Query, Type: p.Type, Limit: limit, BestEffort: true}))
 	if err != nil {
 		return res, err
 	}
 	res.Warnings = sr.Warnings
+	visible := sr.Hits[:0]
+	for _, h := range sr.Hits {
+		if vis.Allows(h.Memory) {
+			visible = append(visible, h)
+		}
+	}
+	sr.Hits = visible
 	if len(sr.Hits) == 0 {
 		return res, nil
 	}

@@ -3,6 +3,8 @@ package recall
 import (
 	"errors"
 	"fmt"
+
+	"engram/backend/memory"
 )
 
 // Error codes of this package; each has an i18n key "error.<code>".
@@ -14,6 +16,11 @@ const (
 	CodeReadOnlyTool   = "read_only_tool"
 	CodeMissingField   = "missing_field"
 	CodeAmbiguousSlug  = "ambiguous_slug"
+	// CodeScopeNotVisible refuses a call that asks for more than its caller may see: another
+	// project's workdir, another agent, or a scope the caller has no instance of.
+	CodeScopeNotVisible = "scope_not_visible"
+	// CodePersonOnly refuses accept from a model: only a person marks a memory reviewed.
+	CodePersonOnly = "person_only_action"
 )
 
 // Error is a coded failure of recall. Args fill the translated message's placeholders.
@@ -47,6 +54,10 @@ func codeOf(err error) (string, map[string]any) {
 	var c coded
 	if errors.As(err, &c) {
 		return c.ErrorCode(), c.ErrorArgs()
+	}
+	var me *memory.Error
+	if errors.As(err, &me) {
+		return me.Code, me.Args
 	}
 	return "internal", map[string]any{"Detail": err.Error()}
 }

@@ -125,7 +125,11 @@ func (s *Service) Overview(ctx context.Context, p OverviewParams) (OverviewResul
 	if p.Session != "" && p.Reset {
 		s.sessions.drop(key)
 	}
-	buckets, err := s.indexBuckets(ctx, p.Workdir, p.Agent)
+	vis, err := NewVisibility(Caller{Workdir: p.Workdir, Agent: p.Agent})
+	if err != nil {
+		return OverviewResult{}, err
+	}
+	buckets, err := s.indexBuckets(ctx, vis)
 	if err != nil {
 		return OverviewResult{}, err
 	}
@@ -154,16 +158,18 @@ func (s *Service) Overview(ctx context.Context, p OverviewParams) (OverviewResul
 	return res, nil
 }
 
-// indexBuckets lists the buckets an agent sees: its project (which shadows global entries of
-// the same slug), its own agent scope, and global.
-func (s *Service) indexBuckets(ctx context.Context, workdir, agent string) ([]memory.IndexBucket, error) {
-	f := memory.Filter{Workdir: workdir, Agent: agent}
-	if workdir == "" && agent == "" {
-		f.Scope = memory.ScopeGlobal
-	}
-	b, err := s.store.IndexBuckets(ctx, f, IndexPerBucket, workdir)
+// indexBuckets lists the buckets the caller sees (Visibility): its project (which shadows
+// global entries of the same slug), its own agent scope, and global.
+func (s *Service) indexBuckets(ctx context.Context, vis Visibility) ([]memory.IndexBucket, error) {
+	all, err := s.store.IndexBuckets(ctx, vis.Filter(), IndexPerBucket, vis.Workdir())
 	if err != nil {
 		return nil, err
+	}
+	b := all[:0]
+	for _, bk := range all {
+		if vis.AllowsKey(bk.Scope, bk.Key) {
+			b = append(b, bk)
+		}
 	}
 	rank := func(sc memory.Scope) int {
 		switch sc {

@@ -32,14 +32,17 @@ const (
 	ActionWrite  = "write"
 	ActionUpdate = "update"
 	ActionDelete = "delete"
-	ActionAccept = "accept"
+	// actionAccept is refused by name: only a person marks a memory reviewed (from the window
+	// or the CLI), so no variant of the tool offers it.
+	actionAccept = "accept"
 )
 
 var readActions = []string{ActionSearch, ActionList, ActionRead}
-var writeActions = []string{ActionWrite, ActionUpdate, ActionDelete, ActionAccept}
+var writeActions = []string{ActionWrite, ActionUpdate, ActionDelete}
 
 // MemoryManagerTool describes the MemoryManager tool: the read-only variant offers search,
-// list and read; the read-write variant also write, update, delete and accept.
+// list and read; the read-write variant also write, update and delete. Neither offers
+// accept: what a model writes stays unreviewed until a person accepts it.
 func MemoryManagerTool(readWrite bool) ToolDef {
 	actions := readActions
 	desc := prompts.MemoryManagerRO
@@ -54,7 +57,7 @@ func MemoryManagerTool(readWrite bool) ToolDef {
 		"slug":    map[string]any{"type": "string", "description": "the entry's slug: lowercase letters, digits and dashes"},
 		"scope":   map[string]any{"type": "string", "enum": []string{"global", "project", "agent"}},
 		"type":    map[string]any{"type": "string", "enum": []string{"user", "feedback", "project", "reference", "experience", "daily"}},
-		"workdir": map[string]any{"type": "string", "description": "the project folder (absolute) for project scope"},
+		"workdir": map[string]any{"type": "string", "description": "optional: only the project you work in is reachable; leave it out"},
 		"limit":   map[string]any{"type": "integer", "minimum": 1, "maximum": 50},
 	}
 	if readWrite {
@@ -94,17 +97,27 @@ type ToolCall struct {
 	ExpectedVersion string            `json:"expected_version,omitempty"`
 }
 
-// ToolEnv is who calls and from where: the defaults a call inherits.
+// ToolEnv is who calls and from where. It comes from the transport, never from the model:
+// Workdir and Agent (the caller) decide what the model sees (see Visibility), and the model's
+// arguments may only narrow it. Every mutation is audited as actor "tool" whatever transport
+// carried it, and lands unreviewed.
 type ToolEnv struct {
 	// ReadWrite offers the mutating actions.
-	ReadWrite bool `json:"read_write"`
-	// Actor is recorded in the audit log (default "tool").
-	Actor   string `json:"actor,omitempty"`
-	Session string `json:"session,omitempty"`
-	Model   string `json:"model,omitempty"`
+	ReadWrite bool   `json:"read_write"`
+	Session   string `json:"session,omitempty"`
+	Model     string `json:"model,omitempty"`
 	// Workdir and Agent are the caller's project and agent name.
 	Workdir string `json:"workdir,omitempty"`
 	Agent   string `json:"agent,omitempty"`
+}
+
+// toolCtx is one call being run: its arguments and what its caller sees.
+type toolCtx struct {
+	env    ToolEnv
+	c      ToolCall
+	action string
+	// base is everything the caller sees; view is base narrowed by the call's scope.
+	base, view Visibility
 }
 
 // Candidate is an entry that exists, offered when a reference missed.
@@ -157,7 +170,7 @@ type ToolEntry struct {
 	Version string   `json:"version"`
 }
 
-// ToolMutation is the outcome of a write, update, delete or accept.
+// ToolMutation is the outcome of a write, update or delete.
 type ToolMutation struct {
 	ID                string            `json:"id"`
 	Slug              string            `json:"slug"`
@@ -189,10 +202,16 @@ func (s *Service) RunTool(ctx context.Context, env ToolEnv, args json.RawMessage
 		r.Error.SuggestedNextCall = map[string]any{"action": ActionSearch, "query": "…"}
 		return r
 	}
-	if c.Workdir == "" {
-		c.Workdir = env.Workdir
-	}
 	action := strings.ToLower(strings.TrimSpace(c.Action))
+	if action == actionAccept {
+		r := fail(action, CodePersonOnly, "only the person accepts a memory, from Engram's window or command line; "+
+			"what you write stays unreviewed until they do", nil)
+		r.Error.SuggestedNextCall = map[string]any{"action": ActionRead, "slug": c.Slug}
+		if c.ID != "" {
+			r.Error.SuggestedNextCall = map[string]any{"action": ActionRead, "id": c.ID}
+		}
+		return r
+	}
 	allowed := readActions
 	if env.ReadWrite {
 		allowed = append(append([]string{}, readActions...), writeActions...)
@@ -213,31 +232,40 @@ func (s *Service) RunTool(ctx context.Context, env ToolEnv, args json.RawMessage
 		r.Error.SuggestedNextCall = map[string]any{"action": ActionList}
 		return r
 	}
-	if c.Scope == memory.ScopeProject && c.Workdir == "" {
-		r := fail(action, CodeMissingField, "project scope needs the workdir (the project folder)", map[string]any{"Field": "workdir"})
-		r.Error.SuggestedNextCall = map[string]any{"action": action, "scope": "global"}
-		return r
+	tc := &toolCtx{env: env, c: c, action: action}
+	base, err := NewVisibility(Caller{Workdir: env.Workdir, Agent: env.Agent})
+	if err != nil {
+		// The caller's own context is broken: nothing the model can change.
+		code, args := codeOf(err)
+		return fail(action, code, "the caller's context is not valid: "+err.Error(), args)
 	}
+	tc.base = base
+	if tc.view, err = base.Narrow(c.Scope, c.Workdir, ""); err != nil {
+		return s.toolFailure(ctx, tc, err)
+	}
+	// From here on the call works in the caller's project, whatever the model named.
+	tc.c.Workdir = tc.view.Workdir()
 	switch action {
 	case ActionSearch:
-		return s.toolSearch(ctx, env, c)
+		return s.toolSearch(ctx, tc)
 	case ActionList:
-		return s.toolList(ctx, env, c)
+		return s.toolList(ctx, tc)
 	case ActionRead:
-		m, errRes := s.toolTarget(ctx, env, c, action)
+		m, errRes := s.toolTarget(ctx, tc)
 		if errRes != nil {
 			return *errRes
 		}
 		return ToolResult{OK: true, Action: action, Result: ToolEntry{ToolHit: toolHit(m, "", 0), Body: m.Body,
 			Tags: m.Tags, Aliases: m.Aliases, Version: m.Version}}
 	case ActionWrite:
-		return s.toolWrite(ctx, env, c)
+		return s.toolWrite(ctx, tc)
 	default:
-		return s.toolMutate(ctx, env, c, action)
+		return s.toolMutate(ctx, tc)
 	}
 }
 
-func (s *Service) toolSearch(ctx context.Context, env ToolEnv, c ToolCall) ToolResult {
+func (s *Service) toolSearch(ctx context.Context, tc *toolCtx) ToolResult {
+	c := tc.c
 	if strings.TrimSpace(c.Query) == "" {
 		r := fail(ActionSearch, CodeMissingField, "search needs a query", map[string]any{"Field": "query"})
 		r.Error.SuggestedNextCall = map[string]any{"action": ActionList}
@@ -247,14 +275,15 @@ func (s *Service) toolSearch(ctx context.Context, env ToolEnv, c ToolCall) ToolR
 	if limit <= 0 || limit > 50 {
 		limit = 10
 	}
-	res, err := s.Search(ctx, SearchParams{Query: c.Query, Scope: c.Scope, Workdir: c.Workdir, Agent: env.Agent, Type: c.Type,
-		Limit: limit, BestEffort: true})
+	res, err := s.Search(ctx, tc.view.Search(SearchParams{Query: c.Query, Type: c.Type, Limit: limit, BestEffort: true}))
 	if err != nil {
-		return s.toolFailure(ctx, env, c, ActionSearch, err)
+		return s.toolFailure(ctx, tc, err)
 	}
 	hits := make([]ToolHit, 0, len(res.Hits))
 	for _, h := range res.Hits {
-		hits = append(hits, toolHit(h.Memory, h.Snippet, h.Score))
+		if tc.view.Allows(h.Memory) {
+			hits = append(hits, toolHit(h.Memory, h.Snippet, h.Score))
+		}
 	}
 	out := map[string]any{"hits": hits, "intent": res.Analysis.Intent}
 	if len(hits) == 0 {
@@ -263,27 +292,31 @@ func (s *Service) toolSearch(ctx context.Context, env ToolEnv, c ToolCall) ToolR
 	return ToolResult{OK: true, Action: ActionSearch, Result: out}
 }
 
-func (s *Service) toolList(ctx context.Context, env ToolEnv, c ToolCall) ToolResult {
-	limit := c.Limit
+func (s *Service) toolList(ctx context.Context, tc *toolCtx) ToolResult {
+	limit := tc.c.Limit
 	if limit <= 0 || limit > 50 {
 		limit = 20
 	}
-	f := memory.Filter{Scope: c.Scope, Workdir: c.Workdir, Agent: env.Agent, Type: c.Type, Limit: limit}
+	f := tc.view.Filter()
+	f.Type, f.Limit = tc.c.Type, limit
 	items, total, err := s.store.List(ctx, f)
 	if err != nil {
-		return s.toolFailure(ctx, env, c, ActionList, err)
+		return s.toolFailure(ctx, tc, err)
 	}
 	hits := make([]ToolHit, 0, len(items))
 	for _, m := range items {
-		hits = append(hits, toolHit(m, memory.Snippet(m.Body, "", 120), 0))
+		if tc.view.Allows(m) {
+			hits = append(hits, toolHit(m, memory.Snippet(m.Body, "", 120), 0))
+		}
 	}
 	return ToolResult{OK: true, Action: ActionList, Result: map[string]any{"items": hits, "total": total}}
 }
 
-// toolTarget resolves the entry a call names: by id, else by slug in the given scope, else by
-// slug in the scopes the caller sees (project, agent, global). A miss or an ambiguous slug is
-// returned as a structured error with candidates.
-func (s *Service) toolTarget(ctx context.Context, env ToolEnv, c ToolCall, action string) (*memory.Memory, *ToolResult) {
+// toolTarget resolves the entry a call names: by id, else by slug in the scopes of the view
+// (project, agent, global). An entry outside the view is not found, whichever way it is
+// named. A miss or an ambiguous slug is returned as a structured error with candidates.
+func (s *Service) toolTarget(ctx context.Context, tc *toolCtx) (*memory.Memory, *ToolResult) {
+	c, action := tc.c, tc.action
 	if c.ID == "" && c.Slug == "" {
 		r := fail(action, CodeMissingField, action+" needs a slug (with its scope) or an id", map[string]any{"Field": "slug"})
 		r.Error.SuggestedNextCall = map[string]any{"action": ActionSearch, "query": c.Query}
@@ -291,30 +324,19 @@ func (s *Service) toolTarget(ctx context.Context, env ToolEnv, c ToolCall, actio
 	}
 	if c.ID != "" {
 		m, err := s.store.Get(ctx, c.ID)
-		if err == nil && s.visible(m, env, c.Workdir) {
+		if err == nil && tc.view.Allows(m) {
 			return m, nil
 		}
-		r := s.notFound(ctx, env, c, action, c.ID)
+		r := s.notFound(ctx, tc, c.ID)
 		return nil, &r
 	}
-	scopes := []memory.Scope{c.Scope}
-	if c.Scope == "" {
-		scopes = nil
-		if c.Workdir != "" {
-			scopes = append(scopes, memory.ScopeProject)
-		}
-		if env.Agent != "" {
-			scopes = append(scopes, memory.ScopeAgent)
-		}
-		scopes = append(scopes, memory.ScopeGlobal)
-	}
 	var found []*memory.Memory
-	for _, sc := range scopes {
-		m, err := s.store.GetBySlug(ctx, sc, c.Workdir, env.Agent, c.Slug)
-		if err == nil {
+	for _, sc := range tc.view.Scopes() {
+		m, err := s.store.GetBySlug(ctx, sc, tc.view.Workdir(), tc.view.Agent(), c.Slug)
+		if err == nil && tc.view.Allows(m) {
 			found = append(found, m)
-		} else if !errors.Is(err, memory.ErrNotFound) {
-			r := s.toolFailure(ctx, env, c, action, err)
+		} else if err != nil && !errors.Is(err, memory.ErrNotFound) {
+			r := s.toolFailure(ctx, tc, err)
 			return nil, &r
 		}
 	}
@@ -330,22 +352,8 @@ func (s *Service) toolTarget(ctx context.Context, env ToolEnv, c ToolCall, actio
 		r.Error.SuggestedNextCall = map[string]any{"action": action, "slug": c.Slug, "scope": found[0].Scope}
 		return nil, &r
 	}
-	r := s.notFound(ctx, env, c, action, c.Slug)
+	r := s.notFound(ctx, tc, c.Slug)
 	return nil, &r
-}
-
-func (s *Service) visible(m *memory.Memory, env ToolEnv, workdir string) bool {
-	switch m.Scope {
-	case memory.ScopeProject:
-		if workdir == "" {
-			return false
-		}
-		wd, err := memory.CanonicalWorkdir(workdir)
-		return err == nil && m.ScopeKey() == memory.ProjectKey(wd)
-	case memory.ScopeAgent:
-		return env.Agent != "" && m.Agent == env.Agent
-	}
-	return true
 }
 
 func candidateOf(m *memory.Memory) Candidate {
@@ -355,18 +363,22 @@ func candidateOf(m *memory.Memory) Candidate {
 var reSlugWords = regexp.MustCompile(`[-_]+`)
 
 // notFound builds the not_found error: entries whose slug or title resemble the reference are
-// offered, and the next call retries with the best of them (or searches).
-func (s *Service) notFound(ctx context.Context, env ToolEnv, c ToolCall, action, ref string) ToolResult {
+// offered, and the next call retries with the best of them (or searches). Candidates come only
+// from what the caller sees, so a miss never tells a model what other scopes hold.
+func (s *Service) notFound(ctx context.Context, tc *toolCtx, ref string) ToolResult {
+	c, action := tc.c, tc.action
 	r := fail(action, memory.CodeNotFound, fmt.Sprintf("no memory %q is visible here", ref), map[string]any{"Ref": ref})
 	q := strings.TrimSpace(reSlugWords.ReplaceAllString(ref, " "))
 	if c.Query != "" {
 		q = c.Query
 	}
 	if q != "" {
-		res, err := s.Search(ctx, SearchParams{Query: q, Workdir: c.Workdir, Agent: env.Agent, Limit: 5, NoTouch: true, BestEffort: true})
+		res, err := s.Search(ctx, tc.base.Search(SearchParams{Query: q, Limit: 5, NoTouch: true, BestEffort: true}))
 		if err == nil {
 			for _, h := range res.Hits {
-				r.Error.Candidates = append(r.Error.Candidates, candidateOf(h.Memory))
+				if tc.base.Allows(h.Memory) {
+					r.Error.Candidates = append(r.Error.Candidates, candidateOf(h.Memory))
+				}
 			}
 		}
 	}
@@ -379,8 +391,10 @@ func (s *Service) notFound(ctx context.Context, env ToolEnv, c ToolCall, action,
 	return r
 }
 
-// toolFailure converts a store error into a structured tool error with a useful next step.
-func (s *Service) toolFailure(ctx context.Context, env ToolEnv, c ToolCall, action string, err error) ToolResult {
+// toolFailure converts a store or recall error into a structured tool error with a useful
+// next step.
+func (s *Service) toolFailure(ctx context.Context, tc *toolCtx, err error) ToolResult {
+	c, action := tc.c, tc.action
 	code, args := codeOf(err)
 	var me *memory.Error
 	if errors.As(err, &me) {
@@ -388,11 +402,20 @@ func (s *Service) toolFailure(ctx context.Context, env ToolEnv, c ToolCall, acti
 	}
 	r := fail(action, code, err.Error(), args)
 	switch code {
+	case CodeScopeNotVisible:
+		// Retry within what the caller sees: its project when it has one, else global.
+		next := map[string]any{"action": action, "scope": tc.base.Scopes()[0]}
+		for k, v := range map[string]any{"slug": c.Slug, "id": c.ID, "query": c.Query} {
+			if v != "" {
+				next[k] = v
+			}
+		}
+		r.Error.SuggestedNextCall = next
 	case memory.CodeNotFound:
-		return s.notFound(ctx, env, c, action, firstNonEmpty(c.Slug, c.ID))
+		return s.notFound(ctx, tc, firstNonEmpty(c.Slug, c.ID))
 	case memory.CodeAlreadyExists:
 		r.Error.SuggestedNextCall = map[string]any{"action": ActionUpdate, "slug": c.Slug, "scope": c.Scope, "mode": "merge"}
-		if m, gerr := s.store.GetBySlug(ctx, c.Scope, c.Workdir, env.Agent, c.Slug); gerr == nil {
+		if m, gerr := s.store.GetBySlug(ctx, c.Scope, tc.view.Workdir(), tc.view.Agent(), c.Slug); gerr == nil && tc.view.Allows(m) {
 			r.Error.Candidates = []Candidate{candidateOf(m)}
 			r.Error.SuggestedNextCall["expected_version"] = m.Version
 		}
@@ -447,18 +470,20 @@ func Slugify(s string) string {
 	return sl
 }
 
-func (s *Service) toolBatch(ctx context.Context, env ToolEnv, c ToolCall, action string, it memory.Item) ToolResult {
-	actor := env.Actor
-	if actor == "" {
-		actor = memory.ActorTool
-	}
-	res, err := s.store.ApplyBatch(ctx, memory.Batch{Items: []memory.Item{it}, Actor: actor, Session: env.Session, Model: env.Model})
+// toolBatch applies one item as the model's: audited as actor "tool" whatever transport
+// carried the call (a bridge caller is a person, the model behind it is not), and never
+// reviewed.
+func (s *Service) toolBatch(ctx context.Context, tc *toolCtx, it memory.Item) ToolResult {
+	unreviewed := false
+	it.Reviewed = &unreviewed
+	res, err := s.store.ApplyBatch(ctx, memory.Batch{Items: []memory.Item{it}, Actor: memory.ActorTool,
+		Session: tc.env.Session, Model: tc.env.Model})
 	if err != nil {
-		return s.toolFailure(ctx, env, c, action, err)
+		return s.toolFailure(ctx, tc, err)
 	}
 	r := res.Results[0]
 	if !r.OK {
-		return s.toolFailure(ctx, env, c, action, &memory.Error{Code: r.Code, Args: r.Args, Msg: r.Message})
+		return s.toolFailure(ctx, tc, &memory.Error{Code: r.Code, Args: r.Args, Msg: r.Message})
 	}
 	out := ToolMutation{ID: r.ID, Slug: r.Slug, Version: r.Version, AppliedConfidence: r.AppliedConfidence, AutoDowngraded: r.AutoDowngraded}
 	if r.AutoDowngraded {
@@ -467,10 +492,11 @@ func (s *Service) toolBatch(ctx context.Context, env ToolEnv, c ToolCall, action
 	for _, w := range r.Warnings {
 		out.Warnings = append(out.Warnings, w.Code)
 	}
-	return ToolResult{OK: true, Action: action, Result: out}
+	return ToolResult{OK: true, Action: tc.action, Result: out}
 }
 
-func (s *Service) toolWrite(ctx context.Context, env ToolEnv, c ToolCall) ToolResult {
+func (s *Service) toolWrite(ctx context.Context, tc *toolCtx) ToolResult {
+	c := tc.c
 	for _, req := range []struct{ field, val string }{{"slug", c.Slug}, {"scope", string(c.Scope)}, {"type", string(c.Type)},
 		{"title", deref(c.Title)}, {"body", deref(c.Body)}} {
 		if strings.TrimSpace(req.val) == "" {
@@ -481,22 +507,25 @@ func (s *Service) toolWrite(ctx context.Context, env ToolEnv, c ToolCall) ToolRe
 			return r
 		}
 	}
-	it := memory.Item{Op: memory.OpWrite, Slug: c.Slug, Scope: c.Scope, Workdir: c.Workdir, Agent: env.Agent, Type: c.Type,
+	// The scope instance is the caller's: Narrow has refused any other project or agent.
+	it := memory.Item{Op: memory.OpWrite, Slug: c.Slug, Scope: c.Scope, Type: c.Type,
 		Title: c.Title, Body: c.Body, Confidence: c.Confidence, SourceQuote: c.SourceQuote, Reasoning: c.Reasoning,
 		Tags: c.Tags, Aliases: c.Aliases}
-	if c.Scope == memory.ScopeAgent && env.Agent == "" {
-		r := fail(ActionWrite, CodeMissingField, "agent scope needs the agent's name", map[string]any{"Field": "agent"})
-		r.Error.SuggestedNextCall = map[string]any{"action": ActionWrite, "slug": c.Slug, "scope": "global"}
-		return r
+	switch c.Scope {
+	case memory.ScopeProject:
+		it.Workdir = tc.view.Workdir()
+	case memory.ScopeAgent:
+		it.Agent = tc.view.Agent()
 	}
-	return s.toolBatch(ctx, env, c, ActionWrite, it)
+	return s.toolBatch(ctx, tc, it)
 }
 
-func (s *Service) toolMutate(ctx context.Context, env ToolEnv, c ToolCall, action string) ToolResult {
-	m, errRes := s.toolTarget(ctx, env, c, action)
+func (s *Service) toolMutate(ctx context.Context, tc *toolCtx) ToolResult {
+	m, errRes := s.toolTarget(ctx, tc)
 	if errRes != nil {
 		return *errRes
 	}
+	c, action := tc.c, tc.action
 	it := memory.Item{ID: m.ID, ExpectedVersion: c.ExpectedVersion}
 	switch action {
 	case ActionUpdate:
@@ -506,13 +535,17 @@ func (s *Service) toolMutate(ctx context.Context, env ToolEnv, c ToolCall, actio
 			r.Error.SuggestedNextCall = map[string]any{"action": ActionRead, "slug": m.Slug, "scope": m.Scope}
 			return r
 		}
+		// toolBatch marks the entry unreviewed: a model must not change reviewed text and keep
+		// the person's mark on it.
 		it.Op, it.Title, it.Body, it.Mode, it.Confidence = memory.OpUpdate, c.Title, c.Body, c.Mode, c.Confidence
 		it.SourceQuote, it.Reasoning, it.Tags, it.Aliases = c.SourceQuote, c.Reasoning, c.Tags, c.Aliases
 	case ActionDelete:
 		it.Op = memory.OpDelete
-	case ActionAccept:
-		it.Op = memory.OpAccept
+	default:
+		r := fail(action, CodeInvalidAction, fmt.Sprintf("unknown action %q", action), nil)
+		r.Error.SuggestedNextCall = map[string]any{"action": ActionList}
+		return r
 	}
-	c.Slug, c.Scope = m.Slug, m.Scope
-	return s.toolBatch(ctx, env, c, action, it)
+	tc.c.Slug, tc.c.Scope = m.Slug, m.Scope
+	return s.toolBatch(ctx, tc, it)
 }
