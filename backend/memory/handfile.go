@@ -61,9 +61,10 @@ func clip(s string, n int) string {
 }
 
 // claimID settles an id carried by two files (a copied file). The file already indexed under
-// it keeps it, so a copy never takes a memory over; on a full rebuild, where the order of the
-// walk decides who is indexed first, the earlier `created` wins, then the earlier path. The
-// other file is reported as a duplicate and not indexed. dup reports that d lost.
+// it keeps it, so a copy never takes a memory over; on a full rebuild, where the walk's order
+// decides who is indexed first, the file the old index held keeps it, and when the old index
+// knew neither (it was lost), the earlier `created` wins, then the earlier path. The other
+// file is reported as a duplicate and not indexed. dup reports that d lost.
 func (s *Store) claimID(ctx context.Context, tx *sql.Tx, m *Memory, d diskFile, rep *ReconcileReport) (dup bool, err error) {
 	var holder, created string
 	var st fileStamp
@@ -78,7 +79,7 @@ func (s *Store) claimID(ctx context.Context, tx *sql.Tx, m *Memory, d diskFile, 
 	if _, err := os.Lstat(s.abs(holder)); err != nil {
 		return false, nil // the holder's file is gone: a rename, the row moves with the id
 	}
-	if rep.wiping && indexTime(m.Created) < created {
+	if rep.wiping && rep.prior.winsRebuild(m, d.rel, holder, created) {
 		if err := s.recordProblem(ctx, tx, diskFile{rel: holder, st: st}, ProblemDuplicateID,
 			"id "+m.ID+" is already used by "+d.rel, rep); err != nil {
 			return false, err
@@ -89,20 +90,44 @@ func (s *Store) claimID(ctx context.Context, tx *sql.Tx, m *Memory, d diskFile, 
 	return true, s.recordProblem(ctx, tx, d, ProblemDuplicateID, "id "+m.ID+" is already used by "+holder, rep)
 }
 
-// reviewedVersions lists the content versions the index holds as reviewed.
-func reviewedVersions(ctx context.Context, tx *sql.Tx) (map[string]bool, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT version FROM memory_meta WHERE reviewed = 1`)
+// priorIndex is what the index knew before a rebuild wiped it.
+type priorIndex struct {
+	// vouched holds the versions it had as reviewed: a person accepted that exact content, so
+	// a rebuild keeps it reviewed even when its text looks risky.
+	vouched map[string]bool
+	// holders maps each id to the path that held it.
+	holders map[string]string
+}
+
+// winsRebuild reports whether the file at rel, carrying m.ID, should take the id from holder
+// (created: the holder's `created`, in index form).
+func (p priorIndex) winsRebuild(m *Memory, rel, holder, created string) bool {
+	switch p.holders[m.ID] {
+	case rel:
+		return true
+	case holder:
+		return false
+	}
+	return indexTime(m.Created) < created
+}
+
+func readPriorIndex(ctx context.Context, tx *sql.Tx) (priorIndex, error) {
+	p := priorIndex{vouched: map[string]bool{}, holders: map[string]string{}}
+	rows, err := tx.QueryContext(ctx, `SELECT id, path, version, reviewed FROM memory_meta`)
 	if err != nil {
-		return nil, fmt.Errorf("memory: unable to list reviewed versions: %w", err)
+		return p, fmt.Errorf("memory: unable to read the index before rebuilding: %w", err)
 	}
 	defer rows.Close()
-	out := map[string]bool{}
 	for rows.Next() {
-		var v string
-		if err := rows.Scan(&v); err != nil {
-			return nil, fmt.Errorf("memory: unable to list reviewed versions: %w", err)
+		var id, path, version string
+		var reviewed bool
+		if err := rows.Scan(&id, &path, &version, &reviewed); err != nil {
+			return p, fmt.Errorf("memory: unable to read the index before rebuilding: %w", err)
 		}
-		out[v] = true
+		p.holders[id] = path
+		if reviewed {
+			p.vouched[version] = true
+		}
 	}
-	return out, rows.Err()
+	return p, rows.Err()
 }

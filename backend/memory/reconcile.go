@@ -31,9 +31,8 @@ type ReconcileReport struct {
 	RiskyUnreviewed int `json:"risky_unreviewed"`
 	// wiping marks a full rebuild: its re-adds are not changes worth an audit row each.
 	wiping bool
-	// vouched holds the versions the wiped index had as reviewed: a person accepted that exact
-	// content, so a rebuild keeps it reviewed even when its text looks risky.
-	vouched map[string]bool
+	// prior is what the wiped index knew (see priorIndex).
+	prior priorIndex
 }
 
 type diskFile struct {
@@ -210,7 +209,7 @@ func (s *Store) rebuildLocked(ctx context.Context, only []string, wipe bool) (Re
 	if wipe {
 		rep.wiping = true
 		idx = nil
-		if rep.vouched, err = reviewedVersions(ctx, tx); err != nil {
+		if rep.prior, err = readPriorIndex(ctx, tx); err != nil {
 			return rep, err
 		}
 		for _, q := range wipeQueries {
@@ -368,7 +367,7 @@ func (s *Store) indexFile(ctx context.Context, tx *sql.Tx, d diskFile, knownVers
 		m.Updated = time.Unix(0, d.st.mtime)
 	}
 	m.Path, m.Version = d.rel, version
-	if m.Reviewed && isRisky(m.Title, m.Body) && !rep.vouched[version] {
+	if m.Reviewed && isRisky(m.Title, m.Body) && !rep.prior.vouched[version] {
 		// The file vouches for itself; only a person's accept may. Unreviewed in the index only:
 		// the file is the person's and stays exactly as it is.
 		m.Reviewed = false
