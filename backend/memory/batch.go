@@ -546,7 +546,7 @@ func (s *Store) persist(ctx context.Context, tx *sql.Tx, m *Memory) error {
 		return err
 	}
 	path := s.abs(m.Path)
-	if err := writeFileAtomic(path, data, s.batchDirs); err != nil {
+	if err := s.writeFile(m.Path, data, s.batchDirs); err != nil {
 		return err
 	}
 	info, err := os.Stat(path)
@@ -554,7 +554,7 @@ func (s *Store) persist(ctx context.Context, tx *sql.Tx, m *Memory) error {
 		return fmt.Errorf("memory: unable to stat %s: %w", m.Path, err)
 	}
 	m.Version = Checksum(data)
-	if _, err := upsertRow(ctx, tx, m, info.ModTime().UnixNano(), info.Size()); err != nil {
+	if _, err := upsertRow(ctx, tx, m, stampOf(info)); err != nil {
 		return err
 	}
 	return nil
@@ -708,8 +708,8 @@ func (s *Store) opUpdate(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *
 		return err
 	}
 	if m.Path != oldPath {
-		if err := os.Remove(s.abs(oldPath)); err != nil && !os.IsNotExist(err) {
-			return fmt.Errorf("memory: unable to remove old file %s: %w", oldPath, err)
+		if err := s.remove(oldPath); err != nil {
+			return err
 		}
 	}
 	s.fillResult(r, m, down)
@@ -726,7 +726,7 @@ func (s *Store) opDelete(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *
 		return err
 	}
 	dst := trashName(m.Path, s.opts.Now())
-	if err := moveFile(s.abs(m.Path), s.abs(dst), s.batchDirs); err != nil {
+	if err := s.move(m.Path, dst, s.batchDirs); err != nil {
 		return err
 	}
 	if err := deleteRowByPath(ctx, tx, m.Path); err != nil {
@@ -792,7 +792,7 @@ func (s *Store) opArchive(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r 
 		}
 		to = ".archive/" + year + "-" + strconv.Itoa(n) + "/" + from
 	}
-	if err := moveFile(s.abs(from), s.abs(to), s.batchDirs); err != nil {
+	if err := s.move(from, to, s.batchDirs); err != nil {
 		return err
 	}
 	info, err := os.Stat(s.abs(to))
@@ -800,7 +800,7 @@ func (s *Store) opArchive(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r 
 		return fmt.Errorf("memory: unable to stat %s: %w", to, err)
 	}
 	m.Path, m.Archived = to, true
-	if _, err := upsertRow(ctx, tx, m, info.ModTime().UnixNano(), info.Size()); err != nil {
+	if _, err := upsertRow(ctx, tx, m, stampOf(info)); err != nil {
 		return err
 	}
 	s.fillResult(r, m, false)
@@ -852,7 +852,7 @@ func (s *Store) opRestore(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r 
 		return codeErr(CodeQuotaExhausted, map[string]any{"Used": used, "Limit": s.opts.QuotaLimit, "Scope": string(m.Scope)},
 			"quota exhausted: %d of %d entries used in this scope; archive or delete some first", used, s.opts.QuotaLimit)
 	}
-	if err := moveFile(s.abs(from), s.abs(m.Path), s.batchDirs); err != nil {
+	if err := s.move(from, m.Path, s.batchDirs); err != nil {
 		return err
 	}
 	info, err := os.Stat(s.abs(m.Path))
@@ -864,7 +864,7 @@ func (s *Store) opRestore(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r 
 		return fmt.Errorf("memory: unable to read %s: %w", m.Path, err)
 	}
 	m.Version = Checksum(data)
-	if _, err := upsertRow(ctx, tx, m, info.ModTime().UnixNano(), info.Size()); err != nil {
+	if _, err := upsertRow(ctx, tx, m, stampOf(info)); err != nil {
 		return err
 	}
 	s.fillResult(r, m, false)

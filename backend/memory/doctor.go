@@ -29,7 +29,19 @@ type DoctorReport struct {
 	FTSConsistent bool            `json:"fts_consistent"`
 	Reconcile     ReconcileReport `json:"reconcile"`
 	Quota         QuotaSummary    `json:"quota"`
-	OK            bool            `json:"ok"`
+	// Checksum re-hashes every indexed file: edits that kept size, mtime, ctime and inode
+	// (or systems without ctime) are found here and reindexed.
+	Checksum ChecksumPass `json:"checksum"`
+	// TempFiles are the .tmp-* files interrupted writes left, removed at open or now.
+	TempFiles TempFiles `json:"temp_files"`
+	OK        bool      `json:"ok"`
+}
+
+// ChecksumPass is doctor's comparison of every indexed file's bytes with the index.
+type ChecksumPass struct {
+	Checked    int      `json:"checked"`
+	Mismatched []string `json:"mismatched"`
+	Reindexed  int      `json:"reindexed"`
 }
 
 // Problems lists files that could not be indexed.
@@ -57,6 +69,10 @@ func (s *Store) Doctor(ctx context.Context) (DoctorReport, error) {
 	if rep.Reconcile, err = s.Reconcile(ctx); err != nil {
 		return rep, err
 	}
+	if rep.Checksum, err = s.checksumPass(ctx); err != nil {
+		return rep, err
+	}
+	rep.TempFiles = s.sweptTemps()
 	if rep.Problems, err = s.Problems(ctx); err != nil {
 		return rep, err
 	}
@@ -74,8 +90,64 @@ func (s *Store) Doctor(ctx context.Context) (DoctorReport, error) {
 	if rep.Quota, err = s.Quota(ctx); err != nil {
 		return rep, err
 	}
-	rep.OK = rep.Integrity == "ok" && rep.FTSConsistent && len(rep.Problems) == 0
+	rep.OK = rep.Integrity == "ok" && rep.FTSConsistent && len(rep.Problems) == 0 && len(rep.Checksum.Mismatched) == 0
 	return rep, nil
+}
+
+// checksumPass re-hashes every indexed file and reindexes those whose bytes differ from the
+// index; it also sweeps leftover temp files, holding the lock for both.
+func (s *Store) checksumPass(ctx context.Context) (ChecksumPass, error) {
+	var cp ChecksumPass
+	var rep ReconcileReport
+	err := s.withLock(func() error {
+		s.noteSwept(s.sweepTempsLocked())
+		type row struct{ path, version string }
+		var all []row
+		rows, err := s.db.QueryContext(ctx, `SELECT path, version FROM memory_meta ORDER BY path`)
+		if err != nil {
+			return fmt.Errorf("memory: unable to list index: %w", err)
+		}
+		for rows.Next() {
+			var r row
+			if err := rows.Scan(&r.path, &r.version); err != nil {
+				rows.Close()
+				return fmt.Errorf("memory: unable to list index: %w", err)
+			}
+			all = append(all, r)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("memory: unable to list index: %w", err)
+		}
+		for _, r := range all {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			cp.Checked++
+			data, err := readNoFollow(s.abs(r.path))
+			if err == nil && Checksum(data) == r.version {
+				continue
+			}
+			cp.Mismatched = append(cp.Mismatched, r.path)
+		}
+		if len(cp.Mismatched) == 0 {
+			return nil
+		}
+		s.log.Warn("memory: files differ from the index though their stamps match; reindexing", "count", len(cp.Mismatched))
+		for _, p := range cp.Mismatched {
+			// A stamp no file has makes the reconcile below read the file again.
+			if _, err := s.db.ExecContext(ctx, `UPDATE memory_meta SET mtime = -1 WHERE path = ?`, p); err != nil {
+				return fmt.Errorf("memory: unable to mark %s for reindex: %w", p, err)
+			}
+		}
+		rep, err = s.reconcileLocked(ctx, cp.Mismatched)
+		cp.Reindexed = rep.Added + rep.Updated + rep.Removed
+		return err
+	})
+	if err == nil {
+		s.afterReconcile(ctx, rep)
+	}
+	return cp, err
 }
 
 // AuditEntry is one row of the audit log.

@@ -31,7 +31,7 @@ func jsonList(v []string) string {
 
 // upsertRow writes m's index row and its FTS rows, keeping the rowid stable for an id so that
 // vectors and graph mentions keyed by rowid stay attached across edits and renames.
-func upsertRow(ctx context.Context, x execer, m *Memory, mtime, size int64) (int64, error) {
+func upsertRow(ctx context.Context, x execer, m *Memory, st fileStamp) (int64, error) {
 	var rid int64
 	err := x.QueryRowContext(ctx, `SELECT rid FROM memory_meta WHERE id = ?`, m.ID).Scan(&rid)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
@@ -49,12 +49,12 @@ func upsertRow(ctx context.Context, x execer, m *Memory, mtime, size int64) (int
 		string(m.Confidence), m.AutoDowngraded, m.Reviewed, m.SourceQuote, m.Reasoning, jsonList(m.Aliases),
 		jsonList(m.Tags), jsonList(m.Supersedes), jsonList(m.ConflictsWith), string(src),
 		indexTime(m.Created), indexTime(m.Updated), m.Body, m.Archived,
-		m.Version, mtime, size}
+		m.Version, st.mtime, st.size, st.ctime, st.ino}
 	if rid == 0 {
 		res, err := x.ExecContext(ctx, `INSERT INTO memory_meta(id, path, slug, title, scope, scope_key, workdir, agent,
 			type, confidence, auto_downgraded, reviewed, source_quote, reasoning, aliases, tags, supersedes,
-			conflicts_with, source, created, updated, body, archived, version, mtime, size)
-			VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`, args...)
+			conflicts_with, source, created, updated, body, archived, version, mtime, size, ctime, ino)
+			VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`, args...)
 		if err != nil {
 			return 0, fmt.Errorf("memory: unable to index %s: %w", m.Path, err)
 		}
@@ -63,7 +63,7 @@ func upsertRow(ctx context.Context, x execer, m *Memory, mtime, size int64) (int
 		if _, err := x.ExecContext(ctx, `UPDATE memory_meta SET id=?, path=?, slug=?, title=?, scope=?, scope_key=?,
 			workdir=?, agent=?, type=?, confidence=?, auto_downgraded=?, reviewed=?, source_quote=?, reasoning=?,
 			aliases=?, tags=?, supersedes=?, conflicts_with=?, source=?, created=?, updated=?, body=?, archived=?,
-			version=?, mtime=?, size=? WHERE rid = ?`, append(args, rid)...); err != nil {
+			version=?, mtime=?, size=?, ctime=?, ino=? WHERE rid = ?`, append(args, rid)...); err != nil {
 			return 0, fmt.Errorf("memory: unable to reindex %s: %w", m.Path, err)
 		}
 		if _, err := x.ExecContext(ctx, `DELETE FROM memory_fts WHERE rowid = ?`, rid); err != nil {

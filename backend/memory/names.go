@@ -13,6 +13,7 @@ var (
 	slugRE  = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{1,62}[a-z0-9]$`)
 	agentRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,62}$`)
 	dateRE  = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+	keyRE   = regexp.MustCompile(`^[0-9a-f]{16}$`)
 	// archiveDirRE is a year, with -N when the same path was archived again that year.
 	archiveDirRE = regexp.MustCompile(`^\d{4}(-\d+)?$`)
 )
@@ -22,6 +23,9 @@ func ValidSlug(s string) bool { return slugRE.MatchString(s) }
 
 // ValidAgent reports whether a is usable as an agent folder name.
 func ValidAgent(a string) bool { return agentRE.MatchString(a) && !strings.Contains(a, "..") }
+
+// ValidProjectKey reports whether k is a project folder name (see ProjectKey).
+func ValidProjectKey(k string) bool { return keyRE.MatchString(k) }
 
 // CanonicalWorkdir cleans an absolute workdir so one project has one key whatever its spelling.
 // Symlinks are resolved when the folder exists.

@@ -26,20 +26,24 @@ type ReconcileReport struct {
 	// ProblemsChanged is set when a file became unreadable or an unreadable one was fixed or
 	// removed, so windows showing the problems list can refresh.
 	ProblemsChanged bool `json:"-"`
+	// RiskyUnreviewed counts files indexed as unreviewed (in the index only, the file is left
+	// as it is) because they say reviewed but hold text that tries to steer an agent.
+	RiskyUnreviewed int `json:"risky_unreviewed"`
 	// wiping marks a full rebuild: its re-adds are not changes worth an audit row each.
 	wiping bool
+	// prior is what the wiped index knew (see priorIndex).
+	prior priorIndex
 }
 
 type diskFile struct {
-	rel   string
-	mtime int64
-	size  int64
+	rel  string
+	st   fileStamp
+	link bool // a symbolic link: reported, never followed
 }
 
 type indexedFile struct {
 	rel     string
-	mtime   int64
-	size    int64
+	st      fileStamp
 	version string
 	problem bool
 }
@@ -57,6 +61,15 @@ func (s *Store) walk() ([]diskFile, error) {
 			return nil
 		}
 		name := d.Name()
+		if p != s.root && d.Type()&fs.ModeSymlink != 0 {
+			// Never followed, wherever it points: a link would let a file outside the home be
+			// indexed and then written. Listed so that the person sees why it is not indexed.
+			if info, err := d.Info(); err == nil {
+				rel, _ := filepath.Rel(s.root, p)
+				files = append(files, diskFile{rel: filepath.ToSlash(rel), st: stampOf(info), link: true})
+			}
+			return nil
+		}
 		if d.IsDir() {
 			if p != s.root && strings.HasPrefix(name, ".") && !(name == ".archive" && filepath.Dir(p) == s.root) {
 				return filepath.SkipDir
@@ -71,7 +84,7 @@ func (s *Store) walk() ([]diskFile, error) {
 			return nil
 		}
 		rel, _ := filepath.Rel(s.root, p)
-		files = append(files, diskFile{rel: filepath.ToSlash(rel), mtime: info.ModTime().UnixNano(), size: info.Size()})
+		files = append(files, diskFile{rel: filepath.ToSlash(rel), st: stampOf(info)})
 		return nil
 	})
 	if err != nil {
@@ -82,8 +95,8 @@ func (s *Store) walk() ([]diskFile, error) {
 }
 
 func (s *Store) indexedFiles(ctx context.Context) ([]indexedFile, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT path, mtime, size, version, 0 FROM memory_meta
-		UNION ALL SELECT path, mtime, size, '', 1 FROM memory_problems ORDER BY 1`)
+	rows, err := s.db.QueryContext(ctx, `SELECT path, mtime, size, ctime, ino, version, 0 FROM memory_meta
+		UNION ALL SELECT path, mtime, size, ctime, ino, '', 1 FROM memory_problems ORDER BY 1`)
 	if err != nil {
 		return nil, fmt.Errorf("memory: unable to list index: %w", err)
 	}
@@ -91,7 +104,7 @@ func (s *Store) indexedFiles(ctx context.Context) ([]indexedFile, error) {
 	var out []indexedFile
 	for rows.Next() {
 		var f indexedFile
-		if err := rows.Scan(&f.rel, &f.mtime, &f.size, &f.version, &f.problem); err != nil {
+		if err := rows.Scan(&f.rel, &f.st.mtime, &f.st.size, &f.st.ctime, &f.st.ino, &f.version, &f.problem); err != nil {
 			return nil, fmt.Errorf("memory: unable to scan index: %w", err)
 		}
 		out = append(out, f)
@@ -100,7 +113,7 @@ func (s *Store) indexedFiles(ctx context.Context) ([]indexedFile, error) {
 }
 
 // Reconcile brings the index in line with the files: a merge-join of the sorted walk against
-// the index, comparing mtime and size first and the checksum only when those moved.
+// the index, comparing mtime, size, ctime and inode first and the checksum only when those moved.
 func (s *Store) Reconcile(ctx context.Context) (ReconcileReport, error) {
 	var rep ReconcileReport
 	err := s.withLock(func() error {
@@ -152,24 +165,41 @@ func (s *Store) rebuildLocked(ctx context.Context, only []string, wipe bool) (Re
 			return rep, err
 		}
 	} else {
-		sort.Strings(only)
-		seen := map[string]bool{}
-		for _, rel := range only {
-			if seen[rel] {
-				continue
+		onDisk, looked := map[string]bool{}, map[string]bool{}
+		lookup := func(rel string) error {
+			if looked[rel] {
+				return nil
 			}
-			seen[rel] = true
-			if info, err := os.Stat(s.abs(rel)); err == nil && info.Mode().IsRegular() {
-				disk = append(disk, diskFile{rel: rel, mtime: info.ModTime().UnixNano(), size: info.Size()})
-			}
+			looked[rel] = true
 			f, ok, err := s.indexedFile(ctx, rel)
-			if err != nil {
-				return rep, err
-			}
 			if ok {
 				idx = append(idx, f)
 			}
+			return err
 		}
+		for _, rel := range only {
+			if onDisk[rel] || looked[rel] {
+				continue
+			}
+			// A watched path under a linked folder is reported at the link, as the walk does.
+			if lp, fi := s.linkedPrefix(rel); lp != "" {
+				if !onDisk[lp] {
+					onDisk[lp] = true
+					disk = append(disk, diskFile{rel: lp, st: stampOf(fi), link: true})
+				}
+				if err := lookup(lp); err != nil {
+					return rep, err
+				}
+			} else if info, err := os.Lstat(s.abs(rel)); err == nil && info.Mode().IsRegular() {
+				onDisk[rel] = true
+				disk = append(disk, diskFile{rel: rel, st: stampOf(info)})
+			}
+			if err := lookup(rel); err != nil {
+				return rep, err
+			}
+		}
+		sort.Slice(disk, func(i, j int) bool { return disk[i].rel < disk[j].rel })
+		sort.Slice(idx, func(i, j int) bool { return idx[i].rel < idx[j].rel })
 	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
@@ -179,6 +209,9 @@ func (s *Store) rebuildLocked(ctx context.Context, only []string, wipe bool) (Re
 	if wipe {
 		rep.wiping = true
 		idx = nil
+		if rep.prior, err = readPriorIndex(ctx, tx); err != nil {
+			return rep, err
+		}
 		for _, q := range wipeQueries {
 			if _, err := tx.ExecContext(ctx, q); err != nil {
 				return rep, fmt.Errorf("memory: unable to clear index: %w", err)
@@ -215,7 +248,7 @@ func (s *Store) rebuildLocked(ctx context.Context, only []string, wipe bool) (Re
 		default:
 			rep.Scanned++
 			d, x := disk[i], idx[j]
-			if d.mtime == x.mtime && d.size == x.size {
+			if d.st == x.st {
 				rep.Unchanged++
 				if x.problem {
 					rep.Problems++
@@ -237,14 +270,16 @@ func (s *Store) rebuildLocked(ctx context.Context, only []string, wipe bool) (Re
 
 func (s *Store) indexedFile(ctx context.Context, rel string) (indexedFile, bool, error) {
 	f := indexedFile{rel: rel}
-	err := s.db.QueryRowContext(ctx, `SELECT mtime, size, version FROM memory_meta WHERE path = ?`, rel).Scan(&f.mtime, &f.size, &f.version)
+	err := s.db.QueryRowContext(ctx, `SELECT mtime, size, ctime, ino, version FROM memory_meta WHERE path = ?`, rel).Scan(
+		&f.st.mtime, &f.st.size, &f.st.ctime, &f.st.ino, &f.version)
 	if err == nil {
 		return f, true, nil
 	}
 	if !errors.Is(err, sql.ErrNoRows) {
 		return f, false, fmt.Errorf("memory: unable to read index: %w", err)
 	}
-	err = s.db.QueryRowContext(ctx, `SELECT mtime, size FROM memory_problems WHERE path = ?`, rel).Scan(&f.mtime, &f.size)
+	err = s.db.QueryRowContext(ctx, `SELECT mtime, size, ctime, ino FROM memory_problems WHERE path = ?`, rel).Scan(
+		&f.st.mtime, &f.st.size, &f.st.ctime, &f.st.ino)
 	if err == nil {
 		f.problem = true
 		return f, true, nil
@@ -270,27 +305,42 @@ func removePath(ctx context.Context, tx *sql.Tx, rel string) (string, error) {
 // indexFile reads one file and indexes it, or records why it cannot be: a file that fails to
 // parse is reported and left exactly as it is.
 func (s *Store) indexFile(ctx context.Context, tx *sql.Tx, d diskFile, knownVersion string, rep *ReconcileReport) error {
-	data, err := os.ReadFile(s.abs(d.rel))
+	if d.link {
+		target, _ := os.Readlink(s.abs(d.rel))
+		return s.recordProblem(ctx, tx, d, ProblemSymlink, target, rep)
+	}
+	data, err := readNoFollow(s.abs(d.rel))
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			_, err := removePath(ctx, tx, d.rel)
 			return err
+		}
+		if fi, lerr := os.Lstat(s.abs(d.rel)); lerr == nil && fi.Mode()&os.ModeSymlink != 0 {
+			target, _ := os.Readlink(s.abs(d.rel))
+			return s.recordProblem(ctx, tx, d, ProblemSymlink, target, rep)
 		}
 		return s.recordProblem(ctx, tx, d, CodeParseError, err.Error(), rep)
 	}
 	version := Checksum(data)
 	if knownVersion != "" && version == knownVersion {
 		rep.Unchanged++
-		_, err := tx.ExecContext(ctx, `UPDATE memory_meta SET mtime = ?, size = ? WHERE path = ?`, d.mtime, d.size, d.rel)
+		_, err := tx.ExecContext(ctx, `UPDATE memory_meta SET mtime = ?, size = ?, ctime = ?, ino = ? WHERE path = ?`,
+			d.st.mtime, d.st.size, d.st.ctime, d.st.ino, d.rel)
 		return err
 	}
 	pi, ok := parsePath(d.rel)
 	if !ok {
-		return s.recordProblem(ctx, tx, d, "unrecognized_path", "not a memory location (scope/type/slug.md)", rep)
+		return s.recordProblem(ctx, tx, d, ProblemUnrecognized, "not a memory location (scope/type/slug.md)", rep)
+	}
+	if code, detail := folderProblem(pi); code != "" {
+		return s.recordProblem(ctx, tx, d, code, detail, rep)
 	}
 	m, err := Parse(data)
 	if err != nil {
 		return s.recordProblem(ctx, tx, d, CodeParseError, err.Error(), rep)
+	}
+	if code, detail := handProblem(m, pi, len(data)); code != "" {
+		return s.recordProblem(ctx, tx, d, code, detail, rep)
 	}
 	// The file's location is authoritative for where it lives; the header for what it says.
 	m.Scope, m.Type, m.Slug, m.Archived = pi.scope, pi.typ, pi.slug, pi.archived
@@ -311,25 +361,28 @@ func (s *Store) indexFile(ctx context.Context, tx *sql.Tx, d diskFile, knownVers
 		m.Title = m.Slug
 	}
 	if m.Created.IsZero() {
-		m.Created = time.Unix(0, d.mtime)
+		m.Created = time.Unix(0, d.st.mtime)
 	}
 	if m.Updated.IsZero() {
-		m.Updated = time.Unix(0, d.mtime)
+		m.Updated = time.Unix(0, d.st.mtime)
 	}
 	m.Path, m.Version = d.rel, version
-	var clash string
-	err = tx.QueryRowContext(ctx, `SELECT path FROM memory_meta WHERE id = ? AND path <> ?`, m.ID, d.rel).Scan(&clash)
-	if err == nil {
-		if _, statErr := os.Stat(s.abs(clash)); statErr == nil {
-			return s.recordProblem(ctx, tx, d, "duplicate_id", "id "+m.ID+" is already used by "+clash, rep)
-		}
+	if m.Reviewed && isRisky(m.Title, m.Body) && !rep.prior.vouched[version] {
+		// The file vouches for itself; only a person's accept may. Unreviewed in the index only:
+		// the file is the person's and stays exactly as it is.
+		m.Reviewed = false
+		rep.RiskyUnreviewed++
+		s.log.Warn("memory: hand-placed file with risky text indexed as unreviewed", "path", d.rel)
+	}
+	if dup, err := s.claimID(ctx, tx, m, d, rep); err != nil || dup {
+		return err
 	}
 	if knownVersion == "" {
 		rep.Added++
 	} else {
 		rep.Updated++
 	}
-	if _, err := upsertRow(ctx, tx, m, d.mtime, d.size); err != nil {
+	if _, err := upsertRow(ctx, tx, m, d.st); err != nil {
 		return err
 	}
 	rep.ChangedID = append(rep.ChangedID, m.ID)
@@ -365,9 +418,10 @@ func (s *Store) recordProblem(ctx context.Context, tx *sql.Tx, d diskFile, code,
 		return err
 	}
 	s.log.Warn("memory: file not indexed", "path", d.rel, "code", code, "detail", detail)
-	_, err := tx.ExecContext(ctx, `INSERT INTO memory_problems(path, mtime, size, code, detail, seen_at) VALUES(?,?,?,?,?,?)
+	_, err := tx.ExecContext(ctx, `INSERT INTO memory_problems(path, mtime, size, code, detail, seen_at, ctime, ino) VALUES(?,?,?,?,?,?,?,?)
 		ON CONFLICT(path) DO UPDATE SET mtime=excluded.mtime, size=excluded.size, code=excluded.code,
-		detail=excluded.detail, seen_at=excluded.seen_at`, d.rel, d.mtime, d.size, code, detail, s.rfc(s.opts.Now()))
+		detail=excluded.detail, seen_at=excluded.seen_at, ctime=excluded.ctime, ino=excluded.ino`,
+		d.rel, d.st.mtime, d.st.size, code, detail, s.rfc(s.opts.Now()), d.st.ctime, d.st.ino)
 	if err != nil {
 		return fmt.Errorf("memory: unable to record problem for %s: %w", d.rel, err)
 	}

@@ -197,6 +197,15 @@ END;
 CREATE INDEX memory_meta_bucket ON memory_meta(scope, scope_key, archived, type, updated);
 CREATE INDEX memory_meta_turn ON memory_meta(json_extract(source, '$.session'), json_extract(source, '$.turn'));
 `, false},
+	// Edits that put size and mtime back (cp -p, rsync -a) are caught by ctime and the inode.
+	// Rows start at 0, which differs from any real stamp: the next reconcile re-reads each file
+	// once, finds the same checksum and records the stamp, so no reindex is needed.
+	{5, "file ctime and inode", `
+ALTER TABLE memory_meta ADD COLUMN ctime INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE memory_meta ADD COLUMN ino INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE memory_problems ADD COLUMN ctime INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE memory_problems ADD COLUMN ino INTEGER NOT NULL DEFAULT 0;
+`, false},
 }
 
 // SchemaVersion is the newest migration this build knows.

@@ -55,6 +55,9 @@ type Store struct {
 	nextSub   int
 	lastLevel string
 	used      map[scopeRef]int // live ordinary entries per scope instance, for the quota ladder
+
+	sweptMu sync.Mutex
+	swept   []string // .tmp-* files removed since open, reported by doctor
 }
 
 // Open opens (creating when needed) the store under home: files in home/memory and the index
@@ -90,6 +93,7 @@ func Open(ctx context.Context, home string, opts Options) (*Store, error) {
 	}
 	s := &Store{home: home, root: root, db: db, opts: opts, log: opts.Logger, flock: lk, subs: map[int]func(Event){}}
 	if err := s.withLock(func() error {
+		s.noteSwept(s.sweepTempsLocked())
 		needs, err := migrate(ctx, db)
 		if err != nil {
 			return err

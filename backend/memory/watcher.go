@@ -66,7 +66,10 @@ func (s *Store) Watch(ctx context.Context, ready chan<- struct{}) error {
 			if strings.HasPrefix(base, ".tmp-") || strings.HasPrefix(base, "index.sqlite3") || base == ".lock" {
 				continue
 			}
-			if info, err := os.Stat(ev.Name); err == nil && info.IsDir() {
+			// Lstat: a link is never watched or followed; the walk reports it.
+			if info, err := os.Lstat(ev.Name); err == nil && info.Mode()&os.ModeSymlink != 0 {
+				full = true
+			} else if err == nil && info.IsDir() {
 				if ev.Has(fsnotify.Create) {
 					addTree(ev.Name)
 					full = true // files may have landed before the watch did
