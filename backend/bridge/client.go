@@ -30,6 +30,7 @@ type client struct {
 	connected time.Time
 	requests  atomic.Int64
 	lastRead  atomic.Int64 // unix nanos of the last message received
+	received  atomic.Int64 // messages read
 	refusals  atomic.Int64 // rate-limit replies queued and not yet written
 	// suppressed counts rate-limit replies left out because the budget was spent.
 	suppressed atomic.Int64
@@ -215,6 +216,7 @@ func (c *client) reader() {
 			c.cancel()
 			return
 		}
+		c.received.Add(1)
 		// Every message pays, binary ones too: each reply below is then bounded by the
 		// rate, and refusals by their budget.
 		if !c.allow() {

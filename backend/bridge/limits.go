@@ -27,6 +27,9 @@ func (l *capListener) Accept() (net.Conn, error) {
 			return nil, err
 		}
 		if l.s.open.Add(1) <= int64(l.s.cfg.MaxConns) {
+			if l.s.onAccept != nil {
+				l.s.onAccept(c)
+			}
 			return &countedConn{Conn: c, s: l.s}, nil
 		}
 		l.s.open.Add(-1)

@@ -139,6 +139,8 @@ type Server struct {
 	refusers chan struct{} // bounds the goroutines answering 503 beyond MaxConns
 	// onPing, when set (tests), hears the outcome of every websocket ping.
 	onPing func(id int64, err error)
+	// onAccept, when set (tests), sees every accepted connection before it is served.
+	onAccept func(net.Conn)
 }
 
 // New builds a bridge over a (the api acting as "bridge"), hub (events) and ui (the built
