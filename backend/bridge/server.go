@@ -287,8 +287,12 @@ func (s *Server) Addr() string {
 // the server in requests, never logged by proxies).
 func (s *Server) URL() string {
 	host, _, _ := net.SplitHostPort(s.cfg.Addr)
-	if ip := net.ParseIP(host); host == "" || strings.EqualFold(host, "localhost") || (ip != nil && ip.IsUnspecified()) {
+	ip := net.ParseIP(host)
+	switch {
+	case host == "" || strings.EqualFold(host, "localhost") || (ip != nil && ip.IsUnspecified()):
 		host = "127.0.0.1" // listened on 127.0.0.1 (and ::1), or on every address
+	case ip != nil:
+		host = ip.String() // the spelling the Host check accepts
 	}
 	return "http://" + net.JoinHostPort(host, strconv.Itoa(s.Port())) + "/#token=" + url.QueryEscape(s.Token())
 }
