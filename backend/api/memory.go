@@ -460,9 +460,11 @@ func (s *MemoryService) Export(p ExportParams) (ExportResult, error) {
 	return ExportResult{Count: n, JSONL: buf.String()}, nil
 }
 
-// ImportParams carry JSONL text.
+// ImportParams carry JSONL text. KeepReview keeps each line's reviewed flag and source
+// (a person restoring their own export); only the desktop window and the CLI may ask.
 type ImportParams struct {
-	JSONL string `json:"jsonl"`
+	JSONL      string `json:"jsonl"`
+	KeepReview bool   `json:"keep_review,omitempty"`
 }
 
 // ImportResult reports imported lines and each bad line with its translated reason.
@@ -484,7 +486,10 @@ type ImportLineError struct {
 
 // Import writes JSONL memories; good lines are kept whatever happens to bad ones.
 func (s *MemoryService) Import(p ImportParams) (ImportResult, error) {
-	rep, err := s.a.deps.Store.Import(s.a.ctx, strings.NewReader(p.JSONL))
+	if p.KeepReview && !s.a.personCaller() {
+		return ImportResult{}, s.a.newError(CodeKeepReviewDesktopOnly, nil)
+	}
+	rep, err := s.a.deps.Store.ImportWith(s.a.ctx, strings.NewReader(p.JSONL), memory.ImportOptions{KeepReview: p.KeepReview})
 	if err != nil {
 		return ImportResult{}, s.a.fail(err)
 	}

@@ -30,6 +30,13 @@ type fixture struct {
 
 func start(t *testing.T, cfg Config) *fixture {
 	t.Helper()
+	return startWith(t, cfg, nil, nil)
+}
+
+// startWith starts a bridge whose api reports remote as the bridge runner; before is applied
+// to the server before it starts (test hooks).
+func startWith(t *testing.T, cfg Config, remote api.Remote, before func(*Server)) *fixture {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	home := t.TempDir()
 	st, err := memory.Open(ctx, home, memory.Options{QuotaLimit: 100000})
@@ -42,7 +49,7 @@ func start(t *testing.T, cfg Config) *fixture {
 	}
 	set := settings.New(st.DB(), "en")
 	hub := api.NewHub(st, set)
-	a := api.New(ctx, api.Deps{Store: st, Catalog: cat, Settings: set, Events: hub}, memory.ActorBridge)
+	a := api.New(ctx, api.Deps{Store: st, Catalog: cat, Settings: set, Events: hub, Remote: remote}, memory.ActorBridge)
 	cfg.Home = home
 	if cfg.Addr == "" {
 		cfg.Addr = "127.0.0.1:0"
@@ -51,6 +58,9 @@ func start(t *testing.T, cfg Config) *fixture {
 	srv, err := New(cfg, a, hub, ui)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if before != nil {
+		before(srv)
 	}
 	if err := srv.Start(); err != nil {
 		t.Fatal(err)

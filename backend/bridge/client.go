@@ -23,14 +23,18 @@ type client struct {
 	conn      *websocket.Conn
 	ctx       context.Context
 	cancel    context.CancelFunc
-	out       chan []byte
+	out       chan outMsg
 	sem       chan struct{}
 	remote    string
 	userAgent string
 	connected time.Time
 	requests  atomic.Int64
 	lastRead  atomic.Int64 // unix nanos of the last message received
-	dropOnce  sync.Once
+	received  atomic.Int64 // messages read
+	refusals  atomic.Int64 // rate-limit replies queued and not yet written
+	// suppressed counts rate-limit replies left out because the budget was spent.
+	suppressed atomic.Int64
+	dropOnce   sync.Once
 
 	mu      sync.Mutex
 	filter  map[string]bool // nil: every event
@@ -68,14 +72,39 @@ func (c *client) allowN(n int) bool {
 	return true
 }
 
+// outMsg is one message for the writer; refusal marks a rate-limit reply.
+type outMsg struct {
+	b       []byte
+	refusal bool
+}
+
 // send queues b without ever blocking: a client that cannot keep up is dropped so it cannot
 // hold back events for everyone else.
 func (c *client) send(b []byte) {
 	select {
 	case <-c.ctx.Done():
-	case c.out <- b:
+	case c.out <- outMsg{b: b}:
 	default:
 		c.drop("slow client")
+	}
+}
+
+// refuse answers a request the rate limit turned away, within RefusalBudget replies waiting
+// to be written. A flooding client reads its replies slower than it sends; past the budget
+// its refused requests get no reply at all rather than filling the queue, which would drop
+// the connection and the answers to its accepted calls with it.
+func (c *client) refuse(data []byte) {
+	if c.refusals.Add(1) > int64(c.s.cfg.RefusalBudget) {
+		c.refusals.Add(-1)
+		c.suppressed.Add(1)
+		return
+	}
+	b, _ := json.Marshal(c.errorResponse(idOf(data), rpcRateLimited, "bridge_rate_limited", nil))
+	select {
+	case c.out <- outMsg{b: b, refusal: true}:
+	default: // the queue is full of real answers: leave this one out, never drop the client
+		c.refusals.Add(-1)
+		c.suppressed.Add(1)
 	}
 }
 
@@ -103,9 +132,10 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		return
 	}
+	defer conn.CloseNow() // the connection's slot is free once the handler is done
 	conn.SetReadLimit(s.cfg.MaxMessage)
 	ctx, cancel := context.WithCancel(context.Background())
-	c := &client{s: s, conn: conn, ctx: ctx, cancel: cancel, out: make(chan []byte, s.cfg.SendQueue),
+	c := &client{s: s, conn: conn, ctx: ctx, cancel: cancel, out: make(chan outMsg, s.cfg.SendQueue),
 		sem: make(chan struct{}, s.cfg.Concurrency), remote: r.RemoteAddr, userAgent: r.UserAgent(),
 		connected: time.Now(), tokens: float64(s.cfg.Burst), lastTok: time.Now()}
 	s.mu.Lock()
@@ -135,29 +165,38 @@ func (s *Server) clientsChanged(n int) {
 }
 
 func (c *client) writer() {
-	ping := time.NewTicker(30 * time.Second)
+	every := c.s.cfg.PingInterval
+	ping := time.NewTicker(every)
 	defer ping.Stop()
 	for {
 		select {
 		case <-c.ctx.Done():
 			return
-		case b := <-c.out:
+		case m := <-c.out:
 			wctx, cancel := context.WithTimeout(c.ctx, 10*time.Second)
-			err := c.conn.Write(wctx, websocket.MessageText, b)
+			err := c.conn.Write(wctx, websocket.MessageText, m.b)
 			cancel()
+			if m.refusal {
+				c.refusals.Add(-1)
+			}
 			if err != nil {
 				c.drop("write failed")
 				return
 			}
 		case <-ping.C:
-			// A client that is talking is alive; probe only quiet ones. A busy reader may
-			// take a while to reach the pong, so the probe is patient.
-			if time.Since(time.Unix(0, c.lastRead.Load())) < 30*time.Second {
+			// A client that is talking is alive; probe only quiet ones. A browser answers a
+			// ping by itself, so an idle UI stays; a peer that holds the socket open without
+			// answering is closed. A busy reader may take a while to reach the pong, so the
+			// probe is patient.
+			if time.Since(time.Unix(0, c.lastRead.Load())) < every {
 				continue
 			}
-			pctx, cancel := context.WithTimeout(c.ctx, 30*time.Second)
+			pctx, cancel := context.WithTimeout(c.ctx, c.s.cfg.PongTimeout)
 			err := c.conn.Ping(pctx)
 			cancel()
+			if c.s.onPing != nil {
+				c.s.onPing(c.id, err)
+			}
 			if err != nil {
 				c.drop("ping failed")
 				return
@@ -177,12 +216,15 @@ func (c *client) reader() {
 			c.cancel()
 			return
 		}
-		if typ != websocket.MessageText {
-			c.sendError(nil, rpcInvalidRequest, "bridge_binary_message", nil)
+		c.received.Add(1)
+		// Every message pays, binary ones too: each reply below is then bounded by the
+		// rate, and refusals by their budget.
+		if !c.allow() {
+			c.refuse(data)
 			continue
 		}
-		if !c.allow() {
-			c.sendError(idOf(data), rpcRateLimited, "bridge_rate_limited", nil)
+		if typ != websocket.MessageText {
+			c.sendError(nil, rpcInvalidRequest, "bridge_binary_message", nil)
 			continue
 		}
 		c.requests.Add(1)
@@ -207,10 +249,25 @@ func idOf(data []byte) json.RawMessage {
 	var probe struct {
 		ID json.RawMessage `json:"id"`
 	}
-	if json.Unmarshal(data, &probe) != nil {
+	if json.Unmarshal(data, &probe) != nil || !validID(probe.ID) {
 		return nil
 	}
 	return probe.ID
+}
+
+// validID accepts what JSON-RPC 2.0 allows as an id: a string, a number, null, or none (a
+// notification). Anything else is never echoed: a client's object or array would come back
+// verbatim in every error reply.
+func validID(id json.RawMessage) bool {
+	id = bytes.TrimSpace(id)
+	if len(id) == 0 {
+		return true
+	}
+	switch c := id[0]; {
+	case c == '"', c == '-', c >= '0' && c <= '9':
+		return true
+	}
+	return string(id) == "null"
 }
 
 func (c *client) sendError(id json.RawMessage, code int, key string, args map[string]any) {
@@ -269,6 +326,9 @@ func (c *client) one(data []byte) (rpcResponse, bool) {
 	var req rpcRequest
 	if err := json.Unmarshal(data, &req); err != nil {
 		return c.errorResponse(nil, rpcParseError, "bridge_parse_error", map[string]any{"Detail": err.Error()}), true
+	}
+	if !validID(req.ID) {
+		return c.errorResponse(nil, rpcInvalidRequest, "bridge_invalid_request", nil), true
 	}
 	if req.JSONRPC != "2.0" || req.Method == "" {
 		return c.errorResponse(req.ID, rpcInvalidRequest, "bridge_invalid_request", nil), true

@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"engram/backend/api"
+	"engram/backend/memory"
 )
 
 // DefaultAddr is where `engram serve` listens unless told otherwise.
@@ -44,7 +45,21 @@ type Config struct {
 	SendQueue int
 	// Concurrency bounds requests in flight per connection.
 	Concurrency int
-	Logger      *slog.Logger
+	// RefusalBudget bounds the rate-limit replies waiting in one client's send queue; refused
+	// requests beyond it get no reply, so a flood cannot fill the queue and get its own
+	// connection (with its legitimate answers) dropped as a slow client.
+	RefusalBudget int
+	// MaxConns bounds open connections, plain HTTP and websockets together; beyond it a
+	// connection gets 503 and is closed, so a local process cannot exhaust file descriptors.
+	MaxConns int
+	// Plain HTTP: the time to read the headers, the whole request, write the answer, and how
+	// long a keep-alive connection may sit idle. A websocket leaves these behind once upgraded.
+	ReadHeaderTimeout, ReadTimeout, WriteTimeout, IdleTimeout time.Duration
+	// PingInterval is how long a websocket may stay quiet before it is pinged; a client that
+	// does not answer within PongTimeout is closed. A browser answers pings on its own, so an
+	// idle UI stays connected.
+	PingInterval, PongTimeout time.Duration
+	Logger                    *slog.Logger
 }
 
 func (c *Config) defaults() {
@@ -65,6 +80,24 @@ func (c *Config) defaults() {
 	}
 	if c.Concurrency <= 0 {
 		c.Concurrency = 8
+	}
+	if c.RefusalBudget <= 0 {
+		c.RefusalBudget = 8
+	}
+	if c.MaxConns <= 0 {
+		c.MaxConns = 128
+	}
+	for _, d := range []struct {
+		v   *time.Duration
+		def time.Duration
+	}{
+		{&c.ReadHeaderTimeout, 10 * time.Second}, {&c.ReadTimeout, 30 * time.Second},
+		{&c.WriteTimeout, time.Minute}, {&c.IdleTimeout, time.Minute},
+		{&c.PingInterval, 30 * time.Second}, {&c.PongTimeout, 30 * time.Second},
+	} {
+		if *d.v <= 0 {
+			*d.v = d.def
+		}
 	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
@@ -101,13 +134,25 @@ type Server struct {
 	unsub     func()
 	started   bool
 	conns     sync.WaitGroup // websocket handlers, hijacked so Shutdown does not wait for them
+
+	open     atomic.Int64  // connections accepted and not yet closed (HTTP and websocket)
+	refusers chan struct{} // bounds the goroutines answering 503 beyond MaxConns
+	// onPing, when set (tests), hears the outcome of every websocket ping.
+	onPing func(id int64, err error)
+	// onAccept, when set (tests), sees every accepted connection before it is served.
+	onAccept func(net.Conn)
 }
 
 // New builds a bridge over a (the api acting as "bridge"), hub (events) and ui (the built
 // web UI, may be nil).
 func New(cfg Config, a *api.API, hub *api.Hub, ui fs.FS) (*Server, error) {
 	cfg.defaults()
-	s := &Server{cfg: cfg, api: a, hub: hub, ui: ui, clients: map[int64]*client{}}
+	// Desktop-only calls (token regeneration, keep_review imports) are refused by the api
+	// for any actor but the user: the bridge's api must never act as the user.
+	if a != nil && a.Actor() == memory.ActorUser {
+		return nil, errors.New("bridge: the bridge api must act as \"bridge\", not as the user")
+	}
+	s := &Server{cfg: cfg, api: a, hub: hub, ui: ui, clients: map[int64]*client{}, refusers: make(chan struct{}, 16)}
 	tok, err := LoadOrCreateToken(cfg.Home)
 	if err != nil {
 		return nil, err
@@ -190,12 +235,21 @@ func (s *Server) Start() error {
 	for _, h := range []string{"127.0.0.1", "localhost", "[::1]"} {
 		hosts[h+":"+p] = true
 	}
-	if !isLoopback(host) && host != "0.0.0.0" && host != "::" {
-		hosts[net.JoinHostPort(host, p)] = true
+	// The address asked for is a name of this bridge too (127.0.0.2, ::1, a LAN address);
+	// an IP literal cannot be rebound by DNS.
+	if ip := net.ParseIP(host); ip != nil && !ip.IsUnspecified() {
+		hosts[strings.ToLower(net.JoinHostPort(ip.String(), p))] = true
+	} else if !isLoopback(host) && ip == nil {
+		hosts[strings.ToLower(net.JoinHostPort(host, p))] = true
+	}
+	for i, l := range lns {
+		lns[i] = &capListener{Listener: l, s: s}
 	}
 	s.mu.Lock()
 	s.listeners, s.port, s.hosts, s.started = lns, port, hosts, true
-	s.srv = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	s.srv = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: s.cfg.ReadHeaderTimeout,
+		ReadTimeout: s.cfg.ReadTimeout, WriteTimeout: s.cfg.WriteTimeout, IdleTimeout: s.cfg.IdleTimeout,
+		ErrorLog: slog.NewLogLogger(s.cfg.Logger.Handler(), slog.LevelDebug)}
 	s.mu.Unlock()
 	if s.hub != nil {
 		unsub := s.hub.Subscribe(s.broadcast)
@@ -233,8 +287,12 @@ func (s *Server) Addr() string {
 // the server in requests, never logged by proxies).
 func (s *Server) URL() string {
 	host, _, _ := net.SplitHostPort(s.cfg.Addr)
-	if host == "" || host == "0.0.0.0" || host == "::" || isLoopback(host) {
-		host = "127.0.0.1"
+	ip := net.ParseIP(host)
+	switch {
+	case host == "" || strings.EqualFold(host, "localhost") || (ip != nil && ip.IsUnspecified()):
+		host = "127.0.0.1" // listened on 127.0.0.1 (and ::1), or on every address
+	case ip != nil:
+		host = ip.String() // the spelling the Host check accepts
 	}
 	return "http://" + net.JoinHostPort(host, strconv.Itoa(s.Port())) + "/#token=" + url.QueryEscape(s.Token())
 }
@@ -301,9 +359,17 @@ func (s *Server) guard(next http.Handler) http.Handler {
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("X-Frame-Options", "DENY")
 		h.Set("Referrer-Policy", "no-referrer")
-		h.Set("Content-Security-Policy", "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'")
+		h.Set("Content-Security-Policy", csp(r.Host))
 		next.ServeHTTP(w, r)
 	})
+}
+
+// csp allows the page to connect to the bridge it came from and nowhere else: host is the
+// request's Host, already checked to be one of this bridge's names.
+func csp(host string) string {
+	host = strings.ToLower(host)
+	return "default-src 'self'; connect-src 'self' ws://" + host + " http://" + host +
+		"; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'"
 }
 
 func (s *Server) hostAllowed(host string) bool {

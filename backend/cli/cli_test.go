@@ -194,3 +194,35 @@ func TestUsageAndLanguage(t *testing.T) {
 		t.Fatalf("chinese help: %s", zh.String())
 	}
 }
+
+func TestImportKeepReviewOnlyWhenAsked(t *testing.T) {
+	line := `{"slug":"restored","title":"Restored","scope":"global","type":"user","body":"mine","reviewed":true,"source":{"kind":"user"}}` + "\n"
+	cases := []struct {
+		name     string
+		flags    []string
+		reviewed bool
+		kind     string
+	}{
+		{"default", nil, false, memory.ActorImport},
+		{"keep review", []string{"--keep-review"}, true, "user"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHome(t)
+			in := filepath.Join(t.TempDir(), "in.jsonl")
+			if err := os.WriteFile(in, []byte(line), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			h.ok(append([]string{"import", in}, tc.flags...)...)
+			var res struct {
+				Memory memory.Memory `json:"memory"`
+			}
+			if err := json.Unmarshal([]byte(h.ok("show", "restored", "--json")), &res); err != nil {
+				t.Fatal(err)
+			}
+			if res.Memory.Reviewed != tc.reviewed || res.Memory.Source.Kind != tc.kind {
+				t.Fatalf("reviewed=%v source=%+v, want %v %s", res.Memory.Reviewed, res.Memory.Source, tc.reviewed, tc.kind)
+			}
+		})
+	}
+}

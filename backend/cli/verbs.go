@@ -361,7 +361,10 @@ func (r *runner) quota(_ context.Context, args []string) error {
 }
 
 func (r *runner) importFile(_ context.Context, args []string) error {
-	pos, err := r.flags("import", args, nil)
+	var keepReview bool
+	pos, err := r.flags("import", args, func(fs *flag.FlagSet) {
+		fs.BoolVar(&keepReview, "keep-review", false, "keep reviewed and source as in the file (restoring your own Engram export)")
+	})
 	if err != nil {
 		return err
 	}
@@ -372,7 +375,7 @@ func (r *runner) importFile(_ context.Context, args []string) error {
 	if err != nil {
 		return fmt.Errorf("%s", r.t("cli.read_file_failed", map[string]any{"Path": pos[0], "Detail": err.Error()}))
 	}
-	res, err := r.api.Memory.Import(api.ImportParams{JSONL: string(data)})
+	res, err := r.api.Memory.Import(api.ImportParams{JSONL: string(data), KeepReview: keepReview})
 	if err != nil {
 		return err
 	}

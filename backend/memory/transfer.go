@@ -2,8 +2,10 @@ package memory
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -53,11 +55,31 @@ type ImportReport struct {
 // MaxImportLine bounds one JSONL line: a body is at most 8 KiB, so 1 MiB is generous.
 const MaxImportLine = 1 << 20
 
-// Import reads JSONL records and writes them in batches. Each line succeeds or fails alone.
+// Codes of refused import lines (the per-item codes of a batch pass through as well).
+const (
+	CodeLineTooLong     = "line_too_long"
+	CodeImportSlugPath  = "import_slug_path"
+	CodeImportDailyDate = "import_daily_date"
+	CodeImportFuture    = "import_daily_future"
+)
+
+// ImportOptions tune an import.
+type ImportOptions struct {
+	// KeepReview keeps each line's reviewed flag and source: only for a person restoring
+	// their own Engram export (CLI, desktop). Otherwise a file cannot vouch for itself, so
+	// every memory lands unreviewed with source.kind "import".
+	KeepReview bool
+}
+
+// Import reads JSONL records and writes them in batches, each memory unreviewed.
 func (s *Store) Import(ctx context.Context, r io.Reader) (ImportReport, error) {
+	return s.ImportWith(ctx, r, ImportOptions{})
+}
+
+// ImportWith reads JSONL records and writes them in batches. Each line succeeds or fails alone.
+func (s *Store) ImportWith(ctx context.Context, r io.Reader, opts ImportOptions) (ImportReport, error) {
 	var rep ImportReport
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), MaxImportLine)
+	lr := newLineReader(r, MaxImportLine)
 	var items []Item
 	var lines []int
 	flush := func() error {
@@ -81,10 +103,27 @@ func (s *Store) Import(ctx context.Context, r io.Reader) (ImportReport, error) {
 		items, lines = items[:0], lines[:0]
 		return nil
 	}
+	refuse := func(n int, code string, args map[string]any, format string, a ...any) {
+		rep.Errors = append(rep.Errors, LineError{Line: n, Code: code, Args: args, Message: fmt.Sprintf("line %d: ", n) + fmt.Sprintf(format, a...)})
+	}
 	n := 0
-	for sc.Scan() {
+	for {
+		raw, tooLong, err := lr.next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			refuse(n+1, CodeParseError, map[string]any{"Detail": err.Error()}, "%v", err)
+			break
+		}
 		n++
-		line := strings.TrimSpace(sc.Text())
+		if tooLong {
+			// Only this line is lost: the reader skipped to its end and goes on.
+			rep.Lines++
+			refuse(n, CodeLineTooLong, map[string]any{"Line": n, "Max": MaxImportLine}, "longer than %d bytes", MaxImportLine)
+			continue
+		}
+		line := strings.TrimSpace(string(raw))
 		if line == "" || strings.HasPrefix(line, "//") {
 			continue
 		}
@@ -93,11 +132,16 @@ func (s *Store) Import(ctx context.Context, r io.Reader) (ImportReport, error) {
 		dec := json.NewDecoder(strings.NewReader(line))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&rec); err != nil {
-			rep.Errors = append(rep.Errors, LineError{Line: n, Code: CodeParseError, Args: map[string]any{"Detail": err.Error()},
-				Message: fmt.Sprintf("line %d: invalid JSON: %v", n, err)})
+			refuse(n, CodeParseError, map[string]any{"Detail": err.Error()}, "invalid JSON: %v", err)
 			continue
 		}
-		items = append(items, rec.item())
+		if le := s.checkRecord(rec); le != nil {
+			le.Line = n
+			le.Message = fmt.Sprintf("line %d: %s", n, le.Message)
+			rep.Errors = append(rep.Errors, *le)
+			continue
+		}
+		items = append(items, rec.item(opts))
 		lines = append(lines, n)
 		if len(items) == 200 {
 			if err := flush(); err != nil {
@@ -105,17 +149,105 @@ func (s *Store) Import(ctx context.Context, r io.Reader) (ImportReport, error) {
 			}
 		}
 	}
-	if err := sc.Err(); err != nil {
-		rep.Errors = append(rep.Errors, LineError{Line: n + 1, Code: CodeParseError, Args: map[string]any{"Detail": err.Error()},
-			Message: fmt.Sprintf("line %d: %v", n+1, err)})
-	}
 	if err := flush(); err != nil {
 		return rep, err
 	}
 	return rep, nil
 }
 
-func (rec Record) item() Item {
+// futureSlack is how far ahead of this machine's date a journal day may be: the export may
+// come from a time zone up to 14 hours ahead, where tomorrow has already begun.
+const futureSlack = 14 * time.Hour
+
+// checkRecord refuses what the batch would misread: a slug naming a path, and journal days
+// that are not a date or lie in the future (the journal is a record of what happened).
+func (s *Store) checkRecord(rec Record) *LineError {
+	if strings.ContainsAny(rec.Slug, `/\`) || strings.Contains(rec.Slug, "..") {
+		return &LineError{Code: CodeImportSlugPath, Args: map[string]any{"Slug": rec.Slug},
+			Message: fmt.Sprintf("slug %q is a path", rec.Slug)}
+	}
+	if rec.Type != TypeDaily {
+		return nil
+	}
+	day, err := time.Parse("2006-01-02", rec.Slug)
+	if err != nil || !dateRE.MatchString(rec.Slug) {
+		return &LineError{Code: CodeImportDailyDate, Args: map[string]any{"Slug": rec.Slug},
+			Message: fmt.Sprintf("journal day %q is not a date (YYYY-MM-DD)", rec.Slug)}
+	}
+	limit := s.opts.Now().Add(futureSlack)
+	latest := JournalDay(limit, s.opts.Location)
+	future := rec.Slug > latest
+	for _, t := range []*time.Time{rec.Created, rec.Updated} {
+		if t != nil && t.After(limit) {
+			future = true
+		}
+	}
+	if future {
+		return &LineError{Code: CodeImportFuture, Args: map[string]any{"Day": day.Format("2006-01-02"), "Today": JournalDay(s.opts.Now(), s.opts.Location)},
+			Message: fmt.Sprintf("journal day %s is in the future", rec.Slug)}
+	}
+	return nil
+}
+
+// lineReader yields lines of at most max bytes; a longer line is skipped to its end and
+// reported, so one bad line never hides the lines after it (bufio.Scanner stops for good).
+type lineReader struct {
+	br  *bufio.Reader
+	max int
+	buf []byte
+}
+
+func newLineReader(r io.Reader, max int) *lineReader {
+	return &lineReader{br: bufio.NewReaderSize(r, 64<<10), max: max}
+}
+
+// next returns the next line without its newline. tooLong means the line was skipped; err is
+// io.EOF with the last line (which may lack a newline) or after it.
+func (l *lineReader) next() (line []byte, tooLong bool, err error) {
+	l.buf = l.buf[:0]
+	read := false
+	for {
+		chunk, err := l.br.ReadSlice('\n')
+		if len(chunk) > 0 {
+			read = true
+		}
+		// Past max (+2 for "\r\n") the rest of the line is only skipped, never held.
+		if !tooLong && len(l.buf)+len(chunk) > l.max+2 {
+			tooLong, l.buf = true, l.buf[:0]
+		}
+		if !tooLong {
+			l.buf = append(l.buf, chunk...)
+		}
+		switch {
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case err == nil || (errors.Is(err, io.EOF) && read):
+			if line = trimNewline(l.buf); tooLong || len(line) > l.max {
+				return nil, true, nil
+			}
+			return line, false, nil
+		default: // io.EOF with nothing read, or a read failure
+			return nil, false, err
+		}
+	}
+}
+
+func trimNewline(b []byte) []byte {
+	b = bytes.TrimSuffix(b, []byte("\n"))
+	return bytes.TrimSuffix(b, []byte("\r"))
+}
+
+func (rec Record) item(opts ImportOptions) Item {
+	if !opts.KeepReview {
+		no := false
+		rec.Reviewed = &no
+		src := Source{}
+		if rec.Source != nil {
+			src = *rec.Source
+		}
+		src.Kind = ActorImport
+		rec.Source = &src
+	}
 	if rec.Type == TypeDaily {
 		return Item{Op: OpAppendDaily, ID: rec.ID, Slug: rec.Slug, Text: rec.Body, Created: rec.Created, Updated: rec.Updated}
 	}

@@ -49,7 +49,8 @@ func TestImportReportsBadLines(t *testing.T) {
 		t.Fatalf("line errors %v, want %v", got, want)
 	}
 	m := e.get(goodID)
-	if m.Slug != "good-one" || !m.Created.Equal(created) || !m.Updated.Equal(created.Add(24*time.Hour)) || !m.Reviewed {
+	// The line says reviewed: an import may not vouch for itself.
+	if m.Slug != "good-one" || !m.Created.Equal(created) || !m.Updated.Equal(created.Add(24*time.Hour)) || m.Reviewed || m.Source.Kind != ActorImport {
 		t.Fatalf("imported row %+v", m)
 	}
 	if fm := e.parsed(m.Path); fm.ID != goodID || !fm.Created.Equal(created) {
@@ -68,16 +69,128 @@ func TestImportReportsBadLines(t *testing.T) {
 	}
 }
 
-func TestImportOverlongLine(t *testing.T) {
+func TestImportOverlongLineSkipsOnlyThatLine(t *testing.T) {
+	cases := []struct {
+		name string
+		long string
+	}{
+		{"1.5 MiB", strings.Repeat("x", MaxImportLine+MaxImportLine/2)},
+		{"just over", strings.Repeat("x", MaxImportLine)},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t)
+			in := `{"slug":"before-long","title":"t","scope":"global","type":"user","body":"b"}` + "\n" +
+				`{"slug":"long","title":"t","scope":"global","type":"user","body":"` + tc.long + `"}` + "\n" +
+				`{"slug":"after-long","title":"t","scope":"global","type":"user","body":"c"}` + "\r\n" +
+				`{"slug":"last-line","title":"t","scope":"global","type":"user","body":"d"}` // no final newline
+			rep, err := e.s.Import(e.ctx, strings.NewReader(in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Imported != 3 || rep.Lines != 4 || len(rep.Errors) != 1 || rep.Errors[0].Line != 2 || rep.Errors[0].Code != CodeLineTooLong {
+				t.Fatalf("report %+v", rep)
+			}
+			for _, slug := range []string{"before-long", "after-long", "last-line"} {
+				if _, err := e.s.GetBySlug(e.ctx, ScopeGlobal, "", "", slug); err != nil {
+					t.Fatalf("%s: %v", slug, err)
+				}
+			}
+		})
+	}
+	// A line of exactly the limit is still read (and refused only for what it says).
 	e := newEnv(t)
-	in := `{"slug":"before-long","title":"t","scope":"global","type":"user","body":"b"}` + "\n" +
-		`{"slug":"long","body":"` + strings.Repeat("x", MaxImportLine) + `"}` + "\n"
-	rep, err := e.s.Import(e.ctx, strings.NewReader(in))
+	pad := `{"slug":"at-limit","title":"t","scope":"global","type":"user","body":""}`
+	line := `{"slug":"at-limit","title":"t","scope":"global","type":"user","body":"` + strings.Repeat("y", MaxImportLine-len(pad)) + `"}`
+	rep, err := e.s.Import(e.ctx, strings.NewReader(line+"\n"))
+	if err != nil || len(line) != MaxImportLine || len(rep.Errors) != 1 || rep.Errors[0].Code != CodeBodyTooLarge {
+		t.Fatalf("line of %d bytes: %+v %v", len(line), rep, err)
+	}
+}
+
+func TestImportResetsReviewUnlessKept(t *testing.T) {
+	line := `{"slug":"vouched","title":"t","scope":"global","type":"user","body":"trust me","reviewed":true,"source":{"kind":"user","agent":"claude"}}` + "\n" +
+		`{"slug":"2023-07-01","title":"2023-07-01","scope":"global","type":"daily","body":"old day","reviewed":true}` + "\n"
+	cases := []struct {
+		name     string
+		opts     ImportOptions
+		reviewed bool
+		kind     string
+	}{
+		{"default", ImportOptions{}, false, ActorImport},
+		{"keep review", ImportOptions{KeepReview: true}, true, "user"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t)
+			rep, err := e.s.ImportWith(e.ctx, strings.NewReader(line), tc.opts)
+			if err != nil || rep.Imported != 1 || rep.Daily != 1 || len(rep.Errors) != 0 {
+				t.Fatalf("import: %+v %v", rep, err)
+			}
+			m, err := e.s.GetBySlug(e.ctx, ScopeGlobal, "", "", "vouched")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.Reviewed != tc.reviewed || m.Source.Kind != tc.kind || m.Source.Agent != "claude" {
+				t.Fatalf("reviewed=%v source=%+v, want reviewed=%v kind=%s", m.Reviewed, m.Source, tc.reviewed, tc.kind)
+			}
+			if fm := e.parsed(m.Path); fm.Reviewed != tc.reviewed || fm.Source.Kind != tc.kind {
+				t.Fatalf("file: reviewed=%v source=%+v", fm.Reviewed, fm.Source)
+			}
+		})
+	}
+}
+
+func TestImportRefusesFutureDaysAndPathSlugs(t *testing.T) {
+	e := newEnv(t)
+	now := e.clock.Now()
+	today := JournalDay(now, time.UTC)
+	future := JournalDay(now.Add(72*time.Hour), time.UTC)
+	later := now.Add(72 * time.Hour).Format(time.RFC3339)
+	lines := []struct {
+		rec  string
+		code string // "" = imported
+	}{
+		{`{"slug":"` + future + `","title":"x","scope":"global","type":"daily","body":"from the future"}`, CodeImportFuture},
+		{`{"slug":"` + today + `","title":"x","scope":"global","type":"daily","body":"today","updated":"` + later + `"}`, CodeImportFuture},
+		{`{"slug":"2023-13-45","title":"x","scope":"global","type":"daily","body":"no such day"}`, CodeImportDailyDate},
+		{`{"slug":"","title":"x","scope":"global","type":"daily","body":"no day at all"}`, CodeImportDailyDate},
+		{`{"slug":"../2023-01-01","title":"x","scope":"global","type":"daily","body":"escape"}`, CodeImportSlugPath},
+		{`{"slug":"../x","title":"t","scope":"global","type":"user","body":"escape"}`, CodeImportSlugPath},
+		{`{"slug":"a/b","title":"t","scope":"global","type":"user","body":"nested"}`, CodeImportSlugPath},
+		{`{"slug":"a\\b","title":"t","scope":"global","type":"user","body":"nested"}`, CodeImportSlugPath},
+		{`{"slug":"` + today + `","title":"x","scope":"global","type":"daily","body":"today is fine"}`, ""},
+		{`{"slug":"2023-07-01","title":"x","scope":"global","type":"daily","body":"the past is fine"}`, ""},
+		{`{"slug":"plain-one","title":"t","scope":"global","type":"user","body":"fine"}`, ""},
+	}
+	var in []string
+	want := map[int]string{}
+	for i, l := range lines {
+		in = append(in, l.rec)
+		if l.code != "" {
+			want[i+1] = l.code
+		}
+	}
+	rep, err := e.s.Import(e.ctx, strings.NewReader(strings.Join(in, "\n")))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Imported != 1 || len(rep.Errors) != 1 || rep.Errors[0].Line != 2 {
-		t.Fatalf("report %+v", rep)
+	got := map[int]string{}
+	for _, le := range rep.Errors {
+		got[le.Line] = le.Code
+		if le.Message == "" {
+			t.Errorf("line %d: no message", le.Line)
+		}
+	}
+	if !reflect.DeepEqual(got, want) || rep.Imported != 1 || rep.Daily != 2 {
+		t.Fatalf("codes %v, want %v (report %+v)", got, want, rep)
+	}
+	if e.exists("daily/" + future + ".md") {
+		t.Fatal("a future journal day was written")
+	}
+	d, err := e.s.GetBySlug(e.ctx, ScopeGlobal, "", "", today)
+	if err != nil || strings.Contains(d.Body, "escape") || strings.Contains(d.Body, "no day") {
+		t.Fatalf("today's journal %+v %v", d, err)
 	}
 }
 
@@ -115,7 +228,8 @@ func TestExportImportRoundTrip(t *testing.T) {
 
 	b := newEnv(t)
 	b.clock.Set(time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)) // a different "now": nothing may take it
-	rep, err := b.s.Import(b.ctx, bytes.NewReader(exp.Bytes()))
+	// A person restoring their own export keeps the review state and sources.
+	rep, err := b.s.ImportWith(b.ctx, bytes.NewReader(exp.Bytes()), ImportOptions{KeepReview: true})
 	if err != nil || len(rep.Errors) != 0 || rep.Imported != 3 || rep.Daily != 2 {
 		t.Fatalf("import: %+v %v", rep, err)
 	}
@@ -153,7 +267,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 		t.Fatalf("file created %v, want %v", fm.Created, ra["proj-fact"].Created)
 	}
 	// re-importing the same export changes nothing: ids clash, journal days are not doubled.
-	rep, err = b.s.Import(b.ctx, bytes.NewReader(exp.Bytes()))
+	rep, err = b.s.ImportWith(b.ctx, bytes.NewReader(exp.Bytes()), ImportOptions{KeepReview: true})
 	if err != nil || rep.Imported != 0 || rep.Daily != 2 || len(rep.Errors) != 3 {
 		t.Fatalf("re-import: %+v %v", rep, err)
 	}
