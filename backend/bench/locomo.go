@@ -18,6 +18,7 @@ import (
 	"engram/backend/embed"
 	"engram/backend/memory"
 	"engram/backend/recall"
+	"engram/backend/vector"
 )
 
 // LoCoMo retrieval benchmark: each conversation of a LoCoMo file is imported into a fresh
@@ -394,7 +395,7 @@ func locomoEvaluate(ctx context.Context, smp locomoSample, opts LocomoOptions, o
 	if !opts.NoVectors {
 		local := embed.NewLocal(0)
 		t1 := time.Now()
-		if err := embed.NewIndexer(store, local, embed.IndexerOptions{Logger: quiet}).Run(ctx); err != nil {
+		if err := vector.NewIndexer(store, local, vector.IndexerOptions{Logger: quiet}).Run(ctx); err != nil {
 			return err
 		}
 		rep.EmbedTime += time.Since(t1)

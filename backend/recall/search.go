@@ -15,6 +15,7 @@ import (
 	"engram/backend/embed"
 	"engram/backend/embed/token"
 	"engram/backend/memory"
+	"engram/backend/vector"
 )
 
 // Tuning holds the ranking constants. They were set on the LoCoMo dev conversations (see
@@ -91,7 +92,7 @@ type Options struct {
 	Embedder embed.Embedder
 	// Vectors searches stored vectors (an external store); nil with an Embedder searches the
 	// local index over memory_vec.
-	Vectors embed.Searcher
+	Vectors vector.Searcher
 	// DecayRate is the confidence decay per day without access (default 0.01: about 70 days
 	// to half).
 	DecayRate float64
@@ -106,7 +107,7 @@ type Options struct {
 type Service struct {
 	store *memory.Store
 	emb   embed.Embedder
-	vec   embed.Searcher
+	vec   vector.Searcher
 	opts  Options
 	t     Tuning
 	log   *slog.Logger
@@ -129,7 +130,7 @@ func New(store *memory.Store, opts Options) *Service {
 	s := &Service{store: store, emb: opts.Embedder, vec: opts.Vectors, opts: opts, t: t, log: opts.Logger,
 		sessions: newSessionCache(256)}
 	if s.emb != nil && s.vec == nil {
-		s.vec = embed.NewIndex(store, s.emb.Model())
+		s.vec = vector.NewIndex(store, s.emb.Model())
 	}
 	return s
 }
