@@ -90,11 +90,13 @@ test: deps
 	$(MAKE) test-go
 	$(MAKE) smoke
 
-bench: cli
-	./$(BIN)/engram-cli bench store
-	./$(BIN)/engram-cli bench recall
-	./$(BIN)/engram-cli bench bridge
-	./$(BIN)/engram-cli bench locomo $(BENCH_DATA)
+# The harness builds only with -tags bench: the same main.go as engram-cli, plus the bench verbs.
+bench: frontend
+	CGO_ENABLED=0 $(GO) build -tags bench -ldflags '$(LDFLAGS)' -o $(BIN)/engram-bench .
+	./$(BIN)/engram-bench bench store
+	./$(BIN)/engram-bench bench recall
+	./$(BIN)/engram-bench bench bridge
+	./$(BIN)/engram-bench bench locomo $(BENCH_DATA)
 
 bindings: frontend
 	@wails="$$(build/scripts/wails-cli.sh)" && "$$wails" generate module -tags webkit2_41

@@ -1,3 +1,5 @@
+//go:build bench
+
 // Package bench measures Engram: scale figures for the store and retrieval quality on LoCoMo.
 // Benchmarks report numbers; they never pass or fail on speed.
 package bench
