@@ -15,7 +15,7 @@ FRONTEND_IN  := $(shell find frontend/src frontend/public -type f 2>/dev/null) \
                 frontend/index.html frontend/vite.config.ts frontend/tsconfig.json \
                 frontend/package.json frontend/package-lock.json $(wildcard locales/*.toml)
 
-.PHONY: help deps node-deps frontend build cli run test test-go test-frontend test-ui test-e2e smoke bench bindings shots clean
+.PHONY: help deps node-deps frontend build cli run test test-go test-frontend test-ui test-e2e smoke bench bindings types shots clean
 
 help:
 	@echo "make deps       install system packages (apt), frontend packages (npm ci) and Go modules, when missing"
@@ -28,6 +28,7 @@ help:
 	@echo "make test-e2e   the web UI served by engram-cli serve on a temporary home, in headless Chromium"
 	@echo "make bench      store and retrieval benchmarks (reports, never fails on numbers)"
 	@echo "make bindings   regenerate frontend/wailsjs with the Wails CLI"
+	@echo "make types      regenerate frontend/src/api/types.ts from the Go api types"
 	@echo "make shots      screenshots of the UI over test fixtures into build/shots"
 
 deps:
@@ -87,11 +88,17 @@ smoke: build cli
 test: deps node-deps
 	@build/scripts/test.sh
 
-bench: cli
-	./$(BIN)/engram-cli bench store
-	./$(BIN)/engram-cli bench recall
-	./$(BIN)/engram-cli bench bridge
-	./$(BIN)/engram-cli bench locomo $(BENCH_DATA)
+# The harness builds only with -tags bench: the same main.go as engram-cli, plus the bench verbs.
+bench: frontend
+	CGO_ENABLED=0 $(GO) build -tags bench -ldflags '$(LDFLAGS)' -o $(BIN)/engram-bench .
+	./$(BIN)/engram-bench bench store
+	./$(BIN)/engram-bench bench recall
+	./$(BIN)/engram-bench bench bridge
+	./$(BIN)/engram-bench bench locomo $(BENCH_DATA)
+
+# The UI's api types come from the Go types; go test fails when the committed file is stale.
+types:
+	$(GO) run ./backend/api/tsgen -o frontend/src/api/types.ts
 
 bindings: frontend
 	@wails="$$(build/scripts/wails-cli.sh)" && "$$wails" generate module -tags webkit2_41

@@ -19,6 +19,7 @@ import (
 	"engram/backend/organizer"
 	"engram/backend/recall"
 	"engram/backend/settings"
+	"engram/backend/vector"
 )
 
 type apiHandle = api.API
@@ -39,7 +40,7 @@ type App struct {
 	Events    *api.Hub
 	Organizer *organizer.Service
 	Recall    *recall.Service
-	Indexer   *embed.Indexer
+	Indexer   *vector.Indexer
 	API       *api.API // acting as the user (window, CLI)
 
 	wg sync.WaitGroup
@@ -92,7 +93,7 @@ func (a *App) Start(ctx context.Context, watch bool) error {
 	a.Organizer = org
 	// Recall with the local embedder: no download, no network. Vectors are computed in the
 	// background by long-running processes; a one-shot CLI searches with the vectors there are.
-	emb, err := embed.Build(embed.Config{}, st, logger)
+	emb, err := vector.Build(embed.Config{}, st, logger)
 	if err != nil {
 		a.Organizer.Stop()
 		st.Close()
@@ -101,8 +102,8 @@ func (a *App) Start(ctx context.Context, watch bool) error {
 	ropts := recall.Options{Logger: logger}
 	if emb.Embedder != nil {
 		ropts.Embedder, ropts.Vectors = emb.Embedder, emb.Searcher
-		a.Indexer = embed.NewIndexer(st, emb.Embedder, embed.IndexerOptions{Sink: emb.Sink, Logger: logger,
-			OnProgress: func(p embed.Progress) { a.Events.Publish(api.EventEmbeddingProgress, p) }})
+		a.Indexer = vector.NewIndexer(st, emb.Embedder, vector.IndexerOptions{Sink: emb.Sink, Logger: logger,
+			OnProgress: func(p vector.Progress) { a.Events.Publish(api.EventEmbeddingProgress, p) }})
 	}
 	a.Recall = recall.New(st, ropts)
 	a.API = api.New(a.ctx, a.deps(), memory.ActorUser)

@@ -10,12 +10,12 @@ import (
 	"sort"
 	"strings"
 
-	"engram/backend/embed"
 	"engram/backend/i18n"
 	"engram/backend/memory"
 	"engram/backend/organizer"
 	"engram/backend/recall"
 	"engram/backend/settings"
+	"engram/backend/vector"
 )
 
 // Deps are the services the api calls into.
@@ -26,7 +26,7 @@ type Deps struct {
 	Events   *Hub
 	Remote   Remote
 	Recall   *recall.Service
-	Indexer  *embed.Indexer
+	Indexer  *vector.Indexer
 	Version  string
 	// Organizer may be nil (its methods then answer organizer_not_running).
 	Organizer *organizer.Service

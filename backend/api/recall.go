@@ -3,9 +3,9 @@ package api
 import (
 	"encoding/json"
 
-	"engram/backend/embed"
 	"engram/backend/memory"
 	"engram/backend/recall"
+	"engram/backend/vector"
 )
 
 // RecallService is what agents use to remember: hybrid search, the Memory Index overview,
@@ -105,9 +105,9 @@ func (s *RecallService) Tool(p ToolParams) (recall.ToolResult, error) {
 }
 
 // EmbedStatus reports the background embedding progress.
-func (s *RecallService) EmbedStatus(_ Empty) (embed.Progress, error) {
+func (s *RecallService) EmbedStatus(_ Empty) (vector.Progress, error) {
 	if s.a.deps.Indexer == nil {
-		return embed.Progress{}, nil
+		return vector.Progress{}, nil
 	}
 	return s.a.deps.Indexer.Progress(), nil
 }

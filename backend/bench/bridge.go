@@ -1,3 +1,5 @@
+//go:build bench
+
 package bench
 
 import (
@@ -18,6 +20,7 @@ import (
 	"engram/backend/memory"
 	"engram/backend/recall"
 	"engram/backend/settings"
+	"engram/backend/vector"
 )
 
 // BridgeFigures are the bridge's round-trip and throughput measurements.
@@ -56,11 +59,11 @@ func RunBridge(ctx context.Context, n int, progress io.Writer) (BridgeFigures, e
 	set := settings.New(st.DB(), "en")
 	hub := api.NewHub(st, set)
 	// The same recall the app runs: the local embedder with every vector computed first.
-	emb, err := embed.Build(embed.Config{}, st, nil)
+	emb, err := vector.Build(embed.Config{}, st, nil)
 	if err != nil {
 		return f, err
 	}
-	if err := embed.NewIndexer(st, emb.Embedder, embed.IndexerOptions{}).Run(ctx); err != nil {
+	if err := vector.NewIndexer(st, emb.Embedder, vector.IndexerOptions{}).Run(ctx); err != nil {
 		return f, err
 	}
 	rec := recall.New(st, recall.Options{Embedder: emb.Embedder, Vectors: emb.Searcher})

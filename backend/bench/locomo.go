@@ -1,49 +1,29 @@
+//go:build bench
+
 package bench
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
 	"engram/backend/embed"
 	"engram/backend/memory"
 	"engram/backend/recall"
+	"engram/backend/vector"
 )
 
 // LoCoMo retrieval benchmark: each conversation of a LoCoMo file is imported into a fresh
 // temporary home (one memory per turn), every question of categories 1–4 is asked through
 // recall.Search — the very path agents use — and the rank of the first evidence turn is scored.
 // A plain SQLite FTS5 BM25 index over the same turns is scored in the same run as a baseline.
-
-// locomoSample is one conversation of the file.
-type locomoSample struct {
-	SampleID     string                     `json:"sample_id"`
-	Conversation map[string]json.RawMessage `json:"conversation"`
-	QA           []locomoQA                 `json:"qa"`
-}
-
-type locomoQA struct {
-	Question string          `json:"question"`
-	Evidence []string        `json:"evidence"`
-	Category json.RawMessage `json:"category"`
-}
-
-type locomoTurn struct {
-	Speaker     string `json:"speaker"`
-	DiaID       string `json:"dia_id"`
-	Text        string `json:"text"`
-	BlipCaption string `json:"blip_caption"`
-}
 
 // LocomoMetrics are retrieval figures over a set of questions; MRR is over the top 20.
 type LocomoMetrics struct {
@@ -105,170 +85,6 @@ func RunLocomo(ctx context.Context, path string, jsonOut bool, w io.Writer) erro
 	return nil
 }
 
-// locomoScore accumulates ranks per category.
-type locomoScore struct {
-	byCat map[string]*LocomoMetrics
-	all   LocomoMetrics
-}
-
-func newLocomoScore() *locomoScore { return &locomoScore{byCat: map[string]*LocomoMetrics{}} }
-
-// add records one question whose first evidence hit is at rank (0-based), or -1 for none.
-func (s *locomoScore) add(cat string, rank int) {
-	m := s.byCat[cat]
-	if m == nil {
-		m = &LocomoMetrics{}
-		s.byCat[cat] = m
-	}
-	for _, x := range []*LocomoMetrics{m, &s.all} {
-		x.N++
-		if rank < 0 {
-			continue
-		}
-		if rank < 1 {
-			x.R1++
-		}
-		if rank < 5 {
-			x.R5++
-		}
-		if rank < 10 {
-			x.R10++
-		}
-		if rank < 20 {
-			x.R20++
-			x.MRR += 1 / float64(rank+1)
-		}
-	}
-}
-
-func (s *locomoScore) set() LocomoSet {
-	norm := func(m LocomoMetrics) LocomoMetrics {
-		if m.N == 0 {
-			return m
-		}
-		n := float64(m.N)
-		return LocomoMetrics{R1: m.R1 / n, R5: m.R5 / n, R10: m.R10 / n, R20: m.R20 / n, MRR: m.MRR / n, N: m.N}
-	}
-	out := LocomoSet{Overall: norm(s.all), ByCategory: map[string]LocomoMetrics{}}
-	for c, m := range s.byCat {
-		out.ByCategory[c] = norm(*m)
-	}
-	return out
-}
-
-var reDiaID = regexp.MustCompile(`D(\d+):(\d+)`)
-
-// locomoEvidence normalises evidence ids: "D8:6; D9:17" holds two, "D30:05" is D30:5.
-func locomoEvidence(ev []string) map[string]bool {
-	out := map[string]bool{}
-	for _, e := range ev {
-		for _, m := range reDiaID.FindAllStringSubmatch(e, -1) {
-			s, _ := strconv.Atoi(m[1])
-			t, _ := strconv.Atoi(m[2])
-			out[fmt.Sprintf("D%d:%d", s, t)] = true
-		}
-	}
-	return out
-}
-
-var (
-	reLocomoDateEN = regexp.MustCompile(`(?i)(\d{1,2}):(\d{2})\s*(am|pm)\s+on\s+(\d{1,2})\s+([a-z]+),?\s+(\d{4})`)
-	reLocomoDateZH = regexp.MustCompile(`(\d{4})年(\d{1,2})月(\d{1,2})日(?:\s*(上午|下午)?\s*(\d{1,2}):(\d{2}))?`)
-)
-
-var locomoMonths = map[string]time.Month{"january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6,
-	"july": 7, "august": 8, "september": 9, "october": 10, "november": 11, "december": 12}
-
-// locomoDate reads a session date: "1:56 pm on 8 May, 2023" or "2023年5月8日 下午1:56".
-func locomoDate(s string) (time.Time, bool) {
-	if m := reLocomoDateEN.FindStringSubmatch(s); m != nil {
-		h, _ := strconv.Atoi(m[1])
-		mi, _ := strconv.Atoi(m[2])
-		if strings.EqualFold(m[3], "pm") && h < 12 {
-			h += 12
-		}
-		if strings.EqualFold(m[3], "am") && h == 12 {
-			h = 0
-		}
-		d, _ := strconv.Atoi(m[4])
-		y, _ := strconv.Atoi(m[6])
-		mo, ok := locomoMonths[strings.ToLower(m[5])]
-		if !ok {
-			return time.Time{}, false
-		}
-		return time.Date(y, mo, d, h, mi, 0, 0, time.UTC), true
-	}
-	if m := reLocomoDateZH.FindStringSubmatch(s); m != nil {
-		y, _ := strconv.Atoi(m[1])
-		mo, _ := strconv.Atoi(m[2])
-		d, _ := strconv.Atoi(m[3])
-		h, mi := 12, 0
-		if m[5] != "" {
-			h, _ = strconv.Atoi(m[5])
-			mi, _ = strconv.Atoi(m[6])
-			if m[4] == "下午" && h < 12 {
-				h += 12
-			}
-		}
-		return time.Date(y, time.Month(mo), d, h, mi, 0, 0, time.UTC), true
-	}
-	return time.Time{}, false
-}
-
-// locomoDoc is one turn as imported.
-type locomoDoc struct {
-	dia     string
-	session int
-	turn    int
-	speaker string
-	date    time.Time
-	text    string // spoken text plus image caption
-}
-
-func locomoDocs(conv map[string]json.RawMessage) ([]locomoDoc, error) {
-	var docs []locomoDoc
-	for n := 1; ; n++ {
-		raw, ok := conv[fmt.Sprintf("session_%d", n)]
-		if !ok {
-			// Sessions are numbered from 1 without gaps; a few files skip one, so look ahead.
-			if _, later := conv[fmt.Sprintf("session_%d", n+1)]; later {
-				continue
-			}
-			break
-		}
-		var dateStr string
-		_ = json.Unmarshal(conv[fmt.Sprintf("session_%d_date_time", n)], &dateStr)
-		date, _ := locomoDate(dateStr)
-		var turns []locomoTurn
-		if err := json.Unmarshal(raw, &turns); err != nil {
-			return nil, fmt.Errorf("bench: session_%d: %w", n, err)
-		}
-		for i, t := range turns {
-			text := strings.TrimSpace(t.Text)
-			if c := strings.TrimSpace(t.BlipCaption); c != "" {
-				text += "\n\n(image: " + c + ")"
-			}
-			turn := i + 1
-			if m := reDiaID.FindStringSubmatch(t.DiaID); m != nil {
-				turn, _ = strconv.Atoi(m[2])
-			}
-			docs = append(docs, locomoDoc{dia: fmt.Sprintf("D%d:%d", n, turn), session: n, turn: turn,
-				speaker: strings.TrimSpace(t.Speaker), date: date, text: text})
-		}
-	}
-	return docs, nil
-}
-
-func locomoCategory(raw json.RawMessage) string {
-	var n int
-	if json.Unmarshal(raw, &n) == nil {
-		return strconv.Itoa(n)
-	}
-	var s string
-	_ = json.Unmarshal(raw, &s)
-	return strings.TrimSpace(s)
-}
-
 // Locomo runs the benchmark and returns the report.
 func Locomo(ctx context.Context, path string, opts LocomoOptions) (LocomoReport, error) {
 	var rep LocomoReport
@@ -305,9 +121,6 @@ func Locomo(ctx context.Context, path string, opts LocomoOptions) (LocomoReport,
 	}
 	return rep, nil
 }
-
-// locomoSlug names a turn's memory: "d12-7".
-func locomoSlug(d locomoDoc) string { return fmt.Sprintf("d%d-%d", d.session, d.turn) }
 
 func locomoConversation(ctx context.Context, smp locomoSample, opts LocomoOptions, ours, base *locomoScore, rep *LocomoReport) (lat []time.Duration, err error) {
 	docs, err := locomoDocs(smp.Conversation)
@@ -394,7 +207,7 @@ func locomoEvaluate(ctx context.Context, smp locomoSample, opts LocomoOptions, o
 	if !opts.NoVectors {
 		local := embed.NewLocal(0)
 		t1 := time.Now()
-		if err := embed.NewIndexer(store, local, embed.IndexerOptions{Logger: quiet}).Run(ctx); err != nil {
+		if err := vector.NewIndexer(store, local, vector.IndexerOptions{Logger: quiet}).Run(ctx); err != nil {
 			return err
 		}
 		rep.EmbedTime += time.Since(t1)
@@ -468,102 +281,4 @@ func clipText(s string, n int) string {
 		return string(r[:n]) + "…"
 	}
 	return s
-}
-
-// locomoBaseline is plain SQLite FTS5 BM25 (default unicode61 tokenizer, no stemming, no stop
-// words) over "speaker: text" documents, queried with every word of the question OR'ed.
-type locomoBaseline struct {
-	db   *sql.DB
-	docs []locomoDoc
-}
-
-func newLocomoBaseline(ctx context.Context, path string, docs []locomoDoc) (*locomoBaseline, error) {
-	db, err := sql.Open("sqlite", "file:"+path)
-	if err != nil {
-		return nil, err
-	}
-	db.SetMaxOpenConns(1)
-	if _, err := db.ExecContext(ctx, `CREATE VIRTUAL TABLE f USING fts5(body)`); err != nil {
-		db.Close()
-		return nil, err
-	}
-	tx, err := db.BeginTx(ctx, nil)
-	if err != nil {
-		db.Close()
-		return nil, err
-	}
-	for i, d := range docs {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO f(rowid, body) VALUES(?, ?)`, i+1, d.speaker+": "+d.text); err != nil {
-			tx.Rollback()
-			db.Close()
-			return nil, err
-		}
-	}
-	if err := tx.Commit(); err != nil {
-		db.Close()
-		return nil, err
-	}
-	return &locomoBaseline{db: db, docs: docs}, nil
-}
-
-func (b *locomoBaseline) close() { b.db.Close() }
-
-var reWord = regexp.MustCompile(`[\p{L}\p{N}]+`)
-
-func (b *locomoBaseline) rank(ctx context.Context, q string, ev map[string]bool) (int, error) {
-	var terms []string
-	for _, w := range reWord.FindAllString(q, -1) {
-		terms = append(terms, memory.QuoteFTS(w))
-	}
-	if len(terms) == 0 {
-		return -1, nil
-	}
-	rows, err := b.db.QueryContext(ctx, `SELECT rowid FROM f WHERE f MATCH ? ORDER BY bm25(f) LIMIT 20`, strings.Join(terms, " OR "))
-	if err != nil {
-		return -1, err
-	}
-	defer rows.Close()
-	i := 0
-	for rows.Next() {
-		var rid int
-		if err := rows.Scan(&rid); err != nil {
-			return -1, err
-		}
-		if rid >= 1 && rid <= len(b.docs) && ev[b.docs[rid-1].dia] {
-			return i, nil
-		}
-		i++
-	}
-	return -1, rows.Err()
-}
-
-func printLocomo(w io.Writer, path string, rep LocomoReport) {
-	fmt.Fprintf(w, "LoCoMo retrieval — %s\n", path)
-	fmt.Fprintf(w, "%d conversations, %d turns imported (%d failed) in %s, vectors in %s; search p50 %s, p95 %s\n\n",
-		rep.Conversations, rep.Turns, rep.ImportFailed, rep.ImportTime.Round(time.Millisecond),
-		rep.EmbedTime.Round(time.Millisecond), rep.SearchP50.Round(10*time.Microsecond), rep.SearchP95.Round(10*time.Microsecond))
-	row := func(name string, m LocomoMetrics) {
-		fmt.Fprintf(w, "  %-22s %5d  %6.3f %6.3f %6.3f %6.3f %6.3f\n", name, m.N, m.R1, m.R5, m.R10, m.R20, m.MRR)
-	}
-	names := map[string]string{"1": "1 multi-hop", "2": "2 temporal", "3": "3 open-domain", "4": "4 single-hop"}
-	for _, part := range []struct {
-		title string
-		set   LocomoSet
-	}{{"Engram recall", rep.LocomoSet}, {"FTS5 BM25 baseline", rep.Baseline}} {
-		fmt.Fprintf(w, "%s\n  %-22s %5s  %6s %6s %6s %6s %6s\n", part.title, "category", "n", "R@1", "R@5", "R@10", "R@20", "MRR")
-		cats := make([]string, 0, len(part.set.ByCategory))
-		for c := range part.set.ByCategory {
-			cats = append(cats, c)
-		}
-		sort.Strings(cats)
-		for _, c := range cats {
-			name := names[c]
-			if name == "" {
-				name = c
-			}
-			row(name, part.set.ByCategory[c])
-		}
-		row("overall", part.set.Overall)
-		fmt.Fprintln(w)
-	}
 }

@@ -1,3 +1,5 @@
+//go:build bench
+
 package bench
 
 import (
@@ -18,6 +20,7 @@ import (
 	"engram/backend/embed"
 	"engram/backend/memory"
 	"engram/backend/recall"
+	"engram/backend/vector"
 )
 
 // RecallScaleFigures are recall's speed at one store size: search with vectors on, the Memory
@@ -206,7 +209,7 @@ func recallScaleAt(ctx context.Context, home string, n int, reuse bool, progress
 	say("index built in %.1fs; embedding", f.IndexBuildSec)
 	local := embed.NewLocal(0)
 	t1 := time.Now()
-	if err := embed.NewIndexer(store, local, embed.IndexerOptions{Logger: quiet, Batch: 512}).Run(ctx); err != nil {
+	if err := vector.NewIndexer(store, local, vector.IndexerOptions{Logger: quiet, Batch: 512}).Run(ctx); err != nil {
 		return f, err
 	}
 	f.EmbedSec = time.Since(t1).Seconds()

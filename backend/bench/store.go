@@ -1,3 +1,5 @@
+//go:build bench
+
 // Package bench measures Engram: scale figures for the store and retrieval quality on LoCoMo.
 // Benchmarks report numbers; they never pass or fail on speed.
 package bench
@@ -20,6 +22,7 @@ import (
 	"github.com/oklog/ulid/v2"
 
 	"engram/backend/memory"
+	"engram/backend/recall"
 )
 
 // StoreFigures are the scale measurements at one size.
@@ -221,18 +224,23 @@ func RunStore(ctx context.Context, n int, progress io.Writer) (StoreFigures, err
 	f.WarmStartSec = time.Since(t0).Seconds()
 	defer st.Close()
 
+	// Searches go through recall, lexical paths only (no embedder): the one ranker agents use.
+	rec := recall.New(st, recall.Options{})
+	search := func(q string, limit int) (recall.SearchResult, error) {
+		return rec.Search(ctx, recall.SearchParams{Query: q, Limit: limit, NoTouch: true})
+	}
 	say("search latency")
 	var lat, latZH []time.Duration
 	for _, q := range queries(r, v, 300, false) {
 		t := time.Now()
-		if _, err := st.Search(ctx, q, memory.Filter{Limit: 10}); err != nil {
+		if _, err := search(q, 10); err != nil {
 			return f, err
 		}
 		lat = append(lat, time.Since(t))
 	}
 	for _, q := range queries(r, v, 200, true) {
 		t := time.Now()
-		if _, err := st.Search(ctx, q, memory.Filter{Limit: 10}); err != nil {
+		if _, err := search(q, 10); err != nil {
 			return f, err
 		}
 		latZH = append(latZH, time.Since(t))
@@ -281,8 +289,8 @@ func RunStore(ctx context.Context, n int, progress io.Writer) (StoreFigures, err
 			return f, err
 		}
 		for {
-			hits, err := st.Search(ctx, token, memory.Filter{Limit: 1})
-			if err == nil && len(hits) > 0 {
+			res, err := search(token, 1)
+			if err == nil && len(res.Hits) > 0 {
 				break
 			}
 			if time.Since(t) > 10*time.Second {

@@ -1,18 +1,12 @@
-// Package embed turns memory text into vectors and keeps them: a local embedder that needs no
-// download and no network, a client for OpenAI-compatible /embeddings endpoints (OpenAI,
-// Ollama, LM Studio, vLLM…), the in-process vector index over the memory_vec table, a client
-// for an external vector store over HTTP, and the background indexer that keeps vectors in step
-// with the memories.
+// Package embed turns text into vectors: a local embedder that needs no download and no
+// network, and a client for OpenAI-compatible /embeddings endpoints (OpenAI, Ollama, LM Studio,
+// vLLM…). It imports no store; where vectors are kept and searched is package vector's.
 package embed
 
 import (
 	"context"
-	"encoding/binary"
-	"errors"
 	"fmt"
 	"math"
-
-	"engram/backend/memory"
 )
 
 // Embedder turns texts into vectors of one model.
@@ -24,25 +18,11 @@ type Embedder interface {
 	Embed(ctx context.Context, texts []string) ([][]float32, error)
 }
 
-// Match is one nearest neighbour. A backend's answer is a list of candidates only: recall
-// loads each from the index and applies its own filter again, whatever the backend said.
-type Match struct {
-	ID string `json:"id"`
-	// RID is the index row id when the searcher is the local index (0 otherwise).
-	RID   int64   `json:"-"`
-	Score float64 `json:"score"`
-}
-
-// Searcher finds the memories nearest to a query vector among those f lets through.
-type Searcher interface {
-	Search(ctx context.Context, vec []float32, limit int, f memory.Filter) ([]Match, error)
-}
-
 // Error codes; each has an i18n key "error.<code>".
 const (
 	CodeEmbeddingFailed = "embedding_failed"
-	CodeVectorBackend   = "vector_backend_failed"
-	CodeInvalidConfig   = "invalid_embedding_config"
+	// CodeInvalidConfig is also package vector's, for the vector-backend half of a Config.
+	CodeInvalidConfig = "invalid_embedding_config"
 )
 
 // Error is a coded failure of this package.
@@ -67,34 +47,6 @@ func (e *Error) ErrorArgs() map[string]any { return e.Args }
 
 func codeErr(code string, cause error, args map[string]any, format string, a ...any) *Error {
 	return &Error{Code: code, Args: args, Msg: fmt.Sprintf(format, a...), Err: cause}
-}
-
-// IsBackendError reports whether err is a transport failure of a vector backend or provider.
-func IsBackendError(err error) bool {
-	var e *Error
-	return errors.As(err, &e) && (e.Code == CodeVectorBackend || e.Code == CodeEmbeddingFailed)
-}
-
-// EncodeVec packs a vector as little-endian float32, the memory_vec.vec format.
-func EncodeVec(v []float32) []byte {
-	b := make([]byte, 4*len(v))
-	for i, x := range v {
-		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
-	}
-	return b
-}
-
-// DecodeVec unpacks a memory_vec.vec blob into dst (grown as needed) and returns it.
-func DecodeVec(b []byte, dst []float32) []float32 {
-	n := len(b) / 4
-	if cap(dst) < n {
-		dst = make([]float32, n)
-	}
-	dst = dst[:n]
-	for i := range dst {
-		dst[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
-	}
-	return dst
 }
 
 // Normalize scales v to unit length in place (a zero vector stays zero).

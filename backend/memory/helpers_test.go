@@ -194,16 +194,16 @@ func (e *env) count(query string, args ...any) int {
 	return n
 }
 
-func (e *env) search(q string, f Filter) []Hit {
+func (e *env) search(q string, f Filter) []lexicalHit {
 	e.t.Helper()
-	hits, err := e.s.Search(e.ctx, q, f)
+	hits, err := e.lexical(q, f)
 	if err != nil {
 		e.t.Fatalf("Search(%q): %v", q, err)
 	}
 	return hits
 }
 
-func hitSlugs(hits []Hit) []string {
+func hitSlugs(hits []lexicalHit) []string {
 	var out []string
 	for _, h := range hits {
 		out = append(out, h.Memory.Slug)
@@ -211,7 +211,7 @@ func hitSlugs(hits []Hit) []string {
 	return out
 }
 
-func hasSlug(hits []Hit, slug string) bool {
+func hasSlug(hits []lexicalHit, slug string) bool {
 	for _, h := range hits {
 		if h.Memory.Slug == slug {
 			return true

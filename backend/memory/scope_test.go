@@ -137,7 +137,7 @@ func TestFilterVisibility(t *testing.T) {
 			if strings.Join(got, ",") != strings.Join(tc.want, ",") || total != len(tc.want) {
 				t.Errorf("List = %v (total %d), want %v", got, total, tc.want)
 			}
-			hits, err := e.s.Search(e.ctx, "marmalade", tc.f)
+			hits, err := e.lexical("marmalade", tc.f)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -152,7 +152,7 @@ func TestFilterVisibility(t *testing.T) {
 		if _, _, err := e.s.List(e.ctx, f); err == nil {
 			t.Errorf("List(%+v) accepted an invalid filter", f)
 		}
-		if _, err := e.s.Search(e.ctx, "marmalade", f); err == nil {
+		if _, err := e.lexical("marmalade", f); err == nil {
 			t.Errorf("Search(%+v) accepted an invalid filter", f)
 		}
 	}

@@ -2,7 +2,6 @@ package memory
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 )
 
@@ -66,12 +65,10 @@ func TestSearchEnglish(t *testing.T) {
 		t.Errorf("blank query found %v", hitSlugs(hits))
 	}
 	hits := e.search("orders", Filter{})
-	if len(hits) == 0 || hits[0].Snippet == "" || len(hits[0].Via) == 0 || hits[0].Score <= 0 {
+	if len(hits) == 0 || Snippet(hits[0].Memory.Body, "orders", 160) == "" || len(hits[0].Via) == 0 || hits[0].Score <= 0 {
 		t.Fatalf("hit without snippet/via/score: %+v", hits)
 	}
-	if _, err := e.s.Search(e.ctx, strings.Repeat("a", 4097), Filter{}); CodeOf(err) != CodeInvalidQuery {
-		t.Fatalf("overlong query: %v", err)
-	}
+	// An over-long query is refused by recall, which owns the query (TestSearchFloorReturnsNothingHonestly there).
 }
 
 func TestSearchCJK(t *testing.T) {
@@ -182,7 +179,7 @@ func TestSearchEscaping(t *testing.T) {
 		{`'; DROP TABLE memory_meta; --`, false, false},
 	}
 	for _, tc := range cases {
-		hits, err := e.s.Search(e.ctx, tc.q, Filter{})
+		hits, err := e.lexical(tc.q, Filter{})
 		if err != nil {
 			t.Errorf("Search(%q) error: %v", tc.q, err)
 			continue
@@ -194,7 +191,7 @@ func TestSearchEscaping(t *testing.T) {
 			t.Errorf("Search(%q) matched plain-text, which does not contain it", tc.q)
 		}
 		// the same through every filter path.
-		if _, err := e.s.Search(e.ctx, tc.q, Filter{Workdir: "/tmp", Agent: "claude", NoDaily: true}); err != nil {
+		if _, err := e.lexical(tc.q, Filter{Workdir: "/tmp", Agent: "claude", NoDaily: true}); err != nil {
 			t.Errorf("Search(%q) with filter: %v", tc.q, err)
 		}
 	}
@@ -240,19 +237,39 @@ func TestSearchManyAndRanking(t *testing.T) {
 	if res.Failed != 0 {
 		t.Fatalf("%d failed", res.Failed)
 	}
-	hits := e.search("kiwi", Filter{})
-	if len(hits) != 20 {
-		t.Fatalf("default limit: %d hits", len(hits))
+	// The word path ranks by BM25, best first, and goes exactly depth rows deep.
+	rank := func(depth int) ([]RankedRID, map[int64]*Memory) {
+		t.Helper()
+		list, err := e.s.RankWords(e.ctx, BuildFTSQuery("kiwi", "OR"), testWeights, Filter{}, TimeWindow{}, depth)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rids := make([]int64, len(list))
+		for i, r := range list {
+			rids[i] = r.RID
+		}
+		mems, err := e.s.HydrateRIDs(e.ctx, rids, Filter{}, TimeWindow{})
+		if err != nil || len(mems) != len(list) {
+			t.Fatalf("hydrate %d of %d: %v", len(mems), len(list), err)
+		}
+		return list, mems
 	}
-	if hits[0].Memory.Slug != "best-kiwi" {
-		t.Fatalf("best match ranked %v", hitSlugs(hits)[:3])
+	list, mems := rank(20)
+	if len(list) != 20 {
+		t.Fatalf("depth 20: %d rows", len(list))
 	}
-	for i := 1; i < len(hits); i++ {
-		if hits[i].Score > hits[i-1].Score {
-			t.Fatal("hits not ordered by score")
+	if mems[list[0].RID].Slug != "best-kiwi" {
+		t.Fatalf("best match ranked %s", mems[list[0].RID].Slug)
+	}
+	for i := 1; i < len(list); i++ {
+		if list[i].Score > list[i-1].Score {
+			t.Fatal("rows not ordered by score")
 		}
 	}
-	if hits := e.search("kiwi", Filter{Limit: 100}); len(hits) != 61 {
-		t.Fatalf("Limit 100: %d hits", len(hits))
+	if list, _ := rank(100); len(list) != 61 {
+		t.Fatalf("depth 100: %d rows", len(list))
+	}
+	if hits := e.search("kiwi", Filter{}); len(hits) != 61 || hits[0].Memory.Slug != "best-kiwi" {
+		t.Fatalf("lexical search: %d hits, first %v", len(hits), hitSlugs(hits[:1]))
 	}
 }

@@ -43,7 +43,7 @@ func codeErr(code string, args map[string]any, format string, a ...any) *Error {
 	return &Error{Code: code, Args: args, Msg: fmt.Sprintf(format, a...)}
 }
 
-// coded is what every coded error of the backend offers (memory, embed, recall).
+// coded is what every coded error of the backend offers (memory, embed, vector, recall).
 type coded interface {
 	ErrorCode() string
 	ErrorArgs() map[string]any

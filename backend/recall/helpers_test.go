@@ -10,6 +10,7 @@ import (
 
 	"engram/backend/embed"
 	"engram/backend/memory"
+	"engram/backend/vector"
 )
 
 // clock is a movable clock for memory.Options.Now.
@@ -140,7 +141,7 @@ func (e *env) embedAll() {
 	if e.local == nil {
 		e.t.Fatal("env has no embedder")
 	}
-	if err := embed.NewIndexer(e.store, e.local, embed.IndexerOptions{Logger: quiet}).Run(e.ctx); err != nil {
+	if err := vector.NewIndexer(e.store, e.local, vector.IndexerOptions{Logger: quiet}).Run(e.ctx); err != nil {
 		e.t.Fatal(err)
 	}
 }

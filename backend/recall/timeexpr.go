@@ -174,191 +174,221 @@ func unitBack(now time.Time, n int, unit string) (back time.Time, agoFrom, agoTo
 }
 
 // ParseTime finds the first time expression in q (English or Chinese) and returns the period
-// it names, relative to now in loc; nil when there is none. In code queries bare years are not
-// read as dates (they are more likely versions or numbers).
+// it names, relative to now in loc; nil when there is none. The patterns of timePatterns are
+// tried in order, most specific first; one that matches but reads no valid period (30 February,
+// "last 0 days") lets the next one try. In code queries bare years are not read as dates (they
+// are more likely versions or numbers).
 func ParseTime(q string, now time.Time, loc *time.Location, code bool) *TimeRange {
 	if loc == nil {
 		loc = time.Local
 	}
-	now = now.In(loc)
-	today := day(now)
-	rel := func(expr string, from, to time.Time) *TimeRange {
-		return &TimeRange{From: from, To: to, Expr: expr, Relative: true}
+	c := newTimeClock(now.In(loc), loc)
+	for _, p := range timePatterns {
+		if p.prose && code {
+			continue
+		}
+		if m := p.match(q); m != nil {
+			if r := p.read(c, m); r != nil {
+				return r
+			}
+		}
 	}
-	abs := func(expr string, from, to time.Time) *TimeRange {
-		return &TimeRange{From: from, To: to, Expr: expr}
-	}
-	date := func(y, m, d int) time.Time { return time.Date(y, time.Month(m), d, 0, 0, 0, 0, loc) }
+	return nil
+}
 
-	// Absolute dates, most specific first.
-	if m := reISODate.FindStringSubmatch(q); m != nil {
-		y, mo, d := atoi(m[1]), atoi(m[2]), atoi(m[3])
-		if validDate(y, mo, d) {
-			return abs(m[0], date(y, mo, d), date(y, mo, d).AddDate(0, 0, 1))
+// timePattern is one kind of time expression: a regular expression (or literal words) and how
+// its match reads as a period.
+type timePattern struct {
+	re *regexp.Regexp
+	// words match literally when re is nil; the expression reported is the first of them.
+	words []string
+	// prose patterns are skipped in code queries.
+	prose bool
+	// read turns the submatches (m[0] the whole expression) into a period; nil to let the next
+	// pattern try.
+	read func(c timeClock, m []string) *TimeRange
+}
+
+func (p timePattern) match(q string) []string {
+	if p.re != nil {
+		return p.re.FindStringSubmatch(q)
+	}
+	for _, w := range p.words {
+		if strings.Contains(q, w) {
+			return []string{p.words[0]}
 		}
 	}
-	if m := reZHYMD.FindStringSubmatch(q); m != nil {
-		y, mo, d := atoi(m[1]), atoi(m[2]), atoi(m[3])
-		if validDate(y, mo, d) {
-			return abs(m[0], date(y, mo, d), date(y, mo, d).AddDate(0, 0, 1))
-		}
+	return nil
+}
+
+// literal is a pattern of literal alternatives, reported as the first.
+func literal(read func(c timeClock, m []string) *TimeRange, ws ...string) timePattern {
+	return timePattern{words: ws, read: read}
+}
+
+// timeClock is "now" and the starts of its day, week, month and year in the query's location.
+type timeClock struct {
+	now, today, week, month, year time.Time
+	loc                           *time.Location
+}
+
+func newTimeClock(now time.Time, loc *time.Location) timeClock {
+	return timeClock{now: now, today: day(now), week: weekStart(now), loc: loc,
+		month: time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, loc),
+		year:  time.Date(now.Year(), 1, 1, 0, 0, 0, 0, loc)}
+}
+
+func (c timeClock) date(y, m, d int) time.Time {
+	return time.Date(y, time.Month(m), d, 0, 0, 0, 0, c.loc)
+}
+
+// rel is a period counted back from now: it filters the search.
+func rel(expr string, from, to time.Time) *TimeRange {
+	return &TimeRange{From: from, To: to, Expr: expr, Relative: true}
+}
+
+// onDay is the absolute day y-m-d, nil when there is no such day.
+func (c timeClock) onDay(expr string, y, m, d int) *TimeRange {
+	if !validDate(y, m, d) {
+		return nil
 	}
-	if m := reDayMonthY.FindStringSubmatch(q); m != nil {
-		y, mo, d := atoi(m[3]), monthOf(m[2]), atoi(m[1])
-		if validDate(y, mo, d) {
-			return abs(m[0], date(y, mo, d), date(y, mo, d).AddDate(0, 0, 1))
-		}
+	return &TimeRange{From: c.date(y, m, d), To: c.date(y, m, d).AddDate(0, 0, 1), Expr: expr}
+}
+
+// inMonth is the absolute month y-m, nil when there is no such month.
+func (c timeClock) inMonth(expr string, y, m int) *TimeRange {
+	if !validDate(y, m, 1) {
+		return nil
 	}
-	if m := reMonthDayY.FindStringSubmatch(q); m != nil {
-		y, mo, d := atoi(m[3]), monthOf(m[1]), atoi(m[2])
-		if validDate(y, mo, d) {
-			return abs(m[0], date(y, mo, d), date(y, mo, d).AddDate(0, 0, 1))
-		}
+	return &TimeRange{From: c.date(y, m, 1), To: c.date(y, m, 1).AddDate(0, 1, 0), Expr: expr}
+}
+
+// inYear is the absolute year y, nil when it is out of range.
+func (c timeClock) inYear(expr string, y int) *TimeRange {
+	if !validDate(y, 1, 1) {
+		return nil
 	}
-	if m := reZHYM.FindStringSubmatch(q); m != nil {
-		y, mo := atoi(m[1]), atoi(m[2])
-		if validDate(y, mo, 1) {
-			return abs(m[0], date(y, mo, 1), date(y, mo, 1).AddDate(0, 1, 0))
-		}
+	return &TimeRange{From: c.date(y, 1, 1), To: c.date(y+1, 1, 1), Expr: expr}
+}
+
+// daysBack is the whole day n days before today.
+func (c timeClock) daysBack(expr string, n int) *TimeRange {
+	return rel(expr, c.today.AddDate(0, 0, -n), c.today.AddDate(0, 0, 1-n))
+}
+
+// lastN is "the last n units" up to the end of today; nil for a count of zero.
+func (c timeClock) lastN(expr string, n int, unit string) *TimeRange {
+	if n <= 0 {
+		return nil
 	}
-	if m := reMonthYear.FindStringSubmatch(q); m != nil {
-		y, mo := atoi(m[2]), monthOf(m[1])
-		if validDate(y, mo, 1) {
-			return abs(m[0], date(y, mo, 1), date(y, mo, 1).AddDate(0, 1, 0))
-		}
+	back, _, _ := unitBack(c.now, n, unit)
+	return rel(expr, back, c.today.AddDate(0, 0, 1))
+}
+
+// nAgo is the one unit n units ago; nil for a count of zero.
+func (c timeClock) nAgo(expr string, n int, unit string) *TimeRange {
+	if n <= 0 {
+		return nil
 	}
-	if m := reZHMD.FindStringSubmatch(q); m != nil {
+	_, from, to := unitBack(c.now, n, unit)
+	return rel(expr, from, to)
+}
+
+// lastUnit is the calendar week, month or year before this one; thisUnit is this one.
+func (c timeClock) lastUnit(expr, unit string) *TimeRange {
+	switch unit {
+	case "week":
+		return rel(expr, c.week.AddDate(0, 0, -7), c.week)
+	case "month":
+		return rel(expr, c.month.AddDate(0, -1, 0), c.month)
+	}
+	return rel(expr, c.year.AddDate(-1, 0, 0), c.year)
+}
+
+func (c timeClock) thisUnit(expr, unit string) *TimeRange {
+	switch unit {
+	case "week":
+		return rel(expr, c.week, c.week.AddDate(0, 0, 7))
+	case "month":
+		return rel(expr, c.month, c.month.AddDate(0, 1, 0))
+	}
+	return rel(expr, c.year, c.year.AddDate(1, 0, 0))
+}
+
+var weekdays = map[string]time.Weekday{"sunday": 0, "monday": 1, "tuesday": 2, "wednesday": 3, "thursday": 4,
+	"friday": 5, "saturday": 6}
+
+// timePatterns, in the order they are tried: absolute dates (most specific first), relative
+// days, counted periods, weekends and weekdays, calendar units, and last the least specific:
+// years and yearless months.
+var timePatterns = []timePattern{
+	{re: reISODate, read: func(c timeClock, m []string) *TimeRange { return c.onDay(m[0], atoi(m[1]), atoi(m[2]), atoi(m[3])) }},
+	{re: reZHYMD, read: func(c timeClock, m []string) *TimeRange { return c.onDay(m[0], atoi(m[1]), atoi(m[2]), atoi(m[3])) }},
+	{re: reDayMonthY, read: func(c timeClock, m []string) *TimeRange { return c.onDay(m[0], atoi(m[3]), monthOf(m[2]), atoi(m[1])) }},
+	{re: reMonthDayY, read: func(c timeClock, m []string) *TimeRange { return c.onDay(m[0], atoi(m[3]), monthOf(m[1]), atoi(m[2])) }},
+	{re: reZHYM, read: func(c timeClock, m []string) *TimeRange { return c.inMonth(m[0], atoi(m[1]), atoi(m[2])) }},
+	{re: reMonthYear, read: func(c timeClock, m []string) *TimeRange { return c.inMonth(m[0], atoi(m[2]), monthOf(m[1])) }},
+	// A Chinese month and day without a year: the latest one that is not in the future.
+	{re: reZHMD, read: func(c timeClock, m []string) *TimeRange {
 		mo, d := atoi(m[1]), atoi(m[2])
-		y := now.Year()
-		if validDate(y, mo, d) && date(y, mo, d).After(now) {
+		y := c.now.Year()
+		if validDate(y, mo, d) && c.date(y, mo, d).After(c.now) {
 			y--
 		}
-		if validDate(y, mo, d) {
-			return abs(m[0], date(y, mo, d), date(y, mo, d).AddDate(0, 0, 1))
-		}
-	}
-	// Relative periods.
-	switch {
-	case reDayBefore.MatchString(q):
-		return rel(reDayBefore.FindString(q), today.AddDate(0, 0, -2), today.AddDate(0, 0, -1))
-	case strings.Contains(q, "大前天"):
-		return rel("大前天", today.AddDate(0, 0, -3), today.AddDate(0, 0, -2))
-	case strings.Contains(q, "前天"):
-		return rel("前天", today.AddDate(0, 0, -2), today.AddDate(0, 0, -1))
-	case reYesterday.MatchString(q):
-		return rel(reYesterday.FindString(q), today.AddDate(0, 0, -1), today)
-	case strings.Contains(q, "昨天") || strings.Contains(q, "昨晚"):
-		return rel("昨天", today.AddDate(0, 0, -1), today)
-	case reToday.MatchString(q):
-		return rel(reToday.FindString(q), today, today.AddDate(0, 0, 1))
-	case strings.Contains(q, "今天") || strings.Contains(q, "今晚"):
-		return rel("今天", today, today.AddDate(0, 0, 1))
-	}
-	if m := reLastN.FindStringSubmatch(q); m != nil {
-		if n := number(m[1]); n > 0 {
-			back, _, _ := unitBack(now, n, strings.ToLower(m[2]))
-			return rel(m[0], back, today.AddDate(0, 0, 1))
-		}
-	}
-	if m := reZHRecentN.FindStringSubmatch(q); m != nil {
-		if n := number(m[1]); n > 0 {
-			back, _, _ := unitBack(now, n, m[2])
-			return rel(m[0], back, today.AddDate(0, 0, 1))
-		}
-	}
-	if m := reNAgo.FindStringSubmatch(q); m != nil {
-		if n := number(m[1]); n > 0 {
-			_, from, to := unitBack(now, n, strings.ToLower(m[2]))
-			return rel(m[0], from, to)
-		}
-	}
-	if m := reZHNAgo.FindStringSubmatch(q); m != nil {
-		if n := number(m[1]); n > 0 {
-			_, from, to := unitBack(now, n, m[2])
-			return rel(m[0], from, to)
-		}
-	}
-	ws := weekStart(now)
-	monthStart := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, loc)
-	yearStart := time.Date(now.Year(), 1, 1, 0, 0, 0, 0, loc)
-	if m := reLastWkEnd.FindString(q); m != "" {
-		return rel(m, ws.AddDate(0, 0, -2), ws)
-	}
-	if reZHLastWE.MatchString(q) {
-		return rel(reZHLastWE.FindString(q), ws.AddDate(0, 0, -2), ws)
-	}
-	if m := reLastWday.FindStringSubmatch(q); m != nil {
-		want := map[string]time.Weekday{"sunday": 0, "monday": 1, "tuesday": 2, "wednesday": 3, "thursday": 4,
-			"friday": 5, "saturday": 6}[strings.ToLower(m[1])]
-		d := today.AddDate(0, 0, -1)
+		return c.onDay(m[0], y, mo, d)
+	}},
+
+	{re: reDayBefore, read: func(c timeClock, m []string) *TimeRange { return c.daysBack(m[0], 2) }},
+	literal(func(c timeClock, m []string) *TimeRange { return c.daysBack(m[0], 3) }, "大前天"),
+	literal(func(c timeClock, m []string) *TimeRange { return c.daysBack(m[0], 2) }, "前天"),
+	{re: reYesterday, read: func(c timeClock, m []string) *TimeRange { return c.daysBack(m[0], 1) }},
+	literal(func(c timeClock, m []string) *TimeRange { return c.daysBack(m[0], 1) }, "昨天", "昨晚"),
+	{re: reToday, read: func(c timeClock, m []string) *TimeRange { return c.daysBack(m[0], 0) }},
+	literal(func(c timeClock, m []string) *TimeRange { return c.daysBack(m[0], 0) }, "今天", "今晚"),
+
+	{re: reLastN, read: func(c timeClock, m []string) *TimeRange { return c.lastN(m[0], number(m[1]), strings.ToLower(m[2])) }},
+	{re: reZHRecentN, read: func(c timeClock, m []string) *TimeRange { return c.lastN(m[0], number(m[1]), m[2]) }},
+	{re: reNAgo, read: func(c timeClock, m []string) *TimeRange { return c.nAgo(m[0], number(m[1]), strings.ToLower(m[2])) }},
+	{re: reZHNAgo, read: func(c timeClock, m []string) *TimeRange { return c.nAgo(m[0], number(m[1]), m[2]) }},
+
+	{re: reLastWkEnd, read: func(c timeClock, m []string) *TimeRange { return rel(m[0], c.week.AddDate(0, 0, -2), c.week) }},
+	{re: reZHLastWE, read: func(c timeClock, m []string) *TimeRange { return rel(m[0], c.week.AddDate(0, 0, -2), c.week) }},
+	// The latest such weekday before today.
+	{re: reLastWday, read: func(c timeClock, m []string) *TimeRange {
+		want := weekdays[strings.ToLower(m[1])]
+		d := c.today.AddDate(0, 0, -1)
 		for d.Weekday() != want {
 			d = d.AddDate(0, 0, -1)
 		}
 		return rel(m[0], d, d.AddDate(0, 0, 1))
-	}
-	if m := reLastUnit.FindStringSubmatch(q); m != nil {
-		switch strings.ToLower(m[2]) {
-		case "week":
-			return rel(m[0], ws.AddDate(0, 0, -7), ws)
-		case "month":
-			return rel(m[0], monthStart.AddDate(0, -1, 0), monthStart)
-		default:
-			return rel(m[0], yearStart.AddDate(-1, 0, 0), yearStart)
+	}},
+	{re: reLastUnit, read: func(c timeClock, m []string) *TimeRange { return c.lastUnit(m[0], strings.ToLower(m[2])) }},
+	{re: reThisUnit, read: func(c timeClock, m []string) *TimeRange { return c.thisUnit(m[0], strings.ToLower(m[1])) }},
+	{re: reZHLastWeek, read: func(c timeClock, m []string) *TimeRange { return c.lastUnit(m[0], "week") }},
+	{re: reZHThisWeek, read: func(c timeClock, m []string) *TimeRange { return c.thisUnit(m[0], "week") }},
+	literal(func(c timeClock, m []string) *TimeRange { return c.lastUnit(m[0], "month") }, "上个月", "上月"),
+	literal(func(c timeClock, m []string) *TimeRange { return c.thisUnit(m[0], "month") }, "这个月", "本月"),
+	literal(func(c timeClock, m []string) *TimeRange {
+		return rel(m[0], c.year.AddDate(-2, 0, 0), c.year.AddDate(-1, 0, 0))
+	}, "前年"),
+	literal(func(c timeClock, m []string) *TimeRange { return c.lastUnit(m[0], "year") }, "去年"),
+	literal(func(c timeClock, m []string) *TimeRange { return c.thisUnit(m[0], "year") }, "今年"),
+
+	{re: reZHY, read: func(c timeClock, m []string) *TimeRange { return c.inYear(m[0], atoi(m[1])) }},
+	{re: reYear, prose: true, read: func(c timeClock, m []string) *TimeRange {
+		ys := m[1]
+		if ys == "" {
+			ys = m[2]
 		}
-	}
-	if m := reThisUnit.FindStringSubmatch(q); m != nil {
-		switch strings.ToLower(m[1]) {
-		case "week":
-			return rel(m[0], ws, ws.AddDate(0, 0, 7))
-		case "month":
-			return rel(m[0], monthStart, monthStart.AddDate(0, 1, 0))
-		default:
-			return rel(m[0], yearStart, yearStart.AddDate(1, 0, 0))
-		}
-	}
-	switch {
-	case reZHLastWeek.MatchString(q):
-		return rel(reZHLastWeek.FindString(q), ws.AddDate(0, 0, -7), ws)
-	case reZHThisWeek.MatchString(q):
-		return rel(reZHThisWeek.FindString(q), ws, ws.AddDate(0, 0, 7))
-	case strings.Contains(q, "上个月") || strings.Contains(q, "上月"):
-		return rel("上个月", monthStart.AddDate(0, -1, 0), monthStart)
-	case strings.Contains(q, "这个月") || strings.Contains(q, "本月"):
-		return rel("这个月", monthStart, monthStart.AddDate(0, 1, 0))
-	case strings.Contains(q, "前年"):
-		return rel("前年", yearStart.AddDate(-2, 0, 0), yearStart.AddDate(-1, 0, 0))
-	case strings.Contains(q, "去年"):
-		return rel("去年", yearStart.AddDate(-1, 0, 0), yearStart)
-	case strings.Contains(q, "今年"):
-		return rel("今年", yearStart, yearStart.AddDate(1, 0, 0))
-	}
-	// Years and yearless months last: they are the least specific.
-	if m := reZHY.FindStringSubmatch(q); m != nil {
-		y := atoi(m[1])
-		if validDate(y, 1, 1) {
-			return abs(m[0], date(y, 1, 1), date(y+1, 1, 1))
-		}
-	}
-	if !code {
-		if m := reYear.FindStringSubmatch(q); m != nil {
-			ys := m[1]
-			if ys == "" {
-				ys = m[2]
-			}
-			if y := atoi(ys); validDate(y, 1, 1) {
-				return abs(m[0], date(y, 1, 1), date(y+1, 1, 1))
-			}
-		}
-	}
-	if m := reMonthOnly.FindStringSubmatch(q); m != nil {
-		return &TimeRange{Month: monthOf(m[1]), Expr: m[0]}
-	}
-	if m := reZHMonth.FindStringSubmatch(q); m != nil {
+		return c.inYear(m[0], atoi(ys))
+	}},
+	{re: reMonthOnly, read: func(c timeClock, m []string) *TimeRange { return &TimeRange{Month: monthOf(m[1]), Expr: m[0]} }},
+	{re: reZHMonth, read: func(c timeClock, m []string) *TimeRange {
 		if mo := number(m[1]); mo >= 1 && mo <= 12 {
 			return &TimeRange{Month: mo, Expr: m[0]}
 		}
-	}
-	return nil
+		return nil
+	}},
 }
 
 func atoi(s string) int {

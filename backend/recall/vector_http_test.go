@@ -14,6 +14,7 @@ import (
 
 	"engram/backend/embed"
 	"engram/backend/memory"
+	"engram/backend/vector"
 )
 
 // scriptedStore answers /search with whatever the test sets; it may also stall or fail.
@@ -54,7 +55,7 @@ func TestExternalVectorStoreIsUntrusted(t *testing.T) {
 	backend := &scriptedStore{status: 200, body: `{"results": []}`}
 	srv := httptest.NewServer(backend)
 	defer srv.Close()
-	hs, err := embed.NewHTTPStore(srv.URL, embed.HTTPStoreOptions{Timeout: 300 * time.Millisecond, Logger: quiet})
+	hs, err := vector.NewHTTPStore(srv.URL, vector.HTTPStoreOptions{Timeout: 300 * time.Millisecond, Logger: quiet})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,11 +106,11 @@ func TestExternalVectorStoreIsUntrusted(t *testing.T) {
 	} {
 		set()
 		_, err := e.svc.Search(e.ctx, SearchParams{Query: "tomatoes", NoTouch: true})
-		if err == nil || !embed.IsBackendError(err) {
+		if err == nil || !vector.IsBackendError(err) {
 			t.Errorf("%s: the failure must surface, got %v", name, err)
 		}
 		best, err := e.svc.Search(e.ctx, SearchParams{Query: "tomatoes", NoTouch: true, BestEffort: true})
-		if err != nil || rankOf(best, "mine") != 0 || len(best.Warnings) != 1 || best.Warnings[0].Code != embed.CodeVectorBackend {
+		if err != nil || rankOf(best, "mine") != 0 || len(best.Warnings) != 1 || best.Warnings[0].Code != vector.CodeVectorBackend {
 			t.Errorf("%s: best effort keeps the lexical hits and warns: %v %+v %v", name, slugs(best), best.Warnings, err)
 		}
 		ctx, err := e.svc.BuildContext(e.ctx, ContextParams{Query: "tomatoes", MaxTokens: 300})

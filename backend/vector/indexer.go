@@ -1,4 +1,4 @@
-package embed
+package vector
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"engram/backend/embed"
 	"engram/backend/memory"
 )
 
@@ -47,7 +48,7 @@ type IndexerOptions struct {
 // of them after the embedding model changed — in the background, batch by batch.
 type Indexer struct {
 	store *memory.Store
-	emb   Embedder
+	emb   embed.Embedder
 	opts  IndexerOptions
 	log   *slog.Logger
 
@@ -59,7 +60,7 @@ type Indexer struct {
 }
 
 // NewIndexer returns an indexer of emb's vectors over store.
-func NewIndexer(store *memory.Store, emb Embedder, opts IndexerOptions) *Indexer {
+func NewIndexer(store *memory.Store, emb embed.Embedder, opts IndexerOptions) *Indexer {
 	if opts.Batch <= 0 {
 		opts.Batch = 64
 	}
@@ -105,7 +106,7 @@ func (ix *Indexer) Kick() {
 // loop calls, and what a caller that needs every vector now (a benchmark, a reindex) calls.
 func (ix *Indexer) Run(ctx context.Context) error {
 	if err := ix.flushDeletes(ctx); err != nil {
-		ix.log.Warn("embed: unable to delete vectors from the external store", "err", err)
+		ix.log.Warn("vector: unable to delete vectors from the external store", "err", err)
 	}
 	done, total, err := ix.store.VectorCounts(ctx, ix.emb.Model())
 	if err != nil {
@@ -122,7 +123,7 @@ func (ix *Indexer) Run(ctx context.Context) error {
 		}
 		texts := make([]string, len(todo))
 		for i, t := range todo {
-			texts[i] = DocumentText(t.Title, t.Tags, t.Body)
+			texts[i] = embed.DocumentText(t.Title, t.Tags, t.Body)
 		}
 		vecs, err := ix.emb.Embed(ctx, texts)
 		if err != nil {
@@ -157,7 +158,7 @@ func (ix *Indexer) Run(ctx context.Context) error {
 		ix.report(Progress{Done: min(done, total), Total: total, Running: true})
 	}
 	if err := ix.store.PruneVectorLog(ctx, 50000); err != nil {
-		ix.log.Warn("embed: unable to prune the vector log", "err", err)
+		ix.log.Warn("vector: unable to prune the vector log", "err", err)
 	}
 	done, total, err = ix.store.VectorCounts(ctx, ix.emb.Model())
 	if err != nil {
@@ -209,7 +210,7 @@ func (ix *Indexer) Start(ctx context.Context) (stop func()) {
 			case <-time.After(ix.opts.Debounce):
 			}
 			if err := ix.Run(ctx); err != nil && ctx.Err() == nil {
-				ix.log.Warn("embed: vector pass failed; retrying later", "err", err)
+				ix.log.Warn("vector: vector pass failed; retrying later", "err", err)
 				select {
 				case <-ctx.Done():
 					return

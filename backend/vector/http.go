@@ -1,4 +1,4 @@
-package embed
+package vector
 
 import (
 	"bytes"
@@ -16,6 +16,7 @@ import (
 
 	"github.com/oklog/ulid/v2"
 
+	"engram/backend/embed"
 	"engram/backend/memory"
 )
 
@@ -58,7 +59,7 @@ func NewHTTPStore(baseURL string, opts HTTPStoreOptions) (*HTTPStore, error) {
 	base := strings.TrimRight(strings.TrimSpace(baseURL), "/")
 	u, err := url.Parse(base)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, codeErr(CodeInvalidConfig, err, map[string]any{"Field": "vector_store_url", "Value": baseURL},
+		return nil, codeErr(embed.CodeInvalidConfig, err, map[string]any{"Field": "vector_store_url", "Value": baseURL},
 			"the vector store URL %q is not an http(s) URL", baseURL)
 	}
 	if opts.ConnectTimeout <= 0 {
@@ -239,7 +240,7 @@ func (h *HTTPStore) Search(ctx context.Context, vec []float32, limit int, f memo
 	seen := map[string]bool{}
 	for _, r := range resp.Results {
 		if _, err := ulid.ParseStrict(r.ID); err != nil {
-			h.log.Warn("embed: vector store returned a malformed id; dropped", "id", clip(r.ID, 64))
+			h.log.Warn("vector: vector store returned a malformed id; dropped", "id", clip(r.ID, 64))
 			continue
 		}
 		if math.IsNaN(r.Score) || math.IsInf(r.Score, 0) || seen[r.ID] {
@@ -252,4 +253,12 @@ func (h *HTTPStore) Search(ctx context.Context, vec []float32, limit int, f memo
 		}
 	}
 	return out, nil
+}
+
+func clip(s string, n int) string {
+	s = strings.TrimSpace(s)
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
 }

@@ -1,4 +1,4 @@
-package embed
+package vector
 
 import (
 	"container/heap"
@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"sync"
 
+	"engram/backend/embed"
 	"engram/backend/memory"
 )
 
@@ -204,7 +205,7 @@ func (x *Index) exact(vec []float32, limit int, allow func(int) bool) []cand {
 		if !allow(i) {
 			return 0, false
 		}
-		return Dot(vec, x.slab[i*x.dim:(i+1)*x.dim]), true
+		return embed.Dot(vec, x.slab[i*x.dim:(i+1)*x.dim]), true
 	})
 }
 
@@ -217,12 +218,12 @@ func (x *Index) twoStage(vec []float32, limit int, allow func(int) bool) []cand 
 		if !allow(i) {
 			return 0, false
 		}
-		return Dot(qf, x.folded[i*foldDim:(i+1)*foldDim]), true
+		return embed.Dot(qf, x.folded[i*foldDim:(i+1)*foldDim]), true
 	})
 	var second topK
 	second.limit = limit
 	for _, c := range first {
-		second.offer(c.i, Dot(vec, x.slab[c.i*x.dim:(c.i+1)*x.dim]))
+		second.offer(c.i, embed.Dot(vec, x.slab[c.i*x.dim:(c.i+1)*x.dim]))
 	}
 	return second.sorted()
 }

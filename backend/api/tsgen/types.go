@@ -1,0 +1,133 @@
+package main
+
+import (
+	"encoding/json"
+	"reflect"
+
+	"engram/backend/api"
+	"engram/backend/memory"
+	"engram/backend/organizer"
+)
+
+// entry is one interface to write: its TypeScript name, the Go struct whose JSON it describes,
+// and a comment.
+type entry struct {
+	name string
+	typ  reflect.Type
+	doc  string
+	// extends names a generated interface whose fields this struct also carries, so that the
+	// UI may use one where the other is expected.
+	extends string
+}
+
+func t[T any]() reflect.Type { return reflect.TypeOf((*T)(nil)).Elem() }
+
+// section is a commented group of entries.
+type section struct {
+	title   string
+	entries []entry
+}
+
+// sections are the generated interfaces, in file order.
+var sections = []section{
+	{"app and memories (backend/api, backend/memory)", []entry{
+		{"AppInfo", t[api.AppInfo](), "", ""},
+		{"MemorySummary", t[api.Summary](), "A memory as lists and search show it.", ""},
+		{"MemorySource", t[memory.Source](), "Where a memory came from.", ""},
+		{"Memory", t[memory.Memory](), "One memory: its frontmatter, body and file.", "MemorySummary"},
+		{"ListParams", t[api.ListParams](), "", ""},
+		{"ListResult", t[api.ListResult](), "", ""},
+		{"RefParams", t[api.RefParams](), "Names one memory by id, or by slug in a scope.", ""},
+		{"ReadResult", t[api.ReadResult](), "", ""},
+		{"SearchParams", t[api.SearchParams](), "", ""},
+		{"SearchHit", t[api.SearchHit](), "", ""},
+		{"SearchResult", t[api.SearchResult](), "", ""},
+		{"WriteParams", t[api.WriteParams](), "", ""},
+		{"UpdateParams", t[api.UpdateParams](), "", ""},
+		{"Warning", t[api.Warning](), "A non-fatal note on an item (i18n key warning.<code>).", ""},
+		{"ItemResult", t[api.ItemResult](), "", ""},
+		{"ScopeQuota", t[memory.ScopeQuota](), "", ""},
+		{"QuotaSummary", t[memory.QuotaSummary](), "", ""},
+		{"RemoteClient", t[api.RemoteClient](), "One browser (or other client) connected through the bridge.", ""},
+		{"RemoteStatus", t[api.RemoteStatus](), "State of remote access (the localhost bridge).", ""},
+	}},
+	{"files, audit, index", []entry{
+		{"Problem", t[memory.Problem](), "A file that could not be indexed; it is left untouched on disk (memory.problems).", ""},
+		{"ProblemsResult", t[api.ProblemsResult](), "", ""},
+		{"AuditEntry", t[memory.AuditEntry](), "One row of the audit log, newest first (memory.history).", ""},
+		{"HistoryParams", t[api.HistoryParams](), "", ""},
+		{"HistoryResult", t[api.HistoryResult](), "", ""},
+		{"ReconcileReport", t[memory.ReconcileReport](), "", ""},
+		{"DoctorReport", t[memory.DoctorReport](), "", ""},
+	}},
+	{"organizer (backend/organizer)", []entry{
+		{"OrganizerSettings", t[organizer.Settings](), "", ""},
+		{"OrganizerProgress", t[organizer.Progress](), "One organizer.progress event: where a run stands.", ""},
+		{"RunError", t[organizer.RunError](), "A coded failure recorded in a run (i18n key error.<code>).", ""},
+		{"RunCounts", t[organizer.Counts](), "", ""},
+		{"RunSummary", t[organizer.RunSummary](), "", ""},
+		{"EntryRef", t[organizer.EntryRef](), "A memory as the run saw it at scan time.", ""},
+		{"DecisionReason", t[organizer.Reason](), "", ""},
+		{"DecisionResult", t[organizer.DecisionResult](), "", ""},
+		{"Preserved", t[organizer.Preserved](), "", ""},
+		{"Decision", t[organizer.Decision](), "", ""},
+		{"ClusterReport", t[organizer.ClusterReport](), "", ""},
+		{"ScopeScan", t[organizer.ScopeScan](), "", ""},
+		{"RunReport", t[organizer.Report](), "", ""},
+		{"RunDetail", t[organizer.RunDetail](), "", ""},
+		{"OrganizerStatus", t[organizer.StatusResult](), "", ""},
+		{"RunsParams", t[organizer.RunsParams](), "", ""},
+		{"RunsResult", t[organizer.RunsResult](), "", ""},
+		{"RunRef", t[organizer.RunRef](), "A run and where it stands after runNow / abort.", ""},
+		{"RunNowParams", t[organizer.RunNowParams](), "", ""},
+		{"ApplyReportParams", t[organizer.ApplyParams](), "", ""},
+		{"DecisionApplyOutcome", t[organizer.DecisionOutcome](), "", ""},
+		{"ApplyReportResult", t[organizer.ApplyResult](), "", ""},
+	}},
+}
+
+// named maps Go types to the hand-written TypeScript types (types.manual.ts) they encode as.
+var named = map[reflect.Type]string{
+	t[memory.Scope]():             "Scope",
+	t[memory.Type]():              "MemoryType",
+	t[memory.Confidence]():        "Confidence",
+	t[organizer.Mode]():           "OrganizerMode",
+	t[organizer.Trigger]():        "OrganizerTrigger",
+	t[organizer.Status]():         "RunStatus",
+	t[organizer.Phase]():          "RunPhase | ''",
+	t[organizer.Action]():         "DecisionAction",
+	t[organizer.Risk]():           "Risk",
+	t[organizer.Tier]():           "Tier | ''",
+	t[organizer.Outcome]():        "DecisionOutcome",
+	t[organizer.DecisionStatus](): "DecisionStatus",
+	t[api.Error]():                "ErrorPayload",
+	t[json.RawMessage]():          "unknown",
+}
+
+// fields overrides what a field's Go type cannot say: a string that holds one of a union's
+// values, a slice or pointer the api never leaves nil, a parameter the UI may leave out. The key
+// is "<TS interface>.<json name>"; the value replaces the rendered ": type" part, with a leading
+// "?" to make the field optional.
+var fields = map[string]string{
+	"AppInfo.language":               "Language",
+	"ListResult.items":               "MemorySummary[]",
+	"ReadResult.memory":              "Memory",
+	"SearchResult.hits":              "SearchHit[]",
+	"WriteParams.type":               "WritableType",
+	"UpdateParams.mode":              "?'merge' | 'replace'",
+	"UpdateParams.type":              "?WritableType",
+	"ScopeQuota.level":               "QuotaLevel",
+	"QuotaSummary.level":             "QuotaLevel",
+	"AuditEntry.detail":              "Record<string, unknown> | null",
+	"HistoryParams.id":               "?string",
+	"ApplyReportParams.decision_ids": "string[]",
+	"ScopeScan.level":                "QuotaLevel",
+	"RunReport.quota_level":          "QuotaLevel",
+	// A run known only from a RunRef is shown as a stub without counts (util/organizer.ts).
+	"RunSummary.counts": "?RunCounts | null",
+}
+
+// aliases are written after the interfaces.
+var aliases = []string{
+	"export type OrganizerSettingsPatch = Partial<OrganizerSettings>",
+}
