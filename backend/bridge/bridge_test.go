@@ -40,7 +40,7 @@ func start(t *testing.T, cfg Config) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	set := settings.New(st.DB(), "en")
+	set := settings.New(st, "en")
 	hub := api.NewHub(st, set)
 	a := api.New(ctx, api.Deps{Store: st, Catalog: cat, Settings: set, Events: hub}, memory.ActorBridge)
 	cfg.Home = home

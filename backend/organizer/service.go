@@ -99,7 +99,7 @@ type Service struct {
 	stopped bool
 	ctx     context.Context
 	cancel  context.CancelFunc
-	lock    *runLock
+	lock    *memory.FileLock
 	timer   Timer
 	timerAt time.Time
 	poll    Timer
@@ -121,7 +121,7 @@ func New(opts Options) (*Service, error) {
 	if opts.Store == nil {
 		return nil, errors.New("organizer: unable to start without a store")
 	}
-	s := &Service{store: opts.Store, runs: runStore{db: opts.Store.DB()}, clock: opts.Clock, log: opts.Logger,
+	s := &Service{store: opts.Store, runs: runStore{store: opts.Store}, clock: opts.Clock, log: opts.Logger,
 		planner: opts.Planner, clusterer: opts.Clusterer, onProgress: opts.Progress, defaults: opts.Settings,
 		scheduler: !opts.DisableScheduler && !opts.Passive, passive: opts.Passive, pollEvery: opts.PollInterval,
 		startupDelay: opts.StartupDelay,
@@ -163,7 +163,7 @@ func (s *Service) Start(ctx context.Context) error {
 	if s.started {
 		return nil
 	}
-	lk, err := openRunLock(filepath.Join(s.store.Root(), ".organizer.lock"))
+	lk, err := memory.OpenFileLock(filepath.Join(s.store.Root(), ".organizer.lock"))
 	if err != nil {
 		return err
 	}
@@ -201,7 +201,7 @@ func (s *Service) Stop() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.cancel()
-	return s.lock.close()
+	return s.lock.Close()
 }
 
 func (s *Service) stopTimersLocked() {
@@ -227,11 +227,11 @@ func (s *Service) recoverLocked() {
 	if n, err := s.runs.count(s.ctx, StatusRunning); err != nil || n == 0 {
 		return
 	}
-	ok, err := s.lock.tryLock()
+	ok, err := s.lock.TryLock()
 	if err != nil || !ok {
 		return
 	}
-	defer s.lock.unlock()
+	defer s.lock.Unlock()
 	if n, err := s.runs.failInterrupted(s.ctx, s.clock.Now()); err != nil {
 		s.log.Warn("organizer: unable to recover interrupted runs", "err", err)
 	} else if n > 0 {
@@ -256,7 +256,7 @@ func (s *Service) Settings(ctx context.Context) (Settings, error) { return s.loa
 
 func (s *Service) loadSettings(ctx context.Context) (Settings, error) {
 	st := s.defaults
-	if _, err := loadJSON(ctx, s.store.DB(), settingsKey, &st); err != nil {
+	if _, err := loadJSON(ctx, s.store, settingsKey, &st); err != nil {
 		return s.defaults, err
 	}
 	if st.Validate() != nil {
@@ -267,7 +267,7 @@ func (s *Service) loadSettings(ctx context.Context) (Settings, error) {
 
 func (s *Service) loadSchedule(ctx context.Context) schedule {
 	var sc schedule
-	if _, err := loadJSON(ctx, s.store.DB(), scheduleKey, &sc); err != nil {
+	if _, err := loadJSON(ctx, s.store, scheduleKey, &sc); err != nil {
 		s.log.Warn("organizer: unable to read the schedule", "err", err)
 	}
 	return sc
@@ -286,7 +286,7 @@ func (s *Service) UpdateSettings(ctx context.Context, p SettingsPatch) (Settings
 	if err != nil {
 		return cur, err
 	}
-	if err := saveJSON(ctx, s.store.DB(), settingsKey, next); err != nil {
+	if err := saveJSON(ctx, s.store, settingsKey, next); err != nil {
 		return cur, err
 	}
 	if next.Enabled != cur.Enabled || next.FrequencyHours != cur.FrequencyHours {
@@ -315,7 +315,7 @@ func (s *Service) armLocked(reset bool, minDelay time.Duration) {
 	if !st.Enabled {
 		if !sc.NextRunAt.IsZero() {
 			sc.NextRunAt = time.Time{}
-			if err := saveJSON(ctx, s.store.DB(), scheduleKey, sc); err != nil {
+			if err := saveJSON(ctx, s.store, scheduleKey, sc); err != nil {
 				s.log.Warn("organizer: unable to save the schedule", "err", err)
 			}
 		}
@@ -324,7 +324,7 @@ func (s *Service) armLocked(reset bool, minDelay time.Duration) {
 	now := s.clock.Now()
 	if reset || sc.NextRunAt.IsZero() || sc.NextRunAt.After(now.Add(st.frequency())) {
 		sc.NextRunAt = now.Add(st.frequency())
-		if err := saveJSON(ctx, s.store.DB(), scheduleKey, sc); err != nil {
+		if err := saveJSON(ctx, s.store, scheduleKey, sc); err != nil {
 			s.log.Warn("organizer: unable to save the schedule", "err", err)
 		}
 	}
@@ -357,7 +357,7 @@ func (s *Service) onTimer() {
 	}
 	sc := s.loadSchedule(ctx)
 	sc.LastCheckAt, sc.LastSkip, sc.NextRunAt = now, skip, now.Add(st.frequency())
-	if err := saveJSON(ctx, s.store.DB(), scheduleKey, sc); err != nil {
+	if err := saveJSON(ctx, s.store, scheduleKey, sc); err != nil {
 		s.log.Warn("organizer: unable to save the schedule", "err", err)
 	}
 	if skip == "" {
@@ -468,7 +468,7 @@ func (s *Service) drainLocked() {
 	if s.busy || !s.running() || s.passive {
 		return
 	}
-	ok, err := s.lock.tryLock()
+	ok, err := s.lock.TryLock()
 	if err != nil {
 		s.log.Warn("organizer: unable to take the run lock", "err", err)
 		return
@@ -478,7 +478,7 @@ func (s *Service) drainLocked() {
 	}
 	id, found := s.claimNextLocked()
 	if !found {
-		s.lock.unlock()
+		s.lock.Unlock()
 		return
 	}
 	s.busy = true
@@ -556,7 +556,7 @@ func (s *Service) work(id string) {
 		}
 		if !found {
 			s.busy = false
-			s.lock.unlock()
+			s.lock.Unlock()
 			close(s.idle)
 			s.mu.Unlock()
 			return
@@ -627,7 +627,7 @@ func (s *Service) Abort(ctx context.Context, runID string) (RunRef, error) {
 	}
 	s.mu.Unlock()
 	if runID == "" {
-		rows, err := s.runs.list(ctx, `status = 'running'`, 1, 0)
+		rows, err := s.runs.list(ctx, []Status{StatusRunning}, 1, 0)
 		if err != nil {
 			return RunRef{}, err
 		}
@@ -662,7 +662,7 @@ func (s *Service) acquireForReview() error {
 	if s.busy {
 		return codeErr(CodeBusy, nil, "unable to apply while a run is active; try again when it ends")
 	}
-	ok, err := s.lock.tryLock()
+	ok, err := s.lock.TryLock()
 	if err != nil {
 		return err
 	}
@@ -678,7 +678,7 @@ func (s *Service) releaseForReview() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.busy = false
-	s.lock.unlock()
+	s.lock.Unlock()
 	close(s.idle)
 	s.drainLocked() // a Run Now asked for meanwhile
 }
@@ -737,7 +737,7 @@ func (s *Service) Status(ctx context.Context) (StatusResult, error) {
 	out.Armed = s.timer != nil
 	out.TimerAt = timePtr(s.timerAt)
 	s.mu.Unlock()
-	active, err := s.runs.list(ctx, `status = 'running'`, 1, 0)
+	active, err := s.runs.list(ctx, []Status{StatusRunning}, 1, 0)
 	if err != nil {
 		return out, err
 	}
@@ -748,7 +748,7 @@ func (s *Service) Status(ctx context.Context) (StatusResult, error) {
 	if out.Queued, err = s.runs.count(ctx, StatusQueued); err != nil {
 		return out, err
 	}
-	last, err := s.runs.list(ctx, `status IN ('done', 'failed', 'aborted')`, 1, 0)
+	last, err := s.runs.list(ctx, []Status{StatusDone, StatusFailed, StatusAborted}, 1, 0)
 	if err != nil {
 		return out, err
 	}
@@ -787,7 +787,7 @@ func (s *Service) Runs(ctx context.Context, p RunsParams) (RunsResult, error) {
 	if limit <= 0 || limit > 500 {
 		limit = 50
 	}
-	rows, err := s.runs.list(ctx, "", limit, max(p.Offset, 0))
+	rows, err := s.runs.list(ctx, nil, limit, max(p.Offset, 0))
 	if err != nil {
 		return RunsResult{}, err
 	}
