@@ -42,6 +42,9 @@ type Patch struct {
 	RemoteAddr *string `json:"remote_addr,omitempty"`
 }
 
+// CodeInvalid is the code of a refused value; its i18n key is "error.invalid_setting".
+const CodeInvalid = "invalid_setting"
+
 // ErrInvalid is wrapped by validation failures.
 var ErrInvalid = errors.New("settings: invalid value")
 
@@ -56,6 +59,14 @@ func (e *InvalidError) Error() string {
 
 // Unwrap lets errors.Is(err, ErrInvalid) work.
 func (e *InvalidError) Unwrap() error { return ErrInvalid }
+
+// ErrorCode is the stable code the api translates as "error.<code>".
+func (e *InvalidError) ErrorCode() string { return CodeInvalid }
+
+// ErrorArgs name the field and the value refused.
+func (e *InvalidError) ErrorArgs() map[string]any {
+	return map[string]any{"Field": e.Field, "Value": e.Value}
+}
 
 // Rows is where settings are kept: the index's settings table, which only the memory store
 // touches (*memory.Store satisfies it).
