@@ -72,7 +72,7 @@ func (a *App) Start(ctx context.Context, watch bool) error {
 		return err
 	}
 	a.Store = st
-	a.Settings = settings.New(st.DB(), a.lang)
+	a.Settings = settings.New(st, a.lang)
 	a.Events = api.NewHub(st, a.Settings)
 	// Long-running processes (desktop, serve) schedule and execute runs; one-shot CLI
 	// processes are passive: a Run Now there is queued for the long-running process to take.

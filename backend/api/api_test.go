@@ -26,7 +26,7 @@ func newAPI(t *testing.T, actor string) *API {
 	if err != nil {
 		t.Fatal(err)
 	}
-	set := settings.New(st.DB(), "en")
+	set := settings.New(st, "en")
 	return New(ctx, Deps{Store: st, Catalog: cat, Settings: set, Events: NewHub(st, set), Version: "test"}, actor)
 }
 

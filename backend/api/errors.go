@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 
+	"engram/backend/coded"
 	"engram/backend/memory"
-	"engram/backend/organizer"
 	"engram/backend/settings"
 )
 
@@ -32,7 +32,7 @@ const (
 	CodeUnknownMethod     = "unknown_method"
 	CodeWorkdirMissing    = "workdir_required"
 	CodeAgentMissing      = "agent_required"
-	CodeInvalidSetting    = "invalid_setting"
+	CodeInvalidSetting    = settings.CodeInvalid
 	CodeCanceled          = "canceled"
 	CodeRemoteUnavailable = "remote_unavailable"
 )
@@ -47,26 +47,13 @@ func (a *API) fail(err error) error {
 		return ae
 	}
 	e := &Error{Code: memory.CodeInternal}
-	var me *memory.Error
-	var se *settings.InvalidError
-	// recall and embed errors carry their code behind this interface.
-	var ce interface {
-		ErrorCode() string
-		ErrorArgs() map[string]any
-	}
-	var oe *organizer.Error
-	switch {
-	case errors.As(err, &oe):
-		e.Code, e.Args = oe.Code, oe.Args
-	case errors.As(err, &me):
-		e.Code, e.Args = me.Code, me.Args
-	case errors.As(err, &se):
-		e.Code, e.Args = CodeInvalidSetting, map[string]any{"Field": se.Field, "Value": se.Value}
-	case errors.As(err, &ce):
-		e.Code, e.Args = ce.ErrorCode(), ce.ErrorArgs()
-	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+	// Every package's coded error (memory, organizer, recall, embed, settings) carries its
+	// code behind one interface; the outermost one in the chain speaks.
+	if c, ok := coded.As(err); ok {
+		e.Code, e.Args = c.ErrorCode(), c.ErrorArgs()
+	} else if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		e.Code = CodeCanceled
-	default:
+	} else {
 		e.Args = map[string]any{"Detail": err.Error()}
 	}
 	return a.newError(e.Code, e.Args)

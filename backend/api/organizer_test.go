@@ -26,7 +26,7 @@ func TestOrganizerThroughTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	set := settings.New(st.DB(), "en")
+	set := settings.New(st, "en")
 	hub := NewHub(st, set)
 	var events []organizer.Progress
 	org, err := organizer.New(organizer.Options{Store: st, Progress: func(p organizer.Progress) {

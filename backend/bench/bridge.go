@@ -56,7 +56,7 @@ func RunBridge(ctx context.Context, n int, progress io.Writer) (BridgeFigures, e
 		return f, err
 	}
 	defer st.Close()
-	set := settings.New(st.DB(), "en")
+	set := settings.New(st, "en")
 	hub := api.NewHub(st, set)
 	// The same recall the app runs: the local embedder with every vector computed first.
 	emb, err := vector.Build(embed.Config{}, st, nil)

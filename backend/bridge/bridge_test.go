@@ -47,7 +47,7 @@ func startWith(t *testing.T, cfg Config, remote api.Remote, before func(*Server)
 	if err != nil {
 		t.Fatal(err)
 	}
-	set := settings.New(st.DB(), "en")
+	set := settings.New(st, "en")
 	hub := api.NewHub(st, set)
 	a := api.New(ctx, api.Deps{Store: st, Catalog: cat, Settings: set, Events: hub, Remote: remote}, memory.ActorBridge)
 	cfg.Home = home

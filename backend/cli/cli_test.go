@@ -41,7 +41,7 @@ func (h *home) run(stdin string, args ...string) (code int, stdout, stderr strin
 			if err != nil {
 				return nil, nil, err
 			}
-			set := settings.New(st.DB(), "en")
+			set := settings.New(st, "en")
 			a := api.New(ctx, api.Deps{Store: st, Catalog: h.cat, Settings: set, Events: api.NewHub(st, set)}, memory.ActorUser)
 			return a, st.Close, nil
 		},

@@ -6,7 +6,7 @@ import (
 	"hash/fnv"
 	"math"
 
-	"engram/backend/embed/token"
+	"engram/backend/text"
 )
 
 // DefaultLocalDim is the width of the local embedder's vectors.
@@ -16,7 +16,7 @@ const DefaultLocalDim = 256
 // of features — Porter-stemmed words, character 3- and 4-grams of each word (which tolerate
 // typos, compounds and inflections the stemmer misses), for CJK text single characters and
 // bigrams, and the everyday concepts a word belongs to (dog → pets, 猫 → pets: see
-// token.ConceptOf), which lets a question about a category meet a memory naming a member — each
+// text.ConceptOf), which lets a question about a category meet a memory naming a member — each
 // hashed with a sign into Dim buckets, weighted by 1+log(tf), and the vector is
 // L2-normalised. Stop words of both languages are left out, so what remains is topic. The
 // same text always gives the same vector, whatever else is stored.
@@ -68,18 +68,18 @@ func cjkConcepts(chunk string) []string {
 	var out []string
 	for i := range rs {
 		for n := 1; n <= 4 && i+n <= len(rs); n++ {
-			out = append(out, token.ConceptOf(string(rs[i:i+n]))...)
+			out = append(out, text.ConceptOf(string(rs[i:i+n]))...)
 		}
 	}
 	return out
 }
 
 // Vector embeds one text.
-func (l *Local) Vector(text string) []float32 {
+func (l *Local) Vector(s string) []float32 {
 	feats := map[string]float64{}
-	for _, t := range token.Split(text) {
+	for _, t := range text.Split(s) {
 		if t.CJK {
-			for _, c := range token.Chunks(t.Text) {
+			for _, c := range text.Chunks(t.Text) {
 				rs := []rune(c)
 				for _, c := range cjkConcepts(c) {
 					feats["k:"+c] += wConcept
@@ -93,11 +93,11 @@ func (l *Local) Vector(text string) []float32 {
 			}
 			continue
 		}
-		if token.IsStop(t.Text) {
+		if text.IsStop(t.Text) {
 			continue
 		}
-		feats["w:"+token.Stem(t.Text)] += wWord
-		for _, c := range token.ConceptOf(t.Text) {
+		feats["w:"+text.Stem(t.Text)] += wWord
+		for _, c := range text.ConceptOf(t.Text) {
 			feats["k:"+c] += wConcept
 		}
 		rs := []rune("<" + t.Text + ">")

@@ -290,7 +290,7 @@ func verifyTree(t *testing.T, root string) []string {
 
 func indexIDs(t *testing.T, s *Store) []string {
 	t.Helper()
-	rows, err := s.DB().Query(`SELECT id FROM memory_meta ORDER BY id`)
+	rows, err := s.db.Query(`SELECT id FROM memory_meta ORDER BY id`)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -53,6 +53,12 @@ type Error struct {
 
 func (e *Error) Error() string { return "memory: " + e.Msg }
 
+// ErrorCode is the stable code the api translates as "error.<code>".
+func (e *Error) ErrorCode() string { return e.Code }
+
+// ErrorArgs fill the translated message's placeholders.
+func (e *Error) ErrorArgs() map[string]any { return e.Args }
+
 // Is lets errors.Is(err, ErrNotFound) work for coded not-found errors.
 func (e *Error) Is(target error) bool { return target == ErrNotFound && e.Code == CodeNotFound }
 

@@ -177,7 +177,7 @@ func TestGroups(t *testing.T) {
 		t.Fatalf("%d group_failed audit rows", n)
 	}
 	// the write of g1 ran before its deletes: see the audit order.
-	rows, err := e.s.DB().QueryContext(e.ctx, `SELECT op, memory_id FROM memory_audit_log WHERE actor = 'organizer' ORDER BY seq`)
+	rows, err := e.s.db.QueryContext(e.ctx, `SELECT op, memory_id FROM memory_audit_log WHERE actor = 'organizer' ORDER BY seq`)
 	if err != nil {
 		t.Fatal(err)
 	}

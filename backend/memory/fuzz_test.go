@@ -144,7 +144,7 @@ func FuzzSearchQuery(f *testing.F) {
 			if fq == "" {
 				continue
 			}
-			rows, err := e.s.DB().Query(`SELECT rowid FROM memory_fts WHERE memory_fts MATCH ?`, fq)
+			rows, err := e.s.db.Query(`SELECT rowid FROM memory_fts WHERE memory_fts MATCH ?`, fq)
 			if err == nil {
 				for rows.Next() {
 				}
@@ -156,7 +156,7 @@ func FuzzSearchQuery(f *testing.F) {
 			}
 		}
 		if tq := TrigramQuery(q); tq != "" {
-			rows, err := e.s.DB().Query(`SELECT rowid FROM memory_fts_tri WHERE memory_fts_tri MATCH ?`, tq)
+			rows, err := e.s.db.Query(`SELECT rowid FROM memory_fts_tri WHERE memory_fts_tri MATCH ?`, tq)
 			if err == nil {
 				for rows.Next() {
 				}

@@ -395,7 +395,7 @@ func restampEdit(t *testing.T, e *env, rel string, from, to string) {
 			t.Fatal(err)
 		}
 		now, _ := os.Stat(p)
-		e.s.DB().QueryRow(`SELECT ctime FROM memory_meta WHERE path = ?`, rel).Scan(&indexed)
+		e.s.db.QueryRow(`SELECT ctime FROM memory_meta WHERE path = ?`, rel).Scan(&indexed)
 		if st := stampOf(now); st.ctime != indexed || st.ctime == 0 {
 			if now.Size() != info.Size() || !now.ModTime().Equal(info.ModTime()) {
 				t.Fatal("size or mtime not kept")
@@ -451,7 +451,7 @@ func TestDoctorChecksumPass(t *testing.T) {
 	// an edit no stamp shows (a filesystem without ctime, a clock tick too coarse to move it).
 	info, _ := os.Stat(p)
 	st := stampOf(info)
-	if _, err := e.s.DB().Exec(`UPDATE memory_meta SET mtime = ?, size = ?, ctime = ?, ino = ? WHERE path = ?`,
+	if _, err := e.s.db.Exec(`UPDATE memory_meta SET mtime = ?, size = ?, ctime = ?, ino = ? WHERE path = ?`,
 		st.mtime, st.size, st.ctime, st.ino, r.Path); err != nil {
 		t.Fatal(err)
 	}

@@ -188,7 +188,7 @@ func (e *env) get(id string) *Memory {
 func (e *env) count(query string, args ...any) int {
 	e.t.Helper()
 	var n int
-	if err := e.s.DB().QueryRowContext(e.ctx, query, args...).Scan(&n); err != nil {
+	if err := e.s.db.QueryRowContext(e.ctx, query, args...).Scan(&n); err != nil {
 		e.t.Fatalf("%s: %v", query, err)
 	}
 	return n

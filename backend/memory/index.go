@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"engram/backend/text"
 	"errors"
 	"fmt"
 	"strings"
@@ -75,7 +76,7 @@ func upsertRow(ctx context.Context, x execer, m *Memory, st fileStamp) (int64, e
 	}
 	aliases := strings.Join(append(append([]string{}, m.Aliases...), m.Tags...), " ")
 	if _, err := x.ExecContext(ctx, `INSERT INTO memory_fts(rowid, title, body, aliases) VALUES(?,?,?,?)`,
-		rid, SegmentCJK(m.Title+" "+m.Slug), SegmentCJK(m.Body), SegmentCJK(aliases)); err != nil {
+		rid, text.SegmentCJK(m.Title+" "+m.Slug), text.SegmentCJK(m.Body), text.SegmentCJK(aliases)); err != nil {
 		return 0, fmt.Errorf("memory: unable to index text of %s: %w", m.Path, err)
 	}
 	if _, err := x.ExecContext(ctx, `INSERT INTO memory_fts_tri(rowid, text) VALUES(?,?)`,

@@ -3,6 +3,7 @@
 package memory
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"syscall"
@@ -28,6 +29,22 @@ func (l *fileLock) lock() error {
 			}
 			return nil
 		}
+	}
+}
+
+// tryLock takes the lock without waiting; ok is false when another holder has it.
+func (l *fileLock) tryLock() (ok bool, err error) {
+	for {
+		err := syscall.Flock(int(l.f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		switch {
+		case err == nil:
+			return true, nil
+		case errors.Is(err, syscall.EWOULDBLOCK):
+			return false, nil
+		case errors.Is(err, syscall.EINTR):
+			continue
+		}
+		return false, fmt.Errorf("memory: unable to lock: %w", err)
 	}
 }
 

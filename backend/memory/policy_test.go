@@ -228,7 +228,7 @@ func TestCancelledBatchRunsToItsEnd(t *testing.T) {
 	res := <-done
 	files := len(liveFiles(t, e.s.Root()))
 	var indexed int
-	_ = e.s.DB().QueryRow(`SELECT COUNT(*) FROM memory_meta`).Scan(&indexed)
+	_ = e.s.db.QueryRow(`SELECT COUNT(*) FROM memory_meta`).Scan(&indexed)
 	if files != indexed || (res.Applied != 0 && res.Applied != len(items)) {
 		t.Fatalf("files %d, indexed %d, applied %d", files, indexed, res.Applied)
 	}

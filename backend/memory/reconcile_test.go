@@ -248,7 +248,7 @@ func TestReindexKeepsHistory(t *testing.T) {
 	b := e.batch(ActorExtractor, wr("reject-me", "Reject", "beta")).Results[0]
 	e.ok(Item{Op: OpReject, ID: b.ID})
 	e.ok(Item{Op: OpAppendDaily, Text: "journal"})
-	if _, err := e.s.DB().Exec(`INSERT INTO memory_access(id, access_count, last_access) VALUES(?, 3, ?)`, a.ID, "2024-05-14T00:00:00Z"); err != nil {
+	if _, err := e.s.db.Exec(`INSERT INTO memory_access(id, access_count, last_access) VALUES(?, 3, ?)`, a.ID, "2024-05-14T00:00:00Z"); err != nil {
 		t.Fatal(err)
 	}
 	auditBefore := e.count(`SELECT COUNT(*) FROM memory_audit_log`)

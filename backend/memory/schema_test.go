@@ -20,7 +20,7 @@ func TestMigrationsFreshHome(t *testing.T) {
 			t.Fatalf("migration %d has version %d: versions must be 1..n without gaps", i, m.version)
 		}
 	}
-	rows, err := e.s.DB().Query(`SELECT version, name, applied_at FROM schema_migrations ORDER BY version`)
+	rows, err := e.s.db.Query(`SELECT version, name, applied_at FROM schema_migrations ORDER BY version`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +51,7 @@ func TestMigrationsFreshHome(t *testing.T) {
 		t.Fatal("reindex flag left set after open")
 	}
 	var mode string
-	e.s.DB().QueryRow(`PRAGMA journal_mode`).Scan(&mode)
+	e.s.db.QueryRow(`PRAGMA journal_mode`).Scan(&mode)
 	if mode != "wal" {
 		t.Fatalf("journal_mode = %s", mode)
 	}
@@ -64,7 +64,7 @@ func TestMigrationsFreshHome(t *testing.T) {
 
 func TestNewerSchemaRefused(t *testing.T) {
 	e := newEnv(t)
-	if _, err := e.s.DB().Exec(`INSERT INTO schema_migrations VALUES (?, 'from the future', '2030-01-01T00:00:00Z')`, SchemaVersion()+1); err != nil {
+	if _, err := e.s.db.Exec(`INSERT INTO schema_migrations VALUES (?, 'from the future', '2030-01-01T00:00:00Z')`, SchemaVersion()+1); err != nil {
 		t.Fatal(err)
 	}
 	e.s.Close()
@@ -79,10 +79,10 @@ func TestReindexFlagRebuildsOnOpen(t *testing.T) {
 	e := newEnv(t)
 	r := e.ok(wr("flagged", "F", "rebuild me"))
 	// damage the index the way an interrupted rebuild would, and ask for a reindex.
-	if _, err := e.s.DB().Exec(`DELETE FROM memory_fts`); err != nil {
+	if _, err := e.s.db.Exec(`DELETE FROM memory_fts`); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.s.DB().Exec(`INSERT INTO settings(key, value) VALUES('index.needs_reindex', '1')`); err != nil {
+	if _, err := e.s.db.Exec(`INSERT INTO settings(key, value) VALUES('index.needs_reindex', '1')`); err != nil {
 		t.Fatal(err)
 	}
 	e.reopen()

@@ -58,7 +58,7 @@ func TestScopePaths(t *testing.T) {
 	}
 	// the index records the workdir of a key.
 	var recorded string
-	if err := e.s.DB().QueryRow(`SELECT workdir FROM projects WHERE key = ?`, key).Scan(&recorded); err != nil || recorded != canon {
+	if err := e.s.db.QueryRow(`SELECT workdir FROM projects WHERE key = ?`, key).Scan(&recorded); err != nil || recorded != canon {
 		t.Errorf("projects row: %q %v", recorded, err)
 	}
 

@@ -3,55 +3,20 @@ package memory
 import (
 	"strings"
 	"unicode"
+
+	"engram/backend/text"
 )
 
-// IsCJK reports whether r belongs to a script written without spaces (Han, kana, Hangul), which
-// unicode61 would otherwise swallow as one long token.
-func IsCJK(r rune) bool {
-	return unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) ||
-		unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r) ||
-		r == 'ー' || r == 'ｰ' // the prolonged sound mark is script Common but part of kana words
-}
+// IsCJK is text.IsCJK.
+//
+// Deprecated: use text.IsCJK; kept while recall/search.go (changed on another branch) calls it.
+func IsCJK(r rune) bool { return text.IsCJK(r) }
 
-// SegmentCJK rewrites every run of CJK characters as overlapping bigrams separated by spaces
-// ("我喜欢茶" → "我喜 喜欢 欢茶"), leaving other text alone. Indexing bigrams makes any
-// two-character word a whole token, which is what a dictionary-free segmenter can promise.
-func SegmentCJK(s string) string {
-	var b strings.Builder
-	b.Grow(len(s) * 2)
-	var run []rune
-	flush := func() {
-		switch len(run) {
-		case 0:
-			return
-		case 1:
-			b.WriteString(" ")
-			b.WriteRune(run[0])
-			b.WriteString(" ")
-		default:
-			b.WriteString(" ")
-			for i := 0; i+1 < len(run); i++ {
-				if i > 0 {
-					b.WriteString(" ")
-				}
-				b.WriteRune(run[i])
-				b.WriteRune(run[i+1])
-			}
-			b.WriteString(" ")
-		}
-		run = run[:0]
-	}
-	for _, r := range s {
-		if IsCJK(r) {
-			run = append(run, r)
-			continue
-		}
-		flush()
-		b.WriteRune(r)
-	}
-	flush()
-	return b.String()
-}
+// SegmentCJK is text.SegmentCJK, the bigram segmentation the word index stores.
+//
+// Deprecated: use text.SegmentCJK; kept while recall/search.go (changed on another branch)
+// calls it.
+func SegmentCJK(s string) string { return text.SegmentCJK(s) }
 
 // QueryTerm is one unit of a user query: a word, or a CJK run to be matched as a phrase of
 // bigrams.
@@ -74,7 +39,7 @@ func SplitQuery(q string) []QueryTerm {
 	}
 	for _, r := range q {
 		switch {
-		case IsCJK(r):
+		case text.IsCJK(r):
 			if !curCJK {
 				flush()
 			}
@@ -103,7 +68,7 @@ func FTSTerm(t QueryTerm) string {
 	if !t.CJK {
 		return quoteFTS(t.Text)
 	}
-	seg := strings.TrimSpace(SegmentCJK(t.Text))
+	seg := strings.TrimSpace(text.SegmentCJK(t.Text))
 	if len([]rune(t.Text)) < 2 {
 		return ""
 	}

@@ -149,9 +149,6 @@ func (s *Store) Home() string { return s.home }
 // Root is the memory folder holding the Markdown files.
 func (s *Store) Root() string { return s.root }
 
-// DB is the index, for the packages (recall, graph, organizer) that keep their tables in it.
-func (s *Store) DB() *sql.DB { return s.db }
-
 // Now is the store's clock.
 func (s *Store) Now() time.Time { return s.opts.Now() }
 

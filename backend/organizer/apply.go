@@ -209,3 +209,44 @@ func (s *Service) ApplyReport(ctx context.Context, runID string, decisionIDs []s
 	}
 	return out, nil
 }
+
+// itemsFor renders a decision as apply_batch items: a merge is the keeper's replace-update
+// and the others' deletes under one group_id, so the merged write lands before any delete and
+// no delete happens if it failed. Every item carries the version seen at scan time.
+func itemsFor(d *Decision) []memory.Item {
+	var items []memory.Item
+	switch d.Action {
+	case ActionMergeInto:
+		p := d.Preserved
+		body, quote := p.Body, p.SourceQuote
+		upd := memory.Item{Op: memory.OpUpdate, ID: d.Into.ID, GroupID: d.ID, Mode: "replace", Body: &body,
+			Aliases: nonNil(p.Aliases), Tags: nonNil(p.Tags), Supersedes: nonNil(p.Supersedes), SourceQuote: &quote,
+			Confidence: p.Confidence, ExpectedVersion: d.Into.Version}
+		if p.Unreview {
+			f := false
+			upd.Reviewed = &f
+		}
+		items = append(items, upd)
+		for _, t := range d.Targets {
+			items = append(items, memory.Item{Op: memory.OpDelete, ID: t.ID, GroupID: d.ID, ExpectedVersion: t.Version})
+		}
+	case ActionDelete:
+		for _, t := range d.Targets {
+			items = append(items, memory.Item{Op: memory.OpDelete, ID: t.ID, GroupID: d.ID, ExpectedVersion: t.Version})
+		}
+	case ActionMarkReview:
+		for _, t := range d.Targets {
+			f := false
+			items = append(items, memory.Item{Op: memory.OpUpdate, ID: t.ID, GroupID: d.ID, Mode: "merge",
+				Tags: []string{ReviewTag}, Reviewed: &f, ExpectedVersion: t.Version})
+		}
+	}
+	return items
+}
+
+func nonNil(v []string) []string {
+	if v == nil {
+		return []string{}
+	}
+	return v
+}

@@ -43,6 +43,12 @@ func (e *Error) Error() string {
 // Unwrap returns the underlying cause, if any.
 func (e *Error) Unwrap() error { return e.Err }
 
+// ErrorCode is the stable code the api translates as "error.<code>".
+func (e *Error) ErrorCode() string { return e.Code }
+
+// ErrorArgs fill the translated message's placeholders.
+func (e *Error) ErrorArgs() map[string]any { return e.Args }
+
 func codeErr(code string, args map[string]any, format string, a ...any) *Error {
 	return &Error{Code: code, Args: args, Msg: fmt.Sprintf(format, a...)}
 }

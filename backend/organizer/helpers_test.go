@@ -290,3 +290,14 @@ func (p *blockingPlanner) waitEntered(t *testing.T) {
 		t.Fatal("the planner was never called")
 	}
 }
+
+// deadRunningRow records a run left "running" in phase plan by a process that died.
+func (e *env) deadRunningRow(id string) {
+	e.t.Helper()
+	if err := e.store.QueueOrganizerRun(e.ctx, id, string(TriggerScheduled), string(ModeStandard), baseTime); err != nil {
+		e.t.Fatal(err)
+	}
+	if ok, err := e.store.ClaimOrganizerRun(e.ctx, id, string(PhasePlan), baseTime); err != nil || !ok {
+		e.t.Fatalf("claim %s: %v %v", id, ok, err)
+	}
+}

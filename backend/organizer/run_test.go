@@ -597,10 +597,7 @@ func TestSnapshotsPrunedAfterRetention(t *testing.T) {
 
 func TestInterruptedRunMarkedFailedAtStart(t *testing.T) {
 	e := newEnv(t)
-	if _, err := e.store.DB().Exec(`INSERT INTO memory_organize_runs(id, trigger, mode, status, phase, started_at)
-		VALUES('01DEAD', 'scheduled', 'standard', 'running', 'plan', ?)`, ts(baseTime)); err != nil {
-		t.Fatal(err)
-	}
+	e.deadRunningRow("01DEAD")
 	e.newService(e.store)
 	d := e.detail("01DEAD")
 	if d.Status != StatusFailed || d.Error == nil || d.Error.Code != CodeInterrupted {

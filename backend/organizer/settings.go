@@ -2,12 +2,12 @@ package organizer
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strconv"
 	"time"
+
+	"engram/backend/memory"
 )
 
 // Mode is how boldly scheduled runs apply decisions on their own.
@@ -144,14 +144,10 @@ const (
 	scheduleKey = "organizer.schedule"
 )
 
-func loadJSON(ctx context.Context, db *sql.DB, key string, into any) (bool, error) {
-	var raw string
-	err := db.QueryRowContext(ctx, `SELECT value FROM settings WHERE key = ?`, key).Scan(&raw)
-	if errors.Is(err, sql.ErrNoRows) {
-		return false, nil
-	}
-	if err != nil {
-		return false, fmt.Errorf("organizer: unable to read %s: %w", key, err)
+func loadJSON(ctx context.Context, st *memory.Store, key string, into any) (bool, error) {
+	raw, ok, err := st.Setting(ctx, key)
+	if err != nil || !ok {
+		return false, err
 	}
 	if err := json.Unmarshal([]byte(raw), into); err != nil {
 		return false, nil // a damaged row falls back to defaults rather than locking the user out
@@ -159,14 +155,10 @@ func loadJSON(ctx context.Context, db *sql.DB, key string, into any) (bool, erro
 	return true, nil
 }
 
-func saveJSON(ctx context.Context, db *sql.DB, key string, v any) error {
+func saveJSON(ctx context.Context, st *memory.Store, key string, v any) error {
 	raw, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Errorf("organizer: unable to encode %s: %w", key, err)
 	}
-	if _, err := db.ExecContext(ctx, `INSERT INTO settings(key, value) VALUES(?, ?)
-		ON CONFLICT(key) DO UPDATE SET value = excluded.value`, key, string(raw)); err != nil {
-		return fmt.Errorf("organizer: unable to save %s: %w", key, err)
-	}
-	return nil
+	return st.PutSetting(ctx, key, string(raw))
 }

@@ -1,13 +1,12 @@
 package organizer
 
 import (
+	"engram/backend/text"
 	"math"
 	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	"engram/backend/memory"
 )
 
 // Tier names how two memories were found to be near-duplicates, strongest first. The tiers
@@ -92,19 +91,13 @@ func Tokens(norm string) []string {
 			}
 		}
 		flushCJK := func() {
-			switch len(cjk) {
-			case 0:
-			case 1:
-				out = append(out, string(cjk))
-			default:
-				for i := 0; i+1 < len(cjk); i++ {
-					out = append(out, string(cjk[i:i+2]))
-				}
+			if len(cjk) > 0 {
+				out = append(out, text.Bigrams(string(cjk))...)
+				cjk = cjk[:0]
 			}
-			cjk = cjk[:0]
 		}
 		for _, r := range field {
-			if memory.IsCJK(r) {
+			if text.IsCJK(r) {
 				flushWord()
 				cjk = append(cjk, r)
 				continue
@@ -337,8 +330,8 @@ func containsAtBoundary(hay, needle string) bool {
 		end := start + len(needle)
 		before, _ := utf8.DecodeLastRuneInString(hay[:start])
 		after, _ := utf8.DecodeRuneInString(hay[end:])
-		okLeft := start == 0 || before == ' ' || memory.IsCJK(first) || memory.IsCJK(before)
-		okRight := end == len(hay) || after == ' ' || memory.IsCJK(last) || memory.IsCJK(after)
+		okLeft := start == 0 || before == ' ' || text.IsCJK(first) || text.IsCJK(before)
+		okRight := end == len(hay) || after == ' ' || text.IsCJK(last) || text.IsCJK(after)
 		if okLeft && okRight {
 			return true
 		}

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"engram/backend/memory"
 )
 
 // SnapshotRetention is how long snapshots are kept before they are pruned.
@@ -70,7 +72,7 @@ func (sn snapshots) take(runID string, refs []EntryRef) (string, error) {
 		man.Files = append(man.Files, snapshotEntry{ID: ref.ID, Path: ref.Path, Version: ref.Version, File: rel, At: sn.now()})
 	}
 	raw, _ := json.MarshalIndent(man, "", "  ")
-	if err := writeFileSync(filepath.Join(dir, manifestName), raw); err != nil {
+	if err := memory.WriteFileAtomic(filepath.Join(dir, manifestName), raw); err != nil {
 		return "", err
 	}
 	return ".snapshots/" + runID, nil
@@ -91,7 +93,7 @@ func (sn snapshots) place(dir, rel string, data []byte) (string, error) {
 			if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 				return "", fmt.Errorf("organizer: unable to create snapshot folder: %w", err)
 			}
-			return name, writeFileSync(dst, data)
+			return name, memory.WriteFileAtomic(dst, data)
 		}
 		if err != nil {
 			return "", fmt.Errorf("organizer: unable to read snapshot %s: %w", name, err)
@@ -135,33 +137,4 @@ func (sn snapshots) prune(keep time.Duration) (int, error) {
 		n++
 	}
 	return n, nil
-}
-
-// writeFileSync writes data whole (temp file, fsync, rename) so a crash never leaves half a
-// snapshot behind.
-func writeFileSync(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
-	if err != nil {
-		return fmt.Errorf("organizer: unable to write %s: %w", path, err)
-	}
-	tmp := f.Name()
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return fmt.Errorf("organizer: unable to write %s: %w", path, err)
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return fmt.Errorf("organizer: unable to sync %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("organizer: unable to write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("organizer: unable to write %s: %w", path, err)
-	}
-	return nil
 }

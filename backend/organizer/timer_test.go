@@ -24,7 +24,7 @@ const schedTimer = time.Hour
 func TestTimerArmsFromNextRunAt(t *testing.T) {
 	e := newEnv(t)
 	// A previous process planned the next run five hours from now.
-	if err := saveJSON(e.ctx, e.store.DB(), scheduleKey, schedule{NextRunAt: baseTime.Add(5 * time.Hour)}); err != nil {
+	if err := saveJSON(e.ctx, e.store, scheduleKey, schedule{NextRunAt: baseTime.Add(5 * time.Hour)}); err != nil {
 		t.Fatal(err)
 	}
 	svc := e.newService(e.store, enabled(onSettings()))
@@ -72,7 +72,7 @@ func TestTimerNotArmedWhenDisabled(t *testing.T) {
 
 func TestOverdueTimerWaitsForStartupDelay(t *testing.T) {
 	e := newEnv(t)
-	if err := saveJSON(e.ctx, e.store.DB(), scheduleKey, schedule{NextRunAt: baseTime.Add(-3 * time.Hour)}); err != nil {
+	if err := saveJSON(e.ctx, e.store, scheduleKey, schedule{NextRunAt: baseTime.Add(-3 * time.Hour)}); err != nil {
 		t.Fatal(err)
 	}
 	e.newService(e.store, enabled(onSettings()), func(o *Options) { o.StartupDelay = 90 * time.Second })
@@ -174,10 +174,7 @@ func durations(ts []*fakeTimer) []time.Duration {
 // after this one started is recovered at the next tick instead of skipping forever as busy.
 func TestStaleRunningRowDoesNotBlockTheSchedule(t *testing.T) {
 	e := newEnv(t, enabled(onSettings()))
-	if _, err := e.store.DB().Exec(`INSERT INTO memory_organize_runs(id, trigger, mode, status, phase, started_at)
-		VALUES('01DEAD', 'scheduled', 'standard', 'running', 'plan', ?)`, ts(baseTime)); err != nil {
-		t.Fatal(err)
-	}
+	e.deadRunningRow("01DEAD")
 	timers := e.clock.pending(schedTimer)
 	if len(timers) != 1 {
 		t.Fatalf("timers = %v", durations(timers))

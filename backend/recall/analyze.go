@@ -5,8 +5,8 @@ import (
 	"strings"
 	"time"
 
-	"engram/backend/embed/token"
 	"engram/backend/memory"
+	"engram/backend/text"
 )
 
 // Intent is what a query is after; it tilts the ranking towards the memory types that answer
@@ -103,13 +103,13 @@ func Analyze(q string, now time.Time, loc *time.Location) Analysis {
 		seen[k.Stem] = true
 		a.Keywords = append(a.Keywords, k)
 	}
-	for _, t := range token.Split(rest) {
+	for _, t := range text.Split(rest) {
 		if t.CJK {
-			for _, c := range token.Chunks(t.Text) {
+			for _, c := range text.Chunks(t.Text) {
 				if isCJKTimeChunk(c) {
 					continue
 				}
-				if token.RuneLen(c) == 1 {
+				if text.RuneLen(c) == 1 {
 					if !seen[c] {
 						seen[c] = true
 						a.Singles = append(a.Singles, c)
@@ -120,10 +120,10 @@ func Analyze(q string, now time.Time, loc *time.Location) Analysis {
 			}
 			continue
 		}
-		if token.IsStop(t.Text) {
+		if text.IsStop(t.Text) {
 			continue
 		}
-		add(Keyword{Text: t.Text, Stem: token.Stem(t.Text)})
+		add(Keyword{Text: t.Text, Stem: text.Stem(t.Text)})
 	}
 	// A lone character is a word only when nothing longer was asked ("茶"); beside longer
 	// keywords it is usually a verb or particle ("去", "吃") and only adds noise.
@@ -136,7 +136,7 @@ func Analyze(q string, now time.Time, loc *time.Location) Analysis {
 			continue
 		}
 		for _, v := range variantsOf(k.Text) {
-			if !seen[token.Stem(v)] && !vseen[v] {
+			if !seen[text.Stem(v)] && !vseen[v] {
 				vseen[v] = true
 				a.Variants = append(a.Variants, v)
 			}
@@ -150,12 +150,12 @@ func Analyze(q string, now time.Time, loc *time.Location) Analysis {
 		exp = append(exp, preferenceExpansions...)
 	}
 	// A category named in the query ("pets", "宠物") also looks for its members ("dog", "猫").
-	exp = append(exp, token.ConceptMembers(rest)...)
+	exp = append(exp, text.ConceptMembers(rest)...)
 	eseen := map[string]bool{}
 	for _, e := range exp {
 		key := e
-		if !token.HasCJK(e) {
-			key = token.Stem(e)
+		if !text.HasCJK(e) {
+			key = text.Stem(e)
 		}
 		if seen[key] || eseen[key] {
 			continue
@@ -277,9 +277,9 @@ func setOf(words string) map[string]bool {
 	return m
 }
 
-// hasTemporalMarker reports whether text says when.
-func hasTemporalMarker(text string) bool {
-	toks := token.Split(text)
+// hasTemporalMarker reports whether s says when.
+func hasTemporalMarker(s string) bool {
+	toks := text.Split(s)
 	for i, t := range toks {
 		if t.CJK {
 			continue
@@ -296,15 +296,15 @@ func hasTemporalMarker(text string) bool {
 			return true
 		}
 	}
-	if !token.HasCJK(text) {
+	if !text.HasCJK(s) {
 		return false
 	}
 	for _, m := range cjkTimeMarkers {
-		if strings.Contains(text, m) {
+		if strings.Contains(s, m) {
 			return true
 		}
 	}
-	return reCJKDate.MatchString(text)
+	return reCJKDate.MatchString(s)
 }
 
 func isDigits(s string) bool {

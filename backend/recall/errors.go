@@ -1,15 +1,16 @@
 package recall
 
 import (
-	"errors"
 	"fmt"
 
+	"engram/backend/coded"
 	"engram/backend/memory"
 )
 
 // Error codes of this package; each has an i18n key "error.<code>".
 const (
-	CodeInvalidQuery   = "invalid_query"
+	// CodeInvalidQuery is the store's code: a query too long for either layer reads the same.
+	CodeInvalidQuery   = memory.CodeInvalidQuery
 	CodeInvalidPattern = "invalid_pattern"
 	CodeInvalidBudget  = "invalid_budget"
 	CodeInvalidAction  = "invalid_action"
@@ -43,21 +44,10 @@ func codeErr(code string, args map[string]any, format string, a ...any) *Error {
 	return &Error{Code: code, Args: args, Msg: fmt.Sprintf(format, a...)}
 }
 
-// coded is what every coded error of the backend offers (memory, embed, vector, recall).
-type coded interface {
-	ErrorCode() string
-	ErrorArgs() map[string]any
-}
-
 // codeOf returns the code of err as api would report it.
 func codeOf(err error) (string, map[string]any) {
-	var c coded
-	if errors.As(err, &c) {
+	if c, ok := coded.As(err); ok {
 		return c.ErrorCode(), c.ErrorArgs()
 	}
-	var me *memory.Error
-	if errors.As(err, &me) {
-		return me.Code, me.Args
-	}
-	return "internal", map[string]any{"Detail": err.Error()}
+	return memory.CodeInternal, map[string]any{"Detail": err.Error()}
 }

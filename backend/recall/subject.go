@@ -3,8 +3,8 @@ package recall
 import (
 	"strings"
 
-	"engram/backend/embed/token"
 	"engram/backend/memory"
+	"engram/backend/text"
 )
 
 // subjects is what a query names, for matching memory tags and aliases.
@@ -15,7 +15,7 @@ type subjects struct {
 
 func querySubjects(q string) subjects {
 	s := subjects{lower: strings.ToLower(q), words: map[string]bool{}}
-	for _, t := range token.Split(q) {
+	for _, t := range text.Split(q) {
 		if !t.CJK {
 			s.words[t.Text] = true
 		}
@@ -32,15 +32,15 @@ func mentionsSubject(s subjects, m *memory.Memory) bool {
 		if label == "" {
 			return false
 		}
-		if token.HasCJK(label) {
-			return token.RuneLen(label) >= 2 && strings.Contains(s.lower, strings.ToLower(label))
+		if text.HasCJK(label) {
+			return text.RuneLen(label) >= 2 && strings.Contains(s.lower, strings.ToLower(label))
 		}
-		words := token.Split(label)
+		words := text.Split(label)
 		if len(words) == 0 {
 			return false
 		}
 		for _, w := range words {
-			if w.CJK || !s.words[w.Text] || token.IsStop(w.Text) {
+			if w.CJK || !s.words[w.Text] || text.IsStop(w.Text) {
 				return false
 			}
 		}

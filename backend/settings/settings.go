@@ -3,7 +3,6 @@ package settings
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -43,6 +42,9 @@ type Patch struct {
 	RemoteAddr *string `json:"remote_addr,omitempty"`
 }
 
+// CodeInvalid is the code of a refused value; its i18n key is "error.invalid_setting".
+const CodeInvalid = "invalid_setting"
+
 // ErrInvalid is wrapped by validation failures.
 var ErrInvalid = errors.New("settings: invalid value")
 
@@ -58,18 +60,33 @@ func (e *InvalidError) Error() string {
 // Unwrap lets errors.Is(err, ErrInvalid) work.
 func (e *InvalidError) Unwrap() error { return ErrInvalid }
 
+// ErrorCode is the stable code the api translates as "error.<code>".
+func (e *InvalidError) ErrorCode() string { return CodeInvalid }
+
+// ErrorArgs name the field and the value refused.
+func (e *InvalidError) ErrorArgs() map[string]any {
+	return map[string]any{"Field": e.Field, "Value": e.Value}
+}
+
+// Rows is where settings are kept: the index's settings table, which only the memory store
+// touches (*memory.Store satisfies it).
+type Rows interface {
+	Setting(ctx context.Context, key string) (value string, ok bool, err error)
+	PutSetting(ctx context.Context, key, value string) error
+}
+
 // Service loads and saves settings and tells listeners when they change.
 type Service struct {
-	db       *sql.DB
+	rows     Rows
 	fallback string
 	mu       sync.Mutex
 	onChange []func(Settings)
 }
 
-// New returns a settings service over the index database; fallbackLang is the language of a
-// fresh home (from the environment).
-func New(db *sql.DB, fallbackLang string) *Service {
-	return &Service{db: db, fallback: fallbackLang}
+// New returns a settings service over the index's settings rows; fallbackLang is the language
+// of a fresh home (from the environment).
+func New(rows Rows, fallbackLang string) *Service {
+	return &Service{rows: rows, fallback: fallbackLang}
 }
 
 // OnChange registers fn to be called after each successful update.
@@ -84,13 +101,12 @@ const key = "app.settings"
 // Get returns the current settings.
 func (s *Service) Get(ctx context.Context) (Settings, error) {
 	st := Defaults(s.fallback)
-	var raw string
-	err := s.db.QueryRowContext(ctx, `SELECT value FROM settings WHERE key = ?`, key).Scan(&raw)
-	if errors.Is(err, sql.ErrNoRows) {
-		return st, nil
-	}
+	raw, ok, err := s.rows.Setting(ctx, key)
 	if err != nil {
 		return st, fmt.Errorf("settings: unable to read: %w", err)
+	}
+	if !ok {
+		return st, nil
 	}
 	if err := json.Unmarshal([]byte(raw), &st); err != nil {
 		// A damaged row must not lock the user out of the app: fall back to defaults.
@@ -137,8 +153,7 @@ func (s *Service) Update(ctx context.Context, p Patch) (Settings, error) {
 		st.RemoteAddr = *p.RemoteAddr
 	}
 	raw, _ := json.Marshal(st)
-	if _, err := s.db.ExecContext(ctx, `INSERT INTO settings(key, value) VALUES(?, ?)
-		ON CONFLICT(key) DO UPDATE SET value = excluded.value`, key, string(raw)); err != nil {
+	if err := s.rows.PutSetting(ctx, key, string(raw)); err != nil {
 		s.mu.Unlock()
 		return st, fmt.Errorf("settings: unable to save: %w", err)
 	}

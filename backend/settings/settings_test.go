@@ -2,25 +2,23 @@ package settings
 
 import (
 	"context"
-	"database/sql"
 	"errors"
-	"path/filepath"
+	"io"
+	"log/slog"
 	"testing"
 
-	_ "modernc.org/sqlite"
+	"engram/backend/memory"
 )
 
-func newService(t *testing.T) (*Service, *sql.DB) {
+// newService runs the service over a real store on a temporary home.
+func newService(t *testing.T) (*Service, *memory.Store) {
 	t.Helper()
-	db, err := sql.Open("sqlite", "file:"+filepath.Join(t.TempDir(), "s.sqlite3"))
+	st, err := memory.Open(context.Background(), t.TempDir(), memory.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { db.Close() })
-	if _, err := db.Exec(`CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)`); err != nil {
-		t.Fatal(err)
-	}
-	return New(db, "zh-CN"), db
+	t.Cleanup(func() { st.Close() })
+	return New(st, "zh-CN"), st
 }
 
 func sp(s string) *string { return &s }
@@ -71,12 +69,12 @@ func TestInvalidValuesRefusedAndNothingSaved(t *testing.T) {
 
 func TestDamagedRowFallsBackToDefaults(t *testing.T) {
 	ctx := context.Background()
-	s, db := newService(t)
-	if _, err := db.Exec(`INSERT INTO settings(key, value) VALUES('app.settings', '{not json')`); err != nil {
+	s, st := newService(t)
+	if err := st.PutSetting(ctx, "app.settings", "{not json"); err != nil {
 		t.Fatal(err)
 	}
-	st, err := s.Get(ctx)
-	if err != nil || st.Language != "zh-CN" {
-		t.Fatalf("damaged row: %+v %v", st, err)
+	got, err := s.Get(ctx)
+	if err != nil || got.Language != "zh-CN" {
+		t.Fatalf("damaged row: %+v %v", got, err)
 	}
 }

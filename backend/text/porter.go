@@ -1,4 +1,4 @@
-package token
+package text
 
 // Stem reduces an English word (lower case ASCII) to its Porter stem: "painting" and "painted"
 // both become "paint". It follows M. F. Porter's 1980 algorithm, the one SQLite's porter

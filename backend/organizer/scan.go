@@ -1,0 +1,149 @@
+package organizer
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+
+	"engram/backend/memory"
+)
+
+// scan reads the quota summary and every live ordinary memory, grouped by scope instance.
+func (r *runner) scan(ctx context.Context) error {
+	q, err := r.s.store.Quota(ctx)
+	if err != nil {
+		return wrapErr(CodeScanFailed, err, "unable to read the quota summary")
+	}
+	r.report.QuotaLevel = q.Level
+	r.headroom = math.MaxInt
+	quota := map[ScopeInstance]memory.ScopeQuota{}
+	for _, sq := range q.Scopes {
+		quota[ScopeInstance{Scope: sq.Scope, Key: sq.Key}] = sq
+		r.headroom = min(r.headroom, sq.Headroom)
+	}
+	if r.headroom == math.MaxInt {
+		r.headroom = r.s.store.QuotaLimit()
+	}
+	r.report.QuotaHeadroom = r.headroom
+
+	byInst := map[ScopeInstance]*scopeGroup{}
+	r.entries = map[string]*memory.Memory{}
+	err = r.s.store.ScanMemories(ctx, memory.Filter{NoDaily: true}, "", func(m *memory.Memory) bool {
+		key := ScopeInstance{Scope: m.Scope, Key: m.ScopeKey()}
+		g := byInst[key]
+		if g == nil {
+			g = &scopeGroup{inst: ScopeInstance{Scope: m.Scope, Key: key.Key, Workdir: m.Workdir, Agent: m.Agent}}
+			byInst[key] = g
+		}
+		if g.inst.Workdir == "" {
+			g.inst.Workdir = m.Workdir
+		}
+		g.entries = append(g.entries, m)
+		r.entries[m.ID] = m
+		r.inv = append(r.inv, InventoryItem{ID: m.ID, Slug: m.Slug, Title: m.Title, Scope: m.Scope, Key: key.Key, Type: m.Type})
+		return true
+	})
+	if err != nil {
+		return wrapErr(CodeScanFailed, err, "unable to read the memories")
+	}
+	for _, g := range byInst {
+		r.groups = append(r.groups, g)
+	}
+	sort.Slice(r.groups, func(i, j int) bool {
+		if r.groups[i].inst.Scope != r.groups[j].inst.Scope {
+			return r.groups[i].inst.Scope < r.groups[j].inst.Scope
+		}
+		return r.groups[i].inst.Key < r.groups[j].inst.Key
+	})
+	limit := r.s.store.QuotaLimit()
+	for _, g := range r.groups {
+		sq, ok := quota[ScopeInstance{Scope: g.inst.Scope, Key: g.inst.Key}]
+		if !ok {
+			sq = memory.ScopeQuota{Used: len(g.entries), Limit: limit, Headroom: limit - len(g.entries),
+				Level: memory.LadderLevel(limit - len(g.entries))}
+		}
+		target := max(sq.Limit-100, 0)
+		g.scan = len(r.report.Scopes)
+		r.report.Scopes = append(r.report.Scopes, ScopeScan{Scope: g.inst.Scope, Key: g.inst.Key, Workdir: g.inst.Workdir,
+			Agent: g.inst.Agent, Count: len(g.entries), Used: sq.Used, Limit: sq.Limit, Headroom: sq.Headroom, Level: sq.Level,
+			Target: target, OverTarget: max(sq.Used-target, 0)})
+		r.initial += len(g.entries)
+	}
+	r.report.Counts.Scanned, r.report.Counts.Scopes = r.initial, len(r.groups)
+	return nil
+}
+
+// cluster splits one scope instance: a topic clusterer when one is configured and the
+// instance holds more than MaxClusterSize entries, else (or when it fails) structural groups.
+func (r *runner) cluster(ctx context.Context, g *scopeGroup) ([]Cluster, error) {
+	if r.s.clusterer != nil {
+		if len(g.entries) <= MaxClusterSize {
+			return []Cluster{{Key: fmt.Sprintf("%s:all:%s/1", g.inst.Scope, shortHash(g.inst.Key)), Scope: g.inst,
+				Entries: g.entries}}, nil
+		}
+		cs, err := r.topicClusters(ctx, g)
+		if err == nil {
+			return cs, nil
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if r.report.ClusterFallback == nil {
+			r.report.ClusterFallback = runErrorOf(err)
+		}
+		r.s.log.Warn("organizer: topic clustering failed; using structural groups", "run", r.id, "err", err)
+	}
+	return StructuralClusterer{}.Groups(ctx, g.inst, g.entries, MaxClusterSize)
+}
+
+// topicClusters asks the configured clusterer and checks its answer: known ids of this scope
+// instance only, each entry once, at most MaxTopicClusters clusters; a cluster larger than
+// MaxClusterSize is split, and entries left out are grouped structurally.
+func (r *runner) topicClusters(ctx context.Context, g *scopeGroup) ([]Cluster, error) {
+	out, err := r.s.clusterer.Cluster(ctx, ClusterInput{RunID: r.id, Scope: g.inst, Entries: g.entries,
+		MaxClusters: MaxTopicClusters, MaxSize: MaxClusterSize})
+	r.tokens += out.Usage.Total()
+	if err != nil {
+		return nil, err
+	}
+	if len(out.Groups) > MaxTopicClusters {
+		return nil, codeErr(CodeInternal, map[string]any{"Detail": "too many clusters"},
+			"unable to use %d topic clusters (at most %d)", len(out.Groups), MaxTopicClusters)
+	}
+	inGroup := map[string]*memory.Memory{}
+	for _, m := range g.entries {
+		inGroup[m.ID] = m
+	}
+	used := map[string]bool{}
+	var cs []Cluster
+	base := fmt.Sprintf("%s:topic:%s", g.inst.Scope, shortHash(g.inst.Key))
+	for _, ids := range out.Groups {
+		var members []*memory.Memory
+		for _, id := range ids {
+			if m, ok := inGroup[id]; ok && !used[id] {
+				used[id] = true
+				members = append(members, m)
+			}
+		}
+		for len(members) > 0 {
+			n := min(len(members), MaxClusterSize)
+			cs = append(cs, Cluster{Key: fmt.Sprintf("%s/%d", base, len(cs)+1), Scope: g.inst, Entries: members[:n]})
+			members = members[n:]
+		}
+	}
+	var rest []*memory.Memory
+	for _, m := range g.entries {
+		if !used[m.ID] {
+			rest = append(rest, m)
+		}
+	}
+	if len(rest) > 0 {
+		more, err := StructuralClusterer{}.Groups(ctx, g.inst, rest, MaxClusterSize)
+		if err != nil {
+			return nil, err
+		}
+		cs = append(cs, more...)
+	}
+	return cs, nil
+}
