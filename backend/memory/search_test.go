@@ -5,25 +5,6 @@ import (
 	"testing"
 )
 
-func TestSegmentCJK(t *testing.T) {
-	cases := map[string]string{
-		"我喜欢茶":     " 我喜 喜欢 欢茶 ",
-		"茶":        " 茶 ",
-		"hello":    "hello",
-		"绿茶tea":    " 绿茶 tea",
-		"a 茶 b":    "a  茶  b",
-		"東京タワー":    " 東京 京タ タワ ワー ",
-		"한국어":      " 한국 국어 ",
-		"":         "",
-		"x,绿茶。喜欢!": "x, 绿茶 。 喜欢 !",
-	}
-	for in, want := range cases {
-		if got := SegmentCJK(in); got != want {
-			t.Errorf("SegmentCJK(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestSearchEnglish(t *testing.T) {
 	e := newEnv(t)
 	e.ok(wr("dark-mode", "Prefers dark mode", "Uses dark mode in every editor and terminal."))

@@ -7,17 +7,6 @@ import (
 	"engram/backend/text"
 )
 
-// IsCJK is text.IsCJK.
-//
-// Deprecated: use text.IsCJK; kept while recall/search.go (changed on another branch) calls it.
-func IsCJK(r rune) bool { return text.IsCJK(r) }
-
-// SegmentCJK is text.SegmentCJK, the bigram segmentation the word index stores.
-//
-// Deprecated: use text.SegmentCJK; kept while recall/search.go (changed on another branch)
-// calls it.
-func SegmentCJK(s string) string { return text.SegmentCJK(s) }
-
 // QueryTerm is one unit of a user query: a word, or a CJK run to be matched as a phrase of
 // bigrams.
 type QueryTerm struct {

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"engram/backend/embed/token"
 	"engram/backend/memory"
 	"engram/backend/prompts"
+	"engram/backend/text"
 )
 
 // EstimateTokens is a deliberately pessimistic token count: one per CJK or other non-ASCII
@@ -192,7 +192,7 @@ func cutToTokens(s string, n int) string {
 		}
 	}
 	out := string(rs[:lo])
-	if i := strings.LastIndexAny(out, " \n"); i > len(out)/2 && !token.HasCJK(out[i:]) {
+	if i := strings.LastIndexAny(out, " \n"); i > len(out)/2 && !text.HasCJK(out[i:]) {
 		out = out[:i]
 	}
 	// A cut must not leave half an escape sequence ("&am").

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"engram/backend/memory"
+	"engram/backend/text"
 )
 
 // kwStats are the document frequencies of a query's keywords.
@@ -38,7 +39,7 @@ func (s *Service) keywordStats(ctx context.Context, a Analysis) (kwStats, error)
 	for i, k := range a.Keywords {
 		match := memory.QuoteFTS(k.Text)
 		if k.CJK {
-			match = memory.QuoteFTS(strings.TrimSpace(memory.SegmentCJK(k.Text)))
+			match = memory.QuoteFTS(strings.TrimSpace(text.SegmentCJK(k.Text)))
 		}
 		df, err := s.store.WordDocCount(ctx, match)
 		if err != nil {
@@ -78,10 +79,10 @@ func addSurface(st kwStats, cands map[int64]*cand, weight float64) {
 		return
 	}
 	for _, c := range cands {
-		text := strings.ToLower(c.m.Title + "\n" + c.m.Body)
+		hay := strings.ToLower(c.m.Title + "\n" + c.m.Body)
 		got := 0.0
 		for i, k := range st.text {
-			if strings.Contains(text, k) {
+			if strings.Contains(hay, k) {
 				got += st.idf[i]
 			}
 		}

@@ -5,8 +5,8 @@ import (
 	"sort"
 	"strings"
 
-	"engram/backend/embed/token"
 	"engram/backend/memory"
+	"engram/backend/text"
 )
 
 // The retrieval paths. Each returns its ranked rows, best first, or nothing when the query
@@ -86,7 +86,7 @@ func (s *Service) substringPath(ctx context.Context, q string, a Analysis, f mem
 		return nil, nil
 	}
 	needles := a.Singles
-	if len(needles) == 0 && len(a.Expansions) == 0 && len(token.Split(q)) == 0 {
+	if len(needles) == 0 && len(a.Expansions) == 0 && len(text.Split(q)) == 0 {
 		needles = []string{q}
 	}
 	if len(needles) == 0 {
@@ -190,7 +190,7 @@ func ftsWords(a Analysis, cjkOnly bool, skip map[string]bool) string {
 			add(memory.QuoteFTS(string(rs[i : i+2])))
 		}
 		if len(rs) > 2 {
-			add(memory.QuoteFTS(strings.TrimSpace(memory.SegmentCJK(k.Text))))
+			add(memory.QuoteFTS(strings.TrimSpace(text.SegmentCJK(k.Text))))
 		}
 	}
 	for _, sg := range a.Singles {
@@ -209,7 +209,7 @@ func ftsTerms(terms []string) string {
 	for _, t := range terms {
 		if token := strings.TrimSpace(t); token != "" {
 			if isCJKText(token) {
-				token = strings.TrimSpace(memory.SegmentCJK(token))
+				token = strings.TrimSpace(text.SegmentCJK(token))
 			}
 			parts = append(parts, memory.QuoteFTS(token))
 		}
@@ -219,7 +219,7 @@ func ftsTerms(terms []string) string {
 
 func isCJKText(s string) bool {
 	for _, r := range s {
-		if memory.IsCJK(r) {
+		if text.IsCJK(r) {
 			return true
 		}
 	}
