@@ -79,10 +79,13 @@ func (a *API) newError(code string, args map[string]any) *Error {
 	}
 	key := "error." + code
 	if a.deps.Catalog != nil && !a.deps.Catalog.Has(key) {
+		key = "error.internal"
+	}
+	// "internal" shows its Detail; an error built without one must not read "<no value>".
+	if key == "error.internal" {
 		if _, ok := args["Detail"]; !ok {
 			args["Detail"] = code
 		}
-		key = "error.internal"
 	}
 	e := &Error{Code: code, I18nKey: key, Args: args}
 	e.Message = a.t(key, args)

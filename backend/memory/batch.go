@@ -188,6 +188,10 @@ func (s *Store) ApplyBatch(ctx context.Context, b Batch) (BatchResult, error) {
 				var ce *Error
 				if errors.As(err, &ce) {
 					r.Args = ce.Args
+				} else {
+					// An uncoded failure (I/O, SQLite) is translated as "internal", whose
+					// message shows Detail: without it people read "<no value>".
+					r.Args = map[string]any{"Detail": err.Error()}
 				}
 				if it.GroupID != "" {
 					groupFailed[it.GroupID] = true
@@ -515,9 +519,8 @@ func (s *Store) opWrite(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *I
 	}
 	m.Path = relPath(m.Scope, key, m.Type, m.Slug)
 	// A file may sit there unindexed (a hand edit that fails to parse): never overwrite it.
-	if _, err := os.Stat(s.abs(m.Path)); err == nil {
-		return codeErr(CodeAlreadyExists, map[string]any{"Slug": m.Slug, "Path": m.Path},
-			"a file already exists at %s but is not indexed (see doctor)", m.Path)
+	if err := s.pathFree(ctx, tx, m.Path, m.Slug); err != nil {
+		return err
 	}
 	if err := s.persist(ctx, tx, m); err != nil {
 		return err
@@ -700,8 +703,8 @@ func (s *Store) opUpdate(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *
 	m.Updated = s.opts.Now()
 	m.Path = relPath(m.Scope, m.ScopeKey(), m.Type, m.Slug)
 	if m.Path != oldPath {
-		if _, err := os.Stat(s.abs(m.Path)); err == nil {
-			return codeErr(CodeAlreadyExists, map[string]any{"Slug": m.Slug}, "a file already exists at %s", m.Path)
+		if err := s.pathFree(ctx, tx, m.Path, m.Slug); err != nil {
+			return err
 		}
 	}
 	if err := s.persist(ctx, tx, m); err != nil {
@@ -841,8 +844,8 @@ func (s *Store) opRestore(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r 
 	if _, err := getBySlug(ctx, tx, m.Scope, m.ScopeKey(), m.Slug); err == nil {
 		return codeErr(CodeAlreadyExists, map[string]any{"Slug": m.Slug}, "a live memory with slug %s exists", m.Slug)
 	}
-	if _, err := os.Stat(s.abs(m.Path)); err == nil {
-		return codeErr(CodeAlreadyExists, map[string]any{"Slug": m.Slug}, "a file already exists at %s", m.Path)
+	if err := s.pathFree(ctx, tx, m.Path, m.Slug); err != nil {
+		return err
 	}
 	// Bringing a memory back counts against the quota like a new write: nothing may push a
 	// scope past its limit behind the ladder's back.

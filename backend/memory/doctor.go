@@ -30,6 +30,10 @@ type DoctorReport struct {
 	Reconcile     ReconcileReport `json:"reconcile"`
 	Quota         QuotaSummary    `json:"quota"`
 	OK            bool            `json:"ok"`
+	// ReadOnly is set for a home opened read-only (nothing was reconciled or repaired).
+	ReadOnly bool `json:"read_only"`
+	// Recovery is the last repair of a damaged index, if there ever was one.
+	Recovery *Recovery `json:"recovery,omitempty"`
 }
 
 // Problems lists files that could not be indexed.
@@ -52,16 +56,19 @@ func (s *Store) Problems(ctx context.Context) ([]Problem, error) {
 
 // Doctor reconciles, then checks the index's integrity and reports unreadable files.
 func (s *Store) Doctor(ctx context.Context) (DoctorReport, error) {
-	rep := DoctorReport{Home: s.home, SchemaVersion: SchemaVersion()}
+	rep := DoctorReport{Home: s.home, SchemaVersion: SchemaVersion(), ReadOnly: s.readOnly}
 	var err error
-	if rep.Reconcile, err = s.Reconcile(ctx); err != nil {
+	if rep.Integrity, err = s.checkAndRepair(ctx); err != nil {
 		return rep, err
+	}
+	rep.Recovery = s.Recovery(ctx)
+	if !s.readOnly {
+		if rep.Reconcile, err = s.Reconcile(ctx); err != nil {
+			return rep, err
+		}
 	}
 	if rep.Problems, err = s.Problems(ctx); err != nil {
 		return rep, err
-	}
-	if err := s.db.QueryRowContext(ctx, `PRAGMA quick_check`).Scan(&rep.Integrity); err != nil {
-		return rep, fmt.Errorf("memory: unable to check integrity: %w", err)
 	}
 	_ = s.db.QueryRowContext(ctx, `SELECT SUM(archived = 0), SUM(archived = 1) FROM memory_meta`).Scan(&rep.Memories, &rep.Archived)
 	var meta, fts, tri int
