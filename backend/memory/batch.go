@@ -542,14 +542,39 @@ func (s *Store) fillResult(r *ItemResult, m *Memory, down bool) {
 	}
 }
 
-// persist renders m, writes its file atomically and indexes it inside tx.
+// persist renders m, writes its file atomically and indexes it inside tx. m.Version is the
+// version the caller checked the file against ("" for a file that must not exist yet); it is
+// checked again right before the rename, so an edit landing in between is reported as a
+// version conflict instead of being overwritten.
 func (s *Store) persist(ctx context.Context, tx *sql.Tx, m *Memory) error {
 	data, err := Render(m)
 	if err != nil {
 		return err
 	}
 	path := s.abs(m.Path)
-	if err := writeFileAtomic(path, data, s.batchDirs); err != nil {
+	prev, rel, slug := m.Version, m.Path, m.Slug
+	check := func() error {
+		if s.beforeRename != nil {
+			s.beforeRename(path)
+		}
+		if prev == "" {
+			return s.pathFree(ctx, tx, rel, slug)
+		}
+		cur, err := os.ReadFile(path)
+		if err != nil {
+			if errors.Is(err, os.ErrNotExist) {
+				return codeErr(CodeVersionConflict, map[string]any{"Expected": prev, "Actual": ""},
+					"memory %s was removed on disk while it was being written", slug)
+			}
+			return fmt.Errorf("memory: unable to read %s: %w", rel, err)
+		}
+		if v := Checksum(cur); v != prev {
+			return codeErr(CodeVersionConflict, map[string]any{"Expected": prev, "Actual": v},
+				"memory %s was edited on disk while it was being written; nothing was overwritten", slug)
+		}
+		return nil
+	}
+	if err := writeFileAtomic(path, data, s.batchDirs, check, prev == ""); err != nil {
 		return err
 	}
 	info, err := os.Stat(path)
@@ -706,6 +731,7 @@ func (s *Store) opUpdate(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *
 		if err := s.pathFree(ctx, tx, m.Path, m.Slug); err != nil {
 			return err
 		}
+		m.Version = "" // the new path must still be free when the file goes in
 	}
 	if err := s.persist(ctx, tx, m); err != nil {
 		return err
