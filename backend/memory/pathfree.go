@@ -12,10 +12,10 @@ import (
 // (recorded as a problem, or failing to parse now) gets its own code naming the path, so the
 // person fixes that file instead of looking for a memory to update.
 func (s *Store) pathFree(ctx context.Context, x execer, rel, slug string) error {
-	data, err := os.ReadFile(s.abs(rel))
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
+	if _, err := os.Lstat(s.abs(rel)); err != nil {
+		return nil // nothing there (or no folder yet): the write itself reports real failures
 	}
+	data, err := os.ReadFile(s.abs(rel))
 	detail := ""
 	var code string
 	qerr := x.QueryRowContext(ctx, `SELECT detail FROM memory_problems WHERE path = ?`, rel).Scan(&detail)
