@@ -66,6 +66,8 @@ func (a *API) fail(err error) error {
 		e.Code, e.Args = ce.ErrorCode(), ce.ErrorArgs()
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		e.Code = CodeCanceled
+	case memory.IsCorrupt(err):
+		e.Code, e.Args = memory.CodeIndexCorrupt, map[string]any{"Detail": err.Error()}
 	default:
 		e.Args = map[string]any{"Detail": err.Error()}
 	}

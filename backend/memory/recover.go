@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // CodeIndexCorrupt is a damaged index this process cannot repair in place (another part of
@@ -120,7 +121,8 @@ func (s *Store) recoverLocked(ctx context.Context, cause error) error {
 		return err
 	}
 	rel, _ := filepath.Rel(s.root, aside)
-	rec := &Recovery{Code: CodeIndexRecovered, At: s.rfc(s.opts.Now()), Cause: cause.Error(), MovedTo: filepath.ToSlash(rel)}
+	rec := &Recovery{Code: CodeIndexRecovered, At: s.opts.Now().UTC().Format(time.RFC3339), Cause: rootCause(cause),
+		MovedTo: filepath.ToSlash(rel)}
 	var err error
 	if rec.Tables, err = s.salvage(ctx, aside); err != nil {
 		return err
@@ -207,4 +209,15 @@ func quickCheck(ctx context.Context, s *Store) (string, error) {
 	var v string
 	err := s.db.QueryRowContext(ctx, `PRAGMA quick_check`).Scan(&v)
 	return v, err
+}
+
+// rootCause is SQLite's own words, without the layers of context wrapped around them.
+func rootCause(err error) string {
+	for {
+		next := errors.Unwrap(err)
+		if next == nil {
+			return err.Error()
+		}
+		err = next
+	}
 }

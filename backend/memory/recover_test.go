@@ -107,6 +107,28 @@ func TestDamagedIndexIsRepairedAtOpen(t *testing.T) {
 			t.Fatalf("repair not remembered: %+v", r)
 		}
 	})
+	t.Run("ruined header", func(t *testing.T) {
+		d := newDamagedHome(t)
+		path := filepath.Join(d.e.home, "memory", indexName)
+		f, err := os.OpenFile(path, os.O_RDWR, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.WriteAt([]byte("garbage garbage garbage garbage garbage"), 0)
+		f.Close()
+		e := d.e
+		e.s = e.open()
+		rec := e.s.Recovery(e.ctx)
+		if rec == nil || !strings.Contains(rec.Cause, "not a database") {
+			t.Fatalf("recovery %+v", rec)
+		}
+		for _, name := range []string{"settings", "memory_rejections", "memory_audit_log", "memory_access"} {
+			if st := d.table(t, rec, name); st.Lost != 0 || st.Salvaged == 0 {
+				t.Fatalf("%s behind a ruined header: %+v", name, st)
+			}
+		}
+		e.wantCode(wr(d.rejected, "Again", "written again"), CodeRejectedSlug)
+	})
 	t.Run("malformed memory table", func(t *testing.T) {
 		d := newDamagedHome(t)
 		d.smash(t, d.pages["memory_meta"])

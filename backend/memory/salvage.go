@@ -3,8 +3,11 @@ package memory
 import (
 	"context"
 	"database/sql"
+	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
+	"os"
 	"sort"
 	"strings"
 )
@@ -19,13 +22,17 @@ func (s *Store) salvage(ctx context.Context, aside string) ([]SalvagedTable, err
 	if err != nil {
 		return nil, err
 	}
-	// mode=ro, not immutable: committed rows still in the -wal must be read too.
-	src, err := sql.Open("sqlite", sqliteURI(aside)+"?mode=ro&_pragma=busy_timeout(5000)")
+	src, cleanup, err := s.openDamaged(ctx, aside)
 	if err != nil {
-		return nil, fmt.Errorf("memory: unable to open the damaged index: %w", err)
+		// Nothing of it is readable: every history table is reported, nothing kept.
+		s.log.Warn("memory: nothing could be salvaged from the damaged index", "err", err)
+		out := make([]SalvagedTable, 0, len(tables))
+		for _, t := range tables {
+			out = append(out, SalvagedTable{Table: t.name, Lost: -1})
+		}
+		return out, nil
 	}
-	defer src.Close()
-	src.SetMaxOpenConns(1)
+	defer cleanup()
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, fmt.Errorf("memory: unable to begin salvage: %w", err)
@@ -215,4 +222,92 @@ func asBytes(v any) []byte {
 		return []byte(t)
 	}
 	return nil
+}
+
+// openDamaged opens the damaged index for reading. When even its schema cannot be read, a
+// ruined 100-byte header ("file is not a database") may be all that is wrong: a copy with a
+// rebuilt header is tried for each page size SQLite allows, so the tables behind it can still
+// be read.
+func (s *Store) openDamaged(ctx context.Context, aside string) (*sql.DB, func(), error) {
+	open := func(path string) (*sql.DB, error) {
+		// mode=ro, not immutable: committed rows still in the -wal must be read too.
+		db, err := sql.Open("sqlite", sqliteURI(path)+"?mode=ro&_pragma=busy_timeout(5000)")
+		if err != nil {
+			return nil, fmt.Errorf("memory: unable to open the damaged index: %w", err)
+		}
+		db.SetMaxOpenConns(1)
+		var n int
+		if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM sqlite_master`).Scan(&n); err != nil {
+			db.Close()
+			return nil, err
+		}
+		return db, nil
+	}
+	db, err := open(aside)
+	if err == nil {
+		return db, func() { db.Close() }, nil
+	}
+	if !IsCorrupt(err) {
+		return nil, nil, err
+	}
+	data, rerr := os.ReadFile(aside)
+	if rerr != nil || len(data) < 512 {
+		return nil, nil, fmt.Errorf("memory: the damaged index cannot be read: %w", errors.Join(err, rerr))
+	}
+	patched := aside + ".salvage"
+	cleanup := func() {
+		for _, suffix := range []string{"", "-wal", "-shm"} {
+			os.Remove(patched + suffix)
+		}
+	}
+	wal, _ := os.ReadFile(aside + "-wal")
+	sizes := []int{4096, 1024, 8192, 16384, 32768, 65536, 512}
+	if len(wal) >= 32 { // the log's header names the page size
+		if ps := int(binary.BigEndian.Uint32(wal[8:12])); ps >= 512 && ps <= 65536 {
+			sizes = append([]int{ps}, sizes...)
+		}
+	}
+	for _, ps := range sizes {
+		if len(data)%ps != 0 {
+			continue
+		}
+		copy(data[:100], freshHeader(ps, len(wal) > 0))
+		cleanup()
+		if os.WriteFile(patched, data, 0o600) != nil {
+			break
+		}
+		if len(wal) > 0 {
+			if os.WriteFile(patched+"-wal", wal, 0o600) != nil {
+				break
+			}
+		}
+		if db, err := open(patched); err == nil {
+			s.log.Warn("memory: the damaged index's header was rebuilt to salvage its tables", "page_size", ps)
+			return db, func() { db.Close(); cleanup() }, nil
+		}
+	}
+	cleanup()
+	return nil, nil, fmt.Errorf("memory: the damaged index cannot be read: %w", err)
+}
+
+// freshHeader is a database header for a file of pageSize pages, with nothing in it that could
+// mislead a reader: no free list, the size taken from the file, UTF-8, schema format 4.
+func freshHeader(pageSize int, wal bool) []byte {
+	h := make([]byte, 100)
+	copy(h, "SQLite format 3\x00")
+	ps := uint16(pageSize)
+	if pageSize == 65536 {
+		ps = 1
+	}
+	binary.BigEndian.PutUint16(h[16:], ps)
+	h[18], h[19] = 1, 1
+	if wal {
+		h[18], h[19] = 2, 2
+	}
+	h[21], h[22], h[23] = 64, 32, 32
+	binary.BigEndian.PutUint32(h[24:], 1) // change counter; version-valid-for (92) left 0:
+	binary.BigEndian.PutUint32(h[44:], 4) // so the in-header size is ignored for the file's
+	binary.BigEndian.PutUint32(h[56:], 1)
+	binary.BigEndian.PutUint32(h[96:], 3046000)
+	return h
 }
