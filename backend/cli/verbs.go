@@ -435,7 +435,9 @@ func (r *runner) doctor(_ context.Context, args []string) error {
 		if rep.Recovery != nil {
 			fmt.Fprintln(w, rep.Recovery.Message)
 			for _, st := range rep.Recovery.Tables {
-				fmt.Fprintln(w, st.Message)
+				if st.Salvaged > 0 || st.Lost != 0 { // empty tables say nothing
+					fmt.Fprintln(w, st.Message)
+				}
 			}
 		}
 		if len(rep.Problems) > 0 {
