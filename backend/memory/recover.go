@@ -149,9 +149,8 @@ func fileExists(p string) bool {
 // Recovery returns the last repair of a damaged index: the one this process made, else the
 // one recorded in the index by an earlier process; nil when there was none.
 func (s *Store) Recovery(ctx context.Context) *Recovery {
-	if s.recovery != nil {
-		r := *s.recovery
-		return &r
+	if r := s.RepairedHere(); r != nil {
+		return r
 	}
 	var raw string
 	if err := s.db.QueryRowContext(ctx, `SELECT value FROM settings WHERE key = ?`, recoveryKey).Scan(&raw); err != nil {
@@ -220,4 +219,15 @@ func rootCause(err error) string {
 		}
 		err = next
 	}
+}
+
+// RepairedHere is the repair this process made of a damaged index (at open, by doctor or by
+// reindex), so the person is told once by whoever opened the home; nil when there was none.
+func (s *Store) RepairedHere() *Recovery {
+	if s.recovery == nil {
+		return nil
+	}
+	r := *s.recovery
+	r.Tables = append([]SalvagedTable(nil), s.recovery.Tables...)
+	return &r
 }
