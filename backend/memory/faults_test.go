@@ -45,9 +45,15 @@ func TestPrivateModesWhateverUmask(t *testing.T) {
 	if err := os.Chmod(filepath.Join(root, indexName), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.Chmod(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	e.s = e.open()
 	if info, _ := os.Stat(filepath.Join(root, indexName)); info.Mode().Perm() != 0o600 {
 		t.Fatalf("reopened index mode %o", info.Mode().Perm())
+	}
+	if info, _ := os.Stat(root); info.Mode().Perm() != 0o700 {
+		t.Fatalf("reopened memory folder mode %o", info.Mode().Perm())
 	}
 }
 

@@ -115,3 +115,27 @@ func TestReadOnlyHome(t *testing.T) {
 		})
 	}
 }
+
+// The real probe: a writable folder passes and keeps no trace; mode bits stop it when not root.
+func TestHomeWritableProbe(t *testing.T) {
+	dir := t.TempDir()
+	if !homeWritable(dir) {
+		t.Fatal("a fresh temp folder reported read-only")
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Fatalf("the probe left %v", entries)
+	}
+	if os.Geteuid() == 0 {
+		t.Skip("root writes through mode bits; TestReadOnlyHome covers read-only homes through the seam")
+	}
+	os.WriteFile(filepath.Join(dir, indexName), nil, 0o444)
+	if homeWritable(dir) {
+		t.Fatal("a read-only index file was not noticed")
+	}
+	os.Chmod(filepath.Join(dir, indexName), 0o644)
+	os.Chmod(dir, 0o555)
+	defer os.Chmod(dir, 0o755)
+	if homeWritable(dir) {
+		t.Fatal("a read-only folder was not noticed")
+	}
+}

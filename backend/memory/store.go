@@ -104,6 +104,13 @@ func Open(ctx context.Context, home string, opts Options) (*Store, error) {
 			return nil, fmt.Errorf("memory: unable to create %s: %w", d, err)
 		}
 	}
+	// A memory folder left open to others by an older build is closed: nothing below it is
+	// reachable then, whatever the modes of what it holds.
+	if info, err := os.Stat(root); err == nil && info.Mode().Perm()&0o077 != 0 {
+		if err := os.Chmod(root, 0o700); err != nil {
+			return nil, fmt.Errorf("memory: unable to protect %s: %w", root, err)
+		}
+	}
 	lk, err := openLock(filepath.Join(root, ".lock"))
 	if err != nil {
 		return nil, err
