@@ -137,7 +137,7 @@ func (s *Store) recoverLocked(ctx context.Context, cause error) error {
 		ON CONFLICT(key) DO UPDATE SET value = excluded.value`, recoveryKey, string(data)); err != nil {
 		return fmt.Errorf("memory: unable to record the index repair: %w", err)
 	}
-	s.recovery = rec
+	s.recovery.Store(rec)
 	return nil
 }
 
@@ -224,10 +224,11 @@ func rootCause(err error) string {
 // RepairedHere is the repair this process made of a damaged index (at open, by doctor or by
 // reindex), so the person is told once by whoever opened the home; nil when there was none.
 func (s *Store) RepairedHere() *Recovery {
-	if s.recovery == nil {
+	cur := s.recovery.Load()
+	if cur == nil {
 		return nil
 	}
-	r := *s.recovery
-	r.Tables = append([]SalvagedTable(nil), s.recovery.Tables...)
+	r := *cur
+	r.Tables = append([]SalvagedTable(nil), cur.Tables...)
 	return &r
 }

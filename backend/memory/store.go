@@ -66,7 +66,7 @@ type Store struct {
 	// tmpIndex is a throwaway folder holding the index of a read-only home that had none usable.
 	tmpIndex string
 	// recovery is what the last repair of a damaged index did, in this process.
-	recovery *Recovery
+	recovery atomic.Pointer[Recovery]
 	// beforeRename, when set (tests), runs after a write's version check and before its rename.
 	beforeRename func(path string)
 	// reconcileFault, when set (tests), fails reconciles as a locked index would.
