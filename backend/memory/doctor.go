@@ -54,7 +54,8 @@ func (s *Store) Problems(ctx context.Context) ([]Problem, error) {
 	return out, rows.Err()
 }
 
-// Doctor reconciles, then checks the index's integrity and reports unreadable files.
+// Doctor checks the index's integrity (repairing a damaged one when it can), reconciles and
+// reports unreadable files.
 func (s *Store) Doctor(ctx context.Context) (DoctorReport, error) {
 	rep := DoctorReport{Home: s.home, SchemaVersion: SchemaVersion(), ReadOnly: s.readOnly}
 	var err error

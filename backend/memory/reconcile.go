@@ -392,7 +392,6 @@ func (s *Store) Reindex(ctx context.Context) (ReconcileReport, error) {
 		return err
 	})
 	if repaired {
-		s.emit(Event{Kind: "index.recovered"})
 		s.emit(Event{Kind: "memory.problems"})
 	}
 	if err == nil {

@@ -173,7 +173,6 @@ func (s *Store) recoverIfCorrupt(ctx context.Context, err error) error {
 	if rerr != nil {
 		return rerr
 	}
-	s.emit(Event{Kind: "index.recovered"})
 	s.emit(Event{Kind: "memory.problems"})
 	s.changed(ctx, nil)
 	return nil
