@@ -94,6 +94,10 @@ func (s *Store) recoverLocked(ctx context.Context, cause error) error {
 				"the index is damaged (%v); restart Engram to rebuild it", cause)
 		}
 	}
+	if othersHoldIndex(path) {
+		return codeErr(CodeIndexCorrupt, map[string]any{"Detail": cause.Error()},
+			"the index is damaged (%v) and another Engram process has it open; close it to rebuild", cause)
+	}
 	stamp := s.opts.Now().UTC().Format("20060102T150405Z")
 	aside := path + ".corrupt-" + stamp
 	for n := 2; fileExists(aside); n++ {

@@ -1,8 +1,13 @@
 package memory
 
 import (
+	"bufio"
 	"bytes"
+	"database/sql"
+	"fmt"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -198,5 +203,63 @@ func TestDoctorAndReindexRepairDamage(t *testing.T) {
 	}
 	if rep, err := e2.s.Doctor(e2.ctx); err != nil || !rep.OK {
 		t.Fatalf("doctor after reindex: %v %+v", err, rep)
+	}
+}
+
+// TestHoldIndexChild is a helper process, not a test: with ENGRAM_TEST_HOLD_INDEX set it opens
+// that index the way another Engram process would and keeps it open until its stdin closes.
+func TestHoldIndexChild(t *testing.T) {
+	path := os.Getenv("ENGRAM_TEST_HOLD_INDEX")
+	if path == "" {
+		t.Skip("helper process")
+	}
+	db, err := sql.Open("sqlite", sqliteURI(path)+"?_pragma=busy_timeout(5000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var n int
+	if err := db.QueryRow(`SELECT COUNT(*) FROM settings`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	fmt.Println("HOLDING")
+	io.Copy(io.Discard, os.Stdin)
+}
+
+// A damaged index another process still has open is not moved from under it (its last close
+// would delete the new index's -wal by name): open refuses with index_corrupt, and repairs
+// once that process is gone.
+func TestDamagedIndexHeldElsewhereIsLeftAlone(t *testing.T) {
+	d := newDamagedHome(t)
+	d.smash(t, d.pages["memory_meta"])
+	idx := filepath.Join(d.e.home, "memory", indexName)
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHoldIndexChild$")
+	cmd.Env = append(os.Environ(), "ENGRAM_TEST_HOLD_INDEX="+idx)
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, _ := bufio.NewReader(stdout).ReadString('\n')
+	if !strings.Contains(line, "HOLDING") {
+		stdin.Close()
+		cmd.Wait()
+		t.Fatalf("helper did not open the index: %q", line)
+	}
+	_, err := Open(d.e.ctx, d.e.home, d.e.opts)
+	if CodeOf(err) != CodeIndexCorrupt {
+		t.Errorf("open while another process holds the damaged index: %v", err)
+	}
+	if entries, _ := filepath.Glob(idx + ".corrupt-*"); len(entries) != 0 {
+		t.Errorf("moved from under the other process: %v", entries)
+	}
+	stdin.Close()
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("helper: %v", err)
+	}
+	d.e.s = d.e.open()
+	if d.e.s.Recovery(d.e.ctx) == nil {
+		t.Fatal("not repaired once the other process was gone")
 	}
 }
