@@ -223,12 +223,21 @@ type AppInfo struct {
 	Languages     []string `json:"languages"`
 	SchemaVersion int      `json:"schema_version"`
 	Actor         string   `json:"actor"`
+	// ReadOnly is set when the home cannot be written: reads work, changes are refused.
+	ReadOnly bool `json:"read_only"`
+	// Repaired is the repair of a damaged index this process made, translated, to tell the person.
+	Repaired *memory.Recovery `json:"repaired,omitempty"`
 }
 
 // Info returns the version, the home folder and the current language.
 func (s *AppService) Info(_ Empty) (AppInfo, error) {
-	return AppInfo{Version: s.a.deps.Version, Home: s.a.deps.Store.Home(), Language: s.a.language(),
-		Languages: i18n.Languages, SchemaVersion: memory.SchemaVersion(), Actor: s.a.actor}, nil
+	info := AppInfo{Version: s.a.deps.Version, Home: s.a.deps.Store.Home(), Language: s.a.language(),
+		Languages: i18n.Languages, SchemaVersion: memory.SchemaVersion(), Actor: s.a.actor,
+		ReadOnly: s.a.deps.Store.ReadOnly(), Repaired: s.a.deps.Store.RepairedHere()}
+	if info.Repaired != nil {
+		s.a.translateRecovery(info.Repaired)
+	}
+	return info, nil
 }
 
 // I18nService hands the message catalog to clients.

@@ -53,6 +53,8 @@ func (a *API) fail(err error) error {
 		e.Code, e.Args = c.ErrorCode(), c.ErrorArgs()
 	} else if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		e.Code = CodeCanceled
+	} else if memory.IsCorrupt(err) {
+		e.Code, e.Args = memory.CodeIndexCorrupt, map[string]any{"Detail": err.Error()}
 	} else {
 		e.Args = map[string]any{"Detail": err.Error()}
 	}
@@ -66,10 +68,13 @@ func (a *API) newError(code string, args map[string]any) *Error {
 	}
 	key := "error." + code
 	if a.deps.Catalog != nil && !a.deps.Catalog.Has(key) {
+		key = "error.internal"
+	}
+	// "internal" shows its Detail; an error built without one must not read "<no value>".
+	if key == "error.internal" {
 		if _, ok := args["Detail"]; !ok {
 			args["Detail"] = code
 		}
-		key = "error.internal"
 	}
 	e := &Error{Code: code, I18nKey: key, Args: args}
 	e.Message = a.t(key, args)

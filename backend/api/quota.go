@@ -34,5 +34,20 @@ func (s *IndexService) Doctor(_ Empty) (memory.DoctorReport, error) {
 	if r.Problems == nil {
 		r.Problems = []memory.Problem{}
 	}
+	if r.Recovery != nil {
+		s.a.translateRecovery(r.Recovery)
+	}
 	return r, s.a.fail(err)
+}
+
+// translateRecovery fills the notice of a damaged-index repair and its per-table lines.
+func (a *API) translateRecovery(rec *memory.Recovery) {
+	rec.Message = a.t("notice."+rec.Code, rec.Args())
+	for i, st := range rec.Tables {
+		key := "notice.salvaged_table"
+		if st.Lost < 0 {
+			key = "notice.salvaged_table_unknown"
+		}
+		rec.Tables[i].Message = a.t(key, map[string]any{"Table": st.Table, "Salvaged": st.Salvaged, "Lost": st.Lost})
+	}
 }

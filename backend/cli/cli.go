@@ -98,6 +98,9 @@ func Run(ctx context.Context, args []string, env Env) int {
 	r.api = a
 	if info, err := a.App.Info(api.Empty{}); err == nil {
 		r.lang = info.Language
+		if rep := info.Repaired; rep != nil && cmd != "doctor" { // doctor prints it itself
+			fmt.Fprintln(env.Stderr, rep.Message)
+		}
 	}
 	if err := fn(r, ctx, rest); err != nil {
 		var ue usageError

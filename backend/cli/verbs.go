@@ -432,6 +432,17 @@ func (r *runner) doctor(_ context.Context, args []string) error {
 	}
 	r.out(rep, func(w io.Writer) {
 		fmt.Fprintln(w, r.t("cli.doctor_integrity", map[string]any{"Result": rep.Integrity}))
+		if rep.ReadOnly {
+			fmt.Fprintln(w, r.t("notice.home_read_only", nil))
+		}
+		if rep.Recovery != nil {
+			fmt.Fprintln(w, rep.Recovery.Message)
+			for _, st := range rep.Recovery.Tables {
+				if st.Salvaged > 0 || st.Lost != 0 { // empty tables say nothing
+					fmt.Fprintln(w, st.Message)
+				}
+			}
+		}
 		if len(rep.Problems) > 0 {
 			fmt.Fprintln(w, r.t("cli.doctor_problems", map[string]any{"Count": len(rep.Problems)}))
 			for _, p := range rep.Problems {

@@ -188,6 +188,10 @@ func (s *Store) ApplyBatch(ctx context.Context, b Batch) (BatchResult, error) {
 				var ce *Error
 				if errors.As(err, &ce) {
 					r.Args = ce.Args
+				} else {
+					// An uncoded failure (I/O, SQLite) is translated as "internal", whose
+					// message shows Detail: without it people read "<no value>".
+					r.Args = map[string]any{"Detail": err.Error()}
 				}
 				if it.GroupID != "" {
 					groupFailed[it.GroupID] = true
@@ -515,9 +519,8 @@ func (s *Store) opWrite(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *I
 	}
 	m.Path = relPath(m.Scope, key, m.Type, m.Slug)
 	// A file may sit there unindexed (a hand edit that fails to parse): never overwrite it.
-	if _, err := os.Stat(s.abs(m.Path)); err == nil {
-		return codeErr(CodeAlreadyExists, map[string]any{"Slug": m.Slug, "Path": m.Path},
-			"a file already exists at %s but is not indexed (see doctor)", m.Path)
+	if err := s.pathFree(ctx, tx, m.Path, m.Slug); err != nil {
+		return err
 	}
 	if err := s.persist(ctx, tx, m); err != nil {
 		return err
@@ -539,14 +542,39 @@ func (s *Store) fillResult(r *ItemResult, m *Memory, down bool) {
 	}
 }
 
-// persist renders m, writes its file atomically and indexes it inside tx.
+// persist renders m, writes its file atomically and indexes it inside tx. m.Version is the
+// version the caller checked the file against ("" for a file that must not exist yet); it is
+// checked again right before the rename, so an edit landing in between is reported as a
+// version conflict instead of being overwritten.
 func (s *Store) persist(ctx context.Context, tx *sql.Tx, m *Memory) error {
 	data, err := Render(m)
 	if err != nil {
 		return err
 	}
 	path := s.abs(m.Path)
-	if err := s.writeFile(m.Path, data, s.batchDirs); err != nil {
+	prev, rel, slug := m.Version, m.Path, m.Slug
+	check := func() error {
+		if s.beforeRename != nil {
+			s.beforeRename(path)
+		}
+		if prev == "" {
+			return s.pathFree(ctx, tx, rel, slug)
+		}
+		cur, err := os.ReadFile(path)
+		if err != nil {
+			if errors.Is(err, os.ErrNotExist) {
+				return codeErr(CodeVersionConflict, map[string]any{"Expected": prev, "Actual": ""},
+					"memory %s was removed on disk while it was being written", slug)
+			}
+			return fmt.Errorf("memory: unable to read %s: %w", rel, err)
+		}
+		if v := Checksum(cur); v != prev {
+			return codeErr(CodeVersionConflict, map[string]any{"Expected": prev, "Actual": v},
+				"memory %s was edited on disk while it was being written; nothing was overwritten", slug)
+		}
+		return nil
+	}
+	if err := s.writeFile(m.Path, data, s.batchDirs, check, prev == ""); err != nil {
 		return err
 	}
 	info, err := os.Stat(path)
@@ -700,9 +728,10 @@ func (s *Store) opUpdate(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *
 	m.Updated = s.opts.Now()
 	m.Path = relPath(m.Scope, m.ScopeKey(), m.Type, m.Slug)
 	if m.Path != oldPath {
-		if _, err := os.Stat(s.abs(m.Path)); err == nil {
-			return codeErr(CodeAlreadyExists, map[string]any{"Slug": m.Slug}, "a file already exists at %s", m.Path)
+		if err := s.pathFree(ctx, tx, m.Path, m.Slug); err != nil {
+			return err
 		}
+		m.Version = "" // the new path must still be free when the file goes in
 	}
 	if err := s.persist(ctx, tx, m); err != nil {
 		return err
@@ -841,8 +870,8 @@ func (s *Store) opRestore(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r 
 	if _, err := getBySlug(ctx, tx, m.Scope, m.ScopeKey(), m.Slug); err == nil {
 		return codeErr(CodeAlreadyExists, map[string]any{"Slug": m.Slug}, "a live memory with slug %s exists", m.Slug)
 	}
-	if _, err := os.Stat(s.abs(m.Path)); err == nil {
-		return codeErr(CodeAlreadyExists, map[string]any{"Slug": m.Slug}, "a file already exists at %s", m.Path)
+	if err := s.pathFree(ctx, tx, m.Path, m.Slug); err != nil {
+		return err
 	}
 	// Bringing a memory back counts against the quota like a new write: nothing may push a
 	// scope past its limit behind the ladder's back.

@@ -59,8 +59,8 @@ func (s *Store) opAppendDaily(ctx context.Context, tx *sql.Tx, b *Batch, it Item
 	switch {
 	case errors.Is(err, ErrNotFound):
 		// The file may exist but be unindexed (a hand edit with a broken header): never clobber it.
-		if _, statErr := os.Stat(s.abs(rel)); statErr == nil {
-			return codeErr(CodeParseError, map[string]any{"Path": rel}, "journal file %s exists but cannot be read; fix it first", rel)
+		if err := s.pathFree(ctx, tx, rel, day); err != nil {
+			return err
 		}
 		m = &Memory{ID: ulid.Make().String(), Slug: day, Title: day, Scope: ScopeGlobal, Type: TypeDaily,
 			Confidence: ConfidenceMedium, Reviewed: true, Created: now, Source: Source{Kind: b.Actor}}

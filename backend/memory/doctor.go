@@ -35,6 +35,10 @@ type DoctorReport struct {
 	// TempFiles are the .tmp-* files interrupted writes left, removed at open or now.
 	TempFiles TempFiles `json:"temp_files"`
 	OK        bool      `json:"ok"`
+	// ReadOnly is set for a home opened read-only (nothing was reconciled or repaired).
+	ReadOnly bool `json:"read_only"`
+	// Recovery is the last repair of a damaged index, if there ever was one.
+	Recovery *Recovery `json:"recovery,omitempty"`
 }
 
 // ChecksumPass is doctor's comparison of every indexed file's bytes with the index.
@@ -62,22 +66,26 @@ func (s *Store) Problems(ctx context.Context) ([]Problem, error) {
 	return out, rows.Err()
 }
 
-// Doctor reconciles, then checks the index's integrity and reports unreadable files.
+// Doctor checks the index's integrity (repairing a damaged one when it can), reconciles and
+// reports unreadable files.
 func (s *Store) Doctor(ctx context.Context) (DoctorReport, error) {
-	rep := DoctorReport{Home: s.home, SchemaVersion: SchemaVersion()}
+	rep := DoctorReport{Home: s.home, SchemaVersion: SchemaVersion(), ReadOnly: s.readOnly}
 	var err error
-	if rep.Reconcile, err = s.Reconcile(ctx); err != nil {
+	if rep.Integrity, err = s.checkAndRepair(ctx); err != nil {
 		return rep, err
 	}
-	if rep.Checksum, err = s.checksumPass(ctx); err != nil {
-		return rep, err
+	rep.Recovery = s.Recovery(ctx)
+	if !s.readOnly {
+		if rep.Reconcile, err = s.Reconcile(ctx); err != nil {
+			return rep, err
+		}
+		if rep.Checksum, err = s.checksumPass(ctx); err != nil {
+			return rep, err
+		}
 	}
 	rep.TempFiles = s.sweptTemps()
 	if rep.Problems, err = s.Problems(ctx); err != nil {
 		return rep, err
-	}
-	if err := s.db.QueryRowContext(ctx, `PRAGMA quick_check`).Scan(&rep.Integrity); err != nil {
-		return rep, fmt.Errorf("memory: unable to check integrity: %w", err)
 	}
 	_ = s.db.QueryRowContext(ctx, `SELECT SUM(archived = 0), SUM(archived = 1) FROM memory_meta`).Scan(&rep.Memories, &rep.Archived)
 	var meta, fts, tri int

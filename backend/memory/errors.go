@@ -77,3 +77,8 @@ func CodeOf(err error) string {
 	}
 	return CodeInternal
 }
+
+// CodeSlugHeldByUnparsable marks a write whose file location is taken by a file the index
+// could not read (a broken hand edit): "already exists; update it instead" would send the
+// person to an update that cannot find it.
+const CodeSlugHeldByUnparsable = "slug_held_by_unparsable_file"

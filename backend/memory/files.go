@@ -1,7 +1,9 @@
 package memory
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,9 +14,12 @@ import (
 // fsync, rename, fsync the folder so the rename itself survives a crash.
 // dirs, when not nil, collects the folder instead of syncing it now: a batch syncs each folder
 // once before it commits and acknowledges, instead of once per item.
-func writeFileAtomic(path string, data []byte, dirs map[string]bool) error {
+// check, when not nil, runs right before the file is put in place and may refuse: a hand edit
+// that landed after the caller's version check must not be overwritten. With create the file
+// is linked into place, which fails instead of replacing a file that appeared meanwhile.
+func writeFileAtomic(path string, data []byte, dirs map[string]bool, check func() error, create bool) error {
 	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("memory: unable to create %s: %w", dir, err)
 	}
 	f, err := os.CreateTemp(dir, ".tmp-*")
@@ -39,8 +44,31 @@ func writeFileAtomic(path string, data []byte, dirs map[string]bool) error {
 	if err := f.Close(); err != nil {
 		return fmt.Errorf("memory: unable to close %s: %w", path, err)
 	}
-	if err := os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("memory: unable to rename into %s: %w", path, err)
+	if check != nil {
+		if err := check(); err != nil {
+			return err
+		}
+	}
+	linked := false
+	if create {
+		switch err := os.Link(tmp, path); {
+		case err == nil:
+			linked = true
+			_ = os.Remove(tmp)
+		case errors.Is(err, fs.ErrExist):
+			if check != nil {
+				if cerr := check(); cerr != nil {
+					return cerr
+				}
+			}
+			return fmt.Errorf("memory: %s appeared while it was being written: %w", path, err)
+		}
+		// Any other failure (a file system without hard links): fall back to the rename.
+	}
+	if !linked {
+		if err := os.Rename(tmp, path); err != nil {
+			return fmt.Errorf("memory: unable to rename into %s: %w", path, err)
+		}
 	}
 	ok = true
 	if dirs != nil {
@@ -74,7 +102,7 @@ func syncDir(dir string) error {
 
 // moveFile renames src to dst durably, creating dst's folder.
 func moveFile(src, dst string, dirs map[string]bool) error {
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
 		return fmt.Errorf("memory: unable to create %s: %w", filepath.Dir(dst), err)
 	}
 	if err := os.Rename(src, dst); err != nil {

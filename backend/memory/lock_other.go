@@ -18,7 +18,7 @@ type fileLock struct {
 }
 
 func openLock(path string) (*fileLock, error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("memory: unable to open lock file: %w", err)
 	}

@@ -13,7 +13,14 @@ import (
 type fileLock struct{ f *os.File }
 
 func openLock(path string) (*fileLock, error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600)
+	if errors.Is(err, os.ErrPermission) || errors.Is(err, syscall.EROFS) {
+		// A read-only home: nothing can be written there, but reading it must not fail for
+		// want of a lock file (flock works on a read-only descriptor).
+		if f, err = os.Open(path); errors.Is(err, os.ErrNotExist) {
+			f, err = os.Open(os.DevNull)
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("memory: unable to open lock file: %w", err)
 	}

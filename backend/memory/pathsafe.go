@@ -105,12 +105,13 @@ func readNoFollow(abs string) ([]byte, error) {
 	return io.ReadAll(f)
 }
 
-// writeFile writes a memory file atomically at rel after checking its folders.
-func (s *Store) writeFile(rel string, data []byte, dirs map[string]bool) error {
+// writeFile writes a memory file atomically at rel after checking its folders; check and
+// create are writeFileAtomic's (the re-check right before the rename, and "must not exist").
+func (s *Store) writeFile(rel string, data []byte, dirs map[string]bool, check func() error, create bool) error {
 	if err := s.safeDir(rel, true); err != nil {
 		return err
 	}
-	return writeFileAtomic(s.abs(rel), data, dirs)
+	return writeFileAtomic(s.abs(rel), data, dirs, check, create)
 }
 
 // move renames a memory file from one relative path to another; both sides' folders must be

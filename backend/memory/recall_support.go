@@ -308,7 +308,7 @@ func (s *Store) AccessStats(ctx context.Context, ids []string) (map[string]Acces
 
 // TouchAccess counts one recall of each id at time at.
 func (s *Store) TouchAccess(ctx context.Context, ids []string, at time.Time) error {
-	if len(ids) == 0 {
+	if len(ids) == 0 || s.readOnly { // a read-only home is read, not counted
 		return nil
 	}
 	vals := strings.Repeat("(?,1,?),", len(ids))

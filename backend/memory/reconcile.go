@@ -432,11 +432,22 @@ func (s *Store) recordProblem(ctx context.Context, tx *sql.Tx, d diskFile, code,
 // rejections, runs, usage, access counts and settings are kept.
 func (s *Store) Reindex(ctx context.Context) (ReconcileReport, error) {
 	var rep ReconcileReport
+	repaired := false
 	err := s.withLock(func() error {
 		var err error
 		rep, err = s.reindexLocked(ctx)
+		// Reindex is the person's way out of a broken index: a damaged one is repaired.
+		if IsCorrupt(err) {
+			if err = s.recoverLocked(ctx, err); err == nil {
+				repaired = true
+				rep, err = s.reindexLocked(ctx)
+			}
+		}
 		return err
 	})
+	if repaired {
+		s.emit(Event{Kind: "memory.problems"})
+	}
 	if err == nil {
 		s.afterReconcile(ctx, rep)
 	}

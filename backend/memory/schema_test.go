@@ -157,7 +157,7 @@ func oldHome(t *testing.T, k int) (home, fileID string) {
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	db, err := openDB(filepath.Join(root, "index.sqlite3"))
+	db, err := openDB(filepath.Join(root, "index.sqlite3"), false)
 	if err != nil {
 		t.Fatal(err)
 	}

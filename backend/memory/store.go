@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -24,6 +25,10 @@ type Options struct {
 	// Location is the local time zone for the journal's 04:00 rollover.
 	Location *time.Location
 	Logger   *slog.Logger
+
+	// writable reports whether the memory folder takes writes (default homeWritable); tests
+	// replace it because root writes through any mode bits.
+	writable func(dir string) bool
 }
 
 // Event tells subscribers that something in the store changed.
@@ -58,11 +63,23 @@ type Store struct {
 
 	sweptMu sync.Mutex
 	swept   []string // .tmp-* files removed since open, reported by doctor
+	// readOnly is set when the home cannot be written: reads work, writers get home_read_only.
+	readOnly bool
+	// tmpIndex is a throwaway folder holding the index of a read-only home that had none usable.
+	tmpIndex string
+	// recovery is what the last repair of a damaged index did, in this process.
+	recovery atomic.Pointer[Recovery]
+	// beforeRename, when set (tests), runs after a write's version check and before its rename.
+	beforeRename func(path string)
+	// reconcileFault, when set (tests), fails reconciles as a locked index would.
+	reconcileFault func() error
 }
 
 // Open opens (creating when needed) the store under home: files in home/memory and the index
 // in home/memory/index.sqlite3. A fresh, migrated or flagged index is rebuilt from the files;
-// otherwise a reconcile picks up whatever changed while no Engram process was running.
+// otherwise a reconcile picks up whatever changed while no Engram process was running. A
+// damaged index is moved aside and rebuilt (see recoverLocked); a home that cannot be written
+// opens read-only (see openReadOnly).
 func Open(ctx context.Context, home string, opts Options) (*Store, error) {
 	if opts.QuotaLimit <= 0 {
 		opts.QuotaLimit = DefaultQuotaLimit
@@ -76,50 +93,139 @@ func Open(ctx context.Context, home string, opts Options) (*Store, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	}
+	if opts.writable == nil {
+		opts.writable = homeWritable
+	}
 	root := filepath.Join(home, "memory")
+	if info, err := os.Stat(root); err == nil && info.IsDir() && !opts.writable(root) {
+		return openReadOnly(ctx, home, root, opts)
+	}
+	// Memories are private: folders 0700 and files 0600 whatever the umask (it only removes bits).
 	for _, d := range []string{root, filepath.Join(root, ".trash"), filepath.Join(root, ".snapshots"), filepath.Join(root, ".archive")} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
+		if err := os.MkdirAll(d, 0o700); err != nil {
 			return nil, fmt.Errorf("memory: unable to create %s: %w", d, err)
+		}
+	}
+	// A memory folder left open to others by an older build is closed: nothing below it is
+	// reachable then, whatever the modes of what it holds.
+	if info, err := os.Stat(root); err == nil && info.Mode().Perm()&0o077 != 0 {
+		if err := os.Chmod(root, 0o700); err != nil {
+			return nil, fmt.Errorf("memory: unable to protect %s: %w", root, err)
 		}
 	}
 	lk, err := openLock(filepath.Join(root, ".lock"))
 	if err != nil {
 		return nil, err
 	}
-	db, err := openDB(filepath.Join(root, "index.sqlite3"))
-	if err != nil {
-		lk.close()
-		return nil, err
-	}
-	s := &Store{home: home, root: root, db: db, opts: opts, log: opts.Logger, flock: lk, subs: map[int]func(Event){}}
+	s := &Store{home: home, root: root, opts: opts, log: opts.Logger, flock: lk, subs: map[int]func(Event){}}
 	if err := s.withLock(func() error {
+		// Under the lock every writer holds while its temp file exists: any .tmp-* found now
+		// was left by a crash.
 		s.noteSwept(s.sweepTempsLocked())
-		needs, err := migrate(ctx, db)
-		if err != nil {
-			return err
-		}
-		if needs {
-			_, err = s.reindexLocked(ctx)
-		} else {
-			_, err = s.reconcileLocked(ctx, nil)
-		}
-		return err
+		return s.openIndexLocked(ctx)
 	}); err != nil {
-		db.Close()
+		if s.db != nil {
+			s.db.Close()
+		}
 		lk.close()
 		return nil, err
 	}
 	return s, nil
 }
 
-func openDB(path string) (*sql.DB, error) {
+// indexName is the index file inside the memory folder; SQLite adds -wal and -shm beside it.
+const indexName = "index.sqlite3"
+
+func (s *Store) indexPath() string { return filepath.Join(s.root, indexName) }
+
+// openIndexLocked opens, migrates and reconciles the index; an index SQLite reports damaged
+// ("file is not a database", "malformed") is moved aside and rebuilt instead of failing every verb.
+func (s *Store) openIndexLocked(ctx context.Context) error {
+	err := s.settleLocked(ctx)
+	if err != nil && IsCorrupt(err) {
+		return s.recoverLocked(ctx, err)
+	}
+	return err
+}
+
+// settleLocked opens the index when needed, migrates it and brings it in line with the files.
+func (s *Store) settleLocked(ctx context.Context) error {
+	if s.db == nil {
+		if err := privateFile(s.indexPath()); err != nil {
+			return err
+		}
+		db, err := openDB(s.indexPath(), false)
+		if err != nil {
+			return err
+		}
+		s.db = db
+	}
+	needs, err := migrate(ctx, s.db)
+	if err != nil {
+		return err
+	}
+	if needs {
+		_, err = s.reindexLocked(ctx)
+	} else {
+		_, err = s.reconcileLocked(ctx, nil)
+	}
+	return err
+}
+
+// privateFile creates the index as 0600 before SQLite does (SQLite would use 0644 less the
+// umask) and tightens an existing one; SQLite gives -wal and -shm the mode of the database.
+func privateFile(path string) error {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDONLY, 0o600)
+	if err != nil {
+		return fmt.Errorf("memory: unable to create index %s: %w", path, err)
+	}
+	f.Close()
+	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+		if info, err := os.Stat(p); err == nil && info.Mode().Perm()&0o077 != 0 {
+			if err := os.Chmod(p, 0o600); err != nil {
+				return fmt.Errorf("memory: unable to protect %s: %w", p, err)
+			}
+		}
+	}
+	return nil
+}
+
+// sqliteURI is path as a file: URI. Every byte outside the unreserved set is percent-encoded:
+// the driver cuts the name at the first "?", and SQLite reads "#" and "%" specially, so a home
+// named "a#b?c%20d" would otherwise put the index somewhere else or fail to open.
+func sqliteURI(path string) string {
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	b.WriteString("file:")
+	for _, c := range []byte(filepath.ToSlash(path)) {
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', strings.IndexByte("-._~/", c) >= 0:
+			b.WriteByte(c)
+		default:
+			b.WriteByte('%')
+			b.WriteByte(hex[c>>4])
+			b.WriteByte(hex[c&15])
+		}
+	}
+	return b.String()
+}
+
+// openDB opens the index; readOnly opens it immutable, for a home this process cannot write
+// (no -wal or -shm can be created there, and nothing will change it under us).
+func openDB(path string, readOnly bool) (*sql.DB, error) {
 	q := url.Values{}
 	q.Add("_pragma", "busy_timeout(15000)")
-	q.Add("_pragma", "journal_mode(WAL)")
-	q.Add("_pragma", "synchronous(NORMAL)")
+	if readOnly {
+		q.Set("mode", "ro")
+		q.Set("immutable", "1")
+		q.Add("_pragma", "query_only(1)")
+	} else {
+		q.Add("_pragma", "journal_mode(WAL)")
+		q.Add("_pragma", "synchronous(NORMAL)")
+		q.Set("_txlock", "immediate")
+	}
 	q.Add("_pragma", "foreign_keys(1)")
-	q.Set("_txlock", "immediate")
-	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	db, err := sql.Open("sqlite", sqliteURI(path)+"?"+q.Encode())
 	if err != nil {
 		return nil, fmt.Errorf("memory: unable to open index: %w", err)
 	}
@@ -137,8 +243,13 @@ func (s *Store) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	err := s.db.Close()
-	if cerr := s.flock.close(); err == nil {
-		err = cerr
+	if s.flock != nil {
+		if cerr := s.flock.close(); err == nil {
+			err = cerr
+		}
+	}
+	if s.tmpIndex != "" {
+		_ = os.RemoveAll(s.tmpIndex)
 	}
 	return err
 }
@@ -157,6 +268,9 @@ func (s *Store) QuotaLimit() int { return s.opts.QuotaLimit }
 
 // withLock runs fn holding the in-process mutex and the cross-process file lock.
 func (s *Store) withLock(fn func() error) error {
+	if s.readOnly {
+		return s.readOnlyErr()
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := s.flock.lock(); err != nil {

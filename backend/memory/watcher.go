@@ -17,9 +17,19 @@ import (
 // a file in several steps (truncate, write, rename) and one reconcile should see the result.
 const WatchDebounce = 150 * time.Millisecond
 
+// WatchRetryMax caps the wait between retries of a reconcile that failed.
+const WatchRetryMax = 10 * time.Second
+
 // Watch reconciles files changed by hand (or by another Engram process) until ctx ends.
 // ready, when not nil, is closed once the watches are in place.
 func (s *Store) Watch(ctx context.Context, ready chan<- struct{}) error {
+	if s.readOnly { // nothing can change the index of a read-only home
+		if ready != nil {
+			close(ready)
+		}
+		<-ctx.Done()
+		return nil
+	}
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
 		return fmt.Errorf("memory: unable to start watcher: %w", err)
@@ -47,6 +57,7 @@ func (s *Store) Watch(ctx context.Context, ready chan<- struct{}) error {
 	}
 	pending := map[string]bool{}
 	full := false
+	retry := WatchDebounce
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 	for {
@@ -92,7 +103,11 @@ func (s *Store) Watch(ctx context.Context, ready chan<- struct{}) error {
 			s.log.Warn("memory: watcher error", "err", err)
 		case <-timer.C:
 			var err error
-			if full {
+			if s.reconcileFault != nil {
+				err = s.reconcileFault()
+			}
+			if err != nil {
+			} else if full {
 				_, err = s.Reconcile(ctx)
 			} else if len(pending) > 0 {
 				rels := make([]string, 0, len(pending))
@@ -102,8 +117,15 @@ func (s *Store) Watch(ctx context.Context, ready chan<- struct{}) error {
 				_, err = s.ReconcilePaths(ctx, rels)
 			}
 			if err != nil && ctx.Err() == nil {
-				s.log.Warn("memory: reconcile after change failed", "err", err)
+				// The index may be locked by another process (busy past its timeout) or the
+				// disk briefly full: keep what is pending and try again, backing off, so the
+				// edit is indexed once the obstacle goes.
+				s.log.Warn("memory: reconcile after change failed; retrying", "err", err, "in", retry)
+				timer.Reset(retry)
+				retry = min(retry*2, WatchRetryMax)
+				continue
 			}
+			retry = WatchDebounce
 			pending, full = map[string]bool{}, false
 		}
 	}
