@@ -58,6 +58,10 @@ var sections = []section{
 		{"HistoryParams", t[api.HistoryParams](), "", ""},
 		{"HistoryResult", t[api.HistoryResult](), "", ""},
 		{"ReconcileReport", t[memory.ReconcileReport](), "", ""},
+		{"ChecksumPass", t[memory.ChecksumPass](), "Doctor's re-hash of every indexed file against the index.", ""},
+		{"TempFiles", t[memory.TempFiles](), "Temp files interrupted writes left behind, removed at open or by doctor.", ""},
+		{"SalvagedTable", t[memory.SalvagedTable](), "What a repair kept of one table the files cannot rebuild.", ""},
+		{"Recovery", t[memory.Recovery](), "The last repair of a damaged index.", ""},
 		{"DoctorReport", t[memory.DoctorReport](), "", ""},
 	}},
 	{"organizer (backend/organizer)", []entry{

@@ -32,6 +32,8 @@ export interface AppInfo {
   languages: string[] | null
   schema_version: number
   actor: string
+  read_only: boolean
+  repaired?: Recovery | null
 }
 
 /** A memory as lists and search show it. */
@@ -234,7 +236,7 @@ export interface RemoteStatus {
   running: boolean
   addr: string
   url: string
-  token: string
+  token?: string
   clients: RemoteClient[] | null
   error?: ErrorPayload | null
 }
@@ -285,6 +287,39 @@ export interface ReconcileReport {
   removed: number
   unchanged: number
   problems: number
+  risky_unreviewed: number
+}
+
+/** Doctor's re-hash of every indexed file against the index. */
+export interface ChecksumPass {
+  checked: number
+  mismatched: string[] | null
+  reindexed: number
+}
+
+/** Temp files interrupted writes left behind, removed at open or by doctor. */
+export interface TempFiles {
+  count: number
+  paths: string[] | null
+}
+
+/** What a repair kept of one table the files cannot rebuild. */
+export interface SalvagedTable {
+  table: string
+  salvaged: number
+  lost: number
+  message?: string
+}
+
+/** The last repair of a damaged index. */
+export interface Recovery {
+  code: string
+  at: string
+  cause: string
+  moved_to: string
+  tables: SalvagedTable[] | null
+  rebuilt: number
+  message?: string
 }
 
 export interface DoctorReport {
@@ -298,7 +333,11 @@ export interface DoctorReport {
   fts_consistent: boolean
   reconcile: ReconcileReport
   quota: QuotaSummary
+  checksum: ChecksumPass
+  temp_files: TempFiles
   ok: boolean
+  read_only: boolean
+  recovery?: Recovery | null
 }
 
 // ---------------------------------------------------------------- organizer (backend/organizer)
