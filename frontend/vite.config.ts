@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config'
 import vue from '@vitejs/plugin-vue'
+import type { Plugin } from 'vite'
 import { fileURLToPath } from 'node:url'
 import path from 'node:path'
 import fs from 'node:fs'
@@ -31,11 +32,11 @@ const keepDist = {
 // unpatched; the visual suite's search-after-save scenario covers the behaviour.
 const FOCUS_TRAP = /[\\/]vueuc[\\/](es|lib)[\\/]focus-trap[\\/]src[\\/]index\.js$/
 const FOCUS_TRAP_NEEDLE = "document.removeEventListener('focus', handleDocumentFocus, true);"
-export function focusTrapReturnsOnce() {
+export function focusTrapReturnsOnce(): Plugin {
   let patched = 0
   return {
     name: 'engram-focus-trap-returns-once',
-    enforce: 'pre' as const,
+    enforce: 'pre',
     transform(code: string, id: string) {
       if (!FOCUS_TRAP.test(id)) return null
       if (!code.includes(FOCUS_TRAP_NEEDLE)) throw new Error(`focus trap patch: ${id} changed; review focusTrapReturnsOnce in vite.config.ts`)
