@@ -21,83 +21,188 @@ import (
 // fewer of the shapes and pulled in ~70 modules (viper, cobra, archive readers, a wasm
 // runtime) for the one call Engram needs; the figures are in the branch report.
 
-// secretRule is one shape. valid, when set, judges a match (its submatch indexes into the
-// normalised text) so look-alikes such as documented examples or placeholders pass.
+// secretRule is one shape. A rule runs only when the lowercased text holds one of its
+// keywords, and then line by line (short inputs keep Go's regexp on its fast path); a whole
+// rule sees the text at once because its shape or its context spans lines. valid, when set,
+// judges a match (submatch indexes into the text the rule ran on) so look-alikes such as
+// documented examples or placeholders pass.
 type secretRule struct {
-	kind  string
-	re    *regexp.Regexp
-	valid func(text string, m []int) bool
+	kind     string
+	re       *regexp.Regexp
+	valid    func(text string, m []int) bool
+	keywords []string
+	whole    bool
+	find     func(text string) [][]int // instead of re
 }
 
-func rule(kind, re string) secretRule { return secretRule{kind: kind, re: regexp.MustCompile(re)} }
-
-func judged(kind, re string, valid func(string, []int) bool) secretRule {
-	return secretRule{kind: kind, re: regexp.MustCompile(re), valid: valid}
+func rule(kind, re string, keywords ...string) secretRule {
+	return secretRule{kind: kind, re: regexp.MustCompile(re), keywords: keywords}
 }
+
+func judged(kind, re string, valid func(string, []int) bool, keywords ...string) secretRule {
+	return secretRule{kind: kind, re: regexp.MustCompile(re), valid: valid, keywords: keywords}
+}
+
+func whole(r secretRule) secretRule { r.whole = true; return r }
 
 // secretRules run in order; the first rule that matches names the kind. Provider shapes come
 // before the context rules so a token assigned to a variable is named for its provider.
 var secretRules = []secretRule{
-	rule("pgp_private_key", `-----BEGIN PGP PRIVATE KEY BLOCK-----`),
-	rule("private_key", `-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----|PuTTY-User-Key-File-\d+:`),
-	rule("age_secret_key", `AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}`),
+	rule("pgp_private_key", `-----BEGIN PGP PRIVATE KEY BLOCK-----`, "-----begin"),
+	rule("private_key", `-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----|PuTTY-User-Key-File-\d+:`, "-----begin", "putty-user-key-file"),
+	rule("age_secret_key", `AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}`, "age-secret-key-1"),
 	// AWS documents AKIAIOSFODNN7EXAMPLE as its example id: examples end in EXAMPLE.
-	judged("aws_access_key", `\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}\b`, notExample),
-	rule("github_token", `\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{40,255})\b`),
-	rule("gitlab_token", `\b(?:glpat|gldt|glrt|glcbt|glptt|glft|glimt|glagent|glsoat|glffct|gloas)-[A-Za-z0-9_-]{20,}|\bGR1348941[A-Za-z0-9_-]{20,}`),
-	judged("huggingface_token", `\b(?:hf|api_org)_([A-Za-z]{34})\b`, mixedCase(1)),
-	rule("anthropic_key", `\bsk-ant-(?:api|admin|sid|oat)\d{2}-[A-Za-z0-9_-]{20,}`),
-	judged("openai_key", `\bsk-(?:(?:proj|svcacct|admin|None)-)?([A-Za-z0-9_-]{20,})`, randomish(1)),
-	rule("groq_key", `\bgsk_[A-Za-z0-9]{48,}\b`),
-	rule("xai_key", `\bxai-[A-Za-z0-9]{70,}\b`),
-	rule("perplexity_key", `\bpplx-[A-Za-z0-9]{40,}\b`),
-	rule("replicate_token", `\br8_[A-Za-z0-9]{37}\b`),
-	rule("slack_token", `\bxox[abposr]-\d{6,}-[A-Za-z0-9-]{8,}|\bxoxe(?:\.xox[bp])?-\d-[A-Za-z0-9]{100,}|\bxapp-\d-[A-Z0-9]+-\d+-[a-z0-9]+`),
-	rule("slack_webhook", `\bhooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/_-]{20,}`),
-	rule("teams_webhook", `\.webhook\.office\.com/webhookb2/[A-Za-z0-9@-]+/IncomingWebhook/[A-Za-z0-9]+/[A-Za-z0-9-]+`),
-	rule("discord_webhook", `https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_-]{60,}`),
-	rule("google_api_key", `\bAIza[0-9A-Za-z_-]{35}\b`),
-	rule("google_oauth_secret", `\bGOCSPX-[A-Za-z0-9_-]{28}\b`),
-	rule("stripe_key", `\b(?:sk|rk)_(?:live|test)_[0-9a-zA-Z]{20,}\b|\bwhsec_[A-Za-z0-9]{32,}\b`),
-	{kind: "jwt", re: jwtRE},
-	judged("jwt", `\bZXlK[A-Za-z0-9+/]{60,}={0,2}`, base64JWT),
-	rule("facebook_token", `\bEAA[A-Za-z0-9]{90,}|\b\d{15,16}(?:\||%7C)[A-Za-z0-9_-]{27}\b`),
-	rule("azure_client_secret", `(?:^|[^A-Za-z0-9_~.-])[A-Za-z0-9_~.-]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?:$|[^A-Za-z0-9_~.-])`),
-	rule("alibaba_access_key", `\bLTAI[A-Za-z0-9]{20}\b`),
-	rule("sourcegraph_token", `\bsgp_(?:[A-Fa-f0-9]{16}_|local_)?[A-Fa-f0-9]{40}\b`),
-	rule("npm_token", `\bnpm_[A-Za-z0-9]{36}\b`),
-	rule("pypi_token", `\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}`),
-	rule("sendgrid_key", `\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b`),
-	rule("twilio_key", `\bSK[0-9a-fA-F]{32}\b`),
-	rule("telegram_bot_token", `\b\d{8,10}:AA[A-Za-z0-9_-]{33}\b`),
-	rule("azure_storage_key", `(?i)AccountKey=[A-Za-z0-9+/]{86}==`),
-	rule("digitalocean_token", `\bdo[por]_v1_[a-f0-9]{64}\b`),
-	rule("vault_token", `\bhv[sb]\.[A-Za-z0-9_-]{24,}`),
-	rule("databricks_token", `\bdapi[a-f0-9]{32}(?:-\d)?\b`),
-	rule("shopify_token", `\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b`),
-	rule("linear_key", `\blin_api_[A-Za-z0-9]{40}\b`),
-	rule("notion_token", `\bntn_[A-Za-z0-9]{40,}\b|\bsecret_[A-Za-z0-9]{43}\b`),
-	rule("postman_key", `\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b`),
-	rule("doppler_token", `\bdp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,}`),
-	rule("supabase_token", `\bsbp_[a-f0-9]{40}\b`),
-	rule("grafana_token", `\bglsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}\b|\bglc_[A-Za-z0-9+/]{32,}`),
-	rule("sentry_token", `\bsntry[su]_[A-Za-z0-9+/=_-]{40,}`),
-	rule("atlassian_token", `\bATATT3[A-Za-z0-9_=-]{150,}`),
-	rule("heroku_token", `\bHRKU-[A-Za-z0-9_-]{60}\b`),
+	judged("aws_access_key", `\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}\b`, notExample, "akia", "asia", "abia", "acca", "a3t"),
+	rule("github_token", `\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{40,255})\b`, "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
+	rule("gitlab_token", `\b(?:glpat|gldt|glrt|glcbt|glptt|glft|glimt|glagent|glsoat|glffct|gloas)-[A-Za-z0-9_-]{20,}|\bGR1348941[A-Za-z0-9_-]{20,}`, "gl", "gr1348941"),
+	judged("huggingface_token", `\b(?:hf|api_org)_([A-Za-z]{34})\b`, mixedCase(1), "hf_", "api_org_"),
+	rule("anthropic_key", `\bsk-ant-(?:api|admin|sid|oat)\d{2}-[A-Za-z0-9_-]{20,}`, "sk-ant-"),
+	judged("openai_key", `\bsk-(?:(?:proj|svcacct|admin|None)-)?([A-Za-z0-9_-]{20,})`, randomish(1), "sk-"),
+	rule("groq_key", `\bgsk_[A-Za-z0-9]{48,}\b`, "gsk_"),
+	rule("xai_key", `\bxai-[A-Za-z0-9]{70,}\b`, "xai-"),
+	rule("perplexity_key", `\bpplx-[A-Za-z0-9]{40,}\b`, "pplx-"),
+	rule("replicate_token", `\br8_[A-Za-z0-9]{37}\b`, "r8_"),
+	rule("slack_token", `\bxox[abposr]-\d{6,}-[A-Za-z0-9-]{8,}|\bxoxe(?:\.xox[bp])?-\d-[A-Za-z0-9]{100,}|\bxapp-\d-[A-Z0-9]+-\d+-[a-z0-9]+`, "xox", "xapp-"),
+	rule("slack_webhook", `\bhooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/_-]{20,}`, "hooks.slack.com"),
+	rule("teams_webhook", `\.webhook\.office\.com/webhookb2/[A-Za-z0-9@-]+/IncomingWebhook/[A-Za-z0-9]+/[A-Za-z0-9-]+`, "webhook.office.com"),
+	rule("discord_webhook", `https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_-]{60,}`, "discord"),
+	rule("google_api_key", `\bAIza[0-9A-Za-z_-]{35}\b`, "aiza"),
+	rule("google_oauth_secret", `\bGOCSPX-[A-Za-z0-9_-]{28}\b`, "gocspx-"),
+	rule("stripe_key", `\b(?:sk|rk)_(?:live|test)_[0-9a-zA-Z]{20,}\b|\bwhsec_[A-Za-z0-9]{32,}\b`, "k_live_", "k_test_", "whsec_"),
+	{kind: "jwt", re: jwtRE, keywords: []string{"eyj"}},
+	judged("jwt", `\bZXlK[A-Za-z0-9+/]{60,}={0,2}`, base64JWT, "zxlk"),
+	rule("facebook_token", `\bEAA[A-Za-z0-9]{90,}|\b\d{15,16}(?:\||%7C)[A-Za-z0-9_-]{27}\b`, "eaa", "|", "%7c"),
+	rule("azure_client_secret", `(?:^|[^A-Za-z0-9_~.-])[A-Za-z0-9_~.-]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?:$|[^A-Za-z0-9_~.-])`, "q~"),
+	rule("alibaba_access_key", `\bLTAI[A-Za-z0-9]{20}\b`, "ltai"),
+	rule("sourcegraph_token", `\bsgp_(?:[A-Fa-f0-9]{16}_|local_)?[A-Fa-f0-9]{40}\b`, "sgp_"),
+	rule("npm_token", `\bnpm_[A-Za-z0-9]{36}\b`, "npm_"),
+	rule("pypi_token", `\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}`, "pypi-"),
+	rule("sendgrid_key", `\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b`, "sg."),
+	rule("twilio_key", `\bSK[0-9a-fA-F]{32}\b`, "sk"),
+	rule("telegram_bot_token", `\b\d{8,10}:AA[A-Za-z0-9_-]{33}\b`, ":aa"),
+	rule("azure_storage_key", `(?i)AccountKey=[A-Za-z0-9+/]{86}==`, "accountkey="),
+	rule("digitalocean_token", `\bdo[por]_v1_[a-f0-9]{64}\b`, "_v1_"),
+	rule("vault_token", `\bhv[sb]\.[A-Za-z0-9_-]{24,}`, "hvs.", "hvb."),
+	rule("databricks_token", `\bdapi[a-f0-9]{32}(?:-\d)?\b`, "dapi"),
+	rule("shopify_token", `\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b`, "shp"),
+	rule("linear_key", `\blin_api_[A-Za-z0-9]{40}\b`, "lin_api_"),
+	rule("notion_token", `\bntn_[A-Za-z0-9]{40,}\b|\bsecret_[A-Za-z0-9]{43}\b`, "ntn_", "secret_"),
+	rule("postman_key", `\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b`, "pmak-"),
+	rule("doppler_token", `\bdp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,}`, "dp."),
+	rule("supabase_token", `\bsbp_[a-f0-9]{40}\b`, "sbp_"),
+	rule("grafana_token", `\bglsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}\b|\bglc_[A-Za-z0-9+/]{32,}`, "glsa_", "glc_"),
+	rule("sentry_token", `\bsntry[su]_[A-Za-z0-9+/=_-]{40,}`, "sntry"),
+	rule("atlassian_token", `\bATATT3[A-Za-z0-9_=-]{150,}`, "atatt3"),
+	rule("heroku_token", `\bHRKU-[A-Za-z0-9_-]{60}\b`, "hrku-"),
 	// An AWS secret is 40 base64 characters with no prefix: it is judged by its neighbourhood.
-	judged("aws_secret_key", `[A-Za-z0-9/+]{40,}`, bareAWSSecret),
-	judged("url_password", `\b[A-Za-z][A-Za-z0-9+.-]{1,20}://[^\s:/@?#]*:([^\s/@?#]+)@[A-Za-z0-9.\[\]-]+`, urlPassword),
-	judged("authorization_header", `(?i)\b(?:authorization|proxy-authorization)\s*["']?\s*[:=]\s*["']?(?:bearer|basic|token|bot|digest)\s+([A-Za-z0-9._~+/-]{16,}=*)`, randomish(1)),
-	judged("authorization_header", `\bBearer\s+([A-Za-z0-9._~+/-]{24,}=*)`, randomish(1)),
-	judged("password_assignment", `(?i)\bmachine\s+\S+\s+login\s+\S+\s+password\s+(\S{6,})`, plainValue(1)),
-	judged("password_assignment", `(?i)--(?:password|passwd|passphrase)[= ][ \t]*([^\s"']{6,})`, plainValue(1)),
-	judged("password_assignment", `(?:^|\s)(?:-u|--user)[ =]?["']?([^\s"':]*):([^\s"']{4,})`, curlUser),
-	judged("", assignmentRE, assignment),
+	{kind: "aws_secret_key", find: base64Runs, valid: bareAWSSecret, whole: true,
+		keywords: []string{"aws", "amazon", "secret", "akia", "asia", "s3", "iam"}},
+	{kind: "url_password", find: findURLPasswords, valid: urlPassword, keywords: []string{"://"}},
+	judged("authorization_header", `(?i)\b(?:authorization|proxy-authorization)\s*["']?\s*[:=]\s*["']?(?:bearer|basic|token|bot|digest)\s+([A-Za-z0-9._~+/-]{16,}=*)`, randomish(1), "authorization"),
+	judged("authorization_header", `\bBearer\s+([A-Za-z0-9._~+/-]{24,}=*)`, randomish(1), "bearer"),
+	whole(judged("password_assignment", `(?i)\bmachine\s+\S+\s+login\s+\S+\s+password\s+(\S{6,})`, plainValue(1), "machine")),
+	judged("password_assignment", `(?i)--(?:password|passwd|passphrase)[= ][ \t]*([^\s"']{6,})`, plainValue(1), "--pass"),
+	whole(judged("password_assignment", `(?:^|\s)(?:-u|--user)[ =]?["']?([^\s"':]*):([^\s"']{4,})`, curlUser, "curl")),
+	{find: findAssignments, valid: assignment, whole: true,
+		keywords: []string{"pass", "secret", "token", "key", "credential", "密码", "口令", "密钥", "令牌"}},
 }
 
-// assignmentRE is `name: value` / `name = "value"` / `"name": "value"` where name mentions a
-// password or a credential; group 1 is the name, 2-4 the value (double, single, bare).
-const assignmentRE = `(?i)([A-Za-z0-9_.-]*(?:password|passwd|passphrase|secret|token|api[_.-]?key|apikey|access[_.-]?key|private[_.-]?key|credentials?|密码|口令|密钥|令牌)[A-Za-z0-9_.-]*)["']?[ \t]*(?::=|=>|[:=])[ \t]*(?:"([^"\n]{6,})"|'([^'\n]{6,})'|([^\s"',;]{6,}))`
+// credentialNameRE is what makes `name: value` an assignment worth judging.
+var credentialNameRE = regexp.MustCompile(`(?i)password|passwd|passphrase|secret|token|api[_.-]?key|apikey|access[_.-]?key|private[_.-]?key|credentials?|密码|口令|密钥|令牌`)
+
+// findAssignments finds `name: value`, `name = "value"`, `"name": "value"`, `name := value`
+// and `name => value` where name mentions a password or a credential. Each match is
+// [start, end, name, double-quoted value, single-quoted value, bare value] as submatch
+// indexes, -1 for the value forms absent. It walks from each separator instead of running a
+// regexp whose leading name class would be tried from every position (quadratic).
+func findAssignments(text string) [][]int {
+	var out [][]int
+	for p := 0; p < len(text); p++ {
+		c := text[p]
+		if c != ':' && c != '=' {
+			continue
+		}
+		sepEnd := p + 1
+		switch {
+		case c == ':' && sepEnd < len(text) && text[sepEnd] == '=', c == '=' && sepEnd < len(text) && text[sepEnd] == '>':
+			sepEnd++
+		case c == '=' && (sepEnd < len(text) && text[sepEnd] == '=' || p > 0 && strings.IndexByte("=!<>", text[p-1]) >= 0):
+			continue // a comparison
+		}
+		// name ["']? [ \t]* separator
+		q := p
+		for q > 0 && (text[q-1] == ' ' || text[q-1] == '\t') {
+			q--
+		}
+		if q > 0 && (text[q-1] == '"' || text[q-1] == '\'') {
+			q--
+		}
+		nameEnd, nameStart := q, q
+		for nameStart > 0 {
+			r, size := utf8.DecodeLastRuneInString(text[:nameStart])
+			if !(r < utf8.RuneSelf && (isAlnum(byte(r)) || r == '_' || r == '.' || r == '-') || r >= utf8.RuneSelf && unicode.IsLetter(r)) {
+				break
+			}
+			nameStart -= size
+		}
+		if nameStart == nameEnd || !credentialNameRE.MatchString(text[nameStart:nameEnd]) {
+			continue
+		}
+		v := sepEnd
+		for v < len(text) && (text[v] == ' ' || text[v] == '\t') {
+			v++
+		}
+		m := []int{nameStart, 0, nameStart, nameEnd, -1, -1, -1, -1, -1, -1}
+		if v < len(text) && (text[v] == '"' || text[v] == '\'') {
+			end := strings.IndexAny(text[v+1:], string(text[v])+"\n")
+			if end < 6 || text[v+1+end] != text[v] {
+				continue
+			}
+			g := 4
+			if text[v] == '\'' {
+				g = 6
+			}
+			m[g], m[g+1], m[1] = v+1, v+1+end, v+2+end
+		} else {
+			end := v
+			for end < len(text) && !unicode.IsSpace(rune(text[end])) && strings.IndexByte("\"',;", text[end]) < 0 {
+				end++
+			}
+			if utf8.RuneCountInString(text[v:end]) < 6 {
+				continue
+			}
+			m[8], m[9], m[1] = v, end, end
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// findURLPasswords finds scheme://user:password@host around each "://"; group 1 is the
+// password.
+func findURLPasswords(text string) [][]int {
+	var out [][]int
+	for off := 0; ; {
+		i := strings.Index(text[off:], "://")
+		if i < 0 {
+			return out
+		}
+		i += off
+		start := i
+		for start > 0 && i-start < 21 && (isAlnum(text[start-1]) || strings.IndexByte("+.-", text[start-1]) >= 0) {
+			start--
+		}
+		if m := urlPasswordRE.FindStringSubmatchIndex(text[start:]); m != nil {
+			for k := range m {
+				if m[k] >= 0 {
+					m[k] += start
+				}
+			}
+			out = append(out, m)
+		}
+		off = i + 3
+	}
+}
 
 var (
 	passwordNameRE = regexp.MustCompile(`(?i)password|passwd|passphrase|密码|口令`)
@@ -110,6 +215,7 @@ var (
 	placeholderRE = regexp.MustCompile(`(?i)^(?:\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|<[^>]*>|\{[^}]*\}|\{\{.*\}\}|%\(?[a-z_]*\)?s|\*+|x+|\.+|-+|null|none|nil|undefined|true|false|changeme|change[_-]?me|password|secret|redacted|\[redacted\]|hidden|your[_-].*|example.*|.*example|dummy.*|fake.*|placeholder.*|todo|tbd|\?+)$`)
 	codeValueRE   = regexp.MustCompile("[A-Za-z_][A-Za-z0-9_]*[(\\[]|^[A-Za-z_]+(?:\\.[A-Za-z_]+)+$|^(?:https?://|/|~/|\\./|\\.\\./|file:|`)")
 	curlRE        = regexp.MustCompile(`\bcurl\b`)
+	urlPasswordRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]{0,20}://[^\s:/@?#]*:([^\s/@?#]+)@[A-Za-z0-9.\[\]-]+`)
 	redactedRE    = regexp.MustCompile(`(?i)redacted|\.\.\.|…`)
 	jwtRE         = regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}`)
 	awsContextRE  = regexp.MustCompile(`(?i)aws|amazon|secret.?access|akia|asia|\bs3\b|\biam\b`)
@@ -338,18 +444,80 @@ func secretKind(s string) string {
 		return ""
 	}
 	s = scanForm(s)
-	for _, r := range secretRules {
-		for _, m := range r.re.FindAllStringSubmatchIndex(s, -1) {
-			if (r.valid != nil && !r.valid(s, m)) || filler(s[m[0]:m[1]]) {
+	lower := strings.ToLower(s)
+	var lines, lowerLines []string
+	for i := range secretRules {
+		r := &secretRules[i]
+		if !containsAny(lower, r.keywords) {
+			continue
+		}
+		if r.whole {
+			if k := r.match(s); k != "" {
+				return k
+			}
+			continue
+		}
+		if lines == nil {
+			lines, lowerLines = strings.Split(s, "\n"), strings.Split(lower, "\n")
+		}
+		for i, line := range lines {
+			if !containsAny(lowerLines[i], r.keywords) {
 				continue
 			}
-			if r.kind == "" {
-				return assignmentKind(s[m[2]:m[3]])
+			if k := r.match(line); k != "" {
+				return k
 			}
-			return r.kind
 		}
 	}
 	return ""
+}
+
+// match returns the kind the rule names if it finds a secret in text, else "".
+func (r *secretRule) match(text string) string {
+	var ms [][]int
+	if r.find != nil {
+		ms = r.find(text)
+	} else {
+		ms = r.re.FindAllStringSubmatchIndex(text, -1)
+	}
+	for _, m := range ms {
+		if (r.valid != nil && !r.valid(text, m)) || filler(text[m[0]:m[1]]) {
+			continue
+		}
+		if r.kind == "" {
+			return assignmentKind(text[m[2]:m[3]])
+		}
+		return r.kind
+	}
+	return ""
+}
+
+func containsAny(s string, words []string) bool {
+	for _, w := range words {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// base64Runs finds every maximal run of standard base64 characters of 40 or more.
+func base64Runs(text string) [][]int {
+	var out [][]int
+	start := -1
+	for i := 0; i <= len(text); i++ {
+		if i < len(text) && isAlnum(text[i]) || i < len(text) && (text[i] == '/' || text[i] == '+') {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 && i-start >= 40 {
+			out = append(out, []int{start, i})
+		}
+		start = -1
+	}
+	return out
 }
 
 // findSecret returns the kind of the first secret found in any text, or "".

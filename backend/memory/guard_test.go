@@ -188,14 +188,21 @@ func TestAWSExampleKeysAllowed(t *testing.T) {
 	e.ok(wr("aws-docs-example", "AWS config example", body))
 }
 
-// BenchmarkSecretScan measures the guard on a full-size body of ordinary prose.
+// BenchmarkSecretScan measures the guard on full-size bodies: ordinary prose, and text dense
+// with the words and characters that wake most rules (none of it a secret).
 func BenchmarkSecretScan(b *testing.B) {
-	body := strings.Repeat("Prefers tabs; the deploy script lives in scripts/deploy.sh and uses s3. ", MaxBodyBytes/72)
-	m := &Memory{Title: "Deploy notes", Body: body, Tags: []string{"deploy", "aws"}, SourceQuote: "as said"}
-	b.ReportAllocs()
-	for b.Loop() {
-		if err := checkMemory(m); err != nil {
-			b.Fatal(err)
-		}
+	for name, body := range map[string]string{
+		"prose": strings.Repeat("Prefers tabs; the deploy script lives in scripts/deploy.sh and uses s3. ", MaxBodyBytes/72),
+		"dense": strings.Repeat("tokens = tokenizer.encode(text) # secret key: see https://x.io/a|b sk-learn aws s3\n", MaxBodyBytes/84),
+	} {
+		m := &Memory{Title: "Deploy notes", Body: body, Tags: []string{"deploy", "aws"}, SourceQuote: "as said"}
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := checkMemory(m); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
