@@ -166,7 +166,7 @@ func findAssignments(text string) [][]int {
 			m[g], m[g+1], m[1] = v+1, v+1+end, v+2+end
 		} else {
 			end := v
-			for end < len(text) && !unicode.IsSpace(rune(text[end])) && strings.IndexByte("\"',;", text[end]) < 0 {
+			for end < len(text) && strings.IndexByte(" \t\r\n\v\f\"',;", text[end]) < 0 {
 				end++
 			}
 			if utf8.RuneCountInString(text[v:end]) < 6 {
