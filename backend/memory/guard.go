@@ -18,10 +18,10 @@ import (
 // (testdata/secrets.tsv) measures detection and false positives; see guard_test.go.
 //
 // A hand-written table was kept over gitleaks as a library: on the same table gitleaks found
-// 60% of the shapes (67% after the same normalisation; this guard all of them, both with
-// no false positive), and it would add
-// 58 modules (viper, cobra, archive readers, a wasm regexp runtime), 8 MB to the binary and a
-// detector build of 0.2-0.6 s; the figures and how they were measured are in the issue 8 report.
+// 60% of the shapes (67% after the same normalisation; this guard all of them, neither with a
+// false positive), and it would add 58 modules (viper, cobra, archive readers, a wasm regexp
+// runtime), 8 MB to the binary and a 0.2-0.6 s detector build; the figures and how they were
+// measured are in the issue 8 report.
 
 // secretRule is one shape. A rule runs only when the lowercased text holds one of its
 // keywords, and then line by line (short inputs keep Go's regexp on its fast path); a whole
