@@ -104,7 +104,7 @@ func TestDoctorReportsRepair(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	set := settings.New(st.DB(), "en")
+	set := settings.New(st, "en")
 	a := New(ctx, Deps{Store: st, Catalog: cat, Settings: set, Events: NewHub(st, set), Version: "test"}, memory.ActorUser)
 	rep, err := a.Index.Doctor(Empty{})
 	if err != nil || !rep.OK || rep.Recovery == nil {

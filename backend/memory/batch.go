@@ -453,9 +453,6 @@ func (s *Store) opWrite(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *I
 	if it.Confidence != "" && !it.Confidence.Valid() {
 		return codeErr(CodeInvalidConf, map[string]any{"Confidence": string(it.Confidence)}, "invalid confidence %q", it.Confidence)
 	}
-	if name := findSecret(title, body, deref(it.SourceQuote), deref(it.Reasoning)); name != "" {
-		return codeErr(CodeSecretDetected, map[string]any{"Kind": name}, "refused: the text looks like a secret (%s)", name)
-	}
 	id := ulid.Make().String()
 	if it.ID != "" && b.Actor == ActorImport {
 		if _, err := ulid.ParseStrict(it.ID); err != nil {
@@ -512,6 +509,9 @@ func (s *Store) opWrite(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *I
 		m.Source = *it.Source
 	} else {
 		m.Source = Source{Kind: b.Actor, Session: b.Session, Model: b.Model}
+	}
+	if err := checkMemory(m); err != nil {
+		return err
 	}
 	if isRisky(title, body) {
 		m.Reviewed = false
@@ -681,9 +681,6 @@ func (s *Store) opUpdate(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *
 	if it.Reasoning != nil {
 		reasoning = strings.TrimSpace(*it.Reasoning)
 	}
-	if name := findSecret(title, body, quote, reasoning); name != "" {
-		return codeErr(CodeSecretDetected, map[string]any{"Kind": name}, "refused: the text looks like a secret (%s)", name)
-	}
 	down := false
 	if it.Confidence != "" || it.SourceQuote != nil {
 		requested := it.Confidence
@@ -720,6 +717,9 @@ func (s *Store) opUpdate(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *
 	}
 	if it.Reviewed != nil && (!*it.Reviewed || personActor(b.Actor) || b.Actor == ActorImport) {
 		m.Reviewed = *it.Reviewed
+	}
+	if err := checkMemory(m); err != nil {
+		return err
 	}
 	if isRisky(title, body) {
 		m.Reviewed = false

@@ -45,8 +45,8 @@ func (s *Store) opAppendDaily(ctx context.Context, tx *sql.Tx, b *Batch, it Item
 	if text == "" {
 		return codeErr(CodeEmptyDaily, nil, "journal entry is empty")
 	}
-	if name := findSecret(text); name != "" {
-		return codeErr(CodeSecretDetected, map[string]any{"Kind": name}, "refused: the text looks like a secret (%s)", name)
+	if kind, field := scanFields(textField{"text", text}); kind != "" {
+		return secretErr(kind, field)
 	}
 	now := s.opts.Now()
 	day := JournalDay(now, s.opts.Location)

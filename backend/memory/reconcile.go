@@ -342,6 +342,9 @@ func (s *Store) indexFile(ctx context.Context, tx *sql.Tx, d diskFile, knownVers
 	if code, detail := handProblem(m, pi, len(data)); code != "" {
 		return s.recordProblem(ctx, tx, d, code, detail, rep)
 	}
+	if code, detail := handPlacedLimits(m); code != "" {
+		return s.recordProblem(ctx, tx, d, code, detail, rep)
+	}
 	// The file's location is authoritative for where it lives; the header for what it says.
 	m.Scope, m.Type, m.Slug, m.Archived = pi.scope, pi.typ, pi.slug, pi.archived
 	switch pi.scope {

@@ -30,13 +30,13 @@ func newDamagedHome(t *testing.T) *damagedHome {
 	gone := e.ok(wr("rejected-one", "Rejected", "will be rejected"))
 	d.rejected = gone.Slug
 	e.ok(Item{Op: OpReject, ID: gone.ID})
-	if _, err := e.s.DB().Exec(`INSERT INTO settings(key, value) VALUES('ui.theme', '"dark"')`); err != nil {
+	if _, err := e.s.db.Exec(`INSERT INTO settings(key, value) VALUES('ui.theme', '"dark"')`); err != nil {
 		t.Fatal(err)
 	}
 	if err := e.s.TouchAccess(e.ctx, []string{d.keep.ID}, baseTime); err != nil {
 		t.Fatal(err)
 	}
-	rows, err := e.s.DB().Query(`SELECT name, rootpage FROM sqlite_master WHERE rootpage > 0`)
+	rows, err := e.s.db.Query(`SELECT name, rootpage FROM sqlite_master WHERE rootpage > 0`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +47,7 @@ func newDamagedHome(t *testing.T) *damagedHome {
 		d.pages[n] = p
 	}
 	rows.Close()
-	if err := e.s.DB().QueryRow(`PRAGMA page_size`).Scan(&d.pageSize); err != nil {
+	if err := e.s.db.QueryRow(`PRAGMA page_size`).Scan(&d.pageSize); err != nil {
 		t.Fatal(err)
 	}
 	if err := e.s.Close(); err != nil {
@@ -159,7 +159,7 @@ func TestDamagedIndexIsRepairedAtOpen(t *testing.T) {
 			}
 		}
 		var theme string
-		if err := e.s.DB().QueryRow(`SELECT value FROM settings WHERE key = 'ui.theme'`).Scan(&theme); err != nil || theme != `"dark"` {
+		if err := e.s.db.QueryRow(`SELECT value FROM settings WHERE key = 'ui.theme'`).Scan(&theme); err != nil || theme != `"dark"` {
 			t.Fatalf("setting lost: %v %q", err, theme)
 		}
 		e.wantCode(wr(d.rejected, "Again", "written again"), CodeRejectedSlug)

@@ -24,7 +24,7 @@ func TestImportReportsBadLines(t *testing.T) {
 		`{"slug":"good-two","title":"Good two","scope":"agent","agent":"claude","type":"feedback","body":"second good","tags":["x"]}`, // 6
 		`// a comment line`, // 7
 		`{"slug":"2023-07-01","title":"2023-07-01","scope":"global","type":"daily","body":"## 09:00 · user\n\nold journal"}`, // 8
-		`{"slug":"leaky","title":"t","scope":"global","type":"user","body":"AKIAIOSFODNN7EXAMPLE"}`,                          // 9: secret
+		`{"slug":"leaky","title":"t","scope":"global","type":"user","body":"` + fakeAWSKeyID + `"}`,                          // 9: secret
 		`{"slug":"no-body","title":"t","scope":"global","type":"user","body":""}`,                                            // 10: missing body
 		`{"id":"not-a-ulid","slug":"bad-id","title":"t","scope":"global","type":"user","body":"b"}`,                          // 11: bad id
 		`[1,2,3]`, // 12: not an object

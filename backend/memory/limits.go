@@ -1,0 +1,72 @@
+package memory
+
+import (
+	"errors"
+	"unicode/utf8"
+)
+
+// Codes for a frontmatter field over its limit; args {Field, Max}.
+const (
+	CodeFieldTooLong   = "field_too_long"
+	CodeTooManyValues  = "too_many_values"
+	CodeFieldOverLimit = "field_over_limit" // a hand-placed file's problem; args {Detail}
+)
+
+// fieldLimit bounds one frontmatter field: MaxChars characters per value and, for lists,
+// MaxValues values. The body has its own byte limit (MaxBodyBytes).
+type fieldLimit struct {
+	Field     string
+	MaxChars  int
+	MaxValues int // 0 for a single value
+	values    func(m *Memory) []string
+}
+
+func one(s string) []string { return []string{s} }
+
+// FieldLimits is every frontmatter field's limit, in the order they are checked. The counts
+// leave room for an organizer merge of several memories (their titles become aliases, their
+// slugs supersedes); the lengths are far above anything a person or a model writes on purpose,
+// and bound what a hostile writer can make every reader load.
+var FieldLimits = []fieldLimit{
+	{Field: "title", MaxChars: MaxTitleChars, values: func(m *Memory) []string { return one(m.Title) }},
+	{Field: "source_quote", MaxChars: MaxSourceQuoteRune, values: func(m *Memory) []string { return one(m.SourceQuote) }},
+	{Field: "reasoning", MaxChars: 2000, values: func(m *Memory) []string { return one(m.Reasoning) }},
+	{Field: "workdir", MaxChars: 4096, values: func(m *Memory) []string { return one(m.Workdir) }},
+	{Field: "agent", MaxChars: 64, values: func(m *Memory) []string { return one(m.Agent) }},
+	{Field: "aliases", MaxChars: MaxTitleChars, MaxValues: 32, values: func(m *Memory) []string { return m.Aliases }},
+	{Field: "tags", MaxChars: 64, MaxValues: 32, values: func(m *Memory) []string { return m.Tags }},
+	{Field: "supersedes", MaxChars: 128, MaxValues: 64, values: func(m *Memory) []string { return m.Supersedes }},
+	{Field: "conflicts_with", MaxChars: 128, MaxValues: 64, values: func(m *Memory) []string { return m.ConflictsWith }},
+	{Field: "source.kind", MaxChars: 32, values: func(m *Memory) []string { return one(m.Source.Kind) }},
+	{Field: "source.agent", MaxChars: 64, values: func(m *Memory) []string { return one(m.Source.Agent) }},
+	{Field: "source.session", MaxChars: 128, values: func(m *Memory) []string { return one(m.Source.Session) }},
+	{Field: "source.model", MaxChars: 128, values: func(m *Memory) []string { return one(m.Source.Model) }},
+}
+
+// checkLimits returns a coded error for the first field over its limit, or nil.
+func checkLimits(m *Memory) error {
+	for _, l := range FieldLimits {
+		vs := l.values(m)
+		if l.MaxValues > 0 && len(vs) > l.MaxValues {
+			return codeErr(CodeTooManyValues, map[string]any{"Field": l.Field, "Max": l.MaxValues},
+				"%s has %d values, at most %d", l.Field, len(vs), l.MaxValues)
+		}
+		for _, v := range vs {
+			if n := utf8.RuneCountInString(v); n > l.MaxChars {
+				return codeErr(CodeFieldTooLong, map[string]any{"Field": l.Field, "Max": l.MaxChars},
+					"%s has a value of %d characters, at most %d", l.Field, n, l.MaxChars)
+			}
+		}
+	}
+	return nil
+}
+
+// handPlacedLimits checks a file found on disk: a field over its limit is reported as a
+// problem (code and detail for memory_problems) and the file is left exactly as it is.
+func handPlacedLimits(m *Memory) (code, detail string) {
+	var ce *Error
+	if err := checkLimits(m); errors.As(err, &ce) {
+		return CodeFieldOverLimit, ce.Msg
+	}
+	return "", ""
+}
