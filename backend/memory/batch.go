@@ -326,9 +326,17 @@ func (s *Store) applyItem(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r 
 		return s.opWrite(ctx, tx, b, it, r)
 	case OpUpdate:
 		return s.opUpdate(ctx, tx, b, it, r)
-	case OpDelete, OpReject:
+	case OpDelete:
 		return s.opDelete(ctx, tx, b, it, r)
-	case OpAccept:
+	case OpReject, OpAccept:
+		// Reviewing is a person's act: whatever transport carried a model's batch (the agent
+		// tool, MCP, extraction), it must not vouch for what it wrote or block a slug for days.
+		if !personActor(b.Actor) {
+			return codeErr(CodePersonOnly, map[string]any{"Op": string(it.Op)}, "only a person may %s a memory (actor %s)", it.Op, b.Actor)
+		}
+		if it.Op == OpReject {
+			return s.opDelete(ctx, tx, b, it, r)
+		}
 		return s.opAccept(ctx, tx, b, it, r)
 	case OpAppendDaily:
 		return s.opAppendDaily(ctx, tx, b, it, r)

@@ -21,7 +21,7 @@ const (
 	// project's workdir, another agent, or a scope the caller has no instance of.
 	CodeScopeNotVisible = "scope_not_visible"
 	// CodePersonOnly refuses accept from a model: only a person marks a memory reviewed.
-	CodePersonOnly = "person_only_action"
+	CodePersonOnly = memory.CodePersonOnly
 )
 
 // Error is a coded failure of recall. Args fill the translated message's placeholders.
