@@ -90,14 +90,16 @@ func TestHomePathWithURICharacters(t *testing.T) {
 // Issue 8 item 14: an uncoded failure keeps its detail; a slug held by a broken file says so.
 func TestItemErrorsCarryTheirDetail(t *testing.T) {
 	e := newEnv(t)
-	// A regular file where the type folder should be makes the write fail below the codes.
-	e.put("global/feedback", []byte("not a folder"))
+	// The folder vanishing between the write's check and its rename (another program cleaning
+	// up, a disk going away) fails the write below the codes.
+	e.s.beforeRename = func(path string) { _ = os.RemoveAll(filepath.Dir(path)) }
 	it := wr("cannot-land", "Cannot land", "Blocked by a file.")
 	it.Type = TypeFeedback
 	r := e.wantCode(it, CodeInternal)
 	if d, _ := r.Args["Detail"].(string); !strings.Contains(d, "global") {
 		t.Fatalf("internal error without detail: %+v", r.Args)
 	}
+	e.s.beforeRename = nil
 
 	for _, reconciled := range []bool{true, false} {
 		slug := "held-by-broken"
