@@ -211,8 +211,10 @@
       enabled: on,
       running: on && !failed,
       addr: settings.remote_addr,
-      url: on && !failed ? `http://127.0.0.1:47821/#token=${token}` : '',
-      token,
+      // Over the bridge the token never leaves the server (remote.status hides it from
+      // remote callers); only the desktop window shows and regenerates it.
+      url: on && !failed ? (opts.transport === 'ws' ? 'http://127.0.0.1:47821/' : `http://127.0.0.1:47821/#token=${token}`) : '',
+      ...(opts.transport === 'ws' ? {} : { token }),
       clients:
         on && !failed
           ? [
