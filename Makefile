@@ -15,10 +15,11 @@ FRONTEND_IN  := $(shell find frontend/src frontend/public -type f 2>/dev/null) \
                 frontend/index.html frontend/vite.config.ts frontend/tsconfig.json \
                 frontend/package.json frontend/package-lock.json $(wildcard locales/*.toml)
 
-.PHONY: help deps node-deps frontend build cli run test test-go test-frontend test-ui test-e2e smoke bench bindings types shots clean
+.PHONY: help deps node-deps locales frontend build cli run test test-go test-frontend test-ui test-e2e smoke bench bindings types shots clean
 
 help:
 	@echo "make deps       install system packages (apt), frontend packages (npm ci) and Go modules, when missing"
+	@echo "make locales    rebuild locales/en.toml and zh-CN.toml from their parts"
 	@echo "make frontend   build the web UI into frontend/dist"
 	@echo "make build      desktop binary $(BIN)/engram (Wails, GTK/WebKitGTK 4.1)"
 	@echo "make cli        GTK-free binary $(BIN)/engram-cli (CGO_ENABLED=0)"
@@ -40,6 +41,15 @@ $(NODE_STAMP): frontend/package-lock.json frontend/package.json
 	@touch $@
 
 node-deps: $(NODE_STAMP)
+
+# The catalogs are built from their parts (Go strings, UI strings): `make locales` after editing
+# a part. Tests never rebuild them, so a committed catalog that drifted from its parts fails
+# (backend/i18n TestCatalogsAreMergedFromTheirParts).
+locales/en.toml locales/zh-CN.toml &: locales/go.en.part locales/go.zh-CN.part \
+		frontend/locale-keys-needed.en.toml frontend/locale-keys-needed.zh-CN.toml locales/merge.sh
+	bash locales/merge.sh
+
+locales: locales/en.toml locales/zh-CN.toml
 
 frontend/dist/index.html: $(FRONTEND_IN) $(NODE_STAMP)
 	cd frontend && npm run build

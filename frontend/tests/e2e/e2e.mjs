@@ -22,7 +22,7 @@ let step = ''
 /** Steps begun; every one but a failing last one passed (the summary counts them). */
 let stepsBegun = 0
 function begin(name) {
-  begin(name)
+  step = name
   stepsBegun++
 }
 const started = Date.now()
@@ -464,5 +464,5 @@ log(failed ? 'FAILED' : 'all scenarios passed')
 // A step that threw failed and the ones before it passed; errors logged by the pages fail one
 // more check of their own.
 const stepsFailed = (threw ? 1 : 0) + (problems.length ? 1 : 0)
-reportSuite('e2e', threw ? stepsBegun - 1 : stepsBegun, stepsFailed)
+reportSuite('e2e', Math.max(0, threw ? stepsBegun - 1 : stepsBegun), stepsFailed)
 process.exit(failed ? 1 : 0)
