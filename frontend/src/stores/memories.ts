@@ -1,6 +1,7 @@
 import { defineStore } from 'pinia'
 import { computed, reactive, ref } from 'vue'
 import * as api from '@/api'
+import { latest } from './latest'
 
 export type ReviewFilter = 'all' | 'reviewed' | 'unreviewed'
 
@@ -34,14 +35,14 @@ export const useMemories = defineStore('memories', () => {
   const filters = reactive<Filters>(emptyFilters())
   const entries = ref<ListEntry[]>([])
   const total = ref(0)
-  const loading = ref(false)
+  const list = latest()
+  const loading = list.loading
   const error = ref<api.ApiError | null>(null)
   const selectedId = ref<string | null>(null)
   const detail = ref<api.ReadResult | null>(null)
-  const detailLoading = ref(false)
+  const read = latest()
+  const detailLoading = read.loading
   const detailError = ref<api.ApiError | null>(null)
-  let listSeq = 0
-  let readSeq = 0
 
   const searching = computed(() => filters.query.trim() !== '')
   const filtered = computed(
@@ -85,36 +86,28 @@ export const useMemories = defineStore('memories', () => {
 
   /** Reloads the list from the start (keeps as many rows as were shown). */
   async function refresh() {
-    const seq = ++listSeq
-    loading.value = true
-    try {
-      const r = await fetchPage(0)
-      if (seq !== listSeq) return
-      entries.value = r.list
-      total.value = r.total
-      error.value = null
-    } catch (e) {
-      if (seq === listSeq) error.value = api.normalizeError(e)
-    } finally {
-      if (seq === listSeq) loading.value = false
-    }
+    await list.run(
+      () => fetchPage(0),
+      (r) => {
+        entries.value = r.list
+        total.value = r.total
+        error.value = null
+      },
+      (e) => (error.value = e),
+    )
   }
 
   async function loadMore() {
     if (!canLoadMore.value || loading.value) return
-    const seq = ++listSeq
-    loading.value = true
-    try {
-      const r = await fetchPage(entries.value.length)
-      if (seq !== listSeq) return
-      const seen = new Set(entries.value.map((e) => e.memory.id))
-      entries.value = entries.value.concat(r.list.filter((e) => !seen.has(e.memory.id)))
-      total.value = r.total
-    } catch (e) {
-      if (seq === listSeq) error.value = api.normalizeError(e)
-    } finally {
-      if (seq === listSeq) loading.value = false
-    }
+    await list.run(
+      () => fetchPage(entries.value.length),
+      (r) => {
+        const seen = new Set(entries.value.map((e) => e.memory.id))
+        entries.value = entries.value.concat(r.list.filter((e) => !seen.has(e.memory.id)))
+        total.value = r.total
+      },
+      (e) => (error.value = e),
+    )
   }
 
   function clearFilters() {
@@ -135,26 +128,22 @@ export const useMemories = defineStore('memories', () => {
   async function reload() {
     const id = selectedId.value
     if (!id) return
-    const seq = ++readSeq
-    detailLoading.value = true
-    try {
-      const r = await api.readMemory({ id })
-      if (seq !== readSeq) return
-      detail.value = r
-      detailError.value = null
-    } catch (e) {
-      if (seq !== readSeq) return
-      const err = api.normalizeError(e)
-      if (err.code === 'not_found') {
-        selectedId.value = null
-        detail.value = null
+    await read.run(
+      () => api.readMemory({ id }),
+      (r) => {
+        detail.value = r
         detailError.value = null
-      } else {
-        detailError.value = err
-      }
-    } finally {
-      if (seq === readSeq) detailLoading.value = false
-    }
+      },
+      (err) => {
+        if (err.code === 'not_found') {
+          selectedId.value = null
+          detail.value = null
+          detailError.value = null
+        } else {
+          detailError.value = err
+        }
+      },
+    )
   }
 
   /** Runs one mutation; a failed item throws as ApiError. */

@@ -1,6 +1,7 @@
 import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
 import * as api from '@/api'
+import { latest } from './latest'
 import { applicableIds, applyProgress, isLive, isTerminal, mergeReloaded, mergeRunRef } from '@/util/organizer'
 
 export const RUNS_PAGE = 30
@@ -16,11 +17,13 @@ export const useOrganizer = defineStore('organizer', () => {
   const runs = ref<api.RunSummary[]>([])
   const runsLimit = ref(RUNS_PAGE)
   const moreRuns = ref(false)
-  const loading = ref(false)
+  const runList = latest()
+  const loading = runList.loading
   const error = ref<api.ApiError | null>(null)
   const selectedId = ref<string | null>(null)
   const detail = ref<api.RunDetail | null>(null)
-  const detailLoading = ref(false)
+  const runDetail = latest()
+  const detailLoading = runDetail.loading
   const detailError = ref<api.ApiError | null>(null)
   /** Latest organizer.progress per run id. */
   const progress = ref<Record<string, api.OrganizerProgress>>({})
@@ -34,8 +37,6 @@ export const useOrganizer = defineStore('organizer', () => {
   const starting = ref(false)
   /** Runs Run Now reported that a reload may not list yet. */
   const pending = new Set<string>()
-  let listSeq = 0
-  let detailSeq = 0
   let reloadTimer: ReturnType<typeof setTimeout> | undefined
 
   /** The running run: from the list, the status, or a progress event. */
@@ -65,22 +66,18 @@ export const useOrganizer = defineStore('organizer', () => {
   }
 
   async function loadRuns() {
-    const n = ++listSeq
-    loading.value = true
-    try {
-      const r = await api.organizerRuns({ limit: runsLimit.value })
-      if (n !== listSeq) return
-      const fresh = r.runs ?? []
-      for (const run of fresh) pending.delete(run.id)
-      runs.value = mergeReloaded(fresh, runs.value, pending)
-      moreRuns.value = fresh.length >= runsLimit.value
-      error.value = null
-      if (!selectedId.value && runs.value.length) void select(runs.value[0].id)
-    } catch (e) {
-      if (n === listSeq) error.value = api.normalizeError(e)
-    } finally {
-      if (n === listSeq) loading.value = false
-    }
+    await runList.run(
+      () => api.organizerRuns({ limit: runsLimit.value }),
+      (r) => {
+        const fresh = r.runs ?? []
+        for (const run of fresh) pending.delete(run.id)
+        runs.value = mergeReloaded(fresh, runs.value, pending)
+        moreRuns.value = fresh.length >= runsLimit.value
+        error.value = null
+        if (!selectedId.value && runs.value.length) void select(runs.value[0].id)
+      },
+      (e) => (error.value = e),
+    )
   }
 
   async function refresh() {
@@ -120,22 +117,19 @@ export const useOrganizer = defineStore('organizer', () => {
   async function reloadDetail() {
     const id = selectedId.value
     if (!id) return
-    const n = ++detailSeq
-    detailLoading.value = true
-    try {
-      const d = await api.organizerRun(id)
-      if (n !== detailSeq) return
-      detail.value = d
-      detailError.value = null
-      // Only pending decisions stay chosen.
-      const ok = new Set(applicableIds(d))
-      chosen.value = chosen.value.filter((x) => ok.has(x))
-    } catch (e) {
-      if (n === detailSeq) detailError.value = api.normalizeError(e)
-    } finally {
-      if (n === detailSeq) detailLoading.value = false
-    }
+    await runDetail.run(
+      () => api.organizerRun(id),
+      (d) => {
+        detail.value = d
+        detailError.value = null
+        // Only pending decisions stay chosen.
+        const ok = new Set(applicableIds(d))
+        chosen.value = chosen.value.filter((x) => ok.has(x))
+      },
+      (e) => (detailError.value = e),
+    )
   }
+
 
   /**
    * Asks for a run. Whatever the answer (started, or queued behind the active run), the run is
