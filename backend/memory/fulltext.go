@@ -8,8 +8,9 @@ import (
 	"time"
 )
 
-// This file holds the small accessors the recall and embed packages need over the index. The
-// SQL stays here, next to the schema it depends on; the ranking itself lives in recall.
+// fulltext.go, hydrate.go, access.go, buckets.go, vectors.go and matcher.go hold the small
+// accessors the recall and embed packages need over the index. The SQL stays here, next to the
+// schema it depends on; the ranking itself lives in recall.
 
 // RankedRID is one row of a ranked list: the index row id and a score, higher is better.
 type RankedRID struct {
