@@ -1,0 +1,172 @@
+package memory
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// scanForm is the text the rules see: format characters (zero-width spaces and joiners, soft
+// hyphens, bidi marks) removed and compatibility forms folded (fullwidth Ａ to A, ： to :), so
+// a key split or disguised by them is still one key.
+func scanForm(s string) string {
+	plain := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return s
+	}
+	s = strings.Map(func(r rune) rune {
+		if unicode.Is(unicode.Cf, r) || r == '\u034f' || r == '\u115f' || r == '\u1160' || r == '\u3164' {
+			return -1
+		}
+		return r
+	}, s)
+	return norm.NFKC.String(s)
+}
+
+// secretKind returns the kind of the first secret found in one text, or "".
+func secretKind(s string) string {
+	if s == "" {
+		return ""
+	}
+	s = scanForm(s)
+	lower := strings.ToLower(s)
+	var lines, lowerLines []string
+	for i := range secretRules {
+		r := &secretRules[i]
+		if !containsAny(lower, r.keywords) {
+			continue
+		}
+		if r.whole {
+			if k := r.match(s); k != "" {
+				return k
+			}
+			continue
+		}
+		if lines == nil {
+			lines, lowerLines = strings.Split(s, "\n"), strings.Split(lower, "\n")
+		}
+		for i, line := range lines {
+			if !containsAny(lowerLines[i], r.keywords) {
+				continue
+			}
+			if k := r.match(line); k != "" {
+				return k
+			}
+		}
+	}
+	return ""
+}
+
+// match returns the kind the rule names if it finds a secret in text, else "".
+func (r *secretRule) match(text string) string {
+	var ms [][]int
+	if r.find != nil {
+		ms = r.find(text)
+	} else {
+		ms = r.re.FindAllStringSubmatchIndex(text, -1)
+	}
+	for _, m := range ms {
+		if (r.valid != nil && !r.valid(text, m)) || filler(text[m[0]:m[1]]) {
+			continue
+		}
+		if r.kind == "" {
+			return assignmentKind(text[m[2]:m[3]])
+		}
+		return r.kind
+	}
+	return ""
+}
+
+func containsAny(s string, words []string) bool {
+	for _, w := range words {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// base64Runs finds every maximal run of standard base64 characters of 40 or more.
+func base64Runs(text string) [][]int {
+	var out [][]int
+	start := -1
+	for i := 0; i <= len(text); i++ {
+		if i < len(text) && isAlnum(text[i]) || i < len(text) && (text[i] == '/' || text[i] == '+') {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 && i-start >= 40 {
+			out = append(out, []int{start, i})
+		}
+		start = -1
+	}
+	return out
+}
+
+// findSecret returns the kind of the first secret found in any text, or "".
+func findSecret(texts ...string) string {
+	for _, t := range texts {
+		if k := secretKind(t); k != "" {
+			return k
+		}
+	}
+	return ""
+}
+
+// textField is one named free-text value; the name is the frontmatter field it came from.
+type textField struct{ name, text string }
+
+// memoryFields lists every free-text value of a memory: a secret hidden in a tag, an alias or
+// the source is as readable by agents as one in the body.
+func memoryFields(m *Memory) []textField {
+	fs := []textField{{"title", m.Title}, {"body", m.Body}, {"source_quote", m.SourceQuote},
+		{"reasoning", m.Reasoning}, {"workdir", m.Workdir}, {"agent", m.Agent}}
+	for _, l := range []struct {
+		name string
+		vs   []string
+	}{{"aliases", m.Aliases}, {"tags", m.Tags}, {"supersedes", m.Supersedes}, {"conflicts_with", m.ConflictsWith}} {
+		for _, v := range l.vs {
+			fs = append(fs, textField{l.name, v})
+		}
+	}
+	return append(fs, textField{"source.kind", m.Source.Kind}, textField{"source.agent", m.Source.Agent},
+		textField{"source.session", m.Source.Session}, textField{"source.model", m.Source.Model})
+}
+
+// scanFields returns the kind of the first secret found and the field holding it.
+func scanFields(fs ...textField) (kind, field string) {
+	for _, f := range fs {
+		if k := secretKind(f.text); k != "" {
+			return k, f.name
+		}
+	}
+	return "", ""
+}
+
+// secretErr refuses a write; it names the kind and the field and never echoes the secret.
+func secretErr(kind, field string) error {
+	return codeErr(CodeSecretDetected, map[string]any{"Kind": kind, "Field": field},
+		"refused: the %s field looks like a secret (%s)", field, kind)
+}
+
+// checkMemory applies the frontmatter limits and the secret guard to a memory about to be
+// written: every writer (write, update, import) passes here before its file is rendered.
+func checkMemory(m *Memory) error {
+	if err := checkLimits(m); err != nil {
+		return err
+	}
+	if kind, field := scanFields(memoryFields(m)...); kind != "" {
+		return secretErr(kind, field)
+	}
+	return nil
+}

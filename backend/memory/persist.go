@@ -1,0 +1,84 @@
+package memory
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+)
+
+func (s *Store) fillResult(r *ItemResult, m *Memory, down bool) {
+	r.ID, r.Slug, r.Path, r.Version = m.ID, m.Slug, m.Path, m.Version
+	r.touched = scopeRef{m.Scope, m.ScopeKey()}
+	r.AppliedConfidence, r.AutoDowngraded = m.Confidence, down
+	if down {
+		r.Warnings = append(r.Warnings, Warning{Code: WarnDowngraded, Args: map[string]any{"Confidence": string(m.Confidence)}})
+	}
+}
+
+// persist renders m, writes its file atomically and indexes it inside tx. m.Version is the
+// version the caller checked the file against ("" for a file that must not exist yet); it is
+// checked again right before the rename, so an edit landing in between is reported as a
+// version conflict instead of being overwritten.
+func (s *Store) persist(ctx context.Context, tx *sql.Tx, m *Memory) error {
+	data, err := Render(m)
+	if err != nil {
+		return err
+	}
+	path := s.abs(m.Path)
+	prev, rel, slug := m.Version, m.Path, m.Slug
+	check := func() error {
+		if s.beforeRename != nil {
+			s.beforeRename(path)
+		}
+		if prev == "" {
+			return s.pathFree(ctx, tx, rel, slug)
+		}
+		cur, err := os.ReadFile(path)
+		if err != nil {
+			if errors.Is(err, os.ErrNotExist) {
+				return codeErr(CodeVersionConflict, map[string]any{"Expected": prev, "Actual": ""},
+					"memory %s was removed on disk while it was being written", slug)
+			}
+			return fmt.Errorf("memory: unable to read %s: %w", rel, err)
+		}
+		if v := Checksum(cur); v != prev {
+			return codeErr(CodeVersionConflict, map[string]any{"Expected": prev, "Actual": v},
+				"memory %s was edited on disk while it was being written; nothing was overwritten", slug)
+		}
+		return nil
+	}
+	if err := s.writeFile(m.Path, data, s.batchDirs, check, prev == ""); err != nil {
+		return err
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		return fmt.Errorf("memory: unable to stat %s: %w", m.Path, err)
+	}
+	m.Version = Checksum(data)
+	if _, err := upsertRow(ctx, tx, m, stampOf(info)); err != nil {
+		return err
+	}
+	return nil
+}
+
+// audit records one op; failures to audit are logged, never allowed to undo a write.
+func (s *Store) audit(ctx context.Context, x execer, b *Batch, it Item, id, result string, detail map[string]any) {
+	slug, scope, key := it.Slug, it.Scope, ""
+	if id != "" {
+		if m, err := getByID(ctx, x, id); err == nil {
+			slug, scope, key = m.Slug, m.Scope, m.ScopeKey()
+		}
+	}
+	d, _ := json.Marshal(detail)
+	if detail == nil {
+		d = []byte("{}")
+	}
+	if _, err := x.ExecContext(ctx, `INSERT INTO memory_audit_log(ts, op, actor, memory_id, slug, scope, scope_key,
+		session, model, result, detail) VALUES(?,?,?,?,?,?,?,?,?,?,?)`, s.rfc(s.opts.Now()), string(it.Op), b.Actor, id,
+		slug, string(scope), key, b.Session, b.Model, result, string(d)); err != nil {
+		s.log.Error("memory: unable to write audit row", "err", err)
+	}
+}

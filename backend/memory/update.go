@@ -1,0 +1,139 @@
+package memory
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+)
+
+func (s *Store) opUpdate(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *ItemResult) error {
+	m, err := s.freshTarget(ctx, tx, it)
+	if err != nil {
+		return err
+	}
+	if m.Type == TypeDaily {
+		return codeErr(CodeDailyReadOnly, nil, "daily entries are appended with append_daily, not updated")
+	}
+	if m.Archived {
+		return codeErr(CodeNotFound, map[string]any{"Ref": m.Slug}, "memory %s is archived; restore it first", m.Slug)
+	}
+	if err := s.checkVersion(m, it.ExpectedVersion); err != nil {
+		return err
+	}
+	mode := it.Mode
+	if mode == "" {
+		mode = "merge"
+	}
+	if mode != "merge" && mode != "replace" {
+		return codeErr(CodeInvalidMode, map[string]any{"Mode": mode}, "invalid mode %q", mode)
+	}
+	oldPath := m.Path
+	title, body := m.Title, m.Body
+	if it.Title != nil {
+		title = strings.TrimSpace(*it.Title)
+	}
+	if it.Body != nil {
+		nb := strings.TrimSpace(*it.Body)
+		switch {
+		case mode == "replace":
+			body = nb
+		case nb != "" && !strings.Contains(body, nb):
+			body = strings.TrimRight(body, "\n") + "\n\n" + nb
+		}
+	}
+	if err := validateText(title, body); err != nil {
+		return err
+	}
+	if strings.TrimSpace(body) == "" {
+		return codeErr(CodeMissingBody, nil, "body is required")
+	}
+	if it.Type != "" && it.Type != m.Type {
+		if !it.Type.Writable() {
+			return codeErr(CodeInvalidType, map[string]any{"Type": string(it.Type)}, "invalid type %q", it.Type)
+		}
+		m.Type = it.Type
+	}
+	if it.NewSlug != "" && it.NewSlug != m.Slug {
+		if !ValidSlug(it.NewSlug) {
+			return codeErr(CodeInvalidSlug, map[string]any{"Slug": it.NewSlug}, "invalid slug %q", it.NewSlug)
+		}
+		if _, err := getBySlug(ctx, tx, m.Scope, m.ScopeKey(), it.NewSlug); err == nil {
+			return codeErr(CodeAlreadyExists, map[string]any{"Slug": it.NewSlug}, "a memory with slug %s already exists", it.NewSlug)
+		}
+		m.Slug = it.NewSlug
+	}
+	if it.Confidence != "" && !it.Confidence.Valid() {
+		return codeErr(CodeInvalidConf, map[string]any{"Confidence": string(it.Confidence)}, "invalid confidence %q", it.Confidence)
+	}
+	quote := m.SourceQuote
+	if it.SourceQuote != nil {
+		quote = strings.TrimSpace(*it.SourceQuote)
+	}
+	reasoning := m.Reasoning
+	if it.Reasoning != nil {
+		reasoning = strings.TrimSpace(*it.Reasoning)
+	}
+	down := false
+	if it.Confidence != "" || it.SourceQuote != nil {
+		requested := it.Confidence
+		if requested == "" {
+			requested = m.Confidence
+			if m.AutoDowngraded {
+				requested = ConfidenceHigh
+			}
+		}
+		m.Confidence, down = ApplyEvidence(requested, quote)
+		m.AutoDowngraded = down
+	}
+	m.Title, m.Body, m.SourceQuote, m.Reasoning = title, body, quote, reasoning
+	merge := func(old, add []string) []string {
+		if mode == "replace" {
+			return cleanList(add)
+		}
+		return cleanList(append(old, add...))
+	}
+	if it.Aliases != nil {
+		m.Aliases = merge(m.Aliases, it.Aliases)
+	}
+	if it.Tags != nil {
+		m.Tags = merge(m.Tags, it.Tags)
+	}
+	if it.Supersedes != nil {
+		m.Supersedes = merge(m.Supersedes, it.Supersedes)
+	}
+	if it.ConflictsWith != nil {
+		m.ConflictsWith = merge(m.ConflictsWith, it.ConflictsWith)
+	}
+	if it.Source != nil {
+		m.Source = *it.Source
+	}
+	if it.Reviewed != nil && (!*it.Reviewed || personActor(b.Actor) || b.Actor == ActorImport) {
+		m.Reviewed = *it.Reviewed
+	}
+	if err := checkMemory(m); err != nil {
+		return err
+	}
+	if isRisky(title, body) {
+		m.Reviewed = false
+		r.Warnings = append(r.Warnings, Warning{Code: WarnRiskyUnreview})
+	}
+	m.Updated = s.opts.Now()
+	m.Path = relPath(m.Scope, m.ScopeKey(), m.Type, m.Slug)
+	if m.Path != oldPath {
+		if err := s.pathFree(ctx, tx, m.Path, m.Slug); err != nil {
+			return err
+		}
+		m.Version = "" // the new path must still be free when the file goes in
+	}
+	if err := s.persist(ctx, tx, m); err != nil {
+		return err
+	}
+	if m.Path != oldPath {
+		if err := s.remove(oldPath); err != nil {
+			return err
+		}
+	}
+	s.fillResult(r, m, down)
+	s.audit(ctx, tx, b, it, m.ID, "ok", map[string]any{"mode": mode, "path": m.Path, "from": oldPath})
+	return nil
+}
