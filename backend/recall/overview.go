@@ -89,6 +89,8 @@ func (c *sessionCache) get(key string, now time.Time) *sessionState {
 		delete(c.byKey, key)
 		return nil
 	}
+	// lastUsed belongs to the cache's lock (get and eviction read it), not to the session's.
+	st.lastUsed = now
 	c.order.MoveToFront(el)
 	return st
 }
@@ -153,7 +155,7 @@ func (s *Service) Overview(ctx context.Context, p OverviewParams) (OverviewResul
 	if err != nil {
 		return OverviewResult{}, err
 	}
-	st.known, st.lastUsed = known, now
+	st.known = known
 	s.sessions.put(st)
 	return res, nil
 }
