@@ -25,9 +25,11 @@ type Deps struct {
 	Settings *settings.Service
 	Events   *Hub
 	Remote   Remote
-	Recall   *recall.Service
-	Indexer  *vector.Indexer
-	Version  string
+	// Recall is the one ranker every search goes through; the caller builds it (wire.Open
+	// does for the app), the api never makes a second one.
+	Recall  *recall.Service
+	Indexer *vector.Indexer
+	Version string
 	// Organizer may be nil (its methods then answer organizer_not_running).
 	Organizer *organizer.Service
 }
@@ -69,11 +71,6 @@ type API struct {
 
 // New builds the api for actor. ctx bounds every call (the app's lifetime).
 func New(ctx context.Context, deps Deps, actor string) *API {
-	// Every transport searches through recall; without a configured one it is the lexical
-	// recall over the store (no vectors), never a second ranking of its own.
-	if deps.Recall == nil && deps.Store != nil {
-		deps.Recall = recall.New(deps.Store, recall.Options{})
-	}
 	a := &API{deps: deps, actor: actor, ctx: ctx}
 	a.App = &AppService{a}
 	a.Memory = &MemoryService{a}
