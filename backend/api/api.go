@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"sort"
 	"strings"
 
@@ -191,6 +192,24 @@ func (a *API) Call(name string, raw json.RawMessage) (any, error) {
 		}
 	}
 	res, err := m.Invoke(p)
+	if err != nil {
+		return nil, a.fail(err)
+	}
+	return res, nil
+}
+
+// Invoke runs the method called name with params the transport built itself (the CLI from
+// its flags): a pointer of the type Method.Params makes. Errors come back translated, as
+// from Call.
+func (a *API) Invoke(name string, params any) (any, error) {
+	m, ok := a.byName[name]
+	if !ok {
+		return nil, a.newError(CodeUnknownMethod, map[string]any{"Method": name})
+	}
+	if want := m.Params(); reflect.TypeOf(params) != reflect.TypeOf(want) {
+		return nil, a.fail(fmt.Errorf("api: %s takes %T, not %T", name, want, params))
+	}
+	res, err := m.Invoke(params)
 	if err != nil {
 		return nil, a.fail(err)
 	}

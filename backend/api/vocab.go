@@ -10,6 +10,11 @@ type (
 	Type       = memory.Type
 	Confidence = memory.Confidence
 	Memory     = memory.Memory
+
+	// Results some methods hand back as the store reports them.
+	QuotaSummary    = memory.QuotaSummary
+	ReconcileReport = memory.ReconcileReport
+	DoctorReport    = memory.DoctorReport
 )
 
 // Scopes, types and confidences a transport may name.
