@@ -1,0 +1,75 @@
+package api
+
+import (
+	"bytes"
+	"strings"
+
+	"engram/backend/memory"
+)
+
+// ExportParams filter an export.
+type ExportParams struct {
+	Scope   memory.Scope `json:"scope,omitempty"`
+	Workdir string       `json:"workdir,omitempty"`
+	Agent   string       `json:"agent,omitempty"`
+}
+
+// ExportResult is JSONL text, one memory a line.
+type ExportResult struct {
+	Count int    `json:"count"`
+	JSONL string `json:"jsonl"`
+}
+
+// Export returns every live memory as JSONL.
+func (s *MemoryService) Export(p ExportParams) (ExportResult, error) {
+	if err := s.a.checkScope(p.Scope, p.Workdir, p.Agent); err != nil {
+		return ExportResult{}, err
+	}
+	var buf bytes.Buffer
+	n, err := s.a.deps.Store.Export(s.a.ctx, &buf, memory.Filter{Scope: p.Scope, Workdir: p.Workdir, Agent: p.Agent})
+	if err != nil {
+		return ExportResult{}, s.a.fail(err)
+	}
+	return ExportResult{Count: n, JSONL: buf.String()}, nil
+}
+
+// ImportParams carry JSONL text. KeepReview keeps each line's reviewed flag and source
+// (a person restoring their own export); only the desktop window and the CLI may ask.
+type ImportParams struct {
+	JSONL      string `json:"jsonl"`
+	KeepReview bool   `json:"keep_review,omitempty"`
+}
+
+// ImportResult reports imported lines and each bad line with its translated reason.
+type ImportResult struct {
+	Lines    int               `json:"lines"`
+	Imported int               `json:"imported"`
+	Daily    int               `json:"daily"`
+	Errors   []ImportLineError `json:"errors"`
+}
+
+// ImportLineError is one rejected line.
+type ImportLineError struct {
+	Line    int            `json:"line"`
+	Code    string         `json:"code"`
+	I18nKey string         `json:"i18n_key"`
+	Args    map[string]any `json:"args,omitempty"`
+	Message string         `json:"message"`
+}
+
+// Import writes JSONL memories; good lines are kept whatever happens to bad ones.
+func (s *MemoryService) Import(p ImportParams) (ImportResult, error) {
+	if p.KeepReview && !s.a.personCaller() {
+		return ImportResult{}, s.a.newError(CodeKeepReviewDesktopOnly, nil)
+	}
+	rep, err := s.a.deps.Store.ImportWith(s.a.ctx, strings.NewReader(p.JSONL), memory.ImportOptions{KeepReview: p.KeepReview})
+	if err != nil {
+		return ImportResult{}, s.a.fail(err)
+	}
+	out := ImportResult{Lines: rep.Lines, Imported: rep.Imported, Daily: rep.Daily, Errors: []ImportLineError{}}
+	for _, le := range rep.Errors {
+		e := s.a.newError(le.Code, le.Args)
+		out.Errors = append(out.Errors, ImportLineError{Line: le.Line, Code: le.Code, I18nKey: e.I18nKey, Args: e.Args, Message: e.Message})
+	}
+	return out, nil
+}
