@@ -3,29 +3,23 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io/fs"
 	"log/slog"
-	"os"
 	"sync"
 	"syscall"
 	"time"
 
 	"engram/backend/api"
 	"engram/backend/bridge"
-	"engram/backend/embed"
 	"engram/backend/i18n"
-	"engram/backend/memory"
-	"engram/backend/organizer"
-	"engram/backend/recall"
 	"engram/backend/settings"
-	"engram/backend/vector"
+	"engram/backend/wire"
 )
 
 type apiHandle = api.API
 
-// App builds every service by constructor injection and owns their lifetimes. The desktop
-// window, `engram serve` and the CLI all run the same App.
+// App owns the services of one home (built by wire.Open) and the bridge. The desktop window,
+// `engram serve` and the CLI all run the same App.
 type App struct {
 	home    string
 	catalog *i18n.Catalog
@@ -33,17 +27,12 @@ type App struct {
 	version string
 	ui      fs.FS // the built web UI (frontend/dist), for the bridge
 
-	ctx       context.Context
-	cancel    context.CancelFunc
-	Store     *memory.Store
-	Settings  *settings.Service
-	Events    *api.Hub
-	Organizer *organizer.Service
-	Recall    *recall.Service
-	Indexer   *vector.Indexer
-	API       *api.API // acting as the user (window, CLI)
-
-	wg sync.WaitGroup
+	ctx      context.Context
+	cancel   context.CancelFunc
+	services *wire.Services
+	Settings *settings.Service
+	Events   *api.Hub
+	API      *api.API // acting as the user (window, CLI)
 
 	remoteMu    sync.Mutex // serialises Remote access toggles
 	bridgeMu    sync.Mutex
@@ -59,94 +48,36 @@ func NewApp(home string, catalog *i18n.Catalog, lang, version string, ui fs.FS) 
 	return &App{home: home, catalog: catalog, lang: lang, version: version, ui: ui}
 }
 
-// Start opens the store and builds the services. watch starts the file watcher, for
-// long-running processes (desktop, serve); one-shot CLI commands skip it.
+// Start opens the store and builds the services. watch starts the file watcher and the
+// vector indexer, for long-running processes (desktop, serve); one-shot CLI commands skip
+// them, and their organizer is passive: a Run Now there is queued for the long-running
+// process to take.
 func (a *App) Start(ctx context.Context, watch bool) error {
 	a.ctx, a.cancel = context.WithCancel(ctx)
-	if err := os.MkdirAll(a.home, 0o700); err != nil {
-		return fmt.Errorf("engram: unable to create home %s: %w", a.home, err)
-	}
-	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	st, err := memory.Open(a.ctx, a.home, memory.Options{Logger: logger})
+	svc, err := wire.Open(a.ctx, wire.Options{Home: a.home, Lang: a.lang, Catalog: a.catalog, Version: a.version,
+		Passive: !watch, Remote: a})
 	if err != nil {
 		return err
 	}
-	a.Store = st
-	a.Settings = settings.New(st, a.lang)
-	a.Events = api.NewHub(st, a.Settings)
-	// Long-running processes (desktop, serve) schedule and execute runs; one-shot CLI
-	// processes are passive: a Run Now there is queued for the long-running process to take.
-	org, err := organizer.New(organizer.Options{
-		Store:    st,
-		Logger:   logger,
-		Passive:  !watch,
-		Progress: func(p organizer.Progress) { a.Events.Publish(api.EventOrganizerProgress, p) },
-	})
-	if err != nil {
-		st.Close()
-		return err
-	}
-	if err := org.Start(a.ctx); err != nil {
-		st.Close()
-		return err
-	}
-	a.Organizer = org
-	// Recall with the local embedder: no download, no network. Vectors are computed in the
-	// background by long-running processes; a one-shot CLI searches with the vectors there are.
-	emb, err := vector.Build(embed.Config{}, st, logger)
-	if err != nil {
-		a.Organizer.Stop()
-		st.Close()
-		return err
-	}
-	ropts := recall.Options{Logger: logger}
-	if emb.Embedder != nil {
-		ropts.Embedder, ropts.Vectors = emb.Embedder, emb.Searcher
-		a.Indexer = vector.NewIndexer(st, emb.Embedder, vector.IndexerOptions{Sink: emb.Sink, Logger: logger,
-			OnProgress: func(p vector.Progress) { a.Events.Publish(api.EventEmbeddingProgress, p) }})
-	}
-	a.Recall = recall.New(st, ropts)
-	a.API = api.New(a.ctx, a.deps(), memory.ActorUser)
+	a.services, a.Settings, a.Events = svc, svc.Settings, svc.Events
+	a.API = svc.API(a.ctx, api.ActorUser)
 	if watch {
-		a.wg.Add(1)
-		go func() {
-			defer a.wg.Done()
-			if err := st.Watch(a.ctx, nil); err != nil {
-				slog.Warn("engram: file watcher stopped", "err", err)
-			}
-		}()
-		if a.Indexer != nil {
-			stop := a.Indexer.Start(a.ctx)
-			a.wg.Add(1)
-			go func() {
-				defer a.wg.Done()
-				<-a.ctx.Done()
-				stop()
-			}()
-		}
+		svc.Background()
 	}
 	return nil
-}
-
-func (a *App) deps() api.Deps {
-	return api.Deps{Recall: a.Recall, Indexer: a.Indexer, Store: a.Store, Catalog: a.catalog, Settings: a.Settings, Events: a.Events, Remote: a, Version: a.version,
-		Organizer: a.Organizer}
 }
 
 // Stop ends background work, the bridge, and closes the store.
 func (a *App) Stop() error {
 	a.stopBridge()
-	if a.Organizer != nil {
-		_ = a.Organizer.Stop() // aborts an active run; queued runs wait for the next start
+	var err error
+	if a.services != nil {
+		err = a.services.Close() // aborts an active run; queued runs wait for the next start
 	}
 	if a.cancel != nil {
 		a.cancel()
 	}
-	a.wg.Wait()
-	if a.Store != nil {
-		return a.Store.Close()
-	}
-	return nil
+	return err
 }
 
 // FollowRemoteSetting starts or stops the desktop app's bridge as Settings → Remote access says.
@@ -188,7 +119,7 @@ func (a *App) StartBridge(addr string, allowRemote bool) error {
 	defer a.bridgeMu.Unlock()
 	a.bridgeAddr, a.allowRemote = addr, allowRemote
 	srv, err := bridge.New(bridge.Config{Addr: addr, AllowRemote: allowRemote, Home: a.home},
-		api.New(a.ctx, a.deps(), memory.ActorBridge), a.Events, a.ui)
+		a.services.API(a.ctx, api.ActorBridge), a.Events, a.ui)
 	if err == nil {
 		err = srv.Start()
 	}

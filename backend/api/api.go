@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"sort"
 	"strings"
 
@@ -25,9 +26,11 @@ type Deps struct {
 	Settings *settings.Service
 	Events   *Hub
 	Remote   Remote
-	Recall   *recall.Service
-	Indexer  *vector.Indexer
-	Version  string
+	// Recall is the one ranker every search goes through; the caller builds it (wire.Open
+	// does for the app), the api never makes a second one.
+	Recall  *recall.Service
+	Indexer *vector.Indexer
+	Version string
 	// Organizer may be nil (its methods then answer organizer_not_running).
 	Organizer *organizer.Service
 }
@@ -69,11 +72,6 @@ type API struct {
 
 // New builds the api for actor. ctx bounds every call (the app's lifetime).
 func New(ctx context.Context, deps Deps, actor string) *API {
-	// Every transport searches through recall; without a configured one it is the lexical
-	// recall over the store (no vectors), never a second ranking of its own.
-	if deps.Recall == nil && deps.Store != nil {
-		deps.Recall = recall.New(deps.Store, recall.Options{})
-	}
 	a := &API{deps: deps, actor: actor, ctx: ctx}
 	a.App = &AppService{a}
 	a.Memory = &MemoryService{a}
@@ -194,6 +192,24 @@ func (a *API) Call(name string, raw json.RawMessage) (any, error) {
 		}
 	}
 	res, err := m.Invoke(p)
+	if err != nil {
+		return nil, a.fail(err)
+	}
+	return res, nil
+}
+
+// Invoke runs the method called name with params the transport built itself (the CLI from
+// its flags): a pointer of the type Method.Params makes. Errors come back translated, as
+// from Call.
+func (a *API) Invoke(name string, params any) (any, error) {
+	m, ok := a.byName[name]
+	if !ok {
+		return nil, a.newError(CodeUnknownMethod, map[string]any{"Method": name})
+	}
+	if want := m.Params(); reflect.TypeOf(params) != reflect.TypeOf(want) {
+		return nil, a.fail(fmt.Errorf("api: %s takes %T, not %T", name, want, params))
+	}
+	res, err := m.Invoke(params)
 	if err != nil {
 		return nil, a.fail(err)
 	}

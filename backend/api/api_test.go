@@ -11,6 +11,7 @@ import (
 
 	"engram/backend/i18n"
 	"engram/backend/memory"
+	"engram/backend/recall"
 	"engram/backend/settings"
 )
 
@@ -27,7 +28,7 @@ func newAPI(t *testing.T, actor string) *API {
 		t.Fatal(err)
 	}
 	set := settings.New(st, "en")
-	return New(ctx, Deps{Store: st, Catalog: cat, Settings: set, Events: NewHub(st, set), Version: "test"}, actor)
+	return New(ctx, Deps{Store: st, Catalog: cat, Settings: set, Events: NewHub(st, set), Recall: recall.New(st, recall.Options{}), Version: "test"}, actor)
 }
 
 // The route table is the only list of methods: each "noun.verb" must be the bound Wails

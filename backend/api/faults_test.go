@@ -11,6 +11,7 @@ import (
 
 	"engram/backend/i18n"
 	"engram/backend/memory"
+	"engram/backend/recall"
 	"engram/backend/settings"
 )
 
@@ -103,7 +104,7 @@ func TestDoctorReportsRepair(t *testing.T) {
 		t.Fatal(err)
 	}
 	set := settings.New(st, "en")
-	a := New(ctx, Deps{Store: st, Catalog: cat, Settings: set, Events: NewHub(st, set), Version: "test"}, memory.ActorUser)
+	a := New(ctx, Deps{Store: st, Catalog: cat, Settings: set, Events: NewHub(st, set), Recall: recall.New(st, recall.Options{}), Version: "test"}, memory.ActorUser)
 	rep, err := a.Index.Doctor(Empty{})
 	if err != nil || !rep.OK || rep.Recovery == nil {
 		t.Fatalf("doctor: %v %+v", err, rep)

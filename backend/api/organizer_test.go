@@ -12,6 +12,7 @@ import (
 	"engram/backend/i18n"
 	"engram/backend/memory"
 	"engram/backend/organizer"
+	"engram/backend/recall"
 	"engram/backend/settings"
 )
 
@@ -44,7 +45,7 @@ func TestOrganizerThroughTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { org.Stop() })
-	a := New(ctx, Deps{Store: st, Catalog: cat, Settings: set, Events: hub, Version: "test", Organizer: org}, memory.ActorUser)
+	a := New(ctx, Deps{Store: st, Catalog: cat, Settings: set, Events: hub, Recall: recall.New(st, recall.Options{}), Version: "test", Organizer: org}, memory.ActorUser)
 	for _, body := range []string{`{"slug":"dark-mode"}`, `{"slug":"dark-theme"}`} {
 		var p map[string]any
 		json.Unmarshal([]byte(body), &p)
@@ -106,7 +107,7 @@ func TestOrganizerThroughTable(t *testing.T) {
 		t.Fatal("no organizer.progress events")
 	}
 	// Without an organizer the methods answer organizer_not_running.
-	b := New(ctx, Deps{Store: st, Catalog: cat, Settings: set, Events: hub}, memory.ActorUser)
+	b := New(ctx, Deps{Store: st, Catalog: cat, Settings: set, Events: hub, Recall: recall.New(st, recall.Options{})}, memory.ActorUser)
 	if _, err := b.Call("organizer.status", nil); !errors.As(err, &ae) || ae.Code != organizer.CodeNotRunning {
 		t.Fatalf("nil organizer: %v", err)
 	}

@@ -16,11 +16,7 @@ import (
 
 	"engram/backend/api"
 	"engram/backend/bridge"
-	"engram/backend/embed"
-	"engram/backend/memory"
-	"engram/backend/recall"
-	"engram/backend/settings"
-	"engram/backend/vector"
+	"engram/backend/wire"
 )
 
 // BridgeFigures are the bridge's round-trip and throughput measurements.
@@ -51,23 +47,20 @@ func RunBridge(ctx context.Context, n int, progress io.Writer) (BridgeFigures, e
 	if _, err := generate(home, n, r, v); err != nil {
 		return f, err
 	}
-	st, err := memory.Open(ctx, home, memory.Options{})
+	// The same services the app runs, from the same constructor: the local embedder, with
+	// every vector computed first.
+	svc, err := wire.Open(ctx, wire.Options{Home: home, Lang: "en", Passive: true})
 	if err != nil {
 		return f, err
 	}
-	defer st.Close()
-	set := settings.New(st, "en")
-	hub := api.NewHub(st, set)
-	// The same recall the app runs: the local embedder with every vector computed first.
-	emb, err := vector.Build(embed.Config{}, st, nil)
-	if err != nil {
+	defer svc.Close()
+	if svc.Indexer == nil {
+		return f, fmt.Errorf("bench: the default embedder is missing")
+	}
+	if err := svc.Indexer.Run(ctx); err != nil {
 		return f, err
 	}
-	if err := vector.NewIndexer(st, emb.Embedder, vector.IndexerOptions{}).Run(ctx); err != nil {
-		return f, err
-	}
-	rec := recall.New(st, recall.Options{Embedder: emb.Embedder, Vectors: emb.Searcher})
-	a := api.New(ctx, api.Deps{Store: st, Settings: set, Events: hub, Recall: rec}, memory.ActorBridge)
+	a, hub := svc.API(ctx, api.ActorBridge), svc.Events
 	srv, err := bridge.New(bridge.Config{Addr: "127.0.0.1:0", Home: home, RatePerSec: 1e9, Burst: 1 << 30, SendQueue: 4096}, a, hub, nil)
 	if err != nil {
 		return f, err

@@ -24,7 +24,6 @@ import (
 	"time"
 
 	"engram/backend/api"
-	"engram/backend/memory"
 )
 
 // DefaultAddr is where `engram serve` listens unless told otherwise.
@@ -149,7 +148,7 @@ func New(cfg Config, a *api.API, hub *api.Hub, ui fs.FS) (*Server, error) {
 	cfg.defaults()
 	// Desktop-only calls (token regeneration, keep_review imports) are refused by the api
 	// for any actor but the user: the bridge's api must never act as the user.
-	if a != nil && a.Actor() == memory.ActorUser {
+	if a != nil && a.Actor() == api.ActorUser {
 		return nil, errors.New("bridge: the bridge api must act as \"bridge\", not as the user")
 	}
 	s := &Server{cfg: cfg, api: a, hub: hub, ui: ui, clients: map[int64]*client{}, refusers: make(chan struct{}, 16)}

@@ -27,6 +27,9 @@ type Env struct {
 	Open func(ctx context.Context) (a *api.API, close func() error, err error)
 	// Serve runs the headless web UI and bridge; nil when this build has none.
 	Serve func(ctx context.Context, args []string) int
+	// Bench runs the benchmark harness; nil in the shipped binaries (it builds with -tags
+	// bench, package main hands it in).
+	Bench func(ctx context.Context, req BenchRequest) error
 	// ReadFile reads a file named on the command line ("-" is stdin).
 	ReadFile func(path string) ([]byte, error)
 }
@@ -38,28 +41,9 @@ type runner struct {
 	lang string
 }
 
-// verbs is the table of commands; each maps to api methods.
-var verbs = map[string]func(r *runner, ctx context.Context, args []string) error{
-	"write":   (*runner).write,
-	"show":    (*runner).show,
-	"list":    (*runner).list,
-	"search":  (*runner).search,
-	"accept":  refVerb("memory.accept", "cli.accepted"),
-	"reject":  refVerb("memory.reject", "cli.rejected"),
-	"delete":  refVerb("memory.delete", "cli.deleted"),
-	"archive": refVerb("memory.archive", "cli.archived"),
-	"restore": refVerb("memory.restore", "cli.restored"),
-	"daily":   (*runner).daily,
-	"quota":   (*runner).quota,
-	"import":  (*runner).importFile,
-	"export":  (*runner).export,
-	"reindex": (*runner).reindex,
-	"doctor":  (*runner).doctor,
-	"history": (*runner).history,
-	"bridge":  (*runner).bridgeCmd,
-}
-
 // Run executes one command line and returns the process exit code: 0 ok, 1 failed, 2 usage.
+// The verb comes from one of two tables (table.go): the api methods the CLI names one for
+// one, and the commands that are not one method.
 func Run(ctx context.Context, args []string, env Env) int {
 	r := &runner{env: env, lang: i18n.Normalize(env.Lang)}
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
@@ -67,54 +51,46 @@ func Run(ctx context.Context, args []string, env Env) int {
 		return 0
 	}
 	cmd, rest := args[0], args[1:]
-	switch cmd {
-	case "version", "--version":
-		fmt.Fprintln(env.Stdout, env.Version)
-		return 0
-	case "bench":
-		if err := r.benchCmd(ctx, rest); err != nil {
-			r.printErr(err)
-			return 1
-		}
-		return 0
-	case "serve":
-		if env.Serve == nil {
-			fmt.Fprintln(env.Stderr, r.t("cli.serve_unavailable", nil))
-			return 1
-		}
-		return env.Serve(ctx, rest)
-	}
-	fn, ok := verbs[cmd]
+	c, ok := lookup(cmd)
 	if !ok {
 		fmt.Fprintln(env.Stderr, r.t("cli.unknown_command", map[string]any{"Command": cmd}))
 		return 2
 	}
-	a, closeFn, err := env.Open(ctx)
-	if err != nil {
-		r.printErr(err)
-		return 1
-	}
-	defer closeFn()
-	r.api = a
-	if info, err := a.App.Info(api.Empty{}); err == nil {
-		r.lang = info.Language
-		if rep := info.Repaired; rep != nil && cmd != "doctor" { // doctor prints it itself
-			fmt.Fprintln(env.Stderr, rep.Message)
-		}
-	}
-	if err := fn(r, ctx, rest); err != nil {
-		var ue usageError
-		if errors.Is(err, errSilent) {
+	if c.home {
+		a, closeFn, err := env.Open(ctx)
+		if err != nil {
+			r.printErr(err)
 			return 1
 		}
-		if errors.As(err, &ue) {
-			fmt.Fprintln(env.Stderr, string(ue))
-			return 2
+		defer closeFn()
+		r.api = a
+		if info, err := a.App.Info(api.Empty{}); err == nil {
+			r.lang = info.Language
+			if rep := info.Repaired; rep != nil && cmd != "doctor" { // doctor prints it itself
+				fmt.Fprintln(env.Stderr, rep.Message)
+			}
 		}
-		r.printErr(err)
-		return 1
 	}
-	return 0
+	return r.exit(c.run(r, ctx, rest))
+}
+
+// exit turns a command's error into its exit code, printing what was not said yet.
+func (r *runner) exit(err error) int {
+	var code exitCode
+	var ue usageError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &code):
+		return int(code)
+	case errors.Is(err, errSilent):
+		return 1
+	case errors.As(err, &ue):
+		fmt.Fprintln(r.env.Stderr, string(ue))
+		return 2
+	}
+	r.printErr(err)
+	return 1
 }
 
 type usageError string

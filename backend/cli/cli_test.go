@@ -12,7 +12,7 @@ import (
 	"engram/backend/api"
 	"engram/backend/i18n"
 	"engram/backend/memory"
-	"engram/backend/settings"
+	"engram/backend/wire"
 )
 
 // home runs CLI commands against one temporary home, opening the services per command like
@@ -37,13 +37,12 @@ func (h *home) run(stdin string, args ...string) (code int, stdout, stderr strin
 	env := Env{
 		Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb, Version: "test", Catalog: h.cat, Lang: "en",
 		Open: func(ctx context.Context) (*api.API, func() error, error) {
-			st, err := memory.Open(ctx, h.dir, memory.Options{})
+			// The one constructor the binary's CLI uses (through App), one-shot: passive.
+			svc, err := wire.Open(ctx, wire.Options{Home: h.dir, Lang: "en", Catalog: h.cat, Passive: true})
 			if err != nil {
 				return nil, nil, err
 			}
-			set := settings.New(st, "en")
-			a := api.New(ctx, api.Deps{Store: st, Catalog: h.cat, Settings: set, Events: api.NewHub(st, set)}, memory.ActorUser)
-			return a, st.Close, nil
+			return svc.API(ctx, api.ActorUser), svc.Close, nil
 		},
 		ReadFile: os.ReadFile,
 	}

@@ -1,0 +1,54 @@
+package api
+
+import "engram/backend/memory"
+
+// The vocabulary transports need, re-exported so that cli, bridge, desktop and mcp import api
+// and nothing below it (the transport-imports test holds them to that). Aliases, not copies:
+// a value crosses the api unchanged.
+type (
+	Scope      = memory.Scope
+	Type       = memory.Type
+	Confidence = memory.Confidence
+	Memory     = memory.Memory
+
+	// Results some methods hand back as the store reports them.
+	QuotaSummary    = memory.QuotaSummary
+	ReconcileReport = memory.ReconcileReport
+	DoctorReport    = memory.DoctorReport
+)
+
+// Scopes, types and confidences a transport may name.
+const (
+	ScopeGlobal  = memory.ScopeGlobal
+	ScopeProject = memory.ScopeProject
+	ScopeAgent   = memory.ScopeAgent
+
+	TypeUser       = memory.TypeUser
+	TypeFeedback   = memory.TypeFeedback
+	TypeProject    = memory.TypeProject
+	TypeReference  = memory.TypeReference
+	TypeExperience = memory.TypeExperience
+	TypeDaily      = memory.TypeDaily
+
+	ConfidenceHigh   = memory.ConfidenceHigh
+	ConfidenceMedium = memory.ConfidenceMedium
+	ConfidenceLow    = memory.ConfidenceLow
+)
+
+// Actors an api can act as: the window and the CLI act as the user, the bridge as "bridge",
+// MCP as "tool".
+const (
+	ActorUser   = memory.ActorUser
+	ActorBridge = memory.ActorBridge
+	ActorTool   = memory.ActorTool
+)
+
+// Limits a transport checks before it sends (DESIGN §2); the store enforces them again.
+const (
+	MaxTitleChars      = memory.MaxTitleChars
+	MaxBodyBytes       = memory.MaxBodyBytes
+	MaxDailyBytes      = memory.MaxDailyBytes
+	MaxBatchItems      = memory.MaxBatchItems
+	MaxSourceQuoteRune = memory.MaxSourceQuoteRune
+	MaxImportLine      = memory.MaxImportLine
+)

@@ -1,0 +1,39 @@
+//go:build bench
+
+package bench
+
+import (
+	"context"
+	"fmt"
+	"io"
+)
+
+// Run answers `engram bench store|recall|bridge|locomo`, the command line already read by
+// the CLI: figures to stdout (JSON with jsonOut), progress to stderr.
+func Run(ctx context.Context, what string, sizes []int, file string, jsonOut bool, stdout, stderr io.Writer) error {
+	switch what {
+	case "store":
+		var figs []StoreFigures
+		for _, n := range sizes {
+			f, err := RunStore(ctx, n, stderr)
+			if err != nil {
+				return err
+			}
+			figs = append(figs, f)
+		}
+		PrintStore(stdout, figs, jsonOut)
+		return nil
+	case "recall":
+		return RunRecallScale(ctx, sizes, jsonOut, stdout)
+	case "bridge":
+		f, err := RunBridge(ctx, 10000, stderr)
+		if err != nil {
+			return err
+		}
+		PrintBridge(stdout, f, jsonOut)
+		return nil
+	case "locomo":
+		return RunLocomo(ctx, file, jsonOut, stdout)
+	}
+	return fmt.Errorf("bench: unknown benchmark %q", what)
+}

@@ -1,0 +1,176 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"engram/backend/api"
+)
+
+// exitCode ends a command with this exit code, having said everything already.
+type exitCode int
+
+func (e exitCode) Error() string { return "exit " + strconv.Itoa(int(e)) }
+
+func (r *runner) version(_ context.Context, _ []string) error {
+	fmt.Fprintln(r.env.Stdout, r.env.Version)
+	return nil
+}
+
+// serve runs the headless web UI and bridge (Env.Serve); it opens the home itself.
+func (r *runner) serve(ctx context.Context, args []string) error {
+	if r.env.Serve == nil {
+		fmt.Fprintln(r.env.Stderr, r.t("cli.serve_unavailable", nil))
+		return exitCode(1)
+	}
+	return exitCode(r.env.Serve(ctx, args))
+}
+
+// BenchRequest is one `engram bench` command line, read and checked.
+type BenchRequest struct {
+	What  string // store | recall | bridge | locomo
+	Sizes []int  // store sizes, for store and recall
+	File  string // the LoCoMo file, for locomo
+	JSON  bool
+	// Stdout gets the figures, Stderr the progress.
+	Stdout, Stderr io.Writer
+}
+
+// bench runs the harness (Env.Bench, in its own temporary homes, never the user's). A
+// shipped binary has none and answers with a translated hint. Every failure, usage included,
+// exits 1.
+func (r *runner) bench(ctx context.Context, args []string) error {
+	if err := r.benchRun(ctx, args); err != nil {
+		r.printErr(err)
+		return exitCode(1)
+	}
+	return nil
+}
+
+func (r *runner) benchRun(ctx context.Context, args []string) error {
+	if r.env.Bench == nil {
+		return errors.New(r.t("cli.bench.unavailable", nil))
+	}
+	var sizes string
+	pos, err := r.flags("bench", args, func(fs *flag.FlagSet) {
+		fs.StringVar(&sizes, "sizes", "10000,100000", "comma-separated store sizes")
+	})
+	if err != nil {
+		return err
+	}
+	if err := r.need("bench", "store | recall | bridge | locomo FILE", pos, 1); err != nil {
+		return err
+	}
+	req := BenchRequest{What: pos[0], JSON: r.json, Stdout: r.env.Stdout, Stderr: r.env.Stderr}
+	switch req.What {
+	case "store", "recall":
+		for _, s := range strings.Split(sizes, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(s))
+			if err != nil || n <= 0 {
+				return usageError("bench " + req.What + " --sizes: " + s)
+			}
+			req.Sizes = append(req.Sizes, n)
+		}
+	case "bridge":
+	case "locomo":
+		if err := r.need("bench locomo", "FILE", pos, 2); err != nil {
+			return err
+		}
+		req.File = pos[1]
+	default:
+		return usageError(fmt.Sprintf("bench %s: use store, recall, bridge or locomo", pos[0]))
+	}
+	return r.env.Bench(ctx, req)
+}
+
+// daily appends to, shows or lists the journal: one method per sub-verb.
+func (r *runner) daily(_ context.Context, args []string) error {
+	var agent string
+	pos, err := r.flags("daily", args, func(fs *flag.FlagSet) {
+		fs.StringVar(&agent, "agent", "", "who is writing")
+	})
+	if err != nil {
+		return err
+	}
+	if err := r.need("daily", "append TEXT | show [DATE]", pos, 1); err != nil {
+		return err
+	}
+	switch pos[0] {
+	case "append":
+		if err := r.need("daily append", "TEXT", pos, 2); err != nil {
+			return err
+		}
+		res, err := r.api.Daily.Append(api.AppendParams{Text: strings.Join(pos[1:], " "), Agent: agent})
+		if err != nil {
+			return err
+		}
+		r.out(res, func(w io.Writer) {
+			r.warnings(res.Warnings)
+			fmt.Fprintln(w, r.t("cli.daily_appended", map[string]any{"Day": res.Slug}))
+		})
+	case "show":
+		p := api.DayParams{}
+		if len(pos) > 1 {
+			p.Date = pos[1]
+		}
+		res, err := r.api.Daily.Read(p)
+		if err != nil {
+			return err
+		}
+		r.out(res, func(w io.Writer) {
+			fmt.Fprintf(w, "# %s\n\n", res.Date)
+			if res.Memory != nil {
+				fmt.Fprintln(w, res.Memory.Body)
+			}
+		})
+	case "list":
+		res, err := r.api.Daily.List(api.DayListParams{})
+		if err != nil {
+			return err
+		}
+		r.out(res, func(w io.Writer) {
+			for _, d := range res.Days {
+				fmt.Fprintf(w, "%s  %d\n", d.Date, d.Bytes)
+			}
+		})
+	default:
+		return usageError(r.t("cli.missing_arg", map[string]any{"Command": "daily", "What": "append TEXT | show [DATE] | list"}))
+	}
+	return nil
+}
+
+// bridgeToken prints the bridge token (remote.status) or replaces it (remote.regenerateToken).
+func (r *runner) bridgeToken(_ context.Context, args []string) error {
+	var regen bool
+	pos, err := r.flags("bridge", args, func(fs *flag.FlagSet) {
+		fs.BoolVar(&regen, "regenerate", false, "replace the token")
+	})
+	if err != nil {
+		return err
+	}
+	if len(pos) == 0 || pos[0] != "token" {
+		return usageError(r.t("cli.missing_arg", map[string]any{"Command": "bridge", "What": "token"}))
+	}
+	var st api.RemoteStatus
+	if regen {
+		st, err = r.api.Remote.RegenerateToken(api.Empty{})
+	} else {
+		st, err = r.api.Remote.Status(api.Empty{})
+	}
+	if err != nil {
+		return err
+	}
+	r.out(map[string]any{"token": st.Token}, func(w io.Writer) {
+		key := "cli.bridge_token"
+		if regen {
+			key = "cli.bridge_token_regenerated"
+		}
+		fmt.Fprintln(w, r.t(key, map[string]any{"Token": st.Token}))
+	})
+	return nil
+}

@@ -1,0 +1,63 @@
+package cli
+
+import (
+	"flag"
+	"strings"
+
+	"engram/backend/api"
+)
+
+type scopeFlags struct {
+	scope, workdir, agent string
+}
+
+func (s *scopeFlags) define(fs *flag.FlagSet) {
+	fs.StringVar(&s.scope, "scope", "", "global | project | agent")
+	fs.StringVar(&s.workdir, "workdir", "", "project folder (absolute) for project scope")
+	fs.StringVar(&s.agent, "agent", "", "agent name for agent scope")
+}
+
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, ",") }
+func (l *listFlag) Set(v string) error { *l = append(*l, strings.Split(v, ",")...); return nil }
+
+// ref resolves a positional SLUG|ID with optional scope flags into RefParams.
+func (r *runner) ref(cmd string, args []string, extra func(fs *flag.FlagSet)) (api.RefParams, error) {
+	var sc scopeFlags
+	var version string
+	pos, err := r.flags(cmd, args, func(fs *flag.FlagSet) {
+		sc.define(fs)
+		fs.StringVar(&version, "expected-version", "", "refuse if the memory changed since this version")
+		if extra != nil {
+			extra(fs)
+		}
+	})
+	if err != nil {
+		return api.RefParams{}, err
+	}
+	if err := r.need(cmd, "SLUG|ID", pos, 1); err != nil {
+		return api.RefParams{}, err
+	}
+	p := api.RefParams{ExpectedVersion: version}
+	if sc.scope == "" && sc.workdir == "" && sc.agent == "" {
+		m, err := r.api.Memory.Read(api.RefParams{ID: pos[0]})
+		if err == nil {
+			p.ID = m.Memory.ID
+			return p, nil
+		}
+		// Not an id: a slug, global unless scope flags say otherwise.
+		p.Slug, p.Scope = pos[0], api.ScopeGlobal
+		return p, nil
+	}
+	if sc.scope == "" {
+		sc.scope = "global"
+	}
+	p.Slug, p.Scope, p.Workdir, p.Agent = pos[0], api.Scope(sc.scope), sc.workdir, sc.agent
+	return p, nil
+}
+
+// refParams reads the command line of a verb on one memory (show, accept, reject, …).
+func refParams(cmd string) func(r *runner, args []string) (api.RefParams, error) {
+	return func(r *runner, args []string) (api.RefParams, error) { return r.ref(cmd, args, nil) }
+}

@@ -1,0 +1,105 @@
+package cli
+
+import (
+	"context"
+	"io"
+	"reflect"
+
+	"engram/backend/api"
+)
+
+// methodVerb is a verb that calls exactly one method of the api table: it turns the command
+// line into that method's params, invokes it through the table, and prints its result.
+type methodVerb struct {
+	name, method string
+	params       reflect.Type // *P, checked against the table by the tests and by api.Invoke
+	run          func(r *runner, args []string) error
+}
+
+// verb builds a methodVerb. params reads the command line (it may read the api to resolve
+// a slug); print shows the result for people or, with --json, as JSON.
+func verb[P, R any](name, method string, params func(r *runner, args []string) (P, error), print func(r *runner, res R) error) methodVerb {
+	return methodVerb{name: name, method: method, params: reflect.TypeOf(new(P)),
+		run: func(r *runner, args []string) error {
+			p, err := params(r, args)
+			if err != nil {
+				return err
+			}
+			res, err := r.api.Invoke(method, &p)
+			if err != nil {
+				return err
+			}
+			return print(r, res.(R))
+		}}
+}
+
+// methodVerbs are the verbs that are one api method each, in the order help lists them.
+var methodVerbs = []methodVerb{
+	verb("write", "memory.write", writeParams, printDone("cli.written")),
+	verb("show", "memory.read", refParams("show"), printShow),
+	verb("list", "memory.list", listParams, printList),
+	verb("search", "memory.search", searchParams, printSearch),
+	verb("accept", "memory.accept", refParams("accept"), printDone("cli.accepted")),
+	verb("reject", "memory.reject", refParams("reject"), printDone("cli.rejected")),
+	verb("delete", "memory.delete", refParams("delete"), printDone("cli.deleted")),
+	verb("archive", "memory.archive", refParams("archive"), printDone("cli.archived")),
+	verb("restore", "memory.restore", refParams("restore"), printDone("cli.restored")),
+	verb("history", "memory.history", historyParams, printHistory),
+	verb("quota", "quota.summary", noParams("quota"), printQuota),
+	verb("import", "memory.import", importParams, printImport),
+	verb("export", "memory.export", exportParams, printExport),
+	verb("reindex", "index.reindex", noParams("reindex"), printReindex),
+	verb("doctor", "index.doctor", noParams("doctor"), printDoctor),
+}
+
+// command is a verb that is not one api method: it calls several (daily, bridge token) or
+// none, running beside the services rather than through them (version, serve, bench).
+type command struct {
+	name string
+	// home: the services are opened on the home before run.
+	home bool
+	run  func(r *runner, ctx context.Context, args []string) error
+}
+
+// commands is the one table of the verbs that are not one method.
+var commands = []command{
+	{name: "version", run: (*runner).version},
+	{name: "--version", run: (*runner).version},
+	{name: "serve", run: (*runner).serve},
+	{name: "bench", run: (*runner).bench},
+	{name: "daily", home: true, run: (*runner).daily},
+	{name: "bridge", home: true, run: (*runner).bridgeToken},
+}
+
+// lookup finds the verb called name in either table; ok is false for an unknown verb.
+func lookup(name string) (c command, ok bool) {
+	for _, v := range methodVerbs {
+		if v.name == name {
+			return command{name: name, home: true, run: func(r *runner, _ context.Context, args []string) error {
+				return v.run(r, args)
+			}}, true
+		}
+	}
+	for _, c := range commands {
+		if c.name == name {
+			return c, true
+		}
+	}
+	return command{}, false
+}
+
+// noParams reads a command line that takes only --json.
+func noParams(name string) func(r *runner, args []string) (api.Empty, error) {
+	return func(r *runner, args []string) (api.Empty, error) {
+		_, err := r.flags(name, args, nil)
+		return api.Empty{}, err
+	}
+}
+
+// printJSONOr prints res as JSON with --json, else through human.
+func printJSONOr[R any](human func(r *runner, w io.Writer, res R)) func(r *runner, res R) error {
+	return func(r *runner, res R) error {
+		r.out(res, func(w io.Writer) { human(r, w, res) })
+		return nil
+	}
+}

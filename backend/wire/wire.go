@@ -1,0 +1,143 @@
+// Package wire builds Engram's services once, by constructor injection, for every process
+// that runs them: the desktop app, `engram serve`, the CLI and the bench harness. It is the
+// one place that knows which service needs which; transports receive the finished api.
+package wire
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"sync"
+
+	"engram/backend/api"
+	"engram/backend/embed"
+	"engram/backend/i18n"
+	"engram/backend/memory"
+	"engram/backend/organizer"
+	"engram/backend/recall"
+	"engram/backend/settings"
+	"engram/backend/vector"
+)
+
+// Options say where the services live and how long the process runs.
+type Options struct {
+	Home    string
+	Lang    string // language of a fresh home's settings
+	Catalog *i18n.Catalog
+	Version string
+	// Logger gets warnings; nil logs them to stderr.
+	Logger *slog.Logger
+	// Passive is for one-shot processes (CLI verbs): the organizer never executes a run
+	// there, it queues Run Now for the long-running process to take.
+	Passive bool
+	// Embed picks the embedder; the zero value is the local one (no download, no network).
+	Embed embed.Config
+	// Remote answers Settings → Remote access; nil when the process runs no bridge.
+	Remote api.Remote
+}
+
+// Services are the running services of one home.
+type Services struct {
+	Store     *memory.Store
+	Settings  *settings.Service
+	Events    *api.Hub
+	Organizer *organizer.Service
+	Recall    *recall.Service
+	// Indexer computes vectors in the background; nil without an embedder.
+	Indexer *vector.Indexer
+
+	opts   Options
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+}
+
+// Open opens the store of o.Home and builds every service over it. ctx bounds their lifetime;
+// Close releases them.
+func Open(ctx context.Context, o Options) (*Services, error) {
+	if err := os.MkdirAll(o.Home, 0o700); err != nil {
+		return nil, fmt.Errorf("engram: unable to create home %s: %w", o.Home, err)
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	}
+	s := &Services{opts: o}
+	s.ctx, s.cancel = context.WithCancel(ctx)
+	st, err := memory.Open(s.ctx, o.Home, memory.Options{Logger: o.Logger})
+	if err != nil {
+		s.cancel()
+		return nil, err
+	}
+	s.Store = st
+	s.Settings = settings.New(st, o.Lang)
+	s.Events = api.NewHub(st, s.Settings)
+	org, err := organizer.New(organizer.Options{
+		Store:    st,
+		Logger:   o.Logger,
+		Passive:  o.Passive,
+		Progress: func(p organizer.Progress) { s.Events.Publish(api.EventOrganizerProgress, p) },
+	})
+	if err == nil {
+		err = org.Start(s.ctx)
+	}
+	if err != nil {
+		s.cancel()
+		st.Close()
+		return nil, err
+	}
+	s.Organizer = org
+	// Vectors are computed in the background by long-running processes (Background); a
+	// one-shot CLI searches with the vectors there are.
+	emb, err := vector.Build(o.Embed, st, o.Logger)
+	if err != nil {
+		s.Close()
+		return nil, err
+	}
+	ropts := recall.Options{Logger: o.Logger}
+	if emb.Embedder != nil {
+		ropts.Embedder, ropts.Vectors = emb.Embedder, emb.Searcher
+		s.Indexer = vector.NewIndexer(st, emb.Embedder, vector.IndexerOptions{Sink: emb.Sink, Logger: o.Logger,
+			OnProgress: func(p vector.Progress) { s.Events.Publish(api.EventEmbeddingProgress, p) }})
+	}
+	s.Recall = recall.New(st, ropts)
+	return s, nil
+}
+
+// API is the method table over these services, acting as actor; ctx bounds every call.
+func (s *Services) API(ctx context.Context, actor string) *api.API {
+	return api.New(ctx, api.Deps{Store: s.Store, Catalog: s.opts.Catalog, Settings: s.Settings, Events: s.Events,
+		Remote: s.opts.Remote, Recall: s.Recall, Indexer: s.Indexer, Version: s.opts.Version, Organizer: s.Organizer}, actor)
+}
+
+// Background starts what long-running processes (desktop, serve) keep running: the file
+// watcher and the vector indexer. Close stops them.
+func (s *Services) Background() {
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		if err := s.Store.Watch(s.ctx, nil); err != nil {
+			s.opts.Logger.Warn("engram: file watcher stopped", "err", err)
+		}
+	}()
+	if s.Indexer != nil {
+		stop := s.Indexer.Start(s.ctx)
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			<-s.ctx.Done()
+			stop()
+		}()
+	}
+}
+
+// Close ends background work and closes the store. Queued organizer runs wait for the next
+// start; an active one is aborted.
+func (s *Services) Close() error {
+	if s.Organizer != nil {
+		_ = s.Organizer.Stop()
+	}
+	s.cancel()
+	s.wg.Wait()
+	return s.Store.Close()
+}
