@@ -7,6 +7,8 @@ export namespace api {
 	    languages: string[];
 	    schema_version: number;
 	    actor: string;
+	    read_only: boolean;
+	    repaired?: memory.Recovery;
 	
 	    static createFrom(source: any = {}) {
 	        return new AppInfo(source);
@@ -20,7 +22,27 @@ export namespace api {
 	        this.languages = source["languages"];
 	        this.schema_version = source["schema_version"];
 	        this.actor = source["actor"];
+	        this.read_only = source["read_only"];
+	        this.repaired = this.convertValues(source["repaired"], memory.Recovery);
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class AppendParams {
 	    text: string;
@@ -437,6 +459,7 @@ export namespace api {
 	}
 	export class ImportParams {
 	    jsonl: string;
+	    keep_review?: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new ImportParams(source);
@@ -445,6 +468,7 @@ export namespace api {
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.jsonl = source["jsonl"];
+	        this.keep_review = source["keep_review"];
 	    }
 	}
 	export class ImportResult {
@@ -735,7 +759,7 @@ export namespace api {
 	    running: boolean;
 	    addr: string;
 	    url: string;
-	    token: string;
+	    token?: string;
 	    clients: RemoteClient[];
 	    error?: Error;
 	
@@ -1002,52 +1026,6 @@ export namespace api {
 
 }
 
-export namespace embed {
-	
-	export class Progress {
-	    model: string;
-	    done: number;
-	    total: number;
-	    running: boolean;
-	    error?: string;
-	    // Go type: time
-	    at: any;
-	
-	    static createFrom(source: any = {}) {
-	        return new Progress(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.model = source["model"];
-	        this.done = source["done"];
-	        this.total = source["total"];
-	        this.running = source["running"];
-	        this.error = source["error"];
-	        this.at = this.convertValues(source["at"], null);
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-
-}
-
 export namespace memory {
 	
 	export class AuditEntry {
@@ -1080,6 +1058,96 @@ export namespace memory {
 	        this.model = source["model"];
 	        this.result = source["result"];
 	        this.detail = source["detail"];
+	    }
+	}
+	export class ChecksumPass {
+	    checked: number;
+	    mismatched: string[];
+	    reindexed: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ChecksumPass(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.checked = source["checked"];
+	        this.mismatched = source["mismatched"];
+	        this.reindexed = source["reindexed"];
+	    }
+	}
+	export class SalvagedTable {
+	    table: string;
+	    salvaged: number;
+	    lost: number;
+	    message?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SalvagedTable(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.table = source["table"];
+	        this.salvaged = source["salvaged"];
+	        this.lost = source["lost"];
+	        this.message = source["message"];
+	    }
+	}
+	export class Recovery {
+	    code: string;
+	    at: string;
+	    cause: string;
+	    moved_to: string;
+	    tables: SalvagedTable[];
+	    rebuilt: number;
+	    message?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Recovery(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.code = source["code"];
+	        this.at = source["at"];
+	        this.cause = source["cause"];
+	        this.moved_to = source["moved_to"];
+	        this.tables = this.convertValues(source["tables"], SalvagedTable);
+	        this.rebuilt = source["rebuilt"];
+	        this.message = source["message"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class TempFiles {
+	    count: number;
+	    paths: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new TempFiles(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.count = source["count"];
+	        this.paths = source["paths"];
 	    }
 	}
 	export class ScopeQuota {
@@ -1153,6 +1221,7 @@ export namespace memory {
 	    removed: number;
 	    unchanged: number;
 	    problems: number;
+	    risky_unreviewed: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new ReconcileReport(source);
@@ -1166,6 +1235,7 @@ export namespace memory {
 	        this.removed = source["removed"];
 	        this.unchanged = source["unchanged"];
 	        this.problems = source["problems"];
+	        this.risky_unreviewed = source["risky_unreviewed"];
 	    }
 	}
 	export class Problem {
@@ -1197,7 +1267,11 @@ export namespace memory {
 	    fts_consistent: boolean;
 	    reconcile: ReconcileReport;
 	    quota: QuotaSummary;
+	    checksum: ChecksumPass;
+	    temp_files: TempFiles;
 	    ok: boolean;
+	    read_only: boolean;
+	    recovery?: Recovery;
 	
 	    static createFrom(source: any = {}) {
 	        return new DoctorReport(source);
@@ -1215,7 +1289,11 @@ export namespace memory {
 	        this.fts_consistent = source["fts_consistent"];
 	        this.reconcile = this.convertValues(source["reconcile"], ReconcileReport);
 	        this.quota = this.convertValues(source["quota"], QuotaSummary);
+	        this.checksum = this.convertValues(source["checksum"], ChecksumPass);
+	        this.temp_files = this.convertValues(source["temp_files"], TempFiles);
 	        this.ok = source["ok"];
+	        this.read_only = source["read_only"];
+	        this.recovery = this.convertValues(source["recovery"], Recovery);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1416,6 +1494,9 @@ export namespace memory {
 		    return a;
 		}
 	}
+	
+	
+	
 	
 	
 	
@@ -2837,6 +2918,52 @@ export namespace settings {
 	        this.remote_enabled = source["remote_enabled"];
 	        this.remote_addr = source["remote_addr"];
 	    }
+	}
+
+}
+
+export namespace vector {
+	
+	export class Progress {
+	    model: string;
+	    done: number;
+	    total: number;
+	    running: boolean;
+	    error?: string;
+	    // Go type: time
+	    at: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new Progress(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.model = source["model"];
+	        this.done = source["done"];
+	        this.total = source["total"];
+	        this.running = source["running"];
+	        this.error = source["error"];
+	        this.at = this.convertValues(source["at"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 
 }
