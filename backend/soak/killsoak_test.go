@@ -128,6 +128,8 @@ func TestKillSoak(t *testing.T) {
 		s.st.kills[s.kindOf] += n
 		total += n
 		s.verify()
+		t.Logf("soak round %d (%s): %d kills, %d in all; %d memories and %d journal entries acknowledged in this home",
+			s.round, s.kindOf, n, total, len(s.mems), len(s.days))
 		if t.Failed() && !s.long {
 			break // the first failing round says enough in short mode
 		}
