@@ -115,7 +115,13 @@ func TestKillSoak(t *testing.T) {
 		if s.round%homeRounds == 0 {
 			s.newHome()
 		}
-		s.kindOf = kinds[s.round%len(kinds)]
+		// The kind with the fewest kills so far goes next (a CLI round kills cliWorkers).
+		s.kindOf = kinds[0]
+		for _, k := range kinds[1:] {
+			if s.st.kills[k] < s.st.kills[s.kindOf] {
+				s.kindOf = k
+			}
+		}
 		var n int
 		switch s.kindOf {
 		case "cli":
@@ -340,7 +346,7 @@ func (s *soak) cliRound() int {
 		go func(w int) {
 			defer wg.Done()
 			n := 0
-			for i := rng.IntN(3); i > 0; i-- {
+			for i := rng.IntN(5); i > 0; i-- {
 				op := s.cliOp(rng, w, n)
 				n++
 				p := s.start(op.args...)
@@ -433,23 +439,29 @@ func (s *soak) ackImport(p *proc, mems []*expected) bool {
 // checked across later kills too.
 func (s *soak) importRound() int {
 	if s.rng.IntN(2) == 0 {
-		file, mems := s.importFile(fmt.Sprintf("r%03d-small", s.round), 100+s.rng.IntN(300))
+		n := 100 + s.rng.IntN(300)
+		if !s.long {
+			n = 30 + s.rng.IntN(70)
+		}
+		file, mems := s.importFile(fmt.Sprintf("r%03d-small", s.round), n)
 		p := s.start("import", file)
 		<-p.done
 		s.ackImport(p, mems)
 	}
 	for attempt := 0; attempt < 6; attempt++ {
 		lines := 2000 + s.rng.IntN(2000)
-		if !s.long {
-			lines = 1000 + s.rng.IntN(1000)
-		}
 		if attempt > 0 {
 			lines = 3000
 		}
 		file, mems := s.importFile(fmt.Sprintf("r%03d-t%d", s.round, attempt), lines)
 		p := s.start("import", file)
 		// About 4 ms a line on a busy machine: most kills land mid-import, some in its open.
-		delay := time.Duration(s.rng.IntN(lines*4>>min(attempt, 2))) * time.Millisecond
+		// The short mode kills within 1.5 s, early in the import.
+		window := lines * 4 >> min(attempt, 2)
+		if !s.long {
+			window = 1500 >> min(attempt, 2)
+		}
+		delay := time.Duration(s.rng.IntN(window)) * time.Millisecond
 		if s.waitOrKill(p, delay) {
 			return 1
 		}
