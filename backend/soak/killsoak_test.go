@@ -435,19 +435,17 @@ func (s *soak) ackImport(p *proc, mems []*expected) bool {
 
 // importRound imports a multi-thousand-line JSONL file and kills the import at a random
 // moment; an import that finishes first is acknowledged whole, and another one is killed.
-// Every other round first runs a small import to the end, so that finished imports are
-// checked across later kills too.
+// Each round first runs a small import to the end, so that finished imports are checked
+// across later kills too.
 func (s *soak) importRound() int {
-	if s.rng.IntN(2) == 0 {
-		n := 100 + s.rng.IntN(300)
-		if !s.long {
-			n = 30 + s.rng.IntN(70)
-		}
-		file, mems := s.importFile(fmt.Sprintf("r%03d-small", s.round), n)
-		p := s.start("import", file)
-		<-p.done
-		s.ackImport(p, mems)
+	n := 100 + s.rng.IntN(300)
+	if !s.long {
+		n = 30 + s.rng.IntN(70)
 	}
+	file, mems := s.importFile(fmt.Sprintf("r%03d-small", s.round), n)
+	p := s.start("import", file)
+	<-p.done
+	s.ackImport(p, mems)
 	for attempt := 0; attempt < 6; attempt++ {
 		lines := 2000 + s.rng.IntN(2000)
 		if attempt > 0 {
