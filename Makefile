@@ -9,13 +9,15 @@ BIN          := build/bin
 VERSION      ?=
 LDFLAGS      := $(if $(VERSION),-X main.version=$(VERSION))
 BENCH_DATA   ?= ../shared/bench/locomo-dev.json
+SOAK_KILLS   ?= 120
+FUZZTIME     ?= 60s
 
 NODE_STAMP   := frontend/node_modules/.package-lock.json
 FRONTEND_IN  := $(shell find frontend/src frontend/public -type f 2>/dev/null) \
                 frontend/index.html frontend/vite.config.ts frontend/tsconfig.json \
                 frontend/package.json frontend/package-lock.json $(wildcard locales/*.toml)
 
-.PHONY: help deps node-deps locales frontend build cli run test test-go test-frontend test-ui test-e2e smoke bench bindings types shots clean
+.PHONY: help deps node-deps locales frontend build cli run test test-go test-frontend test-ui test-e2e smoke bench fuzz bindings types shots clean
 
 help:
 	@echo "make deps       install system packages (apt), frontend packages (npm ci) and Go modules, when missing"
@@ -28,6 +30,7 @@ help:
 	@echo "                tests against engram serve, go vet, go test -race, desktop smoke test"
 	@echo "make test-e2e   the web UI served by engram-cli serve on a temporary home, in headless Chromium"
 	@echo "make bench      store and retrieval benchmarks (reports, never fails on numbers)"
+	@echo "make fuzz       the SIGKILL soak at $(SOAK_KILLS) kills, then every Go fuzz target for $(FUZZTIME)"
 	@echo "make bindings   regenerate frontend/wailsjs with the Wails CLI"
 	@echo "make types      regenerate frontend/src/api/types.ts from the Go api types"
 	@echo "make shots      screenshots of the UI over test fixtures into build/shots"
@@ -105,6 +108,19 @@ bench: frontend
 	./$(BIN)/engram-bench bench recall
 	./$(BIN)/engram-bench bench bridge
 	./$(BIN)/engram-bench bench locomo $(BENCH_DATA)
+
+# The long SIGKILL soak first (the real engram-cli killed mid-write over CLI writes, import and
+# serve; its summary line counts kills, acknowledged writes, lost, torn and leftover temp files),
+# then each fuzz target found under backend/ for FUZZTIME. `make test` runs the soak at 15 kills.
+fuzz:
+	ENGRAM_SOAK_KILLS=$(SOAK_KILLS) $(GO) test -count=1 -timeout 60m -run '^TestKillSoak$$' -v ./backend/soak/
+	@set -e; grep -rl --include='*_test.go' '^func Fuzz' backend | while read -r f; do \
+		pkg="./$$(dirname "$$f")"; \
+		for name in $$(sed -n 's/^func \(Fuzz[A-Za-z0-9_]*\)(.*/\1/p' "$$f"); do \
+			echo "fuzz $$pkg $$name ($(FUZZTIME))"; \
+			$(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) "$$pkg"; \
+		done; \
+	done
 
 # The UI's api types come from the Go types; go test fails when the committed file is stale.
 types:
