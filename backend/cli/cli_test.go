@@ -164,9 +164,15 @@ func TestImportExportReindexDoctor(t *testing.T) {
 	// A broken hand edit is reported by doctor (exit 1) and left as it is.
 	bad := filepath.Join(h.dir, "memory", "global", "user", "broken.md")
 	_ = os.WriteFile(bad, []byte("no frontmatter here"), 0o644)
+	// A temp file an interrupted write left behind: swept at open, and doctor says so.
+	_ = os.WriteFile(filepath.Join(h.dir, "memory", "global", "user", ".tmp-4242"), []byte("half a wr"), 0o600)
 	code, out, _ = h.run("", "doctor")
 	if code != 1 || !strings.Contains(out, "global/user/broken.md") {
 		t.Fatalf("doctor: %d %s", code, out)
+	}
+	if !strings.Contains(out, "Checksum pass: 2 checked, 0 differed") ||
+		!strings.Contains(out, "interrupted writes, removed: 1") || !strings.Contains(out, "global/user/.tmp-4242") {
+		t.Fatalf("doctor does not report its checksum pass and the swept temp file:\n%s", out)
 	}
 	if data, _ := os.ReadFile(bad); string(data) != "no frontmatter here" {
 		t.Fatal("doctor touched the broken file")

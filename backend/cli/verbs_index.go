@@ -87,6 +87,18 @@ func printDoctor(r *runner, rep api.DoctorReport) error {
 				}
 			}
 		}
+		if !rep.ReadOnly {
+			fmt.Fprintln(w, r.t("cli.doctor_checksum", map[string]any{"Checked": rep.Checksum.Checked, "Mismatched": len(rep.Checksum.Mismatched)}))
+			for _, p := range rep.Checksum.Mismatched {
+				fmt.Fprintln(w, r.t("cli.doctor_checksum_file", map[string]any{"Path": p}))
+			}
+		}
+		if rep.TempFiles.Count > 0 {
+			fmt.Fprintln(w, r.t("cli.doctor_temp_files", map[string]any{"Count": rep.TempFiles.Count}))
+			for _, p := range rep.TempFiles.Paths {
+				fmt.Fprintln(w, r.t("cli.doctor_temp_file", map[string]any{"Path": p}))
+			}
+		}
 		if len(rep.Problems) > 0 {
 			fmt.Fprintln(w, r.t("cli.doctor_problems", map[string]any{"Count": len(rep.Problems)}))
 			for _, p := range rep.Problems {
