@@ -39,9 +39,9 @@ func handProblem(m *Memory, pi pathInfo, size int) (code, detail string) {
 	if _, err := ulid.ParseStrict(m.ID); err != nil {
 		return ProblemInvalidID, clip(m.ID, 80)
 	}
-	texts := append([]string{m.Title, m.Body, m.SourceQuote, m.Reasoning}, m.Aliases...)
-	if name := findSecret(append(texts, m.Tags...)...); name != "" {
-		return ProblemHandSecret, name
+	// The same scan as a write: every field, after the zero-width and fullwidth clean-up.
+	if kind, field := scanFields(memoryFields(m)...); kind != "" {
+		return ProblemHandSecret, kind + " (" + field + ")"
 	}
 	if pi.typ == TypeDaily {
 		if size > MaxDailyBytes {

@@ -307,6 +307,10 @@ func TestHandFilesChecked(t *testing.T) {
 			func(id string) []byte {
 				return []byte("---\nid: " + id + "\ntitle: T\ntags: [" + token + "]\n---\nplain\n")
 			}, ProblemHandSecret},
+		{"secret in the source session, split by a zero-width space", "global/user/secret-session.md",
+			func(id string) []byte {
+				return []byte("---\nid: " + id + "\ntitle: T\nsource:\n  kind: user\n  session: " + token[:10] + "\u200b" + token[10:] + "\n---\nplain\n")
+			}, ProblemHandSecret},
 		{"id not a ULID", "global/user/bad-id.md",
 			func(string) []byte { return handFile("not-a-ulid", "Bad id", "text") }, ProblemInvalidID},
 		{"agent folder breaks the name rule", "agents/Bad Agent/user/bad-agent.md",
