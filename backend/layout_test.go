@@ -1,9 +1,10 @@
 package backend
 
 // The layout rules of issue 9, checked over the source tree so a newcomer's file lands where the
-// architecture says: no hand-written Go file grows past maxLines (split it by noun instead), and
-// only memory runs SQL on the index (everyone else goes through store methods). Tests and the
-// bench harness (built only with -tags bench) are exempt from the SQL rule.
+// architecture says: no hand-written Go file grows past maxLines (split it by noun instead); only
+// memory runs SQL on the index (everyone else goes through store methods; tests and the bench
+// harness, built only with -tags bench, are exempt); transports see the backend only through
+// api (and i18n for their own words), whatever their build tags; embed holds embedders only.
 
 import (
 	"errors"
@@ -25,6 +26,17 @@ const maxLines = 500
 
 // sqlOwner is the one package directory that may import database/sql outside tests and bench.
 const sqlOwner = "backend/memory"
+
+// transports carry the method table to a client: package main and backend/wire assemble the
+// services and are exempt.
+var transports = map[string]bool{"backend/cli": true, "backend/bridge": true, "backend/desktop": true, "backend/mcp": true}
+
+// transportMayImport is all of Engram a transport may import.
+var transportMayImport = map[string]bool{"engram/backend/api": true, "engram/backend/i18n": true}
+
+// embedMayNotImport keeps embed a package of embedders: where vectors live is vector's, and the
+// store is below both.
+var embedMayNotImport = map[string]bool{"engram/backend/memory": true, "engram/backend/vector": true}
 
 // skipDirs are not Go sources of the module: the web frontend (and its generated Wails
 // bindings), build output and installed node modules.
@@ -137,11 +149,17 @@ func layoutViolations(root string) ([]string, error) {
 				out = append(out, fmt.Sprintf("%s has %d lines, at most %d: split it into files named by what they hold", rel, n, maxLines))
 			}
 		}
-		if filepath.ToSlash(filepath.Dir(rel)) != sqlOwner && !benchOnly(f) {
-			for _, imp := range f.Imports {
-				if p, _ := strconv.Unquote(imp.Path.Value); p == "database/sql" {
-					out = append(out, fmt.Sprintf("%s imports database/sql: only %s runs SQL on the index", rel, sqlOwner))
-				}
+		dir := filepath.ToSlash(filepath.Dir(rel))
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			engram := p == "engram" || strings.HasPrefix(p, "engram/")
+			switch {
+			case p == "database/sql" && dir != sqlOwner && !benchOnly(f):
+				out = append(out, fmt.Sprintf("%s imports database/sql: only %s runs SQL on the index", rel, sqlOwner))
+			case transports[dir] && engram && !transportMayImport[p]:
+				out = append(out, fmt.Sprintf("%s imports %s: a transport sees the backend only through api", rel, p))
+			case dir == "backend/embed" && embedMayNotImport[p]:
+				out = append(out, fmt.Sprintf("%s imports %s: embed holds embedders only", rel, p))
 			}
 		}
 		return nil
@@ -190,6 +208,12 @@ func TestLayoutRules(t *testing.T) {
 		{"sql in bench and linux", map[string]string{"backend/bench/a.go": sqlFile("//go:build bench && linux\n\n")}, nil},
 		{"sql without bench", map[string]string{"backend/bench/a.go": sqlFile("//go:build !bench\n\n")}, []string{"backend/bench/a.go imports database/sql"}},
 		{"sql in a platform file", map[string]string{"backend/api/a.go": sqlFile("//go:build !linux\n\n")}, []string{"backend/api/a.go imports database/sql"}},
+		{"transport imports api and i18n", map[string]string{"backend/cli/a.go": "package x\nimport (\n\t\"fmt\"\n\t\"engram/backend/api\"\n\t\"engram/backend/i18n\"\n)\n"}, nil},
+		{"tagged transport file below api", map[string]string{"backend/desktop/on.go": "//go:build desktop\n\npackage x\nimport \"engram/backend/memory\"\n"}, []string{"backend/desktop/on.go imports engram/backend/memory"}},
+		{"transport test below api", map[string]string{"backend/bridge/x_test.go": "package x\nimport \"engram/backend/recall\"\n"}, nil},
+		{"wire below api", map[string]string{"backend/wire/a.go": "package x\nimport \"engram/backend/memory\"\n"}, nil},
+		{"embed imports the store", map[string]string{"backend/embed/a.go": "package x\nimport \"engram/backend/memory\"\n"}, []string{"backend/embed/a.go imports engram/backend/memory"}},
+		{"embed imports text", map[string]string{"backend/embed/a.go": "package x\nimport \"engram/backend/text\"\n"}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -223,7 +247,7 @@ func TestLayoutRules(t *testing.T) {
 // every rule while checking nothing.
 func TestModuleRootFound(t *testing.T) {
 	root := moduleRoot(t)
-	for _, p := range []string{"go.mod", "backend/memory"} {
+	for _, p := range []string{"go.mod", "backend/memory", "backend/cli", "backend/bridge", "backend/desktop", "backend/embed"} {
 		if _, err := os.Stat(filepath.Join(root, p)); errors.Is(err, fs.ErrNotExist) {
 			t.Fatalf("module root %s has no %s", root, p)
 		}
