@@ -103,12 +103,11 @@ func (s *Store) Doctor(ctx context.Context) (DoctorReport, error) {
 }
 
 // checksumPass re-hashes every indexed file and reindexes those whose bytes differ from the
-// index; it also sweeps leftover temp files, holding the lock for both.
+// index (the reconcile just before it swept leftover temp files).
 func (s *Store) checksumPass(ctx context.Context) (ChecksumPass, error) {
 	var cp ChecksumPass
 	var rep ReconcileReport
 	err := s.withLock(func() error {
-		s.noteSwept(s.sweepTempsLocked())
 		type row struct{ path, version string }
 		var all []row
 		rows, err := s.db.QueryContext(ctx, `SELECT path, version FROM memory_meta ORDER BY path`)

@@ -49,9 +49,11 @@ type indexedFile struct {
 }
 
 // walk lists every candidate memory file, sorted by path bytes like SQLite's BINARY collation,
-// so the merge-join below can compare the two sides in one pass.
-func (s *Store) walk() ([]diskFile, error) {
+// so the merge-join below can compare the two sides in one pass, and the .tmp-* files it meets
+// (see removeTempsLocked: the same walk finds them, so a reconcile never walks twice).
+func (s *Store) walk() ([]diskFile, []string, error) {
 	var files []diskFile
+	var temps []string
 	err := filepath.WalkDir(s.root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if p == s.root {
@@ -76,6 +78,10 @@ func (s *Store) walk() ([]diskFile, error) {
 			}
 			return nil
 		}
+		if d.Type().IsRegular() && strings.HasPrefix(name, ".tmp-") {
+			temps = append(temps, p)
+			return nil
+		}
 		if !d.Type().IsRegular() || !strings.HasSuffix(name, ".md") || strings.HasPrefix(name, ".") {
 			return nil
 		}
@@ -88,10 +94,10 @@ func (s *Store) walk() ([]diskFile, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("memory: unable to walk %s: %w", s.root, err)
+		return nil, nil, fmt.Errorf("memory: unable to walk %s: %w", s.root, err)
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].rel < files[j].rel })
-	return files, nil
+	return files, temps, nil
 }
 
 func (s *Store) indexedFiles(ctx context.Context) ([]indexedFile, error) {
@@ -158,9 +164,11 @@ func (s *Store) rebuildLocked(ctx context.Context, only []string, wipe bool) (Re
 	var idx []indexedFile
 	var err error
 	if only == nil {
-		if disk, err = s.walk(); err != nil {
+		var temps []string
+		if disk, temps, err = s.walk(); err != nil {
 			return rep, err
 		}
+		s.noteSwept(s.removeTempsLocked(temps))
 		if idx, err = s.indexedFiles(ctx); err != nil {
 			return rep, err
 		}

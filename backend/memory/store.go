@@ -118,12 +118,8 @@ func Open(ctx context.Context, home string, opts Options) (*Store, error) {
 		return nil, err
 	}
 	s := &Store{home: home, root: root, opts: opts, log: opts.Logger, flock: lk, subs: map[int]func(Event){}}
-	if err := s.withLock(func() error {
-		// Under the lock every writer holds while its temp file exists: any .tmp-* found now
-		// was left by a crash.
-		s.noteSwept(s.sweepTempsLocked())
-		return s.openIndexLocked(ctx)
-	}); err != nil {
+	// The reconcile at open also sweeps .tmp-* files a crash left (removeTempsLocked).
+	if err := s.withLock(func() error { return s.openIndexLocked(ctx) }); err != nil {
 		if s.db != nil {
 			s.db.Close()
 		}
