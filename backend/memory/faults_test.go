@@ -172,6 +172,22 @@ func TestHandEditBeforeRenameIsNotOverwritten(t *testing.T) {
 	if got := string(e.file("global/user/fresh-one.md")); !strings.Contains(got, "placed by hand") {
 		t.Fatalf("hand-placed file replaced: %s", got)
 	}
+	// An update that moves the file (a new type): the old file, removed afterwards, is re-checked
+	// too, so a hand edit of it is not deleted.
+	m := e.ok(wr("moving", "Moving", "the original text"))
+	var moved []byte
+	e.s.beforeRename = func(string) {
+		if fired.Add(1) == 1 {
+			cur := e.file(m.Path)
+			moved = []byte(strings.Replace(string(cur), "the original text", "edited by hand meanwhile", 1))
+			_ = os.WriteFile(e.s.abs(m.Path), moved, 0o600)
+		}
+	}
+	fired.Store(0)
+	e.wantCode(Item{Op: OpUpdate, ID: m.ID, Type: TypeFeedback, Mode: "merge"}, CodeVersionConflict)
+	if got := e.file(m.Path); string(got) != string(moved) {
+		t.Fatalf("the moved memory's hand edit was lost:\n%s", got)
+	}
 }
 
 // Issue 8 item 13: a reconcile that fails (the index locked elsewhere) keeps its pending

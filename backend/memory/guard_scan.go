@@ -113,16 +113,6 @@ func base64Runs(text string) [][]int {
 	return out
 }
 
-// findSecret returns the kind of the first secret found in any text, or "".
-func findSecret(texts ...string) string {
-	for _, t := range texts {
-		if k := secretKind(t); k != "" {
-			return k
-		}
-	}
-	return ""
-}
-
 // textField is one named free-text value; the name is the frontmatter field it came from.
 type textField struct{ name, text string }
 

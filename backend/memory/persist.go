@@ -23,6 +23,13 @@ func (s *Store) fillResult(r *ItemResult, m *Memory, down bool) {
 // checked again right before the rename, so an edit landing in between is reported as a
 // version conflict instead of being overwritten.
 func (s *Store) persist(ctx context.Context, tx *sql.Tx, m *Memory) error {
+	return s.persistFrom(ctx, tx, m, "", "")
+}
+
+// persistFrom is persist for a memory whose file moves from oldRel (a rename): the old file,
+// which is removed afterwards, is re-checked against oldVersion right before the new one goes
+// in, like a file replaced in place, so a hand edit of it is never deleted unseen.
+func (s *Store) persistFrom(ctx context.Context, tx *sql.Tx, m *Memory, oldRel, oldVersion string) error {
 	data, err := Render(m)
 	if err != nil {
 		return err
@@ -33,22 +40,15 @@ func (s *Store) persist(ctx context.Context, tx *sql.Tx, m *Memory) error {
 		if s.beforeRename != nil {
 			s.beforeRename(path)
 		}
+		if oldRel != "" {
+			if err := s.unchanged(oldRel, oldVersion, slug); err != nil {
+				return err
+			}
+		}
 		if prev == "" {
 			return s.pathFree(ctx, tx, rel, slug)
 		}
-		cur, err := os.ReadFile(path)
-		if err != nil {
-			if errors.Is(err, os.ErrNotExist) {
-				return codeErr(CodeVersionConflict, map[string]any{"Expected": prev, "Actual": ""},
-					"memory %s was removed on disk while it was being written", slug)
-			}
-			return fmt.Errorf("memory: unable to read %s: %w", rel, err)
-		}
-		if v := Checksum(cur); v != prev {
-			return codeErr(CodeVersionConflict, map[string]any{"Expected": prev, "Actual": v},
-				"memory %s was edited on disk while it was being written; nothing was overwritten", slug)
-		}
-		return nil
+		return s.unchanged(rel, prev, slug)
 	}
 	if err := s.writeFile(m.Path, data, s.batchDirs, check, prev == ""); err != nil {
 		return err
@@ -81,4 +81,22 @@ func (s *Store) audit(ctx context.Context, x execer, b *Batch, it Item, id, resu
 		slug, string(scope), key, b.Session, b.Model, result, string(d)); err != nil {
 		s.log.Error("memory: unable to write audit row", "err", err)
 	}
+}
+
+// unchanged reports a version_conflict unless the file at rel still holds version: someone
+// edited or removed it on disk since it was read.
+func (s *Store) unchanged(rel, version, slug string) error {
+	cur, err := readNoFollow(s.abs(rel))
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return codeErr(CodeVersionConflict, map[string]any{"Expected": version, "Actual": ""},
+				"memory %s was removed on disk while it was being written", slug)
+		}
+		return fmt.Errorf("memory: unable to read %s: %w", rel, err)
+	}
+	if v := Checksum(cur); v != version {
+		return codeErr(CodeVersionConflict, map[string]any{"Expected": version, "Actual": v},
+			"memory %s was edited on disk while it was being written; nothing was overwritten", slug)
+	}
+	return nil
 }

@@ -22,7 +22,8 @@ func homeWritable(root string) bool {
 	}
 	name := f.Name()
 	f.Close()
-	if err := os.Remove(name); err != nil {
+	// Another process's reconcile may have swept the probe already (it is a .tmp- file).
+	if err := os.Remove(name); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return false
 	}
 	idx, err := os.OpenFile(filepath.Join(root, indexName), os.O_WRONLY, 0)

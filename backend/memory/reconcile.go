@@ -168,7 +168,11 @@ func (s *Store) rebuildLocked(ctx context.Context, only []string, wipe bool) (Re
 		if disk, temps, err = s.walk(); err != nil {
 			return rep, err
 		}
-		s.noteSwept(s.removeTempsLocked(temps))
+		// A read-only home is rebuilt without the lock (into a throwaway index): its temp
+		// files are left alone; only a writer holding the lock may judge them stranded.
+		if !s.readOnly {
+			s.noteSwept(s.removeTempsLocked(temps))
+		}
 		if idx, err = s.indexedFiles(ctx); err != nil {
 			return rep, err
 		}

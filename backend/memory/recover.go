@@ -137,9 +137,8 @@ func (s *Store) recoverLocked(ctx context.Context, cause error) error {
 	}
 	rec.Rebuilt = rep.Added
 	data, _ := json.Marshal(rec)
-	if _, err := s.db.ExecContext(ctx, `INSERT INTO settings(key, value) VALUES(?, ?)
-		ON CONFLICT(key) DO UPDATE SET value = excluded.value`, recoveryKey, string(data)); err != nil {
-		return fmt.Errorf("memory: unable to record the index repair: %w", err)
+	if err := s.PutSetting(ctx, recoveryKey, string(data)); err != nil {
+		return err
 	}
 	s.recovery.Store(rec)
 	return nil
@@ -156,8 +155,8 @@ func (s *Store) Recovery(ctx context.Context) *Recovery {
 	if r := s.RepairedHere(); r != nil {
 		return r
 	}
-	var raw string
-	if err := s.db.QueryRowContext(ctx, `SELECT value FROM settings WHERE key = ?`, recoveryKey).Scan(&raw); err != nil {
+	raw, ok, err := s.Setting(ctx, recoveryKey)
+	if err != nil || !ok {
 		return nil
 	}
 	var r Recovery

@@ -119,13 +119,16 @@ func (s *Store) opUpdate(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *
 	}
 	m.Updated = s.opts.Now()
 	m.Path = relPath(m.Scope, m.ScopeKey(), m.Type, m.Slug)
+	var fromPath, fromVersion string
 	if m.Path != oldPath {
 		if err := s.pathFree(ctx, tx, m.Path, m.Slug); err != nil {
 			return err
 		}
-		m.Version = "" // the new path must still be free when the file goes in
+		// The new path must still be free when the file goes in, and the old file (removed
+		// below) still as it was read.
+		fromPath, fromVersion, m.Version = oldPath, m.Version, ""
 	}
-	if err := s.persist(ctx, tx, m); err != nil {
+	if err := s.persistFrom(ctx, tx, m, fromPath, fromVersion); err != nil {
 		return err
 	}
 	if m.Path != oldPath {
