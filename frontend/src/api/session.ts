@@ -121,15 +121,6 @@ export class Session {
     this.set({ state: 'idle', everOpen: false, rejection: null, hasToken: false })
   }
 
-  /** A token regenerated from this page: keep it for the next reconnect, keep the connection. */
-  adoptToken(token: string): void {
-    const t = this.transport
-    if (!(t instanceof WsTransport) || !token) return
-    this.token = token
-    this.store(token)
-    t.setUrl(this.url(token), false)
-  }
-
   /** Reconnects now instead of waiting for the backoff. */
   retryNow(): void {
     if (this.transport instanceof WsTransport) this.transport.retryNow()

@@ -287,17 +287,9 @@ export class WsTransport implements Transport {
     this.connect()
   }
 
-  /**
-   * Points the transport at another URL (a new token). reconnect: drop the current socket and
-   * connect to the new URL at once; otherwise the URL is used from the next reconnect on
-   * (a token regenerated while this connection stays up).
-   */
-  setUrl(url: string, reconnect = true): void {
+  /** Points the transport at another URL (a new token): drops the socket and connects to it. */
+  setUrl(url: string): void {
     this.url = url
-    if (!reconnect) {
-      this.openedOnce = true
-      return
-    }
     this.generation++
     this.reconnectScheduled = false
     this.openedOnce = false

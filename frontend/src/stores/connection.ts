@@ -38,7 +38,6 @@ export const useConnection = defineStore('connection', () => {
     checking,
     login: (input: string) => s.login(input),
     logout: () => s.logout(),
-    adoptToken: (token: string) => s.adoptToken(token),
     retryNow: () => s.retryNow(),
   }
 })

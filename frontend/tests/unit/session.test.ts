@@ -195,20 +195,6 @@ describe('Session', () => {
     expect(storage.map.has(TOKEN_STORAGE_KEY)).toBe(false)
   })
 
-  it('adopts a regenerated token without dropping the connection', () => {
-    const { t } = make()
-    const storage = memStorage({ [TOKEN_STORAGE_KEY]: 'good' })
-    const s = new Session(t, { location: { protocol: 'http:', host: 'h' }, localStorage: storage }, 'good')
-    t.connect()
-    Sock.all[0].open()
-    s.adoptToken('fresh')
-    expect(storage.map.get(TOKEN_STORAGE_KEY)).toBe('fresh')
-    expect(t.state).toBe('open')
-    Sock.all[0].close()
-    t.retryNow()
-    expect(Sock.all[1].url).toBe('ws://h/ws?token=fresh')
-  })
-
   it('is always open in the desktop window', () => {
     const s = new Session({ kind: 'wails', call: async () => null, on: () => () => {} })
     expect(s.snapshot).toMatchObject({ mode: 'wails', state: 'open', everOpen: true })
