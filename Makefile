@@ -98,8 +98,8 @@ smoke: build cli
 # Fastest first: frontend checks (seconds), end-to-end (half a minute), Go (a minute), then
 # the desktop smoke test. Every suite runs even after a failure; the last line counts them all
 # ("N passed, N failed"), per suite above it.
-test: deps node-deps
-	@build/scripts/test.sh
+test: deps
+	@GO='$(GO)' DESKTOP_TAGS='$(DESKTOP_TAGS)' build/scripts/test.sh
 
 # The harness builds only with -tags bench: the same main.go as engram-cli, plus the bench verbs.
 bench: frontend
