@@ -36,7 +36,19 @@ func (s *RecallService) Search(p recall.SearchParams) (recall.SearchResult, erro
 		return recall.SearchResult{}, err
 	}
 	res, err := r.Search(s.a.ctx, vis.Search(p))
-	return res, s.a.fail(err)
+	if err != nil {
+		return res, s.a.fail(err)
+	}
+	// Every path that hands memories to a model re-checks each one (the store filter is the
+	// first line, not the only one).
+	kept := res.Hits[:0]
+	for _, h := range res.Hits {
+		if vis.Allows(h.Memory) {
+			kept = append(kept, h)
+		}
+	}
+	res.Hits = kept
+	return res, nil
 }
 
 // Overview renders the Memory Index for a system prompt, frozen per session.
@@ -66,7 +78,17 @@ func (s *RecallService) Grep(p recall.GrepParams) (recall.GrepResult, error) {
 	f := vis.Filter()
 	p.Scope, p.Workdir, p.Agent = f.Scope, f.Workdir, f.Agent
 	res, err := r.Grep(s.a.ctx, p)
-	return res, s.a.fail(err)
+	if err != nil {
+		return res, s.a.fail(err)
+	}
+	kept := res.Hits[:0]
+	for _, h := range res.Hits {
+		if vis.Allows(h.Memory) {
+			kept = append(kept, h)
+		}
+	}
+	res.Hits = kept
+	return res, nil
 }
 
 // ToolsParams choose the MemoryManager variant.

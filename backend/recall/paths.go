@@ -208,7 +208,7 @@ func ftsTerms(terms []string) string {
 	var parts []string
 	for _, t := range terms {
 		if token := strings.TrimSpace(t); token != "" {
-			if isCJKText(token) {
+			if text.HasCJK(token) {
 				token = strings.TrimSpace(text.SegmentCJK(token))
 			}
 			parts = append(parts, memory.QuoteFTS(token))
@@ -217,11 +217,3 @@ func ftsTerms(terms []string) string {
 	return strings.Join(parts, " OR ")
 }
 
-func isCJKText(s string) bool {
-	for _, r := range s {
-		if text.IsCJK(r) {
-			return true
-		}
-	}
-	return false
-}
