@@ -248,10 +248,12 @@ try {
     await page.waitForSelector('[data-test="reader-title"]:has-text("Likes walrus facts")')
     // Hold the form's leave transition where it is, however busy the machine: the typing below
     // lands while the form is still on screen, then the transition ends and the form unmounts.
-    await page.evaluate(() => document.getAnimations().forEach((a) => a.pause()))
+    // (Finite ones only: a spinner or a caret blink never ends and cannot be finished.)
+    const finite = () => document.getAnimations().filter((a) => a.effect?.getComputedTiming().iterations !== Infinity)
+    await page.evaluate(`(${finite})().forEach((a) => a.pause())`)
     await check(page.locator('.memory-form-modal').count().then((n) => n === 1), 'the form is still leaving while we type')
     await page.fill('[data-test="search"] input', 'walrus')
-    await page.evaluate(() => document.getAnimations().forEach((a) => a.finish()))
+    await page.evaluate(`(${finite})().forEach((a) => a.finish())`)
     await page.waitForSelector('.memory-form-modal', { state: 'detached' })
     await page.keyboard.type(' facts')
     const typed = await page.locator('[data-test="search"] input').inputValue()
