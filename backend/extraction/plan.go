@@ -1,0 +1,150 @@
+// Package extraction turns conversation turns into unreviewed memories: a controller that
+// gates, coalesces and cancels runs; a compact context; a planner (the model through
+// SubmitMemoryPlan, or the offline rule-based extractor); per-item validation; and one
+// apply_batch per run.
+package extraction
+
+import "time"
+
+// Request is one turn to learn from, as `engram extract`, extraction.request, the Claude Code
+// hook and MCP's observe_turn deliver it.
+type Request struct {
+	SessionID          string     `json:"session_id"`
+	Agent              string     `json:"agent"`
+	Workdir            string     `json:"workdir,omitempty"`
+	Messages           []Message  `json:"messages"`
+	WorkspaceMutations []Mutation `json:"workspace_mutations,omitempty"`
+}
+
+// Message is one message of the conversation. Only the person's (user) messages are evidence
+// of what the person said; assistant messages give context.
+type Message struct {
+	Role    string `json:"role"` // user | assistant
+	Content string `json:"content"`
+	// ID identifies the message in its source (a transcript entry's uuid), when known.
+	ID string `json:"id,omitempty"`
+}
+
+// Mutation is a change the agent made to the workspace during the turn (a file-writing tool
+// use): evidence that the turn was about this project.
+type Mutation struct {
+	Tool string `json:"tool"`           // Write, Edit, Bash, …
+	Path string `json:"path,omitempty"` // the file written, when known
+	Kind string `json:"kind,omitempty"` // write | edit | delete | command
+}
+
+// Plan actions a planner may propose. "accept" is never one: only a person accepts.
+const (
+	ActionWrite       = "write"
+	ActionUpdate      = "update"
+	ActionDelete      = "delete"
+	ActionAppendDaily = "append_daily"
+)
+
+// Plan statuses.
+const (
+	PlanUpdated = "updated"
+	PlanNoop    = "noop"
+)
+
+// Plan is what a planner proposes for one turn (the arguments of SubmitMemoryPlan).
+type Plan struct {
+	Status  string          `json:"status"`
+	Items   []PlanItem      `json:"items,omitempty"`
+	Profile []ProfileSignal `json:"profile,omitempty"`
+}
+
+// PlanItem is one proposed change. Every field is hostile input until validated.
+type PlanItem struct {
+	Action         string     `json:"action"`
+	Slug           string     `json:"slug,omitempty"`
+	Scope          string     `json:"scope,omitempty"`
+	Type           string     `json:"type,omitempty"`
+	Description    string     `json:"description,omitempty"` // the memory's title
+	Body           string     `json:"body,omitempty"`
+	Mode           string     `json:"mode,omitempty"` // merge | replace (update)
+	Confidence     string     `json:"confidence,omitempty"`
+	SourceQuote    string     `json:"source_quote,omitempty"` // verbatim from a user message, ≤ 80 chars
+	Reasoning      string     `json:"reasoning,omitempty"`
+	Aliases        []string   `json:"aliases,omitempty"`
+	Supersedes     []string   `json:"supersedes,omitempty"`
+	ConflictsWith  []string   `json:"conflicts_with,omitempty"`
+	OverrideReject bool       `json:"override_reject,omitempty"`
+	Relations      []Relation `json:"relations,omitempty"`
+}
+
+// Relation is a typed edge for the knowledge graph, written into the body in the grammar of
+// DESIGN §8: "- relation [[Object]]" from the memory's subject, or "- [[Subject]] relation
+// [[Object]]" between two entities.
+type Relation struct {
+	Subject  string `json:"subject,omitempty"`
+	Relation string `json:"relation"`
+	Object   string `json:"object"`
+}
+
+// Profile signal kinds (ZCLAW's user profile).
+const (
+	SignalRole          = "role"
+	SignalIndustry      = "industry"
+	SignalCommStyle     = "communication_style"
+	SignalRecentTopic   = "recent_topic"
+	SignalPainPoint     = "pain_point"
+	SignalPreferredTool = "preferred_tool"
+)
+
+// ProfileSignal is one observation about the person, with the words that show it.
+type ProfileSignal struct {
+	Kind  string `json:"kind"`
+	Value string `json:"value"`
+	Quote string `json:"quote,omitempty"`
+}
+
+// Candidate is an existing memory shown to the planner so it updates instead of duplicating.
+type Candidate struct {
+	Slug  string `json:"slug"`
+	Scope string `json:"scope"`
+	Type  string `json:"type"`
+	Title string `json:"title"`
+}
+
+// Input is the compact context a planner sees for one run (DESIGN §6): the last user turns,
+// the workspace mutations, candidates, recent rejections and what this turn already wrote.
+type Input struct {
+	Request         Request     `json:"request"`
+	Turns           []Message   `json:"turns"`
+	Candidates      []Candidate `json:"candidates,omitempty"`
+	Rejected        []string    `json:"rejected,omitempty"` // slugs a person rejected in the last 7 days
+	WrittenThisTurn []string    `json:"written_this_turn,omitempty"`
+	// ProjectPinned is true when the person asked to remember something for this project.
+	ProjectPinned bool      `json:"project_pinned,omitempty"`
+	Now           time.Time `json:"now"`
+}
+
+// Outcome is a planner's answer with what it cost.
+type Outcome struct {
+	Plan         Plan   `json:"plan"`
+	Model        string `json:"model,omitempty"` // "offline" for the rule-based extractor
+	InputTokens  int    `json:"input_tokens,omitempty"`
+	OutputTokens int    `json:"output_tokens,omitempty"`
+	// Retried is true when the model answered without the tool and was asked once more.
+	Retried bool `json:"retried,omitempty"`
+}
+
+// Validation codes of plan items (DESIGN §6), carried on rejected items.
+const (
+	CodeInvalidAction       = "invalid-action"
+	CodeMissingSlug         = "missing-slug"
+	CodeInvalidScope        = "invalid-scope"
+	CodeProjectNoEvidence   = "project-scope-without-evidence"
+	CodeDuplicateSlugInPlan = "duplicate-slug-in-plan"
+	CodeAlreadyWritten      = "already-written-this-turn"
+	CodeRejectedNoOverride  = "rejected-slug-no-override"
+	CodeBodyTooLarge        = "body-too-large"
+	CodeEmptyDailyBody      = "empty-daily-body"
+	CodeMissingDescription  = "missing-description-for-write"
+	CodeMissingBodyForWrite = "missing-body-for-write"
+	CodeQuotaExhausted      = "quota-exhausted"
+	CodePersonOnlyAction    = "person-only-action"
+	CodeTooManyItems        = "too-many-items"
+	CodeQuoteNotInTurn      = "quote-not-in-turn"
+)
