@@ -4,7 +4,10 @@
 // apply_batch per run.
 package extraction
 
-import "time"
+import (
+	"context"
+	"time"
+)
 
 // Request is one turn to learn from, as `engram extract`, extraction.request, the Claude Code
 // hook and MCP's observe_turn deliver it.
@@ -128,6 +131,12 @@ type Outcome struct {
 	OutputTokens int    `json:"output_tokens,omitempty"`
 	// Retried is true when the model answered without the tool and was asked once more.
 	Retried bool `json:"retried,omitempty"`
+}
+
+// Planner proposes a plan for one run: the model through SubmitMemoryPlan, or the offline
+// rule-based extractor when no model is configured.
+type Planner interface {
+	Plan(ctx context.Context, in Input) (Outcome, error)
 }
 
 // Validation codes of plan items (DESIGN §6), carried on rejected items.
