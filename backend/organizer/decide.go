@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"engram/backend/memory"
@@ -13,8 +14,8 @@ import (
 // BucketBatchLimit: an auto decision left for review because the run's one batch was full.
 const BucketBatchLimit = "batch_limit"
 
-// plan runs the planner on one cluster; a panic fails the cluster only.
-func (r *runner) plan(ctx context.Context, c Cluster) (out PlanOutput, err error) {
+// plan runs planner on one cluster; a panic fails the cluster only.
+func (r *runner) plan(ctx context.Context, planner Planner, c Cluster) (out PlanOutput, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			r.s.log.Error("organizer: planner panicked", "cluster", c.Key, "panic", p, "stack", string(debug.Stack()))
@@ -27,7 +28,7 @@ func (r *runner) plan(ctx context.Context, c Cluster) (out PlanOutput, err error
 			sq = s
 		}
 	}
-	return r.s.planner.Plan(ctx, PlanInput{RunID: r.id, Trigger: r.trigger, Mode: r.mode, Cluster: c, Inventory: r.inv,
+	return planner.Plan(ctx, PlanInput{RunID: r.id, Trigger: r.trigger, Mode: r.mode, Cluster: c, Inventory: r.inv,
 		Quota: sq, Now: r.s.clock.Now(), ReviewAfter: timeDays(r.settings.ReviewAfterDays)})
 }
 
@@ -78,6 +79,14 @@ func decide(trigger Trigger, mode Mode, c Cluster, p Proposal, entries map[strin
 		d.Outcome, d.Bucket, d.Status, d.Risk = OutcomeDrop, bucket, DecisionDropped, RiskHigh
 		return d
 	}
+	if p.Drop != "" {
+		for _, id := range p.Targets {
+			if m, ok := entries[id]; ok && len(d.Targets) < MaxClusterSize {
+				d.Targets = append(d.Targets, refOf(m))
+			}
+		}
+		return drop(p.Drop)
+	}
 	if !p.Action.Valid() {
 		return drop(BucketInvalidTarget)
 	}
@@ -86,6 +95,7 @@ func decide(trigger Trigger, mode Mode, c Cluster, p Proposal, entries map[strin
 	for _, id := range p.Targets {
 		m, ok := entries[id]
 		if !ok {
+			d.Reason.Args = withArg(d.Reason.Args, "Unknown", clip(id, 64))
 			return drop(BucketInvalidTarget)
 		}
 		if seen[id] {
@@ -112,11 +122,24 @@ func decide(trigger Trigger, mode Mode, c Cluster, p Proposal, entries map[strin
 	if into != nil {
 		all = append([]*memory.Memory{into}, targets...)
 	}
+	// A decision acts inside its cluster only: a planner never reaches into another cluster,
+	// let alone another scope instance.
+	for _, m := range all {
+		if m.Scope != c.Scope.Scope || m.ScopeKey() != c.Scope.Key {
+			return drop(BucketCrossScope)
+		}
+	}
+	for _, m := range all {
+		if !inCluster(c, m.ID) {
+			return drop(BucketOutsideCluster)
+		}
+	}
 	for _, m := range all {
 		if claimed[m.ID] {
 			return drop(BucketConflicting)
 		}
 	}
+	d.Evidence = foundEvidence(p.Evidence, all)
 	in := RiskInput{Action: p.Action, Confidence: d.Confidence}
 	for _, m := range all {
 		if m.Scope != c.Scope.Scope || m.ScopeKey() != c.Scope.Key {
@@ -136,6 +159,10 @@ func decide(trigger Trigger, mode Mode, c Cluster, p Proposal, entries map[strin
 		pres, bucket := preserve(into, targets, p.Body)
 		if bucket != "" {
 			return drop(bucket)
+		}
+		if lost := lostEvidence(d.Evidence, into, pres); lost != "" {
+			d.Reason.Args = withArg(d.Reason.Args, "Lost", lost)
+			return drop(BucketEvidenceLost)
 		}
 		d.Preserved = pres
 	}
@@ -162,3 +189,51 @@ func clamp01(f float64) float64 {
 }
 
 func timeDays(days int) time.Duration { return time.Duration(days) * 24 * time.Hour }
+
+func withArg(args map[string]any, k string, v any) map[string]any {
+	out := map[string]any{k: v}
+	for key, val := range args {
+		if key != k {
+			out[key] = val
+		}
+	}
+	return out
+}
+
+// foundEvidence keeps the evidence strings found (normalised) in the entries' own text; what
+// a planner made up is not evidence.
+func foundEvidence(ev []string, entries []*memory.Memory) []string {
+	var out []string
+	for _, e := range ev {
+		ne := Normalize(e)
+		if ne == "" {
+			continue
+		}
+		for _, m := range entries {
+			if containsAtBoundary(Normalize(entryText(m)), ne) {
+				out = append(out, e)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// lostEvidence returns the first evidence string the merged keeper would no longer hold.
+func lostEvidence(ev []string, keeper *memory.Memory, p *Preserved) string {
+	if len(ev) == 0 {
+		return ""
+	}
+	text := Normalize(strings.Join(append([]string{keeper.Title, p.Body, p.SourceQuote, keeper.Reasoning}, p.Aliases...), "\n"))
+	for _, e := range ev {
+		if !containsAtBoundary(text, Normalize(e)) {
+			return e
+		}
+	}
+	return ""
+}
+
+// entryText is everything of an entry evidence may quote.
+func entryText(m *memory.Memory) string {
+	return strings.Join(append([]string{m.Title, m.Body, m.SourceQuote, m.Reasoning}, m.Aliases...), "\n")
+}

@@ -22,6 +22,14 @@ const (
 	CodeApplyFailed        = "organizer_apply_failed"
 	CodeInterrupted        = "organizer_interrupted"
 	CodeInternal           = "organizer_internal"
+	// The model's failures: each falls back offline (a scope to structural groups, a cluster
+	// to the offline planner, a run whose model cannot be had to offline planning) and is
+	// recorded in the run report.
+	CodeLLMUnavailable  = "organizer_llm_unavailable"
+	CodeLLMFailed       = "organizer_llm_failed"
+	CodeLLMTimeout      = "organizer_llm_timeout"
+	CodeLLMNoToolCall   = "organizer_llm_no_tool_call"
+	CodeLLMBadArguments = "organizer_llm_bad_arguments"
 )
 
 // Error is a coded organizer failure. Code names the message (i18n key "error.<Code>"), Args

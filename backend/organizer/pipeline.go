@@ -30,6 +30,12 @@ type runner struct {
 	settings Settings
 	report   *Report
 
+	// The run's clusterer (nil: structural groups) and planner, chosen at its start; fallback
+	// plans a cluster the planner failed on (the offline planner behind a model).
+	clusterer Clusterer
+	planner   Planner
+	fallback  Planner
+
 	entries  map[string]*memory.Memory
 	groups   []*scopeGroup
 	clusters []Cluster
@@ -42,6 +48,21 @@ type runner struct {
 	applied  bool // the apply batch ran: the run must finish as done whatever else happens
 	done     int
 	total    int
+}
+
+// addUsage adds what a phase's model calls cost to the run's total and the report's phase.
+func (r *runner) addUsage(ph Phase, u Usage) {
+	if u.Total() <= 0 {
+		return
+	}
+	r.tokens += u.Total()
+	if r.report.TokenUsage == nil {
+		r.report.TokenUsage = map[Phase]Usage{}
+	}
+	t := r.report.TokenUsage[ph]
+	t.InputTokens += u.InputTokens
+	t.OutputTokens += u.OutputTokens
+	r.report.TokenUsage[ph] = t
 }
 
 func (r *runner) row() progressRow {
@@ -138,24 +159,40 @@ func (r *runner) run(ctx context.Context) (err error) {
 		}
 	}
 	r.report.Counts.Clusters = len(r.clusters)
+	clusterOf := make(map[string]string, len(r.entries))
+	for _, c := range r.clusters {
+		for _, m := range c.Entries {
+			clusterOf[m.ID] = c.ID
+		}
+	}
+	for i := range r.inv {
+		r.inv[i].Cluster = clusterOf[r.inv[i].ID]
+	}
 
 	if err := r.enter(ctx, PhasePlan, len(r.clusters)); err != nil {
 		return err
 	}
 	proposals := make([][]Proposal, len(r.clusters))
 	for i, c := range r.clusters {
-		out, err := r.plan(ctx, c)
-		cr := ClusterReport{ID: c.ID, Key: c.Key, Scope: c.Scope.Scope, ScopeKey: c.Scope.Key, Size: len(c.Entries),
-			EntryIDs: make([]string, 0, len(c.Entries)), Status: "ok"}
+		out, err := r.plan(ctx, r.planner, c)
+		cr := ClusterReport{ID: c.ID, Key: c.Key, Topic: c.Topic, Scope: c.Scope.Scope, ScopeKey: c.Scope.Key, Size: len(c.Entries),
+			EntryIDs: make([]string, 0, len(c.Entries)), Status: ClusterOK, Planner: r.planner.Name()}
 		for _, m := range c.Entries {
 			cr.EntryIDs = append(cr.EntryIDs, m.ID)
 		}
-		r.tokens += out.Usage.Total()
+		r.addUsage(PhasePlan, out.Usage)
+		if err != nil && ctx.Err() == nil && r.fallback != nil {
+			// The model failed this cluster only: the offline planner plans it instead.
+			cr.Status, cr.Error, cr.Planner = ClusterFallback, runErrorOf(err), r.fallback.Name()
+			r.report.Counts.ClustersFallback++
+			r.s.log.Warn("organizer: the model failed a cluster; planning it offline", "run", r.id, "cluster", c.Key, "err", err)
+			out, err = r.plan(ctx, r.fallback, c)
+		}
 		if err != nil {
 			if ctx.Err() != nil {
 				return errAborted
 			}
-			cr.Status, cr.Error = "failed", runErrorOf(err)
+			cr.Status, cr.Error = ClusterFailed, runErrorOf(err)
 			r.report.Counts.ClustersFailed++
 			r.s.log.Warn("organizer: cluster failed; the run goes on", "run", r.id, "cluster", c.Key, "err", err)
 		} else {

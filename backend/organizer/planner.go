@@ -43,9 +43,11 @@ type ScopeInstance struct {
 
 // Cluster is a group of entries of one scope instance handed to a planner at once.
 type Cluster struct {
-	ID      string
-	Key     string
-	Scope   ScopeInstance
+	ID    string
+	Key   string
+	Scope ScopeInstance
+	// Topic is the topic clusterer's label; empty for structural groups.
+	Topic   string
 	Entries []*memory.Memory
 }
 
@@ -61,7 +63,13 @@ type ClusterInput struct {
 // ClusterOutput lists clusters as entry ids. Entries left out are grouped structurally.
 type ClusterOutput struct {
 	Groups [][]string
-	Usage  Usage
+	// Topics label Groups (same order) when the clusterer names its clusters.
+	Topics []string
+	// UnknownIDs and RepeatedIDs count what the clusterer's own validation dropped: ids not
+	// in the scope instance, and ids already in an earlier cluster.
+	UnknownIDs  int
+	RepeatedIDs int
+	Usage       Usage
 }
 
 // Clusterer splits a scope instance into topic clusters. It is the seam for an LLM clusterer
@@ -75,12 +83,14 @@ type Clusterer interface {
 // InventoryItem is one line of the global inventory planners see beside their cluster, so a
 // model can tell that a topic already lives elsewhere.
 type InventoryItem struct {
-	ID    string       `json:"id"`
-	Slug  string       `json:"slug"`
-	Title string       `json:"title"`
-	Scope memory.Scope `json:"scope"`
-	Key   string       `json:"key"`
-	Type  memory.Type  `json:"type"`
+	ID string `json:"id"`
+	// Cluster is the id of the cluster the entry was put in.
+	Cluster string       `json:"cluster"`
+	Slug    string       `json:"slug"`
+	Title   string       `json:"title"`
+	Scope   memory.Scope `json:"scope"`
+	Key     string       `json:"key"`
+	Type    memory.Type  `json:"type"`
 }
 
 // PlanInput is what a planner gets for one cluster.
@@ -110,8 +120,15 @@ type Proposal struct {
 	Reason     Reason   `json:"reason"`
 	Hint       string   `json:"hint,omitempty"`
 	// Body is a planner's merged text for merge_into; nil lets the organizer merge the bodies
-	// itself (keeper first, then whatever the others add).
+	// itself (keeper first, then whatever the others add). The LLM planner never sets it: a
+	// model never writes a memory's text.
 	Body *string `json:"body,omitempty"`
+	// Evidence is what the planner says must survive the decision, verbatim from the entries;
+	// the gate drops a merge whose result would lose any of it.
+	Evidence []string `json:"evidence,omitempty"`
+	// Drop is set by a planner's own validation: the proposal is reported as dropped in this
+	// bucket and never applied.
+	Drop string `json:"-"`
 }
 
 // PlanOutput is a planner's answer for one cluster.

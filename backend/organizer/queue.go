@@ -170,11 +170,7 @@ func (s *Service) execute(ctx context.Context, id string) {
 		s.log.Warn("organizer: unable to read settings; using defaults", "err", err)
 	}
 	r := &runner{s: s, id: id, trigger: row.Trigger, mode: row.Mode, settings: st, report: newReport(id, row.Trigger, row.Mode)}
-	r.report.Planner = s.planner.Name()
-	r.report.Clusterer = StructuralClusterer{}.Name()
-	if s.clusterer != nil {
-		r.report.Clusterer = s.clusterer.Name()
-	}
+	s.chooseModels(r)
 	err = r.run(ctx)
 	status, code := StatusDone, ""
 	switch {

@@ -98,6 +98,15 @@ const (
 	BucketConflicting      = "conflicting_decision"
 	BucketBodyTooLarge     = "body_too_large"
 	BucketNothingToMerge   = "nothing_to_merge"
+	// A planner's decision that failed its own checks (malformed, unknown action, confidence
+	// outside 0–1, fields of another action).
+	BucketInvalidProposal = "invalid_proposal"
+	// A decision naming an entry of another cluster of the same scope instance.
+	BucketOutsideCluster = "outside_cluster"
+	// A decision naming an entry of another scope instance: a planner never widens scope.
+	BucketCrossScope = "cross_scope"
+	// A merge whose result would lose evidence its planner said must survive.
+	BucketEvidenceLost = "evidence_lost"
 )
 
 // Reason codes explain a decision; each has an i18n key "organizer.reason.<code>".
@@ -178,7 +187,10 @@ type Decision struct {
 	Score      float64    `json:"score,omitempty"`
 	Reason     Reason     `json:"reason"`
 	// Hint is the advice of a rewrite_hint decision.
-	Hint      string     `json:"hint,omitempty"`
+	Hint string `json:"hint,omitempty"`
+	// Evidence is what the planner said must survive, found verbatim in the entries (and, for
+	// a merge, checked to be in its result).
+	Evidence  []string   `json:"evidence,omitempty"`
 	Preserved *Preserved `json:"preserved,omitempty"`
 	Outcome   Outcome    `json:"outcome"`
 	// Bucket is why the run did not apply it itself (empty for auto-applied decisions).
@@ -187,17 +199,48 @@ type Decision struct {
 	Result *DecisionResult `json:"result,omitempty"`
 }
 
+// Cluster statuses.
+const (
+	ClusterOK = "ok"
+	// ClusterFallback: the model failed this cluster (Error says how) and the offline planner
+	// planned it instead.
+	ClusterFallback = "fallback"
+	// ClusterFailed: no planner could plan it; it is isolated and the run goes on.
+	ClusterFailed = "failed"
+)
+
 // ClusterReport is one cluster the planner saw.
 type ClusterReport struct {
-	ID       string       `json:"id"`
-	Key      string       `json:"key"`
+	ID  string `json:"id"`
+	Key string `json:"key"`
+	// Topic is the topic clusterer's label; empty for structural groups.
+	Topic    string       `json:"topic,omitempty"`
 	Scope    memory.Scope `json:"scope"`
 	ScopeKey string       `json:"scope_key"`
 	Size     int          `json:"size"`
 	EntryIDs []string     `json:"entry_ids"`
-	// Status is "ok" or "failed"; a failed cluster is isolated and the run goes on.
+	// Planner names what planned it ("llm", "offline", …).
+	Planner string `json:"planner"`
+	// Status is ClusterOK, ClusterFallback or ClusterFailed.
 	Status string    `json:"status"`
 	Error  *RunError `json:"error,omitempty"`
+}
+
+// ScopeClustering is how one scope instance of more than MaxClusterSize entries was split
+// when a topic clusterer was configured.
+type ScopeClustering struct {
+	Scope memory.Scope `json:"scope"`
+	Key   string       `json:"key"`
+	// Clusterer is the one whose clusters were used: the topic clusterer, or "structural"
+	// after it failed (Fallback says why).
+	Clusterer string `json:"clusterer"`
+	Topics    int    `json:"topics"`
+	// UnknownIDs, RepeatedIDs: ids of the answer dropped (not in the scope instance; already
+	// in an earlier cluster). LeftOut: entries no topic held, grouped structurally.
+	UnknownIDs  int       `json:"unknown_ids"`
+	RepeatedIDs int       `json:"repeated_ids"`
+	LeftOut     int       `json:"left_out"`
+	Fallback    *RunError `json:"fallback,omitempty"`
 }
 
 // ScopeScan is one scope instance as the scan found it, with its quota and the compression
@@ -222,17 +265,19 @@ type Counts struct {
 	Scopes         int `json:"scopes"`
 	Clusters       int `json:"clusters"`
 	ClustersFailed int `json:"clusters_failed"`
-	Decisions      int `json:"decisions"`
-	Keep           int `json:"keep"`
-	MergeInto      int `json:"merge_into"`
-	Delete         int `json:"delete"`
-	MarkReview     int `json:"mark_review"`
-	RewriteHint    int `json:"rewrite_hint"`
-	Auto           int `json:"auto"`
-	Queued         int `json:"queued"`
-	Dropped        int `json:"dropped"`
-	Applied        int `json:"applied"`
-	Failed         int `json:"failed"`
+	// ClustersFallback counts clusters the model failed and the offline planner planned.
+	ClustersFallback int `json:"clusters_fallback"`
+	Decisions        int `json:"decisions"`
+	Keep             int `json:"keep"`
+	MergeInto        int `json:"merge_into"`
+	Delete           int `json:"delete"`
+	MarkReview       int `json:"mark_review"`
+	RewriteHint      int `json:"rewrite_hint"`
+	Auto             int `json:"auto"`
+	Queued           int `json:"queued"`
+	Dropped          int `json:"dropped"`
+	Applied          int `json:"applied"`
+	Failed           int `json:"failed"`
 	// Removed is how many memories applied merges and deletes took out of the store.
 	Removed int `json:"removed"`
 }
@@ -268,8 +313,17 @@ type Report struct {
 	Mode      Mode    `json:"mode"`
 	Clusterer string  `json:"clusterer"`
 	Planner   string  `json:"planner"`
-	// ClusterFallback records why a topic clusterer was not used (structural groups instead).
-	ClusterFallback  *RunError       `json:"cluster_fallback,omitempty"`
+	// Model is the model that clustered and planned ("provider/model"), empty offline.
+	Model string `json:"model,omitempty"`
+	// LLMFallback records why a configured model could not be used at all (offline instead).
+	LLMFallback *RunError `json:"llm_fallback,omitempty"`
+	// ClusterFallback records why a topic clusterer was not used (structural groups instead):
+	// the first scope's failure; Clustering has every scope's.
+	ClusterFallback *RunError         `json:"cluster_fallback,omitempty"`
+	Clustering      []ScopeClustering `json:"clustering,omitempty"`
+	// TokenUsage is what the model calls of each phase (cluster, plan) cost; their sum is the
+	// run's token_usage_total.
+	TokenUsage       map[Phase]Usage `json:"token_usage,omitempty"`
 	QuotaLevel       string          `json:"quota_level"`
 	QuotaHeadroom    int             `json:"quota_headroom"`
 	Scopes           []ScopeScan     `json:"scopes"`

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"runtime/debug"
 	"sort"
 
 	"engram/backend/memory"
@@ -77,22 +78,27 @@ func (r *runner) scan(ctx context.Context) error {
 // cluster splits one scope instance: a topic clusterer when one is configured and the
 // instance holds more than MaxClusterSize entries, else (or when it fails) structural groups.
 func (r *runner) cluster(ctx context.Context, g *scopeGroup) ([]Cluster, error) {
-	if r.s.clusterer != nil {
+	if r.clusterer != nil {
 		if len(g.entries) <= MaxClusterSize {
 			return []Cluster{{Key: fmt.Sprintf("%s:all:%s/1", g.inst.Scope, shortHash(g.inst.Key)), Scope: g.inst,
 				Entries: g.entries}}, nil
 		}
-		cs, err := r.topicClusters(ctx, g)
+		sc := ScopeClustering{Scope: g.inst.Scope, Key: g.inst.Key, Clusterer: r.clusterer.Name()}
+		cs, err := r.topicClusters(ctx, g, &sc)
 		if err == nil {
+			r.report.Clustering = append(r.report.Clustering, sc)
 			return cs, nil
 		}
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
+		sc.Clusterer, sc.Topics, sc.Fallback = StructuralClusterer{}.Name(), 0, runErrorOf(err)
+		r.report.Clustering = append(r.report.Clustering, sc)
 		if r.report.ClusterFallback == nil {
-			r.report.ClusterFallback = runErrorOf(err)
+			r.report.ClusterFallback = sc.Fallback
 		}
-		r.s.log.Warn("organizer: topic clustering failed; using structural groups", "run", r.id, "err", err)
+		r.s.log.Warn("organizer: topic clustering failed; using structural groups", "run", r.id, "scope", g.inst.Scope,
+			"key", g.inst.Key, "err", err)
 	}
 	return StructuralClusterer{}.Groups(ctx, g.inst, g.entries, MaxClusterSize)
 }
@@ -100,13 +106,20 @@ func (r *runner) cluster(ctx context.Context, g *scopeGroup) ([]Cluster, error) 
 // topicClusters asks the configured clusterer and checks its answer: known ids of this scope
 // instance only, each entry once, at most MaxTopicClusters clusters; a cluster larger than
 // MaxClusterSize is split, and entries left out are grouped structurally.
-func (r *runner) topicClusters(ctx context.Context, g *scopeGroup) ([]Cluster, error) {
-	out, err := r.s.clusterer.Cluster(ctx, ClusterInput{RunID: r.id, Scope: g.inst, Entries: g.entries,
+func (r *runner) topicClusters(ctx context.Context, g *scopeGroup, sc *ScopeClustering) (cs []Cluster, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			r.s.log.Error("organizer: clusterer panicked", "run", r.id, "panic", p, "stack", string(debug.Stack()))
+			cs, err = nil, codeErr(CodeInternal, map[string]any{"Detail": fmt.Sprint(p)}, "unable to cluster: %v", p)
+		}
+	}()
+	out, err := r.clusterer.Cluster(ctx, ClusterInput{RunID: r.id, Scope: g.inst, Entries: g.entries,
 		MaxClusters: MaxTopicClusters, MaxSize: MaxClusterSize})
-	r.tokens += out.Usage.Total()
+	r.addUsage(PhaseCluster, out.Usage)
 	if err != nil {
 		return nil, err
 	}
+	sc.UnknownIDs, sc.RepeatedIDs = out.UnknownIDs, out.RepeatedIDs
 	if len(out.Groups) > MaxTopicClusters {
 		return nil, codeErr(CodeInternal, map[string]any{"Detail": "too many clusters"},
 			"unable to use %d topic clusters (at most %d)", len(out.Groups), MaxTopicClusters)
@@ -116,19 +129,31 @@ func (r *runner) topicClusters(ctx context.Context, g *scopeGroup) ([]Cluster, e
 		inGroup[m.ID] = m
 	}
 	used := map[string]bool{}
-	var cs []Cluster
 	base := fmt.Sprintf("%s:topic:%s", g.inst.Scope, shortHash(g.inst.Key))
-	for _, ids := range out.Groups {
+	for i, ids := range out.Groups {
 		var members []*memory.Memory
 		for _, id := range ids {
-			if m, ok := inGroup[id]; ok && !used[id] {
+			m, ok := inGroup[id]
+			switch {
+			case !ok:
+				sc.UnknownIDs++
+			case used[id]:
+				sc.RepeatedIDs++
+			default:
 				used[id] = true
 				members = append(members, m)
 			}
 		}
+		topic := ""
+		if i < len(out.Topics) {
+			topic = out.Topics[i]
+		}
+		if len(members) > 0 {
+			sc.Topics++
+		}
 		for len(members) > 0 {
 			n := min(len(members), MaxClusterSize)
-			cs = append(cs, Cluster{Key: fmt.Sprintf("%s/%d", base, len(cs)+1), Scope: g.inst, Entries: members[:n]})
+			cs = append(cs, Cluster{Key: fmt.Sprintf("%s/%d", base, len(cs)+1), Scope: g.inst, Topic: topic, Entries: members[:n]})
 			members = members[n:]
 		}
 	}
@@ -138,6 +163,7 @@ func (r *runner) topicClusters(ctx context.Context, g *scopeGroup) ([]Cluster, e
 			rest = append(rest, m)
 		}
 	}
+	sc.LeftOut = len(rest)
 	if len(rest) > 0 {
 		more, err := StructuralClusterer{}.Groups(ctx, g.inst, rest, MaxClusterSize)
 		if err != nil {

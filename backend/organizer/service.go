@@ -2,8 +2,9 @@
 // (DESIGN §7). Scheduled runs apply low-risk decisions themselves through one
 // memory.ApplyBatch as the organizer; manual runs store a typed report that a person reviews
 // and applies with ApplyReport. Every run is a row of memory_organize_runs, updated at each
-// phase. The planner and the clusterer are interfaces: the offline ones (near-duplicate tiers,
-// structural groups) are built in, and an LLM planner can be plugged in later.
+// phase. The planner and the clusterer are interfaces: the model's (SubmitMemoryTopicClusters,
+// SubmitMemoryOrganizePlan) when an LLM is configured, else the offline ones (near-duplicate
+// tiers, structural groups).
 package organizer
 
 import (
@@ -45,10 +46,19 @@ type Options struct {
 	// must not block (the api Hub's Publish queues per transport).
 	Progress func(Progress)
 	Logger   *slog.Logger
-	// Planner proposes decisions per cluster; nil means OfflinePlanner.
+	// Planner proposes decisions per cluster; nil means the model's (LLM) when one is
+	// configured, else OfflinePlanner.
 	Planner Planner
-	// Clusterer splits large scope instances into topic clusters; nil means structural groups.
+	// Clusterer splits large scope instances into topic clusters; nil means the model's (LLM)
+	// when one is configured, else structural groups.
 	Clusterer Clusterer
+	// LLM gives the configured model, asked at the start of every run so that a settings
+	// change takes effect at the next run; nil, (nil, nil) or an llm_not_configured error plan
+	// offline. With a model, scopes of more than MaxClusterSize entries are clustered through
+	// SubmitMemoryTopicClusters and every cluster is planned through SubmitMemoryOrganizePlan;
+	// a failing scope falls back to structural groups and a failing cluster to the offline
+	// planner, each recorded in the run report.
+	LLM LLMProvider
 	// DisableScheduler keeps the timer off whatever the settings say (a process that runs the
 	// organizer only on demand).
 	DisableScheduler bool
@@ -76,6 +86,7 @@ type Service struct {
 	log          *slog.Logger
 	planner      Planner
 	clusterer    Clusterer
+	llm          LLMProvider
 	onProgress   func(Progress)
 	defaults     Settings
 	scheduler    bool
@@ -112,7 +123,7 @@ func New(opts Options) (*Service, error) {
 		return nil, errors.New("organizer: unable to start without a store")
 	}
 	s := &Service{store: opts.Store, runs: runStore{store: opts.Store}, clock: opts.Clock, log: opts.Logger,
-		planner: opts.Planner, clusterer: opts.Clusterer, onProgress: opts.Progress, defaults: opts.Settings,
+		planner: opts.Planner, clusterer: opts.Clusterer, llm: opts.LLM, onProgress: opts.Progress, defaults: opts.Settings,
 		scheduler: !opts.DisableScheduler && !opts.Passive, passive: opts.Passive, pollEvery: opts.PollInterval,
 		startupDelay: opts.StartupDelay,
 		retention:    opts.SnapshotRetention}
@@ -121,9 +132,6 @@ func New(opts Options) (*Service, error) {
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
-	}
-	if s.planner == nil {
-		s.planner = OfflinePlanner{}
 	}
 	if s.defaults == (Settings{}) {
 		s.defaults = DefaultSettings()
