@@ -220,7 +220,7 @@ type ClusterReport struct {
 	Size     int          `json:"size"`
 	EntryIDs []string     `json:"entry_ids"`
 	// Planner names what planned it ("llm", "offline", …).
-	Planner string `json:"planner"`
+	Planner string `json:"planner,omitempty"`
 	// Status is ClusterOK, ClusterFallback or ClusterFailed.
 	Status string    `json:"status"`
 	Error  *RunError `json:"error,omitempty"`
@@ -266,7 +266,7 @@ type Counts struct {
 	Clusters       int `json:"clusters"`
 	ClustersFailed int `json:"clusters_failed"`
 	// ClustersFallback counts clusters the model failed and the offline planner planned.
-	ClustersFallback int `json:"clusters_fallback"`
+	ClustersFallback int `json:"clusters_fallback,omitempty"`
 	Decisions        int `json:"decisions"`
 	Keep             int `json:"keep"`
 	MergeInto        int `json:"merge_into"`

@@ -77,6 +77,8 @@ var sections = []section{
 		{"Decision", t[organizer.Decision](), "", ""},
 		{"ClusterReport", t[organizer.ClusterReport](), "", ""},
 		{"ScopeScan", t[organizer.ScopeScan](), "", ""},
+		{"ScopeClustering", t[organizer.ScopeClustering](), "How one scope instance was split when a topic clusterer (the model) was configured.", ""},
+		{"PhaseUsage", t[organizer.Usage](), "Tokens the model calls of one phase used.", ""},
 		{"RunReport", t[organizer.Report](), "", ""},
 		{"RunDetail", t[organizer.RunDetail](), "", ""},
 		{"OrganizerStatus", t[organizer.StatusResult](), "", ""},

@@ -372,6 +372,7 @@ export interface RunCounts {
   scopes: number
   clusters: number
   clusters_failed: number
+  clusters_fallback?: number
   decisions: number
   keep: number
   merge_into: number
@@ -457,6 +458,7 @@ export interface Decision {
   score?: number
   reason: DecisionReason
   hint?: string
+  evidence?: string[]
   preserved?: Preserved | null
   outcome: DecisionOutcome
   bucket?: string
@@ -467,10 +469,12 @@ export interface Decision {
 export interface ClusterReport {
   id: string
   key: string
+  topic?: string
   scope: Scope
   scope_key: string
   size: number
   entry_ids: string[] | null
+  planner?: string
   status: string
   error?: RunError | null
 }
@@ -489,6 +493,24 @@ export interface ScopeScan {
   over_target: number
 }
 
+/** How one scope instance was split when a topic clusterer (the model) was configured. */
+export interface ScopeClustering {
+  scope: Scope
+  key: string
+  clusterer: string
+  topics: number
+  unknown_ids: number
+  repeated_ids: number
+  left_out: number
+  fallback?: RunError | null
+}
+
+/** Tokens the model calls of one phase used. */
+export interface PhaseUsage {
+  input_tokens: number
+  output_tokens: number
+}
+
 export interface RunReport {
   version: number
   run_id: string
@@ -496,7 +518,11 @@ export interface RunReport {
   mode: OrganizerMode
   clusterer: string
   planner: string
+  model?: string
+  llm_fallback?: RunError | null
   cluster_fallback?: RunError | null
+  clustering?: ScopeClustering[]
+  token_usage?: Record<string, PhaseUsage>
   quota_level: QuotaLevel
   quota_headroom: number
   scopes: ScopeScan[] | null
