@@ -104,7 +104,9 @@ type toolCall struct {
 func (tc toolCall) call(ctx context.Context, c llm.Client) (json.RawMessage, Usage, error) {
 	var use Usage
 	prompt := tc.prompt
-	choice := llm.ToolChoice{Mode: llm.ToolChoiceRequired}
+	// The first call leaves the choice to the model (every OpenAI-compatible server takes
+	// "auto"; not all take a forced tool); the retry forces the one tool.
+	choice := llm.ToolChoice{Mode: llm.ToolChoiceAuto}
 	for attempt := 0; attempt < 2; attempt++ {
 		resp, err := tc.complete(ctx, c, prompt, choice)
 		use.InputTokens += max(resp.Usage.InputTokens, 0)
@@ -130,7 +132,7 @@ func (tc toolCall) complete(ctx context.Context, c llm.Client, prompt string, ch
 	defer cancel()
 	resp, err := c.Complete(cctx, llm.Request{Purpose: tc.purpose, System: tc.system,
 		Messages: []llm.Message{{Role: llm.RoleUser, Content: prompt}}, Tools: []llm.Tool{tc.tool}, ToolChoice: choice,
-		MaxTokens: tc.tokens, Temperature: new(float64), Timeout: tc.timeout})
+		MaxTokens: tc.tokens, Timeout: tc.timeout})
 	if err == nil {
 		return resp, nil
 	}

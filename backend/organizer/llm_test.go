@@ -249,6 +249,10 @@ func TestLLMClusteringFallsBack(t *testing.T) {
 				if len(topicCalls) != 2 {
 					t.Fatalf("%d topic calls, want the first and one retry", len(topicCalls))
 				}
+				if first := topicCalls[0]; first.ToolChoice.Mode != llm.ToolChoiceAuto || len(first.Tools) != 1 ||
+					first.Tools[0].Name != prompts.OrganizerTopicsTool || strings.Contains(first.Messages[0].Content, prompts.OrganizerTopicsRetry) {
+					t.Fatalf("first call = %+v with %d tools, want only %s offered", first.ToolChoice, len(first.Tools), prompts.OrganizerTopicsTool)
+				}
 				retry := topicCalls[1]
 				if retry.ToolChoice != (llm.ToolChoice{Mode: llm.ToolChoiceTool, Name: prompts.OrganizerTopicsTool}) ||
 					len(retry.Tools) != 1 || retry.Tools[0].Name != prompts.OrganizerTopicsTool ||
