@@ -100,6 +100,10 @@ export const REJECTION_BUCKETS = [
   'body_too_large',
   'nothing_to_merge',
   'batch_limit',
+  'invalid_proposal',
+  'outside_cluster',
+  'cross_scope',
+  'evidence_lost',
 ] as const
 export const SKIP_REASONS = ['busy', 'too_soon', 'too_few_new_memories', 'gate_failed'] as const
 export const REASON_CODES = [

@@ -266,7 +266,7 @@
   const entryRef = (m) => ({ id: m.id, slug: m.slug, title: m.title, scope: m.scope, scope_key: m.scope === 'global' ? '' : '3f9a0c2e7b1d4a66', workdir: m.workdir, agent: m.agent, type: m.type, path: m.path, version: m.version, reviewed: m.reviewed, confidence: m.confidence })
   const counts0 = () => ({ scanned: 0, scopes: 0, clusters: 0, clusters_failed: 0, decisions: 0, keep: 0, merge_into: 0, delete: 0, mark_review: 0, rewrite_hint: 0, auto: 0, queued: 0, dropped: 0, applied: 0, failed: 0, removed: 0 })
   const recount = (rep) => {
-    const c = Object.assign(counts0(), { scanned: rep.counts.scanned, scopes: rep.counts.scopes, clusters: rep.counts.clusters, clusters_failed: rep.counts.clusters_failed, keep: rep.counts.keep })
+    const c = Object.assign(counts0(), { scanned: rep.counts.scanned, scopes: rep.counts.scopes, clusters: rep.counts.clusters, clusters_failed: rep.counts.clusters_failed, clusters_fallback: rep.counts.clusters_fallback || 0, keep: rep.counts.keep })
     rep.rejection_buckets = {}
     for (const d of rep.decisions) {
       c.decisions++
@@ -289,20 +289,22 @@
     const decisions = []
     const clusters = []
     if (keep && dup) {
-      clusters.push({ id: 'c001', key: 'global:user:7d1f0a2c/1', scope: 'global', scope_key: '', size: 4, entry_ids: [keep.id, dup.id, vim.id, vim2.id], status: 'ok' })
-      decisions.push({ id: 'd001', cluster_id: 'c001', action: 'merge_into', targets: [entryRef(dup)], into: entryRef(keep), confidence: 0.93, risk: 'low', tier: 'containment', score: 0.912, reason: { code: 'contained', args: { Into: keep.slug, Count: 1, Tier: 'containment', Score: 0.912 } }, outcome: 'queue', bucket: 'manual_review', status: 'pending' })
+      clusters.push({ id: 'c001', key: 'global:topic:7d1f0a2c/1', topic: 'Answer style and editor', scope: 'global', scope_key: '', size: 4, entry_ids: [keep.id, dup.id, vim.id, vim2.id], planner: 'llm', status: 'ok' })
+      decisions.push({ id: 'd001', cluster_id: 'c001', action: 'merge_into', targets: [entryRef(dup)], into: entryRef(keep), confidence: 0.93, risk: 'low', tier: 'containment', score: 0.912, reason: { code: 'contained', args: { Into: keep.slug, Count: 1, Tier: 'containment', Score: 0.912 } }, evidence: ['code first'], outcome: 'queue', bucket: 'manual_review', status: 'pending' })
       decisions.push({ id: 'd002', cluster_id: 'c001', action: 'merge_into', targets: [entryRef(vim2)], into: entryRef(vim), confidence: 0.66, risk: 'high', tier: 'jaccard', score: 0.861, reason: { code: 'similar', args: { Into: vim.slug, Count: 1, Tier: 'jaccard', Score: 0.861 } }, outcome: 'queue', bucket: 'manual_review', status: 'pending' })
     }
     if (py) {
-      clusters.push({ id: 'c002', key: 'global:reference:0b9e44d1/1', scope: 'global', scope_key: '', size: 2, entry_ids: [py.id], status: 'ok' })
+      clusters.push({ id: 'c002', key: 'global:topic:0b9e44d1/2', topic: 'Python toolchain', scope: 'global', scope_key: '', size: 2, entry_ids: [py.id], planner: 'offline', status: 'fallback', error: { code: 'organizer_llm_timeout', args: { Seconds: 120 }, message: 'timeout' } })
       decisions.push({ id: 'd003', cluster_id: 'c002', action: 'mark_review', targets: [entryRef(py)], confidence: 0.75, risk: 'low', tier: 'age', reason: { code: 'stale_low_confidence', args: { Days: 45 } }, outcome: 'queue', bucket: 'manual_review', status: 'pending' })
       decisions.push({ id: 'd004', cluster_id: 'c002', action: 'rewrite_hint', targets: [entryRef(py)], confidence: 0.6, risk: 'low', reason: { code: 'planner', text: 'The title names 3.11 while an older note says 3.8; ask which one is current.' }, hint: 'Say which Python version the CI image uses.', outcome: 'drop', bucket: 'report_only', status: 'dropped' })
     }
     clusters.push({ id: 'c003', key: 'project:experience:3f9a0c2e/1', scope: 'project', scope_key: '3f9a0c2e7b1d4a66', size: 9, entry_ids: [], status: 'failed', error: { code: 'organizer_internal', args: { Detail: 'planner timed out after 45 s' }, message: 'timeout' } })
     const rep = {
-      version: 1, run_id: id, trigger, mode: 'standard', clusterer: 'structural', planner: 'offline', quota_level: quotaLevel, quota_headroom: 466,
+      version: 1, run_id: id, trigger, mode: 'standard', clusterer: 'llm', planner: 'llm', model: 'openai/gpt-4.1-mini', quota_level: quotaLevel, quota_headroom: 466,
+      token_usage: { cluster: { input_tokens: 2140, output_tokens: 180 }, plan: { input_tokens: 9310, output_tokens: 1204 } },
+      clustering: [{ scope: 'project', key: '3f9a0c2e7b1d4a66', clusterer: 'structural', topics: 0, unknown_ids: 0, repeated_ids: 0, left_out: 0, fallback: { code: 'organizer_llm_no_tool_call', args: { Tool: 'SubmitMemoryTopicClusters' }, message: 'no tool call' } }],
       scopes: [{ scope: 'global', key: '', count: items.length, used: items.length, limit: 500, headroom: 466, level: 'normal', target: 400, over_target: 0 }],
-      counts: Object.assign(counts0(), { scanned: items.length, scopes: 2, clusters: clusters.length, clusters_failed: 1, keep: Math.max(0, items.length - 5) }),
+      counts: Object.assign(counts0(), { scanned: items.length, scopes: 2, clusters: clusters.length, clusters_failed: 1, clusters_fallback: 1, keep: Math.max(0, items.length - 5) }),
       rejection_buckets: {}, clusters, decisions, snapshots: [],
     }
     return recount(rep)
@@ -313,6 +315,7 @@
   const addRun = (o) => {
     const r = Object.assign({ id: newRunId(), trigger: 'manual', mode: 'standard', status: 'done', phase: 'apply', started_at: ago(1), finished_at: ago(0.98), initial_count: 0, final_count: 0, compression_ratio: 1, quota_headroom_at_start: 466, token_usage_total: 0, counts: counts0(), rejection_buckets: {}, report: null }, o)
     if (r.report) {
+      if (r.report.token_usage) r.token_usage_total = Object.values(r.report.token_usage).reduce((n, u) => n + u.input_tokens + u.output_tokens, 0)
       r.counts = r.report.counts
       r.rejection_buckets = r.report.rejection_buckets
     }
