@@ -124,7 +124,7 @@ func proposalsOf(items []json.RawMessage, c Cluster) []Proposal {
 	for _, raw := range items {
 		var it planItem
 		if err := decodeStrict(raw, &it); err != nil {
-			out = append(out, invalid("", nil, "malformed decision: "+err.Error()))
+			out = append(out, invalid("", nil, ReasonMalformedDecision, ""))
 			continue
 		}
 		ids := dedupe(it.IDs)
@@ -138,25 +138,25 @@ func proposalsOf(items []json.RawMessage, c Cluster) []Proposal {
 		reason := clean(it.Reason, reasonRunes)
 		switch {
 		case !act.Valid():
-			out = append(out, invalid(Action(clip(it.Action, 32)), ids, "unknown action"))
+			out = append(out, invalid(Action(clip(it.Action, 32)), ids, ReasonUnknownAction, reason))
 			continue
 		case it.Confidence == nil || math.IsNaN(*it.Confidence) || *it.Confidence < 0 || *it.Confidence > 1:
-			out = append(out, invalid(act, ids, "confidence missing or outside 0–1"))
+			out = append(out, invalid(act, ids, ReasonBadConfidence, reason))
 			continue
 		case len(ids) == 0 || len(ids) > MaxClusterSize:
-			out = append(out, invalid(act, ids, "ids missing or too many"))
+			out = append(out, invalid(act, ids, ReasonBadIDs, reason))
 			continue
 		case act == ActionMergeInto && it.Into == "":
-			out = append(out, invalid(act, ids, "merge_into without into"))
+			out = append(out, invalid(act, ids, ReasonMergeWithoutInto, reason))
 			continue
 		case act != ActionMergeInto && it.Into != "":
-			out = append(out, invalid(act, ids, "into given for "+string(act)))
+			out = append(out, invalid(act, ids, ReasonMisplacedField, reason))
 			continue
 		case act != ActionRewriteHint && strings.TrimSpace(it.Hint) != "":
-			out = append(out, invalid(act, ids, "hint given for "+string(act)))
+			out = append(out, invalid(act, ids, ReasonMisplacedField, reason))
 			continue
 		case act == ActionRewriteHint && strings.TrimSpace(it.Hint) == "":
-			out = append(out, invalid(act, ids, "rewrite_hint without a hint"))
+			out = append(out, invalid(act, ids, ReasonRewriteWithoutHint, reason))
 			continue
 		}
 		if act == ActionKeep {
@@ -193,9 +193,13 @@ func proposalsOf(items []json.RawMessage, c Cluster) []Proposal {
 	return out
 }
 
-func invalid(act Action, ids []string, detail string) Proposal {
-	return Proposal{Action: act, Targets: ids, Drop: BucketInvalidProposal,
-		Reason: Reason{Code: ReasonPlanner, Text: clean(detail, reasonRunes)}}
+// invalid is a decision refused by the planner's checks: reported with the problem's reason
+// code (and the model's own words, shown as is), never applied.
+func invalid(act Action, ids []string, code, text string) Proposal {
+	if len(ids) > MaxClusterSize {
+		ids = ids[:MaxClusterSize]
+	}
+	return Proposal{Action: act, Targets: ids, Drop: BucketInvalidProposal, Reason: Reason{Code: code, Text: text}}
 }
 
 func dedupe(ids []string) []string {

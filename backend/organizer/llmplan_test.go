@@ -22,7 +22,9 @@ func TestLLMFailingClusterPlannedOffline(t *testing.T) {
 		reply func() (llm.Response, error)
 		code  string
 	}{
-		{"malformed arguments", func() (llm.Response, error) { return callReply(prompts.OrganizerPlanTool, `{"decisions": [{"action": "merge_into"`) }, CodeLLMBadArguments},
+		{"malformed arguments", func() (llm.Response, error) {
+			return callReply(prompts.OrganizerPlanTool, `{"decisions": [{"action": "merge_into"`)
+		}, CodeLLMBadArguments},
 		{"not an object", func() (llm.Response, error) { return callReply(prompts.OrganizerPlanTool, `["merge everything"]`) }, CodeLLMBadArguments},
 		{"decisions missing", func() (llm.Response, error) { return callReply(prompts.OrganizerPlanTool, `{"summary": "all fine"}`) }, CodeLLMBadArguments},
 		{"unknown top-level field", func() (llm.Response, error) {
@@ -151,6 +153,20 @@ func TestLLMDecisionsValidated(t *testing.T) {
 	for k, n := range want {
 		if got[k] != n {
 			t.Fatalf("buckets %v, want %v", got, want)
+		}
+	}
+	reasons := map[string]int{}
+	for _, d := range decisionsIn(rep, BucketInvalidProposal) {
+		reasons[d.Reason.Code]++
+	}
+	wantReasons := map[string]int{ReasonUnknownAction: 1, ReasonBadConfidence: 1, ReasonMalformedDecision: 1,
+		ReasonMisplacedField: 1, ReasonRewriteWithoutHint: 1}
+	if len(reasons) != len(wantReasons) {
+		t.Fatalf("refusal reasons %v, want %v", reasons, wantReasons)
+	}
+	for k, n := range wantReasons {
+		if reasons[k] != n {
+			t.Fatalf("refusal reasons %v, want %v", reasons, wantReasons)
 		}
 	}
 	ok := decisionsIn(rep, "")

@@ -117,6 +117,14 @@ const (
 	ReasonSimilarGuarded = "similar_numbers_or_negation_differ"
 	ReasonStaleLowConf   = "stale_low_confidence"
 	ReasonPlanner        = "planner"
+	// Why the LLM planner's own checks refused a decision (bucket invalid_proposal).
+	ReasonMalformedDecision  = "malformed_decision"
+	ReasonUnknownAction      = "unknown_action"
+	ReasonBadConfidence      = "bad_confidence"
+	ReasonBadIDs             = "bad_ids"
+	ReasonMergeWithoutInto   = "merge_without_into"
+	ReasonMisplacedField     = "misplaced_field"
+	ReasonRewriteWithoutHint = "rewrite_without_hint"
 )
 
 // Reason says why a decision was proposed: a code for the UI and the arguments it names.

@@ -113,6 +113,13 @@ export const REASON_CODES = [
   'similar_numbers_or_negation_differ',
   'stale_low_confidence',
   'planner',
+  'malformed_decision',
+  'unknown_action',
+  'bad_confidence',
+  'bad_ids',
+  'merge_without_into',
+  'misplaced_field',
+  'rewrite_without_hint',
 ] as const
 
 export interface EventMap {
