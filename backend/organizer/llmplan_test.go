@@ -334,3 +334,49 @@ func TestPlanPromptAndTool(t *testing.T) {
 		t.Fatalf("clean kept control characters: %q", clean("a\x00b\u202e c\n", 10))
 	}
 }
+
+// enteringClient signals its first call, then answers only when the call's context ends.
+type enteringClient struct {
+	blockingClient
+	entered chan struct{}
+	once    atomic.Bool
+}
+
+func (c *enteringClient) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
+	if c.once.CompareAndSwap(false, true) {
+		close(c.entered)
+	}
+	return c.blockingClient.Complete(ctx, req)
+}
+
+// TestLLMAbortDuringModelCall: stopping a run while the model thinks aborts the run; it is
+// not taken for the model's failure (no offline fallback, nothing applied).
+func TestLLMAbortDuringModelCall(t *testing.T) {
+	c := &enteringClient{entered: make(chan struct{})}
+	e := newLLMEnv(t, 0, provide(c))
+	dupes(e)
+	before := e.live()
+	ref, err := e.svc.RunNow(e.ctx, TriggerScheduled)
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-c.entered:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the model was never called")
+	}
+	if _, err := e.svc.Abort(e.ctx, ref.ID); err != nil {
+		t.Fatalf("Abort: %v", err)
+	}
+	e.wait()
+	det := e.detail(ref.ID)
+	if det.Status != StatusAborted {
+		t.Fatalf("status %s (%+v), want aborted", det.Status, det.Error)
+	}
+	if det.Report != nil && (det.Report.Counts.ClustersFallback != 0 || det.Report.ClusterFallback != nil) {
+		t.Fatalf("report %+v: an abort was taken for the model's failure", det.Report.Counts)
+	}
+	if after := e.live(); len(after) != len(before) {
+		t.Fatalf("live %d → %d after an aborted run", len(before), len(after))
+	}
+}
