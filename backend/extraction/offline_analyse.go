@@ -1,0 +1,147 @@
+package extraction
+
+import (
+	"regexp"
+	"strings"
+)
+
+// analyse runs every rule family over the person's message: first the experience rule (it
+// spans sentences), then one finding at most per remaining sentence, plus profile signals.
+func analyse(msg string) ([]finding, []ProfileSignal) {
+	mask := maskQuotes(msg)
+	lower := lowerASCII(mask)
+	sents := splitSentences(msg, mask)
+	var ps profile
+	var out []finding
+	if f, ok := experience(msg, lower, sents, &ps); ok {
+		out = append(out, f)
+	}
+	for i := range sents {
+		s := &sents[i]
+		topics(s, &ps)
+		if s.consumed {
+			continue
+		}
+		var f finding
+		var ok bool
+		if s.cjk {
+			f, ok = zhRules(s, &ps)
+		} else {
+			f, ok = enRules(s, &ps)
+		}
+		if ok {
+			out = append(out, f)
+		}
+	}
+	return out, ps.sortedSignals()
+}
+
+// Experience markers: what hurt, what was done about it, how it ended.
+var (
+	expSolutionEN = regexp.MustCompile(`\b(?:what (?:finally |really )?(?:fixed|solved|helped|worked)(?: it)? was|the (?:fix|solution|answer|trick) was|the culprit was|turned out|(?:fixed|solved|resolved|cured) it|fixed by|solved by|switching to|switched to|moved to|by (?:switching|using|adding|removing|disabling|turning|cutting|moving)|helped a lot|did the trick)\b`)
+	expPainEN     = regexp.MustCompile(`\b(?:kept|keep|keeps|constant|constantly|every (?:night|day|time|morning|week)|for (?:months|weeks|days|years|ages)|struggl\w*|spent (?:\w+ )?(?:days|hours|weeks|nights)|flaky|crash\w*|fail\w*|too slow|slow|broke|broken|leak\w*|timeouts?|oom|diverg\w*|stuck|couldn't|could not|didn't help|did not help|didn't work|did not work|problems?|issues?)\b`)
+	expOutcomeEN  = regexp.MustCompile(`\b(?:now|since then|ever since|since$|dropped|went down|went from|has been|have been|no longer|anymore|is green|are green|stable|faster|from \S+ (?:\S+ )?to)\b`)
+	expMineEN     = regexp.MustCompile(`\b(?:i|we|my|our|i've|we've|i'm|we're|i was|we were|us)\b`)
+
+	expSolutionZH = regexp.MustCompile(`后来|最后|改成|换成|改用|换了|换用|用了|通过|解决|发现是|原因是|关掉|去掉|加上|改为`)
+	expPainZH     = regexp.MustCompile(`老是|总是|一直|经常|特别慢|很慢|太慢|卡顿|崩溃|失败|报错|失眠|没用|不管用|没效果|OOM|oom|泄漏|超时|之前|以前|每次|头疼|难受`)
+	expOutcomeZH  = regexp.MustCompile(`现在|之后|以后|降到|降低|稳定|快了|好了|再也没|不再|终于|提升|减少|缩短`)
+	expThirdZH    = regexp.MustCompile(`^(?:我的?)?(?:朋友|同事|老婆|老公|妻子|丈夫|妈妈|爸爸|母亲|父亲|哥哥|姐姐|弟弟|妹妹|老板|领导|同学|孩子|儿子|女儿)|^(?:他|她|他们|她们|别人|有人|听说)`)
+)
+
+// experience finds pain → solution → outcome in one message ("we had constant OOM kills …
+// what fixed it was … memory dropped …"). It needs a solution and a pain or an outcome, and the
+// person among those it happened to (subjects are often dropped in Chinese, so there it
+// needs only that nobody else is the subject).
+func experience(msg, lower string, sents []sentence, ps *profile) (finding, bool) {
+	if len(sents) == 0 {
+		return finding{}, false
+	}
+	cjk := strings.ContainsFunc(msg, func(r rune) bool { return r >= 0x4e00 && r <= 0x9fff })
+	sol, pain, out := expSolutionEN, expPainEN, expOutcomeEN
+	if cjk {
+		sol, pain, out = expSolutionZH, expPainZH, expOutcomeZH
+	}
+	var pains, sols, outs []clause
+	first, last := -1, -1
+	for si := range sents {
+		s := &sents[si]
+		g := false
+		if s.cjk {
+			g = zhGuarded(s)
+		} else {
+			// "What fixed it was …" opens like a question but states the fix.
+			g = enGuarded(s) && !(expSolutionEN.MatchString(s.lower) && !strings.HasSuffix(s.lower, "?"))
+		}
+		if g {
+			continue
+		}
+		for _, c := range splitClauses(lower, s.start, s.end) {
+			role := false
+			if m := sol.FindStringIndex(c.lower); m != nil {
+				// "… fixed it and the suite is green since": the outcome after the fix is its own part.
+				if o := out.FindStringIndex(c.lower[m[1]:]); o != nil && strings.TrimSpace(c.lower[m[1]:m[1]+o[0]]) != "" {
+					cut := c.start + m[1] + o[0]
+					sols = append(sols, clause{start: c.start, end: cut})
+					outs = append(outs, clause{start: cut, end: c.end})
+				} else {
+					sols = append(sols, c)
+				}
+				role = true
+			} else if out.MatchString(c.lower) && len(sols) > 0 {
+				outs = append(outs, c)
+				role = true
+			} else if pain.MatchString(c.lower) && len(sols) == 0 {
+				pains = append(pains, c)
+				role = true
+			}
+			if role {
+				if first < 0 {
+					first = si
+				}
+				last = si
+			}
+		}
+	}
+	if len(sols) == 0 || (len(pains) == 0 && len(outs) == 0) {
+		return finding{}, false
+	}
+	if cjk {
+		if expThirdZH.MatchString(strings.TrimSpace(msg)) {
+			return finding{}, false
+		}
+	} else if !expMineEN.MatchString(lower) || enThird.MatchString(strings.TrimSpace(lower)) {
+		return finding{}, false
+	}
+	for i := first; i <= last; i++ {
+		sents[i].consumed = true
+	}
+	join := func(cs []clause, sep string) string {
+		var parts []string
+		for _, c := range cs {
+			if p := trimPunct(msg[c.start:c.end]); p != "" {
+				parts = append(parts, p)
+			}
+		}
+		return strings.Join(parts, sep)
+	}
+	labels := [3]string{"Pain: ", "Solution: ", "Outcome: "}
+	sep, titleLead := "; ", "What worked: "
+	if cjk {
+		labels = [3]string{"痛点：", "解决：", "结果："}
+		sep, titleLead = "；", "经验："
+	}
+	solution := join(sols, sep)
+	var body []string
+	if len(pains) > 0 {
+		p := join(pains, sep)
+		body = append(body, labels[0]+p)
+		ps.add(SignalPainPoint, msg[pains[0].start:pains[0].end], msg[pains[0].start:pains[0].end])
+	}
+	body = append(body, labels[1]+solution)
+	if len(outs) > 0 {
+		body = append(body, labels[2]+join(outs, sep))
+	}
+	return finding{typ: "experience", kind: "fix", slugKey: solution, title: titleLead + solution,
+		body: strings.Join(body, "\n"), start: sols[0].start, end: sents[last].end, rule: "experience"}, true
+}

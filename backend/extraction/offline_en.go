@@ -1,0 +1,393 @@
+package extraction
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// English patterns. They run on the sentence lower-cased (ASCII only, offsets kept) with
+// quoted text blanked; where capitals matter (names, places) the masked sentence is checked
+// at the same offsets. Every rule needs the person as the subject ("I", "my name", an
+// imperative addressed to the agent), so "my colleague loves Rust" is never the person.
+var (
+	enLead = `^(?:(?:please|pls|also|and|oh|ok|okay|btw|hey|so|one more thing)[,:]?\s+){0,3}`
+
+	enRemember   = regexp.MustCompile(enLead + `(?:remember|keep in mind|make a note|note down|memorize|memorise|save (?:this|that) (?:to|in) (?:memory|your memory))\b(?:\s+(?:this|that))?(\s+for this (?:project|repo|repository|codebase))?\s*[:,-]?\s*(?:that\s+)?`)
+	enAboutMe    = regexp.MustCompile(`^(?:i|i'm|i am|i’m|i've|i have|i'd|my|me)\b`)
+	enImperative = regexp.MustCompile(`^(?:to\s|always|never|don't|don’t|do not|use|avoid|stop|prefer|you should|please|keep|make sure|ask me)\b`)
+	enRecall     = regexp.MustCompile(`^(?:when|how|what|why|where|who|the time|us|me when|you)\b`)
+	enPin        = regexp.MustCompile(`\b(?:for|in|on) this (?:project|repo|repository|codebase)\b`)
+
+	enAlwaysNever = regexp.MustCompile(enLead + `(always|never)\s+\S`)
+	enDont        = regexp.MustCompile(enLead + `(?:don't|don’t|dont|do not|stop|quit|avoid)\s+(?:ever\s+)?(use|using|wrap|wrapping|add|adding|write|writing|put|putting|call|calling|make|making|run|running|import|importing|install|installing|start|starting|commit|committing|push|pushing|reply|replying|answer|answering|explain|explaining|apologi[sz]e|apologi[sz]ing|include|including)\b`)
+	enUseNot      = regexp.MustCompile(enLead + `(?:use|prefer|go with|stick to|stick with|default to)\s+(.+?),?\s+(?:not|instead of|rather than|over)\s+\S`)
+	enStyle       = regexp.MustCompile(`\b(?:keep|make)\s+(?:your\s+|the\s+|all\s+)?(?:answers|responses|replies|explanations|messages|output|comments|summaries)\s+(short|shorter|brief|concise|terse|simple|detailed|longer|to the point)\b`)
+	enHateWhen    = regexp.MustCompile(`\bi (?:really )?(?:hate|don't like|don’t like|do not like|dislike|can't stand|cannot stand)(?: it)? when (?:you|answers|responses|replies|the (?:agent|assistant|model|ai|bot))\b`)
+	enFromNow     = regexp.MustCompile(`^(?:(?:and|also|ok|okay|so)[,:]?\s+){0,2}(?:from now on|going forward|in (?:the )?future|by default|in general)\s*[,:]?\s+\S`)
+
+	enDurable = regexp.MustCompile(`\b(?:always|never|ever|anymore|any more|again|from now on|going forward|in (?:the )?future|in general|every|everywhere|by default|all (?:my|our|the)|anything|everything|instead|(?:in|for) (?:this|my|our|any|all) (?:repo|repos|repository|project|projects|codebase|code))\b`)
+	enTaskish = regexp.MustCompile(`\b(?:this time|for now|for this task|this task only|just this once|this once|right now|today|for the moment|(?:in|for) this (?:file|function|method|class|test|pr|commit|branch)|here)\b`)
+
+	enName     = regexp.MustCompile(`\b(?:my name is|my name's|call me|i'm|i am|i’m)\s+([a-z][a-z'-]+(?:\s+[a-z][a-z'-]+)?)`)
+	enRoleNoun = `(?:engineer|developer|dev|designer|teacher|analyst|manager|lead|founder|co-founder|student|scientist|researcher|architect|consultant|illustrator|writer|doctor|nurse|lawyer|accountant|chef|freelancer|programmer|administrator|admin|sre|cto|ceo|artist|photographer|editor|translator|marketer|recruiter|intern|professor|owner|maintainer|tester|pm)`
+	enRole     = regexp.MustCompile(`\b(?:i'm|i am|i’m|i work as|i'm working as|i am working as)\s+(?:a|an|the)\s+((?:[a-z-]+\s+){0,4}?` + enRoleNoun + `)\b`)
+	enApposite = regexp.MustCompile(`^,\s*(?:a|an|the)?\s*((?:[a-z-]+\s+){0,4}?` + enRoleNoun + `)\b`)
+	enWork     = regexp.MustCompile(`\bi (?:work at|work for|run|own|founded|co-founded|manage)\s+((?:a|an|the)\s+)?((?:[a-z0-9&.-]+\s+){0,4}?(?:company|agency|studio|shop|startup|business|team|store|restaurant|cafe|café|lab|firm|consultancy|bank|hospital|school|university|fintech|bakery|clinic))\b`)
+	enWorkAt   = regexp.MustCompile(`\bi work (?:at|for)\s+([a-z][\w&.-]*(?:\s+[a-z][\w&.-]*)?)`)
+	enPlace    = regexp.MustCompile(`\b(?:i live in|i'm living in|i am living in|i'm based in|i am based in|based in|i'm from|i am from|i’m from|i moved to|i've moved to|i relocated to|i grew up in)\s+([a-z][a-z-]+(?:\s+[a-z][a-z-]+)?)`)
+	enInPlace  = regexp.MustCompile(`\bin ([a-z][a-z-]+)`)
+
+	enDiet    = regexp.MustCompile(`\bi(?:'m| am|’m) (vegetarian|vegan|pescatarian|lactose[- ]intolerant|gluten[- ]free|celiac|coeliac|diabetic|teetotal|kosher|halal)\b`)
+	enAllergy = regexp.MustCompile(`\bi(?:'m| am|’m) allergic to\s+\S`)
+	enCant    = regexp.MustCompile(`\bi (?:can't|can’t|cannot|can not|don't|don’t|do not|never) (?:eat|drink)\s+\S`)
+	enOnly    = regexp.MustCompile(`\bi only (?:eat|drink)\s+\S`)
+
+	enEnv   = regexp.MustCompile(`\bi(?:'m| am|’m) (?:on|using|running) (?:windows|macos|mac|a mac|linux|ubuntu|debian|fedora|arch|wsl|nixos|chromeos)\b`)
+	enSkill = regexp.MustCompile(`\bi(?:'ve| have|’ve) been (?:writing|using|coding in|working with|programming in|doing)\s+(\S.*?)\s+for\s+\S|\bi(?:'m| am|’m) (?:new to|learning|just learning|getting into)\s+\S`)
+
+	enLike    = regexp.MustCompile(`\bi (?:really |strongly |much |generally |usually |definitely |mostly |also )?(prefer|like|love|enjoy|adore)\s+(\S)`)
+	enDislike = regexp.MustCompile(`\bi (?:really |just |absolutely )?(?:don't|don’t|dont|do not) (?:really )?(?:like|enjoy|love|care for)\s+\S|\bi (?:really )?(?:hate|dislike|detest|can't stand|can’t stand|cannot stand|loathe)\s+\S|\bi(?:'m| am|’m) not (?:a (?:big |huge )?fan of|into|fond of)\s+\S`)
+	enFan     = regexp.MustCompile(`\bi(?:'m| am|’m) (?:a (?:big |huge )?fan of|into|fond of|obsessed with)\s+\S`)
+	enFav     = regexp.MustCompile(`\bmy (?:favorite|favourite|go-to) [a-z ]{2,20} is\s+\S`)
+	enUse     = regexp.MustCompile(`\bi (?:mostly |mainly |usually |always |primarily |only |still |now |exclusively |daily )?(?:use|write|code in|program in|work in|develop in)\s+(\S+)`)
+
+	enBadObject = regexp.MustCompile(`^(?:it|this|that|these|those|them|you|your|how|what|when|where|the way|the idea|the answer|the code|the solution|the result|the results|the output|waiting|being|having|dealing|doing|to know|to hear|to see|the same|a lot|a bit|lots|too|some|any|one|ones|both|neither|nothing|everything|anything)\b`)
+	enHedge     = regexp.MustCompile(`\b(?:not sure|i'm not saying|i am not saying|just curious|i guess|maybe|perhaps|probably|i might|i may|i wish|if i were|if i was|would i|i would)\b`)
+	enHypo      = regexp.MustCompile(`^(?:(?:and|but|so|ok|okay)[,]?\s+)?(?:if|suppose|supposing|imagine|assuming|assume|let's say|say|what if|hypothetically|in case|unless|when)\b`)
+	enQuestion  = regexp.MustCompile(`^(?:what|why|how|when|where|which|who|whom|whose|can|could|would|will|should|shall|does|did|is|are|was|were|has|have|any|isn't|aren't|do you|do we|do i)\b`)
+	enSarcasm   = regexp.MustCompile(`^(?:lol|lmao|haha|yeah right|oh sure|sure,|oh great|great,|wow,)|\*[a-z]+\*|/s$|🙄|🙃|😒|\byeah right\b`)
+	enThird     = regexp.MustCompile(`^(?:my|our|his|her|their) (?:colleague|coworker|co-worker|friend|wife|husband|partner|boss|manager|brother|sister|mother|mom|mum|father|dad|son|daughter|team|kid|kids|roommate|client|teacher|girlfriend|boyfriend)|^(?:he|she|they|someone|somebody|people|everyone)\b`)
+	enOutroEnd  = []string{" so ", " because ", " but ", " which ", " since ", " and i ", " when ", " though ", " although ", " unless ", " if "}
+	nameStop    = map[string]bool{"not": true, "sure": true, "going": true, "so": true, "just": true, "also": true, "really": true, "here": true, "back": true, "done": true, "fine": true, "ok": true, "okay": true, "sorry": true, "glad": true, "happy": true, "still": true, "trying": true, "working": true, "using": true, "new": true, "good": true, "afraid": true, "aware": true, "pretty": true, "very": true, "on": true, "in": true, "at": true, "from": true, "based": true, "currently": true, "a": true, "an": true, "the": true, "english": true, "american": true, "british": true, "chinese": true, "german": true, "french": true, "italian": true, "spanish": true, "japanese": true, "indian": true, "canadian": true, "dutch": true, "swiss": true, "irish": true, "australian": true, "korean": true, "brazilian": true, "russian": true, "polish": true, "vegetarian": true, "vegan": true, "allergic": true, "learning": true, "tired": true, "busy": true, "confused": true, "stuck": true, "ready": true, "curious": true, "wondering": true, "thinking": true}
+)
+
+// enGuarded reports sentences that state no fact of the person: questions, hypotheticals,
+// hedges, sarcasm and sentences about someone else.
+func enGuarded(s *sentence) bool {
+	l := strings.TrimSpace(s.lower)
+	return strings.HasSuffix(l, "?") || enQuestion.MatchString(l) || enHypo.MatchString(l) ||
+		enHedge.MatchString(l) || enSarcasm.MatchString(l) || enThird.MatchString(l)
+}
+
+// enRules tries the English rule families on one sentence, most specific first; a sentence
+// yields at most one finding.
+func enRules(s *sentence, ps *profile) (finding, bool) {
+	if enGuarded(s) {
+		return finding{}, false
+	}
+	for _, r := range []func(*sentence, *profile) (finding, bool){enRememberRule, enFeedbackRule, enIdentityRule, enDietRule, enPrefRule} {
+		if f, ok := r(s, ps); ok {
+			return f, true
+		}
+	}
+	return finding{}, false
+}
+
+func enRememberRule(s *sentence, _ *profile) (finding, bool) {
+	m := enRemember.FindStringSubmatchIndex(s.lower)
+	if m == nil {
+		return finding{}, false
+	}
+	rest := s.lower[m[1]:]
+	content := trimPunct(s.orig[m[1]:])
+	if enRecall.MatchString(rest) || len(content) < 4 {
+		return finding{}, false
+	}
+	pinned := m[2] >= 0 || enPin.MatchString(s.lower)
+	typ := "reference"
+	switch {
+	case enAboutMe.MatchString(rest):
+		typ = "user"
+	case enImperative.MatchString(rest):
+		typ = "feedback"
+	}
+	if pinned {
+		typ = "project"
+	}
+	return finding{typ: typ, kind: "note", slugKey: content, title: capFirst(content),
+		body:  "The person asked to remember: " + content + ".",
+		start: s.start, end: s.end, high: true, pinned: pinned, rule: "en.remember"}, true
+}
+
+func enFeedbackRule(s *sentence, ps *profile) (finding, bool) {
+	l := s.lower
+	durable := enDurable.MatchString(l)
+	ok, rule := false, ""
+	switch {
+	case enStyle.MatchString(l):
+		ok, rule = true, "en.style"
+		ps.add(SignalCommStyle, enStyle.FindStringSubmatch(l)[1]+" answers", s.orig)
+	case enHateWhen.MatchString(l):
+		ok, rule = true, "en.hate-when"
+	case enFromNow.MatchString(l):
+		ok, rule = true, "en.from-now-on"
+	case enAlwaysNever.MatchString(l):
+		ok, rule = true, "en.always-never"
+	case enUseNot.MatchString(l):
+		ok, rule = true, "en.use-not"
+	case enDont.MatchString(l):
+		verb := enDont.FindStringSubmatch(l)[1]
+		named := (verb == "use" || verb == "using" || verb == "import" || verb == "importing" || verb == "install" || verb == "installing") && hasNamedObject(s, enDont.FindStringIndex(l)[1])
+		ok, rule = durable || named, "en.dont"
+	}
+	if !ok || (enTaskish.MatchString(l) && !enPin.MatchString(l) && !strings.Contains(l, "always") && !strings.Contains(l, "never")) {
+		return finding{}, false
+	}
+	said := trimPunct(s.orig)
+	return finding{typ: "feedback", kind: "rule", slugKey: said, title: capFirst(said),
+		body:  "The person told the agent: “" + said + "”.",
+		start: s.start, end: s.end, pinned: enPin.MatchString(l), rule: rule}, true
+}
+
+// hasNamedObject reports whether the words after offset i of the sentence name a thing (not
+// a pronoun): "don't use testify" yes, "don't use that" no.
+func hasNamedObject(s *sentence, i int) bool {
+	rest := strings.TrimSpace(s.lower[i:])
+	return rest != "" && !enBadObject.MatchString(rest) && unicode.IsLetter(firstRune(rest)) || strings.HasPrefix(rest, "~")
+}
+
+func firstRune(s string) rune {
+	r, _ := utf8.DecodeRuneInString(s)
+	return r
+}
+
+// capitalised reports whether the masked sentence has an upper-case letter at offset i.
+func capitalised(s *sentence, i int) bool {
+	r, _ := utf8.DecodeRuneInString(s.mask[i:])
+	return unicode.IsUpper(r)
+}
+
+func enIdentityRule(s *sentence, ps *profile) (finding, bool) {
+	l := s.lower
+	var parts []string
+	slug := ""
+	if m := enName.FindStringSubmatchIndex(l); m != nil {
+		name := s.orig[m[2]:m[3]]
+		first := strings.ToLower(strings.Fields(name)[0])
+		lead := l[m[0]:m[2]]
+		after := strings.TrimSpace(l[m[3]:])
+		explicit := strings.HasPrefix(lead, "my name") || strings.HasPrefix(lead, "call me")
+		endsOK := after == "" || strings.ContainsAny(after[:1], ",.!;") || strings.HasPrefix(after, "and ") || strings.HasPrefix(after, "from ") || strings.HasPrefix(after, "here")
+		if capitalised(s, m[2]) && !nameStop[first] && (explicit || endsOK) && !enNationality(first) {
+			parts = append(parts, "Name: "+name)
+			slug = "user-name"
+			if am := enApposite.FindStringSubmatchIndex(l[m[3]:]); am != nil {
+				role := extendRole(s, m[3]+am[2], m[3]+am[3])
+				parts = append(parts, "Role: "+role)
+				ps.add(SignalRole, role, s.orig)
+			}
+		}
+	}
+	if m := enRole.FindStringSubmatchIndex(l); m != nil {
+		role := extendRole(s, m[2], m[3])
+		parts = append(parts, "Role: "+role)
+		ps.add(SignalRole, role, s.orig)
+		if slug == "" {
+			slug = "user-role"
+		}
+	}
+	if m := enWork.FindStringSubmatchIndex(l); m != nil {
+		parts = append(parts, "Work: "+trimPunct(s.orig[m[0]:clauseEnd(l, m[1])]))
+		if slug == "" {
+			slug = "user-work"
+		}
+	} else if m := enWorkAt.FindStringSubmatchIndex(l); m != nil && capitalised(s, m[2]) {
+		parts = append(parts, "Works at "+s.orig[m[2]:m[3]])
+		if slug == "" {
+			slug = "user-work"
+		}
+	}
+	if m := enPlace.FindStringSubmatchIndex(l); m != nil && capitalised(s, m[2]) {
+		parts = append(parts, "Based in "+s.orig[m[2]:m[3]])
+		if slug == "" {
+			slug = "user-location"
+		}
+	}
+	if slug == "" {
+		return finding{}, false
+	}
+	enIndustry(l, s.orig, ps)
+	said := trimPunct(s.orig)
+	return finding{typ: "user", kind: "identity", slug: slug, title: strings.Join(parts, "; "),
+		body:  strings.Join(parts, ". ") + ".\n\nThe person said: “" + said + "”",
+		start: s.start, end: s.end, rule: "en.identity"}, true
+}
+
+// enNationality keeps "I'm Italian" from being read as a name.
+func enNationality(w string) bool {
+	for _, suf := range []string{"ese", "ish", "ian", "can", "ean"} {
+		if strings.HasSuffix(w, suf) && len(w) > 5 {
+			return true
+		}
+	}
+	return false
+}
+
+// extendRole continues a role phrase through "at …", "in …", "for …" up to the clause end
+// ("backend lead at a fintech in Milan").
+func extendRole(s *sentence, a, b int) string {
+	rest := s.lower[b:]
+	for _, p := range []string{" at ", " in ", " for ", " with ", " on "} {
+		if strings.HasPrefix(rest, p) {
+			return trimPunct(s.orig[a:clauseEnd(s.lower, b)])
+		}
+	}
+	return trimPunct(s.orig[a:b])
+}
+
+// clauseEnd returns where the phrase starting at offset i of the lower-cased sentence ends:
+// the next comma or stop, or a conjunction that starts another thought.
+func clauseEnd(l string, i int) int {
+	end := len(l)
+	if j := strings.IndexAny(l[i:], ",;!?"); j >= 0 {
+		end = i + j
+	}
+	if j := strings.Index(l[i:], ". "); j >= 0 && i+j < end {
+		end = i + j
+	}
+	if strings.HasSuffix(l[:end], ".") {
+		end--
+	}
+	for _, w := range enOutroEnd {
+		if j := strings.Index(l[i:], w); j >= 0 && i+j < end {
+			end = i + j
+		}
+	}
+	return end
+}
+
+var enIndustries = []struct {
+	re       *regexp.Regexp
+	industry string
+}{
+	{regexp.MustCompile(`\bfintechs?\b`), "fintech"}, {regexp.MustCompile(`\bbanks?\b`), "banking"}, {regexp.MustCompile(`\bhospitals?\b`), "healthcare"}, {regexp.MustCompile(`\bclinics?\b`), "healthcare"},
+	{regexp.MustCompile(`\bweb agenc(?:y|ies)\b`), "web agency"}, {regexp.MustCompile(`\bagenc(?:y|ies)\b`), "agency"}, {regexp.MustCompile(`\bgames?\b`), "games"}, {regexp.MustCompile(`\bschools?\b`), "education"},
+	{regexp.MustCompile(`\buniversit(?:y|ies)\b`), "education"}, {regexp.MustCompile(`\be-commerce\b`), "e-commerce"}, {regexp.MustCompile(`\becommerce\b`), "e-commerce"},
+	{regexp.MustCompile(`\binsurance\b`), "insurance"}, {regexp.MustCompile(`\bstartups?\b`), "startup"}, {regexp.MustCompile(`\brestaurants?\b`), "hospitality"},
+}
+
+func enIndustry(l, orig string, ps *profile) {
+	for _, in := range enIndustries {
+		if in.re.MatchString(l) {
+			ps.add(SignalIndustry, in.industry, orig)
+			return
+		}
+	}
+}
+
+func enDietRule(s *sentence, _ *profile) (finding, bool) {
+	l := s.lower
+	var m []int
+	for _, re := range []*regexp.Regexp{enDiet, enAllergy, enCant, enOnly} {
+		if m = re.FindStringIndex(l); m != nil {
+			break
+		}
+	}
+	if m == nil {
+		return finding{}, false
+	}
+	said := thirdPerson(trimPunct(s.orig[m[0]:clauseEnd(l, m[1])]))
+	return finding{typ: "user", kind: "diet", slugKey: said, title: said,
+		body:  said + ".\n\nThe person said: “" + trimPunct(s.orig) + "”",
+		start: s.start + m[0], end: s.end, rule: "en.diet"}, true
+}
+
+func enPrefRule(s *sentence, ps *profile) (finding, bool) {
+	l := s.lower
+	kind := ""
+	var m []int
+	switch {
+	case enEnv.MatchString(l):
+		m, kind = enEnv.FindStringIndex(l), "env"
+	case enSkill.MatchString(l):
+		m, kind = enSkill.FindStringIndex(l), "skill"
+	case enDislike.MatchString(l):
+		m, kind = enDislike.FindStringIndex(l), "dislikes"
+	case enLike.MatchString(l):
+		m = enLike.FindStringSubmatchIndex(l)
+		if enBadObject.MatchString(l[m[4]:]) || (l[m[2]:m[3]] == "like" && strings.HasPrefix(l[m[4]:], "to ")) {
+			return finding{}, false
+		}
+		kind = "likes"
+	case enFan.MatchString(l):
+		m, kind = enFan.FindStringIndex(l), "likes"
+	case enFav.MatchString(l):
+		m, kind = enFav.FindStringIndex(l), "likes"
+	case enUse.MatchString(l):
+		m = enUse.FindStringSubmatchIndex(l)
+		obj := l[m[2]:m[3]]
+		if !capitalised(s, m[2]) && !isTool(obj) {
+			return finding{}, false
+		}
+		kind = "uses"
+	default:
+		return finding{}, false
+	}
+	end := clauseEnd(l, m[1])
+	if end <= m[1] {
+		return finding{}, false
+	}
+	obj := thirdPerson(trimPunct(s.orig[m[0]:end]))
+	if kind == "uses" || kind == "likes" || kind == "env" {
+		for _, t := range toolsIn(l[m[0]:end]) {
+			ps.add(SignalPreferredTool, t, s.orig)
+		}
+	}
+	return finding{typ: "user", kind: kind, slugKey: obj, title: obj,
+		body:  obj + ".\n\nThe person said: “" + trimPunct(s.orig) + "”",
+		start: s.start + m[0], end: s.end, rule: "en." + kind}, true
+}
+
+var (
+	enThirdLead = regexp.MustCompile(`^(?i:i(?:'m|’m| am)|i(?:'ve|’ve| have)|i (?:don't|don’t|do not|dont)|i (?:can't|can’t|cannot|can not)|i (?:never|only|also|still|really|mostly|mainly|usually|always|primarily|generally|strongly|definitely|absolutely|just|now|exclusively|daily)|i)\b\s*`)
+	enThirdMap  = map[string]string{"i'm": "Is", "i’m": "Is", "i am": "Is", "i've": "Has", "i’ve": "Has", "i have": "Has",
+		"i don't": "Doesn't", "i don’t": "Doesn't", "i do not": "Does not", "i dont": "Doesn't",
+		"i can't": "Can't", "i can’t": "Can't", "i cannot": "Cannot", "i can not": "Cannot"}
+)
+
+// thirdPerson turns a clause the person said about themselves into a title about them:
+// "I prefer tabs over spaces" → "Prefers tabs over spaces", "I'm vegetarian" → "Is vegetarian".
+// Anything it does not recognise is kept as said.
+func thirdPerson(c string) string {
+	m := enThirdLead.FindStringIndex(c)
+	if m == nil {
+		return c
+	}
+	lead := strings.ToLower(strings.TrimSpace(c[:m[1]]))
+	rest := c[m[1]:]
+	if t, ok := enThirdMap[lead]; ok {
+		return t + " " + rest
+	}
+	adv := strings.TrimSpace(strings.TrimPrefix(lead, "i"))
+	verb, tail, _ := strings.Cut(rest, " ")
+	if verb == "" || !isLowerWord(verb) {
+		return c
+	}
+	switch {
+	case strings.HasSuffix(verb, "s") || strings.HasSuffix(verb, "sh") || strings.HasSuffix(verb, "ch") || strings.HasSuffix(verb, "x"):
+		verb += "es"
+	case strings.HasSuffix(verb, "y") && len(verb) > 2 && !strings.ContainsRune("aeiou", rune(verb[len(verb)-2])):
+		verb = verb[:len(verb)-1] + "ies"
+	default:
+		verb += "s"
+	}
+	out := verb
+	if adv != "" {
+		out = adv + " " + verb
+	}
+	if tail != "" {
+		out += " " + tail
+	}
+	return capFirst(out)
+}
+
+func isLowerWord(w string) bool {
+	for _, r := range w {
+		if r < 'a' || r > 'z' {
+			return false
+		}
+	}
+	return true
+}

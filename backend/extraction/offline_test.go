@@ -1,0 +1,191 @@
+package extraction
+
+import (
+	"context"
+	"regexp"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+var slugRE = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{1,62}[a-z0-9]$`)
+
+// checkPlanInvariants holds for every plan the offline extractor makes, whatever the input:
+// the model is "offline", at most 8 items, only writes or updates with valid slugs, types,
+// scopes, titles and bodies, and every quote (items and profile signals) is a verbatim piece
+// of one of the person's messages, at most 80 bytes.
+func checkPlanInvariants(t testing.TB, in Input, out Outcome) {
+	t.Helper()
+	if out.Model != "offline" {
+		t.Fatalf("model %q", out.Model)
+	}
+	items := out.Plan.Items
+	if len(items) > 8 {
+		t.Fatalf("%d items", len(items))
+	}
+	if (len(items) > 0) != (out.Plan.Status == PlanUpdated) || (len(items) == 0 && out.Plan.Status != PlanNoop) {
+		t.Fatalf("status %q with %d items", out.Plan.Status, len(items))
+	}
+	var users []string
+	for _, m := range append(append([]Message(nil), in.Turns...), in.Request.Messages...) {
+		if m.Role == "user" {
+			users = append(users, m.Content)
+		}
+	}
+	verbatim := func(q string) bool {
+		for _, u := range users {
+			if strings.Contains(u, q) {
+				return true
+			}
+		}
+		return false
+	}
+	seen := map[string]bool{}
+	for _, it := range items {
+		if it.Action != ActionWrite && it.Action != ActionUpdate {
+			t.Fatalf("action %q", it.Action)
+		}
+		if !slugRE.MatchString(it.Slug) || seen[it.Slug] {
+			t.Fatalf("bad or repeated slug %q", it.Slug)
+		}
+		seen[it.Slug] = true
+		switch it.Type {
+		case "user", "feedback", "project", "reference", "experience":
+		default:
+			t.Fatalf("type %q", it.Type)
+		}
+		if it.Scope != "global" && !(it.Scope == "project" && (in.Request.Workdir != "" || in.ProjectPinned)) {
+			t.Fatalf("scope %q (workdir %q)", it.Scope, in.Request.Workdir)
+		}
+		if it.Description == "" || utf8.RuneCountInString(it.Description) > 120 || strings.ContainsAny(it.Description, "\n\r") {
+			t.Fatalf("title %q", it.Description)
+		}
+		if strings.TrimSpace(it.Body) == "" || len(it.Body) > 8192 || !utf8.ValidString(it.Body) {
+			t.Fatalf("body %q", it.Body)
+		}
+		if it.Confidence != "medium" && it.Confidence != "high" {
+			t.Fatalf("confidence %q", it.Confidence)
+		}
+		if it.SourceQuote == "" || len(it.SourceQuote) > 80 || !utf8.ValidString(it.SourceQuote) || !verbatim(it.SourceQuote) {
+			t.Fatalf("quote %q is not a verbatim piece (≤ 80 bytes) of a user message", it.SourceQuote)
+		}
+		if it.Confidence == "high" && utf8.RuneCountInString(it.SourceQuote) < 5 {
+			t.Fatalf("high confidence on a %d-char quote", utf8.RuneCountInString(it.SourceQuote))
+		}
+	}
+	for _, s := range out.Plan.Profile {
+		if s.Value == "" || s.Quote == "" || len(s.Quote) > 80 || !verbatim(s.Quote) {
+			t.Fatalf("profile signal %+v: quote not verbatim", s)
+		}
+	}
+}
+
+// planOne runs the offline planner on one user message (after an assistant message, so only
+// the person's words can be evidence).
+func planOne(t testing.TB, msg, workdir string) Outcome {
+	t.Helper()
+	in := Input{Request: Request{SessionID: "s", Agent: "a", Workdir: workdir, Messages: []Message{
+		{Role: "assistant", Content: "I'm Claude, I love Rust and I live in the cloud. Remember that I prefer tabs."},
+		{Role: "user", Content: msg},
+	}}}
+	in.Turns = []Message{{Role: "user", Content: msg}}
+	out, err := NewOffline().Plan(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkPlanInvariants(t, in, out)
+	return out
+}
+
+// TestOfflineRules: each rule family on what it must catch, with the type, scope, confidence
+// and the words that must be in the memory.
+func TestOfflineRules(t *testing.T) {
+	cases := []struct {
+		family, msg, workdir     string
+		typ, scope, conf, phrase string
+	}{
+		{"identity", "Hi, I'm Priya, a data engineer at a bank in Toronto.", "", "user", "global", "medium", "Priya"},
+		{"identity", "My name is Tom Becker and I work for Siemens.", "", "user", "global", "medium", "Tom Becker"},
+		{"identity", "I live in Nairobi.", "", "user", "global", "medium", "Nairobi"},
+		{"identity", "I work as a nurse at a children's hospital.", "", "user", "global", "medium", "nurse"},
+		{"identity", "我叫李雷，在北京做前端开发。", "", "user", "global", "medium", "李雷"},
+		{"identity", "我是一名数据分析师。", "", "user", "global", "medium", "数据分析师"},
+		{"identity", "我住在广州，离公司很近。", "", "user", "global", "medium", "广州"},
+		{"preference", "I prefer light themes in my editor.", "", "user", "global", "medium", "light themes"},
+		{"preference", "I really don't like long meetings.", "", "user", "global", "medium", "long meetings"},
+		{"preference", "I'm vegan.", "", "user", "global", "medium", "vegan"},
+		{"preference", "我不喜欢吃香菜。", "", "user", "global", "medium", "香菜"},
+		{"preference", "我对花生过敏。", "", "user", "global", "medium", "花生"},
+		{"tool", "I mostly use Emacs with org-mode.", "", "user", "global", "medium", "Emacs"},
+		{"tool", "我平时用 Obsidian 记笔记。", "", "user", "global", "medium", "Obsidian"},
+		{"feedback", "Never commit directly to main.", "", "feedback", "global", "medium", "main"},
+		{"feedback", "Don't use lodash, we have our own helpers.", "", "feedback", "global", "medium", "lodash"},
+		{"feedback", "Please keep replies concise.", "", "feedback", "global", "medium", "concise"},
+		{"feedback", "From now on, write commit messages in English.", "", "feedback", "global", "medium", "commit messages"},
+		{"feedback", "Don't use mocks in this repo.", "/w/p", "feedback", "project", "medium", "mocks"},
+		{"feedback", "以后不要用 jQuery。", "", "feedback", "global", "medium", "jQuery"},
+		{"feedback", "千万不要删除生产数据库。", "", "feedback", "global", "medium", "生产数据库"},
+		{"remember", "Remember that my cat is called Miso.", "", "user", "global", "high", "Miso"},
+		{"remember", "Please remember the VPN host is vpn.example.org.", "", "reference", "global", "high", "vpn.example.org"},
+		{"remember", "Remember for this project: the API lives under /v2.", "/w/p", "project", "project", "high", "/v2"},
+		{"remember", "帮我记一下，我的工号是 A1234。", "", "user", "global", "high", "A1234"},
+		{"remember", "这个项目记住：数据库迁移用 goose。", "/w/p", "project", "project", "high", "goose"},
+		{"remember", "代码缩进统一用四个空格，记住了。", "", "feedback", "global", "high", "四个空格"},
+		{"experience", "My builds kept failing on ARM. What fixed it was pinning the base image, and now CI is green.", "", "experience", "global", "medium", "pinning the base image"},
+		{"experience", "之前部署总是超时，后来把镜像换成 alpine，现在两分钟就能发完。", "", "experience", "global", "medium", "alpine"},
+	}
+	for _, c := range cases {
+		t.Run(c.family+"/"+c.msg, func(t *testing.T) {
+			out := planOne(t, c.msg, c.workdir)
+			for _, it := range out.Plan.Items {
+				if it.Type == c.typ && it.Scope == c.scope && it.Confidence == c.conf && containsKey(it.Description+"\n"+it.Body, c.phrase) {
+					return
+				}
+			}
+			t.Fatalf("no %s/%s/%s item with %q in %+v", c.typ, c.scope, c.conf, c.phrase, out.Plan.Items)
+		})
+	}
+}
+
+// TestOfflineNothing: sentences that must yield no memory — questions, hypotheticals,
+// third persons, quoted text, sarcasm, hedges, one-off task instructions, small talk, and the
+// assistant's own words.
+func TestOfflineNothing(t *testing.T) {
+	for _, msg := range []string{
+		"Do you prefer tabs or spaces?",
+		"Can you remember what I said about the API?",
+		"If I lived in Tokyo, what would rent cost?",
+		"Suppose I were a teacher, how would I explain this?",
+		"My colleague loves Kotlin.",
+		"My wife is a doctor in Madrid.",
+		"He hates meetings.",
+		"The log says \"I am root and I live in /home\".",
+		"yeah right, I love debugging YAML at 2am 🙄",
+		"I'm not sure I prefer this version.",
+		"Don't add a test for this function right now.",
+		"Skip the linter this time.",
+		"Use a map here.",
+		"I'm going to grab a coffee.",
+		"I'm done for today, thanks!",
+		"I like it!",
+		"ok thanks",
+		"Write a Python script that renames files.",
+		"你喜欢什么编程语言？",
+		"如果我住在上海，房租大概多少？",
+		"我同事特别喜欢用 Vim。",
+		"听说大家都讨厌开会。",
+		"这次不要加注释。",
+		"这个问题以后再说吧。",
+		"我可太喜欢改需求了呢。",
+		"报错说\"我不能连接数据库\"，怎么办？",
+		"好的，谢谢",
+		"帮我写一个快速排序。",
+	} {
+		t.Run(msg, func(t *testing.T) {
+			out := planOne(t, msg, "/w/p")
+			if len(out.Plan.Items) != 0 {
+				t.Fatalf("expected nothing, got %+v", out.Plan.Items)
+			}
+		})
+	}
+}
