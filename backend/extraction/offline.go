@@ -206,7 +206,11 @@ func asciiWords(s string, n int) []string {
 var slugStop = map[string]bool{"a": true, "an": true, "the": true, "i": true, "m": true, "s": true,
 	"t": true, "to": true, "of": true, "my": true, "me": true, "is": true, "are": true, "and": true,
 	"in": true, "on": true, "for": true, "that": true, "this": true, "with": true, "please": true,
-	"it": true, "be": true, "am": true, "ve": true, "ll": true, "d": true, "re": true}
+	"it": true, "be": true, "am": true, "ve": true, "ll": true, "d": true, "re": true, "doesn": true,
+	"don": true, "can": true, "cannot": true, "has": true, "isn": true, "not": true,
+	"does": true, "really": true, "prefers": true, "likes": true, "loves": true, "uses": true,
+	"mostly": true, "mainly": true, "usually": true, "so": true, "we": true, "our": true, "you": true,
+	"your": true, "stand": true, "like": true, "what": true, "was": true, "but": true}
 
 // normaliseKey folds case and drops punctuation and spaces so trivially different wordings of
 // one fact hash alike.

@@ -326,10 +326,13 @@ func enPrefRule(s *sentence, ps *profile) (finding, bool) {
 		return finding{}, false
 	}
 	end := clauseEnd(l, m[1])
-	if end <= m[1] {
-		return finding{}, false
+	if end < m[1] {
+		end = m[1] // the match ends on the object's last character ("I mostly write Go.")
 	}
 	obj := thirdPerson(trimPunct(s.orig[m[0]:end]))
+	if obj == "" {
+		return finding{}, false
+	}
 	if kind == "uses" || kind == "likes" || kind == "env" {
 		for _, t := range toolsIn(l[m[0]:end]) {
 			ps.add(SignalPreferredTool, t, s.orig)

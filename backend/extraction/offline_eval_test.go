@@ -122,7 +122,9 @@ func containsKey(hay, key string) bool {
 	}
 }
 
-func latinWordRune(r rune) bool { return r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r)) }
+func latinWordRune(r rune) bool {
+	return r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r))
+}
 
 func lastRune(s string) rune {
 	r := []rune(s)
