@@ -53,7 +53,8 @@ func (Offline) Plan(ctx context.Context, in Input) (Outcome, error) {
 		return out, err
 	}
 	msg, ok := newestUserMessage(in)
-	if !ok {
+	// Transports deliver JSON, always valid UTF-8; anything else cannot be quoted faithfully.
+	if !ok || !utf8.ValidString(msg) {
 		return out, nil
 	}
 	msg = clip(msg, offlineMaxMessageBytes)
@@ -95,8 +96,9 @@ func (Offline) Plan(ctx context.Context, in Input) (Outcome, error) {
 func newestUserMessage(in Input) (string, bool) {
 	for _, msgs := range [][]Message{in.Turns, in.Request.Messages} {
 		for i := len(msgs) - 1; i >= 0; i-- {
-			if msgs[i].Role == "user" && strings.TrimSpace(msgs[i].Content) != "" {
-				return msgs[i].Content, true
+			if msgs[i].Role == "user" {
+				// A blank newest message states nothing; older ones had their own run.
+				return msgs[i].Content, strings.TrimSpace(msgs[i].Content) != ""
 			}
 		}
 	}

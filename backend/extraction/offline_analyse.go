@@ -46,6 +46,7 @@ var (
 	expSolutionZH = regexp.MustCompile(`后来|最后|改成|换成|改用|换了|换用|用了|通过|解决|发现是|原因是|关掉|去掉|加上|改为`)
 	expPainZH     = regexp.MustCompile(`老是|总是|一直|经常|特别慢|很慢|太慢|卡顿|崩溃|失败|报错|失眠|没用|不管用|没效果|OOM|oom|泄漏|超时|之前|以前|每次|头疼|难受`)
 	expOutcomeZH  = regexp.MustCompile(`现在|之后|以后|降到|降低|稳定|快了|好了|再也没|不再|终于|提升|减少|缩短`)
+	expJoinWord   = regexp.MustCompile(`^(?i:and|so|but|then|and then|and so)\s+`)
 	expThirdZH    = regexp.MustCompile(`^(?:我的?)?(?:朋友|同事|老婆|老公|妻子|丈夫|妈妈|爸爸|母亲|父亲|哥哥|姐姐|弟弟|妹妹|老板|领导|同学|孩子|儿子|女儿)|^(?:他|她|他们|她们|别人|有人|听说)`)
 )
 
@@ -119,11 +120,15 @@ func experience(msg, lower string, sents []sentence, ps *profile) (finding, bool
 	join := func(cs []clause, sep string) string {
 		var parts []string
 		for _, c := range cs {
-			if p := trimPunct(msg[c.start:c.end]); p != "" {
+			p := trimPunct(msg[c.start:c.end])
+			if !cjk {
+				p = expJoinWord.ReplaceAllString(p, "")
+			}
+			if p = clipRunes(p, offlinePhraseRunes); p != "" {
 				parts = append(parts, p)
 			}
 		}
-		return strings.Join(parts, sep)
+		return clipRunes(strings.Join(parts, sep), 2*offlinePhraseRunes)
 	}
 	labels := [3]string{"Pain: ", "Solution: ", "Outcome: "}
 	sep, titleLead := "; ", "What worked: "

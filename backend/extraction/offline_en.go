@@ -91,7 +91,7 @@ func enRememberRule(s *sentence, _ *profile) (finding, bool) {
 		return finding{}, false
 	}
 	rest := s.lower[m[1]:]
-	content := trimPunct(s.orig[m[1]:])
+	content := clipRunes(trimPunct(s.orig[m[1]:]), offlinePhraseRunes)
 	if enRecall.MatchString(rest) || len(content) < 4 {
 		return finding{}, false
 	}
@@ -135,7 +135,7 @@ func enFeedbackRule(s *sentence, ps *profile) (finding, bool) {
 	if !ok || (enTaskish.MatchString(l) && !enPin.MatchString(l) && !strings.Contains(l, "always") && !strings.Contains(l, "never")) {
 		return finding{}, false
 	}
-	said := trimPunct(s.orig)
+	said := saidText(s)
 	return finding{typ: "feedback", kind: "rule", slugKey: said, title: capFirst(said),
 		body:  "The person told the agent: “" + said + "”.",
 		start: s.start, end: s.end, pinned: enPin.MatchString(l), rule: rule}, true
@@ -189,7 +189,7 @@ func enIdentityRule(s *sentence, ps *profile) (finding, bool) {
 		}
 	}
 	if m := enWork.FindStringSubmatchIndex(l); m != nil {
-		parts = append(parts, "Work: "+trimPunct(s.orig[m[0]:clauseEnd(l, m[1])]))
+		parts = append(parts, "Work: "+clipRunes(trimPunct(s.orig[m[0]:clauseEnd(l, m[1])]), offlinePhraseRunes))
 		if slug == "" {
 			slug = "user-work"
 		}
@@ -209,7 +209,7 @@ func enIdentityRule(s *sentence, ps *profile) (finding, bool) {
 		return finding{}, false
 	}
 	enIndustry(l, s.orig, ps)
-	said := trimPunct(s.orig)
+	said := saidText(s)
 	return finding{typ: "user", kind: "identity", slug: slug, title: strings.Join(parts, "; "),
 		body:  strings.Join(parts, ". ") + ".\n\nThe person said: “" + said + "”",
 		start: s.start, end: s.end, rule: "en.identity"}, true
@@ -231,7 +231,7 @@ func extendRole(s *sentence, a, b int) string {
 	rest := s.lower[b:]
 	for _, p := range []string{" at ", " in ", " for ", " with ", " on "} {
 		if strings.HasPrefix(rest, p) {
-			return trimPunct(s.orig[a:clauseEnd(s.lower, b)])
+			return clipRunes(trimPunct(s.orig[a:clauseEnd(s.lower, b)]), offlinePhraseRunes)
 		}
 	}
 	return trimPunct(s.orig[a:b])
@@ -288,9 +288,9 @@ func enDietRule(s *sentence, _ *profile) (finding, bool) {
 	if m == nil {
 		return finding{}, false
 	}
-	said := thirdPerson(trimPunct(s.orig[m[0]:clauseEnd(l, m[1])]))
+	said := clipRunes(thirdPerson(trimPunct(s.orig[m[0]:clauseEnd(l, m[1])])), offlinePhraseRunes)
 	return finding{typ: "user", kind: "diet", slugKey: said, title: said,
-		body:  said + ".\n\nThe person said: “" + trimPunct(s.orig) + "”",
+		body:  said + ".\n\nThe person said: “" + saidText(s) + "”",
 		start: s.start + m[0], end: s.end, rule: "en.diet"}, true
 }
 
@@ -329,7 +329,7 @@ func enPrefRule(s *sentence, ps *profile) (finding, bool) {
 	if end < m[1] {
 		end = m[1] // the match ends on the object's last character ("I mostly write Go.")
 	}
-	obj := thirdPerson(trimPunct(s.orig[m[0]:end]))
+	obj := clipRunes(thirdPerson(trimPunct(s.orig[m[0]:end])), offlinePhraseRunes)
 	if obj == "" {
 		return finding{}, false
 	}
@@ -339,7 +339,7 @@ func enPrefRule(s *sentence, ps *profile) (finding, bool) {
 		}
 	}
 	return finding{typ: "user", kind: kind, slugKey: obj, title: obj,
-		body:  obj + ".\n\nThe person said: “" + trimPunct(s.orig) + "”",
+		body:  obj + ".\n\nThe person said: “" + saidText(s) + "”",
 		start: s.start + m[0], end: s.end, rule: "en." + kind}, true
 }
 

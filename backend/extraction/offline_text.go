@@ -186,3 +186,12 @@ func capFirst(s string) string {
 	}
 	return string(unicode.ToUpper(r)) + s[n:]
 }
+
+// offlinePhraseRunes bounds every phrase copied from the message into a title or body, so a
+// body stays far below the 8 KiB limit whatever the person pastes.
+const offlinePhraseRunes = 300
+
+// saidText is the sentence as the person said it, bounded, for a body's "in their words" line.
+func saidText(s *sentence) string {
+	return clipRunes(trimPunct(s.orig), offlinePhraseRunes)
+}

@@ -22,7 +22,7 @@ var (
 	zhFromNow  = regexp.MustCompile(zhLead + `(?:以后|今后|往后|从现在(?:开始|起))`)
 	zhDont     = regexp.MustCompile(`(?:^|[，,])(?:请|你)?(?:千万|永远|一定|绝对)?(?:不要|别|不准|禁止|不许)(?:再)?(?:用|使用)?\s*([A-Za-z][\w.+#-]*)?`)
 	zhUseNot   = regexp.MustCompile(`用(?:[^，,。]{1,20}?)[，,]\s*(?:别|不要|不用)(?:再)?用`)
-	zhStyle    = regexp.MustCompile(`(?:回答|回复|说话|解释|输出|注释)(?:请|要|尽量|都)?(?:简洁|简短|简单|详细|精炼|短)|(?:别|不要)(?:太)?啰嗦`)
+	zhStyle    = regexp.MustCompile(`(?:回答|回复|说话|解释|输出|注释)(?:请|要|尽量|都)?(简洁|简短|简单|详细|精炼|短)|(?:别|不要)(?:太)?(啰嗦)`)
 	zhLangPref = regexp.MustCompile(`(?:回答|回复)(?:都|请|一律)?用(中文|英文|英语)|用(中文|英文|英语)(?:回答|回复)`)
 	zhTaskish  = regexp.MustCompile(`这次|这回|先别|暂时|今天|回头再说|以后再说|再说吧|这一步|现在先|顺便|这个函数|这个文件|这段|这里|这行`)
 
@@ -80,7 +80,7 @@ func zhRememberRule(s *sentence, _ *profile) (finding, bool) {
 	} else {
 		return finding{}, false
 	}
-	content = trimPunct(content)
+	content = clipRunes(trimPunct(content), offlinePhraseRunes)
 	if len([]rune(content)) < 3 {
 		return finding{}, false
 	}
@@ -106,7 +106,12 @@ func zhFeedbackRule(s *sentence, ps *profile) (finding, bool) {
 	switch {
 	case zhStyle.MatchString(t):
 		ok, rule = true, "zh.style"
-		ps.add(SignalCommStyle, zhStyle.FindString(t), s.orig)
+		m := zhStyle.FindStringSubmatch(t)
+		style := m[1]
+		if m[2] != "" {
+			style = "简洁" // "别太啰嗦": don't ramble
+		}
+		ps.add(SignalCommStyle, style, s.orig)
 	case zhFromNow.MatchString(t):
 		ok, rule = true, "zh.from-now-on"
 	case zhUseNot.MatchString(t):
@@ -121,7 +126,7 @@ func zhFeedbackRule(s *sentence, ps *profile) (finding, bool) {
 	if m := zhLangPref.FindStringSubmatch(t); m != nil {
 		ps.add(SignalCommStyle, "回答用"+m[1]+m[2], s.orig)
 	}
-	said := trimPunct(s.orig)
+	said := saidText(s)
 	return finding{typ: "feedback", kind: "rule", slugKey: said, title: said,
 		body:  "用户对助手的要求：“" + said + "”。",
 		start: s.start, end: s.end, pinned: zhPin.MatchString(t), rule: rule}, true
@@ -179,7 +184,7 @@ func zhIdentityRule(s *sentence, ps *profile) (finding, bool) {
 	for _, tl := range toolsIn(s.lower) {
 		ps.add(SignalPreferredTool, tl, s.orig)
 	}
-	said := trimPunct(s.orig)
+	said := saidText(s)
 	return finding{typ: "user", kind: "identity", slug: slug, title: strings.Join(parts, "；"),
 		body:  strings.Join(parts, "。") + "。\n\n原话：“" + said + "”",
 		start: s.start, end: s.end, rule: "zh.identity"}, true
@@ -246,10 +251,10 @@ func zhPrefRule(s *sentence, ps *profile) (finding, bool) {
 // zhPersonFact writes what the person said from offset a of the sentence (where "我" starts)
 // as a fact about them: "我讨厌早起" → title "用户讨厌早起".
 func zhPersonFact(s *sentence, a int, kind, rule string) finding {
-	said := trimPunct(s.orig[a:])
+	said := clipRunes(trimPunct(s.orig[a:]), offlinePhraseRunes)
 	title := "用户" + strings.TrimPrefix(strings.TrimPrefix(said, "我自己"), "我")
 	return finding{typ: "user", kind: kind, slugKey: said, title: title,
-		body:  title + "。\n\n原话：“" + trimPunct(s.orig) + "”",
+		body:  title + "。\n\n原话：“" + saidText(s) + "”",
 		start: s.start + a, end: s.end, rule: rule}
 }
 
