@@ -22,7 +22,7 @@ var (
 
 	enAlwaysNever = regexp.MustCompile(enLead + `(always|never)\s+\S`)
 	enDont        = regexp.MustCompile(enLead + `(?:don't|don’t|dont|do not|stop|quit|avoid)\s+(?:ever\s+)?(use|using|wrap|wrapping|add|adding|write|writing|put|putting|call|calling|make|making|run|running|import|importing|install|installing|start|starting|commit|committing|push|pushing|reply|replying|answer|answering|explain|explaining|apologi[sz]e|apologi[sz]ing|include|including)\b`)
-	enUseNot      = regexp.MustCompile(enLead + `(?:use|prefer|go with|stick to|stick with|default to)\s+(.+?),?\s+(?:not|instead of|rather than|over)\s+\S`)
+	enUseNot      = regexp.MustCompile(enLead + `(?:use|prefer|go with|stick to|stick with|default to)\s+(.+?),?\s+(?:not|never|instead of|rather than|over)\s+\S`)
 	enStyle       = regexp.MustCompile(`\b(?:keep|make)\s+(?:your\s+|the\s+|all\s+)?(?:answers|responses|replies|explanations|messages|output|comments|summaries)\s+(short|shorter|brief|concise|terse|simple|detailed|longer|to the point)\b`)
 	enHateWhen    = regexp.MustCompile(`\bi (?:really )?(?:hate|don't like|don’t like|do not like|dislike|can't stand|cannot stand)(?: it)? when (?:you|answers|responses|replies|the (?:agent|assistant|model|ai|bot))\b`)
 	enFromNow     = regexp.MustCompile(`^(?:(?:and|also|ok|okay|so)[,:]?\s+){0,2}(?:from now on|going forward|in (?:the )?future|by default|in general)\s*[,:]?\s+\S`)
@@ -49,10 +49,12 @@ var (
 
 	enLike    = regexp.MustCompile(`\bi (?:really |strongly |much |generally |usually |definitely |mostly |also )?(prefer|like|love|enjoy|adore)\s+(\S)`)
 	enDislike = regexp.MustCompile(`\bi (?:really |just |absolutely )?(?:don't|don’t|dont|do not) (?:really )?(?:like|enjoy|love|care for)\s+\S|\bi (?:really )?(?:hate|dislike|detest|can't stand|can’t stand|cannot stand|loathe)\s+\S|\bi(?:'m| am|’m) not (?:a (?:big |huge )?fan of|into|fond of)\s+\S`)
-	enFan     = regexp.MustCompile(`\bi(?:'m| am|’m) (?:a (?:big |huge )?fan of|into|fond of|obsessed with)\s+\S`)
+	enFan     = regexp.MustCompile(`\bi(?:'m| am|’m) (?:a (?:big |huge )?fan of|into|fond of|obsessed with|more of an? (?:\S+ ){1,3}?person)(?:\s+\S|\s*$)`)
 	enFav     = regexp.MustCompile(`\bmy (?:favorite|favourite|go-to) [a-z ]{2,20} is\s+\S`)
 	enUse     = regexp.MustCompile(`\bi (?:mostly |mainly |usually |always |primarily |only |still |now |exclusively |daily )?(?:use|write|code in|program in|work in|develop in)\s+(\S+)`)
 
+	enStack     = regexp.MustCompile(`^(?:(?:btw|fwiw|so|also)[,]?\s+)?(?:my|our) (?:stack|tech stack|setup|toolchain|dev setup|editor setup) is\s+\S`)
+	enHousehold = regexp.MustCompile(`^(?:(?:btw|fwiw|so|also|oh)[,]?\s+)?my (?:dog|cat|pet|puppy|kitten|parrot|horse|son|daughter|kid|wife|husband|partner|girlfriend|boyfriend)(?:'s name is| is called| is named| is)\s+([a-z][a-z'-]+)\b`)
 	enBadObject = regexp.MustCompile(`^(?:it|this|that|these|those|them|you|your|how|what|when|where|the way|the idea|the answer|the code|the solution|the result|the results|the output|waiting|being|having|dealing|doing|to know|to hear|to see|the same|a lot|a bit|lots|too|some|any|one|ones|both|neither|nothing|everything|anything)\b`)
 	enHedge     = regexp.MustCompile(`\b(?:not sure|i'm not saying|i am not saying|just curious|i guess|maybe|perhaps|probably|i might|i may|i wish|if i were|if i was|would i|i would)\b`)
 	enHypo      = regexp.MustCompile(`^(?:(?:and|but|so|ok|okay)[,]?\s+)?(?:if|suppose|supposing|imagine|assuming|assume|let's say|say|what if|hypothetically|in case|unless|when)\b`)
@@ -74,6 +76,9 @@ func enGuarded(s *sentence) bool {
 // enRules tries the English rule families on one sentence, most specific first; a sentence
 // yields at most one finding.
 func enRules(s *sentence, ps *profile) (finding, bool) {
+	if f, ok := enHouseholdRule(s); ok {
+		return f, true
+	}
 	if enGuarded(s) {
 		return finding{}, false
 	}
@@ -170,7 +175,7 @@ func enIdentityRule(s *sentence, ps *profile) (finding, bool) {
 		after := strings.TrimSpace(l[m[3]:])
 		explicit := strings.HasPrefix(lead, "my name") || strings.HasPrefix(lead, "call me")
 		endsOK := after == "" || strings.ContainsAny(after[:1], ",.!;") || strings.HasPrefix(after, "and ") || strings.HasPrefix(after, "from ") || strings.HasPrefix(after, "here")
-		if capitalised(s, m[2]) && !nameStop[first] && (explicit || endsOK) && !enNationality(first) {
+		if capitalised(s, m[2]) && !nameStop[first] && (explicit || endsOK) && !enNationality(first) && strings.ToUpper(name) != name {
 			parts = append(parts, "Name: "+name)
 			slug = "user-name"
 			if am := enApposite.FindStringSubmatchIndex(l[m[3]:]); am != nil {
@@ -299,6 +304,8 @@ func enPrefRule(s *sentence, ps *profile) (finding, bool) {
 	kind := ""
 	var m []int
 	switch {
+	case enStack.MatchString(l):
+		m, kind = enStack.FindStringIndex(l), "stack"
 	case enEnv.MatchString(l):
 		m, kind = enEnv.FindStringIndex(l), "env"
 	case enSkill.MatchString(l):
@@ -333,7 +340,7 @@ func enPrefRule(s *sentence, ps *profile) (finding, bool) {
 	if obj == "" {
 		return finding{}, false
 	}
-	if kind == "uses" || kind == "likes" || kind == "env" {
+	if kind == "uses" || kind == "likes" || kind == "env" || kind == "stack" {
 		for _, t := range toolsIn(l[m[0]:end]) {
 			ps.add(SignalPreferredTool, t, s.orig)
 		}
@@ -393,4 +400,23 @@ func isLowerWord(w string) bool {
 		}
 	}
 	return true
+}
+
+// enHouseholdRule keeps the name of the person's pet or family member ("my dog is called
+// Biscuit"): a fact of the person's life, unlike what that relative likes or does, which the
+// third-person guard leaves out.
+func enHouseholdRule(s *sentence) (finding, bool) {
+	l := strings.TrimSpace(s.lower)
+	m := enHousehold.FindStringSubmatchIndex(s.lower)
+	if m == nil || strings.HasSuffix(l, "?") || !capitalised(s, m[2]) && !strings.Contains(l[:m[2]-m[0]], "called") && !strings.Contains(l[:m[2]-m[0]], "named") {
+		return finding{}, false
+	}
+	name := s.orig[m[2]:m[3]]
+	if nameStop[strings.ToLower(name)] || strings.EqualFold(name, "a") {
+		return finding{}, false
+	}
+	said := clipRunes(trimPunct(s.orig[m[0]:clauseEnd(s.lower, m[3])]), offlinePhraseRunes)
+	return finding{typ: "user", kind: "household", slugKey: said, title: "Household: " + said,
+		body:  "Household: " + said + ".\n\nThe person said: “" + saidText(s) + "”",
+		start: s.start + m[0], end: s.end, rule: "en.household"}, true
 }

@@ -22,6 +22,7 @@ type evalSet struct {
 type evalConv struct {
 	Lang     string    `json:"lang"`
 	Kind     string    `json:"kind"`
+	Batch    int       `json:"batch"`
 	Workdir  string    `json:"workdir"`
 	Messages []evalMsg `json:"messages"`
 }
@@ -41,6 +42,7 @@ type evalExpect struct {
 // evalTurn is one user message with its context, ready to plan.
 type evalTurn struct {
 	split, lang string
+	batch       int
 	in          Input
 	expect      []evalExpect
 }
@@ -78,7 +80,7 @@ func loadEval(t testing.TB) (evalSet, []evalTurn) {
 			if len(last) > 4 {
 				last = last[len(last)-4:]
 			}
-			turns = append(turns, evalTurn{split: split, lang: c.Lang, expect: m.Expect, in: Input{
+			turns = append(turns, evalTurn{split: split, lang: c.Lang, batch: c.Batch, expect: m.Expect, in: Input{
 				Request: Request{SessionID: fmt.Sprintf("eval-%d", ci), Agent: "eval", Workdir: c.Workdir,
 					Messages: append([]Message(nil), history...)},
 				Turns: append([]Message(nil), last...),
@@ -174,43 +176,57 @@ func TestOfflineEval(t *testing.T) {
 			t.Fatal(err)
 		}
 		checkPlanInvariants(t, tu.in, out)
-		sc := scores[tu.split+"/"+tu.lang]
-		if sc == nil {
-			sc = &evalScore{}
-			scores[tu.split+"/"+tu.lang] = sc
-		}
-		sc.turns++
-		sc.expected += len(tu.expect)
+		var found, correct int
 		for _, e := range tu.expect {
 			hit := false
 			for _, it := range out.Plan.Items {
 				hit = hit || matches(it, e)
 			}
 			if hit {
-				sc.found++
+				found++
 			} else if show && tu.split == "dev" {
 				t.Logf("MISS  %q want %s/%s %q", lastUser(tu.in), e.Type, e.Scope, e.Key)
 			}
 		}
 		for _, it := range out.Plan.Items {
-			sc.produced++
 			ok := false
 			for _, e := range tu.expect {
 				ok = ok || matches(it, e)
 			}
 			if ok {
-				sc.correct++
+				correct++
 			} else if show && tu.split == "dev" {
 				t.Logf("WRONG %q got %s/%s %q", lastUser(tu.in), it.Type, it.Scope, it.Description)
 			}
 		}
+		for _, key := range []string{tu.split + "/" + tu.lang, fmt.Sprintf("%s/%s/batch%d", tu.split, tu.lang, tu.batch)} {
+			sc := scores[key]
+			if sc == nil {
+				sc = &evalScore{}
+				scores[key] = sc
+			}
+			sc.turns++
+			sc.expected += len(tu.expect)
+			sc.found += found
+			sc.produced += len(out.Plan.Items)
+			sc.correct += correct
+		}
 	}
-	t.Logf("%-5s %-4s %6s %9s %8s %8s %10s %7s", "split", "lang", "turns", "expected", "recalled", "produced", "precision", "recall")
-	for _, split := range []string{"dev", "held"} {
-		for _, lang := range []string{"en", "zh"} {
-			sc := scores[split+"/"+lang]
-			t.Logf("%-5s %-4s %6d %9d %8d %8d %10.3f %7.3f", split, lang, sc.turns, sc.expected, sc.found,
-				sc.produced, sc.precision(), sc.recall())
+	t.Logf("%-5s %-4s %-7s %6s %9s %8s %8s %8s %10s %7s", "split", "lang", "batch", "turns", "expected", "recalled", "produced", "correct", "precision", "recall")
+	for _, batch := range []string{"", "/batch1", "/batch2"} {
+		for _, split := range []string{"dev", "held"} {
+			for _, lang := range []string{"en", "zh"} {
+				sc := scores[split+"/"+lang+batch]
+				if sc == nil {
+					continue
+				}
+				name := "all"
+				if batch != "" {
+					name = batch[1:]
+				}
+				t.Logf("%-5s %-4s %-7s %6d %9d %8d %8d %8d %10.3f %7.3f", split, lang, name, sc.turns, sc.expected, sc.found,
+					sc.produced, sc.correct, sc.precision(), sc.recall())
+			}
 		}
 	}
 	for _, lang := range []string{"en", "zh"} {

@@ -18,33 +18,38 @@ var (
 	zhAboutMe      = regexp.MustCompile(`^我(?:[^们]|$)`)
 	zhImperative   = regexp.MustCompile(`^(?:以后|今后|不要|别|一律|统一|每次|总是|永远|要|请|用|先|千万|记得)|统一|一律|不要|别再|必须`)
 
-	zhDurable  = regexp.MustCompile(`以后|今后|往后|从现在(?:开始|起)|永远|千万|一律|统一|每次|总是|始终|任何时候|所有|默认|再也|别再|不要再|都要|都用|先问我`)
-	zhFromNow  = regexp.MustCompile(zhLead + `(?:以后|今后|往后|从现在(?:开始|起))`)
-	zhDont     = regexp.MustCompile(`(?:^|[，,])(?:请|你)?(?:千万|永远|一定|绝对)?(?:不要|别|不准|禁止|不许)(?:再)?(?:用|使用)?\s*([A-Za-z][\w.+#-]*)?`)
-	zhUseNot   = regexp.MustCompile(`用(?:[^，,。]{1,20}?)[，,]\s*(?:别|不要|不用)(?:再)?用`)
-	zhStyle    = regexp.MustCompile(`(?:回答|回复|说话|解释|输出|注释)(?:请|要|尽量|都)?(简洁|简短|简单|详细|精炼|短)|(?:别|不要)(?:太)?(啰嗦)`)
-	zhLangPref = regexp.MustCompile(`(?:回答|回复)(?:都|请|一律)?用(中文|英文|英语)|用(中文|英文|英语)(?:回答|回复)`)
-	zhTaskish  = regexp.MustCompile(`这次|这回|先别|暂时|今天|回头再说|以后再说|再说吧|这一步|现在先|顺便|这个函数|这个文件|这段|这里|这行`)
+	zhDurable    = regexp.MustCompile(`以后|今后|往后|从现在(?:开始|起)|永远|千万|一律|统一|每次|总是|始终|任何时候|所有|默认|再也|别再|不要再|都要|都用|先问我`)
+	zhFromNow    = regexp.MustCompile(zhLead + `(?:以后|今后|往后|从现在(?:开始|起))`)
+	zhDont       = regexp.MustCompile(`(?:^|[，,])(?:请|你)?(?:千万|永远|一定|绝对)?(?:不要|别|不准|禁止|不许)`)
+	zhDontUse    = regexp.MustCompile(`(?:不要|别|不准|禁止|不许)(?:再)?(?:在[^，,。]{1,8}?)?(?:用|使用)\s*[A-Za-z]`)
+	zhUseNot     = regexp.MustCompile(`用(?:[^，,。]{1,20}?)[，,]\s*(?:别|不要|不用)(?:再)?用`)
+	zhStyle      = regexp.MustCompile(`(?:回答|回复|说话|解释|输出|注释)(?:的时候|时)?(?:请|要|尽量|都)?(简洁|简短|简单|详细|精炼|短)|(?:别|不要)(?:太)?(啰嗦)`)
+	zhLangPref   = regexp.MustCompile(`(?:回答|回复)(?:都|请|一律)?用(中文|英文|英语)|用(中文|英文|英语)(?:回答|回复)`)
+	zhAnswerRule = regexp.MustCompile(`^(?:以后)?(?:回答|回复|解释|输出|给我的代码|代码)(?:的时候|时|里|中)?(?:都|请|一律)?(?:别|不要|尽量不要|少)(?:再)?用`)
+	zhTaskish    = regexp.MustCompile(`这次|这回|先别|暂时|今天|回头再说|以后再说|再说吧|这一步|现在先|顺便|这个函数|这个文件|这段|这里|这行`)
 
 	zhName     = regexp.MustCompile(`我叫(\p{Han}{2,4}?)(?:[，,。.！!\s]|$|就|吧)|我的名字(?:是|叫)\s*(\p{Han}{2,4}|[A-Za-z]+)`)
 	zhNameStop = regexp.MustCompile(`^(?:外卖|车|人|了|过|醒|你|他|她|它|做|什|一|个|不|来|去|错)`)
-	zhRoleNoun = `(?:工程师|开发者|开发|程序员|产品经理|项目经理|经理|设计师|老师|教师|学生|医生|护士|律师|会计|分析师|架构师|运营|插画师|作家|研究员|科学家|创始人|顾问|主管|总监|实习生|自由职业者|画师|编辑|翻译|厨师|记者|博士|研究生|站长|测试)`
+	zhRoleNoun = `(?:工程师|开发者|开发|程序员|运维|前端|后端|产品经理|项目经理|经理|设计师|老师|教师|学生|医生|护士|律师|会计|分析师|架构师|运营|插画师|作家|研究员|科学家|创始人|顾问|主管|总监|实习生|自由职业者|画师|编辑|翻译|厨师|记者|博士|研究生|站长|测试)`
 	zhRole     = regexp.MustCompile(`我是(?:一名|一个|一位|个|名)?([\p{Han}A-Za-z的]{0,10}?` + zhRoleNoun + `)`)
-	zhWorkAs   = regexp.MustCompile(`(?:我|^|[，,])(?:现在|目前)?在(?:一家|一个)?([\p{Han}A-Za-z]{1,12}?)(?:做|当|担任|负责)([\p{Han}A-Za-z]{0,6}(?:开发|工程师|架构师|经理|设计师|设计|老师|运维|测试|产品|运营|销售|程序员|数据分析|研究|医生|护士|会计|律师|编辑|翻译|后端|前端|全栈|算法))`)
+	zhWorkAs   = regexp.MustCompile(`(?:我|^|[，,])(?:现在|目前)?在(?:一家|一个)?([\p{Han}A-Za-z]{1,12}?)(?:做|当|担任|负责)([\p{Han}A-Za-z ]{0,10}(?:开发|工程师|架构师|经理|设计师|设计|老师|运维|测试|产品|运营|销售|程序员|数据分析|研究|医生|护士|会计|律师|编辑|翻译|后端|前端|全栈|算法))`)
 	zhPlace    = regexp.MustCompile(`我(?:现在|目前)?(?:住在|生活在|定居在?)(\p{Han}{2,6}?)(?:[，,。的]|$)|(?:我|^|[，,])(?:现在|目前)?在(\p{Han}{2,4}?)(?:工作|上班|生活|定居)`)
 	zhHometown = regexp.MustCompile(`我是(\p{Han}{2,3}?)人(?:[，,。]|$)`)
+	zhPlaceOrg = regexp.MustCompile(`(?:^|[，,]|我)(?:现在|目前)?在(\p{Han}{2,4}?)(?:的)?一家`)
 	zhOrg      = regexp.MustCompile(`在(?:一家|一个)([^，,。]{0,14}?(?:公司|企业|银行|医院|学校|工作室|团队|机构|单位))`)
 
 	zhDiet    = regexp.MustCompile(`我(?:自己|本人)?(?:也)?(?:只|不|从不|不太能|不能|不会|很少)(?:吃|喝)[^，,。！!？?]{1,20}|我对[^，,。]{1,10}?过敏|我(?:吃素|是素食者?)|我(?:每天|天天)(?:早上|晚上|中午)?(?:都)?(?:要|会)?(?:喝|吃)[^，,。]{1,20}`)
 	zhLike    = regexp.MustCompile(`我(?:自己|本人)?(?:也|还是|一直|平时|比较)?(?:很|最|比较|更|特别|非常|超|挺|蛮)?(?:喜欢|偏爱|偏好|热爱|钟爱)`)
-	zhDislike = regexp.MustCompile(`我(?:自己|本人)?(?:也)?(?:很|最|比较|特别|非常|真的)?(?:不太喜欢|不喜欢|不爱|讨厌|受不了|反感|不习惯)`)
+	zhDislike = regexp.MustCompile(`我(?:自己|本人)?(?:也)?(?:很|最|比较|特别|非常|真的|挺|蛮|超|真|有点)?(?:不太喜欢|不喜欢|不爱|讨厌|受不了|反感|不习惯)`)
 	zhUse     = regexp.MustCompile(`我(?:平时|一般|主要|一直|现在|目前|比较)?(?:都)?(?:习惯)?(?:用|使用|在用)\s*([A-Za-z][\w.+#-]*)`)
 	zhLearn   = regexp.MustCompile(`我(?:最近|现在|正在|目前)?(?:在)?(?:学习|自学|学)\s*(\p{Han}{1,3}语|[A-Za-z][\w.+#-]*|\p{Han}{2,4})`)
 
-	zhQuestion = regexp.MustCompile(`[？?]$|吗|什么|怎么|为什么|哪|是不是|能不能|会不会|要不要|多少|如何|呢$`)
-	zhHypo     = regexp.MustCompile(`如果|假如|假设|要是|万一|倘若|假使`)
-	zhHedge    = regexp.MustCompile(`不确定|不是说|好奇|也许|大概|说不定|随便问问`)
-	zhSarcasm  = regexp.MustCompile(`可太|呵呵|笑死|真是服了|好棒棒|太[^，,。]{1,8}了呢|🙄`)
+	zhStack     = regexp.MustCompile(`^(?:我|我们|我们组|我们团队|我们公司|我这边)(?:的|用的)?(?:技术栈|开发环境|工具链)(?:是|主要是|就是)`)
+	zhHousehold = regexp.MustCompile(`^我(?:家|的)?(?:的)?(猫|狗|狗狗|猫咪|宠物|儿子|女儿|孩子|老婆|老公|太太|先生|女朋友|男朋友)(?:的名字)?叫(\p{Han}{1,4}|[A-Za-z]+)`)
+	zhQuestion  = regexp.MustCompile(`[？?]$|吗|什么|怎么|为什么|哪|是不是|能不能|会不会|要不要|多少|如何|呢$`)
+	zhHypo      = regexp.MustCompile(`如果|假如|假设|要是|万一|倘若|假使`)
+	zhHedge     = regexp.MustCompile(`不确定|不是说|好奇|也许|大概|说不定|随便问问`)
+	zhSarcasm   = regexp.MustCompile(`可太|呵呵|笑死|真是服了|好棒棒|太[^，,。]{1,8}了呢|🙄`)
 )
 
 // zhGuarded reports sentences that state no fact of the person.
@@ -56,6 +61,11 @@ func zhGuarded(s *sentence) bool {
 
 // zhRules tries the Chinese rule families on one sentence, most specific first.
 func zhRules(s *sentence, ps *profile) (finding, bool) {
+	// "我家猫叫年糕": the name of the person's pet or family member is a fact of their life,
+	// unlike what that relative likes or does, which the third-person guard leaves out.
+	if m := zhHousehold.FindStringIndex(s.mask); m != nil && !zhQuestion.MatchString(s.mask) {
+		return zhPersonFact(s, 0, "household", "zh.household"), true
+	}
 	if zhGuarded(s) {
 		return finding{}, false
 	}
@@ -112,13 +122,14 @@ func zhFeedbackRule(s *sentence, ps *profile) (finding, bool) {
 			style = "简洁" // "别太啰嗦": don't ramble
 		}
 		ps.add(SignalCommStyle, style, s.orig)
+	case zhAnswerRule.MatchString(t):
+		ok, rule = true, "zh.answer-rule"
 	case zhFromNow.MatchString(t):
 		ok, rule = true, "zh.from-now-on"
 	case zhUseNot.MatchString(t):
 		ok, rule = true, "zh.use-not"
 	case zhDont.MatchString(t):
-		m := zhDont.FindStringSubmatch(t)
-		ok, rule = zhDurable.MatchString(t) || m[1] != "", "zh.dont"
+		ok, rule = zhDurable.MatchString(t) || zhDontUse.MatchString(t), "zh.dont"
 	}
 	if !ok || (zhTaskish.MatchString(t) && !zhPin.MatchString(t)) {
 		return finding{}, false
@@ -177,6 +188,9 @@ func zhIdentityRule(s *sentence, ps *profile) (finding, bool) {
 		parts = append(parts, "所在地："+s.orig[a:b])
 		set("user-location")
 	}
+	if m := zhPlaceOrg.FindStringSubmatchIndex(t); m != nil && len(parts) > 0 && !strings.Contains(strings.Join(parts, ""), "所在地") {
+		parts = append(parts, "所在地："+s.orig[m[2]:m[3]])
+	}
 	if slug == "" {
 		return finding{}, false
 	}
@@ -218,6 +232,8 @@ func zhPrefRule(s *sentence, ps *profile) (finding, bool) {
 	kind := ""
 	var m []int
 	switch {
+	case zhStack.MatchString(t):
+		m, kind = zhStack.FindStringIndex(t), "stack"
 	case zhDislike.MatchString(t):
 		m, kind = zhDislike.FindStringIndex(t), "dislikes"
 	case zhLike.MatchString(t):
@@ -240,7 +256,7 @@ func zhPrefRule(s *sentence, ps *profile) (finding, bool) {
 	if len(strings.TrimSpace(trimPunct(t[m[1]:]))) == 0 && kind != "uses" && kind != "learns" {
 		return finding{}, false
 	}
-	if kind == "uses" || kind == "likes" {
+	if kind == "uses" || kind == "likes" || kind == "stack" {
 		for _, tl := range toolsIn(s.lower[m[0]:]) {
 			ps.add(SignalPreferredTool, tl, s.orig)
 		}
