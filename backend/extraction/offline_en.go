@@ -49,7 +49,7 @@ var (
 
 	enLike    = regexp.MustCompile(`\bi (?:really |strongly |much |generally |usually |definitely |mostly |also )?(prefer|like|love|enjoy|adore)\s+(\S)`)
 	enDislike = regexp.MustCompile(`\bi (?:really |just |absolutely )?(?:don't|don’t|dont|do not) (?:really )?(?:like|enjoy|love|care for)\s+\S|\bi (?:really )?(?:hate|dislike|detest|can't stand|can’t stand|cannot stand|loathe)\s+\S|\bi(?:'m| am|’m) not (?:a (?:big |huge )?fan of|into|fond of)\s+\S`)
-	enFan     = regexp.MustCompile(`\bi(?:'m| am|’m) (?:a (?:big |huge )?fan of|into|fond of|obsessed with|more of an? (?:\S+ ){1,3}?person)(?:\s+\S|\s*$)`)
+	enFan     = regexp.MustCompile(`\bi(?:'m| am|’m) (?:a (?:big |huge )?fan of|into|fond of|obsessed with|more of an? (?:\S+ ){1,3}?person)(?:\s+\S|[\s.!]*$)`)
 	enFav     = regexp.MustCompile(`\bmy (?:favorite|favourite|go-to) [a-z ]{2,20} is\s+\S`)
 	enUse     = regexp.MustCompile(`\bi (?:mostly |mainly |usually |always |primarily |only |still |now |exclusively |daily )?(?:use|write|code in|program in|work in|develop in)\s+(\S+)`)
 
