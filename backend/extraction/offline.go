@@ -44,6 +44,23 @@ type finding struct {
 	high       bool // an explicit "remember" request
 	pinned     bool // the person tied it to this project
 	rule       string
+	zh         bool // the person wrote in Chinese: reasoning in Chinese too
+	// rels are the knowledge-graph edges the words state (DESIGN §8), from the person.
+	rels []Relation
+}
+
+// rel adds a relation from the memory's subject (the person) once.
+func (f *finding) rel(relation, object string) {
+	object = trimPunct(object)
+	if object == "" {
+		return
+	}
+	for _, r := range f.rels {
+		if r.Relation == relation && r.Object == object {
+			return
+		}
+	}
+	f.rels = append(f.rels, Relation{Relation: relation, Object: object})
 }
 
 // Plan proposes writes for the facts the person's newest message states.
@@ -146,8 +163,16 @@ func (f finding) item(msg string, projectOK bool) (PlanItem, bool) {
 		Body:        f.body,
 		Confidence:  conf,
 		SourceQuote: quote,
-		Reasoning:   "offline rule " + f.rule + " matched the person's message",
+		Reasoning:   reasoning(f),
+		Relations:   f.rels,
 	}, true
+}
+
+func reasoning(f finding) string {
+	if f.zh {
+		return "离线规则 " + f.rule + " 匹配了用户的原话"
+	}
+	return "offline rule " + f.rule + " matched the person's words"
 }
 
 // makeSlug builds a stable readable slug: type, rule family and up to five ascii words of the

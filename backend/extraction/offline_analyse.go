@@ -148,5 +148,5 @@ func experience(msg, lower string, sents []sentence, ps *profile) (finding, bool
 		body = append(body, labels[2]+join(outs, sep))
 	}
 	return finding{typ: "experience", kind: "fix", slugKey: solution, title: titleLead + solution,
-		body: strings.Join(body, "\n"), start: sols[0].start, end: sents[last].end, rule: "experience"}, true
+		body: strings.Join(body, "\n"), start: sols[0].start, end: sents[last].end, rule: "experience", zh: cjk}, true
 }

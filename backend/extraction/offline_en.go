@@ -167,6 +167,7 @@ func capitalised(s *sentence, i int) bool {
 func enIdentityRule(s *sentence, ps *profile) (finding, bool) {
 	l := s.lower
 	var parts []string
+	var f finding
 	slug := ""
 	if m := enName.FindStringSubmatchIndex(l); m != nil {
 		name := s.orig[m[2]:m[3]]
@@ -200,12 +201,14 @@ func enIdentityRule(s *sentence, ps *profile) (finding, bool) {
 		}
 	} else if m := enWorkAt.FindStringSubmatchIndex(l); m != nil && capitalised(s, m[2]) {
 		parts = append(parts, "Works at "+s.orig[m[2]:m[3]])
+		f.rel("works_at", s.orig[m[2]:m[3]])
 		if slug == "" {
 			slug = "user-work"
 		}
 	}
 	if m := enPlace.FindStringSubmatchIndex(l); m != nil && capitalised(s, m[2]) {
 		parts = append(parts, "Based in "+s.orig[m[2]:m[3]])
+		f.rel("lives_in", s.orig[m[2]:m[3]])
 		if slug == "" {
 			slug = "user-location"
 		}
@@ -214,10 +217,10 @@ func enIdentityRule(s *sentence, ps *profile) (finding, bool) {
 		return finding{}, false
 	}
 	enIndustry(l, s.orig, ps)
-	said := saidText(s)
-	return finding{typ: "user", kind: "identity", slug: slug, title: strings.Join(parts, "; "),
-		body:  strings.Join(parts, ". ") + ".\n\nThe person said: “" + said + "”",
-		start: s.start, end: s.end, rule: "en.identity"}, true
+	f.typ, f.kind, f.slug, f.title = "user", "identity", slug, strings.Join(parts, "; ")
+	f.body = strings.Join(parts, ". ") + ".\n\nThe person said: “" + saidText(s) + "”"
+	f.start, f.end, f.rule = s.start, s.end, "en.identity"
+	return f, true
 }
 
 // enNationality keeps "I'm Italian" from being read as a name.
@@ -340,14 +343,21 @@ func enPrefRule(s *sentence, ps *profile) (finding, bool) {
 	if obj == "" {
 		return finding{}, false
 	}
-	if kind == "uses" || kind == "likes" || kind == "env" || kind == "stack" {
-		for _, t := range toolsIn(l[m[0]:end]) {
+	f := finding{typ: "user", kind: kind, slugKey: obj, title: obj,
+		body:  obj + ".\n\nThe person said: “" + saidText(s) + "”",
+		start: s.start + m[0], end: s.end, rule: "en." + kind}
+	for _, t := range toolsIn(l[m[0]:end]) {
+		switch kind {
+		case "uses", "likes", "env", "stack":
 			ps.add(SignalPreferredTool, t, s.orig)
+			f.rel("uses", t)
+		case "dislikes":
+			f.rel("dislikes", t)
+		case "skill":
+			f.rel("knows", t)
 		}
 	}
-	return finding{typ: "user", kind: kind, slugKey: obj, title: obj,
-		body:  obj + ".\n\nThe person said: “" + saidText(s) + "”",
-		start: s.start + m[0], end: s.end, rule: "en." + kind}, true
+	return f, true
 }
 
 var (

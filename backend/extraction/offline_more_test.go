@@ -219,3 +219,32 @@ func BenchmarkOffline(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(turns)), "ns/turn")
 }
+
+// TestOfflineRelations: identity and tool facts carry knowledge-graph edges from the person
+// (DESIGN §8), and the reasoning is in the person's language.
+func TestOfflineRelations(t *testing.T) {
+	cases := []struct {
+		msg, relation, object, reasoning string
+	}{
+		{"I live in Oslo.", "lives_in", "Oslo", "offline rule"},
+		{"I work at Spotify.", "works_at", "Spotify", "offline rule"},
+		{"I mostly use Neovim.", "uses", "Neovim", "offline rule"},
+		{"我住在成都，离公司很近。", "lives_in", "成都", "离线规则"},
+		{"我是上海人。", "from", "上海", "离线规则"},
+		{"我平时用 Obsidian 记笔记。", "uses", "Obsidian", "离线规则"},
+	}
+	for _, c := range cases {
+		out := planIn(t, userInput(c.msg, ""))
+		if len(out.Plan.Items) != 1 {
+			t.Fatalf("%q: %+v", c.msg, out.Plan.Items)
+		}
+		it := out.Plan.Items[0]
+		found := false
+		for _, r := range it.Relations {
+			found = found || (r.Relation == c.relation && r.Object == c.object && r.Subject == "")
+		}
+		if !found || !strings.HasPrefix(it.Reasoning, c.reasoning) {
+			t.Errorf("%q: relations %+v, reasoning %q", c.msg, it.Relations, it.Reasoning)
+		}
+	}
+}

@@ -107,7 +107,7 @@ func zhRememberRule(s *sentence, _ *profile) (finding, bool) {
 	}
 	return finding{typ: typ, kind: "note", slugKey: content, title: content,
 		body:  "用户要求记住：" + content + "。",
-		start: s.start, end: s.end, high: true, pinned: pinned, rule: "zh.remember"}, true
+		start: s.start, end: s.end, high: true, pinned: pinned, rule: "zh.remember", zh: true}, true
 }
 
 func zhFeedbackRule(s *sentence, ps *profile) (finding, bool) {
@@ -140,12 +140,13 @@ func zhFeedbackRule(s *sentence, ps *profile) (finding, bool) {
 	said := saidText(s)
 	return finding{typ: "feedback", kind: "rule", slugKey: said, title: said,
 		body:  "用户对助手的要求：“" + said + "”。",
-		start: s.start, end: s.end, pinned: zhPin.MatchString(t), rule: rule}, true
+		start: s.start, end: s.end, pinned: zhPin.MatchString(t), rule: rule, zh: true}, true
 }
 
 func zhIdentityRule(s *sentence, ps *profile) (finding, bool) {
 	t := s.mask
 	var parts []string
+	f := finding{zh: true}
 	slug := ""
 	set := func(sl string) {
 		if slug == "" {
@@ -178,6 +179,7 @@ func zhIdentityRule(s *sentence, ps *profile) (finding, bool) {
 	}
 	if m := zhHometown.FindStringSubmatchIndex(t); m != nil {
 		parts = append(parts, "籍贯："+s.orig[m[2]:m[3]])
+		f.rel("from", s.orig[m[2]:m[3]])
 		set("user-hometown")
 	}
 	if m := zhPlace.FindStringSubmatchIndex(t); m != nil && (strings.HasPrefix(t[m[0]:], "我") || len(parts) > 0) {
@@ -186,10 +188,12 @@ func zhIdentityRule(s *sentence, ps *profile) (finding, bool) {
 			a, b = m[4], m[5]
 		}
 		parts = append(parts, "所在地："+s.orig[a:b])
+		f.rel("lives_in", s.orig[a:b])
 		set("user-location")
 	}
 	if m := zhPlaceOrg.FindStringSubmatchIndex(t); m != nil && len(parts) > 0 && !strings.Contains(strings.Join(parts, ""), "所在地") {
 		parts = append(parts, "所在地："+s.orig[m[2]:m[3]])
+		f.rel("lives_in", s.orig[m[2]:m[3]])
 	}
 	if slug == "" {
 		return finding{}, false
@@ -197,11 +201,12 @@ func zhIdentityRule(s *sentence, ps *profile) (finding, bool) {
 	zhIndustry(t, s.orig, ps)
 	for _, tl := range toolsIn(s.lower) {
 		ps.add(SignalPreferredTool, tl, s.orig)
+		f.rel("uses", tl)
 	}
-	said := saidText(s)
-	return finding{typ: "user", kind: "identity", slug: slug, title: strings.Join(parts, "；"),
-		body:  strings.Join(parts, "。") + "。\n\n原话：“" + said + "”",
-		start: s.start, end: s.end, rule: "zh.identity"}, true
+	f.typ, f.kind, f.slug, f.title = "user", "identity", slug, strings.Join(parts, "；")
+	f.body = strings.Join(parts, "。") + "。\n\n原话：“" + saidText(s) + "”"
+	f.start, f.end, f.rule = s.start, s.end, "zh.identity"
+	return f, true
 }
 
 var zhIndustries = []struct{ word, industry string }{
@@ -256,12 +261,19 @@ func zhPrefRule(s *sentence, ps *profile) (finding, bool) {
 	if len(strings.TrimSpace(trimPunct(t[m[1]:]))) == 0 && kind != "uses" && kind != "learns" {
 		return finding{}, false
 	}
-	if kind == "uses" || kind == "likes" || kind == "stack" {
-		for _, tl := range toolsIn(s.lower[m[0]:]) {
+	f := zhPersonFact(s, m[0], kind, "zh."+kind)
+	for _, tl := range toolsIn(s.lower[m[0]:]) {
+		switch kind {
+		case "uses", "likes", "stack":
 			ps.add(SignalPreferredTool, tl, s.orig)
+			f.rel("uses", tl)
+		case "dislikes":
+			f.rel("dislikes", tl)
+		case "learns":
+			f.rel("learns", tl)
 		}
 	}
-	return zhPersonFact(s, m[0], kind, "zh."+kind), true
+	return f, true
 }
 
 // zhPersonFact writes what the person said from offset a of the sentence (where "我" starts)
@@ -271,7 +283,7 @@ func zhPersonFact(s *sentence, a int, kind, rule string) finding {
 	title := "用户" + strings.TrimPrefix(strings.TrimPrefix(said, "我自己"), "我")
 	return finding{typ: "user", kind: kind, slugKey: said, title: title,
 		body:  title + "。\n\n原话：“" + saidText(s) + "”",
-		start: s.start + a, end: s.end, rule: rule}
+		start: s.start + a, end: s.end, rule: rule, zh: true}
 }
 
 // firstString is the first rune of s as a string.
