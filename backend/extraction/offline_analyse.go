@@ -39,14 +39,15 @@ func analyse(msg string) ([]finding, []ProfileSignal) {
 // Experience markers: what hurt, what was done about it, how it ended.
 var (
 	expSolutionEN = regexp.MustCompile(`\b(?:what (?:finally |really )?(?:fixed|solved|helped|worked)(?: it)? was|the (?:fix|solution|answer|trick) was|the culprit was|turned out|(?:fixed|solved|resolved|cured) it|fixed by|solved by|switching to|switched to|moved to|by (?:switching|using|adding|removing|disabling|turning|cutting|moving)|helped a lot|did the trick)\b`)
-	expPainEN     = regexp.MustCompile(`\b(?:kept|keep|keeps|constant|constantly|every (?:night|day|time|morning|week)|for (?:months|weeks|days|years|ages)|struggl\w*|spent (?:\w+ )?(?:days|hours|weeks|nights)|flaky|crash\w*|fail\w*|too slow|slow|broke|broken|leak\w*|timeouts?|oom|diverg\w*|stuck|couldn't|could not|didn't help|did not help|didn't work|did not work|problems?|issues?)\b`)
+	expPainEN     = regexp.MustCompile(`\b(?:hit this|ran into|run into|had this|had the same|same (?:error|issue|problem|bug)|last (?:year|time|month|week)|kept|keep|keeps|constant|constantly|every (?:night|day|time|morning|week)|for (?:months|weeks|days|years|ages)|struggl\w*|spent (?:\w+ )?(?:days|hours|weeks|nights)|flaky|crash\w*|fail\w*|too slow|slow|broke|broken|leak\w*|timeouts?|oom|diverg\w*|stuck|couldn't|could not|didn't help|did not help|didn't work|did not work|problems?|issues?)\b`)
 	expOutcomeEN  = regexp.MustCompile(`\b(?:now|since then|ever since|since$|dropped|went down|went from|has been|have been|no longer|anymore|is green|are green|stable|faster|from \S+ (?:\S+ )?to)\b`)
 	expMineEN     = regexp.MustCompile(`\b(?:i|we|my|our|i've|we've|i'm|we're|i was|we were|us)\b`)
 
 	expSolutionZH = regexp.MustCompile(`后来|最后|改成|换成|改用|换了|换用|用了|通过|解决|发现是|原因是|关掉|去掉|加上|改为`)
-	expPainZH     = regexp.MustCompile(`老是|总是|一直|经常|特别慢|很慢|太慢|卡顿|崩溃|失败|报错|失眠|没用|不管用|没效果|OOM|oom|泄漏|超时|之前|以前|每次|头疼|难受`)
+	expPainZH     = regexp.MustCompile(`遇到过|碰到过|踩过坑|出过|同样的问题|老是|总是|一直|经常|特别慢|很慢|太慢|卡顿|崩溃|失败|报错|失眠|没用|不管用|没效果|OOM|oom|泄漏|超时|之前|以前|每次|头疼|难受`)
 	expOutcomeZH  = regexp.MustCompile(`现在|之后|以后|降到|降低|稳定|快了|好了|再也没|不再|终于|提升|减少|缩短`)
 	expJoinWord   = regexp.MustCompile(`^(?i:and|so|but|then|and then|and so)\s+`)
+	expJoinTail   = regexp.MustCompile(`(?i)\s+(?:and|so|but|then|too and|and then)$`)
 	expThirdZH    = regexp.MustCompile(`^(?:我的?)?(?:朋友|同事|老婆|老公|妻子|丈夫|妈妈|爸爸|母亲|父亲|哥哥|姐姐|弟弟|妹妹|老板|领导|同学|孩子|儿子|女儿)|^(?:他|她|他们|她们|别人|有人|听说)`)
 )
 
@@ -80,6 +81,12 @@ func experience(msg, lower string, sents []sentence, ps *profile) (finding, bool
 		for _, c := range splitClauses(lower, s.start, s.end) {
 			role := false
 			if m := sol.FindStringIndex(c.lower); m != nil {
+				// "We hit this last year and the fix was …": what hurt, then the fix, in one clause.
+				if m[0] > 0 && len(sols) == 0 && pain.MatchString(c.lower[:m[0]]) {
+					pains = append(pains, clause{start: c.start, end: c.start + m[0]})
+					c = clause{start: c.start + m[0], end: c.end, lower: c.lower[m[0]:]}
+					m = []int{0, m[1] - m[0]}
+				}
 				// "… fixed it and the suite is green since": the outcome after the fix is its own part.
 				if o := out.FindStringIndex(c.lower[m[1]:]); o != nil && strings.TrimSpace(c.lower[m[1]:m[1]+o[0]]) != "" {
 					cut := c.start + m[1] + o[0]
@@ -122,7 +129,7 @@ func experience(msg, lower string, sents []sentence, ps *profile) (finding, bool
 		for _, c := range cs {
 			p := trimPunct(msg[c.start:c.end])
 			if !cjk {
-				p = expJoinWord.ReplaceAllString(p, "")
+				p = expJoinTail.ReplaceAllString(expJoinWord.ReplaceAllString(p, ""), "")
 			}
 			if p = clipRunes(p, offlinePhraseRunes); p != "" {
 				parts = append(parts, p)

@@ -18,7 +18,7 @@ var (
 	enAboutMe    = regexp.MustCompile(`^(?:i|i'm|i am|i’m|i've|i have|i'd|my|me)\b`)
 	enImperative = regexp.MustCompile(`^(?:to\s|always|never|don't|don’t|do not|use|avoid|stop|prefer|you should|please|keep|make sure|ask me)\b`)
 	enRecall     = regexp.MustCompile(`^(?:when|how|what|why|where|who|the time|us|me when|you)\b`)
-	enPin        = regexp.MustCompile(`\b(?:for|in|on) this (?:project|repo|repository|codebase)\b`)
+	enPin        = regexp.MustCompile(`\b(?:for|in|on) this (?:project|repo|repository|codebase)\b|\bthis (?:project|repo|repository|codebase) (?:uses|is|has|runs|needs|deploys|targets|requires)\b`)
 
 	enAlwaysNever = regexp.MustCompile(enLead + `(always|never)\s+\S`)
 	enDont        = regexp.MustCompile(enLead + `(?:don't|don’t|dont|do not|stop|quit|avoid)\s+(?:ever\s+)?(use|using|wrap|wrapping|add|adding|write|writing|put|putting|call|calling|make|making|run|running|import|importing|install|installing|start|starting|commit|committing|push|pushing|reply|replying|answer|answering|explain|explaining|apologi[sz]e|apologi[sz]ing|include|including)\b`)
@@ -53,16 +53,19 @@ var (
 	enFav     = regexp.MustCompile(`\bmy (?:favorite|favourite|go-to) [a-z ]{2,20} is\s+\S`)
 	enUse     = regexp.MustCompile(`\bi (?:mostly |mainly |usually |always |primarily |only |still |now |exclusively |daily )?(?:use|write|code in|program in|work in|develop in)\s+(\S+)`)
 
-	enStack     = regexp.MustCompile(`^(?:(?:btw|fwiw|so|also)[,]?\s+)?(?:my|our) (?:stack|tech stack|setup|toolchain|dev setup|editor setup) is\s+\S`)
-	enHousehold = regexp.MustCompile(`^(?:(?:btw|fwiw|so|also|oh)[,]?\s+)?my (?:dog|cat|pet|puppy|kitten|parrot|horse|son|daughter|kid|wife|husband|partner|girlfriend|boyfriend)(?:'s name is| is called| is named| is)\s+([a-z][a-z'-]+)\b`)
-	enBadObject = regexp.MustCompile(`^(?:it|this|that|these|those|them|you|your|how|what|when|where|the way|the idea|the answer|the code|the solution|the result|the results|the output|waiting|being|having|dealing|doing|to know|to hear|to see|the same|a lot|a bit|lots|too|some|any|one|ones|both|neither|nothing|everything|anything)\b`)
-	enHedge     = regexp.MustCompile(`\b(?:not sure|i'm not saying|i am not saying|just curious|i guess|maybe|perhaps|probably|i might|i may|i wish|if i were|if i was|would i|i would)\b`)
-	enHypo      = regexp.MustCompile(`^(?:(?:and|but|so|ok|okay)[,]?\s+)?(?:if|suppose|supposing|imagine|assuming|assume|let's say|say|what if|hypothetically|in case|unless|when)\b`)
-	enQuestion  = regexp.MustCompile(`^(?:what|why|how|when|where|which|who|whom|whose|can|could|would|will|should|shall|does|did|is|are|was|were|has|have|any|isn't|aren't|do you|do we|do i)\b`)
-	enSarcasm   = regexp.MustCompile(`^(?:lol|lmao|haha|yeah right|oh sure|sure,|oh great|great,|wow,)|\*[a-z]+\*|/s$|🙄|🙃|😒|\byeah right\b`)
-	enThird     = regexp.MustCompile(`^(?:my|our|his|her|their) (?:colleague|coworker|co-worker|friend|wife|husband|partner|boss|manager|brother|sister|mother|mom|mum|father|dad|son|daughter|team|kid|kids|roommate|client|teacher|girlfriend|boyfriend)|^(?:he|she|they|someone|somebody|people|everyone)\b`)
-	enOutroEnd  = []string{" so ", " because ", " but ", " which ", " since ", " and i ", " when ", " though ", " although ", " unless ", " if "}
-	nameStop    = map[string]bool{"not": true, "sure": true, "going": true, "so": true, "just": true, "also": true, "really": true, "here": true, "back": true, "done": true, "fine": true, "ok": true, "okay": true, "sorry": true, "glad": true, "happy": true, "still": true, "trying": true, "working": true, "using": true, "new": true, "good": true, "afraid": true, "aware": true, "pretty": true, "very": true, "on": true, "in": true, "at": true, "from": true, "based": true, "currently": true, "a": true, "an": true, "the": true, "english": true, "american": true, "british": true, "chinese": true, "german": true, "french": true, "italian": true, "spanish": true, "japanese": true, "indian": true, "canadian": true, "dutch": true, "swiss": true, "irish": true, "australian": true, "korean": true, "brazilian": true, "russian": true, "polish": true, "vegetarian": true, "vegan": true, "allergic": true, "learning": true, "tired": true, "busy": true, "confused": true, "stuck": true, "ready": true, "curious": true, "wondering": true, "thinking": true}
+	enStack        = regexp.MustCompile(`^(?:(?:btw|fwiw|so|also)[,]?\s+)?(?:my|our) (?:stack|tech stack|setup|toolchain|dev setup|editor setup) is\s+\S`)
+	enHousehold    = regexp.MustCompile(`^(?:(?:btw|fwiw|so|also|oh)[,]?\s+)?my (?:dog|cat|pet|puppy|kitten|parrot|horse|son|daughter|kid|wife|husband|partner|girlfriend|boyfriend)(?:'s name is| is called| is named| is)\s+([a-z][a-z'-]+)\b`)
+	enHabit        = regexp.MustCompile(`\bi (?:mostly|mainly|usually|often|always|only|generally|normally)\s+(?:listen to|watch|read|play|drink|eat|cook|ride|wear|drive|take)\s+\S`)
+	enTeamUses     = regexp.MustCompile(`^(?:(?:btw|fwiw|fyi|so|also)[,:]?\s+)?(?:my|our) (?:team|company|org|group|shop|lab|department|startup) (?:uses|runs on|is on|works with|deploys (?:on|to)|builds with)\s+\S`)
+	enImperDurable = regexp.MustCompile(enLead + `(?:use|write|put|keep|add|prefer|format|name|run|wrap|reply|answer|respond|give me|show me|document|test|comment)\b.*\b(?:always|every time|everywhere|by default|in all|at all times)\b`)
+	enBadObject    = regexp.MustCompile(`^(?:it|this|that|these|those|them|you|your|how|what|when|where|the way|the idea|the answer|the code|the solution|the result|the results|the output|waiting|being|having|dealing|doing|to know|to hear|to see|the same|a lot|a bit|lots|too|some|any|one|ones|both|neither|nothing|everything|anything)\b`)
+	enHedge        = regexp.MustCompile(`\b(?:not sure|i'm not saying|i am not saying|just curious|i guess|maybe|perhaps|probably|i might|i may|i wish|if i were|if i was|would i|i would)\b`)
+	enHypo         = regexp.MustCompile(`^(?:(?:and|but|so|ok|okay)[,]?\s+)?(?:if|suppose|supposing|imagine|assuming|assume|let's say|say|what if|hypothetically|in case|unless|when)\b`)
+	enQuestion     = regexp.MustCompile(`^(?:what|why|how|when|where|which|who|whom|whose|can|could|would|will|should|shall|does|did|is|are|was|were|has|have|any|isn't|aren't|do you|do we|do i)\b`)
+	enSarcasm      = regexp.MustCompile(`^(?:lol|lmao|haha|yeah right|oh sure|sure,|oh great|great,|wow,)|\*[a-z]+\*|/s$|🙄|🙃|😒|\byeah right\b`)
+	enThird        = regexp.MustCompile(`^(?:my|our|his|her|their) (?:colleague|coworker|co-worker|friend|wife|husband|partner|boss|manager|brother|sister|mother|mom|mum|father|dad|son|daughter|team|kid|kids|roommate|client|teacher|girlfriend|boyfriend)|^(?:he|she|they|someone|somebody|people|everyone)\b`)
+	enOutroEnd     = []string{" so ", " because ", " but ", " which ", " since ", " and i ", " when ", " though ", " although ", " unless ", " if "}
+	nameStop       = map[string]bool{"not": true, "sure": true, "going": true, "so": true, "just": true, "also": true, "really": true, "here": true, "back": true, "done": true, "fine": true, "ok": true, "okay": true, "sorry": true, "glad": true, "happy": true, "still": true, "trying": true, "working": true, "using": true, "new": true, "good": true, "afraid": true, "aware": true, "pretty": true, "very": true, "on": true, "in": true, "at": true, "from": true, "based": true, "currently": true, "a": true, "an": true, "the": true, "english": true, "american": true, "british": true, "chinese": true, "german": true, "french": true, "italian": true, "spanish": true, "japanese": true, "indian": true, "canadian": true, "dutch": true, "swiss": true, "irish": true, "australian": true, "korean": true, "brazilian": true, "russian": true, "polish": true, "vegetarian": true, "vegan": true, "allergic": true, "learning": true, "tired": true, "busy": true, "confused": true, "stuck": true, "ready": true, "curious": true, "wondering": true, "thinking": true}
 )
 
 // enGuarded reports sentences that state no fact of the person: questions, hypotheticals,
@@ -78,6 +81,10 @@ func enGuarded(s *sentence) bool {
 func enRules(s *sentence, ps *profile) (finding, bool) {
 	if f, ok := enHouseholdRule(s); ok {
 		return f, true
+	}
+	// "my team uses Databricks" is the person's work setting, though "my team" opens it.
+	if enTeamUses.MatchString(s.lower) && !strings.HasSuffix(strings.TrimSpace(s.lower), "?") {
+		return enPrefRule(s, ps)
 	}
 	if enGuarded(s) {
 		return finding{}, false
@@ -128,6 +135,8 @@ func enFeedbackRule(s *sentence, ps *profile) (finding, bool) {
 		ok, rule = true, "en.hate-when"
 	case enFromNow.MatchString(l):
 		ok, rule = true, "en.from-now-on"
+	case enImperDurable.MatchString(l):
+		ok, rule = true, "en.imperative-always"
 	case enAlwaysNever.MatchString(l):
 		ok, rule = true, "en.always-never"
 	case enUseNot.MatchString(l):
@@ -309,6 +318,10 @@ func enPrefRule(s *sentence, ps *profile) (finding, bool) {
 	switch {
 	case enStack.MatchString(l):
 		m, kind = enStack.FindStringIndex(l), "stack"
+	case enTeamUses.MatchString(l):
+		m, kind = enTeamUses.FindStringIndex(l), "stack"
+	case enHabit.MatchString(l):
+		m, kind = enHabit.FindStringIndex(l), "likes"
 	case enEnv.MatchString(l):
 		m, kind = enEnv.FindStringIndex(l), "env"
 	case enSkill.MatchString(l):

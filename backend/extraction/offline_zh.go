@@ -42,6 +42,9 @@ var (
 	zhLike    = regexp.MustCompile(`我(?:自己|本人)?(?:也|还是|一直|平时|比较)?(?:很|最|比较|更|特别|非常|超|挺|蛮)?(?:喜欢|偏爱|偏好|热爱|钟爱)`)
 	zhDislike = regexp.MustCompile(`我(?:自己|本人)?(?:也)?(?:很|最|比较|特别|非常|真的|挺|蛮|超|真|有点)?(?:不太喜欢|不喜欢|不爱|讨厌|受不了|反感|不习惯)`)
 	zhUse     = regexp.MustCompile(`我(?:平时|一般|主要|一直|现在|目前|比较)?(?:都)?(?:习惯)?(?:用|使用|在用)\s*([A-Za-z][\w.+#-]*)`)
+	zhTeamUse = regexp.MustCompile(`(?:^|[，,])我们(?:团队|组|公司|部门|实验室)?(?:主要|都|一直|现在|目前)?(?:用|使用|在用)\s*([A-Za-z][\w.+#-]*)`)
+	zhHabit   = regexp.MustCompile(`我(?:主要|平时|一般|经常|只|通常)(?:听|看|玩|读|喝|吃|穿|开)`)
+	zhRuleAll = regexp.MustCompile(`^[^我]{0,12}?(?:一律|统一|每次都|永远|始终|默认)(?:用|写|加|放|给|按|采用|使用)`)
 	zhLearn   = regexp.MustCompile(`我(?:最近|现在|正在|目前)?(?:在)?(?:学习|自学|学)\s*(\p{Han}{1,3}语|[A-Za-z][\w.+#-]*|\p{Han}{2,4})`)
 
 	zhStack     = regexp.MustCompile(`^(?:我|我们|我们组|我们团队|我们公司|我这边)(?:的|用的)?(?:技术栈|开发环境|工具链)(?:是|主要是|就是)`)
@@ -122,6 +125,8 @@ func zhFeedbackRule(s *sentence, ps *profile) (finding, bool) {
 			style = "简洁" // "别太啰嗦": don't ramble
 		}
 		ps.add(SignalCommStyle, style, s.orig)
+	case zhRuleAll.MatchString(t):
+		ok, rule = true, "zh.rule-all"
 	case zhAnswerRule.MatchString(t):
 		ok, rule = true, "zh.answer-rule"
 	case zhFromNow.MatchString(t):
@@ -239,6 +244,15 @@ func zhPrefRule(s *sentence, ps *profile) (finding, bool) {
 	switch {
 	case zhStack.MatchString(t):
 		m, kind = zhStack.FindStringIndex(t), "stack"
+	case zhTeamUse.MatchString(t):
+		m = zhTeamUse.FindStringSubmatchIndex(t)
+		if !capitalised(s, m[2]) && !isTool(t[m[2]:m[3]]) {
+			return finding{}, false
+		}
+		m = []int{strings.Index(t[m[0]:], "我们") + m[0], m[1]}
+		kind = "stack"
+	case zhHabit.MatchString(t):
+		m, kind = zhHabit.FindStringIndex(t), "likes"
 	case zhDislike.MatchString(t):
 		m, kind = zhDislike.FindStringIndex(t), "dislikes"
 	case zhLike.MatchString(t):
