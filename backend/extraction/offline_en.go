@@ -37,7 +37,6 @@ var (
 	enWork     = regexp.MustCompile(`\bi (?:work at|work for|run|own|founded|co-founded|manage)\s+((?:a|an|the)\s+)?((?:[a-z0-9&.-]+\s+){0,4}?(?:company|agency|studio|shop|startup|business|team|store|restaurant|cafe|café|lab|firm|consultancy|bank|hospital|school|university|fintech|bakery|clinic))\b`)
 	enWorkAt   = regexp.MustCompile(`\bi work (?:at|for)\s+([a-z][\w&.-]*(?:\s+[a-z][\w&.-]*)?)`)
 	enPlace    = regexp.MustCompile(`\b(?:i live in|i'm living in|i am living in|i'm based in|i am based in|based in|i'm from|i am from|i’m from|i moved to|i've moved to|i relocated to|i grew up in)\s+([a-z][a-z-]+(?:\s+[a-z][a-z-]+)?)`)
-	enInPlace  = regexp.MustCompile(`\bin ([a-z][a-z-]+)`)
 
 	enDiet    = regexp.MustCompile(`\bi(?:'m| am|’m) (vegetarian|vegan|pescatarian|lactose[- ]intolerant|gluten[- ]free|celiac|coeliac|diabetic|teetotal|kosher|halal)\b`)
 	enAllergy = regexp.MustCompile(`\bi(?:'m| am|’m) allergic to\s+\S`)
