@@ -57,9 +57,17 @@ var (
 	enHabit        = regexp.MustCompile(`\bi (?:mostly|mainly|usually|often|always|only|generally|normally)\s+(?:listen to|watch|read|play|drink|eat|cook|ride|wear|drive|take)\s+\S`)
 	enTeamUses     = regexp.MustCompile(`^(?:(?:btw|fwiw|fyi|so|also)[,:]?\s+)?(?:my|our) (?:team|company|org|group|shop|lab|department|startup) (?:uses|runs on|is on|works with|deploys (?:on|to)|builds with)\s+\S`)
 	enImperDurable = regexp.MustCompile(enLead + `(?:use|write|put|keep|add|prefer|format|name|run|wrap|reply|answer|respond|give me|show me|document|test|comment)\b.*\b(?:always|every time|everywhere|by default|in all|at all times)\b`)
+	enWhenYou      = regexp.MustCompile(`^(?:when|whenever) you [^,]{1,60},\s*(?:please\s+)?(?:always|never|don't|don’t|do not)\b`)
+	enLangAnswer   = regexp.MustCompile(enLead + `(?:always\s+)?(?:answer|reply|respond|write|talk)(?: to me)? in (english|chinese|mandarin|french|german|spanish|japanese|korean|italian|portuguese)\b`)
+	enLessMore     = regexp.MustCompile(enLead + `(?:be\s+)?(?:less|more)\s+(verbose|wordy|formal|casual|detailed|concise|chatty|technical)\b`)
+	enBigFan       = regexp.MustCompile(`^(?:(?:also|and|oh)[,]?\s+)?(?:a\s+)?(?:huge|big|massive|long-time|lifelong) fan of\s+\S`)
+	enProject      = regexp.MustCompile(`\bi(?:'m| am|’m) (?:working on|building|writing|maintaining|developing) (?:a|an|my)\s+[^,.;]{0,40}?\b(?:called|named)\s+\S`)
+	enStatus       = regexp.MustCompile(`\bi(?:'m| am|’m) (?:now )?(retired|semi-retired|unemployed|between jobs|self-employed|on parental leave|on sabbatical|a stay-at-home (?:mom|dad|parent))\b`)
+	enTeach        = regexp.MustCompile(`\bi (?:teach|lecture in|lecture on)\s+([a-z][a-z -]{1,30}?)(?:\s+(?:at|in)\s|[,.;!]|$)`)
+	enNoteWe       = regexp.MustCompile(`^(?:please\s+)?note that ((?:we|i|i'm|my|our)\b)`)
 	enBadObject    = regexp.MustCompile(`^(?:it|this|that|these|those|them|you|your|how|what|when|where|the way|the idea|the answer|the code|the solution|the result|the results|the output|waiting|being|having|dealing|doing|to know|to hear|to see|the same|a lot|a bit|lots|too|some|any|one|ones|both|neither|nothing|everything|anything)\b`)
 	enHedge        = regexp.MustCompile(`\b(?:not sure|i'm not saying|i am not saying|just curious|i guess|maybe|perhaps|probably|i might|i may|i wish|if i were|if i was|would i|i would)\b`)
-	enHypo         = regexp.MustCompile(`^(?:(?:and|but|so|ok|okay)[,]?\s+)?(?:if|suppose|supposing|imagine|assuming|assume|let's say|say|what if|hypothetically|in case|unless|when)\b`)
+	enHypo         = regexp.MustCompile(`^(?:(?:and|but|so|ok|okay)[,]?\s+)?(?:if|suppose|supposing|imagine|assuming|assume|let's say|say|what if|hypothetically|in case|unless|when i|when we)\b`)
 	enQuestion     = regexp.MustCompile(`^(?:what|why|how|when|where|which|who|whom|whose|can|could|would|will|should|shall|does|did|is|are|was|were|has|have|any|isn't|aren't|do you|do we|do i)\b`)
 	enSarcasm      = regexp.MustCompile(`^(?:lol|lmao|haha|yeah right|oh sure|sure,|oh great|great,|wow,)|\*[a-z]+\*|/s$|🙄|🙃|😒|\byeah right\b`)
 	enThird        = regexp.MustCompile(`^(?:my|our|his|her|their) (?:colleague|coworker|co-worker|friend|wife|husband|partner|boss|manager|brother|sister|mother|mom|mum|father|dad|son|daughter|team|kid|kids|roommate|client|teacher|girlfriend|boyfriend)|^(?:he|she|they|someone|somebody|people|everyone)\b`)
@@ -71,7 +79,8 @@ var (
 // hedges, sarcasm and sentences about someone else.
 func enGuarded(s *sentence) bool {
 	l := strings.TrimSpace(s.lower)
-	return strings.HasSuffix(l, "?") || enQuestion.MatchString(l) || enHypo.MatchString(l) ||
+	question := enQuestion.MatchString(l) && !enWhenYou.MatchString(l) // "When you write SQL, always …"
+	return strings.HasSuffix(l, "?") || question || enHypo.MatchString(l) ||
 		enHedge.MatchString(l) || enSarcasm.MatchString(l) || enThird.MatchString(l)
 }
 
@@ -98,8 +107,15 @@ func enRules(s *sentence, ps *profile) (finding, bool) {
 
 func enRememberRule(s *sentence, _ *profile) (finding, bool) {
 	m := enRemember.FindStringSubmatchIndex(s.lower)
+	high := true
 	if m == nil {
-		return finding{}, false
+		// "Note that we pin terraform to 1.5": a fact stated for later, but not an explicit
+		// request to remember, so medium.
+		n := enNoteWe.FindStringSubmatchIndex(s.lower)
+		if n == nil {
+			return finding{}, false
+		}
+		m, high = []int{n[0], n[2], -1, -1}, false
 	}
 	rest := s.lower[m[1]:]
 	content := clipRunes(trimPunct(s.orig[m[1]:]), offlinePhraseRunes)
@@ -119,7 +135,7 @@ func enRememberRule(s *sentence, _ *profile) (finding, bool) {
 	}
 	return finding{typ: typ, kind: "note", slugKey: content, title: capFirst(content),
 		body:  "The person asked to remember: " + content + ".",
-		start: s.start, end: s.end, high: true, pinned: pinned, rule: "en.remember"}, true
+		start: s.start, end: s.end, high: high, pinned: pinned, rule: "en.remember"}, true
 }
 
 func enFeedbackRule(s *sentence, ps *profile) (finding, bool) {
@@ -127,6 +143,14 @@ func enFeedbackRule(s *sentence, ps *profile) (finding, bool) {
 	durable := enDurable.MatchString(l)
 	ok, rule := false, ""
 	switch {
+	case enWhenYou.MatchString(l):
+		ok, rule = true, "en.when-you"
+	case enLangAnswer.MatchString(l):
+		ok, rule = true, "en.answer-language"
+		ps.add(SignalCommStyle, "answers in "+enLangAnswer.FindStringSubmatch(l)[1], s.orig)
+	case enLessMore.MatchString(l):
+		ok, rule = true, "en.less-more"
+		ps.add(SignalCommStyle, strings.TrimSpace(strings.TrimPrefix(enLessMore.FindString(l), "be ")), s.orig)
 	case enStyle.MatchString(l):
 		ok, rule = true, "en.style"
 		ps.add(SignalCommStyle, enStyle.FindStringSubmatch(l)[1]+" answers", s.orig)
@@ -212,6 +236,20 @@ func enIdentityRule(s *sentence, ps *profile) (finding, bool) {
 		f.rel("works_at", s.orig[m[2]:m[3]])
 		if slug == "" {
 			slug = "user-work"
+		}
+	}
+	if m := enTeach.FindStringSubmatchIndex(l); m != nil {
+		what := extendRole(s, m[0]+2, m[3])
+		parts = append(parts, capFirst(thirdPerson("I "+what)))
+		ps.add(SignalRole, what, s.orig)
+		if slug == "" {
+			slug = "user-role"
+		}
+	}
+	if m := enStatus.FindStringSubmatchIndex(l); m != nil {
+		parts = append(parts, "Status: "+s.orig[m[2]:m[3]])
+		if slug == "" {
+			slug = "user-status"
 		}
 	}
 	if m := enPlace.FindStringSubmatchIndex(l); m != nil && capitalised(s, m[2]) {
@@ -319,6 +357,10 @@ func enPrefRule(s *sentence, ps *profile) (finding, bool) {
 		m, kind = enStack.FindStringIndex(l), "stack"
 	case enTeamUses.MatchString(l):
 		m, kind = enTeamUses.FindStringIndex(l), "stack"
+	case enBigFan.MatchString(l):
+		m, kind = enBigFan.FindStringIndex(l), "likes"
+	case enProject.MatchString(l):
+		m, kind = enProject.FindStringIndex(l), "project"
 	case enHabit.MatchString(l):
 		m, kind = enHabit.FindStringIndex(l), "likes"
 	case enEnv.MatchString(l):

@@ -23,7 +23,7 @@ var (
 	zhDont       = regexp.MustCompile(`(?:^|[，,])(?:请|你)?(?:千万|永远|一定|绝对)?(?:不要|别|不准|禁止|不许)`)
 	zhDontUse    = regexp.MustCompile(`(?:不要|别|不准|禁止|不许)(?:再)?(?:在[^，,。]{1,8}?)?(?:用|使用)\s*[A-Za-z]`)
 	zhUseNot     = regexp.MustCompile(`用(?:[^，,。]{1,20}?)[，,]\s*(?:别|不要|不用)(?:再)?用`)
-	zhStyle      = regexp.MustCompile(`(?:回答|回复|说话|解释|输出|注释)(?:的时候|时)?(?:请|要|尽量|都)?(简洁|简短|简单|详细|精炼|短)|(?:别|不要)(?:太)?(啰嗦)`)
+	zhStyle      = regexp.MustCompile(`(?:回答|回复|说话|解释|输出|注释)(?:的时候|时)?(?:请|要|尽量|都)?(简洁|简短|简单|详细|精炼|短)|(?:别|不要)(?:太)?(啰嗦)|(少(?:点|些|说)?废话|少啰嗦|别废话)`)
 	zhLangPref   = regexp.MustCompile(`(?:回答|回复)(?:都|请|一律)?用(中文|英文|英语)|用(中文|英文|英语)(?:回答|回复)`)
 	zhAnswerRule = regexp.MustCompile(`^(?:以后)?(?:回答|回复|解释|输出|给我的代码|代码)(?:的时候|时|里|中)?(?:都|请|一律)?(?:别|不要|尽量不要|少)(?:再)?用`)
 	zhTaskish    = regexp.MustCompile(`这次|这回|先别|暂时|今天|回头再说|以后再说|再说吧|这一步|现在先|顺便|这个函数|这个文件|这段|这里|这行`)
@@ -35,7 +35,7 @@ var (
 	zhWorkAs   = regexp.MustCompile(`(?:我|^|[，,])(?:现在|目前)?在(?:一家|一个)?([\p{Han}A-Za-z]{1,12}?)(?:做|当|担任|负责)([\p{Han}A-Za-z ]{0,10}(?:开发|工程师|架构师|经理|设计师|设计|老师|运维|测试|产品|运营|销售|程序员|数据分析|研究|医生|护士|会计|律师|编辑|翻译|后端|前端|全栈|算法))`)
 	zhPlace    = regexp.MustCompile(`我(?:现在|目前)?(?:住在|生活在|定居在?)(\p{Han}{2,6}?)(?:[，,。的]|$)|(?:我|^|[，,])(?:现在|目前)?在(\p{Han}{2,4}?)(?:工作|上班|生活|定居)`)
 	zhHometown = regexp.MustCompile(`我是(\p{Han}{2,3}?)人(?:[，,。]|$)`)
-	zhPlaceOrg = regexp.MustCompile(`(?:^|[，,]|我)(?:现在|目前)?在(\p{Han}{2,4}?)(?:的)?一家`)
+	zhPlaceOrg = regexp.MustCompile(`(?:^|[，,]|我)(?:现在|目前)?在(\p{Han}{2,4}?)(?:的)?(?:一家|一所|一个)`)
 	zhOrg      = regexp.MustCompile(`在(?:一家|一个)([^，,。]{0,14}?(?:公司|企业|银行|医院|学校|工作室|团队|机构|单位))`)
 
 	zhDiet    = regexp.MustCompile(`我(?:自己|本人)?(?:也)?(?:只|不|从不|不太能|不能|不会|很少)(?:吃|喝)[^，,。！!？?]{1,20}|我对[^，,。]{1,10}?过敏|我(?:吃素|是素食者?)|我(?:每天|天天)(?:早上|晚上|中午)?(?:都)?(?:要|会)?(?:喝|吃)[^，,。]{1,20}`)
@@ -44,7 +44,12 @@ var (
 	zhUse     = regexp.MustCompile(`我(?:平时|一般|主要|一直|现在|目前|比较)?(?:都)?(?:习惯)?(?:用|使用|在用)\s*([A-Za-z][\w.+#-]*)`)
 	zhTeamUse = regexp.MustCompile(`(?:^|[，,])我们(?:团队|组|公司|部门|实验室)?(?:主要|都|一直|现在|目前)?(?:用|使用|在用)\s*([A-Za-z][\w.+#-]*)`)
 	zhHabit   = regexp.MustCompile(`我(?:主要|平时|一般|经常|只|通常)(?:听|看|玩|读|喝|吃|穿|开)`)
-	zhRuleAll = regexp.MustCompile(`^[^我]{0,12}?(?:一律|统一|每次都|永远|始终|默认)(?:用|写|加|放|给|按|采用|使用)`)
+	zhRuleAll = regexp.MustCompile(`^[^我]{0,16}?(?:一律|统一|每次都|永远都?|始终|默认)[^，,。！!？?的了]`)
+	zhNote    = regexp.MustCompile(zhLead + `(?:注意|请注意)[：:，,]?\s*(?:我们|我)`)
+	zhFan     = regexp.MustCompile(`我是[^，,。]{1,6}?(?:迷|粉丝|爱好者|发烧友)`)
+	zhProject = regexp.MustCompile(`我(?:在|正在)(?:做|写|开发|维护)(?:一个)?(?:叫|名为)\s*\S`)
+	zhStatus  = regexp.MustCompile(`我(?:已经)?(退休|失业|待业|辞职)`)
+	zhTeach   = regexp.MustCompile(`我在([^，,。]{2,14}?)(教|读|学|研究)(\p{Han}{1,6})`)
 	zhLearn   = regexp.MustCompile(`我(?:最近|现在|正在|目前)?(?:在)?(?:学习|自学|学)\s*(\p{Han}{1,3}语|[A-Za-z][\w.+#-]*|\p{Han}{2,4})`)
 
 	zhStack     = regexp.MustCompile(`^(?:我|我们|我们组|我们团队|我们公司|我这边)(?:的|用的)?(?:技术栈|开发环境|工具链)(?:是|主要是|就是)`)
@@ -83,13 +88,19 @@ func zhRules(s *sentence, ps *profile) (finding, bool) {
 func zhRememberRule(s *sentence, _ *profile) (finding, bool) {
 	t := s.mask
 	var content string
-	pinned := false
+	pinned, high := false, true
 	if m := zhRememberProj.FindStringIndex(t); m != nil {
 		content, pinned = s.orig[m[1]:], true
 	} else if m := zhRememberPre.FindStringIndex(t); m != nil {
 		content = s.orig[m[1]:]
 	} else if m := zhRememberSuf.FindStringIndex(t); m != nil {
 		content = s.orig[:m[0]]
+	} else if m := zhNote.FindStringIndex(t); m != nil {
+		// "注意我们都锁在 terraform 1.5": stated for later, not an explicit "remember": medium.
+		content, high = s.orig[m[1]-len("我们"):], false
+		if !strings.HasSuffix(t[:m[1]], "我们") {
+			content = s.orig[m[1]-len("我"):]
+		}
 	} else {
 		return finding{}, false
 	}
@@ -110,7 +121,7 @@ func zhRememberRule(s *sentence, _ *profile) (finding, bool) {
 	}
 	return finding{typ: typ, kind: "note", slugKey: content, title: content,
 		body:  "用户要求记住：" + content + "。",
-		start: s.start, end: s.end, high: true, pinned: pinned, rule: "zh.remember", zh: true}, true
+		start: s.start, end: s.end, high: high, pinned: pinned, rule: "zh.remember", zh: true}, true
 }
 
 func zhFeedbackRule(s *sentence, ps *profile) (finding, bool) {
@@ -121,10 +132,12 @@ func zhFeedbackRule(s *sentence, ps *profile) (finding, bool) {
 		ok, rule = true, "zh.style"
 		m := zhStyle.FindStringSubmatch(t)
 		style := m[1]
-		if m[2] != "" {
-			style = "简洁" // "别太啰嗦": don't ramble
+		if m[2] != "" || m[3] != "" {
+			style = "简洁" // "别太啰嗦", "少点废话": don't ramble
 		}
 		ps.add(SignalCommStyle, style, s.orig)
+	case zhLangPref.MatchString(t):
+		ok, rule = true, "zh.answer-language"
 	case zhRuleAll.MatchString(t):
 		ok, rule = true, "zh.rule-all"
 	case zhAnswerRule.MatchString(t):
@@ -181,6 +194,17 @@ func zhIdentityRule(s *sentence, ps *profile) (finding, bool) {
 	}
 	if m := zhOrg.FindStringSubmatchIndex(t); m != nil && len(parts) > 0 {
 		parts = append(parts, "单位："+s.orig[m[2]:m[3]])
+	}
+	if m := zhTeach.FindStringSubmatchIndex(t); m != nil && strings.HasPrefix(t[m[0]:], "我在") {
+		parts = append(parts, s.orig[m[4]:m[7]])
+		if m[4] >= 0 && t[m[4]:m[5]] == "教" {
+			ps.add(SignalRole, s.orig[m[4]:m[7]], s.orig)
+		}
+		set("user-role")
+	}
+	if m := zhStatus.FindStringSubmatchIndex(t); m != nil {
+		parts = append(parts, "状态："+s.orig[m[2]:m[3]])
+		set("user-status")
 	}
 	if m := zhHometown.FindStringSubmatchIndex(t); m != nil {
 		parts = append(parts, "籍贯："+s.orig[m[2]:m[3]])
@@ -239,7 +263,7 @@ func zhDietRule(s *sentence, _ *profile) (finding, bool) {
 
 func zhPrefRule(s *sentence, ps *profile) (finding, bool) {
 	t := s.mask
-	kind := ""
+	kind, whole := "", false // whole: the match itself holds the object ("我是摇滚迷")
 	var m []int
 	switch {
 	case zhStack.MatchString(t):
@@ -251,6 +275,10 @@ func zhPrefRule(s *sentence, ps *profile) (finding, bool) {
 		}
 		m = []int{strings.Index(t[m[0]:], "我们") + m[0], m[1]}
 		kind = "stack"
+	case zhFan.MatchString(t):
+		m, kind, whole = zhFan.FindStringIndex(t), "likes", true
+	case zhProject.MatchString(t):
+		m, kind, whole = zhProject.FindStringIndex(t), "project", true
 	case zhHabit.MatchString(t):
 		m, kind = zhHabit.FindStringIndex(t), "likes"
 	case zhDislike.MatchString(t):
@@ -272,7 +300,7 @@ func zhPrefRule(s *sentence, ps *profile) (finding, bool) {
 	default:
 		return finding{}, false
 	}
-	if len(strings.TrimSpace(trimPunct(t[m[1]:]))) == 0 && kind != "uses" && kind != "learns" {
+	if len(strings.TrimSpace(trimPunct(t[m[1]:]))) == 0 && kind != "uses" && kind != "learns" && !whole {
 		return finding{}, false
 	}
 	f := zhPersonFact(s, m[0], kind, "zh."+kind)
