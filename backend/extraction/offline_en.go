@@ -28,7 +28,7 @@ var (
 	enFromNow     = regexp.MustCompile(`^(?:(?:and|also|ok|okay|so)[,:]?\s+){0,2}(?:from now on|going forward|in (?:the )?future|by default|in general)\s*[,:]?\s+\S`)
 
 	enDurable = regexp.MustCompile(`\b(?:always|never|ever|anymore|any more|again|from now on|going forward|in (?:the )?future|in general|every|everywhere|by default|all (?:my|our|the)|anything|everything|instead|(?:in|for) (?:this|my|our|any|all) (?:repo|repos|repository|project|projects|codebase|code))\b`)
-	enTaskish = regexp.MustCompile(`\b(?:this time|for now|for this task|this task only|just this once|this once|right now|today|for the moment|(?:in|for) this (?:file|function|method|class|test|pr|commit|branch)|here)\b`)
+	enTaskish = regexp.MustCompile(`\b(?:this time|for now|for this task|this task only|just this once|this once|right now|today|for the moment|(?:in|for) this (?:file|function|method|class|test|pr|commit|branch|question|one)|here)\b`)
 
 	enName     = regexp.MustCompile(`\b(?:my name is|my name's|call me|i'm|i am|i’m)\s+([a-z][a-z'-]+(?:\s+[a-z][a-z'-]+)?)`)
 	enRoleNoun = `(?:engineer|developer|dev|designer|teacher|analyst|manager|lead|founder|co-founder|student|scientist|researcher|architect|consultant|illustrator|writer|doctor|nurse|lawyer|accountant|chef|freelancer|programmer|administrator|admin|sre|cto|ceo|artist|photographer|editor|translator|marketer|recruiter|intern|professor|owner|maintainer|tester|pm)`
@@ -56,16 +56,17 @@ var (
 	enHousehold    = regexp.MustCompile(`^(?:(?:btw|fwiw|so|also|oh)[,]?\s+)?my (?:dog|cat|pet|puppy|kitten|parrot|horse|son|daughter|kid|wife|husband|partner|girlfriend|boyfriend)(?:'s name is| is called| is named| is)\s+([a-z][a-z'-]+)\b`)
 	enHabit        = regexp.MustCompile(`\bi (?:mostly|mainly|usually|often|always|only|generally|normally)\s+(?:listen to|watch|read|play|drink|eat|cook|ride|wear|drive|take)\s+\S`)
 	enTeamUses     = regexp.MustCompile(`^(?:(?:btw|fwiw|fyi|so|also)[,:]?\s+)?(?:my|our) (?:team|company|org|group|shop|lab|department|startup) (?:uses|runs on|is on|works with|deploys (?:on|to)|builds with)\s+\S`)
-	enImperDurable = regexp.MustCompile(enLead + `(?:use|write|put|keep|add|prefer|format|name|run|wrap|reply|answer|respond|give me|show me|document|test|comment)\b.*\b(?:always|every time|everywhere|by default|in all|at all times)\b`)
+	enImperDurable = regexp.MustCompile(enLead + `(?:use|write|put|keep|add|prefer|format|name|run|wrap|reply|answer|respond|give me|show me|document|test|comment)\b.*(?:,\s*(?:always|every time|everywhere|by default|at all times)\b|\b(?:every time|by default|at all times)[.!]?$)`)
 	enWhenYou      = regexp.MustCompile(`^(?:when|whenever) you [^,]{1,60},\s*(?:please\s+)?(?:always|never|don't|don’t|do not)\b`)
 	enLangAnswer   = regexp.MustCompile(enLead + `(?:always\s+)?(?:answer|reply|respond|write|talk)(?: to me)? in (english|chinese|mandarin|french|german|spanish|japanese|korean|italian|portuguese)\b`)
 	enLessMore     = regexp.MustCompile(enLead + `(?:be\s+)?(?:less|more)\s+(verbose|wordy|formal|casual|detailed|concise|chatty|technical)\b`)
 	enBigFan       = regexp.MustCompile(`^(?:(?:also|and|oh)[,]?\s+)?(?:a\s+)?(?:huge|big|massive|long-time|lifelong) fan of\s+\S`)
 	enProject      = regexp.MustCompile(`\bi(?:'m| am|’m) (?:working on|building|writing|maintaining|developing) (?:a|an|my)\s+[^,.;]{0,40}?\b(?:called|named)\s+\S`)
 	enStatus       = regexp.MustCompile(`\bi(?:'m| am|’m) (?:now )?(retired|semi-retired|unemployed|between jobs|self-employed|on parental leave|on sabbatical|a stay-at-home (?:mom|dad|parent))\b`)
-	enTeach        = regexp.MustCompile(`\bi (?:teach|lecture in|lecture on)\s+([a-z][a-z -]{1,30}?)(?:\s+(?:at|in)\s|[,.;!]|$)`)
-	enNoteWe       = regexp.MustCompile(`^(?:please\s+)?note that ((?:we|i|i'm|my|our)\b)`)
-	enBadObject    = regexp.MustCompile(`^(?:it|this|that|these|those|them|you|your|how|what|when|where|the way|the idea|the answer|the code|the solution|the result|the results|the output|waiting|being|having|dealing|doing|to know|to hear|to see|the same|a lot|a bit|lots|too|some|any|one|ones|both|neither|nothing|everything|anything)\b`)
+	enTeach        = regexp.MustCompile(`\bi (?:teach|lecture in|lecture on)\s+((?:[a-z][a-z-]*)(?:\s[a-z-]+){0,3}?)(?:\s+(?:at|in)\s|[,.;!]|$)`)
+	enTeachNot     = regexp.MustCompile(`^(?:myself|yourself|themselves|them|him|her|it|my |our |the kids|kids)`)
+	enNoteWe       = regexp.MustCompile(`^(?:please\s+)?note that ((?:we (?:use|pin|deploy|run|have|don't|never|always|only|keep|target|require|need|are|host|ship)|our [a-z-]+(?: [a-z-]+)? (?:is|are|uses|runs|lives))\b)`)
+	enBadObject    = regexp.MustCompile(`^(?:the|it|this|that|these|those|them|you|your|how|what|when|where|the way|the idea|the answer|the code|the solution|the result|the results|the output|waiting|being|having|dealing|doing|to know|to hear|to see|the same|a lot|a bit|lots|too|some|any|one|ones|both|neither|nothing|everything|anything)\b`)
 	enHedge        = regexp.MustCompile(`\b(?:not sure|i'm not saying|i am not saying|just curious|i guess|maybe|perhaps|probably|i might|i may|i wish|if i were|if i was|would i|i would)\b`)
 	enHypo         = regexp.MustCompile(`^(?:(?:and|but|so|ok|okay)[,]?\s+)?(?:if|suppose|supposing|imagine|assuming|assume|let's say|say|what if|hypothetically|in case|unless|when i|when we)\b`)
 	enQuestion     = regexp.MustCompile(`^(?:what|why|how|when|where|which|who|whom|whose|can|could|would|will|should|shall|does|did|is|are|was|were|has|have|any|isn't|aren't|do you|do we|do i)\b`)
@@ -238,7 +239,7 @@ func enIdentityRule(s *sentence, ps *profile) (finding, bool) {
 			slug = "user-work"
 		}
 	}
-	if m := enTeach.FindStringSubmatchIndex(l); m != nil {
+	if m := enTeach.FindStringSubmatchIndex(l); m != nil && !enTeachNot.MatchString(l[m[2]:]) {
 		what := extendRole(s, m[0]+2, m[3])
 		parts = append(parts, capFirst(thirdPerson("I "+what)))
 		ps.add(SignalRole, what, s.orig)
@@ -369,6 +370,9 @@ func enPrefRule(s *sentence, ps *profile) (finding, bool) {
 		m, kind = enSkill.FindStringIndex(l), "skill"
 	case enDislike.MatchString(l):
 		m, kind = enDislike.FindStringIndex(l), "dislikes"
+		if enBadObject.MatchString(l[m[1]-1:]) {
+			return finding{}, false // "I hate this bug", "I don't like the second option": the chat, not the person
+		}
 	case enLike.MatchString(l):
 		m = enLike.FindStringSubmatchIndex(l)
 		if enBadObject.MatchString(l[m[4]:]) || (l[m[2]:m[3]] == "like" && strings.HasPrefix(l[m[4]:], "to ")) {
@@ -377,6 +381,9 @@ func enPrefRule(s *sentence, ps *profile) (finding, bool) {
 		kind = "likes"
 	case enFan.MatchString(l):
 		m, kind = enFan.FindStringIndex(l), "likes"
+		if m[1] < len(l) && enBadObject.MatchString(l[m[1]-1:]) {
+			return finding{}, false
+		}
 	case enFav.MatchString(l):
 		m, kind = enFav.FindStringIndex(l), "likes"
 	case enUse.MatchString(l):

@@ -26,7 +26,7 @@ var (
 	zhStyle      = regexp.MustCompile(`(?:回答|回复|说话|解释|输出|注释)(?:的时候|时)?(?:请|要|尽量|都)?(简洁|简短|简单|详细|精炼|短)|(?:别|不要)(?:太)?(啰嗦)|(少(?:点|些|说)?废话|少啰嗦|别废话)`)
 	zhLangPref   = regexp.MustCompile(`(?:回答|回复)(?:都|请|一律)?用(中文|英文|英语)|用(中文|英文|英语)(?:回答|回复)`)
 	zhAnswerRule = regexp.MustCompile(`^(?:以后)?(?:回答|回复|解释|输出|给我的代码|代码)(?:的时候|时|里|中)?(?:都|请|一律)?(?:别|不要|尽量不要|少)(?:再)?用`)
-	zhTaskish    = regexp.MustCompile(`这次|这回|先别|暂时|今天|回头再说|以后再说|再说吧|这一步|现在先|顺便|这个函数|这个文件|这段|这里|这行`)
+	zhTaskish    = regexp.MustCompile(`这次|这回|先别|暂时|今天|回头再说|以后再说|再说吧|这一步|现在先|顺便|这个函数|这个文件|这段|这里|这行|这个问题|这道题|这句|这个页面|这个按钮`)
 
 	zhName     = regexp.MustCompile(`我叫(\p{Han}{2,4}?)(?:[，,。.！!\s]|$|就|吧)|我的名字(?:是|叫)\s*(\p{Han}{2,4}|[A-Za-z]+)`)
 	zhNameStop = regexp.MustCompile(`^(?:外卖|车|人|了|过|醒|你|他|她|它|做|什|一|个|不|来|去|错)`)
@@ -38,19 +38,21 @@ var (
 	zhPlaceOrg = regexp.MustCompile(`(?:^|[，,]|我)(?:现在|目前)?在(\p{Han}{2,4}?)(?:的)?(?:一家|一所|一个)`)
 	zhOrg      = regexp.MustCompile(`在(?:一家|一个)([^，,。]{0,14}?(?:公司|企业|银行|医院|学校|工作室|团队|机构|单位))`)
 
-	zhDiet    = regexp.MustCompile(`我(?:自己|本人)?(?:也)?(?:只|不|从不|不太能|不能|不会|很少)(?:吃|喝)[^，,。！!？?]{1,20}|我对[^，,。]{1,10}?过敏|我(?:吃素|是素食者?)|我(?:每天|天天)(?:早上|晚上|中午)?(?:都)?(?:要|会)?(?:喝|吃)[^，,。]{1,20}`)
-	zhLike    = regexp.MustCompile(`我(?:自己|本人)?(?:也|还是|一直|平时|比较)?(?:很|最|比较|更|特别|非常|超|挺|蛮)?(?:喜欢|偏爱|偏好|热爱|钟爱)`)
-	zhDislike = regexp.MustCompile(`我(?:自己|本人)?(?:也)?(?:很|最|比较|特别|非常|真的|挺|蛮|超|真|有点)?(?:不太喜欢|不喜欢|不爱|讨厌|受不了|反感|不习惯)`)
-	zhUse     = regexp.MustCompile(`我(?:平时|一般|主要|一直|现在|目前|比较)?(?:都)?(?:习惯)?(?:用|使用|在用)\s*([A-Za-z][\w.+#-]*)`)
-	zhTeamUse = regexp.MustCompile(`(?:^|[，,])我们(?:团队|组|公司|部门|实验室)?(?:主要|都|一直|现在|目前)?(?:用|使用|在用)\s*([A-Za-z][\w.+#-]*)`)
-	zhHabit   = regexp.MustCompile(`我(?:主要|平时|一般|经常|只|通常)(?:听|看|玩|读|喝|吃|穿|开)`)
-	zhRuleAll = regexp.MustCompile(`^[^我]{0,16}?(?:一律|统一|每次都|永远都?|始终|默认)[^，,。！!？?的了]`)
-	zhNote    = regexp.MustCompile(zhLead + `(?:注意|请注意)[：:，,]?\s*(?:我们|我)`)
-	zhFan     = regexp.MustCompile(`我是[^，,。]{1,6}?(?:迷|粉丝|爱好者|发烧友)`)
-	zhProject = regexp.MustCompile(`我(?:在|正在)(?:做|写|开发|维护)(?:一个)?(?:叫|名为)\s*\S`)
-	zhStatus  = regexp.MustCompile(`我(?:已经)?(退休|失业|待业|辞职)`)
-	zhTeach   = regexp.MustCompile(`我在([^，,。]{2,14}?)(教|读|学|研究)(\p{Han}{1,6})`)
-	zhLearn   = regexp.MustCompile(`我(?:最近|现在|正在|目前)?(?:在)?(?:学习|自学|学)\s*(\p{Han}{1,3}语|[A-Za-z][\w.+#-]*|\p{Han}{2,4})`)
+	zhDiet      = regexp.MustCompile(`我(?:自己|本人)?(?:也)?(?:只|不|从不|不太能|不能|不会|很少)(?:吃|喝)[^，,。！!？?]{1,20}|我对[^，,。]{1,10}?过敏|我(?:吃素|是素食者?)|我(?:每天|天天)(?:早上|晚上|中午)?(?:都)?(?:要|会)?(?:喝|吃)[^，,。]{1,20}`)
+	zhLike      = regexp.MustCompile(`我(?:自己|本人)?(?:也|还是|一直|平时|比较)?(?:很|最|比较|更|特别|非常|超|挺|蛮)?(?:喜欢|偏爱|偏好|热爱|钟爱)`)
+	zhDislike   = regexp.MustCompile(`我(?:自己|本人)?(?:也)?(?:很|最|比较|特别|非常|真的|挺|蛮|超|真|有点)?(?:不太喜欢|不喜欢|不爱|讨厌|受不了|反感|不习惯)`)
+	zhUse       = regexp.MustCompile(`我(?:平时|一般|主要|一直|现在|目前|比较)?(?:都)?(?:习惯)?(?:用|使用|在用)\s*([A-Za-z][\w.+#-]*)`)
+	zhTeamUse   = regexp.MustCompile(`(?:^|[，,])我们(?:团队|组|公司|部门|实验室)?(?:主要|都|一直|现在|目前)?(?:用|使用|在用)\s*([A-Za-z][\w.+#-]*)`)
+	zhHabit     = regexp.MustCompile(`我(?:主要|平时|一般|经常|只|通常)(?:听|看|玩|读|喝|吃|穿|开)`)
+	zhRuleAll   = regexp.MustCompile(`^[^我]{0,16}?(?:一律|统一|每次都)[^，,。！!？?的了]`)
+	zhNote      = regexp.MustCompile(zhLead + `(?:注意|请注意)[：:，,]?\s*(?:我们|我)`)
+	zhNoteNot   = regexp.MustCompile(`^(?:刚才|上面|前面|之前|说的|写的|改的)`)
+	zhBadObject = regexp.MustCompile(`^(?:这|那|你|您|它|他|她|上面|刚才)`)
+	zhFan       = regexp.MustCompile(`我是[^，,。]{1,6}?(?:迷|粉丝|爱好者|发烧友)`)
+	zhProject   = regexp.MustCompile(`我(?:在|正在)(?:做|写|开发|维护)(?:一个)?(?:叫|名为)\s*\S`)
+	zhStatus    = regexp.MustCompile(`我(?:已经)?(退休|失业|待业|辞职)`)
+	zhTeach     = regexp.MustCompile(`我在([^，,。]{2,14}?)(教|读)([^书了的过完一这那着\s，,。][\p{Han}]{0,5})`)
+	zhLearn     = regexp.MustCompile(`我(?:最近|现在|正在|目前)?(?:在)?(?:学习|自学|学)\s*(\p{Han}{1,3}语|[A-Za-z][\w.+#-]*|\p{Han}{2,4})`)
 
 	zhStack     = regexp.MustCompile(`^(?:我|我们|我们组|我们团队|我们公司|我这边)(?:的|用的)?(?:技术栈|开发环境|工具链)(?:是|主要是|就是)`)
 	zhHousehold = regexp.MustCompile(`^我(?:家|的)?(?:的)?(猫|狗|狗狗|猫咪|宠物|儿子|女儿|孩子|老婆|老公|太太|先生|女朋友|男朋友)(?:的名字)?叫(\p{Han}{1,4}|[A-Za-z]+)`)
@@ -95,7 +97,7 @@ func zhRememberRule(s *sentence, _ *profile) (finding, bool) {
 		content = s.orig[m[1]:]
 	} else if m := zhRememberSuf.FindStringIndex(t); m != nil {
 		content = s.orig[:m[0]]
-	} else if m := zhNote.FindStringIndex(t); m != nil {
+	} else if m := zhNote.FindStringIndex(t); m != nil && !zhNoteNot.MatchString(t[m[1]:]) {
 		// "注意我们都锁在 terraform 1.5": stated for later, not an explicit "remember": medium.
 		content, high = s.orig[m[1]-len("我们"):], false
 		if !strings.HasSuffix(t[:m[1]], "我们") {
@@ -285,20 +287,28 @@ func zhPrefRule(s *sentence, ps *profile) (finding, bool) {
 		m, kind = zhDislike.FindStringIndex(t), "dislikes"
 	case zhLike.MatchString(t):
 		m, kind = zhLike.FindStringIndex(t), "likes"
-	case zhUse.MatchString(t):
-		m = zhUse.FindStringSubmatchIndex(t)
-		if !capitalised(s, m[2]) && !isTool(t[m[2]:m[3]]) {
-			return finding{}, false
-		}
-		kind = "uses"
-	case zhLearn.MatchString(t):
-		m = zhLearn.FindStringSubmatchIndex(t)
-		if strings.ContainsAny(firstString(t[m[2]:m[3]]), "校生院期会到了") {
-			return finding{}, false
-		}
-		kind = "learns"
-	default:
+	}
+	// "我很喜欢这个回答", "我不喜欢你的方案": about the chat, not the person.
+	if (kind == "likes" || kind == "dislikes") && zhBadObject.MatchString(t[m[1]:]) {
 		return finding{}, false
+	}
+	if kind == "" {
+		switch {
+		case zhUse.MatchString(t):
+			m = zhUse.FindStringSubmatchIndex(t)
+			if !capitalised(s, m[2]) && !isTool(t[m[2]:m[3]]) {
+				return finding{}, false
+			}
+			kind = "uses"
+		case zhLearn.MatchString(t):
+			m = zhLearn.FindStringSubmatchIndex(t)
+			if strings.ContainsAny(firstString(t[m[2]:m[3]]), "校生院期会到了") {
+				return finding{}, false
+			}
+			kind = "learns"
+		default:
+			return finding{}, false
+		}
 	}
 	if len(strings.TrimSpace(trimPunct(t[m[1]:]))) == 0 && kind != "uses" && kind != "learns" && !whole {
 		return finding{}, false
