@@ -162,7 +162,8 @@ func enFeedbackRule(s *sentence, ps *profile) (finding, bool) {
 	case enImperDurable.MatchString(l):
 		ok, rule = true, "en.imperative-always"
 	case enAlwaysNever.MatchString(l):
-		ok, rule = true, "en.always-never"
+		// "Always add JSDoc" is a rule; "always fails on CI", "never worked" report a bug.
+		ok, rule = imperativeAfter(l, enAlwaysNever.FindStringSubmatchIndex(l)[3]), "en.always-never"
 	case enUseNot.MatchString(l):
 		ok, rule = true, "en.use-not"
 	case enDont.MatchString(l):
@@ -177,6 +178,22 @@ func enFeedbackRule(s *sentence, ps *profile) (finding, bool) {
 	return finding{typ: "feedback", kind: "rule", slugKey: said, title: capFirst(said),
 		body:  "The person told the agent: “" + said + "”.",
 		start: s.start, end: s.end, pinned: enPin.MatchString(l), rule: rule}, true
+}
+
+// imperativeAfter reports whether the word after offset i looks like a verb's base form (an
+// instruction) rather than a third-person, past or -ing form (a report).
+func imperativeAfter(l string, i int) bool {
+	w, _, _ := strings.Cut(strings.TrimSpace(l[i:]), " ")
+	w = strings.TrimRight(w, ".,;:!?")
+	switch {
+	case w == "", w == "was", w == "is", w == "has", w == "does":
+		return false
+	case strings.HasSuffix(w, "ss"): // "always pass --race"
+		return true
+	case strings.HasSuffix(w, "s"), strings.HasSuffix(w, "ed"), strings.HasSuffix(w, "ing"):
+		return false
+	}
+	return true
 }
 
 // hasNamedObject reports whether the words after offset i of the sentence name a thing (not
