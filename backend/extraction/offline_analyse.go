@@ -46,6 +46,8 @@ var (
 	expSolutionZH = regexp.MustCompile(`后来|最后|改成|换成|改用|换了|换用|用了|通过|解决|发现是|原因是|关掉|去掉|加上|改为`)
 	expPainZH     = regexp.MustCompile(`遇到过|碰到过|踩过坑|出过|同样的问题|老是|总是|一直|经常|特别慢|很慢|太慢|卡顿|崩溃|失败|报错|失眠|没用|不管用|没效果|OOM|oom|泄漏|超时|之前|以前|每次|头疼|难受`)
 	expOutcomeZH  = regexp.MustCompile(`现在|之后|以后|降到|降低|稳定|快了|好了|再也没|不再|终于|提升|减少|缩短`)
+	strongSolEN   = regexp.MustCompile(`\b(?:what (?:finally |really )?(?:fixed|solved|helped|worked)|the (?:fix|solution|answer|trick) was|the culprit was|turned out|(?:fixed|solved|resolved|cured) it|fixed by|solved by|helped|did the trick)\b`)
+	strongSolZH   = regexp.MustCompile(`后来|最后|解决|发现是|原因是`)
 	expJoinWord   = regexp.MustCompile(`^(?i:and|so|but|then|and then|and so)\s+`)
 	expJoinTail   = regexp.MustCompile(`(?i)\s+(?:and|so|but|then|too and|and then)$`)
 	expThirdZH    = regexp.MustCompile(`^(?:我的?)?(?:朋友|同事|老婆|老公|妻子|丈夫|妈妈|爸爸|母亲|父亲|哥哥|姐姐|弟弟|妹妹|老板|领导|同学|孩子|儿子|女儿)|^(?:他|她|他们|她们|别人|有人|听说)`)
@@ -111,7 +113,16 @@ func experience(msg, lower string, sents []sentence, ps *profile) (finding, bool
 			}
 		}
 	}
-	if len(sols) == 0 || (len(pains) == 0 && len(outs) == 0) {
+	strong := strongSolEN
+	if cjk {
+		strong = strongSolZH
+	}
+	strongSol := false
+	for _, c := range sols {
+		strongSol = strongSol || strong.MatchString(lower[c.start:c.end])
+	}
+	// "老把我的 CSS 改成 Tailwind" names a change, not a fix: a change alone needs an outcome.
+	if len(sols) == 0 || (len(pains) == 0 && len(outs) == 0) || (!strongSol && len(outs) == 0) {
 		return finding{}, false
 	}
 	if cjk {

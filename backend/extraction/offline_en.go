@@ -54,10 +54,10 @@ var (
 
 	enStack        = regexp.MustCompile(`^(?:(?:btw|fwiw|so|also)[,]?\s+)?(?:my|our) (?:stack|tech stack|setup|toolchain|dev setup|editor setup) is\s+\S`)
 	enHousehold    = regexp.MustCompile(`^(?:(?:btw|fwiw|so|also|oh)[,]?\s+)?my (?:dog|cat|pet|puppy|kitten|parrot|horse|son|daughter|kid|wife|husband|partner|girlfriend|boyfriend)(?:'s name is| is called| is named| is)\s+([a-z][a-z'-]+)\b`)
-	enHabit        = regexp.MustCompile(`\bi (?:mostly|mainly|usually|often|always|only|generally|normally)\s+(?:listen to|watch|read|play|drink|eat|cook|ride|wear|drive|take)\s+\S`)
+	enHabit        = regexp.MustCompile(`\bi (?:mostly|mainly|usually|often|always|only|generally|normally)\s+(?:listen to|watch|read|play|drink|eat|cook|ride|wear|drive|take|run|work on|code on|develop on|deploy to|build on|test on)\s+\S`)
 	enTeamUses     = regexp.MustCompile(`^(?:(?:btw|fwiw|fyi|so|also)[,:]?\s+)?(?:my|our) (?:team|company|org|group|shop|lab|department|startup) (?:uses|runs on|is on|works with|deploys (?:on|to)|builds with)\s+\S`)
 	enImperDurable = regexp.MustCompile(enLead + `(?:use|write|put|keep|add|prefer|format|name|run|wrap|reply|answer|respond|give me|show me|document|test|comment)\b.*(?:,\s*(?:always|every time|everywhere|by default|at all times)\b|\b(?:every time|by default|at all times)[.!]?$)`)
-	enWhenYou      = regexp.MustCompile(`^(?:when|whenever) you [^,]{1,60},\s*(?:please\s+)?(?:always|never|don't|don’t|do not)\b`)
+	enWhenYou      = regexp.MustCompile(`^(?:when|whenever) you [^,]{1,60},\s*(?:please\s+)?(?:always|never|don't|don’t|do not)\b|^whenever you [^,]{1,60},\s*(?:please\s+)?([a-z]+)\b`)
 	enLangAnswer   = regexp.MustCompile(enLead + `(?:always\s+)?(?:answer|reply|respond|write|talk)(?: to me)? in (english|chinese|mandarin|french|german|spanish|japanese|korean|italian|portuguese)\b`)
 	enLessMore     = regexp.MustCompile(enLead + `(?:be\s+)?(?:less|more)\s+(verbose|wordy|formal|casual|detailed|concise|chatty|technical)\b`)
 	enBigFan       = regexp.MustCompile(`^(?:(?:also|and|oh)[,]?\s+)?(?:a\s+)?(?:huge|big|massive|long-time|lifelong) fan of\s+\S`)
@@ -66,6 +66,9 @@ var (
 	enTeach        = regexp.MustCompile(`\bi (?:teach|lecture in|lecture on)\s+((?:[a-z][a-z-]*)(?:\s[a-z-]+){0,3}?)(?:\s+(?:at|in)\s|[,.;!]|$)`)
 	enTeachNot     = regexp.MustCompile(`^(?:myself|yourself|themselves|them|him|her|it|my |our |the kids|kids)`)
 	enNoteWe       = regexp.MustCompile(`^(?:please\s+)?note that ((?:we (?:use|pin|deploy|run|have|don't|never|always|only|keep|target|require|need|are|host|ship)|our [a-z-]+(?: [a-z-]+)? (?:is|are|uses|runs|lives))\b)`)
+	enConvention   = regexp.MustCompile(`\b(?:keep|follow|stick to|respect|stick with)\s+(?:that|this|the|our)\s+(?:convention|pattern|layout|structure|naming|style)\b`)
+	enComplaint    = regexp.MustCompile(`\b(?:you|the agent|the assistant|my (?:previous|last|old) (?:agent|assistant)|the (?:previous|last) (?:agent|assistant)) (?:kept|keep|keeps|always)\b.*\b(?:don't|don’t|do not|stop)\b`)
+	enUseWide      = regexp.MustCompile(`\bi (?:use|enable|turn on|keep)\s+[a-z][\w.+#-]*(?:\s+[a-z][\w.+#-]*)?\s+(?:everywhere|in all my|in every|always)\b`)
 	enBadObject    = regexp.MustCompile(`^(?:the|it|this|that|these|those|them|you|your|how|what|when|where|the way|the idea|the answer|the code|the solution|the result|the results|the output|waiting|being|having|dealing|doing|to know|to hear|to see|the same|a lot|a bit|lots|too|some|any|one|ones|both|neither|nothing|everything|anything)\b`)
 	enHedge        = regexp.MustCompile(`\b(?:not sure|i'm not saying|i am not saying|just curious|i guess|maybe|perhaps|probably|i might|i may|i wish|if i were|if i was|would i|i would)\b`)
 	enHypo         = regexp.MustCompile(`^(?:(?:and|but|so|ok|okay)[,]?\s+)?(?:if|suppose|supposing|imagine|assuming|assume|let's say|say|what if|hypothetically|in case|unless|when i|when we)\b`)
@@ -145,7 +148,13 @@ func enFeedbackRule(s *sentence, ps *profile) (finding, bool) {
 	ok, rule := false, ""
 	switch {
 	case enWhenYou.MatchString(l):
-		ok, rule = true, "en.when-you"
+		// "Whenever you write docs, use British spelling": a standing rule when an instruction follows.
+		m := enWhenYou.FindStringSubmatchIndex(l)
+		ok, rule = m[2] < 0 || imperativeAfter(l, m[2]), "en.when-you"
+	case enConvention.MatchString(l):
+		ok, rule = true, "en.convention"
+	case enComplaint.MatchString(l):
+		ok, rule = true, "en.complaint"
 	case enLangAnswer.MatchString(l):
 		ok, rule = true, "en.answer-language"
 		ps.add(SignalCommStyle, "answers in "+enLangAnswer.FindStringSubmatch(l)[1], s.orig)
@@ -163,7 +172,7 @@ func enFeedbackRule(s *sentence, ps *profile) (finding, bool) {
 		ok, rule = true, "en.imperative-always"
 	case enAlwaysNever.MatchString(l):
 		// "Always add JSDoc" is a rule; "always fails on CI", "never worked" report a bug.
-		ok, rule = imperativeAfter(l, enAlwaysNever.FindStringSubmatchIndex(l)[3]), "en.always-never"
+		ok, rule = imperativeAfter(l, enAlwaysNever.FindStringSubmatchIndex(l)[3]) && !strings.Contains(l, "never mind"), "en.always-never"
 	case enUseNot.MatchString(l):
 		ok, rule = true, "en.use-not"
 	case enDont.MatchString(l):
@@ -379,6 +388,8 @@ func enPrefRule(s *sentence, ps *profile) (finding, bool) {
 		m, kind = enBigFan.FindStringIndex(l), "likes"
 	case enProject.MatchString(l):
 		m, kind = enProject.FindStringIndex(l), "project"
+	case enUseWide.MatchString(l):
+		m, kind = enUseWide.FindStringIndex(l), "uses"
 	case enHabit.MatchString(l):
 		m, kind = enHabit.FindStringIndex(l), "likes"
 	case enEnv.MatchString(l):

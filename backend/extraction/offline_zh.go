@@ -18,9 +18,9 @@ var (
 	zhAboutMe      = regexp.MustCompile(`^我(?:[^们]|$)`)
 	zhImperative   = regexp.MustCompile(`^(?:以后|今后|不要|别|一律|统一|每次|总是|永远|要|请|用|先|千万|记得)|统一|一律|不要|别再|必须`)
 
-	zhDurable    = regexp.MustCompile(`以后|今后|往后|从现在(?:开始|起)|永远|千万|一律|统一|每次|总是|始终|任何时候|所有|默认|再也|别再|不要再|都要|都用|先问我`)
+	zhDurable    = regexp.MustCompile(`以后|今后|往后|从现在(?:开始|起)|永远|千万|老是|老把|总把|一律|统一|每次|总是|始终|任何时候|所有|默认|再也|别再|不要再|都要|都用|先问我`)
 	zhFromNow    = regexp.MustCompile(zhLead + `(?:以后|今后|往后|从现在(?:开始|起))`)
-	zhDont       = regexp.MustCompile(`(?:^|[，,])(?:请|你)?(?:千万|永远|一定|绝对)?(?:不要|别|不准|禁止|不许)`)
+	zhDont       = regexp.MustCompile(`(?:(?:^|[，,])(?:请|你)?|千万|永远|一定|绝对)(?:不要|别|不准|禁止|不许)`)
 	zhDontUse    = regexp.MustCompile(`(?:不要|别|不准|禁止|不许)(?:再)?(?:在[^，,。]{1,8}?)?(?:用|使用)\s*[A-Za-z]`)
 	zhUseNot     = regexp.MustCompile(`用(?:[^，,。]{1,20}?)[，,]\s*(?:别|不要|不用)(?:再)?用`)
 	zhStyle      = regexp.MustCompile(`(?:回答|回复|说话|解释|输出|注释)(?:的时候|时)?(?:请|要|尽量|都)?(简洁|简短|简单|详细|精炼|短)|(?:别|不要)(?:太)?(啰嗦)|(少(?:点|些|说)?废话|少啰嗦|别废话)`)
@@ -30,7 +30,7 @@ var (
 
 	zhName     = regexp.MustCompile(`我叫(\p{Han}{2,4}?)(?:[，,。.！!\s]|$|就|吧)|我的名字(?:是|叫)\s*(\p{Han}{2,4}|[A-Za-z]+)`)
 	zhNameStop = regexp.MustCompile(`^(?:外卖|车|人|了|过|醒|你|他|她|它|做|什|一|个|不|来|去|错)`)
-	zhRoleNoun = `(?:工程师|开发者|开发|程序员|运维|前端|后端|产品经理|项目经理|经理|设计师|老师|教师|学生|医生|护士|律师|会计|分析师|架构师|运营|插画师|作家|研究员|科学家|创始人|顾问|主管|总监|实习生|自由职业者|画师|编辑|翻译|厨师|记者|博士|研究生|站长|测试)`
+	zhRoleNoun = `(?:技术负责人|负责人|组长|技术总监|工程师|开发者|开发|程序员|运维|前端|后端|产品经理|项目经理|经理|设计师|老师|教师|学生|医生|护士|律师|会计|分析师|架构师|运营|插画师|作家|研究员|科学家|创始人|顾问|主管|总监|实习生|自由职业者|画师|编辑|翻译|厨师|记者|博士|研究生|站长|测试)`
 	zhRole     = regexp.MustCompile(`我是(?:一名|一个|一位|个|名)?([\p{Han}A-Za-z的]{0,10}?` + zhRoleNoun + `)`)
 	zhWorkAs   = regexp.MustCompile(`(?:我|^|[，,])(?:现在|目前)?在(?:一家|一个)?([\p{Han}A-Za-z]{1,12}?)(?:做|当|担任|负责)([\p{Han}A-Za-z ]{0,10}(?:开发|工程师|架构师|经理|设计师|设计|老师|运维|测试|产品|运营|销售|程序员|数据分析|研究|医生|护士|会计|律师|编辑|翻译|后端|前端|全栈|算法))`)
 	zhPlace    = regexp.MustCompile(`我(?:现在|目前)?(?:住在|生活在|定居在?)(\p{Han}{2,6}?)(?:[，,。的]|$)|(?:我|^|[，,])(?:现在|目前)?在(\p{Han}{2,4}?)(?:工作|上班|生活|定居)`)
@@ -38,21 +38,22 @@ var (
 	zhPlaceOrg = regexp.MustCompile(`(?:^|[，,]|我)(?:现在|目前)?在(\p{Han}{2,4}?)(?:的)?(?:一家|一所|一个)`)
 	zhOrg      = regexp.MustCompile(`在(?:一家|一个)([^，,。]{0,14}?(?:公司|企业|银行|医院|学校|工作室|团队|机构|单位))`)
 
-	zhDiet      = regexp.MustCompile(`我(?:自己|本人)?(?:也)?(?:只|不|从不|不太能|不能|不会|很少)(?:吃|喝)[^，,。！!？?]{1,20}|我对[^，,。]{1,10}?过敏|我(?:吃素|是素食者?)|我(?:每天|天天)(?:早上|晚上|中午)?(?:都)?(?:要|会)?(?:喝|吃)[^，,。]{1,20}`)
-	zhLike      = regexp.MustCompile(`我(?:自己|本人)?(?:也|还是|一直|平时|比较)?(?:很|最|比较|更|特别|非常|超|挺|蛮)?(?:喜欢|偏爱|偏好|热爱|钟爱)`)
-	zhDislike   = regexp.MustCompile(`我(?:自己|本人)?(?:也)?(?:很|最|比较|特别|非常|真的|挺|蛮|超|真|有点)?(?:不太喜欢|不喜欢|不爱|讨厌|受不了|反感|不习惯)`)
-	zhUse       = regexp.MustCompile(`我(?:平时|一般|主要|一直|现在|目前|比较)?(?:都)?(?:习惯)?(?:用|使用|在用)\s*([A-Za-z][\w.+#-]*)`)
-	zhTeamUse   = regexp.MustCompile(`(?:^|[，,])我们(?:团队|组|公司|部门|实验室)?(?:主要|都|一直|现在|目前)?(?:用|使用|在用)\s*([A-Za-z][\w.+#-]*)`)
-	zhHabit     = regexp.MustCompile(`我(?:主要|平时|一般|经常|只|通常)(?:听|看|玩|读|喝|吃|穿|开)`)
-	zhRuleAll   = regexp.MustCompile(`^[^我]{0,16}?(?:一律|统一|每次都)[^，,。！!？?的了]`)
-	zhNote      = regexp.MustCompile(zhLead + `(?:注意|请注意)[：:，,]?\s*(?:我们|我)`)
-	zhNoteNot   = regexp.MustCompile(`^(?:刚才|上面|前面|之前|说的|写的|改的)`)
-	zhBadObject = regexp.MustCompile(`^(?:这|那|你|您|它|他|她|上面|刚才)`)
-	zhFan       = regexp.MustCompile(`我是[^，,。]{1,6}?(?:迷|粉丝|爱好者|发烧友)`)
-	zhProject   = regexp.MustCompile(`我(?:在|正在)(?:做|写|开发|维护)(?:一个)?(?:叫|名为)\s*\S`)
-	zhStatus    = regexp.MustCompile(`我(?:已经)?(退休|失业|待业|辞职)`)
-	zhTeach     = regexp.MustCompile(`我在([^，,。]{2,14}?)(教|读)([^书了的过完一这那着\s，,。][\p{Han}]{0,5})`)
-	zhLearn     = regexp.MustCompile(`我(?:最近|现在|正在|目前)?(?:在)?(?:学习|自学|学)\s*(\p{Han}{1,3}语|[A-Za-z][\w.+#-]*|\p{Han}{2,4})`)
+	zhDiet       = regexp.MustCompile(`我(?:自己|本人)?(?:也)?(?:只|不|从不|不太能|不能|不会|很少)(?:吃|喝)[^，,。！!？?]{1,20}|我对[^，,。]{1,10}?过敏|我(?:吃素|是素食者?)|我(?:每天|天天)(?:早上|晚上|中午)?(?:都)?(?:要|会)?(?:喝|吃)[^，,。]{1,20}`)
+	zhLike       = regexp.MustCompile(`我(?:自己|本人)?(?:也|还是|一直|平时|比较)?(?:很|最|比较|更|特别|非常|超|挺|蛮)?(?:喜欢|偏爱|偏好|热爱|钟爱)`)
+	zhDislike    = regexp.MustCompile(`我(?:自己|本人)?(?:也)?(?:很|最|比较|特别|非常|真的|挺|蛮|超|真|有点)?(?:不太喜欢|不喜欢|不爱|讨厌|受不了|反感|不习惯)`)
+	zhUse        = regexp.MustCompile(`我(?:平时|一般|主要|一直|现在|目前|比较)?(?:都)?(?:习惯)?(?:用的是|使用的是|用的|用|使用|在用)\s*([A-Za-z][\w.+#-]*)`)
+	zhTeamUse    = regexp.MustCompile(`(?:^|[，,])我们(?:团队|组|公司|部门|实验室)?(?:主要|都|一直|现在|目前)?(?:用|使用|在用)\s*([A-Za-z][\w.+#-]*)`)
+	zhHabit      = regexp.MustCompile(`我(?:主要|平时|一般|经常|只|通常)(?:听|看|玩|读|喝|吃|穿|开)|我(?:主要|平时|一般|经常|通常|都)在[^，,。]{1,12}?(?:跑|写|开发|部署|测试)`)
+	zhRuleAll    = regexp.MustCompile(`^(?:给我|帮我|[^我]){0,16}?(?:一律|统一|每次都)[^，,。！!？?的了]`)
+	zhConvention = regexp.MustCompile(`(?:保持|遵守|沿用|按照)(?:这个|这种|我们的|现在的)(?:约定|规范|风格|习惯|结构|目录结构|命名)`)
+	zhNote       = regexp.MustCompile(zhLead + `(?:注意|请注意)[：:，,]?\s*(?:我们|我)`)
+	zhNoteNot    = regexp.MustCompile(`^(?:刚才|上面|前面|之前|说的|写的|改的)`)
+	zhBadObject  = regexp.MustCompile(`^(?:这|那|你|您|它|他|她|上面|刚才)`)
+	zhFan        = regexp.MustCompile(`我是[^，,。]{1,6}?(?:迷|粉丝|爱好者|发烧友)`)
+	zhProject    = regexp.MustCompile(`我(?:在|正在)(?:做|写|开发|维护)(?:一个)?(?:叫|名为)\s*\S`)
+	zhStatus     = regexp.MustCompile(`我(?:已经)?(退休|失业|待业|辞职)`)
+	zhTeach      = regexp.MustCompile(`我在([^，,。]{2,14}?)(教|读)([^书了的过完一这那着\s，,。][\p{Han}]{0,5})`)
+	zhLearn      = regexp.MustCompile(`我(?:最近|现在|正在|目前)?(?:在)?(?:学习|自学|学)\s*(\p{Han}{1,3}语|[A-Za-z][\w.+#-]*|\p{Han}{2,4})`)
 
 	zhStack     = regexp.MustCompile(`^(?:我|我们|我们组|我们团队|我们公司|我这边)(?:的|用的)?(?:技术栈|开发环境|工具链)(?:是|主要是|就是)`)
 	zhHousehold = regexp.MustCompile(`^我(?:家|的)?(?:的)?(猫|狗|狗狗|猫咪|宠物|儿子|女儿|孩子|老婆|老公|太太|先生|女朋友|男朋友)(?:的名字)?叫(\p{Han}{1,4}|[A-Za-z]+)`)
@@ -140,6 +141,8 @@ func zhFeedbackRule(s *sentence, ps *profile) (finding, bool) {
 		ps.add(SignalCommStyle, style, s.orig)
 	case zhLangPref.MatchString(t):
 		ok, rule = true, "zh.answer-language"
+	case zhConvention.MatchString(t):
+		ok, rule = true, "zh.convention"
 	case zhRuleAll.MatchString(t):
 		ok, rule = true, "zh.rule-all"
 	case zhAnswerRule.MatchString(t):
@@ -289,7 +292,8 @@ func zhPrefRule(s *sentence, ps *profile) (finding, bool) {
 		m, kind = zhLike.FindStringIndex(t), "likes"
 	}
 	// "我很喜欢这个回答", "我不喜欢你的方案": about the chat, not the person.
-	if (kind == "likes" || kind == "dislikes") && zhBadObject.MatchString(t[m[1]:]) {
+	// "标题我不喜欢，换一个": the thing liked must follow the verb.
+	if (kind == "likes" || kind == "dislikes") && !whole && (zhBadObject.MatchString(t[m[1]:]) || strings.IndexFunc(t[m[1]:], isPunct) == 0) {
 		return finding{}, false
 	}
 	if kind == "" {
