@@ -213,7 +213,7 @@ func TestOfflineEval(t *testing.T) {
 		}
 	}
 	t.Logf("%-5s %-4s %-7s %6s %9s %8s %8s %8s %10s %7s", "split", "lang", "batch", "turns", "expected", "recalled", "produced", "correct", "precision", "recall")
-	for _, batch := range []string{"", "/batch1", "/batch2", "/batch3", "/batch4", "/batch5"} {
+	for _, batch := range []string{"", "/batch1", "/batch2", "/batch3", "/batch4", "/batch5", "/batch6"} {
 		for _, split := range []string{"dev", "held"} {
 			for _, lang := range []string{"en", "zh"} {
 				sc := scores[split+"/"+lang+batch]
