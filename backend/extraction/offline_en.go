@@ -19,22 +19,22 @@ var (
 	enPin        = regexp.MustCompile(`\b(?:for|in|on) this (?:project|repo|repository|codebase)\b|\bthis (?:project|repo|repository|codebase) (?:uses|is|has|runs|needs|deploys|targets|requires)\b`)
 
 	enAlwaysNever = regexp.MustCompile(enLead + `(always|never)\s+\S`)
-	enDont        = regexp.MustCompile(enLead + `(?:don't|don’t|dont|do not|stop|quit|avoid)\s+(?:ever\s+)?(use|using|wrap|wrapping|add|adding|write|writing|put|putting|call|calling|make|making|run|running|import|importing|install|installing|start|starting|commit|committing|push|pushing|reply|replying|answer|answering|explain|explaining|apologi[sz]e|apologi[sz]ing|include|including)\b`)
+	enDont        = regexp.MustCompile(enLead + `(?:don't|don’t|dont|do not|stop|quit|avoid)\s+(?:ever\s+)?([a-z]+)\b`)
 	enUseNot      = regexp.MustCompile(enLead + `(?:use|prefer|go with|stick to|stick with|default to)\s+(.+?),?\s+(?:not|never|instead of|rather than|over)\s+\S`)
 	enStyle       = regexp.MustCompile(`\b(?:keep|make)\s+(?:your\s+|the\s+|all\s+)?(?:answers|responses|replies|explanations|messages|output|comments|summaries)\s+(short|shorter|brief|concise|terse|simple|detailed|longer|to the point)\b`)
 	enHateWhen    = regexp.MustCompile(`\bi (?:really )?(?:hate|don't like|don’t like|do not like|dislike|can't stand|cannot stand)(?: it)? when (?:you|answers|responses|replies|the (?:agent|assistant|model|ai|bot))\b`)
 	enFromNow     = regexp.MustCompile(`^(?:(?:and|also|ok|okay|so)[,:]?\s+){0,2}(?:from now on|going forward|in (?:the )?future|by default|in general)\s*[,:]?\s+\S`)
 
-	enDurable = regexp.MustCompile(`\b(?:always|never|ever|anymore|any more|again|from now on|going forward|in (?:the )?future|in general|every|everywhere|by default|all (?:my|our|the)|anything|everything|instead|(?:in|for) (?:this|my|our|any|all) (?:repo|repos|repository|project|projects|codebase|code))\b`)
+	enDurable = regexp.MustCompile(`\b(?:without (?:asking|checking|telling)|always|never|ever|anymore|any more|again|from now on|going forward|in (?:the )?future|in general|every|everywhere|by default|all (?:my|our|the)|anything|everything|instead|(?:in|for) (?:this|my|our|any|all) (?:repo|repos|repository|project|projects|codebase|code))\b`)
 	enTaskish = regexp.MustCompile(`\b(?:this time|for now|for this task|this task only|just this once|this once|right now|today|for the moment|(?:in|for) this (?:file|function|method|class|test|pr|commit|branch|question|one)|here)\b`)
 
 	enName     = regexp.MustCompile(`\b(?:my name is|my name's|call me|i'm|i am|i’m)\s+([a-z][a-z'-]+(?:\s+[a-z][a-z'-]+)?)`)
 	enRoleNoun = `(?:engineer|developer|dev|designer|teacher|analyst|manager|lead|founder|co-founder|student|scientist|researcher|architect|consultant|illustrator|writer|doctor|nurse|lawyer|accountant|chef|freelancer|programmer|administrator|admin|sre|cto|ceo|artist|photographer|editor|translator|marketer|recruiter|intern|professor|owner|maintainer|tester|pm)`
-	enRole     = regexp.MustCompile(`\b(?:i'm|i am|i’m|i work as|i'm working as|i am working as)\s+(?:a|an|the)\s+((?:[a-z-]+\s+){0,4}?` + enRoleNoun + `)\b`)
+	enRole     = regexp.MustCompile(`\b(?:i'm|i am|i’m|i work as|i'm working as|i am working as)\s+(?:(?:just|only|basically|actually|currently|now|still)\s+)?(?:a|an|the)\s+((?:[a-z-]+\s+){0,4}?` + enRoleNoun + `)\b`)
 	enApposite = regexp.MustCompile(`^,\s*(?:a|an|the)?\s*((?:[a-z-]+\s+){0,4}?` + enRoleNoun + `)\b`)
 	enWork     = regexp.MustCompile(`\bi (?:work at|work for|run|own|founded|co-founded|manage)\s+((?:a|an|the)\s+)?((?:[a-z0-9&.-]+\s+){0,4}?(?:company|agency|studio|shop|startup|business|team|store|restaurant|cafe|café|lab|firm|consultancy|bank|hospital|school|university|fintech|bakery|clinic))\b`)
 	enWorkAt   = regexp.MustCompile(`\bi work (?:at|for)\s+([a-z][\w&.-]*(?:\s+[a-z][\w&.-]*)?)`)
-	enPlace    = regexp.MustCompile(`\b(?:i live in|i'm living in|i am living in|i'm based in|i am based in|based in|i'm from|i am from|i’m from|i moved to|i've moved to|i relocated to|i grew up in)\s+([a-z][a-z-]+(?:\s+[a-z][a-z-]+)?)`)
+	enPlace    = regexp.MustCompile(`\b(?:we live in|we're in|we are in|we're based in|we moved to|i live in|i'm living in|i am living in|i'm based in|i am based in|based in|i'm from|i am from|i’m from|i moved to|i've moved to|i relocated to|i grew up in)\s+([a-z][a-z-]+(?:\s+[a-z][a-z-]+)?)`)
 
 	enDiet    = regexp.MustCompile(`\bi(?:'m| am|’m) (vegetarian|vegan|pescatarian|lactose[- ]intolerant|gluten[- ]free|celiac|coeliac|diabetic|teetotal|kosher|halal)\b`)
 	enAllergy = regexp.MustCompile(`\bi(?:'m| am|’m) allergic to\s+\S`)
@@ -50,37 +50,44 @@ var (
 	enFav     = regexp.MustCompile(`\bmy (?:favorite|favourite|go-to) [a-z ]{2,20} is\s+\S`)
 	enUse     = regexp.MustCompile(`\bi (?:mostly |mainly |usually |always |primarily |only |still |now |exclusively |daily )?(?:use|write|code in|program in|work in|develop in)\s+(\S+)`)
 
-	enStack        = regexp.MustCompile(`^(?:(?:btw|fwiw|so|also)[,]?\s+)?(?:my|our) (?:stack|tech stack|setup|toolchain|dev setup|editor setup) is\s+\S`)
-	enHousehold    = regexp.MustCompile(`^(?:(?:btw|fwiw|so|also|oh)[,]?\s+)?my (?:dog|cat|pet|puppy|kitten|parrot|horse|son|daughter|kid|wife|husband|partner|girlfriend|boyfriend)(?:'s name is| is called| is named| is)\s+([a-z][a-z'-]+)\b`)
-	enHabit        = regexp.MustCompile(`\bi (?:mostly|mainly|usually|often|always|only|generally|normally)\s+(?:listen to|watch|read|play|drink|eat|cook|ride|wear|drive|take|run|work on|code on|develop on|deploy to|build on|test on)\s+\S`)
-	enTeamUses     = regexp.MustCompile(`^(?:(?:btw|fwiw|fyi|so|also)[,:]?\s+)?(?:my|our) (?:team|company|org|group|shop|lab|department|startup) (?:uses|runs on|is on|works with|deploys (?:on|to)|builds with)\s+\S`)
-	enImperDurable = regexp.MustCompile(enLead + `(?:use|write|put|keep|add|prefer|format|name|run|wrap|reply|answer|respond|give me|show me|document|test|comment)\b.*(?:,\s*(?:always|every time|everywhere|by default|at all times)\b|\b(?:every time|by default|at all times)[.!]?$)`)
-	enWhenYou      = regexp.MustCompile(`^(?:when|whenever) you [^,]{1,60},\s*(?:please\s+)?(?:always|never|don't|don’t|do not)\b|^whenever you [^,]{1,60},\s*(?:please\s+)?([a-z]+)\b`)
-	enLangAnswer   = regexp.MustCompile(enLead + `(?:always\s+)?(?:answer|reply|respond|write|talk)(?: to me)? in (english|chinese|mandarin|french|german|spanish|japanese|korean|italian|portuguese)\b`)
-	enLessMore     = regexp.MustCompile(enLead + `(?:be\s+)?(?:less|more)\s+(verbose|wordy|formal|casual|detailed|concise|chatty|technical)\b`)
-	enBigFan       = regexp.MustCompile(`^(?:(?:also|and|oh)[,]?\s+)?(?:a\s+)?(?:huge|big|massive|long-time|lifelong) fan of\s+\S`)
-	enProject      = regexp.MustCompile(`\bi(?:'m| am|’m) (?:working on|building|writing|maintaining|developing) (?:a|an|my)\s+[^,.;]{0,40}?\b(?:called|named)\s+\S`)
-	enStatus       = regexp.MustCompile(`\bi(?:'m| am|’m) (?:now )?(retired|semi-retired|unemployed|between jobs|self-employed|on parental leave|on sabbatical|a stay-at-home (?:mom|dad|parent))\b`)
-	enTeach        = regexp.MustCompile(`\bi (?:teach|lecture in|lecture on)\s+((?:[a-z][a-z-]*)(?:\s[a-z-]+){0,3}?)(?:\s+(?:at|in)\s|[,.;!]|$)`)
-	enTeachNot     = regexp.MustCompile(`^(?:myself|yourself|themselves|them|him|her|it|my |our |the kids|kids)`)
-	enNoteWe       = regexp.MustCompile(`^(?:please\s+)?note that ((?:we (?:use|pin|deploy|run|have|don't|never|always|only|keep|target|require|need|are|host|ship)|our [a-z-]+(?: [a-z-]+)? (?:is|are|uses|runs|lives))\b)`)
-	enConvention   = regexp.MustCompile(`\b(?:keep|follow|stick to|respect|stick with)\s+(?:that|this|the|our)\s+(?:convention|pattern|layout|structure|naming|style)\b`)
-	enComplaint    = regexp.MustCompile(`\b(?:you|the agent|the assistant|my (?:previous|last|old) (?:agent|assistant)|the (?:previous|last) (?:agent|assistant)) (?:kept|keep|keeps|always)\b.*\b(?:don't|don’t|do not|stop)\b`)
-	enUseWide      = regexp.MustCompile(`\bi (?:use|enable|turn on|keep)\s+[a-z][\w.+#-]*(?:\s+[a-z][\w.+#-]*)?\s+(?:everywhere|in all my|in every|always)\b`)
-	enBadObject    = regexp.MustCompile(`^(?:the|it|this|that|these|those|them|you|your|how|what|when|where|the way|the idea|the answer|the code|the solution|the result|the results|the output|waiting|being|having|dealing|doing|to know|to hear|to see|the same|a lot|a bit|lots|too|some|any|one|ones|both|neither|nothing|everything|anything)\b`)
-	enHedge        = regexp.MustCompile(`\b(?:not sure|i'm not saying|i am not saying|just curious|i guess|maybe|perhaps|probably|i might|i may|i wish|if i were|if i was|would i|i would)\b`)
-	enHypo         = regexp.MustCompile(`^(?:(?:and|but|so|ok|okay)[,]?\s+)?(?:if|suppose|supposing|imagine|assuming|assume|let's say|say|what if|hypothetically|in case|unless|when i|when we)\b`)
-	enQuestion     = regexp.MustCompile(`^(?:what|why|how|when|where|which|who|whom|whose|can|could|would|will|should|shall|does|did|is|are|was|were|has|have|any|isn't|aren't|do you|do we|do i)\b`)
-	enSarcasm      = regexp.MustCompile(`^(?:lol|lmao|haha|yeah right|oh sure|sure,|oh great|great,|wow,)|\*[a-z]+\*|/s$|🙄|🙃|😒|\byeah right\b`)
-	enThird        = regexp.MustCompile(`^(?:my|our|his|her|their) (?:colleague|coworker|co-worker|friend|wife|husband|partner|boss|manager|brother|sister|mother|mom|mum|father|dad|son|daughter|team|kid|kids|roommate|client|teacher|girlfriend|boyfriend)|^(?:he|she|they|someone|somebody|people|everyone)\b`)
-	enOutroEnd     = []string{" so ", " because ", " but ", " which ", " since ", " and i ", " when ", " though ", " although ", " unless ", " if "}
-	nameStop       = map[string]bool{"not": true, "sure": true, "going": true, "so": true, "just": true, "also": true, "really": true, "here": true, "back": true, "done": true, "fine": true, "ok": true, "okay": true, "sorry": true, "glad": true, "happy": true, "still": true, "trying": true, "working": true, "using": true, "new": true, "good": true, "afraid": true, "aware": true, "pretty": true, "very": true, "on": true, "in": true, "at": true, "from": true, "based": true, "currently": true, "a": true, "an": true, "the": true, "english": true, "american": true, "british": true, "chinese": true, "german": true, "french": true, "italian": true, "spanish": true, "japanese": true, "indian": true, "canadian": true, "dutch": true, "swiss": true, "irish": true, "australian": true, "korean": true, "brazilian": true, "russian": true, "polish": true, "vegetarian": true, "vegan": true, "allergic": true, "learning": true, "tired": true, "busy": true, "confused": true, "stuck": true, "ready": true, "curious": true, "wondering": true, "thinking": true}
+	enStack         = regexp.MustCompile(`^(?:(?:btw|fwiw|so|also)[,]?\s+)?(?:my|our) (?:stack|tech stack|setup|toolchain|dev setup|editor setup) is\s+\S`)
+	enHousehold     = regexp.MustCompile(`^(?:(?:btw|fwiw|so|also|oh)[,]?\s+)?my (?:dog|cat|pet|puppy|kitten|parrot|horse|son|daughter|kid|wife|husband|partner|girlfriend|boyfriend)(?:'s name is| is called| is named| is)\s+([a-z][a-z'-]+)\b`)
+	enHabit         = regexp.MustCompile(`\bi (?:mostly|mainly|usually|often|always|only|generally|normally)\s+(?:listen to|watch|read|play|drink|eat|cook|ride|wear|drive|take|run|work on|code on|develop on|deploy to|build on|test on)\s+\S`)
+	enTeamUses      = regexp.MustCompile(`^(?:(?:btw|fwiw|fyi|so|also)[,:]?\s+)?(?:my|our) (?:team|company|org|group|shop|lab|department|startup) (?:uses|runs on|is on|works with|deploys (?:on|to)|builds with)\s+\S`)
+	enImperDurable  = regexp.MustCompile(enLead + `(?:use|write|put|keep|add|prefer|format|name|run|wrap|reply|answer|respond|give me|show me|document|test|comment)\b.*(?:,\s*(?:always|every time|everywhere|by default|at all times)\b|\b(?:every time|by default|at all times)[.!]?$)`)
+	enWhenYou       = regexp.MustCompile(`^(?:when|whenever) you [^,]{1,60},\s*(?:please\s+)?(?:always|never|don't|don’t|do not)\b|^whenever you [^,]{1,60},\s*(?:please\s+)?([a-z]+)\b`)
+	enLangAnswer    = regexp.MustCompile(enLead + `(?:always\s+)?(?:answer|reply|respond|write|talk)(?: to me)? in (english|chinese|mandarin|french|german|spanish|japanese|korean|italian|portuguese)\b`)
+	enLessMore      = regexp.MustCompile(enLead + `(?:be\s+)?(?:less|more)\s+(verbose|wordy|formal|casual|detailed|concise|chatty|technical)\b`)
+	enBigFan        = regexp.MustCompile(`^(?:(?:also|and|oh)[,]?\s+)?(?:a\s+)?(?:huge|big|massive|long-time|lifelong) fan of\s+\S`)
+	enProject       = regexp.MustCompile(`\bi(?:'m| am|’m) (?:working on|building|writing|maintaining|developing) (?:a|an|my)\s+[^,.;]{0,40}?\b(?:called|named)\s+\S`)
+	enStatus        = regexp.MustCompile(`\bi(?:'m| am|’m) (?:now )?(retired|semi-retired|unemployed|between jobs|self-employed|on parental leave|on sabbatical|a stay-at-home (?:mom|dad|parent))\b`)
+	enTeach         = regexp.MustCompile(`\bi (?:teach|lecture in|lecture on)\s+((?:[a-z][a-z-]*)(?:\s[a-z-]+){0,3}?)(?:\s+(?:at|in)\s|[,.;!]|$)`)
+	enTeachNot      = regexp.MustCompile(`^(?:myself|yourself|themselves|them|him|her|it|my |our |the kids|kids)`)
+	enNoteWe        = regexp.MustCompile(`^(?:please\s+)?note that ((?:we (?:use|pin|deploy|run|have|don't|never|always|only|keep|target|require|need|are|host|ship)|our [a-z-]+(?: [a-z-]+)? (?:is|are|uses|runs|lives))\b)`)
+	enConvention    = regexp.MustCompile(`\b(?:keep|follow|stick to|respect|stick with)\s+(?:that|this|the|our)\s+(?:convention|pattern|layout|structure|naming|style)\b`)
+	enComplaint     = regexp.MustCompile(`\b(?:you|the agent|the assistant|my (?:previous|last|old) (?:agent|assistant)|the (?:previous|last) (?:agent|assistant)) (?:kept|keep|keeps|always)\b.*\b(?:don't|don’t|do not|stop)\b`)
+	enUseWide       = regexp.MustCompile(`\bi (?:use|enable|turn on|keep)\s+[a-z][\w.+#-]*(?:\s+[a-z][\w.+#-]*)?\s+(?:everywhere|in all my|in every|always)\b`)
+	enPoliteStop    = regexp.MustCompile(`^(?:could|can|would|will) you (?:please )?(?:stop|quit)\s+\S`)
+	enWeConvention  = regexp.MustCompile(`\bwe (?:never|always|don't|do not|only) (?:use|write|add|put|import|commit|run|deploy|merge|push|ship)\b`)
+	enNeverLiked    = regexp.MustCompile(`\bi(?:'ve| have)? never (?:liked|enjoyed|cared for)\s+\S|\bi(?:'m| am|’m) an? [a-z-]+ (?:girl|guy|person|lover|kind of person)\b`)
+	enDemonstrative = regexp.MustCompile(`^(?:that|this|these|those|it|them|him|her)\b`)
+	enBadObject     = regexp.MustCompile(`^(?:the|it|this|that|these|those|them|you|your|how|what|when|where|the way|the idea|the answer|the code|the solution|the result|the results|the output|waiting|being|having|dealing|doing|to know|to hear|to see|the same|a lot|a bit|lots|too|some|any|one|ones|both|neither|nothing|everything|anything)\b`)
+	enHedge         = regexp.MustCompile(`\b(?:not sure|i'm not saying|i am not saying|just curious|i guess|maybe|perhaps|probably|i might|i may|i wish|if i were|if i was|would i|i would)\b`)
+	enHypo          = regexp.MustCompile(`^(?:(?:and|but|so|ok|okay)[,]?\s+)?(?:if|suppose|supposing|imagine|assuming|assume|let's say|say|what if|hypothetically|in case|unless|when i|when we)\b`)
+	enQuestion      = regexp.MustCompile(`^(?:what|why|how|when|where|which|who|whom|whose|can|could|would|will|should|shall|does|did|is|are|was|were|has|have|any|isn't|aren't|do you|do we|do i)\b`)
+	enSarcasm       = regexp.MustCompile(`^(?:lol|lmao|haha|yeah right|oh sure|sure,|oh great|great,|wow,)|\*[a-z]+\*|/s$|🙄|🙃|😒|\byeah right\b`)
+	enThird         = regexp.MustCompile(`^(?:my|our|his|her|their) (?:colleague|coworker|co-worker|friend|wife|husband|partner|boss|manager|brother|sister|mother|mom|mum|father|dad|son|daughter|team|kid|kids|roommate|client|teacher|girlfriend|boyfriend)|^(?:he|she|they|someone|somebody|people|everyone)\b`)
+	enOutroEnd      = []string{" so ", " because ", " but ", " which ", " since ", " and i ", " when ", " though ", " although ", " unless ", " if "}
+	nameStop        = map[string]bool{"not": true, "sure": true, "going": true, "so": true, "just": true, "also": true, "really": true, "here": true, "back": true, "done": true, "fine": true, "ok": true, "okay": true, "sorry": true, "glad": true, "happy": true, "still": true, "trying": true, "working": true, "using": true, "new": true, "good": true, "afraid": true, "aware": true, "pretty": true, "very": true, "on": true, "in": true, "at": true, "from": true, "based": true, "currently": true, "a": true, "an": true, "the": true, "english": true, "american": true, "british": true, "chinese": true, "german": true, "french": true, "italian": true, "spanish": true, "japanese": true, "indian": true, "canadian": true, "dutch": true, "swiss": true, "irish": true, "australian": true, "korean": true, "brazilian": true, "russian": true, "polish": true, "vegetarian": true, "vegan": true, "allergic": true, "learning": true, "tired": true, "busy": true, "confused": true, "stuck": true, "ready": true, "curious": true, "wondering": true, "thinking": true}
 )
 
 // enGuarded reports sentences that state no fact of the person: questions, hypotheticals,
 // hedges, sarcasm and sentences about someone else.
 func enGuarded(s *sentence) bool {
 	l := strings.TrimSpace(s.lower)
+	if enPoliteStop.MatchString(l) {
+		return false // "Could you stop using single-letter names?" asks for a lasting change
+	}
 	question := enQuestion.MatchString(l) && !enWhenYou.MatchString(l) // "When you write SQL, always …"
 	return strings.HasSuffix(l, "?") || question || enHypo.MatchString(l) ||
 		enHedge.MatchString(l) || enSarcasm.MatchString(l) || enThird.MatchString(l)
@@ -97,6 +104,15 @@ func enRules(s *sentence, ps *profile) (finding, bool) {
 		return enPrefRule(s, ps)
 	}
 	if enGuarded(s) {
+		// "She hates crowds, I love food markets": the person may speak after someone else.
+		l := s.lower
+		if enThird.MatchString(strings.TrimSpace(l)) && !strings.HasSuffix(strings.TrimSpace(l), "?") {
+			for _, sep := range []string{", i ", ", i'm ", ", i’m ", "; i ", ", we're ", ", we ", "; we "} {
+				if i := strings.Index(l, sep); i > 0 {
+					return enRules(s.from(i+2), ps)
+				}
+			}
+		}
 		return finding{}, false
 	}
 	for _, r := range []func(*sentence, *profile) (finding, bool){enRememberRule, enFeedbackRule, enIdentityRule, enDietRule, enPrefRule} {
@@ -149,6 +165,10 @@ func enFeedbackRule(s *sentence, ps *profile) (finding, bool) {
 		// "Whenever you write docs, use British spelling": a standing rule when an instruction follows.
 		m := enWhenYou.FindStringSubmatchIndex(l)
 		ok, rule = m[2] < 0 || imperativeAfter(l, m[2]), "en.when-you"
+	case enPoliteStop.MatchString(l):
+		ok, rule = true, "en.please-stop"
+	case enWeConvention.MatchString(l):
+		ok, rule = true, "en.we-convention"
 	case enConvention.MatchString(l):
 		ok, rule = true, "en.convention"
 	case enComplaint.MatchString(l):
@@ -175,6 +195,12 @@ func enFeedbackRule(s *sentence, ps *profile) (finding, bool) {
 		ok, rule = true, "en.use-not"
 	case enDont.MatchString(l):
 		verb := enDont.FindStringSubmatch(l)[1]
+		if verb == "worry" || verb == "forget" || verb == "bother" || verb == "mind" || verb == "panic" || verb == "be" || verb == "know" {
+			break // "don't worry about it anymore" is reassurance, not a rule
+		}
+		if rest := strings.TrimSpace(l[enDont.FindStringSubmatchIndex(l)[3]:]); enDemonstrative.MatchString(rest) {
+			break // "don't change that line again" is about this task's artifact
+		}
 		named := (verb == "use" || verb == "using" || verb == "import" || verb == "importing" || verb == "install" || verb == "installing") && hasNamedObject(s, enDont.FindStringIndex(l)[1])
 		ok, rule = durable || named, "en.dont"
 	}
@@ -317,6 +343,11 @@ func enPrefRule(s *sentence, ps *profile) (finding, bool) {
 		m, kind = enEnv.FindStringIndex(l), "env"
 	case enSkill.MatchString(l):
 		m, kind = enSkill.FindStringIndex(l), "skill"
+	case enNeverLiked.MatchString(l):
+		m, kind = enNeverLiked.FindStringIndex(l), "likes"
+		if strings.Contains(l[m[0]:m[1]], "never") {
+			kind = "dislikes"
+		}
 	case enDislike.MatchString(l):
 		m, kind = enDislike.FindStringIndex(l), "dislikes"
 		if enBadObject.MatchString(l[m[1]-1:]) {

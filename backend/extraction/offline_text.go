@@ -92,6 +92,12 @@ func splitSentences(msg, mask string) []sentence {
 	return out
 }
 
+// from is the rest of the sentence from byte offset i (the person speaking after a clause
+// about someone else).
+func (s *sentence) from(i int) *sentence {
+	return &sentence{start: s.start + i, end: s.end, orig: s.orig[i:], mask: s.mask[i:], lower: s.lower[i:], cjk: s.cjk}
+}
+
 // quoteAround returns the verbatim words of msg[start:end], cut to offlineMaxQuoteBytes on a
 // rune (and, for Latin text, a word) boundary: always an exact substring of the message.
 func quoteAround(msg string, start, end int) string {

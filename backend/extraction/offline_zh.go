@@ -18,9 +18,9 @@ var (
 	zhAboutMe      = regexp.MustCompile(`^我(?:[^们]|$)`)
 	zhImperative   = regexp.MustCompile(`^(?:以后|今后|不要|别|一律|统一|每次|总是|永远|要|请|用|先|千万|记得)|统一|一律|不要|别再|必须`)
 
-	zhDurable    = regexp.MustCompile(`以后|今后|往后|从现在(?:开始|起)|永远|千万|老是|老把|总把|一律|统一|每次|总是|始终|任何时候|所有|默认|再也|别再|不要再|都要|都用|先问我`)
+	zhDurable    = regexp.MustCompile(`问过我|问我之前|先问我|经过我同意|以后|今后|往后|从现在(?:开始|起)|永远|千万|老是|老把|总把|一律|统一|每次|总是|始终|任何时候|所有|默认|再也|别再|不要再|都要|都用|先问我`)
 	zhFromNow    = regexp.MustCompile(zhLead + `(?:以后|今后|往后|从现在(?:开始|起))`)
-	zhDont       = regexp.MustCompile(`(?:(?:^|[，,])(?:请|你)?|千万|永远|一定|绝对)(?:不要|别|不准|禁止|不许)`)
+	zhDont       = regexp.MustCompile(`(?:(?:^|[，,])(?:请|你)?|千万|永远|一定|绝对|之前)(?:不要|别|不准|禁止|不许)`)
 	zhDontUse    = regexp.MustCompile(`(?:不要|别|不准|禁止|不许)(?:再)?(?:在[^，,。]{1,8}?)?(?:用|使用)\s*[A-Za-z]`)
 	zhUseNot     = regexp.MustCompile(`用(?:[^，,。]{1,20}?)[，,]\s*(?:别|不要|不用)(?:再)?用`)
 	zhStyle      = regexp.MustCompile(`(?:回答|回复|说话|解释|输出|注释)(?:的时候|时)?(?:请|要|尽量|都)?(简洁|简短|简单|详细|精炼|短)|(?:别|不要)(?:太)?(啰嗦)|(少(?:点|些|说)?废话|少啰嗦|别废话)`)
@@ -31,16 +31,16 @@ var (
 	zhName     = regexp.MustCompile(`我叫(\p{Han}{2,4}?)(?:[，,。.！!\s]|$|就|吧)|我的名字(?:是|叫)\s*(\p{Han}{2,4}|[A-Za-z]+)`)
 	zhNameStop = regexp.MustCompile(`^(?:外卖|车|人|了|过|醒|你|他|她|它|做|什|一|个|不|来|去|错)`)
 	zhRoleNoun = `(?:技术负责人|负责人|组长|技术总监|工程师|开发者|开发|程序员|运维|前端|后端|产品经理|项目经理|经理|设计师|老师|教师|学生|医生|护士|律师|会计|分析师|架构师|运营|插画师|作家|研究员|科学家|创始人|顾问|主管|总监|实习生|自由职业者|画师|编辑|翻译|厨师|记者|博士|研究生|站长|测试)`
-	zhRole     = regexp.MustCompile(`我是(?:一名|一个|一位|个|名)?([\p{Han}A-Za-z的]{0,10}?` + zhRoleNoun + `)`)
+	zhRole     = regexp.MustCompile(`我(?:就|只|也|其实|现在)?是(?:一名|一个|一位|个|名)?([\p{Han}A-Za-z的]{0,10}?` + zhRoleNoun + `)`)
 	zhWorkAs   = regexp.MustCompile(`(?:我|^|[，,])(?:现在|目前)?在(?:一家|一个)?([\p{Han}A-Za-z]{1,12}?)(?:做|当|担任|负责)([\p{Han}A-Za-z ]{0,10}(?:开发|工程师|架构师|经理|设计师|设计|老师|运维|测试|产品|运营|销售|程序员|数据分析|研究|医生|护士|会计|律师|编辑|翻译|后端|前端|全栈|算法))`)
-	zhPlace    = regexp.MustCompile(`我(?:现在|目前)?(?:住在|生活在|定居在?)(\p{Han}{2,6}?)(?:[，,。的]|$)|(?:我|^|[，,])(?:现在|目前)?在(\p{Han}{2,4}?)(?:工作|上班|生活|定居)`)
+	zhPlace    = regexp.MustCompile(`我(?:们)?(?:现在|目前)?(?:住在|生活在|定居在?)(\p{Han}{2,6}?)(?:[，,。的]|$)|(?:我|^|[，,])(?:现在|目前)?在(\p{Han}{2,4}?)(?:工作|上班|生活|定居)`)
 	zhHometown = regexp.MustCompile(`我是(\p{Han}{2,3}?)人(?:[，,。]|$)`)
 	zhPlaceOrg = regexp.MustCompile(`(?:^|[，,]|我)(?:现在|目前)?在(\p{Han}{2,4}?)(?:的)?(?:一家|一所|一个)`)
 	zhOrg      = regexp.MustCompile(`在(?:一家|一个)([^，,。]{0,14}?(?:公司|企业|银行|医院|学校|工作室|团队|机构|单位))`)
 
 	zhDiet       = regexp.MustCompile(`我(?:自己|本人)?(?:也)?(?:只|不|从不|不太能|不能|不会|很少)(?:吃|喝)[^，,。！!？?]{1,20}|我对[^，,。]{1,10}?过敏|我(?:吃素|是素食者?)|我(?:每天|天天)(?:早上|晚上|中午)?(?:都)?(?:要|会)?(?:喝|吃)[^，,。]{1,20}`)
 	zhLike       = regexp.MustCompile(`我(?:自己|本人)?(?:也|还是|一直|平时|比较)?(?:很|最|比较|更|特别|非常|超|挺|蛮)?(?:喜欢|偏爱|偏好|热爱|钟爱)`)
-	zhDislike    = regexp.MustCompile(`我(?:自己|本人)?(?:也)?(?:很|最|比较|特别|非常|真的|挺|蛮|超|真|有点)?(?:不太喜欢|不喜欢|不爱|讨厌|受不了|反感|不习惯)`)
+	zhDislike    = regexp.MustCompile(`我(?:自己|本人)?(?:也)?(?:从来|从不|一直|很|最|比较|特别|非常|真的|挺|蛮|超|真|有点)?(?:不太喜欢|不喜欢|不爱|讨厌|受不了|反感|不习惯)`)
 	zhUse        = regexp.MustCompile(`我(?:平时|一般|主要|一直|现在|目前|比较)?(?:都)?(?:习惯)?(?:用的是|使用的是|用的|用|使用|在用)\s*([A-Za-z][\w.+#-]*)`)
 	zhTeamUse    = regexp.MustCompile(`(?:^|[，,])我们(?:团队|组|公司|部门|实验室)?(?:主要|都|一直|现在|目前)?(?:用|使用|在用)\s*([A-Za-z][\w.+#-]*)`)
 	zhHabit      = regexp.MustCompile(`我(?:主要|平时|一般|经常|只|通常)(?:听|看|玩|读|喝|吃|穿|开)|我(?:主要|平时|一般|经常|通常|都)在[^，,。]{1,12}?(?:跑|写|开发|部署|测试)`)
@@ -49,7 +49,9 @@ var (
 	zhNote       = regexp.MustCompile(zhLead + `(?:注意|请注意)[：:，,]?\s*(?:我们|我)`)
 	zhNoteNot    = regexp.MustCompile(`^(?:刚才|上面|前面|之前|说的|写的|改的)`)
 	zhBadObject  = regexp.MustCompile(`^(?:这|那|你|您|它|他|她|上面|刚才)`)
-	zhFan        = regexp.MustCompile(`我是[^，,。]{1,6}?(?:迷|粉丝|爱好者|发烧友)`)
+	zhPolite     = regexp.MustCompile(`^(?:你)?(?:能不能|可不可以|可以|麻烦)(?:你)?(?:别再|不要再|以后别|以后不要)`)
+	zhWeConv     = regexp.MustCompile(`我们(?:从来|从不|一直|永远|都|一律)(?:不用|不写|不加|不放|只用|用)`)
+	zhFan        = regexp.MustCompile(`我是[^，,。]{1,6}?(?:迷|粉丝|爱好者|发烧友|党|控)`)
 	zhProject    = regexp.MustCompile(`我(?:在|正在)(?:做|写|开发|维护)(?:一个)?(?:叫|名为)\s*\S`)
 	zhStatus     = regexp.MustCompile(`我(?:已经)?(退休|失业|待业|辞职)`)
 	zhTeach      = regexp.MustCompile(`我在([^，,。]{2,14}?)(教|读)([^书了的过完一这那着\s，,。][\p{Han}]{0,5})`)
@@ -66,6 +68,9 @@ var (
 // zhGuarded reports sentences that state no fact of the person.
 func zhGuarded(s *sentence) bool {
 	t := strings.TrimSpace(s.mask)
+	if zhPolite.MatchString(t) {
+		return false // "能不能别再用单字母变量名了？" asks for a lasting change
+	}
 	return zhQuestion.MatchString(t) || zhHypo.MatchString(t) || zhHedge.MatchString(t) ||
 		zhSarcasm.MatchString(t) || expThirdZH.MatchString(t)
 }
@@ -78,6 +83,15 @@ func zhRules(s *sentence, ps *profile) (finding, bool) {
 		return zhPersonFact(s, 0, "household", "zh.household"), true
 	}
 	if zhGuarded(s) {
+		// "她讨厌人多，我喜欢逛菜市场": the person may speak after someone else.
+		t := s.mask
+		if expThirdZH.MatchString(strings.TrimSpace(t)) && !zhQuestion.MatchString(t) {
+			for _, sep := range []string{"，我", ",我", "；我"} {
+				if i := strings.Index(t, sep); i > 0 {
+					return zhRules(s.from(i+len(sep)-len("我")), ps)
+				}
+			}
+		}
 		return finding{}, false
 	}
 	for _, r := range []func(*sentence, *profile) (finding, bool){zhRememberRule, zhFeedbackRule, zhIdentityRule, zhDietRule, zhPrefRule} {
@@ -141,6 +155,10 @@ func zhFeedbackRule(s *sentence, ps *profile) (finding, bool) {
 		ps.add(SignalCommStyle, style, s.orig)
 	case zhLangPref.MatchString(t):
 		ok, rule = true, "zh.answer-language"
+	case zhPolite.MatchString(t):
+		ok, rule = true, "zh.please-stop"
+	case zhWeConv.MatchString(t):
+		ok, rule = true, "zh.we-convention"
 	case zhConvention.MatchString(t):
 		ok, rule = true, "zh.convention"
 	case zhRuleAll.MatchString(t):
