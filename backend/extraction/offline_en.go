@@ -70,8 +70,10 @@ var (
 	enPoliteStop    = regexp.MustCompile(`^(?:could|can|would|will) you (?:please )?(?:stop|quit)\s+\S`)
 	enWeConvention  = regexp.MustCompile(`\bwe (?:never|always|don't|do not|only) (?:use|write|add|put|import|commit|run|deploy|merge|push|ship)\b`)
 	enNeverLiked    = regexp.MustCompile(`\bi(?:'ve| have)? never (?:liked|enjoyed|cared for)\s+\S|\bi(?:'m| am|’m) an? [a-z-]+ (?:girl|guy|person|lover|kind of person)\b`)
+	enClauseStart   = regexp.MustCompile(`^(?:the|we|we're|our|it|it's|there|they|he|she|you|your)\b`)
+	enDietNot       = regexp.MustCompile(`^(?:right now|now|today|tonight|yet|anything|much|that|this|it|before|after|until|while|and|or|but|when|at|in|on|during|so|too)\b`)
 	enDemonstrative = regexp.MustCompile(`^(?:that|this|these|those|it|them|him|her)\b`)
-	enBadObject     = regexp.MustCompile(`^(?:the|it|this|that|these|those|them|you|your|how|what|when|where|the way|the idea|the answer|the code|the solution|the result|the results|the output|waiting|being|having|dealing|doing|to know|to hear|to see|the same|a lot|a bit|lots|too|some|any|one|ones|both|neither|nothing|everything|anything)\b`)
+	enBadObject     = regexp.MustCompile(`^(?:not|the|it|this|that|these|those|them|you|your|how|what|when|where|the way|the idea|the answer|the code|the solution|the result|the results|the output|waiting|being|having|dealing|doing|to know|to hear|to see|the same|a lot|a bit|lots|too|some|any|one|ones|both|neither|nothing|everything|anything)\b`)
 	enHedge         = regexp.MustCompile(`\b(?:not sure|i'm not saying|i am not saying|just curious|i guess|maybe|perhaps|probably|i might|i may|i wish|if i were|if i was|would i|i would)\b`)
 	enHypo          = regexp.MustCompile(`^(?:(?:and|but|so|ok|okay)[,]?\s+)?(?:if|suppose|supposing|imagine|assuming|assume|let's say|say|what if|hypothetically|in case|unless|when i|when we)\b`)
 	enQuestion      = regexp.MustCompile(`^(?:what|why|how|when|where|which|who|whom|whose|can|could|would|will|should|shall|does|did|is|are|was|were|has|have|any|isn't|aren't|do you|do we|do i)\b`)
@@ -137,7 +139,11 @@ func enRememberRule(s *sentence, _ *profile) (finding, bool) {
 	}
 	rest := s.lower[m[1]:]
 	content := clipRunes(trimPunct(s.orig[m[1]:]), offlinePhraseRunes)
-	if enRecall.MatchString(rest) || len(content) < 4 {
+	// "Remember this error" points at the chat; there is no fact to keep without the chat.
+	lead := s.lower[m[0]:m[1]]
+	pointer := strings.Contains(lead, " this") ||
+		strings.Contains(lead, " that") && !enAboutMe.MatchString(rest) && !enClauseStart.MatchString(rest)
+	if enRecall.MatchString(rest) || len(content) < 4 || (pointer && len(strings.Fields(content)) <= 3) {
 		return finding{}, false
 	}
 	pinned := m[2] >= 0 || enPin.MatchString(s.lower)
@@ -204,7 +210,7 @@ func enFeedbackRule(s *sentence, ps *profile) (finding, bool) {
 		named := (verb == "use" || verb == "using" || verb == "import" || verb == "importing" || verb == "install" || verb == "installing") && hasNamedObject(s, enDont.FindStringIndex(l)[1])
 		ok, rule = durable || named, "en.dont"
 	}
-	if !ok || (enTaskish.MatchString(l) && !enPin.MatchString(l) && !strings.Contains(l, "always") && !strings.Contains(l, "never")) {
+	if !ok || (enTaskish.MatchString(l) && !enPin.MatchString(l)) {
 		return finding{}, false
 	}
 	said := saidText(s)
@@ -313,7 +319,8 @@ func enDietRule(s *sentence, _ *profile) (finding, bool) {
 			break
 		}
 	}
-	if m == nil {
+	// "I can't eat right now", "I don't drink and drive": a moment or a clause, not a food.
+	if m == nil || enDietNot.MatchString(l[m[1]-1:]) {
 		return finding{}, false
 	}
 	said := clipRunes(thirdPerson(trimPunct(s.orig[m[0]:clauseEnd(l, m[1])])), offlinePhraseRunes)

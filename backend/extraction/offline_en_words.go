@@ -12,6 +12,7 @@ import (
 
 var (
 	enThirdLead = regexp.MustCompile(`^(?i:i(?:'m|’m| am)|i(?:'ve|’ve| have)|i (?:don't|don’t|do not|dont)|i (?:can't|can’t|cannot|can not)|i (?:never|only|also|still|really|mostly|mainly|usually|always|primarily|generally|strongly|definitely|absolutely|just|now|exclusively|daily)|i)\b\s*`)
+	enChatTail  = regexp.MustCompile(`(?i)\s+(?:lol|lmao|haha|hehe|xd|:\)|:d|tbh|honestly)$`)
 	enThirdMap  = map[string]string{"i'm": "Is", "i’m": "Is", "i am": "Is", "i've": "Has", "i’ve": "Has", "i have": "Has",
 		"i don't": "Doesn't", "i don’t": "Doesn't", "i do not": "Does not", "i dont": "Doesn't",
 		"i can't": "Can't", "i can’t": "Can't", "i cannot": "Cannot", "i can not": "Cannot"}
@@ -98,6 +99,7 @@ func clauseEnd(l string, i int) int {
 // "I prefer tabs over spaces" → "Prefers tabs over spaces", "I'm vegetarian" → "Is vegetarian".
 // Anything it does not recognise is kept as said.
 func thirdPerson(c string) string {
+	c = enChatTail.ReplaceAllString(c, "")
 	m := enThirdLead.FindStringIndex(c)
 	if m == nil {
 		return c

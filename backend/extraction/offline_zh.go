@@ -51,6 +51,8 @@ var (
 	zhBadObject  = regexp.MustCompile(`^(?:这|那|你|您|它|他|她|上面|刚才)`)
 	zhPolite     = regexp.MustCompile(`^(?:你)?(?:能不能|可不可以|可以|麻烦)(?:你)?(?:别再|不要再|以后别|以后不要)`)
 	zhWeConv     = regexp.MustCompile(`我们(?:从来|从不|一直|永远|都|一律)(?:不用|不写|不加|不放|只用|用)`)
+	zhDietNot    = regexp.MustCompile(`(?:吃|喝)(?:这|那)`)
+	zhPointer    = regexp.MustCompile(`^(?:这|那)[个些条段句种]?[^，,。是在用要叫有]{0,8}$`)
 	zhFan        = regexp.MustCompile(`我是[^，,。]{1,6}?(?:迷|粉丝|爱好者|发烧友|党|控)`)
 	zhProject    = regexp.MustCompile(`我(?:在|正在)(?:做|写|开发|维护)(?:一个)?(?:叫|名为)\s*\S`)
 	zhStatus     = regexp.MustCompile(`我(?:已经)?(退休|失业|待业|辞职)`)
@@ -122,7 +124,8 @@ func zhRememberRule(s *sentence, _ *profile) (finding, bool) {
 		return finding{}, false
 	}
 	content = clipRunes(trimPunct(content), offlinePhraseRunes)
-	if len([]rune(content)) < 3 {
+	// "记住这个错误信息" points at the chat; there is no fact to keep without the chat.
+	if len([]rune(content)) < 3 || zhPointer.MatchString(content) {
 		return finding{}, false
 	}
 	pinned = pinned || zhPin.MatchString(t)
@@ -278,7 +281,8 @@ func zhIndustry(t, orig string, ps *profile) {
 
 func zhDietRule(s *sentence, _ *profile) (finding, bool) {
 	m := zhDiet.FindStringIndex(s.mask)
-	if m == nil {
+	// "我不吃这一套" is an idiom about an argument, not food.
+	if m == nil || zhDietNot.MatchString(s.mask[m[0]:m[1]]) {
 		return finding{}, false
 	}
 	return zhPersonFact(s, m[0], "diet", "zh.diet"), true
