@@ -43,7 +43,7 @@ var (
 	expOutcomeEN  = regexp.MustCompile(`\b(?:now|since then|ever since|since$|dropped|went down|went from|has been|have been|no longer|anymore|is green|are green|stable|faster|from \S+ (?:\S+ )?to)\b`)
 	expMineEN     = regexp.MustCompile(`\b(?:i|we|my|our|i've|we've|i'm|we're|i was|we were|us)\b`)
 
-	expSolutionZH = regexp.MustCompile(`后来|最后|改成|换成|改用|换了|换用|用了|通过|解决|发现是|原因是|关掉|去掉|加上|改为`)
+	expSolutionZH = regexp.MustCompile(`后来|最后|改成|换成|改用|换了|换用|用了|通过|解决|发现是|原因是|关掉|去掉|加上|加了|改了|改为|升级到|降级到`)
 	expPainZH     = regexp.MustCompile(`遇到过|碰到过|踩过坑|出过|同样的问题|老是|总是|一直|经常|特别慢|很慢|太慢|卡顿|崩溃|失败|报错|失眠|没用|不管用|没效果|OOM|oom|泄漏|超时|之前|以前|每次|头疼|难受`)
 	expOutcomeZH  = regexp.MustCompile(`现在|之后|以后|降到|降低|稳定|快了|好了|再也没|不再|终于|提升|减少|缩短`)
 	strongSolEN   = regexp.MustCompile(`\b(?:what (?:finally |really )?(?:fixed|solved|helped|worked)|the (?:fix|solution|answer|trick) was|the culprit was|turned out|(?:fixed|solved|resolved|cured) it|fixed by|solved by|helped|did the trick)\b`)

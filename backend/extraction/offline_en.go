@@ -71,6 +71,7 @@ var (
 	enWeConvention  = regexp.MustCompile(`\bwe (?:never|always|don't|do not|only) (?:use|write|add|put|import|commit|run|deploy|merge|push|ship)\b`)
 	enNeverLiked    = regexp.MustCompile(`\bi(?:'ve| have)? never (?:liked|enjoyed|cared for)\s+\S|\bi(?:'m| am|’m) an? [a-z-]+ (?:girl|guy|person|lover|kind of person)\b`)
 	enClauseStart   = regexp.MustCompile(`^(?:the|we|we're|our|it|it's|there|they|he|she|you|your)\b`)
+	enWeUse         = regexp.MustCompile(`^(?:(?:btw|fwiw|fyi|so|also)[,:]?\s+)?we(?:'re| are)? (?:use|using|run|deploy (?:on|to)|host on|build with|are on)\s+(\S+)`)
 	enDietNot       = regexp.MustCompile(`^(?:right now|now|today|tonight|yet|anything|much|that|this|it|before|after|until|while|and|or|but|when|at|in|on|during|so|too)\b`)
 	enDemonstrative = regexp.MustCompile(`^(?:that|this|these|those|it|them|him|her)\b`)
 	enBadObject     = regexp.MustCompile(`^(?:not|the|it|this|that|these|those|them|you|your|how|what|when|where|the way|the idea|the answer|the code|the solution|the result|the results|the output|waiting|being|having|dealing|doing|to know|to hear|to see|the same|a lot|a bit|lots|too|some|any|one|ones|both|neither|nothing|everything|anything)\b`)
@@ -198,7 +199,9 @@ func enFeedbackRule(s *sentence, ps *profile) (finding, bool) {
 		// "Always add JSDoc" is a rule; "always fails on CI", "never worked" report a bug.
 		ok, rule = imperativeAfter(l, enAlwaysNever.FindStringSubmatchIndex(l)[3]) && !strings.Contains(l, "never mind"), "en.always-never"
 	case enUseNot.MatchString(l):
-		ok, rule = true, "en.use-not"
+		// "Use the existing helper instead" is about this code; "use pnpm, not npm" is a rule.
+		obj := strings.TrimSpace(l[enUseNot.FindStringSubmatchIndex(l)[2]:])
+		ok, rule = !enBadObject.MatchString(obj) || enDurable.MatchString(strings.ReplaceAll(l, "instead", "")), "en.use-not"
 	case enDont.MatchString(l):
 		verb := enDont.FindStringSubmatch(l)[1]
 		if verb == "worry" || verb == "forget" || verb == "bother" || verb == "mind" || verb == "panic" || verb == "be" || verb == "know" {
@@ -338,6 +341,12 @@ func enPrefRule(s *sentence, ps *profile) (finding, bool) {
 		m, kind = enStack.FindStringIndex(l), "stack"
 	case enTeamUses.MatchString(l):
 		m, kind = enTeamUses.FindStringIndex(l), "stack"
+	case enWeUse.MatchString(l):
+		m = enWeUse.FindStringSubmatchIndex(l)
+		if !capitalised(s, m[2]) && !isTool(l[m[2]:m[3]]) {
+			return finding{}, false
+		}
+		kind = "stack"
 	case enBigFan.MatchString(l):
 		m, kind = enBigFan.FindStringIndex(l), "likes"
 	case enProject.MatchString(l):

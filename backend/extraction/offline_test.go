@@ -138,6 +138,7 @@ func TestOfflineRules(t *testing.T) {
 		{"identity", "我是一名运维，在西安一家游戏公司。", "", "user", "global", "medium", "西安"},
 		{"preference", "Not really, I mostly listen to podcasts.", "", "user", "global", "medium", "podcasts"},
 		{"stack", "FYI our team uses Linear for tickets.", "", "user", "global", "medium", "Linear"},
+		{"stack", "We use Postgres in prod and SQLite in tests.", "", "user", "global", "medium", "Postgres"},
 		{"feedback", "Write docstrings in Google style, always.", "", "feedback", "global", "medium", "Google style"},
 		{"remember", "Remember this repo targets Node 18.", "/w/p", "project", "project", "high", "Node 18"},
 		{"experience", "We ran into this last year and the fix was pinning openssl to 3.0.", "", "experience", "global", "medium", "pinning openssl"},
@@ -189,6 +190,7 @@ func TestOfflineRules(t *testing.T) {
 		{"remember", "代码缩进统一用四个空格，记住了。", "", "feedback", "global", "high", "四个空格"},
 		{"experience", "My builds kept failing on ARM. What fixed it was pinning the base image, and now CI is green.", "", "experience", "global", "medium", "pinning the base image"},
 		{"experience", "之前部署总是超时，后来把镜像换成 alpine，现在两分钟就能发完。", "", "experience", "global", "medium", "alpine"},
+		{"experience", "我们之前老是被限流，加了令牌桶以后就好了。", "", "experience", "global", "medium", "令牌桶"},
 	}
 	for _, c := range cases {
 		t.Run(c.family+"/"+c.msg, func(t *testing.T) {
@@ -273,6 +275,8 @@ func TestOfflineNothing(t *testing.T) {
 		"Remember this error.",
 		"记住这个错误信息。",
 		"我不吃这一套。",
+		"Use the existing helper instead of writing a new one.",
+		"We use the old endpoint for now.",
 		"标题我不喜欢，换一个。",
 		"ok thanks",
 		"Write a Python script that renames files.",
