@@ -76,6 +76,9 @@ func (Offline) Plan(ctx context.Context, in Input) (Outcome, error) {
 	}
 	msg = clip(msg, offlineMaxMessageBytes)
 	findings, signals := analyse(msg)
+	if f, ok := answeredName(previousAssistant(in), msg); ok {
+		findings = append([]finding{f}, findings...)
+	}
 	projectOK := in.ProjectPinned || strings.TrimSpace(in.Request.Workdir) != ""
 	skip := map[string]bool{}
 	for _, s := range in.Rejected {
@@ -120,6 +123,24 @@ func newestUserMessage(in Input) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// previousAssistant is the assistant message just before the person's newest one, if any.
+func previousAssistant(in Input) string {
+	msgs := in.Request.Messages
+	i := len(msgs) - 1
+	for i >= 0 && msgs[i].Role != "user" {
+		i--
+	}
+	for i--; i >= 0; i-- {
+		if msgs[i].Role == "assistant" {
+			return clip(msgs[i].Content, offlineMaxMessageBytes)
+		}
+		if msgs[i].Role == "user" {
+			return ""
+		}
+	}
+	return ""
 }
 
 func hasSlug(items []PlanItem, slug string) bool {

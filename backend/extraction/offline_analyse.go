@@ -168,3 +168,39 @@ func experience(msg, lower string, sents []sentence, ps *profile) (finding, bool
 	return finding{typ: "experience", kind: "fix", slugKey: solution, title: titleLead + solution,
 		body: strings.Join(body, "\n"), start: sols[0].start, end: sents[last].end, rule: "experience", zh: cjk}, true
 }
+
+var (
+	askNameEN  = regexp.MustCompile(`(?i)\b(?:what(?:'s| is) your name|what should i call you|how should i (?:call|address) you|may i (?:ask|have) your name)\b`)
+	askNameZH  = regexp.MustCompile(`你叫什么|怎么称呼|您贵姓|你的名字是|我该怎么叫你`)
+	nameOnlyEN = regexp.MustCompile(`^(?:(?i:it's|its|i'm|im|i am|call me|just|my name is)\s+)?(\p{Lu}[\p{L}'-]{1,20}(?:\s\p{Lu}[\p{L}'-]{1,20})?)[.!]?$`)
+	nameOnlyZH = regexp.MustCompile(`^(?:我叫|叫我|我是)?(\p{Han}{2,4})(?:就行|就好|吧)?[。！!]?$`)
+)
+
+// answeredName reads a short reply to the assistant asking the person's name ("What should I
+// call you?" — "Priya"). The name itself is the person's words; the question only says what
+// they mean.
+func answeredName(asked, msg string) (finding, bool) {
+	t := strings.TrimSpace(msg)
+	var m []int
+	zh := false
+	switch {
+	case askNameEN.MatchString(asked):
+		m = nameOnlyEN.FindStringSubmatchIndex(t)
+	case askNameZH.MatchString(asked):
+		m, zh = nameOnlyZH.FindStringSubmatchIndex(t), true
+	}
+	if m == nil {
+		return finding{}, false
+	}
+	off := strings.Index(msg, t)
+	name := t[m[2]:m[3]]
+	if !zh && nameStop[strings.ToLower(name)] {
+		return finding{}, false
+	}
+	title, body := "Name: "+name, "Name: "+name+".\n\nAsked for their name, the person answered: “"+t+"”"
+	if zh {
+		title, body = "姓名："+name, "姓名："+name+"。\n\n被问到称呼时，用户回答：“"+t+"”"
+	}
+	return finding{typ: "user", kind: "identity", slug: "user-name", title: title, body: body,
+		start: off, end: off + len(t), rule: "answered-name", zh: zh}, true
+}

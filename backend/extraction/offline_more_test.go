@@ -248,3 +248,32 @@ func TestOfflineRelations(t *testing.T) {
 		}
 	}
 }
+
+// TestOfflineAnsweredName: a short reply to the assistant asking the person's name is their
+// name; the same reply to anything else is nothing.
+func TestOfflineAnsweredName(t *testing.T) {
+	cases := []struct {
+		asked, reply, want string
+	}{
+		{"Happy to help! What should I call you?", "Priya", "Priya"},
+		{"What's your name, by the way?", "It's Tom Becker.", "Tom Becker"},
+		{"请问怎么称呼您？", "叫我小雨就行", "小雨"},
+		{"What should I call you?", "ok", ""},
+		{"What should I call you?", "Why do you ask?", ""},
+		{"Which framework do you use?", "React", ""},
+		{"你想用什么框架？", "张三", ""},
+	}
+	for _, c := range cases {
+		in := Input{Request: Request{Messages: []Message{{Role: "user", Content: "hi"}, {Role: "assistant", Content: c.asked}, {Role: "user", Content: c.reply}}}}
+		out := planIn(t, in)
+		got := ""
+		for _, it := range out.Plan.Items {
+			if it.Slug == "user-name" {
+				got = it.Description
+			}
+		}
+		if (c.want == "") != (got == "") || (c.want != "" && !strings.Contains(got, c.want)) {
+			t.Errorf("%q → %q: got %q, want %q", c.asked, c.reply, got, c.want)
+		}
+	}
+}
