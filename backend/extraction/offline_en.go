@@ -14,8 +14,8 @@ var (
 
 	enRemember   = regexp.MustCompile(enLead + `(?:remember|keep in mind|make a note|note down|memorize|memorise|save (?:this|that) (?:to|in) (?:memory|your memory))\b(?:\s+(?:this|that))?(\s+for this (?:project|repo|repository|codebase))?\s*[:,-]?\s*(?:that\s+)?`)
 	enAboutMe    = regexp.MustCompile(`^(?:i|i'm|i am|i’m|i've|i have|i'd|my|me)\b`)
-	enImperative = regexp.MustCompile(`^(?:to\s|always|never|don't|don’t|do not|use|avoid|stop|prefer|you should|please|keep|make sure|ask me)\b`)
-	enRecall     = regexp.MustCompile(`^(?:when|how|what|why|where|who|the time|us|me when|you)\b`)
+	enImperative = regexp.MustCompile(`^(?:to\s|no\s|always|never|don't|don’t|do not|use|avoid|stop|prefer|you should|please|keep|make sure|ask me)\b`)
+	enRecall     = regexp.MustCompile(`^(?:when|how|what|why|where|who|the time|us|me when|you|this|it|it's|we (?:talked|discussed|said|agreed)|i (?:said|told|showed|mentioned|asked))\b`)
 	enPin        = regexp.MustCompile(`\b(?:for|in|on) this (?:project|repo|repository|codebase)\b|\bthis (?:project|repo|repository|codebase) (?:uses|is|has|runs|needs|deploys|targets|requires)\b`)
 
 	enAlwaysNever = regexp.MustCompile(enLead + `(always|never)\s+\S`)
@@ -23,7 +23,7 @@ var (
 	enUseNot      = regexp.MustCompile(enLead + `(?:use|prefer|go with|stick to|stick with|default to)\s+(.+?),?\s+(?:not|never|instead of|rather than|over)\s+\S`)
 	enStyle       = regexp.MustCompile(`\b(?:keep|make)\s+(?:your\s+|the\s+|all\s+)?(?:answers|responses|replies|explanations|messages|output|comments|summaries)\s+(short|shorter|brief|concise|terse|simple|detailed|longer|to the point)\b`)
 	enHateWhen    = regexp.MustCompile(`\bi (?:really )?(?:hate|don't like|don’t like|do not like|dislike|can't stand|cannot stand)(?: it)? when (?:you|answers|responses|replies|the (?:agent|assistant|model|ai|bot))\b`)
-	enFromNow     = regexp.MustCompile(`^(?:(?:and|also|ok|okay|so)[,:]?\s+){0,2}(?:from now on|going forward|in (?:the )?future|by default|in general)\s*[,:]?\s+\S`)
+	enFromNow     = regexp.MustCompile(`^(?:(?:and|also|ok|okay|so)[,:]?\s+){0,2}(?:from now on|going forward|in (?:the )?future)\s*[,:]?\s+(\S+)`)
 
 	enDurable = regexp.MustCompile(`\b(?:without (?:asking|checking|telling)|always|never|ever|anymore|any more|again|from now on|going forward|in (?:the )?future|in general|every|everywhere|by default|all (?:my|our|the)|anything|everything|instead|(?:in|for) (?:this|my|our|any|all) (?:repo|repos|repository|project|projects|codebase|code))\b`)
 	enTaskish = regexp.MustCompile(`\b(?:this time|for now|for this task|this task only|just this once|this once|right now|today|for the moment|(?:in|for) this (?:file|function|method|class|test|pr|commit|branch|question|one)|here)\b`)
@@ -50,38 +50,41 @@ var (
 	enFav     = regexp.MustCompile(`\bmy (?:favorite|favourite|go-to) [a-z ]{2,20} is\s+\S`)
 	enUse     = regexp.MustCompile(`\bi (?:mostly |mainly |usually |always |primarily |only |still |now |exclusively |daily )?(?:use|write|code in|program in|work in|develop in)\s+(\S+)`)
 
-	enStack         = regexp.MustCompile(`^(?:(?:btw|fwiw|so|also)[,]?\s+)?(?:my|our) (?:stack|tech stack|setup|toolchain|dev setup|editor setup) is\s+\S`)
-	enHousehold     = regexp.MustCompile(`^(?:(?:btw|fwiw|so|also|oh)[,]?\s+)?my (?:dog|cat|pet|puppy|kitten|parrot|horse|son|daughter|kid|wife|husband|partner|girlfriend|boyfriend)(?:'s name is| is called| is named| is)\s+([a-z][a-z'-]+)\b`)
-	enHabit         = regexp.MustCompile(`\bi (?:mostly|mainly|usually|often|always|only|generally|normally)\s+(?:listen to|watch|read|play|drink|eat|cook|ride|wear|drive|take|run|work on|code on|develop on|deploy to|build on|test on)\s+\S`)
-	enTeamUses      = regexp.MustCompile(`^(?:(?:btw|fwiw|fyi|so|also)[,:]?\s+)?(?:my|our) (?:team|company|org|group|shop|lab|department|startup) (?:uses|runs on|is on|works with|deploys (?:on|to)|builds with)\s+\S`)
-	enImperDurable  = regexp.MustCompile(enLead + `(?:use|write|put|keep|add|prefer|format|name|run|wrap|reply|answer|respond|give me|show me|document|test|comment)\b.*(?:,\s*(?:always|every time|everywhere|by default|at all times)\b|\b(?:every time|by default|at all times)[.!]?$)`)
-	enWhenYou       = regexp.MustCompile(`^(?:when|whenever) you [^,]{1,60},\s*(?:please\s+)?(?:always|never|don't|don’t|do not)\b|^whenever you [^,]{1,60},\s*(?:please\s+)?([a-z]+)\b`)
-	enLangAnswer    = regexp.MustCompile(enLead + `(?:always\s+)?(?:answer|reply|respond|write|talk)(?: to me)? in (english|chinese|mandarin|french|german|spanish|japanese|korean|italian|portuguese)\b`)
-	enLessMore      = regexp.MustCompile(enLead + `(?:be\s+)?(?:less|more)\s+(verbose|wordy|formal|casual|detailed|concise|chatty|technical)\b`)
-	enBigFan        = regexp.MustCompile(`^(?:(?:also|and|oh)[,]?\s+)?(?:a\s+)?(?:huge|big|massive|long-time|lifelong) fan of\s+\S`)
-	enProject       = regexp.MustCompile(`\bi(?:'m| am|’m) (?:working on|building|writing|maintaining|developing) (?:a|an|my)\s+[^,.;]{0,40}?\b(?:called|named)\s+\S`)
-	enStatus        = regexp.MustCompile(`\bi(?:'m| am|’m) (?:now )?(retired|semi-retired|unemployed|between jobs|self-employed|on parental leave|on sabbatical|a stay-at-home (?:mom|dad|parent))\b`)
-	enTeach         = regexp.MustCompile(`\bi (?:teach|lecture in|lecture on)\s+((?:[a-z][a-z-]*)(?:\s[a-z-]+){0,3}?)(?:\s+(?:at|in)\s|[,.;!]|$)`)
-	enTeachNot      = regexp.MustCompile(`^(?:myself|yourself|themselves|them|him|her|it|my |our |the kids|kids)`)
-	enNoteWe        = regexp.MustCompile(`^(?:please\s+)?note that ((?:we (?:use|pin|deploy|run|have|don't|never|always|only|keep|target|require|need|are|host|ship)|our [a-z-]+(?: [a-z-]+)? (?:is|are|uses|runs|lives))\b)`)
-	enConvention    = regexp.MustCompile(`\b(?:keep|follow|stick to|respect|stick with)\s+(?:that|this|the|our)\s+(?:convention|pattern|layout|structure|naming|style)\b`)
-	enComplaint     = regexp.MustCompile(`\b(?:you|the agent|the assistant|my (?:previous|last|old) (?:agent|assistant)|the (?:previous|last) (?:agent|assistant)) (?:kept|keep|keeps|always)\b.*\b(?:don't|don’t|do not|stop)\b`)
-	enUseWide       = regexp.MustCompile(`\bi (?:use|enable|turn on|keep)\s+[a-z][\w.+#-]*(?:\s+[a-z][\w.+#-]*)?\s+(?:everywhere|in all my|in every|always)\b`)
-	enPoliteStop    = regexp.MustCompile(`^(?:could|can|would|will) you (?:please )?(?:stop|quit)\s+\S`)
-	enWeConvention  = regexp.MustCompile(`\bwe (?:never|always|don't|do not|only) (?:use|write|add|put|import|commit|run|deploy|merge|push|ship)\b`)
-	enNeverLiked    = regexp.MustCompile(`\bi(?:'ve| have)? never (?:liked|enjoyed|cared for)\s+\S|\bi(?:'m| am|’m) an? [a-z-]+ (?:girl|guy|person|lover|kind of person)\b`)
-	enClauseStart   = regexp.MustCompile(`^(?:the|we|we're|our|it|it's|there|they|he|she|you|your)\b`)
-	enWeUse         = regexp.MustCompile(`^(?:(?:btw|fwiw|fyi|so|also)[,:]?\s+)?we(?:'re| are)? (?:use|using|run|deploy (?:on|to)|host on|build with|are on)\s+(\S+)`)
-	enDietNot       = regexp.MustCompile(`^(?:right now|now|today|tonight|yet|anything|much|that|this|it|before|after|until|while|and|or|but|when|at|in|on|during|so|too)\b`)
-	enDemonstrative = regexp.MustCompile(`^(?:that|this|these|those|it|them|him|her)\b`)
-	enBadObject     = regexp.MustCompile(`^(?:not|the|it|this|that|these|those|them|you|your|how|what|when|where|the way|the idea|the answer|the code|the solution|the result|the results|the output|waiting|being|having|dealing|doing|to know|to hear|to see|the same|a lot|a bit|lots|too|some|any|one|ones|both|neither|nothing|everything|anything)\b`)
-	enHedge         = regexp.MustCompile(`\b(?:not sure|i'm not saying|i am not saying|just curious|i guess|maybe|perhaps|probably|i might|i may|i wish|if i were|if i was|would i|i would)\b`)
-	enHypo          = regexp.MustCompile(`^(?:(?:and|but|so|ok|okay)[,]?\s+)?(?:if|suppose|supposing|imagine|assuming|assume|let's say|say|what if|hypothetically|in case|unless|when i|when we)\b`)
-	enQuestion      = regexp.MustCompile(`^(?:what|why|how|when|where|which|who|whom|whose|can|could|would|will|should|shall|does|did|is|are|was|were|has|have|any|isn't|aren't|do you|do we|do i)\b`)
-	enSarcasm       = regexp.MustCompile(`^(?:lol|lmao|haha|yeah right|oh sure|sure,|oh great|great,|wow,)|\*[a-z]+\*|/s$|🙄|🙃|😒|\byeah right\b`)
-	enThird         = regexp.MustCompile(`^(?:my|our|his|her|their) (?:colleague|coworker|co-worker|friend|wife|husband|partner|boss|manager|brother|sister|mother|mom|mum|father|dad|son|daughter|team|kid|kids|roommate|client|teacher|girlfriend|boyfriend)|^(?:he|she|they|someone|somebody|people|everyone)\b`)
-	enOutroEnd      = []string{" so ", " because ", " but ", " which ", " since ", " and i ", " when ", " though ", " although ", " unless ", " if "}
-	nameStop        = map[string]bool{"not": true, "sure": true, "going": true, "so": true, "just": true, "also": true, "really": true, "here": true, "back": true, "done": true, "fine": true, "ok": true, "okay": true, "sorry": true, "glad": true, "happy": true, "still": true, "trying": true, "working": true, "using": true, "new": true, "good": true, "afraid": true, "aware": true, "pretty": true, "very": true, "on": true, "in": true, "at": true, "from": true, "based": true, "currently": true, "a": true, "an": true, "the": true, "english": true, "american": true, "british": true, "chinese": true, "german": true, "french": true, "italian": true, "spanish": true, "japanese": true, "indian": true, "canadian": true, "dutch": true, "swiss": true, "irish": true, "australian": true, "korean": true, "brazilian": true, "russian": true, "polish": true, "vegetarian": true, "vegan": true, "allergic": true, "learning": true, "tired": true, "busy": true, "confused": true, "stuck": true, "ready": true, "curious": true, "wondering": true, "thinking": true}
+	enStack           = regexp.MustCompile(`^(?:(?:btw|fwiw|so|also)[,]?\s+)?(?:my|our) (?:stack|tech stack|setup|toolchain|dev setup|editor setup) is\s+\S`)
+	enHousehold       = regexp.MustCompile(`^(?:(?:btw|fwiw|so|also|oh)[,]?\s+)?my (?:dog|cat|pet|puppy|kitten|parrot|horse|son|daughter|kid|wife|husband|partner|girlfriend|boyfriend)(?:'s name is| is called| is named| is)\s+([a-z][a-z'-]+)\b`)
+	enHabit           = regexp.MustCompile(`\bi (?:mostly|mainly|usually|often|always|only|generally|normally)\s+(?:listen to|watch|read|play|drink|eat|cook|ride|wear|drive|take|run|work on|code on|develop on|deploy to|build on|test on)\s+\S`)
+	enTeamUses        = regexp.MustCompile(`^(?:(?:btw|fwiw|fyi|so|also)[,:]?\s+)?(?:my|our) (?:team|company|org|group|shop|lab|department|startup) (?:uses|runs on|is on|works with|deploys (?:on|to)|builds with)\s+\S`)
+	enImperDurable    = regexp.MustCompile(enLead + `(?:use|write|put|keep|add|prefer|format|name|run|wrap|reply|answer|respond|give me|show me|document|test|comment)\b.*(?:,\s*(?:always|every time|everywhere|by default|at all times)\b|\b(?:every time|by default|at all times)[.!]?$)`)
+	enWhenYou         = regexp.MustCompile(`^(?:when|whenever) you [^,]{1,60},\s*(?:please\s+)?(?:always|never|don't|don’t|do not)\b|^whenever you [^,]{1,60},\s*(?:please\s+)?([a-z]+)\b`)
+	enLangAnswer      = regexp.MustCompile(enLead + `(?:always\s+)?(?:answer|reply|respond|write|talk)(?: to me)? in (english|chinese|mandarin|french|german|spanish|japanese|korean|italian|portuguese)\b`)
+	enLessMore        = regexp.MustCompile(enLead + `(?:be\s+)?(?:less|more)\s+(verbose|wordy|formal|casual|detailed|concise|chatty|technical)\b`)
+	enBigFan          = regexp.MustCompile(`^(?:(?:also|and|oh)[,]?\s+)?(?:a\s+)?(?:huge|big|massive|long-time|lifelong) fan of\s+\S`)
+	enProject         = regexp.MustCompile(`\bi(?:'m| am|’m) (?:working on|building|writing|maintaining|developing) (?:a|an|my)\s+[^,.;]{0,40}?\b(?:called|named)\s+\S`)
+	enStatus          = regexp.MustCompile(`\bi(?:'m| am|’m) (?:now )?(retired|semi-retired|unemployed|between jobs|self-employed|on parental leave|on sabbatical|a stay-at-home (?:mom|dad|parent))\b`)
+	enTeach           = regexp.MustCompile(`\bi (?:teach|lecture in|lecture on)\s+((?:[a-z][a-z-]*)(?:\s[a-z-]+){0,3}?)(?:\s+(?:at|in)\s|[,.;!]|$)`)
+	enTeachNot        = regexp.MustCompile(`^(?:myself|yourself|themselves|them|him|her|it|my |our |the kids|kids)`)
+	enNoteWe          = regexp.MustCompile(`^(?:please\s+)?note that ((?:we (?:use|pin|deploy|run|have|don't|never|always|only|keep|target|require|need|are|host|ship)|our [a-z-]+(?: [a-z-]+)? (?:is|are|uses|runs|lives))\b)`)
+	enConvention      = regexp.MustCompile(`\b(?:keep|follow|stick to|respect|stick with)\s+(?:that|this|the|our)\s+(?:convention|pattern|layout|structure|naming|style)\b`)
+	enComplaint       = regexp.MustCompile(`\b(?:you|the agent|the assistant|my (?:previous|last|old) (?:agent|assistant)|the (?:previous|last) (?:agent|assistant)) (?:kept|keep|keeps|always)\b.*\b(?:don't|don’t|do not|stop)\b`)
+	enUseWide         = regexp.MustCompile(`\bi (?:use|enable|turn on|keep)\s+[a-z][\w.+#-]*(?:\s+[a-z][\w.+#-]*)?\s+(?:everywhere|in all my|in every|always)\b`)
+	enPoliteStop      = regexp.MustCompile(`^(?:could|can|would|will) you (?:please )?(?:stop|quit)\s+\S`)
+	enWeConvention    = regexp.MustCompile(`\bwe (?:never|always|don't|do not|only) (?:use|write|add|put|import|commit|run|deploy|merge|push|ship)\b`)
+	enNeverLiked      = regexp.MustCompile(`\bi(?:'ve| have)? never (?:liked|enjoyed|cared for)\s+\S|\bi(?:'m| am|’m) an? [a-z-]+ (?:girl|guy|person|lover|kind of person)\b`)
+	enClauseStart     = regexp.MustCompile(`^(?:the|we|we're|our|it|it's|there|they|he|she|you|your)\b`)
+	enWeUse           = regexp.MustCompile(`^(?:(?:btw|fwiw|fyi|so|also)[,:]?\s+)?we(?:'re| are)? (?:use|using|run|deploy (?:on|to)|host on|build with|are on)\s+(\S+)`)
+	enInstructionWord = regexp.MustCompile(`^(?:please|don't|don’t|do|always|never|you|ask|use|write|reply|answer)$`)
+	enNotInstruction  = regexp.MustCompile(`^(?:it|it's|this|that|these|those|we|we're|i|i'm|i'll|the|there|they|he|she|my|our|your)$`)
+	enLastingWhen     = regexp.MustCompile(`\b(?:before you|whenever|each time|every time|when you)\b`)
+	enDietNot         = regexp.MustCompile(`^(?:right now|now|today|tonight|yet|anything|much|that|this|it|before|after|until|while|and|or|but|when|at|in|on|during|so|too)\b`)
+	enDemonstrative   = regexp.MustCompile(`^(?:that|this|these|those|it|them|him|her)\b`)
+	enBadObject       = regexp.MustCompile(`^(?:not|the|it|this|that|these|those|them|you|your|how|what|when|where|the way|the idea|the answer|the code|the solution|the result|the results|the output|waiting|being|having|dealing|doing|to know|to hear|to see|the same|a lot|a bit|lots|too|some|any|one|ones|both|neither|nothing|everything|anything)\b`)
+	enHedge           = regexp.MustCompile(`\b(?:not sure|i'm not saying|i am not saying|just curious|i guess|maybe|perhaps|probably|i might|i may|i wish|if i were|if i was|would i|i would)\b`)
+	enHypo            = regexp.MustCompile(`^(?:(?:and|but|so|ok|okay)[,]?\s+)?(?:if|suppose|supposing|imagine|assuming|assume|let's say|say|what if|hypothetically|in case|unless|when i|when we)\b`)
+	enQuestion        = regexp.MustCompile(`^(?:what|why|how|when|where|which|who|whom|whose|can|could|would|will|should|shall|does|did|is|are|was|were|has|have|any|isn't|aren't|do you|do we|do i)\b`)
+	enSarcasm         = regexp.MustCompile(`^(?:lol|lmao|haha|yeah right|oh sure|sure,|oh great|great,|wow,)|\*[a-z]+\*|/s$|🙄|🙃|😒|\byeah right\b`)
+	enThird           = regexp.MustCompile(`^(?:my|our|his|her|their) (?:colleague|coworker|co-worker|friend|wife|husband|partner|boss|manager|brother|sister|mother|mom|mum|father|dad|son|daughter|team|kid|kids|roommate|client|teacher|girlfriend|boyfriend)|^(?:he|she|they|someone|somebody|people|everyone)\b`)
+	enOutroEnd        = []string{" so ", " because ", " but ", " which ", " since ", " and i ", " when ", " though ", " although ", " unless ", " if "}
+	nameStop          = map[string]bool{"not": true, "sure": true, "going": true, "so": true, "just": true, "also": true, "really": true, "here": true, "back": true, "done": true, "fine": true, "ok": true, "okay": true, "sorry": true, "glad": true, "happy": true, "still": true, "trying": true, "working": true, "using": true, "new": true, "good": true, "afraid": true, "aware": true, "pretty": true, "very": true, "on": true, "in": true, "at": true, "from": true, "based": true, "currently": true, "a": true, "an": true, "the": true, "english": true, "american": true, "british": true, "chinese": true, "german": true, "french": true, "italian": true, "spanish": true, "japanese": true, "indian": true, "canadian": true, "dutch": true, "swiss": true, "irish": true, "australian": true, "korean": true, "brazilian": true, "russian": true, "polish": true, "vegetarian": true, "vegan": true, "allergic": true, "learning": true, "tired": true, "busy": true, "confused": true, "stuck": true, "ready": true, "curious": true, "wondering": true, "thinking": true}
 )
 
 // enGuarded reports sentences that state no fact of the person: questions, hypotheticals,
@@ -144,7 +147,10 @@ func enRememberRule(s *sentence, _ *profile) (finding, bool) {
 	lead := s.lower[m[0]:m[1]]
 	pointer := strings.Contains(lead, " this") ||
 		strings.Contains(lead, " that") && !enAboutMe.MatchString(rest) && !enClauseStart.MatchString(rest)
-	if enRecall.MatchString(rest) || len(content) < 4 || (pointer && len(strings.Fields(content)) <= 3) {
+	// "Remember to run the migrations after this" is a reminder for the task at hand; "remember
+	// to always sign commits" is a lasting rule.
+	reminder := strings.HasPrefix(rest, "to ") && !enDurable.MatchString(rest) && !enLastingWhen.MatchString(rest)
+	if enRecall.MatchString(rest) || len(content) < 4 || (pointer && len(strings.Fields(content)) <= 3) || reminder {
 		return finding{}, false
 	}
 	pinned := m[2] >= 0 || enPin.MatchString(s.lower)
@@ -192,12 +198,17 @@ func enFeedbackRule(s *sentence, ps *profile) (finding, bool) {
 	case enHateWhen.MatchString(l):
 		ok, rule = true, "en.hate-when"
 	case enFromNow.MatchString(l):
-		ok, rule = true, "en.from-now-on"
+		// "From now on, compare … to Ruby" instructs; "from now on this module is deprecated"
+		// describes the code.
+		m := enFromNow.FindStringSubmatchIndex(l)
+		next := l[m[2]:m[3]]
+		ok, rule = enInstructionWord.MatchString(next) || (!enNotInstruction.MatchString(next) && imperativeAfter(l, m[2])), "en.from-now-on"
 	case enImperDurable.MatchString(l):
 		ok, rule = true, "en.imperative-always"
 	case enAlwaysNever.MatchString(l):
 		// "Always add JSDoc" is a rule; "always fails on CI", "never worked" report a bug.
-		ok, rule = imperativeAfter(l, enAlwaysNever.FindStringSubmatchIndex(l)[3]) && !strings.Contains(l, "never mind"), "en.always-never"
+		at := enAlwaysNever.FindStringSubmatchIndex(l)[3]
+		ok, rule = imperativeAfter(l, at) && !strings.Contains(l, "never mind") && !aboutThisArtifact(l[at:]), "en.always-never"
 	case enUseNot.MatchString(l):
 		// "Use the existing helper instead" is about this code; "use pnpm, not npm" is a rule.
 		obj := strings.TrimSpace(l[enUseNot.FindStringSubmatchIndex(l)[2]:])

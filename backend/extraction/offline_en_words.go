@@ -24,7 +24,7 @@ func imperativeAfter(l string, i int) bool {
 	w, _, _ := strings.Cut(strings.TrimSpace(l[i:]), " ")
 	w = strings.TrimRight(w, ".,;:!?")
 	switch {
-	case w == "", w == "was", w == "is", w == "has", w == "does":
+	case w == "", w == "was", w == "is", w == "has", w == "does", w == "again", w == "mind", w == "once", w == "ever", w == "before":
 		return false
 	case strings.HasSuffix(w, "ss"): // "always pass --race"
 		return true
@@ -32,6 +32,13 @@ func imperativeAfter(l string, i int) bool {
 		return false
 	}
 	return true
+}
+
+// aboutThisArtifact reports an instruction whose object is a thing of the current task
+// ("never use that approach", "always run this script"): verb, then a demonstrative.
+func aboutThisArtifact(rest string) bool {
+	f := strings.Fields(rest)
+	return len(f) >= 2 && enDemonstrative.MatchString(f[1])
 }
 
 // hasNamedObject reports whether the words after offset i of the sentence name a thing (not

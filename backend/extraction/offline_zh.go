@@ -53,6 +53,9 @@ var (
 	zhWeConv     = regexp.MustCompile(`我们(?:从来|从不|一直|永远|都|一律)(?:不用|不写|不加|不放|只用|用)`)
 	zhDietNot    = regexp.MustCompile(`(?:吃|喝)(?:这|那)`)
 	zhPointer    = regexp.MustCompile(`^(?:这|那)[个些条段句种]?[^，,。是在用要叫有]{0,8}$`)
+	zhFromNowNot = regexp.MustCompile(`^[，,]?(?:我|再也|有机会|再|这个|那个|这|那|就|你就|的)`)
+	zhRecallChat = regexp.MustCompile(`刚才|上次|昨天|之前给你|前面给你|^我们(?:之前|昨天|刚才)?(?:聊|说|讨论|谈)过`)
+	zhArtifact   = regexp.MustCompile(`(?:用|改|删|动|碰)(?:这个|那个|这种|那种|这段|那段)`)
 	zhFan        = regexp.MustCompile(`我是[^，,。]{1,6}?(?:迷|粉丝|爱好者|发烧友|党|控)`)
 	zhProject    = regexp.MustCompile(`我(?:在|正在)(?:做|写|开发|维护)(?:一个)?(?:叫|名为)\s*\S`)
 	zhStatus     = regexp.MustCompile(`我(?:已经)?(退休|失业|待业|辞职)`)
@@ -125,7 +128,9 @@ func zhRememberRule(s *sentence, _ *profile) (finding, bool) {
 	}
 	content = clipRunes(trimPunct(content), offlinePhraseRunes)
 	// "记住这个错误信息" points at the chat; there is no fact to keep without the chat.
-	if len([]rune(content)) < 3 || zhPointer.MatchString(content) {
+	// "别忘了更新 changelog" is a reminder for the task at hand unless it is meant to last.
+	reminder := strings.Contains(t, "别忘了") && !zhDurable.MatchString(t) && !zhAboutMe.MatchString(content)
+	if len([]rune(content)) < 3 || zhPointer.MatchString(content) || zhRecallChat.MatchString(content) || reminder {
 		return finding{}, false
 	}
 	pinned = pinned || zhPin.MatchString(t)
@@ -169,13 +174,15 @@ func zhFeedbackRule(s *sentence, ps *profile) (finding, bool) {
 	case zhAnswerRule.MatchString(t):
 		ok, rule = true, "zh.answer-rule"
 	case zhFromNow.MatchString(t):
-		ok, rule = true, "zh.from-now-on"
+		// "以后不要用 Lombok" instructs; "以后我自己来部署", "以后有机会再聊" do not.
+		ok, rule = !zhFromNowNot.MatchString(t[zhFromNow.FindStringIndex(t)[1]:]), "zh.from-now-on"
 	case zhUseNot.MatchString(t):
 		ok, rule = true, "zh.use-not"
 	case zhDont.MatchString(t):
 		ok, rule = zhDurable.MatchString(t) || zhDontUse.MatchString(t), "zh.dont"
 	}
-	if !ok || (zhTaskish.MatchString(t) && !zhPin.MatchString(t)) {
+	// "永远别用那个方案": the object is a thing of this task.
+	if !ok || (zhTaskish.MatchString(t) && !zhPin.MatchString(t)) || zhArtifact.MatchString(t) {
 		return finding{}, false
 	}
 	if m := zhLangPref.FindStringSubmatch(t); m != nil {
