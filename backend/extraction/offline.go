@@ -1,0 +1,302 @@
+package extraction
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"strings"
+	"unicode/utf8"
+
+	"engram/backend/text"
+)
+
+// Limits of the offline extractor. The controller already trims turns (DESIGN §6); these
+// bound the work again so a hostile or giant message cannot make a run slow.
+const (
+	offlineMaxMessageBytes = 4096
+	offlineMaxSentences    = 48
+	offlineMaxItems        = 8
+	offlineMaxQuoteBytes   = 80 // ≤ 80 characters whichever way they are counted
+	offlineMaxTitleRunes   = 110
+	offlineModel           = "offline"
+)
+
+// Offline is the rule-based planner used when no LLM is configured: English and Chinese
+// patterns for identity, preferences, feedback, explicit "remember" requests, tools and
+// experiences, plus profile signals. It reads only the person's newest message (each turn
+// runs once; earlier turns had their own run), never invents a fact, and every item quotes the
+// message verbatim. Deterministic and free of I/O.
+type Offline struct{}
+
+// NewOffline returns the offline planner.
+func NewOffline() Planner { return Offline{} }
+
+// finding is one fact a rule recognised in the person's message, before it becomes a plan item.
+type finding struct {
+	typ     string // user | feedback | project | reference | experience
+	kind    string // a short ascii word that names the rule family, part of the slug
+	slug    string // a fixed slug for facts a person has only one of (name, location)
+	slugKey string // text the slug is derived from when slug is empty
+	title   string
+	body    string
+	// start and end delimit, in bytes of the message, the words the quote is cut around.
+	start, end int
+	high       bool // an explicit "remember" request
+	pinned     bool // the person tied it to this project
+	rule       string
+	zh         bool // the person wrote in Chinese: reasoning in Chinese too
+	// rels are the knowledge-graph edges the words state (DESIGN §8), from the person.
+	rels []Relation
+}
+
+// rel adds a relation from the memory's subject (the person) once.
+func (f *finding) rel(relation, object string) {
+	object = trimPunct(object)
+	if object == "" {
+		return
+	}
+	for _, r := range f.rels {
+		if r.Relation == relation && r.Object == object {
+			return
+		}
+	}
+	f.rels = append(f.rels, Relation{Relation: relation, Object: object})
+}
+
+// Plan proposes writes for the facts the person's newest message states.
+func (Offline) Plan(ctx context.Context, in Input) (Outcome, error) {
+	out := Outcome{Model: offlineModel, Plan: Plan{Status: PlanNoop}}
+	if err := ctx.Err(); err != nil {
+		return out, err
+	}
+	msg, ok := newestUserMessage(in)
+	// Transports deliver JSON, always valid UTF-8; anything else cannot be quoted faithfully.
+	if !ok || !utf8.ValidString(msg) {
+		return out, nil
+	}
+	msg = clip(msg, offlineMaxMessageBytes)
+	findings, signals := analyse(msg)
+	if f, ok := answeredName(previousAssistant(in), msg); ok {
+		findings = append([]finding{f}, findings...)
+	}
+	projectOK := in.ProjectPinned || strings.TrimSpace(in.Request.Workdir) != ""
+	skip := map[string]bool{}
+	for _, s := range in.Rejected {
+		skip[s] = true
+	}
+	for _, s := range in.WrittenThisTurn {
+		skip[s] = true
+	}
+	existing := map[string]bool{}
+	for _, c := range in.Candidates {
+		existing[c.Scope+"\x00"+c.Slug] = true
+	}
+	for _, f := range findings {
+		if len(out.Plan.Items) == offlineMaxItems {
+			break
+		}
+		it, ok := f.item(msg, projectOK)
+		if !ok || skip[it.Slug] || hasSlug(out.Plan.Items, it.Slug) {
+			continue
+		}
+		if existing[it.Scope+"\x00"+it.Slug] {
+			it.Action, it.Mode = ActionUpdate, "replace"
+		}
+		out.Plan.Items = append(out.Plan.Items, it)
+	}
+	out.Plan.Profile = signals
+	if len(out.Plan.Items) > 0 {
+		out.Plan.Status = PlanUpdated
+	}
+	return out, nil
+}
+
+// newestUserMessage picks the person's latest words: from the compact context's turns when the
+// controller built them, else from the request.
+func newestUserMessage(in Input) (string, bool) {
+	for _, msgs := range [][]Message{in.Turns, in.Request.Messages} {
+		for i := len(msgs) - 1; i >= 0; i-- {
+			if msgs[i].Role == "user" {
+				// A blank newest message states nothing; older ones had their own run.
+				return msgs[i].Content, strings.TrimSpace(msgs[i].Content) != ""
+			}
+		}
+	}
+	return "", false
+}
+
+// previousAssistant is the assistant message just before the person's newest one, if any.
+func previousAssistant(in Input) string {
+	msgs := in.Request.Messages
+	i := len(msgs) - 1
+	for i >= 0 && msgs[i].Role != "user" {
+		i--
+	}
+	for i--; i >= 0; i-- {
+		if msgs[i].Role == "assistant" {
+			return clip(msgs[i].Content, offlineMaxMessageBytes)
+		}
+		if msgs[i].Role == "user" {
+			return ""
+		}
+	}
+	return ""
+}
+
+func hasSlug(items []PlanItem, slug string) bool {
+	for _, it := range items {
+		if it.Slug == slug {
+			return true
+		}
+	}
+	return false
+}
+
+// item renders a finding as a write; ok is false when nothing usable is left (an empty quote).
+func (f finding) item(msg string, projectOK bool) (PlanItem, bool) {
+	quote := quoteAround(msg, f.start, f.end)
+	if len(quote) < 2 {
+		return PlanItem{}, false
+	}
+	typ, scope := f.typ, "global"
+	if f.pinned && projectOK {
+		scope = "project"
+		if typ == "user" || typ == "reference" {
+			typ = "project"
+		}
+	}
+	conf := "medium"
+	if f.high {
+		conf = "high"
+	}
+	slug := f.slug
+	if slug == "" {
+		slug = makeSlug(typ, f.kind, f.slugKey)
+	} else if typ != f.typ {
+		slug = makeSlug(typ, f.kind, f.slug)
+	}
+	return PlanItem{
+		Action:      ActionWrite,
+		Slug:        slug,
+		Scope:       scope,
+		Type:        typ,
+		Description: clipRunes(oneLine(f.title), offlineMaxTitleRunes),
+		Body:        f.body,
+		Confidence:  conf,
+		SourceQuote: quote,
+		Reasoning:   reasoning(f),
+		Relations:   f.rels,
+	}, true
+}
+
+func reasoning(f finding) string {
+	if f.zh {
+		return "离线规则 " + f.rule + " 匹配了用户的原话"
+	}
+	return "offline rule " + f.rule + " matched the person's words"
+}
+
+// makeSlug builds a stable readable slug: type, rule family and up to five ascii words of the
+// fact; text with too few ascii words (Chinese) gets a short hash of its normalised form, so
+// the same fact always lands on the same slug.
+func makeSlug(typ, kind, key string) string {
+	words := asciiWords(key, 5)
+	parts := []string{typ}
+	if kind != "" {
+		parts = append(parts, kind)
+	}
+	if len(words) >= 2 || (len(words) == 1 && !text.HasCJK(key)) {
+		parts = append(parts, words...)
+	} else {
+		sum := sha256.Sum256([]byte(normaliseKey(key)))
+		if len(words) == 1 {
+			parts = append(parts, words[0])
+		}
+		parts = append(parts, hex.EncodeToString(sum[:4]))
+	}
+	s := strings.Join(parts, "-")
+	if len(s) > 64 {
+		s = strings.TrimRight(s[:64], "-")
+	}
+	return s
+}
+
+// asciiWords lower-cases the Latin letters and digits of s into at most n words, dropping
+// filler words that make slugs long without telling facts apart.
+func asciiWords(s string, n int) []string {
+	var words []string
+	var b strings.Builder
+	flush := func() {
+		w := b.String()
+		b.Reset()
+		if w == "" || slugStop[w] || len(words) == n {
+			return
+		}
+		if len(w) > 20 {
+			w = w[:20]
+		}
+		words = append(words, w)
+	}
+	for _, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
+			b.WriteRune(r)
+		case r >= 'A' && r <= 'Z':
+			b.WriteRune(r + 'a' - 'A')
+		default:
+			flush()
+		}
+	}
+	flush()
+	return words
+}
+
+var slugStop = map[string]bool{"a": true, "an": true, "the": true, "i": true, "m": true, "s": true,
+	"t": true, "to": true, "of": true, "my": true, "me": true, "is": true, "are": true, "and": true,
+	"in": true, "on": true, "for": true, "that": true, "this": true, "with": true, "please": true,
+	"it": true, "be": true, "am": true, "ve": true, "ll": true, "d": true, "re": true, "doesn": true,
+	"don": true, "can": true, "cannot": true, "has": true, "isn": true, "not": true,
+	"does": true, "really": true, "prefers": true, "likes": true, "loves": true, "uses": true,
+	"mostly": true, "mainly": true, "usually": true, "so": true, "we": true, "our": true, "you": true,
+	"your": true, "stand": true, "like": true, "what": true, "was": true, "but": true}
+
+// normaliseKey folds case and drops punctuation and spaces so trivially different wordings of
+// one fact hash alike.
+func normaliseKey(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		if r == ' ' || r == '\t' || isPunct(r) {
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// clip cuts s to at most n bytes on a rune boundary.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// clipRunes shortens s to n runes at a word boundary when there is one, marking the cut.
+func clipRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	rs := []rune(s)[:n]
+	cut := string(rs)
+	if i := strings.LastIndexByte(cut, ' '); i > len(cut)/2 {
+		cut = cut[:i]
+	}
+	return strings.TrimRight(cut, " ,;:，；：") + "…"
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}

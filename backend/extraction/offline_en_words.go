@@ -1,0 +1,149 @@
+package extraction
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// English word helpers shared by the English rules: phrase ends, capitals, verb forms and the
+// first-to-third-person rewrite of titles.
+
+var (
+	enThirdLead = regexp.MustCompile(`^(?i:i(?:'m|’m| am)|i(?:'ve|’ve| have)|i (?:don't|don’t|do not|dont)|i (?:can't|can’t|cannot|can not)|i (?:never|only|also|still|really|mostly|mainly|usually|always|primarily|generally|strongly|definitely|absolutely|just|now|exclusively|daily)|i)\b\s*`)
+	enChatTail  = regexp.MustCompile(`(?i)\s+(?:lol|lmao|haha|hehe|xd|:\)|:d|tbh|honestly)$`)
+	enThirdMap  = map[string]string{"i'm": "Is", "i’m": "Is", "i am": "Is", "i've": "Has", "i’ve": "Has", "i have": "Has",
+		"i don't": "Doesn't", "i don’t": "Doesn't", "i do not": "Does not", "i dont": "Doesn't",
+		"i can't": "Can't", "i can’t": "Can't", "i cannot": "Cannot", "i can not": "Cannot"}
+)
+
+// imperativeAfter reports whether the word after offset i looks like a verb's base form (an
+// instruction) rather than a third-person, past or -ing form (a report).
+func imperativeAfter(l string, i int) bool {
+	w, _, _ := strings.Cut(strings.TrimSpace(l[i:]), " ")
+	w = strings.TrimRight(w, ".,;:!?")
+	switch {
+	case w == "", w == "was", w == "is", w == "has", w == "does", w == "again", w == "mind", w == "once", w == "ever", w == "before":
+		return false
+	case strings.HasSuffix(w, "ss"): // "always pass --race"
+		return true
+	case strings.HasSuffix(w, "s"), strings.HasSuffix(w, "ed"), strings.HasSuffix(w, "ing"):
+		return false
+	}
+	return true
+}
+
+// aboutThisArtifact reports an instruction whose object is a thing of the current task
+// ("never use that approach", "always run this script"): verb, then a demonstrative.
+func aboutThisArtifact(rest string) bool {
+	f := strings.Fields(rest)
+	return len(f) >= 2 && enDemonstrative.MatchString(f[1])
+}
+
+// hasNamedObject reports whether the words after offset i of the sentence name a thing (not
+// a pronoun): "don't use testify" yes, "don't use that" no.
+func hasNamedObject(s *sentence, i int) bool {
+	rest := strings.TrimSpace(s.lower[i:])
+	return rest != "" && !enBadObject.MatchString(rest) && unicode.IsLetter(firstRune(rest)) || strings.HasPrefix(rest, "~")
+}
+
+func firstRune(s string) rune {
+	r, _ := utf8.DecodeRuneInString(s)
+	return r
+}
+
+// capitalised reports whether the masked sentence has an upper-case letter at offset i.
+func capitalised(s *sentence, i int) bool {
+	r, _ := utf8.DecodeRuneInString(s.mask[i:])
+	return unicode.IsUpper(r)
+}
+
+// enNationality keeps "I'm Italian" from being read as a name.
+func enNationality(w string) bool {
+	for _, suf := range []string{"ese", "ish", "ian", "can", "ean"} {
+		if strings.HasSuffix(w, suf) && len(w) > 5 {
+			return true
+		}
+	}
+	return false
+}
+
+// extendRole continues a role phrase through "at …", "in …", "for …" up to the clause end
+// ("backend lead at a fintech in Milan").
+func extendRole(s *sentence, a, b int) string {
+	rest := s.lower[b:]
+	for _, p := range []string{" at ", " in ", " for ", " with ", " on "} {
+		if strings.HasPrefix(rest, p) {
+			return clipRunes(trimPunct(s.orig[a:clauseEnd(s.lower, b)]), offlinePhraseRunes)
+		}
+	}
+	return trimPunct(s.orig[a:b])
+}
+
+// clauseEnd returns where the phrase starting at offset i of the lower-cased sentence ends:
+// the next comma or stop, or a conjunction that starts another thought.
+func clauseEnd(l string, i int) int {
+	end := len(l)
+	if j := strings.IndexAny(l[i:], ",;!?"); j >= 0 {
+		end = i + j
+	}
+	if j := strings.Index(l[i:], ". "); j >= 0 && i+j < end {
+		end = i + j
+	}
+	if strings.HasSuffix(l[:end], ".") {
+		end--
+	}
+	for _, w := range enOutroEnd {
+		if j := strings.Index(l[i:], w); j >= 0 && i+j < end {
+			end = i + j
+		}
+	}
+	return end
+}
+
+// thirdPerson turns a clause the person said about themselves into a title about them:
+// "I prefer tabs over spaces" → "Prefers tabs over spaces", "I'm vegetarian" → "Is vegetarian".
+// Anything it does not recognise is kept as said.
+func thirdPerson(c string) string {
+	c = enChatTail.ReplaceAllString(c, "")
+	m := enThirdLead.FindStringIndex(c)
+	if m == nil {
+		return c
+	}
+	lead := strings.ToLower(strings.TrimSpace(c[:m[1]]))
+	rest := c[m[1]:]
+	if t, ok := enThirdMap[lead]; ok {
+		return t + " " + rest
+	}
+	adv := strings.TrimSpace(strings.TrimPrefix(lead, "i"))
+	verb, tail, _ := strings.Cut(rest, " ")
+	if verb == "" || !isLowerWord(verb) {
+		return c
+	}
+	switch {
+	case strings.HasSuffix(verb, "s") || strings.HasSuffix(verb, "sh") || strings.HasSuffix(verb, "ch") || strings.HasSuffix(verb, "x"):
+		verb += "es"
+	case strings.HasSuffix(verb, "y") && len(verb) > 2 && !strings.ContainsRune("aeiou", rune(verb[len(verb)-2])):
+		verb = verb[:len(verb)-1] + "ies"
+	default:
+		verb += "s"
+	}
+	out := verb
+	if adv != "" {
+		out = adv + " " + verb
+	}
+	if tail != "" {
+		out += " " + tail
+	}
+	return capFirst(out)
+}
+
+func isLowerWord(w string) bool {
+	for _, r := range w {
+		if r < 'a' || r > 'z' {
+			return false
+		}
+	}
+	return true
+}
