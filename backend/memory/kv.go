@@ -300,11 +300,13 @@ func (s *Store) saveKVLocked(agent string, f kvFile) error {
 	return s.writeFile(rel, data, nil, check, false)
 }
 
-// kvAudit records one key's change: who, which agent, which key — never the value.
+// kvAudit records one key's change: who, which agent, which key — never the value. The key
+// goes in the slug column too, which the activity log shows beside the agent scope; no memory
+// id, so nothing takes the row for a memory's history.
 func (s *Store) kvAudit(ctx context.Context, op string, ch KVChange) {
-	d, _ := json.Marshal(map[string]any{"key": ch.Key})
+	d, _ := json.Marshal(map[string]any{"agent": ch.Agent, "key": ch.Key})
 	if _, err := s.db.ExecContext(ctx, `INSERT INTO memory_audit_log(ts, op, actor, memory_id, slug, scope, scope_key,
-		session, model, result, detail) VALUES(?,?,?,'','',?,?,?,?,'ok',?)`, s.rfc(s.opts.Now()), op, ch.Actor,
+		session, model, result, detail) VALUES(?,?,?,'',?,?,?,?,?,'ok',?)`, s.rfc(s.opts.Now()), op, ch.Actor, ch.Key,
 		string(ScopeAgent), ch.Agent, ch.Session, ch.Model, string(d)); err != nil {
 		s.log.Error("memory: unable to write audit row", "err", err)
 	}

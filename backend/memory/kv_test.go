@@ -127,20 +127,21 @@ func TestKVSetGetDeleteList(t *testing.T) {
 	}
 
 	// Every change left an audit row naming the agent and key, never the value.
-	rows, err := e.s.db.Query(`SELECT op, actor, scope, scope_key, detail FROM memory_audit_log WHERE op LIKE 'kv_%' ORDER BY seq`)
+	rows, err := e.s.db.Query(`SELECT op, actor, scope, scope_key, slug, memory_id, detail FROM memory_audit_log WHERE op LIKE 'kv_%' ORDER BY seq`)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer rows.Close()
 	var ops []string
 	for rows.Next() {
-		var op, actor, scope, key, detail string
-		if err := rows.Scan(&op, &actor, &scope, &key, &detail); err != nil {
+		var op, actor, scope, agent, slug, id, detail string
+		if err := rows.Scan(&op, &actor, &scope, &agent, &slug, &id, &detail); err != nil {
 			t.Fatal(err)
 		}
-		if actor != ActorUser || scope != "agent" || key != "claude" || !strings.Contains(detail, `"key"`) ||
+		if actor != ActorUser || scope != "agent" || agent != "claude" || id != "" || slug == "" ||
+			!strings.Contains(detail, `"key":`+strconvQuote(slug)) ||
 			strings.Contains(detail, "1.4.2") || strings.Contains(detail, "小明") {
-			t.Errorf("audit row %s %s %s %s %s", op, actor, scope, key, detail)
+			t.Errorf("audit row %s %s %s %s %s %s", op, actor, scope, agent, slug, detail)
 		}
 		ops = append(ops, op)
 	}
@@ -385,4 +386,9 @@ func TestKVLinkNeverFollowed(t *testing.T) {
 	if data, _ := os.ReadFile(outside); string(data) != `{"a": 1}` {
 		t.Fatalf("the link's target changed: %s", data)
 	}
+}
+
+func strconvQuote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
 }
