@@ -7,9 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -202,11 +204,42 @@ func (s *Store) loadKV(agent string) (kvFile, error) {
 	if err != nil {
 		return kvFile{}, kvInvalid(rel, err.Error())
 	}
+	version := Checksum(data)
+	if entries, ok := s.kvCache.get(agent, version); ok {
+		return kvFile{entries: entries, version: version}, nil
+	}
 	entries, detail := parseKV(data)
 	if detail != "" {
 		return kvFile{}, kvInvalid(rel, detail)
 	}
-	return kvFile{entries: entries, version: Checksum(data)}, nil
+	s.kvCache.put(agent, version, entries)
+	return kvFile{entries: maps.Clone(entries), version: version}, nil
+}
+
+// kvCache maps an agent to its namespace as last read and checked. Entries handed out are
+// copies: a writer changes its copy and puts the written result back.
+type kvCache struct {
+	mu sync.Mutex
+	m  map[string]kvFile
+}
+
+func (c *kvCache) get(agent, version string) (map[string]json.RawMessage, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	f, ok := c.m[agent]
+	if !ok || f.version != version {
+		return nil, false
+	}
+	return maps.Clone(f.entries), true
+}
+
+func (c *kvCache) put(agent, version string, entries map[string]json.RawMessage) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m = map[string]kvFile{}
+	}
+	c.m[agent] = kvFile{entries: maps.Clone(entries), version: version}
 }
 
 func kvInvalid(rel, detail string) error {
@@ -263,15 +296,39 @@ func parseKV(data []byte) (map[string]json.RawMessage, string) {
 	return out, ""
 }
 
-// renderKV is the canonical form: an indented object, keys in byte order, HTML left unescaped.
+// renderKV is the canonical form: one key a line in byte order, each value compact JSON, HTML
+// left unescaped — readable, and a change shows as a one-line diff. Values are already compact.
 func renderKV(entries map[string]json.RawMessage) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(entries); err != nil {
-		return nil, fmt.Errorf("memory: unable to render kv: %w", err)
+	keys := make([]string, 0, len(entries))
+	size := 4
+	for k, v := range entries {
+		keys = append(keys, k)
+		size += len(k) + len(v) + 8
 	}
+	sort.Strings(keys)
+	var buf bytes.Buffer
+	buf.Grow(size)
+	buf.WriteString("{")
+	var kb bytes.Buffer
+	enc := json.NewEncoder(&kb)
+	enc.SetEscapeHTML(false)
+	for i, k := range keys {
+		kb.Reset()
+		if err := enc.Encode(k); err != nil {
+			return nil, fmt.Errorf("memory: unable to render kv: %w", err)
+		}
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		buf.WriteString("\n  ")
+		buf.Write(bytes.TrimSuffix(kb.Bytes(), []byte("\n")))
+		buf.WriteString(": ")
+		buf.Write(entries[k])
+	}
+	if len(keys) > 0 {
+		buf.WriteByte('\n')
+	}
+	buf.WriteString("}\n")
 	return buf.Bytes(), nil
 }
 
@@ -283,6 +340,7 @@ func (s *Store) saveKVLocked(agent string, f kvFile) error {
 		return err
 	}
 	rel := kvRel(agent)
+	written := Checksum(data)
 	check := func() error {
 		cur, err := readNoFollow(s.abs(rel))
 		var v string
@@ -297,7 +355,11 @@ func (s *Store) saveKVLocked(agent string, f kvFile) error {
 		}
 		return nil
 	}
-	return s.writeFile(rel, data, nil, check, false)
+	if err := s.writeFile(rel, data, nil, check, false); err != nil {
+		return err
+	}
+	s.kvCache.put(agent, written, f.entries)
+	return nil
 }
 
 // kvAudit records one key's change: who, which agent, which key — never the value. The key

@@ -73,6 +73,9 @@ type Store struct {
 	tmpIndex string
 	// recovery is what the last repair of a damaged index did, in this process.
 	recovery atomic.Pointer[Recovery]
+	// kvCache holds each agent's kv.json as last read and checked, by the checksum of its
+	// bytes: a file that did not change is not parsed and scanned for secrets again.
+	kvCache kvCache
 	// beforeRename, when set (tests), runs after a write's version check and before its rename.
 	beforeRename func(path string)
 	// reconcileFault, when set (tests), fails reconciles as a locked index would.
