@@ -41,6 +41,9 @@ const (
 	CodeKVFileChanged = "kv_file_changed"
 	// CodeKVConflict is an import line whose key already holds a different value (kept).
 	CodeKVConflict = "kv_conflict"
+	// ProblemKVFile is how an unusable kv.json shows in the problems list (its message takes
+	// only the detail: the list shows the path itself).
+	ProblemKVFile = "kv_file_unusable"
 )
 
 // Audit ops of the key-value namespace.

@@ -40,7 +40,7 @@ func (s *Store) kvProblems() []Problem {
 					detail = d
 				}
 			}
-			out = append(out, Problem{Path: rel, Code: CodeKVFileInvalid, Detail: detail, SeenAt: seen})
+			out = append(out, Problem{Path: rel, Code: ProblemKVFile, Detail: detail, SeenAt: seen})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })

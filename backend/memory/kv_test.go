@@ -318,7 +318,7 @@ func TestKVHandBrokenFileReportedAndUntouched(t *testing.T) {
 			e.put("agents/claude/kv.json", []byte(c.content))
 			rel := "agents/claude/kv.json"
 			ps, err := e.s.Problems(e.ctx)
-			if err != nil || len(ps) != 1 || ps[0].Path != rel || ps[0].Code != CodeKVFileInvalid || !strings.Contains(ps[0].Detail, c.detail) {
+			if err != nil || len(ps) != 1 || ps[0].Path != rel || ps[0].Code != ProblemKVFile || !strings.Contains(ps[0].Detail, c.detail) {
 				t.Fatalf("problems %+v %v", ps, err)
 			}
 			if strings.Contains(ps[0].Detail, "a1B2a1B2") {

@@ -174,7 +174,7 @@ func TestKVWatcherAnnouncesHandEdits(t *testing.T) {
 		}
 	}
 	ps, _ := e.s.Problems(e.ctx)
-	if len(ps) != 1 || ps[0].Code != CodeKVFileInvalid {
+	if len(ps) != 1 || ps[0].Code != ProblemKVFile {
 		t.Fatalf("problems %+v", ps)
 	}
 	cancel()
