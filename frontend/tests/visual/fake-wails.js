@@ -414,6 +414,7 @@
     },
     KvService: {
       List: async (p) => {
+        if (opts.kvBroken) return fail('kv_file_invalid', { Path: `agents/${p.agent}/kv.json`, Detail: 'entry 3 repeats a key' })
         const keys = Object.keys(kv[p.agent] || {})
           .filter((k) => k.startsWith(p.prefix || ''))
           .sort()

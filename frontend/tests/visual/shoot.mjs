@@ -215,6 +215,16 @@ try {
     })
   }
 
+  await open('en-light-agent-facts-broken', { language: 'en', theme: 'light', kvBroken: true }, async (page) => {
+    await page.locator('.filters .n-select').first().click()
+    await page.locator('.n-base-select-option').nth(2).click()
+    await page.waitForSelector('[data-test="agent-facts"][data-state="error"]')
+    await check(
+      page.locator('[data-test="agent-facts-error"]').textContent().then((s) => s.includes('agents/codex/kv.json') && s.includes('repeats a key')),
+      'the translated error names the file and what is wrong',
+    )
+  })
+
   // ---- Activity and the reader's history
   for (const [l, th, language] of COMBOS) {
     await open(`${l}-${th}-activity`, { language, theme: th }, async (page) => {
