@@ -65,6 +65,7 @@ type API struct {
 	Remote    *RemoteService
 	Organizer *OrganizerService
 	Recall    *RecallService
+	KV        *KvService
 
 	methods []Method
 	byName  map[string]*Method
@@ -83,6 +84,7 @@ func New(ctx context.Context, deps Deps, actor string) *API {
 	a.Remote = &RemoteService{a}
 	a.Recall = &RecallService{a}
 	a.Organizer = &OrganizerService{a}
+	a.KV = &KvService{a}
 	a.methods = a.table()
 	a.byName = map[string]*Method{}
 	for i := range a.methods {
@@ -96,7 +98,7 @@ func (a *API) Actor() string { return a.actor }
 
 // Bindings are the service objects the Wails app binds.
 func (a *API) Bindings() []any {
-	return []any{a.App, a.Memory, a.Daily, a.Quota, a.Index, a.Settings, a.I18n, a.Remote, a.Recall, a.Organizer}
+	return []any{a.App, a.Memory, a.Daily, a.Quota, a.Index, a.Settings, a.I18n, a.Remote, a.Recall, a.Organizer, a.KV}
 }
 
 type flags struct{ readOnly, destructive bool }
@@ -161,6 +163,10 @@ func (a *API) table() []Method {
 		method("organizer.applyReport", a.Organizer.ApplyReport, del),
 		method("organizer.settings", a.Organizer.Settings, ro),
 		method("organizer.updateSettings", a.Organizer.UpdateSettings, rw),
+		method("kv.get", a.KV.Get, ro),
+		method("kv.list", a.KV.List, ro),
+		method("kv.set", a.KV.Set, del),
+		method("kv.delete", a.KV.Delete, del),
 	}
 }
 

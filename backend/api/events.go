@@ -18,11 +18,13 @@ const (
 	EventEmbeddingProgress = "embedding.progress"
 	EventMemoryProblems    = "memory.problems"
 	EventOrganizerChanged  = "organizer.changed"
+	// EventKVChanged carries {agent, keys}: keys is empty when the file changed on disk.
+	EventKVChanged = "kv.changed"
 )
 
 // EventNames are every event a client may subscribe to.
 var EventNames = []string{EventMemoryChanged, EventQuotaChanged, EventSettingsChanged, EventExtractionStatus,
-	EventOrganizerProgress, EventRemoteChanged, EventEmbeddingProgress, EventMemoryProblems, EventOrganizerChanged}
+	EventOrganizerProgress, EventRemoteChanged, EventEmbeddingProgress, EventMemoryProblems, EventOrganizerChanged, EventKVChanged}
 
 // Hub fans service events out to every transport (Wails window, bridge connections).
 type Hub struct {
@@ -43,6 +45,12 @@ func NewHub(store *memory.Store, st *settings.Service) *Hub {
 				h.Publish(EventQuotaChanged, map[string]any{"level": ev.Level})
 			case "memory.problems":
 				h.Publish(EventMemoryProblems, map[string]any{})
+			case memory.EventKVChanged:
+				keys := ev.Keys
+				if keys == nil {
+					keys = []string{}
+				}
+				h.Publish(EventKVChanged, map[string]any{"agent": ev.Agent, "keys": keys})
 			}
 		})
 	}

@@ -14,9 +14,12 @@ type ExportParams struct {
 	Agent   string       `json:"agent,omitempty"`
 }
 
-// ExportResult is JSONL text, one memory a line.
+// ExportResult is JSONL text, one memory a line, then one line per key of the agents'
+// key-value namespaces the filter covers ({"kind":"kv",…}).
 type ExportResult struct {
-	Count int    `json:"count"`
+	Count int `json:"count"`
+	// KV counts the key-value lines.
+	KV    int    `json:"kv"`
 	JSONL string `json:"jsonl"`
 }
 
@@ -26,11 +29,11 @@ func (s *MemoryService) Export(p ExportParams) (ExportResult, error) {
 		return ExportResult{}, err
 	}
 	var buf bytes.Buffer
-	n, err := s.a.deps.Store.Export(s.a.ctx, &buf, memory.Filter{Scope: p.Scope, Workdir: p.Workdir, Agent: p.Agent})
+	c, err := s.a.deps.Store.ExportCounted(s.a.ctx, &buf, memory.Filter{Scope: p.Scope, Workdir: p.Workdir, Agent: p.Agent})
 	if err != nil {
 		return ExportResult{}, s.a.fail(err)
 	}
-	return ExportResult{Count: n, JSONL: buf.String()}, nil
+	return ExportResult{Count: c.Memories, KV: c.KV, JSONL: buf.String()}, nil
 }
 
 // ImportParams carry JSONL text. KeepReview keeps each line's reviewed flag and source
@@ -42,10 +45,15 @@ type ImportParams struct {
 
 // ImportResult reports imported lines and each bad line with its translated reason.
 type ImportResult struct {
-	Lines    int               `json:"lines"`
-	Imported int               `json:"imported"`
-	Daily    int               `json:"daily"`
-	Errors   []ImportLineError `json:"errors"`
+	Lines    int `json:"lines"`
+	Imported int `json:"imported"`
+	Daily    int `json:"daily"`
+	// KV counts keys added to agents' namespaces, KVUnchanged keys already holding the line's
+	// value, KVConflicts keys holding another value (kept, and reported in Errors).
+	KV          int               `json:"kv"`
+	KVUnchanged int               `json:"kv_unchanged"`
+	KVConflicts int               `json:"kv_conflicts"`
+	Errors      []ImportLineError `json:"errors"`
 }
 
 // ImportLineError is one rejected line.
@@ -66,7 +74,8 @@ func (s *MemoryService) Import(p ImportParams) (ImportResult, error) {
 	if err != nil {
 		return ImportResult{}, s.a.fail(err)
 	}
-	out := ImportResult{Lines: rep.Lines, Imported: rep.Imported, Daily: rep.Daily, Errors: []ImportLineError{}}
+	out := ImportResult{Lines: rep.Lines, Imported: rep.Imported, Daily: rep.Daily, KV: rep.KV, KVUnchanged: rep.KVUnchanged,
+		KVConflicts: rep.KVConflicts, Errors: []ImportLineError{}}
 	for _, le := range rep.Errors {
 		e := s.a.newError(le.Code, le.Args)
 		out.Errors = append(out.Errors, ImportLineError{Line: le.Line, Code: le.Code, I18nKey: e.I18nKey, Args: e.Args, Message: e.Message})

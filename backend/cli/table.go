@@ -68,6 +68,7 @@ var commands = []command{
 	{name: "serve", run: (*runner).serve},
 	{name: "bench", run: (*runner).bench},
 	{name: "daily", home: true, run: (*runner).daily},
+	{name: "kv", home: true, run: (*runner).kv},
 	{name: "bridge", home: true, run: (*runner).bridgeToken},
 }
 

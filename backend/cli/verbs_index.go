@@ -44,6 +44,9 @@ func printImport(r *runner, res api.ImportResult) error {
 			fmt.Fprintln(r.env.Stderr, r.t("cli.import_line_error", map[string]any{"Line": le.Line, "Message": le.Message}))
 		}
 		fmt.Fprintln(w, r.t("cli.import_done", map[string]any{"Imported": res.Imported, "Daily": res.Daily, "Lines": res.Lines, "Errors": len(res.Errors)}))
+		if res.KV+res.KVUnchanged+res.KVConflicts > 0 {
+			fmt.Fprintln(w, r.t("cli.kv.import_done", map[string]any{"Added": res.KV, "Unchanged": res.KVUnchanged, "Conflicts": res.KVConflicts}))
+		}
 	})
 	if len(res.Errors) > 0 {
 		return errSilent // good lines are kept; the exit code still tells scripts something failed
@@ -64,6 +67,9 @@ func printExport(r *runner, res api.ExportResult) error {
 	io.WriteString(r.env.Stdout, res.JSONL)
 	if !r.json {
 		fmt.Fprintln(r.env.Stderr, r.t("cli.export_done", map[string]any{"Count": res.Count}))
+		if res.KV > 0 {
+			fmt.Fprintln(r.env.Stderr, r.t("cli.kv.export_done", map[string]any{"Count": res.KV}))
+		}
 	}
 	return nil
 }

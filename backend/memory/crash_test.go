@@ -22,6 +22,9 @@ import (
 // line per acknowledged operation, only after ApplyBatch has returned it as applied.
 func runChild(role string) int {
 	home, prefix := os.Getenv("ENGRAM_TEST_HOME"), os.Getenv("ENGRAM_TEST_PREFIX")
+	if role == "kv-writer" {
+		return runKVChild(home, prefix)
+	}
 	ctx := context.Background()
 	s, err := Open(ctx, home, Options{Logger: quietLogger})
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 )
 
@@ -48,7 +49,8 @@ type ChecksumPass struct {
 	Reindexed  int      `json:"reindexed"`
 }
 
-// Problems lists files that could not be indexed.
+// Problems lists files that could not be indexed, and agents' kv.json files that cannot be
+// used (see kvProblems).
 func (s *Store) Problems(ctx context.Context) ([]Problem, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT path, code, detail, seen_at FROM memory_problems ORDER BY path`)
 	if err != nil {
@@ -63,7 +65,14 @@ func (s *Store) Problems(ctx context.Context) ([]Problem, error) {
 		}
 		out = append(out, p)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if kv := s.kvProblems(); len(kv) > 0 {
+		out = append(out, kv...)
+		sort.SliceStable(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	}
+	return out, nil
 }
 
 // Doctor checks the index's integrity (repairing a damaged one when it can), reconciles and

@@ -33,9 +33,13 @@ type Options struct {
 
 // Event tells subscribers that something in the store changed.
 type Event struct {
-	Kind  string   `json:"kind"` // memory.changed | quota.changed
+	Kind  string   `json:"kind"` // memory.changed | quota.changed | memory.problems | kv.changed
 	IDs   []string `json:"ids,omitempty"`
 	Level string   `json:"level,omitempty"`
+	// Agent and Keys name what a kv.changed event is about (Keys is empty when a hand edit or
+	// another process changed the agent's file and which keys moved is not known).
+	Agent string   `json:"agent,omitempty"`
+	Keys  []string `json:"keys,omitempty"`
 }
 
 // Store is the canonical memory store of one home.
@@ -69,6 +73,9 @@ type Store struct {
 	tmpIndex string
 	// recovery is what the last repair of a damaged index did, in this process.
 	recovery atomic.Pointer[Recovery]
+	// kvCache holds each agent's kv.json as last read and checked, by the checksum of its
+	// bytes: a file that did not change is not parsed and scanned for secrets again.
+	kvCache kvCache
 	// beforeRename, when set (tests), runs after a write's version check and before its rename.
 	beforeRename func(path string)
 	// reconcileFault, when set (tests), fails reconciles as a locked index would.

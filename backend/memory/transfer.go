@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 	"time"
 )
@@ -46,10 +47,15 @@ type LineError struct {
 
 // ImportReport says what an import did; good lines are kept whatever happened to bad ones.
 type ImportReport struct {
-	Lines    int         `json:"lines"`
-	Imported int         `json:"imported"`
-	Daily    int         `json:"daily"`
-	Errors   []LineError `json:"errors"`
+	Lines    int `json:"lines"`
+	Imported int `json:"imported"`
+	Daily    int `json:"daily"`
+	// KV counts keys added to agents' namespaces, KVUnchanged keys that already held the
+	// line's value, KVConflicts keys that held another value (kept; each is also an error).
+	KV          int         `json:"kv"`
+	KVUnchanged int         `json:"kv_unchanged"`
+	KVConflicts int         `json:"kv_conflicts"`
+	Errors      []LineError `json:"errors"`
 }
 
 // MaxImportLine bounds one JSONL line: a body is at most 8 KiB, so 1 MiB is generous.
@@ -82,6 +88,7 @@ func (s *Store) ImportWith(ctx context.Context, r io.Reader, opts ImportOptions)
 	lr := newLineReader(r, MaxImportLine)
 	var items []Item
 	var lines []int
+	var kvLines []kvLine
 	flush := func() error {
 		if len(items) == 0 {
 			return nil
@@ -128,6 +135,15 @@ func (s *Store) ImportWith(ctx context.Context, r io.Reader, opts ImportOptions)
 			continue
 		}
 		rep.Lines++
+		if kind := kvKind(line); kind == KVRecordKind {
+			kr, err := decodeKVLine(line)
+			if err != nil {
+				refuse(n, CodeParseError, map[string]any{"Detail": err.Error()}, "invalid JSON: %v", err)
+				continue
+			}
+			kvLines = append(kvLines, kvLine{line: n, rec: kr})
+			continue
+		}
 		var rec Record
 		dec := json.NewDecoder(strings.NewReader(line))
 		dec.DisallowUnknownFields()
@@ -152,6 +168,10 @@ func (s *Store) ImportWith(ctx context.Context, r io.Reader, opts ImportOptions)
 	if err := flush(); err != nil {
 		return rep, err
 	}
+	if err := s.importKV(ctx, kvLines, ActorImport, &rep); err != nil {
+		return rep, err
+	}
+	sort.SliceStable(rep.Errors, func(i, j int) bool { return rep.Errors[i].Line < rep.Errors[j].Line })
 	return rep, nil
 }
 
@@ -274,8 +294,15 @@ func RecordOf(m *Memory) Record {
 	return rec
 }
 
-// Export writes every live memory matching f as JSONL, oldest first so a re-import keeps order.
+// Export writes every live memory matching f as JSONL, oldest first so a re-import keeps order,
+// then the keys of the agents' namespaces f covers (KVRecord lines); it returns the memories
+// written (ExportCounted counts both).
 func (s *Store) Export(ctx context.Context, w io.Writer, f Filter) (int, error) {
+	c, err := s.ExportCounted(ctx, w, f)
+	return c.Memories, err
+}
+
+func (s *Store) exportMemories(ctx context.Context, enc *json.Encoder, f Filter) (int, error) {
 	where, args, err := f.where()
 	if err != nil {
 		return 0, err
@@ -285,8 +312,6 @@ func (s *Store) Export(ctx context.Context, w io.Writer, f Filter) (int, error) 
 		return 0, fmt.Errorf("memory: unable to export: %w", err)
 	}
 	defer rows.Close()
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
 	n := 0
 	for rows.Next() {
 		m, _, err := scanMemory(rows)

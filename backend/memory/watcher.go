@@ -56,6 +56,7 @@ func (s *Store) Watch(ctx context.Context, ready chan<- struct{}) error {
 		close(ready)
 	}
 	pending := map[string]bool{}
+	kvTouched := map[string]bool{}
 	full := false
 	retry := WatchDebounce
 	timer := time.NewTimer(time.Hour)
@@ -85,6 +86,10 @@ func (s *Store) Watch(ctx context.Context, ready chan<- struct{}) error {
 					addTree(ev.Name)
 					full = true // files may have landed before the watch did
 				}
+			} else if agent := kvAgentOf(rel); agent != "" {
+				// Not a memory: nothing to index, but windows showing the agent's keys (and the
+				// problems list, should the edit have broken the file) refresh.
+				kvTouched[agent] = true
 			} else if strings.HasSuffix(rel, ".md") {
 				pending[rel] = true
 			} else if ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
@@ -102,6 +107,8 @@ func (s *Store) Watch(ctx context.Context, ready chan<- struct{}) error {
 			}
 			s.log.Warn("memory: watcher error", "err", err)
 		case <-timer.C:
+			s.announceKV(kvTouched)
+			kvTouched = map[string]bool{}
 			var err error
 			if s.reconcileFault != nil {
 				err = s.reconcileFault()

@@ -25,6 +25,8 @@ import type {
   RunsResult,
   IdParams,
   ItemResult,
+  KVListParams,
+  KVListResult,
   ListParams,
   ListResult,
   QuotaSummary,
@@ -130,6 +132,9 @@ export const memoryHistory = (p: HistoryParams) => call<HistoryResult>('memory.h
 export const memoryProblems = () => call<ProblemsResult>('memory.problems')
 
 export const quotaSummary = () => call<QuotaSummary>('quota.summary')
+
+/** One page of an agent's key-value facts, sorted by key (the UI only reads them). */
+export const kvList = (p: KVListParams) => call<KVListResult>('kv.list', p)
 
 export const indexReconcile = () => call<ReconcileReport>('index.reconcile')
 export const indexReindex = () => call<ReconcileReport>('index.reindex')

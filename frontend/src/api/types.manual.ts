@@ -57,6 +57,12 @@ export interface MemoryChangedEvent {
   ids: string[]
 }
 
+/** An agent's key-value namespace changed; keys is empty when its file changed on disk. */
+export interface KVChangedEvent {
+  agent: string
+  keys: string[]
+}
+
 export interface QuotaChangedEvent {
   level: QuotaLevel
 }
@@ -130,5 +136,6 @@ export interface EventMap {
   'organizer.progress': OrganizerProgress
   /** The set of unreadable files changed (memory.problems has the list). */
   'memory.problems': unknown
+  'kv.changed': KVChangedEvent
   [name: string]: unknown
 }

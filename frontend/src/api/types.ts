@@ -340,6 +340,61 @@ export interface DoctorReport {
   recovery?: Recovery | null
 }
 
+// ---------------------------------------------------------------- per-agent key-value namespaces (kv.*)
+
+/** Names one key of one agent's namespace (kv.get, kv.delete). */
+export interface KVKeyParams {
+  agent: string
+  key: string
+}
+
+export interface KVSetParams {
+  agent: string
+  key: string
+  value: unknown
+}
+
+export interface KVListParams {
+  agent: string
+  prefix?: string
+  cursor?: string
+  limit?: number
+}
+
+/** One key and its JSON value. */
+export interface KVEntry {
+  key: string
+  value: unknown
+}
+
+export interface KVGetResult {
+  agent: string
+  key: string
+  value: unknown
+}
+
+export interface KVSetResult {
+  agent: string
+  key: string
+  created: boolean
+  changed: boolean
+}
+
+export interface KVDeleteResult {
+  agent: string
+  key: string
+  deleted: boolean
+}
+
+/** One page of keys, sorted; next_cursor reads the next. */
+export interface KVListResult {
+  agent: string
+  prefix: string
+  entries: KVEntry[]
+  total: number
+  next_cursor?: string
+}
+
 // ---------------------------------------------------------------- organizer (backend/organizer)
 
 export interface OrganizerSettings {

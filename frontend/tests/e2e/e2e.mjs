@@ -251,6 +251,24 @@ async function main() {
   await waitTitle(a, 'Updated by a raw websocket client')
   await shot(a, '06-live-update')
 
+  // ---- 4a. an agent's key-value facts: set over the bridge, shown read-only, followed live
+  begin('key-value facts of an agent')
+  const agentNote = await raw.call('memory.write', { scope: 'agent', agent: 'e2e-agent', type: 'reference', slug: 'agent-notes', title: 'Notes of the e2e agent', body: 'Kept by the e2e agent.' })
+  expect(agentNote.ok, `agent memory written: ${JSON.stringify(agentNote)}`)
+  const kvSet = await raw.call('kv.set', { agent: 'e2e-agent', key: 'project:version', value: '1.4.2' })
+  expect(kvSet.created && kvSet.changed, `kv.set over the bridge: ${JSON.stringify(kvSet)}`)
+  await a.locator('.filters .n-select').first().click()
+  await a.locator('.n-base-select-option').nth(2).click() // global, project, agent
+  const facts = a.locator('[data-test="agent-facts"][data-agent="e2e-agent"][data-state="ready"]')
+  await facts.locator('[data-test="agent-fact"][data-key="project:version"]', { hasText: '1.4.2' }).waitFor({ timeout: LONG })
+  await raw.call('kv.set', { agent: 'e2e-agent', key: 'deps', value: { go: '1.26' } })
+  await raw.waitEvent((e) => e.name === 'kv.changed' && e.data?.agent === 'e2e-agent', 'kv.changed at the raw client')
+  await facts.locator('[data-test="agent-fact"][data-key="deps"]', { hasText: '{"go":"1.26"}' }).waitFor({ timeout: LONG })
+  expect(fs.readFileSync(path.join(home, 'memory', 'agents', 'e2e-agent', 'kv.json'), 'utf8').includes('"project:version": "1.4.2"'), 'the facts are in the agent folder')
+  await shot(a, '06a-agent-facts')
+  await a.locator('.count-row .clear').click()
+  await until(async () => (await a.locator('[data-test="agent-facts"]').count()) === 0, 'the facts close with the filter')
+
   // ---- 4b. the organizer: a manual run proposes a merge, applying it leaves one memory
   begin('organizer: two near-duplicates from a raw client')
   const dupA = await raw.call('memory.write', { scope: 'global', type: 'user', slug: 'prefers-dark-mode', title: 'Prefers dark mode', body: 'The user prefers dark mode in every editor and terminal they use.' })

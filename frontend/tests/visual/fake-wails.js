@@ -375,6 +375,19 @@
     tick()
   }
   const activeRun = () => runs.find((r) => r.status === 'running')
+  // Key-value facts per agent (kv.list); the UI only reads them.
+  const kv = opts.empty
+    ? {}
+    : {
+        codex: {
+          'project:version': '2.3.0',
+          'project:default_branch': 'main',
+          'ci:runner': 'ubuntu-24.04',
+          deps: { go: '1.26', node: 20, postgres: '16' },
+          'review:owners': ['ada', 'lin'],
+          'locale:ui': 'zh-CN 简体中文',
+        },
+      }
   const api = {
     AppService: { Info: async () => ({ version: '0.1.0', home: '/home/ada/.engram', language: settings.language }) },
     SettingsService: {
@@ -398,8 +411,33 @@
         scopes: [
           { scope: 'global', key: 'global', used: quotaLevel === 'normal' ? 5 : quotaLevel === 'exhausted' ? 497 : 462, limit: 500, headroom: quotaLevel === 'normal' ? 495 : quotaLevel === 'exhausted' ? 3 : 38, level: quotaLevel, archived: 0, unreviewed: 12, oldest_unreviewed_days: 9 },
           { scope: 'project', key: '3f9a0c2e7b1d4a66', workdir: '/home/ada/src/acme-billing', used: 2, limit: 500, headroom: 498, level: 'normal', archived: 0, unreviewed: 1, oldest_unreviewed_days: 2 },
+          { scope: 'agent', key: 'codex', agent: 'codex', used: 1, limit: 500, headroom: 499, level: 'normal', archived: 0, unreviewed: 0, oldest_unreviewed_days: 0 },
         ],
       }),
+    },
+    KvService: {
+      List: async (p) => {
+        if (opts.kvBroken) return fail('kv_file_invalid', { Path: `agents/${p.agent}/kv.json`, Detail: 'entry 3 repeats a key' })
+        const keys = Object.keys(kv[p.agent] || {})
+          .filter((k) => k.startsWith(p.prefix || ''))
+          .sort()
+        const from = p.cursor ? keys.findIndex((k) => k > p.cursor) : 0
+        const start = from < 0 ? keys.length : from
+        const page = keys.slice(start, start + (p.limit || 100))
+        const more = start + page.length < keys.length
+        return {
+          agent: p.agent,
+          prefix: p.prefix || '',
+          entries: page.map((k) => ({ key: k, value: kv[p.agent][k] })),
+          total: keys.length,
+          next_cursor: more ? page[page.length - 1] : undefined,
+        }
+      },
+      Get: async (p) => {
+        const v = (kv[p.agent] || {})[p.key]
+        if (v === undefined) return fail('kv_not_found', { Agent: p.agent, Key: p.key })
+        return { agent: p.agent, key: p.key, value: v }
+      },
     },
     OrganizerService: {
       Status: async () => {

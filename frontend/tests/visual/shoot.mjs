@@ -201,6 +201,30 @@ try {
     await page.waitForFunction(() => document.querySelectorAll('[data-test="problems-list"] .problem').length === 2)
   })
 
+  // ---- An agent's key-value facts under the agent filter (read-only)
+  for (const [l, th, language] of [COMBOS[0], COMBOS[3]]) {
+    await open(`${l}-${th}-agent-facts`, { language, theme: th }, async (page) => {
+      await page.locator('.filters .n-select').first().click()
+      await page.locator('.n-base-select-option').nth(2).click() // global, project, agent
+      await page.waitForSelector('[data-test="agent-facts"][data-agent="codex"][data-state="ready"]')
+      await check(page.locator('[data-test="agent-fact"]').count().then((n) => n === 6), 'six facts listed')
+      await check(
+        page.locator('[data-test="agent-fact"]').first().getAttribute('data-key').then((k) => k === 'ci:runner'),
+        'sorted by key',
+      )
+    })
+  }
+
+  await open('en-light-agent-facts-broken', { language: 'en', theme: 'light', kvBroken: true }, async (page) => {
+    await page.locator('.filters .n-select').first().click()
+    await page.locator('.n-base-select-option').nth(2).click()
+    await page.waitForSelector('[data-test="agent-facts"][data-state="error"]')
+    await check(
+      page.locator('[data-test="agent-facts-error"]').textContent().then((s) => s.includes('agents/codex/kv.json') && s.includes('repeats a key')),
+      'the translated error names the file and what is wrong',
+    )
+  })
+
   // ---- Activity and the reader's history
   for (const [l, th, language] of COMBOS) {
     await open(`${l}-${th}-activity`, { language, theme: th }, async (page) => {

@@ -379,6 +379,7 @@ export namespace api {
 	}
 	export class ExportResult {
 	    count: number;
+	    kv: number;
 	    jsonl: string;
 	
 	    static createFrom(source: any = {}) {
@@ -388,6 +389,7 @@ export namespace api {
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.count = source["count"];
+	        this.kv = source["kv"];
 	        this.jsonl = source["jsonl"];
 	    }
 	}
@@ -475,6 +477,9 @@ export namespace api {
 	    lines: number;
 	    imported: number;
 	    daily: number;
+	    kv: number;
+	    kv_unchanged: number;
+	    kv_conflicts: number;
 	    errors: ImportLineError[];
 	
 	    static createFrom(source: any = {}) {
@@ -486,6 +491,9 @@ export namespace api {
 	        this.lines = source["lines"];
 	        this.imported = source["imported"];
 	        this.daily = source["daily"];
+	        this.kv = source["kv"];
+	        this.kv_unchanged = source["kv_unchanged"];
+	        this.kv_conflicts = source["kv_conflicts"];
 	        this.errors = this.convertValues(source["errors"], ImportLineError);
 	    }
 	
@@ -508,6 +516,156 @@ export namespace api {
 		}
 	}
 	
+	export class KVDeleteResult {
+	    agent: string;
+	    key: string;
+	    deleted: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new KVDeleteResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.agent = source["agent"];
+	        this.key = source["key"];
+	        this.deleted = source["deleted"];
+	    }
+	}
+	export class KVEntry {
+	    key: string;
+	    value: number[];
+	
+	    static createFrom(source: any = {}) {
+	        return new KVEntry(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.key = source["key"];
+	        this.value = source["value"];
+	    }
+	}
+	export class KVGetResult {
+	    agent: string;
+	    key: string;
+	    value: number[];
+	
+	    static createFrom(source: any = {}) {
+	        return new KVGetResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.agent = source["agent"];
+	        this.key = source["key"];
+	        this.value = source["value"];
+	    }
+	}
+	export class KVKeyParams {
+	    agent: string;
+	    key: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new KVKeyParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.agent = source["agent"];
+	        this.key = source["key"];
+	    }
+	}
+	export class KVListParams {
+	    agent: string;
+	    prefix?: string;
+	    cursor?: string;
+	    limit?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new KVListParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.agent = source["agent"];
+	        this.prefix = source["prefix"];
+	        this.cursor = source["cursor"];
+	        this.limit = source["limit"];
+	    }
+	}
+	export class KVListResult {
+	    agent: string;
+	    prefix: string;
+	    entries: KVEntry[];
+	    total: number;
+	    next_cursor?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new KVListResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.agent = source["agent"];
+	        this.prefix = source["prefix"];
+	        this.entries = this.convertValues(source["entries"], KVEntry);
+	        this.total = source["total"];
+	        this.next_cursor = source["next_cursor"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class KVSetParams {
+	    agent: string;
+	    key: string;
+	    value: number[];
+	
+	    static createFrom(source: any = {}) {
+	        return new KVSetParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.agent = source["agent"];
+	        this.key = source["key"];
+	        this.value = source["value"];
+	    }
+	}
+	export class KVSetResult {
+	    agent: string;
+	    key: string;
+	    created: boolean;
+	    changed: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new KVSetResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.agent = source["agent"];
+	        this.key = source["key"];
+	        this.created = source["created"];
+	        this.changed = source["changed"];
+	    }
+	}
 	export class ListParams {
 	    scope?: string;
 	    workdir?: string;
