@@ -69,6 +69,9 @@ var commands = []command{
 	{name: "bench", run: (*runner).bench},
 	{name: "daily", home: true, run: (*runner).daily},
 	{name: "bridge", home: true, run: (*runner).bridgeToken},
+	{name: "sessions", home: true, run: (*runner).sessions},
+	// hook opens the home itself, only when there is work: it must never fail the agent.
+	{name: "hook", run: (*runner).hook},
 }
 
 // lookup finds the verb called name in either table; ok is false for an unknown verb.

@@ -103,7 +103,6 @@ func scanHits(rows interface {
 	return out, nil
 }
 
-
 // Bounds of the transcript dedupe state: entries older than TranscriptSeenDays are forgotten,
 // and a session keeps at most TranscriptSeenPerSession of them (a transcript is re-read whole
 // each turn, so what is forgotten is only what fell out of every later read's window).

@@ -88,6 +88,15 @@ var sections = []section{
 		{"DecisionApplyOutcome", t[organizer.DecisionOutcome](), "", ""},
 		{"ApplyReportResult", t[organizer.ApplyResult](), "", ""},
 	}},
+	{"sessions (backend/memory sessions, api sessions.*)", []entry{
+		{"Session", t[memory.Session](), "One conversation an agent fed extraction.", ""},
+		{"SessionTurn", t[memory.SessionTurn](), "One stored message of a session.", ""},
+		{"SessionListParams", t[api.SessionListParams](), "", ""},
+		{"SessionList", t[api.SessionList](), "", ""},
+		{"SessionRef", t[api.SessionRef](), "Names a session; agent only when two agents share the id.", ""},
+		{"SessionDetail", t[api.SessionDetail](), "", ""},
+		{"SessionDeleted", t[api.SessionDeleted](), "", ""},
+	}},
 }
 
 // named maps Go types to the hand-written TypeScript types (types.manual.ts) they encode as.
@@ -128,7 +137,10 @@ var fields = map[string]string{
 	"ScopeScan.level":                "QuotaLevel",
 	"RunReport.quota_level":          "QuotaLevel",
 	// A run known only from a RunRef is shown as a stub without counts (util/organizer.ts).
-	"RunSummary.counts": "?RunCounts | null",
+	"RunSummary.counts":    "?RunCounts | null",
+	"SessionList.sessions": "Session[]",
+	"SessionDetail.turns":  "SessionTurn[]",
+	"SessionTurn.role":     "'user' | 'assistant'",
 }
 
 // aliases are written after the interfaces.

@@ -566,4 +566,55 @@ export interface ApplyReportResult {
   snapshot: string
 }
 
+// ---------------------------------------------------------------- sessions (backend/memory sessions, api sessions.*)
+
+/** One conversation an agent fed extraction. */
+export interface Session {
+  agent: string
+  id: string
+  workdir?: string
+  project_key?: string
+  turns_received: number
+  turns_kept: number
+  first_seen: string
+  last_activity: string
+  summary?: string
+  summarized: number
+}
+
+/** One stored message of a session. */
+export interface SessionTurn {
+  seq: number
+  role: 'user' | 'assistant'
+  content: string
+  msg_id?: string
+  at: string
+}
+
+export interface SessionListParams {
+  agent?: string
+  workdir?: string
+  limit?: number
+}
+
+export interface SessionList {
+  sessions: Session[]
+}
+
+/** Names a session; agent only when two agents share the id. */
+export interface SessionRef {
+  id: string
+  agent?: string
+}
+
+export interface SessionDetail {
+  session: Session
+  turns: SessionTurn[]
+}
+
+export interface SessionDeleted {
+  id: string
+  agent: string
+}
+
 export type OrganizerSettingsPatch = Partial<OrganizerSettings>
