@@ -89,8 +89,8 @@ var sections = []section{
 		{"ApplyReportResult", t[organizer.ApplyResult](), "", ""},
 	}},
 	{"sessions (backend/memory sessions, api sessions.*)", []entry{
-		{"Session", t[memory.Session](), "One conversation an agent fed extraction.", ""},
-		{"SessionTurn", t[memory.SessionTurn](), "One stored message of a session.", ""},
+		{"AgentSession", t[memory.Session](), "One conversation an agent fed extraction.", ""},
+		{"AgentSessionTurn", t[memory.SessionTurn](), "One stored message of a session.", ""},
 		{"SessionListParams", t[api.SessionListParams](), "", ""},
 		{"SessionList", t[api.SessionList](), "", ""},
 		{"SessionRef", t[api.SessionRef](), "Names a session; agent only when two agents share the id.", ""},
@@ -137,10 +137,10 @@ var fields = map[string]string{
 	"ScopeScan.level":                "QuotaLevel",
 	"RunReport.quota_level":          "QuotaLevel",
 	// A run known only from a RunRef is shown as a stub without counts (util/organizer.ts).
-	"RunSummary.counts":    "?RunCounts | null",
-	"SessionList.sessions": "Session[]",
-	"SessionDetail.turns":  "SessionTurn[]",
-	"SessionTurn.role":     "'user' | 'assistant'",
+	"RunSummary.counts":     "?RunCounts | null",
+	"SessionList.sessions":  "AgentSession[]",
+	"SessionDetail.turns":   "AgentSessionTurn[]",
+	"AgentSessionTurn.role": "'user' | 'assistant'",
 }
 
 // aliases are written after the interfaces.

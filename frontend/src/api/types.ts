@@ -569,7 +569,7 @@ export interface ApplyReportResult {
 // ---------------------------------------------------------------- sessions (backend/memory sessions, api sessions.*)
 
 /** One conversation an agent fed extraction. */
-export interface Session {
+export interface AgentSession {
   agent: string
   id: string
   workdir?: string
@@ -583,7 +583,7 @@ export interface Session {
 }
 
 /** One stored message of a session. */
-export interface SessionTurn {
+export interface AgentSessionTurn {
   seq: number
   role: 'user' | 'assistant'
   content: string
@@ -598,7 +598,7 @@ export interface SessionListParams {
 }
 
 export interface SessionList {
-  sessions: Session[]
+  sessions: AgentSession[]
 }
 
 /** Names a session; agent only when two agents share the id. */
@@ -608,8 +608,8 @@ export interface SessionRef {
 }
 
 export interface SessionDetail {
-  session: Session
-  turns: SessionTurn[]
+  session: AgentSession
+  turns: AgentSessionTurn[]
 }
 
 export interface SessionDeleted {
