@@ -49,6 +49,11 @@ type Services struct {
 	Indexer *vector.Indexer
 	// Hook runs agent hooks (Claude Code's Stop hook) on this home.
 	Hook *hook.Service
+	// SessionSummariser folds long sessions into their summary (an LLM); nil keeps the
+	// extractive summary. OnSessionDeleted hears sessions.delete, so per-session state (the
+	// extraction controller's) is disposed of. Both are handed to every api built here.
+	SessionSummariser memory.Summariser
+	OnSessionDeleted  func(agent, id string)
 
 	opts   Options
 	ctx    context.Context
@@ -112,7 +117,7 @@ func Open(ctx context.Context, o Options) (*Services, error) {
 func (s *Services) API(ctx context.Context, actor string) *api.API {
 	return api.New(ctx, api.Deps{Store: s.Store, Catalog: s.opts.Catalog, Settings: s.Settings, Events: s.Events,
 		Remote: s.opts.Remote, Recall: s.Recall, Indexer: s.Indexer, Version: s.opts.Version, Organizer: s.Organizer,
-		Hook: s.Hook}, actor)
+		Hook: s.Hook, SessionSummariser: s.SessionSummariser, OnSessionDeleted: s.OnSessionDeleted}, actor)
 }
 
 // Background starts what long-running processes (desktop, serve) keep running: the file
