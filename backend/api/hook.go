@@ -38,7 +38,7 @@ func (s *HookService) ClaudeCode(p hook.Payload) (hook.Result, error) {
 	line := fmt.Sprintf("claude-code session %s: %s, %d messages (%d of the person)", p.SessionID, res.Status,
 		res.Messages, res.PersonMessages)
 	if res.BridgeError != "" {
-		line += "; bridge not used: " + res.BridgeError
+		line += "; bridge: " + res.BridgeError
 	}
 	if res.Oversized > 0 {
 		line += fmt.Sprintf("; %d oversized lines skipped", res.Oversized)

@@ -132,7 +132,7 @@ type Server struct {
 	nextID    int64
 	unsub     func()
 	started   bool
-	published string // the URL written to bridge.json, "" when none
+	published string         // the URL written to bridge.json, "" when none
 	conns     sync.WaitGroup // websocket handlers, hijacked so Shutdown does not wait for them
 
 	open     atomic.Int64  // connections accepted and not yet closed (HTTP and websocket)

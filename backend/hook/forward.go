@@ -31,9 +31,14 @@ type rpcReply struct {
 	} `json:"error"`
 }
 
+// errUnanswered wraps a failure after the call was sent: the bridge may well be running it.
+var errUnanswered = errors.New("hook: the bridge took the call but did not answer")
+
 // forwardToBridge hands req to the process that publishes a bridge in home, as one
-// extraction.request call, and waits for its answer. Any failure (no bridge published, a
-// stale one, a refusal) is returned so the caller can run the extraction itself.
+// extraction.request call, and waits for its answer. A failure before the call left (no
+// bridge published, a stale one) or a refusal is returned so the caller can run the
+// extraction itself; a call sent and not answered in time wraps errUnanswered, since running
+// it a second time would extract the turn twice.
 func forwardToBridge(ctx context.Context, home string, req extraction.Request, alive func(int) bool) error {
 	d, err := ReadDiscovery(home)
 	if err != nil {
@@ -65,7 +70,7 @@ func forwardToBridge(ctx context.Context, home string, req extraction.Request, a
 	for {
 		_, data, err := conn.Read(ctx)
 		if err != nil {
-			return fmt.Errorf("hook: no answer from the bridge: %w", err)
+			return fmt.Errorf("%w: %v", errUnanswered, err)
 		}
 		var r rpcReply
 		if err := json.Unmarshal(data, &r); err != nil {

@@ -137,6 +137,7 @@ type recorder struct {
 	mu     sync.Mutex
 	calls  []rpcCall
 	rpcErr string
+	silent bool // read calls and never answer
 }
 
 func newRecorder(t *testing.T) *recorder {
@@ -169,8 +170,11 @@ func newRecorder(t *testing.T) *recorder {
 			_ = dec.Decode(&rc.Params)
 			r.mu.Lock()
 			r.calls = append(r.calls, rc)
-			rpcErr := r.rpcErr
+			rpcErr, silent := r.rpcErr, r.silent
 			r.mu.Unlock()
+			if silent {
+				continue
+			}
 			_ = c.Write(ctx, websocket.MessageText, []byte(`{"jsonrpc":"2.0","method":"event","params":{"name":"memory.changed","data":{}}}`))
 			reply := map[string]any{"jsonrpc": "2.0", "id": call.ID, "result": map[string]any{"accepted": true}}
 			if rpcErr != "" {

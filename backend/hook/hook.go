@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -72,8 +73,10 @@ type Options struct {
 	// stdin; nil means this executable with "extract -".
 	Command []string
 	// Env is added to the detached command's environment.
-	Env    []string
-	Logger *slog.Logger
+	Env []string
+	// Timeout bounds the hand-over to a running bridge (3 s when zero): the agent waits for it.
+	Timeout time.Duration
+	Logger  *slog.Logger
 }
 
 // Service runs hooks for one home.
@@ -86,6 +89,9 @@ type Service struct {
 func New(o Options) *Service {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = defaultTimeout
 	}
 	if o.Command == nil {
 		if exe, err := os.Executable(); err == nil {
@@ -178,11 +184,14 @@ func (s *Service) ClaudeCode(ctx context.Context, p Payload) (Result, error) {
 
 // handOver gives req to the running bridge, else to a detached extraction.
 func (s *Service) handOver(ctx context.Context, req extraction.Request, res *Result) error {
-	fctx, cancel := context.WithTimeout(ctx, defaultTimeout)
+	fctx, cancel := context.WithTimeout(ctx, s.o.Timeout)
 	berr := forwardToBridge(fctx, s.o.Home, req, s.alive)
 	cancel()
-	if berr == nil {
+	if berr == nil || errors.Is(berr, errUnanswered) {
 		res.Status = StatusForwarded
+		if berr != nil {
+			res.BridgeError = berr.Error()
+		}
 		return nil
 	}
 	if !errors.Is(berr, fs.ErrNotExist) {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"engram/backend/coded"
 	"engram/backend/extraction"
@@ -175,6 +176,27 @@ func TestStaleOrRefusingBridgeFallsBackToDetach(t *testing.T) {
 			}
 			waitFile(t, f.childOut)
 		})
+	}
+}
+
+// A bridge that took the call and did not answer in time may be running it: the turn counts
+// as handed over, and is not extracted a second time by a detached run.
+func TestUnansweredCallIsNotRunTwice(t *testing.T) {
+	f := newFixture(t)
+	f.svc.o.Timeout = 300 * time.Millisecond
+	rec := newRecorder(t)
+	rec.silent = true
+	rec.publish(t, f.home)
+	f.append(sample(t))
+	res, err := f.run()
+	if err != nil || res.Status != StatusForwarded || !strings.Contains(res.BridgeError, "did not answer") || res.PID != 0 {
+		t.Fatalf("%+v %v", res, err)
+	}
+	if len(rec.got()) != 1 {
+		t.Fatalf("calls %+v", rec.got())
+	}
+	if _, err := os.Stat(f.childOut); !os.IsNotExist(err) {
+		t.Fatalf("a detached extraction ran too: %v", err)
 	}
 }
 
