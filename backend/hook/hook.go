@@ -35,6 +35,9 @@ type Payload struct {
 	PermissionMode string `json:"permission_mode,omitempty"`
 }
 
+// FirstReadBytes is how much of the end of a transcript the first run on a session reads.
+const FirstReadBytes = 2 << 20
+
 // Outcomes of a hook run.
 const (
 	// StatusStopHookActive: Claude Code is continuing because of a Stop hook; nothing to do.
@@ -127,7 +130,21 @@ func (s *Service) ClaudeCode(ctx context.Context, p Payload) (Result, error) {
 		return Result{}, codeErr(CodeTranscript, map[string]any{"Path": p.TranscriptPath, "Detail": detail},
 			"unable to read the transcript %s: %s", p.TranscriptPath, detail)
 	}
-	parsed, err := transcript.ReadFile(p.TranscriptPath)
+	// Each run reads on from where the last one stopped; the uuid claims below still guard
+	// against a turn read twice (a rewritten file is read whole again).
+	offset, err := s.o.Store.TranscriptOffset(ctx, AgentClaudeCode, p.SessionID, p.TranscriptPath)
+	if err != nil {
+		return Result{}, err
+	}
+	if offset == 0 {
+		// The first read of a long session begins near its end: a request carries only the
+		// newest turns, and parsing megabytes of history would hold the agent up.
+		if offset, err = transcript.TailStart(p.TranscriptPath, FirstReadBytes); err != nil {
+			return Result{}, codeErr(CodeTranscript, map[string]any{"Path": p.TranscriptPath, "Detail": err.Error()},
+				"unable to read the transcript %s: %v", p.TranscriptPath, err)
+		}
+	}
+	parsed, err := transcript.ReadFileFrom(p.TranscriptPath, offset)
 	if err != nil {
 		return Result{}, codeErr(CodeTranscript, map[string]any{"Path": p.TranscriptPath, "Detail": err.Error()},
 			"unable to read the transcript %s: %v", p.TranscriptPath, err)
@@ -163,9 +180,15 @@ func (s *Service) ClaudeCode(ctx context.Context, p Payload) (Result, error) {
 	}
 	req, skipped := transcript.Request(fresh, p.SessionID, AgentClaudeCode, workdir)
 	res.Skipped = skipped
+	done := func() (Result, error) {
+		if err := s.o.Store.SetTranscriptOffset(ctx, AgentClaudeCode, p.SessionID, p.TranscriptPath, parsed.End); err != nil {
+			s.o.Logger.Warn("hook: unable to record how far the transcript was read", "err", err)
+		}
+		return res, nil
+	}
 	if !transcript.HasPerson(req) {
 		res.Status = StatusNothingNew
-		return res, nil
+		return done()
 	}
 	for _, m := range req.Messages {
 		res.Messages++
@@ -179,7 +202,7 @@ func (s *Service) ClaudeCode(ctx context.Context, p Payload) (Result, error) {
 		}
 		return res, err
 	}
-	return res, nil
+	return done()
 }
 
 // handOver gives req to the running bridge, else to a detached extraction.

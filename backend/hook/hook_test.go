@@ -3,6 +3,7 @@ package hook
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -93,6 +94,51 @@ func TestForwardToBridgeThenDedupe(t *testing.T) {
 	calls = rec.got()
 	if err != nil || res.Status != StatusForwarded || len(calls) != 3 || calls[2].Params.Messages[0].Content != "half a line" {
 		t.Fatalf("fourth run %+v %v, calls %+v", res, err, calls)
+	}
+}
+
+// A transcript replaced by another file (shorter, rewritten) is read whole again; the turns
+// already forwarded are still not sent twice.
+func TestRewrittenTranscript(t *testing.T) {
+	f := newFixture(t)
+	rec := newRecorder(t)
+	rec.publish(t, f.home)
+	f.append(sample(t), userLine("u-2", "Deploys go through ArgoCD."))
+	if res, err := f.run(); err != nil || res.Status != StatusForwarded || res.PersonMessages != 2 {
+		t.Fatalf("first %+v %v", res, err)
+	}
+	if err := os.WriteFile(f.transcript, []byte(userLine("u-2", "Deploys go through ArgoCD.")+userLine("u-3", "New after the rewrite.")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	res, err := f.run()
+	calls := rec.got()
+	if err != nil || res.Status != StatusForwarded || len(calls) != 2 || len(calls[1].Params.Messages) != 1 || calls[1].Params.Messages[0].ID != "u-3" {
+		t.Fatalf("after rewrite %+v %v %+v", res, err, calls)
+	}
+}
+
+// The first run on a long session reads only its end: the newest turns are what a request
+// carries, and megabytes of history must not hold the agent up.
+func TestFirstReadOfALongTranscriptReadsItsEnd(t *testing.T) {
+	f := newFixture(t)
+	rec := newRecorder(t)
+	rec.publish(t, f.home)
+	var b strings.Builder
+	b.WriteString(userLine("early", "The very first message."))
+	filler := strings.Repeat("x", 4000)
+	for i := 0; b.Len() < FirstReadBytes+(1<<20); i++ {
+		b.WriteString(assistantLine(fmt.Sprintf("a-%d", i), filler))
+	}
+	b.WriteString(userLine("last", "The newest message."))
+	f.append(b.String())
+	res, err := f.run()
+	calls := rec.got()
+	if err != nil || res.Status != StatusForwarded || len(calls) != 1 {
+		t.Fatalf("%+v %v", res, err)
+	}
+	msgs := calls[0].Params.Messages
+	if len(msgs) != 1 || msgs[0].ID != "last" {
+		t.Fatalf("forwarded %d messages, first %+v", len(msgs), msgs[0])
 	}
 }
 

@@ -207,8 +207,9 @@ ALTER TABLE memory_problems ADD COLUMN ctime INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE memory_problems ADD COLUMN ino INTEGER NOT NULL DEFAULT 0;
 `, false},
 	// Sessions: each conversation an agent fed extraction (its recent messages, bounded by
-	// compaction into a summary), and the transcript entries the hook already forwarded, so a
-	// turn read twice is extracted once. Both are history the files cannot rebuild.
+	// compaction into a summary), the transcript entries the hook already forwarded (so a turn
+	// read twice is extracted once) and where in each transcript the next read begins. All are
+	// history the files cannot rebuild.
 	{8, "sessions and transcript dedupe", `
 CREATE TABLE sessions (
   agent TEXT NOT NULL,
@@ -244,6 +245,14 @@ CREATE TABLE transcript_seen (
   PRIMARY KEY (source, session, uuid)
 );
 CREATE INDEX transcript_seen_at ON transcript_seen(seen_at);
+CREATE TABLE transcript_offsets (
+  source TEXT NOT NULL,
+  session TEXT NOT NULL,
+  path TEXT NOT NULL,
+  offset INTEGER NOT NULL,
+  updated_at TEXT NOT NULL,
+  PRIMARY KEY (source, session, path)
+);
 `, false},
 }
 

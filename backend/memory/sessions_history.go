@@ -2,6 +2,8 @@ package memory
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -168,6 +170,44 @@ func (s *Store) ReleaseTranscriptEntries(ctx context.Context, source, session st
 			source, session, u); err != nil {
 			return fmt.Errorf("memory: unable to release transcript entries: %w", err)
 		}
+	}
+	return tx.Commit()
+}
+
+// TranscriptOffset is where the next read of a transcript begins (0 when never read).
+func (s *Store) TranscriptOffset(ctx context.Context, source, session, path string) (int64, error) {
+	var off int64
+	err := s.db.QueryRowContext(ctx, `SELECT offset FROM transcript_offsets WHERE source = ? AND session = ? AND path = ?`,
+		source, session, path).Scan(&off)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("memory: unable to read a transcript offset: %w", err)
+	}
+	return off, nil
+}
+
+// SetTranscriptOffset records where the next read of a transcript begins, and forgets the
+// offsets of transcripts not read for TranscriptSeenDays.
+func (s *Store) SetTranscriptOffset(ctx context.Context, source, session, path string, off int64) error {
+	if s.readOnly {
+		return s.readOnlyErr()
+	}
+	now := s.Now()
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("memory: unable to record a transcript offset: %w", err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `INSERT INTO transcript_offsets(source, session, path, offset, updated_at) VALUES(?, ?, ?, ?, ?)
+		ON CONFLICT(source, session, path) DO UPDATE SET offset = excluded.offset, updated_at = excluded.updated_at`,
+		source, session, path, off, indexTime(now)); err != nil {
+		return fmt.Errorf("memory: unable to record a transcript offset: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM transcript_offsets WHERE updated_at < ?`,
+		indexTime(now.AddDate(0, 0, -TranscriptSeenDays))); err != nil {
+		return fmt.Errorf("memory: unable to record a transcript offset: %w", err)
 	}
 	return tx.Commit()
 }

@@ -223,3 +223,28 @@ func TestClaimTranscriptEntries(t *testing.T) {
 		t.Fatalf("empty session: %v", err)
 	}
 }
+
+func TestTranscriptOffsets(t *testing.T) {
+	e := newEnv(t)
+	if off, err := e.s.TranscriptOffset(e.ctx, "claude-code", "s", "/t.jsonl"); err != nil || off != 0 {
+		t.Fatalf("unread %d %v", off, err)
+	}
+	for _, off := range []int64{120, 4096} {
+		if err := e.s.SetTranscriptOffset(e.ctx, "claude-code", "s", "/t.jsonl", off); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := e.s.TranscriptOffset(e.ctx, "claude-code", "s", "/t.jsonl"); got != off {
+			t.Fatalf("offset %d, want %d", got, off)
+		}
+	}
+	if got, _ := e.s.TranscriptOffset(e.ctx, "claude-code", "s", "/other.jsonl"); got != 0 {
+		t.Fatalf("other transcript %d", got)
+	}
+	e.clock.Advance((TranscriptSeenDays + 1) * 24 * time.Hour)
+	if err := e.s.SetTranscriptOffset(e.ctx, "claude-code", "s2", "/u.jsonl", 1); err != nil {
+		t.Fatal(err)
+	}
+	if n := e.count(`SELECT COUNT(*) FROM transcript_offsets`); n != 1 {
+		t.Fatalf("%d offsets kept", n)
+	}
+}

@@ -44,7 +44,7 @@ type Entry struct {
 	Mutations []extraction.Mutation `json:"mutations,omitempty"`
 	// Timestamp is the entry's own, as written (RFC 3339), when present.
 	Timestamp string `json:"timestamp,omitempty"`
-	// Line is the 1-based line number in the file.
+	// Line is the 1-based line number in the read (in the file when read from its start).
 	Line int `json:"line"`
 }
 
@@ -61,18 +61,41 @@ type Parsed struct {
 	// Partial is set when the last line was still being written (no newline, not yet valid
 	// JSON): it is left for the next read.
 	Partial bool `json:"partial"`
-	// Duplicates counts entries whose uuid appeared earlier in the file.
+	// Duplicates counts entries whose uuid appeared earlier in the read.
 	Duplicates int `json:"duplicates"`
+	// Start is the byte offset the read began at; End is the offset just past the last
+	// newline-terminated line read, where the next read of the grown file may begin.
+	Start int64 `json:"start"`
+	End   int64 `json:"end"`
 }
 
 // ReadFile parses the transcript at path.
-func ReadFile(path string) (Parsed, error) {
+func ReadFile(path string) (Parsed, error) { return ReadFileFrom(path, 0) }
+
+// ReadFileFrom parses the transcript at path from byte offset (a previous read's End), so
+// each turn reads only what was appended. An offset the file cannot have come from (past its
+// end, or not just after a newline: the file was replaced or rewritten) reads it whole.
+func ReadFileFrom(path string, offset int64) (Parsed, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return Parsed{}, fmt.Errorf("transcript: unable to open %s: %w", path, err)
 	}
 	defer f.Close()
-	return Parse(f)
+	if offset > 0 {
+		var b [1]byte
+		if _, err := f.ReadAt(b[:], offset-1); err != nil || b[0] != '\n' {
+			offset = 0
+		}
+	}
+	if offset < 0 {
+		offset = 0
+	}
+	if _, err := f.Seek(offset, io.SeekStart); err != nil {
+		return Parsed{}, fmt.Errorf("transcript: unable to read %s: %w", path, err)
+	}
+	p, err := Parse(f)
+	p.Start, p.End = offset, offset+p.End
+	return p, err
 }
 
 // Parse reads a transcript. Only a failing reader is an error: lines it cannot use are
@@ -82,9 +105,12 @@ func Parse(r io.Reader) (Parsed, error) {
 	seen := map[string]bool{}
 	br := bufio.NewReaderSize(r, 64<<10)
 	for lineNo := 1; ; lineNo++ {
-		line, complete, oversized, err := readLine(br)
+		line, n, complete, oversized, err := readLine(br)
 		if err != nil {
 			return p, fmt.Errorf("transcript: unable to read: %w", err)
+		}
+		if complete {
+			p.End += n
 		}
 		if oversized {
 			p.Oversized++
@@ -103,13 +129,14 @@ func Parse(r io.Reader) (Parsed, error) {
 	}
 }
 
-// readLine returns the next line without its newline. complete is false at the end of the
-// input (the last line had no newline, or there was nothing left). A line over MaxLine is
-// read to its end and dropped (oversized).
-func readLine(br *bufio.Reader) (line []byte, complete, oversized bool, err error) {
+// readLine returns the next line without its newline, and n, the bytes it took (newline
+// included). complete is false at the end of the input (the last line had no newline, or
+// there was nothing left). A line over MaxLine is read to its end and dropped (oversized).
+func readLine(br *bufio.Reader) (line []byte, n int64, complete, oversized bool, err error) {
 	var buf []byte
 	for {
 		chunk, err := br.ReadSlice('\n')
+		n += int64(len(chunk))
 		if !oversized {
 			if len(buf)+len(chunk) > MaxLine+1 {
 				oversized, buf = true, nil
@@ -120,15 +147,15 @@ func readLine(br *bufio.Reader) (line []byte, complete, oversized bool, err erro
 		switch {
 		case err == nil:
 			if oversized {
-				return nil, true, true, nil
+				return nil, n, true, true, nil
 			}
-			return buf[:len(buf)-1], true, false, nil
+			return buf[:len(buf)-1], n, true, false, nil
 		case errors.Is(err, bufio.ErrBufferFull):
 			continue
 		case errors.Is(err, io.EOF):
-			return buf, false, oversized, nil
+			return buf, n, false, oversized, nil
 		default:
-			return nil, false, false, err
+			return nil, n, false, false, err
 		}
 	}
 }
@@ -295,4 +322,35 @@ func mutation(pt part) (extraction.Mutation, bool) {
 		return extraction.Mutation{}, false
 	}
 	return m, true
+}
+
+// TailStart returns the offset of the first line that begins in the last n bytes of the file
+// at path (0 when the file is smaller): where a first read of a long transcript may begin,
+// since a request carries only its newest turns.
+func TailStart(path string, n int64) (int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, fmt.Errorf("transcript: unable to open %s: %w", path, err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return 0, fmt.Errorf("transcript: unable to read %s: %w", path, err)
+	}
+	if fi.Size() <= n {
+		return 0, nil
+	}
+	start := fi.Size() - n
+	br := bufio.NewReaderSize(io.NewSectionReader(f, start-1, n+1), 64<<10)
+	skipped := int64(0)
+	for {
+		chunk, err := br.ReadSlice('\n')
+		skipped += int64(len(chunk))
+		if err == nil {
+			return start - 1 + skipped, nil
+		}
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return fi.Size(), nil // no line begins in the tail: nothing complete to read there
+		}
+	}
 }

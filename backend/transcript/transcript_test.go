@@ -324,3 +324,77 @@ func folded(data []byte) (map[string]json.RawMessage, bool) {
 	}
 	return out, true
 }
+
+func TestReadFileFromOffset(t *testing.T) {
+	path := t.TempDir() + "/t.jsonl"
+	write := func(s string, appendTo bool) {
+		flag := os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+		if appendTo {
+			flag = os.O_WRONLY | os.O_APPEND
+		}
+		f, err := os.OpenFile(path, flag, 0o600)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		f.WriteString(s)
+	}
+	texts := func(p Parsed) string {
+		var out []string
+		for _, e := range p.Entries {
+			out = append(out, e.Text)
+		}
+		return strings.Join(out, "|")
+	}
+	write(user("a", "one", nil)+user("b", "two", nil)+`{"type":"user","uuid":"c","message":{"role":"user","content":"thr`, false)
+	p, err := ReadFileFrom(path, 0)
+	if err != nil || texts(p) != "one|two" || !p.Partial || p.End != int64(len(user("a", "one", nil)+user("b", "two", nil))) {
+		t.Fatalf("first read %q end %d partial %v %v", texts(p), p.End, p.Partial, err)
+	}
+	write(`ee"}}`+"\n"+user("d", "four", nil), true)
+	q, err := ReadFileFrom(path, p.End)
+	if err != nil || texts(q) != "three|four" || q.Start != p.End || q.Partial {
+		t.Fatalf("second read %q start %d %v", texts(q), q.Start, err)
+	}
+	fi, _ := os.Stat(path)
+	if q.End != fi.Size() {
+		t.Fatalf("end %d, size %d", q.End, fi.Size())
+	}
+	// An offset that is not just after a newline, or past the end: the file was rewritten,
+	// read it whole.
+	for _, off := range []int64{3, fi.Size() + 100, -1} {
+		r, err := ReadFileFrom(path, off)
+		if err != nil || texts(r) != "one|two|three|four" || r.Start != 0 {
+			t.Fatalf("offset %d: %q start %d %v", off, texts(r), r.Start, err)
+		}
+	}
+}
+
+func TestTailStart(t *testing.T) {
+	path := t.TempDir() + "/t.jsonl"
+	a, b, c := user("a", "one", nil), user("b", "two", nil), user("c", "three", nil)
+	if err := os.WriteFile(path, []byte(a+b+c), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	size := int64(len(a + b + c))
+	for _, tc := range []struct {
+		n    int64
+		want int64
+	}{
+		{size, 0},                            // the whole file fits
+		{size + 10, 0},                       // smaller than the tail
+		{int64(len(b + c)), int64(len(a))},   // exactly the last two lines
+		{int64(len(b+c)) + 1, int64(len(a))}, // the newline before b is in the tail
+		{int64(len(b+c)) - 1, int64(len(a + b))},
+		{1, size}, // only the last newline: no line begins in the tail
+	} {
+		got, err := TailStart(path, tc.n)
+		if err != nil || got != tc.want {
+			t.Fatalf("TailStart(%d) = %d %v, want %d", tc.n, got, err, tc.want)
+		}
+		p, err := ReadFileFrom(path, got)
+		if err != nil || p.Start != got {
+			t.Fatalf("read from %d: start %d %v", got, p.Start, err)
+		}
+	}
+}
