@@ -8,6 +8,18 @@ import (
 // SessionsService lists, shows and deletes the conversations agents fed extraction.
 type SessionsService struct{ a *API }
 
+// CodeSessionsPersonOnly refuses the sessions methods to a model (the "tool" actor): they
+// show every agent's conversations in every project, which no model's visibility covers (a
+// model finds its own past messages through MemoryManager's include_history instead).
+const CodeSessionsPersonOnly = "sessions_person_only"
+
+func (s *SessionsService) refuseModel() error {
+	if s.a.actor == ActorTool {
+		return s.a.newError(CodeSessionsPersonOnly, nil)
+	}
+	return nil
+}
+
 // SessionListParams narrow the listing; empty fields list every session.
 type SessionListParams struct {
 	Agent   string `json:"agent,omitempty"`
@@ -40,6 +52,9 @@ type SessionDeleted struct {
 
 // List returns the sessions seen.
 func (s *SessionsService) List(p SessionListParams) (SessionList, error) {
+	if err := s.refuseModel(); err != nil {
+		return SessionList{}, err
+	}
 	list, err := s.a.deps.Store.ListSessions(s.a.ctx, memory.SessionFilter{Agent: p.Agent, Workdir: p.Workdir, Limit: p.Limit})
 	if err != nil {
 		return SessionList{}, s.a.fail(err)
@@ -49,6 +64,9 @@ func (s *SessionsService) List(p SessionListParams) (SessionList, error) {
 
 // Read returns one session, its recent messages and its summary.
 func (s *SessionsService) Read(p SessionRef) (SessionDetail, error) {
+	if err := s.refuseModel(); err != nil {
+		return SessionDetail{}, err
+	}
 	sess, err := s.a.deps.Store.FindSession(s.a.ctx, p.Agent, p.ID)
 	if err != nil {
 		return SessionDetail{}, s.a.fail(err)
@@ -63,6 +81,9 @@ func (s *SessionsService) Read(p SessionRef) (SessionDetail, error) {
 // Delete removes a session, its messages and its summary, then tells whoever keeps state
 // per session (the extraction controller, through Deps.OnSessionDeleted) to drop it.
 func (s *SessionsService) Delete(p SessionRef) (SessionDeleted, error) {
+	if err := s.refuseModel(); err != nil {
+		return SessionDeleted{}, err
+	}
 	sess, err := s.a.deps.Store.FindSession(s.a.ctx, p.Agent, p.ID)
 	if err != nil {
 		return SessionDeleted{}, s.a.fail(err)

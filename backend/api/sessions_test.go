@@ -96,3 +96,19 @@ func TestHookIsPersonOnly(t *testing.T) {
 		t.Fatalf("hook.log: %q", log)
 	}
 }
+
+// A model sees its own past messages through include_history, never every session.
+func TestSessionsRefuseModels(t *testing.T) {
+	a := newAPI(t, ActorTool)
+	for _, m := range []string{"sessions.list", "sessions.read", "sessions.delete"} {
+		_, err := a.Call(m, json.RawMessage(`{"id":"s"}`))
+		var ae *Error
+		if !asError(err, &ae) || ae.Code != CodeSessionsPersonOnly {
+			t.Fatalf("%s: %v", m, err)
+		}
+	}
+	b := newAPI(t, ActorBridge)
+	if _, err := b.Call("sessions.list", nil); err != nil {
+		t.Fatalf("the browser UI lists sessions: %v", err)
+	}
+}
