@@ -100,8 +100,8 @@ func TestHookIsPersonOnly(t *testing.T) {
 // A model sees its own past messages through include_history, never every session.
 func TestSessionsRefuseModels(t *testing.T) {
 	a := newAPI(t, ActorTool)
-	for _, m := range []string{"sessions.list", "sessions.read", "sessions.delete"} {
-		_, err := a.Call(m, json.RawMessage(`{"id":"s"}`))
+	for m, params := range map[string]string{"sessions.list": `{}`, "sessions.read": `{"id":"s"}`, "sessions.delete": `{"id":"s"}`} {
+		_, err := a.Call(m, json.RawMessage(params))
 		var ae *Error
 		if !asError(err, &ae) || ae.Code != CodeSessionsPersonOnly {
 			t.Fatalf("%s: %v", m, err)
