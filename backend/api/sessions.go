@@ -108,14 +108,21 @@ func SessionRecordOf(req extraction.Request) memory.SessionRecord {
 	return rec
 }
 
-// RecordTurns records an extraction request's messages in its session (created on first
-// sight, compacted past memory.SessionCompactAt messages with Deps.SessionSummariser, the
-// extractive summary when nil). extraction.request calls it for every request it accepts;
-// Recorded.Seqs are the turn numbers to put in the written memories' source.turn.
+// RecordTurns records an extraction request's messages in its session: created on first
+// sight, compacted past memory.SessionCompactAt messages with Deps.SessionSummariser (the
+// extractive summary when nil); sessions beyond memory.MaxSessions are evicted, least
+// recently active first, and announced to Deps.OnSessionDeleted. extraction.request calls
+// it for every request it accepts; Recorded.Seqs are the turn numbers to put in the written
+// memories' source.turn.
 func (a *API) RecordTurns(req extraction.Request) (memory.Recorded, error) {
 	rec, err := a.deps.Store.RecordSession(a.ctx, SessionRecordOf(req), a.deps.SessionSummariser)
 	if err != nil {
 		return memory.Recorded{}, a.fail(err)
+	}
+	if a.deps.OnSessionDeleted != nil {
+		for _, k := range rec.Evicted {
+			a.deps.OnSessionDeleted(k.Agent, k.ID)
+		}
 	}
 	return rec, nil
 }

@@ -25,6 +25,8 @@ const (
 	MaxSessionSummary = 16 << 10
 	// MaxRecordTurns bounds the messages of one record call.
 	MaxRecordTurns = 200
+	// MaxSessions bounds the sessions kept: past it, the least recently active go first.
+	MaxSessions = 1000
 )
 
 // Codes of session calls.
@@ -84,6 +86,15 @@ type Recorded struct {
 	Session   Session `json:"session"`
 	Seqs      []int   `json:"seqs"`
 	Compacted bool    `json:"compacted"`
+	// Evicted are the sessions removed to keep at most MaxSessions (least recently active
+	// first): whoever keeps state per session disposes of theirs too.
+	Evicted []SessionKey `json:"evicted,omitempty"`
+}
+
+// SessionKey names a session.
+type SessionKey struct {
+	Agent string `json:"agent"`
+	ID    string `json:"id"`
 }
 
 // SummaryInput is what a Summariser folds: the previous summary and the messages leaving the
@@ -218,6 +229,9 @@ func (s *Store) RecordSession(ctx context.Context, rec SessionRecord, summarise 
 		return Recorded{}, fmt.Errorf("memory: unable to record session: %w", err)
 	}
 	if out.Compacted, err = s.compactSession(ctx, rec.Agent, rec.Session, summarise); err != nil {
+		return Recorded{}, err
+	}
+	if out.Evicted, err = s.evictSessions(ctx, MaxSessions); err != nil {
 		return Recorded{}, err
 	}
 	sess, err := s.getSession(ctx, rec.Agent, rec.Session)
@@ -357,4 +371,36 @@ func (s *Store) DeleteSession(ctx context.Context, agent, id string) (bool, erro
 		return false, fmt.Errorf("memory: unable to delete session: %w", err)
 	}
 	return n > 0, nil
+}
+
+// evictSessions deletes the least recently active sessions beyond max and returns them.
+func (s *Store) evictSessions(ctx context.Context, max int) ([]SessionKey, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT agent, id FROM sessions ORDER BY last_activity DESC, agent, id LIMIT -1 OFFSET ?`, max)
+	if err != nil {
+		return nil, fmt.Errorf("memory: unable to bound sessions: %w", err)
+	}
+	var old []SessionKey
+	for rows.Next() {
+		var k SessionKey
+		if err := rows.Scan(&k.Agent, &k.ID); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("memory: unable to bound sessions: %w", err)
+		}
+		old = append(old, k)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("memory: unable to bound sessions: %w", err)
+	}
+	var out []SessionKey
+	for _, k := range old {
+		ok, err := s.DeleteSession(ctx, k.Agent, k.ID)
+		if err != nil {
+			return out, err
+		}
+		if ok {
+			out = append(out, k)
+		}
+	}
+	return out, nil
 }

@@ -248,3 +248,27 @@ func TestTranscriptOffsets(t *testing.T) {
 		t.Fatalf("%d offsets kept", n)
 	}
 }
+
+func TestEvictSessions(t *testing.T) {
+	e := newEnv(t)
+	for _, id := range []string{"oldest", "middle", "newest"} {
+		if _, err := e.s.RecordSession(e.ctx, SessionRecord{Agent: "a", Session: id, Turns: turns(1, 2)}, nil); err != nil {
+			t.Fatal(err)
+		}
+		e.clock.Advance(time.Minute)
+	}
+	// Activity in the oldest makes it the newest.
+	if _, err := e.s.RecordSession(e.ctx, SessionRecord{Agent: "a", Session: "oldest", Turns: turns(3, 3)}, nil); err != nil {
+		t.Fatal(err)
+	}
+	gone, err := e.s.evictSessions(e.ctx, 2)
+	if err != nil || len(gone) != 1 || gone[0] != (SessionKey{Agent: "a", ID: "middle"}) {
+		t.Fatalf("evicted %+v %v", gone, err)
+	}
+	if n := e.count(`SELECT COUNT(*) FROM session_turns WHERE session = 'middle'`); n != 0 {
+		t.Fatalf("%d turns of the evicted session left", n)
+	}
+	if gone, _ = e.s.evictSessions(e.ctx, 2); len(gone) != 0 {
+		t.Fatalf("evicted again %+v", gone)
+	}
+}
