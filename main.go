@@ -64,6 +64,7 @@ func run(args []string) int {
 		},
 		Serve: func(ctx context.Context, args []string) int { return serve(ctx, newApp(), catalog, lang, args) },
 		Bench: benchVerb,
+		Home:  home,
 		ReadFile: func(path string) ([]byte, error) {
 			if path == "-" {
 				return io.ReadAll(os.Stdin)

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"engram/backend/hook"
 	"engram/backend/i18n"
 	"engram/backend/memory"
 	"engram/backend/organizer"
@@ -33,6 +34,14 @@ type Deps struct {
 	Version string
 	// Organizer may be nil (its methods then answer organizer_not_running).
 	Organizer *organizer.Service
+	// Hook runs agent hooks (hook.claudeCode); nil answers hook_unavailable.
+	Hook *hook.Service
+	// SessionSummariser folds a long session's old messages into its summary (an LLM);
+	// nil keeps the extractive summary.
+	SessionSummariser memory.Summariser
+	// OnSessionDeleted is called after sessions.delete removed a session, so state kept per
+	// session elsewhere (the extraction controller's) is disposed of.
+	OnSessionDeleted func(agent, id string)
 }
 
 // Method is one entry of the table.
@@ -66,6 +75,8 @@ type API struct {
 	Organizer *OrganizerService
 	Recall    *RecallService
 	KV        *KvService
+	Sessions  *SessionsService
+	Hook      *HookService
 
 	methods []Method
 	byName  map[string]*Method
@@ -85,6 +96,8 @@ func New(ctx context.Context, deps Deps, actor string) *API {
 	a.Recall = &RecallService{a}
 	a.Organizer = &OrganizerService{a}
 	a.KV = &KvService{a}
+	a.Sessions = &SessionsService{a}
+	a.Hook = &HookService{a}
 	a.methods = a.table()
 	a.byName = map[string]*Method{}
 	for i := range a.methods {
@@ -98,7 +111,7 @@ func (a *API) Actor() string { return a.actor }
 
 // Bindings are the service objects the Wails app binds.
 func (a *API) Bindings() []any {
-	return []any{a.App, a.Memory, a.Daily, a.Quota, a.Index, a.Settings, a.I18n, a.Remote, a.Recall, a.Organizer, a.KV}
+	return []any{a.App, a.Memory, a.Daily, a.Quota, a.Index, a.Settings, a.I18n, a.Remote, a.Recall, a.Organizer, a.KV, a.Sessions, a.Hook}
 }
 
 type flags struct{ readOnly, destructive bool }
@@ -167,6 +180,10 @@ func (a *API) table() []Method {
 		method("kv.list", a.KV.List, ro),
 		method("kv.set", a.KV.Set, del),
 		method("kv.delete", a.KV.Delete, del),
+		method("sessions.list", a.Sessions.List, ro),
+		method("sessions.read", a.Sessions.Read, ro),
+		method("sessions.delete", a.Sessions.Delete, del),
+		method("hook.claudeCode", a.Hook.ClaudeCode, rw),
 	}
 }
 

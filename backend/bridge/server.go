@@ -132,6 +132,7 @@ type Server struct {
 	nextID    int64
 	unsub     func()
 	started   bool
+	published string         // the URL written to bridge.json, "" when none
 	conns     sync.WaitGroup // websocket handlers, hijacked so Shutdown does not wait for them
 
 	open     atomic.Int64  // connections accepted and not yet closed (HTTP and websocket)
@@ -263,7 +264,29 @@ func (s *Server) Start() error {
 			}
 		}(l)
 	}
+	s.publish()
 	return nil
+}
+
+// publish tells other processes of this home where the bridge listens (bridge.json), so
+// an agent's hook hands its turns to this process instead of starting one. A bridge that
+// cannot publish still serves; hooks then run their extraction themselves.
+func (s *Server) publish() {
+	if s.cfg.Home == "" {
+		return
+	}
+	u := s.URL()
+	if i := strings.IndexByte(u, '#'); i >= 0 {
+		u = u[:i]
+	}
+	u = strings.TrimSuffix(u, "/")
+	if err := api.PublishBridge(s.cfg.Home, u, os.Getpid()); err != nil {
+		s.cfg.Logger.Warn("bridge: unable to publish its address for hooks", "err", err)
+		return
+	}
+	s.mu.Lock()
+	s.published = u
+	s.mu.Unlock()
 }
 
 // Port is the port listened on (useful with :0).
@@ -299,8 +322,8 @@ func (s *Server) URL() string {
 // Stop closes every connection and the listeners.
 func (s *Server) Stop(ctx context.Context) error {
 	s.mu.Lock()
-	srv, started, unsub := s.srv, s.started, s.unsub
-	s.started, s.unsub = false, nil
+	srv, started, unsub, published := s.srv, s.started, s.unsub, s.published
+	s.started, s.unsub, s.published = false, nil, ""
 	clients := make([]*client, 0, len(s.clients))
 	for _, c := range s.clients {
 		clients = append(clients, c)
@@ -308,6 +331,11 @@ func (s *Server) Stop(ctx context.Context) error {
 	s.mu.Unlock()
 	if !started {
 		return nil
+	}
+	if published != "" {
+		if err := api.UnpublishBridge(s.cfg.Home, published, os.Getpid()); err != nil {
+			s.cfg.Logger.Warn("bridge: unable to remove its published address", "err", err)
+		}
 	}
 	if unsub != nil {
 		unsub()

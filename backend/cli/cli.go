@@ -32,6 +32,9 @@ type Env struct {
 	Bench func(ctx context.Context, req BenchRequest) error
 	// ReadFile reads a file named on the command line ("-" is stdin).
 	ReadFile func(path string) ([]byte, error)
+	// Home is the home folder, for what must be logged there before (or without) opening
+	// the services: a hook's failures.
+	Home string
 }
 
 type runner struct {

@@ -70,6 +70,9 @@ var commands = []command{
 	{name: "daily", home: true, run: (*runner).daily},
 	{name: "kv", home: true, run: (*runner).kv},
 	{name: "bridge", home: true, run: (*runner).bridgeToken},
+	{name: "sessions", home: true, run: (*runner).sessions},
+	// hook opens the home itself, only when there is work: it must never fail the agent.
+	{name: "hook", run: (*runner).hook},
 }
 
 // lookup finds the verb called name in either table; ok is false for an unknown verb.

@@ -206,6 +206,54 @@ ALTER TABLE memory_meta ADD COLUMN ino INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE memory_problems ADD COLUMN ctime INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE memory_problems ADD COLUMN ino INTEGER NOT NULL DEFAULT 0;
 `, false},
+	// Sessions: each conversation an agent fed extraction (its recent messages, bounded by
+	// compaction into a summary), the transcript entries the hook already forwarded (so a turn
+	// read twice is extracted once) and where in each transcript the next read begins. All are
+	// history the files cannot rebuild.
+	{8, "sessions and transcript dedupe", `
+CREATE TABLE sessions (
+  agent TEXT NOT NULL,
+  id TEXT NOT NULL,
+  workdir TEXT NOT NULL DEFAULT '',
+  scope_key TEXT NOT NULL DEFAULT '',
+  turns_received INTEGER NOT NULL DEFAULT 0,
+  next_seq INTEGER NOT NULL DEFAULT 1,
+  first_seen TEXT NOT NULL,
+  last_activity TEXT NOT NULL,
+  summary TEXT NOT NULL DEFAULT '',
+  summarized INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (agent, id)
+);
+CREATE INDEX sessions_activity ON sessions(last_activity);
+CREATE INDEX sessions_scope ON sessions(agent, scope_key);
+CREATE TABLE session_turns (
+  agent TEXT NOT NULL,
+  session TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  role TEXT NOT NULL,
+  content TEXT NOT NULL,
+  msg_id TEXT NOT NULL DEFAULT '',
+  at TEXT NOT NULL,
+  PRIMARY KEY (agent, session, seq)
+);
+CREATE INDEX session_turns_msg ON session_turns(agent, session, msg_id);
+CREATE TABLE transcript_seen (
+  source TEXT NOT NULL,
+  session TEXT NOT NULL,
+  uuid TEXT NOT NULL,
+  seen_at TEXT NOT NULL,
+  PRIMARY KEY (source, session, uuid)
+);
+CREATE INDEX transcript_seen_at ON transcript_seen(seen_at);
+CREATE TABLE transcript_offsets (
+  source TEXT NOT NULL,
+  session TEXT NOT NULL,
+  path TEXT NOT NULL,
+  offset INTEGER NOT NULL,
+  updated_at TEXT NOT NULL,
+  PRIMARY KEY (source, session, path)
+);
+`, false},
 }
 
 // SchemaVersion is the newest migration this build knows.

@@ -216,4 +216,3 @@ func ftsTerms(terms []string) string {
 	}
 	return strings.Join(parts, " OR ")
 }
-

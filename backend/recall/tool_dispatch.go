@@ -107,7 +107,16 @@ func (s *Service) toolSearch(ctx context.Context, tc *toolCtx) ToolResult {
 		}
 	}
 	out := map[string]any{"hits": hits, "intent": res.Analysis.Intent}
-	if len(hits) == 0 {
+	found := len(hits) > 0
+	if c.IncludeHistory {
+		history, err := s.searchHistory(ctx, tc.view, c.Query, limit)
+		if err != nil {
+			return s.toolFailure(ctx, tc, err)
+		}
+		out["history"] = history
+		found = found || len(history) > 0
+	}
+	if !found {
 		out["note"] = "nothing relevant was found; try other words, or list a scope"
 	}
 	return ToolResult{OK: true, Action: ActionSearch, Result: out}

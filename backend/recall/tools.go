@@ -53,6 +53,8 @@ func MemoryManagerTool(readWrite bool) ToolDef {
 		"type":    map[string]any{"type": "string", "enum": []string{"user", "feedback", "project", "reference", "experience", "daily"}},
 		"workdir": map[string]any{"type": "string", "description": "optional: only the project you work in is reachable; leave it out"},
 		"limit":   map[string]any{"type": "integer", "minimum": 1, "maximum": 50},
+		"include_history": map[string]any{"type": "boolean",
+			"description": "search: also return matching past messages of your own conversations in this project"},
 	}
 	if readWrite {
 		props["title"] = map[string]any{"type": "string", "description": "one line, at most 120 characters"}
@@ -89,6 +91,9 @@ type ToolCall struct {
 	Tags            []string          `json:"tags,omitempty"`
 	Aliases         []string          `json:"aliases,omitempty"`
 	ExpectedVersion string            `json:"expected_version,omitempty"`
+	// IncludeHistory adds, to a search, the matching past messages of the caller's own
+	// sessions (SessionsVisible decides which).
+	IncludeHistory bool `json:"include_history,omitempty"`
 }
 
 // ToolEnv is who calls and from where. It comes from the transport, never from the model:

@@ -12,6 +12,7 @@ import (
 
 	"engram/backend/api"
 	"engram/backend/embed"
+	"engram/backend/hook"
 	"engram/backend/i18n"
 	"engram/backend/memory"
 	"engram/backend/organizer"
@@ -46,6 +47,13 @@ type Services struct {
 	Recall    *recall.Service
 	// Indexer computes vectors in the background; nil without an embedder.
 	Indexer *vector.Indexer
+	// Hook runs agent hooks (Claude Code's Stop hook) on this home.
+	Hook *hook.Service
+	// SessionSummariser folds long sessions into their summary (an LLM); nil keeps the
+	// extractive summary. OnSessionDeleted hears sessions.delete, so per-session state (the
+	// extraction controller's) is disposed of. Both are handed to every api built here.
+	SessionSummariser memory.Summariser
+	OnSessionDeleted  func(agent, id string)
 
 	opts   Options
 	ctx    context.Context
@@ -101,13 +109,15 @@ func Open(ctx context.Context, o Options) (*Services, error) {
 			OnProgress: func(p vector.Progress) { s.Events.Publish(api.EventEmbeddingProgress, p) }})
 	}
 	s.Recall = recall.New(st, ropts)
+	s.Hook = hook.New(hook.Options{Store: st, Home: o.Home, Logger: o.Logger})
 	return s, nil
 }
 
 // API is the method table over these services, acting as actor; ctx bounds every call.
 func (s *Services) API(ctx context.Context, actor string) *api.API {
 	return api.New(ctx, api.Deps{Store: s.Store, Catalog: s.opts.Catalog, Settings: s.Settings, Events: s.Events,
-		Remote: s.opts.Remote, Recall: s.Recall, Indexer: s.Indexer, Version: s.opts.Version, Organizer: s.Organizer}, actor)
+		Remote: s.opts.Remote, Recall: s.Recall, Indexer: s.Indexer, Version: s.opts.Version, Organizer: s.Organizer,
+		Hook: s.Hook, SessionSummariser: s.SessionSummariser, OnSessionDeleted: s.OnSessionDeleted}, actor)
 }
 
 // Background starts what long-running processes (desktop, serve) keep running: the file

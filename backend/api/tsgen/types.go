@@ -100,6 +100,15 @@ var sections = []section{
 		{"DecisionApplyOutcome", t[organizer.DecisionOutcome](), "", ""},
 		{"ApplyReportResult", t[organizer.ApplyResult](), "", ""},
 	}},
+	{"sessions (backend/memory sessions, api sessions.*)", []entry{
+		{"AgentSession", t[memory.Session](), "One conversation an agent fed extraction.", ""},
+		{"AgentSessionTurn", t[memory.SessionTurn](), "One stored message of a session.", ""},
+		{"SessionListParams", t[api.SessionListParams](), "", ""},
+		{"SessionList", t[api.SessionList](), "", ""},
+		{"SessionRef", t[api.SessionRef](), "Names a session; agent only when two agents share the id.", ""},
+		{"SessionDetail", t[api.SessionDetail](), "", ""},
+		{"SessionDeleted", t[api.SessionDeleted](), "", ""},
+	}},
 }
 
 // named maps Go types to the hand-written TypeScript types (types.manual.ts) they encode as.
@@ -141,7 +150,10 @@ var fields = map[string]string{
 	"ScopeScan.level":                "QuotaLevel",
 	"RunReport.quota_level":          "QuotaLevel",
 	// A run known only from a RunRef is shown as a stub without counts (util/organizer.ts).
-	"RunSummary.counts": "?RunCounts | null",
+	"RunSummary.counts":     "?RunCounts | null",
+	"SessionList.sessions":  "AgentSession[]",
+	"SessionDetail.turns":   "AgentSessionTurn[]",
+	"AgentSessionTurn.role": "'user' | 'assistant'",
 }
 
 // aliases are written after the interfaces.

@@ -35,6 +35,11 @@ import type {
   ReadResult,
   SearchParams,
   SearchResult,
+  SessionDeleted,
+  SessionDetail,
+  SessionList,
+  SessionListParams,
+  SessionRef,
   Settings,
   SettingsUpdate,
   UpdateParams,
@@ -149,6 +154,10 @@ export const organizerAbort = (runId?: string) => call<RunRef>('organizer.abort'
 export const organizerApplyReport = (p: ApplyReportParams) => call<ApplyReportResult>('organizer.applyReport', p)
 export const organizerSettings = () => call<OrganizerSettings>('organizer.settings')
 export const organizerUpdateSettings = (p: OrganizerSettingsPatch) => call<OrganizerSettings>('organizer.updateSettings', p)
+
+export const listSessions = (p: SessionListParams = {}) => call<SessionList>('sessions.list', p)
+export const readSession = (p: SessionRef) => call<SessionDetail>('sessions.read', p)
+export const deleteSession = (p: SessionRef) => call<SessionDeleted>('sessions.delete', p)
 
 export const remoteStatus = () => call<RemoteStatus>('remote.status')
 export const regenerateRemoteToken = () => call<RemoteStatus>('remote.regenerateToken')

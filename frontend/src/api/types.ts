@@ -647,4 +647,55 @@ export interface ApplyReportResult {
   snapshot: string
 }
 
+// ---------------------------------------------------------------- sessions (backend/memory sessions, api sessions.*)
+
+/** One conversation an agent fed extraction. */
+export interface AgentSession {
+  agent: string
+  id: string
+  workdir?: string
+  project_key?: string
+  turns_received: number
+  turns_kept: number
+  first_seen: string
+  last_activity: string
+  summary?: string
+  summarized: number
+}
+
+/** One stored message of a session. */
+export interface AgentSessionTurn {
+  seq: number
+  role: 'user' | 'assistant'
+  content: string
+  msg_id?: string
+  at: string
+}
+
+export interface SessionListParams {
+  agent?: string
+  workdir?: string
+  limit?: number
+}
+
+export interface SessionList {
+  sessions: AgentSession[]
+}
+
+/** Names a session; agent only when two agents share the id. */
+export interface SessionRef {
+  id: string
+  agent?: string
+}
+
+export interface SessionDetail {
+  session: AgentSession
+  turns: AgentSessionTurn[]
+}
+
+export interface SessionDeleted {
+  id: string
+  agent: string
+}
+
 export type OrganizerSettingsPatch = Partial<OrganizerSettings>

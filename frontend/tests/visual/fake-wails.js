@@ -388,6 +388,30 @@
           'locale:ui': 'zh-CN 简体中文',
         },
       }
+  // Sessions (sessions.list/read/delete): the conversations agents fed extraction.
+  const sessions = opts.empty
+    ? []
+    : [
+        {
+          session: { agent: 'claude-code', id: '5f0e8a52-1c3b-4d7e-8a11-2b9c0d4e6f71', workdir: '/home/ada/src/billing', project_key: '3f2a9c1d0b7e4a55', turns_received: 96, first_seen: ago(30), last_activity: ago(0.2), summary: '- #1 user: Add pytest to this repo. I always use pytest with the -q flag, never unittest.\n- #31 user *: The staging database is called kestrel.\n- #76 assistant: Done: CI now runs pytest -q on every push.', summarized: 76 },
+          turns: [
+            { seq: 95, role: 'user', content: 'Remember that releases go out on Thursdays.', at: ago(0.25) },
+            { seq: 96, role: 'assistant', content: 'Noted: releases ship on Thursdays. I added it to the project notes.', at: ago(0.2) },
+          ],
+        },
+        {
+          session: { agent: 'codex', id: 'cx-20261130-1', workdir: '/home/ada/src/engram', project_key: '9d0c11aa33bb44cc', turns_received: 6, first_seen: ago(26), last_activity: ago(25), summarized: 0 },
+          turns: [
+            { seq: 1, role: 'user', content: 'Why does the watcher miss cp -p copies?', at: ago(26) },
+            { seq: 2, role: 'assistant', content: 'Size and mtime are kept by cp -p; the watcher also compares ctime and inode now.', at: ago(25.9) },
+          ],
+        },
+        {
+          session: { agent: 'claude-code', id: 'b71e0d44-9a3c-4f1e-8c2d-55e1a0f3c9b2', turns_received: 2, first_seen: ago(50), last_activity: ago(49), summarized: 0 },
+          turns: [{ seq: 1, role: 'user', content: '帮我把这段话翻译成英文。', at: ago(50) }],
+        },
+      ]
+
   const api = {
     AppService: { Info: async () => ({ version: '0.1.0', home: '/home/ada/.engram', language: settings.language }) },
     SettingsService: {
@@ -522,6 +546,20 @@
           if (next[k] < lo || next[k] > hi) return fail('organizer_invalid_setting', { Field: k, Value: String(next[k]) })
         Object.assign(orgSettings, next)
         return { ...orgSettings }
+      },
+    },
+    SessionsService: {
+      List: async () => ({ sessions: sessions.map((x) => ({ ...x.session, turns_kept: x.turns.length })) }),
+      Read: async (p) => {
+        const x = sessions.find((y) => y.session.id === p.id && (!p.agent || y.session.agent === p.agent))
+        if (!x) return fail('session_not_found', { Session: p.id })
+        return { session: { ...x.session, turns_kept: x.turns.length }, turns: x.turns.slice() }
+      },
+      Delete: async (p) => {
+        const i = sessions.findIndex((y) => y.session.id === p.id && (!p.agent || y.session.agent === p.agent))
+        if (i < 0) return fail('session_not_found', { Session: p.id })
+        const [x] = sessions.splice(i, 1)
+        return { id: x.session.id, agent: x.session.agent }
       },
     },
     IndexService: {

@@ -242,6 +242,33 @@ try {
     await page.waitForSelector('[data-test="reader-title"]')
     await page.locator('[data-test="memory-history"]').scrollIntoViewIfNeeded()
   })
+  // ---- Sessions (a tab of Activity): list, open one, delete one; empty
+  for (const [l, th, language] of COMBOS) {
+    await open(`${l}-${th}-sessions`, { language, theme: th }, async (page) => {
+      await page.click('[data-test="nav-activity"]')
+      await page.click('[data-test="activity-tab-sessions"]')
+      await page.waitForSelector('[data-test="sessions"][data-state="ready"] [data-test="session-row"]')
+      await check(page.locator('[data-test="session-row"]').count().then((n) => n === 3), 'three sessions')
+    })
+  }
+  await open('en-light-sessions-open-delete', { language: 'en', theme: 'light' }, async (page) => {
+    await page.click('[data-test="nav-activity"]')
+    await page.click('[data-test="activity-tab-sessions"]')
+    const first = page.locator('[data-test="session-row"]').first()
+    await first.locator('.row').click()
+    await page.waitForSelector('[data-test="session-detail"] .summary')
+    await check(page.locator('[data-test="session-detail"] .turn').count().then((n) => n === 2), 'two recent messages')
+    const second = page.locator('[data-test="session-row"][data-session="cx-20261130-1"]')
+    await second.locator('[data-test="session-delete"]').click()
+    await page.locator('.n-popconfirm .n-button--primary-type, .n-popconfirm__action .n-button:last-child').first().click()
+    await page.waitForFunction(() => document.querySelectorAll('[data-test="session-row"]').length === 2)
+    await page.waitForSelector('.n-message')
+  })
+  await open('zh-dark-sessions-empty', { language: 'zh-CN', theme: 'dark', empty: true }, async (page) => {
+    await page.click('[data-test="nav-activity"]')
+    await page.click('[data-test="activity-tab-sessions"]')
+    await page.waitForSelector('[data-test="sessions"][data-state="empty"]')
+  })
   await open('zh-dark-reader-history', { language: 'zh-CN', theme: 'dark' }, async (page) => {
     await selectNth(1)(page)
     await page.locator('[data-test="memory-history"]').scrollIntoViewIfNeeded()

@@ -1043,6 +1043,112 @@ export namespace api {
 		    return a;
 		}
 	}
+	export class SessionDeleted {
+	    id: string;
+	    agent: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SessionDeleted(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.agent = source["agent"];
+	    }
+	}
+	export class SessionDetail {
+	    session: memory.Session;
+	    turns: memory.SessionTurn[];
+	
+	    static createFrom(source: any = {}) {
+	        return new SessionDetail(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.session = this.convertValues(source["session"], memory.Session);
+	        this.turns = this.convertValues(source["turns"], memory.SessionTurn);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class SessionList {
+	    sessions: memory.Session[];
+	
+	    static createFrom(source: any = {}) {
+	        return new SessionList(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.sessions = this.convertValues(source["sessions"], memory.Session);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class SessionListParams {
+	    agent?: string;
+	    workdir?: string;
+	    limit?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new SessionListParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.agent = source["agent"];
+	        this.workdir = source["workdir"];
+	        this.limit = source["limit"];
+	    }
+	}
+	export class SessionRef {
+	    id: string;
+	    agent?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SessionRef(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.agent = source["agent"];
+	    }
+	}
 	
 	export class ToolParams {
 	    read_write?: boolean;
@@ -1179,6 +1285,59 @@ export namespace api {
 	        this.tags = source["tags"];
 	        this.supersedes = source["supersedes"];
 	        this.conflicts_with = source["conflicts_with"];
+	    }
+	}
+
+}
+
+export namespace hook {
+	
+	export class Payload {
+	    session_id: string;
+	    transcript_path: string;
+	    cwd?: string;
+	    hook_event_name?: string;
+	    stop_hook_active?: boolean;
+	    permission_mode?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Payload(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.session_id = source["session_id"];
+	        this.transcript_path = source["transcript_path"];
+	        this.cwd = source["cwd"];
+	        this.hook_event_name = source["hook_event_name"];
+	        this.stop_hook_active = source["stop_hook_active"];
+	        this.permission_mode = source["permission_mode"];
+	    }
+	}
+	export class Result {
+	    status: string;
+	    messages: number;
+	    person_messages: number;
+	    skipped: number;
+	    oversized: number;
+	    partial: boolean;
+	    pid?: number;
+	    bridge_error?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Result(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.status = source["status"];
+	        this.messages = source["messages"];
+	        this.person_messages = source["person_messages"];
+	        this.skipped = source["skipped"];
+	        this.oversized = source["oversized"];
+	        this.partial = source["partial"];
+	        this.pid = source["pid"];
+	        this.bridge_error = source["bridge_error"];
 	    }
 	}
 
@@ -1658,6 +1817,95 @@ export namespace memory {
 	
 	
 	
+	export class Session {
+	    agent: string;
+	    id: string;
+	    workdir?: string;
+	    project_key?: string;
+	    turns_received: number;
+	    turns_kept: number;
+	    // Go type: time
+	    first_seen: any;
+	    // Go type: time
+	    last_activity: any;
+	    summary?: string;
+	    summarized: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Session(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.agent = source["agent"];
+	        this.id = source["id"];
+	        this.workdir = source["workdir"];
+	        this.project_key = source["project_key"];
+	        this.turns_received = source["turns_received"];
+	        this.turns_kept = source["turns_kept"];
+	        this.first_seen = this.convertValues(source["first_seen"], null);
+	        this.last_activity = this.convertValues(source["last_activity"], null);
+	        this.summary = source["summary"];
+	        this.summarized = source["summarized"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class SessionTurn {
+	    seq: number;
+	    role: string;
+	    content: string;
+	    msg_id?: string;
+	    // Go type: time
+	    at: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new SessionTurn(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.seq = source["seq"];
+	        this.role = source["role"];
+	        this.content = source["content"];
+	        this.msg_id = source["msg_id"];
+	        this.at = this.convertValues(source["at"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	
 
 }

@@ -1,0 +1,76 @@
+package api
+
+import (
+	"fmt"
+	"time"
+
+	"engram/backend/hook"
+)
+
+// CodeHookPersonOnly refuses the hook to any caller but the person's own processes (the CLI,
+// the desktop window): it reads a file named in its params, which a browser or a model must
+// never choose.
+const CodeHookPersonOnly = "hook_person_only"
+
+// CodeHookUnavailable is returned when the api was built without a hook service.
+const CodeHookUnavailable = "hook_unavailable"
+
+// HookService runs the hooks agent CLIs call after each turn.
+type HookService struct{ a *API }
+
+// ClaudeCode runs Claude Code's Stop hook (its stdin payload as params): the transcript's
+// turns not forwarded before go to the running Engram's bridge, else to a detached
+// `engram extract -`. Every run, failed or not, leaves one line in the home's hook.log.
+func (s *HookService) ClaudeCode(p hook.Payload) (hook.Result, error) {
+	if !s.a.personCaller() {
+		return hook.Result{}, s.a.newError(CodeHookPersonOnly, nil)
+	}
+	h := s.a.deps.Hook
+	if h == nil {
+		return hook.Result{}, s.a.newError(CodeHookUnavailable, nil)
+	}
+	res, err := h.ClaudeCode(s.a.ctx, p)
+	if err != nil {
+		err = s.a.fail(err)
+		HookLog(h.Home(), fmt.Sprintf("claude-code session %s: %s", p.SessionID, err.(*Error).Message))
+		return res, err
+	}
+	line := fmt.Sprintf("claude-code session %s: %s, %d messages (%d of the person)", p.SessionID, res.Status,
+		res.Messages, res.PersonMessages)
+	if res.BridgeError != "" {
+		line += "; bridge: " + res.BridgeError
+	}
+	if res.Oversized > 0 {
+		line += fmt.Sprintf("; %d oversized lines skipped", res.Oversized)
+	}
+	HookLog(h.Home(), line)
+	return res, nil
+}
+
+// HookLog appends one timestamped line to the hook log of home (hook.log, 0600, rotated past
+// 1 MiB). Hooks print nothing an agent would act on; what they have to say goes here.
+func HookLog(home, line string) {
+	if home == "" {
+		return
+	}
+	f, err := hook.OpenLog(home)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	fmt.Fprintf(f, "%s %s\n", time.Now().UTC().Format(time.RFC3339), line)
+}
+
+// PublishBridge writes the home's bridge discovery file (bridge.json: url and pid, 0600), so
+// hooks hand their turns to this process; UnpublishBridge removes it if it is still pid's.
+func PublishBridge(home, url string, pid int) error {
+	return hook.WriteDiscovery(home, hook.Discovery{URL: url, PID: pid})
+}
+
+// UnpublishBridge removes the discovery file PublishBridge wrote for url and pid.
+func UnpublishBridge(home, url string, pid int) error {
+	return hook.RemoveDiscovery(home, hook.Discovery{URL: url, PID: pid})
+}
+
+// HookPayload is what Claude Code sends a hook on stdin.
+type HookPayload = hook.Payload

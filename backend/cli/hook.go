@@ -1,0 +1,57 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"runtime/debug"
+
+	"engram/backend/api"
+)
+
+// maxHookPayload bounds what a hook reads from stdin (Claude Code's payload is a few hundred
+// bytes).
+const maxHookPayload = 1 << 20
+
+// hook runs an agent CLI's after-turn hook: `engram hook claude-code`, Claude Code's Stop
+// hook, its payload on stdin. Claude Code acts on a hook's stdout and blocks the agent on
+// exit 2, so this command prints nothing on stdout and exits 0 whatever happens (a panic
+// included: Go exits 2 on one); what went wrong goes to hook.log in the home.
+func (r *runner) hook(ctx context.Context, args []string) (err error) {
+	log := func(line string) {
+		api.HookLog(r.env.Home, line)
+		fmt.Fprintln(r.env.Stderr, r.t("cli.hook.failed", map[string]any{"Message": line}))
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			log(fmt.Sprintf("hook: panic: %v\n%s", p, debug.Stack()))
+		}
+		err = nil
+	}()
+	if len(args) == 0 || args[0] != "claude-code" {
+		log(r.t("cli.missing_arg", map[string]any{"Command": "hook", "What": "claude-code"}))
+		return nil
+	}
+	data, rerr := io.ReadAll(io.LimitReader(r.env.Stdin, maxHookPayload))
+	var p api.HookPayload
+	if rerr == nil {
+		rerr = json.Unmarshal(data, &p)
+	}
+	if rerr != nil {
+		log(r.t("cli.hook.bad_payload", map[string]any{"Detail": rerr.Error()}))
+		return nil
+	}
+	if p.StopHookActive {
+		return nil // Claude Code continues because a Stop hook asked it to: nothing new to read
+	}
+	a, closeFn, oerr := r.env.Open(ctx)
+	if oerr != nil {
+		log(oerr.Error())
+		return nil
+	}
+	defer closeFn()
+	// The api logs the outcome (and any failure) in the home's hook.log itself.
+	_, _ = a.Hook.ClaudeCode(p)
+	return nil
+}

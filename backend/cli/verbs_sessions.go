@@ -1,0 +1,84 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"time"
+
+	"engram/backend/api"
+)
+
+// sessions lists the conversations agents fed extraction, shows one, or deletes one:
+// sessions.list, sessions.read, sessions.delete.
+func (r *runner) sessions(_ context.Context, args []string) error {
+	var agent, workdir string
+	var limit int
+	pos, err := r.flags("sessions", args, func(fs *flag.FlagSet) {
+		fs.StringVar(&agent, "agent", "", "only this agent's sessions (or: the agent of ID)")
+		fs.StringVar(&workdir, "workdir", "", "only sessions in this project folder")
+		fs.IntVar(&limit, "limit", 0, "at most this many sessions")
+	})
+	if err != nil {
+		return err
+	}
+	if len(pos) == 0 || pos[0] == "list" {
+		res, err := r.api.Sessions.List(api.SessionListParams{Agent: agent, Workdir: workdir, Limit: limit})
+		if err != nil {
+			return err
+		}
+		r.out(res, func(w io.Writer) { r.printSessions(w, res) })
+		return nil
+	}
+	switch pos[0] {
+	case "show":
+		if err := r.need("sessions show", "ID", pos, 2); err != nil {
+			return err
+		}
+		res, err := r.api.Sessions.Read(api.SessionRef{ID: pos[1], Agent: agent})
+		if err != nil {
+			return err
+		}
+		r.out(res, func(w io.Writer) { r.printSession(w, res) })
+	case "delete":
+		if err := r.need("sessions delete", "ID", pos, 2); err != nil {
+			return err
+		}
+		res, err := r.api.Sessions.Delete(api.SessionRef{ID: pos[1], Agent: agent})
+		if err != nil {
+			return err
+		}
+		r.out(res, func(w io.Writer) {
+			fmt.Fprintln(w, r.t("cli.sessions.deleted", map[string]any{"ID": res.ID, "Agent": res.Agent}))
+		})
+	default:
+		return usageError(r.t("cli.missing_arg", map[string]any{"Command": "sessions", "What": "list | show ID | delete ID"}))
+	}
+	return nil
+}
+
+func (r *runner) printSessions(w io.Writer, res api.SessionList) {
+	if len(res.Sessions) == 0 {
+		fmt.Fprintln(w, r.t("cli.sessions.none", nil))
+		return
+	}
+	for _, s := range res.Sessions {
+		fmt.Fprintln(w, r.t("cli.sessions.row", map[string]any{"ID": s.ID, "Agent": s.Agent, "Turns": s.TurnsReceived,
+			"Last": s.LastActivity.Local().Format(time.DateTime), "Workdir": s.Workdir}))
+	}
+}
+
+func (r *runner) printSession(w io.Writer, res api.SessionDetail) {
+	s := res.Session
+	fmt.Fprintln(w, r.t("cli.sessions.header", map[string]any{"ID": s.ID, "Agent": s.Agent, "Turns": s.TurnsReceived,
+		"Kept": s.TurnsKept, "Workdir": s.Workdir, "First": s.FirstSeen.Local().Format(time.DateTime),
+		"Last": s.LastActivity.Local().Format(time.DateTime)}))
+	if s.Summary != "" {
+		fmt.Fprintln(w, r.t("cli.sessions.summary", map[string]any{"Count": s.Summarized}))
+		fmt.Fprintln(w, s.Summary)
+	}
+	for _, t := range res.Turns {
+		fmt.Fprintf(w, "\n#%d %s\n%s\n", t.Seq, t.Role, t.Content)
+	}
+}

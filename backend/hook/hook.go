@@ -1,0 +1,248 @@
+// Package hook feeds extraction from agent CLIs that run a command after each turn: Claude
+// Code's Stop hook hands over its transcript's path; the hook reads the turns it has not
+// forwarded before and gives them to the running Engram (its bridge) or, when none runs, to a
+// detached `engram extract -`. It never blocks the agent: the work happens elsewhere.
+package hook
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"engram/backend/extraction"
+	"engram/backend/memory"
+	"engram/backend/transcript"
+)
+
+// AgentClaudeCode is the agent name of turns from Claude Code.
+const AgentClaudeCode = "claude-code"
+
+// Payload is what Claude Code sends on a hook's stdin (the Stop event's fields Engram reads).
+type Payload struct {
+	SessionID      string `json:"session_id"`
+	TranscriptPath string `json:"transcript_path"`
+	Cwd            string `json:"cwd,omitempty"`
+	HookEventName  string `json:"hook_event_name,omitempty"`
+	StopHookActive bool   `json:"stop_hook_active,omitempty"`
+	PermissionMode string `json:"permission_mode,omitempty"`
+}
+
+// FirstReadBytes is how much of the end of a transcript the first run on a session reads.
+const FirstReadBytes = 2 << 20
+
+// Outcomes of a hook run.
+const (
+	// StatusStopHookActive: Claude Code is continuing because of a Stop hook; nothing to do.
+	StatusStopHookActive = "stop_hook_active"
+	// StatusNothingNew: no message of the person the hook had not forwarded already.
+	StatusNothingNew = "nothing_new"
+	// StatusForwarded: handed to the running Engram's bridge.
+	StatusForwarded = "forwarded"
+	// StatusDetached: handed to a detached `engram extract -`.
+	StatusDetached = "detached"
+)
+
+// Result is what one hook run did.
+type Result struct {
+	Status string `json:"status"`
+	// Messages and PersonMessages count what was handed over.
+	Messages       int `json:"messages"`
+	PersonMessages int `json:"person_messages"`
+	// Skipped counts new entries left out of the request (older than its window).
+	Skipped int `json:"skipped"`
+	// Oversized and Partial are the transcript reader's counts (lines over 4 MiB, a last
+	// line still being written).
+	Oversized int  `json:"oversized"`
+	Partial   bool `json:"partial"`
+	// PID is the detached extraction's process, when one was started.
+	PID int `json:"pid,omitempty"`
+	// BridgeError is why the running bridge was not used, when the turn was detached.
+	BridgeError string `json:"bridge_error,omitempty"`
+}
+
+// Options build a Service.
+type Options struct {
+	Store *memory.Store
+	Home  string
+	// Command runs the extraction when no bridge takes the turn, the request JSON on its
+	// stdin; nil means this executable with "extract -".
+	Command []string
+	// Env is added to the detached command's environment.
+	Env []string
+	// Timeout bounds the hand-over to a running bridge (3 s when zero): the agent waits for it.
+	Timeout time.Duration
+	Logger  *slog.Logger
+}
+
+// Service runs hooks for one home.
+type Service struct {
+	o     Options
+	alive func(int) bool
+}
+
+// New builds the hook service.
+func New(o Options) *Service {
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = defaultTimeout
+	}
+	if o.Command == nil {
+		if exe, err := os.Executable(); err == nil {
+			o.Command = []string{exe, "extract", "-"}
+		}
+	}
+	return &Service{o: o, alive: alive}
+}
+
+// Home is the home the service hands turns over in.
+func (s *Service) Home() string { return s.o.Home }
+
+// ClaudeCode runs Claude Code's Stop hook: the turns of p's transcript not forwarded before
+// go to the running Engram, else to a detached extraction. Entries are claimed before they
+// are handed over, so two hooks racing on one transcript forward each once; when neither way
+// works the claims are released and the next run tries again.
+func (s *Service) ClaudeCode(ctx context.Context, p Payload) (Result, error) {
+	if p.StopHookActive {
+		return Result{Status: StatusStopHookActive}, nil
+	}
+	if err := checkPayload(p); err != nil {
+		return Result{}, err
+	}
+	fi, err := os.Lstat(p.TranscriptPath)
+	if err != nil || !fi.Mode().IsRegular() {
+		detail := "not a regular file"
+		if err != nil {
+			detail = err.Error()
+			if errors.Is(err, fs.ErrNotExist) {
+				detail = "no such file"
+			}
+		}
+		return Result{}, codeErr(CodeTranscript, map[string]any{"Path": p.TranscriptPath, "Detail": detail},
+			"unable to read the transcript %s: %s", p.TranscriptPath, detail)
+	}
+	// Each run reads on from where the last one stopped; the uuid claims below still guard
+	// against a turn read twice (a rewritten file is read whole again).
+	offset, err := s.o.Store.TranscriptOffset(ctx, AgentClaudeCode, p.SessionID, p.TranscriptPath)
+	if err != nil {
+		return Result{}, err
+	}
+	if offset == 0 {
+		// The first read of a long session begins near its end: a request carries only the
+		// newest turns, and parsing megabytes of history would hold the agent up.
+		if offset, err = transcript.TailStart(p.TranscriptPath, FirstReadBytes); err != nil {
+			return Result{}, codeErr(CodeTranscript, map[string]any{"Path": p.TranscriptPath, "Detail": err.Error()},
+				"unable to read the transcript %s: %v", p.TranscriptPath, err)
+		}
+	}
+	parsed, err := transcript.ReadFileFrom(p.TranscriptPath, offset)
+	if err != nil {
+		return Result{}, codeErr(CodeTranscript, map[string]any{"Path": p.TranscriptPath, "Detail": err.Error()},
+			"unable to read the transcript %s: %v", p.TranscriptPath, err)
+	}
+	res := Result{Oversized: parsed.Oversized, Partial: parsed.Partial}
+	workdir := p.Cwd
+	if workdir == "" {
+		workdir = parsed.Cwd
+	}
+	if workdir != "" {
+		if workdir, err = memory.CanonicalWorkdir(workdir); err != nil {
+			return Result{}, codeErr(CodeInvalidPayload, map[string]any{"Field": "cwd", "Detail": err.Error()},
+				"cwd %q is not an absolute path", p.Cwd)
+		}
+	}
+	uuids := make([]string, len(parsed.Entries))
+	for i, e := range parsed.Entries {
+		uuids[i] = e.UUID
+	}
+	claimed, err := s.o.Store.ClaimTranscriptEntries(ctx, AgentClaudeCode, p.SessionID, uuids)
+	if err != nil {
+		return Result{}, err
+	}
+	isNew := make(map[string]bool, len(claimed))
+	for _, u := range claimed {
+		isNew[u] = true
+	}
+	var fresh []transcript.Entry
+	for _, e := range parsed.Entries {
+		if isNew[e.UUID] {
+			fresh = append(fresh, e)
+		}
+	}
+	req, skipped := transcript.Request(fresh, p.SessionID, AgentClaudeCode, workdir)
+	res.Skipped = skipped
+	done := func() (Result, error) {
+		if err := s.o.Store.SetTranscriptOffset(ctx, AgentClaudeCode, p.SessionID, p.TranscriptPath, parsed.End); err != nil {
+			s.o.Logger.Warn("hook: unable to record how far the transcript was read", "err", err)
+		}
+		return res, nil
+	}
+	if !transcript.HasPerson(req) {
+		res.Status = StatusNothingNew
+		return done()
+	}
+	for _, m := range req.Messages {
+		res.Messages++
+		if m.Role == transcript.RoleUser {
+			res.PersonMessages++
+		}
+	}
+	if err := s.handOver(ctx, req, &res); err != nil {
+		if rerr := s.o.Store.ReleaseTranscriptEntries(context.WithoutCancel(ctx), AgentClaudeCode, p.SessionID, claimed); rerr != nil {
+			s.o.Logger.Warn("hook: unable to release transcript entries", "err", rerr)
+		}
+		return res, err
+	}
+	return done()
+}
+
+// handOver gives req to the running bridge, else to a detached extraction.
+func (s *Service) handOver(ctx context.Context, req extraction.Request, res *Result) error {
+	fctx, cancel := context.WithTimeout(ctx, s.o.Timeout)
+	berr := forwardToBridge(fctx, s.o.Home, req, s.alive)
+	cancel()
+	if berr == nil || errors.Is(berr, errUnanswered) {
+		res.Status = StatusForwarded
+		if berr != nil {
+			res.BridgeError = berr.Error()
+		}
+		return nil
+	}
+	if !errors.Is(berr, fs.ErrNotExist) {
+		res.BridgeError = berr.Error()
+	}
+	pid, err := detach(s.o.Home, s.o.Command, s.o.Env, req)
+	if err != nil {
+		return codeErr(CodeNotDelivered, map[string]any{"Detail": err.Error()},
+			"the turn could not be handed over (bridge: %v; detached run: %v)", berr, err)
+	}
+	res.Status, res.PID = StatusDetached, pid
+	return nil
+}
+
+// checkPayload refuses a payload the hook cannot act on.
+func checkPayload(p Payload) error {
+	bad := func(field, detail string) error {
+		return codeErr(CodeInvalidPayload, map[string]any{"Field": field, "Detail": detail}, "%s: %s", field, detail)
+	}
+	if p.SessionID == "" || len(p.SessionID) > memory.MaxSessionID || !utf8.ValidString(p.SessionID) ||
+		strings.IndexFunc(p.SessionID, unicode.IsControl) >= 0 {
+		return bad("session_id", "missing or not a printable id")
+	}
+	if p.TranscriptPath == "" || !filepath.IsAbs(p.TranscriptPath) {
+		return bad("transcript_path", "missing or not an absolute path")
+	}
+	if p.HookEventName != "" && p.HookEventName != "Stop" && p.HookEventName != "SubagentStop" {
+		return bad("hook_event_name", fmt.Sprintf("%q is not a Stop event", p.HookEventName))
+	}
+	return nil
+}

@@ -1,0 +1,127 @@
+package memory
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// compactSession folds all but the last SessionKeep messages into the summary once the
+// session holds more than SessionCompactAt. The summariser runs outside any transaction; the
+// fold then applies only if nobody compacted the session meanwhile. A failing summariser (an
+// LLM that is down) falls back to the extractive summary, so the bound always holds.
+func (s *Store) compactSession(ctx context.Context, agent, id string, summarise Summariser) (bool, error) {
+	sess, err := s.getSession(ctx, agent, id)
+	if err != nil {
+		return false, err
+	}
+	if sess.TurnsKept <= SessionCompactAt {
+		return false, nil
+	}
+	turns, err := s.SessionTurns(ctx, agent, id)
+	if err != nil {
+		return false, err
+	}
+	fold := turns[:len(turns)-SessionKeep]
+	in := SummaryInput{Session: sess, Previous: sess.Summary, Turns: fold, Produced: map[int]bool{}}
+	if in.Produced, err = s.producedTurns(ctx, agent, id, fold); err != nil {
+		return false, err
+	}
+	summary := ""
+	if summarise != nil {
+		if summary, err = summarise(ctx, in); err != nil {
+			s.log.Warn("memory: the session summariser failed; keeping an extractive summary", "session", id, "err", err)
+			summary = ""
+		}
+	}
+	if strings.TrimSpace(summary) == "" {
+		summary = ExtractiveSummary(in)
+	}
+	summary = trimSummary(summary)
+	last := fold[len(fold)-1].Seq
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return false, fmt.Errorf("memory: unable to compact session: %w", err)
+	}
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, `UPDATE sessions SET summary = ?, summarized = summarized + ?
+		WHERE agent = ? AND id = ? AND summarized = ?`, summary, len(fold), agent, id, sess.Summarized)
+	if err != nil {
+		return false, fmt.Errorf("memory: unable to compact session: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return false, nil // compacted (or deleted) by someone else meanwhile
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM session_turns WHERE agent = ? AND session = ? AND seq <= ?`,
+		agent, id, last); err != nil {
+		return false, fmt.Errorf("memory: unable to compact session: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return false, fmt.Errorf("memory: unable to compact session: %w", err)
+	}
+	return true, nil
+}
+
+// producedTurns lists which of turns produced a memory: memories whose source names this
+// session and turn (extraction records the seq as source.turn).
+func (s *Store) producedTurns(ctx context.Context, agent, id string, turns []SessionTurn) (map[int]bool, error) {
+	out := map[int]bool{}
+	if len(turns) == 0 {
+		return out, nil
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT DISTINCT json_extract(source, '$.turn') FROM memory_meta
+		WHERE json_extract(source, '$.session') = ? AND json_extract(source, '$.turn') BETWEEN ? AND ?
+		AND COALESCE(json_extract(source, '$.agent'), '') IN ('', ?)`, id, turns[0].Seq, turns[len(turns)-1].Seq, agent)
+	if err != nil {
+		return nil, fmt.Errorf("memory: unable to read a session's memories: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var turn int
+		if err := rows.Scan(&turn); err != nil {
+			return nil, fmt.Errorf("memory: unable to read a session's memories: %w", err)
+		}
+		out[turn] = true
+	}
+	return out, rows.Err()
+}
+
+// summaryLineChars bounds one message's line in an extractive summary.
+const summaryLineChars = 300
+
+// ExtractiveSummary is the summary without a model: the previous summary, then the first and
+// last of the folded messages and every one that produced a memory, each on one line.
+func ExtractiveSummary(in SummaryInput) string {
+	var b strings.Builder
+	if p := strings.TrimSpace(in.Previous); p != "" {
+		b.WriteString(p)
+		b.WriteByte('\n')
+	}
+	for i, t := range in.Turns {
+		if i != 0 && i != len(in.Turns)-1 && !in.Produced[t.Seq] {
+			continue
+		}
+		line := strings.Join(strings.Fields(t.Content), " ")
+		if r := []rune(line); len(r) > summaryLineChars {
+			line = string(r[:summaryLineChars]) + "…"
+		}
+		mark := ""
+		if in.Produced[t.Seq] {
+			mark = " *"
+		}
+		fmt.Fprintf(&b, "- #%d %s%s: %s\n", t.Seq, t.Role, mark, line)
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// trimSummary keeps a summary within MaxSessionSummary, dropping its oldest lines first.
+func trimSummary(s string) string {
+	for len(s) > MaxSessionSummary {
+		i := strings.IndexByte(s, '\n')
+		if i < 0 || i+1 >= len(s) {
+			return cut(s, MaxSessionSummary)
+		}
+		s = s[i+1:]
+	}
+	return s
+}

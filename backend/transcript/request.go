@@ -1,0 +1,88 @@
+package transcript
+
+import (
+	"unicode/utf8"
+
+	"engram/backend/extraction"
+)
+
+// Bounds of one request built from a transcript. The first run of the hook on a long session
+// sees every earlier turn as new; extraction only reads the last few person turns anyway
+// (DESIGN §6), and the bridge takes messages up to 1 MiB, so the request carries the newest
+// turns within these bounds.
+const (
+	// MaxPersonTurns is how many of the person's messages a request carries.
+	MaxPersonTurns = 8
+	// MaxMessageBytes bounds one message's content (cut on a rune boundary).
+	MaxMessageBytes = 16 << 10
+	// MaxRequestBytes bounds the content of all messages of a request.
+	MaxRequestBytes = 256 << 10
+	// MaxMutations bounds the workspace mutations of a request.
+	MaxMutations = 64
+)
+
+// Request turns entries (in file order, already the new ones) into an extraction request:
+// the newest MaxPersonTurns person messages and what followed each, within the byte bounds.
+// Entries before the window are left out of the request (Dropped counts them). The request
+// has no person message when entries hold none.
+func Request(entries []Entry, sessionID, agent, workdir string) (req extraction.Request, dropped int) {
+	req = extraction.Request{SessionID: sessionID, Agent: agent, Workdir: workdir, Messages: []extraction.Message{}}
+	start := len(entries)
+	persons, total := 0, 0
+	for i := len(entries) - 1; i >= 0; i-- {
+		size := min(len(entries[i].Text), MaxMessageBytes)
+		if total+size > MaxRequestBytes {
+			break
+		}
+		if entries[i].Role == RoleUser {
+			if persons == MaxPersonTurns {
+				break
+			}
+			persons++
+		}
+		total += size
+		start = i
+	}
+	// A window that would begin with the assistant's answer to a turn left out begins at the
+	// next person message instead: an answer without its question misleads more than it helps.
+	for start < len(entries) && entries[start].Role != RoleUser && persons > 0 {
+		start++
+	}
+	if persons == 0 {
+		start = len(entries)
+	}
+	dropped = start
+	for _, e := range entries[start:] {
+		for _, m := range e.Mutations {
+			if len(req.WorkspaceMutations) < MaxMutations {
+				req.WorkspaceMutations = append(req.WorkspaceMutations, m)
+			}
+		}
+		if e.Text == "" {
+			continue
+		}
+		req.Messages = append(req.Messages, extraction.Message{Role: e.Role, Content: cut(e.Text, MaxMessageBytes), ID: e.UUID})
+	}
+	return req, dropped
+}
+
+// HasPerson reports whether req carries at least one of the person's messages.
+func HasPerson(req extraction.Request) bool {
+	for _, m := range req.Messages {
+		if m.Role == RoleUser {
+			return true
+		}
+	}
+	return false
+}
+
+// cut shortens s to at most n bytes without splitting a rune.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
