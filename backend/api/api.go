@@ -65,6 +65,8 @@ type API struct {
 	Remote    *RemoteService
 	Organizer *OrganizerService
 	Recall    *RecallService
+	// Integrations is Settings → Integrations (MCP snippets, connected agents).
+	Integrations *IntegrationsService
 
 	methods []Method
 	byName  map[string]*Method
@@ -83,6 +85,7 @@ func New(ctx context.Context, deps Deps, actor string) *API {
 	a.Remote = &RemoteService{a}
 	a.Recall = &RecallService{a}
 	a.Organizer = &OrganizerService{a}
+	a.Integrations = &IntegrationsService{a}
 	a.methods = a.table()
 	a.byName = map[string]*Method{}
 	for i := range a.methods {
@@ -96,7 +99,7 @@ func (a *API) Actor() string { return a.actor }
 
 // Bindings are the service objects the Wails app binds.
 func (a *API) Bindings() []any {
-	return []any{a.App, a.Memory, a.Daily, a.Quota, a.Index, a.Settings, a.I18n, a.Remote, a.Recall, a.Organizer}
+	return []any{a.App, a.Memory, a.Daily, a.Quota, a.Index, a.Settings, a.I18n, a.Remote, a.Recall, a.Organizer, a.Integrations}
 }
 
 type flags struct{ readOnly, destructive bool }
@@ -161,6 +164,8 @@ func (a *API) table() []Method {
 		method("organizer.applyReport", a.Organizer.ApplyReport, del),
 		method("organizer.settings", a.Organizer.Settings, ro),
 		method("organizer.updateSettings", a.Organizer.UpdateSettings, rw),
+		method("integrations.snippets", a.Integrations.Snippets, ro),
+		method("integrations.agents", a.Integrations.Agents, ro),
 	}
 }
 

@@ -1,0 +1,154 @@
+package mcp
+
+import (
+	"encoding/json"
+	"strings"
+
+	"engram/backend/api"
+)
+
+func (s *Server) memoryOverview(c *call, raw json.RawMessage) (any, *toolError) {
+	var a struct {
+		Workdir string `json:"workdir"`
+	}
+	if e := s.decode("memory_overview", raw, &a); e != nil {
+		return nil, e
+	}
+	workdir, terr := s.resolveWorkdir(c.ctx, c.ss, c.st, a.Workdir)
+	if terr != nil {
+		return nil, terr
+	}
+	return s.overview(workdir, c.st.agent)
+}
+
+// overview is the Memory Index of what the caller sees (no session: each call is whole).
+func (s *Server) overview(workdir, agent string) (any, *toolError) {
+	res, err := s.api.Invoke("recall.overview", &api.OverviewParams{Workdir: workdir, Agent: agent})
+	if err != nil {
+		return nil, s.apiError(err, nil)
+	}
+	return res, nil
+}
+
+func (s *Server) buildContext(c *call, raw json.RawMessage) (any, *toolError) {
+	var a struct {
+		Query     string `json:"query"`
+		MaxTokens int    `json:"max_tokens"`
+		Scope     string `json:"scope"`
+		Type      string `json:"type"`
+		Workdir   string `json:"workdir"`
+	}
+	if e := s.decode("build_context", raw, &a); e != nil {
+		return nil, e
+	}
+	if strings.TrimSpace(a.Query) == "" {
+		return nil, s.codedError(codeInvalidArguments, map[string]any{"Tool": "build_context", "Detail": "query is required"},
+			&nextCall{Tool: "memory_overview", Arguments: map[string]any{}})
+	}
+	if a.Scope == string(api.ScopeAgent) && c.st.agent == "" {
+		return nil, s.agentUnknown("build_context")
+	}
+	workdir, terr := s.resolveWorkdir(c.ctx, c.ss, c.st, a.Workdir)
+	if terr != nil {
+		return nil, terr
+	}
+	// The block is part of the answer, so the answer's budget bounds it too.
+	if a.MaxTokens > s.cfg.BudgetTokens-200 {
+		a.MaxTokens = max(s.cfg.BudgetTokens-200, 16)
+	}
+	res, err := s.api.Invoke("recall.buildContext", &api.ContextParams{Query: a.Query, MaxTokens: a.MaxTokens,
+		Scope: api.Scope(a.Scope), Type: api.Type(a.Type), Workdir: workdir, Agent: c.st.agent})
+	if err != nil {
+		return nil, s.apiError(err, &nextCall{Tool: "build_context", Arguments: map[string]any{"query": a.Query, "max_tokens": 1500}})
+	}
+	return res, nil
+}
+
+func (s *Server) dailyAppend(c *call, raw json.RawMessage) (any, *toolError) {
+	var a struct {
+		Text string `json:"text"`
+	}
+	if e := s.decode("daily_append", raw, &a); e != nil {
+		return nil, e
+	}
+	if strings.TrimSpace(a.Text) == "" {
+		return nil, s.codedError(codeInvalidArguments, map[string]any{"Tool": "daily_append", "Detail": "text is required"},
+			&nextCall{Tool: "daily_append", Arguments: map[string]any{"text": "…"}})
+	}
+	res, err := s.api.Invoke("daily.append", &api.AppendParams{Text: a.Text, Agent: c.st.agent})
+	if err != nil {
+		return nil, s.apiError(err, nil)
+	}
+	return res, nil
+}
+
+// observeTurn feeds extraction through the api method extraction.request, looked up when
+// called: a build without it answers extraction_unavailable rather than pretending.
+func (s *Server) observeTurn(c *call, raw json.RawMessage) (any, *toolError) {
+	var a struct {
+		SessionID          string            `json:"session_id"`
+		Messages           []json.RawMessage `json:"messages"`
+		WorkspaceMutations []json.RawMessage `json:"workspace_mutations"`
+		Workdir            string            `json:"workdir"`
+	}
+	if e := s.decode("observe_turn", raw, &a); e != nil {
+		return nil, e
+	}
+	if len(a.Messages) == 0 {
+		return nil, s.codedError(codeInvalidArguments, map[string]any{"Tool": "observe_turn", "Detail": "messages is required"},
+			&nextCall{Tool: "observe_turn", Arguments: map[string]any{"messages": []any{map[string]any{"role": "user", "content": "…"}}}})
+	}
+	if _, ok := s.api.Lookup("extraction.request"); !ok {
+		return nil, s.codedError(codeExtractionUnavailable, nil, &nextCall{Tool: "memory_write", Arguments: map[string]any{}})
+	}
+	workdir, terr := s.resolveWorkdir(c.ctx, c.ss, c.st, a.Workdir)
+	if terr != nil {
+		return nil, terr
+	}
+	session := a.SessionID
+	if session == "" {
+		session = c.session
+	}
+	in := map[string]any{"session_id": session, "agent": c.st.agent, "messages": a.Messages}
+	if workdir != "" {
+		in["workdir"] = workdir
+	}
+	if len(a.WorkspaceMutations) > 0 {
+		in["workspace_mutations"] = a.WorkspaceMutations
+	}
+	res, err := s.api.Call("extraction.request", mustJSON(in))
+	if err != nil {
+		return nil, s.apiError(err, nil)
+	}
+	return res, nil
+}
+
+// kvCall serves one kv_* tool through the api method of that name, looked up when called (the
+// store lives in another part of Engram): the agent is always the session's, never an argument.
+func kvCall(method string) func(s *Server, c *call, raw json.RawMessage) (any, *toolError) {
+	tool := strings.Replace(method, ".", "_", 1)
+	return func(s *Server, c *call, raw json.RawMessage) (any, *toolError) {
+		var a struct {
+			Key    *string `json:"key"`
+			Value  *string `json:"value"`
+			Prefix *string `json:"prefix"`
+		}
+		if e := s.decode(tool, raw, &a); e != nil {
+			return nil, e
+		}
+		if _, ok := s.api.Lookup(method); !ok {
+			return nil, s.codedError(codeKVUnavailable, map[string]any{"Method": method}, nil)
+		}
+		p := map[string]any{"agent": c.st.agent}
+		for k, v := range map[string]*string{"key": a.Key, "value": a.Value, "prefix": a.Prefix} {
+			if v != nil {
+				p[k] = *v
+			}
+		}
+		res, err := s.api.Call(method, mustJSON(p))
+		if err != nil {
+			return nil, s.apiError(err, nil)
+		}
+		return res, nil
+	}
+}

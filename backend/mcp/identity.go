@@ -1,0 +1,230 @@
+package mcp
+
+import (
+	"context"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"engram/backend/api"
+)
+
+// session is what the server knows about one connected client: the agent it acts for and the
+// project folders it may name. Both come from the transport (--agent, --workdir, the client's
+// initialize and its roots), never from a tool's arguments.
+type session struct {
+	agent  string // "" when neither --agent nor a usable clientInfo.name named one
+	client string // clientInfo name and version, for the audit log's model column
+
+	mu        sync.Mutex
+	roots     []string // cleaned absolute paths of the client's file:// roots
+	rootsOK   bool     // roots were asked since the last roots/list_changed
+	lastCall  string
+	lastTime  time.Time
+	calls     int64
+	lastSaved time.Time
+}
+
+// NormalizeAgent turns a client's name into an agent name ("Claude Code" → "claude-code"):
+// lowercase, runs of other characters folded into one dash, at most 63 characters. It returns
+// "" when nothing usable is left.
+func NormalizeAgent(name string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(strings.TrimSpace(name)) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			b.WriteRune(r)
+			dash = false
+		} else if b.Len() > 0 && !dash {
+			b.WriteByte('-')
+			dash = true
+		}
+	}
+	out := strings.Trim(b.String(), "-")
+	if len(out) > 63 {
+		out = strings.Trim(out[:63], "-")
+	}
+	if !api.ValidAgent(out) {
+		return ""
+	}
+	return out
+}
+
+// sessionFor returns the state of ss, made on its first call from its initialize params.
+func (s *Server) sessionFor(ss *sdk.ServerSession) *session {
+	if v, ok := s.sessions.Load(ss); ok {
+		return v.(*session)
+	}
+	st := &session{agent: s.cfg.Agent}
+	if ip := ss.InitializeParams(); ip != nil && ip.ClientInfo != nil {
+		if st.agent == "" {
+			st.agent = NormalizeAgent(ip.ClientInfo.Name)
+		}
+		st.client = strings.TrimSpace(ip.ClientInfo.Name + " " + ip.ClientInfo.Version)
+	}
+	v, loaded := s.sessions.LoadOrStore(ss, st)
+	if !loaded {
+		// The state goes with the session: a closed stdio pipe or an expired HTTP session.
+		go func() {
+			_ = ss.Wait()
+			s.sessions.Delete(ss)
+		}()
+	}
+	return v.(*session)
+}
+
+// rootsOf asks the client for its roots once (again after roots/list_changed) and keeps the
+// file:// ones as clean absolute paths. A client without the roots capability has none.
+func (s *Server) rootsOf(ctx context.Context, ss *sdk.ServerSession, st *session) []string {
+	st.mu.Lock()
+	if st.rootsOK {
+		defer st.mu.Unlock()
+		return st.roots
+	}
+	st.mu.Unlock()
+	var roots []string
+	// The capability cannot be told apart on the server's side (the SDK reads "roots" into a
+	// struct), so the client is asked; one without roots answers method-not-found.
+	if ss.InitializeParams() != nil {
+		ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		res, err := ss.ListRoots(ctx, nil)
+		cancel()
+		if err == nil {
+			for _, r := range res.Roots {
+				if p, ok := rootPath(r.URI); ok {
+					roots = append(roots, p)
+				}
+			}
+		} else {
+			s.cfg.Logger.Debug("mcp: the client lists no roots", "err", err)
+		}
+	}
+	st.mu.Lock()
+	st.roots, st.rootsOK = roots, true
+	st.mu.Unlock()
+	return roots
+}
+
+// rootPath reads a file:// URI as a clean absolute path.
+func rootPath(uri string) (string, bool) {
+	u, err := url.Parse(uri)
+	if err != nil || u.Scheme != "file" || (u.Host != "" && u.Host != "localhost") {
+		return "", false
+	}
+	if u.Path == "" || !filepath.IsAbs(u.Path) {
+		return "", false
+	}
+	return filepath.Clean(u.Path), true
+}
+
+// allowedProjects are the folders a call may name as its workdir: --workdir and the roots.
+func (s *Server) allowedProjects(ctx context.Context, ss *sdk.ServerSession, st *session) []string {
+	var out []string
+	if s.cfg.Workdir != "" {
+		out = append(out, s.cfg.Workdir)
+	}
+	for _, r := range s.rootsOf(ctx, ss, st) {
+		dup := false
+		for _, o := range out {
+			dup = dup || o == r
+		}
+		if !dup {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// within reports whether p is dir or lies inside it (both clean absolute paths).
+func within(p, dir string) bool {
+	if p == dir {
+		return true
+	}
+	if dir == string(filepath.Separator) {
+		return true
+	}
+	return strings.HasPrefix(p, dir+string(filepath.Separator))
+}
+
+// resolveWorkdir decides the caller's project for one call. Without an argument it is
+// --workdir, else the client's only root, else none. An argument is honoured only when it
+// equals or lies inside an allowed folder: compared as written (cleaned, so "a/../.." cannot
+// climb out unnoticed), and, where symlinks make it another folder, compared again as resolved,
+// so a link inside a root cannot reach a project outside every root.
+func (s *Server) resolveWorkdir(ctx context.Context, ss *sdk.ServerSession, st *session, arg string) (string, *toolError) {
+	allowed := s.allowedProjects(ctx, ss, st)
+	arg = strings.TrimSpace(arg)
+	if arg == "" {
+		if s.cfg.Workdir != "" {
+			return s.cfg.Workdir, nil
+		}
+		if len(allowed) == 1 {
+			return allowed[0], nil
+		}
+		return "", nil
+	}
+	refuse := func() *toolError {
+		shown := allowed
+		if shown == nil {
+			shown = []string{}
+		}
+		return s.codedError(codeWorkdirNotAllowed, map[string]any{"Workdir": arg, "Allowed": strings.Join(shown, ", ")},
+			&nextCall{Tool: "memory_list", Arguments: map[string]any{}}).with("allowed", shown)
+	}
+	if !filepath.IsAbs(arg) {
+		return "", refuse()
+	}
+	clean := filepath.Clean(arg)
+	ok := false
+	for _, dir := range allowed {
+		if within(clean, dir) {
+			ok = true
+			break
+		}
+	}
+	if !ok {
+		return "", refuse()
+	}
+	if real, err := filepath.EvalSymlinks(clean); err == nil && real != clean {
+		ok = false
+		for _, dir := range allowed {
+			rd, err := filepath.EvalSymlinks(dir)
+			if err != nil {
+				rd = dir
+			}
+			if within(real, rd) {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return "", refuse()
+		}
+	}
+	return clean, nil
+}
+
+// record notes a call for Settings → Integrations: in memory at every call, in the shared
+// table at most every few seconds per session so that a busy agent does not write per call.
+func (s *Server) record(st *session, tool string) {
+	now := time.Now()
+	st.mu.Lock()
+	st.lastCall, st.lastTime = tool, now
+	st.calls++
+	save := st.agent != "" && now.Sub(st.lastSaved) >= s.cfg.RecordEvery
+	if save {
+		st.lastSaved = now
+	}
+	ag := api.ConnectedAgent{Name: st.agent, Transport: s.cfg.Transport, Client: st.client, LastCall: tool,
+		LastTime: now.UTC(), Calls: st.calls}
+	st.mu.Unlock()
+	if save {
+		if err := s.api.RecordAgent(ag); err != nil {
+			s.cfg.Logger.Warn("mcp: unable to record the agent", "agent", ag.Name, "err", err)
+		}
+	}
+}
