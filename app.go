@@ -12,6 +12,7 @@ import (
 	"engram/backend/api"
 	"engram/backend/bridge"
 	"engram/backend/i18n"
+	"engram/backend/mcp"
 	"engram/backend/settings"
 	"engram/backend/wire"
 )
@@ -37,6 +38,7 @@ type App struct {
 	remoteMu    sync.Mutex // serialises Remote access toggles
 	bridgeMu    sync.Mutex
 	bridge      *bridge.Server
+	mcp         *mcp.Server // /mcp on the bridge
 	bridgeAddr  string
 	bridgeErr   error
 	serveMode   bool
@@ -118,24 +120,32 @@ func (a *App) StartBridge(addr string, allowRemote bool) error {
 	a.bridgeMu.Lock()
 	defer a.bridgeMu.Unlock()
 	a.bridgeAddr, a.allowRemote = addr, allowRemote
-	srv, err := bridge.New(bridge.Config{Addr: addr, AllowRemote: allowRemote, Home: a.home},
+	mcpSrv, err := mcp.New(a.services.API(a.ctx, api.ActorTool), a.Events, mcp.Config{Transport: api.TransportHTTP, Version: a.version})
+	if err != nil {
+		return err
+	}
+	srv, err := bridge.New(bridge.Config{Addr: addr, AllowRemote: allowRemote, Home: a.home, MCP: mcpSrv.Handler()},
 		a.services.API(a.ctx, api.ActorBridge), a.Events, a.ui)
 	if err == nil {
 		err = srv.Start()
 	}
 	a.bridgeErr = err
 	if err != nil {
+		mcpSrv.Close()
 		return err
 	}
-	a.bridge = srv
+	a.bridge, a.mcp = srv, mcpSrv
 	return nil
 }
 
 func (a *App) stopBridge() {
 	a.bridgeMu.Lock()
-	srv := a.bridge
-	a.bridge = nil
+	srv, mcpSrv := a.bridge, a.mcp
+	a.bridge, a.mcp = nil, nil
 	a.bridgeMu.Unlock()
+	if mcpSrv != nil {
+		mcpSrv.Close()
+	}
 	if srv != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 		defer cancel()

@@ -31,6 +31,15 @@ func (r *runner) serve(ctx context.Context, args []string) error {
 	return exitCode(r.env.Serve(ctx, args))
 }
 
+// mcp runs the MCP server over stdio (Env.MCP); it opens the home itself and owns stdout.
+func (r *runner) mcp(ctx context.Context, args []string) error {
+	if r.env.MCP == nil {
+		fmt.Fprintln(r.env.Stderr, r.t("cli.mcp_unavailable", nil))
+		return exitCode(1)
+	}
+	return exitCode(r.env.MCP(ctx, args))
+}
+
 // BenchRequest is one `engram bench` command line, read and checked.
 type BenchRequest struct {
 	What  string // store | recall | bridge | locomo

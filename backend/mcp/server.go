@@ -19,7 +19,6 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"engram/backend/api"
-	"engram/backend/prompts"
 )
 
 // DefaultBudgetTokens bounds one tool result (estimated by EstimateTokens); longer lists page.
@@ -93,7 +92,7 @@ func New(a *api.API, hub *api.Hub, cfg Config) (*Server, error) {
 	}
 	s := &Server{api: a, cfg: cfg}
 	s.srv = sdk.NewServer(&sdk.Implementation{Name: "engram", Title: "Engram", Version: cfg.Version}, &sdk.ServerOptions{
-		Instructions:              prompts.MCPInstructions,
+		Instructions:              api.MCPInstructions,
 		Logger:                    cfg.Logger,
 		SupportedProtocolVersions: protocolVersions,
 		Capabilities:              &sdk.ServerCapabilities{},

@@ -8,7 +8,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"engram/backend/prompts"
+	"engram/backend/api"
 )
 
 // call is one tool call being served: who calls (from the session, never the arguments) and
@@ -66,22 +66,22 @@ var (
 // tools is the one table of this server's tools.
 func tools() []tool {
 	return []tool{
-		{name: "memory_search", desc: prompts.MCPMemorySearch, readOnly: true, idempotent: true, run: (*Server).memorySearch,
+		{name: "memory_search", readOnly: true, idempotent: true, run: (*Server).memorySearch,
 			schema: object(map[string]any{"query": str("what to look for, in any words (English or Chinese)"), "scope": argScope,
 				"type": argType, "limit": integer("hits per page (default 10)", 1, 50), "cursor": argCursor, "workdir": argWorkdir}, "query")},
-		{name: "memory_read", desc: prompts.MCPMemoryRead, readOnly: true, idempotent: true, run: (*Server).memoryRead,
+		{name: "memory_read", readOnly: true, idempotent: true, run: (*Server).memoryRead,
 			schema: object(map[string]any{"id": argID, "slug": argSlug, "scope": argScope, "workdir": argWorkdir})},
-		{name: "memory_list", desc: prompts.MCPMemoryList, readOnly: true, idempotent: true, run: (*Server).memoryList,
+		{name: "memory_list", readOnly: true, idempotent: true, run: (*Server).memoryList,
 			schema: object(map[string]any{"scope": argScope, "type": argType, "limit": integer("entries per page (default 20)", 1, 50),
 				"cursor": argCursor, "workdir": argWorkdir})},
-		{name: "memory_write", desc: prompts.MCPMemoryWrite, run: (*Server).memoryWrite,
+		{name: "memory_write", run: (*Server).memoryWrite,
 			schema: object(map[string]any{"slug": argSlug, "scope": argScope, "type": argWorkType,
 				"title": str("one line, at most 120 characters"), "body": str("Markdown, at most 8 KiB"),
 				"confidence":   enum("how sure; bounded by the quote", "high", "medium", "low"),
 				"source_quote": str("the person's words, verbatim"), "reasoning": str("why this is worth remembering"),
 				"tags": strs("short labels"), "aliases": strs("other names for the same thing"), "workdir": argWorkdir},
 				"slug", "scope", "type", "title", "body")},
-		{name: "memory_update", desc: prompts.MCPMemoryUpdate, destructive: true, run: (*Server).memoryUpdate,
+		{name: "memory_update", destructive: true, run: (*Server).memoryUpdate,
 			schema: object(map[string]any{"id": argID, "slug": argSlug, "scope": argScope,
 				"title": str("the new title"), "body": str("Markdown, at most 8 KiB"),
 				"mode":         enum("merge appends the body, replace rewrites it", "merge", "replace"),
@@ -89,18 +89,18 @@ func tools() []tool {
 				"source_quote": str("the person's words, verbatim"), "reasoning": str("why it changes"),
 				"tags": strs("replaces the tags"), "aliases": strs("replaces the aliases"), "expected_version": argVersion,
 				"workdir": argWorkdir})},
-		{name: "memory_delete", desc: prompts.MCPMemoryDelete, destructive: true, idempotent: true, run: (*Server).memoryDelete,
+		{name: "memory_delete", destructive: true, idempotent: true, run: (*Server).memoryDelete,
 			schema: object(map[string]any{"id": argID, "slug": argSlug, "scope": argScope, "expected_version": argVersion,
 				"workdir": argWorkdir})},
-		{name: "memory_overview", desc: prompts.MCPMemoryOverview, readOnly: true, idempotent: true, run: (*Server).memoryOverview,
+		{name: "memory_overview", readOnly: true, idempotent: true, run: (*Server).memoryOverview,
 			schema: object(map[string]any{"workdir": argWorkdir})},
-		{name: "build_context", desc: prompts.MCPBuildContext, readOnly: true, idempotent: true, run: (*Server).buildContext,
+		{name: "build_context", readOnly: true, idempotent: true, run: (*Server).buildContext,
 			schema: object(map[string]any{"query": str("the task or question the context is for"),
 				"max_tokens": integer("token budget of the block (default 1500)", 16, 32000), "scope": argScope, "type": argType,
 				"workdir": argWorkdir}, "query")},
-		{name: "daily_append", desc: prompts.MCPDailyAppend, run: (*Server).dailyAppend,
+		{name: "daily_append", run: (*Server).dailyAppend,
 			schema: object(map[string]any{"text": str("one journal line")}, "text")},
-		{name: "observe_turn", desc: prompts.MCPObserveTurn, run: (*Server).observeTurn,
+		{name: "observe_turn", run: (*Server).observeTurn,
 			schema: object(map[string]any{"session_id": str("your conversation's id"),
 				"messages": map[string]any{"type": "array", "minItems": 1, "maxItems": 64, "description": "the turn's messages, oldest first",
 					"items": object(map[string]any{"role": enum("who spoke", "user", "assistant"), "content": str("the message text"),
@@ -109,13 +109,13 @@ func tools() []tool {
 					"items": object(map[string]any{"tool": str("Write, Edit, Bash…"), "path": str("the file"),
 						"kind": enum("what happened", "write", "edit", "delete", "command")}, "tool")},
 				"workdir": argWorkdir}, "messages")},
-		{name: "kv_get", desc: prompts.MCPKVGet, readOnly: true, idempotent: true, agentOnly: true, run: kvCall("kv.get"),
+		{name: "kv_get", readOnly: true, idempotent: true, agentOnly: true, run: kvCall("kv.get"),
 			schema: object(map[string]any{"key": str("the key")}, "key")},
-		{name: "kv_set", desc: prompts.MCPKVSet, idempotent: true, destructive: true, agentOnly: true, run: kvCall("kv.set"),
+		{name: "kv_set", idempotent: true, destructive: true, agentOnly: true, run: kvCall("kv.set"),
 			schema: object(map[string]any{"key": str("the key"), "value": str("the value")}, "key", "value")},
-		{name: "kv_delete", desc: prompts.MCPKVDelete, idempotent: true, destructive: true, agentOnly: true, run: kvCall("kv.delete"),
+		{name: "kv_delete", idempotent: true, destructive: true, agentOnly: true, run: kvCall("kv.delete"),
 			schema: object(map[string]any{"key": str("the key")}, "key")},
-		{name: "kv_list", desc: prompts.MCPKVList, readOnly: true, idempotent: true, agentOnly: true, run: kvCall("kv.list"),
+		{name: "kv_list", readOnly: true, idempotent: true, agentOnly: true, run: kvCall("kv.list"),
 			schema: object(map[string]any{"prefix": str("only keys starting with this")})},
 	}
 }
@@ -129,7 +129,7 @@ func (t tool) sdkTool() *sdk.Tool {
 		d := t.destructive
 		ann.DestructiveHint = &d
 	}
-	return &sdk.Tool{Name: t.name, Description: t.desc, InputSchema: t.schema, Annotations: ann}
+	return &sdk.Tool{Name: t.name, Description: api.MCPToolDescription(t.name), InputSchema: t.schema, Annotations: ann}
 }
 
 // decode reads a tool's arguments strictly: unknown fields and wrong types are refused with the

@@ -88,6 +88,12 @@ var sections = []section{
 		{"DecisionApplyOutcome", t[organizer.DecisionOutcome](), "", ""},
 		{"ApplyReportResult", t[organizer.ApplyResult](), "", ""},
 	}},
+	{"integrations (MCP)", []entry{
+		{"Snippets", t[api.Snippets](), "Configuration that connects each kind of MCP client, with the binary's real path.", ""},
+		{"ConnectedAgent", t[api.ConnectedAgent](), "One agent that called the MCP server (integrations.agents).", ""},
+		{"AgentsParams", t[api.AgentsParams](), "", ""},
+		{"AgentsResult", t[api.AgentsResult](), "", ""},
+	}},
 }
 
 // named maps Go types to the hand-written TypeScript types (types.manual.ts) they encode as.

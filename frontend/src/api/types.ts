@@ -566,4 +566,36 @@ export interface ApplyReportResult {
   snapshot: string
 }
 
+// ---------------------------------------------------------------- integrations (MCP)
+
+/** Configuration that connects each kind of MCP client, with the binary's real path. */
+export interface Snippets {
+  binary: string
+  claude_code: string
+  cursor: string
+  stdio: string
+  http: string
+  http_url: string
+  token_file: string
+  hook: string
+}
+
+/** One agent that called the MCP server (integrations.agents). */
+export interface ConnectedAgent {
+  name: string
+  transport: string
+  client?: string
+  last_call?: string
+  last_time: string
+  calls: number
+}
+
+export interface AgentsParams {
+  hours?: number
+}
+
+export interface AgentsResult {
+  agents: ConnectedAgent[] | null
+}
+
 export type OrganizerSettingsPatch = Partial<OrganizerSettings>

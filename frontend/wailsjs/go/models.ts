@@ -1,5 +1,88 @@
 export namespace api {
 	
+	export class AgentsParams {
+	    hours?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new AgentsParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.hours = source["hours"];
+	    }
+	}
+	export class ConnectedAgent {
+	    name: string;
+	    transport: string;
+	    client?: string;
+	    last_call?: string;
+	    // Go type: time
+	    last_time: any;
+	    calls: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ConnectedAgent(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.transport = source["transport"];
+	        this.client = source["client"];
+	        this.last_call = source["last_call"];
+	        this.last_time = this.convertValues(source["last_time"], null);
+	        this.calls = source["calls"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class AgentsResult {
+	    agents: ConnectedAgent[];
+	
+	    static createFrom(source: any = {}) {
+	        return new AgentsResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.agents = this.convertValues(source["agents"], ConnectedAgent);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class AppInfo {
 	    version: string;
 	    home: string;
@@ -226,6 +309,7 @@ export namespace api {
 	        this.messages = source["messages"];
 	    }
 	}
+	
 	export class DayListParams {
 	    from?: string;
 	    to?: string;
@@ -884,6 +968,32 @@ export namespace api {
 		    }
 		    return a;
 		}
+	}
+	export class Snippets {
+	    binary: string;
+	    claude_code: string;
+	    cursor: string;
+	    stdio: string;
+	    http: string;
+	    http_url: string;
+	    token_file: string;
+	    hook: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Snippets(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.binary = source["binary"];
+	        this.claude_code = source["claude_code"];
+	        this.cursor = source["cursor"];
+	        this.stdio = source["stdio"];
+	        this.http = source["http"];
+	        this.http_url = source["http_url"];
+	        this.token_file = source["token_file"];
+	        this.hook = source["hook"];
+	    }
 	}
 	
 	export class ToolParams {
