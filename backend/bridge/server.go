@@ -347,7 +347,9 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /healthz", s.handleHealth)
 	mux.HandleFunc("GET /", s.handleUI)
 	if s.cfg.MCP != nil {
-		mux.Handle("/mcp", s.mcpGuard(s.cfg.MCP))
+		for _, m := range []string{"GET", "POST", "DELETE"} {
+			mux.Handle(m+" /mcp", s.mcpGuard(s.cfg.MCP))
+		}
 	}
 	return s.guard(mux)
 }

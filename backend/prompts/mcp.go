@@ -62,8 +62,9 @@ keys. Use it for small state you want back in a later session (a cursor, a prefe
 	MCPKVSet = `Store "value" under "key" in your agent's private key-value store, replacing what was there.
 Other agents never see it. Not for facts about the person: those are memories (memory_write).`
 
-	MCPKVDelete = `Remove "key" from your agent's private key-value store.`
+	MCPKVDelete = `Remove "key" from your agent's private key-value store. Removing a key that is not there
+changes nothing. Other agents' keys are never reachable from here.`
 
-	MCPKVList = `List the keys of your agent's private key-value store, optionally only those starting with
-"prefix".`
+	MCPKVList = `List the keys of your agent's private key-value store with their values, optionally only those
+starting with "prefix" (for example "cursor/"). Other agents' keys are never listed.`
 )
