@@ -128,26 +128,41 @@ func (s *Server) observeTurn(c *call, raw json.RawMessage) (any, *toolError) {
 func kvCall(method string) func(s *Server, c *call, raw json.RawMessage) (any, *toolError) {
 	tool := strings.Replace(method, ".", "_", 1)
 	return func(s *Server, c *call, raw json.RawMessage) (any, *toolError) {
-		var a struct {
-			Key    *string `json:"key"`
-			Value  *string `json:"value"`
-			Prefix *string `json:"prefix"`
+		p := map[string]any{}
+		var err *toolError
+		switch method {
+		case "kv.get", "kv.delete":
+			var a struct {
+				Key string `json:"key"`
+			}
+			err, p["key"] = s.decode(tool, raw, &a), a.Key
+		case "kv.set":
+			var a struct {
+				Key   string `json:"key"`
+				Value string `json:"value"`
+			}
+			err, p["key"], p["value"] = s.decode(tool, raw, &a), a.Key, a.Value
+		default:
+			var a struct {
+				Prefix string `json:"prefix"`
+			}
+			err, p["prefix"] = s.decode(tool, raw, &a), a.Prefix
 		}
-		if e := s.decode(tool, raw, &a); e != nil {
-			return nil, e
+		if err != nil {
+			return nil, err
+		}
+		if k, ok := p["key"].(string); ok && strings.TrimSpace(k) == "" {
+			return nil, s.codedError(codeInvalidArguments, map[string]any{"Tool": tool, "Detail": "key is required"},
+				&nextCall{Tool: "kv_list", Arguments: map[string]any{}})
 		}
 		if _, ok := s.api.Lookup(method); !ok {
 			return nil, s.codedError(codeKVUnavailable, map[string]any{"Method": method}, nil)
 		}
-		p := map[string]any{"agent": c.st.agent}
-		for k, v := range map[string]*string{"key": a.Key, "value": a.Value, "prefix": a.Prefix} {
-			if v != nil {
-				p[k] = *v
-			}
-		}
-		res, err := s.api.Call(method, mustJSON(p))
-		if err != nil {
-			return nil, s.apiError(err, nil)
+		// The agent is the session's; a model never names it.
+		p["agent"] = c.st.agent
+		res, cerr := s.api.Call(method, mustJSON(p))
+		if cerr != nil {
+			return nil, s.apiError(cerr, nil)
 		}
 		return res, nil
 	}

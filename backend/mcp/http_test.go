@@ -157,6 +157,8 @@ func TestHTTPBadArguments(t *testing.T) {
 		{"memory_list", map[string]any{"cursor": "garbage"}, "mcp_invalid_cursor", "memory_list"},
 		{"build_context", map[string]any{"query": "x", "max_tokens": 3}, "invalid_budget", "build_context"},
 		{"daily_append", map[string]any{"text": "  "}, "mcp_invalid_arguments", "daily_append"},
+		{"kv_get", map[string]any{"key": "k", "agent": "someone-else"}, "mcp_invalid_arguments", "kv_get"},
+		{"kv_set", map[string]any{"key": " ", "value": "v"}, "mcp_invalid_arguments", "kv_list"},
 	} {
 		t.Run(tc.tool+"/"+tc.code, func(t *testing.T) {
 			c.t = t

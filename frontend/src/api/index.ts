@@ -6,6 +6,8 @@ import { WailsTransport, hasWails, type WailsWindow } from './wails'
 import { WsTransport, bridgeUrl, fetchProbe, resolveToken, type WebSocketLike } from './ws'
 import { Session } from './session'
 import type {
+  AgentsParams,
+  AgentsResult,
   AppInfo,
   ApplyReportParams,
   ApplyReportResult,
@@ -35,6 +37,7 @@ import type {
   SearchResult,
   Settings,
   SettingsUpdate,
+  Snippets,
   UpdateParams,
   WriteParams,
 } from './types'
@@ -147,6 +150,9 @@ export const organizerUpdateSettings = (p: OrganizerSettingsPatch) => call<Organ
 
 export const remoteStatus = () => call<RemoteStatus>('remote.status')
 export const regenerateRemoteToken = () => call<RemoteStatus>('remote.regenerateToken')
+
+export const integrationSnippets = () => call<Snippets>('integrations.snippets')
+export const connectedAgents = (p: AgentsParams = {}) => call<AgentsResult>('integrations.agents', p)
 
 export type { ConnectionState } from './ws'
 
