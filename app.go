@@ -42,6 +42,9 @@ type App struct {
 	bridgeAddr  string
 	bridgeErr   error
 	serveMode   bool
+	// agentServer is set for `engram mcp`: a long-running process that watches the home but
+	// leaves organizer runs to the app or serve (one stdio server runs per agent).
+	agentServer bool
 	allowRemote bool
 }
 
@@ -57,7 +60,7 @@ func NewApp(home string, catalog *i18n.Catalog, lang, version string, ui fs.FS) 
 func (a *App) Start(ctx context.Context, watch bool) error {
 	a.ctx, a.cancel = context.WithCancel(ctx)
 	svc, err := wire.Open(a.ctx, wire.Options{Home: a.home, Lang: a.lang, Catalog: a.catalog, Version: a.version,
-		Passive: !watch, Remote: a})
+		Passive: !watch || a.agentServer, Remote: a})
 	if err != nil {
 		return err
 	}

@@ -37,6 +37,7 @@ func runMCP(ctx context.Context, app *App, catalog *i18n.Catalog, lang string, a
 		fmt.Fprintln(os.Stderr, catalog.T(lang, "cli.mcp_bad_agent", map[string]any{"Agent": *agent}))
 		return 2
 	}
+	app.agentServer = true
 	if err := app.Start(ctx, true); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1

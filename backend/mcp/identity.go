@@ -172,8 +172,10 @@ func (s *Server) resolveWorkdir(ctx context.Context, ss *sdk.ServerSession, st *
 		if shown == nil {
 			shown = []string{}
 		}
-		return s.codedError(codeWorkdirNotAllowed, map[string]any{"Workdir": arg, "Allowed": strings.Join(shown, ", ")},
-			&nextCall{Tool: "memory_list", Arguments: map[string]any{}}).with("allowed", shown)
+		e := s.codedError(codeWorkdirNotAllowed, map[string]any{"Workdir": arg, "Allowed": strings.Join(shown, ", ")},
+			&nextCall{Tool: "memory_list", Arguments: map[string]any{}})
+		e.Allowed = shown
+		return e
 	}
 	if !filepath.IsAbs(arg) {
 		return "", refuse()

@@ -41,13 +41,6 @@ type toolError struct {
 	Allowed           []string       `json:"allowed_workdirs,omitempty"`
 }
 
-func (e *toolError) with(key string, v []string) *toolError {
-	if key == "allowed" {
-		e.Allowed = v
-	}
-	return e
-}
-
 // codedError translates code through the catalog (error.<code>).
 func (s *Server) codedError(code string, args map[string]any, next *nextCall) *toolError {
 	e := s.api.Error(code, args)
