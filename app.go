@@ -35,13 +35,13 @@ type App struct {
 	Events   *api.Hub
 	API      *api.API // acting as the user (window, CLI)
 
-	remoteMu    sync.Mutex // serialises Remote access toggles
-	bridgeMu    sync.Mutex
-	bridge      *bridge.Server
-	mcp         *mcp.Server // /mcp on the bridge
-	bridgeAddr  string
-	bridgeErr   error
-	serveMode   bool
+	remoteMu   sync.Mutex // serialises Remote access toggles
+	bridgeMu   sync.Mutex
+	bridge     *bridge.Server
+	mcp        *mcp.Server // /mcp on the bridge
+	bridgeAddr string
+	bridgeErr  error
+	serveMode  bool
 	// agentServer is set for `engram mcp`: a long-running process that watches the home but
 	// leaves organizer runs to the app or serve (one stdio server runs per agent).
 	agentServer bool
