@@ -133,9 +133,14 @@ func (s *IntegrationsService) Snippets(_ Empty) (Snippets, error) {
 
 // BuildSnippets renders the snippets for binary bin, the MCP URL and the token file.
 func BuildSnippets(bin, url, tokenFile string) Snippets {
+	// Snippets are pasted into files people read: "<token…>" stays as written, not \u003c.
 	indent := func(v any) string {
-		b, _ := json.MarshalIndent(v, "", "  ")
-		return string(b)
+		var b strings.Builder
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(v)
+		return strings.TrimSuffix(b.String(), "\n")
 	}
 	server := func(agent string) map[string]any {
 		return map[string]any{"command": bin, "args": []string{"mcp", "--agent", agent}}
