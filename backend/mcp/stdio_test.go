@@ -204,6 +204,18 @@ func TestStdioIsolationBetweenAgentsAndProjects(t *testing.T) {
 			t.Fatalf("beta read %v as a resource", id)
 		}
 	}
+	res, err := b.cs.ListResources(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range res.Resources {
+		if r.URI == "engram://memory/"+pa["id"].(string) || r.URI == "engram://memory/"+aa["id"].(string) {
+			t.Fatalf("beta lists %s", r.URI)
+		}
+	}
+	if len(res.Resources) != 2 { // the index and the global memory
+		t.Fatalf("beta's resources %d", len(res.Resources))
+	}
 	b.fails("memory_list", map[string]any{"workdir": p1}, "workdir_not_allowed")
 	if total := b.ok("memory_list", map[string]any{})["total"].(float64); total != 1 {
 		t.Fatalf("beta lists %v", total)
