@@ -27,6 +27,7 @@ type session struct {
 	lastTime  time.Time
 	calls     int64
 	lastSaved time.Time
+	dirty     bool // calls since the last write to the agents table
 }
 
 // NormalizeAgent turns a client's name into an agent name ("Claude Code" → "claude-code"):
@@ -71,6 +72,7 @@ func (s *Server) sessionFor(ss *sdk.ServerSession) *session {
 		// The state goes with the session: a closed stdio pipe or an expired HTTP session.
 		go func() {
 			_ = ss.Wait()
+			s.flush(st)
 			s.sessions.Delete(ss)
 		}()
 	}
@@ -156,12 +158,12 @@ func within(p, dir string) bool {
 // climb out unnoticed), and, where symlinks make it another folder, compared again as resolved,
 // so a link inside a root cannot reach a project outside every root.
 func (s *Server) resolveWorkdir(ctx context.Context, ss *sdk.ServerSession, st *session, arg string) (string, *toolError) {
-	allowed := s.allowedProjects(ctx, ss, st)
 	arg = strings.TrimSpace(arg)
+	if arg == "" && s.cfg.Workdir != "" {
+		return s.cfg.Workdir, nil // no round trip to the client for its roots
+	}
+	allowed := s.allowedProjects(ctx, ss, st)
 	if arg == "" {
-		if s.cfg.Workdir != "" {
-			return s.cfg.Workdir, nil
-		}
 		if len(allowed) == 1 {
 			return allowed[0], nil
 		}
@@ -211,22 +213,45 @@ func (s *Server) resolveWorkdir(ctx context.Context, ss *sdk.ServerSession, st *
 }
 
 // record notes a call for Settings → Integrations: in memory at every call, in the shared
-// table at most every few seconds per session so that a busy agent does not write per call.
+// table at most every RecordEvery per session (a busy agent does not write per call); what is
+// left unwritten goes out when the session ends (flush).
 func (s *Server) record(st *session, tool string) {
 	now := time.Now()
 	st.mu.Lock()
 	st.lastCall, st.lastTime = tool, now
 	st.calls++
 	save := st.agent != "" && now.Sub(st.lastSaved) >= s.cfg.RecordEvery
+	st.dirty = !save
 	if save {
 		st.lastSaved = now
 	}
-	ag := api.ConnectedAgent{Name: st.agent, Transport: s.cfg.Transport, Client: st.client, LastCall: tool,
-		LastTime: now.UTC(), Calls: st.calls}
+	ag := st.snapshot(s.cfg.Transport)
 	st.mu.Unlock()
 	if save {
-		if err := s.api.RecordAgent(ag); err != nil {
-			s.cfg.Logger.Warn("mcp: unable to record the agent", "agent", ag.Name, "err", err)
-		}
+		s.save(ag)
 	}
+}
+
+// flush writes what record left unwritten.
+func (s *Server) flush(st *session) {
+	st.mu.Lock()
+	dirty := st.dirty && st.agent != ""
+	st.dirty = false
+	ag := st.snapshot(s.cfg.Transport)
+	st.mu.Unlock()
+	if dirty {
+		s.save(ag)
+	}
+}
+
+func (s *Server) save(ag api.ConnectedAgent) {
+	if err := s.api.RecordAgent(ag); err != nil {
+		s.cfg.Logger.Warn("mcp: unable to record the agent", "agent", ag.Name, "err", err)
+	}
+}
+
+// snapshot is the session as the agents table shows it; st.mu is held.
+func (st *session) snapshot(transport string) api.ConnectedAgent {
+	return api.ConnectedAgent{Name: st.agent, Transport: transport, Client: st.client, LastCall: st.lastCall,
+		LastTime: st.lastTime.UTC(), Calls: st.calls}
 }

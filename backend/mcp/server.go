@@ -119,17 +119,28 @@ func New(a *api.API, hub *api.Hub, cfg Config) (*Server, error) {
 	return s, nil
 }
 
-// Close stops listening to the api's events.
+// Close stops listening to the api's events and writes the sessions' last calls.
 func (s *Server) Close() {
 	if s.unsub != nil {
 		s.unsub()
 		s.unsub = nil
 	}
+	s.flushAll()
+}
+
+// flushAll writes every session's last call (the process or the bridge is going away).
+func (s *Server) flushAll() {
+	s.sessions.Range(func(_, v any) bool {
+		s.flush(v.(*session))
+		return true
+	})
 }
 
 // Run serves one client over t (stdio: &sdk.StdioTransport{}) until it disconnects or ctx ends.
 func (s *Server) Run(ctx context.Context, t sdk.Transport) error {
 	err := s.srv.Run(ctx, t)
+	// The session is over: its last calls are written before the process closes the store.
+	s.flushAll()
 	if err != nil && (errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) || strings.Contains(err.Error(), "EOF")) {
 		return nil
 	}

@@ -279,8 +279,12 @@ func TestStdioAgentFromClientNameOrRefused(t *testing.T) {
 	anon.ok("memory_list", map[string]any{"scope": "global"})
 	// Connected agents are recorded in the shared home for Settings → Integrations, whichever
 	// process serves them; a session without a name is not.
+	// Its last call is written when the session ends, whatever the write throttle held back.
+	if err := named.cs.Close(); err != nil {
+		t.Fatal(err)
+	}
 	ags := agents(t, home)
-	if len(ags) != 1 || ags[0].Name != "claude-code" || ags[0].Transport != "stdio" || ags[0].LastCall == "" {
+	if len(ags) != 1 || ags[0].Name != "claude-code" || ags[0].Transport != "stdio" || ags[0].LastCall != "memory_write" || ags[0].Calls != 2 {
 		t.Fatalf("agents %+v", ags)
 	}
 }
