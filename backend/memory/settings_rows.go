@@ -33,8 +33,8 @@ func (s *Store) PutSetting(ctx context.Context, key, value string) error {
 // SettingsWithPrefix returns every settings row whose key starts with prefix, by key. Rows
 // written by other processes on the same home are included: the table is shared.
 func (s *Store) SettingsWithPrefix(ctx context.Context, prefix string) (map[string]string, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT key, value FROM settings WHERE substr(key, 1, ?) = ? ORDER BY key`,
-		len(prefix), prefix)
+	rows, err := s.db.QueryContext(ctx, `SELECT key, value FROM settings WHERE substr(key, 1, length(?1)) = ?1 ORDER BY key`,
+		prefix)
 	if err != nil {
 		return nil, fmt.Errorf("memory: unable to list settings %s*: %w", prefix, err)
 	}
