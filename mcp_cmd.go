@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 
@@ -44,7 +45,9 @@ func runMCP(ctx context.Context, app *App, catalog *i18n.Catalog, lang string, a
 	}
 	defer app.Stop()
 	srv, err := mcp.New(app.services.API(app.ctx, api.ActorTool), app.Events, mcp.Config{Agent: *agent, Workdir: *workdir,
-		Transport: api.TransportStdio, BudgetTokens: *budget, Version: version})
+		Transport: api.TransportStdio, BudgetTokens: *budget, Version: version,
+		// stdout is the protocol's: the server's own warnings go to stderr, which clients log.
+		Logger: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
