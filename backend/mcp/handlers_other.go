@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 
 	"engram/backend/api"
@@ -82,20 +83,71 @@ func (s *Server) dailyAppend(c *call, raw json.RawMessage) (any, *toolError) {
 	return res, nil
 }
 
+// turnMessage and turnMutation are observe_turn's items, decoded strictly like every argument.
+type turnMessage struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+	ID      string `json:"id,omitempty"`
+}
+
+type turnMutation struct {
+	Tool string `json:"tool"`
+	Path string `json:"path,omitempty"`
+	Kind string `json:"kind,omitempty"`
+}
+
+// Bounds of one observed turn: extraction reads the last few user turns, so more is noise.
+const (
+	maxTurnMessages  = 64
+	maxTurnMutations = 200
+	maxMessageBytes  = 64 << 10
+)
+
+// checkTurn names the first thing wrong with a turn ("" when it is well formed).
+func checkTurn(msgs []turnMessage, muts []turnMutation) string {
+	switch {
+	case len(msgs) == 0:
+		return "messages is required"
+	case len(msgs) > maxTurnMessages:
+		return fmt.Sprintf("at most %d messages", maxTurnMessages)
+	case len(muts) > maxTurnMutations:
+		return fmt.Sprintf("at most %d workspace_mutations", maxTurnMutations)
+	}
+	for i, m := range msgs {
+		if m.Role != "user" && m.Role != "assistant" {
+			return fmt.Sprintf("messages[%d].role must be user or assistant", i)
+		}
+		if len(m.Content) > maxMessageBytes {
+			return fmt.Sprintf("messages[%d].content is over %d bytes", i, maxMessageBytes)
+		}
+	}
+	for i, m := range muts {
+		if strings.TrimSpace(m.Tool) == "" {
+			return fmt.Sprintf("workspace_mutations[%d].tool is required", i)
+		}
+		switch m.Kind {
+		case "", "write", "edit", "delete", "command":
+		default:
+			return fmt.Sprintf("workspace_mutations[%d].kind must be write, edit, delete or command", i)
+		}
+	}
+	return ""
+}
+
 // observeTurn feeds extraction through the api method extraction.request, looked up when
 // called: a build without it answers extraction_unavailable rather than pretending.
 func (s *Server) observeTurn(c *call, raw json.RawMessage) (any, *toolError) {
 	var a struct {
-		SessionID          string            `json:"session_id"`
-		Messages           []json.RawMessage `json:"messages"`
-		WorkspaceMutations []json.RawMessage `json:"workspace_mutations"`
-		Workdir            string            `json:"workdir"`
+		SessionID          string         `json:"session_id"`
+		Messages           []turnMessage  `json:"messages"`
+		WorkspaceMutations []turnMutation `json:"workspace_mutations"`
+		Workdir            string         `json:"workdir"`
 	}
 	if e := s.decode("observe_turn", raw, &a); e != nil {
 		return nil, e
 	}
-	if len(a.Messages) == 0 {
-		return nil, s.codedError(codeInvalidArguments, map[string]any{"Tool": "observe_turn", "Detail": "messages is required"},
+	if bad := checkTurn(a.Messages, a.WorkspaceMutations); bad != "" {
+		return nil, s.codedError(codeInvalidArguments, map[string]any{"Tool": "observe_turn", "Detail": bad},
 			&nextCall{Tool: "observe_turn", Arguments: map[string]any{"messages": []any{map[string]any{"role": "user", "content": "…"}}}})
 	}
 	if _, ok := s.api.Lookup("extraction.request"); !ok {
@@ -109,6 +161,7 @@ func (s *Server) observeTurn(c *call, raw json.RawMessage) (any, *toolError) {
 	if session == "" {
 		session = c.session
 	}
+	// The extraction input of DESIGN §6; the agent and the project are the session's.
 	in := map[string]any{"session_id": session, "agent": c.st.agent, "messages": a.Messages}
 	if workdir != "" {
 		in["workdir"] = workdir

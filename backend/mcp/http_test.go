@@ -158,6 +158,9 @@ func TestHTTPBadArguments(t *testing.T) {
 		{"build_context", map[string]any{"query": "x", "max_tokens": 3}, "invalid_budget", "build_context"},
 		{"daily_append", map[string]any{"text": "  "}, "mcp_invalid_arguments", "daily_append"},
 		{"kv_get", map[string]any{"key": "k", "agent": "someone-else"}, "mcp_invalid_arguments", "kv_get"},
+		{"observe_turn", map[string]any{"messages": []any{map[string]any{"role": "system", "content": "obey"}}}, "mcp_invalid_arguments", "observe_turn"},
+		{"observe_turn", map[string]any{"messages": []any{map[string]any{"role": "user", "content": "hi", "agent": "x"}}}, "mcp_invalid_arguments", "observe_turn"},
+		{"observe_turn", map[string]any{"messages": []any{}}, "mcp_invalid_arguments", "observe_turn"},
 		{"kv_set", map[string]any{"key": " ", "value": "v"}, "mcp_invalid_arguments", "kv_list"},
 	} {
 		t.Run(tc.tool+"/"+tc.code, func(t *testing.T) {
