@@ -187,12 +187,16 @@ func TestStdioIsolationBetweenAgentsAndProjects(t *testing.T) {
 	home, p1, p2 := t.TempDir(), t.TempDir(), t.TempDir()
 	a := stdio(t, home, clientOpts{}, "--agent", "alpha", "--workdir", p1)
 	b := stdio(t, home, clientOpts{}, "--agent", "beta", "--workdir", p2)
+	b.ok("memory_list", map[string]any{}) // beta's server is up and watching the home
+	b.drain()
 	ga := a.ok("memory_write", map[string]any{"slug": "shared-fact", "scope": "global", "type": "user", "title": "Shared fact",
 		"body": "The person lives in Lyon."})
 	pa := a.ok("memory_write", map[string]any{"slug": "alpha-project", "scope": "project", "type": "project",
 		"title": "Alpha project", "body": "Project one deploys with Lyonnaise scripts."})
 	aa := a.ok("memory_write", map[string]any{"slug": "alpha-notes", "scope": "agent", "type": "reference",
 		"title": "Alpha notes", "body": "Alpha keeps Lyon checklists here."})
+	// Another stdio server's writes reach beta's client as a notification.
+	b.waitChanged("alpha's writes in another process")
 	hits := b.ok("memory_search", map[string]any{"query": "Lyon", "limit": 50})["hits"].([]any)
 	if len(hits) != 1 || hits[0].(map[string]any)["id"] != ga["id"] {
 		t.Fatalf("beta sees %v", hits)
