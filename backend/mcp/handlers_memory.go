@@ -63,15 +63,28 @@ func (s *Server) memorySearch(c *call, raw json.RawMessage) (any, *toolError) {
 	if terr != nil {
 		return nil, terr
 	}
+	// The ranking may move between pages (new vectors, other writers): a later page is read
+	// from a few places earlier and skips what this session was shown already, so no hit comes
+	// twice.
+	const slack = 5
+	from := max(offset-slack, 0)
 	res, terr := s.recallTool(c, a.Workdir, false, map[string]any{"action": "search", "query": a.Query, "scope": a.Scope,
-		"type": a.Type, "limit": limit, "offset": offset})
+		"type": a.Type, "limit": min(limit+offset-from+slack, 50), "offset": from})
 	if terr != nil {
 		return nil, terr
 	}
 	m := res.(map[string]any)
-	hits, _ := m["hits"].([]api.ToolHit)
+	all, _ := m["hits"].([]api.ToolHit)
 	more, _ := m["more"].(bool)
-	return s.page(len(hits), more, "memory_search", hash, offset, func(keep int, next string) any {
+	shown := c.st.shownFor(hash, offset == 0)
+	hits := make([]api.ToolHit, 0, limit)
+	for _, h := range all {
+		if !shown[h.ID] && len(hits) < limit {
+			hits = append(hits, h)
+		}
+	}
+	more = more || len(hits) == limit
+	out := s.page(len(hits), more, "memory_search", hash, offset, func(keep int, next string) any {
 		out := map[string]any{"hits": hits[:keep], "intent": m["intent"]}
 		if next != "" {
 			out["next_cursor"] = next
@@ -80,7 +93,13 @@ func (s *Server) memorySearch(c *call, raw json.RawMessage) (any, *toolError) {
 			out["note"] = note
 		}
 		return out
-	}), nil
+	})
+	var ids []string
+	for _, h := range out.(map[string]any)["hits"].([]api.ToolHit) {
+		ids = append(ids, h.ID)
+	}
+	c.st.markShown(hash, ids)
+	return out, nil
 }
 
 type listArgs struct {

@@ -79,6 +79,7 @@ type client struct {
 	t       *testing.T
 	cs      *sdk.ClientSession
 	changed chan struct{} // notifications/resources/list_changed
+	updated chan string   // notifications/resources/updated, by URI
 }
 
 type clientOpts struct {
@@ -86,8 +87,9 @@ type clientOpts struct {
 	roots []string // folders offered as file:// roots
 }
 
-func newSDKClient(o clientOpts) (*sdk.Client, chan struct{}) {
+func newSDKClient(o clientOpts) (*sdk.Client, chan struct{}, chan string) {
 	changed := make(chan struct{}, 64)
+	updated := make(chan string, 256)
 	name := o.name
 	if name == "" {
 		name = "test-client"
@@ -99,11 +101,17 @@ func newSDKClient(o clientOpts) (*sdk.Client, chan struct{}) {
 			default:
 			}
 		},
+		ResourceUpdatedHandler: func(_ context.Context, req *sdk.ResourceUpdatedNotificationRequest) {
+			select {
+			case updated <- req.Params.URI:
+			default:
+			}
+		},
 	})
 	for _, r := range o.roots {
 		c.AddRoots(&sdk.Root{URI: "file://" + r, Name: filepath.Base(r)})
 	}
-	return c, changed
+	return c, changed, updated
 }
 
 // stdio starts `engram mcp args…` on home as a subprocess and connects the SDK's client to it.
@@ -113,7 +121,7 @@ func stdio(t *testing.T, home string, o clientOpts, args ...string) *client {
 	cmd.Env = append(os.Environ(), "ENGRAM_HOME="+home, "ENGRAM_LANG=en")
 	var stderr syncBuffer
 	cmd.Stderr = &stderr
-	c, changed := newSDKClient(o)
+	c, changed, updated := newSDKClient(o)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	cs, err := c.Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
@@ -121,7 +129,7 @@ func stdio(t *testing.T, home string, o clientOpts, args ...string) *client {
 		t.Fatalf("connect over stdio: %v\nstderr: %s", err, stderr.String())
 	}
 	t.Cleanup(func() { _ = cs.Close() })
-	return &client{t: t, cs: cs, changed: changed}
+	return &client{t: t, cs: cs, changed: changed, updated: updated}
 }
 
 type syncBuffer struct {
@@ -245,7 +253,7 @@ func (h headerRT) RoundTrip(r *http.Request) (*http.Response, error) {
 // connect opens an MCP session over streamable HTTP with the given headers.
 func (e *httpEnv) connect(t *testing.T, o clientOpts, h http.Header) (*client, error) {
 	t.Helper()
-	c, changed := newSDKClient(o)
+	c, changed, updated := newSDKClient(o)
 	hc := &http.Client{Transport: headerRT{h: h, next: http.DefaultTransport}}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -254,7 +262,7 @@ func (e *httpEnv) connect(t *testing.T, o clientOpts, h http.Header) (*client, e
 		return nil, err
 	}
 	t.Cleanup(func() { _ = cs.Close() })
-	return &client{t: t, cs: cs, changed: changed}, nil
+	return &client{t: t, cs: cs, changed: changed, updated: updated}, nil
 }
 
 func (e *httpEnv) bearer() http.Header {
@@ -268,6 +276,22 @@ func (c *client) waitChanged(what string) {
 	case <-c.changed:
 	case <-time.After(60 * time.Second):
 		c.t.Fatalf("no notifications/resources/list_changed after %s", what)
+	}
+}
+
+// waitUpdated waits for notifications/resources/updated of uri.
+func (c *client) waitUpdated(uri, what string) {
+	c.t.Helper()
+	deadline := time.After(60 * time.Second)
+	for {
+		select {
+		case got := <-c.updated:
+			if got == uri {
+				return
+			}
+		case <-deadline:
+			c.t.Fatalf("no notifications/resources/updated of %s after %s", uri, what)
+		}
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"engram/backend/api"
 	"engram/backend/i18n"
@@ -118,6 +119,17 @@ func TestHTTPToolsIdentityAndNotifications(t *testing.T) {
 	if r := a.ok("memory_read", map[string]any{"id": w["id"]}); r["scope"] != "agent" {
 		t.Fatalf("read %v", r)
 	}
+	// The person's accept (the app, in this process) reaches a subscriber of that memory.
+	if err := a.cs.Subscribe(context.Background(), &sdk.SubscribeParams{URI: "engram://memory/" + w["id"].(string)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.cs.Subscribe(context.Background(), &sdk.SubscribeParams{URI: "engram://memory/" + w["id"].(string)}); err == nil {
+		t.Fatal("another agent subscribed to a memory it cannot see")
+	}
+	if _, err := e.svc.API(context.Background(), api.ActorUser).Invoke("memory.accept", &api.RefParams{ID: w["id"].(string)}); err != nil {
+		t.Fatal(err)
+	}
+	a.waitUpdated("engram://memory/"+w["id"].(string), "the person's accept")
 	// A write by another process on the home (the CLI) reaches the HTTP client too.
 	a.drain()
 	cli(t, home, "write", "--scope", "global", "--type", "user", "--slug", "likes-go", "--title", "Likes Go", "--body", "Writes Go.")
@@ -193,6 +205,15 @@ func TestHTTPOversizedResultsPageByCursor(t *testing.T) {
 		c.ok("memory_write", map[string]any{"slug": "topic-" + string(rune('a'+i)) + "-entry", "scope": "global", "type": "reference",
 			"title": "Topic about gardening " + string(rune('a'+i)),
 			"body":  strings.Repeat("Gardening notes with tomatoes and basil. ", 8)})
+	}
+	// Rankings settle once every vector is computed (the background indexer): wait for that
+	// state, so that the pages read one ranking.
+	deadline := time.Now().Add(2 * time.Minute)
+	for p := e.svc.Indexer.Progress(); p.Running || p.Done < p.Total || p.Total < n; p = e.svc.Indexer.Progress() {
+		if time.Now().After(deadline) {
+			t.Fatalf("vectors not computed: %+v", p)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 	for _, tc := range []struct {
 		tool string

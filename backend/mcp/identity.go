@@ -28,6 +28,50 @@ type session struct {
 	calls     int64
 	lastSaved time.Time
 	dirty     bool // calls since the last write to the agents table
+	// shown are the search hits each recent query (by argsHash) showed, so that its later
+	// pages skip them; a few queries are kept.
+	shown      map[string]map[string]bool
+	shownOrder []string
+}
+
+// maxPagedQueries bounds the queries whose shown hits a session keeps.
+const maxPagedQueries = 8
+
+// shownFor returns a copy of the hits the query hash showed; fresh forgets them (a first page).
+func (st *session) shownFor(hash string, fresh bool) map[string]bool {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.shown == nil {
+		st.shown = map[string]map[string]bool{}
+	}
+	set, ok := st.shown[hash]
+	if !ok {
+		st.shownOrder = append(st.shownOrder, hash)
+		if len(st.shownOrder) > maxPagedQueries {
+			delete(st.shown, st.shownOrder[0])
+			st.shownOrder = st.shownOrder[1:]
+		}
+	}
+	if !ok || fresh {
+		set = map[string]bool{}
+		st.shown[hash] = set
+	}
+	out := make(map[string]bool, len(set))
+	for id := range set {
+		out[id] = true
+	}
+	return out
+}
+
+// markShown adds the hits a page of the query hash showed.
+func (st *session) markShown(hash string, ids []string) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if set, ok := st.shown[hash]; ok {
+		for _, id := range ids {
+			set[id] = true
+		}
+	}
 }
 
 // NormalizeAgent turns a client's name into an agent name ("Claude Code" → "claude-code"):

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -41,10 +42,37 @@ func (s *Server) registerResources() {
 	})
 }
 
-// memoriesChanged tells every session that the resource list changed. Re-adding the index
-// resource is the SDK's way to send notifications/resources/list_changed (debounced).
-func (s *Server) memoriesChanged() {
+// memoriesChanged tells every session that the resource list changed (re-adding the index
+// resource is the SDK's way to send notifications/resources/list_changed, debounced), and the
+// sessions subscribed to the index or to a changed memory that it was updated. The hub calls
+// from the store's goroutine: the notifications go out from their own.
+func (s *Server) memoriesChanged(data any) {
 	s.srv.AddResource(s.index, s.readIndex)
+	var ids []string
+	if m, ok := data.(map[string]any); ok {
+		ids, _ = m["ids"].([]string)
+	}
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = s.srv.ResourceUpdated(ctx, &sdk.ResourceUpdatedNotificationParams{URI: IndexURI})
+		for _, id := range ids {
+			_ = s.srv.ResourceUpdated(ctx, &sdk.ResourceUpdatedNotificationParams{URI: memoryURIStart + id})
+		}
+	}()
+}
+
+// subscribe admits a subscription to the index or to a memory the session can read; any other
+// address reads as absent, like a read of it.
+func (s *Server) subscribe(ctx context.Context, req *sdk.SubscribeRequest) error {
+	uri := req.Params.URI
+	if uri == IndexURI {
+		return nil
+	}
+	if _, err := s.readMemory(ctx, &sdk.ReadResourceRequest{Session: req.Session, Params: &sdk.ReadResourceParams{URI: uri}}); err != nil {
+		return sdk.ResourceNotFoundError(uri)
+	}
+	return nil
 }
 
 func (s *Server) readIndex(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {

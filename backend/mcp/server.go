@@ -100,6 +100,8 @@ func New(a *api.API, hub *api.Hub, cfg Config) (*Server, error) {
 			st := s.sessionFor(req.Session)
 			s.record(st, "initialize")
 		},
+		SubscribeHandler:   s.subscribe,
+		UnsubscribeHandler: func(context.Context, *sdk.UnsubscribeRequest) error { return nil },
 		RootsListChangedHandler: func(_ context.Context, req *sdk.RootsListChangedRequest) {
 			st := s.sessionFor(req.Session)
 			st.mu.Lock()
@@ -110,9 +112,9 @@ func New(a *api.API, hub *api.Hub, cfg Config) (*Server, error) {
 	s.register()
 	s.registerResources()
 	if hub != nil {
-		s.unsub = hub.Subscribe(func(name string, _ any) {
+		s.unsub = hub.Subscribe(func(name string, data any) {
 			if name == api.EventMemoryChanged {
-				s.memoriesChanged()
+				s.memoriesChanged(data)
 			}
 		})
 	}

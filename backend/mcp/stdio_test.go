@@ -163,10 +163,21 @@ func TestStdioResources(t *testing.T) {
 	if _, err := c.cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: "engram://memory/01NOPE"}); err == nil {
 		t.Fatal("a missing memory was read")
 	}
+	// Subscriptions: the index, and a memory the session sees (never one it does not); a
+	// write by another process (the CLI) reaches the index's subscriber.
+	uri := "engram://memory/" + w["id"].(string)
+	for _, u := range []string{uri, "engram://index"} {
+		if err := c.cs.Subscribe(ctx, &sdk.SubscribeParams{URI: u}); err != nil {
+			t.Fatalf("subscribe %s: %v", u, err)
+		}
+	}
+	if err := c.cs.Subscribe(ctx, &sdk.SubscribeParams{URI: "engram://memory/01NOPE"}); err == nil {
+		t.Fatal("subscribed to a memory that is not there")
+	}
+	cli(t, home, "write", "--scope", "global", "--type", "user", "--slug", "uses-zsh", "--title", "Uses zsh", "--body", "Shell is zsh.")
+	c.waitUpdated("engram://index", "a write from the CLI")
 }
 
-// A write by another process (the CLI) reaches the MCP client as a list_changed notification,
-// and the next search finds it.
 func TestStdioSeesConcurrentCLIWriter(t *testing.T) {
 	home := t.TempDir()
 	c := stdio(t, home, clientOpts{}, "--agent", "tester")

@@ -97,7 +97,9 @@ func (s *Service) toolSearch(ctx context.Context, tc *toolCtx) ToolResult {
 		limit = 10
 	}
 	offset := min(max(c.Offset, 0), MaxToolOffset)
-	res, err := s.Search(ctx, tc.view.Search(SearchParams{Query: c.Query, Type: c.Type, Limit: offset + limit, BestEffort: true}))
+	// A later page is the same recall read further, not another: it counts no access.
+	res, err := s.Search(ctx, tc.view.Search(SearchParams{Query: c.Query, Type: c.Type, Limit: offset + limit, BestEffort: true,
+		NoTouch: offset > 0}))
 	if err != nil {
 		return s.toolFailure(ctx, tc, err)
 	}
