@@ -146,13 +146,14 @@ func (a *App) stopBridge() {
 	srv, mcpSrv := a.bridge, a.mcp
 	a.bridge, a.mcp = nil, nil
 	a.bridgeMu.Unlock()
-	if mcpSrv != nil {
-		mcpSrv.Close()
-	}
 	if srv != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 		defer cancel()
 		_ = srv.Stop(ctx)
+	}
+	// After the bridge: the MCP sessions' last calls are written once no request is left.
+	if mcpSrv != nil {
+		mcpSrv.Close()
 	}
 }
 
