@@ -12,6 +12,7 @@ import (
 	"engram/backend/api"
 	"engram/backend/bridge"
 	"engram/backend/i18n"
+	"engram/backend/mcp"
 	"engram/backend/settings"
 	"engram/backend/wire"
 )
@@ -34,12 +35,16 @@ type App struct {
 	Events   *api.Hub
 	API      *api.API // acting as the user (window, CLI)
 
-	remoteMu    sync.Mutex // serialises Remote access toggles
-	bridgeMu    sync.Mutex
-	bridge      *bridge.Server
-	bridgeAddr  string
-	bridgeErr   error
-	serveMode   bool
+	remoteMu   sync.Mutex // serialises Remote access toggles
+	bridgeMu   sync.Mutex
+	bridge     *bridge.Server
+	mcp        *mcp.Server // /mcp on the bridge
+	bridgeAddr string
+	bridgeErr  error
+	serveMode  bool
+	// agentServer is set for `engram mcp`: a long-running process that watches the home but
+	// leaves organizer runs to the app or serve (one stdio server runs per agent).
+	agentServer bool
 	allowRemote bool
 }
 
@@ -55,7 +60,7 @@ func NewApp(home string, catalog *i18n.Catalog, lang, version string, ui fs.FS) 
 func (a *App) Start(ctx context.Context, watch bool) error {
 	a.ctx, a.cancel = context.WithCancel(ctx)
 	svc, err := wire.Open(a.ctx, wire.Options{Home: a.home, Lang: a.lang, Catalog: a.catalog, Version: a.version,
-		Passive: !watch, Remote: a})
+		Passive: !watch || a.agentServer, Remote: a})
 	if err != nil {
 		return err
 	}
@@ -118,28 +123,37 @@ func (a *App) StartBridge(addr string, allowRemote bool) error {
 	a.bridgeMu.Lock()
 	defer a.bridgeMu.Unlock()
 	a.bridgeAddr, a.allowRemote = addr, allowRemote
-	srv, err := bridge.New(bridge.Config{Addr: addr, AllowRemote: allowRemote, Home: a.home},
+	mcpSrv, err := mcp.New(a.services.API(a.ctx, api.ActorTool), a.Events, mcp.Config{Transport: api.TransportHTTP, Version: a.version})
+	if err != nil {
+		return err
+	}
+	srv, err := bridge.New(bridge.Config{Addr: addr, AllowRemote: allowRemote, Home: a.home, MCP: mcpSrv.Handler()},
 		a.services.API(a.ctx, api.ActorBridge), a.Events, a.ui)
 	if err == nil {
 		err = srv.Start()
 	}
 	a.bridgeErr = err
 	if err != nil {
+		mcpSrv.Close()
 		return err
 	}
-	a.bridge = srv
+	a.bridge, a.mcp = srv, mcpSrv
 	return nil
 }
 
 func (a *App) stopBridge() {
 	a.bridgeMu.Lock()
-	srv := a.bridge
-	a.bridge = nil
+	srv, mcpSrv := a.bridge, a.mcp
+	a.bridge, a.mcp = nil, nil
 	a.bridgeMu.Unlock()
 	if srv != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 		defer cancel()
 		_ = srv.Stop(ctx)
+	}
+	// After the bridge: the MCP sessions' last calls are written once no request is left.
+	if mcpSrv != nil {
+		mcpSrv.Close()
 	}
 }
 

@@ -63,6 +63,7 @@ func run(args []string) int {
 			return app.API, app.Stop, nil
 		},
 		Serve: func(ctx context.Context, args []string) int { return serve(ctx, newApp(), catalog, lang, args) },
+		MCP:   func(ctx context.Context, args []string) int { return runMCP(ctx, newApp(), catalog, lang, args) },
 		Bench: benchVerb,
 		Home:  home,
 		ReadFile: func(path string) ([]byte, error) {

@@ -77,6 +77,8 @@ type API struct {
 	KV        *KvService
 	Sessions  *SessionsService
 	Hook      *HookService
+	// Integrations is Settings → Integrations (MCP snippets, connected agents).
+	Integrations *IntegrationsService
 
 	methods []Method
 	byName  map[string]*Method
@@ -98,6 +100,7 @@ func New(ctx context.Context, deps Deps, actor string) *API {
 	a.KV = &KvService{a}
 	a.Sessions = &SessionsService{a}
 	a.Hook = &HookService{a}
+	a.Integrations = &IntegrationsService{a}
 	a.methods = a.table()
 	a.byName = map[string]*Method{}
 	for i := range a.methods {
@@ -111,7 +114,7 @@ func (a *API) Actor() string { return a.actor }
 
 // Bindings are the service objects the Wails app binds.
 func (a *API) Bindings() []any {
-	return []any{a.App, a.Memory, a.Daily, a.Quota, a.Index, a.Settings, a.I18n, a.Remote, a.Recall, a.Organizer, a.KV, a.Sessions, a.Hook}
+	return []any{a.App, a.Memory, a.Daily, a.Quota, a.Index, a.Settings, a.I18n, a.Remote, a.Recall, a.Organizer, a.KV, a.Sessions, a.Hook, a.Integrations}
 }
 
 type flags struct{ readOnly, destructive bool }
@@ -184,6 +187,8 @@ func (a *API) table() []Method {
 		method("sessions.read", a.Sessions.Read, ro),
 		method("sessions.delete", a.Sessions.Delete, del),
 		method("hook.claudeCode", a.Hook.ClaudeCode, rw),
+		method("integrations.snippets", a.Integrations.Snippets, ro),
+		method("integrations.agents", a.Integrations.Agents, ro),
 	}
 }
 

@@ -1,6 +1,9 @@
 package api
 
-import "engram/backend/memory"
+import (
+	"engram/backend/memory"
+	"engram/backend/recall"
+)
 
 // The vocabulary transports need, re-exported so that cli, bridge, desktop and mcp import api
 // and nothing below it (the transport-imports test holds them to that). Aliases, not copies:
@@ -15,6 +18,18 @@ type (
 	QuotaSummary    = memory.QuotaSummary
 	ReconcileReport = memory.ReconcileReport
 	DoctorReport    = memory.DoctorReport
+
+	// The MemoryManager tool's answers (recall.tool), for transports that page or reshape them.
+	ToolResult = recall.ToolResult
+	ToolError  = recall.ToolError
+	ToolHit    = recall.ToolHit
+	ToolEntry  = recall.ToolEntry
+
+	// The recall methods' params and results, for transports that call them by name.
+	OverviewParams = recall.OverviewParams
+	OverviewResult = recall.OverviewResult
+	ContextParams  = recall.ContextParams
+	ContextResult  = recall.ContextResult
 )
 
 // Scopes, types and confidences a transport may name.

@@ -6,9 +6,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 )
 
-// Run answers `engram bench store|recall|bridge|locomo`, the command line already read by
+// Run answers `engram bench store|recall|bridge|mcp|locomo`, the command line already read by
 // the CLI: figures to stdout (JSON with jsonOut), progress to stderr.
 func Run(ctx context.Context, what string, sizes []int, file string, jsonOut bool, stdout, stderr io.Writer) error {
 	switch what {
@@ -34,6 +35,17 @@ func Run(ctx context.Context, what string, sizes []int, file string, jsonOut boo
 		return nil
 	case "locomo":
 		return RunLocomo(ctx, file, jsonOut, stdout)
+	case "mcp":
+		bin, err := os.Executable()
+		if err != nil {
+			return err
+		}
+		f, err := RunMCP(ctx, 10000, bin, stderr)
+		if err != nil {
+			return err
+		}
+		PrintMCP(stdout, f, jsonOut)
+		return nil
 	}
 	return fmt.Errorf("bench: unknown benchmark %q", what)
 }

@@ -59,6 +59,9 @@ type Config struct {
 	// idle UI stays connected.
 	PingInterval, PongTimeout time.Duration
 	Logger                    *slog.Logger
+	// MCP, when set, serves MCP's streamable HTTP at /mcp behind the same token (as a Bearer
+	// header) and the same Host and Origin checks.
+	MCP http.Handler
 }
 
 func (c *Config) defaults() {
@@ -371,6 +374,11 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /ws", s.handleWS)
 	mux.HandleFunc("GET /healthz", s.handleHealth)
 	mux.HandleFunc("GET /", s.handleUI)
+	if s.cfg.MCP != nil {
+		for _, m := range []string{"GET", "POST", "DELETE"} {
+			mux.Handle(m+" /mcp", s.mcpGuard(s.cfg.MCP))
+		}
+	}
 	return s.guard(mux)
 }
 

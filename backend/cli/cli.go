@@ -27,6 +27,8 @@ type Env struct {
 	Open func(ctx context.Context) (a *api.API, close func() error, err error)
 	// Serve runs the headless web UI and bridge; nil when this build has none.
 	Serve func(ctx context.Context, args []string) int
+	// MCP serves the MCP server over stdin and stdout; nil when this build has none.
+	MCP func(ctx context.Context, args []string) int
 	// Bench runs the benchmark harness; nil in the shipped binaries (it builds with -tags
 	// bench, package main hands it in).
 	Bench func(ctx context.Context, req BenchRequest) error

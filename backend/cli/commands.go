@@ -31,9 +31,18 @@ func (r *runner) serve(ctx context.Context, args []string) error {
 	return exitCode(r.env.Serve(ctx, args))
 }
 
+// mcp runs the MCP server over stdio (Env.MCP); it opens the home itself and owns stdout.
+func (r *runner) mcp(ctx context.Context, args []string) error {
+	if r.env.MCP == nil {
+		fmt.Fprintln(r.env.Stderr, r.t("cli.mcp_unavailable", nil))
+		return exitCode(1)
+	}
+	return exitCode(r.env.MCP(ctx, args))
+}
+
 // BenchRequest is one `engram bench` command line, read and checked.
 type BenchRequest struct {
-	What  string // store | recall | bridge | locomo
+	What  string // store | recall | bridge | mcp | locomo
 	Sizes []int  // store sizes, for store and recall
 	File  string // the LoCoMo file, for locomo
 	JSON  bool
@@ -63,7 +72,7 @@ func (r *runner) benchRun(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := r.need("bench", "store | recall | bridge | locomo FILE", pos, 1); err != nil {
+	if err := r.need("bench", "store | recall | bridge | mcp | locomo FILE", pos, 1); err != nil {
 		return err
 	}
 	req := BenchRequest{What: pos[0], JSON: r.json, Stdout: r.env.Stdout, Stderr: r.env.Stderr}
@@ -76,14 +85,14 @@ func (r *runner) benchRun(ctx context.Context, args []string) error {
 			}
 			req.Sizes = append(req.Sizes, n)
 		}
-	case "bridge":
+	case "bridge", "mcp":
 	case "locomo":
 		if err := r.need("bench locomo", "FILE", pos, 2); err != nil {
 			return err
 		}
 		req.File = pos[1]
 	default:
-		return usageError(fmt.Sprintf("bench %s: use store, recall, bridge or locomo", pos[0]))
+		return usageError(fmt.Sprintf("bench %s: use store, recall, bridge, mcp or locomo", pos[0]))
 	}
 	return r.env.Bench(ctx, req)
 }

@@ -66,6 +66,7 @@ var commands = []command{
 	{name: "version", run: (*runner).version},
 	{name: "--version", run: (*runner).version},
 	{name: "serve", run: (*runner).serve},
+	{name: "mcp", run: (*runner).mcp},
 	{name: "bench", run: (*runner).bench},
 	{name: "daily", home: true, run: (*runner).daily},
 	{name: "kv", home: true, run: (*runner).kv},

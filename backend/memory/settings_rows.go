@@ -29,3 +29,26 @@ func (s *Store) PutSetting(ctx context.Context, key, value string) error {
 	}
 	return nil
 }
+
+// SettingsWithPrefix returns every settings row whose key starts with prefix, by key. Rows
+// written by other processes on the same home are included: the table is shared.
+func (s *Store) SettingsWithPrefix(ctx context.Context, prefix string) (map[string]string, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT key, value FROM settings WHERE substr(key, 1, length(?1)) = ?1 ORDER BY key`,
+		prefix)
+	if err != nil {
+		return nil, fmt.Errorf("memory: unable to list settings %s*: %w", prefix, err)
+	}
+	defer rows.Close()
+	out := map[string]string{}
+	for rows.Next() {
+		var k, v string
+		if err := rows.Scan(&k, &v); err != nil {
+			return nil, fmt.Errorf("memory: unable to read settings %s*: %w", prefix, err)
+		}
+		out[k] = v
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("memory: unable to list settings %s*: %w", prefix, err)
+	}
+	return out, nil
+}

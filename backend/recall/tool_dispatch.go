@@ -96,17 +96,22 @@ func (s *Service) toolSearch(ctx context.Context, tc *toolCtx) ToolResult {
 	if limit <= 0 || limit > 50 {
 		limit = 10
 	}
-	res, err := s.Search(ctx, tc.view.Search(SearchParams{Query: c.Query, Type: c.Type, Limit: limit, BestEffort: true}))
+	offset := min(max(c.Offset, 0), MaxToolOffset)
+	// A later page is the same recall read further, not another: it counts no access.
+	res, err := s.Search(ctx, tc.view.Search(SearchParams{Query: c.Query, Type: c.Type, Limit: offset + limit, BestEffort: true,
+		NoTouch: offset > 0}))
 	if err != nil {
 		return s.toolFailure(ctx, tc, err)
 	}
 	hits := make([]ToolHit, 0, len(res.Hits))
-	for _, h := range res.Hits {
-		if tc.view.Allows(h.Memory) {
+	for i, h := range res.Hits {
+		if i >= offset && tc.view.Allows(h.Memory) {
 			hits = append(hits, toolHit(h.Memory, h.Snippet, h.Score))
 		}
 	}
-	out := map[string]any{"hits": hits, "intent": res.Analysis.Intent}
+	// A full page may have more behind it; the ranker was asked for exactly this many.
+	out := map[string]any{"hits": hits, "intent": res.Analysis.Intent,
+		"more": len(res.Hits) == offset+limit && offset+limit < MaxToolOffset+50}
 	found := len(hits) > 0
 	if c.IncludeHistory {
 		history, err := s.searchHistory(ctx, tc.view, c.Query, limit)
@@ -128,7 +133,7 @@ func (s *Service) toolList(ctx context.Context, tc *toolCtx) ToolResult {
 		limit = 20
 	}
 	f := tc.view.Filter()
-	f.Type, f.Limit = tc.c.Type, limit
+	f.Type, f.Limit, f.Offset = tc.c.Type, limit, max(tc.c.Offset, 0)
 	items, total, err := s.store.List(ctx, f)
 	if err != nil {
 		return s.toolFailure(ctx, tc, err)

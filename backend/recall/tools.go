@@ -31,6 +31,10 @@ const (
 	actionAccept = "accept"
 )
 
+// MaxToolOffset bounds how deep search and list page: a search ranks at most this many plus
+// one page of hits.
+const MaxToolOffset = 150
+
 var readActions = []string{ActionSearch, ActionList, ActionRead}
 var writeActions = []string{ActionWrite, ActionUpdate, ActionDelete}
 
@@ -55,6 +59,7 @@ func MemoryManagerTool(readWrite bool) ToolDef {
 		"limit":   map[string]any{"type": "integer", "minimum": 1, "maximum": 50},
 		"include_history": map[string]any{"type": "boolean",
 			"description": "search: also return matching past messages of your own conversations in this project"},
+		"offset": map[string]any{"type": "integer", "minimum": 0, "maximum": MaxToolOffset, "description": "search and list: skip this many entries (the next page)"},
 	}
 	if readWrite {
 		props["title"] = map[string]any{"type": "string", "description": "one line, at most 120 characters"}
@@ -74,14 +79,16 @@ func MemoryManagerTool(readWrite bool) ToolDef {
 
 // ToolCall is the arguments of one MemoryManager call.
 type ToolCall struct {
-	Action          string            `json:"action"`
-	Query           string            `json:"query,omitempty"`
-	ID              string            `json:"id,omitempty"`
-	Slug            string            `json:"slug,omitempty"`
-	Scope           memory.Scope      `json:"scope,omitempty"`
-	Type            memory.Type       `json:"type,omitempty"`
-	Workdir         string            `json:"workdir,omitempty"`
-	Limit           int               `json:"limit,omitempty"`
+	Action  string       `json:"action"`
+	Query   string       `json:"query,omitempty"`
+	ID      string       `json:"id,omitempty"`
+	Slug    string       `json:"slug,omitempty"`
+	Scope   memory.Scope `json:"scope,omitempty"`
+	Type    memory.Type  `json:"type,omitempty"`
+	Workdir string       `json:"workdir,omitempty"`
+	Limit   int          `json:"limit,omitempty"`
+	// Offset pages search and list: the entries before it were shown already.
+	Offset          int               `json:"offset,omitempty"`
 	Title           *string           `json:"title,omitempty"`
 	Body            *string           `json:"body,omitempty"`
 	Mode            string            `json:"mode,omitempty"`

@@ -2,6 +2,7 @@ package recall
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -273,3 +274,38 @@ func TestMemoryManagerWritesStayUnreviewed(t *testing.T) {
 }
 
 func ptr(s string) *string { return &s }
+
+// Search and list page by offset: the pages together are the whole answer, each entry once.
+func TestMemoryManagerPagesByOffset(t *testing.T) {
+	e := newEnv(t)
+	var ms []mem
+	for i := range 7 {
+		ms = append(ms, mem{slug: fmt.Sprintf("garden-note-%d", i), title: fmt.Sprintf("Garden note %d", i),
+			body: "Tomatoes and basil in the garden."})
+	}
+	e.write(ms...)
+	for _, action := range []string{"list", "search"} {
+		t.Run(action, func(t *testing.T) {
+			seen := map[string]bool{}
+			for offset := 0; offset < 9; offset += 3 {
+				r := call(t, e, ToolEnv{}, fmt.Sprintf(`{"action":%q,"query":"garden tomatoes","limit":3,"offset":%d}`, action, offset))
+				if !r.OK {
+					t.Fatalf("%+v", r.Error)
+				}
+				key := "items"
+				if action == "search" {
+					key = "hits"
+				}
+				for _, h := range r.Result.(map[string]any)[key].([]ToolHit) {
+					if seen[h.ID] {
+						t.Fatalf("%s twice", h.Slug)
+					}
+					seen[h.ID] = true
+				}
+			}
+			if len(seen) != 7 {
+				t.Fatalf("pages held %d of 7", len(seen))
+			}
+		})
+	}
+}

@@ -109,6 +109,12 @@ var sections = []section{
 		{"SessionDetail", t[api.SessionDetail](), "", ""},
 		{"SessionDeleted", t[api.SessionDeleted](), "", ""},
 	}},
+	{"integrations (MCP)", []entry{
+		{"Snippets", t[api.Snippets](), "Configuration that connects each kind of MCP client, with the binary's real path.", ""},
+		{"ConnectedAgent", t[api.ConnectedAgent](), "One agent that called the MCP server (integrations.agents).", ""},
+		{"AgentsParams", t[api.AgentsParams](), "", ""},
+		{"AgentsResult", t[api.AgentsResult](), "", ""},
+	}},
 }
 
 // named maps Go types to the hand-written TypeScript types (types.manual.ts) they encode as.

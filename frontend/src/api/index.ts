@@ -6,6 +6,8 @@ import { WailsTransport, hasWails, type WailsWindow } from './wails'
 import { WsTransport, bridgeUrl, fetchProbe, resolveToken, type WebSocketLike } from './ws'
 import { Session } from './session'
 import type {
+  AgentsParams,
+  AgentsResult,
   AppInfo,
   ApplyReportParams,
   ApplyReportResult,
@@ -42,6 +44,7 @@ import type {
   SessionRef,
   Settings,
   SettingsUpdate,
+  Snippets,
   UpdateParams,
   WriteParams,
 } from './types'
@@ -161,6 +164,9 @@ export const deleteSession = (p: SessionRef) => call<SessionDeleted>('sessions.d
 
 export const remoteStatus = () => call<RemoteStatus>('remote.status')
 export const regenerateRemoteToken = () => call<RemoteStatus>('remote.regenerateToken')
+
+export const integrationSnippets = () => call<Snippets>('integrations.snippets')
+export const connectedAgents = (p: AgentsParams = {}) => call<AgentsResult>('integrations.agents', p)
 
 export type { ConnectionState } from './ws'
 

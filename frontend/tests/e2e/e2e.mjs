@@ -8,6 +8,24 @@ import path from 'node:path'
 import { reportSuite } from '../report.mjs'
 import { LONG, ROOT, RpcClient, Server, cleanup, cli, launchBrowser, newPage, tempDir, track, until } from './lib.mjs'
 
+/** One MCP session with `engram mcp` over its stdin and stdout, as an agent CLI runs it: the
+ * handshake, then a memory_list; it waits for each answer before closing. */
+async function mcpSession(home, agent) {
+  const p = track(spawn(CLI, ['mcp', '--agent', agent, '--workdir', home], { env: { ...process.env, ENGRAM_HOME: home }, stdio: ['pipe', 'pipe', 'inherit'] }))
+  let out = ''
+  p.stdout.on('data', (d) => (out += d))
+  const send = (o) => p.stdin.write(JSON.stringify(o) + '\n')
+  send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'e2e', version: '1' } } })
+  await until(() => out.includes('"id":1'), 'engram mcp answered initialize')
+  send({ jsonrpc: '2.0', method: 'notifications/initialized' })
+  send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'memory_list', arguments: {} } })
+  await until(() => out.includes('"id":2'), 'engram mcp answered tools/call')
+  expect(!out.includes('"isError":true'), `memory_list over MCP: ${out}`)
+  const exited = new Promise((r) => p.on('exit', r))
+  p.stdin.end()
+  await exited
+}
+
 const CLI = process.env.ENGRAM_CLI ? path.resolve(process.env.ENGRAM_CLI) : path.join(ROOT, 'build/bin/engram-cli')
 const SHOTS = process.argv[2] ? path.resolve(process.argv[2]) : path.join(ROOT, 'build/shots')
 fs.mkdirSync(SHOTS, { recursive: true })
@@ -390,6 +408,17 @@ async function main() {
   expect(regen?.data?.code === 'remote_regenerate_desktop_only', `regenerateToken is refused over the bridge: ${JSON.stringify(regen)}`)
   await a.locator('[data-test="remote-clients"]').scrollIntoViewIfNeeded()
   await shot(a, '07-settings-remote')
+
+  // ---- 5b. Settings → Integrations: the snippets name the real binary, and an agent that
+  //          talks to `engram mcp` (a raw JSON-RPC client over its stdin) is listed live.
+  begin('integrations section')
+  await a.locator('[data-test="integrations"][data-state="ready"]').waitFor({ timeout: LONG })
+  const claudeCmd = await a.locator('[data-test="snippet-claude"] pre').textContent()
+  expect(claudeCmd.startsWith('claude mcp add engram -- ') && claudeCmd.endsWith(' mcp --agent claude-code'), `Claude Code command: ${claudeCmd}`)
+  await mcpSession(home, 'e2e-agent')
+  await a.locator('[data-test="agents"] [data-agent="e2e-agent"]', { hasText: 'memory_list' }).waitFor({ timeout: LONG })
+  await a.locator('[data-test="settings-integrations"]').scrollIntoViewIfNeeded()
+  await shot(a, '07b-settings-integrations')
   await closeDrawer(a)
 
   // ---- 6. a new token from the CLI, then a restart on the same port: every browser that held

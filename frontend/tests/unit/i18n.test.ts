@@ -119,6 +119,7 @@ const ENUMS: Record<string, readonly string[]> = {
   'ui.confidence.': CONFIDENCES,
   'ui.quota.': ['notice', 'degraded', 'critical', 'exhausted'],
   'ui.settings.theme_': ['light', 'dark', 'system'],
+  'ui.integrations.transport_': ['stdio', 'http'],
   'ui.languages.': ['en', 'zh-CN'],
   'ui.source_kinds.': ['user', 'tool', 'extractor', 'organizer', 'reconcile', 'import', 'bridge'],
   'ui.activity.op.': AUDIT_OPS,

@@ -422,6 +422,31 @@
         return { ...settings }
       },
     },
+    IntegrationsService: {
+      Snippets: async () => {
+        const bin = '/home/ada/.local/bin/engram'
+        const j = (v) => JSON.stringify(v, null, 2)
+        return {
+          binary: bin,
+          claude_code: `claude mcp add engram -- ${bin} mcp --agent claude-code`,
+          cursor: j({ mcpServers: { engram: { command: bin, args: ['mcp', '--agent', 'cursor'] } } }),
+          stdio: j({ mcpServers: { engram: { command: bin, args: ['mcp', '--agent', 'my-agent'] } } }),
+          http: j({ mcpServers: { engram: { type: 'http', url: 'http://127.0.0.1:47821/mcp', headers: { Authorization: 'Bearer <token from engram bridge token>' } } } }),
+          http_url: 'http://127.0.0.1:47821/mcp',
+          token_file: '/home/ada/.engram/bridge.token',
+          hook: j({ hooks: { Stop: [{ hooks: [{ type: 'command', command: `${bin} hook claude-code` }] }] } }),
+        }
+      },
+      Agents: async () => ({
+        agents: opts.agents
+          ? [
+              { name: 'claude-code', transport: 'stdio', client: 'claude-code 2.1.3', last_call: 'memory_search', last_time: ago(0.01), calls: 42 },
+              { name: 'cursor', transport: 'stdio', client: 'cursor-vscode 1.0.0', last_call: 'build_context', last_time: ago(0.6), calls: 7 },
+              { name: 'research-bot', transport: 'http', client: 'research-bot 0.3', last_call: 'memory_write', last_time: ago(26), calls: 3 },
+            ]
+          : [],
+      }),
+    },
     RemoteService: {
       Status: async () => remoteStatus(),
       RegenerateToken: async () => {

@@ -379,6 +379,18 @@ try {
     await page.click('[data-test="regenerate-token"]')
     await page.waitForSelector('.n-dialog')
   })
+  await open('en-light-settings-integrations', { language: 'en', theme: 'light', agents: true }, async (page) => {
+    await page.click('[data-test="open-settings"]')
+    await page.waitForSelector('[data-test="agents"][data-state="loaded"]')
+    await page.locator('[data-test="settings-integrations"]').scrollIntoViewIfNeeded()
+  })
+  await open('zh-dark-settings-integrations-http', { language: 'zh-CN', theme: 'dark' }, async (page) => {
+    await page.click('[data-test="open-settings"]')
+    await page.waitForSelector('[data-test="agents"][data-state="empty"]')
+    await page.click('[data-test="integrations-tabs"] >> text=其他客户端')
+    await page.waitForSelector('[data-test="snippet-http"]')
+    await page.locator('[data-test="snippet-http"]').scrollIntoViewIfNeeded()
+  })
   await open('en-light-login', { language: 'en', theme: 'light', transport: 'ws', noToken: true }, async (page) => {
     await page.fill('[data-test="token-input"] input', 'not a token')
     await page.click('[data-test="token-submit"]')

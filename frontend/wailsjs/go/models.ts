@@ -1,5 +1,88 @@
 export namespace api {
 	
+	export class AgentsParams {
+	    hours?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new AgentsParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.hours = source["hours"];
+	    }
+	}
+	export class ConnectedAgent {
+	    name: string;
+	    transport: string;
+	    client?: string;
+	    last_call?: string;
+	    // Go type: time
+	    last_time: any;
+	    calls: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ConnectedAgent(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.transport = source["transport"];
+	        this.client = source["client"];
+	        this.last_call = source["last_call"];
+	        this.last_time = this.convertValues(source["last_time"], null);
+	        this.calls = source["calls"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class AgentsResult {
+	    agents: ConnectedAgent[];
+	
+	    static createFrom(source: any = {}) {
+	        return new AgentsResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.agents = this.convertValues(source["agents"], ConnectedAgent);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class AppInfo {
 	    version: string;
 	    home: string;
@@ -226,6 +309,7 @@ export namespace api {
 	        this.messages = source["messages"];
 	    }
 	}
+	
 	export class DayListParams {
 	    from?: string;
 	    to?: string;
@@ -379,7 +463,6 @@ export namespace api {
 	}
 	export class ExportResult {
 	    count: number;
-	    kv: number;
 	    jsonl: string;
 	
 	    static createFrom(source: any = {}) {
@@ -389,7 +472,6 @@ export namespace api {
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.count = source["count"];
-	        this.kv = source["kv"];
 	        this.jsonl = source["jsonl"];
 	    }
 	}
@@ -477,9 +559,6 @@ export namespace api {
 	    lines: number;
 	    imported: number;
 	    daily: number;
-	    kv: number;
-	    kv_unchanged: number;
-	    kv_conflicts: number;
 	    errors: ImportLineError[];
 	
 	    static createFrom(source: any = {}) {
@@ -491,9 +570,6 @@ export namespace api {
 	        this.lines = source["lines"];
 	        this.imported = source["imported"];
 	        this.daily = source["daily"];
-	        this.kv = source["kv"];
-	        this.kv_unchanged = source["kv_unchanged"];
-	        this.kv_conflicts = source["kv_conflicts"];
 	        this.errors = this.convertValues(source["errors"], ImportLineError);
 	    }
 	
@@ -516,156 +592,6 @@ export namespace api {
 		}
 	}
 	
-	export class KVDeleteResult {
-	    agent: string;
-	    key: string;
-	    deleted: boolean;
-	
-	    static createFrom(source: any = {}) {
-	        return new KVDeleteResult(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.agent = source["agent"];
-	        this.key = source["key"];
-	        this.deleted = source["deleted"];
-	    }
-	}
-	export class KVEntry {
-	    key: string;
-	    value: number[];
-	
-	    static createFrom(source: any = {}) {
-	        return new KVEntry(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.key = source["key"];
-	        this.value = source["value"];
-	    }
-	}
-	export class KVGetResult {
-	    agent: string;
-	    key: string;
-	    value: number[];
-	
-	    static createFrom(source: any = {}) {
-	        return new KVGetResult(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.agent = source["agent"];
-	        this.key = source["key"];
-	        this.value = source["value"];
-	    }
-	}
-	export class KVKeyParams {
-	    agent: string;
-	    key: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new KVKeyParams(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.agent = source["agent"];
-	        this.key = source["key"];
-	    }
-	}
-	export class KVListParams {
-	    agent: string;
-	    prefix?: string;
-	    cursor?: string;
-	    limit?: number;
-	
-	    static createFrom(source: any = {}) {
-	        return new KVListParams(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.agent = source["agent"];
-	        this.prefix = source["prefix"];
-	        this.cursor = source["cursor"];
-	        this.limit = source["limit"];
-	    }
-	}
-	export class KVListResult {
-	    agent: string;
-	    prefix: string;
-	    entries: KVEntry[];
-	    total: number;
-	    next_cursor?: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new KVListResult(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.agent = source["agent"];
-	        this.prefix = source["prefix"];
-	        this.entries = this.convertValues(source["entries"], KVEntry);
-	        this.total = source["total"];
-	        this.next_cursor = source["next_cursor"];
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	export class KVSetParams {
-	    agent: string;
-	    key: string;
-	    value: number[];
-	
-	    static createFrom(source: any = {}) {
-	        return new KVSetParams(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.agent = source["agent"];
-	        this.key = source["key"];
-	        this.value = source["value"];
-	    }
-	}
-	export class KVSetResult {
-	    agent: string;
-	    key: string;
-	    created: boolean;
-	    changed: boolean;
-	
-	    static createFrom(source: any = {}) {
-	        return new KVSetResult(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.agent = source["agent"];
-	        this.key = source["key"];
-	        this.created = source["created"];
-	        this.changed = source["changed"];
-	    }
-	}
 	export class ListParams {
 	    scope?: string;
 	    workdir?: string;
@@ -1043,110 +969,30 @@ export namespace api {
 		    return a;
 		}
 	}
-	export class SessionDeleted {
-	    id: string;
-	    agent: string;
+	export class Snippets {
+	    binary: string;
+	    claude_code: string;
+	    cursor: string;
+	    stdio: string;
+	    http: string;
+	    http_url: string;
+	    token_file: string;
+	    hook: string;
 	
 	    static createFrom(source: any = {}) {
-	        return new SessionDeleted(source);
+	        return new Snippets(source);
 	    }
 	
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.id = source["id"];
-	        this.agent = source["agent"];
-	    }
-	}
-	export class SessionDetail {
-	    session: memory.Session;
-	    turns: memory.SessionTurn[];
-	
-	    static createFrom(source: any = {}) {
-	        return new SessionDetail(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.session = this.convertValues(source["session"], memory.Session);
-	        this.turns = this.convertValues(source["turns"], memory.SessionTurn);
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	export class SessionList {
-	    sessions: memory.Session[];
-	
-	    static createFrom(source: any = {}) {
-	        return new SessionList(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.sessions = this.convertValues(source["sessions"], memory.Session);
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	export class SessionListParams {
-	    agent?: string;
-	    workdir?: string;
-	    limit?: number;
-	
-	    static createFrom(source: any = {}) {
-	        return new SessionListParams(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.agent = source["agent"];
-	        this.workdir = source["workdir"];
-	        this.limit = source["limit"];
-	    }
-	}
-	export class SessionRef {
-	    id: string;
-	    agent?: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new SessionRef(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.id = source["id"];
-	        this.agent = source["agent"];
+	        this.binary = source["binary"];
+	        this.claude_code = source["claude_code"];
+	        this.cursor = source["cursor"];
+	        this.stdio = source["stdio"];
+	        this.http = source["http"];
+	        this.http_url = source["http_url"];
+	        this.token_file = source["token_file"];
+	        this.hook = source["hook"];
 	    }
 	}
 	
@@ -1285,59 +1131,6 @@ export namespace api {
 	        this.tags = source["tags"];
 	        this.supersedes = source["supersedes"];
 	        this.conflicts_with = source["conflicts_with"];
-	    }
-	}
-
-}
-
-export namespace hook {
-	
-	export class Payload {
-	    session_id: string;
-	    transcript_path: string;
-	    cwd?: string;
-	    hook_event_name?: string;
-	    stop_hook_active?: boolean;
-	    permission_mode?: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new Payload(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.session_id = source["session_id"];
-	        this.transcript_path = source["transcript_path"];
-	        this.cwd = source["cwd"];
-	        this.hook_event_name = source["hook_event_name"];
-	        this.stop_hook_active = source["stop_hook_active"];
-	        this.permission_mode = source["permission_mode"];
-	    }
-	}
-	export class Result {
-	    status: string;
-	    messages: number;
-	    person_messages: number;
-	    skipped: number;
-	    oversized: number;
-	    partial: boolean;
-	    pid?: number;
-	    bridge_error?: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new Result(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.status = source["status"];
-	        this.messages = source["messages"];
-	        this.person_messages = source["person_messages"];
-	        this.skipped = source["skipped"];
-	        this.oversized = source["oversized"];
-	        this.partial = source["partial"];
-	        this.pid = source["pid"];
-	        this.bridge_error = source["bridge_error"];
 	    }
 	}
 
@@ -1817,95 +1610,6 @@ export namespace memory {
 	
 	
 	
-	export class Session {
-	    agent: string;
-	    id: string;
-	    workdir?: string;
-	    project_key?: string;
-	    turns_received: number;
-	    turns_kept: number;
-	    // Go type: time
-	    first_seen: any;
-	    // Go type: time
-	    last_activity: any;
-	    summary?: string;
-	    summarized: number;
-	
-	    static createFrom(source: any = {}) {
-	        return new Session(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.agent = source["agent"];
-	        this.id = source["id"];
-	        this.workdir = source["workdir"];
-	        this.project_key = source["project_key"];
-	        this.turns_received = source["turns_received"];
-	        this.turns_kept = source["turns_kept"];
-	        this.first_seen = this.convertValues(source["first_seen"], null);
-	        this.last_activity = this.convertValues(source["last_activity"], null);
-	        this.summary = source["summary"];
-	        this.summarized = source["summarized"];
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	export class SessionTurn {
-	    seq: number;
-	    role: string;
-	    content: string;
-	    msg_id?: string;
-	    // Go type: time
-	    at: any;
-	
-	    static createFrom(source: any = {}) {
-	        return new SessionTurn(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.seq = source["seq"];
-	        this.role = source["role"];
-	        this.content = source["content"];
-	        this.msg_id = source["msg_id"];
-	        this.at = this.convertValues(source["at"], null);
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
 	
 
 }

@@ -1,0 +1,222 @@
+package mcp
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"engram/backend/api"
+)
+
+func (s *Server) memoryOverview(c *call, raw json.RawMessage) (any, *toolError) {
+	var a struct {
+		Workdir string `json:"workdir"`
+	}
+	if e := s.decode("memory_overview", raw, &a); e != nil {
+		return nil, e
+	}
+	workdir, terr := s.resolveWorkdir(c.ctx, c.ss, c.st, a.Workdir)
+	if terr != nil {
+		return nil, terr
+	}
+	return s.overview(workdir, c.st.agent)
+}
+
+// overview is the Memory Index of what the caller sees (no session: each call is whole).
+func (s *Server) overview(workdir, agent string) (any, *toolError) {
+	res, err := s.api.Invoke("recall.overview", &api.OverviewParams{Workdir: workdir, Agent: agent})
+	if err != nil {
+		return nil, s.apiError(err, nil)
+	}
+	return res, nil
+}
+
+func (s *Server) buildContext(c *call, raw json.RawMessage) (any, *toolError) {
+	var a struct {
+		Query     string `json:"query"`
+		MaxTokens int    `json:"max_tokens"`
+		Scope     string `json:"scope"`
+		Type      string `json:"type"`
+		Workdir   string `json:"workdir"`
+	}
+	if e := s.decode("build_context", raw, &a); e != nil {
+		return nil, e
+	}
+	if strings.TrimSpace(a.Query) == "" {
+		return nil, s.codedError(codeInvalidArguments, map[string]any{"Tool": "build_context", "Detail": "query is required"},
+			&nextCall{Tool: "memory_overview", Arguments: map[string]any{}})
+	}
+	if a.Scope == string(api.ScopeAgent) && c.st.agent == "" {
+		return nil, s.agentUnknown("build_context")
+	}
+	workdir, terr := s.resolveWorkdir(c.ctx, c.ss, c.st, a.Workdir)
+	if terr != nil {
+		return nil, terr
+	}
+	// The block is part of the answer, so the answer's budget bounds it too.
+	if a.MaxTokens > s.cfg.BudgetTokens-200 {
+		a.MaxTokens = max(s.cfg.BudgetTokens-200, 16)
+	}
+	res, err := s.api.Invoke("recall.buildContext", &api.ContextParams{Query: a.Query, MaxTokens: a.MaxTokens,
+		Scope: api.Scope(a.Scope), Type: api.Type(a.Type), Workdir: workdir, Agent: c.st.agent})
+	if err != nil {
+		return nil, s.apiError(err, &nextCall{Tool: "build_context", Arguments: map[string]any{"query": a.Query, "max_tokens": 1500}})
+	}
+	return res, nil
+}
+
+func (s *Server) dailyAppend(c *call, raw json.RawMessage) (any, *toolError) {
+	var a struct {
+		Text string `json:"text"`
+	}
+	if e := s.decode("daily_append", raw, &a); e != nil {
+		return nil, e
+	}
+	if strings.TrimSpace(a.Text) == "" {
+		return nil, s.codedError(codeInvalidArguments, map[string]any{"Tool": "daily_append", "Detail": "text is required"},
+			&nextCall{Tool: "daily_append", Arguments: map[string]any{"text": "…"}})
+	}
+	res, err := s.api.Invoke("daily.append", &api.AppendParams{Text: a.Text, Agent: c.st.agent})
+	if err != nil {
+		return nil, s.apiError(err, nil)
+	}
+	return res, nil
+}
+
+// turnMessage and turnMutation are observe_turn's items, decoded strictly like every argument.
+type turnMessage struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+	ID      string `json:"id,omitempty"`
+}
+
+type turnMutation struct {
+	Tool string `json:"tool"`
+	Path string `json:"path,omitempty"`
+	Kind string `json:"kind,omitempty"`
+}
+
+// Bounds of one observed turn: extraction reads the last few user turns, so more is noise.
+const (
+	maxTurnMessages  = 64
+	maxTurnMutations = 200
+	maxMessageBytes  = 64 << 10
+)
+
+// checkTurn names the first thing wrong with a turn ("" when it is well formed).
+func checkTurn(msgs []turnMessage, muts []turnMutation) string {
+	switch {
+	case len(msgs) == 0:
+		return "messages is required"
+	case len(msgs) > maxTurnMessages:
+		return fmt.Sprintf("at most %d messages", maxTurnMessages)
+	case len(muts) > maxTurnMutations:
+		return fmt.Sprintf("at most %d workspace_mutations", maxTurnMutations)
+	}
+	for i, m := range msgs {
+		if m.Role != "user" && m.Role != "assistant" {
+			return fmt.Sprintf("messages[%d].role must be user or assistant", i)
+		}
+		if len(m.Content) > maxMessageBytes {
+			return fmt.Sprintf("messages[%d].content is over %d bytes", i, maxMessageBytes)
+		}
+	}
+	for i, m := range muts {
+		if strings.TrimSpace(m.Tool) == "" {
+			return fmt.Sprintf("workspace_mutations[%d].tool is required", i)
+		}
+		switch m.Kind {
+		case "", "write", "edit", "delete", "command":
+		default:
+			return fmt.Sprintf("workspace_mutations[%d].kind must be write, edit, delete or command", i)
+		}
+	}
+	return ""
+}
+
+// observeTurn feeds extraction through the api method extraction.request, looked up when
+// called: a build without it answers extraction_unavailable rather than pretending.
+func (s *Server) observeTurn(c *call, raw json.RawMessage) (any, *toolError) {
+	var a struct {
+		SessionID          string         `json:"session_id"`
+		Messages           []turnMessage  `json:"messages"`
+		WorkspaceMutations []turnMutation `json:"workspace_mutations"`
+		Workdir            string         `json:"workdir"`
+	}
+	if e := s.decode("observe_turn", raw, &a); e != nil {
+		return nil, e
+	}
+	if bad := checkTurn(a.Messages, a.WorkspaceMutations); bad != "" {
+		return nil, s.codedError(codeInvalidArguments, map[string]any{"Tool": "observe_turn", "Detail": bad},
+			&nextCall{Tool: "observe_turn", Arguments: map[string]any{"messages": []any{map[string]any{"role": "user", "content": "…"}}}})
+	}
+	if _, ok := s.api.Lookup("extraction.request"); !ok {
+		return nil, s.codedError(codeExtractionUnavailable, nil, &nextCall{Tool: "memory_write", Arguments: map[string]any{}})
+	}
+	workdir, terr := s.resolveWorkdir(c.ctx, c.ss, c.st, a.Workdir)
+	if terr != nil {
+		return nil, terr
+	}
+	session := a.SessionID
+	if session == "" {
+		session = c.session
+	}
+	// The extraction input of DESIGN §6; the agent and the project are the session's.
+	in := map[string]any{"session_id": session, "agent": c.st.agent, "messages": a.Messages}
+	if workdir != "" {
+		in["workdir"] = workdir
+	}
+	if len(a.WorkspaceMutations) > 0 {
+		in["workspace_mutations"] = a.WorkspaceMutations
+	}
+	res, err := s.api.Call("extraction.request", mustJSON(in))
+	if err != nil {
+		return nil, s.apiError(err, nil)
+	}
+	return res, nil
+}
+
+// kvCall serves one kv_* tool through the api method of that name, looked up when called (the
+// store lives in another part of Engram): the agent is always the session's, never an argument.
+func kvCall(method string) func(s *Server, c *call, raw json.RawMessage) (any, *toolError) {
+	tool := strings.Replace(method, ".", "_", 1)
+	return func(s *Server, c *call, raw json.RawMessage) (any, *toolError) {
+		p := map[string]any{}
+		var err *toolError
+		switch method {
+		case "kv.get", "kv.delete":
+			var a struct {
+				Key string `json:"key"`
+			}
+			err, p["key"] = s.decode(tool, raw, &a), a.Key
+		case "kv.set":
+			var a struct {
+				Key   string `json:"key"`
+				Value string `json:"value"`
+			}
+			err, p["key"], p["value"] = s.decode(tool, raw, &a), a.Key, a.Value
+		default:
+			var a struct {
+				Prefix string `json:"prefix"`
+			}
+			err, p["prefix"] = s.decode(tool, raw, &a), a.Prefix
+		}
+		if err != nil {
+			return nil, err
+		}
+		if k, ok := p["key"].(string); ok && strings.TrimSpace(k) == "" {
+			return nil, s.codedError(codeInvalidArguments, map[string]any{"Tool": tool, "Detail": "key is required"},
+				&nextCall{Tool: "kv_list", Arguments: map[string]any{}})
+		}
+		if _, ok := s.api.Lookup(method); !ok {
+			return nil, s.codedError(codeKVUnavailable, map[string]any{"Method": method}, nil)
+		}
+		// The agent is the session's; a model never names it.
+		p["agent"] = c.st.agent
+		res, cerr := s.api.Call(method, mustJSON(p))
+		if cerr != nil {
+			return nil, s.apiError(cerr, nil)
+		}
+		return res, nil
+	}
+}

@@ -1,0 +1,301 @@
+package mcp
+
+import (
+	"context"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"engram/backend/api"
+)
+
+// session is what the server knows about one connected client: the agent it acts for and the
+// project folders it may name. Both come from the transport (--agent, --workdir, the client's
+// initialize and its roots), never from a tool's arguments.
+type session struct {
+	agent  string // "" when neither --agent nor a usable clientInfo.name named one
+	client string // clientInfo name and version, for the audit log's model column
+
+	mu        sync.Mutex
+	roots     []string // cleaned absolute paths of the client's file:// roots
+	rootsOK   bool     // roots were asked since the last roots/list_changed
+	lastCall  string
+	lastTime  time.Time
+	calls     int64
+	lastSaved time.Time
+	dirty     bool // calls since the last write to the agents table
+	// shown are the search hits each recent query (by argsHash) showed, so that its later
+	// pages skip them; a few queries are kept.
+	shown      map[string]map[string]bool
+	shownOrder []string
+}
+
+// maxPagedQueries bounds the queries whose shown hits a session keeps.
+const maxPagedQueries = 8
+
+// shownFor returns a copy of the hits the query hash showed; fresh forgets them (a first page).
+func (st *session) shownFor(hash string, fresh bool) map[string]bool {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.shown == nil {
+		st.shown = map[string]map[string]bool{}
+	}
+	set, ok := st.shown[hash]
+	if !ok {
+		st.shownOrder = append(st.shownOrder, hash)
+		if len(st.shownOrder) > maxPagedQueries {
+			delete(st.shown, st.shownOrder[0])
+			st.shownOrder = st.shownOrder[1:]
+		}
+	}
+	if !ok || fresh {
+		set = map[string]bool{}
+		st.shown[hash] = set
+	}
+	out := make(map[string]bool, len(set))
+	for id := range set {
+		out[id] = true
+	}
+	return out
+}
+
+// markShown adds the hits a page of the query hash showed.
+func (st *session) markShown(hash string, ids []string) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if set, ok := st.shown[hash]; ok {
+		for _, id := range ids {
+			set[id] = true
+		}
+	}
+}
+
+// NormalizeAgent turns a client's name into an agent name ("Claude Code" → "claude-code"):
+// lowercase, runs of other characters folded into one dash, at most 63 characters. It returns
+// "" when nothing usable is left.
+func NormalizeAgent(name string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(strings.TrimSpace(name)) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			b.WriteRune(r)
+			dash = false
+		} else if b.Len() > 0 && !dash {
+			b.WriteByte('-')
+			dash = true
+		}
+	}
+	out := strings.Trim(b.String(), "-")
+	if len(out) > 63 {
+		out = strings.Trim(out[:63], "-")
+	}
+	if !api.ValidAgent(out) {
+		return ""
+	}
+	return out
+}
+
+// sessionFor returns the state of ss, made on its first call from its initialize params.
+func (s *Server) sessionFor(ss *sdk.ServerSession) *session {
+	if v, ok := s.sessions.Load(ss); ok {
+		return v.(*session)
+	}
+	st := &session{agent: s.cfg.Agent}
+	if ip := ss.InitializeParams(); ip != nil && ip.ClientInfo != nil {
+		if st.agent == "" {
+			st.agent = NormalizeAgent(ip.ClientInfo.Name)
+		}
+		st.client = strings.TrimSpace(ip.ClientInfo.Name + " " + ip.ClientInfo.Version)
+	}
+	v, loaded := s.sessions.LoadOrStore(ss, st)
+	if !loaded {
+		// The state goes with the session: a closed stdio pipe or an expired HTTP session.
+		go func() {
+			_ = ss.Wait()
+			s.flush(st)
+			s.sessions.Delete(ss)
+		}()
+	}
+	return v.(*session)
+}
+
+// rootsOf asks the client for its roots once (again after roots/list_changed) and keeps the
+// file:// ones as clean absolute paths. A client without the roots capability has none.
+func (s *Server) rootsOf(ctx context.Context, ss *sdk.ServerSession, st *session) []string {
+	st.mu.Lock()
+	if st.rootsOK {
+		defer st.mu.Unlock()
+		return st.roots
+	}
+	st.mu.Unlock()
+	var roots []string
+	// The capability cannot be told apart on the server's side (the SDK reads "roots" into a
+	// struct), so the client is asked; one without roots answers method-not-found.
+	if ss.InitializeParams() != nil {
+		ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		res, err := ss.ListRoots(ctx, nil)
+		cancel()
+		if err == nil {
+			for _, r := range res.Roots {
+				if p, ok := rootPath(r.URI); ok {
+					roots = append(roots, p)
+				}
+			}
+		} else {
+			s.cfg.Logger.Debug("mcp: the client lists no roots", "err", err)
+		}
+	}
+	st.mu.Lock()
+	st.roots, st.rootsOK = roots, true
+	st.mu.Unlock()
+	return roots
+}
+
+// rootPath reads a file:// URI as a clean absolute path.
+func rootPath(uri string) (string, bool) {
+	u, err := url.Parse(uri)
+	if err != nil || u.Scheme != "file" || (u.Host != "" && u.Host != "localhost") {
+		return "", false
+	}
+	if u.Path == "" || !filepath.IsAbs(u.Path) {
+		return "", false
+	}
+	return filepath.Clean(u.Path), true
+}
+
+// allowedProjects are the folders a call may name as its workdir: --workdir and the roots.
+func (s *Server) allowedProjects(ctx context.Context, ss *sdk.ServerSession, st *session) []string {
+	var out []string
+	if s.cfg.Workdir != "" {
+		out = append(out, s.cfg.Workdir)
+	}
+	for _, r := range s.rootsOf(ctx, ss, st) {
+		dup := false
+		for _, o := range out {
+			dup = dup || o == r
+		}
+		if !dup {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// within reports whether p is dir or lies inside it (both clean absolute paths).
+func within(p, dir string) bool {
+	if p == dir {
+		return true
+	}
+	if dir == string(filepath.Separator) {
+		return true
+	}
+	return strings.HasPrefix(p, dir+string(filepath.Separator))
+}
+
+// resolveWorkdir decides the caller's project for one call. Without an argument it is
+// --workdir, else the client's only root, else none. An argument is honoured only when it
+// equals or lies inside an allowed folder: compared as written (cleaned, so "a/../.." cannot
+// climb out unnoticed), and, where symlinks make it another folder, compared again as resolved,
+// so a link inside a root cannot reach a project outside every root.
+func (s *Server) resolveWorkdir(ctx context.Context, ss *sdk.ServerSession, st *session, arg string) (string, *toolError) {
+	arg = strings.TrimSpace(arg)
+	if arg == "" && s.cfg.Workdir != "" {
+		return s.cfg.Workdir, nil // no round trip to the client for its roots
+	}
+	allowed := s.allowedProjects(ctx, ss, st)
+	if arg == "" {
+		if len(allowed) == 1 {
+			return allowed[0], nil
+		}
+		return "", nil
+	}
+	refuse := func() *toolError {
+		shown := allowed
+		if shown == nil {
+			shown = []string{}
+		}
+		e := s.codedError(codeWorkdirNotAllowed, map[string]any{"Workdir": arg, "Allowed": strings.Join(shown, ", ")},
+			&nextCall{Tool: "memory_list", Arguments: map[string]any{}})
+		e.Allowed = shown
+		return e
+	}
+	if !filepath.IsAbs(arg) {
+		return "", refuse()
+	}
+	clean := filepath.Clean(arg)
+	ok := false
+	for _, dir := range allowed {
+		if within(clean, dir) {
+			ok = true
+			break
+		}
+	}
+	if !ok {
+		return "", refuse()
+	}
+	if real, err := filepath.EvalSymlinks(clean); err == nil && real != clean {
+		ok = false
+		for _, dir := range allowed {
+			rd, err := filepath.EvalSymlinks(dir)
+			if err != nil {
+				rd = dir
+			}
+			if within(real, rd) {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return "", refuse()
+		}
+	}
+	return clean, nil
+}
+
+// record notes a call for Settings → Integrations: in memory at every call, in the shared
+// table at most every RecordEvery per session (a busy agent does not write per call); what is
+// left unwritten goes out when the session ends (flush).
+func (s *Server) record(st *session, tool string) {
+	now := time.Now()
+	st.mu.Lock()
+	st.lastCall, st.lastTime = tool, now
+	st.calls++
+	save := st.agent != "" && now.Sub(st.lastSaved) >= s.cfg.RecordEvery
+	st.dirty = !save
+	if save {
+		st.lastSaved = now
+	}
+	ag := st.snapshot(s.cfg.Transport)
+	st.mu.Unlock()
+	if save {
+		s.save(ag)
+	}
+}
+
+// flush writes what record left unwritten.
+func (s *Server) flush(st *session) {
+	st.mu.Lock()
+	dirty := st.dirty && st.agent != ""
+	st.dirty = false
+	ag := st.snapshot(s.cfg.Transport)
+	st.mu.Unlock()
+	if dirty {
+		s.save(ag)
+	}
+}
+
+func (s *Server) save(ag api.ConnectedAgent) {
+	if err := s.api.RecordAgent(ag); err != nil {
+		s.cfg.Logger.Warn("mcp: unable to record the agent", "agent", ag.Name, "err", err)
+	}
+}
+
+// snapshot is the session as the agents table shows it; st.mu is held.
+func (st *session) snapshot(transport string) api.ConnectedAgent {
+	return api.ConnectedAgent{Name: st.agent, Transport: transport, Client: st.client, LastCall: st.lastCall,
+		LastTime: st.lastTime.UTC(), Calls: st.calls}
+}

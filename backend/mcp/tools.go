@@ -1,0 +1,178 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"engram/backend/api"
+)
+
+// call is one tool call being served: who calls (from the session, never the arguments) and
+// the project it works in.
+type call struct {
+	ctx     context.Context
+	ss      *sdk.ServerSession
+	st      *session
+	session string
+}
+
+// tool is one entry of the server's tool table.
+type tool struct {
+	name, desc                        string
+	schema                            map[string]any
+	readOnly, destructive, idempotent bool
+	// agentOnly tools need an agent (KV); memory tools need one only for scope "agent".
+	agentOnly bool
+	run       func(s *Server, c *call, raw json.RawMessage) (any, *toolError)
+}
+
+func str(desc string) map[string]any { return map[string]any{"type": "string", "description": desc} }
+
+func enum(desc string, values ...string) map[string]any {
+	return map[string]any{"type": "string", "enum": values, "description": desc}
+}
+
+func strs(desc string) map[string]any {
+	return map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": desc}
+}
+
+func integer(desc string, lo, hi int) map[string]any {
+	return map[string]any{"type": "integer", "minimum": lo, "maximum": hi, "description": desc}
+}
+
+func object(props map[string]any, required ...string) map[string]any {
+	if required == nil {
+		required = []string{}
+	}
+	return map[string]any{"type": "object", "properties": props, "required": required, "additionalProperties": false}
+}
+
+// Argument schemas shared by the memory tools; names follow the api and the CLI.
+var (
+	argScope    = enum("narrows to one scope: global, project (the current project) or agent (your own notes)", "global", "project", "agent")
+	argType     = enum("memory type", "user", "feedback", "project", "reference", "experience", "daily")
+	argWorkType = enum("memory type", "user", "feedback", "project", "reference", "experience")
+	argWorkdir  = str("optional: a project folder inside the folders this session may use (its roots); leave it out for the current project")
+	argID       = str("the memory's id (instead of slug and scope)")
+	argSlug     = str("the memory's slug: lowercase letters, digits and dashes")
+	argCursor   = str("next_cursor from the previous page")
+	argVersion  = str("the version you read; refuses to overwrite or delete a newer edit")
+)
+
+// tools is the one table of this server's tools.
+func tools() []tool {
+	return []tool{
+		{name: "memory_search", readOnly: true, idempotent: true, run: (*Server).memorySearch,
+			schema: object(map[string]any{"query": str("what to look for, in any words (English or Chinese)"), "scope": argScope,
+				"type": argType, "limit": integer("hits per page (default 10)", 1, 50), "cursor": argCursor, "workdir": argWorkdir}, "query")},
+		{name: "memory_read", readOnly: true, idempotent: true, run: (*Server).memoryRead,
+			schema: object(map[string]any{"id": argID, "slug": argSlug, "scope": argScope, "workdir": argWorkdir})},
+		{name: "memory_list", readOnly: true, idempotent: true, run: (*Server).memoryList,
+			schema: object(map[string]any{"scope": argScope, "type": argType, "limit": integer("entries per page (default 20)", 1, 50),
+				"cursor": argCursor, "workdir": argWorkdir})},
+		{name: "memory_write", run: (*Server).memoryWrite,
+			schema: object(map[string]any{"slug": argSlug, "scope": argScope, "type": argWorkType,
+				"title": str("one line, at most 120 characters"), "body": str("Markdown, at most 8 KiB"),
+				"confidence":   enum("how sure; bounded by the quote", "high", "medium", "low"),
+				"source_quote": str("the person's words, verbatim"), "reasoning": str("why this is worth remembering"),
+				"tags": strs("short labels"), "aliases": strs("other names for the same thing"), "workdir": argWorkdir},
+				"slug", "scope", "type", "title", "body")},
+		{name: "memory_update", destructive: true, run: (*Server).memoryUpdate,
+			schema: object(map[string]any{"id": argID, "slug": argSlug, "scope": argScope,
+				"title": str("the new title"), "body": str("Markdown, at most 8 KiB"),
+				"mode":         enum("merge appends the body, replace rewrites it", "merge", "replace"),
+				"confidence":   enum("how sure; bounded by the quote", "high", "medium", "low"),
+				"source_quote": str("the person's words, verbatim"), "reasoning": str("why it changes"),
+				"tags": strs("replaces the tags"), "aliases": strs("replaces the aliases"), "expected_version": argVersion,
+				"workdir": argWorkdir})},
+		{name: "memory_delete", destructive: true, idempotent: true, run: (*Server).memoryDelete,
+			schema: object(map[string]any{"id": argID, "slug": argSlug, "scope": argScope, "expected_version": argVersion,
+				"workdir": argWorkdir})},
+		{name: "memory_overview", readOnly: true, idempotent: true, run: (*Server).memoryOverview,
+			schema: object(map[string]any{"workdir": argWorkdir})},
+		{name: "build_context", readOnly: true, idempotent: true, run: (*Server).buildContext,
+			schema: object(map[string]any{"query": str("the task or question the context is for"),
+				"max_tokens": integer("token budget of the block (default 1500)", 16, 32000), "scope": argScope, "type": argType,
+				"workdir": argWorkdir}, "query")},
+		{name: "daily_append", run: (*Server).dailyAppend,
+			schema: object(map[string]any{"text": str("one journal line")}, "text")},
+		{name: "observe_turn", run: (*Server).observeTurn,
+			schema: object(map[string]any{"session_id": str("your conversation's id"),
+				"messages": map[string]any{"type": "array", "minItems": 1, "maxItems": 64, "description": "the turn's messages, oldest first",
+					"items": object(map[string]any{"role": enum("who spoke", "user", "assistant"), "content": str("the message text"),
+						"id": str("the message's id, if it has one")}, "role", "content")},
+				"workspace_mutations": map[string]any{"type": "array", "maxItems": 200, "description": "files changed in the turn",
+					"items": object(map[string]any{"tool": str("Write, Edit, Bash…"), "path": str("the file"),
+						"kind": enum("what happened", "write", "edit", "delete", "command")}, "tool")},
+				"workdir": argWorkdir}, "messages")},
+		{name: "kv_get", readOnly: true, idempotent: true, agentOnly: true, run: kvCall("kv.get"),
+			schema: object(map[string]any{"key": str("the key")}, "key")},
+		{name: "kv_set", idempotent: true, destructive: true, agentOnly: true, run: kvCall("kv.set"),
+			schema: object(map[string]any{"key": str("the key"), "value": str("the value")}, "key", "value")},
+		{name: "kv_delete", idempotent: true, destructive: true, agentOnly: true, run: kvCall("kv.delete"),
+			schema: object(map[string]any{"key": str("the key")}, "key")},
+		{name: "kv_list", readOnly: true, idempotent: true, agentOnly: true, run: kvCall("kv.list"),
+			schema: object(map[string]any{"prefix": str("only keys starting with this")})},
+	}
+}
+
+// sdkTool is t as the protocol describes it, with truthful hints: nothing here reaches an open
+// world; read-only tools change nothing; destructive ones may overwrite or remove.
+func (t tool) sdkTool() *sdk.Tool {
+	closed := false
+	ann := &sdk.ToolAnnotations{ReadOnlyHint: t.readOnly, IdempotentHint: t.idempotent, OpenWorldHint: &closed}
+	if !t.readOnly {
+		d := t.destructive
+		ann.DestructiveHint = &d
+	}
+	return &sdk.Tool{Name: t.name, Description: api.MCPToolDescription(t.name), InputSchema: t.schema, Annotations: ann}
+}
+
+// decode reads a tool's arguments strictly: unknown fields and wrong types are refused with the
+// fix named, so a model learns the schema from the error.
+func (s *Server) decode(tool string, raw json.RawMessage, into any) *toolError {
+	if len(bytes.TrimSpace(raw)) == 0 || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+		raw = json.RawMessage("{}")
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(into); err != nil {
+		detail := strings.TrimPrefix(err.Error(), "json: ")
+		if len(detail) > 200 {
+			detail = detail[:200]
+		}
+		return s.codedError(codeInvalidArguments, map[string]any{"Tool": tool, "Detail": detail},
+			&nextCall{Tool: tool, Arguments: map[string]any{}})
+	}
+	return nil
+}
+
+// register adds every tool to the SDK server behind one wrapper: the session's identity, the
+// agent check, the call record, and a panic-free error result for every failure.
+func (s *Server) register() {
+	for _, t := range tools() {
+		t := t
+		s.srv.AddTool(t.sdkTool(), func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			c := &call{ctx: ctx, ss: req.Session, st: s.sessionFor(req.Session), session: req.Session.ID()}
+			s.record(c.st, t.name)
+			if t.agentOnly && c.st.agent == "" {
+				return errorResult(s.agentUnknown(t.name)), nil
+			}
+			res, terr := t.run(s, c, req.Params.Arguments)
+			if terr != nil {
+				return errorResult(terr), nil
+			}
+			return okResult(res), nil
+		})
+	}
+}
+
+// agentUnknown refuses agent-scope work for a session that named no agent.
+func (s *Server) agentUnknown(tool string) *toolError {
+	return s.codedError(codeAgentUnknown, map[string]any{"Tool": tool},
+		&nextCall{Tool: "memory_search", Arguments: map[string]any{"scope": "global"}})
+}

@@ -1,0 +1,66 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+
+	"engram/backend/api"
+	"engram/backend/i18n"
+	"engram/backend/mcp"
+)
+
+// runMCP serves one MCP client over stdin and stdout: `engram mcp [--agent NAME] [--workdir DIR]`.
+// stdout carries the protocol only; everything else goes to stderr. The process watches the
+// home like the desktop app, so writes from other processes reach its client as notifications.
+func runMCP(ctx context.Context, app *App, catalog *i18n.Catalog, lang string, args []string) int {
+	fset := flag.NewFlagSet("engram mcp", flag.ContinueOnError)
+	fset.SetOutput(os.Stderr)
+	agent := fset.String("agent", "", "the agent this server acts for (default: the client's name)")
+	workdir := fset.String("workdir", "", "the project folder (default: the client's roots)")
+	budget := fset.Int("max-tokens", mcp.DefaultBudgetTokens, "the most tokens one tool result may hold (longer results page)")
+	if err := fset.Parse(args); err != nil {
+		return 2
+	}
+	if *workdir != "" {
+		abs, err := filepath.Abs(*workdir)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 2
+		}
+		*workdir = abs
+	}
+	if *agent != "" && !api.ValidAgent(*agent) {
+		fmt.Fprintln(os.Stderr, catalog.T(lang, "cli.mcp_bad_agent", map[string]any{"Agent": *agent}))
+		return 2
+	}
+	app.agentServer = true
+	if err := app.Start(ctx, true); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer app.Stop()
+	srv, err := mcp.New(app.services.API(app.ctx, api.ActorTool), app.Events, mcp.Config{Agent: *agent, Workdir: *workdir,
+		Transport: api.TransportStdio, BudgetTokens: *budget, Version: version,
+		// stdout is the protocol's: the server's own warnings go to stderr, which clients log.
+		Logger: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	defer srv.Close()
+	if err := srv.RunStdio(ctx, os.Stdin, nopCloser{os.Stdout}); err != nil {
+		fmt.Fprintln(os.Stderr, catalog.T(lang, "cli.error", map[string]any{"Message": err.Error()}))
+		return 1
+	}
+	return 0
+}
+
+// nopCloser keeps stdout open when the transport closes: the deferred shutdown may still log.
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }
