@@ -18,8 +18,8 @@ func (s *Store) noteSeq(ctx context.Context) {
 	}
 }
 
-// announcedRecently drops the ids this process itself announced in the last few seconds: the
-// poll reads every new audit row, ours included, and should not repeat them.
+// announcedRecently drops the kv event ids this process itself announced in the last few
+// seconds: the watcher sees our own kv.json writes too, and should not repeat them.
 func (s *Store) announcedRecently(ids []string) []string {
 	s.subsMu.Lock()
 	defer s.subsMu.Unlock()
@@ -34,7 +34,7 @@ func (s *Store) announcedRecently(ids []string) []string {
 	return out
 }
 
-// remember notes ids this process announced (see announcedRecently).
+// remember notes kv event ids this process announced (see announcedRecently).
 func (s *Store) remember(ids []string) {
 	s.subsMu.Lock()
 	defer s.subsMu.Unlock()
@@ -79,18 +79,58 @@ func (s *Store) watchOtherProcesses(ctx context.Context) {
 			continue
 		}
 		last = v
-		ids, top, err := auditedSince(ctx, conn, s.seenSeq.Load())
+		ids, top, err := auditedSince(ctx, conn, s.seenSeq.Load(), s.passOwn)
 		if err != nil || top == 0 {
 			continue
 		}
 		s.seenSeq.Store(top)
-		if ids = s.announcedRecently(ids); len(ids) > 0 {
+		if len(ids) > 0 {
 			s.changed(ctx, ids)
 		}
 	}
 }
 
-func auditedSince(ctx context.Context, conn *sql.Conn, after int64) (ids []string, top int64, err error) {
+// maxOwnAudit bounds the own-seq set of a process that writes without watching (a long CLI
+// import): past it the oldest seqs go, which only a poll that already passed them would need.
+const maxOwnAudit = 1 << 16
+
+// ownAudit notes the audit row an insert of this process wrote (see Store.own).
+func (s *Store) ownAudit(res sql.Result) {
+	seq, err := res.LastInsertId()
+	if err != nil || seq <= 0 {
+		return
+	}
+	s.subsMu.Lock()
+	defer s.subsMu.Unlock()
+	if s.own == nil {
+		s.own = map[int64]bool{}
+	}
+	if len(s.own) >= maxOwnAudit {
+		floor := seq - maxOwnAudit/2
+		for q := range s.own {
+			if q < floor {
+				delete(s.own, q)
+			}
+		}
+	}
+	s.own[seq] = true
+}
+
+// passOwn reports whether seq is one of this process's own audit rows, forgetting it: the
+// poll passes each seq once.
+func (s *Store) passOwn(seq int64) bool {
+	s.subsMu.Lock()
+	defer s.subsMu.Unlock()
+	if s.own[seq] {
+		delete(s.own, seq)
+		return true
+	}
+	return false
+}
+
+// auditedSince lists the memory ids of audit rows after seq that other processes wrote
+// (mine says which are this process's own), and the newest seq read.
+func auditedSince(ctx context.Context, conn *sql.Conn, after int64, mine func(int64) bool) (ids []string, top int64, err error) {
 	rows, err := conn.QueryContext(ctx, `SELECT seq, memory_id FROM memory_audit_log WHERE seq > ? ORDER BY seq`, after)
 	if err != nil {
 		return nil, 0, err
@@ -104,6 +144,9 @@ func auditedSince(ctx context.Context, conn *sql.Conn, after int64) (ids []strin
 			return nil, 0, err
 		}
 		top = seq
+		if mine(seq) {
+			continue
+		}
 		if id != "" && !seen[id] {
 			seen[id] = true
 			ids = append(ids, id)

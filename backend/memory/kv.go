@@ -183,11 +183,14 @@ func checkKVEntry(key string, value json.RawMessage) error {
 // id, so nothing takes the row for a memory's history.
 func (s *Store) kvAudit(ctx context.Context, op string, ch KVChange) {
 	d, _ := json.Marshal(map[string]any{"agent": ch.Agent, "key": ch.Key})
-	if _, err := s.db.ExecContext(ctx, `INSERT INTO memory_audit_log(ts, op, actor, memory_id, slug, scope, scope_key,
+	res, err := s.db.ExecContext(ctx, `INSERT INTO memory_audit_log(ts, op, actor, memory_id, slug, scope, scope_key,
 		session, model, result, detail) VALUES(?,?,?,'',?,?,?,?,?,'ok',?)`, s.rfc(s.opts.Now()), op, ch.Actor, ch.Key,
-		string(ScopeAgent), ch.Agent, ch.Session, ch.Model, string(d)); err != nil {
+		string(ScopeAgent), ch.Agent, ch.Session, ch.Model, string(d))
+	if err != nil {
 		s.log.Error("memory: unable to write audit row", "err", err)
+		return
 	}
+	s.ownAudit(res)
 }
 
 // kvChanged tells subscribers which keys of an agent changed.

@@ -76,11 +76,14 @@ func (s *Store) audit(ctx context.Context, x execer, b *Batch, it Item, id, resu
 	if detail == nil {
 		d = []byte("{}")
 	}
-	if _, err := x.ExecContext(ctx, `INSERT INTO memory_audit_log(ts, op, actor, memory_id, slug, scope, scope_key,
+	res, err := x.ExecContext(ctx, `INSERT INTO memory_audit_log(ts, op, actor, memory_id, slug, scope, scope_key,
 		session, model, result, detail) VALUES(?,?,?,?,?,?,?,?,?,?,?)`, s.rfc(s.opts.Now()), string(it.Op), b.Actor, id,
-		slug, string(scope), key, b.Session, b.Model, result, string(d)); err != nil {
+		slug, string(scope), key, b.Session, b.Model, result, string(d))
+	if err != nil {
 		s.log.Error("memory: unable to write audit row", "err", err)
+		return
 	}
+	s.ownAudit(res)
 }
 
 // unchanged reports a version_conflict unless the file at rel still holds version: someone

@@ -273,3 +273,70 @@ func TestOnlyPersonsReview(t *testing.T) {
 		})
 	}
 }
+
+// Two changes to one memory from another process, moments apart, are both announced here:
+// the poll skips only this process's own audit rows, not every id it announced lately (a
+// person accepting what an agent just wrote must reach the other windows).
+func TestOtherProcessRepeatedChangesAnnounced(t *testing.T) {
+	e := newEnv(t)
+	other := e.open()
+	got := make(chan []string, 64)
+	e.s.Subscribe(func(ev Event) {
+		if ev.Kind == "memory.changed" {
+			got <- ev.IDs
+		}
+	})
+	ctx, cancel := context.WithCancel(e.ctx)
+	defer cancel()
+	ready := make(chan struct{})
+	go e.s.Watch(ctx, ready)
+	<-ready
+	wait := func(id, what string) {
+		t.Helper()
+		deadline := time.After(10 * time.Second)
+		for {
+			select {
+			case ids := <-got:
+				if contains(ids, id) {
+					return
+				}
+			case <-deadline:
+				t.Fatalf("%s by the other process was never announced here", what)
+			}
+		}
+	}
+	res, err := other.ApplyBatch(e.ctx, Batch{Items: []Item{wr("changed-twice", "Other process", "Body")}, Actor: ActorTool})
+	if err != nil || !res.Results[0].OK {
+		t.Fatalf("other write: %v %+v", err, res)
+	}
+	id := res.Results[0].ID
+	wait(id, "the write")
+	body := "Body, edited"
+	upd, err := other.ApplyBatch(e.ctx, Batch{Items: []Item{{Op: OpUpdate, ID: id, Body: &body, Mode: "replace"}}, Actor: ActorUser})
+	if err != nil || !upd.Results[0].OK {
+		t.Fatalf("other update: %v %+v", err, upd)
+	}
+	wait(id, "the second change")
+	// This process's own write is announced once, by the write itself, not again by the poll.
+	mine := e.ok(wr("written-here", "Here", "Body"))
+	wait(mine.ID, "our own write")
+	// A later write by the other process: once it is announced, the poll has passed our row.
+	later, err := other.ApplyBatch(e.ctx, Batch{Items: []Item{wr("written-later", "Later", "Body")}, Actor: ActorTool})
+	if err != nil || !later.Results[0].OK {
+		t.Fatalf("later write: %v %+v", err, later)
+	}
+	deadline := time.After(10 * time.Second)
+	for {
+		select {
+		case ids := <-got:
+			if contains(ids, mine.ID) {
+				t.Fatal("the poll announced this process's own write a second time")
+			}
+			if contains(ids, later.Results[0].ID) {
+				return
+			}
+		case <-deadline:
+			t.Fatal("the later write was never announced here")
+		}
+	}
+}

@@ -415,10 +415,13 @@ func (s *Store) auditReconcile(ctx context.Context, tx *sql.Tx, op string, m *Me
 		id, slug, scope, key = m.ID, m.Slug, string(m.Scope), m.ScopeKey()
 	}
 	detail, _ := json.Marshal(map[string]any{"path": rel})
-	if _, err := tx.ExecContext(ctx, `INSERT INTO memory_audit_log(ts, op, actor, memory_id, slug, scope, scope_key,
-		result, detail) VALUES(?,?,?,?,?,?,?,'ok',?)`, s.rfc(s.opts.Now()), op, ActorReconcile, id, slug, scope, key, string(detail)); err != nil {
+	res, err := tx.ExecContext(ctx, `INSERT INTO memory_audit_log(ts, op, actor, memory_id, slug, scope, scope_key,
+		result, detail) VALUES(?,?,?,?,?,?,?,'ok',?)`, s.rfc(s.opts.Now()), op, ActorReconcile, id, slug, scope, key, string(detail))
+	if err != nil {
 		s.log.Error("memory: unable to write audit row", "err", err)
+		return
 	}
+	s.ownAudit(res)
 }
 
 func (s *Store) recordProblem(ctx context.Context, tx *sql.Tx, d diskFile, code, detail string, rep *ReconcileReport) error {

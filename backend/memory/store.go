@@ -55,7 +55,11 @@ type Store struct {
 	// seenSeq is the newest audit row this process knows about; rows above it were written by
 	// another process on the same home.
 	seenSeq atomic.Int64
-	recent  map[string]time.Time // ids this process announced lately; guarded by subsMu
+	recent  map[string]time.Time // kv event ids this process announced lately; guarded by subsMu
+	// own holds the audit seqs this process wrote that the cross-process poll has not passed
+	// yet: the poll skips exactly those rows, so every other process's change is announced,
+	// however soon after ours it touches the same memory. Guarded by subsMu.
+	own map[int64]bool
 	// batchDirs collects folders to fsync once per batch; set only while mu is held.
 	batchDirs map[string]bool
 
@@ -323,7 +327,6 @@ func (s *Store) changed(ctx context.Context, ids []string) { s.changedScopes(ctx
 // where anything may have moved) recounts everything.
 func (s *Store) changedScopes(ctx context.Context, ids []string, touched map[scopeRef]bool) {
 	if len(ids) > 0 {
-		s.remember(ids)
 		s.emit(Event{Kind: "memory.changed", IDs: ids})
 	}
 	s.subsMu.Lock()
