@@ -340,6 +340,61 @@ export interface DoctorReport {
   recovery?: Recovery | null
 }
 
+// ---------------------------------------------------------------- per-agent key-value namespaces (kv.*)
+
+/** Names one key of one agent's namespace (kv.get, kv.delete). */
+export interface KVKeyParams {
+  agent: string
+  key: string
+}
+
+export interface KVSetParams {
+  agent: string
+  key: string
+  value: unknown
+}
+
+export interface KVListParams {
+  agent: string
+  prefix?: string
+  cursor?: string
+  limit?: number
+}
+
+/** One key and its JSON value. */
+export interface KVEntry {
+  key: string
+  value: unknown
+}
+
+export interface KVGetResult {
+  agent: string
+  key: string
+  value: unknown
+}
+
+export interface KVSetResult {
+  agent: string
+  key: string
+  created: boolean
+  changed: boolean
+}
+
+export interface KVDeleteResult {
+  agent: string
+  key: string
+  deleted: boolean
+}
+
+/** One page of keys, sorted; next_cursor reads the next. */
+export interface KVListResult {
+  agent: string
+  prefix: string
+  entries: KVEntry[]
+  total: number
+  next_cursor?: string
+}
+
 // ---------------------------------------------------------------- organizer (backend/organizer)
 
 export interface OrganizerSettings {
@@ -372,6 +427,7 @@ export interface RunCounts {
   scopes: number
   clusters: number
   clusters_failed: number
+  clusters_fallback?: number
   decisions: number
   keep: number
   merge_into: number
@@ -457,6 +513,7 @@ export interface Decision {
   score?: number
   reason: DecisionReason
   hint?: string
+  evidence?: string[]
   preserved?: Preserved | null
   outcome: DecisionOutcome
   bucket?: string
@@ -467,10 +524,12 @@ export interface Decision {
 export interface ClusterReport {
   id: string
   key: string
+  topic?: string
   scope: Scope
   scope_key: string
   size: number
   entry_ids: string[] | null
+  planner?: string
   status: string
   error?: RunError | null
 }
@@ -489,6 +548,24 @@ export interface ScopeScan {
   over_target: number
 }
 
+/** How one scope instance was split when a topic clusterer (the model) was configured. */
+export interface ScopeClustering {
+  scope: Scope
+  key: string
+  clusterer: string
+  topics: number
+  unknown_ids: number
+  repeated_ids: number
+  left_out: number
+  fallback?: RunError | null
+}
+
+/** Tokens the model calls of one phase used. */
+export interface PhaseUsage {
+  input_tokens: number
+  output_tokens: number
+}
+
 export interface RunReport {
   version: number
   run_id: string
@@ -496,7 +573,11 @@ export interface RunReport {
   mode: OrganizerMode
   clusterer: string
   planner: string
+  model?: string
+  llm_fallback?: RunError | null
   cluster_fallback?: RunError | null
+  clustering?: ScopeClustering[]
+  token_usage?: Record<string, PhaseUsage>
   quota_level: QuotaLevel
   quota_headroom: number
   scopes: ScopeScan[] | null
@@ -564,6 +645,57 @@ export interface ApplyReportResult {
   final_count: number
   compression_ratio: number
   snapshot: string
+}
+
+// ---------------------------------------------------------------- sessions (backend/memory sessions, api sessions.*)
+
+/** One conversation an agent fed extraction. */
+export interface AgentSession {
+  agent: string
+  id: string
+  workdir?: string
+  project_key?: string
+  turns_received: number
+  turns_kept: number
+  first_seen: string
+  last_activity: string
+  summary?: string
+  summarized: number
+}
+
+/** One stored message of a session. */
+export interface AgentSessionTurn {
+  seq: number
+  role: 'user' | 'assistant'
+  content: string
+  msg_id?: string
+  at: string
+}
+
+export interface SessionListParams {
+  agent?: string
+  workdir?: string
+  limit?: number
+}
+
+export interface SessionList {
+  sessions: AgentSession[]
+}
+
+/** Names a session; agent only when two agents share the id. */
+export interface SessionRef {
+  id: string
+  agent?: string
+}
+
+export interface SessionDetail {
+  session: AgentSession
+  turns: AgentSessionTurn[]
+}
+
+export interface SessionDeleted {
+  id: string
+  agent: string
 }
 
 // ---------------------------------------------------------------- integrations (MCP)
