@@ -284,19 +284,27 @@ func windowHashes(msgs []Message) []string {
 	return out
 }
 
-// loadState reads a session this process has not seen from its newest recorded run, so that
-// one-shot processes (the CLI, an agent's hook) share the interval and covered-message gates.
+// loadState reads a session this process has not seen from its recorded runs, so that
+// one-shot processes (the CLI, an agent's hook) share the interval, covered-message and
+// already-written gates with the app.
 func (s *Service) loadState(ctx context.Context, session string) (*sessionState, error) {
 	st := &sessionState{written: map[string]string{}}
-	last, ok, err := s.o.Store.LastClaimedExtractionRun(ctx, session, []string{StatusSkipped, StatusQueued, StatusFailed})
-	if err != nil || !ok {
+	rows, _, err := s.o.Store.ExtractionRuns(ctx, memory.ExtractionRunFilter{Session: session, Limit: 20})
+	if err != nil {
 		return st, err
 	}
-	st.lastRunAt, st.lastHash = last.StartedAt, last.MessageHash
-	d := detailOf(last)
-	for _, a := range d.Report.Applied {
-		if a.Slug != "" {
-			st.written[a.Slug] = last.MessageHash
+	for _, row := range rows {
+		switch row.Status {
+		case StatusSkipped, StatusQueued, StatusFailed:
+			continue
+		}
+		if st.lastRunAt.IsZero() {
+			st.lastRunAt, st.lastHash = row.StartedAt, row.MessageHash
+		}
+		for _, a := range detailOf(row).Report.Applied {
+			if _, seen := st.written[a.Slug]; !seen && (a.Action == ActionWrite || a.Action == ActionUpdate) {
+				st.written[a.Slug] = row.MessageHash
+			}
 		}
 	}
 	return st, nil

@@ -142,28 +142,6 @@ func (s *Store) ExtractionRuns(ctx context.Context, f ExtractionRunFilter) ([]Ex
 	return out, total, nil
 }
 
-// LastClaimedExtractionRun returns the newest run of a session whose status is not one of
-// skip (the runs that gates did not stop): when it started and which message it covered.
-func (s *Store) LastClaimedExtractionRun(ctx context.Context, session string, skip []string) (ExtractionRun, bool, error) {
-	q := `SELECT ` + extractionRunColumns + ` FROM extraction_runs WHERE session = ?`
-	args := []any{session}
-	if len(skip) > 0 {
-		q += ` AND status NOT IN (?` + strings.Repeat(", ?", len(skip)-1) + `)`
-		for _, st := range skip {
-			args = append(args, st)
-		}
-	}
-	q += ` ORDER BY started_at DESC, id DESC LIMIT 1`
-	r, err := scanExtractionRun(s.db.QueryRowContext(ctx, q, args...))
-	if errors.Is(err, sql.ErrNoRows) {
-		return r, false, nil
-	}
-	if err != nil {
-		return r, false, fmt.Errorf("memory: unable to read the last extraction run: %w", err)
-	}
-	return r, true, nil
-}
-
 // CloseExtractionRuns ends the runs started before before and left in one of statuses (a
 // process that stopped while they were queued or running) with status to and reason, at at;
 // it returns how many it closed.
