@@ -8,8 +8,9 @@ import (
 	"engram/backend/recall"
 )
 
-// execute runs one claimed request to its end, records it, and starts the session's queued
-// request if one waits.
+// execute runs one claimed request to its end, records it, and hands the session to its
+// queued request if one waits. Waiters are released only then, so a caller that sends its next
+// turn after waiting finds the session free rather than queueing behind a finished run.
 func (s *Service) execute(st *sessionState, r *run, planner Planner) {
 	defer s.wg.Done()
 	defer r.cancel()
@@ -17,9 +18,9 @@ func (s *Service) execute(st *sessionState, r *run, planner Planner) {
 	s.publish(r)
 	s.perform(r, planner)
 	s.record(r)
+	s.next(st, r)
 	close(r.done)
 	s.publish(r)
-	s.next(st, r)
 }
 
 // next hands the session to its queued request, gated again (the wait itself was the

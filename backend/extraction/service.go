@@ -63,6 +63,8 @@ type Service struct {
 	sessions map[string]*sessionState
 	wg       sync.WaitGroup
 	closed   bool
+	// settingsMu serialises settings updates (read, patch, save).
+	settingsMu sync.Mutex
 }
 
 // New returns the controller. ctx is the process's lifetime: cancelling it (or Close) aborts
@@ -122,7 +124,7 @@ func (s *Service) Dispose(session string) {
 		if st.running != nil {
 			st.running.cancel()
 		}
-		queued = st.queued
+		queued, st.queued = st.queued, nil
 	}
 	s.mu.Unlock()
 	if queued != nil {
@@ -168,11 +170,6 @@ func (s *Service) Request(ctx context.Context, req Request, wait bool) (RunDetai
 	r.detail = RunDetail{RunSummary: RunSummary{ID: ulid.Make().String(), Session: req.SessionID, Agent: req.Agent,
 		Workdir: vis.Workdir(), StartedAt: now}, Report: Report{Version: ReportVersion, Turn: turn}}
 
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
-		return RunDetail{}, codeErr(CodeNotRunning, nil, "extraction is shutting down")
-	}
 	reason := ""
 	switch {
 	case !set.Enabled:
@@ -182,27 +179,41 @@ func (s *Service) Request(ctx context.Context, req Request, wait bool) (RunDetai
 	default:
 		reason = contentGate(set, gateInput{Text: last.Content, PrevAssistant: prevAssistant})
 	}
-	var superseded *run
-	st := s.sessions[req.SessionID]
-	if reason == "" && st == nil {
-		st, err = s.loadState(ctx, req.SessionID)
-		if err != nil {
-			s.mu.Unlock()
+	// What other processes on this home (the CLI, an agent's hook, the app) last ran for the
+	// session, read before the lock and merged under it: the gates see the newest of both.
+	var recorded *sessionState
+	if reason == "" {
+		if recorded, err = s.loadState(ctx, req.SessionID); err != nil {
 			return RunDetail{}, err
 		}
-		s.sessions[req.SessionID] = st
+	}
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return RunDetail{}, codeErr(CodeNotRunning, nil, "extraction is shutting down")
+	}
+	var superseded *run
+	outcome := "" // what this call must still do for r once the lock is released
+	st := s.sessions[req.SessionID]
+	if reason == "" {
+		if st == nil {
+			st = &sessionState{written: map[string]string{}}
+			s.sessions[req.SessionID] = st
+		}
+		st.merge(recorded)
 	}
 	switch {
 	case reason != "":
-		r.setStatus(StatusSkipped, reason, now)
+		outcome = StatusSkipped
 	case st.running != nil:
 		superseded, st.queued = st.queued, r
 		r.setStatus(StatusQueued, "", time.Time{})
+		outcome = StatusQueued
 	default:
 		reason = gate(set, gateInput{Text: last.Content, PrevAssistant: prevAssistant, Hash: r.hash, LastHash: st.lastHash,
 			LastRunAt: st.lastRunAt, Now: now})
 		if reason != "" {
-			r.setStatus(StatusSkipped, reason, now)
+			outcome = StatusSkipped
 		} else {
 			s.claim(st, r, now)
 		}
@@ -212,13 +223,12 @@ func (s *Service) Request(ctx context.Context, req Request, wait bool) (RunDetai
 	if superseded != nil {
 		s.finish(superseded, StatusSkipped, SkipSuperseded)
 	}
-	switch r.snapshot().Status {
+	switch outcome {
 	case StatusSkipped:
-		r.detail.Report.Gate = reason
-		s.record(r)
-		close(r.done)
-		s.publish(r)
+		s.finish(r, StatusSkipped, reason)
 	case StatusQueued:
+		// Once queued, the run may already be taken (or ended) by the session's running
+		// run: record reads its state at the time of writing.
 		s.record(r)
 		s.publish(r)
 	}
@@ -308,6 +318,21 @@ func (s *Service) loadState(ctx context.Context, session string) (*sessionState,
 		}
 	}
 	return st, nil
+}
+
+// merge takes what the records say when they are newer than what this process knows.
+func (st *sessionState) merge(rec *sessionState) {
+	if rec == nil {
+		return
+	}
+	if rec.lastRunAt.After(st.lastRunAt) {
+		st.lastRunAt, st.lastHash = rec.lastRunAt, rec.lastHash
+	}
+	for slug, h := range rec.written {
+		if _, ok := st.written[slug]; !ok {
+			st.written[slug] = h
+		}
+	}
 }
 
 func (r *run) setStatus(status, reason string, finished time.Time) {

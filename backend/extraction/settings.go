@@ -138,3 +138,26 @@ func saveSettings(ctx context.Context, st *memory.Store, s Settings) error {
 	}
 	return st.PutSetting(ctx, settingsKey, string(raw))
 }
+
+// Settings returns the extraction settings.
+func (s *Service) Settings(ctx context.Context) (Settings, error) {
+	return loadSettings(ctx, s.o.Store)
+}
+
+// UpdateSettings applies a patch; the next request is gated by the new values.
+func (s *Service) UpdateSettings(ctx context.Context, p SettingsPatch) (Settings, error) {
+	s.settingsMu.Lock()
+	defer s.settingsMu.Unlock()
+	cur, err := loadSettings(ctx, s.o.Store)
+	if err != nil {
+		return cur, err
+	}
+	next, err := cur.Apply(p)
+	if err != nil {
+		return cur, err
+	}
+	if err := saveSettings(ctx, s.o.Store, next); err != nil {
+		return cur, err
+	}
+	return next, nil
+}
