@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"engram/backend/extraction"
 	"engram/backend/i18n"
 	"engram/backend/memory"
 	"engram/backend/organizer"
@@ -33,6 +34,8 @@ type Deps struct {
 	Version string
 	// Organizer may be nil (its methods then answer organizer_not_running).
 	Organizer *organizer.Service
+	// Extraction may be nil (its methods then answer extraction_not_running).
+	Extraction *extraction.Service
 }
 
 // Method is one entry of the table.
@@ -55,16 +58,17 @@ type API struct {
 	actor string
 	ctx   context.Context
 
-	App       *AppService
-	Memory    *MemoryService
-	Daily     *DailyService
-	Quota     *QuotaService
-	Index     *IndexService
-	Settings  *SettingsService
-	I18n      *I18nService
-	Remote    *RemoteService
-	Organizer *OrganizerService
-	Recall    *RecallService
+	App        *AppService
+	Memory     *MemoryService
+	Daily      *DailyService
+	Quota      *QuotaService
+	Index      *IndexService
+	Settings   *SettingsService
+	I18n       *I18nService
+	Remote     *RemoteService
+	Organizer  *OrganizerService
+	Recall     *RecallService
+	Extraction *ExtractionService
 
 	methods []Method
 	byName  map[string]*Method
@@ -83,6 +87,7 @@ func New(ctx context.Context, deps Deps, actor string) *API {
 	a.Remote = &RemoteService{a}
 	a.Recall = &RecallService{a}
 	a.Organizer = &OrganizerService{a}
+	a.Extraction = &ExtractionService{a}
 	a.methods = a.table()
 	a.byName = map[string]*Method{}
 	for i := range a.methods {
@@ -96,7 +101,7 @@ func (a *API) Actor() string { return a.actor }
 
 // Bindings are the service objects the Wails app binds.
 func (a *API) Bindings() []any {
-	return []any{a.App, a.Memory, a.Daily, a.Quota, a.Index, a.Settings, a.I18n, a.Remote, a.Recall, a.Organizer}
+	return []any{a.App, a.Memory, a.Daily, a.Quota, a.Index, a.Settings, a.I18n, a.Remote, a.Recall, a.Organizer, a.Extraction}
 }
 
 type flags struct{ readOnly, destructive bool }
@@ -161,6 +166,11 @@ func (a *API) table() []Method {
 		method("organizer.applyReport", a.Organizer.ApplyReport, del),
 		method("organizer.settings", a.Organizer.Settings, ro),
 		method("organizer.updateSettings", a.Organizer.UpdateSettings, rw),
+		method("extraction.request", a.Extraction.Request, rw),
+		method("extraction.runs", a.Extraction.Runs, ro),
+		method("extraction.run", a.Extraction.Run, ro),
+		method("extraction.settings", a.Extraction.Settings, ro),
+		method("extraction.updateSettings", a.Extraction.UpdateSettings, rw),
 	}
 }
 

@@ -170,9 +170,12 @@ func (s *Service) perform(r *run, planner Planner) {
 // appliedItem describes an applied item as the store now holds it.
 func (s *Service) appliedItem(ctx context.Context, p planned, ir memory.ItemResult) AppliedItem {
 	a := AppliedItem{Index: p.index, Action: p.action, ID: ir.ID, Slug: ir.Slug, Scope: p.item.Scope, Type: p.item.Type,
-		Confidence: ir.AppliedConfidence, AutoDowngraded: ir.AutoDowngraded, Warnings: p.warnings}
+		Confidence: ir.AppliedConfidence, AutoDowngraded: ir.AutoDowngraded}
+	for _, w := range p.warnings {
+		a.Warnings = append(a.Warnings, Warning{Code: w})
+	}
 	for _, w := range ir.Warnings {
-		a.Warnings = append(a.Warnings, w.Code)
+		a.Warnings = append(a.Warnings, Warning{Code: w.Code, Args: w.Args})
 	}
 	if p.action == ActionAppendDaily {
 		a.Scope, a.Type = memory.ScopeGlobal, memory.TypeDaily

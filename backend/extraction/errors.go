@@ -7,7 +7,7 @@ const (
 	CodeNotRunning      = "extraction_not_running"
 	CodeRunNotFound     = "extraction_run_not_found"
 	CodeInvalidRequest  = "extraction_invalid_request"
-	CodeInvalidSettings = "invalid_setting"
+	CodeInvalidSettings = "extraction_invalid_setting"
 )
 
 // Error is a coded extraction failure; Args fill the translated message's placeholders.

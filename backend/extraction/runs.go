@@ -44,9 +44,16 @@ type AppliedItem struct {
 	Title          string            `json:"title"`
 	Confidence     memory.Confidence `json:"confidence"`
 	AutoDowngraded bool              `json:"auto_downgraded"`
-	// Warnings are codes of what was changed on the way (quote-not-in-turn, invalid-relation,
-	// the store's warnings).
-	Warnings []string `json:"warnings,omitempty"`
+	// Warnings say what was changed on the way (quote-not-in-turn, invalid-relation, the
+	// store's warnings).
+	Warnings []Warning `json:"warnings,omitempty"`
+}
+
+// Warning is a note on an applied item; Message is translated when read (by the api).
+type Warning struct {
+	Code    string         `json:"code"`
+	Args    map[string]any `json:"args,omitempty"`
+	Message string         `json:"message,omitempty"`
 }
 
 // Report is what a run did, stored as JSON with its row.
@@ -76,7 +83,10 @@ type RunSummary struct {
 	Workdir string `json:"workdir,omitempty"`
 	Status  string `json:"status"`
 	// Reason is the skip, noop or failure reason ("" for done and partial).
-	Reason       string     `json:"reason,omitempty"`
+	Reason string `json:"reason,omitempty"`
+	// StatusText and ReasonText are the status and reason translated (filled by the api).
+	StatusText   string     `json:"status_text,omitempty"`
+	ReasonText   string     `json:"reason_text,omitempty"`
 	StartedAt    time.Time  `json:"started_at"`
 	FinishedAt   *time.Time `json:"finished_at,omitempty"`
 	Model        string     `json:"model,omitempty"`

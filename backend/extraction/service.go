@@ -40,6 +40,9 @@ type Options struct {
 	Logger  *slog.Logger
 	// PlanTimeout bounds one planning step (default ExtractionTimeout).
 	PlanTimeout time.Duration
+	// Passive is for one-shot processes (the CLI): every request waits for its run, which
+	// would otherwise be cancelled when the process exits.
+	Passive bool
 }
 
 // sessionState is what the controller remembers of one session.
@@ -153,6 +156,7 @@ func validRequest(req Request) (recall.Visibility, error) {
 // in flight waits as the session's one queued request (a newer one replaces it). With wait,
 // Request returns when the run has ended or ctx is done (the run goes on either way).
 func (s *Service) Request(ctx context.Context, req Request, wait bool) (RunDetail, error) {
+	wait = wait || s.o.Passive
 	req.SessionID = strings.TrimSpace(req.SessionID)
 	req.Agent = strings.TrimSpace(req.Agent)
 	vis, err := validRequest(req)

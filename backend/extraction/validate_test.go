@@ -145,7 +145,7 @@ func TestEverythingLandsUnreviewed(t *testing.T) {
 			t.Errorf("%s source %+v", ref.slug, m.Source)
 		}
 	}
-	if w := d.Report.Applied[0].Warnings; len(w) != 1 || w[0] != WarnInvalidRelation {
+	if w := d.Report.Applied[0].Warnings; len(w) != 1 || w[0].Code != WarnInvalidRelation {
 		t.Errorf("warnings of the relation item: %v", w)
 	}
 	hist, err := f.store.Audit(f.ctx, d.Report.Applied[0].ID, 10)
@@ -175,7 +175,7 @@ func TestQuoteNotInTurn(t *testing.T) {
 		if a.Confidence != want[a.Slug] {
 			t.Errorf("%s confidence %s, want %s", a.Slug, a.Confidence, want[a.Slug])
 		}
-		flagged := len(a.Warnings) > 0 && a.Warnings[0] == CodeQuoteNotInTurn
+		flagged := len(a.Warnings) > 0 && a.Warnings[0].Code == CodeQuoteNotInTurn
 		if flagged != (a.Slug != "verbatim") || a.AutoDowngraded != (a.Slug != "verbatim") {
 			t.Errorf("%s warnings %v downgraded %v", a.Slug, a.Warnings, a.AutoDowngraded)
 		}

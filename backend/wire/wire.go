@@ -12,6 +12,7 @@ import (
 
 	"engram/backend/api"
 	"engram/backend/embed"
+	"engram/backend/extraction"
 	"engram/backend/i18n"
 	"engram/backend/memory"
 	"engram/backend/organizer"
@@ -35,6 +36,9 @@ type Options struct {
 	Embed embed.Config
 	// Remote answers Settings → Remote access; nil when the process runs no bridge.
 	Remote api.Remote
+	// Planner proposes extraction plans. Nil leaves runs that pass the gates as noop
+	// ("no-planner") until the offline extractor and the LLM planner are plugged in here.
+	Planner extraction.Planner
 }
 
 // Services are the running services of one home.
@@ -46,6 +50,8 @@ type Services struct {
 	Recall    *recall.Service
 	// Indexer computes vectors in the background; nil without an embedder.
 	Indexer *vector.Indexer
+	// Extraction turns conversation turns into unreviewed memories.
+	Extraction *extraction.Service
 
 	opts   Options
 	ctx    context.Context
@@ -101,13 +107,20 @@ func Open(ctx context.Context, o Options) (*Services, error) {
 			OnProgress: func(p vector.Progress) { s.Events.Publish(api.EventEmbeddingProgress, p) }})
 	}
 	s.Recall = recall.New(st, ropts)
+	s.Extraction = extraction.New(s.ctx, extraction.Options{Store: st, Recall: s.Recall, Planner: o.Planner,
+		Logger: o.Logger, Passive: o.Passive,
+		Publish: func(e extraction.StatusEvent) { s.Events.Publish(api.EventExtractionStatus, e) }})
+	if err := s.Extraction.Recover(s.ctx); err != nil {
+		o.Logger.Warn("engram: unable to close interrupted extraction runs", "err", err)
+	}
 	return s, nil
 }
 
 // API is the method table over these services, acting as actor; ctx bounds every call.
 func (s *Services) API(ctx context.Context, actor string) *api.API {
 	return api.New(ctx, api.Deps{Store: s.Store, Catalog: s.opts.Catalog, Settings: s.Settings, Events: s.Events,
-		Remote: s.opts.Remote, Recall: s.Recall, Indexer: s.Indexer, Version: s.opts.Version, Organizer: s.Organizer}, actor)
+		Remote: s.opts.Remote, Recall: s.Recall, Indexer: s.Indexer, Version: s.opts.Version, Organizer: s.Organizer,
+		Extraction: s.Extraction}, actor)
 }
 
 // Background starts what long-running processes (desktop, serve) keep running: the file
@@ -136,6 +149,9 @@ func (s *Services) Background() {
 func (s *Services) Close() error {
 	if s.Organizer != nil {
 		_ = s.Organizer.Stop()
+	}
+	if s.Extraction != nil {
+		s.Extraction.Close() // a run in flight ends as failed (canceled), recorded
 	}
 	s.cancel()
 	s.wg.Wait()
