@@ -391,6 +391,58 @@ export namespace api {
 	        this.jsonl = source["jsonl"];
 	    }
 	}
+	export class ExtractionRequestParams {
+	    session_id: string;
+	    agent: string;
+	    workdir?: string;
+	    messages: extraction.Message[];
+	    workspace_mutations?: extraction.Mutation[];
+	    wait?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ExtractionRequestParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.session_id = source["session_id"];
+	        this.agent = source["agent"];
+	        this.workdir = source["workdir"];
+	        this.messages = this.convertValues(source["messages"], extraction.Message);
+	        this.workspace_mutations = this.convertValues(source["workspace_mutations"], extraction.Mutation);
+	        this.wait = source["wait"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ExtractionRunParams {
+	    id: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ExtractionRunParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	    }
+	}
 	export class HistoryParams {
 	    id: string;
 	    limit?: number;
@@ -1021,6 +1073,325 @@ export namespace api {
 	        this.tags = source["tags"];
 	        this.supersedes = source["supersedes"];
 	        this.conflicts_with = source["conflicts_with"];
+	    }
+	}
+
+}
+
+export namespace extraction {
+	
+	export class Warning {
+	    code: string;
+	    args?: {[key: string]: any};
+	    message?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Warning(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.code = source["code"];
+	        this.args = source["args"];
+	        this.message = source["message"];
+	    }
+	}
+	export class AppliedItem {
+	    index: number;
+	    action: string;
+	    id: string;
+	    slug: string;
+	    scope: string;
+	    type: string;
+	    title: string;
+	    confidence: string;
+	    auto_downgraded: boolean;
+	    warnings?: Warning[];
+	
+	    static createFrom(source: any = {}) {
+	        return new AppliedItem(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.index = source["index"];
+	        this.action = source["action"];
+	        this.id = source["id"];
+	        this.slug = source["slug"];
+	        this.scope = source["scope"];
+	        this.type = source["type"];
+	        this.title = source["title"];
+	        this.confidence = source["confidence"];
+	        this.auto_downgraded = source["auto_downgraded"];
+	        this.warnings = this.convertValues(source["warnings"], Warning);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ProfileSignal {
+	    kind: string;
+	    value: string;
+	    quote?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ProfileSignal(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.value = source["value"];
+	        this.quote = source["quote"];
+	    }
+	}
+	export class RejectedItem {
+	    index: number;
+	    action: string;
+	    slug: string;
+	    scope?: string;
+	    code: string;
+	    args?: {[key: string]: any};
+	    detail?: string;
+	    message?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new RejectedItem(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.index = source["index"];
+	        this.action = source["action"];
+	        this.slug = source["slug"];
+	        this.scope = source["scope"];
+	        this.code = source["code"];
+	        this.args = source["args"];
+	        this.detail = source["detail"];
+	        this.message = source["message"];
+	    }
+	}
+	export class Report {
+	    version: number;
+	    gate: string;
+	    turn?: number;
+	    candidates: number;
+	    rejections: number;
+	    retried?: boolean;
+	    decode_error?: string;
+	    plan_status?: string;
+	    applied: AppliedItem[];
+	    rejected: RejectedItem[];
+	    profile?: ProfileSignal[];
+	    error?: string;
+	    project_pin?: boolean;
+	    file_evidence?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Report(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.version = source["version"];
+	        this.gate = source["gate"];
+	        this.turn = source["turn"];
+	        this.candidates = source["candidates"];
+	        this.rejections = source["rejections"];
+	        this.retried = source["retried"];
+	        this.decode_error = source["decode_error"];
+	        this.plan_status = source["plan_status"];
+	        this.applied = this.convertValues(source["applied"], AppliedItem);
+	        this.rejected = this.convertValues(source["rejected"], RejectedItem);
+	        this.profile = this.convertValues(source["profile"], ProfileSignal);
+	        this.error = source["error"];
+	        this.project_pin = source["project_pin"];
+	        this.file_evidence = source["file_evidence"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class RunDetail {
+	    id: string;
+	    session: string;
+	    agent: string;
+	    workdir?: string;
+	    status: string;
+	    reason?: string;
+	    status_text?: string;
+	    reason_text?: string;
+	    // Go type: time
+	    started_at: any;
+	    // Go type: time
+	    finished_at?: any;
+	    model?: string;
+	    input_tokens: number;
+	    output_tokens: number;
+	    applied: number;
+	    rejected: number;
+	    report: Report;
+	
+	    static createFrom(source: any = {}) {
+	        return new RunDetail(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.session = source["session"];
+	        this.agent = source["agent"];
+	        this.workdir = source["workdir"];
+	        this.status = source["status"];
+	        this.reason = source["reason"];
+	        this.status_text = source["status_text"];
+	        this.reason_text = source["reason_text"];
+	        this.started_at = this.convertValues(source["started_at"], null);
+	        this.finished_at = this.convertValues(source["finished_at"], null);
+	        this.model = source["model"];
+	        this.input_tokens = source["input_tokens"];
+	        this.output_tokens = source["output_tokens"];
+	        this.applied = source["applied"];
+	        this.rejected = source["rejected"];
+	        this.report = this.convertValues(source["report"], Report);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class RunsParams {
+	    session?: string;
+	    status?: string;
+	    limit?: number;
+	    offset?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new RunsParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.session = source["session"];
+	        this.status = source["status"];
+	        this.limit = source["limit"];
+	        this.offset = source["offset"];
+	    }
+	}
+	export class RunsResult {
+	    runs: RunDetail[];
+	    total: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new RunsResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.runs = this.convertValues(source["runs"], RunDetail);
+	        this.total = source["total"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Settings {
+	    enabled: boolean;
+	    agents: string[];
+	    min_interval_seconds: number;
+	    min_graphemes: number;
+	    greeting_max_graphemes: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Settings(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.enabled = source["enabled"];
+	        this.agents = source["agents"];
+	        this.min_interval_seconds = source["min_interval_seconds"];
+	        this.min_graphemes = source["min_graphemes"];
+	        this.greeting_max_graphemes = source["greeting_max_graphemes"];
+	    }
+	}
+	export class SettingsPatch {
+	    enabled?: boolean;
+	    agents?: string[];
+	    min_interval_seconds?: number;
+	    min_graphemes?: number;
+	    greeting_max_graphemes?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new SettingsPatch(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.enabled = source["enabled"];
+	        this.agents = source["agents"];
+	        this.min_interval_seconds = source["min_interval_seconds"];
+	        this.min_graphemes = source["min_graphemes"];
+	        this.greeting_max_graphemes = source["greeting_max_graphemes"];
 	    }
 	}
 
