@@ -11,6 +11,12 @@ import type {
   ApplyReportResult,
   DoctorReport,
   EventMap,
+  ExtractionRequestParams,
+  ExtractionRun,
+  ExtractionRunsParams,
+  ExtractionRunsResult,
+  ExtractionSettings,
+  ExtractionSettingsPatch,
   HistoryParams,
   HistoryResult,
   OrganizerSettings,
@@ -144,6 +150,12 @@ export const organizerAbort = (runId?: string) => call<RunRef>('organizer.abort'
 export const organizerApplyReport = (p: ApplyReportParams) => call<ApplyReportResult>('organizer.applyReport', p)
 export const organizerSettings = () => call<OrganizerSettings>('organizer.settings')
 export const organizerUpdateSettings = (p: OrganizerSettingsPatch) => call<OrganizerSettings>('organizer.updateSettings', p)
+
+export const extractionRequest = (p: ExtractionRequestParams) => call<ExtractionRun>('extraction.request', p)
+export const extractionRuns = (p: ExtractionRunsParams = {}) => call<ExtractionRunsResult>('extraction.runs', p)
+export const extractionRun = (id: string) => call<ExtractionRun>('extraction.run', { id })
+export const extractionSettings = () => call<ExtractionSettings>('extraction.settings')
+export const extractionUpdateSettings = (p: ExtractionSettingsPatch) => call<ExtractionSettings>('extraction.updateSettings', p)
 
 export const remoteStatus = () => call<RemoteStatus>('remote.status')
 export const regenerateRemoteToken = () => call<RemoteStatus>('remote.regenerateToken')
