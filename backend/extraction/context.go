@@ -10,6 +10,7 @@ import (
 
 	"engram/backend/memory"
 	"engram/backend/recall"
+	"engram/backend/text"
 )
 
 // Compact context limits (DESIGN §6).
@@ -18,7 +19,9 @@ const (
 	ContextMessageChars = 2000
 	ContextTotalChars   = 12000
 	ContextCandidates   = 30
-	candidateQueryBytes = 1500
+	// candidateTerms bounds the words the candidate search looks for: a whole message as a
+	// query costs a path per word, and a dozen topic words find the same memories.
+	candidateTerms = 12
 )
 
 // window returns the messages from the ContextUserTurns-th last user message to the end, each
@@ -115,6 +118,31 @@ func projectPinned(text string) bool {
 	return false
 }
 
+// candidateQuery keeps the topic words of a message for the candidate search: distinct words
+// that are not stop words (3+ letters) and CJK runs, at most candidateTerms.
+func candidateQuery(msg string) string {
+	seen := map[string]bool{}
+	var out []string
+	for _, tok := range text.Split(msg) {
+		w := tok.Text
+		if tok.CJK {
+			if r := []rune(w); len(r) > 8 {
+				w = string(r[:8])
+			}
+		} else if utf8.RuneCountInString(w) < 3 || text.IsStop(w) {
+			continue
+		}
+		if !seen[w] {
+			seen[w] = true
+			out = append(out, w)
+		}
+		if len(out) == candidateTerms {
+			break
+		}
+	}
+	return strings.Join(out, " ")
+}
+
 // contextData is what one run knows besides the request.
 type contextData struct {
 	input     Input
@@ -142,11 +170,7 @@ func (s *Service) buildContext(ctx context.Context, req Request, vis recall.Visi
 		}
 	}
 	if s.o.Recall != nil {
-		q := strings.TrimSpace(last.Content)
-		for len(q) > candidateQueryBytes {
-			r := []rune(q)
-			q = string(r[:len(r)*3/4])
-		}
+		q := candidateQuery(last.Content)
 		res, err := s.o.Recall.Search(ctx, vis.Search(recall.SearchParams{Query: q, Limit: ContextCandidates, NoTouch: true, BestEffort: true}))
 		if err != nil {
 			return contextData{}, err
@@ -169,14 +193,13 @@ func (s *Service) buildContext(ctx context.Context, req Request, vis recall.Visi
 			in.Rejected = append(in.Rejected, r.Slug)
 		}
 	}
-	q, err := s.o.Store.Quota(ctx)
-	if err != nil {
-		return contextData{}, err
-	}
-	for _, sq := range q.Scopes {
-		if vis.AllowsKey(sq.Scope, sq.Key) {
-			v.headroom[scopeRef(sq.Scope, sq.Key, "")] = sq.Headroom
+	for _, sc := range vis.Scopes() {
+		key := v.key(sc)
+		used, err := s.o.Store.ScopeUsed(ctx, sc, key)
+		if err != nil {
+			return contextData{}, err
 		}
+		v.headroom[scopeRef(sc, key, "")] = v.limit - used
 	}
 	v.resolve = func(slug string) memory.Scope {
 		for _, sc := range vis.Scopes() {
