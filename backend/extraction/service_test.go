@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 	"time"
+
+	"engram/backend/memory"
 )
 
 // TestGates: every gate is decided before a run starts, and a skipped request is recorded
@@ -228,5 +230,32 @@ func TestInvalidRequests(t *testing.T) {
 	}
 	if res, _ := f.svc.Runs(f.ctx, RunsParams{}); res.Total != 0 {
 		t.Fatalf("%d runs recorded", res.Total)
+	}
+}
+
+// TestRecoverInterrupted: runs a stopped process left queued or running are closed as failed
+// (interrupted) once older than any run can last; a live run of another process is left alone.
+func TestRecoverInterrupted(t *testing.T) {
+	f := newFx(t, fixedPlan())
+	old := f.clock.Now().Add(-time.Hour)
+	for _, r := range []memory.ExtractionRun{
+		{ID: "old-running", Session: "s", Status: StatusRunning, StartedAt: old},
+		{ID: "old-queued", Session: "s", Status: StatusQueued, StartedAt: old},
+		{ID: "live", Session: "s", Status: StatusRunning, StartedAt: f.clock.Now().Add(-time.Minute)},
+		{ID: "old-done", Session: "s", Status: StatusDone, StartedAt: old},
+	} {
+		if err := f.store.PutExtractionRun(f.ctx, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := f.svc.Recover(f.ctx); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"old-running": StatusFailed, "old-queued": StatusFailed, "live": StatusRunning, "old-done": StatusDone}
+	for id, st := range want {
+		d, err := f.svc.Run(f.ctx, id)
+		if err != nil || d.Status != st || (st == StatusFailed && d.Reason != FailInterrupted) {
+			t.Errorf("%s: %s %s %v", id, d.Status, d.Reason, err)
+		}
 	}
 }
