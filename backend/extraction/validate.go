@@ -142,6 +142,9 @@ func (v *validator) item(i int, it PlanItem, seen map[string]bool, usedWrites ma
 	}
 	key := v.key(scope)
 	ref := scopeRef(scope, key, slug)
+	// A project write without evidence is refused, never moved to global: a model that could
+	// not show the turn was about this project has not shown the fact is about the person
+	// either, and a project fact written globally would reach every other project's agents.
 	if action == ActionWrite && scope == memory.ScopeProject && !v.evidence && !v.pinned {
 		return nil, reject(CodeProjectNoEvidence, nil,
 			"a project memory needs a file change in this turn or the person's request to remember it for the project")
