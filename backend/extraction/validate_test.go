@@ -249,3 +249,44 @@ func TestAlreadyWrittenThisTurn(t *testing.T) {
 		t.Fatalf("other process codes %v (%s %s)", got, d2.Status, d2.Reason)
 	}
 }
+
+// TestProjectEvidence: a project write applies, into the request's project, when the turn
+// changed a file of the project or the person asked to remember it for the project.
+func TestProjectEvidence(t *testing.T) {
+	wd := t.TempDir()
+	item := PlanItem{Action: ActionWrite, Slug: "uses-pnpm", Scope: "project", Type: "project", Description: "Uses pnpm", Body: "Install with pnpm."}
+	cases := []struct {
+		name string
+		msg  string
+		muts []Mutation
+		ok   bool
+	}{
+		{"file written in the project", "Switch the install script to pnpm please.", []Mutation{{Tool: "Write", Kind: "write", Path: wd + "/package.json"}}, true},
+		{"edit with a relative path", "Switch the install script to pnpm please.", []Mutation{{Tool: "Edit", Path: "scripts/install.sh"}}, true},
+		{"english pin", "Remember this for this project: we install with pnpm.", nil, true},
+		{"chinese pin", "这个项目记住：安装依赖用 pnpm。", nil, true},
+		{"pin about another thing", "Remember to buy milk. This project uses pnpm.", nil, false},
+		{"no evidence", "We install with pnpm here.", nil, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFx(t, fixedPlan(item))
+			req := turn("s1", c.msg)
+			req.Workdir, req.WorkspaceMutations = wd, c.muts
+			d := f.run(req)
+			if c.ok != (d.Status == StatusDone) {
+				t.Fatalf("status %s %s %+v", d.Status, d.Reason, d.Report.Rejected)
+			}
+			if !c.ok {
+				if got := codes(d); len(got) != 1 || got[0] != CodeProjectNoEvidence {
+					t.Fatalf("codes %v", got)
+				}
+				return
+			}
+			m, err := f.store.GetBySlug(f.ctx, memory.ScopeProject, wd, "", "uses-pnpm")
+			if err != nil || m.Reviewed || m.Workdir == "" {
+				t.Fatalf("%+v %v", m, err)
+			}
+		})
+	}
+}
