@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -21,7 +22,7 @@ const (
 	ContextCandidates   = 30
 	// candidateTerms bounds the words the candidate search looks for: a whole message as a
 	// query costs a path per word, and a dozen topic words find the same memories.
-	candidateTerms = 12
+	candidateTerms = 6
 )
 
 // window returns the messages from the ContextUserTurns-th last user message to the end, each
@@ -119,7 +120,8 @@ func projectPinned(text string) bool {
 }
 
 // candidateQuery keeps the topic words of a message for the candidate search: distinct words
-// that are not stop words (3+ letters) and CJK runs, at most candidateTerms.
+// that are not stop words (3+ letters) and CJK runs, the longest first (long words are the rare
+// ones that name a topic), at most candidateTerms.
 func candidateQuery(msg string) string {
 	seen := map[string]bool{}
 	var out []string
@@ -136,9 +138,10 @@ func candidateQuery(msg string) string {
 			seen[w] = true
 			out = append(out, w)
 		}
-		if len(out) == candidateTerms {
-			break
-		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return utf8.RuneCountInString(out[i]) > utf8.RuneCountInString(out[j]) })
+	if len(out) > candidateTerms {
+		out = out[:candidateTerms]
 	}
 	return strings.Join(out, " ")
 }
