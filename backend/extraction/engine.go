@@ -117,7 +117,14 @@ func (s *Service) perform(r *run, planner Planner) {
 		return
 	}
 	cd.validator.source.Model = out.Model
-	ok, rejected := cd.validator.validate(out.Plan)
+	var profile *PlanItem
+	if len(out.Plan.Profile) > 0 {
+		_, err := s.o.Store.GetBySlug(ctx, memory.ScopeGlobal, "", "", ProfileSlug)
+		if it, ok := cd.validator.profileItem(out.Plan.Profile, err == nil); ok {
+			profile = &it
+		}
+	}
+	ok, rejected := cd.validator.validate(out.Plan, profile)
 	var applied []AppliedItem
 	if len(ok) > 0 {
 		if err := ctx.Err(); err != nil {

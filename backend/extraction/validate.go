@@ -76,14 +76,21 @@ func (v *validator) key(scope memory.Scope) string {
 	return ""
 }
 
-// validate returns the items that may apply and the refused ones, each with its code.
-func (v *validator) validate(p Plan) ([]planned, []RejectedItem) {
+// validate returns the items that may apply and the refused ones, each with its code. extra,
+// when set, is checked after the plan's items (at the next index) without counting against
+// MaxPlanItems: the profile item the controller builds from the plan's profile signals.
+func (v *validator) validate(p Plan, extra *PlanItem) ([]planned, []RejectedItem) {
 	var ok []planned
 	var bad []RejectedItem
 	seen := map[string]bool{}
 	usedWrites := map[string]int{}
-	for i, it := range p.Items {
-		pl, rej := v.item(i, it, seen, usedWrites)
+	items := p.Items
+	if extra != nil {
+		items = append(append([]PlanItem{}, p.Items...), *extra)
+	}
+	for i, it := range items {
+		counted := extra == nil || i < len(p.Items)
+		pl, rej := v.item(i, it, counted, seen, usedWrites)
 		if rej != nil {
 			rej.Index, rej.Action = i, strings.TrimSpace(it.Action)
 			if rej.Slug == "" {
@@ -101,8 +108,8 @@ func reject(code string, args map[string]any, format string, a ...any) *Rejected
 	return &RejectedItem{Code: code, Args: args, Detail: fmt.Sprintf(format, a...)}
 }
 
-func (v *validator) item(i int, it PlanItem, seen map[string]bool, usedWrites map[string]int) (*planned, *RejectedItem) {
-	if i >= MaxPlanItems {
+func (v *validator) item(i int, it PlanItem, counted bool, seen map[string]bool, usedWrites map[string]int) (*planned, *RejectedItem) {
+	if counted && i >= MaxPlanItems {
 		return nil, reject(CodeTooManyItems, map[string]any{"Max": MaxPlanItems}, "a plan holds at most %d items", MaxPlanItems)
 	}
 	action := strings.TrimSpace(it.Action)

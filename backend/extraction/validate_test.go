@@ -1,6 +1,7 @@
 package extraction
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -288,5 +289,36 @@ func TestProjectEvidence(t *testing.T) {
 				t.Fatalf("%+v %v", m, err)
 			}
 		})
+	}
+}
+
+// TestProfileSignals: signals the person showed (quote in the turn, known kind) collect in the
+// global person-profile memory, written then updated, unreviewed; the others are left in the
+// report only.
+func TestProfileSignals(t *testing.T) {
+	plan := func(signals ...ProfileSignal) Planner {
+		return planFunc(func(context.Context, Input) (Outcome, error) {
+			return Outcome{Plan: Plan{Status: PlanUpdated, Profile: signals}, Model: "scripted"}, nil
+		})
+	}
+	f := newFx(t, plan(
+		ProfileSignal{Kind: SignalRole, Value: "Backend engineer", Quote: "I'm a backend engineer"},
+		ProfileSignal{Kind: SignalPreferredTool, Value: "Neovim", Quote: "never said"},
+		ProfileSignal{Kind: "salary", Value: "a lot", Quote: "I'm a backend engineer"},
+	))
+	d := f.run(turn("s1", "I'm a backend engineer at a fintech, mostly Go."))
+	if d.Status != StatusDone || len(d.Report.Applied) != 1 || d.Report.Applied[0].Slug != ProfileSlug || len(d.Report.Profile) != 3 {
+		t.Fatalf("%s %s %+v", d.Status, d.Reason, d.Report)
+	}
+	m, err := f.store.GetBySlug(f.ctx, memory.ScopeGlobal, "", "", ProfileSlug)
+	if err != nil || m.Reviewed || !strings.Contains(m.Body, "- role: Backend engineer") || strings.Contains(m.Body, "Neovim") || strings.Contains(m.Body, "salary") {
+		t.Fatalf("%+v %v", m, err)
+	}
+	f.clock.Advance(time.Minute)
+	f.svc.SetPlanner(plan(ProfileSignal{Kind: SignalIndustry, Value: "Fintech", Quote: "at a fintech"}))
+	d = f.run(turn("s2", "I'm a backend engineer at a fintech, mostly Go.", "Yes, payments at a fintech."))
+	m, _ = f.store.GetBySlug(f.ctx, memory.ScopeGlobal, "", "", ProfileSlug)
+	if d.Status != StatusDone || d.Report.Applied[0].Action != ActionUpdate || !strings.Contains(m.Body, "- role: Backend engineer") || !strings.Contains(m.Body, "- industry: Fintech") {
+		t.Fatalf("%s %+v\n%s", d.Status, d.Report, m.Body)
 	}
 }
