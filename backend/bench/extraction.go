@@ -31,16 +31,21 @@ type ExtractionFigures struct {
 	Runs      int     `json:"runs"`
 }
 
-// benchPlanner proposes a fresh plan per run at once (no model).
-type benchPlanner struct{ n int }
+// benchPlanner proposes a fresh plan per run at once (no model), its texts drawn from the
+// same vocabulary as the store so that new memories are as varied as the old ones.
+type benchPlanner struct {
+	n int
+	r *rand.Rand
+	v *vocab
+}
 
 func (p *benchPlanner) Plan(_ context.Context, in extraction.Input) (extraction.Outcome, error) {
 	p.n++
 	items := []extraction.PlanItem{
 		{Action: "write", Slug: fmt.Sprintf("bench-pref-%05d", p.n), Scope: "global", Type: "user", Description: "Bench preference",
-			Body: "Prefers short answers in the morning.", Confidence: "high", SourceQuote: "short answers"},
+			Body: p.v.sentence(p.r, 14), Confidence: "high", SourceQuote: "I like"},
 		{Action: "write", Slug: fmt.Sprintf("bench-fact-%05d", p.n), Scope: "global", Type: "reference", Description: "Bench fact",
-			Body: "Keeps notes in the wiki.", Relations: []extraction.Relation{{Relation: "uses", Object: "Wiki"}}},
+			Body: p.v.sentence(p.r, 10), Relations: []extraction.Relation{{Relation: "uses", Object: "Wiki"}}},
 		{Action: "update", Slug: "mem-0000001", Scope: "agent", Body: fmt.Sprintf("Seen again in run %d.", p.n)},
 	}
 	return extraction.Outcome{Plan: extraction.Plan{Status: "updated", Items: items}, Model: "scripted"}, nil
@@ -67,7 +72,7 @@ func RunExtraction(ctx context.Context, n int, progress io.Writer) (ExtractionFi
 		return f, err
 	}
 	defer st.Close()
-	svc := extraction.New(ctx, extraction.Options{Store: st, Recall: recall.New(st, recall.Options{}), Planner: &benchPlanner{}})
+	svc := extraction.New(ctx, extraction.Options{Store: st, Recall: recall.New(st, recall.Options{}), Planner: &benchPlanner{r: rand.New(rand.NewPCG(uint64(n), 9)), v: v}})
 	defer svc.Close()
 	const rounds = 150
 	if progress != nil {
@@ -77,7 +82,7 @@ func RunExtraction(ctx context.Context, n int, progress io.Writer) (ExtractionFi
 	for i := 0; i < rounds; i++ {
 		req := extraction.Request{SessionID: "bench-" + strconv.Itoa(i), Agent: "agent-0000", Messages: []extraction.Message{
 			{Role: "user", Content: v.sentence(r, 12)}, {Role: "assistant", Content: v.sentence(r, 20)},
-			{Role: "user", Content: "I like short answers. " + v.sentence(r, 16)},
+			{Role: "user", Content: "I like " + v.sentence(r, 16)},
 		}}
 		t0 := time.Now()
 		d, err := svc.Request(ctx, req, true)
