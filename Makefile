@@ -106,6 +106,7 @@ bench: frontend
 	CGO_ENABLED=0 $(GO) build -tags bench -ldflags '$(LDFLAGS)' -o $(BIN)/engram-bench .
 	./$(BIN)/engram-bench bench store
 	./$(BIN)/engram-bench bench recall
+	./$(BIN)/engram-bench bench extraction --sizes 10000
 	./$(BIN)/engram-bench bench bridge
 	./$(BIN)/engram-bench bench mcp
 	./$(BIN)/engram-bench bench locomo $(BENCH_DATA)

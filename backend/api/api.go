@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"engram/backend/extraction"
 	"engram/backend/hook"
 	"engram/backend/i18n"
 	"engram/backend/memory"
@@ -42,6 +43,8 @@ type Deps struct {
 	// OnSessionDeleted is called after sessions.delete removed a session, so state kept per
 	// session elsewhere (the extraction controller's) is disposed of.
 	OnSessionDeleted func(agent, id string)
+	// Extraction may be nil (its methods then answer extraction_not_running).
+	Extraction *extraction.Service
 }
 
 // Method is one entry of the table.
@@ -64,19 +67,20 @@ type API struct {
 	actor string
 	ctx   context.Context
 
-	App       *AppService
-	Memory    *MemoryService
-	Daily     *DailyService
-	Quota     *QuotaService
-	Index     *IndexService
-	Settings  *SettingsService
-	I18n      *I18nService
-	Remote    *RemoteService
-	Organizer *OrganizerService
-	Recall    *RecallService
-	KV        *KvService
-	Sessions  *SessionsService
-	Hook      *HookService
+	App        *AppService
+	Memory     *MemoryService
+	Daily      *DailyService
+	Quota      *QuotaService
+	Index      *IndexService
+	Settings   *SettingsService
+	I18n       *I18nService
+	Remote     *RemoteService
+	Organizer  *OrganizerService
+	Recall     *RecallService
+	Extraction *ExtractionService
+	KV         *KvService
+	Sessions   *SessionsService
+	Hook       *HookService
 	// Integrations is Settings → Integrations (MCP snippets, connected agents).
 	Integrations *IntegrationsService
 
@@ -101,6 +105,7 @@ func New(ctx context.Context, deps Deps, actor string) *API {
 	a.Sessions = &SessionsService{a}
 	a.Hook = &HookService{a}
 	a.Integrations = &IntegrationsService{a}
+	a.Extraction = &ExtractionService{a}
 	a.methods = a.table()
 	a.byName = map[string]*Method{}
 	for i := range a.methods {
@@ -114,7 +119,7 @@ func (a *API) Actor() string { return a.actor }
 
 // Bindings are the service objects the Wails app binds.
 func (a *API) Bindings() []any {
-	return []any{a.App, a.Memory, a.Daily, a.Quota, a.Index, a.Settings, a.I18n, a.Remote, a.Recall, a.Organizer, a.KV, a.Sessions, a.Hook, a.Integrations}
+	return []any{a.App, a.Memory, a.Daily, a.Quota, a.Index, a.Settings, a.I18n, a.Remote, a.Recall, a.Organizer, a.KV, a.Sessions, a.Hook, a.Integrations, a.Extraction}
 }
 
 type flags struct{ readOnly, destructive bool }
@@ -189,6 +194,11 @@ func (a *API) table() []Method {
 		method("hook.claudeCode", a.Hook.ClaudeCode, rw),
 		method("integrations.snippets", a.Integrations.Snippets, ro),
 		method("integrations.agents", a.Integrations.Agents, ro),
+		method("extraction.request", a.Extraction.Request, rw),
+		method("extraction.runs", a.Extraction.Runs, ro),
+		method("extraction.run", a.Extraction.Run, ro),
+		method("extraction.settings", a.Extraction.Settings, ro),
+		method("extraction.updateSettings", a.Extraction.UpdateSettings, rw),
 	}
 }
 

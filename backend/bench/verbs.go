@@ -9,7 +9,7 @@ import (
 	"os"
 )
 
-// Run answers `engram bench store|recall|bridge|mcp|locomo`, the command line already read by
+// Run answers `engram bench store|recall|extraction|bridge|mcp|locomo`, the command line already read by
 // the CLI: figures to stdout (JSON with jsonOut), progress to stderr.
 func Run(ctx context.Context, what string, sizes []int, file string, jsonOut bool, stdout, stderr io.Writer) error {
 	switch what {
@@ -26,6 +26,17 @@ func Run(ctx context.Context, what string, sizes []int, file string, jsonOut boo
 		return nil
 	case "recall":
 		return RunRecallScale(ctx, sizes, jsonOut, stdout)
+	case "extraction":
+		var figs []ExtractionFigures
+		for _, n := range sizes {
+			f, err := RunExtraction(ctx, n, stderr)
+			if err != nil {
+				return err
+			}
+			figs = append(figs, f)
+		}
+		PrintExtraction(stdout, figs, jsonOut)
+		return nil
 	case "bridge":
 		f, err := RunBridge(ctx, 10000, stderr)
 		if err != nil {

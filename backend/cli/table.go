@@ -50,6 +50,7 @@ var methodVerbs = []methodVerb{
 	verb("export", "memory.export", exportParams, printExport),
 	verb("reindex", "index.reindex", noParams("reindex"), printReindex),
 	verb("doctor", "index.doctor", noParams("doctor"), printDoctor),
+	verb("extract", "extraction.request", extractParams, printExtract),
 }
 
 // command is a verb that is not one api method: it calls several (daily, bridge token) or

@@ -297,6 +297,3 @@ func clipRunes(s string, n int) string {
 	return strings.TrimRight(cut, " ,;:，；：") + "…"
 }
 
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
-}

@@ -187,7 +187,7 @@ func TestOfflineEval(t *testing.T) {
 			if hit {
 				found++
 			} else if show && tu.split == "dev" {
-				t.Logf("MISS  %q want %s/%s %q", lastUser(tu.in), e.Type, e.Scope, e.Key)
+				t.Logf("MISS  %q want %s/%s %q", evalLastUser(tu.in), e.Type, e.Scope, e.Key)
 			}
 		}
 		for _, it := range out.Plan.Items {
@@ -198,7 +198,7 @@ func TestOfflineEval(t *testing.T) {
 			if ok {
 				correct++
 			} else if show && tu.split == "dev" {
-				t.Logf("WRONG %q got %s/%s %q", lastUser(tu.in), it.Type, it.Scope, it.Description)
+				t.Logf("WRONG %q got %s/%s %q", evalLastUser(tu.in), it.Type, it.Scope, it.Description)
 			}
 		}
 		keys := []string{tu.split + "/" + tu.lang, fmt.Sprintf("%s/%s/batch%d", tu.split, tu.lang, tu.batch)}
@@ -244,7 +244,7 @@ func TestOfflineEval(t *testing.T) {
 	}
 }
 
-func lastUser(in Input) string {
+func evalLastUser(in Input) string {
 	msg, _ := newestUserMessage(in)
 	return msg
 }

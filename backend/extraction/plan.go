@@ -131,6 +131,11 @@ type Outcome struct {
 	OutputTokens int    `json:"output_tokens,omitempty"`
 	// Retried is true when the model answered without the tool and was asked once more.
 	Retried bool `json:"retried,omitempty"`
+	// NoopReason says why the planner has no plan to offer (no tool call, malformed
+	// arguments) when it gives up with a noop; "" when the plan is the planner's own.
+	NoopReason string `json:"noop_reason,omitempty"`
+	// DecodeError is why the last SubmitMemoryPlan arguments could not be read.
+	DecodeError string `json:"decode_error,omitempty"`
 }
 
 // Planner proposes a plan for one run: the model through SubmitMemoryPlan, or the offline

@@ -115,6 +115,12 @@ func (s *Store) fillQuota(q *ScopeQuota) {
 	q.Level = LadderLevel(q.Headroom)
 }
 
+// ScopeUsed counts the live ordinary entries of one scope instance (key: "" for global, the
+// project key, or the agent name): what its quota is measured against.
+func (s *Store) ScopeUsed(ctx context.Context, scope Scope, key string) (int, error) {
+	return usedIn(ctx, s.db, scope, key)
+}
+
 // usedIn counts live ordinary entries in one scope instance, inside the writer's transaction
 // so earlier items of the same batch are counted.
 func usedIn(ctx context.Context, x execer, scope Scope, key string) (int, error) {

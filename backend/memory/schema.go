@@ -206,6 +206,17 @@ ALTER TABLE memory_meta ADD COLUMN ino INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE memory_problems ADD COLUMN ctime INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE memory_problems ADD COLUMN ino INTEGER NOT NULL DEFAULT 0;
 `, false},
+	// Extraction run records (issue 10): the hash of the user message a run covered and its
+	// token use, so that a one-shot process (the CLI, an agent's hook) can apply the "same
+	// message already covered" and "30 s since the last run" gates across processes, and the
+	// Activity view lists runs per session without reading every report.
+	{7, "extraction run gates", `
+ALTER TABLE extraction_runs ADD COLUMN message_hash TEXT NOT NULL DEFAULT '';
+ALTER TABLE extraction_runs ADD COLUMN input_tokens INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE extraction_runs ADD COLUMN output_tokens INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX extraction_runs_session ON extraction_runs(session, started_at);
+CREATE INDEX extraction_runs_started ON extraction_runs(started_at);
+`, false},
 	// Sessions: each conversation an agent fed extraction (its recent messages, bounded by
 	// compaction into a summary), the transcript entries the hook already forwarded (so a turn
 	// read twice is extracted once) and where in each transcript the next read begins. All are

@@ -12,6 +12,7 @@ import (
 
 	"engram/backend/api"
 	"engram/backend/embed"
+	"engram/backend/extraction"
 	"engram/backend/hook"
 	"engram/backend/i18n"
 	"engram/backend/memory"
@@ -36,6 +37,9 @@ type Options struct {
 	Embed embed.Config
 	// Remote answers Settings → Remote access; nil when the process runs no bridge.
 	Remote api.Remote
+	// Planner proposes extraction plans. Nil leaves runs that pass the gates as noop
+	// ("no-planner") until the offline extractor and the LLM planner are plugged in here.
+	Planner extraction.Planner
 }
 
 // Services are the running services of one home.
@@ -54,6 +58,8 @@ type Services struct {
 	// extraction controller's) is disposed of. Both are handed to every api built here.
 	SessionSummariser memory.Summariser
 	OnSessionDeleted  func(agent, id string)
+	// Extraction turns conversation turns into unreviewed memories.
+	Extraction *extraction.Service
 
 	opts   Options
 	ctx    context.Context
@@ -110,6 +116,12 @@ func Open(ctx context.Context, o Options) (*Services, error) {
 	}
 	s.Recall = recall.New(st, ropts)
 	s.Hook = hook.New(hook.Options{Store: st, Home: o.Home, Logger: o.Logger})
+	s.Extraction = extraction.New(s.ctx, extraction.Options{Store: st, Recall: s.Recall, Planner: o.Planner,
+		Logger: o.Logger, Passive: o.Passive,
+		Publish: func(e extraction.StatusEvent) { s.Events.Publish(api.EventExtractionStatus, e) }})
+	if err := s.Extraction.Recover(s.ctx); err != nil {
+		o.Logger.Warn("engram: unable to close interrupted extraction runs", "err", err)
+	}
 	return s, nil
 }
 
@@ -117,7 +129,8 @@ func Open(ctx context.Context, o Options) (*Services, error) {
 func (s *Services) API(ctx context.Context, actor string) *api.API {
 	return api.New(ctx, api.Deps{Store: s.Store, Catalog: s.opts.Catalog, Settings: s.Settings, Events: s.Events,
 		Remote: s.opts.Remote, Recall: s.Recall, Indexer: s.Indexer, Version: s.opts.Version, Organizer: s.Organizer,
-		Hook: s.Hook, SessionSummariser: s.SessionSummariser, OnSessionDeleted: s.OnSessionDeleted}, actor)
+		Hook: s.Hook, SessionSummariser: s.SessionSummariser, OnSessionDeleted: s.OnSessionDeleted,
+		Extraction: s.Extraction}, actor)
 }
 
 // Background starts what long-running processes (desktop, serve) keep running: the file
@@ -146,6 +159,9 @@ func (s *Services) Background() {
 func (s *Services) Close() error {
 	if s.Organizer != nil {
 		_ = s.Organizer.Stop()
+	}
+	if s.Extraction != nil {
+		s.Extraction.Close() // a run in flight ends as failed (canceled), recorded
 	}
 	s.cancel()
 	s.wg.Wait()

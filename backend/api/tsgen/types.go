@@ -5,6 +5,7 @@ import (
 	"reflect"
 
 	"engram/backend/api"
+	"engram/backend/extraction"
 	"engram/backend/memory"
 	"engram/backend/organizer"
 )
@@ -115,6 +116,24 @@ var sections = []section{
 		{"AgentsParams", t[api.AgentsParams](), "", ""},
 		{"AgentsResult", t[api.AgentsResult](), "", ""},
 	}},
+	{"extraction (backend/extraction)", []entry{
+		{"ExtractionMessage", t[extraction.Message](), "", ""},
+		{"ExtractionMutation", t[extraction.Mutation](), "A file change the agent made during the turn.", ""},
+		{"ExtractionRequest", t[extraction.Request](), "One turn to learn from.", ""},
+		{"ExtractionRequestParams", t[api.ExtractionRequestParams](), "", ""},
+		{"ExtractionSettings", t[extraction.Settings](), "", ""},
+		{"ExtractionStatusEvent", t[extraction.StatusEvent](), "One extraction.status event: a run started, waits or ended.", ""},
+		{"ExtractionWarning", t[extraction.Warning](), "A note on an applied item (extraction.code.<code> or warning.<code>).", ""},
+		{"ExtractionAppliedItem", t[extraction.AppliedItem](), "", ""},
+		{"ExtractionRejectedItem", t[extraction.RejectedItem](), "A refused plan item (extraction.code.<code> or error.<code>).", ""},
+		{"ExtractionProfileSignal", t[extraction.ProfileSignal](), "", ""},
+		{"ExtractionReport", t[extraction.Report](), "", ""},
+		{"ExtractionRunSummary", t[extraction.RunSummary](), "", ""},
+		{"ExtractionRun", t[extraction.RunDetail](), "A run with its report (Activity).", ""},
+		{"ExtractionRunsParams", t[extraction.RunsParams](), "", ""},
+		{"ExtractionRunsResult", t[extraction.RunsResult](), "", ""},
+		{"ExtractionRunParams", t[api.ExtractionRunParams](), "", ""},
+	}},
 }
 
 // named maps Go types to the hand-written TypeScript types (types.manual.ts) they encode as.
@@ -160,9 +179,19 @@ var fields = map[string]string{
 	"SessionList.sessions":  "AgentSession[]",
 	"SessionDetail.turns":   "AgentSessionTurn[]",
 	"AgentSessionTurn.role": "'user' | 'assistant'",
+	// The api never leaves these lists nil.
+	"ExtractionReport.applied":     "ExtractionAppliedItem[]",
+	"ExtractionReport.rejected":    "ExtractionRejectedItem[]",
+	"ExtractionRunsResult.runs":    "ExtractionRun[]",
+	"ExtractionSettings.agents":    "string[]",
+	"ExtractionRequest.messages":   "ExtractionMessage[]",
+	"ExtractionRunSummary.status":  "ExtractionStatus",
+	"ExtractionStatusEvent.status": "ExtractionStatus",
 }
 
 // aliases are written after the interfaces.
 var aliases = []string{
 	"export type OrganizerSettingsPatch = Partial<OrganizerSettings>",
+	"export type ExtractionSettingsPatch = Partial<ExtractionSettings>",
+	"export type ExtractionStatus = 'queued' | 'running' | 'done' | 'partial' | 'noop' | 'skipped' | 'failed'",
 }

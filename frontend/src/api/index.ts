@@ -13,6 +13,12 @@ import type {
   ApplyReportResult,
   DoctorReport,
   EventMap,
+  ExtractionRequestParams,
+  ExtractionRun,
+  ExtractionRunsParams,
+  ExtractionRunsResult,
+  ExtractionSettings,
+  ExtractionSettingsPatch,
   HistoryParams,
   HistoryResult,
   OrganizerSettings,
@@ -161,6 +167,11 @@ export const organizerUpdateSettings = (p: OrganizerSettingsPatch) => call<Organ
 export const listSessions = (p: SessionListParams = {}) => call<SessionList>('sessions.list', p)
 export const readSession = (p: SessionRef) => call<SessionDetail>('sessions.read', p)
 export const deleteSession = (p: SessionRef) => call<SessionDeleted>('sessions.delete', p)
+export const extractionRequest = (p: ExtractionRequestParams) => call<ExtractionRun>('extraction.request', p)
+export const extractionRuns = (p: ExtractionRunsParams = {}) => call<ExtractionRunsResult>('extraction.runs', p)
+export const extractionRun = (id: string) => call<ExtractionRun>('extraction.run', { id })
+export const extractionSettings = () => call<ExtractionSettings>('extraction.settings')
+export const extractionUpdateSettings = (p: ExtractionSettingsPatch) => call<ExtractionSettings>('extraction.updateSettings', p)
 
 export const remoteStatus = () => call<RemoteStatus>('remote.status')
 export const regenerateRemoteToken = () => call<RemoteStatus>('remote.regenerateToken')

@@ -2,7 +2,7 @@
 // the UI narrows, settings, error payloads and events. The JSON shapes of the Go structs are
 // generated into types.ts (make types), which re-exports this file; import from './types'.
 
-import type { OrganizerProgress, RemoteStatus } from './types'
+import type { ExtractionStatusEvent, OrganizerProgress, RemoteStatus } from './types'
 
 export type Scope = 'global' | 'project' | 'agent'
 export type MemoryType = 'user' | 'feedback' | 'project' | 'reference' | 'experience' | 'daily'
@@ -134,6 +134,8 @@ export interface EventMap {
   'settings.changed': Partial<Settings>
   'remote.changed': RemoteStatus
   'organizer.progress': OrganizerProgress
+  /** An extraction run started, waits or ended (extraction.runs has the record). */
+  'extraction.status': ExtractionStatusEvent
   /** The set of unreadable files changed (memory.problems has the list). */
   'memory.problems': unknown
   'kv.changed': KVChangedEvent

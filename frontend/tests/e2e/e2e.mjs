@@ -451,6 +451,21 @@ async function main() {
   expect((await storedToken(b)) === null, 'B forgot the refused token')
   await shot(b, '10-b-token-rejected')
 
+  // ---- 6b. extraction: a turn sent over the bridge is gated, recorded and listed in Activity,
+  // the list following extraction.status events
+  begin('extraction runs in Activity')
+  const greet = await raw2.call('extraction.request', { session_id: 'e2e-session', agent: 'claude-code', wait: true, messages: [{ role: 'user', content: 'Hi there!' }] })
+  expect(greet.status === 'skipped' && greet.reason === 'greeting' && greet.reason_text === 'The last message is a greeting.', `a greeting is skipped, translated: ${JSON.stringify(greet)}`)
+  await a.locator('[data-test="nav-activity"]').click()
+  await a.locator('[data-test="activity-tab-extraction"]').click()
+  await a.locator('[data-test="extraction-runs"][data-state="ready"] [data-test="extraction-run"][data-status="skipped"]').waitFor({ timeout: LONG })
+  const turn = await raw2.call('extraction.request', { session_id: 'e2e-session', agent: 'claude-code', messages: [{ role: 'user', content: 'Remember that I deploy the billing service on Fridays only.' }] })
+  expect(turn.status !== 'skipped' && !!turn.id, `a turn passes the gates and runs in the background: ${turn.status}`)
+  await a.locator(`[data-test="extraction-run"][data-run="${turn.id}"]:not([data-status="running"]):not([data-status="queued"])`).waitFor({ timeout: LONG })
+  const ended = await raw2.call('extraction.run', { id: turn.id })
+  expect(['done', 'partial', 'noop'].includes(ended.status) && (ended.status !== 'noop' || !!ended.reason_text), `the run ended with its reason: ${ended.status} ${ended.reason}`)
+  await shot(a, '09b-extraction-runs')
+
   // ---- 7. Chinese UI
   begin('Chinese UI')
   await a.locator('[data-test="open-settings"]').click()

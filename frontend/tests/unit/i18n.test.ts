@@ -121,7 +121,7 @@ const ENUMS: Record<string, readonly string[]> = {
   'ui.settings.theme_': ['light', 'dark', 'system'],
   'ui.integrations.transport_': ['stdio', 'http'],
   'ui.languages.': ['en', 'zh-CN'],
-  'ui.source_kinds.': ['user', 'tool', 'extractor', 'organizer', 'reconcile', 'import', 'bridge'],
+  'ui.source_kinds.': ['user', 'tool', 'extractor', 'extraction', 'organizer', 'reconcile', 'import', 'bridge'],
   'ui.activity.op.': AUDIT_OPS,
   'ui.activity.actor.': AUDIT_ACTORS,
   'organizer.status.': RUN_STATUSES,

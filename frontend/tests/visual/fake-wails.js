@@ -261,6 +261,46 @@
   }
 
   // ---------------------------------------------------------------- organizer
+
+  // Extraction: settings and a history of runs, one of each outcome (opts.extraction 'empty' for none).
+  const extSettings = { enabled: true, agents: [], min_interval_seconds: 30, min_graphemes: 6, greeting_max_graphemes: 24 }
+  const extRun = (id, h, status, reason, extra) =>
+    Object.assign(
+      { id, session: 'c7f3a1d2-9b4e', agent: 'claude-code', status, reason, started_at: ago(h), finished_at: ago(h - 0.001), model: '', input_tokens: 0, output_tokens: 0, applied: 0, rejected: 0 },
+      extra,
+      { report: Object.assign({ version: 1, gate: reason && status === 'skipped' ? reason : 'passed', turn: 3, candidates: 0, rejections: 0, applied: [], rejected: [] }, extra && extra.report) },
+    )
+  const extRuns =
+    opts.extraction === 'empty'
+      ? []
+      : [
+          extRun('01EXT0000000000000000000P1', 0.05, 'partial', '', {
+            workdir: '/home/ada/src/acme-billing',
+            model: 'gpt-4.1-mini',
+            input_tokens: 2841,
+            output_tokens: 212,
+            applied: 2,
+            rejected: 2,
+            report: {
+              turn: 7,
+              candidates: 12,
+              applied: [
+                { index: 0, action: 'write', id: 'm-ext-1', slug: 'prefers-green-tea', scope: 'global', type: 'user', title: 'Prefers green tea', confidence: 'high', auto_downgraded: false },
+                { index: 2, action: 'update', id: 'm-ext-2', slug: 'deploys-on-fridays', scope: 'global', type: 'feedback', title: 'Deploys only on Fridays', confidence: 'low', auto_downgraded: true, warnings: [{ code: 'quote-not-in-turn' }] },
+              ],
+              rejected: [
+                { index: 1, action: 'accept', slug: 'prefers-green-tea', code: 'person-only-action', args: { Action: 'accept' } },
+                { index: 3, action: 'write', slug: 'billing-uses-postgres', scope: 'project', code: 'project-scope-without-evidence' },
+              ],
+            },
+          }),
+          extRun('01EXT0000000000000000000S1', 0.4, 'skipped', 'greeting'),
+          extRun('01EXT0000000000000000000D1', 2, 'done', '', { model: 'claude-sonnet-4', input_tokens: 1930, output_tokens: 144, applied: 1, report: { candidates: 4, applied: [{ index: 0, action: 'write', id: 'm-ext-3', slug: 'works-at-acme', scope: 'global', type: 'user', title: 'Works at Acme', confidence: 'medium', auto_downgraded: false }] } }),
+          extRun('01EXT0000000000000000000N1', 5, 'noop', 'no-tool-call', { model: 'qwen2.5-7b', input_tokens: 3102, output_tokens: 61, report: { retried: true } }),
+          extRun('01EXT0000000000000000000R1', 8, 'noop', 'all-rejected', { model: 'gpt-4.1-mini', input_tokens: 2210, output_tokens: 98, rejected: 1, report: { rejected: [{ index: 0, action: 'write', slug: 'likes-coffee', code: 'rejected-slug-no-override' }] } }),
+          extRun('01EXT0000000000000000000F1', 26, 'failed', 'timeout', { model: 'gpt-4.1-mini' }),
+          extRun('01EXT0000000000000000000T1', 27, 'skipped', 'throttled', { agent: 'codex', session: 'codex-2291' }),
+        ]
   const orgSettings = { enabled: true, frequency_hours: 24, mode: 'standard', min_hours_between_runs: 12, min_new_memories: 5, review_after_days: 30 }
   const bySlug = (slug) => items.find((m) => m.slug === slug)
   const entryRef = (m) => ({ id: m.id, slug: m.slug, title: m.title, scope: m.scope, scope_key: m.scope === 'global' ? '' : '3f9a0c2e7b1d4a66', workdir: m.workdir, agent: m.agent, type: m.type, path: m.path, version: m.version, reviewed: m.reviewed, confidence: m.confidence })
@@ -487,6 +527,18 @@
         if (v === undefined) return fail('kv_not_found', { Agent: p.agent, Key: p.key })
         return { agent: p.agent, key: p.key, value: v }
       },
+    ExtractionService: {
+      Settings: async () => ({ ...extSettings, agents: [...extSettings.agents] }),
+      UpdateSettings: async (p) => {
+        for (const k of ['min_interval_seconds', 'min_graphemes', 'greeting_max_graphemes']) {
+          if (k in p && (p[k] < 0 || p[k] > (k === 'min_interval_seconds' ? 3600 : 200))) return fail('extraction_invalid_setting', { Field: k, Value: String(p[k]) })
+        }
+        Object.assign(extSettings, p)
+        return { ...extSettings, agents: [...extSettings.agents] }
+      },
+      Runs: async (p) => ({ runs: extRuns.slice(p.offset || 0, (p.offset || 0) + (p.limit || 50)), total: extRuns.length }),
+      Run: async (p) => extRuns.find((r) => r.id === p.id) || fail('extraction_run_not_found', { ID: p.id }),
+      Request: async () => fail('extraction_not_running'),
     },
     OrganizerService: {
       Status: async () => {

@@ -269,6 +269,39 @@ try {
     await page.click('[data-test="activity-tab-sessions"]')
     await page.waitForSelector('[data-test="sessions"][data-state="empty"]')
   })
+  // ---- Extraction: runs in Activity (gate decision, model, tokens, applied and refused items with
+  // their codes, translated) and Settings → Extraction
+  const toExtractionRuns = async (page) => {
+    await page.click('[data-test="nav-activity"]')
+    await page.click('[data-test="activity-tab-extraction"]')
+    await page.waitForSelector('[data-test="extraction-runs"][data-state="ready"]')
+  }
+  for (const [l, th, language] of COMBOS) {
+    await open(`${l}-${th}-extraction-runs`, { language, theme: th }, async (page) => {
+      await toExtractionRuns(page)
+      await page.locator('[data-test="extraction-run"][data-run="01EXT0000000000000000000P1"] .row').click()
+      await page.waitForSelector('[data-test="extraction-detail"] [data-test="extraction-rejected"]')
+      const texts = await page.locator('[data-test="extraction-runs"]').innerText()
+      await check(!/extraction\.(code|reason|status)\.|ui\.extraction\./.test(texts), 'no catalog key shown raw')
+      await check(page.locator('[data-test="extraction-rejected"] [data-code="person-only-action"]').count().then((n) => n === 1), 'the accept item is listed with its code')
+      await check(page.locator('[data-test="extraction-run"]').count().then((n) => n === 7), 'every run listed')
+    })
+  }
+  await open('en-light-extraction-empty', { language: 'en', theme: 'light', extraction: 'empty' }, async (page) => {
+    await page.click('[data-test="nav-activity"]')
+    await page.click('[data-test="activity-tab-extraction"]')
+    await page.waitForSelector('[data-test="extraction-runs"][data-state="empty"]')
+  })
+  for (const [l, th, language] of [COMBOS[0], COMBOS[3]]) {
+    await open(`${l}-${th}-settings-extraction`, { language, theme: th }, async (page) => {
+      await page.click('[data-test="open-settings"]')
+      await page.waitForSelector('[data-test="extraction-settings"][data-state="ready"]')
+      await page.locator('[data-test="ext-agents"] button').first().click()
+      await page.keyboard.type('claude-code')
+      await page.keyboard.press('Enter')
+      await page.waitForFunction(() => document.querySelector('[data-test="ext-agents-summary"]')?.textContent?.includes('claude-code'))
+    })
+  }
   await open('zh-dark-reader-history', { language: 'zh-CN', theme: 'dark' }, async (page) => {
     await selectNth(1)(page)
     await page.locator('[data-test="memory-history"]').scrollIntoViewIfNeeded()

@@ -1,0 +1,97 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+
+	"engram/backend/extraction"
+	"engram/backend/memory"
+)
+
+type planOf extraction.Plan
+
+func (p planOf) Plan(context.Context, extraction.Input) (extraction.Outcome, error) {
+	return extraction.Outcome{Plan: extraction.Plan(p), Model: "scripted"}, nil
+}
+
+// TestExtractionThroughTable: extraction.request decodes strictly, runs (waiting when asked),
+// publishes extraction.status, and its runs come back translated in the person's language;
+// settings are typed and refuse bad values with a translated error.
+func TestExtractionThroughTable(t *testing.T) {
+	a := newAPI(t, memory.ActorBridge)
+	var mu sync.Mutex
+	var events []extraction.StatusEvent
+	a.deps.Events.Subscribe(func(name string, data any) {
+		if name == EventExtractionStatus {
+			mu.Lock()
+			events = append(events, data.(extraction.StatusEvent))
+			mu.Unlock()
+		}
+	})
+	x := extraction.New(context.Background(), extraction.Options{Store: a.deps.Store, Recall: a.deps.Recall,
+		Planner: planOf{Status: "updated", Items: []extraction.PlanItem{{Action: "write", Slug: "uses-go", Scope: "global",
+			Type: "user", Description: "Uses Go", Body: "Writes Go."}, {Action: "accept", Slug: "uses-go", Scope: "global"}}},
+		Publish: func(e extraction.StatusEvent) { a.deps.Events.Publish(EventExtractionStatus, e) }})
+	defer x.Close()
+	a.deps.Extraction = x
+	if _, err := a.Call("extraction.request", json.RawMessage(`{"session_id":"s","messages":[],"reviewed":true}`)); err == nil {
+		t.Fatal("unknown field accepted")
+	}
+	if _, err := a.Call("settings.update", json.RawMessage(`{"language":"zh-CN"}`)); err != nil {
+		t.Fatal(err)
+	}
+	res, err := a.Call("extraction.request", json.RawMessage(`{"session_id":"s","agent":"codex","wait":true,
+		"messages":[{"role":"user","content":"I write Go for a living, at work and at home."}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := res.(extraction.RunDetail)
+	if d.Status != extraction.StatusPartial || d.StatusText != "部分应用" || len(d.Report.Rejected) != 1 ||
+		!strings.Contains(d.Report.Rejected[0].Message, "只有你本人") {
+		t.Fatalf("run %+v", d)
+	}
+	res, err = a.Call("extraction.runs", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := res.(extraction.RunsResult)
+	if runs.Total != 1 || runs.Runs[0].ID != d.ID || runs.Runs[0].Report.Rejected[0].Message == "" {
+		t.Fatalf("runs %+v", runs)
+	}
+	if _, err := a.Call("extraction.run", json.RawMessage(`{"id":"nope"}`)); err == nil {
+		t.Fatal("a missing run was found")
+	} else if ae := (*Error)(nil); !errors.As(err, &ae) || ae.Code != extraction.CodeRunNotFound || !strings.Contains(ae.Message, "nope") {
+		t.Fatalf("missing run: %v", err)
+	}
+	res, err = a.Call("extraction.updateSettings", json.RawMessage(`{"enabled":false,"agents":["codex"," codex "]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := res.(extraction.Settings); st.Enabled || len(st.Agents) != 1 || st.MinIntervalSeconds != 30 {
+		t.Fatalf("settings %+v", st)
+	}
+	_, err = a.Call("extraction.updateSettings", json.RawMessage(`{"min_graphemes":-1}`))
+	var ae *Error
+	if !errors.As(err, &ae) || ae.Code != extraction.CodeInvalidSettings || !strings.Contains(ae.Message, "min_graphemes") {
+		t.Fatalf("bad setting: %v", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(events) != 2 || events[0].Status != extraction.StatusRunning || events[1].Status != extraction.StatusPartial {
+		t.Fatalf("events %+v", events)
+	}
+}
+
+// TestExtractionNotRunning: without the service the methods answer a translated code.
+func TestExtractionNotRunning(t *testing.T) {
+	a := newAPI(t, memory.ActorUser)
+	_, err := a.Call("extraction.runs", nil)
+	var ae *Error
+	if !errors.As(err, &ae) || ae.Code != extraction.CodeNotRunning || strings.Contains(ae.Message, "error.") {
+		t.Fatalf("%v", err)
+	}
+}

@@ -1,0 +1,95 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"engram/backend/api"
+)
+
+// extractParams reads one conversation (the extraction.request shape) from FILE or stdin.
+// The CLI always waits for the run: the process ends with it.
+func extractParams(r *runner, args []string) (api.ExtractionRequestParams, error) {
+	pos, err := r.flags("extract", args, nil)
+	if err != nil {
+		return api.ExtractionRequestParams{}, err
+	}
+	path := "-"
+	if len(pos) > 0 {
+		path = pos[0]
+	}
+	var data []byte
+	if path == "-" && r.env.Stdin != nil {
+		data, err = io.ReadAll(r.env.Stdin)
+	} else {
+		data, err = r.env.ReadFile(path)
+	}
+	if err != nil {
+		return api.ExtractionRequestParams{}, fmt.Errorf("%s", r.t("cli.read_file_failed", map[string]any{"Path": path, "Detail": err.Error()}))
+	}
+	var p api.ExtractionRequestParams
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&p); err != nil || dec.More() {
+		detail := "more than one JSON value"
+		if err != nil {
+			detail = err.Error()
+		}
+		return p, fmt.Errorf("%s", r.t("cli.extract_bad_file", map[string]any{"Path": path, "Detail": detail}))
+	}
+	p.Wait = true
+	return p, nil
+}
+
+// extractOutput is what `engram extract --json` prints, exactly.
+type extractOutput struct {
+	Status     string           `json:"status"`
+	SkipReason string           `json:"skip_reason"`
+	Applied    []extractApplied `json:"applied"`
+	Rejected   []extractRefused `json:"rejected"`
+}
+
+type extractApplied struct {
+	ID         string         `json:"id"`
+	Slug       string         `json:"slug"`
+	Scope      api.Scope      `json:"scope"`
+	Type       api.Type       `json:"type"`
+	Title      string         `json:"title"`
+	Confidence api.Confidence `json:"confidence"`
+}
+
+type extractRefused struct {
+	Slug    string `json:"slug"`
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// printExtract prints the run; a failed run exits 1 after saying why.
+func printExtract(r *runner, d api.ExtractionRun) error {
+	out := extractOutput{Status: d.Status, SkipReason: d.Reason, Applied: []extractApplied{}, Rejected: []extractRefused{}}
+	for _, a := range d.Report.Applied {
+		out.Applied = append(out.Applied, extractApplied{ID: a.ID, Slug: a.Slug, Scope: a.Scope, Type: a.Type, Title: a.Title, Confidence: a.Confidence})
+	}
+	for _, x := range d.Report.Rejected {
+		out.Rejected = append(out.Rejected, extractRefused{Slug: x.Slug, Code: x.Code, Message: x.Message})
+	}
+	r.out(out, func(w io.Writer) {
+		line := r.t("cli.extract_status", map[string]any{"Status": d.StatusText, "Applied": len(out.Applied), "Rejected": len(out.Rejected)})
+		if d.ReasonText != "" {
+			line += " — " + d.ReasonText
+		}
+		fmt.Fprintln(w, line)
+		for _, a := range out.Applied {
+			fmt.Fprintln(w, r.t("cli.extract_applied", map[string]any{"Slug": a.Slug, "Scope": a.Scope, "Type": a.Type, "Title": a.Title, "Confidence": a.Confidence}))
+		}
+		for _, x := range out.Rejected {
+			fmt.Fprintln(w, r.t("cli.extract_rejected", map[string]any{"Slug": x.Slug, "Code": x.Code, "Message": x.Message}))
+		}
+	})
+	if d.Status == api.ExtractionFailed {
+		return errSilent
+	}
+	return nil
+}

@@ -1,0 +1,216 @@
+package extraction
+
+import (
+	"context"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"engram/backend/memory"
+	"engram/backend/recall"
+	"engram/backend/text"
+)
+
+// Compact context limits (DESIGN §6).
+const (
+	ContextUserTurns    = 4
+	ContextMessageChars = 2000
+	ContextTotalChars   = 12000
+	ContextCandidates   = 30
+	// candidateTerms bounds the words the candidate search looks for: a whole message as a
+	// query costs a path per word, and a dozen topic words find the same memories.
+	candidateTerms = 6
+)
+
+// window returns the messages from the ContextUserTurns-th last user message to the end, each
+// cut to ContextMessageChars, dropping the oldest until the total fits ContextTotalChars (the
+// last user message always stays).
+func window(msgs []Message) []Message {
+	start, users := 0, 0
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role == "user" {
+			users++
+			start = i
+			if users == ContextUserTurns {
+				break
+			}
+		}
+	}
+	if users == 0 {
+		return nil
+	}
+	var out []Message
+	total := 0
+	for _, m := range msgs[start:] {
+		m.Content = cut(strings.TrimSpace(m.Content), ContextMessageChars)
+		if m.Content == "" {
+			continue
+		}
+		total += utf8.RuneCountInString(m.Content)
+		out = append(out, m)
+	}
+	lastUser := -1
+	for i, m := range out {
+		if m.Role == "user" {
+			lastUser = i
+		}
+	}
+	for total > ContextTotalChars && lastUser > 0 {
+		total -= utf8.RuneCountInString(out[0].Content)
+		out = out[1:]
+		lastUser--
+	}
+	return out
+}
+
+func cut(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
+}
+
+// fileTools are the agent tools that write files: a use of one is evidence that the turn
+// worked on the project.
+var fileTools = map[string]bool{"write": true, "edit": true, "multiedit": true, "notebookedit": true,
+	"apply_patch": true, "create_file": true, "str_replace_based_edit_tool": true, "delete_file": true}
+
+// projectEvidence reports whether the turn changed a file of the project: a file-writing tool
+// use or a write/edit/delete mutation, whose path (when absolute) lies inside the workdir.
+func projectEvidence(workdir string, muts []Mutation) bool {
+	if workdir == "" {
+		return false
+	}
+	for _, m := range muts {
+		kind := strings.ToLower(strings.TrimSpace(m.Kind))
+		if kind != "write" && kind != "edit" && kind != "delete" && !fileTools[strings.ToLower(strings.TrimSpace(m.Tool))] {
+			continue
+		}
+		p := strings.TrimSpace(m.Path)
+		if p == "" || !filepath.IsAbs(p) {
+			return true
+		}
+		rel, err := filepath.Rel(workdir, filepath.Clean(p))
+		if err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
+}
+
+var pinREs = []*regexp.Regexp{
+	regexp.MustCompile(`(?i)\bremember\b[^.!?\n]{0,80}\b(for|in|about) (this|the|our) (project|repo|repository|codebase)\b`),
+	regexp.MustCompile(`(?i)\b(for|in) (this|the|our) (project|repo|repository|codebase)\b[^.!?\n]{0,40}\bremember\b`),
+	regexp.MustCompile(`(这个|本|该|此)(项目|仓库|工程)[^。！？\n]{0,20}(记住|记下|记一下)`),
+	regexp.MustCompile(`(记住|记下|记一下)[^。！？\n]{0,40}(这个|本|该|此)(项目|仓库|工程)`),
+}
+
+// projectPinned reports whether the person asked to remember something for this project.
+func projectPinned(text string) bool {
+	for _, re := range pinREs {
+		if re.MatchString(text) {
+			return true
+		}
+	}
+	return false
+}
+
+// candidateQuery keeps the topic words of a message for the candidate search: distinct words
+// that are not stop words (3+ letters) and CJK runs, the longest first (long words are the rare
+// ones that name a topic), at most candidateTerms.
+func candidateQuery(msg string) string {
+	seen := map[string]bool{}
+	var out []string
+	for _, tok := range text.Split(msg) {
+		w := tok.Text
+		if tok.CJK {
+			if r := []rune(w); len(r) > 8 {
+				w = string(r[:8])
+			}
+		} else if utf8.RuneCountInString(w) < 3 || text.IsStop(w) {
+			continue
+		}
+		if !seen[w] {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return utf8.RuneCountInString(out[i]) > utf8.RuneCountInString(out[j]) })
+	if len(out) > candidateTerms {
+		out = out[:candidateTerms]
+	}
+	return strings.Join(out, " ")
+}
+
+// contextData is what one run knows besides the request.
+type contextData struct {
+	input     Input
+	validator validator
+}
+
+// buildContext gathers the compact context of one run: the turn window, the candidates the
+// caller may see, the rejections within the caller's view, what this turn already wrote and
+// the quota headroom of the caller's scopes.
+func (s *Service) buildContext(ctx context.Context, req Request, vis recall.Visibility, written []string, turn int, now time.Time) (contextData, error) {
+	last, _, _ := lastUser(req.Messages)
+	in := Input{Request: req, Turns: window(req.Messages), WrittenThisTurn: written, Now: now,
+		ProjectPinned: vis.Workdir() != "" && projectPinned(last.Content)}
+	in.Request.Workdir = vis.Workdir()
+	v := validator{workdir: vis.Workdir(), agent: vis.Agent(), pinned: in.ProjectPinned,
+		evidence: projectEvidence(vis.Workdir(), req.WorkspaceMutations), rejected: map[string]bool{},
+		written: map[string]bool{}, headroom: map[string]int{}, limit: s.o.Store.QuotaLimit(),
+		source: memory.Source{Kind: "extraction", Agent: req.Agent, Session: req.SessionID, Turn: turn}}
+	for _, w := range written {
+		v.written[w] = true
+	}
+	for _, m := range req.Messages {
+		if m.Role == "user" {
+			v.userTexts = append(v.userTexts, m.Content)
+		}
+	}
+	if s.o.Recall != nil {
+		q := candidateQuery(last.Content)
+		res, err := s.o.Recall.Search(ctx, vis.Search(recall.SearchParams{Query: q, Limit: ContextCandidates, NoTouch: true, BestEffort: true}))
+		if err != nil {
+			return contextData{}, err
+		}
+		for _, h := range res.Hits {
+			m := h.Memory
+			if !vis.Allows(m) || m.Type == memory.TypeDaily {
+				continue
+			}
+			in.Candidates = append(in.Candidates, Candidate{Slug: m.Slug, Scope: string(m.Scope), Type: string(m.Type), Title: m.Title})
+		}
+	}
+	rejs, err := s.o.Store.ActiveRejections(ctx, 200)
+	if err != nil {
+		return contextData{}, err
+	}
+	for _, r := range rejs {
+		if vis.AllowsKey(r.Scope, r.ScopeKey) {
+			v.rejected[scopeRef(r.Scope, r.ScopeKey, r.Slug)] = true
+			in.Rejected = append(in.Rejected, r.Slug)
+		}
+	}
+	for _, sc := range vis.Scopes() {
+		key := v.key(sc)
+		used, err := s.o.Store.ScopeUsed(ctx, sc, key)
+		if err != nil {
+			return contextData{}, err
+		}
+		v.headroom[scopeRef(sc, key, "")] = v.limit - used
+	}
+	v.resolve = func(slug string) memory.Scope {
+		for _, sc := range vis.Scopes() {
+			if _, err := s.o.Store.GetBySlug(ctx, sc, vis.Workdir(), vis.Agent(), slug); err == nil {
+				return sc
+			}
+		}
+		return memory.ScopeGlobal
+	}
+	return contextData{input: in, validator: v}, nil
+}

@@ -1,0 +1,81 @@
+package extraction
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"engram/backend/memory"
+)
+
+// TestWindow: the last 4 user turns with what followed them, each cut to 2,000 characters and
+// all to 12,000, the newest user message always kept.
+func TestWindow(t *testing.T) {
+	var msgs []Message
+	for i := 0; i < 6; i++ {
+		msgs = append(msgs, Message{Role: "user", Content: strings.Repeat(string(rune('a'+i)), 5000)},
+			Message{Role: "assistant", Content: strings.Repeat("答", 2500)})
+	}
+	msgs = append(msgs, Message{Role: "user", Content: "the last one"})
+	w := window(msgs)
+	users, total := 0, 0
+	for _, m := range w {
+		n := utf8.RuneCountInString(m.Content)
+		if n > ContextMessageChars {
+			t.Fatalf("a message of %d characters", n)
+		}
+		total += n
+		if m.Role == "user" {
+			users++
+		}
+	}
+	if users > ContextUserTurns || total > ContextTotalChars || w[len(w)-1].Content != "the last one" {
+		t.Fatalf("%d user turns, %d characters, last %q", users, total, w[len(w)-1].Content)
+	}
+	// d, e, f and the last are the four newest user turns; d is dropped to fit 12,000.
+	if w[0].Role != "assistant" || !strings.HasPrefix(w[1].Content, "eee") || users != 3 || !strings.HasSuffix(w[1].Content, "…") {
+		t.Fatalf("window starts %s %q…, %d user turns", w[0].Role, w[1].Content[:6], users)
+	}
+	if got := candidateQuery("Please remember that I prefer PostgreSQL over MySQL for the billing service 我喜欢喝绿茶"); strings.Count(got, " ") > candidateTerms-1 ||
+		!strings.Contains(got, "postgresql") || strings.Contains(got, " the ") {
+		t.Fatalf("candidate query %q", got)
+	}
+}
+
+// TestCandidatesStayInView: the planner is shown global memories and the caller's own
+// project and agent notes that match, never another agent's or another project's.
+func TestCandidatesStayInView(t *testing.T) {
+	g := newGatePlanner()
+	f := newFx(t, g)
+	wd, other := t.TempDir(), t.TempDir()
+	put := func(slug string, scope memory.Scope, workdir, agent string) {
+		title, body := "Espresso machine "+slug, "The espresso machine settings and grinder notes."
+		res, err := f.store.ApplyBatch(f.ctx, memory.Batch{Items: []memory.Item{{Op: memory.OpWrite, Slug: slug, Scope: scope,
+			Workdir: workdir, Agent: agent, Type: memory.TypeReference, Title: &title, Body: &body}}})
+		if err != nil || !res.Results[0].OK {
+			t.Fatalf("%s: %+v %v", slug, res, err)
+		}
+	}
+	put("espresso-global", memory.ScopeGlobal, "", "")
+	put("espresso-mine", memory.ScopeAgent, "", "claude-code")
+	put("espresso-theirs", memory.ScopeAgent, "", "codex")
+	put("espresso-here", memory.ScopeProject, wd, "")
+	put("espresso-there", memory.ScopeProject, other, "")
+	req := turn("s1", "How should I set the espresso machine grinder today?")
+	req.Workdir = wd
+	d, err := f.svc.Request(context.Background(), req, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := <-g.started
+	g.release <- struct{}{}
+	f.waitFor(d.ID, ended)
+	got := map[string]bool{}
+	for _, c := range in.Candidates {
+		got[c.Slug] = true
+	}
+	if !got["espresso-global"] || !got["espresso-mine"] || !got["espresso-here"] || got["espresso-theirs"] || got["espresso-there"] {
+		t.Fatalf("candidates %+v", in.Candidates)
+	}
+}

@@ -1,0 +1,146 @@
+package extraction
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"engram/backend/llm"
+	"engram/backend/prompts"
+)
+
+// ExtractionTimeout bounds one extraction's model calls (DESIGN §10).
+const ExtractionTimeout = 45 * time.Second
+
+// Noop reasons: why a run applied nothing.
+const (
+	NoopPlan        = "plan-noop"       // the planner found nothing worth remembering
+	NoopNoToolCall  = "no-tool-call"    // the model never called SubmitMemoryPlan, even when asked again
+	NoopMalformed   = "malformed-plan"  // its arguments could not be read, even when asked again
+	NoopAllRejected = "all-rejected"    // every item was refused
+	NoopNoPlanner   = "no-planner"      // this process has no planner
+	NoopNothingLeft = "nothing-applied" // the plan had items but none reached the store
+)
+
+// ModelPlanner asks a language model for the plan through one SubmitMemoryPlan call.
+type ModelPlanner struct {
+	client  llm.Client
+	timeout time.Duration
+	tool    llm.Tool
+}
+
+// NewModelPlanner returns a planner over client; timeout 0 is ExtractionTimeout.
+func NewModelPlanner(client llm.Client, timeout time.Duration) *ModelPlanner {
+	if timeout <= 0 {
+		timeout = ExtractionTimeout
+	}
+	return &ModelPlanner{client: client, timeout: timeout, tool: llm.Tool{Name: prompts.SubmitMemoryPlanName,
+		Description: prompts.SubmitMemoryPlanDescription, Parameters: json.RawMessage(prompts.SubmitMemoryPlanSchema)}}
+}
+
+// Tool is the SubmitMemoryPlan tool as the model is offered it.
+func (p *ModelPlanner) Tool() llm.Tool { return p.tool }
+
+// Plan asks once with the tool required; if the answer holds no readable SubmitMemoryPlan
+// call it asks once more offering only that tool, and after that gives a noop outcome with
+// the reason, so the turn is recorded rather than lost. Transport failures, the timeout and
+// a cancel are errors.
+func (p *ModelPlanner) Plan(ctx context.Context, in Input) (Outcome, error) {
+	ctx, cancel := context.WithTimeout(ctx, p.timeout)
+	defer cancel()
+	out := Outcome{Model: p.client.Model()}
+	req := llm.Request{
+		Purpose:    llm.PurposeExtraction,
+		System:     prompts.ExtractionSystem,
+		Messages:   []llm.Message{{Role: llm.RoleUser, Content: renderInput(in)}},
+		Tools:      []llm.Tool{p.tool},
+		ToolChoice: llm.ToolChoice{Mode: llm.ToolChoiceTool, Name: p.tool.Name},
+		MaxTokens:  4096,
+		Timeout:    p.timeout,
+	}
+	for attempt := 0; attempt < 2; attempt++ {
+		resp, err := p.client.Complete(ctx, req)
+		if err != nil {
+			if ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) && !errors.Is(err, context.DeadlineExceeded) {
+				err = fmt.Errorf("%w: %w", context.DeadlineExceeded, err)
+			}
+			return out, fmt.Errorf("extraction: unable to ask the model: %w", err)
+		}
+		if resp.Model != "" {
+			out.Model = resp.Model
+		}
+		out.InputTokens += resp.Usage.InputTokens
+		out.OutputTokens += resp.Usage.OutputTokens
+		call, plan, decodeErr := pickPlan(resp)
+		if decodeErr == nil && call != nil {
+			out.Plan, out.NoopReason = plan, ""
+			return out, nil
+		}
+		reason := NoopNoToolCall
+		if call != nil {
+			reason, out.DecodeError = NoopMalformed, decodeErr.Error()
+		}
+		out.NoopReason = reason
+		if attempt == 1 {
+			break
+		}
+		out.Retried = true
+		// Ask again with only the tool: replay the answer so the model sees what it did.
+		next := append([]llm.Message{}, req.Messages...)
+		if call != nil {
+			next = append(next, llm.Message{Role: llm.RoleAssistant, Content: resp.Text, ToolCalls: []llm.ToolCall{*call}},
+				llm.Message{Role: llm.RoleTool, ToolCallID: call.ID, Content: fmt.Sprintf(prompts.ExtractionRetryBadArgs, decodeErr)})
+		} else {
+			if resp.Text != "" {
+				next = append(next, llm.Message{Role: llm.RoleAssistant, Content: resp.Text})
+			}
+			next = append(next, llm.Message{Role: llm.RoleUser, Content: prompts.ExtractionRetryNoCall})
+		}
+		req.Messages = next
+		req.Tools = []llm.Tool{p.tool}
+		req.ToolChoice = llm.ToolChoice{Mode: llm.ToolChoiceTool, Name: p.tool.Name}
+	}
+	out.Plan = Plan{Status: PlanNoop}
+	return out, nil
+}
+
+// pickPlan finds the first SubmitMemoryPlan call and decodes it strictly; call is nil when
+// the answer made none (calls to any other name do not count).
+func pickPlan(resp llm.Response) (*llm.ToolCall, Plan, error) {
+	for i := range resp.ToolCalls {
+		c := resp.ToolCalls[i]
+		if c.Name != prompts.SubmitMemoryPlanName {
+			continue
+		}
+		plan, err := DecodePlan(c.Arguments)
+		return &c, plan, err
+	}
+	return nil, Plan{}, nil
+}
+
+// MaxPlanBytes bounds the arguments of one SubmitMemoryPlan call.
+const MaxPlanBytes = 256 << 10
+
+// DecodePlan reads SubmitMemoryPlan arguments strictly: one JSON object with only the
+// schema's fields, and a known status.
+func DecodePlan(raw json.RawMessage) (Plan, error) {
+	var p Plan
+	if len(raw) > MaxPlanBytes {
+		return p, fmt.Errorf("arguments are %d bytes; at most %d are read", len(raw), MaxPlanBytes)
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&p); err != nil {
+		return Plan{}, fmt.Errorf("arguments are not a plan: %w", err)
+	}
+	if dec.More() {
+		return Plan{}, errors.New("arguments hold more than one JSON value")
+	}
+	if p.Status != PlanUpdated && p.Status != PlanNoop {
+		return Plan{}, fmt.Errorf("status %q is neither %q nor %q", p.Status, PlanUpdated, PlanNoop)
+	}
+	return p, nil
+}

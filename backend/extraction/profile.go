@@ -1,0 +1,47 @@
+package extraction
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// ProfileSlug is the global user memory that collects profile signals (ZCLAW's user profile:
+// role, industry, communication style, recent topics, pain points, preferred tools).
+const ProfileSlug = "person-profile"
+
+var signalKinds = map[string]bool{SignalRole: true, SignalIndustry: true, SignalCommStyle: true,
+	SignalRecentTopic: true, SignalPainPoint: true, SignalPreferredTool: true}
+
+// profileItem turns the plan's profile signals into one plan item for ProfileSlug: a line per
+// signal whose kind is known, whose value fits one line and whose quote the person said in the
+// turn; exists says whether the memory is there already (update, else write). The item then
+// passes the same validation as any other (rejections, already written, quota). ok is false
+// when no signal qualifies.
+func (v *validator) profileItem(signals []ProfileSignal, exists bool) (PlanItem, bool) {
+	var lines []string
+	quote := ""
+	for _, s := range signals {
+		kind, value := strings.TrimSpace(s.Kind), oneLine(s.Value)
+		if !signalKinds[kind] || value == "" || utf8.RuneCountInString(value) > 120 {
+			continue
+		}
+		q, ok := v.checkQuote(s.Quote)
+		if !ok || q == "" {
+			continue
+		}
+		lines = append(lines, fmt.Sprintf("- %s: %s", kind, value))
+		if quote == "" {
+			quote = q
+		}
+	}
+	if len(lines) == 0 {
+		return PlanItem{}, false
+	}
+	it := PlanItem{Action: ActionUpdate, Slug: ProfileSlug, Scope: "global", Body: strings.Join(lines, "\n"),
+		SourceQuote: quote, Confidence: "medium", Reasoning: "profile signals the person showed in the conversation"}
+	if !exists {
+		it.Action, it.Type, it.Description = ActionWrite, "user", "Profile"
+	}
+	return it, true
+}

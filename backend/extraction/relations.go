@@ -1,0 +1,84 @@
+package extraction
+
+import (
+	"regexp"
+	"strings"
+	"unicode/utf8"
+)
+
+// MaxRelations bounds the relations one item may carry.
+const MaxRelations = 16
+
+var relationRE = regexp.MustCompile(`^[a-z][a-z0-9_]{0,47}$`)
+
+// entityName cleans a relation's subject or object: one line, no brackets (which would end
+// the link early), at most 120 characters; "" when nothing usable is left.
+func entityName(s string) string {
+	s = oneLine(strings.NewReplacer("[", " ", "]", " ", "|", " ").Replace(s))
+	if utf8.RuneCountInString(s) > 120 {
+		return ""
+	}
+	return s
+}
+
+// relationName folds "Works At" and "works-at" to works_at.
+func relationName(s string) string {
+	s = strings.ToLower(strings.TrimSpace(s))
+	s = strings.Join(strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == '-' || r == '_' }), "_")
+	if !relationRE.MatchString(s) {
+		return ""
+	}
+	return s
+}
+
+// renderRelations appends the item's relations to its body in DESIGN §8's grammar:
+// "- relation [[Object]]" from the memory's subject, "- [[Subject]] relation [[Object]]"
+// between two entities. Lines the body already holds are not repeated. A relation that
+// cannot be written in the grammar is left out and named by a warning on the item.
+func renderRelations(body string, rels []Relation) (string, []string) {
+	var warns []string
+	var lines []string
+	for i, r := range rels {
+		if i >= MaxRelations {
+			warns = append(warns, WarnInvalidRelation)
+			break
+		}
+		rel, obj := relationName(r.Relation), entityName(r.Object)
+		if rel == "" || obj == "" {
+			warns = append(warns, WarnInvalidRelation)
+			continue
+		}
+		line := "- " + rel + " [[" + obj + "]]"
+		if strings.TrimSpace(r.Subject) != "" {
+			sub := entityName(r.Subject)
+			if sub == "" {
+				warns = append(warns, WarnInvalidRelation)
+				continue
+			}
+			line = "- [[" + sub + "]] " + rel + " [[" + obj + "]]"
+		}
+		if strings.Contains(body, line) {
+			continue
+		}
+		lines = append(lines, line)
+	}
+	if len(lines) == 0 {
+		return body, dedupe(warns)
+	}
+	if body == "" {
+		return strings.Join(lines, "\n"), dedupe(warns)
+	}
+	return body + "\n\n" + strings.Join(lines, "\n"), dedupe(warns)
+}
+
+func dedupe(v []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range v {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}

@@ -1,0 +1,380 @@
+package extraction
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/oklog/ulid/v2"
+
+	"engram/backend/memory"
+	"engram/backend/recall"
+)
+
+// StatusEvent is published (as api's extraction.status) when a run starts, waits or ends.
+type StatusEvent struct {
+	RunID    string `json:"run_id"`
+	Session  string `json:"session"`
+	Agent    string `json:"agent"`
+	Status   string `json:"status"`
+	Reason   string `json:"reason,omitempty"`
+	Applied  int    `json:"applied"`
+	Rejected int    `json:"rejected"`
+}
+
+// Options configure a Service.
+type Options struct {
+	Store *memory.Store
+	// Recall finds the candidates; nil runs without candidates.
+	Recall *recall.Service
+	// Planner proposes plans: the model planner when an LLM is configured, else the offline
+	// extractor. Nil ends every run that passes the gates as noop "no-planner".
+	Planner Planner
+	// Now is the clock the gates read (tests inject one); nil is the store's clock.
+	Now func() time.Time
+	// Publish receives status events; nil drops them.
+	Publish func(StatusEvent)
+	Logger  *slog.Logger
+	// PlanTimeout bounds one planning step (default ExtractionTimeout).
+	PlanTimeout time.Duration
+	// Passive is for one-shot processes (the CLI): every request waits for its run, which
+	// would otherwise be cancelled when the process exits.
+	Passive bool
+}
+
+// sessionState is what the controller remembers of one session.
+type sessionState struct {
+	running   *run
+	queued    *run
+	lastRunAt time.Time
+	lastHash  string
+	// written maps a slug to the hash of the user message whose run wrote it.
+	written map[string]string
+}
+
+// Service is the extraction controller: it gates requests, runs at most one extraction per
+// session (coalescing the newest waiting request), cancels runs on dispose and shutdown, and
+// records every request in extraction_runs.
+type Service struct {
+	o        Options
+	base     context.Context
+	stop     context.CancelFunc
+	mu       sync.Mutex
+	sessions map[string]*sessionState
+	wg       sync.WaitGroup
+	closed   bool
+	// settingsMu serialises settings updates (read, patch, save).
+	settingsMu sync.Mutex
+}
+
+// New returns the controller. ctx is the process's lifetime: cancelling it (or Close) aborts
+// every run; a caller that stops waiting for a run does not.
+func New(ctx context.Context, o Options) *Service {
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if o.Now == nil {
+		o.Now = o.Store.Now
+	}
+	if o.PlanTimeout <= 0 {
+		o.PlanTimeout = ExtractionTimeout
+	}
+	s := &Service{o: o, sessions: map[string]*sessionState{}}
+	s.base, s.stop = context.WithCancel(ctx)
+	return s
+}
+
+// SetPlanner replaces the planner for the runs that start from now on (Settings → LLM changed).
+func (s *Service) SetPlanner(p Planner) {
+	s.mu.Lock()
+	s.o.Planner = p
+	s.mu.Unlock()
+}
+
+// staleAfter is how old a queued or running row of another process must be before a start
+// closes it as interrupted: longer than any run can take.
+const staleAfter = 10 * time.Minute
+
+// Recover closes the runs a stopped process left queued or running (older than any run can
+// last, so live runs of other processes are left alone).
+func (s *Service) Recover(ctx context.Context) error {
+	_, err := s.o.Store.CloseExtractionRuns(ctx, []string{StatusQueued, StatusRunning}, StatusFailed, FailInterrupted,
+		s.o.Now(), s.o.Now().Add(-staleAfter))
+	return err
+}
+
+// Close cancels every run and waits for them to record their end.
+func (s *Service) Close() {
+	s.mu.Lock()
+	s.closed = true
+	s.mu.Unlock()
+	s.stop()
+	s.wg.Wait()
+}
+
+// Dispose forgets a deleted session: its running run is cancelled, a waiting request ends as
+// skipped (disposed), and its gate state is dropped.
+func (s *Service) Dispose(session string) {
+	session = strings.TrimSpace(session)
+	s.mu.Lock()
+	st := s.sessions[session]
+	delete(s.sessions, session)
+	var queued *run
+	if st != nil {
+		if st.running != nil {
+			st.running.cancel()
+		}
+		queued, st.queued = st.queued, nil
+	}
+	s.mu.Unlock()
+	if queued != nil {
+		s.finish(queued, StatusSkipped, SkipDisposed)
+	}
+}
+
+// validRequest checks what a run would trust: the session id, the agent name and the workdir.
+func validRequest(req Request) (recall.Visibility, error) {
+	if strings.TrimSpace(req.SessionID) == "" || len(req.SessionID) > 200 {
+		return recall.Visibility{}, codeErr(CodeInvalidRequest, map[string]any{"Field": "session_id"}, "a request needs a session_id of at most 200 bytes")
+	}
+	if len(req.Messages) > 2000 {
+		return recall.Visibility{}, codeErr(CodeInvalidRequest, map[string]any{"Field": "messages"}, "a request holds at most 2000 messages")
+	}
+	for _, m := range req.Messages {
+		if m.Role != "user" && m.Role != "assistant" {
+			return recall.Visibility{}, codeErr(CodeInvalidRequest, map[string]any{"Field": "role"}, "message role %q is neither user nor assistant", m.Role)
+		}
+	}
+	return recall.NewVisibility(recall.Caller{Workdir: req.Workdir, Agent: req.Agent})
+}
+
+// Request takes one turn. Every gate is decided, and the run claimed, under the controller's
+// lock before anything runs in the background. A request arriving while the session's run is
+// in flight waits as the session's one queued request (a newer one replaces it). With wait,
+// Request returns when the run has ended or ctx is done (the run goes on either way).
+func (s *Service) Request(ctx context.Context, req Request, wait bool) (RunDetail, error) {
+	wait = wait || s.o.Passive
+	req.SessionID = strings.TrimSpace(req.SessionID)
+	req.Agent = strings.TrimSpace(req.Agent)
+	vis, err := validRequest(req)
+	if err != nil {
+		return RunDetail{}, err
+	}
+	set, err := loadSettings(ctx, s.o.Store)
+	if err != nil {
+		return RunDetail{}, err
+	}
+	last, prevAssistant, turn := lastUser(req.Messages)
+	now := s.o.Now()
+	r := &run{req: req, hash: messageHash(last, turn), done: make(chan struct{}),
+		turnsHashes: windowHashes(req.Messages)}
+	r.detail = RunDetail{RunSummary: RunSummary{ID: ulid.Make().String(), Session: req.SessionID, Agent: req.Agent,
+		Workdir: vis.Workdir(), StartedAt: now}, Report: Report{Version: ReportVersion, Turn: turn}}
+
+	reason := ""
+	switch {
+	case !set.Enabled:
+		reason = SkipDisabled
+	case !set.agentAllowed(req.Agent):
+		reason = SkipAgentOff
+	default:
+		reason = contentGate(set, gateInput{Text: last.Content, PrevAssistant: prevAssistant})
+	}
+	// What other processes on this home (the CLI, an agent's hook, the app) last ran for the
+	// session, read before the lock and merged under it: the gates see the newest of both.
+	var recorded *sessionState
+	if reason == "" {
+		if recorded, err = s.loadState(ctx, req.SessionID); err != nil {
+			return RunDetail{}, err
+		}
+	}
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return RunDetail{}, codeErr(CodeNotRunning, nil, "extraction is shutting down")
+	}
+	var superseded *run
+	outcome := "" // what this call must still do for r once the lock is released
+	st := s.sessions[req.SessionID]
+	if reason == "" {
+		if st == nil {
+			st = &sessionState{written: map[string]string{}}
+			s.sessions[req.SessionID] = st
+		}
+		st.merge(recorded)
+	}
+	switch {
+	case reason != "":
+		outcome = StatusSkipped
+	case st.running != nil:
+		superseded, st.queued = st.queued, r
+		r.setStatus(StatusQueued, "", time.Time{})
+		outcome = StatusQueued
+	default:
+		reason = gate(set, gateInput{Text: last.Content, PrevAssistant: prevAssistant, Hash: r.hash, LastHash: st.lastHash,
+			LastRunAt: st.lastRunAt, Now: now})
+		if reason != "" {
+			outcome = StatusSkipped
+		} else {
+			s.claim(st, r, now)
+		}
+	}
+	s.mu.Unlock()
+
+	if superseded != nil {
+		s.finish(superseded, StatusSkipped, SkipSuperseded)
+	}
+	switch outcome {
+	case StatusSkipped:
+		s.finish(r, StatusSkipped, reason)
+	case StatusQueued:
+		// Once queued, the run may already be taken (or ended) by the session's running
+		// run: record reads its state at the time of writing.
+		s.record(r)
+		s.publish(r)
+	}
+	if wait {
+		select {
+		case <-r.done:
+		case <-ctx.Done():
+		}
+	}
+	return r.snapshot(), nil
+}
+
+// claim marks r as the session's running run and starts it; the caller holds s.mu.
+func (s *Service) claim(st *sessionState, r *run, now time.Time) {
+	st.running, st.lastRunAt = r, now
+	r.prevHash, st.lastHash = st.lastHash, r.hash
+	r.ctx, r.cancel = context.WithCancel(s.base)
+	r.setStatus(StatusRunning, "", time.Time{})
+	r.mu.Lock()
+	r.detail.StartedAt = now
+	r.detail.Report.Gate = "passed"
+	r.written = writtenFor(st, r.turnsHashes)
+	planner := s.o.Planner
+	r.mu.Unlock()
+	s.wg.Add(1)
+	go s.execute(st, r, planner)
+}
+
+// writtenFor lists the slugs earlier runs wrote from the user messages r's window holds.
+func writtenFor(st *sessionState, hashes []string) []string {
+	in := map[string]bool{}
+	for _, h := range hashes {
+		in[h] = true
+	}
+	var out []string
+	for slug, h := range st.written {
+		if in[h] {
+			out = append(out, slug)
+		}
+	}
+	return out
+}
+
+// windowHashes are the hashes of the user messages of the run's window.
+func windowHashes(msgs []Message) []string {
+	var out []string
+	turn := 0
+	users := 0
+	for _, m := range msgs {
+		if m.Role == "user" {
+			users++
+		}
+	}
+	for _, m := range msgs {
+		if m.Role != "user" {
+			continue
+		}
+		turn++
+		if users-turn < ContextUserTurns {
+			out = append(out, messageHash(m, turn))
+		}
+	}
+	return out
+}
+
+// loadState reads a session this process has not seen from its recorded runs, so that
+// one-shot processes (the CLI, an agent's hook) share the interval, covered-message and
+// already-written gates with the app.
+func (s *Service) loadState(ctx context.Context, session string) (*sessionState, error) {
+	st := &sessionState{written: map[string]string{}}
+	rows, _, err := s.o.Store.ExtractionRuns(ctx, memory.ExtractionRunFilter{Session: session, Limit: 20})
+	if err != nil {
+		return st, err
+	}
+	for _, row := range rows {
+		switch row.Status {
+		case StatusSkipped, StatusQueued, StatusFailed:
+			continue
+		}
+		if st.lastRunAt.IsZero() {
+			st.lastRunAt, st.lastHash = row.StartedAt, row.MessageHash
+		}
+		for _, a := range detailOf(row).Report.Applied {
+			if _, seen := st.written[a.Slug]; !seen && (a.Action == ActionWrite || a.Action == ActionUpdate) {
+				st.written[a.Slug] = row.MessageHash
+			}
+		}
+	}
+	return st, nil
+}
+
+// merge takes what the records say when they are newer than what this process knows.
+func (st *sessionState) merge(rec *sessionState) {
+	if rec == nil {
+		return
+	}
+	if rec.lastRunAt.After(st.lastRunAt) {
+		st.lastRunAt, st.lastHash = rec.lastRunAt, rec.lastHash
+	}
+	for slug, h := range rec.written {
+		if _, ok := st.written[slug]; !ok {
+			st.written[slug] = h
+		}
+	}
+}
+
+func (r *run) setStatus(status, reason string, finished time.Time) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.detail.Status, r.detail.Reason = status, reason
+	if !finished.IsZero() {
+		f := finished
+		r.detail.FinishedAt = &f
+	}
+}
+
+// record writes the run's current state; r.mu is held across the write so that two writers
+// cannot land an older state after a newer one.
+func (s *Service) record(r *run) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if err := s.o.Store.PutExtractionRun(context.WithoutCancel(s.base), r.row()); err != nil {
+		s.o.Logger.Warn("extraction: unable to record run", "run", r.detail.ID, "err", err)
+	}
+}
+
+func (s *Service) publish(r *run) {
+	if s.o.Publish == nil {
+		return
+	}
+	d := r.snapshot()
+	s.o.Publish(StatusEvent{RunID: d.ID, Session: d.Session, Agent: d.Agent, Status: d.Status, Reason: d.Reason,
+		Applied: d.Applied, Rejected: d.Rejected})
+}
+
+// finish ends a run that never ran (superseded, disposed, shut down).
+func (s *Service) finish(r *run, status, reason string) {
+	r.setStatus(status, reason, s.o.Now())
+	r.mu.Lock()
+	r.detail.Report.Gate = reason
+	r.mu.Unlock()
+	s.record(r)
+	close(r.done)
+	s.publish(r)
+}
