@@ -45,6 +45,20 @@ func (s *ExtractionService) Request(p ExtractionRequestParams) (extraction.RunDe
 	if err != nil {
 		return extraction.RunDetail{}, err
 	}
+	// Every turn an agent delivers is kept in its session first (listed, searchable with
+	// include_history, compacted), whatever the gates decide about extracting from it.
+	rec, err := s.a.RecordTurns(p.Request)
+	if err != nil {
+		return extraction.RunDetail{}, err
+	}
+	for i := len(p.Request.Messages) - 1; i >= 0; i-- {
+		if p.Request.Messages[i].Role == "user" {
+			if i < len(rec.Seqs) {
+				p.Request.SessionTurn = rec.Seqs[i]
+			}
+			break
+		}
+	}
 	d, err := x.Request(s.a.ctx, p.Request, p.Wait)
 	if err != nil {
 		return d, s.a.fail(err)

@@ -164,6 +164,9 @@ func (s *Service) buildContext(ctx context.Context, req Request, vis recall.Visi
 		evidence: projectEvidence(vis.Workdir(), req.WorkspaceMutations), rejected: map[string]bool{},
 		written: map[string]bool{}, headroom: map[string]int{}, limit: s.o.Store.QuotaLimit(),
 		source: memory.Source{Kind: "extraction", Agent: req.Agent, Session: req.SessionID, Turn: turn}}
+	if req.SessionTurn > 0 {
+		v.source.Turn = req.SessionTurn
+	}
 	for _, w := range written {
 		v.written[w] = true
 	}

@@ -17,6 +17,10 @@ type Request struct {
 	Workdir            string     `json:"workdir,omitempty"`
 	Messages           []Message  `json:"messages"`
 	WorkspaceMutations []Mutation `json:"workspace_mutations,omitempty"`
+	// SessionTurn is the session's sequence number of the newest user message, set by the api
+	// when it records the turn (never read from a client): written memories name it as their
+	// source turn, so a session's summary can keep the turns that produced memories.
+	SessionTurn int `json:"-"`
 }
 
 // Message is one message of the conversation. Only the person's (user) messages are evidence

@@ -37,8 +37,8 @@ type Options struct {
 	Embed embed.Config
 	// Remote answers Settings → Remote access; nil when the process runs no bridge.
 	Remote api.Remote
-	// Planner proposes extraction plans. Nil leaves runs that pass the gates as noop
-	// ("no-planner") until the offline extractor and the LLM planner are plugged in here.
+	// Planner proposes extraction plans (tests script one). Nil picks the model when one is
+	// configured, else the offline extractor.
 	Planner extraction.Planner
 }
 
@@ -116,9 +116,16 @@ func Open(ctx context.Context, o Options) (*Services, error) {
 	}
 	s.Recall = recall.New(st, ropts)
 	s.Hook = hook.New(hook.Options{Store: st, Home: o.Home, Logger: o.Logger})
-	s.Extraction = extraction.New(s.ctx, extraction.Options{Store: st, Recall: s.Recall, Planner: o.Planner,
+	planner := o.Planner
+	if planner == nil {
+		planner = extraction.NewOffline()
+	}
+	s.Extraction = extraction.New(s.ctx, extraction.Options{Store: st, Recall: s.Recall, Planner: planner,
 		Logger: o.Logger, Passive: o.Passive,
 		Publish: func(e extraction.StatusEvent) { s.Events.Publish(api.EventExtractionStatus, e) }})
+	// Deleting (or evicting) a session forgets the controller's state for it: a new turn of a
+	// session id that comes back starts fresh instead of matching the old run's gates.
+	s.OnSessionDeleted = func(_, id string) { s.Extraction.Dispose(id) }
 	if err := s.Extraction.Recover(s.ctx); err != nil {
 		o.Logger.Warn("engram: unable to close interrupted extraction runs", "err", err)
 	}
