@@ -296,4 +296,3 @@ func clipRunes(s string, n int) string {
 	}
 	return strings.TrimRight(cut, " ,;:，；：") + "…"
 }
-
