@@ -18,6 +18,9 @@ const (
 	CodeServerError   = "llm_server_error"
 	CodeRejected      = "llm_rejected"
 	CodeKeyStore      = "llm_key_store"
+	CodeKeyEmpty      = "llm_key_empty"
+	// CodeKeyDesktopOnly refuses setting a key over remote access (api enforces it).
+	CodeKeyDesktopOnly = "llm_key_desktop_only"
 )
 
 // Error is a coded LLM failure. Code names the message (i18n key "error.<Code>"), Args fill its
