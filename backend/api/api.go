@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"engram/backend/i18n"
+	"engram/backend/llm"
+	"engram/backend/llm/keyring"
 	"engram/backend/memory"
 	"engram/backend/organizer"
 	"engram/backend/recall"
@@ -33,6 +35,10 @@ type Deps struct {
 	Version string
 	// Organizer may be nil (its methods then answer organizer_not_running).
 	Organizer *organizer.Service
+	// LLM holds the current model client; Keys is the home's API key file. A nil LLM answers
+	// llm_not_configured.
+	LLM  *llm.Holder
+	Keys *keyring.Ring
 }
 
 // Method is one entry of the table.
@@ -65,6 +71,8 @@ type API struct {
 	Remote    *RemoteService
 	Organizer *OrganizerService
 	Recall    *RecallService
+	LLM       *LlmService
+	Usage     *UsageService
 
 	methods []Method
 	byName  map[string]*Method
@@ -83,6 +91,8 @@ func New(ctx context.Context, deps Deps, actor string) *API {
 	a.Remote = &RemoteService{a}
 	a.Recall = &RecallService{a}
 	a.Organizer = &OrganizerService{a}
+	a.LLM = &LlmService{a}
+	a.Usage = &UsageService{a}
 	a.methods = a.table()
 	a.byName = map[string]*Method{}
 	for i := range a.methods {
@@ -96,7 +106,7 @@ func (a *API) Actor() string { return a.actor }
 
 // Bindings are the service objects the Wails app binds.
 func (a *API) Bindings() []any {
-	return []any{a.App, a.Memory, a.Daily, a.Quota, a.Index, a.Settings, a.I18n, a.Remote, a.Recall, a.Organizer}
+	return []any{a.App, a.Memory, a.Daily, a.Quota, a.Index, a.Settings, a.I18n, a.Remote, a.Recall, a.Organizer, a.LLM, a.Usage}
 }
 
 type flags struct{ readOnly, destructive bool }
@@ -161,6 +171,10 @@ func (a *API) table() []Method {
 		method("organizer.applyReport", a.Organizer.ApplyReport, del),
 		method("organizer.settings", a.Organizer.Settings, ro),
 		method("organizer.updateSettings", a.Organizer.UpdateSettings, rw),
+		method("llm.status", a.LLM.Status, ro),
+		method("llm.setKey", a.LLM.SetKey, rw),
+		method("llm.test", a.LLM.Test, rw),
+		method("usage.summary", a.Usage.Summary, ro),
 	}
 }
 

@@ -206,6 +206,10 @@ ALTER TABLE memory_meta ADD COLUMN ino INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE memory_problems ADD COLUMN ctime INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE memory_problems ADD COLUMN ino INTEGER NOT NULL DEFAULT 0;
 `, false},
+	// The usage view sums a range of days; without this every summary scans every call ever made.
+	{6, "llm usage by time", `
+CREATE INDEX llm_usage_ts ON llm_usage(ts);
+`, false},
 }
 
 // SchemaVersion is the newest migration this build knows.

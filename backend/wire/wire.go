@@ -13,6 +13,8 @@ import (
 	"engram/backend/api"
 	"engram/backend/embed"
 	"engram/backend/i18n"
+	"engram/backend/llm"
+	"engram/backend/llm/keyring"
 	"engram/backend/memory"
 	"engram/backend/organizer"
 	"engram/backend/recall"
@@ -46,6 +48,10 @@ type Services struct {
 	Recall    *recall.Service
 	// Indexer computes vectors in the background; nil without an embedder.
 	Indexer *vector.Indexer
+	// LLM holds the current model client (Source() for services that call a model); Keys is
+	// the home's API key file.
+	LLM  *llm.Holder
+	Keys *keyring.Ring
 
 	opts   Options
 	ctx    context.Context
@@ -72,6 +78,7 @@ func Open(ctx context.Context, o Options) (*Services, error) {
 	s.Store = st
 	s.Settings = settings.New(st, o.Lang)
 	s.Events = api.NewHub(st, s.Settings)
+	s.openLLM()
 	org, err := organizer.New(organizer.Options{
 		Store:    st,
 		Logger:   o.Logger,
@@ -107,7 +114,8 @@ func Open(ctx context.Context, o Options) (*Services, error) {
 // API is the method table over these services, acting as actor; ctx bounds every call.
 func (s *Services) API(ctx context.Context, actor string) *api.API {
 	return api.New(ctx, api.Deps{Store: s.Store, Catalog: s.opts.Catalog, Settings: s.Settings, Events: s.Events,
-		Remote: s.opts.Remote, Recall: s.Recall, Indexer: s.Indexer, Version: s.opts.Version, Organizer: s.Organizer}, actor)
+		Remote: s.opts.Remote, Recall: s.Recall, Indexer: s.Indexer, Version: s.opts.Version, Organizer: s.Organizer,
+		LLM: s.LLM, Keys: s.Keys}, actor)
 }
 
 // Background starts what long-running processes (desktop, serve) keep running: the file

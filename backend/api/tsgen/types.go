@@ -7,6 +7,7 @@ import (
 	"engram/backend/api"
 	"engram/backend/memory"
 	"engram/backend/organizer"
+	"engram/backend/settings"
 )
 
 // entry is one interface to write: its TypeScript name, the Go struct whose JSON it describes,
@@ -88,6 +89,16 @@ var sections = []section{
 		{"DecisionApplyOutcome", t[organizer.DecisionOutcome](), "", ""},
 		{"ApplyReportResult", t[organizer.ApplyResult](), "", ""},
 	}},
+	{"language model and usage (backend/llm, backend/api/llm.go)", []entry{
+		{"LLMSettings", t[settings.LLM](), "Settings → LLM (the key is not a setting).", ""},
+		{"LLMSettingsPatch", t[settings.LLMPatch](), "", ""},
+		{"LLMStatus", t[api.LLMStatus](), "The configured model; key_set says whether a key is filed, never the key.", ""},
+		{"SetKeyParams", t[api.SetKeyParams](), "", ""},
+		{"LLMTestResult", t[api.LLMTestResult](), "", ""},
+		{"UsageParams", t[api.UsageParams](), "", ""},
+		{"UsageGroup", t[memory.UsageGroup](), "Calls, tokens and cost sharing one key (purpose, model or day).", ""},
+		{"UsageSummary", t[memory.UsageSummary](), "", ""},
+	}},
 }
 
 // named maps Go types to the hand-written TypeScript types (types.manual.ts) they encode as.
@@ -128,10 +139,17 @@ var fields = map[string]string{
 	"ScopeScan.level":                "QuotaLevel",
 	"RunReport.quota_level":          "QuotaLevel",
 	// A run known only from a RunRef is shown as a stub without counts (util/organizer.ts).
-	"RunSummary.counts": "?RunCounts | null",
+	"RunSummary.counts":         "?RunCounts | null",
+	"LLMSettings.provider":      "LLMProvider",
+	"LLMSettingsPatch.provider": "?LLMProvider",
+	"LLMStatus.provider":        "LLMProvider",
+	"UsageSummary.by_purpose":   "UsageGroup[]",
+	"UsageSummary.by_model":     "UsageGroup[]",
+	"UsageSummary.by_day":       "UsageGroup[]",
 }
 
 // aliases are written after the interfaces.
 var aliases = []string{
 	"export type OrganizerSettingsPatch = Partial<OrganizerSettings>",
+	"export type LLMProvider = '' | 'openai' | 'anthropic'",
 }

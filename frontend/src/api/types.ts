@@ -566,4 +566,70 @@ export interface ApplyReportResult {
   snapshot: string
 }
 
+// ---------------------------------------------------------------- language model and usage (backend/llm, backend/api/llm.go)
+
+/** Settings → LLM (the key is not a setting). */
+export interface LLMSettings {
+  provider: LLMProvider
+  base_url: string
+  model: string
+  streaming: boolean
+}
+
+export interface LLMSettingsPatch {
+  provider?: LLMProvider
+  base_url?: string | null
+  model?: string | null
+  streaming?: boolean | null
+}
+
+/** The configured model; key_set says whether a key is filed, never the key. */
+export interface LLMStatus {
+  configured: boolean
+  provider: LLMProvider
+  base_url: string
+  model: string
+  streaming: boolean
+  key_set: boolean
+  local: boolean
+  error?: ErrorPayload | null
+}
+
+export interface SetKeyParams {
+  key?: string
+  clear?: boolean
+}
+
+export interface LLMTestResult {
+  ok: boolean
+  provider: string
+  model: string
+  latency_ms: number
+  reply?: string
+  error?: ErrorPayload | null
+}
+
+export interface UsageParams {
+  days?: number
+}
+
+/** Calls, tokens and cost sharing one key (purpose, model or day). */
+export interface UsageGroup {
+  key: string
+  calls: number
+  input_tokens: number
+  output_tokens: number
+  cost_usd: number
+}
+
+export interface UsageSummary {
+  from: string
+  to: string
+  total: UsageGroup
+  by_purpose: UsageGroup[]
+  by_model: UsageGroup[]
+  by_day: UsageGroup[]
+}
+
 export type OrganizerSettingsPatch = Partial<OrganizerSettings>
+export type LLMProvider = '' | 'openai' | 'anthropic'
