@@ -135,6 +135,13 @@ func (s *LlmService) Test(_ Empty) (LLMTestResult, error) {
 	return out, nil
 }
 
+// UsageSummaryResult and UsageGroup are the store's usage totals, named here so transports
+// need not import the store.
+type (
+	UsageSummaryResult = memory.UsageSummary
+	UsageGroup         = memory.UsageGroup
+)
+
 // UsageService reports what language-model calls cost.
 type UsageService struct{ a *API }
 

@@ -50,6 +50,7 @@ var methodVerbs = []methodVerb{
 	verb("export", "memory.export", exportParams, printExport),
 	verb("reindex", "index.reindex", noParams("reindex"), printReindex),
 	verb("doctor", "index.doctor", noParams("doctor"), printDoctor),
+	verb("usage", "usage.summary", usageParams, printUsage),
 }
 
 // command is a verb that is not one api method: it calls several (daily, bridge token) or
@@ -69,6 +70,7 @@ var commands = []command{
 	{name: "bench", run: (*runner).bench},
 	{name: "daily", home: true, run: (*runner).daily},
 	{name: "bridge", home: true, run: (*runner).bridgeToken},
+	{name: "llm", home: true, run: (*runner).llm},
 }
 
 // lookup finds the verb called name in either table; ok is false for an unknown verb.
