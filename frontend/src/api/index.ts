@@ -25,6 +25,11 @@ import type {
   RunsResult,
   IdParams,
   ItemResult,
+  LLMStatus,
+  LLMTestResult,
+  SetKeyParams,
+  UsageParams,
+  UsageSummary,
   ListParams,
   ListResult,
   QuotaSummary,
@@ -147,6 +152,13 @@ export const organizerUpdateSettings = (p: OrganizerSettingsPatch) => call<Organ
 
 export const remoteStatus = () => call<RemoteStatus>('remote.status')
 export const regenerateRemoteToken = () => call<RemoteStatus>('remote.regenerateToken')
+
+export const llmStatus = () => call<LLMStatus>('llm.status')
+/** Files (or with clear, removes) the API key of the configured endpoint; desktop window only. */
+export const llmSetKey = (p: SetKeyParams) => call<LLMStatus>('llm.setKey', p)
+/** One tiny real call: ok with latency, or the translated error in the result. */
+export const llmTest = () => call<LLMTestResult>('llm.test')
+export const usageSummary = (p: UsageParams = {}) => call<UsageSummary>('usage.summary', p)
 
 export type { ConnectionState } from './ws'
 
