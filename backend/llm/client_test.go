@@ -418,3 +418,45 @@ func TestCost(t *testing.T) {
 		}
 	}
 }
+
+func TestRequestLimitsSent(t *testing.T) {
+	temp := 0.2
+	forEach(t, func(t *testing.T, v variant) {
+		srv := v.server(t)
+		c := v.client(t, srv, testKey, nil)
+		srv.Push(llmtest.Text("a"), llmtest.Text("b"))
+		for _, req := range []llm.Request{
+			{MaxTokens: 123, Temperature: &temp, Messages: []llm.Message{{Role: llm.RoleUser, Content: "x"}}},
+			{Messages: []llm.Message{{Role: llm.RoleUser, Content: "x"}}},
+		} {
+			if _, err := c.Complete(context.Background(), req); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got := srv.Requests()
+		if got[0].Body["max_tokens"] != 123.0 || got[0].Body["temperature"] != 0.2 {
+			t.Fatalf("first request: %s", got[0].Raw)
+		}
+		if got[1].Body["max_tokens"] != float64(llm.DefaultMaxTokens) || got[1].Body["temperature"] != nil {
+			t.Fatalf("second request: %s", got[1].Raw)
+		}
+	})
+}
+
+func TestBadRequestsSendNothing(t *testing.T) {
+	forEach(t, func(t *testing.T, v variant) {
+		srv := v.server(t)
+		c := v.client(t, srv, testKey, nil)
+		for _, req := range []llm.Request{
+			{Messages: []llm.Message{{Role: "system", Content: "x"}}},
+			{Messages: []llm.Message{{Role: llm.RoleUser, Content: "x"}}, Tools: []llm.Tool{{Name: "T", Parameters: json.RawMessage(`[1]`)}}},
+			{Messages: []llm.Message{{Role: llm.RoleUser, Content: "x"}}, Tools: []llm.Tool{planTool}, ToolChoice: llm.ToolChoice{Mode: "sometimes"}},
+		} {
+			_, err := c.Complete(context.Background(), req)
+			wantCode(t, err, llm.CodeInvalidConfig)
+		}
+		if n := len(srv.Requests()); n != 0 {
+			t.Fatalf("%d requests sent", n)
+		}
+	})
+}
