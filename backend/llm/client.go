@@ -2,6 +2,7 @@ package llm
 
 import (
 	"context"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -88,19 +89,20 @@ func ValidateBaseURL(raw string) error {
 	return nil
 }
 
-// IsLocal reports whether a base URL points at this machine (Ollama, LM Studio, vLLM on
-// localhost), where no key is needed.
+// IsLocal reports whether a base URL points at this machine or the local network (Ollama,
+// LM Studio, vLLM on localhost or a LAN address), where servers usually need no key. A key
+// filed for such an endpoint is still sent.
 func IsLocal(baseURL string) bool {
 	u, err := url.Parse(baseURL)
 	if err != nil {
 		return false
 	}
-	switch h := u.Hostname(); h {
-	case "localhost", "127.0.0.1", "::1":
+	h := strings.ToLower(u.Hostname())
+	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
 		return true
-	default:
-		return strings.HasPrefix(h, "127.")
 	}
+	ip := net.ParseIP(h)
+	return ip != nil && (ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast())
 }
 
 // New builds the client for cfg. key may be empty for an endpoint that needs none (a local

@@ -460,3 +460,23 @@ func TestBadRequestsSendNothing(t *testing.T) {
 		}
 	})
 }
+
+func TestIsLocal(t *testing.T) {
+	cases := map[string]bool{
+		"http://127.0.0.1:11434/v1":    true,
+		"http://localhost:1234/v1":     true,
+		"http://[::1]:8000/v1":         true,
+		"http://192.168.1.20:8000/v1":  true,
+		"http://10.0.0.5/v1":           true,
+		"https://api.openai.com/v1":    false,
+		"https://api.deepseek.com":     false,
+		"http://8.8.8.8/v1":            false,
+		"http://localhost.evil.com/v1": false,
+		"::not a url":                  false,
+	}
+	for u, want := range cases {
+		if got := llm.IsLocal(u); got != want {
+			t.Errorf("IsLocal(%q) = %v, want %v", u, got, want)
+		}
+	}
+}
