@@ -189,3 +189,10 @@ func (b *base) redact(s string) string {
 	}
 	return s
 }
+
+// String and GoString name the client without its key, so a client printed into a log or an
+// error (%v, %+v, %#v) never shows it.
+func (b *base) String() string {
+	return "llm client " + b.cfg.Provider + " " + b.cfg.Model + " at " + b.cfg.BaseURL
+}
+func (b *base) GoString() string { return b.String() }

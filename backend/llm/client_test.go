@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net"
 	"strings"
 	"sync"
@@ -479,4 +480,15 @@ func TestIsLocal(t *testing.T) {
 			t.Errorf("IsLocal(%q) = %v, want %v", u, got, want)
 		}
 	}
+}
+
+func TestPrintedClientHidesKey(t *testing.T) {
+	forEach(t, func(t *testing.T, v variant) {
+		c := v.client(t, v.server(t), testKey, nil)
+		for _, f := range []string{"%v", "%+v", "%#v", "%s"} {
+			if s := fmt.Sprintf(f, c); strings.Contains(s, testKey) || !strings.Contains(s, v.model) {
+				t.Fatalf("%s printed %q", f, s)
+			}
+		}
+	})
 }
