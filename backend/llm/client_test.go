@@ -492,3 +492,56 @@ func TestPrintedClientHidesKey(t *testing.T) {
 		}
 	})
 }
+
+func TestTruncatedStreamIsBadResponse(t *testing.T) {
+	forEach(t, func(t *testing.T, v variant) {
+		if !v.streaming {
+			return
+		}
+		srv := v.server(t)
+		var got rows
+		c := v.client(t, srv, testKey, got.sink)
+		srv.Push(llmtest.Text("This answer is cut off").WithUsage(50, 9).Truncated())
+		_, err := c.Complete(context.Background(), llm.Request{Purpose: llm.PurposeExtraction, Messages: []llm.Message{{Role: llm.RoleUser, Content: "x"}}})
+		wantCode(t, err, llm.CodeBadResponse)
+		// The call reached the provider: it is accounted for, with what was known of it.
+		if u := got.all(); len(u) != 1 || len(srv.Requests()) != 1 {
+			t.Fatalf("rows %+v after %d requests", u, len(srv.Requests()))
+		}
+	})
+}
+
+func TestConcurrentCalls(t *testing.T) {
+	forEach(t, func(t *testing.T, v variant) {
+		srv := v.server(t)
+		var got rows
+		c := v.client(t, srv, testKey, got.sink)
+		const n = 8
+		for range n {
+			srv.Push(llmtest.Text("same answer"))
+		}
+		var wg sync.WaitGroup
+		errs := make(chan error, n)
+		for range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				resp, err := c.Complete(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: "x"}}})
+				if err == nil && resp.Text != "same answer" {
+					err = errors.New("wrong text " + resp.Text)
+				}
+				errs <- err
+			}()
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		if len(got.all()) != n || len(srv.Requests()) != n {
+			t.Fatalf("%d rows, %d requests", len(got.all()), len(srv.Requests()))
+		}
+	})
+}

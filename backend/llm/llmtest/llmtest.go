@@ -70,6 +70,9 @@ type Reply struct {
 	Delay time.Duration
 	Hang  bool
 	Raw   string
+	// Truncate ends a streamed reply after its first content, without the closing events
+	// (finish reason, usage, [DONE] / message_delta, message_stop): a dropped connection.
+	Truncate bool
 }
 
 // Text is a plain text answer.
@@ -101,6 +104,9 @@ func (r Reply) WithUsage(in, out int) Reply { r.InputTokens, r.OutputTokens = in
 
 // WithDelay waits d before answering.
 func (r Reply) WithDelay(d time.Duration) Reply { r.Delay = d; return r }
+
+// Truncated cuts a streamed reply short (see Reply.Truncate).
+func (r Reply) Truncated() Reply { r.Truncate = true; return r }
 
 // WithModel names another model in the reply.
 func (r Reply) WithModel(m string) Reply { r.Model = m; return r }

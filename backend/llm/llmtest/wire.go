@@ -63,6 +63,9 @@ func (s *Server) openAIStream(w http.ResponseWriter, req *http.Request, r Reply,
 				return
 			}
 			e.send("", chunk(map[string]any{"content": p}, nil))
+			if r.Truncate {
+				return
+			}
 		}
 	}
 	for i, c := range r.ToolCalls {
@@ -154,6 +157,9 @@ func (s *Server) anthropicStream(w http.ResponseWriter, req *http.Request, r Rep
 			}
 			e.send("content_block_delta", map[string]any{"type": "content_block_delta", "index": idx,
 				"delta": map[string]any{"type": "text_delta", "text": p}})
+			if r.Truncate {
+				return
+			}
 		}
 		e.send("content_block_stop", map[string]any{"type": "content_block_stop", "index": idx})
 		idx++
