@@ -55,7 +55,7 @@ func (c Config) Validate() error {
 		return codeErr(CodeInvalidConfig, map[string]any{"Detail": "unknown provider " + c.Provider}, "unknown provider %q", c.Provider)
 	}
 	if strings.TrimSpace(c.Model) == "" {
-		return codeErr(CodeInvalidConfig, map[string]any{"Detail": "no model named"}, "no model named")
+		return codeErr(CodeNoModel, nil, "no model named")
 	}
 	if c.BaseURL != "" {
 		if err := ValidateBaseURL(c.BaseURL); err != nil {

@@ -262,7 +262,7 @@ func TestNewValidates(t *testing.T) {
 	}{
 		{llm.Config{}, "", llm.CodeNotConfigured},
 		{llm.Config{Provider: "gemini", Model: "x"}, "k", llm.CodeInvalidConfig},
-		{llm.Config{Provider: llm.ProviderOpenAI}, "k", llm.CodeInvalidConfig},
+		{llm.Config{Provider: llm.ProviderOpenAI}, "k", llm.CodeNoModel},
 		{llm.Config{Provider: llm.ProviderOpenAI, Model: "m", BaseURL: "ftp://x"}, "k", llm.CodeInvalidConfig},
 		{llm.Config{Provider: llm.ProviderOpenAI, Model: "m", BaseURL: "http://u:p@host/v1"}, "k", llm.CodeInvalidConfig},
 		{llm.Config{Provider: llm.ProviderOpenAI, Model: "gpt-4o"}, "", llm.CodeNotConfigured},

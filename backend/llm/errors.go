@@ -9,6 +9,7 @@ import (
 const (
 	CodeNotConfigured = "llm_not_configured"
 	CodeInvalidConfig = "llm_invalid_config"
+	CodeNoModel       = "llm_no_model"
 	CodeTimeout       = "llm_timeout"
 	CodeCanceled      = "llm_canceled"
 	CodeRateLimited   = "llm_rate_limited"
