@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,12 +25,21 @@ const secretKey = "sk-proj-WIRE0123456789abcdefghijKEY"
 
 // openWithCatalog opens the services; closeNow closes them early (the cleanup then skips it).
 func openWithCatalog(t *testing.T, home string) (svc *Services, closeNow func()) {
+	return openLogged(t, home, nil)
+}
+
+// openLogged is openWithCatalog with the services' log going to logs (at debug level).
+func openLogged(t *testing.T, home string, logs *bytes.Buffer) (svc *Services, closeNow func()) {
 	t.Helper()
 	cat, err := i18n.Load(os.DirFS("../../locales"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc, err = Open(context.Background(), Options{Home: home, Lang: "en", Catalog: cat, Passive: true})
+	o := Options{Home: home, Lang: "en", Catalog: cat, Passive: true}
+	if logs != nil {
+		o.Logger = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	svc, err = Open(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,10 +53,11 @@ func sp(s string) *string { return &s }
 
 // TestLLMKeyLivesOnlyInItsFile: a key set through the api reaches the provider, shows only as
 // key_set, and after a call (usage row), a memory write and an export, the only file in the
-// home that holds it is llm.keys (0600).
+// home that holds it is llm.keys (0600); the services' log never shows it.
 func TestLLMKeyLivesOnlyInItsFile(t *testing.T) {
 	home := t.TempDir()
-	svc, closeNow := openWithCatalog(t, home)
+	var logs bytes.Buffer
+	svc, closeNow := openLogged(t, home, &logs)
 	ctx := context.Background()
 	user := svc.API(ctx, api.ActorUser)
 	srv := llmtest.NewOpenAI(t)
@@ -141,6 +152,9 @@ func TestLLMKeyLivesOnlyInItsFile(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if bytes.Contains(logs.Bytes(), []byte(secretKey)) {
+		t.Fatalf("the key is in the log")
 	}
 	if len(holders) != 1 || holders[0] != keyring.File {
 		t.Fatalf("the key is in %v, want only %s", holders, keyring.File)
