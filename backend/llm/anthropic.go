@@ -234,6 +234,10 @@ func (c *anthropicClient) stream(ctx context.Context, p anthropic.MessageNewPara
 	}
 	resp.Text = text.String()
 	if err := s.Err(); err != nil {
+		var ae *anthropic.Error
+		if errors.As(err, &ae) {
+			noteStreamError(ctx, []byte(ae.RawJSON()))
+		}
 		return resp, err
 	}
 	if !done {

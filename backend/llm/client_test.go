@@ -126,6 +126,9 @@ func TestTextAndUsage(t *testing.T) {
 		if !strings.Contains(r.Auth(), testKey) {
 			t.Fatalf("auth header %q does not carry the key", r.Auth())
 		}
+		if v.provider == llm.ProviderAnthropic && r.Header.Get("Anthropic-Version") == "" {
+			t.Fatal("no anthropic-version header")
+		}
 		u := got.all()
 		if len(u) != 1 || u[0].Purpose != llm.PurposeTest || u[0].InputTokens != 1000 || u[0].OutputTokens != 200 ||
 			u[0].Provider != v.provider || u[0].Model != v.model || u[0].CostUSD != resp.Usage.CostUSD {

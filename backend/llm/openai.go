@@ -9,6 +9,7 @@ import (
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/packages/ssestream"
 	"github.com/openai/openai-go/v3/shared"
 )
 
@@ -187,6 +188,10 @@ func (c *openAIClient) stream(ctx context.Context, p openai.ChatCompletionNewPar
 		resp.ToolCalls = append(resp.ToolCalls, tc)
 	}
 	if err := s.Err(); err != nil {
+		var se *ssestream.StreamError
+		if errors.As(err, &se) {
+			noteStreamError(ctx, se.Event.Data)
+		}
 		return resp, err
 	}
 	if !done {

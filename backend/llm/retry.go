@@ -195,3 +195,31 @@ func backoff(first time.Duration, n int) time.Duration {
 	j := 0.8 + 0.4*rand.Float64()
 	return time.Duration(float64(d) * j)
 }
+
+// noteStreamError reads an error the provider sent inside a streamed 200 answer (Anthropic's
+// "event: error", OpenAI's data line with an "error" object) and records it on the attempt as
+// the HTTP status it stands for, so an overloaded provider mid-stream is retried like a 529.
+func noteStreamError(ctx context.Context, data []byte) {
+	at, _ := ctx.Value(attemptKey{}).(*attempt)
+	if at == nil {
+		return
+	}
+	var e struct {
+		Error struct {
+			Type    string `json:"type"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(data, &e) != nil {
+		return
+	}
+	at.message = e.Error.Message
+	switch e.Error.Type {
+	case "overloaded_error":
+		at.status = 529
+	case "api_error", "server_error":
+		at.status = http.StatusInternalServerError
+	case "rate_limit_error", "rate_limit_exceeded":
+		at.status = http.StatusTooManyRequests
+	}
+}

@@ -150,3 +150,30 @@ func TestTruncatedStreamIsBadResponse(t *testing.T) {
 		}
 	})
 }
+
+func TestErrorMidStream(t *testing.T) {
+	forEach(t, func(t *testing.T, v variant) {
+		if !v.streaming {
+			return
+		}
+		overloaded, invalid := "overloaded_error", "invalid_request_error"
+		if v.provider == llm.ProviderOpenAI {
+			overloaded = "server_error"
+		}
+		srv := v.server(t)
+		c := v.client(t, srv, testKey, nil)
+		// A provider failing mid-answer is retried like the status its error stands for.
+		srv.Push(llmtest.FailMidStream(overloaded), llmtest.Text("recovered"))
+		resp, err := c.Complete(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: "x"}}})
+		if err != nil || resp.Text != "recovered" || len(srv.Requests()) != 2 {
+			t.Fatalf("after an overloaded stream: %q %v (%d requests)", resp.Text, err, len(srv.Requests()))
+		}
+		// Any other error inside a stream is an answer Engram cannot use, not retried.
+		srv.Push(llmtest.FailMidStream(invalid))
+		_, err = c.Complete(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: "x"}}})
+		wantCode(t, err, llm.CodeBadResponse)
+		if n := len(srv.Requests()); n != 3 {
+			t.Fatalf("%d requests", n)
+		}
+	})
+}

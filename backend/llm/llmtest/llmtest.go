@@ -73,6 +73,10 @@ type Reply struct {
 	// Truncate ends a streamed reply after its first content, without the closing events
 	// (finish reason, usage, [DONE] / message_delta, message_stop): a dropped connection.
 	Truncate bool
+	// StreamError ends a streamed reply after its first content with an error event of this
+	// type (Anthropic's "overloaded_error", "api_error"…; OpenAI's "server_error"…), as a
+	// provider does when it fails mid-answer with a 200 already sent.
+	StreamError string
 }
 
 // Text is a plain text answer.
@@ -104,6 +108,11 @@ func (r Reply) WithUsage(in, out int) Reply { r.InputTokens, r.OutputTokens = in
 
 // WithDelay waits d before answering.
 func (r Reply) WithDelay(d time.Duration) Reply { r.Delay = d; return r }
+
+// FailMidStream is a streamed reply that breaks off with an error event of type kind.
+func FailMidStream(kind string) Reply {
+	return Reply{Text: "Partial answer that never ends", StreamError: kind, InputTokens: 10, OutputTokens: 1}
+}
 
 // Truncated cuts a streamed reply short (see Reply.Truncate).
 func (r Reply) Truncated() Reply { r.Truncate = true; return r }

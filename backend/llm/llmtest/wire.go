@@ -66,6 +66,10 @@ func (s *Server) openAIStream(w http.ResponseWriter, req *http.Request, r Reply,
 			if r.Truncate {
 				return
 			}
+			if r.StreamError != "" {
+				e.send("", map[string]any{"error": map[string]any{"message": r.StreamError, "type": r.StreamError, "param": nil, "code": nil}})
+				return
+			}
 		}
 	}
 	for i, c := range r.ToolCalls {
@@ -158,6 +162,10 @@ func (s *Server) anthropicStream(w http.ResponseWriter, req *http.Request, r Rep
 			e.send("content_block_delta", map[string]any{"type": "content_block_delta", "index": idx,
 				"delta": map[string]any{"type": "text_delta", "text": p}})
 			if r.Truncate {
+				return
+			}
+			if r.StreamError != "" {
+				e.send("error", map[string]any{"type": "error", "error": map[string]any{"type": r.StreamError, "message": r.StreamError}})
 				return
 			}
 		}
