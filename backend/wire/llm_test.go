@@ -211,3 +211,32 @@ func TestLLMRebuiltWhenSettingsChange(t *testing.T) {
 		t.Fatalf("provider off: %v", err)
 	}
 }
+
+// TestDamagedKeyFileIsReportedNotQuoted: a key file that does not parse leaves the model
+// unconfigured with a translated llm_key_store error that never quotes the file.
+func TestDamagedKeyFileIsReportedNotQuoted(t *testing.T) {
+	home := t.TempDir()
+	svc, _ := openWithCatalog(t, home)
+	ctx := context.Background()
+	user := svc.API(ctx, api.ActorUser)
+	if err := os.WriteFile(filepath.Join(home, keyring.File), []byte(`{"keys": {"https://api.openai.com/v1": sk-LEAKED`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := user.Settings.Update(settings.Patch{LLM: &settings.LLMPatch{Provider: sp("openai"), Model: sp("gpt-4o-mini")}}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := user.LLM.Status(api.Empty{})
+	if err != nil || st.Configured || st.Error == nil || st.Error.Code != llm.CodeKeyStore || st.Error.Message == "" {
+		t.Fatalf("status: %+v %v", st, err)
+	}
+	res, _ := user.LLM.Test(api.Empty{})
+	raw, _ := json.Marshal([]any{st, res})
+	if res.OK || res.Error == nil || res.Error.Code != llm.CodeKeyStore || bytes.Contains(raw, []byte("LEAKED")) {
+		t.Fatalf("test: %s", raw)
+	}
+	// A damaged file may hold other keys: setting one does not overwrite it, the person fixes
+	// or removes the file (the error names it).
+	if st, err := user.LLM.SetKey(api.SetKeyParams{Key: "sk-new-0123456789"}); err == nil || !strings.Contains(err.Error(), keyring.File) {
+		t.Fatalf("a damaged file was overwritten without being read: %+v", st)
+	}
+}
