@@ -14,6 +14,8 @@ import (
 	"engram/backend/extraction"
 	"engram/backend/hook"
 	"engram/backend/i18n"
+	"engram/backend/llm"
+	"engram/backend/llm/keyring"
 	"engram/backend/memory"
 	"engram/backend/organizer"
 	"engram/backend/recall"
@@ -45,6 +47,10 @@ type Deps struct {
 	OnSessionDeleted func(agent, id string)
 	// Extraction may be nil (its methods then answer extraction_not_running).
 	Extraction *extraction.Service
+	// LLM holds the current model client; Keys is the home's API key file. A nil LLM answers
+	// llm_not_configured.
+	LLM  *llm.Holder
+	Keys *keyring.Ring
 }
 
 // Method is one entry of the table.
@@ -83,6 +89,8 @@ type API struct {
 	Hook       *HookService
 	// Integrations is Settings → Integrations (MCP snippets, connected agents).
 	Integrations *IntegrationsService
+	LLM          *LlmService
+	Usage        *UsageService
 
 	methods []Method
 	byName  map[string]*Method
@@ -106,6 +114,8 @@ func New(ctx context.Context, deps Deps, actor string) *API {
 	a.Hook = &HookService{a}
 	a.Integrations = &IntegrationsService{a}
 	a.Extraction = &ExtractionService{a}
+	a.LLM = &LlmService{a}
+	a.Usage = &UsageService{a}
 	a.methods = a.table()
 	a.byName = map[string]*Method{}
 	for i := range a.methods {
@@ -119,7 +129,7 @@ func (a *API) Actor() string { return a.actor }
 
 // Bindings are the service objects the Wails app binds.
 func (a *API) Bindings() []any {
-	return []any{a.App, a.Memory, a.Daily, a.Quota, a.Index, a.Settings, a.I18n, a.Remote, a.Recall, a.Organizer, a.KV, a.Sessions, a.Hook, a.Integrations, a.Extraction}
+	return []any{a.App, a.Memory, a.Daily, a.Quota, a.Index, a.Settings, a.I18n, a.Remote, a.Recall, a.Organizer, a.KV, a.Sessions, a.Hook, a.Integrations, a.Extraction, a.LLM, a.Usage}
 }
 
 type flags struct{ readOnly, destructive bool }
@@ -199,6 +209,10 @@ func (a *API) table() []Method {
 		method("extraction.run", a.Extraction.Run, ro),
 		method("extraction.settings", a.Extraction.Settings, ro),
 		method("extraction.updateSettings", a.Extraction.UpdateSettings, rw),
+		method("llm.status", a.LLM.Status, ro),
+		method("llm.setKey", a.LLM.SetKey, rw),
+		method("llm.test", a.LLM.Test, rw),
+		method("usage.summary", a.Usage.Summary, ro),
 	}
 }
 

@@ -43,6 +43,8 @@ type runner struct {
 	env  Env
 	api  *api.API
 	json bool
+	// csv is `engram usage --csv`.
+	csv  bool
 	lang string
 }
 

@@ -51,6 +51,7 @@ var methodVerbs = []methodVerb{
 	verb("reindex", "index.reindex", noParams("reindex"), printReindex),
 	verb("doctor", "index.doctor", noParams("doctor"), printDoctor),
 	verb("extract", "extraction.request", extractParams, printExtract),
+	verb("usage", "usage.summary", usageParams, printUsage),
 }
 
 // command is a verb that is not one api method: it calls several (daily, bridge token) or
@@ -75,6 +76,7 @@ var commands = []command{
 	{name: "sessions", home: true, run: (*runner).sessions},
 	// hook opens the home itself, only when there is work: it must never fail the agent.
 	{name: "hook", run: (*runner).hook},
+	{name: "llm", home: true, run: (*runner).llm},
 }
 
 // lookup finds the verb called name in either table; ok is false for an unknown verb.

@@ -206,6 +206,10 @@ ALTER TABLE memory_meta ADD COLUMN ino INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE memory_problems ADD COLUMN ctime INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE memory_problems ADD COLUMN ino INTEGER NOT NULL DEFAULT 0;
 `, false},
+	// The usage view sums a range of days; without this every summary scans every call ever made.
+	{6, "llm usage by time", `
+CREATE INDEX llm_usage_ts ON llm_usage(ts);
+`, false},
 	// Extraction run records (issue 10): the hash of the user message a run covered and its
 	// token use, so that a one-shot process (the CLI, an agent's hook) can apply the "same
 	// message already covered" and "30 s since the last run" gates across processes, and the

@@ -22,6 +22,8 @@ type Settings struct {
 	RemoteEnabled bool `json:"remote_enabled"`
 	// RemoteAddr is where that bridge listens (loopback only from the UI).
 	RemoteAddr string `json:"remote_addr"`
+	// LLM is the language model Engram calls (none by default).
+	LLM LLM `json:"llm"`
 }
 
 // Defaults are the settings of a fresh home.
@@ -40,6 +42,8 @@ type Patch struct {
 	RemoteEnabled *bool `json:"remote_enabled,omitempty"`
 	// RemoteAddr must be a loopback host:port.
 	RemoteAddr *string `json:"remote_addr,omitempty"`
+	// LLM changes the language model's provider, base URL, model or streaming.
+	LLM *LLMPatch `json:"llm,omitempty"`
 }
 
 // CodeInvalid is the code of a refused value; its i18n key is "error.invalid_setting".
@@ -151,6 +155,10 @@ func (s *Service) Update(ctx context.Context, p Patch) (Settings, error) {
 			return st, &InvalidError{Field: "remote_addr", Value: *p.RemoteAddr}
 		}
 		st.RemoteAddr = *p.RemoteAddr
+	}
+	if err := applyLLM(&st.LLM, p.LLM); err != nil {
+		s.mu.Unlock()
+		return st, err
 	}
 	raw, _ := json.Marshal(st)
 	if err := s.rows.PutSetting(ctx, key, string(raw)); err != nil {

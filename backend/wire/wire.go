@@ -15,6 +15,8 @@ import (
 	"engram/backend/extraction"
 	"engram/backend/hook"
 	"engram/backend/i18n"
+	"engram/backend/llm"
+	"engram/backend/llm/keyring"
 	"engram/backend/memory"
 	"engram/backend/organizer"
 	"engram/backend/recall"
@@ -60,6 +62,10 @@ type Services struct {
 	OnSessionDeleted  func(agent, id string)
 	// Extraction turns conversation turns into unreviewed memories.
 	Extraction *extraction.Service
+	// LLM holds the current model client (Source() for services that call a model); Keys is
+	// the home's API key file.
+	LLM  *llm.Holder
+	Keys *keyring.Ring
 
 	opts   Options
 	ctx    context.Context
@@ -86,6 +92,7 @@ func Open(ctx context.Context, o Options) (*Services, error) {
 	s.Store = st
 	s.Settings = settings.New(st, o.Lang)
 	s.Events = api.NewHub(st, s.Settings)
+	s.openLLM()
 	org, err := organizer.New(organizer.Options{
 		Store:    st,
 		Logger:   o.Logger,
@@ -137,7 +144,7 @@ func (s *Services) API(ctx context.Context, actor string) *api.API {
 	return api.New(ctx, api.Deps{Store: s.Store, Catalog: s.opts.Catalog, Settings: s.Settings, Events: s.Events,
 		Remote: s.opts.Remote, Recall: s.Recall, Indexer: s.Indexer, Version: s.opts.Version, Organizer: s.Organizer,
 		Hook: s.Hook, SessionSummariser: s.SessionSummariser, OnSessionDeleted: s.OnSessionDeleted,
-		Extraction: s.Extraction}, actor)
+		Extraction: s.Extraction, LLM: s.LLM, Keys: s.Keys}, actor)
 }
 
 // Background starts what long-running processes (desktop, serve) keep running: the file

@@ -8,6 +8,7 @@ import (
 	"engram/backend/extraction"
 	"engram/backend/memory"
 	"engram/backend/organizer"
+	"engram/backend/settings"
 )
 
 // entry is one interface to write: its TypeScript name, the Go struct whose JSON it describes,
@@ -134,6 +135,16 @@ var sections = []section{
 		{"ExtractionRunsResult", t[extraction.RunsResult](), "", ""},
 		{"ExtractionRunParams", t[api.ExtractionRunParams](), "", ""},
 	}},
+	{"language model and usage (backend/llm, backend/api/llm.go)", []entry{
+		{"LLMSettings", t[settings.LLM](), "Settings → LLM (the key is not a setting).", ""},
+		{"LLMSettingsPatch", t[settings.LLMPatch](), "", ""},
+		{"LLMStatus", t[api.LLMStatus](), "The configured model; key_set says whether a key is filed, never the key.", ""},
+		{"SetKeyParams", t[api.SetKeyParams](), "", ""},
+		{"LLMTestResult", t[api.LLMTestResult](), "", ""},
+		{"UsageParams", t[api.UsageParams](), "", ""},
+		{"UsageGroup", t[memory.UsageGroup](), "Calls, tokens and cost sharing one key (purpose, model or day).", ""},
+		{"UsageSummary", t[memory.UsageSummary](), "", ""},
+	}},
 }
 
 // named maps Go types to the hand-written TypeScript types (types.manual.ts) they encode as.
@@ -187,6 +198,12 @@ var fields = map[string]string{
 	"ExtractionRequest.messages":   "ExtractionMessage[]",
 	"ExtractionRunSummary.status":  "ExtractionStatus",
 	"ExtractionStatusEvent.status": "ExtractionStatus",
+	"LLMSettings.provider":         "LLMProvider",
+	"LLMSettingsPatch.provider":    "?LLMProvider",
+	"LLMStatus.provider":           "LLMProvider",
+	"UsageSummary.by_purpose":      "UsageGroup[]",
+	"UsageSummary.by_model":        "UsageGroup[]",
+	"UsageSummary.by_day":          "UsageGroup[]",
 }
 
 // aliases are written after the interfaces.
@@ -194,4 +211,5 @@ var aliases = []string{
 	"export type OrganizerSettingsPatch = Partial<OrganizerSettings>",
 	"export type ExtractionSettingsPatch = Partial<ExtractionSettings>",
 	"export type ExtractionStatus = 'queued' | 'running' | 'done' | 'partial' | 'noop' | 'skipped' | 'failed'",
+	"export type LLMProvider = '' | 'openai' | 'anthropic'",
 }

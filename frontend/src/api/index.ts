@@ -35,6 +35,11 @@ import type {
   ItemResult,
   KVListParams,
   KVListResult,
+  LLMStatus,
+  LLMTestResult,
+  SetKeyParams,
+  UsageParams,
+  UsageSummary,
   ListParams,
   ListResult,
   QuotaSummary,
@@ -178,6 +183,12 @@ export const regenerateRemoteToken = () => call<RemoteStatus>('remote.regenerate
 
 export const integrationSnippets = () => call<Snippets>('integrations.snippets')
 export const connectedAgents = (p: AgentsParams = {}) => call<AgentsResult>('integrations.agents', p)
+export const llmStatus = () => call<LLMStatus>('llm.status')
+/** Files (or with clear, removes) the API key of the configured endpoint; desktop window only. */
+export const llmSetKey = (p: SetKeyParams) => call<LLMStatus>('llm.setKey', p)
+/** One tiny real call: ok with latency, or the translated error in the result. */
+export const llmTest = () => call<LLMTestResult>('llm.test')
+export const usageSummary = (p: UsageParams = {}) => call<UsageSummary>('usage.summary', p)
 
 export type { ConnectionState } from './ws'
 

@@ -2,7 +2,7 @@
 // the UI narrows, settings, error payloads and events. The JSON shapes of the Go structs are
 // generated into types.ts (make types), which re-exports this file; import from './types'.
 
-import type { ExtractionStatusEvent, OrganizerProgress, RemoteStatus } from './types'
+import type { ExtractionStatusEvent, LLMSettings, LLMSettingsPatch, OrganizerProgress, RemoteStatus } from './types'
 
 export type Scope = 'global' | 'project' | 'agent'
 export type MemoryType = 'user' | 'feedback' | 'project' | 'reference' | 'experience' | 'daily'
@@ -27,6 +27,8 @@ export interface Settings {
   remote_enabled?: boolean
   /** Where that bridge listens (loopback host:port). */
   remote_addr?: string
+  /** Settings → LLM (the key is not a setting). */
+  llm?: LLMSettings
   [key: string]: unknown
 }
 
@@ -35,6 +37,7 @@ export interface SettingsUpdate {
   theme?: Theme
   remote_enabled?: boolean
   remote_addr?: string
+  llm?: LLMSettingsPatch
 }
 
 export interface ReadParams {

@@ -566,147 +566,70 @@ export interface ApplyReportResult {
   snapshot: string
 }
 
-// ---------------------------------------------------------------- extraction (backend/extraction)
+// ---------------------------------------------------------------- language model and usage (backend/llm, backend/api/llm.go)
 
-export interface ExtractionMessage {
-  role: string
-  content: string
-  id?: string
+/** Settings → LLM (the key is not a setting). */
+export interface LLMSettings {
+  provider: LLMProvider
+  base_url: string
+  model: string
+  streaming: boolean
 }
 
-/** A file change the agent made during the turn. */
-export interface ExtractionMutation {
-  tool: string
-  path?: string
-  kind?: string
+export interface LLMSettingsPatch {
+  provider?: LLMProvider
+  base_url?: string | null
+  model?: string | null
+  streaming?: boolean | null
 }
 
-/** One turn to learn from. */
-export interface ExtractionRequest {
-  session_id: string
-  agent: string
-  workdir?: string
-  messages: ExtractionMessage[]
-  workspace_mutations?: ExtractionMutation[]
+/** The configured model; key_set says whether a key is filed, never the key. */
+export interface LLMStatus {
+  configured: boolean
+  provider: LLMProvider
+  base_url: string
+  model: string
+  streaming: boolean
+  key_set: boolean
+  local: boolean
+  error?: ErrorPayload | null
 }
 
-export interface ExtractionRequestParams extends ExtractionRequest {
-  wait?: boolean
+export interface SetKeyParams {
+  key?: string
+  clear?: boolean
 }
 
-export interface ExtractionSettings {
-  enabled: boolean
-  agents: string[]
-  min_interval_seconds: number
-  min_graphemes: number
-  greeting_max_graphemes: number
+export interface LLMTestResult {
+  ok: boolean
+  provider: string
+  model: string
+  latency_ms: number
+  reply?: string
+  error?: ErrorPayload | null
 }
 
-/** One extraction.status event: a run started, waits or ended. */
-export interface ExtractionStatusEvent {
-  run_id: string
-  session: string
-  agent: string
-  status: ExtractionStatus
-  reason?: string
-  applied: number
-  rejected: number
+export interface UsageParams {
+  days?: number
 }
 
-/** A note on an applied item (extraction.code.<code> or warning.<code>). */
-export interface ExtractionWarning {
-  code: string
-  args?: Record<string, unknown>
-  message?: string
-}
-
-export interface ExtractionAppliedItem {
-  index: number
-  action: string
-  id: string
-  slug: string
-  scope: Scope
-  type: MemoryType
-  title: string
-  confidence: Confidence
-  auto_downgraded: boolean
-  warnings?: ExtractionWarning[]
-}
-
-/** A refused plan item (extraction.code.<code> or error.<code>). */
-export interface ExtractionRejectedItem {
-  index: number
-  action: string
-  slug: string
-  scope?: string
-  code: string
-  args?: Record<string, unknown>
-  detail?: string
-  message?: string
-}
-
-export interface ExtractionProfileSignal {
-  kind: string
-  value: string
-  quote?: string
-}
-
-export interface ExtractionReport {
-  version: number
-  gate: string
-  turn?: number
-  candidates: number
-  rejections: number
-  retried?: boolean
-  decode_error?: string
-  plan_status?: string
-  applied: ExtractionAppliedItem[]
-  rejected: ExtractionRejectedItem[]
-  profile?: ExtractionProfileSignal[]
-  error?: string
-  project_pin?: boolean
-  file_evidence?: boolean
-}
-
-export interface ExtractionRunSummary {
-  id: string
-  session: string
-  agent: string
-  workdir?: string
-  status: ExtractionStatus
-  reason?: string
-  status_text?: string
-  reason_text?: string
-  started_at: string
-  finished_at?: string | null
-  model?: string
+/** Calls, tokens and cost sharing one key (purpose, model or day). */
+export interface UsageGroup {
+  key: string
+  calls: number
   input_tokens: number
   output_tokens: number
-  applied: number
-  rejected: number
+  cost_usd: number
 }
 
-/** A run with its report (Activity). */
-export interface ExtractionRun extends ExtractionRunSummary {
-  report: ExtractionReport
-}
-
-export interface ExtractionRunsParams {
-  session?: string
-  status?: string
-  limit?: number
-  offset?: number
-}
-
-export interface ExtractionRunsResult {
-  runs: ExtractionRun[]
-  total: number
-}
-
-export interface ExtractionRunParams {
-  id: string
+export interface UsageSummary {
+  from: string
+  to: string
+  total: UsageGroup
+  by_purpose: UsageGroup[]
+  by_model: UsageGroup[]
+  by_day: UsageGroup[]
 }
 
 export type OrganizerSettingsPatch = Partial<OrganizerSettings>
-export type ExtractionSettingsPatch = Partial<ExtractionSettings>
-export type ExtractionStatus = 'queued' | 'running' | 'done' | 'partial' | 'noop' | 'skipped' | 'failed'
+export type LLMProvider = '' | 'openai' | 'anthropic'

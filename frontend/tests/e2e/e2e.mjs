@@ -7,6 +7,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { reportSuite } from '../report.mjs'
 import { LONG, ROOT, RpcClient, Server, cleanup, cli, launchBrowser, newPage, tempDir, track, until } from './lib.mjs'
+import { startOpenAI } from './llmfake.mjs'
 
 /** One MCP session with `engram mcp` over its stdin and stdout, as an agent CLI runs it: the
  * handshake, then a memory_list; it waits for each answer before closing. */
@@ -465,6 +466,37 @@ async function main() {
   const ended = await raw2.call('extraction.run', { id: turn.id })
   expect(['done', 'partial', 'noop'].includes(ended.status) && (ended.status !== 'noop' || !!ended.reason_text), `the run ended with its reason: ${ended.status} ${ended.reason}`)
   await shot(a, '09b-extraction-runs')
+  // ---- 6b. a language model on this computer (a loopback OpenAI-compatible server)
+  begin('LLM: set up a local model and test the connection')
+  const model = await startOpenAI('pong')
+  await a.locator('[data-test="open-settings"]').click()
+  await a.locator('[data-test="llm-settings"][data-state="off"]').waitFor({ timeout: LONG })
+  await a.locator('[data-test="llm-provider"]').click()
+  await a.locator('.n-base-select-option', { hasText: 'OpenAI-compatible' }).click()
+  await a.locator('[data-test="llm-base-url"] input').fill(model.url)
+  await a.locator('[data-test="llm-model"] input').fill('llama3.1:8b')
+  await a.locator('[data-test="llm-streaming"]').click()
+  await a.locator('[data-test="llm-save"]').click()
+  await a.locator('[data-test="llm-settings"][data-state="ready"] [data-test="llm-key-state"][data-key="local"]').waitFor({ timeout: LONG })
+  // Over the bridge no key can be set: the field is replaced by where to set one.
+  await a.locator('[data-test="llm-key-desktop-only"]').waitFor({ timeout: LONG })
+  await a.locator('[data-test="llm-test-run"]').click()
+  await a.locator('[data-test="llm-test"][data-state="ok"] [data-test="llm-test-result"]', { hasText: 'llama3.1:8b' }).waitFor({ timeout: LONG })
+  expect(model.requests.length === 1 && model.requests[0].body.stream === true, 'one streamed call reached the model')
+  expect(!model.requests[0].headers.authorization, 'no credential sent to a keyless local model')
+  await noToasts(a)
+  await a.locator('[data-test="llm-test-result"]').scrollIntoViewIfNeeded()
+  await shot(a, 'llm-settings')
+  await closeDrawer(a)
+  begin('LLM: the call shows in Usage and in engram usage')
+  await a.locator('[data-test="nav-usage"]').click()
+  await a.locator('[data-test="usage-view"][data-state="ready"] [data-test="usage-chart"] svg').waitFor({ timeout: LONG })
+  await a.locator('[data-test="usage-calls"]', { hasText: '1' }).waitFor({ timeout: LONG })
+  await shot(a, 'usage')
+  const usage = JSON.parse(cli(CLI, home, ['usage', '--json', '--days', '7']))
+  expect(usage.total.calls === 1 && usage.by_purpose[0].key === 'test_connection' && usage.total.input_tokens === 14, `engram usage counts the call: ${JSON.stringify(usage.total)}`)
+  await a.locator('[data-test="nav-memories"]').click()
+  await model.close()
 
   // ---- 7. Chinese UI
   begin('Chinese UI')

@@ -137,6 +137,10 @@ const ENUMS: Record<string, readonly string[]> = {
   'organizer.reason.': REASON_CODES,
   'organizer.skip.': SKIP_REASONS,
   'quota.level.': ['normal', 'notice', 'degraded', 'critical', 'exhausted'],
+  'ui.llm.key_': ['set', 'missing', 'local'],
+  'ui.llm.provider_': ['none', 'openai', 'anthropic'],
+  'ui.usage.': ['by_purpose', 'by_model'],
+  'ui.usage.purpose.': ['extraction', 'organizer_clusters', 'organizer_plan', 'session_summary', 'test_connection', 'unspecified'],
   'ui.reader.': ['source_kind', 'source_agent', 'source_session', 'source_turn', 'source_model', 'aliases', 'tags', 'supersedes', 'conflicts_with'],
 }
 

@@ -227,6 +227,69 @@
   }
   const quotaLevel = opts.quota
 
+  // ---------------------------------------------------------------- language model and usage
+  // opts.llm: 'off' (nothing set up), 'nokey' (a public endpoint without its key), else a
+  // configured OpenAI model with its key set; opts.llmTest: 'fail' makes Test connection fail.
+  const llm =
+    opts.llm === 'off'
+      ? { provider: '', base_url: '', model: '', streaming: false, key_set: false }
+      : { provider: 'openai', base_url: '', model: 'gpt-4o-mini', streaming: true, key_set: opts.llm !== 'nokey' }
+  const llmStatus = () => {
+    const local = /^https?:\/\/(localhost|127\.)/.test(llm.base_url)
+    const configured = !!llm.provider && !!llm.model && (llm.key_set || local)
+    const { key_set, ...rest } = llm
+    return {
+      ...rest,
+      key_set,
+      local,
+      configured,
+      ...(configured ? {} : { error: { code: 'llm_not_configured', i18n_key: 'error.llm_not_configured', args: {}, message: 'not configured' } }),
+    }
+  }
+  const PURPOSES = [
+    ['extraction', 'gpt-4o-mini', 1800, 160, 0.15, 0.6],
+    ['organizer_plan', 'claude-sonnet-4-20250514', 9000, 1200, 3, 15],
+    ['organizer_clusters', 'gpt-4o-mini', 5200, 300, 0.15, 0.6],
+    ['test_connection', 'llama3.1:8b', 14, 2, 0, 0],
+  ]
+  const usageSummary = (days) => {
+    const total = { key: '', calls: 0, input_tokens: 0, output_tokens: 0, cost_usd: 0 }
+    const by = { purpose: {}, model: {} }
+    const byDay = []
+    const today = new Date()
+    today.setHours(0, 0, 0, 0)
+    for (let i = days - 1; i >= 0; i--) {
+      const d = new Date(today.getTime() - i * 864e5)
+      const key = `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`
+      const day = { key, calls: 0, input_tokens: 0, output_tokens: 0, cost_usd: 0 }
+      if (opts.usage !== 'empty') {
+        PURPOSES.forEach(([purpose, model, inTok, outTok, pin, pout], j) => {
+          // A fixed pattern (weekly rhythm, organizer every third day) so screenshots repeat.
+          const calls = purpose === 'extraction' ? 6 + ((i * 7 + 3) % 11) : purpose === 'test_connection' ? (i % 9 === 0 ? 1 : 0) : i % 3 === j % 3 ? 2 : 0
+          if (!calls) return
+          const g = { calls, input_tokens: calls * inTok, output_tokens: calls * outTok }
+          g.cost_usd = (g.input_tokens * pin + g.output_tokens * pout) / 1e6
+          for (const [map, k] of [[by.purpose, purpose], [by.model, model]]) {
+            const t = (map[k] = map[k] || { key: k, calls: 0, input_tokens: 0, output_tokens: 0, cost_usd: 0 })
+            t.calls += g.calls
+            t.input_tokens += g.input_tokens
+            t.output_tokens += g.output_tokens
+            t.cost_usd += g.cost_usd
+          }
+          for (const t of [day, total]) {
+            t.calls += g.calls
+            t.input_tokens += g.input_tokens
+            t.output_tokens += g.output_tokens
+            t.cost_usd += g.cost_usd
+          }
+        })
+      }
+      byDay.push(day)
+    }
+    const rank = (m) => Object.values(m).sort((a, b) => b.cost_usd - a.cost_usd || a.key.localeCompare(b.key))
+    return { from: byDay[0].key + 'T00:00:00Z', to: today.toISOString(), total, by_purpose: rank(by.purpose), by_model: rank(by.model), by_day: byDay }
+  }
+
   // ---------------------------------------------------------------- files that could not be read
   let problems = opts.problems
     ? [
@@ -457,6 +520,13 @@
     SettingsService: {
       Get: async () => ({ ...settings }),
       Update: async (p) => {
+        if (p.llm) {
+          if ('base_url' in p.llm && p.llm.base_url && !/^https?:\/\/[^/\s]+/.test(p.llm.base_url))
+            return fail('invalid_setting', { Field: 'llm.base_url', Value: p.llm.base_url })
+          Object.assign(llm, p.llm)
+          p = { ...p }
+          delete p.llm
+        }
         Object.assign(settings, p)
         if ('remote_enabled' in p) setTimeout(() => emit('remote.changed', remoteStatus()), 10)
         return { ...settings }
@@ -486,6 +556,34 @@
             ]
           : [],
       }),
+    LlmService: {
+      Status: async () => llmStatus(),
+      SetKey: async (p) => {
+        if (opts.transport === 'ws') return fail('llm_key_desktop_only')
+        if (!p.clear && !(p.key || '').trim()) return fail('llm_key_empty')
+        llm.key_set = !p.clear
+        return llmStatus()
+      },
+      Test: async () => {
+        const st = llmStatus()
+        if (!st.configured) return { ok: false, provider: llm.provider, model: llm.model, latency_ms: 0, error: st.error }
+        if (opts.llmTest === 'fail')
+          return {
+            ok: false,
+            provider: llm.provider,
+            model: llm.model,
+            latency_ms: 412,
+            error: { code: 'llm_auth_failed', i18n_key: 'error.llm_auth_failed', args: { Status: 401 }, message: 'auth failed' },
+          }
+        return { ok: true, provider: llm.provider, model: llm.model, latency_ms: 623, reply: 'pong' }
+      },
+    },
+    UsageService: {
+      Summary: async (p) => {
+        const days = p?.days || 30
+        if (days < 1 || days > 366) return fail('usage_invalid_range', { Detail: 'days must be between 1 and 366' })
+        return usageSummary(days)
+      },
     },
     RemoteService: {
       Status: async () => remoteStatus(),

@@ -40,6 +40,8 @@ let failed = 0
 /** One scenario: a fresh page over the fake, an action, a screenshot. A scenario that throws or
  *  logs an error fails; the others still run, so one report shows every broken scenario. */
 async function open(name, opts, act) {
+  // SHOTS_ONLY=usage shoots only the scenarios whose name holds it (a quick look while working).
+  if (process.env.SHOTS_ONLY && !name.includes(process.env.SHOTS_ONLY)) return
   const before = problems.length
   const page = await ctx.newPage()
   try {
@@ -183,6 +185,65 @@ try {
   await open('en-light-organizer-empty', { language: 'en', theme: 'light', empty: true }, async (page) => {
     await page.click('[data-test="nav-organizer"]')
     await page.waitForSelector('[data-test="no-runs"]')
+  })
+
+  // ---- Settings → LLM and the Usage view
+  for (const [l, th, language] of COMBOS) {
+    await open(`${l}-${th}-settings-llm`, { language, theme: th }, async (page) => {
+      await page.click('[data-test="open-settings"]')
+      await page.waitForSelector('[data-test="llm-settings"][data-state="ready"] [data-test="llm-key-state"][data-key="set"]')
+      await page.click('[data-test="llm-test-run"]')
+      await page.waitForSelector('[data-test="llm-test"][data-state="ok"] [data-test="llm-test-result"]')
+    })
+  }
+  await open('en-light-settings-llm-key', { language: 'en', theme: 'light', llm: 'nokey', llmTest: 'fail' }, async (page) => {
+    await page.click('[data-test="open-settings"]')
+    await page.waitForSelector('[data-test="llm-settings"][data-state="off"] [data-test="llm-status-error"]')
+    await page.waitForSelector('[data-test="llm-key-state"][data-key="missing"]')
+    await page.fill('[data-test="llm-key-input"] input', 'sk-proj-visual-fixture')
+    await page.click('[data-test="llm-key-save"]')
+    await page.waitForSelector('[data-test="llm-settings"][data-state="ready"] [data-test="llm-key-state"][data-key="set"]')
+    await check(page.locator('[data-test="llm-key-input"] input').inputValue().then((v) => v === ''), 'the key field is emptied once saved')
+    await page.click('[data-test="llm-test-run"]')
+    await page.waitForSelector('[data-test="llm-test"][data-state="error"] [data-test="llm-test-result"]')
+    await page.locator('[data-test="llm-test-result"]').scrollIntoViewIfNeeded()
+    await page.waitForFunction(() => document.querySelectorAll('.n-message').length === 0)
+  })
+  await open('zh-dark-settings-llm-local', { language: 'zh-CN', theme: 'dark', llm: 'off' }, async (page) => {
+    await page.click('[data-test="open-settings"]')
+    await page.waitForSelector('[data-test="llm-settings"][data-state="off"]')
+    await page.click('[data-test="llm-provider"]')
+    await page.click('.n-base-select-option >> text=OpenAI')
+    await page.fill('[data-test="llm-base-url"] input', 'http://127.0.0.1:11434/v1')
+    await page.fill('[data-test="llm-model"] input', 'qwen2.5:7b')
+    await page.click('[data-test="llm-save"]')
+    await page.waitForSelector('[data-test="llm-settings"][data-state="ready"] [data-test="llm-key-state"][data-key="local"]')
+    await page.waitForFunction(() => document.querySelectorAll('.n-message').length === 0)
+  })
+  await open('en-light-settings-llm-bad-url', { language: 'en', theme: 'light' }, async (page) => {
+    await page.click('[data-test="open-settings"]')
+    await page.waitForSelector('[data-test="llm-settings"][data-state="ready"]')
+    await page.fill('[data-test="llm-base-url"] input', 'not a url')
+    await page.click('[data-test="llm-save"]')
+    await page.waitForSelector('.n-message')
+  })
+  for (const [l, th, language] of COMBOS) {
+    await open(`${l}-${th}-usage`, { language, theme: th }, async (page) => {
+      await page.click('[data-test="nav-usage"]')
+      await page.waitForSelector('[data-test="usage-view"][data-state="ready"] [data-test="usage-chart"] svg')
+      await check(page.locator('[data-test="usage-by_purpose"] tbody tr').count().then((n) => n === 4), 'four purposes')
+    })
+  }
+  await open('en-light-usage-7-days', { language: 'en', theme: 'light' }, async (page) => {
+    await page.click('[data-test="nav-usage"]')
+    await page.waitForSelector('[data-test="usage-view"][data-state="ready"] [data-test="usage-chart"] svg')
+    await page.click('[data-test="usage-range"] >> text=Last 7 days')
+    await page.waitForFunction(() => document.querySelectorAll('[data-test="usage-chart"] svg g').length > 0 && document.querySelector('[data-test="usage-range"] .n-radio-button--checked')?.textContent?.includes('7'))
+    await page.waitForSelector('[data-test="usage-refresh"]:not(.n-button--loading)')
+  })
+  await open('zh-dark-usage-empty', { language: 'zh-CN', theme: 'dark', usage: 'empty' }, async (page) => {
+    await page.click('[data-test="nav-usage"]')
+    await page.waitForSelector('[data-test="usage-view"][data-state="empty"] [data-test="usage-empty"]')
   })
 
   // ---- Files that could not be read: banner, list, check again

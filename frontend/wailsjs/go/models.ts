@@ -560,6 +560,90 @@ export namespace api {
 		}
 	}
 	
+	export class LLMStatus {
+	    configured: boolean;
+	    provider: string;
+	    base_url: string;
+	    model: string;
+	    streaming: boolean;
+	    key_set: boolean;
+	    local: boolean;
+	    error?: Error;
+	
+	    static createFrom(source: any = {}) {
+	        return new LLMStatus(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.configured = source["configured"];
+	        this.provider = source["provider"];
+	        this.base_url = source["base_url"];
+	        this.model = source["model"];
+	        this.streaming = source["streaming"];
+	        this.key_set = source["key_set"];
+	        this.local = source["local"];
+	        this.error = this.convertValues(source["error"], Error);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class LLMTestResult {
+	    ok: boolean;
+	    provider: string;
+	    model: string;
+	    latency_ms: number;
+	    reply?: string;
+	    error?: Error;
+	
+	    static createFrom(source: any = {}) {
+	        return new LLMTestResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.ok = source["ok"];
+	        this.provider = source["provider"];
+	        this.model = source["model"];
+	        this.latency_ms = source["latency_ms"];
+	        this.reply = source["reply"];
+	        this.error = this.convertValues(source["error"], Error);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class ListParams {
 	    scope?: string;
 	    workdir?: string;
@@ -937,6 +1021,20 @@ export namespace api {
 		    return a;
 		}
 	}
+	export class SetKeyParams {
+	    key?: string;
+	    clear?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new SetKeyParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.key = source["key"];
+	        this.clear = source["clear"];
+	    }
+	}
 	
 	export class ToolParams {
 	    read_write?: boolean;
@@ -1034,6 +1132,18 @@ export namespace api {
 	        this.reasoning = source["reasoning"];
 	        this.aliases = source["aliases"];
 	        this.tags = source["tags"];
+	    }
+	}
+	export class UsageParams {
+	    days?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new UsageParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.days = source["days"];
 	    }
 	}
 	
@@ -1872,6 +1982,69 @@ export namespace memory {
 	
 	
 	
+	
+	export class UsageGroup {
+	    key: string;
+	    calls: number;
+	    input_tokens: number;
+	    output_tokens: number;
+	    cost_usd: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new UsageGroup(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.key = source["key"];
+	        this.calls = source["calls"];
+	        this.input_tokens = source["input_tokens"];
+	        this.output_tokens = source["output_tokens"];
+	        this.cost_usd = source["cost_usd"];
+	    }
+	}
+	export class UsageSummary {
+	    // Go type: time
+	    from: any;
+	    // Go type: time
+	    to: any;
+	    total: UsageGroup;
+	    by_purpose: UsageGroup[];
+	    by_model: UsageGroup[];
+	    by_day: UsageGroup[];
+	
+	    static createFrom(source: any = {}) {
+	        return new UsageSummary(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.from = this.convertValues(source["from"], null);
+	        this.to = this.convertValues(source["to"], null);
+	        this.total = this.convertValues(source["total"], UsageGroup);
+	        this.by_purpose = this.convertValues(source["by_purpose"], UsageGroup);
+	        this.by_model = this.convertValues(source["by_model"], UsageGroup);
+	        this.by_day = this.convertValues(source["by_day"], UsageGroup);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 
 }
 
@@ -3252,11 +3425,48 @@ export namespace recall {
 
 export namespace settings {
 	
+	export class LLM {
+	    provider: string;
+	    base_url: string;
+	    model: string;
+	    streaming: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new LLM(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.provider = source["provider"];
+	        this.base_url = source["base_url"];
+	        this.model = source["model"];
+	        this.streaming = source["streaming"];
+	    }
+	}
+	export class LLMPatch {
+	    provider?: string;
+	    base_url?: string;
+	    model?: string;
+	    streaming?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new LLMPatch(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.provider = source["provider"];
+	        this.base_url = source["base_url"];
+	        this.model = source["model"];
+	        this.streaming = source["streaming"];
+	    }
+	}
 	export class Patch {
 	    language?: string;
 	    theme?: string;
 	    remote_enabled?: boolean;
 	    remote_addr?: string;
+	    llm?: LLMPatch;
 	
 	    static createFrom(source: any = {}) {
 	        return new Patch(source);
@@ -3268,7 +3478,26 @@ export namespace settings {
 	        this.theme = source["theme"];
 	        this.remote_enabled = source["remote_enabled"];
 	        this.remote_addr = source["remote_addr"];
+	        this.llm = this.convertValues(source["llm"], LLMPatch);
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class Settings {
 	    version: number;
@@ -3276,6 +3505,7 @@ export namespace settings {
 	    theme: string;
 	    remote_enabled: boolean;
 	    remote_addr: string;
+	    llm: LLM;
 	
 	    static createFrom(source: any = {}) {
 	        return new Settings(source);
@@ -3288,7 +3518,26 @@ export namespace settings {
 	        this.theme = source["theme"];
 	        this.remote_enabled = source["remote_enabled"];
 	        this.remote_addr = source["remote_addr"];
+	        this.llm = this.convertValues(source["llm"], LLM);
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 
 }

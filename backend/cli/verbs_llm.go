@@ -1,0 +1,177 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/csv"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"engram/backend/api"
+)
+
+// usageParams reads `engram usage [--days N] [--csv] [--json]`. --csv is kept on the runner
+// for printUsage, which the table calls with the result only.
+func usageParams(r *runner, args []string) (api.UsageParams, error) {
+	var p api.UsageParams
+	pos, err := r.flags("usage", args, func(fs *flag.FlagSet) {
+		fs.IntVar(&p.Days, "days", 30, "how many days, today included (1–366)")
+		fs.BoolVar(&r.csv, "csv", false, "print CSV for spreadsheets")
+	})
+	if err == nil && len(pos) > 0 {
+		err = usageError(r.t("cli.missing_arg", map[string]any{"Command": "usage", "What": "[--days N] [--csv] [--json]"}))
+	}
+	return p, err
+}
+
+// printUsage prints the summary as aligned tables (total, by purpose, model and day), as CSV
+// rows (one per group and key) or as JSON.
+func printUsage(r *runner, sum api.UsageSummaryResult) error {
+	if r.csv && !r.json {
+		return r.usageCSV(r.env.Stdout, sum)
+	}
+	r.out(sum, func(w io.Writer) {
+		fmt.Fprintln(w, r.t("cli.usage_range", map[string]any{
+			"From": sum.From.Format("2006-01-02"), "To": sum.To.AddDate(0, 0, -1).Format("2006-01-02"),
+			"Calls": sum.Total.Calls, "Cost": money(sum.Total.CostUSD),
+		}))
+		for _, sec := range r.usageSections(sum) {
+			fmt.Fprintln(w)
+			fmt.Fprintln(w, sec.title)
+			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", sec.head, r.t("cli.usage_calls", nil), r.t("cli.usage_input", nil),
+				r.t("cli.usage_output", nil), r.t("cli.usage_cost", nil))
+			for _, g := range sec.rows {
+				fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t\n", sec.label(g.Key), g.Calls, g.InputTokens, g.OutputTokens, money(g.CostUSD))
+			}
+			_ = tw.Flush()
+		}
+	})
+	return nil
+}
+
+type usageSection struct {
+	group, title, head string
+	rows               []api.UsageGroup
+	label              func(string) string
+}
+
+func (r *runner) usageSections(sum api.UsageSummaryResult) []usageSection {
+	same := func(s string) string { return s }
+	return []usageSection{
+		{"purpose", r.t("cli.usage_by_purpose", nil), r.t("cli.usage_purpose", nil), sum.ByPurpose, r.purposeLabel},
+		{"model", r.t("cli.usage_by_model", nil), r.t("cli.usage_model", nil), sum.ByModel, same},
+		{"day", r.t("cli.usage_by_day", nil), r.t("cli.usage_day", nil), sum.ByDay, same},
+	}
+}
+
+// purposeLabel names a purpose in the person's language; a purpose this build does not know
+// shows as recorded.
+func (r *runner) purposeLabel(p string) string {
+	key := "ui.usage.purpose." + p
+	if r.env.Catalog != nil && r.env.Catalog.Has(key) {
+		return r.t(key, nil)
+	}
+	return p
+}
+
+func (r *runner) usageCSV(w io.Writer, sum api.UsageSummaryResult) error {
+	cw := csv.NewWriter(w)
+	_ = cw.Write([]string{r.t("cli.usage_group", nil), r.t("cli.usage_key", nil), r.t("cli.usage_calls", nil),
+		r.t("cli.usage_input", nil), r.t("cli.usage_output", nil), r.t("cli.usage_cost", nil)})
+	for _, sec := range r.usageSections(sum) {
+		for _, g := range sec.rows {
+			_ = cw.Write([]string{sec.group, g.Key, strconv.Itoa(g.Calls), strconv.Itoa(g.InputTokens),
+				strconv.Itoa(g.OutputTokens), strconv.FormatFloat(g.CostUSD, 'f', 6, 64)})
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+func money(usd float64) string { return "$" + strconv.FormatFloat(usd, 'f', 4, 64) }
+
+// llm runs `engram llm status`, `engram llm test`, `engram llm key set` (the key is read
+// from stdin, never from the command line, where the shell history and ps would see it) and
+// `engram llm key clear`.
+func (r *runner) llm(_ context.Context, args []string) error {
+	pos, err := r.flags("llm", args, nil)
+	if err != nil {
+		return err
+	}
+	what := "status | test | key set | key clear"
+	if len(pos) == 0 {
+		return usageError(r.t("cli.missing_arg", map[string]any{"Command": "llm", "What": what}))
+	}
+	switch strings.Join(pos, " ") {
+	case "status":
+		st, err := r.api.LLM.Status(api.Empty{})
+		if err != nil {
+			return err
+		}
+		r.printLLMStatus(st)
+	case "test":
+		res, err := r.api.LLM.Test(api.Empty{})
+		if err != nil {
+			return err
+		}
+		if r.json {
+			r.emitJSON(r.env.Stdout, res)
+		} else if res.OK {
+			fmt.Fprintln(r.env.Stdout, r.t("cli.llm_test_ok", map[string]any{"Provider": res.Provider, "Model": res.Model, "Ms": res.LatencyMS}))
+		}
+		if !res.OK {
+			if !r.json && res.Error != nil {
+				fmt.Fprintln(r.env.Stderr, r.t("cli.error", map[string]any{"Message": res.Error.Message}))
+			}
+			return errSilent
+		}
+	case "key set":
+		fmt.Fprintln(r.env.Stderr, r.t("cli.llm_key_prompt", nil))
+		line, err := bufio.NewReader(io.LimitReader(r.env.Stdin, 8<<10)).ReadString('\n')
+		if err != nil && err != io.EOF {
+			return err
+		}
+		st, err := r.api.LLM.SetKey(api.SetKeyParams{Key: strings.TrimSpace(line)})
+		if err != nil {
+			return err
+		}
+		r.out(st, func(w io.Writer) { fmt.Fprintln(w, r.t("cli.llm_key_saved", nil)) })
+	case "key clear":
+		st, err := r.api.LLM.SetKey(api.SetKeyParams{Clear: true})
+		if err != nil {
+			return err
+		}
+		r.out(st, func(w io.Writer) { fmt.Fprintln(w, r.t("cli.llm_key_cleared", nil)) })
+	default:
+		return usageError(r.t("cli.missing_arg", map[string]any{"Command": "llm", "What": what}))
+	}
+	return nil
+}
+
+func (r *runner) printLLMStatus(st api.LLMStatus) {
+	r.out(st, func(w io.Writer) {
+		if st.Provider == "" {
+			fmt.Fprintln(w, r.t("cli.llm_none", nil))
+			return
+		}
+		key := r.t("cli.llm_key_missing", nil)
+		if st.KeySet {
+			key = r.t("cli.llm_key_set", nil)
+		} else if st.Local {
+			key = r.t("cli.llm_key_local", nil)
+		}
+		base := st.BaseURL
+		if base == "" {
+			base = r.t("cli.llm_default_url", nil)
+		}
+		fmt.Fprintln(w, r.t("cli.llm_status", map[string]any{"Provider": st.Provider, "Model": st.Model, "URL": base, "Key": key}))
+		if st.Error != nil {
+			fmt.Fprintln(w, st.Error.Message)
+		}
+	})
+}

@@ -1,0 +1,179 @@
+package llm_test
+
+import (
+	"context"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"engram/backend/llm"
+	"engram/backend/llm/llmtest"
+)
+
+func TestRateLimitThenSuccess(t *testing.T) {
+	forEach(t, func(t *testing.T, v variant) {
+		srv := v.server(t)
+		var got rows
+		c := v.client(t, srv, testKey, got.sink)
+		srv.Push(llmtest.Status(429, "1"), llmtest.Status(503, ""), llmtest.Text("ok"))
+		resp, err := c.Complete(context.Background(), llm.Request{Purpose: llm.PurposeExtraction, Messages: []llm.Message{{Role: llm.RoleUser, Content: "x"}}})
+		if err != nil {
+			t.Fatalf("Complete: %v", err)
+		}
+		if resp.Text != "ok" || len(srv.Requests()) != 3 {
+			t.Fatalf("text %q after %d requests", resp.Text, len(srv.Requests()))
+		}
+		u := got.all()
+		if len(u) != 3 || u[0].InputTokens != 0 || u[2].InputTokens != 10 {
+			t.Fatalf("one row per call that reached the provider, got %+v", u)
+		}
+	})
+}
+
+func TestServerErrorsExhaustRetries(t *testing.T) {
+	forEach(t, func(t *testing.T, v variant) {
+		srv := v.server(t)
+		c := v.client(t, srv, testKey, nil)
+		for range llm.MaxAttempts {
+			srv.Push(llmtest.Status(500, ""))
+		}
+		_, err := c.Complete(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: "x"}}})
+		e := wantCode(t, err, llm.CodeServerError)
+		if e.Attempts != llm.MaxAttempts || len(srv.Requests()) != llm.MaxAttempts || e.Status != 500 {
+			t.Fatalf("attempts %d, requests %d, status %d", e.Attempts, len(srv.Requests()), e.Status)
+		}
+	})
+}
+
+func TestRetryAfterBeyondTimeoutGivesUp(t *testing.T) {
+	forEach(t, func(t *testing.T, v variant) {
+		srv := v.server(t)
+		c := v.client(t, srv, testKey, nil)
+		srv.Push(llmtest.Status(429, "3600"))
+		_, err := c.Complete(context.Background(), llm.Request{Timeout: 20 * time.Second, Messages: []llm.Message{{Role: llm.RoleUser, Content: "x"}}})
+		wantCode(t, err, llm.CodeRateLimited)
+		if n := len(srv.Requests()); n != 1 {
+			t.Fatalf("%d requests; a wait past the deadline must not be started", n)
+		}
+	})
+}
+
+func TestTimeout(t *testing.T) {
+	forEach(t, func(t *testing.T, v variant) {
+		srv := v.server(t)
+		var got rows
+		c := v.client(t, srv, testKey, got.sink)
+		srv.Push(llmtest.Hang())
+		_, err := c.Complete(context.Background(), llm.Request{Timeout: 300 * time.Millisecond, Messages: []llm.Message{{Role: llm.RoleUser, Content: "x"}}})
+		wantCode(t, err, llm.CodeTimeout)
+	})
+}
+
+func TestCancelMidCall(t *testing.T) {
+	forEach(t, func(t *testing.T, v variant) {
+		srv := v.server(t)
+		c := v.client(t, srv, testKey, nil)
+		srv.Push(llmtest.Hang())
+		ctx, cancel := context.WithCancel(context.Background())
+		errc := make(chan error, 1)
+		go func() {
+			_, err := c.Complete(ctx, llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: "x"}}})
+			errc <- err
+		}()
+		srv.WaitRequests(1)
+		cancel()
+		wantCode(t, <-errc, llm.CodeCanceled)
+	})
+}
+
+func TestAuthFailureNeverShowsKey(t *testing.T) {
+	forEach(t, func(t *testing.T, v variant) {
+		srv := v.server(t)
+		c := v.client(t, srv, testKey, nil)
+		srv.Push(llmtest.Reply{Status: 401, ErrorMsg: "Incorrect API key provided: " + testKey})
+		_, err := c.Complete(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: "x"}}})
+		e := wantCode(t, err, llm.CodeAuthFailed)
+		if strings.Contains(err.Error(), testKey) || strings.Contains(e.Args["Detail"].(string), testKey) {
+			t.Fatalf("the key leaked into the error: %v / %v", err, e.Args)
+		}
+		if len(srv.Requests()) != 1 {
+			t.Fatalf("an auth failure is not retried")
+		}
+	})
+}
+
+func TestBadResponse(t *testing.T) {
+	forEach(t, func(t *testing.T, v variant) {
+		if v.streaming {
+			return // a streamed 200 is parsed event by event; Raw covers the plain body
+		}
+		srv := v.server(t)
+		c := v.client(t, srv, testKey, nil)
+		srv.Push(llmtest.Raw("this is not json"))
+		_, err := c.Complete(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: "x"}}})
+		wantCode(t, err, llm.CodeBadResponse)
+	})
+}
+
+func TestUnreachable(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	for _, p := range []string{llm.ProviderOpenAI, llm.ProviderAnthropic} {
+		c, err := llm.New(llm.Config{Provider: p, BaseURL: "http://" + addr + "/v1", Model: "m"}, "", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = c.Complete(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: "x"}}})
+		wantCode(t, err, llm.CodeUnreachable)
+	}
+}
+
+func TestTruncatedStreamIsBadResponse(t *testing.T) {
+	forEach(t, func(t *testing.T, v variant) {
+		if !v.streaming {
+			return
+		}
+		srv := v.server(t)
+		var got rows
+		c := v.client(t, srv, testKey, got.sink)
+		srv.Push(llmtest.Text("This answer is cut off").WithUsage(50, 9).Truncated())
+		_, err := c.Complete(context.Background(), llm.Request{Purpose: llm.PurposeExtraction, Messages: []llm.Message{{Role: llm.RoleUser, Content: "x"}}})
+		wantCode(t, err, llm.CodeBadResponse)
+		// The call reached the provider: it is accounted for, with what was known of it.
+		if u := got.all(); len(u) != 1 || len(srv.Requests()) != 1 {
+			t.Fatalf("rows %+v after %d requests", u, len(srv.Requests()))
+		}
+	})
+}
+
+func TestErrorMidStream(t *testing.T) {
+	forEach(t, func(t *testing.T, v variant) {
+		if !v.streaming {
+			return
+		}
+		overloaded, invalid := "overloaded_error", "invalid_request_error"
+		if v.provider == llm.ProviderOpenAI {
+			overloaded = "server_error"
+		}
+		srv := v.server(t)
+		c := v.client(t, srv, testKey, nil)
+		// A provider failing mid-answer is retried like the status its error stands for.
+		srv.Push(llmtest.FailMidStream(overloaded), llmtest.Text("recovered"))
+		resp, err := c.Complete(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: "x"}}})
+		if err != nil || resp.Text != "recovered" || len(srv.Requests()) != 2 {
+			t.Fatalf("after an overloaded stream: %q %v (%d requests)", resp.Text, err, len(srv.Requests()))
+		}
+		// Any other error inside a stream is an answer Engram cannot use, not retried.
+		srv.Push(llmtest.FailMidStream(invalid))
+		_, err = c.Complete(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: "x"}}})
+		wantCode(t, err, llm.CodeBadResponse)
+		if n := len(srv.Requests()); n != 3 {
+			t.Fatalf("%d requests", n)
+		}
+	})
+}

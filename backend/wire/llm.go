@@ -1,0 +1,43 @@
+package wire
+
+import (
+	"context"
+
+	"engram/backend/llm"
+	"engram/backend/llm/keyring"
+	"engram/backend/memory"
+	"engram/backend/settings"
+)
+
+// openLLM sets up the key file and the holder of the current model client, rebuilt whenever
+// settings change (the key's setter reloads it too). No model configured is the normal state
+// of a fresh home, not an error.
+func (s *Services) openLLM() {
+	s.Keys = keyring.Open(s.opts.Home)
+	s.LLM = llm.NewHolder(s.buildLLM)
+	_ = s.LLM.Reload(s.ctx)
+	s.Settings.OnChange(func(settings.Settings) { _ = s.LLM.Reload(s.ctx) })
+}
+
+// buildLLM makes the client the settings name, with the key filed for its endpoint.
+func (s *Services) buildLLM(ctx context.Context) (llm.Client, error) {
+	st, err := s.Settings.Get(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if st.LLM.Provider == "" {
+		return nil, llm.ErrNotConfigured()
+	}
+	key, err := s.Keys.Get(st.LLM.Provider, st.LLM.BaseURL)
+	if err != nil {
+		return nil, err
+	}
+	cfg := llm.Config{Provider: st.LLM.Provider, BaseURL: st.LLM.BaseURL, Model: st.LLM.Model, Streaming: st.LLM.Streaming}
+	return llm.New(cfg, key, s.recordUsage)
+}
+
+// recordUsage is the clients' usage sink: one llm_usage row per call.
+func (s *Services) recordUsage(ctx context.Context, r llm.UsageRow) error {
+	return s.Store.RecordLLMUsage(ctx, memory.UsageRecord{At: r.At, Provider: r.Provider, Model: r.Model,
+		Purpose: r.Purpose, InputTokens: r.InputTokens, OutputTokens: r.OutputTokens, CostUSD: r.CostUSD})
+}
