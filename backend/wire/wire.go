@@ -98,6 +98,8 @@ func Open(ctx context.Context, o Options) (*Services, error) {
 		Logger:   o.Logger,
 		Passive:  o.Passive,
 		Progress: func(p organizer.Progress) { s.Events.Publish(api.EventOrganizerProgress, p) },
+		// Asked at the start of every run: a model set up later is used by the next run.
+		LLM: organizer.LLMProvider(s.LLM.Source()),
 	})
 	if err == nil {
 		err = org.Start(s.ctx)
@@ -125,7 +127,7 @@ func Open(ctx context.Context, o Options) (*Services, error) {
 	s.Hook = hook.New(hook.Options{Store: st, Home: o.Home, Logger: o.Logger})
 	planner := o.Planner
 	if planner == nil {
-		planner = extraction.NewOffline()
+		planner = extraction.ModelOrOffline{Model: s.LLM.Source(), Offline: extraction.NewOffline()}
 	}
 	s.Extraction = extraction.New(s.ctx, extraction.Options{Store: st, Recall: s.Recall, Planner: planner,
 		Logger: o.Logger, Passive: o.Passive,
