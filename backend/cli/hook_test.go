@@ -269,10 +269,21 @@ func TestServePublishesItsBridgeForHooks(t *testing.T) {
 	if code != 0 || stdout != "" {
 		t.Fatalf("exit %d stdout %q", code, stdout)
 	}
-	// serve has no extraction.request before the extraction branch lands: its bridge refuses
-	// the method by name, which it only does for a caller that passed its checks.
-	if log := readLog(home); !strings.Contains(log, "refused extraction.request: unknown_method") || !strings.Contains(log, "detached") {
+	// The running serve takes the turn over its bridge: the hook forwards, nothing detached,
+	// and the session shows up for another process on the same home (the CLI).
+	if log := readLog(home); !strings.Contains(log, "forwarded") || strings.Contains(log, "detached") {
 		t.Fatalf("hook.log %s", log)
+	}
+	deadline = time.Now().Add(60 * time.Second)
+	for {
+		_, out, _ := runHook(t, home, "", "sessions", "--json")
+		if strings.Contains(out, `"s-serve"`) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the forwarded session never appeared: %s", out)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 	cancel()
 	_ = serve.Wait()

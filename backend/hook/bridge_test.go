@@ -2,7 +2,6 @@ package hook_test
 
 import (
 	"context"
-	"encoding/json"
 	"io"
 	"log/slog"
 	"os"
@@ -13,6 +12,7 @@ import (
 
 	"engram/backend/api"
 	"engram/backend/bridge"
+	"engram/backend/extraction"
 	"engram/backend/hook"
 	"engram/backend/i18n"
 	"engram/backend/memory"
@@ -38,7 +38,9 @@ func TestHookReachesTheRealBridge(t *testing.T) {
 	}
 	set := settings.New(st, "en")
 	hub := api.NewHub(st, set)
-	bapi := api.New(ctx, api.Deps{Store: st, Catalog: cat, Settings: set, Events: hub}, memory.ActorBridge)
+	ext := extraction.New(ctx, extraction.Options{Store: st, Planner: extraction.NewOffline(), Logger: quiet})
+	defer ext.Close()
+	bapi := api.New(ctx, api.Deps{Store: st, Catalog: cat, Settings: set, Events: hub, Extraction: ext}, memory.ActorBridge)
 	srv, err := bridge.New(bridge.Config{Addr: "127.0.0.1:0", Home: home, Logger: quiet}, bapi, hub, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -66,27 +68,26 @@ func TestHookReachesTheRealBridge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := bapi.Lookup(hook.MethodExtractionRequest); ok {
-		// Once extraction.request is in the table, the running process takes the turn.
-		if res.Status != hook.StatusForwarded {
-			t.Fatalf("with extraction.request in the table: %+v", res)
+	// The running process takes the turn: it is recorded in its session and a run starts.
+	if res.Status != hook.StatusForwarded {
+		t.Fatalf("the hook did not forward to the running bridge: %+v", res)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		runs, err := ext.Runs(ctx, extraction.RunsParams{Session: "s-real"})
+		if err != nil {
+			t.Fatal(err)
 		}
-	} else {
-		// Until then the bridge refuses the method by its code (so the call did get through
-		// the token, Host and Origin checks) and the hook runs the extraction detached.
-		if res.Status != hook.StatusDetached || !strings.Contains(res.BridgeError, "unknown_method") {
-			t.Fatalf("without extraction.request: %+v", res)
+		if len(runs.Runs) > 0 {
+			break
 		}
-		deadline := time.Now().Add(60 * time.Second)
-		for {
-			if b, err := os.ReadFile(childOut); err == nil && json.Valid(b) {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatal("the detached extraction never ran")
-			}
-			time.Sleep(20 * time.Millisecond)
+		if time.Now().After(deadline) {
+			t.Fatal("the forwarded turn never reached extraction")
 		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if sess, err := bapi.Sessions.Read(api.SessionRef{ID: "s-real", Agent: "claude-code"}); err != nil || len(sess.Turns) == 0 {
+		t.Fatalf("the forwarded turn is not in its session: %v %+v", err, sess)
 	}
 	sctx, c := context.WithTimeout(context.Background(), 3*time.Second)
 	defer c()

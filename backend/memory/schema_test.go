@@ -15,11 +15,9 @@ func TestMigrationsFreshHome(t *testing.T) {
 	if len(migrations) < 2 {
 		t.Fatal("expected at least two migrations")
 	}
-	// Numbers are handed out per branch (issue 10 owns 7 while another branch adds 6), so a
-	// branch may hold a gap until they merge; they must still start at 1 and only increase.
 	for i, m := range migrations {
-		if (i == 0 && m.version != 1) || (i > 0 && m.version <= migrations[i-1].version) {
-			t.Fatalf("migration %d has version %d: versions must start at 1 and increase", i, m.version)
+		if m.version != i+1 {
+			t.Fatalf("migration %d has version %d: versions must be 1..n without gaps", i, m.version)
 		}
 	}
 	rows, err := e.s.db.Query(`SELECT version, name, applied_at FROM schema_migrations ORDER BY version`)
@@ -39,10 +37,8 @@ func TestMigrationsFreshHome(t *testing.T) {
 		}
 		got = append(got, v)
 	}
-	// Numbers are handed out per branch and may leave a gap until the branches merge: every
-	// step is recorded once and the newest is the schema version.
-	if len(got) != len(migrations) || got[len(got)-1] != SchemaVersion() {
-		t.Fatalf("schema_migrations = %v, want every one of %d steps up to %d", got, len(migrations), SchemaVersion())
+	if len(got) != SchemaVersion() || got[len(got)-1] != SchemaVersion() {
+		t.Fatalf("schema_migrations = %v, want 1..%d", got, SchemaVersion())
 	}
 	for _, table := range []string{"memory_meta", "memory_fts", "memory_fts_tri", "memory_vec", "memory_audit_log",
 		"memory_rejections", "memory_organize_runs", "extraction_runs", "graph_entities", "graph_relations",
@@ -61,7 +57,7 @@ func TestMigrationsFreshHome(t *testing.T) {
 	}
 	// reopening applies nothing twice.
 	e.reopen()
-	if n := e.count(`SELECT COUNT(*) FROM schema_migrations`); n != len(migrations) {
+	if n := e.count(`SELECT COUNT(*) FROM schema_migrations`); n != SchemaVersion() {
 		t.Fatalf("%d rows after reopen", n)
 	}
 }
@@ -131,8 +127,8 @@ func TestMigrationFromEveryVersion(t *testing.T) {
 			e := &env{t: t, ctx: ctx, home: home, clock: newClock(baseTime)}
 			e.opts = Options{Now: e.clock.Now, Logger: quietLogger}
 			e.s = e.open()
-			if n := e.count(`SELECT COUNT(*) FROM schema_migrations`); n != len(migrations) {
-				t.Fatalf("schema_migrations has %d rows, want %d", n, len(migrations))
+			if n := e.count(`SELECT COUNT(*) FROM schema_migrations`); n != SchemaVersion() {
+				t.Fatalf("schema_migrations has %d rows, want %d", n, SchemaVersion())
 			}
 			if n := e.count(`SELECT MAX(version) FROM schema_migrations`); n != SchemaVersion() {
 				t.Fatalf("at v%d after upgrade", n)

@@ -15,12 +15,9 @@ import (
 
 // LLMProvider returns the model the organizer uses. It is called at the start of every run,
 // so a settings change (a model configured, changed or removed) takes effect at the next run.
-// (nil, nil), or an error coded CodeLLMNotConfigured, means no model: the offline planner and
+// (nil, nil), or an error coded llm.CodeNotConfigured, means no model: the offline planner and
 // structural groups run. Any other error also falls back offline, recorded in the run report.
 type LLMProvider func() (llm.Client, error)
-
-// CodeLLMNotConfigured is the code of the llm package's "no model configured" error.
-const CodeLLMNotConfigured = "llm_not_configured"
 
 // Time limits of one model call (including the client's own retries) when a planner or
 // clusterer leaves its Timeout zero.
@@ -78,7 +75,7 @@ func (s *Service) resolveLLM() (c llm.Client, err error) {
 	}()
 	c, err = s.llm()
 	if err != nil {
-		if ce, ok := coded.As(err); ok && ce.ErrorCode() == CodeLLMNotConfigured {
+		if ce, ok := coded.As(err); ok && ce.ErrorCode() == llm.CodeNotConfigured {
 			return nil, nil
 		}
 		return nil, wrapErr(CodeLLMUnavailable, err, "unable to get the model")

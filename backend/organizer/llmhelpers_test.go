@@ -109,7 +109,7 @@ func provide(m llm.Client) LLMProvider { return func() (llm.Client, error) { ret
 type notConfigured struct{}
 
 func (notConfigured) Error() string             { return "llm: unable to call a model: none is configured" }
-func (notConfigured) ErrorCode() string         { return CodeLLMNotConfigured }
+func (notConfigured) ErrorCode() string         { return llm.CodeNotConfigured }
 func (notConfigured) ErrorArgs() map[string]any { return nil }
 
 var errBroken = errors.New("llm: unable to reach http://127.0.0.1:1/v1: connection refused")

@@ -340,6 +340,61 @@ export interface DoctorReport {
   recovery?: Recovery | null
 }
 
+// ---------------------------------------------------------------- per-agent key-value namespaces (kv.*)
+
+/** Names one key of one agent's namespace (kv.get, kv.delete). */
+export interface KVKeyParams {
+  agent: string
+  key: string
+}
+
+export interface KVSetParams {
+  agent: string
+  key: string
+  value: unknown
+}
+
+export interface KVListParams {
+  agent: string
+  prefix?: string
+  cursor?: string
+  limit?: number
+}
+
+/** One key and its JSON value. */
+export interface KVEntry {
+  key: string
+  value: unknown
+}
+
+export interface KVGetResult {
+  agent: string
+  key: string
+  value: unknown
+}
+
+export interface KVSetResult {
+  agent: string
+  key: string
+  created: boolean
+  changed: boolean
+}
+
+export interface KVDeleteResult {
+  agent: string
+  key: string
+  deleted: boolean
+}
+
+/** One page of keys, sorted; next_cursor reads the next. */
+export interface KVListResult {
+  agent: string
+  prefix: string
+  entries: KVEntry[]
+  total: number
+  next_cursor?: string
+}
+
 // ---------------------------------------------------------------- organizer (backend/organizer)
 
 export interface OrganizerSettings {
@@ -372,6 +427,7 @@ export interface RunCounts {
   scopes: number
   clusters: number
   clusters_failed: number
+  clusters_fallback?: number
   decisions: number
   keep: number
   merge_into: number
@@ -457,6 +513,7 @@ export interface Decision {
   score?: number
   reason: DecisionReason
   hint?: string
+  evidence?: string[]
   preserved?: Preserved | null
   outcome: DecisionOutcome
   bucket?: string
@@ -467,10 +524,12 @@ export interface Decision {
 export interface ClusterReport {
   id: string
   key: string
+  topic?: string
   scope: Scope
   scope_key: string
   size: number
   entry_ids: string[] | null
+  planner?: string
   status: string
   error?: RunError | null
 }
@@ -489,6 +548,24 @@ export interface ScopeScan {
   over_target: number
 }
 
+/** How one scope instance was split when a topic clusterer (the model) was configured. */
+export interface ScopeClustering {
+  scope: Scope
+  key: string
+  clusterer: string
+  topics: number
+  unknown_ids: number
+  repeated_ids: number
+  left_out: number
+  fallback?: RunError | null
+}
+
+/** Tokens the model calls of one phase used. */
+export interface PhaseUsage {
+  input_tokens: number
+  output_tokens: number
+}
+
 export interface RunReport {
   version: number
   run_id: string
@@ -496,7 +573,11 @@ export interface RunReport {
   mode: OrganizerMode
   clusterer: string
   planner: string
+  model?: string
+  llm_fallback?: RunError | null
   cluster_fallback?: RunError | null
+  clustering?: ScopeClustering[]
+  token_usage?: Record<string, PhaseUsage>
   quota_level: QuotaLevel
   quota_headroom: number
   scopes: ScopeScan[] | null
@@ -566,6 +647,230 @@ export interface ApplyReportResult {
   snapshot: string
 }
 
+// ---------------------------------------------------------------- sessions (backend/memory sessions, api sessions.*)
+
+/** One conversation an agent fed extraction. */
+export interface AgentSession {
+  agent: string
+  id: string
+  workdir?: string
+  project_key?: string
+  turns_received: number
+  turns_kept: number
+  first_seen: string
+  last_activity: string
+  summary?: string
+  summarized: number
+}
+
+/** One stored message of a session. */
+export interface AgentSessionTurn {
+  seq: number
+  role: 'user' | 'assistant'
+  content: string
+  msg_id?: string
+  at: string
+}
+
+export interface SessionListParams {
+  agent?: string
+  workdir?: string
+  limit?: number
+}
+
+export interface SessionList {
+  sessions: AgentSession[]
+}
+
+/** Names a session; agent only when two agents share the id. */
+export interface SessionRef {
+  id: string
+  agent?: string
+}
+
+export interface SessionDetail {
+  session: AgentSession
+  turns: AgentSessionTurn[]
+}
+
+export interface SessionDeleted {
+  id: string
+  agent: string
+}
+
+// ---------------------------------------------------------------- integrations (MCP)
+
+/** Configuration that connects each kind of MCP client, with the binary's real path. */
+export interface Snippets {
+  binary: string
+  claude_code: string
+  cursor: string
+  stdio: string
+  http: string
+  http_url: string
+  token_file: string
+  hook: string
+}
+
+/** One agent that called the MCP server (integrations.agents). */
+export interface ConnectedAgent {
+  name: string
+  transport: string
+  client?: string
+  last_call?: string
+  last_time: string
+  calls: number
+}
+
+export interface AgentsParams {
+  hours?: number
+}
+
+export interface AgentsResult {
+  agents: ConnectedAgent[] | null
+}
+
+// ---------------------------------------------------------------- extraction (backend/extraction)
+
+export interface ExtractionMessage {
+  role: string
+  content: string
+  id?: string
+}
+
+/** A file change the agent made during the turn. */
+export interface ExtractionMutation {
+  tool: string
+  path?: string
+  kind?: string
+}
+
+/** One turn to learn from. */
+export interface ExtractionRequest {
+  session_id: string
+  agent: string
+  workdir?: string
+  messages: ExtractionMessage[]
+  workspace_mutations?: ExtractionMutation[]
+}
+
+export interface ExtractionRequestParams extends ExtractionRequest {
+  wait?: boolean
+}
+
+export interface ExtractionSettings {
+  enabled: boolean
+  agents: string[]
+  min_interval_seconds: number
+  min_graphemes: number
+  greeting_max_graphemes: number
+}
+
+/** One extraction.status event: a run started, waits or ended. */
+export interface ExtractionStatusEvent {
+  run_id: string
+  session: string
+  agent: string
+  status: ExtractionStatus
+  reason?: string
+  applied: number
+  rejected: number
+}
+
+/** A note on an applied item (extraction.code.<code> or warning.<code>). */
+export interface ExtractionWarning {
+  code: string
+  args?: Record<string, unknown>
+  message?: string
+}
+
+export interface ExtractionAppliedItem {
+  index: number
+  action: string
+  id: string
+  slug: string
+  scope: Scope
+  type: MemoryType
+  title: string
+  confidence: Confidence
+  auto_downgraded: boolean
+  warnings?: ExtractionWarning[]
+}
+
+/** A refused plan item (extraction.code.<code> or error.<code>). */
+export interface ExtractionRejectedItem {
+  index: number
+  action: string
+  slug: string
+  scope?: string
+  code: string
+  args?: Record<string, unknown>
+  detail?: string
+  message?: string
+}
+
+export interface ExtractionProfileSignal {
+  kind: string
+  value: string
+  quote?: string
+}
+
+export interface ExtractionReport {
+  version: number
+  gate: string
+  turn?: number
+  candidates: number
+  rejections: number
+  retried?: boolean
+  decode_error?: string
+  plan_status?: string
+  applied: ExtractionAppliedItem[]
+  rejected: ExtractionRejectedItem[]
+  profile?: ExtractionProfileSignal[]
+  error?: string
+  project_pin?: boolean
+  file_evidence?: boolean
+}
+
+export interface ExtractionRunSummary {
+  id: string
+  session: string
+  agent: string
+  workdir?: string
+  status: ExtractionStatus
+  reason?: string
+  status_text?: string
+  reason_text?: string
+  started_at: string
+  finished_at?: string | null
+  model?: string
+  input_tokens: number
+  output_tokens: number
+  applied: number
+  rejected: number
+}
+
+/** A run with its report (Activity). */
+export interface ExtractionRun extends ExtractionRunSummary {
+  report: ExtractionReport
+}
+
+export interface ExtractionRunsParams {
+  session?: string
+  status?: string
+  limit?: number
+  offset?: number
+}
+
+export interface ExtractionRunsResult {
+  runs: ExtractionRun[]
+  total: number
+}
+
+export interface ExtractionRunParams {
+  id: string
+}
+
 // ---------------------------------------------------------------- language model and usage (backend/llm, backend/api/llm.go)
 
 /** Settings → LLM (the key is not a setting). */
@@ -632,4 +937,6 @@ export interface UsageSummary {
 }
 
 export type OrganizerSettingsPatch = Partial<OrganizerSettings>
+export type ExtractionSettingsPatch = Partial<ExtractionSettings>
+export type ExtractionStatus = 'queued' | 'running' | 'done' | 'partial' | 'noop' | 'skipped' | 'failed'
 export type LLMProvider = '' | 'openai' | 'anthropic'
