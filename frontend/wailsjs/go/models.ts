@@ -1,5 +1,88 @@
 export namespace api {
 	
+	export class AgentsParams {
+	    hours?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new AgentsParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.hours = source["hours"];
+	    }
+	}
+	export class ConnectedAgent {
+	    name: string;
+	    transport: string;
+	    client?: string;
+	    last_call?: string;
+	    // Go type: time
+	    last_time: any;
+	    calls: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ConnectedAgent(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.transport = source["transport"];
+	        this.client = source["client"];
+	        this.last_call = source["last_call"];
+	        this.last_time = this.convertValues(source["last_time"], null);
+	        this.calls = source["calls"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class AgentsResult {
+	    agents: ConnectedAgent[];
+	
+	    static createFrom(source: any = {}) {
+	        return new AgentsResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.agents = this.convertValues(source["agents"], ConnectedAgent);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class AppInfo {
 	    version: string;
 	    home: string;
@@ -226,6 +309,7 @@ export namespace api {
 	        this.messages = source["messages"];
 	    }
 	}
+	
 	export class DayListParams {
 	    from?: string;
 	    to?: string;
@@ -379,6 +463,7 @@ export namespace api {
 	}
 	export class ExportResult {
 	    count: number;
+	    kv: number;
 	    jsonl: string;
 	
 	    static createFrom(source: any = {}) {
@@ -388,6 +473,7 @@ export namespace api {
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.count = source["count"];
+	        this.kv = source["kv"];
 	        this.jsonl = source["jsonl"];
 	    }
 	}
@@ -527,6 +613,9 @@ export namespace api {
 	    lines: number;
 	    imported: number;
 	    daily: number;
+	    kv: number;
+	    kv_unchanged: number;
+	    kv_conflicts: number;
 	    errors: ImportLineError[];
 	
 	    static createFrom(source: any = {}) {
@@ -538,6 +627,9 @@ export namespace api {
 	        this.lines = source["lines"];
 	        this.imported = source["imported"];
 	        this.daily = source["daily"];
+	        this.kv = source["kv"];
+	        this.kv_unchanged = source["kv_unchanged"];
+	        this.kv_conflicts = source["kv_conflicts"];
 	        this.errors = this.convertValues(source["errors"], ImportLineError);
 	    }
 	
@@ -560,6 +652,156 @@ export namespace api {
 		}
 	}
 	
+	export class KVDeleteResult {
+	    agent: string;
+	    key: string;
+	    deleted: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new KVDeleteResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.agent = source["agent"];
+	        this.key = source["key"];
+	        this.deleted = source["deleted"];
+	    }
+	}
+	export class KVEntry {
+	    key: string;
+	    value: number[];
+	
+	    static createFrom(source: any = {}) {
+	        return new KVEntry(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.key = source["key"];
+	        this.value = source["value"];
+	    }
+	}
+	export class KVGetResult {
+	    agent: string;
+	    key: string;
+	    value: number[];
+	
+	    static createFrom(source: any = {}) {
+	        return new KVGetResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.agent = source["agent"];
+	        this.key = source["key"];
+	        this.value = source["value"];
+	    }
+	}
+	export class KVKeyParams {
+	    agent: string;
+	    key: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new KVKeyParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.agent = source["agent"];
+	        this.key = source["key"];
+	    }
+	}
+	export class KVListParams {
+	    agent: string;
+	    prefix?: string;
+	    cursor?: string;
+	    limit?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new KVListParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.agent = source["agent"];
+	        this.prefix = source["prefix"];
+	        this.cursor = source["cursor"];
+	        this.limit = source["limit"];
+	    }
+	}
+	export class KVListResult {
+	    agent: string;
+	    prefix: string;
+	    entries: KVEntry[];
+	    total: number;
+	    next_cursor?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new KVListResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.agent = source["agent"];
+	        this.prefix = source["prefix"];
+	        this.entries = this.convertValues(source["entries"], KVEntry);
+	        this.total = source["total"];
+	        this.next_cursor = source["next_cursor"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class KVSetParams {
+	    agent: string;
+	    key: string;
+	    value: number[];
+	
+	    static createFrom(source: any = {}) {
+	        return new KVSetParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.agent = source["agent"];
+	        this.key = source["key"];
+	        this.value = source["value"];
+	    }
+	}
+	export class KVSetResult {
+	    agent: string;
+	    key: string;
+	    created: boolean;
+	    changed: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new KVSetResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.agent = source["agent"];
+	        this.key = source["key"];
+	        this.created = source["created"];
+	        this.changed = source["changed"];
+	    }
+	}
 	export class LLMStatus {
 	    configured: boolean;
 	    provider: string;
@@ -1021,6 +1263,112 @@ export namespace api {
 		    return a;
 		}
 	}
+	export class SessionDeleted {
+	    id: string;
+	    agent: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SessionDeleted(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.agent = source["agent"];
+	    }
+	}
+	export class SessionDetail {
+	    session: memory.Session;
+	    turns: memory.SessionTurn[];
+	
+	    static createFrom(source: any = {}) {
+	        return new SessionDetail(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.session = this.convertValues(source["session"], memory.Session);
+	        this.turns = this.convertValues(source["turns"], memory.SessionTurn);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class SessionList {
+	    sessions: memory.Session[];
+	
+	    static createFrom(source: any = {}) {
+	        return new SessionList(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.sessions = this.convertValues(source["sessions"], memory.Session);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class SessionListParams {
+	    agent?: string;
+	    workdir?: string;
+	    limit?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new SessionListParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.agent = source["agent"];
+	        this.workdir = source["workdir"];
+	        this.limit = source["limit"];
+	    }
+	}
+	export class SessionRef {
+	    id: string;
+	    agent?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SessionRef(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.agent = source["agent"];
+	    }
+	}
 	export class SetKeyParams {
 	    key?: string;
 	    clear?: boolean;
@@ -1033,6 +1381,32 @@ export namespace api {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.key = source["key"];
 	        this.clear = source["clear"];
+	    }
+	}
+	export class Snippets {
+	    binary: string;
+	    claude_code: string;
+	    cursor: string;
+	    stdio: string;
+	    http: string;
+	    http_url: string;
+	    token_file: string;
+	    hook: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Snippets(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.binary = source["binary"];
+	        this.claude_code = source["claude_code"];
+	        this.cursor = source["cursor"];
+	        this.stdio = source["stdio"];
+	        this.http = source["http"];
+	        this.http_url = source["http_url"];
+	        this.token_file = source["token_file"];
+	        this.hook = source["hook"];
 	    }
 	}
 	
@@ -1502,6 +1876,59 @@ export namespace extraction {
 	        this.min_interval_seconds = source["min_interval_seconds"];
 	        this.min_graphemes = source["min_graphemes"];
 	        this.greeting_max_graphemes = source["greeting_max_graphemes"];
+	    }
+	}
+
+}
+
+export namespace hook {
+	
+	export class Payload {
+	    session_id: string;
+	    transcript_path: string;
+	    cwd?: string;
+	    hook_event_name?: string;
+	    stop_hook_active?: boolean;
+	    permission_mode?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Payload(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.session_id = source["session_id"];
+	        this.transcript_path = source["transcript_path"];
+	        this.cwd = source["cwd"];
+	        this.hook_event_name = source["hook_event_name"];
+	        this.stop_hook_active = source["stop_hook_active"];
+	        this.permission_mode = source["permission_mode"];
+	    }
+	}
+	export class Result {
+	    status: string;
+	    messages: number;
+	    person_messages: number;
+	    skipped: number;
+	    oversized: number;
+	    partial: boolean;
+	    pid?: number;
+	    bridge_error?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Result(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.status = source["status"];
+	        this.messages = source["messages"];
+	        this.person_messages = source["person_messages"];
+	        this.skipped = source["skipped"];
+	        this.oversized = source["oversized"];
+	        this.partial = source["partial"];
+	        this.pid = source["pid"];
+	        this.bridge_error = source["bridge_error"];
 	    }
 	}
 
@@ -1981,6 +2408,95 @@ export namespace memory {
 	
 	
 	
+	export class Session {
+	    agent: string;
+	    id: string;
+	    workdir?: string;
+	    project_key?: string;
+	    turns_received: number;
+	    turns_kept: number;
+	    // Go type: time
+	    first_seen: any;
+	    // Go type: time
+	    last_activity: any;
+	    summary?: string;
+	    summarized: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Session(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.agent = source["agent"];
+	        this.id = source["id"];
+	        this.workdir = source["workdir"];
+	        this.project_key = source["project_key"];
+	        this.turns_received = source["turns_received"];
+	        this.turns_kept = source["turns_kept"];
+	        this.first_seen = this.convertValues(source["first_seen"], null);
+	        this.last_activity = this.convertValues(source["last_activity"], null);
+	        this.summary = source["summary"];
+	        this.summarized = source["summarized"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class SessionTurn {
+	    seq: number;
+	    role: string;
+	    content: string;
+	    msg_id?: string;
+	    // Go type: time
+	    at: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new SessionTurn(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.seq = source["seq"];
+	        this.role = source["role"];
+	        this.content = source["content"];
+	        this.msg_id = source["msg_id"];
+	        this.at = this.convertValues(source["at"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	
 	
 	export class UsageGroup {
@@ -2155,10 +2671,12 @@ export namespace organizer {
 	export class ClusterReport {
 	    id: string;
 	    key: string;
+	    topic?: string;
 	    scope: string;
 	    scope_key: string;
 	    size: number;
 	    entry_ids: string[];
+	    planner?: string;
 	    status: string;
 	    error?: RunError;
 	
@@ -2170,10 +2688,12 @@ export namespace organizer {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.id = source["id"];
 	        this.key = source["key"];
+	        this.topic = source["topic"];
 	        this.scope = source["scope"];
 	        this.scope_key = source["scope_key"];
 	        this.size = source["size"];
 	        this.entry_ids = source["entry_ids"];
+	        this.planner = source["planner"];
 	        this.status = source["status"];
 	        this.error = this.convertValues(source["error"], RunError);
 	    }
@@ -2201,6 +2721,7 @@ export namespace organizer {
 	    scopes: number;
 	    clusters: number;
 	    clusters_failed: number;
+	    clusters_fallback?: number;
 	    decisions: number;
 	    keep: number;
 	    merge_into: number;
@@ -2224,6 +2745,7 @@ export namespace organizer {
 	        this.scopes = source["scopes"];
 	        this.clusters = source["clusters"];
 	        this.clusters_failed = source["clusters_failed"];
+	        this.clusters_fallback = source["clusters_fallback"];
 	        this.decisions = source["decisions"];
 	        this.keep = source["keep"];
 	        this.merge_into = source["merge_into"];
@@ -2363,6 +2885,7 @@ export namespace organizer {
 	    score?: number;
 	    reason: Reason;
 	    hint?: string;
+	    evidence?: string[];
 	    preserved?: Preserved;
 	    outcome: string;
 	    bucket?: string;
@@ -2386,6 +2909,7 @@ export namespace organizer {
 	        this.score = source["score"];
 	        this.reason = this.convertValues(source["reason"], Reason);
 	        this.hint = source["hint"];
+	        this.evidence = source["evidence"];
 	        this.preserved = this.convertValues(source["preserved"], Preserved);
 	        this.outcome = source["outcome"];
 	        this.bucket = source["bucket"];
@@ -2468,6 +2992,64 @@ export namespace organizer {
 	        this.over_target = source["over_target"];
 	    }
 	}
+	export class Usage {
+	    input_tokens: number;
+	    output_tokens: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Usage(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.input_tokens = source["input_tokens"];
+	        this.output_tokens = source["output_tokens"];
+	    }
+	}
+	export class ScopeClustering {
+	    scope: string;
+	    key: string;
+	    clusterer: string;
+	    topics: number;
+	    unknown_ids: number;
+	    repeated_ids: number;
+	    left_out: number;
+	    fallback?: RunError;
+	
+	    static createFrom(source: any = {}) {
+	        return new ScopeClustering(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.scope = source["scope"];
+	        this.key = source["key"];
+	        this.clusterer = source["clusterer"];
+	        this.topics = source["topics"];
+	        this.unknown_ids = source["unknown_ids"];
+	        this.repeated_ids = source["repeated_ids"];
+	        this.left_out = source["left_out"];
+	        this.fallback = this.convertValues(source["fallback"], RunError);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class Report {
 	    version: number;
 	    run_id: string;
@@ -2475,7 +3057,11 @@ export namespace organizer {
 	    mode: string;
 	    clusterer: string;
 	    planner: string;
+	    model?: string;
+	    llm_fallback?: RunError;
 	    cluster_fallback?: RunError;
+	    clustering?: ScopeClustering[];
+	    token_usage?: {[key: string]: Usage};
 	    quota_level: string;
 	    quota_headroom: number;
 	    scopes: ScopeScan[];
@@ -2498,7 +3084,11 @@ export namespace organizer {
 	        this.mode = source["mode"];
 	        this.clusterer = source["clusterer"];
 	        this.planner = source["planner"];
+	        this.model = source["model"];
+	        this.llm_fallback = this.convertValues(source["llm_fallback"], RunError);
 	        this.cluster_fallback = this.convertValues(source["cluster_fallback"], RunError);
+	        this.clustering = this.convertValues(source["clustering"], ScopeClustering);
+	        this.token_usage = this.convertValues(source["token_usage"], Usage, true);
 	        this.quota_level = source["quota_level"];
 	        this.quota_headroom = source["quota_headroom"];
 	        this.scopes = this.convertValues(source["scopes"], ScopeScan);
@@ -2739,6 +3329,7 @@ export namespace organizer {
 		    return a;
 		}
 	}
+	
 	
 	export class Settings {
 	    enabled: boolean;
