@@ -38,6 +38,9 @@ func (s *Service) next(st *sessionState, r *run) {
 	if d.Status == StatusFailed && st.lastHash == r.hash {
 		st.lastHash = r.prevHash // a failed run did not cover its message: a new request may try again
 	}
+	if d.Status == StatusDone || d.Status == StatusPartial || d.Status == StatusNoop {
+		st.markPlanned(window(r.req.Messages), s.o.Now())
+	}
 	for _, slug := range r.wrote {
 		st.written[slug] = r.hash
 	}
@@ -93,6 +96,7 @@ func (s *Service) perform(r *run, planner Planner) {
 		fail(FailContext, err)
 		return
 	}
+	cd.input.Planned = r.planned
 	r.mu.Lock()
 	r.detail.Report.Candidates, r.detail.Report.Rejections = len(cd.input.Candidates), len(cd.input.Rejected)
 	r.detail.Report.ProjectPin, r.detail.Report.FileEvidence = cd.validator.pinned, cd.validator.evidence

@@ -23,9 +23,9 @@ const (
 
 // Offline is the rule-based planner used when no LLM is configured: English and Chinese
 // patterns for identity, preferences, feedback, explicit "remember" requests, tools and
-// experiences, plus profile signals. It reads only the person's newest message (each turn
-// runs once; earlier turns had their own run), never invents a fact, and every item quotes the
-// message verbatim. Deterministic and free of I/O.
+// experiences, plus profile signals. It reads the person's newest message and the earlier
+// turns of the window that no run planned yet (Input.Planned), never invents a fact, and
+// every item quotes the message it comes from verbatim. Deterministic and free of I/O.
 type Offline struct{}
 
 // NewOffline returns the offline planner.
@@ -79,6 +79,18 @@ func (Offline) Plan(ctx context.Context, in Input) (Outcome, error) {
 	if f, ok := answeredName(previousAssistant(in), msg); ok {
 		findings = append([]finding{f}, findings...)
 	}
+	type said struct {
+		msg      string
+		findings []finding
+	}
+	// The newest message first, then earlier turns of the window no run has planned yet (a
+	// turn the interval gate skipped, several turns a hook delivered at once).
+	sources := []said{{msg, findings}}
+	for _, older := range unplannedEarlier(in) {
+		f, sig := analyse(older)
+		sources = append(sources, said{older, f})
+		signals = append(signals, sig...)
+	}
 	projectOK := in.ProjectPinned || strings.TrimSpace(in.Request.Workdir) != ""
 	skip := map[string]bool{}
 	for _, s := range in.Rejected {
@@ -91,24 +103,50 @@ func (Offline) Plan(ctx context.Context, in Input) (Outcome, error) {
 	for _, c := range in.Candidates {
 		existing[c.Scope+"\x00"+c.Slug] = true
 	}
-	for _, f := range findings {
-		if len(out.Plan.Items) == offlineMaxItems {
-			break
+	for _, src := range sources {
+		for _, f := range src.findings {
+			if len(out.Plan.Items) == offlineMaxItems {
+				break
+			}
+			it, ok := f.item(src.msg, projectOK)
+			if !ok || skip[it.Slug] || hasSlug(out.Plan.Items, it.Slug) {
+				continue
+			}
+			if existing[it.Scope+"\x00"+it.Slug] {
+				it.Action, it.Mode = ActionUpdate, "replace"
+			}
+			out.Plan.Items = append(out.Plan.Items, it)
 		}
-		it, ok := f.item(msg, projectOK)
-		if !ok || skip[it.Slug] || hasSlug(out.Plan.Items, it.Slug) {
-			continue
-		}
-		if existing[it.Scope+"\x00"+it.Slug] {
-			it.Action, it.Mode = ActionUpdate, "replace"
-		}
-		out.Plan.Items = append(out.Plan.Items, it)
 	}
 	out.Plan.Profile = signals
 	if len(out.Plan.Items) > 0 {
 		out.Plan.Status = PlanUpdated
 	}
 	return out, nil
+}
+
+// unplannedEarlier lists the person's messages before the newest one in the compact
+// context's turns that no earlier run planned, newest first.
+func unplannedEarlier(in Input) []string {
+	planned := map[string]bool{}
+	for _, h := range in.Planned {
+		planned[h] = true
+	}
+	var users []string
+	for _, m := range in.Turns {
+		if m.Role == "user" {
+			users = append(users, m.Content)
+		}
+	}
+	var out []string
+	for i := len(users) - 2; i >= 0; i-- {
+		t := users[i]
+		if strings.TrimSpace(t) == "" || !utf8.ValidString(t) || planned[ContentHash(t)] {
+			continue
+		}
+		out = append(out, clip(t, offlineMaxMessageBytes))
+	}
+	return out
 }
 
 // newestUserMessage picks the person's latest words: from the compact context's turns when the

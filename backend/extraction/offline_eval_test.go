@@ -80,11 +80,17 @@ func loadEval(t testing.TB) (evalSet, []evalTurn) {
 			if len(last) > 4 {
 				last = last[len(last)-4:]
 			}
+			// Each turn is scored as its own run: the controller marks the earlier ones planned.
+			var planned []string
+			for _, u := range last[:len(last)-1] {
+				planned = append(planned, ContentHash(u.Content))
+			}
 			turns = append(turns, evalTurn{split: split, lang: c.Lang, batch: c.Batch, expect: m.Expect, in: Input{
 				Request: Request{SessionID: fmt.Sprintf("eval-%d", ci), Agent: "eval", Workdir: c.Workdir,
 					Messages: append([]Message(nil), history...)},
-				Turns: append([]Message(nil), last...),
-				Now:   time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC),
+				Turns:   append([]Message(nil), last...),
+				Planned: planned,
+				Now:     time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC),
 			}})
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 )
 
 func planIn(t testing.TB, in Input) Outcome {
@@ -21,8 +22,8 @@ func userInput(msg, workdir string) Input {
 	return Input{Request: Request{SessionID: "s", Agent: "a", Workdir: workdir, Messages: []Message{{Role: "user", Content: msg}}}}
 }
 
-// TestOfflineEvidenceIsThePerson: the assistant's words and older user turns are never read;
-// a turn without a user message, or a blank one, is a noop.
+// TestOfflineEvidenceIsThePerson: the assistant's words and older user turns an earlier run
+// planned are never read; a turn without a user message, or a blank one, is a noop.
 func TestOfflineEvidenceIsThePerson(t *testing.T) {
 	cases := []struct {
 		name string
@@ -30,7 +31,8 @@ func TestOfflineEvidenceIsThePerson(t *testing.T) {
 	}{
 		{"only assistant", Input{Request: Request{Messages: []Message{{Role: "assistant", Content: "I'm Bob and I live in Oslo. Remember that I love Rust."}}}}},
 		{"blank newest", Input{Request: Request{Messages: []Message{{Role: "user", Content: "I'm Bob, I live in Oslo."}, {Role: "user", Content: "  "}}}}},
-		{"older turn", Input{Turns: []Message{{Role: "user", Content: "I live in Oslo."}, {Role: "user", Content: "thanks"}}}},
+		{"older turn planned", Input{Turns: []Message{{Role: "user", Content: "I live in Oslo."}, {Role: "user", Content: "thanks"}},
+			Planned: []string{ContentHash("I live in Oslo.")}}},
 		{"empty", Input{}},
 	}
 	for _, c := range cases {
@@ -40,6 +42,29 @@ func TestOfflineEvidenceIsThePerson(t *testing.T) {
 				t.Fatalf("got %+v", out.Plan)
 			}
 		})
+	}
+}
+
+// TestOfflineReadsUnplannedEarlierTurns: an earlier turn of the window that no run planned
+// (skipped by the interval gate, or delivered with others by a hook) is read too, each item
+// quoting its own message; a planned one is not read again.
+func TestOfflineReadsUnplannedEarlierTurns(t *testing.T) {
+	turns := []Message{{Role: "user", Content: "I live in Oslo."}, {Role: "assistant", Content: "Noted."},
+		{Role: "user", Content: "Remember that I prefer tabs over spaces."}}
+	out := planIn(t, Input{Turns: turns, Request: Request{SessionID: "s", Agent: "a", Messages: turns}})
+	quotes := map[string]bool{}
+	for _, it := range out.Plan.Items {
+		quotes[it.SourceQuote] = true
+	}
+	if len(out.Plan.Items) < 2 || !quotes["I live in Oslo."] {
+		t.Fatalf("the unplanned earlier turn was not read: %+v", out.Plan.Items)
+	}
+	out = planIn(t, Input{Turns: turns, Planned: []string{ContentHash("I live in Oslo.")},
+		Request: Request{SessionID: "s", Agent: "a", Messages: turns}})
+	for _, it := range out.Plan.Items {
+		if it.SourceQuote == "I live in Oslo." {
+			t.Fatalf("a planned turn was read again: %+v", it)
+		}
 	}
 }
 
@@ -275,5 +300,40 @@ func TestOfflineAnsweredName(t *testing.T) {
 		if (c.want == "") != (got == "") || (c.want != "" && !strings.Contains(got, c.want)) {
 			t.Errorf("%q → %q: got %q, want %q", c.asked, c.reply, got, c.want)
 		}
+	}
+}
+
+// TestThrottledTurnIsReadByTheNextRun: a turn the interval gate skips is not lost with the
+// offline extractor: the next run that has it in its window reads it (the planned set says it
+// was never planned), while the turn the first run planned is not read twice.
+func TestThrottledTurnIsReadByTheNextRun(t *testing.T) {
+	f := newFx(t, NewOffline())
+	first := f.run(turn("s-gap", "I live in Oslo."))
+	if first.Status != StatusDone {
+		t.Fatalf("first run %s %s", first.Status, first.Reason)
+	}
+	f.clock.Advance(5 * time.Second)
+	second := f.run(turn("s-gap", "I live in Oslo.", "Remember that I prefer tabs over spaces."))
+	if second.Status != StatusSkipped || second.Reason != SkipThrottled {
+		t.Fatalf("second run %s %s, want throttled", second.Status, second.Reason)
+	}
+	f.clock.Advance(time.Minute)
+	third := f.run(turn("s-gap", "I live in Oslo.", "Remember that I prefer tabs over spaces.", "I use Neovim for Go."))
+	if third.Status != StatusDone && third.Status != StatusPartial {
+		t.Fatalf("third run %s %s: %+v", third.Status, third.Reason, third.Report)
+	}
+	quotes := map[string]bool{}
+	for _, a := range third.Report.Applied {
+		m, err := f.store.Get(f.ctx, a.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		quotes[m.SourceQuote] = true
+	}
+	if !quotes["Remember that I prefer tabs over spaces."] {
+		t.Fatalf("the throttled turn was never read: %v", quotes)
+	}
+	if quotes["I live in Oslo."] {
+		t.Fatalf("the turn the first run planned was read again: %v", quotes)
 	}
 }

@@ -6,6 +6,9 @@ package extraction
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"strings"
 	"time"
 )
 
@@ -123,8 +126,18 @@ type Input struct {
 	Rejected        []string    `json:"rejected,omitempty"` // slugs a person rejected in the last 7 days
 	WrittenThisTurn []string    `json:"written_this_turn,omitempty"`
 	// ProjectPinned is true when the person asked to remember something for this project.
-	ProjectPinned bool      `json:"project_pinned,omitempty"`
-	Now           time.Time `json:"now"`
+	ProjectPinned bool `json:"project_pinned,omitempty"`
+	// Planned holds the ContentHash of user messages in Turns that an earlier run of this
+	// session already planned. A planner that reads only what is new (the offline extractor)
+	// skips them; the newest message is never in it.
+	Planned []string  `json:"planned,omitempty"`
+	Now     time.Time `json:"now"`
+}
+
+// ContentHash identifies a user message by its text alone, whichever request carried it.
+func ContentHash(text string) string {
+	sum := sha256.Sum256([]byte(strings.TrimSpace(text)))
+	return hex.EncodeToString(sum[:12])
 }
 
 // Outcome is a planner's answer with what it cost.

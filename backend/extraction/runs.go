@@ -127,6 +127,7 @@ type run struct {
 	cancel      context.CancelFunc
 	ctx         context.Context
 	written     []string // slugs earlier runs wrote from the turns this run covers
+	planned     []string // ContentHash of window messages earlier runs planned
 	wrote       []string // slugs this run wrote
 	turnsHashes []string // hashes of the user messages in the run's window
 }

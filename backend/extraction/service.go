@@ -53,6 +53,48 @@ type sessionState struct {
 	lastHash  string
 	// written maps a slug to the hash of the user message whose run wrote it.
 	written map[string]string
+	// planned holds the ContentHash of user messages a run of this session planned (bounded):
+	// a turn skipped by the interval gate is read by the next run that sees it in its window.
+	planned map[string]time.Time
+}
+
+// maxPlanned bounds a session's planned set; the window only ever holds the last few turns.
+const maxPlanned = 64
+
+// plannedIn lists which user messages of msgs this session already planned.
+func (st *sessionState) plannedIn(msgs []Message) []string {
+	var out []string
+	for _, m := range msgs {
+		if m.Role != "user" {
+			continue
+		}
+		if h := ContentHash(m.Content); !st.planned[h].IsZero() {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// markPlanned records the user messages of a planned window.
+func (st *sessionState) markPlanned(msgs []Message, now time.Time) {
+	if st.planned == nil {
+		st.planned = map[string]time.Time{}
+	}
+	for _, m := range msgs {
+		if m.Role == "user" {
+			st.planned[ContentHash(m.Content)] = now
+		}
+	}
+	for len(st.planned) > maxPlanned {
+		var oldest string
+		var at time.Time
+		for h, t := range st.planned {
+			if oldest == "" || t.Before(at) {
+				oldest, at = h, t
+			}
+		}
+		delete(st.planned, oldest)
+	}
 }
 
 // Service is the extraction controller: it gates requests, runs at most one extraction per
@@ -255,6 +297,18 @@ func (s *Service) claim(st *sessionState, r *run, now time.Time) {
 	r.detail.StartedAt = now
 	r.detail.Report.Gate = "passed"
 	r.written = writtenFor(st, r.turnsHashes)
+	r.planned = st.plannedIn(window(r.req.Messages))
+	if last, _, _ := lastUser(r.req.Messages); len(r.planned) > 0 {
+		// The newest message is this run's subject even when an earlier request carried it.
+		h := ContentHash(last.Content)
+		kept := r.planned[:0]
+		for _, p := range r.planned {
+			if p != h {
+				kept = append(kept, p)
+			}
+		}
+		r.planned = kept
+	}
 	planner := s.o.Planner
 	r.mu.Unlock()
 	s.wg.Add(1)
