@@ -291,3 +291,99 @@ func TestServePublishesItsBridgeForHooks(t *testing.T) {
 		t.Fatalf("bridge.json left after serve stopped: %v", err)
 	}
 }
+
+// transcriptLine is one Claude Code transcript entry.
+func transcriptLine(t *testing.T, entry map[string]any) string {
+	t.Helper()
+	b, err := json.Marshal(entry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b) + "\n"
+}
+
+// TestHookExtractsIntoTheRightScopeOnce: the hook end to end with no Engram running — a real
+// transcript in Claude Code's format, the Stop payload on stdin, the detached `engram extract`
+// writes the person's facts (unreviewed; the project-pinned one in the project of cwd); the
+// same hook run again writes nothing more, and a later turn is extracted on the next run.
+func TestHookExtractsIntoTheRightScopeOnce(t *testing.T) {
+	home, cwd := t.TempDir(), t.TempDir()
+	transcript := filepath.Join(t.TempDir(), "s.jsonl")
+	user := func(uuid, text string) string {
+		return transcriptLine(t, map[string]any{"type": "user", "uuid": uuid, "sessionId": "s-e2e", "cwd": cwd,
+			"isSidechain": false, "message": map[string]any{"role": "user", "content": text}})
+	}
+	assistant := func(uuid, file string) string {
+		return transcriptLine(t, map[string]any{"type": "assistant", "uuid": uuid, "sessionId": "s-e2e", "cwd": cwd,
+			"message": map[string]any{"role": "assistant", "content": []any{
+				map[string]any{"type": "tool_use", "id": "toolu_" + uuid, "name": "Write", "input": map[string]any{"file_path": filepath.Join(cwd, file), "content": "x"}},
+				map[string]any{"type": "text", "text": "Done."}}}})
+	}
+	write := func(s string) {
+		f, err := os.OpenFile(transcript, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if _, err := f.WriteString(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	list := func() []map[string]any {
+		_, out, _ := runHook(t, home, "", "list", "--json")
+		var res struct {
+			Items []map[string]any `json:"items"`
+		}
+		_ = json.Unmarshal([]byte(out), &res)
+		return res.Items
+	}
+	waitFor := func(what string, cond func([]map[string]any) bool) []map[string]any {
+		t.Helper()
+		deadline := time.Now().Add(90 * time.Second)
+		for {
+			items := list()
+			if cond(items) {
+				return items
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: memories %v; hook.log %s", what, items, readLog(home))
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	write(user("u1", "I always use pytest with the -q flag, never unittest.") + assistant("a1", "pytest.ini"))
+	if code, stdout, _ := runHook(t, home, payload("s-e2e", transcript, cwd, false)); code != 0 || stdout != "" {
+		t.Fatalf("exit %d stdout %q", code, stdout)
+	}
+	first := waitFor("the first turn's memory", func(items []map[string]any) bool { return len(items) > 0 })
+	for _, it := range first {
+		if it["reviewed"] != false {
+			t.Fatalf("an extracted memory is reviewed: %v", it)
+		}
+	}
+	// The same turn again: nothing new is forwarded, so nothing more is written.
+	if code, _, _ := runHook(t, home, payload("s-e2e", transcript, cwd, false)); code != 0 {
+		t.Fatalf("second run exit %d", code)
+	}
+	if !strings.Contains(readLog(home), "nothing_new") {
+		t.Fatalf("the second run forwarded again: %s", readLog(home))
+	}
+	if again := list(); len(again) != len(first) {
+		t.Fatalf("the same turn was written twice: %d then %d memories", len(first), len(again))
+	}
+	// A later turn that pins a fact to this project lands in the project of cwd.
+	write(user("u2", "Remember for this project: the staging database is called kestrel.") + assistant("a2", "db.ini"))
+	if code, _, _ := runHook(t, home, payload("s-e2e", transcript, cwd, false)); code != 0 {
+		t.Fatalf("third run exit %d", code)
+	}
+	items := waitFor("the project memory", func(items []map[string]any) bool { return len(items) > len(first) })
+	var project map[string]any
+	for _, it := range items {
+		if it["scope"] == "project" {
+			project = it
+		}
+	}
+	if project == nil || project["workdir"] != cwd {
+		t.Fatalf("no project memory for %s: %v", cwd, items)
+	}
+}

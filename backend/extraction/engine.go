@@ -46,6 +46,10 @@ func (s *Service) next(st *sessionState, r *run) {
 	}
 	q := st.queued
 	st.queued = nil
+	if q != nil && st.stopTimer != nil {
+		st.stopTimer() // the run's end takes the waiting request now
+		st.stopTimer = nil
+	}
 	var skip string
 	switch {
 	case q == nil:

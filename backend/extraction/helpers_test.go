@@ -128,6 +128,31 @@ type fx struct {
 	svc    *Service
 	mu     sync.Mutex
 	events []StatusEvent
+	timers []*fxTimer
+}
+
+// fxTimer is a timer the test fires by hand (fx.fire), so waiting out the interval gate
+// takes no real time.
+type fxTimer struct {
+	f       func()
+	stopped bool
+}
+
+// fire runs every armed timer that was not stopped.
+func (f *fx) fire() {
+	f.mu.Lock()
+	ts := f.timers
+	f.timers = nil
+	f.mu.Unlock()
+	for _, t := range ts {
+		f.mu.Lock()
+		run := !t.stopped
+		t.stopped = true
+		f.mu.Unlock()
+		if run {
+			t.f()
+		}
+	}
 }
 
 type fxOpt func(*memory.Options, *Options)
@@ -146,6 +171,18 @@ func newFx(t *testing.T, p Planner, opts ...fxOpt) *fx {
 		f.mu.Lock()
 		f.events = append(f.events, e)
 		f.mu.Unlock()
+	}, After: func(_ time.Duration, fn func()) func() bool {
+		t := &fxTimer{f: fn}
+		f.mu.Lock()
+		f.timers = append(f.timers, t)
+		f.mu.Unlock()
+		return func() bool {
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			was := !t.stopped
+			t.stopped = true
+			return was
+		}
 	}}
 	for _, fn := range opts {
 		fn(&mo, &o)

@@ -303,9 +303,10 @@ func TestOfflineAnsweredName(t *testing.T) {
 	}
 }
 
-// TestThrottledTurnIsReadByTheNextRun: a turn the interval gate skips is not lost with the
-// offline extractor: the next run that has it in its window reads it (the planned set says it
-// was never planned), while the turn the first run planned is not read twice.
+// TestThrottledTurnIsReadByTheNextRun: turns that arrive within the interval of the session's
+// last run (as a hook sends each turn once) wait instead of being dropped; a newer one carries
+// the older one's messages, and when the interval has passed one run reads both, while the
+// turn the first run planned is not read twice.
 func TestThrottledTurnIsReadByTheNextRun(t *testing.T) {
 	f := newFx(t, NewOffline())
 	first := f.run(turn("s-gap", "I live in Oslo."))
@@ -313,25 +314,36 @@ func TestThrottledTurnIsReadByTheNextRun(t *testing.T) {
 		t.Fatalf("first run %s %s", first.Status, first.Reason)
 	}
 	f.clock.Advance(5 * time.Second)
-	second := f.run(turn("s-gap", "I live in Oslo.", "Remember that I prefer tabs over spaces."))
-	if second.Status != StatusSkipped || second.Reason != SkipThrottled {
-		t.Fatalf("second run %s %s, want throttled", second.Status, second.Reason)
+	second, err := f.svc.Request(f.ctx, Request{SessionID: "s-gap", Agent: "claude-code",
+		Messages: []Message{{Role: "user", Content: "Remember that I prefer tabs over spaces."}}}, false)
+	if err != nil || second.Status != StatusQueued {
+		t.Fatalf("second: %v %s %s, want queued", err, second.Status, second.Reason)
+	}
+	f.clock.Advance(5 * time.Second)
+	third, err := f.svc.Request(f.ctx, Request{SessionID: "s-gap", Agent: "claude-code",
+		Messages: []Message{{Role: "user", Content: "I use Neovim for Go."}}}, false)
+	if err != nil || third.Status != StatusQueued {
+		t.Fatalf("third: %v %s %s, want queued", err, third.Status, third.Reason)
+	}
+	if d := f.waitFor(second.ID, ended); d.Reason != SkipSuperseded {
+		t.Fatalf("second: %s %s, want superseded by the third", d.Status, d.Reason)
 	}
 	f.clock.Advance(time.Minute)
-	third := f.run(turn("s-gap", "I live in Oslo.", "Remember that I prefer tabs over spaces.", "I use Neovim for Go."))
-	if third.Status != StatusDone && third.Status != StatusPartial {
-		t.Fatalf("third run %s %s: %+v", third.Status, third.Reason, third.Report)
+	f.fire()
+	done := f.waitFor(third.ID, ended)
+	if done.Status != StatusDone && done.Status != StatusPartial {
+		t.Fatalf("third run %s %s: %+v", done.Status, done.Reason, done.Report)
 	}
 	quotes := map[string]bool{}
-	for _, a := range third.Report.Applied {
+	for _, a := range done.Report.Applied {
 		m, err := f.store.Get(f.ctx, a.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
 		quotes[m.SourceQuote] = true
 	}
-	if !quotes["Remember that I prefer tabs over spaces."] {
-		t.Fatalf("the throttled turn was never read: %v", quotes)
+	if !quotes["Remember that I prefer tabs over spaces."] || !quotes["I use Neovim for Go."] {
+		t.Fatalf("a waiting turn was not read: %v", quotes)
 	}
 	if quotes["I live in Oslo."] {
 		t.Fatalf("the turn the first run planned was read again: %v", quotes)

@@ -43,6 +43,8 @@ type Options struct {
 	// Passive is for one-shot processes (the CLI): every request waits for its run, which
 	// would otherwise be cancelled when the process exits.
 	Passive bool
+	// After arms a timer (tests inject one); nil is time.AfterFunc.
+	After afterFunc
 }
 
 // sessionState is what the controller remembers of one session.
@@ -56,6 +58,8 @@ type sessionState struct {
 	// planned holds the ContentHash of user messages a run of this session planned (bounded):
 	// a turn skipped by the interval gate is read by the next run that sees it in its window.
 	planned map[string]time.Time
+	// stopTimer cancels the timer that starts the waiting request of a throttled turn.
+	stopTimer func() bool
 }
 
 // maxPlanned bounds a session's planned set; the window only ever holds the last few turns.
@@ -124,6 +128,9 @@ func New(ctx context.Context, o Options) *Service {
 	if o.PlanTimeout <= 0 {
 		o.PlanTimeout = ExtractionTimeout
 	}
+	if o.After == nil {
+		o.After = realAfter
+	}
 	s := &Service{o: o, sessions: map[string]*sessionState{}}
 	s.base, s.stop = context.WithCancel(ctx)
 	return s
@@ -152,7 +159,11 @@ func (s *Service) Recover(ctx context.Context) error {
 func (s *Service) Close() {
 	s.mu.Lock()
 	s.closed = true
+	waiting := s.dropWaiting()
 	s.mu.Unlock()
+	for _, q := range waiting {
+		s.finish(q, StatusFailed, FailCanceled)
+	}
 	s.stop()
 	s.wg.Wait()
 }
@@ -168,6 +179,9 @@ func (s *Service) Dispose(session string) {
 	if st != nil {
 		if st.running != nil {
 			st.running.cancel()
+		}
+		if st.stopTimer != nil {
+			st.stopTimer()
 		}
 		queued, st.queued = st.queued, nil
 	}
@@ -252,13 +266,26 @@ func (s *Service) Request(ctx context.Context, req Request, wait bool) (RunDetai
 	case reason != "":
 		outcome = StatusSkipped
 	case st.running != nil:
+		if st.queued != nil {
+			r.carryFrom(st.queued)
+		}
 		superseded, st.queued = st.queued, r
 		r.setStatus(StatusQueued, "", time.Time{})
 		outcome = StatusQueued
 	default:
 		reason = gate(set, gateInput{Text: last.Content, PrevAssistant: prevAssistant, Hash: r.hash, LastHash: st.lastHash,
 			LastRunAt: st.lastRunAt, Now: now})
-		if reason != "" {
+		if reason == SkipThrottled {
+			// Too soon after the session's last run: wait out the interval instead of dropping
+			// the turn, together with any turn already waiting.
+			if st.queued != nil {
+				r.carryFrom(st.queued)
+			}
+			superseded = st.queued
+			interval := time.Duration(set.MinIntervalSeconds) * time.Second
+			s.deferRun(st, r, st.lastRunAt.Add(interval).Sub(now))
+			reason, outcome = "", StatusQueued
+		} else if reason != "" {
 			outcome = StatusSkipped
 		} else {
 			s.claim(st, r, now)

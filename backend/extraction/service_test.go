@@ -79,17 +79,18 @@ func TestGates(t *testing.T) {
 	}
 }
 
-// TestIntervalAndCoveredGates: a second run within 30 s of the session's last is throttled,
-// the same message is not extracted twice, other sessions are not affected, and another
-// process on the home sees the same state from the records.
+// TestIntervalAndCoveredGates: a turn within 30 s of the session's last run waits out the
+// interval (queued, never dropped), the same message is not extracted twice, other sessions
+// are not affected, and another process on the home sees the same state from the records.
 func TestIntervalAndCoveredGates(t *testing.T) {
 	f := newFx(t, fixedPlan())
 	a := "I work on the billing service most days."
 	if d := f.run(turn("s1", a)); d.Status != StatusNoop {
 		t.Fatalf("first %s %s", d.Status, d.Reason)
 	}
-	if d := f.run(turn("s1", a, "It is written in Go and uses Postgres.")); d.Reason != SkipThrottled {
-		t.Fatalf("within 30 s: %s %s", d.Status, d.Reason)
+	waiting, err := f.svc.Request(f.ctx, turn("s1", a, "It is written in Go and uses Postgres."), false)
+	if err != nil || waiting.Status != StatusQueued {
+		t.Fatalf("within 30 s: %v %s %s", err, waiting.Status, waiting.Reason)
 	}
 	if d := f.run(turn("s2", a)); d.Status != StatusNoop {
 		t.Fatalf("other session: %s %s", d.Status, d.Reason)
@@ -106,8 +107,13 @@ func TestIntervalAndCoveredGates(t *testing.T) {
 	if d := f.run(turn("s1", a, "It is written in Go and uses Postgres.")); d.Status != StatusNoop {
 		t.Fatalf("after 30 s: %s %s", d.Status, d.Reason)
 	}
-	if d, _ := other.Request(f.ctx, turn("s1", a, "It is written in Go and uses Postgres.", "We deploy it on Fridays only."), true); d.Reason != SkipThrottled {
+	if d, _ := other.Request(f.ctx, turn("s1", a, "It is written in Go and uses Postgres.", "We deploy it on Fridays only."), false); d.Status != StatusQueued {
 		t.Fatalf("other process within 30 s: %s %s", d.Status, d.Reason)
+	}
+	// The turn that waited was covered meanwhile by the run above: it ends as such.
+	f.fire()
+	if d := f.waitFor(waiting.ID, ended); d.Status != StatusSkipped || d.Reason != SkipAlreadyCovered {
+		t.Fatalf("the waiting turn: %s %s", d.Status, d.Reason)
 	}
 }
 
