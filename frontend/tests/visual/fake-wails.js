@@ -556,6 +556,7 @@
             ]
           : [],
       }),
+    },
     LlmService: {
       Status: async () => llmStatus(),
       SetKey: async (p) => {
@@ -625,6 +626,7 @@
         if (v === undefined) return fail('kv_not_found', { Agent: p.agent, Key: p.key })
         return { agent: p.agent, key: p.key, value: v }
       },
+    },
     ExtractionService: {
       Settings: async () => ({ ...extSettings, agents: [...extSettings.agents] }),
       UpdateSettings: async (p) => {
