@@ -109,6 +109,7 @@ bench: frontend
 	./$(BIN)/engram-bench bench extraction --sizes 10000
 	./$(BIN)/engram-bench bench bridge
 	./$(BIN)/engram-bench bench mcp
+	./$(BIN)/engram-bench bench hook
 	./$(BIN)/engram-bench bench locomo $(BENCH_DATA)
 
 # The long SIGKILL soak first (the real engram-cli killed mid-write over CLI writes, import and

@@ -9,7 +9,7 @@ import (
 	"os"
 )
 
-// Run answers `engram bench store|recall|extraction|bridge|mcp|locomo`, the command line already read by
+// Run answers `engram bench store|recall|extraction|bridge|mcp|hook|locomo`, the command line already read by
 // the CLI: figures to stdout (JSON with jsonOut), progress to stderr.
 func Run(ctx context.Context, what string, sizes []int, file string, jsonOut bool, stdout, stderr io.Writer) error {
 	switch what {
@@ -46,6 +46,17 @@ func Run(ctx context.Context, what string, sizes []int, file string, jsonOut boo
 		return nil
 	case "locomo":
 		return RunLocomo(ctx, file, jsonOut, stdout)
+	case "hook":
+		bin, err := os.Executable()
+		if err != nil {
+			return err
+		}
+		f, err := RunHook(ctx, bin, 20, stderr)
+		if err != nil {
+			return err
+		}
+		PrintHook(stdout, f, jsonOut)
+		return nil
 	case "mcp":
 		bin, err := os.Executable()
 		if err != nil {
