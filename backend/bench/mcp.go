@@ -39,6 +39,10 @@ type MCPFigures struct {
 	InProcessP95Ms    float64 `json:"in_process_search_p95_ms"`
 	StartToReadyP50Ms float64 `json:"start_to_ready_p50_ms"`
 	StartToReadyMaxMs float64 `json:"start_to_ready_max_ms"`
+	// ChangeSeen is how long after another process (this one, standing in for the desktop
+	// app or the CLI) wrote a memory the stdio client was told (resources list_changed).
+	ChangeSeenP50Ms float64 `json:"change_seen_p50_ms"`
+	ChangeSeenMaxMs float64 `json:"change_seen_max_ms"`
 }
 
 // generateVisible writes n memory files an MCP agent sees: global entries (the quota binds
@@ -171,6 +175,13 @@ func RunMCP(ctx context.Context, n int, bin string, progress io.Writer) (MCPFigu
 	}
 	f.StdioSearchP50Ms, f.StdioSearchP95Ms = percentile(lat, .5), percentile(lat, .95)
 
+	say("a write in another process reaching the stdio client")
+	seen, err := changeSeen(ctx, bin, home, svc.API(ctx, api.ActorUser))
+	if err != nil {
+		return f, err
+	}
+	f.ChangeSeenP50Ms, f.ChangeSeenMaxMs = percentile(seen, .5), percentile(seen, 1)
+
 	say("memory_search over HTTP")
 	m, err := mcp.New(svc.API(ctx, api.ActorTool), svc.Events, mcp.Config{Transport: api.TransportHTTP})
 	if err != nil {
@@ -225,4 +236,49 @@ func PrintMCP(w io.Writer, f MCPFigures, asJSON bool) {
 	fmt.Fprintf(w, "  memory_search over HTTP   p50 %8.2f ms   p95 %8.2f ms\n", f.HTTPSearchP50Ms, f.HTTPSearchP95Ms)
 	fmt.Fprintf(w, "  the same search in-process    p50 %8.2f ms   p95 %8.2f ms (recall.tool through the api)\n", f.InProcessP50Ms, f.InProcessP95Ms)
 	fmt.Fprintf(w, "  engram mcp exec → initialized  p50 %8.0f ms   max %8.0f ms\n", f.StartToReadyP50Ms, f.StartToReadyMaxMs)
+	fmt.Fprintf(w, "  another process's write → client told  p50 %6.0f ms   max %6.0f ms\n", f.ChangeSeenP50Ms, f.ChangeSeenMaxMs)
+}
+
+// changeSeen writes memories from this process while an `engram mcp` client listens, and
+// times each write until the client hears list_changed (the cross-process poll, then MCP).
+func changeSeen(ctx context.Context, bin, home string, user *api.API) ([]time.Duration, error) {
+	changed := make(chan struct{}, 64)
+	c := sdk.NewClient(&sdk.Implementation{Name: "bench-watch", Version: "1"}, &sdk.ClientOptions{
+		ResourceListChangedHandler: func(context.Context, *sdk.ResourceListChangedRequest) {
+			select {
+			case changed <- struct{}{}:
+			default:
+			}
+		}})
+	cmd := exec.Command(bin, "mcp", "--agent", "bench")
+	cmd.Env = append(os.Environ(), "ENGRAM_HOME="+home, "ENGRAM_LANG=en")
+	cs, err := c.Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer cs.Close()
+	// One call first: the server is serving and watching once it has answered.
+	if _, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "memory_list", Arguments: map[string]any{"limit": 1}}); err != nil {
+		return nil, err
+	}
+	var out []time.Duration
+	for i := 0; i < 12; i++ {
+		for len(changed) > 0 {
+			<-changed
+		}
+		t0 := time.Now()
+		if _, err := user.Memory.Write(api.WriteParams{Scope: api.ScopeGlobal, Type: api.TypeReference,
+			Slug: fmt.Sprintf("bench-change-%d", i), Title: "Change seen", Body: "A write from another process."}); err != nil {
+			return nil, err
+		}
+		select {
+		case <-changed:
+			if i >= 2 {
+				out = append(out, time.Since(t0))
+			}
+		case <-time.After(30 * time.Second):
+			return nil, fmt.Errorf("bench: the MCP client never heard of write %d", i)
+		}
+	}
+	return out, nil
 }
