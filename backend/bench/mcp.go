@@ -267,7 +267,7 @@ func changeSeen(ctx context.Context, bin, home string, user *api.API) ([]time.Du
 			<-changed
 		}
 		t0 := time.Now()
-		if _, err := user.Memory.Write(api.WriteParams{Scope: api.ScopeGlobal, Type: api.TypeReference,
+		if _, err := user.Memory.Write(api.WriteParams{Scope: api.ScopeAgent, Agent: "bench", Type: api.TypeReference,
 			Slug: fmt.Sprintf("bench-change-%d", i), Title: "Change seen", Body: "A write from another process."}); err != nil {
 			return nil, err
 		}
