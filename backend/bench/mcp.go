@@ -266,6 +266,11 @@ func changeSeen(ctx context.Context, bin, home string, user *api.API) ([]time.Du
 		for len(changed) > 0 {
 			<-changed
 		}
+		// Writes land at any moment of the poll's cycle, as a person's do.
+		time.Sleep(time.Duration(37*i%300) * time.Millisecond)
+		for len(changed) > 0 {
+			<-changed
+		}
 		t0 := time.Now()
 		if _, err := user.Memory.Write(api.WriteParams{Scope: api.ScopeAgent, Agent: "bench", Type: api.TypeReference,
 			Slug: fmt.Sprintf("bench-change-%d", i), Title: "Change seen", Body: "A write from another process."}); err != nil {

@@ -7,8 +7,10 @@ import (
 )
 
 // OtherProcessPoll is how often a watching process checks whether another Engram process
-// (the CLI, engram mcp, the desktop app) committed to the shared index.
-const OtherProcessPoll = time.Second
+// (the CLI, engram mcp, the desktop app) committed to the shared index. PRAGMA data_version
+// on a held connection is nearly free, and an agent should see a person's edit (or another
+// agent's write) well within a second.
+const OtherProcessPoll = 250 * time.Millisecond
 
 // noteSeq moves the poll's cursor to the newest audit row; called once when watching starts.
 func (s *Store) noteSeq(ctx context.Context) {
