@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
-	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -155,7 +154,7 @@ func TestExtractThroughTheBinary(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := buildCLI(t)
+	bin := engramCLI(t)
 	home := filepath.Join(t.TempDir(), "home")
 	run := func(lang, stdin string, args ...string) (int, string, string) {
 		cmd := exec.Command(bin, args...)
@@ -219,23 +218,3 @@ func TestExtractThroughTheBinary(t *testing.T) {
 	}
 }
 
-// buildCLI builds the GTK-free binary from the module root, as `make cli` does.
-func buildCLI(t *testing.T) string {
-	t.Helper()
-	dir, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(goBin); err != nil {
-		goBin = "go"
-	}
-	bin := filepath.Join(t.TempDir(), "engram-cli")
-	cmd := exec.Command(goBin, "build", "-o", bin, ".")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("building engram-cli: %v\n%s", err, out)
-	}
-	return bin
-}

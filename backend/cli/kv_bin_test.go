@@ -7,32 +7,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
 )
 
-// buildBinary builds the GTK-free engram binary from the module root, as `make cli` does.
-func buildBinary(t *testing.T) string {
-	t.Helper()
-	root, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(goBin); err != nil {
-		goBin = "go"
-	}
-	bin := filepath.Join(t.TempDir(), "engram-cli")
-	cmd := exec.Command(goBin, "build", "-o", bin, ".")
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("building engram-cli: %v\n%s", err, out)
-	}
-	return bin
-}
 
 // binHome runs the real binary on one temporary home.
 type binHome struct {
@@ -69,7 +48,7 @@ func (h binHome) ok(stdin string, args ...string) string {
 // translated errors with their exit codes, export → import into another home, and several
 // processes setting keys at once on one home.
 func TestKVThroughTheBinary(t *testing.T) {
-	bin := buildBinary(t)
+	bin := engramCLI(t)
 	h := binHome{t: t, bin: bin, dir: t.TempDir()}
 
 	if out := h.ok("", "kv", "set", "--agent", "claude", "project:version", "1.4.2"); !strings.Contains(out, "Set project:version for agent claude.") {
