@@ -68,7 +68,7 @@ func NewRuntime(store *memory.Store, opts RuntimeOptions) *Runtime {
 // the new embedder (when running in the background). A configuration that cannot be built
 // leaves embeddings off and is the returned error (also what Err answers), never a silent
 // fallback to another embedder.
-func (r *Runtime) Apply(cfg embed.Config) error {
+func (r *Runtime) Apply(ctx context.Context, cfg embed.Config) error {
 	r.reload.Lock()
 	defer r.reload.Unlock()
 	st, err := Build(cfg, r.store, r.opts.Logger)
@@ -87,6 +87,11 @@ func (r *Runtime) Apply(cfg embed.Config) error {
 		o := r.opts.Indexer
 		o.Sink = st.Sink
 		ix = NewIndexer(r.store, st.Embedder, o)
+		// Until its first pass reports, the new indexer says how many vectors of its model
+		// exist already, so nobody reads "0 of 0, done" while the re-embedding is pending.
+		if done, total, cerr := r.store.VectorCounts(ctx, st.Embedder.Model()); cerr == nil {
+			ix.progress = Progress{Model: st.Embedder.Model(), Done: done, Total: total, Running: done < total, At: r.store.Now()}
+		}
 	}
 	r.mu.Lock()
 	r.cfg, r.setup, r.err, r.indexer = cfg, st, err, ix
@@ -97,9 +102,13 @@ func (r *Runtime) Apply(cfg embed.Config) error {
 	if r.opts.OnSwitch != nil {
 		r.opts.OnSwitch(st)
 	}
-	if ix == nil && r.opts.Indexer.OnProgress != nil {
-		// Off: listeners showing the old model's progress learn there is none now.
-		r.opts.Indexer.OnProgress(Progress{At: r.store.Now()})
+	if r.opts.Indexer.OnProgress != nil {
+		// Listeners showing the old model's progress learn the new one's (none when off).
+		p := Progress{At: r.store.Now()}
+		if ix != nil {
+			p = ix.Progress()
+		}
+		r.opts.Indexer.OnProgress(p)
 	}
 	return err
 }
@@ -126,7 +135,7 @@ func (r *Runtime) Reload(ctx context.Context) error {
 		}
 		return err
 	}
-	return r.Apply(cfg)
+	return r.Apply(ctx, cfg)
 }
 
 // Start runs the current indexer, and every later one, in the background until ctx ends or

@@ -30,7 +30,7 @@ func TestRuntimeSwitches(t *testing.T) {
 	var switched []Setup
 	rt := NewRuntime(s, RuntimeOptions{Logger: quiet, Indexer: IndexerOptions{Logger: quiet, Debounce: time.Millisecond},
 		OnSwitch: func(st Setup) { mu.Lock(); switched = append(switched, st); mu.Unlock() }})
-	if err := rt.Apply(embed.Config{}); err != nil {
+	if err := rt.Apply(ctx, embed.Config{}); err != nil {
 		t.Fatal(err)
 	}
 	stop := rt.Start(ctx)
@@ -56,7 +56,7 @@ func TestRuntimeSwitches(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			err := rt.Apply(c.cfg)
+			err := rt.Apply(ctx, c.cfg)
 			var ee *embed.Error
 			var ve *Error
 			if c.wantErr != (err != nil) || (err != nil && !errors.As(err, &ee) && !errors.As(err, &ve)) {

@@ -203,6 +203,10 @@ func TestSwitchingEmbeddingsReembedsInTheBackground(t *testing.T) {
 	if st.Provider != "openai" || st.Model != "openai:fake-embed" || st.KeySet || !st.Local || st.Endpoint != srv.URL+"/v1" {
 		t.Fatalf("switched status: %+v", st)
 	}
+	// Pending from the start: nobody reads "0 of 0, done" before the first pass reports.
+	if p := st.Progress; p.Model != "openai:fake-embed" || p.Total != n || p.Done != 0 {
+		t.Fatalf("progress right after the switch: %+v", p)
+	}
 	for _, actor := range []string{api.ActorBridge, api.ActorTool} {
 		_, err := svc.API(ctx, actor).Embeddings.SetKey(api.SetEmbeddingsKeyParams{Key: embedKey})
 		var ae *api.Error
