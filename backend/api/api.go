@@ -32,9 +32,11 @@ type Deps struct {
 	Remote   Remote
 	// Recall is the one ranker every search goes through; the caller builds it (wire.Open
 	// does for the app), the api never makes a second one.
-	Recall  *recall.Service
-	Indexer *vector.Indexer
-	Version string
+	Recall *recall.Service
+	// Embeddings run the embedder, vector backend and background indexer; nil leaves
+	// embeddings off.
+	Embeddings *vector.Runtime
+	Version    string
 	// Organizer may be nil (its methods then answer organizer_not_running).
 	Organizer *organizer.Service
 	// Hook runs agent hooks (hook.claudeCode); nil answers hook_unavailable.
@@ -91,6 +93,8 @@ type API struct {
 	Integrations *IntegrationsService
 	LLM          *LlmService
 	Usage        *UsageService
+	// Embeddings is Settings → Embeddings (key, test).
+	Embeddings *EmbeddingsService
 
 	methods []Method
 	byName  map[string]*Method
@@ -116,6 +120,7 @@ func New(ctx context.Context, deps Deps, actor string) *API {
 	a.Extraction = &ExtractionService{a}
 	a.LLM = &LlmService{a}
 	a.Usage = &UsageService{a}
+	a.Embeddings = &EmbeddingsService{a}
 	a.methods = a.table()
 	a.byName = map[string]*Method{}
 	for i := range a.methods {
@@ -129,7 +134,7 @@ func (a *API) Actor() string { return a.actor }
 
 // Bindings are the service objects the Wails app binds.
 func (a *API) Bindings() []any {
-	return []any{a.App, a.Memory, a.Daily, a.Quota, a.Index, a.Settings, a.I18n, a.Remote, a.Recall, a.Organizer, a.KV, a.Sessions, a.Hook, a.Integrations, a.Extraction, a.LLM, a.Usage}
+	return []any{a.App, a.Memory, a.Daily, a.Quota, a.Index, a.Settings, a.I18n, a.Remote, a.Recall, a.Organizer, a.KV, a.Sessions, a.Hook, a.Integrations, a.Extraction, a.LLM, a.Usage, a.Embeddings}
 }
 
 type flags struct{ readOnly, destructive bool }
@@ -213,6 +218,8 @@ func (a *API) table() []Method {
 		method("llm.setKey", a.LLM.SetKey, rw),
 		method("llm.test", a.LLM.Test, rw),
 		method("usage.summary", a.Usage.Summary, ro),
+		method("embeddings.setKey", a.Embeddings.SetKey, rw),
+		method("embeddings.test", a.Embeddings.Test, rw),
 	}
 }
 
@@ -340,8 +347,13 @@ func (s *SettingsService) Get(_ Empty) (settings.Settings, error) {
 	return st, s.a.fail(err)
 }
 
-// Update applies a patch and returns the new settings.
+// Update applies a patch and returns the new settings. The embeddings part is the person's
+// alone: a model-facing caller (MCP) could otherwise route every memory to an endpoint of its
+// choosing.
 func (s *SettingsService) Update(p settings.Patch) (settings.Settings, error) {
+	if p.Embeddings != nil && s.a.actor != ActorUser && s.a.actor != ActorBridge {
+		return settings.Settings{}, s.a.newError(CodeEmbeddingsPersonOnly, nil)
+	}
 	st, err := s.a.deps.Settings.Update(s.a.ctx, p)
 	return st, s.a.fail(err)
 }

@@ -5,7 +5,6 @@ import (
 
 	"engram/backend/memory"
 	"engram/backend/recall"
-	"engram/backend/vector"
 )
 
 // RecallService is what agents use to remember: hybrid search, the Memory Index overview,
@@ -126,10 +125,8 @@ func (s *RecallService) Tool(p ToolParams) (recall.ToolResult, error) {
 		Model: p.Model, Workdir: p.Workdir, Agent: p.Agent}, p.Args), nil
 }
 
-// EmbedStatus reports the background embedding progress.
-func (s *RecallService) EmbedStatus(_ Empty) (vector.Progress, error) {
-	if s.a.deps.Indexer == nil {
-		return vector.Progress{}, nil
-	}
-	return s.a.deps.Indexer.Progress(), nil
+// EmbedStatus reports the embeddings settings, the provider, model and vector backend that
+// run now, and how far the background (re-)embedding is.
+func (s *RecallService) EmbedStatus(_ Empty) (EmbeddingStatus, error) {
+	return s.a.embedStatus()
 }

@@ -54,10 +54,10 @@ func RunBridge(ctx context.Context, n int, progress io.Writer) (BridgeFigures, e
 		return f, err
 	}
 	defer svc.Close()
-	if svc.Indexer == nil {
+	if svc.Indexer() == nil {
 		return f, fmt.Errorf("bench: the default embedder is missing")
 	}
-	if err := svc.Indexer.Run(ctx); err != nil {
+	if err := svc.Indexer().Run(ctx); err != nil {
 		return f, err
 	}
 	a, hub := svc.API(ctx, api.ActorBridge), svc.Events

@@ -97,9 +97,9 @@ func RunMCP(ctx context.Context, n int, bin string, progress io.Writer) (MCPFigu
 		return f, err
 	}
 	defer svc.Close()
-	if svc.Indexer != nil {
+	if svc.Indexer() != nil {
 		say("computing vectors")
-		if err := svc.Indexer.Run(ctx); err != nil {
+		if err := svc.Indexer().Run(ctx); err != nil {
 			return f, err
 		}
 	}

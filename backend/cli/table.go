@@ -77,6 +77,7 @@ var commands = []command{
 	// hook opens the home itself, only when there is work: it must never fail the agent.
 	{name: "hook", run: (*runner).hook},
 	{name: "llm", home: true, run: (*runner).llm},
+	{name: "embeddings", home: true, run: (*runner).embeddings},
 }
 
 // lookup finds the verb called name in either table; ok is false for an unknown verb.

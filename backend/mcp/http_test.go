@@ -209,7 +209,7 @@ func TestHTTPOversizedResultsPageByCursor(t *testing.T) {
 	// Rankings settle once every vector is computed (the background indexer): wait for that
 	// state, so that the pages read one ranking.
 	deadline := time.Now().Add(2 * time.Minute)
-	for p := e.svc.Indexer.Progress(); p.Running || p.Done < p.Total || p.Total < n; p = e.svc.Indexer.Progress() {
+	for p := e.svc.Indexer().Progress(); p.Running || p.Done < p.Total || p.Total < n; p = e.svc.Indexer().Progress() {
 		if time.Now().After(deadline) {
 			t.Fatalf("vectors not computed: %+v", p)
 		}

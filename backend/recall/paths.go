@@ -5,8 +5,10 @@ import (
 	"sort"
 	"strings"
 
+	"engram/backend/embed"
 	"engram/backend/memory"
 	"engram/backend/text"
+	"engram/backend/vector"
 )
 
 // The retrieval paths. Each returns its ranked rows, best first, or nothing when the query
@@ -99,10 +101,11 @@ func (s *Service) substringPath(ctx context.Context, q string, a Analysis, f mem
 // embed, and fuses it by absolute cosine. A backend failure fails the search, or with
 // bestEffort becomes a warning and the lexical results stand alone.
 func (s *Service) addVectors(ctx context.Context, fu *fusion, q string, a Analysis, f memory.Filter, bestEffort bool) ([]Warning, error) {
-	if s.emb == nil || s.vec == nil || (len(a.Keywords) == 0 && len(a.Singles) == 0) {
+	emb, vec := s.vectors()
+	if emb == nil || vec == nil || (len(a.Keywords) == 0 && len(a.Singles) == 0) {
 		return nil, nil
 	}
-	list, err := s.vectorPath(ctx, q, f)
+	list, err := s.vectorPath(ctx, emb, vec, q, f)
 	switch {
 	case err != nil && bestEffort:
 		code, args := codeOf(err)
@@ -122,15 +125,15 @@ func (s *Service) addVectors(ctx context.Context, fu *fusion, q string, a Analys
 
 // vectorPath embeds the query and asks the vector searcher; matches become index rows, and
 // ids that the index does not know are dropped.
-func (s *Service) vectorPath(ctx context.Context, q string, f memory.Filter) ([]memory.RankedRID, error) {
-	vecs, err := s.emb.Embed(ctx, []string{q})
+func (s *Service) vectorPath(ctx context.Context, emb embed.Embedder, vec vector.Searcher, q string, f memory.Filter) ([]memory.RankedRID, error) {
+	vecs, err := emb.Embed(ctx, []string{q})
 	if err != nil {
 		return nil, err
 	}
 	if len(vecs) != 1 {
 		return nil, nil
 	}
-	matches, err := s.vec.Search(ctx, vecs[0], s.t.Depth, f)
+	matches, err := vec.Search(ctx, vecs[0], s.t.Depth, f)
 	if err != nil {
 		return nil, err
 	}

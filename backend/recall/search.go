@@ -14,6 +14,7 @@ import (
 	"io"
 	"log/slog"
 	"strings"
+	"sync"
 	"time"
 
 	"engram/backend/embed"
@@ -41,11 +42,13 @@ type Options struct {
 // Service is recall over one store.
 type Service struct {
 	store *memory.Store
-	emb   embed.Embedder
-	vec   vector.Searcher
-	opts  Options
-	t     Tuning
-	log   *slog.Logger
+	// vmu guards emb and vec, which SetVectors replaces while searches run.
+	vmu  sync.RWMutex
+	emb  embed.Embedder
+	vec  vector.Searcher
+	opts Options
+	t    Tuning
+	log  *slog.Logger
 
 	sessions *sessionCache
 }
@@ -62,12 +65,31 @@ func New(store *memory.Store, opts Options) *Service {
 	if t.Depth <= 0 {
 		t = DefaultTuning()
 	}
-	s := &Service{store: store, emb: opts.Embedder, vec: opts.Vectors, opts: opts, t: t, log: opts.Logger,
-		sessions: newSessionCache(256)}
-	if s.emb != nil && s.vec == nil {
-		s.vec = vector.NewIndex(store, s.emb.Model())
-	}
+	s := &Service{store: store, opts: opts, t: t, log: opts.Logger, sessions: newSessionCache(256)}
+	s.SetVectors(opts.Embedder, opts.Vectors)
 	return s
+}
+
+// SetVectors switches the vector path to another embedder and searcher (the embeddings
+// settings changed); searches already running finish with the old pair. A nil emb leaves the
+// vector path out; a nil vec with an emb searches the local index of emb's model.
+func (s *Service) SetVectors(emb embed.Embedder, vec vector.Searcher) {
+	if emb != nil && vec == nil {
+		vec = vector.NewIndex(s.store, emb.Model())
+	}
+	if emb == nil {
+		vec = nil
+	}
+	s.vmu.Lock()
+	s.emb, s.vec = emb, vec
+	s.vmu.Unlock()
+}
+
+// vectors returns the current embedder and searcher (both nil without embeddings).
+func (s *Service) vectors() (embed.Embedder, vector.Searcher) {
+	s.vmu.RLock()
+	defer s.vmu.RUnlock()
+	return s.emb, s.vec
 }
 
 // Tuning returns the ranking constants in use.

@@ -24,6 +24,8 @@ type Settings struct {
 	RemoteAddr string `json:"remote_addr"`
 	// LLM is the language model Engram calls (none by default).
 	LLM LLM `json:"llm"`
+	// Embeddings choose the embedder and the vector store (the local embedder by default).
+	Embeddings Embeddings `json:"embeddings"`
 }
 
 // Defaults are the settings of a fresh home.
@@ -44,6 +46,9 @@ type Patch struct {
 	RemoteAddr *string `json:"remote_addr,omitempty"`
 	// LLM changes the language model's provider, base URL, model or streaming.
 	LLM *LLMPatch `json:"llm,omitempty"`
+	// Embeddings change the embedder or the vector store; vectors are then computed again in
+	// the background.
+	Embeddings *EmbeddingsPatch `json:"embeddings,omitempty"`
 }
 
 // CodeInvalid is the code of a refused value; its i18n key is "error.invalid_setting".
@@ -157,6 +162,10 @@ func (s *Service) Update(ctx context.Context, p Patch) (Settings, error) {
 		st.RemoteAddr = *p.RemoteAddr
 	}
 	if err := applyLLM(&st.LLM, p.LLM); err != nil {
+		s.mu.Unlock()
+		return st, err
+	}
+	if err := applyEmbeddings(&st.Embeddings, p.Embeddings); err != nil {
 		s.mu.Unlock()
 		return st, err
 	}

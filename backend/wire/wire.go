@@ -35,7 +35,8 @@ type Options struct {
 	// Passive is for one-shot processes (CLI verbs): the organizer never executes a run
 	// there, it queues Run Now for the long-running process to take.
 	Passive bool
-	// Embed picks the embedder; the zero value is the local one (no download, no network).
+	// Embed, when set, picks the embedder instead of Settings → Embeddings (tests, bench);
+	// the zero value follows the settings (the local embedder on a fresh home).
 	Embed embed.Config
 	// Remote answers Settings → Remote access; nil when the process runs no bridge.
 	Remote api.Remote
@@ -51,8 +52,9 @@ type Services struct {
 	Events    *api.Hub
 	Organizer *organizer.Service
 	Recall    *recall.Service
-	// Indexer computes vectors in the background; nil without an embedder.
-	Indexer *vector.Indexer
+	// Embeddings hold the embedder, vector backend and background indexer the settings (or
+	// Options.Embed) name, replaced when Settings → Embeddings change.
+	Embeddings *vector.Runtime
 	// Hook runs agent hooks (Claude Code's Stop hook) on this home.
 	Hook *hook.Service
 	// SessionSummariser folds long sessions into their summary (an LLM); nil keeps the
@@ -110,20 +112,13 @@ func Open(ctx context.Context, o Options) (*Services, error) {
 		return nil, err
 	}
 	s.Organizer = org
+	s.Recall = recall.New(st, recall.Options{Logger: o.Logger})
 	// Vectors are computed in the background by long-running processes (Background); a
 	// one-shot CLI searches with the vectors there are.
-	emb, err := vector.Build(o.Embed, st, o.Logger)
-	if err != nil {
+	if err := s.openEmbeddings(); err != nil {
 		s.Close()
 		return nil, err
 	}
-	ropts := recall.Options{Logger: o.Logger}
-	if emb.Embedder != nil {
-		ropts.Embedder, ropts.Vectors = emb.Embedder, emb.Searcher
-		s.Indexer = vector.NewIndexer(st, emb.Embedder, vector.IndexerOptions{Sink: emb.Sink, Logger: o.Logger,
-			OnProgress: func(p vector.Progress) { s.Events.Publish(api.EventEmbeddingProgress, p) }})
-	}
-	s.Recall = recall.New(st, ropts)
 	s.Hook = hook.New(hook.Options{Store: st, Home: o.Home, Logger: o.Logger})
 	planner := o.Planner
 	if planner == nil {
@@ -144,7 +139,7 @@ func Open(ctx context.Context, o Options) (*Services, error) {
 // API is the method table over these services, acting as actor; ctx bounds every call.
 func (s *Services) API(ctx context.Context, actor string) *api.API {
 	return api.New(ctx, api.Deps{Store: s.Store, Catalog: s.opts.Catalog, Settings: s.Settings, Events: s.Events,
-		Remote: s.opts.Remote, Recall: s.Recall, Indexer: s.Indexer, Version: s.opts.Version, Organizer: s.Organizer,
+		Remote: s.opts.Remote, Recall: s.Recall, Embeddings: s.Embeddings, Version: s.opts.Version, Organizer: s.Organizer,
 		Hook: s.Hook, SessionSummariser: s.SessionSummariser, OnSessionDeleted: s.OnSessionDeleted,
 		Extraction: s.Extraction, LLM: s.LLM, Keys: s.Keys}, actor)
 }
@@ -159,8 +154,8 @@ func (s *Services) Background() {
 			s.opts.Logger.Warn("engram: file watcher stopped", "err", err)
 		}
 	}()
-	if s.Indexer != nil {
-		stop := s.Indexer.Start(s.ctx)
+	if s.Embeddings != nil {
+		stop := s.Embeddings.Start(s.ctx)
 		s.wg.Add(1)
 		go func() {
 			defer s.wg.Done()

@@ -18,7 +18,7 @@ func TestOpenWiresOneRecallForEveryAPI(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if svc.Recall == nil || svc.Indexer == nil || svc.Organizer == nil || svc.Events == nil {
+		if svc.Recall == nil || svc.Indexer() == nil || svc.Organizer == nil || svc.Events == nil {
 			t.Fatalf("services missing: %+v", svc)
 		}
 		if !passive {

@@ -9,6 +9,7 @@ import (
 	"engram/backend/memory"
 	"engram/backend/organizer"
 	"engram/backend/settings"
+	"engram/backend/vector"
 )
 
 // entry is one interface to write: its TypeScript name, the Go struct whose JSON it describes,
@@ -145,6 +146,14 @@ var sections = []section{
 		{"UsageGroup", t[memory.UsageGroup](), "Calls, tokens and cost sharing one key (purpose, model or day).", ""},
 		{"UsageSummary", t[memory.UsageSummary](), "", ""},
 	}},
+	{"embeddings (backend/embed, backend/vector, backend/api/embeddings.go)", []entry{
+		{"EmbeddingsSettings", t[settings.Embeddings](), "Settings → Embeddings (the key is not a setting).", ""},
+		{"EmbeddingsSettingsPatch", t[settings.EmbeddingsPatch](), "", ""},
+		{"EmbeddingProgress", t[vector.Progress](), "How far the background (re-)embedding is for model (event embedding.progress).", ""},
+		{"EmbeddingStatus", t[api.EmbeddingStatus](), "What runs now and the saved choice; key_set says whether a key is filed, never the key.", ""},
+		{"SetEmbeddingsKeyParams", t[api.SetEmbeddingsKeyParams](), "", ""},
+		{"EmbeddingsTestResult", t[api.EmbeddingsTestResult](), "", ""},
+	}},
 }
 
 // named maps Go types to the hand-written TypeScript types (types.manual.ts) they encode as.
@@ -191,19 +200,25 @@ var fields = map[string]string{
 	"SessionDetail.turns":   "AgentSessionTurn[]",
 	"AgentSessionTurn.role": "'user' | 'assistant'",
 	// The api never leaves these lists nil.
-	"ExtractionReport.applied":     "ExtractionAppliedItem[]",
-	"ExtractionReport.rejected":    "ExtractionRejectedItem[]",
-	"ExtractionRunsResult.runs":    "ExtractionRun[]",
-	"ExtractionSettings.agents":    "string[]",
-	"ExtractionRequest.messages":   "ExtractionMessage[]",
-	"ExtractionRunSummary.status":  "ExtractionStatus",
-	"ExtractionStatusEvent.status": "ExtractionStatus",
-	"LLMSettings.provider":         "LLMProvider",
-	"LLMSettingsPatch.provider":    "?LLMProvider",
-	"LLMStatus.provider":           "LLMProvider",
-	"UsageSummary.by_purpose":      "UsageGroup[]",
-	"UsageSummary.by_model":        "UsageGroup[]",
-	"UsageSummary.by_day":          "UsageGroup[]",
+	"ExtractionReport.applied":               "ExtractionAppliedItem[]",
+	"ExtractionReport.rejected":              "ExtractionRejectedItem[]",
+	"ExtractionRunsResult.runs":              "ExtractionRun[]",
+	"ExtractionSettings.agents":              "string[]",
+	"ExtractionRequest.messages":             "ExtractionMessage[]",
+	"ExtractionRunSummary.status":            "ExtractionStatus",
+	"ExtractionStatusEvent.status":           "ExtractionStatus",
+	"LLMSettings.provider":                   "LLMProvider",
+	"LLMSettingsPatch.provider":              "?LLMProvider",
+	"LLMStatus.provider":                     "LLMProvider",
+	"UsageSummary.by_purpose":                "UsageGroup[]",
+	"EmbeddingsSettings.provider":            "EmbeddingsProvider",
+	"EmbeddingsSettings.vector_backend":      "VectorBackend",
+	"EmbeddingsSettingsPatch.provider":       "?EmbeddingsProvider",
+	"EmbeddingsSettingsPatch.vector_backend": "?VectorBackend",
+	"EmbeddingStatus.provider":               "'local' | 'openai' | 'off'",
+	"EmbeddingStatus.backend":                "'sqlite' | 'http' | ''",
+	"UsageSummary.by_model":                  "UsageGroup[]",
+	"UsageSummary.by_day":                    "UsageGroup[]",
 }
 
 // aliases are written after the interfaces.
@@ -212,4 +227,6 @@ var aliases = []string{
 	"export type ExtractionSettingsPatch = Partial<ExtractionSettings>",
 	"export type ExtractionStatus = 'queued' | 'running' | 'done' | 'partial' | 'noop' | 'skipped' | 'failed'",
 	"export type LLMProvider = '' | 'openai' | 'anthropic'",
+	"export type EmbeddingsProvider = '' | 'local' | 'openai' | 'off'",
+	"export type VectorBackend = '' | 'sqlite' | 'http'",
 }

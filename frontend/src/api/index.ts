@@ -36,6 +36,9 @@ import type {
   KVListParams,
   KVListResult,
   LLMStatus,
+  EmbeddingStatus,
+  SetEmbeddingsKeyParams,
+  EmbeddingsTestResult,
   LLMTestResult,
   SetKeyParams,
   UsageParams,
@@ -188,6 +191,12 @@ export const llmStatus = () => call<LLMStatus>('llm.status')
 export const llmSetKey = (p: SetKeyParams) => call<LLMStatus>('llm.setKey', p)
 /** One tiny real call: ok with latency, or the translated error in the result. */
 export const llmTest = () => call<LLMTestResult>('llm.test')
+/** Settings → Embeddings: what runs now, the saved choice, key set or not, progress. */
+export const embedStatus = () => call<EmbeddingStatus>('recall.embedStatus')
+/** Files (or with clear, removes) the key of the embeddings endpoint; desktop window only. */
+export const embeddingsSetKey = (p: SetEmbeddingsKeyParams) => call<EmbeddingStatus>('embeddings.setKey', p)
+/** Embeds one short text with the running embedder: ok with its width, or the translated error. */
+export const embeddingsTest = () => call<EmbeddingsTestResult>('embeddings.test')
 export const usageSummary = (p: UsageParams = {}) => call<UsageSummary>('usage.summary', p)
 
 export type { ConnectionState } from './ws'

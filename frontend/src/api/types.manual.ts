@@ -2,7 +2,16 @@
 // the UI narrows, settings, error payloads and events. The JSON shapes of the Go structs are
 // generated into types.ts (make types), which re-exports this file; import from './types'.
 
-import type { ExtractionStatusEvent, LLMSettings, LLMSettingsPatch, OrganizerProgress, RemoteStatus } from './types'
+import type {
+  EmbeddingProgress,
+  EmbeddingsSettings,
+  EmbeddingsSettingsPatch,
+  ExtractionStatusEvent,
+  LLMSettings,
+  LLMSettingsPatch,
+  OrganizerProgress,
+  RemoteStatus,
+} from './types'
 
 export type Scope = 'global' | 'project' | 'agent'
 export type MemoryType = 'user' | 'feedback' | 'project' | 'reference' | 'experience' | 'daily'
@@ -29,6 +38,8 @@ export interface Settings {
   remote_addr?: string
   /** Settings → LLM (the key is not a setting). */
   llm?: LLMSettings
+  /** Settings → Embeddings (the key is not a setting). */
+  embeddings?: EmbeddingsSettings
   [key: string]: unknown
 }
 
@@ -38,6 +49,7 @@ export interface SettingsUpdate {
   remote_enabled?: boolean
   remote_addr?: string
   llm?: LLMSettingsPatch
+  embeddings?: EmbeddingsSettingsPatch
 }
 
 export interface ReadParams {
@@ -142,5 +154,7 @@ export interface EventMap {
   /** The set of unreadable files changed (memory.problems has the list). */
   'memory.problems': unknown
   'kv.changed': KVChangedEvent
+  /** Background (re-)embedding progress of the current model (recall.embedStatus has it too). */
+  'embedding.progress': EmbeddingProgress
   [name: string]: unknown
 }

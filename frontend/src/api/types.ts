@@ -936,7 +936,65 @@ export interface UsageSummary {
   by_day: UsageGroup[]
 }
 
+// ---------------------------------------------------------------- embeddings (backend/embed, backend/vector, backend/api/embeddings.go)
+
+/** Settings → Embeddings (the key is not a setting). */
+export interface EmbeddingsSettings {
+  provider: EmbeddingsProvider
+  base_url: string
+  model: string
+  vector_backend: VectorBackend
+  vector_url: string
+}
+
+export interface EmbeddingsSettingsPatch {
+  provider?: EmbeddingsProvider
+  base_url?: string | null
+  model?: string | null
+  vector_backend?: VectorBackend
+  vector_url?: string | null
+}
+
+/** How far the background (re-)embedding is for model (event embedding.progress). */
+export interface EmbeddingProgress {
+  model: string
+  done: number
+  total: number
+  running: boolean
+  error?: string
+  at: string
+}
+
+/** What runs now and the saved choice; key_set says whether a key is filed, never the key. */
+export interface EmbeddingStatus {
+  settings: EmbeddingsSettings
+  provider: 'local' | 'openai' | 'off'
+  model: string
+  backend: 'sqlite' | 'http' | ''
+  progress: EmbeddingProgress
+  key_set: boolean
+  local: boolean
+  endpoint: string
+  error?: ErrorPayload | null
+}
+
+export interface SetEmbeddingsKeyParams {
+  key?: string
+  clear?: boolean
+}
+
+export interface EmbeddingsTestResult {
+  ok: boolean
+  provider: string
+  model: string
+  dim: number
+  latency_ms: number
+  error?: ErrorPayload | null
+}
+
 export type OrganizerSettingsPatch = Partial<OrganizerSettings>
 export type ExtractionSettingsPatch = Partial<ExtractionSettings>
 export type ExtractionStatus = 'queued' | 'running' | 'done' | 'partial' | 'noop' | 'skipped' | 'failed'
 export type LLMProvider = '' | 'openai' | 'anthropic'
+export type EmbeddingsProvider = '' | 'local' | 'openai' | 'off'
+export type VectorBackend = '' | 'sqlite' | 'http'

@@ -1,7 +1,19 @@
 // The one stand-in of the end-to-end tests: a loopback OpenAI-compatible server (the wire of
-// POST /v1/chat/completions, plain JSON or server-sent events with a usage chunk and [DONE]),
+// POST /v1/chat/completions, plain JSON or server-sent events with a usage chunk and [DONE], and
+// POST /v1/embeddings),
 // the way Ollama or vLLM answers on this computer. It records what it was sent.
 import http from 'node:http'
+
+// wordVector hashes each word into one of 32 buckets: texts sharing words are near.
+function wordVector(text) {
+  const v = new Array(32).fill(0)
+  for (const w of text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean)) {
+    let h = 0
+    for (const c of w) h = (h * 31 + c.codePointAt(0)) >>> 0
+    v[h % 32] += 1
+  }
+  return v
+}
 
 export async function startOpenAI(reply = 'pong') {
   const requests = []
@@ -16,6 +28,13 @@ export async function startOpenAI(reply = 'pong') {
         /* recorded as {} */
       }
       requests.push({ path: req.url, headers: req.headers, body })
+      if (req.method === 'POST' && req.url === '/v1/embeddings') {
+        // OpenAI's embeddings wire: one vector per input, in order, from the words it holds.
+        const inputs = Array.isArray(body.input) ? body.input : [body.input]
+        const data = inputs.map((text, index) => ({ object: 'embedding', index, embedding: wordVector(String(text)) }))
+        res.writeHead(200, { 'Content-Type': 'application/json' })
+        return res.end(JSON.stringify({ object: 'list', model: body.model, data, usage: { prompt_tokens: inputs.length, total_tokens: inputs.length } }))
+      }
       if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
         res.writeHead(404, { 'Content-Type': 'application/json' })
         return res.end(JSON.stringify({ error: { message: 'no such endpoint', type: 'invalid_request_error' } }))

@@ -246,6 +246,40 @@
       ...(configured ? {} : { error: { code: 'llm_not_configured', i18n_key: 'error.llm_not_configured', args: {}, message: 'not configured' } }),
     }
   }
+  // ---------------------------------------------------------------- embeddings
+  // opts.embed: 'local' (default: 120 memories embedded), 'reembedding' (an OpenAI-compatible
+  // model half-way through re-embedding, key set), 'nokey' (OpenAI's public API without a key,
+  // its pass failing) or 'off'. Progress after a save is pushed by the scenario
+  // (window.__fakeEmit), never by a timer.
+  const EMBED_TOTAL = 120
+  const emb =
+    opts.embed === 'reembedding'
+      ? { provider: 'openai', base_url: 'http://127.0.0.1:11434/v1', model: 'nomic-embed-text', vector_backend: '', vector_url: '', key_set: true }
+      : opts.embed === 'nokey'
+        ? { provider: 'openai', base_url: '', model: 'text-embedding-3-small', vector_backend: '', vector_url: '', key_set: false }
+        : { provider: opts.embed === 'off' ? 'off' : '', base_url: '', model: '', vector_backend: '', vector_url: '', key_set: false }
+  const embModel = () => (emb.provider === 'openai' ? 'openai:' + emb.model : emb.provider === 'off' ? '' : 'local:hash-256')
+  let embProgress =
+    opts.embed === 'reembedding'
+      ? { model: embModel(), done: 46, total: EMBED_TOTAL, running: true, at: ago(0) }
+      : opts.embed === 'nokey'
+        ? { model: embModel(), done: 0, total: EMBED_TOTAL, running: false, error: 'embed: 401 Unauthorized', at: ago(0) }
+        : { model: embModel(), done: EMBED_TOTAL, total: EMBED_TOTAL, running: false, at: ago(0) }
+  const embedStatus = () => {
+    const { key_set, ...settingsPart } = emb
+    const endpoint = emb.provider === 'openai' ? emb.base_url || 'https://api.openai.com/v1' : ''
+    const off = emb.provider === 'off'
+    return {
+      settings: settingsPart,
+      provider: off ? 'off' : emb.provider || 'local',
+      model: embModel(),
+      backend: off ? '' : emb.vector_backend || 'sqlite',
+      progress: off ? { model: '', done: 0, total: 0, running: false, at: ago(0) } : embProgress,
+      key_set,
+      local: /^https?:\/\/(localhost|127\.)/.test(endpoint),
+      endpoint,
+    }
+  }
   const PURPOSES = [
     ['extraction', 'gpt-4o-mini', 1800, 160, 0.15, 0.6],
     ['organizer_plan', 'claude-sonnet-4-20250514', 9000, 1200, 3, 15],
@@ -520,6 +554,16 @@
     SettingsService: {
       Get: async () => ({ ...settings }),
       Update: async (p) => {
+        if (p.embeddings) {
+          const e = p.embeddings
+          if (e.base_url && !/^https?:\/\/[^/\s]+/.test(e.base_url))
+            return fail('invalid_setting', { Field: 'embeddings.base_url', Value: e.base_url })
+          if ((e.provider ?? emb.provider) === 'openai' && !(e.model ?? emb.model)) return fail('invalid_setting', { Field: 'embeddings.model', Value: '' })
+          Object.assign(emb, e)
+          embProgress = { model: embModel(), done: 0, total: EMBED_TOTAL, running: emb.provider !== 'off', at: ago(0) }
+          p = { ...p }
+          delete p.embeddings
+        }
         if (p.llm) {
           if ('base_url' in p.llm && p.llm.base_url && !/^https?:\/\/[^/\s]+/.test(p.llm.base_url))
             return fail('invalid_setting', { Field: 'llm.base_url', Value: p.llm.base_url })
@@ -577,6 +621,24 @@
             error: { code: 'llm_auth_failed', i18n_key: 'error.llm_auth_failed', args: { Status: 401 }, message: 'auth failed' },
           }
         return { ok: true, provider: llm.provider, model: llm.model, latency_ms: 623, reply: 'pong' }
+      },
+    },
+    RecallService: {
+      EmbedStatus: async () => embedStatus(),
+    },
+    EmbeddingsService: {
+      SetKey: async (p) => {
+        if (opts.transport === 'ws') return fail('embeddings_key_desktop_only')
+        if (!p.clear && !(p.key || '').trim()) return fail('llm_key_empty')
+        emb.key_set = !p.clear
+        if (emb.key_set) embProgress = { model: embModel(), done: 0, total: EMBED_TOTAL, running: true, at: ago(0) }
+        return embedStatus()
+      },
+      Test: async () => {
+        if (emb.provider === 'off') return { ok: false, provider: 'off', model: '', dim: 0, latency_ms: 0, error: { code: 'embeddings_off', i18n_key: 'error.embeddings_off', args: {}, message: 'off' } }
+        if (emb.provider === 'openai' && !emb.key_set && !embedStatus().local)
+          return { ok: false, provider: 'openai', model: embModel(), dim: 0, latency_ms: 311, error: { code: 'embedding_failed', i18n_key: 'error.embedding_failed', args: { Model: embModel(), Detail: 'HTTP 401 Unauthorized' }, message: 'failed' } }
+        return { ok: true, provider: emb.provider || 'local', model: embModel(), dim: emb.provider === 'openai' ? 768 : 256, latency_ms: emb.provider === 'openai' ? 48 : 1 }
       },
     },
     UsageService: {

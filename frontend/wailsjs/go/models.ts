@@ -415,18 +415,6 @@ export namespace api {
 		}
 	}
 	
-	export class Empty {
-	
-	
-	    static createFrom(source: any = {}) {
-	        return new Empty(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	
-	    }
-	}
 	export class Error {
 	    code: string;
 	    i18n_key: string;
@@ -445,6 +433,105 @@ export namespace api {
 	        this.message = source["message"];
 	    }
 	}
+	export class EmbeddingStatus {
+	    settings: settings.Embeddings;
+	    provider: string;
+	    model: string;
+	    backend: string;
+	    progress: vector.Progress;
+	    key_set: boolean;
+	    local: boolean;
+	    endpoint: string;
+	    error?: Error;
+	
+	    static createFrom(source: any = {}) {
+	        return new EmbeddingStatus(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.settings = this.convertValues(source["settings"], settings.Embeddings);
+	        this.provider = source["provider"];
+	        this.model = source["model"];
+	        this.backend = source["backend"];
+	        this.progress = this.convertValues(source["progress"], vector.Progress);
+	        this.key_set = source["key_set"];
+	        this.local = source["local"];
+	        this.endpoint = source["endpoint"];
+	        this.error = this.convertValues(source["error"], Error);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class EmbeddingsTestResult {
+	    ok: boolean;
+	    provider: string;
+	    model: string;
+	    dim: number;
+	    latency_ms: number;
+	    error?: Error;
+	
+	    static createFrom(source: any = {}) {
+	        return new EmbeddingsTestResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.ok = source["ok"];
+	        this.provider = source["provider"];
+	        this.model = source["model"];
+	        this.dim = source["dim"];
+	        this.latency_ms = source["latency_ms"];
+	        this.error = this.convertValues(source["error"], Error);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Empty {
+	
+	
+	    static createFrom(source: any = {}) {
+	        return new Empty(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	
+	    }
+	}
+	
 	export class ExportParams {
 	    scope?: string;
 	    workdir?: string;
@@ -1367,6 +1454,20 @@ export namespace api {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.id = source["id"];
 	        this.agent = source["agent"];
+	    }
+	}
+	export class SetEmbeddingsKeyParams {
+	    key?: string;
+	    clear?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new SetEmbeddingsKeyParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.key = source["key"];
+	        this.clear = source["clear"];
 	    }
 	}
 	export class SetKeyParams {
@@ -4016,6 +4117,46 @@ export namespace recall {
 
 export namespace settings {
 	
+	export class Embeddings {
+	    provider: string;
+	    base_url: string;
+	    model: string;
+	    vector_backend: string;
+	    vector_url: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Embeddings(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.provider = source["provider"];
+	        this.base_url = source["base_url"];
+	        this.model = source["model"];
+	        this.vector_backend = source["vector_backend"];
+	        this.vector_url = source["vector_url"];
+	    }
+	}
+	export class EmbeddingsPatch {
+	    provider?: string;
+	    base_url?: string;
+	    model?: string;
+	    vector_backend?: string;
+	    vector_url?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new EmbeddingsPatch(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.provider = source["provider"];
+	        this.base_url = source["base_url"];
+	        this.model = source["model"];
+	        this.vector_backend = source["vector_backend"];
+	        this.vector_url = source["vector_url"];
+	    }
+	}
 	export class LLM {
 	    provider: string;
 	    base_url: string;
@@ -4058,6 +4199,7 @@ export namespace settings {
 	    remote_enabled?: boolean;
 	    remote_addr?: string;
 	    llm?: LLMPatch;
+	    embeddings?: EmbeddingsPatch;
 	
 	    static createFrom(source: any = {}) {
 	        return new Patch(source);
@@ -4070,6 +4212,7 @@ export namespace settings {
 	        this.remote_enabled = source["remote_enabled"];
 	        this.remote_addr = source["remote_addr"];
 	        this.llm = this.convertValues(source["llm"], LLMPatch);
+	        this.embeddings = this.convertValues(source["embeddings"], EmbeddingsPatch);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -4097,6 +4240,7 @@ export namespace settings {
 	    remote_enabled: boolean;
 	    remote_addr: string;
 	    llm: LLM;
+	    embeddings: Embeddings;
 	
 	    static createFrom(source: any = {}) {
 	        return new Settings(source);
@@ -4110,6 +4254,7 @@ export namespace settings {
 	        this.remote_enabled = source["remote_enabled"];
 	        this.remote_addr = source["remote_addr"];
 	        this.llm = this.convertValues(source["llm"], LLM);
+	        this.embeddings = this.convertValues(source["embeddings"], Embeddings);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

@@ -1,0 +1,94 @@
+package wire
+
+import (
+	"context"
+	"sync"
+
+	"engram/backend/api"
+	"engram/backend/embed"
+	"engram/backend/llm"
+	"engram/backend/settings"
+	"engram/backend/vector"
+)
+
+// openEmbeddings builds the embedder, vector backend and indexer that the settings name (or
+// Options.Embed, an override for tests and benchmarks) and rebuilds them whenever the
+// embeddings settings change. A configuration that cannot be built is reported by
+// recall.embedStatus and leaves the vector path off; it does not stop the app from opening,
+// except an invalid Options.Embed, which is a programming error.
+func (s *Services) openEmbeddings() error {
+	s.Embeddings = vector.NewRuntime(s.Store, vector.RuntimeOptions{
+		Logger: s.opts.Logger,
+		Indexer: vector.IndexerOptions{Logger: s.opts.Logger,
+			OnProgress: func(p vector.Progress) { s.Events.Publish(api.EventEmbeddingProgress, p) }},
+		OnSwitch: func(st vector.Setup) { s.Recall.SetVectors(st.Embedder, st.Searcher) },
+		Config:   s.embedConfig,
+	})
+	if s.opts.Embed != (embed.Config{}) {
+		return s.Embeddings.Reload(s.ctx)
+	}
+	cur, err := s.Settings.Get(s.ctx)
+	if err != nil {
+		return err
+	}
+	var mu sync.Mutex
+	last := cur.Embeddings
+	if err := s.Embeddings.Reload(s.ctx); err != nil {
+		s.opts.Logger.Warn("engram: unable to set up embeddings; vector search is off", "err", err)
+	}
+	// Any settings change notifies; only a change of the embeddings part costs a re-embed.
+	s.Settings.OnChange(func(st settings.Settings) {
+		mu.Lock()
+		defer mu.Unlock()
+		if st.Embeddings == last {
+			return
+		}
+		last = st.Embeddings
+		if err := s.Embeddings.Reload(s.ctx); err != nil {
+			s.opts.Logger.Warn("engram: unable to set up embeddings; vector search is off", "err", err)
+		}
+	})
+	return nil
+}
+
+// embedConfig is the configuration to run now: Options.Embed when set, else Settings →
+// Embeddings with the key filed for the endpoint. The key only ever travels in memory, to
+// the embeddings client.
+func (s *Services) embedConfig(ctx context.Context) (embed.Config, error) {
+	if s.opts.Embed != (embed.Config{}) {
+		return s.opts.Embed, nil
+	}
+	st, err := s.Settings.Get(ctx)
+	if err != nil {
+		return embed.Config{}, err
+	}
+	e := st.Embeddings
+	cfg := embed.Config{Provider: e.EffectiveProvider(), Model: e.Model, VectorBackend: e.EffectiveBackend(),
+		VectorStoreURL: e.VectorURL}
+	if cfg.Provider == "openai" {
+		cfg.BaseURL = embeddingsEndpoint(e)
+		key, err := s.Keys.Get(llm.ProviderOpenAI, cfg.BaseURL)
+		if err != nil {
+			return embed.Config{}, err
+		}
+		cfg.APIKey = key
+	}
+	return cfg, nil
+}
+
+// embeddingsEndpoint is the base URL an "openai" embeddings setting calls: OpenAI's public API
+// when none is set.
+func embeddingsEndpoint(e settings.Embeddings) string {
+	if e.BaseURL == "" {
+		return llm.OpenAIBaseURL
+	}
+	return e.BaseURL
+}
+
+// Indexer is the current background indexer (nil when embeddings are off).
+func (s *Services) Indexer() *vector.Indexer {
+	if s.Embeddings == nil {
+		return nil
+	}
+	return s.Embeddings.Indexer()
+}
