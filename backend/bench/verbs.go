@@ -7,11 +7,24 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/pprof"
 )
 
 // Run answers `engram bench store|recall|extraction|bridge|mcp|hook|locomo`, the command line already read by
 // the CLI: figures to stdout (JSON with jsonOut), progress to stderr.
 func Run(ctx context.Context, what string, sizes []int, file string, jsonOut bool, stdout, stderr io.Writer) error {
+	// ENGRAM_BENCH_CPUPROFILE=FILE writes a CPU profile of the run (go tool pprof FILE).
+	if path := os.Getenv("ENGRAM_BENCH_CPUPROFILE"); path != "" {
+		f, err := os.Create(path)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
 	switch what {
 	case "store":
 		var figs []StoreFigures
