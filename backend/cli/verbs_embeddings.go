@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -32,34 +31,12 @@ func (r *runner) embeddings(_ context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		if r.json {
-			r.emitJSON(r.env.Stdout, res)
-		} else if res.OK {
-			fmt.Fprintln(r.env.Stdout, r.t("cli.embeddings_test_ok", map[string]any{"Model": res.Model, "Dim": res.Dim, "Ms": res.LatencyMS}))
-		}
-		if !res.OK {
-			if !r.json && res.Error != nil {
-				fmt.Fprintln(r.env.Stderr, r.t("cli.error", map[string]any{"Message": res.Error.Message}))
-			}
-			return errSilent
-		}
-	case "key set":
-		fmt.Fprintln(r.env.Stderr, r.t("cli.llm_key_prompt", nil))
-		line, err := bufio.NewReader(io.LimitReader(r.env.Stdin, 8<<10)).ReadString('\n')
-		if err != nil && err != io.EOF {
-			return err
-		}
-		st, err := r.api.Embeddings.SetKey(api.SetEmbeddingsKeyParams{Key: strings.TrimSpace(line)})
-		if err != nil {
-			return err
-		}
-		r.out(st, func(w io.Writer) { fmt.Fprintln(w, r.t("cli.llm_key_saved", nil)) })
-	case "key clear":
-		st, err := r.api.Embeddings.SetKey(api.SetEmbeddingsKeyParams{Clear: true})
-		if err != nil {
-			return err
-		}
-		r.out(st, func(w io.Writer) { fmt.Fprintln(w, r.t("cli.llm_key_cleared", nil)) })
+		return r.testResult(res, res.OK, res.Error, r.t("cli.embeddings_test_ok",
+			map[string]any{"Model": res.Model, "Dim": res.Dim, "Ms": res.LatencyMS}))
+	case "key set", "key clear":
+		return r.keyVerb(pos[1] == "set", func(key string, clear bool) (any, error) {
+			return r.api.Embeddings.SetKey(api.SetEmbeddingsKeyParams{Key: key, Clear: clear})
+		})
 	default:
 		return usageError(r.t("cli.missing_arg", map[string]any{"Command": "embeddings", "What": what}))
 	}

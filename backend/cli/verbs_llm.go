@@ -119,37 +119,56 @@ func (r *runner) llm(_ context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		if r.json {
-			r.emitJSON(r.env.Stdout, res)
-		} else if res.OK {
-			fmt.Fprintln(r.env.Stdout, r.t("cli.llm_test_ok", map[string]any{"Provider": res.Provider, "Model": res.Model, "Ms": res.LatencyMS}))
-		}
-		if !res.OK {
-			if !r.json && res.Error != nil {
-				fmt.Fprintln(r.env.Stderr, r.t("cli.error", map[string]any{"Message": res.Error.Message}))
-			}
-			return errSilent
-		}
-	case "key set":
+		return r.testResult(res, res.OK, res.Error, r.t("cli.llm_test_ok",
+			map[string]any{"Provider": res.Provider, "Model": res.Model, "Ms": res.LatencyMS}))
+	case "key set", "key clear":
+		return r.keyVerb(pos[1] == "set", func(key string, clear bool) (any, error) {
+			return r.api.LLM.SetKey(api.SetKeyParams{Key: key, Clear: clear})
+		})
+	default:
+		return usageError(r.t("cli.missing_arg", map[string]any{"Command": "llm", "What": what}))
+	}
+	return nil
+}
+
+// testResult prints a connection test (llm test, embeddings test): okLine when it passed, the
+// translated failure on stderr (and a non-zero exit) when not; --json prints the result as is.
+func (r *runner) testResult(res any, ok bool, failure *api.Error, okLine string) error {
+	if r.json {
+		r.emitJSON(r.env.Stdout, res)
+	} else if ok {
+		fmt.Fprintln(r.env.Stdout, okLine)
+	}
+	if ok {
+		return nil
+	}
+	if !r.json && failure != nil {
+		fmt.Fprintln(r.env.Stderr, r.t("cli.error", map[string]any{"Message": failure.Message}))
+	}
+	return errSilent
+}
+
+// keyVerb runs `… key set` (the key read from stdin, never from the command line, where the
+// shell history and ps would see it) and `… key clear` through save.
+func (r *runner) keyVerb(set bool, save func(key string, clear bool) (any, error)) error {
+	key := ""
+	if set {
 		fmt.Fprintln(r.env.Stderr, r.t("cli.llm_key_prompt", nil))
 		line, err := bufio.NewReader(io.LimitReader(r.env.Stdin, 8<<10)).ReadString('\n')
 		if err != nil && err != io.EOF {
 			return err
 		}
-		st, err := r.api.LLM.SetKey(api.SetKeyParams{Key: strings.TrimSpace(line)})
-		if err != nil {
-			return err
-		}
-		r.out(st, func(w io.Writer) { fmt.Fprintln(w, r.t("cli.llm_key_saved", nil)) })
-	case "key clear":
-		st, err := r.api.LLM.SetKey(api.SetKeyParams{Clear: true})
-		if err != nil {
-			return err
-		}
-		r.out(st, func(w io.Writer) { fmt.Fprintln(w, r.t("cli.llm_key_cleared", nil)) })
-	default:
-		return usageError(r.t("cli.missing_arg", map[string]any{"Command": "llm", "What": what}))
+		key = strings.TrimSpace(line)
 	}
+	st, err := save(key, !set)
+	if err != nil {
+		return err
+	}
+	done := "cli.llm_key_cleared"
+	if set {
+		done = "cli.llm_key_saved"
+	}
+	r.out(st, func(w io.Writer) { fmt.Fprintln(w, r.t(done, nil)) })
 	return nil
 }
 
