@@ -217,4 +217,3 @@ func TestExtractThroughTheBinary(t *testing.T) {
 		t.Fatalf("bad input: %d %q", code, errs)
 	}
 }
-

@@ -12,7 +12,6 @@ import (
 	"testing"
 )
 
-
 // binHome runs the real binary on one temporary home.
 type binHome struct {
 	t        *testing.T

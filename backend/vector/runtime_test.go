@@ -76,7 +76,10 @@ func TestRuntimeSwitches(t *testing.T) {
 				return
 			}
 			model := rt.Embedder().Model()
-			waitFor(t, func() bool { p := rt.State().Progress; return p.Model == model && p.Total == 3 && p.Done == 3 && !p.Running })
+			waitFor(t, func() bool {
+				p := rt.State().Progress
+				return p.Model == model && p.Total == 3 && p.Done == 3 && !p.Running
+			})
 			if done, total, err := s.VectorCounts(ctx, model); err != nil || done != 3 || total != 3 {
 				t.Fatalf("vectors of %s: %d/%d %v", model, done, total, err)
 			}
