@@ -91,6 +91,8 @@ test-ui: frontend
 # second browser and a raw websocket client, a server restart. Screenshots: build/shots/e2e-*.png.
 test-e2e: node-deps cli
 	ENGRAM_CLI=$(BIN)/engram-cli node frontend/tests/e2e/run.mjs build/shots
+	@set -e; for f in frontend/tests/e2e/*.e2e.mjs; do [ -e "$$f" ] || continue; \
+		echo "==> $$f"; ENGRAM_CLI=$(BIN)/engram-cli E2E_SCRIPT="$$f" node frontend/tests/e2e/run.mjs build/shots; done
 
 smoke: build cli
 	build/scripts/smoke.sh

@@ -57,8 +57,17 @@ $MAKE --no-print-directory test-ui
 self_reported visual $?
 
 echo "==> e2e"
-$MAKE --no-print-directory test-e2e
+$MAKE --no-print-directory cli >/dev/null
+ENGRAM_CLI=build/bin/engram-cli node frontend/tests/e2e/run.mjs build/shots
 self_reported e2e $?
+# Feature suites (frontend/tests/e2e/*.e2e.mjs), each reporting as e2e-<name>.
+for f in frontend/tests/e2e/*.e2e.mjs; do
+  [ -e "$f" ] || continue
+  n="e2e-$(basename "$f" .e2e.mjs)"
+  echo "==> $n"
+  ENGRAM_CLI=build/bin/engram-cli E2E_SCRIPT="$f" node frontend/tests/e2e/run.mjs build/shots
+  self_reported "$n" $?
+done
 
 check "go vet" "$GO" vet ./...
 check "go vet (desktop tags)" env CGO_ENABLED=1 "$GO" vet -tags "$DESKTOP_TAGS" ./...

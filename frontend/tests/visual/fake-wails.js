@@ -884,6 +884,10 @@
       },
     },
   }
+  // Per-feature fixtures live in tests/visual/fake/*.js (shoot.mjs injects them before this
+  // file): each pushes a function onto window.__FAKE_EXT__ that adds services to api, so views
+  // built apart never edit the same lines here.
+  for (const extend of window.__FAKE_EXT__ || []) extend({ api, opts, items, emit, ago, mk, ok, fail, changed, now })
   if (opts.transport === 'ws') {
     // The same fixtures behind a fake JSON-RPC websocket (exercises the bridge transport).
     const sockets = []

@@ -13,7 +13,10 @@ const here = path.dirname(fileURLToPath(import.meta.url))
 const dist = path.resolve(here, '../../dist')
 const outDir = path.resolve(process.argv[2] || path.resolve(here, '../../../build/shots'))
 fs.mkdirSync(outDir, { recursive: true })
-const fake = fs.readFileSync(path.join(here, 'fake-wails.js'), 'utf8')
+// Per-feature fixture extensions (fake/*.js) run before the base fake, which applies them.
+const extDir = path.join(here, 'fake')
+const extFiles = fs.existsSync(extDir) ? fs.readdirSync(extDir).filter((f) => f.endsWith('.js')).sort() : []
+const fake = extFiles.map((f) => fs.readFileSync(path.join(extDir, f), 'utf8')).join('\n;\n') + '\n;\n' + fs.readFileSync(path.join(here, 'fake-wails.js'), 'utf8')
 
 const server = await serveDist(dist)
 const { ctx, close } = await launch()
@@ -553,6 +556,13 @@ try {
     await page.click('[data-test="open-settings"]')
     await page.waitForSelector('[data-test="remote-clients"]')
   })
+  // Per-feature scenarios (scenarios/*.mjs), each exporting default async ({ open, check, ... }).
+  const scenDir = path.join(here, 'scenarios')
+  const scenFiles = fs.existsSync(scenDir) ? fs.readdirSync(scenDir).filter((f) => f.endsWith('.mjs')).sort() : []
+  for (const f of scenFiles) {
+    const mod = await import(path.join(scenDir, f))
+    await mod.default({ open, check, settled, selectNth, COMBOS })
+  }
 } finally {
   await close()
   server.close()
