@@ -47,12 +47,21 @@ type Deps struct {
 	// OnSessionDeleted is called after sessions.delete removed a session, so state kept per
 	// session elsewhere (the extraction controller's) is disposed of.
 	OnSessionDeleted func(agent, id string)
+	// Compactor, when Active, folds long sessions in the background: RecordTurns then records
+	// without waiting for a model's summary and enqueues the session instead.
+	Compactor Compactor
 	// Extraction may be nil (its methods then answer extraction_not_running).
 	Extraction *extraction.Service
 	// LLM holds the current model client; Keys is the home's API key file. A nil LLM answers
 	// llm_not_configured.
 	LLM  *llm.Holder
 	Keys *keyring.Ring
+}
+
+// Compactor runs deferred session compactions (wire's background worker).
+type Compactor interface {
+	Active() bool
+	Enqueue(agent, id string)
 }
 
 // Method is one entry of the table.
@@ -95,6 +104,8 @@ type API struct {
 	Usage        *UsageService
 	// Embeddings is Settings → Embeddings (key, test).
 	Embeddings *EmbeddingsService
+	// Profile is the person's structured profile, derived from memories.
+	Profile *ProfileService
 
 	methods []Method
 	byName  map[string]*Method
@@ -121,6 +132,7 @@ func New(ctx context.Context, deps Deps, actor string) *API {
 	a.LLM = &LlmService{a}
 	a.Usage = &UsageService{a}
 	a.Embeddings = &EmbeddingsService{a}
+	a.Profile = &ProfileService{a}
 	a.methods = a.table()
 	a.byName = map[string]*Method{}
 	for i := range a.methods {
@@ -134,7 +146,7 @@ func (a *API) Actor() string { return a.actor }
 
 // Bindings are the service objects the Wails app binds.
 func (a *API) Bindings() []any {
-	return []any{a.App, a.Memory, a.Daily, a.Quota, a.Index, a.Settings, a.I18n, a.Remote, a.Recall, a.Organizer, a.KV, a.Sessions, a.Hook, a.Integrations, a.Extraction, a.LLM, a.Usage, a.Embeddings}
+	return []any{a.App, a.Memory, a.Daily, a.Quota, a.Index, a.Settings, a.I18n, a.Remote, a.Recall, a.Organizer, a.KV, a.Sessions, a.Hook, a.Integrations, a.Extraction, a.LLM, a.Usage, a.Embeddings, a.Profile}
 }
 
 type flags struct{ readOnly, destructive bool }
@@ -220,6 +232,7 @@ func (a *API) table() []Method {
 		method("usage.summary", a.Usage.Summary, ro),
 		method("embeddings.setKey", a.Embeddings.SetKey, rw),
 		method("embeddings.test", a.Embeddings.Test, rw),
+		method("profile.get", a.Profile.Get, ro),
 	}
 }
 

@@ -110,14 +110,22 @@ func SessionRecordOf(req extraction.Request) memory.SessionRecord {
 
 // RecordTurns records an extraction request's messages in its session: created on first
 // sight, compacted past memory.SessionCompactAt messages with Deps.SessionSummariser (the
-// extractive summary when nil); sessions beyond memory.MaxSessions are evicted, least
+// extractive summary when nil) — in place, or by Deps.Compactor in the background; sessions beyond memory.MaxSessions are evicted, least
 // recently active first, and announced to Deps.OnSessionDeleted. extraction.request calls
 // it for every request it accepts; Recorded.Seqs are the turn numbers to put in the written
 // memories' source.turn.
 func (a *API) RecordTurns(req extraction.Request) (memory.Recorded, error) {
-	rec, err := a.deps.Store.RecordSession(a.ctx, SessionRecordOf(req), a.deps.SessionSummariser)
+	r := SessionRecordOf(req)
+	// A long-running process summarises in the background: the agent waiting on this call
+	// never waits for a model's summary.
+	deferred := a.deps.Compactor != nil && a.deps.Compactor.Active()
+	r.Defer = deferred
+	rec, err := a.deps.Store.RecordSession(a.ctx, r, a.deps.SessionSummariser)
 	if err != nil {
 		return memory.Recorded{}, a.fail(err)
+	}
+	if deferred && rec.NeedsCompaction {
+		a.deps.Compactor.Enqueue(r.Agent, r.Session)
 	}
 	if a.deps.OnSessionDeleted != nil {
 		for _, k := range rec.Evicted {

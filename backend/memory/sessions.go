@@ -78,7 +78,16 @@ type SessionRecord struct {
 	Session string      `json:"session"`
 	Workdir string      `json:"workdir,omitempty"`
 	Turns   []TurnInput `json:"turns"`
+	// Defer leaves compaction to the caller (a background CompactSession with a model, which
+	// may take seconds the recording caller should not wait): RecordSession then only reports
+	// NeedsCompaction, and compacts in place (extractively) only past SessionDeferredCap, so the
+	// bound holds even when the background worker falls behind.
+	Defer bool `json:"-"`
 }
+
+// SessionDeferredCap is the most messages a session keeps verbatim while its compaction is
+// deferred: past it RecordSession compacts at once with the extractive summary.
+const SessionDeferredCap = 2 * SessionCompactAt
 
 // Recorded is the outcome of RecordSession: Seqs[i] is the seq given to Turns[i], or 0 when it
 // was already stored (same msg_id) or empty.
@@ -86,6 +95,9 @@ type Recorded struct {
 	Session   Session `json:"session"`
 	Seqs      []int   `json:"seqs"`
 	Compacted bool    `json:"compacted"`
+	// NeedsCompaction is set for a deferred record whose session holds more than
+	// SessionCompactAt messages: the caller should run CompactSession.
+	NeedsCompaction bool `json:"needs_compaction,omitempty"`
 	// Evicted are the sessions removed to keep at most MaxSessions (least recently active
 	// first): whoever keeps state per session disposes of theirs too.
 	Evicted []SessionKey `json:"evicted,omitempty"`
@@ -228,7 +240,11 @@ func (s *Store) RecordSession(ctx context.Context, rec SessionRecord, summarise 
 	if err := tx.Commit(); err != nil {
 		return Recorded{}, fmt.Errorf("memory: unable to record session: %w", err)
 	}
-	if out.Compacted, err = s.compactSession(ctx, rec.Agent, rec.Session, summarise); err != nil {
+	if !rec.Defer {
+		if out.Compacted, err = s.compactSession(ctx, rec.Agent, rec.Session, summarise, SessionCompactAt); err != nil {
+			return Recorded{}, err
+		}
+	} else if out.Compacted, err = s.compactSession(ctx, rec.Agent, rec.Session, nil, SessionDeferredCap); err != nil {
 		return Recorded{}, err
 	}
 	if out.Evicted, err = s.evictSessions(ctx, MaxSessions); err != nil {
@@ -239,6 +255,7 @@ func (s *Store) RecordSession(ctx context.Context, rec SessionRecord, summarise 
 		return Recorded{}, err
 	}
 	out.Session = sess
+	out.NeedsCompaction = rec.Defer && sess.TurnsKept > SessionCompactAt
 	return out, nil
 }
 

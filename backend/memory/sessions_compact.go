@@ -6,16 +6,31 @@ import (
 	"strings"
 )
 
+// CompactSession folds a session's older messages into its summary when it holds more than
+// SessionCompactAt messages: the deferred half of a RecordSession with Defer set, run in the
+// background by long-lived processes so a model's summary never delays the recording caller.
+// It reports whether it compacted; a session gone meanwhile is not an error.
+func (s *Store) CompactSession(ctx context.Context, agent, id string, summarise Summariser) (bool, error) {
+	if s.readOnly {
+		return false, s.readOnlyErr()
+	}
+	ok, err := s.compactSession(ctx, agent, id, summarise, SessionCompactAt)
+	if err != nil && CodeOf(err) == CodeSessionNotFound {
+		return false, nil
+	}
+	return ok, err
+}
+
 // compactSession folds all but the last SessionKeep messages into the summary once the
-// session holds more than SessionCompactAt. The summariser runs outside any transaction; the
+// session holds more than over messages. The summariser runs outside any transaction; the
 // fold then applies only if nobody compacted the session meanwhile. A failing summariser (an
 // LLM that is down) falls back to the extractive summary, so the bound always holds.
-func (s *Store) compactSession(ctx context.Context, agent, id string, summarise Summariser) (bool, error) {
+func (s *Store) compactSession(ctx context.Context, agent, id string, summarise Summariser, over int) (bool, error) {
 	sess, err := s.getSession(ctx, agent, id)
 	if err != nil {
 		return false, err
 	}
-	if sess.TurnsKept <= SessionCompactAt {
+	if sess.TurnsKept <= over {
 		return false, nil
 	}
 	turns, err := s.SessionTurns(ctx, agent, id)

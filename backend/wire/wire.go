@@ -73,6 +73,8 @@ type Services struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
+	// compactor folds long sessions in the background once Background started it.
+	compactor *compactor
 }
 
 // Open opens the store of o.Home and builds every service over it. ctx bounds their lifetime;
@@ -130,6 +132,10 @@ func Open(ctx context.Context, o Options) (*Services, error) {
 	// Deleting (or evicting) a session forgets the controller's state for it: a new turn of a
 	// session id that comes back starts fresh instead of matching the old run's gates.
 	s.OnSessionDeleted = func(_, id string) { s.Extraction.Dispose(id) }
+	// Long sessions are summarised by the configured model when there is one (extractively
+	// otherwise): in place by one-shot processes, in the background by long-running ones.
+	s.SessionSummariser = extraction.SessionSummariser(s.LLM.Source())
+	s.compactor = newCompactor(st, s.SessionSummariser, o.Logger)
 	if err := s.Extraction.Recover(s.ctx); err != nil {
 		o.Logger.Warn("engram: unable to close interrupted extraction runs", "err", err)
 	}
@@ -140,14 +146,19 @@ func Open(ctx context.Context, o Options) (*Services, error) {
 func (s *Services) API(ctx context.Context, actor string) *api.API {
 	return api.New(ctx, api.Deps{Store: s.Store, Catalog: s.opts.Catalog, Settings: s.Settings, Events: s.Events,
 		Remote: s.opts.Remote, Recall: s.Recall, Embeddings: s.Embeddings, Version: s.opts.Version, Organizer: s.Organizer,
-		Hook: s.Hook, SessionSummariser: s.SessionSummariser, OnSessionDeleted: s.OnSessionDeleted,
+		Hook: s.Hook, SessionSummariser: s.SessionSummariser, OnSessionDeleted: s.OnSessionDeleted, Compactor: s.compactor,
 		Extraction: s.Extraction, LLM: s.LLM, Keys: s.Keys}, actor)
 }
 
 // Background starts what long-running processes (desktop, serve) keep running: the file
 // watcher and the vector indexer. Close stops them.
 func (s *Services) Background() {
-	s.wg.Add(1)
+	s.wg.Add(2)
+	s.compactor.start()
+	go func() {
+		defer s.wg.Done()
+		s.compactor.run(s.ctx)
+	}()
 	go func() {
 		defer s.wg.Done()
 		if err := s.Store.Watch(s.ctx, nil); err != nil {

@@ -68,6 +68,9 @@ type Reply struct {
 
 	// Delay waits before answering (the wait ends early if the client goes away).
 	Delay time.Duration
+	// Gate, when set, holds the answer until the channel is closed: a test decides when the
+	// model answers (to show a caller did not wait for it).
+	Gate <-chan struct{}
 	Hang  bool
 	Raw   string
 	// Truncate ends a streamed reply after its first content, without the closing events
@@ -116,6 +119,9 @@ func FailMidStream(kind string) Reply {
 
 // Truncated cuts a streamed reply short (see Reply.Truncate).
 func (r Reply) Truncated() Reply { r.Truncate = true; return r }
+
+// WithGate holds the answer until gate is closed.
+func (r Reply) WithGate(gate <-chan struct{}) Reply { r.Gate = gate; return r }
 
 // WithModel names another model in the reply.
 func (r Reply) WithModel(m string) Reply { r.Model = m; return r }
@@ -273,6 +279,15 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 		case <-s.done:
 		}
 		return
+	}
+	if reply.Gate != nil {
+		select {
+		case <-reply.Gate:
+		case <-r.Context().Done():
+			return
+		case <-s.done:
+			return
+		}
 	}
 	if reply.Delay > 0 {
 		t := time.NewTimer(reply.Delay)

@@ -1,0 +1,173 @@
+package extraction
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"engram/backend/memory"
+)
+
+// ProfileEntry is one thing the profile says, with the memory that says it.
+type ProfileEntry struct {
+	Value    string    `json:"value"`
+	MemoryID string    `json:"memory_id"`
+	Slug     string    `json:"slug"`
+	Reviewed bool      `json:"reviewed"`
+	Updated  time.Time `json:"updated"`
+}
+
+// Experience is one experience memory read as pain → solution → outcome.
+type Experience struct {
+	MemoryID string    `json:"memory_id"`
+	Slug     string    `json:"slug"`
+	Title    string    `json:"title"`
+	Pain     string    `json:"pain,omitempty"`
+	Solution string    `json:"solution,omitempty"`
+	Outcome  string    `json:"outcome,omitempty"`
+	Reviewed bool      `json:"reviewed"`
+	Updated  time.Time `json:"updated"`
+}
+
+// Profile is the person's structured profile (ZCLAW's user profile), derived on demand from
+// the memories — the person-profile memory's signal lines, the global user memories and the
+// experiences — so it is never a second copy that could drift from the files.
+type Profile struct {
+	Role               []ProfileEntry `json:"role"`
+	Industry           []ProfileEntry `json:"industry"`
+	CommunicationStyle []ProfileEntry `json:"communication_style"`
+	RecentTopics       []ProfileEntry `json:"recent_topics"`
+	PainPoints         []ProfileEntry `json:"pain_points"`
+	PreferredTools     []ProfileEntry `json:"preferred_tools"`
+	// About are the global user memories other than the profile itself (name, home, likes).
+	About       []ProfileEntry `json:"about"`
+	Experiences []Experience   `json:"experiences"`
+	// ProfileID is the person-profile memory's id, when it exists.
+	ProfileID string `json:"profile_id,omitempty"`
+}
+
+// Bounds of a derived profile: the newest first within each list.
+const (
+	profileListMax   = 12
+	profileAboutMax  = 24
+	profileTopicDays = 30
+)
+
+// signalLine is one line of the person-profile body: "- kind: value".
+var signalLine = regexp.MustCompile(`^\s*[-*]\s*([a-z_]+)\s*[:：]\s*(.+?)\s*$`)
+
+// experience labels in the bodies the offline extractor and models write (English, Chinese,
+// with or without bold).
+var expLabel = regexp.MustCompile(`(?i)^\s*[-*]?\s*\**\s*(pain|problem|solution|fix|outcome|result|痛点|问题|解决|方案|结果)\s*\**\s*[:：]\s*\**\s*(.+)$`)
+
+// DeriveProfile builds the profile from global memories (live ones; archived are the
+// caller's to leave out). Topic signals older than profileTopicDays are left out: a topic is
+// recent or it is not a topic of now.
+func DeriveProfile(mems []*memory.Memory, now time.Time) Profile {
+	p := Profile{}
+	sort.SliceStable(mems, func(i, j int) bool { return mems[i].Updated.After(mems[j].Updated) })
+	for _, m := range mems {
+		if m == nil || m.Scope != memory.ScopeGlobal {
+			continue
+		}
+		switch {
+		case m.Slug == ProfileSlug:
+			p.ProfileID = m.ID
+			for _, line := range strings.Split(m.Body, "\n") {
+				sm := signalLine.FindStringSubmatch(line)
+				if sm == nil {
+					continue
+				}
+				e := ProfileEntry{Value: clipProfile(sm[2]), MemoryID: m.ID, Slug: m.Slug, Reviewed: m.Reviewed, Updated: m.Updated}
+				switch sm[1] {
+				case SignalRole:
+					p.Role = addEntry(p.Role, e)
+				case SignalIndustry:
+					p.Industry = addEntry(p.Industry, e)
+				case SignalCommStyle:
+					p.CommunicationStyle = addEntry(p.CommunicationStyle, e)
+				case SignalRecentTopic:
+					if now.Sub(m.Updated) <= profileTopicDays*24*time.Hour {
+						p.RecentTopics = addEntry(p.RecentTopics, e)
+					}
+				case SignalPainPoint:
+					p.PainPoints = addEntry(p.PainPoints, e)
+				case SignalPreferredTool:
+					p.PreferredTools = addEntry(p.PreferredTools, e)
+				}
+			}
+		case m.Type == memory.TypeUser:
+			if len(p.About) < profileAboutMax {
+				p.About = append(p.About, ProfileEntry{Value: m.Title, MemoryID: m.ID, Slug: m.Slug, Reviewed: m.Reviewed, Updated: m.Updated})
+			}
+		case m.Type == memory.TypeExperience:
+			if len(p.Experiences) < profileListMax {
+				p.Experiences = append(p.Experiences, readExperience(m))
+			}
+		}
+	}
+	for _, x := range p.Experiences {
+		if x.Pain != "" {
+			p.PainPoints = addEntry(p.PainPoints, ProfileEntry{Value: x.Pain, MemoryID: x.MemoryID, Slug: x.Slug, Reviewed: x.Reviewed, Updated: x.Updated})
+		}
+	}
+	return p
+}
+
+// addEntry appends e unless the list is full or says the same already (case and spacing
+// aside).
+func addEntry(list []ProfileEntry, e ProfileEntry) []ProfileEntry {
+	if e.Value == "" || len(list) >= profileListMax {
+		return list
+	}
+	key := strings.ToLower(strings.Join(strings.Fields(e.Value), " "))
+	for _, x := range list {
+		if strings.ToLower(strings.Join(strings.Fields(x.Value), " ")) == key {
+			return list
+		}
+	}
+	return append(list, e)
+}
+
+// readExperience splits an experience body into its labelled parts; an unlabelled body is
+// the solution (what the memory is for).
+func readExperience(m *memory.Memory) Experience {
+	x := Experience{MemoryID: m.ID, Slug: m.Slug, Title: m.Title, Reviewed: m.Reviewed, Updated: m.Updated}
+	for _, line := range strings.Split(m.Body, "\n") {
+		sm := expLabel.FindStringSubmatch(line)
+		if sm == nil {
+			continue
+		}
+		v := clipProfile(strings.TrimRight(sm[2], "* "))
+		switch strings.ToLower(sm[1]) {
+		case "pain", "problem", "痛点", "问题":
+			x.Pain = first(x.Pain, v)
+		case "solution", "fix", "解决", "方案":
+			x.Solution = first(x.Solution, v)
+		case "outcome", "result", "结果":
+			x.Outcome = first(x.Outcome, v)
+		}
+	}
+	if x.Solution == "" && x.Pain == "" && x.Outcome == "" {
+		x.Solution = clipProfile(strings.Join(strings.Fields(m.Body), " "))
+	}
+	return x
+}
+
+func first(have, v string) string {
+	if have != "" {
+		return have
+	}
+	return v
+}
+
+// clipProfile keeps a profile value to one short line.
+func clipProfile(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) > 160 {
+		s = string([]rune(s)[:159]) + "…"
+	}
+	return s
+}
