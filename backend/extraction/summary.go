@@ -41,7 +41,7 @@ func SessionSummariser(src llm.Source) memory.Summariser {
 			return "", nil
 		}
 		resp, err := client.Complete(ctx, llm.Request{Purpose: llm.PurposeSummary, System: prompts.SessionSummarySystem,
-			Messages: []llm.Message{{Role: llm.RoleUser, Content: summaryPrompt(in)}},
+			Messages:  []llm.Message{{Role: llm.RoleUser, Content: summaryPrompt(in)}},
 			MaxTokens: summaryMaxTokens, Timeout: SummaryTimeout})
 		if err != nil {
 			return "", fmt.Errorf("extraction: unable to summarise session %s: %w", in.Session.ID, err)

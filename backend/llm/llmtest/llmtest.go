@@ -71,8 +71,8 @@ type Reply struct {
 	// Gate, when set, holds the answer until the channel is closed: a test decides when the
 	// model answers (to show a caller did not wait for it).
 	Gate <-chan struct{}
-	Hang  bool
-	Raw   string
+	Hang bool
+	Raw  string
 	// Truncate ends a streamed reply after its first content, without the closing events
 	// (finish reason, usage, [DONE] / message_delta, message_stop): a dropped connection.
 	Truncate bool
