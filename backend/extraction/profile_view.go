@@ -67,6 +67,7 @@ var expLabel = regexp.MustCompile(`(?i)^\s*[-*]?\s*\**\s*(pain|problem|solution|
 // recent or it is not a topic of now.
 func DeriveProfile(mems []*memory.Memory, now time.Time) Profile {
 	p := Profile{}
+	mems = append([]*memory.Memory(nil), mems...)
 	sort.SliceStable(mems, func(i, j int) bool { return mems[i].Updated.After(mems[j].Updated) })
 	for _, m := range mems {
 		if m == nil || m.Scope != memory.ScopeGlobal {
