@@ -120,30 +120,78 @@ func projectPinned(text string) bool {
 }
 
 // candidateQuery keeps the topic words of a message for the candidate search: distinct words
-// that are not stop words (3+ letters) and CJK runs, the longest first (long words are the rare
-// ones that name a topic), at most candidateTerms.
+// that are not stop words (3+ letters), the longest first (long words are the rare ones that
+// name a topic), at most candidateTerms; and the bigrams of the first CJK runs (the word index
+// holds CJK text as bigrams), at most candidateTerms too.
 func candidateQuery(msg string) string {
 	seen := map[string]bool{}
-	var out []string
+	var words, grams []string
 	for _, tok := range text.Split(msg) {
 		w := tok.Text
 		if tok.CJK {
-			if r := []rune(w); len(r) > 8 {
-				w = string(r[:8])
+			r := []rune(w)
+			if len(r) > 8 {
+				r = r[:8]
 			}
-		} else if utf8.RuneCountInString(w) < 3 || text.IsStop(w) {
+			for i := 0; i+1 < len(r) && len(grams) < candidateTerms; i++ {
+				if g := string(r[i : i+2]); !seen[g] {
+					seen[g] = true
+					grams = append(grams, g)
+				}
+			}
+			continue
+		}
+		if utf8.RuneCountInString(w) < 3 || text.IsStop(w) {
 			continue
 		}
 		if !seen[w] {
 			seen[w] = true
-			out = append(out, w)
+			words = append(words, w)
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return utf8.RuneCountInString(out[i]) > utf8.RuneCountInString(out[j]) })
-	if len(out) > candidateTerms {
-		out = out[:candidateTerms]
+	sort.SliceStable(words, func(i, j int) bool { return utf8.RuneCountInString(words[i]) > utf8.RuneCountInString(words[j]) })
+	if len(words) > candidateTerms {
+		words = words[:candidateTerms]
 	}
-	return strings.Join(out, " ")
+	return strings.Join(append(words, grams...), " ")
+}
+
+// candidateWeights are the BM25 weights of the title, body and aliases columns for candidates:
+// a memory whose title names the topic is the one a plan would update.
+var candidateWeights = [3]float64{4, 1, 2}
+
+// candidates finds the memories the planner should see (to update instead of duplicating):
+// one BM25 query over the word index with the topic words OR-ed, inside the caller's view.
+// It is not recall: ranking a turn's words through every recall path cost three quarters of
+// a run at 10k memories, and a plan only needs the few memories that share its topic.
+func (s *Service) candidates(ctx context.Context, vis recall.Visibility, msg string) ([]Candidate, error) {
+	match := memory.BuildFTSQuery(candidateQuery(msg), "OR")
+	if match == "" {
+		return nil, nil
+	}
+	f := vis.Filter()
+	f.NoDaily = true
+	ranked, err := s.o.Store.RankWords(ctx, match, candidateWeights, f, memory.TimeWindow{}, ContextCandidates)
+	if err != nil || len(ranked) == 0 {
+		return nil, err
+	}
+	rids := make([]int64, len(ranked))
+	for i, r := range ranked {
+		rids[i] = r.RID
+	}
+	mems, err := s.o.Store.HydrateRIDs(ctx, rids, f, memory.TimeWindow{})
+	if err != nil {
+		return nil, err
+	}
+	var out []Candidate
+	for _, rid := range rids {
+		m := mems[rid]
+		if m == nil || !vis.Allows(m) || m.Type == memory.TypeDaily {
+			continue
+		}
+		out = append(out, Candidate{Slug: m.Slug, Scope: string(m.Scope), Type: string(m.Type), Title: m.Title})
+	}
+	return out, nil
 }
 
 // contextData is what one run knows besides the request.
@@ -175,20 +223,11 @@ func (s *Service) buildContext(ctx context.Context, req Request, vis recall.Visi
 			v.userTexts = append(v.userTexts, m.Content)
 		}
 	}
-	if s.o.Recall != nil {
-		q := candidateQuery(last.Content)
-		res, err := s.o.Recall.Search(ctx, vis.Search(recall.SearchParams{Query: q, Limit: ContextCandidates, NoTouch: true, BestEffort: true}))
-		if err != nil {
-			return contextData{}, err
-		}
-		for _, h := range res.Hits {
-			m := h.Memory
-			if !vis.Allows(m) || m.Type == memory.TypeDaily {
-				continue
-			}
-			in.Candidates = append(in.Candidates, Candidate{Slug: m.Slug, Scope: string(m.Scope), Type: string(m.Type), Title: m.Title})
-		}
+	cands, err := s.candidates(ctx, vis, last.Content)
+	if err != nil {
+		return contextData{}, err
 	}
+	in.Candidates = cands
 	rejs, err := s.o.Store.ActiveRejections(ctx, 200)
 	if err != nil {
 		return contextData{}, err

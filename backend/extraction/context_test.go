@@ -37,8 +37,9 @@ func TestWindow(t *testing.T) {
 	if w[0].Role != "assistant" || !strings.HasPrefix(w[1].Content, "eee") || users != 3 || !strings.HasSuffix(w[1].Content, "…") {
 		t.Fatalf("window starts %s %q…, %d user turns", w[0].Role, w[1].Content[:6], users)
 	}
-	if got := candidateQuery("Please remember that I prefer PostgreSQL over MySQL for the billing service 我喜欢喝绿茶"); strings.Count(got, " ") > candidateTerms-1 ||
-		!strings.Contains(got, "postgresql") || strings.Contains(got, " the ") {
+	// At most candidateTerms words (longest first) plus at most candidateTerms CJK bigrams.
+	if got := candidateQuery("Please remember that I prefer PostgreSQL over MySQL for the billing service 我喜欢喝绿茶"); strings.Count(got, " ") > 2*candidateTerms-1 ||
+		!strings.HasPrefix(got, "postgresql ") || strings.Contains(got, " the ") || !strings.Contains(got, " 绿茶") {
 		t.Fatalf("candidate query %q", got)
 	}
 }

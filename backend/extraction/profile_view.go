@@ -114,6 +114,15 @@ func DeriveProfile(mems []*memory.Memory, now time.Time) Profile {
 			p.PainPoints = addEntry(p.PainPoints, ProfileEntry{Value: x.Pain, MemoryID: x.MemoryID, Slug: x.Slug, Reviewed: x.Reviewed, Updated: x.Updated})
 		}
 	}
+	// Lists are never null on the wire.
+	for _, l := range []*[]ProfileEntry{&p.Role, &p.Industry, &p.CommunicationStyle, &p.RecentTopics, &p.PainPoints, &p.PreferredTools, &p.About} {
+		if *l == nil {
+			*l = []ProfileEntry{}
+		}
+	}
+	if p.Experiences == nil {
+		p.Experiences = []Experience{}
+	}
 	return p
 }
 

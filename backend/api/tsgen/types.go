@@ -154,6 +154,11 @@ var sections = []section{
 		{"SetEmbeddingsKeyParams", t[api.SetEmbeddingsKeyParams](), "", ""},
 		{"EmbeddingsTestResult", t[api.EmbeddingsTestResult](), "", ""},
 	}},
+	{"profile (backend/extraction/profile_view.go)", []entry{
+		{"ProfileEntry", t[extraction.ProfileEntry](), "One thing the profile says, with the memory that says it.", ""},
+		{"ProfileExperience", t[extraction.Experience](), "An experience memory read as pain → solution → outcome.", ""},
+		{"Profile", t[extraction.Profile](), "The person's profile, derived from the memories (profile.get).", ""},
+	}},
 }
 
 // named maps Go types to the hand-written TypeScript types (types.manual.ts) they encode as.
@@ -211,6 +216,14 @@ var fields = map[string]string{
 	"LLMSettingsPatch.provider":              "?LLMProvider",
 	"LLMStatus.provider":                     "LLMProvider",
 	"UsageSummary.by_purpose":                "UsageGroup[]",
+	"Profile.role":                           "ProfileEntry[]",
+	"Profile.industry":                       "ProfileEntry[]",
+	"Profile.communication_style":            "ProfileEntry[]",
+	"Profile.recent_topics":                  "ProfileEntry[]",
+	"Profile.pain_points":                    "ProfileEntry[]",
+	"Profile.preferred_tools":                "ProfileEntry[]",
+	"Profile.about":                          "ProfileEntry[]",
+	"Profile.experiences":                    "ProfileExperience[]",
 	"EmbeddingsSettings.provider":            "EmbeddingsProvider",
 	"EmbeddingsSettings.vector_backend":      "VectorBackend",
 	"EmbeddingsSettingsPatch.provider":       "?EmbeddingsProvider",

@@ -61,6 +61,7 @@ import type {
   Snippets,
   UpdateParams,
   WriteParams,
+  Profile,
 } from './types'
 
 export * from './types'
@@ -198,6 +199,8 @@ export const embeddingsSetKey = (p: SetEmbeddingsKeyParams) => call<EmbeddingSta
 /** Embeds one short text with the running embedder: ok with its width, or the translated error. */
 export const embeddingsTest = () => call<EmbeddingsTestResult>('embeddings.test')
 export const usageSummary = (p: UsageParams = {}) => call<UsageSummary>('usage.summary', p)
+/** The person's profile, derived from the global user and experience memories. */
+export const getProfile = () => call<Profile>('profile.get')
 
 export type { ConnectionState } from './ws'
 

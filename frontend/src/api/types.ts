@@ -992,6 +992,42 @@ export interface EmbeddingsTestResult {
   error?: ErrorPayload | null
 }
 
+// ---------------------------------------------------------------- profile (backend/extraction/profile_view.go)
+
+/** One thing the profile says, with the memory that says it. */
+export interface ProfileEntry {
+  value: string
+  memory_id: string
+  slug: string
+  reviewed: boolean
+  updated: string
+}
+
+/** An experience memory read as pain → solution → outcome. */
+export interface ProfileExperience {
+  memory_id: string
+  slug: string
+  title: string
+  pain?: string
+  solution?: string
+  outcome?: string
+  reviewed: boolean
+  updated: string
+}
+
+/** The person's profile, derived from the memories (profile.get). */
+export interface Profile {
+  role: ProfileEntry[]
+  industry: ProfileEntry[]
+  communication_style: ProfileEntry[]
+  recent_topics: ProfileEntry[]
+  pain_points: ProfileEntry[]
+  preferred_tools: ProfileEntry[]
+  about: ProfileEntry[]
+  experiences: ProfileExperience[]
+  profile_id?: string
+}
+
 export type OrganizerSettingsPatch = Partial<OrganizerSettings>
 export type ExtractionSettingsPatch = Partial<ExtractionSettings>
 export type ExtractionStatus = 'queued' | 'running' | 'done' | 'partial' | 'noop' | 'skipped' | 'failed'
