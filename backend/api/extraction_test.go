@@ -32,7 +32,7 @@ func TestExtractionThroughTable(t *testing.T) {
 			mu.Unlock()
 		}
 	})
-	x := extraction.New(context.Background(), extraction.Options{Store: a.deps.Store, Recall: a.deps.Recall,
+	x := extraction.New(context.Background(), extraction.Options{Store: a.deps.Store,
 		Planner: planOf{Status: "updated", Items: []extraction.PlanItem{{Action: "write", Slug: "uses-go", Scope: "global",
 			Type: "user", Description: "Uses Go", Body: "Writes Go."}, {Action: "accept", Slug: "uses-go", Scope: "global"}}},
 		Publish: func(e extraction.StatusEvent) { a.deps.Events.Publish(EventExtractionStatus, e) }})

@@ -14,7 +14,6 @@ import (
 
 	"engram/backend/extraction"
 	"engram/backend/memory"
-	"engram/backend/recall"
 )
 
 // ExtractionFigures are the extraction controller's overhead at one store size, the model left
@@ -72,7 +71,7 @@ func RunExtraction(ctx context.Context, n int, progress io.Writer) (ExtractionFi
 		return f, err
 	}
 	defer st.Close()
-	svc := extraction.New(ctx, extraction.Options{Store: st, Recall: recall.New(st, recall.Options{}), Planner: &benchPlanner{r: rand.New(rand.NewPCG(uint64(n), 9)), v: v}})
+	svc := extraction.New(ctx, extraction.Options{Store: st, Planner: &benchPlanner{r: rand.New(rand.NewPCG(uint64(n), 9)), v: v}})
 	defer svc.Close()
 	const rounds = 150
 	if progress != nil {

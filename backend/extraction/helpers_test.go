@@ -12,7 +12,6 @@ import (
 
 	"engram/backend/llm"
 	"engram/backend/memory"
-	"engram/backend/recall"
 )
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -192,7 +191,7 @@ func newFx(t *testing.T, p Planner, opts ...fxOpt) *fx {
 		t.Fatal(err)
 	}
 	f.store = st
-	o.Store, o.Recall = st, recall.New(st, recall.Options{Logger: quiet})
+	o.Store = st
 	f.svc = New(f.ctx, o)
 	t.Cleanup(func() {
 		f.svc.Close()

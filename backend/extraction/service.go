@@ -28,8 +28,6 @@ type StatusEvent struct {
 // Options configure a Service.
 type Options struct {
 	Store *memory.Store
-	// Recall finds the candidates; nil runs without candidates.
-	Recall *recall.Service
 	// Planner proposes plans: the model planner when an LLM is configured, else the offline
 	// extractor. Nil ends every run that passes the gates as noop "no-planner".
 	Planner Planner

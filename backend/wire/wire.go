@@ -126,7 +126,7 @@ func Open(ctx context.Context, o Options) (*Services, error) {
 	if planner == nil {
 		planner = extraction.ModelOrOffline{Model: s.LLM.Source(), Offline: extraction.NewOffline()}
 	}
-	s.Extraction = extraction.New(s.ctx, extraction.Options{Store: st, Recall: s.Recall, Planner: planner,
+	s.Extraction = extraction.New(s.ctx, extraction.Options{Store: st, Planner: planner,
 		Logger: o.Logger, Passive: o.Passive,
 		Publish: func(e extraction.StatusEvent) { s.Events.Publish(api.EventExtractionStatus, e) }})
 	// Deleting (or evicting) a session forgets the controller's state for it: a new turn of a
