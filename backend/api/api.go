@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"engram/backend/extraction"
+	"engram/backend/graph"
 	"engram/backend/hook"
 	"engram/backend/i18n"
 	"engram/backend/llm"
@@ -53,6 +54,8 @@ type Deps struct {
 	// llm_not_configured.
 	LLM  *llm.Holder
 	Keys *keyring.Ring
+	// Graph answers knowledge-graph queries; nil builds one over Store.
+	Graph *graph.Service
 }
 
 // Method is one entry of the table.
@@ -95,6 +98,8 @@ type API struct {
 	Usage        *UsageService
 	// Embeddings is Settings → Embeddings (key, test).
 	Embeddings *EmbeddingsService
+	// Graph is the knowledge graph: entities, neighbours, paths, subgraphs and edits.
+	Graph *GraphService
 
 	methods []Method
 	byName  map[string]*Method
@@ -102,6 +107,9 @@ type API struct {
 
 // New builds the api for actor. ctx bounds every call (the app's lifetime).
 func New(ctx context.Context, deps Deps, actor string) *API {
+	if deps.Graph == nil && deps.Store != nil {
+		deps.Graph = graph.New(deps.Store)
+	}
 	a := &API{deps: deps, actor: actor, ctx: ctx}
 	a.App = &AppService{a}
 	a.Memory = &MemoryService{a}
@@ -121,6 +129,7 @@ func New(ctx context.Context, deps Deps, actor string) *API {
 	a.LLM = &LlmService{a}
 	a.Usage = &UsageService{a}
 	a.Embeddings = &EmbeddingsService{a}
+	a.Graph = &GraphService{a}
 	a.methods = a.table()
 	a.byName = map[string]*Method{}
 	for i := range a.methods {
@@ -134,7 +143,7 @@ func (a *API) Actor() string { return a.actor }
 
 // Bindings are the service objects the Wails app binds.
 func (a *API) Bindings() []any {
-	return []any{a.App, a.Memory, a.Daily, a.Quota, a.Index, a.Settings, a.I18n, a.Remote, a.Recall, a.Organizer, a.KV, a.Sessions, a.Hook, a.Integrations, a.Extraction, a.LLM, a.Usage, a.Embeddings}
+	return []any{a.App, a.Memory, a.Daily, a.Quota, a.Index, a.Settings, a.I18n, a.Remote, a.Recall, a.Organizer, a.KV, a.Sessions, a.Hook, a.Integrations, a.Extraction, a.LLM, a.Usage, a.Embeddings, a.Graph}
 }
 
 type flags struct{ readOnly, destructive bool }
@@ -220,6 +229,16 @@ func (a *API) table() []Method {
 		method("usage.summary", a.Usage.Summary, ro),
 		method("embeddings.setKey", a.Embeddings.SetKey, rw),
 		method("embeddings.test", a.Embeddings.Test, rw),
+		method("graph.entities", a.Graph.Entities, ro),
+		method("graph.neighbors", a.Graph.Neighbors, ro),
+		method("graph.subgraph", a.Graph.Subgraph, ro),
+		method("graph.path", a.Graph.Path, ro),
+		method("graph.entityMemories", a.Graph.EntityMemories, ro),
+		method("graph.renameEntity", a.Graph.RenameEntity, rw),
+		method("graph.mergeEntities", a.Graph.MergeEntities, rw),
+		method("graph.deleteEntity", a.Graph.DeleteEntity, del),
+		method("graph.addRelation", a.Graph.AddRelation, rw),
+		method("graph.deleteRelation", a.Graph.DeleteRelation, del),
 	}
 }
 

@@ -65,9 +65,9 @@ type Item struct {
 	Supersedes    []string   `json:"supersedes,omitempty"`
 	ConflictsWith []string   `json:"conflicts_with,omitempty"`
 	// Subject sets the frontmatter subject (an empty string clears it).
-	Subject *string `json:"subject,omitempty"`
-	Source        *Source    `json:"source,omitempty"`
-	Reviewed      *bool      `json:"reviewed,omitempty"`
+	Subject  *string `json:"subject,omitempty"`
+	Source   *Source `json:"source,omitempty"`
+	Reviewed *bool   `json:"reviewed,omitempty"`
 
 	ExpectedVersion string `json:"expected_version,omitempty"`
 	OverrideReject  bool   `json:"override_reject,omitempty"`

@@ -91,11 +91,11 @@ type Memory struct {
 	ConflictsWith  []string   `json:"conflicts_with"`
 	// Subject is who or what the body's relation lines (`- works_at [[Acme]]`) are about;
 	// empty means the person (user, feedback) or the project (project memories).
-	Subject string `json:"subject,omitempty"`
-	Source         Source     `json:"source"`
-	Created        time.Time  `json:"created"`
-	Updated        time.Time  `json:"updated"`
-	Body           string     `json:"body"`
+	Subject string    `json:"subject,omitempty"`
+	Source  Source    `json:"source"`
+	Created time.Time `json:"created"`
+	Updated time.Time `json:"updated"`
+	Body    string    `json:"body"`
 
 	// Path is relative to the memory folder, with forward slashes.
 	Path string `json:"path"`

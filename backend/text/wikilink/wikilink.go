@@ -61,48 +61,131 @@ var (
 // Parse reads body. It never fails: what is not grammar is text.
 func Parse(body string) Parsed {
 	var p Parsed
-	var fence string
-	prevBlank, inCode, inItem := true, false, false
-	for _, line := range strings.Split(strings.ReplaceAll(body, "\r\n", "\n"), "\n") {
-		if fence != "" {
-			if m := fenceRe.FindStringSubmatch(line); m != nil && m[1][0] == fence[0] && len(m[1]) >= len(fence) &&
-				strings.TrimSpace(line[strings.Index(line, m[1])+len(m[1]):]) == "" {
-				fence = ""
-			}
+	for _, l := range scan(body) {
+		if l.code {
 			continue
 		}
-		if m := fenceRe.FindStringSubmatch(line); m != nil {
-			fence = m[1]
-			continue
+		if rel, ok := lineRelation(l.masked); ok {
+			p.Relations = append(p.Relations, rel)
 		}
-		blank := strings.TrimSpace(line) == ""
-		// Indented code starts after a blank line (or the start) and runs while lines stay
-		// indented; a list item's indented continuation is not code.
-		indented := strings.HasPrefix(line, "    ") || strings.HasPrefix(line, "\t")
-		if !blank && indented && ((prevBlank && !inItem) || inCode) {
-			inCode, prevBlank = true, false
-			continue
-		}
-		if !blank {
-			inCode = false
-			if !indented {
-				inItem = listRe.MatchString(line)
-			}
-		}
-		prevBlank = blank
-		text := stripCodeSpans(line)
-		if m := listRe.FindStringSubmatch(text); m != nil {
-			if rel, ok := relationLine(strings.TrimSpace(m[1])); ok {
-				p.Relations = append(p.Relations, rel)
-			}
-		}
-		for _, lm := range linkRe.FindAllStringSubmatch(text, -1) {
-			if l, ok := parseLink(lm[1]); ok {
-				p.Links = append(p.Links, l)
+		for _, lm := range linkRe.FindAllStringSubmatch(l.masked, -1) {
+			if lk, ok := parseLink(lm[1]); ok {
+				p.Links = append(p.Links, lk)
 			}
 		}
 	}
 	return p
+}
+
+// line is one body line: its text, the text with code spans blanked (same byte offsets) and
+// whether it is code (fenced or indented) as a whole.
+type line struct {
+	text, masked string
+	code         bool
+}
+
+// scan splits body into lines and marks code the way CommonMark does, near enough: fenced
+// blocks (``` or ~~~, closed by a fence as long), indented code after a blank line (not a list
+// item's continuation), code spans inside a line.
+func scan(body string) []line {
+	var out []line
+	var fence string
+	prevBlank, inCode, inItem := true, false, false
+	for _, text := range strings.Split(strings.ReplaceAll(body, "\r\n", "\n"), "\n") {
+		l := line{text: text, code: true}
+		switch m := fenceRe.FindStringSubmatch(text); {
+		case fence != "":
+			if m != nil && m[1][0] == fence[0] && len(m[1]) >= len(fence) &&
+				strings.TrimSpace(text[strings.Index(text, m[1])+len(m[1]):]) == "" {
+				fence = ""
+			}
+		case m != nil:
+			fence = m[1]
+		default:
+			blank := strings.TrimSpace(text) == ""
+			indented := strings.HasPrefix(text, "    ") || strings.HasPrefix(text, "\t")
+			if !blank && indented && ((prevBlank && !inItem) || inCode) {
+				inCode, prevBlank = true, false
+				break
+			}
+			if !blank {
+				inCode = false
+				if !indented {
+					inItem = listRe.MatchString(text)
+				}
+			}
+			prevBlank = blank
+			l.code, l.masked = false, stripCodeSpans(text)
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// lineRelation reads a (masked) line as a relation list item, if it is one.
+func lineRelation(masked string) (Relation, bool) {
+	m := listRe.FindStringSubmatch(masked)
+	if m == nil {
+		return Relation{}, false
+	}
+	return relationLine(strings.TrimSpace(m[1]))
+}
+
+// Rewrite calls fn for every link outside code and replaces the link's whole text ("[[…]]")
+// with what fn returns when it says so. Everything else is kept byte for byte.
+func Rewrite(body string, fn func(l Link) (string, bool)) string {
+	ls := scan(body)
+	parts := make([]string, len(ls))
+	for i, l := range ls {
+		parts[i] = l.text
+		if l.code {
+			continue
+		}
+		locs := linkRe.FindAllStringSubmatchIndex(l.masked, -1)
+		if len(locs) == 0 {
+			continue
+		}
+		var b strings.Builder
+		last := 0
+		for _, loc := range locs {
+			lk, ok := parseLink(l.masked[loc[2]:loc[3]])
+			if !ok {
+				continue
+			}
+			rep, change := fn(lk)
+			if !change {
+				continue
+			}
+			b.WriteString(l.text[last:loc[0]])
+			b.WriteString(rep)
+			last = loc[1]
+		}
+		b.WriteString(l.text[last:])
+		parts[i] = b.String()
+	}
+	return strings.Join(parts, "\n")
+}
+
+// DropRelations removes every relation line (outside code) for which drop says true.
+func DropRelations(body string, drop func(r Relation) bool) string {
+	var kept []string
+	for _, l := range scan(body) {
+		if !l.code {
+			if r, ok := lineRelation(l.masked); ok && drop(r) {
+				continue
+			}
+		}
+		kept = append(kept, l.text)
+	}
+	return strings.Join(kept, "\n")
+}
+
+// Raw renders a link back as written: "[[Target]]" or "[[Target|Label]]".
+func (l Link) Raw() string {
+	if l.Label != "" {
+		return "[[" + l.Target + "|" + l.Label + "]]"
+	}
+	return "[[" + l.Target + "]]"
 }
 
 // relationLine reads the text of a list item as a relation, if it is one.

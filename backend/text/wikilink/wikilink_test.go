@@ -98,3 +98,21 @@ func TestFormat(t *testing.T) {
 		t.Error("Format accepted a relation type with punctuation")
 	}
 }
+
+func TestRewriteAndDrop(t *testing.T) {
+	body := "Met [[Bob|Bobby]] and [[bob]].\n`[[Bob]]` stays\n```\n[[Bob]]\n```\n- knows [[Bob]]\n- uses [[Go]]"
+	got := Rewrite(body, func(l Link) (string, bool) {
+		if Norm(l.Target) != Norm("Bob") {
+			return "", false
+		}
+		return Link{Target: "Robert", Label: l.Label}.Raw(), true
+	})
+	want := "Met [[Robert|Bobby]] and [[Robert]].\n`[[Bob]]` stays\n```\n[[Bob]]\n```\n- knows [[Robert]]\n- uses [[Go]]"
+	if got != want {
+		t.Fatalf("Rewrite =\n%s\nwant\n%s", got, want)
+	}
+	dropped := DropRelations(want, func(r Relation) bool { return r.Type == "knows" })
+	if dropped != "Met [[Robert|Bobby]] and [[Robert]].\n`[[Bob]]` stays\n```\n[[Bob]]\n```\n- uses [[Go]]" {
+		t.Fatalf("DropRelations = %q", dropped)
+	}
+}
