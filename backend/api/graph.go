@@ -103,6 +103,9 @@ type GraphDeleteRelationParams struct {
 	EdgeID string `json:"edge_id"`
 }
 
+// GraphSubgraph is graph.Subgraph under the api's name (transports see only api).
+type GraphSubgraph = graph.Subgraph
+
 // GraphEditResult lists the memories an edit rewrote.
 type GraphEditResult struct {
 	Changed []graph.MemoryRef `json:"changed"`
