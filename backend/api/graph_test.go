@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"engram/backend/memory"
 )
@@ -43,7 +44,7 @@ func subgraphText(t *testing.T, v any) (nodes, edges string) {
 		Nodes []struct{ ID, Name string }
 		Edges []struct {
 			Source, Target, Type string
-			Memories         []struct{ Slug string }
+			Memories             []struct{ Slug string }
 		}
 		Truncated bool
 	}
@@ -249,5 +250,22 @@ func TestGraphIsolation(t *testing.T) {
 	// The person sees every scope.
 	if all, _ := user.Graph.Entities(GraphEntitiesParams{}); len(all.Entities) != 4 {
 		t.Fatalf("person sees %+v", all)
+	}
+}
+
+func TestGraphChangedFollowsWrites(t *testing.T) {
+	a := newAPI(t, memory.ActorUser)
+	got := make(chan struct{}, 4)
+	cancel := a.deps.Events.Subscribe(func(name string, _ any) {
+		if name == EventGraphChanged {
+			got <- struct{}{}
+		}
+	})
+	defer cancel()
+	graphFixture(t, a)
+	select {
+	case <-got:
+	case <-time.After(30 * time.Second):
+		t.Fatal("no graph.changed after writes")
 	}
 }
