@@ -83,6 +83,7 @@ export interface Memory extends MemorySummary {
   tags: string[] | null
   supersedes: string[] | null
   conflicts_with: string[] | null
+  subject?: string
   source: MemorySource
   created: string
   updated: string
