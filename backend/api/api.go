@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"engram/backend/extraction"
+	"engram/backend/graph"
 	"engram/backend/hook"
 	"engram/backend/i18n"
 	"engram/backend/llm"
@@ -56,6 +57,8 @@ type Deps struct {
 	// llm_not_configured.
 	LLM  *llm.Holder
 	Keys *keyring.Ring
+	// Graph answers knowledge-graph queries; nil builds one over Store.
+	Graph *graph.Service
 }
 
 // Compactor runs deferred session compactions (wire's background worker).
@@ -106,6 +109,8 @@ type API struct {
 	Embeddings *EmbeddingsService
 	// Profile is the person's structured profile, derived from memories.
 	Profile *ProfileService
+	// Graph is the knowledge graph: entities, neighbours, paths, subgraphs and edits.
+	Graph *GraphService
 
 	methods []Method
 	byName  map[string]*Method
@@ -113,6 +118,9 @@ type API struct {
 
 // New builds the api for actor. ctx bounds every call (the app's lifetime).
 func New(ctx context.Context, deps Deps, actor string) *API {
+	if deps.Graph == nil && deps.Store != nil {
+		deps.Graph = graph.New(deps.Store)
+	}
 	a := &API{deps: deps, actor: actor, ctx: ctx}
 	a.App = &AppService{a}
 	a.Memory = &MemoryService{a}
@@ -133,6 +141,7 @@ func New(ctx context.Context, deps Deps, actor string) *API {
 	a.Usage = &UsageService{a}
 	a.Embeddings = &EmbeddingsService{a}
 	a.Profile = &ProfileService{a}
+	a.Graph = &GraphService{a}
 	a.methods = a.table()
 	a.byName = map[string]*Method{}
 	for i := range a.methods {
@@ -146,7 +155,7 @@ func (a *API) Actor() string { return a.actor }
 
 // Bindings are the service objects the Wails app binds.
 func (a *API) Bindings() []any {
-	return []any{a.App, a.Memory, a.Daily, a.Quota, a.Index, a.Settings, a.I18n, a.Remote, a.Recall, a.Organizer, a.KV, a.Sessions, a.Hook, a.Integrations, a.Extraction, a.LLM, a.Usage, a.Embeddings, a.Profile}
+	return []any{a.App, a.Memory, a.Daily, a.Quota, a.Index, a.Settings, a.I18n, a.Remote, a.Recall, a.Organizer, a.KV, a.Sessions, a.Hook, a.Integrations, a.Extraction, a.LLM, a.Usage, a.Embeddings, a.Profile, a.Graph}
 }
 
 type flags struct{ readOnly, destructive bool }
@@ -233,6 +242,16 @@ func (a *API) table() []Method {
 		method("embeddings.setKey", a.Embeddings.SetKey, rw),
 		method("embeddings.test", a.Embeddings.Test, rw),
 		method("profile.get", a.Profile.Get, ro),
+		method("graph.entities", a.Graph.Entities, ro),
+		method("graph.neighbors", a.Graph.Neighbors, ro),
+		method("graph.subgraph", a.Graph.Subgraph, ro),
+		method("graph.path", a.Graph.Path, ro),
+		method("graph.entityMemories", a.Graph.EntityMemories, ro),
+		method("graph.renameEntity", a.Graph.RenameEntity, rw),
+		method("graph.mergeEntities", a.Graph.MergeEntities, rw),
+		method("graph.deleteEntity", a.Graph.DeleteEntity, del),
+		method("graph.addRelation", a.Graph.AddRelation, rw),
+		method("graph.deleteRelation", a.Graph.DeleteRelation, del),
 	}
 }
 

@@ -2,6 +2,7 @@ package api
 
 import (
 	"sync"
+	"time"
 
 	"engram/backend/memory"
 	"engram/backend/settings"
@@ -20,17 +21,24 @@ const (
 	EventOrganizerChanged  = "organizer.changed"
 	// EventKVChanged carries {agent, keys}: keys is empty when the file changed on disk.
 	EventKVChanged = "kv.changed"
+	// EventGraphChanged {} follows memory changes (debounced): the knowledge graph may differ.
+	EventGraphChanged = "graph.changed"
 )
+
+// graphDebounce gathers a burst of memory changes into one graph.changed.
+const graphDebounce = 300 * time.Millisecond
 
 // EventNames are every event a client may subscribe to.
 var EventNames = []string{EventMemoryChanged, EventQuotaChanged, EventSettingsChanged, EventExtractionStatus,
-	EventOrganizerProgress, EventRemoteChanged, EventEmbeddingProgress, EventMemoryProblems, EventOrganizerChanged, EventKVChanged}
+	EventOrganizerProgress, EventRemoteChanged, EventEmbeddingProgress, EventMemoryProblems, EventOrganizerChanged, EventKVChanged, EventGraphChanged}
 
 // Hub fans service events out to every transport (Wails window, bridge connections).
 type Hub struct {
-	mu   sync.Mutex
-	subs map[int]func(name string, data any)
-	next int
+	// graphTimer is armed by the first memory change of a burst; it publishes graph.changed.
+	graphTimer *time.Timer
+	mu         sync.Mutex
+	subs       map[int]func(name string, data any)
+	next       int
 }
 
 // NewHub returns a hub wired to the store and settings.
@@ -41,6 +49,7 @@ func NewHub(store *memory.Store, st *settings.Service) *Hub {
 			switch ev.Kind {
 			case "memory.changed":
 				h.Publish(EventMemoryChanged, map[string]any{"ids": ev.IDs})
+				h.graphChanged()
 			case "quota.changed":
 				h.Publish(EventQuotaChanged, map[string]any{"level": ev.Level})
 			case "memory.problems":
@@ -58,6 +67,22 @@ func NewHub(store *memory.Store, st *settings.Service) *Hub {
 		st.OnChange(func(s settings.Settings) { h.Publish(EventSettingsChanged, s) })
 	}
 	return h
+}
+
+// graphChanged schedules one graph.changed for a burst of memory changes: the graph is kept
+// in step inside each write, so any memory change may have changed it.
+func (h *Hub) graphChanged() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.graphTimer != nil {
+		return
+	}
+	h.graphTimer = time.AfterFunc(graphDebounce, func() {
+		h.mu.Lock()
+		h.graphTimer = nil
+		h.mu.Unlock()
+		h.Publish(EventGraphChanged, map[string]any{})
+	})
 }
 
 // Subscribe registers fn for every event; the returned function removes it.

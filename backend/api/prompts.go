@@ -14,5 +14,7 @@ func MCPToolDescription(name string) string {
 		"memory_overview": prompts.MCPMemoryOverview, "build_context": prompts.MCPBuildContext, "daily_append": prompts.MCPDailyAppend,
 		"observe_turn": prompts.MCPObserveTurn, "kv_get": prompts.MCPKVGet, "kv_set": prompts.MCPKVSet,
 		"kv_delete": prompts.MCPKVDelete, "kv_list": prompts.MCPKVList,
+		"graph_entities": prompts.MCPGraphEntities, "graph_neighbors": prompts.MCPGraphNeighbors,
+		"graph_path": prompts.MCPGraphPath, "graph_subgraph": prompts.MCPGraphSubgraph,
 	}[name]
 }

@@ -72,6 +72,7 @@ var commands = []command{
 	{name: "bench", run: (*runner).bench},
 	{name: "daily", home: true, run: (*runner).daily},
 	{name: "kv", home: true, run: (*runner).kv},
+	{name: "graph", home: true, run: (*runner).graph},
 	{name: "bridge", home: true, run: (*runner).bridgeToken},
 	{name: "sessions", home: true, run: (*runner).sessions},
 	// hook opens the home itself, only when there is work: it must never fail the agent.

@@ -90,6 +90,9 @@ type Relation struct {
 	Subject  string `json:"subject,omitempty"`
 	Relation string `json:"relation"`
 	Object   string `json:"object"`
+	// ObjectType is the object's entity kind (person, organization, …), written as the
+	// line's "#type" so the file, not the plan, carries it.
+	ObjectType string `json:"object_type,omitempty"`
 }
 
 // Profile signal kinds (ZCLAW's user profile).

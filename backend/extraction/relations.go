@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"engram/backend/memory"
 )
 
 // MaxRelations bounds the relations one item may carry.
@@ -11,10 +13,10 @@ const MaxRelations = 16
 
 var relationRE = regexp.MustCompile(`^[a-z][a-z0-9_]{0,47}$`)
 
-// entityName cleans a relation's subject or object: one line, no brackets (which would end
-// the link early), at most 120 characters; "" when nothing usable is left.
+// entityName cleans a relation's subject or object: one line, no brackets, pipes or # (which
+// would end the link early or start a heading), at most 120 characters; "" when nothing usable is left.
 func entityName(s string) string {
-	s = oneLine(strings.NewReplacer("[", " ", "]", " ", "|", " ").Replace(s))
+	s = oneLine(strings.NewReplacer("[", " ", "]", " ", "|", " ", "#", " ").Replace(s))
 	if utf8.RuneCountInString(s) > 120 {
 		return ""
 	}
@@ -56,6 +58,9 @@ func renderRelations(body string, rels []Relation) (string, []string) {
 				continue
 			}
 			line = "- [[" + sub + "]] " + rel + " [[" + obj + "]]"
+		}
+		if kind := strings.ToLower(strings.TrimSpace(r.ObjectType)); memory.ValidKind(kind) {
+			line += " #" + kind
 		}
 		if strings.Contains(body, line) {
 			continue

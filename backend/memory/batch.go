@@ -64,8 +64,10 @@ type Item struct {
 	Tags          []string   `json:"tags,omitempty"`
 	Supersedes    []string   `json:"supersedes,omitempty"`
 	ConflictsWith []string   `json:"conflicts_with,omitempty"`
-	Source        *Source    `json:"source,omitempty"`
-	Reviewed      *bool      `json:"reviewed,omitempty"`
+	// Subject sets the frontmatter subject (an empty string clears it).
+	Subject  *string `json:"subject,omitempty"`
+	Source   *Source `json:"source,omitempty"`
+	Reviewed *bool   `json:"reviewed,omitempty"`
 
 	ExpectedVersion string `json:"expected_version,omitempty"`
 	OverrideReject  bool   `json:"override_reject,omitempty"`

@@ -51,6 +51,7 @@ type frontmatter struct {
 	Tags           []string   `yaml:"tags,omitempty"`
 	Supersedes     []string   `yaml:"supersedes,omitempty"`
 	ConflictsWith  []string   `yaml:"conflicts_with,omitempty"`
+	Subject        string     `yaml:"subject,omitempty"`
 	Source         *Source    `yaml:"source,omitempty"`
 	Created        time.Time  `yaml:"created"`
 	Updated        time.Time  `yaml:"updated"`
@@ -64,7 +65,7 @@ func Render(m *Memory) ([]byte, error) {
 		ID: m.ID, Slug: m.Slug, Title: m.Title, Scope: m.Scope, Workdir: m.Workdir, Agent: m.Agent,
 		Type: m.Type, Confidence: m.Confidence, AutoDowngraded: m.AutoDowngraded, Reviewed: m.Reviewed,
 		SourceQuote: m.SourceQuote, Reasoning: m.Reasoning, Aliases: m.Aliases, Tags: m.Tags,
-		Supersedes: m.Supersedes, ConflictsWith: m.ConflictsWith,
+		Supersedes: m.Supersedes, ConflictsWith: m.ConflictsWith, Subject: m.Subject,
 		Created: m.Created.UTC().Truncate(time.Second), Updated: m.Updated.UTC().Truncate(time.Second),
 	}
 	if m.Source != (Source{}) {
@@ -125,7 +126,7 @@ func Parse(data []byte) (*Memory, error) {
 		ID: fm.ID, Slug: fm.Slug, Title: fm.Title, Scope: fm.Scope, Workdir: fm.Workdir, Agent: fm.Agent,
 		Type: fm.Type, Confidence: fm.Confidence, AutoDowngraded: fm.AutoDowngraded, Reviewed: fm.Reviewed,
 		SourceQuote: fm.SourceQuote, Reasoning: fm.Reasoning, Aliases: fm.Aliases, Tags: fm.Tags,
-		Supersedes: fm.Supersedes, ConflictsWith: fm.ConflictsWith, Created: fm.Created, Updated: fm.Updated,
+		Supersedes: fm.Supersedes, ConflictsWith: fm.ConflictsWith, Subject: fm.Subject, Created: fm.Created, Updated: fm.Updated,
 		Body: strings.Trim(string(body), "\n"),
 	}
 	if fm.Source != nil {

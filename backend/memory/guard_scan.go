@@ -120,7 +120,7 @@ type textField struct{ name, text string }
 // the source is as readable by agents as one in the body.
 func memoryFields(m *Memory) []textField {
 	fs := []textField{{"title", m.Title}, {"body", m.Body}, {"source_quote", m.SourceQuote},
-		{"reasoning", m.Reasoning}, {"workdir", m.Workdir}, {"agent", m.Agent}}
+		{"reasoning", m.Reasoning}, {"subject", m.Subject}, {"workdir", m.Workdir}, {"agent", m.Agent}}
 	for _, l := range []struct {
 		name string
 		vs   []string

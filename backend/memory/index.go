@@ -20,7 +20,7 @@ type execer interface {
 
 const metaColumns = `rid, id, path, slug, title, scope, scope_key, workdir, agent, type, confidence,
 	auto_downgraded, reviewed, source_quote, reasoning, aliases, tags, supersedes, conflicts_with,
-	source, created, updated, body, archived, version`
+	source, created, updated, body, archived, version, subject`
 
 func jsonList(v []string) string {
 	if len(v) == 0 {
@@ -50,12 +50,12 @@ func upsertRow(ctx context.Context, x execer, m *Memory, st fileStamp) (int64, e
 		string(m.Confidence), m.AutoDowngraded, m.Reviewed, m.SourceQuote, m.Reasoning, jsonList(m.Aliases),
 		jsonList(m.Tags), jsonList(m.Supersedes), jsonList(m.ConflictsWith), string(src),
 		indexTime(m.Created), indexTime(m.Updated), m.Body, m.Archived,
-		m.Version, st.mtime, st.size, st.ctime, st.ino}
+		m.Version, st.mtime, st.size, st.ctime, st.ino, m.Subject}
 	if rid == 0 {
 		res, err := x.ExecContext(ctx, `INSERT INTO memory_meta(id, path, slug, title, scope, scope_key, workdir, agent,
 			type, confidence, auto_downgraded, reviewed, source_quote, reasoning, aliases, tags, supersedes,
-			conflicts_with, source, created, updated, body, archived, version, mtime, size, ctime, ino)
-			VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`, args...)
+			conflicts_with, source, created, updated, body, archived, version, mtime, size, ctime, ino, subject)
+			VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`, args...)
 		if err != nil {
 			return 0, fmt.Errorf("memory: unable to index %s: %w", m.Path, err)
 		}
@@ -64,7 +64,7 @@ func upsertRow(ctx context.Context, x execer, m *Memory, st fileStamp) (int64, e
 		if _, err := x.ExecContext(ctx, `UPDATE memory_meta SET id=?, path=?, slug=?, title=?, scope=?, scope_key=?,
 			workdir=?, agent=?, type=?, confidence=?, auto_downgraded=?, reviewed=?, source_quote=?, reasoning=?,
 			aliases=?, tags=?, supersedes=?, conflicts_with=?, source=?, created=?, updated=?, body=?, archived=?,
-			version=?, mtime=?, size=?, ctime=?, ino=? WHERE rid = ?`, append(args, rid)...); err != nil {
+			version=?, mtime=?, size=?, ctime=?, ino=?, subject=? WHERE rid = ?`, append(args, rid)...); err != nil {
 			return 0, fmt.Errorf("memory: unable to reindex %s: %w", m.Path, err)
 		}
 		if _, err := x.ExecContext(ctx, `DELETE FROM memory_fts WHERE rowid = ?`, rid); err != nil {
@@ -92,10 +92,17 @@ func upsertRow(ctx context.Context, x execer, m *Memory, st fileStamp) (int64, e
 	if _, err := x.ExecContext(ctx, `DELETE FROM memory_problems WHERE path = ?`, m.Path); err != nil {
 		return 0, fmt.Errorf("memory: unable to clear problem: %w", err)
 	}
+	if err := syncGraph(ctx, x, rid, m); err != nil {
+		return 0, err
+	}
 	return rid, nil
 }
 
 func deleteRowByRID(ctx context.Context, x execer, rid int64) error {
+	old, err := mentionedEntities(ctx, x, rid)
+	if err != nil {
+		return err
+	}
 	for _, q := range []string{
 		`DELETE FROM memory_fts WHERE rowid = ?`,
 		`DELETE FROM memory_fts_tri WHERE rowid = ?`,
@@ -108,7 +115,10 @@ func deleteRowByRID(ctx context.Context, x execer, rid int64) error {
 			return fmt.Errorf("memory: unable to remove index row: %w", err)
 		}
 	}
-	return nil
+	if err := dropOrphans(ctx, x, old); err != nil {
+		return err
+	}
+	return bumpGraph(ctx, x)
 }
 
 func deleteRowByPath(ctx context.Context, x execer, path string) error {
@@ -136,7 +146,7 @@ func scanMemory(sc rowScanner) (*Memory, int64, error) {
 	)
 	if err := sc.Scan(&rid, &m.ID, &m.Path, &m.Slug, &m.Title, &scope, &key, &m.Workdir, &m.Agent, &typ, &conf,
 		&m.AutoDowngraded, &m.Reviewed, &m.SourceQuote, &m.Reasoning, &aliases, &tags, &sup, &conflicts, &src,
-		&created, &updated, &m.Body, &m.Archived, &m.Version); err != nil {
+		&created, &updated, &m.Body, &m.Archived, &m.Version, &m.Subject); err != nil {
 		return nil, 0, err
 	}
 	m.Scope, m.Type, m.Confidence = Scope(scope), Type(typ), Confidence(conf)

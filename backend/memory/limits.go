@@ -31,6 +31,7 @@ var FieldLimits = []fieldLimit{
 	{Field: "title", MaxChars: MaxTitleChars, values: func(m *Memory) []string { return one(m.Title) }},
 	{Field: "source_quote", MaxChars: MaxSourceQuoteRune, values: func(m *Memory) []string { return one(m.SourceQuote) }},
 	{Field: "reasoning", MaxChars: 2000, values: func(m *Memory) []string { return one(m.Reasoning) }},
+	{Field: "subject", MaxChars: MaxSubjectChars, values: func(m *Memory) []string { return one(m.Subject) }},
 	{Field: "workdir", MaxChars: 4096, values: func(m *Memory) []string { return one(m.Workdir) }},
 	{Field: "agent", MaxChars: 64, values: func(m *Memory) []string { return one(m.Agent) }},
 	{Field: "aliases", MaxChars: MaxTitleChars, MaxValues: 32, values: func(m *Memory) []string { return m.Aliases }},

@@ -22,6 +22,7 @@ func distinct(n, size int) []string {
 var limitSetters = map[string]func(it *Item, vs []string){
 	"source_quote":   func(it *Item, vs []string) { it.SourceQuote = sp(vs[0]) },
 	"reasoning":      func(it *Item, vs []string) { it.Reasoning = sp(vs[0]) },
+	"subject":        func(it *Item, vs []string) { it.Subject = sp(vs[0]) },
 	"workdir":        func(it *Item, vs []string) { it.Scope, it.Type, it.Workdir = ScopeProject, TypeProject, "/"+vs[0][1:] },
 	"aliases":        func(it *Item, vs []string) { it.Aliases = vs },
 	"tags":           func(it *Item, vs []string) { it.Tags = vs },

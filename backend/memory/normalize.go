@@ -45,6 +45,7 @@ func normalizeList(v []string) []string {
 func normalizeItem(it Item) Item {
 	it.Title, it.Body = normalizePtr(it.Title), normalizePtr(it.Body)
 	it.SourceQuote, it.Reasoning = normalizePtr(it.SourceQuote), normalizePtr(it.Reasoning)
+	it.Subject = normalizePtr(it.Subject)
 	it.Text = normalizeText(it.Text)
 	it.Aliases, it.Tags = normalizeList(it.Aliases), normalizeList(it.Tags)
 	it.Supersedes, it.ConflictsWith = normalizeList(it.Supersedes), normalizeList(it.ConflictsWith)

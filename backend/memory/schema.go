@@ -269,6 +269,24 @@ CREATE TABLE transcript_offsets (
   PRIMARY KEY (source, session, path)
 );
 `, false},
+	// The knowledge graph (issue 13): the frontmatter subject relation lines are about, each
+	// mention's label and entity-type hint, lookups by memory for keeping the graph in step with
+	// every write, each mention's spelling (the most common names an entity), and a generation counter every graph change bumps so each process knows when
+	// its cached graph is stale. The graph is rebuilt from the files.
+	{9, "knowledge graph", `
+ALTER TABLE memory_meta ADD COLUMN subject TEXT NOT NULL DEFAULT '';
+ALTER TABLE graph_mentions ADD COLUMN label TEXT NOT NULL DEFAULT '';
+ALTER TABLE graph_mentions ADD COLUMN kind TEXT NOT NULL DEFAULT '';
+ALTER TABLE graph_mentions ADD COLUMN spelling TEXT NOT NULL DEFAULT '';
+CREATE INDEX graph_mentions_memory ON graph_mentions(memory_rid);
+CREATE INDEX graph_relations_memory ON graph_relations(memory_rid);
+CREATE INDEX graph_relations_dst ON graph_relations(dst);
+CREATE TABLE graph_state (
+  k INTEGER PRIMARY KEY CHECK (k = 1),
+  gen INTEGER NOT NULL DEFAULT 0
+);
+INSERT INTO graph_state(k, gen) VALUES (1, 0);
+`, true},
 }
 
 // SchemaVersion is the newest migration this build knows.

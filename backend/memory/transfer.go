@@ -31,6 +31,7 @@ type Record struct {
 	Tags           []string   `json:"tags,omitempty"`
 	Supersedes     []string   `json:"supersedes,omitempty"`
 	ConflictsWith  []string   `json:"conflicts_with,omitempty"`
+	Subject        string     `json:"subject,omitempty"`
 	Source         *Source    `json:"source,omitempty"`
 	Created        *time.Time `json:"created,omitempty"`
 	Updated        *time.Time `json:"updated,omitempty"`
@@ -271,11 +272,11 @@ func (rec Record) item(opts ImportOptions) Item {
 	if rec.Type == TypeDaily {
 		return Item{Op: OpAppendDaily, ID: rec.ID, Slug: rec.Slug, Text: rec.Body, Created: rec.Created, Updated: rec.Updated}
 	}
-	title, body, quote, reasoning := rec.Title, rec.Body, rec.SourceQuote, rec.Reasoning
+	title, body, quote, reasoning, subject := rec.Title, rec.Body, rec.SourceQuote, rec.Reasoning, rec.Subject
 	return Item{Op: OpWrite, ID: rec.ID, Slug: rec.Slug, Scope: rec.Scope, Workdir: rec.Workdir, Agent: rec.Agent,
 		Type: rec.Type, Title: &title, Body: &body, Confidence: rec.Confidence, SourceQuote: &quote,
 		Reasoning: &reasoning, Aliases: rec.Aliases, Tags: rec.Tags, Supersedes: rec.Supersedes,
-		ConflictsWith: rec.ConflictsWith, Source: rec.Source, Reviewed: rec.Reviewed, Created: rec.Created, Updated: rec.Updated,
+		ConflictsWith: rec.ConflictsWith, Subject: &subject, Source: rec.Source, Reviewed: rec.Reviewed, Created: rec.Created, Updated: rec.Updated,
 		AutoDowngraded: rec.AutoDowngraded}
 }
 
@@ -286,7 +287,7 @@ func RecordOf(m *Memory) Record {
 	rec := Record{ID: m.ID, Slug: m.Slug, Title: m.Title, Scope: m.Scope, Workdir: m.Workdir, Agent: m.Agent, Type: m.Type,
 		Confidence: m.Confidence, AutoDowngraded: m.AutoDowngraded, Reviewed: &rev, SourceQuote: m.SourceQuote,
 		Reasoning: m.Reasoning, Aliases: m.Aliases, Tags: m.Tags, Supersedes: m.Supersedes, ConflictsWith: m.ConflictsWith,
-		Created: &c, Updated: &u, Body: m.Body}
+		Subject: m.Subject, Created: &c, Updated: &u, Body: m.Body}
 	if m.Source != (Source{}) {
 		src := m.Source
 		rec.Source = &src

@@ -89,10 +89,13 @@ type Memory struct {
 	Tags           []string   `json:"tags"`
 	Supersedes     []string   `json:"supersedes"`
 	ConflictsWith  []string   `json:"conflicts_with"`
-	Source         Source     `json:"source"`
-	Created        time.Time  `json:"created"`
-	Updated        time.Time  `json:"updated"`
-	Body           string     `json:"body"`
+	// Subject is who or what the body's relation lines (`- works_at [[Acme]]`) are about;
+	// empty means the person (user, feedback) or the project (project memories).
+	Subject string    `json:"subject,omitempty"`
+	Source  Source    `json:"source"`
+	Created time.Time `json:"created"`
+	Updated time.Time `json:"updated"`
+	Body    string    `json:"body"`
 
 	// Path is relative to the memory folder, with forward slashes.
 	Path string `json:"path"`
@@ -122,6 +125,7 @@ func (m *Memory) ScopeKey() string {
 // Limits from DESIGN §2.
 const (
 	MaxTitleChars      = 120
+	MaxSubjectChars    = 120
 	MaxBodyBytes       = 8 << 10
 	MaxDailyBytes      = 32 << 10
 	DailyWarnBytes     = 28 << 10

@@ -107,6 +107,9 @@ func (s *Store) opUpdate(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *
 	if it.Source != nil {
 		m.Source = *it.Source
 	}
+	if it.Subject != nil {
+		m.Subject = strings.TrimSpace(*it.Subject)
+	}
 	if it.Reviewed != nil && (!*it.Reviewed || personActor(b.Actor) || b.Actor == ActorImport) {
 		m.Reviewed = *it.Reviewed
 	}

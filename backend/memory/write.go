@@ -84,7 +84,7 @@ func (s *Store) opWrite(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *I
 		ID: id, Slug: it.Slug, Title: title, Scope: it.Scope, Workdir: wd, Agent: ag, Type: it.Type,
 		Confidence: conf, AutoDowngraded: down, Reviewed: personActor(b.Actor), SourceQuote: quote,
 		Reasoning: strings.TrimSpace(deref(it.Reasoning)), Aliases: cleanList(it.Aliases), Tags: cleanList(it.Tags),
-		Supersedes: cleanList(it.Supersedes), ConflictsWith: cleanList(it.ConflictsWith),
+		Supersedes: cleanList(it.Supersedes), ConflictsWith: cleanList(it.ConflictsWith), Subject: strings.TrimSpace(deref(it.Subject)),
 		Created: now, Updated: now, Body: body,
 	}
 	if it.Reviewed != nil && (!*it.Reviewed || personActor(b.Actor) || b.Actor == ActorImport) {

@@ -81,7 +81,8 @@ write lands unreviewed until the person reviews it.`
           "properties": {
             "subject": {"type": "string", "description": "The entity the relation starts from; omit for the memory's own subject (the person, or the project)."},
             "relation": {"type": "string", "description": "snake_case verb such as works_at, uses, prefers, depends_on."},
-            "object": {"type": "string", "description": "The entity it points to, by name."}
+            "object": {"type": "string", "description": "The entity it points to, by name."},
+            "object_type": {"type": "string", "enum": ["person", "organization", "project", "tool", "place", "concept", "event"], "description": "What kind of entity the object is, when clear."}
           }}}
       }}},
     "profile": {"type": "array", "maxItems": 8, "items": {

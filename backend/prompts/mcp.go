@@ -67,4 +67,17 @@ changes nothing. Other agents' keys are never reachable from here.`
 
 	MCPKVList = `List the keys of your agent's private key-value store with their values, optionally only those
 starting with "prefix" (for example "cursor/"). Other agents' keys are never listed.`
+
+	MCPGraphEntities = `Find entities (people, organizations, projects, tools, places, concepts) in the knowledge
+graph built from the memories you may see, by part of a name or alias in any language. Each has an
+id to pass to graph_neighbors, graph_path or graph_subgraph, and counts of its memories and relations.`
+
+	MCPGraphNeighbors = `The entities related to one entity (by id or name) within "depth" hops, with each relation's
+type and the memories that state it. Use it to answer "what do we know about X and what is it linked to".`
+
+	MCPGraphPath = `How two entities are connected: the shortest chain of relations between them (at most
+"max_hops"), each hop with the memories that justify it. found is false when no chain exists.`
+
+	MCPGraphSubgraph = `The part of the knowledge graph around an entity to "depth" hops, or without an entity the
+busiest part of everything you may see: nodes, typed edges and the memories behind each edge.`
 )

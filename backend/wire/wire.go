@@ -13,6 +13,7 @@ import (
 	"engram/backend/api"
 	"engram/backend/embed"
 	"engram/backend/extraction"
+	"engram/backend/graph"
 	"engram/backend/hook"
 	"engram/backend/i18n"
 	"engram/backend/llm"
@@ -52,6 +53,8 @@ type Services struct {
 	Events    *api.Hub
 	Organizer *organizer.Service
 	Recall    *recall.Service
+	// Graph is the one knowledge-graph cache every api of this process shares.
+	Graph *graph.Service
 	// Embeddings hold the embedder, vector backend and background indexer the settings (or
 	// Options.Embed) name, replaced when Settings → Embeddings change.
 	Embeddings *vector.Runtime
@@ -115,6 +118,7 @@ func Open(ctx context.Context, o Options) (*Services, error) {
 	}
 	s.Organizer = org
 	s.Recall = recall.New(st, recall.Options{Logger: o.Logger})
+	s.Graph = graph.New(st)
 	// Vectors are computed in the background by long-running processes (Background); a
 	// one-shot CLI searches with the vectors there are.
 	if err := s.openEmbeddings(); err != nil {
@@ -147,7 +151,7 @@ func (s *Services) API(ctx context.Context, actor string) *api.API {
 	return api.New(ctx, api.Deps{Store: s.Store, Catalog: s.opts.Catalog, Settings: s.Settings, Events: s.Events,
 		Remote: s.opts.Remote, Recall: s.Recall, Embeddings: s.Embeddings, Version: s.opts.Version, Organizer: s.Organizer,
 		Hook: s.Hook, SessionSummariser: s.SessionSummariser, OnSessionDeleted: s.OnSessionDeleted, Compactor: s.compactor,
-		Extraction: s.Extraction, LLM: s.LLM, Keys: s.Keys}, actor)
+		Extraction: s.Extraction, LLM: s.LLM, Keys: s.Keys, Graph: s.Graph}, actor)
 }
 
 // Background starts what long-running processes (desktop, serve) keep running: the file

@@ -5,6 +5,7 @@ import (
 	"reflect"
 
 	"engram/backend/api"
+	"engram/backend/graph"
 	"engram/backend/extraction"
 	"engram/backend/memory"
 	"engram/backend/organizer"
@@ -158,6 +159,27 @@ var sections = []section{
 		{"ProfileEntry", t[extraction.ProfileEntry](), "One thing the profile says, with the memory that says it.", ""},
 		{"ProfileExperience", t[extraction.Experience](), "An experience memory read as pain → solution → outcome.", ""},
 		{"Profile", t[extraction.Profile](), "The person's profile, derived from the memories (profile.get).", ""},
+	}},
+	{"the knowledge graph (graph.*)", []entry{
+		{"GraphScope", t[api.GraphScope](), "Scope arguments of every graph method.", ""},
+		{"GraphEntity", t[graph.Entity](), "One entity: a name in one scope instance, with its memories and relations counted.", ""},
+		{"GraphMemoryRef", t[graph.MemoryRef](), "A memory behind a node or an edge.", ""},
+		{"GraphEdge", t[graph.Edge](), "A typed relation with the memories that state it.", ""},
+		{"GraphSubgraph", t[graph.Subgraph](), "", ""},
+		{"GraphHop", t[graph.Hop](), "", ""},
+		{"GraphPath", t[graph.Path](), "", ""},
+		{"GraphEntitiesParams", t[api.GraphEntitiesParams](), "", ""},
+		{"GraphEntitiesResult", t[api.GraphEntitiesResult](), "", ""},
+		{"GraphNeighborsParams", t[api.GraphNeighborsParams](), "", ""},
+		{"GraphSubgraphParams", t[api.GraphSubgraphParams](), "", ""},
+		{"GraphPathParams", t[api.GraphPathParams](), "", ""},
+		{"GraphEntityParams", t[api.GraphEntityParams](), "", ""},
+		{"GraphMemoriesResult", t[api.GraphMemoriesResult](), "", ""},
+		{"GraphRenameParams", t[api.GraphRenameParams](), "", ""},
+		{"GraphMergeParams", t[api.GraphMergeParams](), "", ""},
+		{"GraphAddRelationParams", t[api.GraphAddRelationParams](), "", ""},
+		{"GraphDeleteRelationParams", t[api.GraphDeleteRelationParams](), "", ""},
+		{"GraphEditResult", t[api.GraphEditResult](), "", ""},
 	}},
 }
 

@@ -83,6 +83,7 @@ export interface Memory extends MemorySummary {
   tags: string[] | null
   supersedes: string[] | null
   conflicts_with: string[] | null
+  subject?: string
   source: MemorySource
   created: string
   updated: string
@@ -1026,6 +1027,129 @@ export interface Profile {
   about: ProfileEntry[]
   experiences: ProfileExperience[]
   profile_id?: string
+}
+
+// ---------------------------------------------------------------- the knowledge graph (graph.*)
+
+/** Scope arguments of every graph method. */
+export interface GraphScope {
+  scope?: Scope
+  workdir?: string
+  agent?: string
+}
+
+/** One entity: a name in one scope instance, with its memories and relations counted. */
+export interface GraphEntity {
+  id: string
+  name: string
+  type: string
+  aliases: string[] | null
+  scope: Scope
+  workdir?: string
+  agent?: string
+  memories: number
+  degree: number
+}
+
+/** A memory behind a node or an edge. */
+export interface GraphMemoryRef {
+  id: string
+  slug: string
+  title: string
+  scope: Scope
+}
+
+/** A typed relation with the memories that state it. */
+export interface GraphEdge {
+  id: string
+  source: string
+  target: string
+  type: string
+  memories: GraphMemoryRef[] | null
+}
+
+export interface GraphSubgraph {
+  nodes: GraphEntity[] | null
+  edges: GraphEdge[] | null
+  truncated: boolean
+}
+
+export interface GraphHop {
+  from: string
+  to: string
+  edge: GraphEdge
+}
+
+export interface GraphPath {
+  found: boolean
+  nodes: GraphEntity[] | null
+  hops: GraphHop[] | null
+}
+
+export interface GraphEntitiesParams extends GraphScope {
+  query?: string
+  types?: string[]
+  limit?: number
+}
+
+export interface GraphEntitiesResult {
+  entities: GraphEntity[] | null
+}
+
+export interface GraphNeighborsParams extends GraphScope {
+  entity: string
+  depth?: number
+  relation_types?: string[]
+  entity_types?: string[]
+  limit?: number
+}
+
+export interface GraphSubgraphParams extends GraphScope {
+  entity?: string
+  depth?: number
+  limit?: number
+  relation_types?: string[]
+  entity_types?: string[]
+}
+
+export interface GraphPathParams extends GraphScope {
+  from: string
+  to: string
+  max_hops?: number
+  relation_types?: string[]
+}
+
+export interface GraphEntityParams extends GraphScope {
+  entity: string
+}
+
+export interface GraphMemoriesResult {
+  memories: GraphMemoryRef[] | null
+}
+
+export interface GraphRenameParams extends GraphScope {
+  entity: string
+  name: string
+}
+
+export interface GraphMergeParams extends GraphScope {
+  into: string
+  from: string[] | null
+}
+
+export interface GraphAddRelationParams extends GraphScope {
+  memory_id: string
+  from?: string
+  type: string
+  to: string
+}
+
+export interface GraphDeleteRelationParams extends GraphScope {
+  edge_id: string
+}
+
+export interface GraphEditResult {
+  changed: GraphMemoryRef[] | null
 }
 
 export type OrganizerSettingsPatch = Partial<OrganizerSettings>

@@ -1,0 +1,127 @@
+package graph
+
+import (
+	"context"
+	"strings"
+
+	"engram/backend/memory"
+	"engram/backend/text/wikilink"
+)
+
+// Delete removes an entity from every memory that mentions it: its relation lines go, its
+// other links become plain text (their label, or the name), and a subject naming it is cleared.
+func (s *Service) Delete(ctx context.Context, v View, actor, ref string) ([]MemoryRef, error) {
+	sn, err := s.current(ctx)
+	if err != nil {
+		return nil, err
+	}
+	i, ok := sn.resolve(ref, v)
+	if !ok {
+		return nil, notFound(ref)
+	}
+	norms := sn.nodes[i].norms
+	ms, err := s.memoriesOf(ctx, sn, i, v)
+	if err != nil {
+		return nil, err
+	}
+	var rs []rewrite
+	for _, m := range ms {
+		subj := subjectNorm(m)
+		body := wikilink.DropRelations(m.Body, func(r wikilink.Relation) bool {
+			from := subj
+			if r.From != "" {
+				from = wikilink.Norm(r.From)
+			}
+			return norms[from] || norms[wikilink.Norm(r.To)]
+		})
+		body = wikilink.Rewrite(body, func(l wikilink.Link) (string, bool) {
+			if !norms[wikilink.Norm(l.Target)] {
+				return "", false
+			}
+			if l.Label != "" {
+				return l.Label, true
+			}
+			return l.Target, true
+		})
+		r := rewrite{m: m, body: body}
+		if m.Subject != "" && norms[wikilink.Norm(m.Subject)] {
+			empty := ""
+			r.subject = &empty
+		}
+		rs = append(rs, r)
+	}
+	return s.apply(ctx, actor, rs)
+}
+
+// AddRelation appends a relation line to one memory's body: "- type [[to]]" from the
+// memory's subject when from is empty, else "- [[from]] type [[to]]".
+func (s *Service) AddRelation(ctx context.Context, v View, actor, memoryID, from, typ, to string) ([]MemoryRef, error) {
+	m, err := s.store.Get(ctx, strings.TrimSpace(memoryID))
+	if err != nil {
+		return nil, err
+	}
+	if !v.allows(m.Scope, m.ScopeKey()) || m.Archived {
+		return nil, &memory.Error{Code: memory.CodeNotFound, Args: map[string]any{"Ref": memoryID}, Msg: "no memory " + memoryID}
+	}
+	if from == "" {
+		if name, _ := m.SubjectEntity(); name == "" {
+			return nil, &Error{Code: CodeInvalidRelation, Args: map[string]any{"Type": typ},
+				Msg: "this memory has no subject: name where the relation starts"}
+		}
+	}
+	if err := checkName(strings.TrimSpace(to)); err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(from) != "" {
+		if err := checkName(strings.TrimSpace(from)); err != nil {
+			return nil, err
+		}
+	}
+	line, ok := wikilink.Format(strings.TrimSpace(from), typ, strings.TrimSpace(to), "")
+	if !ok {
+		return nil, &Error{Code: CodeInvalidRelation, Args: map[string]any{"Type": typ},
+			Msg: "a relation type is one word of letters, digits and _ - . : (at most 64)"}
+	}
+	body := strings.TrimRight(m.Body, "\n")
+	lines := strings.Split(body, "\n")
+	switch {
+	case body == "":
+		body = line
+	case strings.HasPrefix(strings.TrimSpace(lines[len(lines)-1]), "- "):
+		body += "\n" + line
+	default:
+		body += "\n\n" + line
+	}
+	return s.apply(ctx, actor, []rewrite{{m: m, body: body}})
+}
+
+// DeleteRelation removes the lines stating an edge from every memory that states it.
+func (s *Service) DeleteRelation(ctx context.Context, v View, actor, edgeID string) ([]MemoryRef, error) {
+	sn, err := s.current(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ei, ok := sn.edgeByID[strings.TrimSpace(edgeID)]
+	if !ok || !sn.visible(sn.edges[ei].src, v) {
+		return nil, &Error{Code: CodeEdgeNotFound, Args: map[string]any{"Edge": edgeID}, Msg: "no relation " + edgeID + " is visible here"}
+	}
+	e := sn.edges[ei]
+	src, dst := sn.nodes[e.src].norms, sn.nodes[e.dst].norms
+	var rs []rewrite
+	for _, ref := range sn.refs(e.memories, v) {
+		m, err := s.store.Get(ctx, ref.ID)
+		if err != nil {
+			return nil, err
+		}
+		subj := subjectNorm(m)
+		body := wikilink.DropRelations(m.Body, func(r wikilink.Relation) bool {
+			from := subj
+			if r.From != "" {
+				from = wikilink.Norm(r.From)
+			}
+			return r.Type == e.typ && src[from] && dst[wikilink.Norm(r.To)]
+		})
+		rs = append(rs, rewrite{m: m, body: body})
+	}
+	return s.apply(ctx, actor, rs)
+}

@@ -1,0 +1,63 @@
+package mcp_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// The graph tools answer from the session's visibility (global, its project, its agent) and
+// the CLI's graph verbs answer the person; both over memories written through the CLI.
+func TestGraphToolsAndCLI(t *testing.T) {
+	home := t.TempDir()
+	wdA, wdB := t.TempDir(), t.TempDir()
+	cli(t, home, "write", "--scope", "global", "--type", "reference", "--slug", "bob-notes", "--title", "Bob",
+		"--body", "- [[Bob]] works_at [[Globex]]\n- [[Globex]] located_in [[Berlin]]")
+	cli(t, home, "write", "--scope", "global", "--type", "reference", "--slug", "alice-bob", "--title", "Alice",
+		"--body", "- [[Alice]] knows [[Bob]]")
+	cli(t, home, "write", "--scope", "project", "--workdir", wdA, "--type", "reference", "--slug", "secret", "--title", "Secret",
+		"--body", "- [[Alice]] funds [[Zephyr]]")
+
+	// CLI: the person sees everything.
+	var ents struct{ Entities []struct{ Name, Scope string } }
+	if err := json.Unmarshal([]byte(cli(t, home, "graph", "entities", "--json")), &ents); err != nil || len(ents.Entities) != 6 {
+		t.Fatalf("cli entities: %v %+v", err, ents)
+	}
+	var path struct {
+		Found bool
+		Hops  []struct {
+			Edge struct {
+				Type     string
+				Memories []struct{ Slug string }
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(cli(t, home, "graph", "path", "Alice", "Berlin", "--json", "--scope", "global")), &path); err != nil ||
+		!path.Found || len(path.Hops) != 3 || path.Hops[0].Edge.Memories[0].Slug != "alice-bob" {
+		t.Fatalf("cli path: %v %+v", err, path)
+	}
+	if out := cli(t, home, "graph", "neighbors", "Globex", "--depth", "1"); !strings.Contains(out, "Globex -located_in-> Berlin") {
+		t.Fatalf("cli neighbors: %s", out)
+	}
+	cli(t, home, "graph", "rename", "Berlin", "Munich")
+	if out := cli(t, home, "show", "bob-notes", "--scope", "global"); !strings.Contains(out, "[[Munich]]") {
+		t.Fatalf("rename not written to the body: %s", out)
+	}
+
+	// MCP: project B's session never sees project A's entities.
+	b := stdio(t, home, clientOpts{roots: []string{wdB}}, "--agent", "codex", "--workdir", wdB)
+	got := b.ok("graph_entities", map[string]any{"query": "zephyr"})
+	if raw, _ := json.Marshal(got); strings.Contains(string(raw), "Zephyr") {
+		t.Fatalf("project B sees project A's entity: %s", raw)
+	}
+	b.fails("graph_neighbors", map[string]any{"entity": "Zephyr"}, "graph_entity_not_found")
+	p := b.ok("graph_path", map[string]any{"from": "Alice", "to": "Munich"})
+	if raw, _ := json.Marshal(p); !strings.Contains(string(raw), `"found":true`) || !strings.Contains(string(raw), "bob-notes") {
+		t.Fatalf("graph_path: %s", raw)
+	}
+	a := stdio(t, home, clientOpts{roots: []string{wdA}}, "--agent", "codex", "--workdir", wdA)
+	sub := a.ok("graph_subgraph", map[string]any{"entity": "Alice", "depth": 1})
+	if raw, _ := json.Marshal(sub); !strings.Contains(string(raw), "Zephyr") {
+		t.Fatalf("project A's subgraph lacks its own entity: %s", raw)
+	}
+}

@@ -1,0 +1,159 @@
+package memory
+
+import (
+	"context"
+	"fmt"
+
+	"engram/backend/text/wikilink"
+)
+
+// GraphEntityRow is one stored entity: a name in one scope instance.
+type GraphEntityRow struct {
+	ID       int64
+	Name     string
+	Norm     string
+	Scope    Scope
+	ScopeKey string
+	Workdir  string // the project's folder, when known
+}
+
+// GraphMentionRow says memory MemoryRID mentions entity Entity (with a label and kind hint).
+type GraphMentionRow struct {
+	Entity    int64
+	MemoryRID int64
+	Label     string
+	Kind      string
+	Spelling  string // the name as this memory wrote it
+}
+
+// GraphRelationRow is one typed relation, stated by memory MemoryRID.
+type GraphRelationRow struct {
+	ID        int64
+	Src, Dst  int64
+	Type      string
+	MemoryRID int64
+}
+
+// GraphMemoryRow is a live memory the graph refers to.
+type GraphMemoryRow struct {
+	RID      int64
+	ID       string
+	Slug     string
+	Title    string
+	Scope    Scope
+	ScopeKey string
+}
+
+// GraphLinkRow says entity Entity's name is memory MemoryRID's slug or title in its scope
+// instance: `[[that-slug]]` links the two memories.
+type GraphLinkRow struct {
+	Entity    int64
+	MemoryRID int64
+}
+
+// GraphData is the whole stored graph at generation Gen, for a reader to cache until the
+// generation moves (GraphGen). Memories holds every live memory (what mentions and links name).
+type GraphData struct {
+	Gen       int64
+	Entities  []GraphEntityRow
+	Mentions  []GraphMentionRow
+	Relations []GraphRelationRow
+	Memories  []GraphMemoryRow
+	Links     []GraphLinkRow
+}
+
+// GraphGen is the graph's generation: it moves whenever any process changes the graph.
+func (s *Store) GraphGen(ctx context.Context) (int64, error) {
+	var gen int64
+	if err := s.db.QueryRowContext(ctx, `SELECT gen FROM graph_state WHERE k = 1`).Scan(&gen); err != nil {
+		return 0, fmt.Errorf("memory: unable to read graph generation: %w", err)
+	}
+	return gen, nil
+}
+
+// GraphData reads the whole graph in one read transaction, so its parts agree.
+func (s *Store) GraphData(ctx context.Context) (*GraphData, error) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, fmt.Errorf("memory: unable to read graph: %w", err)
+	}
+	defer tx.Rollback()
+	d := &GraphData{}
+	if err := tx.QueryRowContext(ctx, `SELECT gen FROM graph_state WHERE k = 1`).Scan(&d.Gen); err != nil {
+		return nil, fmt.Errorf("memory: unable to read graph generation: %w", err)
+	}
+	scan := func(q string, fn func(rowScanner) error) error {
+		rows, err := tx.QueryContext(ctx, q)
+		if err != nil {
+			return fmt.Errorf("memory: unable to read graph: %w", err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			if err := fn(rows); err != nil {
+				return fmt.Errorf("memory: unable to read graph: %w", err)
+			}
+		}
+		return rows.Err()
+	}
+	steps := []struct {
+		q  string
+		fn func(rowScanner) error
+	}{
+		{`SELECT e.id, e.name, e.norm, e.scope, e.scope_key, COALESCE(p.workdir, '') FROM graph_entities e
+			LEFT JOIN projects p ON e.scope = 'project' AND p.key = e.scope_key ORDER BY e.id`, func(r rowScanner) error {
+			var e GraphEntityRow
+			var sc string
+			err := r.Scan(&e.ID, &e.Name, &e.Norm, &sc, &e.ScopeKey, &e.Workdir)
+			e.Scope = Scope(sc)
+			d.Entities = append(d.Entities, e)
+			return err
+		}},
+		{`SELECT entity, memory_rid, label, kind, spelling FROM graph_mentions ORDER BY entity, memory_rid`, func(r rowScanner) error {
+			var m GraphMentionRow
+			err := r.Scan(&m.Entity, &m.MemoryRID, &m.Label, &m.Kind, &m.Spelling)
+			d.Mentions = append(d.Mentions, m)
+			return err
+		}},
+		{`SELECT id, src, dst, rel, COALESCE(memory_rid, 0) FROM graph_relations ORDER BY id`, func(r rowScanner) error {
+			var g GraphRelationRow
+			err := r.Scan(&g.ID, &g.Src, &g.Dst, &g.Type, &g.MemoryRID)
+			d.Relations = append(d.Relations, g)
+			return err
+		}},
+		{`SELECT rid, id, slug, title, scope, scope_key FROM memory_meta WHERE archived = 0 ORDER BY rid`, func(r rowScanner) error {
+			var m GraphMemoryRow
+			var sc string
+			err := r.Scan(&m.RID, &m.ID, &m.Slug, &m.Title, &sc, &m.ScopeKey)
+			m.Scope = Scope(sc)
+			d.Memories = append(d.Memories, m)
+			return err
+		}},
+	}
+	for _, st := range steps {
+		if err := scan(st.q, st.fn); err != nil {
+			return nil, err
+		}
+	}
+	// A link names a memory by its slug or its title, compared as entity names are.
+	type at struct {
+		scope Scope
+		key   string
+		norm  string
+	}
+	byName := make(map[at]int64, 2*len(d.Memories))
+	for _, m := range d.Memories {
+		for _, n := range []string{m.Title, m.Slug} {
+			if k := (at{m.Scope, m.ScopeKey, wikilink.Norm(n)}); k.norm != "" {
+				if _, dup := byName[k]; !dup {
+					byName[k] = m.RID
+				}
+			}
+		}
+	}
+	for _, e := range d.Entities {
+		if rid, ok := byName[at{e.Scope, e.ScopeKey, e.Norm}]; ok {
+			d.Links = append(d.Links, GraphLinkRow{Entity: e.ID, MemoryRID: rid})
+		}
+	}
+	return d, nil
+}

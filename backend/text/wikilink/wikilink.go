@@ -1,0 +1,344 @@
+// Package wikilink reads the knowledge-graph grammar of memory bodies (DESIGN §8): `[[Name]]`
+// mentions an entity (or links a memory by slug or title), `[[Name|label]]` shows a label, a
+// list line `- relation_type [[Target]]` relates the memory's subject to Target, and
+// `- [[A]] relation_type [[B]]` relates two entities. A trailing `#type` on a relation line
+// (`- works_at [[Acme]] #organization`) names the target's entity type. Links inside code
+// spans, fenced blocks and indented code are text, not links. It is a leaf: the store indexes
+// with it and the graph package resolves names with Norm, so both agree on every name.
+package wikilink
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// MaxName is the longest entity name (in characters) a link may carry; longer links are text.
+const MaxName = 120
+
+// MaxRelation is the longest relation type, in characters.
+const MaxRelation = 64
+
+// Link is one `[[Target]]` or `[[Target|Label]]`.
+type Link struct {
+	Target string `json:"target"`
+	Label  string `json:"label,omitempty"`
+}
+
+// Relation is one relation line. From is empty for `- type [[To]]` (the memory's subject).
+// ToType is the `#type` hint of the line, "" when none.
+type Relation struct {
+	From   string `json:"from,omitempty"`
+	Type   string `json:"type"`
+	To     string `json:"to"`
+	ToType string `json:"to_type,omitempty"`
+}
+
+// Parsed is everything the grammar finds in one body. Links holds every link, those of
+// relation lines included, in order of appearance.
+type Parsed struct {
+	Links     []Link     `json:"links"`
+	Relations []Relation `json:"relations"`
+}
+
+var (
+	linkRe = regexp.MustCompile(`\[\[([^\[\]\n]+?)\]\]`)
+	// relTok is a relation type: one token of letters, digits, _ - . : (no spaces, so prose
+	// like "- I met [[Bob]]" is a mention, not a relation).
+	relTok    = `([\p{L}\p{N}_][\p{L}\p{N}_\-.:]{0,63})`
+	typeTail  = `(?:\s+#([\p{L}_]{1,32}))?[\s.。;；]*$`
+	subjRelRe = regexp.MustCompile(`^` + relTok + `\s*(\[\[[^\[\]\n]+?\]\])` + typeTail)
+	pairRelRe = regexp.MustCompile(`^(\[\[[^\[\]\n]+?\]\])\s*` + relTok + `\s*(\[\[[^\[\]\n]+?\]\])` + typeTail)
+	listRe    = regexp.MustCompile(`^\s{0,3}[-*+]\s+(.*)$`)
+	fenceRe   = regexp.MustCompile("^\\s{0,3}(`{3,}|~{3,})")
+	relOnly   = regexp.MustCompile(`^` + relTok + `$`)
+	typeOnly  = regexp.MustCompile(`^[\p{L}_]{1,32}$`)
+)
+
+// Parse reads body. It never fails: what is not grammar is text.
+func Parse(body string) Parsed {
+	var p Parsed
+	for _, l := range scan(body) {
+		if l.code {
+			continue
+		}
+		if rel, ok := lineRelation(l.masked); ok {
+			p.Relations = append(p.Relations, rel)
+		}
+		for _, lm := range linkRe.FindAllStringSubmatch(l.masked, -1) {
+			if lk, ok := parseLink(lm[1]); ok {
+				p.Links = append(p.Links, lk)
+			}
+		}
+	}
+	return p
+}
+
+// line is one body line: its text, the text with code spans blanked (same byte offsets) and
+// whether it is code (fenced or indented) as a whole.
+type line struct {
+	text, masked string
+	code         bool
+}
+
+// scan splits body into lines and marks code the way CommonMark does, near enough: fenced
+// blocks (``` or ~~~, closed by a fence as long), indented code after a blank line (not a list
+// item's continuation), code spans inside a line.
+func scan(body string) []line {
+	var out []line
+	var fence string
+	prevBlank, inCode, inItem := true, false, false
+	for _, text := range strings.Split(strings.ReplaceAll(body, "\r\n", "\n"), "\n") {
+		l := line{text: text, code: true}
+		switch m := fenceRe.FindStringSubmatch(text); {
+		case fence != "":
+			if m != nil && m[1][0] == fence[0] && len(m[1]) >= len(fence) &&
+				strings.TrimSpace(text[strings.Index(text, m[1])+len(m[1]):]) == "" {
+				fence = ""
+			}
+		case m != nil:
+			fence = m[1]
+		default:
+			blank := strings.TrimSpace(text) == ""
+			indented := strings.HasPrefix(text, "    ") || strings.HasPrefix(text, "\t")
+			if !blank && indented && ((prevBlank && !inItem) || inCode) {
+				inCode, prevBlank = true, false
+				break
+			}
+			if !blank {
+				inCode = false
+				if !indented {
+					inItem = listRe.MatchString(text)
+				}
+			}
+			prevBlank = blank
+			l.code, l.masked = false, stripCodeSpans(text)
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// lineRelation reads a (masked) line as a relation list item, if it is one.
+func lineRelation(masked string) (Relation, bool) {
+	m := listRe.FindStringSubmatch(masked)
+	if m == nil {
+		return Relation{}, false
+	}
+	return relationLine(strings.TrimSpace(m[1]))
+}
+
+// Rewrite calls fn for every link outside code and replaces the link's whole text ("[[…]]")
+// with what fn returns when it says so. Everything else is kept byte for byte.
+func Rewrite(body string, fn func(l Link) (string, bool)) string {
+	ls := scan(body)
+	parts := make([]string, len(ls))
+	for i, l := range ls {
+		parts[i] = l.text
+		if l.code {
+			continue
+		}
+		locs := linkRe.FindAllStringSubmatchIndex(l.masked, -1)
+		if len(locs) == 0 {
+			continue
+		}
+		var b strings.Builder
+		last := 0
+		for _, loc := range locs {
+			lk, ok := parseLink(l.masked[loc[2]:loc[3]])
+			if !ok {
+				continue
+			}
+			rep, change := fn(lk)
+			if !change {
+				continue
+			}
+			b.WriteString(l.text[last:loc[0]])
+			b.WriteString(rep)
+			last = loc[1]
+		}
+		b.WriteString(l.text[last:])
+		parts[i] = b.String()
+	}
+	return strings.Join(parts, "\n")
+}
+
+// DropRelations removes every relation line (outside code) for which drop says true.
+func DropRelations(body string, drop func(r Relation) bool) string {
+	var kept []string
+	for _, l := range scan(body) {
+		if !l.code {
+			if r, ok := lineRelation(l.masked); ok && drop(r) {
+				continue
+			}
+		}
+		kept = append(kept, l.text)
+	}
+	return strings.Join(kept, "\n")
+}
+
+// Raw renders a link back as written: "[[Target]]" or "[[Target|Label]]".
+func (l Link) Raw() string {
+	if l.Label != "" {
+		return "[[" + l.Target + "|" + l.Label + "]]"
+	}
+	return "[[" + l.Target + "]]"
+}
+
+// relationLine reads the text of a list item as a relation, if it is one.
+func relationLine(item string) (Relation, bool) {
+	if m := pairRelRe.FindStringSubmatch(item); m != nil {
+		a, okA := parseLink(m[1][2 : len(m[1])-2])
+		b, okB := parseLink(m[3][2 : len(m[3])-2])
+		if !okA || !okB {
+			return Relation{}, false
+		}
+		return Relation{From: a.Target, Type: RelationType(m[2]), To: b.Target, ToType: strings.ToLower(m[4])}, true
+	}
+	if m := subjRelRe.FindStringSubmatch(item); m != nil {
+		b, ok := parseLink(m[2][2 : len(m[2])-2])
+		if !ok {
+			return Relation{}, false
+		}
+		return Relation{Type: RelationType(m[1]), To: b.Target, ToType: strings.ToLower(m[3])}, true
+	}
+	return Relation{}, false
+}
+
+// parseLink reads the inside of [[…]]: "Target", "Target|Label", "Target#Heading".
+func parseLink(inner string) (Link, bool) {
+	target, label, _ := strings.Cut(inner, "|")
+	if i := strings.Index(target, "#"); i > 0 {
+		target = target[:i]
+	}
+	target, label = strings.TrimSpace(target), strings.TrimSpace(label)
+	if target == "" || utf8.RuneCountInString(target) > MaxName || utf8.RuneCountInString(label) > MaxName {
+		return Link{}, false
+	}
+	if label == target {
+		label = ""
+	}
+	return Link{Target: target, Label: label}, true
+}
+
+// stripCodeSpans blanks `code spans` (a run of backticks closed by a run of the same length),
+// so links inside them are not read.
+func stripCodeSpans(line string) string {
+	if !strings.Contains(line, "`") {
+		return line
+	}
+	var b strings.Builder
+	for i := 0; i < len(line); {
+		if line[i] != '`' {
+			b.WriteByte(line[i])
+			i++
+			continue
+		}
+		n := 0
+		for i+n < len(line) && line[i+n] == '`' {
+			n++
+		}
+		tick := strings.Repeat("`", n)
+		end := -1
+		for j := i + n; j < len(line); {
+			k := strings.Index(line[j:], tick)
+			if k < 0 {
+				break
+			}
+			k += j
+			m := 0
+			for k+m < len(line) && line[k+m] == '`' {
+				m++
+			}
+			if m == n {
+				end = k
+				break
+			}
+			j = k + m
+		}
+		if end < 0 {
+			b.WriteString(line[i : i+n])
+			i += n
+			continue
+		}
+		b.WriteString(strings.Repeat(" ", end+n-i))
+		i = end + n
+	}
+	return b.String()
+}
+
+// RelationType is the canonical spelling of a relation type: trimmed, lower case, width
+// folded, spaces and dashes as underscores, at most MaxRelation characters.
+func RelationType(s string) string {
+	s = strings.ToLower(norm.NFKC.String(strings.TrimSpace(s)))
+	s = strings.Map(func(r rune) rune {
+		if r == ' ' || r == '-' {
+			return '_'
+		}
+		return r
+	}, s)
+	if utf8.RuneCountInString(s) > MaxRelation {
+		s = string([]rune(s)[:MaxRelation])
+	}
+	return s
+}
+
+// Norm is the key two names are the same entity under: NFKC (full-width Ａｃｍｅ and half-width
+// Acme, ideographic spaces), case folded, with punctuation, symbols and spaces removed (so
+// "Open-AI", "open ai" and "OpenAI" meet; "张 三" and "张三" too). A name that is nothing but
+// punctuation keeps its folded form so it still names something.
+func Norm(name string) string {
+	folded := strings.ToLower(norm.NFKC.String(strings.TrimSpace(name)))
+	out := strings.Map(func(r rune) rune {
+		if unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.Mn, r) {
+			return r
+		}
+		return -1
+	}, folded)
+	if out == "" {
+		return folded
+	}
+	return out
+}
+
+// Mentions lists the distinct link targets of p (as written, first spelling wins per Norm).
+func (p Parsed) Mentions() []Link {
+	seen := map[string]bool{}
+	var out []Link
+	for _, l := range p.Links {
+		k := Norm(l.Target)
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, l)
+	}
+	return out
+}
+
+// Format renders a relation as a grammar line: "- type [[To]]" from the subject when from is
+// "", else "- [[From]] type [[To]]"; toType adds " #type". Names holding ']' '[' '|' or a
+// newline cannot be written as links and report false.
+func Format(from, typ, to, toType string) (string, bool) {
+	typ = RelationType(typ)
+	if !ValidName(to) || (from != "" && !ValidName(from)) || !relOnly.MatchString(typ) {
+		return "", false
+	}
+	line := "- " + typ + " [[" + strings.TrimSpace(to) + "]]"
+	if from != "" {
+		line = "- [[" + strings.TrimSpace(from) + "]] " + typ + " [[" + strings.TrimSpace(to) + "]]"
+	}
+	if typeOnly.MatchString(toType) {
+		line += " #" + strings.ToLower(toType)
+	}
+	return line, true
+}
+
+// ValidName reports whether name can be written inside [[ ]].
+func ValidName(name string) bool {
+	name = strings.TrimSpace(name)
+	return name != "" && utf8.RuneCountInString(name) <= MaxName && !strings.ContainsAny(name, "[]|#\n\r")
+}

@@ -1,0 +1,118 @@
+package wikilink
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestParse(t *testing.T) {
+	tests := []struct {
+		name  string
+		body  string
+		links []Link
+		rels  []Relation
+	}{
+		{"plain mention", "Met [[Alice]] today.", []Link{{Target: "Alice"}}, nil},
+		{"label", "Ask [[Robert Smith|Bob]] about it", []Link{{Target: "Robert Smith", Label: "Bob"}}, nil},
+		{"heading stripped", "see [[deploy-notes#Steps]]", []Link{{Target: "deploy-notes"}}, nil},
+		{"subject relation", "- works_at [[Acme]]", []Link{{Target: "Acme"}}, []Relation{{Type: "works_at", To: "Acme"}}},
+		{"pair relation", "* [[Alice]] manages [[Bob]]", []Link{{Target: "Alice"}, {Target: "Bob"}},
+			[]Relation{{From: "Alice", Type: "manages", To: "Bob"}}},
+		{"type hint", "- works_at [[Acme]] #organization", []Link{{Target: "Acme"}},
+			[]Relation{{Type: "works_at", To: "Acme", ToType: "organization"}}},
+		{"chinese names and relation", "- 就职于 [[字节跳动]]\n- [[张三]] 同事 [[李四]]。",
+			[]Link{{Target: "字节跳动"}, {Target: "张三"}, {Target: "李四"}},
+			[]Relation{{Type: "就职于", To: "字节跳动"}, {From: "张三", Type: "同事", To: "李四"}}},
+		{"relation type folded", "- Works-At [[Acme]]", []Link{{Target: "Acme"}}, []Relation{{Type: "works_at", To: "Acme"}}},
+		{"prose list line is a mention", "- I met [[Bob]] at lunch", []Link{{Target: "Bob"}}, nil},
+		{"code span", "use `[[NotALink]]` and [[Real]]", []Link{{Target: "Real"}}, nil},
+		{"double backtick span", "x ``a ` [[No]] `` [[Yes]]", []Link{{Target: "Yes"}}, nil},
+		{"fenced block", "```\n[[Inside]]\n- uses [[Fence]]\n```\nafter [[Out]]", []Link{{Target: "Out"}}, nil},
+		{"tilde fence", "~~~go\n[[Inside]]\n~~~\n", nil, nil},
+		{"unclosed fence hides the rest", "```\n[[Inside]]", nil, nil},
+		{"indented code", "text\n\n    [[Code]]\n\n[[Text]]", []Link{{Target: "Text"}}, nil},
+		{"list continuation is not code", "- uses [[Go]]\n    also [[Rust]]", []Link{{Target: "Go"}, {Target: "Rust"}},
+			[]Relation{{Type: "uses", To: "Go"}}},
+		{"empty and spaces", "[[ ]] [[  Alice  ]]", []Link{{Target: "Alice"}}, nil},
+		{"nested brackets are text", "[[a[b]]]", nil, nil},
+		{"pipe relation target", "- knows [[Robert|Bob]]", []Link{{Target: "Robert", Label: "Bob"}},
+			[]Relation{{Type: "knows", To: "Robert"}}},
+		{"trailing prose is not a relation", "- uses [[Go]] for the backend", []Link{{Target: "Go"}}, nil},
+		{"full width", "［［Ａｃｍｅ］］ [[Ａｃｍｅ]]", []Link{{Target: "Ａｃｍｅ"}}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := Parse(tt.body)
+			if !reflect.DeepEqual(p.Links, tt.links) {
+				t.Errorf("links = %#v, want %#v", p.Links, tt.links)
+			}
+			if !reflect.DeepEqual(p.Relations, tt.rels) {
+				t.Errorf("relations = %#v, want %#v", p.Relations, tt.rels)
+			}
+		})
+	}
+}
+
+func TestNorm(t *testing.T) {
+	same := [][]string{
+		{"OpenAI", "open ai", "Open-AI", "ＯｐｅｎＡＩ", "openai."},
+		{"张三", "张 三", "张　三"},
+		{"C++", "c++"},
+	}
+	for _, g := range same {
+		for _, n := range g[1:] {
+			if Norm(n) != Norm(g[0]) {
+				t.Errorf("Norm(%q) = %q, Norm(%q) = %q; want equal", n, Norm(n), g[0], Norm(g[0]))
+			}
+		}
+	}
+	if Norm("Alice") == Norm("Alicia") {
+		t.Error("different names must not meet")
+	}
+	if Norm("!!") == "" {
+		t.Error("a punctuation-only name keeps a key")
+	}
+}
+
+func TestFormat(t *testing.T) {
+	cases := []struct{ from, typ, to, toType, want string }{
+		{"", "works at", "Acme", "organization", "- works_at [[Acme]] #organization"},
+		{"张三", "同事", "李四", "", "- [[张三]] 同事 [[李四]]"},
+	}
+	for _, c := range cases {
+		got, ok := Format(c.from, c.typ, c.to, c.toType)
+		if !ok || got != c.want {
+			t.Errorf("Format = %q %v, want %q", got, ok, c.want)
+		}
+		p := Parse(got)
+		if len(p.Relations) != 1 || p.Relations[0].To != c.to {
+			t.Errorf("Format output %q does not parse back: %#v", got, p)
+		}
+	}
+	for _, bad := range []string{"a]]b", "x|y", "", "a\nb"} {
+		if _, ok := Format("", "knows", bad, ""); ok {
+			t.Errorf("Format accepted %q", bad)
+		}
+	}
+	if _, ok := Format("", "two words!", "A", ""); ok {
+		t.Error("Format accepted a relation type with punctuation")
+	}
+}
+
+func TestRewriteAndDrop(t *testing.T) {
+	body := "Met [[Bob|Bobby]] and [[bob]].\n`[[Bob]]` stays\n```\n[[Bob]]\n```\n- knows [[Bob]]\n- uses [[Go]]"
+	got := Rewrite(body, func(l Link) (string, bool) {
+		if Norm(l.Target) != Norm("Bob") {
+			return "", false
+		}
+		return Link{Target: "Robert", Label: l.Label}.Raw(), true
+	})
+	want := "Met [[Robert|Bobby]] and [[Robert]].\n`[[Bob]]` stays\n```\n[[Bob]]\n```\n- knows [[Robert]]\n- uses [[Go]]"
+	if got != want {
+		t.Fatalf("Rewrite =\n%s\nwant\n%s", got, want)
+	}
+	dropped := DropRelations(want, func(r Relation) bool { return r.Type == "knows" })
+	if dropped != "Met [[Robert|Bobby]] and [[Robert]].\n`[[Bob]]` stays\n```\n[[Bob]]\n```\n- uses [[Go]]" {
+		t.Fatalf("DropRelations = %q", dropped)
+	}
+}
