@@ -5,8 +5,8 @@ import (
 	"reflect"
 
 	"engram/backend/api"
-	"engram/backend/graph"
 	"engram/backend/extraction"
+	"engram/backend/graph"
 	"engram/backend/memory"
 	"engram/backend/organizer"
 	"engram/backend/settings"
