@@ -53,7 +53,7 @@ var facetRules = []facetRule{
 		regexp.MustCompile(`(?im)\b(i(?:'m| am) \d+|i was born|my birthday|my age is|(?:user|person) was born)\b|^\s*(?:born|birthday|age)\b|我\d+\s*岁|我今年|我的生日|我出生|我是\d{4}\s*年`)},
 	{FacetPreference,
 		regexp.MustCompile(`(?i)\bwhat (?:do|did) i (?:like|love|prefer|enjoy|hate|dislike)|\bmy favou?rite|\bwhat (?:kind|sort|type) of \w+ (?:do )?i (?:like|love|prefer|enjoy)|\bhow do i (?:like|take) my|\bdo i (?:like|prefer)\b|我喜欢(?:什么|哪|喝什么|吃什么|听什么|看什么)|我爱(?:喝|吃|看|听|玩)?什么|我(?:最)?(?:偏好|喜爱)什么|我最喜欢|我的(?:爱好|偏好|口味|喜好)|我不喜欢什么|我讨厌什么`),
-		regexp.MustCompile(`(?im)\b(i (?:really |usually |always )?(?:like|love|prefer|enjoy|hate|dislike|adore|drink|eat)|(?:user|person) (?:likes|loves|prefers|enjoys|hates|dislikes|drinks|eats)|my favou?rite|i(?:'m| am) (?:a fan of|into))\b|^\s*(?:likes|loves|prefers|enjoys|hates|dislikes|drinks|eats)\b|我(?:很|最|特别|非常|比较|一般|每天)?(?:喜欢|爱|偏好|喜爱|讨厌|不喜欢|习惯|喝|吃)|最爱|用户(?:喜欢|偏好|爱)`)},
+		regexp.MustCompile(`(?im)\b(i (?:really |usually |always )?(?:like|love|prefer|enjoy|hate|dislike|adore|drink|eat)|(?:user|person) (?:likes|loves|prefers|enjoys|hates|dislikes|drinks|eats)|my favou?rite|i(?:'m| am) (?:a fan of|into))\b|^\s*(?:likes|loves|prefers|enjoys|hates|dislikes|drinks|eats)\b|喜欢|爱(?:喝|吃|看|听|玩)|偏好|喜爱|最爱|讨厌|口味|我(?:每天|平时|常常|经常)?(?:早上|晚上|中午|下午)?(?:喝|吃)`)},
 }
 
 // facetsOf names the facets a question asks about the person, if it is such a question.
