@@ -45,6 +45,9 @@ type LocomoSet struct {
 type LocomoReport struct {
 	LocomoSet
 	Baseline LocomoSet `json:"baseline"`
+	// CV is the leave-one-conversation-out figures: each conversation scored with the tuning
+	// chosen on the others.
+	CV *LocomoCV `json:"cv,omitempty"`
 	// Timings, for the text report only.
 	Conversations int           `json:"-"`
 	Turns         int           `json:"-"`
@@ -68,11 +71,15 @@ type LocomoOptions struct {
 	// CacheDir keeps each conversation's imported home there and reuses it on the next run
 	// (development only: the benchmark proper imports into fresh homes).
 	CacheDir string
+	// NoCV skips the leave-one-conversation-out cross-validation.
+	NoCV bool
+	// Progress, when set, is told how the cross-validation goes (stderr in the CLI).
+	Progress io.Writer
 }
 
 // RunLocomo scores the file at path and prints the report to w (one JSON object with jsonOut).
-func RunLocomo(ctx context.Context, path string, jsonOut bool, w io.Writer) error {
-	rep, err := Locomo(ctx, path, LocomoOptions{})
+func RunLocomo(ctx context.Context, path string, jsonOut bool, w, progress io.Writer) error {
+	rep, err := Locomo(ctx, path, LocomoOptions{Progress: progress})
 	if err != nil {
 		return err
 	}
@@ -85,7 +92,9 @@ func RunLocomo(ctx context.Context, path string, jsonOut bool, w io.Writer) erro
 	return nil
 }
 
-// Locomo runs the benchmark and returns the report.
+// Locomo runs the benchmark and returns the report: every conversation is imported once and
+// kept open for the run, scored with the default tuning (in sample: the defaults were chosen on
+// this data) and, unless NoCV, cross-validated leaving one conversation out (see locomo_cv.go).
 func Locomo(ctx context.Context, path string, opts LocomoOptions) (LocomoReport, error) {
 	var rep LocomoReport
 	data, err := os.ReadFile(path)
@@ -99,18 +108,43 @@ func Locomo(ctx context.Context, path string, opts LocomoOptions) (LocomoReport,
 	if opts.MissAt <= 0 {
 		opts.MissAt = 10
 	}
-	ours, base := newLocomoScore(), newLocomoScore()
-	var lat []time.Duration
+	var convs []*locomoConv
+	defer func() {
+		for _, c := range convs {
+			c.close()
+		}
+	}()
 	for _, smp := range samples {
 		if err := ctx.Err(); err != nil {
 			return rep, err
 		}
-		l, err := locomoConversation(ctx, smp, opts, ours, base, &rep)
+		c, err := prepareLocomo(ctx, smp, opts, &rep)
 		if err != nil {
 			return rep, fmt.Errorf("bench: %s: %w", smp.SampleID, err)
 		}
-		lat = append(lat, l...)
+		convs = append(convs, c)
 		rep.Conversations++
+	}
+	def := opts.Tuning
+	if def.Depth <= 0 {
+		def = recall.DefaultTuning()
+	}
+	ours, base := newLocomoScore(), newLocomoScore()
+	var lat []time.Duration
+	for _, c := range convs {
+		ranks, l, err := c.ask(ctx, def, opts)
+		if err != nil {
+			return rep, fmt.Errorf("bench: %s: %w", c.smp.SampleID, err)
+		}
+		lat = append(lat, l...)
+		for i, q := range c.qs {
+			ours.add(q.cat, ranks[i])
+			brank, err := c.bl.rank(ctx, q.qa.Question, q.ev)
+			if err != nil {
+				return rep, err
+			}
+			base.add(q.cat, brank)
+		}
 	}
 	rep.LocomoSet = ours.set()
 	rep.Baseline = base.set()
@@ -119,14 +153,54 @@ func Locomo(ctx context.Context, path string, opts LocomoOptions) (LocomoReport,
 		rep.SearchP50 = lat[len(lat)/2]
 		rep.SearchP95 = lat[len(lat)*95/100]
 	}
+	if !opts.NoCV && len(convs) > 1 {
+		cv, err := crossValidate(ctx, convs, def, opts)
+		if err != nil {
+			return rep, err
+		}
+		rep.CV = &cv
+	}
 	return rep, nil
 }
 
-func locomoConversation(ctx context.Context, smp locomoSample, opts LocomoOptions, ours, base *locomoScore, rep *LocomoReport) (lat []time.Duration, err error) {
+// locomoConv is one imported conversation, open for the whole run.
+type locomoConv struct {
+	smp   locomoSample
+	docs  []locomoDoc
+	store *memory.Store
+	emb   embed.Embedder
+	quiet *slog.Logger
+	bl    *locomoBaseline
+	qs    []locomoQuestion
+	done  []func()
+}
+
+// locomoQuestion is one scored question: category 1–4 with evidence.
+type locomoQuestion struct {
+	qa  locomoQA
+	cat string
+	ev  map[string]bool
+}
+
+func (c *locomoConv) close() {
+	for i := len(c.done) - 1; i >= 0; i-- {
+		c.done[i]()
+	}
+}
+
+// prepareLocomo imports a conversation into a fresh home (or reuses the cached one), embeds
+// it unless NoVectors, builds its baseline index and lists its scored questions.
+func prepareLocomo(ctx context.Context, smp locomoSample, opts LocomoOptions, rep *LocomoReport) (c *locomoConv, err error) {
 	docs, err := locomoDocs(smp.Conversation)
 	if err != nil {
 		return nil, err
 	}
+	c = &locomoConv{smp: smp, docs: docs, quiet: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	defer func() {
+		if err != nil {
+			c.close()
+		}
+	}()
 	var home string
 	cached := false
 	if opts.CacheDir != "" {
@@ -137,23 +211,54 @@ func locomoConversation(ctx context.Context, smp locomoSample, opts LocomoOption
 		if home, err = os.MkdirTemp("", "engram-locomo-"); err != nil {
 			return nil, err
 		}
-		defer os.RemoveAll(home)
+		c.done = append(c.done, func() { os.RemoveAll(home) })
 	}
-	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	store, err := memory.Open(ctx, home, memory.Options{QuotaLimit: 1 << 30, Logger: quiet})
+	store, err := memory.Open(ctx, home, memory.Options{QuotaLimit: 1 << 30, Logger: c.quiet})
 	if err != nil {
 		return nil, err
 	}
-	defer store.Close()
-	if cached {
-		if err := locomoEvaluate(ctx, smp, opts, ours, base, rep, store, home, docs, quiet, &lat); err != nil {
+	c.store = store
+	c.done = append(c.done, func() { store.Close() })
+	if !cached {
+		if err := locomoImport(ctx, smp, docs, store, rep); err != nil {
 			return nil, err
 		}
-		return lat, nil
 	}
+	rep.Turns += len(docs)
+	if !opts.NoVectors {
+		local := embed.NewLocal(0)
+		t1 := time.Now()
+		if err := vector.NewIndexer(store, local, vector.IndexerOptions{Logger: c.quiet}).Run(ctx); err != nil {
+			return nil, err
+		}
+		rep.EmbedTime += time.Since(t1)
+		c.emb = local
+	}
+	blPath := filepath.Join(home, "baseline.sqlite3")
+	os.Remove(blPath)
+	bl, err := newLocomoBaseline(ctx, blPath, docs)
+	if err != nil {
+		return nil, err
+	}
+	c.bl = bl
+	c.done = append(c.done, bl.close)
+	for _, qa := range smp.QA {
+		cat := locomoCategory(qa.Category)
+		if cat < "1" || cat > "4" || len(cat) != 1 {
+			continue
+		}
+		ev := locomoEvidence(qa.Evidence)
+		if len(ev) == 0 || strings.TrimSpace(qa.Question) == "" {
+			continue
+		}
+		c.qs = append(c.qs, locomoQuestion{qa: qa, cat: cat, ev: ev})
+	}
+	return c, nil
+}
 
-	// One memory per turn: the speaker names it (title and tag), the session date is when it
-	// was recorded, and the source keeps the session and turn (the dia_id).
+// locomoImport writes one memory per turn: the speaker names it (title and tag), the session
+// date is when it was recorded, and the source keeps the session and turn (the dia_id).
+func locomoImport(ctx context.Context, smp locomoSample, docs []locomoDoc, store *memory.Store, rep *LocomoReport) error {
 	t0 := time.Now()
 	session := func(n int) string { return fmt.Sprintf("%s/D%d", smp.SampleID, n) }
 	var items []memory.Item
@@ -188,75 +293,48 @@ func locomoConversation(ctx context.Context, smp locomoSample, opts LocomoOption
 	for start := 0; start < len(items); start += 500 {
 		res, err := store.ApplyBatch(ctx, memory.Batch{Items: items[start:min(start+500, len(items))], Actor: memory.ActorImport})
 		if err != nil {
-			return nil, err
+			return err
 		}
 		rep.ImportFailed += res.Failed
 	}
 	rep.ImportTime += time.Since(t0)
-	if err := locomoEvaluate(ctx, smp, opts, ours, base, rep, store, home, docs, quiet, &lat); err != nil {
-		return nil, err
-	}
-	return lat, nil
+	return nil
 }
 
-// locomoEvaluate embeds the imported conversation and asks its questions.
-func locomoEvaluate(ctx context.Context, smp locomoSample, opts LocomoOptions, ours, base *locomoScore, rep *LocomoReport,
-	store *memory.Store, home string, docs []locomoDoc, quiet *slog.Logger, lat *[]time.Duration) error {
-	rep.Turns += len(docs)
-	ropts := recall.Options{Tuning: opts.Tuning, Logger: quiet}
-	if !opts.NoVectors {
-		local := embed.NewLocal(0)
-		t1 := time.Now()
-		if err := vector.NewIndexer(store, local, vector.IndexerOptions{Logger: quiet}).Run(ctx); err != nil {
-			return err
-		}
-		rep.EmbedTime += time.Since(t1)
-		ropts.Embedder = local
+// ask runs every scored question through recall.Search with tuning t, the very path agents
+// use, and returns the 0-based rank of the first evidence turn in the top 20 (-1 for none).
+func (c *locomoConv) ask(ctx context.Context, t recall.Tuning, opts LocomoOptions) ([]int, []time.Duration, error) {
+	ropts := recall.Options{Tuning: t, Logger: c.quiet}
+	if c.emb != nil {
+		ropts.Embedder = c.emb
 	}
-	rec := recall.New(store, ropts)
-
-	blPath := filepath.Join(home, "baseline.sqlite3")
-	os.Remove(blPath)
-	bl, err := newLocomoBaseline(ctx, blPath, docs)
-	if err != nil {
-		return err
-	}
-	defer bl.close()
-
-	for _, qa := range smp.QA {
-		cat := locomoCategory(qa.Category)
-		if cat < "1" || cat > "4" || len(cat) != 1 {
-			continue
+	rec := recall.New(c.store, ropts)
+	ranks := make([]int, len(c.qs))
+	lat := make([]time.Duration, 0, len(c.qs))
+	for i, q := range c.qs {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
 		}
-		ev := locomoEvidence(qa.Evidence)
-		if len(ev) == 0 || strings.TrimSpace(qa.Question) == "" {
-			continue
-		}
-		t := time.Now()
-		res, err := rec.Search(ctx, recall.SearchParams{Query: qa.Question, Limit: 20, NoTouch: true})
+		t0 := time.Now()
+		res, err := rec.Search(ctx, recall.SearchParams{Query: q.qa.Question, Limit: 20, NoTouch: true})
 		if err != nil {
-			return err
+			return nil, nil, err
 		}
-		*lat = append(*lat, time.Since(t))
+		lat = append(lat, time.Since(t0))
 		rank := -1
-		for i, h := range res.Hits {
+		for j, h := range res.Hits {
 			src := h.Memory.Source
-			if ev[fmt.Sprintf("D%s:%d", strings.TrimPrefix(src.Session, smp.SampleID+"/D"), src.Turn)] {
-				rank = i
+			if q.ev[fmt.Sprintf("D%s:%d", strings.TrimPrefix(src.Session, c.smp.SampleID+"/D"), src.Turn)] {
+				rank = j
 				break
 			}
 		}
-		ours.add(cat, rank)
+		ranks[i] = rank
 		if opts.Miss != nil && (rank < 0 || rank >= opts.MissAt) {
-			locomoMiss(opts.Miss, qa, cat, rank, res, docs, ev)
+			locomoMiss(opts.Miss, q.qa, q.cat, rank, res, c.docs, q.ev)
 		}
-		brank, err := bl.rank(ctx, qa.Question, ev)
-		if err != nil {
-			return err
-		}
-		base.add(cat, brank)
 	}
-	return nil
+	return ranks, lat, nil
 }
 
 func locomoMiss(w io.Writer, qa locomoQA, cat string, rank int, res recall.SearchResult, docs []locomoDoc, ev map[string]bool) {

@@ -24,7 +24,8 @@ func TestLocomoFile(t *testing.T) {
 	if path == "" {
 		t.Skip("set ENGRAM_LOCOMO to a LoCoMo file")
 	}
-	opts := LocomoOptions{NoVectors: os.Getenv("ENGRAM_LOCOMO_NOVEC") != "", CacheDir: os.Getenv("ENGRAM_LOCOMO_CACHE")}
+	opts := LocomoOptions{NoVectors: os.Getenv("ENGRAM_LOCOMO_NOVEC") != "", CacheDir: os.Getenv("ENGRAM_LOCOMO_CACHE"),
+		NoCV: os.Getenv("ENGRAM_LOCOMO_NOCV") != "", Progress: os.Stderr}
 	if mp := os.Getenv("ENGRAM_LOCOMO_MISS"); mp != "" {
 		f, err := os.Create(mp)
 		if err != nil {

@@ -29,7 +29,7 @@ func TestLocomoEvidenceAndDates(t *testing.T) {
 
 func TestRunLocomoJSONShape(t *testing.T) {
 	var out bytes.Buffer
-	if err := RunLocomo(context.Background(), "testdata/parallel-en.json", true, &out); err != nil {
+	if err := RunLocomo(context.Background(), "testdata/parallel-en.json", true, &out, nil); err != nil {
 		t.Fatal(err)
 	}
 	var rep struct {
@@ -57,7 +57,7 @@ func TestRunLocomoJSONShape(t *testing.T) {
 		t.Fatalf("metrics out of order: %+v", rep.Overall)
 	}
 	var text bytes.Buffer
-	if err := RunLocomo(context.Background(), "testdata/parallel-en.json", false, &text); err != nil {
+	if err := RunLocomo(context.Background(), "testdata/parallel-en.json", false, &text, nil); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(text.String(), "FTS5 BM25 baseline") || !strings.Contains(text.String(), "4 single-hop") {

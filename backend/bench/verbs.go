@@ -58,7 +58,7 @@ func Run(ctx context.Context, what string, sizes []int, file string, jsonOut boo
 		PrintBridge(stdout, f, jsonOut)
 		return nil
 	case "locomo":
-		return RunLocomo(ctx, file, jsonOut, stdout)
+		return RunLocomo(ctx, file, jsonOut, stdout, stderr)
 	case "hook":
 		bin, err := os.Executable()
 		if err != nil {

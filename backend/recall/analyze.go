@@ -37,6 +37,9 @@ type Analysis struct {
 	Intent Intent `json:"intent"`
 	// Identity is set for questions about who the person is ("who am I", "我是谁").
 	Identity bool `json:"identity,omitempty"`
+	// Facets are what an identity or preference question asks about the person (see
+	// identity.go): the user memories that state them come first.
+	Facets []Facet `json:"facets,omitempty"`
 	// TimeQuestion is set for questions asking when or how long ("when did…", "什么时候").
 	TimeQuestion bool `json:"time_question,omitempty"`
 	// Keywords are the content words and CJK chunks, stop words removed.
@@ -85,7 +88,19 @@ func Analyze(q string, now time.Time, loc *time.Location) Analysis {
 	case reKnowledge.MatchString(q):
 		a.Intent = IntentKnowledge
 	}
+	a.Facets = facetsOf(q)
 	a.Identity = reIdentity.MatchString(q)
+	for _, f := range a.Facets {
+		if f != FacetPreference {
+			a.Identity = true
+		}
+	}
+	if len(a.Facets) > 0 && a.Intent != IntentCode {
+		a.Intent = IntentPreference
+		if a.Identity {
+			a.Intent = IntentGeneral
+		}
+	}
 	a.TimeQuestion = reTimeQ.MatchString(q)
 	a.Time = ParseTime(q, now, loc, a.Intent == IntentCode)
 

@@ -61,6 +61,9 @@ func (s *Service) rank(ctx context.Context, a Analysis, cands map[int64]*cand, w
 		if a.TimeQuestion && hasTemporalMarker(m.Body) {
 			sc *= 1 + t.TimeBoost
 		}
+		if answersFacet(a.Facets, m) {
+			sc *= 1 + t.FacetBoost
+		}
 		if mentionsSubject(subjects, m) {
 			sc *= 1 + t.SubjectBoost
 		}
@@ -68,6 +71,10 @@ func (s *Service) rank(ctx context.Context, a Analysis, cands map[int64]*cand, w
 			sc *= 1 + t.DateBoost
 		}
 		sc *= typeWeight(a.Intent, m.Type)
+		if a.Identity && m.Type == memory.TypeUser {
+			// Who the person is lives in user memories.
+			sc *= 1.3
+		}
 		sc *= scopeWeight(m.Scope)
 		if !m.Reviewed {
 			sc *= 0.9

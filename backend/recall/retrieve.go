@@ -106,6 +106,11 @@ func (s *Service) retrieve(ctx context.Context, q string, a Analysis, f memory.F
 		return nil, nil, err
 	}
 	fu.add("substring", t.WSubstring, substrings, false, true)
+	facets, err := s.facetPath(ctx, a, f)
+	if err != nil {
+		return nil, nil, err
+	}
+	fu.add("facet", t.WFacet, facets, true, true)
 	t0 = s.step("substring", t0)
 	warns, err := s.addVectors(ctx, fu, q, a, f, bestEffort)
 	if err != nil {

@@ -28,6 +28,10 @@ type Tuning struct {
 	QuestionPenalty float64
 	// TimeBoost favours memories that say when, for "when" questions.
 	TimeBoost float64
+	// WFacet is the weight of the facet path (user memories that state what an identity or
+	// preference question asks); FacetBoost multiplies those memories so they come first.
+	// Neither is tuned on LoCoMo, which has no user memories: identity_test.go holds them.
+	WFacet, FacetBoost float64
 	// SubjectBoost favours memories tagged with (or aliased to) a name the query mentions.
 	SubjectBoost float64
 	// DateBoost favours memories from around an absolute date the query names.
@@ -60,6 +64,8 @@ func DefaultTuning() Tuning {
 		QuestionPenalty: 0.7,
 		TimeBoost:       0.6,
 		SubjectBoost:    1.0,
+		WFacet:          0.5,
+		FacetBoost:      4,
 		DateBoost:       2.0,
 		DateSlack:       8 * 24 * time.Hour,
 		VecFloor:        0.25,
