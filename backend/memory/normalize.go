@@ -46,6 +46,7 @@ func normalizeItem(it Item) Item {
 	it.Title, it.Body = normalizePtr(it.Title), normalizePtr(it.Body)
 	it.SourceQuote, it.Reasoning = normalizePtr(it.SourceQuote), normalizePtr(it.Reasoning)
 	it.Text = normalizeText(it.Text)
+	it.Reason = normalizeText(it.Reason)
 	it.Aliases, it.Tags = normalizeList(it.Aliases), normalizeList(it.Tags)
 	it.Supersedes, it.ConflictsWith = normalizeList(it.Supersedes), normalizeList(it.ConflictsWith)
 	if it.Source != nil {
