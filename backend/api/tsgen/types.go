@@ -42,7 +42,7 @@ var sections = []section{
 		{"ListResult", t[api.ListResult](), "", ""},
 		{"RefParams", t[api.RefParams](), "Names one memory by id, or by slug in a scope.", ""},
 		{"RejectParams", t[api.RejectParams](), "A person's reject, with an optional reason kept in the audit log.", ""},
-		{"Risk", t[memory.Risk](), "Why a memory reads like an instruction to the agent (prompt injection).", ""},
+		{"RiskFlag", t[memory.Risk](), "Why a memory reads like an instruction to the agent (prompt injection).", ""},
 		{"BatchItem", t[memory.Item](), "One apply_batch operation (memory.applyBatch).", ""},
 		{"BatchParams", t[api.BatchParams](), "", ""},
 		{"BatchResult", t[api.BatchResult](), "", ""},
