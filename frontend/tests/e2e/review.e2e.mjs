@@ -59,7 +59,7 @@ async function main() {
   await page.keyboard.press('r')
   await page.waitForSelector('[data-test="review-view"][data-count="1"]')
   expect((await current()) === 'injected-note', 'after reject the selection advances')
-  const gone = await rpc.call('memory.read', { id: id('second-memory') }).then(() => false, (e) => /not_found/.test(String(e.message || JSON.stringify(e))))
+  const gone = await rpc.call('memory.read', { id: id('second-memory') }).then(() => false, (e) => JSON.stringify(e.rpc ?? {}).includes('not_found'))
   expect(gone, 'the reject persisted (the memory is gone)')
 
   await page.keyboard.press('u')
