@@ -33,6 +33,9 @@ type Summary struct {
 	Updated        time.Time         `json:"updated"`
 	Version        string            `json:"version"`
 	Snippet        string            `json:"snippet,omitempty"`
+	// Risky is set when the title or body reads like an instruction to the agent (prompt
+	// injection): the UI flags it and no bulk action may accept it.
+	Risky *memory.Risk `json:"risky,omitempty"`
 }
 
 func summarize(m *memory.Memory) Summary {
@@ -43,7 +46,7 @@ func summarize(m *memory.Memory) Summary {
 	return Summary{ID: m.ID, Slug: m.Slug, Title: m.Title, Scope: m.Scope, Workdir: m.Workdir, Agent: m.Agent,
 		Type: m.Type, Confidence: m.Confidence, AutoDowngraded: m.AutoDowngraded, Reviewed: m.Reviewed,
 		Archived: m.Archived, Tags: tags, Created: m.Created, Updated: m.Updated, Version: m.Version,
-		Snippet: memory.Snippet(m.Body, "", 160)}
+		Snippet: memory.Snippet(m.Body, "", 160), Risky: memory.RiskOf(m.Title, m.Body)}
 }
 
 // ListParams filter a listing.
@@ -56,6 +59,9 @@ type ListParams struct {
 	Archived bool         `json:"archived,omitempty"`
 	Limit    int          `json:"limit,omitempty"`
 	Offset   int          `json:"offset,omitempty"`
+	// Order "oldest" lists the oldest created first (the Review queue); otherwise the most
+	// recently updated come first.
+	Order string `json:"order,omitempty"`
 }
 
 // ListResult is one page of summaries and the total count.
@@ -70,7 +76,7 @@ func (p ListParams) filter() memory.Filter {
 		limit = 200
 	}
 	return memory.Filter{Scope: p.Scope, Workdir: p.Workdir, Agent: p.Agent, Type: p.Type, Reviewed: p.Reviewed,
-		Archived: p.Archived, Limit: limit, Offset: max(p.Offset, 0)}
+		Archived: p.Archived, Oldest: p.Order == "oldest", Limit: limit, Offset: max(p.Offset, 0)}
 }
 
 // checkWorkdir refuses project-scope calls that do not say which project.
@@ -162,6 +168,8 @@ type ReadResult struct {
 	Memory  *memory.Memory `json:"memory"`
 	HTML    string         `json:"html"`
 	Version string         `json:"version"`
+	// Risky flags text that reads like an instruction to the agent (see Summary.Risky).
+	Risky *memory.Risk `json:"risky,omitempty"`
 }
 
 var markdown = goldmark.New(goldmark.WithExtensions(extension.GFM))
@@ -181,7 +189,7 @@ func (s *MemoryService) Read(p RefParams) (ReadResult, error) {
 	if err != nil {
 		return ReadResult{}, s.a.fail(err)
 	}
-	return ReadResult{Memory: m, HTML: RenderMarkdown(m.Body), Version: m.Version}, nil
+	return ReadResult{Memory: m, HTML: RenderMarkdown(m.Body), Version: m.Version, Risky: memory.RiskOf(m.Title, m.Body)}, nil
 }
 
 // SearchParams is a ranked search.
@@ -380,8 +388,23 @@ func (s *MemoryService) refOp(op memory.Op, p RefParams) (ItemResult, error) {
 // Accept marks a memory reviewed.
 func (s *MemoryService) Accept(p RefParams) (ItemResult, error) { return s.refOp(memory.OpAccept, p) }
 
-// Reject deletes a memory and remembers its slug for 7 days.
-func (s *MemoryService) Reject(p RefParams) (ItemResult, error) { return s.refOp(memory.OpReject, p) }
+// RejectParams name the memory a person rejects and, optionally, why (kept in the audit log
+// and shown in Activity).
+type RejectParams struct {
+	RefParams
+	Reason string `json:"reason,omitempty"`
+}
+
+// Reject deletes a memory and remembers its slug for 7 days; Restore by id takes both back.
+func (s *MemoryService) Reject(p RejectParams) (ItemResult, error) {
+	if p.ID == "" {
+		if err := s.a.checkScope(p.Scope, p.Workdir, p.Agent); err != nil {
+			return ItemResult{}, err
+		}
+	}
+	return s.one(memory.Item{Op: memory.OpReject, ID: p.ID, Slug: p.Slug, Scope: p.Scope, Workdir: p.Workdir, Agent: p.Agent,
+		ExpectedVersion: p.ExpectedVersion, Reason: p.Reason})
+}
 
 // Delete moves a memory to the trash.
 func (s *MemoryService) Delete(p RefParams) (ItemResult, error) { return s.refOp(memory.OpDelete, p) }

@@ -57,6 +57,15 @@ func (r *runner) ref(cmd string, args []string, extra func(fs *flag.FlagSet)) (a
 	return p, nil
 }
 
+// rejectParams reads `reject SLUG|ID [--reason TEXT]`: the reason is kept in the audit log.
+func rejectParams(r *runner, args []string) (api.RejectParams, error) {
+	var reason string
+	ref, err := r.ref("reject", args, func(fs *flag.FlagSet) {
+		fs.StringVar(&reason, "reason", "", "why the memory is rejected (kept in the audit log)")
+	})
+	return api.RejectParams{RefParams: ref, Reason: reason}, err
+}
+
 // refParams reads the command line of a verb on one memory (show, accept, reject, …).
 func refParams(cmd string) func(r *runner, args []string) (api.RefParams, error) {
 	return func(r *runner, args []string) (api.RefParams, error) { return r.ref(cmd, args, nil) }

@@ -40,7 +40,7 @@ var methodVerbs = []methodVerb{
 	verb("list", "memory.list", listParams, printList),
 	verb("search", "memory.search", searchParams, printSearch),
 	verb("accept", "memory.accept", refParams("accept"), printDone("cli.accepted")),
-	verb("reject", "memory.reject", refParams("reject"), printDone("cli.rejected")),
+	verb("reject", "memory.reject", rejectParams, printDone("cli.rejected")),
 	verb("delete", "memory.delete", refParams("delete"), printDone("cli.deleted")),
 	verb("archive", "memory.archive", refParams("archive"), printDone("cli.archived")),
 	verb("restore", "memory.restore", refParams("restore"), printDone("cli.restored")),

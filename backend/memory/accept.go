@@ -13,6 +13,12 @@ func (s *Store) opAccept(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *
 	if err := s.checkVersion(m, it.ExpectedVersion); err != nil {
 		return err
 	}
+	if b.accepts > 1 && !m.Reviewed {
+		if risk := RiskOf(m.Title, m.Body); risk != nil {
+			return codeErr(CodeRiskyBulkAccept, map[string]any{"Slug": m.Slug, "Title": m.Title, "Kind": risk.Kind},
+				"memory %s reads like an instruction to the agent (%s); accept it on its own", m.Slug, risk.Kind)
+		}
+	}
 	if !m.Reviewed {
 		m.Reviewed = true
 		m.Updated = s.opts.Now()

@@ -109,8 +109,22 @@ func (s *Store) opRestore(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r 
 	if _, err := upsertRow(ctx, tx, m, stampOf(info)); err != nil {
 		return err
 	}
+	detail := map[string]any{"from": from, "to": m.Path}
+	// A person bringing back what they rejected (Review's undo) takes the rejection back too:
+	// otherwise the extractor would be barred from the slug for days. A model restoring
+	// something leaves the person's rejection standing.
+	if personActor(b.Actor) {
+		res, err := tx.ExecContext(ctx, `DELETE FROM memory_rejections WHERE scope = ? AND scope_key = ? AND slug = ?`,
+			string(m.Scope), m.ScopeKey(), m.Slug)
+		if err != nil {
+			return fmt.Errorf("memory: unable to forget rejection: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n > 0 {
+			detail["unrejected"] = true
+		}
+	}
 	s.fillResult(r, m, false)
-	s.audit(ctx, tx, b, it, m.ID, "ok", map[string]any{"from": from, "to": m.Path})
+	s.audit(ctx, tx, b, it, m.ID, "ok", detail)
 	return nil
 }
 

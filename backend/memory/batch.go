@@ -76,6 +76,9 @@ type Item struct {
 
 	// Text is the entry appended by append_daily.
 	Text string `json:"text,omitempty"`
+	// Reason is why a person rejected the memory (reject only, optional): kept in the audit
+	// log, which Activity shows.
+	Reason string `json:"reason,omitempty"`
 
 	// Created and Updated are honoured only for the import actor, which also keeps a given ID.
 	Created *time.Time `json:"created,omitempty"`
@@ -88,6 +91,10 @@ type Batch struct {
 	Actor   string `json:"actor,omitempty"`
 	Session string `json:"session,omitempty"`
 	Model   string `json:"model,omitempty"`
+
+	// accepts counts the batch's accept items: more than one is a bulk accept, which may not
+	// vouch for a memory that reads like an instruction to the agent.
+	accepts int
 }
 
 // Warning is a non-fatal note on an item result.
@@ -142,6 +149,11 @@ func (s *Store) ApplyBatch(ctx context.Context, b Batch) (BatchResult, error) {
 		items[i] = normalizeItem(it)
 	}
 	b.Items = items
+	for _, it := range b.Items {
+		if it.Op == OpAccept {
+			b.accepts++
+		}
+	}
 	if err := ctx.Err(); err != nil {
 		return res, err
 	}

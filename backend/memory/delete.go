@@ -4,7 +4,12 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strings"
+	"unicode/utf8"
 )
+
+// MaxReasonRunes bounds a rejection reason, which the audit log keeps.
+const MaxReasonRunes = 500
 
 func (s *Store) opDelete(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *ItemResult) error {
 	m, err := s.target(ctx, tx, it)
@@ -14,11 +19,12 @@ func (s *Store) opDelete(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *
 	if err := s.checkVersion(m, it.ExpectedVersion); err != nil {
 		return err
 	}
+	reason := strings.TrimSpace(it.Reason)
+	if it.Op == OpReject && utf8.RuneCountInString(reason) > MaxReasonRunes {
+		return codeErr(CodeReasonTooLong, map[string]any{"Max": MaxReasonRunes}, "a rejection reason holds at most %d characters", MaxReasonRunes)
+	}
 	dst := trashName(m.Path, s.opts.Now())
 	if err := s.move(m.Path, dst, s.batchDirs); err != nil {
-		return err
-	}
-	if err := deleteRowByPath(ctx, tx, m.Path); err != nil {
 		return err
 	}
 	if it.Op == OpReject {
@@ -32,6 +38,15 @@ func (s *Store) opDelete(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *
 	}
 	r.ID, r.Slug, r.Path = m.ID, m.Slug, dst
 	r.touched = scopeRef{m.Scope, m.ScopeKey()}
-	s.audit(ctx, tx, b, it, m.ID, "ok", map[string]any{"trash": dst, "from": m.Path})
+	detail := map[string]any{"trash": dst, "from": m.Path, "slug": m.Slug, "title": m.Title}
+	if it.Op == OpReject && reason != "" {
+		detail["reason"] = reason
+	}
+	// Audited while the row still exists, so the log names the memory by its slug and scope
+	// rather than only by a raw id.
+	s.audit(ctx, tx, b, it, m.ID, "ok", detail)
+	if err := deleteRowByPath(ctx, tx, m.Path); err != nil {
+		return err
+	}
 	return nil
 }

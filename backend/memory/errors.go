@@ -39,6 +39,11 @@ const (
 	CodeInternal       = "internal"
 	CodeParseError     = "parse_error"
 	CodeInvalidQuery   = "invalid_query"
+	// CodeRiskyBulkAccept refuses to accept, as one of several in a batch, a memory that reads
+	// like an instruction to the agent: only a single explicit accept by a person may.
+	CodeRiskyBulkAccept = "risky_bulk_accept"
+	// CodeReasonTooLong refuses a rejection reason over MaxReasonRunes characters.
+	CodeReasonTooLong = "reason_too_long"
 
 	WarnDailyNearFull = "daily_near_full"
 	WarnRiskyUnreview = "risky_instruction_unreviewed"

@@ -47,6 +47,7 @@ func normalizeItem(it Item) Item {
 	it.SourceQuote, it.Reasoning = normalizePtr(it.SourceQuote), normalizePtr(it.Reasoning)
 	it.Subject = normalizePtr(it.Subject)
 	it.Text = normalizeText(it.Text)
+	it.Reason = normalizeText(it.Reason)
 	it.Aliases, it.Tags = normalizeList(it.Aliases), normalizeList(it.Tags)
 	it.Supersedes, it.ConflictsWith = normalizeList(it.Supersedes), normalizeList(it.ConflictsWith)
 	if it.Source != nil {

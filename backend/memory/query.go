@@ -19,8 +19,10 @@ type Filter struct {
 	Archived bool `json:"archived,omitempty"`
 	// NoDaily leaves journal days out.
 	NoDaily bool `json:"no_daily,omitempty"`
-	Limit   int  `json:"limit,omitempty"`
-	Offset  int  `json:"offset,omitempty"`
+	// Oldest lists the oldest created first (the Review queue) instead of the newest updated.
+	Oldest bool `json:"oldest,omitempty"`
+	Limit  int  `json:"limit,omitempty"`
+	Offset int  `json:"offset,omitempty"`
 }
 
 // where renders the filter as SQL over memory_meta aliased m.
@@ -105,8 +107,12 @@ func (s *Store) List(ctx context.Context, f Filter) ([]*Memory, int, error) {
 	if limit <= 0 {
 		limit = 100
 	}
+	order := `m.updated DESC, m.rid DESC`
+	if f.Oldest {
+		order = `m.created ASC, m.rid ASC`
+	}
 	rows, err := s.db.QueryContext(ctx, `SELECT `+metaColumns+` FROM memory_meta m WHERE `+where+`
-		ORDER BY m.updated DESC, m.rid DESC LIMIT ? OFFSET ?`, append(args, limit, f.Offset)...)
+		ORDER BY `+order+` LIMIT ? OFFSET ?`, append(args, limit, f.Offset)...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("memory: unable to list: %w", err)
 	}

@@ -2,27 +2,82 @@ package memory
 
 import (
 	"regexp"
+	"strings"
 )
 
-// riskyPatterns mark text that tries to steer an agent; such memories are kept but forced
-// unreviewed so a person looks at them before they are trusted.
-var riskyPatterns = []*regexp.Regexp{
-	regexp.MustCompile(`(?i)\b(?:ignore|disregard|forget)\b.{0,30}\b(?:previous|prior|above|earlier|all)\b.{0,20}\b(?:instructions?|rules?|prompts?)`),
-	regexp.MustCompile(`(?i)\b(?:system prompt|developer message|jailbreak)\b`),
-	regexp.MustCompile(`(?i)\b(?:always|must)\b.{0,40}\b(?:run|execute)\b.{0,40}(?:rm -rf|curl [^|]*\|\s*(?:ba)?sh|sudo )`),
-	regexp.MustCompile(`(?i)(?:rm\s+-rf\s+[/~]|curl\s+[^|\n]*\|\s*(?:ba)?sh|wget\s+[^|\n]*\|\s*(?:ba)?sh)`),
-	regexp.MustCompile(`(?:忽略|无视|忘记).{0,10}(?:之前|以上|先前|所有).{0,10}(?:指令|指示|规则|提示)`),
-	regexp.MustCompile(`系统提示词`),
+// Kinds of risky text, shown to the person beside the flagged memory.
+const (
+	RiskOverride  = "override"      // "ignore all previous instructions", "忽略之前的所有指令"
+	RiskDirective = "directive"     // "you must now …", "你现在必须…"
+	RiskSystem    = "system_prompt" // talks about the agent's system prompt or a jailbreak
+	RiskCommand   = "command"       // tells the agent to run something destructive
+)
+
+// Risk is why a memory reads like an instruction to the agent: the kind of pattern and the
+// text around the match, so a person sees what tripped it before accepting it.
+type Risk struct {
+	Kind    string `json:"kind"`
+	Excerpt string `json:"excerpt"`
 }
 
-// isRisky reports whether any text looks like an instruction aimed at the agent.
-func isRisky(texts ...string) bool {
+type riskyPattern struct {
+	kind string
+	re   *regexp.Regexp
+}
+
+// riskyPatterns mark text that tries to steer an agent (prompt injection, English and
+// Chinese); such memories are kept but forced unreviewed so a person looks at them before
+// they are trusted, and no bulk action may accept them (see opAccept).
+var riskyPatterns = []riskyPattern{
+	{RiskOverride, regexp.MustCompile(`(?i)\b(?:ignore|disregard|forget|override)\b.{0,30}\b(?:previous|prior|above|earlier|all|any|your)\b.{0,20}\b(?:instructions?|rules?|prompts?|guidelines?|directions?)`)},
+	{RiskOverride, regexp.MustCompile(`(?i)\bdisregard\b.{0,20}\b(?:everything|anything|the above|what (?:you were|was) told)\b`)},
+	{RiskDirective, regexp.MustCompile(`(?i)\byou (?:must|should|will|are to|have to) (?:now|from now on|henceforth|always)\b`)},
+	{RiskDirective, regexp.MustCompile(`(?i)\bfrom now on,? you (?:must|will|are|should)\b`)},
+	{RiskDirective, regexp.MustCompile(`(?i)\b(?:new|updated|real) instructions?\s*:`)},
+	{RiskSystem, regexp.MustCompile(`(?i)\b(?:system prompt|developer message|jailbreak)\b`)},
+	{RiskCommand, regexp.MustCompile(`(?i)\b(?:always|must)\b.{0,40}\b(?:run|execute)\b.{0,40}(?:rm -rf|curl [^|]*\|\s*(?:ba)?sh|sudo )`)},
+	{RiskCommand, regexp.MustCompile(`(?i)(?:rm\s+-rf\s+[/~]|curl\s+[^|\n]*\|\s*(?:ba)?sh|wget\s+[^|\n]*\|\s*(?:ba)?sh)`)},
+	{RiskOverride, regexp.MustCompile(`(?:忽略|无视|忘记|忘掉|不要理会|别管).{0,10}(?:之前|以上|上面|前面|先前|所有|全部).{0,10}(?:指令|指示|规则|提示|要求|设定)`)},
+	{RiskOverride, regexp.MustCompile(`(?:无视|忽略|忘掉|忘记)(?:以上|上面|之前|前面|先前)`)},
+	{RiskDirective, regexp.MustCompile(`你(?:现在|从现在起|从现在开始|今后|以后)(?:必须|一定要|只能|要始终)`)},
+	{RiskDirective, regexp.MustCompile(`从现在(?:开始|起)[，,]?\s*你(?:必须|只能|要|将)`)},
+	{RiskDirective, regexp.MustCompile(`新的?指令[:：]`)},
+	{RiskSystem, regexp.MustCompile(`系统提示词|系统提示|越狱模式`)},
+}
+
+// RiskOf reports the first text that reads like an instruction aimed at the agent, with
+// the kind of pattern and an excerpt around the match; nil when none does. The api flags
+// memories with it, so the Review queue and the reader warn before anyone accepts one.
+func RiskOf(texts ...string) *Risk {
 	for _, t := range texts {
-		for _, re := range riskyPatterns {
-			if re.MatchString(t) {
-				return true
+		for _, p := range riskyPatterns {
+			if loc := p.re.FindStringIndex(t); loc != nil {
+				return &Risk{Kind: p.kind, Excerpt: excerptAround(t, loc[0], loc[1])}
 			}
 		}
 	}
-	return false
+	return nil
+}
+
+// isRisky reports whether any text looks like an instruction aimed at the agent.
+func isRisky(texts ...string) bool { return RiskOf(texts...) != nil }
+
+// excerptAround is the match with up to 24 characters either side, on one line, at most
+// 160 characters, with … where it was cut.
+func excerptAround(t string, start, end int) string {
+	before, match, after := []rune(t[:start]), []rune(t[start:end]), []rune(t[end:])
+	const side = 24
+	pre, post := "", ""
+	if len(before) > side {
+		before, pre = before[len(before)-side:], "…"
+	}
+	if len(after) > side {
+		after, post = after[:side], "…"
+	}
+	if len(match) > 112 {
+		match, post = match[:112], "…"
+		after = nil
+	}
+	s := pre + string(before) + string(match) + string(after) + post
+	return strings.Join(strings.Fields(s), " ")
 }

@@ -62,6 +62,9 @@ import type {
   UpdateParams,
   WriteParams,
   Profile,
+  RejectParams,
+  BatchParams,
+  BatchResult,
 } from './types'
 
 export * from './types'
@@ -214,3 +217,16 @@ export function openExternal(url: string): void {
 export function onEvent<K extends keyof EventMap & string>(name: K, cb: (data: EventMap[K]) => void): Unsubscribe {
   return transport().on(name, cb as EventCallback)
 }
+
+// ---- review
+// The Review queue: unreviewed memories oldest first, the person's accept / reject (with an
+// optional reason) / undo, and bulk actions through apply_batch (which refuses to accept a
+// memory flagged as an instruction to the agent together with others).
+export const reviewQueue = (p: { limit?: number; offset?: number } = {}) =>
+  call<ListResult>('memory.list', { reviewed: false, order: 'oldest', limit: p.limit ?? 1000, offset: p.offset ?? 0 })
+/** The number of unreviewed memories (the navigation badge). */
+export const unreviewedCount = () => call<ListResult>('memory.list', { reviewed: false, limit: 1 }).then((r) => r.total ?? 0)
+export const rejectMemoryWithReason = (p: RejectParams) => call<ItemResult>('memory.reject', p)
+/** Brings a rejected (trashed) or archived memory back; after a reject it also takes the rejection back. */
+export const restoreMemory = (p: IdParams) => call<ItemResult>('memory.restore', p)
+export const applyBatch = (p: BatchParams) => call<BatchResult>('memory.applyBatch', p)

@@ -54,6 +54,7 @@ export interface MemorySummary {
   updated: string
   version: string
   snippet?: string
+  risky?: RiskFlag | null
 }
 
 /** Where a memory came from. */
@@ -102,6 +103,7 @@ export interface ListParams {
   archived?: boolean
   limit?: number
   offset?: number
+  order?: string
 }
 
 export interface ListResult {
@@ -119,10 +121,66 @@ export interface RefParams {
   expected_version?: string
 }
 
+/** A person's reject, with an optional reason kept in the audit log. */
+export interface RejectParams extends RefParams {
+  reason?: string
+}
+
+/** Why a memory reads like an instruction to the agent (prompt injection). */
+export interface RiskFlag {
+  kind: string
+  excerpt: string
+}
+
+/** One apply_batch operation (memory.applyBatch). */
+export interface BatchItem {
+  op: string
+  group_id?: string
+  id?: string
+  slug?: string
+  scope?: Scope
+  workdir?: string
+  agent?: string
+  type?: MemoryType
+  title?: string | null
+  body?: string | null
+  mode?: string
+  new_slug?: string
+  confidence?: Confidence
+  source_quote?: string | null
+  reasoning?: string | null
+  aliases?: string[]
+  tags?: string[]
+  supersedes?: string[]
+  conflicts_with?: string[]
+  source?: MemorySource | null
+  reviewed?: boolean | null
+  expected_version?: string
+  override_reject?: boolean
+  auto_downgraded?: boolean
+  text?: string
+  reason?: string
+  created?: string | null
+  updated?: string | null
+}
+
+export interface BatchParams {
+  items: BatchItem[] | null
+  session?: string
+  model?: string
+}
+
+export interface BatchResult {
+  results: ItemResult[] | null
+  applied: number
+  failed: number
+}
+
 export interface ReadResult {
   memory: Memory
   html: string
   version: string
+  risky?: RiskFlag | null
 }
 
 export interface SearchParams {

@@ -25,3 +25,17 @@ export function resultLabel(e: Pick<AuditEntry, 'result' | 'detail'>): string {
 export function originLine(e: Pick<AuditEntry, 'session' | 'model'>): string {
   return [e.session, e.model].filter(Boolean).join(' · ')
 }
+
+/** A row's memory as people know it: its title (recorded with a reject or delete, when the
+ *  memory is gone) or slug, and the raw id only when nothing else was recorded. */
+export function memoryLabel(e: Pick<AuditEntry, 'slug' | 'memory_id' | 'detail'>): string {
+  const title = typeof e.detail?.title === 'string' ? e.detail.title : ''
+  const slug = e.slug || (typeof e.detail?.slug === 'string' ? e.detail.slug : '')
+  if (title && slug) return `${title} (${slug})`
+  return title || slug || e.memory_id
+}
+
+/** The reason a person gave for a reject, when they gave one. */
+export function reasonOf(e: Pick<AuditEntry, 'op' | 'detail'>): string {
+  return e.op === 'reject' && typeof e.detail?.reason === 'string' ? e.detail.reason : ''
+}

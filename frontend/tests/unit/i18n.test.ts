@@ -138,6 +138,8 @@ const ENUMS: Record<string, readonly string[]> = {
   'organizer.skip.': SKIP_REASONS,
   'quota.level.': ['normal', 'notice', 'degraded', 'critical', 'exhausted'],
   'ui.llm.key_': ['set', 'missing', 'local'],
+  'ui.review.risky_kind.': ['override', 'directive', 'system_prompt', 'command'],
+  'ui.review.undone_': ['accept', 'reject', 'skip'],
   'ui.llm.provider_': ['none', 'openai', 'anthropic'],
   'ui.embeddings.provider_': ['local', 'openai', 'off', 'local_hint', 'openai_hint', 'off_hint'],
   'ui.embeddings.backend_': ['sqlite', 'http', 'sqlite_hint', 'http_hint'],
