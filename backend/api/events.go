@@ -24,7 +24,8 @@ const (
 
 // EventNames are every event a client may subscribe to.
 var EventNames = []string{EventMemoryChanged, EventQuotaChanged, EventSettingsChanged, EventExtractionStatus,
-	EventOrganizerProgress, EventRemoteChanged, EventEmbeddingProgress, EventMemoryProblems, EventOrganizerChanged, EventKVChanged}
+	EventOrganizerProgress, EventRemoteChanged, EventEmbeddingProgress, EventMemoryProblems, EventOrganizerChanged, EventKVChanged,
+	EventIndexProgress}
 
 // Hub fans service events out to every transport (Wails window, bridge connections).
 type Hub struct {

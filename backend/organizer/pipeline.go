@@ -27,6 +27,8 @@ type runner struct {
 	id       string
 	trigger  Trigger
 	mode     Mode
+	// only limits the run to one scope instance (nil: every scope).
+	only     *ScopeInstance
 	settings Settings
 	report   *Report
 

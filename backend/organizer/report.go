@@ -319,7 +319,9 @@ type Report struct {
 	RunID     string  `json:"run_id"`
 	Trigger   Trigger `json:"trigger"`
 	Mode      Mode    `json:"mode"`
-	Clusterer string  `json:"clusterer"`
+	// ScopeFilter is the one scope instance the run was asked to organize (nil: every scope).
+	ScopeFilter *ScopeInstance `json:"scope_filter,omitempty"`
+	Clusterer   string         `json:"clusterer"`
 	Planner   string  `json:"planner"`
 	// Model is the model that clustered and planned ("provider/model"), empty offline.
 	Model string `json:"model,omitempty"`
