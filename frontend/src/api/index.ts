@@ -61,6 +61,15 @@ import type {
   Snippets,
   UpdateParams,
   WriteParams,
+  StorageHistoryParams,
+  StorageHistoryResult,
+  ExportParams,
+  ExportResult,
+  ImportPreviewParams,
+  ImportPreviewResult,
+  ImportParams,
+  ImportResult,
+  OpenFolderResult,
 } from './types'
 
 export * from './types'
@@ -211,3 +220,14 @@ export function openExternal(url: string): void {
 export function onEvent<K extends keyof EventMap & string>(name: K, cb: (data: EventMap[K]) => void): Unsubscribe {
   return transport().on(name, cb as EventCallback)
 }
+
+// ---- data (Settings → Storage / Data, the quota banner's organizer button)
+/** Daily samples of the store's size (memories, bytes), oldest first. */
+export const quotaHistory = (p: StorageHistoryParams = {}) => call<StorageHistoryResult>('quota.history', p)
+/** Every live memory as JSONL (download it in the browser). */
+export const exportMemories = (p: ExportParams = {}) => call<ExportResult>('memory.export', p)
+/** What memory.import would do with this JSONL: counts, conflicts, quota impact; applies nothing. */
+export const importPreview = (p: ImportPreviewParams) => call<ImportPreviewResult>('memory.importPreview', p)
+export const importMemories = (p: ImportParams) => call<ImportResult>('memory.import', p)
+/** Opens the home folder in the file manager; refused over remote access (show the path). */
+export const openHomeFolder = () => call<OpenFolderResult>('app.openFolder')
