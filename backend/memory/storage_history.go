@@ -22,16 +22,22 @@ type StorageSample struct {
 // MaxStorageHistoryDays bounds a history request (a bit over a year).
 const MaxStorageHistoryDays = 400
 
-// sampleStorage records today's sample once a day: the store calls it when it opens and after
-// every change, so a window left open for a week still gets a row per day it was used. A row
-// already there (another process took it) is kept. Failures are logged: sampling must never
-// fail the write that triggered it.
-func (s *Store) sampleStorage(ctx context.Context) {
+// sampleEvery is how often changes refresh today's sample (measuring sums every row).
+const sampleEvery = 10 * time.Minute
+
+// sampleStorage records today's sample: the store calls it when it opens and after changes
+// (at most every sampleEvery), and StorageHistory before answering, so each day keeps the
+// size it ended with and a window left open for a week still gets a row per day it was used.
+// Failures are logged: sampling must never fail the write that triggered it.
+func (s *Store) sampleStorage(ctx context.Context) { s.sampleStorageAt(ctx, false) }
+
+func (s *Store) sampleStorageAt(ctx context.Context, force bool) {
 	if s.readOnly || s.db == nil {
 		return
 	}
-	day := s.opts.Now().In(s.opts.Location).Format(time.DateOnly)
-	if last, _ := s.sampledDay.Load().(string); last == day {
+	now := s.opts.Now()
+	day := now.In(s.opts.Location).Format(time.DateOnly)
+	if last, ok := s.sampledDay.Load().(sampleMark); ok && !force && last.day == day && now.Sub(last.at) < sampleEvery {
 		return
 	}
 	smp, err := s.measureStorage(ctx)
@@ -40,12 +46,19 @@ func (s *Store) sampleStorage(ctx context.Context) {
 		return
 	}
 	if _, err := s.db.ExecContext(ctx, `INSERT INTO storage_samples(day, at, memories, archived, bytes, index_bytes)
-		VALUES(?, ?, ?, ?, ?, ?) ON CONFLICT(day) DO NOTHING`, day, s.rfc(s.opts.Now()), smp.Memories, smp.Archived,
-		smp.Bytes, smp.IndexBytes); err != nil {
+		VALUES(?, ?, ?, ?, ?, ?) ON CONFLICT(day) DO UPDATE SET at = excluded.at, memories = excluded.memories,
+		archived = excluded.archived, bytes = excluded.bytes, index_bytes = excluded.index_bytes`, day, s.rfc(now),
+		smp.Memories, smp.Archived, smp.Bytes, smp.IndexBytes); err != nil {
 		s.log.Warn("memory: unable to record the store's size", "err", err)
 		return
 	}
-	s.sampledDay.Store(day)
+	s.sampledDay.Store(sampleMark{day: day, at: now})
+}
+
+// sampleMark is when this process last recorded a sample.
+type sampleMark struct {
+	day string
+	at  time.Time
 }
 
 // measureStorage counts the store as it is now.
@@ -64,14 +77,14 @@ func (s *Store) measureStorage(ctx context.Context) (StorageSample, error) {
 	return smp, nil
 }
 
-// StorageHistory returns the daily samples of the last days days, oldest first, with today's
-// sample taken first when it is missing. days ≤ 0 means 90.
+// StorageHistory returns the daily samples of the last days days, oldest first, today's
+// measured afresh. days ≤ 0 means 90.
 func (s *Store) StorageHistory(ctx context.Context, days int) ([]StorageSample, error) {
 	if days <= 0 {
 		days = 90
 	}
 	days = min(days, MaxStorageHistoryDays)
-	s.sampleStorage(ctx)
+	s.sampleStorageAt(ctx, true)
 	from := s.opts.Now().In(s.opts.Location).AddDate(0, 0, -(days - 1)).Format(time.DateOnly)
 	rows, err := s.db.QueryContext(ctx, `SELECT day, at, memories, archived, bytes, index_bytes FROM storage_samples
 		WHERE day >= ? ORDER BY day`, from)

@@ -6,10 +6,13 @@ import (
 	"time"
 )
 
-// The store records one size sample per local day: at open, and at the first change of a
-// later day; a second change the same day keeps the day's first sample.
+// The store keeps one size sample per local day, holding the size the day ended with: taken
+// at open, refreshed by changes and by every history request.
 func TestStorageHistorySamplesOncePerDay(t *testing.T) {
 	e := newEnv(t)
+	if n := e.count(`SELECT COUNT(*) FROM storage_samples`); n != 1 {
+		t.Fatalf("%d samples after open, want 1", n)
+	}
 	h, err := e.s.StorageHistory(e.ctx, 30)
 	if err != nil {
 		t.Fatal(err)
@@ -18,19 +21,23 @@ func TestStorageHistorySamplesOncePerDay(t *testing.T) {
 		t.Fatalf("first sample %+v", h)
 	}
 	e.ok(wr("first-memory", "First", "the first memory of the day"))
-	if h, _ = e.s.StorageHistory(e.ctx, 30); len(h) != 1 || h[0].Memories != 0 {
-		t.Fatalf("same day: %+v (the day's first sample is kept)", h)
+	if h, _ = e.s.StorageHistory(e.ctx, 30); len(h) != 1 || h[0].Memories != 1 || h[0].Bytes <= 0 {
+		t.Fatalf("same day: %+v (one row, holding the day's latest size)", h)
 	}
 	e.clock.Advance(24 * time.Hour)
 	e.ok(wr("second-memory", "Second", "written the next day"))
+	// The change itself recorded the new day (no history request in between).
+	if n := e.count(`SELECT COUNT(*) FROM storage_samples WHERE day = '2024-05-15' AND memories = 2`); n != 1 {
+		t.Fatalf("the next day's change recorded no sample")
+	}
 	h, err = e.s.StorageHistory(e.ctx, 30)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(h) != 2 || h[1].Day != "2024-05-15" || h[1].Memories != 2 || h[1].Bytes <= 0 || h[0].Day >= h[1].Day {
+	if len(h) != 2 || h[0].Day != "2024-05-14" || h[0].Memories != 1 || h[1].Day != "2024-05-15" || h[1].Memories != 2 {
 		t.Fatalf("after a day: %+v", h)
 	}
-	// Another process on the same home that day finds the sample and adds none.
+	// Another process on the same home the same day updates the day's row, adds none.
 	other := e.open()
 	if n := e.count(`SELECT COUNT(*) FROM storage_samples`); n != 2 {
 		t.Fatalf("%d samples after a second open the same day, want 2", n)

@@ -84,7 +84,7 @@ type Store struct {
 	beforeRename func(path string)
 	// reconcileFault, when set (tests), fails reconciles as a locked index would.
 	reconcileFault func() error
-	// sampledDay is the local day of the last storage sample this process took or found.
+	// sampledDay is the sampleMark of the last storage sample this process recorded.
 	sampledDay atomic.Value
 }
 
