@@ -207,10 +207,15 @@ export const useOrganizer = defineStore('organizer', () => {
       const r = await api.organizerApplyReport({ run_id: run, decision_ids: chosen.value.slice() })
       lastApply.value = r
       chosen.value = []
-      // The figures the apply changed show at once, whatever the reloads below race with.
-      runs.value = runs.value.map((x) => withApplied(x, r))
-      if (detail.value) detail.value = withApplied(detail.value, r)
+      // The figures the apply changed (final count, compression) are its answer: shown at once
+      // and kept over reloads that answered from before it (a list read while it ran).
+      const patch = () => {
+        runs.value = runs.value.map((x) => withApplied(x, r))
+        if (detail.value) detail.value = withApplied(detail.value, r)
+      }
+      patch()
       await Promise.all([reloadDetail(), refresh()])
+      patch()
       return r
     } catch (e) {
       throw api.normalizeError(e)
