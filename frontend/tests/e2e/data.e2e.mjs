@@ -69,7 +69,7 @@ async function main() {
     await shot('banner')
     const before = (await rpc.call('organizer.runs', { limit: 50 })).runs.length
     await btn.click()
-    await page.locator('[data-test="quota-organize"][data-state="started"]').first().waitFor({ timeout: LONG })
+    // The run is opened in the Organizer view.
     await page.locator('[data-test="run-detail"]').waitFor({ timeout: LONG })
     const runs = await until(async () => {
       const r = (await rpc.call('organizer.runs', { limit: 50 })).runs
@@ -82,6 +82,8 @@ async function main() {
     expect(detail.report?.scope_filter?.scope === 'project', `the run is limited to the project: ${JSON.stringify(detail.report?.scope_filter)}`)
     expect(detail.report.scopes.length === 1 && detail.report.counts.scanned === 401, `scanned only the project: ${detail.report.counts.scanned}`)
     await shot('banner-run')
+    await page.locator('[data-test="nav-memories"]').click()
+    await page.locator('.list-pane[data-state="ready"]').waitFor({ timeout: LONG })
   })
 
   await page.locator('[data-test="open-settings"]').click()
