@@ -1005,7 +1005,7 @@ export interface EmbeddingsTestResult {
   error?: ErrorPayload | null
 }
 
-// ---- storage and data (Settings → Storage / Data, backend/api/data.go)
+// ---------------------------------------------------------------- storage and data (Settings → Storage / Data, backend/api/data.go)
 
 /** The store's size on one local day. */
 export interface StorageSample {
@@ -1022,7 +1022,7 @@ export interface StorageHistoryParams {
 }
 
 export interface StorageHistoryResult {
-  samples: StorageSample[]
+  samples: StorageSample[] | null
 }
 
 export interface ImportParams {
@@ -1046,7 +1046,7 @@ export interface ImportResult {
   kv: number
   kv_unchanged: number
   kv_conflicts: number
-  errors: ImportLineError[]
+  errors: ImportLineError[] | null
 }
 
 export interface ImportPreviewParams {
@@ -1086,9 +1086,9 @@ export interface ImportPreviewResult {
   kv: number
   invalid: number
   over_quota: number
-  scopes: ImportScopeImpact[]
-  conflict_lines: ImportConflict[]
-  errors: ImportLineError[]
+  scopes: ImportScopeImpact[] | null
+  conflict_lines: ImportConflict[] | null
+  errors: ImportLineError[] | null
 }
 
 export interface ExportParams {
