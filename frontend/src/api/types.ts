@@ -1022,7 +1022,7 @@ export interface StorageHistoryParams {
 }
 
 export interface StorageHistoryResult {
-  samples: StorageSample[] | null
+  samples: StorageSample[]
 }
 
 export interface ImportParams {
@@ -1046,7 +1046,7 @@ export interface ImportResult {
   kv: number
   kv_unchanged: number
   kv_conflicts: number
-  errors: ImportLineError[] | null
+  errors: ImportLineError[]
 }
 
 export interface ImportPreviewParams {
@@ -1086,9 +1086,9 @@ export interface ImportPreviewResult {
   kv: number
   invalid: number
   over_quota: number
-  scopes: ImportScopeImpact[] | null
-  conflict_lines: ImportConflict[] | null
-  errors: ImportLineError[] | null
+  scopes: ImportScopeImpact[]
+  conflict_lines: ImportConflict[]
+  errors: ImportLineError[]
 }
 
 export interface ExportParams {
