@@ -140,11 +140,11 @@ export const useOrganizer = defineStore('organizer', () => {
   }
 
   /** runNow with its params: the quota banner limits a run to the scope filling up. */
-  async function runNowFor(p: api.RunNowParams): Promise<api.RunRef> {
-    const trigger = p.trigger ?? 'manual'
+  async function runNowFor(params: api.RunNowParams): Promise<api.RunRef> {
+    const trigger = params.trigger ?? 'manual'
     starting.value = true
     try {
-      const ref = await api.organizerRunNow({ ...p, trigger })
+      const ref = await api.organizerRunNow({ ...params, trigger })
       pending.add(ref.id)
       runs.value = mergeRunRef(runs.value, ref, trigger)
       const p = progress.value[ref.id]
