@@ -59,6 +59,8 @@ type Deps struct {
 	Keys *keyring.Ring
 	// Graph answers knowledge-graph queries; nil builds one over Store.
 	Graph *graph.Service
+	// OpenPath shows a folder in the file manager (app.openFolder); nil runs xdg-open.
+	OpenPath func(path string) error
 }
 
 // Compactor runs deferred session compactions (wire's background worker).
@@ -178,6 +180,7 @@ func method[P, R any](name string, fn func(P) (R, error), f flags) Method {
 func (a *API) table() []Method {
 	return []Method{
 		method("app.info", a.App.Info, ro),
+		method("app.openFolder", a.App.OpenFolder, ro),
 		method("i18n.catalog", a.I18n.Catalog, ro),
 		method("settings.get", a.Settings.Get, ro),
 		method("settings.update", a.Settings.Update, rw),
@@ -196,10 +199,12 @@ func (a *API) table() []Method {
 		method("memory.restore", a.Memory.Restore, rw),
 		method("memory.applyBatch", a.Memory.ApplyBatch, del),
 		method("memory.import", a.Memory.Import, rw),
+		method("memory.importPreview", a.Memory.ImportPreview, ro),
 		method("daily.append", a.Daily.Append, rw),
 		method("daily.read", a.Daily.Read, ro),
 		method("daily.list", a.Daily.List, ro),
 		method("quota.summary", a.Quota.Summary, ro),
+		method("quota.history", a.Quota.History, ro),
 		method("index.reconcile", a.Index.Reconcile, rw),
 		method("index.reindex", a.Index.Reindex, rw),
 		method("index.doctor", a.Index.Doctor, ro),

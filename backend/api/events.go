@@ -30,7 +30,8 @@ const graphDebounce = 300 * time.Millisecond
 
 // EventNames are every event a client may subscribe to.
 var EventNames = []string{EventMemoryChanged, EventQuotaChanged, EventSettingsChanged, EventExtractionStatus,
-	EventOrganizerProgress, EventRemoteChanged, EventEmbeddingProgress, EventMemoryProblems, EventOrganizerChanged, EventKVChanged, EventGraphChanged}
+	EventOrganizerProgress, EventRemoteChanged, EventEmbeddingProgress, EventMemoryProblems, EventOrganizerChanged, EventKVChanged,
+	EventGraphChanged, EventIndexProgress}
 
 // Hub fans service events out to every transport (Wails window, bridge connections).
 type Hub struct {

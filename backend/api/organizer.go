@@ -47,13 +47,14 @@ func (s *OrganizerService) Run(p organizer.RunParams) (organizer.RunDetail, erro
 }
 
 // RunNow starts a run, or queues it behind the active one. The trigger defaults to manual
-// (a report to review); "scheduled" applies what the gate allows, as a timer run would.
+// (a report to review); "scheduled" applies what the gate allows, as a timer run would. A scope
+// (with its workdir or agent) limits the run to that scope instance (the quota banner's button).
 func (s *OrganizerService) RunNow(p organizer.RunNowParams) (organizer.RunRef, error) {
 	o, err := s.svc()
 	if err != nil {
 		return organizer.RunRef{}, err
 	}
-	r, err := o.RunNow(s.a.ctx, p.Trigger)
+	r, err := o.RunNowFor(s.a.ctx, p)
 	return r, s.a.fail(err)
 }
 

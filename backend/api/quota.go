@@ -22,15 +22,23 @@ func (s *IndexService) Reconcile(_ Empty) (memory.ReconcileReport, error) {
 	return r, s.a.fail(err)
 }
 
-// Reindex rebuilds the index from the Markdown files.
+// Reindex rebuilds the index from the Markdown files, publishing index.progress as it goes.
 func (s *IndexService) Reindex(_ Empty) (memory.ReconcileReport, error) {
-	r, err := s.a.deps.Store.Reindex(s.a.ctx)
+	progress := s.a.indexProgress("reindex")
+	r, err := s.a.deps.Store.Reindex(memory.WithProgress(s.a.ctx, progress))
+	if err == nil {
+		progress("done", r.Scanned, r.Scanned)
+	}
 	return r, s.a.fail(err)
 }
 
-// Doctor checks the home and reports problems.
+// Doctor checks the home and reports problems, publishing index.progress as it goes.
 func (s *IndexService) Doctor(_ Empty) (memory.DoctorReport, error) {
-	r, err := s.a.deps.Store.Doctor(s.a.ctx)
+	progress := s.a.indexProgress("doctor")
+	r, err := s.a.deps.Store.Doctor(memory.WithProgress(s.a.ctx, progress))
+	if err == nil {
+		progress("done", r.Checksum.Checked, r.Checksum.Checked)
+	}
 	if r.Problems == nil {
 		r.Problems = []memory.Problem{}
 	}

@@ -16,6 +16,7 @@ type (
 
 	// Results some methods hand back as the store reports them.
 	QuotaSummary    = memory.QuotaSummary
+	ScopeQuota      = memory.ScopeQuota
 	ReconcileReport = memory.ReconcileReport
 	DoctorReport    = memory.DoctorReport
 

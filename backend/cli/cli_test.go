@@ -34,8 +34,16 @@ func newHome(t *testing.T) *home {
 func (h *home) run(stdin string, args ...string) (code int, stdout, stderr string) {
 	h.t.Helper()
 	var out, errb bytes.Buffer
-	env := Env{
-		Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb, Version: "test", Catalog: h.cat, Lang: "en",
+	env := h.env(&out, &errb)
+	env.Stdin = strings.NewReader(stdin)
+	code = Run(context.Background(), args, env)
+	return code, out.String(), errb.String()
+}
+
+// env is the Env of one command on this home, writing to out and errb.
+func (h *home) env(out, errb *bytes.Buffer) Env {
+	return Env{
+		Stdin: strings.NewReader(""), Stdout: out, Stderr: errb, Version: "test", Catalog: h.cat, Lang: "en",
 		Open: func(ctx context.Context) (*api.API, func() error, error) {
 			// The one constructor the binary's CLI uses (through App), one-shot: passive.
 			svc, err := wire.Open(ctx, wire.Options{Home: h.dir, Lang: "en", Catalog: h.cat, Passive: true})
@@ -46,8 +54,6 @@ func (h *home) run(stdin string, args ...string) (code int, stdout, stderr strin
 		},
 		ReadFile: os.ReadFile,
 	}
-	code = Run(context.Background(), args, env)
-	return code, out.String(), errb.String()
 }
 
 func (h *home) ok(args ...string) string {

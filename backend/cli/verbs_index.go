@@ -8,17 +8,31 @@ import (
 	"engram/backend/api"
 )
 
+// printQuota shows one line per scope instance: a project by its folder (the key is a hash
+// nobody recognises; it is shown only when the folder is unknown), an agent by its name.
 var printQuota = printJSONOr(func(r *runner, w io.Writer, q api.QuotaSummary) {
-	fmt.Fprintln(w, r.t("cli.quota_header", nil))
+	rows := [][]string{{r.t("cli.quota_col.scope", nil), r.t("cli.quota_col.used", nil), r.t("cli.quota_col.limit", nil),
+		r.t("cli.quota_col.headroom", nil), r.t("cli.quota_col.level", nil), r.t("cli.quota_col.unreviewed", nil),
+		r.t("cli.quota_col.archived", nil)}}
 	for _, s := range q.Scopes {
-		name := string(s.Scope)
-		if s.Key != "" {
-			name += ":" + s.Key
-		}
-		fmt.Fprintf(w, "%-16s %5d  %5d  %8d  %-10s %d\n", name, s.Used, s.Limit, s.Headroom,
-			r.t("quota.level."+s.Level, nil), s.Unreviewed)
+		rows = append(rows, []string{quotaScopeName(r, s), fmt.Sprint(s.Used), fmt.Sprint(s.Limit), fmt.Sprint(s.Headroom),
+			r.t("quota.level."+s.Level, nil), fmt.Sprint(s.Unreviewed), fmt.Sprint(s.Archived)})
 	}
+	printColumns(w, rows, map[int]bool{1: true, 2: true, 3: true, 5: true, 6: true})
 })
+
+// quotaScopeName names a scope instance for people.
+func quotaScopeName(r *runner, s api.ScopeQuota) string {
+	switch {
+	case s.Scope == "project" && s.Workdir != "":
+		return r.t("cli.quota_scope.project", map[string]any{"Workdir": s.Workdir})
+	case s.Scope == "project":
+		return r.t("cli.quota_scope.project", map[string]any{"Workdir": s.Key})
+	case s.Scope == "agent":
+		return r.t("cli.quota_scope.agent", map[string]any{"Agent": s.Agent})
+	}
+	return r.t("cli.quota_scope.global", nil)
+}
 
 func importParams(r *runner, args []string) (api.ImportParams, error) {
 	var keepReview bool
@@ -40,9 +54,7 @@ func importParams(r *runner, args []string) (api.ImportParams, error) {
 
 func printImport(r *runner, res api.ImportResult) error {
 	r.out(res, func(w io.Writer) {
-		for _, le := range res.Errors {
-			fmt.Fprintln(r.env.Stderr, r.t("cli.import_line_error", map[string]any{"Line": le.Line, "Message": le.Message}))
-		}
+		printLineErrors(r, r.env.Stderr, res.Errors)
 		fmt.Fprintln(w, r.t("cli.import_done", map[string]any{"Imported": res.Imported, "Daily": res.Daily, "Lines": res.Lines, "Errors": len(res.Errors)}))
 		if res.KV+res.KVUnchanged+res.KVConflicts > 0 {
 			fmt.Fprintln(w, r.t("cli.kv.import_done", map[string]any{"Added": res.KV, "Unchanged": res.KVUnchanged, "Conflicts": res.KVConflicts}))

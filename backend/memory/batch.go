@@ -203,7 +203,8 @@ func (s *Store) ApplyBatch(ctx context.Context, b Batch) (BatchResult, error) {
 				if it.GroupID != "" {
 					groupFailed[it.GroupID] = true
 				}
-				s.audit(ctx, tx, &b, it, r.ID, r.Code, map[string]any{"error": r.Message})
+				// The args let Activity translate the refusal ("looks like a secret (AWS key)").
+				s.audit(ctx, tx, &b, it, r.ID, r.Code, map[string]any{"error": r.Message, "args": r.Args})
 			} else {
 				r.OK = true
 				if r.ID != "" {

@@ -80,6 +80,7 @@ func (s *Store) Problems(ctx context.Context) ([]Problem, error) {
 func (s *Store) Doctor(ctx context.Context) (DoctorReport, error) {
 	rep := DoctorReport{Home: s.home, SchemaVersion: SchemaVersion(), ReadOnly: s.readOnly}
 	var err error
+	progressOf(ctx)("integrity", 0, 0)
 	if rep.Integrity, err = s.checkAndRepair(ctx); err != nil {
 		return rep, err
 	}
@@ -135,10 +136,12 @@ func (s *Store) checksumPass(ctx context.Context) (ChecksumPass, error) {
 		if err := rows.Err(); err != nil {
 			return fmt.Errorf("memory: unable to list index: %w", err)
 		}
+		progress := progressOf(ctx)
 		for _, r := range all {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
+			progressStep(progress, "checksum", cp.Checked, len(all))
 			cp.Checked++
 			data, err := readNoFollow(s.abs(r.path))
 			if err == nil && Checksum(data) == r.version {

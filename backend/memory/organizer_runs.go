@@ -24,6 +24,9 @@ type OrganizerRun struct {
 	TokenUsageTotal      int
 	Report               string
 	Error                string
+	// ScopeFilter is the scope instance the run was asked to organize (the organizer's JSON),
+	// empty for every scope.
+	ScopeFilter string
 }
 
 // RunProgress is what a running run records at a checkpoint or at its end. KeepReport leaves
@@ -47,7 +50,7 @@ const (
 )
 
 const organizerRunColumns = `id, trigger, mode, status, phase, started_at, finished_at, initial_count, final_count,
-	compression_ratio, quota_headroom_at_start, token_usage_total, report, error`
+	compression_ratio, quota_headroom_at_start, token_usage_total, report, error, scope_filter`
 
 // parseRunTime reads a run's instant; an unreadable one is the zero time, as before the store
 // kept these rows.
@@ -63,7 +66,7 @@ func scanOrganizerRun(sc interface{ Scan(...any) error }) (OrganizerRun, error) 
 		finished sql.NullString
 	)
 	if err := sc.Scan(&r.ID, &r.Trigger, &r.Mode, &r.Status, &r.Phase, &started, &finished, &r.InitialCount,
-		&r.FinalCount, &r.CompressionRatio, &r.QuotaHeadroomAtStart, &r.TokenUsageTotal, &r.Report, &r.Error); err != nil {
+		&r.FinalCount, &r.CompressionRatio, &r.QuotaHeadroomAtStart, &r.TokenUsageTotal, &r.Report, &r.Error, &r.ScopeFilter); err != nil {
 		return r, err
 	}
 	r.StartedAt = parseRunTime(started)
@@ -76,8 +79,14 @@ func scanOrganizerRun(sc interface{ Scan(...any) error }) (OrganizerRun, error) 
 
 // QueueOrganizerRun records a run asked for at at, waiting for the run lock.
 func (s *Store) QueueOrganizerRun(ctx context.Context, id, trigger, mode string, at time.Time) error {
-	if _, err := s.db.ExecContext(ctx, `INSERT INTO memory_organize_runs(id, trigger, mode, status, phase, started_at)
-		VALUES(?, ?, ?, ?, '', ?)`, id, trigger, mode, runQueued, indexTime(at)); err != nil {
+	return s.QueueScopedOrganizerRun(ctx, id, trigger, mode, "", at)
+}
+
+// QueueScopedOrganizerRun is QueueOrganizerRun for a run limited to one scope instance
+// (scopeFilter is the organizer's encoding of it; empty means every scope).
+func (s *Store) QueueScopedOrganizerRun(ctx context.Context, id, trigger, mode, scopeFilter string, at time.Time) error {
+	if _, err := s.db.ExecContext(ctx, `INSERT INTO memory_organize_runs(id, trigger, mode, status, phase, started_at, scope_filter)
+		VALUES(?, ?, ?, ?, '', ?, ?)`, id, trigger, mode, runQueued, indexTime(at), scopeFilter); err != nil {
 		return fmt.Errorf("memory: unable to record run %s: %w", id, err)
 	}
 	return nil

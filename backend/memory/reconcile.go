@@ -163,8 +163,10 @@ func (s *Store) rebuildLocked(ctx context.Context, only []string, wipe bool) (Re
 	var disk []diskFile
 	var idx []indexedFile
 	var err error
+	progress := progressOf(ctx)
 	if only == nil {
 		var temps []string
+		progress("walk", 0, 0)
 		if disk, temps, err = s.walk(); err != nil {
 			return rep, err
 		}
@@ -238,6 +240,7 @@ func (s *Store) rebuildLocked(ctx context.Context, only []string, wipe bool) (Re
 		if err := ctx.Err(); err != nil {
 			return rep, err
 		}
+		progressStep(progress, "index", i+j, len(disk)+len(idx))
 		switch {
 		case j >= len(idx) || (i < len(disk) && disk[i].rel < idx[j].rel):
 			rep.Scanned++
@@ -274,6 +277,7 @@ func (s *Store) rebuildLocked(ctx context.Context, only []string, wipe bool) (Re
 			j++
 		}
 	}
+	progress("commit", len(disk)+len(idx), len(disk)+len(idx))
 	if err := tx.Commit(); err != nil {
 		return rep, fmt.Errorf("memory: unable to commit reconcile: %w", err)
 	}

@@ -287,6 +287,20 @@ CREATE TABLE graph_state (
 );
 INSERT INTO graph_state(k, gen) VALUES (1, 0);
 `, true},
+	// Settings → Storage (issue 12): one sample a day of the store's size, history the files
+	// cannot rebuild; and the scope instance a run was asked for (the quota banner's button
+	// organizes only the scope that is filling up), as JSON, empty for every scope.
+	{10, "storage history and organizer run scope", `
+CREATE TABLE storage_samples (
+  day TEXT PRIMARY KEY,
+  at TEXT NOT NULL,
+  memories INTEGER NOT NULL,
+  archived INTEGER NOT NULL,
+  bytes INTEGER NOT NULL,
+  index_bytes INTEGER NOT NULL
+);
+ALTER TABLE memory_organize_runs ADD COLUMN scope_filter TEXT NOT NULL DEFAULT '';
+`, false},
 }
 
 // SchemaVersion is the newest migration this build knows.

@@ -84,6 +84,8 @@ type Store struct {
 	beforeRename func(path string)
 	// reconcileFault, when set (tests), fails reconciles as a locked index would.
 	reconcileFault func() error
+	// sampledDay is the sampleMark of the last storage sample this process recorded.
+	sampledDay atomic.Value
 }
 
 // Open opens (creating when needed) the store under home: files in home/memory and the index
@@ -137,6 +139,7 @@ func Open(ctx context.Context, home string, opts Options) (*Store, error) {
 		lk.close()
 		return nil, err
 	}
+	s.sampleStorage(ctx)
 	return s, nil
 }
 
@@ -329,6 +332,7 @@ func (s *Store) changedScopes(ctx context.Context, ids []string, touched map[sco
 	if len(ids) > 0 {
 		s.emit(Event{Kind: "memory.changed", IDs: ids})
 	}
+	s.sampleStorage(ctx)
 	s.subsMu.Lock()
 	full := s.used == nil || touched == nil
 	s.subsMu.Unlock()

@@ -12,6 +12,7 @@ const (
 	CodeBusy               = "organizer_busy"
 	CodeNothingToAbort     = "organizer_nothing_to_abort"
 	CodeInvalidTrigger     = "organizer_invalid_trigger"
+	CodeInvalidScope       = "organizer_invalid_scope"
 	CodeInvalidSetting     = "organizer_invalid_setting"
 	CodeNoDecisions        = "organizer_no_decisions"
 	CodeDecisionNotFound   = "organizer_decision_not_found"

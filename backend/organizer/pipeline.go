@@ -23,10 +23,12 @@ type scopeGroup struct {
 
 // runner executes one run: scan → cluster → plan → gate → apply, recording each phase.
 type runner struct {
-	s        *Service
-	id       string
-	trigger  Trigger
-	mode     Mode
+	s       *Service
+	id      string
+	trigger Trigger
+	mode    Mode
+	// only limits the run to one scope instance (nil: every scope).
+	only     *ScopeInstance
 	settings Settings
 	report   *Report
 

@@ -17,6 +17,17 @@ type RunRef struct {
 // recorded as a queued run (listed among the runs) and started when the active one ends —
 // never dropped. Manual runs only report; a scheduled trigger applies what the gate allows.
 func (s *Service) RunNow(ctx context.Context, trigger Trigger) (RunRef, error) {
+	return s.RunNowFor(ctx, RunNowParams{Trigger: trigger})
+}
+
+// RunNowFor is RunNow with its params: a run limited to one scope instance scans, plans and
+// applies only that instance's entries (the rest of the store is untouched and unreported).
+func (s *Service) RunNowFor(ctx context.Context, p RunNowParams) (RunRef, error) {
+	trigger := p.Trigger
+	filter, err := p.scopeFilter()
+	if err != nil {
+		return RunRef{}, err
+	}
 	if trigger == "" {
 		trigger = TriggerManual
 	}
@@ -35,7 +46,7 @@ func (s *Service) RunNow(ctx context.Context, trigger Trigger) (RunRef, error) {
 		return RunRef{}, err
 	}
 	id := ulid.Make().String()
-	if err := s.runs.insertQueued(ctx, id, trigger, st.Mode, s.clock.Now()); err != nil {
+	if err := s.runs.insertQueued(ctx, id, trigger, st.Mode, filter, s.clock.Now()); err != nil {
 		s.mu.Unlock()
 		return RunRef{}, err
 	}
@@ -170,6 +181,8 @@ func (s *Service) execute(ctx context.Context, id string) {
 		s.log.Warn("organizer: unable to read settings; using defaults", "err", err)
 	}
 	r := &runner{s: s, id: id, trigger: row.Trigger, mode: row.Mode, settings: st, report: newReport(id, row.Trigger, row.Mode)}
+	r.only = decodeScopeFilter(row.scopeFilter)
+	r.report.ScopeFilter = r.only
 	s.chooseModels(r)
 	err = r.run(ctx)
 	status, code := StatusDone, ""

@@ -315,12 +315,14 @@ func runErrorOf(err error) *RunError {
 
 // Report is the typed report of one run (version ReportVersion).
 type Report struct {
-	Version   int     `json:"version"`
-	RunID     string  `json:"run_id"`
-	Trigger   Trigger `json:"trigger"`
-	Mode      Mode    `json:"mode"`
-	Clusterer string  `json:"clusterer"`
-	Planner   string  `json:"planner"`
+	Version int     `json:"version"`
+	RunID   string  `json:"run_id"`
+	Trigger Trigger `json:"trigger"`
+	Mode    Mode    `json:"mode"`
+	// ScopeFilter is the one scope instance the run was asked to organize (nil: every scope).
+	ScopeFilter *ScopeInstance `json:"scope_filter,omitempty"`
+	Clusterer   string         `json:"clusterer"`
+	Planner     string         `json:"planner"`
 	// Model is the model that clustered and planned ("provider/model"), empty offline.
 	Model string `json:"model,omitempty"`
 	// LLMFallback records why a configured model could not be used at all (offline instead).

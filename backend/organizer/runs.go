@@ -65,12 +65,13 @@ type RunDetail struct {
 
 type runRow struct {
 	RunSummary
-	report string
+	report      string
+	scopeFilter string
 }
 
 // rowOf reads a stored run; lists read only the head of each report, not its decisions.
 func rowOf(o memory.OrganizerRun) *runRow {
-	r := &runRow{report: o.Report}
+	r := &runRow{report: o.Report, scopeFilter: o.ScopeFilter}
 	r.ID, r.Trigger, r.Mode, r.Status, r.Phase = o.ID, Trigger(o.Trigger), Mode(o.Mode), Status(o.Status), Phase(o.Phase)
 	r.StartedAt, r.FinishedAt = o.StartedAt, o.FinishedAt
 	r.InitialCount, r.FinalCount, r.CompressionRatio = o.InitialCount, o.FinalCount, o.CompressionRatio
@@ -97,8 +98,8 @@ func rowOf(o memory.OrganizerRun) *runRow {
 // runStore reads and writes the run records through the memory store, which owns the index.
 type runStore struct{ store *memory.Store }
 
-func (rs runStore) insertQueued(ctx context.Context, id string, trigger Trigger, mode Mode, at time.Time) error {
-	return rs.store.QueueOrganizerRun(ctx, id, string(trigger), string(mode), at)
+func (rs runStore) insertQueued(ctx context.Context, id string, trigger Trigger, mode Mode, only *ScopeInstance, at time.Time) error {
+	return rs.store.QueueScopedOrganizerRun(ctx, id, string(trigger), string(mode), encodeScopeFilter(only), at)
 }
 
 // oldestQueued returns the id of the queued run asked for first.

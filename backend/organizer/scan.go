@@ -20,6 +20,9 @@ func (r *runner) scan(ctx context.Context) error {
 	r.headroom = math.MaxInt
 	quota := map[ScopeInstance]memory.ScopeQuota{}
 	for _, sq := range q.Scopes {
+		if r.only != nil && (sq.Scope != r.only.Scope || sq.Key != r.only.Key) {
+			continue
+		}
 		quota[ScopeInstance{Scope: sq.Scope, Key: sq.Key}] = sq
 		r.headroom = min(r.headroom, sq.Headroom)
 	}
@@ -32,6 +35,9 @@ func (r *runner) scan(ctx context.Context) error {
 	r.entries = map[string]*memory.Memory{}
 	err = r.s.store.ScanMemories(ctx, memory.Filter{NoDaily: true}, "", func(m *memory.Memory) bool {
 		key := ScopeInstance{Scope: m.Scope, Key: m.ScopeKey()}
+		if r.only != nil && (key.Scope != r.only.Scope || key.Key != r.only.Key) {
+			return true
+		}
 		g := byInst[key]
 		if g == nil {
 			g = &scopeGroup{inst: ScopeInstance{Scope: m.Scope, Key: key.Key, Workdir: m.Workdir, Agent: m.Agent}}

@@ -126,7 +126,7 @@ func (s *Service) onTimer() {
 	}
 	if skip == "" {
 		id := ulid.Make().String()
-		if err := s.runs.insertQueued(ctx, id, TriggerScheduled, st.Mode, now); err != nil {
+		if err := s.runs.insertQueued(ctx, id, TriggerScheduled, st.Mode, nil, now); err != nil {
 			s.log.Warn("organizer: unable to queue a scheduled run", "err", err)
 		} else {
 			s.drainLocked()

@@ -65,6 +65,15 @@ import type {
   RejectParams,
   BatchParams,
   BatchResult,
+  StorageHistoryParams,
+  StorageHistoryResult,
+  ExportParams,
+  ExportResult,
+  ImportPreviewParams,
+  ImportPreviewResult,
+  ImportParams,
+  ImportResult,
+  OpenFolderResult,
 } from './types'
 
 export * from './types'
@@ -230,3 +239,13 @@ export const rejectMemoryWithReason = (p: RejectParams) => call<ItemResult>('mem
 /** Brings a rejected (trashed) or archived memory back; after a reject it also takes the rejection back. */
 export const restoreMemory = (p: IdParams) => call<ItemResult>('memory.restore', p)
 export const applyBatch = (p: BatchParams) => call<BatchResult>('memory.applyBatch', p)
+// ---- data (Settings → Storage / Data, the quota banner's organizer button)
+/** Daily samples of the store's size (memories, bytes), oldest first. */
+export const quotaHistory = (p: StorageHistoryParams = {}) => call<StorageHistoryResult>('quota.history', p)
+/** Every live memory as JSONL (download it in the browser). */
+export const exportMemories = (p: ExportParams = {}) => call<ExportResult>('memory.export', p)
+/** What memory.import would do with this JSONL: counts, conflicts, quota impact; applies nothing. */
+export const importPreview = (p: ImportPreviewParams) => call<ImportPreviewResult>('memory.importPreview', p)
+export const importMemories = (p: ImportParams) => call<ImportResult>('memory.import', p)
+/** Opens the home folder in the file manager; refused over remote access (show the path). */
+export const openHomeFolder = () => call<OpenFolderResult>('app.openFolder')

@@ -7,6 +7,7 @@ import type {
   EmbeddingsSettings,
   EmbeddingsSettingsPatch,
   ExtractionStatusEvent,
+  IndexProgress,
   LLMSettings,
   LLMSettingsPatch,
   OrganizerProgress,
@@ -156,5 +157,7 @@ export interface EventMap {
   'kv.changed': KVChangedEvent
   /** Background (re-)embedding progress of the current model (recall.embedStatus has it too). */
   'embedding.progress': EmbeddingProgress
+  /** How far index.reindex / index.doctor are (Settings → Data draws a bar). */
+  'index.progress': IndexProgress
   [name: string]: unknown
 }

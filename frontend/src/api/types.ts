@@ -153,6 +153,7 @@ export interface BatchItem {
   tags?: string[]
   supersedes?: string[]
   conflicts_with?: string[]
+  subject?: string | null
   source?: MemorySource | null
   reviewed?: boolean | null
   expected_version?: string
@@ -625,11 +626,20 @@ export interface PhaseUsage {
   output_tokens: number
 }
 
+/** One scope instance (a run limited to it, the quota banner's button). */
+export interface ScopeInstance {
+  scope: Scope
+  key: string
+  workdir?: string
+  agent?: string
+}
+
 export interface RunReport {
   version: number
   run_id: string
   trigger: OrganizerTrigger
   mode: OrganizerMode
+  scope_filter?: ScopeInstance | null
   clusterer: string
   planner: string
   model?: string
@@ -682,6 +692,10 @@ export interface RunRef {
 
 export interface RunNowParams {
   trigger?: OrganizerTrigger
+  scope?: Scope
+  workdir?: string
+  agent?: string
+  key?: string
 }
 
 export interface ApplyReportParams {
@@ -1208,6 +1222,116 @@ export interface GraphDeleteRelationParams extends GraphScope {
 
 export interface GraphEditResult {
   changed: GraphMemoryRef[] | null
+}
+
+// ---------------------------------------------------------------- storage and data (Settings → Storage / Data, backend/api/data.go)
+
+/** The store's size on one local day. */
+export interface StorageSample {
+  day: string
+  at: string
+  memories: number
+  archived: number
+  bytes: number
+  index_bytes: number
+}
+
+export interface StorageHistoryParams {
+  days?: number
+}
+
+export interface StorageHistoryResult {
+  samples: StorageSample[]
+}
+
+export interface ImportParams {
+  jsonl: string
+  keep_review?: boolean
+}
+
+/** One refused import line, translated. */
+export interface ImportLineError {
+  line: number
+  code: string
+  i18n_key: string
+  args?: Record<string, unknown>
+  message: string
+}
+
+export interface ImportResult {
+  lines: number
+  imported: number
+  daily: number
+  kv: number
+  kv_unchanged: number
+  kv_conflicts: number
+  errors: ImportLineError[]
+}
+
+export interface ImportPreviewParams {
+  jsonl: string
+}
+
+/** What an import would do to one scope instance's quota. */
+export interface ImportScopeImpact {
+  scope: Scope
+  key: string
+  workdir?: string
+  agent?: string
+  used: number
+  limit: number
+  adding: number
+  after: number
+  refused: number
+  level: string
+}
+
+/** A line naming a memory the store holds with other content. */
+export interface ImportConflict {
+  line: number
+  slug: string
+  id: string
+  title: string
+  scope: Scope
+}
+
+/** What memory.import would do with the same JSONL; nothing applied. */
+export interface ImportPreviewResult {
+  lines: number
+  new: number
+  duplicates: number
+  conflicts: number
+  daily: number
+  kv: number
+  invalid: number
+  over_quota: number
+  scopes: ImportScopeImpact[]
+  conflict_lines: ImportConflict[]
+  errors: ImportLineError[]
+}
+
+export interface ExportParams {
+  scope?: Scope
+  workdir?: string
+  agent?: string
+}
+
+export interface ExportResult {
+  count: number
+  kv: number
+  jsonl: string
+}
+
+export interface OpenFolderResult {
+  path: string
+}
+
+/** One index.progress event while reindex or doctor runs. */
+export interface IndexProgress {
+  op: string
+  phase: string
+  done: number
+  total: number
 }
 
 export type OrganizerSettingsPatch = Partial<OrganizerSettings>

@@ -2,7 +2,7 @@ import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
 import * as api from '@/api'
 import { latest } from './latest'
-import { applicableIds, applyProgress, isLive, isTerminal, mergeReloaded, mergeRunRef } from '@/util/organizer'
+import { applicableIds, applyProgress, isLive, isTerminal, mergeReloaded, mergeRunRef, withApplied } from '@/util/organizer'
 
 export const RUNS_PAGE = 30
 /** Delay that folds a burst of progress events into one reload. */
@@ -136,9 +136,15 @@ export const useOrganizer = defineStore('organizer', () => {
    * listed and opened at once, then followed by its progress events.
    */
   async function runNow(trigger: api.OrganizerTrigger = 'manual'): Promise<api.RunRef> {
+    return runNowFor({ trigger })
+  }
+
+  /** runNow with its params: the quota banner limits a run to the scope filling up. */
+  async function runNowFor(params: api.RunNowParams): Promise<api.RunRef> {
+    const trigger = params.trigger ?? 'manual'
     starting.value = true
     try {
-      const ref = await api.organizerRunNow({ trigger })
+      const ref = await api.organizerRunNow({ ...params, trigger })
       pending.add(ref.id)
       runs.value = mergeRunRef(runs.value, ref, trigger)
       const p = progress.value[ref.id]
@@ -201,7 +207,15 @@ export const useOrganizer = defineStore('organizer', () => {
       const r = await api.organizerApplyReport({ run_id: run, decision_ids: chosen.value.slice() })
       lastApply.value = r
       chosen.value = []
+      // The figures the apply changed (final count, compression) are its answer: shown at once
+      // and kept over reloads that answered from before it (a list read while it ran).
+      const patch = () => {
+        runs.value = runs.value.map((x) => withApplied(x, r))
+        if (detail.value) detail.value = withApplied(detail.value, r)
+      }
+      patch()
       await Promise.all([reloadDetail(), refresh()])
+      patch()
       return r
     } catch (e) {
       throw api.normalizeError(e)
@@ -261,6 +275,7 @@ export const useOrganizer = defineStore('organizer', () => {
     select,
     reloadDetail,
     runNow,
+    runNowFor,
     abort,
     onProgress,
     toggle,

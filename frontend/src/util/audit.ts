@@ -7,6 +7,15 @@ export function opLabel(op: string): string {
   return hasKey(`ui.activity.op.${op}`) ? t(`ui.activity.op.${op}`) : op
 }
 
+/**
+ * What a row of the log did: a refused op reads as refused ("Write refused"), never as the
+ * op it tried ("Created"), so a refused write is not mistaken for a new memory.
+ */
+export function rowOpLabel(e: Pick<AuditEntry, 'op' | 'result'>): string {
+  if (resultOk(e)) return opLabel(e.op)
+  return hasKey(`ui.activity.op_refused.${e.op}`) ? t(`ui.activity.op_refused.${e.op}`) : t('ui.activity.refusal.op', { Op: opLabel(e.op) })
+}
+
 export function actorLabel(actor: string): string {
   return hasKey(`ui.activity.actor.${actor}`) ? t(`ui.activity.actor.${actor}`) : actor
 }
@@ -15,10 +24,25 @@ export function resultOk(e: Pick<AuditEntry, 'result'>): boolean {
   return e.result === 'ok' || e.result === ''
 }
 
+/**
+ * The result of a row: "Done", or the refusal translated with the arguments the store
+ * recorded (detail.args). A row recorded before those were kept has only the English message:
+ * its translation would show empty placeholders ("looks like a secret ( )"), so the generic
+ * refusal and the recorded message are shown instead. The code is always shown beside it.
+ */
 export function resultLabel(e: Pick<AuditEntry, 'result' | 'detail'>): string {
   if (resultOk(e)) return t('ui.activity.ok')
   const msg = typeof e.detail?.error === 'string' ? e.detail.error : ''
-  return tCode(e.result, { Detail: msg }, msg || e.result)
+  const args = e.detail?.args
+  if (args && typeof args === 'object' && !Array.isArray(args)) return tCode(e.result, args as Record<string, unknown>, msg || e.result)
+  if (hasKey(`error.${e.result}`) && !placeholders(`error.${e.result}`)) return tCode(e.result, {}, msg || e.result)
+  return msg ? t('ui.activity.refusal.detail', { Code: e.result, Detail: msg.replace(/^memory: /, '') }) : e.result
+}
+
+/** Whether the catalog text of key has {{.Arg}} placeholders. */
+function placeholders(key: string): boolean {
+  const probe = new Proxy({}, { get: () => '\u0000' })
+  return t(key, probe).includes('\u0000')
 }
 
 /** Session and model of a tool or extractor change, when recorded. */

@@ -3,6 +3,7 @@
 
 import {
   RUN_PHASES,
+  type ApplyReportResult,
   type ClusterReport,
   type Decision,
   type OrganizerProgress,
@@ -169,4 +170,13 @@ export function removedPercent(run: Pick<RunSummary, 'initial_count' | 'final_co
 export function pendingCount(c: Pick<RunCounts, 'decisions' | 'applied' | 'failed' | 'dropped'> | null | undefined): number {
   if (!c) return 0
   return Math.max(0, c.decisions - c.applied - c.failed - c.dropped)
+}
+
+/**
+ * The run as an apply left it: its final count and compression ratio are the apply's answer
+ * (the figures the Organizer view shows), other runs are returned unchanged.
+ */
+export function withApplied<T extends Pick<RunSummary, 'id' | 'final_count' | 'compression_ratio'>>(run: T, applied: Pick<ApplyReportResult, 'run_id' | 'final_count' | 'compression_ratio'>): T {
+  if (run.id !== applied.run_id) return run
+  return { ...run, final_count: applied.final_count, compression_ratio: applied.compression_ratio }
 }

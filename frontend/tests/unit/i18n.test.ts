@@ -123,6 +123,8 @@ const ENUMS: Record<string, readonly string[]> = {
   'ui.languages.': ['en', 'zh-CN'],
   'ui.source_kinds.': ['user', 'tool', 'extractor', 'extraction', 'organizer', 'reconcile', 'import', 'bridge'],
   'ui.activity.op.': AUDIT_OPS,
+  'ui.activity.op_refused.': AUDIT_OPS,
+  'ui.data.phase.': ['start', 'walk', 'index', 'commit', 'integrity', 'checksum', 'done'],
   'ui.activity.actor.': AUDIT_ACTORS,
   'organizer.status.': RUN_STATUSES,
   'organizer.phase.': RUN_PHASES,
