@@ -19,7 +19,9 @@ func TestGraphToolsAndCLI(t *testing.T) {
 		"--body", "- [[Alice]] funds [[Zephyr]]")
 
 	// CLI: the person sees everything.
-	var ents struct{ Entities []struct{ Name, Scope string } }
+	var ents struct {
+		Entities []struct{ Name, Scope string }
+	}
 	if err := json.Unmarshal([]byte(cli(t, home, "graph", "entities", "--json")), &ents); err != nil || len(ents.Entities) != 6 {
 		t.Fatalf("cli entities: %v %+v", err, ents)
 	}
