@@ -104,6 +104,7 @@ func runDesktop(app *App, catalog *i18n.Catalog, lang string) int {
 	defer app.Stop()
 	err = desktop.Run(desktop.Options{Title: "Engram", Assets: assets, Bind: app.API.Bindings(), Events: app.Events,
 		Home: app.home, Instance: inst, PaintMark: os.Getenv("ENGRAM_PAINT_MARK"),
+		ProbeDir: os.Getenv("ENGRAM_SMOKE_PROBE"),
 		// The file watcher, the vector indexer and the bridge wait until the page is up:
 		// the first paint needs only the store.
 		AfterShow: func() {

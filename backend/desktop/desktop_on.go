@@ -106,6 +106,20 @@ func Run(o Options) error {
 			if restore {
 				restoreGeometry(ctx, saved)
 			}
+			var probeTick <-chan time.Time
+			pr := probe{dir: o.ProbeDir}
+			if pr.dir != "" {
+				runtime.EventsOn(ctx, ProbeEvent, func(data ...any) {
+					if len(data) > 0 {
+						if v, ok := data[0].(string); ok {
+							pr.answer(v)
+						}
+					}
+				})
+				pt := time.NewTicker(100 * time.Millisecond)
+				probeTick = pt.C
+				go func() { <-stop; pt.Stop() }()
+			}
 			// Should the page never report ready (a load error), background work starts anyway.
 			if o.AfterShow != nil {
 				time.AfterFunc(afterShowLatest, func() { afterShow.Do(func() { go o.AfterShow() }) })
@@ -125,6 +139,10 @@ func Run(o Options) error {
 						return
 					case <-t.C:
 						save(ctx)
+					case <-probeTick:
+						if body, ok := pr.next(); ok {
+							runtime.WindowExecJS(ctx, pr.wrap(body))
+						}
 					case <-focus:
 						// A second launch on this home: bring this window forward instead.
 						logf("desktop: a second launch asked this window to come forward")

@@ -24,6 +24,9 @@ type Options struct {
 	// PaintMark, when set, is a file written with the time (Unix nanoseconds) at which the
 	// web view first painted the UI: the start-up benchmark reads it.
 	PaintMark string
+	// ProbeDir, when set (ENGRAM_SMOKE_PROBE, tests only), runs scripts the smoke test
+	// drops there in the page (see probe.go).
+	ProbeDir string
 	// AfterShow runs once the window is up: start-up work the first paint does not need.
 	AfterShow  func()
 	OnShutdown func()
