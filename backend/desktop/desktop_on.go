@@ -52,7 +52,8 @@ func Run(o Options) error {
 		stop = make(chan struct{})
 		done sync.WaitGroup
 		// afterShow runs o.AfterShow once, at the first DOM ready.
-		afterShow sync.Once
+		afterShow   sync.Once
+		restoreOnce sync.Once
 	)
 	// save records the window's geometry when it changed. A maximised or minimised window
 	// keeps the last normal size and position, with the maximised flag.
@@ -60,6 +61,8 @@ func Run(o Options) error {
 		if o.Home == "" || runtime.WindowIsMinimised(ctx) {
 			return
 		}
+		mu.Lock()
+		defer mu.Unlock()
 		g := last
 		if runtime.WindowIsMaximised(ctx) {
 			g.Maximised = true
@@ -68,8 +71,6 @@ func Run(o Options) error {
 			g.Width, g.Height = runtime.WindowGetSize(ctx)
 			g.Maximised = false
 		}
-		mu.Lock()
-		defer mu.Unlock()
 		if g == last || g.Width <= 0 || g.Height <= 0 {
 			return
 		}
@@ -102,9 +103,6 @@ func Run(o Options) error {
 						}
 					})
 				})
-			}
-			if restore {
-				restoreGeometry(ctx, saved)
 			}
 			var probeTick <-chan time.Time
 			pr := probe{dir: o.ProbeDir}
@@ -152,8 +150,12 @@ func Run(o Options) error {
 				}
 			}()
 		},
-		OnDomReady: func(context.Context) {
-			// Also on a reload of the page: AfterShow runs once.
+		OnDomReady: func(ctx context.Context) {
+			// The window is realised by now (its screen is known): put it back where it was.
+			// Also on a reload of the page: the restore and AfterShow run once.
+			if restore {
+				restoreOnce.Do(func() { restoreGeometry(ctx, saved) })
+			}
 			if o.AfterShow != nil {
 				afterShow.Do(func() { go o.AfterShow() })
 			}
