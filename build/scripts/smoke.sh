@@ -16,7 +16,8 @@ if [ "${1:-}" = "--window" ]; then
   start_app "$home" first
   echo "smoke: window $WIN (pid $APP_PID)"
 
-  # Views, by their nav item, waiting on what the page exposes (data-test / data-state).
+  # Views, by their nav item, waiting on what the page exposes (data-test / data-state):
+  # open_view VIEW TEST [STATE] clicks data-test="nav-VIEW" and waits for data-test=TEST.
   open_view organizer organizer-view
   open_view activity activity-view
 
@@ -35,7 +36,7 @@ if [ "${1:-}" = "--window" ]; then
   start_app "$other" other
   check "a second home opens a second window" [ "$(count_windows)" = 2 ]
   stop_app "$APP_PID"
-  APP_PID="$first_pid" WIN="$first_win"
+  APP_PID="$first_pid" WIN="$first_win" PROBE="$home.probe"
 
   # Size and position are saved on move/resize and restored at the next start.
   xdotool windowsize "$WIN" 1000 640
