@@ -17,7 +17,7 @@ FRONTEND_IN  := $(shell find frontend/src frontend/public -type f 2>/dev/null) \
                 frontend/index.html frontend/vite.config.ts frontend/tsconfig.json \
                 frontend/package.json frontend/package-lock.json $(wildcard locales/*.toml)
 
-.PHONY: help deps node-deps locales frontend build cli run test test-go test-frontend test-ui test-e2e smoke bench fuzz bindings types shots clean
+.PHONY: help deps node-deps locales frontend build cli run test test-go test-frontend test-ui test-e2e smoke bench bench-desktop install uninstall fuzz bindings types shots clean
 
 help:
 	@echo "make deps       install system packages (apt), frontend packages (npm ci) and Go modules, when missing"
@@ -30,6 +30,8 @@ help:
 	@echo "                tests against engram serve, go vet, go test -race, desktop smoke test"
 	@echo "make test-e2e   the web UI served by engram-cli serve on a temporary home, in headless Chromium"
 	@echo "make bench      store and retrieval benchmarks (reports, never fails on numbers)"
+	@echo "make bench-desktop  window painted and idle RSS beside a hello-world Wails window (Xvfb)"
+	@echo "make install    desktop binary, menu entry and icon under PREFIX (default ~/.local); make uninstall"
 	@echo "make fuzz       the SIGKILL soak at $(SOAK_KILLS) kills, then every Go fuzz target for $(FUZZTIME)"
 	@echo "make bindings   regenerate frontend/wailsjs with the Wails CLI"
 	@echo "make types      regenerate frontend/src/api/types.ts from the Go api types"
@@ -114,6 +116,30 @@ bench: frontend
 	./$(BIN)/engram-bench bench hook
 	./$(BIN)/engram-bench bench locomo $(BENCH_DATA)
 	ENGRAM_CLI=$(BIN)/engram-bench node frontend/tests/bench/review.mjs
+	$(MAKE) --no-print-directory bench-desktop
+
+# Window painted and idle RSS of the desktop app beside a hello-world Wails window (build/hello),
+# both built with $(DESKTOP_TAGS) and measured in the same Xvfb run.
+bench-desktop: build
+	GO='$(GO)' DESKTOP_TAGS='$(DESKTOP_TAGS)' build/scripts/bench-desktop.sh
+
+# The desktop binary, its menu entry and icon for this user (PREFIX=~/.local), or system-wide
+# with PREFIX=/usr/local; DESTDIR stages the tree for a package.
+PREFIX ?= $(HOME)/.local
+install: build
+	install -Dm755 $(BIN)/engram $(DESTDIR)$(PREFIX)/bin/engram
+	install -Dm644 build/linux/engram.desktop $(DESTDIR)$(PREFIX)/share/applications/engram.desktop
+	install -Dm644 build/appicon.png $(DESTDIR)$(PREFIX)/share/pixmaps/engram.png
+	install -Dm644 build/appicon.svg $(DESTDIR)$(PREFIX)/share/icons/hicolor/scalable/apps/engram.svg
+	sed -i 's|^Exec=.*|Exec=$(PREFIX)/bin/engram|' $(DESTDIR)$(PREFIX)/share/applications/engram.desktop
+	-[ -n "$(DESTDIR)" ] || update-desktop-database -q $(PREFIX)/share/applications 2>/dev/null
+	-[ -n "$(DESTDIR)" ] || gtk-update-icon-cache -q -t $(PREFIX)/share/icons/hicolor 2>/dev/null
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/engram $(DESTDIR)$(PREFIX)/share/applications/engram.desktop \
+		$(DESTDIR)$(PREFIX)/share/pixmaps/engram.png \
+		$(DESTDIR)$(PREFIX)/share/icons/hicolor/scalable/apps/engram.svg
+	-[ -n "$(DESTDIR)" ] || update-desktop-database -q $(PREFIX)/share/applications 2>/dev/null
 
 # The long SIGKILL soak first (the real engram-cli killed mid-write over CLI writes, import and
 # serve; its summary line counts kills, acknowledged writes, lost, torn and leftover temp files),

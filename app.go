@@ -46,6 +46,10 @@ type App struct {
 	// leaves organizer runs to the app or serve (one stdio server runs per agent).
 	agentServer bool
 	allowRemote bool
+	// deferBackground is set by the desktop window: the file watcher and the vector indexer
+	// start from Background once the page has painted, not in Start.
+	deferBackground bool
+	backgroundOnce  sync.Once
 }
 
 // NewApp prepares an App for home; Start opens it.
@@ -66,10 +70,16 @@ func (a *App) Start(ctx context.Context, watch bool) error {
 	}
 	a.services, a.Settings, a.Events = svc, svc.Settings, svc.Events
 	a.API = svc.API(a.ctx, api.ActorUser)
-	if watch {
-		svc.Background()
+	if watch && !a.deferBackground {
+		a.Background()
 	}
 	return nil
+}
+
+// Background starts the file watcher and the vector indexer (once): from Start, or for the
+// desktop window after its first paint, which needs only the store.
+func (a *App) Background() {
+	a.backgroundOnce.Do(a.services.Background)
 }
 
 // Stop ends background work, the bridge, and closes the store.

@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"engram/backend/bridge"
 	"engram/backend/cli"
@@ -75,19 +76,43 @@ func run(args []string) int {
 	})
 }
 
-// runDesktop opens the window over the same App the CLI and serve use.
+// runDesktop opens the window over the same App the CLI and serve use. One window per home:
+// a second launch on the same home brings the first window forward and exits 0.
 func runDesktop(app *App, catalog *i18n.Catalog, lang string) int {
 	if !desktop.Available {
 		fmt.Fprintln(os.Stderr, catalog.T(lang, "cli.desktop_unavailable", nil))
 		return 2
 	}
+	inst, err := desktop.Claim(app.home, 5*time.Second)
+	switch {
+	case errors.Is(err, desktop.ErrRunning):
+		fmt.Println(catalog.T(lang, "desktop.already_open", map[string]any{"Home": app.home}))
+		return 0
+	case errors.Is(err, desktop.ErrNoAnswer):
+		fmt.Fprintln(os.Stderr, catalog.T(lang, "desktop.no_answer", map[string]any{"Home": app.home, "Detail": err.Error()}))
+		return 1
+	case err != nil:
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer inst.Close()
+	app.deferBackground = true
 	if err := app.Start(context.Background(), true); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
 	defer app.Stop()
-	app.FollowRemoteSetting()
-	if err := desktop.Run(desktop.Options{Title: "Engram", Assets: assets, Bind: app.API.Bindings(), Events: app.Events}); err != nil {
+	err = desktop.Run(desktop.Options{Title: "Engram", Assets: assets, Bind: app.API.Bindings(), Events: app.Events,
+		Home: app.home, Instance: inst, PaintMark: os.Getenv("ENGRAM_PAINT_MARK"),
+		ProbeDir: os.Getenv("ENGRAM_SMOKE_PROBE"),
+		// The file watcher, the vector indexer and the bridge wait until the page is up:
+		// the first paint needs only the store.
+		AfterShow: func() {
+			app.Background()
+			app.FollowRemoteSetting()
+		},
+		Log: func(msg string) { fmt.Fprintln(os.Stderr, msg) }})
+	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}

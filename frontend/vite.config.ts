@@ -69,6 +69,16 @@ export default defineConfig({
     target: 'es2020',
     chunkSizeWarningLimit: 2000,
     reportCompressedSize: false,
+    rollupOptions: {
+      output: {
+        // echarts (and zrender under it) is needed only by the charts: its own chunk, so no
+        // view that starts to import a chart pulls it into the first load.
+        manualChunks(id: string) {
+          if (/[\\/]node_modules[\\/](echarts|zrender)[\\/]/.test(id)) return 'echarts'
+          return undefined
+        },
+      },
+    },
   },
   test: {
     include: ['tests/unit/**/*.test.ts'],

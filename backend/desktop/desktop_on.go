@@ -5,6 +5,10 @@ package desktop
 import (
 	"context"
 	"io/fs"
+	"os"
+	"strconv"
+	"sync"
+	"time"
 
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
@@ -16,18 +20,72 @@ import (
 // Available reports whether this build can open a window.
 const Available = true
 
+// geometryPoll is how often the window's size and position are checked: Wails v2 has no
+// move or resize event on Linux, so a change is noticed (and saved) within this time.
+const geometryPoll = time.Second
+
+// afterShowLatest is when Options.AfterShow runs at the latest, painted or not.
+const afterShowLatest = 10 * time.Second
+
 // Run opens the window and blocks until it closes.
 func Run(o Options) error {
 	dist, err := fs.Sub(o.Assets, "frontend/dist")
 	if err != nil {
 		return err
 	}
+	logf := o.Log
+	if logf == nil {
+		logf = func(string) {}
+	}
+	saved, restore := Geometry{}, false
+	if o.Home != "" {
+		saved, restore = LoadGeometry(o.Home)
+	}
+	width, height := DefaultWidth, DefaultHeight
+	if restore {
+		g := saved.Clamp(0, 0) // the screen is not known before the window exists
+		width, height = g.Width, g.Height
+	}
+	var (
+		mu   sync.Mutex
+		last = saved
+		stop = make(chan struct{})
+		done sync.WaitGroup
+		// afterShow runs o.AfterShow once, at the first DOM ready.
+		afterShow   sync.Once
+		restoreOnce sync.Once
+	)
+	// save records the window's geometry when it changed. A maximised or minimised window
+	// keeps the last normal size and position, with the maximised flag.
+	save := func(ctx context.Context) {
+		if o.Home == "" || runtime.WindowIsMinimised(ctx) {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		g := last
+		if runtime.WindowIsMaximised(ctx) {
+			g.Maximised = true
+		} else if !runtime.WindowIsFullscreen(ctx) {
+			g.X, g.Y = runtime.WindowGetPosition(ctx)
+			g.Width, g.Height = runtime.WindowGetSize(ctx)
+			g.Maximised = false
+		}
+		if g == last || g.Width <= 0 || g.Height <= 0 {
+			return
+		}
+		if err := SaveGeometry(o.Home, g); err != nil {
+			logf(err.Error())
+			return
+		}
+		last = g
+	}
 	return wails.Run(&options.App{
 		Title:            o.Title,
-		Width:            1280,
-		Height:           800,
-		MinWidth:         900,
-		MinHeight:        560,
+		Width:            width,
+		Height:           height,
+		MinWidth:         MinWidth,
+		MinHeight:        MinHeight,
 		AssetServer:      &assetserver.Options{Assets: dist},
 		BackgroundColour: &options.RGBA{R: 248, G: 249, B: 251, A: 1},
 		OnStartup: func(ctx context.Context) {
@@ -35,8 +93,80 @@ func Run(o Options) error {
 			if o.Events != nil {
 				o.Events.Subscribe(func(name string, data any) { runtime.EventsEmit(ctx, name, data) })
 			}
+			if o.PaintMark != "" {
+				var once sync.Once
+				runtime.EventsOn(ctx, PaintedEvent, func(...any) {
+					once.Do(func() {
+						now := strconv.FormatInt(time.Now().UnixNano(), 10)
+						if err := os.WriteFile(o.PaintMark, []byte(now+"\n"), 0o600); err != nil {
+							logf("desktop: unable to write the paint mark: " + err.Error())
+						}
+					})
+				})
+			}
+			var probeTick <-chan time.Time
+			pr := probe{dir: o.ProbeDir}
+			if pr.dir != "" {
+				runtime.EventsOn(ctx, ProbeEvent, func(data ...any) {
+					if len(data) > 0 {
+						if v, ok := data[0].(string); ok {
+							pr.answer(v)
+						}
+					}
+				})
+				pt := time.NewTicker(100 * time.Millisecond)
+				probeTick = pt.C
+				go func() { <-stop; pt.Stop() }()
+			}
+			// Should the page never report ready (a load error), background work starts anyway.
+			if o.AfterShow != nil {
+				time.AfterFunc(afterShowLatest, func() { afterShow.Do(func() { go o.AfterShow() }) })
+			}
+			done.Add(1)
+			go func() {
+				defer done.Done()
+				t := time.NewTicker(geometryPoll)
+				defer t.Stop()
+				var focus <-chan struct{}
+				if o.Instance != nil {
+					focus = o.Instance.Focus()
+				}
+				for {
+					select {
+					case <-stop:
+						return
+					case <-t.C:
+						save(ctx)
+					case <-probeTick:
+						if body, ok := pr.next(); ok {
+							runtime.WindowExecJS(ctx, pr.wrap(body))
+						}
+					case <-focus:
+						// A second launch on this home: bring this window forward instead.
+						logf("desktop: a second launch asked this window to come forward")
+						runtime.WindowUnminimise(ctx)
+						runtime.WindowShow(ctx)
+					}
+				}
+			}()
+		},
+		OnDomReady: func(ctx context.Context) {
+			// The window is realised by now (its screen is known): put it back where it was.
+			// Also on a reload of the page: the restore and AfterShow run once.
+			if restore {
+				restoreOnce.Do(func() { restoreGeometry(ctx, saved) })
+			}
+			if o.AfterShow != nil {
+				afterShow.Do(func() { go o.AfterShow() })
+			}
+		},
+		OnBeforeClose: func(ctx context.Context) bool {
+			save(ctx)
+			return false
 		},
 		OnShutdown: func(context.Context) {
+			close(stop)
+			done.Wait()
 			if o.OnShutdown != nil {
 				o.OnShutdown()
 			}
@@ -44,4 +174,22 @@ func Run(o Options) error {
 		Bind:  o.Bind,
 		Linux: &linux.Options{ProgramName: "engram"},
 	})
+}
+
+// restoreGeometry puts the window where it was, fitted on the screen it opens on.
+func restoreGeometry(ctx context.Context, g Geometry) {
+	sw, sh := 0, 0
+	if screens, err := runtime.ScreenGetAll(ctx); err == nil {
+		for _, s := range screens {
+			if s.IsCurrent || (sw == 0 && s.IsPrimary) {
+				sw, sh = s.Size.Width, s.Size.Height
+			}
+		}
+	}
+	g = g.Clamp(sw, sh)
+	runtime.WindowSetSize(ctx, g.Width, g.Height)
+	runtime.WindowSetPosition(ctx, g.X, g.Y)
+	if g.Maximised {
+		runtime.WindowMaximise(ctx)
+	}
 }

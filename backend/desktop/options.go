@@ -16,6 +16,23 @@ type Options struct {
 	// Bind are the api services exposed to the window.
 	Bind []any
 	// Events are forwarded to the window as Wails events.
-	Events     *api.Hub
+	Events *api.Hub
+	// Home keeps the window's size and position (window.json) between starts.
+	Home string
+	// Instance, when set, brings the window to the front each time a second launch asks.
+	Instance *Instance
+	// PaintMark, when set, is a file written with the time (Unix nanoseconds) at which the
+	// web view first painted the UI: the start-up benchmark reads it.
+	PaintMark string
+	// ProbeDir, when set (ENGRAM_SMOKE_PROBE, tests only), runs scripts the smoke test
+	// drops there in the page (see probe.go).
+	ProbeDir string
+	// AfterShow runs once the window is up: start-up work the first paint does not need.
+	AfterShow  func()
 	OnShutdown func()
+	// Log receives one line per window event worth knowing (a focus request, a failed save).
+	Log func(msg string)
 }
+
+// PaintedEvent is the event the UI emits once after its first paint (see frontend main.ts).
+const PaintedEvent = "engram:painted"

@@ -5,6 +5,49 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$ROOT"
+# shellcheck source=build/scripts/smoke-lib.sh
+. build/scripts/smoke-lib.sh
+
+if [ "${1:-}" = "--window" ]; then
+  # The window checks, inside xvfb-run (DISPLAY set): one instance per home, geometry restore,
+  # views opened from the navigation. Add a view: one open_view line below.
+  shift
+  BIN="$1" home="$2" other="$3"
+  start_app "$home" first
+  echo "smoke: window $WIN (pid $APP_PID)"
+
+  # Views, by their nav item, waiting on what the page exposes (data-test / data-state):
+  # open_view VIEW TEST [STATE] clicks data-test="nav-VIEW" and waits for data-test=TEST.
+  open_view organizer organizer-view
+  open_view activity activity-view
+
+  # A second launch on the same home brings the first window forward and exits 0.
+  set +e
+  second="$(ENGRAM_HOME="$home" timeout 60 "$BIN" 2>&1)"; rc=$?
+  set -e
+  check "second launch exits 0 (got $rc: $second)" [ "$rc" = 0 ]
+  check "second launch names the home" grep -qF "$home" <<<"$second"
+  check "first window still running" kill -0 "$APP_PID"
+  check "one Engram window" [ "$(count_windows)" = 1 ]
+  check "first window asked to come forward" wait_for 30 grep -q "come forward" "$home.first.log"
+
+  # A different home opens its own window.
+  first_pid="$APP_PID" first_win="$WIN"
+  start_app "$other" other
+  check "a second home opens a second window" [ "$(count_windows)" = 2 ]
+  stop_app "$APP_PID"
+  APP_PID="$first_pid" WIN="$first_win" PROBE="$home.probe"
+
+  # Size and position are saved on move/resize and restored at the next start.
+  xdotool windowsize "$WIN" 1000 640
+  xdotool windowmove "$WIN" 123 77
+  check "geometry saved" wait_for 30 grep -q '"x":123,"y":77,"width":1000,"height":640' "$home/window.json"
+  stop_app "$APP_PID"
+  start_app "$home" again
+  check "geometry restored" wait_for 30 geometry_is "$WIN" 123 77 1000 640
+  stop_app "$APP_PID"
+  exit "$FAILED"
+fi
 
 BIN="${ENGRAM_BIN:-build/bin/engram}"
 CLI="${ENGRAM_CLI:-build/bin/engram-cli}"
@@ -36,4 +79,12 @@ if [ "$colours" -lt "$MIN_COLOURS" ]; then
   cat "${shot%.png}.log" >&2
   fail=1
 fi
+
+# The window checks run in their own Xvfb display, on the seeded home and a second empty one.
+other="$(mktemp -d)"
+trap 'rm -rf "$home" "$other" "$home".*.log "$home.probe" "$other".*.log "$other.probe"' EXIT
+if ! ENGRAM_HOME="$home" xvfb-run -a -s "-screen 0 ${SCREEN:-1280x800x24}" "$0" --window "$BIN" "$home" "$other"; then
+  fail=1
+fi
+[ $fail = 0 ] && echo "smoke: PASS" || echo "smoke: FAIL" >&2
 exit $fail

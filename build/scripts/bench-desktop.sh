@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Desktop start-up bench: under Xvfb, launches the real desktop binary on a fresh temporary
+# home and, in the same run, a hello-world Wails window (build/hello, built with the same tags),
+# alternating, RUNS times each. Reports per app the median time from exec to the window
+# painted and the idle RSS after SETTLE seconds (VmRSS summed over the process tree: WebKit
+# runs its web and network processes as children). Reports numbers; never fails on them.
+#
+#   build/scripts/bench-desktop.sh            (make bench runs it)
+#
+# "Painted": the page emits the Wails event engram:painted two animation frames after its
+# first view rendered; the app writes the time to $ENGRAM_PAINT_MARK (Unix ns).
+# Env: ENGRAM_BIN (default build/bin/engram), HELLO_BIN (default build/bin/engram-hello, built
+#      here when missing or older than build/hello), RUNS (default 3), SETTLE (default 5),
+#      WAIT_SECONDS (default 60), SCREEN (default 1280x800x24), DESKTOP_TAGS.
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
+cd "$ROOT"
+
+# rss_tree PID: kB of VmRSS of PID and all its descendants.
+rss_tree() {
+  local pids=("$1") all=() p kids total=0 kb
+  while [ ${#pids[@]} -gt 0 ]; do
+    p="${pids[0]}"; pids=("${pids[@]:1}")
+    all+=("$p")
+    kids="$(ps -o pid= --ppid "$p" 2>/dev/null || true)"
+    for k in $kids; do pids+=("$k"); done
+  done
+  for p in "${all[@]}"; do
+    kb="$(awk '/^VmRSS:/ {print $2}' "/proc/$p/status" 2>/dev/null || true)"
+    total=$((total + ${kb:-0}))
+  done
+  echo "$total"
+}
+
+median() { sort -n | awk '{a[NR]=$1} END {if (NR==0) print "-"; else if (NR%2) print a[(NR+1)/2]; else print int((a[NR/2]+a[NR/2+1])/2)}'; }
+
+if [ "${1:-}" = "--inner" ]; then
+  shift
+  engram="$1" hello="$2" runs="$3" settle="$4" wait="$5" out="$6"
+  for i in $(seq 1 "$runs"); do
+    for name in hello engram; do
+      bin="$hello"; [ "$name" = engram ] && bin="$engram"
+      home="$(mktemp -d)"
+      mark="$home.painted"
+      t0="$(date +%s%N)"
+      ENGRAM_HOME="$home" ENGRAM_PAINT_MARK="$mark" "$bin" >"$home.log" 2>&1 &
+      pid=$!
+      deadline=$((SECONDS + wait))
+      while [ ! -s "$mark" ] && [ $SECONDS -lt $deadline ] && kill -0 "$pid" 2>/dev/null; do sleep 0.02; done
+      if [ -s "$mark" ]; then
+        painted=$(( ($(head -1 "$mark") - t0) / 1000000 ))
+        sleep "$settle"
+        rss=$(( $(rss_tree "$pid") / 1024 ))
+        echo "$name $painted $rss" >>"$out"
+        echo "bench desktop: run $i $name: painted ${painted} ms, idle RSS ${rss} MB" >&2
+      else
+        echo "bench desktop: run $i $name: no paint within ${wait}s; log:" >&2
+        cat "$home.log" >&2
+      fi
+      kill "$pid" 2>/dev/null || true
+      wait "$pid" 2>/dev/null || true
+      rm -rf "$home" "$mark" "$home.log"
+    done
+  done
+  exit 0
+fi
+
+ENGRAM="${ENGRAM_BIN:-$ROOT/build/bin/engram}"
+HELLO="${HELLO_BIN:-$ROOT/build/bin/engram-hello}"
+TAGS="${DESKTOP_TAGS:-desktop,production,webkit2_41}"
+[ -x "$ENGRAM" ] || { echo "bench desktop: $ENGRAM is missing; run make build" >&2; exit 1; }
+if [ -z "${HELLO_BIN:-}" ] && { [ ! -x "$HELLO" ] || [ -n "$(find build/hello -newer "$HELLO" -print -quit)" ]; }; then
+  CGO_ENABLED=1 "${GO:-go}" build -tags "$TAGS" -o "$HELLO" ./build/hello
+fi
+out="$(mktemp)"
+trap 'rm -f "$out"' EXIT
+xvfb-run -a -s "-screen 0 ${SCREEN:-1280x800x24}" "$0" --inner "$ENGRAM" "$HELLO" "${RUNS:-3}" "${SETTLE:-5}" "${WAIT_SECONDS:-60}" "$out"
+
+hp="$(awk '$1=="hello" {print $2}' "$out" | median)"; hr="$(awk '$1=="hello" {print $3}' "$out" | median)"
+ep="$(awk '$1=="engram" {print $2}' "$out" | median)"; er="$(awk '$1=="engram" {print $3}' "$out" | median)"
+echo "bench desktop: hello-world window  painted ${hp} ms, idle RSS ${hr} MB (median of ${RUNS:-3})"
+echo "bench desktop: engram window       painted ${ep} ms, idle RSS ${er} MB (median of ${RUNS:-3})"
+if [ "$hp" != "-" ] && [ "$ep" != "-" ] && [ "$hp" -gt 0 ]; then
+  awk -v e="$ep" -v h="$hp" -v er="$er" -v hr="$hr" 'BEGIN {
+    printf "bench desktop: painted %.2f x hello-world (goal <= 1.30), RSS hello-world %+d MB (goal <= +30)\n", e/h, er-hr }'
+fi
