@@ -99,7 +99,13 @@ export async function createCytoscapeRenderer(el: HTMLElement, h: RenderHandlers
       cy = cytoscape({
         container: el,
         elements: [
-          ...nodes.map((n) => ({ group: 'nodes' as const, data: { id: n.id, label: n.label, color: n.color, d: n.size * 2 } })),
+          // Spread on a circle to start with: fcose randomizes anyway, and edges between nodes
+          // that start on one point are not drawn until restyled.
+          ...nodes.map((n, i) => ({
+            group: 'nodes' as const,
+            data: { id: n.id, label: n.label, color: n.color, d: n.size * 2 },
+            position: { x: Math.cos(i) * (50 + i), y: Math.sin(i) * (50 + i) },
+          })),
           ...edges.map((e) => ({ group: 'edges' as const, data: { id: e.id, source: e.source, target: e.target, type: e.type } })),
         ],
         style: sheet(s),
@@ -136,6 +142,8 @@ export async function createCytoscapeRenderer(el: HTMLElement, h: RenderHandlers
         layout.run()
         await done
       }
+      // Styles computed before the layout moved the nodes (edge paths included) are computed again.
+      cy.style(sheet(s))
       cy.fit(undefined, 30)
       await new Promise<void>((resolve) => requestAnimationFrame(() => resolve()))
     },
@@ -151,6 +159,9 @@ export async function createCytoscapeRenderer(el: HTMLElement, h: RenderHandlers
     fit() {
       cy?.fit(undefined, 30)
     },
+    resize() {
+      cy?.resize()
+    },
     zoom(factor) {
       if (!cy) return
       cy.zoom({ level: cy.zoom() * factor, renderedPosition: { x: cy.width() / 2, y: cy.height() / 2 } })
@@ -162,6 +173,12 @@ export async function createCytoscapeRenderer(el: HTMLElement, h: RenderHandlers
         m.set(n.id(), { x: p.x, y: p.y })
       })
       return m
+    },
+    screenPosition(id) {
+      const n = cy?.getElementById(id)
+      if (!n || n.empty()) return null
+      const p = n.renderedPosition()
+      return { x: p.x, y: p.y }
     },
     panBy(dx, dy) {
       cy?.panBy({ x: dx, y: dy })

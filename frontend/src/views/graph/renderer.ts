@@ -51,9 +51,13 @@ export interface GraphRenderer {
   /** Centres the view on a node. */
   center(id: string): void
   fit(): void
+  /** Follows a new size of the container (the side panel opened or closed). */
+  resize(): void
   zoom(factor: number): void
   /** Layout positions (graph coordinates, y down) for the exports. */
   positions(): Map<string, { x: number; y: number }>
+  /** Where a node is drawn, in pixels from the container's top left (tests click there). */
+  screenPosition(id: string): { x: number; y: number } | null
   /** Moves the view by screen pixels (the bench pans with it). */
   panBy(dx: number, dy: number): void
   /** Called after every frame the renderer draws. */

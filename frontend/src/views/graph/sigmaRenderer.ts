@@ -121,6 +121,10 @@ export async function createSigmaRenderer(el: HTMLElement, h: RenderHandlers): P
     fit() {
       sigma?.getCamera().setState({ x: 0.5, y: 0.5, ratio: 1, angle: 0 })
     },
+    resize() {
+      sigma?.resize()
+      sigma?.refresh({ skipIndexation: true })
+    },
     zoom(factor) {
       const c = sigma?.getCamera()
       if (c) c.setState({ ratio: c.getState().ratio / factor })
@@ -130,6 +134,11 @@ export async function createSigmaRenderer(el: HTMLElement, h: RenderHandlers): P
       // graphology's y grows upwards on screen; the exports draw y downwards.
       graph.forEachNode((id, a) => m.set(id, { x: a.x, y: -a.y }))
       return m
+    },
+    screenPosition(id) {
+      if (!sigma || !graph.hasNode(id)) return null
+      const a = graph.getNodeAttributes(id)
+      return sigma.graphToViewport({ x: a.x, y: a.y })
     },
     panBy(dx, dy) {
       if (!sigma) return
