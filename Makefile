@@ -113,6 +113,7 @@ bench: frontend
 	./$(BIN)/engram-bench bench mcp
 	./$(BIN)/engram-bench bench hook
 	./$(BIN)/engram-bench bench locomo $(BENCH_DATA)
+	cd frontend && node tests/bench/graph.mjs
 
 # The long SIGKILL soak first (the real engram-cli killed mid-write over CLI writes, import and
 # serve; its summary line counts kills, acknowledged writes, lost, torn and leftover temp files),
