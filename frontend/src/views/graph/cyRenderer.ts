@@ -118,6 +118,8 @@ export async function createCytoscapeRenderer(el: HTMLElement, h: RenderHandlers
         hideEdgesOnViewport: false,
         pixelRatio: large ? 1 : 'auto',
         boxSelectionEnabled: false,
+        // Selection is the view's (side panel, highlight): cytoscape's own would draw over labels.
+        autounselectify: true,
       })
       cy.on('tap', 'node', (e) => h.node(e.target.id()))
       cy.on('tap', 'edge', (e) => h.edge(e.target.id()))

@@ -111,9 +111,9 @@ export default async function ({ open, check, COMBOS }) {
     await pick(page, 'graph-search', 'alice', 'Alice Chen')
     await page.waitForSelector('[data-test="graph-canvas"][data-state="ready"][data-focus="alice"][data-nodes="6"]')
     await page.click('[data-test="graph-depth"] [data-depth="2"]')
-    await page.waitForSelector('[data-test="graph-canvas"][data-state="ready"][data-nodes="11"]')
+    await page.waitForSelector('[data-test="graph-canvas"][data-state="ready"][data-nodes="10"]')
     await page.click('[data-test="graph-depth"] [data-depth="3"]')
-    await page.waitForSelector('[data-test="graph-canvas"][data-state="ready"][data-nodes="12"]')
+    await page.waitForSelector('[data-test="graph-canvas"][data-state="ready"][data-nodes="11"]')
   })
   // A click on a node, then on an edge, drawn by the renderer; then open a memory.
   await open('en-light-graph-click', { language: 'en', theme: 'light' }, async (page) => {
