@@ -116,6 +116,7 @@ bench: frontend
 	./$(BIN)/engram-bench bench hook
 	./$(BIN)/engram-bench bench locomo $(BENCH_DATA)
 	ENGRAM_CLI=$(BIN)/engram-bench node frontend/tests/bench/review.mjs
+	cd frontend && node tests/bench/graph.mjs
 	$(MAKE) --no-print-directory bench-desktop
 
 # Window painted and idle RSS of the desktop app beside a hello-world Wails window (build/hello),

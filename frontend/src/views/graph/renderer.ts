@@ -1,0 +1,91 @@
+// What the Graph view asks of a renderer. Two implementations, each loaded only when used:
+// sigma.js + graphology on WebGL (the default, chosen by measurement: see README § Graph) and
+// cytoscape + fcose on a 2D canvas (where WebGL is missing, e.g. a WebKitGTK window without GL).
+
+export type RendererKind = 'sigma' | 'cytoscape'
+
+export interface RenderNode {
+  id: string
+  label: string
+  color: string
+  size: number
+}
+export interface RenderEdge {
+  id: string
+  source: string
+  target: string
+  type: string
+}
+
+export interface RenderTheme {
+  background: string
+  text: string
+  edge: string
+  highlight: string
+  dim: string
+}
+
+/** Styling that changes without a new layout: labels, highlight, selection, theme. */
+export interface RenderStyle {
+  labels: Set<string>
+  /** When non-empty, everything else is dimmed. */
+  highlightNodes: Set<string>
+  highlightEdges: Set<string>
+  /** Edges of a found path: drawn thicker, with their relation type. */
+  pathEdges: Set<string>
+  selected: string | null
+  theme: RenderTheme
+}
+
+export interface RenderHandlers {
+  node(id: string): void
+  edge(id: string): void
+  background(): void
+}
+
+export interface GraphRenderer {
+  readonly kind: RendererKind
+  /** Replaces the graph and lays it out; resolves once laid out and drawn. */
+  setGraph(nodes: RenderNode[], edges: RenderEdge[], style: RenderStyle): Promise<void>
+  setStyle(style: RenderStyle): void
+  /** Centres the view on a node. */
+  center(id: string): void
+  fit(): void
+  /** Follows a new size of the container (the side panel opened or closed). */
+  resize(): void
+  zoom(factor: number): void
+  /** Layout positions (graph coordinates, y down) for the exports. */
+  positions(): Map<string, { x: number; y: number }>
+  /** Where a node is drawn, in pixels from the container's top left (tests click there). */
+  screenPosition(id: string): { x: number; y: number } | null
+  /** Moves the view by screen pixels (the bench pans with it). */
+  panBy(dx: number, dy: number): void
+  /** Called after every frame the renderer draws. */
+  onFrame(cb: () => void): void
+  destroy(): void
+}
+
+export type RendererFactory = (el: HTMLElement, h: RenderHandlers) => Promise<GraphRenderer>
+
+/** True when this window can give sigma a WebGL context (WebKitGTK without GL cannot). */
+export function webglAvailable(): boolean {
+  try {
+    const c = document.createElement('canvas')
+    return !!(c.getContext('webgl2') || c.getContext('webgl'))
+  } catch {
+    return false
+  }
+}
+
+/** The renderer to use: the one asked for (localStorage "engram.graph.renderer"), else sigma
+ *  where WebGL works, else cytoscape. */
+export function pickRenderer(asked: string | null, webgl: boolean): RendererKind {
+  if (asked === 'cytoscape') return 'cytoscape'
+  if (asked === 'sigma' && webgl) return 'sigma'
+  return webgl ? 'sigma' : 'cytoscape'
+}
+
+export async function loadRenderer(kind: RendererKind): Promise<RendererFactory> {
+  if (kind === 'sigma') return (await import('./sigmaRenderer')).createSigmaRenderer
+  return (await import('./cyRenderer')).createCytoscapeRenderer
+}

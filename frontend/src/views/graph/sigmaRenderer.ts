@@ -1,0 +1,160 @@
+// sigma.js + graphology on WebGL, laid out by ForceAtlas2 (Barnes–Hut at scale).
+import Graph from 'graphology'
+import Sigma from 'sigma'
+import forceAtlas2 from 'graphology-layout-forceatlas2'
+import type { GraphRenderer, RenderEdge, RenderHandlers, RenderNode, RenderStyle } from './renderer'
+
+/** Above this many edges edges are plain lines (no arrow heads) and the layout runs fewer rounds. */
+const LARGE = 2000
+
+type NodeAttrs = { x: number; y: number; size: number; color: string; label: string }
+type EdgeAttrs = { rel: string }
+
+/** Deterministic starting positions (same picture for the same graph). */
+function seeded(seed: number) {
+  let s = seed >>> 0 || 1
+  return () => {
+    s ^= s << 13
+    s ^= s >>> 17
+    s ^= s << 5
+    return (s >>> 0) / 4294967296
+  }
+}
+
+export async function createSigmaRenderer(el: HTMLElement, h: RenderHandlers): Promise<GraphRenderer> {
+  let graph = new Graph<NodeAttrs, EdgeAttrs>({ multi: true, type: 'directed', allowSelfLoops: true })
+  let sigma: Sigma<NodeAttrs, EdgeAttrs> | null = null
+  let style: RenderStyle | null = null
+  let large = false
+  const frames: (() => void)[] = []
+
+  function mount() {
+    sigma?.kill()
+    const s = style as RenderStyle
+    sigma = new Sigma<NodeAttrs, EdgeAttrs>(graph, el, {
+      allowInvalidContainer: true,
+      renderEdgeLabels: true,
+      enableEdgeEvents: true,
+      zIndex: true,
+      defaultEdgeType: large ? 'line' : 'arrow',
+      labelRenderedSizeThreshold: 0,
+      labelDensity: 0.5,
+      labelFont: 'system-ui, sans-serif',
+      labelSize: 12,
+      labelColor: { color: s.theme.text },
+      edgeLabelColor: { color: s.theme.text },
+      edgeLabelSize: 11,
+      stagePadding: 30,
+      minCameraRatio: 0.02,
+      maxCameraRatio: 8,
+      nodeReducer: (id, d) => {
+        const st = style as RenderStyle
+        const dim = st.highlightNodes.size > 0 && !st.highlightNodes.has(id)
+        const important = st.selected === id || st.highlightNodes.has(id)
+        return {
+          ...d,
+          color: dim ? st.theme.dim : d.color,
+          label: st.labels.has(id) ? d.label : null,
+          forceLabel: st.labels.has(id) && important,
+          highlighted: st.selected === id,
+          zIndex: important ? 1 : 0,
+        }
+      },
+      edgeReducer: (id, d) => {
+        const st = style as RenderStyle
+        const onPath = st.pathEdges.has(id)
+        const hl = onPath || st.highlightEdges.has(id)
+        const dim = st.highlightNodes.size > 0 && !hl
+        return {
+          ...d,
+          color: hl ? st.theme.highlight : dim ? st.theme.dim : st.theme.edge,
+          size: onPath ? 4 : hl ? 2 : 1,
+          label: onPath ? d.rel : null,
+          forceLabel: onPath,
+          zIndex: hl ? 1 : 0,
+        }
+      },
+    })
+    sigma.on('clickNode', ({ node }) => h.node(node))
+    sigma.on('clickEdge', ({ edge }) => h.edge(edge))
+    sigma.on('clickStage', () => h.background())
+    sigma.on('afterRender', () => frames.forEach((f) => f()))
+  }
+
+  const r: GraphRenderer = {
+    kind: 'sigma',
+    async setGraph(nodes: RenderNode[], edges: RenderEdge[], s: RenderStyle) {
+      style = s
+      large = edges.length > LARGE
+      graph = new Graph<NodeAttrs, EdgeAttrs>({ multi: true, type: 'directed', allowSelfLoops: true })
+      const rnd = seeded(nodes.length * 7919 + edges.length)
+      const spread = Math.sqrt(nodes.length) * 10
+      for (const n of nodes) graph.addNode(n.id, { x: (rnd() - 0.5) * spread, y: (rnd() - 0.5) * spread, size: n.size * 0.8, color: n.color, label: n.label })
+      for (const e of edges) if (graph.hasNode(e.source) && graph.hasNode(e.target)) graph.addEdgeWithKey(e.id, e.source, e.target, { rel: e.type })
+      if (nodes.length > 1) {
+        const settings = { ...forceAtlas2.inferSettings(graph), barnesHutOptimize: nodes.length > 500, adjustSizes: false }
+        // Rounds in small batches so the window keeps answering while it lays out.
+        const rounds = large ? 120 : 300
+        for (let done = 0; done < rounds; done += 20) {
+          forceAtlas2.assign(graph, { iterations: 20, settings })
+          await new Promise((resolve) => setTimeout(resolve, 0))
+        }
+      }
+      mount()
+      await new Promise<void>((resolve) => requestAnimationFrame(() => resolve()))
+    },
+    setStyle(s) {
+      const themeChanged = !style || style.theme.text !== s.theme.text
+      style = s
+      if (!sigma) return
+      if (themeChanged) {
+        sigma.setSetting('labelColor', { color: s.theme.text })
+        sigma.setSetting('edgeLabelColor', { color: s.theme.text })
+      }
+      sigma.refresh({ skipIndexation: true })
+    },
+    center(id) {
+      if (!sigma || !graph.hasNode(id)) return
+      const d = sigma.getNodeDisplayData(id)
+      if (d) sigma.getCamera().setState({ x: d.x, y: d.y })
+    },
+    fit() {
+      sigma?.getCamera().setState({ x: 0.5, y: 0.5, ratio: 1, angle: 0 })
+    },
+    resize() {
+      sigma?.resize()
+      sigma?.refresh({ skipIndexation: true })
+    },
+    zoom(factor) {
+      const c = sigma?.getCamera()
+      if (c) c.setState({ ratio: c.getState().ratio / factor })
+    },
+    positions() {
+      const m = new Map<string, { x: number; y: number }>()
+      // graphology's y grows upwards on screen; the exports draw y downwards.
+      graph.forEachNode((id, a) => m.set(id, { x: a.x, y: -a.y }))
+      return m
+    },
+    screenPosition(id) {
+      if (!sigma || !graph.hasNode(id)) return null
+      const a = graph.getNodeAttributes(id)
+      return sigma.graphToViewport({ x: a.x, y: a.y })
+    },
+    panBy(dx, dy) {
+      if (!sigma) return
+      const c = sigma.getCamera()
+      const a = sigma.viewportToFramedGraph({ x: 0, y: 0 })
+      const b = sigma.viewportToFramedGraph({ x: dx, y: dy })
+      const st = c.getState()
+      c.setState({ x: st.x - (b.x - a.x), y: st.y - (b.y - a.y) })
+    },
+    onFrame(cb) {
+      frames.push(cb)
+    },
+    destroy() {
+      sigma?.kill()
+      sigma = null
+    },
+  }
+  return r
+}

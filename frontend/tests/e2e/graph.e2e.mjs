@@ -1,0 +1,164 @@
+// ============================================================================================
+// NEEDS THE GRAPH BACKEND (graph.* in backend/api, branch h-graph). Written against the graph
+// api contract before that branch was merged; the lead runs it after merging:
+//   make cli && ENGRAM_CLI=build/bin/engram-cli E2E_SCRIPT=frontend/tests/e2e/graph.e2e.mjs \
+//     node frontend/tests/e2e/run.mjs build/shots
+// ============================================================================================
+// End-to-end: memories with [[links]] and relation lines ("- works_at [[Acme]]") imported
+// through the CLI into a temporary home; the real `engram-cli serve`; the Graph view in headless
+// Chromium shows the entities, focuses one with its memories, finds a path, and follows a
+// memory written while it is open (graph.changed). Screenshots: build/shots/e2e-graph-*.png.
+import fs from 'node:fs'
+import path from 'node:path'
+import { reportSuite } from '../report.mjs'
+import { LONG, ROOT, RpcClient, Server, cleanup, cli, launchBrowser, newPage, tempDir, until } from './lib.mjs'
+
+const CLI = process.env.ENGRAM_CLI ? path.resolve(process.env.ENGRAM_CLI) : path.join(ROOT, 'build/bin/engram-cli')
+const SHOTS = process.argv[2] ? path.resolve(process.argv[2]) : path.join(ROOT, 'build/shots')
+fs.mkdirSync(SHOTS, { recursive: true })
+if (!fs.existsSync(CLI)) {
+  console.error(`e2e-graph: ${CLI} is missing; run make cli`)
+  process.exit(2)
+}
+
+const SEED = [
+  {
+    slug: 'alice-at-acme',
+    title: 'Alice works at Acme',
+    scope: 'global',
+    type: 'reference',
+    subject: 'Alice Chen',
+    body: 'Alice Chen leads the billing team.\n\n- works_at [[Acme]]\n- uses [[Neovim]]\n',
+  },
+  {
+    slug: 'acme-billing',
+    title: 'Acme owns the billing service',
+    scope: 'global',
+    type: 'reference',
+    body: 'Notes on [[Billing service]].\n\n- [[Acme]] owns [[Billing service]]\n- [[Billing service]] uses [[Postgres]]\n',
+  },
+  {
+    slug: 'zhang-wei-shanghai',
+    title: '张伟在上海',
+    scope: 'global',
+    type: 'reference',
+    subject: '张伟',
+    body: '张伟是 Alice 的同事。\n\n- lives_in [[上海]]\n- [[张伟]] knows [[Alice Chen]]\n',
+  },
+  {
+    slug: 'code-is-not-a-link',
+    title: 'Links inside code are not links',
+    scope: 'global',
+    type: 'reference',
+    body: 'Example:\n\n```\n- works_at [[NotAnEntity]]\n```\n',
+  },
+]
+
+const problems = []
+let passed = 0
+let failed = 0
+async function step(name, fn) {
+  try {
+    await fn()
+    passed++
+    console.log(`e2e-graph ok   ${name}`)
+  } catch (e) {
+    failed++
+    problems.push(`${name}: ${e.message}`)
+    console.log(`e2e-graph FAIL ${name}: ${e.message}`)
+    throw e
+  }
+}
+const expect = (cond, msg) => {
+  if (!cond) throw new Error(`expected: ${msg}`)
+}
+
+async function main() {
+  const home = tempDir('engram-e2e-graph-')
+  cli(CLI, home, ['import', '-'], SEED.map((r) => JSON.stringify(r)).join('\n') + '\n')
+  const server = new Server(CLI, home, { ENGRAM_LANG: 'en', LANG: 'C.UTF-8' })
+  const srv = await server.start('127.0.0.1:0')
+  const rpc = await RpcClient.open(`ws://127.0.0.1:${srv.port}/ws?token=${encodeURIComponent(srv.token)}`)
+
+  await step('the api knows the entities of the seeded memories', async () => {
+    const { entities } = await until(async () => {
+      const r = await rpc.call('graph.entities', { limit: 100 })
+      return r.entities?.some((e) => e.name === 'Acme') ? r : null
+    }, 'Acme among the entities')
+    const names = entities.map((e) => e.name)
+    for (const n of ['Acme', 'Alice Chen', 'Billing service', 'Postgres', '张伟', '上海']) expect(names.includes(n), `${n} in ${names.join(', ')}`)
+    expect(!names.includes('NotAnEntity'), 'a link inside a code block is no entity')
+  })
+
+  const browser = await launchBrowser()
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US', acceptDownloads: true })
+  const page = await newPage(ctx, 'graph', problems)
+  await page.goto(srv.url)
+  await page.locator('.list-pane[data-state="ready"]').waitFor({ timeout: LONG })
+
+  await step('the Graph view draws the entities', async () => {
+    await page.click('[data-test="nav-graph"]')
+    await page.locator('[data-test="graph-canvas"][data-state="ready"]').waitFor({ timeout: LONG })
+    const nodes = Number(await page.getAttribute('[data-test="graph-canvas"]', 'data-nodes'))
+    const edges = Number(await page.getAttribute('[data-test="graph-canvas"]', 'data-edges'))
+    expect(nodes >= 7, `at least 7 entities drawn (${nodes})`)
+    expect(edges >= 6, `at least 6 relations drawn (${edges})`)
+    await page.screenshot({ path: path.join(SHOTS, 'e2e-graph-overview.png') })
+  })
+
+  await step('focus Acme: its neighbours and the memories that mention it', async () => {
+    await page.click('[data-test="graph-search"]')
+    await page.keyboard.type('Acme')
+    await page.locator('.n-base-select-option:visible', { hasText: 'Acme' }).first().click()
+    await page.locator('[data-test="graph-canvas"][data-state="ready"][data-focus]:not([data-focus=""])').waitFor({ timeout: LONG })
+    await page.locator('[data-test="graph-panel"][data-kind="node"][data-state="ready"]').waitFor({ timeout: LONG })
+    const slugs = await page.locator('[data-test="graph-panel"] [data-test="graph-memory"] .mem-slug').allInnerTexts()
+    expect(slugs.some((s) => s.startsWith('alice-at-acme')) && slugs.some((s) => s.startsWith('acme-billing')), `both memories listed: ${slugs.join(' | ')}`)
+    await page.screenshot({ path: path.join(SHOTS, 'e2e-graph-focus.png') })
+  })
+
+  await step('a path from 张伟 to Postgres, each hop with its memories', async () => {
+    await page.click('[data-test="graph-path-from"]')
+    await page.keyboard.type('张伟')
+    await page.locator('.n-base-select-option:visible', { hasText: '张伟' }).first().click()
+    await page.click('[data-test="graph-path-to"]')
+    await page.keyboard.type('Postgres')
+    await page.locator('.n-base-select-option:visible', { hasText: 'Postgres' }).first().click()
+    await page.click('[data-test="graph-path-find"]')
+    await page.locator('[data-test="graph-panel"][data-kind="path"][data-state="found"]').waitFor({ timeout: LONG })
+    const hops = await page.locator('[data-test="graph-hop"]').count()
+    expect(hops === 4, `张伟 → Alice Chen → Acme → Billing service → Postgres (${hops} hops)`)
+    await page.screenshot({ path: path.join(SHOTS, 'e2e-graph-path.png') })
+  })
+
+  await step('a memory written while the view is open shows up (graph.changed)', async () => {
+    await page.click('[data-test="graph-overview"]').catch(() => {})
+    await page.click('[data-test="graph-path-clear"]')
+    const before = Number(await page.getAttribute('[data-test="graph-canvas"]', 'data-nodes'))
+    await rpc.call('memory.write', { slug: 'acme-in-berlin', title: 'Acme is in Berlin', scope: 'global', type: 'reference', body: '- [[Acme]] located_in [[Berlin]]\n' })
+    await until(async () => Number(await page.getAttribute('[data-test="graph-canvas"]', 'data-nodes')) > before, 'Berlin drawn')
+  })
+
+  await step('opening a memory from the panel shows it in Memories', async () => {
+    await page.click('[data-test="graph-search"]')
+    await page.keyboard.type('Berlin')
+    await page.locator('.n-base-select-option:visible', { hasText: 'Berlin' }).first().click()
+    await page.locator('[data-test="graph-panel"][data-kind="node"][data-state="ready"] [data-test="graph-memory"]').first().click()
+    await page.locator('[data-test="reader-title"]', { hasText: 'Acme is in Berlin' }).waitFor({ timeout: LONG })
+  })
+  await server.stop()
+}
+
+try {
+  await main()
+} catch (e) {
+  if (!problems.some((p) => p.includes(e.message))) {
+    failed++
+    problems.push(e.message)
+  }
+} finally {
+  await cleanup()
+}
+if (problems.length) console.error(problems.join('\n'))
+reportSuite('e2e-graph', passed, failed)
+process.exit(failed || problems.length ? 1 : 0)
