@@ -95,6 +95,8 @@ type API struct {
 	Usage        *UsageService
 	// Embeddings is Settings → Embeddings (key, test).
 	Embeddings *EmbeddingsService
+	// AgentView is "What my agents see": the Memory Index and build_context for a chosen caller.
+	AgentView *AgentViewService
 
 	methods []Method
 	byName  map[string]*Method
@@ -121,6 +123,7 @@ func New(ctx context.Context, deps Deps, actor string) *API {
 	a.LLM = &LlmService{a}
 	a.Usage = &UsageService{a}
 	a.Embeddings = &EmbeddingsService{a}
+	a.AgentView = &AgentViewService{a}
 	a.methods = a.table()
 	a.byName = map[string]*Method{}
 	for i := range a.methods {
@@ -134,7 +137,7 @@ func (a *API) Actor() string { return a.actor }
 
 // Bindings are the service objects the Wails app binds.
 func (a *API) Bindings() []any {
-	return []any{a.App, a.Memory, a.Daily, a.Quota, a.Index, a.Settings, a.I18n, a.Remote, a.Recall, a.Organizer, a.KV, a.Sessions, a.Hook, a.Integrations, a.Extraction, a.LLM, a.Usage, a.Embeddings}
+	return []any{a.App, a.Memory, a.Daily, a.Quota, a.Index, a.Settings, a.I18n, a.Remote, a.Recall, a.Organizer, a.KV, a.Sessions, a.Hook, a.Integrations, a.Extraction, a.LLM, a.Usage, a.Embeddings, a.AgentView}
 }
 
 type flags struct{ readOnly, destructive bool }
@@ -178,6 +181,7 @@ func (a *API) table() []Method {
 		method("daily.append", a.Daily.Append, rw),
 		method("daily.read", a.Daily.Read, ro),
 		method("daily.list", a.Daily.List, ro),
+		method("daily.search", a.Daily.Search, ro),
 		method("quota.summary", a.Quota.Summary, ro),
 		method("index.reconcile", a.Index.Reconcile, rw),
 		method("index.reindex", a.Index.Reindex, rw),
@@ -220,6 +224,8 @@ func (a *API) table() []Method {
 		method("usage.summary", a.Usage.Summary, ro),
 		method("embeddings.setKey", a.Embeddings.SetKey, rw),
 		method("embeddings.test", a.Embeddings.Test, rw),
+		method("agentView.choices", a.AgentView.Choices, ro),
+		method("agentView.preview", a.AgentView.Preview, ro),
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"engram/backend/extraction"
 	"engram/backend/memory"
 	"engram/backend/organizer"
+	"engram/backend/recall"
 	"engram/backend/settings"
 	"engram/backend/vector"
 )
@@ -153,6 +154,24 @@ var sections = []section{
 		{"EmbeddingStatus", t[api.EmbeddingStatus](), "What runs now and the saved choice; key_set says whether a key is filed, never the key.", ""},
 		{"SetEmbeddingsKeyParams", t[api.SetEmbeddingsKeyParams](), "", ""},
 		{"EmbeddingsTestResult", t[api.EmbeddingsTestResult](), "", ""},
+	}},
+	{"journal (daily.*) and what my agents see (agentView.*)", []entry{
+		{"AppendParams", t[api.AppendParams](), "", ""},
+		{"DayParams", t[api.DayParams](), "", ""},
+		{"DayEntry", t[api.DayEntry](), "One journal entry and who wrote it (author_kind person | agent | extractor | other).", ""},
+		{"DayResult", t[api.DayResult](), "One journal day; memory is null for a day without entries.", ""},
+		{"DayListParams", t[api.DayListParams](), "", ""},
+		{"DaySummary", t[api.DaySummary](), "", ""},
+		{"DayListResult", t[api.DayListResult](), "", ""},
+		{"DaySearchParams", t[api.DaySearchParams](), "", ""},
+		{"DayHit", t[api.DayHit](), "", ""},
+		{"DaySearchResult", t[api.DaySearchResult](), "", ""},
+		{"AgentChoices", t[api.AgentChoices](), "", ""},
+		{"AgentPreviewParams", t[api.AgentPreviewParams](), "", ""},
+		{"RecallWarning", t[recall.Warning](), "A non-fatal note on a recall result (warning.<code>).", ""},
+		{"ContextEntry", t[recall.ContextEntry](), "", ""},
+		{"ContextResult", t[recall.ContextResult](), "The build_context block and its token estimate.", ""},
+		{"AgentPreview", t[api.AgentPreview](), "The Memory Index and build_context block a chosen caller receives.", ""},
 	}},
 }
 

@@ -3,8 +3,8 @@ import { ref } from 'vue'
 import * as api from '@/api'
 import { useMemories } from './memories'
 
-export type View = 'memories' | 'organizer' | 'activity' | 'usage'
-export const VIEWS: View[] = ['memories', 'organizer', 'activity', 'usage']
+export type View = 'memories' | 'organizer' | 'activity' | 'usage' | 'journal' | 'agents'
+export const VIEWS: View[] = ['memories', 'organizer', 'activity', 'usage', 'journal', 'agents']
 
 /** Which view the shell shows, and jumps between views (open a memory from a report). */
 export const useNav = defineStore('nav', () => {
