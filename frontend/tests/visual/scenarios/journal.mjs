@@ -38,7 +38,7 @@ export default async function ({ open, check, COMBOS }) {
       await page.waitForSelector('[data-test="agents-view"][data-state="ready"]')
       await page.fill('[data-test="agents-query"]', 'postgres migration replication')
       await page.click('[data-test="agents-workdir"]')
-      await page.click('.n-base-select-option >> text=/home/ada/src/acme-billing')
+      await page.locator('.n-base-select-option', { hasText: 'acme-billing' }).first().click()
       await page.waitForSelector('[data-test="agents-view"][data-state="ready"] [data-test="agents-context-text"]')
       await check(page.locator('[data-test="agents-index-text"]').textContent().then((s) => s.includes('acme-billing')), 'the project’s memories are in the index')
     })
