@@ -113,6 +113,8 @@ type API struct {
 	Profile *ProfileService
 	// Graph is the knowledge graph: entities, neighbours, paths, subgraphs and edits.
 	Graph *GraphService
+	// AgentView is "What my agents see": the Memory Index and build_context for a chosen caller.
+	AgentView *AgentViewService
 
 	methods []Method
 	byName  map[string]*Method
@@ -144,6 +146,7 @@ func New(ctx context.Context, deps Deps, actor string) *API {
 	a.Embeddings = &EmbeddingsService{a}
 	a.Profile = &ProfileService{a}
 	a.Graph = &GraphService{a}
+	a.AgentView = &AgentViewService{a}
 	a.methods = a.table()
 	a.byName = map[string]*Method{}
 	for i := range a.methods {
@@ -157,7 +160,7 @@ func (a *API) Actor() string { return a.actor }
 
 // Bindings are the service objects the Wails app binds.
 func (a *API) Bindings() []any {
-	return []any{a.App, a.Memory, a.Daily, a.Quota, a.Index, a.Settings, a.I18n, a.Remote, a.Recall, a.Organizer, a.KV, a.Sessions, a.Hook, a.Integrations, a.Extraction, a.LLM, a.Usage, a.Embeddings, a.Profile, a.Graph}
+	return []any{a.App, a.Memory, a.Daily, a.Quota, a.Index, a.Settings, a.I18n, a.Remote, a.Recall, a.Organizer, a.KV, a.Sessions, a.Hook, a.Integrations, a.Extraction, a.LLM, a.Usage, a.Embeddings, a.Profile, a.Graph, a.AgentView}
 }
 
 type flags struct{ readOnly, destructive bool }
@@ -203,6 +206,7 @@ func (a *API) table() []Method {
 		method("daily.append", a.Daily.Append, rw),
 		method("daily.read", a.Daily.Read, ro),
 		method("daily.list", a.Daily.List, ro),
+		method("daily.search", a.Daily.Search, ro),
 		method("quota.summary", a.Quota.Summary, ro),
 		method("quota.history", a.Quota.History, ro),
 		method("index.reconcile", a.Index.Reconcile, rw),
@@ -257,6 +261,8 @@ func (a *API) table() []Method {
 		method("graph.deleteEntity", a.Graph.DeleteEntity, del),
 		method("graph.addRelation", a.Graph.AddRelation, rw),
 		method("graph.deleteRelation", a.Graph.DeleteRelation, del),
+		method("agentView.choices", a.AgentView.Choices, ro),
+		method("agentView.preview", a.AgentView.Preview, ro),
 	}
 }
 

@@ -75,8 +75,10 @@ func (p ListParams) filter() memory.Filter {
 	if limit <= 0 || limit > 1000 {
 		limit = 200
 	}
+	// Journal days have their own view (daily.*): a listing shows them only when asked for
+	// type daily.
 	return memory.Filter{Scope: p.Scope, Workdir: p.Workdir, Agent: p.Agent, Type: p.Type, Reviewed: p.Reviewed,
-		Archived: p.Archived, Oldest: p.Order == "oldest", Limit: limit, Offset: max(p.Offset, 0)}
+		Archived: p.Archived, Oldest: p.Order == "oldest", NoDaily: p.Type == "", Limit: limit, Offset: max(p.Offset, 0)}
 }
 
 // checkWorkdir refuses project-scope calls that do not say which project.
@@ -227,7 +229,7 @@ func (s *MemoryService) Search(p SearchParams) (SearchResult, error) {
 	// People searching from the window, browser or CLI get the same ranking agents get,
 	// without counting as a recall.
 	res, err := s.a.deps.Recall.Search(s.a.ctx, recall.SearchParams{Query: p.Query, Scope: p.Scope, Workdir: p.Workdir,
-		Agent: p.Agent, Type: p.Type, Limit: limit, NoTouch: true, BestEffort: true})
+		Agent: p.Agent, Type: p.Type, Limit: limit, NoTouch: true, BestEffort: true, NoDaily: p.Type == ""})
 	if err != nil {
 		return SearchResult{}, s.a.fail(err)
 	}

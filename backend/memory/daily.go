@@ -93,16 +93,10 @@ func (s *Store) opAppendDaily(ctx context.Context, tx *sql.Tx, b *Batch, it Item
 		s.fillResult(r, m, false) // re-importing an export must not double a day
 		return nil
 	}
-	who := b.Actor
-	if it.Source != nil && it.Source.Agent != "" {
-		who = it.Source.Agent
-	}
-	// The name goes into a heading: one short line, so it cannot forge entries below it.
-	who = strings.Join(strings.Fields(who), " ")
-	if r := []rune(who); len(r) > 64 {
-		who = string(r[:64])
-	}
-	entry := "## " + now.In(s.opts.Location).Format("15:04") + " · " + who + "\n\n" + text
+	who := dailyAuthor(b.Actor, it.Source)
+	// A line of the text shaped like an entry heading is escaped: an entry cannot forge
+	// another below it, in someone else's name.
+	entry := "## " + now.In(s.opts.Location).Format("15:04") + " · " + who + "\n\n" + escapeHeadings(text)
 	if imported {
 		entry = text
 	}
@@ -129,4 +123,20 @@ func (s *Store) opAppendDaily(ctx context.Context, tx *sql.Tx, b *Batch, it Item
 	}
 	s.audit(ctx, tx, b, it, m.ID, "ok", map[string]any{"day": day, "bytes": len(text)})
 	return nil
+}
+
+// Daily returns one journal day: the live one, or with archived the newest archived copy
+// (a day moved under .archive/YYYY/daily/). The journal view reads days through it, so an
+// ordinary global memory whose slug happens to be a date is never taken for the day.
+func (s *Store) Daily(ctx context.Context, day string, archived bool) (*Memory, error) {
+	m, _, err := scanMemory(s.db.QueryRowContext(ctx, `SELECT `+metaColumns+` FROM memory_meta
+		WHERE scope = 'global' AND scope_key = '' AND slug = ? AND type = 'daily' AND archived = ?
+		ORDER BY updated DESC LIMIT 1`, day, archived))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, codeErr(CodeNotFound, map[string]any{"Ref": day}, "no journal for %s", day)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("memory: unable to read journal %s: %w", day, err)
+	}
+	return m, nil
 }

@@ -46,6 +46,9 @@ type ContextParams struct {
 	Type      memory.Type  `json:"type,omitempty"`
 	// Limit is how many hits are considered (default 20).
 	Limit int `json:"limit,omitempty"`
+	// NoTouch leaves access counts alone: the person previewing what an agent would be given
+	// ("What my agents see") is not a recall. Set by Go callers only.
+	NoTouch bool `json:"-"`
 }
 
 // ContextEntry says which memory went into the context and whether it was cut.
@@ -92,7 +95,7 @@ func (s *Service) BuildContext(ctx context.Context, p ContextParams) (ContextRes
 	if vis, err = vis.Narrow(p.Scope, "", ""); err != nil {
 		return res, err
 	}
-	sr, err := s.Search(ctx, vis.Search(SearchParams{Query: p.Query, Type: p.Type, Limit: limit, BestEffort: true}))
+	sr, err := s.Search(ctx, vis.Search(SearchParams{Query: p.Query, Type: p.Type, Limit: limit, BestEffort: true, NoTouch: p.NoTouch}))
 	if err != nil {
 		return res, err
 	}

@@ -113,6 +113,8 @@ type SearchParams struct {
 	// BestEffort keeps going on lexical paths when the vector backend fails (the failure is
 	// reported in Warnings); otherwise the failure is the search's error.
 	BestEffort bool `json:"best_effort,omitempty"`
+	// NoDaily leaves journal days out (people's memory search: the journal has its own).
+	NoDaily bool `json:"no_daily,omitempty"`
 }
 
 // Hit is one ranked memory.
@@ -177,7 +179,7 @@ func (s *Service) Search(ctx context.Context, p SearchParams) (SearchResult, err
 	limit = min(limit, 200)
 	now := s.store.Now()
 	res.Analysis = Analyze(q, now, s.store.Location())
-	f := memory.Filter{Scope: p.Scope, Workdir: p.Workdir, Agent: p.Agent, Type: p.Type}
+	f := memory.Filter{Scope: p.Scope, Workdir: p.Workdir, Agent: p.Agent, Type: p.Type, NoDaily: p.NoDaily}
 	var window memory.TimeWindow
 	if res.Analysis.Time != nil && res.Analysis.Time.Relative {
 		window = res.Analysis.Time.Window()

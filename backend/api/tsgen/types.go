@@ -9,6 +9,7 @@ import (
 	"engram/backend/graph"
 	"engram/backend/memory"
 	"engram/backend/organizer"
+	"engram/backend/recall"
 	"engram/backend/settings"
 	"engram/backend/vector"
 )
@@ -203,6 +204,24 @@ var sections = []section{
 		{"OpenFolderResult", t[api.OpenFolderResult](), "", ""},
 		{"IndexProgress", t[api.IndexProgress](), "One index.progress event while reindex or doctor runs.", ""},
 	}},
+	{"journal (daily.*) and what my agents see (agentView.*)", []entry{
+		{"AppendParams", t[api.AppendParams](), "", ""},
+		{"DayParams", t[api.DayParams](), "", ""},
+		{"DayEntry", t[api.DayEntry](), "One journal entry and who wrote it (author_kind person | agent | extractor | other).", ""},
+		{"DayResult", t[api.DayResult](), "One journal day; memory is null for a day without entries.", ""},
+		{"DayListParams", t[api.DayListParams](), "", ""},
+		{"DaySummary", t[api.DaySummary](), "", ""},
+		{"DayListResult", t[api.DayListResult](), "", ""},
+		{"DaySearchParams", t[api.DaySearchParams](), "", ""},
+		{"DayHit", t[api.DayHit](), "", ""},
+		{"DaySearchResult", t[api.DaySearchResult](), "", ""},
+		{"AgentChoices", t[api.AgentChoices](), "", ""},
+		{"AgentPreviewParams", t[api.AgentPreviewParams](), "", ""},
+		{"RecallWarning", t[recall.Warning](), "A non-fatal note on a recall result (warning.<code>).", ""},
+		{"ContextEntry", t[recall.ContextEntry](), "", ""},
+		{"ContextResult", t[recall.ContextResult](), "The build_context block and its token estimate.", ""},
+		{"AgentPreview", t[api.AgentPreview](), "The Memory Index and build_context block a chosen caller receives.", ""},
+	}},
 }
 
 // named maps Go types to the hand-written TypeScript types (types.manual.ts) they encode as.
@@ -267,6 +286,12 @@ var fields = map[string]string{
 	"LLMStatus.provider":                     "LLMProvider",
 	"UsageSummary.by_purpose":                "UsageGroup[]",
 	"Profile.role":                           "ProfileEntry[]",
+	"DayResult.entries":                      "DayEntry[]",
+	"DayListResult.days":                     "DaySummary[]",
+	"DaySearchResult.days":                   "DayHit[]",
+	"AgentChoices.agents":                    "string[]",
+	"AgentChoices.workdirs":                  "string[]",
+	"ContextResult.entries":                  "ContextEntry[]",
 	"Profile.industry":                       "ProfileEntry[]",
 	"Profile.communication_style":            "ProfileEntry[]",
 	"Profile.recent_topics":                  "ProfileEntry[]",

@@ -249,3 +249,29 @@ export const importPreview = (p: ImportPreviewParams) => call<ImportPreviewResul
 export const importMemories = (p: ImportParams) => call<ImportResult>('memory.import', p)
 /** Opens the home folder in the file manager; refused over remote access (show the path). */
 export const openHomeFolder = () => call<OpenFolderResult>('app.openFolder')
+// ---- journal
+import type {
+  AgentChoices,
+  AgentPreview,
+  AgentPreviewParams,
+  AppendParams,
+  DayListParams,
+  DayListResult,
+  DayParams,
+  DayResult,
+  DaySearchParams,
+  DaySearchResult,
+} from './types'
+
+/** The days that have journal entries (live and archived), their sizes and today's date. */
+export const journalDays = (p: DayListParams = {}) => call<DayListResult>('daily.list', p)
+/** One journal day rendered whole and entry by entry, with its author per entry. */
+export const journalDay = (p: DayParams = {}) => call<DayResult>('daily.read', p)
+/** Adds an entry to today's journal as the caller (the person, from the UI). */
+export const journalAppend = (p: AppendParams) => call<ItemResult>('daily.append', p)
+/** Full text over the journal; a date ("2026-11-30", "11-30", "11月30日") finds its day. */
+export const journalSearch = (p: DaySearchParams) => call<DaySearchResult>('daily.search', p)
+/** The agents and project folders "What my agents see" offers. */
+export const agentChoices = () => call<AgentChoices>('agentView.choices')
+/** The Memory Index and build_context the chosen agent would receive in the chosen project. */
+export const agentPreview = (p: AgentPreviewParams) => call<AgentPreview>('agentView.preview', p)

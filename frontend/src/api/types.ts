@@ -1334,6 +1334,129 @@ export interface IndexProgress {
   total: number
 }
 
+// ---------------------------------------------------------------- journal (daily.*) and what my agents see (agentView.*)
+
+export interface AppendParams {
+  text: string
+  agent?: string
+}
+
+export interface DayParams {
+  date?: string
+  archived?: boolean
+}
+
+/** One journal entry and who wrote it (author_kind person | agent | extractor | other). */
+export interface DayEntry {
+  time?: string
+  author?: string
+  author_kind: string
+  text: string
+  html: string
+}
+
+/** One journal day; memory is null for a day without entries. */
+export interface DayResult {
+  date: string
+  memory: Memory | null
+  html: string
+  entries: DayEntry[]
+  bytes: number
+  warn_bytes: number
+  max_bytes: number
+  archived: boolean
+  today: string
+}
+
+export interface DayListParams {
+  from?: string
+  to?: string
+}
+
+export interface DaySummary {
+  date: string
+  bytes: number
+  entries: number
+  archived: boolean
+}
+
+export interface DayListResult {
+  days: DaySummary[]
+  today: string
+  warn_bytes: number
+  max_bytes: number
+}
+
+export interface DaySearchParams {
+  query: string
+  limit?: number
+}
+
+export interface DayHit {
+  date: string
+  archived: boolean
+  bytes: number
+  by_date: boolean
+  time?: string
+  author?: string
+  author_kind?: string
+  snippet: string
+  matches: number
+}
+
+export interface DaySearchResult {
+  days: DayHit[]
+  date?: string
+}
+
+export interface AgentChoices {
+  agents: string[]
+  workdirs: string[]
+}
+
+export interface AgentPreviewParams {
+  agent?: string
+  workdir?: string
+  query?: string
+  max_tokens?: number
+}
+
+/** A non-fatal note on a recall result (warning.<code>). */
+export interface RecallWarning {
+  code: string
+  args?: Record<string, unknown>
+}
+
+export interface ContextEntry {
+  id: string
+  slug: string
+  title: string
+  truncated?: boolean
+}
+
+/** The build_context block and its token estimate. */
+export interface ContextResult {
+  text: string
+  tokens: number
+  entries: ContextEntry[]
+  omitted: number
+  warnings?: RecallWarning[]
+}
+
+/** The Memory Index and build_context block a chosen caller receives. */
+export interface AgentPreview {
+  agent: string
+  workdir: string
+  index: string
+  index_tokens: number
+  index_bytes: number
+  index_entries: number
+  index_total: number
+  index_truncated: boolean
+  context: ContextResult | null
+  max_tokens: number
+}
+
 export type OrganizerSettingsPatch = Partial<OrganizerSettings>
 export type ExtractionSettingsPatch = Partial<ExtractionSettings>
 export type ExtractionStatus = 'queued' | 'running' | 'done' | 'partial' | 'noop' | 'skipped' | 'failed'

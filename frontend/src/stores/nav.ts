@@ -3,8 +3,8 @@ import { ref } from 'vue'
 import * as api from '@/api'
 import { useMemories } from './memories'
 
-export type View = 'memories' | 'review' | 'graph' | 'organizer' | 'activity' | 'usage'
-export const VIEWS: View[] = ['memories', 'review', 'graph', 'organizer', 'activity', 'usage']
+export type View = 'memories' | 'review' | 'journal' | 'graph' | 'organizer' | 'activity' | 'usage' | 'agents'
+export const VIEWS: View[] = ['memories', 'review', 'journal', 'graph', 'organizer', 'activity', 'usage', 'agents']
 
 /** Which view the shell shows, and jumps between views (open a memory from a report). */
 export const useNav = defineStore('nav', () => {

@@ -1,0 +1,71 @@
+// Journal and "What my agents see": calendar with today's entries and their authors, the day
+// near the 28 KiB warning, search (a date and words), archived day, keyboard navigation, the
+// empty journal, and the agents view with a query — both languages, light and dark.
+export default async function ({ open, check, COMBOS }) {
+  const toJournal = async (page) => {
+    await page.click('[data-test="nav-journal"]')
+    await page.waitForSelector('[data-test="journal-view"][data-state="ready"]')
+    await page.waitForSelector('[data-test="journal-day"][data-state="ready"]')
+  }
+  const day = (page, date) => page.waitForSelector(`[data-test="journal-day"][data-date="${date}"][data-state="ready"]`)
+
+  for (const [l, th, language] of COMBOS) {
+    await open(`${l}-${th}-journal-calendar`, { language, theme: th }, async (page) => {
+      await toJournal(page)
+      await day(page, '2026-11-30')
+      await check(page.locator('[data-test="journal-entry"]').count().then((n) => n === 4), 'four entries today')
+      await check(page.locator('[data-test="journal-entry"][data-author="claude"]').count().then((n) => n === 1), 'claude is the author of one entry')
+      await check(page.locator('[data-test="journal-entry"][data-author-kind="person"]').count().then((n) => n === 1), 'one entry is the person’s')
+      await check(page.locator('[data-test="journal-cell"][data-date="2026-11-27"][data-heat="4"]').count().then((n) => n === 1), 'the big day is the hottest')
+    })
+    await open(`${l}-${th}-journal-warning`, { language, theme: th }, async (page) => {
+      await toJournal(page)
+      await page.click('[data-test="journal-cell"][data-date="2026-11-27"]')
+      await day(page, '2026-11-27')
+      await page.waitForSelector('[data-test="journal-size-warning"]')
+      await check(page.locator('[data-test="journal-day"][data-size="warn"]').count().then((n) => n === 1), 'the size meter warns')
+    })
+    await open(`${l}-${th}-journal-search`, { language, theme: th }, async (page) => {
+      await toJournal(page)
+      await page.fill('[data-test="journal-search"]', language === 'en' ? '11-30' : '11月30日')
+      await page.waitForSelector('[data-test="journal-hits"][data-state="done"][data-count="2"]')
+      await page.click('[data-test="journal-hit"][data-date="2025-11-30"]')
+      await day(page, '2025-11-30')
+      await page.waitForSelector('[data-test="journal-archived"]')
+    })
+    await open(`${l}-${th}-agents`, { language, theme: th }, async (page) => {
+      await page.click('[data-test="nav-agents"]')
+      await page.waitForSelector('[data-test="agents-view"][data-state="ready"]')
+      await page.fill('[data-test="agents-query"]', 'postgres migration replication')
+      await page.click('[data-test="agents-workdir"]')
+      await page.locator('.n-base-select-option', { hasText: 'acme-billing' }).first().click()
+      await page.waitForSelector('[data-test="agents-view"][data-state="ready"] [data-test="agents-context-text"]')
+      await check(page.locator('[data-test="agents-index-text"]').textContent().then((s) => s.includes('acme-billing')), 'the project’s memories are in the index')
+    })
+  }
+  await open('en-light-journal-search-words', { language: 'en', theme: 'light' }, async (page) => {
+    await toJournal(page)
+    await page.fill('[data-test="journal-search"]', 'birthday')
+    await page.waitForSelector('[data-test="journal-hits"][data-state="done"][data-count="3"]')
+  })
+  await open('en-light-journal-keys', { language: 'en', theme: 'light' }, async (page) => {
+    await toJournal(page)
+    await page.keyboard.press('ArrowLeft')
+    await day(page, '2026-11-29')
+    await page.keyboard.press('[')
+    await day(page, '2026-11-27')
+    await page.keyboard.press(']')
+    await day(page, '2026-11-29')
+  })
+  await open('zh-dark-journal-empty', { language: 'zh-CN', theme: 'dark', journal: 'empty' }, async (page) => {
+    await toJournal(page)
+    await page.waitForSelector('[data-test="journal-day-empty"]')
+    await page.fill('[data-test="journal-draft"]', '第一条日记')
+    await page.click('[data-test="journal-append"]')
+    await page.waitForSelector('[data-test="journal-entry"][data-author-kind="person"]')
+  })
+  await open('en-narrow-journal', { language: 'en', theme: 'light' }, async (page) => {
+    await page.setViewportSize({ width: 700, height: 800 })
+    await toJournal(page)
+  })
+}
