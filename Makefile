@@ -113,6 +113,8 @@ bench: frontend
 	./$(BIN)/engram-bench bench mcp
 	./$(BIN)/engram-bench bench hook
 	./$(BIN)/engram-bench bench locomo $(BENCH_DATA)
+	CGO_ENABLED=0 $(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)/engram-cli .
+	E2E_SCRIPT=frontend/tests/bench/list.mjs ENGRAM_CLI=$(BIN)/engram-cli node frontend/tests/e2e/run.mjs
 
 # The long SIGKILL soak first (the real engram-cli killed mid-write over CLI writes, import and
 # serve; its summary line counts kills, acknowledged writes, lost, torn and leftover temp files),
