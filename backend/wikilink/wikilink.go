@@ -117,12 +117,12 @@ func (htmlRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 	})
 }
 
-type extension struct{}
+type wikiExt struct{}
 
 // Extension adds `[[links]]` to a goldmark instance (parsed before ordinary links).
-var Extension goldmark.Extender = extension{}
+var Extension goldmark.Extender = wikiExt{}
 
-func (extension) Extend(m goldmark.Markdown) {
+func (wikiExt) Extend(m goldmark.Markdown) {
 	m.Parser().AddOptions(parser.WithInlineParsers(util.Prioritized(inlineParser{}, 199)))
 	m.Renderer().AddOptions(renderer.WithNodeRenderers(util.Prioritized(htmlRenderer{}, 199)))
 }
