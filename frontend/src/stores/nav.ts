@@ -43,7 +43,7 @@ export const useNav = defineStore('nav', () => {
   function openEntity(name: string) {
     graphFocus.value = name
     if ((VIEWS as string[]).includes('graph')) {
-      view.value = 'graph' as View
+      view.value = 'graph' as string as View
       return
     }
     view.value = 'memories'
