@@ -74,10 +74,10 @@ async function main() {
     await page.keyboard.press('Enter')
     await page.locator('[data-test="reader-title"]').waitFor({ timeout: LONG })
     await page.keyboard.press('e')
-    await page.locator('.n-modal .n-card').first().waitFor({ timeout: LONG })
+    await page.locator('.memory-form-modal .memory-form').waitFor({ timeout: LONG })
     await shot(page, 'keyboard-edit')
     await page.keyboard.press('Escape')
-    await page.locator('.n-modal .n-card').first().waitFor({ state: 'detached', timeout: LONG })
+    await page.locator('.memory-form-modal .memory-form').waitFor({ state: 'detached', timeout: LONG })
   })
 
   await step('[[links]] from the Go renderer: a memory link opens it, code stays literal', async () => {

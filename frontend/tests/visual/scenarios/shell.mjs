@@ -70,7 +70,7 @@ export default async function ({ open, check, settled, COMBOS }) {
       await page.keyboard.press('Enter')
       await page.waitForSelector('[data-test="reader-title"]')
       await page.keyboard.press('e')
-      await page.waitForSelector('.n-modal [data-test="memory-form"], .n-modal .n-card')
+      await page.waitForSelector('.memory-form-modal .memory-form')
       await settled(page)
     })
   }
