@@ -1,5 +1,6 @@
 // UI bench: the memory list against a real `engram-cli serve` on a temporary home seeded with
-// 10,000 memories (one `engram import` of generated JSONL), in headless Chromium.
+// 10,000 memories (one `engram import` of generated JSONL, 400 per agent scope since a scope
+// holds 500), in headless Chromium.
 //   ENGRAM_CLI=build/bin/engram-cli node frontend/tests/bench/list.mjs [count]
 // Prints: first paint of the list (navigation to the first row shown), keystroke-to-results
 // latency of search (p50/p95 over several queries; from the keydown to the list showing that
@@ -24,7 +25,7 @@ async function main() {
   for (let i = 0; i < COUNT; i++) {
     const w = WORDS[i % WORDS.length]
     const v = WORDS[(i * 7 + 3) % WORDS.length]
-    lines.push(JSON.stringify({ slug: `m-${i}`, title: `Memory ${i} about ${w}`, scope: 'global', type: i % 4 ? 'reference' : 'project', body: `Note ${i}: ${w} and ${v}. Line two of the body for the snippet.`, reviewed: i % 5 !== 0 }))
+    lines.push(JSON.stringify({ slug: `m-${i}`, title: `Memory ${i} about ${w}`, scope: 'agent', agent: `bench-${Math.floor(i / 400)}`, type: i % 4 ? 'reference' : 'project', body: `Note ${i}: ${w} and ${v}. Line two of the body for the snippet.`, reviewed: i % 5 !== 0 }))
   }
   let t = performance.now()
   cli(CLI, home, ['import', '-'], lines.join('\n') + '\n')

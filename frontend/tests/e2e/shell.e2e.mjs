@@ -27,7 +27,7 @@ async function step(name, fn) {
   } catch (e) {
     failed++
     console.error(`e2e-shell: FAIL ${name}: ${e.stack || e}`)
-    throw e
+    throw Object.assign(e, { __step: true })
   }
 }
 const expect = (cond, msg) => {
@@ -43,7 +43,8 @@ async function main() {
     { slug: 'linked-notes', title: 'Notes with links', scope: 'global', type: 'reference', body: 'Answers follow [[answer-style|the answer style]]; hosting by [[Acme Cloud]]. Code: `[[not a link]]`.', reviewed: true },
     { slug: 'answer-style', title: 'Answer style', scope: 'global', type: 'feedback', body: 'Lead with code, then a short explanation.', reviewed: true },
   ]
-  for (let i = 0; i < MANY; i++) rows.push({ slug: `bulk-${i}`, title: `Bulk memory ${i}`, scope: 'global', type: 'reference', body: `Bulk row ${i} about zebra${i % 7}.`, reviewed: true })
+  // A scope holds 500 memories: the bulk rows go to agent scopes, 400 each (the list shows all).
+  for (let i = 0; i < MANY; i++) rows.push({ slug: `bulk-${i}`, title: `Bulk memory ${i}`, scope: 'agent', agent: `bulk-${Math.floor(i / 400)}`, type: 'reference', body: `Bulk row ${i} about zebra${i % 7}.`, reviewed: true })
   cli(CLI, home, ['import', '-'], rows.map((r) => JSON.stringify(r)).join('\n') + '\n')
   const server = new Server(CLI, home, { ENGRAM_LANG: 'en', LANG: 'C.UTF-8' })
   const srv = await server.start('127.0.0.1:0')
@@ -120,7 +121,7 @@ async function main() {
     await page.evaluate(() => document.querySelector('[data-test="search"] input')?.focus())
     await page.keyboard.type('zebra3')
     // Another client changes a memory while the person is searching.
-    const other = (await raw.call('memory.read', { slug: 'bulk-3', scope: 'global' })).memory
+    const other = (await raw.call('memory.read', { slug: 'bulk-3', scope: 'agent', agent: 'bulk-0' })).memory
     await raw.call('memory.update', { id: other.id, body: 'Bulk row 3 about zebra3, edited elsewhere.' })
     await page.locator('.list-pane[data-state="ready"][data-query="zebra3"]').waitFor({ timeout: LONG })
     await page.locator('.markdown-body').waitFor({ timeout: LONG })
@@ -136,8 +137,12 @@ async function main() {
 
 try {
   await main()
-} catch {
-  /* reported by step */
+} catch (e) {
+  // A failed step already counted itself; anything else (seeding, the server) fails here.
+  if (!e.__step) {
+    failed++
+    console.error(`e2e-shell: FAIL setup: ${e.stack || e}`)
+  }
 } finally {
   await cleanup()
 }
