@@ -114,7 +114,7 @@ bench: frontend
 	./$(BIN)/engram-bench bench hook
 	./$(BIN)/engram-bench bench locomo $(BENCH_DATA)
 	CGO_ENABLED=0 $(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)/engram-cli .
-	E2E_SCRIPT=frontend/tests/bench/list.mjs ENGRAM_CLI=$(BIN)/engram-cli node frontend/tests/e2e/run.mjs
+	E2E_DEADLINE_MS=600000 E2E_SCRIPT=frontend/tests/bench/list.mjs ENGRAM_CLI=$(BIN)/engram-cli node frontend/tests/e2e/run.mjs
 
 # The long SIGKILL soak first (the real engram-cli killed mid-write over CLI writes, import and
 # serve; its summary line counts kills, acknowledged writes, lost, torn and leftover temp files),

@@ -1,7 +1,8 @@
 // UI bench: the memory list against a real `engram-cli serve` on a temporary home seeded with
 // 10,000 memories (one `engram import` of generated JSONL, 400 per agent scope since a scope
 // holds 500), in headless Chromium.
-//   ENGRAM_CLI=build/bin/engram-cli node frontend/tests/bench/list.mjs [count]
+//   E2E_DEADLINE_MS=600000 E2E_SCRIPT=frontend/tests/bench/list.mjs ENGRAM_CLI=build/bin/engram-cli node frontend/tests/e2e/run.mjs [count]
+// (the 10,000-line import takes longer than the default 25 s deadline of lib.mjs cli())
 // Prints: first paint of the list (navigation to the first row shown), keystroke-to-results
 // latency of search (p50/p95 over several queries; from the keydown to the list showing that
 // query's results), and memory.list page times at the start and the end of the store.
