@@ -69,7 +69,7 @@ async function main() {
       window.__t0 = 0
       document.querySelector('[data-test="search"] input').addEventListener('keydown', () => (window.__t0 = performance.now()), { once: true })
     })
-    await input.press(q.slice(-1))
+    await input.pressSequentially(q.slice(-1)) // types any character (press() knows only key names)
     await page.waitForFunction((q) => {
       const l = document.querySelector('.list-pane')
       return l?.getAttribute('data-query') === q && l.getAttribute('data-state') === 'ready'
