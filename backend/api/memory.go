@@ -10,6 +10,7 @@ import (
 
 	"engram/backend/memory"
 	"engram/backend/recall"
+	"engram/backend/wikilink"
 )
 
 // MemoryService is list/read/search and every mutation of memories.
@@ -174,7 +175,7 @@ type ReadResult struct {
 	Risky *memory.Risk `json:"risky,omitempty"`
 }
 
-var markdown = goldmark.New(goldmark.WithExtensions(extension.GFM))
+var markdown = goldmark.New(goldmark.WithExtensions(extension.GFM, wikilink.Extension))
 
 // RenderMarkdown renders a body to HTML; raw HTML in the body is escaped, never passed on.
 func RenderMarkdown(body string) string {
@@ -191,7 +192,7 @@ func (s *MemoryService) Read(p RefParams) (ReadResult, error) {
 	if err != nil {
 		return ReadResult{}, s.a.fail(err)
 	}
-	return ReadResult{Memory: m, HTML: RenderMarkdown(m.Body), Version: m.Version, Risky: memory.RiskOf(m.Title, m.Body)}, nil
+	return ReadResult{Memory: m, HTML: s.a.renderLinked(m), Version: m.Version, Risky: memory.RiskOf(m.Title, m.Body)}, nil
 }
 
 // SearchParams is a ranked search.

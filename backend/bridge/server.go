@@ -450,8 +450,8 @@ func (s *Server) handleHealth(w http.ResponseWriter, _ *http.Request) {
 
 // handleUI serves the built web UI; unknown paths get index.html so client routes work.
 func (s *Server) handleUI(w http.ResponseWriter, r *http.Request) {
-	if s.ui == nil {
-		http.NotFound(w, r)
+	if !hasUI(s.ui) {
+		s.serveNoUI(w, r)
 		return
 	}
 	p := strings.TrimPrefix(path.Clean("/"+r.URL.Path), "/")

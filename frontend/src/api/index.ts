@@ -112,7 +112,7 @@ export function selectTransport(w: unknown = globalThis): Transport {
 }
 
 /** Takes "#token=…" out of the address bar once read (it is kept in localStorage). */
-function forgetHashToken(g: BrowserGlobals) {
+export function forgetHashToken(g: BrowserGlobals = globalThis as BrowserGlobals) {
   const loc = g.location
   if (!loc || !/(?:^#|[#&])token=/.test(loc.hash || '') || !g.history) return
   try {

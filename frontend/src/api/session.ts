@@ -111,6 +111,19 @@ export class Session {
     return true
   }
 
+  /**
+   * The address bar changed to "#token=…" on an open page (a link pasted over the login page
+   * changes only the hash, so the page does not reload): logs in with that token unless it is
+   * the one in use and working. Returns whether it started a login.
+   */
+  loginFromHash(hash: string): boolean {
+    const m = /(?:^#|[#&])token=([^&]+)/.exec(hash || '')
+    if (!m) return false
+    const token = parseTokenInput(`#token=${m[1]}`)
+    if (!token || (token === this.token && this.snap.state === 'open')) return false
+    return this.login(token)
+  }
+
   /** Forgets the token on this browser and closes the connection. */
   logout(): void {
     const t = this.transport

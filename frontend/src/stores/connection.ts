@@ -13,6 +13,10 @@ export const useConnection = defineStore('connection', () => {
     document.addEventListener('visibilitychange', () => {
       if (document.visibilityState === 'visible') s.retryNow()
     })
+    // A token link pasted into the address bar of this open page changes only the hash.
+    window.addEventListener('hashchange', () => {
+      if (s.loginFromHash(window.location.hash)) api.forgetHashToken()
+    })
   }
 
   const mode = computed(() => snap.value.mode)

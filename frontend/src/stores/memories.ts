@@ -20,7 +20,9 @@ export interface ListEntry {
   score?: number
 }
 
-const PAGE = 50
+/** First page, and each page loaded as the list scrolls (memory.list answers up to 1000). */
+const PAGE = 100
+const MAX_PAGE = 1000
 
 function emptyFilters(): Filters {
   return { scope: null, type: null, review: 'all', workdir: '', agent: '', query: '' }
@@ -63,7 +65,7 @@ export const useMemories = defineStore('memories', () => {
     return filters.review === 'all' ? null : filters.review === 'reviewed'
   }
 
-  async function fetchPage(offset: number): Promise<{ list: ListEntry[]; total: number }> {
+  async function fetchPage(offset: number, limit = PAGE): Promise<{ list: ListEntry[]; total: number }> {
     if (searching.value) {
       const sp = scopeParams()
       // A project search must name its folder; without one, search all and keep project hits.
@@ -80,14 +82,32 @@ export const useMemories = defineStore('memories', () => {
     // A project or agent view must name its instance (the bridge refuses it otherwise):
     // until one is picked there is nothing to list.
     if ((lp.scope === 'project' && !lp.workdir) || (lp.scope === 'agent' && !lp.agent)) return { list: [], total: 0 }
-    const r = await api.listMemories({ ...lp, reviewed: reviewedParam(), limit: PAGE, offset })
+    const r = await api.listMemories({ ...lp, reviewed: reviewedParam(), limit, offset })
     return { list: (r.items ?? []).map((m) => ({ memory: m, snippet: m.snippet })), total: r.total ?? 0 }
   }
 
-  /** Reloads the list from the start (keeps as many rows as were shown). */
-  async function refresh() {
+  /** The first rows up to count, in pages memory.list accepts (a live refresh keeps what was loaded). */
+  async function fetchFirst(count: number): Promise<{ list: ListEntry[]; total: number }> {
+    const first = await fetchPage(0, Math.min(Math.max(count, PAGE), MAX_PAGE))
+    if (searching.value) return first
+    let list = first.list
+    while (list.length < count && list.length < first.total) {
+      const next = await fetchPage(list.length, Math.min(count - list.length, MAX_PAGE))
+      if (next.list.length === 0) break
+      const seen = new Set(list.map((e) => e.memory.id))
+      list = list.concat(next.list.filter((e) => !seen.has(e.memory.id)))
+    }
+    return { list, total: first.total }
+  }
+
+  /**
+   * Reloads the list from the start. keep: as many rows as are loaded now (a live refresh,
+   * so the person's scroll position and cursor stay where they are); else the first page.
+   */
+  async function refresh(keep = false) {
+    const count = keep ? entries.value.length : PAGE
     await list.run(
-      () => fetchPage(0),
+      () => fetchFirst(count),
       (r) => {
         entries.value = r.list
         total.value = r.total
@@ -100,7 +120,7 @@ export const useMemories = defineStore('memories', () => {
   async function loadMore() {
     if (!canLoadMore.value || loading.value) return
     await list.run(
-      () => fetchPage(entries.value.length),
+      () => fetchPage(entries.value.length, entries.value.length >= 1000 ? MAX_PAGE / 2 : PAGE * 2),
       (r) => {
         const seen = new Set(entries.value.map((e) => e.memory.id))
         entries.value = entries.value.concat(r.list.filter((e) => !seen.has(e.memory.id)))
@@ -167,7 +187,7 @@ export const useMemories = defineStore('memories', () => {
 
   async function update(p: api.UpdateParams) {
     const r = await mutate(() => api.updateMemory(p))
-    await Promise.all([refresh(), reload()])
+    await Promise.all([refresh(true), reload()])
     return r
   }
 
@@ -180,7 +200,7 @@ export const useMemories = defineStore('memories', () => {
 
   async function accept(id: string) {
     const r = await mutate(() => api.acceptMemory({ id }))
-    await Promise.all([refresh(), reload()])
+    await Promise.all([refresh(true), reload()])
     return r
   }
 
@@ -193,7 +213,7 @@ export const useMemories = defineStore('memories', () => {
 
   /** memory.changed: refresh the list, and the reader if it shows a changed id. */
   async function onChanged(ids: string[] | undefined) {
-    await refresh()
+    await refresh(true)
     const id = selectedId.value
     if (id && (!ids || ids.length === 0 || ids.includes(id))) await reload()
   }

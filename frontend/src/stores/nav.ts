@@ -30,5 +30,25 @@ export const useNav = defineStore('nav', () => {
     return true
   }
 
-  return { view, go, openMemory }
+  /**
+   * The entity the graph view should centre on, set when a `[[Name]]` link in the reader names
+   * no memory. The graph view reads it (and may clear it once shown).
+   */
+  const graphFocus = ref<string | null>(null)
+
+  /**
+   * Follows an entity link: to the graph view with that entity when the graph exists, else a
+   * search of the memories for the name (so the link still leads somewhere useful).
+   */
+  function openEntity(name: string) {
+    graphFocus.value = name
+    if ((VIEWS as string[]).includes('graph')) {
+      view.value = 'graph' as string as View
+      return
+    }
+    view.value = 'memories'
+    useMemories().filters.query = name
+  }
+
+  return { view, go, openMemory, graphFocus, openEntity }
 })

@@ -183,6 +183,22 @@ describe('Session', () => {
     expect(seen).toContain('open:true')
   })
 
+  it('logs in from a #token= pasted into the address bar of the open page', () => {
+    const { t } = make({ url: '' })
+    const storage = memStorage()
+    const s = new Session(t, { location: { protocol: 'http:', host: '127.0.0.1:5' }, localStorage: storage })
+    expect(s.loginFromHash('')).toBe(false)
+    expect(s.loginFromHash('#view=memories')).toBe(false)
+    expect(s.loginFromHash('#token=abc%2Fdef')).toBe(true)
+    expect(Sock.all[0].url).toBe('ws://127.0.0.1:5/ws?token=abc%2Fdef')
+    Sock.all[0].open()
+    expect(storage.map.get(TOKEN_STORAGE_KEY)).toBe('abc/def')
+    // The same working token again does nothing; another one switches to it.
+    expect(s.loginFromHash('#token=abc%2Fdef')).toBe(false)
+    expect(s.loginFromHash('#x=1&token=other')).toBe(true)
+    expect(Sock.all[Sock.all.length - 1].url).toBe('ws://127.0.0.1:5/ws?token=other')
+  })
+
   it('drops a stored token the bridge refuses', async () => {
     const { t } = make({ probe: async () => ({ kind: 'rejected', error: new ApiError('bridge_unauthorized', 'error.bridge_unauthorized') }) })
     const storage = memStorage({ [TOKEN_STORAGE_KEY]: 'good' })

@@ -1,0 +1,32 @@
+package api
+
+import (
+	"bytes"
+
+	"github.com/yuin/goldmark/text"
+
+	"engram/backend/memory"
+	"engram/backend/wikilink"
+)
+
+// renderLinked renders a memory's body for the reader with its `[[links]]` resolved: a name
+// that is the slug or title of a live memory links to that memory (the reader opens it), any
+// other name links to the entity of that name (the graph view). A failed lookup renders every
+// link as an entity link rather than failing the read.
+func (a *API) renderLinked(m *memory.Memory) string {
+	src := []byte(m.Body)
+	doc := markdown.Parser().Parse(text.NewReader(src))
+	if links := wikilink.Links(doc); len(links) > 0 {
+		ids, err := a.deps.Store.ResolveLinks(a.ctx, memory.LinkFrom{Scope: m.Scope, ScopeKey: m.ScopeKey()}, wikilink.Targets(links))
+		if err == nil {
+			for _, l := range links {
+				l.MemoryID = ids[l.Target]
+			}
+		}
+	}
+	var buf bytes.Buffer
+	if err := markdown.Renderer().Render(&buf, src, doc); err != nil {
+		return ""
+	}
+	return buf.String()
+}

@@ -1,0 +1,153 @@
+// Package wikilink is a goldmark extension for the body grammar's `[[links]]` (DESIGN §8):
+// `[[slug-or-title]]` and `[[Name|label]]` become anchors the reader can follow, to the
+// memory the name resolves to, or else to the entity of that name in the graph. Links
+// inside code spans and code blocks stay literal text, as goldmark never parses inline
+// syntax there.
+package wikilink
+
+import (
+	"net/url"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/yuin/goldmark"
+	gast "github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/renderer"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+)
+
+// maxName bounds a link's inside: a body is untrusted text, and a name longer than this is
+// not a name.
+const maxName = 300
+
+// Kind is the node kind of a wikilink.
+var Kind = gast.NewNodeKind("WikiLink")
+
+// Node is one `[[Target|Label]]`. MemoryID is set (by the caller, between parse and
+// render) when Target names a memory.
+type Node struct {
+	gast.BaseInline
+	Target   string
+	Label    string
+	MemoryID string
+}
+
+// Kind implements ast.Node.
+func (n *Node) Kind() gast.NodeKind { return Kind }
+
+// Dump implements ast.Node.
+func (n *Node) Dump(source []byte, level int) {
+	gast.DumpHelper(n, source, level, map[string]string{"Target": n.Target, "Label": n.Label, "MemoryID": n.MemoryID}, nil)
+}
+
+type inlineParser struct{}
+
+func (inlineParser) Trigger() []byte { return []byte{'['} }
+
+// Parse takes `[[…]]` on one line; anything else is left to the ordinary link parser.
+func (inlineParser) Parse(_ gast.Node, block text.Reader, _ parser.Context) gast.Node {
+	line, _ := block.PeekLine()
+	if len(line) < 5 || line[0] != '[' || line[1] != '[' {
+		return nil
+	}
+	end := -1
+	for i := 2; i+1 < len(line); i++ {
+		c := line[i]
+		if c == '\n' || c == '\r' || c == '[' {
+			return nil
+		}
+		if c == ']' {
+			if line[i+1] != ']' {
+				return nil
+			}
+			end = i
+			break
+		}
+	}
+	if end < 0 || end-2 > maxName {
+		return nil
+	}
+	inside := string(line[2:end])
+	if !utf8.ValidString(inside) {
+		return nil
+	}
+	target, label, _ := strings.Cut(inside, "|")
+	target = strings.TrimSpace(target)
+	label = strings.TrimSpace(label)
+	if target == "" {
+		return nil
+	}
+	if label == "" {
+		label = target
+	}
+	block.Advance(end + 2)
+	return &Node{Target: target, Label: label}
+}
+
+type htmlRenderer struct{}
+
+func (htmlRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+	reg.Register(Kind, func(w util.BufWriter, _ []byte, node gast.Node, entering bool) (gast.WalkStatus, error) {
+		if !entering {
+			return gast.WalkContinue, nil
+		}
+		n := node.(*Node)
+		esc := func(s string) { _, _ = w.Write(util.EscapeHTML([]byte(s))) }
+		if n.MemoryID != "" {
+			_, _ = w.WriteString(`<a class="wikilink wikilink-memory" href="#memory/`)
+			esc(n.MemoryID)
+			_, _ = w.WriteString(`" data-wikilink="`)
+			esc(n.Target)
+			_, _ = w.WriteString(`" data-memory-id="`)
+			esc(n.MemoryID)
+		} else {
+			_, _ = w.WriteString(`<a class="wikilink wikilink-entity" href="#entity/`)
+			esc(url.PathEscape(n.Target))
+			_, _ = w.WriteString(`" data-wikilink="`)
+			esc(n.Target)
+			_, _ = w.WriteString(`" data-entity="`)
+			esc(n.Target)
+		}
+		_, _ = w.WriteString(`">`)
+		esc(n.Label)
+		_, _ = w.WriteString(`</a>`)
+		return gast.WalkSkipChildren, nil
+	})
+}
+
+type wikiExt struct{}
+
+// Extension adds `[[links]]` to a goldmark instance (parsed before ordinary links).
+var Extension goldmark.Extender = wikiExt{}
+
+func (wikiExt) Extend(m goldmark.Markdown) {
+	m.Parser().AddOptions(parser.WithInlineParsers(util.Prioritized(inlineParser{}, 199)))
+	m.Renderer().AddOptions(renderer.WithNodeRenderers(util.Prioritized(htmlRenderer{}, 199)))
+}
+
+// Links lists the wikilink nodes of a parsed document, in order.
+func Links(doc gast.Node) []*Node {
+	var out []*Node
+	_ = gast.Walk(doc, func(n gast.Node, entering bool) (gast.WalkStatus, error) {
+		if l, ok := n.(*Node); ok && entering {
+			out = append(out, l)
+		}
+		return gast.WalkContinue, nil
+	})
+	return out
+}
+
+// Targets lists the distinct targets of links, in first-seen order.
+func Targets(links []*Node) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, l := range links {
+		if !seen[l.Target] {
+			seen[l.Target] = true
+			out = append(out, l.Target)
+		}
+	}
+	return out
+}

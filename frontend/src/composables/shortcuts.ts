@@ -1,0 +1,56 @@
+// The app's keyboard shortcuts, wired to the window and the nav store. The key logic lives
+// in util/shortcuts.ts (unit-tested); this file only connects it to Vue: AppShell installs
+// the listener once, and a view pushes its own keys (j/k/Enter/e, or Review's a/r) with
+// useShortcutLayer while it is mounted.
+import { nextTick, onBeforeUnmount, onMounted, ref } from 'vue'
+import { ShortcutEngine, type Layer } from '@/util/shortcuts'
+import { VIEWS, useNav, type View } from '@/stores/nav'
+
+/** Whether the shortcuts dialog is open (the `?` key). */
+export const shortcutsHelpOpen = ref(false)
+
+let engine: ShortcutEngine | null = null
+
+/** Focuses the element matching selector once it exists (a view may still be loading). */
+export function focusWhenReady(selector: string, tries = 60) {
+  const el = document.querySelector<HTMLElement>(selector)
+  if (el) {
+    el.focus()
+    return
+  }
+  if (tries > 0) requestAnimationFrame(() => focusWhenReady(selector, tries - 1))
+}
+
+/** The one engine of this page (created on first use, bound to the nav store). */
+export function shortcutEngine(): ShortcutEngine {
+  if (!engine) {
+    const nav = useNav()
+    engine = new ShortcutEngine({
+      views: () => VIEWS,
+      go: (v) => nav.go(v as View),
+      help: () => (shortcutsHelpOpen.value = !shortcutsHelpOpen.value),
+      search: () => {
+        nav.go('memories')
+        void nextTick(() => focusWhenReady('[data-test="search"] input'))
+      },
+    })
+  }
+  return engine
+}
+
+/** Listens to keys on the window while the component that calls it is mounted. */
+export function useShortcutListener() {
+  const onKey = (ev: KeyboardEvent) => {
+    if (ev.defaultPrevented || ev.isComposing) return
+    if (shortcutEngine().handle(ev, ev.timeStamp || performance.now())) ev.preventDefault()
+  }
+  onMounted(() => window.addEventListener('keydown', onKey))
+  onBeforeUnmount(() => window.removeEventListener('keydown', onKey))
+}
+
+/** Gives the calling view its keys while it is mounted (the latest mounted view wins). */
+export function useShortcutLayer(layer: Layer) {
+  let pop: (() => void) | null = null
+  onMounted(() => (pop = shortcutEngine().push(layer)))
+  onBeforeUnmount(() => pop?.())
+}

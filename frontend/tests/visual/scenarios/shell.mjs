@@ -1,0 +1,114 @@
+// The shell: narrow (360 px) and 4K layouts, the shortcuts dialog, [[links]] in the reader,
+// a long windowed list, keyboard-only use. Both languages and themes.
+export default async function ({ open, check, settled, COMBOS }) {
+  const size = (w, h) => async (page) => page.setViewportSize({ width: w, height: h })
+
+  for (const [l, th, language] of COMBOS) {
+    // 360 × 740: the list alone, then a memory with its way back.
+    await open(`${l}-${th}-shell-360-list`, { language, theme: th }, async (page) => {
+      await size(360, 740)(page)
+      await check(page.locator('[data-test="nav-menu"]').isVisible(), 'menu button shown at 360 px')
+      // The nav slides out of view (a short transition) once the page is narrow.
+      await page.waitForFunction(() => getComputedStyle(document.querySelector('.sider')).visibility === 'hidden')
+    })
+    await open(`${l}-${th}-shell-360-reader`, { language, theme: th, links: true }, async (page) => {
+      await size(360, 740)(page)
+      await page.locator('.item').first().click()
+      await page.waitForSelector('[data-test="reader-title"]')
+      await page.waitForSelector('[data-test="reader-back"]')
+      await check(page.locator('.list-pane').isHidden(), 'list hidden while reading at 360 px')
+      await page.waitForSelector('.markdown-body a.wikilink-memory')
+    })
+    await open(`${l}-${th}-shell-360-menu`, { language, theme: th }, async (page) => {
+      await size(360, 740)(page)
+      await page.click('[data-test="nav-menu"]')
+      await page.waitForSelector('.shell.nav-open .sider')
+      await page.waitForFunction(() => document.getAnimations().length === 0 || document.getAnimations().every((a) => a.playState !== 'running'))
+    })
+    // 2560 × 1440 with a memory open.
+    await open(`${l}-${th}-shell-4k`, { language, theme: th, links: true }, async (page) => {
+      await size(2560, 1440)(page)
+      await page.locator('.item').first().click()
+      await page.waitForSelector('[data-test="reader-title"]')
+    })
+    // The ? dialog.
+    await open(`${l}-${th}-shell-shortcuts`, { language, theme: th }, async (page) => {
+      await page.locator('body').press('?')
+      await page.waitForSelector('[data-test="shortcuts-dialog"] [data-keys="g m"]')
+      await check(page.locator('[data-test="shortcuts-dialog"] [data-keys="g o"]').count().then((n) => n === 1), 'g o listed')
+    })
+    // Links in the reader: a memory link and an entity link; code stays literal.
+    await open(`${l}-${th}-shell-links`, { language, theme: th, links: true }, async (page) => {
+      await page.locator('.item').first().click()
+      await page.waitForSelector('.markdown-body a.wikilink-memory')
+      await page.waitForSelector('.markdown-body a.wikilink-entity')
+      await check(page.locator('.markdown-body code').first().textContent().then((s) => s.includes('[[')), 'code keeps its brackets')
+      await page.locator('.markdown-body a.wikilink-memory').focus()
+    })
+  }
+
+  // Following a memory link opens that memory; an entity link (no graph yet) searches for it.
+  await open('en-light-shell-link-follow', { language: 'en', theme: 'light', links: true }, async (page) => {
+    await page.locator('.item').first().click()
+    await page.click('.markdown-body a.wikilink-memory')
+    await page.waitForFunction(() => document.querySelector('[data-test="reader-title"]')?.textContent?.includes('concise'))
+    await page.locator('.item[data-id]').first().click()
+    await page.waitForSelector('.markdown-body a.wikilink-entity')
+    await page.click('.markdown-body a.wikilink-entity')
+    await page.waitForSelector('.list-pane[data-query="Acme Cloud"][data-state="ready"]')
+  })
+
+  // Keyboard only: / types a search, Esc, j moves, Enter opens, e edits.
+  for (const [l, th, language] of [COMBOS[0], COMBOS[3]]) {
+    await open(`${l}-${th}-shell-keyboard`, { language, theme: th }, async (page) => {
+      await page.locator('body').press('/')
+      await check(page.evaluate(() => !!document.activeElement?.closest('[data-test="search"]')), 'search focused by /')
+      await page.keyboard.type(language === 'en' ? 'neovim' : '香菜')
+      await page.waitForSelector(`.list-pane[data-state="ready"][data-query="${language === 'en' ? 'neovim' : '香菜'}"]`)
+      await page.keyboard.press('Escape')
+      await page.keyboard.press('j')
+      await page.keyboard.press('Enter')
+      await page.waitForSelector('[data-test="reader-title"]')
+      await page.keyboard.press('e')
+      await page.waitForSelector('.memory-form-modal .memory-form')
+      await settled(page)
+    })
+  }
+
+  // A long list: only a window of rows is in the page, scrolled far down, g o / g m switch.
+  await open('en-dark-shell-long-list', { language: 'en', theme: 'dark', many: 3000 }, async (page) => {
+    await page.waitForSelector('[data-test="list-scroll"][data-rows]')
+    const rows = await page.locator('.list-pane .item').count()
+    await check(rows < 60, `only a window of rows rendered (${rows})`)
+    for (let i = 0; i < 6; i++) {
+      await page.locator('[data-test="list-scroll"]').evaluate((el) => (el.scrollTop = el.scrollHeight))
+      await page.waitForFunction(() => document.querySelector('.list-pane')?.getAttribute('data-state') === 'ready')
+    }
+    await check(page.locator('[data-test="list-scroll"]').getAttribute('data-rows').then((n) => Number(n) > 500), 'more pages loaded on scroll')
+    await page.locator('body').press('g')
+    await page.locator('body').press('o')
+    await page.waitForSelector('[data-test="nav-organizer"].active')
+    await page.locator('body').press('g')
+    await page.locator('body').press('m')
+    await page.waitForSelector('.list-pane')
+  })
+
+  // Every other view at 360 px and 4K.
+  for (const [w, h, tag] of [
+    [360, 740, '360'],
+    [2560, 1440, '4k'],
+  ]) {
+    for (const v of ['organizer', 'activity', 'usage']) {
+      await open(`en-light-shell-${tag}-${v}`, { language: 'en', theme: 'light', organizer: 'report' }, async (page) => {
+        await size(w, h)(page)
+        if (w < 800) {
+          await page.click('[data-test="nav-menu"]')
+          await page.waitForSelector('.shell.nav-open .sider')
+        }
+        await page.click(`[data-test="nav-${v}"]`)
+        await page.waitForSelector(`.shell[data-view="${v}"]`)
+        await page.waitForFunction(() => !document.querySelector('.shell.nav-open'))
+      })
+    }
+  }
+}
