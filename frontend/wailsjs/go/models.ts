@@ -1,5 +1,85 @@
 export namespace api {
 	
+	export class AgentChoices {
+	    agents: string[];
+	    workdirs: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new AgentChoices(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.agents = source["agents"];
+	        this.workdirs = source["workdirs"];
+	    }
+	}
+	export class AgentPreview {
+	    agent: string;
+	    workdir: string;
+	    index: string;
+	    index_tokens: number;
+	    index_bytes: number;
+	    index_entries: number;
+	    index_total: number;
+	    index_truncated: boolean;
+	    context?: recall.ContextResult;
+	    max_tokens: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new AgentPreview(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.agent = source["agent"];
+	        this.workdir = source["workdir"];
+	        this.index = source["index"];
+	        this.index_tokens = source["index_tokens"];
+	        this.index_bytes = source["index_bytes"];
+	        this.index_entries = source["index_entries"];
+	        this.index_total = source["index_total"];
+	        this.index_truncated = source["index_truncated"];
+	        this.context = this.convertValues(source["context"], recall.ContextResult);
+	        this.max_tokens = source["max_tokens"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class AgentPreviewParams {
+	    agent?: string;
+	    workdir?: string;
+	    query?: string;
+	    max_tokens?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new AgentPreviewParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.agent = source["agent"];
+	        this.workdir = source["workdir"];
+	        this.query = source["query"];
+	        this.max_tokens = source["max_tokens"];
+	    }
+	}
 	export class AgentsParams {
 	    hours?: number;
 	
@@ -310,6 +390,54 @@ export namespace api {
 	    }
 	}
 	
+	export class DayEntry {
+	    time?: string;
+	    author?: string;
+	    author_kind: string;
+	    text: string;
+	    html: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new DayEntry(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.time = source["time"];
+	        this.author = source["author"];
+	        this.author_kind = source["author_kind"];
+	        this.text = source["text"];
+	        this.html = source["html"];
+	    }
+	}
+	export class DayHit {
+	    date: string;
+	    archived: boolean;
+	    bytes: number;
+	    by_date: boolean;
+	    time?: string;
+	    author?: string;
+	    author_kind?: string;
+	    snippet: string;
+	    matches: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new DayHit(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.date = source["date"];
+	        this.archived = source["archived"];
+	        this.bytes = source["bytes"];
+	        this.by_date = source["by_date"];
+	        this.time = source["time"];
+	        this.author = source["author"];
+	        this.author_kind = source["author_kind"];
+	        this.snippet = source["snippet"];
+	        this.matches = source["matches"];
+	    }
+	}
 	export class DayListParams {
 	    from?: string;
 	    to?: string;
@@ -327,6 +455,8 @@ export namespace api {
 	export class DaySummary {
 	    date: string;
 	    bytes: number;
+	    entries: number;
+	    archived: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new DaySummary(source);
@@ -336,10 +466,15 @@ export namespace api {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.date = source["date"];
 	        this.bytes = source["bytes"];
+	        this.entries = source["entries"];
+	        this.archived = source["archived"];
 	    }
 	}
 	export class DayListResult {
 	    days: DaySummary[];
+	    today: string;
+	    warn_bytes: number;
+	    max_bytes: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new DayListResult(source);
@@ -348,6 +483,9 @@ export namespace api {
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.days = this.convertValues(source["days"], DaySummary);
+	        this.today = source["today"];
+	        this.warn_bytes = source["warn_bytes"];
+	        this.max_bytes = source["max_bytes"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -370,6 +508,7 @@ export namespace api {
 	}
 	export class DayParams {
 	    date?: string;
+	    archived?: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new DayParams(source);
@@ -378,12 +517,19 @@ export namespace api {
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.date = source["date"];
+	        this.archived = source["archived"];
 	    }
 	}
 	export class DayResult {
 	    date: string;
 	    memory?: memory.Memory;
 	    html: string;
+	    entries: DayEntry[];
+	    bytes: number;
+	    warn_bytes: number;
+	    max_bytes: number;
+	    archived: boolean;
+	    today: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new DayResult(source);
@@ -394,6 +540,58 @@ export namespace api {
 	        this.date = source["date"];
 	        this.memory = this.convertValues(source["memory"], memory.Memory);
 	        this.html = source["html"];
+	        this.entries = this.convertValues(source["entries"], DayEntry);
+	        this.bytes = source["bytes"];
+	        this.warn_bytes = source["warn_bytes"];
+	        this.max_bytes = source["max_bytes"];
+	        this.archived = source["archived"];
+	        this.today = source["today"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class DaySearchParams {
+	    query: string;
+	    limit?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new DaySearchParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.query = source["query"];
+	        this.limit = source["limit"];
+	    }
+	}
+	export class DaySearchResult {
+	    days: DayHit[];
+	    date?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new DaySearchResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.days = this.convertValues(source["days"], DayHit);
+	        this.date = source["date"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -616,6 +814,294 @@ export namespace api {
 	        this.id = source["id"];
 	    }
 	}
+	export class GraphAddRelationParams {
+	    scope?: string;
+	    workdir?: string;
+	    agent?: string;
+	    memory_id: string;
+	    from?: string;
+	    type: string;
+	    to: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new GraphAddRelationParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.scope = source["scope"];
+	        this.workdir = source["workdir"];
+	        this.agent = source["agent"];
+	        this.memory_id = source["memory_id"];
+	        this.from = source["from"];
+	        this.type = source["type"];
+	        this.to = source["to"];
+	    }
+	}
+	export class GraphDeleteRelationParams {
+	    scope?: string;
+	    workdir?: string;
+	    agent?: string;
+	    edge_id: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new GraphDeleteRelationParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.scope = source["scope"];
+	        this.workdir = source["workdir"];
+	        this.agent = source["agent"];
+	        this.edge_id = source["edge_id"];
+	    }
+	}
+	export class GraphEditResult {
+	    changed: graph.MemoryRef[];
+	
+	    static createFrom(source: any = {}) {
+	        return new GraphEditResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.changed = this.convertValues(source["changed"], graph.MemoryRef);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class GraphEntitiesParams {
+	    scope?: string;
+	    workdir?: string;
+	    agent?: string;
+	    query?: string;
+	    types?: string[];
+	    limit?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new GraphEntitiesParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.scope = source["scope"];
+	        this.workdir = source["workdir"];
+	        this.agent = source["agent"];
+	        this.query = source["query"];
+	        this.types = source["types"];
+	        this.limit = source["limit"];
+	    }
+	}
+	export class GraphEntitiesResult {
+	    entities: graph.Entity[];
+	
+	    static createFrom(source: any = {}) {
+	        return new GraphEntitiesResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.entities = this.convertValues(source["entities"], graph.Entity);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class GraphEntityParams {
+	    scope?: string;
+	    workdir?: string;
+	    agent?: string;
+	    entity: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new GraphEntityParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.scope = source["scope"];
+	        this.workdir = source["workdir"];
+	        this.agent = source["agent"];
+	        this.entity = source["entity"];
+	    }
+	}
+	export class GraphMemoriesResult {
+	    memories: graph.MemoryRef[];
+	
+	    static createFrom(source: any = {}) {
+	        return new GraphMemoriesResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.memories = this.convertValues(source["memories"], graph.MemoryRef);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class GraphMergeParams {
+	    scope?: string;
+	    workdir?: string;
+	    agent?: string;
+	    into: string;
+	    from: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new GraphMergeParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.scope = source["scope"];
+	        this.workdir = source["workdir"];
+	        this.agent = source["agent"];
+	        this.into = source["into"];
+	        this.from = source["from"];
+	    }
+	}
+	export class GraphNeighborsParams {
+	    scope?: string;
+	    workdir?: string;
+	    agent?: string;
+	    entity: string;
+	    depth?: number;
+	    relation_types?: string[];
+	    entity_types?: string[];
+	    limit?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new GraphNeighborsParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.scope = source["scope"];
+	        this.workdir = source["workdir"];
+	        this.agent = source["agent"];
+	        this.entity = source["entity"];
+	        this.depth = source["depth"];
+	        this.relation_types = source["relation_types"];
+	        this.entity_types = source["entity_types"];
+	        this.limit = source["limit"];
+	    }
+	}
+	export class GraphPathParams {
+	    scope?: string;
+	    workdir?: string;
+	    agent?: string;
+	    from: string;
+	    to: string;
+	    max_hops?: number;
+	    relation_types?: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new GraphPathParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.scope = source["scope"];
+	        this.workdir = source["workdir"];
+	        this.agent = source["agent"];
+	        this.from = source["from"];
+	        this.to = source["to"];
+	        this.max_hops = source["max_hops"];
+	        this.relation_types = source["relation_types"];
+	    }
+	}
+	export class GraphRenameParams {
+	    scope?: string;
+	    workdir?: string;
+	    agent?: string;
+	    entity: string;
+	    name: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new GraphRenameParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.scope = source["scope"];
+	        this.workdir = source["workdir"];
+	        this.agent = source["agent"];
+	        this.entity = source["entity"];
+	        this.name = source["name"];
+	    }
+	}
+	export class GraphSubgraphParams {
+	    scope?: string;
+	    workdir?: string;
+	    agent?: string;
+	    entity?: string;
+	    depth?: number;
+	    limit?: number;
+	    relation_types?: string[];
+	    entity_types?: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new GraphSubgraphParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.scope = source["scope"];
+	        this.workdir = source["workdir"];
+	        this.agent = source["agent"];
+	        this.entity = source["entity"];
+	        this.depth = source["depth"];
+	        this.limit = source["limit"];
+	        this.relation_types = source["relation_types"];
+	        this.entity_types = source["entity_types"];
+	    }
+	}
 	export class HistoryParams {
 	    id: string;
 	    limit?: number;
@@ -695,6 +1181,68 @@ export namespace api {
 	        this.jsonl = source["jsonl"];
 	        this.keep_review = source["keep_review"];
 	    }
+	}
+	export class ImportPreviewParams {
+	    jsonl: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ImportPreviewParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.jsonl = source["jsonl"];
+	    }
+	}
+	export class ImportPreviewResult {
+	    lines: number;
+	    new: number;
+	    duplicates: number;
+	    conflicts: number;
+	    daily: number;
+	    kv: number;
+	    invalid: number;
+	    over_quota: number;
+	    scopes: memory.ImportScopeImpact[];
+	    conflict_lines: memory.ImportConflict[];
+	    errors: ImportLineError[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ImportPreviewResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.lines = source["lines"];
+	        this.new = source["new"];
+	        this.duplicates = source["duplicates"];
+	        this.conflicts = source["conflicts"];
+	        this.daily = source["daily"];
+	        this.kv = source["kv"];
+	        this.invalid = source["invalid"];
+	        this.over_quota = source["over_quota"];
+	        this.scopes = this.convertValues(source["scopes"], memory.ImportScopeImpact);
+	        this.conflict_lines = this.convertValues(source["conflict_lines"], memory.ImportConflict);
+	        this.errors = this.convertValues(source["errors"], ImportLineError);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class ImportResult {
 	    lines: number;
@@ -982,6 +1530,7 @@ export namespace api {
 	    archived?: boolean;
 	    limit?: number;
 	    offset?: number;
+	    order?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new ListParams(source);
@@ -997,6 +1546,7 @@ export namespace api {
 	        this.archived = source["archived"];
 	        this.limit = source["limit"];
 	        this.offset = source["offset"];
+	        this.order = source["order"];
 	    }
 	}
 	export class Summary {
@@ -1018,6 +1568,7 @@ export namespace api {
 	    updated: any;
 	    version: string;
 	    snippet?: string;
+	    risky?: memory.Risk;
 	
 	    static createFrom(source: any = {}) {
 	        return new Summary(source);
@@ -1041,6 +1592,7 @@ export namespace api {
 	        this.updated = this.convertValues(source["updated"], null);
 	        this.version = source["version"];
 	        this.snippet = source["snippet"];
+	        this.risky = this.convertValues(source["risky"], memory.Risk);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1093,6 +1645,18 @@ export namespace api {
 		    return a;
 		}
 	}
+	export class OpenFolderResult {
+	    path: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new OpenFolderResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	    }
+	}
 	export class ProblemsResult {
 	    problems: memory.Problem[];
 	
@@ -1127,6 +1691,7 @@ export namespace api {
 	    memory?: memory.Memory;
 	    html: string;
 	    version: string;
+	    risky?: memory.Risk;
 	
 	    static createFrom(source: any = {}) {
 	        return new ReadResult(source);
@@ -1137,6 +1702,7 @@ export namespace api {
 	        this.memory = this.convertValues(source["memory"], memory.Memory);
 	        this.html = source["html"];
 	        this.version = source["version"];
+	        this.risky = this.convertValues(source["risky"], memory.Risk);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1177,6 +1743,30 @@ export namespace api {
 	        this.workdir = source["workdir"];
 	        this.agent = source["agent"];
 	        this.expected_version = source["expected_version"];
+	    }
+	}
+	export class RejectParams {
+	    id?: string;
+	    slug?: string;
+	    scope?: string;
+	    workdir?: string;
+	    agent?: string;
+	    expected_version?: string;
+	    reason?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new RejectParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.slug = source["slug"];
+	        this.scope = source["scope"];
+	        this.workdir = source["workdir"];
+	        this.agent = source["agent"];
+	        this.expected_version = source["expected_version"];
+	        this.reason = source["reason"];
 	    }
 	}
 	export class RemoteClient {
@@ -1510,6 +2100,48 @@ export namespace api {
 	        this.hook = source["hook"];
 	    }
 	}
+	export class StorageHistoryParams {
+	    days?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new StorageHistoryParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.days = source["days"];
+	    }
+	}
+	export class StorageHistoryResult {
+	    samples: memory.StorageSample[];
+	
+	    static createFrom(source: any = {}) {
+	        return new StorageHistoryResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.samples = this.convertValues(source["samples"], memory.StorageSample);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	
 	export class ToolParams {
 	    read_write?: boolean;
@@ -1729,6 +2361,137 @@ export namespace extraction {
 		    return a;
 		}
 	}
+	export class Experience {
+	    memory_id: string;
+	    slug: string;
+	    title: string;
+	    pain?: string;
+	    solution?: string;
+	    outcome?: string;
+	    reviewed: boolean;
+	    // Go type: time
+	    updated: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new Experience(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.memory_id = source["memory_id"];
+	        this.slug = source["slug"];
+	        this.title = source["title"];
+	        this.pain = source["pain"];
+	        this.solution = source["solution"];
+	        this.outcome = source["outcome"];
+	        this.reviewed = source["reviewed"];
+	        this.updated = this.convertValues(source["updated"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ProfileEntry {
+	    value: string;
+	    memory_id: string;
+	    slug: string;
+	    reviewed: boolean;
+	    // Go type: time
+	    updated: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new ProfileEntry(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.value = source["value"];
+	        this.memory_id = source["memory_id"];
+	        this.slug = source["slug"];
+	        this.reviewed = source["reviewed"];
+	        this.updated = this.convertValues(source["updated"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Profile {
+	    role: ProfileEntry[];
+	    industry: ProfileEntry[];
+	    communication_style: ProfileEntry[];
+	    recent_topics: ProfileEntry[];
+	    pain_points: ProfileEntry[];
+	    preferred_tools: ProfileEntry[];
+	    about: ProfileEntry[];
+	    experiences: Experience[];
+	    profile_id?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Profile(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.role = this.convertValues(source["role"], ProfileEntry);
+	        this.industry = this.convertValues(source["industry"], ProfileEntry);
+	        this.communication_style = this.convertValues(source["communication_style"], ProfileEntry);
+	        this.recent_topics = this.convertValues(source["recent_topics"], ProfileEntry);
+	        this.pain_points = this.convertValues(source["pain_points"], ProfileEntry);
+	        this.preferred_tools = this.convertValues(source["preferred_tools"], ProfileEntry);
+	        this.about = this.convertValues(source["about"], ProfileEntry);
+	        this.experiences = this.convertValues(source["experiences"], Experience);
+	        this.profile_id = source["profile_id"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
 	export class ProfileSignal {
 	    kind: string;
 	    value: string;
@@ -1978,6 +2741,198 @@ export namespace extraction {
 	        this.min_graphemes = source["min_graphemes"];
 	        this.greeting_max_graphemes = source["greeting_max_graphemes"];
 	    }
+	}
+
+}
+
+export namespace graph {
+	
+	export class MemoryRef {
+	    id: string;
+	    slug: string;
+	    title: string;
+	    scope: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new MemoryRef(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.slug = source["slug"];
+	        this.title = source["title"];
+	        this.scope = source["scope"];
+	    }
+	}
+	export class Edge {
+	    id: string;
+	    source: string;
+	    target: string;
+	    type: string;
+	    memories: MemoryRef[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Edge(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.source = source["source"];
+	        this.target = source["target"];
+	        this.type = source["type"];
+	        this.memories = this.convertValues(source["memories"], MemoryRef);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Entity {
+	    id: string;
+	    name: string;
+	    type: string;
+	    aliases: string[];
+	    scope: string;
+	    workdir?: string;
+	    agent?: string;
+	    memories: number;
+	    degree: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Entity(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.type = source["type"];
+	        this.aliases = source["aliases"];
+	        this.scope = source["scope"];
+	        this.workdir = source["workdir"];
+	        this.agent = source["agent"];
+	        this.memories = source["memories"];
+	        this.degree = source["degree"];
+	    }
+	}
+	export class Hop {
+	    from: string;
+	    to: string;
+	    edge: Edge;
+	
+	    static createFrom(source: any = {}) {
+	        return new Hop(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.from = source["from"];
+	        this.to = source["to"];
+	        this.edge = this.convertValues(source["edge"], Edge);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	export class Path {
+	    found: boolean;
+	    nodes: Entity[];
+	    hops: Hop[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Path(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.found = source["found"];
+	        this.nodes = this.convertValues(source["nodes"], Entity);
+	        this.hops = this.convertValues(source["hops"], Hop);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Subgraph {
+	    nodes: Entity[];
+	    edges: Edge[];
+	    truncated: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Subgraph(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.nodes = this.convertValues(source["nodes"], Entity);
+	        this.edges = this.convertValues(source["edges"], Edge);
+	        this.truncated = source["truncated"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 
 }
@@ -2363,12 +3318,14 @@ export namespace memory {
 	    tags?: string[];
 	    supersedes?: string[];
 	    conflicts_with?: string[];
+	    subject?: string;
 	    source?: Source;
 	    reviewed?: boolean;
 	    expected_version?: string;
 	    override_reject?: boolean;
 	    auto_downgraded?: boolean;
 	    text?: string;
+	    reason?: string;
 	    // Go type: time
 	    created?: any;
 	    // Go type: time
@@ -2399,12 +3356,14 @@ export namespace memory {
 	        this.tags = source["tags"];
 	        this.supersedes = source["supersedes"];
 	        this.conflicts_with = source["conflicts_with"];
+	        this.subject = source["subject"];
 	        this.source = this.convertValues(source["source"], Source);
 	        this.reviewed = source["reviewed"];
 	        this.expected_version = source["expected_version"];
 	        this.override_reject = source["override_reject"];
 	        this.auto_downgraded = source["auto_downgraded"];
 	        this.text = source["text"];
+	        this.reason = source["reason"];
 	        this.created = this.convertValues(source["created"], null);
 	        this.updated = this.convertValues(source["updated"], null);
 	    }
@@ -2444,6 +3403,7 @@ export namespace memory {
 	    tags: string[];
 	    supersedes: string[];
 	    conflicts_with: string[];
+	    subject?: string;
 	    source: Source;
 	    // Go type: time
 	    created: any;
@@ -2476,6 +3436,7 @@ export namespace memory {
 	        this.tags = source["tags"];
 	        this.supersedes = source["supersedes"];
 	        this.conflicts_with = source["conflicts_with"];
+	        this.subject = source["subject"];
 	        this.source = this.convertValues(source["source"], Source);
 	        this.created = this.convertValues(source["created"], null);
 	        this.updated = this.convertValues(source["updated"], null);
@@ -2507,6 +3468,20 @@ export namespace memory {
 	
 	
 	
+	export class Risk {
+	    kind: string;
+	    excerpt: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Risk(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.excerpt = source["excerpt"];
+	    }
+	}
 	
 	
 	export class Session {
@@ -2599,6 +3574,28 @@ export namespace memory {
 		}
 	}
 	
+	export class StorageSample {
+	    day: string;
+	    at: string;
+	    memories: number;
+	    archived: number;
+	    bytes: number;
+	    index_bytes: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new StorageSample(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.day = source["day"];
+	        this.at = source["at"];
+	        this.memories = source["memories"];
+	        this.archived = source["archived"];
+	        this.bytes = source["bytes"];
+	        this.index_bytes = source["index_bytes"];
+	    }
+	}
 	
 	export class UsageGroup {
 	    key: string;
@@ -3151,11 +4148,30 @@ export namespace organizer {
 		    return a;
 		}
 	}
+	export class ScopeInstance {
+	    scope: string;
+	    key: string;
+	    workdir?: string;
+	    agent?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ScopeInstance(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.scope = source["scope"];
+	        this.key = source["key"];
+	        this.workdir = source["workdir"];
+	        this.agent = source["agent"];
+	    }
+	}
 	export class Report {
 	    version: number;
 	    run_id: string;
 	    trigger: string;
 	    mode: string;
+	    scope_filter?: ScopeInstance;
 	    clusterer: string;
 	    planner: string;
 	    model?: string;
@@ -3183,6 +4199,7 @@ export namespace organizer {
 	        this.run_id = source["run_id"];
 	        this.trigger = source["trigger"];
 	        this.mode = source["mode"];
+	        this.scope_filter = this.convertValues(source["scope_filter"], ScopeInstance);
 	        this.clusterer = source["clusterer"];
 	        this.planner = source["planner"];
 	        this.model = source["model"];
@@ -3288,6 +4305,10 @@ export namespace organizer {
 	
 	export class RunNowParams {
 	    trigger?: string;
+	    scope?: string;
+	    workdir?: string;
+	    agent?: string;
+	    key?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new RunNowParams(source);
@@ -3296,6 +4317,10 @@ export namespace organizer {
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.trigger = source["trigger"];
+	        this.scope = source["scope"];
+	        this.workdir = source["workdir"];
+	        this.agent = source["agent"];
+	        this.key = source["key"];
 	    }
 	}
 	export class RunParams {
@@ -3430,6 +4455,7 @@ export namespace organizer {
 		    return a;
 		}
 	}
+	
 	
 	
 	export class Settings {
@@ -3590,6 +4616,7 @@ export namespace recall {
 	    query: string;
 	    intent: string;
 	    identity?: boolean;
+	    facets?: string[];
 	    time_question?: boolean;
 	    keywords: Keyword[];
 	    variants?: string[];
@@ -3606,6 +4633,7 @@ export namespace recall {
 	        this.query = source["query"];
 	        this.intent = source["intent"];
 	        this.identity = source["identity"];
+	        this.facets = source["facets"];
 	        this.time_question = source["time_question"];
 	        this.keywords = this.convertValues(source["keywords"], Keyword);
 	        this.variants = source["variants"];
@@ -3962,6 +4990,7 @@ export namespace recall {
 	    limit?: number;
 	    no_touch?: boolean;
 	    best_effort?: boolean;
+	    no_daily?: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new SearchParams(source);
@@ -3977,6 +5006,7 @@ export namespace recall {
 	        this.limit = source["limit"];
 	        this.no_touch = source["no_touch"];
 	        this.best_effort = source["best_effort"];
+	        this.no_daily = source["no_daily"];
 	    }
 	}
 	export class SearchResult {

@@ -3,3 +3,5 @@
 import {api} from '../models';
 
 export function Info(arg1:api.Empty):Promise<api.AppInfo>;
+
+export function OpenFolder(arg1:api.Empty):Promise<api.OpenFolderResult>;

@@ -5,3 +5,7 @@
 export function Info(arg1) {
   return window['go']['api']['AppService']['Info'](arg1);
 }
+
+export function OpenFolder(arg1) {
+  return window['go']['api']['AppService']['OpenFolder'](arg1);
+}

@@ -7,3 +7,5 @@ export function Append(arg1:api.AppendParams):Promise<api.ItemResult>;
 export function List(arg1:api.DayListParams):Promise<api.DayListResult>;
 
 export function Read(arg1:api.DayParams):Promise<api.DayResult>;
+
+export function Search(arg1:api.DaySearchParams):Promise<api.DaySearchResult>;

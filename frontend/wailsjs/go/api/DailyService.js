@@ -13,3 +13,7 @@ export function List(arg1) {
 export function Read(arg1) {
   return window['go']['api']['DailyService']['Read'](arg1);
 }
+
+export function Search(arg1) {
+  return window['go']['api']['DailyService']['Search'](arg1);
+}

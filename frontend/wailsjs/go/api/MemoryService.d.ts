@@ -16,13 +16,15 @@ export function History(arg1:api.HistoryParams):Promise<api.HistoryResult>;
 
 export function Import(arg1:api.ImportParams):Promise<api.ImportResult>;
 
+export function ImportPreview(arg1:api.ImportPreviewParams):Promise<api.ImportPreviewResult>;
+
 export function List(arg1:api.ListParams):Promise<api.ListResult>;
 
 export function Problems(arg1:api.Empty):Promise<api.ProblemsResult>;
 
 export function Read(arg1:api.RefParams):Promise<api.ReadResult>;
 
-export function Reject(arg1:api.RefParams):Promise<api.ItemResult>;
+export function Reject(arg1:api.RejectParams):Promise<api.ItemResult>;
 
 export function Restore(arg1:api.RefParams):Promise<api.ItemResult>;
 

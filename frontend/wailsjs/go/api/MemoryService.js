@@ -30,6 +30,10 @@ export function Import(arg1) {
   return window['go']['api']['MemoryService']['Import'](arg1);
 }
 
+export function ImportPreview(arg1) {
+  return window['go']['api']['MemoryService']['ImportPreview'](arg1);
+}
+
 export function List(arg1) {
   return window['go']['api']['MemoryService']['List'](arg1);
 }

@@ -3,4 +3,6 @@
 import {api} from '../models';
 import {memory} from '../models';
 
+export function History(arg1:api.StorageHistoryParams):Promise<api.StorageHistoryResult>;
+
 export function Summary(arg1:api.Empty):Promise<memory.QuotaSummary>;
