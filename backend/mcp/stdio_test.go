@@ -17,6 +17,8 @@ var wantTools = map[string][3]bool{
 	"memory_overview": {true, false, true}, "build_context": {true, false, true}, "daily_append": {false, false, false},
 	"observe_turn": {false, false, false}, "kv_get": {true, false, true}, "kv_set": {false, true, true},
 	"kv_delete": {false, true, true}, "kv_list": {true, false, true},
+	"graph_entities": {true, false, true}, "graph_neighbors": {true, false, true}, "graph_path": {true, false, true},
+	"graph_subgraph": {true, false, true},
 }
 
 func TestStdioToolsListSchemasAndAnnotations(t *testing.T) {
