@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { VIEWS } from '@/stores/nav'
 import fs from 'node:fs'
 import path from 'node:path'
 import { keysWithPrefix, makeTranslator, parseCatalog, pickForm, substitute } from '../../src/i18n/core'
@@ -141,6 +142,9 @@ const ENUMS: Record<string, readonly string[]> = {
   'quota.level.': ['normal', 'notice', 'degraded', 'critical', 'exhausted'],
   'ui.llm.key_': ['set', 'missing', 'local'],
   'ui.review.risky_kind.': ['override', 'directive', 'system_prompt', 'command'],
+  'ui.journal.weekday_': ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'],
+  'ui.shortcuts.group_': ['general', 'list', 'views'],
+  'ui.nav.': VIEWS,
   'ui.review.undone_': ['accept', 'reject', 'skip'],
   'ui.llm.provider_': ['none', 'openai', 'anthropic'],
   'ui.embeddings.provider_': ['local', 'openai', 'off', 'local_hint', 'openai_hint', 'off_hint'],
