@@ -18,6 +18,9 @@ if [ "${1:-}" = "--window" ]; then
 
   # Views, by their nav item, waiting on what the page exposes (data-test / data-state):
   # open_view VIEW TEST [STATE] clicks data-test="nav-VIEW" and waits for data-test=TEST.
+  open_view review review-view
+  open_view journal journal-view ready
+  open_view graph graph-view
   open_view organizer organizer-view
   open_view activity activity-view
 
