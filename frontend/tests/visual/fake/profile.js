@@ -5,8 +5,8 @@ window.__FAKE_EXT__ = (window.__FAKE_EXT__ || []).concat(({ api, opts, items, ag
   api.ProfileService = {
     Get: async () => {
       const zh = opts.language === 'zh-CN'
-      const users = items.filter((m) => m.scope === 'global' && m.type === 'user')
-      const exps = items.filter((m) => m.scope === 'global' && m.type === 'experience')
+      const users = items.filter((m) => m.scope === 'global' && m.type === 'user').slice(0, 24)
+      const exps = items.filter((m) => m.scope === 'global' && m.type === 'experience').slice(0, 12)
       if (opts.empty || opts.profile === 'empty')
         return { role: [], industry: [], communication_style: [], recent_topics: [], pain_points: [], preferred_tools: [], about: [], experiences: [] }
       return {

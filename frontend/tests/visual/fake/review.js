@@ -42,8 +42,10 @@ window.__FAKE_EXT__ = (window.__FAKE_EXT__ || []).concat(({ api, opts, items, ag
   api.MemoryService = {
     ...base,
     List: async (p) => {
-      const r = await base.List({ ...p, limit: 1000, offset: 0 })
-      let list = r.items.map((s) => ({ ...s, risky: riskOf(byId(s.id) || s) }))
+      // Every match (then sorted and paged here): a long list must page past the first thousand.
+      const r = await base.List({ ...p, limit: 1e9, offset: 0 })
+      const index = new Map(items.map((m) => [m.id, m]))
+      let list = r.items.map((s) => ({ ...s, risky: riskOf(index.get(s.id) || s) }))
       if (p.order === 'oldest') list = list.sort((a, b) => a.created.localeCompare(b.created))
       const off = p.offset || 0
       return { items: list.slice(off, off + (p.limit || 50)), total: r.total }

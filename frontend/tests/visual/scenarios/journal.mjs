@@ -66,6 +66,8 @@ export default async function ({ open, check, COMBOS }) {
   })
   await open('en-narrow-journal', { language: 'en', theme: 'light' }, async (page) => {
     await page.setViewportSize({ width: 700, height: 800 })
+    // Under 800 px the navigation sits behind the menu button.
+    await page.click('[data-test="nav-menu"]')
     await toJournal(page)
   })
 }

@@ -55,7 +55,9 @@ export default async function ({ open, check, settled, COMBOS }) {
     await page.locator('.item[data-id]').first().click()
     await page.waitForSelector('.markdown-body a.wikilink-entity')
     await page.click('.markdown-body a.wikilink-entity')
-    await page.waitForSelector('.list-pane[data-query="Acme Cloud"][data-state="ready"]')
+    // The graph exists: an entity link opens the Graph view on that entity.
+    await page.waitForSelector('[data-test="nav-graph"].active')
+    await page.waitForSelector('[data-test="graph-view"]')
   })
 
   // Keyboard only: / types a search, Esc, j moves, Enter opens, e edits.
