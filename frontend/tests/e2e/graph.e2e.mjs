@@ -120,9 +120,12 @@ async function main() {
   await step('a path from 张伟 to Postgres, each hop with its memories', async () => {
     await page.click('[data-test="graph-path-from"]')
     await page.keyboard.type('张伟')
+    // The options come from a debounced entity search: wait for them as long as anything else.
+    await page.locator('.n-base-select-option:visible', { hasText: '张伟' }).first().waitFor({ timeout: 2 * LONG })
     await page.locator('.n-base-select-option:visible', { hasText: '张伟' }).first().click()
     await page.click('[data-test="graph-path-to"]')
     await page.keyboard.type('Postgres')
+    await page.locator('.n-base-select-option:visible', { hasText: 'Postgres' }).first().waitFor({ timeout: 2 * LONG })
     await page.locator('.n-base-select-option:visible', { hasText: 'Postgres' }).first().click()
     await page.click('[data-test="graph-path-find"]')
     await page.locator('[data-test="graph-panel"][data-kind="path"][data-state="found"]').waitFor({ timeout: LONG })

@@ -90,11 +90,15 @@ window.__FAKE_EXT__ = (window.__FAKE_EXT__ || []).concat(({ api, opts, items, ag
       return { results, applied, failed: results.length - applied }
     },
   }
+  // The review fixture's own session; every other session is the base fake's.
+  const sessions = api.SessionsService || {}
   api.SessionsService = {
-    ...(api.SessionsService || {}),
+    ...sessions,
     Read: async (p) =>
       p.id === 'sess-web'
         ? { session: { id: 'sess-web', agent: 'claude-code' }, turns: [{ seq: 3, role: 'user', content: opts.language === 'zh-CN' ? '帮我总结这个网页。' : 'Summarise this page for me.', at: ago(24 * 9) }] }
-        : fail('not_found'),
+        : sessions.Read
+          ? sessions.Read(p)
+          : fail('session_not_found'),
   }
 })
