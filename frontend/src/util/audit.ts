@@ -1,7 +1,7 @@
 // Labels of audit log rows (memory.history), shared by the Activity view and the reader's
 // History card.
 import { hasKey, t, tCode } from '@/i18n'
-import type { AuditEntry } from '@/api/types'
+import type { AuditEntry, MemorySource } from '@/api/types'
 
 export function opLabel(op: string): string {
   return hasKey(`ui.activity.op.${op}`) ? t(`ui.activity.op.${op}`) : op
@@ -62,4 +62,21 @@ export function memoryLabel(e: Pick<AuditEntry, 'slug' | 'memory_id' | 'detail'>
 /** The reason a person gave for a reject, when they gave one. */
 export function reasonOf(e: Pick<AuditEntry, 'op' | 'detail'>): string {
   return e.op === 'reject' && typeof e.detail?.reason === 'string' ? e.detail.reason : ''
+}
+
+/**
+ * The rows of a memory's source (where it came from) that say something, as [label key, value]:
+ * the reader's evidence and Review's evidence pane show the same rows.
+ */
+export function sourceRows(s: MemorySource | undefined | null): [string, unknown][] {
+  if (!s) return []
+  return (
+    [
+      ['source_kind', s.kind && hasKey(`ui.source_kinds.${s.kind}`) ? t(`ui.source_kinds.${s.kind}`) : s.kind],
+      ['source_agent', s.agent],
+      ['source_session', s.session],
+      ['source_turn', s.turn],
+      ['source_model', s.model],
+    ] as [string, unknown][]
+  ).filter(([, v]) => v !== undefined && v !== null && v !== '' && v !== 0)
 }

@@ -32,38 +32,6 @@ async function clickNode(page, id) {
   await page.mouse.click(p.x, p.y)
 }
 
-async function clickEdge(page, a, b) {
-  // The canvas may still be settling (the side panel opening resizes it and the view refits):
-  // click the edge's midpoint once it stays put across two animation frames.
-  const p = await page.evaluate(
-    ([a, b]) =>
-      new Promise((resolve) => {
-        const el = document.querySelector('[data-test="graph-canvas"]')
-        const at = () => {
-          const ra = el.__renderer.screenPosition(a)
-          const rb = el.__renderer.screenPosition(b)
-          const box = el.getBoundingClientRect()
-          return { x: Math.round(box.left + (ra.x + rb.x) / 2), y: Math.round(box.top + (ra.y + rb.y) / 2) }
-        }
-        let last = at()
-        const tick = () =>
-          requestAnimationFrame(() =>
-            requestAnimationFrame(() => {
-              const now = at()
-              if (now.x === last.x && now.y === last.y) resolve(now)
-              else {
-                last = now
-                tick()
-              }
-            }),
-          )
-        tick()
-      }),
-    [a, b],
-  )
-  await page.mouse.click(p.x, p.y)
-}
-
 const attr = (page, name) => page.getAttribute('[data-test="graph-canvas"]', name)
 
 export default async function ({ open, check, COMBOS }) {
