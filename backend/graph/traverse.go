@@ -98,21 +98,13 @@ func (sn *snapshot) around(start, depth int, w walkFilter, v View, limit int) Su
 	for d := 1; d <= depth && len(frontier) > 0; d++ {
 		var next []int
 		for _, i := range frontier {
-			for _, ei := range sn.nodes[i].edges {
-				e := sn.edges[ei]
-				if !w.edgeOK(e) {
-					continue
+			sn.eachStep(i, w, func(j, _ int) bool {
+				if _, seen := dist[j]; !seen && sn.visible(j, v) && w.nodeOK(sn.nodes[j]) {
+					dist[j] = d
+					next = append(next, j)
 				}
-				j := e.dst
-				if j == i {
-					j = e.src
-				}
-				if _, seen := dist[j]; seen || !sn.visible(j, v) || !w.nodeOK(sn.nodes[j]) {
-					continue
-				}
-				dist[j] = d
-				next = append(next, j)
-			}
+				return true
+			})
 		}
 		// Within one ring the busiest nodes are kept first when the limit cuts it.
 		sort.SliceStable(next, func(a, b int) bool { return len(sn.nodes[next[a]].edges) > len(sn.nodes[next[b]].edges) })
@@ -129,6 +121,25 @@ func (sn *snapshot) around(start, depth int, w walkFilter, v View, limit int) Su
 		frontier = next
 	}
 	return sn.induced(order, w, v, truncated)
+}
+
+// eachStep calls fn with the far end of every edge of node i that w allows, and the edge, in
+// the node's edge order, until fn returns false: the one step both the ball around an entity and
+// the path search take.
+func (sn *snapshot) eachStep(i int, w walkFilter, fn func(j, ei int) bool) {
+	for _, ei := range sn.nodes[i].edges {
+		e := sn.edges[ei]
+		if !w.edgeOK(e) {
+			continue
+		}
+		j := e.dst
+		if j == i {
+			j = e.src
+		}
+		if !fn(j, ei) {
+			return
+		}
+	}
 }
 
 // induced is the nodes picked and every allowed edge between two of them.
@@ -182,23 +193,21 @@ func (s *Service) Path(ctx context.Context, v View, from, to string, maxHops int
 		var next []int
 		for _, i := range frontier {
 			// Edges in a fixed order (by id) so equal-length paths are chosen the same way each time.
-			for _, ei := range sn.nodes[i].edges {
-				e := sn.edges[ei]
-				if !w.edgeOK(e) {
-					continue
-				}
-				j := e.dst
-				if j == i {
-					j = e.src
-				}
+			found := false
+			sn.eachStep(i, w, func(j, ei int) bool {
 				if _, seen := prev[j]; seen || !sn.visible(j, v) {
-					continue
+					return true
 				}
 				prev[j] = step{i, ei}
 				if j == b {
-					return sn.pathTo(b, func(n int) (int, int) { p := prev[n]; return p.node, p.edge }, v), nil
+					found = true
+					return false
 				}
 				next = append(next, j)
+				return true
+			})
+			if found {
+				return sn.pathTo(b, func(n int) (int, int) { p := prev[n]; return p.node, p.edge }, v), nil
 			}
 		}
 		frontier = next
