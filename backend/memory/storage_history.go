@@ -25,9 +25,10 @@ const MaxStorageHistoryDays = 400
 // sampleEvery is how often changes refresh today's sample (measuring sums every row).
 const sampleEvery = 10 * time.Minute
 
-// sampleStorage records today's sample: the store calls it when it opens and after changes
-// (at most every sampleEvery), and StorageHistory before answering, so each day keeps the
-// size it ended with and a window left open for a week still gets a row per day it was used.
+// sampleStorage records today's sample: the store calls it after changes (at most every
+// sampleEvery) and StorageHistory before answering, so each day with a change keeps the size
+// it ended with; a day without one is the day before carried forward. Not at open: every CLI
+// call opens the store, and a read-only command must not pay a table scan and a write.
 // Failures are logged: sampling must never fail the write that triggered it.
 func (s *Store) sampleStorage(ctx context.Context) { s.sampleStorageAt(ctx, false) }
 

@@ -139,7 +139,6 @@ func Open(ctx context.Context, home string, opts Options) (*Store, error) {
 		lk.close()
 		return nil, err
 	}
-	s.sampleStorage(ctx)
 	return s, nil
 }
 
