@@ -36,18 +36,10 @@ export const useNav = defineStore('nav', () => {
    */
   const graphFocus = ref<string | null>(null)
 
-  /**
-   * Follows an entity link: to the graph view with that entity when the graph exists, else a
-   * search of the memories for the name (so the link still leads somewhere useful).
-   */
+  /** Follows an entity link ([[Name]] in the reader): the Graph view focuses that entity. */
   function openEntity(name: string) {
     graphFocus.value = name
-    if ((VIEWS as string[]).includes('graph')) {
-      view.value = 'graph' as string as View
-      return
-    }
-    view.value = 'memories'
-    useMemories().filters.query = name
+    view.value = 'graph'
   }
 
   return { view, go, openMemory, graphFocus, openEntity }
