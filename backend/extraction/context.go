@@ -129,12 +129,8 @@ func candidateQuery(msg string) string {
 	for _, tok := range text.Split(msg) {
 		w := tok.Text
 		if tok.CJK {
-			r := []rune(w)
-			if len(r) > 8 {
-				r = r[:8]
-			}
-			for i := 0; i+1 < len(r) && len(grams) < candidateTerms; i++ {
-				if g := string(r[i : i+2]); !seen[g] {
+			for _, g := range text.Bigrams(w) {
+				if len(grams) < candidateTerms && utf8.RuneCountInString(g) == 2 && !seen[g] {
 					seen[g] = true
 					grams = append(grams, g)
 				}
