@@ -15,6 +15,8 @@ async function toGraph(page) {
 async function pick(page, select, text, label) {
   await page.click(`[data-test="${select}"]`)
   await page.keyboard.type(text)
+  // The options are a debounced search: pick once they answer what was typed.
+  await page.waitForSelector(`[data-test="graph-view"][data-answered="${text}"]`)
   const opt = page.locator('.n-base-select-option:visible', { hasText: label })
   await opt.first().waitFor()
   await opt.first().click()
