@@ -17,9 +17,15 @@ async function pick(page, select, text, label) {
   await page.keyboard.type(text)
   // The options are a debounced search: pick once they answer what was typed.
   await page.waitForSelector(`[data-test="graph-view"][data-answered="${text}"]`)
-  const opt = page.locator('.n-base-select-option:visible', { hasText: label })
-  await opt.first().waitFor()
-  await opt.first().click()
+  // Menus of the other pickers stay in the page, hidden, with the same options: only the open one counts.
+  await page.locator('.n-base-select-option:visible', { hasText: label }).first().waitFor()
+  // Chosen with the keyboard as a person would: a mouse click on an option can land on a menu
+  // that is still animating open on a busy machine.
+  const pending = page.locator('.n-base-select-option--pending:visible', { hasText: label })
+  for (let i = 0; i < 25 && !(await pending.count()); i++) await page.keyboard.press('ArrowDown')
+  if (!(await pending.count())) throw new Error(`no option "${label}" for "${text}" in ${select}`)
+  await page.keyboard.press('Enter')
+  await page.locator(`[data-test="${select}"]`, { hasText: label }).waitFor()
 }
 
 /** Clicks where the renderer drew a node (a real click through the renderer's hit testing). */
