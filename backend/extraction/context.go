@@ -20,9 +20,14 @@ const (
 	ContextMessageChars = 2000
 	ContextTotalChars   = 12000
 	ContextCandidates   = 30
-	// candidateTerms bounds the words the candidate search looks for: a whole message as a
-	// query costs a path per word, and a dozen topic words find the same memories.
-	candidateTerms = 6
+	// candidateWords bounds the words (and, apart, the CJK bigrams) of a message weighed for
+	// the candidate search; candidateSearch bounds those searched with.
+	candidateWords  = 8
+	candidateSearch = 6
+	// dfLimit stops counting a word's memories there; rareBudget bounds the memories the
+	// searched words may match together (past the first two).
+	dfLimit    = 400
+	rareBudget = 400
 )
 
 // window returns the messages from the ContextUserTurns-th last user message to the end, each
@@ -119,18 +124,19 @@ func projectPinned(text string) bool {
 	return false
 }
 
-// candidateQuery keeps the topic words of a message for the candidate search: distinct words
-// that are not stop words (3+ letters), the longest first (long words are the rare ones that
-// name a topic), at most candidateTerms; and the bigrams of the first CJK runs (the word index
-// holds CJK text as bigrams), at most candidateTerms too.
-func candidateQuery(msg string) string {
+// candidateTerms keeps the words of a message that may name its topic, for the candidate
+// search: distinct words that are not stop words (3+ letters), the longest first, at most
+// candidateWords; and the bigrams of the first CJK runs (the word index holds CJK text as
+// bigrams), at most candidateWords too. Which of them are rare enough to search with is
+// decided against the store (pickRare).
+func candidateTerms(msg string) []string {
 	seen := map[string]bool{}
 	var words, grams []string
 	for _, tok := range text.Split(msg) {
 		w := tok.Text
 		if tok.CJK {
 			for _, g := range text.Bigrams(w) {
-				if len(grams) < candidateTerms && utf8.RuneCountInString(g) == 2 && !seen[g] {
+				if len(grams) < candidateWords && utf8.RuneCountInString(g) == 2 && !seen[g] {
 					seen[g] = true
 					grams = append(grams, g)
 				}
@@ -146,10 +152,34 @@ func candidateQuery(msg string) string {
 		}
 	}
 	sort.SliceStable(words, func(i, j int) bool { return utf8.RuneCountInString(words[i]) > utf8.RuneCountInString(words[j]) })
-	if len(words) > candidateTerms {
-		words = words[:candidateTerms]
+	if len(words) > candidateWords {
+		words = words[:candidateWords]
 	}
-	return strings.Join(append(words, grams...), " ")
+	return append(words, grams...)
+}
+
+// pickRare keeps the terms to search with, rarest first: terms no memory holds are dropped,
+// then terms are taken while the memories they match stay within rareBudget (at least two,
+// at most candidateSearch). A word in thousands of memories names no topic, and BM25 would
+// score every one of them; the rare words are the ones a plan's update target shares.
+func pickRare(terms []string, df []int) []string {
+	idx := make([]int, 0, len(terms))
+	for i := range terms {
+		if df[i] > 0 {
+			idx = append(idx, i)
+		}
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return df[idx[a]] < df[idx[b]] })
+	var out []string
+	sum := 0
+	for _, i := range idx {
+		if len(out) >= candidateSearch || (len(out) >= 2 && sum+df[i] > rareBudget) {
+			break
+		}
+		out = append(out, terms[i])
+		sum += df[i]
+	}
+	return out
 }
 
 // candidateWeights are the BM25 weights of the title, body and aliases columns for candidates:
@@ -157,11 +187,20 @@ func candidateQuery(msg string) string {
 var candidateWeights = [3]float64{4, 1, 2}
 
 // candidates finds the memories the planner should see (to update instead of duplicating):
-// one BM25 query over the word index with the topic words OR-ed, inside the caller's view.
-// It is not recall: ranking a turn's words through every recall path cost three quarters of
-// a run at 10k memories, and a plan only needs the few memories that share its topic.
+// one BM25 query over the word index with the message's rarest topic words OR-ed, inside the
+// caller's view. It is not recall: ranking a turn's words through every recall path cost
+// three quarters of a run at 10k memories, and a plan only needs the few memories that share
+// its topic.
 func (s *Service) candidates(ctx context.Context, vis recall.Visibility, msg string) ([]Candidate, error) {
-	match := memory.BuildFTSQuery(candidateQuery(msg), "OR")
+	terms := candidateTerms(msg)
+	if len(terms) == 0 {
+		return nil, nil
+	}
+	df, err := s.o.Store.WordDocFreq(ctx, terms, dfLimit)
+	if err != nil {
+		return nil, err
+	}
+	match := memory.BuildFTSQuery(strings.Join(pickRare(terms, df), " "), "OR")
 	if match == "" {
 		return nil, nil
 	}

@@ -37,10 +37,10 @@ func TestWindow(t *testing.T) {
 	if w[0].Role != "assistant" || !strings.HasPrefix(w[1].Content, "eee") || users != 3 || !strings.HasSuffix(w[1].Content, "…") {
 		t.Fatalf("window starts %s %q…, %d user turns", w[0].Role, w[1].Content[:6], users)
 	}
-	// At most candidateTerms words (longest first) plus at most candidateTerms CJK bigrams.
-	if got := candidateQuery("Please remember that I prefer PostgreSQL over MySQL for the billing service 我喜欢喝绿茶"); strings.Count(got, " ") > 2*candidateTerms-1 ||
+	// At most candidateWords words (longest first) plus at most candidateWords CJK bigrams.
+	if got := strings.Join(candidateTerms("Please remember that I prefer PostgreSQL over MySQL for the billing service 我喜欢喝绿茶"), " "); strings.Count(got, " ") > 2*candidateWords-1 ||
 		!strings.HasPrefix(got, "postgresql ") || strings.Contains(got, " the ") || !strings.Contains(got, " 绿茶") {
-		t.Fatalf("candidate query %q", got)
+		t.Fatalf("candidate terms %q", got)
 	}
 }
 
@@ -78,5 +78,29 @@ func TestCandidatesStayInView(t *testing.T) {
 	}
 	if !got["espresso-global"] || !got["espresso-mine"] || !got["espresso-here"] || got["espresso-theirs"] || got["espresso-there"] {
 		t.Fatalf("candidates %+v", in.Candidates)
+	}
+}
+
+// TestPickRare: the rarest terms are searched with; terms no memory holds are dropped; common
+// terms join only while the matched memories stay within the budget; two are always kept.
+func TestPickRare(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		terms []string
+		df    []int
+		want  string
+	}{
+		{"rarest first", []string{"common", "rare", "mid"}, []int{dfLimit, 3, 50}, "rare mid"},
+		{"absent dropped", []string{"ghost", "rare"}, []int{0, 2}, "rare"},
+		{"two even when common", []string{"a1", "b1", "c1"}, []int{dfLimit, dfLimit, dfLimit}, "a1 b1"},
+		{"all within budget", []string{"w1", "w2", "w3"}, []int{1, 2, 3}, "w1 w2 w3"},
+		{"at most candidateSearch", []string{"t1", "t2", "t3", "t4", "t5", "t6", "t7"}, []int{1, 1, 1, 1, 1, 1, 1}, "t1 t2 t3 t4 t5 t6"},
+		{"none", nil, nil, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := strings.Join(pickRare(tc.terms, tc.df), " "); got != tc.want {
+				t.Fatalf("pickRare = %q, want %q", got, tc.want)
+			}
+		})
 	}
 }
