@@ -172,7 +172,7 @@ func Run(o Options) error {
 			}
 		},
 		Bind:  o.Bind,
-		Linux: &linux.Options{ProgramName: "engram"},
+		Linux: &linux.Options{ProgramName: "engram", WebviewGpuPolicy: gpuPolicy()},
 	})
 }
 
@@ -192,4 +192,15 @@ func restoreGeometry(ctx context.Context, g Geometry) {
 	if g.Maximised {
 		runtime.WindowMaximise(ctx)
 	}
+}
+
+// gpuPolicy is the web view's hardware acceleration. Off by default: composited layers cost
+// the web process about 100 MB more at idle (measured under Xvfb with `make bench-desktop`)
+// for an app of lists and text, and the Graph view's WebGL still draws without them.
+// ENGRAM_WEBVIEW_GPU=always turns it back on (a GPU that the person wants used).
+func gpuPolicy() linux.WebviewGpuPolicy {
+	if os.Getenv("ENGRAM_WEBVIEW_GPU") == "always" {
+		return linux.WebviewGpuPolicyAlways
+	}
+	return linux.WebviewGpuPolicyNever
 }

@@ -20,7 +20,10 @@ if [ "${1:-}" = "--window" ]; then
   # open_view VIEW TEST [STATE] clicks data-test="nav-VIEW" and waits for data-test=TEST.
   open_view review review-view
   open_view journal journal-view ready
-  open_view graph graph-view
+  open_view graph graph-canvas ready
+  renderer="$(page_eval "return document.querySelector('[data-test=\"graph-canvas\"]').dataset.renderer || ''")" || true
+  echo "smoke: the graph is drawn by ${renderer:-nothing}"
+  check "the graph has a renderer" [ -n "$renderer" ]
   open_view organizer organizer-view
   open_view activity activity-view
 
@@ -63,6 +66,9 @@ trap 'rm -rf "$home"' EXIT
 echo "smoke: seeding $home"
 ENGRAM_HOME="$home" "$CLI" write --scope global --type user --slug smoke-test \
   --title "Smoke test" --body "hello"
+# A memory with links, so the Graph view has entities to draw in the real window.
+ENGRAM_HOME="$home" "$CLI" write --scope global --type reference --slug smoke-graph \
+  --title "Smoke graph" --body "[[Alice]] works with [[Bob]] on [[Engram]]."
 
 shot="build/smoke/desktop.png"
 ENGRAM_BIN="$BIN" MIN_COLOURS="$MIN_COLOURS" build/scripts/screenshot.sh "$shot" "$home" >/dev/null

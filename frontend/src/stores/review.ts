@@ -27,6 +27,21 @@ export const useReview = defineStore('review', () => {
   const skipped = ref<string[]>([]) // skipped ids go to the end of the queue this session
   const undoStack = ref<Undoable[]>([])
   const busy = ref(false)
+  // Single accepts and rejects leave the queue at once and reach the store one after another
+  // (a person pressing `a` five times in a row accepts five memories, in order, without
+  // waiting on each write); pending holds their ids until the store answered, so a refresh
+  // from a live event in between does not bring them back.
+  const pending = ref<Set<string>>(new Set())
+  // A queue read that left before a write was answered may still list what it changed: such
+  // ids (answered at settledAt[id] > the read's start) are left out of that read's answer.
+  let settleSeq = 0
+  const settledAt = new Map<string, number>()
+  let chain: Promise<unknown> = Promise.resolve()
+  function enqueue<T>(fn: () => Promise<T>): Promise<T> {
+    const p = chain.then(fn)
+    chain = p.catch(() => undefined)
+    return p
+  }
   const detail = ref<api.ReadResult | null>(null)
   const turn = ref<{ id: string; text: string; role: string } | null>(null)
 
@@ -48,11 +63,14 @@ export const useReview = defineStore('review', () => {
   }
 
   async function refresh() {
+    const started = settleSeq
     await list.run(
       () => api.reviewQueue(),
       (r) => {
-        items.value = r.items ?? []
-        total.value = r.total ?? 0
+        const all = r.items ?? []
+        items.value = all.filter((m) => !pending.value.has(m.id) && !((settledAt.get(m.id) ?? 0) > started))
+        for (const [id, at] of settledAt) if (at <= started) settledAt.delete(id)
+        total.value = Math.max(0, (r.total ?? 0) - (all.length - items.value.length))
         count.value = total.value
         error.value = null
         loaded.value = true
@@ -120,18 +138,41 @@ export const useReview = defineStore('review', () => {
     void loadDetail()
   }
 
+  /**
+   * Acts on one memory at once in the queue and in the store behind it: the item leaves now,
+   * the write is queued; if the store refuses, the item comes back (from the store's own list)
+   * and the error goes to the caller.
+   */
+  async function one(kind: 'accept' | 'reject', id: string, send: () => Promise<api.ItemResult>): Promise<api.ItemResult> {
+    const entry: Undoable = { kind, ids: [id], titles: [items.value.find((m) => m.id === id)?.title ?? id] }
+    pending.value = new Set(pending.value).add(id)
+    undoStack.value.push(entry)
+    drop([id])
+    const settle = () => {
+      const s = new Set(pending.value)
+      s.delete(id)
+      pending.value = s
+      settledAt.set(id, ++settleSeq)
+    }
+    try {
+      const r = await enqueue(send)
+      if (!r.ok) throw itemError(r)
+      settle()
+      return r
+    } catch (e) {
+      settle()
+      undoStack.value = undoStack.value.filter((u) => u !== entry)
+      await refresh()
+      throw e
+    }
+  }
+
   async function accept(ids: string[]): Promise<api.BatchResult | api.ItemResult> {
+    if (ids.length === 1) return one('accept', ids[0], () => api.acceptMemory({ id: ids[0] }))
     busy.value = true
     try {
       const titles = ids.map((id) => items.value.find((m) => m.id === id)?.title ?? id)
-      if (ids.length === 1) {
-        const r = await api.acceptMemory({ id: ids[0] })
-        if (!r.ok) throw itemError(r)
-        undoStack.value.push({ kind: 'accept', ids, titles })
-        drop(ids)
-        return r
-      }
-      const r = await api.applyBatch({ items: ids.map((id) => ({ op: 'accept', id })) })
+      const r = await enqueue(() => api.applyBatch({ items: ids.map((id) => ({ op: 'accept', id })) }))
       const done = (r.results ?? []).filter((x) => x.ok && x.id).map((x) => x.id as string)
       if (done.length) undoStack.value.push({ kind: 'accept', ids: done, titles })
       drop(done)
@@ -142,17 +183,18 @@ export const useReview = defineStore('review', () => {
   }
 
   async function reject(ids: string[], reason = ''): Promise<api.BatchResult> {
+    if (ids.length === 1) {
+      const x = await one('reject', ids[0], () => api.rejectMemoryWithReason({ id: ids[0], reason }))
+      return { results: [x], applied: 1, failed: 0 }
+    }
     busy.value = true
     try {
       const titles = ids.map((id) => items.value.find((m) => m.id === id)?.title ?? id)
-      const r =
-        ids.length === 1
-          ? await api.rejectMemoryWithReason({ id: ids[0], reason }).then((x) => ({ results: [x], applied: x.ok ? 1 : 0, failed: x.ok ? 0 : 1 }))
-          : await api.applyBatch({ items: ids.map((id) => ({ op: 'reject', id, reason })) })
+      const r = await enqueue(() => api.applyBatch({ items: ids.map((id) => ({ op: 'reject', id, reason })) }))
       const done = (r.results ?? []).filter((x) => x.ok && x.id).map((x) => x.id as string)
       if (done.length) undoStack.value.push({ kind: 'reject', ids: done, titles })
       drop(done)
-      return r as api.BatchResult
+      return r
     } finally {
       busy.value = false
     }
@@ -173,6 +215,7 @@ export const useReview = defineStore('review', () => {
     if (!last) return null
     busy.value = true
     try {
+      await chain // the action taken back must have reached the store first
       if (last.kind === 'skip') {
         skipped.value = skipped.value.filter((id) => !last.ids.includes(id))
       } else if (last.kind === 'accept') {
@@ -215,7 +258,7 @@ export const useReview = defineStore('review', () => {
   }
 
   return {
-    items, total, count, loaded, loading, error, cursor, checked, skipped, undoStack, busy, detail, turn,
+    items, total, count, loaded, loading, error, cursor, checked, skipped, undoStack, busy, pending, detail, turn,
     ordered, current, lastUndo,
     refresh, refreshCount, loadDetail, move, select, accept, reject, skip, undo, toggle, checkRange, clearChecked,
   }

@@ -54,13 +54,15 @@ async function main() {
   await page.keyboard.press('a')
   await page.waitForSelector('[data-test="review-view"][data-count="2"]')
   expect((await current()) === 'second-memory', 'after accept the selection advances')
-  expect((await rpc.call('memory.read', { id: id('first-memory') })).memory.reviewed === true, 'the accept persisted')
+  await until(async () => (await rpc.call('memory.read', { id: id('first-memory') })).memory.reviewed === true, 'the accept persisted')
+  passed++
 
   await page.keyboard.press('r')
   await page.waitForSelector('[data-test="review-view"][data-count="1"]')
   expect((await current()) === 'injected-note', 'after reject the selection advances')
-  const gone = await rpc.call('memory.read', { id: id('second-memory') }).then(() => false, (e) => JSON.stringify(e.rpc ?? {}).includes('not_found'))
-  expect(gone, 'the reject persisted (the memory is gone)')
+  // The queue moves at once; the store answers after: wait for it.
+  await until(() => rpc.call('memory.read', { id: id('second-memory') }).then(() => false, (e) => JSON.stringify(e.rpc ?? {}).includes('not_found')), 'the reject persisted (the memory is gone)')
+  passed++
 
   await page.keyboard.press('u')
   await page.waitForSelector('[data-test="review-view"][data-count="2"]')
@@ -78,7 +80,26 @@ async function main() {
 
   await page.click('[data-test="review-accept"]')
   await page.waitForSelector('[data-test="review-view"][data-state="empty"] [data-test="review-empty"]')
-  expect((await rpc.call('memory.read', { id: id('injected-note') })).memory.reviewed, 'a single explicit accept of the flagged memory goes through')
+  await until(async () => (await rpc.call('memory.read', { id: id('injected-note') })).memory.reviewed, 'a single explicit accept of the flagged memory goes through')
+  passed++
+
+  // Keys pressed faster than the store answers: every press acts on the next memory, in order,
+  // none is lost, and all of them reach the store.
+  const QUICK = ['quick-one', 'quick-two', 'quick-three', 'quick-four']
+  cli(CLI, home, ['import', '-'], QUICK.map((slug, i) => JSON.stringify({ slug, title: slug, scope: 'global', type: 'user', body: `Quick fact ${i}.`, reviewed: false, created: `2026-02-0${i + 1}T10:00:00Z` })).join('\n') + '\n')
+  await page.click('[data-test="nav-memories"]')
+  await page.click('[data-test="nav-review"]')
+  await page.waitForSelector('[data-test="review-view"][data-state="ready"][data-count="4"]')
+  for (let i = 0; i < 3; i++) await page.keyboard.press('a')
+  await page.waitForSelector('[data-test="review-view"][data-count="1"]')
+  expect((await current()) === 'quick-four', `three quick accepts leave the fourth current: ${await current()}`)
+  await until(async () => {
+    const r = await rpc.call('memory.list', { reviewed: true, limit: 50 })
+    return QUICK.slice(0, 3).every((slug) => r.items.some((m) => m.slug === slug))
+  }, 'the three quick accepts reached the store')
+  passed++
+  const left = await rpc.call('memory.list', { reviewed: false, limit: 50 })
+  expect(left.items.map((m) => m.slug).join(',') === 'quick-four', `only the fourth is unreviewed: ${left.items.map((m) => m.slug)}`)
   expect(problems.length === 0, `no page errors: ${problems.join('; ')}`)
 }
 
