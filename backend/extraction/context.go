@@ -3,7 +3,6 @@ package extraction
 import (
 	"context"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -107,11 +106,11 @@ func projectEvidence(workdir string, muts []Mutation) bool {
 	return false
 }
 
-var pinREs = []*regexp.Regexp{
-	regexp.MustCompile(`(?i)\bremember\b[^.!?\n]{0,80}\b(for|in|about) (this|the|our) (project|repo|repository|codebase)\b`),
-	regexp.MustCompile(`(?i)\b(for|in) (this|the|our) (project|repo|repository|codebase)\b[^.!?\n]{0,40}\bremember\b`),
-	regexp.MustCompile(`(这个|本|该|此)(项目|仓库|工程)[^。！？\n]{0,20}(记住|记下|记一下)`),
-	regexp.MustCompile(`(记住|记下|记一下)[^。！？\n]{0,40}(这个|本|该|此)(项目|仓库|工程)`),
+var pinREs = []*text.Regexp{
+	text.Lazy(`(?i)\bremember\b[^.!?\n]{0,80}\b(for|in|about) (this|the|our) (project|repo|repository|codebase)\b`),
+	text.Lazy(`(?i)\b(for|in) (this|the|our) (project|repo|repository|codebase)\b[^.!?\n]{0,40}\bremember\b`),
+	text.Lazy(`(这个|本|该|此)(项目|仓库|工程)[^。！？\n]{0,20}(记住|记下|记一下)`),
+	text.Lazy(`(记住|记下|记一下)[^。！？\n]{0,40}(这个|本|该|此)(项目|仓库|工程)`),
 }
 
 // projectPinned reports whether the person asked to remember something for this project.

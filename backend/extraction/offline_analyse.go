@@ -1,8 +1,9 @@
 package extraction
 
 import (
-	"regexp"
 	"strings"
+
+	"engram/backend/text"
 )
 
 // analyse runs every rule family over the person's message: first the experience rule (it
@@ -38,19 +39,19 @@ func analyse(msg string) ([]finding, []ProfileSignal) {
 
 // Experience markers: what hurt, what was done about it, how it ended.
 var (
-	expSolutionEN = regexp.MustCompile(`\b(?:what (?:finally |really )?(?:fixed|solved|helped|worked)(?: it)? was|the (?:fix|solution|answer|trick) was|the culprit was|turned out|(?:fixed|solved|resolved|cured) it|fixed by|solved by|switching to|switched to|moved to|by (?:switching|using|adding|removing|disabling|turning|cutting|moving)|helped a lot|did the trick)\b`)
-	expPainEN     = regexp.MustCompile(`\b(?:hit this|ran into|run into|had this|had the same|same (?:error|issue|problem|bug)|last (?:year|time|month|week)|kept|keep|keeps|constant|constantly|every (?:night|day|time|morning|week)|for (?:months|weeks|days|years|ages)|struggl\w*|spent (?:\w+ )?(?:days|hours|weeks|nights)|flaky|crash\w*|fail\w*|too slow|slow|broke|broken|leak\w*|timeouts?|oom|diverg\w*|stuck|couldn't|could not|didn't help|did not help|didn't work|did not work|problems?|issues?)\b`)
-	expOutcomeEN  = regexp.MustCompile(`\b(?:now|since then|ever since|since$|dropped|went down|went from|has been|have been|no longer|anymore|is green|are green|stable|faster|from \S+ (?:\S+ )?to)\b`)
-	expMineEN     = regexp.MustCompile(`\b(?:i|we|my|our|i've|we've|i'm|we're|i was|we were|us)\b`)
+	expSolutionEN = text.Lazy(`\b(?:what (?:finally |really )?(?:fixed|solved|helped|worked)(?: it)? was|the (?:fix|solution|answer|trick) was|the culprit was|turned out|(?:fixed|solved|resolved|cured) it|fixed by|solved by|switching to|switched to|moved to|by (?:switching|using|adding|removing|disabling|turning|cutting|moving)|helped a lot|did the trick)\b`)
+	expPainEN     = text.Lazy(`\b(?:hit this|ran into|run into|had this|had the same|same (?:error|issue|problem|bug)|last (?:year|time|month|week)|kept|keep|keeps|constant|constantly|every (?:night|day|time|morning|week)|for (?:months|weeks|days|years|ages)|struggl\w*|spent (?:\w+ )?(?:days|hours|weeks|nights)|flaky|crash\w*|fail\w*|too slow|slow|broke|broken|leak\w*|timeouts?|oom|diverg\w*|stuck|couldn't|could not|didn't help|did not help|didn't work|did not work|problems?|issues?)\b`)
+	expOutcomeEN  = text.Lazy(`\b(?:now|since then|ever since|since$|dropped|went down|went from|has been|have been|no longer|anymore|is green|are green|stable|faster|from \S+ (?:\S+ )?to)\b`)
+	expMineEN     = text.Lazy(`\b(?:i|we|my|our|i've|we've|i'm|we're|i was|we were|us)\b`)
 
-	expSolutionZH = regexp.MustCompile(`后来|最后|改成|换成|改用|换了|换用|用了|通过|解决|发现是|原因是|关掉|去掉|加上|加了|改了|改为|升级到|降级到`)
-	expPainZH     = regexp.MustCompile(`遇到过|碰到过|踩过坑|出过|同样的问题|老是|总是|一直|经常|特别慢|很慢|太慢|卡顿|崩溃|失败|报错|失眠|没用|不管用|没效果|OOM|oom|泄漏|超时|之前|以前|每次|头疼|难受`)
-	expOutcomeZH  = regexp.MustCompile(`现在|之后|以后|降到|降低|稳定|快了|好了|再也没|不再|终于|提升|减少|缩短`)
-	strongSolEN   = regexp.MustCompile(`\b(?:what (?:finally |really )?(?:fixed|solved|helped|worked)|the (?:fix|solution|answer|trick) was|the culprit was|turned out|(?:fixed|solved|resolved|cured) it|fixed by|solved by|helped|did the trick)\b`)
-	strongSolZH   = regexp.MustCompile(`后来|最后|解决|发现是|原因是`)
-	expJoinWord   = regexp.MustCompile(`^(?i:and|so|but|then|and then|and so)\s+`)
-	expJoinTail   = regexp.MustCompile(`(?i)\s+(?:and|so|but|then|too and|and then)$`)
-	expThirdZH    = regexp.MustCompile(`^(?:我的?)?(?:朋友|同事|老婆|老公|妻子|丈夫|妈妈|爸爸|母亲|父亲|哥哥|姐姐|弟弟|妹妹|老板|领导|同学|孩子|儿子|女儿)|^(?:他|她|他们|她们|别人|有人|听说)`)
+	expSolutionZH = text.Lazy(`后来|最后|改成|换成|改用|换了|换用|用了|通过|解决|发现是|原因是|关掉|去掉|加上|加了|改了|改为|升级到|降级到`)
+	expPainZH     = text.Lazy(`遇到过|碰到过|踩过坑|出过|同样的问题|老是|总是|一直|经常|特别慢|很慢|太慢|卡顿|崩溃|失败|报错|失眠|没用|不管用|没效果|OOM|oom|泄漏|超时|之前|以前|每次|头疼|难受`)
+	expOutcomeZH  = text.Lazy(`现在|之后|以后|降到|降低|稳定|快了|好了|再也没|不再|终于|提升|减少|缩短`)
+	strongSolEN   = text.Lazy(`\b(?:what (?:finally |really )?(?:fixed|solved|helped|worked)|the (?:fix|solution|answer|trick) was|the culprit was|turned out|(?:fixed|solved|resolved|cured) it|fixed by|solved by|helped|did the trick)\b`)
+	strongSolZH   = text.Lazy(`后来|最后|解决|发现是|原因是`)
+	expJoinWord   = text.Lazy(`^(?i:and|so|but|then|and then|and so)\s+`)
+	expJoinTail   = text.Lazy(`(?i)\s+(?:and|so|but|then|too and|and then)$`)
+	expThirdZH    = text.Lazy(`^(?:我的?)?(?:朋友|同事|老婆|老公|妻子|丈夫|妈妈|爸爸|母亲|父亲|哥哥|姐姐|弟弟|妹妹|老板|领导|同学|孩子|儿子|女儿)|^(?:他|她|他们|她们|别人|有人|听说)`)
 )
 
 // experience finds pain → solution → outcome in one message ("we had constant OOM kills …
@@ -170,10 +171,10 @@ func experience(msg, lower string, sents []sentence, ps *profile) (finding, bool
 }
 
 var (
-	askNameEN  = regexp.MustCompile(`(?i)\b(?:what(?:'s| is) your name|what should i call you|how should i (?:call|address) you|may i (?:ask|have) your name)\b`)
-	askNameZH  = regexp.MustCompile(`你叫什么|怎么称呼|您贵姓|你的名字是|我该怎么叫你`)
-	nameOnlyEN = regexp.MustCompile(`^(?:(?i:it's|its|i'm|im|i am|call me|just|my name is)\s+)?(\p{Lu}[\p{L}'-]{1,20}(?:\s\p{Lu}[\p{L}'-]{1,20})?)[.!]?$`)
-	nameOnlyZH = regexp.MustCompile(`^(?:我叫|叫我|我是)?(\p{Han}{2,4})(?:就行|就好|吧)?[。！!]?$`)
+	askNameEN  = text.Lazy(`(?i)\b(?:what(?:'s| is) your name|what should i call you|how should i (?:call|address) you|may i (?:ask|have) your name)\b`)
+	askNameZH  = text.Lazy(`你叫什么|怎么称呼|您贵姓|你的名字是|我该怎么叫你`)
+	nameOnlyEN = text.Lazy(`^(?:(?i:it's|its|i'm|im|i am|call me|just|my name is)\s+)?(\p{Lu}[\p{L}'-]{1,20}(?:\s\p{Lu}[\p{L}'-]{1,20})?)[.!]?$`)
+	nameOnlyZH = text.Lazy(`^(?:我叫|叫我|我是)?(\p{Han}{2,4})(?:就行|就好|吧)?[。！!]?$`)
 )
 
 // answeredName reads a short reply to the assistant asking the person's name ("What should I

@@ -1,8 +1,9 @@
 package extraction
 
 import (
-	"regexp"
 	"strings"
+
+	"engram/backend/text"
 )
 
 // English patterns. They run on the sentence lower-cased (ASCII only, offsets kept) with
@@ -12,77 +13,77 @@ import (
 var (
 	enLead = `^(?:(?:please|pls|also|and|oh|ok|okay|btw|hey|so|one more thing)[,:]?\s+){0,3}`
 
-	enRemember   = regexp.MustCompile(enLead + `(?:remember|keep in mind|make a note|note down|memorize|memorise|save (?:this|that) (?:to|in) (?:memory|your memory))\b(?:\s+(?:this|that))?(\s+for this (?:project|repo|repository|codebase))?\s*[:,-]?\s*(?:that\s+)?`)
-	enAboutMe    = regexp.MustCompile(`^(?:i|i'm|i am|i’m|i've|i have|i'd|my|me)\b`)
-	enImperative = regexp.MustCompile(`^(?:to\s|no\s|always|never|don't|don’t|do not|use|avoid|stop|prefer|you should|please|keep|make sure|ask me)\b`)
-	enRecall     = regexp.MustCompile(`^(?:when|how|what|why|where|who|the time|us|me when|you|this|it|it's|we (?:talked|discussed|said|agreed)|i (?:said|told|showed|mentioned|asked))\b`)
-	enPin        = regexp.MustCompile(`\b(?:for|in|on) this (?:project|repo|repository|codebase)\b|\bthis (?:project|repo|repository|codebase) (?:uses|is|has|runs|needs|deploys|targets|requires)\b`)
+	enRemember   = text.Lazy(enLead + `(?:remember|keep in mind|make a note|note down|memorize|memorise|save (?:this|that) (?:to|in) (?:memory|your memory))\b(?:\s+(?:this|that))?(\s+for this (?:project|repo|repository|codebase))?\s*[:,-]?\s*(?:that\s+)?`)
+	enAboutMe    = text.Lazy(`^(?:i|i'm|i am|i’m|i've|i have|i'd|my|me)\b`)
+	enImperative = text.Lazy(`^(?:to\s|no\s|always|never|don't|don’t|do not|use|avoid|stop|prefer|you should|please|keep|make sure|ask me)\b`)
+	enRecall     = text.Lazy(`^(?:when|how|what|why|where|who|the time|us|me when|you|this|it|it's|we (?:talked|discussed|said|agreed)|i (?:said|told|showed|mentioned|asked))\b`)
+	enPin        = text.Lazy(`\b(?:for|in|on) this (?:project|repo|repository|codebase)\b|\bthis (?:project|repo|repository|codebase) (?:uses|is|has|runs|needs|deploys|targets|requires)\b`)
 
-	enAlwaysNever = regexp.MustCompile(enLead + `(always|never)\s+\S`)
-	enDont        = regexp.MustCompile(enLead + `(?:don't|don’t|dont|do not|stop|quit|avoid)\s+(?:ever\s+)?([a-z]+)\b`)
-	enUseNot      = regexp.MustCompile(enLead + `(?:use|prefer|go with|stick to|stick with|default to)\s+(.+?),?\s+(?:not|never|instead of|rather than|over)\s+\S`)
-	enStyle       = regexp.MustCompile(`\b(?:keep|make)\s+(?:your\s+|the\s+|all\s+)?(?:answers|responses|replies|explanations|messages|output|comments|summaries)\s+(short|shorter|brief|concise|terse|simple|detailed|longer|to the point)\b`)
-	enHateWhen    = regexp.MustCompile(`\bi (?:really )?(?:hate|don't like|don’t like|do not like|dislike|can't stand|cannot stand)(?: it)? when (?:you|answers|responses|replies|the (?:agent|assistant|model|ai|bot))\b`)
-	enFromNow     = regexp.MustCompile(`^(?:(?:and|also|ok|okay|so)[,:]?\s+){0,2}(?:from now on|going forward|in (?:the )?future)\s*[,:]?\s+(\S+)`)
+	enAlwaysNever = text.Lazy(enLead + `(always|never)\s+\S`)
+	enDont        = text.Lazy(enLead + `(?:don't|don’t|dont|do not|stop|quit|avoid)\s+(?:ever\s+)?([a-z]+)\b`)
+	enUseNot      = text.Lazy(enLead + `(?:use|prefer|go with|stick to|stick with|default to)\s+(.+?),?\s+(?:not|never|instead of|rather than|over)\s+\S`)
+	enStyle       = text.Lazy(`\b(?:keep|make)\s+(?:your\s+|the\s+|all\s+)?(?:answers|responses|replies|explanations|messages|output|comments|summaries)\s+(short|shorter|brief|concise|terse|simple|detailed|longer|to the point)\b`)
+	enHateWhen    = text.Lazy(`\bi (?:really )?(?:hate|don't like|don’t like|do not like|dislike|can't stand|cannot stand)(?: it)? when (?:you|answers|responses|replies|the (?:agent|assistant|model|ai|bot))\b`)
+	enFromNow     = text.Lazy(`^(?:(?:and|also|ok|okay|so)[,:]?\s+){0,2}(?:from now on|going forward|in (?:the )?future)\s*[,:]?\s+(\S+)`)
 
-	enDurable = regexp.MustCompile(`\b(?:without (?:asking|checking|telling)|always|never|ever|anymore|any more|again|from now on|going forward|in (?:the )?future|in general|every|everywhere|by default|all (?:my|our|the)|anything|everything|instead|(?:in|for) (?:this|my|our|any|all) (?:repo|repos|repository|project|projects|codebase|code))\b`)
-	enTaskish = regexp.MustCompile(`\b(?:this time|for now|for this task|this task only|just this once|this once|right now|today|for the moment|(?:in|for) this (?:file|function|method|class|test|pr|commit|branch|question|one)|here)\b`)
+	enDurable = text.Lazy(`\b(?:without (?:asking|checking|telling)|always|never|ever|anymore|any more|again|from now on|going forward|in (?:the )?future|in general|every|everywhere|by default|all (?:my|our|the)|anything|everything|instead|(?:in|for) (?:this|my|our|any|all) (?:repo|repos|repository|project|projects|codebase|code))\b`)
+	enTaskish = text.Lazy(`\b(?:this time|for now|for this task|this task only|just this once|this once|right now|today|for the moment|(?:in|for) this (?:file|function|method|class|test|pr|commit|branch|question|one)|here)\b`)
 
-	enName     = regexp.MustCompile(`\b(?:my name is|my name's|call me|i'm|i am|i’m)\s+([a-z][a-z'-]+(?:\s+[a-z][a-z'-]+)?)`)
+	enName     = text.Lazy(`\b(?:my name is|my name's|call me|i'm|i am|i’m)\s+([a-z][a-z'-]+(?:\s+[a-z][a-z'-]+)?)`)
 	enRoleNoun = `(?:engineer|developer|dev|designer|teacher|analyst|manager|lead|founder|co-founder|student|scientist|researcher|architect|consultant|illustrator|writer|doctor|nurse|lawyer|accountant|chef|freelancer|programmer|administrator|admin|sre|cto|ceo|artist|photographer|editor|translator|marketer|recruiter|intern|professor|owner|maintainer|tester|pm)`
-	enRole     = regexp.MustCompile(`\b(?:i'm|i am|i’m|i work as|i'm working as|i am working as)\s+(?:(?:just|only|basically|actually|currently|now|still)\s+)?(?:a|an|the)\s+((?:[a-z-]+\s+){0,4}?` + enRoleNoun + `)\b`)
-	enApposite = regexp.MustCompile(`^,\s*(?:a|an|the)?\s*((?:[a-z-]+\s+){0,4}?` + enRoleNoun + `)\b`)
-	enWork     = regexp.MustCompile(`\bi (?:work at|work for|run|own|founded|co-founded|manage)\s+((?:a|an|the)\s+)?((?:[a-z0-9&.-]+\s+){0,4}?(?:company|agency|studio|shop|startup|business|team|store|restaurant|cafe|café|lab|firm|consultancy|bank|hospital|school|university|fintech|bakery|clinic))\b`)
-	enWorkAt   = regexp.MustCompile(`\bi work (?:at|for)\s+([a-z][\w&.-]*(?:\s+[a-z][\w&.-]*)?)`)
-	enPlace    = regexp.MustCompile(`\b(?:we live in|we're in|we are in|we're based in|we moved to|i live in|i'm living in|i am living in|i'm based in|i am based in|based in|i'm from|i am from|i’m from|i moved to|i've moved to|i relocated to|i grew up in)\s+([a-z][a-z-]+(?:\s+[a-z][a-z-]+)?)`)
+	enRole     = text.Lazy(`\b(?:i'm|i am|i’m|i work as|i'm working as|i am working as)\s+(?:(?:just|only|basically|actually|currently|now|still)\s+)?(?:a|an|the)\s+((?:[a-z-]+\s+){0,4}?` + enRoleNoun + `)\b`)
+	enApposite = text.Lazy(`^,\s*(?:a|an|the)?\s*((?:[a-z-]+\s+){0,4}?` + enRoleNoun + `)\b`)
+	enWork     = text.Lazy(`\bi (?:work at|work for|run|own|founded|co-founded|manage)\s+((?:a|an|the)\s+)?((?:[a-z0-9&.-]+\s+){0,4}?(?:company|agency|studio|shop|startup|business|team|store|restaurant|cafe|café|lab|firm|consultancy|bank|hospital|school|university|fintech|bakery|clinic))\b`)
+	enWorkAt   = text.Lazy(`\bi work (?:at|for)\s+([a-z][\w&.-]*(?:\s+[a-z][\w&.-]*)?)`)
+	enPlace    = text.Lazy(`\b(?:we live in|we're in|we are in|we're based in|we moved to|i live in|i'm living in|i am living in|i'm based in|i am based in|based in|i'm from|i am from|i’m from|i moved to|i've moved to|i relocated to|i grew up in)\s+([a-z][a-z-]+(?:\s+[a-z][a-z-]+)?)`)
 
-	enDiet    = regexp.MustCompile(`\bi(?:'m| am|’m) (vegetarian|vegan|pescatarian|lactose[- ]intolerant|gluten[- ]free|celiac|coeliac|diabetic|teetotal|kosher|halal)\b`)
-	enAllergy = regexp.MustCompile(`\bi(?:'m| am|’m) allergic to\s+\S`)
-	enCant    = regexp.MustCompile(`\bi (?:can't|can’t|cannot|can not|don't|don’t|do not|never) (?:eat|drink)\s+\S`)
-	enOnly    = regexp.MustCompile(`\bi only (?:eat|drink)\s+\S`)
+	enDiet    = text.Lazy(`\bi(?:'m| am|’m) (vegetarian|vegan|pescatarian|lactose[- ]intolerant|gluten[- ]free|celiac|coeliac|diabetic|teetotal|kosher|halal)\b`)
+	enAllergy = text.Lazy(`\bi(?:'m| am|’m) allergic to\s+\S`)
+	enCant    = text.Lazy(`\bi (?:can't|can’t|cannot|can not|don't|don’t|do not|never) (?:eat|drink)\s+\S`)
+	enOnly    = text.Lazy(`\bi only (?:eat|drink)\s+\S`)
 
-	enEnv   = regexp.MustCompile(`\bi(?:'m| am|’m) (?:on|using|running) (?:windows|macos|mac|a mac|linux|ubuntu|debian|fedora|arch|wsl|nixos|chromeos)\b`)
-	enSkill = regexp.MustCompile(`\bi(?:'ve| have|’ve) been (?:writing|using|coding in|working with|programming in|doing)\s+(\S.*?)\s+for\s+\S|\bi(?:'m| am|’m) (?:new to|learning|just learning|getting into)\s+\S`)
+	enEnv   = text.Lazy(`\bi(?:'m| am|’m) (?:on|using|running) (?:windows|macos|mac|a mac|linux|ubuntu|debian|fedora|arch|wsl|nixos|chromeos)\b`)
+	enSkill = text.Lazy(`\bi(?:'ve| have|’ve) been (?:writing|using|coding in|working with|programming in|doing)\s+(\S.*?)\s+for\s+\S|\bi(?:'m| am|’m) (?:new to|learning|just learning|getting into)\s+\S`)
 
-	enLike    = regexp.MustCompile(`\bi (?:really |strongly |much |generally |usually |definitely |mostly |also )?(prefer|like|love|enjoy|adore)\s+(\S)`)
-	enDislike = regexp.MustCompile(`\bi (?:really |just |absolutely )?(?:don't|don’t|dont|do not) (?:really )?(?:like|enjoy|love|care for)\s+\S|\bi (?:really )?(?:hate|dislike|detest|can't stand|can’t stand|cannot stand|loathe)\s+\S|\bi(?:'m| am|’m) not (?:a (?:big |huge )?fan of|into|fond of)\s+\S`)
-	enFan     = regexp.MustCompile(`\bi(?:'m| am|’m) (?:a (?:big |huge )?fan of|into|fond of|obsessed with|more of an? (?:\S+ ){1,3}?person)(?:\s+\S|[\s.!]*$)`)
-	enFav     = regexp.MustCompile(`\bmy (?:favorite|favourite|go-to) [a-z ]{2,20} is\s+\S`)
-	enUse     = regexp.MustCompile(`\bi (?:mostly |mainly |usually |always |primarily |only |still |now |exclusively |daily )?(?:use|write|code in|program in|work in|develop in)\s+(\S+)`)
+	enLike    = text.Lazy(`\bi (?:really |strongly |much |generally |usually |definitely |mostly |also )?(prefer|like|love|enjoy|adore)\s+(\S)`)
+	enDislike = text.Lazy(`\bi (?:really |just |absolutely )?(?:don't|don’t|dont|do not) (?:really )?(?:like|enjoy|love|care for)\s+\S|\bi (?:really )?(?:hate|dislike|detest|can't stand|can’t stand|cannot stand|loathe)\s+\S|\bi(?:'m| am|’m) not (?:a (?:big |huge )?fan of|into|fond of)\s+\S`)
+	enFan     = text.Lazy(`\bi(?:'m| am|’m) (?:a (?:big |huge )?fan of|into|fond of|obsessed with|more of an? (?:\S+ ){1,3}?person)(?:\s+\S|[\s.!]*$)`)
+	enFav     = text.Lazy(`\bmy (?:favorite|favourite|go-to) [a-z ]{2,20} is\s+\S`)
+	enUse     = text.Lazy(`\bi (?:mostly |mainly |usually |always |primarily |only |still |now |exclusively |daily )?(?:use|write|code in|program in|work in|develop in)\s+(\S+)`)
 
-	enStack           = regexp.MustCompile(`^(?:(?:btw|fwiw|so|also)[,]?\s+)?(?:my|our) (?:stack|tech stack|setup|toolchain|dev setup|editor setup) is\s+\S`)
-	enHousehold       = regexp.MustCompile(`^(?:(?:btw|fwiw|so|also|oh)[,]?\s+)?my (?:dog|cat|pet|puppy|kitten|parrot|horse|son|daughter|kid|wife|husband|partner|girlfriend|boyfriend)(?:'s name is| is called| is named| is)\s+([a-z][a-z'-]+)\b`)
-	enHabit           = regexp.MustCompile(`\bi (?:mostly|mainly|usually|often|always|only|generally|normally)\s+(?:listen to|watch|read|play|drink|eat|cook|ride|wear|drive|take|run|work on|code on|develop on|deploy to|build on|test on)\s+\S`)
-	enTeamUses        = regexp.MustCompile(`^(?:(?:btw|fwiw|fyi|so|also)[,:]?\s+)?(?:my|our) (?:team|company|org|group|shop|lab|department|startup) (?:uses|runs on|is on|works with|deploys (?:on|to)|builds with)\s+\S`)
-	enImperDurable    = regexp.MustCompile(enLead + `(?:use|write|put|keep|add|prefer|format|name|run|wrap|reply|answer|respond|give me|show me|document|test|comment)\b.*(?:,\s*(?:always|every time|everywhere|by default|at all times)\b|\b(?:every time|by default|at all times)[.!]?$)`)
-	enWhenYou         = regexp.MustCompile(`^(?:when|whenever) you [^,]{1,60},\s*(?:please\s+)?(?:always|never|don't|don’t|do not)\b|^whenever you [^,]{1,60},\s*(?:please\s+)?([a-z]+)\b`)
-	enLangAnswer      = regexp.MustCompile(enLead + `(?:always\s+)?(?:answer|reply|respond|write|talk)(?: to me)? in (english|chinese|mandarin|french|german|spanish|japanese|korean|italian|portuguese)\b`)
-	enLessMore        = regexp.MustCompile(enLead + `(?:be\s+)?(?:less|more)\s+(verbose|wordy|formal|casual|detailed|concise|chatty|technical)\b`)
-	enBigFan          = regexp.MustCompile(`^(?:(?:also|and|oh)[,]?\s+)?(?:a\s+)?(?:huge|big|massive|long-time|lifelong) fan of\s+\S`)
-	enProject         = regexp.MustCompile(`\bi(?:'m| am|’m) (?:working on|building|writing|maintaining|developing) (?:a|an|my)\s+[^,.;]{0,40}?\b(?:called|named)\s+\S`)
-	enStatus          = regexp.MustCompile(`\bi(?:'m| am|’m) (?:now )?(retired|semi-retired|unemployed|between jobs|self-employed|on parental leave|on sabbatical|a stay-at-home (?:mom|dad|parent))\b`)
-	enTeach           = regexp.MustCompile(`\bi (?:teach|lecture in|lecture on)\s+((?:[a-z][a-z-]*)(?:\s[a-z-]+){0,3}?)(?:\s+(?:at|in)\s|[,.;!]|$)`)
-	enTeachNot        = regexp.MustCompile(`^(?:myself|yourself|themselves|them|him|her|it|my |our |the kids|kids)`)
-	enNoteWe          = regexp.MustCompile(`^(?:please\s+)?note that ((?:we (?:use|pin|deploy|run|have|don't|never|always|only|keep|target|require|need|are|host|ship)|our [a-z-]+(?: [a-z-]+)? (?:is|are|uses|runs|lives))\b)`)
-	enConvention      = regexp.MustCompile(`\b(?:keep|follow|stick to|respect|stick with)\s+(?:that|this|the|our)\s+(?:convention|pattern|layout|structure|naming|style)\b`)
-	enComplaint       = regexp.MustCompile(`\b(?:you|the agent|the assistant|my (?:previous|last|old) (?:agent|assistant)|the (?:previous|last) (?:agent|assistant)) (?:kept|keep|keeps|always)\b.*\b(?:don't|don’t|do not|stop)\b`)
-	enUseWide         = regexp.MustCompile(`\bi (?:use|enable|turn on|keep)\s+[a-z][\w.+#-]*(?:\s+[a-z][\w.+#-]*)?\s+(?:everywhere|in all my|in every|always)\b`)
-	enPoliteStop      = regexp.MustCompile(`^(?:could|can|would|will) you (?:please )?(?:stop|quit)\s+\S`)
-	enWeConvention    = regexp.MustCompile(`\bwe (?:never|always|don't|do not|only) (?:use|write|add|put|import|commit|run|deploy|merge|push|ship)\b`)
-	enNeverLiked      = regexp.MustCompile(`\bi(?:'ve| have)? never (?:liked|enjoyed|cared for)\s+\S|\bi(?:'m| am|’m) an? [a-z-]+ (?:girl|guy|person|lover|kind of person)\b`)
-	enClauseStart     = regexp.MustCompile(`^(?:the|we|we're|our|it|it's|there|they|he|she|you|your)\b`)
-	enWeUse           = regexp.MustCompile(`^(?:(?:btw|fwiw|fyi|so|also)[,:]?\s+)?we(?:'re| are)? (?:use|using|run|deploy (?:on|to)|host on|build with|are on)\s+(\S+)`)
-	enInstructionWord = regexp.MustCompile(`^(?:please|don't|don’t|do|always|never|you|ask|use|write|reply|answer)$`)
-	enNotInstruction  = regexp.MustCompile(`^(?:it|it's|this|that|these|those|we|we're|i|i'm|i'll|the|there|they|he|she|my|our|your)$`)
-	enLastingWhen     = regexp.MustCompile(`\b(?:before you|whenever|each time|every time|when you)\b`)
-	enDietNot         = regexp.MustCompile(`^(?:right now|now|today|tonight|yet|anything|much|that|this|it|before|after|until|while|and|or|but|when|at|in|on|during|so|too)\b`)
-	enDemonstrative   = regexp.MustCompile(`^(?:that|this|these|those|it|them|him|her)\b`)
-	enBadObject       = regexp.MustCompile(`^(?:not|the|it|this|that|these|those|them|you|your|how|what|when|where|the way|the idea|the answer|the code|the solution|the result|the results|the output|waiting|being|having|dealing|doing|to know|to hear|to see|the same|a lot|a bit|lots|too|some|any|one|ones|both|neither|nothing|everything|anything)\b`)
-	enHedge           = regexp.MustCompile(`\b(?:not sure|i'm not saying|i am not saying|just curious|i guess|maybe|perhaps|probably|i might|i may|i wish|if i were|if i was|would i|i would)\b`)
-	enHypo            = regexp.MustCompile(`^(?:(?:and|but|so|ok|okay)[,]?\s+)?(?:if|suppose|supposing|imagine|assuming|assume|let's say|say|what if|hypothetically|in case|unless|when i|when we)\b`)
-	enQuestion        = regexp.MustCompile(`^(?:what|why|how|when|where|which|who|whom|whose|can|could|would|will|should|shall|does|did|is|are|was|were|has|have|any|isn't|aren't|do you|do we|do i)\b`)
-	enSarcasm         = regexp.MustCompile(`^(?:lol|lmao|haha|yeah right|oh sure|sure,|oh great|great,|wow,)|\*[a-z]+\*|/s$|🙄|🙃|😒|\byeah right\b`)
-	enThird           = regexp.MustCompile(`^(?:my|our|his|her|their) (?:colleague|coworker|co-worker|friend|wife|husband|partner|boss|manager|brother|sister|mother|mom|mum|father|dad|son|daughter|team|kid|kids|roommate|client|teacher|girlfriend|boyfriend)|^(?:he|she|they|someone|somebody|people|everyone)\b`)
+	enStack           = text.Lazy(`^(?:(?:btw|fwiw|so|also)[,]?\s+)?(?:my|our) (?:stack|tech stack|setup|toolchain|dev setup|editor setup) is\s+\S`)
+	enHousehold       = text.Lazy(`^(?:(?:btw|fwiw|so|also|oh)[,]?\s+)?my (?:dog|cat|pet|puppy|kitten|parrot|horse|son|daughter|kid|wife|husband|partner|girlfriend|boyfriend)(?:'s name is| is called| is named| is)\s+([a-z][a-z'-]+)\b`)
+	enHabit           = text.Lazy(`\bi (?:mostly|mainly|usually|often|always|only|generally|normally)\s+(?:listen to|watch|read|play|drink|eat|cook|ride|wear|drive|take|run|work on|code on|develop on|deploy to|build on|test on)\s+\S`)
+	enTeamUses        = text.Lazy(`^(?:(?:btw|fwiw|fyi|so|also)[,:]?\s+)?(?:my|our) (?:team|company|org|group|shop|lab|department|startup) (?:uses|runs on|is on|works with|deploys (?:on|to)|builds with)\s+\S`)
+	enImperDurable    = text.Lazy(enLead + `(?:use|write|put|keep|add|prefer|format|name|run|wrap|reply|answer|respond|give me|show me|document|test|comment)\b.*(?:,\s*(?:always|every time|everywhere|by default|at all times)\b|\b(?:every time|by default|at all times)[.!]?$)`)
+	enWhenYou         = text.Lazy(`^(?:when|whenever) you [^,]{1,60},\s*(?:please\s+)?(?:always|never|don't|don’t|do not)\b|^whenever you [^,]{1,60},\s*(?:please\s+)?([a-z]+)\b`)
+	enLangAnswer      = text.Lazy(enLead + `(?:always\s+)?(?:answer|reply|respond|write|talk)(?: to me)? in (english|chinese|mandarin|french|german|spanish|japanese|korean|italian|portuguese)\b`)
+	enLessMore        = text.Lazy(enLead + `(?:be\s+)?(?:less|more)\s+(verbose|wordy|formal|casual|detailed|concise|chatty|technical)\b`)
+	enBigFan          = text.Lazy(`^(?:(?:also|and|oh)[,]?\s+)?(?:a\s+)?(?:huge|big|massive|long-time|lifelong) fan of\s+\S`)
+	enProject         = text.Lazy(`\bi(?:'m| am|’m) (?:working on|building|writing|maintaining|developing) (?:a|an|my)\s+[^,.;]{0,40}?\b(?:called|named)\s+\S`)
+	enStatus          = text.Lazy(`\bi(?:'m| am|’m) (?:now )?(retired|semi-retired|unemployed|between jobs|self-employed|on parental leave|on sabbatical|a stay-at-home (?:mom|dad|parent))\b`)
+	enTeach           = text.Lazy(`\bi (?:teach|lecture in|lecture on)\s+((?:[a-z][a-z-]*)(?:\s[a-z-]+){0,3}?)(?:\s+(?:at|in)\s|[,.;!]|$)`)
+	enTeachNot        = text.Lazy(`^(?:myself|yourself|themselves|them|him|her|it|my |our |the kids|kids)`)
+	enNoteWe          = text.Lazy(`^(?:please\s+)?note that ((?:we (?:use|pin|deploy|run|have|don't|never|always|only|keep|target|require|need|are|host|ship)|our [a-z-]+(?: [a-z-]+)? (?:is|are|uses|runs|lives))\b)`)
+	enConvention      = text.Lazy(`\b(?:keep|follow|stick to|respect|stick with)\s+(?:that|this|the|our)\s+(?:convention|pattern|layout|structure|naming|style)\b`)
+	enComplaint       = text.Lazy(`\b(?:you|the agent|the assistant|my (?:previous|last|old) (?:agent|assistant)|the (?:previous|last) (?:agent|assistant)) (?:kept|keep|keeps|always)\b.*\b(?:don't|don’t|do not|stop)\b`)
+	enUseWide         = text.Lazy(`\bi (?:use|enable|turn on|keep)\s+[a-z][\w.+#-]*(?:\s+[a-z][\w.+#-]*)?\s+(?:everywhere|in all my|in every|always)\b`)
+	enPoliteStop      = text.Lazy(`^(?:could|can|would|will) you (?:please )?(?:stop|quit)\s+\S`)
+	enWeConvention    = text.Lazy(`\bwe (?:never|always|don't|do not|only) (?:use|write|add|put|import|commit|run|deploy|merge|push|ship)\b`)
+	enNeverLiked      = text.Lazy(`\bi(?:'ve| have)? never (?:liked|enjoyed|cared for)\s+\S|\bi(?:'m| am|’m) an? [a-z-]+ (?:girl|guy|person|lover|kind of person)\b`)
+	enClauseStart     = text.Lazy(`^(?:the|we|we're|our|it|it's|there|they|he|she|you|your)\b`)
+	enWeUse           = text.Lazy(`^(?:(?:btw|fwiw|fyi|so|also)[,:]?\s+)?we(?:'re| are)? (?:use|using|run|deploy (?:on|to)|host on|build with|are on)\s+(\S+)`)
+	enInstructionWord = text.Lazy(`^(?:please|don't|don’t|do|always|never|you|ask|use|write|reply|answer)$`)
+	enNotInstruction  = text.Lazy(`^(?:it|it's|this|that|these|those|we|we're|i|i'm|i'll|the|there|they|he|she|my|our|your)$`)
+	enLastingWhen     = text.Lazy(`\b(?:before you|whenever|each time|every time|when you)\b`)
+	enDietNot         = text.Lazy(`^(?:right now|now|today|tonight|yet|anything|much|that|this|it|before|after|until|while|and|or|but|when|at|in|on|during|so|too)\b`)
+	enDemonstrative   = text.Lazy(`^(?:that|this|these|those|it|them|him|her)\b`)
+	enBadObject       = text.Lazy(`^(?:not|the|it|this|that|these|those|them|you|your|how|what|when|where|the way|the idea|the answer|the code|the solution|the result|the results|the output|waiting|being|having|dealing|doing|to know|to hear|to see|the same|a lot|a bit|lots|too|some|any|one|ones|both|neither|nothing|everything|anything)\b`)
+	enHedge           = text.Lazy(`\b(?:not sure|i'm not saying|i am not saying|just curious|i guess|maybe|perhaps|probably|i might|i may|i wish|if i were|if i was|would i|i would)\b`)
+	enHypo            = text.Lazy(`^(?:(?:and|but|so|ok|okay)[,]?\s+)?(?:if|suppose|supposing|imagine|assuming|assume|let's say|say|what if|hypothetically|in case|unless|when i|when we)\b`)
+	enQuestion        = text.Lazy(`^(?:what|why|how|when|where|which|who|whom|whose|can|could|would|will|should|shall|does|did|is|are|was|were|has|have|any|isn't|aren't|do you|do we|do i)\b`)
+	enSarcasm         = text.Lazy(`^(?:lol|lmao|haha|yeah right|oh sure|sure,|oh great|great,|wow,)|\*[a-z]+\*|/s$|🙄|🙃|😒|\byeah right\b`)
+	enThird           = text.Lazy(`^(?:my|our|his|her|their) (?:colleague|coworker|co-worker|friend|wife|husband|partner|boss|manager|brother|sister|mother|mom|mum|father|dad|son|daughter|team|kid|kids|roommate|client|teacher|girlfriend|boyfriend)|^(?:he|she|they|someone|somebody|people|everyone)\b`)
 	enOutroEnd        = []string{" so ", " because ", " but ", " which ", " since ", " and i ", " when ", " though ", " although ", " unless ", " if "}
 	nameStop          = map[string]bool{"not": true, "sure": true, "going": true, "so": true, "just": true, "also": true, "really": true, "here": true, "back": true, "done": true, "fine": true, "ok": true, "okay": true, "sorry": true, "glad": true, "happy": true, "still": true, "trying": true, "working": true, "using": true, "new": true, "good": true, "afraid": true, "aware": true, "pretty": true, "very": true, "on": true, "in": true, "at": true, "from": true, "based": true, "currently": true, "a": true, "an": true, "the": true, "english": true, "american": true, "british": true, "chinese": true, "german": true, "french": true, "italian": true, "spanish": true, "japanese": true, "indian": true, "canadian": true, "dutch": true, "swiss": true, "irish": true, "australian": true, "korean": true, "brazilian": true, "russian": true, "polish": true, "vegetarian": true, "vegan": true, "allergic": true, "learning": true, "tired": true, "busy": true, "confused": true, "stuck": true, "ready": true, "curious": true, "wondering": true, "thinking": true}
 )
@@ -307,13 +308,13 @@ func enIdentityRule(s *sentence, ps *profile) (finding, bool) {
 }
 
 var enIndustries = []struct {
-	re       *regexp.Regexp
+	re       *text.Regexp
 	industry string
 }{
-	{regexp.MustCompile(`\bfintechs?\b`), "fintech"}, {regexp.MustCompile(`\bbanks?\b`), "banking"}, {regexp.MustCompile(`\bhospitals?\b`), "healthcare"}, {regexp.MustCompile(`\bclinics?\b`), "healthcare"},
-	{regexp.MustCompile(`\bweb agenc(?:y|ies)\b`), "web agency"}, {regexp.MustCompile(`\bagenc(?:y|ies)\b`), "agency"}, {regexp.MustCompile(`\bgames?\b`), "games"}, {regexp.MustCompile(`\bschools?\b`), "education"},
-	{regexp.MustCompile(`\buniversit(?:y|ies)\b`), "education"}, {regexp.MustCompile(`\be-commerce\b`), "e-commerce"}, {regexp.MustCompile(`\becommerce\b`), "e-commerce"},
-	{regexp.MustCompile(`\binsurance\b`), "insurance"}, {regexp.MustCompile(`\bstartups?\b`), "startup"}, {regexp.MustCompile(`\brestaurants?\b`), "hospitality"},
+	{text.Lazy(`\bfintechs?\b`), "fintech"}, {text.Lazy(`\bbanks?\b`), "banking"}, {text.Lazy(`\bhospitals?\b`), "healthcare"}, {text.Lazy(`\bclinics?\b`), "healthcare"},
+	{text.Lazy(`\bweb agenc(?:y|ies)\b`), "web agency"}, {text.Lazy(`\bagenc(?:y|ies)\b`), "agency"}, {text.Lazy(`\bgames?\b`), "games"}, {text.Lazy(`\bschools?\b`), "education"},
+	{text.Lazy(`\buniversit(?:y|ies)\b`), "education"}, {text.Lazy(`\be-commerce\b`), "e-commerce"}, {text.Lazy(`\becommerce\b`), "e-commerce"},
+	{text.Lazy(`\binsurance\b`), "insurance"}, {text.Lazy(`\bstartups?\b`), "startup"}, {text.Lazy(`\brestaurants?\b`), "hospitality"},
 }
 
 func enIndustry(l, orig string, ps *profile) {
@@ -328,7 +329,7 @@ func enIndustry(l, orig string, ps *profile) {
 func enDietRule(s *sentence, _ *profile) (finding, bool) {
 	l := s.lower
 	var m []int
-	for _, re := range []*regexp.Regexp{enDiet, enAllergy, enCant, enOnly} {
+	for _, re := range []*text.Regexp{enDiet, enAllergy, enCant, enOnly} {
 		if m = re.FindStringIndex(l); m != nil {
 			break
 		}

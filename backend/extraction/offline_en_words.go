@@ -1,18 +1,19 @@
 package extraction
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"engram/backend/text"
 )
 
 // English word helpers shared by the English rules: phrase ends, capitals, verb forms and the
 // first-to-third-person rewrite of titles.
 
 var (
-	enThirdLead = regexp.MustCompile(`^(?i:i(?:'m|’m| am)|i(?:'ve|’ve| have)|i (?:don't|don’t|do not|dont)|i (?:can't|can’t|cannot|can not)|i (?:never|only|also|still|really|mostly|mainly|usually|always|primarily|generally|strongly|definitely|absolutely|just|now|exclusively|daily)|i)\b\s*`)
-	enChatTail  = regexp.MustCompile(`(?i)\s+(?:lol|lmao|haha|hehe|xd|:\)|:d|tbh|honestly)$`)
+	enThirdLead = text.Lazy(`^(?i:i(?:'m|’m| am)|i(?:'ve|’ve| have)|i (?:don't|don’t|do not|dont)|i (?:can't|can’t|cannot|can not)|i (?:never|only|also|still|really|mostly|mainly|usually|always|primarily|generally|strongly|definitely|absolutely|just|now|exclusively|daily)|i)\b\s*`)
+	enChatTail  = text.Lazy(`(?i)\s+(?:lol|lmao|haha|hehe|xd|:\)|:d|tbh|honestly)$`)
 	enThirdMap  = map[string]string{"i'm": "Is", "i’m": "Is", "i am": "Is", "i've": "Has", "i’ve": "Has", "i have": "Has",
 		"i don't": "Doesn't", "i don’t": "Doesn't", "i do not": "Does not", "i dont": "Doesn't",
 		"i can't": "Can't", "i can’t": "Can't", "i cannot": "Cannot", "i can not": "Cannot"}

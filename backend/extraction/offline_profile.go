@@ -1,9 +1,10 @@
 package extraction
 
 import (
-	"regexp"
 	"sort"
 	"strings"
+
+	"engram/backend/text"
 )
 
 // profile collects the profile signals of one message (ZCLAW's user profile: role, industry,
@@ -63,7 +64,7 @@ var tools = func() map[string]string {
 	return m
 }()
 
-var toolWord = regexp.MustCompile(`[a-z][a-z0-9+#.]*(?: (?:code|boot|studio|actions))?`)
+var toolWord = text.Lazy(`[a-z][a-z0-9+#.]*(?: (?:code|boot|studio|actions))?`)
 
 // isTool reports whether w (any case, trailing punctuation ignored) is a known tool.
 func isTool(w string) bool {

@@ -1,13 +1,13 @@
 package extraction
 
 import (
-	"regexp"
 	"sort"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"engram/backend/memory"
+	"engram/backend/text"
 )
 
 // ProfileEntry is one thing the profile says, with the memory that says it.
@@ -56,11 +56,11 @@ const (
 )
 
 // signalLine is one line of the person-profile body: "- kind: value".
-var signalLine = regexp.MustCompile(`^\s*[-*]\s*([a-z_]+)\s*[:：]\s*(.+?)\s*$`)
+var signalLine = text.Lazy(`^\s*[-*]\s*([a-z_]+)\s*[:：]\s*(.+?)\s*$`)
 
 // experience labels in the bodies the offline extractor and models write (English, Chinese,
 // with or without bold).
-var expLabel = regexp.MustCompile(`(?i)^\s*[-*]?\s*\**\s*(pain|problem|solution|fix|outcome|result|痛点|问题|解决|方案|结果)\s*\**\s*[:：]\s*\**\s*(.+)$`)
+var expLabel = text.Lazy(`(?i)^\s*[-*]?\s*\**\s*(pain|problem|solution|fix|outcome|result|痛点|问题|解决|方案|结果)\s*\**\s*[:：]\s*\**\s*(.+)$`)
 
 // DeriveProfile builds the profile from global memories (live ones; archived are the
 // caller's to leave out). Topic signals older than profileTopicDays are left out: a topic is

@@ -1,17 +1,17 @@
 package extraction
 
 import (
-	"regexp"
 	"strings"
 	"unicode/utf8"
 
 	"engram/backend/memory"
+	"engram/backend/text"
 )
 
 // MaxRelations bounds the relations one item may carry.
 const MaxRelations = 16
 
-var relationRE = regexp.MustCompile(`^[a-z][a-z0-9_]{0,47}$`)
+var relationRE = text.Lazy(`^[a-z][a-z0-9_]{0,47}$`)
 
 // entityName cleans a relation's subject or object: one line, no brackets, pipes or # (which
 // would end the link early or start a heading), at most 120 characters; "" when nothing usable is left.

@@ -1,7 +1,6 @@
 package recall
 
 import (
-	"regexp"
 	"strings"
 	"time"
 
@@ -57,12 +56,12 @@ type Analysis struct {
 }
 
 var (
-	reCode       = regexp.MustCompile("`|\\b[a-z]+[A-Z][A-Za-z]*\\b|\\b[a-z0-9]+_[a-z0-9_]+\\b|\\.(go|py|ts|js|rs|java|c|h|cpp|rb|sh|sql|yaml|yml|json|toml|md)\\b|::|->|\\(\\)|(?i)\\b(func|function|method|class|struct|compile|compiler|stack ?trace|exception|traceback|segfault|api|sdk|regex|bug|debug|refactor|repo|git|commit|branch)\\b|代码|函数|报错|编译|接口|变量|调试|仓库|提交")
-	reExperience = regexp.MustCompile(`(?i)\b(how did (i|we) (fix|solve|handle|get)|last time|lessons?|learned|mistakes?|problems?|issues?|solutions?|workaround|fixed|solved|went wrong|pitfalls?|troubleshoot\w*)\b|经验|教训|上次|踩坑|解决|问题|故障|排查|复盘`)
-	rePreference = regexp.MustCompile(`(?i)\b(prefers?|preferred|preferences?|favou?rites?|likes?|liked|love[sd]?|hates?|hated|dislikes?|enjoys?|enjoyed|fan of|into)\b|喜欢|偏好|爱好|喜爱|最爱|讨厌|习惯|口味|爱吃|爱喝`)
-	reKnowledge  = regexp.MustCompile(`(?i)^\s*(what (is|are|does)|how (to|do|does|can)|explain|define|describe|why (is|are|does))\b|是什么|什么是|怎么|如何|为什么|原理|定义|介绍`)
-	reIdentity   = regexp.MustCompile(`(?i)\b(who am i|who i am|my name|about me|about myself|know about me|my profile|my background|what am i called|introduce me)\b|我是谁|我叫什么|我的名字|关于我|了解我|我的资料|我的身份|我的背景|介绍一下我`)
-	reTimeQ      = regexp.MustCompile(`(?i)^\s*(when|since when|what time|what date|what day|which day|which year|which month|how long|how many (days|weeks|months|years))\b|\bwhen (did|was|were|is|will|do|does)\b|什么时候|何时|哪天|哪一天|多久|多长时间|几号|几月|哪年|哪一年|哪个月|什么日子`)
+	reCode       = text.Lazy("`|\\b[a-z]+[A-Z][A-Za-z]*\\b|\\b[a-z0-9]+_[a-z0-9_]+\\b|\\.(go|py|ts|js|rs|java|c|h|cpp|rb|sh|sql|yaml|yml|json|toml|md)\\b|::|->|\\(\\)|(?i)\\b(func|function|method|class|struct|compile|compiler|stack ?trace|exception|traceback|segfault|api|sdk|regex|bug|debug|refactor|repo|git|commit|branch)\\b|代码|函数|报错|编译|接口|变量|调试|仓库|提交")
+	reExperience = text.Lazy(`(?i)\b(how did (i|we) (fix|solve|handle|get)|last time|lessons?|learned|mistakes?|problems?|issues?|solutions?|workaround|fixed|solved|went wrong|pitfalls?|troubleshoot\w*)\b|经验|教训|上次|踩坑|解决|问题|故障|排查|复盘`)
+	rePreference = text.Lazy(`(?i)\b(prefers?|preferred|preferences?|favou?rites?|likes?|liked|love[sd]?|hates?|hated|dislikes?|enjoys?|enjoyed|fan of|into)\b|喜欢|偏好|爱好|喜爱|最爱|讨厌|习惯|口味|爱吃|爱喝`)
+	reKnowledge  = text.Lazy(`(?i)^\s*(what (is|are|does)|how (to|do|does|can)|explain|define|describe|why (is|are|does))\b|是什么|什么是|怎么|如何|为什么|原理|定义|介绍`)
+	reIdentity   = text.Lazy(`(?i)\b(who am i|who i am|my name|about me|about myself|know about me|my profile|my background|what am i called|introduce me)\b|我是谁|我叫什么|我的名字|关于我|了解我|我的资料|我的身份|我的背景|介绍一下我`)
+	reTimeQ      = text.Lazy(`(?i)^\s*(when|since when|what time|what date|what day|which day|which year|which month|how long|how many (days|weeks|months|years))\b|\bwhen (did|was|were|is|will|do|does)\b|什么时候|何时|哪天|哪一天|多久|多长时间|几号|几月|哪年|哪一年|哪个月|什么日子`)
 )
 
 // maxExpansions bounds the expansion terms of one query.
@@ -281,7 +280,7 @@ var (
 	timeUnits      = setOf(`day days week weeks month months year years`)
 	cjkTimeMarkers = []string{"昨天", "今天", "明天", "前天", "上周", "下周", "本周", "这周", "上个月", "下个月", "这个月",
 		"去年", "今年", "明年", "前年", "最近", "以前", "之前", "星期", "周末", "天前", "周前", "月前", "年前"}
-	reCJKDate = regexp.MustCompile(`\d+\s*[年月日号]`)
+	reCJKDate = text.Lazy(`\d+\s*[年月日号]`)
 )
 
 func setOf(words string) map[string]bool {

@@ -1,12 +1,12 @@
 package recall
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
 	"engram/backend/memory"
+	"engram/backend/text"
 )
 
 // TimeRange is the period a time expression in a query names.
@@ -53,33 +53,33 @@ func (r *TimeRange) Near(t time.Time, slack time.Duration, loc *time.Location) b
 const monthAlt = `(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)`
 
 var (
-	reISODate   = regexp.MustCompile(`\b(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})\b`)
-	reDayMonthY = regexp.MustCompile(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?` + monthAlt + `\.?,?\s+(\d{4})\b`)
-	reMonthDayY = regexp.MustCompile(`(?i)\b` + monthAlt + `\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b`)
-	reMonthYear = regexp.MustCompile(`(?i)\b` + monthAlt + `\.?,?\s+(?:of\s+)?(\d{4})\b`)
-	reYear      = regexp.MustCompile(`(?i)\b(?:in|during|since|of|from|year|before|after)\s+((?:19|20)\d\d)\b|\b((?:19|20)\d\d)\s*$`)
-	reMonthOnly = regexp.MustCompile(`(?i)\b(?:in|during|since|last|this|early|late|mid)[\s-]+(january|february|march|april|may|june|july|august|september|october|november|december)\b`)
+	reISODate   = text.Lazy(`\b(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})\b`)
+	reDayMonthY = text.Lazy(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?` + monthAlt + `\.?,?\s+(\d{4})\b`)
+	reMonthDayY = text.Lazy(`(?i)\b` + monthAlt + `\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b`)
+	reMonthYear = text.Lazy(`(?i)\b` + monthAlt + `\.?,?\s+(?:of\s+)?(\d{4})\b`)
+	reYear      = text.Lazy(`(?i)\b(?:in|during|since|of|from|year|before|after)\s+((?:19|20)\d\d)\b|\b((?:19|20)\d\d)\s*$`)
+	reMonthOnly = text.Lazy(`(?i)\b(?:in|during|since|last|this|early|late|mid)[\s-]+(january|february|march|april|may|june|july|august|september|october|november|december)\b`)
 
-	reToday     = regexp.MustCompile(`(?i)\b(today|tonight|this (morning|afternoon|evening))\b`)
-	reYesterday = regexp.MustCompile(`(?i)\b(yesterday|last night)\b`)
-	reDayBefore = regexp.MustCompile(`(?i)\bthe day before yesterday\b`)
-	reThisUnit  = regexp.MustCompile(`(?i)\bthis (week|month|year)\b`)
-	reLastUnit  = regexp.MustCompile(`(?i)\b(last|previous|past) (week|month|year)\b`)
-	reLastWkEnd = regexp.MustCompile(`(?i)\blast weekend\b`)
-	reLastN     = regexp.MustCompile(`(?i)\b(?:last|past|previous) (\d+|two|three|four|five|six|seven|eight|nine|ten|few|couple of) (days?|weeks?|months?|years?)\b`)
-	reNAgo      = regexp.MustCompile(`(?i)\b(\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple of) (days?|weeks?|months?|years?) ago\b`)
-	reLastWday  = regexp.MustCompile(`(?i)\blast (monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b`)
+	reToday     = text.Lazy(`(?i)\b(today|tonight|this (morning|afternoon|evening))\b`)
+	reYesterday = text.Lazy(`(?i)\b(yesterday|last night)\b`)
+	reDayBefore = text.Lazy(`(?i)\bthe day before yesterday\b`)
+	reThisUnit  = text.Lazy(`(?i)\bthis (week|month|year)\b`)
+	reLastUnit  = text.Lazy(`(?i)\b(last|previous|past) (week|month|year)\b`)
+	reLastWkEnd = text.Lazy(`(?i)\blast weekend\b`)
+	reLastN     = text.Lazy(`(?i)\b(?:last|past|previous) (\d+|two|three|four|five|six|seven|eight|nine|ten|few|couple of) (days?|weeks?|months?|years?)\b`)
+	reNAgo      = text.Lazy(`(?i)\b(\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple of) (days?|weeks?|months?|years?) ago\b`)
+	reLastWday  = text.Lazy(`(?i)\blast (monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b`)
 
-	reZHYMD      = regexp.MustCompile(`(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]`)
-	reZHYM       = regexp.MustCompile(`(\d{4})\s*年\s*(\d{1,2})\s*月`)
-	reZHMD       = regexp.MustCompile(`(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]`)
-	reZHY        = regexp.MustCompile(`(\d{4})\s*年`)
-	reZHMonth    = regexp.MustCompile(`([一二三四五六七八九十]{1,3}|\d{1,2})\s*月份?`)
-	reZHRecentN  = regexp.MustCompile(`(?:最近|过去|近)\s*([0-9一二两三四五六七八九十几]+)\s*(天|日|周|个星期|星期|个月|月|年)`)
-	reZHNAgo     = regexp.MustCompile(`([0-9一二两三四五六七八九十几]+)\s*(天|日|周|个星期|星期|个月|年)(?:前|之前|以前)`)
-	reZHLastWE   = regexp.MustCompile(`上(?:个)?周末`)
-	reZHLastWeek = regexp.MustCompile(`上(?:个)?(?:周|星期|礼拜)`)
-	reZHThisWeek = regexp.MustCompile(`(?:本|这)(?:个)?(?:周|星期|礼拜)`)
+	reZHYMD      = text.Lazy(`(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]`)
+	reZHYM       = text.Lazy(`(\d{4})\s*年\s*(\d{1,2})\s*月`)
+	reZHMD       = text.Lazy(`(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]`)
+	reZHY        = text.Lazy(`(\d{4})\s*年`)
+	reZHMonth    = text.Lazy(`([一二三四五六七八九十]{1,3}|\d{1,2})\s*月份?`)
+	reZHRecentN  = text.Lazy(`(?:最近|过去|近)\s*([0-9一二两三四五六七八九十几]+)\s*(天|日|周|个星期|星期|个月|月|年)`)
+	reZHNAgo     = text.Lazy(`([0-9一二两三四五六七八九十几]+)\s*(天|日|周|个星期|星期|个月|年)(?:前|之前|以前)`)
+	reZHLastWE   = text.Lazy(`上(?:个)?周末`)
+	reZHLastWeek = text.Lazy(`上(?:个)?(?:周|星期|礼拜)`)
+	reZHThisWeek = text.Lazy(`(?:本|这)(?:个)?(?:周|星期|礼拜)`)
 )
 
 var monthNames = map[string]int{"jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6, "jul": 7, "aug": 8,
@@ -199,7 +199,7 @@ func ParseTime(q string, now time.Time, loc *time.Location, code bool) *TimeRang
 // timePattern is one kind of time expression: a regular expression (or literal words) and how
 // its match reads as a period.
 type timePattern struct {
-	re *regexp.Regexp
+	re *text.Regexp
 	// words match literally when re is nil; the expression reported is the first of them.
 	words []string
 	// prose patterns are skipped in code queries.

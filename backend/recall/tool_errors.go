@@ -4,17 +4,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"engram/backend/memory"
+	"engram/backend/text"
 )
 
 func candidateOf(m *memory.Memory) Candidate {
 	return Candidate{ID: m.ID, Slug: m.Slug, Title: m.Title, Scope: m.Scope, Type: m.Type, Workdir: m.Workdir}
 }
 
-var reSlugWords = regexp.MustCompile(`[-_]+`)
+var reSlugWords = text.Lazy(`[-_]+`)
 
 // notFound builds the not_found error: entries whose slug or title resemble the reference are
 // offered, and the next call retries with the best of them (or searches). Candidates come only
@@ -110,7 +110,7 @@ func deref(p *string) string {
 	return *p
 }
 
-var reNonSlug = regexp.MustCompile(`[^a-z0-9]+`)
+var reNonSlug = text.Lazy(`[^a-z0-9]+`)
 
 // Slugify turns a title into a valid slug ("" when nothing usable is left).
 func Slugify(s string) string {

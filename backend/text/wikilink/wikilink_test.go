@@ -2,6 +2,7 @@ package wikilink
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -114,5 +115,39 @@ func TestRewriteAndDrop(t *testing.T) {
 	dropped := DropRelations(want, func(r Relation) bool { return r.Type == "knows" })
 	if dropped != "Met [[Robert|Bobby]] and [[Robert]].\n`[[Bob]]` stays\n```\n[[Bob]]\n```\n- uses [[Go]]" {
 		t.Fatalf("DropRelations = %q", dropped)
+	}
+}
+
+// TestRelationLengths: a relation type of up to 64 runes and a target type of up to 32 make a
+// relation line; one rune more and the line is prose with mentions (Chinese counts by rune).
+func TestRelationLengths(t *testing.T) {
+	long := func(r string, n int) string { return strings.Repeat(r, n) }
+	for _, tc := range []struct {
+		name, line string
+		rel        bool
+	}{
+		{"type of 64", "- " + long("a", 64) + " [[Bob]]", true},
+		{"type of 65", "- " + long("a", 65) + " [[Bob]]", false},
+		{"chinese type of 64", "- " + long("认", 64) + " [[Bob]]", true},
+		{"chinese type of 65", "- " + long("认", 65) + " [[Bob]]", false},
+		{"pair, type of 65", "- [[Ann]] " + long("b", 65) + " [[Bob]]", false},
+		{"target type of 32", "- knows [[Bob]] #" + long("p", 32), true},
+		{"target type of 33", "- knows [[Bob]] #" + long("p", 33), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := Parse(tc.line)
+			if got := len(p.Relations) == 1; got != tc.rel {
+				t.Fatalf("relation = %v, want %v (%+v)", got, tc.rel, p)
+			}
+			if len(p.Links) == 0 {
+				t.Fatalf("the link is a mention either way: %+v", p)
+			}
+		})
+	}
+	if l, ok := Format("", long("a", 65), "Bob", ""); !ok || l != "- "+long("a", 64)+" [[Bob]]" {
+		t.Fatalf("Format cuts a relation type to 64 runes: %q %v", l, ok)
+	}
+	if l, ok := Format("", "knows", "Bob", long("p", 33)); !ok || strings.Contains(l, "#") {
+		t.Fatalf("Format with a 33-rune target type: %q %v", l, ok)
 	}
 }
