@@ -87,7 +87,7 @@ async function main() {
   }
   const worst = [...WORDS, ...WORDS.map((w) => w.slice(0, 3))].map((q, i) => [q, lat[i]]).sort((a, b) => b[1] - a[1]).slice(0, 3)
   console.log(`bench list: slowest queries: ${worst.map(([q, v]) => `${q} ${ms(v)}`).join(', ')}`)
-  console.log(`bench list: keystroke-to-results in search (${lat.length} queries, 120 ms typing pause included): p50 ${ms(pct(lat, 50))}, p95 ${ms(pct(lat, 95))}`)
+  console.log(`bench list: keystroke-to-results in search (${lat.length} queries, 80 ms typing pause included): p50 ${ms(pct(lat, 50))}, p95 ${ms(pct(lat, 95))}`)
   const rows = await page.locator('.list-pane .item').count()
   console.log(`bench list: rows in the DOM at ${COUNT} memories: ${rows}`)
   raw.close()
