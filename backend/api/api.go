@@ -190,6 +190,7 @@ func (a *API) table() []Method {
 		method("memory.list", a.Memory.List, ro),
 		method("memory.read", a.Memory.Read, ro),
 		method("memory.search", a.Memory.Search, ro),
+		method("memory.find", a.Memory.Find, ro),
 		method("memory.history", a.Memory.History, ro),
 		method("memory.problems", a.Memory.Problems, ro),
 		method("memory.export", a.Memory.Export, ro),

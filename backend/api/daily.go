@@ -97,10 +97,13 @@ func (s *DailyService) Read(p DayParams) (DayResult, error) {
 		}
 		return DayResult{}, s.a.fail(err)
 	}
-	out.Memory, out.HTML, out.Bytes, out.Archived = m, RenderMarkdown(m.Body), dayBytes(m), m.Archived
+	// [[links]] in a day read as in the reader: to the memory of that slug or title, else to
+	// the entity of that name.
+	from := memory.LinkFrom{Scope: m.Scope, ScopeKey: m.ScopeKey()}
+	out.Memory, out.HTML, out.Bytes, out.Archived = m, s.a.renderLinkedFrom(m.Body, from), dayBytes(m), m.Archived
 	for _, e := range memory.DailyEntries(m.Body) {
 		out.Entries = append(out.Entries, DayEntry{Time: e.Time, Author: e.Author, AuthorKind: e.AuthorKind,
-			Text: e.Text, HTML: RenderMarkdown(e.Text)})
+			Text: e.Text, HTML: s.a.renderLinkedFrom(e.Text, from)})
 	}
 	return out, nil
 }

@@ -14,10 +14,17 @@ import (
 // other name links to the entity of that name (the graph view). A failed lookup renders every
 // link as an entity link rather than failing the read.
 func (a *API) renderLinked(m *memory.Memory) string {
-	src := []byte(m.Body)
+	return a.renderLinkedFrom(m.Body, memory.LinkFrom{Scope: m.Scope, ScopeKey: m.ScopeKey()})
+}
+
+// renderLinkedFrom renders Markdown written in from's scope instance with its `[[links]]`
+// resolved as renderLinked does: the reader renders a memory's body with it, the Journal a
+// day and each of its entries, so a link reads the same wherever it is written.
+func (a *API) renderLinkedFrom(body string, from memory.LinkFrom) string {
+	src := []byte(body)
 	doc := markdown.Parser().Parse(text.NewReader(src))
 	if links := wikilink.Links(doc); len(links) > 0 {
-		ids, err := a.deps.Store.ResolveLinks(a.ctx, memory.LinkFrom{Scope: m.Scope, ScopeKey: m.ScopeKey()}, wikilink.Targets(links))
+		ids, err := a.deps.Store.ResolveLinks(a.ctx, from, wikilink.Targets(links))
 		if err == nil {
 			for _, l := range links {
 				l.MemoryID = ids[l.Target]

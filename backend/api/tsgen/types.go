@@ -52,6 +52,8 @@ var sections = []section{
 		{"SearchParams", t[api.SearchParams](), "", ""},
 		{"SearchHit", t[api.SearchHit](), "", ""},
 		{"SearchResult", t[api.SearchResult](), "", ""},
+		{"FindParams", t[api.FindParams](), "The list's search as you type (memory.find).", ""},
+		{"FindResult", t[api.FindResult](), "", ""},
 		{"WriteParams", t[api.WriteParams](), "", ""},
 		{"UpdateParams", t[api.UpdateParams](), "", ""},
 		{"Warning", t[api.Warning](), "A non-fatal note on an item (i18n key warning.<code>).", ""},

@@ -275,3 +275,8 @@ export const journalSearch = (p: DaySearchParams) => call<DaySearchResult>('dail
 export const agentChoices = () => call<AgentChoices>('agentView.choices')
 /** The Memory Index and build_context the chosen agent would receive in the chosen project. */
 export const agentPreview = (p: AgentPreviewParams) => call<AgentPreview>('agentView.preview', p)
+// ---- list search
+import type { FindParams, FindResult } from './types'
+
+/** The memory list's search as you type: one bounded lexical query, paged (memory.find). */
+export const findMemories = (p: FindParams) => call<FindResult>('memory.find', p)

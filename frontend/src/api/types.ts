@@ -204,6 +204,25 @@ export interface SearchResult {
   hits: SearchHit[]
 }
 
+/** The list's search as you type (memory.find). */
+export interface FindParams {
+  query: string
+  scope?: Scope
+  workdir?: string
+  agent?: string
+  type?: MemoryType
+  reviewed?: boolean | null
+  archived?: boolean
+  limit?: number
+  offset?: number
+}
+
+export interface FindResult {
+  items: MemorySummary[] | null
+  total: number
+  more: boolean
+}
+
 export interface WriteParams {
   scope: Scope
   workdir?: string

@@ -37,6 +37,8 @@ export const useMemories = defineStore('memories', () => {
   const filters = reactive<Filters>(emptyFilters())
   const entries = ref<ListEntry[]>([])
   const total = ref(0)
+  /** A search matched more than total (memory.find counts up to a cap). */
+  const more = ref(false)
   const list = latest()
   const loading = list.loading
   const error = ref<api.ApiError | null>(null)
@@ -50,7 +52,7 @@ export const useMemories = defineStore('memories', () => {
   const filtered = computed(
     () => searching.value || filters.scope !== null || filters.type !== null || filters.review !== 'all',
   )
-  const canLoadMore = computed(() => !searching.value && entries.value.length < total.value)
+  const canLoadMore = computed(() => entries.value.length < total.value)
 
   function scopeParams() {
     const p: { scope?: api.Scope; workdir?: string; agent?: string; type?: api.MemoryType } = {}
@@ -65,31 +67,24 @@ export const useMemories = defineStore('memories', () => {
     return filters.review === 'all' ? null : filters.review === 'reviewed'
   }
 
-  async function fetchPage(offset: number, limit = PAGE): Promise<{ list: ListEntry[]; total: number }> {
-    if (searching.value) {
-      const sp = scopeParams()
-      // A project search must name its folder; without one, search all and keep project hits.
-      const wantScope = sp.scope
-      if ((sp.scope === 'project' && !sp.workdir) || (sp.scope === 'agent' && !sp.agent)) delete sp.scope
-      const r = await api.searchMemories({ query: filters.query.trim(), ...sp, limit: 100 })
-      const want = reviewedParam()
-      const hits = (r.hits ?? []).filter(
-        (h) => (want === null || h.memory.reviewed === want) && (!wantScope || h.memory.scope === wantScope),
-      )
-      return { list: hits.map((h) => ({ memory: h.memory, snippet: h.snippet, score: h.score })), total: hits.length }
-    }
+  async function fetchPage(offset: number, limit = PAGE): Promise<{ list: ListEntry[]; total: number; more: boolean }> {
     const lp = scopeParams()
     // A project or agent view must name its instance (the bridge refuses it otherwise):
     // until one is picked there is nothing to list.
-    if ((lp.scope === 'project' && !lp.workdir) || (lp.scope === 'agent' && !lp.agent)) return { list: [], total: 0 }
+    if ((lp.scope === 'project' && !lp.workdir) || (lp.scope === 'agent' && !lp.agent)) return { list: [], total: 0, more: false }
+    if (searching.value) {
+      // Search as you type: memory.find is one bounded lexical query (word prefixes, Chinese
+      // words and characters) paged like the list, not recall; the list's filters apply.
+      const r = await api.findMemories({ query: filters.query.trim(), ...lp, reviewed: reviewedParam(), limit, offset })
+      return { list: (r.items ?? []).map((m) => ({ memory: m, snippet: m.snippet })), total: r.total ?? 0, more: !!r.more }
+    }
     const r = await api.listMemories({ ...lp, reviewed: reviewedParam(), limit, offset })
-    return { list: (r.items ?? []).map((m) => ({ memory: m, snippet: m.snippet })), total: r.total ?? 0 }
+    return { list: (r.items ?? []).map((m) => ({ memory: m, snippet: m.snippet })), total: r.total ?? 0, more: false }
   }
 
   /** The first rows up to count, in pages memory.list accepts (a live refresh keeps what was loaded). */
-  async function fetchFirst(count: number): Promise<{ list: ListEntry[]; total: number }> {
+  async function fetchFirst(count: number): Promise<{ list: ListEntry[]; total: number; more: boolean }> {
     const first = await fetchPage(0, Math.min(Math.max(count, PAGE), MAX_PAGE))
-    if (searching.value) return first
     let list = first.list
     while (list.length < count && list.length < first.total) {
       const next = await fetchPage(list.length, Math.min(count - list.length, MAX_PAGE))
@@ -97,7 +92,7 @@ export const useMemories = defineStore('memories', () => {
       const seen = new Set(list.map((e) => e.memory.id))
       list = list.concat(next.list.filter((e) => !seen.has(e.memory.id)))
     }
-    return { list, total: first.total }
+    return { list, total: first.total, more: first.more }
   }
 
   /**
@@ -111,6 +106,7 @@ export const useMemories = defineStore('memories', () => {
       (r) => {
         entries.value = r.list
         total.value = r.total
+        more.value = r.more
         error.value = null
       },
       (e) => (error.value = e),
@@ -222,6 +218,7 @@ export const useMemories = defineStore('memories', () => {
     filters,
     entries,
     total,
+    more,
     loading,
     error,
     selectedId,

@@ -1,7 +1,7 @@
 // End-to-end: the Journal and "What my agents see" views of the real web UI served by
 // `engram-cli serve` on a temporary home, in headless Chromium. An entry appended with
 // `engram daily append --agent claude-code` shows its agent as author; an entry appended from
-// the UI is the person's; a typed date finds its day; ← [ ] → move between days with entries;
+// the UI is the person's; [[links]] in a day open the memory or the Graph view; a typed date finds its day; ← [ ] → move between days with entries;
 // journal days are not in the memory list; the agents view shows the index and build_context
 // for a chosen agent and project. Waits on data-state attributes, never on delays.
 //   make cli && ENGRAM_CLI=build/bin/engram-cli E2E_SCRIPT=frontend/tests/e2e/journal.e2e.mjs node frontend/tests/e2e/run.mjs build/shots
@@ -112,6 +112,27 @@ try {
     await page.locator('[data-test="journal-entry"][data-author="codex"]', { hasText: 'Merged the journal branch' }).waitFor({ timeout: LONG })
   })
 
+  await step('[[links]] in a day: a memory link opens the memory, a name opens the Graph view', async () => {
+    cli(CLI, home, ['daily', 'append', 'Tea notes: [[prefers-tea]] and a chat with [[Lin]].'])
+    const entry = page.locator('[data-test="journal-entry"]', { hasText: 'Tea notes' })
+    await entry.waitFor({ timeout: LONG })
+    expect(!(await entry.textContent()).includes('[['), 'no literal [[brackets]]')
+    const mem = entry.locator('a.wikilink-memory')
+    const id = await mem.getAttribute('data-memory-id', { timeout: LONG })
+    const stored = await raw.call('memory.read', { slug: 'prefers-tea', scope: 'global' })
+    expect(id === stored.memory.id, `the link names the memory (${id})`)
+    expect((await entry.locator('a.wikilink-entity').getAttribute('data-entity')) === 'Lin', 'the other name is an entity link')
+    await shot('03-links')
+    await mem.click()
+    await page.locator('[data-test="reader-title"]', { hasText: 'Prefers green tea' }).waitFor({ timeout: LONG })
+    await page.locator('[data-test="nav-journal"]').click()
+    await page.locator(`[data-test="journal-day"][data-date="${today}"][data-state="ready"]`).waitFor({ timeout: LONG })
+    await page.locator('[data-test="journal-entry"] a.wikilink-entity[data-entity="Lin"]').click({ timeout: LONG })
+    await page.locator('[data-test="graph-view"]').waitFor({ timeout: LONG })
+    await page.locator('[data-test="nav-journal"]').click()
+    await page.locator(`[data-test="journal-day"][data-date="${today}"][data-state="ready"]`).waitFor({ timeout: LONG })
+  })
+
   await step('arrow keys and [ ] move between days with entries', async () => {
     await page.locator('[data-test="journal-day-title"]').click()
     await page.keyboard.press('ArrowLeft')
@@ -135,7 +156,7 @@ try {
     await page.locator(`[data-test="journal-day"][data-date="${older}"][data-state="ready"]`).waitFor({ timeout: LONG })
     await search.fill('harbour')
     await page.locator(`[data-test="journal-hit"][data-date="${older}"][data-by-date="false"]`).waitFor({ timeout: LONG })
-    await shot('03-search')
+    await shot('04-search')
   })
 
   await step('what my agents see: the project memory is in the index and build_context', async () => {
@@ -152,7 +173,7 @@ try {
     const viaApi = await raw.call('recall.overview', { workdir: wd })
     expect((await page.locator('[data-test="agents-index-text"]').textContent()) === viaApi.index, 'the index is exactly what recall.overview gives that caller')
     expect(Number(await page.locator('[data-test="agents-index"]').getAttribute('data-tokens')) > 0, 'index tokens are counted')
-    await shot('04-agents')
+    await shot('05-agents')
   })
 } catch (e) {
   log(`stopped: ${e.message}`)

@@ -814,6 +814,132 @@ export namespace api {
 	        this.id = source["id"];
 	    }
 	}
+	export class FindParams {
+	    query: string;
+	    scope?: string;
+	    workdir?: string;
+	    agent?: string;
+	    type?: string;
+	    reviewed?: boolean;
+	    archived?: boolean;
+	    limit?: number;
+	    offset?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new FindParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.query = source["query"];
+	        this.scope = source["scope"];
+	        this.workdir = source["workdir"];
+	        this.agent = source["agent"];
+	        this.type = source["type"];
+	        this.reviewed = source["reviewed"];
+	        this.archived = source["archived"];
+	        this.limit = source["limit"];
+	        this.offset = source["offset"];
+	    }
+	}
+	export class Summary {
+	    id: string;
+	    slug: string;
+	    title: string;
+	    scope: string;
+	    workdir?: string;
+	    agent?: string;
+	    type: string;
+	    confidence: string;
+	    auto_downgraded: boolean;
+	    reviewed: boolean;
+	    archived: boolean;
+	    tags: string[];
+	    // Go type: time
+	    created: any;
+	    // Go type: time
+	    updated: any;
+	    version: string;
+	    snippet?: string;
+	    risky?: memory.Risk;
+	
+	    static createFrom(source: any = {}) {
+	        return new Summary(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.slug = source["slug"];
+	        this.title = source["title"];
+	        this.scope = source["scope"];
+	        this.workdir = source["workdir"];
+	        this.agent = source["agent"];
+	        this.type = source["type"];
+	        this.confidence = source["confidence"];
+	        this.auto_downgraded = source["auto_downgraded"];
+	        this.reviewed = source["reviewed"];
+	        this.archived = source["archived"];
+	        this.tags = source["tags"];
+	        this.created = this.convertValues(source["created"], null);
+	        this.updated = this.convertValues(source["updated"], null);
+	        this.version = source["version"];
+	        this.snippet = source["snippet"];
+	        this.risky = this.convertValues(source["risky"], memory.Risk);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class FindResult {
+	    items: Summary[];
+	    total: number;
+	    more: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new FindResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.items = this.convertValues(source["items"], Summary);
+	        this.total = source["total"];
+	        this.more = source["more"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class GraphAddRelationParams {
 	    scope?: string;
 	    workdir?: string;
@@ -1548,70 +1674,6 @@ export namespace api {
 	        this.offset = source["offset"];
 	        this.order = source["order"];
 	    }
-	}
-	export class Summary {
-	    id: string;
-	    slug: string;
-	    title: string;
-	    scope: string;
-	    workdir?: string;
-	    agent?: string;
-	    type: string;
-	    confidence: string;
-	    auto_downgraded: boolean;
-	    reviewed: boolean;
-	    archived: boolean;
-	    tags: string[];
-	    // Go type: time
-	    created: any;
-	    // Go type: time
-	    updated: any;
-	    version: string;
-	    snippet?: string;
-	    risky?: memory.Risk;
-	
-	    static createFrom(source: any = {}) {
-	        return new Summary(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.id = source["id"];
-	        this.slug = source["slug"];
-	        this.title = source["title"];
-	        this.scope = source["scope"];
-	        this.workdir = source["workdir"];
-	        this.agent = source["agent"];
-	        this.type = source["type"];
-	        this.confidence = source["confidence"];
-	        this.auto_downgraded = source["auto_downgraded"];
-	        this.reviewed = source["reviewed"];
-	        this.archived = source["archived"];
-	        this.tags = source["tags"];
-	        this.created = this.convertValues(source["created"], null);
-	        this.updated = this.convertValues(source["updated"], null);
-	        this.version = source["version"];
-	        this.snippet = source["snippet"];
-	        this.risky = this.convertValues(source["risky"], memory.Risk);
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
 	}
 	export class ListResult {
 	    items: Summary[];

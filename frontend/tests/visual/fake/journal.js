@@ -7,13 +7,24 @@ window.__FAKE_EXT__ = (window.__FAKE_EXT__ || []).concat(({ api, opts, items, ok
   const WARN = 28 * 1024
   const MAX = 32 * 1024
   const esc = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+  // [[links]] as the backend renders them (backend/wikilink): a memory's slug or title links
+  // to the memory, any other name to its entity.
+  const links = (s) =>
+    s.replace(/\[\[([^[\]|\n]+?)(?:\|([^[\]\n]+?))?\]\]/g, (_, target, label) => {
+      const name = target.trim()
+      const text = (label || name).trim()
+      const m = items.find((x) => x.slug === name || (x.title || '').toLowerCase() === name.toLowerCase())
+      return m
+        ? `<a class="wikilink wikilink-memory" href="#memory/${m.id}" data-wikilink="${name}" data-memory-id="${m.id}">${text}</a>`
+        : `<a class="wikilink wikilink-entity" href="#entity/${encodeURIComponent(name)}" data-wikilink="${name}" data-entity="${name}">${text}</a>`
+    })
   const html = (text) =>
     text
       .split(/\n\n+/)
       .map((blk) =>
         blk.split('\n').every((l) => l.startsWith('- '))
-          ? '<ul>' + blk.split('\n').map((l) => '<li>' + esc(l.slice(2)).replace(/`([^`]+)`/g, '<code>$1</code>') + '</li>').join('') + '</ul>'
-          : '<p>' + esc(blk).replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>').replace(/`([^`]+)`/g, '<code>$1</code>') + '</p>',
+          ? '<ul>' + blk.split('\n').map((l) => '<li>' + links(esc(l.slice(2))).replace(/`([^`]+)`/g, '<code>$1</code>') + '</li>').join('') + '</ul>'
+          : '<p>' + links(esc(blk)).replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>').replace(/`([^`]+)`/g, '<code>$1</code>') + '</p>',
       )
       .join('\n')
   const E = (time, kind, author, en, cn) => ({ time, author_kind: kind, author, text: zh ? cn : en })
@@ -27,7 +38,7 @@ window.__FAKE_EXT__ = (window.__FAKE_EXT__ || []).concat(({ api, opts, items, ok
       E('14:05', 'agent', 'codex', 'Reviewed the archive walk; archived days are listed and readable.\n\n- `.archive/2025/daily/` scanned\n- 3 days found', '检查了归档遍历：已归档的日子可以列出和阅读。\n\n- 扫描了 `.archive/2025/daily/`\n- 找到 3 天'),
       E('18:30', 'extractor', '', 'Birthday dinner with Lin on Saturday.', '周六和林一起吃生日晚餐。'),
     ])
-    put('2026-11-29', [E('11:00', 'person', '', 'Quiet Sunday. Read about SQLite WAL checkpoints.', '安静的周日。读了 SQLite WAL 检查点的资料。')])
+    put('2026-11-29', [E('11:00', 'person', '', 'Quiet Sunday. Read about SQLite WAL checkpoints.', '安静的周日。读了 SQLite WAL 检查点的资料。'), E('15:30', 'agent', 'claude', 'Compared [[Postgres]] replication for [[acme-billing-service|the billing service]].', '为[[acme-billing-service|计费服务]]比较了 [[Postgres]] 的复制方案。')])
     put('2026-11-27', [E('08:00', 'agent', 'claude', 'Long migration session.\n\n' + filler(40), '漫长的迁移工作。\n\n' + filler(40))], false, 26500)
     put('2026-11-25', [E('16:20', 'person', '', 'Met the design team about the calendar heat colours.', '和设计团队讨论了日历热度配色。'), E('17:00', 'agent', 'codex', 'Drafted the search: a typed date finds its day.', '起草了搜索：输入日期即可找到对应的那一天。')], false, 5200)
     put('2026-11-20', [E('21:10', 'person', '', 'Birthday cake for Mia.', '给 Mia 的生日蛋糕。')])

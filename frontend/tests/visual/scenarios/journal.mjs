@@ -1,5 +1,6 @@
 // Journal and "What my agents see": calendar with today's entries and their authors, the day
-// near the 28 KiB warning, search (a date and words), archived day, keyboard navigation, the
+// near the 28 KiB warning, [[links]] to a memory and to an entity (followed by a click), search
+// (a date and words), archived day, keyboard navigation, the
 // empty journal, and the agents view with a query — both languages, light and dark.
 export default async function ({ open, check, COMBOS }) {
   const toJournal = async (page) => {
@@ -32,6 +33,33 @@ export default async function ({ open, check, COMBOS }) {
       await page.click('[data-test="journal-hit"][data-date="2025-11-30"]')
       await day(page, '2025-11-30')
       await page.waitForSelector('[data-test="journal-archived"]')
+    })
+    // [[links]] in a day: a memory link opens the memory in Memories, a name opens the Graph
+    // view focused on its entity (as in the reader).
+    const toLinks = async (page) => {
+      await toJournal(page)
+      await page.click('[data-test="journal-cell"][data-date="2026-11-29"]')
+      await day(page, '2026-11-29')
+    }
+    await open(`${l}-${th}-journal-links`, { language, theme: th }, async (page) => {
+      await toLinks(page)
+      const entry = page.locator('[data-test="journal-entry"][data-author="claude"]')
+      await check(entry.locator('a.wikilink-memory[data-memory-id]').count().then((n) => n === 1), 'a [[link]] to a memory is a memory link')
+      await check(entry.locator('a.wikilink-entity[data-entity="Postgres"]').count().then((n) => n === 1), 'a [[link]] to a name is an entity link')
+      await check(entry.textContent().then((s) => !s.includes('[[')), 'no literal [[brackets]] are left')
+    })
+    await open(`${l}-${th}-journal-link-memory`, { language, theme: th }, async (page) => {
+      await toLinks(page)
+      const link = page.locator('[data-test="journal-entry"] a.wikilink-memory').first()
+      const id = await link.getAttribute('data-memory-id')
+      await link.click()
+      await page.waitForSelector(`.reader article.doc[data-id="${id}"]`)
+      await check(page.locator('.reader .doc-head').textContent().then((s) => s.includes('acme-billing-service')), 'the linked memory is open in the reader')
+    })
+    await open(`${l}-${th}-journal-link-entity`, { language, theme: th }, async (page) => {
+      await toLinks(page)
+      await page.locator('[data-test="journal-entry"] a.wikilink-entity[data-entity="Postgres"]').click()
+      await page.waitForSelector('[data-test="graph-canvas"][data-state="ready"][data-focus="postgres"]')
     })
     await open(`${l}-${th}-agents`, { language, theme: th }, async (page) => {
       await page.click('[data-test="nav-agents"]')

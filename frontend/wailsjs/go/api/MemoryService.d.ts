@@ -12,6 +12,8 @@ export function Delete(arg1:api.RefParams):Promise<api.ItemResult>;
 
 export function Export(arg1:api.ExportParams):Promise<api.ExportResult>;
 
+export function Find(arg1:api.FindParams):Promise<api.FindResult>;
+
 export function History(arg1:api.HistoryParams):Promise<api.HistoryResult>;
 
 export function Import(arg1:api.ImportParams):Promise<api.ImportResult>;

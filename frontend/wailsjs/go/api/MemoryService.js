@@ -22,6 +22,10 @@ export function Export(arg1) {
   return window['go']['api']['MemoryService']['Export'](arg1);
 }
 
+export function Find(arg1) {
+  return window['go']['api']['MemoryService']['Find'](arg1);
+}
+
 export function History(arg1) {
   return window['go']['api']['MemoryService']['History'](arg1);
 }
