@@ -136,7 +136,9 @@ func convertClaudeFile(file string, opts Options) ([]memory.Record, error) {
 			Tags: []string{"claude-code"}, Created: when, Updated: when,
 			Reasoning: "Imported from " + file}
 		for _, h := range bl.headings {
-			rec.Tags = addTag(rec.Tags, tagOf(h))
+			if !strings.EqualFold(strings.TrimSpace(h), base) { // "# CLAUDE.md" names the file, not a topic
+				rec.Tags = addTag(rec.Tags, tagOf(h))
+			}
 		}
 		if len(bl.headings) > 0 {
 			rec.Reasoning += ", section “" + bl.headings[len(bl.headings)-1] + "”"

@@ -195,7 +195,7 @@ func slugOf(title string) string {
 	if len(s) > 48 {
 		s = strings.Trim(s[:48], "-")
 	}
-	if len(s) < 8 {
+	if len(s) < 3 {
 		if s == "" {
 			s = "memory"
 		}
