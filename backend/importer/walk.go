@@ -10,9 +10,10 @@ import (
 
 // walkFiles lists the files under root that keep accepts (by path relative to root), sorted.
 // Folders whose name starts with a dot are skipped unless dotDirs accepts them (.obsidian,
-// .git, .trash hold no notes). A symbolic link whose target lies outside root refuses the
-// whole source: an import must never read what the person did not choose. A link inside
-// root is skipped (its target is walked anyway). Too many files or bytes refuse it too.
+// .git, .trash hold no notes). Links to folders are not followed. A link that would be read
+// (its name is kept) whose target lies outside root refuses the whole source: an import must
+// never read what the person did not choose. A link inside root is skipped (its target is
+// walked anyway). Too many files or bytes refuse it too.
 func walkFiles(root string, keep func(rel string) bool, dotDirs func(name string) bool) ([]string, error) {
 	realRoot, err := filepath.EvalSymlinks(root)
 	if err != nil {
@@ -32,6 +33,9 @@ func walkFiles(root string, keep func(rel string) bool, dotDirs func(name string
 			return nil
 		}
 		if d.Type()&fs.ModeSymlink != 0 {
+			if !keep(filepath.ToSlash(rel)) {
+				return nil // a linked folder or another file is never followed nor read
+			}
 			target, err := filepath.EvalSymlinks(p)
 			if err != nil || !within(realRoot, target) {
 				return fail(CodeSymlinkOut, map[string]any{"Path": p, "Root": root}, "%s links outside %s", p, root)
