@@ -8,8 +8,11 @@ import (
 	"strings"
 	"testing"
 
+	"engram/backend/i18n"
 	"engram/backend/importer"
 	"engram/backend/memory"
+	"engram/backend/recall"
+	"engram/backend/settings"
 )
 
 // copyFixture copies an importer fixture folder into a temp dir (the project folder of a
@@ -196,5 +199,27 @@ func TestImportSourceErrors(t *testing.T) {
 	res, err := a.Memory.Import(ImportParams{ImportSource: src})
 	if err != nil || res.Imported != 1 || len(res.Errors) != 1 || res.Errors[0].Message == "" {
 		t.Fatalf("import: %+v %v", res, err)
+	}
+}
+
+// A broken source is told in the person's language.
+func TestImportSourceErrorInChinese(t *testing.T) {
+	ctx := context.Background()
+	st, err := memory.Open(ctx, t.TempDir(), memory.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	cat, err := i18n.Load(os.DirFS("../../locales"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := settings.New(st, "zh-CN")
+	a := New(ctx, Deps{Store: st, Catalog: cat, Settings: set, Events: NewHub(st, set), Recall: recall.New(st, recall.Options{}), Version: "test"}, memory.ActorUser)
+	bad := filepath.Join(t.TempDir(), "bad.json")
+	os.WriteFile(bad, []byte(`[{"memory": `), 0o644)
+	_, err = a.Memory.ImportPreview(ImportPreviewParams{ImportSource: ImportSource{Format: "mem0", Path: bad}})
+	if e, ok := err.(*Error); !ok || !strings.Contains(e.Message, "不是预期的格式") || !strings.Contains(e.Message, "没有导入任何内容") {
+		t.Fatalf("%v", err)
 	}
 }
