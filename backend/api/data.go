@@ -53,9 +53,11 @@ func (s *QuotaService) History(p StorageHistoryParams) (StorageHistoryResult, er
 	return StorageHistoryResult{Samples: smp}, nil
 }
 
-// ImportPreviewParams carry the JSONL an import would read.
+// ImportPreviewParams carry the JSONL an import would read, or another tool's memories to
+// convert (ImportSource).
 type ImportPreviewParams struct {
 	JSONL string `json:"jsonl"`
+	ImportSource
 }
 
 // ImportPreviewResult counts what memory.import would do with the same JSONL; nothing is
@@ -67,7 +69,11 @@ type ImportPreviewResult struct {
 
 // ImportPreview parses and classifies an import without applying it (memory.importPreview).
 func (s *MemoryService) ImportPreview(p ImportPreviewParams) (ImportPreviewResult, error) {
-	pv, err := s.a.deps.Store.PreviewImport(s.a.ctx, strings.NewReader(p.JSONL))
+	jsonl, err := s.a.importJSONL(p.JSONL, p.ImportSource)
+	if err != nil {
+		return ImportPreviewResult{}, err
+	}
+	pv, err := s.a.deps.Store.PreviewImport(s.a.ctx, strings.NewReader(jsonl))
 	if err != nil {
 		return ImportPreviewResult{}, s.a.fail(err)
 	}

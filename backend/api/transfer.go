@@ -38,9 +38,12 @@ func (s *MemoryService) Export(p ExportParams) (ExportResult, error) {
 
 // ImportParams carry JSONL text. KeepReview keeps each line's reviewed flag and source
 // (a person restoring their own export); only the desktop window and the CLI may ask.
+// Format other than "" / "jsonl" imports another tool's memories from Path instead (see
+// ImportSource).
 type ImportParams struct {
 	JSONL      string `json:"jsonl"`
 	KeepReview bool   `json:"keep_review,omitempty"`
+	ImportSource
 }
 
 // ImportResult reports imported lines and each bad line with its translated reason.
@@ -70,7 +73,14 @@ func (s *MemoryService) Import(p ImportParams) (ImportResult, error) {
 	if p.KeepReview && !s.a.personCaller() {
 		return ImportResult{}, s.a.newError(CodeKeepReviewDesktopOnly, nil)
 	}
-	rep, err := s.a.deps.Store.ImportWith(s.a.ctx, strings.NewReader(p.JSONL), memory.ImportOptions{KeepReview: p.KeepReview})
+	jsonl, err := s.a.importJSONL(p.JSONL, p.ImportSource)
+	if err != nil {
+		return ImportResult{}, err
+	}
+	if p.KeepReview && jsonl != p.JSONL {
+		return ImportResult{}, s.a.newError(CodeImportKeepReviewEngramOnly, nil)
+	}
+	rep, err := s.a.deps.Store.ImportWith(s.a.ctx, strings.NewReader(jsonl), memory.ImportOptions{KeepReview: p.KeepReview})
 	if err != nil {
 		return ImportResult{}, s.a.fail(err)
 	}

@@ -46,7 +46,6 @@ var methodVerbs = []methodVerb{
 	verb("restore", "memory.restore", refParams("restore"), printDone("cli.restored")),
 	verb("history", "memory.history", historyParams, printHistory),
 	verb("quota", "quota.summary", noParams("quota"), printQuota),
-	verb("import", "memory.import", importParams, printImport),
 	verb("export", "memory.export", exportParams, printExport),
 	verb("reindex", "index.reindex", noParams("reindex"), printReindex),
 	verb("doctor", "index.doctor", noParams("doctor"), printDoctor),
@@ -71,6 +70,9 @@ var commands = []command{
 	{name: "mcp", run: (*runner).mcp},
 	{name: "bench", run: (*runner).bench},
 	{name: "daily", home: true, run: (*runner).daily},
+	// import reads JSONL or another tool's memories and applies them, or with --dry-run only
+	// previews them (memory.import or memory.importPreview).
+	{name: "import", home: true, run: (*runner).importCmd},
 	{name: "kv", home: true, run: (*runner).kv},
 	{name: "graph", home: true, run: (*runner).graph},
 	{name: "bridge", home: true, run: (*runner).bridgeToken},

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"flag"
 	"fmt"
 	"io"
 
@@ -32,24 +31,6 @@ func quotaScopeName(r *runner, s api.ScopeQuota) string {
 		return r.t("cli.quota_scope.agent", map[string]any{"Agent": s.Agent})
 	}
 	return r.t("cli.quota_scope.global", nil)
-}
-
-func importParams(r *runner, args []string) (api.ImportParams, error) {
-	var keepReview bool
-	pos, err := r.flags("import", args, func(fs *flag.FlagSet) {
-		fs.BoolVar(&keepReview, "keep-review", false, "keep reviewed and source as in the file (restoring your own Engram export)")
-	})
-	if err != nil {
-		return api.ImportParams{}, err
-	}
-	if err := r.need("import", "FILE.jsonl", pos, 1); err != nil {
-		return api.ImportParams{}, err
-	}
-	data, err := r.env.ReadFile(pos[0])
-	if err != nil {
-		return api.ImportParams{}, fmt.Errorf("%s", r.t("cli.read_file_failed", map[string]any{"Path": pos[0], "Detail": err.Error()}))
-	}
-	return api.ImportParams{JSONL: string(data), KeepReview: keepReview}, nil
 }
 
 func printImport(r *runner, res api.ImportResult) error {

@@ -1266,6 +1266,9 @@ export interface StorageHistoryResult {
 export interface ImportParams {
   jsonl: string
   keep_review?: boolean
+  format?: string
+  path?: string
+  workdir?: string
 }
 
 /** One refused import line, translated. */
@@ -1289,6 +1292,9 @@ export interface ImportResult {
 
 export interface ImportPreviewParams {
   jsonl: string
+  format?: string
+  path?: string
+  workdir?: string
 }
 
 /** What an import would do to one scope instance's quota. */

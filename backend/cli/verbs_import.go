@@ -1,0 +1,92 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"engram/backend/api"
+)
+
+// importCmd is `engram import [--from FORMAT] [--workdir DIR] [--dry-run] [--keep-review] PATH`.
+// Without --from it reads an Engram JSONL file; with it, another tool's memories (mem0,
+// claude, obsidian, chatgpt), converted by the api. --dry-run prints the preview — counts,
+// duplicates, conflicts, quota impact — and writes nothing.
+func (r *runner) importCmd(_ context.Context, args []string) error {
+	var keepReview, dryRun bool
+	var from, workdir string
+	pos, err := r.flags("import", args, func(fs *flag.FlagSet) {
+		fs.BoolVar(&keepReview, "keep-review", false, "keep reviewed and source as in the file (restoring your own Engram export)")
+		fs.BoolVar(&dryRun, "dry-run", false, "show what the import would do, write nothing")
+		fs.StringVar(&from, "from", "", "read another tool's memories: mem0, claude, obsidian or chatgpt")
+		fs.StringVar(&workdir, "workdir", "", "the project that project memories go to")
+	})
+	if err != nil {
+		return err
+	}
+	if err := r.need("import", "FILE.jsonl | --from FORMAT PATH", pos, 1); err != nil {
+		return err
+	}
+	src := api.ImportSource{Format: from}
+	var jsonl string
+	if from == "" || from == "jsonl" {
+		data, err := r.env.ReadFile(pos[0])
+		if err != nil {
+			return fmt.Errorf("%s", r.t("cli.read_file_failed", map[string]any{"Path": pos[0], "Detail": err.Error()}))
+		}
+		jsonl = string(data)
+	} else {
+		if src.Path, err = filepath.Abs(pos[0]); err != nil {
+			return err
+		}
+		if workdir != "" {
+			if src.Workdir, err = filepath.Abs(workdir); err != nil {
+				return err
+			}
+		}
+	}
+	if dryRun {
+		res, err := r.api.Memory.ImportPreview(api.ImportPreviewParams{JSONL: jsonl, ImportSource: src})
+		if err != nil {
+			return err
+		}
+		return printImportPreview(r, res)
+	}
+	res, err := r.api.Memory.Import(api.ImportParams{JSONL: jsonl, KeepReview: keepReview, ImportSource: src})
+	if err != nil {
+		return err
+	}
+	return printImport(r, res)
+}
+
+// printImportPreview shows what an import would do: the counts, the quota of each scope that
+// would grow, the first conflicts and refused lines. Nothing was written.
+func printImportPreview(r *runner, res api.ImportPreviewResult) error {
+	r.out(res, func(w io.Writer) {
+		printLineErrors(r, r.env.Stderr, res.Errors)
+		fmt.Fprintln(w, r.t("cli.import_preview.counts", map[string]any{"Lines": res.Lines, "New": res.New,
+			"Duplicates": res.Duplicates, "Conflicts": res.Conflicts, "Invalid": res.Invalid, "OverQuota": res.OverQuota,
+			"Daily": res.Daily, "KV": res.KV}))
+		for _, sc := range res.Scopes {
+			name := r.t("cli.quota_scope.global", nil)
+			switch {
+			case sc.Scope == "project" && sc.Workdir != "":
+				name = r.t("cli.quota_scope.project", map[string]any{"Workdir": sc.Workdir})
+			case sc.Scope == "project":
+				name = r.t("cli.quota_scope.project", map[string]any{"Workdir": sc.Key})
+			case sc.Scope == "agent":
+				name = r.t("cli.quota_scope.agent", map[string]any{"Agent": sc.Agent})
+			}
+			fmt.Fprintln(w, r.t("cli.import_preview.scope", map[string]any{"Scope": name, "Used": sc.Used, "After": sc.After,
+				"Limit": sc.Limit, "Refused": sc.Refused, "Level": r.t("quota.level."+sc.Level, nil)}))
+		}
+		for _, c := range res.ConflictLines {
+			fmt.Fprintln(w, r.t("cli.import_preview.conflict", map[string]any{"Line": c.Line, "Slug": c.Slug, "Title": strings.TrimSpace(c.Title)}))
+		}
+		fmt.Fprintln(w, r.t("cli.import_preview.nothing_written", nil))
+	})
+	return nil
+}

@@ -1,0 +1,65 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// `engram import --from FORMAT PATH --dry-run` prints the preview and writes nothing; without
+// --dry-run it imports; a second run finds every memory already there; a broken source is a
+// translated error in either language and exit 1.
+func TestImportFromAnotherTool(t *testing.T) {
+	h := newHome(t)
+	src := filepath.Join("..", "importer", "testdata", "mem0", "get_all.json")
+	out := h.ok("import", "--from", "mem0", "--dry-run", src)
+	if !strings.Contains(out, "Preview of 3 lines: 3 new, 0 already present") || !strings.Contains(out, "agent travel-assistant: 0 → 1 of 500") ||
+		!strings.Contains(out, "Nothing was written") {
+		t.Fatalf("dry run:\n%s", out)
+	}
+	if out := h.ok("list", "--json"); strings.Contains(out, "vegetarian") {
+		t.Fatalf("--dry-run wrote:\n%s", out)
+	}
+	if out := h.ok("import", "--from", "mem0", src); !strings.Contains(out, "Imported 3 memories") {
+		t.Fatalf("import:\n%s", out)
+	}
+	if out := h.ok("import", "--from", "mem0", "--dry-run", src); !strings.Contains(out, "0 new, 3 already present") {
+		t.Fatalf("second dry run:\n%s", out)
+	}
+	// A second real import changes nothing and says why for each line.
+	code, _, errs := h.run("", "import", "--from", "mem0", src)
+	if code != 1 || strings.Count(errs, "already exists") != 3 {
+		t.Fatalf("second import: %d\n%s", code, errs)
+	}
+
+	bad := filepath.Join(t.TempDir(), "bad.json")
+	os.WriteFile(bad, []byte(`{"results": [ {"memory": `), 0o644)
+	// (the message's language is the home's setting; the api tests cover the catalog keys)
+	var o, e bytes.Buffer
+	if code := Run(t.Context(), []string{"import", "--from", "mem0", bad}, h.env(&o, &e)); code != 1 ||
+		!strings.Contains(e.String(), "is not in the expected format") || !strings.Contains(e.String(), "Nothing was imported") {
+		t.Fatalf("bad source: exit %d\n%s", code, e.String())
+	}
+	code, _, errs = h.run("", "import", "--from", "notion", bad)
+	if code == 0 || !strings.Contains(errs, "mem0") {
+		t.Fatalf("unknown format: %d %s", code, errs)
+	}
+}
+
+// Claude Code's project CLAUDE.md lands in the project of its folder; --workdir moves it.
+func TestImportClaudeCodeProject(t *testing.T) {
+	h := newHome(t)
+	proj := t.TempDir()
+	os.WriteFile(filepath.Join(proj, "CLAUDE.md"), []byte("# Notes\n\n- Run `make lint` before every commit.\n"), 0o644)
+	out := h.ok("import", "--from", "claude", "--dry-run", proj)
+	if !strings.Contains(out, "1 new") || !strings.Contains(out, "project "+proj) {
+		t.Fatalf("dry run:\n%s", out)
+	}
+	other := t.TempDir()
+	h.ok("import", "--from", "claude", "--workdir", other, proj)
+	if out := h.ok("list", "--scope", "project", "--workdir", other); !strings.Contains(out, "Run make lint before every commit.") {
+		t.Fatalf("list:\n%s", out)
+	}
+}

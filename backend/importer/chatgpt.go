@@ -1,0 +1,103 @@
+package importer
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"engram/backend/memory"
+)
+
+// ChatGPT has no documented export of its saved memories. Two shapes are read:
+//   - JSON: the memory.json some data exports carry, or any list of {content (or memory/text),
+//     enabled?, created_at?/create_time?, updated_at?/update_time?} — bare or wrapped as
+//     {"memories": […]}. Entries with enabled: false (turned off by the person) are skipped.
+//   - Text copied from Settings → Personalization → Manage memories: one memory per line
+//     (leading "- " or "• " dropped, blank lines ignored).
+// Each becomes a global memory about the person (type user) tagged chatgpt.
+
+type chatgptMemory struct {
+	Content    string `json:"content"`
+	Memory     string `json:"memory"`
+	Text       string `json:"text"`
+	Enabled    *bool  `json:"enabled"`
+	CreatedAt  any    `json:"created_at"`
+	CreateTime any    `json:"create_time"`
+	UpdatedAt  any    `json:"updated_at"`
+	UpdateTime any    `json:"update_time"`
+}
+
+func convertChatGPT(path string) ([]memory.Record, error) {
+	b, err := readFile(path)
+	if err != nil {
+		return nil, err
+	}
+	trim := strings.TrimSpace(strings.TrimPrefix(string(b), "\ufeff"))
+	var out []memory.Record
+	add := func(text string, created, updated any) {
+		text = strings.TrimSpace(text)
+		if text == "" {
+			return
+		}
+		rec := memory.Record{Scope: memory.ScopeGlobal, Type: memory.TypeUser, Title: titleOf(text), Body: text,
+			Tags: []string{"chatgpt"}, Created: parseTime(created), Updated: parseTime(updated),
+			Reasoning: "Imported from a ChatGPT memory export"}
+		if rec.Updated == nil {
+			rec.Updated = rec.Created
+		}
+		rec.Slug = slugOf(rec.Title)
+		out = append(out, rec)
+	}
+	if !strings.HasPrefix(trim, "[") && !strings.HasPrefix(trim, "{") {
+		for _, line := range strings.Split(trim, "\n") {
+			line = strings.TrimSpace(line)
+			for _, p := range []string{"- ", "* ", "• "} {
+				line = strings.TrimPrefix(line, p)
+			}
+			add(line, nil, nil)
+		}
+		return out, nil
+	}
+	var list []chatgptMemory
+	if strings.HasPrefix(trim, "{") {
+		var wrap struct {
+			Memories *[]chatgptMemory `json:"memories"`
+		}
+		if err := json.Unmarshal([]byte(trim), &wrap); err != nil {
+			return nil, invalid(path, "not valid JSON: "+err.Error())
+		}
+		if wrap.Memories == nil {
+			return nil, invalid(path, "a ChatGPT memory export is a list of memories or an object with \"memories\"")
+		}
+		list = *wrap.Memories
+	} else if err := json.Unmarshal([]byte(trim), &list); err != nil {
+		return nil, invalid(path, "not valid JSON: "+err.Error())
+	}
+	for i, m := range list {
+		text := firstNonEmpty(m.Content, m.Memory, m.Text)
+		if text == "" {
+			return nil, invalid(path, fmt.Sprintf("entry %d has no \"content\" text", i+1))
+		}
+		if m.Enabled != nil && !*m.Enabled {
+			continue
+		}
+		created, updated := m.CreatedAt, m.UpdatedAt
+		if created == nil {
+			created = m.CreateTime
+		}
+		if updated == nil {
+			updated = m.UpdateTime
+		}
+		add(text, created, updated)
+	}
+	return out, nil
+}
+
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if strings.TrimSpace(s) != "" {
+			return s
+		}
+	}
+	return ""
+}

@@ -1,0 +1,178 @@
+package importer
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"engram/backend/memory"
+)
+
+// Claude Code keeps memory in Markdown: CLAUDE.md (and CLAUDE.local.md, .claude/CLAUDE.md) in
+// a project folder, ~/.claude/CLAUDE.md for every project, and the auto memory of a project
+// in ~/.claude/projects/<folder with / as ->/memory/: MEMORY.md plus topic files with
+// frontmatter (name, description, type). Each top-level bullet of CLAUDE.md / MEMORY.md is one
+// memory; a topic file is one memory. The folder a file belongs to decides its scope.
+
+// claudeFile reports whether a file name is one Claude Code reads as memory.
+func claudeFile(name string) bool {
+	return name == "CLAUDE.md" || name == "CLAUDE.local.md" || name == "MEMORY.md"
+}
+
+func convertClaude(path string, opts Options) ([]memory.Record, error) {
+	dir, err := isDir(path)
+	if err != nil {
+		return nil, err
+	}
+	files := []string{path}
+	if dir {
+		files, err = walkFiles(path, func(rel string) bool {
+			base := filepath.Base(rel)
+			return claudeFile(base) || isTopicFile(rel)
+		}, func(name string) bool { return name == ".claude" })
+		if err != nil {
+			return nil, err
+		}
+	}
+	var out []memory.Record
+	for _, f := range files {
+		recs, err := convertClaudeFile(f, opts)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, recs...)
+	}
+	return out, nil
+}
+
+// isTopicFile is an auto-memory topic file: a .md beside MEMORY.md in a folder named memory.
+func isTopicFile(rel string) bool {
+	if !strings.HasSuffix(rel, ".md") || claudeFile(filepath.Base(rel)) {
+		return false
+	}
+	return filepath.Base(filepath.Dir(rel)) == "memory"
+}
+
+// claudeScope decides where a file's memories belong: ~/.claude/CLAUDE.md is global; auto
+// memory belongs to the project its folder name encodes; any other file to the project of
+// the folder it is in (a .claude folder stands for its parent). opts.Workdir overrides the
+// project.
+func claudeScope(file string, opts Options) (memory.Scope, string, error) {
+	dir := filepath.Dir(file)
+	home := filepath.Clean(opts.UserHome)
+	if filepath.Base(dir) == "memory" && filepath.Base(filepath.Dir(filepath.Dir(dir))) == "projects" {
+		if opts.Workdir != "" {
+			return memory.ScopeProject, opts.Workdir, nil
+		}
+		enc := filepath.Base(filepath.Dir(dir))
+		if wd := decodeProjectDir(enc); wd != "" {
+			return memory.ScopeProject, wd, nil
+		}
+		return "", "", fail(CodeNoProject, map[string]any{"Path": file, "Folder": enc},
+			"cannot tell which project %s belongs to", file)
+	}
+	if filepath.Base(dir) == ".claude" {
+		dir = filepath.Dir(dir)
+	}
+	if home != "" && home != "." && dir == home {
+		return memory.ScopeGlobal, "", nil
+	}
+	if opts.Workdir != "" {
+		return memory.ScopeProject, opts.Workdir, nil
+	}
+	return memory.ScopeProject, dir, nil
+}
+
+// decodeProjectDir turns Claude Code's project folder name (the path with every / as -) back
+// into the path when that folder exists; "" when it does not (the name alone is ambiguous:
+// a dash in a folder name looks the same).
+func decodeProjectDir(enc string) string {
+	if !strings.HasPrefix(enc, "-") {
+		return ""
+	}
+	cand := "/" + strings.ReplaceAll(enc[1:], "-", "/")
+	if st, err := os.Stat(cand); err == nil && st.IsDir() {
+		return cand
+	}
+	return ""
+}
+
+func convertClaudeFile(file string, opts Options) ([]memory.Record, error) {
+	b, err := readFile(file)
+	if err != nil {
+		return nil, err
+	}
+	scope, wd, err := claudeScope(file, opts)
+	if err != nil {
+		return nil, err
+	}
+	when := fileTime(file)
+	base := filepath.Base(file)
+	if !claudeFile(base) {
+		return topicRecord(file, b, scope, wd, when)
+	}
+	typ := memory.TypeFeedback // CLAUDE.md holds instructions: how to work
+	if base == "MEMORY.md" {
+		typ = memory.TypeProject
+		if scope == memory.ScopeGlobal {
+			typ = memory.TypeUser
+		}
+	}
+	_, text, err := splitFrontmatter(file, b)
+	if err != nil {
+		return nil, err
+	}
+	var out []memory.Record
+	for _, bl := range bullets(text) {
+		if m := linkOnlyRE.FindStringSubmatch(bl.text); m != nil {
+			// MEMORY.md's index line points to a topic file imported on its own.
+			if _, err := os.Stat(filepath.Join(filepath.Dir(file), filepath.Base(m[2]))); err == nil {
+				continue
+			}
+		}
+		body := dedent(bl.text)
+		rec := memory.Record{Scope: scope, Workdir: wd, Type: typ, Title: plainTitle(body), Body: body,
+			Tags: []string{"claude-code"}, Created: when, Updated: when,
+			Reasoning: "Imported from " + file}
+		for _, h := range bl.headings {
+			if !strings.EqualFold(strings.TrimSpace(h), base) { // "# CLAUDE.md" names the file, not a topic
+				rec.Tags = addTag(rec.Tags, tagOf(h))
+			}
+		}
+		if len(bl.headings) > 0 {
+			rec.Reasoning += ", section “" + bl.headings[len(bl.headings)-1] + "”"
+		}
+		rec.Slug = slugOf(rec.Title)
+		out = append(out, rec)
+	}
+	return out, nil
+}
+
+// topicRecord is one auto-memory topic file: its name (or description) is the title, its
+// type the memory's type when Engram has it.
+func topicRecord(file string, b []byte, scope memory.Scope, wd string, when *time.Time) ([]memory.Record, error) {
+	fm, text, err := splitFrontmatter(file, b)
+	if err != nil {
+		return nil, err
+	}
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return nil, nil
+	}
+	title := str(fm, "name")
+	if title == "" {
+		title = str(fm, "description")
+	}
+	if title == "" {
+		title = strings.TrimSuffix(filepath.Base(file), ".md")
+	}
+	title = plainTitle(title)
+	typ := memory.Type(str(fm, "type"))
+	if !typ.Writable() {
+		typ = memory.TypeProject
+	}
+	rec := memory.Record{Scope: scope, Workdir: wd, Type: typ, Title: title, Body: text, Slug: slugOf(title),
+		Tags: []string{"claude-code"}, Created: when, Updated: when, Reasoning: "Imported from " + file}
+	return []memory.Record{rec}, nil
+}

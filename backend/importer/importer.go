@@ -1,0 +1,302 @@
+// Package importer turns what people already keep elsewhere — a mem0 export, Claude Code's
+// CLAUDE.md / MEMORY.md files, a basic-memory or Obsidian folder, a ChatGPT memory export —
+// into the JSONL records Engram's own import reads (memory.Record). It only reads and
+// converts: the api feeds its records to the store's preview and import, so de-duplication,
+// conflicts, quota and the refusal of bad fields are decided in one place for every format.
+// Every source is outside input: sizes are bounded, nothing outside the chosen folder is read,
+// and a source that cannot be read whole is an error (nothing is half-imported).
+package importer
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"engram/backend/memory"
+)
+
+// Formats the importer reads.
+const (
+	FormatMem0     = "mem0"
+	FormatClaude   = "claude"
+	FormatObsidian = "obsidian"
+	FormatChatGPT  = "chatgpt"
+)
+
+// Formats lists them in the order help shows.
+var Formats = []string{FormatClaude, FormatMem0, FormatObsidian, FormatChatGPT}
+
+// Limits on a source: a file larger than MaxFileBytes or a folder holding more than MaxFiles
+// Markdown files (or MaxTotalBytes in all) is refused whole, before anything is converted.
+const (
+	MaxFileBytes  = 16 << 20
+	MaxFiles      = 20000
+	MaxTotalBytes = 256 << 20
+)
+
+// Codes of the errors a source can raise (translated as error.<code>).
+const (
+	CodeUnknownFormat = "import_unknown_format"
+	CodeSourceRead    = "import_source_unreadable"
+	CodeSourceInvalid = "import_source_invalid"
+	CodeSourceTooBig  = "import_source_too_big"
+	CodeSymlinkOut    = "import_symlink_outside"
+	CodeNoProject     = "import_project_unknown"
+	CodeSourceEmpty   = "import_source_empty"
+)
+
+// Error is a coded failure of a whole source.
+type Error struct {
+	Code string
+	Args map[string]any
+	msg  string
+}
+
+func (e *Error) Error() string             { return "importer: " + e.msg }
+func (e *Error) ErrorCode() string         { return e.Code }
+func (e *Error) ErrorArgs() map[string]any { return e.Args }
+
+func fail(code string, args map[string]any, format string, a ...any) error {
+	return &Error{Code: code, Args: args, msg: fmt.Sprintf(format, a...)}
+}
+
+// Options tune a conversion.
+type Options struct {
+	// Workdir places project memories in this project (absolute) instead of the folder their
+	// file is in; an Obsidian folder imported with it becomes that project's memories.
+	Workdir string
+	// UserHome is the person's home folder: ~/.claude/CLAUDE.md is global, not a project.
+	// Empty means os.UserHomeDir.
+	UserHome string
+}
+
+// Convert reads the source at path in format and returns its records, in a stable order so
+// a second import of the same source yields the same slugs (and is reported as duplicates).
+func Convert(format, path string, opts Options) ([]memory.Record, error) {
+	if opts.UserHome == "" {
+		opts.UserHome, _ = os.UserHomeDir()
+	}
+	if opts.Workdir != "" && !filepath.IsAbs(opts.Workdir) {
+		return nil, fail("invalid_workdir", map[string]any{"Workdir": opts.Workdir}, "workdir %q must be an absolute path", opts.Workdir)
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fail(CodeSourceRead, map[string]any{"Path": path, "Detail": err.Error()}, "unable to read %s: %v", path, err)
+	}
+	var recs []memory.Record
+	switch format {
+	case FormatMem0:
+		recs, err = convertMem0(abs)
+	case FormatClaude:
+		recs, err = convertClaude(abs, opts)
+	case FormatObsidian:
+		recs, err = convertObsidian(abs, opts)
+	case FormatChatGPT:
+		recs, err = convertChatGPT(abs)
+	default:
+		return nil, fail(CodeUnknownFormat, map[string]any{"Format": format, "Formats": strings.Join(Formats, ", ")}, "unknown format %q", format)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(recs) == 0 {
+		return nil, fail(CodeSourceEmpty, map[string]any{"Path": path, "Format": format}, "%s holds no %s memories", path, format)
+	}
+	uniqueSlugs(recs)
+	return recs, nil
+}
+
+// JSONL encodes records as the JSONL the store's import reads.
+func JSONL(recs []memory.Record) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	for _, r := range recs {
+		_ = enc.Encode(r) // a Record always encodes
+	}
+	return b.String()
+}
+
+// readFile reads one source file, refusing one over MaxFileBytes without reading it all.
+func readFile(path string) ([]byte, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, fail(CodeSourceRead, map[string]any{"Path": path, "Detail": err.Error()}, "unable to read %s: %v", path, err)
+	}
+	if st.IsDir() {
+		return nil, fail(CodeSourceRead, map[string]any{"Path": path, "Detail": "a folder, not a file"}, "%s is a folder", path)
+	}
+	if st.Size() > MaxFileBytes {
+		return nil, fail(CodeSourceTooBig, map[string]any{"Path": path, "Max": MaxFileBytes}, "%s is larger than %d bytes", path, MaxFileBytes)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fail(CodeSourceRead, map[string]any{"Path": path, "Detail": err.Error()}, "unable to read %s: %v", path, err)
+	}
+	if !utf8.Valid(b) {
+		return nil, fail(CodeSourceInvalid, map[string]any{"Path": path, "Detail": "not UTF-8 text"}, "%s is not UTF-8 text", path)
+	}
+	return b, nil
+}
+
+// invalid is a source that does not have the format's shape.
+func invalid(path, detail string) error {
+	return fail(CodeSourceInvalid, map[string]any{"Path": path, "Detail": detail}, "%s: %s", path, detail)
+}
+
+// titleOf makes a one-line title of at most MaxTitleChars from text: its first line, cut at a
+// word boundary with an ellipsis when longer.
+func titleOf(text string) string {
+	line := strings.TrimSpace(text)
+	if i := strings.IndexByte(line, '\n'); i >= 0 {
+		line = strings.TrimSpace(line[:i])
+	}
+	line = strings.Join(strings.Fields(line), " ")
+	max := memory.MaxTitleChars
+	if utf8.RuneCountInString(line) <= max {
+		return line
+	}
+	r := []rune(line)[:max-1]
+	if i := strings.LastIndexByte(string(r), ' '); i > max/2 {
+		return strings.TrimSpace(string(r)[:i]) + "…"
+	}
+	return string(r) + "…"
+}
+
+// slugOf makes a slug from a title: lowercase ASCII words joined by dashes, at most 48
+// characters; a title with no ASCII letters (Chinese, for one) gets "memory-" and a hash of it.
+func slugOf(title string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(title) {
+		switch {
+		case r < utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r)):
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(r)
+			dash = false
+		default:
+			dash = true
+		}
+		if b.Len() >= 48 {
+			break
+		}
+	}
+	s := strings.Trim(b.String(), "-")
+	if len(s) > 48 {
+		s = strings.Trim(s[:48], "-")
+	}
+	if len(s) < 3 {
+		if s == "" {
+			s = "memory"
+		}
+		s += "-" + shortHash(title)
+	}
+	return s
+}
+
+func shortHash(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(h[:])[:8]
+}
+
+// uniqueSlugs gives records sharing a slug in one scope instance a suffix from a hash of their
+// text, so two different memories with the same title both import (the same text twice stays
+// the same slug: the store reports it as a duplicate).
+func uniqueSlugs(recs []memory.Record) {
+	seen := map[string]string{}
+	for i := range recs {
+		r := &recs[i]
+		key := string(r.Scope) + "|" + r.Workdir + "|" + r.Agent + "|" + r.Slug
+		if body, ok := seen[key]; ok && body != r.Body {
+			base := r.Slug
+			if len(base) > 54 {
+				base = strings.Trim(base[:54], "-")
+			}
+			r.Slug = base + "-" + shortHash(r.Body)
+			key = string(r.Scope) + "|" + r.Workdir + "|" + r.Agent + "|" + r.Slug
+		}
+		seen[key] = r.Body
+	}
+}
+
+// tagOf turns a heading or category into a tag (lowercase, dashes, ≤ 64 chars), "" if none.
+func tagOf(s string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(strings.TrimSpace(s)) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(r)
+			dash = false
+		} else {
+			dash = true
+		}
+	}
+	t := b.String()
+	if utf8.RuneCountInString(t) > 64 {
+		t = string([]rune(t)[:64])
+	}
+	return strings.Trim(t, "-")
+}
+
+// addTag appends t once, keeping at most 32 tags (the store's limit).
+func addTag(tags []string, t string) []string {
+	if t == "" || len(tags) >= 32 {
+		return tags
+	}
+	for _, have := range tags {
+		if have == t {
+			return tags
+		}
+	}
+	return append(tags, t)
+}
+
+// parseTime reads the timestamps the sources write (RFC 3339 with or without zone, a date, or
+// Unix seconds as a JSON number); the zero time when it cannot.
+func parseTime(v any) *time.Time {
+	var t time.Time
+	switch x := v.(type) {
+	case string:
+		x = strings.TrimSpace(x)
+		for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999", "2006-01-02 15:04:05", "2006-01-02T15:04", "2006-01-02"} {
+			if p, err := time.Parse(layout, x); err == nil {
+				t = p
+				break
+			}
+		}
+	case float64:
+		if x > 0 && x < 1e11 {
+			sec := int64(x)
+			t = time.Unix(sec, int64((x-float64(sec))*1e9))
+		}
+	case time.Time:
+		t = x
+	}
+	if t.IsZero() || t.Year() < 1970 || t.After(time.Now().Add(48*time.Hour)) {
+		return nil
+	}
+	t = t.UTC()
+	return &t
+}
+
+// fileTime is a file's modification time, the only date a Markdown file without frontmatter has.
+func fileTime(path string) *time.Time {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil
+	}
+	return parseTime(st.ModTime())
+}

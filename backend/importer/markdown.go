@@ -1,0 +1,182 @@
+package importer
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// splitFrontmatter separates a Markdown file's YAML frontmatter (between "---" lines at the
+// very top) from its text. A file without one has an empty map; a broken one is an error.
+func splitFrontmatter(path string, b []byte) (map[string]any, string, error) {
+	s := strings.TrimPrefix(string(b), "\ufeff")
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	if !strings.HasPrefix(s, "---\n") {
+		return map[string]any{}, s, nil
+	}
+	rest := s[4:]
+	var head, body string
+	found := false
+	for off := 0; off <= len(rest); {
+		nl := strings.IndexByte(rest[off:], '\n')
+		line, next := rest[off:], len(rest)+1
+		if nl >= 0 {
+			line, next = rest[off:off+nl], off+nl+1
+		}
+		if strings.TrimRight(line, " \t") == "---" {
+			head, found = rest[:off], true
+			if next <= len(rest) {
+				body = rest[next:]
+			}
+			break
+		}
+		off = next
+	}
+	if !found {
+		return nil, "", invalid(path, "the frontmatter opened by --- is never closed")
+	}
+	fm := map[string]any{}
+	if err := yaml.Unmarshal([]byte(head), &fm); err != nil {
+		return nil, "", invalid(path, fmt.Sprintf("the frontmatter is not YAML: %v", err))
+	}
+	if fm == nil {
+		fm = map[string]any{}
+	}
+	return fm, body, nil
+}
+
+// str reads a frontmatter string field ("" when absent or not a string).
+func str(fm map[string]any, key string) string {
+	if v, ok := fm[key].(string); ok {
+		return strings.TrimSpace(v)
+	}
+	return ""
+}
+
+// strList reads a list or a comma/space-separated string (tags: [a, b] or tags: a, b).
+func strList(fm map[string]any, key string) []string {
+	var out []string
+	switch v := fm[key].(type) {
+	case []any:
+		for _, x := range v {
+			if s, ok := x.(string); ok && strings.TrimSpace(s) != "" {
+				out = append(out, strings.TrimSpace(s))
+			}
+		}
+	case string:
+		for _, s := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' }) {
+			out = append(out, strings.TrimSpace(s))
+		}
+	}
+	return out
+}
+
+var (
+	headingRE = regexp.MustCompile(`^(#{1,6})\s+(.*?)\s*#*\s*$`)
+	bulletRE  = regexp.MustCompile(`^ {0,1}(?:[-*+]|\d{1,9}[.)])\s+(.*)$`)
+	fenceRE   = regexp.MustCompile("^\\s*(```|~~~)")
+	// linkOnlyRE is a MEMORY.md index line: a link to a topic file, maybe with a description.
+	linkOnlyRE = regexp.MustCompile(`^\[([^\]]+)\]\(([^)\s]+\.md)\)\s*(?:[-—–:]\s*(.*))?$`)
+)
+
+// bullet is one top-level list item with its continuation lines and the headings above it.
+type bullet struct {
+	text     string
+	headings []string
+}
+
+// bullets returns the top-level list items of Markdown text, each with its indented
+// continuation (sub-items, wrapped lines). Items inside fenced code are not memories; neither
+// are prose paragraphs, headings, @imports or HTML comments.
+func bullets(text string) []bullet {
+	var out []bullet
+	var cur *bullet
+	var lines []string
+	var heads []string
+	levels := []int{}
+	inFence := false
+	flush := func() {
+		if cur != nil {
+			cur.text = strings.TrimSpace(strings.Join(lines, "\n"))
+			if cur.text != "" {
+				out = append(out, *cur)
+			}
+		}
+		cur, lines = nil, nil
+	}
+	for _, line := range strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n") {
+		indented := strings.HasPrefix(line, "  ") || strings.HasPrefix(line, "\t")
+		if fenceRE.MatchString(line) {
+			if cur != nil && indented {
+				lines = append(lines, line)
+			} else if !inFence {
+				flush()
+			}
+			inFence = !inFence
+			continue
+		}
+		if inFence {
+			if cur != nil {
+				lines = append(lines, line)
+			}
+			continue
+		}
+		if m := headingRE.FindStringSubmatch(line); m != nil {
+			flush()
+			lvl := len(m[1])
+			for len(levels) > 0 && levels[len(levels)-1] >= lvl {
+				levels, heads = levels[:len(levels)-1], heads[:len(heads)-1]
+			}
+			levels, heads = append(levels, lvl), append(heads, m[2])
+			continue
+		}
+		if m := bulletRE.FindStringSubmatch(line); m != nil && !indented {
+			flush()
+			cur = &bullet{headings: append([]string(nil), heads...)}
+			lines = []string{m[1]}
+			continue
+		}
+		switch {
+		case cur != nil && indented:
+			lines = append(lines, strings.TrimRight(line, " \t"))
+		case strings.TrimSpace(line) == "":
+			// a blank line ends nothing: an indented line after it still continues the item
+		default:
+			flush() // prose, an @import, a comment: not a memory
+		}
+	}
+	flush()
+	return out
+}
+
+// dedent removes the indentation common to continuation lines so sub-items read as a list.
+func dedent(text string) string {
+	lines := strings.Split(text, "\n")
+	if len(lines) < 2 {
+		return text
+	}
+	min := -1
+	for _, l := range lines[1:] {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		n := len(l) - len(strings.TrimLeft(l, " \t"))
+		if min < 0 || n < min {
+			min = n
+		}
+	}
+	for i := 1; i < len(lines); i++ {
+		if len(lines[i]) >= min && min > 0 {
+			lines[i] = lines[i][min:]
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// plainTitle strips Markdown emphasis and code marks from a title line.
+func plainTitle(s string) string {
+	s = strings.NewReplacer("**", "", "__", "", "`", "").Replace(s)
+	return titleOf(s)
+}

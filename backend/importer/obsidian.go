@@ -1,0 +1,115 @@
+package importer
+
+import (
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"engram/backend/memory"
+)
+
+// A basic-memory project or an Obsidian vault is a folder of Markdown notes, each with an
+// optional YAML frontmatter (title, type, tags, aliases, permalink, created/date). Each note is
+// one memory: title from the frontmatter or the file name, body the text as written — [[links]]
+// and relation lines (- relates_to [[X]]) kept, so the graph reads them — without a first
+// heading that only repeats the title. A permalink that is a valid slug keeps its name.
+// Notes are global (reference, or the frontmatter type when Engram has it) unless a project
+// is given. Dot folders (.obsidian, .git, .trash) are skipped.
+
+func convertObsidian(root string, opts Options) ([]memory.Record, error) {
+	dir, err := isDir(root)
+	if err != nil {
+		return nil, err
+	}
+	files := []string{root}
+	if dir {
+		if files, err = walkFiles(root, func(rel string) bool { return strings.HasSuffix(strings.ToLower(rel), ".md") }, nil); err != nil {
+			return nil, err
+		}
+	}
+	var out []memory.Record
+	for _, f := range files {
+		rec, ok, err := obsidianNote(f, opts)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			out = append(out, rec)
+		}
+	}
+	return out, nil
+}
+
+func obsidianNote(file string, opts Options) (memory.Record, bool, error) {
+	b, err := readFile(file)
+	if err != nil {
+		return memory.Record{}, false, err
+	}
+	fm, text, err := splitFrontmatter(file, b)
+	if err != nil {
+		return memory.Record{}, false, err
+	}
+	stem := strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
+	title := str(fm, "title")
+	if title == "" {
+		title = stem
+	}
+	title = plainTitle(title)
+	text = strings.TrimSpace(text)
+	if m := headingRE.FindStringSubmatch(firstLine(text)); m != nil && len(m[1]) == 1 && plainTitle(m[2]) == title {
+		text = strings.TrimSpace(strings.TrimPrefix(text, firstLine(text)))
+	}
+	if text == "" || title == "" {
+		return memory.Record{}, false, nil
+	}
+	typ := memory.Type(strings.ToLower(str(fm, "type")))
+	if !typ.Writable() {
+		typ = memory.TypeReference
+	}
+	rec := memory.Record{Scope: memory.ScopeGlobal, Type: typ, Title: title, Body: text, Reasoning: "Imported from " + file}
+	if opts.Workdir != "" {
+		rec.Scope, rec.Workdir = memory.ScopeProject, opts.Workdir
+	}
+	for _, t := range strList(fm, "tags") {
+		rec.Tags = addTag(rec.Tags, tagOf(strings.TrimPrefix(t, "#")))
+	}
+	for _, a := range strList(fm, "aliases") {
+		if a = plainTitle(a); a != "" && a != title && len(rec.Aliases) < 32 {
+			rec.Aliases = append(rec.Aliases, a)
+		}
+	}
+	rec.Created = firstTime(fm, "created", "date", "created_at")
+	rec.Updated = firstTime(fm, "updated", "modified", "updated_at")
+	if rec.Created == nil {
+		rec.Created = fileTime(file)
+	}
+	if rec.Updated == nil {
+		rec.Updated = fileTime(file)
+	}
+	// The permalink may be a path (notes/coffee); only its last part can be a slug, and only
+	// when it is one — never a path that would place a file elsewhere.
+	if p := path.Base(strings.ReplaceAll(str(fm, "permalink"), `\`, "/")); memory.ValidSlug(p) {
+		rec.Slug = p
+	} else {
+		rec.Slug = slugOf(title)
+	}
+	return rec, true, nil
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// firstTime is the first of keys holding a date.
+func firstTime(fm map[string]any, keys ...string) *time.Time {
+	for _, k := range keys {
+		if t := parseTime(fm[k]); t != nil {
+			return t
+		}
+	}
+	return nil
+}
