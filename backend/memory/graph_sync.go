@@ -77,6 +77,12 @@ func (m *Memory) SubjectEntity() (name, kind string) {
 	return "", ""
 }
 
+// graphPending is a memory whose graph rows a full rebuild writes after all the text.
+type graphPending struct {
+	rid int64
+	m   *Memory
+}
+
 // graphMention is what one memory says of one entity.
 type graphMention struct {
 	name, label, kind string
