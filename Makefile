@@ -114,6 +114,7 @@ bench: frontend
 	./$(BIN)/engram-bench bench bridge
 	./$(BIN)/engram-bench bench mcp
 	./$(BIN)/engram-bench bench hook
+	./$(BIN)/engram-bench bench graph
 	./$(BIN)/engram-bench bench locomo $(BENCH_DATA)
 	ENGRAM_CLI=$(BIN)/engram-bench node frontend/tests/bench/review.mjs
 	CGO_ENABLED=0 $(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)/engram-cli .

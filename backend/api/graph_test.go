@@ -186,7 +186,7 @@ func TestGraphEditsRewriteBodies(t *testing.T) {
 		t.Fatal(err)
 	}
 	m, _ = a.deps.Store.Get(a.ctx, ids["carol-dave"])
-	if m.Body != "Carol and Dave." {
+	if m.Body != "Carol and Dave.\n\n- Carol knows [[Dave]]" {
 		t.Fatalf("carol-dave body = %q", m.Body)
 	}
 	if _, err := a.Graph.Neighbors(GraphNeighborsParams{Entity: "Carol"}); err == nil {

@@ -10,7 +10,7 @@ import (
 	"runtime/pprof"
 )
 
-// Run answers `engram bench store|recall|extraction|bridge|mcp|hook|locomo`, the command line already read by
+// Run answers `engram bench store|recall|extraction|bridge|mcp|hook|graph|locomo`, the command line already read by
 // the CLI: figures to stdout (JSON with jsonOut), progress to stderr.
 func Run(ctx context.Context, what string, sizes []int, file string, jsonOut bool, stdout, stderr io.Writer) error {
 	// ENGRAM_BENCH_CPUPROFILE=FILE writes a CPU profile of the run (go tool pprof FILE).
@@ -56,6 +56,14 @@ func Run(ctx context.Context, what string, sizes []int, file string, jsonOut boo
 			return err
 		}
 		PrintBridge(stdout, f, jsonOut)
+		return nil
+	case "graph":
+		// The issue's sizes: the build from 100k memories, queries at 10k entities / 50k relations.
+		f, err := RunGraph(ctx, 100000, 10000, 50000, 500, stderr)
+		if err != nil {
+			return err
+		}
+		PrintGraph(stdout, f, jsonOut)
 		return nil
 	case "locomo":
 		return RunLocomo(ctx, file, jsonOut, stdout, stderr)

@@ -42,7 +42,7 @@ func (r *runner) mcp(ctx context.Context, args []string) error {
 
 // BenchRequest is one `engram bench` command line, read and checked.
 type BenchRequest struct {
-	What  string // store | recall | extraction | bridge | mcp | hook | locomo
+	What  string // store | recall | extraction | bridge | mcp | hook | graph | locomo
 	Sizes []int  // store sizes, for store and recall
 	File  string // the LoCoMo file, for locomo
 	JSON  bool
@@ -72,7 +72,7 @@ func (r *runner) benchRun(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := r.need("bench", "store | recall | extraction | bridge | mcp | hook | locomo FILE", pos, 1); err != nil {
+	if err := r.need("bench", "store | recall | extraction | bridge | mcp | hook | graph | locomo FILE", pos, 1); err != nil {
 		return err
 	}
 	req := BenchRequest{What: pos[0], JSON: r.json, Stdout: r.env.Stdout, Stderr: r.env.Stderr}
@@ -85,14 +85,14 @@ func (r *runner) benchRun(ctx context.Context, args []string) error {
 			}
 			req.Sizes = append(req.Sizes, n)
 		}
-	case "bridge", "mcp", "hook":
+	case "bridge", "mcp", "hook", "graph":
 	case "locomo":
 		if err := r.need("bench locomo", "FILE", pos, 2); err != nil {
 			return err
 		}
 		req.File = pos[1]
 	default:
-		return usageError(fmt.Sprintf("bench %s: use store, recall, extraction, bridge, mcp, hook or locomo", pos[0]))
+		return usageError(fmt.Sprintf("bench %s: use store, recall, extraction, bridge, mcp, hook, graph or locomo", pos[0]))
 	}
 	return r.env.Bench(ctx, req)
 }

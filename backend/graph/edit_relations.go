@@ -8,8 +8,12 @@ import (
 	"engram/backend/text/wikilink"
 )
 
-// Delete removes an entity from every memory that mentions it: its relation lines go, its
-// other links become plain text (their label, or the name), and a subject naming it is cleared.
+// Delete takes an entity out of the graph without taking text out of any memory: every link
+// to it becomes plain text (its label, or the name), so relation lines naming it stop being
+// relations but still say what they said; relation lines about it as the memory's subject get
+// the subject's name written in front ("- Carol knows [[Bob]]"); a subject naming it is
+// cleared. A trustworthy store never loses what a memory says to a graph edit, and a body made
+// only of relation lines never ends up empty (which the store refuses).
 func (s *Service) Delete(ctx context.Context, v View, actor, ref string) ([]MemoryRef, error) {
 	sn, err := s.current(ctx)
 	if err != nil {
@@ -19,21 +23,21 @@ func (s *Service) Delete(ctx context.Context, v View, actor, ref string) ([]Memo
 	if !ok {
 		return nil, notFound(ref)
 	}
-	norms := sn.nodes[i].norms
 	ms, err := s.memoriesOf(ctx, sn, i, v)
 	if err != nil {
 		return nil, err
 	}
+	return s.apply(ctx, actor, unlinkIn(ms, sn.nodes[i].norms))
+}
+
+// unlinkIn is Delete's rewrite of memories ms for an entity known by the names in norms.
+func unlinkIn(ms []*memory.Memory, norms map[string]bool) []rewrite {
 	var rs []rewrite
 	for _, m := range ms {
-		subj := subjectNorm(m)
-		body := wikilink.DropRelations(m.Body, func(r wikilink.Relation) bool {
-			from := subj
-			if r.From != "" {
-				from = wikilink.Norm(r.From)
-			}
-			return norms[from] || norms[wikilink.Norm(r.To)]
-		})
+		body := m.Body
+		if name, _ := m.SubjectEntity(); name != "" && norms[wikilink.Norm(name)] {
+			body = wikilink.NameSubject(body, name, func(wikilink.Relation) bool { return true })
+		}
 		body = wikilink.Rewrite(body, func(l wikilink.Link) (string, bool) {
 			if !norms[wikilink.Norm(l.Target)] {
 				return "", false
@@ -50,7 +54,7 @@ func (s *Service) Delete(ctx context.Context, v View, actor, ref string) ([]Memo
 		}
 		rs = append(rs, r)
 	}
-	return s.apply(ctx, actor, rs)
+	return rs
 }
 
 // AddRelation appends a relation line to one memory's body: "- type [[to]]" from the
@@ -108,6 +112,7 @@ func (s *Service) DeleteRelation(ctx context.Context, v View, actor, edgeID stri
 	e := sn.edges[ei]
 	src, dst := sn.nodes[e.src].norms, sn.nodes[e.dst].norms
 	var rs []rewrite
+	var empty []string
 	for _, ref := range sn.refs(e.memories, v) {
 		m, err := s.store.Get(ctx, ref.ID)
 		if err != nil {
@@ -121,7 +126,16 @@ func (s *Service) DeleteRelation(ctx context.Context, v View, actor, edgeID stri
 			}
 			return r.Type == e.typ && src[from] && dst[wikilink.Norm(r.To)]
 		})
+		if strings.TrimSpace(body) == "" {
+			empty = append(empty, ref.Slug)
+		}
 		rs = append(rs, rewrite{m: m, body: body})
+	}
+	// A memory that says nothing but this relation would be left empty, which the store refuses:
+	// say which, so the person deletes or edits that memory instead (nothing is changed).
+	if len(empty) > 0 {
+		return nil, &Error{Code: CodeWouldEmpty, Args: map[string]any{"Memories": strings.Join(empty, ", ")},
+			Msg: "deleting this relation would leave " + strings.Join(empty, ", ") + " with no text"}
 	}
 	return s.apply(ctx, actor, rs)
 }

@@ -6,9 +6,11 @@ package graph
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"sort"
-	"strconv"
+	"strings"
 	"sync"
 
 	"engram/backend/memory"
@@ -94,12 +96,53 @@ func (s *Service) current(ctx context.Context) (*snapshot, error) {
 	return s.snap, nil
 }
 
-// build resolves stored rows into nodes and edges.
+// EntityID is the stable id of the entity named norm (a wikilink.Norm key) in one scope
+// instance (scope, and the project key or agent name): the same files give the same ids after
+// any rebuild of the index, so the Graph view, bookmarks and MCP clients holding one keep
+// finding it. Row ids are not used: they follow the order files happen to be indexed in.
+func EntityID(scope memory.Scope, key, norm string) string {
+	return "e" + digest(string(scope), key, norm)
+}
+
+// EdgeID is the stable id of the relation of type typ from entity src to entity dst (ids).
+func EdgeID(src, typ, dst string) string { return "r" + digest(src, typ, dst) }
+
+// digest is 64 bits of SHA-256 over parts joined by NUL (no part holds one), in hex.
+func digest(parts ...string) string {
+	sum := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
+	return hex.EncodeToString(sum[:8])
+}
+
+// build resolves stored rows into nodes and edges. Rows are taken in the order of their stable
+// ids, not their row ids, so alias unions, node order and edge order (and so ids, names, ties
+// and equal-length paths) are the same after a rebuild of the index.
 func build(d *memory.GraphData) *snapshot {
 	sn := &snapshot{gen: d.Gen, byID: map[string]int{}, edgeByID: map[string]int{}, memories: make(map[int64]memory.GraphMemoryRow, len(d.Memories))}
 	for _, m := range d.Memories {
 		sn.memories[m.RID] = m
 	}
+	uid := make(map[int64]string, len(d.Entities))
+	ents := append([]memory.GraphEntityRow(nil), d.Entities...)
+	for _, e := range ents {
+		uid[e.ID] = EntityID(e.Scope, e.ScopeKey, e.Norm)
+	}
+	sort.Slice(ents, func(a, b int) bool { return uid[ents[a].ID] < uid[ents[b].ID] })
+	memID := func(rid int64) string { return sn.memories[rid].ID }
+	rels := append([]memory.GraphRelationRow(nil), d.Relations...)
+	sort.Slice(rels, func(a, b int) bool {
+		x, y := rels[a], rels[b]
+		if uid[x.Src] != uid[y.Src] {
+			return uid[x.Src] < uid[y.Src]
+		}
+		if uid[x.Dst] != uid[y.Dst] {
+			return uid[x.Dst] < uid[y.Dst]
+		}
+		if x.Type != y.Type {
+			return x.Type < y.Type
+		}
+		return memID(x.MemoryRID) < memID(y.MemoryRID)
+	})
+	d = &memory.GraphData{Gen: d.Gen, Entities: ents, Mentions: d.Mentions, Relations: rels, Memories: d.Memories, Links: d.Links}
 	// Union the entities alias lines join (both ends are always in one scope instance).
 	parent := make(map[int64]int64, len(d.Entities))
 	for _, e := range d.Entities {
@@ -133,7 +176,7 @@ func build(d *memory.GraphData) *snapshot {
 			r := entity[root]
 			i = len(sn.nodes)
 			idx[root] = i
-			sn.nodes = append(sn.nodes, &node{id: "e" + strconv.FormatInt(root, 10), scope: r.Scope, key: r.ScopeKey,
+			sn.nodes = append(sn.nodes, &node{id: uid[root], scope: r.Scope, key: r.ScopeKey,
 				workdir: r.Workdir, norms: map[string]bool{}})
 		}
 		n := sn.nodes[i]
@@ -218,7 +261,7 @@ func build(d *memory.GraphData) *snapshot {
 		if !ok {
 			i = len(sn.edges)
 			eidx[k] = i
-			sn.edges = append(sn.edges, &edge{id: "r" + strconv.FormatInt(r.ID, 10), src: a, dst: b, typ: r.Type})
+			sn.edges = append(sn.edges, &edge{id: EdgeID(sn.nodes[a].id, r.Type, sn.nodes[b].id), src: a, dst: b, typ: r.Type})
 			sn.edgeByID[sn.edges[i].id] = i
 			sn.nodes[a].edges = append(sn.nodes[a].edges, i)
 			sn.nodes[b].edges = append(sn.nodes[b].edges, i)
@@ -227,6 +270,15 @@ func build(d *memory.GraphData) *snapshot {
 		e.rows = append(e.rows, r.ID)
 		if _, live := sn.memories[r.MemoryRID]; live {
 			e.memories = append(e.memories, r.MemoryRID)
+		}
+	}
+	// A member's own id finds its node too: an entity later declared an alias of another keeps
+	// answering to the id a caller held.
+	for _, n := range sn.nodes {
+		for _, m := range n.members {
+			if _, taken := sn.byID[uid[m]]; !taken {
+				sn.byID[uid[m]] = sn.byID[n.id]
+			}
 		}
 	}
 	for _, e := range sn.edges {

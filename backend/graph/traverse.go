@@ -16,6 +16,7 @@ const (
 	CodeInvalidRelation = "graph_invalid_relation"
 	CodePersonOnly      = "graph_person_only"
 	CodeNothingToChange = "graph_nothing_to_change"
+	CodeWouldEmpty      = "graph_would_empty_memory"
 )
 
 // Error is a graph failure with a stable code and the arguments of its translated message.

@@ -77,6 +77,12 @@ func (m *Memory) SubjectEntity() (name, kind string) {
 	return "", ""
 }
 
+// graphPending is a memory whose graph rows a full rebuild writes after all the text.
+type graphPending struct {
+	rid int64
+	m   *Memory
+}
+
 // graphMention is what one memory says of one entity.
 type graphMention struct {
 	name, label, kind string
@@ -91,7 +97,11 @@ func syncGraph(ctx context.Context, x execer, rid int64, m *Memory) error {
 	if err != nil {
 		return err
 	}
+	// A memory that mentioned nothing stated no relation either (both ends of one are mentions).
 	for _, q := range []string{`DELETE FROM graph_mentions WHERE memory_rid = ?`, `DELETE FROM graph_relations WHERE memory_rid = ?`} {
+		if len(old) == 0 {
+			break
+		}
 		if _, err := x.ExecContext(ctx, q, rid); err != nil {
 			return fmt.Errorf("memory: unable to clear graph rows: %w", err)
 		}
@@ -155,40 +165,89 @@ func writeGraph(ctx context.Context, x execer, rid int64, m *Memory) error {
 		}
 		rels = append(rels, rel{note(from, "", fromKind, false), note(r.To, "", toKind, explicit), r.Type})
 	}
-	ids := map[string]int64{}
-	for _, k := range order {
-		g := mentions[k]
-		id, err := ensureEntity(ctx, x, m, g.name, k)
-		if err != nil {
-			return err
-		}
-		ids[k] = id
-		if _, err := x.ExecContext(ctx, `INSERT INTO graph_mentions(entity, memory_rid, label, kind, spelling) VALUES(?,?,?,?,?)
-			ON CONFLICT(entity, memory_rid) DO NOTHING`, id, rid, g.label, g.kind, g.name); err != nil {
-			return fmt.Errorf("memory: unable to record mention: %w", err)
-		}
+	ids, err := ensureEntities(ctx, x, m, order, mentions)
+	if err != nil {
+		return err
 	}
-	for _, r := range rels {
-		if _, err := x.ExecContext(ctx, `INSERT INTO graph_relations(src, dst, rel, memory_rid) VALUES(?,?,?,?)
-			ON CONFLICT DO NOTHING`, ids[r.from], ids[r.to], r.typ, rid); err != nil {
-			return fmt.Errorf("memory: unable to record relation: %w", err)
+	// One statement per chunk of rows, not per row: a cold build indexes every memory, and
+	// parsing a statement per mention and relation was most of the graph's share of it.
+	if err := insertRows(ctx, x, `INSERT INTO graph_mentions(entity, memory_rid, label, kind, spelling) VALUES `,
+		` ON CONFLICT(entity, memory_rid) DO NOTHING`, 5, len(order), func(i int) []any {
+			g := mentions[order[i]]
+			return []any{ids[order[i]], rid, g.label, g.kind, g.name}
+		}); err != nil {
+		return fmt.Errorf("memory: unable to record mention: %w", err)
+	}
+	if err := insertRows(ctx, x, `INSERT INTO graph_relations(src, dst, rel, memory_rid) VALUES `, ` ON CONFLICT DO NOTHING`, 4, len(rels),
+		func(i int) []any { return []any{ids[rels[i].from], ids[rels[i].to], rels[i].typ, rid} }); err != nil {
+		return fmt.Errorf("memory: unable to record relation: %w", err)
+	}
+	return nil
+}
+
+// graphChunk is how many rows one graph statement writes (well under SQLite's variable limit).
+const graphChunk = 100
+
+// insertRows writes n rows of width values each (row(i) gives row i) with multi-row
+// statements head VALUES (…),(…) tail.
+func insertRows(ctx context.Context, x execer, head, tail string, width, n int, row func(i int) []any) error {
+	one := "(" + strings.TrimSuffix(strings.Repeat("?,", width), ",") + ")"
+	for lo := 0; lo < n; lo += graphChunk {
+		hi := min(n, lo+graphChunk)
+		args := make([]any, 0, (hi-lo)*width)
+		for i := lo; i < hi; i++ {
+			args = append(args, row(i)...)
+		}
+		q := head + strings.TrimSuffix(strings.Repeat(one+",", hi-lo), ",") + tail
+		if _, err := x.ExecContext(ctx, q, args...); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-// ensureEntity returns the id of the entity with key norm in m's scope instance, creating it
-// named name (the smallest spelling seen names it, so the order files are indexed in does not
-// matter; readers show the most common one). Entities never span scope instances: a project's "Alice" is not global "Alice".
-func ensureEntity(ctx context.Context, x execer, m *Memory, name, norm string) (int64, error) {
-	var id int64
-	err := x.QueryRowContext(ctx, `INSERT INTO graph_entities(name, norm, scope, scope_key) VALUES(?,?,?,?)
-		ON CONFLICT(scope, scope_key, norm) DO UPDATE SET name = min(name, excluded.name) RETURNING id`,
-		name, norm, string(m.Scope), m.ScopeKey()).Scan(&id)
-	if err != nil {
-		return 0, fmt.Errorf("memory: unable to record entity %q: %w", name, err)
+// ensureEntities returns the ids of the entities with keys norms in m's scope instance,
+// creating those missing, named by the spelling this memory used (the smallest spelling seen
+// names a stored entity, so the order files are indexed in does not matter; readers show the
+// most common one). Entities never span scope instances: a project's "Alice" is not global "Alice".
+func ensureEntities(ctx context.Context, x execer, m *Memory, norms []string, mentions map[string]*graphMention) (map[string]int64, error) {
+	ids := make(map[string]int64, len(norms))
+	scope, key := string(m.Scope), m.ScopeKey()
+	for lo := 0; lo < len(norms); lo += graphChunk {
+		hi := min(len(norms), lo+graphChunk)
+		args := make([]any, 0, 4*(hi-lo))
+		for _, k := range norms[lo:hi] {
+			args = append(args, mentions[k].name, k, scope, key)
+		}
+		rows, err := x.QueryContext(ctx, `INSERT INTO graph_entities(name, norm, scope, scope_key) VALUES `+
+			strings.TrimSuffix(strings.Repeat("(?,?,?,?),", hi-lo), ",")+
+			` ON CONFLICT(scope, scope_key, norm) DO UPDATE SET name = min(name, excluded.name) RETURNING id, norm`, args...)
+		if err != nil {
+			return nil, fmt.Errorf("memory: unable to record entities: %w", err)
+		}
+		for rows.Next() {
+			var id int64
+			var norm string
+			if err := rows.Scan(&id, &norm); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("memory: unable to record entities: %w", err)
+			}
+			ids[norm] = id
+		}
+		err = rows.Close()
+		if err == nil {
+			err = rows.Err()
+		}
+		if err != nil {
+			return nil, fmt.Errorf("memory: unable to record entities: %w", err)
+		}
 	}
-	return id, nil
+	for _, k := range norms {
+		if _, ok := ids[k]; !ok {
+			return nil, fmt.Errorf("memory: unable to record entity %q", mentions[k].name)
+		}
+	}
+	return ids, nil
 }
 
 func mentionedEntities(ctx context.Context, x execer, rid int64) ([]int64, error) {

@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -181,5 +182,36 @@ func TestGraphLinksToMemoriesBySlugAndTitle(t *testing.T) {
 	sort.Strings(links)
 	if strings.Join(links, ",") != "Other -> other,deploy-notes -> deploy-notes" {
 		t.Fatalf("links = %q", links)
+	}
+}
+
+// A memory naming more entities and relations than one graph statement writes (graphChunk)
+// records every one of them, across the chunk boundaries, and a second memory reusing some of
+// the names shares their entities.
+func TestGraphRowsAcrossChunks(t *testing.T) {
+	e := newEnv(t)
+	n := 2*graphChunk + 17
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "- [[Node %d]] knows [[Node %d]]\n", i, i+1)
+	}
+	e.ok(wr("chain", "Chain", b.String()))
+	e.ok(wr("again", "Again", "[[node 0]] and [[NODE 150]] and [[Fresh]]"))
+	d, err := e.s.GraphData(e.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Entities) != n+2 || len(d.Relations) != n || len(d.Mentions) != n+1+3 {
+		t.Fatalf("%d entities (want %d), %d relations (want %d), %d mentions (want %d)",
+			len(d.Entities), n+2, len(d.Relations), n, len(d.Mentions), n+4)
+	}
+	ids := map[int64]bool{}
+	for _, en := range d.Entities {
+		ids[en.ID] = true
+	}
+	for _, r := range d.Relations {
+		if !ids[r.Src] || !ids[r.Dst] || r.Src == r.Dst {
+			t.Fatalf("relation %+v joins unknown entities", r)
+		}
 	}
 }

@@ -30,9 +30,20 @@ func jsonList(v []string) string {
 	return string(b)
 }
 
-// upsertRow writes m's index row and its FTS rows, keeping the rowid stable for an id so that
-// vectors and graph mentions keyed by rowid stay attached across edits and renames.
+// upsertRow writes m's index row, its FTS rows and its graph rows, keeping the rowid stable for
+// an id so that vectors and graph mentions keyed by rowid stay attached across edits and renames.
 func upsertRow(ctx context.Context, x execer, m *Memory, st fileStamp) (int64, error) {
+	rid, err := upsertText(ctx, x, m, st)
+	if err != nil {
+		return 0, err
+	}
+	return rid, syncGraph(ctx, x, rid, m)
+}
+
+// upsertText is upsertRow without the graph rows: a full rebuild writes those after all the
+// text (see graphLater), because a graph statement's savepoint makes FTS5 flush the text pending
+// in the rebuild's one transaction — once per memory, not once, and most of the graph's cost.
+func upsertText(ctx context.Context, x execer, m *Memory, st fileStamp) (int64, error) {
 	var rid int64
 	err := x.QueryRowContext(ctx, `SELECT rid FROM memory_meta WHERE id = ?`, m.ID).Scan(&rid)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
@@ -91,9 +102,6 @@ func upsertRow(ctx context.Context, x execer, m *Memory, st fileStamp) (int64, e
 	}
 	if _, err := x.ExecContext(ctx, `DELETE FROM memory_problems WHERE path = ?`, m.Path); err != nil {
 		return 0, fmt.Errorf("memory: unable to clear problem: %w", err)
-	}
-	if err := syncGraph(ctx, x, rid, m); err != nil {
-		return 0, err
 	}
 	return rid, nil
 }

@@ -31,6 +31,9 @@ type ReconcileReport struct {
 	RiskyUnreviewed int `json:"risky_unreviewed"`
 	// wiping marks a full rebuild: its re-adds are not changes worth an audit row each.
 	wiping bool
+	// graphLater holds a full rebuild's memories that have links, whose graph rows are written
+	// after all the text (upsertText says why).
+	graphLater []graphPending
 	// prior is what the wiped index knew (see priorIndex).
 	prior priorIndex
 }
@@ -277,6 +280,17 @@ func (s *Store) rebuildLocked(ctx context.Context, only []string, wipe bool) (Re
 			j++
 		}
 	}
+	for _, g := range rep.graphLater {
+		if err := syncGraph(ctx, tx, g.rid, g.m); err != nil {
+			return rep, err
+		}
+	}
+	if rep.wiping {
+		if err := bumpGraph(ctx, tx); err != nil {
+			return rep, err
+		}
+	}
+	rep.graphLater = nil
 	progress("commit", len(disk)+len(idx), len(disk)+len(idx))
 	if err := tx.Commit(); err != nil {
 		return rep, fmt.Errorf("memory: unable to commit reconcile: %w", err)
@@ -401,7 +415,15 @@ func (s *Store) indexFile(ctx context.Context, tx *sql.Tx, d diskFile, knownVers
 	} else {
 		rep.Updated++
 	}
-	if _, err := upsertRow(ctx, tx, m, d.st); err != nil {
+	if rep.wiping {
+		rid, err := upsertText(ctx, tx, m, d.st)
+		if err != nil {
+			return err
+		}
+		if strings.Contains(m.Body, "[[") {
+			rep.graphLater = append(rep.graphLater, graphPending{rid, m})
+		}
+	} else if _, err := upsertRow(ctx, tx, m, d.st); err != nil {
 		return err
 	}
 	rep.ChangedID = append(rep.ChangedID, m.ID)

@@ -191,6 +191,30 @@ func DropRelations(body string, drop func(r Relation) bool) string {
 	return strings.Join(kept, "\n")
 }
 
+// NameSubject writes subject, as plain text, at the start of every subject-less relation line
+// (outside code) for which name says true: "- knows [[Bob]]" becomes "- Carol knows [[Bob]]".
+// The line keeps what it said and is no longer a relation (a relation type is one token), so
+// deleting the entity a memory's lines are about loses no text. Everything else is kept.
+func NameSubject(body, subject string, name func(r Relation) bool) string {
+	subject = strings.TrimSpace(subject)
+	ls := scan(body)
+	parts := make([]string, len(ls))
+	for i, l := range ls {
+		parts[i] = l.text
+		if l.code || subject == "" {
+			continue
+		}
+		r, ok := lineRelation(l.masked)
+		if !ok || r.From != "" || !name(r) {
+			continue
+		}
+		if loc := listRe.FindStringSubmatchIndex(l.text); loc != nil {
+			parts[i] = l.text[:loc[2]] + subject + " " + l.text[loc[2]:]
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
 // Raw renders a link back as written: "[[Target]]" or "[[Target|Label]]".
 func (l Link) Raw() string {
 	if l.Label != "" {

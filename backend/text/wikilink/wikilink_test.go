@@ -149,5 +149,20 @@ func TestRelationLengths(t *testing.T) {
 	}
 	if l, ok := Format("", "knows", "Bob", long("p", 33)); !ok || strings.Contains(l, "#") {
 		t.Fatalf("Format with a 33-rune target type: %q %v", l, ok)
+// Naming the subject turns a subject-less relation line into text that says the same thing:
+// the line no longer parses as a relation, code is untouched, other lines are kept.
+func TestNameSubject(t *testing.T) {
+	body := "Notes.\n- knows [[Bob]]\n* 认识 [[李四]]\n- [[Ann]] knows [[Bob]]\n```\n- knows [[Bob]]\n```\n- uses [[Go]]"
+	got := NameSubject(body, "Carol Smith", func(r Relation) bool { return r.Type != "uses" })
+	want := "Notes.\n- Carol Smith knows [[Bob]]\n* Carol Smith 认识 [[李四]]\n- [[Ann]] knows [[Bob]]\n```\n- knows [[Bob]]\n```\n- uses [[Go]]"
+	if got != want {
+		t.Fatalf("NameSubject =\n%s\nwant\n%s", got, want)
+	}
+	p := Parse(got)
+	if len(p.Relations) != 2 || p.Relations[0].From != "Ann" || p.Relations[1].Type != "uses" {
+		t.Fatalf("relations left = %+v", p.Relations)
+	}
+	if len(Parse(NameSubject("- knows [[Bob]]", "张三", func(Relation) bool { return true })).Relations) != 0 {
+		t.Fatal("a Chinese subject made a relation")
 	}
 }

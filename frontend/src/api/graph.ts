@@ -109,7 +109,7 @@ export const graphNeighbors = (p: GraphNeighborsParams) => call<Subgraph>('graph
 export const graphSubgraph = (p: GraphSubgraphParams = {}) => call<Subgraph>('graph.subgraph', p)
 export const graphPath = (p: GraphPathParams) => call<GraphPathResult>('graph.path', p)
 export const graphEntityMemories = (p: GraphEntityMemoriesParams) => call<GraphEntityMemoriesResult>('graph.entityMemories', p)
-// Person edits (written into memory bodies; the view does not offer them yet).
+// Person edits (written into memory bodies; offered by the Graph view's side panel, GraphEdit.vue).
 export const graphRenameEntity = (p: { entity: string; name: string }) => call<GraphChangedResult>('graph.renameEntity', p)
 export const graphMergeEntities = (p: { into: string; from: string[] }) => call<GraphChangedResult>('graph.mergeEntities', p)
 export const graphDeleteEntity = (p: { entity: string }) => call<GraphChangedResult>('graph.deleteEntity', p)

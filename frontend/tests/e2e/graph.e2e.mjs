@@ -6,8 +6,8 @@
 // ============================================================================================
 // End-to-end: memories with [[links]] and relation lines ("- works_at [[Acme]]") imported
 // through the CLI into a temporary home; the real `engram-cli serve`; the Graph view in headless
-// Chromium shows the entities, focuses one with its memories, finds a path, and follows a
-// memory written while it is open (graph.changed). Screenshots: build/shots/e2e-graph-*.png.
+// Chromium shows the entities, focuses one with its memories, finds a path, follows a memory
+// written while it is open (graph.changed), and renames an entity (the Markdown on disk changes). Screenshots: build/shots/e2e-graph-*.png.
 import fs from 'node:fs'
 import path from 'node:path'
 import { reportSuite } from '../report.mjs'
@@ -140,6 +140,28 @@ async function main() {
     const before = Number(await page.getAttribute('[data-test="graph-canvas"]', 'data-nodes'))
     await rpc.call('memory.write', { slug: 'acme-in-berlin', title: 'Acme is in Berlin', scope: 'global', type: 'reference', body: '- [[Acme]] located_in [[Berlin]]\n' })
     await until(async () => Number(await page.getAttribute('[data-test="graph-canvas"]', 'data-nodes')) > before, 'Berlin drawn')
+  })
+
+  await step('renaming an entity from the panel rewrites the Markdown of its memories', async () => {
+    const file = path.join(home, 'memory', 'global', 'reference', 'acme-billing.md')
+    expect(fs.readFileSync(file, 'utf8').includes('- [[Acme]] owns [[Billing service]]'), 'the seeded line is on disk')
+    await page.click('[data-test="graph-search"]')
+    await page.keyboard.type('Billing')
+    await page.locator('[data-test="graph-view"][data-answered="Billing"]').waitFor({ timeout: 2 * LONG })
+    // Chosen with the keyboard in the open menu (hidden menus of the other pickers hold the same options).
+    const pending = page.locator('.n-base-select-option--pending:visible', { hasText: 'Billing service' })
+    await page.locator('.n-base-select-option:visible', { hasText: 'Billing service' }).first().waitFor({ timeout: LONG })
+    for (let i = 0; i < 25 && !(await pending.count()); i++) await page.keyboard.press('ArrowDown')
+    await page.keyboard.press('Enter')
+    await page.locator('[data-test="graph-panel"][data-kind="node"][data-state="ready"] [data-test="graph-edit"][data-state="idle"]').waitFor({ timeout: LONG })
+    await page.click('[data-test="graph-edit-rename"]')
+    await page.fill('[data-test="graph-rename-input"] input', 'Billing platform')
+    await page.click('[data-test="graph-rename-save"]')
+    await page.locator('[data-test="graph-panel-title"]', { hasText: 'Billing platform' }).waitFor({ timeout: LONG })
+    const md = fs.readFileSync(file, 'utf8')
+    expect(md.includes('Notes on [[Billing platform]].') && md.includes('- [[Acme]] owns [[Billing platform]]') && md.includes('- [[Billing platform]] uses [[Postgres]]'), `every link rewritten on disk:\n${md}`)
+    expect(!md.includes('[[Billing service]]'), 'no link to the old name is left')
+    await page.screenshot({ path: path.join(SHOTS, 'e2e-graph-rename.png') })
   })
 
   await step('opening a memory from the panel shows it in Memories', async () => {

@@ -68,25 +68,33 @@ window.__FAKE_EXT__ = (window.__FAKE_EXT__ || []).concat(({ api, opts, items, fa
     R('xinghai', 'partner_of', 'acme', 5)
     R('rust', 'targets', 'wasm', 6)
   }
-  const byId = new Map(nodes.map((n) => [n.id, n]))
-  for (const e of edges) {
-    byId.get(e.source).degree++
-    byId.get(e.target).degree++
-  }
+  // Degrees, mentions and adjacency are derived from nodes and edges, again after each edit.
+  const byId = new Map()
   const mentions = new Map()
-  for (const e of edges) {
-    for (const end of [e.source, e.target]) {
-      const list = mentions.get(end) || new Map()
-      for (const m of e.memories) list.set(m.id, m)
-      mentions.set(end, list)
+  const adj = new Map()
+  const derive = () => {
+    byId.clear()
+    mentions.clear()
+    adj.clear()
+    for (const n of nodes) {
+      byId.set(n.id, n)
+      n.degree = 0
+      adj.set(n.id, [])
     }
+    for (const e of edges) {
+      byId.get(e.source).degree++
+      byId.get(e.target).degree++
+      adj.get(e.source).push(e)
+      adj.get(e.target).push(e)
+      for (const end of [e.source, e.target]) {
+        const list = mentions.get(end) || new Map()
+        for (const m of e.memories) list.set(m.id, m)
+        mentions.set(end, list)
+      }
+    }
+    for (const n of nodes) n.memories = mentions.get(n.id) ? mentions.get(n.id).size : 0
   }
-  for (const n of nodes) n.memories = mentions.get(n.id) ? mentions.get(n.id).size : 0
-  const adj = new Map(nodes.map((n) => [n.id, []]))
-  for (const e of edges) {
-    adj.get(e.source).push(e)
-    adj.get(e.target).push(e)
-  }
+  derive()
   const fold = (s) => String(s || '').toLowerCase().normalize('NFKC')
   /** An entity by id, name or alias (case-insensitive); the contract's "id or name". */
   const resolve = (key) => {
@@ -166,6 +174,68 @@ window.__FAKE_EXT__ = (window.__FAKE_EXT__ || []).concat(({ api, opts, items, fa
       const n = resolve(p.entity)
       if (!n) return fail('not_found', { Entity: p.entity })
       return { memories: [...(mentions.get(n.id) || new Map()).values()] }
+    },
+    // A person's edits, applied to the fixture the way the store's rewrites change the graph.
+    RenameEntity: async (p = {}) => {
+      const n = resolve(p.entity)
+      if (!n) return fail('graph_entity_not_found', { Entity: p.entity })
+      const changed = [...(mentions.get(n.id) || new Map()).values()]
+      n.name = p.name
+      return { changed }
+    },
+    MergeEntities: async (p = {}) => {
+      const into = resolve(p.into)
+      if (!into) return fail('graph_entity_not_found', { Entity: p.into })
+      const changed = new Map()
+      for (const ref of p.from || []) {
+        const f = resolve(ref)
+        if (!f) return fail('graph_entity_not_found', { Entity: ref })
+        if (f === into) continue
+        for (const m of (mentions.get(f.id) || new Map()).values()) changed.set(m.id, m)
+        for (const e of edges) {
+          if (e.source === f.id) e.source = into.id
+          if (e.target === f.id) e.target = into.id
+        }
+        into.aliases = [...new Set([...into.aliases, f.name, ...f.aliases])]
+        nodes.splice(nodes.indexOf(f), 1)
+      }
+      for (let i = edges.length - 1; i >= 0; i--) if (edges[i].source === edges[i].target) edges.splice(i, 1)
+      derive()
+      return { changed: [...changed.values()] }
+    },
+    DeleteEntity: async (p = {}) => {
+      const n = resolve(p.entity)
+      if (!n) return fail('graph_entity_not_found', { Entity: p.entity })
+      const changed = [...(mentions.get(n.id) || new Map()).values()]
+      for (let i = edges.length - 1; i >= 0; i--) if (edges[i].source === n.id || edges[i].target === n.id) edges.splice(i, 1)
+      nodes.splice(nodes.indexOf(n), 1)
+      derive()
+      return { changed }
+    },
+    AddRelation: async (p = {}) => {
+      const m = items.find((x) => x.id === p.memory_id)
+      if (!m) return fail('not_found', { Ref: p.memory_id })
+      const end = (name) => {
+        let n = resolve(name)
+        if (!n) {
+          n = { id: 'new-' + fold(name), name, type: 'concept', aliases: [], scope: m.scope, memories: 0, degree: 0 }
+          nodes.push(n)
+        }
+        return n
+      }
+      const a = end(p.from)
+      const b = end(p.to)
+      const r = { id: m.id, slug: m.slug, title: m.title, scope: m.scope }
+      edges.push({ id: `${a.id}-${p.type}-${b.id}`, source: a.id, target: b.id, type: p.type, memories: [r] })
+      derive()
+      return { changed: [r] }
+    },
+    DeleteRelation: async (p = {}) => {
+      const i = edges.findIndex((e) => e.id === p.edge_id)
+      if (i < 0) return fail('graph_edge_not_found', { Edge: p.edge_id })
+      const [e] = edges.splice(i, 1)
+      derive()
+      return { changed: e.memories }
     },
   }
 })

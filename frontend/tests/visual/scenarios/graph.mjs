@@ -40,6 +40,22 @@ async function clickNode(page, id) {
   await page.mouse.click(p.x, p.y)
 }
 
+/** Chooses the first option of a plain (non-remote) select, with the keyboard in its open menu. */
+async function chooseFirst(page, select) {
+  await page.click(`[data-test="${select}"]`)
+  await page.locator('.n-base-select-option:visible').first().waitFor()
+  const pending = page.locator('.n-base-select-option--pending:visible')
+  for (let i = 0; i < 5 && !(await pending.count()); i++) await page.keyboard.press('ArrowDown')
+  await page.keyboard.press('Enter')
+}
+
+/** Focuses an entity through the search box and waits for its panel. */
+async function focusEntity(page, q, label, id) {
+  await pick(page, 'graph-search', q, label)
+  await page.waitForSelector(`[data-test="graph-canvas"][data-state="ready"][data-focus="${id}"]`)
+  await page.waitForSelector('[data-test="graph-panel"][data-kind="node"][data-state="ready"] [data-test="graph-edit"][data-state="idle"]')
+}
+
 const attr = (page, name) => page.getAttribute('[data-test="graph-canvas"]', name)
 
 export default async function ({ open, check, COMBOS }) {
@@ -138,6 +154,83 @@ export default async function ({ open, check, COMBOS }) {
     const bytes = fs.readFileSync(await png.path())
     await check(bytes.subarray(1, 4).toString() === 'PNG' && bytes.length > 5000, 'a PNG picture')
   })
+  // A person's edits from the panel. The delete confirm names the memories that change, in
+  // both languages and themes (the shot is the confirm).
+  for (const [l, th, language] of COMBOS) {
+    await open(`${l}-${th}-graph-edit-delete-confirm`, { language, theme: th }, async (page) => {
+      await toGraph(page)
+      await focusEntity(page, 'postgres', 'Postgres', 'postgres')
+      const listed = await page.locator('[data-test="graph-panel"] [data-test="graph-memory"]').count()
+      await page.click('[data-test="graph-edit-delete"]')
+      await page.waitForSelector('[data-test="graph-delete-confirm"]')
+      await check(page.locator('[data-test="graph-confirm-memory"]').count().then((n) => n === listed && n > 0), 'the confirm names every memory that changes')
+      const text = await page.locator('[data-test="graph-edit"]').innerText()
+      await check(!/ui\.graph\./.test(text), 'no catalog key shown raw in the edit panel')
+    })
+  }
+  await open('en-dark-graph-edit-delete', { language: 'en', theme: 'dark' }, async (page) => {
+    await toGraph(page)
+    await focusEntity(page, 'postgres', 'Postgres', 'postgres')
+    await page.click('[data-test="graph-edit-delete"]')
+    await page.click('[data-test="graph-delete-save"]')
+    // The deleted entity leaves the view: back to the overview, one entity fewer.
+    await page.waitForSelector('[data-test="graph-canvas"][data-state="ready"][data-focus=""][data-nodes="13"]')
+  })
+  await open('en-light-graph-edit-rename', { language: 'en', theme: 'light' }, async (page) => {
+    await toGraph(page)
+    await focusEntity(page, 'alice', 'Alice Chen', 'alice')
+    await page.click('[data-test="graph-edit-rename"]')
+    await page.fill('[data-test="graph-rename-input"] input', 'Alice Wang')
+    await page.click('[data-test="graph-rename-save"]')
+    await page.waitForSelector('[data-test="graph-edit"][data-state="idle"]')
+    await page.locator('[data-test="graph-panel-title"]', { hasText: 'Alice Wang' }).waitFor()
+  })
+  await open('zh-dark-graph-edit-merge', { language: 'zh-CN', theme: 'dark' }, async (page) => {
+    await toGraph(page)
+    await focusEntity(page, 'acme', 'Acme', 'acme')
+    await page.click('[data-test="graph-edit-merge"]')
+    await pick(page, 'graph-merge-from', '星海', '星海科技')
+    await page.keyboard.press('Escape')
+    await page.click('[data-test="graph-merge-save"]')
+    await page.waitForSelector('[data-test="graph-edit"][data-state="idle"]')
+    await page.locator('[data-test="graph-panel"] .aliases', { hasText: '星海科技' }).waitFor()
+    const left = await page.evaluate(() => window.go.api.GraphService.Entities({ query: '星海' }).then((r) => r.entities.map((e) => e.name).join(',')))
+    await check(left === 'Acme', `星海科技 is now an alias of Acme (search finds ${left})`)
+  })
+  // An edge, selected from the entity's relations: its delete confirm (zh), then deleted (en).
+  for (const [name, language, theme, save] of [['zh-light-graph-edit-unrelate', 'zh-CN', 'light', false], ['en-dark-graph-edit-unrelate', 'en', 'dark', true]]) {
+    await open(name, { language, theme }, async (page) => {
+      await toGraph(page)
+      await focusEntity(page, 'alice', 'Alice Chen', 'alice')
+      const edges = Number(await attr(page, 'data-edges'))
+      await page.click('[data-test="graph-relation"][data-type="works_at"]')
+      await page.waitForSelector('[data-test="graph-panel"][data-kind="edge"] [data-test="graph-edit"][data-mode="edge"]')
+      await page.click('[data-test="graph-edit-unrelate"]')
+      await page.waitForSelector('[data-test="graph-unrelate-confirm"] [data-test="graph-confirm-memory"]')
+      if (!save) return
+      await page.click('[data-test="graph-unrelate-save"]')
+      await page.waitForSelector(`[data-test="graph-canvas"][data-state="ready"][data-edges="${edges - 1}"]`)
+    })
+  }
+  // Add a relation from an entity: to an existing one, a typed relation type, into a memory.
+  for (const [name, language, theme] of [['en-light-graph-edit-add', 'en', 'light'], ['zh-dark-graph-edit-add', 'zh-CN', 'dark']]) {
+    await open(name, { language, theme }, async (page) => {
+      await toGraph(page)
+      await focusEntity(page, 'rust', 'Rust', 'rust')
+      await check(attr(page, 'data-edges').then((n) => n === '1'), 'Rust has one relation')
+      await page.click('[data-test="graph-panel-add"]')
+      await page.waitForSelector('[data-test="graph-panel"][data-kind="add"] [data-test="graph-add-from"]')
+      await pick(page, 'graph-add-to', 'postgres', 'Postgres')
+      await page.click('[data-test="graph-add-type"]')
+      await page.keyboard.type('depends_on')
+      await page.keyboard.press('Enter')
+      await page.locator('[data-test="graph-add-type"]', { hasText: 'depends_on' }).waitFor()
+      await page.waitForSelector('[data-test="graph-add-form"][data-memories="ready"]')
+      await chooseFirst(page, 'graph-add-memory')
+      await page.click('[data-test="graph-add-save"]:not([disabled])')
+      await page.waitForSelector('[data-test="graph-canvas"][data-state="ready"][data-focus="rust"][data-edges="2"]')
+    })
+  }
   await open('zh-dark-graph-empty', { language: 'zh-CN', theme: 'dark', graph: 'empty' }, async (page) => {
     await page.click('[data-test="nav-graph"]')
     await page.waitForSelector('[data-test="graph-canvas"][data-state="empty"]')
