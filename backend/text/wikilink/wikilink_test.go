@@ -149,6 +149,9 @@ func TestRelationLengths(t *testing.T) {
 	}
 	if l, ok := Format("", "knows", "Bob", long("p", 33)); !ok || strings.Contains(l, "#") {
 		t.Fatalf("Format with a 33-rune target type: %q %v", l, ok)
+	}
+}
+
 // Naming the subject turns a subject-less relation line into text that says the same thing:
 // the line no longer parses as a relation, code is untouched, other lines are kept.
 func TestNameSubject(t *testing.T) {
