@@ -62,6 +62,7 @@ func (s *BackupService) Create(p BackupCreateParams) (backup.Result, error) {
 	}
 	progress := s.a.indexProgress("backup")
 	r, err := backup.Create(s.a.ctx, s.a.deps.Store, backup.Options{Dest: p.To, AppVersion: s.a.deps.Version, Progress: backup.Progress(progress)})
+	r.Manifest.Files = nil // file_count says how many; the list can outgrow a bridge message
 	return r, s.a.fail(err)
 }
 
@@ -114,6 +115,7 @@ func (s *BackupService) Preview(p BackupPathParams) (backup.Manifest, error) {
 		return backup.Manifest{}, err
 	}
 	m, err := backup.Preview(s.a.ctx, path, s.a.deps.Store.Home(), backup.Progress(s.a.indexProgress("preview")))
+	m.Files = nil
 	return m, s.a.fail(err)
 }
 
@@ -130,9 +132,11 @@ func (s *BackupService) Restore(p BackupRestoreParams) (backup.RestoreResult, er
 			return backup.RestoreResult{}, s.a.newError(CodeBackupPathRemote, map[string]any{"Path": p.Home})
 		}
 		r, err := backup.RestoreNewHome(s.a.ctx, path, p.Home, progress)
+		r.Manifest.Files = nil
 		return r, s.a.fail(err)
 	}
 	r, err := backup.RestoreInPlace(s.a.ctx, s.a.deps.Store, path, s.a.deps.Version, progress)
+	r.Manifest.Files = nil
 	return r, s.a.fail(err)
 }
 

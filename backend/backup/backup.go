@@ -59,7 +59,9 @@ type Manifest struct {
 	Trash         int    `json:"trash"`
 	KVFiles       int    `json:"kv_files"`
 	Bytes         int64  `json:"bytes"`
-	Files         []File `json:"files"`
+	FileCount     int    `json:"file_count"`
+	// Files lists every entry with its checksum (left out of api results: it can be long).
+	Files []File `json:"files,omitempty"`
 }
 
 // Progress hears how far a backup or restore is: phase, done of total (0 when unknown).
@@ -152,6 +154,7 @@ func Create(ctx context.Context, st *memory.Store, o Options) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	m.FileCount = len(m.Files)
 	data, _ := json.MarshalIndent(m, "", "  ")
 	if err := tw.WriteHeader(&tar.Header{Name: ManifestName, Mode: 0o600, Size: int64(len(data)), ModTime: now, Typeflag: tar.TypeReg}); err != nil {
 		return Result{}, codeErr(CodeWriteFailed, map[string]any{"Path": dest, "Detail": err.Error()})

@@ -169,6 +169,7 @@ func Unpack(ctx context.Context, src, parent string, progress Progress) (u Unpac
 	if err := os.MkdirAll(filepath.Join(dir, MemoryDir), 0o700); err != nil {
 		return u, codeErr(CodeWriteFailed, map[string]any{"Path": dir, "Detail": err.Error()})
 	}
+	u.Manifest.FileCount = len(u.Manifest.Files)
 	u.Dir = dir
 	return u, nil
 }

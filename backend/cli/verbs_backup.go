@@ -42,7 +42,7 @@ func (r *runner) backup(_ context.Context, args []string) error {
 		r.out(res, func(w io.Writer) {
 			m := res.Manifest
 			fmt.Fprintln(w, r.t("cli.backup.written", map[string]any{"Path": res.Path, "Memories": m.Memories, "Daily": m.Daily,
-				"KV": m.KVFiles, "Files": len(m.Files), "Size": humanBytes(res.Size)}))
+				"KV": m.KVFiles, "Files": m.FileCount, "Size": humanBytes(res.Size)}))
 		})
 	case "restore":
 		if err := r.need("backup restore", "FILE", pos, 2); err != nil {
@@ -70,7 +70,7 @@ func (r *runner) backup(_ context.Context, args []string) error {
 		r.out(m, func(w io.Writer) {
 			fmt.Fprintln(w, r.t("cli.backup.preview", map[string]any{"Created": m.Created, "Version": m.AppVersion,
 				"Memories": m.Memories, "Daily": m.Daily, "Archived": m.Archived, "Trash": m.Trash, "KV": m.KVFiles,
-				"Files": len(m.Files), "Size": humanBytes(m.Bytes)}))
+				"Files": m.FileCount, "Size": humanBytes(m.Bytes)}))
 		})
 	case "list":
 		res, err := r.api.Backup.List(api.Empty{})

@@ -11,8 +11,8 @@ import (
 	"sync"
 
 	"engram/backend/api"
-	"engram/backend/embed"
 	"engram/backend/backup"
+	"engram/backend/embed"
 	"engram/backend/extraction"
 	"engram/backend/graph"
 	"engram/backend/hook"
