@@ -255,7 +255,9 @@ func keptInPlace(name string) bool {
 // is content; on failure they are moved back.
 func (s *Store) ReplaceFiles(ctx context.Context, staged, aside string) (ReconcileReport, error) {
 	var rep ReconcileReport
+	var gone []string
 	err := s.withLock(func() error {
+		gone = s.allIDs(ctx)
 		if err := os.MkdirAll(aside, 0o700); err != nil {
 			return fmt.Errorf("memory: unable to create %s: %w", aside, err)
 		}
@@ -304,8 +306,34 @@ func (s *Store) ReplaceFiles(ctx context.Context, staged, aside string) (Reconci
 		return err
 	})
 	if err == nil {
-		s.afterReconcile(ctx, rep)
+		// Every memory before and after may have changed: windows reload what they show.
+		seen := map[string]bool{}
+		var ids []string
+		for _, id := range append(gone, s.allIDs(ctx)...) {
+			if !seen[id] {
+				seen[id] = true
+				ids = append(ids, id)
+			}
+		}
+		s.changed(ctx, ids)
 		s.emit(Event{Kind: "memory.problems"})
 	}
 	return rep, err
+}
+
+// allIDs lists every memory id the index holds (nil when it cannot be read).
+func (s *Store) allIDs(ctx context.Context) []string {
+	rows, err := s.db.QueryContext(ctx, `SELECT id FROM memory_meta`)
+	if err != nil {
+		return nil
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id string
+		if rows.Scan(&id) == nil {
+			out = append(out, id)
+		}
+	}
+	return out
 }
