@@ -124,7 +124,7 @@ func Create(ctx context.Context, st *memory.Store, o Options) (Result, error) {
 		return Result{}, codeErr(CodeWriteFailed, map[string]any{"Path": dest, "Detail": err.Error()})
 	}
 	defer f.Close()
-	gz := gzip.NewWriter(f)
+	gz, _ := gzip.NewWriterLevel(f, gzip.BestSpeed) // Markdown still shrinks well; backups run while you work
 	tw := tar.NewWriter(gz)
 	m := Manifest{Format: Format, FormatVersion: FormatVersion, AppVersion: o.AppVersion,
 		SchemaVersion: memory.SchemaVersion(), Created: now.Format(time.RFC3339), Files: []File{}}

@@ -131,6 +131,9 @@ func Unpack(ctx context.Context, src, parent string, progress Progress) (u Unpac
 		if err != nil {
 			return u, codeErr(CodeInvalidArchive, map[string]any{"Path": src, "Detail": err.Error()})
 		}
+		if !h.ModTime.IsZero() {
+			_ = os.Chtimes(dst, h.ModTime, h.ModTime) // the index copy knows the files by their times
+		}
 		got[name] = File{Path: name, Size: n, SHA256: hex.EncodeToString(hash.Sum(nil))}
 		progress("verify", len(got), 0)
 	}
@@ -199,6 +202,9 @@ type RestoreResult struct {
 // memory files and the index copy (with its history: audit log, runs, usage, settings) land
 // there, then the home is opened once so its index is checked against the files.
 func RestoreNewHome(ctx context.Context, src, home string, progress Progress) (RestoreResult, error) {
+	if progress == nil {
+		progress = func(string, int, int) {}
+	}
 	home, err := filepath.Abs(home)
 	if err != nil {
 		return RestoreResult{}, codeErr(CodeWriteFailed, map[string]any{"Path": home, "Detail": err.Error()})
@@ -225,12 +231,11 @@ func RestoreNewHome(ctx context.Context, src, home string, progress Progress) (R
 	if err != nil {
 		return RestoreResult{}, err
 	}
-	defer st.Close()
-	rep, err := st.Reconcile(ctx)
-	if err != nil {
+	// Open reconciled the index copy with the restored files already.
+	if err := st.Close(); err != nil {
 		return RestoreResult{}, err
 	}
-	return RestoreResult{Home: home, Manifest: u.Manifest, Reindex: rep}, nil
+	return RestoreResult{Home: home, Manifest: u.Manifest}, nil
 }
 
 // RestoreInPlace replaces st's files with the archive's, after checking the archive and
