@@ -90,6 +90,12 @@ func DefaultDir(home string) string { return filepath.Join(home, Folder) }
 // Create writes a backup of st. The archive is written beside its destination and renamed
 // into place once complete, so a crash never leaves a half archive under the final name.
 func Create(ctx context.Context, st *memory.Store, o Options) (Result, error) {
+	return create(ctx, st, st.Snapshot, o)
+}
+
+// create is Create with the snapshot taken by snap: the store's (which takes its lock) or an
+// Exclusive hold's (an in-place restore already holds it).
+func create(ctx context.Context, st *memory.Store, snap func(ctx context.Context, indexDst string, files func() error) error, o Options) (Result, error) {
 	progress := o.Progress
 	if progress == nil {
 		progress = func(string, int, int) {}
@@ -130,7 +136,7 @@ func Create(ctx context.Context, st *memory.Store, o Options) (Result, error) {
 		SchemaVersion: memory.SchemaVersion(), Created: now.Format(time.RFC3339), Files: []File{}}
 	idx := filepath.Join(work, IndexEntry)
 	progress("index", 0, 0)
-	err = st.Snapshot(ctx, idx, func() error {
+	err = snap(ctx, idx, func() error {
 		if err := addFile(tw, &m, idx, IndexEntry, now); err != nil {
 			return err
 		}

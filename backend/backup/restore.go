@@ -251,19 +251,29 @@ func RestoreInPlace(ctx context.Context, st *memory.Store, src, appVersion strin
 		return RestoreResult{}, err
 	}
 	defer os.RemoveAll(u.Dir)
-	pre, err := Create(ctx, st, Options{AppVersion: appVersion, Prefix: PrePrefix, Progress: func(phase string, d, t int) {
-		progress("pre_backup", d, t)
-	}})
-	if err != nil {
-		return RestoreResult{}, err
-	}
 	aside, err := os.MkdirTemp(st.Home(), ".restore-old-")
 	if err != nil {
 		return RestoreResult{}, codeErr(CodeWriteFailed, map[string]any{"Path": st.Home(), "Detail": err.Error()})
 	}
-	progress("swap", 0, 0)
-	rep, err := st.ReplaceFiles(ctx, filepath.Join(u.Dir, MemoryDir), aside)
+	var pre Result
+	var rep memory.ReconcileReport
+	// One hold of the store's lock: no write lands between the backup of the current state
+	// and the swap, so nothing acknowledged is lost.
+	err = st.Exclusive(ctx, func(x *memory.Exclusive) error {
+		var err error
+		pre, err = create(ctx, st, x.Snapshot, Options{AppVersion: appVersion, Prefix: PrePrefix, Progress: func(phase string, d, t int) {
+			progress("pre_backup", d, t)
+		}})
+		if err != nil {
+			return err
+		}
+		progress("swap", 0, 0)
+		rep, err = x.ReplaceFiles(ctx, filepath.Join(u.Dir, MemoryDir), aside)
+		return err
+	})
 	if err != nil {
+		// aside is kept unless empty: it holds whatever a failed rollback could not move back.
+		_ = os.Remove(aside)
 		return RestoreResult{PreBackup: pre.Path}, err
 	}
 	os.RemoveAll(aside)

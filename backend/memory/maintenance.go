@@ -24,16 +24,44 @@ const StuckAfter = time.Hour
 // VACUUM INTO, then runs files, all inside the store's lock: a backup takes it while the app
 // and other processes keep writing, and the files it reads in files match the index copy.
 func (s *Store) Snapshot(ctx context.Context, indexDst string, files func() error) error {
-	run := func() error {
-		if _, err := s.db.ExecContext(ctx, `VACUUM INTO ?`, indexDst); err != nil {
-			return fmt.Errorf("memory: unable to copy the index: %w", err)
-		}
-		return files()
-	}
 	if s.readOnly {
-		return run() // a read-only home has no writers of ours to wait for
+		return (&Exclusive{s: s}).Snapshot(ctx, indexDst, files) // no writers of ours to wait for
 	}
-	return s.withLock(run)
+	return s.withLock(func() error { return (&Exclusive{s: s}).Snapshot(ctx, indexDst, files) })
+}
+
+// Exclusive is the store held under its lock (in this process and across processes): an
+// in-place restore backs up the current state and swaps the files inside one hold, so no
+// write lands between the backup and the swap and is lost.
+type Exclusive struct {
+	s        *Store
+	replaced bool
+}
+
+// Exclusive runs fn holding the store's lock. After fn, subscribers hear that every memory
+// may have changed when fn replaced the files.
+func (s *Store) Exclusive(ctx context.Context, fn func(x *Exclusive) error) error {
+	var before []string
+	replaced := false
+	err := s.withLock(func() error {
+		before = s.allIDs(ctx)
+		x := &Exclusive{s: s}
+		err := fn(x)
+		replaced = x.replaced
+		return err
+	})
+	if replaced {
+		s.announceAll(ctx, before)
+	}
+	return err
+}
+
+// Snapshot is Store.Snapshot inside the hold.
+func (x *Exclusive) Snapshot(ctx context.Context, indexDst string, files func() error) error {
+	if _, err := x.s.db.ExecContext(ctx, `VACUUM INTO ?`, indexDst); err != nil {
+		return fmt.Errorf("memory: unable to copy the index: %w", err)
+	}
+	return files()
 }
 
 // Orphans counts index rows that point at memories the index no longer has.
@@ -249,76 +277,76 @@ func keptInPlace(name string) bool {
 }
 
 // ReplaceFiles swaps the memory files for those under staged (a folder laid out like the
-// memory folder, on the same file system) and rebuilds the index from them, all inside the
-// store's lock so no other process writes half-way. The index's own history (audit log, runs,
-// usage, settings) stays. The old files are moved to aside, which the caller removes once it
-// is content; on failure they are moved back.
-func (s *Store) ReplaceFiles(ctx context.Context, staged, aside string) (ReconcileReport, error) {
-	var rep ReconcileReport
-	var gone []string
-	err := s.withLock(func() error {
-		gone = s.allIDs(ctx)
-		if err := os.MkdirAll(aside, 0o700); err != nil {
-			return fmt.Errorf("memory: unable to create %s: %w", aside, err)
-		}
-		old, err := os.ReadDir(s.root)
-		if err != nil {
-			return fmt.Errorf("memory: unable to list %s: %w", s.root, err)
-		}
-		var moved []string
-		rollback := func() {
-			for _, n := range moved {
-				_ = os.RemoveAll(filepath.Join(s.root, n))
-				_ = os.Rename(filepath.Join(aside, n), filepath.Join(s.root, n))
-			}
-		}
-		for _, e := range old {
-			if keptInPlace(e.Name()) {
-				continue
-			}
-			if err := os.Rename(filepath.Join(s.root, e.Name()), filepath.Join(aside, e.Name())); err != nil {
-				rollback()
-				return fmt.Errorf("memory: unable to move %s aside: %w", e.Name(), err)
-			}
-			moved = append(moved, e.Name())
-		}
-		fresh, err := os.ReadDir(staged)
-		if err != nil {
-			rollback()
-			return fmt.Errorf("memory: unable to list %s: %w", staged, err)
-		}
-		for _, e := range fresh {
-			if keptInPlace(e.Name()) {
-				continue
-			}
-			if err := os.Rename(filepath.Join(staged, e.Name()), filepath.Join(s.root, e.Name())); err != nil {
-				rollback()
-				return fmt.Errorf("memory: unable to move %s in: %w", e.Name(), err)
-			}
-		}
-		for _, d := range []string{".trash", ".snapshots", ".archive"} {
-			_ = os.MkdirAll(filepath.Join(s.root, d), 0o700)
-		}
-		s.kvCache.mu.Lock()
-		s.kvCache.m = nil
-		s.kvCache.mu.Unlock()
-		rep, err = s.reindexLocked(ctx)
-		return err
-	})
-	if err == nil {
-		// Every memory before and after may have changed: windows reload what they show.
-		seen := map[string]bool{}
-		var ids []string
-		for _, id := range append(gone, s.allIDs(ctx)...) {
-			if !seen[id] {
-				seen[id] = true
-				ids = append(ids, id)
-			}
-		}
-		s.changed(ctx, ids)
-		s.emit(Event{Kind: "memory.problems"})
+// memory folder, on the same file system) and rebuilds the index from them, inside the hold so
+// no other process writes half-way. The index's own history (audit log, runs, usage,
+// settings) stays. The old files are moved to aside, which the caller removes once it is
+// content; on failure they are moved back.
+func (x *Exclusive) ReplaceFiles(ctx context.Context, staged, aside string) (ReconcileReport, error) {
+	s := x.s
+	if err := os.MkdirAll(aside, 0o700); err != nil {
+		return ReconcileReport{}, fmt.Errorf("memory: unable to create %s: %w", aside, err)
 	}
-	return rep, err
+	old, err := os.ReadDir(s.root)
+	if err != nil {
+		return ReconcileReport{}, fmt.Errorf("memory: unable to list %s: %w", s.root, err)
+	}
+	var moved, movedIn []string
+	rollback := func() {
+		for _, n := range movedIn {
+			_ = os.RemoveAll(filepath.Join(s.root, n))
+		}
+		for _, n := range moved {
+			_ = os.RemoveAll(filepath.Join(s.root, n))
+			_ = os.Rename(filepath.Join(aside, n), filepath.Join(s.root, n))
+		}
+	}
+	for _, e := range old {
+		if keptInPlace(e.Name()) {
+			continue
+		}
+		if err := os.Rename(filepath.Join(s.root, e.Name()), filepath.Join(aside, e.Name())); err != nil {
+			rollback()
+			return ReconcileReport{}, fmt.Errorf("memory: unable to move %s aside: %w", e.Name(), err)
+		}
+		moved = append(moved, e.Name())
+	}
+	fresh, err := os.ReadDir(staged)
+	if err != nil {
+		rollback()
+		return ReconcileReport{}, fmt.Errorf("memory: unable to list %s: %w", staged, err)
+	}
+	for _, e := range fresh {
+		if keptInPlace(e.Name()) {
+			continue
+		}
+		if err := os.Rename(filepath.Join(staged, e.Name()), filepath.Join(s.root, e.Name())); err != nil {
+			rollback()
+			return ReconcileReport{}, fmt.Errorf("memory: unable to move %s in: %w", e.Name(), err)
+		}
+		movedIn = append(movedIn, e.Name())
+	}
+	for _, d := range CleanupFolders {
+		_ = os.MkdirAll(filepath.Join(s.root, d), 0o700)
+	}
+	s.kvCache.mu.Lock()
+	s.kvCache.m = nil
+	s.kvCache.mu.Unlock()
+	x.replaced = true
+	return s.reindexLocked(ctx)
+}
+
+// announceAll tells subscribers that every memory before (ids) and now may have changed.
+func (s *Store) announceAll(ctx context.Context, before []string) {
+	seen := map[string]bool{}
+	var ids []string
+	for _, id := range append(before, s.allIDs(ctx)...) {
+		if !seen[id] {
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
+	s.changed(ctx, ids)
+	s.emit(Event{Kind: "memory.problems"})
 }
 
 // allIDs lists every memory id the index holds (nil when it cannot be read).
