@@ -346,3 +346,27 @@ func TestBackupScheduleAndRetention(t *testing.T) {
 		}
 	}
 }
+
+// Another process on the same home (here a second store, with its own lock handle) sees the
+// restored files after an in-place restore, and its writes go through the same lock.
+func TestRestoreInPlaceWithAnotherProcessOpen(t *testing.T) {
+	home := t.TempDir()
+	a := apiAt(t, home, memory.ActorUser)
+	other := apiAt(t, home, memory.ActorUser)
+	call(t, a, "memory.write", `{"scope":"global","type":"user","slug":"in-backup","title":"In","body":"kept by the backup","confidence":"low"}`)
+	b := call(t, a, "backup.create", `{}`).(backup.Result)
+	call(t, other, "memory.write", `{"scope":"global","type":"user","slug":"from-other","title":"Other","body":"written by the other process","confidence":"low"}`)
+	rr := call(t, a, "backup.restore", `{"path":"`+filepath.Base(b.Path)+`"}`).(backup.RestoreResult)
+	call(t, other, "index.reconcile", `{}`)
+	if got := searchSlugs(t, other, "backup process", ""); strings.Join(got, ",") != "in-backup" {
+		t.Fatalf("the other process finds %v after the restore", got)
+	}
+	if pre := call(t, a, "backup.preview", `{"path":"`+rr.PreBackup+`"}`).(backup.Manifest); pre.Memories != 2 {
+		t.Fatalf("the other process's write is not in the pre-restore backup: %d memories", pre.Memories)
+	}
+	call(t, other, "memory.write", `{"scope":"global","type":"user","slug":"after-restore","title":"After","body":"written after the restore","confidence":"low"}`)
+	call(t, a, "index.reconcile", `{}`)
+	if got := searchSlugs(t, a, "written after the restore", ""); strings.Join(got, ",") != "after-restore" {
+		t.Fatalf("a write after the restore: %v", got)
+	}
+}
