@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"engram/backend/backup"
 	"engram/backend/extraction"
 	"engram/backend/graph"
 	"engram/backend/hook"
@@ -59,6 +60,9 @@ type Deps struct {
 	Keys *keyring.Ring
 	// Graph answers knowledge-graph queries; nil builds one over Store.
 	Graph *graph.Service
+	// Backups is this process's backup scheduler (desktop, serve), woken when the schedule
+	// changes; nil in one-shot processes.
+	Backups *backup.Scheduler
 	// OpenPath shows a folder in the file manager (app.openFolder); nil runs xdg-open.
 	OpenPath func(path string) error
 }
@@ -115,6 +119,9 @@ type API struct {
 	Graph *GraphService
 	// AgentView is "What my agents see": the Memory Index and build_context for a chosen caller.
 	AgentView *AgentViewService
+	// Backup is whole-home backup and restore; Maintenance is vacuum and cleanup.
+	Backup      *BackupService
+	Maintenance *MaintenanceService
 
 	methods []Method
 	byName  map[string]*Method
@@ -131,6 +138,8 @@ func New(ctx context.Context, deps Deps, actor string) *API {
 	a.Daily = &DailyService{a}
 	a.Quota = &QuotaService{a}
 	a.Index = &IndexService{a}
+	a.Backup = &BackupService{a}
+	a.Maintenance = &MaintenanceService{a}
 	a.Settings = &SettingsService{a}
 	a.I18n = &I18nService{a}
 	a.Remote = &RemoteService{a}
@@ -160,7 +169,7 @@ func (a *API) Actor() string { return a.actor }
 
 // Bindings are the service objects the Wails app binds.
 func (a *API) Bindings() []any {
-	return []any{a.App, a.Memory, a.Daily, a.Quota, a.Index, a.Settings, a.I18n, a.Remote, a.Recall, a.Organizer, a.KV, a.Sessions, a.Hook, a.Integrations, a.Extraction, a.LLM, a.Usage, a.Embeddings, a.Profile, a.Graph, a.AgentView}
+	return []any{a.App, a.Memory, a.Daily, a.Quota, a.Index, a.Settings, a.I18n, a.Remote, a.Recall, a.Organizer, a.KV, a.Sessions, a.Hook, a.Integrations, a.Extraction, a.LLM, a.Usage, a.Embeddings, a.Profile, a.Graph, a.AgentView, a.Backup, a.Maintenance}
 }
 
 type flags struct{ readOnly, destructive bool }
@@ -264,6 +273,14 @@ func (a *API) table() []Method {
 		method("graph.deleteRelation", a.Graph.DeleteRelation, del),
 		method("agentView.choices", a.AgentView.Choices, ro),
 		method("agentView.preview", a.AgentView.Preview, ro),
+		method("backup.create", a.Backup.Create, rw),
+		method("backup.list", a.Backup.List, ro),
+		method("backup.preview", a.Backup.Preview, ro),
+		method("backup.restore", a.Backup.Restore, del),
+		method("backup.schedule", a.Backup.Schedule, ro),
+		method("backup.updateSchedule", a.Backup.UpdateSchedule, rw),
+		method("maintenance.vacuum", a.Maintenance.Vacuum, rw),
+		method("maintenance.cleanup", a.Maintenance.Cleanup, del),
 	}
 }
 

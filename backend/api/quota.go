@@ -45,6 +45,16 @@ func (s *IndexService) Doctor(_ Empty) (memory.DoctorReport, error) {
 	if r.Recovery != nil {
 		s.a.translateRecovery(r.Recovery)
 	}
+	if r.Findings == nil {
+		r.Findings = []memory.Finding{}
+	}
+	for i, f := range r.Findings {
+		args := map[string]any{"Path": f.Path, "Count": f.Count}
+		for k, v := range f.Args {
+			args[k] = v
+		}
+		r.Findings[i].Message = s.a.t("doctor.finding."+f.Code, args)
+	}
 	return r, s.a.fail(err)
 }
 

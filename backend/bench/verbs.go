@@ -39,6 +39,17 @@ func Run(ctx context.Context, what string, sizes []int, file string, jsonOut boo
 		return nil
 	case "recall":
 		return RunRecallScale(ctx, sizes, jsonOut, stdout)
+	case "backup":
+		var figs []BackupFigures
+		for _, n := range sizes {
+			f, err := RunBackup(ctx, n, stderr)
+			if err != nil {
+				return err
+			}
+			figs = append(figs, f)
+		}
+		PrintBackup(stdout, figs, jsonOut)
+		return nil
 	case "extraction":
 		var figs []ExtractionFigures
 		for _, n := range sizes {

@@ -81,6 +81,9 @@ var commands = []command{
 	{name: "hook", run: (*runner).hook},
 	{name: "llm", home: true, run: (*runner).llm},
 	{name: "embeddings", home: true, run: (*runner).embeddings},
+	{name: "backup", home: true, run: (*runner).backup},
+	{name: "vacuum", home: true, run: (*runner).vacuum},
+	{name: "cleanup", home: true, run: (*runner).cleanup},
 }
 
 // lookup finds the verb called name in either table; ok is false for an unknown verb.

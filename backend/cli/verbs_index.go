@@ -106,9 +106,28 @@ func printDoctor(r *runner, rep api.DoctorReport) error {
 		} else if rep.OK {
 			fmt.Fprintln(w, r.t("cli.doctor_ok", map[string]any{"Memories": rep.Memories}))
 		}
+		printFindings(r, w, rep.Findings)
 	})
 	if !rep.OK {
 		return errSilent
 	}
 	return nil
+}
+
+// printFindings lists doctor's findings, each with the command that fixes it (or that doctor
+// fixed it already while checking).
+func printFindings(r *runner, w io.Writer, fs []api.DoctorFinding) {
+	if len(fs) == 0 {
+		return
+	}
+	fmt.Fprintln(w, r.t("cli.maint.findings", map[string]any{"Count": len(fs)}))
+	for _, f := range fs {
+		fmt.Fprintln(w, "  • "+f.Message)
+		switch {
+		case f.Fixed:
+			fmt.Fprintln(w, "    "+r.t("cli.maint.fixed", map[string]any{"Fix": f.Fix}))
+		case f.Fix != "":
+			fmt.Fprintln(w, "    "+r.t("cli.maint.fix", map[string]any{"Fix": f.Fix}))
+		}
+	}
 }

@@ -40,6 +40,11 @@ type DoctorReport struct {
 	ReadOnly bool `json:"read_only"`
 	// Recovery is the last repair of a damaged index, if there ever was one.
 	Recovery *Recovery `json:"recovery,omitempty"`
+	// Orphans and StuckRuns are index rows doctor cannot fix while checking (engram vacuum does).
+	Orphans   Orphans   `json:"orphans"`
+	StuckRuns StuckRuns `json:"stuck_runs"`
+	// Findings are every fault above, one each, with the command that fixes it.
+	Findings []Finding `json:"findings"`
 }
 
 // ChecksumPass is doctor's comparison of every indexed file's bytes with the index.
@@ -108,7 +113,11 @@ func (s *Store) Doctor(ctx context.Context) (DoctorReport, error) {
 	if rep.Quota, err = s.Quota(ctx); err != nil {
 		return rep, err
 	}
-	rep.OK = rep.Integrity == "ok" && rep.FTSConsistent && len(rep.Problems) == 0 && len(rep.Checksum.Mismatched) == 0
+	if err := s.findings(ctx, &rep); err != nil {
+		return rep, err
+	}
+	rep.OK = rep.Integrity == "ok" && rep.FTSConsistent && len(rep.Problems) == 0 && len(rep.Checksum.Mismatched) == 0 &&
+		rep.Orphans.Total() == 0 && rep.StuckRuns.Organizer+rep.StuckRuns.Extraction == 0
 	return rep, nil
 }
 

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"engram/backend/api"
+	"engram/backend/backup"
 	"engram/backend/embed"
 	"engram/backend/extraction"
 	"engram/backend/graph"
@@ -71,6 +72,8 @@ type Services struct {
 	// the home's API key file.
 	LLM  *llm.Holder
 	Keys *keyring.Ring
+	// Backups writes scheduled backups once Background started it (desktop, serve).
+	Backups *backup.Scheduler
 
 	opts   Options
 	ctx    context.Context
@@ -125,6 +128,7 @@ func Open(ctx context.Context, o Options) (*Services, error) {
 		s.Close()
 		return nil, err
 	}
+	s.Backups = backup.NewScheduler(st, o.Version, o.Logger)
 	s.Hook = hook.New(hook.Options{Store: st, Home: o.Home, Logger: o.Logger})
 	planner := o.Planner
 	if planner == nil {
@@ -151,13 +155,17 @@ func (s *Services) API(ctx context.Context, actor string) *api.API {
 	return api.New(ctx, api.Deps{Store: s.Store, Catalog: s.opts.Catalog, Settings: s.Settings, Events: s.Events,
 		Remote: s.opts.Remote, Recall: s.Recall, Embeddings: s.Embeddings, Version: s.opts.Version, Organizer: s.Organizer,
 		Hook: s.Hook, SessionSummariser: s.SessionSummariser, OnSessionDeleted: s.OnSessionDeleted, Compactor: s.compactor,
-		Extraction: s.Extraction, LLM: s.LLM, Keys: s.Keys, Graph: s.Graph}, actor)
+		Extraction: s.Extraction, LLM: s.LLM, Keys: s.Keys, Graph: s.Graph, Backups: s.Backups}, actor)
 }
 
 // Background starts what long-running processes (desktop, serve) keep running: the file
-// watcher and the vector indexer. Close stops them.
+// watcher, the vector indexer and the backup schedule. Close stops them.
 func (s *Services) Background() {
-	s.wg.Add(2)
+	s.wg.Add(3)
+	go func() {
+		defer s.wg.Done()
+		s.Backups.Run(s.ctx)
+	}()
 	s.compactor.start()
 	go func() {
 		defer s.wg.Done()

@@ -5,6 +5,7 @@ import (
 	"reflect"
 
 	"engram/backend/api"
+	"engram/backend/backup"
 	"engram/backend/extraction"
 	"engram/backend/graph"
 	"engram/backend/memory"
@@ -74,6 +75,9 @@ var sections = []section{
 		{"TempFiles", t[memory.TempFiles](), "Temp files interrupted writes left behind, removed at open or by doctor.", ""},
 		{"SalvagedTable", t[memory.SalvagedTable](), "What a repair kept of one table the files cannot rebuild.", ""},
 		{"Recovery", t[memory.Recovery](), "The last repair of a damaged index.", ""},
+		{"Orphans", t[memory.Orphans](), "Index rows pointing at memories that are gone (engram vacuum removes them).", ""},
+		{"StuckRuns", t[memory.StuckRuns](), "Runs still running after an hour.", ""},
+		{"DoctorFinding", t[memory.Finding](), "One doctor finding, translated, with the engram command that fixes it.", ""},
 		{"DoctorReport", t[memory.DoctorReport](), "", ""},
 	}},
 	{"per-agent key-value namespaces (kv.*)", []entry{
@@ -205,6 +209,20 @@ var sections = []section{
 		{"ExportResult", t[api.ExportResult](), "", ""},
 		{"OpenFolderResult", t[api.OpenFolderResult](), "", ""},
 		{"IndexProgress", t[api.IndexProgress](), "One index.progress event while reindex or doctor runs.", ""},
+		{"BackupFile", t[backup.File](), "One archived file and its SHA-256.", ""},
+		{"BackupManifest", t[backup.Manifest](), "What a backup holds; every entry is checked against it before a restore.", ""},
+		{"BackupResult", t[backup.Result](), "", ""},
+		{"BackupEntry", t[backup.Entry](), "One backup in the home's backups folder.", ""},
+		{"BackupSchedule", t[backup.Schedule](), "Scheduled backups: every interval_hours (0 off), keeping the newest keep.", ""},
+		{"BackupListResult", t[api.BackupListResult](), "", ""},
+		{"BackupCreateParams", t[api.BackupCreateParams](), "", ""},
+		{"BackupPathParams", t[api.BackupPathParams](), "", ""},
+		{"BackupRestoreParams", t[api.BackupRestoreParams](), "", ""},
+		{"BackupRestoreResult", t[backup.RestoreResult](), "", ""},
+		{"VacuumReport", t[memory.VacuumReport](), "", ""},
+		{"CleanupParams", t[api.CleanupParams](), "", ""},
+		{"CleanupItem", t[memory.CleanupItem](), "", ""},
+		{"CleanupReport", t[memory.CleanupReport](), "", ""},
 	}},
 	{"journal (daily.*) and what my agents see (agentView.*)", []entry{
 		{"AppendParams", t[api.AppendParams](), "", ""},
@@ -259,6 +277,9 @@ var fields = map[string]string{
 	"ScopeQuota.level":  "QuotaLevel",
 	// Settings → Storage / Data: the api never leaves these nil.
 	"StorageHistoryResult.samples":       "StorageSample[]",
+	"BackupListResult.backups":           "BackupEntry[]",
+	"CleanupReport.items":                "CleanupItem[]",
+	"DoctorReport.findings":              "DoctorFinding[]",
 	"ImportResult.errors":                "ImportLineError[]",
 	"ImportPreviewResult.scopes":         "ImportScopeImpact[]",
 	"ImportPreviewResult.conflict_lines": "ImportConflict[]",

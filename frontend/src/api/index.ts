@@ -280,3 +280,31 @@ import type { FindParams, FindResult } from './types'
 
 /** The memory list's search as you type: one bounded lexical query, paged (memory.find). */
 export const findMemories = (p: FindParams) => call<FindResult>('memory.find', p)
+// ---- backup (Settings → Data: backup, restore, schedule, vacuum, cleanup)
+import type {
+  BackupCreateParams,
+  BackupListResult,
+  BackupManifest,
+  BackupPathParams,
+  BackupRestoreParams,
+  BackupRestoreResult,
+  BackupResult,
+  BackupSchedule,
+  CleanupParams,
+  CleanupReport,
+  VacuumReport,
+} from './types'
+
+/** Writes a whole-home backup now (to the backups folder unless `to` names a file; desktop only). */
+export const backupCreate = (p: BackupCreateParams = {}) => call<BackupResult>('backup.create', p)
+/** The backups folder's backups (newest first), the schedule and the next due time. */
+export const backupList = () => call<BackupListResult>('backup.list')
+/** Checks an archive completely and returns its manifest; restores nothing. */
+export const backupPreview = (p: BackupPathParams) => call<BackupManifest>('backup.preview', p)
+/** Restores in place (the current state is backed up first) or, with home, into a new home. */
+export const backupRestore = (p: BackupRestoreParams) => call<BackupRestoreResult>('backup.restore', p)
+export const backupUpdateSchedule = (p: BackupSchedule) => call<BackupSchedule>('backup.updateSchedule', p)
+/** Drops orphan rows, closes stuck runs and compacts the index. */
+export const maintenanceVacuum = () => call<VacuumReport>('maintenance.vacuum')
+/** Removes (or with dry_run lists) trash, snapshots and archives older than older_than. */
+export const maintenanceCleanup = (p: CleanupParams) => call<CleanupReport>('maintenance.cleanup', p)

@@ -401,6 +401,30 @@ export interface Recovery {
   message?: string
 }
 
+/** Index rows pointing at memories that are gone (engram vacuum removes them). */
+export interface Orphans {
+  vectors: number
+  mentions: number
+  relations: number
+}
+
+/** Runs still running after an hour. */
+export interface StuckRuns {
+  organizer: number
+  extraction: number
+}
+
+/** One doctor finding, translated, with the engram command that fixes it. */
+export interface DoctorFinding {
+  code: string
+  path?: string
+  count?: number
+  args?: Record<string, unknown>
+  fix: string
+  fixed: boolean
+  message: string
+}
+
 export interface DoctorReport {
   home: string
   schema_version: number
@@ -417,6 +441,9 @@ export interface DoctorReport {
   ok: boolean
   read_only: boolean
   recovery?: Recovery | null
+  orphans: Orphans
+  stuck_runs: StuckRuns
+  findings: DoctorFinding[]
 }
 
 // ---------------------------------------------------------------- per-agent key-value namespaces (kv.*)
@@ -1357,6 +1384,104 @@ export interface IndexProgress {
   phase: string
   done: number
   total: number
+}
+
+/** One archived file and its SHA-256. */
+export interface BackupFile {
+  path: string
+  size: number
+  sha256: string
+}
+
+/** What a backup holds; every entry is checked against it before a restore. */
+export interface BackupManifest {
+  format: string
+  format_version: number
+  app_version: string
+  schema_version: number
+  created: string
+  memories: number
+  daily: number
+  archived: number
+  trash: number
+  kv_files: number
+  bytes: number
+  file_count: number
+  files?: BackupFile[]
+}
+
+export interface BackupResult {
+  path: string
+  size: number
+  manifest: BackupManifest
+}
+
+/** One backup in the home's backups folder. */
+export interface BackupEntry {
+  path: string
+  name: string
+  size: number
+  modified: string
+  scheduled: boolean
+}
+
+/** Scheduled backups: every interval_hours (0 off), keeping the newest keep. */
+export interface BackupSchedule {
+  interval_hours: number
+  keep: number
+}
+
+export interface BackupListResult {
+  dir: string
+  backups: BackupEntry[]
+  schedule: BackupSchedule
+  next_due: string
+}
+
+export interface BackupCreateParams {
+  to?: string
+}
+
+export interface BackupPathParams {
+  path: string
+}
+
+export interface BackupRestoreParams {
+  path: string
+  home?: string
+}
+
+export interface BackupRestoreResult {
+  home: string
+  in_place: boolean
+  manifest: BackupManifest
+  pre_backup?: string
+  reindex: ReconcileReport
+}
+
+export interface VacuumReport {
+  bytes_before: number
+  bytes_after: number
+  orphans_removed: Orphans
+  stuck_closed: StuckRuns
+}
+
+export interface CleanupParams {
+  older_than: string
+  dry_run?: boolean
+}
+
+export interface CleanupItem {
+  path: string
+  size: number
+  modified: string
+}
+
+export interface CleanupReport {
+  dry_run: boolean
+  before: string
+  items: CleanupItem[]
+  bytes: number
 }
 
 // ---------------------------------------------------------------- journal (daily.*) and what my agents see (agentView.*)

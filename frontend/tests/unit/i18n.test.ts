@@ -126,6 +126,8 @@ const ENUMS: Record<string, readonly string[]> = {
   'ui.activity.op.': AUDIT_OPS,
   'ui.activity.op_refused.': AUDIT_OPS,
   'ui.data.phase.': ['start', 'walk', 'index', 'commit', 'integrity', 'checksum', 'done'],
+  'ui.backup.op.': ['backup', 'preview', 'restore', 'vacuum', 'cleanup'],
+  'ui.backup.phase.': ['index', 'files', 'verify', 'pre_backup', 'swap', 'reconcile', 'orphans', 'vacuum', 'remove', 'done'],
   'ui.activity.actor.': AUDIT_ACTORS,
   'organizer.status.': RUN_STATUSES,
   'organizer.phase.': RUN_PHASES,

@@ -1,0 +1,109 @@
+package memory
+
+import (
+	"context"
+	"fmt"
+)
+
+// Finding is one thing doctor found, with the command that fixes it. Code names the kind
+// (the UI and CLI translate "doctor.finding.<code>" with Args); Fix is an engram command line
+// the person can run as it is ("" when doctor already fixed it while checking).
+type Finding struct {
+	Code  string         `json:"code"`
+	Path  string         `json:"path,omitempty"`
+	Count int            `json:"count,omitempty"`
+	Args  map[string]any `json:"args,omitempty"`
+	Fix   string         `json:"fix"`
+	Fixed bool           `json:"fixed"`
+	// Message is the finding in the caller's language (filled by api).
+	Message string `json:"message"`
+}
+
+// Fix commands doctor prints.
+const (
+	FixReindex = "engram reindex"
+	FixVacuum  = "engram vacuum"
+	FixRestore = "engram backup restore FILE"
+)
+
+// findings turns a finished report into the list doctor prints: one per fault, each with a fix.
+func (s *Store) findings(ctx context.Context, rep *DoctorReport) error {
+	out := []Finding{}
+	if rep.Integrity != "ok" {
+		out = append(out, Finding{Code: "integrity", Args: map[string]any{"Result": rep.Integrity}, Fix: FixRestore})
+	}
+	if !rep.FTSConsistent {
+		out = append(out, Finding{Code: "fts_inconsistent", Fix: FixReindex})
+	}
+	rc := rep.Reconcile
+	if n := rc.Added + rc.Updated + rc.Removed; n > 0 {
+		// The reconcile doctor ran already brought the index in line: said, and marked fixed.
+		out = append(out, Finding{Code: "index_stale", Count: n, Fixed: true, Fix: FixReindex,
+			Args: map[string]any{"Added": rc.Added, "Updated": rc.Updated, "Removed": rc.Removed}})
+	}
+	for _, p := range rep.Checksum.Mismatched {
+		out = append(out, Finding{Code: "checksum_mismatch", Path: p, Fixed: true, Fix: FixReindex})
+	}
+	for _, p := range rep.Problems {
+		out = append(out, Finding{Code: "unparsable_file", Path: p.Path, Args: map[string]any{"Detail": p.Detail},
+			Fix: "$EDITOR " + shellQuote(s.abs(p.Path)) + " && " + FixReindex})
+	}
+	var err error
+	if rep.Orphans, err = s.CountOrphans(ctx); err != nil {
+		return err
+	}
+	if n := rep.Orphans.Total(); n > 0 {
+		out = append(out, Finding{Code: "orphan_rows", Count: n, Fix: FixVacuum,
+			Args: map[string]any{"Vectors": rep.Orphans.Vectors, "Mentions": rep.Orphans.Mentions, "Relations": rep.Orphans.Relations}})
+	}
+	if rep.StuckRuns, err = s.CountStuckRuns(ctx); err != nil {
+		return err
+	}
+	if n := rep.StuckRuns.Organizer + rep.StuckRuns.Extraction; n > 0 {
+		out = append(out, Finding{Code: "stuck_runs", Count: n, Fix: FixVacuum,
+			Args: map[string]any{"Organizer": rep.StuckRuns.Organizer, "Extraction": rep.StuckRuns.Extraction}})
+	}
+	for _, q := range rep.Quota.Scopes {
+		if q.Level == "normal" || q.Level == "" {
+			continue
+		}
+		name := string(q.Scope)
+		switch {
+		case q.Workdir != "":
+			name += " " + q.Workdir
+		case q.Agent != "":
+			name += " " + q.Agent
+		}
+		fix := fmt.Sprintf("engram list --scope %s", q.Scope)
+		if q.Workdir != "" {
+			fix += " --workdir " + shellQuote(q.Workdir)
+		} else if q.Agent != "" {
+			fix += " --agent " + shellQuote(q.Agent)
+		}
+		out = append(out, Finding{Code: "quota_" + q.Level, Count: q.Used, Fix: fix + " && engram archive SLUG",
+			Args: map[string]any{"Scope": name, "Used": q.Used, "Limit": q.Limit}})
+	}
+	if rep.TempFiles.Count > 0 {
+		out = append(out, Finding{Code: "temp_files", Count: rep.TempFiles.Count, Fixed: true, Fix: ""})
+	}
+	rep.Findings = out
+	return nil
+}
+
+// shellQuote quotes s for a POSIX shell when it holds anything but plain path characters.
+func shellQuote(s string) string {
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '/' || r == '.' || r == '-' || r == '_') {
+			out := "'"
+			for _, c := range s {
+				if c == '\'' {
+					out += `'\''`
+				} else {
+					out += string(c)
+				}
+			}
+			return out + "'"
+		}
+	}
+	return s
+}
