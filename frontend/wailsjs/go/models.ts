@@ -221,6 +221,80 @@ export namespace api {
 	        this.agent = source["agent"];
 	    }
 	}
+	export class BackupCreateParams {
+	    to?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new BackupCreateParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.to = source["to"];
+	    }
+	}
+	export class BackupListResult {
+	    dir: string;
+	    backups: backup.Entry[];
+	    schedule: backup.Schedule;
+	    next_due: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new BackupListResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.dir = source["dir"];
+	        this.backups = this.convertValues(source["backups"], backup.Entry);
+	        this.schedule = this.convertValues(source["schedule"], backup.Schedule);
+	        this.next_due = source["next_due"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class BackupPathParams {
+	    path: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new BackupPathParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	    }
+	}
+	export class BackupRestoreParams {
+	    path: string;
+	    home?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new BackupRestoreParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.home = source["home"];
+	    }
+	}
 	export class BatchParams {
 	    items: memory.Item[];
 	    session?: string;
@@ -387,6 +461,20 @@ export namespace api {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.lang = source["lang"];
 	        this.messages = source["messages"];
+	    }
+	}
+	export class CleanupParams {
+	    older_than: string;
+	    dry_run?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new CleanupParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.older_than = source["older_than"];
+	        this.dry_run = source["dry_run"];
 	    }
 	}
 	
@@ -1297,6 +1385,9 @@ export namespace api {
 	export class ImportParams {
 	    jsonl: string;
 	    keep_review?: boolean;
+	    format?: string;
+	    path?: string;
+	    workdir?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new ImportParams(source);
@@ -1306,10 +1397,16 @@ export namespace api {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.jsonl = source["jsonl"];
 	        this.keep_review = source["keep_review"];
+	        this.format = source["format"];
+	        this.path = source["path"];
+	        this.workdir = source["workdir"];
 	    }
 	}
 	export class ImportPreviewParams {
 	    jsonl: string;
+	    format?: string;
+	    path?: string;
+	    workdir?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new ImportPreviewParams(source);
@@ -1318,6 +1415,9 @@ export namespace api {
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.jsonl = source["jsonl"];
+	        this.format = source["format"];
+	        this.path = source["path"];
+	        this.workdir = source["workdir"];
 	    }
 	}
 	export class ImportPreviewResult {
@@ -2357,6 +2457,187 @@ export namespace api {
 
 }
 
+export namespace backup {
+	
+	export class Entry {
+	    path: string;
+	    name: string;
+	    size: number;
+	    modified: string;
+	    scheduled: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Entry(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.name = source["name"];
+	        this.size = source["size"];
+	        this.modified = source["modified"];
+	        this.scheduled = source["scheduled"];
+	    }
+	}
+	export class File {
+	    path: string;
+	    size: number;
+	    sha256: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new File(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.size = source["size"];
+	        this.sha256 = source["sha256"];
+	    }
+	}
+	export class Manifest {
+	    format: string;
+	    format_version: number;
+	    app_version: string;
+	    schema_version: number;
+	    created: string;
+	    memories: number;
+	    daily: number;
+	    archived: number;
+	    trash: number;
+	    kv_files: number;
+	    bytes: number;
+	    file_count: number;
+	    files?: File[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Manifest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.format = source["format"];
+	        this.format_version = source["format_version"];
+	        this.app_version = source["app_version"];
+	        this.schema_version = source["schema_version"];
+	        this.created = source["created"];
+	        this.memories = source["memories"];
+	        this.daily = source["daily"];
+	        this.archived = source["archived"];
+	        this.trash = source["trash"];
+	        this.kv_files = source["kv_files"];
+	        this.bytes = source["bytes"];
+	        this.file_count = source["file_count"];
+	        this.files = this.convertValues(source["files"], File);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class RestoreResult {
+	    home: string;
+	    in_place: boolean;
+	    manifest: Manifest;
+	    pre_backup?: string;
+	    reindex: memory.ReconcileReport;
+	
+	    static createFrom(source: any = {}) {
+	        return new RestoreResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.home = source["home"];
+	        this.in_place = source["in_place"];
+	        this.manifest = this.convertValues(source["manifest"], Manifest);
+	        this.pre_backup = source["pre_backup"];
+	        this.reindex = this.convertValues(source["reindex"], memory.ReconcileReport);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Result {
+	    path: string;
+	    size: number;
+	    manifest: Manifest;
+	
+	    static createFrom(source: any = {}) {
+	        return new Result(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.size = source["size"];
+	        this.manifest = this.convertValues(source["manifest"], Manifest);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Schedule {
+	    interval_hours: number;
+	    keep: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Schedule(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.interval_hours = source["interval_hours"];
+	        this.keep = source["keep"];
+	    }
+	}
+
+}
+
 export namespace extraction {
 	
 	export class Warning {
@@ -3102,6 +3383,112 @@ export namespace memory {
 	        this.reindexed = source["reindexed"];
 	    }
 	}
+	export class CleanupItem {
+	    path: string;
+	    size: number;
+	    modified: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new CleanupItem(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.size = source["size"];
+	        this.modified = source["modified"];
+	    }
+	}
+	export class CleanupReport {
+	    dry_run: boolean;
+	    before: string;
+	    items: CleanupItem[];
+	    bytes: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new CleanupReport(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.dry_run = source["dry_run"];
+	        this.before = source["before"];
+	        this.items = this.convertValues(source["items"], CleanupItem);
+	        this.bytes = source["bytes"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Finding {
+	    code: string;
+	    path?: string;
+	    count?: number;
+	    args?: {[key: string]: any};
+	    fix: string;
+	    fixed: boolean;
+	    message: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Finding(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.code = source["code"];
+	        this.path = source["path"];
+	        this.count = source["count"];
+	        this.args = source["args"];
+	        this.fix = source["fix"];
+	        this.fixed = source["fixed"];
+	        this.message = source["message"];
+	    }
+	}
+	export class StuckRuns {
+	    organizer: number;
+	    extraction: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new StuckRuns(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.organizer = source["organizer"];
+	        this.extraction = source["extraction"];
+	    }
+	}
+	export class Orphans {
+	    vectors: number;
+	    mentions: number;
+	    relations: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Orphans(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.vectors = source["vectors"];
+	        this.mentions = source["mentions"];
+	        this.relations = source["relations"];
+	    }
+	}
 	export class SalvagedTable {
 	    table: string;
 	    salvaged: number;
@@ -3298,6 +3685,9 @@ export namespace memory {
 	    ok: boolean;
 	    read_only: boolean;
 	    recovery?: Recovery;
+	    orphans: Orphans;
+	    stuck_runs: StuckRuns;
+	    findings: Finding[];
 	
 	    static createFrom(source: any = {}) {
 	        return new DoctorReport(source);
@@ -3320,6 +3710,9 @@ export namespace memory {
 	        this.ok = source["ok"];
 	        this.read_only = source["read_only"];
 	        this.recovery = this.convertValues(source["recovery"], Recovery);
+	        this.orphans = this.convertValues(source["orphans"], Orphans);
+	        this.stuck_runs = this.convertValues(source["stuck_runs"], StuckRuns);
+	        this.findings = this.convertValues(source["findings"], Finding);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -3340,6 +3733,7 @@ export namespace memory {
 		    return a;
 		}
 	}
+	
 	export class Source {
 	    kind?: string;
 	    agent?: string;
@@ -3530,6 +3924,7 @@ export namespace memory {
 	
 	
 	
+	
 	export class Risk {
 	    kind: string;
 	    excerpt: string;
@@ -3659,6 +4054,7 @@ export namespace memory {
 	    }
 	}
 	
+	
 	export class UsageGroup {
 	    key: string;
 	    calls: number;
@@ -3701,6 +4097,42 @@ export namespace memory {
 	        this.by_purpose = this.convertValues(source["by_purpose"], UsageGroup);
 	        this.by_model = this.convertValues(source["by_model"], UsageGroup);
 	        this.by_day = this.convertValues(source["by_day"], UsageGroup);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class VacuumReport {
+	    bytes_before: number;
+	    bytes_after: number;
+	    orphans_removed: Orphans;
+	    stuck_closed: StuckRuns;
+	
+	    static createFrom(source: any = {}) {
+	        return new VacuumReport(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.bytes_before = source["bytes_before"];
+	        this.bytes_after = source["bytes_after"];
+	        this.orphans_removed = this.convertValues(source["orphans_removed"], Orphans);
+	        this.stuck_closed = this.convertValues(source["stuck_closed"], StuckRuns);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
