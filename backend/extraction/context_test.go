@@ -67,17 +67,7 @@ func TestCandidatesStayInView(t *testing.T) {
 	put("espresso-there", memory.ScopeProject, other, "")
 	req := turn("s1", "How should I set the espresso machine grinder today?")
 	req.Workdir = wd
-	d, err := f.svc.Request(context.Background(), req, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	in := <-g.started
-	g.release <- struct{}{}
-	f.waitFor(d.ID, ended)
-	got := map[string]bool{}
-	for _, c := range in.Candidates {
-		got[c.Slug] = true
-	}
+	got, in := plannedCandidates(t, f, g, req)
 	if !got["espresso-global"] || !got["espresso-mine"] || !got["espresso-here"] || got["espresso-theirs"] || got["espresso-there"] {
 		t.Fatalf("candidates %+v", in.Candidates)
 	}
@@ -141,7 +131,17 @@ func TestCandidateTitledWithCommonWord(t *testing.T) {
 	if picked := pickRare(terms, df); slices.Contains(picked, "coffee") {
 		t.Fatalf("the rare words %v took coffee too: this test needs coffee left out of them", picked)
 	}
-	d, err := f.svc.Request(context.Background(), turn("s1", "My coffee grinder broke yesterday"), false)
+	got, in := plannedCandidates(t, f, g, turn("s1", "My coffee grinder broke yesterday"))
+	if !got["coffee-habit"] || !got["grinder-note"] {
+		t.Fatalf("candidates %+v: want coffee-habit (titled with the common word) and grinder-note", in.Candidates)
+	}
+}
+
+// plannedCandidates runs one extraction of req and returns the slugs of the candidates the
+// planner was shown (and its whole input).
+func plannedCandidates(t *testing.T, f *fx, g *gatePlanner, req Request) (map[string]bool, Input) {
+	t.Helper()
+	d, err := f.svc.Request(context.Background(), req, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +152,5 @@ func TestCandidateTitledWithCommonWord(t *testing.T) {
 	for _, c := range in.Candidates {
 		got[c.Slug] = true
 	}
-	if !got["coffee-habit"] || !got["grinder-note"] {
-		t.Fatalf("candidates %+v: want coffee-habit (titled with the common word) and grinder-note", in.Candidates)
-	}
+	return got, in
 }
