@@ -1,0 +1,4 @@
+package history
+
+// RemoteName is the remote Engram syncs with.
+const RemoteName = "origin"
