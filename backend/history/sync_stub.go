@@ -1,4 +1,0 @@
-package history
-
-// RemoteName is the remote Engram syncs with.
-const RemoteName = "origin"
