@@ -1,7 +1,6 @@
 package history
 
 import (
-	"errors"
 	"fmt"
 
 	git "github.com/go-git/go-git/v5"
@@ -11,9 +10,6 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/plumbing/transport"
 )
-
-// errRemoteMoved is a push refused because the remote's branch moved since the fetch.
-var errRemoteMoved = errors.New("history: the remote changed during the sync")
 
 // localPath returns the folder of a remote on this machine (a path or file:// URL), "" for a
 // network remote. Local remotes are read and written directly, object by object: go-git's

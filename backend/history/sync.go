@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/config"
@@ -18,9 +19,6 @@ import (
 
 // RemoteName is the remote Engram syncs with.
 const RemoteName = "origin"
-
-// ErrNoRemote is returned by a sync with no remote configured or given.
-var ErrNoRemote = errors.New("history: no sync remote is configured")
 
 // Conflict is a memory both machines changed: ours stays, theirs became Copy (a sibling,
 // unreviewed memory that conflicts_with the original), or CopyError says why it could not.
@@ -141,7 +139,7 @@ func (r *Repo) syncOnce(ctx context.Context, st *memory.Store, url string) (Sync
 		if dir := localPath(res.Remote); dir != "" {
 			res.Pushed, err = pushLocal(repo, dir, h.Hash)
 			if err != nil && !errors.Is(err, errRemoteMoved) {
-				return fmt.Errorf("history: unable to push to %s: %w", res.Remote, err)
+				return remoteFailed("push", res.Remote, err)
 			}
 			return err
 		}
@@ -151,7 +149,7 @@ func (r *Repo) syncOnce(ctx context.Context, st *memory.Store, url string) (Sync
 			if errors.Is(err, git.ErrNonFastForwardUpdate) {
 				return errRemoteMoved
 			}
-			return fmt.Errorf("history: unable to push to %s: %w", res.Remote, err)
+			return remoteFailed("push", res.Remote, err)
 		}
 		res.Pushed = err == nil
 		return nil
@@ -168,8 +166,11 @@ func (r *Repo) pull(ctx context.Context, res *SyncResult) ([]string, []pendingCo
 	}
 	if dir := localPath(res.Remote); dir != "" {
 		res.Fetched, err = fetchLocal(repo, dir)
-		if err != nil || !res.Fetched {
-			return []string{}, nil, err
+		if err != nil {
+			return nil, nil, remoteFailed("fetch", res.Remote, err)
+		}
+		if !res.Fetched {
+			return []string{}, nil, nil
 		}
 	} else {
 		err = repo.FetchContext(ctx, &git.FetchOptions{RemoteName: RemoteName})
@@ -182,7 +183,7 @@ func (r *Repo) pull(ctx context.Context, res *SyncResult) ([]string, []pendingCo
 	case errors.Is(err, transport.ErrEmptyRemoteRepository), errors.Is(err, git.NoMatchingRefSpecError{}):
 		return []string{}, nil, nil // a new remote: the push fills it
 	default:
-		return nil, nil, fmt.Errorf("history: unable to fetch from %s: %w", res.Remote, err)
+		return nil, nil, remoteFailed("fetch", res.Remote, err)
 	}
 	ref, err := repo.Reference(plumbing.NewRemoteReferenceName(RemoteName, Branch.Short()), true)
 	if err != nil {
@@ -306,4 +307,31 @@ func flatten(repo *git.Repository, tree plumbing.Hash) (map[string]plumbing.Hash
 		}
 	}
 	return out, nil
+}
+
+// SyncEvery is how often the desktop app and `engram serve` sync with the configured remote.
+const SyncEvery = 15 * time.Minute
+
+// Schedule syncs every SyncEvery while history is on and a remote is configured, until ctx
+// ends; each failure is logged and the next tick tries again. report hears each result.
+func (r *Repo) Schedule(ctx context.Context, st *memory.Store, report func(SyncResult, error)) {
+	tick := time.NewTicker(SyncEvery)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		if !r.Enabled() || r.Remote() == "" {
+			continue
+		}
+		res, err := r.Sync(ctx, st, "")
+		if err != nil {
+			r.log.Warn("history: scheduled sync failed", "err", err)
+		}
+		if report != nil {
+			report(res, err)
+		}
+	}
 }

@@ -3,7 +3,6 @@ package history
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -34,12 +33,6 @@ type Version struct {
 
 // MaxVersions bounds one listing; the walk stops there.
 const MaxVersions = 200
-
-// ErrNoVersion is returned when the commit holds no version of the file.
-var ErrNoVersion = errors.New("history: that commit holds no version of this memory")
-
-// ErrOff is returned when history is asked for while the folder is not a repository.
-var ErrOff = errors.New("history: git history is not enabled")
 
 // Versions lists the versions of the file at rel, newest first: each commit whose blob at
 // rel differs from every parent's. limit ≤ 0 takes MaxVersions.
