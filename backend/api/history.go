@@ -154,4 +154,3 @@ func (s *HistoryService) Sync(p HistorySyncParams) (history.SyncResult, error) {
 	}
 	return res, s.a.fail(err)
 }
-
