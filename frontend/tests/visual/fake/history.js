@@ -42,6 +42,7 @@ window.__FAKE_EXT__ = (window.__FAKE_EXT__ || []).concat(({ api, opts, items, ag
     exists: enabled,
     head: enabled ? 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678' : undefined,
     commits: enabled ? 42 : 0,
+    last_commit: enabled ? ago(1) : undefined,
     remote: enabled && opts.git === 'remote' ? 'git@example.com:me/memories.git' : undefined,
     sync_minutes: enabled && opts.git === 'remote' ? 15 : 0,
   })
@@ -80,7 +81,10 @@ window.__FAKE_EXT__ = (window.__FAKE_EXT__ || []).concat(({ api, opts, items, ag
     Sync: async () => {
       if (!enabled) return fail('history_off', {})
       if (opts.git !== 'remote') return fail('history_no_remote', {})
-      return { remote: status().remote, fetched: true, fast_forward: false, merged: true, changed: 3, pushed: true, head: status().head, conflicts: [] }
+      const m = items.find((x) => x.scope === 'global') || items[0]
+      const copy = `${m.slug}-conflict-7c1e0a9`
+      return { remote: status().remote, fetched: true, fast_forward: false, merged: true, changed: 3, pushed: true, head: status().head,
+        conflicts: [{ path: `global/${m.type}/${m.slug}.md`, slug: m.slug, copy, copy_id: '01JDCONFLICTCOPY0000000000' }] }
     },
   }
 })

@@ -35,4 +35,21 @@ export default async function ({ open, check, selectNth, COMBOS }) {
     await page.click('[data-test="versions-enable"]')
     await page.waitForSelector('[data-test="memory-versions"][data-state="ready"] [data-test="version"]')
   })
+  // Settings → Data: git history on with a remote; Sync now merges and lists the conflict copy.
+  for (const [l, th, language] of [COMBOS[0], COMBOS[3]]) {
+    await open(`${l}-${th}-history-settings-sync`, { language, theme: th, git: 'remote' }, async (page) => {
+      await page.click('[data-test="open-settings"]')
+      await page.waitForSelector('[data-test="git-settings"][data-state="ready"][data-enabled="true"]')
+      await page.click('[data-test="git-sync"]')
+      await page.waitForSelector('[data-test="git-sync-result"][data-conflicts="1"] [data-test="git-conflict"]')
+      await page.locator('[data-test="git-settings"]').scrollIntoViewIfNeeded()
+    })
+  }
+  await open('en-dark-history-settings-off', { language: 'en', theme: 'dark' }, async (page) => {
+    await page.click('[data-test="open-settings"]')
+    await page.waitForSelector('[data-test="git-settings"][data-state="ready"][data-enabled="false"]')
+    await page.click('[data-test="git-toggle"]')
+    await page.waitForSelector('[data-test="git-settings"][data-enabled="true"] [data-test="git-remote"]')
+    await page.locator('[data-test="git-settings"]').scrollIntoViewIfNeeded()
+  })
 }
