@@ -92,9 +92,23 @@ func TestTwoClonesConflictingEditsLoseNothing(t *testing.T) {
 			t.Fatalf("%s's journal = %q", name, day.Body)
 		}
 	}
-	// The index followed the files: a search on A finds B's words.
+	// A project memory matches on the other machine when the project's folder has the same
+	// path there (projects are keyed by the workdir's path; see README for what is not done).
+	wd := t.TempDir()
+	write(t, a, memory.ActorUser, memory.Item{Op: memory.OpWrite, Slug: "uses-postgres", Scope: memory.ScopeProject, Workdir: wd,
+		Type: memory.TypeProject, Title: str("Postgres"), Body: str("The service uses Postgres 16."), Confidence: memory.ConfidenceLow})
 	if _, err := ra.Sync(ctx, a, ""); err != nil {
 		t.Fatal(err)
+	}
+	if s, err := rb.Sync(ctx, b, ""); err != nil || !s.FastForward {
+		t.Fatalf("B's project pull = %+v, %v", s, err)
+	}
+	if pm, err := b.GetBySlug(ctx, memory.ScopeProject, wd, "", "uses-postgres"); err != nil || pm.Body != "The service uses Postgres 16." {
+		t.Fatalf("B's project memory = %+v, %v", pm, err)
+	}
+	// A second sync with nothing new changes nothing.
+	if s, err := ra.Sync(ctx, a, ""); err != nil || s.Merged || s.FastForward || s.Changed != 0 {
+		t.Fatalf("idle sync = %+v, %v", s, err)
 	}
 }
 
