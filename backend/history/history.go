@@ -51,6 +51,10 @@ type Repo struct {
 
 	mu   sync.Mutex
 	repo *git.Repository
+	// packs is the pack folder's modification time when repo was opened: go-git reads the
+	// list of packfiles once per handle, so a pack another process wrote (its sync) is seen
+	// only through a new handle.
+	packs time.Time
 	// pending are paths whose commit failed: the next commit takes them along.
 	pending map[string]bool
 }
@@ -88,14 +92,18 @@ func (r *Repo) Enabled() bool {
 func (r *Repo) open() (*git.Repository, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.repo != nil {
+	var packs time.Time
+	if info, err := os.Stat(filepath.Join(r.gitDir(), "objects", "pack")); err == nil {
+		packs = info.ModTime()
+	}
+	if r.repo != nil && packs.Equal(r.packs) {
 		return r.repo, nil
 	}
 	repo, err := git.PlainOpen(r.root)
 	if err != nil {
 		return nil, fmt.Errorf("history: unable to open repository %s: %w", r.root, err)
 	}
-	r.repo = repo
+	r.repo, r.packs = repo, packs
 	return repo, nil
 }
 

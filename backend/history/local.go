@@ -6,6 +6,7 @@ import (
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/format/packfile"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/plumbing/transport"
@@ -102,7 +103,10 @@ func pushLocal(repo *git.Repository, dir string, ours plumbing.Hash) (bool, erro
 
 // copyCommit copies commit h and everything it reaches that dst lacks; a commit dst already
 // has is taken to come with its whole past (both sides only ever store complete histories).
+// The objects go over as one packfile when dst takes one (a folder of thousands of loose
+// objects is most of a first sync's cost otherwise).
 func copyCommit(src, dst storer.EncodedObjectStorer, h plumbing.Hash) error {
+	var missing []plumbing.Hash
 	stack := []plumbing.Hash{h}
 	seen := map[plumbing.Hash]bool{}
 	for len(stack) > 0 {
@@ -116,22 +120,47 @@ func copyCommit(src, dst storer.EncodedObjectStorer, h plumbing.Hash) error {
 		if err != nil {
 			return fmt.Errorf("history: unable to read commit %s: %w", c, err)
 		}
-		if err := copyTree(src, dst, commit.TreeHash); err != nil {
+		if err := missingTree(src, dst, commit.TreeHash, seen, &missing); err != nil {
 			return err
 		}
-		if err := copyObject(src, dst, plumbing.CommitObject, c); err != nil {
-			return err
-		}
+		missing = append(missing, c)
 		stack = append(stack, commit.ParentHashes...)
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	if pw, ok := dst.(storer.PackfileWriter); ok {
+		w, err := pw.PackfileWriter()
+		if err != nil {
+			return fmt.Errorf("history: unable to write a packfile: %w", err)
+		}
+		if _, err := packfile.NewEncoder(w, src, false).Encode(missing, 0); err != nil {
+			w.Close()
+			return fmt.Errorf("history: unable to write a packfile: %w", err)
+		}
+		if err := w.Close(); err != nil {
+			return fmt.Errorf("history: unable to write a packfile: %w", err)
+		}
+		return nil
+	}
+	for _, m := range missing {
+		obj, err := src.EncodedObject(plumbing.AnyObject, m)
+		if err != nil {
+			return fmt.Errorf("history: unable to read object %s: %w", m, err)
+		}
+		if _, err := dst.SetEncodedObject(obj); err != nil {
+			return fmt.Errorf("history: unable to copy object %s: %w", m, err)
+		}
 	}
 	return nil
 }
 
-// copyTree copies a tree and the blobs and subtrees dst lacks.
-func copyTree(src, dst storer.EncodedObjectStorer, h plumbing.Hash) error {
-	if dst.HasEncodedObject(h) == nil {
+// missingTree lists a tree and the blobs and subtrees under it that dst lacks.
+func missingTree(src, dst storer.EncodedObjectStorer, h plumbing.Hash, seen map[plumbing.Hash]bool, out *[]plumbing.Hash) error {
+	if seen[h] || dst.HasEncodedObject(h) == nil {
 		return nil
 	}
+	seen[h] = true
 	t, err := object.GetTree(src, h)
 	if err != nil {
 		return fmt.Errorf("history: unable to read tree %s: %w", h, err)
@@ -139,25 +168,14 @@ func copyTree(src, dst storer.EncodedObjectStorer, h plumbing.Hash) error {
 	for _, e := range t.Entries {
 		switch {
 		case e.Mode == filemode.Dir:
-			if err := copyTree(src, dst, e.Hash); err != nil {
+			if err := missingTree(src, dst, e.Hash, seen, out); err != nil {
 				return err
 			}
-		case e.Mode.IsFile() && dst.HasEncodedObject(e.Hash) != nil:
-			if err := copyObject(src, dst, plumbing.BlobObject, e.Hash); err != nil {
-				return err
-			}
+		case e.Mode.IsFile() && !seen[e.Hash] && dst.HasEncodedObject(e.Hash) != nil:
+			seen[e.Hash] = true
+			*out = append(*out, e.Hash)
 		}
 	}
-	return copyObject(src, dst, plumbing.TreeObject, h)
-}
-
-func copyObject(src, dst storer.EncodedObjectStorer, typ plumbing.ObjectType, h plumbing.Hash) error {
-	obj, err := src.EncodedObject(typ, h)
-	if err != nil {
-		return fmt.Errorf("history: unable to read object %s: %w", h, err)
-	}
-	if _, err := dst.SetEncodedObject(obj); err != nil {
-		return fmt.Errorf("history: unable to copy object %s: %w", h, err)
-	}
+	*out = append(*out, h)
 	return nil
 }
