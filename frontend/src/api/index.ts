@@ -321,3 +321,5 @@ export const historyVersions = (p: VersionsParams) => call<VersionsResult>('hist
 export const historyRestore = (p: RestoreVersionParams) => call<ItemResult>('history.restore', p)
 /** Fetches, merges and pushes; a memory both machines changed comes back as a conflict copy. */
 export const historySync = (p: HistorySyncParams = {}) => call<SyncResult>('history.sync', p)
+/** One memory named by slug in a scope (a conflict copy's original, shown beside it in Review). */
+export const readMemoryRef = (p: import('./types').RefParams) => call<ReadResult>('memory.read', p)

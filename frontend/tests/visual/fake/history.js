@@ -2,8 +2,41 @@
 // opts.git turns it on with three versions of every memory (the person's first write, the
 // extractor's update, a hand edit), each with its unified diff; Restore writes the chosen
 // version's body back as a new version and announces the change like the Go side.
-window.__FAKE_EXT__ = (window.__FAKE_EXT__ || []).concat(({ api, opts, items, ago, ok, fail, changed }) => {
+window.__FAKE_EXT__ = (window.__FAKE_EXT__ || []).concat(({ api, opts, items, ago, mk, ok, fail, changed }) => {
   let enabled = !!opts.git
+  // opts.git === 'conflict': a sync left the other machine's version of a memory as an
+  // unreviewed conflict copy, which Review shows beside the memory it conflicts with.
+  const original = items.find((x) => x.scope === 'global' && x.type === 'user')
+  if (opts.git === 'conflict' && original) {
+    const zhc = opts.language === 'zh-CN'
+    items.unshift(
+      mk({
+        id: '01JDCONFLICTCOPY00000000000',
+        slug: `${original.slug}-conflict-7c1e0a9`,
+        title: original.title,
+        scope: 'global',
+        type: original.type,
+        confidence: 'medium',
+        reviewed: false,
+        conflicts_with: [original.slug],
+        body: zhc ? '喜欢先看代码，再看两三句解释；笔记本上偏好更长的说明。' : 'Wants code first, then two or three sentences; on the laptop prefers longer explanations.',
+        source: { kind: 'sync' },
+        created: ago(0.2),
+        updated: ago(0.2),
+        path: `global/${original.type}/${original.slug}-conflict-7c1e0a9.md`,
+      }),
+    )
+  }
+  // memory.read by slug (the conflict's original), which the base fake answers by id only.
+  const baseRead = api.MemoryService.Read
+  api.MemoryService.Read = async (p) => {
+    if (!p.id && p.slug) {
+      const m = items.find((x) => x.slug === p.slug && !x.archived && (!p.scope || x.scope === p.scope))
+      if (!m) return fail('not_found', { Ref: p.slug })
+      return baseRead({ id: m.id })
+    }
+    return baseRead(p)
+  }
   const extra = {} // id -> versions added by restores, newest first
   const hash = (s) => {
     let h = 2166136261

@@ -52,4 +52,14 @@ export default async function ({ open, check, selectNth, COMBOS }) {
     await page.waitForSelector('[data-test="git-settings"][data-enabled="true"] [data-test="git-remote"]')
     await page.locator('[data-test="git-settings"]').scrollIntoViewIfNeeded()
   })
+  // Review of a sync's conflict copy: the memory it conflicts with is shown beside it.
+  for (const [l, th, language] of COMBOS) {
+    await open(`${l}-${th}-history-conflict-review`, { language, theme: th, git: 'conflict' }, async (page) => {
+      await page.click('[data-test="nav-review"]')
+      await page.waitForSelector('[data-test="review-view"][data-state="ready"]')
+      await page.click('[data-test="review-item"][data-id="01JDCONFLICTCOPY00000000000"]')
+      await page.waitForSelector('[data-test="review-current"][data-loaded="true"] [data-test="review-conflict-other"] .body')
+      await check(page.locator('[data-test="review-conflict-other"]').count().then((n) => n === 1), 'the original is shown beside the copy')
+    })
+  }
 }
