@@ -62,6 +62,13 @@ type Store struct {
 	own map[int64]bool
 	// batchDirs collects folders to fsync once per batch; set only while mu is held.
 	batchDirs map[string]bool
+	// batchPaths collects the memory-relative paths a batch wrote, moved or removed, for the
+	// history hook; set only while mu is held.
+	batchPaths map[string]bool
+	hookMu     sync.Mutex
+	hook       AppliedHook
+	// openDirty is set when the reconcile at open found files changed by hand.
+	openDirty bool
 
 	subsMu    sync.Mutex
 	subs      map[int]func(Event)
@@ -176,7 +183,10 @@ func (s *Store) settleLocked(ctx context.Context) error {
 	if needs {
 		_, err = s.reindexLocked(ctx)
 	} else {
-		_, err = s.reconcileLocked(ctx, nil)
+		var rep ReconcileReport
+		rep, err = s.reconcileLocked(ctx, nil)
+		// Files edited while no Engram process ran: the history commits them once attached.
+		s.openDirty = s.openDirty || rep.Added+rep.Updated+rep.Removed > 0
 	}
 	return err
 }
