@@ -45,7 +45,7 @@ var killScenarios = []killScenario{
 		rounds: 3, after: afterImport},
 	{name: "kill-organize", setup: setupOrganize, work: workOrganize, afterPhase: "apply", maxDelay: 40 * time.Millisecond,
 		rounds: 3, merges: true, after: afterOrganize},
-	{name: "kill-reindex", setup: setupMany, work: workReindex, afterAck: "reindex", maxAcks: 2, maxDelay: 200 * time.Millisecond,
+	{name: "kill-reindex", setup: setupMany, work: workReindex, afterAck: "reindex", maxAcks: 1, maxDelay: 200 * time.Millisecond,
 		rounds: 3},
 	{name: "kill-backup", setup: setupMany, work: workBackup, afterAck: "backup", maxAcks: 2, maxDelay: 200 * time.Millisecond,
 		rounds: 3, after: afterBackup},

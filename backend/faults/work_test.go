@@ -75,6 +75,9 @@ func (c *child) writeBeside(main func() error) error {
 	}
 }
 
+// baseCount memories make reindex and backup take a moment.
+const baseCount = 80
+
 // setupMany gives a home enough memories that reindex and backup take a moment.
 func setupMany(t *testing.T, h *home) {
 	s, err := memory.Open(context.Background(), h.dir, memory.Options{Logger: quiet})
@@ -83,7 +86,7 @@ func setupMany(t *testing.T, h *home) {
 	}
 	defer s.Close()
 	var items []memory.Item
-	for i := 0; i < 150; i++ {
+	for i := 0; i < baseCount; i++ {
 		items = append(items, write(fmt.Sprintf("base-%04d", i), fmt.Sprintf("base memory mk-base-%04d %s", i, strings.Repeat("y ", 200))))
 	}
 	res, err := s.ApplyBatch(context.Background(), memory.Batch{Items: items})
@@ -151,8 +154,8 @@ func afterBackup(t *testing.T, h *home) {
 	}
 	defer s.Close()
 	checkIndex(t, s, readTree(t, filepath.Join(dst, "memory")))
-	// The 150 memories written before any backup are in every archive.
-	for _, a := range h.l.acks[:150] {
+	// The memories written before any backup are in every archive.
+	for _, a := range h.l.acks[:baseCount] {
 		if _, err := s.Get(ctx, a.ID); err != nil {
 			t.Errorf("restored home lacks %s: %v", a.Marker, err)
 		}

@@ -62,6 +62,9 @@ type Store struct {
 	own map[int64]bool
 	// batchDirs collects folders to fsync once per batch; set only while mu is held.
 	batchDirs map[string]bool
+	// indexBehind is set (mu held) when a batch failed below the codes after it may have
+	// renamed files: the next batch reconciles first (see ApplyBatch).
+	indexBehind bool
 
 	subsMu    sync.Mutex
 	subs      map[int]func(Event)
