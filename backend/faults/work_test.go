@@ -138,6 +138,7 @@ func afterBackup(t *testing.T, h *home) {
 			t.Errorf("archive %s under its final name is not whole: %v", filepath.Base(a), err)
 		}
 	}
+	sweptLeftovers(t, h)
 	var last string
 	for _, a := range h.l.acks {
 		if a.Kind == "backup" {
@@ -310,4 +311,45 @@ func afterOrganize(t *testing.T, h *home) {
 		}
 	}
 	h.verifyIndex(t, true)
+}
+
+// sweptLeftovers: a backup killed mid-write leaves its work folder (a partial archive); the
+// next backup removes such folders once nothing wrote to them for a while, and leaves alone
+// one being written now (another process's backup).
+func sweptLeftovers(t *testing.T, h *home) {
+	dir := filepath.Join(h.dir, backup.Folder)
+	left, _ := filepath.Glob(filepath.Join(dir, ".backup-*"))
+	t.Logf("%d work folders left by the kills", len(left))
+	old := time.Now().Add(-time.Hour)
+	for _, d := range left {
+		filepath.Walk(d, func(p string, _ os.FileInfo, err error) error {
+			if err == nil {
+				os.Chtimes(p, old, old)
+			}
+			return nil
+		})
+	}
+	busy := filepath.Join(dir, ".backup-busy")
+	if err := os.MkdirAll(busy, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(busy, "archive.tar.gz"), []byte("being written"), 0o600)
+	s, err := memory.Open(context.Background(), h.dir, memory.Options{Logger: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = backup.Create(context.Background(), s, backup.Options{Dest: filepath.Join(dir, "after-the-kills"+backup.Ext)})
+	s.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range left {
+		if _, err := os.Stat(d); err == nil {
+			t.Errorf("the partial backup %s outlived the next backup", filepath.Base(d))
+		}
+	}
+	if _, err := os.Stat(busy); err != nil {
+		t.Errorf("a backup being written was swept: %v", err)
+	}
+	os.RemoveAll(busy)
 }
