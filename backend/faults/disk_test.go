@@ -9,10 +9,14 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
+	"syscall"
 	"testing"
 
 	"engram/backend/api"
 	"engram/backend/memory"
+	"engram/backend/recall"
+	"engram/backend/settings"
 	"engram/backend/wire"
 )
 
@@ -91,7 +95,7 @@ func checkTranslated(t *testing.T, e *api.Error, code string) {
 func TestDiskFull(t *testing.T) {
 	dir, ok := mountTmpfs(t, "3m")
 	if !ok {
-		t.Skip("no tmpfs can be mounted here (not root, or a container without mount rights); CI runs as root")
+		t.Skip("no tmpfs can be mounted here (not root, or no mount rights); TestDiskFullInjected covers the full disk by a write fault")
 	}
 	h := &home{dir: filepath.Join(dir, "home"), l: &ledger{}, rng: rand.New(rand.NewPCG(1, 2))}
 	svc, a := openServices(t, h.dir)
@@ -156,4 +160,63 @@ func noise(rng *rand.Rand, n int) string {
 		b[i] = letters[rng.IntN(len(letters))]
 	}
 	return string(b)
+}
+
+// TestDiskFullInjected is the full disk on any machine (no mount needed): the store's write
+// fault hook fails every memory file write with ENOSPC, as a full disk does. The refusal is
+// the coded, translated disk_full, what was written before stays, and writing resumes once
+// there is room again.
+func TestDiskFullInjected(t *testing.T) {
+	ctx := context.Background()
+	h := newHome(t)
+	var full atomic.Bool
+	st, err := memory.Open(ctx, h.dir, memory.Options{Logger: quiet, WriteFault: func(string) error {
+		if full.Load() {
+			return syscall.ENOSPC
+		}
+		return nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat, err := loadCatalog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := settings.New(st, "en")
+	a := api.New(ctx, api.Deps{Store: st, Catalog: cat, Settings: set, Events: api.NewHub(st, set),
+		Recall: recall.New(st, recall.Options{}), Version: "faults"}, memory.ActorUser)
+	one := func(items ...memory.Item) (api.BatchResult, *api.Error) {
+		res, err := a.Memory.ApplyBatch(api.BatchParams{Items: items})
+		return res, apiErr(res, err)
+	}
+	for i := 0; i < 10; i++ {
+		slug := fmt.Sprintf("before-full-%02d", i)
+		res, e := one(write(slug, "mk-"+slug), memory.Item{Op: memory.OpAppendDaily, Text: "day-mk-" + slug})
+		if e != nil {
+			t.Fatal(e)
+		}
+		h.l.acks = append(h.l.acks, ack{Kind: "mem", ID: res.Results[0].ID, Marker: "mk-" + slug}, ack{Kind: "day", Marker: "day-mk-" + slug})
+	}
+	full.Store(true)
+	for _, it := range []memory.Item{write("refused", "mk-refused"), {Op: memory.OpAppendDaily, Text: "refused entry"},
+		{Op: memory.OpUpdate, ID: h.l.acks[0].ID, Body: sp("refused edit"), Mode: "replace"}} {
+		_, e := one(it)
+		if e == nil {
+			t.Fatalf("%s accepted on a full disk", it.Op)
+		}
+		checkTranslated(t, e, memory.CodeDiskFull)
+	}
+	h.verifyFiles(t, false)
+	full.Store(false)
+	res, e := one(write("room-again", "mk-room-again"))
+	if e != nil {
+		t.Fatalf("write once there is room: %+v", e)
+	}
+	h.l.acks = append(h.l.acks, ack{Kind: "mem", ID: res.Results[0].ID, Marker: "mk-room-again"})
+	st.Close()
+	h.verifyIndex(t, false)
+	if _, err := os.Stat(filepath.Join(h.root(), "global", "user", "refused.md")); err == nil {
+		t.Fatal("the refused memory landed")
+	}
 }

@@ -25,6 +25,10 @@ type Options struct {
 	// Location is the local time zone for the journal's 04:00 rollover.
 	Location *time.Location
 	Logger   *slog.Logger
+	// WriteFault, when set, runs before each memory file is written and an error it returns
+	// fails that write as the disk would: the fault-injection suite's full disk where no
+	// small file system can be mounted (backend/faults). Nil in every real process.
+	WriteFault func(rel string) error
 
 	// writable reports whether the memory folder takes writes (default homeWritable); tests
 	// replace it because root writes through any mode bits.
