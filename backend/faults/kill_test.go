@@ -43,7 +43,7 @@ var killScenarios = []killScenario{
 	{name: "kill-write", work: workWrite, maxAcks: 20, maxDelay: 15 * time.Millisecond, rounds: 4},
 	{name: "kill-import", setup: setupImport, work: workImport, afterPhase: "import", maxDelay: 400 * time.Millisecond,
 		rounds: 3, after: afterImport},
-	{name: "kill-organize", setup: setupOrganize, work: workOrganize, afterPhase: "apply", maxDelay: 40 * time.Millisecond,
+	{name: "kill-organize", setup: setupOrganize, work: workOrganize, afterPhase: "apply", maxDelay: 2500 * time.Millisecond,
 		rounds: 3, merges: true, after: afterOrganize},
 	{name: "kill-reindex", setup: setupMany, work: workReindex, afterAck: "reindex", maxAcks: 1, maxDelay: 200 * time.Millisecond,
 		rounds: 3},
@@ -134,6 +134,9 @@ wait:
 	}
 	_ = p.cmd.Process.Signal(syscall.SIGKILL)
 	err := p.drain(t, h.l)
+	if os.Getenv("ENGRAM_FAULTS_DEBUG") != "" {
+		t.Logf("round %d stderr: %s", round, p.stderr)
+	}
 	if err == nil {
 		return false
 	}

@@ -270,6 +270,7 @@ func workOrganize(c *child) error {
 			ids = append(ids, d.ID)
 		}
 	}
+	fmt.Fprintf(os.Stderr, "organizer: %d decisions pending of %d\n", len(ids), len(det.Report.Decisions))
 	if len(ids) == 0 {
 		c.phase("apply") // nothing left to merge: the parent kills an idle child
 		time.Sleep(time.Hour)
@@ -310,6 +311,7 @@ func afterOrganize(t *testing.T, h *home) {
 			t.Errorf("run %s still running after the kills", r.ID)
 		}
 	}
+	t.Logf("%d of 60 memories left live after the kills during apply", len(readTree(t, h.root()).live))
 	h.verifyIndex(t, true)
 }
 
