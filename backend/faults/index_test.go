@@ -2,6 +2,7 @@ package faults
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -75,6 +76,7 @@ func waitAcks(t *testing.T, p *proc, l *ledger, n int) {
 		select {
 		case line, ok := <-p.lines:
 			if !ok {
+				p.cmd.Wait()
 				t.Fatalf("the writer ended; stderr: %s", p.stderr)
 			}
 			if a, _ := l.take(t, line); a != nil && a.Kind == "mem" {
@@ -82,7 +84,8 @@ func waitAcks(t *testing.T, p *proc, l *ledger, n int) {
 			}
 		case <-guard:
 			p.cmd.Process.Kill()
-			t.Fatalf("no progress after the index was damaged; stderr: %s", p.stderr)
+			p.drain(t, l)
+			t.Fatalf("no progress after the index was damaged; stderr: %.2000s", p.stderr)
 		}
 	}
 }
@@ -99,6 +102,20 @@ func TestIndexDamagedWhileRunning(t *testing.T) {
 			waitAcks(t, p, h.l, 10)
 			damage(t, h.root(), how)
 			waitAcks(t, p, h.l, 10)
+			if how == "deleted" {
+				// The writer noticed: an index is back at the path, holding its latest write.
+				var last ack
+				for _, a := range h.l.acks {
+					if a.Kind == "mem" {
+						last = a
+					}
+				}
+				if !indexHolds(t, h.root(), last.ID) {
+					p.cmd.Process.Kill()
+					p.drain(t, h.l)
+					t.Fatalf("the running writer kept writing to the deleted index (%s is in no index at the path); stderr %.3000s", last.Marker, p.stderr)
+				}
+			}
 			// Another process opens the home while the writer runs: it must not fail, and it
 			// must see every memory acknowledged so far.
 			s, err := memory.Open(context.Background(), h.dir, memory.Options{Logger: quiet})
@@ -126,3 +143,24 @@ func TestIndexDamagedWhileRunning(t *testing.T) {
 	}
 }
 
+
+// indexHolds opens the index file at its path read-only (no Engram process involved) and
+// reports whether it has the memory id.
+func indexHolds(t *testing.T, root, id string) bool {
+	t.Helper()
+	path := filepath.Join(root, indexPrefix)
+	if _, err := os.Stat(path); err != nil {
+		return false
+	}
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro&_pragma=busy_timeout(15000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var n int
+	if err := db.QueryRow(`SELECT COUNT(*) FROM memory_meta WHERE id = ?`, id).Scan(&n); err != nil {
+		t.Logf("index at the path: %v", err)
+		return false
+	}
+	return n == 1
+}

@@ -92,7 +92,11 @@ func runChild(role string) int {
 		return 3
 	}
 	ctx := context.Background()
-	svc, err := wire.Open(ctx, wire.Options{Home: home, Lang: "en", Catalog: cat, Version: "faults", Logger: quiet})
+	logger := quiet
+	if os.Getenv("ENGRAM_FAULTS_DEBUG") != "" {
+		logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	}
+	svc, err := wire.Open(ctx, wire.Options{Home: home, Lang: "en", Catalog: cat, Version: "faults", Logger: logger})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "open:", err)
 		return 3

@@ -171,6 +171,9 @@ func (s *Store) ApplyBatch(ctx context.Context, b Batch) (BatchResult, error) {
 				s.indexBehind = true
 			}
 		}()
+		if err := s.reopenIfIndexReplacedLocked(ctx); err != nil {
+			return err
+		}
 		if s.indexBehind {
 			if _, err := s.reconcileLocked(ctx, nil); err != nil {
 				return err

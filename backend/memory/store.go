@@ -69,6 +69,12 @@ type Store struct {
 	// indexBehind is set (mu held) when a batch failed below the codes after it may have
 	// renamed files: the next batch reconciles first (see ApplyBatch).
 	indexBehind bool
+	// openedIndex is the index file the connections opened (see reopenIfIndexReplacedLocked).
+	openedIndex os.FileInfo
+	// indexGen counts index replacements, so the connection watchOtherProcesses holds is let go.
+	indexGen atomic.Int64
+	// indexMoving is set while reopenIfIndexReplacedLocked lets go of every connection.
+	indexMoving atomic.Bool
 
 	subsMu    sync.Mutex
 	subs      map[int]func(Event)
@@ -184,6 +190,9 @@ func (s *Store) settleLocked(ctx context.Context) error {
 		_, err = s.reindexLocked(ctx)
 	} else {
 		_, err = s.reconcileLocked(ctx, nil)
+	}
+	if err == nil {
+		s.noteIndexFile()
 	}
 	return err
 }
