@@ -143,7 +143,6 @@ func TestIndexDamagedWhileRunning(t *testing.T) {
 	}
 }
 
-
 // indexHolds opens the index file at its path read-only (no Engram process involved) and
 // reports whether it has the memory id.
 func indexHolds(t *testing.T, root, id string) bool {

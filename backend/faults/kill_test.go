@@ -40,7 +40,7 @@ type killScenario struct {
 
 // killScenarios: SIGKILL during writes, import, organizer apply, reindex and backup.
 var killScenarios = []killScenario{
-	{name: "kill-write", work: workWrite, maxAcks: 20, maxDelay: 15 * time.Millisecond, rounds: 4},
+	{name: "kill-write", work: workWrite, maxAcks: 20, maxDelay: 15 * time.Millisecond, rounds: 3},
 	{name: "kill-import", setup: setupImport, work: workImport, afterPhase: "import", maxDelay: 400 * time.Millisecond,
 		rounds: 3, after: afterImport},
 	{name: "kill-organize", setup: setupOrganize, work: workOrganize, afterPhase: "apply", maxDelay: 2500 * time.Millisecond,

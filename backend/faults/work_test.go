@@ -173,8 +173,8 @@ func setupImport(t *testing.T, h *home) {
 	var recs []map[string]any
 	for i := 0; i < importCount; i++ {
 		recs = append(recs, map[string]any{"id": fmt.Sprintf("00000000-0000-4000-8000-%012d", i),
-			"memory":     fmt.Sprintf("Imported fact number %d: mk-imp-%04d likes item %d", i, i, i*7),
-			"user_id":    "alex", "metadata": map[string]any{}, "created_at": "2024-06-01T12:00:00Z",
+			"memory":  fmt.Sprintf("Imported fact number %d: mk-imp-%04d likes item %d", i, i, i*7),
+			"user_id": "alex", "metadata": map[string]any{}, "created_at": "2024-06-01T12:00:00Z",
 			"updated_at": "2024-06-02T12:00:00Z"})
 	}
 	data, _ := json.Marshal(recs)
