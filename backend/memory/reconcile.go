@@ -127,6 +127,9 @@ func (s *Store) Reconcile(ctx context.Context) (ReconcileReport, error) {
 	var rep ReconcileReport
 	err := s.withLock(func() error {
 		var err error
+		if err := s.reopenIfIndexReplacedLocked(ctx); err != nil {
+			return err
+		}
 		rep, err = s.reconcileLocked(ctx, nil)
 		s.handEdited(rep, nil, err)
 		return err
@@ -142,6 +145,9 @@ func (s *Store) ReconcilePaths(ctx context.Context, rels []string) (ReconcileRep
 	var rep ReconcileReport
 	err := s.withLock(func() error {
 		var err error
+		if err := s.reopenIfIndexReplacedLocked(ctx); err != nil {
+			return err
+		}
 		rep, err = s.reconcileLocked(ctx, rels)
 		s.handEdited(rep, rels, err)
 		return err
