@@ -29,7 +29,11 @@ func (s *Store) Reindex(ctx context.Context) (ReconcileReport, error) {
 }
 
 func (s *Store) reindexLocked(ctx context.Context) (ReconcileReport, error) {
-	return s.rebuildLocked(ctx, nil, true)
+	rep, err := s.rebuildLocked(ctx, nil, true)
+	if err == nil {
+		s.optimize(ctx) // the planner's statistics for the index just built (lean.go)
+	}
+	return rep, err
 }
 
 // afterReconcile tells subscribers what a reconcile changed.

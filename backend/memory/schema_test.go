@@ -15,10 +15,14 @@ func TestMigrationsFreshHome(t *testing.T) {
 	if len(migrations) < 2 {
 		t.Fatal("expected at least two migrations")
 	}
+	// Numbers are assigned to parallel branches ahead of their merge (11 cold start, 12 lean
+	// index, 13 git history), so a branch may hold a gap; the order must still be strict.
+	prev := 0
 	for i, m := range migrations {
-		if m.version != i+1 {
-			t.Fatalf("migration %d has version %d: versions must be 1..n without gaps", i, m.version)
+		if m.version <= prev {
+			t.Fatalf("migration %d has version %d after %d: versions must increase", i, m.version, prev)
 		}
+		prev = m.version
 	}
 	rows, err := e.s.db.Query(`SELECT version, name, applied_at FROM schema_migrations ORDER BY version`)
 	if err != nil {
@@ -37,7 +41,8 @@ func TestMigrationsFreshHome(t *testing.T) {
 		}
 		got = append(got, v)
 	}
-	if len(got) != SchemaVersion() || got[len(got)-1] != SchemaVersion() {
+	// Numbers are assigned ahead of merges, so the list may have gaps: count the steps known.
+	if len(got) != len(migrations) || got[len(got)-1] != SchemaVersion() {
 		t.Fatalf("schema_migrations = %v, want 1..%d", got, SchemaVersion())
 	}
 	for _, table := range []string{"memory_meta", "memory_fts", "memory_fts_tri", "memory_vec", "memory_audit_log",
@@ -57,7 +62,7 @@ func TestMigrationsFreshHome(t *testing.T) {
 	}
 	// reopening applies nothing twice.
 	e.reopen()
-	if n := e.count(`SELECT COUNT(*) FROM schema_migrations`); n != SchemaVersion() {
+	if n := e.count(`SELECT COUNT(*) FROM schema_migrations`); n != len(migrations) {
 		t.Fatalf("%d rows after reopen", n)
 	}
 }
@@ -127,8 +132,8 @@ func TestMigrationFromEveryVersion(t *testing.T) {
 			e := &env{t: t, ctx: ctx, home: home, clock: newClock(baseTime)}
 			e.opts = Options{Now: e.clock.Now, Logger: quietLogger}
 			e.s = e.open()
-			if n := e.count(`SELECT COUNT(*) FROM schema_migrations`); n != SchemaVersion() {
-				t.Fatalf("schema_migrations has %d rows, want %d", n, SchemaVersion())
+			if n := e.count(`SELECT COUNT(*) FROM schema_migrations`); n != len(migrations) {
+				t.Fatalf("schema_migrations has %d rows, want %d", n, len(migrations))
 			}
 			if n := e.count(`SELECT MAX(version) FROM schema_migrations`); n != SchemaVersion() {
 				t.Fatalf("at v%d after upgrade", n)

@@ -251,6 +251,7 @@ func (s *Store) Close() error {
 	// Wait for a writer in this process to finish its batch before the index goes away.
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.optimize(context.Background()) // see lean.go
 	err := s.db.Close()
 	if s.flock != nil {
 		if cerr := s.flock.close(); err == nil {

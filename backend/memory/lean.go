@@ -1,0 +1,155 @@
+package memory
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"engram/backend/text"
+)
+
+// The lean index (issue 14, migration 12). A body is stored once, in memory_meta; the two
+// full-text tables are contentless (content = '', contentless_delete = 1): they hold only their
+// index, and each row is replaced or removed by rowid in the same transaction as its
+// memory_meta row (upsertText, deleteRowByRID). Because they keep no text, FTS5's own
+// 'rebuild' command cannot refill them; RebuildFullText does, from memory_meta, without
+// reading a file. FullTextCheck runs FTS5's 'integrity-check' on both.
+//
+// The trigram index was 60% of the index and stored every body a third time; substring search
+// earns its size on what is short and name-like — titles, slugs, aliases and tags — and on
+// short bodies (what agents write: a sentence or two). A longer body is found through the word
+// index (whole words, stems, prefixes and CJK bigram phrases, which also match any Chinese
+// substring of two characters or more), and grep reads it directly (ScanMemories).
+
+// trigramBodyMax is the longest body (in characters) the trigram index holds. Memories agents
+// write are well under it (LoCoMo's turns: median 124, longest 434 characters with the caption).
+const trigramBodyMax = 500
+
+// wordColumns are the word index's three columns for m: CJK runs pre-segmented into
+// overlapping bigrams, since FTS5's tokenizers have no Chinese word breaking.
+func wordColumns(m *Memory) (title, body, aliases string) {
+	names := strings.Join(append(append([]string{}, m.Aliases...), m.Tags...), " ")
+	return text.SegmentCJK(m.Title + " " + m.Slug), text.SegmentCJK(m.Body), text.SegmentCJK(names)
+}
+
+// trigramText is what the trigram index holds for m: title, slug, aliases and tags, and the
+// body when it is short.
+func trigramText(m *Memory) string {
+	names := strings.Join(append(append([]string{}, m.Aliases...), m.Tags...), " ")
+	t := m.Title + "\n" + m.Slug + "\n" + names
+	if utf8.RuneCountInString(m.Body) <= trigramBodyMax {
+		t += "\n" + m.Body
+	}
+	return t
+}
+
+// insertFullText writes m's rows of both full-text tables (after any old ones were removed).
+func insertFullText(ctx context.Context, x execer, rid int64, m *Memory) error {
+	title, body, aliases := wordColumns(m)
+	if _, err := x.ExecContext(ctx, `INSERT INTO memory_fts(rowid, title, body, aliases) VALUES(?,?,?,?)`,
+		rid, title, body, aliases); err != nil {
+		return fmt.Errorf("memory: unable to index text of %s: %w", m.Path, err)
+	}
+	if _, err := x.ExecContext(ctx, `INSERT INTO memory_fts_tri(rowid, text) VALUES(?,?)`, rid, trigramText(m)); err != nil {
+		return fmt.Errorf("memory: unable to index trigrams of %s: %w", m.Path, err)
+	}
+	return nil
+}
+
+// clearFullTextQueries empty both full-text tables: 'delete-all' drops a contentless table's
+// index at once, where DELETE would write a tombstone per row.
+var clearFullTextQueries = []string{
+	`INSERT INTO memory_fts(memory_fts) VALUES('delete-all')`,
+	`INSERT INTO memory_fts_tri(memory_fts_tri) VALUES('delete-all')`,
+}
+
+// RebuildFullText refills both full-text tables from memory_meta in one transaction: the
+// contentless tables' stand-in for FTS5's 'rebuild' (after a tokenizer change, or when
+// FullTextCheck finds them damaged). Readers see the old tables until it commits.
+func (s *Store) RebuildFullText(ctx context.Context) error {
+	return s.withLock(func() error {
+		tx, err := s.db.BeginTx(ctx, nil)
+		if err != nil {
+			return fmt.Errorf("memory: unable to begin full-text rebuild: %w", err)
+		}
+		defer tx.Rollback()
+		for _, q := range clearFullTextQueries {
+			if _, err := tx.ExecContext(ctx, q); err != nil {
+				return fmt.Errorf("memory: unable to clear full-text index: %w", err)
+			}
+		}
+		rows, err := tx.QueryContext(ctx, `SELECT `+metaColumns+` FROM memory_meta ORDER BY rid`)
+		if err != nil {
+			return fmt.Errorf("memory: unable to read the index: %w", err)
+		}
+		var all []*Memory
+		var rids []int64
+		for rows.Next() {
+			m, rid, err := scanMemory(rows)
+			if err != nil {
+				rows.Close()
+				return fmt.Errorf("memory: unable to read the index: %w", err)
+			}
+			all, rids = append(all, m), append(rids, rid)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("memory: unable to read the index: %w", err)
+		}
+		for i, m := range all {
+			if err := insertFullText(ctx, tx, rids[i], m); err != nil {
+				return err
+			}
+		}
+		if err := tx.Commit(); err != nil {
+			return fmt.Errorf("memory: unable to commit full-text rebuild: %w", err)
+		}
+		s.optimize(ctx)
+		return nil
+	})
+}
+
+// FullTextCheck runs FTS5's integrity-check on both full-text tables: nil when each index is
+// internally consistent (a contentless table has no content to compare it with).
+func (s *Store) FullTextCheck(ctx context.Context) error {
+	for _, t := range []string{"memory_fts", "memory_fts_tri"} {
+		if _, err := s.db.ExecContext(ctx, `INSERT INTO `+t+`(`+t+`) VALUES('integrity-check')`); err != nil {
+			return fmt.Errorf("memory: full-text index %s is damaged: %w", t, err)
+		}
+	}
+	return nil
+}
+
+// optimize runs after a bulk build and at close: PRAGMA optimize gathers the statistics the
+// query planner lacks for any table (0x10002: every table, not only those this connection
+// used), and does nothing when they are current; analysis_limit bounds its sampling so that it
+// costs milliseconds at 100k memories. Best effort: a busy or read-only index skips it.
+func (s *Store) optimize(ctx context.Context) {
+	if s.db == nil || s.readOnly {
+		return
+	}
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `PRAGMA analysis_limit = 400`); err == nil {
+		_, _ = conn.ExecContext(ctx, `PRAGMA optimize = 0x10002`)
+	}
+}
+
+// grepLongBodies is the part of ScanMemories' prefilter the trigram index cannot answer: a
+// memory whose body is too long for it qualifies when its body holds lit. SQLite's LIKE folds
+// ASCII case only (the trigram tokenizer folds all), so a literal with other cased letters
+// keeps every long body and leaves the match to the caller.
+func grepLongBodies(lit string) (string, []any) {
+	cond := `length(m.body) > ` + fmt.Sprint(trigramBodyMax)
+	for _, r := range lit {
+		if r > unicode.MaxASCII && unicode.ToLower(r) != unicode.ToUpper(r) {
+			return cond, nil
+		}
+	}
+	return cond + ` AND m.body LIKE ? ESCAPE '\'`, []any{"%" + escapeLike(lit) + "%"}
+}
