@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -152,4 +153,46 @@ func grepLongBodies(lit string) (string, []any) {
 		}
 	}
 	return cond + ` AND m.body LIKE ? ESCAPE '\'`, []any{"%" + escapeLike(lit) + "%"}
+}
+
+// TableSize is one table's share of the index file.
+type TableSize struct {
+	Name  string
+	Bytes int64
+}
+
+// TableSizes sums the index's pages per table (its indexes, and a full-text table's shadow
+// tables, counted under it), largest first, from SQLite's dbstat table: what the benchmarks
+// report to show where the index's bytes go.
+func (s *Store) TableSizes(ctx context.Context) ([]TableSize, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT COALESCE(m.tbl_name, d.name), SUM(d.pgsize) FROM dbstat d
+		LEFT JOIN sqlite_master m ON m.name = d.name GROUP BY 1`)
+	if err != nil {
+		return nil, fmt.Errorf("memory: unable to size the tables: %w", err)
+	}
+	defer rows.Close()
+	sums := map[string]int64{}
+	for rows.Next() {
+		var name string
+		var n int64
+		if err := rows.Scan(&name, &n); err != nil {
+			return nil, fmt.Errorf("memory: unable to size the tables: %w", err)
+		}
+		for _, fts := range []string{"memory_fts_tri", "memory_fts"} {
+			if strings.HasPrefix(name, fts+"_") {
+				name = fts
+				break
+			}
+		}
+		sums[name] += n
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("memory: unable to size the tables: %w", err)
+	}
+	out := make([]TableSize, 0, len(sums))
+	for name, n := range sums {
+		out = append(out, TableSize{name, n})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Bytes > out[j].Bytes })
+	return out, nil
 }
