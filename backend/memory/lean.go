@@ -2,7 +2,9 @@ package memory
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
+	"os"
 	"sort"
 	"strings"
 	"unicode"
@@ -195,4 +197,35 @@ func (s *Store) TableSizes(ctx context.Context) ([]TableSize, error) {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Bytes > out[j].Bytes })
 	return out, nil
+}
+
+// indexPageSize is the page size of a new index. A memory row with its body (typically
+// 0.5–3 KB) leaves a quarter of a 4 KiB page unused on average (measured: 27% of memory_meta
+// on the 50–400-word bench corpus), a few percent of a 16 KiB one.
+const indexPageSize = 16384
+
+// newIndexPageSize gives an index that has no page yet (privateFile created it empty) its page
+// size, before the connections' journal_mode(WAL) fixes it (the driver applies its pragmas
+// in alphabetical order, so page_size cannot simply be one of them). An existing index keeps
+// its page size.
+func newIndexPageSize(path string) error {
+	if info, err := os.Stat(path); err != nil || info.Size() > 0 {
+		return nil
+	}
+	db, err := sql.Open("sqlite", sqliteURI(path)+"?_pragma=busy_timeout(15000)")
+	if err != nil {
+		return fmt.Errorf("memory: unable to open index: %w", err)
+	}
+	defer db.Close()
+	conn, err := db.Conn(context.Background())
+	if err != nil {
+		return fmt.Errorf("memory: unable to open index %s: %w", path, err)
+	}
+	defer conn.Close()
+	for _, q := range []string{fmt.Sprintf(`PRAGMA page_size = %d`, indexPageSize), `PRAGMA journal_mode = WAL`} {
+		if _, err := conn.ExecContext(context.Background(), q); err != nil {
+			return fmt.Errorf("memory: unable to prepare index %s: %w", path, err)
+		}
+	}
+	return nil
 }

@@ -229,6 +229,9 @@ func openDB(path string, readOnly bool) (*sql.DB, error) {
 		q.Set("immutable", "1")
 		q.Add("_pragma", "query_only(1)")
 	} else {
+		if err := newIndexPageSize(path); err != nil {
+			return nil, err
+		}
 		q.Add("_pragma", "journal_mode(WAL)")
 		q.Add("_pragma", "synchronous(NORMAL)")
 		q.Set("_txlock", "immediate")
