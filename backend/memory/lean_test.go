@@ -12,8 +12,8 @@ func TestLeanIndex(t *testing.T) {
 	e := newEnv(t)
 	long := strings.Repeat("ordinary filler words about the weekly planning meeting. ", 12) +
 		"The deploy uses kubernetesoperator v2. " + strings.Repeat("更多的内容在这里。", 10)
-	if len([]rune(long)) <= trigramBodyMax {
-		t.Fatalf("long body has %d characters, want more than %d", len([]rune(long)), trigramBodyMax)
+	if len(long) <= trigramBodyMax {
+		t.Fatalf("long body has %d bytes, want more than %d", len(long), trigramBodyMax)
 	}
 	shortID := e.ok(wr("short-note", "Coffee order", "Prefers a flat white with oat milk")).ID
 	longID := e.ok(wr("long-note", "Planning notes", long)).ID
