@@ -110,7 +110,7 @@ func (s *Store) RebuildFullText(ctx context.Context) error {
 		if err := tx.Commit(); err != nil {
 			return fmt.Errorf("memory: unable to commit full-text rebuild: %w", err)
 		}
-		s.optimize(ctx)
+		s.optimizeIndex(ctx, true)
 		return nil
 	})
 }
@@ -130,7 +130,13 @@ func (s *Store) FullTextCheck(ctx context.Context) error {
 // query planner lacks for any table (0x10002: every table, not only those this connection
 // used), and does nothing when they are current; analysis_limit bounds its sampling so that it
 // costs milliseconds at 100k memories. Best effort: a busy or read-only index skips it.
-func (s *Store) optimize(ctx context.Context) {
+func (s *Store) optimize(ctx context.Context) { s.optimizeIndex(ctx, false) }
+
+// optimizeIndex is optimize; after a bulk build (vacuum) it also hands the pages the rebuild
+// freed (the old index's, the merged full-text segments') back to the file system, in an
+// index created with incremental auto-vacuum (newIndexPageSize); an older one keeps them for
+// reuse.
+func (s *Store) optimizeIndex(ctx context.Context, vacuum bool) {
 	if s.db == nil || s.readOnly {
 		return
 	}
@@ -141,6 +147,9 @@ func (s *Store) optimize(ctx context.Context) {
 	defer conn.Close()
 	if _, err := conn.ExecContext(ctx, `PRAGMA analysis_limit = 400`); err == nil {
 		_, _ = conn.ExecContext(ctx, `PRAGMA optimize = 0x10002`)
+	}
+	if vacuum {
+		_, _ = conn.ExecContext(ctx, `PRAGMA incremental_vacuum`)
 	}
 }
 
@@ -206,7 +215,8 @@ func (s *Store) TableSizes(ctx context.Context) ([]TableSize, error) {
 const indexPageSize = 16384
 
 // newIndexPageSize gives an index that has no page yet (privateFile created it empty) its page
-// size, before the connections' journal_mode(WAL) fixes it (the driver applies its pragmas
+// size and incremental auto-vacuum (so that a rebuild can hand back the pages it freed, see
+// optimize), before the connections' journal_mode(WAL) fixes it (the driver applies its pragmas
 // in alphabetical order, so page_size cannot simply be one of them). An existing index keeps
 // its page size.
 func newIndexPageSize(path string) error {
@@ -223,7 +233,8 @@ func newIndexPageSize(path string) error {
 		return fmt.Errorf("memory: unable to open index %s: %w", path, err)
 	}
 	defer conn.Close()
-	for _, q := range []string{fmt.Sprintf(`PRAGMA page_size = %d`, indexPageSize), `PRAGMA journal_mode = WAL`} {
+	for _, q := range []string{fmt.Sprintf(`PRAGMA page_size = %d`, indexPageSize), `PRAGMA auto_vacuum = INCREMENTAL`,
+		`PRAGMA journal_mode = WAL`} {
 		if _, err := conn.ExecContext(context.Background(), q); err != nil {
 			return fmt.Errorf("memory: unable to prepare index %s: %w", path, err)
 		}

@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -162,4 +163,28 @@ func containsRID(list []int64, rid int64) bool {
 		}
 	}
 	return false
+}
+
+// A new index gets 16 KiB pages and incremental auto-vacuum, and a reindex hands back the pages
+// it freed: the file holds no free pages afterwards.
+func TestNewIndexPagesAndVacuum(t *testing.T) {
+	e := newEnv(t)
+	if n := e.count(`PRAGMA page_size`); n != indexPageSize {
+		t.Fatalf("page_size = %d, want %d", n, indexPageSize)
+	}
+	if n := e.count(`PRAGMA auto_vacuum`); n != 2 {
+		t.Fatalf("auto_vacuum = %d, want 2 (incremental)", n)
+	}
+	for i := 0; i < 40; i++ {
+		e.ok(wr(fmt.Sprintf("note-%02d", i), "Note", strings.Repeat("filler text for the pages ", 200)))
+	}
+	if _, err := e.s.Reindex(e.ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := e.count(`PRAGMA freelist_count`); n != 0 {
+		t.Fatalf("%d free pages left after reindex", n)
+	}
+	if n := e.count(`SELECT COUNT(*) FROM sqlite_master WHERE name = 'memory_meta_scope'`); n != 0 {
+		t.Fatal("memory_meta_scope (a prefix of memory_meta_bucket) still exists")
+	}
 }

@@ -31,7 +31,7 @@ func (s *Store) Reindex(ctx context.Context) (ReconcileReport, error) {
 func (s *Store) reindexLocked(ctx context.Context) (ReconcileReport, error) {
 	rep, err := s.rebuildLocked(ctx, nil, true)
 	if err == nil {
-		s.optimize(ctx) // the planner's statistics for the index just built (lean.go)
+		s.optimizeIndex(ctx, true) // statistics for the index just built, freed pages returned (lean.go)
 	}
 	return rep, err
 }

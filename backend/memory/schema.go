@@ -312,6 +312,9 @@ DROP TABLE memory_fts_tri;
 CREATE VIRTUAL TABLE memory_fts USING fts5(title, body, aliases, content = '', contentless_delete = 1,
   tokenize = 'porter unicode61 remove_diacritics 2');
 CREATE VIRTUAL TABLE memory_fts_tri USING fts5(text, content = '', contentless_delete = 1, tokenize = 'trigram');
+INSERT INTO memory_fts(memory_fts, rank) VALUES('pgsz', 16000);
+INSERT INTO memory_fts_tri(memory_fts_tri, rank) VALUES('pgsz', 16000);
+DROP INDEX memory_meta_scope;
 `, true},
 }
 
