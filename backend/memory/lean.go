@@ -126,10 +126,11 @@ func (s *Store) FullTextCheck(ctx context.Context) error {
 	return nil
 }
 
-// optimize runs after a bulk build and at close: PRAGMA optimize gathers the statistics the
-// query planner lacks for any table (0x10002: every table, not only those this connection
-// used), and does nothing when they are current; analysis_limit bounds its sampling so that it
-// costs milliseconds at 100k memories. Best effort: a busy or read-only index skips it.
+// optimize runs at close and (optimizeIndex) after a bulk build: PRAGMA optimize gathers the
+// statistics the query planner lacks (after a build for every table, 0x10002, not only those
+// the connection used), and does nothing when they are current; analysis_limit bounds its
+// sampling so that it costs milliseconds at 100k memories. Best effort: a busy or read-only
+// index skips it.
 func (s *Store) optimize(ctx context.Context) { s.optimizeIndex(ctx, false) }
 
 // optimizeIndex is optimize; after a bulk build (vacuum) it also hands the pages the rebuild
@@ -145,8 +146,13 @@ func (s *Store) optimizeIndex(ctx context.Context, vacuum bool) {
 		return
 	}
 	defer conn.Close()
+	// At close, the tables this connection used; after a bulk build, every table.
+	pragma := `PRAGMA optimize`
+	if vacuum {
+		pragma = `PRAGMA optimize = 0x10002`
+	}
 	if _, err := conn.ExecContext(ctx, `PRAGMA analysis_limit = 400`); err == nil {
-		_, _ = conn.ExecContext(ctx, `PRAGMA optimize = 0x10002`)
+		_, _ = conn.ExecContext(ctx, pragma)
 	}
 	if vacuum {
 		_, _ = conn.ExecContext(ctx, `PRAGMA incremental_vacuum`)
