@@ -109,6 +109,7 @@ test: deps
 bench: frontend
 	CGO_ENABLED=0 $(GO) build -tags bench -ldflags '$(LDFLAGS)' -o $(BIN)/engram-bench .
 	./$(BIN)/engram-bench bench store
+	./$(BIN)/engram-bench bench corpus --sizes 10000,100000
 	./$(BIN)/engram-bench bench recall
 	./$(BIN)/engram-bench bench extraction --sizes 10000
 	./$(BIN)/engram-bench bench backup --sizes 10000,100000

@@ -160,8 +160,8 @@ func (s *Store) ReconcilePaths(ctx context.Context, rels []string) (ReconcileRep
 
 // wipeQueries empty the rebuildable tables; history (audit, rejections, runs, usage, access,
 // settings) is never among them.
-var wipeQueries = []string{`DELETE FROM memory_fts`, `DELETE FROM memory_fts_tri`, `DELETE FROM memory_vec`,
-	`DELETE FROM graph_mentions`, `DELETE FROM graph_relations`, `DELETE FROM graph_entities`, `DELETE FROM memory_meta`, `DELETE FROM memory_problems`}
+var wipeQueries = append(append([]string{}, clearFullTextQueries...), `DELETE FROM memory_vec`,
+	`DELETE FROM graph_mentions`, `DELETE FROM graph_relations`, `DELETE FROM graph_entities`, `DELETE FROM memory_meta`, `DELETE FROM memory_problems`)
 
 func (s *Store) reconcileLocked(ctx context.Context, only []string) (ReconcileReport, error) {
 	return s.rebuildLocked(ctx, only, false)

@@ -255,6 +255,9 @@ func openDB(path string, readOnly bool) (*sql.DB, error) {
 		q.Set("immutable", "1")
 		q.Add("_pragma", "query_only(1)")
 	} else {
+		if err := newIndexPageSize(path); err != nil {
+			return nil, err
+		}
 		q.Add("_pragma", "journal_mode(WAL)")
 		q.Add("_pragma", "synchronous(NORMAL)")
 		q.Set("_txlock", "immediate")
@@ -277,6 +280,7 @@ func (s *Store) Close() error {
 	// Wait for a writer in this process to finish its batch before the index goes away.
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.optimize(context.Background()) // see lean.go
 	err := s.db.Close()
 	if s.flock != nil {
 		if cerr := s.flock.close(); err == nil {
