@@ -38,7 +38,8 @@ type killScenario struct {
 	after func(t *testing.T, h *home)
 }
 
-// killScenarios: SIGKILL during writes, import, organizer apply, reindex and backup.
+// killScenarios: SIGKILL during writes, import, organizer apply, reindex, backup and a git
+// commit (writes with git history on: each batch is a commit).
 var killScenarios = []killScenario{
 	{name: "kill-write", work: workWrite, maxAcks: 20, maxDelay: 15 * time.Millisecond, rounds: 3},
 	{name: "kill-import", setup: setupImport, work: workImport, afterPhase: "import", maxDelay: 400 * time.Millisecond,
@@ -49,6 +50,8 @@ var killScenarios = []killScenario{
 		rounds: 3},
 	{name: "kill-backup", setup: setupMany, work: workBackup, afterAck: "backup", maxAcks: 2, maxDelay: 200 * time.Millisecond,
 		rounds: 3, after: afterBackup},
+	{name: "kill-git-commit", setup: setupGitHistory, work: workWrite, maxAcks: 20, maxDelay: 15 * time.Millisecond,
+		rounds: 3, after: afterGitHistory},
 }
 
 // roundsFor is the row's rounds, times ENGRAM_FAULTS_ROUNDS for a longer soak.
