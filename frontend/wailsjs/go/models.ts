@@ -1362,6 +1362,42 @@ export namespace api {
 		    return a;
 		}
 	}
+	export class HistoryStatus {
+	    enabled: boolean;
+	    exists: boolean;
+	    head?: string;
+	    commits: number;
+	    remote?: string;
+	    last_commit?: string;
+	    sync_minutes: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new HistoryStatus(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.enabled = source["enabled"];
+	        this.exists = source["exists"];
+	        this.head = source["head"];
+	        this.commits = source["commits"];
+	        this.remote = source["remote"];
+	        this.last_commit = source["last_commit"];
+	        this.sync_minutes = source["sync_minutes"];
+	    }
+	}
+	export class HistorySyncParams {
+	    remote?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new HistorySyncParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.remote = source["remote"];
+	    }
+	}
 	export class ImportLineError {
 	    line: number;
 	    code: string;
@@ -2014,6 +2050,20 @@ export namespace api {
 		    return a;
 		}
 	}
+	export class RestoreVersionParams {
+	    id: string;
+	    commit: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new RestoreVersionParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.commit = source["commit"];
+	    }
+	}
 	export class SearchHit {
 	    memory: Summary;
 	    score: number;
@@ -2414,6 +2464,54 @@ export namespace api {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.days = source["days"];
 	    }
+	}
+	export class VersionsParams {
+	    id: string;
+	    limit?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new VersionsParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.limit = source["limit"];
+	    }
+	}
+	export class VersionsResult {
+	    enabled: boolean;
+	    path: string;
+	    versions: history.Version[];
+	
+	    static createFrom(source: any = {}) {
+	        return new VersionsResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.enabled = source["enabled"];
+	        this.path = source["path"];
+	        this.versions = this.convertValues(source["versions"], history.Version);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	
 	export class WriteParams {
@@ -3276,6 +3374,101 @@ export namespace graph {
 		    }
 		    return a;
 		}
+	}
+
+}
+
+export namespace history {
+	
+	export class Conflict {
+	    path: string;
+	    slug: string;
+	    copy?: string;
+	    copy_id?: string;
+	    copy_error?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Conflict(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.slug = source["slug"];
+	        this.copy = source["copy"];
+	        this.copy_id = source["copy_id"];
+	        this.copy_error = source["copy_error"];
+	    }
+	}
+	export class SyncResult {
+	    remote: string;
+	    fetched: boolean;
+	    fast_forward: boolean;
+	    merged: boolean;
+	    changed: number;
+	    pushed: boolean;
+	    head: string;
+	    conflicts: Conflict[];
+	
+	    static createFrom(source: any = {}) {
+	        return new SyncResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.remote = source["remote"];
+	        this.fetched = source["fetched"];
+	        this.fast_forward = source["fast_forward"];
+	        this.merged = source["merged"];
+	        this.changed = source["changed"];
+	        this.pushed = source["pushed"];
+	        this.head = source["head"];
+	        this.conflicts = this.convertValues(source["conflicts"], Conflict);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Version {
+	    commit: string;
+	    short: string;
+	    time: string;
+	    actor: string;
+	    message: string;
+	    diff: string;
+	    added: number;
+	    removed: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Version(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.commit = source["commit"];
+	        this.short = source["short"];
+	        this.time = source["time"];
+	        this.actor = source["actor"];
+	        this.message = source["message"];
+	        this.diff = source["diff"];
+	        this.added = source["added"];
+	        this.removed = source["removed"];
+	    }
 	}
 
 }
