@@ -170,7 +170,7 @@ func (s *Store) rebuildLocked(ctx context.Context, only []string, wipe bool) (Re
 	if only == nil {
 		var temps []string
 		progress("walk", 0, 0)
-		if disk, temps, err = s.walk(); err != nil {
+		if disk, temps, err = s.scan(); err != nil {
 			return rep, err
 		}
 		// A read-only home is rebuilt without the lock (into a throwaway index): its temp
