@@ -173,36 +173,15 @@ func (s *Store) claimVouch() *vouch {
 	return v
 }
 
-// accept answers each connection on its own goroutine; the loop in Watch decides.
+// accept answers each connection on its own goroutine (serveConn); the loop in Watch decides
+// on freshness.
 func (v *vouch) accept() {
 	for {
 		conn, err := v.ln.Accept()
 		if err != nil {
 			return
 		}
-		go func(c net.Conn) {
-			defer c.Close()
-			_ = c.SetDeadline(time.Now().Add(WatchAnswerTimeout + time.Second))
-			line, err := bufio.NewReader(c).ReadString('\n')
-			if err != nil || strings.TrimSpace(line) != watchSyncAsk {
-				return
-			}
-			reply := make(chan bool, 1)
-			select {
-			case v.asks <- reply:
-			case <-time.After(WatchAnswerTimeout):
-				return
-			}
-			ans := watchStale
-			select {
-			case ok := <-reply:
-				if ok {
-					ans = watchFresh
-				}
-			case <-time.After(WatchAnswerTimeout):
-			}
-			_, _ = c.Write([]byte(ans + "\n"))
-		}(conn)
+		go v.serveConn(conn)
 	}
 }
 

@@ -90,6 +90,11 @@ type Store struct {
 	// so the open skips its scan; settled says how the open brought the index in line.
 	watcherFresh bool
 	settled      string
+	// calls answers api calls forwarded by CLI processes while this process owns the watcher
+	// (fresh_calls.go); callAllow lists the methods it takes.
+	callMu    sync.Mutex
+	calls     CallHandler
+	callAllow map[string]bool
 }
 
 // How Open brought the index in line with the files (Store.Settled).
