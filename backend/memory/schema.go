@@ -301,12 +301,6 @@ CREATE TABLE storage_samples (
 );
 ALTER TABLE memory_organize_runs ADD COLUMN scope_filter TEXT NOT NULL DEFAULT '';
 `, false},
-	// Fast from a cold process (issue 14): every full reconcile reads each file's stamp from
-	// the index; read from the table, the stamps sit after the body and every row's pages are
-	// loaded. This index holds exactly what reconcile compares, so the read never leaves it.
-	{11, "reconcile stamps index", `
-CREATE INDEX memory_meta_stamp ON memory_meta(path, mtime, size, ctime, ino, version);
-`, false},
 }
 
 // SchemaVersion is the newest migration this build knows.
