@@ -38,6 +38,10 @@ type CLIFigures struct {
 	SearchW  Pct     `json:"search_watch_ms"` // `engram serve` running: its watcher answers
 	ShowW    Pct     `json:"show_watch_ms"`
 	ScanHits int     `json:"search_hits"`
+	// OpenScan and OpenWatch are memory.Open in this process: the scan of every file's stamp
+	// with nothing running, and the watcher's answer with serve running.
+	OpenScan  Pct `json:"open_scan_ms"`
+	OpenWatch Pct `json:"open_watch_ms"`
 }
 
 // Pct is a p50 and a p95 in milliseconds.
@@ -109,6 +113,10 @@ func RunCLI(ctx context.Context, n, runs int, bin string, progress io.Writer) (C
 		k := r.IntN(n)
 		return []string{"show", fmt.Sprintf("mem-%07d", k), "--scope", "agent", "--agent", fmt.Sprintf("agent-%04d", k/400)}
 	}
+	if f.OpenScan, err = timeOpen(ctx, home, runs, memory.SettledScan); err != nil {
+		return f, err
+	}
+	say("%-22s p50 %7.1f ms  p95 %7.1f ms", "open in-process (scan)", f.OpenScan.P50, f.OpenScan.P95)
 	if f.Version, err = times("version", func(int) []string { return []string{"version"} }); err != nil {
 		return f, err
 	}
@@ -124,6 +132,10 @@ func RunCLI(ctx context.Context, n, runs int, bin string, progress io.Writer) (C
 		return f, err
 	}
 	defer stop()
+	if f.OpenWatch, err = timeOpen(ctx, home, runs, memory.SettledWatcher); err != nil {
+		return f, err
+	}
+	say("%-22s p50 %7.1f ms  p95 %7.1f ms", "open in-process (watch)", f.OpenWatch.P50, f.OpenWatch.P95)
 	if f.SearchW, err = times("search (serve running)", search); err != nil {
 		return f, err
 	}
@@ -131,6 +143,27 @@ func RunCLI(ctx context.Context, n, runs int, bin string, progress io.Writer) (C
 		return f, err
 	}
 	return f, nil
+}
+
+// timeOpen opens (and closes) the store on home runs times in this process and checks each
+// open settled the way asked.
+func timeOpen(ctx context.Context, home string, runs int, want string) (Pct, error) {
+	var ds []time.Duration
+	for i := 0; i < runs; i++ {
+		t0 := time.Now()
+		st, err := memory.Open(ctx, home, memory.Options{Logger: quietLogger()})
+		if err != nil {
+			return Pct{}, err
+		}
+		d := time.Since(t0)
+		got := st.Settled()
+		st.Close()
+		if got != want {
+			return Pct{}, fmt.Errorf("bench: open settled by %s, want %s", got, want)
+		}
+		ds = append(ds, d)
+	}
+	return Pct{P50: percentile(ds, 0.5), P95: percentile(ds, 0.95)}, nil
 }
 
 // embedAll computes every memory's vector with the local embedder, as a running app would
@@ -228,6 +261,8 @@ func PrintCLI(w io.Writer, figs []CLIFigures, asJSON bool) {
 	row("runs per command", func(f CLIFigures) string { return strconv.Itoa(f.Runs) })
 	row("vectors (local embedder)", func(f CLIFigures) string { return strconv.Itoa(f.Vectors) })
 	row("engram reindex (process)", func(f CLIFigures) string { return strconv.FormatFloat(f.Reindex, 'f', 2, 64) + " s" })
+	row("open in-process, nothing running (scan)", func(f CLIFigures) string { return pct(f.OpenScan) })
+	row("open in-process, serve running (watcher)", func(f CLIFigures) string { return pct(f.OpenWatch) })
 	row("engram version", func(f CLIFigures) string { return pct(f.Version) })
 	row("engram search, nothing running (scan)", func(f CLIFigures) string { return pct(f.Search) })
 	row("engram show, nothing running (scan)", func(f CLIFigures) string { return pct(f.Show) })
