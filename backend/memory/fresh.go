@@ -3,6 +3,7 @@ package memory
 import (
 	"bufio"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -26,6 +27,7 @@ import (
 // "stale" when it cannot vouch (a folder it failed to watch, a queue overflow not yet caught
 // up, a reconcile that failed) and the caller scans as before. No socket, a refused connection
 // (the owner was killed: the file stays, nobody listens) or no answer in time: the caller scans.
+// The same socket carries read-only api calls a CLI forwards (fresh_calls.go).
 const (
 	watchLockName  = ".watch.lock"
 	watchSockName  = ".watch.sock"
@@ -61,7 +63,7 @@ func (s *Store) Watcher(ctx context.Context) (WatcherRecord, error) {
 	var raw string
 	err := s.db.QueryRowContext(ctx, `SELECT value FROM settings WHERE key = ?`, watchStateKey).Scan(&raw)
 	if err != nil {
-		if strings.Contains(err.Error(), "no rows") {
+		if errors.Is(err, sql.ErrNoRows) {
 			return rec, nil
 		}
 		return rec, fmt.Errorf("memory: unable to read the watcher record: %w", err)
