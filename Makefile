@@ -112,6 +112,7 @@ bench: frontend
 	./$(BIN)/engram-bench bench recall
 	./$(BIN)/engram-bench bench extraction --sizes 10000
 	./$(BIN)/engram-bench bench backup --sizes 10000,100000
+	./$(BIN)/engram-bench bench history --sizes 10000
 	./$(BIN)/engram-bench bench bridge
 	./$(BIN)/engram-bench bench mcp
 	./$(BIN)/engram-bench bench hook

@@ -14,6 +14,7 @@ import (
 	"engram/backend/backup"
 	"engram/backend/extraction"
 	"engram/backend/graph"
+	"engram/backend/history"
 	"engram/backend/hook"
 	"engram/backend/i18n"
 	"engram/backend/llm"
@@ -63,6 +64,9 @@ type Deps struct {
 	// Backups is this process's backup scheduler (desktop, serve), woken when the schedule
 	// changes; nil in one-shot processes.
 	Backups *backup.Scheduler
+	// History is the memory folder's git history (attached to Store by the wiring); nil
+	// builds one over the store's folder.
+	History *history.Repo
 	// OpenPath shows a folder in the file manager (app.openFolder); nil runs xdg-open.
 	OpenPath func(path string) error
 }
@@ -122,6 +126,8 @@ type API struct {
 	// Backup is whole-home backup and restore; Maintenance is vacuum and cleanup.
 	Backup      *BackupService
 	Maintenance *MaintenanceService
+	// History is git history and sync of the memory folder.
+	History *HistoryService
 
 	methods []Method
 	byName  map[string]*Method
@@ -140,6 +146,7 @@ func New(ctx context.Context, deps Deps, actor string) *API {
 	a.Index = &IndexService{a}
 	a.Backup = &BackupService{a}
 	a.Maintenance = &MaintenanceService{a}
+	a.History = &HistoryService{a}
 	a.Settings = &SettingsService{a}
 	a.I18n = &I18nService{a}
 	a.Remote = &RemoteService{a}
@@ -169,7 +176,7 @@ func (a *API) Actor() string { return a.actor }
 
 // Bindings are the service objects the Wails app binds.
 func (a *API) Bindings() []any {
-	return []any{a.App, a.Memory, a.Daily, a.Quota, a.Index, a.Settings, a.I18n, a.Remote, a.Recall, a.Organizer, a.KV, a.Sessions, a.Hook, a.Integrations, a.Extraction, a.LLM, a.Usage, a.Embeddings, a.Profile, a.Graph, a.AgentView, a.Backup, a.Maintenance}
+	return []any{a.App, a.Memory, a.Daily, a.Quota, a.Index, a.Settings, a.I18n, a.Remote, a.Recall, a.Organizer, a.KV, a.Sessions, a.Hook, a.Integrations, a.Extraction, a.LLM, a.Usage, a.Embeddings, a.Profile, a.Graph, a.AgentView, a.Backup, a.Maintenance, a.History}
 }
 
 type flags struct{ readOnly, destructive bool }
@@ -281,6 +288,12 @@ func (a *API) table() []Method {
 		method("backup.updateSchedule", a.Backup.UpdateSchedule, rw),
 		method("maintenance.vacuum", a.Maintenance.Vacuum, rw),
 		method("maintenance.cleanup", a.Maintenance.Cleanup, del),
+		method("history.status", a.History.Status, ro),
+		method("history.enable", a.History.Enable, rw),
+		method("history.disable", a.History.Disable, rw),
+		method("history.versions", a.History.Versions, ro),
+		method("history.restore", a.History.Restore, rw),
+		method("history.sync", a.History.Sync, rw),
 	}
 }
 

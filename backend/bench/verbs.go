@@ -62,6 +62,18 @@ func Run(ctx context.Context, what string, sizes []int, file string, jsonOut boo
 		}
 		PrintExtraction(stdout, figs, jsonOut)
 		return nil
+	case "history":
+		// The figures: commit overhead per apply_batch at 10k memories, sync of 1,000 changes.
+		n := 10000
+		if len(sizes) > 0 {
+			n = sizes[0]
+		}
+		f, err := RunHistory(ctx, n, 300, 1000, stderr)
+		if err != nil {
+			return err
+		}
+		PrintHistory(stdout, f, jsonOut)
+		return nil
 	case "bridge":
 		f, err := RunBridge(ctx, 10000, stderr)
 		if err != nil {

@@ -20,7 +20,7 @@ func TestBackupRestoreDoctorVacuumCleanupVerbs(t *testing.T) {
 	h.ok("delete", "trashed-one")
 	to := filepath.Join(t.TempDir(), "b.tar.gz")
 	out := h.ok("backup", "--to", to)
-	if !strings.Contains(out, to) || !strings.Contains(out, "1 memories") {
+	if !strings.Contains(out, to) || !strings.Contains(out, "Backed up 1 memory,") {
 		t.Fatalf("backup said: %s", out)
 	}
 	if out := h.ok("backup", "preview", to); !strings.Contains(out, "every checksum verified") {

@@ -67,7 +67,7 @@ func handEdits(t *testing.T, dir, tag string) map[string]string {
 	}
 	editInPlace(t, filepath.Join(ref, "edited-"+tag+".md"), "plainword", "xylophone")
 	return map[string]string{
-		"zebracreated" + tag: "created-" + tag,
+		"zebracreated" + tag:  "created-" + tag,
 		"quokkadeleted" + tag: "",
 		"quokkarenamed" + tag: "moved-" + tag,
 		"xylophone":           "edited-" + tag,

@@ -72,12 +72,12 @@ func (r *runner) benchRun(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := r.need("bench", "store | recall | cli | extraction | backup | bridge | mcp | hook | graph | locomo FILE", pos, 1); err != nil {
+	if err := r.need("bench", "store | recall | extraction | backup | history | cli | bridge | mcp | hook | graph | locomo FILE", pos, 1); err != nil {
 		return err
 	}
 	req := BenchRequest{What: pos[0], JSON: r.json, Stdout: r.env.Stdout, Stderr: r.env.Stderr}
 	switch req.What {
-	case "store", "recall", "extraction", "backup", "cli":
+	case "store", "recall", "extraction", "backup", "history", "cli":
 		for _, s := range strings.Split(sizes, ",") {
 			n, err := strconv.Atoi(strings.TrimSpace(s))
 			if err != nil || n <= 0 {
@@ -92,7 +92,7 @@ func (r *runner) benchRun(ctx context.Context, args []string) error {
 		}
 		req.File = pos[1]
 	default:
-		return usageError(fmt.Sprintf("bench %s: use store, recall, cli, extraction, backup, bridge, mcp, hook, graph or locomo", pos[0]))
+		return usageError(fmt.Sprintf("bench %s: use store, recall, extraction, backup, history, cli, bridge, mcp, hook, graph or locomo", pos[0]))
 	}
 	return r.env.Bench(ctx, req)
 }

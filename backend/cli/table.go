@@ -76,7 +76,6 @@ var methodVerbs = []methodVerb{
 	verb("delete", "memory.delete", refParams("delete"), printDone("cli.deleted")),
 	verb("archive", "memory.archive", refParams("archive"), printDone("cli.archived")),
 	verb("restore", "memory.restore", refParams("restore"), printDone("cli.restored")),
-	verb("history", "memory.history", historyParams, printHistory),
 	verb("quota", "quota.summary", noParams("quota"), printQuota),
 	verb("export", "memory.export", exportParams, printExport),
 	verb("reindex", "index.reindex", noParams("reindex"), printReindex),
@@ -116,6 +115,10 @@ var commands = []command{
 	{name: "llm", home: true, run: (*runner).llm},
 	{name: "embeddings", home: true, run: (*runner).embeddings},
 	{name: "backup", home: true, run: (*runner).backup},
+	// history shows versions from git (or the audit log) and turns git history on and off;
+	// sync pulls, merges and pushes it (history.* methods).
+	{name: "history", home: true, run: (*runner).history},
+	{name: "sync", home: true, run: (*runner).sync},
 	{name: "vacuum", home: true, run: (*runner).vacuum},
 	{name: "cleanup", home: true, run: (*runner).cleanup},
 }

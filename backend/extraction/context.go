@@ -3,6 +3,7 @@ package extraction
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -27,6 +28,8 @@ const (
 	// searched words may match together (past the first two).
 	dfLimit    = 400
 	rareBudget = 400
+	// titledCandidates bounds the memories found by a common word in their title or aliases.
+	titledCandidates = 10
 )
 
 // window returns the messages from the ContextUserTurns-th last user message to the end, each
@@ -181,6 +184,17 @@ func pickRare(terms []string, df []int) []string {
 	return out
 }
 
+// leftOut lists the terms some memory holds that pickRare did not search with (too common).
+func leftOut(terms []string, df []int, picked []string) []string {
+	var out []string
+	for i, t := range terms {
+		if df[i] > 0 && !slices.Contains(picked, t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
 // candidateWeights are the BM25 weights of the title, body and aliases columns for candidates:
 // a memory whose title names the topic is the one a plan would update.
 var candidateWeights = [3]float64{4, 1, 2}
@@ -199,19 +213,37 @@ func (s *Service) candidates(ctx context.Context, vis recall.Visibility, msg str
 	if err != nil {
 		return nil, err
 	}
-	match := memory.BuildFTSQuery(strings.Join(pickRare(terms, df), " "), "OR")
+	picked := pickRare(terms, df)
+	match := memory.BuildFTSQuery(strings.Join(picked, " "), "OR")
 	if match == "" {
 		return nil, nil
 	}
 	f := vis.Filter()
 	f.NoDaily = true
+	// Words left out as too common are still looked up among slugs (made from titles), where
+	// few memories hold them: "coffee-habit" is the memory a turn about a coffee grinder would
+	// update, even when hundreds of bodies mention coffee. An index range, not a title-column
+	// full-text query, which decodes the common word's whole posting list (~40 ms at 10k).
+	var titled []memory.RankedRID
+	if common := leftOut(terms, df, picked); len(common) > 0 {
+		if titled, err = s.o.Store.SlugsNamed(ctx, common, f, titledCandidates); err != nil {
+			return nil, err
+		}
+	}
 	ranked, err := s.o.Store.RankWords(ctx, match, candidateWeights, f, memory.TimeWindow{}, ContextCandidates)
-	if err != nil || len(ranked) == 0 {
+	if err != nil {
 		return nil, err
 	}
-	rids := make([]int64, len(ranked))
-	for i, r := range ranked {
-		rids[i] = r.RID
+	seen := map[int64]bool{}
+	var rids []int64
+	for _, r := range append(titled, ranked...) {
+		if !seen[r.RID] && len(rids) < ContextCandidates {
+			seen[r.RID] = true
+			rids = append(rids, r.RID)
+		}
+	}
+	if len(rids) == 0 {
+		return nil, nil
 	}
 	mems, err := s.o.Store.HydrateRIDs(ctx, rids, f, memory.TimeWindow{})
 	if err != nil {

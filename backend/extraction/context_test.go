@@ -2,6 +2,8 @@ package extraction
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -65,17 +67,7 @@ func TestCandidatesStayInView(t *testing.T) {
 	put("espresso-there", memory.ScopeProject, other, "")
 	req := turn("s1", "How should I set the espresso machine grinder today?")
 	req.Workdir = wd
-	d, err := f.svc.Request(context.Background(), req, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	in := <-g.started
-	g.release <- struct{}{}
-	f.waitFor(d.ID, ended)
-	got := map[string]bool{}
-	for _, c := range in.Candidates {
-		got[c.Slug] = true
-	}
+	got, in := plannedCandidates(t, f, g, req)
 	if !got["espresso-global"] || !got["espresso-mine"] || !got["espresso-here"] || got["espresso-theirs"] || got["espresso-there"] {
 		t.Fatalf("candidates %+v", in.Candidates)
 	}
@@ -103,4 +95,62 @@ func TestPickRare(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestCandidateTitledWithCommonWord: a memory titled with a word hundreds of memories hold
+// ("Coffee") is still shown to the planner when the turn also holds rarer words — the rare
+// words alone fill the search, so the common one is looked up among titles.
+func TestCandidateTitledWithCommonWord(t *testing.T) {
+	g := newGatePlanner()
+	f := newFx(t, g)
+	var items []memory.Item
+	add := func(slug, title, body string) {
+		items = append(items, memory.Item{Op: memory.OpWrite, Slug: slug, Scope: memory.ScopeGlobal,
+			Type: memory.TypeReference, Title: &title, Body: &body})
+	}
+	for i := 0; i < dfLimit+50; i++ {
+		add(fmt.Sprintf("cafe-visit-%03d", i), fmt.Sprintf("Visit %d", i), fmt.Sprintf("Had a coffee at place number %d.", i))
+	}
+	add("grinder-note", "Kitchen gear", "The grinder lives in the left cupboard.")
+	add("yesterday-note", "Errands", "Yesterday the parcel came late.")
+	add("coffee-habit", "Coffee", "Two cups every morning, black.")
+	res, err := f.store.ApplyBatch(f.ctx, memory.Batch{Items: items})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range res.Results {
+		if !r.OK {
+			t.Fatalf("%s: %s %s", r.Slug, r.Code, r.Message)
+		}
+	}
+	terms := candidateTerms("My coffee grinder broke yesterday")
+	df, err := f.store.WordDocFreq(f.ctx, terms, dfLimit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if picked := pickRare(terms, df); slices.Contains(picked, "coffee") {
+		t.Fatalf("the rare words %v took coffee too: this test needs coffee left out of them", picked)
+	}
+	got, in := plannedCandidates(t, f, g, turn("s1", "My coffee grinder broke yesterday"))
+	if !got["coffee-habit"] || !got["grinder-note"] {
+		t.Fatalf("candidates %+v: want coffee-habit (titled with the common word) and grinder-note", in.Candidates)
+	}
+}
+
+// plannedCandidates runs one extraction of req and returns the slugs of the candidates the
+// planner was shown (and its whole input).
+func plannedCandidates(t *testing.T, f *fx, g *gatePlanner, req Request) (map[string]bool, Input) {
+	t.Helper()
+	d, err := f.svc.Request(context.Background(), req, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := <-g.started
+	g.release <- struct{}{}
+	f.waitFor(d.ID, ended)
+	got := map[string]bool{}
+	for _, c := range in.Candidates {
+		got[c.Slug] = true
+	}
+	return got, in
 }

@@ -127,21 +127,45 @@ func build(d *memory.GraphData) *snapshot {
 		uid[e.ID] = EntityID(e.Scope, e.ScopeKey, e.Norm)
 	}
 	sort.Slice(ents, func(a, b int) bool { return uid[ents[a].ID] < uid[ents[b].ID] })
-	memID := func(rid int64) string { return sn.memories[rid].ID }
-	rels := append([]memory.GraphRelationRow(nil), d.Relations...)
-	sort.Slice(rels, func(a, b int) bool {
-		x, y := rels[a], rels[b]
-		if uid[x.Src] != uid[y.Src] {
-			return uid[x.Src] < uid[y.Src]
+	// Relations sort by their ends' places in that order (ints, not the ids' strings: this
+	// sort dominated the rebuild every query pays after a change), then type, then the id of
+	// the memory stating them.
+	rank := make(map[int64]int, len(ents))
+	for i, e := range ents {
+		rank[e.ID] = i
+	}
+	place := func(id int64) int {
+		if i, ok := rank[id]; ok {
+			return i
 		}
-		if uid[x.Dst] != uid[y.Dst] {
-			return uid[x.Dst] < uid[y.Dst]
+		return -1
+	}
+	type relKey struct {
+		src, dst int
+		typ, mem string
+		row      memory.GraphRelationRow
+	}
+	keyed := make([]relKey, len(d.Relations))
+	for i, r := range d.Relations {
+		keyed[i] = relKey{place(r.Src), place(r.Dst), r.Type, sn.memories[r.MemoryRID].ID, r}
+	}
+	sort.Slice(keyed, func(a, b int) bool {
+		x, y := &keyed[a], &keyed[b]
+		if x.src != y.src {
+			return x.src < y.src
 		}
-		if x.Type != y.Type {
-			return x.Type < y.Type
+		if x.dst != y.dst {
+			return x.dst < y.dst
 		}
-		return memID(x.MemoryRID) < memID(y.MemoryRID)
+		if x.typ != y.typ {
+			return x.typ < y.typ
+		}
+		return x.mem < y.mem
 	})
+	rels := make([]memory.GraphRelationRow, len(keyed))
+	for i := range keyed {
+		rels[i] = keyed[i].row
+	}
 	d = &memory.GraphData{Gen: d.Gen, Entities: ents, Mentions: d.Mentions, Relations: rels, Memories: d.Memories, Links: d.Links}
 	// Union the entities alias lines join (both ends are always in one scope instance).
 	parent := make(map[int64]int64, len(d.Entities))

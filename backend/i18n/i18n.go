@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"text/template"
 
 	"github.com/BurntSushi/toml"
 	goi18n "github.com/nicksnyder/go-i18n/v2/i18n"
@@ -149,7 +150,17 @@ func (c *Catalog) T(lang, key string, args map[string]any) string {
 	}
 	defer c.mu.RUnlock()
 	loc := goi18n.NewLocalizer(c.bundle, lang, DefaultLanguage)
-	s, err := loc.Localize(&goi18n.LocalizeConfig{MessageID: key, TemplateData: args})
+	// {{n .Count "count.memories"}} renders a number with its noun in the language's plural
+	// form ("1 memory", "2 memories"; "2 条记忆"), so a message holding several counts needs
+	// no plural forms of its own.
+	funcs := template.FuncMap{"n": func(count any, noun string) string {
+		s, err := loc.Localize(&goi18n.LocalizeConfig{MessageID: noun, PluralCount: count, TemplateData: map[string]any{"Count": count}})
+		if err != nil || s == "" {
+			return fmt.Sprint(count)
+		}
+		return s
+	}}
+	s, err := loc.Localize(&goi18n.LocalizeConfig{MessageID: key, TemplateData: args, Funcs: funcs})
 	if err != nil || s == "" {
 		return key
 	}

@@ -45,7 +45,7 @@ func TestLoadIsLazy(t *testing.T) {
 	}
 }
 
-var placeholderRE = regexp.MustCompile(`\{\{\s*\.([A-Za-z0-9_]+)\s*\}\}`)
+var placeholderRE = regexp.MustCompile(`\{\{\s*(?:n\s+)?\.([A-Za-z0-9_]+)[^}]*\}\}`)
 
 func placeholders(s string) []string {
 	var out []string
@@ -129,5 +129,23 @@ func TestNormalize(t *testing.T) {
 		if got := Normalize(in); got != want {
 			t.Errorf("Normalize(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestCountNouns: a message holding several counts renders each with its noun in the plural
+// form the number takes ("1 memory", "2 journal days"), in English and Chinese.
+func TestCountNouns(t *testing.T) {
+	c := load(t)
+	args := map[string]any{"Memories": 1, "Daily": 2, "KV": 1, "Files": 4, "Size": "2 KiB", "Path": "/tmp/b.tar.gz"}
+	for _, tc := range []struct{ lang, want string }{
+		{"en", "Backed up 1 memory, 2 journal days and 1 agent key file (4 files, 2 KiB) to /tmp/b.tar.gz"},
+		{"zh-CN", "已将 1 条记忆、2 天日志和 1 个智能体键值文件（共 4 个文件，2 KiB）备份到 /tmp/b.tar.gz"},
+	} {
+		if got := c.T(tc.lang, "cli.backup.written", args); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.lang, got, tc.want)
+		}
+	}
+	if got := c.T("en", "cli.export_done", map[string]any{"Count": 3}); got != "Exported 3 memories." {
+		t.Errorf("export_done: %q", got)
 	}
 }

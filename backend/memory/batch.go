@@ -169,7 +169,8 @@ func (s *Store) ApplyBatch(ctx context.Context, b Batch) (BatchResult, error) {
 		}
 		defer tx.Rollback()
 		s.batchDirs = map[string]bool{}
-		defer func() { s.batchDirs = nil }()
+		s.batchPaths = map[string]bool{}
+		defer func() { s.batchDirs, s.batchPaths = nil, nil }()
 		groupFailed := map[string]bool{}
 		run := func(i int) error {
 			it := b.Items[i]
@@ -231,6 +232,10 @@ func (s *Store) ApplyBatch(ctx context.Context, b Batch) (BatchResult, error) {
 		}
 		if err := tx.Commit(); err != nil {
 			return fmt.Errorf("memory: unable to commit batch: %w", err)
+		}
+		// Still under the lock: the history commit of this batch is the next one on the home.
+		if len(s.batchPaths) > 0 {
+			s.runHook(appliedOf(&b, res.Results, s.batchPaths))
 		}
 		return nil
 	})

@@ -108,7 +108,7 @@ func (s *Store) GraphData(ctx context.Context) (*GraphData, error) {
 			d.Entities = append(d.Entities, e)
 			return err
 		}},
-		{`SELECT entity, memory_rid, label, kind, spelling FROM graph_mentions ORDER BY entity, memory_rid`, func(r rowScanner) error {
+		{`SELECT entity, memory_rid, label, kind, spelling FROM graph_mentions`, func(r rowScanner) error {
 			var m GraphMentionRow
 			err := r.Scan(&m.Entity, &m.MemoryRID, &m.Label, &m.Kind, &m.Spelling)
 			d.Mentions = append(d.Mentions, m)

@@ -111,6 +111,7 @@ func (s *Store) writeFile(rel string, data []byte, dirs map[string]bool, check f
 	if err := s.safeDir(rel, true); err != nil {
 		return err
 	}
+	s.notePath(rel)
 	return writeFileAtomic(s.abs(rel), data, dirs, check, create)
 }
 
@@ -123,6 +124,8 @@ func (s *Store) move(from, to string, dirs map[string]bool) error {
 	if err := s.safeDir(to, true); err != nil {
 		return err
 	}
+	s.notePath(from)
+	s.notePath(to)
 	return moveFile(s.abs(from), s.abs(to), dirs)
 }
 
@@ -131,6 +134,7 @@ func (s *Store) remove(rel string) error {
 	if err := s.safeDir(rel, false); err != nil {
 		return err
 	}
+	s.notePath(rel)
 	if err := os.Remove(s.abs(rel)); err != nil && !os.IsNotExist(err) {
 		return fmt.Errorf("memory: unable to remove old file %s: %w", rel, err)
 	}

@@ -132,6 +132,7 @@ func (s *Store) Reconcile(ctx context.Context) (ReconcileReport, error) {
 	err := s.withLock(func() error {
 		var err error
 		rep, err = s.reconcileLocked(ctx, nil)
+		s.handEdited(rep, nil, err)
 		return err
 	})
 	if err == nil {
@@ -146,6 +147,7 @@ func (s *Store) ReconcilePaths(ctx context.Context, rels []string) (ReconcileRep
 	err := s.withLock(func() error {
 		var err error
 		rep, err = s.reconcileLocked(ctx, rels)
+		s.handEdited(rep, rels, err)
 		return err
 	})
 	if err == nil {

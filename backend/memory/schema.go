@@ -301,6 +301,11 @@ CREATE TABLE storage_samples (
 );
 ALTER TABLE memory_organize_runs ADD COLUMN scope_filter TEXT NOT NULL DEFAULT '';
 `, false},
+	// Recall's graph hop (issue 13) looks entities up by name alone, across scope instances;
+	// the unique key leads with the scope, so without this every search scanned the table.
+	{11, "graph entity names", `
+CREATE INDEX graph_entities_norm ON graph_entities(norm);
+`, false},
 }
 
 // SchemaVersion is the newest migration this build knows.

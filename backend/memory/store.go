@@ -62,6 +62,13 @@ type Store struct {
 	own map[int64]bool
 	// batchDirs collects folders to fsync once per batch; set only while mu is held.
 	batchDirs map[string]bool
+	// batchPaths collects the memory-relative paths a batch wrote, moved or removed, for the
+	// history hook; set only while mu is held.
+	batchPaths map[string]bool
+	hookMu     sync.Mutex
+	hook       AppliedHook
+	// openDirty is set when the reconcile at open found files changed by hand.
+	openDirty bool
 
 	subsMu    sync.Mutex
 	subs      map[int]func(Event)
@@ -200,12 +207,16 @@ func (s *Store) settleLocked(ctx context.Context) error {
 		s.settled = SettledReindex
 		_, err = s.reindexLocked(ctx)
 	case s.watcherFresh:
-		// A watching process reconciled everything up to our question: nothing to scan.
-		// Asked once: a repair (recoverLocked) settles again and scans.
+		// A watching process reconciled everything up to our question: nothing to scan (it
+		// marked its own history dirty for what it found). Asked once: a repair
+		// (recoverLocked) settles again and scans.
 		s.settled, s.watcherFresh = SettledWatcher, false
 	default:
 		s.settled = SettledScan
-		_, err = s.reconcileLocked(ctx, nil)
+		var rep ReconcileReport
+		rep, err = s.reconcileLocked(ctx, nil)
+		// Files edited while no Engram process ran: the history commits them once attached.
+		s.openDirty = s.openDirty || rep.Added+rep.Updated+rep.Removed > 0
 	}
 	return err
 }

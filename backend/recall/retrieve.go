@@ -111,6 +111,11 @@ func (s *Service) retrieve(ctx context.Context, q string, a Analysis, f memory.F
 		return nil, nil, err
 	}
 	fu.add("facet", t.WFacet, facets, true, true)
+	hops, err := s.graphPath(ctx, q, f, w)
+	if err != nil {
+		return nil, nil, err
+	}
+	fu.add("graph", t.WGraph, hops, false, true)
 	t0 = s.step("substring", t0)
 	warns, err := s.addVectors(ctx, fu, q, a, f, bestEffort)
 	if err != nil {

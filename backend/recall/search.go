@@ -123,7 +123,8 @@ type Hit struct {
 	Score   float64        `json:"score"`
 	Snippet string         `json:"snippet"`
 	// Via names the paths that found it: words, cjk, expansion, trigram, substring, vector,
-	// context (a neighbouring turn of a hit), profile (identity fallback).
+	// graph (one relation away from an entity the query names), context (a neighbouring turn
+	// of a hit), profile (identity fallback).
 	Via []string `json:"via"`
 }
 

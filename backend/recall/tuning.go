@@ -32,6 +32,9 @@ type Tuning struct {
 	// preference question asks); FacetBoost multiplies those memories so they come first.
 	// Neither is tuned on LoCoMo, which has no user memories: identity_test.go holds them.
 	WFacet, FacetBoost float64
+	// WGraph is the weight of the graph hop (memories one relation away from an entity the
+	// query names). Not tuned on LoCoMo, whose conversations hold no links: graph_test.go.
+	WGraph float64
 	// SubjectBoost favours memories tagged with (or aliased to) a name the query mentions.
 	SubjectBoost float64
 	// DateBoost favours memories from around an absolute date the query names.
@@ -66,6 +69,7 @@ func DefaultTuning() Tuning {
 		SubjectBoost:    1.0,
 		WFacet:          0.5,
 		FacetBoost:      4,
+		WGraph:          0.5,
 		DateBoost:       2.0,
 		DateSlack:       8 * 24 * time.Hour,
 		VecFloor:        0.25,

@@ -16,6 +16,7 @@ import (
 	"engram/backend/embed"
 	"engram/backend/extraction"
 	"engram/backend/graph"
+	"engram/backend/history"
 	"engram/backend/hook"
 	"engram/backend/i18n"
 	"engram/backend/llm"
@@ -75,6 +76,9 @@ type Services struct {
 	Keys *keyring.Ring
 	// Backups writes scheduled backups once Background started it (desktop, serve).
 	Backups *backup.Scheduler
+	// History is the memory folder's git history, attached to Store in every process so each
+	// one's writes are committed under the store's lock; Background syncs it on a schedule.
+	History *history.Repo
 
 	opts   Options
 	ctx    context.Context
@@ -101,6 +105,8 @@ func Open(ctx context.Context, o Options) (*Services, error) {
 		return nil, err
 	}
 	s.Store = st
+	s.History = history.New(st.Root(), o.Logger)
+	history.Attach(st, s.History)
 	s.Settings = settings.New(st, o.Lang)
 	s.Events = api.NewHub(st, s.Settings)
 	s.openLLM()
@@ -156,7 +162,7 @@ func (s *Services) API(ctx context.Context, actor string) *api.API {
 	return api.New(ctx, api.Deps{Store: s.Store, Catalog: s.opts.Catalog, Settings: s.Settings, Events: s.Events,
 		Remote: s.opts.Remote, Recall: s.Recall, Embeddings: s.Embeddings, Version: s.opts.Version, Organizer: s.Organizer,
 		Hook: s.Hook, SessionSummariser: s.SessionSummariser, OnSessionDeleted: s.OnSessionDeleted, Compactor: s.compactor,
-		Extraction: s.Extraction, LLM: s.LLM, Keys: s.Keys, Graph: s.Graph, Backups: s.Backups}, actor)
+		Extraction: s.Extraction, LLM: s.LLM, Keys: s.Keys, Graph: s.Graph, Backups: s.Backups, History: s.History}, actor)
 }
 
 // Background starts what long-running processes (desktop, serve) keep running: the file
@@ -168,10 +174,14 @@ func (s *Services) Background() {
 	s.Store.SetCallHandler(func(_ context.Context, method string, params json.RawMessage) (json.RawMessage, json.RawMessage) {
 		return fwd.CallJSON(method, params)
 	}, api.ForwardedMethods)
-	s.wg.Add(3)
+	s.wg.Add(4)
 	go func() {
 		defer s.wg.Done()
 		s.Backups.Run(s.ctx)
+	}()
+	go func() {
+		defer s.wg.Done()
+		s.History.Schedule(s.ctx, s.Store, nil)
 	}()
 	s.compactor.start()
 	go func() {

@@ -8,6 +8,7 @@ import (
 	"engram/backend/backup"
 	"engram/backend/extraction"
 	"engram/backend/graph"
+	"engram/backend/history"
 	"engram/backend/memory"
 	"engram/backend/organizer"
 	"engram/backend/recall"
@@ -223,6 +224,14 @@ var sections = []section{
 		{"CleanupParams", t[api.CleanupParams](), "", ""},
 		{"CleanupItem", t[memory.CleanupItem](), "", ""},
 		{"CleanupReport", t[memory.CleanupReport](), "", ""},
+		{"HistoryStatus", t[api.HistoryStatus](), "Git history of the memory folder: on or off, head, commits, the sync remote.", ""},
+		{"VersionsParams", t[api.VersionsParams](), "", ""},
+		{"MemoryVersion", t[history.Version](), "One version of a memory in git, with the unified diff from the version before.", ""},
+		{"VersionsResult", t[api.VersionsResult](), "A memory's versions, newest first; enabled is false while git history is off.", ""},
+		{"RestoreVersionParams", t[api.RestoreVersionParams](), "", ""},
+		{"HistorySyncParams", t[api.HistorySyncParams](), "", ""},
+		{"SyncConflict", t[history.Conflict](), "A memory both machines changed: ours stays, theirs became copy (unreviewed).", ""},
+		{"SyncResult", t[history.SyncResult](), "", ""},
 	}},
 	{"journal (daily.*) and what my agents see (agentView.*)", []entry{
 		{"AppendParams", t[api.AppendParams](), "", ""},

@@ -308,3 +308,18 @@ export const backupUpdateSchedule = (p: BackupSchedule) => call<BackupSchedule>(
 export const maintenanceVacuum = () => call<VacuumReport>('maintenance.vacuum')
 /** Removes (or with dry_run lists) trash, snapshots and archives older than older_than. */
 export const maintenanceCleanup = (p: CleanupParams) => call<CleanupReport>('maintenance.cleanup', p)
+// ---- git history (history.*: versions with diffs, restore, sync)
+import type { HistoryStatus, HistorySyncParams, RestoreVersionParams, SyncResult, VersionsParams, VersionsResult } from './types'
+
+/** Whether the memory folder is a git repository, its head and commit count, the sync remote. */
+export const historyStatus = () => call<HistoryStatus>('history.status')
+export const historyEnable = () => call<HistoryStatus>('history.enable')
+export const historyDisable = () => call<HistoryStatus>('history.disable')
+/** Every version of one memory from git, newest first, each with the diff from the one before. */
+export const historyVersions = (p: VersionsParams) => call<VersionsResult>('history.versions', p)
+/** Writes an earlier version back as a new update (the person only). */
+export const historyRestore = (p: RestoreVersionParams) => call<ItemResult>('history.restore', p)
+/** Fetches, merges and pushes; a memory both machines changed comes back as a conflict copy. */
+export const historySync = (p: HistorySyncParams = {}) => call<SyncResult>('history.sync', p)
+/** One memory named by slug in a scope (a conflict copy's original, shown beside it in Review). */
+export const readMemoryRef = (p: import('./types').RefParams) => call<ReadResult>('memory.read', p)

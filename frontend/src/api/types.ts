@@ -1484,6 +1484,70 @@ export interface CleanupReport {
   bytes: number
 }
 
+/** Git history of the memory folder: on or off, head, commits, the sync remote. */
+export interface HistoryStatus {
+  enabled: boolean
+  exists: boolean
+  head?: string
+  commits: number
+  remote?: string
+  last_commit?: string
+  sync_minutes: number
+}
+
+export interface VersionsParams {
+  id: string
+  limit?: number
+}
+
+/** One version of a memory in git, with the unified diff from the version before. */
+export interface MemoryVersion {
+  commit: string
+  short: string
+  time: string
+  actor: string
+  message: string
+  diff: string
+  added: number
+  removed: number
+}
+
+/** A memory's versions, newest first; enabled is false while git history is off. */
+export interface VersionsResult {
+  enabled: boolean
+  path: string
+  versions: MemoryVersion[] | null
+}
+
+export interface RestoreVersionParams {
+  id: string
+  commit: string
+}
+
+export interface HistorySyncParams {
+  remote?: string
+}
+
+/** A memory both machines changed: ours stays, theirs became copy (unreviewed). */
+export interface SyncConflict {
+  path: string
+  slug: string
+  copy?: string
+  copy_id?: string
+  copy_error?: string
+}
+
+export interface SyncResult {
+  remote: string
+  fetched: boolean
+  fast_forward: boolean
+  merged: boolean
+  changed: number
+  pushed: boolean
+  head: string
+  conflicts: SyncConflict[] | null
+}
+
 // ---------------------------------------------------------------- journal (daily.*) and what my agents see (agentView.*)
 
 export interface AppendParams {

@@ -100,6 +100,27 @@ async function main() {
   passed++
   const left = await rpc.call('memory.list', { reviewed: false, limit: 50 })
   expect(left.items.map((m) => m.slug).join(',') === 'quick-four', `only the fourth is unreviewed: ${left.items.map((m) => m.slug)}`)
+
+  // A long queue is windowed: only the rows in view are in the page, and moving the current
+  // item past the window scrolls it into view (with the rows around it rendered).
+  const BULK = Array.from({ length: 120 }, (_, i) => `bulk-${String(i).padStart(3, '0')}`)
+  cli(CLI, home, ['import', '-'], BULK.map((slug, i) => JSON.stringify({ slug, title: `Bulk fact ${i}`, scope: 'global', type: 'user', body: `Bulk fact number ${i}.`, reviewed: false, created: new Date(Date.UTC(2026, 2, 1, 0, i)).toISOString() })).join('\n') + '\n')
+  await page.click('[data-test="nav-memories"]')
+  await page.click('[data-test="nav-review"]')
+  await page.waitForSelector('[data-test="review-view"][data-state="ready"][data-count="121"]')
+  const rendered = await page.locator('[data-test="review-item"]').count()
+  expect(rendered > 0 && rendered < 60, `a 121-item queue renders only the rows in view: ${rendered}`)
+  expect((await current()) === 'quick-four', `the oldest is current: ${await current()}`)
+  for (let i = 0; i < 80; i++) await page.keyboard.press('j')
+  await until(async () => (await current()) === 'bulk-079', 'j moved the current item 80 rows down')
+  const inView = await page.evaluate(() => {
+    const box = document.querySelector('[data-test="review-scroll"]').getBoundingClientRect()
+    const row = document.querySelector('[data-test="review-item"].current').getBoundingClientRect()
+    return row.top >= box.top - 1 && row.bottom <= box.bottom + 1
+  })
+  expect(inView, 'the current item was scrolled into view')
+  const [start] = (await page.locator('[data-test="review-scroll"]').getAttribute('data-window')).split('-').map(Number)
+  expect(start > 0 && (await page.locator('[data-test="review-item"]').count()) < 60, `the window moved down with it (starts at ${start})`)
   expect(problems.length === 0, `no page errors: ${problems.join('; ')}`)
 }
 

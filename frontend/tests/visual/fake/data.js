@@ -15,6 +15,7 @@ window.__FAKE_EXT__ = (window.__FAKE_EXT__ || []).concat(({ api, opts, items, em
   api.MemoryService.Export = async () => ({ count: items.length, kv: 0, jsonl: items.map((m) => JSON.stringify({ slug: m.slug, title: m.title, scope: m.scope, type: m.type, body: m.body })).join('\n') + '\n' })
   api.MemoryService.ImportPreview = async (p) => {
     if (!p || typeof p.jsonl !== 'string') return fail('invalid_params', { Method: 'memory.importPreview', Detail: 'jsonl' })
+    window.__LAST_IMPORT_PREVIEW__ = p
     return {
       lines: 212,
       new: 180,
@@ -39,7 +40,7 @@ window.__FAKE_EXT__ = (window.__FAKE_EXT__ || []).concat(({ api, opts, items, em
       ],
     }
   }
-  api.MemoryService.Import = async () => ({ lines: 212, imported: 173, daily: 6, kv: 0, kv_unchanged: 0, kv_conflicts: 0, errors: [] })
+  api.MemoryService.Import = async (p) => ((window.__LAST_IMPORT__ = p), { lines: 212, imported: 173, daily: 6, kv: 0, kv_unchanged: 0, kv_conflicts: 0, errors: [] })
   api.AppService.OpenFolder = async () => ({ path: '/home/ada/.engram' })
 
   // Reindex and doctor move through their phases by events; opts.holdIndex keeps them at the

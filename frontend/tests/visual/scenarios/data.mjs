@@ -22,6 +22,30 @@ export default async function ({ open, check, COMBOS }) {
       await check(page.locator('[data-test="import-conflicts"] li').count().then((n) => n === 3), 'conflicts listed')
       await page.locator('[data-test="import-preview"]').scrollIntoViewIfNeeded()
     })
+    // Another tool's memories from a path (desktop window): the format picked, the path and
+    // project given, previewed, then applied with the same source.
+    await open(`${l}-${th}-data-import-other`, { language, theme: th }, async (page) => {
+      await openSettings(page)
+      await page.locator('[data-test="import-format"]').scrollIntoViewIfNeeded()
+      await page.click('[data-test="import-format"]')
+      await page.waitForSelector('.n-base-select-option--pending:visible')
+      await page.keyboard.press('ArrowDown')
+      await page.keyboard.press('Enter')
+      await page.waitForSelector('[data-test="import-source"][data-format="mem0"]')
+      await page.locator('[data-test="import-path"] input').fill('/home/ada/Downloads/mem0-export.json')
+      await page.locator('[data-test="import-workdir"] input').fill('/home/ada/src/acme-billing')
+      await page.click('[data-test="import-preview-path"]')
+      await page.waitForSelector('[data-test="import-preview"][data-state="preview"]')
+      const sent = await page.evaluate(() => window.__LAST_IMPORT_PREVIEW__)
+      await check(sent?.format === 'mem0' && sent?.path === '/home/ada/Downloads/mem0-export.json' && sent?.workdir === '/home/ada/src/acme-billing', `preview asked for the path: ${JSON.stringify(sent)}`)
+      await page.locator('[data-test="import-preview"]').scrollIntoViewIfNeeded()
+      if (l === 'en' && th === 'light') {
+        await page.click('[data-test="import-apply"]')
+        await page.waitForSelector('[data-test="import-preview"][data-state="done"] [data-test="import-result"]')
+        const applied = await page.evaluate(() => window.__LAST_IMPORT__)
+        await check(applied?.format === 'mem0' && applied?.path === '/home/ada/Downloads/mem0-export.json', `apply used the previewed source: ${JSON.stringify(applied)}`)
+      }
+    })
     await open(`${l}-${th}-data-reindex-progress`, { language, theme: th, holdIndex: 'index' }, async (page) => {
       await openSettings(page)
       await page.click('[data-test="data-reindex"]')

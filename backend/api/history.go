@@ -1,0 +1,156 @@
+package api
+
+import (
+	"engram/backend/history"
+)
+
+// HistoryService is git history and sync of the memory folder (issue 15 item 2): turn it on
+// or off, list every version of a memory with diffs, restore one, sync with a remote. Only a
+// person (the window, the CLI, a browser through the bridge) may change any of it: a restore
+// rewrites a memory as the person's own reviewed write, and a sync talks to another machine.
+type HistoryService struct{ a *API }
+
+// CodeHistoryPersonOnly refuses history changes to a model-facing caller (MCP acts as "tool").
+const CodeHistoryPersonOnly = "history_person_only"
+
+func (s *HistoryService) person() error {
+	if s.a.actor != ActorUser && s.a.actor != ActorBridge {
+		return s.a.newError(CodeHistoryPersonOnly, nil)
+	}
+	return nil
+}
+
+func (s *HistoryService) repo() *history.Repo {
+	if s.a.deps.History == nil {
+		s.a.deps.History = history.New(s.a.deps.Store.Root(), nil)
+	}
+	return s.a.deps.History
+}
+
+// HistoryStatus is history.Status with the sync schedule.
+type HistoryStatus struct {
+	history.Status
+	// SyncMinutes is how often desktop and serve sync with the remote (0: not scheduled).
+	SyncMinutes int `json:"sync_minutes"`
+}
+
+// Status reports whether history is on, its head and commit count and the remote (history.status).
+func (s *HistoryService) Status(_ Empty) (HistoryStatus, error) {
+	var st history.Status
+	err := s.a.deps.Store.Locked(func() error {
+		var err error
+		st, err = s.repo().Status()
+		return err
+	})
+	out := HistoryStatus{Status: st}
+	if st.Enabled && st.Remote != "" {
+		out.SyncMinutes = int(history.SyncEvery.Minutes())
+	}
+	return out, s.a.fail(err)
+}
+
+// Enable makes the memory folder a git repository and commits it (history.enable).
+func (s *HistoryService) Enable(_ Empty) (HistoryStatus, error) {
+	if err := s.person(); err != nil {
+		return HistoryStatus{}, err
+	}
+	if err := s.a.deps.Store.Locked(func() error { _, err := s.repo().Enable(); return err }); err != nil {
+		return HistoryStatus{}, s.a.fail(err)
+	}
+	return s.Status(Empty{})
+}
+
+// Disable stops committing, keeping the repository (history.disable).
+func (s *HistoryService) Disable(_ Empty) (HistoryStatus, error) {
+	if err := s.person(); err != nil {
+		return HistoryStatus{}, err
+	}
+	if err := s.a.deps.Store.Locked(s.repo().Disable); err != nil {
+		return HistoryStatus{}, s.a.fail(err)
+	}
+	return s.Status(Empty{})
+}
+
+// VersionsParams name a memory by id.
+type VersionsParams struct {
+	ID    string `json:"id"`
+	Limit int    `json:"limit,omitempty"`
+}
+
+// VersionsResult lists a memory's versions from git, newest first, each with the diff from
+// the one before. Enabled is false (and Versions empty) while history is off.
+type VersionsResult struct {
+	Enabled  bool              `json:"enabled"`
+	Path     string            `json:"path"`
+	Versions []history.Version `json:"versions"`
+}
+
+// Versions lists every version of one memory (history.versions).
+func (s *HistoryService) Versions(p VersionsParams) (VersionsResult, error) {
+	out := VersionsResult{Versions: []history.Version{}}
+	if p.ID == "" {
+		return out, s.a.newError(CodeInvalidParams, map[string]any{"Method": "history.versions", "Detail": "id is required"})
+	}
+	m, err := s.a.resolve(RefParams{ID: p.ID})
+	if err != nil {
+		return out, s.a.fail(err)
+	}
+	out.Path = m.Path
+	r := s.repo()
+	if !r.Exists() {
+		return out, nil
+	}
+	out.Enabled = r.Enabled()
+	err = s.a.deps.Store.Locked(func() error {
+		vs, err := r.Versions(s.a.ctx, m.Path, p.Limit)
+		if err == nil {
+			out.Versions = vs
+		}
+		return err
+	})
+	return out, s.a.fail(err)
+}
+
+// RestoreVersionParams name a memory and the commit whose version comes back.
+type RestoreVersionParams struct {
+	ID     string `json:"id"`
+	Commit string `json:"commit"`
+}
+
+// Restore writes an earlier version of a memory as a new update through the store, so the
+// index, graph, audit and history follow (history.restore). Person only.
+func (s *HistoryService) Restore(p RestoreVersionParams) (ItemResult, error) {
+	if err := s.person(); err != nil {
+		return ItemResult{}, err
+	}
+	if p.ID == "" || p.Commit == "" {
+		return ItemResult{}, s.a.newError(CodeInvalidParams, map[string]any{"Method": "history.restore", "Detail": "id and commit are required"})
+	}
+	r, err := s.repo().Restore(s.a.ctx, s.a.deps.Store, p.ID, p.Commit, s.a.actor)
+	if err != nil {
+		return ItemResult{}, s.a.fail(err)
+	}
+	out := s.a.itemResult(r)
+	if !r.OK {
+		return out, &Error{Code: out.Code, I18nKey: out.I18nKey, Args: out.Args, Message: out.Message}
+	}
+	return out, nil
+}
+
+// HistorySyncParams may name the remote (a path, file://, ssh or https URL), which then
+// becomes the configured one.
+type HistorySyncParams struct {
+	Remote string `json:"remote,omitempty"`
+}
+
+// Sync fetches, merges and pushes (history.sync). Person only.
+func (s *HistoryService) Sync(p HistorySyncParams) (history.SyncResult, error) {
+	if err := s.person(); err != nil {
+		return history.SyncResult{Conflicts: []history.Conflict{}}, err
+	}
+	res, err := s.repo().Sync(s.a.ctx, s.a.deps.Store, p.Remote)
+	if res.Conflicts == nil {
+		res.Conflicts = []history.Conflict{}
+	}
+	return res, s.a.fail(err)
+}

@@ -1,0 +1,133 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	git "github.com/go-git/go-git/v5"
+
+	"engram/backend/history"
+	"engram/backend/i18n"
+	"engram/backend/memory"
+	"engram/backend/recall"
+	"engram/backend/settings"
+)
+
+// historyAPIs opens one real store with git history attached, as the wiring does, and
+// returns the person's api and a model-facing one (MCP's "tool") over it.
+func historyAPIs(t *testing.T) (user, tool *API) {
+	t.Helper()
+	ctx := context.Background()
+	st, err := memory.Open(ctx, t.TempDir(), memory.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	cat, err := i18n.Load(os.DirFS("../../locales"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	repo := history.New(st.Root(), nil)
+	history.Attach(st, repo)
+	set := settings.New(st, "en")
+	deps := Deps{Store: st, Catalog: cat, Settings: set, Events: NewHub(st, set), Recall: recall.New(st, recall.Options{}), Version: "test", History: repo}
+	return New(ctx, deps, memory.ActorUser), New(ctx, deps, memory.ActorTool)
+}
+
+func wantHistoryCode(t *testing.T, err error, code string) *Error {
+	t.Helper()
+	var e *Error
+	if !errors.As(err, &e) || e.Code != code {
+		t.Fatalf("error = %v, want code %s", err, code)
+	}
+	if e.Message == "" || strings.Contains(e.Message, "<no value>") || e.I18nKey != "error."+code {
+		t.Fatalf("untranslated error: %+v", e)
+	}
+	return e
+}
+
+func TestHistoryVersionsRestoreAndPersonOnly(t *testing.T) {
+	user, tool := historyAPIs(t)
+	_, err := tool.Call("history.enable", json.RawMessage(`{}`))
+	wantHistoryCode(t, err, CodeHistoryPersonOnly)
+	st := mustCall(t, user, "history.status", `{}`).(HistoryStatus)
+	if st.Enabled || st.Exists {
+		t.Fatalf("history on by default: %+v", st)
+	}
+	w := mustCall(t, user, "memory.write", `{"scope":"global","type":"user","slug":"likes-tea","title":"Likes tea","body":"Drinks green tea.","confidence":"medium","source_quote":"green tea"}`).(ItemResult)
+	// Off: versions answer empty, enabled false; the CLI then shows the audit log.
+	vs := mustCall(t, user, "history.versions", `{"id":"`+w.ID+`"}`).(VersionsResult)
+	if vs.Enabled || len(vs.Versions) != 0 {
+		t.Fatalf("versions while off: %+v", vs)
+	}
+	st = mustCall(t, user, "history.enable", `{}`).(HistoryStatus)
+	if !st.Enabled || st.Commits != 1 {
+		t.Fatalf("after enable: %+v", st)
+	}
+	mustCall(t, tool, "memory.update", `{"id":"`+w.ID+`","mode":"replace","body":"Drinks black tea."}`)
+	vs = mustCall(t, user, "history.versions", `{"id":"`+w.ID+`"}`).(VersionsResult)
+	if !vs.Enabled || len(vs.Versions) != 2 || vs.Versions[0].Actor != "tool" || vs.Versions[1].Actor != "user" {
+		t.Fatalf("versions: %+v", vs)
+	}
+	if !strings.Contains(vs.Versions[0].Diff, "+Drinks black tea.") {
+		t.Fatalf("diff: %s", vs.Versions[0].Diff)
+	}
+	// A model may read versions but never restore one.
+	_, err = tool.Call("history.restore", json.RawMessage(`{"id":"`+w.ID+`","commit":"`+vs.Versions[1].Commit+`"}`))
+	wantHistoryCode(t, err, CodeHistoryPersonOnly)
+	_, err = user.Call("history.restore", json.RawMessage(`{"id":"`+w.ID+`","commit":"deadbeef"}`))
+	wantHistoryCode(t, err, history.CodeNoVersion)
+	r := mustCall(t, user, "history.restore", `{"id":"`+w.ID+`","commit":"`+vs.Versions[1].Commit+`"}`).(ItemResult)
+	if !r.OK {
+		t.Fatalf("restore: %+v", r)
+	}
+	m := mustCall(t, user, "memory.read", `{"id":"`+w.ID+`"}`).(ReadResult)
+	if m.Memory.Body != "Drinks green tea." {
+		t.Fatalf("restored body = %q", m.Memory.Body)
+	}
+	// The restore went through the store: audited as the person's update, searchable again.
+	h := mustCall(t, user, "memory.history", `{"id":"`+w.ID+`"}`).(HistoryResult)
+	if h.Entries[0].Op != "update" || h.Entries[0].Actor != "user" {
+		t.Fatalf("audit after restore: %+v", h.Entries[0])
+	}
+	hits := mustCall(t, user, "memory.search", `{"query":"green tea"}`).(SearchResult)
+	if len(hits.Hits) != 1 {
+		t.Fatalf("search after restore: %+v", hits)
+	}
+}
+
+func TestHistorySyncOverTheAPI(t *testing.T) {
+	user, tool := historyAPIs(t)
+	_, err := user.Call("history.sync", json.RawMessage(`{}`))
+	wantHistoryCode(t, err, history.CodeOff)
+	mustCall(t, user, "history.enable", `{}`)
+	_, err = user.Call("history.sync", json.RawMessage(`{}`))
+	wantHistoryCode(t, err, history.CodeNoRemote)
+	_, err = tool.Call("history.sync", json.RawMessage(`{}`))
+	wantHistoryCode(t, err, CodeHistoryPersonOnly)
+	bare := filepath.Join(t.TempDir(), "r.git")
+	if _, err := git.PlainInit(bare, true); err != nil {
+		t.Fatal(err)
+	}
+	res := mustCall(t, user, "history.sync", `{"remote":`+quoteJSON(bare)+`}`).(history.SyncResult)
+	if !res.Pushed || res.Remote != bare {
+		t.Fatalf("sync: %+v", res)
+	}
+	st := mustCall(t, user, "history.status", `{}`).(HistoryStatus)
+	if st.Remote != bare || st.SyncMinutes != 15 {
+		t.Fatalf("status after sync: %+v", st)
+	}
+	// A remote that is not there is a translated error naming it.
+	e := func() *Error {
+		_, err := user.Call("history.sync", json.RawMessage(`{"remote":"/nonexistent/engram-remote"}`))
+		return wantHistoryCode(t, err, history.CodeRemoteFailed)
+	}()
+	if !strings.Contains(e.Message, "/nonexistent/engram-remote") {
+		t.Fatalf("message = %q", e.Message)
+	}
+}

@@ -1,0 +1,74 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	git "github.com/go-git/go-git/v5"
+
+	"engram/backend/api"
+)
+
+// TestHistoryVerbs runs git history end to end through the CLI, one process per verb as a
+// person would: enable, versions with diffs (a hand edit made between two runs is committed
+// by the next one as "hand"), restore, sync to a bare repository, and the audit log still
+// reachable with --audit.
+func TestHistoryVerbs(t *testing.T) {
+	h := newHome(t)
+	if out := h.ok("history", "status"); !strings.Contains(out, "Git history is off") {
+		t.Fatalf("status: %s", out)
+	}
+	h.ok("write", "--scope", "global", "--type", "user", "--slug", "tea-pref", "--title", "Tea",
+		"--body", "Drinks green tea.", "--quote", "green tea", "--confidence", "medium")
+	if out := h.ok("history", "enable"); !strings.Contains(out, "Git history is on: 1 commits") {
+		t.Fatalf("enable: %s", out)
+	}
+	file := filepath.Join(h.dir, "memory", "global", "user", "tea-pref.md")
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, []byte(strings.Replace(string(data), "Drinks green tea.", "Drinks oolong tea.", 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out := h.ok("history", "tea-pref")
+	if !strings.Contains(out, "hand: edits found at start") || !strings.Contains(out, "-Drinks green tea.") || !strings.Contains(out, "+Drinks oolong tea.") {
+		t.Fatalf("versions: %s", out)
+	}
+	var vs api.VersionsResult
+	if err := json.Unmarshal([]byte(h.ok("history", "tea-pref", "--json")), &vs); err != nil || len(vs.Versions) != 2 {
+		t.Fatalf("versions --json: %v %+v", err, vs)
+	}
+	if out := h.ok("history", "restore", "tea-pref", vs.Versions[1].Short); !strings.Contains(out, "Restored tea-pref") {
+		t.Fatalf("restore: %s", out)
+	}
+	if out := h.ok("show", "tea-pref"); !strings.Contains(out, "Drinks green tea.") {
+		t.Fatalf("after restore: %s", out)
+	}
+	if code, _, errs := h.run("", "history", "restore", "tea-pref"); code != 2 || !strings.Contains(errs, "SLUG|ID COMMIT") {
+		t.Fatalf("restore without commit: %d %s", code, errs)
+	}
+	if code, _, errs := h.run("", "sync"); code != 1 || !strings.Contains(errs, "engram sync --remote URL") {
+		t.Fatalf("sync without remote: %d %s", code, errs)
+	}
+	bare := filepath.Join(t.TempDir(), "remote.git")
+	if _, err := git.PlainInit(bare, true); err != nil {
+		t.Fatal(err)
+	}
+	if out := h.ok("sync", "--remote", bare); !strings.Contains(out, "Sent this machine's changes to "+bare) {
+		t.Fatalf("sync: %s", out)
+	}
+	if out := h.ok("history", "status"); !strings.Contains(out, "Sync remote: "+bare) {
+		t.Fatalf("status with remote: %s", out)
+	}
+	var audit api.HistoryResult
+	if err := json.Unmarshal([]byte(h.ok("history", "tea-pref", "--audit", "--json")), &audit); err != nil || len(audit.Entries) < 2 {
+		t.Fatalf("audit: %v %+v", err, audit)
+	}
+	if out := h.ok("history", "disable"); !strings.Contains(out, "Git history is off; the 3 commits") {
+		t.Fatalf("disable: %s", out)
+	}
+}

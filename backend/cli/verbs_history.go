@@ -1,0 +1,163 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"engram/backend/api"
+)
+
+// history shows a memory's versions (git history on) or its audit log, and manages git
+// history (issue 15):
+//
+//	engram history [SLUG|ID] [--limit N] [--audit]   versions with diffs, or the audit log
+//	engram history enable | disable | status
+//	engram history restore SLUG|ID COMMIT [scope flags]
+func (r *runner) history(_ context.Context, args []string) error {
+	if len(args) > 0 {
+		switch args[0] {
+		case "enable", "disable", "status":
+			if _, err := r.flags("history "+args[0], args[1:], nil); err != nil {
+				return err
+			}
+			call := map[string]func(api.Empty) (api.HistoryStatus, error){
+				"enable": r.api.History.Enable, "disable": r.api.History.Disable, "status": r.api.History.Status}[args[0]]
+			st, err := call(api.Empty{})
+			if err != nil {
+				return err
+			}
+			r.out(st, func(w io.Writer) { r.printHistoryStatus(w, st) })
+			return nil
+		case "restore":
+			if len(args) < 3 || strings.HasPrefix(args[1], "-") || strings.HasPrefix(args[2], "-") {
+				return usageError(r.t("cli.missing_arg", map[string]any{"Command": "history restore", "What": "SLUG|ID COMMIT"}))
+			}
+			ref, err := r.ref("history restore", append([]string{args[1]}, args[3:]...), nil)
+			if err != nil {
+				return err
+			}
+			m, err := r.api.Memory.Read(ref)
+			if err != nil {
+				return err
+			}
+			res, err := r.api.History.Restore(api.RestoreVersionParams{ID: m.Memory.ID, Commit: args[2]})
+			if err != nil {
+				return err
+			}
+			r.out(res, func(w io.Writer) {
+				fmt.Fprintln(w, r.t("cli.history.restored", map[string]any{"Slug": m.Memory.Slug, "Commit": args[2]}))
+			})
+			return nil
+		}
+	}
+	audit := false
+	rest := args[:0:0]
+	for _, a := range args {
+		if a == "--audit" {
+			audit = true
+			continue
+		}
+		rest = append(rest, a)
+	}
+	p, err := historyParams(r, rest)
+	if err != nil {
+		return err
+	}
+	if p.ID != "" && !audit {
+		vs, err := r.api.History.Versions(api.VersionsParams{ID: p.ID, Limit: p.Limit})
+		if err != nil {
+			return err
+		}
+		if vs.Enabled || len(vs.Versions) > 0 {
+			r.out(vs, func(w io.Writer) { r.printVersions(w, vs) })
+			return nil
+		}
+	}
+	res, err := r.api.Memory.History(p)
+	if err != nil {
+		return err
+	}
+	return printHistory(r, res)
+}
+
+func (r *runner) printHistoryStatus(w io.Writer, st api.HistoryStatus) {
+	args := map[string]any{"Commits": st.Commits, "Head": short(st.Head), "At": st.LastCommit}
+	switch {
+	case st.Enabled:
+		fmt.Fprintln(w, r.t("cli.history.on", args))
+	case st.Exists:
+		fmt.Fprintln(w, r.t("cli.history.paused", args))
+	default:
+		fmt.Fprintln(w, r.t("cli.history.off", nil))
+	}
+	switch {
+	case st.Remote != "" && st.SyncMinutes > 0:
+		fmt.Fprintln(w, r.t("cli.history.remote", map[string]any{"Remote": st.Remote, "Minutes": st.SyncMinutes}))
+	case st.Remote != "":
+		fmt.Fprintln(w, r.t("cli.history.remote_idle", map[string]any{"Remote": st.Remote}))
+	}
+}
+
+func (r *runner) printVersions(w io.Writer, vs api.VersionsResult) {
+	if len(vs.Versions) == 0 {
+		fmt.Fprintln(w, r.t("cli.history.no_versions", map[string]any{"Path": vs.Path}))
+		return
+	}
+	for _, v := range vs.Versions {
+		fmt.Fprintln(w, r.t("cli.history.version", map[string]any{"Commit": v.Short, "Time": v.Time, "Actor": v.Actor,
+			"Added": v.Added, "Removed": v.Removed}))
+		fmt.Fprintf(w, "  %s\n", strings.SplitN(v.Message, "\n", 2)[0])
+		for _, l := range strings.Split(strings.TrimRight(v.Diff, "\n"), "\n") {
+			if l != "" {
+				fmt.Fprintf(w, "    %s\n", l)
+			}
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+func short(h string) string {
+	if len(h) > 8 {
+		return h[:8]
+	}
+	return h
+}
+
+// sync fetches, merges and pushes the memory folder's git history:
+//
+//	engram sync [--remote URL]
+func (r *runner) sync(_ context.Context, args []string) error {
+	var remote string
+	if _, err := r.flags("sync", args, func(fs *flag.FlagSet) {
+		fs.StringVar(&remote, "remote", "", "sync with this remote (a folder path, or an SSH/HTTPS URL); it is remembered")
+	}); err != nil {
+		return err
+	}
+	res, err := r.api.History.Sync(api.HistorySyncParams{Remote: remote})
+	if err != nil {
+		return err
+	}
+	r.out(res, func(w io.Writer) {
+		key := "cli.sync.up_to_date"
+		switch {
+		case res.Merged:
+			key = "cli.sync.merged"
+		case res.FastForward:
+			key = "cli.sync.pulled"
+		case res.Pushed:
+			key = "cli.sync.pushed"
+		}
+		fmt.Fprintln(w, r.t(key, map[string]any{"Remote": res.Remote, "Changed": res.Changed, "Head": short(res.Head)}))
+		for _, c := range res.Conflicts {
+			if c.CopyError != "" {
+				fmt.Fprintln(w, r.t("cli.sync.conflict_failed", map[string]any{"Slug": c.Slug, "Error": c.CopyError}))
+				continue
+			}
+			fmt.Fprintln(w, r.t("cli.sync.conflict", map[string]any{"Slug": c.Slug, "Copy": c.Copy}))
+		}
+	})
+	return nil
+}

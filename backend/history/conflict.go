@@ -1,0 +1,166 @@
+package history
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"path/filepath"
+	"strings"
+
+	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"engram/backend/memory"
+)
+
+// pendingCopy is their version of a memory both sides changed, written after the merge.
+type pendingCopy struct {
+	path  string
+	short string
+	data  []byte
+}
+
+// merge is a three-way merge by file of their commit into ours: a file only one side changed
+// takes that side; a file both changed keeps ours, and theirs is kept as a conflict copy
+// (a daily file is merged line by line instead, and a file deleted on one side but changed on
+// the other is kept changed). The merge commit has both parents, so the next sync of the
+// other machine fast-forwards to it.
+func (r *Repo) merge(repo *git.Repository, our, their *object.Commit, res *SyncResult) ([]string, []pendingCopy, error) {
+	baseTree := plumbing.ZeroHash
+	bases, err := our.MergeBase(their)
+	if err != nil {
+		return nil, nil, fmt.Errorf("history: unable to find the merge base: %w", err)
+	}
+	if len(bases) > 0 {
+		baseTree = bases[0].TreeHash
+	}
+	base, err := flatten(repo, baseTree)
+	if err != nil {
+		return nil, nil, err
+	}
+	ours, err := flatten(repo, our.TreeHash)
+	if err != nil {
+		return nil, nil, err
+	}
+	theirs, err := flatten(repo, their.TreeHash)
+	if err != nil {
+		return nil, nil, err
+	}
+	all := map[string]bool{}
+	for _, m := range []map[string]plumbing.Hash{base, ours, theirs} {
+		for p := range m {
+			all[p] = true
+		}
+	}
+	changes := map[string]plumbing.Hash{}
+	var copies []pendingCopy
+	for p := range all {
+		b, o, t := base[p], ours[p], theirs[p]
+		switch {
+		case o == t, b == t:
+			continue
+		case b == o, o.IsZero():
+			changes[p] = t // only theirs changed, or we deleted what they changed: theirs
+			continue
+		case t.IsZero():
+			continue // they deleted what we changed: ours stays
+		}
+		theirData, err := blobBytes(repo.Storer, t)
+		if err != nil {
+			return nil, nil, err
+		}
+		if strings.HasPrefix(p, "daily/") {
+			ourData, err := blobBytes(repo.Storer, o)
+			if err != nil {
+				return nil, nil, err
+			}
+			h, err := storeBlob(repo.Storer, unionLines(ourData, theirData))
+			if err != nil {
+				return nil, nil, err
+			}
+			changes[p] = h
+			continue
+		}
+		if tracked(p) {
+			copies = append(copies, pendingCopy{path: p, short: t.String()[:7], data: theirData})
+		}
+	}
+	tree, err := updateTree(repo.Storer, our.TreeHash, changes)
+	if err != nil {
+		return nil, nil, err
+	}
+	msg := message(memory.ActorSync, []string{fmt.Sprintf("merge %s (%d changed, %d conflicts)", res.Remote, len(changes), len(copies))})
+	if _, err := r.writeCommit(repo, tree, []plumbing.Hash{our.Hash, their.Hash}, msg); err != nil {
+		return nil, nil, err
+	}
+	written, err := r.writeFiles(repo, changes)
+	if err != nil {
+		return nil, nil, err
+	}
+	res.Changed = len(written)
+	return written, copies, nil
+}
+
+// unionLines is ours followed by the lines of theirs ours lacks: both machines' journal
+// entries of a day survive.
+func unionLines(ours, theirs []byte) []byte {
+	have := map[string]bool{}
+	for _, l := range strings.Split(string(ours), "\n") {
+		have[l] = true
+	}
+	out := strings.TrimRight(string(ours), "\n")
+	for _, l := range strings.Split(string(theirs), "\n") {
+		if l != "" && !have[l] {
+			out += "\n" + l
+			have[l] = true
+		}
+	}
+	return []byte(out + "\n")
+}
+
+// conflictSlug is "<slug>-conflict-<short>", the slug cut so the whole stays a valid slug.
+func conflictSlug(slug, short string) string {
+	suffix := "-conflict-" + short
+	if len(slug)+len(suffix) > 64 {
+		slug = strings.TrimRight(slug[:64-len(suffix)], "-")
+	}
+	return slug + suffix
+}
+
+// writeCopy writes their version of a conflicting memory as a sibling through the store:
+// unreviewed (the sync actor is not a person), conflicts_with the original, so it waits in
+// Review for the person to keep one, merge them or reject it. A version that does not parse
+// is written beside the original as a file, which the index reports as a problem.
+func (r *Repo) writeCopy(ctx context.Context, st *memory.Store, c pendingCopy) Conflict {
+	base := strings.TrimSuffix(path.Base(c.path), ".md")
+	out := Conflict{Path: c.path, Slug: base}
+	m, err := memory.Parse(c.data)
+	if err != nil {
+		rel := path.Join(path.Dir(c.path), conflictSlug(base, c.short)+".md")
+		_, err = st.ExternalChange(ctx, func() ([]string, error) {
+			return []string{rel}, memory.WriteFileAtomic(filepath.Join(r.root, filepath.FromSlash(rel)), c.data)
+		})
+		out.Copy = strings.TrimSuffix(path.Base(rel), ".md")
+		if err != nil {
+			out.CopyError = err.Error()
+		}
+		return out
+	}
+	out.Slug = m.Slug
+	slug := conflictSlug(m.Slug, c.short)
+	title, body, quote, reasoning, subject := m.Title, m.Body, m.SourceQuote, m.Reasoning, m.Subject
+	it := memory.Item{Op: memory.OpWrite, Scope: m.Scope, Workdir: m.Workdir, Agent: m.Agent, Type: m.Type, Slug: slug,
+		Title: &title, Body: &body, Confidence: m.Confidence, SourceQuote: &quote, Reasoning: &reasoning, Subject: &subject,
+		Aliases: m.Aliases, Tags: m.Tags, ConflictsWith: []string{m.Slug}}
+	res, err := st.ApplyBatch(ctx, memory.Batch{Actor: memory.ActorSync, Items: []memory.Item{it}})
+	switch {
+	case err != nil:
+		out.CopyError = err.Error()
+	case !res.Results[0].OK:
+		out.CopyError = res.Results[0].Message
+	default:
+		out.Copy, out.CopyID = slug, res.Results[0].ID
+	}
+	return out
+}

@@ -1,0 +1,337 @@
+package history
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/config"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/transport"
+
+	"engram/backend/memory"
+)
+
+// RemoteName is the remote Engram syncs with.
+const RemoteName = "origin"
+
+// Conflict is a memory both machines changed: ours stays, theirs became Copy (a sibling,
+// unreviewed memory that conflicts_with the original), or CopyError says why it could not.
+type Conflict struct {
+	Path      string `json:"path"`
+	Slug      string `json:"slug"`
+	Copy      string `json:"copy,omitempty"`
+	CopyID    string `json:"copy_id,omitempty"`
+	CopyError string `json:"copy_error,omitempty"`
+}
+
+// SyncResult says what one sync did.
+type SyncResult struct {
+	Remote      string     `json:"remote"`
+	Fetched     bool       `json:"fetched"`
+	FastForward bool       `json:"fast_forward"`
+	Merged      bool       `json:"merged"`
+	Changed     int        `json:"changed"`
+	Pushed      bool       `json:"pushed"`
+	Head        string     `json:"head"`
+	Conflicts   []Conflict `json:"conflicts"`
+}
+
+// SetRemote points the sync remote at url (a path, file://, ssh or https URL).
+func (r *Repo) SetRemote(url string) error {
+	repo, err := r.open()
+	if err != nil {
+		return err
+	}
+	cfg, err := repo.Config()
+	if err != nil {
+		return fmt.Errorf("history: unable to read config: %w", err)
+	}
+	if rem := cfg.Remotes[RemoteName]; rem != nil && len(rem.URLs) == 1 && rem.URLs[0] == url {
+		return nil
+	}
+	cfg.Remotes[RemoteName] = &config.RemoteConfig{Name: RemoteName, URLs: []string{url},
+		Fetch: []config.RefSpec{config.RefSpec("+refs/heads/*:refs/remotes/" + RemoteName + "/*")}}
+	if err := repo.SetConfig(cfg); err != nil {
+		return fmt.Errorf("history: unable to save remote: %w", err)
+	}
+	return nil
+}
+
+// Remote is the configured sync remote, "" when none.
+func (r *Repo) Remote() string {
+	if !r.Exists() {
+		return ""
+	}
+	repo, err := r.open()
+	if err != nil {
+		return ""
+	}
+	rem, err := repo.Remote(RemoteName)
+	if err != nil || len(rem.Config().URLs) == 0 {
+		return ""
+	}
+	return rem.Config().URLs[0]
+}
+
+// Sync fetches the remote, merges it into the memory folder and pushes the result. Files
+// are changed and the index reconciled under the writer lock (Store.ExternalChange: only the
+// tables derived from files are rebuilt); a memory both sides changed keeps ours and gets
+// theirs as a sibling unreviewed memory (see conflict.go), so nothing is lost on either side.
+// url, when set, becomes the configured remote first.
+func (r *Repo) Sync(ctx context.Context, st *memory.Store, url string) (SyncResult, error) {
+	res, err := r.syncOnce(ctx, st, url)
+	if errors.Is(err, errRemoteMoved) { // another machine pushed between our fetch and push
+		var again SyncResult
+		again, err = r.syncOnce(ctx, st, "")
+		again.Conflicts = append(res.Conflicts, again.Conflicts...)
+		res = again
+	}
+	return res, err
+}
+
+func (r *Repo) syncOnce(ctx context.Context, st *memory.Store, url string) (SyncResult, error) {
+	var res SyncResult
+	var theirs []pendingCopy
+	_, err := st.ExternalChange(ctx, func() ([]string, error) {
+		if !r.Enabled() {
+			return nil, ErrOff
+		}
+		if url != "" {
+			if err := r.SetRemote(url); err != nil {
+				return nil, err
+			}
+		}
+		if res.Remote = r.Remote(); res.Remote == "" {
+			return nil, ErrNoRemote
+		}
+		if _, err := r.commitAll(memory.ActorHand, "edits before sync"); err != nil {
+			return nil, err
+		}
+		changed, copies, err := r.pull(ctx, &res)
+		theirs = copies
+		return changed, err
+	})
+	if err != nil {
+		return res, err
+	}
+	for _, c := range theirs {
+		res.Conflicts = append(res.Conflicts, r.writeCopy(ctx, st, c))
+	}
+	if res.Conflicts == nil {
+		res.Conflicts = []Conflict{}
+	}
+	err = st.Locked(func() error {
+		repo, err := r.open()
+		if err != nil {
+			return err
+		}
+		h, err := r.head(repo)
+		if err != nil || h == nil {
+			return err
+		}
+		res.Head = h.Hash.String()
+		if dir := localPath(res.Remote); dir != "" {
+			res.Pushed, err = pushLocal(repo, dir, h.Hash)
+			if err != nil && !errors.Is(err, errRemoteMoved) {
+				return remoteFailed("push", res.Remote, err)
+			}
+			return err
+		}
+		err = repo.PushContext(ctx, &git.PushOptions{RemoteName: RemoteName,
+			RefSpecs: []config.RefSpec{config.RefSpec(Branch.String() + ":" + Branch.String())}})
+		if err != nil && !errors.Is(err, git.NoErrAlreadyUpToDate) {
+			if errors.Is(err, git.ErrNonFastForwardUpdate) {
+				return errRemoteMoved
+			}
+			return remoteFailed("push", res.Remote, err)
+		}
+		res.Pushed = err == nil
+		return nil
+	})
+	return res, err
+}
+
+// pull fetches and merges; it returns the memory paths whose files it changed and the
+// conflicting versions of theirs still to be written as sibling memories.
+func (r *Repo) pull(ctx context.Context, res *SyncResult) ([]string, []pendingCopy, error) {
+	repo, err := r.open()
+	if err != nil {
+		return nil, nil, err
+	}
+	if dir := localPath(res.Remote); dir != "" {
+		res.Fetched, err = fetchLocal(repo, dir)
+		if err != nil {
+			return nil, nil, remoteFailed("fetch", res.Remote, err)
+		}
+		if !res.Fetched {
+			return []string{}, nil, nil
+		}
+	} else {
+		err = repo.FetchContext(ctx, &git.FetchOptions{RemoteName: RemoteName})
+	}
+	switch {
+	case err == nil:
+		res.Fetched = true
+	case res.Fetched:
+	case errors.Is(err, git.NoErrAlreadyUpToDate):
+	case errors.Is(err, transport.ErrEmptyRemoteRepository), errors.Is(err, git.NoMatchingRefSpecError{}):
+		return []string{}, nil, nil // a new remote: the push fills it
+	default:
+		return nil, nil, remoteFailed("fetch", res.Remote, err)
+	}
+	ref, err := repo.Reference(plumbing.NewRemoteReferenceName(RemoteName, Branch.Short()), true)
+	if err != nil {
+		return []string{}, nil, nil
+	}
+	their, err := repo.CommitObject(ref.Hash())
+	if err != nil {
+		return nil, nil, fmt.Errorf("history: unable to read fetched commit: %w", err)
+	}
+	our, err := r.head(repo)
+	if err != nil {
+		return nil, nil, err
+	}
+	if our != nil {
+		if our.Hash == their.Hash {
+			return []string{}, nil, nil
+		}
+		if done, err := their.IsAncestor(our); err != nil || done {
+			return []string{}, nil, err
+		}
+	}
+	ff := our == nil
+	if !ff {
+		if ff, err = our.IsAncestor(their); err != nil {
+			return nil, nil, fmt.Errorf("history: unable to compare histories: %w", err)
+		}
+	}
+	if ff {
+		res.FastForward = true
+		changed, err := r.checkout(repo, our, their.TreeHash)
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := repo.Storer.SetReference(plumbing.NewHashReference(Branch, their.Hash)); err != nil {
+			return nil, nil, fmt.Errorf("history: unable to move the branch: %w", err)
+		}
+		res.Changed = len(changed)
+		return changed, nil, nil
+	}
+	res.Merged = true
+	return r.merge(repo, our, their, res)
+}
+
+// checkout writes the files that differ between from (nil: nothing) and tree to disk.
+func (r *Repo) checkout(repo *git.Repository, from *object.Commit, tree plumbing.Hash) ([]string, error) {
+	old := map[string]plumbing.Hash{}
+	if from != nil {
+		var err error
+		if old, err = flatten(repo, from.TreeHash); err != nil {
+			return nil, err
+		}
+	}
+	next, err := flatten(repo, tree)
+	if err != nil {
+		return nil, err
+	}
+	changes := map[string]plumbing.Hash{}
+	for p, h := range next {
+		if old[p] != h {
+			changes[p] = h
+		}
+	}
+	for p := range old {
+		if _, ok := next[p]; !ok {
+			changes[p] = plumbing.ZeroHash
+		}
+	}
+	return r.writeFiles(repo, changes)
+}
+
+// writeFiles puts blobs on disk (the zero hash removes the file) and lists the memory paths.
+func (r *Repo) writeFiles(repo *git.Repository, changes map[string]plumbing.Hash) ([]string, error) {
+	out := []string{}
+	for p, h := range changes {
+		if !tracked(p) && p != ".gitignore" {
+			continue
+		}
+		abs := filepath.Join(r.root, filepath.FromSlash(p))
+		if h.IsZero() {
+			if err := os.Remove(abs); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return nil, fmt.Errorf("history: unable to remove %s: %w", p, err)
+			}
+		} else {
+			data, err := blobBytes(repo.Storer, h)
+			if err != nil {
+				return nil, err
+			}
+			if err := os.MkdirAll(filepath.Dir(abs), 0o700); err != nil {
+				return nil, fmt.Errorf("history: unable to create %s: %w", filepath.Dir(p), err)
+			}
+			if err := memory.WriteFileAtomic(abs, data); err != nil {
+				return nil, fmt.Errorf("history: unable to write %s: %w", p, err)
+			}
+		}
+		if tracked(p) {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+// flatten lists every file of a tree by path.
+func flatten(repo *git.Repository, tree plumbing.Hash) (map[string]plumbing.Hash, error) {
+	out := map[string]plumbing.Hash{}
+	if tree.IsZero() {
+		return out, nil
+	}
+	t, err := repo.TreeObject(tree)
+	if err != nil {
+		return nil, fmt.Errorf("history: unable to read tree %s: %w", tree, err)
+	}
+	w := object.NewTreeWalker(t, true, nil)
+	defer w.Close()
+	for {
+		name, e, err := w.Next()
+		if err != nil {
+			break
+		}
+		if e.Mode.IsFile() {
+			out[name] = e.Hash
+		}
+	}
+	return out, nil
+}
+
+// SyncEvery is how often the desktop app and `engram serve` sync with the configured remote.
+const SyncEvery = 15 * time.Minute
+
+// Schedule syncs every SyncEvery while history is on and a remote is configured, until ctx
+// ends; each failure is logged and the next tick tries again. report hears each result.
+func (r *Repo) Schedule(ctx context.Context, st *memory.Store, report func(SyncResult, error)) {
+	tick := time.NewTicker(SyncEvery)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		if !r.Enabled() || r.Remote() == "" {
+			continue
+		}
+		res, err := r.Sync(ctx, st, "")
+		if err != nil {
+			r.log.Warn("history: scheduled sync failed", "err", err)
+		}
+		if report != nil {
+			report(res, err)
+		}
+	}
+}
