@@ -57,13 +57,14 @@ func (s *Store) Watch(ctx context.Context, ready chan<- struct{}) error {
 	s.noteSeq(ctx) // from here on, audit rows we did not write come from another process
 	go s.watchOtherProcesses(ctx)
 	// Changes made between the reconcile at open and the watches above were seen by neither:
-	// the first round (at once) is a full reconcile, and this process answers for the index's
-	// freshness only after it.
+	// the first round is a full reconcile (below, before ready), and this process answers for
+	// the index's freshness only after it.
 	pending := map[string]bool{}
 	kvTouched := map[string]bool{}
 	full := true
 	retry := WatchDebounce
-	timer := time.NewTimer(0)
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
 	v := s.claimVouch()
 	defer func() {
 		if v != nil {
@@ -76,9 +77,6 @@ func (s *Store) Watch(ctx context.Context, ready chan<- struct{}) error {
 	}
 	elect := time.NewTicker(watchElectTick)
 	defer elect.Stop()
-	if ready != nil {
-		close(ready)
-	}
 	// flush reconciles what the events named; it reports whether the index is now current.
 	flush := func() bool {
 		s.announceKV(kvTouched)
@@ -109,6 +107,12 @@ func (s *Store) Watch(ctx context.Context, ready chan<- struct{}) error {
 		retry = WatchDebounce
 		pending, full = map[string]bool{}, false
 		return err == nil
+	}
+	// The first round runs before ready: a change made after ready is then seen by its own
+	// event (a reconcile of that path), as it always was.
+	flush()
+	if ready != nil {
+		close(ready)
 	}
 	for {
 		select {
