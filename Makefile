@@ -109,6 +109,7 @@ test: deps
 bench: frontend
 	CGO_ENABLED=0 $(GO) build -tags bench -ldflags '$(LDFLAGS)' -o $(BIN)/engram-bench .
 	./$(BIN)/engram-bench bench store
+	./$(BIN)/engram-bench bench corpus --sizes 10000,100000
 	./$(BIN)/engram-bench bench recall
 	./$(BIN)/engram-bench bench extraction --sizes 10000
 	./$(BIN)/engram-bench bench backup --sizes 10000,100000
@@ -153,6 +154,7 @@ uninstall:
 # then each fuzz target found under backend/ for FUZZTIME. `make test` runs the soak at 15 kills.
 fuzz:
 	ENGRAM_SOAK_KILLS=$(SOAK_KILLS) $(GO) test -count=1 -timeout 60m -run '^TestKillSoak$$' -v ./backend/soak/
+	ENGRAM_FAULTS_ROUNDS=10 $(GO) test -count=1 -timeout 60m -run '^TestKillScenarios$$' -v ./backend/faults/
 	@set -e; grep -rl --include='*_test.go' '^func Fuzz' backend | while read -r f; do \
 		pkg="./$$(dirname "$$f")"; \
 		for name in $$(sed -n 's/^func \(Fuzz[A-Za-z0-9_]*\)(.*/\1/p' "$$f"); do \

@@ -119,7 +119,8 @@ func create(ctx context.Context, st *memory.Store, snap func(ctx context.Context
 	if err := os.MkdirAll(filepath.Dir(dest), 0o700); err != nil {
 		return Result{}, codeErr(CodeWriteFailed, map[string]any{"Path": dest, "Detail": err.Error()})
 	}
-	work, err := os.MkdirTemp(filepath.Dir(dest), ".backup-")
+	sweepWork(filepath.Dir(dest), time.Now())
+	work, err := os.MkdirTemp(filepath.Dir(dest), workPrefix)
 	if err != nil {
 		return Result{}, codeErr(CodeWriteFailed, map[string]any{"Path": dest, "Detail": err.Error()})
 	}

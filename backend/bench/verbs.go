@@ -11,7 +11,7 @@ import (
 	"strconv"
 )
 
-// Run answers `engram bench store|recall|cli|extraction|bridge|mcp|hook|graph|locomo`, the command line already read by
+// Run answers `engram bench store|recall|corpus|cli|extraction|bridge|mcp|hook|graph|locomo`, the command line already read by
 // the CLI: figures to stdout (JSON with jsonOut), progress to stderr.
 func Run(ctx context.Context, what string, sizes []int, file string, jsonOut bool, stdout, stderr io.Writer) error {
 	// ENGRAM_BENCH_CPUPROFILE=FILE writes a CPU profile of the run (go tool pprof FILE).
@@ -40,6 +40,21 @@ func Run(ctx context.Context, what string, sizes []int, file string, jsonOut boo
 		return nil
 	case "recall":
 		return RunRecallScale(ctx, sizes, jsonOut, stdout)
+	case "corpus":
+		bin, err := os.Executable()
+		if err != nil {
+			return err
+		}
+		var figs []CorpusFigures
+		for _, n := range sizes {
+			f, err := RunCorpus(ctx, n, bin, stderr)
+			if err != nil {
+				return err
+			}
+			figs = append(figs, f)
+		}
+		PrintCorpus(stdout, figs, jsonOut)
+		return nil
 	case "backup":
 		var figs []BackupFigures
 		for _, n := range sizes {

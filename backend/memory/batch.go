@@ -162,7 +162,24 @@ func (s *Store) ApplyBatch(ctx context.Context, b Batch) (BatchResult, error) {
 	ctx = context.WithoutCancel(ctx)
 	order, deferred := batchOrder(b.Items)
 	var changedIDs []string
-	err := s.withLock(func() error {
+	err := s.withLock(func() (err error) {
+		// A batch that failed below the codes (a full disk, a home gone read-only) may have
+		// renamed files whose index rows rolled back: the next batch first brings the index
+		// in line, or its version checks would call those files hand edits.
+		defer func() {
+			if err != nil {
+				s.indexBehind = true
+			}
+		}()
+		if err := s.reopenIfIndexReplacedLocked(ctx); err != nil {
+			return err
+		}
+		if s.indexBehind {
+			if _, err := s.reconcileLocked(ctx, nil); err != nil {
+				return err
+			}
+			s.indexBehind = false
+		}
 		tx, err := s.db.BeginTx(ctx, nil)
 		if err != nil {
 			return fmt.Errorf("memory: unable to begin batch: %w", err)
@@ -185,13 +202,16 @@ func (s *Store) ApplyBatch(ctx context.Context, b Batch) (BatchResult, error) {
 			if _, err := tx.ExecContext(ctx, `SAVEPOINT item`); err != nil {
 				return fmt.Errorf("memory: unable to open savepoint: %w", err)
 			}
-			err := s.applyItem(ctx, tx, &b, it, &r)
+			err := s.coded(s.applyItem(ctx, tx, &b, it, &r))
 			if err != nil {
 				if _, rbErr := tx.ExecContext(ctx, `ROLLBACK TO item`); rbErr != nil {
 					return fmt.Errorf("memory: unable to roll back item: %w", rbErr)
 				}
 				r.OK = false
 				r.Code = CodeOf(err)
+				if r.Code == CodeInternal || r.Code == CodeDiskFull || r.Code == CodeHomeReadOnly {
+					s.indexBehind = true // its file may have landed before its index rows failed
+				}
 				r.Message = err.Error()
 				var ce *Error
 				if errors.As(err, &ce) {
@@ -240,7 +260,7 @@ func (s *Store) ApplyBatch(ctx context.Context, b Batch) (BatchResult, error) {
 		return nil
 	})
 	if err != nil {
-		return res, err
+		return res, s.coded(err)
 	}
 	for _, r := range res.Results {
 		if r.OK {

@@ -59,12 +59,14 @@ func (s *Store) remember(ids []string) {
 // shared index, so this process's reconcile sees nothing new; the audit log says what moved.
 // PRAGMA data_version on one held connection makes the idle check nearly free.
 func (s *Store) watchOtherProcesses(ctx context.Context) {
-	conn, err := s.db.Conn(ctx)
-	if err != nil {
-		return
-	}
-	defer conn.Close()
+	var conn *sql.Conn
+	defer func() {
+		if conn != nil {
+			conn.Close()
+		}
+	}()
 	var last int64 = -1
+	var gen int64
 	tick := time.NewTicker(OtherProcessPoll)
 	defer tick.Stop()
 	for {
@@ -72,6 +74,24 @@ func (s *Store) watchOtherProcesses(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-tick.C:
+		}
+		// The index file was replaced (reopenIfIndexReplacedLocked waits for this): let go of
+		// the connection to the old one, keeping its write-ahead log's name alone.
+		if g := s.indexGen.Load(); conn != nil && g != gen {
+			keepWAL(conn)
+			conn.Close()
+			conn, last = nil, -1
+		}
+		if conn == nil {
+			if s.indexMoving.Load() {
+				continue
+			}
+			gen = s.indexGen.Load()
+			c, err := s.db.Conn(ctx)
+			if err != nil {
+				continue
+			}
+			conn = c
 		}
 		var v int64
 		if err := conn.QueryRowContext(ctx, `PRAGMA data_version`).Scan(&v); err != nil {

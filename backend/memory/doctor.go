@@ -106,7 +106,7 @@ func (s *Store) Doctor(ctx context.Context) (DoctorReport, error) {
 	var meta, fts, tri int
 	_ = s.db.QueryRowContext(ctx, `SELECT (SELECT COUNT(*) FROM memory_meta), (SELECT COUNT(*) FROM memory_fts),
 		(SELECT COUNT(*) FROM memory_fts_tri)`).Scan(&meta, &fts, &tri)
-	rep.FTSConsistent = meta == fts && meta == tri
+	rep.FTSConsistent = meta == fts && meta == tri && s.FullTextCheck(ctx) == nil
 	if entries, err := os.ReadDir(filepath.Join(s.root, ".trash")); err == nil {
 		rep.TrashFiles = len(entries)
 	}

@@ -145,9 +145,12 @@ func (s *Store) ScanMemories(ctx context.Context, f Filter, trigram string, fn f
 	}
 	q := `SELECT ` + metaColumnsM + ` FROM memory_meta m WHERE ` + where + ` ORDER BY m.rid`
 	if trigram != "" {
-		q = `SELECT ` + metaColumnsM + ` FROM memory_fts_tri JOIN memory_meta m ON m.rid = memory_fts_tri.rowid
-			WHERE memory_fts_tri MATCH ? AND ` + where + ` ORDER BY m.rid`
-		args = append([]any{QuoteFTS(trigram)}, args...)
+		// The trigram index holds titles, names and short bodies only (lean.go); long bodies are
+		// matched here.
+		long, largs := grepLongBodies(trigram)
+		q = `SELECT ` + metaColumnsM + ` FROM memory_meta m WHERE (m.rid IN (SELECT rowid FROM memory_fts_tri
+			WHERE memory_fts_tri MATCH ?) OR (` + long + `)) AND ` + where + ` ORDER BY m.rid`
+		args = append(append([]any{QuoteFTS(trigram)}, largs...), args...)
 	}
 	rows, err := s.db.QueryContext(ctx, q, args...)
 	if err != nil {

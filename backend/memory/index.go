@@ -4,10 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"engram/backend/text"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 )
 
@@ -85,14 +83,8 @@ func upsertText(ctx context.Context, x execer, m *Memory, st fileStamp) (int64, 
 			return 0, fmt.Errorf("memory: unable to clear trigram row: %w", err)
 		}
 	}
-	aliases := strings.Join(append(append([]string{}, m.Aliases...), m.Tags...), " ")
-	if _, err := x.ExecContext(ctx, `INSERT INTO memory_fts(rowid, title, body, aliases) VALUES(?,?,?,?)`,
-		rid, text.SegmentCJK(m.Title+" "+m.Slug), text.SegmentCJK(m.Body), text.SegmentCJK(aliases)); err != nil {
-		return 0, fmt.Errorf("memory: unable to index text of %s: %w", m.Path, err)
-	}
-	if _, err := x.ExecContext(ctx, `INSERT INTO memory_fts_tri(rowid, text) VALUES(?,?)`,
-		rid, m.Title+"\n"+m.Slug+"\n"+aliases+"\n"+m.Body); err != nil {
-		return 0, fmt.Errorf("memory: unable to index trigrams of %s: %w", m.Path, err)
+	if err := insertFullText(ctx, x, rid, m); err != nil {
+		return 0, err
 	}
 	if m.Scope == ScopeProject && m.Workdir != "" {
 		if _, err := x.ExecContext(ctx, `INSERT INTO projects(key, workdir, first_seen) VALUES(?,?,?)

@@ -112,6 +112,11 @@ func (s *Store) writeFile(rel string, data []byte, dirs map[string]bool, check f
 		return err
 	}
 	s.notePath(rel)
+	if s.opts.WriteFault != nil {
+		if err := s.opts.WriteFault(rel); err != nil {
+			return fmt.Errorf("memory: unable to write %s: %w", rel, err)
+		}
+	}
 	return writeFileAtomic(s.abs(rel), data, dirs, check, create)
 }
 

@@ -131,6 +131,9 @@ func (s *Store) Reconcile(ctx context.Context) (ReconcileReport, error) {
 	var rep ReconcileReport
 	err := s.withLock(func() error {
 		var err error
+		if err := s.reopenIfIndexReplacedLocked(ctx); err != nil {
+			return err
+		}
 		rep, err = s.reconcileLocked(ctx, nil)
 		s.handEdited(rep, nil, err)
 		return err
@@ -146,6 +149,9 @@ func (s *Store) ReconcilePaths(ctx context.Context, rels []string) (ReconcileRep
 	var rep ReconcileReport
 	err := s.withLock(func() error {
 		var err error
+		if err := s.reopenIfIndexReplacedLocked(ctx); err != nil {
+			return err
+		}
 		rep, err = s.reconcileLocked(ctx, rels)
 		s.handEdited(rep, rels, err)
 		return err
@@ -158,8 +164,8 @@ func (s *Store) ReconcilePaths(ctx context.Context, rels []string) (ReconcileRep
 
 // wipeQueries empty the rebuildable tables; history (audit, rejections, runs, usage, access,
 // settings) is never among them.
-var wipeQueries = []string{`DELETE FROM memory_fts`, `DELETE FROM memory_fts_tri`, `DELETE FROM memory_vec`,
-	`DELETE FROM graph_mentions`, `DELETE FROM graph_relations`, `DELETE FROM graph_entities`, `DELETE FROM memory_meta`, `DELETE FROM memory_problems`}
+var wipeQueries = append(append([]string{}, clearFullTextQueries...), `DELETE FROM memory_vec`,
+	`DELETE FROM graph_mentions`, `DELETE FROM graph_relations`, `DELETE FROM graph_entities`, `DELETE FROM memory_meta`, `DELETE FROM memory_problems`)
 
 func (s *Store) reconcileLocked(ctx context.Context, only []string) (ReconcileReport, error) {
 	return s.rebuildLocked(ctx, only, false)

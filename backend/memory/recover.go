@@ -136,6 +136,7 @@ func (s *Store) recoverLocked(ctx context.Context, cause error) error {
 		return err
 	}
 	rec.Rebuilt = rep.Added
+	s.noteIndexFile()
 	data, _ := json.Marshal(rec)
 	if err := s.PutSetting(ctx, recoveryKey, string(data)); err != nil {
 		return err

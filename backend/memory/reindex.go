@@ -29,7 +29,11 @@ func (s *Store) Reindex(ctx context.Context) (ReconcileReport, error) {
 }
 
 func (s *Store) reindexLocked(ctx context.Context) (ReconcileReport, error) {
-	return s.rebuildLocked(ctx, nil, true)
+	rep, err := s.rebuildLocked(ctx, nil, true)
+	if err == nil {
+		s.optimizeIndex(ctx, true) // statistics for the index just built, freed pages returned (lean.go)
+	}
+	return rep, err
 }
 
 // afterReconcile tells subscribers what a reconcile changed.

@@ -306,6 +306,21 @@ ALTER TABLE memory_organize_runs ADD COLUMN scope_filter TEXT NOT NULL DEFAULT '
 	{11, "graph entity names", `
 CREATE INDEX graph_entities_norm ON graph_entities(norm);
 `, false},
+	// A lean index (issue 14): the bodies are stored once, in memory_meta. Both full-text tables
+	// become contentless (they keep only the index; contentless_delete lets a row be replaced or
+	// removed by rowid, in the same transaction as its memory_meta row), and the trigram table
+	// indexes only what substring search earns its size on: titles, slugs, aliases and tags,
+	// and bodies of at most trigramBodyMax characters. Both are rebuilt from the files.
+	{12, "lean full-text index", `
+DROP TABLE memory_fts;
+DROP TABLE memory_fts_tri;
+CREATE VIRTUAL TABLE memory_fts USING fts5(title, body, aliases, content = '', contentless_delete = 1,
+  tokenize = 'porter unicode61 remove_diacritics 2');
+CREATE VIRTUAL TABLE memory_fts_tri USING fts5(text, content = '', contentless_delete = 1, tokenize = 'trigram');
+INSERT INTO memory_fts(memory_fts, rank) VALUES('pgsz', 16000);
+INSERT INTO memory_fts_tri(memory_fts_tri, rank) VALUES('pgsz', 16000);
+DROP INDEX memory_meta_scope;
+`, true},
 }
 
 // SchemaVersion is the newest migration this build knows.

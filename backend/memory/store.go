@@ -25,6 +25,10 @@ type Options struct {
 	// Location is the local time zone for the journal's 04:00 rollover.
 	Location *time.Location
 	Logger   *slog.Logger
+	// WriteFault, when set, runs before each memory file is written and an error it returns
+	// fails that write as the disk would: the fault-injection suite's full disk where no
+	// small file system can be mounted (backend/faults). Nil in every real process.
+	WriteFault func(rel string) error
 
 	// writable reports whether the memory folder takes writes (default homeWritable); tests
 	// replace it because root writes through any mode bits.
@@ -69,6 +73,15 @@ type Store struct {
 	hook       AppliedHook
 	// openDirty is set when the reconcile at open found files changed by hand.
 	openDirty bool
+	// indexBehind is set (mu held) when a batch failed below the codes after it may have
+	// renamed files: the next batch reconciles first (see ApplyBatch).
+	indexBehind bool
+	// openedIndex is the index file the connections opened (see reopenIfIndexReplacedLocked).
+	openedIndex os.FileInfo
+	// indexGen counts index replacements, so the connection watchOtherProcesses holds is let go.
+	indexGen atomic.Int64
+	// indexMoving is set while reopenIfIndexReplacedLocked lets go of every connection.
+	indexMoving atomic.Bool
 
 	subsMu    sync.Mutex
 	subs      map[int]func(Event)
@@ -218,6 +231,9 @@ func (s *Store) settleLocked(ctx context.Context) error {
 		// Files edited while no Engram process ran: the history commits them once attached.
 		s.openDirty = s.openDirty || rep.Added+rep.Updated+rep.Removed > 0
 	}
+	if err == nil {
+		s.noteIndexFile()
+	}
 	return err
 }
 
@@ -269,6 +285,9 @@ func openDB(path string, readOnly bool) (*sql.DB, error) {
 		q.Set("immutable", "1")
 		q.Add("_pragma", "query_only(1)")
 	} else {
+		if err := newIndexPageSize(path); err != nil {
+			return nil, err
+		}
 		q.Add("_pragma", "journal_mode(WAL)")
 		q.Add("_pragma", "synchronous(NORMAL)")
 		q.Set("_txlock", "immediate")
@@ -291,6 +310,7 @@ func (s *Store) Close() error {
 	// Wait for a writer in this process to finish its batch before the index goes away.
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.optimize(context.Background()) // see lean.go
 	err := s.db.Close()
 	if s.flock != nil {
 		if cerr := s.flock.close(); err == nil {

@@ -1,0 +1,249 @@
+package memory
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"unicode"
+
+	"engram/backend/text"
+)
+
+// The lean index (issue 14, migration 12). A body is stored once, in memory_meta; the two
+// full-text tables are contentless (content = '', contentless_delete = 1): they hold only their
+// index, and each row is replaced or removed by rowid in the same transaction as its
+// memory_meta row (upsertText, deleteRowByRID). Because they keep no text, FTS5's own
+// 'rebuild' command cannot refill them; RebuildFullText does, from memory_meta, without
+// reading a file. FullTextCheck runs FTS5's 'integrity-check' on both.
+//
+// The trigram index was 60% of the index and stored every body a third time; substring search
+// earns its size on what is short and name-like — titles, slugs, aliases and tags — and on
+// short bodies (what agents write: a sentence or two). A longer body is found through the word
+// index (whole words, stems, prefixes and CJK bigram phrases, which also match any Chinese
+// substring of two characters or more), and grep reads it directly (ScanMemories).
+
+// trigramBodyMax is the longest body (in bytes) the trigram index holds: a sentence or two,
+// what agents write. Measured on LoCoMo (every turn is short): with no body in the trigram
+// index at all, R@10 stays .867 and MRR moves .662 → .661, and the Chinese/English parity
+// check is unchanged; bodies are what made it 60% of the index.
+const trigramBodyMax = 256
+
+// wordColumns are the word index's three columns for m: CJK runs pre-segmented into
+// overlapping bigrams, since FTS5's tokenizers have no Chinese word breaking.
+func wordColumns(m *Memory) (title, body, aliases string) {
+	names := strings.Join(append(append([]string{}, m.Aliases...), m.Tags...), " ")
+	return text.SegmentCJK(m.Title + " " + m.Slug), text.SegmentCJK(m.Body), text.SegmentCJK(names)
+}
+
+// trigramText is what the trigram index holds for m: title, slug, aliases and tags, and the
+// body when it is short.
+func trigramText(m *Memory) string {
+	names := strings.Join(append(append([]string{}, m.Aliases...), m.Tags...), " ")
+	t := m.Title + "\n" + m.Slug + "\n" + names
+	if len(m.Body) <= trigramBodyMax {
+		t += "\n" + m.Body
+	}
+	return t
+}
+
+// insertFullText writes m's rows of both full-text tables (after any old ones were removed).
+func insertFullText(ctx context.Context, x execer, rid int64, m *Memory) error {
+	title, body, aliases := wordColumns(m)
+	if _, err := x.ExecContext(ctx, `INSERT INTO memory_fts(rowid, title, body, aliases) VALUES(?,?,?,?)`,
+		rid, title, body, aliases); err != nil {
+		return fmt.Errorf("memory: unable to index text of %s: %w", m.Path, err)
+	}
+	if _, err := x.ExecContext(ctx, `INSERT INTO memory_fts_tri(rowid, text) VALUES(?,?)`, rid, trigramText(m)); err != nil {
+		return fmt.Errorf("memory: unable to index trigrams of %s: %w", m.Path, err)
+	}
+	return nil
+}
+
+// clearFullTextQueries empty both full-text tables: 'delete-all' drops a contentless table's
+// index at once, where DELETE would write a tombstone per row.
+var clearFullTextQueries = []string{
+	`INSERT INTO memory_fts(memory_fts) VALUES('delete-all')`,
+	`INSERT INTO memory_fts_tri(memory_fts_tri) VALUES('delete-all')`,
+}
+
+// RebuildFullText refills both full-text tables from memory_meta in one transaction: the
+// contentless tables' stand-in for FTS5's 'rebuild' (after a tokenizer change, or when
+// FullTextCheck finds them damaged). Readers see the old tables until it commits.
+func (s *Store) RebuildFullText(ctx context.Context) error {
+	return s.withLock(func() error {
+		tx, err := s.db.BeginTx(ctx, nil)
+		if err != nil {
+			return fmt.Errorf("memory: unable to begin full-text rebuild: %w", err)
+		}
+		defer tx.Rollback()
+		for _, q := range clearFullTextQueries {
+			if _, err := tx.ExecContext(ctx, q); err != nil {
+				return fmt.Errorf("memory: unable to clear full-text index: %w", err)
+			}
+		}
+		rows, err := tx.QueryContext(ctx, `SELECT `+metaColumns+` FROM memory_meta ORDER BY rid`)
+		if err != nil {
+			return fmt.Errorf("memory: unable to read the index: %w", err)
+		}
+		var all []*Memory
+		var rids []int64
+		for rows.Next() {
+			m, rid, err := scanMemory(rows)
+			if err != nil {
+				rows.Close()
+				return fmt.Errorf("memory: unable to read the index: %w", err)
+			}
+			all, rids = append(all, m), append(rids, rid)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("memory: unable to read the index: %w", err)
+		}
+		for i, m := range all {
+			if err := insertFullText(ctx, tx, rids[i], m); err != nil {
+				return err
+			}
+		}
+		if err := tx.Commit(); err != nil {
+			return fmt.Errorf("memory: unable to commit full-text rebuild: %w", err)
+		}
+		s.optimizeIndex(ctx, true)
+		return nil
+	})
+}
+
+// FullTextCheck runs FTS5's integrity-check on both full-text tables: nil when each index is
+// internally consistent (a contentless table has no content to compare it with).
+func (s *Store) FullTextCheck(ctx context.Context) error {
+	for _, t := range []string{"memory_fts", "memory_fts_tri"} {
+		if _, err := s.db.ExecContext(ctx, `INSERT INTO `+t+`(`+t+`) VALUES('integrity-check')`); err != nil {
+			return fmt.Errorf("memory: full-text index %s is damaged: %w", t, err)
+		}
+	}
+	return nil
+}
+
+// optimize runs at close and (optimizeIndex) after a bulk build: PRAGMA optimize gathers the
+// statistics the query planner lacks (after a build for every table, 0x10002, not only those
+// the connection used), and does nothing when they are current; analysis_limit bounds its
+// sampling so that it costs milliseconds at 100k memories. Best effort: a busy or read-only
+// index skips it.
+func (s *Store) optimize(ctx context.Context) { s.optimizeIndex(ctx, false) }
+
+// optimizeIndex is optimize; after a bulk build (vacuum) it also hands the pages the rebuild
+// freed (the old index's, the merged full-text segments') back to the file system, in an
+// index created with incremental auto-vacuum (newIndexPageSize); an older one keeps them for
+// reuse.
+func (s *Store) optimizeIndex(ctx context.Context, vacuum bool) {
+	if s.db == nil || s.readOnly {
+		return
+	}
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return
+	}
+	defer conn.Close()
+	// At close, the tables this connection used; after a bulk build, every table.
+	pragma := `PRAGMA optimize`
+	if vacuum {
+		pragma = `PRAGMA optimize = 0x10002`
+	}
+	if _, err := conn.ExecContext(ctx, `PRAGMA analysis_limit = 400`); err == nil {
+		_, _ = conn.ExecContext(ctx, pragma)
+	}
+	if vacuum {
+		_, _ = conn.ExecContext(ctx, `PRAGMA incremental_vacuum`)
+	}
+}
+
+// grepLongBodies is the part of ScanMemories' prefilter the trigram index cannot answer: a
+// memory whose body is too long for it qualifies when its body holds lit. SQLite's LIKE folds
+// ASCII case only (the trigram tokenizer folds all), so a literal with other cased letters
+// keeps every long body and leaves the match to the caller.
+func grepLongBodies(lit string) (string, []any) {
+	cond := `octet_length(m.body) > ` + fmt.Sprint(trigramBodyMax)
+	for _, r := range lit {
+		if r > unicode.MaxASCII && unicode.ToLower(r) != unicode.ToUpper(r) {
+			return cond, nil
+		}
+	}
+	return cond + ` AND m.body LIKE ? ESCAPE '\'`, []any{"%" + escapeLike(lit) + "%"}
+}
+
+// TableSize is one table's share of the index file.
+type TableSize struct {
+	Name  string
+	Bytes int64
+}
+
+// TableSizes sums the index's pages per table (its indexes, and a full-text table's shadow
+// tables, counted under it), largest first, from SQLite's dbstat table: what the benchmarks
+// report to show where the index's bytes go.
+func (s *Store) TableSizes(ctx context.Context) ([]TableSize, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT COALESCE(m.tbl_name, d.name), SUM(d.pgsize) FROM dbstat d
+		LEFT JOIN sqlite_master m ON m.name = d.name GROUP BY 1`)
+	if err != nil {
+		return nil, fmt.Errorf("memory: unable to size the tables: %w", err)
+	}
+	defer rows.Close()
+	sums := map[string]int64{}
+	for rows.Next() {
+		var name string
+		var n int64
+		if err := rows.Scan(&name, &n); err != nil {
+			return nil, fmt.Errorf("memory: unable to size the tables: %w", err)
+		}
+		for _, fts := range []string{"memory_fts_tri", "memory_fts"} {
+			if strings.HasPrefix(name, fts+"_") {
+				name = fts
+				break
+			}
+		}
+		sums[name] += n
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("memory: unable to size the tables: %w", err)
+	}
+	out := make([]TableSize, 0, len(sums))
+	for name, n := range sums {
+		out = append(out, TableSize{name, n})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Bytes > out[j].Bytes })
+	return out, nil
+}
+
+// indexPageSize is the page size of a new index. A memory row with its body (typically
+// 0.5–3 KB) leaves a quarter of a 4 KiB page unused on average (measured: 27% of memory_meta
+// on the 50–400-word bench corpus), a few percent of a 16 KiB one.
+const indexPageSize = 16384
+
+// newIndexPageSize gives an index that has no page yet (privateFile created it empty) its page
+// size and incremental auto-vacuum (so that a rebuild can hand back the pages it freed, see
+// optimize), before the connections' journal_mode(WAL) fixes it (the driver applies its pragmas
+// in alphabetical order, so page_size cannot simply be one of them). An existing index keeps
+// its page size.
+func newIndexPageSize(path string) error {
+	if info, err := os.Stat(path); err != nil || info.Size() > 0 {
+		return nil
+	}
+	db, err := sql.Open("sqlite", sqliteURI(path)+"?_pragma=busy_timeout(15000)")
+	if err != nil {
+		return fmt.Errorf("memory: unable to open index: %w", err)
+	}
+	defer db.Close()
+	conn, err := db.Conn(context.Background())
+	if err != nil {
+		return fmt.Errorf("memory: unable to open index %s: %w", path, err)
+	}
+	defer conn.Close()
+	for _, q := range []string{fmt.Sprintf(`PRAGMA page_size = %d`, indexPageSize), `PRAGMA auto_vacuum = INCREMENTAL`,
+		`PRAGMA journal_mode = WAL`} {
+		if _, err := conn.ExecContext(context.Background(), q); err != nil {
+			return fmt.Errorf("memory: unable to prepare index %s: %w", path, err)
+		}
+	}
+	return nil
+}
