@@ -121,6 +121,7 @@ bench: frontend
 	./$(BIN)/engram-bench bench locomo $(BENCH_DATA)
 	ENGRAM_CLI=$(BIN)/engram-bench node frontend/tests/bench/review.mjs
 	CGO_ENABLED=0 $(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)/engram-cli .
+	ENGRAM_CLI=$(BIN)/engram-cli ./$(BIN)/engram-bench bench cli --sizes 10000,100000
 	E2E_DEADLINE_MS=600000 E2E_SCRIPT=frontend/tests/bench/list.mjs ENGRAM_CLI=$(BIN)/engram-cli node frontend/tests/e2e/run.mjs
 	cd frontend && node tests/bench/graph.mjs
 	$(MAKE) --no-print-directory bench-desktop

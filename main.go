@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 	"embed"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -15,10 +16,12 @@ import (
 	"syscall"
 	"time"
 
+	"engram/backend/api"
 	"engram/backend/bridge"
 	"engram/backend/cli"
 	"engram/backend/desktop"
 	"engram/backend/i18n"
+	"engram/backend/memory"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -67,6 +70,9 @@ func run(args []string) int {
 		MCP:   func(ctx context.Context, args []string) int { return runMCP(ctx, newApp(), catalog, lang, args) },
 		Bench: benchVerb,
 		Home:  home,
+		Forward: func(ctx context.Context, method string, params, result any) (bool, error) {
+			return forward(ctx, home, method, params, result)
+		},
 		ReadFile: func(path string) ([]byte, error) {
 			if path == "-" {
 				return io.ReadAll(os.Stdin)
@@ -170,4 +176,24 @@ func envLanguage() string {
 		}
 	}
 	return i18n.DefaultLanguage
+}
+
+// forward runs one read-only api call in the process that watches home (cli.Env.Forward);
+// false when none took it.
+func forward(ctx context.Context, home, method string, params, result any) (bool, error) {
+	res, errJSON, err := memory.ForwardCall(ctx, home, method, params)
+	if err != nil {
+		return false, nil // not run there: the CLI opens the home itself
+	}
+	if errJSON != nil {
+		ae := &api.Error{}
+		if err := json.Unmarshal(errJSON, ae); err != nil {
+			return true, fmt.Errorf("engram: unreadable answer from the running process: %w", err)
+		}
+		return true, ae
+	}
+	if err := json.Unmarshal(res, result); err != nil {
+		return true, fmt.Errorf("engram: unreadable answer from the running process: %w", err)
+	}
+	return true, nil
 }

@@ -8,9 +8,10 @@ import (
 	"io"
 	"os"
 	"runtime/pprof"
+	"strconv"
 )
 
-// Run answers `engram bench store|recall|corpus|extraction|bridge|mcp|hook|graph|locomo`, the command line already read by
+// Run answers `engram bench store|recall|corpus|cli|extraction|bridge|mcp|hook|graph|locomo`, the command line already read by
 // the CLI: figures to stdout (JSON with jsonOut), progress to stderr.
 func Run(ctx context.Context, what string, sizes []int, file string, jsonOut bool, stdout, stderr io.Writer) error {
 	// ENGRAM_BENCH_CPUPROFILE=FILE writes a CPU profile of the run (go tool pprof FILE).
@@ -115,6 +116,25 @@ func Run(ctx context.Context, what string, sizes []int, file string, jsonOut boo
 			return err
 		}
 		PrintHook(stdout, f, jsonOut)
+		return nil
+	case "cli":
+		bin, err := cliBinary()
+		if err != nil {
+			return err
+		}
+		runs := 20
+		if v, err := strconv.Atoi(os.Getenv("ENGRAM_BENCH_CLI_RUNS")); err == nil && v > 0 {
+			runs = v
+		}
+		var figs []CLIFigures
+		for _, n := range sizes {
+			f, err := RunCLI(ctx, n, runs, bin, stderr)
+			if err != nil {
+				return err
+			}
+			figs = append(figs, f)
+		}
+		PrintCLI(stdout, figs, jsonOut)
 		return nil
 	case "mcp":
 		bin, err := os.Executable()

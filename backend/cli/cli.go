@@ -37,6 +37,10 @@ type Env struct {
 	// Home is the home folder, for what must be logged there before (or without) opening
 	// the services: a hook's failures.
 	Home string
+	// Forward runs one read-only api call in the running process that watches the home (the
+	// desktop app, engram serve, engram mcp), after that process made its index current; ok
+	// is false when no such process took it, and the CLI opens the home itself. Nil: never.
+	Forward func(ctx context.Context, method string, params, result any) (ok bool, err error)
 }
 
 type runner struct {
@@ -62,6 +66,14 @@ func Run(ctx context.Context, args []string, env Env) int {
 	if !ok {
 		fmt.Fprintln(env.Stderr, r.t("cli.unknown_command", map[string]any{"Command": cmd}))
 		return 2
+	}
+	if c.forward != nil && env.Forward != nil {
+		// A watching process answers without this one opening the home (no index open, no
+		// vectors loaded): the call costs a round trip on a unix socket.
+		if handled, err := c.forward(ctx, r, rest); handled {
+			return r.exit(err)
+		}
+		r.json = false // the flags are read again below
 	}
 	if c.home {
 		a, closeFn, err := env.Open(ctx)

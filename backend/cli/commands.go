@@ -42,8 +42,8 @@ func (r *runner) mcp(ctx context.Context, args []string) error {
 
 // BenchRequest is one `engram bench` command line, read and checked.
 type BenchRequest struct {
-	What  string // store | recall | corpus | extraction | bridge | mcp | hook | graph | locomo
-	Sizes []int  // store sizes, for store and recall
+	What  string // store | recall | corpus | cli | extraction | bridge | mcp | hook | graph | locomo
+	Sizes []int  // store sizes, for store, recall, corpus, cli, extraction and backup
 	File  string // the LoCoMo file, for locomo
 	JSON  bool
 	// Stdout gets the figures, Stderr the progress.
@@ -72,12 +72,12 @@ func (r *runner) benchRun(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := r.need("bench", "store | recall | corpus | extraction | backup | history | bridge | mcp | hook | graph | locomo FILE", pos, 1); err != nil {
+	if err := r.need("bench", "store | recall | corpus | cli | extraction | backup | history | bridge | mcp | hook | graph | locomo FILE", pos, 1); err != nil {
 		return err
 	}
 	req := BenchRequest{What: pos[0], JSON: r.json, Stdout: r.env.Stdout, Stderr: r.env.Stderr}
 	switch req.What {
-	case "store", "recall", "corpus", "extraction", "backup", "history":
+	case "store", "recall", "corpus", "cli", "extraction", "backup", "history":
 		for _, s := range strings.Split(sizes, ",") {
 			n, err := strconv.Atoi(strings.TrimSpace(s))
 			if err != nil || n <= 0 {
@@ -92,7 +92,7 @@ func (r *runner) benchRun(ctx context.Context, args []string) error {
 		}
 		req.File = pos[1]
 	default:
-		return usageError(fmt.Sprintf("bench %s: use store, recall, corpus, extraction, backup, history, bridge, mcp, hook, graph or locomo", pos[0]))
+		return usageError(fmt.Sprintf("bench %s: use store, recall, corpus, cli, extraction, backup, history, bridge, mcp, hook, graph or locomo", pos[0]))
 	}
 	return r.env.Bench(ctx, req)
 }

@@ -14,6 +14,10 @@ type methodVerb struct {
 	name, method string
 	params       reflect.Type // *P, checked against the table by the tests and by api.Invoke
 	run          func(r *runner, args []string) error
+	// forward, set for read-only verbs whose params need no api (search), hands the call to
+	// the running process that watches the home (Env.Forward) before any home is opened;
+	// handled is false when none took it.
+	forward func(ctx context.Context, r *runner, args []string) (handled bool, err error)
 }
 
 // verb builds a methodVerb. params reads the command line (it may read the api to resolve
@@ -33,12 +37,40 @@ func verb[P, R any](name, method string, params func(r *runner, args []string) (
 		}}
 }
 
+// forwarded is verb whose call may run in the process watching the home (Env.Forward): a
+// search there uses its warm index and the vectors it holds, and ranks as the app does because
+// it is the app. params must not read the api (there is none when the call is forwarded).
+func forwarded[P, R any](name, method string, params func(r *runner, args []string) (P, error), print func(r *runner, res R) error) methodVerb {
+	v := verb(name, method, params, print)
+	v.forward = func(ctx context.Context, r *runner, args []string) (bool, error) {
+		p, err := params(r, args)
+		if err != nil {
+			return true, err
+		}
+		var info api.AppInfo
+		if ok, err := r.env.Forward(ctx, "app.info", api.Empty{}, &info); !ok || err != nil {
+			return false, nil
+		}
+		var res R
+		ok, err := r.env.Forward(ctx, method, &p, &res)
+		if !ok {
+			return false, nil
+		}
+		if err != nil {
+			return true, err
+		}
+		r.lang = info.Language
+		return true, print(r, res)
+	}
+	return v
+}
+
 // methodVerbs are the verbs that are one api method each, in the order help lists them.
 var methodVerbs = []methodVerb{
 	verb("write", "memory.write", writeParams, printDone("cli.written")),
 	verb("show", "memory.read", refParams("show"), printShow),
 	verb("list", "memory.list", listParams, printList),
-	verb("search", "memory.search", searchParams, printSearch),
+	forwarded("search", "memory.search", searchParams, printSearch),
 	verb("accept", "memory.accept", refParams("accept"), printDone("cli.accepted")),
 	verb("reject", "memory.reject", rejectParams, printDone("cli.rejected")),
 	verb("delete", "memory.delete", refParams("delete"), printDone("cli.deleted")),
@@ -59,6 +91,8 @@ type command struct {
 	// home: the services are opened on the home before run.
 	home bool
 	run  func(r *runner, ctx context.Context, args []string) error
+	// forward tries the call in the process watching the home first (methodVerb.forward).
+	forward func(ctx context.Context, r *runner, args []string) (handled bool, err error)
 }
 
 // commands is the one table of the verbs that are not one method.
@@ -93,7 +127,7 @@ var commands = []command{
 func lookup(name string) (c command, ok bool) {
 	for _, v := range methodVerbs {
 		if v.name == name {
-			return command{name: name, home: true, run: func(r *runner, _ context.Context, args []string) error {
+			return command{name: name, home: true, forward: v.forward, run: func(r *runner, _ context.Context, args []string) error {
 				return v.run(r, args)
 			}}, true
 		}

@@ -8,6 +8,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"sync"
 	"text/template"
 
 	"github.com/BurntSushi/toml"
@@ -21,35 +22,88 @@ var Languages = []string{"en", "zh-CN"}
 // DefaultLanguage is used when nothing better is known.
 const DefaultLanguage = "en"
 
-// Catalog holds every locale's messages.
+// Catalog holds every locale's messages. Each language's file is read and parsed the first
+// time something asks for it: a CLI call prints in one language (often nothing translated at
+// all: `engram version`), and parsing both catalogs up front cost every process ~15 ms.
 type Catalog struct {
+	fsys   fs.FS
+	mu     sync.RWMutex // parsing writes the bundle; translating reads it
 	bundle *goi18n.Bundle
-	flat   map[string]map[string]string // lang → key → template
+	parsed map[string]error             // languages parsed into bundle (nil error: ok)
+	flat   map[string]map[string]string // lang → key → template, built on first use
 }
 
-// Load reads <lang>.toml for each language from fsys.
+// Load prepares the catalog of <lang>.toml for each language of fsys. Every file is checked to
+// exist now; the parse waits for first use (T, Has, Messages, Keys), and Check parses all.
 func Load(fsys fs.FS) (*Catalog, error) {
 	b := goi18n.NewBundle(language.English)
 	b.RegisterUnmarshalFunc("toml", toml.Unmarshal)
-	c := &Catalog{bundle: b, flat: map[string]map[string]string{}}
+	c := &Catalog{fsys: fsys, bundle: b, parsed: map[string]error{}, flat: map[string]map[string]string{}}
 	for _, lang := range Languages {
-		name := lang + ".toml"
-		data, err := fs.ReadFile(fsys, name)
-		if err != nil {
-			return nil, fmt.Errorf("i18n: unable to read %s: %w", name, err)
+		if _, err := fs.Stat(fsys, lang+".toml"); err != nil {
+			return nil, fmt.Errorf("i18n: unable to read %s.toml: %w", lang, err)
 		}
-		if _, err := b.ParseMessageFileBytes(data, path.Base(name)); err != nil {
-			return nil, fmt.Errorf("i18n: unable to parse %s: %w", name, err)
-		}
-		var raw map[string]any
-		if err := toml.Unmarshal(data, &raw); err != nil {
-			return nil, fmt.Errorf("i18n: unable to parse %s: %w", name, err)
-		}
-		flat := map[string]string{}
-		flatten("", raw, flat)
-		c.flat[lang] = flat
 	}
 	return c, nil
+}
+
+// Check parses every language now (tests, and processes that will serve the UI anyway).
+func (c *Catalog) Check() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, lang := range Languages {
+		if err := c.parseLocked(lang); err != nil {
+			return err
+		}
+		if _, err := c.flatLocked(lang); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// parseLocked adds lang's messages to the bundle once.
+func (c *Catalog) parseLocked(lang string) error {
+	if err, done := c.parsed[lang]; done {
+		return err
+	}
+	name := lang + ".toml"
+	data, err := fs.ReadFile(c.fsys, name)
+	if err != nil {
+		err = fmt.Errorf("i18n: unable to read %s: %w", name, err)
+	} else if _, perr := c.bundle.ParseMessageFileBytes(data, path.Base(name)); perr != nil {
+		err = fmt.Errorf("i18n: unable to parse %s: %w", name, perr)
+	}
+	c.parsed[lang] = err
+	return err
+}
+
+// flatLocked is lang's key → template map, built once.
+func (c *Catalog) flatLocked(lang string) (map[string]string, error) {
+	if m, ok := c.flat[lang]; ok {
+		return m, nil
+	}
+	name := lang + ".toml"
+	data, err := fs.ReadFile(c.fsys, name)
+	if err != nil {
+		return nil, fmt.Errorf("i18n: unable to read %s: %w", name, err)
+	}
+	var raw map[string]any
+	if err := toml.Unmarshal(data, &raw); err != nil {
+		return nil, fmt.Errorf("i18n: unable to parse %s: %w", name, err)
+	}
+	flat := map[string]string{}
+	flatten("", raw, flat)
+	c.flat[lang] = flat
+	return flat, nil
+}
+
+// flatOf is flatLocked taking the lock; a catalog that fails to parse reads as empty.
+func (c *Catalog) flatOf(lang string) map[string]string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	m, _ := c.flatLocked(lang)
+	return m
 }
 
 func flatten(prefix string, v any, out map[string]string) {
@@ -82,7 +136,20 @@ func Normalize(lang string) string {
 // T translates key into lang with args filling {{.Name}} placeholders. A missing key falls
 // back to English, then to the key itself, so nothing is ever blank.
 func (c *Catalog) T(lang, key string, args map[string]any) string {
-	loc := goi18n.NewLocalizer(c.bundle, Normalize(lang), DefaultLanguage)
+	lang = Normalize(lang)
+	c.mu.RLock()
+	_, okLang := c.parsed[lang]
+	_, okDef := c.parsed[DefaultLanguage]
+	if !okLang || !okDef {
+		c.mu.RUnlock()
+		c.mu.Lock()
+		_ = c.parseLocked(DefaultLanguage)
+		_ = c.parseLocked(lang)
+		c.mu.Unlock()
+		c.mu.RLock()
+	}
+	defer c.mu.RUnlock()
+	loc := goi18n.NewLocalizer(c.bundle, lang, DefaultLanguage)
 	// {{n .Count "count.memories"}} renders a number with its noun in the language's plural
 	// form ("1 memory", "2 memories"; "2 条记忆"), so a message holding several counts needs
 	// no plural forms of its own.
@@ -102,13 +169,13 @@ func (c *Catalog) T(lang, key string, args map[string]any) string {
 
 // Has reports whether key exists in the English catalog.
 func (c *Catalog) Has(key string) bool {
-	_, ok := c.flat[DefaultLanguage][key]
+	_, ok := c.flatOf(DefaultLanguage)[key]
 	return ok
 }
 
 // Messages returns the flat key → template map of one language (for the UI and tests).
 func (c *Catalog) Messages(lang string) map[string]string {
-	src := c.flat[Normalize(lang)]
+	src := c.flatOf(Normalize(lang))
 	out := make(map[string]string, len(src))
 	for k, v := range src {
 		out[k] = v
@@ -118,7 +185,7 @@ func (c *Catalog) Messages(lang string) map[string]string {
 
 // Keys returns the sorted keys of one language.
 func (c *Catalog) Keys(lang string) []string {
-	m := c.flat[Normalize(lang)]
+	m := c.flatOf(Normalize(lang))
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)

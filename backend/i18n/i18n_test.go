@@ -15,7 +15,34 @@ func load(t *testing.T) *Catalog {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := c.Check(); err != nil { // Load parses lazily: every catalog must parse
+		t.Fatal(err)
+	}
 	return c
+}
+
+// Load parses nothing until a language is asked for, and then only that language (and
+// English, the fallback): a CLI call pays for one catalog at most.
+func TestLoadIsLazy(t *testing.T) {
+	c, err := Load(os.DirFS("../../locales"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.parsed) != 0 || len(c.flat) != 0 {
+		t.Fatalf("Load parsed %d catalogs", len(c.parsed)+len(c.flat))
+	}
+	if got := c.T("en", "cli.usage", nil); got == "cli.usage" || got == "" {
+		t.Fatalf("T: %q", got)
+	}
+	if _, zh := c.parsed["zh-CN"]; zh || len(c.parsed) != 1 {
+		t.Fatalf("an English message parsed %v", c.parsed)
+	}
+	if got := c.T("zh-CN", "cli.usage", nil); got == c.T("en", "cli.usage", nil) {
+		t.Fatal("the Chinese catalog was not loaded on demand")
+	}
+	if _, err := Load(os.DirFS(t.TempDir())); err == nil {
+		t.Fatal("Load of a folder without catalogs must fail")
+	}
 }
 
 var placeholderRE = regexp.MustCompile(`\{\{\s*(?:n\s+)?\.([A-Za-z0-9_]+)[^}]*\}\}`)

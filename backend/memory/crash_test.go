@@ -25,6 +25,9 @@ func runChild(role string) int {
 	if role == "kv-writer" {
 		return runKVChild(home, prefix)
 	}
+	if role == "watcher" {
+		return runWatcherChild(home)
+	}
 	ctx := context.Background()
 	s, err := Open(ctx, home, Options{Logger: quietLogger})
 	if err != nil {

@@ -1,8 +1,9 @@
 package memory
 
 import (
-	"regexp"
 	"strings"
+
+	"engram/backend/text"
 )
 
 // Journal entry authors, as DailyEntry.AuthorKind says who wrote an entry.
@@ -33,7 +34,7 @@ type DailyEntry struct {
 	Text       string `json:"text"`
 }
 
-var dailyHeadRE = regexp.MustCompile(`^## (\d{2}:\d{2}) · (.+)$`)
+var dailyHeadRE = text.Lazy(`^## (\d{2}:\d{2}) · (.+)$`)
 
 // reservedAuthor reports whether who would read as an actor rather than an agent's name.
 func reservedAuthor(who string) bool {

@@ -1,7 +1,7 @@
 package memory
 
 import (
-	"regexp"
+	"engram/backend/text"
 )
 
 // The secret guard refuses writes that would put credentials into plain Markdown that every
@@ -23,7 +23,7 @@ import (
 // documented examples or placeholders pass.
 type secretRule struct {
 	kind     string
-	re       *regexp.Regexp
+	re       *text.Regexp
 	valid    func(text string, m []int) bool
 	keywords []string
 	whole    bool
@@ -31,11 +31,11 @@ type secretRule struct {
 }
 
 func rule(kind, re string, keywords ...string) secretRule {
-	return secretRule{kind: kind, re: regexp.MustCompile(re), keywords: keywords}
+	return secretRule{kind: kind, re: text.Lazy(re), keywords: keywords}
 }
 
 func judged(kind, re string, valid func(string, []int) bool, keywords ...string) secretRule {
-	return secretRule{kind: kind, re: regexp.MustCompile(re), valid: valid, keywords: keywords}
+	return secretRule{kind: kind, re: text.Lazy(re), valid: valid, keywords: keywords}
 }
 
 func whole(r secretRule) secretRule { r.whole = true; return r }

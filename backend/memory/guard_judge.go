@@ -3,14 +3,15 @@ package memory
 import (
 	"encoding/base64"
 	"math"
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"engram/backend/text"
 )
 
 // credentialNameRE is what makes `name: value` an assignment worth judging.
-var credentialNameRE = regexp.MustCompile(`(?i)password|passwd|passphrase|secret|token|api[_.-]?key|apikey|access[_.-]?key|private[_.-]?key|credentials?|密码|口令|密钥|令牌`)
+var credentialNameRE = text.Lazy(`(?i)password|passwd|passphrase|secret|token|api[_.-]?key|apikey|access[_.-]?key|private[_.-]?key|credentials?|密码|口令|密钥|令牌`)
 
 // findAssignments finds `name: value`, `name = "value"`, `"name": "value"`, `name := value`
 // and `name => value` where name mentions a password or a credential. Each match is
@@ -107,20 +108,20 @@ func findURLPasswords(text string) [][]int {
 }
 
 var (
-	passwordNameRE = regexp.MustCompile(`(?i)password|passwd|passphrase|密码|口令`)
-	strongNameRE   = regexp.MustCompile(`(?i)api[_.-]?key|apikey|access[_.-]?key|private[_.-]?key|client[_.-]?secret|secret[_.-]?key|credentials?|密钥`)
+	passwordNameRE = text.Lazy(`(?i)password|passwd|passphrase|密码|口令`)
+	strongNameRE   = text.Lazy(`(?i)api[_.-]?key|apikey|access[_.-]?key|private[_.-]?key|client[_.-]?secret|secret[_.-]?key|credentials?|密钥`)
 	// names that hold something about a credential, not the credential itself.
-	metaNameRE = regexp.MustCompile(`(?i)(?:file|path|dir|url|uri|endpoint|env|var|name|length|len|min|max|policy|field|type|mode|hint|prompt|label|rules?|expiry|expires|ttl|count|header|param|reset|id|hash|store|manager|helper|source|secrets|tokens|keys|passwords)$|^(?:max|min)[_.-]|tokeni[sz]er|public|csrf|xsrf`)
+	metaNameRE = text.Lazy(`(?i)(?:file|path|dir|url|uri|endpoint|env|var|name|length|len|min|max|policy|field|type|mode|hint|prompt|label|rules?|expiry|expires|ttl|count|header|param|reset|id|hash|store|manager|helper|source|secrets|tokens|keys|passwords)$|^(?:max|min)[_.-]|tokeni[sz]er|public|csrf|xsrf`)
 	// weakWordRE finds "secret" or "token" as a word of a name: snake, kebab, dotted or camel
 	// case, or anywhere in an all-caps name (PGTOKEN); "jsonwebtoken" does not count.
-	weakWordRE    = regexp.MustCompile(`(?:^|[_.-])(?i:secret|token)|[A-Za-z0-9](?:Secret|Token)|^[A-Z0-9_.-]*(?:SECRET|TOKEN)[A-Z0-9_.-]*$`)
-	placeholderRE = regexp.MustCompile(`(?i)^(?:![a-z]+|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|<[^>]*>|\{[^}]*\}|\{\{.*\}\}|%\(?[a-z_]*\)?s|\*+|x+|\.+|-+|null|none|nil|undefined|true|false|changeme|change[_-]?me|password|secret|redacted|\[redacted\]|hidden|your[_-].*|example.*|.*example|dummy.*|fake.*|placeholder.*|todo|tbd|\?+)$`)
-	codeValueRE   = regexp.MustCompile("[A-Za-z_][A-Za-z0-9_]*[(\\[]|^[A-Za-z_]+(?:\\.[A-Za-z_]+)+$|^(?:https?://|/|~/|\\./|\\.\\./|file:|`)")
-	curlRE        = regexp.MustCompile(`\bcurl\b`)
-	urlPasswordRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]{0,20}://[^\s:/@?#]*:([^\s/@?#]+)@[A-Za-z0-9.\[\]-]+`)
-	redactedRE    = regexp.MustCompile(`(?i)redacted|\.\.\.|…`)
-	jwtRE         = regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}`)
-	awsContextRE  = regexp.MustCompile(`(?i)aws|amazon|secret.?access|akia|asia|\bs3\b|\biam\b`)
+	weakWordRE    = text.Lazy(`(?:^|[_.-])(?i:secret|token)|[A-Za-z0-9](?:Secret|Token)|^[A-Z0-9_.-]*(?:SECRET|TOKEN)[A-Z0-9_.-]*$`)
+	placeholderRE = text.Lazy(`(?i)^(?:![a-z]+|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|<[^>]*>|\{[^}]*\}|\{\{.*\}\}|%\(?[a-z_]*\)?s|\*+|x+|\.+|-+|null|none|nil|undefined|true|false|changeme|change[_-]?me|password|secret|redacted|\[redacted\]|hidden|your[_-].*|example.*|.*example|dummy.*|fake.*|placeholder.*|todo|tbd|\?+)$`)
+	codeValueRE   = text.Lazy("[A-Za-z_][A-Za-z0-9_]*[(\\[]|^[A-Za-z_]+(?:\\.[A-Za-z_]+)+$|^(?:https?://|/|~/|\\./|\\.\\./|file:|`)")
+	curlRE        = text.Lazy(`\bcurl\b`)
+	urlPasswordRE = text.Lazy(`^[A-Za-z][A-Za-z0-9+.-]{0,20}://[^\s:/@?#]*:([^\s/@?#]+)@[A-Za-z0-9.\[\]-]+`)
+	redactedRE    = text.Lazy(`(?i)redacted|\.\.\.|…`)
+	jwtRE         = text.Lazy(`\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}`)
+	awsContextRE  = text.Lazy(`(?i)aws|amazon|secret.?access|akia|asia|\bs3\b|\biam\b`)
 )
 
 // notExample lets AWS's documented example credentials through.

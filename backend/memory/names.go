@@ -4,18 +4,19 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"engram/backend/text"
 )
 
 var (
-	slugRE  = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{1,62}[a-z0-9]$`)
-	agentRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,62}$`)
-	dateRE  = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
-	keyRE   = regexp.MustCompile(`^[0-9a-f]{16}$`)
+	slugRE  = text.Lazy(`^[a-z0-9][a-z0-9-]{1,62}[a-z0-9]$`)
+	agentRE = text.Lazy(`^[a-z0-9][a-z0-9._-]{0,62}$`)
+	dateRE  = text.Lazy(`^\d{4}-\d{2}-\d{2}$`)
+	keyRE   = text.Lazy(`^[0-9a-f]{16}$`)
 	// archiveDirRE is a year, with -N when the same path was archived again that year.
-	archiveDirRE = regexp.MustCompile(`^\d{4}(-\d+)?$`)
+	archiveDirRE = text.Lazy(`^\d{4}(-\d+)?$`)
 )
 
 // ValidSlug reports whether s follows the slug rule of DESIGN §2.

@@ -103,9 +103,12 @@ func (s *Store) walk() ([]diskFile, []string, error) {
 	return files, temps, nil
 }
 
+// indexedFiles lists what the index knows of each file, sorted by path like walk. The table is
+// read in its own (rowid) order and sorted here: ORDER BY path walks the path index and looks
+// every row up in the table, twice the time of a cold CLI's open at 10k memories.
 func (s *Store) indexedFiles(ctx context.Context) ([]indexedFile, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT path, mtime, size, ctime, ino, version, 0 FROM memory_meta
-		UNION ALL SELECT path, mtime, size, ctime, ino, '', 1 FROM memory_problems ORDER BY 1`)
+		UNION ALL SELECT path, mtime, size, ctime, ino, '', 1 FROM memory_problems`)
 	if err != nil {
 		return nil, fmt.Errorf("memory: unable to list index: %w", err)
 	}
@@ -118,6 +121,7 @@ func (s *Store) indexedFiles(ctx context.Context) ([]indexedFile, error) {
 		}
 		out = append(out, f)
 	}
+	sort.Slice(out, func(i, j int) bool { return out[i].rel < out[j].rel })
 	return out, rows.Err()
 }
 
@@ -178,7 +182,7 @@ func (s *Store) rebuildLocked(ctx context.Context, only []string, wipe bool) (Re
 	if only == nil {
 		var temps []string
 		progress("walk", 0, 0)
-		if disk, temps, err = s.walk(); err != nil {
+		if disk, temps, err = s.scan(); err != nil {
 			return rep, err
 		}
 		// A read-only home is rebuilt without the lock (into a throwaway index): its temp

@@ -1,8 +1,9 @@
 package memory
 
 import (
-	"regexp"
 	"strings"
+
+	"engram/backend/text"
 )
 
 // Kinds of risky text, shown to the person beside the flagged memory.
@@ -22,7 +23,7 @@ type Risk struct {
 
 type riskyPattern struct {
 	kind string
-	re   *regexp.Regexp
+	re   *text.Regexp
 	// need lists literals of which the pattern cannot match without one, in the text as
 	// foldForRisk leaves it: the regular expressions (case-folding, backtracking) ran on every
 	// memory of a reindex and were a third of its time; most texts contain none of these.
@@ -33,24 +34,24 @@ type riskyPattern struct {
 // Chinese); such memories are kept but forced unreviewed so a person looks at them before
 // they are trusted, and no bulk action may accept them (see opAccept).
 var riskyPatterns = []riskyPattern{
-	{RiskOverride, regexp.MustCompile(`(?i)\b(?:ignore|disregard|forget|override)\b.{0,30}\b(?:previous|prior|above|earlier|all|any|your)\b.{0,20}\b(?:instructions?|rules?|prompts?|guidelines?|directions?)`),
+	{RiskOverride, text.Lazy(`(?i)\b(?:ignore|disregard|forget|override)\b.{0,30}\b(?:previous|prior|above|earlier|all|any|your)\b.{0,20}\b(?:instructions?|rules?|prompts?|guidelines?|directions?)`),
 		[]string{"ignore", "disregard", "forget", "override"}},
-	{RiskOverride, regexp.MustCompile(`(?i)\bdisregard\b.{0,20}\b(?:everything|anything|the above|what (?:you were|was) told)\b`), []string{"disregard"}},
-	{RiskDirective, regexp.MustCompile(`(?i)\byou (?:must|should|will|are to|have to) (?:now|from now on|henceforth|always)\b`),
+	{RiskOverride, text.Lazy(`(?i)\bdisregard\b.{0,20}\b(?:everything|anything|the above|what (?:you were|was) told)\b`), []string{"disregard"}},
+	{RiskDirective, text.Lazy(`(?i)\byou (?:must|should|will|are to|have to) (?:now|from now on|henceforth|always)\b`),
 		[]string{"you must", "you should", "you will", "you are to", "you have to"}},
-	{RiskDirective, regexp.MustCompile(`(?i)\bfrom now on,? you (?:must|will|are|should)\b`), []string{"from now on"}},
-	{RiskDirective, regexp.MustCompile(`(?i)\b(?:new|updated|real) instructions?\s*:`), []string{"instruction"}},
-	{RiskSystem, regexp.MustCompile(`(?i)\b(?:system prompt|developer message|jailbreak)\b`), []string{"system prompt", "developer message", "jailbreak"}},
-	{RiskCommand, regexp.MustCompile(`(?i)\b(?:always|must)\b.{0,40}\b(?:run|execute)\b.{0,40}(?:rm -rf|curl [^|]*\|\s*(?:ba)?sh|sudo )`),
+	{RiskDirective, text.Lazy(`(?i)\bfrom now on,? you (?:must|will|are|should)\b`), []string{"from now on"}},
+	{RiskDirective, text.Lazy(`(?i)\b(?:new|updated|real) instructions?\s*:`), []string{"instruction"}},
+	{RiskSystem, text.Lazy(`(?i)\b(?:system prompt|developer message|jailbreak)\b`), []string{"system prompt", "developer message", "jailbreak"}},
+	{RiskCommand, text.Lazy(`(?i)\b(?:always|must)\b.{0,40}\b(?:run|execute)\b.{0,40}(?:rm -rf|curl [^|]*\|\s*(?:ba)?sh|sudo )`),
 		[]string{"rm -rf", "curl ", "sudo "}},
-	{RiskCommand, regexp.MustCompile(`(?i)(?:rm\s+-rf\s+[/~]|curl\s+[^|\n]*\|\s*(?:ba)?sh|wget\s+[^|\n]*\|\s*(?:ba)?sh)`), []string{"-rf", "curl", "wget"}},
-	{RiskOverride, regexp.MustCompile(`(?:忽略|无视|忘记|忘掉|不要理会|别管).{0,10}(?:之前|以上|上面|前面|先前|所有|全部).{0,10}(?:指令|指示|规则|提示|要求|设定)`),
+	{RiskCommand, text.Lazy(`(?i)(?:rm\s+-rf\s+[/~]|curl\s+[^|\n]*\|\s*(?:ba)?sh|wget\s+[^|\n]*\|\s*(?:ba)?sh)`), []string{"-rf", "curl", "wget"}},
+	{RiskOverride, text.Lazy(`(?:忽略|无视|忘记|忘掉|不要理会|别管).{0,10}(?:之前|以上|上面|前面|先前|所有|全部).{0,10}(?:指令|指示|规则|提示|要求|设定)`),
 		[]string{"忽略", "无视", "忘记", "忘掉", "不要理会", "别管"}},
-	{RiskOverride, regexp.MustCompile(`(?:无视|忽略|忘掉|忘记)(?:以上|上面|之前|前面|先前)`), []string{"无视", "忽略", "忘掉", "忘记"}},
-	{RiskDirective, regexp.MustCompile(`你(?:现在|从现在起|从现在开始|今后|以后)(?:必须|一定要|只能|要始终)`), []string{"必须", "一定要", "只能", "要始终"}},
-	{RiskDirective, regexp.MustCompile(`从现在(?:开始|起)[，,]?\s*你(?:必须|只能|要|将)`), []string{"从现在"}},
-	{RiskDirective, regexp.MustCompile(`新的?指令[:：]`), []string{"指令"}},
-	{RiskSystem, regexp.MustCompile(`系统提示词|系统提示|越狱模式`), []string{"系统提示", "越狱模式"}},
+	{RiskOverride, text.Lazy(`(?:无视|忽略|忘掉|忘记)(?:以上|上面|之前|前面|先前)`), []string{"无视", "忽略", "忘掉", "忘记"}},
+	{RiskDirective, text.Lazy(`你(?:现在|从现在起|从现在开始|今后|以后)(?:必须|一定要|只能|要始终)`), []string{"必须", "一定要", "只能", "要始终"}},
+	{RiskDirective, text.Lazy(`从现在(?:开始|起)[，,]?\s*你(?:必须|只能|要|将)`), []string{"从现在"}},
+	{RiskDirective, text.Lazy(`新的?指令[:：]`), []string{"指令"}},
+	{RiskSystem, text.Lazy(`系统提示词|系统提示|越狱模式`), []string{"系统提示", "越狱模式"}},
 }
 
 // foldForRisk folds s the way the patterns' (?i) does as far as their literals go: ASCII

@@ -106,7 +106,27 @@ type Store struct {
 	reconcileFault func() error
 	// sampledDay is the sampleMark of the last storage sample this process recorded.
 	sampledDay atomic.Value
+	// watcherFresh is set at open when a watching process vouched for the index (fresh.go),
+	// so the open skips its scan; settled says how the open brought the index in line.
+	watcherFresh bool
+	settled      string
+	// calls answers api calls forwarded by CLI processes while this process owns the watcher
+	// (fresh_calls.go); callAllow lists the methods it takes.
+	callMu    sync.Mutex
+	calls     CallHandler
+	callAllow map[string]bool
 }
+
+// How Open brought the index in line with the files (Store.Settled).
+const (
+	SettledWatcher = "watcher" // a live watching process vouched for it: no scan
+	SettledScan    = "scan"    // a full reconcile of every file's stamp
+	SettledReindex = "reindex" // rebuilt (fresh, migrated or flagged index)
+)
+
+// Settled says how Open brought the index in line with the files: tests and the bench tell the
+// watcher's answer from a scan with it.
+func (s *Store) Settled() string { return s.settled }
 
 // Open opens (creating when needed) the store under home: files in home/memory and the index
 // in home/memory/index.sqlite3. A fresh, migrated or flagged index is rebuilt from the files;
@@ -151,6 +171,8 @@ func Open(ctx context.Context, home string, opts Options) (*Store, error) {
 		return nil, err
 	}
 	s := &Store{home: home, root: root, opts: opts, log: opts.Logger, flock: lk, subs: map[int]func(Event){}}
+	// Asked before taking the lock: the watcher's own reconcile needs it to answer.
+	s.watcherFresh = s.askWatcher(ctx)
 	// The reconcile at open also sweeps .tmp-* files a crash left (removeTempsLocked).
 	if err := s.withLock(func() error { return s.openIndexLocked(ctx) }); err != nil {
 		if s.db != nil {
@@ -193,9 +215,17 @@ func (s *Store) settleLocked(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if needs {
+	switch {
+	case needs:
+		s.settled = SettledReindex
 		_, err = s.reindexLocked(ctx)
-	} else {
+	case s.watcherFresh:
+		// A watching process reconciled everything up to our question: nothing to scan (it
+		// marked its own history dirty for what it found). Asked once: a repair
+		// (recoverLocked) settles again and scans.
+		s.settled, s.watcherFresh = SettledWatcher, false
+	default:
+		s.settled = SettledScan
 		var rep ReconcileReport
 		rep, err = s.reconcileLocked(ctx, nil)
 		// Files edited while no Engram process ran: the history commits them once attached.

@@ -35,6 +35,9 @@ func (s *Store) Watch(ctx context.Context, ready chan<- struct{}) error {
 		return fmt.Errorf("memory: unable to start watcher: %w", err)
 	}
 	defer w.Close()
+	// blind is set once a folder could not be watched: changes there would go unseen, so this
+	// process must not answer for the index's freshness (see fresh.go).
+	blind := false
 	addTree := func(dir string) {
 		_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 			if err != nil || !d.IsDir() {
@@ -44,6 +47,7 @@ func (s *Store) Watch(ctx context.Context, ready chan<- struct{}) error {
 				return filepath.SkipDir
 			}
 			if err := w.Add(p); err != nil {
+				blind = true
 				s.log.Warn("memory: unable to watch", "dir", p, "err", err)
 			}
 			return nil
@@ -52,19 +56,79 @@ func (s *Store) Watch(ctx context.Context, ready chan<- struct{}) error {
 	addTree(s.root)
 	s.noteSeq(ctx) // from here on, audit rows we did not write come from another process
 	go s.watchOtherProcesses(ctx)
-	if ready != nil {
-		close(ready)
-	}
+	// Changes made between the reconcile at open and the watches above were seen by neither:
+	// the first round is a full reconcile (below, before ready), and this process answers for
+	// the index's freshness only after it.
 	pending := map[string]bool{}
 	kvTouched := map[string]bool{}
-	full := false
+	full := true
 	retry := WatchDebounce
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
+	v := s.claimVouch()
+	defer func() {
+		if v != nil {
+			v.close()
+		}
+	}()
+	var asks chan chan bool
+	if v != nil {
+		asks = v.asks
+	}
+	elect := time.NewTicker(watchElectTick)
+	defer elect.Stop()
+	// flush reconciles what the events named; it reports whether the index is now current.
+	flush := func() bool {
+		s.announceKV(kvTouched)
+		kvTouched = map[string]bool{}
+		var err error
+		if s.reconcileFault != nil {
+			err = s.reconcileFault()
+		}
+		if err != nil {
+		} else if full {
+			_, err = s.Reconcile(ctx)
+		} else if len(pending) > 0 {
+			rels := make([]string, 0, len(pending))
+			for r := range pending {
+				rels = append(rels, r)
+			}
+			_, err = s.ReconcilePaths(ctx, rels)
+		}
+		if err != nil && ctx.Err() == nil {
+			// The index may be locked by another process (busy past its timeout) or the
+			// disk briefly full: keep what is pending and try again, backing off, so the
+			// edit is indexed once the obstacle goes.
+			s.log.Warn("memory: reconcile after change failed; retrying", "err", err, "in", retry)
+			timer.Reset(retry)
+			retry = min(retry*2, WatchRetryMax)
+			return false
+		}
+		retry = WatchDebounce
+		pending, full = map[string]bool{}, false
+		return err == nil
+	}
+	// The first round runs before ready: a change made after ready is then seen by its own
+	// event (a reconcile of that path), as it always was.
+	flush()
+	if ready != nil {
+		close(ready)
+	}
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
+		case <-elect.C:
+			// The owner stopped (or was killed): a watcher still running takes over.
+			if v == nil && !blind {
+				if v = s.claimVouch(); v != nil {
+					asks = v.asks
+					full = true // events before this process owned the answer were not flushed for it
+					timer.Reset(0)
+				}
+			}
+		case reply := <-asks:
+			v.ask(reply)
 		case ev, ok := <-w.Events:
 			if !ok {
 				return nil
@@ -74,6 +138,17 @@ func (s *Store) Watch(ctx context.Context, ready chan<- struct{}) error {
 				continue
 			}
 			rel = filepath.ToSlash(rel)
+			if rel == watchSyncName {
+				// Our own touch came back: everything queued before it is pending now.
+				if v != nil && v.inflight {
+					timer.Stop()
+					v.synced(flush() && !blind)
+				}
+				continue
+			}
+			if isWatchFile(rel) {
+				continue
+			}
 			base := filepath.Base(rel)
 			if strings.HasPrefix(base, ".tmp-") || strings.HasPrefix(base, "index.sqlite3") || base == ".lock" {
 				continue
@@ -103,37 +178,14 @@ func (s *Store) Watch(ctx context.Context, ready chan<- struct{}) error {
 			if errors.Is(err, fsnotify.ErrEventOverflow) {
 				full = true
 				timer.Reset(WatchDebounce)
+				if v != nil && v.inflight {
+					v.touch() // the touch's own event may be among those lost
+				}
 				continue
 			}
 			s.log.Warn("memory: watcher error", "err", err)
 		case <-timer.C:
-			s.announceKV(kvTouched)
-			kvTouched = map[string]bool{}
-			var err error
-			if s.reconcileFault != nil {
-				err = s.reconcileFault()
-			}
-			if err != nil {
-			} else if full {
-				_, err = s.Reconcile(ctx)
-			} else if len(pending) > 0 {
-				rels := make([]string, 0, len(pending))
-				for r := range pending {
-					rels = append(rels, r)
-				}
-				_, err = s.ReconcilePaths(ctx, rels)
-			}
-			if err != nil && ctx.Err() == nil {
-				// The index may be locked by another process (busy past its timeout) or the
-				// disk briefly full: keep what is pending and try again, backing off, so the
-				// edit is indexed once the obstacle goes.
-				s.log.Warn("memory: reconcile after change failed; retrying", "err", err, "in", retry)
-				timer.Reset(retry)
-				retry = min(retry*2, WatchRetryMax)
-				continue
-			}
-			retry = WatchDebounce
-			pending, full = map[string]bool{}, false
+			flush()
 		}
 	}
 }

@@ -1,6 +1,9 @@
 package text
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // Concept is an everyday category: the words that name it (triggers) and words for things in
 // it (members), in English and Chinese. A query that asks about a category ("what pets…",
@@ -118,9 +121,9 @@ func f(s string) []string {
 	return out
 }
 
-// conceptIndex maps a trigger (a stemmed English word, a lower-case English phrase, or a
+// conceptIndex (built on first use: package init runs for `engram version` too) maps a trigger (a stemmed English word, a lower-case English phrase, or a
 // Chinese word) to the concepts it names.
-var conceptIndex = func() map[string][]int {
+var conceptIndex = sync.OnceValue(func() map[string][]int {
 	m := map[string][]int{}
 	for i, c := range concepts {
 		for _, t := range c.Triggers {
@@ -128,7 +131,7 @@ var conceptIndex = func() map[string][]int {
 		}
 	}
 	return m
-}()
+})
 
 func triggerKey(t string) string {
 	if HasCJK(t) {
@@ -157,10 +160,10 @@ func ConceptMembers(q string) []string {
 	}
 	for _, t := range Split(q) {
 		if !t.CJK {
-			mark(conceptIndex[Stem(t.Text)])
+			mark(conceptIndex()[Stem(t.Text)])
 		}
 	}
-	for key, ids := range conceptIndex {
+	for key, ids := range conceptIndex() {
 		if strings.Contains(key, " ") && strings.Contains(lower, key) {
 			mark(ids)
 		}
@@ -193,7 +196,7 @@ func sortInts(a []int) {
 
 // ConceptOf returns the names of the concepts a word (or Chinese word) belongs to as a member
 // or names as a trigger; the local embedder adds them as features.
-func ConceptOf(word string) []string { return conceptOfWord[conceptKey(word)] }
+func ConceptOf(word string) []string { return conceptOfWord()[conceptKey(word)] }
 
 func conceptKey(w string) string {
 	if HasCJK(w) {
@@ -202,7 +205,7 @@ func conceptKey(w string) string {
 	return Stem(strings.ToLower(w))
 }
 
-var conceptOfWord = func() map[string][]string {
+var conceptOfWord = sync.OnceValue(func() map[string][]string {
 	m := map[string][]string{}
 	add := func(w, name string) {
 		if strings.Contains(w, " ") {
@@ -225,4 +228,4 @@ var conceptOfWord = func() map[string][]string {
 		}
 	}
 	return m
-}()
+})

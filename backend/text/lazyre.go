@@ -69,3 +69,11 @@ func (r *Regexp) ReplaceAllStringFunc(s string, f func(string) string) string {
 
 // Split is regexp.Regexp.Split.
 func (r *Regexp) Split(s string, n int) []string { return r.Compiled().Split(s, n) }
+
+// FindAllStringSubmatchIndex is regexp.Regexp.FindAllStringSubmatchIndex.
+func (r *Regexp) FindAllStringSubmatchIndex(s string, n int) [][]int {
+	return r.Compiled().FindAllStringSubmatchIndex(s, n)
+}
+
+// Match is regexp.Regexp.Match.
+func (r *Regexp) Match(b []byte) bool { return r.Compiled().Match(b) }

@@ -57,6 +57,10 @@ type Indexer struct {
 	mu       sync.Mutex
 	progress Progress
 	deleted  []string
+	// seed, until the first pass reports, says how many vectors of this model exist already;
+	// asked on the first Progress, not when the indexer is built: a one-shot CLI builds one on
+	// every call and most never ask (the count joins every memory with its vector).
+	seed func() (Progress, bool)
 }
 
 // NewIndexer returns an indexer of emb's vectors over store.
@@ -81,13 +85,19 @@ func NewIndexer(store *memory.Store, emb embed.Embedder, opts IndexerOptions) *I
 func (ix *Indexer) Progress() Progress {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
+	if seed := ix.seed; seed != nil {
+		ix.seed = nil
+		if p, ok := seed(); ok {
+			ix.progress = p
+		}
+	}
 	return ix.progress
 }
 
 func (ix *Indexer) report(p Progress) {
 	p.Model, p.At = ix.emb.Model(), ix.store.Now()
 	ix.mu.Lock()
-	ix.progress = p
+	ix.progress, ix.seed = p, nil
 	ix.mu.Unlock()
 	if ix.opts.OnProgress != nil {
 		ix.opts.OnProgress(p)

@@ -54,6 +54,8 @@ type Runtime struct {
 	// bg is the context indexers run under once Start was called (long-running processes);
 	// nil in one-shot processes, which search with the vectors there are.
 	bg context.Context
+	// applied is set once the first configuration was applied.
+	applied bool
 }
 
 // NewRuntime returns a runtime with nothing applied yet: call Apply.
@@ -88,12 +90,17 @@ func (r *Runtime) Apply(ctx context.Context, cfg embed.Config) error {
 		o.Sink = st.Sink
 		ix = NewIndexer(r.store, st.Embedder, o)
 		// Until its first pass reports, the new indexer says how many vectors of its model
-		// exist already, so nobody reads "0 of 0, done" while the re-embedding is pending.
-		if done, total, cerr := r.store.VectorCounts(ctx, st.Embedder.Model()); cerr == nil {
-			ix.progress = Progress{Model: st.Embedder.Model(), Done: done, Total: total, Running: done < total, At: r.store.Now()}
+		// exist already, so nobody reads "0 of 0, done" while the re-embedding is pending;
+		// counted when first asked (Indexer.seed).
+		model := st.Embedder.Model()
+		ix.seed = func() (Progress, bool) {
+			done, total, cerr := r.store.VectorCounts(ctx, model)
+			return Progress{Model: model, Done: done, Total: total, Running: done < total, At: r.store.Now()}, cerr == nil
 		}
 	}
 	r.mu.Lock()
+	announce := r.applied || r.bg != nil
+	r.applied = true
 	r.cfg, r.setup, r.err, r.indexer = cfg, st, err, ix
 	if ix != nil && r.bg != nil {
 		r.stop = ix.Start(r.bg)
@@ -102,8 +109,10 @@ func (r *Runtime) Apply(ctx context.Context, cfg embed.Config) error {
 	if r.opts.OnSwitch != nil {
 		r.opts.OnSwitch(st)
 	}
-	if r.opts.Indexer.OnProgress != nil {
+	if r.opts.Indexer.OnProgress != nil && announce {
 		// Listeners showing the old model's progress learn the new one's (none when off).
+		// Not at the first setup of a process that is not indexing (a one-shot CLI): nobody
+		// listens yet, and the count costs a pass over every memory.
 		p := Progress{At: r.store.Now()}
 		if ix != nil {
 			p = ix.Progress()

@@ -5,6 +5,7 @@ package wire
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"os"
@@ -167,6 +168,12 @@ func (s *Services) API(ctx context.Context, actor string) *api.API {
 // Background starts what long-running processes (desktop, serve) keep running: the file
 // watcher, the vector indexer and the backup schedule. Close stops them.
 func (s *Services) Background() {
+	// While this process's watcher owns the home's socket, one-shot CLI calls hand it their
+	// read-only calls: it holds the warm index and the vectors (memory.ForwardCall).
+	fwd := s.API(s.ctx, api.ActorUser)
+	s.Store.SetCallHandler(func(_ context.Context, method string, params json.RawMessage) (json.RawMessage, json.RawMessage) {
+		return fwd.CallJSON(method, params)
+	}, api.ForwardedMethods)
 	s.wg.Add(4)
 	go func() {
 		defer s.wg.Done()

@@ -8,10 +8,11 @@
 package wikilink
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"engram/backend/text"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -45,7 +46,7 @@ type Parsed struct {
 }
 
 var (
-	linkRe = regexp.MustCompile(`\[\[([^\[\]\n]+?)\]\]`)
+	linkRe = text.Lazy(`\[\[([^\[\]\n]+?)\]\]`)
 	// relTok is a relation type: one token of letters, digits, _ - . : (no spaces, so prose
 	// like "- I met [[Bob]]" is a mention, not a relation), at most maxRelType runes; a type
 	// tail at most maxToType. The lengths are checked after the match: a bounded repeat of a
@@ -53,12 +54,12 @@ var (
 	// CLI call's start-up.
 	relTok    = `([\p{L}\p{N}_][\p{L}\p{N}_\-.:]*)`
 	typeTail  = `(?:\s+#([\p{L}_]+))?[\s.。;；]*$`
-	subjRelRe = regexp.MustCompile(`^` + relTok + `\s*(\[\[[^\[\]\n]+?\]\])` + typeTail)
-	pairRelRe = regexp.MustCompile(`^(\[\[[^\[\]\n]+?\]\])\s*` + relTok + `\s*(\[\[[^\[\]\n]+?\]\])` + typeTail)
-	listRe    = regexp.MustCompile(`^\s{0,3}[-*+]\s+(.*)$`)
-	fenceRe   = regexp.MustCompile("^\\s{0,3}(`{3,}|~{3,})")
-	relOnly   = regexp.MustCompile(`^` + relTok + `$`)
-	typeOnly  = regexp.MustCompile(`^[\p{L}_]+$`)
+	subjRelRe = text.Lazy(`^` + relTok + `\s*(\[\[[^\[\]\n]+?\]\])` + typeTail)
+	pairRelRe = text.Lazy(`^(\[\[[^\[\]\n]+?\]\])\s*` + relTok + `\s*(\[\[[^\[\]\n]+?\]\])` + typeTail)
+	listRe    = text.Lazy(`^\s{0,3}[-*+]\s+(.*)$`)
+	fenceRe   = text.Lazy("^\\s{0,3}(`{3,}|~{3,})")
+	relOnly   = text.Lazy(`^` + relTok + `$`)
+	typeOnly  = text.Lazy(`^[\p{L}_]+$`)
 )
 
 const (
