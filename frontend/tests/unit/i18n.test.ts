@@ -125,6 +125,8 @@ const ENUMS: Record<string, readonly string[]> = {
   'ui.source_kinds.': ['user', 'tool', 'extractor', 'extraction', 'organizer', 'reconcile', 'import', 'bridge'],
   'ui.activity.op.': AUDIT_OPS,
   'ui.activity.op_refused.': AUDIT_OPS,
+  'ui.data.format_': ['jsonl', 'mem0', 'claude', 'obsidian', 'chatgpt'],
+  'ui.data.path_': ['mem0', 'claude', 'obsidian', 'chatgpt'],
   'ui.data.phase.': ['start', 'walk', 'index', 'commit', 'integrity', 'checksum', 'done'],
   'ui.backup.op.': ['backup', 'preview', 'restore', 'vacuum', 'cleanup'],
   'ui.backup.phase.': ['index', 'files', 'verify', 'pre_backup', 'swap', 'reconcile', 'orphans', 'vacuum', 'remove', 'done'],
