@@ -413,7 +413,13 @@ async function main() {
   // ---- 5b. Settings → Integrations: the snippets name the real binary, and an agent that
   //          talks to `engram mcp` (a raw JSON-RPC client over its stdin) is listed live.
   begin('integrations section')
-  await a.locator('[data-test="integrations"][data-state="ready"]').waitFor({ timeout: LONG })
+  await a.locator('[data-test="integrations"][data-state="ready"]').waitFor({ timeout: LONG }).catch(async (e) => {
+    // Say what the section showed instead (still loading, or the error it got).
+    const el = a.locator('[data-test="integrations"]')
+    const state = await el.getAttribute('data-state').catch(() => 'absent')
+    const text = ((await el.textContent().catch(() => '')) || '').slice(0, 200)
+    throw new Error(`integrations section ${state}: ${text} (${e.message})`)
+  })
   const claudeCmd = await a.locator('[data-test="snippet-claude"] pre').textContent()
   expect(claudeCmd.startsWith('claude mcp add engram -- ') && claudeCmd.endsWith(' mcp --agent claude-code'), `Claude Code command: ${claudeCmd}`)
   await mcpSession(home, 'e2e-agent')

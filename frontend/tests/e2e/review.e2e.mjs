@@ -75,8 +75,12 @@ async function main() {
   await page.locator('[data-test="review-reason-input"] input').fill('Not true any more')
   await page.keyboard.press('Enter')
   await page.waitForSelector('[data-test="review-view"][data-count="1"]')
-  const hist = await rpc.call('memory.history', { id: id('second-memory'), limit: 10 })
-  expect(hist.entries.some((e) => e.op === 'reject' && e.detail?.reason === 'Not true any more'), 'the reason is in the audit log')
+  // The queue moves at once and the reject reaches the store after: wait for it.
+  await until(async () => {
+    const hist = await rpc.call('memory.history', { id: id('second-memory'), limit: 10 })
+    return hist.entries.some((e) => e.op === 'reject' && e.detail?.reason === 'Not true any more')
+  }, 'the reason is in the audit log')
+  passed++
 
   await page.click('[data-test="review-accept"]')
   await page.waitForSelector('[data-test="review-view"][data-state="empty"] [data-test="review-empty"]')
