@@ -3,7 +3,9 @@ package memory
 import (
 	"bufio"
 	"context"
+	"crypto/rand"
 	"database/sql"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,6 +15,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/fsnotify/fsnotify"
 )
 
 // A process that watches the home (the desktop app, engram serve, engram mcp) answers for the
@@ -20,8 +24,9 @@ import (
 // time owns the answer (an exclusive lock on .watch.lock, released by the kernel whatever way
 // the process ends) and listens on a unix socket, .watch.sock, in the memory folder (0700).
 //
-// A caller connects and writes "sync". The owner touches .watch-sync, a file it watches, and
-// waits until its own watcher delivers that event: inotify queues events in order, so every
+// A caller connects and writes "sync". The owner touches its sync file (.watch-sync-<random>,
+// made when it claims the answer), a file it watches, and waits until its own watcher delivers
+// that touch (an attribute change of that very file): inotify queues events in order, so every
 // change made before the caller connected has reached the watcher by then. It reconciles what is
 // pending at once (no debounce) and answers "fresh"; the caller's index is current. It answers
 // "stale" when it cannot vouch (a folder it failed to watch, a queue overflow not yet caught
@@ -31,7 +36,7 @@ import (
 const (
 	watchLockName  = ".watch.lock"
 	watchSockName  = ".watch.sock"
-	watchSyncName  = ".watch-sync"
+	watchSyncName  = ".watch-sync" // prefix: each owner's sync file adds -<random hex>
 	watchSyncAsk   = "sync"
 	watchFresh     = "fresh"
 	watchStale     = "stale"
@@ -46,7 +51,17 @@ const WatchAnswerTimeout = 3 * time.Second
 
 // isWatchFile reports whether rel is one of the watcher's own files, which it never indexes.
 func isWatchFile(rel string) bool {
-	return rel == watchLockName || rel == watchSockName || rel == watchSyncName
+	return rel == watchLockName || rel == watchSockName || strings.HasPrefix(rel, watchSyncName)
+}
+
+// isSyncAnswer reports whether ev is the touch an owner waits for: an attribute change (the
+// touch is a Chtimes) of the owner's own sync file. Any other event on a sync file says nothing
+// about order: the file's creation at claim can still be queued when the first question comes,
+// and answering on it once let a file created after it, but before the question, go unseen
+// (TestOpenTrustsALiveWatcher failed 5 of 40 runs under stress-ng --cpu 2). A file of an earlier
+// owner is not ours either: its late touches must not answer our questions.
+func isSyncAnswer(ev fsnotify.Event, rel, own string) bool {
+	return own != "" && rel == own && ev.Op == fsnotify.Chmod
 }
 
 // WatcherRecord is the last watcher's own account, kept in the index: set when it started
@@ -131,6 +146,8 @@ type vouch struct {
 	lock *fileLock
 	ln   net.Listener
 	asks chan chan bool
+	// syncRel is this owner's sync file (relative to the memory folder), touched per question.
+	syncRel string
 	// pending sync rounds: cur waits on the touch in flight, next on the touch after it.
 	inflight  bool
 	cur, next []chan bool
@@ -166,10 +183,19 @@ func (s *Store) claimVouch() *vouch {
 		lk.close()
 		return nil
 	}
-	if f, err := os.OpenFile(filepath.Join(s.root, watchSyncName), os.O_CREATE|os.O_WRONLY, 0o600); err == nil {
+	// The lock is ours, so sync files left here are earlier owners'.
+	if old, err := filepath.Glob(filepath.Join(s.root, watchSyncName+"*")); err == nil {
+		for _, p := range old {
+			_ = os.Remove(p)
+		}
+	}
+	var rnd [8]byte
+	_, _ = rand.Read(rnd[:])
+	syncRel := watchSyncName + "-" + hex.EncodeToString(rnd[:])
+	if f, err := os.OpenFile(filepath.Join(s.root, syncRel), os.O_CREATE|os.O_WRONLY, 0o600); err == nil {
 		f.Close()
 	}
-	v := &vouch{s: s, lock: lk, ln: ln, asks: make(chan chan bool)}
+	v := &vouch{s: s, lock: lk, ln: ln, asks: make(chan chan bool), syncRel: syncRel}
 	go v.accept()
 	s.recordWatcher("watching")
 	return v
@@ -197,11 +223,11 @@ func (v *vouch) ask(reply chan bool) {
 	v.touch()
 }
 
-// touch makes the watcher see .watch-sync change (one IN_ATTRIB event, in order behind every
+// touch makes the watcher see the sync file change (one IN_ATTRIB event, in order behind every
 // change already queued).
 func (v *vouch) touch() {
 	now := time.Now()
-	if err := os.Chtimes(filepath.Join(v.s.root, watchSyncName), now, now); err != nil {
+	if err := os.Chtimes(filepath.Join(v.s.root, v.syncRel), now, now); err != nil {
 		v.s.log.Warn("memory: unable to touch the sync file", "err", err)
 		v.answer(false)
 		return
@@ -231,6 +257,7 @@ func (v *vouch) answer(fresh bool) {
 func (v *vouch) close() {
 	v.ln.Close()
 	_ = os.Remove(filepath.Join(v.s.root, watchSockName))
+	_ = os.Remove(filepath.Join(v.s.root, v.syncRel))
 	v.answer(false)
 	for _, r := range v.next {
 		r <- false

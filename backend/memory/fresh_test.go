@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/fsnotify/fsnotify"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -317,5 +318,34 @@ func TestScanListsWhatWalkLists(t *testing.T) {
 	}
 	if len(sf) != 7 {
 		t.Fatalf("want 7 entries (5 files, 2 links), got %+v", sf)
+	}
+}
+
+// Only the owner's own touch answers a question. The sync file's creation at claim (still
+// queued when a first question came, under load) once answered early and hid a file created
+// just before the question.
+func TestSyncAnswerIsTheOwnersTouch(t *testing.T) {
+	own := watchSyncName + "-0123456789abcdef"
+	cases := []struct {
+		name string
+		op   fsnotify.Op
+		rel  string
+		want bool
+	}{
+		{"the touch", fsnotify.Chmod, own, true},
+		{"its creation", fsnotify.Create, own, false},
+		{"a write to it", fsnotify.Write, own, false},
+		{"its removal", fsnotify.Remove, own, false},
+		{"an earlier owner's touch", fsnotify.Chmod, watchSyncName + "-fedcba9876543210", false},
+		{"the old shared name", fsnotify.Chmod, watchSyncName, false},
+		{"a memory's chmod", fsnotify.Chmod, "global/user/a.md", false},
+	}
+	for _, c := range cases {
+		if got := isSyncAnswer(fsnotify.Event{Name: c.rel, Op: c.op}, c.rel, own); got != c.want {
+			t.Errorf("%s: got %v, want %v", c.name, got, c.want)
+		}
+	}
+	if isSyncAnswer(fsnotify.Event{Op: fsnotify.Chmod}, own, "") {
+		t.Error("a process that owns nothing answered")
 	}
 }

@@ -138,21 +138,13 @@ func (s *Store) Watch(ctx context.Context, ready chan<- struct{}) error {
 				continue
 			}
 			rel = filepath.ToSlash(rel)
-			if rel == watchSyncName {
-				// Our own touch came back: everything queued before it is pending now.
-				if v != nil && v.inflight {
+			if isWatchFile(rel) {
+				// Our own touch came back: everything queued before it is pending now, and
+				// reconciling what the events named makes the index current.
+				if v != nil && v.inflight && isSyncAnswer(ev, rel, v.syncRel) {
 					timer.Stop()
-					// A whole reconcile, not only the paths events named: under load a path
-					// created just before the question was seen missing from the index after a
-					// paths-only flush (TestOpenTrustsALiveWatcher, stress-ng --cpu 2), and a
-					// wrong "fresh" hides a hand edit from the CLI. Still no process walk of
-					// its own for the asker.
-					full = true
 					v.synced(flush() && !blind)
 				}
-				continue
-			}
-			if isWatchFile(rel) {
 				continue
 			}
 			base := filepath.Base(rel)
