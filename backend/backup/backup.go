@@ -188,7 +188,8 @@ func create(ctx context.Context, st *memory.Store, snap func(ctx context.Context
 }
 
 // listFiles lists the regular files under root, sorted, as slash paths: everything but the
-// index (copied consistently instead), the lock and interrupted writes. Links are skipped,
+// index (copied consistently instead), the locks, the watcher's own files (.watch.lock,
+// .watch-sync-*: this machine's running state) and interrupted writes. Links are skipped,
 // never followed.
 func listFiles(root string) ([]string, error) {
 	var out []string
@@ -203,7 +204,8 @@ func listFiles(root string) ([]string, error) {
 		if !d.Type().IsRegular() {
 			return nil
 		}
-		if strings.HasPrefix(name, IndexEntry) || name == ".lock" || strings.HasPrefix(name, ".tmp-") {
+		if strings.HasPrefix(name, IndexEntry) || name == ".lock" || strings.HasPrefix(name, ".tmp-") ||
+			(filepath.Dir(p) == root && strings.HasPrefix(name, ".watch")) {
 			return nil
 		}
 		rel, _ := filepath.Rel(root, p)
