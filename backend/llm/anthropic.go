@@ -4,77 +4,145 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
+	"net/http"
 	"sort"
 	"strings"
-
-	"github.com/anthropics/anthropic-sdk-go/v2"
-	"github.com/anthropics/anthropic-sdk-go/v2/option"
 )
 
-// anthropicClient speaks Anthropic's Messages API.
+// anthropicVersion is the Messages API version Engram speaks (the anthropic-version header).
+const anthropicVersion = "2023-06-01"
+
+// anthropicClient speaks Anthropic's Messages API: POST {base}/v1/messages, the key in
+// x-api-key, answers as JSON or server-sent events.
 type anthropicClient struct {
 	*base
-	sdk anthropic.Client
 }
 
-func newAnthropic(b *base) *anthropicClient {
-	opts := []option.RequestOption{
-		// Keys come only from Engram's key file, never from the environment or profiles.
-		option.WithoutEnvironmentDefaults(),
-		option.WithBaseURL(b.cfg.BaseURL),
-		option.WithHTTPClient(b.cfg.HTTPClient),
-		option.WithMaxRetries(0),
-		option.WithMiddleware(b.middleware),
+func newAnthropic(b *base) *anthropicClient { return &anthropicClient{base: b} }
+
+// The request as the wire has it.
+type (
+	anRequest struct {
+		Model       string      `json:"model"`
+		MaxTokens   int64       `json:"max_tokens"`
+		System      []anBlock   `json:"system,omitempty"`
+		Messages    []anMessage `json:"messages"`
+		Tools       []anTool    `json:"tools,omitempty"`
+		ToolChoice  *anChoice   `json:"tool_choice,omitempty"`
+		Temperature *float64    `json:"temperature,omitempty"`
+		Stream      bool        `json:"stream,omitempty"`
 	}
-	if b.key != "" {
-		opts = append(opts, option.WithAPIKey(b.key))
+	anMessage struct {
+		Role    string    `json:"role"`
+		Content []anBlock `json:"content"`
 	}
-	return &anthropicClient{base: b, sdk: anthropic.NewClient(opts...)}
+	// anBlock is a content block: text, tool_use or tool_result (sent), text or tool_use (read).
+	anBlock struct {
+		Type      string          `json:"type"`
+		Text      string          `json:"text,omitempty"`
+		ID        string          `json:"id,omitempty"`
+		Name      string          `json:"name,omitempty"`
+		Input     json.RawMessage `json:"input,omitempty"`
+		ToolUseID string          `json:"tool_use_id,omitempty"`
+		Content   []anBlock       `json:"content,omitempty"`
+		IsError   *bool           `json:"is_error,omitempty"`
+	}
+	anTool struct {
+		Name        string         `json:"name"`
+		Description string         `json:"description,omitempty"`
+		InputSchema map[string]any `json:"input_schema"`
+	}
+	anChoice struct {
+		Type string `json:"type"`
+		Name string `json:"name,omitempty"`
+	}
+	anUsage struct {
+		InputTokens              int `json:"input_tokens"`
+		OutputTokens             int `json:"output_tokens"`
+		CacheCreationInputTokens int `json:"cache_creation_input_tokens"`
+		CacheReadInputTokens     int `json:"cache_read_input_tokens"`
+	}
+	anMessageOut struct {
+		Type       string    `json:"type"`
+		Model      string    `json:"model"`
+		Content    []anBlock `json:"content"`
+		StopReason string    `json:"stop_reason"`
+		Usage      anUsage   `json:"usage"`
+	}
+	// anEvent is one streamed event's data.
+	anEvent struct {
+		Type         string       `json:"type"`
+		Index        int64        `json:"index"`
+		Message      anMessageOut `json:"message"`
+		ContentBlock anBlock      `json:"content_block"`
+		Delta        struct {
+			Type        string `json:"type"`
+			Text        string `json:"text"`
+			PartialJSON string `json:"partial_json"`
+			StopReason  string `json:"stop_reason"`
+		} `json:"delta"`
+		Usage anUsage `json:"usage"`
+	}
+)
+
+// inputTokens counts cached prompt tokens too: they are billed input.
+func (u anUsage) inputTokens() int {
+	return u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens
 }
 
 // Complete implements Client.
 func (c *anthropicClient) Complete(ctx context.Context, req Request) (Response, error) {
-	params, err := c.params(req)
+	body, err := c.params(req)
 	if err != nil {
 		return Response{}, err
 	}
-	var opts []option.RequestOption
-	if req.Temperature != nil {
-		// The SDK's params carry no temperature field; the wire still takes one.
-		opts = append(opts, option.WithJSONSet("temperature", *req.Temperature))
-	}
 	return c.complete(ctx, req, func(ctx context.Context) (Response, error) {
-		if c.cfg.Streaming {
-			return c.stream(ctx, params, opts)
+		header := http.Header{}
+		header.Set("anthropic-version", anthropicVersion)
+		if c.key != "" {
+			header.Set("x-api-key", c.key)
 		}
-		return c.once(ctx, params, opts)
+		resp, err := c.post(ctx, "/v1/messages", header, body, c.cfg.Streaming)
+		if err != nil {
+			return Response{}, err
+		}
+		if c.cfg.Streaming {
+			return c.stream(ctx, resp)
+		}
+		return c.once(resp)
 	})
 }
 
-func (c *anthropicClient) params(req Request) (anthropic.MessageNewParams, error) {
-	p := anthropic.MessageNewParams{Model: anthropic.Model(c.cfg.Model), MaxTokens: maxTokens(req)}
+func (c *anthropicClient) params(req Request) (anRequest, error) {
+	p := anRequest{Model: c.cfg.Model, MaxTokens: maxTokens(req), Temperature: req.Temperature, Stream: c.cfg.Streaming}
 	if req.System != "" {
-		p.System = []anthropic.TextBlockParam{{Text: req.System}}
+		p.System = []anBlock{{Type: "text", Text: req.System}}
 	}
+	no := false
 	for _, m := range req.Messages {
 		switch m.Role {
 		case RoleUser:
-			p.Messages = append(p.Messages, anthropic.NewUserMessage(anthropic.NewTextBlock(m.Content)))
+			p.Messages = append(p.Messages, anMessage{Role: "user", Content: []anBlock{{Type: "text", Text: m.Content}}})
 		case RoleTool:
-			p.Messages = append(p.Messages, anthropic.NewUserMessage(anthropic.NewToolResultBlock(m.ToolCallID, m.Content, false)))
+			p.Messages = append(p.Messages, anMessage{Role: "user", Content: []anBlock{{
+				Type: "tool_result", ToolUseID: m.ToolCallID, IsError: &no,
+				Content: []anBlock{{Type: "text", Text: m.Content}},
+			}}})
 		case RoleAssistant:
-			var blocks []anthropic.ContentBlockParamUnion
+			var blocks []anBlock
 			if m.Content != "" {
-				blocks = append(blocks, anthropic.NewTextBlock(m.Content))
+				blocks = append(blocks, anBlock{Type: "text", Text: m.Content})
 			}
 			for _, tc := range m.ToolCalls {
-				var input any = json.RawMessage(tc.Arguments)
-				if !json.Valid(tc.Arguments) {
-					input = map[string]any{}
+				input := json.RawMessage(tc.Arguments)
+				// The wire wants an object: arguments a model sent malformed are replayed as {}.
+				if !json.Valid(input) || len(input) == 0 || input[0] != '{' {
+					input = json.RawMessage("{}")
 				}
-				blocks = append(blocks, anthropic.NewToolUseBlock(tc.ID, input, tc.Name))
+				blocks = append(blocks, anBlock{Type: "tool_use", ID: tc.ID, Name: tc.Name, Input: input})
 			}
-			p.Messages = append(p.Messages, anthropic.NewAssistantMessage(blocks...))
+			p.Messages = append(p.Messages, anMessage{Role: "assistant", Content: blocks})
 		default:
 			return p, badRequest("unknown message role %q", string(m.Role))
 		}
@@ -84,32 +152,17 @@ func (c *anthropicClient) params(req Request) (anthropic.MessageNewParams, error
 		if err != nil {
 			return p, err
 		}
-		in := anthropic.ToolInputSchemaParam{ExtraFields: map[string]any{}}
-		for k, v := range schema {
-			switch k {
-			case "type":
-			case "properties":
-				in.Properties = v
-			case "required":
-				for _, r := range asList(v) {
-					in.Required = append(in.Required, r)
-				}
-			default:
-				in.ExtraFields[k] = v
-			}
-		}
-		p.Tools = append(p.Tools, anthropic.ToolUnionParam{OfTool: &anthropic.ToolParam{
-			Name: t.Name, Description: anthropic.String(t.Description), InputSchema: in,
-		}})
+		schema["type"] = "object"
+		p.Tools = append(p.Tools, anTool{Name: t.Name, Description: t.Description, InputSchema: schema})
 	}
 	if len(req.Tools) > 0 {
 		switch req.ToolChoice.Mode {
 		case "", ToolChoiceAuto:
-			p.ToolChoice = anthropic.ToolChoiceUnionParam{OfAuto: &anthropic.ToolChoiceAutoParam{}}
+			p.ToolChoice = &anChoice{Type: "auto"}
 		case ToolChoiceRequired:
-			p.ToolChoice = anthropic.ToolChoiceUnionParam{OfAny: &anthropic.ToolChoiceAnyParam{}}
+			p.ToolChoice = &anChoice{Type: "any"}
 		case ToolChoiceTool:
-			p.ToolChoice = anthropic.ToolChoiceParamOfTool(req.ToolChoice.Name)
+			p.ToolChoice = &anChoice{Type: "tool", Name: req.ToolChoice.Name}
 		default:
 			return p, badRequest("unknown tool choice %q", req.ToolChoice.Mode)
 		}
@@ -117,30 +170,15 @@ func (c *anthropicClient) params(req Request) (anthropic.MessageNewParams, error
 	return p, nil
 }
 
-func asList(v any) []string {
-	var out []string
-	list, _ := v.([]any)
-	for _, x := range list {
-		if s, ok := x.(string); ok {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-func (c *anthropicClient) once(ctx context.Context, p anthropic.MessageNewParams, opts []option.RequestOption) (Response, error) {
-	msg, err := c.sdk.Messages.New(ctx, p, opts...)
-	if err != nil {
+func (c *anthropicClient) once(hr *http.Response) (Response, error) {
+	var msg anMessageOut
+	if err := decodeAnswer(hr, &msg); err != nil {
 		return Response{}, err
 	}
-	u := msg.Usage
 	resp := Response{
-		Model:      string(msg.Model),
-		StopReason: string(msg.StopReason),
-		Usage: Usage{
-			InputTokens:  int(u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens),
-			OutputTokens: int(u.OutputTokens),
-		},
+		Model:      msg.Model,
+		StopReason: msg.StopReason,
+		Usage:      Usage{InputTokens: msg.Usage.inputTokens(), OutputTokens: msg.Usage.OutputTokens},
 	}
 	if msg.Type != "message" && len(msg.Content) == 0 {
 		return resp, errors.New("the answer is not a message")
@@ -151,7 +189,11 @@ func (c *anthropicClient) once(ctx context.Context, p anthropic.MessageNewParams
 		case "text":
 			text.WriteString(b.Text)
 		case "tool_use":
-			resp.ToolCalls = append(resp.ToolCalls, ToolCall{ID: b.ID, Name: b.Name, Arguments: append(json.RawMessage(nil), b.Input...)})
+			args := append(json.RawMessage(nil), b.Input...)
+			if len(args) == 0 {
+				args = json.RawMessage("{}")
+			}
+			resp.ToolCalls = append(resp.ToolCalls, ToolCall{ID: b.ID, Name: b.Name, Arguments: args})
 		}
 	}
 	resp.Text = text.String()
@@ -160,10 +202,11 @@ func (c *anthropicClient) once(ctx context.Context, p anthropic.MessageNewParams
 
 // stream reads Messages events: text_delta and input_json_delta concatenate per content block
 // (tool arguments stay raw, malformed or not), message_start carries input tokens and
-// message_delta the stop reason and output tokens.
-func (c *anthropicClient) stream(ctx context.Context, p anthropic.MessageNewParams, opts []option.RequestOption) (Response, error) {
-	s := c.sdk.Messages.NewStreaming(ctx, p, opts...)
-	defer s.Close()
+// message_delta the stop reason and output tokens; an "error" event is the provider failing
+// mid-answer.
+func (c *anthropicClient) stream(ctx context.Context, hr *http.Response) (Response, error) {
+	defer hr.Body.Close()
+	sse := newSSEReader(hr.Body)
 	var resp Response
 	type block struct {
 		kind string
@@ -172,14 +215,34 @@ func (c *anthropicClient) stream(ctx context.Context, p anthropic.MessageNewPara
 	}
 	blocks := map[int64]*block{}
 	done := false
-	for s.Next() {
-		ev := s.Current()
+	var streamErr error
+read:
+	for {
+		raw, err := sse.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			streamErr = err
+			break
+		}
+		var ev anEvent
+		if err := json.Unmarshal(raw.data, &ev); err != nil {
+			streamErr = errors.New("a streamed event is not JSON")
+			break
+		}
+		if ev.Type == "" {
+			ev.Type = raw.name
+		}
 		switch ev.Type {
+		case "error":
+			noteStreamError(ctx, raw.data)
+			streamErr = errors.New("the provider failed while answering")
+			break read
 		case "message_start":
-			resp.Model = string(ev.Message.Model)
-			u := ev.Message.Usage
-			resp.Usage.InputTokens = int(u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens)
-			resp.Usage.OutputTokens = int(u.OutputTokens)
+			resp.Model = ev.Message.Model
+			resp.Usage.InputTokens = ev.Message.Usage.inputTokens()
+			resp.Usage.OutputTokens = ev.Message.Usage.OutputTokens
 		case "content_block_start":
 			b := &block{kind: ev.ContentBlock.Type}
 			if b.kind == "tool_use" {
@@ -192,7 +255,8 @@ func (c *anthropicClient) stream(ctx context.Context, p anthropic.MessageNewPara
 		case "content_block_delta":
 			b := blocks[ev.Index]
 			if b == nil {
-				return resp, errors.New("a delta arrived for a block that never started")
+				streamErr = errors.New("a delta arrived for a block that never started")
+				break read
 			}
 			switch ev.Delta.Type {
 			case "text_delta":
@@ -202,13 +266,14 @@ func (c *anthropicClient) stream(ctx context.Context, p anthropic.MessageNewPara
 			}
 		case "message_delta":
 			if ev.Delta.StopReason != "" {
-				resp.StopReason = string(ev.Delta.StopReason)
+				resp.StopReason = ev.Delta.StopReason
 			}
 			if ev.Usage.OutputTokens > 0 {
-				resp.Usage.OutputTokens = int(ev.Usage.OutputTokens)
+				resp.Usage.OutputTokens = ev.Usage.OutputTokens
 			}
 		case "message_stop":
 			done = true
+			break read
 		}
 	}
 	idx := make([]int64, 0, len(blocks))
@@ -233,12 +298,8 @@ func (c *anthropicClient) stream(ctx context.Context, p anthropic.MessageNewPara
 		}
 	}
 	resp.Text = text.String()
-	if err := s.Err(); err != nil {
-		var ae *anthropic.Error
-		if errors.As(err, &ae) {
-			noteStreamError(ctx, []byte(ae.RawJSON()))
-		}
-		return resp, err
+	if streamErr != nil {
+		return resp, streamErr
 	}
 	if !done {
 		return resp, errors.New("the stream ended before the answer was complete")

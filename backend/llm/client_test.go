@@ -240,7 +240,7 @@ func TestMalformedArgumentsPassThroughRaw(t *testing.T) {
 }
 
 func TestKeylessLocalEndpointSendsNoKey(t *testing.T) {
-	// The SDKs would read these; a keyless local endpoint must still get no credential.
+	// Provider SDKs read these; a keyless local endpoint must still get no credential.
 	t.Setenv("OPENAI_API_KEY", "sk-from-env-must-not-be-sent")
 	t.Setenv("ANTHROPIC_API_KEY", "sk-ant-from-env-must-not-be-sent")
 	forEach(t, func(t *testing.T, v variant) {

@@ -1,8 +1,11 @@
 // Package llm talks to language models: OpenAI-compatible endpoints (OpenAI, DeepSeek, Qwen,
-// Ollama, LM Studio, vLLM) through the official openai-go SDK and Anthropic through the
-// official anthropic-sdk-go SDK. It offers one Client over both, with tool calling, timeouts,
-// cancellation, retries on 429/5xx and a usage row per call. It imports no store: usage rows
-// go to a UsageSink the caller provides.
+// Ollama, LM Studio, vLLM) over Chat Completions and Anthropic over the Messages API, each
+// spoken directly with net/http and a small server-sent-events reader. The official SDKs were
+// a fifth of the binary (and of its resident pages) for the two calls Engram makes;
+// testdata/wire_bodies.json holds what those SDKs sent, and these clients send the same. It
+// offers one Client over both, with tool calling, timeouts, cancellation, retries on 429/5xx
+// and a usage row per call. It imports no store: usage rows go to a UsageSink the caller
+// provides.
 package llm
 
 import (

@@ -4,74 +4,124 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
+	"net/http"
 	"sort"
 	"strings"
-
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
-	"github.com/openai/openai-go/v3/packages/ssestream"
-	"github.com/openai/openai-go/v3/shared"
 )
 
-// openAIClient speaks Chat Completions to any OpenAI-compatible endpoint.
+// openAIClient speaks Chat Completions to any OpenAI-compatible endpoint: POST
+// {base}/chat/completions, the key as a bearer token, answers as JSON or server-sent events.
 type openAIClient struct {
 	*base
-	sdk openai.Client
 }
 
-func newOpenAI(b *base) *openAIClient {
-	sdk := openai.NewClient(
-		option.WithBaseURL(b.cfg.BaseURL),
-		option.WithAPIKey(b.key),
-		option.WithHTTPClient(b.cfg.HTTPClient),
-		// Retries are the client's own (counted, bounded by the call's timeout).
-		option.WithMaxRetries(0),
-		option.WithMiddleware(b.middleware),
-	)
-	return &openAIClient{base: b, sdk: sdk}
-}
+func newOpenAI(b *base) *openAIClient { return &openAIClient{base: b} }
+
+// The request as the wire has it. Optional fields are omitted, never sent as null.
+type (
+	oaRequest struct {
+		Model               string        `json:"model"`
+		Messages            []oaMessage   `json:"messages"`
+		Tools               []oaTool      `json:"tools,omitempty"`
+		ToolChoice          any           `json:"tool_choice,omitempty"`
+		MaxTokens           int64         `json:"max_tokens,omitempty"`
+		MaxCompletionTokens int64         `json:"max_completion_tokens,omitempty"`
+		Temperature         *float64      `json:"temperature,omitempty"`
+		Stream              bool          `json:"stream,omitempty"`
+		StreamOptions       *oaStreamOpts `json:"stream_options,omitempty"`
+	}
+	oaStreamOpts struct {
+		IncludeUsage bool `json:"include_usage"`
+	}
+	oaMessage struct {
+		Role       string       `json:"role"`
+		Content    *string      `json:"content,omitempty"`
+		ToolCallID string       `json:"tool_call_id,omitempty"`
+		ToolCalls  []oaToolCall `json:"tool_calls,omitempty"`
+	}
+	oaToolCall struct {
+		Index    *int64     `json:"index,omitempty"` // streamed deltas only
+		ID       string     `json:"id,omitempty"`
+		Type     string     `json:"type,omitempty"`
+		Function oaFunction `json:"function"`
+	}
+	oaFunction struct {
+		Name      string `json:"name,omitempty"`
+		Arguments string `json:"arguments"`
+	}
+	oaTool struct {
+		Type     string        `json:"type"`
+		Function oaFunctionDef `json:"function"`
+	}
+	oaFunctionDef struct {
+		Name        string         `json:"name"`
+		Description string         `json:"description,omitempty"`
+		Parameters  map[string]any `json:"parameters"`
+	}
+	oaUsage struct {
+		PromptTokens     int `json:"prompt_tokens"`
+		CompletionTokens int `json:"completion_tokens"`
+	}
+	// oaAnswer is a chat.completion object or, streamed, one chat.completion.chunk.
+	oaAnswer struct {
+		Model   string `json:"model"`
+		Choices []struct {
+			Index        int64     `json:"index"`
+			Message      oaMessage `json:"message"`
+			Delta        oaMessage `json:"delta"`
+			FinishReason string    `json:"finish_reason"`
+		} `json:"choices"`
+		Usage *oaUsage       `json:"usage"`
+		Error map[string]any `json:"error"`
+	}
+)
 
 // Complete implements Client.
 func (c *openAIClient) Complete(ctx context.Context, req Request) (Response, error) {
-	params, err := c.params(req)
+	body, err := c.params(req)
 	if err != nil {
 		return Response{}, err
 	}
 	return c.complete(ctx, req, func(ctx context.Context) (Response, error) {
-		if c.cfg.Streaming {
-			return c.stream(ctx, params)
+		header := http.Header{}
+		if c.key != "" {
+			header.Set("Authorization", "Bearer "+c.key)
 		}
-		return c.once(ctx, params)
+		resp, err := c.post(ctx, "/chat/completions", header, body, c.cfg.Streaming)
+		if err != nil {
+			return Response{}, err
+		}
+		if c.cfg.Streaming {
+			return c.stream(ctx, resp)
+		}
+		return c.once(resp)
 	})
 }
 
-func (c *openAIClient) params(req Request) (openai.ChatCompletionNewParams, error) {
-	p := openai.ChatCompletionNewParams{Model: c.cfg.Model}
+func strPtr(s string) *string { return &s }
+
+func (c *openAIClient) params(req Request) (oaRequest, error) {
+	p := oaRequest{Model: c.cfg.Model}
 	if req.System != "" {
-		p.Messages = append(p.Messages, openai.SystemMessage(req.System))
+		p.Messages = append(p.Messages, oaMessage{Role: "system", Content: strPtr(req.System)})
 	}
 	for _, m := range req.Messages {
 		switch m.Role {
 		case RoleUser:
-			p.Messages = append(p.Messages, openai.UserMessage(m.Content))
+			p.Messages = append(p.Messages, oaMessage{Role: "user", Content: strPtr(m.Content)})
 		case RoleTool:
-			p.Messages = append(p.Messages, openai.ToolMessage(m.Content, m.ToolCallID))
+			p.Messages = append(p.Messages, oaMessage{Role: "tool", Content: strPtr(m.Content), ToolCallID: m.ToolCallID})
 		case RoleAssistant:
-			a := openai.ChatCompletionAssistantMessageParam{}
+			a := oaMessage{Role: "assistant"}
 			if m.Content != "" {
-				a.Content.OfString = openai.String(m.Content)
+				a.Content = strPtr(m.Content)
 			}
 			for _, tc := range m.ToolCalls {
-				a.ToolCalls = append(a.ToolCalls, openai.ChatCompletionMessageToolCallUnionParam{
-					OfFunction: &openai.ChatCompletionMessageFunctionToolCallParam{
-						ID: tc.ID,
-						Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{
-							Name: tc.Name, Arguments: string(tc.Arguments),
-						},
-					},
-				})
+				a.ToolCalls = append(a.ToolCalls, oaToolCall{ID: tc.ID, Type: "function",
+					Function: oaFunction{Name: tc.Name, Arguments: string(tc.Arguments)}})
 			}
-			p.Messages = append(p.Messages, openai.ChatCompletionMessageParamUnion{OfAssistant: &a})
+			p.Messages = append(p.Messages, a)
 		default:
 			return p, badRequest("unknown message role %q", string(m.Role))
 		}
@@ -81,18 +131,18 @@ func (c *openAIClient) params(req Request) (openai.ChatCompletionNewParams, erro
 		if err != nil {
 			return p, err
 		}
-		p.Tools = append(p.Tools, openai.ChatCompletionFunctionTool(shared.FunctionDefinitionParam{
-			Name: t.Name, Description: openai.String(t.Description), Parameters: schema,
-		}))
+		p.Tools = append(p.Tools, oaTool{Type: "function", Function: oaFunctionDef{
+			Name: t.Name, Description: t.Description, Parameters: schema,
+		}})
 	}
 	if len(req.Tools) > 0 {
 		switch req.ToolChoice.Mode {
 		case "", ToolChoiceAuto:
-			p.ToolChoice.OfAuto = openai.String("auto")
+			p.ToolChoice = "auto"
 		case ToolChoiceRequired:
-			p.ToolChoice.OfAuto = openai.String("required")
+			p.ToolChoice = "required"
 		case ToolChoiceTool:
-			p.ToolChoice = openai.ToolChoiceOptionFunctionToolChoice(openai.ChatCompletionNamedToolChoiceFunctionParam{Name: req.ToolChoice.Name})
+			p.ToolChoice = map[string]any{"type": "function", "function": map[string]any{"name": req.ToolChoice.Name}}
 		default:
 			return p, badRequest("unknown tool choice %q", req.ToolChoice.Mode)
 		}
@@ -100,30 +150,34 @@ func (c *openAIClient) params(req Request) (openai.ChatCompletionNewParams, erro
 	// OpenAI's own newer models take max_completion_tokens only; compatible servers (Ollama,
 	// vLLM, DeepSeek) know max_tokens.
 	if strings.HasPrefix(c.cfg.BaseURL, OpenAIBaseURL) {
-		p.MaxCompletionTokens = openai.Int(maxTokens(req))
+		p.MaxCompletionTokens = maxTokens(req)
 	} else {
-		p.MaxTokens = openai.Int(maxTokens(req))
+		p.MaxTokens = maxTokens(req)
 	}
-	if req.Temperature != nil {
-		p.Temperature = openai.Float(*req.Temperature)
-	}
+	p.Temperature = req.Temperature
 	if c.cfg.Streaming {
-		p.StreamOptions.IncludeUsage = openai.Bool(true)
+		p.Stream = true
+		p.StreamOptions = &oaStreamOpts{IncludeUsage: true}
 	}
 	return p, nil
 }
 
-func (c *openAIClient) once(ctx context.Context, p openai.ChatCompletionNewParams) (Response, error) {
-	out, err := c.sdk.Chat.Completions.New(ctx, p)
-	if err != nil {
+func (c *openAIClient) once(hr *http.Response) (Response, error) {
+	var out oaAnswer
+	if err := decodeAnswer(hr, &out); err != nil {
 		return Response{}, err
 	}
-	resp := Response{Model: out.Model, Usage: Usage{InputTokens: int(out.Usage.PromptTokens), OutputTokens: int(out.Usage.CompletionTokens)}}
+	resp := Response{Model: out.Model}
+	if out.Usage != nil {
+		resp.Usage = Usage{InputTokens: out.Usage.PromptTokens, OutputTokens: out.Usage.CompletionTokens}
+	}
 	if len(out.Choices) == 0 {
 		return resp, errors.New("the answer has no choices")
 	}
 	ch := out.Choices[0]
-	resp.Text = ch.Message.Content
+	if ch.Message.Content != nil {
+		resp.Text = *ch.Message.Content
+	}
 	resp.StopReason = ch.FinishReason
 	for _, tc := range ch.Message.ToolCalls {
 		resp.ToolCalls = append(resp.ToolCalls, ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: json.RawMessage(tc.Function.Arguments)})
@@ -131,36 +185,64 @@ func (c *openAIClient) once(ctx context.Context, p openai.ChatCompletionNewParam
 	return resp, nil
 }
 
-// stream reads chat.completion.chunk events: text deltas concatenate, tool calls assemble by
-// index (name and id from their first chunk, arguments from every chunk, raw), and the last
-// chunk carries usage.
-func (c *openAIClient) stream(ctx context.Context, p openai.ChatCompletionNewParams) (Response, error) {
-	s := c.sdk.Chat.Completions.NewStreaming(ctx, p)
-	defer s.Close()
+// stream reads chat.completion.chunk events until "[DONE]": text deltas concatenate, tool
+// calls assemble by index (name and id from their first chunk, arguments from every chunk,
+// raw), and the last chunk carries usage. A data line holding an "error" object is the
+// provider failing mid-answer.
+func (c *openAIClient) stream(ctx context.Context, hr *http.Response) (Response, error) {
+	defer hr.Body.Close()
+	sse := newSSEReader(hr.Body)
 	var resp Response
 	var text strings.Builder
 	calls := map[int64]*ToolCall{}
 	args := map[int64]*strings.Builder{}
 	done := false
-	for s.Next() {
-		ch := s.Current()
+	var streamErr error
+	for {
+		ev, err := sse.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			streamErr = err
+			break
+		}
+		if string(ev.data) == "[DONE]" {
+			break
+		}
+		var ch oaAnswer
+		if err := json.Unmarshal(ev.data, &ch); err != nil {
+			streamErr = errors.New("a streamed chunk is not JSON")
+			break
+		}
+		if ch.Error != nil {
+			noteStreamError(ctx, ev.data)
+			streamErr = errors.New("the provider failed while answering")
+			break
+		}
 		if ch.Model != "" {
 			resp.Model = ch.Model
 		}
-		if ch.Usage.PromptTokens > 0 || ch.Usage.CompletionTokens > 0 {
-			resp.Usage = Usage{InputTokens: int(ch.Usage.PromptTokens), OutputTokens: int(ch.Usage.CompletionTokens)}
+		if u := ch.Usage; u != nil && (u.PromptTokens > 0 || u.CompletionTokens > 0) {
+			resp.Usage = Usage{InputTokens: u.PromptTokens, OutputTokens: u.CompletionTokens}
 		}
 		for _, choice := range ch.Choices {
 			if choice.Index != 0 {
 				continue
 			}
-			text.WriteString(choice.Delta.Content)
+			if choice.Delta.Content != nil {
+				text.WriteString(*choice.Delta.Content)
+			}
 			for _, d := range choice.Delta.ToolCalls {
-				tc := calls[d.Index]
+				var i int64
+				if d.Index != nil {
+					i = *d.Index
+				}
+				tc := calls[i]
 				if tc == nil {
 					tc = &ToolCall{}
-					calls[d.Index] = tc
-					args[d.Index] = &strings.Builder{}
+					calls[i] = tc
+					args[i] = &strings.Builder{}
 				}
 				if d.ID != "" {
 					tc.ID = d.ID
@@ -168,7 +250,7 @@ func (c *openAIClient) stream(ctx context.Context, p openai.ChatCompletionNewPar
 				if d.Function.Name != "" {
 					tc.Name = d.Function.Name
 				}
-				args[d.Index].WriteString(d.Function.Arguments)
+				args[i].WriteString(d.Function.Arguments)
 			}
 			if choice.FinishReason != "" {
 				resp.StopReason = choice.FinishReason
@@ -187,12 +269,8 @@ func (c *openAIClient) stream(ctx context.Context, p openai.ChatCompletionNewPar
 		tc.Arguments = json.RawMessage(args[i].String())
 		resp.ToolCalls = append(resp.ToolCalls, tc)
 	}
-	if err := s.Err(); err != nil {
-		var se *ssestream.StreamError
-		if errors.As(err, &se) {
-			noteStreamError(ctx, se.Event.Data)
-		}
-		return resp, err
+	if streamErr != nil {
+		return resp, streamErr
 	}
 	if !done {
 		return resp, errors.New("the stream ended before the answer was complete")

@@ -1,11 +1,9 @@
 package llm
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"math/rand/v2"
 	"net/http"
 	"strconv"
@@ -17,8 +15,8 @@ import (
 const maxBackoff = 8 * time.Second
 
 // attempt is what the transport saw of one call: whether the provider answered at all, with
-// which status, Retry-After and error message. The SDKs' own retries are off, so one
-// attempt is one HTTP exchange.
+// which status, Retry-After and error message (post in transport.go fills it). One attempt is
+// one HTTP exchange.
 type attempt struct {
 	reached bool
 	status  int
@@ -27,34 +25,6 @@ type attempt struct {
 }
 
 type attemptKey struct{}
-
-// middleware runs inside both SDKs' transports. It strips credentials when no key is set (the
-// SDKs read OPENAI_API_KEY / ANTHROPIC_API_KEY from the environment; a keyless local endpoint
-// must get none), and notes what the provider answered for the retry loop.
-func (b *base) middleware(req *http.Request, next func(*http.Request) (*http.Response, error)) (*http.Response, error) {
-	if b.key == "" {
-		for _, h := range []string{"Authorization", "X-Api-Key", "OpenAI-Organization", "OpenAI-Project"} {
-			req.Header.Del(h)
-		}
-	}
-	resp, err := next(req)
-	at, _ := req.Context().Value(attemptKey{}).(*attempt)
-	if at == nil || resp == nil {
-		return resp, err
-	}
-	at.reached = true
-	at.status = resp.StatusCode
-	at.header = resp.Header.Clone()
-	if resp.StatusCode >= 400 {
-		// The body is read here (bounded) to keep the provider's own explanation, then handed
-		// back to the SDK unchanged.
-		body, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
-		_ = resp.Body.Close()
-		resp.Body = io.NopCloser(bytes.NewReader(body))
-		at.message = providerMessage(body)
-	}
-	return resp, err
-}
 
 // providerMessage pulls error.message out of either provider's error body.
 func providerMessage(body []byte) string {
@@ -142,7 +112,7 @@ func (b *base) classify(ctx, callCtx context.Context, timeout time.Duration, at 
 		detail = detail[:300] + "…"
 	}
 	args := map[string]any{"Status": at.status, "Detail": detail, "Provider": b.cfg.Provider}
-	// The SDK's error is kept out of the chain: its text may quote request headers.
+	// The transport's error is kept out of the chain: its text may quote the request.
 	mk := func(code, msg string) *Error {
 		return &Error{Code: code, Args: args, Msg: msg + ": " + detail, Status: at.status}
 	}

@@ -1,0 +1,75 @@
+package llm
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+)
+
+// maxAnswerBytes bounds what is read of one answer (a whole message, or one streamed event):
+// a provider, or whatever answers at a configured URL, never makes Engram buffer without end.
+const maxAnswerBytes = 16 << 20
+
+// post sends one JSON request to the provider and hands back a 2xx answer. It notes on the
+// call's attempt (retry.go) whether the provider answered, with which status and headers, and
+// for an error status the provider's own explanation, read (bounded) from the body. Credentials
+// go only in the header the provider names; a keyless local endpoint gets none.
+func (b *base) post(ctx context.Context, path string, header http.Header, body any, stream bool) (*http.Response, error) {
+	data, err := json.Marshal(body)
+	if err != nil {
+		return nil, badRequest("unable to encode the request: %v", err)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimRight(b.cfg.BaseURL, "/")+path, bytes.NewReader(data))
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range header {
+		req.Header[k] = v
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if stream {
+		req.Header.Set("Accept", "text/event-stream")
+	} else {
+		req.Header.Set("Accept", "application/json")
+	}
+	req.Header.Set("User-Agent", "Engram")
+	resp, err := b.cfg.HTTPClient.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	at, _ := ctx.Value(attemptKey{}).(*attempt)
+	if at != nil {
+		at.reached = true
+		at.status = resp.StatusCode
+		at.header = resp.Header.Clone()
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+		_ = resp.Body.Close()
+		if at != nil {
+			at.message = providerMessage(msg)
+		}
+		return nil, fmt.Errorf("the provider answered %d", resp.StatusCode)
+	}
+	return resp, nil
+}
+
+// decodeAnswer reads a whole JSON answer into v (bounded by maxAnswerBytes).
+func decodeAnswer(resp *http.Response, v any) error {
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswerBytes+1))
+	if err != nil {
+		return err
+	}
+	if len(data) > maxAnswerBytes {
+		return fmt.Errorf("the answer is larger than %d bytes", maxAnswerBytes)
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return fmt.Errorf("the answer is not the JSON expected: %w", err)
+	}
+	return nil
+}
