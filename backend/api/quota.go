@@ -48,6 +48,9 @@ func (s *IndexService) Doctor(_ Empty) (memory.DoctorReport, error) {
 	if r.Findings == nil {
 		r.Findings = []memory.Finding{}
 	}
+	if err == nil && s.a.deps.History != nil {
+		r.Findings = append(r.Findings, s.a.deps.History.Check()...)
+	}
 	for i, f := range r.Findings {
 		args := map[string]any{"Path": f.Path, "Count": f.Count}
 		for k, v := range f.Args {
