@@ -12,6 +12,9 @@ import (
 const (
 	CodeRegenerateDesktopOnly = "remote_regenerate_desktop_only"
 	CodeKeepReviewDesktopOnly = "import_keep_review_desktop_only"
+	// CodeExportFolderRemote refuses a Markdown folder export from a remote caller: a browser
+	// over the bridge may not write files at a path of its choosing.
+	CodeExportFolderRemote = "export_folder_remote"
 )
 
 // personCaller is true for the api the desktop window and the CLI use; the bridge's and

@@ -7,11 +7,14 @@ import (
 	"engram/backend/memory"
 )
 
-// ExportParams filter an export.
+// ExportParams filter an export. Markdown, when set, is a folder (absolute, new or empty,
+// outside the home) that receives the memories as Markdown files instead of JSONL; only the
+// desktop window and the CLI may name one.
 type ExportParams struct {
-	Scope   memory.Scope `json:"scope,omitempty"`
-	Workdir string       `json:"workdir,omitempty"`
-	Agent   string       `json:"agent,omitempty"`
+	Scope    memory.Scope `json:"scope,omitempty"`
+	Workdir  string       `json:"workdir,omitempty"`
+	Agent    string       `json:"agent,omitempty"`
+	Markdown string       `json:"markdown,omitempty"`
 }
 
 // ExportResult is JSONL text, one memory a line, then one line per key of the agents'
@@ -21,12 +24,24 @@ type ExportResult struct {
 	// KV counts the key-value lines.
 	KV    int    `json:"kv"`
 	JSONL string `json:"jsonl"`
+	// Folder is set for a Markdown folder export (JSONL is empty then).
+	Folder *memory.FolderExport `json:"folder,omitempty"`
 }
 
 // Export returns every live memory as JSONL.
 func (s *MemoryService) Export(p ExportParams) (ExportResult, error) {
 	if err := s.a.checkScope(p.Scope, p.Workdir, p.Agent); err != nil {
 		return ExportResult{}, err
+	}
+	if p.Markdown != "" {
+		if !s.a.personCaller() {
+			return ExportResult{}, s.a.newError(CodeExportFolderRemote, nil)
+		}
+		f, err := s.a.deps.Store.ExportFolder(s.a.ctx, p.Markdown, memory.Filter{Scope: p.Scope, Workdir: p.Workdir, Agent: p.Agent})
+		if err != nil {
+			return ExportResult{}, s.a.fail(err)
+		}
+		return ExportResult{Count: f.Memories, Folder: &f}, nil
 	}
 	var buf bytes.Buffer
 	c, err := s.a.deps.Store.ExportCounted(s.a.ctx, &buf, memory.Filter{Scope: p.Scope, Workdir: p.Workdir, Agent: p.Agent})

@@ -9,6 +9,8 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -469,5 +471,20 @@ func TestServeOnAnotherLoopbackAddress(t *testing.T) {
 	defer c.CloseNow()
 	if r := call(t, c, 1, "app.info", `{}`); r.Error != nil {
 		t.Fatal(r.Error)
+	}
+}
+
+// A browser over the bridge may not make the app write files at a path of its choosing.
+func TestExportFolderOverTheBridgeIsRefused(t *testing.T) {
+	f := start(t, Config{})
+	c := f.mustDial(t)
+	dir := filepath.Join(t.TempDir(), "vault")
+	params, _ := json.Marshal(map[string]any{"markdown": dir})
+	r := call(t, c, 1, "memory.export", string(params))
+	if r.Error == nil || r.Error.Data == nil || r.Error.Data.Code != api.CodeExportFolderRemote || strings.Contains(r.Error.Data.Message, "error.") {
+		t.Fatalf("markdown export over the bridge: %+v", r.Error)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Fatalf("a refused export made %s: %v", dir, err)
 	}
 }

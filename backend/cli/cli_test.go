@@ -167,6 +167,17 @@ func TestImportExportReindexDoctor(t *testing.T) {
 	if a, b := h.ok("export"), other.ok("export"); a != b {
 		t.Fatalf("round trip differs:\n%s\n%s", a, b)
 	}
+	// The same memories as a Markdown folder; a second export into it is refused, translated.
+	vault := filepath.Join(t.TempDir(), "vault")
+	if out := h.ok("export", "--markdown", vault); !strings.Contains(out, "Exported 2 memories") || !strings.Contains(out, vault) {
+		t.Fatalf("markdown export said %q", out)
+	}
+	if _, err := os.Stat(filepath.Join(vault, "global", "user", "good-two.md")); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := h.run("", "export", "--markdown", vault); code == 0 || !strings.Contains(errs, "is not empty") {
+		t.Fatalf("export into a full folder: %d %q", code, errs)
+	}
 	// A broken hand edit is reported by doctor (exit 1) and left as it is.
 	bad := filepath.Join(h.dir, "memory", "global", "user", "broken.md")
 	_ = os.WriteFile(bad, []byte("no frontmatter here"), 0o644)

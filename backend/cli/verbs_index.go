@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
 
 	"engram/backend/api"
 )
@@ -49,14 +51,34 @@ func printImport(r *runner, res api.ImportResult) error {
 
 func exportParams(r *runner, args []string) (api.ExportParams, error) {
 	var sc scopeFlags
-	if _, err := r.flags("export", args, sc.define); err != nil {
+	var folder string
+	if _, err := r.flags("export", args, func(fs *flag.FlagSet) {
+		sc.define(fs)
+		fs.StringVar(&folder, "markdown", "", "write Markdown files into this new or empty folder instead of JSONL")
+	}); err != nil {
 		return api.ExportParams{}, err
 	}
-	return api.ExportParams{Scope: api.Scope(sc.scope), Workdir: sc.workdir, Agent: sc.agent}, nil
+	if folder != "" {
+		abs, err := filepath.Abs(folder)
+		if err != nil {
+			return api.ExportParams{}, err
+		}
+		folder = abs
+	}
+	return api.ExportParams{Scope: api.Scope(sc.scope), Workdir: sc.workdir, Agent: sc.agent, Markdown: folder}, nil
 }
 
 // printExport writes the JSONL on stdout either way; the count goes to stderr for people.
 func printExport(r *runner, res api.ExportResult) error {
+	if f := res.Folder; f != nil {
+		r.out(res, func(w io.Writer) {
+			fmt.Fprintln(w, r.t("cli.export_folder_done", map[string]any{"Memories": f.Memories, "Daily": f.Daily, "Dir": f.Dir}))
+			if f.Gone > 0 {
+				fmt.Fprintln(w, r.t("cli.export_folder_gone", map[string]any{"Count": f.Gone}))
+			}
+		})
+		return nil
+	}
 	io.WriteString(r.env.Stdout, res.JSONL)
 	if !r.json {
 		fmt.Fprintln(r.env.Stderr, r.t("cli.export_done", map[string]any{"Count": res.Count}))

@@ -207,6 +207,7 @@ var sections = []section{
 		{"ImportConflict", t[memory.ImportConflict](), "A line naming a memory the store holds with other content.", ""},
 		{"ImportPreviewResult", t[api.ImportPreviewResult](), "What memory.import would do with the same JSONL; nothing applied.", ""},
 		{"ExportParams", t[api.ExportParams](), "", ""},
+		{"FolderExport", t[memory.FolderExport](), "A Markdown folder export: where, and what was written.", ""},
 		{"ExportResult", t[api.ExportResult](), "", ""},
 		{"OpenFolderResult", t[api.OpenFolderResult](), "", ""},
 		{"IndexProgress", t[api.IndexProgress](), "One index.progress event while reindex or doctor runs.", ""},

@@ -1366,12 +1366,22 @@ export interface ExportParams {
   scope?: Scope
   workdir?: string
   agent?: string
+  markdown?: string
+}
+
+/** A Markdown folder export: where, and what was written. */
+export interface FolderExport {
+  dir: string
+  memories: number
+  daily: number
+  gone: number
 }
 
 export interface ExportResult {
   count: number
   kv: number
   jsonl: string
+  folder?: FolderExport | null
 }
 
 export interface OpenFolderResult {
