@@ -822,6 +822,7 @@ export namespace api {
 	    scope?: string;
 	    workdir?: string;
 	    agent?: string;
+	    markdown?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new ExportParams(source);
@@ -832,12 +833,14 @@ export namespace api {
 	        this.scope = source["scope"];
 	        this.workdir = source["workdir"];
 	        this.agent = source["agent"];
+	        this.markdown = source["markdown"];
 	    }
 	}
 	export class ExportResult {
 	    count: number;
 	    kv: number;
 	    jsonl: string;
+	    folder?: memory.FolderExport;
 	
 	    static createFrom(source: any = {}) {
 	        return new ExportResult(source);
@@ -848,7 +851,26 @@ export namespace api {
 	        this.count = source["count"];
 	        this.kv = source["kv"];
 	        this.jsonl = source["jsonl"];
+	        this.folder = this.convertValues(source["folder"], memory.FolderExport);
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class ExtractionRequestParams {
 	    session_id: string;
@@ -3927,6 +3949,24 @@ export namespace memory {
 		}
 	}
 	
+	export class FolderExport {
+	    dir: string;
+	    memories: number;
+	    daily: number;
+	    gone: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new FolderExport(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.dir = source["dir"];
+	        this.memories = source["memories"];
+	        this.daily = source["daily"];
+	        this.gone = source["gone"];
+	    }
+	}
 	export class Source {
 	    kind?: string;
 	    agent?: string;

@@ -12,7 +12,14 @@ window.__FAKE_EXT__ = (window.__FAKE_EXT__ || []).concat(({ api, opts, items, em
     if (p?.days && (p.days < 1 || p.days > 400)) return fail('invalid_params', { Method: 'quota.history', Detail: 'days must be between 1 and 400' })
     return { samples: opts.storageEmpty ? samples.slice(-1) : samples.slice() }
   }
-  api.MemoryService.Export = async () => ({ count: items.length, kv: 0, jsonl: items.map((m) => JSON.stringify({ slug: m.slug, title: m.title, scope: m.scope, type: m.type, body: m.body })).join('\n') + '\n' })
+  api.MemoryService.Export = async (p) => {
+    if (p && p.markdown) {
+      window.__LAST_EXPORT_FOLDER__ = p
+      if (!p.markdown.startsWith('/')) return fail('invalid_workdir', { Workdir: p.markdown })
+      return { count: items.length, kv: 0, jsonl: '', folder: { dir: p.markdown, memories: items.length, daily: 2, gone: 0 } }
+    }
+    return { count: items.length, kv: 0, jsonl: items.map((m) => JSON.stringify({ slug: m.slug, title: m.title, scope: m.scope, type: m.type, body: m.body })).join('\n') + '\n' }
+  }
   api.MemoryService.ImportPreview = async (p) => {
     if (!p || typeof p.jsonl !== 'string') return fail('invalid_params', { Method: 'memory.importPreview', Detail: 'jsonl' })
     window.__LAST_IMPORT_PREVIEW__ = p

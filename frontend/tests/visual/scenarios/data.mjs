@@ -46,6 +46,18 @@ export default async function ({ open, check, COMBOS }) {
         await check(applied?.format === 'mem0' && applied?.path === '/home/ada/Downloads/mem0-export.json', `apply used the previewed source: ${JSON.stringify(applied)}`)
       }
     })
+    // The memories as a Markdown folder (desktop window): the path sent, the counts shown.
+    await open(`${l}-${th}-data-export-folder`, { language, theme: th }, async (page) => {
+      await openSettings(page)
+      await page.locator('[data-test="export-folder"]').scrollIntoViewIfNeeded()
+      await page.locator('[data-test="export-folder-path"] input').fill('/home/ada/engram-vault')
+      await page.click('[data-test="export-folder-run"]')
+      await page.waitForSelector('[data-test="export-folder"][data-state="done"]')
+      await page.waitForSelector('[data-test="export-folder-done"]')
+      const sent = await page.evaluate(() => window.__LAST_EXPORT_FOLDER__)
+      await check(sent?.markdown === '/home/ada/engram-vault', `export asked for the folder: ${JSON.stringify(sent)}`)
+      await check(page.locator('[data-test="export-folder-done"]').textContent().then((s) => s.includes('/home/ada/engram-vault')), 'the folder is named')
+    })
     await open(`${l}-${th}-data-reindex-progress`, { language, theme: th, holdIndex: 'index' }, async (page) => {
       await openSettings(page)
       await page.click('[data-test="data-reindex"]')
