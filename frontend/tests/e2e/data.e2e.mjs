@@ -6,39 +6,11 @@
 //   make cli && ENGRAM_CLI=build/bin/engram-cli E2E_SCRIPT=frontend/tests/e2e/data.e2e.mjs node frontend/tests/e2e/run.mjs build/shots
 import fs from 'node:fs'
 import path from 'node:path'
-import { reportSuite } from '../report.mjs'
-import { LONG, ROOT, RpcClient, Server, cleanup, cli, launchBrowser, newPage, tempDir, until } from './lib.mjs'
+import { LONG, RpcClient, Server, cli, launchBrowser, newPage, suite, tempDir, until } from './lib.mjs'
 
-const CLI = process.env.ENGRAM_CLI ? path.resolve(process.env.ENGRAM_CLI) : path.join(ROOT, 'build/bin/engram-cli')
-const SHOTS = process.argv[2] ? path.resolve(process.argv[2]) : path.join(ROOT, 'build/shots')
-fs.mkdirSync(SHOTS, { recursive: true })
-if (!fs.existsSync(CLI)) {
-  console.error(`e2e-data: ${CLI} is missing; run make cli`)
-  process.exit(2)
-}
-
-const problems = []
+const s = suite('e2e-data', import.meta.url)
+const { CLI, problems, log, expect, shot, check } = s
 let page
-let step = ''
-let passed = 0
-let failed = 0
-const started = Date.now()
-const log = (msg) => console.log(`e2e-data [${((Date.now() - started) / 1000).toFixed(1)}s] ${msg}`)
-const expect = (cond, msg) => {
-  if (!cond) throw new Error(`expectation failed: ${msg}`)
-}
-async function shot(name) {
-  const file = path.join(SHOTS, `e2e-data-${name}.png`)
-  await page.screenshot({ path: file, animations: 'disabled' })
-  log(`screenshot ${path.relative(ROOT, file)}`)
-}
-/** One checked step: counted passed or failed; the suite stops at the first failure. */
-async function check(name, fn) {
-  step = name
-  await fn()
-  passed++
-  log(`ok ${name}`)
-}
 
 const rec = (slug, extra = {}) => JSON.stringify({ slug, title: `Title of ${slug}`, scope: 'global', type: 'user', body: `Body of ${slug}`, ...extra })
 
@@ -58,7 +30,7 @@ async function main() {
   const rpc = await RpcClient.open(`ws://127.0.0.1:${info.port}/ws?token=${encodeURIComponent(info.token)}`)
   const browser = await launchBrowser()
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US', acceptDownloads: true })
-  page = await newPage(ctx, 'data', problems)
+  page = s.page = await newPage(ctx, 'data', problems)
   await page.goto(info.url)
   await page.locator('.list-pane[data-state="ready"]').waitFor({ timeout: LONG })
 
@@ -159,19 +131,4 @@ async function main() {
   await srv.stop()
 }
 
-const TOTAL = (fs.readFileSync(new URL(import.meta.url), 'utf8').match(/^\s*await check\('/gm) || []).length
-try {
-  await main()
-} catch (e) {
-  failed++
-  console.error(`e2e-data: FAIL at "${step}": ${e.stack || e}`)
-  if (page) await page.screenshot({ path: path.join(SHOTS, 'e2e-data-fail.png') }).catch(() => {})
-} finally {
-  await cleanup()
-}
-if (problems.length) {
-  failed++
-  console.error('e2e-data: errors in the page:\n  ' + problems.join('\n  '))
-}
-reportSuite('e2e-data', passed, Math.max(failed, TOTAL - passed))
-process.exit(failed || passed < TOTAL ? 1 : 0)
+await s.run(main)

@@ -324,3 +324,62 @@ export async function until(fn, what, deadline = LONG) {
     await sleep(100)
   }
 }
+
+/**
+ * One end-to-end suite's scaffolding: the CLI under test (ENGRAM_CLI, else build/bin/engram-cli;
+ * the process exits 2 when it is missing), the screenshots folder (argv[2], else build/shots),
+ * a log with elapsed seconds, expect/check/shot, and run(main) that runs the suite to its first
+ * failure, screenshots the page it failed on, fails on errors the page logged, reports the
+ * counts (checks not reached count as failed) and exits. `name` prefixes the log and the files.
+ * The page is the suite's: set `s.page` once it exists (shot and the failure screenshot use it).
+ */
+export function suite(name, scriptUrl) {
+  const CLI = process.env.ENGRAM_CLI ? path.resolve(process.env.ENGRAM_CLI) : path.join(ROOT, 'build/bin/engram-cli')
+  const SHOTS = process.argv[2] ? path.resolve(process.argv[2]) : path.join(ROOT, 'build/shots')
+  fs.mkdirSync(SHOTS, { recursive: true })
+  if (!fs.existsSync(CLI)) {
+    console.error(`${name}: ${CLI} is missing; run make cli`)
+    process.exit(2)
+  }
+  const started = Date.now()
+  const s = { CLI, SHOTS, problems: [], page: null, step: '', passed: 0, failed: 0 }
+  s.log = (msg) => console.log(`${name} [${((Date.now() - started) / 1000).toFixed(1)}s] ${msg}`)
+  s.expect = (cond, msg) => {
+    if (!cond) throw new Error(`expectation failed: ${msg}`)
+  }
+  /** shot(name) or shot(page, name): a screenshot of the suite's page, or of another one. */
+  s.shot = async (p, shotName) => {
+    if (typeof p === 'string') [p, shotName] = [s.page, p]
+    const file = path.join(SHOTS, `${name}-${shotName}.png`)
+    await p.screenshot({ path: file, animations: 'disabled' })
+    s.log(`screenshot ${path.relative(ROOT, file)}`)
+  }
+  /** One checked step: counted passed or failed; the suite stops at the first failure. */
+  s.check = async (stepName, fn) => {
+    s.step = stepName
+    await fn()
+    s.passed++
+    s.log(`ok ${stepName}`)
+  }
+  s.run = async (main) => {
+    // Every `await check('…` in the script is one step: those not reached count as failed.
+    const total = (fs.readFileSync(new URL(scriptUrl), 'utf8').match(/^\s*await check\('/gm) || []).length
+    try {
+      await main()
+    } catch (e) {
+      s.failed++
+      console.error(`${name}: FAIL at "${s.step}": ${e.stack || e}`)
+      if (s.page) await s.page.screenshot({ path: path.join(SHOTS, `${name}-fail.png`) }).catch(() => {})
+    } finally {
+      await cleanup()
+    }
+    if (s.problems.length) {
+      s.failed++
+      console.error(`${name}: errors in the page:\n  ` + s.problems.join('\n  '))
+    }
+    const { reportSuite } = await import('../report.mjs')
+    reportSuite(name, s.passed, Math.max(s.failed, total - s.passed))
+    process.exit(s.failed || s.passed < total ? 1 : 0)
+  }
+  return s
+}
