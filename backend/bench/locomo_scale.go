@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/oklog/ulid/v2"
@@ -38,7 +39,16 @@ type RecallScaleFigures struct {
 	OverviewP50Ms float64 `json:"overview_p50_ms"`
 	OverviewP95Ms float64 `json:"overview_p95_ms"`
 	OverviewBytes int     `json:"overview_bytes"`
+	ContextP50Ms  float64 `json:"build_context_p50_ms"`
 	ContextP95Ms  float64 `json:"build_context_p95_ms"`
+	// The same calls in CPU time (the process's user and system time across the call): on a
+	// shared machine wall times swing with the load, CPU time much less.
+	SearchCPUP50Ms   float64 `json:"search_cpu_p50_ms"`
+	SearchCPUP95Ms   float64 `json:"search_cpu_p95_ms"`
+	OverviewCPUP50Ms float64 `json:"overview_cpu_p50_ms"`
+	OverviewCPUP95Ms float64 `json:"overview_cpu_p95_ms"`
+	ContextCPUP50Ms  float64 `json:"build_context_cpu_p50_ms"`
+	ContextCPUP95Ms  float64 `json:"build_context_cpu_p95_ms"`
 	// StepsMs is the mean time per search step.
 	StepsMs map[string]float64 `json:"steps_ms"`
 }
@@ -60,11 +70,21 @@ func RunRecallScale(ctx context.Context, sizes []int, jsonOut bool, w io.Writer)
 		return enc.Encode(figs)
 	}
 	fmt.Fprintln(w, "Recall at scale (vectors on: local embedder)")
-	fmt.Fprintf(w, "  %8s %9s %8s %9s %9s %9s %10s %9s %10s %9s\n", "n", "build s", "embed s", "p50 ms", "p95 ms", "p99 ms",
-		"cjk2 p95", "cjk2 hit", "overview", "context")
+	fmt.Fprintf(w, "  %8s %9s %8s %9s %9s %9s %10s %9s\n", "n", "build s", "embed s", "p50 ms", "p95 ms", "p99 ms",
+		"cjk2 p95", "cjk2 hit")
 	for _, f := range figs {
-		fmt.Fprintf(w, "  %8d %9.1f %8.1f %9.2f %9.2f %9.2f %10.2f %9.2f %7.2f ms %6.2f ms\n", f.N, f.IndexBuildSec, f.EmbedSec,
-			f.SearchP50Ms, f.SearchP95Ms, f.SearchP99Ms, f.CJK2P95Ms, f.CJK2Found, f.OverviewP95Ms, f.ContextP95Ms)
+		fmt.Fprintf(w, "  %8d %9.1f %8.1f %9.2f %9.2f %9.2f %10.2f %9.2f\n", f.N, f.IndexBuildSec, f.EmbedSec,
+			f.SearchP50Ms, f.SearchP95Ms, f.SearchP99Ms, f.CJK2P95Ms, f.CJK2Found)
+	}
+	fmt.Fprintln(w, "  p50 / p95 in ms, wall (CPU time of the process across the call)")
+	fmt.Fprintf(w, "  %8s %26s %26s %26s\n", "n", "search", "overview", "build_context")
+	pair := func(p50, p95, c50, c95 float64) string {
+		return fmt.Sprintf("%.2f / %.2f (%.2f / %.2f)", p50, p95, c50, c95)
+	}
+	for _, f := range figs {
+		fmt.Fprintf(w, "  %8d %26s %26s %26s\n", f.N, pair(f.SearchP50Ms, f.SearchP95Ms, f.SearchCPUP50Ms, f.SearchCPUP95Ms),
+			pair(f.OverviewP50Ms, f.OverviewP95Ms, f.OverviewCPUP50Ms, f.OverviewCPUP95Ms),
+			pair(f.ContextP50Ms, f.ContextP95Ms, f.ContextCPUP50Ms, f.ContextCPUP95Ms))
 	}
 	return nil
 }
@@ -162,6 +182,15 @@ func scaleGenerate(home string, n int, r *rand.Rand, v *scaleWords) error {
 	return nil
 }
 
+// cpuTime is the process's user and system time so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
 func pct(ds []time.Duration, p float64) float64 {
 	if len(ds) == 0 {
 		return 0
@@ -216,10 +245,30 @@ func recallScaleAt(ctx context.Context, home string, n int, reuse bool, progress
 	steps := map[string]time.Duration{}
 	rec := recall.New(store, recall.Options{Embedder: local, Logger: quiet,
 		Trace: func(step string, d time.Duration) { steps[step] += d }})
+	// ENGRAM_RECALL_SCALE_DUMP=FILE writes every answer (ranked ids and scores, the overview and
+	// context texts) so that two builds can be compared on the same home: a speed change must
+	// not move a result.
+	var dump io.Writer = io.Discard
+	if path := os.Getenv("ENGRAM_RECALL_SCALE_DUMP"); path != "" {
+		df, err := os.Create(path)
+		if err != nil {
+			return f, err
+		}
+		defer df.Close()
+		dump = df
+	}
+	var cpu []time.Duration // CPU time of the last timed phase's calls
 	search := func(q, workdir, agent string) (recall.SearchResult, time.Duration, error) {
-		t := time.Now()
+		c, t := cpuTime(), time.Now()
 		res, err := rec.Search(ctx, recall.SearchParams{Query: q, Workdir: workdir, Agent: agent, Limit: 10, NoTouch: true})
-		return res, time.Since(t), err
+		d := time.Since(t)
+		cpu = append(cpu, cpuTime()-c)
+		fmt.Fprintf(dump, "search %q %q %q:", q, workdir, agent)
+		for _, h := range res.Hits {
+			fmt.Fprintf(dump, " %s=%.6f", h.Memory.ID, h.Score)
+		}
+		fmt.Fprintln(dump)
+		return res, d, err
 	}
 	// Warm the caches (vector slab, SQLite pages) the way a running app has them warm.
 	for i := 0; i < 5; i++ {
@@ -228,6 +277,7 @@ func recallScaleAt(ctx context.Context, home string, n int, reuse bool, progress
 		}
 	}
 	say("searching")
+	cpu = nil
 	var lat []time.Duration
 	for i := 0; i < 400; i++ {
 		k := 50 + r.IntN(3000)
@@ -247,6 +297,7 @@ func recallScaleAt(ctx context.Context, home string, n int, reuse bool, progress
 	}
 	f.Queries = len(lat)
 	f.SearchP50Ms, f.SearchP95Ms, f.SearchP99Ms = pct(lat, 0.5), pct(lat, 0.95), pct(lat, 0.99)
+	f.SearchCPUP50Ms, f.SearchCPUP95Ms = pct(cpu, 0.5), pct(cpu, 0.95)
 	f.StepsMs = map[string]float64{}
 	for k, d := range steps {
 		f.StepsMs[k] = float64(d.Microseconds()) / 1000 / float64(len(lat)+5)
@@ -267,25 +318,31 @@ func recallScaleAt(ctx context.Context, home string, n int, reuse bool, progress
 	}
 	f.CJK2P95Ms, f.CJK2Found = pct(cjk, 0.95), float64(found)/100
 	say("overview")
-	var ov []time.Duration
+	var ov, ovCPU []time.Duration
 	for i := 0; i < 50; i++ {
-		t := time.Now()
+		c, t := cpuTime(), time.Now()
 		res, err := rec.Overview(ctx, recall.OverviewParams{Workdir: fmt.Sprintf("/work/project-%02d", i%10), Agent: fmt.Sprintf("agent-%02d", i%7)})
 		if err != nil {
 			return f, err
 		}
-		ov = append(ov, time.Since(t))
+		ov, ovCPU = append(ov, time.Since(t)), append(ovCPU, cpuTime()-c)
 		f.OverviewBytes = len(res.Index)
+		fmt.Fprintf(dump, "overview %d %d:\n%s\n", res.Entries, res.Total, res.Index)
 	}
 	f.OverviewP50Ms, f.OverviewP95Ms = pct(ov, 0.5), pct(ov, 0.95)
-	var bc []time.Duration
+	f.OverviewCPUP50Ms, f.OverviewCPUP95Ms = pct(ovCPU, 0.5), pct(ovCPU, 0.95)
+	say("build_context")
+	var bc, bcCPU []time.Duration
 	for i := 0; i < 50; i++ {
-		t := time.Now()
-		if _, err := rec.BuildContext(ctx, recall.ContextParams{Query: v.en[50+r.IntN(3000)], MaxTokens: 800}); err != nil {
+		c, t := cpuTime(), time.Now()
+		res, err := rec.BuildContext(ctx, recall.ContextParams{Query: v.en[50+r.IntN(3000)], MaxTokens: 800})
+		if err != nil {
 			return f, err
 		}
-		bc = append(bc, time.Since(t))
+		bc, bcCPU = append(bc, time.Since(t)), append(bcCPU, cpuTime()-c)
+		fmt.Fprintf(dump, "context %d:\n%s\n", res.Tokens, res.Text)
 	}
-	f.ContextP95Ms = pct(bc, 0.95)
+	f.ContextP50Ms, f.ContextP95Ms = pct(bc, 0.5), pct(bc, 0.95)
+	f.ContextCPUP50Ms, f.ContextCPUP95Ms = pct(bcCPU, 0.5), pct(bcCPU, 0.95)
 	return f, nil
 }
