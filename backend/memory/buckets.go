@@ -14,12 +14,12 @@ func (s *Store) ShadowedSlugs(ctx context.Context, workdir string, slugs []strin
 	if workdir == "" || len(slugs) == 0 {
 		return out, nil
 	}
-	wd, err := CanonicalWorkdir(workdir)
+	key, err := s.projectKey(workdir)
 	if err != nil {
 		return nil, err
 	}
 	ph := strings.Repeat("?,", len(slugs))
-	a := []any{ProjectKey(wd)}
+	a := []any{key}
 	for _, sl := range slugs {
 		a = append(a, sl)
 	}
@@ -69,19 +69,19 @@ type IndexBucket struct {
 // that project also uses are left out (and not counted): the project entry shadows them.
 func (s *Store) IndexBuckets(ctx context.Context, f Filter, per int, shadowWorkdir string) ([]IndexBucket, error) {
 	f.Archived = false
-	where, args, err := f.where()
+	where, args, err := f.where(s.projects)
 	if err != nil {
 		return nil, err
 	}
 	shadow, sargs := "", []any(nil)
 	if shadowWorkdir != "" {
-		wd, err := CanonicalWorkdir(shadowWorkdir)
+		key, err := s.projectKey(shadowWorkdir)
 		if err != nil {
 			return nil, err
 		}
 		shadow = ` AND NOT (m.scope = 'global' AND EXISTS (SELECT 1 FROM memory_meta p WHERE p.scope = 'project'
 			AND p.scope_key = ? AND p.slug = m.slug AND p.archived = 0))`
-		sargs = []any{ProjectKey(wd)}
+		sargs = []any{key}
 	}
 	rows, err := s.db.QueryContext(ctx, `SELECT m.scope, m.scope_key, m.type, COUNT(*) FROM memory_meta m WHERE `+where+`
 		GROUP BY m.scope, m.scope_key, m.type ORDER BY m.scope, m.scope_key, m.type`, args...)
