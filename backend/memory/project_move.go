@@ -187,6 +187,7 @@ func (s *Store) moveProjectLocked(ctx context.Context, p Project, mv *ProjectMov
 	var rows []rowMove // moved as they are: the index row follows
 	var gone []string  // dropped (duplicate) or replaced by a conflict copy: the row leaves
 	var fresh []string // conflict copies and moved files the index did not hold: reconciled
+	var redo []string  // destinations that stood in the way: their problem rows are judged again
 	for _, f := range files {
 		if err := s.safeDir(f.from, false); err != nil {
 			return nil, err
@@ -234,6 +235,9 @@ func (s *Store) moveProjectLocked(ctx context.Context, p Project, mv *ProjectMov
 			}
 			dirs[filepath.Dir(s.abs(f.from))] = true
 			gone = append(gone, f.from)
+			// The destination may have lost an id claim to the file just removed (the same
+			// memory on both sides): it is judged again below.
+			redo = append(redo, f.to)
 		default:
 			return nil, err
 		}
@@ -291,6 +295,17 @@ func (s *Store) moveProjectLocked(ctx context.Context, p Project, mv *ProjectMov
 		if id != "" {
 			ids = append(ids, id)
 		}
+	}
+	for _, rel := range redo {
+		var n int
+		_ = tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM memory_problems WHERE path = ?`, rel).Scan(&n)
+		if n == 0 {
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM memory_problems WHERE path = ?`, rel); err != nil {
+			return nil, fmt.Errorf("memory: unable to clear problem: %w", err)
+		}
+		fresh = append(fresh, rel)
 	}
 	if err := moveProjectRows(ctx, tx, p, s.rfc(s.opts.Now())); err != nil {
 		return nil, err
