@@ -147,7 +147,10 @@ func TestProjectMovesToItsIdentity(t *testing.T) {
 	if again := e.slugsIn(Filter{Scope: ScopeProject, Workdir: wd}); strings.Join(again, ",") != strings.Join(got, ",") {
 		t.Fatalf("after reindex %v, before %v", again, got)
 	}
-	_ = moved // the move ran at open, before a hook could be attached; TestProjectMoveAtRuntime checks it
+	// The move ran at open, before a hook was attached: it is handed over when one is.
+	if len(moved) != 1 || moved[0].Actor != ActorProject || !strings.Contains(moved[0].Ops[0], pathKey+" to "+p.Key) {
+		t.Fatalf("history heard %+v", moved)
+	}
 }
 
 // A remote added while a process runs moves the project on its next use, in one history

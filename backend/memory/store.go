@@ -71,6 +71,8 @@ type Store struct {
 	batchPaths map[string]bool
 	hookMu     sync.Mutex
 	hook       AppliedHook
+	// unheard holds project moves made before a hook was registered (see OnApplied).
+	unheard []Applied
 	// openDirty is set when the reconcile at open found files changed by hand.
 	openDirty bool
 	// indexBehind is set (mu held) when a batch failed below the codes after it may have
