@@ -439,3 +439,42 @@ func linkNew(src, dst string) error {
 	// Renamed: recreate nothing, the caller's remove of src finds it gone.
 	return nil
 }
+
+// unmovedProjects finds, for doctor, projects whose memories still sit under the path key
+// although the workdir now resolves to an id or remote identity: the move at first use failed
+// (it is logged) or has not run in any process since. `engram project DIR` moves them.
+func (s *Store) unmovedProjects(ctx context.Context) ([]Finding, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT p.key, p.workdir, COUNT(m.rid) FROM projects p
+		JOIN memory_meta m ON m.scope = 'project' AND m.scope_key = p.key
+		WHERE p.moved_to = '' AND p.workdir <> '' GROUP BY p.key, p.workdir ORDER BY p.workdir`)
+	if err != nil {
+		return nil, fmt.Errorf("memory: unable to list projects: %w", err)
+	}
+	type row struct {
+		key, wd string
+		n       int
+	}
+	var list []row
+	for rows.Next() {
+		var r row
+		if err := rows.Scan(&r.key, &r.wd, &r.n); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("memory: unable to read projects: %w", err)
+		}
+		if ProjectKey(r.wd) == r.key {
+			list = append(list, r)
+		}
+	}
+	rows.Close()
+	var out []Finding
+	for _, r := range list {
+		p, err := s.projects.resolve(r.wd)
+		if err != nil || p.Key == r.key {
+			continue
+		}
+		out = append(out, Finding{Code: "project_not_moved", Path: "projects/" + r.key, Count: r.n,
+			Args: map[string]any{"Workdir": r.wd, "Identity": p.Identity, "Key": p.Key, "Count": r.n},
+			Fix:  "engram project " + shellQuote(r.wd)})
+	}
+	return out, nil
+}

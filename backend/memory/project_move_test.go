@@ -213,3 +213,53 @@ func TestForeignWorkdirStaysVisible(t *testing.T) {
 	}
 	_ = os.Remove(filepath.Join(wd, ".git", "config"))
 }
+
+// A move that cannot happen (the identity folder is a link, which the store never writes
+// through) leaves every memory where it was, and doctor names it with the command that moves
+// it once the cause is gone.
+func TestDoctorFindsAnUnmovedProject(t *testing.T) {
+	e := newEnv(t)
+	wd := mkdir(t, t.TempDir(), "proj")
+	r := e.ok(projWrite(wd, "stays-put", "Kept by path until the move can run"))
+	gitClone(t, wd, "git@example.com:team/blocked.git")
+	p := resolve(t, wd)
+	elsewhere := t.TempDir()
+	if err := os.Symlink(elsewhere, filepath.Join(e.s.Root(), "projects", p.Key)); err != nil {
+		t.Fatal(err)
+	}
+	e.reopen()
+	if m := e.get(r.ID); m.ScopeKey() != p.PathKey || !e.exists(m.Path) {
+		t.Fatalf("the blocked move touched %s", m.Path)
+	}
+	rep, err := e.s.Doctor(e.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found *Finding
+	for i, f := range rep.Findings {
+		if f.Code == "project_not_moved" {
+			found = &rep.Findings[i]
+		}
+	}
+	if found == nil || found.Count != 1 || found.Fix != "engram project "+shellQuote(wd) || found.Args["Identity"] != "example.com/team/blocked" {
+		t.Fatalf("findings %+v", rep.Findings)
+	}
+	if err := os.Remove(filepath.Join(e.s.Root(), "projects", p.Key)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.s.Project(wd); err != nil { // what `engram project DIR` does
+		t.Fatal(err)
+	}
+	if m := e.get(r.ID); m.ScopeKey() != p.Key {
+		t.Fatalf("not moved after the fix: %s", m.Path)
+	}
+	rep, _ = e.s.Doctor(e.ctx)
+	for _, f := range rep.Findings {
+		if f.Code == "project_not_moved" {
+			t.Fatalf("still found after the fix: %+v", f)
+		}
+	}
+	if entries, _ := os.ReadDir(elsewhere); len(entries) != 0 {
+		t.Fatalf("the move wrote through the link: %v", entries)
+	}
+}
