@@ -263,3 +263,23 @@ func TestDoctorFindsAnUnmovedProject(t *testing.T) {
 		t.Fatalf("the move wrote through the link: %v", entries)
 	}
 }
+
+// A memory deleted while its project was keyed by path comes back from the trash under the
+// identity key the project moved to.
+func TestTrashRestoreFollowsTheMove(t *testing.T) {
+	e := newEnv(t)
+	wd := mkdir(t, t.TempDir(), "proj")
+	gone := e.ok(projWrite(wd, "deleted-early", "Deleted before the project had a remote"))
+	e.ok(Item{Op: OpDelete, ID: gone.ID})
+	e.ok(projWrite(wd, "still-here", "Keeps the path-key folder in use"))
+	gitClone(t, wd, "git@example.com:team/repo.git")
+	e.reopen()
+	p := resolve(t, wd)
+	r := e.ok(Item{Op: OpRestore, ID: gone.ID})
+	if want := "projects/" + p.Key + "/project/deleted-early.md"; r.Path != want {
+		t.Fatalf("restored to %s, want %s", r.Path, want)
+	}
+	if got := e.slugsIn(Filter{Scope: ScopeProject, Workdir: wd}); strings.Join(got, ",") != "deleted-early,still-here" {
+		t.Fatalf("project lists %v", got)
+	}
+}
