@@ -183,6 +183,14 @@ func (s *Store) findInTrash(id string) (string, *Memory, error) {
 				(m.Scope == ScopeAgent && !ValidAgent(m.Agent)) || (m.Scope == ScopeProject && m.Workdir == "") {
 				continue
 			}
+			if m.Scope == ScopeProject {
+				// The header names the folder it was written from: its project's key today.
+				key, err := s.projects.key(m.Workdir)
+				if err != nil {
+					continue
+				}
+				m.projectKey = key
+			}
 			return ".trash/" + name, m, nil
 		}
 		m.Scope, m.Type, m.Slug = pi.scope, pi.typ, pi.slug
