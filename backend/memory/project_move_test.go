@@ -138,6 +138,11 @@ func TestProjectMovesToItsIdentity(t *testing.T) {
 	if movedTo != p.Key || identity != "remote:example.com/team/repo" {
 		t.Fatalf("projects table: moved_to %q identity %q", movedTo, identity)
 	}
+	// The index agrees with the moved files: a reconcile (the watcher's, after the renames)
+	// finds nothing added, changed or removed, so nothing is reported as a hand edit.
+	if rep := e.reconcile(); rep.Added+rep.Updated+rep.Removed != 0 || rep.ProblemsChanged {
+		t.Fatalf("reconcile after the move: %+v", rep)
+	}
 	// The rejected slug stays rejected under the new key.
 	e.wantCode(projWrite(wd, "rejected-one", "again"), CodeRejectedSlug)
 	// A whole reindex agrees with what the move left.
