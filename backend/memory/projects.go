@@ -36,6 +36,10 @@ type projectEntry struct {
 	files   []string
 	stamps  []fileStamp
 	checked time.Time
+	// racy is set when a file read was modified within projectRecheck of the read: it may
+	// have been mid-write (an editor saving the id file), so its stamp does not vouch for what
+	// was read and the next recheck reads it again (git's "racy clean" rule).
+	racy bool
 	// adopted is set once the path-key folder was looked at for the key p holds.
 	adopted bool
 }
@@ -103,7 +107,7 @@ func (ps *Projects) lookup(workdir string, claim bool) (Project, bool, error) {
 		return p, adopt, nil
 	}
 	ps.mu.Unlock()
-	if e != nil && sameStamps(e.files, e.stamps) {
+	if e != nil && !e.racy && sameStamps(e.files, e.stamps) {
 		ps.mu.Lock()
 		e.checked = now
 		adopt := claim && !e.adopted && e.p.Key != e.p.PathKey
@@ -120,6 +124,7 @@ func (ps *Projects) lookup(workdir string, claim bool) (Project, bool, error) {
 	}
 	p, files := resolveProject(wd)
 	ne := &projectEntry{p: p, files: files, stamps: stampFiles(files), checked: now}
+	ne.racy = racyStamps(ne.stamps, time.Now())
 	ne.adopted = claim
 	ps.mu.Lock()
 	if len(ps.entries) >= maxCachedProjects {
@@ -154,6 +159,16 @@ func stampFiles(files []string) []fileStamp {
 		}
 	}
 	return out
+}
+
+// racyStamps reports whether a stamp's mtime is within projectRecheck of now (wall clock).
+func racyStamps(stamps []fileStamp, now time.Time) bool {
+	for _, st := range stamps {
+		if st.mtime != 0 && now.UnixNano()-st.mtime < int64(projectRecheck) {
+			return true
+		}
+	}
+	return false
 }
 
 func sameStamps(files []string, stamps []fileStamp) bool {
