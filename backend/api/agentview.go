@@ -104,7 +104,7 @@ func (s *AgentViewService) Preview(p AgentPreviewParams) (AgentPreview, error) {
 		return AgentPreview{}, err
 	}
 	agent, workdir := strings.TrimSpace(p.Agent), strings.TrimSpace(p.Workdir)
-	vis, err := recall.NewVisibility(recall.Caller{Workdir: workdir, Agent: agent})
+	vis, err := recall.NewVisibility(recall.Caller{Workdir: workdir, Agent: agent}, s.a.deps.Store.Projects())
 	if err != nil {
 		return AgentPreview{}, s.a.fail(err)
 	}

@@ -220,6 +220,7 @@ func (a *API) table() []Method {
 		method("memory.applyBatch", a.Memory.ApplyBatch, del),
 		method("memory.import", a.Memory.Import, rw),
 		method("memory.importPreview", a.Memory.ImportPreview, ro),
+		method("memory.project", a.Memory.Project, rw),
 		method("daily.append", a.Daily.Append, rw),
 		method("daily.read", a.Daily.Read, ro),
 		method("daily.list", a.Daily.List, ro),

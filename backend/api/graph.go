@@ -123,12 +123,12 @@ func (s *GraphService) view(p GraphScope) (graph.View, error) {
 		}
 		if p.Scope != "" {
 			f := memory.Filter{Scope: p.Scope, Workdir: p.Workdir, Agent: p.Agent}
-			return graph.View{Instances: []graph.Instance{instanceOf(f)}}, nil
+			return graph.View{Instances: []graph.Instance{instanceOf(f, a.deps.Store.Projects())}}, nil
 		}
 	}
 	// Model-facing callers (and a person naming a workdir or agent without a scope) get the
 	// one visibility function every model-facing path uses.
-	vis, err := recall.NewVisibility(recall.Caller{Workdir: p.Workdir, Agent: p.Agent})
+	vis, err := recall.NewVisibility(recall.Caller{Workdir: p.Workdir, Agent: p.Agent}, a.deps.Store.Projects())
 	if err != nil {
 		return graph.View{}, a.fail(err)
 	}
@@ -140,7 +140,7 @@ func (s *GraphService) view(p GraphScope) (graph.View, error) {
 		key := ""
 		switch sc {
 		case memory.ScopeProject:
-			key = memory.ProjectKey(vis.Workdir())
+			key = vis.ProjectKey()
 		case memory.ScopeAgent:
 			key = vis.Agent()
 		}
@@ -152,14 +152,14 @@ func (s *GraphService) view(p GraphScope) (graph.View, error) {
 }
 
 // instanceOf is the scope instance a checked filter names.
-func instanceOf(f memory.Filter) graph.Instance {
+func instanceOf(f memory.Filter, ps *memory.Projects) graph.Instance {
 	switch f.Scope {
 	case memory.ScopeProject:
-		wd, err := memory.CanonicalWorkdir(f.Workdir)
+		key, err := ps.Key(f.Workdir)
 		if err != nil {
-			wd = f.Workdir
+			key = "" // checkScope refused such a workdir already; no instance has this key
 		}
-		return graph.Instance{Scope: f.Scope, Key: memory.ProjectKey(wd)}
+		return graph.Instance{Scope: f.Scope, Key: key}
 	case memory.ScopeAgent:
 		return graph.Instance{Scope: f.Scope, Key: strings.TrimSpace(f.Agent)}
 	}

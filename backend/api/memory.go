@@ -156,7 +156,7 @@ func (a *API) getInScope(p RefParams) (*memory.Memory, error) {
 		return nil, err
 	}
 	f := memory.Filter{Scope: p.Scope, Workdir: strings.TrimSpace(p.Workdir), Agent: strings.TrimSpace(p.Agent), Archived: m.Archived}
-	match, err := f.Matcher()
+	match, err := f.Matcher(a.deps.Store.Projects())
 	if err != nil {
 		return nil, err
 	}

@@ -19,7 +19,7 @@ func (s *RecallService) visibility(scope memory.Scope, workdir, agent string) (r
 	if err := s.a.checkScope(scope, workdir, agent); err != nil {
 		return recall.Visibility{}, err
 	}
-	vis, err := recall.NewVisibility(recall.Caller{Workdir: workdir, Agent: agent})
+	vis, err := recall.NewVisibility(recall.Caller{Workdir: workdir, Agent: agent}, s.a.deps.Store.Projects())
 	if err != nil {
 		return recall.Visibility{}, s.a.fail(err)
 	}

@@ -80,6 +80,7 @@ var methodVerbs = []methodVerb{
 	verb("export", "memory.export", exportParams, printExport),
 	verb("reindex", "index.reindex", noParams("reindex"), printReindex),
 	verb("doctor", "index.doctor", noParams("doctor"), printDoctor),
+	verb("project", "memory.project", projectParams, printProject),
 	verb("extract", "extraction.request", extractParams, printExtract),
 	verb("usage", "usage.summary", usageParams, printUsage),
 }

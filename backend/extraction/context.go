@@ -274,7 +274,7 @@ func (s *Service) buildContext(ctx context.Context, req Request, vis recall.Visi
 	in := Input{Request: req, Turns: window(req.Messages), WrittenThisTurn: written, Now: now,
 		ProjectPinned: vis.Workdir() != "" && projectPinned(last.Content)}
 	in.Request.Workdir = vis.Workdir()
-	v := validator{workdir: vis.Workdir(), agent: vis.Agent(), pinned: in.ProjectPinned,
+	v := validator{workdir: vis.Workdir(), projectKey: vis.ProjectKey(), agent: vis.Agent(), pinned: in.ProjectPinned,
 		evidence: projectEvidence(vis.Workdir(), req.WorkspaceMutations), rejected: map[string]bool{},
 		written: map[string]bool{}, headroom: map[string]int{}, limit: s.o.Store.QuotaLimit(),
 		source: memory.Source{Kind: "extraction", Agent: req.Agent, Session: req.SessionID, Turn: turn}}

@@ -90,7 +90,7 @@ func (s *Service) perform(r *run, planner Planner) {
 		r.mu.Unlock()
 		r.setStatus(StatusFailed, reason, s.o.Now())
 	}
-	vis, err := recall.NewVisibility(recall.Caller{Workdir: req.Workdir, Agent: req.Agent})
+	vis, err := recall.NewVisibility(recall.Caller{Workdir: req.Workdir, Agent: req.Agent}, s.o.Store.Projects())
 	if err != nil {
 		fail(FailContext, err)
 		return

@@ -190,7 +190,7 @@ func (s *Service) Dispose(session string) {
 }
 
 // validRequest checks what a run would trust: the session id, the agent name and the workdir.
-func validRequest(req Request) (recall.Visibility, error) {
+func (s *Service) validRequest(req Request) (recall.Visibility, error) {
 	if strings.TrimSpace(req.SessionID) == "" || len(req.SessionID) > 200 {
 		return recall.Visibility{}, codeErr(CodeInvalidRequest, map[string]any{"Field": "session_id"}, "a request needs a session_id of at most 200 bytes")
 	}
@@ -202,7 +202,7 @@ func validRequest(req Request) (recall.Visibility, error) {
 			return recall.Visibility{}, codeErr(CodeInvalidRequest, map[string]any{"Field": "role"}, "message role %q is neither user nor assistant", m.Role)
 		}
 	}
-	return recall.NewVisibility(recall.Caller{Workdir: req.Workdir, Agent: req.Agent})
+	return recall.NewVisibility(recall.Caller{Workdir: req.Workdir, Agent: req.Agent}, s.o.Store.Projects())
 }
 
 // Request takes one turn. Every gate is decided, and the run claimed, under the controller's
@@ -213,7 +213,7 @@ func (s *Service) Request(ctx context.Context, req Request, wait bool) (RunDetai
 	wait = wait || s.o.Passive
 	req.SessionID = strings.TrimSpace(req.SessionID)
 	req.Agent = strings.TrimSpace(req.Agent)
-	vis, err := validRequest(req)
+	vis, err := s.validRequest(req)
 	if err != nil {
 		return RunDetail{}, err
 	}

@@ -43,10 +43,11 @@ type planned struct {
 
 // validator checks plan items one by one against what the run knows.
 type validator struct {
-	workdir  string // canonical, "" when the request has no project
-	agent    string
-	evidence bool // a file-writing tool use in the turn
-	pinned   bool // the person asked to remember something for this project
+	workdir    string // canonical, "" when the request has no project
+	projectKey string // the project's key (its identity's), with workdir
+	agent      string
+	evidence   bool // a file-writing tool use in the turn
+	pinned     bool // the person asked to remember something for this project
 	// rejected holds scope|key|slug of rejections younger than 7 days.
 	rejected  map[string]bool
 	written   map[string]bool
@@ -69,7 +70,7 @@ func (v *validator) key(scope memory.Scope) string {
 		if v.workdir == "" {
 			return ""
 		}
-		return memory.ProjectKey(v.workdir)
+		return v.projectKey
 	case memory.ScopeAgent:
 		return v.agent
 	}

@@ -92,8 +92,9 @@ func TestTwoClonesConflictingEditsLoseNothing(t *testing.T) {
 			t.Fatalf("%s's journal = %q", name, day.Body)
 		}
 	}
-	// A project memory matches on the other machine when the project's folder has the same
-	// path there (projects are keyed by the workdir's path; see README for what is not done).
+	// A project without an id file or a git remote is keyed by its path: it matches on the
+	// other machine when its folder has the same path there (clones of one repository match
+	// whatever their paths: identity_sync_test.go).
 	wd := t.TempDir()
 	write(t, a, memory.ActorUser, memory.Item{Op: memory.OpWrite, Slug: "uses-postgres", Scope: memory.ScopeProject, Workdir: wd,
 		Type: memory.TypeProject, Title: str("Postgres"), Body: str("The service uses Postgres 16."), Confidence: memory.ConfidenceLow})

@@ -79,6 +79,12 @@ func (s *Store) opRestore(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r 
 		return err
 	}
 	m.Archived = false
+	if m.Scope == ScopeProject {
+		// A project whose memories moved to its identity key takes its deleted ones back there.
+		if to := movedTo(ctx, tx, m.ScopeKey()); to != "" {
+			m.projectKey = to
+		}
+	}
 	m.Path = relPath(m.Scope, m.ScopeKey(), m.Type, m.Slug)
 	if _, err := getBySlug(ctx, tx, m.Scope, m.ScopeKey(), m.Slug); err == nil {
 		return codeErr(CodeAlreadyExists, map[string]any{"Slug": m.Slug}, "a live memory with slug %s exists", m.Slug)
@@ -134,7 +140,7 @@ func (s *Store) archivedBySlug(ctx context.Context, x execer, it Item) (*Memory,
 	if scope == "" {
 		scope = ScopeGlobal
 	}
-	_, _, key, err := scopeKey(scope, it.Workdir, it.Agent)
+	_, _, key, err := s.scopeKey(scope, it.Workdir, it.Agent)
 	if err != nil {
 		return nil, err
 	}
@@ -176,6 +182,14 @@ func (s *Store) findInTrash(id string) (string, *Memory, error) {
 			if !m.Type.Writable() || !ValidSlug(m.Slug) || !m.Scope.Valid() ||
 				(m.Scope == ScopeAgent && !ValidAgent(m.Agent)) || (m.Scope == ScopeProject && m.Workdir == "") {
 				continue
+			}
+			if m.Scope == ScopeProject {
+				// The header names the folder it was written from: its project's key today.
+				key, err := s.projects.key(m.Workdir)
+				if err != nil {
+					continue
+				}
+				m.projectKey = key
 			}
 			return ".trash/" + name, m, nil
 		}

@@ -149,9 +149,16 @@ func (s *Store) ApplyBatch(ctx context.Context, b Batch) (BatchResult, error) {
 		items[i] = normalizeItem(it)
 	}
 	b.Items = items
+	resolved := map[string]bool{}
 	for _, it := range b.Items {
 		if it.Op == OpAccept {
 			b.accepts++
+		}
+		// Each project is resolved before the lock is taken: a workdir seen for the first time
+		// may move its memories to its identity key (Projects.Resolve), which takes the lock.
+		if it.Scope == ScopeProject && it.Workdir != "" && !resolved[it.Workdir] {
+			resolved[it.Workdir] = true
+			_, _ = s.projects.Resolve(it.Workdir)
 		}
 	}
 	if err := ctx.Err(); err != nil {

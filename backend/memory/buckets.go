@@ -15,12 +15,12 @@ func (s *Store) ShadowedSlugs(ctx context.Context, workdir string, slugs []strin
 	if workdir == "" || len(slugs) == 0 {
 		return out, nil
 	}
-	wd, err := CanonicalWorkdir(workdir)
+	key, err := s.projectKey(workdir)
 	if err != nil {
 		return nil, err
 	}
 	ph := strings.Repeat("?,", len(slugs))
-	a := []any{ProjectKey(wd)}
+	a := []any{key}
 	for _, sl := range slugs {
 		a = append(a, sl)
 	}
@@ -82,11 +82,10 @@ func (s *Store) IndexBuckets(ctx context.Context, f Filter, per int, shadowWorkd
 	}
 	shadow, sargs := "", []any(nil)
 	if shadowWorkdir != "" {
-		wd, err := CanonicalWorkdir(shadowWorkdir)
+		key, err := s.projectKey(shadowWorkdir)
 		if err != nil {
 			return nil, err
 		}
-		key := ProjectKey(wd)
 		minus, err := s.shadowedCounts(ctx, key)
 		if err != nil {
 			return nil, err
@@ -162,7 +161,7 @@ func (s *Store) bucketTotals(ctx context.Context, f Filter) ([]IndexBucket, erro
 	}
 	var out []IndexBucket
 	for _, pf := range parts {
-		where, args, err := pf.where()
+		where, args, err := pf.where(s.projects)
 		if err != nil {
 			return nil, err
 		}

@@ -86,7 +86,11 @@ func (s *Store) findings(ctx context.Context, rep *DoctorReport) error {
 	if rep.TempFiles.Count > 0 {
 		out = append(out, Finding{Code: "temp_files", Count: rep.TempFiles.Count, Fixed: true, Fix: ""})
 	}
-	rep.Findings = out
+	unmoved, err := s.unmovedProjects(ctx)
+	if err != nil {
+		return err
+	}
+	rep.Findings = append(out, unmoved...)
 	return nil
 }
 

@@ -51,7 +51,7 @@ func (s *Store) ExportFolder(ctx context.Context, dir string, f Filter) (FolderE
 		return rep, fmt.Errorf("memory: unable to read export folder: %w", err)
 	}
 	f.Archived = false
-	where, args, err := f.where()
+	where, args, err := f.where(s.projects)
 	if err != nil {
 		return rep, err
 	}

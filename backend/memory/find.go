@@ -85,7 +85,7 @@ func (s *Store) Find(ctx context.Context, q string, f Filter) (FindResult, error
 	if p.match == "" && len(p.likes) == 0 {
 		return res, nil
 	}
-	where, args, err := f.where()
+	where, args, err := f.where(s.projects)
 	if err != nil {
 		return res, err
 	}

@@ -29,8 +29,8 @@ type TimeWindow struct {
 func (w TimeWindow) IsZero() bool { return w.Since.IsZero() && w.Until.IsZero() }
 
 // recallWhere renders f plus the time window as SQL over memory_meta aliased m.
-func recallWhere(f Filter, w TimeWindow) (string, []any, error) {
-	where, args, err := f.where()
+func recallWhere(ps *Projects, f Filter, w TimeWindow) (string, []any, error) {
+	where, args, err := f.where(ps)
 	if err != nil {
 		return "", nil, err
 	}
@@ -78,7 +78,7 @@ func (s *Store) rankFTS(ctx context.Context, what, table, score string, scoreArg
 	if strings.TrimSpace(match) == "" {
 		return nil, nil
 	}
-	where, args, err := recallWhere(f, w)
+	where, args, err := recallWhere(s.projects, f, w)
 	if err != nil {
 		return nil, err
 	}
@@ -125,7 +125,7 @@ func (s *Store) RankSubstrings(ctx context.Context, needles []string, f Filter, 
 	if len(needles) == 0 {
 		return nil, nil
 	}
-	where, args, err := recallWhere(f, w)
+	where, args, err := recallWhere(s.projects, f, w)
 	if err != nil {
 		return nil, err
 	}
@@ -173,7 +173,7 @@ func (s *Store) RecentWords(ctx context.Context, match string, f Filter, w TimeW
 	if strings.TrimSpace(match) == "" {
 		return nil, nil
 	}
-	where, args, err := recallWhere(f, w)
+	where, args, err := recallWhere(s.projects, f, w)
 	if err != nil {
 		return nil, err
 	}

@@ -33,7 +33,7 @@ func (s *Store) GraphHops(ctx context.Context, norms []string, f Filter, w TimeW
 	if len(norms) > MaxHopNames {
 		norms = norms[:MaxHopNames]
 	}
-	where, args, err := recallWhere(f, w)
+	where, args, err := recallWhere(s.projects, f, w)
 	if err != nil {
 		return nil, err
 	}

@@ -29,10 +29,31 @@ type AppliedHook func(Applied) error
 
 // OnApplied registers fn (nil removes it). The history package registers one when the memory
 // folder is a git repository; the wiring does it where the services are built.
+// Project moves made before any hook was registered (at Open, which runs before the wiring
+// attaches the history) are handed to fn now, under the writer lock, so they are committed
+// as the renames they are.
 func (s *Store) OnApplied(fn AppliedHook) {
 	s.hookMu.Lock()
 	s.hook = fn
+	pending := s.unheard
+	if fn != nil {
+		s.unheard = nil
+	}
 	s.hookMu.Unlock()
+	if fn == nil || len(pending) == 0 {
+		return
+	}
+	err := s.withLock(func() error {
+		for _, a := range pending {
+			if err := fn(a); err != nil {
+				s.log.Warn("memory: history hook failed", "actor", a.Actor, "err", err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		s.log.Warn("memory: unable to hand earlier project moves to the history", "err", err)
+	}
 }
 
 // notePath records a file a batch touched; called by writeFile, move and remove while a
@@ -47,6 +68,9 @@ func (s *Store) notePath(rel string) {
 func (s *Store) runHook(a Applied) {
 	s.hookMu.Lock()
 	fn := s.hook
+	if fn == nil && a.Actor == ActorProject && len(s.unheard) < 64 {
+		s.unheard = append(s.unheard, a)
+	}
 	s.hookMu.Unlock()
 	if fn == nil {
 		return

@@ -14,7 +14,7 @@ func (s *Store) HydrateRIDs(ctx context.Context, rids []int64, f Filter, w TimeW
 	if len(rids) == 0 {
 		return out, nil
 	}
-	where, args, err := recallWhere(f, w)
+	where, args, err := recallWhere(s.projects, f, w)
 	if err != nil {
 		return nil, err
 	}
@@ -139,7 +139,7 @@ func (s *Store) TurnRIDs(ctx context.Context, keys []TurnKey) (map[TurnKey]int64
 // order, until fn returns false or ctx ends. With trigram set (a literal of three or more
 // characters), only memories whose text contains it are visited.
 func (s *Store) ScanMemories(ctx context.Context, f Filter, trigram string, fn func(*Memory) bool) error {
-	where, args, err := f.where()
+	where, args, err := f.where(s.projects)
 	if err != nil {
 		return err
 	}

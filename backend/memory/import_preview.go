@@ -126,7 +126,7 @@ func (s *Store) PreviewImport(ctx context.Context, r io.Reader) (ImportPreview, 
 			p.Daily++
 			continue
 		}
-		m, key, err := previewMemory(rec)
+		m, key, err := s.previewMemory(rec)
 		if err != nil {
 			le := LineError{Code: CodeOf(err), Message: err.Error()}
 			var ce *Error
@@ -176,7 +176,7 @@ func (s *Store) PreviewImport(ctx context.Context, r io.Reader) (ImportPreview, 
 
 // previewMemory checks a record the way opWrite would (scope, type, slug, text, field limits,
 // secrets) and returns the memory it would write, with its scope key.
-func previewMemory(rec Record) (*Memory, string, error) {
+func (s *Store) previewMemory(rec Record) (*Memory, string, error) {
 	if !rec.Scope.Valid() {
 		return nil, "", codeErr(CodeInvalidScope, map[string]any{"Scope": string(rec.Scope)}, "invalid scope %q", rec.Scope)
 	}
@@ -186,7 +186,7 @@ func previewMemory(rec Record) (*Memory, string, error) {
 	if !ValidSlug(rec.Slug) {
 		return nil, "", codeErr(CodeInvalidSlug, map[string]any{"Slug": rec.Slug}, "invalid slug %q", rec.Slug)
 	}
-	wd, ag, key, err := scopeKey(rec.Scope, rec.Workdir, rec.Agent)
+	wd, ag, key, err := s.scopeKey(rec.Scope, rec.Workdir, rec.Agent)
 	if err != nil {
 		return nil, "", err
 	}
@@ -204,7 +204,7 @@ func previewMemory(rec Record) (*Memory, string, error) {
 	m := &Memory{Slug: rec.Slug, Title: title, Scope: rec.Scope, Workdir: wd, Agent: ag, Type: rec.Type, Confidence: conf,
 		SourceQuote: strings.TrimSpace(rec.SourceQuote), Reasoning: strings.TrimSpace(rec.Reasoning),
 		Aliases: cleanList(rec.Aliases), Tags: cleanList(rec.Tags), Supersedes: cleanList(rec.Supersedes),
-		ConflictsWith: cleanList(rec.ConflictsWith), Body: body}
+		ConflictsWith: cleanList(rec.ConflictsWith), Body: body, projectKey: key}
 	if rec.Source != nil {
 		m.Source = *rec.Source
 	}

@@ -7,18 +7,18 @@ type Matcher struct {
 	projectKey string
 }
 
-// Matcher prepares f for Allows.
-func (f Filter) Matcher() (Matcher, error) {
+// Matcher prepares f for Allows, keying its workdir through ps (the store's Projects).
+func (f Filter) Matcher(ps *Projects) (Matcher, error) {
 	m := Matcher{f: f}
 	if f.Scope != "" && !f.Scope.Valid() {
 		return m, codeErr(CodeInvalidScope, map[string]any{"Scope": string(f.Scope)}, "invalid scope %q", f.Scope)
 	}
 	if f.Workdir != "" {
-		wd, err := CanonicalWorkdir(f.Workdir)
+		key, err := ps.key(f.Workdir)
 		if err != nil {
 			return m, err
 		}
-		m.projectKey = ProjectKey(wd)
+		m.projectKey = key
 	}
 	return m, nil
 }

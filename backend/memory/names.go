@@ -41,7 +41,10 @@ func CanonicalWorkdir(dir string) (string, error) {
 	return clean, nil
 }
 
-// ProjectKey is the first 16 hex characters of sha256 of the canonical workdir.
+// ProjectKey is the first 16 hex characters of sha256 of the canonical workdir: the key of a
+// project identified by its path (and where builds before identities kept every project). A
+// project with an id file or a git remote has another key (identity.go); code placing a
+// workdir resolves it through the store's Projects, not through this.
 func ProjectKey(workdir string) string {
 	if workdir == "" {
 		return ""

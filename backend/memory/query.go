@@ -26,7 +26,7 @@ type Filter struct {
 }
 
 // where renders the filter as SQL over memory_meta aliased m.
-func (f Filter) where() (string, []any, error) {
+func (f Filter) where(ps *Projects) (string, []any, error) {
 	conds := []string{"m.archived = ?"}
 	args := []any{f.Archived}
 	switch {
@@ -38,12 +38,12 @@ func (f Filter) where() (string, []any, error) {
 		args = append(args, string(f.Scope))
 		switch {
 		case f.Scope == ScopeProject && f.Workdir != "":
-			wd, err := CanonicalWorkdir(f.Workdir)
+			key, err := ps.key(f.Workdir)
 			if err != nil {
 				return "", nil, err
 			}
 			conds = append(conds, "m.scope_key = ?")
-			args = append(args, ProjectKey(wd))
+			args = append(args, key)
 		case f.Scope == ScopeAgent && f.Agent != "":
 			conds = append(conds, "m.scope_key = ?")
 			args = append(args, f.Agent)
@@ -51,12 +51,12 @@ func (f Filter) where() (string, []any, error) {
 	case f.Workdir != "" || f.Agent != "":
 		vis := []string{"m.scope = 'global'"}
 		if f.Workdir != "" {
-			wd, err := CanonicalWorkdir(f.Workdir)
+			key, err := ps.key(f.Workdir)
 			if err != nil {
 				return "", nil, err
 			}
 			vis = append(vis, "(m.scope = 'project' AND m.scope_key = ?)")
-			args = append(args, ProjectKey(wd))
+			args = append(args, key)
 		}
 		if f.Agent != "" {
 			vis = append(vis, "(m.scope = 'agent' AND m.scope_key = ?)")
@@ -86,7 +86,7 @@ func (s *Store) Get(ctx context.Context, id string) (*Memory, error) { return ge
 
 // GetBySlug returns the live memory with slug in one scope instance.
 func (s *Store) GetBySlug(ctx context.Context, scope Scope, workdir, agent, slug string) (*Memory, error) {
-	_, _, key, err := scopeKey(scope, workdir, agent)
+	_, _, key, err := s.scopeKey(scope, workdir, agent)
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +95,7 @@ func (s *Store) GetBySlug(ctx context.Context, scope Scope, workdir, agent, slug
 
 // List returns memories matching f, newest first, and the total count.
 func (s *Store) List(ctx context.Context, f Filter) ([]*Memory, int, error) {
-	where, args, err := f.where()
+	where, args, err := f.where(s.projects)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -50,6 +50,7 @@ func (s *Store) readOnlyErr() error {
 // so list, read, search, quota and doctor still answer.
 func openReadOnly(ctx context.Context, home, root string, opts Options) (*Store, error) {
 	s := &Store{home: home, root: root, opts: opts, log: opts.Logger, subs: map[int]func(Event){}, readOnly: true}
+	s.initProjects()
 	if db, err := openDB(s.indexPath(), true); err == nil {
 		if err := usableAsIs(ctx, db); err == nil {
 			s.db = db

@@ -394,7 +394,14 @@ func (s *Store) indexFile(ctx context.Context, tx *sql.Tx, d diskFile, knownVers
 		m.Agent, m.Workdir = pi.key, ""
 	case ScopeProject:
 		m.Agent, m.projectKey = "", pi.key
-		if m.Workdir == "" || ProjectKey(m.Workdir) != pi.key {
+		// The header's workdir stays when it is this project's on this machine; a file synced
+		// from another machine names that machine's folder, replaced by the one recorded here.
+		if m.Workdir != "" && ProjectKey(m.Workdir) != pi.key {
+			if key, err := s.projects.key(m.Workdir); err != nil || key != pi.key {
+				m.Workdir = ""
+			}
+		}
+		if m.Workdir == "" {
 			var wd string
 			_ = tx.QueryRowContext(ctx, `SELECT workdir FROM projects WHERE key = ?`, pi.key).Scan(&wd)
 			m.Workdir = wd

@@ -321,6 +321,16 @@ INSERT INTO memory_fts(memory_fts, rank) VALUES('pgsz', 16000);
 INSERT INTO memory_fts_tri(memory_fts_tri, rank) VALUES('pgsz', 16000);
 DROP INDEX memory_meta_scope;
 `, true},
+	// Project identities (issue 15): a project is keyed by its id file or git remote, so clones
+	// at different paths (and machines syncing the memory folder) share its memories. The
+	// projects table remembers each key's identity ("remote:host/owner/repo") and, for a path
+	// key whose memories moved to an identity key, where they went (moved_to). Moving is done
+	// by the store when a workdir first resolves to an identity (project_move.go), not here:
+	// a migration cannot read the project folders.
+	{13, "project identities", `
+ALTER TABLE projects ADD COLUMN identity TEXT NOT NULL DEFAULT '';
+ALTER TABLE projects ADD COLUMN moved_to TEXT NOT NULL DEFAULT '';
+`, false},
 }
 
 // SchemaVersion is the newest migration this build knows.

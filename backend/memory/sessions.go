@@ -182,6 +182,12 @@ func (s *Store) RecordSession(ctx context.Context, rec SessionRecord, summarise 
 	if err != nil {
 		return Recorded{}, err
 	}
+	key := ""
+	if wd != "" {
+		if key, err = s.projectKey(wd); err != nil {
+			return Recorded{}, err
+		}
+	}
 	if len(rec.Turns) > MaxRecordTurns {
 		return Recorded{}, codeErr(CodeTooManyItems, map[string]any{"Count": len(rec.Turns), "Max": MaxRecordTurns},
 			"%d messages in one record (at most %d)", len(rec.Turns), MaxRecordTurns)
@@ -200,7 +206,7 @@ func (s *Store) RecordSession(ctx context.Context, rec SessionRecord, summarise 
 	defer tx.Rollback()
 	if _, err := tx.ExecContext(ctx, `INSERT INTO sessions(agent, id, workdir, scope_key, first_seen, last_activity)
 		VALUES(?, ?, ?, ?, ?, ?) ON CONFLICT(agent, id) DO UPDATE SET last_activity = excluded.last_activity`,
-		rec.Agent, rec.Session, wd, ProjectKey(wd), now, now); err != nil {
+		rec.Agent, rec.Session, wd, key, now, now); err != nil {
 		return Recorded{}, fmt.Errorf("memory: unable to record session: %w", err)
 	}
 	var next int
@@ -286,12 +292,12 @@ func (s *Store) ListSessions(ctx context.Context, f SessionFilter) ([]Session, e
 		args = append(args, f.Agent)
 	}
 	if f.Workdir != "" {
-		wd, err := CanonicalWorkdir(f.Workdir)
+		key, err := s.projectKey(f.Workdir)
 		if err != nil {
 			return nil, err
 		}
 		q += ` AND scope_key = ?`
-		args = append(args, ProjectKey(wd))
+		args = append(args, key)
 	}
 	if f.Limit <= 0 || f.Limit > 500 {
 		f.Limit = 500

@@ -24,7 +24,7 @@ func (s *Store) SlugsNamed(ctx context.Context, words []string, f Filter, limit 
 	var insts []inst
 	switch {
 	case f.Scope != "":
-		_, _, key, err := scopeKey(f.Scope, f.Workdir, f.Agent)
+		_, _, key, err := s.scopeKey(f.Scope, f.Workdir, f.Agent)
 		keyed := err == nil
 		if f.Scope == ScopeGlobal {
 			keyed = true
@@ -33,11 +33,11 @@ func (s *Store) SlugsNamed(ctx context.Context, words []string, f Filter, limit 
 	default:
 		insts = append(insts, inst{ScopeGlobal, "", true})
 		if f.Workdir != "" {
-			wd, err := CanonicalWorkdir(f.Workdir)
+			key, err := s.projectKey(f.Workdir)
 			if err != nil {
 				return nil, err
 			}
-			insts = append(insts, inst{ScopeProject, ProjectKey(wd), true})
+			insts = append(insts, inst{ScopeProject, key, true})
 		}
 		if f.Agent != "" {
 			insts = append(insts, inst{ScopeAgent, f.Agent, true})

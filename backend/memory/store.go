@@ -71,6 +71,8 @@ type Store struct {
 	batchPaths map[string]bool
 	hookMu     sync.Mutex
 	hook       AppliedHook
+	// unheard holds project moves made before a hook was registered (see OnApplied).
+	unheard []Applied
 	// openDirty is set when the reconcile at open found files changed by hand.
 	openDirty bool
 	// indexBehind is set (mu held) when a batch failed below the codes after it may have
@@ -115,6 +117,8 @@ type Store struct {
 	callMu    sync.Mutex
 	calls     CallHandler
 	callAllow map[string]bool
+	// projects resolves workdirs to project keys (identity.go), cached for this process.
+	projects *Projects
 }
 
 // How Open brought the index in line with the files (Store.Settled).
@@ -171,6 +175,7 @@ func Open(ctx context.Context, home string, opts Options) (*Store, error) {
 		return nil, err
 	}
 	s := &Store{home: home, root: root, opts: opts, log: opts.Logger, flock: lk, subs: map[int]func(Event){}}
+	s.initProjects()
 	// Asked before taking the lock: the watcher's own reconcile needs it to answer.
 	s.watcherFresh = s.askWatcher(ctx)
 	// The reconcile at open also sweeps .tmp-* files a crash left (removeTempsLocked).
@@ -181,6 +186,7 @@ func Open(ctx context.Context, home string, opts Options) (*Store, error) {
 		lk.close()
 		return nil, err
 	}
+	s.adoptKnownProjects(ctx)
 	return s, nil
 }
 

@@ -7,17 +7,19 @@ import (
 	"os"
 )
 
-// scopeKey validates the scope fields of an item and returns the canonical workdir/agent and key.
-func scopeKey(scope Scope, workdir, agent string) (wd, ag, key string, err error) {
+// scopeKey validates the scope fields of an item and returns the canonical workdir/agent and
+// key: a project's key is its identity's (projects.go), never moving files (the caller may
+// hold the writer lock).
+func (s *Store) scopeKey(scope Scope, workdir, agent string) (wd, ag, key string, err error) {
 	switch scope {
 	case ScopeGlobal:
 		return "", "", "", nil
 	case ScopeProject:
-		wd, err = CanonicalWorkdir(workdir)
+		p, err := s.projects.resolve(workdir)
 		if err != nil {
 			return "", "", "", err
 		}
-		return wd, "", ProjectKey(wd), nil
+		return p.Workdir, "", p.Key, nil
 	case ScopeAgent:
 		if !ValidAgent(agent) {
 			return "", "", "", codeErr(CodeInvalidAgent, map[string]any{"Agent": agent}, "invalid agent name %q", agent)
@@ -39,7 +41,7 @@ func (s *Store) target(ctx context.Context, x execer, it Item) (*Memory, error) 
 	if scope == "" {
 		scope = ScopeGlobal
 	}
-	_, _, key, err := scopeKey(scope, it.Workdir, it.Agent)
+	_, _, key, err := s.scopeKey(scope, it.Workdir, it.Agent)
 	if err != nil {
 		return nil, err
 	}

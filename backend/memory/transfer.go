@@ -304,7 +304,7 @@ func (s *Store) Export(ctx context.Context, w io.Writer, f Filter) (int, error) 
 }
 
 func (s *Store) exportMemories(ctx context.Context, enc *json.Encoder, f Filter) (int, error) {
-	where, args, err := f.where()
+	where, args, err := f.where(s.projects)
 	if err != nil {
 		return 0, err
 	}

@@ -112,7 +112,9 @@ type Memory struct {
 func (m *Memory) ScopeKey() string {
 	switch m.Scope {
 	case ScopeProject:
-		if m.Workdir == "" {
+		// The folder's key: a memory synced from another machine names that machine's
+		// workdir, and a project keyed by its identity is not keyed by its path.
+		if m.projectKey != "" || m.Workdir == "" {
 			return m.projectKey
 		}
 		return ProjectKey(m.Workdir)

@@ -33,7 +33,7 @@ func (s *Store) opWrite(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *I
 	if !ValidSlug(it.Slug) {
 		return codeErr(CodeInvalidSlug, map[string]any{"Slug": it.Slug}, "invalid slug %q", it.Slug)
 	}
-	wd, ag, key, err := scopeKey(it.Scope, it.Workdir, it.Agent)
+	wd, ag, key, err := s.scopeKey(it.Scope, it.Workdir, it.Agent)
 	if err != nil {
 		return err
 	}
@@ -85,7 +85,7 @@ func (s *Store) opWrite(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *I
 		Confidence: conf, AutoDowngraded: down, Reviewed: personActor(b.Actor), SourceQuote: quote,
 		Reasoning: strings.TrimSpace(deref(it.Reasoning)), Aliases: cleanList(it.Aliases), Tags: cleanList(it.Tags),
 		Supersedes: cleanList(it.Supersedes), ConflictsWith: cleanList(it.ConflictsWith), Subject: strings.TrimSpace(deref(it.Subject)),
-		Created: now, Updated: now, Body: body,
+		Created: now, Updated: now, Body: body, projectKey: key,
 	}
 	if it.Reviewed != nil && (!*it.Reviewed || personActor(b.Actor) || b.Actor == ActorImport) {
 		m.Reviewed = *it.Reviewed

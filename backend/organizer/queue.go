@@ -24,7 +24,7 @@ func (s *Service) RunNow(ctx context.Context, trigger Trigger) (RunRef, error) {
 // applies only that instance's entries (the rest of the store is untouched and unreported).
 func (s *Service) RunNowFor(ctx context.Context, p RunNowParams) (RunRef, error) {
 	trigger := p.Trigger
-	filter, err := p.scopeFilter()
+	filter, err := p.scopeFilter(s.store.Projects())
 	if err != nil {
 		return RunRef{}, err
 	}

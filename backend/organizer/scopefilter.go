@@ -10,7 +10,7 @@ import (
 // scopeFilter checks the scope a Run Now asked for and names its instance; nil when the run
 // covers every scope. A project is named by its folder (or by the key the quota summary
 // shows when its folder is not known), an agent by its name.
-func (p RunNowParams) scopeFilter() (*ScopeInstance, error) {
+func (p RunNowParams) scopeFilter(ps *memory.Projects) (*ScopeInstance, error) {
 	if p.Scope == "" {
 		if p.Workdir != "" || p.Agent != "" || p.Key != "" {
 			return nil, invalidScope(p, "a workdir, agent or key needs a scope")
@@ -25,11 +25,11 @@ func (p RunNowParams) scopeFilter() (*ScopeInstance, error) {
 		return &ScopeInstance{Scope: memory.ScopeGlobal}, nil
 	case memory.ScopeProject:
 		if strings.TrimSpace(p.Workdir) != "" {
-			wd, err := memory.CanonicalWorkdir(p.Workdir)
+			proj, err := ps.Resolve(p.Workdir)
 			if err != nil {
 				return nil, invalidScope(p, "the workdir must be an absolute path")
 			}
-			key := memory.ProjectKey(wd)
+			wd, key := proj.Workdir, proj.Key
 			if p.Key != "" && p.Key != key {
 				return nil, invalidScope(p, "the key is not the workdir's")
 			}

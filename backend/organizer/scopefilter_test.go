@@ -66,7 +66,7 @@ func TestRunNowScopeIsChecked(t *testing.T) {
 			t.Fatalf("%+v: %v, want %s", p, err, CodeInvalidScope)
 		}
 	}
-	if got, err := (RunNowParams{Scope: memory.ScopeAgent, Key: "codex"}).scopeFilter(); err != nil || got.Key != "codex" || got.Agent != "codex" {
+	if got, err := (RunNowParams{Scope: memory.ScopeAgent, Key: "codex"}).scopeFilter(nil); err != nil || got.Key != "codex" || got.Agent != "codex" {
 		t.Fatalf("agent by key: %+v %v", got, err)
 	}
 	if got := decodeScopeFilter(encodeScopeFilter(&ScopeInstance{Scope: memory.ScopeGlobal})); got == nil || got.Scope != memory.ScopeGlobal {

@@ -88,7 +88,7 @@ func (s *Service) BuildContext(ctx context.Context, p ContextParams) (ContextRes
 		limit = 20
 	}
 	// Workdir and Agent are the caller's; Scope may only narrow what it sees.
-	vis, err := NewVisibility(Caller{Workdir: p.Workdir, Agent: p.Agent})
+	vis, err := NewVisibility(Caller{Workdir: p.Workdir, Agent: p.Agent}, s.store.Projects())
 	if err != nil {
 		return res, err
 	}

@@ -90,7 +90,7 @@ func TestSearchIncludeHistoryIsolation(t *testing.T) {
 
 func TestSessionsVisible(t *testing.T) {
 	wd := t.TempDir()
-	v, err := NewVisibility(Caller{Workdir: wd, Agent: "a"})
+	v, err := NewVisibility(Caller{Workdir: wd, Agent: "a"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

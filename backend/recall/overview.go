@@ -127,7 +127,7 @@ func (s *Service) Overview(ctx context.Context, p OverviewParams) (OverviewResul
 	if p.Session != "" && p.Reset {
 		s.sessions.drop(key)
 	}
-	vis, err := NewVisibility(Caller{Workdir: p.Workdir, Agent: p.Agent})
+	vis, err := NewVisibility(Caller{Workdir: p.Workdir, Agent: p.Agent}, s.store.Projects())
 	if err != nil {
 		return OverviewResult{}, err
 	}

@@ -54,7 +54,7 @@ func (s *Service) RunTool(ctx context.Context, env ToolEnv, args json.RawMessage
 		return r
 	}
 	tc := &toolCtx{env: env, c: c, action: action}
-	base, err := NewVisibility(Caller{Workdir: env.Workdir, Agent: env.Agent})
+	base, err := NewVisibility(Caller{Workdir: env.Workdir, Agent: env.Agent}, s.store.Projects())
 	if err != nil {
 		// The caller's own context is broken: nothing the model can change.
 		code, args := codeOf(err)

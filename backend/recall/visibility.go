@@ -30,15 +30,17 @@ type Visibility struct {
 
 // NewVisibility returns what c may see. A workdir that is not an absolute path or an agent
 // name that could not name an agent folder is refused (coded memory errors): a caller that
-// cannot be placed sees nothing rather than everything.
-func NewVisibility(c Caller) (Visibility, error) {
+// cannot be placed sees nothing rather than everything. The workdir's project is resolved
+// through ps (the store's Projects): its id file or git remote, else its path, names the key,
+// so every clone of one repository sees the same project memories.
+func NewVisibility(c Caller, ps *memory.Projects) (Visibility, error) {
 	var v Visibility
 	if wd := strings.TrimSpace(c.Workdir); wd != "" {
-		canon, err := memory.CanonicalWorkdir(wd)
+		p, err := ps.Resolve(wd)
 		if err != nil {
 			return Visibility{}, err
 		}
-		v.workdir, v.projectKey = canon, memory.ProjectKey(canon)
+		v.workdir, v.projectKey = p.Workdir, p.Key
 	}
 	if a := strings.TrimSpace(c.Agent); a != "" {
 		if !memory.ValidAgent(a) {
@@ -52,6 +54,9 @@ func NewVisibility(c Caller) (Visibility, error) {
 
 // Workdir is the caller's project folder (canonical), or "".
 func (v Visibility) Workdir() string { return v.workdir }
+
+// ProjectKey is the key of the caller's project (its identity's), or "".
+func (v Visibility) ProjectKey() string { return v.projectKey }
 
 // Agent is the caller's agent name, or "".
 func (v Visibility) Agent() string { return v.agent }

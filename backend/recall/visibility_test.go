@@ -42,7 +42,7 @@ func TestVisibilityNarrowAndFilter(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			v, err := NewVisibility(tc.caller)
+			v, err := NewVisibility(tc.caller, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -65,10 +65,10 @@ func TestVisibilityNarrowAndFilter(t *testing.T) {
 			}
 		})
 	}
-	if _, err := NewVisibility(Caller{Workdir: "relative"}); err == nil {
+	if _, err := NewVisibility(Caller{Workdir: "relative"}, nil); err == nil {
 		t.Fatal("a relative caller workdir is refused")
 	}
-	if _, err := NewVisibility(Caller{Agent: "../etc"}); err == nil {
+	if _, err := NewVisibility(Caller{Agent: "../etc"}, nil); err == nil {
 		t.Fatal("an agent name that is a path is refused")
 	}
 }
@@ -96,7 +96,7 @@ func TestVisibilityAllows(t *testing.T) {
 		{Caller{Workdir: a, Agent: "claude"}, memory.ScopeAgent, "claude"},
 	}
 	for _, tc := range cases {
-		v, _ := NewVisibility(tc.caller)
+		v, _ := NewVisibility(tc.caller, nil)
 		v, err := v.Narrow(tc.scope, "", "")
 		if err != nil {
 			t.Fatal(err)

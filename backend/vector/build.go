@@ -33,7 +33,7 @@ func Build(cfg embed.Config, store *memory.Store, log *slog.Logger) (Setup, erro
 			return st, codeErr(embed.CodeInvalidConfig, nil, map[string]any{"Field": "vector_store_url", "Value": ""},
 				"vector backend http needs vector_store_url")
 		}
-		h, err := NewHTTPStore(cfg.VectorStoreURL, HTTPStoreOptions{Timeout: cfg.Timeout, Logger: log})
+		h, err := NewHTTPStore(cfg.VectorStoreURL, HTTPStoreOptions{Timeout: cfg.Timeout, Logger: log, Projects: store.Projects()})
 		if err != nil {
 			return st, err
 		}

@@ -37,9 +37,10 @@ import (
 // (refused connection, timeout, non-2xx, unreadable body) are returned as
 // vector_backend_failed errors.
 type HTTPStore struct {
-	base   string
-	client *http.Client
-	log    *slog.Logger
+	base     string
+	client   *http.Client
+	log      *slog.Logger
+	projects *memory.Projects
 }
 
 // HTTPStoreOptions tune the client; zero values take the defaults.
@@ -49,6 +50,8 @@ type HTTPStoreOptions struct {
 	// Timeout bounds each whole request (default 30 s).
 	Timeout time.Duration
 	Logger  *slog.Logger
+	// Projects keys the workdirs of search filters (the store's; nil reads the files each time).
+	Projects *memory.Projects
 }
 
 // maxBackendResponse bounds a response body.
@@ -78,7 +81,7 @@ func NewHTTPStore(baseURL string, opts HTTPStoreOptions) (*HTTPStore, error) {
 		ResponseHeaderTimeout: opts.Timeout,
 		MaxIdleConnsPerHost:   4,
 	}
-	return &HTTPStore{base: base, client: &http.Client{Transport: tr, Timeout: opts.Timeout}, log: opts.Logger}, nil
+	return &HTTPStore{base: base, client: &http.Client{Transport: tr, Timeout: opts.Timeout}, log: opts.Logger, projects: opts.Projects}, nil
 }
 
 // Name is the backend's kind.
@@ -112,12 +115,12 @@ type WireFilter struct {
 }
 
 // WireFilterOf renders f for the backend.
-func WireFilterOf(f memory.Filter) WireFilter {
+func WireFilterOf(f memory.Filter, ps *memory.Projects) WireFilter {
 	w := WireFilter{Type: string(f.Type), Archived: f.Archived}
 	key := ""
 	if f.Workdir != "" {
-		if wd, err := memory.CanonicalWorkdir(f.Workdir); err == nil {
-			key = memory.ProjectKey(wd)
+		if k, err := ps.Key(f.Workdir); err == nil {
+			key = k
 		}
 	}
 	switch {
@@ -233,7 +236,7 @@ func (h *HTTPStore) Search(ctx context.Context, vec []float32, limit int, f memo
 			Score float64 `json:"score"`
 		} `json:"results"`
 	}
-	if err := h.post(ctx, "search", map[string]any{"vector": vec, "limit": limit, "filter": WireFilterOf(f)}, &resp); err != nil {
+	if err := h.post(ctx, "search", map[string]any{"vector": vec, "limit": limit, "filter": WireFilterOf(f, h.projects)}, &resp); err != nil {
 		return nil, err
 	}
 	out := make([]Match, 0, len(resp.Results))

@@ -199,7 +199,7 @@ func (x *Index) Search(ctx context.Context, vec []float32, limit int, f memory.F
 	if limit <= 0 || len(vec) == 0 {
 		return nil, nil
 	}
-	match, err := f.Matcher()
+	match, err := f.Matcher(x.store.Projects())
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,69 @@
+package api
+
+import (
+	"strings"
+
+	"engram/backend/memory"
+)
+
+// CodeProjectPersonOnly refuses memory.project to a model-facing caller: resolving a folder
+// reads its id file and git remote, which no model may probe for paths of its choosing.
+const CodeProjectPersonOnly = "project_person_only"
+
+// How a project was identified (ProjectInfo.Kind), for transports that may not import memory.
+const (
+	ProjectByID     = memory.ProjectByID
+	ProjectByRemote = memory.ProjectByRemote
+	ProjectByPath   = memory.ProjectByPath
+)
+
+// ProjectParams name a workdir.
+type ProjectParams struct {
+	Workdir string `json:"workdir"`
+}
+
+// ProjectInfo is what a workdir resolves to (memory.Project: kind, identity, key, path key,
+// any id file or remote passed over) and what the store holds for it on this machine.
+type ProjectInfo struct {
+	memory.Project
+	// Memories counts live memories under the key; PathKeyMemories those still under the path
+	// key (non-zero only when a move to the identity key did not happen: see the log).
+	Memories        int `json:"memories"`
+	PathKeyMemories int `json:"path_key_memories"`
+	// RecordedWorkdir is the folder this machine's index keeps for the key.
+	RecordedWorkdir string `json:"recorded_workdir,omitempty"`
+}
+
+// Project shows a workdir's project identity and key, read afresh (memory.project), and moves
+// memories an older build kept under its path key to its identity key, as any first use does.
+// Only a person may call it (CodeProjectPersonOnly).
+func (s *MemoryService) Project(p ProjectParams) (ProjectInfo, error) {
+	if s.a.actor != ActorUser && s.a.actor != ActorBridge {
+		return ProjectInfo{}, s.a.newError(CodeProjectPersonOnly, nil)
+	}
+	if strings.TrimSpace(p.Workdir) == "" {
+		return ProjectInfo{}, s.a.newError(CodeWorkdirMissing, nil)
+	}
+	st := s.a.deps.Store
+	proj, err := st.Project(p.Workdir)
+	if err != nil {
+		return ProjectInfo{}, s.a.fail(err)
+	}
+	out := ProjectInfo{Project: proj, RecordedWorkdir: st.ProjectWorkdir(s.a.ctx, proj.Key)}
+	q, err := st.Quota(s.a.ctx)
+	if err != nil {
+		return out, s.a.fail(err)
+	}
+	for _, sq := range q.Scopes {
+		if sq.Scope != memory.ScopeProject {
+			continue
+		}
+		switch sq.Key {
+		case proj.Key:
+			out.Memories = sq.Used
+		case proj.PathKey:
+			out.PathKeyMemories = sq.Used
+		}
+	}
+	return out, nil
+}

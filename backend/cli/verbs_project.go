@@ -1,0 +1,52 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"engram/backend/api"
+)
+
+// projectParams reads `engram project [DIR]`: the folder to resolve, the current one when
+// none is named (a relative one is taken from the current folder).
+func projectParams(r *runner, args []string) (api.ProjectParams, error) {
+	pos, err := r.flags("project", args, nil)
+	if err != nil {
+		return api.ProjectParams{}, err
+	}
+	dir := "."
+	if len(pos) > 0 {
+		dir = pos[0]
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return api.ProjectParams{}, err
+	}
+	if _, err := os.Stat(abs); err != nil {
+		return api.ProjectParams{}, err
+	}
+	return api.ProjectParams{Workdir: abs}, nil
+}
+
+// printProject shows what identifies the project, its key and what the store holds for it.
+func printProject(r *runner, p api.ProjectInfo) error {
+	r.out(p, func(w io.Writer) {
+		source := map[string]string{api.ProjectByID: "cli.project_source_id", api.ProjectByRemote: "cli.project_source_remote",
+			api.ProjectByPath: "cli.project_source_path"}[p.Kind]
+		fmt.Fprintln(w, r.t("cli.project_workdir", map[string]any{"Workdir": p.Workdir}))
+		fmt.Fprintln(w, r.t("cli.project_identity", map[string]any{"Identity": p.Identity, "Source": r.t(source, nil)}))
+		fmt.Fprintln(w, r.t("cli.project_key", map[string]any{"Key": p.Key, "Memories": p.Memories}))
+		if p.RecordedWorkdir != "" && p.RecordedWorkdir != p.Workdir {
+			fmt.Fprintln(w, r.t("cli.project_recorded", map[string]any{"Workdir": p.RecordedWorkdir}))
+		}
+		if p.PathKeyMemories > 0 && p.PathKey != p.Key {
+			fmt.Fprintln(w, r.t("cli.project_path_key", map[string]any{"Count": p.PathKeyMemories, "PathKey": p.PathKey}))
+		}
+		if p.Problem != "" {
+			fmt.Fprintln(w, r.t("cli.project_passed_over", map[string]any{"Problem": p.Problem}))
+		}
+	})
+	return nil
+}
