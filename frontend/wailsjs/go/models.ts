@@ -1907,6 +1907,46 @@ export namespace api {
 		    return a;
 		}
 	}
+	export class ProjectInfo {
+	    workdir: string;
+	    kind: string;
+	    identity: string;
+	    key: string;
+	    path_key: string;
+	    problem?: string;
+	    memories: number;
+	    path_key_memories: number;
+	    recorded_workdir?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ProjectInfo(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.workdir = source["workdir"];
+	        this.kind = source["kind"];
+	        this.identity = source["identity"];
+	        this.key = source["key"];
+	        this.path_key = source["path_key"];
+	        this.problem = source["problem"];
+	        this.memories = source["memories"];
+	        this.path_key_memories = source["path_key_memories"];
+	        this.recorded_workdir = source["recorded_workdir"];
+	    }
+	}
+	export class ProjectParams {
+	    workdir: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ProjectParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.workdir = source["workdir"];
+	    }
+	}
 	export class ReadResult {
 	    memory?: memory.Memory;
 	    html: string;

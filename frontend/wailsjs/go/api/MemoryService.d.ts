@@ -24,6 +24,8 @@ export function List(arg1:api.ListParams):Promise<api.ListResult>;
 
 export function Problems(arg1:api.Empty):Promise<api.ProblemsResult>;
 
+export function Project(arg1:api.ProjectParams):Promise<api.ProjectInfo>;
+
 export function Read(arg1:api.RefParams):Promise<api.ReadResult>;
 
 export function Reject(arg1:api.RejectParams):Promise<api.ItemResult>;

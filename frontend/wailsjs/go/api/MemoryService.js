@@ -46,6 +46,10 @@ export function Problems(arg1) {
   return window['go']['api']['MemoryService']['Problems'](arg1);
 }
 
+export function Project(arg1) {
+  return window['go']['api']['MemoryService']['Project'](arg1);
+}
+
 export function Read(arg1) {
   return window['go']['api']['MemoryService']['Read'](arg1);
 }
