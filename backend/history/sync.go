@@ -309,19 +309,30 @@ func flatten(repo *git.Repository, tree plumbing.Hash) (map[string]plumbing.Hash
 	return out, nil
 }
 
-// SyncEvery is how often the desktop app and `engram serve` sync with the configured remote.
-const SyncEvery = 15 * time.Minute
-
-// Schedule syncs every SyncEvery while history is on and a remote is configured, until ctx
-// ends; each failure is logged and the next tick tries again. report hears each result.
-func (r *Repo) Schedule(ctx context.Context, st *memory.Store, report func(SyncResult, error)) {
-	tick := time.NewTicker(SyncEvery)
-	defer tick.Stop()
+// Schedule syncs with the configured remote while history is on, every(): the interval is
+// read again after each round and whenever wake receives (Settings → Data changed it), so a
+// new schedule takes effect at once; 0 means only on demand. Each failure is logged and the
+// next round tries again. report, when set, hears each result. Runs until ctx ends.
+func (r *Repo) Schedule(ctx context.Context, st *memory.Store, every func() time.Duration, wake <-chan struct{}, report func(SyncResult, error)) {
 	for {
+		var fire <-chan time.Time
+		var t *time.Timer
+		if d := every(); d > 0 {
+			t = time.NewTimer(d)
+			fire = t.C
+		}
 		select {
 		case <-ctx.Done():
+			if t != nil {
+				t.Stop()
+			}
 			return
-		case <-tick.C:
+		case <-wake:
+			if t != nil {
+				t.Stop()
+			}
+			continue
+		case <-fire:
 		}
 		if !r.Enabled() || r.Remote() == "" {
 			continue
