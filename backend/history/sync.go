@@ -22,12 +22,16 @@ const RemoteName = "origin"
 
 // Conflict is a memory both machines changed: ours stays, theirs became Copy (a sibling,
 // unreviewed memory that conflicts_with the original), or CopyError says why it could not.
+// For an agent's kv.json, Key is a key both machines set differently ("*": a version that did
+// not parse): ours stays and theirs is in commit Theirs, a parent of the merge.
 type Conflict struct {
 	Path      string `json:"path"`
 	Slug      string `json:"slug"`
 	Copy      string `json:"copy,omitempty"`
 	CopyID    string `json:"copy_id,omitempty"`
 	CopyError string `json:"copy_error,omitempty"`
+	Key       string `json:"key,omitempty"`
+	Theirs    string `json:"theirs,omitempty"`
 }
 
 // SyncResult says what one sync did.
@@ -254,7 +258,8 @@ func (r *Repo) checkout(repo *git.Repository, from *object.Commit, tree plumbing
 	return r.writeFiles(repo, changes)
 }
 
-// writeFiles puts blobs on disk (the zero hash removes the file) and lists the memory paths.
+// writeFiles puts blobs on disk (the zero hash removes the file) and lists the memory paths
+// (the Markdown files the index is reconciled with).
 func (r *Repo) writeFiles(repo *git.Repository, changes map[string]plumbing.Hash) ([]string, error) {
 	out := []string{}
 	for p, h := range changes {
@@ -278,8 +283,8 @@ func (r *Repo) writeFiles(repo *git.Repository, changes map[string]plumbing.Hash
 				return nil, fmt.Errorf("history: unable to write %s: %w", p, err)
 			}
 		}
-		if tracked(p) {
-			out = append(out, p)
+		if tracked(p) && !isKV(p) {
+			out = append(out, p) // a kv.json is not indexed: the store reads it when asked
 		}
 	}
 	return out, nil
