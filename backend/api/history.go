@@ -23,6 +23,7 @@ func (s *HistoryService) person() error {
 func (s *HistoryService) repo() *history.Repo {
 	if s.a.deps.History == nil {
 		s.a.deps.History = history.New(s.a.deps.Store.Root(), nil)
+		s.a.deps.History.SetAuth(history.DefaultAuth(s.a.deps.Store.Home()))
 	}
 	return s.a.deps.History
 }

@@ -64,6 +64,8 @@ type Repo struct {
 	packs time.Time
 	// pending are paths whose commit failed: the next commit takes them along.
 	pending map[string]bool
+	// auth authenticates syncs with SSH and HTTPS remotes (SetAuth); nil: go-git's defaults.
+	auth *Auth
 }
 
 // New returns the history of the memory folder root; nothing is created until Enable.

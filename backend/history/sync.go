@@ -46,8 +46,21 @@ type SyncResult struct {
 	Conflicts   []Conflict `json:"conflicts"`
 }
 
-// SetRemote points the sync remote at url (a path, file://, ssh or https URL).
+// SetRemote points the sync remote at url (a path, file://, ssh or https URL). A password in
+// an HTTPS URL (https://me:token@host/…) goes to the home's credentials file and the URL is
+// kept without it, so .git/config in the memory folder never holds a secret.
 func (r *Repo) SetRemote(url string) error {
+	if clean, user, pass := splitUserinfo(url); pass != "" {
+		a := r.authConfig()
+		if a == nil || a.Credentials == nil {
+			return &Error{Code: CodeCredentialsInURL, Args: map[string]any{"Remote": redact(url)},
+				msg: "history: a password in the remote URL cannot be kept safely here"}
+		}
+		if err := a.Credentials.Set(clean, user, pass); err != nil {
+			return err
+		}
+		url = clean
+	}
 	repo, err := r.open()
 	if err != nil {
 		return err
@@ -147,7 +160,11 @@ func (r *Repo) syncOnce(ctx context.Context, st *memory.Store, url string) (Sync
 			}
 			return err
 		}
-		err = repo.PushContext(ctx, &git.PushOptions{RemoteName: RemoteName,
+		auth, ca, err := r.remoteOptions(res.Remote)
+		if err != nil {
+			return remoteFailed("push", res.Remote, err)
+		}
+		err = repo.PushContext(ctx, &git.PushOptions{RemoteName: RemoteName, Auth: auth, CABundle: ca,
 			RefSpecs: []config.RefSpec{config.RefSpec(Branch.String() + ":" + Branch.String())}})
 		if err != nil && !errors.Is(err, git.NoErrAlreadyUpToDate) {
 			if errors.Is(err, git.ErrNonFastForwardUpdate) {
@@ -177,7 +194,11 @@ func (r *Repo) pull(ctx context.Context, res *SyncResult) ([]string, []pendingCo
 			return []string{}, nil, nil
 		}
 	} else {
-		err = repo.FetchContext(ctx, &git.FetchOptions{RemoteName: RemoteName})
+		auth, ca, aerr := r.remoteOptions(res.Remote)
+		if aerr != nil {
+			return nil, nil, remoteFailed("fetch", res.Remote, aerr)
+		}
+		err = repo.FetchContext(ctx, &git.FetchOptions{RemoteName: RemoteName, Auth: auth, CABundle: ca})
 	}
 	switch {
 	case err == nil:

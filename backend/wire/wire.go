@@ -107,6 +107,7 @@ func Open(ctx context.Context, o Options) (*Services, error) {
 	}
 	s.Store = st
 	s.History = history.New(st.Root(), o.Logger)
+	s.History.SetAuth(history.DefaultAuth(st.Home()))
 	history.Attach(st, s.History)
 	s.Settings = settings.New(st, o.Lang)
 	s.Events = api.NewHub(st, s.Settings)
