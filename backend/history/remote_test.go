@@ -134,7 +134,7 @@ func TestSyncOverHTTPS(t *testing.T) {
 		t.Fatalf("wrong password: %v (%s)", err, codeOf(err))
 	}
 	res, err := r.Sync(ctx, st, withPass)
-	if err != nil || !res.Pushed || res.Remote != url {
+	if err != nil || !res.Pushed || res.Remote != strings.Replace(url, "https://", "https://"+user+"@", 1) {
 		t.Fatalf("sync over HTTPS = %+v, %v", res, err)
 	}
 	if strings.Contains(res.Remote, pass) || strings.Contains(r.Remote(), pass) {
