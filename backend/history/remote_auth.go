@@ -69,50 +69,52 @@ func (r *Repo) authConfig() *Auth {
 }
 
 // remoteOptions returns what a fetch or push to remote needs: the auth method and the extra
-// CA bundle. Local paths need neither.
-func (r *Repo) remoteOptions(remote string) (transport.AuthMethod, []byte, error) {
+// CA bundle (local paths need neither), and done, which the caller calls when the transfer is
+// over (it closes the SSH agent's socket).
+func (r *Repo) remoteOptions(remote string) (auth transport.AuthMethod, ca []byte, done func(), err error) {
+	done = func() {}
 	a := r.authConfig()
 	if a == nil {
-		return nil, nil, nil
+		return nil, nil, done, nil
 	}
 	ep, err := transport.NewEndpoint(remote)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, done, err
 	}
 	switch ep.Protocol {
 	case "https", "http":
-		var ca []byte
 		if a.CAFile != "" {
 			if ca, err = os.ReadFile(a.CAFile); err != nil && !errors.Is(err, os.ErrNotExist) {
-				return nil, nil, fmt.Errorf("history: unable to read %s: %w", a.CAFile, err)
+				return nil, nil, done, fmt.Errorf("history: unable to read %s: %w", a.CAFile, err)
 			}
 		}
 		if a.Credentials == nil {
-			return nil, ca, nil
+			return nil, ca, done, nil
 		}
 		user, pass, ok, err := a.Credentials.Get(remote)
 		if err != nil || !ok {
-			return nil, ca, err
+			return nil, ca, done, err
 		}
-		return &githttp.BasicAuth{Username: user, Password: pass}, ca, nil
+		return &githttp.BasicAuth{Username: user, Password: pass}, ca, done, nil
 	case "ssh":
-		auth, err := a.sshAuth(ep)
-		return auth, nil, err
+		auth, closeAgent, err := a.sshAuth(ep)
+		return auth, nil, closeAgent, err
 	}
-	return nil, nil, nil
+	return nil, nil, done, nil
 }
 
 // sshAuth offers the agent's keys and the key files, and checks the host key against
 // known_hosts.
-func (a *Auth) sshAuth(ep *transport.Endpoint) (transport.AuthMethod, error) {
+func (a *Auth) sshAuth(ep *transport.Endpoint) (transport.AuthMethod, func(), error) {
 	var signers []ssh.Signer
+	done := func() {}
 	if sock := os.Getenv("SSH_AUTH_SOCK"); a.Agent && sock != "" {
 		if conn, err := net.Dial("unix", sock); err == nil {
+			// The connection stays open for the signatures made during the handshake.
+			done = func() { conn.Close() }
 			if s, err := agent.NewClient(conn).Signers(); err == nil {
 				signers = append(signers, s...)
 			}
-			// The connection stays open for the signatures made during the handshake; it
-			// closes with the process (one socket per sync).
 		}
 	}
 	for _, f := range a.KeyFiles {
@@ -125,7 +127,8 @@ func (a *Auth) sshAuth(ep *transport.Endpoint) (transport.AuthMethod, error) {
 		}
 	}
 	if len(signers) == 0 {
-		return nil, &Error{Code: CodeSSHNoKey, msg: "history: no SSH key to offer (none in the SSH agent, none unencrypted in ~/.ssh)"}
+		done()
+		return nil, func() {}, &Error{Code: CodeSSHNoKey, msg: "history: no SSH key to offer (none in the SSH agent, none unencrypted in ~/.ssh)"}
 	}
 	host := ep.Host
 	port := ep.Port
@@ -140,7 +143,7 @@ func (a *Auth) sshAuth(ep *transport.Endpoint) (transport.AuthMethod, error) {
 	}
 	return &gitssh.PublicKeysCallback{User: user,
 		Callback:              func() ([]ssh.Signer, error) { return signers, nil },
-		HostKeyCallbackHelper: gitssh.HostKeyCallbackHelper{HostKeyCallback: check, HostKeyAlgorithms: algos}}, nil
+		HostKeyCallbackHelper: gitssh.HostKeyCallbackHelper{HostKeyCallback: check, HostKeyAlgorithms: algos}}, done, nil
 }
 
 // knownHostsCheck verifies a host key against the known_hosts files that exist; with none,

@@ -21,6 +21,7 @@ import (
 
 	git "github.com/go-git/go-git/v5"
 	"golang.org/x/crypto/ssh"
+	"golang.org/x/crypto/ssh/agent"
 	xknownhosts "golang.org/x/crypto/ssh/knownhosts"
 
 	"engram/backend/memory"
@@ -383,5 +384,56 @@ func TestSyncOverSSH(t *testing.T) {
 		if got := strings.Join(bodies(t, s), "|"); got != "coffee=No coffee after noon.|tea-pref=Likes green tea." {
 			t.Fatalf("after syncs over SSH: %s", got)
 		}
+	}
+}
+
+// The key may come from the SSH agent (SSH_AUTH_SOCK) instead of a file: a real agent on a
+// unix socket holding the only allowed key.
+func TestSyncOverSSHWithTheAgent(t *testing.T) {
+	ctx := context.Background()
+	_, bare := bareRepo(t)
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	signer, err := ssh.NewSignerFromKey(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyring := agent.NewKeyring()
+	if err := keyring.Add(agent.AddedKey{PrivateKey: priv}); err != nil {
+		t.Fatal(err)
+	}
+	sock := filepath.Join(t.TempDir(), "agent.sock")
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			wg.Add(1)
+			go func() { defer wg.Done(); _ = agent.ServeAgent(keyring, c); c.Close() }()
+		}
+	}()
+	t.Cleanup(func() { ln.Close(); wg.Wait() })
+	t.Setenv("SSH_AUTH_SOCK", sock)
+	srv := newSSHServer(t, bare, signer.PublicKey())
+	kh := knownHosts(t, srv.addr, srv.hostKey)
+	st, r, _ := remoteHome(t, Auth{Agent: false, KnownHosts: []string{kh}})
+	write(t, st, memory.ActorUser, newMem("tea-pref", "Likes green tea."))
+	url := "ssh://git@" + srv.addr + "/srv/memories.git"
+	if _, err := r.Sync(ctx, st, url); codeOf(err) != CodeSSHNoKey {
+		t.Fatalf("agent off, no key file: %v", err)
+	}
+	r.SetAuth(Auth{Agent: true, KnownHosts: []string{kh}})
+	if res, err := r.Sync(ctx, st, ""); err != nil || !res.Pushed {
+		t.Fatalf("sync with the agent's key = %+v, %v", res, err)
 	}
 }

@@ -160,7 +160,8 @@ func (r *Repo) syncOnce(ctx context.Context, st *memory.Store, url string) (Sync
 			}
 			return err
 		}
-		auth, ca, err := r.remoteOptions(res.Remote)
+		auth, ca, done, err := r.remoteOptions(res.Remote)
+		defer done()
 		if err != nil {
 			return remoteFailed("push", res.Remote, err)
 		}
@@ -194,7 +195,8 @@ func (r *Repo) pull(ctx context.Context, res *SyncResult) ([]string, []pendingCo
 			return []string{}, nil, nil
 		}
 	} else {
-		auth, ca, aerr := r.remoteOptions(res.Remote)
+		auth, ca, done, aerr := r.remoteOptions(res.Remote)
+		defer done()
 		if aerr != nil {
 			return nil, nil, remoteFailed("fetch", res.Remote, aerr)
 		}
