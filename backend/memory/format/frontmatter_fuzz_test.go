@@ -65,4 +65,6 @@ func FuzzFile(f *testing.F) {
 }
 
 // sameList: an empty list reads back as none (`tags: [-]` renders without the field).
-func sameList(a, b []string) bool { return len(a) == len(b) && (len(a) == 0 || reflect.DeepEqual(a, b)) }
+func sameList(a, b []string) bool {
+	return len(a) == len(b) && (len(a) == 0 || reflect.DeepEqual(a, b))
+}
