@@ -854,8 +854,8 @@ export namespace api {
 	    session_id: string;
 	    agent: string;
 	    workdir?: string;
-	    messages: extraction.Message[];
-	    workspace_mutations?: extraction.Mutation[];
+	    messages: turn.Message[];
+	    workspace_mutations?: turn.Mutation[];
 	    wait?: boolean;
 	
 	    static createFrom(source: any = {}) {
@@ -867,8 +867,8 @@ export namespace api {
 	        this.session_id = source["session_id"];
 	        this.agent = source["agent"];
 	        this.workdir = source["workdir"];
-	        this.messages = this.convertValues(source["messages"], extraction.Message);
-	        this.workspace_mutations = this.convertValues(source["workspace_mutations"], extraction.Mutation);
+	        this.messages = this.convertValues(source["messages"], turn.Message);
+	        this.workspace_mutations = this.convertValues(source["workspace_mutations"], turn.Mutation);
 	        this.wait = source["wait"];
 	    }
 	
@@ -3186,6 +3186,31 @@ export namespace extraction {
 
 }
 
+export namespace format {
+	
+	export class Source {
+	    kind?: string;
+	    agent?: string;
+	    session?: string;
+	    turn?: number;
+	    model?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Source(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.agent = source["agent"];
+	        this.session = source["session"];
+	        this.turn = source["turn"];
+	        this.model = source["model"];
+	    }
+	}
+
+}
+
 export namespace graph {
 	
 	export class MemoryRef {
@@ -3386,6 +3411,8 @@ export namespace history {
 	    copy?: string;
 	    copy_id?: string;
 	    copy_error?: string;
+	    key?: string;
+	    theirs?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Conflict(source);
@@ -3398,6 +3425,8 @@ export namespace history {
 	        this.copy = source["copy"];
 	        this.copy_id = source["copy_id"];
 	        this.copy_error = source["copy_error"];
+	        this.key = source["key"];
+	        this.theirs = source["theirs"];
 	    }
 	}
 	export class SyncResult {
@@ -3927,26 +3956,6 @@ export namespace memory {
 		}
 	}
 	
-	export class Source {
-	    kind?: string;
-	    agent?: string;
-	    session?: string;
-	    turn?: number;
-	    model?: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new Source(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.kind = source["kind"];
-	        this.agent = source["agent"];
-	        this.session = source["session"];
-	        this.turn = source["turn"];
-	        this.model = source["model"];
-	    }
-	}
 	export class Item {
 	    op: string;
 	    group_id?: string;
@@ -3968,7 +3977,7 @@ export namespace memory {
 	    supersedes?: string[];
 	    conflicts_with?: string[];
 	    subject?: string;
-	    source?: Source;
+	    source?: format.Source;
 	    reviewed?: boolean;
 	    expected_version?: string;
 	    override_reject?: boolean;
@@ -4006,7 +4015,7 @@ export namespace memory {
 	        this.supersedes = source["supersedes"];
 	        this.conflicts_with = source["conflicts_with"];
 	        this.subject = source["subject"];
-	        this.source = this.convertValues(source["source"], Source);
+	        this.source = this.convertValues(source["source"], format.Source);
 	        this.reviewed = source["reviewed"];
 	        this.expected_version = source["expected_version"];
 	        this.override_reject = source["override_reject"];
@@ -4053,7 +4062,7 @@ export namespace memory {
 	    supersedes: string[];
 	    conflicts_with: string[];
 	    subject?: string;
-	    source: Source;
+	    source: format.Source;
 	    // Go type: time
 	    created: any;
 	    // Go type: time
@@ -4086,7 +4095,7 @@ export namespace memory {
 	        this.supersedes = source["supersedes"];
 	        this.conflicts_with = source["conflicts_with"];
 	        this.subject = source["subject"];
-	        this.source = this.convertValues(source["source"], Source);
+	        this.source = this.convertValues(source["source"], format.Source);
 	        this.created = this.convertValues(source["created"], null);
 	        this.updated = this.convertValues(source["updated"], null);
 	        this.body = source["body"];
@@ -4223,7 +4232,6 @@ export namespace memory {
 		    return a;
 		}
 	}
-	
 	export class StorageSample {
 	    day: string;
 	    at: string;
@@ -5917,6 +5925,7 @@ export namespace settings {
 	    remote_addr?: string;
 	    llm?: LLMPatch;
 	    embeddings?: EmbeddingsPatch;
+	    sync_minutes?: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new Patch(source);
@@ -5930,6 +5939,7 @@ export namespace settings {
 	        this.remote_addr = source["remote_addr"];
 	        this.llm = this.convertValues(source["llm"], LLMPatch);
 	        this.embeddings = this.convertValues(source["embeddings"], EmbeddingsPatch);
+	        this.sync_minutes = source["sync_minutes"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -5958,6 +5968,7 @@ export namespace settings {
 	    remote_addr: string;
 	    llm: LLM;
 	    embeddings: Embeddings;
+	    sync_minutes: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new Settings(source);
@@ -5972,6 +5983,7 @@ export namespace settings {
 	        this.remote_addr = source["remote_addr"];
 	        this.llm = this.convertValues(source["llm"], LLM);
 	        this.embeddings = this.convertValues(source["embeddings"], Embeddings);
+	        this.sync_minutes = source["sync_minutes"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
