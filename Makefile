@@ -17,7 +17,7 @@ FRONTEND_IN  := $(shell find frontend/src frontend/public -type f 2>/dev/null) \
                 frontend/index.html frontend/vite.config.ts frontend/tsconfig.json \
                 frontend/package.json frontend/package-lock.json $(wildcard locales/*.toml)
 
-.PHONY: help deps node-deps locales frontend build cli run test test-go test-frontend test-ui test-e2e smoke bench bench-desktop install uninstall fuzz bindings types shots clean
+.PHONY: help deps node-deps locales frontend build cli run test test-go test-frontend test-ui test-e2e smoke bench bench-desktop install uninstall fuzz fuzz-ci bindings types shots clean
 
 help:
 	@echo "make deps       install system packages (apt), frontend packages (npm ci) and Go modules, when missing"
@@ -33,6 +33,7 @@ help:
 	@echo "make bench-desktop  window painted and idle RSS beside a hello-world Wails window (Xvfb)"
 	@echo "make install    desktop binary, menu entry and icon under PREFIX (default ~/.local); make uninstall"
 	@echo "make fuzz       the SIGKILL soak at $(SOAK_KILLS) kills, then every Go fuzz target for $(FUZZTIME)"
+	@echo "make fuzz-ci    each parser-of-outside-input fuzz target for 10s (within 120s in all; run by make test)"
 	@echo "make bindings   regenerate frontend/wailsjs with the Wails CLI"
 	@echo "make types      regenerate frontend/src/api/types.ts from the Go api types"
 	@echo "make shots      screenshots of the UI over test fixtures into build/shots"
@@ -162,6 +163,11 @@ fuzz:
 			$(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) "$$pkg"; \
 		done; \
 	done
+
+# The CI fuzz stage (`make test` runs it): each fuzz target of a parser of outside input for
+# FUZZ_CI_TIME seconds, the stage within FUZZ_CI_BUDGET; per-target executions are printed.
+fuzz-ci:
+	@GO='$(GO)' build/scripts/fuzz-ci.sh
 
 # The UI's api types come from the Go types; go test fails when the committed file is stale.
 types:

@@ -23,6 +23,7 @@ func (s *HistoryService) person() error {
 func (s *HistoryService) repo() *history.Repo {
 	if s.a.deps.History == nil {
 		s.a.deps.History = history.New(s.a.deps.Store.Root(), nil)
+		s.a.deps.History.SetAuth(history.DefaultAuth(s.a.deps.Store.Home()))
 	}
 	return s.a.deps.History
 }
@@ -30,7 +31,8 @@ func (s *HistoryService) repo() *history.Repo {
 // HistoryStatus is history.Status with the sync schedule.
 type HistoryStatus struct {
 	history.Status
-	// SyncMinutes is how often desktop and serve sync with the remote (0: not scheduled).
+	// SyncMinutes is how often desktop and serve sync with the remote (Settings → Data; 0: not
+	// scheduled, or no remote).
 	SyncMinutes int `json:"sync_minutes"`
 }
 
@@ -43,8 +45,11 @@ func (s *HistoryService) Status(_ Empty) (HistoryStatus, error) {
 		return err
 	})
 	out := HistoryStatus{Status: st}
-	if st.Enabled && st.Remote != "" {
-		out.SyncMinutes = int(history.SyncEvery.Minutes())
+	if st.Enabled && st.Remote != "" && s.a.deps.Settings != nil {
+		set, serr := s.a.deps.Settings.Get(s.a.ctx)
+		if serr == nil {
+			out.SyncMinutes = set.SyncMinutes
+		}
 	}
 	return out, s.a.fail(err)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -129,5 +130,34 @@ func TestHistorySyncOverTheAPI(t *testing.T) {
 	}()
 	if !strings.Contains(e.Message, "/nonexistent/engram-remote") {
 		t.Fatalf("message = %q", e.Message)
+	}
+}
+
+// Remote failures reach every UI as translated errors naming the remote, in both languages:
+// an unreachable HTTPS remote and a password in the URL where no credentials file keeps it.
+func TestHistoryRemoteErrorsAreTranslated(t *testing.T) {
+	user, _ := historyAPIs(t)
+	mustCall(t, user, "history.enable", `{}`)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := "https://" + ln.Addr().String() + "/memories.git"
+	ln.Close()
+	seen := map[string]bool{}
+	for _, lang := range []string{"en", "zh-CN"} {
+		mustCall(t, user, "settings.update", `{"language":"`+lang+`"}`)
+		_, err := user.Call("history.sync", json.RawMessage(`{"remote":`+quoteJSON(closed)+`}`))
+		e := wantHistoryCode(t, err, history.CodeUnreachable)
+		if !strings.Contains(e.Message, closed) || seen[e.Message] {
+			t.Fatalf("%s: message = %q", lang, e.Message)
+		}
+		seen[e.Message] = true
+		_, err = user.Call("history.sync", json.RawMessage(`{"remote":"https://me:hunter2@127.0.0.1:1/x.git"}`))
+		e = wantHistoryCode(t, err, history.CodeCredentialsInURL)
+		if strings.Contains(e.Message, "hunter2") || seen[e.Message] {
+			t.Fatalf("%s: message = %q", lang, e.Message)
+		}
+		seen[e.Message] = true
 	}
 }

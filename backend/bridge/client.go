@@ -1,7 +1,6 @@
 package bridge
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,6 +12,7 @@ import (
 	"github.com/coder/websocket"
 
 	"engram/backend/api"
+	"engram/backend/bridge/jsonrpc"
 )
 
 // client is one websocket connection: a reader loop that dispatches requests, and exactly
@@ -255,20 +255,8 @@ func idOf(data []byte) json.RawMessage {
 	return probe.ID
 }
 
-// validID accepts what JSON-RPC 2.0 allows as an id: a string, a number, null, or none (a
-// notification). Anything else is never echoed: a client's object or array would come back
-// verbatim in every error reply.
-func validID(id json.RawMessage) bool {
-	id = bytes.TrimSpace(id)
-	if len(id) == 0 {
-		return true
-	}
-	switch c := id[0]; {
-	case c == '"', c == '-', c >= '0' && c <= '9':
-		return true
-	}
-	return string(id) == "null"
-}
+// validID: see jsonrpc.ValidID.
+func validID(id json.RawMessage) bool { return jsonrpc.ValidID(id) }
 
 func (c *client) sendError(id json.RawMessage, code int, key string, args map[string]any) {
 	b, _ := json.Marshal(c.errorResponse(id, code, key, args))
@@ -280,26 +268,22 @@ func (c *client) errorResponse(id json.RawMessage, code int, key string, args ma
 	return rpcResponse{JSONRPC: "2.0", ID: nullID(id), Error: &rpcError{Code: code, Message: e.Message, Data: e}}
 }
 
-// handle answers one message: a request, a notification, or a batch of them.
+// handle answers one message: a request, a notification, or a batch of them. Reading the
+// message (batch, version, id, method) is jsonrpc's; what runs is the api table's.
 func (c *client) handle(data []byte) []byte {
-	trimmed := bytes.TrimSpace(data)
-	if len(trimmed) > 0 && trimmed[0] == '[' {
-		var batch []json.RawMessage
-		if err := json.Unmarshal(trimmed, &batch); err != nil {
-			b, _ := json.Marshal(c.errorResponse(nil, rpcParseError, "bridge_parse_error", map[string]any{"Detail": err.Error()}))
-			return b
-		}
-		if len(batch) == 0 || len(batch) > 50 {
-			b, _ := json.Marshal(c.errorResponse(nil, rpcInvalidRequest, "bridge_invalid_request", nil))
-			return b
-		}
+	items, batch, p := jsonrpc.Split(data, maxBatch)
+	if p != nil {
+		b, _ := json.Marshal(c.errorResponse(p.ID, p.Code, p.Key, p.Args))
+		return b
+	}
+	if batch {
 		// The message already paid for one call; the rest of the batch pays too.
-		if !c.allowN(len(batch) - 1) {
+		if !c.allowN(len(items) - 1) {
 			b, _ := json.Marshal(c.errorResponse(nil, rpcRateLimited, "bridge_rate_limited", nil))
 			return b
 		}
 		var out []rpcResponse
-		for _, item := range batch {
+		for _, item := range items {
 			if r, ok := c.one(item); ok {
 				out = append(out, r)
 			}
@@ -310,7 +294,7 @@ func (c *client) handle(data []byte) []byte {
 		b, _ := json.Marshal(out)
 		return b
 	}
-	r, ok := c.one(trimmed)
+	r, ok := c.one(items[0])
 	if !ok {
 		return nil
 	}
@@ -321,17 +305,14 @@ func (c *client) handle(data []byte) []byte {
 	return b
 }
 
+// maxBatch is the most calls one message may carry.
+const maxBatch = 50
+
 // one runs a single request; ok is false for notifications (no id), which get no response.
 func (c *client) one(data []byte) (rpcResponse, bool) {
-	var req rpcRequest
-	if err := json.Unmarshal(data, &req); err != nil {
-		return c.errorResponse(nil, rpcParseError, "bridge_parse_error", map[string]any{"Detail": err.Error()}), true
-	}
-	if !validID(req.ID) {
-		return c.errorResponse(nil, rpcInvalidRequest, "bridge_invalid_request", nil), true
-	}
-	if req.JSONRPC != "2.0" || req.Method == "" {
-		return c.errorResponse(req.ID, rpcInvalidRequest, "bridge_invalid_request", nil), true
+	req, p := jsonrpc.Decode(data)
+	if p != nil {
+		return c.errorResponse(p.ID, p.Code, p.Key, p.Args), true
 	}
 	notify := len(req.ID) == 0
 	res, err := c.dispatch(req)

@@ -4,26 +4,22 @@ import (
 	"encoding/json"
 
 	"engram/backend/api"
+	"engram/backend/bridge/jsonrpc"
 )
 
-// JSON-RPC 2.0 error codes. Application failures use -32000 with the api.Error as data, so
-// browsers translate them like the desktop does.
+// JSON-RPC 2.0 error codes (package jsonrpc, which also decodes the messages). Application
+// failures use -32000 with the api.Error as data, so browsers translate them like the desktop.
 const (
-	rpcParseError     = -32700
-	rpcInvalidRequest = -32600
-	rpcMethodNotFound = -32601
-	rpcInvalidParams  = -32602
-	rpcInternal       = -32603
-	rpcAppError       = -32000
-	rpcRateLimited    = -32029
+	rpcParseError     = jsonrpc.ParseError
+	rpcInvalidRequest = jsonrpc.InvalidRequest
+	rpcMethodNotFound = jsonrpc.MethodNotFound
+	rpcInvalidParams  = jsonrpc.InvalidParams
+	rpcInternal       = jsonrpc.Internal
+	rpcAppError       = jsonrpc.AppError
+	rpcRateLimited    = jsonrpc.RateLimited
 )
 
-type rpcRequest struct {
-	JSONRPC string          `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id,omitempty"`
-	Method  string          `json:"method"`
-	Params  json.RawMessage `json:"params,omitempty"`
-}
+type rpcRequest = jsonrpc.Request
 
 type rpcError struct {
 	Code    int        `json:"code"`
@@ -50,12 +46,7 @@ type eventParams struct {
 	Data any    `json:"data"`
 }
 
-func nullID(id json.RawMessage) json.RawMessage {
-	if len(id) == 0 {
-		return json.RawMessage("null")
-	}
-	return id
-}
+func nullID(id json.RawMessage) json.RawMessage { return jsonrpc.NullID(id) }
 
 // rpcCodeFor maps an api error to the JSON-RPC code a generic client understands.
 func rpcCodeFor(e *api.Error) int {

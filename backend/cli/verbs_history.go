@@ -152,6 +152,10 @@ func (r *runner) sync(_ context.Context, args []string) error {
 		}
 		fmt.Fprintln(w, r.t(key, map[string]any{"Remote": res.Remote, "Changed": res.Changed, "Head": short(res.Head)}))
 		for _, c := range res.Conflicts {
+			if c.Key != "" {
+				fmt.Fprintln(w, r.t("cli.sync.kv_conflict", map[string]any{"Key": c.Key, "Path": c.Path, "Commit": short(c.Theirs)}))
+				continue
+			}
 			if c.CopyError != "" {
 				fmt.Fprintln(w, r.t("cli.sync.conflict_failed", map[string]any{"Slug": c.Slug, "Error": c.CopyError}))
 				continue

@@ -28,10 +28,11 @@ const (
 // maxSubject bounds a commit's first line; the full list of operations follows in its body.
 const maxSubject = 200
 
-// tracked reports whether a memory-relative path belongs in git: Markdown files outside
-// the trash and snapshots, never a temp file or anything under .git (see ignoreText).
+// tracked reports whether a memory-relative path belongs in git: Markdown files and the
+// agents' kv.json files (their key-value facts) outside the trash and snapshots, never a temp
+// file or anything under .git (see ignoreText).
 func tracked(rel string) bool {
-	if !strings.HasSuffix(rel, ".md") {
+	if !strings.HasSuffix(rel, ".md") && !isKV(rel) {
 		return false
 	}
 	for _, part := range strings.Split(rel, "/") {
@@ -40,6 +41,12 @@ func tracked(rel string) bool {
 		}
 	}
 	return true
+}
+
+// isKV reports whether rel is an agent's key-value file, agents/<agent>/kv.json.
+func isKV(rel string) bool {
+	parts := strings.Split(rel, "/")
+	return len(parts) == 3 && parts[0] == "agents" && parts[2] == memory.KVFileName && memory.ValidAgent(parts[1])
 }
 
 // Commit is the store's AppliedHook: one commit for the batch (or hand edit) a names, holding

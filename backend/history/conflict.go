@@ -1,10 +1,13 @@
 package history
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"path"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	git "github.com/go-git/go-git/v5"
@@ -82,6 +85,30 @@ func (r *Repo) merge(repo *git.Repository, our, their *object.Commit, res *SyncR
 			changes[p] = h
 			continue
 		}
+		if isKV(p) {
+			ourData, err := blobBytes(repo.Storer, o)
+			if err != nil {
+				return nil, nil, err
+			}
+			var baseData []byte
+			if !b.IsZero() {
+				if baseData, err = blobBytes(repo.Storer, b); err != nil {
+					return nil, nil, err
+				}
+			}
+			merged, kept := mergeKV(p, baseData, ourData, theirData)
+			if merged != nil {
+				h, err := storeBlob(repo.Storer, merged)
+				if err != nil {
+					return nil, nil, err
+				}
+				changes[p] = h
+			}
+			for _, k := range kept {
+				res.Conflicts = append(res.Conflicts, Conflict{Path: p, Key: k, Theirs: their.Hash.String()})
+			}
+			continue
+		}
 		if tracked(p) {
 			copies = append(copies, pendingCopy{path: p, short: t.String()[:7], data: theirData})
 		}
@@ -100,6 +127,57 @@ func (r *Repo) merge(repo *git.Repository, our, their *object.Commit, res *SyncR
 	}
 	res.Changed = len(written)
 	return written, copies, nil
+}
+
+// mergeKV merges two machines' versions of an agent's kv.json key by key against their common
+// base: a key only one side set or deleted takes that side; a key both sides set to different
+// values keeps ours, and is listed in kept (their value stays in their commit, a parent of the
+// merge, and the sync result names it). A version that does not parse keeps ours whole (nil:
+// nothing to change), every key of theirs listed.
+func mergeKV(rel string, base, ours, theirs []byte) ([]byte, []string) {
+	b := map[string]json.RawMessage{}
+	if base != nil {
+		if m, err := memory.ParseKV(rel, base); err == nil {
+			b = m
+		}
+	}
+	o, oerr := memory.ParseKV(rel, ours)
+	t, terr := memory.ParseKV(rel, theirs)
+	if oerr != nil || terr != nil {
+		return nil, []string{"*"}
+	}
+	var kept []string
+	for k, tv := range t {
+		ov, inOurs := o[k]
+		bv, inBase := b[k]
+		switch {
+		case inOurs && bytes.Equal(ov, tv):
+		case inBase && inOurs && bytes.Equal(bv, ov):
+			o[k] = tv // only theirs changed it
+		case !inOurs && inBase && bytes.Equal(bv, tv):
+			// we deleted it, they left it alone: stays deleted
+		case !inOurs && !inBase:
+			o[k] = tv // new on their side
+		case !inOurs:
+			o[k] = tv // we deleted what they changed: theirs, nothing lost
+		default:
+			kept = append(kept, k) // both changed it: ours stays
+		}
+	}
+	for k, bv := range b {
+		if _, inTheirs := t[k]; inTheirs {
+			continue
+		}
+		if ov, inOurs := o[k]; inOurs && bytes.Equal(ov, bv) {
+			delete(o, k) // they deleted it, we left it alone
+		}
+	}
+	sort.Strings(kept)
+	out, err := memory.RenderKV(o)
+	if err != nil {
+		return nil, []string{"*"}
+	}
+	return out, kept
 }
 
 // unionLines is ours followed by the lines of theirs ours lacks: both machines' journal

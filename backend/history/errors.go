@@ -1,6 +1,15 @@
 package history
 
-import "fmt"
+import (
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"net"
+	"strings"
+	"syscall"
+
+	"github.com/go-git/go-git/v5/plumbing/transport"
+)
 
 // Error is a history failure with a stable code (translated as "error.<code>" through api).
 type Error struct {
@@ -31,6 +40,21 @@ const (
 	CodeNoVersion    = "history_no_version"
 	CodeRemoteFailed = "history_remote_failed"
 	CodeRemoteMoved  = "history_remote_moved"
+	// CodeAuthFailed: the remote refused the user name and password, token or SSH key.
+	CodeAuthFailed = "history_auth_failed"
+	// CodeUnreachable: no connection to the remote's host (refused, no such host, timeout).
+	CodeUnreachable = "history_remote_unreachable"
+	// CodeTLSUntrusted: the HTTPS remote's certificate is not trusted (unknown authority or
+	// another name); TLS is never turned off, a private CA goes in git-ca.pem.
+	CodeTLSUntrusted = "history_tls_untrusted"
+	// CodeHostUnknown: the SSH host's key is not in known_hosts.
+	CodeHostUnknown = "history_host_unknown"
+	// CodeHostKeyChanged: the SSH host's key differs from the one in known_hosts.
+	CodeHostKeyChanged = "history_host_key_changed"
+	// CodeSSHNoKey: no SSH key to offer (agent empty or absent, no unencrypted key file).
+	CodeSSHNoKey = "history_ssh_no_key"
+	// CodeCredentialsInURL: a password in a remote URL where no credentials file can keep it.
+	CodeCredentialsInURL = "history_credentials_in_url"
 )
 
 var (
@@ -45,8 +69,54 @@ var (
 	errRemoteMoved = &Error{Code: CodeRemoteMoved, msg: "history: the remote changed during the sync; sync again"}
 )
 
-// remoteFailed wraps a fetch or push failure, naming the remote.
+// remoteFailed wraps a fetch or push failure, naming the remote (its password, if any,
+// redacted) with a code saying what went wrong when it is known: the host key, the
+// credentials, the certificate, the connection; history_remote_failed otherwise.
 func remoteFailed(step, remote string, err error) error {
-	return &Error{Code: CodeRemoteFailed, Args: map[string]any{"Remote": remote, "Step": step, "Detail": err.Error()},
-		msg: fmt.Sprintf("history: unable to %s %s", step, remote), err: err}
+	remote = redact(remote)
+	args := map[string]any{"Remote": remote, "Step": step, "Detail": err.Error()}
+	var he *Error
+	if errors.As(err, &he) && he.Code != CodeRemoteFailed {
+		for k, v := range he.Args {
+			args[k] = v
+		}
+		return &Error{Code: he.Code, Args: args, msg: fmt.Sprintf("history: unable to %s %s: %s", step, remote, he.msg), err: err}
+	}
+	code, what := CodeRemoteFailed, "unable to "+step
+	switch {
+	case errors.Is(err, transport.ErrAuthenticationRequired), errors.Is(err, transport.ErrAuthorizationFailed),
+		strings.Contains(err.Error(), "unable to authenticate"):
+		code, what = CodeAuthFailed, "authentication refused by"
+	case tlsUntrusted(err):
+		code, what = CodeTLSUntrusted, "untrusted certificate of"
+	case unreachable(err):
+		code, what = CodeUnreachable, "unable to reach"
+	}
+	return &Error{Code: code, Args: args, msg: fmt.Sprintf("history: %s %s (git %s)", what, remote, step), err: err}
+}
+
+func tlsUntrusted(err error) bool {
+	var ua x509.UnknownAuthorityError
+	var hn x509.HostnameError
+	var ci x509.CertificateInvalidError
+	if errors.As(err, &ua) || errors.As(err, &hn) || errors.As(err, &ci) {
+		return true
+	}
+	// go-git flattens some transport errors to text.
+	return strings.Contains(err.Error(), "x509: ") || strings.Contains(err.Error(), "tls: failed to verify")
+}
+
+func unreachable(err error) bool {
+	var dns *net.DNSError
+	var op *net.OpError
+	if errors.As(err, &dns) || errors.As(err, &op) || errors.Is(err, syscall.ECONNREFUSED) {
+		return true
+	}
+	msg := err.Error()
+	for _, s := range []string{"connection refused", "no such host", "i/o timeout", "network is unreachable", "no route to host"} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
 }

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -27,18 +28,24 @@ const Branch = plumbing.Main
 // disabledMarker inside .git turns history off while keeping every commit: enable removes it.
 const disabledMarker = "engram-disabled"
 
-// ignoreText keeps everything but the memories (and this file) out of git: the index and its
-// WAL, the lock, the trash, the organizer's snapshots and temp files of writes in flight.
-const ignoreText = `# Written by Engram: only the memories are versioned. The index, the lock,
+// ignoreText keeps everything but the memories, the agents' kv.json files (and this file) out
+// of git: the index and its WAL, the lock, the trash, the organizer's snapshots and temp files
+// of writes in flight. Attach rewrites an older version Engram wrote (ignoreHeader).
+const ignoreText = ignoreHeader + ` The index, the lock,
 # the trash, the snapshots and temp files are this machine's own state.
 *
 !*/
 !*.md
+!/agents/*/kv.json
 !/.gitignore
 /.trash/
 /.snapshots/
 .tmp-*
 `
+
+// ignoreHeader starts every .gitignore Engram wrote; one that starts otherwise is the
+// person's own and is never rewritten.
+const ignoreHeader = "# Written by Engram: only the memories are versioned."
 
 // Repo is the git history of one memory folder. Writes to it happen under the store's
 // writer lock (the AppliedHook runs there; the other writers call Store.Locked or
@@ -57,6 +64,8 @@ type Repo struct {
 	packs time.Time
 	// pending are paths whose commit failed: the next commit takes them along.
 	pending map[string]bool
+	// auth authenticates syncs with SSH and HTTPS remotes (SetAuth); nil: go-git's defaults.
+	auth *Auth
 }
 
 // New returns the history of the memory folder root; nothing is created until Enable.
@@ -112,11 +121,34 @@ func (r *Repo) open() (*git.Repository, error) {
 // while history is off the hook does nothing.
 func Attach(st *memory.Store, r *Repo) {
 	st.OnApplied(r.Commit)
+	if r.Enabled() && r.staleIgnore() {
+		// Written by an older Engram (before kv.json files were versioned): the new rules go
+		// in with the files they now admit, in one commit.
+		err := st.Locked(func() error {
+			if !r.staleIgnore() {
+				return nil
+			}
+			if err := memory.WriteFileAtomic(filepath.Join(r.root, ".gitignore"), []byte(ignoreText)); err != nil {
+				return fmt.Errorf("history: unable to write .gitignore: %w", err)
+			}
+			_, err := r.commitAll(memory.ActorUser, "version the agents' key-value files")
+			return err
+		})
+		if err != nil {
+			r.log.Warn("history: unable to update .gitignore", "err", err)
+		}
+	}
 	if st.ChangedAtOpen() && r.Enabled() {
 		if err := st.Locked(func() error { _, err := r.commitAll(memory.ActorHand, "edits found at start"); return err }); err != nil {
 			r.log.Warn("history: unable to commit hand edits found at start", "err", err)
 		}
 	}
+}
+
+// staleIgnore reports whether the .gitignore is one an older Engram wrote.
+func (r *Repo) staleIgnore() bool {
+	data, err := os.ReadFile(filepath.Join(r.root, ".gitignore"))
+	return err == nil && strings.HasPrefix(string(data), ignoreHeader) && string(data) != ignoreText
 }
 
 // Enable makes the memory folder a git repository (or turns an existing one back on),

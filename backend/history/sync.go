@@ -22,12 +22,16 @@ const RemoteName = "origin"
 
 // Conflict is a memory both machines changed: ours stays, theirs became Copy (a sibling,
 // unreviewed memory that conflicts_with the original), or CopyError says why it could not.
+// For an agent's kv.json, Key is a key both machines set differently ("*": a version that did
+// not parse): ours stays and theirs is in commit Theirs, a parent of the merge.
 type Conflict struct {
 	Path      string `json:"path"`
 	Slug      string `json:"slug"`
 	Copy      string `json:"copy,omitempty"`
 	CopyID    string `json:"copy_id,omitempty"`
 	CopyError string `json:"copy_error,omitempty"`
+	Key       string `json:"key,omitempty"`
+	Theirs    string `json:"theirs,omitempty"`
 }
 
 // SyncResult says what one sync did.
@@ -42,8 +46,21 @@ type SyncResult struct {
 	Conflicts   []Conflict `json:"conflicts"`
 }
 
-// SetRemote points the sync remote at url (a path, file://, ssh or https URL).
+// SetRemote points the sync remote at url (a path, file://, ssh or https URL). A password in
+// an HTTPS URL (https://me:token@host/…) goes to the home's credentials file and the URL is
+// kept without it, so .git/config in the memory folder never holds a secret.
 func (r *Repo) SetRemote(url string) error {
+	if clean, user, pass := splitUserinfo(url); pass != "" {
+		a := r.authConfig()
+		if a == nil || a.Credentials == nil {
+			return &Error{Code: CodeCredentialsInURL, Args: map[string]any{"Remote": redact(url)},
+				msg: "history: a password in the remote URL cannot be kept safely here"}
+		}
+		if err := a.Credentials.Set(clean, user, pass); err != nil {
+			return err
+		}
+		url = clean
+	}
 	repo, err := r.open()
 	if err != nil {
 		return err
@@ -143,7 +160,12 @@ func (r *Repo) syncOnce(ctx context.Context, st *memory.Store, url string) (Sync
 			}
 			return err
 		}
-		err = repo.PushContext(ctx, &git.PushOptions{RemoteName: RemoteName,
+		auth, ca, done, err := r.remoteOptions(res.Remote)
+		defer done()
+		if err != nil {
+			return remoteFailed("push", res.Remote, err)
+		}
+		err = repo.PushContext(ctx, &git.PushOptions{RemoteName: RemoteName, Auth: auth, CABundle: ca,
 			RefSpecs: []config.RefSpec{config.RefSpec(Branch.String() + ":" + Branch.String())}})
 		if err != nil && !errors.Is(err, git.NoErrAlreadyUpToDate) {
 			if errors.Is(err, git.ErrNonFastForwardUpdate) {
@@ -173,7 +195,12 @@ func (r *Repo) pull(ctx context.Context, res *SyncResult) ([]string, []pendingCo
 			return []string{}, nil, nil
 		}
 	} else {
-		err = repo.FetchContext(ctx, &git.FetchOptions{RemoteName: RemoteName})
+		auth, ca, done, aerr := r.remoteOptions(res.Remote)
+		defer done()
+		if aerr != nil {
+			return nil, nil, remoteFailed("fetch", res.Remote, aerr)
+		}
+		err = repo.FetchContext(ctx, &git.FetchOptions{RemoteName: RemoteName, Auth: auth, CABundle: ca})
 	}
 	switch {
 	case err == nil:
@@ -254,7 +281,8 @@ func (r *Repo) checkout(repo *git.Repository, from *object.Commit, tree plumbing
 	return r.writeFiles(repo, changes)
 }
 
-// writeFiles puts blobs on disk (the zero hash removes the file) and lists the memory paths.
+// writeFiles puts blobs on disk (the zero hash removes the file) and lists the memory paths
+// (the Markdown files the index is reconciled with).
 func (r *Repo) writeFiles(repo *git.Repository, changes map[string]plumbing.Hash) ([]string, error) {
 	out := []string{}
 	for p, h := range changes {
@@ -278,8 +306,8 @@ func (r *Repo) writeFiles(repo *git.Repository, changes map[string]plumbing.Hash
 				return nil, fmt.Errorf("history: unable to write %s: %w", p, err)
 			}
 		}
-		if tracked(p) {
-			out = append(out, p)
+		if tracked(p) && !isKV(p) {
+			out = append(out, p) // a kv.json is not indexed: the store reads it when asked
 		}
 	}
 	return out, nil
@@ -309,19 +337,30 @@ func flatten(repo *git.Repository, tree plumbing.Hash) (map[string]plumbing.Hash
 	return out, nil
 }
 
-// SyncEvery is how often the desktop app and `engram serve` sync with the configured remote.
-const SyncEvery = 15 * time.Minute
-
-// Schedule syncs every SyncEvery while history is on and a remote is configured, until ctx
-// ends; each failure is logged and the next tick tries again. report hears each result.
-func (r *Repo) Schedule(ctx context.Context, st *memory.Store, report func(SyncResult, error)) {
-	tick := time.NewTicker(SyncEvery)
-	defer tick.Stop()
+// Schedule syncs with the configured remote while history is on, every(): the interval is
+// read again after each round and whenever wake receives (Settings → Data changed it), so a
+// new schedule takes effect at once; 0 means only on demand. Each failure is logged and the
+// next round tries again. report, when set, hears each result. Runs until ctx ends.
+func (r *Repo) Schedule(ctx context.Context, st *memory.Store, every func() time.Duration, wake <-chan struct{}, report func(SyncResult, error)) {
 	for {
+		var fire <-chan time.Time
+		var t *time.Timer
+		if d := every(); d > 0 {
+			t = time.NewTimer(d)
+			fire = t.C
+		}
 		select {
 		case <-ctx.Done():
+			if t != nil {
+				t.Stop()
+			}
 			return
-		case <-tick.C:
+		case <-wake:
+			if t != nil {
+				t.Stop()
+			}
+			continue
+		case <-fire:
 		}
 		if !r.Enabled() || r.Remote() == "" {
 			continue

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"engram/backend/memory"
+	"engram/backend/memory/format"
 )
 
 // ChatGPT has no documented export of its saved memories. Two shapes are read:
@@ -27,19 +27,19 @@ type chatgptMemory struct {
 	UpdateTime any    `json:"update_time"`
 }
 
-func convertChatGPT(path string) ([]memory.Record, error) {
+func convertChatGPT(path string) ([]format.Record, error) {
 	b, err := readFile(path)
 	if err != nil {
 		return nil, err
 	}
 	trim := strings.TrimSpace(strings.TrimPrefix(string(b), "\ufeff"))
-	var out []memory.Record
+	var out []format.Record
 	add := func(text string, created, updated any) {
 		text = strings.TrimSpace(text)
 		if text == "" {
 			return
 		}
-		rec := memory.Record{Scope: memory.ScopeGlobal, Type: memory.TypeUser, Title: titleOf(text), Body: text,
+		rec := format.Record{Scope: format.ScopeGlobal, Type: format.TypeUser, Title: titleOf(text), Body: text,
 			Tags: []string{"chatgpt"}, Created: parseTime(created), Updated: parseTime(updated),
 			Reasoning: "Imported from a ChatGPT memory export"}
 		if rec.Updated == nil {

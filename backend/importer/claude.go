@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"engram/backend/memory"
+	"engram/backend/memory/format"
 )
 
 // Claude Code keeps memory in Markdown: CLAUDE.md (and CLAUDE.local.md, .claude/CLAUDE.md) in
@@ -20,7 +20,7 @@ func claudeFile(name string) bool {
 	return name == "CLAUDE.md" || name == "CLAUDE.local.md" || name == "MEMORY.md"
 }
 
-func convertClaude(path string, opts Options) ([]memory.Record, error) {
+func convertClaude(path string, opts Options) ([]format.Record, error) {
 	dir, err := isDir(path)
 	if err != nil {
 		return nil, err
@@ -35,7 +35,7 @@ func convertClaude(path string, opts Options) ([]memory.Record, error) {
 			return nil, err
 		}
 	}
-	var out []memory.Record
+	var out []format.Record
 	for _, f := range files {
 		recs, err := convertClaudeFile(f, opts)
 		if err != nil {
@@ -58,16 +58,16 @@ func isTopicFile(rel string) bool {
 // memory belongs to the project its folder name encodes; any other file to the project of
 // the folder it is in (a .claude folder stands for its parent). opts.Workdir overrides the
 // project.
-func claudeScope(file string, opts Options) (memory.Scope, string, error) {
+func claudeScope(file string, opts Options) (format.Scope, string, error) {
 	dir := filepath.Dir(file)
 	home := filepath.Clean(opts.UserHome)
 	if filepath.Base(dir) == "memory" && filepath.Base(filepath.Dir(filepath.Dir(dir))) == "projects" {
 		if opts.Workdir != "" {
-			return memory.ScopeProject, opts.Workdir, nil
+			return format.ScopeProject, opts.Workdir, nil
 		}
 		enc := filepath.Base(filepath.Dir(dir))
 		if wd := decodeProjectDir(enc); wd != "" {
-			return memory.ScopeProject, wd, nil
+			return format.ScopeProject, wd, nil
 		}
 		return "", "", fail(CodeNoProject, map[string]any{"Path": file, "Folder": enc},
 			"cannot tell which project %s belongs to", file)
@@ -76,12 +76,12 @@ func claudeScope(file string, opts Options) (memory.Scope, string, error) {
 		dir = filepath.Dir(dir)
 	}
 	if home != "" && home != "." && dir == home {
-		return memory.ScopeGlobal, "", nil
+		return format.ScopeGlobal, "", nil
 	}
 	if opts.Workdir != "" {
-		return memory.ScopeProject, opts.Workdir, nil
+		return format.ScopeProject, opts.Workdir, nil
 	}
-	return memory.ScopeProject, dir, nil
+	return format.ScopeProject, dir, nil
 }
 
 // decodeProjectDir turns Claude Code's project folder name (the path with every / as -) back
@@ -98,7 +98,7 @@ func decodeProjectDir(enc string) string {
 	return ""
 }
 
-func convertClaudeFile(file string, opts Options) ([]memory.Record, error) {
+func convertClaudeFile(file string, opts Options) ([]format.Record, error) {
 	b, err := readFile(file)
 	if err != nil {
 		return nil, err
@@ -112,18 +112,18 @@ func convertClaudeFile(file string, opts Options) ([]memory.Record, error) {
 	if !claudeFile(base) {
 		return topicRecord(file, b, scope, wd, when)
 	}
-	typ := memory.TypeFeedback // CLAUDE.md holds instructions: how to work
+	typ := format.TypeFeedback // CLAUDE.md holds instructions: how to work
 	if base == "MEMORY.md" {
-		typ = memory.TypeProject
-		if scope == memory.ScopeGlobal {
-			typ = memory.TypeUser
+		typ = format.TypeProject
+		if scope == format.ScopeGlobal {
+			typ = format.TypeUser
 		}
 	}
 	_, text, err := splitFrontmatter(file, b)
 	if err != nil {
 		return nil, err
 	}
-	var out []memory.Record
+	var out []format.Record
 	for _, bl := range bullets(text) {
 		if m := linkOnlyRE.FindStringSubmatch(bl.text); m != nil {
 			// MEMORY.md's index line points to a topic file imported on its own.
@@ -132,7 +132,7 @@ func convertClaudeFile(file string, opts Options) ([]memory.Record, error) {
 			}
 		}
 		body := dedent(bl.text)
-		rec := memory.Record{Scope: scope, Workdir: wd, Type: typ, Title: plainTitle(body), Body: body,
+		rec := format.Record{Scope: scope, Workdir: wd, Type: typ, Title: plainTitle(body), Body: body,
 			Tags: []string{"claude-code"}, Created: when, Updated: when,
 			Reasoning: "Imported from " + file}
 		for _, h := range bl.headings {
@@ -151,7 +151,7 @@ func convertClaudeFile(file string, opts Options) ([]memory.Record, error) {
 
 // topicRecord is one auto-memory topic file: its name (or description) is the title, its
 // type the memory's type when Engram has it.
-func topicRecord(file string, b []byte, scope memory.Scope, wd string, when *time.Time) ([]memory.Record, error) {
+func topicRecord(file string, b []byte, scope format.Scope, wd string, when *time.Time) ([]format.Record, error) {
 	fm, text, err := splitFrontmatter(file, b)
 	if err != nil {
 		return nil, err
@@ -168,11 +168,11 @@ func topicRecord(file string, b []byte, scope memory.Scope, wd string, when *tim
 		title = strings.TrimSuffix(filepath.Base(file), ".md")
 	}
 	title = plainTitle(title)
-	typ := memory.Type(str(fm, "type"))
+	typ := format.Type(str(fm, "type"))
 	if !typ.Writable() {
-		typ = memory.TypeProject
+		typ = format.TypeProject
 	}
-	rec := memory.Record{Scope: scope, Workdir: wd, Type: typ, Title: title, Body: text, Slug: slugOf(title),
+	rec := format.Record{Scope: scope, Workdir: wd, Type: typ, Title: title, Body: text, Slug: slugOf(title),
 		Tags: []string{"claude-code"}, Created: when, Updated: when, Reasoning: "Imported from " + file}
-	return []memory.Record{rec}, nil
+	return []format.Record{rec}, nil
 }

@@ -8,13 +8,13 @@ import (
 	"unicode/utf8"
 
 	"engram/backend/coded"
-	"engram/backend/memory"
+	"engram/backend/memory/format"
 )
 
 // Each format's parser on arbitrary bytes: it either fails whole with a coded error, or
 // returns records whose slugs are valid, whose titles fit the limit, and that never name a
 // path — never a panic, never a half-converted source.
-func fuzzFormat(f *testing.F, format, name string, seeds ...string) {
+func fuzzFormat(f *testing.F, source, name string, seeds ...string) {
 	for _, s := range seeds {
 		f.Add([]byte(s))
 	}
@@ -24,7 +24,7 @@ func fuzzFormat(f *testing.F, format, name string, seeds ...string) {
 		if err := os.WriteFile(p, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		recs, err := Convert(format, p, Options{UserHome: "/nonexistent", Workdir: "/work/fuzz"})
+		recs, err := Convert(source, p, Options{UserHome: "/nonexistent", Workdir: "/work/fuzz"})
 		if err != nil {
 			if _, ok := coded.As(err); !ok || recs != nil {
 				t.Fatalf("uncoded error or records with an error: %v", err)
@@ -32,10 +32,10 @@ func fuzzFormat(f *testing.F, format, name string, seeds ...string) {
 			return
 		}
 		for _, r := range recs {
-			if !memory.ValidSlug(r.Slug) || strings.ContainsAny(r.Slug, `/\`) {
+			if !format.ValidSlug(r.Slug) || strings.ContainsAny(r.Slug, `/\`) {
 				t.Fatalf("slug %q", r.Slug)
 			}
-			if utf8.RuneCountInString(r.Title) > memory.MaxTitleChars || strings.Contains(r.Title, "\n") || !utf8.ValidString(r.Body) {
+			if utf8.RuneCountInString(r.Title) > format.MaxTitleChars || strings.Contains(r.Title, "\n") || !utf8.ValidString(r.Body) {
 				t.Fatalf("title %q", r.Title)
 			}
 			if !r.Scope.Valid() || !r.Type.Writable() {

@@ -1,6 +1,6 @@
 // Package importer turns what people already keep elsewhere — a mem0 export, Claude Code's
 // CLAUDE.md / MEMORY.md files, a basic-memory or Obsidian folder, a ChatGPT memory export —
-// into the JSONL records Engram's own import reads (memory.Record). It only reads and
+// into the JSONL records Engram's own import reads (format.Record). It only reads and
 // converts: the api feeds its records to the store's preview and import, so de-duplication,
 // conflicts, quota and the refusal of bad fields are decided in one place for every format.
 // Every source is outside input: sizes are bounded, nothing outside the chosen folder is read,
@@ -20,7 +20,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"engram/backend/memory"
+	"engram/backend/memory/format"
 )
 
 // Formats the importer reads.
@@ -64,8 +64,8 @@ func (e *Error) Error() string             { return "importer: " + e.msg }
 func (e *Error) ErrorCode() string         { return e.Code }
 func (e *Error) ErrorArgs() map[string]any { return e.Args }
 
-func fail(code string, args map[string]any, format string, a ...any) error {
-	return &Error{Code: code, Args: args, msg: fmt.Sprintf(format, a...)}
+func fail(code string, args map[string]any, msgf string, a ...any) error {
+	return &Error{Code: code, Args: args, msg: fmt.Sprintf(msgf, a...)}
 }
 
 // Options tune a conversion.
@@ -78,9 +78,9 @@ type Options struct {
 	UserHome string
 }
 
-// Convert reads the source at path in format and returns its records, in a stable order so
+// Convert reads the source at path in the format named source and returns its records, in a stable order so
 // a second import of the same source yields the same slugs (and is reported as duplicates).
-func Convert(format, path string, opts Options) ([]memory.Record, error) {
+func Convert(source, path string, opts Options) ([]format.Record, error) {
 	if opts.UserHome == "" {
 		opts.UserHome, _ = os.UserHomeDir()
 	}
@@ -91,8 +91,8 @@ func Convert(format, path string, opts Options) ([]memory.Record, error) {
 	if err != nil {
 		return nil, fail(CodeSourceRead, map[string]any{"Path": path, "Detail": err.Error()}, "unable to read %s: %v", path, err)
 	}
-	var recs []memory.Record
-	switch format {
+	var recs []format.Record
+	switch source {
 	case FormatMem0:
 		recs, err = convertMem0(abs)
 	case FormatClaude:
@@ -102,20 +102,20 @@ func Convert(format, path string, opts Options) ([]memory.Record, error) {
 	case FormatChatGPT:
 		recs, err = convertChatGPT(abs)
 	default:
-		return nil, fail(CodeUnknownFormat, map[string]any{"Format": format, "Formats": strings.Join(Formats, ", ")}, "unknown format %q", format)
+		return nil, fail(CodeUnknownFormat, map[string]any{"Format": source, "Formats": strings.Join(Formats, ", ")}, "unknown format %q", source)
 	}
 	if err != nil {
 		return nil, err
 	}
 	if len(recs) == 0 {
-		return nil, fail(CodeSourceEmpty, map[string]any{"Path": path, "Format": format}, "%s holds no %s memories", path, format)
+		return nil, fail(CodeSourceEmpty, map[string]any{"Path": path, "Format": source}, "%s holds no %s memories", path, source)
 	}
 	uniqueSlugs(recs)
 	return recs, nil
 }
 
 // JSONL encodes records as the JSONL the store's import reads.
-func JSONL(recs []memory.Record) string {
+func JSONL(recs []format.Record) string {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
@@ -160,7 +160,7 @@ func titleOf(text string) string {
 		line = strings.TrimSpace(line[:i])
 	}
 	line = strings.Join(strings.Fields(line), " ")
-	max := memory.MaxTitleChars
+	max := format.MaxTitleChars
 	if utf8.RuneCountInString(line) <= max {
 		return line
 	}
@@ -212,7 +212,7 @@ func shortHash(s string) string {
 // uniqueSlugs gives records sharing a slug in one scope instance a suffix from a hash of their
 // text, so two different memories with the same title both import (the same text twice stays
 // the same slug: the store reports it as a duplicate).
-func uniqueSlugs(recs []memory.Record) {
+func uniqueSlugs(recs []format.Record) {
 	seen := map[string]string{}
 	for i := range recs {
 		r := &recs[i]

@@ -9,16 +9,16 @@ import (
 	"time"
 
 	"engram/backend/coded"
-	"engram/backend/memory"
+	"engram/backend/memory/format"
 )
 
 // want is what one converted record must hold (empty fields are not checked, except Workdir
 // and Agent which must match exactly).
 type want struct {
 	slug, title, body string
-	scope             memory.Scope
+	scope             format.Scope
 	workdir, agent    string
-	typ               memory.Type
+	typ               format.Type
 	tags              []string
 	created           string // RFC 3339, "mtime" for the file's modification time, "" for none
 }
@@ -62,7 +62,7 @@ func touchAll(t *testing.T, root string) {
 	})
 }
 
-func check(t *testing.T, got []memory.Record, wants []want) {
+func check(t *testing.T, got []format.Record, wants []want) {
 	t.Helper()
 	if len(got) != len(wants) {
 		for _, r := range got {
@@ -75,7 +75,7 @@ func check(t *testing.T, got []memory.Record, wants []want) {
 		if w.slug != "" && r.Slug != w.slug {
 			t.Errorf("%d: slug %q, want %q", i, r.Slug, w.slug)
 		}
-		if !memory.ValidSlug(r.Slug) {
+		if !format.ValidSlug(r.Slug) {
 			t.Errorf("%d: slug %q is not valid", i, r.Slug)
 		}
 		if w.title != "" && r.Title != w.title {
@@ -114,22 +114,22 @@ func TestClaudeCode(t *testing.T) {
 	}
 	check(t, got, []want{
 		{slug: "answer-in-british-english-and-keep-answers-short", title: "Answer in British English and keep answers short.",
-			scope: memory.ScopeGlobal, typ: memory.TypeFeedback, tags: []string{"claude-code", "my-preferences"}, created: "mtime"},
-		{title: "I use fish, not bash: give shell snippets for fish.", scope: memory.ScopeGlobal, typ: memory.TypeFeedback, created: "mtime"},
-		{title: "Never push to main directly; open a pull request.", scope: memory.ScopeGlobal, typ: memory.TypeFeedback,
+			scope: format.ScopeGlobal, typ: format.TypeFeedback, tags: []string{"claude-code", "my-preferences"}, created: "mtime"},
+		{title: "I use fish, not bash: give shell snippets for fish.", scope: format.ScopeGlobal, typ: format.TypeFeedback, created: "mtime"},
+		{title: "Never push to main directly; open a pull request.", scope: format.ScopeGlobal, typ: format.TypeFeedback,
 			tags: []string{"claude-code", "my-preferences", "git"}, created: "mtime"},
 		// .claude/CLAUDE.md belongs to the folder above it; a numbered item is a bullet too.
-		{title: "Deploys happen from the release branch only.", scope: memory.ScopeProject, workdir: shop, typ: memory.TypeFeedback, created: "mtime"},
-		{slug: "build-make-build", title: "Build: make build", body: "Build: `make build`", scope: memory.ScopeProject, workdir: shop,
-			typ: memory.TypeFeedback, tags: []string{"claude-code", "commands"}, created: "mtime"},
-		{title: "Run one test: go test ./internal/cart -run TestTotals", scope: memory.ScopeProject, workdir: shop, typ: memory.TypeFeedback, created: "mtime"},
-		{title: "Use tabs for indentation in Go files", scope: memory.ScopeProject, workdir: shop, typ: memory.TypeFeedback, created: "mtime"},
+		{title: "Deploys happen from the release branch only.", scope: format.ScopeProject, workdir: shop, typ: format.TypeFeedback, created: "mtime"},
+		{slug: "build-make-build", title: "Build: make build", body: "Build: `make build`", scope: format.ScopeProject, workdir: shop,
+			typ: format.TypeFeedback, tags: []string{"claude-code", "commands"}, created: "mtime"},
+		{title: "Run one test: go test ./internal/cart -run TestTotals", scope: format.ScopeProject, workdir: shop, typ: format.TypeFeedback, created: "mtime"},
+		{title: "Use tabs for indentation in Go files", scope: format.ScopeProject, workdir: shop, typ: format.TypeFeedback, created: "mtime"},
 		// sub-items stay with their item; the code block and the prose are not memories.
 		{title: "Errors are wrapped with the package name:",
 			body:  "Errors are wrapped with the package name:\n- `fmt.Errorf(\"cart: unable to load: %w\", err)`\n- never `errors.New` with a bare message",
-			scope: memory.ScopeProject, workdir: shop, typ: memory.TypeFeedback, created: "mtime"},
+			scope: format.ScopeProject, workdir: shop, typ: format.TypeFeedback, created: "mtime"},
 		{title: "Money is always an integer number of cents", body: "**Money** is always an integer number of cents",
-			scope: memory.ScopeProject, workdir: shop, typ: memory.TypeFeedback, created: "mtime"},
+			scope: format.ScopeProject, workdir: shop, typ: format.TypeFeedback, created: "mtime"},
 	})
 	// One file on its own is read the same way.
 	one, err := Convert(FormatClaude, filepath.Join(shop, "CLAUDE.md"), Options{UserHome: root})
@@ -151,9 +151,9 @@ func TestClaudeCodeAutoMemory(t *testing.T) {
 	}
 	check(t, got, []want{
 		// the index line linking feedback_testing.md is not a memory of its own
-		{title: "The staging database is reset every Monday at 06:00 UTC.", scope: memory.ScopeProject, workdir: "/work/shop",
-			typ: memory.TypeProject, created: "mtime"},
-		{slug: "testing-approach", title: "Testing approach", scope: memory.ScopeProject, workdir: "/work/shop", typ: memory.TypeFeedback,
+		{title: "The staging database is reset every Monday at 06:00 UTC.", scope: format.ScopeProject, workdir: "/work/shop",
+			typ: format.TypeProject, created: "mtime"},
+		{slug: "testing-approach", title: "Testing approach", scope: format.ScopeProject, workdir: "/work/shop", typ: format.TypeFeedback,
 			body:    "Integration tests must hit a real database, not mocks.\n\n**Why:** a mocked test passed while the production migration failed.\n**How to apply:** use the docker-compose Postgres in `make test-integration`.",
 			created: "mtime"},
 	})
@@ -165,7 +165,7 @@ func TestClaudeCodeAutoMemory(t *testing.T) {
 	os.MkdirAll(dir, 0o755)
 	os.WriteFile(filepath.Join(dir, "MEMORY.md"), []byte("- Releases are cut on Thursdays.\n"), 0o644)
 	got, err = Convert(FormatClaude, filepath.Join(dir, "MEMORY.md"), Options{UserHome: "/nonexistent"})
-	if err != nil || len(got) != 1 || got[0].Workdir != proj || got[0].Scope != memory.ScopeProject {
+	if err != nil || len(got) != 1 || got[0].Workdir != proj || got[0].Scope != format.ScopeProject {
 		t.Fatalf("decoded project: %+v %v", got, err)
 	}
 }
@@ -177,11 +177,11 @@ func TestMem0(t *testing.T) {
 	}
 	check(t, got, []want{
 		{slug: "is-a-vegetarian-and-allergic-to-nuts", title: "Is a vegetarian and allergic to nuts", body: "Is a vegetarian and allergic to nuts",
-			scope: memory.ScopeGlobal, typ: memory.TypeUser, tags: []string{"mem0", "food", "health"}, created: "2024-07-20T08:48:04.123456Z"},
-		{slug: "prefers-summaries-as-bullet-points", scope: memory.ScopeAgent, agent: "travel-assistant", typ: memory.TypeUser,
+			scope: format.ScopeGlobal, typ: format.TypeUser, tags: []string{"mem0", "food", "health"}, created: "2024-07-20T08:48:04.123456Z"},
+		{slug: "prefers-summaries-as-bullet-points", scope: format.ScopeAgent, agent: "travel-assistant", typ: format.TypeUser,
 			tags: []string{"mem0", "user-preferences"}, created: "2024-08-01T09:30:00Z"},
 		// a title with no ASCII words gets a stable hashed slug
-		{title: "喜欢在周末去爬山", body: "喜欢在周末去爬山", scope: memory.ScopeGlobal, typ: memory.TypeUser, created: "2024-09-10T00:00:00Z"},
+		{title: "喜欢在周末去爬山", body: "喜欢在周末去爬山", scope: format.ScopeGlobal, typ: format.TypeUser, created: "2024-09-10T00:00:00Z"},
 	})
 	if !strings.HasPrefix(got[2].Slug, "memory-") || !strings.Contains(got[0].Reasoning, "3c90c3cc-0d44-4b50-8888-8dd25736052a") {
 		t.Fatalf("slug %q, reasoning %q", got[2].Slug, got[0].Reasoning)
@@ -190,7 +190,7 @@ func TestMem0(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	check(t, list, []want{{title: "Works at Acme as a data engineer", scope: memory.ScopeGlobal, typ: memory.TypeUser, created: "2024-06-01T12:00:00Z"}})
+	check(t, list, []want{{title: "Works at Acme as a data engineer", scope: format.ScopeGlobal, typ: format.TypeUser, created: "2024-06-01T12:00:00Z"}})
 }
 
 func TestObsidian(t *testing.T) {
@@ -205,17 +205,17 @@ func TestObsidian(t *testing.T) {
 		// links and relation lines stay as written.
 		{slug: "coffee-brewing-methods", title: "Coffee Brewing Methods",
 			body:  "## Observations\n- [method] Pour over provides more flavor clarity than French press\n- [preference] Ethiopian beans work well with lighter roasts #brewing\n\n## Relations\n- relates_to [[Coffee Bean Origins]]\n- requires [[Proper Grinding Technique]]",
-			scope: memory.ScopeGlobal, typ: memory.TypeReference, tags: []string{"coffee", "brewing"}, created: "2024-03-05T00:00:00Z"},
+			scope: format.ScopeGlobal, typ: format.TypeReference, tags: []string{"coffee", "brewing"}, created: "2024-03-05T00:00:00Z"},
 		{slug: "reading-list", title: "Reading list", body: "- Designing Data-Intensive Applications\n- [[The Pragmatic Programmer]]",
-			scope: memory.ScopeGlobal, typ: memory.TypeReference, created: "mtime"},
+			scope: format.ScopeGlobal, typ: format.TypeReference, created: "mtime"},
 		{slug: "maria", title: "Maria", body: "Maria leads the platform team and reviews my design docs. See [[Coffee Brewing Methods]].",
-			scope: memory.ScopeGlobal, typ: memory.TypeUser, tags: []string{"people", "work"}, created: "2024-05-01T09:00:00Z"},
+			scope: format.ScopeGlobal, typ: format.TypeUser, tags: []string{"people", "work"}, created: "2024-05-01T09:00:00Z"},
 	})
 	if strings.Join(got[2].Aliases, ",") != "Maria Lopez" {
 		t.Fatalf("aliases %v", got[2].Aliases)
 	}
 	proj, err := Convert(FormatObsidian, root, Options{Workdir: "/work/notes"})
-	if err != nil || proj[0].Scope != memory.ScopeProject || proj[0].Workdir != "/work/notes" {
+	if err != nil || proj[0].Scope != format.ScopeProject || proj[0].Workdir != "/work/notes" {
 		t.Fatalf("with a project: %+v %v", proj, err)
 	}
 }
@@ -226,18 +226,18 @@ func TestChatGPT(t *testing.T) {
 		t.Fatal(err)
 	}
 	check(t, got, []want{ // the memory turned off (enabled: false) is not imported
-		{slug: "user-s-name-is-alex-and-they-live-in-lisbon", title: "User's name is Alex and they live in Lisbon.", scope: memory.ScopeGlobal,
-			typ: memory.TypeUser, tags: []string{"chatgpt"}, created: "2024-04-02T10:00:00Z"},
-		{title: "Prefers Python examples over JavaScript.", scope: memory.ScopeGlobal, typ: memory.TypeUser, created: "2024-05-11T18:30:00Z"},
+		{slug: "user-s-name-is-alex-and-they-live-in-lisbon", title: "User's name is Alex and they live in Lisbon.", scope: format.ScopeGlobal,
+			typ: format.TypeUser, tags: []string{"chatgpt"}, created: "2024-04-02T10:00:00Z"},
+		{title: "Prefers Python examples over JavaScript.", scope: format.ScopeGlobal, typ: format.TypeUser, created: "2024-05-11T18:30:00Z"},
 	})
 	txt, err := Convert(FormatChatGPT, "testdata/chatgpt/memories.txt", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	check(t, txt, []want{
-		{slug: "user-s-name-is-alex-and-they-live-in-lisbon", scope: memory.ScopeGlobal, typ: memory.TypeUser},
-		{title: "Prefers Python examples over JavaScript.", scope: memory.ScopeGlobal, typ: memory.TypeUser},
-		{title: "Has two cats called Miso and Tofu.", scope: memory.ScopeGlobal, typ: memory.TypeUser},
+		{slug: "user-s-name-is-alex-and-they-live-in-lisbon", scope: format.ScopeGlobal, typ: format.TypeUser},
+		{title: "Prefers Python examples over JavaScript.", scope: format.ScopeGlobal, typ: format.TypeUser},
+		{title: "Has two cats called Miso and Tofu.", scope: format.ScopeGlobal, typ: format.TypeUser},
 	})
 }
 
@@ -279,7 +279,7 @@ func TestHostileSources(t *testing.T) {
 	f.Close()
 
 	for _, tc := range []struct {
-		name, format, path, code string
+		name, source, path, code string
 	}{
 		{"malformed mem0", FormatMem0, bad("m.json", `[{"memory": "a", `), CodeSourceInvalid},
 		{"mem0 not a list", FormatMem0, bad("m2.json", `{"page": 1}`), CodeSourceInvalid},
@@ -298,7 +298,7 @@ func TestHostileSources(t *testing.T) {
 		{"unknown format", "notion", dir, CodeUnknownFormat},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			recs, err := Convert(tc.format, tc.path, Options{UserHome: "/nonexistent"})
+			recs, err := Convert(tc.source, tc.path, Options{UserHome: "/nonexistent"})
 			if recs != nil {
 				t.Fatalf("records returned with an error: %d", len(recs))
 			}
@@ -324,7 +324,7 @@ func TestPathTricksBecomeSlugs(t *testing.T) {
 	}
 	slugs := map[string]bool{}
 	for _, r := range got {
-		if !memory.ValidSlug(r.Slug) || strings.ContainsAny(r.Slug, `/\.`) {
+		if !format.ValidSlug(r.Slug) || strings.ContainsAny(r.Slug, `/\.`) {
 			t.Fatalf("slug %q", r.Slug)
 		}
 		if slugs[r.Slug] {
@@ -344,7 +344,7 @@ func TestHugeBulletIsKeptWhole(t *testing.T) {
 	long := strings.Repeat("word ", 40000)
 	write(t, filepath.Join(dir, "CLAUDE.md"), "- short one\n- "+long+"\n")
 	got, err := Convert(FormatClaude, dir, Options{UserHome: "/nonexistent"})
-	if err != nil || len(got) != 2 || got[1].Body != strings.TrimSpace(long) || len([]rune(got[1].Title)) > memory.MaxTitleChars {
+	if err != nil || len(got) != 2 || got[1].Body != strings.TrimSpace(long) || len([]rune(got[1].Title)) > format.MaxTitleChars {
 		t.Fatalf("%d records, %v", len(got), err)
 	}
 }

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"engram/backend/memory"
+	"engram/backend/memory/format"
 )
 
 // mem0 (https://docs.mem0.ai) returns memories from get_all / the export API as a JSON array
@@ -26,7 +26,7 @@ type mem0Memory struct {
 	UpdatedAt  any            `json:"updated_at"`
 }
 
-func convertMem0(path string) ([]memory.Record, error) {
+func convertMem0(path string) ([]format.Record, error) {
 	b, err := readFile(path)
 	if err != nil {
 		return nil, err
@@ -57,7 +57,7 @@ func convertMem0(path string) ([]memory.Record, error) {
 	if err != nil {
 		return nil, invalid(path, "not valid JSON: "+err.Error())
 	}
-	out := make([]memory.Record, 0, len(list))
+	out := make([]format.Record, 0, len(list))
 	for i, m := range list {
 		if m.Memory == nil {
 			return nil, invalid(path, fmt.Sprintf("entry %d has no \"memory\" text", i+1))
@@ -66,16 +66,16 @@ func convertMem0(path string) ([]memory.Record, error) {
 		if text == "" {
 			continue
 		}
-		rec := memory.Record{Scope: memory.ScopeGlobal, Type: memory.TypeUser, Title: titleOf(text), Body: text,
+		rec := format.Record{Scope: format.ScopeGlobal, Type: format.TypeUser, Title: titleOf(text), Body: text,
 			Tags: []string{"mem0"}, Created: parseTime(m.CreatedAt), Updated: parseTime(m.UpdatedAt)}
 		if rec.Updated == nil {
 			rec.Updated = rec.Created
 		}
 		if a := strings.ToLower(strings.TrimSpace(m.AgentID)); a != "" {
-			if !memory.ValidAgent(a) {
+			if !format.ValidAgent(a) {
 				return nil, invalid(path, fmt.Sprintf("entry %d: agent_id %q is not a usable agent name", i+1, m.AgentID))
 			}
-			rec.Scope, rec.Agent = memory.ScopeAgent, a
+			rec.Scope, rec.Agent = format.ScopeAgent, a
 		}
 		for _, c := range m.Categories {
 			rec.Tags = addTag(rec.Tags, tagOf(c))

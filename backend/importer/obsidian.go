@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"engram/backend/memory"
+	"engram/backend/memory/format"
 )
 
 // A basic-memory project or an Obsidian vault is a folder of Markdown notes, each with an
@@ -17,7 +17,7 @@ import (
 // Notes are global (reference, or the frontmatter type when Engram has it) unless a project
 // is given. Dot folders (.obsidian, .git, .trash) are skipped.
 
-func convertObsidian(root string, opts Options) ([]memory.Record, error) {
+func convertObsidian(root string, opts Options) ([]format.Record, error) {
 	dir, err := isDir(root)
 	if err != nil {
 		return nil, err
@@ -28,7 +28,7 @@ func convertObsidian(root string, opts Options) ([]memory.Record, error) {
 			return nil, err
 		}
 	}
-	var out []memory.Record
+	var out []format.Record
 	for _, f := range files {
 		rec, ok, err := obsidianNote(f, opts)
 		if err != nil {
@@ -41,14 +41,14 @@ func convertObsidian(root string, opts Options) ([]memory.Record, error) {
 	return out, nil
 }
 
-func obsidianNote(file string, opts Options) (memory.Record, bool, error) {
+func obsidianNote(file string, opts Options) (format.Record, bool, error) {
 	b, err := readFile(file)
 	if err != nil {
-		return memory.Record{}, false, err
+		return format.Record{}, false, err
 	}
 	fm, text, err := splitFrontmatter(file, b)
 	if err != nil {
-		return memory.Record{}, false, err
+		return format.Record{}, false, err
 	}
 	stem := strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
 	title := str(fm, "title")
@@ -61,15 +61,15 @@ func obsidianNote(file string, opts Options) (memory.Record, bool, error) {
 		text = strings.TrimSpace(strings.TrimPrefix(text, firstLine(text)))
 	}
 	if text == "" || title == "" {
-		return memory.Record{}, false, nil
+		return format.Record{}, false, nil
 	}
-	typ := memory.Type(strings.ToLower(str(fm, "type")))
+	typ := format.Type(strings.ToLower(str(fm, "type")))
 	if !typ.Writable() {
-		typ = memory.TypeReference
+		typ = format.TypeReference
 	}
-	rec := memory.Record{Scope: memory.ScopeGlobal, Type: typ, Title: title, Body: text, Reasoning: "Imported from " + file}
+	rec := format.Record{Scope: format.ScopeGlobal, Type: typ, Title: title, Body: text, Reasoning: "Imported from " + file}
 	if opts.Workdir != "" {
-		rec.Scope, rec.Workdir = memory.ScopeProject, opts.Workdir
+		rec.Scope, rec.Workdir = format.ScopeProject, opts.Workdir
 	}
 	for _, t := range strList(fm, "tags") {
 		rec.Tags = addTag(rec.Tags, tagOf(strings.TrimPrefix(t, "#")))
@@ -89,7 +89,7 @@ func obsidianNote(file string, opts Options) (memory.Record, bool, error) {
 	}
 	// The permalink may be a path (notes/coffee); only its last part can be a slug, and only
 	// when it is one — never a path that would place a file elsewhere.
-	if p := path.Base(strings.ReplaceAll(str(fm, "permalink"), `\`, "/")); memory.ValidSlug(p) {
+	if p := path.Base(strings.ReplaceAll(str(fm, "permalink"), `\`, "/")); format.ValidSlug(p) {
 		rec.Slug = p
 	} else {
 		rec.Slug = slugOf(title)

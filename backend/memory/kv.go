@@ -193,6 +193,35 @@ func (s *Store) kvAudit(ctx context.Context, op string, ch KVChange) {
 	s.ownAudit(res)
 }
 
+// kvCommit tells the history hook (git, when on) about a changed kv.json, so an agent's facts
+// are versioned like its memories. The commit names the operation and the file, never the key
+// or the value. The caller holds the writer lock.
+func (s *Store) kvCommit(op string, ch KVChange) {
+	s.runHook(Applied{Actor: ch.Actor, Ops: []string{op + " " + kvRel(ch.Agent)}, Paths: []string{kvRel(ch.Agent)}})
+}
+
+// kvHandEdited commits kv.json files the watcher saw changed by someone else (a hand edit);
+// this process's own writes equal HEAD already and make no commit.
+func (s *Store) kvHandEdited(agents map[string]bool) {
+	s.hookMu.Lock()
+	on := s.hook != nil
+	s.hookMu.Unlock()
+	if !on || len(agents) == 0 {
+		return
+	}
+	a := Applied{Actor: ActorHand}
+	for agent := range agents {
+		a.Paths = append(a.Paths, kvRel(agent))
+	}
+	sort.Strings(a.Paths)
+	for _, p := range a.Paths {
+		a.Ops = append(a.Ops, "edit "+p)
+	}
+	if err := s.withLock(func() error { s.runHook(a); return nil }); err != nil {
+		s.log.Warn("memory: unable to commit a hand-edited kv.json", "err", err)
+	}
+}
+
 // kvChanged tells subscribers which keys of an agent changed.
 func (s *Store) kvChanged(agent string, keys []string) {
 	s.remember([]string{kvEventID(agent)})
@@ -294,6 +323,7 @@ func (s *Store) KVSet(ctx context.Context, ch KVChange) (KVSetResult, error) {
 		}
 		res = KVSetResult{Created: !had, Changed: true}
 		s.kvAudit(ctx, OpKVSet, ch)
+		s.kvCommit(OpKVSet, ch)
 		return nil
 	})
 	if err == nil && res.Changed {
@@ -323,6 +353,7 @@ func (s *Store) KVDelete(ctx context.Context, ch KVChange) error {
 			return err
 		}
 		s.kvAudit(ctx, OpKVDelete, ch)
+		s.kvCommit(OpKVDelete, ch)
 		return nil
 	})
 	if err == nil {

@@ -194,3 +194,16 @@ func (s *Store) saveKVLocked(agent string, f kvFile) error {
 	s.kvCache.put(agent, written, f.entries)
 	return nil
 }
+
+// ParseKV reads a kv.json as the store does (strictly); the history's merge uses it to merge
+// two machines' versions key by key. The error is kv_file_invalid naming rel.
+func ParseKV(rel string, data []byte) (map[string]json.RawMessage, error) {
+	entries, detail := parseKV(data)
+	if detail != "" {
+		return nil, kvInvalid(rel, detail)
+	}
+	return entries, nil
+}
+
+// RenderKV is a kv.json in its canonical form (one key a line, sorted).
+func RenderKV(entries map[string]json.RawMessage) ([]byte, error) { return renderKV(entries) }

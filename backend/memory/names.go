@@ -7,23 +7,22 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"engram/backend/memory/format"
 	"engram/backend/text"
 )
 
 var (
-	slugRE  = text.Lazy(`^[a-z0-9][a-z0-9-]{1,62}[a-z0-9]$`)
-	agentRE = text.Lazy(`^[a-z0-9][a-z0-9._-]{0,62}$`)
-	dateRE  = text.Lazy(`^\d{4}-\d{2}-\d{2}$`)
-	keyRE   = text.Lazy(`^[0-9a-f]{16}$`)
+	dateRE = text.Lazy(`^\d{4}-\d{2}-\d{2}$`)
+	keyRE  = text.Lazy(`^[0-9a-f]{16}$`)
 	// archiveDirRE is a year, with -N when the same path was archived again that year.
 	archiveDirRE = text.Lazy(`^\d{4}(-\d+)?$`)
 )
 
 // ValidSlug reports whether s follows the slug rule of DESIGN §2.
-func ValidSlug(s string) bool { return slugRE.MatchString(s) }
+func ValidSlug(s string) bool { return format.ValidSlug(s) }
 
 // ValidAgent reports whether a is usable as an agent folder name.
-func ValidAgent(a string) bool { return agentRE.MatchString(a) && !strings.Contains(a, "..") }
+func ValidAgent(a string) bool { return format.ValidAgent(a) }
 
 // ValidProjectKey reports whether k is a project folder name (see ProjectKey).
 func ValidProjectKey(k string) bool { return keyRE.MatchString(k) }

@@ -11,32 +11,12 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"engram/backend/memory/format"
 )
 
-// Record is the JSONL form of a memory for import and export: the frontmatter fields plus body.
-type Record struct {
-	ID             string     `json:"id,omitempty"`
-	Slug           string     `json:"slug"`
-	Title          string     `json:"title"`
-	Scope          Scope      `json:"scope"`
-	Workdir        string     `json:"workdir,omitempty"`
-	Agent          string     `json:"agent,omitempty"`
-	Type           Type       `json:"type"`
-	Confidence     Confidence `json:"confidence,omitempty"`
-	AutoDowngraded bool       `json:"auto_downgraded,omitempty"`
-	Reviewed       *bool      `json:"reviewed,omitempty"`
-	SourceQuote    string     `json:"source_quote,omitempty"`
-	Reasoning      string     `json:"reasoning,omitempty"`
-	Aliases        []string   `json:"aliases,omitempty"`
-	Tags           []string   `json:"tags,omitempty"`
-	Supersedes     []string   `json:"supersedes,omitempty"`
-	ConflictsWith  []string   `json:"conflicts_with,omitempty"`
-	Subject        string     `json:"subject,omitempty"`
-	Source         *Source    `json:"source,omitempty"`
-	Created        *time.Time `json:"created,omitempty"`
-	Updated        *time.Time `json:"updated,omitempty"`
-	Body           string     `json:"body"`
-}
+// Record is the JSONL form of a memory for import and export (format.Record).
+type Record = format.Record
 
 // LineError is a rejected import line.
 type LineError struct {
@@ -158,7 +138,7 @@ func (s *Store) ImportWith(ctx context.Context, r io.Reader, opts ImportOptions)
 			rep.Errors = append(rep.Errors, *le)
 			continue
 		}
-		items = append(items, rec.item(opts))
+		items = append(items, recordItem(rec, opts))
 		lines = append(lines, n)
 		if len(items) == 200 {
 			if err := flush(); err != nil {
@@ -258,7 +238,7 @@ func trimNewline(b []byte) []byte {
 	return bytes.TrimSuffix(b, []byte("\r"))
 }
 
-func (rec Record) item(opts ImportOptions) Item {
+func recordItem(rec Record, opts ImportOptions) Item {
 	if !opts.KeepReview {
 		no := false
 		rec.Reviewed = &no

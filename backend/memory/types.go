@@ -3,73 +3,47 @@
 // entry point (ApplyBatch) through which every writer changes memories.
 package memory
 
-import "time"
+import (
+	"time"
 
-// Scope says who a memory is visible to.
-type Scope string
+	"engram/backend/memory/format"
+)
+
+// The kinds of value a memory carries live in the leaf package format (so its parsers can be
+// fuzzed without the store); these are the same types under the store's names.
+type (
+	Scope      = format.Scope
+	Type       = format.Type
+	Confidence = format.Confidence
+	Source     = format.Source
+)
 
 // Scopes.
 const (
-	ScopeGlobal  Scope = "global"
-	ScopeProject Scope = "project"
-	ScopeAgent   Scope = "agent"
+	ScopeGlobal  = format.ScopeGlobal
+	ScopeProject = format.ScopeProject
+	ScopeAgent   = format.ScopeAgent
 )
-
-// Valid reports whether s is a known scope.
-func (s Scope) Valid() bool { return s == ScopeGlobal || s == ScopeProject || s == ScopeAgent }
-
-// Type is the kind of a memory.
-type Type string
 
 // Types. TypeDaily is appended by date and never a write type.
 const (
-	TypeUser       Type = "user"
-	TypeFeedback   Type = "feedback"
-	TypeProject    Type = "project"
-	TypeReference  Type = "reference"
-	TypeExperience Type = "experience"
-	TypeDaily      Type = "daily"
+	TypeUser       = format.TypeUser
+	TypeFeedback   = format.TypeFeedback
+	TypeProject    = format.TypeProject
+	TypeReference  = format.TypeReference
+	TypeExperience = format.TypeExperience
+	TypeDaily      = format.TypeDaily
 )
 
 // WriteTypes are the types a writer may create.
-var WriteTypes = []Type{TypeUser, TypeFeedback, TypeProject, TypeReference, TypeExperience}
-
-// Writable reports whether t may be used by write/update.
-func (t Type) Writable() bool {
-	for _, w := range WriteTypes {
-		if w == t {
-			return true
-		}
-	}
-	return false
-}
-
-// Valid reports whether t is any known type, daily included.
-func (t Type) Valid() bool { return t == TypeDaily || t.Writable() }
-
-// Confidence is how sure the writer was, bounded by its evidence.
-type Confidence string
+var WriteTypes = format.WriteTypes
 
 // Confidence levels.
 const (
-	ConfidenceHigh   Confidence = "high"
-	ConfidenceMedium Confidence = "medium"
-	ConfidenceLow    Confidence = "low"
+	ConfidenceHigh   = format.ConfidenceHigh
+	ConfidenceMedium = format.ConfidenceMedium
+	ConfidenceLow    = format.ConfidenceLow
 )
-
-// Valid reports whether c is a known confidence.
-func (c Confidence) Valid() bool {
-	return c == ConfidenceHigh || c == ConfidenceMedium || c == ConfidenceLow
-}
-
-// Source records where a memory came from.
-type Source struct {
-	Kind    string `json:"kind,omitempty" yaml:"kind,omitempty"`
-	Agent   string `json:"agent,omitempty" yaml:"agent,omitempty"`
-	Session string `json:"session,omitempty" yaml:"session,omitempty"`
-	Turn    int    `json:"turn,omitempty" yaml:"turn,omitempty"`
-	Model   string `json:"model,omitempty" yaml:"model,omitempty"`
-}
 
 // Memory is one entry: its frontmatter fields, its body and where it lives.
 type Memory struct {
@@ -126,7 +100,7 @@ func (m *Memory) ScopeKey() string {
 
 // Limits from DESIGN §2.
 const (
-	MaxTitleChars      = 120
+	MaxTitleChars      = format.MaxTitleChars
 	MaxSubjectChars    = 120
 	MaxBodyBytes       = 8 << 10
 	MaxDailyBytes      = 32 << 10

@@ -80,6 +80,7 @@ func (s *Store) Watch(ctx context.Context, ready chan<- struct{}) error {
 	// flush reconciles what the events named; it reports whether the index is now current.
 	flush := func() bool {
 		s.announceKV(kvTouched)
+		s.kvHandEdited(kvTouched)
 		kvTouched = map[string]bool{}
 		var err error
 		if s.reconcileFault != nil {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"strconv"
 	"sync"
 )
 
@@ -26,14 +27,25 @@ type Settings struct {
 	LLM LLM `json:"llm"`
 	// Embeddings choose the embedder and the vector store (the local embedder by default).
 	Embeddings Embeddings `json:"embeddings"`
+	// SyncMinutes is how often the desktop app and engram serve sync the memory folder's git
+	// history with its remote (0: only on demand). Read at each round, so a change takes effect
+	// without a restart.
+	SyncMinutes int `json:"sync_minutes"`
 }
+
+// DefaultSyncMinutes is the sync schedule of a fresh home; MaxSyncMinutes (a day) bounds it.
+const (
+	DefaultSyncMinutes = 15
+	MaxSyncMinutes     = 24 * 60
+)
 
 // Defaults are the settings of a fresh home.
 func Defaults(language string) Settings {
 	if language == "" {
 		language = "en"
 	}
-	return Settings{Version: CurrentVersion, Language: language, Theme: "system", RemoteAddr: "127.0.0.1:47821"}
+	return Settings{Version: CurrentVersion, Language: language, Theme: "system", RemoteAddr: "127.0.0.1:47821",
+		SyncMinutes: DefaultSyncMinutes}
 }
 
 // Patch changes some fields; nil leaves a field as it is.
@@ -49,6 +61,8 @@ type Patch struct {
 	// Embeddings change the embedder or the vector store; vectors are then computed again in
 	// the background.
 	Embeddings *EmbeddingsPatch `json:"embeddings,omitempty"`
+	// SyncMinutes: 0 (only on demand) or 1 to MaxSyncMinutes.
+	SyncMinutes *int `json:"sync_minutes,omitempty"`
 }
 
 // CodeInvalid is the code of a refused value; its i18n key is "error.invalid_setting".
@@ -122,6 +136,9 @@ func (s *Service) Get(ctx context.Context) (Settings, error) {
 		return Defaults(s.fallback), nil
 	}
 	st.Version = CurrentVersion
+	if st.SyncMinutes < 0 || st.SyncMinutes > MaxSyncMinutes {
+		st.SyncMinutes = DefaultSyncMinutes // a row edited out of range elsewhere
+	}
 	return st, nil
 }
 
@@ -160,6 +177,13 @@ func (s *Service) Update(ctx context.Context, p Patch) (Settings, error) {
 			return st, &InvalidError{Field: "remote_addr", Value: *p.RemoteAddr}
 		}
 		st.RemoteAddr = *p.RemoteAddr
+	}
+	if p.SyncMinutes != nil {
+		if *p.SyncMinutes < 0 || *p.SyncMinutes > MaxSyncMinutes {
+			s.mu.Unlock()
+			return st, &InvalidError{Field: "sync_minutes", Value: strconv.Itoa(*p.SyncMinutes)}
+		}
+		st.SyncMinutes = *p.SyncMinutes
 	}
 	if err := applyLLM(&st.LLM, p.LLM); err != nil {
 		s.mu.Unlock()

@@ -78,3 +78,46 @@ func TestDamagedRowFallsBackToDefaults(t *testing.T) {
 		t.Fatalf("damaged row: %+v %v", got, err)
 	}
 }
+
+func ip(i int) *int { return &i }
+
+// The git sync schedule: 15 minutes on a fresh home and on a row saved before the setting
+// existed, 0 (only on demand) to a day accepted and kept, anything else refused unsaved.
+func TestSyncMinutes(t *testing.T) {
+	ctx := context.Background()
+	s, st := newService(t)
+	if got, _ := s.Get(ctx); got.SyncMinutes != DefaultSyncMinutes {
+		t.Fatalf("fresh home: %d minutes", got.SyncMinutes)
+	}
+	if err := st.PutSetting(ctx, "app.settings", `{"version":1,"language":"en","theme":"dark"}`); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.Get(ctx); got.SyncMinutes != DefaultSyncMinutes || got.Theme != "dark" {
+		t.Fatalf("row without the field: %+v", got)
+	}
+	for _, n := range []int{0, 1, 60, MaxSyncMinutes} {
+		got, err := s.Update(ctx, Patch{SyncMinutes: ip(n)})
+		if err != nil || got.SyncMinutes != n {
+			t.Fatalf("%d: %+v %v", n, got, err)
+		}
+		if again, _ := s.Get(ctx); again.SyncMinutes != n {
+			t.Fatalf("%d not persisted: %d", n, again.SyncMinutes)
+		}
+	}
+	for _, n := range []int{-1, MaxSyncMinutes + 1} {
+		_, err := s.Update(ctx, Patch{SyncMinutes: ip(n)})
+		var ie *InvalidError
+		if !errors.As(err, &ie) || ie.Field != "sync_minutes" {
+			t.Fatalf("%d: want InvalidError on sync_minutes, got %v", n, err)
+		}
+	}
+	if got, _ := s.Get(ctx); got.SyncMinutes != MaxSyncMinutes {
+		t.Fatalf("a refused value changed the schedule: %d", got.SyncMinutes)
+	}
+	if err := st.PutSetting(ctx, "app.settings", `{"version":1,"sync_minutes":-5}`); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.Get(ctx); got.SyncMinutes != DefaultSyncMinutes {
+		t.Fatalf("out-of-range row: %d", got.SyncMinutes)
+	}
+}

@@ -3,7 +3,7 @@ package transcript
 import (
 	"unicode/utf8"
 
-	"engram/backend/extraction"
+	"engram/backend/extraction/turn"
 )
 
 // Bounds of one request built from a transcript. The first run of the hook on a long session
@@ -25,8 +25,8 @@ const (
 // the newest MaxPersonTurns person messages and what followed each, within the byte bounds.
 // Entries before the window are left out of the request (Dropped counts them). The request
 // has no person message when entries hold none.
-func Request(entries []Entry, sessionID, agent, workdir string) (req extraction.Request, dropped int) {
-	req = extraction.Request{SessionID: sessionID, Agent: agent, Workdir: workdir, Messages: []extraction.Message{}}
+func Request(entries []Entry, sessionID, agent, workdir string) (req turn.Request, dropped int) {
+	req = turn.Request{SessionID: sessionID, Agent: agent, Workdir: workdir, Messages: []turn.Message{}}
 	start := len(entries)
 	persons, total := 0, 0
 	for i := len(entries) - 1; i >= 0; i-- {
@@ -61,13 +61,13 @@ func Request(entries []Entry, sessionID, agent, workdir string) (req extraction.
 		if e.Text == "" {
 			continue
 		}
-		req.Messages = append(req.Messages, extraction.Message{Role: e.Role, Content: cut(e.Text, MaxMessageBytes), ID: e.UUID})
+		req.Messages = append(req.Messages, turn.Message{Role: e.Role, Content: cut(e.Text, MaxMessageBytes), ID: e.UUID})
 	}
 	return req, dropped
 }
 
 // HasPerson reports whether req carries at least one of the person's messages.
-func HasPerson(req extraction.Request) bool {
+func HasPerson(req turn.Request) bool {
 	for _, m := range req.Messages {
 		if m.Role == RoleUser {
 			return true

@@ -16,7 +16,7 @@ import (
 	"os"
 	"strings"
 
-	"engram/backend/extraction"
+	"engram/backend/extraction/turn"
 )
 
 // MaxLine bounds one transcript line. A longer line (a huge pasted file, a tool's dump) is
@@ -41,7 +41,7 @@ type Entry struct {
 	// assistant entry that only used tools.
 	Text string `json:"text,omitempty"`
 	// Mutations are the workspace changes of an assistant entry's tool uses.
-	Mutations []extraction.Mutation `json:"mutations,omitempty"`
+	Mutations []turn.Mutation `json:"mutations,omitempty"`
 	// Timestamp is the entry's own, as written (RFC 3339), when present.
 	Timestamp string `json:"timestamp,omitempty"`
 	// Line is the 1-based line number in the read (in the file when read from its start).
@@ -299,13 +299,13 @@ func personText(e *rawEntry) (string, bool) {
 
 // mutation reads a tool use that changes the workspace: the file-writing tools (path from
 // file_path or notebook_path) and Bash (a command, no path).
-func mutation(pt part) (extraction.Mutation, bool) {
+func mutation(pt part) (turn.Mutation, bool) {
 	var in struct {
 		FilePath     string `json:"file_path"`
 		NotebookPath string `json:"notebook_path"`
 	}
 	_ = json.Unmarshal(pt.Input, &in)
-	m := extraction.Mutation{Tool: pt.Name}
+	m := turn.Mutation{Tool: pt.Name}
 	switch pt.Name {
 	case "Write":
 		m.Kind, m.Path = "write", in.FilePath
@@ -319,7 +319,7 @@ func mutation(pt part) (extraction.Mutation, bool) {
 	case "Bash":
 		m.Kind = "command"
 	default:
-		return extraction.Mutation{}, false
+		return turn.Mutation{}, false
 	}
 	return m, true
 }

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"engram/backend/extraction"
+	"engram/backend/extraction/turn"
 )
 
 func TestSample(t *testing.T) {
@@ -36,7 +36,7 @@ func TestSample(t *testing.T) {
 		t.Error("thinking leaked into the assistant's text")
 	}
 	muts := p.Entries[1].Mutations
-	if len(muts) != 1 || muts[0] != (extraction.Mutation{Tool: "Write", Path: "/home/dev/src/billing/pytest.ini", Kind: "write"}) {
+	if len(muts) != 1 || muts[0] != (turn.Mutation{Tool: "Write", Path: "/home/dev/src/billing/pytest.ini", Kind: "write"}) {
 		t.Fatalf("mutations %+v", muts)
 	}
 	if p.Entries[0].UUID != "0b7c2f3e-5a1d-4c2e-9f00-000000000002" || p.Entries[0].Line != 3 {
@@ -74,7 +74,7 @@ func TestEdgeCases(t *testing.T) {
 		name      string
 		in        string
 		texts     []string // role:text of every entry
-		mutations []extraction.Mutation
+		mutations []turn.Mutation
 		check     func(t *testing.T, p Parsed)
 	}{
 		{name: "meta and sidechain are not the person",
@@ -145,7 +145,7 @@ func TestEdgeCases(t *testing.T) {
 				toolUse("NotebookEdit", map[string]any{"notebook_path": "/w/c.ipynb"}), toolUse("Bash", map[string]any{"command": "rm -rf build"}),
 				toolUse("Read", map[string]any{"file_path": "/w/d.go"}), toolUse("Write", map[string]any{"file_path": "/w/e.go"})),
 			texts: []string{"assistant:"},
-			mutations: []extraction.Mutation{{Tool: "Edit", Path: "/w/a.go", Kind: "edit"}, {Tool: "MultiEdit", Path: "/w/b.go", Kind: "edit"},
+			mutations: []turn.Mutation{{Tool: "Edit", Path: "/w/a.go", Kind: "edit"}, {Tool: "MultiEdit", Path: "/w/b.go", Kind: "edit"},
 				{Tool: "NotebookEdit", Path: "/w/c.ipynb", Kind: "edit"}, {Tool: "Bash", Kind: "command"}, {Tool: "Write", Path: "/w/e.go", Kind: "write"}}},
 		{name: "assistant with nothing to say or do is skipped",
 			in:    assistant("a", map[string]any{"type": "thinking", "thinking": "only thinking"}, toolUse("Read", map[string]any{"file_path": "/x"})),
@@ -167,7 +167,7 @@ func TestEdgeCases(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := []string{}
-			var muts []extraction.Mutation
+			var muts []turn.Mutation
 			for _, e := range p.Entries {
 				got = append(got, e.Role+":"+e.Text)
 				muts = append(muts, e.Mutations...)
@@ -206,7 +206,7 @@ func TestRequestWindow(t *testing.T) {
 	var es []Entry
 	for i := 0; i < 12; i++ {
 		es = append(es, Entry{UUID: "u" + string(rune('a'+i)), Role: RoleUser, Text: "person " + string(rune('a'+i))},
-			Entry{UUID: "a" + string(rune('a'+i)), Role: RoleAssistant, Text: "answer", Mutations: []extraction.Mutation{{Tool: "Write", Path: "/w/f", Kind: "write"}}})
+			Entry{UUID: "a" + string(rune('a'+i)), Role: RoleAssistant, Text: "answer", Mutations: []turn.Mutation{{Tool: "Write", Path: "/w/f", Kind: "write"}}})
 	}
 	req, dropped := Request(es, "s1", "claude-code", "/w")
 	users := 0

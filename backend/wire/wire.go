@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"sync"
+	"time"
 
 	"engram/backend/api"
 	"engram/backend/backup"
@@ -106,6 +107,7 @@ func Open(ctx context.Context, o Options) (*Services, error) {
 	}
 	s.Store = st
 	s.History = history.New(st.Root(), o.Logger)
+	s.History.SetAuth(history.DefaultAuth(st.Home()))
 	history.Attach(st, s.History)
 	s.Settings = settings.New(st, o.Lang)
 	s.Events = api.NewHub(st, s.Settings)
@@ -181,7 +183,7 @@ func (s *Services) Background() {
 	}()
 	go func() {
 		defer s.wg.Done()
-		s.History.Schedule(s.ctx, s.Store, nil)
+		s.History.Schedule(s.ctx, s.Store, s.syncEvery, s.syncWake(), nil)
 	}()
 	s.compactor.start()
 	go func() {
@@ -217,4 +219,33 @@ func (s *Services) Close() error {
 	s.cancel()
 	s.wg.Wait()
 	return s.Store.Close()
+}
+
+// syncEvery is the git sync schedule from Settings → Data (history.Schedule asks each round).
+func (s *Services) syncEvery() time.Duration {
+	st, err := s.Settings.Get(s.ctx)
+	if err != nil {
+		st.SyncMinutes = settings.DefaultSyncMinutes
+	}
+	return time.Duration(st.SyncMinutes) * time.Minute
+}
+
+// syncWake receives when the person changes the sync schedule, so the new one starts now.
+func (s *Services) syncWake() <-chan struct{} {
+	wake := make(chan struct{}, 1)
+	last := int(s.syncEvery() / time.Minute)
+	var mu sync.Mutex
+	s.Settings.OnChange(func(st settings.Settings) {
+		mu.Lock()
+		defer mu.Unlock()
+		if st.SyncMinutes == last {
+			return
+		}
+		last = st.SyncMinutes
+		select {
+		case wake <- struct{}{}:
+		default:
+		}
+	})
+	return wake
 }

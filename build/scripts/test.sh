@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `make test`: every suite runs even when an earlier one failed, and the run ends with one line
 # "N passed, N failed" over all of them (Go packages, vet, typecheck, vitest tests, visual and
-# end-to-end scenarios, the desktop smoke test), so a partial run shows as one.
+# end-to-end scenarios, the fuzz stage, the desktop smoke test), so a partial run shows as one.
 # Exit status: 0 only when every suite ran and nothing failed.
 set -uo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -81,6 +81,9 @@ gf="$(grep -cE '^FAIL[[:space:]]+[^[:space:]]' "$out")"
 [ "$rc" -eq 0 ] || { status=1; [ "$gf" -gt 0 ] || gf=1; }
 record "go packages" "$gp" "$gf"
 rm -f "$out"
+
+# Each parser of outside input fuzzed for 10 s (build/scripts/fuzz-ci.sh, ≤ 2 minutes).
+check fuzz $MAKE --no-print-directory fuzz-ci
 
 check smoke $MAKE --no-print-directory smoke
 

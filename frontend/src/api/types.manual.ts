@@ -41,6 +41,8 @@ export interface Settings {
   llm?: LLMSettings
   /** Settings → Embeddings (the key is not a setting). */
   embeddings?: EmbeddingsSettings
+  /** Git sync with the remote every N minutes while Engram runs (0: only on demand). */
+  sync_minutes?: number
   [key: string]: unknown
 }
 
@@ -51,6 +53,7 @@ export interface SettingsUpdate {
   remote_addr?: string
   llm?: LLMSettingsPatch
   embeddings?: EmbeddingsSettingsPatch
+  sync_minutes?: number
 }
 
 export interface ReadParams {

@@ -1545,6 +1545,8 @@ export interface SyncConflict {
   copy?: string
   copy_id?: string
   copy_error?: string
+  key?: string
+  theirs?: string
 }
 
 export interface SyncResult {

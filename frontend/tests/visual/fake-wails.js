@@ -202,7 +202,7 @@
   const ok = (op, m, extra = {}) => Object.assign({ index: 0, op, ok: true, id: m.id, slug: m.slug, version: m.version, applied_confidence: m.confidence, auto_downgraded: m.auto_downgraded }, extra)
   const changed = (ids) => setTimeout(() => emit('memory.changed', { ids }), 10)
 
-  const settings = { language: opts.language, theme: opts.theme, remote_enabled: !!opts.remote, remote_addr: '127.0.0.1:47821' }
+  const settings = { language: opts.language, theme: opts.theme, remote_enabled: !!opts.remote, remote_addr: '127.0.0.1:47821', sync_minutes: 15 }
   let token = '4f1c9a0e6b2d8c7e5a3f1b9d0c2e4a6f8b1d3c5e7a9f0b2d'
   const remoteStatus = () => {
     const on = settings.remote_enabled
@@ -564,6 +564,8 @@
           p = { ...p }
           delete p.embeddings
         }
+        if ('sync_minutes' in p && !(Number.isInteger(p.sync_minutes) && p.sync_minutes >= 0 && p.sync_minutes <= 1440))
+          return fail('invalid_setting', { Field: 'sync_minutes', Value: String(p.sync_minutes) })
         if (p.llm) {
           if ('base_url' in p.llm && p.llm.base_url && !/^https?:\/\/[^/\s]+/.test(p.llm.base_url))
             return fail('invalid_setting', { Field: 'llm.base_url', Value: p.llm.base_url })

@@ -822,7 +822,6 @@ export namespace api {
 	    scope?: string;
 	    workdir?: string;
 	    agent?: string;
-	    markdown?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new ExportParams(source);
@@ -833,14 +832,12 @@ export namespace api {
 	        this.scope = source["scope"];
 	        this.workdir = source["workdir"];
 	        this.agent = source["agent"];
-	        this.markdown = source["markdown"];
 	    }
 	}
 	export class ExportResult {
 	    count: number;
 	    kv: number;
 	    jsonl: string;
-	    folder?: memory.FolderExport;
 	
 	    static createFrom(source: any = {}) {
 	        return new ExportResult(source);
@@ -851,33 +848,14 @@ export namespace api {
 	        this.count = source["count"];
 	        this.kv = source["kv"];
 	        this.jsonl = source["jsonl"];
-	        this.folder = this.convertValues(source["folder"], memory.FolderExport);
 	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
 	}
 	export class ExtractionRequestParams {
 	    session_id: string;
 	    agent: string;
 	    workdir?: string;
-	    messages: extraction.Message[];
-	    workspace_mutations?: extraction.Mutation[];
+	    messages: turn.Message[];
+	    workspace_mutations?: turn.Mutation[];
 	    wait?: boolean;
 	
 	    static createFrom(source: any = {}) {
@@ -889,8 +867,8 @@ export namespace api {
 	        this.session_id = source["session_id"];
 	        this.agent = source["agent"];
 	        this.workdir = source["workdir"];
-	        this.messages = this.convertValues(source["messages"], extraction.Message);
-	        this.workspace_mutations = this.convertValues(source["workspace_mutations"], extraction.Mutation);
+	        this.messages = this.convertValues(source["messages"], turn.Message);
+	        this.workspace_mutations = this.convertValues(source["workspace_mutations"], turn.Mutation);
 	        this.wait = source["wait"];
 	    }
 	
@@ -1906,46 +1884,6 @@ export namespace api {
 		    }
 		    return a;
 		}
-	}
-	export class ProjectInfo {
-	    workdir: string;
-	    kind: string;
-	    identity: string;
-	    key: string;
-	    path_key: string;
-	    problem?: string;
-	    memories: number;
-	    path_key_memories: number;
-	    recorded_workdir?: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new ProjectInfo(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.workdir = source["workdir"];
-	        this.kind = source["kind"];
-	        this.identity = source["identity"];
-	        this.key = source["key"];
-	        this.path_key = source["path_key"];
-	        this.problem = source["problem"];
-	        this.memories = source["memories"];
-	        this.path_key_memories = source["path_key_memories"];
-	        this.recorded_workdir = source["recorded_workdir"];
-	    }
-	}
-	export class ProjectParams {
-	    workdir: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new ProjectParams(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.workdir = source["workdir"];
-	    }
 	}
 	export class ReadResult {
 	    memory?: memory.Memory;
@@ -3248,6 +3186,31 @@ export namespace extraction {
 
 }
 
+export namespace format {
+	
+	export class Source {
+	    kind?: string;
+	    agent?: string;
+	    session?: string;
+	    turn?: number;
+	    model?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Source(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.agent = source["agent"];
+	        this.session = source["session"];
+	        this.turn = source["turn"];
+	        this.model = source["model"];
+	    }
+	}
+
+}
+
 export namespace graph {
 	
 	export class MemoryRef {
@@ -3448,6 +3411,8 @@ export namespace history {
 	    copy?: string;
 	    copy_id?: string;
 	    copy_error?: string;
+	    key?: string;
+	    theirs?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Conflict(source);
@@ -3460,6 +3425,8 @@ export namespace history {
 	        this.copy = source["copy"];
 	        this.copy_id = source["copy_id"];
 	        this.copy_error = source["copy_error"];
+	        this.key = source["key"];
+	        this.theirs = source["theirs"];
 	    }
 	}
 	export class SyncResult {
@@ -3989,44 +3956,6 @@ export namespace memory {
 		}
 	}
 	
-	export class FolderExport {
-	    dir: string;
-	    memories: number;
-	    daily: number;
-	    gone: number;
-	
-	    static createFrom(source: any = {}) {
-	        return new FolderExport(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.dir = source["dir"];
-	        this.memories = source["memories"];
-	        this.daily = source["daily"];
-	        this.gone = source["gone"];
-	    }
-	}
-	export class Source {
-	    kind?: string;
-	    agent?: string;
-	    session?: string;
-	    turn?: number;
-	    model?: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new Source(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.kind = source["kind"];
-	        this.agent = source["agent"];
-	        this.session = source["session"];
-	        this.turn = source["turn"];
-	        this.model = source["model"];
-	    }
-	}
 	export class Item {
 	    op: string;
 	    group_id?: string;
@@ -4048,7 +3977,7 @@ export namespace memory {
 	    supersedes?: string[];
 	    conflicts_with?: string[];
 	    subject?: string;
-	    source?: Source;
+	    source?: format.Source;
 	    reviewed?: boolean;
 	    expected_version?: string;
 	    override_reject?: boolean;
@@ -4086,7 +4015,7 @@ export namespace memory {
 	        this.supersedes = source["supersedes"];
 	        this.conflicts_with = source["conflicts_with"];
 	        this.subject = source["subject"];
-	        this.source = this.convertValues(source["source"], Source);
+	        this.source = this.convertValues(source["source"], format.Source);
 	        this.reviewed = source["reviewed"];
 	        this.expected_version = source["expected_version"];
 	        this.override_reject = source["override_reject"];
@@ -4133,7 +4062,7 @@ export namespace memory {
 	    supersedes: string[];
 	    conflicts_with: string[];
 	    subject?: string;
-	    source: Source;
+	    source: format.Source;
 	    // Go type: time
 	    created: any;
 	    // Go type: time
@@ -4166,7 +4095,7 @@ export namespace memory {
 	        this.supersedes = source["supersedes"];
 	        this.conflicts_with = source["conflicts_with"];
 	        this.subject = source["subject"];
-	        this.source = this.convertValues(source["source"], Source);
+	        this.source = this.convertValues(source["source"], format.Source);
 	        this.created = this.convertValues(source["created"], null);
 	        this.updated = this.convertValues(source["updated"], null);
 	        this.body = source["body"];
@@ -4303,7 +4232,6 @@ export namespace memory {
 		    return a;
 		}
 	}
-	
 	export class StorageSample {
 	    day: string;
 	    at: string;
@@ -5997,6 +5925,7 @@ export namespace settings {
 	    remote_addr?: string;
 	    llm?: LLMPatch;
 	    embeddings?: EmbeddingsPatch;
+	    sync_minutes?: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new Patch(source);
@@ -6010,6 +5939,7 @@ export namespace settings {
 	        this.remote_addr = source["remote_addr"];
 	        this.llm = this.convertValues(source["llm"], LLMPatch);
 	        this.embeddings = this.convertValues(source["embeddings"], EmbeddingsPatch);
+	        this.sync_minutes = source["sync_minutes"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -6038,6 +5968,7 @@ export namespace settings {
 	    remote_addr: string;
 	    llm: LLM;
 	    embeddings: Embeddings;
+	    sync_minutes: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new Settings(source);
@@ -6052,6 +5983,7 @@ export namespace settings {
 	        this.remote_addr = source["remote_addr"];
 	        this.llm = this.convertValues(source["llm"], LLM);
 	        this.embeddings = this.convertValues(source["embeddings"], Embeddings);
+	        this.sync_minutes = source["sync_minutes"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

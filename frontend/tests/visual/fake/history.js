@@ -80,7 +80,7 @@ window.__FAKE_EXT__ = (window.__FAKE_EXT__ || []).concat(({ api, opts, items, ag
     sync_minutes: enabled && opts.git === 'remote' ? 15 : 0,
   })
   api.HistoryService = {
-    Status: async () => status(),
+    Status: async () => ({ ...status(), sync_minutes: status().sync_minutes ? (await api.SettingsService.Get()).sync_minutes : 0 }),
     Enable: async () => {
       enabled = true
       return status()

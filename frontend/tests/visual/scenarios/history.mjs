@@ -45,6 +45,22 @@ export default async function ({ open, check, selectNth, COMBOS }) {
       await page.locator('[data-test="git-settings"]').scrollIntoViewIfNeeded()
     })
   }
+  // The sync schedule is a setting: a new interval is saved and shown, 0 means on demand only,
+  // and a value out of range never reaches the server (the field clamps it).
+  await open('en-light-history-settings-schedule', { language: 'en', theme: 'light', git: 'remote' }, async (page) => {
+    await page.click('[data-test="open-settings"]')
+    await page.waitForSelector('[data-test="git-settings"][data-state="ready"] [data-test="git-sync-minutes"][data-saved="15"]')
+    const field = page.locator('[data-test="git-sync-minutes"] input')
+    await field.fill('30')
+    await field.press('Enter')
+    await page.waitForSelector('[data-test="git-sync-minutes"][data-saved="30"]')
+    await page.waitForFunction(() => document.querySelector('[data-test="git-schedule"]')?.textContent?.includes('30 minutes'))
+    await field.fill('0')
+    await field.press('Enter')
+    await page.waitForSelector('[data-test="git-sync-minutes"][data-saved="0"]')
+    await page.waitForFunction(() => document.querySelector('[data-test="git-schedule"]')?.textContent?.includes('only when'))
+    await page.locator('[data-test="git-settings"]').scrollIntoViewIfNeeded()
+  })
   await open('en-dark-history-settings-off', { language: 'en', theme: 'dark' }, async (page) => {
     await page.click('[data-test="open-settings"]')
     await page.waitForSelector('[data-test="git-settings"][data-state="ready"][data-enabled="false"]')

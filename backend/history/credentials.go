@@ -1,0 +1,140 @@
+package history
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"engram/backend/memory"
+)
+
+// CredentialsFile holds the HTTPS user names and passwords (or tokens) of sync remotes, in the
+// home beside the memory folder: never in the memory folder, its .git/config, the index,
+// settings, logs or exports (a backup of the memory folder does not carry it).
+const CredentialsFile = "git.credentials"
+
+// Credentials reads and writes the home's git.credentials (mode 0600, written atomically).
+// Entries are filed per remote URL without its user part, so a password given for one remote
+// is never sent to another.
+type Credentials struct {
+	path string
+	mu   sync.Mutex
+}
+
+// OpenCredentials returns the credentials of home (the file is created on the first Set).
+func OpenCredentials(home string) *Credentials {
+	return &Credentials{path: filepath.Join(home, CredentialsFile)}
+}
+
+type credential struct {
+	Username string `json:"username"`
+	Password string `json:"password"`
+}
+
+type credentialsFormat struct {
+	Version int                   `json:"version"`
+	Remotes map[string]credential `json:"remotes"`
+}
+
+// credentialKey is the name a remote's credential is filed under: the URL without user,
+// password, query or fragment, scheme and host in lower case, no trailing slash.
+func credentialKey(remote string) string {
+	u, err := url.Parse(strings.TrimSpace(remote))
+	if err != nil || u.Host == "" {
+		return strings.TrimRight(strings.TrimSpace(remote), "/")
+	}
+	u.User, u.RawQuery, u.Fragment = nil, "", ""
+	u.Scheme, u.Host = strings.ToLower(u.Scheme), strings.ToLower(u.Host)
+	u.Path = strings.TrimRight(u.Path, "/")
+	return u.String()
+}
+
+func (c *Credentials) load() (credentialsFormat, error) {
+	f := credentialsFormat{Version: 1, Remotes: map[string]credential{}}
+	data, err := os.ReadFile(c.path)
+	if errors.Is(err, os.ErrNotExist) {
+		return f, nil
+	}
+	if err != nil {
+		return f, fmt.Errorf("history: unable to read %s: %w", CredentialsFile, err)
+	}
+	if err := json.Unmarshal(data, &f); err != nil {
+		return f, fmt.Errorf("history: %s is not valid JSON: %w", CredentialsFile, err)
+	}
+	if f.Remotes == nil {
+		f.Remotes = map[string]credential{}
+	}
+	return f, nil
+}
+
+// Get returns the user name and password filed for remote (ok false: none).
+func (c *Credentials) Get(remote string) (username, password string, ok bool, err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	f, err := c.load()
+	if err != nil {
+		return "", "", false, err
+	}
+	cr, ok := f.Remotes[credentialKey(remote)]
+	return cr.Username, cr.Password, ok, nil
+}
+
+// Set files a user name and password for remote; an empty password removes the entry.
+func (c *Credentials) Set(remote, username, password string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	f, err := c.load()
+	if err != nil {
+		return err
+	}
+	if password == "" {
+		delete(f.Remotes, credentialKey(remote))
+	} else {
+		f.Remotes[credentialKey(remote)] = credential{Username: username, Password: password}
+	}
+	data, err := json.MarshalIndent(f, "", "  ")
+	if err != nil {
+		return fmt.Errorf("history: unable to encode credentials: %w", err)
+	}
+	if err := memory.WriteFileAtomic(c.path, append(data, '\n')); err != nil {
+		return fmt.Errorf("history: unable to write %s: %w", CredentialsFile, err)
+	}
+	if err := os.Chmod(c.path, 0o600); err != nil {
+		return fmt.Errorf("history: unable to protect %s: %w", CredentialsFile, err)
+	}
+	return nil
+}
+
+// splitUserinfo returns remote without its user part and the user name and password it
+// carried ("https://me:token@host/x.git" → "https://me@host/x.git", "me", "token"). A URL
+// without a password comes back unchanged.
+func splitUserinfo(remote string) (clean, username, password string) {
+	u, err := url.Parse(remote)
+	if err != nil || u.User == nil || (u.Scheme != "https" && u.Scheme != "http") {
+		return remote, "", ""
+	}
+	p, has := u.User.Password()
+	if !has {
+		return remote, "", ""
+	}
+	username = u.User.Username()
+	u.User = url.User(username)
+	if username == "" {
+		u.User = nil
+	}
+	return u.String(), username, p
+}
+
+// redact hides any password in a URL (for messages and logs).
+func redact(remote string) string {
+	u, err := url.Parse(remote)
+	if err != nil || u.User == nil {
+		return remote
+	}
+	return u.Redacted()
+}

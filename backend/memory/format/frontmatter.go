@@ -1,0 +1,116 @@
+package format
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"gopkg.in/yaml.v3"
+)
+
+// This file is the single implementation of the frontmatter format: nothing else in Engram
+// renders or parses the YAML header of a memory file (memory.Parse and memory.Render wrap it).
+
+// Header is the YAML header, field for field as DESIGN §2 lists it.
+type Header struct {
+	ID             string     `yaml:"id"`
+	Slug           string     `yaml:"slug"`
+	Title          string     `yaml:"title"`
+	Scope          Scope      `yaml:"scope"`
+	Workdir        string     `yaml:"workdir,omitempty"`
+	Agent          string     `yaml:"agent,omitempty"`
+	Type           Type       `yaml:"type"`
+	Confidence     Confidence `yaml:"confidence,omitempty"`
+	AutoDowngraded bool       `yaml:"auto_downgraded"`
+	Reviewed       bool       `yaml:"reviewed"`
+	SourceQuote    string     `yaml:"source_quote,omitempty"`
+	Reasoning      string     `yaml:"reasoning,omitempty"`
+	Aliases        []string   `yaml:"aliases,omitempty"`
+	Tags           []string   `yaml:"tags,omitempty"`
+	Supersedes     []string   `yaml:"supersedes,omitempty"`
+	ConflictsWith  []string   `yaml:"conflicts_with,omitempty"`
+	Subject        string     `yaml:"subject,omitempty"`
+	Source         *Source    `yaml:"source,omitempty"`
+	Created        time.Time  `yaml:"created"`
+	Updated        time.Time  `yaml:"updated"`
+}
+
+// ParseError is a file that is not a memory file; Detail is the YAML decoder's words, when
+// it was the YAML that failed.
+type ParseError struct {
+	Msg    string
+	Detail string
+}
+
+func (e *ParseError) Error() string { return e.Msg }
+
+var fmDelim = []byte("---")
+
+// RenderFile writes a memory file: the header between --- lines, then the body. Times are
+// written in UTC to the second.
+func RenderFile(h Header, body string) ([]byte, error) {
+	h.Created, h.Updated = h.Created.UTC().Truncate(time.Second), h.Updated.UTC().Truncate(time.Second)
+	var buf bytes.Buffer
+	buf.WriteString("---\n")
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(&h); err != nil {
+		return nil, fmt.Errorf("memory: unable to render frontmatter: %w", err)
+	}
+	_ = enc.Close()
+	buf.WriteString("---\n")
+	body = strings.TrimRight(body, "\n")
+	if body != "" {
+		buf.WriteString("\n")
+		buf.WriteString(body)
+		buf.WriteString("\n")
+	}
+	return buf.Bytes(), nil
+}
+
+// ParseFile reads a memory file. It never guesses: a missing or malformed header is a
+// *ParseError so the caller can report the file and leave it alone. A missing confidence
+// reads as medium; an unknown one, or no id, is an error.
+func ParseFile(data []byte) (Header, string, error) {
+	var h Header
+	if !utf8.Valid(data) {
+		return h, "", &ParseError{Msg: "file is not valid UTF-8"}
+	}
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
+	data = bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
+	if !bytes.HasPrefix(data, []byte("---\n")) {
+		return h, "", &ParseError{Msg: "missing frontmatter (file must start with ---)"}
+	}
+	rest := data[4:]
+	var head, body []byte
+	switch {
+	case bytes.HasPrefix(rest, []byte("---\n")) || bytes.Equal(rest, fmDelim):
+		head, body = nil, bytes.TrimPrefix(rest, fmDelim)
+	default:
+		end := bytes.Index(rest, []byte("\n---\n"))
+		if end < 0 {
+			if bytes.HasSuffix(rest, []byte("\n---")) {
+				end = len(rest) - 4
+			} else {
+				return h, "", &ParseError{Msg: "unterminated frontmatter (no closing ---)"}
+			}
+		}
+		head = rest[:end]
+		body = rest[min(end+5, len(rest)):]
+	}
+	if err := yaml.Unmarshal(head, &h); err != nil {
+		return Header{}, "", &ParseError{Msg: fmt.Sprintf("invalid frontmatter: %v", err), Detail: err.Error()}
+	}
+	if h.ID == "" {
+		return Header{}, "", &ParseError{Msg: "frontmatter has no id"}
+	}
+	if h.Confidence == "" {
+		h.Confidence = ConfidenceMedium
+	}
+	if !h.Confidence.Valid() {
+		return Header{}, "", &ParseError{Msg: fmt.Sprintf("unknown confidence %q", h.Confidence)}
+	}
+	return h, strings.Trim(string(body), "\n"), nil
+}

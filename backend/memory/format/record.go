@@ -1,0 +1,52 @@
+package format
+
+import (
+	"time"
+
+	"engram/backend/text"
+)
+
+// Record is the JSONL form of a memory for import and export: the frontmatter fields plus body.
+type Record struct {
+	ID             string     `json:"id,omitempty"`
+	Slug           string     `json:"slug"`
+	Title          string     `json:"title"`
+	Scope          Scope      `json:"scope"`
+	Workdir        string     `json:"workdir,omitempty"`
+	Agent          string     `json:"agent,omitempty"`
+	Type           Type       `json:"type"`
+	Confidence     Confidence `json:"confidence,omitempty"`
+	AutoDowngraded bool       `json:"auto_downgraded,omitempty"`
+	Reviewed       *bool      `json:"reviewed,omitempty"`
+	SourceQuote    string     `json:"source_quote,omitempty"`
+	Reasoning      string     `json:"reasoning,omitempty"`
+	Aliases        []string   `json:"aliases,omitempty"`
+	Tags           []string   `json:"tags,omitempty"`
+	Supersedes     []string   `json:"supersedes,omitempty"`
+	ConflictsWith  []string   `json:"conflicts_with,omitempty"`
+	Subject        string     `json:"subject,omitempty"`
+	Source         *Source    `json:"source,omitempty"`
+	Created        *time.Time `json:"created,omitempty"`
+	Updated        *time.Time `json:"updated,omitempty"`
+	Body           string     `json:"body"`
+}
+
+var (
+	slugRE  = text.Lazy(`^[a-z0-9][a-z0-9-]{1,62}[a-z0-9]$`)
+	agentRE = text.Lazy(`^[a-z0-9][a-z0-9._-]{0,62}$`)
+)
+
+// ValidSlug reports whether s follows the slug rule of DESIGN §2.
+func ValidSlug(s string) bool { return slugRE.MatchString(s) }
+
+// ValidAgent reports whether a is usable as an agent folder name.
+func ValidAgent(a string) bool { return agentRE.MatchString(a) && !containsDotDot(a) }
+
+func containsDotDot(s string) bool {
+	for i := 0; i+1 < len(s); i++ {
+		if s[i] == '.' && s[i+1] == '.' {
+			return true
+		}
+	}
+	return false
+}
