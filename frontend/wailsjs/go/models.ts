@@ -822,6 +822,7 @@ export namespace api {
 	    scope?: string;
 	    workdir?: string;
 	    agent?: string;
+	    markdown?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new ExportParams(source);
@@ -832,12 +833,14 @@ export namespace api {
 	        this.scope = source["scope"];
 	        this.workdir = source["workdir"];
 	        this.agent = source["agent"];
+	        this.markdown = source["markdown"];
 	    }
 	}
 	export class ExportResult {
 	    count: number;
 	    kv: number;
 	    jsonl: string;
+	    folder?: memory.FolderExport;
 	
 	    static createFrom(source: any = {}) {
 	        return new ExportResult(source);
@@ -848,7 +851,26 @@ export namespace api {
 	        this.count = source["count"];
 	        this.kv = source["kv"];
 	        this.jsonl = source["jsonl"];
+	        this.folder = this.convertValues(source["folder"], memory.FolderExport);
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class ExtractionRequestParams {
 	    session_id: string;
@@ -1884,6 +1906,46 @@ export namespace api {
 		    }
 		    return a;
 		}
+	}
+	export class ProjectInfo {
+	    workdir: string;
+	    kind: string;
+	    identity: string;
+	    key: string;
+	    path_key: string;
+	    problem?: string;
+	    memories: number;
+	    path_key_memories: number;
+	    recorded_workdir?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ProjectInfo(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.workdir = source["workdir"];
+	        this.kind = source["kind"];
+	        this.identity = source["identity"];
+	        this.key = source["key"];
+	        this.path_key = source["path_key"];
+	        this.problem = source["problem"];
+	        this.memories = source["memories"];
+	        this.path_key_memories = source["path_key_memories"];
+	        this.recorded_workdir = source["recorded_workdir"];
+	    }
+	}
+	export class ProjectParams {
+	    workdir: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ProjectParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.workdir = source["workdir"];
+	    }
 	}
 	export class ReadResult {
 	    memory?: memory.Memory;
@@ -3956,6 +4018,24 @@ export namespace memory {
 		}
 	}
 	
+	export class FolderExport {
+	    dir: string;
+	    memories: number;
+	    daily: number;
+	    gone: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new FolderExport(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.dir = source["dir"];
+	        this.memories = source["memories"];
+	        this.daily = source["daily"];
+	        this.gone = source["gone"];
+	    }
+	}
 	export class Item {
 	    op: string;
 	    group_id?: string;
