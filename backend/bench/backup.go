@@ -3,6 +3,7 @@
 package bench
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -25,10 +26,23 @@ type BackupFigures struct {
 	PreviewSec   float64 `json:"preview_sec"`
 	RestoreSec   float64 `json:"restore_sec"` // unpack + verify + rename + open + reconcile
 	RestoredLive int     `json:"restored_live"`
+	// ImportSec is a JSONL import of the home's export into a new home (checks, dedupe, quota,
+	// writes through apply_batch); Imported and ImportErrors are its lines' outcomes.
+	ImportSec    float64 `json:"import_sec"`
+	Imported     int     `json:"imported"`
+	ImportErrors int     `json:"import_errors"`
 }
 
-// RunBackup generates n memory files, indexes them, backs the home up, checks the archive and
-// restores it into a new home, timing each step.
+// ImportPerSec is the import throughput in memories a second.
+func (f BackupFigures) ImportPerSec() float64 {
+	if f.ImportSec <= 0 {
+		return 0
+	}
+	return float64(f.Imported) / f.ImportSec
+}
+
+// RunBackup generates n memory files, indexes them, backs the home up, checks the archive,
+// restores it into a new home and imports its JSONL export into another, timing each step.
 func RunBackup(ctx context.Context, n int, progress io.Writer) (BackupFigures, error) {
 	f := BackupFigures{N: n}
 	tmp, err := os.MkdirTemp("", "engram-bench-backup-")
@@ -74,6 +88,23 @@ func RunBackup(ctx context.Context, n int, progress io.Writer) (BackupFigures, e
 	}
 	f.RestoreSec = time.Since(t0).Seconds()
 	f.RestoredLive = rr.Manifest.Memories
+	say("export as JSONL, import into a new home")
+	var jsonl bytes.Buffer
+	if _, err := st.Export(ctx, &jsonl, memory.Filter{}); err != nil {
+		return f, err
+	}
+	dst, err := memory.Open(ctx, filepath.Join(tmp, "imported"), memory.Options{})
+	if err != nil {
+		return f, err
+	}
+	defer dst.Close()
+	t0 = time.Now()
+	rep, err := dst.Import(ctx, &jsonl)
+	if err != nil {
+		return f, err
+	}
+	f.ImportSec = time.Since(t0).Seconds()
+	f.Imported, f.ImportErrors = rep.Imported+rep.Daily, len(rep.Errors)
 	return f, nil
 }
 
@@ -86,8 +117,9 @@ func PrintBackup(w io.Writer, figs []BackupFigures, asJSON bool) {
 		return
 	}
 	fmt.Fprintln(w, "backup and restore (tar.gz: files + VACUUM INTO index copy + manifest)")
-	fmt.Fprintf(w, "  %9s %10s %10s %11s %11s\n", "memories", "backup s", "MiB", "preview s", "restore s")
+	fmt.Fprintf(w, "  %9s %10s %10s %11s %11s %10s %12s %8s\n", "memories", "backup s", "MiB", "preview s", "restore s", "import s", "imported/s", "errors")
 	for _, f := range figs {
-		fmt.Fprintf(w, "  %9d %10.2f %10.1f %11.2f %11.2f\n", f.N, f.BackupSec, f.ArchiveMiB, f.PreviewSec, f.RestoreSec)
+		fmt.Fprintf(w, "  %9d %10.2f %10.1f %11.2f %11.2f %10.2f %12.0f %8d\n", f.N, f.BackupSec, f.ArchiveMiB, f.PreviewSec, f.RestoreSec,
+			f.ImportSec, f.ImportPerSec(), f.ImportErrors)
 	}
 }
