@@ -267,11 +267,6 @@ func (s *Store) rebuildLocked(ctx context.Context, only []string, wipe bool) (Re
 		}
 	}
 	steps, jobs := planReconcile(disk, idx)
-	if len(jobs) >= bulkFiles {
-		if err := bulkFullText(ctx, x, true); err != nil {
-			return rep, err
-		}
-	}
 	ra := s.readAhead(jobs)
 	defer ra.close()
 	done, total := 0, len(disk)+len(idx)
@@ -327,11 +322,6 @@ func (s *Store) rebuildLocked(ctx context.Context, only []string, wipe bool) (Re
 		}
 	}
 	rep.graphLater = nil
-	if len(jobs) >= bulkFiles {
-		if err := bulkFullText(ctx, x, false); err != nil {
-			return rep, err
-		}
-	}
 	progress("commit", len(disk)+len(idx), len(disk)+len(idx))
 	if err := tx.Commit(); err != nil {
 		return rep, fmt.Errorf("memory: unable to commit reconcile: %w", err)
@@ -346,30 +336,6 @@ const (
 	bulkFiles    = 1000
 	bulkCacheKiB = 64 << 10
 )
-
-// FTS5 writes a transaction's new terms out as a segment of its index every megabyte or so,
-// and merges segments as they pile up (four of a level by default, at once when sixteen wait):
-// at 100k memories each term was merged four or five times, a third of the writer's time. A
-// bulk build turns merging off for its transaction and merges every segment once at its end
-// ('optimize'), then puts the defaults back; one segment per table is also the smallest
-// index and the fastest to query.
-func bulkFullText(ctx context.Context, x execer, start bool) error {
-	for _, t := range []string{"memory_fts", "memory_fts_tri"} {
-		qs := []string{`INSERT INTO ` + t + `(` + t + `, rank) VALUES('automerge', 0)`,
-			`INSERT INTO ` + t + `(` + t + `, rank) VALUES('crisismerge', 1999)`}
-		if !start {
-			qs = []string{`INSERT INTO ` + t + `(` + t + `) VALUES('optimize')`,
-				`INSERT INTO ` + t + `(` + t + `, rank) VALUES('automerge', 4)`,
-				`INSERT INTO ` + t + `(` + t + `, rank) VALUES('crisismerge', 16)`}
-		}
-		for _, q := range qs {
-			if _, err := x.ExecContext(ctx, q); err != nil {
-				return fmt.Errorf("memory: unable to tune the full-text build: %w", err)
-			}
-		}
-	}
-	return nil
-}
 
 // reconcileStep is one entry of the merge-join of the walk against the index: a file on disk
 // (onDisk), a row in the index (onIndex) or both, and whether the file must be read.
