@@ -65,7 +65,7 @@ func clip(s string, n int) string {
 // decides who is indexed first, the file the old index held keeps it, and when the old index
 // knew neither (it was lost), the earlier `created` wins, then the earlier path. The other
 // file is reported as a duplicate and not indexed. dup reports that d lost.
-func (s *Store) claimID(ctx context.Context, tx *sql.Tx, m *Memory, d diskFile, rep *ReconcileReport) (dup bool, err error) {
+func (s *Store) claimID(ctx context.Context, tx execer, m *Memory, d diskFile, rep *ReconcileReport) (dup bool, err error) {
 	var holder, created string
 	var st fileStamp
 	err = tx.QueryRowContext(ctx, `SELECT path, created, mtime, size, ctime, ino FROM memory_meta WHERE id = ? AND path <> ?`,

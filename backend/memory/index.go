@@ -31,7 +31,7 @@ func jsonList(v []string) string {
 // upsertRow writes m's index row, its FTS rows and its graph rows, keeping the rowid stable for
 // an id so that vectors and graph mentions keyed by rowid stay attached across edits and renames.
 func upsertRow(ctx context.Context, x execer, m *Memory, st fileStamp) (int64, error) {
-	rid, err := upsertText(ctx, x, m, st)
+	rid, err := upsertText(ctx, x, m, st, fullTextOf(m))
 	if err != nil {
 		return 0, err
 	}
@@ -41,7 +41,8 @@ func upsertRow(ctx context.Context, x execer, m *Memory, st fileStamp) (int64, e
 // upsertText is upsertRow without the graph rows: a full rebuild writes those after all the
 // text (see graphLater), because a graph statement's savepoint makes FTS5 flush the text pending
 // in the rebuild's one transaction — once per memory, not once, and most of the graph's cost.
-func upsertText(ctx context.Context, x execer, m *Memory, st fileStamp) (int64, error) {
+// ft is m's full text (fullTextOf), worked out by the caller.
+func upsertText(ctx context.Context, x execer, m *Memory, st fileStamp, ft fullText) (int64, error) {
 	var rid int64
 	err := x.QueryRowContext(ctx, `SELECT rid FROM memory_meta WHERE id = ?`, m.ID).Scan(&rid)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
@@ -83,7 +84,7 @@ func upsertText(ctx context.Context, x execer, m *Memory, st fileStamp) (int64, 
 			return 0, fmt.Errorf("memory: unable to clear trigram row: %w", err)
 		}
 	}
-	if err := insertFullText(ctx, x, rid, m); err != nil {
+	if err := insertFullText(ctx, x, rid, m, ft); err != nil {
 		return 0, err
 	}
 	if m.Scope == ScopeProject && m.Workdir != "" {

@@ -49,14 +49,22 @@ func trigramText(m *Memory) string {
 	return t
 }
 
-// insertFullText writes m's rows of both full-text tables (after any old ones were removed).
-func insertFullText(ctx context.Context, x execer, rid int64, m *Memory) error {
+// fullText is what m's rows of the two full-text tables hold (wordColumns, trigramText),
+// worked out apart from the insert so that a reconcile's readers can do it off the writer.
+type fullText struct{ title, body, aliases, tri string }
+
+func fullTextOf(m *Memory) fullText {
 	title, body, aliases := wordColumns(m)
+	return fullText{title, body, aliases, trigramText(m)}
+}
+
+// insertFullText writes m's rows of both full-text tables (after any old ones were removed).
+func insertFullText(ctx context.Context, x execer, rid int64, m *Memory, ft fullText) error {
 	if _, err := x.ExecContext(ctx, `INSERT INTO memory_fts(rowid, title, body, aliases) VALUES(?,?,?,?)`,
-		rid, title, body, aliases); err != nil {
+		rid, ft.title, ft.body, ft.aliases); err != nil {
 		return fmt.Errorf("memory: unable to index text of %s: %w", m.Path, err)
 	}
-	if _, err := x.ExecContext(ctx, `INSERT INTO memory_fts_tri(rowid, text) VALUES(?,?)`, rid, trigramText(m)); err != nil {
+	if _, err := x.ExecContext(ctx, `INSERT INTO memory_fts_tri(rowid, text) VALUES(?,?)`, rid, ft.tri); err != nil {
 		return fmt.Errorf("memory: unable to index trigrams of %s: %w", m.Path, err)
 	}
 	return nil
@@ -103,7 +111,7 @@ func (s *Store) RebuildFullText(ctx context.Context) error {
 			return fmt.Errorf("memory: unable to read the index: %w", err)
 		}
 		for i, m := range all {
-			if err := insertFullText(ctx, tx, rids[i], m); err != nil {
+			if err := insertFullText(ctx, tx, rids[i], m, fullTextOf(m)); err != nil {
 				return err
 			}
 		}

@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"time"
 )
 
 // ReconcileReport counts what a reconcile or reindex did.
@@ -230,11 +229,28 @@ func (s *Store) rebuildLocked(ctx context.Context, only []string, wipe bool) (Re
 		sort.Slice(disk, func(i, j int) bool { return disk[i].rel < disk[j].rel })
 		sort.Slice(idx, func(i, j int) bool { return idx[i].rel < idx[j].rel })
 	}
-	tx, err := s.db.BeginTx(ctx, nil)
+	// One connection for the whole pass: a bulk build gets a larger page cache on it (see
+	// bulkCacheKiB), handed back before the connection returns to the pool.
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return rep, fmt.Errorf("memory: unable to begin reconcile: %w", err)
+	}
+	defer conn.Close()
+	if len(disk) >= bulkFiles {
+		var was int64
+		if conn.QueryRowContext(ctx, `PRAGMA cache_size`).Scan(&was) == nil {
+			if _, err := conn.ExecContext(ctx, fmt.Sprintf(`PRAGMA cache_size = -%d`, bulkCacheKiB)); err == nil {
+				defer conn.ExecContext(context.WithoutCancel(ctx), fmt.Sprintf(`PRAGMA cache_size = %d`, was))
+			}
+		}
+	}
+	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return rep, fmt.Errorf("memory: unable to begin reconcile: %w", err)
 	}
 	defer tx.Rollback()
+	x := newStmtCache(tx)
+	defer x.close()
 	if wipe {
 		rep.wiping = true
 		idx = nil
@@ -250,55 +266,58 @@ func (s *Store) rebuildLocked(ctx context.Context, only []string, wipe bool) (Re
 			return rep, fmt.Errorf("memory: unable to clear reindex flag: %w", err)
 		}
 	}
-	i, j := 0, 0
-	for i < len(disk) || j < len(idx) {
+	steps, jobs := planReconcile(disk, idx)
+	ra := s.readAhead(jobs)
+	defer ra.close()
+	done, total := 0, len(disk)+len(idx)
+	for _, st := range steps {
 		if err := ctx.Err(); err != nil {
 			return rep, err
 		}
-		progressStep(progress, "index", i+j, len(disk)+len(idx))
+		progressStep(progress, "index", done, total)
 		switch {
-		case j >= len(idx) || (i < len(disk) && disk[i].rel < idx[j].rel):
+		case st.read && !st.onIndex:
+			done++
 			rep.Scanned++
-			if err := s.indexFile(ctx, tx, disk[i], "", &rep); err != nil {
+			if err := s.indexRead(ctx, x, ra.read(s), &rep); err != nil {
 				return rep, err
 			}
-			i++
-		case i >= len(disk) || idx[j].rel < disk[i].rel:
-			rep.ProblemsChanged = rep.ProblemsChanged || idx[j].problem
-			id, err := removePath(ctx, tx, idx[j].rel)
+		case !st.onDisk:
+			done++
+			rep.ProblemsChanged = rep.ProblemsChanged || st.x.problem
+			id, err := removePath(ctx, x, st.x.rel)
 			if err != nil {
 				return rep, err
 			}
 			if id != "" {
 				rep.ChangedID = append(rep.ChangedID, id)
-				s.auditReconcile(ctx, tx, "reconcile_remove", &Memory{ID: id}, idx[j].rel)
+				s.auditReconcile(ctx, x, "reconcile_remove", &Memory{ID: id}, st.x.rel)
 			}
 			rep.Removed++
-			j++
-		default:
+		case !st.read:
+			done += 2
 			rep.Scanned++
-			d, x := disk[i], idx[j]
-			if d.st == x.st {
-				rep.Unchanged++
-				if x.problem {
-					rep.Problems++
-				}
-			} else if err := s.indexFile(ctx, tx, d, x.version, &rep); err != nil {
+			rep.Unchanged++
+			if st.x.problem {
+				rep.Problems++
+			}
+		default:
+			done += 2
+			rep.Scanned++
+			if err := s.indexRead(ctx, x, ra.read(s), &rep); err != nil {
 				return rep, err
-			} else if x.problem {
+			} else if st.x.problem {
 				rep.ProblemsChanged = true
 			}
-			i++
-			j++
 		}
 	}
 	for _, g := range rep.graphLater {
-		if err := syncGraph(ctx, tx, g.rid, g.m); err != nil {
+		if err := syncGraph(ctx, x, g.rid, g.m); err != nil {
 			return rep, err
 		}
 	}
 	if rep.wiping {
-		if err := bumpGraph(ctx, tx); err != nil {
+		if err := bumpGraph(ctx, x); err != nil {
 			return rep, err
 		}
 	}
@@ -308,6 +327,51 @@ func (s *Store) rebuildLocked(ctx context.Context, only []string, wipe bool) (Re
 		return rep, fmt.Errorf("memory: unable to commit reconcile: %w", err)
 	}
 	return rep, nil
+}
+
+// bulkFiles is how many files make a reconcile a bulk build (a cold open, a reindex), which
+// gets bulkCacheKiB of page cache instead of SQLite's 2 MB: the rebuilt tables' pages are
+// then written to the WAL about once instead of being spilled and read back as it grows.
+const (
+	bulkFiles    = 1000
+	bulkCacheKiB = 64 << 10
+)
+
+// reconcileStep is one entry of the merge-join of the walk against the index: a file on disk
+// (onDisk), a row in the index (onIndex) or both, and whether the file must be read.
+type reconcileStep struct {
+	onDisk, onIndex, read bool
+	x                     indexedFile
+}
+
+// planReconcile merges the sorted walk with the sorted index: a file the index does not know
+// is read, a row whose file is gone is removed, a file whose stamp moved is read again. jobs
+// are the reads, in the order the steps need them.
+func planReconcile(disk []diskFile, idx []indexedFile) ([]reconcileStep, []readJob) {
+	steps := make([]reconcileStep, 0, max(len(disk), len(idx)))
+	var jobs []readJob
+	i, j := 0, 0
+	for i < len(disk) || j < len(idx) {
+		switch {
+		case j >= len(idx) || (i < len(disk) && disk[i].rel < idx[j].rel):
+			steps = append(steps, reconcileStep{onDisk: true, read: true})
+			jobs = append(jobs, readJob{d: disk[i]})
+			i++
+		case i >= len(disk) || idx[j].rel < disk[i].rel:
+			steps = append(steps, reconcileStep{onIndex: true, x: idx[j]})
+			j++
+		default:
+			st := reconcileStep{onDisk: true, onIndex: true, x: idx[j]}
+			if disk[i].st != idx[j].st {
+				st.read = true
+				jobs = append(jobs, readJob{d: disk[i], known: idx[j].version})
+			}
+			steps = append(steps, st)
+			i++
+			j++
+		}
+	}
+	return steps, jobs
 }
 
 func (s *Store) indexedFile(ctx context.Context, rel string) (indexedFile, bool, error) {
@@ -332,7 +396,7 @@ func (s *Store) indexedFile(ctx context.Context, rel string) (indexedFile, bool,
 	return f, false, nil
 }
 
-func removePath(ctx context.Context, tx *sql.Tx, rel string) (string, error) {
+func removePath(ctx context.Context, tx execer, rel string) (string, error) {
 	var id string
 	_ = tx.QueryRowContext(ctx, `SELECT id FROM memory_meta WHERE path = ?`, rel).Scan(&id)
 	if err := deleteRowByPath(ctx, tx, rel); err != nil {
@@ -344,82 +408,37 @@ func removePath(ctx context.Context, tx *sql.Tx, rel string) (string, error) {
 	return id, nil
 }
 
-// indexFile reads one file and indexes it, or records why it cannot be: a file that fails to
-// parse is reported and left exactly as it is.
-func (s *Store) indexFile(ctx context.Context, tx *sql.Tx, d diskFile, knownVersion string, rep *ReconcileReport) error {
-	if d.link {
-		target, _ := os.Readlink(s.abs(d.rel))
-		return s.recordProblem(ctx, tx, d, ProblemSymlink, target, rep)
-	}
-	data, err := readNoFollow(s.abs(d.rel))
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			_, err := removePath(ctx, tx, d.rel)
-			return err
-		}
-		if fi, lerr := os.Lstat(s.abs(d.rel)); lerr == nil && fi.Mode()&os.ModeSymlink != 0 {
-			target, _ := os.Readlink(s.abs(d.rel))
-			return s.recordProblem(ctx, tx, d, ProblemSymlink, target, rep)
-		}
-		return s.recordProblem(ctx, tx, d, CodeParseError, err.Error(), rep)
-	}
-	version := Checksum(data)
-	if knownVersion != "" && version == knownVersion {
+// indexRead indexes one file from its read (readForIndex), or records why it cannot be: a
+// file that fails to parse is reported and left exactly as it is.
+func (s *Store) indexRead(ctx context.Context, tx execer, r *fileRead, rep *ReconcileReport) error {
+	d, m := r.d, r.m
+	switch {
+	case r.gone:
+		_, err := removePath(ctx, tx, d.rel)
+		return err
+	case r.problem != "":
+		return s.recordProblem(ctx, tx, d, r.problem, r.detail, rep)
+	case r.unchanged:
 		rep.Unchanged++
 		_, err := tx.ExecContext(ctx, `UPDATE memory_meta SET mtime = ?, size = ?, ctime = ?, ino = ? WHERE path = ?`,
 			d.st.mtime, d.st.size, d.st.ctime, d.st.ino, d.rel)
 		return err
 	}
-	pi, ok := parsePath(d.rel)
-	if !ok {
-		return s.recordProblem(ctx, tx, d, ProblemUnrecognized, "not a memory location (scope/type/slug.md)", rep)
-	}
-	if code, detail := folderProblem(pi); code != "" {
-		return s.recordProblem(ctx, tx, d, code, detail, rep)
-	}
-	m, err := Parse(data)
-	if err != nil {
-		return s.recordProblem(ctx, tx, d, CodeParseError, err.Error(), rep)
-	}
-	if code, detail := handProblem(m, pi, len(data)); code != "" {
-		return s.recordProblem(ctx, tx, d, code, detail, rep)
-	}
-	if code, detail := handPlacedLimits(m); code != "" {
-		return s.recordProblem(ctx, tx, d, code, detail, rep)
-	}
-	// The file's location is authoritative for where it lives; the header for what it says.
-	m.Scope, m.Type, m.Slug, m.Archived = pi.scope, pi.typ, pi.slug, pi.archived
-	switch pi.scope {
-	case ScopeAgent:
-		m.Agent, m.Workdir = pi.key, ""
-	case ScopeProject:
-		m.Agent, m.projectKey = "", pi.key
+	if r.pi.scope == ScopeProject {
 		// The header's workdir stays when it is this project's on this machine; a file synced
 		// from another machine names that machine's folder, replaced by the one recorded here.
-		if m.Workdir != "" && ProjectKey(m.Workdir) != pi.key {
-			if key, err := s.projects.key(m.Workdir); err != nil || key != pi.key {
+		if m.Workdir != "" && ProjectKey(m.Workdir) != r.pi.key {
+			if key, err := s.projects.key(m.Workdir); err != nil || key != r.pi.key {
 				m.Workdir = ""
 			}
 		}
 		if m.Workdir == "" {
 			var wd string
-			_ = tx.QueryRowContext(ctx, `SELECT workdir FROM projects WHERE key = ?`, pi.key).Scan(&wd)
+			_ = tx.QueryRowContext(ctx, `SELECT workdir FROM projects WHERE key = ?`, r.pi.key).Scan(&wd)
 			m.Workdir = wd
 		}
-	default:
-		m.Agent, m.Workdir = "", ""
 	}
-	if m.Title == "" {
-		m.Title = m.Slug
-	}
-	if m.Created.IsZero() {
-		m.Created = time.Unix(0, d.st.mtime)
-	}
-	if m.Updated.IsZero() {
-		m.Updated = time.Unix(0, d.st.mtime)
-	}
-	m.Path, m.Version = d.rel, version
-	if m.Reviewed && isRisky(m.Title, m.Body) && !rep.prior.vouched[version] {
+	if r.risky && !rep.prior.vouched[r.version] {
 		// The file vouches for itself; only a person's accept may. Unreviewed in the index only:
 		// the file is the person's and stays exactly as it is.
 		m.Reviewed = false
@@ -429,21 +448,27 @@ func (s *Store) indexFile(ctx context.Context, tx *sql.Tx, d diskFile, knownVers
 	if dup, err := s.claimID(ctx, tx, m, d, rep); err != nil || dup {
 		return err
 	}
-	if knownVersion == "" {
+	if r.known == "" {
 		rep.Added++
 	} else {
 		rep.Updated++
 	}
 	if rep.wiping {
-		rid, err := upsertText(ctx, tx, m, d.st)
+		rid, err := upsertText(ctx, tx, m, d.st, r.ft)
 		if err != nil {
 			return err
 		}
 		if strings.Contains(m.Body, "[[") {
 			rep.graphLater = append(rep.graphLater, graphPending{rid, m})
 		}
-	} else if _, err := upsertRow(ctx, tx, m, d.st); err != nil {
-		return err
+	} else {
+		rid, err := upsertText(ctx, tx, m, d.st, r.ft)
+		if err != nil {
+			return err
+		}
+		if err := syncGraph(ctx, tx, rid, m); err != nil {
+			return err
+		}
 	}
 	rep.ChangedID = append(rep.ChangedID, m.ID)
 	if !rep.wiping {
@@ -454,7 +479,7 @@ func (s *Store) indexFile(ctx context.Context, tx *sql.Tx, d diskFile, knownVers
 
 // auditReconcile records a change found on disk (a hand edit, another tool): the audit log
 // is also how other Engram processes on this home learn that something changed.
-func (s *Store) auditReconcile(ctx context.Context, tx *sql.Tx, op string, m *Memory, rel string) {
+func (s *Store) auditReconcile(ctx context.Context, tx execer, op string, m *Memory, rel string) {
 	id, slug, scope, key := "", "", "", ""
 	if m != nil {
 		id, slug, scope, key = m.ID, m.Slug, string(m.Scope), m.ScopeKey()
@@ -469,7 +494,7 @@ func (s *Store) auditReconcile(ctx context.Context, tx *sql.Tx, op string, m *Me
 	s.ownAudit(res)
 }
 
-func (s *Store) recordProblem(ctx context.Context, tx *sql.Tx, d diskFile, code, detail string, rep *ReconcileReport) error {
+func (s *Store) recordProblem(ctx context.Context, tx execer, d diskFile, code, detail string, rep *ReconcileReport) error {
 	rep.Problems++
 	rep.ProblemsChanged = true
 	// A memory whose file just broke leaves the index: lists showing it must hear of it.
