@@ -281,7 +281,6 @@ func sqliteURI(path string) string {
 	return b.String()
 }
 
-
 // openDB opens the index; readOnly opens it immutable, for a home this process cannot write
 // (no -wal or -shm can be created there, and nothing will change it under us).
 func openDB(path string, readOnly bool) (*sql.DB, error) {

@@ -103,6 +103,7 @@ func ParseFile(data []byte) (Header, string, error) {
 	if err := yaml.Unmarshal(head, &h); err != nil {
 		return Header{}, "", &ParseError{Msg: fmt.Sprintf("invalid frontmatter: %v", err), Detail: err.Error()}
 	}
+	trimHeader(&h)
 	if h.ID == "" {
 		return Header{}, "", &ParseError{Msg: "frontmatter has no id"}
 	}
@@ -113,4 +114,27 @@ func ParseFile(data []byte) (Header, string, error) {
 		return Header{}, "", &ParseError{Msg: fmt.Sprintf("unknown confidence %q", h.Confidence)}
 	}
 	return h, strings.Trim(string(body), "\n"), nil
+}
+
+// trimHeader drops the whitespace around every text field of a header read from a file. None
+// of it means anything, and YAML cannot always carry it back: yaml.v3 writes a string that
+// starts with a line break as a block scalar that reads back without it ("\n00" → "00",
+// "\t\nq" → ""), so a file Engram rewrote would no longer say what it read (FuzzFile found it;
+// testdata/fuzz/FuzzFile/cd6b203920c24730).
+func trimHeader(h *Header) {
+	for _, p := range []*string{&h.ID, &h.Slug, &h.Title, &h.Workdir, &h.Agent, &h.SourceQuote, &h.Reasoning, &h.Subject} {
+		*p = strings.TrimSpace(*p)
+	}
+	h.Scope, h.Type, h.Confidence = Scope(strings.TrimSpace(string(h.Scope))), Type(strings.TrimSpace(string(h.Type))), Confidence(strings.TrimSpace(string(h.Confidence)))
+	for _, l := range []*[]string{&h.Aliases, &h.Tags, &h.Supersedes, &h.ConflictsWith} {
+		for i := range *l {
+			(*l)[i] = strings.TrimSpace((*l)[i])
+		}
+	}
+	if h.Source != nil {
+		s := h.Source
+		for _, p := range []*string{&s.Kind, &s.Agent, &s.Session, &s.Model} {
+			*p = strings.TrimSpace(*p)
+		}
+	}
 }

@@ -12,6 +12,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { reportSuite } from '../report.mjs'
 import { LONG, ROOT, RpcClient, Server, cleanup, cli, launchBrowser, newPage, tempDir, until } from './lib.mjs'
+import { pick } from '../graph-pick.mjs'
 
 const CLI = process.env.ENGRAM_CLI ? path.resolve(process.env.ENGRAM_CLI) : path.join(ROOT, 'build/bin/engram-cli')
 const SHOTS = process.argv[2] ? path.resolve(process.argv[2]) : path.join(ROOT, 'build/shots')
@@ -107,9 +108,7 @@ async function main() {
   })
 
   await step('focus Acme: its neighbours and the memories that mention it', async () => {
-    await page.click('[data-test="graph-search"]')
-    await page.keyboard.type('Acme')
-    await page.locator('.n-base-select-option:visible', { hasText: 'Acme' }).first().click()
+    await pick(page, 'graph-search', 'Acme', 'Acme', 2 * LONG)
     await page.locator('[data-test="graph-canvas"][data-state="ready"][data-focus]:not([data-focus=""])').waitFor({ timeout: LONG })
     await page.locator('[data-test="graph-panel"][data-kind="node"][data-state="ready"]').waitFor({ timeout: LONG })
     const slugs = await page.locator('[data-test="graph-panel"] [data-test="graph-memory"] .mem-slug').allInnerTexts()
@@ -118,15 +117,9 @@ async function main() {
   })
 
   await step('a path from 张伟 to Postgres, each hop with its memories', async () => {
-    await page.click('[data-test="graph-path-from"]')
-    await page.keyboard.type('张伟')
     // The options come from a debounced entity search: wait for them as long as anything else.
-    await page.locator('.n-base-select-option:visible', { hasText: '张伟' }).first().waitFor({ timeout: 2 * LONG })
-    await page.locator('.n-base-select-option:visible', { hasText: '张伟' }).first().click()
-    await page.click('[data-test="graph-path-to"]')
-    await page.keyboard.type('Postgres')
-    await page.locator('.n-base-select-option:visible', { hasText: 'Postgres' }).first().waitFor({ timeout: 2 * LONG })
-    await page.locator('.n-base-select-option:visible', { hasText: 'Postgres' }).first().click()
+    await pick(page, 'graph-path-from', '张伟', '张伟', 2 * LONG)
+    await pick(page, 'graph-path-to', 'Postgres', 'Postgres', 2 * LONG)
     await page.click('[data-test="graph-path-find"]')
     await page.locator('[data-test="graph-panel"][data-kind="path"][data-state="found"]').waitFor({ timeout: LONG })
     const hops = await page.locator('[data-test="graph-hop"]').count()
@@ -165,9 +158,7 @@ async function main() {
   })
 
   await step('opening a memory from the panel shows it in Memories', async () => {
-    await page.click('[data-test="graph-search"]')
-    await page.keyboard.type('Berlin')
-    await page.locator('.n-base-select-option:visible', { hasText: 'Berlin' }).first().click()
+    await pick(page, 'graph-search', 'Berlin', 'Berlin', 2 * LONG)
     await page.locator('[data-test="graph-panel"][data-kind="node"][data-state="ready"] [data-test="graph-memory"]').first().click()
     await page.locator('[data-test="reader-title"]', { hasText: 'Acme is in Berlin' }).waitFor({ timeout: LONG })
   })

@@ -2,6 +2,7 @@
 // memories, depth, a path found and not found, filters, clicking a node and an edge on the
 // canvas, opening a memory, exports, the empty graph — both languages, light and dark.
 // Every wait is on a state the view exposes (data-state on the canvas once the layout settled).
+import { pick } from '../../graph-pick.mjs'
 import fs from 'node:fs'
 
 const READY = '[data-test="graph-canvas"][data-state="ready"]'
@@ -9,23 +10,6 @@ const READY = '[data-test="graph-canvas"][data-state="ready"]'
 async function toGraph(page) {
   await page.click('[data-test="nav-graph"]')
   await page.waitForSelector(READY)
-}
-
-/** Picks an entity in one of the remote search selects by typing part of its name. */
-async function pick(page, select, text, label) {
-  await page.click(`[data-test="${select}"]`)
-  await page.keyboard.type(text)
-  // The options are a debounced search: pick once they answer what was typed.
-  await page.waitForSelector(`[data-test="graph-view"][data-answered="${text}"]`)
-  // Menus of the other pickers stay in the page, hidden, with the same options: only the open one counts.
-  await page.locator('.n-base-select-option:visible', { hasText: label }).first().waitFor()
-  // Chosen with the keyboard as a person would: a mouse click on an option can land on a menu
-  // that is still animating open on a busy machine.
-  const pending = page.locator('.n-base-select-option--pending:visible', { hasText: label })
-  for (let i = 0; i < 25 && !(await pending.count()); i++) await page.keyboard.press('ArrowDown')
-  if (!(await pending.count())) throw new Error(`no option "${label}" for "${text}" in ${select}`)
-  await page.keyboard.press('Enter')
-  await page.locator(`[data-test="${select}"]`, { hasText: label }).waitFor()
 }
 
 /** Clicks where the renderer drew a node (a real click through the renderer's hit testing). */
