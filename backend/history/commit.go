@@ -149,6 +149,29 @@ func (r *Repo) commitPaths(paths []string, msg string) (plumbing.Hash, error) {
 	return r.writeCommit(repo, tree, parents, msg)
 }
 
+// eachTracked calls fn with every tracked file on disk (slash path relative to the memory
+// folder, and its path), skipping .git, the trash and the snapshots; entries that cannot be
+// read are passed over.
+func (r *Repo) eachTracked(fn func(rel, abs string) error) error {
+	return filepath.WalkDir(r.root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		rel, _ := filepath.Rel(r.root, p)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			if p != r.root && (d.Name() == ".git" || d.Name() == ".trash" || d.Name() == ".snapshots") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() || !tracked(rel) {
+			return nil
+		}
+		return fn(rel, p)
+	})
+}
+
 // commitAll commits every tracked file on disk (a full walk): used when history is turned
 // on, before a sync, and when a full reconcile found hand edits anywhere.
 func (r *Repo) commitAll(actor, what string) (plumbing.Hash, error) {
@@ -164,21 +187,7 @@ func (r *Repo) commitAll(actor, what string) (plumbing.Hash, error) {
 	if err := r.blobIfTracked(repo.Storer, ".gitignore", files); err != nil {
 		return plumbing.ZeroHash, err
 	}
-	err = filepath.WalkDir(r.root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		rel, _ := filepath.Rel(r.root, p)
-		rel = filepath.ToSlash(rel)
-		if d.IsDir() {
-			if p != r.root && (d.Name() == ".git" || d.Name() == ".trash" || d.Name() == ".snapshots") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !d.Type().IsRegular() || !tracked(rel) {
-			return nil
-		}
+	err = r.eachTracked(func(rel, _ string) error {
 		return r.blobIfTracked(repo.Storer, rel, files)
 	})
 	if err != nil {

@@ -3,9 +3,7 @@ package history
 import (
 	"errors"
 	"io"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -66,22 +64,8 @@ func (r *Repo) Check() []memory.Finding {
 		}
 	}
 	changed := 0
-	_ = filepath.WalkDir(r.root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		rel, _ := filepath.Rel(r.root, p)
-		rel = filepath.ToSlash(rel)
-		if d.IsDir() {
-			if p != r.root && (d.Name() == ".git" || d.Name() == ".trash" || d.Name() == ".snapshots") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !d.Type().IsRegular() || !tracked(rel) {
-			return nil
-		}
-		data, err := os.ReadFile(p)
+	_ = r.eachTracked(func(rel, abs string) error {
+		data, err := os.ReadFile(abs)
 		if err != nil {
 			return nil
 		}
