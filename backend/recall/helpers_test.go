@@ -38,7 +38,7 @@ var t0 = time.Date(2024, 5, 15, 15, 0, 0, 0, time.UTC)
 
 // env is one store on a fresh home with recall over it.
 type env struct {
-	t     *testing.T
+	t     testing.TB
 	ctx   context.Context
 	home  string
 	store *memory.Store
@@ -52,7 +52,7 @@ type envOpt func(*Options)
 // withVectors turns the local embedder on.
 func withVectors(o *Options) { o.Embedder = embed.NewLocal(0) }
 
-func newEnv(t *testing.T, opts ...envOpt) *env {
+func newEnv(t testing.TB, opts ...envOpt) *env {
 	t.Helper()
 	e := &env{t: t, ctx: context.Background(), home: t.TempDir(), clock: &clock{t: t0}}
 	s, err := memory.Open(e.ctx, e.home, memory.Options{Now: e.clock.Now, Location: time.UTC, Logger: quiet, QuotaLimit: 100000})
