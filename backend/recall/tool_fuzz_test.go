@@ -189,7 +189,7 @@ func FuzzToolFields(f *testing.F) {
 	f.Add("write", uint8(0), "../x", "project", uint8(2), "", "body", "", 0, 0)
 	f.Add("update", uint8(5), "", "global", uint8(0), "", "pwned", "append", 0, 0)
 	f.Add("search", uint8(0), "", "project", uint8(3), "/../proj-b", "zebra", "", 50, -1)
-	f.Add("list", uint8(0), "", "", uint8(4), "/", "", "", 1 << 30, 1 << 30)
+	f.Add("list", uint8(0), "", "", uint8(4), "/", "", "", 1<<30, 1<<30)
 	fx := newToolFixture(f)
 	refs := []string{"", "other", "p2", "otherB", "mine", "person"}
 	f.Fuzz(func(t *testing.T, action string, ref uint8, slug, scope string, wdSel uint8, wd, body, mode string, limit, offset int) {
