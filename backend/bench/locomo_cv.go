@@ -92,6 +92,23 @@ func locomoTunables() []tunable {
 	}
 }
 
+// cvTunables are the tunables a run re-chooses: all of them, or those opts.CVOnly names.
+func cvTunables(opts LocomoOptions) []tunable {
+	all := locomoTunables()
+	if len(opts.CVOnly) == 0 {
+		return all
+	}
+	var out []tunable
+	for _, p := range all {
+		for _, n := range opts.CVOnly {
+			if p.name == n {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
 // cvRunner caches each (tuning, conversation) run: folds start from the same tuning and
 // mostly agree, so most of their evaluations are shared.
 type cvRunner struct {
@@ -152,7 +169,7 @@ func (r *cvRunner) tune(start recall.Tuning, train []int) (recall.Tuning, float6
 	if err != nil {
 		return cur, 0, err
 	}
-	for _, p := range locomoTunables() {
+	for _, p := range cvTunables(r.opts) {
 		have := p.get(&cur)
 		for _, v := range p.values {
 			if v == have {
@@ -188,7 +205,10 @@ func crossValidate(ctx context.Context, convs []*locomoConv, def recall.Tuning, 
 	t0 := time.Now()
 	r := &cvRunner{ctx: ctx, convs: convs, opts: opts, cache: map[string][]int{}}
 	var cv LocomoCV
-	for _, p := range locomoTunables() {
+	if len(cvTunables(opts)) != len(opts.CVOnly) && len(opts.CVOnly) > 0 {
+		return cv, fmt.Errorf("bench: unknown tunable in %v (known: %s)", opts.CVOnly, tunableNames())
+	}
+	for _, p := range cvTunables(opts) {
 		cv.Tuned = append(cv.Tuned, p.name)
 	}
 	score := newLocomoScore()
@@ -232,6 +252,14 @@ func crossValidate(ctx context.Context, convs []*locomoConv, def recall.Tuning, 
 	cv.Evaluations = r.runs
 	cv.Took = time.Since(t0)
 	return cv, nil
+}
+
+func tunableNames() string {
+	var names []string
+	for _, p := range locomoTunables() {
+		names = append(names, p.name)
+	}
+	return strings.Join(names, ", ")
 }
 
 func chosenText(m map[string]float64) string {

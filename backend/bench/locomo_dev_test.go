@@ -26,6 +26,10 @@ func TestLocomoFile(t *testing.T) {
 	}
 	opts := LocomoOptions{NoVectors: os.Getenv("ENGRAM_LOCOMO_NOVEC") != "", CacheDir: os.Getenv("ENGRAM_LOCOMO_CACHE"),
 		NoCV: os.Getenv("ENGRAM_LOCOMO_NOCV") != "", Progress: os.Stderr}
+	if only := os.Getenv("ENGRAM_LOCOMO_CV_ONLY"); only != "" {
+		// ENGRAM_LOCOMO_CV_ONLY=Fwd2,Keep cross-validates just those constants.
+		opts.CVOnly = strings.Split(only, ",")
+	}
 	if mp := os.Getenv("ENGRAM_LOCOMO_MISS"); mp != "" {
 		f, err := os.Create(mp)
 		if err != nil {
