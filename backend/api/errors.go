@@ -55,6 +55,11 @@ func (a *API) fail(err error) error {
 		e.Code = CodeCanceled
 	} else if memory.IsCorrupt(err) {
 		e.Code, e.Args = memory.CodeIndexCorrupt, map[string]any{"Detail": err.Error()}
+		// A long-running process mends its index in the background: the caller is told to
+		// try again in a moment, not to restart.
+		if a.deps.Store != nil && a.deps.Store.RepairSoon(err) {
+			e.Code = memory.CodeIndexRepairing
+		}
 	} else {
 		e.Args = map[string]any{"Detail": err.Error()}
 	}

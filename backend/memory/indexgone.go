@@ -42,23 +42,31 @@ func (s *Store) reopenIfIndexReplacedLocked(ctx context.Context) error {
 	// Asks watchOtherProcesses to give back the connection it holds, and to wait.
 	s.indexMoving.Store(true)
 	defer s.indexMoving.Store(false)
-	s.indexGen.Add(1)
-	for deadline := time.Now().Add(2 * time.Second); s.db.Stats().InUse > 0; time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			return nil
-		}
-	}
-	s.keepWALs(ctx)
-	s.db.SetMaxIdleConns(0) // closes the idle connections to the old file
-	s.db.SetMaxIdleConns(2)
-	if s.db.Stats().OpenConnections > 0 {
-		return nil // a reader came in meanwhile: the next batch tries again
+	if !s.letGoOfConnsLocked(ctx) {
+		return nil // a reader kept or took one: the next batch tries again
 	}
 	s.log.Warn("memory: the index was deleted or replaced while Engram ran; settling it from the files", "path", s.indexPath())
 	if err := privateFile(s.indexPath()); err != nil {
 		return err
 	}
 	return s.settleLocked(ctx)
+}
+
+// letGoOfConnsLocked closes every connection the pool holds to the index file, keeping the
+// write-ahead log's name alone, and reports whether none is left. The caller holds the write
+// lock and has set indexMoving, so watchOtherProcesses gives back the one it keeps (at its next
+// poll); readers of this process get two seconds to give theirs back.
+func (s *Store) letGoOfConnsLocked(ctx context.Context) bool {
+	s.indexGen.Add(1)
+	for deadline := time.Now().Add(2 * time.Second); s.db.Stats().InUse > 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			return false
+		}
+	}
+	s.keepWALs(ctx)
+	s.db.SetMaxIdleConns(0) // closes the idle connections to the old file
+	s.db.SetMaxIdleConns(2)
+	return s.db.Stats().OpenConnections == 0
 }
 
 // keepWALs sets SQLITE_FCNTL_PERSIST_WAL on every idle connection (see above).

@@ -16,6 +16,10 @@ import (
 // process runs, rebuilds it.
 const CodeIndexCorrupt = "index_corrupt"
 
+// CodeIndexRepairing is a damaged index this long-running process is rebuilding from the files
+// in the background (RepairSoon): the call can be tried again in a moment.
+const CodeIndexRepairing = "index_repairing"
+
 // CodeIndexRecovered is the notice that a damaged index was moved aside and rebuilt.
 const CodeIndexRecovered = "index_recovered"
 
@@ -82,14 +86,16 @@ var derivedTables = map[string]bool{
 //
 // The pool must hold no connection to the old file: SQLite removes "<name>-wal" by name when
 // its last connection closes, which after the move would be the new index's log. At open
-// nothing else has the pool; later, only a process with every connection back (the CLI) can
-// repair in place; a long-running one reports index_corrupt and repairs at its next start.
+// nothing else has the pool; later the process first lets go of every connection
+// (letGoOfConnsLocked) and reports index_corrupt only when a reader holds on to one.
 func (s *Store) recoverLocked(ctx context.Context, cause error) error {
 	path := s.indexPath()
 	if s.db != nil {
-		s.db.SetMaxIdleConns(0)
-		if n := s.db.Stats().OpenConnections; n > 0 {
-			s.db.SetMaxIdleConns(2)
+		// A long-running process (its watcher keeps a connection, readers come and go) lets
+		// go of every connection first, as when the file is replaced (indexgone.go).
+		s.indexMoving.Store(true)
+		defer s.indexMoving.Store(false)
+		if !s.letGoOfConnsLocked(ctx) {
 			return codeErr(CodeIndexCorrupt, map[string]any{"Detail": cause.Error()},
 				"the index is damaged (%v); restart Engram to rebuild it", cause)
 		}
@@ -180,6 +186,32 @@ func (s *Store) recoverIfCorrupt(ctx context.Context, err error) error {
 	s.emit(Event{Kind: "memory.problems"})
 	s.changed(ctx, nil)
 	return nil
+}
+
+// RepairSoon starts mending a damaged index in the background when err says the index is
+// damaged and this is a long-running process (its watcher runs), and reports whether it did:
+// the app and serve then heal themselves instead of failing every call until a restart. It
+// checks first, so the errors of calls that raced the repair do not start another. A short
+// process (the CLI) could not finish a rebuild before it exits: its way out stays reindex and
+// doctor.
+func (s *Store) RepairSoon(err error) bool {
+	if !IsCorrupt(err) || s.readOnly {
+		return false
+	}
+	live := s.live.Load()
+	if live == nil {
+		return false
+	}
+	if !s.repairing.CompareAndSwap(false, true) {
+		return true
+	}
+	go func() {
+		defer s.repairing.Store(false)
+		if _, rerr := s.checkAndRepair(*live); rerr != nil {
+			s.log.Warn("memory: unable to repair the damaged index", "err", rerr)
+		}
+	}()
+	return true
 }
 
 // checkAndRepair runs SQLite's quick_check and, when it finds damage, repairs the index (when

@@ -84,6 +84,10 @@ type Store struct {
 	indexGen atomic.Int64
 	// indexMoving is set while reopenIfIndexReplacedLocked lets go of every connection.
 	indexMoving atomic.Bool
+	// live is the context of a running Watch (the app, serve: a long-running process), which
+	// RepairSoon repairs a damaged index under; repairing is set while it does.
+	live      atomic.Pointer[context.Context]
+	repairing atomic.Bool
 
 	subsMu    sync.Mutex
 	subs      map[int]func(Event)

@@ -35,6 +35,8 @@ func (s *Store) Watch(ctx context.Context, ready chan<- struct{}) error {
 		return fmt.Errorf("memory: unable to start watcher: %w", err)
 	}
 	defer w.Close()
+	s.live.Store(&ctx)
+	defer s.live.Store(nil)
 	// blind is set once a folder could not be watched: changes there would go unseen, so this
 	// process must not answer for the index's freshness (see fresh.go).
 	blind := false
