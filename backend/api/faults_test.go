@@ -70,6 +70,11 @@ func TestFaultMessagesTranslated(t *testing.T) {
 				t.Fatalf("%s: %+v", lang, ae)
 			}
 		}
+		// What a running process answers while it rebuilds a damaged index (RepairSoon).
+		if e := a.newError(memory.CodeIndexRepairing, map[string]any{"Detail": "malformed"}); e.I18nKey != "error.index_repairing" ||
+			!strings.Contains(e.Message, "malformed") || strings.Contains(e.Message, "<no value>") {
+			t.Fatalf("%s: %+v", lang, e)
+		}
 	}
 }
 
