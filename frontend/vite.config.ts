@@ -4,6 +4,7 @@ import type { Plugin } from 'vite'
 import { fileURLToPath } from 'node:url'
 import path from 'node:path'
 import fs from 'node:fs'
+import { parseCatalog } from './src/i18n/core'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 // One catalog for Go and the UI: the repo-root locales/ directory.
@@ -20,6 +21,39 @@ const keepDist = {
     const keep = path.resolve(here, 'dist/.gitkeep')
     if (fs.existsSync(path.dirname(keep)) && !fs.existsSync(keep)) fs.writeFileSync(keep, '')
   },
+}
+
+// `import text from '@locales/en.toml?catalog'`: the catalog flattened at build time to its
+// [key, message] pairs, as JSON text (src/i18n/catalogs.ts parses only the language shown).
+// The page used to carry both TOML catalogs and the TOML parser and parse both at start-up.
+export function catalogJson(): Plugin {
+  const SUFFIX = '.toml?catalog'
+  return {
+    name: 'engram-catalog-json',
+    load(id: string) {
+      if (!id.endsWith(SUFFIX)) return null
+      const file = id.slice(0, -'?catalog'.length)
+      this.addWatchFile(file)
+      const pairs = [...parseCatalog(fs.readFileSync(file, 'utf8'))]
+      return { code: `export default ${JSON.stringify(JSON.stringify(pairs))}`, map: null }
+    },
+  }
+}
+
+// What esbuild's ASCII charset (below) cannot escape: characters in regular expression
+// literals (date-fns' Chinese date patterns under naive-ui). A \uXXXX escape of each UTF-16
+// unit means the same in a regular expression, a string or an identifier; template literals,
+// whose raw text would change, are escaped by esbuild before this runs.
+export function asciiOnly(): Plugin {
+  return {
+    name: 'engram-ascii-only',
+    enforce: 'post',
+    renderChunk(code: string) {
+      if (!/[^\x00-\x7f]/.test(code)) return null
+      const out = code.replace(/[^\x00-\x7f]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'))
+      return { code: out, map: null }
+    },
+  }
 }
 
 // vueuc's focus trap (under every naive-ui modal, drawer and dialog) gives focus back to the
@@ -52,7 +86,7 @@ export function focusTrapReturnsOnce(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [vue(), keepDist, focusTrapReturnsOnce()],
+  plugins: [vue(), keepDist, focusTrapReturnsOnce(), catalogJson(), asciiOnly()],
   base: './',
   resolve: {
     alias: {
@@ -63,6 +97,10 @@ export default defineConfig({
   server: {
     fs: { allow: [here, localesDir] },
   },
+  // ASCII-only output (other characters as \u escapes): a script with a single character
+  // beyond Latin-1 (the Chinese catalog, naive-ui's zh-CN locale) is held and lexed by WebKit
+  // as 16-bit text, twice the memory of the whole source.
+  esbuild: { charset: 'ascii' },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -9,6 +9,9 @@
 #
 # "Painted": the page emits the Wails event engram:painted two animation frames after its
 # first view rendered; the app writes the time to $ENGRAM_PAINT_MARK (Unix ns).
+# Also reported: the CPU time the process tree had used when the paint was seen (user + system,
+# 10 ms ticks; on a shared, loaded machine far steadier than the wall-clock time) and, per
+# process, idle VmRSS / anonymous / file-backed MB.
 # Env: ENGRAM_BIN (default build/bin/engram), HELLO_BIN (default build/bin/engram-hello, built
 #      here when missing or older than build/hello), RUNS (default 3), SETTLE (default 5),
 #      WAIT_SECONDS (default 60), SCREEN (default 1280x800x24), DESKTOP_TAGS.
@@ -32,6 +35,38 @@ rss_tree() {
   echo "$total"
 }
 
+# tree_pids PID: PID and all its descendants.
+tree_pids() {
+  local pids=("$1") p kids
+  while [ ${#pids[@]} -gt 0 ]; do
+    p="${pids[0]}"; pids=("${pids[@]:1}")
+    echo "$p"
+    kids="$(ps -o pid= --ppid "$p" 2>/dev/null || true)"
+    for k in $kids; do pids+=("$k"); done
+  done
+}
+
+# cpu_tree PID: ms of CPU (user + system) used so far by PID and its descendants, and the
+# share of each process ("name:ms").
+cpu_tree() {
+  local total=0 per="" p t
+  for p in $(tree_pids "$1"); do
+    t="$(awk '{print ($14 + $15) * 10}' "/proc/$p/stat" 2>/dev/null || true)"
+    [ -n "$t" ] || continue
+    total=$((total + t)); per="$per $(cat "/proc/$p/comm" 2>/dev/null):$t"
+  done
+  echo "$total$per"
+}
+
+# rss_detail PID: per process of the tree, "name VmRSS/anonymous/file MB".
+rss_detail() {
+  local p out=""
+  for p in $(tree_pids "$1"); do
+    out="$out, $(cat "/proc/$p/comm" 2>/dev/null) $(awk '/^Rss:/ {r=$2} /^Anonymous:/ {a=$2} END {printf "%d/%d/%d", r/1024, a/1024, (r-a)/1024}' "/proc/$p/smaps_rollup" 2>/dev/null)"
+  done
+  echo "${out#, }"
+}
+
 median() { sort -n | awk '{a[NR]=$1} END {if (NR==0) print "-"; else if (NR%2) print a[(NR+1)/2]; else print int((a[NR/2]+a[NR/2+1])/2)}'; }
 
 if [ "${1:-}" = "--inner" ]; then
@@ -48,11 +83,12 @@ if [ "${1:-}" = "--inner" ]; then
       deadline=$((SECONDS + wait))
       while [ ! -s "$mark" ] && [ $SECONDS -lt $deadline ] && kill -0 "$pid" 2>/dev/null; do sleep 0.02; done
       if [ -s "$mark" ]; then
+        read -r cpu cpus <<<"$(cpu_tree "$pid")"
         painted=$(( ($(head -1 "$mark") - t0) / 1000000 ))
         sleep "$settle"
         rss=$(( $(rss_tree "$pid") / 1024 ))
-        echo "$name $painted $rss" >>"$out"
-        echo "bench desktop: run $i $name: painted ${painted} ms, idle RSS ${rss} MB" >&2
+        echo "$name $painted $rss $cpu" >>"$out"
+        echo "bench desktop: run $i $name: painted ${painted} ms (CPU ${cpu} ms:${cpus}), idle RSS ${rss} MB ($(rss_detail "$pid"))" >&2
       else
         echo "bench desktop: run $i $name: no paint within ${wait}s; log:" >&2
         cat "$home.log" >&2
@@ -74,13 +110,17 @@ if [ -z "${HELLO_BIN:-}" ] && { [ ! -x "$HELLO" ] || [ -n "$(find build/hello -n
 fi
 out="$(mktemp)"
 trap 'rm -f "$out"' EXIT
+load0="$(cut -d' ' -f1-3 /proc/loadavg)"
 xvfb-run -a -s "-screen 0 ${SCREEN:-1280x800x24}" "$0" --inner "$ENGRAM" "$HELLO" "${RUNS:-3}" "${SETTLE:-5}" "${WAIT_SECONDS:-60}" "$out"
 
 hp="$(awk '$1=="hello" {print $2}' "$out" | median)"; hr="$(awk '$1=="hello" {print $3}' "$out" | median)"
 ep="$(awk '$1=="engram" {print $2}' "$out" | median)"; er="$(awk '$1=="engram" {print $3}' "$out" | median)"
-echo "bench desktop: hello-world window  painted ${hp} ms, idle RSS ${hr} MB (median of ${RUNS:-3})"
-echo "bench desktop: engram window       painted ${ep} ms, idle RSS ${er} MB (median of ${RUNS:-3})"
+hc="$(awk '$1=="hello" {print $4}' "$out" | median)"; ec="$(awk '$1=="engram" {print $4}' "$out" | median)"
+echo "bench desktop: load average $load0 before, $(cut -d' ' -f1-3 /proc/loadavg) after"
+
+echo "bench desktop: hello-world window  painted ${hp} ms (CPU ${hc} ms), idle RSS ${hr} MB (median of ${RUNS:-3})"
+echo "bench desktop: engram window       painted ${ep} ms (CPU ${ec} ms), idle RSS ${er} MB (median of ${RUNS:-3})"
 if [ "$hp" != "-" ] && [ "$ep" != "-" ] && [ "$hp" -gt 0 ]; then
-  awk -v e="$ep" -v h="$hp" -v er="$er" -v hr="$hr" 'BEGIN {
-    printf "bench desktop: painted %.2f x hello-world (goal <= 1.30), RSS hello-world %+d MB (goal <= +30)\n", e/h, er-hr }'
+  awk -v e="$ep" -v h="$hp" -v er="$er" -v hr="$hr" -v ec="$ec" -v hc="$hc" 'BEGIN {
+    printf "bench desktop: painted %.2f x hello-world (goal <= 1.30; CPU until painted %.2f x), RSS hello-world %+d MB (goal <= +30)\n", e/h, (hc > 0 ? ec/hc : 0), er-hr }'
 fi

@@ -1,7 +1,17 @@
 import { createApp } from 'vue'
 import { createPinia } from 'pinia'
 import App from './App.vue'
+import { useSettings } from './stores/settings'
+import { loadDarkTheme } from './util/darkTheme'
 import './styles/base.css'
 import './styles/markdown.css'
 
-createApp(App).use(createPinia()).mount('#app')
+// The view the window opens on (Memories), fetched while the shell mounts instead of after:
+// the shell's lazy view asks for the same module.
+import('@/views/MemoriesView.vue').catch(() => {}) // a failure shows where the view goes
+
+const pinia = createPinia()
+const app = createApp(App).use(pinia)
+// A dark window waits for the dark theme (a chunk of its own) rather than showing light first.
+if (useSettings(pinia).dark) loadDarkTheme().finally(() => app.mount('#app'))
+else app.mount('#app')

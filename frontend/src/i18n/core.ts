@@ -88,7 +88,7 @@ export interface Translator {
  * Builds t() over catalogs in order of preference: the first catalog holding
  * the key wins; a key no catalog holds is returned as is.
  */
-export function makeTranslator(lang: string, catalogs: Catalog[]): Translator {
+export function makeTranslator(lang: string, catalogs: Pick<Catalog, 'get' | 'has'>[]): Translator {
   const t = ((key: string, args?: Args) => {
     for (const c of catalogs) {
       const m = c.get(key)

@@ -1,5 +1,5 @@
 import { computed, ref } from 'vue'
-import { catalogs, LANGUAGES, type Lang } from './catalogs'
+import { catalog, lazyCatalog, LANGUAGES, type Lang } from './catalogs'
 import { makeTranslator, type Args } from './core'
 import type { ApiError } from '@/api/errors'
 import { CONFIDENCES, MEMORY_TYPES, SCOPES } from '@/api/types'
@@ -18,7 +18,7 @@ export function normaliseLang(v: unknown): Lang {
 }
 
 const translator = computed(() => {
-  const order = lang.value === 'en' ? [catalogs.en] : [catalogs[lang.value], catalogs.en]
+  const order = lang.value === 'en' ? [catalog('en')] : [catalog(lang.value), lazyCatalog('en')]
   return makeTranslator(lang.value, order)
 })
 
