@@ -3,12 +3,15 @@ package memory
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"strings"
 )
 
 // HydrateRIDs loads the memories behind rids that still pass f and w. Rows that are gone or
 // fall outside the filter are simply absent from the map: a caller holding ids from an
-// untrusted source (a vector backend) gets the local filter applied again.
+// untrusted source (a vector backend) gets the local filter applied again. A long list is
+// loaded in two halves at once, on two connections: a search waits for this step, and the
+// other core is otherwise idle then.
 func (s *Store) HydrateRIDs(ctx context.Context, rids []int64, f Filter, w TimeWindow) (map[int64]*Memory, error) {
 	out := make(map[int64]*Memory, len(rids))
 	if len(rids) == 0 {
@@ -18,6 +21,31 @@ func (s *Store) HydrateRIDs(ctx context.Context, rids []int64, f Filter, w TimeW
 	if err != nil {
 		return nil, err
 	}
+	if len(rids) < hydrateSplitFrom || runtime.GOMAXPROCS(0) < 2 {
+		return out, s.hydrateInto(ctx, out, rids, where, args)
+	}
+	half := len(rids) / 2
+	other := make(map[int64]*Memory, half)
+	errc := make(chan error, 1)
+	go func() { errc <- s.hydrateInto(ctx, other, rids[:half], where, args) }()
+	err = s.hydrateInto(ctx, out, rids[half:], where, args)
+	if oerr := <-errc; err == nil {
+		err = oerr
+	}
+	if err != nil {
+		return nil, err
+	}
+	for rid, m := range other {
+		out[rid] = m
+	}
+	return out, nil
+}
+
+// hydrateSplitFrom is the list length from which HydrateRIDs loads two halves at once.
+const hydrateSplitFrom = 64
+
+// hydrateInto loads the rows of rids passing where into out.
+func (s *Store) hydrateInto(ctx context.Context, out map[int64]*Memory, rids []int64, where string, args []any) error {
 	const chunk = 400
 	for start := 0; start < len(rids); start += chunk {
 		part := rids[start:min(start+chunk, len(rids))]
@@ -31,23 +59,23 @@ func (s *Store) HydrateRIDs(ctx context.Context, rids []int64, f Filter, w TimeW
 		rows, err := s.db.QueryContext(ctx, `SELECT `+metaColumnsM+` FROM memory_meta m NOT INDEXED WHERE m.rid IN (`+ph[:len(ph)-1]+`) AND `+where,
 			append(a, args...)...)
 		if err != nil {
-			return nil, fmt.Errorf("memory: unable to load candidates: %w", err)
+			return fmt.Errorf("memory: unable to load candidates: %w", err)
 		}
 		for rows.Next() {
 			m, rid, err := scanMemory(rows)
 			if err != nil {
 				rows.Close()
-				return nil, fmt.Errorf("memory: unable to scan candidate: %w", err)
+				return fmt.Errorf("memory: unable to scan candidate: %w", err)
 			}
 			out[rid] = m
 		}
 		err = rows.Err()
 		rows.Close()
 		if err != nil {
-			return nil, fmt.Errorf("memory: unable to load candidates: %w", err)
+			return fmt.Errorf("memory: unable to load candidates: %w", err)
 		}
 	}
-	return out, nil
+	return nil
 }
 
 // metaColumnsM is metaColumns qualified with the alias m.

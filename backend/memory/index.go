@@ -137,6 +137,17 @@ func deleteRowByPath(ctx context.Context, x execer, path string) error {
 type rowScanner interface{ Scan(dest ...any) error }
 
 // scanMemory reads one memory_meta row selected with metaColumns.
+// unmarshalList decodes a JSON list column; the empty list most rows hold is not parsed (every
+// candidate of a search is scanned, and four lists each cost a JSON decode). It gives what
+// json.Unmarshal gives: an empty, non-nil list, which encodes as [] and not null.
+func unmarshalList(s string, dst *[]string) {
+	if s == "[]" {
+		*dst = []string{}
+		return
+	}
+	_ = json.Unmarshal([]byte(s), dst)
+}
+
 func scanMemory(sc rowScanner) (*Memory, int64, error) {
 	var (
 		m                                  Memory
@@ -151,10 +162,10 @@ func scanMemory(sc rowScanner) (*Memory, int64, error) {
 		return nil, 0, err
 	}
 	m.Scope, m.Type, m.Confidence = Scope(scope), Type(typ), Confidence(conf)
-	_ = json.Unmarshal([]byte(aliases), &m.Aliases)
-	_ = json.Unmarshal([]byte(tags), &m.Tags)
-	_ = json.Unmarshal([]byte(sup), &m.Supersedes)
-	_ = json.Unmarshal([]byte(conflicts), &m.ConflictsWith)
+	unmarshalList(aliases, &m.Aliases)
+	unmarshalList(tags, &m.Tags)
+	unmarshalList(sup, &m.Supersedes)
+	unmarshalList(conflicts, &m.ConflictsWith)
 	_ = json.Unmarshal([]byte(src), &m.Source)
 	m.Created, _ = time.Parse(time.RFC3339Nano, created)
 	m.Updated, _ = time.Parse(time.RFC3339Nano, updated)

@@ -97,30 +97,36 @@ func (s *Service) substringPath(ctx context.Context, q string, a Analysis, f mem
 	return s.store.RankSubstrings(ctx, needles, f, w, s.t.Depth)
 }
 
-// addVectors runs the vector path when there is an embedder and the query has something to
-// embed, and fuses it by absolute cosine. A backend failure fails the search, or with
-// bestEffort becomes a warning and the lexical results stand alone.
-func (s *Service) addVectors(ctx context.Context, fu *fusion, q string, a Analysis, f memory.Filter, bestEffort bool) ([]Warning, error) {
+// vectorHits runs the vector path when there is an embedder and the query has something to
+// embed. A backend failure fails the search, or with bestEffort becomes a warning and the
+// lexical results stand alone.
+func (s *Service) vectorHits(ctx context.Context, q string, a Analysis, f memory.Filter, bestEffort bool) ([]memory.RankedRID, []Warning, error) {
 	emb, vec := s.vectors()
 	if emb == nil || vec == nil || (len(a.Keywords) == 0 && len(a.Singles) == 0) {
-		return nil, nil
+		return nil, nil, nil
 	}
 	list, err := s.vectorPath(ctx, emb, vec, q, f)
 	switch {
+	case err != nil && ctx.Err() != nil:
+		return nil, nil, err // the search was cancelled or failed elsewhere: nothing to warn about
 	case err != nil && bestEffort:
 		code, args := codeOf(err)
 		s.log.Warn("recall: vector search failed; lexical results only", "err", err)
-		return []Warning{{Code: code, Args: args}}, nil
+		return nil, []Warning{{Code: code, Args: args}}, nil
 	case err != nil:
-		return nil, err
+		return nil, nil, err
 	}
+	return list, nil, nil
+}
+
+// addVectors fuses the vector path's rows by absolute cosine and notes each row's cosine.
+func (s *Service) addVectors(fu *fusion, list []memory.RankedRID) {
 	fu.add("vector", s.t.WVector, list, true, false)
 	for _, it := range list {
 		if c := fu.cands[it.RID]; c != nil {
 			c.vecCos = it.Score
 		}
 	}
-	return nil, nil
 }
 
 // vectorPath embeds the query and asks the vector searcher; matches become index rows, and

@@ -67,11 +67,15 @@ func (fu *fusion) add(path string, weight float64, list []memory.RankedRID, abso
 
 // retrieve runs the paths and fuses them into hydrated candidates: each path in turn (see
 // paths.go), then the best Keep candidates are loaded through the filter, credited for the
-// keywords they hold verbatim, and pass relevance to their neighbouring turns. Each step is
-// reported to the trace hook under its name.
+// keywords they hold verbatim, and pass relevance to their neighbouring turns. The vector path
+// needs nothing the lexical ones find, so it runs beside them (on another core when there is
+// one) and joins the fusion in its fixed place. Each step is reported to the trace hook under
+// its name; "vector" is the time spent waiting for the vector path after the lexical ones.
 func (s *Service) retrieve(ctx context.Context, q string, a Analysis, f memory.Filter, w memory.TimeWindow, bestEffort bool) (map[int64]*cand, []Warning, error) {
 	t := s.t
 	fu := &fusion{t: t, cands: map[int64]*cand{}}
+	vec := s.startVectors(ctx, q, a, f, bestEffort)
+	defer vec.stop()
 	t0 := time.Now()
 	stats, err := s.keywordStats(ctx, a)
 	if err != nil {
@@ -117,10 +121,11 @@ func (s *Service) retrieve(ctx context.Context, q string, a Analysis, f memory.F
 	}
 	fu.add("graph", t.WGraph, hops, false, true)
 	t0 = s.step("substring", t0)
-	warns, err := s.addVectors(ctx, fu, q, a, f, bestEffort)
+	vlist, warns, err := vec.wait()
 	if err != nil {
 		return nil, nil, err
 	}
+	s.addVectors(fu, vlist)
 	t0 = s.step("vector", t0)
 	cands := fu.cands
 	if len(cands) == 0 {
@@ -139,6 +144,39 @@ func (s *Service) retrieve(ctx context.Context, q string, a Analysis, f memory.F
 	}
 	s.step("context", t0)
 	return cands, warns, nil
+}
+
+// pendingVectors is a vector path running beside the lexical ones.
+type pendingVectors struct {
+	done   chan struct{}
+	cancel context.CancelFunc
+	list   []memory.RankedRID
+	warns  []Warning
+	err    error
+}
+
+// startVectors starts the vector path on its own goroutine.
+func (s *Service) startVectors(ctx context.Context, q string, a Analysis, f memory.Filter, bestEffort bool) *pendingVectors {
+	vctx, cancel := context.WithCancel(ctx)
+	p := &pendingVectors{done: make(chan struct{}), cancel: cancel}
+	go func() {
+		defer close(p.done)
+		p.list, p.warns, p.err = s.vectorHits(vctx, q, a, f, bestEffort)
+	}()
+	return p
+}
+
+// wait returns the vector path's answer once it is there.
+func (p *pendingVectors) wait() ([]memory.RankedRID, []Warning, error) {
+	<-p.done
+	return p.list, p.warns, p.err
+}
+
+// stop cancels the vector path if it still runs (a lexical path failed) and waits for it, so
+// that nothing of a search outlives it.
+func (p *pendingVectors) stop() {
+	p.cancel()
+	<-p.done
 }
 
 // keepBest drops all but the keep candidates of highest relevance (ties by row id) and returns

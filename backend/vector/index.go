@@ -1,7 +1,6 @@
 package vector
 
 import (
-	"container/heap"
 	"context"
 	"runtime"
 	"sync"
@@ -14,8 +13,9 @@ import (
 // one flat slab and refreshes incrementally from the vector change log (filled by triggers, so
 // writes by other processes are seen too). Large indexes are searched in two stages: every
 // vector folded to foldDim dimensions (v'[i] = Σ v[i+k·foldDim], the same features hashed into
-// fewer buckets) is scored first, a quarter of the work, and the best few hundred are scored
-// again in full; both stages are split over the available cores.
+// fewer buckets) and quantized to int8 is scored first, a sixteenth of the memory read, and
+// the best few hundred are scored again in full (quant.go, with an AVX2 kernel where the CPU
+// has one).
 type Index struct {
 	store *memory.Store
 	model string
@@ -25,8 +25,10 @@ type Index struct {
 	seq    int64
 	dim    int
 	meta   []vecMeta
+	cls    []int32 // each row's index into classes
 	slab   []float32
-	folded []float32 // foldDim floats per row, when dim is a multiple of foldDim
+	qrows  []int8    // each row folded to foldDim and quantized (quant.go), when the index folds
+	qscale []float32 // the scale of each row of qrows
 	pos    map[int64]int
 	// classes are the distinct (scope instance, type, archived, reviewed) tuples of the rows,
 	// each row naming its own by index: a search asks the filter once per class instead of
@@ -65,24 +67,13 @@ const (
 	twoStageFrom = 20000
 )
 
-func (x *Index) folds() bool { return x.dim > foldDim && x.dim%foldDim == 0 }
-
-// fold adds the foldDim-wide blocks of v into dst.
-func fold(v, dst []float32) {
-	for i := range dst {
-		dst[i] = 0
-	}
-	for off := 0; off < len(v); off += foldDim {
-		for i := 0; i < foldDim; i++ {
-			dst[i] += v[off+i]
-		}
-	}
-}
+// folds reports whether rows get a quantized folded copy for the first stage: vectors wider
+// than foldDim (a last block narrower than foldDim folds into the first dimensions).
+func (x *Index) folds() bool { return x.dim > foldDim }
 
 type vecMeta struct {
-	rid   int64
-	id    string
-	class int32 // index into Index.classes
+	rid int64
+	id  string
 }
 
 // NewIndex returns the in-process vector index of model over store.
@@ -132,7 +123,8 @@ func (x *Index) refresh(ctx context.Context) error {
 }
 
 func (x *Index) reload(ctx context.Context, head int64) error {
-	x.meta, x.slab, x.folded, x.pos, x.dim = x.meta[:0], x.slab[:0], x.folded[:0], map[int64]int{}, 0
+	x.meta, x.cls, x.slab, x.pos, x.dim = x.meta[:0], x.cls[:0], x.slab[:0], map[int64]int{}, 0
+	x.qrows, x.qscale = x.qrows[:0], x.qscale[:0]
 	x.classes, x.classOf = nil, nil
 	if err := x.store.ScanVectors(ctx, x.model, nil, x.add); err != nil {
 		x.loaded = false
@@ -159,15 +151,18 @@ func (x *Index) add(e memory.VectorEntry) {
 		x.remove(e.RID)
 	}
 	x.pos[e.RID] = len(x.meta)
-	x.meta = append(x.meta, vecMeta{rid: e.RID, id: e.ID, class: x.class(vecClass{scope: e.Scope, key: e.ScopeKey, typ: e.Type,
-		archived: e.Archived, reviewed: e.Reviewed})})
+	x.meta = append(x.meta, vecMeta{rid: e.RID, id: e.ID})
+	x.cls = append(x.cls, x.class(vecClass{scope: e.Scope, key: e.ScopeKey, typ: e.Type,
+		archived: e.Archived, reviewed: e.Reviewed}))
 	start := len(x.slab)
 	x.slab = append(x.slab, make([]float32, n)...)
 	DecodeVec(e.Vec, x.slab[start:start+n])
 	if x.folds() {
-		fs := len(x.folded)
-		x.folded = append(x.folded, make([]float32, foldDim)...)
-		fold(x.slab[start:start+n], x.folded[fs:fs+foldDim])
+		var f [foldDim]float32
+		fold(x.slab[start:start+n], f[:])
+		var q [foldDim]int8
+		x.qscale = append(x.qscale, quantizeRow(f[:], q[:]))
+		x.qrows = append(x.qrows, q[:]...)
 	}
 }
 
@@ -179,17 +174,18 @@ func (x *Index) remove(rid int64) {
 	}
 	last := len(x.meta) - 1
 	if i != last {
-		x.meta[i] = x.meta[last]
+		x.meta[i], x.cls[i] = x.meta[last], x.cls[last]
 		copy(x.slab[i*x.dim:(i+1)*x.dim], x.slab[last*x.dim:(last+1)*x.dim])
 		if x.folds() {
-			copy(x.folded[i*foldDim:(i+1)*foldDim], x.folded[last*foldDim:(last+1)*foldDim])
+			copy(x.qrows[i*foldDim:(i+1)*foldDim], x.qrows[last*foldDim:(last+1)*foldDim])
+			x.qscale[i] = x.qscale[last]
 		}
 		x.pos[x.meta[i].rid] = i
 	}
-	x.meta = x.meta[:last]
+	x.meta, x.cls = x.meta[:last], x.cls[:last]
 	x.slab = x.slab[:last*x.dim]
 	if x.folds() {
-		x.folded = x.folded[:last*foldDim]
+		x.qrows, x.qscale = x.qrows[:last*foldDim], x.qscale[:last]
 	}
 	delete(x.pos, rid)
 }
@@ -218,67 +214,93 @@ func (x *Index) Search(ctx context.Context, vec []float32, limit int, f memory.F
 	for k, c := range x.classes {
 		allowed[k] = match.Allows(c.scope, c.key, c.typ, c.archived, c.reviewed)
 	}
-	allow := func(i int) bool { return allowed[x.meta[i].class] }
 	if len(x.meta) < twoStageFrom || !x.folds() {
-		return x.matches(x.exact(vec, limit, allow)), nil
+		return x.matches(x.exact(vec, limit, allowed)), nil
 	}
-	return x.matches(x.twoStage(vec, limit, allow)), nil
+	return x.matches(x.twoStage(vec, limit, allowed)), nil
 }
 
-// exact scores every allowed row in full.
-func (x *Index) exact(vec []float32, limit int, allow func(int) bool) []cand {
-	return x.scan(len(x.meta), limit, func(i int) (float32, bool) {
-		if !allow(i) {
-			return 0, false
+// exact scores every allowed row in full (allowed is indexed by class).
+func (x *Index) exact(vec []float32, limit int, allowed []bool) []cand {
+	return x.split(len(x.meta), exactPerWorker, limit, func(lo, hi int, t *topK) {
+		for i := lo; i < hi; i++ {
+			if allowed[x.cls[i]] {
+				t.offer(i, embed.Dot(vec, x.slab[i*x.dim:(i+1)*x.dim]))
+			}
 		}
-		return embed.Dot(vec, x.slab[i*x.dim:(i+1)*x.dim]), true
 	})
 }
 
-// twoStage scores the folded vectors, then the best few hundred in full.
-func (x *Index) twoStage(vec []float32, limit int, allow func(int) bool) []cand {
-	qf := make([]float32, foldDim)
-	fold(vec, qf)
-	wide := max(8*limit, 400)
-	first := x.scan(len(x.meta), wide, func(i int) (float32, bool) {
-		if !allow(i) {
-			return 0, false
-		}
-		return embed.Dot(qf, x.folded[i*foldDim:(i+1)*foldDim]), true
+// twoStage scores the quantized folded rows, then the best few hundred in full.
+func (x *Index) twoStage(vec []float32, limit int, allowed []bool) []cand {
+	var qf [foldDim]float32
+	fold(vec, qf[:])
+	var qq [foldDim]int16
+	quantizeQuery(qf[:], &qq)
+	first := x.split(len(x.meta), firstPerWorker, max(8*limit, 400), func(lo, hi int, t *topK) {
+		x.firstStage(&qq, allowed, lo, hi, t)
 	})
-	var second topK
-	second.limit = limit
+	second := newTopK(limit)
 	for _, c := range first {
 		second.offer(c.i, embed.Dot(vec, x.slab[c.i*x.dim:(c.i+1)*x.dim]))
 	}
 	return second.sorted()
 }
 
-// scan scores rows 0..n-1 with score (false skips a row), split over the cores, and returns the
-// best limit, best first.
-func (x *Index) scan(n, limit int, score func(i int) (float32, bool)) []cand {
-	workers := 1
-	if n >= twoStageFrom/2 {
-		workers = min(runtime.GOMAXPROCS(0), 4)
+// scanBlock is how many rows the first stage's kernel scores at a time.
+const scanBlock = 512
+
+// firstStage offers rows lo..hi-1 to t by their quantized folded score. A row's score is
+// compared with the worst kept before its class is looked up: once t is full almost every row
+// stops there.
+func (x *Index) firstStage(qq *[foldDim]int16, allowed []bool, lo, hi int, t *topK) {
+	var buf [scanBlock]int32
+	for b := lo; b < hi; b += scanBlock {
+		e := min(b+scanBlock, hi)
+		dots := buf[:e-b]
+		dotsInt8(qq, x.qrows[b*foldDim:e*foldDim], dots)
+		scales, cls := x.qscale[b:e], x.cls[b:e]
+		for j, d := range dots {
+			s := float32(d) * scales[j]
+			if t.admits(b+j, s) && allowed[cls[j]] {
+				t.offer(b+j, s)
+			}
+		}
 	}
+}
+
+// Rows per goroutine below which a scan does not split further. The quantized first stage
+// reads 100k rows in well under a millisecond, and recall runs it beside the lexical paths,
+// which hold the other core: it stays on one goroutine up to a quarter million rows.
+const (
+	exactPerWorker = 5000
+	firstPerWorker = 1 << 18
+)
+
+// split runs scan over rows 0..n-1 in up to min(cores, 4) parts of at least per rows, each
+// keeping its own best limit, and returns the best limit of all, best first.
+func (x *Index) split(n, per, limit int, scan func(lo, hi int, t *topK)) []cand {
+	workers := max(1, min(n/per, runtime.GOMAXPROCS(0), 4))
 	parts := make([]topK, workers)
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
 		lo, hi := w*n/workers, (w+1)*n/workers
+		parts[w] = newTopK(limit)
+		if w == workers-1 {
+			scan(lo, hi, &parts[w]) // the last part on this goroutine
+			break
+		}
 		wg.Add(1)
 		go func(t *topK) {
 			defer wg.Done()
-			t.limit = limit
-			for i := lo; i < hi; i++ {
-				if s, ok := score(i); ok {
-					t.offer(i, s)
-				}
-			}
+			scan(lo, hi, t)
 		}(&parts[w])
 	}
 	wg.Wait()
-	var all topK
-	all.limit = limit
+	if workers == 1 {
+		return parts[0].sorted()
+	}
+	all := newTopK(limit)
 	for _, p := range parts {
 		for _, c := range p.items {
 			all.offer(c.i, c.s)
@@ -294,41 +316,4 @@ func (x *Index) matches(best []cand) []Match {
 		out[k] = Match{ID: m.id, RID: m.rid, Score: float64(c.s)}
 	}
 	return out
-}
-
-type cand struct {
-	i int
-	s float32
-}
-
-// topK keeps the limit best candidates in a min-heap.
-type topK struct {
-	items []cand
-	limit int
-}
-
-func (t topK) Len() int           { return len(t.items) }
-func (t topK) Less(i, j int) bool { return t.items[i].s < t.items[j].s }
-func (t topK) Swap(i, j int)      { t.items[i], t.items[j] = t.items[j], t.items[i] }
-func (t *topK) Push(v any)        { t.items = append(t.items, v.(cand)) }
-func (t *topK) Pop() any          { n := len(t.items) - 1; v := t.items[n]; t.items = t.items[:n]; return v }
-
-// sorted empties the heap into a slice, best first.
-func (t *topK) sorted() []cand {
-	out := make([]cand, len(t.items))
-	for k := len(t.items) - 1; k >= 0; k-- {
-		out[k] = heap.Pop(t).(cand)
-	}
-	return out
-}
-
-func (t *topK) offer(i int, s float32) {
-	if len(t.items) < t.limit {
-		heap.Push(t, cand{i, s})
-		return
-	}
-	if s > t.items[0].s {
-		t.items[0] = cand{i, s}
-		heap.Fix(t, 0)
-	}
 }

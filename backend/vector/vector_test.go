@@ -153,10 +153,10 @@ func TestIndexTwoStageMatchesExact(t *testing.T) {
 		x.add(memory.VectorEntry{RID: int64(i + 1), ID: fmt.Sprint(i), Scope: memory.ScopeGlobal, Type: memory.TypeUser, Vec: EncodeVec(v)})
 	}
 	q := l.Vector("giraffe saxophone")
-	if best := x.exact(q, 1, func(int) bool { return true }); best[0].i != 12345 {
+	if best := x.exact(q, 1, allowAll(x)); best[0].i != 12345 {
 		t.Fatalf("exact best %d", best[0].i)
 	}
-	got := x.twoStage(q, 5, func(int) bool { return true })
+	got := x.twoStage(q, 5, allowAll(x))
 	if len(got) == 0 || got[0].i != 12345 {
 		t.Fatalf("two-stage best %+v", got)
 	}
@@ -327,7 +327,7 @@ func BenchmarkIndexSearch100k(b *testing.B) {
 		x.add(memory.VectorEntry{RID: int64(i + 1), ID: fmt.Sprint(i), Scope: memory.ScopeGlobal, Type: memory.TypeUser, Vec: EncodeVec(v)})
 	}
 	q := l.Vector("topic 42 thing 7")
-	allow := func(int) bool { return true }
+	allow := allowAll(x)
 	b.ResetTimer()
 	c0 := cpuNanos()
 	for i := 0; i < b.N; i++ {
@@ -370,4 +370,13 @@ func TestBuildConfig(t *testing.T) {
 	if err != nil || h.Sink == nil || h.Embedder.Model() != "openai:nomic-embed-text" {
 		t.Fatalf("%+v %v", h, err)
 	}
+}
+
+// allowAll lets every class of x through.
+func allowAll(x *Index) []bool {
+	a := make([]bool, len(x.classes))
+	for i := range a {
+		a[i] = true
+	}
+	return a
 }
