@@ -55,19 +55,31 @@ type Pct struct {
 // with no other Engram process, then the same with `engram serve` running on the home.
 func RunCLI(ctx context.Context, n, runs int, bin string, progress io.Writer) (CLIFigures, error) {
 	f := CLIFigures{N: n, Runs: runs, Binary: bin, LoadAvg: loadAvg()}
-	home, err := os.MkdirTemp("", "engram-bench-cli-")
-	if err != nil {
-		return f, err
-	}
-	defer os.RemoveAll(home)
 	say := func(format string, a ...any) {
 		fmt.Fprintf(progress, "  [cli %d] "+format+"\n", append([]any{n}, a...)...)
 	}
+	// ENGRAM_BENCH_CLI_HOME=DIR keeps the home between runs (one size only): built the first
+	// time, reused as it is after, so builds can be timed against each other on one home
+	// without 30 s of reindex and minutes of embedding per run.
+	home, reuse := os.Getenv("ENGRAM_BENCH_CLI_HOME"), false
+	if home != "" {
+		if _, err := os.Stat(filepath.Join(home, "memory", "index.sqlite3")); err == nil {
+			reuse = true
+		}
+	} else {
+		var err error
+		if home, err = os.MkdirTemp("", "engram-bench-cli-"); err != nil {
+			return f, err
+		}
+		defer os.RemoveAll(home)
+	}
 	r := rand.New(rand.NewPCG(uint64(n), 7))
 	v := newVocab(r)
-	say("generating %d memory files", n)
-	if _, err := generate(home, n, r, v); err != nil {
-		return f, err
+	if !reuse {
+		say("generating %d memory files", n)
+		if _, err := generate(home, n, r, v); err != nil {
+			return f, err
+		}
 	}
 	run := func(args ...string) (time.Duration, []byte, error) {
 		cmd := exec.CommandContext(ctx, bin, args...)
@@ -81,15 +93,23 @@ func RunCLI(ctx context.Context, n, runs int, bin string, progress io.Writer) (C
 		}
 		return time.Since(t0), out.Bytes(), nil
 	}
-	say("engram reindex")
-	d, _, err := run("reindex")
-	if err != nil {
-		return f, err
-	}
-	f.Reindex = d.Seconds()
-	say("embedding with the local embedder")
-	if f.Vectors, err = embedAll(ctx, home); err != nil {
-		return f, err
+	if reuse {
+		say("reusing the home %s", home)
+		var err error
+		if f.Vectors, err = countVectors(ctx, home); err != nil {
+			return f, err
+		}
+	} else {
+		say("engram reindex")
+		d, _, err := run("reindex")
+		if err != nil {
+			return f, err
+		}
+		f.Reindex = d.Seconds()
+		say("embedding with the local embedder")
+		if f.Vectors, err = embedAll(ctx, home); err != nil {
+			return f, err
+		}
 	}
 	times := func(label string, args func(i int) []string) (Pct, error) {
 		var ds []time.Duration
@@ -113,6 +133,7 @@ func RunCLI(ctx context.Context, n, runs int, bin string, progress io.Writer) (C
 		k := r.IntN(n)
 		return []string{"show", fmt.Sprintf("mem-%07d", k), "--scope", "agent", "--agent", fmt.Sprintf("agent-%04d", k/400)}
 	}
+	var err error
 	if f.OpenScan, err = timeOpen(ctx, home, runs, memory.SettledScan); err != nil {
 		return f, err
 	}
@@ -179,6 +200,17 @@ func embedAll(ctx context.Context, home string) (int, error) {
 		return 0, err
 	}
 	done, _, err := st.VectorCounts(ctx, local.Model())
+	return done, err
+}
+
+// countVectors is how many vectors of the local embedder a reused home holds.
+func countVectors(ctx context.Context, home string) (int, error) {
+	st, err := memory.Open(ctx, home, memory.Options{Logger: quietLogger()})
+	if err != nil {
+		return 0, err
+	}
+	defer st.Close()
+	done, _, err := st.VectorCounts(ctx, embed.NewLocal(0).Model())
 	return done, err
 }
 
