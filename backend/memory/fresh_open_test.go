@@ -25,7 +25,9 @@ func packRows(rows ...indexedFile) indexStamps {
 // The check says "nothing to do" exactly when the reconcile would find nothing to do: the same
 // paths (memory rows and problem rows together) with the same four numbers.
 func TestIndexStampsMatch(t *testing.T) {
-	st := func(n int64) fileStamp { return fileStamp{mtime: 1_700_000_000_000_000_000 + n, size: 100 + n, ctime: 1_700_000_000_500_000_000 + n, ino: 4000 + n} }
+	st := func(n int64) fileStamp {
+		return fileStamp{mtime: 1_700_000_000_000_000_000 + n, size: 100 + n, ctime: 1_700_000_000_500_000_000 + n, ino: 4000 + n}
+	}
 	row := func(rel string, n int64) indexedFile { return indexedFile{rel: rel, st: st(n)} }
 	problem := func(rel string, n int64) indexedFile { return indexedFile{rel: rel, st: st(n), problem: true} }
 	file := func(rel string, n int64) diskFile { return diskFile{rel: rel, st: st(n)} }

@@ -100,7 +100,7 @@ func (sc *folderScan) visit(fd int, rel string, out *scannedDir) {
 	}
 	// The folder's paths are built in one buffer and cut from one string at the end.
 	var (
-		arena     []byte
+		arena    []byte
 		fileEnds []int
 		found    []diskFile
 		subNames []string
