@@ -42,6 +42,9 @@ type CLIFigures struct {
 	// with nothing running, and the watcher's answer with serve running.
 	OpenScan  Pct `json:"open_scan_ms"`
 	OpenWatch Pct `json:"open_watch_ms"`
+	// OpenScanCPU is the scan's open in CPU time (user + system, this process's): the scan
+	// stats on several goroutines, and the machine may be shared.
+	OpenScanCPU Pct `json:"open_scan_cpu_ms"`
 }
 
 // Pct is a p50 and a p95 in milliseconds.
@@ -55,19 +58,31 @@ type Pct struct {
 // with no other Engram process, then the same with `engram serve` running on the home.
 func RunCLI(ctx context.Context, n, runs int, bin string, progress io.Writer) (CLIFigures, error) {
 	f := CLIFigures{N: n, Runs: runs, Binary: bin, LoadAvg: loadAvg()}
-	home, err := os.MkdirTemp("", "engram-bench-cli-")
-	if err != nil {
-		return f, err
-	}
-	defer os.RemoveAll(home)
 	say := func(format string, a ...any) {
 		fmt.Fprintf(progress, "  [cli %d] "+format+"\n", append([]any{n}, a...)...)
 	}
+	// ENGRAM_BENCH_CLI_HOME=DIR keeps the home between runs (one size only): built the first
+	// time, reused as it is after, so builds can be timed against each other on one home
+	// without 30 s of reindex and minutes of embedding per run.
+	home, reuse := os.Getenv("ENGRAM_BENCH_CLI_HOME"), false
+	if home != "" {
+		if _, err := os.Stat(filepath.Join(home, "memory", "index.sqlite3")); err == nil {
+			reuse = true
+		}
+	} else {
+		var err error
+		if home, err = os.MkdirTemp("", "engram-bench-cli-"); err != nil {
+			return f, err
+		}
+		defer os.RemoveAll(home)
+	}
 	r := rand.New(rand.NewPCG(uint64(n), 7))
 	v := newVocab(r)
-	say("generating %d memory files", n)
-	if _, err := generate(home, n, r, v); err != nil {
-		return f, err
+	if !reuse {
+		say("generating %d memory files", n)
+		if _, err := generate(home, n, r, v); err != nil {
+			return f, err
+		}
 	}
 	run := func(args ...string) (time.Duration, []byte, error) {
 		cmd := exec.CommandContext(ctx, bin, args...)
@@ -81,15 +96,23 @@ func RunCLI(ctx context.Context, n, runs int, bin string, progress io.Writer) (C
 		}
 		return time.Since(t0), out.Bytes(), nil
 	}
-	say("engram reindex")
-	d, _, err := run("reindex")
-	if err != nil {
-		return f, err
-	}
-	f.Reindex = d.Seconds()
-	say("embedding with the local embedder")
-	if f.Vectors, err = embedAll(ctx, home); err != nil {
-		return f, err
+	if reuse {
+		say("reusing the home %s", home)
+		var err error
+		if f.Vectors, err = countVectors(ctx, home); err != nil {
+			return f, err
+		}
+	} else {
+		say("engram reindex")
+		d, _, err := run("reindex")
+		if err != nil {
+			return f, err
+		}
+		f.Reindex = d.Seconds()
+		say("embedding with the local embedder")
+		if f.Vectors, err = embedAll(ctx, home); err != nil {
+			return f, err
+		}
 	}
 	times := func(label string, args func(i int) []string) (Pct, error) {
 		var ds []time.Duration
@@ -113,10 +136,12 @@ func RunCLI(ctx context.Context, n, runs int, bin string, progress io.Writer) (C
 		k := r.IntN(n)
 		return []string{"show", fmt.Sprintf("mem-%07d", k), "--scope", "agent", "--agent", fmt.Sprintf("agent-%04d", k/400)}
 	}
-	if f.OpenScan, err = timeOpen(ctx, home, runs, memory.SettledScan); err != nil {
+	var err error
+	if f.OpenScan, f.OpenScanCPU, err = timeOpen(ctx, home, runs, memory.SettledScan); err != nil {
 		return f, err
 	}
-	say("%-22s p50 %7.1f ms  p95 %7.1f ms", "open in-process (scan)", f.OpenScan.P50, f.OpenScan.P95)
+	say("%-22s p50 %7.1f ms  p95 %7.1f ms (CPU p50 %.1f ms, p95 %.1f ms)", "open in-process (scan)",
+		f.OpenScan.P50, f.OpenScan.P95, f.OpenScanCPU.P50, f.OpenScanCPU.P95)
 	if f.Version, err = times("version", func(int) []string { return []string{"version"} }); err != nil {
 		return f, err
 	}
@@ -132,7 +157,7 @@ func RunCLI(ctx context.Context, n, runs int, bin string, progress io.Writer) (C
 		return f, err
 	}
 	defer stop()
-	if f.OpenWatch, err = timeOpen(ctx, home, runs, memory.SettledWatcher); err != nil {
+	if f.OpenWatch, _, err = timeOpen(ctx, home, runs, memory.SettledWatcher); err != nil {
 		return f, err
 	}
 	say("%-22s p50 %7.1f ms  p95 %7.1f ms", "open in-process (watch)", f.OpenWatch.P50, f.OpenWatch.P95)
@@ -146,24 +171,24 @@ func RunCLI(ctx context.Context, n, runs int, bin string, progress io.Writer) (C
 }
 
 // timeOpen opens (and closes) the store on home runs times in this process and checks each
-// open settled the way asked.
-func timeOpen(ctx context.Context, home string, runs int, want string) (Pct, error) {
-	var ds []time.Duration
+// open settled the way asked: the open's wall time, and its CPU time.
+func timeOpen(ctx context.Context, home string, runs int, want string) (wall, cpu Pct, err error) {
+	var ds, cs []time.Duration
 	for i := 0; i < runs; i++ {
-		t0 := time.Now()
+		t0, c0 := time.Now(), cpuSeconds()
 		st, err := memory.Open(ctx, home, memory.Options{Logger: quietLogger()})
 		if err != nil {
-			return Pct{}, err
+			return wall, cpu, err
 		}
-		d := time.Since(t0)
+		d, c := time.Since(t0), cpuSeconds()-c0
 		got := st.Settled()
 		st.Close()
 		if got != want {
-			return Pct{}, fmt.Errorf("bench: open settled by %s, want %s", got, want)
+			return wall, cpu, fmt.Errorf("bench: open settled by %s, want %s", got, want)
 		}
-		ds = append(ds, d)
+		ds, cs = append(ds, d), append(cs, time.Duration(c*float64(time.Second)))
 	}
-	return Pct{P50: percentile(ds, 0.5), P95: percentile(ds, 0.95)}, nil
+	return Pct{P50: percentile(ds, 0.5), P95: percentile(ds, 0.95)}, Pct{P50: percentile(cs, 0.5), P95: percentile(cs, 0.95)}, nil
 }
 
 // embedAll computes every memory's vector with the local embedder, as a running app would
@@ -179,6 +204,17 @@ func embedAll(ctx context.Context, home string) (int, error) {
 		return 0, err
 	}
 	done, _, err := st.VectorCounts(ctx, local.Model())
+	return done, err
+}
+
+// countVectors is how many vectors of the local embedder a reused home holds.
+func countVectors(ctx context.Context, home string) (int, error) {
+	st, err := memory.Open(ctx, home, memory.Options{Logger: quietLogger()})
+	if err != nil {
+		return 0, err
+	}
+	defer st.Close()
+	done, _, err := st.VectorCounts(ctx, embed.NewLocal(0).Model())
 	return done, err
 }
 
@@ -262,6 +298,7 @@ func PrintCLI(w io.Writer, figs []CLIFigures, asJSON bool) {
 	row("vectors (local embedder)", func(f CLIFigures) string { return strconv.Itoa(f.Vectors) })
 	row("engram reindex (process)", func(f CLIFigures) string { return strconv.FormatFloat(f.Reindex, 'f', 2, 64) + " s" })
 	row("open in-process, nothing running (scan)", func(f CLIFigures) string { return pct(f.OpenScan) })
+	row("  its CPU time (user + system)", func(f CLIFigures) string { return pct(f.OpenScanCPU) })
 	row("open in-process, serve running (watcher)", func(f CLIFigures) string { return pct(f.OpenWatch) })
 	row("engram version", func(f CLIFigures) string { return pct(f.Version) })
 	row("engram search, nothing running (scan)", func(f CLIFigures) string { return pct(f.Search) })

@@ -116,6 +116,9 @@ type Store struct {
 	// so the open skips its scan; settled says how the open brought the index in line.
 	watcherFresh bool
 	settled      string
+	// listed is the open's scan, handed to the reconcile that follows its check (settleByScan)
+	// so a changed home is not scanned twice; set and consumed under the lock.
+	listed *scanListing
 	// calls answers api calls forwarded by CLI processes while this process owns the watcher
 	// (fresh_calls.go); callAllow lists the methods it takes.
 	callMu    sync.Mutex
@@ -237,7 +240,7 @@ func (s *Store) settleLocked(ctx context.Context) error {
 	default:
 		s.settled = SettledScan
 		var rep ReconcileReport
-		rep, err = s.reconcileLocked(ctx, nil)
+		rep, err = s.settleByScan(ctx)
 		// Files edited while no Engram process ran: the history commits them once attached.
 		s.openDirty = s.openDirty || rep.Added+rep.Updated+rep.Removed > 0
 	}
