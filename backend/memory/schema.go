@@ -356,6 +356,7 @@ func migrate(ctx context.Context, db *sql.DB) (needsReindex bool, err error) {
 	if current > SchemaVersion() {
 		return false, fmt.Errorf("memory: index schema v%d is newer than this build (v%d); upgrade Engram", current, SchemaVersion())
 	}
+	applied := false
 	for _, m := range migrations {
 		if m.version <= current {
 			continue
@@ -364,6 +365,15 @@ func migrate(ctx context.Context, db *sql.DB) (needsReindex bool, err error) {
 			return false, err
 		}
 		needsReindex = needsReindex || m.needsReindex
+		applied = true
+		// Each migration's pages go back into the file before the next one writes: a fresh
+		// home's fifteen migrations otherwise grew the write-ahead log to 2.8 MB before the
+		// first memory, more than a small disk holds (faults.TestDiskFull). Best effort: a
+		// reader may hold the log, which then grows as before.
+		_, _ = db.ExecContext(ctx, `PRAGMA wal_checkpoint(PASSIVE)`)
+	}
+	if applied {
+		_, _ = db.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`)
 	}
 	if needsReindex {
 		if _, err := db.ExecContext(ctx, `INSERT INTO settings(key, value) VALUES('index.needs_reindex', '1')
