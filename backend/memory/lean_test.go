@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/oklog/ulid/v2"
 )
 
 // The lean index (lean.go): bodies live once, in memory_meta; both full-text tables are
@@ -165,7 +167,7 @@ func containsRID(list []int64, rid int64) bool {
 	return false
 }
 
-// A new index gets 16 KiB pages and incremental auto-vacuum, and a reindex hands back the pages
+// A new index gets indexPageSize (32 KiB) pages and incremental auto-vacuum, and a reindex hands back the pages
 // it freed: the file holds no free pages afterwards.
 func TestNewIndexPagesAndVacuum(t *testing.T) {
 	e := newEnv(t)
@@ -187,4 +189,94 @@ func TestNewIndexPagesAndVacuum(t *testing.T) {
 	if n := e.count(`SELECT COUNT(*) FROM sqlite_master WHERE name = 'memory_meta_scope'`); n != 0 {
 		t.Fatal("memory_meta_scope (a prefix of memory_meta_bucket) still exists")
 	}
+}
+
+// A full rebuild drops memory_meta's secondary indexes and builds them again from the finished
+// table: afterwards the same indexes exist with the same definitions, queries still use them,
+// and the turn index (migration 14) holds only the memories recorded from a conversation turn.
+func TestReindexRebuildsMetaIndexes(t *testing.T) {
+	e := newEnv(t)
+	schema := func() string {
+		t.Helper()
+		rows, err := e.s.db.QueryContext(e.ctx, `SELECT name || ': ' || COALESCE(sql, '') FROM sqlite_schema
+			WHERE tbl_name = 'memory_meta' AND type = 'index' ORDER BY name`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		var out []string
+		for rows.Next() {
+			var s string
+			if err := rows.Scan(&s); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, s)
+		}
+		return strings.Join(out, "\n")
+	}
+	// Ten memories from conversation turns, twenty placed by hand (no session).
+	for i := 0; i < 10; i++ {
+		it := wr(fmt.Sprintf("note-%02d", i), "Note", "body of a note")
+		it.Source = &Source{Kind: "import", Session: "chat-1", Turn: 3 * i}
+		e.ok(it)
+	}
+	for i := 0; i < 20; i++ {
+		e.put(fmt.Sprintf("global/reference/hand-%02d.md", i), handFile(ulid.Make().String(), "Hand made", "written in vim"))
+	}
+	e.reconcile()
+	before := schema()
+	if !strings.Contains(before, "memory_meta_turn") || !strings.Contains(before, "memory_meta_bucket") {
+		t.Fatalf("indexes missing before the reindex:\n%s", before)
+	}
+	if _, err := e.s.Reindex(e.ctx); err != nil {
+		t.Fatal(err)
+	}
+	if after := schema(); after != before {
+		t.Fatalf("indexes after reindex:\n%s\nwant:\n%s", after, before)
+	}
+	// Only the ten memories with a session are in the turn index.
+	if n := e.count(`SELECT COUNT(*) FROM memory_meta INDEXED BY memory_meta_turn
+		WHERE json_extract(source, '$.session') IS NOT NULL`); n != 10 {
+		t.Fatalf("turn index holds %d memories, want 10", n)
+	}
+	if n := e.count(`SELECT SUM(ncell) FROM dbstat WHERE name = 'memory_meta_turn' AND pagetype = 'leaf'`); n != 10 {
+		t.Fatalf("turn index has %d entries, want 10 (only memories from a turn)", n)
+	}
+	got, err := e.s.TurnRIDs(e.ctx, []TurnKey{{Session: "chat-1", Turn: 3}, {Session: "chat-1", Turn: 4}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 {
+		t.Fatalf("TurnRIDs = %v, want the memory of turn 3 only", got)
+	}
+	for _, q := range []string{
+		`WITH want(s, t) AS (VALUES ('chat-1', 3)) SELECT m.rid FROM want JOIN memory_meta m
+			ON json_extract(m.source, '$.session') = want.s AND json_extract(m.source, '$.turn') = want.t WHERE m.archived = 0`,
+		`SELECT DISTINCT json_extract(source, '$.turn') FROM memory_meta WHERE json_extract(source, '$.session') = 'chat-1'
+			AND json_extract(source, '$.turn') BETWEEN 1 AND 9 AND COALESCE(json_extract(source, '$.agent'), '') IN ('', 'a')`,
+	} {
+		if plan := e.plan(q); !strings.Contains(plan, "memory_meta_turn") {
+			t.Fatalf("query does not use the turn index:\n%s\n%s", q, plan)
+		}
+	}
+}
+
+// plan is SQLite's query plan for q, its details joined.
+func (e *env) plan(q string) string {
+	e.t.Helper()
+	rows, err := e.s.db.QueryContext(e.ctx, `EXPLAIN QUERY PLAN `+q)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			e.t.Fatal(err)
+		}
+		out = append(out, detail)
+	}
+	return strings.Join(out, "\n")
 }

@@ -249,6 +249,7 @@ func (s *Store) rebuildLocked(ctx context.Context, only []string, wipe bool) (Re
 	defer tx.Rollback()
 	x := newStmtCache(tx)
 	defer x.close()
+	var metaIndexes []metaIndex
 	if wipe {
 		rep.wiping = true
 		idx = nil
@@ -262,6 +263,10 @@ func (s *Store) rebuildLocked(ctx context.Context, only []string, wipe bool) (Re
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM settings WHERE key = 'index.needs_reindex'`); err != nil {
 			return rep, fmt.Errorf("memory: unable to clear reindex flag: %w", err)
+		}
+		// The secondary indexes are built once the rows are in (lean.go says why).
+		if metaIndexes, err = dropMetaIndexes(ctx, tx); err != nil {
+			return rep, err
 		}
 	}
 	steps, jobs := planReconcile(disk, idx)
@@ -308,6 +313,9 @@ func (s *Store) rebuildLocked(ctx context.Context, only []string, wipe bool) (Re
 				rep.ProblemsChanged = true
 			}
 		}
+	}
+	if err := createMetaIndexes(ctx, tx, metaIndexes); err != nil {
+		return rep, err
 	}
 	for _, g := range rep.graphLater {
 		if err := syncGraph(ctx, x, g.rid, g.m); err != nil {

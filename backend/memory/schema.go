@@ -331,6 +331,16 @@ DROP INDEX memory_meta_scope;
 ALTER TABLE projects ADD COLUMN identity TEXT NOT NULL DEFAULT '';
 ALTER TABLE projects ADD COLUMN moved_to TEXT NOT NULL DEFAULT '';
 `, false},
+	// A leaner index (issue 14): the turn index holds only the memories recorded from a
+	// conversation turn. Both queries that use it (TurnRIDs, the session compaction's lookup)
+	// ask for a session by equality, which implies it is not NULL, so SQLite still picks it;
+	// a memory written by hand or by the organizer no longer costs an entry (1 MiB at 100k
+	// such memories). The index is rebuilt from the table: no reindex.
+	{14, "turn index only for turns", `
+DROP INDEX memory_meta_turn;
+CREATE INDEX memory_meta_turn ON memory_meta(json_extract(source, '$.session'), json_extract(source, '$.turn'))
+  WHERE json_extract(source, '$.session') IS NOT NULL;
+`, false},
 	// A cold open (a CLI call with no watching process) compares every file's stamp with the
 	// index's: read from this covering index, in path order, the stamps cost a few MB of index
 	// pages (about 70 bytes a memory) instead of the table's, which hold the bodies
