@@ -226,9 +226,12 @@ func (s *Store) TableSizes(ctx context.Context) ([]TableSize, error) {
 // indexPageSize is the page size of a new index. A memory row with its body (typically
 // 0.5–3 KB) goes to a new page when it does not fit in what is left of the last one, which
 // left unused 27% of memory_meta's 4 KiB pages on the 50–400-word bench corpus, 7% of 16 KiB
-// pages (14.3 MiB at 100k notes) and 3.5% of 32 KiB ones (6.9 MiB). 64 KiB pages would save
-// another 3.5 MiB but make every read of one row or index entry copy 64 KiB.
-const indexPageSize = 32768
+// pages (14.3 MiB at 100k notes) and 3.5% of 32 KiB ones (6.9 MiB). 32 KiB pages were tried
+// and not kept: every write of one memory touches ~30 pages (its row, the full-text segments,
+// the indexes, the audit), so the write-ahead log took ~1 MB per memory instead of ~0.5, and
+// a fresh home's index doubled to 2 MB (faults.TestDiskFull had no room left for one memory
+// on a 3 MB disk) — for 2% of the index at 100k.
+const indexPageSize = 16384
 
 // newIndexPageSize gives an index that has no page yet (privateFile created it empty) its page
 // size and incremental auto-vacuum (so that a rebuild can hand back the pages it freed, see

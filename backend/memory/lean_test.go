@@ -167,7 +167,7 @@ func containsRID(list []int64, rid int64) bool {
 	return false
 }
 
-// A new index gets indexPageSize (32 KiB) pages and incremental auto-vacuum, and a reindex hands back the pages
+// A new index gets indexPageSize (16 KiB) pages and incremental auto-vacuum, and a reindex hands back the pages
 // it freed: the file holds no free pages afterwards.
 func TestNewIndexPagesAndVacuum(t *testing.T) {
 	e := newEnv(t)
