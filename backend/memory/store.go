@@ -303,12 +303,6 @@ func openDB(path string, readOnly bool) (*sql.DB, error) {
 		}
 		q.Add("_pragma", "journal_mode(WAL)")
 		q.Add("_pragma", "synchronous(NORMAL)")
-		// The log is folded back into the file every 128 pages (2 MB at this index's 16 KiB
-		// pages) instead of SQLite's 1000: with 4 KiB pages that was 4 MB, with ours it let
-		// the write-ahead log grow to 16 MB beside a small home (faults.TestDiskFull filled a
-		// 3 MB disk after one memory). A bulk build is one transaction, which no checkpoint
-		// splits, so it does not pay for this.
-		q.Add("_pragma", "wal_autocheckpoint(128)")
 		q.Set("_txlock", "immediate")
 	}
 	q.Add("_pragma", "foreign_keys(1)")

@@ -24,8 +24,11 @@ type kwStats struct {
 }
 
 // keywordStats counts each keyword's memories and picks the common ones to leave out of the
-// BM25 query, rarest first, once the memories matched would exceed the budget. The rarest two
-// keywords are always kept.
+// BM25 query, rarest first, once the memories matched would exceed the budget. The rarest
+// keyword is always kept. A common one left out still counts where it is found verbatim
+// (addSurface), so among the rarer word's memories those holding both come first; scoring
+// BM25 over every memory the common word is in read each one's column sizes (at 100k
+// memories, "tonvine evening" took 36 ms, most of it there).
 func (s *Service) keywordStats(ctx context.Context, a Analysis) (kwStats, error) {
 	st := kwStats{skip: map[string]bool{}}
 	if len(a.Keywords) == 0 {
@@ -61,7 +64,7 @@ func (s *Service) keywordStats(ctx context.Context, a Analysis) (kwStats, error)
 	st.broad = true
 	for rank, i := range order {
 		total += dfs[i]
-		if rank >= 2 && total > budget {
+		if rank >= 1 && total > budget {
 			st.skip[a.Keywords[i].Text] = true
 			continue
 		}
