@@ -2,9 +2,7 @@ package memory
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
-	"os"
 	"testing"
 	"time"
 )
@@ -19,21 +17,7 @@ func TestDamagedIndexRepairedWhileRunning(t *testing.T) {
 	go func() { done <- e.s.Watch(ctx, ready) }()
 	defer func() { cancel(); <-done }()
 	<-ready
-	for i := 0; i < 120; i++ {
-		e.ok(Item{Op: OpWrite, Scope: ScopeGlobal, Type: TypeReference, Slug: fmt.Sprintf("note-%03d", i),
-			Title: sp(fmt.Sprintf("Note %d", i)), Body: sp(fmt.Sprintf("body %d about lighthouses and harbours", i)), Confidence: ConfidenceLow})
-	}
-	db, err := sql.Open("sqlite", e.s.indexPath())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
-	if err := os.Truncate(e.s.indexPath(), 16384); err != nil {
-		t.Fatal(err)
-	}
+	fillAndCut(t, e, 120, 16384)
 	if _, _, err := e.s.List(e.ctx, Filter{Limit: 500}); err == nil || !IsCorrupt(err) {
 		t.Fatalf("a damaged index answered a list: %v", err)
 	}
@@ -59,27 +43,18 @@ func TestDamagedIndexRepairedWhileRunning(t *testing.T) {
 // comes back whole. A process without a watcher (the CLI) leaves it to reindex and doctor.
 func TestRunningProcessRepairsDamageByItself(t *testing.T) {
 	e := newEnv(t)
-	for i := 0; i < 60; i++ {
-		e.ok(Item{Op: OpWrite, Scope: ScopeGlobal, Type: TypeReference, Slug: fmt.Sprintf("note-%03d", i),
-			Title: sp(fmt.Sprintf("Note %d", i)), Body: sp("about lighthouses"), Confidence: ConfidenceLow})
-	}
+	n := 0
 	damage := func() error {
-		db, err := sql.Open("sqlite", e.s.indexPath())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := db.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
-			t.Fatal(err)
-		}
-		db.Close()
-		if err := os.Truncate(e.s.indexPath(), 16384); err != nil {
-			t.Fatal(err)
-		}
-		_, _, err = e.s.List(e.ctx, Filter{Limit: 500})
+		fillAndCut(t, e, 0, 16384)
+		_, _, err := e.s.List(e.ctx, Filter{Limit: 500})
 		if !IsCorrupt(err) {
 			t.Fatalf("a damaged index answered a list: %v", err)
 		}
 		return err
+	}
+	for ; n < 60; n++ {
+		e.ok(Item{Op: OpWrite, Scope: ScopeGlobal, Type: TypeReference, Slug: fmt.Sprintf("note-%03d", n),
+			Title: sp(fmt.Sprintf("Note %d", n)), Body: sp("about lighthouses"), Confidence: ConfidenceLow})
 	}
 	// No watcher: not this process's to do in the background.
 	if err := damage(); e.s.RepairSoon(err) {

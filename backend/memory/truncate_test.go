@@ -13,25 +13,7 @@ import (
 // the file took SIGBUS here, a fatal error no recover() catches.
 func TestTruncatedIndexDoesNotKillTheProcess(t *testing.T) {
 	e := newEnv(t)
-	for i := 0; i < 200; i++ {
-		e.ok(Item{Op: OpWrite, Scope: ScopeGlobal, Type: TypeReference, Slug: fmt.Sprintf("note-%03d", i),
-			Title: sp(fmt.Sprintf("Note %d", i)), Body: sp(fmt.Sprintf("body %d about lighthouses and harbours", i)), Confidence: ConfidenceLow})
-	}
-	// Move the rows from the write-ahead log into the file, so the cut takes them.
-	db, err := sql.Open("sqlite", e.s.indexPath())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
-	if _, _, err := e.s.List(e.ctx, Filter{Limit: 500}); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Truncate(e.s.indexPath(), 4096); err != nil {
-		t.Fatal(err)
-	}
+	fillAndCut(t, e, 200, 4096)
 	// Each of these may fail; none may take the process down.
 	_, _, _ = e.s.List(e.ctx, Filter{Limit: 500})
 	_, _ = e.s.Find(e.ctx, "lighthouses", Filter{Limit: 50})
@@ -42,5 +24,26 @@ func TestTruncatedIndexDoesNotKillTheProcess(t *testing.T) {
 		if _, err := os.Stat(e.s.abs("global/reference/after-the-cut.md")); err != nil {
 			t.Fatalf("an acknowledged write is not on disk: %v", err)
 		}
+	}
+}
+
+// fillAndCut writes n memories, moves them from the write-ahead log into the index file and
+// cuts the file to size bytes in place, as a tool emptying it or a failing disk would.
+func fillAndCut(t *testing.T, e *env, n int, size int64) {
+	t.Helper()
+	for i := 0; i < n; i++ {
+		e.ok(Item{Op: OpWrite, Scope: ScopeGlobal, Type: TypeReference, Slug: fmt.Sprintf("note-%03d", i),
+			Title: sp(fmt.Sprintf("Note %d", i)), Body: sp(fmt.Sprintf("body %d about lighthouses and harbours", i)), Confidence: ConfidenceLow})
+	}
+	db, err := sql.Open("sqlite", e.s.indexPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if err := os.Truncate(e.s.indexPath(), size); err != nil {
+		t.Fatal(err)
 	}
 }
