@@ -118,21 +118,7 @@ func TestUnpackStamp(t *testing.T) {
 // bodies (at 100k memories the difference is most of the read).
 func TestOpenCheckReadsTheCoveringIndex(t *testing.T) {
 	e := newEnv(t)
-	rows, err := e.s.db.Query(`EXPLAIN QUERY PLAN ` + packedStampsQuery)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var plan []string
-	for rows.Next() {
-		var id, parent, unused int
-		var detail string
-		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
-			t.Fatal(err)
-		}
-		plan = append(plan, detail)
-	}
-	if got := strings.Join(plan, "; "); !strings.Contains(got, "COVERING INDEX memory_meta_stamp") || strings.Contains(got, "TEMP B-TREE") {
+	if got := e.plan(packedStampsQuery); !strings.Contains(got, "COVERING INDEX memory_meta_stamp") || strings.Contains(got, "TEMP B-TREE") {
 		t.Fatalf("query plan %q: want the covering index, in its order", got)
 	}
 }
