@@ -14,7 +14,13 @@ func (s *Store) noteIndexFile() {
 	if fi, err := os.Stat(s.indexPath()); err == nil {
 		s.openedIndex = fi
 	}
+	s.indexFiles.Add(1)
 }
+
+// IndexFile counts the index files this process has settled: it changes when the file was
+// rebuilt under the running process (a damaged one repaired, a deleted one made again), whose
+// row ids and vector log then start over — a cache keyed by them (vector.Index) reloads.
+func (s *Store) IndexFile() int64 { return s.indexFiles.Load() }
 
 // indexReplaced reports whether the file at the index's path is not the one this process
 // opened: it was deleted (a person cleaning up, a sync tool), maybe made again since.

@@ -82,6 +82,8 @@ type Store struct {
 	openedIndex os.FileInfo
 	// indexGen counts index replacements, so the connection watchOtherProcesses holds is let go.
 	indexGen atomic.Int64
+	// indexFiles counts noteIndexFile's calls (IndexFile).
+	indexFiles atomic.Int64
 	// indexMoving is set while reopenIfIndexReplacedLocked lets go of every connection.
 	indexMoving atomic.Bool
 	// live is the context of a running Watch (the app, serve: a long-running process), which

@@ -23,6 +23,7 @@ type Index struct {
 	mu     sync.RWMutex
 	loaded bool
 	seq    int64
+	file   int64 // the store's IndexFile at the last reload
 	dim    int
 	meta   []vecMeta
 	cls    []int32 // each row's index into classes
@@ -100,17 +101,25 @@ func (x *Index) refresh(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if x.loaded && newest == x.seq {
+	file := x.store.IndexFile()
+	if x.loaded && newest == x.seq && file == x.file {
 		return nil
 	}
-	// Full reload when never loaded, when the log was pruned past what we saw, or when the
+	// Full reload when never loaded, when the log was pruned past what we saw, when it is
+	// behind what we saw, or the index file was rebuilt under this process (a damaged one
+	// repaired, a deleted one made again: row ids and the log started over), or when the
 	// backlog is long (a reindex); otherwise apply just the rows that changed.
-	if !x.loaded || (oldest > x.seq+1) || newest-x.seq > maxLogBatch {
+	if !x.loaded || file != x.file || oldest > x.seq+1 || newest < x.seq || newest-x.seq > maxLogBatch {
+		x.file = file
 		return x.reload(ctx, newest)
 	}
 	rids, seq, err := x.store.VectorChangesSince(ctx, x.seq, maxLogBatch)
 	if err != nil {
 		return err
+	}
+	if len(rids) == 0 { // ScanVectors reads every vector for no row ids
+		x.seq = seq
+		return nil
 	}
 	for _, rid := range rids {
 		x.remove(rid)
