@@ -118,13 +118,14 @@ func (s *Store) IndexBuckets(ctx context.Context, f Filter, per int, shadowWorkd
 		}
 		for rs.Next() {
 			e := IndexEntry{Scope: b.Scope, Type: b.Type}
-			var conf, updated string
+			var conf string
+			var updated int64
 			if err := rs.Scan(&e.ID, &e.Slug, &e.Title, &e.Workdir, &e.Agent, &conf, &e.Reviewed, &updated, &e.Version); err != nil {
 				rs.Close()
 				return nil, fmt.Errorf("memory: unable to list index bucket: %w", err)
 			}
 			e.Confidence = Confidence(conf)
-			e.Updated, _ = time.Parse(time.RFC3339Nano, updated)
+			e.Updated = fromMetaTime(updated)
 			if e.Scope == ScopeAgent && e.Agent == "" {
 				e.Agent = b.Key
 			}

@@ -12,7 +12,7 @@ import (
 // With no watching process to answer for the index (fresh.go), an open scans every file's
 // stamp. Most opens find nothing changed, and a one-shot CLI pays for that check on every call,
 // so it is done apart from the reconcile: the scan's listing against the index's stamps, read
-// in path order from the covering index memory_meta_stamp (migration 15) as one text column per
+// in path order from the covering index memory_meta_path (migrations 15, 16) as one text column per
 // row. The column count is what a row costs in the SQLite driver (each column read takes the
 // connection's mutex several times), and the covering index keeps the scan off the table's
 // pages, which hold the bodies. No transaction, no write lock, no plan: a difference of any

@@ -118,7 +118,7 @@ func TestUnpackStamp(t *testing.T) {
 // bodies (at 100k memories the difference is most of the read).
 func TestOpenCheckReadsTheCoveringIndex(t *testing.T) {
 	e := newEnv(t)
-	if got := e.plan(packedStampsQuery); !strings.Contains(got, "COVERING INDEX memory_meta_stamp") || strings.Contains(got, "TEMP B-TREE") {
+	if got := e.plan(packedStampsQuery); !strings.Contains(got, "COVERING INDEX memory_meta_path") || strings.Contains(got, "TEMP B-TREE") {
 		t.Fatalf("query plan %q: want the covering index, in its order", got)
 	}
 }

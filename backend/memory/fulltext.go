@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 )
@@ -35,12 +36,12 @@ func recallWhere(ps *Projects, f Filter, w TimeWindow) (string, []any, error) {
 		return "", nil, err
 	}
 	if !w.IsZero() {
-		lo, hi := "0000", "9999"
+		lo, hi := int64(math.MinInt64), int64(math.MaxInt64)
 		if !w.Since.IsZero() {
-			lo = indexTime(w.Since)
+			lo = metaTime(w.Since)
 		}
 		if !w.Until.IsZero() {
-			hi = indexTime(w.Until)
+			hi = metaTime(w.Until)
 		}
 		where += " AND ((m.created >= ? AND m.created < ?) OR (m.updated >= ? AND m.updated < ?))"
 		args = append(args, lo, hi, lo, hi)

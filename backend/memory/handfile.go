@@ -66,7 +66,8 @@ func clip(s string, n int) string {
 // knew neither (it was lost), the earlier `created` wins, then the earlier path. The other
 // file is reported as a duplicate and not indexed. dup reports that d lost.
 func (s *Store) claimID(ctx context.Context, tx execer, m *Memory, d diskFile, rep *ReconcileReport) (dup bool, err error) {
-	var holder, created string
+	var holder string
+	var created int64
 	var st fileStamp
 	err = tx.QueryRowContext(ctx, `SELECT path, created, mtime, size, ctime, ino FROM memory_meta WHERE id = ? AND path <> ?`,
 		m.ID, d.rel).Scan(&holder, &created, &st.mtime, &st.size, &st.ctime, &st.ino)
@@ -101,14 +102,14 @@ type priorIndex struct {
 
 // winsRebuild reports whether the file at rel, carrying m.ID, should take the id from holder
 // (created: the holder's `created`, in index form).
-func (p priorIndex) winsRebuild(m *Memory, rel, holder, created string) bool {
+func (p priorIndex) winsRebuild(m *Memory, rel, holder string, created int64) bool {
 	switch p.holders[m.ID] {
 	case rel:
 		return true
 	case holder:
 		return false
 	}
-	return indexTime(m.Created) < created
+	return metaTime(m.Created) < created
 }
 
 func readPriorIndex(ctx context.Context, tx *sql.Tx) (priorIndex, error) {

@@ -59,7 +59,7 @@ func upsertText(ctx context.Context, x execer, m *Memory, st fileStamp, ft fullT
 	args := []any{m.ID, m.Path, m.Slug, m.Title, string(m.Scope), m.ScopeKey(), m.Workdir, m.Agent, string(m.Type),
 		string(m.Confidence), m.AutoDowngraded, m.Reviewed, m.SourceQuote, m.Reasoning, jsonList(m.Aliases),
 		jsonList(m.Tags), jsonList(m.Supersedes), jsonList(m.ConflictsWith), string(src),
-		indexTime(m.Created), indexTime(m.Updated), m.Body, m.Archived,
+		metaTime(m.Created), metaTime(m.Updated), m.Body, m.Archived,
 		m.Version, st.mtime, st.size, st.ctime, st.ino, m.Subject}
 	if rid == 0 {
 		res, err := x.ExecContext(ctx, `INSERT INTO memory_meta(id, path, slug, title, scope, scope_key, workdir, agent,
@@ -154,7 +154,7 @@ func scanMemory(sc rowScanner) (*Memory, int64, error) {
 		rid                                int64
 		scope, key, typ, conf              string
 		aliases, tags, sup, conflicts, src string
-		created, updated                   string
+		created, updated                   int64
 	)
 	if err := sc.Scan(&rid, &m.ID, &m.Path, &m.Slug, &m.Title, &scope, &key, &m.Workdir, &m.Agent, &typ, &conf,
 		&m.AutoDowngraded, &m.Reviewed, &m.SourceQuote, &m.Reasoning, &aliases, &tags, &sup, &conflicts, &src,
@@ -167,8 +167,7 @@ func scanMemory(sc rowScanner) (*Memory, int64, error) {
 	unmarshalList(sup, &m.Supersedes)
 	unmarshalList(conflicts, &m.ConflictsWith)
 	_ = json.Unmarshal([]byte(src), &m.Source)
-	m.Created, _ = time.Parse(time.RFC3339Nano, created)
-	m.Updated, _ = time.Parse(time.RFC3339Nano, updated)
+	m.Created, m.Updated = fromMetaTime(created), fromMetaTime(updated)
 	if m.Scope == ScopeAgent && m.Agent == "" {
 		m.Agent = key
 	}

@@ -265,14 +265,15 @@ func newIndexPageSize(path string) error {
 type metaIndex struct{ name, sql string }
 
 // dropMetaIndexes removes memory_meta's secondary indexes (those a migration created; the
-// UNIQUE ones on id and path stay: the build looks rows up by them) for a full rebuild, which
+// UNIQUE one on id and memory_meta_path, which keeps paths unique, stay: the build looks rows
+// up by them, and the path triggers would scan the table without it) for a full rebuild, which
 // puts them back with createMetaIndexes once every row is in. Kept up row by row, each index
 // took its share of the writer's time and was left with pages 80% full; built at once from
 // the finished table, it is sorted once and packed. Inside the rebuild's transaction, so
 // readers keep the old indexes until it commits and a failure loses none.
 func dropMetaIndexes(ctx context.Context, x execer) ([]metaIndex, error) {
 	rows, err := x.QueryContext(ctx, `SELECT name, sql FROM sqlite_schema
-		WHERE type = 'index' AND tbl_name = 'memory_meta' AND sql IS NOT NULL ORDER BY name`)
+		WHERE type = 'index' AND tbl_name = 'memory_meta' AND sql IS NOT NULL AND name <> 'memory_meta_path' ORDER BY name`)
 	if err != nil {
 		return nil, fmt.Errorf("memory: unable to list the index's indexes: %w", err)
 	}

@@ -248,7 +248,7 @@ func (s *Store) FailRunningOrganizerRuns(ctx context.Context, errCode string, at
 func (s *Store) CountCreatedSince(ctx context.Context, t time.Time) (int, error) {
 	var n int
 	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM memory_meta WHERE archived = 0 AND type <> 'daily'
-		AND created > ?`, indexTime(t)).Scan(&n); err != nil {
+		AND created > ?`, metaTime(t)).Scan(&n); err != nil {
 		return 0, fmt.Errorf("memory: unable to count new memories: %w", err)
 	}
 	return n, nil

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"time"
 )
 
 // Quota ladder levels, by the headroom of the tightest scope instance.
@@ -74,7 +73,7 @@ func (s *Store) Quota(ctx context.Context) (QuotaSummary, error) {
 	for rows.Next() {
 		var q ScopeQuota
 		var scope string
-		var oldest *string
+		var oldest *int64
 		if err := rows.Scan(&scope, &q.Key, &q.Workdir, &q.Used, &q.Archived, &q.Unreviewed, &oldest); err != nil {
 			return QuotaSummary{}, fmt.Errorf("memory: unable to scan quota: %w", err)
 		}
@@ -86,9 +85,7 @@ func (s *Store) Quota(ctx context.Context) (QuotaSummary, error) {
 			haveGlobal = true
 		}
 		if oldest != nil {
-			if t, err := time.Parse(time.RFC3339Nano, *oldest); err == nil {
-				q.OldestUnreviewedDays = int(math.Floor(now.Sub(t).Hours() / 24))
-			}
+			q.OldestUnreviewedDays = int(math.Floor(now.Sub(fromMetaTime(*oldest)).Hours() / 24))
 		}
 		s.fillQuota(&q)
 		sum.Scopes = append(sum.Scopes, q)

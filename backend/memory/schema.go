@@ -348,6 +348,69 @@ CREATE INDEX memory_meta_turn ON memory_meta(json_extract(source, '$.session'), 
 	{15, "covering index of file stamps", `
 CREATE INDEX memory_meta_stamp ON memory_meta(path, mtime, size, ctime, ino);
 `, false},
+	// A leaner memory_meta (issue 14: the index must stay within twice the Markdown). Created
+	// and updated become Unix milliseconds (6 bytes, not 30 characters: 9 MiB at 100k memories
+	// across the table and the two indexes that end in updated). And the path is kept once in
+	// an index instead of twice: the UNIQUE constraint on path had its own index beside the
+	// stamps' covering index, which begins with the path; the covering index now carries the
+	// path lookups, and two triggers keep paths unique over it (SQLite has no UNIQUE on a
+	// prefix). The store already replaces another memory's row at a path before writing
+	// (upsertText): the triggers are a safety net, as the constraint was. The rows keep their
+	// rids (vectors, graph rows and the full-text tables are keyed by them): no reindex.
+	{16, "lean memory rows", `
+CREATE TABLE memory_meta_new (
+  rid INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  path TEXT NOT NULL,
+  slug TEXT NOT NULL,
+  title TEXT NOT NULL DEFAULT '',
+  scope TEXT NOT NULL,
+  scope_key TEXT NOT NULL DEFAULT '',
+  workdir TEXT NOT NULL DEFAULT '',
+  agent TEXT NOT NULL DEFAULT '',
+  type TEXT NOT NULL,
+  confidence TEXT NOT NULL DEFAULT 'medium',
+  auto_downgraded INTEGER NOT NULL DEFAULT 0,
+  reviewed INTEGER NOT NULL DEFAULT 0,
+  source_quote TEXT NOT NULL DEFAULT '',
+  reasoning TEXT NOT NULL DEFAULT '',
+  aliases TEXT NOT NULL DEFAULT '[]',
+  tags TEXT NOT NULL DEFAULT '[]',
+  supersedes TEXT NOT NULL DEFAULT '[]',
+  conflicts_with TEXT NOT NULL DEFAULT '[]',
+  source TEXT NOT NULL DEFAULT '{}',
+  created INTEGER NOT NULL,
+  updated INTEGER NOT NULL,
+  body TEXT NOT NULL DEFAULT '',
+  archived INTEGER NOT NULL DEFAULT 0,
+  version TEXT NOT NULL,
+  mtime INTEGER NOT NULL,
+  size INTEGER NOT NULL,
+  ctime INTEGER NOT NULL DEFAULT 0,
+  ino INTEGER NOT NULL DEFAULT 0,
+  subject TEXT NOT NULL DEFAULT ''
+);
+INSERT INTO memory_meta_new SELECT rid, id, path, slug, title, scope, scope_key, workdir, agent, type, confidence,
+  auto_downgraded, reviewed, source_quote, reasoning, aliases, tags, supersedes, conflicts_with, source,
+  COALESCE(CAST(round(unixepoch(created, 'subsec') * 1000) AS INTEGER), 0),
+  COALESCE(CAST(round(unixepoch(updated, 'subsec') * 1000) AS INTEGER), 0),
+  body, archived, version, mtime, size, ctime, ino, subject
+  FROM memory_meta ORDER BY rid;
+DROP TABLE memory_meta;
+ALTER TABLE memory_meta_new RENAME TO memory_meta;
+CREATE INDEX memory_meta_path ON memory_meta(path, mtime, size, ctime, ino);
+CREATE TRIGGER memory_meta_path_insert BEFORE INSERT ON memory_meta
+  WHEN EXISTS (SELECT 1 FROM memory_meta WHERE path = NEW.path)
+  BEGIN SELECT RAISE(ABORT, 'UNIQUE constraint failed: memory_meta.path'); END;
+CREATE TRIGGER memory_meta_path_update BEFORE UPDATE OF path ON memory_meta
+  WHEN NEW.path IS NOT OLD.path AND EXISTS (SELECT 1 FROM memory_meta WHERE path = NEW.path)
+  BEGIN SELECT RAISE(ABORT, 'UNIQUE constraint failed: memory_meta.path'); END;
+CREATE INDEX memory_meta_slug ON memory_meta(scope, scope_key, slug);
+CREATE INDEX memory_meta_updated ON memory_meta(updated);
+CREATE INDEX memory_meta_bucket ON memory_meta(scope, scope_key, archived, type, updated);
+CREATE INDEX memory_meta_turn ON memory_meta(json_extract(source, '$.session'), json_extract(source, '$.turn'))
+  WHERE json_extract(source, '$.session') IS NOT NULL;
+`, false},
 }
 
 // SchemaVersion is the newest migration this build knows.

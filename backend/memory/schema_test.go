@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/oklog/ulid/v2"
 )
@@ -188,4 +190,98 @@ func oldHome(t *testing.T, k int) (home, fileID string) {
 		t.Fatal(err)
 	}
 	return home, fileID
+}
+
+// Migration 16 rebuilds memory_meta: the rows keep their rids (vectors, graph rows and the
+// full-text tables point at them), the index-form times become exact Unix milliseconds, and
+// paths stay unique without the UNIQUE constraint's index, through the triggers over the
+// covering path index.
+func TestLeanRowsMigration(t *testing.T) {
+	db, err := openDB(filepath.Join(t.TempDir(), "index.sqlite3"), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	exec := func(q string, args ...any) error {
+		_, err := db.ExecContext(ctx, q, args...)
+		return err
+	}
+	if err := exec(`CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`); err != nil {
+		t.Fatal(err)
+	}
+	var at int
+	for i, m := range migrations {
+		if m.version == 16 {
+			at = i
+			break
+		}
+		if err := applyMigration(ctx, db, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	insert := `INSERT INTO memory_meta(rid, id, path, slug, scope, type, created, updated, version, mtime, size, body)
+		VALUES(?, ?, ?, ?, 'global', 'user', ?, ?, 'v', 1, 2, 'b')`
+	rows := []struct {
+		rid              int64
+		id, path         string
+		created, updated string
+		wantC, wantU     int64
+	}{
+		{7, "a", "global/user/a.md", "2024-05-06T07:08:09.123456789Z", "2024-05-06T07:08:10.000000000Z", 1714979289123, 1714979290000},
+		{42, "b", "global/user/b.md", "1999-12-31T23:59:59.999000000Z", "2026-01-01T00:00:00.000000000Z", 946684799999, 1767225600000},
+		{43, "c", "global/user/c.md", "0001-01-01T00:00:00.000000000Z", "0001-01-01T00:00:00.000000000Z", time.Time{}.UnixMilli(), time.Time{}.UnixMilli()},
+	}
+	for _, r := range rows {
+		if err := exec(insert, r.rid, r.id, r.path, r.id, r.created, r.updated); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := applyMigration(ctx, db, migrations[at]); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		var created, updated int64
+		var path string
+		if err := db.QueryRowContext(ctx, `SELECT created, updated, path FROM memory_meta WHERE rid = ?`, r.rid).Scan(&created, &updated, &path); err != nil {
+			t.Fatalf("rid %d: %v", r.rid, err)
+		}
+		if created != r.wantC || updated != r.wantU || path != r.path {
+			t.Errorf("rid %d: created %d updated %d path %s, want %d %d %s", r.rid, created, updated, path, r.wantC, r.wantU, r.path)
+		}
+		if got := fromMetaTime(created); metaTime(got) != created {
+			t.Errorf("rid %d: %d does not round-trip (%v)", r.rid, created, got)
+		}
+	}
+	var autoindexes int
+	if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM sqlite_schema WHERE tbl_name = 'memory_meta' AND name LIKE 'sqlite_autoindex%'`).Scan(&autoindexes); err != nil {
+		t.Fatal(err)
+	}
+	if autoindexes != 1 {
+		t.Errorf("%d automatic indexes on memory_meta, want 1 (id's)", autoindexes)
+	}
+	// Paths stay unique: a new row or a rename onto a taken path fails, a row rewritten at its
+	// own path or moved to a free one does not.
+	if err := exec(insert, 50, "d", "global/user/a.md", "d", 1, 1); err == nil || !strings.Contains(err.Error(), "UNIQUE constraint failed: memory_meta.path") {
+		t.Errorf("second row at a taken path: %v", err)
+	}
+	if err := exec(`UPDATE memory_meta SET path = 'global/user/a.md' WHERE rid = 42`); err == nil || !strings.Contains(err.Error(), "UNIQUE") {
+		t.Errorf("rename onto a taken path: %v", err)
+	}
+	if err := exec(`UPDATE memory_meta SET path = path, title = 'x' WHERE rid = 42`); err != nil {
+		t.Errorf("rewrite at its own path: %v", err)
+	}
+	if err := exec(`UPDATE memory_meta SET path = 'global/user/free.md' WHERE rid = 42`); err != nil {
+		t.Errorf("rename to a free path: %v", err)
+	}
+	if err := exec(insert, 51, "e", "global/user/b.md", "e", 1, 1); err != nil {
+		t.Errorf("row at the path a rename freed: %v", err)
+	}
+	var plan string
+	if err := db.QueryRowContext(ctx, `EXPLAIN QUERY PLAN SELECT rid FROM memory_meta WHERE path = ?`, "x").Scan(new(int), new(int), new(int), &plan); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(plan, "memory_meta_path") {
+		t.Errorf("a path lookup does not use the path index: %s", plan)
+	}
 }
