@@ -285,3 +285,68 @@ func TestLeanRowsMigration(t *testing.T) {
 		t.Errorf("a path lookup does not use the path index: %s", plan)
 	}
 }
+
+// Migration 16 copies memory_meta; the pages of the old rows go back to the file system
+// instead of staying in the file, both in an index with incremental auto-vacuum and in an
+// older one without it.
+func TestLeanRowsMigrationHandsBackPages(t *testing.T) {
+	for _, incremental := range []bool{true, false} {
+		t.Run(fmt.Sprintf("incremental=%v", incremental), func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "index.sqlite3")
+			if incremental {
+				if err := os.WriteFile(path, nil, 0o600); err != nil {
+					t.Fatal(err)
+				}
+				if err := newIndexPageSize(path); err != nil {
+					t.Fatal(err)
+				}
+			}
+			db, err := openDB(path, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			ctx := context.Background()
+			if _, err := db.ExecContext(ctx, `CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`); err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range migrations {
+				if m.version == 16 {
+					break
+				}
+				if err := applyMigration(ctx, db, m); err != nil {
+					t.Fatal(err)
+				}
+			}
+			body := strings.Repeat("words to fill a page ", 100)
+			for i := range 2000 {
+				if _, err := db.ExecContext(ctx, `INSERT INTO memory_meta(id, path, slug, scope, type, created, updated, version, mtime, size, body)
+					VALUES(?, ?, 's', 'global', 'user', '2024-01-01T00:00:00.000000000Z', '2024-01-01T00:00:00.000000000Z', 'v', 1, 2, ?)`,
+					fmt.Sprint(i), fmt.Sprintf("global/user/%d.md", i), body); err != nil {
+					t.Fatal(err)
+				}
+			}
+			pages := func() (n, free int64) {
+				t.Helper()
+				if _, err := db.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
+					t.Fatal(err)
+				}
+				if err := db.QueryRowContext(ctx, `PRAGMA page_count`).Scan(&n); err != nil {
+					t.Fatal(err)
+				}
+				if err := db.QueryRowContext(ctx, `PRAGMA freelist_count`).Scan(&free); err != nil {
+					t.Fatal(err)
+				}
+				return n, free
+			}
+			before, _ := pages()
+			if _, err := migrate(ctx, db); err != nil {
+				t.Fatal(err)
+			}
+			after, free := pages()
+			if after > before*11/10 || free > after/10 {
+				t.Errorf("index of %d pages became %d pages, %d of them free", before, after, free)
+			}
+		})
+	}
+}
