@@ -68,11 +68,6 @@ func locomoTunables() []tunable {
 	return []tunable{
 		fparam("ColumnWeights.title", func(t *recall.Tuning) *float64 { return &t.ColumnWeights[0] }, 1, 3, 6),
 		fparam("WExpansion", func(t *recall.Tuning) *float64 { return &t.WExpansion }, 0.15, 0.3, 0.6),
-		fparam("WRelated", func(t *recall.Tuning) *float64 { return &t.WRelated }, 0, 0.15, 0.3),
-		fparam("WRelatedSurface", func(t *recall.Tuning) *float64 { return &t.WRelatedSurface }, 0, 0.25, 0.5),
-		iparam("RelatedKinds", func(t *recall.Tuning) *int { return &t.RelatedKinds }, 3, 7, 15),
-		iparam("RelatedPer", func(t *recall.Tuning) *int { return &t.RelatedPer }, 2, 4, 8),
-		iparam("RelatedBelow", func(t *recall.Tuning) *int { return &t.RelatedBelow }, 0, 1, 3),
 		fparam("WTrigram", func(t *recall.Tuning) *float64 { return &t.WTrigram }, 0, 0.15, 0.3),
 		fparam("WVector", func(t *recall.Tuning) *float64 { return &t.WVector }, 0, 0.25, 0.5),
 		fparam("WSurface", func(t *recall.Tuning) *float64 { return &t.WSurface }, 0, 0.5, 1),

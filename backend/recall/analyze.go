@@ -6,7 +6,6 @@ import (
 
 	"engram/backend/memory"
 	"engram/backend/text"
-	"engram/backend/thesaurus"
 )
 
 // Intent is what a query is after; it tilts the ranking towards the memory types that answer
@@ -50,9 +49,6 @@ type Analysis struct {
 	// Expansions are related terms added for identity and preference questions, in both
 	// languages; they are searched as a weaker, separate path.
 	Expansions []string `json:"expansions,omitempty"`
-	// Related are the words WordNet relates to the English keywords (thesaurus): searched as a
-	// weak path of their own (see relatedPath), for memories that answer in other words.
-	Related []Related `json:"related,omitempty"`
 	// Time is the period a time expression names, if any.
 	Time *TimeRange `json:"time,omitempty"`
 	// Singles are one-character CJK chunks: too short for the bigram index.
@@ -70,20 +66,6 @@ var (
 
 // maxExpansions bounds the expansion terms of one query.
 const maxExpansions = 80
-
-// Related is a word the thesaurus relates to a keyword.
-type Related struct {
-	Text string         `json:"text"`
-	Kind thesaurus.Kind `json:"kind"`
-	// Rank is its place among the keyword's words of that kind (0 first).
-	Rank int `json:"rank"`
-	// Of is the index of the keyword it relates to.
-	Of int `json:"of"`
-}
-
-// relatedPerKind bounds the related words of one keyword and relation (the tuning may take
-// fewer).
-const relatedPerKind = 8
 
 var identityExpansions = []string{"name", "called", "identity", "profile", "job", "work", "role", "live", "background",
 	"名字", "身份", "职业", "工作", "住在", "来自", "背景"}
@@ -198,35 +180,7 @@ func Analyze(q string, now time.Time, loc *time.Location) Analysis {
 			break
 		}
 	}
-	a.Related = relatedOf(a, seen, eseen)
 	return a
-}
-
-// relatedOf looks the English keywords up in the thesaurus; words whose stem the query already
-// searches (keywords, variants, expansions) are left out.
-func relatedOf(a Analysis, seen, eseen map[string]bool) []Related {
-	rseen := map[string]bool{}
-	for _, v := range a.Variants {
-		rseen[text.Stem(v)] = true
-	}
-	var out []Related
-	for ki, k := range a.Keywords {
-		if k.CJK {
-			continue
-		}
-		rank := map[thesaurus.Kind]int{}
-		for _, w := range thesaurus.Related(k.Text, relatedPerKind, thesaurus.Synonym, thesaurus.Derived,
-			thesaurus.Broader, thesaurus.Narrower) {
-			st := text.Stem(w.Text)
-			if seen[st] || eseen[st] || rseen[st] {
-				continue
-			}
-			rseen[st] = true
-			out = append(out, Related{Text: w.Text, Kind: w.Kind, Rank: rank[w.Kind], Of: ki})
-			rank[w.Kind]++
-		}
-	}
-	return out
 }
 
 // isCJKTimeChunk reports chunks that only say when ("去年", "上个月"); the time expression

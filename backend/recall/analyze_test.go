@@ -4,9 +4,6 @@ import (
 	"slices"
 	"testing"
 	"time"
-
-	"engram/backend/text"
-	"engram/backend/thesaurus"
 )
 
 func keywordTexts(a Analysis) []string {
@@ -171,39 +168,5 @@ func TestTemporalMarkersAndQuestions(t *testing.T) {
 	if !interrogative("How long have you been married?") || !interrogative("真的吗？") ||
 		!interrogative("Did you see it?\n\n(image: a dog)") || interrogative("Yes, five years.") {
 		t.Error("interrogative")
-	}
-}
-
-func TestAnalyzeRelated(t *testing.T) {
-	t0 := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
-	cases := []struct {
-		q    string
-		kind thesaurus.Kind
-		want string
-		of   string // the keyword it relates to
-	}{
-		{"Which car did she purchase?", thesaurus.Synonym, "automobile", "car"},
-		{"Which car did she purchase?", thesaurus.Synonym, "buy", "purchase"},
-		{"When did they marry?", thesaurus.Derived, "marriage", "marry"},
-	}
-	for _, c := range cases {
-		a := Analyze(c.q, t0, time.UTC)
-		found := false
-		for _, r := range a.Related {
-			if r.Text == c.want && r.Kind == c.kind && a.Keywords[r.Of].Text == c.of {
-				found = true
-			}
-			for _, k := range a.Keywords {
-				if text.Stem(r.Text) == k.Stem {
-					t.Errorf("%q: related word %q is a keyword", c.q, r.Text)
-				}
-			}
-		}
-		if !found {
-			t.Errorf("%q: want %q (%v of %q) among %+v", c.q, c.want, c.kind, c.of, a.Related)
-		}
-	}
-	if a := Analyze("我的猫叫什么", t0, time.UTC); len(a.Related) != 0 {
-		t.Errorf("Chinese keywords have no thesaurus: %+v", a.Related)
 	}
 }

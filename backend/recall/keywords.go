@@ -14,7 +14,6 @@ import (
 type kwStats struct {
 	text []string  // lower-cased keywords
 	idf  []float64 // their inverse document frequencies
-	df   []int     // their document frequencies
 	sum  float64
 	// skip are keywords left out of the word query: so common that scoring every memory they
 	// occur in would cost more than their low weight is worth (see WordBudget).
@@ -50,7 +49,6 @@ func (s *Service) keywordStats(ctx context.Context, a Analysis) (kwStats, error)
 			return st, err
 		}
 		dfs[i] = df
-		st.df = append(st.df, df)
 		idf := math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5))
 		st.text = append(st.text, strings.ToLower(k.Text))
 		st.idf = append(st.idf, idf)
@@ -92,42 +90,5 @@ func addSurface(st kwStats, cands map[int64]*cand, weight float64) {
 			}
 		}
 		c.rel += weight * got / st.sum
-	}
-}
-
-// addRelatedSurface credits candidates that hold, in place of a keyword they lack, a word the
-// thesaurus relates to it (stemmed), each keyword weighted by its inverse document frequency.
-func addRelatedSurface(st kwStats, a Analysis, t Tuning, cands map[int64]*cand, weight float64) {
-	if st.sum <= 0 || len(a.Related) == 0 {
-		return
-	}
-	rel := map[string][]int{}
-	for _, r := range a.Related {
-		if t.RelatedKinds&(1<<r.Kind) != 0 && r.Rank < t.RelatedPer && r.Of < len(st.idf) {
-			s := text.Stem(r.Text)
-			rel[s] = append(rel[s], r.Of)
-		}
-	}
-	if len(rel) == 0 {
-		return
-	}
-	for _, c := range cands {
-		hay := strings.ToLower(c.m.Title + "\n" + c.m.Body)
-		got := map[int]bool{}
-		for _, tk := range text.Split(c.m.Body) {
-			if tk.CJK {
-				continue
-			}
-			for _, of := range rel[text.Stem(tk.Text)] {
-				if !strings.Contains(hay, st.text[of]) {
-					got[of] = true
-				}
-			}
-		}
-		sum := 0.0
-		for of := range got {
-			sum += st.idf[of]
-		}
-		c.rel += weight * sum / st.sum
 	}
 }

@@ -56,28 +56,6 @@ func (s *Service) expansionPath(ctx context.Context, a Analysis, f memory.Filter
 	return s.store.RankWords(ctx, ftsTerms(a.Expansions), t.ColumnWeights, f, w, t.Depth)
 }
 
-// relatedPath is BM25 over the words the thesaurus relates to the keywords: those of the
-// relations RelatedKinds names (a bit per thesaurus.Kind), the first RelatedPer of each.
-func (s *Service) relatedPath(ctx context.Context, a Analysis, stats kwStats, f memory.Filter, w memory.TimeWindow) ([]memory.RankedRID, error) {
-	t := s.t
-	if t.WRelated <= 0 {
-		return nil, nil
-	}
-	var terms []string
-	for _, r := range a.Related {
-		if t.RelatedBelow > 0 && r.Of < len(stats.df) && stats.df[r.Of] >= t.RelatedBelow {
-			continue
-		}
-		if t.RelatedKinds&(1<<r.Kind) != 0 && r.Rank < t.RelatedPer {
-			terms = append(terms, r.Text)
-		}
-	}
-	if len(terms) == 0 {
-		return nil, nil
-	}
-	return s.store.RankWords(ctx, ftsTerms(terms), t.ColumnWeights, f, w, t.Depth)
-}
-
 // trigramPath matches keywords of three characters or more as substrings; it runs for code
 // queries, and for others only when the word path found fewer than TrigramBelow rows.
 func (s *Service) trigramPath(ctx context.Context, a Analysis, wordRows int, f memory.Filter, w memory.TimeWindow) ([]memory.RankedRID, error) {

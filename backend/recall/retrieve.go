@@ -98,11 +98,6 @@ func (s *Service) retrieve(ctx context.Context, q string, a Analysis, f memory.F
 		return nil, nil, err
 	}
 	fu.add("expansion", t.WExpansion, expansions, false, true)
-	related, err := s.relatedPath(ctx, a, stats, f, w)
-	if err != nil {
-		return nil, nil, err
-	}
-	fu.add("related", t.WRelated, related, false, true)
 	t0 = s.step("expansion", t0)
 	trigrams, err := s.trigramPath(ctx, a, len(words), f, w)
 	if err != nil {
@@ -142,9 +137,6 @@ func (s *Service) retrieve(ctx context.Context, q string, a Analysis, f memory.F
 	t0 = s.step("hydrate", t0)
 	if t.WSurface > 0 {
 		addSurface(stats, cands, t.WSurface)
-	}
-	if t.WRelatedSurface > 0 {
-		addRelatedSurface(stats, a, t, cands, t.WRelatedSurface)
 	}
 	t0 = s.step("surface", t0)
 	if err := s.addContext(ctx, cands, f, w); err != nil {

@@ -13,13 +13,6 @@ type Tuning struct {
 	ColumnWeights [3]float64
 	// Path weights in the fusion.
 	WWords, WCJK, WExpansion, WTrigram, WTrigramCode, WSubstring, WVector float64
-	// WRelated is the weight of the thesaurus path (words WordNet relates to the keywords);
-	// RelatedKinds picks its relations (bit 1<<thesaurus.Kind) and RelatedPer how many words of
-	// each relation a keyword contributes.
-	WRelated, WRelatedSurface float64
-	RelatedKinds, RelatedPer  int
-	// RelatedBelow, when set, expands only the keywords fewer memories hold.
-	RelatedBelow int
 	// WSurface weighs the share of the query's keywords (by IDF) found verbatim in a candidate:
 	// exact forms and substrings, which the stemmed word index does not tell apart.
 	WSurface float64
@@ -67,7 +60,6 @@ func DefaultTuning() Tuning {
 		Depth:         100,
 		ColumnWeights: [3]float64{3, 1, 2},
 		WWords:        1, WCJK: 0.6, WExpansion: 0.3, WTrigram: 0.15, WTrigramCode: 0.6, WSubstring: 0.5, WVector: 0.25,
-		WRelated: 0, RelatedKinds: 15, RelatedPer: 4,
 		WSurface: 0.5,
 		RRFK:     60, ScoreShare: 0.9,
 		Fwd: 0.4, FwdQuestion: 0.9, Back: 0.3,
