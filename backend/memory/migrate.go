@@ -1,0 +1,103 @@
+package memory
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+)
+
+// migrate brings the index to SchemaVersion; it reports whether a reindex was requested.
+func migrate(ctx context.Context, db *sql.DB) (needsReindex bool, err error) {
+	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+		version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`); err != nil {
+		return false, fmt.Errorf("memory: unable to create schema_migrations: %w", err)
+	}
+	var current int
+	if err := db.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_migrations`).Scan(&current); err != nil {
+		return false, fmt.Errorf("memory: unable to read schema version: %w", err)
+	}
+	if current > SchemaVersion() {
+		return false, fmt.Errorf("memory: index schema v%d is newer than this build (v%d); upgrade Engram", current, SchemaVersion())
+	}
+	applied := false
+	for _, m := range migrations {
+		if m.version <= current {
+			continue
+		}
+		if err := applyMigration(ctx, db, m); err != nil {
+			return false, err
+		}
+		needsReindex = needsReindex || m.needsReindex
+		applied = true
+		// Each migration's pages go back into the file before the next one writes: a fresh
+		// home's fifteen migrations otherwise grew the write-ahead log to 2.8 MB before the
+		// first memory, more than a small disk holds (faults.TestDiskFull). Best effort: a
+		// reader may hold the log, which then grows as before.
+		_, _ = db.ExecContext(ctx, `PRAGMA wal_checkpoint(PASSIVE)`)
+	}
+	if applied {
+		handBackFreedPages(ctx, db)
+		_, _ = db.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`)
+	}
+	if needsReindex {
+		if _, err := db.ExecContext(ctx, `INSERT INTO settings(key, value) VALUES('index.needs_reindex', '1')
+			ON CONFLICT(key) DO UPDATE SET value = '1'`); err != nil {
+			return false, fmt.Errorf("memory: unable to flag reindex: %w", err)
+		}
+	}
+	var flag string
+	err = db.QueryRowContext(ctx, `SELECT value FROM settings WHERE key = 'index.needs_reindex'`).Scan(&flag)
+	if err != nil && err != sql.ErrNoRows {
+		return false, fmt.Errorf("memory: unable to read reindex flag: %w", err)
+	}
+	return flag == "1", nil
+}
+
+// handBackFreedPages returns to the file system the pages a migration that rebuilt a table
+// freed (migration 16 copies memory_meta: without this a 390 MB index of 100k memories stayed
+// a 620 MB file, its old rows' pages kept for reuse). An index with incremental auto-vacuum
+// (newIndexPageSize) hands them back at once; an older one is vacuumed when more than a quarter of
+// it is free — once, right after such a migration. Best effort: a failure keeps the pages for
+// reuse, as before.
+func handBackFreedPages(ctx context.Context, db *sql.DB) {
+	var autoVacuum, free, pages int64
+	if db.QueryRowContext(ctx, `PRAGMA auto_vacuum`).Scan(&autoVacuum) != nil ||
+		db.QueryRowContext(ctx, `PRAGMA freelist_count`).Scan(&free) != nil ||
+		db.QueryRowContext(ctx, `PRAGMA page_count`).Scan(&pages) != nil || free == 0 {
+		return
+	}
+	switch {
+	case autoVacuum == 2:
+		_, _ = db.ExecContext(ctx, `PRAGMA incremental_vacuum`)
+	case free*4 > pages:
+		_, _ = db.ExecContext(ctx, `VACUUM`)
+	}
+}
+
+func applyMigration(ctx context.Context, db *sql.DB, m migration) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("memory: unable to begin migration %d: %w", m.version, err)
+	}
+	defer tx.Rollback()
+	// Another process may have migrated while we waited for the write lock.
+	var done int
+	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM schema_migrations WHERE version = ?`, m.version).Scan(&done); err != nil {
+		return fmt.Errorf("memory: unable to check migration %d: %w", m.version, err)
+	}
+	if done > 0 {
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, m.sql); err != nil {
+		return fmt.Errorf("memory: migration %d (%s) failed: %w", m.version, m.name, err)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations(version, name, applied_at) VALUES(?, ?, ?)`,
+		m.version, m.name, time.Now().UTC().Format(time.RFC3339)); err != nil {
+		return fmt.Errorf("memory: unable to record migration %d: %w", m.version, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("memory: unable to commit migration %d: %w", m.version, err)
+	}
+	return nil
+}
