@@ -25,7 +25,8 @@ func TestLocomoFile(t *testing.T) {
 		t.Skip("set ENGRAM_LOCOMO to a LoCoMo file")
 	}
 	opts := LocomoOptions{NoVectors: os.Getenv("ENGRAM_LOCOMO_NOVEC") != "", CacheDir: os.Getenv("ENGRAM_LOCOMO_CACHE"),
-		NoCV: os.Getenv("ENGRAM_LOCOMO_NOCV") != "", Progress: os.Stderr}
+		NoCV: os.Getenv("ENGRAM_LOCOMO_NOCV") != "", Learn: os.Getenv("ENGRAM_LOCOMO_LEARN") != "",
+		Progress: os.Stderr}
 	if only := os.Getenv("ENGRAM_LOCOMO_CV_ONLY"); only != "" {
 		// ENGRAM_LOCOMO_CV_ONLY=Fwd2,Keep cross-validates just those constants.
 		opts.CVOnly = strings.Split(only, ",")

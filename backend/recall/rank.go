@@ -15,8 +15,15 @@ func (s *Service) rank(ctx context.Context, a Analysis, cands map[int64]*cand, w
 	if len(cands) == 0 {
 		return []Hit{}, nil
 	}
+	learned := t.learnedOn() || s.opts.Features != nil
+	maxRel := 0.0
+	for _, c := range cands {
+		c.relFused = c.rel
+		maxRel = math.Max(maxRel, c.rel)
+	}
+	share := map[string]float64{}
 	// Sessions holding most of the relevance lift all their turns a little.
-	if t.Session > 0 {
+	if t.Session > 0 || learned {
 		per := map[string][]float64{}
 		for _, c := range cands {
 			if sess := c.m.Source.Session; sess != "" {
@@ -34,7 +41,12 @@ func (s *Service) rank(ctx context.Context, a Analysis, cands map[int64]*cand, w
 			sum[sess] = total
 			best = math.Max(best, total)
 		}
-		if best > 0 {
+		for sess, v := range sum {
+			if best > 0 {
+				share[sess] = v / best
+			}
+		}
+		if best > 0 && t.Session > 0 {
 			for _, c := range cands {
 				if sess := c.m.Source.Session; sess != "" {
 					c.rel *= 1 + t.Session*sum[sess]/best
@@ -52,22 +64,30 @@ func (s *Service) rank(ctx context.Context, a Analysis, cands map[int64]*cand, w
 	}
 	subjects := querySubjects(a.Query)
 	loc := s.store.Location()
+	var rows []FeatureRow
 	for _, c := range cands {
 		m := c.m
 		sc := c.rel
-		if interrogative(m.Body) {
+		var fa rankFacts
+		fa.question = interrogative(m.Body)
+		if fa.question {
 			sc *= t.QuestionPenalty
 		}
-		if a.TimeQuestion && hasTemporalMarker(m.Body) {
+		if a.TimeQuestion || learned {
+			fa.temporal = hasTemporalMarker(m.Body)
+		}
+		if a.TimeQuestion && fa.temporal {
 			sc *= 1 + t.TimeBoost
 		}
 		if answersFacet(a.Facets, m) {
 			sc *= 1 + t.FacetBoost
 		}
-		if mentionsSubject(subjects, m) {
+		fa.subject = mentionsSubject(subjects, m)
+		if fa.subject {
 			sc *= 1 + t.SubjectBoost
 		}
-		if a.Time != nil && !a.Time.Relative && a.Time.Near(m.Created, t.DateSlack, loc) {
+		fa.date = a.Time != nil && !a.Time.Relative && a.Time.Near(m.Created, t.DateSlack, loc)
+		if fa.date {
 			sc *= 1 + t.DateBoost
 		}
 		sc *= typeWeight(a.Intent, m.Type)
@@ -84,7 +104,19 @@ func (s *Service) rank(ctx context.Context, a Analysis, cands map[int64]*cand, w
 			age := now.Sub(m.Updated).Hours() / 24
 			sc *= math.Max(math.Exp(-math.Max(age, 0)/30), 0.05)
 		}
+		if learned && c.evidence && sc > 0 {
+			fa.session = share[m.Source.Session]
+			var x [NumFeatures]float64
+			features(c, a, fa, maxRel, &x)
+			if s.opts.Features != nil {
+				rows = append(rows, FeatureRow{Memory: m, Hand: sc, X: x})
+			}
+			sc *= learnedFactor(&t.Learned, &x)
+		}
 		c.score = sc
+	}
+	if s.opts.Features != nil {
+		s.opts.Features(rows)
 	}
 	list := make([]*cand, 0, len(cands))
 	best := 0.0

@@ -18,6 +18,11 @@ type cand struct {
 	evidence bool
 	via      []string
 	score    float64
+	// part holds what each path gave before its weight (see pathIndex), for the learned
+	// correction (learned.go).
+	part [numParts]float64
+	// relFused is rel before the session lift.
+	relFused float64
 }
 
 func (c *cand) addVia(p string) {
@@ -58,6 +63,9 @@ func (fu *fusion) add(path string, weight float64, list []memory.RankedRID, abso
 			cands[it.RID] = c
 		}
 		c.rel += contrib
+		if i, ok := pathIndex[path]; ok {
+			c.part[i] += contrib / weight
+		}
 		c.addVia(path)
 		if lexical {
 			c.lexical = true
