@@ -81,6 +81,8 @@ type LocomoOptions struct {
 	// Learn fits and cross-validates the learned correction of the ranking (locomo_learn.go)
 	// on the candidates of the tuning in use, with its learned weights set aside.
 	Learn bool
+	// LearnDump, when set, keeps the candidates Learn collected in that file (gob).
+	LearnDump string
 	// Progress, when set, is told how the cross-validation goes (stderr in the CLI).
 	Progress io.Writer
 }
@@ -162,7 +164,7 @@ func Locomo(ctx context.Context, path string, opts LocomoOptions) (LocomoReport,
 		rep.SearchP95 = lat[len(lat)*95/100]
 	}
 	if opts.Learn && len(convs) > 2 {
-		l, err := learnLocomo(ctx, convs, def, opts.Progress)
+		l, err := learnLocomo(ctx, convs, def, opts.LearnDump, opts.Progress)
 		if err != nil {
 			return rep, err
 		}

@@ -4,9 +4,11 @@ package bench
 
 import (
 	"context"
+	"encoding/gob"
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"sort"
 	"strings"
 
@@ -25,15 +27,15 @@ import (
 
 // learnRow is one ranked candidate of a question.
 type learnRow struct {
-	hand  float64
-	x     [recall.NumFeatures]float64
-	label bool
+	Hand  float64
+	X     [recall.NumFeatures]float64
+	Label bool
 }
 
 // learnQ is one question's candidates.
 type learnQ struct {
-	cat  string
-	rows []learnRow
+	Cat  string
+	Rows []learnRow
 }
 
 // collectLearn asks every question of c with tuning t and keeps its candidates.
@@ -50,11 +52,11 @@ func (c *locomoConv) collectLearn(ctx context.Context, t recall.Tuning) ([]learn
 		if _, err := rec.Search(ctx, recall.SearchParams{Query: q.qa.Question, Limit: 20, NoTouch: true}); err != nil {
 			return nil, err
 		}
-		lq := learnQ{cat: q.cat}
+		lq := learnQ{Cat: q.cat}
 		for _, r := range rows {
 			src := r.Memory.Source
 			ev := q.ev[fmt.Sprintf("D%s:%d", strings.TrimPrefix(src.Session, c.smp.SampleID+"/D"), src.Turn)]
-			lq.rows = append(lq.rows, learnRow{hand: r.Hand, x: r.X, label: ev})
+			lq.Rows = append(lq.Rows, learnRow{Hand: r.Hand, X: r.X, Label: ev})
 		}
 		out[i] = lq
 	}
@@ -64,31 +66,34 @@ func (c *locomoConv) collectLearn(ctx context.Context, t recall.Tuning) ([]learn
 // learnRank is the 0-based rank of q's first evidence in the top 20 under weights w (-1 for
 // none), with recall's floor at minRel of the best score.
 func learnRank(q learnQ, w *[recall.NumFeatures]float64, minRel float64) int {
-	type sc struct {
-		s     float64
-		label bool
-	}
-	list := make([]sc, 0, len(q.rows))
-	best := 0.0
-	for _, r := range q.rows {
+	best, pos := 0.0, -1.0
+	score := func(r *learnRow) float64 {
 		z := 0.0
-		for i := range r.x {
-			z += w[i] * r.x[i]
+		for i := range r.X {
+			z += w[i] * r.X[i]
 		}
-		s := r.hand * math.Exp(z)
-		list = append(list, sc{s, r.label})
+		return r.Hand * math.Exp(z)
+	}
+	for k := range q.Rows {
+		s := score(&q.Rows[k])
 		best = math.Max(best, s)
-	}
-	sort.SliceStable(list, func(i, j int) bool { return list[i].s > list[j].s })
-	for i, it := range list {
-		if i >= 20 || it.s < minRel*best {
-			return -1
-		}
-		if it.label {
-			return i
+		if q.Rows[k].Label {
+			pos = math.Max(pos, s)
 		}
 	}
-	return -1
+	if pos < 0 || pos < minRel*best {
+		return -1
+	}
+	above := 0
+	for k := range q.Rows {
+		if !q.Rows[k].Label && score(&q.Rows[k]) > pos {
+			above++
+		}
+	}
+	if above >= 20 {
+		return -1
+	}
+	return above
 }
 
 // learnObjective is R@10 plus MRR (as shares) of qs under w.
@@ -109,68 +114,74 @@ func learnObjective(qs []learnQ, w *[recall.NumFeatures]float64, minRel float64)
 	return sum / float64(len(qs))
 }
 
-// learnNegatives is how many of the best-ranked non-evidence candidates each evidence is
-// paired with.
-const learnNegatives = 40
+// learnMode is the fit's pair weighting: "lambda" or "" (every pair alike).
+var learnMode = os.Getenv("ENGRAM_LEARN_MODE")
+
+// learnNegatives is how many of the best-ranked non-evidence candidates each question keeps
+// for the fit.
+const learnNegatives = 60
+
+// learnGain is what a question scores with its first evidence at rank r (0-based): R@10 plus
+// reciprocal rank, as the objective counts it.
+func learnGain(r int) float64 {
+	g := 1 / float64(r+1)
+	if r < 10 {
+		g++
+	}
+	return g
+}
 
 // fitLearn fits the weights on qs with penalty lambda: pairwise logistic loss on standardised
-// features, averaged per question, minimised by Adam from zero (the hand-shaped ranking).
+// features between each evidence candidate and the non-evidence ones, every pair weighted by
+// how much swapping the two would change the objective under the current weights (LambdaRank),
+// so the fit spends itself on the top of the list; minimised by Adam from zero (the
+// hand-shaped ranking).
 func fitLearn(qs []learnQ, lambda float64) [recall.NumFeatures]float64 {
 	const n = recall.NumFeatures
-	type pair struct {
-		base float64
-		dx   [n]float64
-		wt   float64
+	type item struct {
+		base  float64
+		x     [n]float64
+		label bool
+		s     float64
 	}
-	// Standardise on the rows the pairs use.
 	var mean, sd [n]float64
 	cnt := 0.0
-	var pairs []pair
-	pools := make([][]learnRow, 0, len(qs))
+	var pools [][]item
 	for _, q := range qs {
-		rows := append([]learnRow(nil), q.rows...)
-		sort.SliceStable(rows, func(i, j int) bool { return rows[i].hand > rows[j].hand })
-		var pos, neg []learnRow
+		rows := append([]learnRow(nil), q.Rows...)
+		sort.SliceStable(rows, func(i, j int) bool { return rows[i].Hand > rows[j].Hand })
+		var pool []item
+		pos, neg := 0, 0
 		for _, r := range rows {
-			if r.label {
-				pos = append(pos, r)
-			} else if len(neg) < learnNegatives {
-				neg = append(neg, r)
+			if !r.Label {
+				if neg >= learnNegatives {
+					continue
+				}
+				neg++
+			} else {
+				pos++
 			}
-		}
-		if len(pos) == 0 || len(neg) == 0 {
-			continue
-		}
-		pool := append(pos, neg...)
-		pools = append(pools, pool)
-		for _, r := range pool {
-			for i := range r.x {
-				mean[i] += r.x[i]
+			pool = append(pool, item{base: math.Log(r.Hand), x: r.X, label: r.Label})
+			for i := range r.X {
+				mean[i] += r.X[i]
 			}
 			cnt++
 		}
-		wt := 1 / float64(len(pos)*len(neg))
-		for _, p := range pos {
-			for _, q := range neg {
-				pr := pair{base: math.Log(p.hand) - math.Log(q.hand), wt: wt}
-				for i := range p.x {
-					pr.dx[i] = p.x[i] - q.x[i]
-				}
-				pairs = append(pairs, pr)
-			}
+		if pos > 0 && neg > 0 {
+			pools = append(pools, pool)
 		}
 	}
 	var w [n]float64
-	if cnt == 0 || len(pairs) == 0 {
+	if len(pools) == 0 {
 		return w
 	}
 	for i := range mean {
 		mean[i] /= cnt
 	}
 	for _, pool := range pools {
-		for _, r := range pool {
-			for i := range r.x {
-				d := r.x[i] - mean[i]
+		for _, it := range pool {
+			for i := range it.x {
+				d := it.x[i] - mean[i]
 				sd[i] += d * d
 			}
 		}
@@ -178,29 +189,74 @@ func fitLearn(qs []learnQ, lambda float64) [recall.NumFeatures]float64 {
 	for i := range sd {
 		sd[i] = math.Sqrt(sd[i] / cnt)
 	}
-	for k := range pairs {
-		for i := range pairs[k].dx {
-			if sd[i] > 0 {
-				pairs[k].dx[i] /= sd[i]
-			} else {
-				pairs[k].dx[i] = 0
+	for _, pool := range pools {
+		for k := range pool {
+			for i := range pool[k].x {
+				if sd[i] > 0 {
+					pool[k].x[i] = (pool[k].x[i] - mean[i]) / sd[i]
+				} else {
+					pool[k].x[i] = 0
+				}
 			}
 		}
 	}
 	nq := float64(len(pools))
 	var m1, m2 [n]float64
 	const lr, b1, b2, eps = 0.05, 0.9, 0.999, 1e-8
-	for it := 1; it <= 400; it++ {
+	order := make([]int, 0, learnNegatives+8)
+	rank := make([]int, 0, learnNegatives+8)
+	for it := 1; it <= 300; it++ {
 		var g [n]float64
-		for _, p := range pairs {
-			z := p.base
-			for i := range w {
-				z += w[i] * p.dx[i]
+		for _, pool := range pools {
+			order, rank = order[:0], rank[:0]
+			for k := range pool {
+				s := pool[k].base
+				for i := range w {
+					s += w[i] * pool[k].x[i]
+				}
+				pool[k].s = s
+				order = append(order, k)
+				rank = append(rank, 0)
 			}
-			// d/dz log(1+e^-z) = -1/(1+e^z)
-			s := -p.wt / (1 + math.Exp(z)) / nq
-			for i := range g {
-				g[i] += s * p.dx[i]
+			sort.SliceStable(order, func(a, b int) bool { return pool[order[a]].s > pool[order[b]].s })
+			for r, k := range order {
+				rank[k] = r
+			}
+			// Only the best-ranked evidence counts in the objective.
+			first := -1
+			for _, k := range order {
+				if pool[k].label {
+					first = k
+					break
+				}
+			}
+			np := 0
+			for _, p := range pool {
+				if p.label {
+					np++
+				}
+			}
+			for kp, p := range pool {
+				if !p.label || (learnMode == "lambda" && kp != first) {
+					continue
+				}
+				for k, q := range pool {
+					if q.label {
+						continue
+					}
+					dw := 1 / float64(np*(len(pool)-np))
+					if learnMode == "lambda" {
+						dw = math.Abs(learnGain(rank[first]) - learnGain(rank[k]))
+					}
+					if dw == 0 {
+						continue
+					}
+					z := p.s - q.s
+					c := -dw / (1 + math.Exp(z)) / nq
+					for i := range g {
+						g[i] += c * (p.x[i] - q.x[i])
+					}
+				}
 			}
 		}
 		for i := range w {
@@ -221,8 +277,80 @@ func fitLearn(qs []learnQ, lambda float64) [recall.NumFeatures]float64 {
 	return raw
 }
 
+// ascentLearn fits the weights by coordinate ascent on the objective itself over qs (each
+// question cut to its evidence and its best learnNegatives other candidates): a weight moves
+// by a step of its feature's spread when that raises R@10+MRR by more than minGain.
+func ascentLearn(qs []learnQ, minGain, minRel float64) [recall.NumFeatures]float64 {
+	const n = recall.NumFeatures
+	var cut []learnQ
+	var mean, sd [n]float64
+	cnt := 0.0
+	for _, q := range qs {
+		rows := append([]learnRow(nil), q.Rows...)
+		sort.SliceStable(rows, func(i, j int) bool { return rows[i].Hand > rows[j].Hand })
+		var keep []learnRow
+		neg := 0
+		for _, r := range rows {
+			if !r.Label {
+				if neg >= learnNegatives {
+					continue
+				}
+				neg++
+			}
+			keep = append(keep, r)
+			for i := range r.X {
+				mean[i] += r.X[i]
+				sd[i] += r.X[i] * r.X[i]
+			}
+			cnt++
+		}
+		cut = append(cut, learnQ{Cat: q.Cat, Rows: keep})
+	}
+	var w [n]float64
+	if cnt == 0 {
+		return w
+	}
+	for i := range sd {
+		mean[i] /= cnt
+		sd[i] = math.Sqrt(math.Max(sd[i]/cnt-mean[i]*mean[i], 0))
+	}
+	cur := learnObjective(cut, &w, minRel)
+	steps := []float64{-1, -0.5, -0.25, 0.25, 0.5, 1}
+	for pass := 0; pass < 3; pass++ {
+		moved := false
+		for i := 0; i < n; i++ {
+			if sd[i] == 0 {
+				continue
+			}
+			bestW, bestObj := w[i], cur
+			for _, st := range steps {
+				try := w
+				try[i] = w[i] + st/sd[i]
+				if got := learnObjective(cut, &try, minRel); got > bestObj+minGain {
+					bestW, bestObj = try[i], got
+				}
+			}
+			if bestW != w[i] {
+				w[i], cur, moved = bestW, bestObj, true
+			}
+		}
+		if !moved {
+			break
+		}
+	}
+	return w
+}
+
 // learnLambdas are the penalties the inner cross-validation chooses from.
 var learnLambdas = []float64{0.001, 0.01, 0.1, 1}
+
+func fitMode(qs []learnQ, lambda, minRel float64) [recall.NumFeatures]float64 {
+	if learnMode == "ascent" {
+		// The penalty is read as the least gain a step must bring, in thousandths.
+		return ascentLearn(qs, lambda/100, minRel)
+	}
+	return fitLearn(qs, lambda)
+}
 
 // chooseLambda picks the penalty by leave-one-conversation-out among convs (ties keep the
 // larger penalty) and returns it with its inner objective.
@@ -239,7 +367,7 @@ func chooseLambda(data [][]learnQ, convs []int, minRel float64) (float64, float6
 					train = append(train, data[c]...)
 				}
 			}
-			w := fitLearn(train, lambda)
+			w := fitMode(train, lambda, minRel)
 			obj += learnObjective(data[held], &w, minRel) * float64(len(data[held]))
 			all = append(all, data[held]...)
 		}
@@ -264,57 +392,106 @@ type LocomoLearned struct {
 
 // learnLocomo collects every conversation's candidates with tuning t and cross-validates the
 // learned correction over them.
-func learnLocomo(ctx context.Context, convs []*locomoConv, t recall.Tuning, progress io.Writer) (LocomoLearned, error) {
-	var rep LocomoLearned
+func learnLocomo(ctx context.Context, convs []*locomoConv, t recall.Tuning, dump string, progress io.Writer) (LocomoLearned, error) {
 	t.Learned = [recall.NumFeatures]float64{}
 	data := make([][]learnQ, len(convs))
 	for i, c := range convs {
 		qs, err := c.collectLearn(ctx, t)
 		if err != nil {
-			return rep, err
+			return LocomoLearned{}, err
 		}
 		data[i] = qs
 	}
+	if dump != "" {
+		if err := saveLearn(dump, data, convs); err != nil {
+			return LocomoLearned{}, err
+		}
+	}
+	return crossLearn(data, convNames(convs), t.MinRelative, progress), nil
+}
+
+func convNames(convs []*locomoConv) []string {
+	var out []string
+	for _, c := range convs {
+		out = append(out, c.smp.SampleID)
+	}
+	return out
+}
+
+// learnDump is the collected candidates, saved so that the fit can be re-run without the
+// conversations (TestLocomoLearnDump).
+type learnDump struct {
+	Names []string
+	Data  [][]learnQ
+}
+
+func saveLearn(path string, data [][]learnQ, convs []*locomoConv) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("bench: unable to save the candidates: %w", err)
+	}
+	defer f.Close()
+	return gob.NewEncoder(f).Encode(learnDump{Names: convNames(convs), Data: data})
+}
+
+func loadLearn(path string) (learnDump, error) {
+	var d learnDump
+	f, err := os.Open(path)
+	if err != nil {
+		return d, err
+	}
+	defer f.Close()
+	err = gob.NewDecoder(f).Decode(&d)
+	return d, err
+}
+
+// crossLearn cross-validates the learned correction over the collected candidates.
+func crossLearn(data [][]learnQ, names []string, minRel float64, progress io.Writer) LocomoLearned {
+	var rep LocomoLearned
 	hand, cv := newLocomoScore(), newLocomoScore()
 	var zero [recall.NumFeatures]float64
-	for held := range convs {
+	for held := range data {
 		var train []int
-		for i := range convs {
+		for i := range data {
 			if i != held {
 				train = append(train, i)
 			}
 		}
-		lambda, inner := chooseLambda(data, train, t.MinRelative)
+		lambda, inner := chooseLambda(data, train, minRel)
 		var tq []learnQ
 		for _, c := range train {
 			tq = append(tq, data[c]...)
 		}
-		w := fitLearn(tq, lambda)
+		w := fitMode(tq, lambda, minRel)
 		fold := newLocomoScore()
 		for _, q := range data[held] {
-			hand.add(q.cat, learnRank(q, &zero, t.MinRelative))
-			k := learnRank(q, &w, t.MinRelative)
-			cv.add(q.cat, k)
-			fold.add(q.cat, k)
+			hand.add(q.Cat, learnRank(q, &zero, minRel))
+			k := learnRank(q, &w, minRel)
+			cv.add(q.Cat, k)
+			fold.add(q.Cat, k)
 		}
 		f := fold.set().Overall
 		line := fmt.Sprintf("held out %-8s R@10 %.3f MRR %.3f (n %d); penalty %g (inner R@10+MRR %.3f)",
-			convs[held].smp.SampleID, f.R10, f.MRR, f.N, lambda, inner)
+			names[held], f.R10, f.MRR, f.N, lambda, inner)
 		rep.Folds = append(rep.Folds, line)
 		if progress != nil {
 			fmt.Fprintln(progress, "learn: "+line)
 		}
 	}
-	all := make([]int, len(convs))
+	all := make([]int, len(data))
 	for i := range all {
 		all[i] = i
 	}
-	rep.Lambda, _ = chooseLambda(data, all, t.MinRelative)
+	rep.Lambda, _ = chooseLambda(data, all, minRel)
 	var aq []learnQ
 	for _, d := range data {
 		aq = append(aq, d...)
 	}
-	rep.Weights = fitLearn(aq, rep.Lambda)
+	rep.Weights = fitMode(aq, rep.Lambda, minRel)
 	rep.Hand, rep.CV = hand.set(), cv.set()
-	return rep, nil
+	if progress != nil {
+		fmt.Fprintf(progress, "learn: in sample with the five-fold fit: R@10+MRR %.3f (hand %.3f)\n",
+			learnObjective(aq, &rep.Weights, minRel), learnObjective(aq, &zero, minRel))
+	}
+	return rep
 }

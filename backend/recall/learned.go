@@ -2,6 +2,7 @@ package recall
 
 import (
 	"math"
+	"sort"
 	"strings"
 
 	"engram/backend/memory"
@@ -47,6 +48,9 @@ const (
 	FeatVectorWhen           // the vector path's, for questions asking when
 	FeatContextWhen          // the context's, for questions asking when
 	FeatDigits               // the memory holds a digit
+	FeatHandRank             // 1/(1 + its rank by the hand-shaped score)
+	FeatNearTop              // it is within two turns of the hand-shaped best, in its session
+	FeatSurfaceRel           // its verbatim keyword share over the best candidate\'s
 	NumFeatures
 )
 
@@ -64,6 +68,58 @@ func (t Tuning) learnedOn() bool {
 type rankFacts struct {
 	question, temporal, subject, date bool
 	session                           float64
+}
+
+// applyLearned multiplies the score of every evidence candidate by the learned factor and
+// hands the rows to Options.Features when set.
+func (s *Service) applyLearned(a Analysis, cands map[int64]*cand, maxRel float64) {
+	list := make([]*cand, 0, len(cands))
+	maxSurf := 0.0
+	for _, c := range cands {
+		if c.evidence && c.score > 0 {
+			list = append(list, c)
+			maxSurf = math.Max(maxSurf, c.part[partSurface])
+		}
+	}
+	if len(list) == 0 {
+		return
+	}
+	sort.Slice(list, func(i, j int) bool {
+		if list[i].score != list[j].score {
+			return list[i].score > list[j].score
+		}
+		return list[i].rid < list[j].rid
+	})
+	top := list[0].m.Source
+	var rows []FeatureRow
+	if s.opts.Features != nil {
+		rows = make([]FeatureRow, 0, len(list))
+	}
+	for r, c := range list {
+		var x [NumFeatures]float64
+		features(c, a, c.facts, maxRel, &x)
+		x[FeatHandRank] = 1 / float64(1+r)
+		if src := c.m.Source; r > 0 && top.Session != "" && src.Session == top.Session && abs(src.Turn-top.Turn) <= 2 {
+			x[FeatNearTop] = 1
+		}
+		if maxSurf > 0 {
+			x[FeatSurfaceRel] = c.part[partSurface] / maxSurf
+		}
+		if rows != nil {
+			rows = append(rows, FeatureRow{Memory: c.m, Hand: c.score, X: x})
+		}
+		c.score *= learnedFactor(&s.t.Learned, &x)
+	}
+	if s.opts.Features != nil {
+		s.opts.Features(rows)
+	}
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }
 
 // features fills x for candidate c; maxRel is the best fused relevance before the session lift.

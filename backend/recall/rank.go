@@ -64,7 +64,6 @@ func (s *Service) rank(ctx context.Context, a Analysis, cands map[int64]*cand, w
 	}
 	subjects := querySubjects(a.Query)
 	loc := s.store.Location()
-	var rows []FeatureRow
 	for _, c := range cands {
 		m := c.m
 		sc := c.rel
@@ -104,19 +103,12 @@ func (s *Service) rank(ctx context.Context, a Analysis, cands map[int64]*cand, w
 			age := now.Sub(m.Updated).Hours() / 24
 			sc *= math.Max(math.Exp(-math.Max(age, 0)/30), 0.05)
 		}
-		if learned && c.evidence && sc > 0 {
-			fa.session = share[m.Source.Session]
-			var x [NumFeatures]float64
-			features(c, a, fa, maxRel, &x)
-			if s.opts.Features != nil {
-				rows = append(rows, FeatureRow{Memory: m, Hand: sc, X: x})
-			}
-			sc *= learnedFactor(&t.Learned, &x)
-		}
+		fa.session = share[m.Source.Session]
+		c.facts = fa
 		c.score = sc
 	}
-	if s.opts.Features != nil {
-		s.opts.Features(rows)
+	if learned {
+		s.applyLearned(a, cands, maxRel)
 	}
 	list := make([]*cand, 0, len(cands))
 	best := 0.0

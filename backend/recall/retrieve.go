@@ -23,6 +23,7 @@ type cand struct {
 	part [numParts]float64
 	// relFused is rel before the session lift.
 	relFused float64
+	facts    rankFacts
 }
 
 func (c *cand) addVia(p string) {
