@@ -48,8 +48,6 @@ type LocomoReport struct {
 	// CV is the leave-one-conversation-out figures: each conversation scored with the tuning
 	// chosen on the others.
 	CV *LocomoCV `json:"cv,omitempty"`
-	// Learned is the cross-validated learned correction (Learn only; locomo_learn.go).
-	Learned *LocomoLearned `json:"learned,omitempty"`
 	// Timings, for the text report only.
 	Conversations int           `json:"-"`
 	Turns         int           `json:"-"`
@@ -78,11 +76,6 @@ type LocomoOptions struct {
 	// CVOnly, when set, re-tunes only the named parameters in the cross-validation (the others
 	// keep their defaults): the held-out worth of one new constant in a minute instead of hours.
 	CVOnly []string
-	// Learn fits and cross-validates the learned correction of the ranking (locomo_learn.go)
-	// on the candidates of the tuning in use, with its learned weights set aside.
-	Learn bool
-	// LearnDump, when set, keeps the candidates Learn collected in that file (gob).
-	LearnDump string
 	// Progress, when set, is told how the cross-validation goes (stderr in the CLI).
 	Progress io.Writer
 }
@@ -162,13 +155,6 @@ func Locomo(ctx context.Context, path string, opts LocomoOptions) (LocomoReport,
 	if len(lat) > 0 {
 		rep.SearchP50 = lat[len(lat)/2]
 		rep.SearchP95 = lat[len(lat)*95/100]
-	}
-	if opts.Learn && len(convs) > 2 {
-		l, err := learnLocomo(ctx, convs, def, opts.LearnDump, opts.Progress)
-		if err != nil {
-			return rep, err
-		}
-		rep.Learned = &l
 	}
 	if !opts.NoCV && len(convs) > 1 {
 		cv, err := crossValidate(ctx, convs, def, opts)

@@ -25,9 +25,7 @@ func TestLocomoFile(t *testing.T) {
 		t.Skip("set ENGRAM_LOCOMO to a LoCoMo file")
 	}
 	opts := LocomoOptions{NoVectors: os.Getenv("ENGRAM_LOCOMO_NOVEC") != "", CacheDir: os.Getenv("ENGRAM_LOCOMO_CACHE"),
-		NoCV: os.Getenv("ENGRAM_LOCOMO_NOCV") != "", Learn: os.Getenv("ENGRAM_LOCOMO_LEARN") != "",
-		LearnDump: os.Getenv("ENGRAM_LOCOMO_LEARN_DUMP"),
-		Progress:  os.Stderr}
+		NoCV: os.Getenv("ENGRAM_LOCOMO_NOCV") != "", Progress: os.Stderr}
 	if only := os.Getenv("ENGRAM_LOCOMO_CV_ONLY"); only != "" {
 		// ENGRAM_LOCOMO_CV_ONLY=Fwd2,Keep cross-validates just those constants.
 		opts.CVOnly = strings.Split(only, ",")
@@ -55,21 +53,6 @@ func TestLocomoFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	printLocomo(os.Stdout, path, rep)
-}
-
-// TestLocomoLearnDump re-runs the learned correction's cross-validation on candidates saved by
-// ENGRAM_LOCOMO_LEARN_DUMP (the file named by ENGRAM_LOCOMO_LEARN_FROM; skipped otherwise).
-func TestLocomoLearnDump(t *testing.T) {
-	path := os.Getenv("ENGRAM_LOCOMO_LEARN_FROM")
-	if path == "" {
-		t.Skip("set ENGRAM_LOCOMO_LEARN_FROM to saved candidates")
-	}
-	d, err := loadLearn(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	l := crossLearn(d.Data, d.Names, recall.DefaultTuning().MinRelative, os.Stderr)
-	printLocomo(os.Stdout, path, LocomoReport{Learned: &l})
 }
 
 // TestRecallScaleDev measures recall at the sizes in ENGRAM_RECALL_SCALE ("10000,100000");

@@ -24,8 +24,6 @@ func printLocomo(w io.Writer, path string, rep LocomoReport) {
 		set   LocomoSet
 	}{{"Engram recall, in sample (the defaults, chosen on these conversations)", rep.LocomoSet},
 		{"Engram recall, cross-validated (each conversation scored with the tuning chosen on the others)", cvSet(rep)},
-		{"Hand-shaped ranking rescored offline on the kept candidates (equals the in-sample figures)", learnedSet(rep, false)},
-		{"Learned correction, cross-validated (fit on four conversations, scored on the fifth)", learnedSet(rep, true)},
 		{"FTS5 BM25 baseline", rep.Baseline}} {
 		if part.set.ByCategory == nil {
 			continue
@@ -46,20 +44,6 @@ func printLocomo(w io.Writer, path string, rep LocomoReport) {
 		row("overall", part.set.Overall)
 		fmt.Fprintln(w)
 	}
-	if l := rep.Learned; l != nil {
-		fmt.Fprintln(w, "Learned correction:")
-		for _, f := range l.Folds {
-			fmt.Fprintf(w, "  %s\n", f)
-		}
-		fmt.Fprintf(w, "  fit on all five with penalty %g:\n  Learned: [recall.NumFeatures]float64{", l.Lambda)
-		for i, v := range l.Weights {
-			if i > 0 {
-				fmt.Fprint(w, ", ")
-			}
-			fmt.Fprintf(w, "%.4g", v)
-		}
-		fmt.Fprint(w, "},\n\n")
-	}
 	if cv := rep.CV; cv != nil {
 		fmt.Fprintf(w, "Cross-validation: %d parameters re-chosen per fold by one pass of coordinate ascent on R@10+MRR\n", len(cv.Tuned))
 		fmt.Fprintf(w, "(%d runs of a conversation, %s):\n", cv.Evaluations, cv.Took.Round(time.Second))
@@ -77,14 +61,4 @@ func cvSet(rep LocomoReport) LocomoSet {
 		return LocomoSet{}
 	}
 	return rep.CV.LocomoSet
-}
-
-func learnedSet(rep LocomoReport, cv bool) LocomoSet {
-	switch {
-	case rep.Learned == nil:
-		return LocomoSet{}
-	case cv:
-		return rep.Learned.CV
-	}
-	return rep.Learned.Hand
 }

@@ -90,6 +90,5 @@ func addSurface(st kwStats, cands map[int64]*cand, weight float64) {
 			}
 		}
 		c.rel += weight * got / st.sum
-		c.part[partSurface] = got / st.sum
 	}
 }

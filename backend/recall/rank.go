@@ -15,15 +15,8 @@ func (s *Service) rank(ctx context.Context, a Analysis, cands map[int64]*cand, w
 	if len(cands) == 0 {
 		return []Hit{}, nil
 	}
-	learned := t.learnedOn() || s.opts.Features != nil
-	maxRel := 0.0
-	for _, c := range cands {
-		c.relFused = c.rel
-		maxRel = math.Max(maxRel, c.rel)
-	}
-	share := map[string]float64{}
 	// Sessions holding most of the relevance lift all their turns a little.
-	if t.Session > 0 || learned {
+	if t.Session > 0 {
 		per := map[string][]float64{}
 		for _, c := range cands {
 			if sess := c.m.Source.Session; sess != "" {
@@ -41,12 +34,7 @@ func (s *Service) rank(ctx context.Context, a Analysis, cands map[int64]*cand, w
 			sum[sess] = total
 			best = math.Max(best, total)
 		}
-		for sess, v := range sum {
-			if best > 0 {
-				share[sess] = v / best
-			}
-		}
-		if best > 0 && t.Session > 0 {
+		if best > 0 {
 			for _, c := range cands {
 				if sess := c.m.Source.Session; sess != "" {
 					c.rel *= 1 + t.Session*sum[sess]/best
@@ -67,26 +55,19 @@ func (s *Service) rank(ctx context.Context, a Analysis, cands map[int64]*cand, w
 	for _, c := range cands {
 		m := c.m
 		sc := c.rel
-		var fa rankFacts
-		fa.question = interrogative(m.Body)
-		if fa.question {
+		if interrogative(m.Body) {
 			sc *= t.QuestionPenalty
 		}
-		if a.TimeQuestion || learned {
-			fa.temporal = hasTemporalMarker(m.Body)
-		}
-		if a.TimeQuestion && fa.temporal {
+		if a.TimeQuestion && hasTemporalMarker(m.Body) {
 			sc *= 1 + t.TimeBoost
 		}
 		if answersFacet(a.Facets, m) {
 			sc *= 1 + t.FacetBoost
 		}
-		fa.subject = mentionsSubject(subjects, m)
-		if fa.subject {
+		if mentionsSubject(subjects, m) {
 			sc *= 1 + t.SubjectBoost
 		}
-		fa.date = a.Time != nil && !a.Time.Relative && a.Time.Near(m.Created, t.DateSlack, loc)
-		if fa.date {
+		if a.Time != nil && !a.Time.Relative && a.Time.Near(m.Created, t.DateSlack, loc) {
 			sc *= 1 + t.DateBoost
 		}
 		sc *= typeWeight(a.Intent, m.Type)
@@ -103,12 +84,7 @@ func (s *Service) rank(ctx context.Context, a Analysis, cands map[int64]*cand, w
 			age := now.Sub(m.Updated).Hours() / 24
 			sc *= math.Max(math.Exp(-math.Max(age, 0)/30), 0.05)
 		}
-		fa.session = share[m.Source.Session]
-		c.facts = fa
 		c.score = sc
-	}
-	if learned {
-		s.applyLearned(a, cands, maxRel)
 	}
 	list := make([]*cand, 0, len(cands))
 	best := 0.0

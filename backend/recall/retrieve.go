@@ -18,12 +18,6 @@ type cand struct {
 	evidence bool
 	via      []string
 	score    float64
-	// part holds what each path gave before its weight (see pathIndex), for the learned
-	// correction (learned.go).
-	part [numParts]float64
-	// relFused is rel before the session lift.
-	relFused float64
-	facts    rankFacts
 }
 
 func (c *cand) addVia(p string) {
@@ -64,9 +58,6 @@ func (fu *fusion) add(path string, weight float64, list []memory.RankedRID, abso
 			cands[it.RID] = c
 		}
 		c.rel += contrib
-		if i, ok := pathIndex[path]; ok {
-			c.part[i] += contrib / weight
-		}
 		c.addVia(path)
 		if lexical {
 			c.lexical = true

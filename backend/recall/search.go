@@ -35,11 +35,8 @@ type Options struct {
 	// Tuning replaces DefaultTuning when its Depth is set.
 	Tuning Tuning
 	// Trace, when set, is told how long each step of a search took (benchmarks).
-	Trace func(step string, d time.Duration)
-	// Features, when set, receives each search's ranked candidates with the features of the
-	// learned correction (backend/bench fits its weights on them).
-	Features func(rows []FeatureRow)
-	Logger   *slog.Logger
+	Trace  func(step string, d time.Duration)
+	Logger *slog.Logger
 }
 
 // Service is recall over one store.

@@ -52,9 +52,6 @@ type Tuning struct {
 	// pass relevance to their neighbouring turns; TrigramBelow runs the trigram path only when
 	// the word path found fewer rows (or for code queries), as substrings then matter.
 	Keep, ContextTop, TrigramBelow int
-	// Learned are the weights of the learned correction (learned.go): each candidate's score
-	// is multiplied by e^(Learned·features). All zero leaves the hand-shaped ranking as is.
-	Learned [NumFeatures]float64
 }
 
 // DefaultTuning is the ranking used by Engram and its benchmark.

@@ -73,7 +73,6 @@ func (s *Service) addContext(ctx context.Context, cands map[int64]*cand, f memor
 			return
 		}
 		to.rel += share * base[from.rid]
-		to.part[partContext] += share * base[from.rid]
 		to.addVia("context")
 		if evid[from.rid] {
 			to.evidence = true
