@@ -199,7 +199,7 @@ func TestReindexRebuildsMetaIndexes(t *testing.T) {
 	schema := func() string {
 		t.Helper()
 		rows, err := e.s.db.QueryContext(e.ctx, `SELECT name || ': ' || COALESCE(sql, '') FROM sqlite_schema
-			WHERE tbl_name = 'memory_meta' AND type = 'index' ORDER BY name`)
+			WHERE tbl_name = 'memory_meta' AND type IN ('index', 'trigger') ORDER BY name`)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -225,7 +225,8 @@ func TestReindexRebuildsMetaIndexes(t *testing.T) {
 	}
 	e.reconcile()
 	before := schema()
-	if !strings.Contains(before, "memory_meta_turn") || !strings.Contains(before, "memory_meta_bucket") {
+	if !strings.Contains(before, "memory_meta_turn") || !strings.Contains(before, "memory_meta_bucket") ||
+		!strings.Contains(before, "memory_meta_path_insert") || !strings.Contains(before, "memory_meta_path_update") {
 		t.Fatalf("indexes missing before the reindex:\n%s", before)
 	}
 	if _, err := e.s.Reindex(e.ctx); err != nil {
@@ -233,6 +234,12 @@ func TestReindexRebuildsMetaIndexes(t *testing.T) {
 	}
 	if after := schema(); after != before {
 		t.Fatalf("indexes after reindex:\n%s\nwant:\n%s", after, before)
+	}
+	// The path triggers the rebuild dropped are back: a second row at a taken path is refused.
+	if _, err := e.s.db.ExecContext(e.ctx, `INSERT INTO memory_meta(id, path, slug, scope, type, created, updated, version, mtime, size)
+		SELECT 'dup', path, 'dup', scope, type, created, updated, version, mtime, size FROM memory_meta LIMIT 1`); err == nil ||
+		!strings.Contains(err.Error(), "UNIQUE constraint failed: memory_meta.path") {
+		t.Fatalf("a second row at a taken path after the reindex: %v", err)
 	}
 	// Only the ten memories with a session are in the turn index.
 	if n := e.count(`SELECT COUNT(*) FROM memory_meta INDEXED BY memory_meta_turn
