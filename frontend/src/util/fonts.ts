@@ -1,0 +1,84 @@
+// The UI's font stack, settled once at start-up: main.ts sets --font-ui (base.css's body font)
+// before the app mounts, and naive-ui gets the same stack in App.vue.
+//
+// Why: WebKitGTK (the Linux desktop window) asks fontconfig for each family of the stack in
+// turn until one is installed, separately for every size and weight the page uses, and a family
+// that is not installed is the costly case (a full match, then rejected). The stack names five
+// macOS and Windows families, and Ubuntu's, GNOME's and KDE's, before DejaVu Sans: on a machine
+// with only DejaVu, each missing family cost 15–20 ms of the web process's CPU before the first
+// view painted, ~110 ms in all (build/scripts/bench-desktop.sh). On Linux the page therefore
+// asks once, at one size, which of the leading families are installed, and drops those that are
+// not: the browser would have skipped them anyway, so the text is drawn in the same font.
+
+/** The stack as written: the first installed family wins (system UI fonts first). */
+export const UI_FONT_STACK = [
+  '-apple-system',
+  'BlinkMacSystemFont',
+  '"Segoe UI"',
+  'Ubuntu',
+  'Cantarell',
+  '"Noto Sans"',
+  '"DejaVu Sans"',
+  '"Helvetica Neue"',
+  'Arial',
+  '"PingFang SC"',
+  '"Microsoft YaHei"',
+  '"Noto Sans CJK SC"',
+  '"WenQuanYi Micro Hei"',
+  'sans-serif',
+]
+
+/**
+ * The stack from its first installed family on: the families before it are ones the browser
+ * would skip. The whole stack when none is found installed (installed may be unable to tell).
+ */
+export function fromFirstInstalled(stack: string[], installed: (family: string) => boolean): string[] {
+  for (let i = 0; i < stack.length - 1; i++) {
+    if (installed(stack[i])) return stack.slice(i)
+  }
+  return stack
+}
+
+/** Whether this platform's web view pays for missing families (see the top of this file). */
+export function probesFonts(userAgent: string): boolean {
+  // Android says Linux too, and is not a WebKitGTK window.
+  return /\bLinux\b/.test(userAgent) && !/\bAndroid\b/.test(userAgent)
+}
+
+const SAMPLE = 'mmmmmmmmmmlli WQ 0123456789'
+
+/**
+ * A family is installed when text set in it, with a generic family behind, measures other than
+ * in the generic family alone, for one of two generics (a family could match one of them).
+ * One size and weight: one font look-up per family.
+ */
+function canvasProbe(): ((family: string) => boolean) | null {
+  const ctx = typeof document === 'undefined' ? null : document.createElement('canvas').getContext('2d')
+  if (!ctx) return null
+  const width = (font: string) => {
+    ctx.font = font
+    return ctx.measureText(SAMPLE).width
+  }
+  const base = ['monospace', 'serif'].map((g) => [g, width(`40px ${g}`)] as const)
+  return (family) => base.some(([g, w]) => width(`40px ${family}, ${g}`) !== w)
+}
+
+/** The stack for this page (the whole stack where probing is not needed or not possible). */
+export function uiFont(): string {
+  const ua = typeof navigator === 'undefined' ? '' : navigator.userAgent
+  const probe = probesFonts(ua) ? canvasProbe() : null
+  return (probe ? fromFirstInstalled(UI_FONT_STACK, probe) : UI_FONT_STACK).join(', ')
+}
+
+let chosen: string | undefined
+
+/** The stack, settled on first use (main.ts, before the app mounts). */
+export function uiFontStack(): string {
+  chosen ??= uiFont()
+  return chosen
+}
+
+/** Sets --font-ui (base.css's body font) on the root element. */
+export function applyUiFont(root: HTMLElement = document.documentElement): void {
+  root.style.setProperty('--font-ui', uiFontStack())
+}
