@@ -8,7 +8,10 @@
 // with only DejaVu, each missing family cost 15–20 ms of the web process's CPU before the first
 // view painted, ~110 ms in all (build/scripts/bench-desktop.sh). On Linux the page therefore
 // asks once, at one size, which of the leading families are installed, and drops those that are
-// not: the browser would have skipped them anyway, so the text is drawn in the same font.
+// not: the browser would have skipped them anyway, so the text is drawn in the same font. The
+// answer is kept for the next start (checked again once the first view is on screen).
+import { ref } from 'vue'
+import { afterFirstPaint } from './painted'
 
 /** The stack as written: the first installed family wins (system UI fonts first). */
 export const UI_FONT_STACK = [
@@ -63,22 +66,69 @@ function canvasProbe(): ((family: string) => boolean) | null {
   return (family) => base.some(([g, w]) => width(`40px ${family}, ${g}`) !== w)
 }
 
-/** The stack for this page (the whole stack where probing is not needed or not possible). */
-export function uiFont(): string {
+/** Where the stack found last time is kept (the families installed rarely change). */
+export const FONT_CACHE_KEY = 'engram.font'
+
+/** The stack for this page, probed (the whole stack where probing is not needed or possible). */
+export function probeUiFont(): string {
   const ua = typeof navigator === 'undefined' ? '' : navigator.userAgent
   const probe = probesFonts(ua) ? canvasProbe() : null
   return (probe ? fromFirstInstalled(UI_FONT_STACK, probe) : UI_FONT_STACK).join(', ')
 }
 
-let chosen: string | undefined
-
-/** The stack, settled on first use (main.ts, before the app mounts). */
-export function uiFontStack(): string {
-  chosen ??= uiFont()
-  return chosen
+/** A kept stack, when it is still one this build could have chosen (a tail of UI_FONT_STACK). */
+export function validCachedStack(v: string | null): string | null {
+  if (!v) return null
+  for (let i = 0; i < UI_FONT_STACK.length; i++) if (UI_FONT_STACK.slice(i).join(', ') === v) return v
+  return null
 }
 
-/** Sets --font-ui (base.css's body font) on the root element. */
+function readCache(): string | null {
+  try {
+    return validCachedStack(localStorage.getItem(FONT_CACHE_KEY))
+  } catch {
+    return null
+  }
+}
+
+function writeCache(v: string) {
+  try {
+    localStorage.setItem(FONT_CACHE_KEY, v)
+  } catch {
+    /* storage unavailable: probed again next time */
+  }
+}
+
+/** The stack in use (App.vue hands it to naive-ui; a re-check may change it once). */
+export const uiFont = ref(UI_FONT_STACK.join(', '))
+
+/**
+ * Settles the stack before the app mounts (main.ts): the one kept from the last start when
+ * there is one (the probe costs 10–25 ms of the first frame), probed and kept otherwise.
+ * A kept stack is probed again once the first view is on screen, and replaced if the fonts
+ * installed changed meanwhile (the text then restyles once).
+ */
 export function applyUiFont(root: HTMLElement = document.documentElement): void {
-  root.style.setProperty('--font-ui', uiFontStack())
+  const set = (v: string) => {
+    uiFont.value = v
+    root.style.setProperty('--font-ui', v)
+  }
+  if (!probesFonts(typeof navigator === 'undefined' ? '' : navigator.userAgent)) {
+    set(UI_FONT_STACK.join(', '))
+    return
+  }
+  const cached = readCache()
+  if (!cached) {
+    const v = probeUiFont()
+    set(v)
+    writeCache(v)
+    return
+  }
+  set(cached)
+  afterFirstPaint(() => {
+    const v = probeUiFont()
+    if (v === cached) return
+    writeCache(v)
+    set(v)
+  })
 }
