@@ -3,7 +3,7 @@
 //
 // Why: WebKitGTK (the Linux desktop window) asks fontconfig for each family of the stack in
 // turn until one is installed, separately for every size and weight the page uses, and a family
-// that is not installed is the costly case (a full match, then rejected). The stack names five
+// that is not installed is the costly case (a full match, then rejected). The stack names three
 // macOS and Windows families, and Ubuntu's, GNOME's and KDE's, before DejaVu Sans: on a machine
 // with only DejaVu, each missing family cost 15–20 ms of the web process's CPU before the first
 // view painted, ~110 ms in all (build/scripts/bench-desktop.sh). On Linux the page therefore
