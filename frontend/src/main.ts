@@ -3,6 +3,7 @@ import { createPinia } from 'pinia'
 import App from './App.vue'
 import { useSettings } from './stores/settings'
 import { loadDarkTheme } from './util/darkTheme'
+import { applyUiFont } from './util/fonts'
 import './styles/base.css'
 import './styles/markdown.css'
 
@@ -10,6 +11,8 @@ import './styles/markdown.css'
 // the shell's lazy view asks for the same module.
 import('@/views/MemoriesView.vue').catch(() => {}) // a failure shows where the view goes
 
+// The font stack from its first installed family, before anything is laid out (util/fonts.ts).
+applyUiFont()
 const pinia = createPinia()
 const app = createApp(App).use(pinia)
 // A dark window waits for the dark theme (a chunk of its own) rather than showing light first.
