@@ -119,13 +119,13 @@ func (s *Store) IndexBuckets(ctx context.Context, f Filter, per int, shadowWorkd
 		for rs.Next() {
 			e := IndexEntry{Scope: b.Scope, Type: b.Type}
 			var conf string
-			var updated int64
+			var updated metaStamp
 			if err := rs.Scan(&e.ID, &e.Slug, &e.Title, &e.Workdir, &e.Agent, &conf, &e.Reviewed, &updated, &e.Version); err != nil {
 				rs.Close()
 				return nil, fmt.Errorf("memory: unable to list index bucket: %w", err)
 			}
 			e.Confidence = Confidence(conf)
-			e.Updated = fromMetaTime(updated)
+			e.Updated = updated.t
 			if e.Scope == ScopeAgent && e.Agent == "" {
 				e.Agent = b.Key
 			}

@@ -67,7 +67,7 @@ func clip(s string, n int) string {
 // file is reported as a duplicate and not indexed. dup reports that d lost.
 func (s *Store) claimID(ctx context.Context, tx execer, m *Memory, d diskFile, rep *ReconcileReport) (dup bool, err error) {
 	var holder string
-	var created int64
+	var created metaStamp
 	var st fileStamp
 	err = tx.QueryRowContext(ctx, `SELECT path, created, mtime, size, ctime, ino FROM memory_meta WHERE id = ? AND path <> ?`,
 		m.ID, d.rel).Scan(&holder, &created, &st.mtime, &st.size, &st.ctime, &st.ino)
@@ -80,7 +80,7 @@ func (s *Store) claimID(ctx context.Context, tx execer, m *Memory, d diskFile, r
 	if _, err := os.Lstat(s.abs(holder)); err != nil {
 		return false, nil // the holder's file is gone: a rename, the row moves with the id
 	}
-	if rep.wiping && rep.prior.winsRebuild(m, d.rel, holder, created) {
+	if rep.wiping && rep.prior.winsRebuild(m, d.rel, holder, metaTime(created.t)) {
 		if err := s.recordProblem(ctx, tx, diskFile{rel: holder, st: st}, ProblemDuplicateID,
 			"id "+m.ID+" is already used by "+d.rel, rep); err != nil {
 			return false, err

@@ -154,7 +154,7 @@ func scanMemory(sc rowScanner) (*Memory, int64, error) {
 		rid                                int64
 		scope, key, typ, conf              string
 		aliases, tags, sup, conflicts, src string
-		created, updated                   int64
+		created, updated                   metaStamp
 	)
 	if err := sc.Scan(&rid, &m.ID, &m.Path, &m.Slug, &m.Title, &scope, &key, &m.Workdir, &m.Agent, &typ, &conf,
 		&m.AutoDowngraded, &m.Reviewed, &m.SourceQuote, &m.Reasoning, &aliases, &tags, &sup, &conflicts, &src,
@@ -167,7 +167,7 @@ func scanMemory(sc rowScanner) (*Memory, int64, error) {
 	unmarshalList(sup, &m.Supersedes)
 	unmarshalList(conflicts, &m.ConflictsWith)
 	_ = json.Unmarshal([]byte(src), &m.Source)
-	m.Created, m.Updated = fromMetaTime(created), fromMetaTime(updated)
+	m.Created, m.Updated = created.t, updated.t
 	if m.Scope == ScopeAgent && m.Agent == "" {
 		m.Agent = key
 	}

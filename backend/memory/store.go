@@ -473,3 +473,24 @@ func metaTime(t time.Time) int64 { return t.UnixMilli() }
 
 // fromMetaTime reads a metaTime back, in UTC.
 func fromMetaTime(ms int64) time.Time { return time.UnixMilli(ms).UTC() }
+
+// metaStamp scans a created or updated column: Unix milliseconds, or the index-form text an
+// older build (before migration 16) still writes while it runs beside a newer one during an
+// upgrade — its rows stay readable instead of failing every read that meets them.
+type metaStamp struct{ t time.Time }
+
+func (s *metaStamp) Scan(v any) error {
+	switch x := v.(type) {
+	case int64:
+		s.t = fromMetaTime(x)
+	case string:
+		s.t, _ = time.Parse(time.RFC3339Nano, x)
+	case []byte:
+		s.t, _ = time.Parse(time.RFC3339Nano, string(x))
+	case nil:
+		s.t = time.Time{}
+	default:
+		return fmt.Errorf("memory: unable to read a time of type %T", v)
+	}
+	return nil
+}
