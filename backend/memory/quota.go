@@ -73,7 +73,7 @@ func (s *Store) Quota(ctx context.Context) (QuotaSummary, error) {
 	for rows.Next() {
 		var q ScopeQuota
 		var scope string
-		var oldest *int64
+		var oldest metaStamp // NULL when the scope has nothing unreviewed
 		if err := rows.Scan(&scope, &q.Key, &q.Workdir, &q.Used, &q.Archived, &q.Unreviewed, &oldest); err != nil {
 			return QuotaSummary{}, fmt.Errorf("memory: unable to scan quota: %w", err)
 		}
@@ -84,8 +84,8 @@ func (s *Store) Quota(ctx context.Context) (QuotaSummary, error) {
 		if q.Scope == ScopeGlobal {
 			haveGlobal = true
 		}
-		if oldest != nil {
-			q.OldestUnreviewedDays = int(math.Floor(now.Sub(fromMetaTime(*oldest)).Hours() / 24))
+		if !oldest.t.IsZero() {
+			q.OldestUnreviewedDays = int(math.Floor(now.Sub(oldest.t).Hours() / 24))
 		}
 		s.fillQuota(&q)
 		sum.Scopes = append(sum.Scopes, q)

@@ -352,10 +352,13 @@ func TestLeanRowsMigrationHandsBackPages(t *testing.T) {
 }
 
 // A row an older build wrote while it ran beside this one during the upgrade (its times as
-// index-form text in the INTEGER columns) still reads, in Get and in the Memory Index lists.
+// index-form text in the INTEGER columns) still reads, in Get, the Memory Index lists and the
+// quota's oldest unreviewed memory.
 func TestRowWithOlderTimesStillReads(t *testing.T) {
 	e := newEnv(t)
-	id := e.ok(wr("older", "Older", "written by an older build")).ID
+	it := wr("older", "Older", "written by an older build")
+	it.Reviewed = bp(false)
+	id := e.ok(it).ID
 	const at = "2024-05-06T07:08:09.000000000Z"
 	if _, err := e.s.db.ExecContext(e.ctx, `UPDATE memory_meta SET created = ?, updated = ? WHERE id = ?`, at, at, id); err != nil {
 		t.Fatal(err)
@@ -378,5 +381,18 @@ func TestRowWithOlderTimesStillReads(t *testing.T) {
 	}
 	if !found {
 		t.Fatalf("the row is not listed with its time: %+v", buckets)
+	}
+	sum, err := e.s.Quota(e.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	days := -1
+	for _, q := range sum.Scopes {
+		if q.Scope == ScopeGlobal {
+			days = q.OldestUnreviewedDays
+		}
+	}
+	if wantDays := int(e.clock.Now().Sub(want).Hours() / 24); days != wantDays {
+		t.Fatalf("oldest unreviewed %d days ago, want %d", days, wantDays)
 	}
 }

@@ -459,7 +459,8 @@ func (s *Store) abs(rel string) string { return filepath.Join(s.root, filepath.F
 
 func (s *Store) rfc(t time.Time) string { return indexTime(t) }
 
-// IndexTimeLayout is how the index stores instants: UTC with a fixed nine-digit fraction, so
+// IndexTimeLayout is how the index stores instants outside memory_meta (audit, runs, usage;
+// memory_meta keeps metaTime since migration 16): UTC with a fixed nine-digit fraction, so
 // that comparing and sorting the text (ORDER BY, MIN, <) orders the instants. RFC3339Nano drops
 // trailing zeros, which makes "…05.1Z" sort after "…05.12Z".
 const IndexTimeLayout = "2006-01-02T15:04:05.000000000Z07:00"
