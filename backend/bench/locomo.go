@@ -229,7 +229,12 @@ func prepareLocomo(ctx context.Context, smp locomoSample, opts LocomoOptions, re
 	}
 	rep.Turns += len(docs)
 	if !opts.NoVectors {
-		local := embed.NewLocal(0)
+		var local embed.Embedder = embed.NewLocal(0)
+		if g, err := experimentGlove(); err != nil {
+			return nil, err
+		} else if g != nil {
+			local = g
+		}
 		t1 := time.Now()
 		if err := vector.NewIndexer(store, local, vector.IndexerOptions{Logger: c.quiet}).Run(ctx); err != nil {
 			return nil, err
