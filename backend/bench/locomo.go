@@ -229,12 +229,7 @@ func prepareLocomo(ctx context.Context, smp locomoSample, opts LocomoOptions, re
 	}
 	rep.Turns += len(docs)
 	if !opts.NoVectors {
-		var local embed.Embedder = embed.NewLocal(0)
-		if g, err := experimentGlove(); err != nil {
-			return nil, err
-		} else if g != nil {
-			local = g
-		}
+		local := embed.NewLocal(0)
 		t1 := time.Now()
 		if err := vector.NewIndexer(store, local, vector.IndexerOptions{Logger: c.quiet}).Run(ctx); err != nil {
 			return nil, err
