@@ -17,10 +17,22 @@ const (
 	ProjectByPath   = memory.ProjectByPath
 )
 
-// ProjectParams name a workdir.
+// ProjectParams name a workdir and, optionally, the person's word on its id file.
 type ProjectParams struct {
 	Workdir string `json:"workdir"`
+	// Trust is "trust" (the folder may share the project its .engram-project names, which
+	// another folder on this machine uses), "untrust" (it may not), or "" to only look.
+	Trust string `json:"trust,omitempty"`
 }
+
+// The values of ProjectParams.Trust.
+const (
+	ProjectTrust   = "trust"
+	ProjectUntrust = "untrust"
+)
+
+// CodeInvalidProjectTrust refuses a ProjectParams.Trust that is neither "trust" nor "untrust".
+const CodeInvalidProjectTrust = "invalid_project_trust"
 
 // ProjectInfo is what a workdir resolves to (memory.Project: kind, identity, key, path key,
 // any id file or remote passed over) and what the store holds for it on this machine.
@@ -36,7 +48,9 @@ type ProjectInfo struct {
 
 // Project shows a workdir's project identity and key, read afresh (memory.project), and moves
 // memories an older build kept under its path key to its identity key, as any first use does.
-// Only a person may call it (CodeProjectPersonOnly).
+// With Trust it first records the person's word on the folder's id file (memory.TrustProject).
+// Only a person may call it (CodeProjectPersonOnly): a model must never join a folder to
+// another project.
 func (s *MemoryService) Project(p ProjectParams) (ProjectInfo, error) {
 	if s.a.actor != ActorUser && s.a.actor != ActorBridge {
 		return ProjectInfo{}, s.a.newError(CodeProjectPersonOnly, nil)
@@ -45,7 +59,16 @@ func (s *MemoryService) Project(p ProjectParams) (ProjectInfo, error) {
 		return ProjectInfo{}, s.a.newError(CodeWorkdirMissing, nil)
 	}
 	st := s.a.deps.Store
-	proj, err := st.Project(p.Workdir)
+	var proj memory.Project
+	var err error
+	switch p.Trust {
+	case "":
+		proj, err = st.Project(p.Workdir)
+	case ProjectTrust, ProjectUntrust:
+		proj, err = st.TrustProject(p.Workdir, p.Trust == ProjectTrust)
+	default:
+		return ProjectInfo{}, s.a.newError(CodeInvalidProjectTrust, map[string]any{"Value": p.Trust})
+	}
 	if err != nil {
 		return ProjectInfo{}, s.a.fail(err)
 	}

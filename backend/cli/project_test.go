@@ -58,3 +58,63 @@ func TestProjectVerb(t *testing.T) {
 		t.Fatal("a missing folder resolved")
 	}
 }
+
+// TestProjectTrust: a second folder whose id file names a project another folder uses is kept
+// apart and told how to join; --trust joins it, --untrust keeps it apart again, and a folder
+// without an id file has nothing to trust.
+func TestProjectTrust(t *testing.T) {
+	h := newHome(t)
+	base := t.TempDir()
+	mk := func(name, id string) string {
+		dir := filepath.Join(base, name)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if id != "" {
+			if err := os.WriteFile(filepath.Join(dir, ".engram-project"), []byte(id+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		real, _ := filepath.EvalSymlinks(dir)
+		return real
+	}
+	own, other := mk("own", "acme-app"), mk("other", "acme-app")
+	h.ok("write", "--scope", "project", "--workdir", own, "--type", "project", "--slug", "uses-postgres", "--title", "Postgres",
+		"--body", "The service uses Postgres 16.", "--quote", "Postgres 16", "--confidence", "medium")
+	look := func(args ...string) api.ProjectInfo {
+		t.Helper()
+		var info api.ProjectInfo
+		if err := json.Unmarshal([]byte(h.ok(append([]string{"project", other, "--json"}, args...)...)), &info); err != nil {
+			t.Fatal(err)
+		}
+		return info
+	}
+	if info := look(); info.Kind != api.ProjectByPath || info.UntrustedID != "acme-app" || info.Memories != 0 {
+		t.Fatalf("untrusted folder: %+v", info)
+	}
+	out := h.ok("project", other)
+	if !strings.Contains(out, "not trusted: its .engram-project names the project “acme-app”") ||
+		!strings.Contains(out, "engram project --trust "+other) {
+		t.Fatalf("untrusted folder, human output:\n%s", out)
+	}
+	if info := look("--trust"); info.Kind != api.ProjectByID || info.Identity != "acme-app" || info.Memories != 1 {
+		t.Fatalf("trusted folder: %+v", info)
+	}
+	if got := h.ok("list", "--scope", "project", "--workdir", other); !strings.Contains(got, "uses-postgres") {
+		t.Fatalf("the trusted folder does not list the project's memory:\n%s", got)
+	}
+	if info := look("--untrust"); info.Kind != api.ProjectByPath || info.UntrustedID != "acme-app" {
+		t.Fatalf("untrusted again: %+v", info)
+	}
+	if got := h.ok("list", "--scope", "project", "--workdir", other); strings.Contains(got, "uses-postgres") {
+		t.Fatalf("the untrusted folder lists the project's memory:\n%s", got)
+	}
+	code, _, errs := h.run("", "project", mk("plain", ""), "--trust")
+	if code == 0 || !strings.Contains(errs, "has no .engram-project file") {
+		t.Fatalf("trusting a folder without an id file: %d %s", code, errs)
+	}
+	code, _, errs = h.run("", "project", other, "--trust", "--untrust")
+	if code == 0 || !strings.Contains(errs, "is not a trust choice") {
+		t.Fatalf("--trust and --untrust together: %d %s", code, errs)
+	}
+}

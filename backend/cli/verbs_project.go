@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -9,12 +10,26 @@ import (
 	"engram/backend/api"
 )
 
-// projectParams reads `engram project [DIR]`: the folder to resolve, the current one when
-// none is named (a relative one is taken from the current folder).
+// projectParams reads `engram project [DIR] [--trust|--untrust]`: the folder to resolve, the
+// current one when none is named (a relative one is taken from the current folder), and the
+// person's word on its id file.
 func projectParams(r *runner, args []string) (api.ProjectParams, error) {
-	pos, err := r.flags("project", args, nil)
+	var trust, untrust bool
+	pos, err := r.flags("project", args, func(fs *flag.FlagSet) {
+		fs.BoolVar(&trust, "trust", false, "let the folder share the project its .engram-project names")
+		fs.BoolVar(&untrust, "untrust", false, "keep the folder apart from the project its .engram-project names")
+	})
 	if err != nil {
 		return api.ProjectParams{}, err
+	}
+	choice := ""
+	switch {
+	case trust && untrust:
+		choice = "trust+untrust" // refused by the api, translated
+	case trust:
+		choice = api.ProjectTrust
+	case untrust:
+		choice = api.ProjectUntrust
 	}
 	dir := "."
 	if len(pos) > 0 {
@@ -27,7 +42,7 @@ func projectParams(r *runner, args []string) (api.ProjectParams, error) {
 	if _, err := os.Stat(abs); err != nil {
 		return api.ProjectParams{}, err
 	}
-	return api.ProjectParams{Workdir: abs}, nil
+	return api.ProjectParams{Workdir: abs, Trust: choice}, nil
 }
 
 // printProject shows what identifies the project, its key and what the store holds for it.
@@ -44,7 +59,9 @@ func printProject(r *runner, p api.ProjectInfo) error {
 		if p.PathKeyMemories > 0 && p.PathKey != p.Key {
 			fmt.Fprintln(w, r.t("cli.project_path_key", map[string]any{"Count": p.PathKeyMemories, "PathKey": p.PathKey}))
 		}
-		if p.Problem != "" {
+		if p.UntrustedID != "" {
+			fmt.Fprintln(w, r.t("cli.project_untrusted", map[string]any{"ID": p.UntrustedID, "Workdir": p.Workdir}))
+		} else if p.Problem != "" {
 			fmt.Fprintln(w, r.t("cli.project_passed_over", map[string]any{"Problem": p.Problem}))
 		}
 	})

@@ -44,6 +44,10 @@ type Project struct {
 	PathKey string `json:"path_key"`
 	// Problem says why an id file or a remote was passed over ("" when nothing was).
 	Problem string `json:"problem,omitempty"`
+	// UntrustedID is the id of an id file passed over because the project it names already
+	// belongs to another folder on this machine and the person has not trusted this one
+	// (TrustProject); "" otherwise.
+	UntrustedID string `json:"untrusted_id,omitempty"`
 }
 
 // The limits of what is read from a project folder: an id file or a git config larger than
@@ -97,6 +101,19 @@ func resolveProject(wd string) (Project, []string) {
 		p.Kind, p.Identity, p.Key = ProjectByID, id, identityKey(ProjectByID, id)
 		return p, consulted
 	}
+	return resolveRemote(p, consulted)
+}
+
+// resolveWithoutID is what wd is when its id file is not honoured (not trusted): its remote,
+// else its path.
+func resolveWithoutID(wd string) (Project, []string) {
+	p := Project{Workdir: wd, Kind: ProjectByPath, Identity: wd, Key: ProjectKey(wd), PathKey: ProjectKey(wd)}
+	return resolveRemote(p, []string{filepath.Join(wd, ProjectIDFile)})
+}
+
+// resolveRemote gives p the identity of its git remote origin when it has one.
+func resolveRemote(p Project, consulted []string) (Project, []string) {
+	wd := p.Workdir
 	raw, files, err := originURL(wd)
 	consulted = append(consulted, files...)
 	if err != nil {

@@ -26,6 +26,9 @@ type Projects struct {
 	// (Store.adoptProject). It takes the store's writer lock: it runs only from Resolve,
 	// which no code holding that lock calls.
 	adopt func(Project)
+	// vouch, when set, decides whether a folder may use the project its id file names
+	// (Store.vouchProject) and returns the files its answer rests on.
+	vouch func(Project) (Project, []string)
 
 	mu      sync.Mutex
 	entries map[string]*projectEntry // by the workdir as the caller spelled it
@@ -123,6 +126,11 @@ func (ps *Projects) lookup(workdir string, claim bool) (Project, bool, error) {
 		return Project{}, false, err
 	}
 	p, files := resolveProject(wd)
+	if ps.vouch != nil {
+		var more []string
+		p, more = ps.vouch(p)
+		files = append(files, more...)
+	}
 	ne := &projectEntry{p: p, files: files, stamps: stampFiles(files), checked: now}
 	ne.racy = racyStamps(ne.stamps, time.Now())
 	ne.adopted = claim
@@ -185,6 +193,7 @@ func sameStamps(files []string, stamps []fileStamp) bool {
 func (s *Store) initProjects() {
 	s.projects = NewProjects(s.opts.Now)
 	s.projects.adopt = s.adoptProject
+	s.projects.vouch = s.vouchProject
 }
 
 // Projects is the store's project cache: every caller placing a workdir (visibility, search
