@@ -38,6 +38,9 @@ type ProjectInfo struct {
 // memories an older build kept under its path key to its identity key, as any first use does.
 // Only a person may call it (CodeProjectPersonOnly).
 func (s *MemoryService) Project(p ProjectParams) (ProjectInfo, error) {
+	if err := s.a.Wait(); err != nil {
+		return ProjectInfo{}, err
+	}
 	if s.a.actor != ActorUser && s.a.actor != ActorBridge {
 		return ProjectInfo{}, s.a.newError(CodeProjectPersonOnly, nil)
 	}
