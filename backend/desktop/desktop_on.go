@@ -8,6 +8,7 @@ import (
 	"os"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/wailsapp/wails/v2"
@@ -58,11 +59,14 @@ func Run(o Options) error {
 		// window can be closed (gtk_main_quit before gtk_main would be lost).
 		domReady     = make(chan struct{})
 		domReadyOnce sync.Once
+		// openFailed is set when the services could not open: the window closes without
+		// saving its geometry (it was never the person's window).
+		openFailed atomic.Bool
 	)
 	// save records the window's geometry when it changed. A maximised or minimised window
 	// keeps the last normal size and position, with the maximised flag.
 	save := func(ctx context.Context) {
-		if o.Home == "" || runtime.WindowIsMinimised(ctx) {
+		if o.Home == "" || openFailed.Load() || runtime.WindowIsMinimised(ctx) {
 			return
 		}
 		mu.Lock()
@@ -99,6 +103,7 @@ func Run(o Options) error {
 				go func() {
 					hub, err := o.Opened()
 					if err != nil {
+						openFailed.Store(true)
 						select {
 						case <-domReady:
 						case <-time.After(afterShowLatest):
