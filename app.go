@@ -46,10 +46,11 @@ type App struct {
 	// leaves organizer runs to the app or serve (one stdio server runs per agent).
 	agentServer bool
 	allowRemote bool
-	// deferBackground is set by the desktop window: the file watcher and the vector indexer
-	// start from Background once the page has painted, not in Start.
-	deferBackground bool
-	backgroundOnce  sync.Once
+	// opened is closed once StartPending's store opened or failed to (openErr); nil when
+	// Start opened it in line.
+	opened         chan struct{}
+	openErr        error
+	backgroundOnce sync.Once
 }
 
 // NewApp prepares an App for home; Start opens it.
@@ -58,22 +59,61 @@ func NewApp(home string, catalog *i18n.Catalog, lang, version string, ui fs.FS) 
 }
 
 // Start opens the store and builds the services. watch starts the file watcher and the
-// vector indexer, for long-running processes (desktop, serve); one-shot CLI commands skip
+// vector indexer, for long-running processes (serve, `engram mcp`); one-shot CLI commands skip
 // them, and their organizer is passive: a Run Now there is queued for the long-running
 // process to take.
 func (a *App) Start(ctx context.Context, watch bool) error {
 	a.ctx, a.cancel = context.WithCancel(ctx)
-	svc, err := wire.Open(a.ctx, wire.Options{Home: a.home, Lang: a.lang, Catalog: a.catalog, Version: a.version,
-		Passive: !watch || a.agentServer, Remote: a})
+	svc, err := a.open(!watch || a.agentServer)
 	if err != nil {
 		return err
 	}
-	a.services, a.Settings, a.Events = svc, svc.Settings, svc.Events
 	a.API = svc.API(a.ctx, api.ActorUser)
-	if watch && !a.deferBackground {
+	if watch {
 		a.Background()
 	}
 	return nil
+}
+
+// StartPending is Start for the desktop window: a.API exists when it returns, for Wails to
+// bind as it starts, while the store opens concurrently with the web view's own start-up
+// (36–45 ms on a fresh home). Calls the page makes before then wait for it; Opened reports
+// how it went. The file watcher and the vector indexer are left to Background, which the
+// window runs after its first paint.
+func (a *App) StartPending(ctx context.Context) {
+	a.ctx, a.cancel = context.WithCancel(ctx)
+	a.API = api.NewPending(a.ctx, a.catalog, a.lang, api.ActorUser)
+	a.opened = make(chan struct{})
+	go func() {
+		defer close(a.opened)
+		svc, err := a.open(false)
+		if err != nil {
+			a.openErr = err
+			a.API.Fail(err)
+			return
+		}
+		a.API.Open(svc.Deps())
+	}()
+}
+
+// Opened waits until StartPending's store is open and answers the open error, if any.
+func (a *App) Opened() error {
+	if a.opened == nil {
+		return nil
+	}
+	<-a.opened
+	return a.openErr
+}
+
+// open opens the store of a.home and builds its services.
+func (a *App) open(passive bool) (*wire.Services, error) {
+	svc, err := wire.Open(a.ctx, wire.Options{Home: a.home, Lang: a.lang, Catalog: a.catalog, Version: a.version,
+		Passive: passive, Remote: a})
+	if err != nil {
+		return nil, err
+	}
+	a.services, a.Settings, a.Events = svc, svc.Settings, svc.Events
+	return svc, nil
 }
 
 // Background starts the file watcher and the vector indexer (once): from Start, or for the
@@ -82,8 +122,10 @@ func (a *App) Background() {
 	a.backgroundOnce.Do(a.services.Background)
 }
 
-// Stop ends background work, the bridge, and closes the store.
+// Stop ends background work, the bridge, and closes the store (once StartPending's store
+// finished opening).
 func (a *App) Stop() error {
+	_ = a.Opened()
 	a.stopBridge()
 	var err error
 	if a.services != nil {

@@ -34,6 +34,9 @@ type AgentChoices struct {
 
 // Choices lists the known agents and project folders.
 func (s *AgentViewService) Choices(_ Empty) (AgentChoices, error) {
+	if err := s.a.Wait(); err != nil {
+		return AgentChoices{}, err
+	}
 	out := AgentChoices{Agents: []string{}, Workdirs: []string{}}
 	if err := s.person(); err != nil {
 		return out, err
@@ -100,6 +103,9 @@ type AgentPreview struct {
 // Preview renders the Memory Index and build_context for the chosen caller. Neither call
 // counts as a recall of the memories shown (the person is looking, not the agent).
 func (s *AgentViewService) Preview(p AgentPreviewParams) (AgentPreview, error) {
+	if err := s.a.Wait(); err != nil {
+		return AgentPreview{}, err
+	}
 	if err := s.person(); err != nil {
 		return AgentPreview{}, err
 	}

@@ -96,6 +96,10 @@ type API struct {
 	deps  Deps
 	actor string
 	ctx   context.Context
+	// gate holds calls back until deps exist (NewPending); lang is the language of its
+	// errors while there are no settings to ask.
+	gate *gate
+	lang string
 
 	App        *AppService
 	Memory     *MemoryService
@@ -138,7 +142,7 @@ func New(ctx context.Context, deps Deps, actor string) *API {
 	if deps.Graph == nil && deps.Store != nil {
 		deps.Graph = graph.New(deps.Store)
 	}
-	a := &API{deps: deps, actor: actor, ctx: ctx}
+	a := &API{deps: deps, actor: actor, ctx: ctx, gate: newGate()}
 	a.App = &AppService{a}
 	a.Memory = &MemoryService{a}
 	a.Daily = &DailyService{a}
@@ -381,6 +385,9 @@ type AppInfo struct {
 
 // Info returns the version, the home folder and the current language.
 func (s *AppService) Info(_ Empty) (AppInfo, error) {
+	if err := s.a.Wait(); err != nil {
+		return AppInfo{}, err
+	}
 	info := AppInfo{Version: s.a.deps.Version, Home: s.a.deps.Store.Home(), Language: s.a.language(),
 		Languages: i18n.Languages, SchemaVersion: memory.SchemaVersion(), Actor: s.a.actor,
 		ReadOnly: s.a.deps.Store.ReadOnly(), Repaired: s.a.deps.Store.RepairedHere()}
@@ -406,6 +413,9 @@ type CatalogResult struct {
 
 // Catalog returns the messages of one language.
 func (s *I18nService) Catalog(p CatalogParams) (CatalogResult, error) {
+	if err := s.a.Wait(); err != nil {
+		return CatalogResult{}, err
+	}
 	lang := i18n.Normalize(p.Lang)
 	if s.a.deps.Catalog == nil {
 		return CatalogResult{}, s.a.fail(fmt.Errorf("api: no catalog loaded"))
@@ -418,6 +428,9 @@ type SettingsService struct{ a *API }
 
 // Get returns the settings.
 func (s *SettingsService) Get(_ Empty) (settings.Settings, error) {
+	if err := s.a.Wait(); err != nil {
+		return settings.Settings{}, err
+	}
 	st, err := s.a.deps.Settings.Get(s.a.ctx)
 	return st, s.a.fail(err)
 }
@@ -426,6 +439,9 @@ func (s *SettingsService) Get(_ Empty) (settings.Settings, error) {
 // alone: a model-facing caller (MCP) could otherwise route every memory to an endpoint of its
 // choosing.
 func (s *SettingsService) Update(p settings.Patch) (settings.Settings, error) {
+	if err := s.a.Wait(); err != nil {
+		return settings.Settings{}, err
+	}
 	if p.Embeddings != nil && s.a.actor != ActorUser && s.a.actor != ActorBridge {
 		return settings.Settings{}, s.a.newError(CodeEmbeddingsPersonOnly, nil)
 	}

@@ -57,6 +57,9 @@ type BackupListResult struct {
 
 // Create writes a backup now (backup.create).
 func (s *BackupService) Create(p BackupCreateParams) (backup.Result, error) {
+	if err := s.a.Wait(); err != nil {
+		return backup.Result{}, err
+	}
 	if p.To != "" && !s.a.personCaller() {
 		return backup.Result{}, s.a.newError(CodeBackupPathRemote, map[string]any{"Path": p.To})
 	}
@@ -68,6 +71,9 @@ func (s *BackupService) Create(p BackupCreateParams) (backup.Result, error) {
 
 // List returns the backups folder's backups and the schedule (backup.list).
 func (s *BackupService) List(_ Empty) (BackupListResult, error) {
+	if err := s.a.Wait(); err != nil {
+		return BackupListResult{}, err
+	}
 	dir := backup.DefaultDir(s.a.deps.Store.Home())
 	all, err := backup.List(dir)
 	if err != nil {
@@ -110,6 +116,9 @@ func (s *BackupService) resolve(p string) (string, error) {
 // Preview checks an archive as a restore would (every checksum) and returns its manifest;
 // nothing is restored (backup.preview).
 func (s *BackupService) Preview(p BackupPathParams) (backup.Manifest, error) {
+	if err := s.a.Wait(); err != nil {
+		return backup.Manifest{}, err
+	}
 	path, err := s.resolve(p.Path)
 	if err != nil {
 		return backup.Manifest{}, err
@@ -122,6 +131,9 @@ func (s *BackupService) Preview(p BackupPathParams) (backup.Manifest, error) {
 // Restore restores an archive (backup.restore): with Home to that new home, else in place
 // after backing up the current state. The archive is checked whole before anything is touched.
 func (s *BackupService) Restore(p BackupRestoreParams) (backup.RestoreResult, error) {
+	if err := s.a.Wait(); err != nil {
+		return backup.RestoreResult{}, err
+	}
 	path, err := s.resolve(p.Path)
 	if err != nil {
 		return backup.RestoreResult{}, err
@@ -142,12 +154,18 @@ func (s *BackupService) Restore(p BackupRestoreParams) (backup.RestoreResult, er
 
 // Schedule returns the backup schedule (backup.schedule).
 func (s *BackupService) Schedule(_ Empty) (backup.Schedule, error) {
+	if err := s.a.Wait(); err != nil {
+		return backup.Schedule{}, err
+	}
 	sc, err := backup.LoadSchedule(s.a.ctx, s.a.deps.Store)
 	return sc, s.a.fail(err)
 }
 
 // UpdateSchedule stores the schedule and wakes this process's scheduler (backup.updateSchedule).
 func (s *BackupService) UpdateSchedule(p backup.Schedule) (backup.Schedule, error) {
+	if err := s.a.Wait(); err != nil {
+		return backup.Schedule{}, err
+	}
 	if err := backup.SaveSchedule(s.a.ctx, s.a.deps.Store, p); err != nil {
 		return backup.Schedule{}, s.a.fail(err)
 	}
@@ -168,6 +186,9 @@ type CleanupParams struct {
 
 // Vacuum drops orphan rows, closes stuck runs and compacts the index (maintenance.vacuum).
 func (s *MaintenanceService) Vacuum(_ Empty) (memory.VacuumReport, error) {
+	if err := s.a.Wait(); err != nil {
+		return memory.VacuumReport{}, err
+	}
 	progress := s.a.indexProgress("vacuum")
 	r, err := s.a.deps.Store.Vacuum(memory.WithProgress(s.a.ctx, progress))
 	if err == nil {
@@ -179,6 +200,9 @@ func (s *MaintenanceService) Vacuum(_ Empty) (memory.VacuumReport, error) {
 // Cleanup removes (or with dry_run lists) trash, snapshot and archive files older than
 // older_than; live memories are never touched (maintenance.cleanup).
 func (s *MaintenanceService) Cleanup(p CleanupParams) (memory.CleanupReport, error) {
+	if err := s.a.Wait(); err != nil {
+		return memory.CleanupReport{}, err
+	}
 	d, ok := ParseAge(p.OlderThan)
 	if !ok {
 		return memory.CleanupReport{}, s.a.newError(CodeInvalidAge, map[string]any{"Value": p.OlderThan})

@@ -21,6 +21,9 @@ type AppendParams struct {
 
 // Append adds an entry to today's journal (the day rolls over at 04:00).
 func (s *DailyService) Append(p AppendParams) (ItemResult, error) {
+	if err := s.a.Wait(); err != nil {
+		return ItemResult{}, err
+	}
 	it := memory.Item{Op: memory.OpAppendDaily, Text: p.Text}
 	if p.Agent != "" {
 		it.Source = &memory.Source{Agent: p.Agent}
@@ -78,6 +81,9 @@ func dayBytes(m *memory.Memory) int {
 // Read returns one day of the journal, rendered whole and entry by entry. A day with no live
 // file but an archived copy is read from the archive.
 func (s *DailyService) Read(p DayParams) (DayResult, error) {
+	if err := s.a.Wait(); err != nil {
+		return DayResult{}, err
+	}
 	day := p.Date
 	if day == "" {
 		day = s.today()
@@ -151,6 +157,9 @@ func (s *DailyService) days() ([]*memory.Memory, error) {
 
 // List returns the days that have journal entries, live and archived.
 func (s *DailyService) List(p DayListParams) (DayListResult, error) {
+	if err := s.a.Wait(); err != nil {
+		return DayListResult{}, err
+	}
 	items, err := s.days()
 	if err != nil {
 		return DayListResult{}, s.a.fail(err)

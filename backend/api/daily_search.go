@@ -47,6 +47,9 @@ const maxJournalQuery = 512
 
 // Search finds journal days by date or by text.
 func (s *DailyService) Search(p DaySearchParams) (DaySearchResult, error) {
+	if err := s.a.Wait(); err != nil {
+		return DaySearchResult{}, err
+	}
 	q := strings.TrimSpace(p.Query)
 	out := DaySearchResult{Days: []DayHit{}}
 	if len(q) > maxJournalQuery || !utf8.ValidString(q) {

@@ -42,6 +42,9 @@ type StorageHistoryResult struct {
 
 // History returns the store's daily size samples (quota.history).
 func (s *QuotaService) History(p StorageHistoryParams) (StorageHistoryResult, error) {
+	if err := s.a.Wait(); err != nil {
+		return StorageHistoryResult{}, err
+	}
 	if p.Days < 0 || p.Days > memory.MaxStorageHistoryDays {
 		return StorageHistoryResult{}, s.a.newError(CodeInvalidParams, map[string]any{"Method": "quota.history",
 			"Detail": "days must be between 1 and 400"})
@@ -69,6 +72,9 @@ type ImportPreviewResult struct {
 
 // ImportPreview parses and classifies an import without applying it (memory.importPreview).
 func (s *MemoryService) ImportPreview(p ImportPreviewParams) (ImportPreviewResult, error) {
+	if err := s.a.Wait(); err != nil {
+		return ImportPreviewResult{}, err
+	}
 	jsonl, err := s.a.importJSONL(p.JSONL, p.ImportSource)
 	if err != nil {
 		return ImportPreviewResult{}, err
@@ -94,6 +100,9 @@ type OpenFolderResult struct {
 // OpenFolder shows the home folder in the system's file manager (app.openFolder). Only the
 // desktop window and the CLI (the person at this computer) may ask.
 func (s *AppService) OpenFolder(_ Empty) (OpenFolderResult, error) {
+	if err := s.a.Wait(); err != nil {
+		return OpenFolderResult{}, err
+	}
 	if !s.a.personCaller() {
 		return OpenFolderResult{}, s.a.newError(CodeOpenFolderDesktopOnly, nil)
 	}

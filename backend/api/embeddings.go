@@ -89,6 +89,9 @@ type SetEmbeddingsKeyParams struct {
 // home's key file (mode 0600, the language models' key file: keys are filed per endpoint) and
 // rebuilds the embedder. Only the person at this machine may, as for a model's key.
 func (s *EmbeddingsService) SetKey(p SetEmbeddingsKeyParams) (EmbeddingStatus, error) {
+	if err := s.a.Wait(); err != nil {
+		return EmbeddingStatus{}, err
+	}
 	if !s.a.personCaller() {
 		return EmbeddingStatus{}, s.a.newError(CodeEmbeddingsKeyDesktopOnly, nil)
 	}
@@ -129,6 +132,9 @@ type EmbeddingsTestResult struct {
 // Test embeds one short text with the running embedder and reports its width and latency, or
 // the translated failure.
 func (s *EmbeddingsService) Test(_ Empty) (EmbeddingsTestResult, error) {
+	if err := s.a.Wait(); err != nil {
+		return EmbeddingsTestResult{}, err
+	}
 	rt := s.a.deps.Embeddings
 	if rt == nil || rt.Embedder() == nil {
 		var err error = s.a.newError(CodeEmbeddingsOff, nil)

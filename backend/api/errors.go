@@ -96,6 +96,9 @@ func (a *API) t(key string, args map[string]any) string {
 
 func (a *API) language() string {
 	if a.deps.Settings == nil {
+		if a.lang != "" {
+			return a.lang
+		}
 		return "en"
 	}
 	st, err := a.deps.Settings.Get(a.ctx)

@@ -41,6 +41,9 @@ func (s *ExtractionService) svc() (*extraction.Service, error) {
 // Request gates the turn and runs (or queues) its extraction; the result is the run as it
 // stands when the call returns, with its reason and refusals translated.
 func (s *ExtractionService) Request(p ExtractionRequestParams) (extraction.RunDetail, error) {
+	if err := s.a.Wait(); err != nil {
+		return extraction.RunDetail{}, err
+	}
 	x, err := s.svc()
 	if err != nil {
 		return extraction.RunDetail{}, err
@@ -68,6 +71,9 @@ func (s *ExtractionService) Request(p ExtractionRequestParams) (extraction.RunDe
 
 // Runs lists recorded runs, newest first, translated.
 func (s *ExtractionService) Runs(p extraction.RunsParams) (extraction.RunsResult, error) {
+	if err := s.a.Wait(); err != nil {
+		return extraction.RunsResult{}, err
+	}
 	x, err := s.svc()
 	if err != nil {
 		return extraction.RunsResult{Runs: []extraction.RunDetail{}}, err
@@ -84,6 +90,9 @@ func (s *ExtractionService) Runs(p extraction.RunsParams) (extraction.RunsResult
 
 // Run returns one recorded run, translated.
 func (s *ExtractionService) Run(p ExtractionRunParams) (extraction.RunDetail, error) {
+	if err := s.a.Wait(); err != nil {
+		return extraction.RunDetail{}, err
+	}
 	x, err := s.svc()
 	if err != nil {
 		return extraction.RunDetail{}, err
@@ -97,6 +106,9 @@ func (s *ExtractionService) Run(p ExtractionRunParams) (extraction.RunDetail, er
 
 // Settings returns the extraction settings.
 func (s *ExtractionService) Settings(_ Empty) (extraction.Settings, error) {
+	if err := s.a.Wait(); err != nil {
+		return extraction.Settings{}, err
+	}
 	x, err := s.svc()
 	if err != nil {
 		return extraction.Settings{}, err
@@ -107,6 +119,9 @@ func (s *ExtractionService) Settings(_ Empty) (extraction.Settings, error) {
 
 // UpdateSettings changes the extraction settings.
 func (s *ExtractionService) UpdateSettings(p extraction.SettingsPatch) (extraction.Settings, error) {
+	if err := s.a.Wait(); err != nil {
+		return extraction.Settings{}, err
+	}
 	x, err := s.svc()
 	if err != nil {
 		return extraction.Settings{}, err

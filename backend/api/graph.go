@@ -168,6 +168,9 @@ func instanceOf(f memory.Filter, ps *memory.Projects) graph.Instance {
 
 // Entities searches entities by name or alias (all of them, busiest first, without a query).
 func (s *GraphService) Entities(p GraphEntitiesParams) (GraphEntitiesResult, error) {
+	if err := s.a.Wait(); err != nil {
+		return GraphEntitiesResult{}, err
+	}
 	v, err := s.view(p.GraphScope)
 	if err != nil {
 		return GraphEntitiesResult{}, err
@@ -181,6 +184,9 @@ func (s *GraphService) Entities(p GraphEntitiesParams) (GraphEntitiesResult, err
 
 // Neighbors returns the subgraph within depth (1..3) hops of an entity.
 func (s *GraphService) Neighbors(p GraphNeighborsParams) (graph.Subgraph, error) {
+	if err := s.a.Wait(); err != nil {
+		return graph.Subgraph{}, err
+	}
 	v, err := s.view(p.GraphScope)
 	if err != nil {
 		return graph.Subgraph{}, err
@@ -195,6 +201,9 @@ func (s *GraphService) Neighbors(p GraphNeighborsParams) (graph.Subgraph, error)
 
 // Subgraph returns the subgraph around an entity, or the whole visible graph.
 func (s *GraphService) Subgraph(p GraphSubgraphParams) (graph.Subgraph, error) {
+	if err := s.a.Wait(); err != nil {
+		return graph.Subgraph{}, err
+	}
 	v, err := s.view(p.GraphScope)
 	if err != nil {
 		return graph.Subgraph{}, err
@@ -209,6 +218,9 @@ func (s *GraphService) Subgraph(p GraphSubgraphParams) (graph.Subgraph, error) {
 
 // Path returns a shortest path between two entities, each hop with its memories.
 func (s *GraphService) Path(p GraphPathParams) (graph.Path, error) {
+	if err := s.a.Wait(); err != nil {
+		return graph.Path{}, err
+	}
 	v, err := s.view(p.GraphScope)
 	if err != nil {
 		return graph.Path{}, err
@@ -222,6 +234,9 @@ func (s *GraphService) Path(p GraphPathParams) (graph.Path, error) {
 
 // EntityMemories lists the memories that mention an entity.
 func (s *GraphService) EntityMemories(p GraphEntityParams) (GraphMemoriesResult, error) {
+	if err := s.a.Wait(); err != nil {
+		return GraphMemoriesResult{}, err
+	}
 	v, err := s.view(p.GraphScope)
 	if err != nil {
 		return GraphMemoriesResult{}, err
@@ -258,6 +273,9 @@ func (s *GraphService) edit(p GraphScope, fn func(graph.View) ([]graph.MemoryRef
 
 // RenameEntity renames an entity in every memory that mentions it.
 func (s *GraphService) RenameEntity(p GraphRenameParams) (GraphEditResult, error) {
+	if err := s.a.Wait(); err != nil {
+		return GraphEditResult{}, err
+	}
 	return s.edit(p.GraphScope, func(v graph.View) ([]graph.MemoryRef, error) {
 		return s.a.deps.Graph.Rename(s.a.ctx, v, s.a.actor, p.Entity, p.Name)
 	})
@@ -265,6 +283,9 @@ func (s *GraphService) RenameEntity(p GraphRenameParams) (GraphEditResult, error
 
 // MergeEntities folds entities into one (same scope only).
 func (s *GraphService) MergeEntities(p GraphMergeParams) (GraphEditResult, error) {
+	if err := s.a.Wait(); err != nil {
+		return GraphEditResult{}, err
+	}
 	return s.edit(p.GraphScope, func(v graph.View) ([]graph.MemoryRef, error) {
 		return s.a.deps.Graph.Merge(s.a.ctx, v, s.a.actor, p.Into, p.From)
 	})
@@ -272,6 +293,9 @@ func (s *GraphService) MergeEntities(p GraphMergeParams) (GraphEditResult, error
 
 // DeleteEntity removes an entity from every memory that mentions it.
 func (s *GraphService) DeleteEntity(p GraphEntityParams) (GraphEditResult, error) {
+	if err := s.a.Wait(); err != nil {
+		return GraphEditResult{}, err
+	}
 	return s.edit(p.GraphScope, func(v graph.View) ([]graph.MemoryRef, error) {
 		return s.a.deps.Graph.Delete(s.a.ctx, v, s.a.actor, p.Entity)
 	})
@@ -279,6 +303,9 @@ func (s *GraphService) DeleteEntity(p GraphEntityParams) (GraphEditResult, error
 
 // AddRelation appends a relation line to one memory.
 func (s *GraphService) AddRelation(p GraphAddRelationParams) (GraphEditResult, error) {
+	if err := s.a.Wait(); err != nil {
+		return GraphEditResult{}, err
+	}
 	return s.edit(p.GraphScope, func(v graph.View) ([]graph.MemoryRef, error) {
 		return s.a.deps.Graph.AddRelation(s.a.ctx, v, s.a.actor, p.MemoryID, p.From, p.Type, p.To)
 	})
@@ -286,6 +313,9 @@ func (s *GraphService) AddRelation(p GraphAddRelationParams) (GraphEditResult, e
 
 // DeleteRelation removes a relation from every memory that states it.
 func (s *GraphService) DeleteRelation(p GraphDeleteRelationParams) (GraphEditResult, error) {
+	if err := s.a.Wait(); err != nil {
+		return GraphEditResult{}, err
+	}
 	return s.edit(p.GraphScope, func(v graph.View) ([]graph.MemoryRef, error) {
 		return s.a.deps.Graph.DeleteRelation(s.a.ctx, v, s.a.actor, p.EdgeID)
 	})

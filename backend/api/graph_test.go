@@ -193,8 +193,7 @@ func TestGraphEditsRewriteBodies(t *testing.T) {
 		t.Fatal("deleted entity still found")
 	}
 
-	tool := &API{deps: a.deps, actor: memory.ActorTool, ctx: a.ctx}
-	tool.Graph = &GraphService{tool}
+	tool := New(a.ctx, a.deps, memory.ActorTool)
 	if _, err := tool.Graph.RenameEntity(GraphRenameParams{Entity: "Alice", Name: "Eve"}); err == nil || err.(*Error).Code != "graph_person_only" {
 		t.Fatalf("a model renamed an entity: %v", err)
 	}
@@ -213,8 +212,7 @@ func TestGraphIsolation(t *testing.T) {
 			t.Fatalf("%s: %v %+v", it.Slug, err, res)
 		}
 	}
-	tool := &API{deps: user.deps, actor: memory.ActorTool, ctx: user.ctx}
-	tool.Graph = &GraphService{tool}
+	tool := New(user.ctx, user.deps, memory.ActorTool)
 	scopes := func(p GraphEntitiesParams) string {
 		t.Helper()
 		res, err := tool.Graph.Entities(p)

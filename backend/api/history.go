@@ -38,6 +38,9 @@ type HistoryStatus struct {
 
 // Status reports whether history is on, its head and commit count and the remote (history.status).
 func (s *HistoryService) Status(_ Empty) (HistoryStatus, error) {
+	if err := s.a.Wait(); err != nil {
+		return HistoryStatus{}, err
+	}
 	var st history.Status
 	err := s.a.deps.Store.Locked(func() error {
 		var err error
@@ -56,6 +59,9 @@ func (s *HistoryService) Status(_ Empty) (HistoryStatus, error) {
 
 // Enable makes the memory folder a git repository and commits it (history.enable).
 func (s *HistoryService) Enable(_ Empty) (HistoryStatus, error) {
+	if err := s.a.Wait(); err != nil {
+		return HistoryStatus{}, err
+	}
 	if err := s.person(); err != nil {
 		return HistoryStatus{}, err
 	}
@@ -67,6 +73,9 @@ func (s *HistoryService) Enable(_ Empty) (HistoryStatus, error) {
 
 // Disable stops committing, keeping the repository (history.disable).
 func (s *HistoryService) Disable(_ Empty) (HistoryStatus, error) {
+	if err := s.a.Wait(); err != nil {
+		return HistoryStatus{}, err
+	}
 	if err := s.person(); err != nil {
 		return HistoryStatus{}, err
 	}
@@ -92,6 +101,9 @@ type VersionsResult struct {
 
 // Versions lists every version of one memory (history.versions).
 func (s *HistoryService) Versions(p VersionsParams) (VersionsResult, error) {
+	if err := s.a.Wait(); err != nil {
+		return VersionsResult{}, err
+	}
 	out := VersionsResult{Versions: []history.Version{}}
 	if p.ID == "" {
 		return out, s.a.newError(CodeInvalidParams, map[string]any{"Method": "history.versions", "Detail": "id is required"})
@@ -125,6 +137,9 @@ type RestoreVersionParams struct {
 // Restore writes an earlier version of a memory as a new update through the store, so the
 // index, graph, audit and history follow (history.restore). Person only.
 func (s *HistoryService) Restore(p RestoreVersionParams) (ItemResult, error) {
+	if err := s.a.Wait(); err != nil {
+		return ItemResult{}, err
+	}
 	if err := s.person(); err != nil {
 		return ItemResult{}, err
 	}
@@ -150,6 +165,9 @@ type HistorySyncParams struct {
 
 // Sync fetches, merges and pushes (history.sync). Person only.
 func (s *HistoryService) Sync(p HistorySyncParams) (history.SyncResult, error) {
+	if err := s.a.Wait(); err != nil {
+		return history.SyncResult{}, err
+	}
 	if err := s.person(); err != nil {
 		return history.SyncResult{Conflicts: []history.Conflict{}}, err
 	}

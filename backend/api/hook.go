@@ -22,6 +22,9 @@ type HookService struct{ a *API }
 // turns not forwarded before go to the running Engram's bridge, else to a detached
 // `engram extract -`. Every run, failed or not, leaves one line in the home's hook.log.
 func (s *HookService) ClaudeCode(p hook.Payload) (hook.Result, error) {
+	if err := s.a.Wait(); err != nil {
+		return hook.Result{}, err
+	}
 	if !s.a.personCaller() {
 		return hook.Result{}, s.a.newError(CodeHookPersonOnly, nil)
 	}

@@ -48,6 +48,9 @@ type AgentsResult struct {
 
 // Agents lists the agents that called the MCP server recently, from every process on this home.
 func (s *IntegrationsService) Agents(p AgentsParams) (AgentsResult, error) {
+	if err := s.a.Wait(); err != nil {
+		return AgentsResult{}, err
+	}
 	rows, err := s.a.deps.Store.SettingsWithPrefix(s.a.ctx, agentRowPrefix)
 	if err != nil {
 		return AgentsResult{}, s.a.fail(err)
@@ -116,6 +119,9 @@ const TokenPlaceholder = "<token from engram bridge token>"
 // Snippets returns the configuration snippets for Claude Code, Cursor, a generic MCP client
 // (stdio and HTTP) and Claude Code's Stop hook, naming this binary by its real path.
 func (s *IntegrationsService) Snippets(_ Empty) (Snippets, error) {
+	if err := s.a.Wait(); err != nil {
+		return Snippets{}, err
+	}
 	bin, err := os.Executable()
 	if err != nil {
 		bin = "engram"

@@ -86,6 +86,9 @@ type KVListResult struct {
 
 // Get returns the value of one key (kv_not_found when the agent has none).
 func (s *KvService) Get(p KVKeyParams) (KVGetResult, error) {
+	if err := s.a.Wait(); err != nil {
+		return KVGetResult{}, err
+	}
 	v, err := s.a.deps.Store.KVGet(s.a.ctx, p.Agent, p.Key)
 	if err != nil {
 		return KVGetResult{}, s.a.fail(err)
@@ -96,6 +99,9 @@ func (s *KvService) Get(p KVKeyParams) (KVGetResult, error) {
 // Set stores a value under a key; refused for secrets, over-long keys or values, and
 // past 10,000 keys per agent.
 func (s *KvService) Set(p KVSetParams) (KVSetResult, error) {
+	if err := s.a.Wait(); err != nil {
+		return KVSetResult{}, err
+	}
 	r, err := s.a.deps.Store.KVSet(s.a.ctx, memory.KVChange{Agent: p.Agent, Key: p.Key, Value: p.Value, Actor: s.a.actor})
 	if err != nil {
 		return KVSetResult{}, s.a.fail(err)
@@ -105,6 +111,9 @@ func (s *KvService) Set(p KVSetParams) (KVSetResult, error) {
 
 // Delete removes one key (kv_not_found when the agent has none).
 func (s *KvService) Delete(p KVKeyParams) (KVDeleteResult, error) {
+	if err := s.a.Wait(); err != nil {
+		return KVDeleteResult{}, err
+	}
 	if err := s.a.deps.Store.KVDelete(s.a.ctx, memory.KVChange{Agent: p.Agent, Key: p.Key, Actor: s.a.actor}); err != nil {
 		return KVDeleteResult{}, s.a.fail(err)
 	}
@@ -113,6 +122,9 @@ func (s *KvService) Delete(p KVKeyParams) (KVDeleteResult, error) {
 
 // List pages through an agent's keys starting with Prefix, sorted by key.
 func (s *KvService) List(p KVListParams) (KVListResult, error) {
+	if err := s.a.Wait(); err != nil {
+		return KVListResult{}, err
+	}
 	page, err := s.a.deps.Store.KVList(s.a.ctx, p.Agent, p.Prefix, p.Cursor, p.Limit)
 	if err != nil {
 		return KVListResult{}, s.a.fail(err)

@@ -34,6 +34,9 @@ type LLMStatus struct {
 
 // Status reports the configured model and whether its key is set.
 func (s *LlmService) Status(_ Empty) (LLMStatus, error) {
+	if err := s.a.Wait(); err != nil {
+		return LLMStatus{}, err
+	}
 	st, err := s.a.deps.Settings.Get(s.a.ctx)
 	if err != nil {
 		return LLMStatus{}, s.a.fail(err)
@@ -67,6 +70,9 @@ type SetKeyParams struct {
 // rebuilds the client. Only the person at this machine may: a browser over the bridge or an
 // agent could otherwise point Engram's model calls, and their cost, at a key of its choosing.
 func (s *LlmService) SetKey(p SetKeyParams) (LLMStatus, error) {
+	if err := s.a.Wait(); err != nil {
+		return LLMStatus{}, err
+	}
 	if !s.a.personCaller() {
 		return LLMStatus{}, s.a.newError(llm.CodeKeyDesktopOnly, nil)
 	}
@@ -110,6 +116,9 @@ const testTimeout = 30 * time.Second
 // Test makes one tiny real call to the configured model (a usage row with purpose
 // test_connection records it) and reports the latency or the translated failure.
 func (s *LlmService) Test(_ Empty) (LLMTestResult, error) {
+	if err := s.a.Wait(); err != nil {
+		return LLMTestResult{}, err
+	}
 	c, err := s.a.deps.LLM.Current()
 	if err != nil {
 		return LLMTestResult{Error: s.a.fail(err).(*Error)}, nil
@@ -156,6 +165,9 @@ const MaxUsageDays = 366
 
 // Summary totals tokens and cost by purpose, model and day.
 func (s *UsageService) Summary(p UsageParams) (memory.UsageSummary, error) {
+	if err := s.a.Wait(); err != nil {
+		return memory.UsageSummary{}, err
+	}
 	if p.Days == 0 {
 		p.Days = 30
 	}

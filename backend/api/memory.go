@@ -101,6 +101,9 @@ func (a *API) checkScope(scope memory.Scope, workdir, agent string) error {
 
 // List returns memories, newest first.
 func (s *MemoryService) List(p ListParams) (ListResult, error) {
+	if err := s.a.Wait(); err != nil {
+		return ListResult{}, err
+	}
 	if err := s.a.checkScope(p.Scope, p.Workdir, p.Agent); err != nil {
 		return ListResult{}, err
 	}
@@ -188,6 +191,9 @@ func RenderMarkdown(body string) string {
 
 // Read returns one memory with rendered HTML.
 func (s *MemoryService) Read(p RefParams) (ReadResult, error) {
+	if err := s.a.Wait(); err != nil {
+		return ReadResult{}, err
+	}
 	m, err := s.a.resolve(p)
 	if err != nil {
 		return ReadResult{}, s.a.fail(err)
@@ -220,6 +226,9 @@ type SearchResult struct {
 
 // Search ranks memories for a query.
 func (s *MemoryService) Search(p SearchParams) (SearchResult, error) {
+	if err := s.a.Wait(); err != nil {
+		return SearchResult{}, err
+	}
 	if err := s.a.checkScope(p.Scope, p.Workdir, p.Agent); err != nil {
 		return SearchResult{}, err
 	}
@@ -297,6 +306,9 @@ type BatchResult struct {
 
 // ApplyBatch applies items; one bad item never sinks the rest.
 func (s *MemoryService) ApplyBatch(p BatchParams) (BatchResult, error) {
+	if err := s.a.Wait(); err != nil {
+		return BatchResult{}, err
+	}
 	for _, it := range p.Items {
 		if err := s.a.checkScope(it.Scope, it.Workdir, it.Agent); err != nil && it.ID == "" {
 			return BatchResult{}, err
@@ -347,6 +359,9 @@ type WriteParams struct {
 
 // Write creates a memory.
 func (s *MemoryService) Write(p WriteParams) (ItemResult, error) {
+	if err := s.a.Wait(); err != nil {
+		return ItemResult{}, err
+	}
 	return s.one(memory.Item{Op: memory.OpWrite, Scope: p.Scope, Workdir: p.Workdir, Agent: p.Agent, Type: p.Type,
 		Slug: p.Slug, Title: &p.Title, Body: &p.Body, Confidence: p.Confidence, SourceQuote: &p.SourceQuote,
 		Reasoning: &p.Reasoning, Aliases: p.Aliases, Tags: p.Tags, Supersedes: p.Supersedes, ConflictsWith: p.ConflictsWith})
@@ -370,6 +385,9 @@ type UpdateParams struct {
 
 // Update changes a memory (merge or replace).
 func (s *MemoryService) Update(p UpdateParams) (ItemResult, error) {
+	if err := s.a.Wait(); err != nil {
+		return ItemResult{}, err
+	}
 	if p.ID == "" {
 		return ItemResult{}, s.a.newError(CodeInvalidParams, map[string]any{"Method": "memory.update", "Detail": "id is required"})
 	}
@@ -389,7 +407,12 @@ func (s *MemoryService) refOp(op memory.Op, p RefParams) (ItemResult, error) {
 }
 
 // Accept marks a memory reviewed.
-func (s *MemoryService) Accept(p RefParams) (ItemResult, error) { return s.refOp(memory.OpAccept, p) }
+func (s *MemoryService) Accept(p RefParams) (ItemResult, error) {
+	if err := s.a.Wait(); err != nil {
+		return ItemResult{}, err
+	}
+	return s.refOp(memory.OpAccept, p)
+}
 
 // RejectParams name the memory a person rejects and, optionally, why (kept in the audit log
 // and shown in Activity).
@@ -400,6 +423,9 @@ type RejectParams struct {
 
 // Reject deletes a memory and remembers its slug for 7 days; Restore by id takes both back.
 func (s *MemoryService) Reject(p RejectParams) (ItemResult, error) {
+	if err := s.a.Wait(); err != nil {
+		return ItemResult{}, err
+	}
 	if p.ID == "" {
 		if err := s.a.checkScope(p.Scope, p.Workdir, p.Agent); err != nil {
 			return ItemResult{}, err
@@ -410,13 +436,28 @@ func (s *MemoryService) Reject(p RejectParams) (ItemResult, error) {
 }
 
 // Delete moves a memory to the trash.
-func (s *MemoryService) Delete(p RefParams) (ItemResult, error) { return s.refOp(memory.OpDelete, p) }
+func (s *MemoryService) Delete(p RefParams) (ItemResult, error) {
+	if err := s.a.Wait(); err != nil {
+		return ItemResult{}, err
+	}
+	return s.refOp(memory.OpDelete, p)
+}
 
 // Archive moves a memory out of the quota into the archive.
-func (s *MemoryService) Archive(p RefParams) (ItemResult, error) { return s.refOp(memory.OpArchive, p) }
+func (s *MemoryService) Archive(p RefParams) (ItemResult, error) {
+	if err := s.a.Wait(); err != nil {
+		return ItemResult{}, err
+	}
+	return s.refOp(memory.OpArchive, p)
+}
 
 // Restore brings back an archived or deleted memory.
-func (s *MemoryService) Restore(p RefParams) (ItemResult, error) { return s.refOp(memory.OpRestore, p) }
+func (s *MemoryService) Restore(p RefParams) (ItemResult, error) {
+	if err := s.a.Wait(); err != nil {
+		return ItemResult{}, err
+	}
+	return s.refOp(memory.OpRestore, p)
+}
 
 // HistoryParams select one memory's audit trail.
 type HistoryParams struct {
@@ -433,6 +474,9 @@ type HistoryResult struct {
 
 // History returns the audit log of one memory (or all when id is empty).
 func (s *MemoryService) History(p HistoryParams) (HistoryResult, error) {
+	if err := s.a.Wait(); err != nil {
+		return HistoryResult{}, err
+	}
 	entries, err := s.a.deps.Store.AuditPage(s.a.ctx, p.ID, p.Limit, p.BeforeSeq)
 	if err != nil {
 		return HistoryResult{}, s.a.fail(err)
@@ -450,6 +494,9 @@ type ProblemsResult struct {
 
 // Problems lists unreadable files, left untouched on disk.
 func (s *MemoryService) Problems(_ Empty) (ProblemsResult, error) {
+	if err := s.a.Wait(); err != nil {
+		return ProblemsResult{}, err
+	}
 	ps, err := s.a.deps.Store.Problems(s.a.ctx)
 	if err != nil {
 		return ProblemsResult{}, s.a.fail(err)

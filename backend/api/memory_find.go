@@ -33,6 +33,9 @@ type FindResult struct {
 // the query holds is searched as text (FTS syntax included); an over-long query is refused
 // with invalid_query.
 func (s *MemoryService) Find(p FindParams) (FindResult, error) {
+	if err := s.a.Wait(); err != nil {
+		return FindResult{}, err
+	}
 	if err := s.a.checkScope(p.Scope, p.Workdir, p.Agent); err != nil {
 		return FindResult{}, err
 	}

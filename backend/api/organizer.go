@@ -15,6 +15,9 @@ func (s *OrganizerService) svc() (*organizer.Service, error) {
 // Status reports the settings, the timer, the active run with its progress, the queue and the
 // newest finished run.
 func (s *OrganizerService) Status(_ Empty) (organizer.StatusResult, error) {
+	if err := s.a.Wait(); err != nil {
+		return organizer.StatusResult{}, err
+	}
 	o, err := s.svc()
 	if err != nil {
 		return organizer.StatusResult{}, err
@@ -25,6 +28,9 @@ func (s *OrganizerService) Status(_ Empty) (organizer.StatusResult, error) {
 
 // Runs lists runs, newest first (queued runs included).
 func (s *OrganizerService) Runs(p organizer.RunsParams) (organizer.RunsResult, error) {
+	if err := s.a.Wait(); err != nil {
+		return organizer.RunsResult{}, err
+	}
 	o, err := s.svc()
 	if err != nil {
 		return organizer.RunsResult{}, err
@@ -38,6 +44,9 @@ func (s *OrganizerService) Runs(p organizer.RunsParams) (organizer.RunsResult, e
 
 // Run returns one run with its typed report.
 func (s *OrganizerService) Run(p organizer.RunParams) (organizer.RunDetail, error) {
+	if err := s.a.Wait(); err != nil {
+		return organizer.RunDetail{}, err
+	}
 	o, err := s.svc()
 	if err != nil {
 		return organizer.RunDetail{}, err
@@ -50,6 +59,9 @@ func (s *OrganizerService) Run(p organizer.RunParams) (organizer.RunDetail, erro
 // (a report to review); "scheduled" applies what the gate allows, as a timer run would. A scope
 // (with its workdir or agent) limits the run to that scope instance (the quota banner's button).
 func (s *OrganizerService) RunNow(p organizer.RunNowParams) (organizer.RunRef, error) {
+	if err := s.a.Wait(); err != nil {
+		return organizer.RunRef{}, err
+	}
 	o, err := s.svc()
 	if err != nil {
 		return organizer.RunRef{}, err
@@ -60,6 +72,9 @@ func (s *OrganizerService) RunNow(p organizer.RunNowParams) (organizer.RunRef, e
 
 // Abort stops the active run, or the named (queued or running) one.
 func (s *OrganizerService) Abort(p organizer.AbortParams) (organizer.RunRef, error) {
+	if err := s.a.Wait(); err != nil {
+		return organizer.RunRef{}, err
+	}
 	o, err := s.svc()
 	if err != nil {
 		return organizer.RunRef{}, err
@@ -70,6 +85,9 @@ func (s *OrganizerService) Abort(p organizer.AbortParams) (organizer.RunRef, err
 
 // ApplyReport applies the chosen pending decisions of a finished run.
 func (s *OrganizerService) ApplyReport(p organizer.ApplyParams) (organizer.ApplyResult, error) {
+	if err := s.a.Wait(); err != nil {
+		return organizer.ApplyResult{}, err
+	}
 	o, err := s.svc()
 	if err != nil {
 		return organizer.ApplyResult{}, err
@@ -81,6 +99,9 @@ func (s *OrganizerService) ApplyReport(p organizer.ApplyParams) (organizer.Apply
 
 // Settings returns the organizer settings.
 func (s *OrganizerService) Settings(_ Empty) (organizer.Settings, error) {
+	if err := s.a.Wait(); err != nil {
+		return organizer.Settings{}, err
+	}
 	o, err := s.svc()
 	if err != nil {
 		return organizer.Settings{}, err
@@ -91,6 +112,9 @@ func (s *OrganizerService) Settings(_ Empty) (organizer.Settings, error) {
 
 // UpdateSettings changes the organizer settings; enabling or a new frequency re-arms the timer.
 func (s *OrganizerService) UpdateSettings(p organizer.SettingsPatch) (organizer.Settings, error) {
+	if err := s.a.Wait(); err != nil {
+		return organizer.Settings{}, err
+	}
 	o, err := s.svc()
 	if err != nil {
 		return organizer.Settings{}, err

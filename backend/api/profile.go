@@ -14,6 +14,9 @@ const profileSources = 2000
 
 // Get derives the profile from the global user and experience memories.
 func (s *ProfileService) Get(_ Empty) (extraction.Profile, error) {
+	if err := s.a.Wait(); err != nil {
+		return extraction.Profile{}, err
+	}
 	var all []*memory.Memory
 	for _, t := range []memory.Type{memory.TypeUser, memory.TypeExperience} {
 		items, _, err := s.a.deps.Store.List(s.a.ctx, memory.Filter{Scope: memory.ScopeGlobal, Type: t, Limit: profileSources})

@@ -52,6 +52,9 @@ type ProjectInfo struct {
 // Only a person may call it (CodeProjectPersonOnly): a model must never join a folder to
 // another project.
 func (s *MemoryService) Project(p ProjectParams) (ProjectInfo, error) {
+	if err := s.a.Wait(); err != nil {
+		return ProjectInfo{}, err
+	}
 	if s.a.actor != ActorUser && s.a.actor != ActorBridge {
 		return ProjectInfo{}, s.a.newError(CodeProjectPersonOnly, nil)
 	}

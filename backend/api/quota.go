@@ -9,6 +9,9 @@ type QuotaService struct{ a *API }
 
 // Summary returns usage per scope instance and the ladder level.
 func (s *QuotaService) Summary(_ Empty) (memory.QuotaSummary, error) {
+	if err := s.a.Wait(); err != nil {
+		return memory.QuotaSummary{}, err
+	}
 	q, err := s.a.deps.Store.Quota(s.a.ctx)
 	return q, s.a.fail(err)
 }
@@ -18,12 +21,18 @@ type IndexService struct{ a *API }
 
 // Reconcile brings the index in line with files edited outside Engram.
 func (s *IndexService) Reconcile(_ Empty) (memory.ReconcileReport, error) {
+	if err := s.a.Wait(); err != nil {
+		return memory.ReconcileReport{}, err
+	}
 	r, err := s.a.deps.Store.Reconcile(s.a.ctx)
 	return r, s.a.fail(err)
 }
 
 // Reindex rebuilds the index from the Markdown files, publishing index.progress as it goes.
 func (s *IndexService) Reindex(_ Empty) (memory.ReconcileReport, error) {
+	if err := s.a.Wait(); err != nil {
+		return memory.ReconcileReport{}, err
+	}
 	progress := s.a.indexProgress("reindex")
 	r, err := s.a.deps.Store.Reindex(memory.WithProgress(s.a.ctx, progress))
 	if err == nil {
@@ -34,6 +43,9 @@ func (s *IndexService) Reindex(_ Empty) (memory.ReconcileReport, error) {
 
 // Doctor checks the home and reports problems, publishing index.progress as it goes.
 func (s *IndexService) Doctor(_ Empty) (memory.DoctorReport, error) {
+	if err := s.a.Wait(); err != nil {
+		return memory.DoctorReport{}, err
+	}
 	progress := s.a.indexProgress("doctor")
 	r, err := s.a.deps.Store.Doctor(memory.WithProgress(s.a.ctx, progress))
 	if err == nil {

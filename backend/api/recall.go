@@ -29,6 +29,9 @@ func (s *RecallService) visibility(scope memory.Scope, workdir, agent string) (r
 
 // Search ranks memories for a query (and counts the access, unless no_touch).
 func (s *RecallService) Search(p recall.SearchParams) (recall.SearchResult, error) {
+	if err := s.a.Wait(); err != nil {
+		return recall.SearchResult{}, err
+	}
 	r := s.a.deps.Recall
 	vis, err := s.visibility(p.Scope, p.Workdir, p.Agent)
 	if err != nil {
@@ -52,6 +55,9 @@ func (s *RecallService) Search(p recall.SearchParams) (recall.SearchResult, erro
 
 // Overview renders the Memory Index for a system prompt, frozen per session.
 func (s *RecallService) Overview(p recall.OverviewParams) (recall.OverviewResult, error) {
+	if err := s.a.Wait(); err != nil {
+		return recall.OverviewResult{}, err
+	}
 	r := s.a.deps.Recall
 	res, err := r.Overview(s.a.ctx, p)
 	return res, s.a.fail(err)
@@ -59,6 +65,9 @@ func (s *RecallService) Overview(p recall.OverviewParams) (recall.OverviewResult
 
 // BuildContext retrieves and renders memories for a query within a token budget.
 func (s *RecallService) BuildContext(p recall.ContextParams) (recall.ContextResult, error) {
+	if err := s.a.Wait(); err != nil {
+		return recall.ContextResult{}, err
+	}
 	r := s.a.deps.Recall
 	if err := s.a.checkScope(p.Scope, p.Workdir, p.Agent); err != nil {
 		return recall.ContextResult{}, err
@@ -69,6 +78,9 @@ func (s *RecallService) BuildContext(p recall.ContextParams) (recall.ContextResu
 
 // Grep finds memories matching a regular expression exactly.
 func (s *RecallService) Grep(p recall.GrepParams) (recall.GrepResult, error) {
+	if err := s.a.Wait(); err != nil {
+		return recall.GrepResult{}, err
+	}
 	r := s.a.deps.Recall
 	vis, err := s.visibility(p.Scope, p.Workdir, p.Agent)
 	if err != nil {
@@ -102,6 +114,9 @@ type ToolsResult struct {
 
 // Tools returns the MemoryManager tool definition (read-only or read-write).
 func (s *RecallService) Tools(p ToolsParams) (ToolsResult, error) {
+	if err := s.a.Wait(); err != nil {
+		return ToolsResult{}, err
+	}
 	return ToolsResult{Tools: []recall.ToolDef{recall.MemoryManagerTool(p.ReadWrite)}}, nil
 }
 
@@ -120,6 +135,9 @@ type ToolParams struct {
 // bound what the model sees (args may only narrow it), and whatever transport carries the
 // call, the model's writes are audited as the tool's and land unreviewed.
 func (s *RecallService) Tool(p ToolParams) (recall.ToolResult, error) {
+	if err := s.a.Wait(); err != nil {
+		return recall.ToolResult{}, err
+	}
 	r := s.a.deps.Recall
 	return r.RunTool(s.a.ctx, recall.ToolEnv{ReadWrite: p.ReadWrite, Session: p.Session,
 		Model: p.Model, Workdir: p.Workdir, Agent: p.Agent}, p.Args), nil
@@ -128,5 +146,8 @@ func (s *RecallService) Tool(p ToolParams) (recall.ToolResult, error) {
 // EmbedStatus reports the embeddings settings, the provider, model and vector backend that
 // run now, and how far the background (re-)embedding is.
 func (s *RecallService) EmbedStatus(_ Empty) (EmbeddingStatus, error) {
+	if err := s.a.Wait(); err != nil {
+		return EmbeddingStatus{}, err
+	}
 	return s.a.embedStatus()
 }

@@ -59,6 +59,9 @@ type RemoteService struct{ a *API }
 // remote caller already holds a token; it is never handed another copy (a page that
 // leaks its status, or a token meant to be revoked, must not spread the current one).
 func (s *RemoteService) Status(_ Empty) (RemoteStatus, error) {
+	if err := s.a.Wait(); err != nil {
+		return RemoteStatus{}, err
+	}
 	if s.a.deps.Remote == nil {
 		return RemoteStatus{Clients: []RemoteClient{}}, nil
 	}
@@ -78,6 +81,9 @@ func (s *RemoteService) Status(_ Empty) (RemoteStatus, error) {
 // RegenerateToken replaces the access token; browsers must use the new URL. Only the person
 // at this machine may: a remote client would lock everyone else out and learn the new token.
 func (s *RemoteService) RegenerateToken(_ Empty) (RemoteStatus, error) {
+	if err := s.a.Wait(); err != nil {
+		return RemoteStatus{}, err
+	}
 	if !s.a.personCaller() {
 		return RemoteStatus{}, s.a.newError(CodeRegenerateDesktopOnly, nil)
 	}

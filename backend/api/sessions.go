@@ -52,6 +52,9 @@ type SessionDeleted struct {
 
 // List returns the sessions seen.
 func (s *SessionsService) List(p SessionListParams) (SessionList, error) {
+	if err := s.a.Wait(); err != nil {
+		return SessionList{}, err
+	}
 	if err := s.refuseModel(); err != nil {
 		return SessionList{}, err
 	}
@@ -64,6 +67,9 @@ func (s *SessionsService) List(p SessionListParams) (SessionList, error) {
 
 // Read returns one session, its recent messages and its summary.
 func (s *SessionsService) Read(p SessionRef) (SessionDetail, error) {
+	if err := s.a.Wait(); err != nil {
+		return SessionDetail{}, err
+	}
 	if err := s.refuseModel(); err != nil {
 		return SessionDetail{}, err
 	}
@@ -81,6 +87,9 @@ func (s *SessionsService) Read(p SessionRef) (SessionDetail, error) {
 // Delete removes a session, its messages and its summary, then tells whoever keeps state
 // per session (the extraction controller, through Deps.OnSessionDeleted) to drop it.
 func (s *SessionsService) Delete(p SessionRef) (SessionDeleted, error) {
+	if err := s.a.Wait(); err != nil {
+		return SessionDeleted{}, err
+	}
 	if err := s.refuseModel(); err != nil {
 		return SessionDeleted{}, err
 	}

@@ -30,6 +30,9 @@ type ExportResult struct {
 
 // Export returns every live memory as JSONL.
 func (s *MemoryService) Export(p ExportParams) (ExportResult, error) {
+	if err := s.a.Wait(); err != nil {
+		return ExportResult{}, err
+	}
 	if err := s.a.checkScope(p.Scope, p.Workdir, p.Agent); err != nil {
 		return ExportResult{}, err
 	}
@@ -85,6 +88,9 @@ type ImportLineError struct {
 
 // Import writes JSONL memories; good lines are kept whatever happens to bad ones.
 func (s *MemoryService) Import(p ImportParams) (ImportResult, error) {
+	if err := s.a.Wait(); err != nil {
+		return ImportResult{}, err
+	}
 	if p.KeepReview && !s.a.personCaller() {
 		return ImportResult{}, s.a.newError(CodeKeepReviewDesktopOnly, nil)
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/wailsapp/wails/v2"
@@ -54,11 +55,18 @@ func Run(o Options) error {
 		// afterShow runs o.AfterShow once, at the first DOM ready.
 		afterShow   sync.Once
 		restoreOnce sync.Once
+		// domReady is closed at the first DOM ready: GTK's main loop runs by then, so the
+		// window can be closed (gtk_main_quit before gtk_main would be lost).
+		domReady     = make(chan struct{})
+		domReadyOnce sync.Once
+		// openFailed is set when the services could not open: the window closes without
+		// saving its geometry (it was never the person's window).
+		openFailed atomic.Bool
 	)
 	// save records the window's geometry when it changed. A maximised or minimised window
 	// keeps the last normal size and position, with the maximised flag.
 	save := func(ctx context.Context) {
-		if o.Home == "" || runtime.WindowIsMinimised(ctx) {
+		if o.Home == "" || openFailed.Load() || runtime.WindowIsMinimised(ctx) {
 			return
 		}
 		mu.Lock()
@@ -89,9 +97,22 @@ func Run(o Options) error {
 		AssetServer:      &assetserver.Options{Assets: dist},
 		BackgroundColour: &options.RGBA{R: 248, G: 249, B: 251, A: 1},
 		OnStartup: func(ctx context.Context) {
-			// Forward service events to the window; EventsEmit does not block.
-			if o.Events != nil {
-				o.Events.Subscribe(func(name string, data any) { runtime.EventsEmit(ctx, name, data) })
+			// Forward service events to the window once the services are open; EventsEmit
+			// does not block. Services that failed to open close the window.
+			if o.Opened != nil {
+				go func() {
+					hub, err := o.Opened()
+					if err != nil {
+						openFailed.Store(true)
+						select {
+						case <-domReady:
+						case <-time.After(afterShowLatest):
+						}
+						runtime.Quit(ctx)
+						return
+					}
+					hub.Subscribe(func(name string, data any) { runtime.EventsEmit(ctx, name, data) })
+				}()
 			}
 			if o.PaintMark != "" {
 				var once sync.Once
@@ -151,6 +172,7 @@ func Run(o Options) error {
 			}()
 		},
 		OnDomReady: func(ctx context.Context) {
+			domReadyOnce.Do(func() { close(domReady) })
 			// The window is realised by now (its screen is known): put it back where it was.
 			// Also on a reload of the page: the restore and AfterShow run once.
 			if restore {

@@ -15,8 +15,10 @@ type Options struct {
 	Assets fs.FS
 	// Bind are the api services exposed to the window.
 	Bind []any
-	// Events are forwarded to the window as Wails events.
-	Events *api.Hub
+	// Opened blocks until the app's services are open (they open while the window starts up,
+	// and the bound services hold calls back until then); their events are then forwarded
+	// to the window as Wails events. An error closes the window: the caller reports it.
+	Opened func() (*api.Hub, error)
 	// Home keeps the window's size and position (window.json) between starts.
 	Home string
 	// Instance, when set, brings the window to the front each time a second launch asks.

@@ -161,10 +161,16 @@ func Open(ctx context.Context, o Options) (*Services, error) {
 
 // API is the method table over these services, acting as actor; ctx bounds every call.
 func (s *Services) API(ctx context.Context, actor string) *api.API {
-	return api.New(ctx, api.Deps{Store: s.Store, Catalog: s.opts.Catalog, Settings: s.Settings, Events: s.Events,
+	return api.New(ctx, s.Deps(), actor)
+}
+
+// Deps are these services as an api sees them: for API, and for an api built before the
+// store was open (api.NewPending, the desktop window) to Open with.
+func (s *Services) Deps() api.Deps {
+	return api.Deps{Store: s.Store, Catalog: s.opts.Catalog, Settings: s.Settings, Events: s.Events,
 		Remote: s.opts.Remote, Recall: s.Recall, Embeddings: s.Embeddings, Version: s.opts.Version, Organizer: s.Organizer,
 		Hook: s.Hook, SessionSummariser: s.SessionSummariser, OnSessionDeleted: s.OnSessionDeleted, Compactor: s.compactor,
-		Extraction: s.Extraction, LLM: s.LLM, Keys: s.Keys, Graph: s.Graph, Backups: s.Backups, History: s.History}, actor)
+		Extraction: s.Extraction, LLM: s.LLM, Keys: s.Keys, Graph: s.Graph, Backups: s.Backups, History: s.History}
 }
 
 // Background starts what long-running processes (desktop, serve) keep running: the file

@@ -52,6 +52,19 @@ if [ "${1:-}" = "--window" ]; then
   start_app "$home" again
   check "geometry restored" wait_for 30 geometry_is "$WIN" 123 77 1000 640
   stop_app "$APP_PID"
+
+  # A store that cannot open (here its folder is a file) closes the window it opened beside
+  # and exits 1 with the store's error, as when the store opened before the window.
+  broken="$(mktemp -d)"
+  touch "$broken/memory"
+  set +e
+  out="$(ENGRAM_HOME="$broken" timeout 60 "$BIN" 2>&1)"; rc=$?
+  set -e
+  check "a store that cannot open exits 1 (got $rc)" [ "$rc" = 1 ]
+  check "a store that cannot open says why" grep -qF "memory: unable to create $broken/memory" <<<"$out"
+  check "no window left by the failed start" [ "$(count_windows)" = 0 ]
+  check "no geometry saved for the failed start" [ ! -e "$broken/window.json" ]
+  rm -rf "$broken"
   exit "$FAILED"
 fi
 
