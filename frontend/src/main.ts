@@ -7,10 +7,6 @@ import { applyUiFont } from './util/fonts'
 import './styles/base.css'
 import './styles/markdown.css'
 
-// The view the window opens on (Memories), fetched while the shell mounts instead of after:
-// the shell's lazy view asks for the same module.
-import('@/views/MemoriesView.vue').catch(() => {}) // a failure shows where the view goes
-
 // The font stack from its first installed family, before anything is laid out (util/fonts.ts).
 applyUiFont()
 const pinia = createPinia()

@@ -41,6 +41,8 @@ export const useMemories = defineStore('memories', () => {
   const more = ref(false)
   const list = latest()
   const loading = list.loading
+  /** The list has been answered (or failed) once: before that, it is neither empty nor failed. */
+  const answered = ref(false)
   const error = ref<api.ApiError | null>(null)
   const selectedId = ref<string | null>(null)
   const detail = ref<api.ReadResult | null>(null)
@@ -108,8 +110,12 @@ export const useMemories = defineStore('memories', () => {
         total.value = r.total
         more.value = r.more
         error.value = null
+        answered.value = true
       },
-      (e) => (error.value = e),
+      (e) => {
+        error.value = e
+        answered.value = true
+      },
     )
   }
 
@@ -220,6 +226,7 @@ export const useMemories = defineStore('memories', () => {
     total,
     more,
     loading,
+    answered,
     error,
     selectedId,
     detail,

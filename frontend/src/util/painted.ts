@@ -2,6 +2,8 @@
 // first view is on screen (two animation frames after it rendered), with a Wails event; Go
 // writes the time to $ENGRAM_PAINT_MARK when set and ignores it otherwise. The event is a
 // no-op in a browser; afterFirstPaint works in both.
+import { shallowRef } from 'vue'
+
 const EVENT = 'engram:painted'
 /** Start-up work waits at most this long for the first view (a view that failed to load). */
 const LATEST_MS = 3000
@@ -9,9 +11,16 @@ let sent = false
 let painted = false
 let waiting: (() => void)[] = []
 
+/**
+ * True once the first view is on screen (or its wait gave up): components that the first view
+ * shows but that need not work in its first frame (a tooltip, a picker's menu) mount then.
+ */
+export const firstPaintDone = shallowRef(false)
+
 function flush() {
   if (painted) return
   painted = true
+  firstPaintDone.value = true
   const run = waiting
   waiting = []
   for (const f of run) f()
