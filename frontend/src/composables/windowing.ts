@@ -21,6 +21,8 @@ export function useWindowing<T>(items: () => T[], opts: WindowingOptions) {
   const scrollTop = ref(0)
   const viewHeight = ref(opts.viewHeight)
   const rowHeight = ref(opts.rowHeight)
+  // The px above the first row inside the scroller (the list's own padding), measured.
+  let lead = 0
   const selector = opts.rowSelector ?? '.item'
   const win = computed(() => windowRange(scrollTop.value, viewHeight.value, rowHeight.value, items().length, opts.overscan))
   const visible = computed(() => items().slice(win.value.start, win.value.end).map((item, i) => ({ item, index: win.value.start + i })))
@@ -35,13 +37,22 @@ export function useWindowing<T>(items: () => T[], opts: WindowingOptions) {
     })
   }
 
-  /** Reads the viewport height and the rows' pitch (from two rendered rows, else one). */
+  /**
+   * Reads the viewport height, the rows' pitch (from two rendered rows, else one) and the lead
+   * above the first row. With no row rendered yet (the first resize report comes before the
+   * first answer) the assumed pitch stays: it used to become 2 px, so the window spanned
+   * hundreds of rows until the next measure.
+   */
   function measure() {
     const el = scroller.value
     if (!el) return
     viewHeight.value = el.clientHeight || viewHeight.value
     const rows = el.querySelectorAll<HTMLElement>(selector)
-    const pitch = rows.length > 1 ? rows[1].offsetTop - rows[0].offsetTop : (rows[0]?.offsetHeight ?? 0) + 2
+    if (rows.length === 0) return
+    // The rendered rows sit below the window's spacer, computed with the pitch used until now.
+    const first = rows[0].getBoundingClientRect().top - el.getBoundingClientRect().top + el.scrollTop
+    lead = Math.max(0, Math.round(first - win.value.before))
+    const pitch = rows.length > 1 ? rows[1].offsetTop - rows[0].offsetTop : rows[0].offsetHeight + 2
     if (pitch > 0) rowHeight.value = pitch
   }
 
@@ -74,7 +85,7 @@ export function useWindowing<T>(items: () => T[], opts: WindowingOptions) {
   function reveal(index: number): boolean {
     const el = scroller.value
     if (!el || index < 0) return false
-    const top = revealTop(index, el.scrollTop, el.clientHeight, rowHeight.value)
+    const top = revealTop(index, el.scrollTop, el.clientHeight, rowHeight.value, lead)
     if (top === null) return false
     el.scrollTop = top
     scrollTop.value = top

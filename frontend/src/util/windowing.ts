@@ -29,11 +29,12 @@ export function windowRange(scrollTop: number, height: number, rowHeight: number
 
 /**
  * The scrollTop that brings row index fully into a viewport of height px (the least move),
- * or null when it is already fully in view.
+ * or null when it is already fully in view. lead: the px above the first row inside the
+ * scroller (a list's top padding): without it the row ended up that much below the viewport.
  */
-export function revealTop(index: number, scrollTop: number, height: number, rowHeight: number): number | null {
+export function revealTop(index: number, scrollTop: number, height: number, rowHeight: number, lead = 0): number | null {
   if (index < 0) return null
-  const rowTop = index * rowHeight
+  const rowTop = lead + index * rowHeight
   const rowBottom = rowTop + rowHeight
   if (rowTop < scrollTop) return rowTop
   if (rowBottom > scrollTop + height) return Math.max(0, rowBottom - height)

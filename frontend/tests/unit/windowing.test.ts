@@ -40,6 +40,14 @@ describe('revealTop', () => {
     expect(revealTop(3, 0, 700, 90)).toBe(null)
     expect(revealTop(-1, 0, 700, 90)).toBe(null)
   })
+  it('counts the lead above the first row (a list padding), both ways', () => {
+    // Row 20 spans 6 + 1800 … 6 + 1890: its bottom must be at the viewport's bottom, not 6 px below.
+    expect(revealTop(20, 0, 700, 90, 6)).toBe(6 + 21 * 90 - 700)
+    expect(revealTop(2, 900, 700, 90, 6)).toBe(6 + 180)
+    // Fully in view only with the lead counted: row 7 spans 636 … 726 of a 0 … 730 viewport.
+    expect(revealTop(7, 0, 730, 90, 6)).toBe(null)
+    expect(revealTop(7, 0, 720, 90, 6)).toBe(6 + 8 * 90 - 720)
+  })
 })
 
 describe('nearEnd', () => {
