@@ -328,6 +328,11 @@ func (s *Store) rebuildLocked(ctx context.Context, only []string, wipe bool) (Re
 		}
 	}
 	rep.graphLater = nil
+	if only == nil {
+		if _, err := normaliseMetaTimes(ctx, tx, true); err != nil {
+			return rep, err
+		}
+	}
 	progress("commit", len(disk)+len(idx), len(disk)+len(idx))
 	if err := tx.Commit(); err != nil {
 		return rep, fmt.Errorf("memory: unable to commit reconcile: %w", err)

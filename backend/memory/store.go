@@ -230,6 +230,9 @@ func (s *Store) settleLocked(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	if _, err := normaliseMetaTimes(ctx, s.db, false); err != nil {
+		return err
+	}
 	switch {
 	case needs:
 		s.settled = SettledReindex
@@ -466,32 +469,3 @@ func (s *Store) rfc(t time.Time) string { return indexTime(t) }
 const IndexTimeLayout = "2006-01-02T15:04:05.000000000Z07:00"
 
 func indexTime(t time.Time) string { return t.UTC().Format(IndexTimeLayout) }
-
-// metaTime is how memory_meta keeps a memory's created and updated times since migration 16:
-// Unix milliseconds, which sort as the times do and take 6 bytes in the row and in each index
-// that ends in updated, where the index form above took 30. The files keep whole seconds.
-func metaTime(t time.Time) int64 { return t.UnixMilli() }
-
-// fromMetaTime reads a metaTime back, in UTC.
-func fromMetaTime(ms int64) time.Time { return time.UnixMilli(ms).UTC() }
-
-// metaStamp scans a created or updated column: Unix milliseconds, or the index-form text an
-// older build (before migration 16) still writes while it runs beside a newer one during an
-// upgrade — its rows stay readable instead of failing every read that meets them.
-type metaStamp struct{ t time.Time }
-
-func (s *metaStamp) Scan(v any) error {
-	switch x := v.(type) {
-	case int64:
-		s.t = fromMetaTime(x)
-	case string:
-		s.t, _ = time.Parse(time.RFC3339Nano, x)
-	case []byte:
-		s.t, _ = time.Parse(time.RFC3339Nano, string(x))
-	case nil:
-		s.t = time.Time{}
-	default:
-		return fmt.Errorf("memory: unable to read a time of type %T", v)
-	}
-	return nil
-}
