@@ -94,7 +94,7 @@ func Run(o Options) error {
 		}
 		last = g
 	}
-	return wails.Run(&options.App{
+	err = wails.Run(&options.App{
 		Title:            o.Title,
 		Width:            width,
 		Height:           height,
@@ -211,6 +211,10 @@ func Run(o Options) error {
 		Bind:  o.Bind,
 		Linux: &linux.Options{ProgramName: "engram", WebviewGpuPolicy: gpuPolicy()},
 	})
+	// The caller may still wait (for a store that is opening) and a launch may open a new
+	// window meanwhile: the closed one leaves the screen now.
+	flushClosedWindow()
+	return err
 }
 
 // restoreGeometry puts the window where it was, fitted on the screen it opens on.
