@@ -32,10 +32,11 @@ count_windows() {
   echo "$n"
 }
 
-# window_of PID: the Engram window of that process.
+# window_of PID: the Engram window of that process (--all: xdotool's default matches windows
+# meeting either condition, any Engram window).
 window_of() {
   local w
-  for w in $(xdotool search --pid "$1" --name '^engram$' 2>/dev/null || true); do
+  for w in $(xdotool search --all --pid "$1" --name '^engram$' 2>/dev/null || true); do
     [ "$(xdotool getwindowname "$w" 2>/dev/null)" = "Engram" ] && { echo "$w"; return 0; }
   done
   return 1

@@ -67,6 +67,8 @@ if [ "${1:-}" = "--window" ]; then
   check "its process waits for the store" kill -0 "$closing_pid"
   start_app "$home" relaunch
   check "a launch meanwhile opens its own window" window_of "$APP_PID"
+  check "the launch runs on (it was not told a window is open)" kill -0 "$APP_PID"
+  check "one Engram window" [ "$(count_windows)" = 1 ]
   kill "$holder"; wait "$holder" 2>/dev/null || true; holder=""
   set +e; wait "$closing_pid"; rc=$?; set -e
   check "the closed window's process exits 0 once its store opened (got $rc)" [ "$rc" = 0 ]
