@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"io"
 	"io/fs"
 	"log/slog"
 	"sync"
@@ -51,6 +52,12 @@ type App struct {
 	opened         chan struct{}
 	openErr        error
 	backgroundOnce sync.Once
+	// lifeMu guards stopping, set when Stop begins; starts counts the start-up work under
+	// way (Background, the bridge following Remote access), which Stop waits for. Nothing
+	// starts once stopping is set: the services may be closing.
+	lifeMu   sync.Mutex
+	stopping bool
+	starts   sync.WaitGroup
 }
 
 // NewApp prepares an App for home; Start opens it.
@@ -119,12 +126,54 @@ func (a *App) open(passive bool) (*wire.Services, error) {
 // Background starts the file watcher and the vector indexer (once): from Start, or for the
 // desktop window after its first paint, which needs only the store.
 func (a *App) Background() {
+	if !a.begin() {
+		return
+	}
+	defer a.starts.Done()
 	a.backgroundOnce.Do(a.services.Background)
+}
+
+// begin is called by start-up work that can run beside Stop (the window's AfterShow, a
+// Remote access change): false once Stop began, else Stop waits until a.starts.Done.
+func (a *App) begin() bool {
+	a.lifeMu.Lock()
+	defer a.lifeMu.Unlock()
+	if a.stopping {
+		return false
+	}
+	a.starts.Add(1)
+	return true
+}
+
+// AfterShow starts what the desktop window leaves until its first paint: the file watcher,
+// the vector indexer, and the bridge when Settings → Remote access is on. Nothing when the
+// store did not open, or once Stop began (the window closed while the store was opening: the
+// same open lets both go).
+func (a *App) AfterShow() {
+	if a.Opened() != nil {
+		return
+	}
+	a.Background()
+	a.FollowRemoteSetting()
+}
+
+// CloseWindow ends the desktop app once its window closed. The window's hold on the home
+// (inst) goes first: the store may still be opening (a long migration, another process
+// holding it), and Stop waits for that; a launch meanwhile opens its own window, whose store
+// waits for this process's, instead of being told a window is open when none is. The open is
+// not cancelled: a migration under way finishes, so the next start does not redo it.
+func (a *App) CloseWindow(inst io.Closer) error {
+	_ = inst.Close()
+	return a.Stop()
 }
 
 // Stop ends background work, the bridge, and closes the store (once StartPending's store
 // finished opening).
 func (a *App) Stop() error {
+	a.lifeMu.Lock()
+	a.stopping = true
+	a.lifeMu.Unlock()
+	a.starts.Wait()
 	_ = a.Opened()
 	a.stopBridge()
 	var err error
@@ -137,8 +186,13 @@ func (a *App) Stop() error {
 	return err
 }
 
-// FollowRemoteSetting starts or stops the desktop app's bridge as Settings → Remote access says.
+// FollowRemoteSetting starts or stops the desktop app's bridge as Settings → Remote access
+// says; not once Stop began (no bridge starts after Stop stopped it).
 func (a *App) FollowRemoteSetting() {
+	if !a.begin() {
+		return
+	}
+	defer a.starts.Done()
 	apply := func(s settings.Settings) {
 		a.bridgeMu.Lock()
 		running, addr := a.bridge != nil, a.bridgeAddr
@@ -155,6 +209,10 @@ func (a *App) FollowRemoteSetting() {
 		a.remoteChanged()
 	}
 	a.Settings.OnChange(func(s settings.Settings) {
+		if !a.begin() {
+			return
+		}
+		defer a.starts.Done()
 		// Updates apply one at a time and from the newest settings, so enable-then-disable
 		// cannot finish with the bridge running while the setting says off.
 		a.remoteMu.Lock()

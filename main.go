@@ -101,11 +101,9 @@ func runDesktop(app *App, catalog *i18n.Catalog, lang string) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	defer inst.Close()
 	// The store opens while WebKit starts (the bound services wait for it): the window's
 	// first paint no longer waits for the migrations of a fresh home.
 	app.StartPending(context.Background())
-	defer app.Stop()
 	err = desktop.Run(desktop.Options{Title: "Engram", Assets: assets, Bind: app.API.Bindings(),
 		Opened: func() (*api.Hub, error) {
 			if err := app.Opened(); err != nil {
@@ -117,14 +115,9 @@ func runDesktop(app *App, catalog *i18n.Catalog, lang string) int {
 		ProbeDir: os.Getenv("ENGRAM_SMOKE_PROBE"),
 		// The file watcher, the vector indexer and the bridge wait until the page is up:
 		// the first paint needs only the store.
-		AfterShow: func() {
-			if app.Opened() != nil {
-				return
-			}
-			app.Background()
-			app.FollowRemoteSetting()
-		},
-		Log: func(msg string) { fmt.Fprintln(os.Stderr, msg) }})
+		AfterShow: app.AfterShow,
+		Log:       func(msg string) { fmt.Fprintln(os.Stderr, msg) }})
+	_ = app.CloseWindow(inst) // as before: a failed close of the store is not the exit status
 	// A store that could not open closed the window: its error is what the person is told,
 	// as when it opened before the window.
 	if oerr := app.Opened(); oerr != nil {

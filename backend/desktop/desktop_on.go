@@ -59,14 +59,20 @@ func Run(o Options) error {
 		// window can be closed (gtk_main_quit before gtk_main would be lost).
 		domReady     = make(chan struct{})
 		domReadyOnce sync.Once
-		// openFailed is set when the services could not open: the window closes without
-		// saving its geometry (it was never the person's window).
-		openFailed atomic.Bool
+		// openOK is set once the services opened: until then the geometry is not saved, so a
+		// start that fails (the window closes, it was never the person's window) leaves none,
+		// however long its open took.
+		openOK atomic.Bool
+		// afterShowTimer runs AfterShow should the page never report ready; stopped at shutdown.
+		afterShowTimer *time.Timer
 	)
+	if o.Opened == nil {
+		openOK.Store(true)
+	}
 	// save records the window's geometry when it changed. A maximised or minimised window
 	// keeps the last normal size and position, with the maximised flag.
 	save := func(ctx context.Context) {
-		if o.Home == "" || openFailed.Load() || runtime.WindowIsMinimised(ctx) {
+		if o.Home == "" || !openOK.Load() || runtime.WindowIsMinimised(ctx) {
 			return
 		}
 		mu.Lock()
@@ -88,7 +94,7 @@ func Run(o Options) error {
 		}
 		last = g
 	}
-	return wails.Run(&options.App{
+	err = wails.Run(&options.App{
 		Title:            o.Title,
 		Width:            width,
 		Height:           height,
@@ -103,7 +109,6 @@ func Run(o Options) error {
 				go func() {
 					hub, err := o.Opened()
 					if err != nil {
-						openFailed.Store(true)
 						select {
 						case <-domReady:
 						case <-time.After(afterShowLatest):
@@ -111,6 +116,7 @@ func Run(o Options) error {
 						runtime.Quit(ctx)
 						return
 					}
+					openOK.Store(true)
 					hub.Subscribe(func(name string, data any) { runtime.EventsEmit(ctx, name, data) })
 				}()
 			}
@@ -141,7 +147,9 @@ func Run(o Options) error {
 			}
 			// Should the page never report ready (a load error), background work starts anyway.
 			if o.AfterShow != nil {
-				time.AfterFunc(afterShowLatest, func() { afterShow.Do(func() { go o.AfterShow() }) })
+				mu.Lock()
+				afterShowTimer = time.AfterFunc(afterShowLatest, func() { afterShow.Do(func() { go o.AfterShow() }) })
+				mu.Unlock()
 			}
 			done.Add(1)
 			go func() {
@@ -187,6 +195,13 @@ func Run(o Options) error {
 			return false
 		},
 		OnShutdown: func(context.Context) {
+			// A window that closes before its page was ready starts no background work now.
+			afterShow.Do(func() {})
+			mu.Lock()
+			if afterShowTimer != nil {
+				afterShowTimer.Stop()
+			}
+			mu.Unlock()
 			close(stop)
 			done.Wait()
 			if o.OnShutdown != nil {
@@ -196,6 +211,10 @@ func Run(o Options) error {
 		Bind:  o.Bind,
 		Linux: &linux.Options{ProgramName: "engram", WebviewGpuPolicy: gpuPolicy()},
 	})
+	// The caller may still wait (for a store that is opening) and a launch may open a new
+	// window meanwhile: the closed one leaves the screen now.
+	flushClosedWindow()
+	return err
 }
 
 // restoreGeometry puts the window where it was, fitted on the screen it opens on.

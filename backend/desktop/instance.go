@@ -63,6 +63,8 @@ func SocketPath(home string) string {
 // Claim is called before a desktop window opens on home. It takes the home's lock and starts
 // listening for focus requests; when another process holds the lock it asks that process to
 // show its window and returns ErrRunning (or ErrNoAnswer when it gets no answer within wait).
+// While it waits for an answer it tries the lock again: a holder whose window is closing
+// stops answering, then lets go, and the home is this launch's.
 func Claim(home string, wait time.Duration) (*Instance, error) {
 	if err := os.MkdirAll(home, 0o700); err != nil {
 		return nil, fmt.Errorf("desktop: unable to create the home: %w", err)
@@ -71,15 +73,27 @@ func Claim(home string, wait time.Duration) (*Instance, error) {
 	if err != nil {
 		return nil, fmt.Errorf("desktop: unable to open the window lock: %w", err)
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		f.Close()
+	deadline := time.Now().Add(wait)
+	for {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if err == nil {
+			break
+		}
 		if !errors.Is(err, syscall.EWOULDBLOCK) {
+			f.Close()
 			return nil, fmt.Errorf("desktop: unable to lock the window lock: %w", err)
 		}
-		if err := signalFocus(SocketPath(home), wait); err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrNoAnswer, err)
+		// The holder may not listen yet (starting) or any more (closing).
+		serr := trySignal(SocketPath(home))
+		if serr == nil {
+			f.Close()
+			return nil, ErrRunning
 		}
-		return nil, ErrRunning
+		if time.Now().After(deadline) {
+			f.Close()
+			return nil, fmt.Errorf("%w: %v", ErrNoAnswer, serr)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 	// The lock is ours: a socket file left by a process that died is stale.
 	sock := SocketPath(home)
@@ -141,22 +155,7 @@ func (in *Instance) Close() error {
 	return err
 }
 
-// signalFocus asks the window listening on sock to come to the front. It retries until wait
-// has passed: the holder of the lock may not be listening yet.
-func signalFocus(sock string, wait time.Duration) error {
-	deadline := time.Now().Add(wait)
-	var last error
-	for {
-		if last = trySignal(sock); last == nil {
-			return nil
-		}
-		if time.Now().After(deadline) {
-			return last
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
+// trySignal asks the window listening on sock to come to the front, once.
 func trySignal(sock string) error {
 	c, err := net.DialTimeout("unix", sock, time.Second)
 	if err != nil {

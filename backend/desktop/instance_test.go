@@ -2,6 +2,7 @@ package desktop
 
 import (
 	"errors"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -146,4 +147,46 @@ func TestALongHomeListensInTheTempFolder(t *testing.T) {
 	if !received(t, first) {
 		t.Fatal("not signalled")
 	}
+}
+
+// A launch that finds the home held while its window is closing (the lock still held, the
+// socket no longer answering) takes the home once it is let go, instead of reporting a window
+// that does not answer.
+func TestALaunchTakesTheHomeItsClosingHolderLetsGo(t *testing.T) {
+	home := t.TempDir()
+	f, err := os.OpenFile(filepath.Join(home, lockName), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("unix", SocketPath(home))
+	if err != nil {
+		t.Fatal(err)
+	}
+	type claimed struct {
+		in  *Instance
+		err error
+	}
+	got := make(chan claimed, 1)
+	go func() {
+		in, err := Claim(home, 30*time.Second)
+		got <- claimed{in, err}
+	}()
+	// The launch asks the holder to come forward: the holder is closing, it answers nothing
+	// and lets go of the home.
+	c, err := ln.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	ln.Close()
+	_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	r := <-got
+	if r.err != nil {
+		t.Fatalf("launch after the holder let go: %v", r.err)
+	}
+	r.in.Close()
 }

@@ -32,10 +32,11 @@ count_windows() {
   echo "$n"
 }
 
-# window_of PID: the Engram window of that process.
+# window_of PID: the Engram window of that process (--all: xdotool's default matches windows
+# meeting either condition, any Engram window).
 window_of() {
   local w
-  for w in $(xdotool search --pid "$1" --name '^engram$' 2>/dev/null || true); do
+  for w in $(xdotool search --all --pid "$1" --name '^engram$' 2>/dev/null || true); do
     [ "$(xdotool getwindowname "$w" 2>/dev/null)" = "Engram" ] && { echo "$w"; return 0; }
   done
   return 1
@@ -103,4 +104,28 @@ geometry_is() {
   local X Y WIDTH HEIGHT
   eval "$(xdotool getwindowgeometry --shell "$1" 2>/dev/null | grep -E '^(X|Y|WIDTH|HEIGHT)=')"
   [ "${X:-}" = "$2" ] && [ "${Y:-}" = "$3" ] && [ "${WIDTH:-}" = "$4" ] && [ "${HEIGHT:-}" = "$5" ]
+}
+
+# not CMD...: succeeds when CMD fails (for wait_for).
+not() { ! "$@"; }
+
+# hold_file FILE MARK: holds FILE's flock (as another Engram process holds the store's lock)
+# until killed; MARK is created once it is held.
+hold_file() {
+  exec python3 -c 'import fcntl, sys, time
+f = open(sys.argv[1], "a")
+fcntl.flock(f, fcntl.LOCK_EX)
+open(sys.argv[2], "w").close()
+time.sleep(3600)' "$1" "$2"
+}
+
+# hold_index DB MARK: holds the SQLite index DB exclusively (no other connection reads or
+# writes it) until killed; MARK is created once it is held.
+hold_index() {
+  exec python3 -c 'import sqlite3, sys, time
+c = sqlite3.connect(sys.argv[1], isolation_level=None)
+c.execute("PRAGMA locking_mode=EXCLUSIVE")
+c.execute("BEGIN EXCLUSIVE")
+open(sys.argv[2], "w").close()
+time.sleep(3600)' "$1" "$2"
 }

@@ -13,6 +13,8 @@ if [ "${1:-}" = "--window" ]; then
   # views opened from the navigation. Add a view: one open_view line below.
   shift
   BIN="$1" home="$2" other="$3"
+  holder=""
+  trap '[ -z "$holder" ] || kill "$holder" 2>/dev/null || true' EXIT
   start_app "$home" first
   echo "smoke: window $WIN (pid $APP_PID)"
 
@@ -52,6 +54,41 @@ if [ "${1:-}" = "--window" ]; then
   start_app "$home" again
   check "geometry restored" wait_for 30 geometry_is "$WIN" 123 77 1000 640
   stop_app "$APP_PID"
+
+  # Closing the window while its store still opens (another process holds the store, as a
+  # long write or migration does) lets the home go: a launch then opens its own window, which
+  # waits for the store, instead of being told a window is open when none is.
+  hold_file "$home/memory/.lock" "$home.held" & holder=$!
+  check "the store's lock is held" wait_for 30 test -e "$home.held"
+  start_app "$home" closing
+  closing_pid="$APP_PID"
+  check "the window closes while its store opens" page_eval "setTimeout(() => window.runtime.Quit(), 200); return 'ok'"
+  check "the closed window is gone" wait_for 30 not window_of "$closing_pid"
+  check "its process waits for the store" kill -0 "$closing_pid"
+  start_app "$home" relaunch
+  check "a launch meanwhile opens its own window" window_of "$APP_PID"
+  check "the launch runs on (it was not told a window is open)" kill -0 "$APP_PID"
+  check "one Engram window" [ "$(count_windows)" = 1 ]
+  kill "$holder"; wait "$holder" 2>/dev/null || true; holder=""
+  set +e; wait "$closing_pid"; rc=$?; set -e
+  check "the closed window's process exits 0 once its store opened (got $rc)" [ "$rc" = 0 ]
+  open_view journal journal-view ready
+  stop_app "$APP_PID"
+
+  # A store that waits, then fails (another process holds the index: SQLite's busy timeout
+  # passes) saves no geometry for the window it showed meanwhile, however long it showed.
+  rm -f "$other/window.json"
+  hold_index "$other/memory/index.sqlite3" "$other.held" & holder=$!
+  check "the index is held" wait_for 30 test -e "$other.held"
+  ENGRAM_HOME="$other" "$BIN" >"$other.locked.log" 2>&1 & locked_pid=$!
+  check "the window shows while its store waits" wait_for 60 window_of "$locked_pid"
+  check "the start ends once its store failed" wait_for 120 not kill -0 "$locked_pid"
+  kill "$locked_pid" 2>/dev/null || true
+  set +e; wait "$locked_pid"; rc=$?; set -e
+  kill "$holder"; wait "$holder" 2>/dev/null || true; holder=""
+  check "a store that fails after a wait exits 1 (got $rc)" [ "$rc" = 1 ]
+  check "a store that fails after a wait says why" grep -q "database is locked" "$other.locked.log"
+  check "no geometry saved for the start that failed after a wait" [ ! -e "$other/window.json" ]
 
   # A store that cannot open (here its folder is a file) closes the window it opened beside
   # and exits 1 with the store's error, as when the store opened before the window.
@@ -104,7 +141,7 @@ fi
 
 # The window checks run in their own Xvfb display, on the seeded home and a second empty one.
 other="$(mktemp -d)"
-trap 'rm -rf "$home" "$other" "$home".*.log "$home.probe" "$other".*.log "$other.probe"' EXIT
+trap 'rm -rf "$home" "$other" "$home".*.log "$home.probe" "$home.held" "$other".*.log "$other.probe" "$other.held"' EXIT
 if ! ENGRAM_HOME="$home" xvfb-run -a -s "-screen 0 ${SCREEN:-1280x800x24}" "$0" --window "$BIN" "$home" "$other"; then
   fail=1
 fi
