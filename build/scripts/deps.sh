@@ -7,7 +7,7 @@ cd "$(dirname "$0")/../.."
 
 PKGS=(
   build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev # desktop build (cgo, GTK, WebKitGTK 4.1)
-  xvfb xauth xdotool imagemagick                                # desktop smoke test under Xvfb
+  xvfb xauth xdotool imagemagick python3                        # desktop smoke test under Xvfb (python3 holds locks)
   chromium                                                      # headless browser tests (playwright-core)
   fonts-wqy-microhei                                            # CJK glyphs for the Chinese UI
 )
