@@ -40,12 +40,6 @@ func migrate(ctx context.Context, db *sql.DB) (needsReindex bool, err error) {
 		handBackFreedPages(ctx, db)
 		_, _ = db.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`)
 	}
-	if needsReindex {
-		if _, err := db.ExecContext(ctx, `INSERT INTO settings(key, value) VALUES('index.needs_reindex', '1')
-			ON CONFLICT(key) DO UPDATE SET value = '1'`); err != nil {
-			return false, fmt.Errorf("memory: unable to flag reindex: %w", err)
-		}
-	}
 	var flag string
 	err = db.QueryRowContext(ctx, `SELECT value FROM settings WHERE key = 'index.needs_reindex'`).Scan(&flag)
 	if err != nil && err != sql.ErrNoRows {
@@ -91,6 +85,14 @@ func applyMigration(ctx context.Context, db *sql.DB, m migration) error {
 	}
 	if _, err := tx.ExecContext(ctx, m.sql); err != nil {
 		return fmt.Errorf("memory: migration %d (%s) failed: %w", m.version, m.name, err)
+	}
+	// The reindex a migration asks for is flagged in its own transaction: flagged after the
+	// last migration, a process killed in between left a migrated index that never reindexed.
+	if m.needsReindex {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO settings(key, value) VALUES('index.needs_reindex', '1')
+			ON CONFLICT(key) DO UPDATE SET value = '1'`); err != nil {
+			return fmt.Errorf("memory: unable to flag reindex for migration %d: %w", m.version, err)
+		}
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations(version, name, applied_at) VALUES(?, ?, ?)`,
 		m.version, m.name, time.Now().UTC().Format(time.RFC3339)); err != nil {

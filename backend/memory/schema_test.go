@@ -396,3 +396,32 @@ func TestRowWithOlderTimesStillReads(t *testing.T) {
 		t.Fatalf("oldest unreviewed %d days ago, want %d", days, wantDays)
 	}
 }
+
+// A migration that asks for a reindex flags it in its own transaction: a process killed after
+// the migration committed and before the rest of migrate ran must still leave the flag, or the
+// next open never reindexes (it finds nothing left to migrate).
+func TestMigrationFlagsReindexWithItsCommit(t *testing.T) {
+	for k := 1; k < len(migrations); k++ {
+		m := migrations[k]
+		if !m.needsReindex {
+			continue
+		}
+		t.Run(fmt.Sprintf("v%d", m.version), func(t *testing.T) {
+			home, _ := oldHome(t, k)
+			db, err := openDB(filepath.Join(home, "memory", "index.sqlite3"), false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			ctx := context.Background()
+			// Only this migration, as if the process died right after it committed.
+			if err := applyMigration(ctx, db, m); err != nil {
+				t.Fatal(err)
+			}
+			var flag string
+			if err := db.QueryRowContext(ctx, `SELECT value FROM settings WHERE key = 'index.needs_reindex'`).Scan(&flag); err != nil || flag != "1" {
+				t.Fatalf("reindex flag after migration %d alone: %q %v", m.version, flag, err)
+			}
+		})
+	}
+}
