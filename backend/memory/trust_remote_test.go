@@ -1,0 +1,152 @@
+package memory
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// linkWorktree makes wt a linked worktree of repo as `git worktree add` does: wt/.git is a file
+// naming repo/.git/worktrees/<name>, whose commondir leads back to repo/.git and whose gitdir
+// (git's back-link) names wt/.git. back is what the back-link names ("" to leave it out).
+func linkWorktree(t *testing.T, repo, wt, name, back string) {
+	t.Helper()
+	admin := filepath.Join(repo, ".git", "worktrees", name)
+	if err := os.MkdirAll(admin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		filepath.Join(wt, ".git"):        "gitdir: " + admin + "\n",
+		filepath.Join(admin, "commondir"): "../..\n",
+	}
+	if back != "" {
+		files[filepath.Join(admin, "gitdir")] = back + "\n"
+	}
+	for name, data := range files {
+		if err := os.WriteFile(name, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// A git remote is read from files inside the folder, and a downloaded archive can carry a
+// .git/config naming the person's own repository: such a folder does not open the project's
+// memories until the person trusts it, like an id file; a second clone of the same remote
+// needs the same word once.
+func TestRemoteNeedsTrustToJoinAnotherFoldersProject(t *testing.T) {
+	e := newEnv(t)
+	base := t.TempDir()
+	own := mkdir(t, base, "src", "widget")
+	gitClone(t, own, "git@github.com:acme/widget.git")
+	e.ok(projWrite(own, "deploy-keys", "Deploy keys rotate on the first Monday"))
+	key := resolveVia(t, e, own).Key
+	if p := resolveVia(t, e, own); p.Kind != ProjectByRemote || p.UntrustedRemote != "" {
+		t.Fatalf("the first clone: %+v", p)
+	}
+
+	archive := mkdir(t, base, "downloads", "widget-1.2.0")
+	gitClone(t, archive, "https://github.com/acme/widget")
+	p := resolveVia(t, e, archive)
+	if p.Key == key || p.Kind != ProjectByPath || p.UntrustedRemote != "github.com/acme/widget" ||
+		!strings.Contains(p.Problem, "--trust") || !strings.Contains(p.Problem, own) {
+		t.Fatalf("the archive resolves to %+v (remote key %s)", p, key)
+	}
+	if len(p.RemoteHolders) != 1 || p.RemoteHolders[0] != own {
+		t.Fatalf("the archive's remote holders: %v", p.RemoteHolders)
+	}
+	if got := e.slugsIn(Filter{Workdir: archive, NoDaily: true}); contains(got, "deploy-keys") {
+		t.Fatalf("the archive lists %v", got)
+	}
+	if hasSlug(e.search("deploy keys monday", Filter{Workdir: archive}), "deploy-keys") {
+		t.Fatal("the archive finds the memory")
+	}
+	r := e.ok(projWrite(archive, "archive-notes", "Notes written in the archive"))
+	if strings.Contains(r.Path, key) {
+		t.Fatalf("the archive wrote into the remote's project: %s", r.Path)
+	}
+	e.reopen()
+	if p := resolveVia(t, e, archive); p.Key == key {
+		t.Fatalf("after reopening, the archive took the remote: %+v", p)
+	}
+
+	// A second clone of the person's own: trusted once, it shares (what it kept under its path
+	// moves along, as at any first use).
+	if p, err := e.s.TrustProject(archive, true); err != nil || p.Key != key || p.UntrustedRemote != "" {
+		t.Fatalf("trusted: %+v %v", p, err)
+	}
+	if got := e.slugsIn(Filter{Workdir: archive, NoDaily: true}); strings.Join(got, ",") != "archive-notes,deploy-keys" {
+		t.Fatalf("the trusted clone lists %v", got)
+	}
+	if p, err := e.s.TrustProject(archive, false); err != nil || p.Key == key {
+		t.Fatalf("untrusted: %+v %v", p, err)
+	}
+}
+
+// A home from before the rule: the folder the index recorded for a remote keeps it without
+// asking; another clone of it does not take it.
+func TestRemoteTrustOnUpgrade(t *testing.T) {
+	e := newEnv(t)
+	base := t.TempDir()
+	own := mkdir(t, base, "widget")
+	gitClone(t, own, "git@github.com:acme/widget.git")
+	e.ok(projWrite(own, "style-guide", "Tabs, not spaces"))
+	key := resolveVia(t, e, own).Key
+	if err := os.RemoveAll(filepath.Join(e.s.root, trustDir)); err != nil {
+		t.Fatal(err)
+	}
+	e.reopen()
+	other := mkdir(t, base, "other")
+	gitClone(t, other, "https://github.com/acme/widget")
+	if p := resolveVia(t, e, other); p.Key == key || len(p.RemoteHolders) != 1 || p.RemoteHolders[0] != own {
+		t.Fatalf("another clone took the recorded folder's remote: %+v", p)
+	}
+	if p := resolveVia(t, e, own); p.Key != key {
+		t.Fatalf("the recorded folder lost its remote on upgrade: %+v", p)
+	}
+}
+
+// A linked worktree git registered (its back-link names it) is the repository it belongs to and
+// shares its trust; a .git file pointing into a repository that never registered the folder is
+// a stranger.
+func TestWorktreeSharesItsRepositorysTrust(t *testing.T) {
+	e := newEnv(t)
+	base := t.TempDir()
+	repo := mkdir(t, base, "widget")
+	gitClone(t, repo, "git@github.com:acme/widget.git")
+	e.ok(projWrite(repo, "build", "Build with make all"))
+	key := resolveVia(t, e, repo).Key
+
+	wt := mkdir(t, base, "widget-fix")
+	linkWorktree(t, repo, wt, "widget-fix", filepath.Join(wt, ".git"))
+	if p := resolveVia(t, e, wt); p.Key != key || p.Problem != "" {
+		t.Fatalf("a registered worktree: %+v (key %s)", p, key)
+	}
+	if got := e.slugsIn(Filter{Workdir: wt, NoDaily: true}); strings.Join(got, ",") != "build" {
+		t.Fatalf("the worktree lists %v", got)
+	}
+
+	// The id file of a repository travels to its worktrees: the same rule holds for it.
+	idRepo := mkdir(t, base, "app")
+	gitClone(t, idRepo, "git@github.com:acme/app.git")
+	writeID(t, idRepo, "acme-app")
+	idKey := resolveVia(t, e, idRepo).Key
+	idWT := mkdir(t, base, "app-wt")
+	writeID(t, idWT, "acme-app")
+	linkWorktree(t, idRepo, idWT, "app-wt", filepath.Join(idWT, ".git"))
+	if p := resolveVia(t, e, idWT); p.Key != idKey {
+		t.Fatalf("a registered worktree of an id project: %+v", p)
+	}
+
+	// Not registered: the .git file names the repository's admin folder, which names another.
+	for _, back := range []string{"", filepath.Join(wt, ".git")} {
+		stranger := mkdir(t, base, "stranger"+filepath.Base(back))
+		linkWorktree(t, repo, stranger, "widget-fix", back)
+		if back == "" {
+			linkWorktree(t, repo, stranger, "gone", "")
+		}
+		if p := resolveVia(t, e, stranger); p.Key == key || p.UntrustedRemote == "" {
+			t.Fatalf("an unregistered worktree (back-link %q): %+v", back, p)
+		}
+	}
+}
