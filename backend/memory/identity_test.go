@@ -2,8 +2,8 @@ package memory
 
 import (
 	"os"
-	"reflect"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"

@@ -17,7 +17,7 @@ func linkWorktree(t *testing.T, repo, wt, name, back string) {
 		t.Fatal(err)
 	}
 	files := map[string]string{
-		filepath.Join(wt, ".git"):        "gitdir: " + admin + "\n",
+		filepath.Join(wt, ".git"):         "gitdir: " + admin + "\n",
 		filepath.Join(admin, "commondir"): "../..\n",
 	}
 	if back != "" {
