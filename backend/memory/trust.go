@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -121,9 +122,33 @@ func (s *Store) mayUse(p Project, folder string) (bool, []string) {
 	if !s.readOnly {
 		if err := WriteFileAtomic(own, []byte(p.Identity+"\n"+folder+"\n")); err != nil {
 			s.log.Warn("memory: unable to record a project's first folder", "workdir", folder, "err", err)
+		} else {
+			s.projects.noteClaim(projectClaim{p: p, folder: folder})
 		}
 	}
 	return true, files
+}
+
+// OpProjectClaim is the audit op of a folder taking a project's id or remote as the first on
+// this machine: a claim needs no word from the person, so it is shown in the activity log,
+// where a folder the person does not know taking their project's id stands out.
+const OpProjectClaim = "project_claim"
+
+// auditClaims logs first claims: the identity in the slug column, the folder as the title.
+func (s *Store) auditClaims(claims []projectClaim) {
+	ctx := context.Background()
+	for _, c := range claims {
+		d, _ := json.Marshal(map[string]any{"title": c.folder, "workdir": c.p.Workdir, "kind": c.p.Kind,
+			"identity": c.p.Identity})
+		res, err := s.db.ExecContext(ctx, `INSERT INTO memory_audit_log(ts, op, actor, memory_id, slug, scope, scope_key,
+			result, detail) VALUES(?,?,?,'',?,?,?,'ok',?)`, s.rfc(s.opts.Now()), OpProjectClaim, ActorProject,
+			clip(c.p.Identity, 200), string(ScopeProject), c.p.Key, string(d))
+		if err != nil {
+			s.log.Error("memory: unable to write audit row", "err", err)
+			continue
+		}
+		s.ownAudit(res)
+	}
 }
 
 // firstClaim reports whether folder may take p's key without asking: no folder holds the key's

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -148,5 +149,90 @@ func TestWorktreeSharesItsRepositorysTrust(t *testing.T) {
 		if p := resolveVia(t, e, stranger); p.Key == key || p.UntrustedRemote == "" {
 			t.Fatalf("an unregistered worktree (back-link %q): %+v", back, p)
 		}
+	}
+}
+
+// Folders claiming a fresh id at the same moment (the app and `engram mcp`, or two goroutines
+// of one process): exactly one wins, whatever the order, and the others are told who holds it.
+func TestFirstClaimIsExclusive(t *testing.T) {
+	e := newEnv(t)
+	base := t.TempDir()
+	const n = 8
+	var dirs []string
+	for i := 0; i < n; i++ {
+		d := mkdir(t, base, "clone"+string(rune('a'+i)))
+		writeID(t, d, "race-app")
+		dirs = append(dirs, d)
+	}
+	start := make(chan struct{})
+	got := make([]Project, n)
+	var wg sync.WaitGroup
+	for i, d := range dirs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			p, err := e.s.Projects().Resolve(d)
+			if err != nil {
+				t.Error(err)
+			}
+			got[i] = p
+		}()
+	}
+	close(start)
+	wg.Wait()
+	winners := 0
+	var winner string
+	for _, p := range got {
+		if p.Kind == ProjectByID {
+			winners++
+			winner = p.Workdir
+		}
+	}
+	if winners != 1 {
+		t.Fatalf("%d folders took the id at once: %+v", winners, got)
+	}
+	for _, d := range dirs {
+		p := resolveVia(t, e, d)
+		if (p.Kind == ProjectByID) != (d == winner) {
+			t.Fatalf("afterwards %s resolves to %+v (winner %s)", d, p, winner)
+		}
+		if d != winner && (len(p.IDHolders) != 1 || p.IDHolders[0] != winner || !strings.Contains(p.Problem, winner+" --untrust")) {
+			t.Fatalf("a loser is not told who holds the id: %+v", p)
+		}
+	}
+}
+
+// An agent in a hostile folder can make the first claim on an id the person has not used here
+// yet: the person's folder is then told which folder holds it and how to take it back, and
+// taking it back works.
+func TestTakingAnIDBackFromTheFolderHoldingIt(t *testing.T) {
+	e := newEnv(t)
+	base := t.TempDir()
+	hostile := mkdir(t, base, "downloads", "evil")
+	writeID(t, hostile, "acme-app")
+	own := mkdir(t, base, "src", "acme")
+	writeID(t, own, "acme-app")
+	key := resolveVia(t, e, hostile).Key
+	// The claim needed no word from the person: the activity log shows it.
+	log, err := e.s.Audit(e.ctx, "", 10)
+	if err != nil || len(log) == 0 || log[0].Op != OpProjectClaim || log[0].Slug != "acme-app" ||
+		!strings.Contains(string(log[0].Detail), `"title":"`+hostile+`"`) {
+		t.Fatalf("the first claim is not in the activity log: %+v %v", log, err)
+	}
+
+	p := resolveVia(t, e, own)
+	if p.Key == key || len(p.IDHolders) != 1 || p.IDHolders[0] != hostile ||
+		!strings.Contains(p.Problem, "engram project "+hostile+" --untrust") {
+		t.Fatalf("the person's folder is not told who holds the id: %+v", p)
+	}
+	if _, err := e.s.TrustProject(hostile, false); err != nil {
+		t.Fatal(err)
+	}
+	if p, err := e.s.TrustProject(own, true); err != nil || p.Key != key {
+		t.Fatalf("trusting the person's folder: %+v %v", p, err)
+	}
+	if p := resolveVia(t, e, hostile); p.Key == key || len(p.IDHolders) != 1 || p.IDHolders[0] != own {
+		t.Fatalf("the hostile folder after it was taken back: %+v", p)
 	}
 }
