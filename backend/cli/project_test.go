@@ -33,7 +33,8 @@ func TestProjectVerb(t *testing.T) {
 
 	// A second clone of the remote is kept apart until the person says so, told who holds it.
 	out := h.ok("project", b)
-	for _, want := range []string{"not trusted: its git remote origin “github.com/acme/widget”", "engram project --trust " + b,
+	for _, want := range []string{"(from the folder path: what names its project is not trusted here)",
+		"not trusted: its git remote origin “github.com/acme/widget”", "engram project --trust " + b,
 		"held by " + a + ": if that folder should not have it, run engram project " + a + " --untrust"} {
 		if !strings.Contains(out, want) {
 			t.Fatalf("an untrusted second clone's output lacks %q:\n%s", want, out)

@@ -50,6 +50,9 @@ func printProject(r *runner, p api.ProjectInfo) error {
 	r.out(p, func(w io.Writer) {
 		source := map[string]string{api.ProjectByID: "cli.project_source_id", api.ProjectByRemote: "cli.project_source_remote",
 			api.ProjectByPath: "cli.project_source_path"}[p.Kind]
+		if p.Kind == api.ProjectByPath && (p.UntrustedID != "" || p.UntrustedRemote != "") {
+			source = "cli.project_source_untrusted"
+		}
 		fmt.Fprintln(w, r.t("cli.project_workdir", map[string]any{"Workdir": p.Workdir}))
 		fmt.Fprintln(w, r.t("cli.project_identity", map[string]any{"Identity": p.Identity, "Source": r.t(source, nil)}))
 		fmt.Fprintln(w, r.t("cli.project_key", map[string]any{"Key": p.Key, "Memories": p.Memories}))
