@@ -1,6 +1,8 @@
 package memory
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -234,5 +236,47 @@ func TestTakingAnIDBackFromTheFolderHoldingIt(t *testing.T) {
 	}
 	if p := resolveVia(t, e, hostile); p.Key == key || len(p.IDHolders) != 1 || p.IDHolders[0] != own {
 		t.Fatalf("the hostile folder after it was taken back: %+v", p)
+	}
+}
+
+// Trusting a folder whose id file is there but passed over names that file's problem
+// (CodeProjectIDFileInvalid), not a missing file; a folder with neither an id file nor a remote
+// has nothing to trust (CodeNoProjectID), and nothing is recorded either way.
+func TestTrustRefusesWhatNamesNothing(t *testing.T) {
+	e := newEnv(t)
+	base := t.TempDir()
+	target := filepath.Join(base, "elsewhere")
+	if err := os.WriteFile(target, []byte("acme-app\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, problem string
+		setup         func(dir string)
+		code          string
+	}{
+		{"a link", "not a regular file", func(dir string) {
+			if err := os.Symlink(target, filepath.Join(dir, ProjectIDFile)); err != nil {
+				t.Fatal(err)
+			}
+		}, CodeProjectIDFileInvalid},
+		{"too large", "larger than", func(dir string) { writeID(t, dir, strings.Repeat("a", maxIDFileBytes+1)) }, CodeProjectIDFileInvalid},
+		{"an invalid id", "is not a valid id", func(dir string) { writeID(t, dir, "../escape") }, CodeProjectIDFileInvalid},
+		{"only comments", "holds no id", func(dir string) { writeID(t, dir, "# nothing") }, CodeProjectIDFileInvalid},
+		{"with a remote too", "is not a valid id", func(dir string) {
+			writeID(t, dir, "../escape")
+			gitClone(t, dir, "git@github.com:acme/widget.git")
+		}, CodeProjectIDFileInvalid},
+		{"neither", "", func(string) {}, CodeNoProjectID},
+	} {
+		dir := mkdir(t, base, strings.ReplaceAll(tc.name, " ", "-"))
+		tc.setup(dir)
+		_, err := e.s.TrustProject(dir, true)
+		var ce *Error
+		if !errors.As(err, &ce) || ce.Code != tc.code || !strings.Contains(fmt.Sprint(ce.Args["Problem"]), tc.problem) {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+	}
+	if entries, _ := os.ReadDir(filepath.Join(e.s.root, trustDir)); len(entries) != 0 {
+		t.Fatalf("refusals recorded %d files", len(entries))
 	}
 }
