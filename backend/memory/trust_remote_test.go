@@ -280,3 +280,33 @@ func TestTrustRefusesWhatNamesNothing(t *testing.T) {
 		t.Fatalf("refusals recorded %d files", len(entries))
 	}
 }
+
+// Memories a folder kept by its path while its id or remote is not trusted here are not a move
+// that failed: doctor says the folder is kept apart and how to trust it.
+func TestDoctorNamesAnUntrustedFolder(t *testing.T) {
+	e := newEnv(t)
+	base := t.TempDir()
+	own := mkdir(t, base, "own")
+	gitClone(t, own, "git@github.com:acme/widget.git")
+	e.ok(projWrite(own, "owned", "The holder's memory"))
+	other := mkdir(t, base, "other")
+	gitClone(t, other, "https://github.com/acme/widget")
+	e.ok(projWrite(other, "kept-apart", "Written while not trusted"))
+	rep, err := e.s.Doctor(e.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found *Finding
+	for i, f := range rep.Findings {
+		if f.Code == "project_not_moved" {
+			t.Fatalf("an untrusted folder reported as a failed move: %+v", f)
+		}
+		if f.Code == "project_untrusted" {
+			found = &rep.Findings[i]
+		}
+	}
+	if found == nil || found.Count != 1 || found.Fix != "engram project --trust "+shellQuote(other) ||
+		found.Args["Identity"] != "github.com/acme/widget" {
+		t.Fatalf("findings %+v", rep.Findings)
+	}
+}
