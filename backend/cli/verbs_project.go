@@ -12,12 +12,12 @@ import (
 
 // projectParams reads `engram project [DIR] [--trust|--untrust]`: the folder to resolve, the
 // current one when none is named (a relative one is taken from the current folder), and the
-// person's word on its id file.
+// person's word on its id file or git remote.
 func projectParams(r *runner, args []string) (api.ProjectParams, error) {
 	var trust, untrust bool
 	pos, err := r.flags("project", args, func(fs *flag.FlagSet) {
-		fs.BoolVar(&trust, "trust", false, "let the folder share the project its .engram-project names")
-		fs.BoolVar(&untrust, "untrust", false, "keep the folder apart from the project its .engram-project names")
+		fs.BoolVar(&trust, "trust", false, "let the folder share the project its .engram-project or git remote names")
+		fs.BoolVar(&untrust, "untrust", false, "keep the folder apart from the project its .engram-project or git remote names")
 	})
 	if err != nil {
 		return api.ProjectParams{}, err
@@ -50,6 +50,9 @@ func printProject(r *runner, p api.ProjectInfo) error {
 	r.out(p, func(w io.Writer) {
 		source := map[string]string{api.ProjectByID: "cli.project_source_id", api.ProjectByRemote: "cli.project_source_remote",
 			api.ProjectByPath: "cli.project_source_path"}[p.Kind]
+		if p.Kind == api.ProjectByPath && (p.UntrustedID != "" || p.UntrustedRemote != "") {
+			source = "cli.project_source_untrusted"
+		}
 		fmt.Fprintln(w, r.t("cli.project_workdir", map[string]any{"Workdir": p.Workdir}))
 		fmt.Fprintln(w, r.t("cli.project_identity", map[string]any{"Identity": p.Identity, "Source": r.t(source, nil)}))
 		fmt.Fprintln(w, r.t("cli.project_key", map[string]any{"Key": p.Key, "Memories": p.Memories}))
@@ -59,9 +62,20 @@ func printProject(r *runner, p api.ProjectInfo) error {
 		if p.PathKeyMemories > 0 && p.PathKey != p.Key {
 			fmt.Fprintln(w, r.t("cli.project_path_key", map[string]any{"Count": p.PathKeyMemories, "PathKey": p.PathKey}))
 		}
+		// An id or remote another folder holds: say which folder, and the two ways out.
 		if p.UntrustedID != "" {
 			fmt.Fprintln(w, r.t("cli.project_untrusted", map[string]any{"ID": p.UntrustedID, "Workdir": p.Workdir}))
-		} else if p.Problem != "" {
+			for _, h := range p.IDHolders {
+				fmt.Fprintln(w, r.t("cli.project_holder", map[string]any{"Holder": h}))
+			}
+		}
+		if p.UntrustedRemote != "" {
+			fmt.Fprintln(w, r.t("cli.project_untrusted_remote", map[string]any{"Remote": p.UntrustedRemote, "Workdir": p.Workdir}))
+			for _, h := range p.RemoteHolders {
+				fmt.Fprintln(w, r.t("cli.project_holder", map[string]any{"Holder": h}))
+			}
+		}
+		if p.UntrustedID == "" && p.UntrustedRemote == "" && p.Problem != "" {
 			fmt.Fprintln(w, r.t("cli.project_passed_over", map[string]any{"Problem": p.Problem}))
 		}
 	})

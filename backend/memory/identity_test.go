@@ -3,6 +3,7 @@ package memory
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -201,7 +202,7 @@ func TestProjectsCache(t *testing.T) {
 	}
 	// An unchanged folder keeps its answer across rechecks.
 	clock.Advance(projectRecheck + time.Millisecond)
-	if again, _ := ps.Resolve(wd); again != p {
+	if again, _ := ps.Resolve(wd); !reflect.DeepEqual(again, p) {
 		t.Fatalf("recheck changed an unchanged answer: %+v", again)
 	}
 	if err := os.WriteFile(filepath.Join(wd, ProjectIDFile), []byte("team-repo\n"), 0o644); err != nil {

@@ -29,9 +29,20 @@ type Projects struct {
 	// vouch, when set, decides whether a folder may use the project its id file names
 	// (Store.vouchProject) and returns the files its answer rests on.
 	vouch func(Project) (Project, []string)
+	// audit, when set, logs first claims (Store.auditClaims). A claim is made while resolving,
+	// which may run under the writer lock inside a transaction, so it waits in claims until
+	// the next Resolve, which never runs there.
+	audit func([]projectClaim)
 
 	mu      sync.Mutex
 	entries map[string]*projectEntry // by the workdir as the caller spelled it
+	claims  []projectClaim
+}
+
+// projectClaim is a folder's first claim on a key, waiting for the audit log.
+type projectClaim struct {
+	p      Project
+	folder string
 }
 
 type projectEntry struct {
@@ -61,6 +72,7 @@ func NewProjects(now func() time.Time) *Projects {
 // so no caller sees the project without them. Not to be called holding the writer lock.
 func (ps *Projects) Resolve(workdir string) (Project, error) {
 	p, adopt, err := ps.lookup(workdir, true)
+	ps.flushClaims()
 	if err != nil || !adopt {
 		return p, err
 	}
@@ -148,6 +160,29 @@ func (ps *Projects) lookup(workdir string, claim bool) (Project, bool, error) {
 	return p, claim && p.Key != p.PathKey, nil
 }
 
+// noteClaim queues a first claim for the audit log.
+func (ps *Projects) noteClaim(c projectClaim) {
+	ps.mu.Lock()
+	if len(ps.claims) < 64 {
+		ps.claims = append(ps.claims, c)
+	}
+	ps.mu.Unlock()
+}
+
+// flushClaims hands the queued claims to the audit log.
+func (ps *Projects) flushClaims() {
+	if ps == nil {
+		return
+	}
+	ps.mu.Lock()
+	claims := ps.claims
+	ps.claims = nil
+	ps.mu.Unlock()
+	if len(claims) > 0 && ps.audit != nil {
+		ps.audit(claims)
+	}
+}
+
 // Forget drops every cached answer (tests, and `engram project` which must read afresh).
 func (ps *Projects) Forget() {
 	ps.mu.Lock()
@@ -194,6 +229,7 @@ func (s *Store) initProjects() {
 	s.projects = NewProjects(s.opts.Now)
 	s.projects.adopt = s.adoptProject
 	s.projects.vouch = s.vouchProject
+	s.projects.audit = s.auditClaims
 }
 
 // Projects is the store's project cache: every caller placing a workdir (visibility, search

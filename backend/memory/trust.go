@@ -2,69 +2,160 @@ package memory
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"sort"
 	"strings"
 )
 
-// trustDir holds, per project id and folder, the person's word that the folder may use the
-// id (a file "<id key>-<path key>") or may not ("….refused"). Under the memory root but
-// hidden, so the walker, the watcher and exports pass it by; it is not part of the index,
-// which a reindex rebuilds without it.
+// trustDir holds, per project key and folder, the person's word that the folder may use the
+// key (a file "<key>-<path key>") or may not ("….refused"), and per key the folder that made
+// the first claim ("<key>.owner"). Under the memory root but hidden, so the walker, the watcher
+// and exports pass it by; it is not part of the index, which a reindex rebuilds without it.
 const trustDir = ".trusted-projects"
 
-// CodeNoProjectID refuses to trust a folder that has no id file: a remote or a path identity
-// is not something a folder can claim, so there is nothing to trust.
+// CodeNoProjectID refuses to trust a folder with neither an id file nor a git remote: a path
+// identity is not something a folder can claim, so there is nothing to trust.
 const CodeNoProjectID = "project_without_id"
 
-// Why an id file needs trust: it is a file inside a repository, and anyone who publishes a
-// repository can write one naming the project of somebody else's (ids are short words, easy
-// to guess). An agent started in a clone of it would then read and write that project's
-// memories. So an id belongs to the first folder on this machine that uses it (or to the
-// folder this machine's index already recorded for it, for homes from before this rule), and
-// another folder naming it resolves by its remote or path, with a problem saying how the person
-// can trust it (`engram project --trust DIR`). A git remote needs no trust: it is set by the
-// clone, not by the repository's content.
+// CodeProjectIDFileInvalid refuses to trust a folder whose id file is there but passed over (a
+// link, too large, an id outside the rule): the person meant that file, which names nothing.
+const CodeProjectIDFileInvalid = "project_id_file_invalid"
 
-// trustName is the record of p's id for p's folder.
-func (s *Store) trustName(p Project) string {
-	return filepath.Join(s.abs(trustDir), p.Key+"-"+p.PathKey)
+// Why an id file or a remote needs trust: both are read from files inside the folder. An id
+// file is part of a repository, and anyone who publishes one can name the project of somebody
+// else (ids are short words, easy to guess); a downloaded archive (a tarball, a zip, a package)
+// can carry a .git naming the person's own repository's public remote. An agent started there
+// would read and write that project's memories. So a key belongs to the first folder on this
+// machine that uses it (or to the folder this machine's index already recorded for it, for
+// homes from before this rule); another folder naming it resolves without it (an id by its
+// remote or path, a remote by its path), with a problem naming the folder that holds it and
+// saying how the person can trust this one (`engram project --trust DIR`). A linked worktree
+// git registered shares its repository's word (trustFolder).
+
+// trustName is the record of key for folder (the folder whose trust a workdir shares).
+func (s *Store) trustName(key, folder string) string {
+	return filepath.Join(s.abs(trustDir), key+"-"+ProjectKey(folder))
 }
 
-// vouchProject answers whether p (resolved by its id file) may use its id; when not, it is
-// resolved again without the id. The files returned are those the answer depends on, whose
-// stamps tell the project cache to ask again.
+// ownerName is the marker of the folder that made the first claim on key.
+func (s *Store) ownerName(key string) string {
+	return filepath.Join(s.abs(trustDir), key+".owner")
+}
+
+// vouchProject answers whether p (resolved by its id file or its remote) may use its key; when
+// not, it is resolved again without it (an id by its remote, which is vouched for in turn, a
+// remote by its path). The files returned are those the answer depends on, whose stamps tell
+// the project cache to ask again.
 func (s *Store) vouchProject(p Project) (Project, []string) {
-	if p.Kind != ProjectByID {
-		return p, nil
-	}
-	own := s.trustName(p)
-	files := []string{own, own + ".refused", s.abs(trustDir)}
-	if regular(own) {
-		return p, files
-	}
-	if !regular(own+".refused") && s.firstClaim(p) {
-		if !s.readOnly {
-			if err := WriteFileAtomic(own, []byte(p.Identity+"\n"+p.Workdir+"\n")); err != nil {
-				s.log.Warn("memory: unable to record a project's first folder", "workdir", p.Workdir, "err", err)
-			}
+	folder, files := trustFolder(p.Workdir)
+	for p.Kind == ProjectByID || p.Kind == ProjectByRemote {
+		ok, more := s.mayUse(p, folder)
+		files = append(files, more...)
+		if ok {
+			return p, files
 		}
-		return p, files
+		holders := s.holders(p.Key)
+		var q Project
+		if p.Kind == ProjectByID {
+			q, more = resolveWithoutID(p.Workdir)
+			files = append(files, more...)
+			q.UntrustedID, q.IDHolders = p.Identity, holders
+		} else {
+			q = pathProject(p.Workdir)
+			q.UntrustedID, q.IDHolders = p.UntrustedID, p.IDHolders
+			q.UntrustedRemote, q.RemoteHolders = p.Identity, holders
+		}
+		q.Problem = joinProblems(p.Problem, untrustedProblem(p, holders), q.Problem)
+		p = q
 	}
-	q, more := resolveWithoutID(p.Workdir)
-	q.UntrustedID = p.Identity
-	q.Problem = fmt.Sprintf("%s names the project %q, which belongs to another folder on this machine; "+
-		"to share its memories with this folder run: engram project --trust %s", ProjectIDFile, p.Identity, p.Workdir)
-	return q, append(more, files...)
+	return p, files
 }
 
-// firstClaim reports whether p's folder may take its id without asking: no folder holds the
-// id's trust yet, and either nothing is kept under the id's key or this machine's index
-// recorded this folder for it (a home from before trust records).
-func (s *Store) firstClaim(p Project) bool {
+// untrustedProblem says why p's id or remote was passed over, who holds it, and the two ways out.
+func untrustedProblem(p Project, holders []string) string {
+	what := fmt.Sprintf("%s names the project %q", ProjectIDFile, p.Identity)
+	if p.Kind == ProjectByRemote {
+		what = fmt.Sprintf("the git remote origin %q", p.Identity)
+	}
+	held := "another folder on this machine"
+	take := ""
+	if len(holders) > 0 {
+		held = strings.Join(holders, ", ")
+		take = fmt.Sprintf("; if that folder should not have it, run engram project %s --untrust, then trust this one", holders[0])
+	}
+	return fmt.Sprintf("%s, which belongs to %s; to share its memories with this folder run: engram project --trust %s%s",
+		what, held, p.Workdir, take)
+}
+
+func joinProblems(ps ...string) string {
+	var out []string
+	for _, p := range ps {
+		if p != "" && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, "; ")
+}
+
+// pathProject is wd by its path alone.
+func pathProject(wd string) Project {
+	return Project{Workdir: wd, Kind: ProjectByPath, Identity: wd, Key: ProjectKey(wd), PathKey: ProjectKey(wd)}
+}
+
+// mayUse answers whether folder may use p's key: the person trusted it, or it makes the first
+// claim (which is then recorded, unless the store is read-only).
+func (s *Store) mayUse(p Project, folder string) (bool, []string) {
+	own := s.trustName(p.Key, folder)
+	files := []string{own, own + ".refused", s.abs(trustDir), s.ownerName(p.Key)}
+	if regular(own) {
+		return true, files
+	}
+	if regular(own+".refused") || !s.firstClaim(p, folder) {
+		return false, files
+	}
+	if !s.readOnly {
+		if err := WriteFileAtomic(own, []byte(p.Identity+"\n"+folder+"\n")); err != nil {
+			s.log.Warn("memory: unable to record a project's first folder", "workdir", folder, "err", err)
+		} else {
+			s.projects.noteClaim(projectClaim{p: p, folder: folder})
+		}
+	}
+	return true, files
+}
+
+// OpProjectClaim is the audit op of a folder taking a project's id or remote as the first on
+// this machine: a claim needs no word from the person, so it is shown in the activity log,
+// where a folder the person does not know taking their project's id stands out.
+const OpProjectClaim = "project_claim"
+
+// auditClaims logs first claims: the identity in the slug column, the folder as the title.
+func (s *Store) auditClaims(claims []projectClaim) {
+	ctx := context.Background()
+	for _, c := range claims {
+		d, _ := json.Marshal(map[string]any{"title": c.folder, "workdir": c.p.Workdir, "kind": c.p.Kind,
+			"identity": c.p.Identity})
+		res, err := s.db.ExecContext(ctx, `INSERT INTO memory_audit_log(ts, op, actor, memory_id, slug, scope, scope_key,
+			result, detail) VALUES(?,?,?,'',?,?,?,'ok',?)`, s.rfc(s.opts.Now()), OpProjectClaim, ActorProject,
+			clip(c.p.Identity, 200), string(ScopeProject), c.p.Key, string(d))
+		if err != nil {
+			s.log.Error("memory: unable to write audit row", "err", err)
+			continue
+		}
+		s.ownAudit(res)
+	}
+}
+
+// firstClaim reports whether folder may take p's key without asking: no folder holds the key's
+// trust yet, either nothing is kept under the key or this machine's index recorded this folder
+// for it (a home from before trust records), and no other folder won the claim first (the owner
+// marker, created exclusively, so two processes claiming at once cannot both win).
+func (s *Store) firstClaim(p Project, folder string) bool {
 	entries, err := os.ReadDir(s.abs(trustDir))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return false
@@ -75,7 +166,68 @@ func (s *Store) firstClaim(p Project) bool {
 		}
 	}
 	ctx := context.Background()
-	return !s.projectHolds(ctx, p.Key) || s.ProjectWorkdir(ctx, p.Key) == p.Workdir
+	if s.projectHolds(ctx, p.Key) {
+		if rec := s.ProjectWorkdir(ctx, p.Key); rec != p.Workdir && rec != folder {
+			return false
+		}
+	}
+	return s.takeOwner(p.Key, folder)
+}
+
+// takeOwner creates key's owner marker naming folder, or reports whether the one there does.
+// The marker is linked into place whole (writeFileAtomic with create), never replaced.
+func (s *Store) takeOwner(key, folder string) bool {
+	name := s.ownerName(key)
+	if !s.readOnly {
+		err := writeFileAtomic(name, []byte(folder+"\n"), nil, nil, true)
+		if err == nil {
+			return true
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			s.log.Warn("memory: unable to record a project's first claim", "workdir", folder, "err", err)
+			return false
+		}
+	}
+	data, err := readSmallFile(name, maxIDFileBytes)
+	if errors.Is(err, fs.ErrNotExist) {
+		return s.readOnly // a read-only store records nothing and answers as the claim would
+	}
+	return err == nil && firstLine(data) == folder
+}
+
+// holders lists the folders whose trust records hold key (the second line of each record), or,
+// when none does, the folder this machine's index recorded for it.
+func (s *Store) holders(key string) []string {
+	entries, _ := os.ReadDir(s.abs(trustDir))
+	var out []string
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), key+"-") || strings.HasSuffix(e.Name(), ".refused") {
+			continue
+		}
+		data, err := readSmallFile(filepath.Join(s.abs(trustDir), e.Name()), maxIDFileBytes)
+		if err != nil {
+			continue
+		}
+		lines := strings.Split(string(data), "\n")
+		if len(lines) > 1 && filepath.IsAbs(strings.TrimSpace(lines[1])) {
+			out = append(out, strings.TrimSpace(lines[1]))
+		}
+	}
+	if len(out) == 0 {
+		ctx := context.Background()
+		if s.projectHolds(ctx, key) {
+			if rec := s.ProjectWorkdir(ctx, key); rec != "" {
+				out = append(out, rec)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func firstLine(data []byte) string {
+	line, _, _ := strings.Cut(string(data), "\n")
+	return strings.TrimSpace(line)
 }
 
 func regular(name string) bool {
@@ -83,11 +235,13 @@ func regular(name string) bool {
 	return err == nil && info.Mode().IsRegular()
 }
 
-// TrustProject records the person's word on workdir's id file: trust lets the folder share
-// the memories of the project its id names (memories it kept under its path are moved there,
-// as at any first use), untrust (trust false) keeps it apart even if it was the first to use
-// the id. Only a person may call it (the api checks); a folder without an id file is refused
-// (CodeNoProjectID). It returns the project as the folder now resolves.
+// TrustProject records the person's word on what identifies workdir (its id file, else its git
+// remote): trust lets the folder share the memories of that project (memories it kept under
+// its path are moved there, as at any first use), untrust (trust false) keeps it apart even if
+// it was the first to use it. A linked worktree's word is its repository's (trustFolder). Only
+// a person may call it (the api checks); a folder with neither is refused (CodeNoProjectID), one
+// whose id file is passed over too (CodeProjectIDFileInvalid). It returns the project as the
+// folder now resolves.
 func (s *Store) TrustProject(workdir string, trust bool) (Project, error) {
 	if s.readOnly {
 		return Project{}, s.readOnlyErr()
@@ -96,17 +250,23 @@ func (s *Store) TrustProject(workdir string, trust bool) (Project, error) {
 	if err != nil {
 		return Project{}, err
 	}
-	p, _ := resolveProject(wd)
-	if p.Kind != ProjectByID {
-		return p, &Error{Code: CodeNoProjectID, Args: map[string]any{"Workdir": wd, "File": ProjectIDFile},
-			Msg: fmt.Sprintf("%s has no %s: only a project named by an id file needs trust", wd, ProjectIDFile)}
+	if _, _, err := readProjectID(filepath.Join(wd, ProjectIDFile)); err != nil {
+		return Project{}, &Error{Code: CodeProjectIDFileInvalid,
+			Args: map[string]any{"Workdir": wd, "File": ProjectIDFile, "Problem": err.Error()},
+			Msg:  fmt.Sprintf("%s: its %s is passed over (%v), so there is nothing to trust", wd, ProjectIDFile, err)}
 	}
-	own := s.trustName(p)
+	p, _ := resolveProject(wd)
+	if p.Kind != ProjectByID && p.Kind != ProjectByRemote {
+		return p, &Error{Code: CodeNoProjectID, Args: map[string]any{"Workdir": wd, "File": ProjectIDFile},
+			Msg: fmt.Sprintf("%s has neither a %s nor a git remote: a folder path needs no trust", wd, ProjectIDFile)}
+	}
+	folder, _ := trustFolder(wd)
+	own := s.trustName(p.Key, folder)
 	keep, drop := own, own+".refused"
 	if !trust {
 		keep, drop = drop, keep
 	}
-	if err := WriteFileAtomic(keep, []byte(p.Identity+"\n"+p.Workdir+"\n")); err != nil {
+	if err := WriteFileAtomic(keep, []byte(p.Identity+"\n"+folder+"\n")); err != nil {
 		return Project{}, fmt.Errorf("memory: unable to record trust: %w", err)
 	}
 	if err := os.Remove(drop); err != nil && !errors.Is(err, fs.ErrNotExist) {
