@@ -50,7 +50,7 @@ func printProject(r *runner, p api.ProjectInfo) error {
 	r.out(p, func(w io.Writer) {
 		source := map[string]string{api.ProjectByID: "cli.project_source_id", api.ProjectByRemote: "cli.project_source_remote",
 			api.ProjectByPath: "cli.project_source_path"}[p.Kind]
-		if p.Kind == api.ProjectByPath && (p.UntrustedID != "" || p.UntrustedRemote != "") {
+		if p.Kind == api.ProjectByPath && p.UntrustedID != "" {
 			source = "cli.project_source_untrusted"
 		}
 		fmt.Fprintln(w, r.t("cli.project_workdir", map[string]any{"Workdir": p.Workdir}))
@@ -62,20 +62,14 @@ func printProject(r *runner, p api.ProjectInfo) error {
 		if p.PathKeyMemories > 0 && p.PathKey != p.Key {
 			fmt.Fprintln(w, r.t("cli.project_path_key", map[string]any{"Count": p.PathKeyMemories, "PathKey": p.PathKey}))
 		}
-		// An id or remote another folder holds: say which folder, and the two ways out.
+		// An id another folder holds: say which folder, and the two ways out.
 		if p.UntrustedID != "" {
 			fmt.Fprintln(w, r.t("cli.project_untrusted", map[string]any{"ID": p.UntrustedID, "Workdir": p.Workdir}))
 			for _, h := range p.IDHolders {
 				fmt.Fprintln(w, r.t("cli.project_holder", map[string]any{"Holder": h}))
 			}
 		}
-		if p.UntrustedRemote != "" {
-			fmt.Fprintln(w, r.t("cli.project_untrusted_remote", map[string]any{"Remote": p.UntrustedRemote, "Workdir": p.Workdir}))
-			for _, h := range p.RemoteHolders {
-				fmt.Fprintln(w, r.t("cli.project_holder", map[string]any{"Holder": h}))
-			}
-		}
-		if p.UntrustedID == "" && p.UntrustedRemote == "" && p.Problem != "" {
+		if p.UntrustedID == "" && p.Problem != "" {
 			fmt.Fprintln(w, r.t("cli.project_passed_over", map[string]any{"Problem": p.Problem}))
 		}
 	})

@@ -87,14 +87,6 @@ func TestProjectMemoriesFollowTheRepositoryAcrossMachines(t *testing.T) {
 	if s, err := rb.Sync(ctx, b, bare); err != nil || len(s.Conflicts) != 0 {
 		t.Fatalf("B's sync = %+v, %v", s, err)
 	}
-	// The project's memories synced in before B's clone was used: B's word is needed once
-	// (a remote is read from files in the folder, which an archive can carry).
-	if got := visibleSlugs(t, b, wdB); has(got, "uses-postgres") {
-		t.Fatalf("B's untrusted clone sees %v", got)
-	}
-	if _, err := b.TrustProject(wdB, true); err != nil {
-		t.Fatal(err)
-	}
 	if got := visibleSlugs(t, b, wdB); !has(got, "uses-postgres") {
 		t.Fatalf("B's clone sees %v", got)
 	}

@@ -48,13 +48,9 @@ type Project struct {
 	// belongs to another folder on this machine and the person has not trusted this one
 	// (TrustProject); "" otherwise.
 	UntrustedID string `json:"untrusted_id,omitempty"`
-	// UntrustedRemote is the git remote passed over for the same reason (a folder can carry a
-	// .git of its own naming any remote: a downloaded archive); "" otherwise.
-	UntrustedRemote string `json:"untrusted_remote,omitempty"`
-	// IDHolders and RemoteHolders are the folders on this machine that hold the passed-over id
-	// or remote, so the person can see who has it and take it back (TrustProject).
-	IDHolders     []string `json:"id_holders,omitempty"`
-	RemoteHolders []string `json:"remote_holders,omitempty"`
+	// IDHolders are the folders on this machine that hold the passed-over id, so the person
+	// can see who has it and take it back (TrustProject).
+	IDHolders []string `json:"id_holders,omitempty"`
 }
 
 // The limits of what is read from a project folder: an id file or a git config larger than

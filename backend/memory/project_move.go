@@ -469,10 +469,10 @@ func (s *Store) unmovedProjects(ctx context.Context) ([]Finding, error) {
 	var out []Finding
 	for _, r := range list {
 		p, err := s.projects.resolve(r.wd)
-		if err == nil && p.Key == r.key && (p.UntrustedID != "" || p.UntrustedRemote != "") {
+		if err == nil && p.Key == r.key && p.UntrustedID != "" {
 			// Kept apart on purpose until the person's word: say so, and how to give it.
 			out = append(out, Finding{Code: "project_untrusted", Path: "projects/" + r.key, Count: r.n,
-				Args: map[string]any{"Workdir": r.wd, "Identity": p.UntrustedID + p.UntrustedRemote, "Count": r.n},
+				Args: map[string]any{"Workdir": r.wd, "Identity": p.UntrustedID, "Count": r.n},
 				Fix:  "engram project --trust " + shellQuote(r.wd)})
 		}
 		if err != nil || p.Key == r.key {

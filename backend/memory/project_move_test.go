@@ -29,15 +29,6 @@ func (e *env) slugsIn(f Filter) []string {
 	return out
 }
 
-// vouchFor records the person's trust in p's folder as TrustProject does, without resolving
-// (which would move its memories before the test is ready).
-func vouchFor(t *testing.T, e *env, p Project) {
-	t.Helper()
-	if err := WriteFileAtomic(e.s.trustName(p.Key, p.Workdir), []byte(p.Identity+"\n"+p.Workdir+"\n")); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // Two clones of one repository (SSH and HTTPS spellings of origin, different folders) are one
 // project: what one writes, the other lists and finds; an unrelated project sees none of it.
 func TestClonesShareProjectMemories(t *testing.T) {
@@ -52,10 +43,6 @@ func TestClonesShareProjectMemories(t *testing.T) {
 
 	r := e.ok(projWrite(a, "deploy-steps", "Deploys go through the staging pipeline first"))
 	key := resolve(t, a).Key
-	// A second clone on one machine shares once the person says so (a remote needs trust).
-	if p, err := e.s.TrustProject(b, true); err != nil || p.Key != key {
-		t.Fatalf("trusting clone b: %+v %v", p, err)
-	}
 	if want := "projects/" + key + "/project/deploy-steps.md"; r.Path != want {
 		t.Fatalf("path %s, want %s (the identity key, not the path key %s)", r.Path, want, ProjectKey(a))
 	}
@@ -98,7 +85,6 @@ func TestProjectMovesToItsIdentity(t *testing.T) {
 
 	gitClone(t, wd, "git@example.com:team/repo.git")
 	p := resolve(t, wd)
-	vouchFor(t, e, p) // the synced identity folder holds the key: the person's word is needed
 	// What another machine's sync brought into the identity folder meanwhile.
 	e.put("projects/"+p.Key+"/project/same-bytes.md", e.file(same.Path))
 	theirs := bytes.Replace(e.file(clash.Path), []byte("Our version"), []byte("Their version"), 1)
@@ -242,7 +228,6 @@ func TestDoctorFindsAnUnmovedProject(t *testing.T) {
 	r := e.ok(projWrite(wd, "stays-put", "Kept by path until the move can run"))
 	gitClone(t, wd, "git@example.com:team/blocked.git")
 	p := resolve(t, wd)
-	vouchFor(t, e, p)
 	elsewhere := t.TempDir()
 	if err := os.Symlink(elsewhere, filepath.Join(e.s.Root(), "projects", p.Key)); err != nil {
 		t.Fatal(err)

@@ -19,24 +19,27 @@ import (
 // and exports pass it by; it is not part of the index, which a reindex rebuilds without it.
 const trustDir = ".trusted-projects"
 
-// CodeNoProjectID refuses to trust a folder with neither an id file nor a git remote: a path
-// identity is not something a folder can claim, so there is nothing to trust.
+// CodeNoProjectID refuses to trust a folder without an id file: a remote is shared without
+// asking and a path identity is only ever the folder itself, so there is nothing to trust.
 const CodeNoProjectID = "project_without_id"
 
 // CodeProjectIDFileInvalid refuses to trust a folder whose id file is there but passed over (a
 // link, too large, an id outside the rule): the person meant that file, which names nothing.
 const CodeProjectIDFileInvalid = "project_id_file_invalid"
 
-// Why an id file or a remote needs trust: both are read from files inside the folder. An id
-// file is part of a repository, and anyone who publishes one can name the project of somebody
-// else (ids are short words, easy to guess); a downloaded archive (a tarball, a zip, a package)
-// can carry a .git naming the person's own repository's public remote. An agent started there
-// would read and write that project's memories. So a key belongs to the first folder on this
-// machine that uses it (or to the folder this machine's index already recorded for it, for
-// homes from before this rule); another folder naming it resolves without it (an id by its
-// remote or path, a remote by its path), with a problem naming the folder that holds it and
-// saying how the person can trust this one (`engram project --trust DIR`). A linked worktree
-// git registered shares its repository's word (trustFolder).
+// Why an id file needs trust: it is a file inside a repository, and anyone who publishes a
+// repository can write one naming the project of somebody else (ids are short words, easy to
+// guess). An agent started in a clone of it would then read and write that project's memories.
+// So an id belongs to the first folder on this machine that uses it (or to the folder this
+// machine's index already recorded for it and that still names it, for homes from before this
+// rule); another folder naming it resolves by its remote or path, with a problem naming the
+// folder that holds it and saying how the person can trust this one (`engram project --trust
+// DIR`). A linked worktree git registered shares its repository's word (trustFolder).
+//
+// A git remote needs no trust: projects are shared by their remote across clones and machines
+// (two clones of one repository, the person's laptop and desktop), which is what a remote is
+// for. What that leaves open is written down in the README ("Which project a folder is"): a
+// downloaded archive that carries a .git naming the person's repository shares its memories.
 
 // trustName is the record of key for folder (the folder whose trust a workdir shares).
 func (s *Store) trustName(key, folder string) string {
@@ -48,41 +51,30 @@ func (s *Store) ownerName(key string) string {
 	return filepath.Join(s.abs(trustDir), key+".owner")
 }
 
-// vouchProject answers whether p (resolved by its id file or its remote) may use its key; when
-// not, it is resolved again without it (an id by its remote, which is vouched for in turn, a
-// remote by its path). The files returned are those the answer depends on, whose stamps tell
-// the project cache to ask again.
+// vouchProject answers whether p (resolved by its id file) may use its id; when not, it is
+// resolved again without it (by its remote or its path). The files returned are those the
+// answer depends on, whose stamps tell the project cache to ask again.
 func (s *Store) vouchProject(p Project) (Project, []string) {
-	folder, files := trustFolder(p.Workdir)
-	for p.Kind == ProjectByID || p.Kind == ProjectByRemote {
-		ok, more := s.mayUse(p, folder)
-		files = append(files, more...)
-		if ok {
-			return p, files
-		}
-		holders := s.holders(p.Key)
-		var q Project
-		if p.Kind == ProjectByID {
-			q, more = resolveWithoutID(p.Workdir)
-			files = append(files, more...)
-			q.UntrustedID, q.IDHolders = p.Identity, holders
-		} else {
-			q = pathProject(p.Workdir)
-			q.UntrustedID, q.IDHolders = p.UntrustedID, p.IDHolders
-			q.UntrustedRemote, q.RemoteHolders = p.Identity, holders
-		}
-		q.Problem = joinProblems(p.Problem, untrustedProblem(p, holders), q.Problem)
-		p = q
+	if p.Kind != ProjectByID {
+		return p, nil
 	}
-	return p, files
+	folder, files := trustFolder(p.Workdir)
+	ok, more := s.mayUse(p, folder)
+	files = append(files, more...)
+	if ok {
+		return p, files
+	}
+	holders := s.holders(p.Key)
+	q, more := resolveWithoutID(p.Workdir)
+	files = append(files, more...)
+	q.UntrustedID, q.IDHolders = p.Identity, holders
+	q.Problem = joinProblems(p.Problem, untrustedProblem(p, holders), q.Problem)
+	return q, files
 }
 
 // untrustedProblem says why p's id or remote was passed over, who holds it, and the two ways out.
 func untrustedProblem(p Project, holders []string) string {
 	what := fmt.Sprintf("%s names the project %q", ProjectIDFile, p.Identity)
-	if p.Kind == ProjectByRemote {
-		what = fmt.Sprintf("the git remote origin %q", p.Identity)
-	}
 	held := "another folder on this machine"
 	take := ""
 	if len(holders) > 0 {
@@ -101,11 +93,6 @@ func joinProblems(ps ...string) string {
 		}
 	}
 	return strings.Join(out, "; ")
-}
-
-// pathProject is wd by its path alone.
-func pathProject(wd string) Project {
-	return Project{Workdir: wd, Kind: ProjectByPath, Identity: wd, Key: ProjectKey(wd), PathKey: ProjectKey(wd)}
 }
 
 // mayUse answers whether folder may use p's key: the person trusted it, or it makes the first
@@ -165,13 +152,32 @@ func (s *Store) firstClaim(p Project, folder string) bool {
 			return false
 		}
 	}
-	ctx := context.Background()
-	if s.projectHolds(ctx, p.Key) {
-		if rec := s.ProjectWorkdir(ctx, p.Key); rec != p.Workdir && rec != folder {
-			return false
-		}
+	if rec := s.recordedHolder(p.Key); rec != "" && rec != p.Workdir && rec != folder {
+		return false
 	}
 	return s.takeOwner(p.Key, folder)
+}
+
+// recordedHolder is the folder this machine's index recorded for key when memories are kept
+// under it and that folder is here and still names the key (a home from before trust records).
+// Memories that came from another machine (a sync, an import) record that machine's folder, or
+// none: they do not hold the key here, so this machine's own clone takes it at its first use.
+func (s *Store) recordedHolder(key string) string {
+	ctx := context.Background()
+	if !s.projectHolds(ctx, key) {
+		return ""
+	}
+	rec := s.ProjectWorkdir(ctx, key)
+	if rec == "" {
+		return ""
+	}
+	if info, err := os.Stat(rec); err != nil || !info.IsDir() {
+		return ""
+	}
+	if p, _ := resolveProject(rec); p.Key != key {
+		return ""
+	}
+	return rec
 }
 
 // takeOwner creates key's owner marker naming folder, or reports whether the one there does.
@@ -214,11 +220,8 @@ func (s *Store) holders(key string) []string {
 		}
 	}
 	if len(out) == 0 {
-		ctx := context.Background()
-		if s.projectHolds(ctx, key) {
-			if rec := s.ProjectWorkdir(ctx, key); rec != "" {
-				out = append(out, rec)
-			}
+		if rec := s.recordedHolder(key); rec != "" {
+			out = append(out, rec)
 		}
 	}
 	sort.Strings(out)
@@ -235,12 +238,13 @@ func regular(name string) bool {
 	return err == nil && info.Mode().IsRegular()
 }
 
-// TrustProject records the person's word on what identifies workdir (its id file, else its git
-// remote): trust lets the folder share the memories of that project (memories it kept under
+// TrustProject records the person's word on workdir's id file: trust lets the folder share the
+// memories of the project it names (memories it kept under
 // its path are moved there, as at any first use), untrust (trust false) keeps it apart even if
 // it was the first to use it. A linked worktree's word is its repository's (trustFolder). Only
-// a person may call it (the api checks); a folder with neither is refused (CodeNoProjectID), one
-// whose id file is passed over too (CodeProjectIDFileInvalid). It returns the project as the
+// a person may call it (the api checks); a folder without an id file is refused
+// (CodeNoProjectID: a remote needs no trust), one whose id file is passed over too
+// (CodeProjectIDFileInvalid). It returns the project as the
 // folder now resolves.
 func (s *Store) TrustProject(workdir string, trust bool) (Project, error) {
 	if s.readOnly {
@@ -256,9 +260,9 @@ func (s *Store) TrustProject(workdir string, trust bool) (Project, error) {
 			Msg:  fmt.Sprintf("%s: its %s is passed over (%v), so there is nothing to trust", wd, ProjectIDFile, err)}
 	}
 	p, _ := resolveProject(wd)
-	if p.Kind != ProjectByID && p.Kind != ProjectByRemote {
+	if p.Kind != ProjectByID {
 		return p, &Error{Code: CodeNoProjectID, Args: map[string]any{"Workdir": wd, "File": ProjectIDFile},
-			Msg: fmt.Sprintf("%s has neither a %s nor a git remote: a folder path needs no trust", wd, ProjectIDFile)}
+			Msg: fmt.Sprintf("%s has no %s: only a project named by an id file needs trust", wd, ProjectIDFile)}
 	}
 	folder, _ := trustFolder(wd)
 	own := s.trustName(p.Key, folder)

@@ -33,79 +33,68 @@ func linkWorktree(t *testing.T, repo, wt, name, back string) {
 	}
 }
 
-// A git remote is read from files inside the folder, and a downloaded archive can carry a
-// .git/config naming the person's own repository: such a folder does not open the project's
-// memories until the person trusts it, like an id file; a second clone of the same remote
-// needs the same word once.
-func TestRemoteNeedsTrustToJoinAnotherFoldersProject(t *testing.T) {
+// A git remote needs no trust: two clones of one repository (SSH and HTTPS, at different paths)
+// share its memories at once, and trusting or untrusting such a folder is refused as naming
+// nothing to trust (CodeNoProjectID), with nothing recorded.
+func TestClonesOfOneRemoteShareWithoutTrust(t *testing.T) {
 	e := newEnv(t)
 	base := t.TempDir()
 	own := mkdir(t, base, "src", "widget")
 	gitClone(t, own, "git@github.com:acme/widget.git")
 	e.ok(projWrite(own, "deploy-keys", "Deploy keys rotate on the first Monday"))
 	key := resolveVia(t, e, own).Key
-	if p := resolveVia(t, e, own); p.Kind != ProjectByRemote || p.UntrustedRemote != "" {
-		t.Fatalf("the first clone: %+v", p)
+	other := mkdir(t, base, "work", "widget-https")
+	gitClone(t, other, "https://github.com/acme/widget")
+	if p := resolveVia(t, e, other); p.Key != key || p.Kind != ProjectByRemote || p.Problem != "" {
+		t.Fatalf("the second clone resolves to %+v (remote key %s)", p, key)
 	}
-
-	archive := mkdir(t, base, "downloads", "widget-1.2.0")
-	gitClone(t, archive, "https://github.com/acme/widget")
-	p := resolveVia(t, e, archive)
-	if p.Key == key || p.Kind != ProjectByPath || p.UntrustedRemote != "github.com/acme/widget" ||
-		!strings.Contains(p.Problem, "--trust") || !strings.Contains(p.Problem, own) {
-		t.Fatalf("the archive resolves to %+v (remote key %s)", p, key)
+	if got := e.slugsIn(Filter{Workdir: other, NoDaily: true}); strings.Join(got, ",") != "deploy-keys" {
+		t.Fatalf("the second clone lists %v", got)
 	}
-	if len(p.RemoteHolders) != 1 || p.RemoteHolders[0] != own {
-		t.Fatalf("the archive's remote holders: %v", p.RemoteHolders)
+	for _, trust := range []bool{true, false} {
+		var ce *Error
+		if _, err := e.s.TrustProject(other, trust); !errors.As(err, &ce) || ce.Code != CodeNoProjectID {
+			t.Fatalf("TrustProject(remote clone, %v) = %v", trust, err)
+		}
 	}
-	if got := e.slugsIn(Filter{Workdir: archive, NoDaily: true}); contains(got, "deploy-keys") {
-		t.Fatalf("the archive lists %v", got)
-	}
-	if hasSlug(e.search("deploy keys monday", Filter{Workdir: archive}), "deploy-keys") {
-		t.Fatal("the archive finds the memory")
-	}
-	r := e.ok(projWrite(archive, "archive-notes", "Notes written in the archive"))
-	if strings.Contains(r.Path, key) {
-		t.Fatalf("the archive wrote into the remote's project: %s", r.Path)
-	}
-	e.reopen()
-	if p := resolveVia(t, e, archive); p.Key == key {
-		t.Fatalf("after reopening, the archive took the remote: %+v", p)
-	}
-
-	// A second clone of the person's own: trusted once, it shares (what it kept under its path
-	// moves along, as at any first use).
-	if p, err := e.s.TrustProject(archive, true); err != nil || p.Key != key || p.UntrustedRemote != "" {
-		t.Fatalf("trusted: %+v %v", p, err)
-	}
-	if got := e.slugsIn(Filter{Workdir: archive, NoDaily: true}); strings.Join(got, ",") != "archive-notes,deploy-keys" {
-		t.Fatalf("the trusted clone lists %v", got)
-	}
-	if p, err := e.s.TrustProject(archive, false); err != nil || p.Key == key {
-		t.Fatalf("untrusted: %+v %v", p, err)
+	if entries, _ := os.ReadDir(filepath.Join(e.s.root, trustDir)); len(entries) != 0 {
+		t.Fatalf("a remote recorded %d trust files", len(entries))
 	}
 }
 
-// A home from before the rule: the folder the index recorded for a remote keeps it without
-// asking; another clone of it does not take it.
-func TestRemoteTrustOnUpgrade(t *testing.T) {
+// Memories of an id project that reached this machine from another (a sync: their folder is
+// the other machine's, which is not here) do not hold the id against this machine's own
+// clone: it takes the id at its first use and sees them, with no trust asked.
+func TestIDFromAnotherMachineIsTakenByTheFirstLocalClone(t *testing.T) {
 	e := newEnv(t)
 	base := t.TempDir()
-	own := mkdir(t, base, "widget")
-	gitClone(t, own, "git@github.com:acme/widget.git")
-	e.ok(projWrite(own, "style-guide", "Tabs, not spaces"))
-	key := resolveVia(t, e, own).Key
+	away := mkdir(t, base, "machine-a", "app")
+	writeID(t, away, "acme-app")
+	e.ok(projWrite(away, "release-train", "Releases leave every second Tuesday"))
+	key := resolveVia(t, e, away).Key
+	// The other machine's folder is not here; its trust record stays with that machine.
 	if err := os.RemoveAll(filepath.Join(e.s.root, trustDir)); err != nil {
 		t.Fatal(err)
 	}
-	e.reopen()
-	other := mkdir(t, base, "other")
-	gitClone(t, other, "https://github.com/acme/widget")
-	if p := resolveVia(t, e, other); p.Key == key || len(p.RemoteHolders) != 1 || p.RemoteHolders[0] != own {
-		t.Fatalf("another clone took the recorded folder's remote: %+v", p)
+	if err := os.RemoveAll(away); err != nil {
+		t.Fatal(err)
 	}
-	if p := resolveVia(t, e, own); p.Key != key {
-		t.Fatalf("the recorded folder lost its remote on upgrade: %+v", p)
+	e.reopen()
+	here := mkdir(t, base, "machine-b", "checkout")
+	writeID(t, here, "acme-app")
+	if p := resolveVia(t, e, here); p.Key != key || p.UntrustedID != "" {
+		t.Fatalf("this machine's clone: %+v (id key %s)", p, key)
+	}
+	if got := e.slugsIn(Filter{Workdir: here, NoDaily: true}); strings.Join(got, ",") != "release-train" {
+		t.Fatalf("this machine's clone lists %v", got)
+	}
+	// The first machine's path, made here later and naming the id, finds it held by this clone.
+	if err := os.MkdirAll(away, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeID(t, away, "acme-app")
+	if p := resolveVia(t, e, away); p.Key == key || p.UntrustedID != "acme-app" {
+		t.Fatalf("the first machine's path after the claim: %+v", p)
 	}
 }
 
@@ -141,14 +130,16 @@ func TestWorktreeSharesItsRepositorysTrust(t *testing.T) {
 		t.Fatalf("a registered worktree of an id project: %+v", p)
 	}
 
-	// Not registered: the .git file names the repository's admin folder, which names another.
-	for _, back := range []string{"", filepath.Join(wt, ".git")} {
+	// Not registered: the .git file names the repository's admin folder, which names another
+	// (or none): the id it carries is a stranger's, kept apart.
+	for _, back := range []string{"", filepath.Join(idWT, ".git")} {
 		stranger := mkdir(t, base, "stranger"+filepath.Base(back))
-		linkWorktree(t, repo, stranger, "widget-fix", back)
+		writeID(t, stranger, "acme-app")
+		linkWorktree(t, idRepo, stranger, "app-wt", back)
 		if back == "" {
-			linkWorktree(t, repo, stranger, "gone", "")
+			linkWorktree(t, idRepo, stranger, "gone", "")
 		}
-		if p := resolveVia(t, e, stranger); p.Key == key || p.UntrustedRemote == "" {
+		if p := resolveVia(t, e, stranger); p.Key == idKey || p.UntrustedID != "acme-app" {
 			t.Fatalf("an unregistered worktree (back-link %q): %+v", back, p)
 		}
 	}
@@ -281,16 +272,16 @@ func TestTrustRefusesWhatNamesNothing(t *testing.T) {
 	}
 }
 
-// Memories a folder kept by its path while its id or remote is not trusted here are not a move
-// that failed: doctor says the folder is kept apart and how to trust it.
+// Memories a folder kept by its path while its id is not trusted here are not a move that
+// failed: doctor says the folder is kept apart and how to trust it.
 func TestDoctorNamesAnUntrustedFolder(t *testing.T) {
 	e := newEnv(t)
 	base := t.TempDir()
 	own := mkdir(t, base, "own")
-	gitClone(t, own, "git@github.com:acme/widget.git")
+	writeID(t, own, "acme-widget")
 	e.ok(projWrite(own, "owned", "The holder's memory"))
 	other := mkdir(t, base, "other")
-	gitClone(t, other, "https://github.com/acme/widget")
+	writeID(t, other, "acme-widget")
 	e.ok(projWrite(other, "kept-apart", "Written while not trusted"))
 	rep, err := e.s.Doctor(e.ctx)
 	if err != nil {
@@ -306,7 +297,7 @@ func TestDoctorNamesAnUntrustedFolder(t *testing.T) {
 		}
 	}
 	if found == nil || found.Count != 1 || found.Fix != "engram project --trust "+shellQuote(other) ||
-		found.Args["Identity"] != "github.com/acme/widget" {
+		found.Args["Identity"] != "acme-widget" {
 		t.Fatalf("findings %+v", rep.Findings)
 	}
 }

@@ -70,10 +70,6 @@ func TestVisibilityByProjectIdentity(t *testing.T) {
 	c := clone(t, "git@github.com:acme/other.git", base, "c", "proj")
 	e.write(mem{scope: memory.ScopeProject, workdir: a, typ: memory.TypeProject, slug: "release-train",
 		title: "Release train", body: "Releases leave every second Tuesday from the main branch."})
-	// A second clone on one machine shares once the person trusts it (memory.TrustProject).
-	if _, err := e.store.TrustProject(b, true); err != nil {
-		t.Fatal(err)
-	}
 	const query = `{"action":"search","query":"release tuesday"}`
 
 	if got := toolSlugs(t, call(t, e, ToolEnv{Workdir: b}, query)); !contains(got, "release-train") {
