@@ -1914,6 +1914,8 @@ export namespace api {
 	    key: string;
 	    path_key: string;
 	    problem?: string;
+	    untrusted_id?: string;
+	    id_holders?: string[];
 	    memories: number;
 	    path_key_memories: number;
 	    recorded_workdir?: string;
@@ -1930,6 +1932,8 @@ export namespace api {
 	        this.key = source["key"];
 	        this.path_key = source["path_key"];
 	        this.problem = source["problem"];
+	        this.untrusted_id = source["untrusted_id"];
+	        this.id_holders = source["id_holders"];
 	        this.memories = source["memories"];
 	        this.path_key_memories = source["path_key_memories"];
 	        this.recorded_workdir = source["recorded_workdir"];
@@ -1937,6 +1941,7 @@ export namespace api {
 	}
 	export class ProjectParams {
 	    workdir: string;
+	    trust?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new ProjectParams(source);
@@ -1945,6 +1950,7 @@ export namespace api {
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.workdir = source["workdir"];
+	        this.trust = source["trust"];
 	    }
 	}
 	export class ReadResult {
