@@ -122,6 +122,55 @@ func TestProjectMemoriesFollowTheRepositoryAcrossMachines(t *testing.T) {
 	}
 }
 
+// The same across machines for a project named by a committed id file (no remote): B's
+// folder is the first on B to use the id, so it takes it and sees what A wrote, with no trust
+// asked; a folder on B naming the id after that is kept apart.
+func TestIDProjectMemoriesFollowAcrossMachines(t *testing.T) {
+	ctx := context.Background()
+	bare := filepath.Join(t.TempDir(), "remote.git")
+	if _, err := git.PlainInit(bare, true); err != nil {
+		t.Fatal(err)
+	}
+	base := t.TempDir()
+	a, ra := openHome(t, filepath.Join(base, "home-a"), true)
+	b, rb := openHome(t, filepath.Join(base, "home-b"), true)
+	idFolder := func(parts ...string) string {
+		dir := filepath.Join(parts...)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, memory.ProjectIDFile), []byte("acme-widget\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		canon, err := filepath.EvalSymlinks(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return canon
+	}
+	wdA, wdB := idFolder(base, "a", "proj"), idFolder(base, "b", "src", "widget")
+	write(t, a, memory.ActorUser, memory.Item{Op: memory.OpWrite, Slug: "uses-postgres", Scope: memory.ScopeProject, Workdir: wdA,
+		Type: memory.TypeProject, Title: str("Postgres"), Body: str("The service uses Postgres 16."), Confidence: memory.ConfidenceLow})
+	if _, err := ra.Sync(ctx, a, bare); err != nil {
+		t.Fatal(err)
+	}
+	// A's folder is on machine A, not on B (both homes share this test's disk).
+	if err := os.Rename(wdA, wdA+"-on-machine-a"); err != nil {
+		t.Fatal(err)
+	}
+	if s, err := rb.Sync(ctx, b, bare); err != nil || len(s.Conflicts) != 0 {
+		t.Fatalf("B's sync = %+v, %v", s, err)
+	}
+	if got := visibleSlugs(t, b, wdB); !has(got, "uses-postgres") {
+		p, err := b.Project(wdB)
+		t.Fatalf("B's folder sees %v (%+v %v)", got, p, err)
+	}
+	stranger := idFolder(base, "b", "downloads", "widget")
+	if got := visibleSlugs(t, b, stranger); has(got, "uses-postgres") {
+		t.Fatalf("a second folder on B naming the id sees %v", got)
+	}
+}
+
 // A project an older build keyed by its path moves to its identity key in one history commit,
 // which git reads as renames (same blobs, new paths).
 func TestProjectMoveIsOneRenameCommit(t *testing.T) {

@@ -158,8 +158,9 @@ func (s *Store) firstClaim(p Project, folder string) bool {
 	return s.takeOwner(p.Key, folder)
 }
 
-// recordedHolder is the folder this machine's index recorded for key when memories are kept
-// under it and that folder is here and still names the key (a home from before trust records).
+// recordedHolder is the folder this machine's index recorded for key, by this machine's own use
+// of it, when memories are kept under it and that folder is here and still names the key (a
+// home from before trust records).
 // Memories that came from another machine (a sync, an import) record that machine's folder, or
 // none: they do not hold the key here, so this machine's own clone takes it at its first use.
 func (s *Store) recordedHolder(key string) string {
@@ -167,7 +168,11 @@ func (s *Store) recordedHolder(key string) string {
 	if !s.projectHolds(ctx, key) {
 		return ""
 	}
-	rec := s.ProjectWorkdir(ctx, key)
+	// Only this machine's own use records an identity beside the folder (noteProject); a row
+	// made by indexing synced files names the other machine's folder, which may exist here too
+	// (the same layout on both, or two homes on one disk) without being this machine's claim.
+	var rec string
+	_ = s.db.QueryRowContext(ctx, `SELECT workdir FROM projects WHERE key = ? AND identity <> ''`, key).Scan(&rec)
 	if rec == "" {
 		return ""
 	}
