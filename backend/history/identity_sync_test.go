@@ -63,18 +63,26 @@ func has(list []string, s string) bool {
 	return false
 }
 
+// twoMachines is two homes with history on, A and B, and the bare repository they sync
+// through; base is the folder their project folders go under.
+func twoMachines(t *testing.T) (base, bare string, a *memory.Store, ra *Repo, b *memory.Store, rb *Repo) {
+	t.Helper()
+	bare = filepath.Join(t.TempDir(), "remote.git")
+	if _, err := git.PlainInit(bare, true); err != nil {
+		t.Fatal(err)
+	}
+	base = t.TempDir()
+	a, ra = openHome(t, filepath.Join(base, "home-a"), true)
+	b, rb = openHome(t, filepath.Join(base, "home-b"), true)
+	return base, bare, a, ra, b, rb
+}
+
 // Machine A has the repository cloned over SSH at one path, machine B over HTTPS at another.
 // A project memory written on A reaches B by sync and is B's project memory there (and back);
 // an unrelated project on B does not see it.
 func TestProjectMemoriesFollowTheRepositoryAcrossMachines(t *testing.T) {
 	ctx := context.Background()
-	bare := filepath.Join(t.TempDir(), "remote.git")
-	if _, err := git.PlainInit(bare, true); err != nil {
-		t.Fatal(err)
-	}
-	base := t.TempDir()
-	a, ra := openHome(t, filepath.Join(base, "home-a"), true)
-	b, rb := openHome(t, filepath.Join(base, "home-b"), true)
+	base, bare, a, ra, b, rb := twoMachines(t)
 	wdA := projectClone(t, "git@github.com:acme/widget.git", base, "a", "proj")
 	wdB := projectClone(t, "https://github.com/acme/widget", base, "b", "src", "widget")
 	other := projectClone(t, "https://github.com/acme/other.git", base, "b", "src", "other")
@@ -127,13 +135,7 @@ func TestProjectMemoriesFollowTheRepositoryAcrossMachines(t *testing.T) {
 // asked; a folder on B naming the id after that is kept apart.
 func TestIDProjectMemoriesFollowAcrossMachines(t *testing.T) {
 	ctx := context.Background()
-	bare := filepath.Join(t.TempDir(), "remote.git")
-	if _, err := git.PlainInit(bare, true); err != nil {
-		t.Fatal(err)
-	}
-	base := t.TempDir()
-	a, ra := openHome(t, filepath.Join(base, "home-a"), true)
-	b, rb := openHome(t, filepath.Join(base, "home-b"), true)
+	base, bare, a, ra, b, rb := twoMachines(t)
 	idFolder := func(parts ...string) string {
 		dir := filepath.Join(parts...)
 		if err := os.MkdirAll(dir, 0o755); err != nil {
