@@ -203,27 +203,13 @@ func originURL(wd string) (string, []string, error) {
 	}
 	gitDir := dotGit
 	if !info.IsDir() {
-		data, err := readSmallFile(dotGit, maxIDFileBytes)
-		if err != nil {
-			return "", files, fmt.Errorf(".git: %w", err)
-		}
-		line, _, _ := strings.Cut(string(data), "\n")
-		dir, ok := strings.CutPrefix(strings.TrimSpace(line), "gitdir:")
-		if !ok || strings.TrimSpace(dir) == "" {
-			return "", files, errors.New(".git: not a \"gitdir:\" file")
-		}
-		gitDir = strings.TrimSpace(dir)
-		if !filepath.IsAbs(gitDir) {
-			gitDir = filepath.Join(wd, gitDir)
+		if gitDir, err = gitdirOf(wd); err != nil {
+			return "", files, err
 		}
 	}
 	common := filepath.Join(gitDir, "commondir")
 	files = append(files, common)
-	if data, err := readSmallFile(common, maxIDFileBytes); err == nil {
-		dir := strings.TrimSpace(string(data))
-		if !filepath.IsAbs(dir) {
-			dir = filepath.Join(gitDir, dir)
-		}
+	if dir, ok := commonDirOf(gitDir); ok {
 		gitDir = dir
 	}
 	config := filepath.Join(gitDir, "config")
@@ -236,6 +222,39 @@ func originURL(wd string) (string, []string, error) {
 		return "", files, fmt.Errorf("git config: %w", err)
 	}
 	return configValue(data, "remote", "origin", "url"), files, nil
+}
+
+// gitdirOf reads the .git file of a linked worktree or submodule at wd ("gitdir: <dir>") and
+// returns that directory, made absolute against wd.
+func gitdirOf(wd string) (string, error) {
+	data, err := readSmallFile(filepath.Join(wd, ".git"), maxIDFileBytes)
+	if err != nil {
+		return "", fmt.Errorf(".git: %w", err)
+	}
+	line, _, _ := strings.Cut(string(data), "\n")
+	dir, ok := strings.CutPrefix(strings.TrimSpace(line), "gitdir:")
+	dir = strings.TrimSpace(dir)
+	if !ok || dir == "" {
+		return "", errors.New(".git: not a \"gitdir:\" file")
+	}
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(wd, dir)
+	}
+	return filepath.Clean(dir), nil
+}
+
+// commonDirOf reads gitDir's "commondir" (a linked worktree's way to the repository's shared
+// git directory), made absolute against gitDir; false when there is none.
+func commonDirOf(gitDir string) (string, bool) {
+	data, err := readSmallFile(filepath.Join(gitDir, "commondir"), maxIDFileBytes)
+	if err != nil {
+		return "", false
+	}
+	dir := strings.TrimSpace(string(data))
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(gitDir, dir)
+	}
+	return dir, true
 }
 
 // configValue is the first value of section "sub".key in a git config file: sections and keys

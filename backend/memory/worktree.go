@@ -15,20 +15,10 @@ import (
 // inside the person's own repository, which only git (run by the person) writes.
 func trustFolder(wd string) (string, []string) {
 	dotGit := filepath.Join(wd, ".git")
-	data, err := readSmallFile(dotGit, maxIDFileBytes)
+	admin, err := gitdirOf(wd)
 	if err != nil {
-		return wd, nil // a folder (a clone's own repository), none, or unreadable
+		return wd, nil // a folder (a clone's own repository), none, or not a gitdir file
 	}
-	line, _, _ := strings.Cut(string(data), "\n")
-	admin, ok := strings.CutPrefix(strings.TrimSpace(line), "gitdir:")
-	admin = strings.TrimSpace(admin)
-	if !ok || admin == "" {
-		return wd, nil
-	}
-	if !filepath.IsAbs(admin) {
-		admin = filepath.Join(wd, admin)
-	}
-	admin = filepath.Clean(admin)
 	back, common := filepath.Join(admin, "gitdir"), filepath.Join(admin, "commondir")
 	files := []string{back, common}
 	if filepath.Base(filepath.Dir(admin)) != "worktrees" {
@@ -46,14 +36,8 @@ func trustFolder(wd string) (string, []string) {
 	if !samePath(named, dotGit) {
 		return wd, files
 	}
-	if raw, err := readSmallFile(common, maxIDFileBytes); err == nil {
-		dir := strings.TrimSpace(string(raw))
-		if !filepath.IsAbs(dir) {
-			dir = filepath.Join(admin, dir)
-		}
-		if !samePath(dir, gitDir) {
-			return wd, files
-		}
+	if dir, ok := commonDirOf(admin); ok && !samePath(dir, gitDir) {
+		return wd, files
 	}
 	main := gitDir
 	if filepath.Base(gitDir) == ".git" {
