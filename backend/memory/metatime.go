@@ -55,10 +55,21 @@ func (s *metaStamp) parse(x string) error {
 // read every row); a full reconcile, which reads the index anyway, looks at both columns.
 func normaliseMetaTimes(ctx context.Context, q interface {
 	ExecContext(context.Context, string, ...any) (sql.Result, error)
+	QueryRowContext(context.Context, string, ...any) *sql.Row
 }, all bool) (int64, error) {
 	where := `rid IN (SELECT rid FROM memory_meta WHERE updated >= '')`
 	if all {
 		where = `typeof(created) = 'text' OR typeof(updated) = 'text'`
+	} else {
+		// Looked for first, so an open with nothing to do (every open after the upgrade)
+		// takes no write lock: an UPDATE that changes nothing still waits for the writer.
+		var any int
+		if err := q.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM memory_meta WHERE updated >= '')`).Scan(&any); err != nil {
+			return 0, fmt.Errorf("memory: unable to look for older index times: %w", err)
+		}
+		if any == 0 {
+			return 0, nil
+		}
 	}
 	res, err := q.ExecContext(ctx, `UPDATE memory_meta SET
   created = CASE WHEN typeof(created) = 'text' THEN COALESCE(CAST(round(unixepoch(created, 'subsec') * 1000) AS INTEGER), 0) ELSE created END,
