@@ -116,15 +116,8 @@ func TestCloseReleasesTheHomeAndStaleSocketsAreReplaced(t *testing.T) {
 
 func TestAHolderThatDoesNotAnswer(t *testing.T) {
 	home := t.TempDir()
-	f, err := os.OpenFile(filepath.Join(home, lockName), os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		t.Fatal(err)
-	}
-	_, err = Claim(home, 200*time.Millisecond)
+	holdLock(t, home)
+	_, err := Claim(home, 200*time.Millisecond)
 	if !errors.Is(err, ErrNoAnswer) {
 		t.Fatalf("got %v, want ErrNoAnswer", err)
 	}
@@ -154,14 +147,7 @@ func TestALongHomeListensInTheTempFolder(t *testing.T) {
 // that does not answer.
 func TestALaunchTakesTheHomeItsClosingHolderLetsGo(t *testing.T) {
 	home := t.TempDir()
-	f, err := os.OpenFile(filepath.Join(home, lockName), os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		t.Fatal(err)
-	}
+	f := holdLock(t, home)
 	ln, err := net.Listen("unix", SocketPath(home))
 	if err != nil {
 		t.Fatal(err)
@@ -189,4 +175,19 @@ func TestALaunchTakesTheHomeItsClosingHolderLetsGo(t *testing.T) {
 		t.Fatalf("launch after the holder let go: %v", r.err)
 	}
 	r.in.Close()
+}
+
+// holdLock takes home's window lock as another process's window would, until f is closed
+// (at the latest when the test ends).
+func holdLock(t *testing.T, home string) *os.File {
+	t.Helper()
+	f, err := os.OpenFile(filepath.Join(home, lockName), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		t.Fatal(err)
+	}
+	return f
 }
