@@ -4,6 +4,7 @@ import type { Plugin } from 'vite'
 import { fileURLToPath } from 'node:url'
 import path from 'node:path'
 import fs from 'node:fs'
+import { createHash } from 'node:crypto'
 import { parseCatalog } from './src/i18n/core'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
@@ -85,8 +86,37 @@ export function focusTrapReturnsOnce(): Plugin {
   }
 }
 
+// The desktop window's first frame without script (src/shell/loader.js says why): the entry
+// module leaves <head>, and the loader, a classic script right after <div id="app"> (its own
+// file, named by its content's hash: the bridge's CSP allows no inline script and serves
+// assets as immutable), shows the copy of the app's first frame it kept, then starts the entry
+// (parser-inserted when there is no copy, as the build wrote it). Build only: the dev server
+// loads the app as it always did.
+export function shellLoader(): Plugin {
+  const source = fs.readFileSync(path.resolve(here, 'src/shell/loader.js'), 'utf8')
+  const fileName = `assets/shell-loader-${createHash('sha256').update(source).digest('hex').slice(0, 10)}.js`
+  return {
+    name: 'engram-shell-loader',
+    apply: 'build',
+    generateBundle() {
+      this.emitFile({ type: 'asset', fileName, source })
+    },
+    transformIndexHtml: {
+      order: 'post',
+      handler(html: string) {
+        const entry = /<script type="module" crossorigin src="([^"]+)"><\/script>\s*/
+        const m = entry.exec(html)
+        if (!m) throw new Error('shell loader: the entry script was not found in index.html; review shellLoader in vite.config.ts')
+        const anchor = '<div id="app"></div>'
+        if (!html.includes(anchor)) throw new Error('shell loader: <div id="app"></div> was not found in index.html')
+        return html.replace(m[0], '').replace(anchor, `${anchor}\n    <script src="./${fileName}" data-entry="${m[1]}"></script>`)
+      },
+    },
+  }
+}
+
 export default defineConfig({
-  plugins: [vue(), keepDist, focusTrapReturnsOnce(), catalogJson(), asciiOnly()],
+  plugins: [vue(), keepDist, focusTrapReturnsOnce(), catalogJson(), asciiOnly(), shellLoader()],
   base: './',
   resolve: {
     alias: {

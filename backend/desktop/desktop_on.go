@@ -6,7 +6,6 @@ import (
 	"context"
 	"io/fs"
 	"os"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -121,15 +120,14 @@ func Run(o Options) error {
 				}()
 			}
 			if o.PaintMark != "" {
-				var once sync.Once
-				runtime.EventsOn(ctx, PaintedEvent, func(...any) {
-					once.Do(func() {
-						now := strconv.FormatInt(time.Now().UnixNano(), 10)
-						if err := os.WriteFile(o.PaintMark, []byte(now+"\n"), 0o600); err != nil {
+				pm := paintMark{path: o.PaintMark}
+				for _, kind := range []string{PaintedEvent, ShellPaintedEvent} {
+					runtime.EventsOn(ctx, kind, func(...any) {
+						if err := pm.write(kind, time.Now()); err != nil {
 							logf("desktop: unable to write the paint mark: " + err.Error())
 						}
 					})
-				})
+				}
 			}
 			var probeTick <-chan time.Time
 			pr := probe{dir: o.ProbeDir}

@@ -23,8 +23,10 @@ type Options struct {
 	Home string
 	// Instance, when set, brings the window to the front each time a second launch asks.
 	Instance *Instance
-	// PaintMark, when set, is a file written with the time (Unix nanoseconds) at which the
-	// web view first painted the UI: the start-up benchmark reads it.
+	// PaintMark, when set, is a file the start-up benchmark reads: one line for each first
+	// paint the page reports, "<Unix ns> app" when the app's first view is on screen and
+	// "<Unix ns> shell" when the copy of it that the page shows before the app runs is
+	// (frontend/src/shell/loader.js), in the order they came.
 	PaintMark string
 	// ProbeDir, when set (ENGRAM_SMOKE_PROBE, tests only), runs scripts the smoke test
 	// drops there in the page (see probe.go).
@@ -36,5 +38,9 @@ type Options struct {
 	Log func(msg string)
 }
 
-// PaintedEvent is the event the UI emits once after its first paint (see frontend main.ts).
+// PaintedEvent is the event the UI emits once after its first paint (frontend util/painted.ts).
 const PaintedEvent = "engram:painted"
+
+// ShellPaintedEvent is the event the page emits once the copy of the app's first frame it
+// showed before the app's script ran is on screen (frontend src/shell/loader.js).
+const ShellPaintedEvent = "engram:shell-painted"

@@ -28,7 +28,7 @@ if [ "${1:-}" = "--inner" ]; then
         echo 'return performance.timeOrigin' >"$probe/cmd.js"
         for _ in $(seq 1 200); do [ -s "$probe/out" ] && break; sleep 0.05; done
         nav="$(awk -v o="$(cat "$probe/out" 2>/dev/null || echo 0)" -v t="$t0" 'BEGIN {printf "%d", o - t / 1e6}')"
-        echo "$bin nav $nav painted $(( ($(head -1 "$mark") - t0) / 1000000 )) go $go web $web"
+        echo "$bin nav $nav painted $(( ($(head -1 "$mark" | cut -d" " -f1) - t0) / 1000000 )) go $go web $web"
       else
         echo "desktop-nav: $bin did not paint; log:" >&2
         cat "$home.log" >&2

@@ -43,13 +43,14 @@ window_of() {
 }
 
 # start_app HOME NAME: launches the app on HOME (log HOME.NAME.log), waits for its window and
-# for the page to answer the probe. Sets APP_PID and WIN.
+# for the page to answer the probe. Sets APP_PID and WIN. MARK, when set, is the paint mark file
+# (ENGRAM_PAINT_MARK).
 start_app() {
   local home="$1" name="$2"
   PROBE="$home.probe"
   mkdir -p "$PROBE"
   rm -f "$PROBE/out" "$PROBE/cmd.js"
-  ENGRAM_HOME="$home" ENGRAM_SMOKE_PROBE="$PROBE" "$BIN" >"$home.$name.log" 2>&1 &
+  ENGRAM_HOME="$home" ENGRAM_SMOKE_PROBE="$PROBE" ENGRAM_PAINT_MARK="${MARK:-}" "$BIN" >"$home.$name.log" 2>&1 &
   APP_PID=$!
   if ! wait_for "${WAIT_SECONDS:-60}" window_of "$APP_PID"; then
     echo "smoke: FAIL: no window for $name; log:" >&2

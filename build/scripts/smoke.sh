@@ -43,6 +43,9 @@ if [ "${1:-}" = "--window" ]; then
   first_pid="$APP_PID" first_win="$WIN"
   start_app "$other" other
   check "a second home opens a second window" [ "$(count_windows)" = 2 ]
+  # The window keeps a copy of its first frame for the next start (frontend/src/util/shell.ts;
+  # the first start on a fresh profile may drop its copy: the language it saved changed it).
+  check "the window kept a copy of its first frame" wait_for 30 page_eval "return localStorage.getItem('engram.shell') ? 'ok' : ''"
   stop_app "$APP_PID"
   APP_PID="$first_pid" WIN="$first_win" PROBE="$home.probe"
 
@@ -51,8 +54,12 @@ if [ "${1:-}" = "--window" ]; then
   xdotool windowmove "$WIN" 123 77
   check "geometry saved" wait_for 30 grep -q '"x":123,"y":77,"width":1000,"height":640' "$home/window.json"
   stop_app "$APP_PID"
-  start_app "$home" again
+  MARK="$home.painted" start_app "$home" again
   check "geometry restored" wait_for 30 geometry_is "$WIN" 123 77 1000 640
+  # The next start shows that copy first, then the app (src/shell/loader.js).
+  check "the app painted" wait_for 30 grep -q ' app$' "$home.painted"
+  check "the copy painted before the app ($(tr '\n' ' ' <"$home.painted"))" [ "$(awk '{print $2}' "$home.painted" | tr '\n' ' ')" = "shell app " ]
+  check "the app replaced the copy" page_eval "return document.querySelector('#app [inert]') || !document.querySelector('[data-test=\"list-scroll\"]') ? '' : 'ok'"
   stop_app "$APP_PID"
 
   # Closing the window while its store still opens (another process holds the store, as a
@@ -141,7 +148,7 @@ fi
 
 # The window checks run in their own Xvfb display, on the seeded home and a second empty one.
 other="$(mktemp -d)"
-trap 'rm -rf "$home" "$other" "$home".*.log "$home.probe" "$home.held" "$other".*.log "$other.probe" "$other.held"' EXIT
+trap 'rm -rf "$home" "$other" "$home".*.log "$home.probe" "$home.held" "$home.painted" "$other".*.log "$other.probe" "$other.held"' EXIT
 if ! ENGRAM_HOME="$home" xvfb-run -a -s "-screen 0 ${SCREEN:-1280x800x24}" "$0" --window "$BIN" "$home" "$other"; then
   fail=1
 fi

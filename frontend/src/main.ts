@@ -4,6 +4,7 @@ import App from './App.vue'
 import { useSettings } from './stores/settings'
 import { loadDarkTheme } from './util/darkTheme'
 import { applyUiFont } from './util/fonts'
+import { takeShell } from './util/shell'
 import './styles/base.css'
 import './styles/markdown.css'
 
@@ -12,5 +13,11 @@ applyUiFont()
 const pinia = createPinia()
 const app = createApp(App).use(pinia)
 // A dark window waits for the dark theme (a chunk of its own) rather than showing light first.
-if (useSettings(pinia).dark) loadDarkTheme().finally(() => app.mount('#app'))
-else app.mount('#app')
+// The mount replaces a copy of the first frame the loader showed (util/shell.ts), and a copy of
+// this mount's first frame is kept for the next start.
+function mount() {
+  app.mount('#app')
+  takeShell()
+}
+if (useSettings(pinia).dark) loadDarkTheme().finally(mount)
+else mount()
