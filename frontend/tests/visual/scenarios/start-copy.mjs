@@ -63,6 +63,7 @@ export default async function ({ open, check, settled, COMBOS }) {
         copy: JSON.parse(localStorage.getItem('engram.shell')),
         titles: [...document.querySelectorAll('.list-pane .item .item-title')].map((e) => e.textContent.trim()).filter(Boolean),
       }))
+      if (process.env.SHOW_DIFF) console.error('copy chars', JSON.stringify(kept.copy).length, 'html', kept.copy.html.length, 'styles', kept.copy.before.length, kept.copy.after.length)
       await check(Promise.resolve(kept.titles.length > 0), 'the list shows memories')
       for (const title of kept.titles) await check(Promise.resolve(!kept.copy.html.includes(title)), `the copy holds no memory: "${title}"`)
       await check(Promise.resolve(!/\b(id|data-test|data-state|tabindex)=/.test(kept.copy.html)), 'the copy has no ids, data-test, data-state or tabindex')
