@@ -105,8 +105,11 @@ func Run(o Options) error {
 			// Forward service events to the window once the services are open; EventsEmit
 			// does not block. Services that failed to open close the window.
 			if o.Opened != nil {
+				opened := make(chan bool, 1)
+				go tellWhileOpening(ctx, opened)
 				go func() {
 					hub, err := o.Opened()
+					opened <- err == nil
 					if err != nil {
 						select {
 						case <-domReady:
@@ -242,4 +245,29 @@ func gpuPolicy() linux.WebviewGpuPolicy {
 		return linux.WebviewGpuPolicyAlways
 	}
 	return linux.WebviewGpuPolicyNever
+}
+
+// tellWhileOpening tells the page, once a second from the first second on, that the store is
+// still opening (StoreWaitingEvent with the seconds waited), and once it opened, that it has
+// (StoreOpenEvent; both from this goroutine, so in that order). Why: the page's calls wait for
+// the store, and a store held by another process (a long migration, an import) or migrating
+// itself left a window that waited with nothing saying why. Repeated, because the page
+// subscribes only once its script has run.
+func tellWhileOpening(ctx context.Context, opened <-chan bool) {
+	start := time.Now()
+	tick := time.NewTicker(storeWaitingEvery)
+	defer tick.Stop()
+	for {
+		select {
+		case ok := <-opened:
+			if ok {
+				runtime.EventsEmit(ctx, StoreOpenEvent)
+			}
+			return
+		case <-ctx.Done():
+			return
+		case now := <-tick.C:
+			runtime.EventsEmit(ctx, StoreWaitingEvent, int(now.Sub(start).Seconds()))
+		}
+	}
 }

@@ -4,6 +4,7 @@ package desktop
 
 import (
 	"io/fs"
+	"time"
 
 	"engram/backend/api"
 )
@@ -40,6 +41,14 @@ type Options struct {
 
 // PaintedEvent is the event the UI emits once after its first paint (frontend util/painted.ts).
 const PaintedEvent = "engram:painted"
+
+// StoreWaitingEvent tells the page, once a second, that the store has not opened yet (the
+// seconds waited); StoreOpenEvent that it has. The page says why it waits meanwhile.
+const (
+	StoreWaitingEvent = "store.waiting"
+	StoreOpenEvent    = "store.open"
+	storeWaitingEvery = time.Second
+)
 
 // ShellPaintedEvent is the event the page emits once the copy of the app's first frame it
 // showed before the app's script ran is on screen (frontend src/shell/loader.js).

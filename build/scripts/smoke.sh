@@ -76,9 +76,11 @@ if [ "${1:-}" = "--window" ]; then
   check "a launch meanwhile opens its own window" window_of "$APP_PID"
   check "the launch runs on (it was not told a window is open)" kill -0 "$APP_PID"
   check "one Engram window" [ "$(count_windows)" = 1 ]
+  check "the waiting window says why" wait_for 30 state_is store-waiting
   kill "$holder"; wait "$holder" 2>/dev/null || true; holder=""
   set +e; wait "$closing_pid"; rc=$?; set -e
   check "the closed window's process exits 0 once its store opened (got $rc)" [ "$rc" = 0 ]
+  check "and stops saying it once its store opened" wait_for 30 state_is store-waiting absent
   open_view journal journal-view ready
   stop_app "$APP_PID"
 
