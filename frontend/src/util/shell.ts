@@ -28,9 +28,12 @@ export interface ShellCopy {
 /** A copy larger than this is not kept (localStorage is small, and the page parses it at start). */
 export const SHELL_MAX_CHARS = 600_000
 
-/** Attributes the copy keeps: everything but ids, tests' and state hooks, and focus order. */
+/**
+ * Attributes the copy keeps: everything but ids, tests' and state hooks, focus order and event
+ * handlers (the copy is inserted as HTML at the next start: nothing in it may run).
+ */
 export function keepAttribute(name: string): boolean {
-  if (name === 'id' || name === 'tabindex' || name === 'autofocus') return false
+  if (name === 'id' || name === 'tabindex' || name === 'autofocus' || /^on/i.test(name)) return false
   if (name.startsWith('data-')) return name.startsWith('data-v-')
   return true
 }
@@ -43,6 +46,7 @@ export function shellHtml(app: Element): string | null {
   // An answer from Go already rendered: a row of the list or an open memory.
   if (app.querySelector('.list-pane .item, [data-test="reader-title"]')) return null
   const copy = app.cloneNode(true) as Element
+  for (const el of copy.querySelectorAll('script, iframe, object, embed, template')) el.remove()
   for (const el of [copy, ...copy.querySelectorAll('*')]) {
     for (const a of [...el.attributes]) if (!keepAttribute(a.name)) el.removeAttribute(a.name)
   }

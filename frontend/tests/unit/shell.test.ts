@@ -138,6 +138,8 @@ describe('the copy of the first frame (src/util/shell.ts)', () => {
     ['data-id', false],
     ['tabindex', false],
     ['autofocus', false],
+    ['onerror', false],
+    ['onClick', false],
   ])('keeps the attribute %s: %s', (name, kept) => {
     expect(keepAttribute(name)).toBe(kept)
   })
