@@ -93,7 +93,12 @@ export function focusTrapReturnsOnce(): Plugin {
 // (parser-inserted when there is no copy, as the build wrote it). Build only: the dev server
 // loads the app as it always did.
 export function shellLoader(): Plugin {
-  const source = fs.readFileSync(path.resolve(here, 'src/shell/loader.js'), 'utf8')
+  // Whole-line comments stay in the source: the page need not parse them at every start.
+  const source = fs
+    .readFileSync(path.resolve(here, 'src/shell/loader.js'), 'utf8')
+    .split('\n')
+    .filter((line) => !/^\s*\/\//.test(line))
+    .join('\n')
   const fileName = `assets/shell-loader-${createHash('sha256').update(source).digest('hex').slice(0, 10)}.js`
   return {
     name: 'engram-shell-loader',

@@ -106,7 +106,7 @@ func Run(o Options) error {
 			// does not block. Services that failed to open close the window.
 			if o.Opened != nil {
 				opened := make(chan bool, 1)
-				go tellWhileOpening(ctx, opened)
+				go tellWhileOpening(ctx, opened, storeWaitingEvery, func(name string, data ...any) { runtime.EventsEmit(ctx, name, data...) })
 				go func() {
 					hub, err := o.Opened()
 					opened <- err == nil
@@ -148,6 +148,11 @@ func Run(o Options) error {
 			}
 			// Should the page never report ready (a load error), background work starts anyway.
 			if o.AfterShow != nil {
+				// The app's first view on screen starts what it left for later. Not the page's
+				// DOM ready: the page's load no longer waits for the app's script (the copy of
+				// its first frame shows first, frontend/src/shell/loader.js), so that work would
+				// compete with the app's own start.
+				runtime.EventsOn(ctx, PaintedEvent, func(...any) { afterShow.Do(func() { go o.AfterShow() }) })
 				mu.Lock()
 				afterShowTimer = time.AfterFunc(afterShowLatest, func() { afterShow.Do(func() { go o.AfterShow() }) })
 				mu.Unlock()
@@ -183,12 +188,9 @@ func Run(o Options) error {
 		OnDomReady: func(ctx context.Context) {
 			domReadyOnce.Do(func() { close(domReady) })
 			// The window is realised by now (its screen is known): put it back where it was.
-			// Also on a reload of the page: the restore and AfterShow run once.
+			// Also on a reload of the page: the restore runs once.
 			if restore {
 				restoreOnce.Do(func() { restoreGeometry(ctx, saved) })
-			}
-			if o.AfterShow != nil {
-				afterShow.Do(func() { go o.AfterShow() })
 			}
 		},
 		OnBeforeClose: func(ctx context.Context) bool {
@@ -245,29 +247,4 @@ func gpuPolicy() linux.WebviewGpuPolicy {
 		return linux.WebviewGpuPolicyAlways
 	}
 	return linux.WebviewGpuPolicyNever
-}
-
-// tellWhileOpening tells the page, once a second from the first second on, that the store is
-// still opening (StoreWaitingEvent with the seconds waited), and once it opened, that it has
-// (StoreOpenEvent; both from this goroutine, so in that order). Why: the page's calls wait for
-// the store, and a store held by another process (a long migration, an import) or migrating
-// itself left a window that waited with nothing saying why. Repeated, because the page
-// subscribes only once its script has run.
-func tellWhileOpening(ctx context.Context, opened <-chan bool) {
-	start := time.Now()
-	tick := time.NewTicker(storeWaitingEvery)
-	defer tick.Stop()
-	for {
-		select {
-		case ok := <-opened:
-			if ok {
-				runtime.EventsEmit(ctx, StoreOpenEvent)
-			}
-			return
-		case <-ctx.Done():
-			return
-		case now := <-tick.C:
-			runtime.EventsEmit(ctx, StoreWaitingEvent, int(now.Sub(start).Seconds()))
-		}
-	}
 }

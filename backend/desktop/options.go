@@ -32,7 +32,8 @@ type Options struct {
 	// ProbeDir, when set (ENGRAM_SMOKE_PROBE, tests only), runs scripts the smoke test
 	// drops there in the page (see probe.go).
 	ProbeDir string
-	// AfterShow runs once the window is up: start-up work the first paint does not need.
+	// AfterShow runs once the app's first view is on screen (PaintedEvent; at the latest 10 s
+	// after the start): start-up work the first paint does not need.
 	AfterShow  func()
 	OnShutdown func()
 	// Log receives one line per window event worth knowing (a focus request, a failed save).

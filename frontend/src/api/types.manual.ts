@@ -162,5 +162,9 @@ export interface EventMap {
   'embedding.progress': EmbeddingProgress
   /** How far index.reindex / index.doctor are (Settings → Data draws a bar). */
   'index.progress': IndexProgress
+  /** The desktop window's store is still opening: the seconds waited (once a second). */
+  'store.waiting': number
+  /** The desktop window's store opened (after store.waiting). */
+  'store.open': undefined
   [name: string]: unknown
 }

@@ -53,6 +53,8 @@
     var o = JSON.parse(text)
     if (!o || o.fp !== fingerprint() || typeof o.html !== 'string') return false
     var html = d.documentElement
+    // The language too: it decides the fonts and line breaks of Chinese text.
+    if (o.lang) html.lang = o.lang
     html.className = o.cls || ''
     if (o.style) html.setAttribute('style', o.style)
     var link = d.head.querySelector('link[rel="stylesheet"]')
@@ -91,8 +93,19 @@
     return
   }
   w.__engramShell.shown = true
+  var started = false
+  function start() {
+    if (started) return
+    started = true
+    var s = d.createElement('script')
+    s.type = 'module'
+    s.crossOrigin = ''
+    s.src = entry
+    d.head.appendChild(s)
+  }
   // Two frames after the copy was laid out it is on screen (the signal the app and the
-  // hello-world send for their own first view); the app starts then.
+  // hello-world send for their own first view); the app starts then. A window that draws no
+  // frames (started hidden or minimised) starts the app anyway, a moment later.
   requestAnimationFrame(function () {
     requestAnimationFrame(function () {
       try {
@@ -100,11 +113,8 @@
       } catch (e) {
         /* the mark is for the start-up bench only */
       }
-      var s = d.createElement('script')
-      s.type = 'module'
-      s.crossOrigin = ''
-      s.src = entry
-      d.head.appendChild(s)
+      start()
     })
   })
+  setTimeout(start, 250)
 })()

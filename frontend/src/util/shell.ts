@@ -18,6 +18,7 @@ interface ShellLoader {
 /** What loader.js reads back: see show() there. */
 export interface ShellCopy {
   fp: string
+  lang: string
   cls: string
   style: string | null
   html: string
@@ -87,7 +88,7 @@ export function takeShell(): void {
   if (html === null) return
   const { before, after } = injectedStyles()
   const root = document.documentElement
-  const copy: ShellCopy = { fp: l.fingerprint(), cls: root.className, style: root.getAttribute('style'), html, before, after }
+  const copy: ShellCopy = { fp: l.fingerprint(), lang: root.lang, cls: root.className, style: root.getAttribute('style'), html, before, after }
   afterFirstPaint(() => {
     try {
       // The fingerprint as it is now: what the next start will compare with. A setting written

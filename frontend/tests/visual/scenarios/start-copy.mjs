@@ -67,6 +67,16 @@ export default async function ({ open, check, settled, COMBOS }) {
       await check(Promise.resolve(kept.titles.length > 0), 'the list shows memories')
       for (const title of kept.titles) await check(Promise.resolve(!kept.copy.html.includes(title)), `the copy holds no memory: "${title}"`)
       await check(Promise.resolve(!/\b(id|data-test|data-state|tabindex)=/.test(kept.copy.html)), 'the copy has no ids, data-test, data-state or tabindex')
+      // No count either ("0 memories" would be wrong for every store but an empty one).
+      await check(
+        page.evaluate((html) => {
+          const t = document.createElement('template')
+          t.innerHTML = html
+          const row = t.content.querySelector('.count-row')
+          return !!row && !/\d/.test(row.textContent)
+        }, kept.copy.html),
+        'the copy shows no count',
+      )
 
       // The next start: the entry module is held, so the copy stays on screen; every call to Go
       // waits, so the app's first frame is its first frame before any answer.
