@@ -90,7 +90,9 @@ export function focusTrapReturnsOnce(): Plugin {
 // module leaves <head>, and the loader, a classic script right after <div id="app"> (its own
 // file, named by its content's hash: the bridge's CSP allows no inline script and serves
 // assets as immutable), shows the copy of the app's first frame it kept, then starts the entry
-// (parser-inserted when there is no copy, as the build wrote it). Build only: the dev server
+// (parser-inserted when there is no copy, as the build wrote it). The entry is still fetched
+// from <head> (a module preload), beside the style sheet, so a browser over the bridge does not
+// wait for the style sheet and the loader before asking for it. Build only: the dev server
 // loads the app as it always did.
 export function shellLoader(): Plugin {
   // Whole-line comments stay in the source: the page need not parse them at every start.
@@ -114,7 +116,9 @@ export function shellLoader(): Plugin {
         if (!m) throw new Error('shell loader: the entry script was not found in index.html; review shellLoader in vite.config.ts')
         const anchor = '<div id="app"></div>'
         if (!html.includes(anchor)) throw new Error('shell loader: <div id="app"></div> was not found in index.html')
-        return html.replace(m[0], '').replace(anchor, `${anchor}\n    <script src="./${fileName}" data-entry="${m[1]}"></script>`)
+        return html
+          .replace(m[0], `<link rel="modulepreload" crossorigin href="${m[1]}">\n    `)
+          .replace(anchor, `${anchor}\n    <script src="./${fileName}" data-entry="${m[1]}"></script>`)
       },
     },
   }

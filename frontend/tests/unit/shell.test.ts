@@ -172,6 +172,8 @@ describe('the build (shellLoader in vite.config.ts)', () => {
   it('takes the entry out of <head> and names it to the loader after #app', () => {
     const out = transform(built)
     expect(out).not.toContain('type="module"')
+    // Fetched from <head> as before, run only when the loader says.
+    expect(out).toContain(`<link rel="modulepreload" crossorigin href="${ENTRY}">`)
     expect(out).toMatch(new RegExp(`<div id="app"></div>\\n    <script src="\\./assets/shell-loader-[0-9a-f]{10}\\.js" data-entry="${ENTRY.replace(/\./g, '\\.')}"></script>`))
   })
 
