@@ -49,26 +49,20 @@ func writeFileAtomic(path string, data []byte, dirs map[string]bool, check func(
 			return err
 		}
 	}
-	linked := false
 	if create {
-		switch err := os.Link(tmp, path); {
-		case err == nil:
-			linked = true
-			_ = os.Remove(tmp)
-		case errors.Is(err, fs.ErrExist):
-			if check != nil {
+		if err := placeNew(tmp, path, os.Link, renameNoReplace); err != nil {
+			if errors.Is(err, fs.ErrExist) && check != nil {
 				if cerr := check(); cerr != nil {
 					return cerr
 				}
 			}
-			return fmt.Errorf("memory: %s appeared while it was being written: %w", path, err)
+			if errors.Is(err, fs.ErrExist) {
+				return fmt.Errorf("memory: %s appeared while it was being written: %w", path, err)
+			}
+			return fmt.Errorf("memory: unable to put %s in place: %w", path, err)
 		}
-		// Any other failure (a file system without hard links): fall back to the rename.
-	}
-	if !linked {
-		if err := os.Rename(tmp, path); err != nil {
-			return fmt.Errorf("memory: unable to rename into %s: %w", path, err)
-		}
+	} else if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("memory: unable to rename into %s: %w", path, err)
 	}
 	ok = true
 	if dirs != nil {
@@ -132,4 +126,39 @@ func trashOrigin(trashRel string) (string, bool) {
 		return "", false
 	}
 	return strings.ReplaceAll(base[i+2:], "__", "/"), true
+}
+
+// placeNew moves the written file tmp to path only if nothing is at path yet, else fails with
+// fs.ErrExist and leaves tmp for the caller to remove. Two writers creating the same file (two
+// processes claiming one project, a memory written twice at once) must not both win, so a
+// plain rename, which replaces, is never used. In order of preference: a hard link (then tmp is
+// removed); where the file system has none (FAT, some FUSE mounts answer EPERM), an exclusive
+// rename (renameat2 RENAME_NOREPLACE); where neither exists, the name is claimed first by an
+// O_EXCL create and the file renamed over the claim, which this writer then holds (a reader may
+// see the empty claim for that moment; it is never a file another writer made).
+func placeNew(tmp, path string, link, renameExcl func(oldpath, newpath string) error) error {
+	err := link(tmp, path)
+	if err == nil {
+		_ = os.Remove(tmp)
+		return nil
+	}
+	if errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	err = renameExcl(tmp, path)
+	if err == nil || errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	claim, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	err = claim.Close()
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		_ = os.Remove(path) // the claim, empty: this writer made it
+	}
+	return err
 }
