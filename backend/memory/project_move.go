@@ -9,12 +9,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"sort"
 	"strings"
-
-	"github.com/oklog/ulid/v2"
 )
 
 // ActorProject is the audit and history actor of a project's memories moving to its identity
@@ -195,7 +192,8 @@ func (s *Store) moveProjectLocked(ctx context.Context, p Project, mv *ProjectMov
 		if err := s.safeDir(f.to, true); err != nil {
 			return nil, err
 		}
-		err := linkNew(s.abs(f.from), s.abs(f.to))
+		// Never over a file that is there: placeNew fails with fs.ErrExist instead.
+		err := placeNew(s.abs(f.from), s.abs(f.to), os.Link, renameNoReplace)
 		switch {
 		case err == nil:
 			s.notePath(f.from)
@@ -366,78 +364,6 @@ func (s *Store) auditMove(ctx context.Context, tx *sql.Tx, m *Memory, from, to s
 		return
 	}
 	s.ownAudit(res)
-}
-
-// conflictCopy writes data (the moved version of the memory at rel) beside rel under a slug
-// of its own, unreviewed and conflicts_with the original, with an id of its own (both may
-// carry the same one). A version that does not parse is kept as it is under that name; the
-// index reports it as a problem.
-func (s *Store) conflictCopy(rel string, data []byte, dirs map[string]bool) (string, error) {
-	dir, base := path.Split(rel)
-	slug := strings.TrimSuffix(base, ".md")
-	short := Checksum(data)
-	short = short[:7]
-	out := data
-	copySlug := projectConflictSlug(slug, short, 0)
-	for n := 1; ; n++ {
-		if _, err := os.Lstat(s.abs(dir + copySlug + ".md")); errors.Is(err, fs.ErrNotExist) {
-			break
-		}
-		copySlug = projectConflictSlug(slug, short, n)
-	}
-	if m, err := Parse(data); err == nil {
-		m.ID, m.Slug, m.Reviewed = ulid.Make().String(), copySlug, false
-		if !containsString(m.ConflictsWith, slug) {
-			m.ConflictsWith = append(m.ConflictsWith, slug)
-		}
-		if out, err = Render(m); err != nil {
-			return "", err
-		}
-	}
-	cp := dir + copySlug + ".md"
-	if err := s.writeFile(cp, out, dirs, nil, true); err != nil {
-		return "", err
-	}
-	return cp, nil
-}
-
-// projectConflictSlug is "<slug>-conflict-<short>" (with "-<n>" past the first), cut so the
-// whole stays a valid slug.
-func projectConflictSlug(slug, short string, n int) string {
-	suffix := "-conflict-" + short
-	if n > 0 {
-		suffix += fmt.Sprintf("-%d", n)
-	}
-	if len(slug)+len(suffix) > 64 {
-		slug = strings.TrimRight(slug[:64-len(suffix)], "-")
-	}
-	return slug + suffix
-}
-
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-// linkNew makes dst name src's file, failing with fs.ErrExist when dst exists (a hard link
-// never replaces anything). Where hard links are refused it checks and renames instead.
-func linkNew(src, dst string) error {
-	err := os.Link(src, dst)
-	if err == nil || errors.Is(err, fs.ErrExist) {
-		return err
-	}
-	if _, serr := os.Lstat(dst); serr == nil {
-		return fs.ErrExist
-	}
-	if err := os.Rename(src, dst); err != nil {
-		return fmt.Errorf("memory: unable to move %s: %w", src, err)
-	}
-	// Renamed: recreate nothing, the caller's remove of src finds it gone.
-	return nil
 }
 
 // unmovedProjects finds, for doctor, projects whose memories still sit under the path key
