@@ -56,6 +56,9 @@ type LocomoReport struct {
 	SearchP50     time.Duration `json:"-"`
 	SearchP95     time.Duration `json:"-"`
 	ImportFailed  int           `json:"-"`
+	// UndatedSessions counts sessions whose date could not be read: their turns carry none,
+	// which temporal questions pay for. Reported so a file in another format is noticed.
+	UndatedSessions int `json:"undated_sessions,omitempty"`
 }
 
 // LocomoOptions tune a run; zero values take the defaults.
@@ -198,6 +201,13 @@ func prepareLocomo(ctx context.Context, smp locomoSample, opts LocomoOptions, re
 	if err != nil {
 		return nil, err
 	}
+	undated := map[int]bool{}
+	for _, d := range docs {
+		if d.date.IsZero() {
+			undated[d.session] = true
+		}
+	}
+	rep.UndatedSessions += len(undated)
 	c = &locomoConv{smp: smp, docs: docs, quiet: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	defer func() {
 		if err != nil {

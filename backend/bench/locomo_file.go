@@ -50,32 +50,35 @@ func locomoEvidence(ev []string) map[string]bool {
 }
 
 var (
-	reLocomoDateEN = regexp.MustCompile(`(?i)(\d{1,2}):(\d{2})\s*(am|pm)\s+on\s+(\d{1,2})\s+([a-z]+),?\s+(\d{4})`)
-	reLocomoDateZH = regexp.MustCompile(`(\d{4})年(\d{1,2})月(\d{1,2})日(?:\s*(上午|下午)?\s*(\d{1,2}):(\d{2}))?`)
+	// The parts of a session date, in whatever order a file writes them: "1:56 pm on 8 May,
+	// 2023" (the published files), "May 8th, 2023 13:56", "8 Sept 2023", "2023-05-08 13:56".
+	reLocomoTime    = regexp.MustCompile(`(?i)\b(\d{1,2}):(\d{2})(?::\d{2})?\s*([ap]\.?m\.?)?`)
+	reLocomoDayMon  = regexp.MustCompile(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?([a-z]{3,9})\.?,?\s+(\d{4})\b`)
+	reLocomoMonDay  = regexp.MustCompile(`(?i)\b([a-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b`)
+	reLocomoISO     = regexp.MustCompile(`\b(\d{4})-(\d{1,2})-(\d{1,2})\b`)
+	reLocomoDateZH  = regexp.MustCompile(`(\d{4})年(\d{1,2})月(\d{1,2})日(?:\s*(上午|下午|晚上|中午)?\s*(\d{1,2})[:：](\d{2}))?`)
+	locomoMonthName = map[string]time.Month{"jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6,
+		"jul": 7, "aug": 8, "sep": 9, "sept": 9, "oct": 10, "nov": 11, "dec": 12}
 )
 
-var locomoMonths = map[string]time.Month{"january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6,
-	"july": 7, "august": 8, "september": 9, "october": 10, "november": 11, "december": 12}
-
-// locomoDate reads a session date: "1:56 pm on 8 May, 2023" or "2023年5月8日 下午1:56".
-func locomoDate(s string) (time.Time, bool) {
-	if m := reLocomoDateEN.FindStringSubmatch(s); m != nil {
-		h, _ := strconv.Atoi(m[1])
-		mi, _ := strconv.Atoi(m[2])
-		if strings.EqualFold(m[3], "pm") && h < 12 {
-			h += 12
-		}
-		if strings.EqualFold(m[3], "am") && h == 12 {
-			h = 0
-		}
-		d, _ := strconv.Atoi(m[4])
-		y, _ := strconv.Atoi(m[6])
-		mo, ok := locomoMonths[strings.ToLower(m[5])]
-		if !ok {
-			return time.Time{}, false
-		}
-		return time.Date(y, mo, d, h, mi, 0, 0, time.UTC), true
+// locomoMonth reads an English month name, whole or cut short ("May", "Sept", "september").
+func locomoMonth(name string) (time.Month, bool) {
+	name = strings.ToLower(name)
+	if m, ok := locomoMonthName[name]; ok {
+		return m, true
 	}
+	if len(name) > 3 {
+		if m, ok := locomoMonthName[name[:3]]; ok && strings.HasPrefix(strings.ToLower(m.String()), name) {
+			return m, true
+		}
+	}
+	return 0, false
+}
+
+// locomoDate reads a session date: "1:56 pm on 8 May, 2023" as the published files write it,
+// the same parts in another order or form, or "2023年5月8日 下午1:56". A date without a time
+// is taken at noon. A session whose date cannot be read has none (the zero time).
+func locomoDate(s string) (time.Time, bool) {
 	if m := reLocomoDateZH.FindStringSubmatch(s); m != nil {
 		y, _ := strconv.Atoi(m[1])
 		mo, _ := strconv.Atoi(m[2])
@@ -84,13 +87,68 @@ func locomoDate(s string) (time.Time, bool) {
 		if m[5] != "" {
 			h, _ = strconv.Atoi(m[5])
 			mi, _ = strconv.Atoi(m[6])
-			if m[4] == "下午" && h < 12 {
+			if (m[4] == "下午" || m[4] == "晚上") && h < 12 {
 				h += 12
 			}
 		}
-		return time.Date(y, time.Month(mo), d, h, mi, 0, 0, time.UTC), true
+		return locomoAt(y, time.Month(mo), d, h, mi)
 	}
-	return time.Time{}, false
+	var (
+		y, d int
+		mo   time.Month
+		ok   bool
+		rest = s
+	)
+	if m := reLocomoISO.FindStringSubmatch(s); m != nil {
+		y, _ = strconv.Atoi(m[1])
+		n, _ := strconv.Atoi(m[2])
+		d, _ = strconv.Atoi(m[3])
+		mo, ok = time.Month(n), true
+		rest = strings.Replace(s, m[0], " ", 1)
+	} else if m := reLocomoDayMon.FindStringSubmatch(s); m != nil {
+		if mo, ok = locomoMonth(m[2]); ok {
+			d, _ = strconv.Atoi(m[1])
+			y, _ = strconv.Atoi(m[3])
+			rest = strings.Replace(s, m[0], " ", 1)
+		}
+	}
+	if !ok {
+		if m := reLocomoMonDay.FindStringSubmatch(s); m != nil {
+			if mo, ok = locomoMonth(m[1]); ok {
+				d, _ = strconv.Atoi(m[2])
+				y, _ = strconv.Atoi(m[3])
+				rest = strings.Replace(s, m[0], " ", 1)
+			}
+		}
+	}
+	if !ok {
+		return time.Time{}, false
+	}
+	h, mi := 12, 0
+	if m := reLocomoTime.FindStringSubmatch(rest); m != nil {
+		h, _ = strconv.Atoi(m[1])
+		mi, _ = strconv.Atoi(m[2])
+		switch strings.ToLower(strings.ReplaceAll(m[3], ".", "")) {
+		case "pm":
+			if h < 12 {
+				h += 12
+			}
+		case "am":
+			if h == 12 {
+				h = 0
+			}
+		}
+	}
+	return locomoAt(y, mo, d, h, mi)
+}
+
+// locomoAt is the time when every part is in range (time.Date would roll "31 June" into July).
+func locomoAt(y int, mo time.Month, d, h, mi int) (time.Time, bool) {
+	t := time.Date(y, mo, d, h, mi, 0, 0, time.UTC)
+	if t.Year() != y || t.Month() != mo || t.Day() != d || t.Hour() != h || t.Minute() != mi {
+		return time.Time{}, false
+	}
+	return t, true
 }
 
 // locomoDoc is one turn as imported.

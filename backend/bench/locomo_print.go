@@ -15,6 +15,9 @@ func printLocomo(w io.Writer, path string, rep LocomoReport) {
 	fmt.Fprintf(w, "%d conversations, %d turns imported (%d failed) in %s, vectors in %s; search p50 %s, p95 %s\n\n",
 		rep.Conversations, rep.Turns, rep.ImportFailed, rep.ImportTime.Round(time.Millisecond),
 		rep.EmbedTime.Round(time.Millisecond), rep.SearchP50.Round(10*time.Microsecond), rep.SearchP95.Round(10*time.Microsecond))
+	if rep.UndatedSessions > 0 {
+		fmt.Fprintf(w, "warning: %d sessions have no date this bench could read; their turns are imported undated\n\n", rep.UndatedSessions)
+	}
 	row := func(name string, m LocomoMetrics) {
 		fmt.Fprintf(w, "  %-22s %5d  %6.3f %6.3f %6.3f %6.3f %6.3f\n", name, m.N, m.R1, m.R5, m.R10, m.R20, m.MRR)
 	}

@@ -27,6 +27,38 @@ func TestLocomoEvidenceAndDates(t *testing.T) {
 	}
 }
 
+// TestLocomoDateForms: a session date in the parts a file may write them in; a date that
+// cannot be read (or is out of range) has none rather than a wrong one.
+func TestLocomoDateForms(t *testing.T) {
+	at := func(y int, mo time.Month, d, h, mi int) time.Time { return time.Date(y, mo, d, h, mi, 0, 0, time.UTC) }
+	tests := []struct {
+		in   string
+		want time.Time
+		ok   bool
+	}{
+		{"1:56 pm on 8 May, 2023", at(2023, 5, 8, 13, 56), true},
+		{"12:05 am on 1 January, 2024", at(2024, 1, 1, 0, 5), true},
+		{"10:37 AM on 27 June 2023", at(2023, 6, 27, 10, 37), true},
+		{"May 8th, 2023 13:56", at(2023, 5, 8, 13, 56), true},
+		{"Sept 8, 2023, 7:02 p.m.", at(2023, 9, 8, 19, 2), true},
+		{"8 Sep 2023", at(2023, 9, 8, 12, 0), true},
+		{"2023-05-08 09:15", at(2023, 5, 8, 9, 15), true},
+		{"2024年3月3日 下午7:10", at(2024, 3, 3, 19, 10), true},
+		{"2024年3月3日 晚上8：00", at(2024, 3, 3, 20, 0), true},
+		{"2024年3月3日", at(2024, 3, 3, 12, 0), true},
+		{"31 June, 2023", time.Time{}, false},
+		{"8 Mayday, 2023", time.Time{}, false},
+		{"sometime last spring", time.Time{}, false},
+		{"", time.Time{}, false},
+	}
+	for _, tt := range tests {
+		got, ok := locomoDate(tt.in)
+		if ok != tt.ok || !got.Equal(tt.want) {
+			t.Errorf("locomoDate(%q) = %v, %v; want %v, %v", tt.in, got, ok, tt.want, tt.ok)
+		}
+	}
+}
+
 func TestRunLocomoJSONShape(t *testing.T) {
 	var out bytes.Buffer
 	if err := RunLocomo(context.Background(), "testdata/parallel-en.json", true, &out, nil); err != nil {
