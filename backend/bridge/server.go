@@ -120,11 +120,13 @@ type ClientInfo struct {
 
 // Server is one bridge.
 type Server struct {
-	cfg   Config
-	api   *api.API
-	hub   *api.Hub
-	ui    fs.FS
-	token atomic.Value // string
+	cfg Config
+	api *api.API
+	hub *api.Hub
+	ui  fs.FS
+	// scripts are the CSP sources of index.html's inline scripts (csp.go).
+	scripts []string
+	token   atomic.Value // string
 
 	mu        sync.Mutex
 	listeners []net.Listener
@@ -155,7 +157,7 @@ func New(cfg Config, a *api.API, hub *api.Hub, ui fs.FS) (*Server, error) {
 	if a != nil && a.Actor() == api.ActorUser {
 		return nil, errors.New("bridge: the bridge api must act as \"bridge\", not as the user")
 	}
-	s := &Server{cfg: cfg, api: a, hub: hub, ui: ui, clients: map[int64]*client{}, refusers: make(chan struct{}, 16)}
+	s := &Server{cfg: cfg, api: a, hub: hub, ui: ui, scripts: inlineScripts(ui), clients: map[int64]*client{}, refusers: make(chan struct{}, 16)}
 	tok, err := LoadOrCreateToken(cfg.Home)
 	if err != nil {
 		return nil, err
@@ -394,17 +396,9 @@ func (s *Server) guard(next http.Handler) http.Handler {
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("X-Frame-Options", "DENY")
 		h.Set("Referrer-Policy", "no-referrer")
-		h.Set("Content-Security-Policy", csp(r.Host))
+		h.Set("Content-Security-Policy", csp(r.Host, s.scripts))
 		next.ServeHTTP(w, r)
 	})
-}
-
-// csp allows the page to connect to the bridge it came from and nowhere else: host is the
-// request's Host, already checked to be one of this bridge's names.
-func csp(host string) string {
-	host = strings.ToLower(host)
-	return "default-src 'self'; connect-src 'self' ws://" + host + " http://" + host +
-		"; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'"
 }
 
 func (s *Server) hostAllowed(host string) bool {

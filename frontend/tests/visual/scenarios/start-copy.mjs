@@ -87,7 +87,8 @@ export default async function ({ open, check, settled, COMBOS }) {
         await route.continue()
       })
       await page.addInitScript(HOLD_API)
-      await page.reload()
+      // Not until "load": the held entry (preloaded from <head>) holds the page's load event.
+      await page.reload({ waitUntil: 'commit' })
       await page.waitForFunction(() => window.__shellPainted === true)
       await check(page.evaluate(() => window.__engramShell.shown === true), 'the loader showed the copy')
       await check(
