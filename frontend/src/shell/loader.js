@@ -1,6 +1,7 @@
-// The desktop window's first frame without script: vite.config.ts (shellLoader) emits this file
-// as an asset, loads it as a classic (parser-blocking) script right after <div id="app">, and
-// takes the app's entry module out of <head>; the script tag's data-entry names the entry.
+// The desktop window's first frame without script: vite.config.ts (shellLoader) puts this file
+// inline as a classic script right after <div id="app"> (the bridge's CSP allows it by its hash,
+// backend/bridge/csp.go), and takes the app's entry module out of <head>; the script tag's
+// data-entry names the entry.
 //
 // Why: WebKitGTK draws no frame while a parser-inserted module script is pending, so the window
 // stayed blank until the whole app had been fetched, run and mounted (~130 ms of script, style
