@@ -152,9 +152,10 @@ func Run(o Options) error {
 				// DOM ready: the page's load no longer waits for the app's script (the copy of
 				// its first frame shows first, frontend/src/shell/loader.js), so that work would
 				// compete with the app's own start.
-				runtime.EventsOn(ctx, PaintedEvent, func(...any) { afterShow.Do(func() { go o.AfterShow() }) })
+				start := func() { afterShow.Do(func() { go o.AfterShow() }) }
+				runtime.EventsOn(ctx, PaintedEvent, func(...any) { start() })
 				mu.Lock()
-				afterShowTimer = time.AfterFunc(afterShowLatest, func() { afterShow.Do(func() { go o.AfterShow() }) })
+				afterShowTimer = time.AfterFunc(afterShowLatest, start)
 				mu.Unlock()
 			}
 			done.Add(1)

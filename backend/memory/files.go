@@ -50,15 +50,15 @@ func writeFileAtomic(path string, data []byte, dirs map[string]bool, check func(
 		}
 	}
 	if create {
-		if err := placeNew(tmp, path, os.Link, renameNoReplace); err != nil {
-			if errors.Is(err, fs.ErrExist) && check != nil {
+		switch err := placeNew(tmp, path, os.Link, renameNoReplace); {
+		case errors.Is(err, fs.ErrExist):
+			if check != nil {
 				if cerr := check(); cerr != nil {
 					return cerr
 				}
 			}
-			if errors.Is(err, fs.ErrExist) {
-				return fmt.Errorf("memory: %s appeared while it was being written: %w", path, err)
-			}
+			return fmt.Errorf("memory: %s appeared while it was being written: %w", path, err)
+		case err != nil:
 			return fmt.Errorf("memory: unable to put %s in place: %w", path, err)
 		}
 	} else if err := os.Rename(tmp, path); err != nil {

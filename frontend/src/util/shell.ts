@@ -40,13 +40,13 @@ export function keepAttribute(name: string): boolean {
 }
 
 /**
- * The copy of the app's DOM: inert and hidden from assistive technology, with nothing a test or
- * a script could take for the app (ids, data-test, data-state) and nothing focusable.
+ * The copy of the app's DOM, from a detached clone of it (changed in place): inert and hidden
+ * from assistive technology, with nothing a test or a script could take for the app (ids,
+ * data-test, data-state) and nothing focusable. Null when an answer from Go had already
+ * rendered (a row of the list or an open memory).
  */
-export function shellHtml(app: Element): string | null {
-  // An answer from Go already rendered: a row of the list or an open memory.
-  if (app.querySelector('.list-pane .item, [data-test="reader-title"]')) return null
-  const copy = app.cloneNode(true) as Element
+export function shellHtml(copy: Element): string | null {
+  if (copy.querySelector('.list-pane .item, [data-test="reader-title"]')) return null
   for (const el of copy.querySelectorAll('script, iframe, object, embed, template')) el.remove()
   for (const el of [copy, ...copy.querySelectorAll('*')]) {
     for (const a of [...el.attributes]) if (!keepAttribute(a.name)) el.removeAttribute(a.name)
@@ -84,16 +84,19 @@ export function takeShell(): void {
   const l = loader()
   const app = document.getElementById('app')
   if (!l || !app || !app.querySelector('.memories-view')) return
-  const html = shellHtml(app)
-  if (html === null) return
+  // Only the clone and the style texts are taken before the first frame; cleaning and
+  // serialising them waits until the frame is on screen, as the write does.
+  const dom = app.cloneNode(true) as Element
   const { before, after } = injectedStyles()
   const root = document.documentElement
-  const copy: ShellCopy = { fp: l.fingerprint(), lang: root.lang, cls: root.className, style: root.getAttribute('style'), html, before, after }
+  const at = { fp: l.fingerprint(), lang: root.lang, cls: root.className, style: root.getAttribute('style') }
   afterFirstPaint(() => {
     try {
       // The fingerprint as it is now: what the next start will compare with. A setting written
       // since the mount (the language Go answered) means this copy no longer matches it.
-      if (l.fingerprint() !== copy.fp) return localStorage.removeItem(l.key)
+      const html = shellHtml(dom)
+      if (html === null || l.fingerprint() !== at.fp) return localStorage.removeItem(l.key)
+      const copy: ShellCopy = { ...at, html, before, after }
       const text = JSON.stringify(copy)
       if (text.length > SHELL_MAX_CHARS) return localStorage.removeItem(l.key)
       if (localStorage.getItem(l.key) !== text) localStorage.setItem(l.key, text)

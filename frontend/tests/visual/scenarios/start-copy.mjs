@@ -63,7 +63,6 @@ export default async function ({ open, check, settled, COMBOS }) {
         copy: JSON.parse(localStorage.getItem('engram.shell')),
         titles: [...document.querySelectorAll('.list-pane .item .item-title')].map((e) => e.textContent.trim()).filter(Boolean),
       }))
-      if (process.env.SHOW_DIFF) console.error('copy chars', JSON.stringify(kept.copy).length, 'html', kept.copy.html.length, 'styles', kept.copy.before.length, kept.copy.after.length)
       await check(Promise.resolve(kept.titles.length > 0), 'the list shows memories')
       for (const title of kept.titles) await check(Promise.resolve(!kept.copy.html.includes(title)), `the copy holds no memory: "${title}"`)
       await check(Promise.resolve(!/\b(id|data-test|data-state|tabindex)=/.test(kept.copy.html)), 'the copy has no ids, data-test, data-state or tabindex')
@@ -104,7 +103,6 @@ export default async function ({ open, check, settled, COMBOS }) {
       await check(page.locator('style[data-engram-shell]').count().then((n) => n === 0), "the copy's style sheets are gone")
       const appShot = (await page.screenshot({ animations: 'disabled' })).toString('base64')
       const diff = await page.evaluate(DIFF, [copyShot, appShot])
-      if (process.env.SHOW_DIFF) console.error(JSON.stringify(diff))
       // Anti-aliasing may move a few edge pixels by a step or two; nothing more.
       await check(Promise.resolve(diff.differ !== undefined && diff.differ <= diff.pixels / 2000), `the copy looks like the app's first frame: ${JSON.stringify(diff)}`)
 
