@@ -342,3 +342,29 @@ func interrogative(body string) bool {
 	}
 	return strings.HasSuffix(b, "?") || strings.HasSuffix(b, "？")
 }
+
+// relaxCJK is the analysis searched again when a query found nothing: its Chinese keywords
+// become their single characters (the ones that are not stop words), searched as substrings.
+// Only a query of Chinese keywords alone is relaxed: with an English word beside them, that
+// word already searched and found nothing.
+func relaxCJK(a Analysis) (Analysis, bool) {
+	var singles []string
+	seen := map[string]bool{}
+	for _, k := range a.Keywords {
+		if !k.CJK {
+			return a, false
+		}
+		for _, r := range k.Text {
+			c := string(r)
+			if !seen[c] && !text.IsChineseStop(c) {
+				seen[c] = true
+				singles = append(singles, c)
+			}
+		}
+	}
+	if len(singles) == 0 {
+		return a, false
+	}
+	a.Keywords, a.Singles = nil, singles
+	return a, true
+}

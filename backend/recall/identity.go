@@ -2,6 +2,7 @@ package recall
 
 import (
 	"context"
+	"strings"
 
 	"engram/backend/memory"
 	"engram/backend/text"
@@ -28,32 +29,71 @@ const (
 )
 
 // facetRule pairs the question forms that ask about a facet with the statement forms that
-// answer it, both in English and Chinese. The statements are read only in user memories.
+// answer it, both in English and Chinese. The statements are read only in user memories, which
+// are about the person by definition, so besides the first person ("I live in", "我住在") they
+// may name the person ("Priya lives in", "用户名叫"), or have no subject at all at the start of a
+// sentence ("Lives in Austin.", "目前住在南京。"), the form extraction often writes. A clause
+// after a comma does not count as subject-less: it usually continues the subject before it
+// ("她养了一只猫，名字叫年糕，住在书房里" is the cat's home). The question forms are kept to the
+// first person with the facet's words bound to it ("call me", "my address", "我家住哪儿"), so a
+// task question that shares a word ("how should I name the branch") is not read as one.
 type facetRule struct {
 	facet    Facet
 	question *text.Regexp
 	answer   *text.Regexp
 }
 
+// facetRe joins alternatives into one case-insensitive, multi-line expression.
+func facetRe(alts ...string) *text.Regexp {
+	return text.Lazy(`(?im)` + strings.Join(alts, "|"))
+}
+
+// occupations are nouns that name a job, for statements of work without a verb ("Pediatric
+// surgeon at …", "She is a nurse").
+const occupations = `(?:engineer|developer|programmer|scientist|designer|manager|analyst|teacher|professor|lecturer|tutor|nurse|doctor|physician|surgeon|dentist|vet|veterinarian|lawyer|attorney|accountant|consultant|researcher|writer|editor|journalist|architect|student|founder|co-founder|ceo|cto|cfo|owner|chef|cook|pilot|artist|musician|photographer|therapist|pharmacist|technician|administrator|officer|salesperson|marketer|recruiter|librarian|freelancer|contractor|intern|clerk|driver|electrician|plumber|mechanic|farmer|paramedic|firefighter|police officer|soldier|translator|economist|statistician)s?`
+
+// sentenceStart is where a subject-less statement may begin: the memory's start or a new
+// sentence (never after a comma, see facetRule).
+const sentenceStart = `(?:^|[.!?;。！？；]\s*)\s*`
+
 var facetRules = []facetRule{
 	{FacetName,
-		text.Lazy(`(?i)\b(what(?:'s| is) my (?:full |first |last )?name|my name|who am i|what am i called|what do (?:people|you) call me)\b|我叫什么|我的名字|我是谁|我姓什么|怎么称呼我|我的全名`),
-		text.Lazy(`(?im)\b(my (?:full |first |last )?name(?:'s| is)|i(?:'m| am) called|call me|(?:user|person)(?:'s name is| is called| is named))|^\s*name\s*:|我叫|我名叫|我的名字(?:是|叫)|叫我|我姓|本名|全名|姓名\s*[：:]|用户(?:叫|名叫|的名字)`)},
+		facetRe(`\b(?:what(?:'s| is) my (?:full |first |last |real )?name|my (?:full |first |last |real )?name|who am i|what am i called|what(?:'s| is) (?:i'm|i am) called|(?:what|how) (?:\w+ ){0,3}(?:call|address) me|how (?:should|do|would|to) (?:i be|you|people|others) (?:address|call)(?:ed)?)\b`,
+			`我叫(?:什么|啥)|我的名字|我的(?:英文|中文|全|小|真|网|笔|曾用)名|我的昵称|我(?:的)?全名|我是谁|我姓(?:什么|啥)|我(?:该|应该)?(?:怎么|如何)?(?:被)?称呼|(?:怎么|如何)(?:称呼|叫)我`),
+		facetRe(`\b(?:my (?:full |first |last |real )?name(?:'s| is)|i(?:'m| am) called|call me|i go by|(?:user|person)(?:'s name is| is called| is named| goes by| is [A-Z][a-z]+ [A-Z][a-z]+)|goes by)\b`,
+			sentenceStart+`(?:name|full name)\s*[:=]`, sentenceStart+`(?:named|called|goes by) [A-Z]`,
+			`我叫|我名叫|我的名字(?:是|叫)|叫我|我姓|本名|全名|姓名\s*[：:是]|用户(?:叫|名叫|的名字|姓名)|`+sentenceStart+`名叫`)},
 	{FacetHome,
-		text.Lazy(`(?i)\b(where (?:do|did) i live|where i live|where am i (?:living|based|staying)|my (?:home ?town|home|address|city)|which city (?:do )?i live)\b|我住(?:在)?哪|我家在哪|我住的地方|我在哪(?:个城市|里)?(?:生活|住)|我的(?:住址|地址|家)|我住在什么`),
-		text.Lazy(`(?im)\b(i live|i(?:'m| am) (?:living|based)|(?:user|person) (?:lives|is based|is living)|based in|i(?:'ve| have)? moved to|my (?:home|apartment|flat|house) is|home is in)\b|^\s*(?:lives|living) in\b|我住|我家在|家住|我(?:现在)?居住|定居|我在\p{Han}{1,8}生活|我搬到|所在地\s*[：:]|用户住`)},
+		facetRe(`\b(?:where (?:\w+ ){0,2}i (?:live|living|based|stay|staying|reside)|where i live|where am i (?:living|based|staying)|where(?:'s| is) (?:my )?home|home for me|my (?:home|address|city|town|location|neighbou?rhood|flat|apartment|house)|(?:what|which) (?:city|town|country|state|neighbou?rhood|area|part of \w+) (?:do |am )?i (?:live|in|based|living|reside))\b`,
+			`我(?:现在|目前)?(?:住|居住|生活)(?:在)?(?:哪|(?:什么|啥)地方|(?:什么|啥)城市)|我家(?:住)?(?:在)?哪|我住的地方|我在哪(?:个城市|里|儿)?(?:生活|住|居住)|我的(?:住址|地址|家|住处)|我住在(?:什么|啥)`),
+		facetRe(`\b(?:i live|i(?:'m| am) (?:living|based)|i reside|(?:lives|living|resides|is based|is living) in|based in|i(?:'ve| have)? moved to|my (?:home|apartment|flat|house) is|home is in)\b`,
+			sentenceStart+`(?:currently |now )?(?:lives|living|based|resides) (?:in|at|near)\b`,
+			`我住|我家在|家住|我(?:现在|目前)?居住|定居|现居|我在\p{Han}{1,8}生活|我搬到|所在地\s*[：:]|居住地|用户(?:住|居住|现居)|(?:一起|一块)住|在\p{Han}{1,8}(?:买了房|买房|租房|租了房|安家|定居)|`+sentenceStart+`(?:目前|现在|一直)?(?:和\p{Han}{1,4})?(?:住在|居住在|生活在)`)},
 	{FacetOrigin,
-		text.Lazy(`(?i)\b(where am i from|where do i come from|where was i born|my home ?town)\b|我是哪里人|我来自哪|我的老家|我老家在哪|我在哪(?:里)?出生`),
-		text.Lazy(`(?im)\b(i(?:'m| am) from|i come from|i grew up|(?:user|person) (?:is from|grew up)|born in [A-Za-z]|originally from|home ?town)\b|^\s*(?:from|grew up in)\b|我来自|老家|我出生在|出生于|土生土长|我是\p{Han}{1,6}人|籍贯\s*[：:]`)},
+		facetRe(`\b(?:where am i (?:originally )?from|where (?:do|did) i come from|where (?:was|were) i (?:born|raised)|where did i grow up|(?:what|which) (?:town|city|country|place|village|part of \w+) (?:did|was|am|do) i (?:grow up|born|raised|come from|from)|my (?:home ?town|birthplace|roots))\b`,
+			`我是哪(?:里|儿)?人|我来自哪|我的(?:老家|家乡|籍贯)|我(?:的)?籍贯|我老家|我家乡|我在哪(?:里|儿)?(?:出生|长大)|我(?:是)?在哪(?:里|儿)?(?:出生|长大)`),
+		facetRe(`\b(?:i(?:'m| am) (?:originally )?from|i come from|i grew up|grew up in|raised in|(?:user|person) (?:is from|grew up)|born in [A-Za-z]|originally from|native of|home ?town)\b`,
+			sentenceStart+`from [A-Z]`,
+			`我来自|老家|家乡|籍贯|我出生在|出生于\p{Han}|在\p{Han}{1,8}长大|土生土长|我是\p{Han}{1,6}人|`+sentenceStart+`\p{Han}{2,6}人[，,。]`)},
 	{FacetWork,
-		text.Lazy(`(?i)\b(what do i do(?: for (?:a )?(?:living|work))?|what is my (?:job|work|occupation|profession|role)|my (?:job|occupation|profession|employer|company)|where do i work)\b|我(?:是)?做什么(?:工作|的)|我的(?:工作|职业|公司|职位)|我在哪(?:里|家公司)?(?:工作|上班)|我是干什么的`),
-		text.Lazy(`(?im)\b(i work|i(?:'m| am) an? \w+(?: \w+)? (?:at|for)|my (?:job|role|position) is|(?:user|person) (?:works|is an?)|i(?:'m| am) employed)\b|^\s*(?:role|work|job|works at|works as)\b|我在\p{Han}{1,12}(?:工作|上班)|我的工作是|我的职业是|我是(?:一名|一个)?\p{Han}{0,8}(?:师|员|经理|学生|医生|老师)|我就职|职业\s*[：:]|工作\s*[：:]|单位\s*[：:]`)},
+		facetRe(`\b(?:what do i do(?: for (?:a )?(?:living|work))?|what(?:'s| is) my (?:job(?: title)?|work|occupation|profession|role|title|position|career|employer|company)|my (?:job|occupation|profession|employer|company|career)|where (?:do|did) i work|who do i work for|who employs me)\b`,
+			`我(?:是)?(?:做|干|教)(?:什么|啥)(?:工作|的)?|我的(?:工作|职业|公司|职位|岗位|单位)|我在哪(?:里|儿|家公司)?(?:工作|上班)|我是干(?:什么|啥)的|我(?:的)?职业`),
+		facetRe(`\b(?:i work|i(?:'m| am) an? \w+(?: \w+)? (?:at|for)|my (?:job|role|position|title) is|(?:user|person) (?:works|is an?)|works (?:as|at|for)|employed (?:at|by)|i(?:'m| am) employed|job title)\b`,
+			sentenceStart+`(?:role|work|job|works at|works as|works for|position)\b`,
+			`(?:^|[.!?;]\s*|\b(?:is|as) )(?:an? |the )?(?:[\w-]+ ){0,3}`+occupations+`\b`,
+			`我在\p{Han}{1,12}(?:工作|上班)|我的工作是|我的职业是|我是(?:一名|一个)?\p{Han}{0,8}(?:师|员|经理|学生|医生|老师)|我就职|职业\s*[：:是]|工作\s*[：:]|单位\s*[：:]|`+sentenceStart+`在\p{Han}{1,12}(?:做|当|担任|任职|工作|上班|教)|`+sentenceStart+`是(?:一名|一个|一位)?\p{Han}{0,8}(?:师|员|经理|学生|医生|老师|护士|律师|会计|教授|记者|作家|主管|总监)`)},
 	{FacetAge,
-		text.Lazy(`(?i)\b(how old am i|my age|my birthday|when was i born|when is my birthday)\b|我多大|我几岁|我的年龄|我的生日|我哪(?:一)?年出生|我什么时候出生|我生日`),
-		text.Lazy(`(?im)\b(i(?:'m| am) \d+|i was born|my birthday|my age is|(?:user|person) was born)\b|^\s*(?:born|birthday|age)\b|我\d+\s*岁|我今年|我的生日|我出生|我是\d{4}\s*年`)},
+		facetRe(`\b(?:how old am i|my age|my (?:birthday|birth ?date|date of birth)|when (?:was i born|is my birthday)|when's my birthday|(?:what|which) year (?:was i|i was) born)\b`,
+			`我(?:今年)?多大|我几岁|我的年龄|我(?:的)?生日|我(?:是)?哪(?:一)?年(?:出生|生)|我(?:什么|啥)时候(?:出)?生|我的出生`),
+		facetRe(`\b(?:i(?:'m| am) \d+|i was born|my birthday|my age is|(?:user|person) was born|born (?:on|in) (?:\d|[A-Z])|date of birth|\d+ years old|birthday is)\b`,
+			sentenceStart+`(?:born|birthday|age)\b`,
+			`我\d+\s*岁|我今年|属[鼠牛虎兔龙蛇马羊猴鸡狗猪]|`+sentenceStart+`(?:今年|现年)?[\d一二三四五六七八九十两]+\s*岁|我的生日|我出生|我是\d{4}\s*年|出生日期|\d{4}\s*年(?:\d{1,2}\s*月)?(?:\d{1,2}\s*日)?(?:出生|生)|生日(?:是|在)`)},
 	{FacetPreference,
-		text.Lazy(`(?i)\bwhat (?:do|did) i (?:like|love|prefer|enjoy|hate|dislike)|\bmy favou?rite|\bwhat (?:kind|sort|type) of \w+ (?:do )?i (?:like|love|prefer|enjoy)|\bhow do i (?:like|take) my|\bdo i (?:like|prefer)\b|我喜欢(?:什么|哪|喝什么|吃什么|听什么|看什么)|我爱(?:喝|吃|看|听|玩)?什么|我(?:最)?(?:偏好|喜爱)什么|我最喜欢|我的(?:爱好|偏好|口味|喜好)|我不喜欢什么|我讨厌什么`),
-		text.Lazy(`(?im)\b(i (?:really |usually |always )?(?:like|love|prefer|enjoy|hate|dislike|adore|drink|eat)|(?:user|person) (?:likes|loves|prefers|enjoys|hates|dislikes|drinks|eats)|my favou?rite|i(?:'m| am) (?:a fan of|into))\b|^\s*(?:likes|loves|prefers|enjoys|hates|dislikes|drinks|eats)\b|喜欢|爱(?:喝|吃|看|听|玩)|偏好|喜爱|最爱|讨厌|口味|我(?:每天|平时|常常|经常)?(?:早上|晚上|中午|下午)?(?:喝|吃)`)},
+		facetRe(`\bwhat (?:do|did) i (?:usually |normally |typically |always |often )?(?:like|love|prefer|enjoy|hate|dislike|drink|eat|listen to|read|watch|play)|\bmy favou?rite|\b(?:what|which) (?:kind|sort|type)s? of \w+ (?:do )?i (?:like|love|prefer|enjoy|hate|dislike|drink|eat|listen to|read|watch|play)\b|\b(?:what|which) \w+ (?:do )?i (?:like|love|prefer|enjoy|hate|dislike|drink|eat|listen to)\b|\bhow do i (?:like|take) my|\bdo i (?:like|prefer|enjoy|hate|dislike|eat|drink)\b|\b(?:am i|what am i) allergic\b|\bwhat can(?:'t| ?not) i (?:eat|drink)`,
+			`我(?:平时|一般|通常|每天|早上|晚上|中午|下午)?(?:喜欢|爱|最爱)?(?:喝|吃|听|看|玩|读)(?:什么|啥|哪)|我喜欢(?:什么|啥|哪)|我(?:最)?(?:爱|喜欢|偏好|喜爱)(?:的)?(?:什么|啥|哪)|我最喜欢|我的(?:爱好|偏好|口味|喜好|兴趣)|我(?:不喜欢|讨厌|不吃|不喝|不能吃|不能喝|忌口)(?:什么|啥)|我对(?:什么|啥)过敏|我(?:喝|吃|喜欢)\p{Han}{1,4}吗`),
+		facetRe(`\b(?:i (?:really |usually |always |only )?(?:like|love|prefer|enjoy|hate|dislike|adore|drink|eat)|(?:user|person) (?:likes|loves|prefers|enjoys|hates|dislikes|drinks|eats)|my favou?rite|favou?rite|can'?t stand|allergic to|i(?:'m| am) (?:a fan of|into))\b`,
+			sentenceStart+`(?:usually |always |only |often )?(?:likes|loves|prefers|enjoys|hates|dislikes|drinks|eats|avoids|listens to|wants|reads|watches|plays)\b`,
+			`喜欢|爱(?:喝|吃|看|听|玩)|偏好|喜爱|最爱|讨厌|口味|过敏|忌口|我(?:每天|平时|常常|经常)?(?:早上|晚上|中午|下午)?(?:喝|吃)|`+sentenceStart+`(?:平时|一般|每天|通常|早上|晚上|中午|下午|上午|周末)*(?:只)?(?:喝|吃|不吃|不喝)`)},
 }
 
 // facetsOf names the facets a question asks about the person, if it is such a question.
@@ -89,7 +129,7 @@ const maxFacetScan = 1500
 
 // facetPath reads the visible user memories and returns those that state a facet the question
 // asks about, in the store's order, each with the full score: they are the answer to an
-// identity or preference question whatever words they use.
+// identity or preference question whatever words they use. The caller credits them equally.
 func (s *Service) facetPath(ctx context.Context, a Analysis, f memory.Filter) ([]memory.RankedRID, error) {
 	if len(a.Facets) == 0 || (f.Type != "" && f.Type != memory.TypeUser) {
 		return nil, nil
@@ -121,4 +161,79 @@ func (s *Service) facetPath(ctx context.Context, a Analysis, f memory.Filter) ([
 		}
 	}
 	return out, nil
+}
+
+// factsAsked are the facets asked other than preference.
+func factsAsked(fs []Facet) []Facet {
+	var out []Facet
+	for _, f := range fs {
+		if f != FacetPreference {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// prefsAsked is the preference facet if it was asked.
+func prefsAsked(fs []Facet) []Facet {
+	for _, f := range fs {
+		if f == FacetPreference {
+			return []Facet{FacetPreference}
+		}
+	}
+	return nil
+}
+
+// facetWords are the words a facet question asks with, not about: "what is my favourite band"
+// asks about a band, "我不能吃什么" about eating. Everything else the question holds (besides
+// stop words) is its topic.
+var facetWords = map[string]bool{
+	"like": true, "love": true, "prefer": true, "enjoy": true, "hate": true, "dislike": true,
+	"favorite": true, "favourite": true, "kind": true, "sort": true, "type": true, "usual": true,
+	"usually": true, "normal": true, "normally": true, "typic": true, "typically": true,
+	"alway": true, "always": true, "often": true, "remind": true, "know": true, "tell": true,
+}
+
+// facetChars are the Chinese characters a facet question asks with (see facetWords).
+const facetChars = "我的什么啥哪个儿里吗呢是了喜欢爱最平时一般通常常经不能会要想该怎样如何被请问你知道告诉"
+
+// facetTopic is what a facet question asks about beyond the facet: English word stems and
+// single Chinese characters.
+func facetTopic(q string) []string {
+	var out []string
+	for _, tok := range text.Split(q) {
+		if tok.CJK {
+			for _, r := range tok.Text {
+				if !strings.ContainsRune(facetChars, r) {
+					out = append(out, string(r))
+				}
+			}
+			continue
+		}
+		w := strings.ToLower(tok.Text)
+		if text.IsStop(w) || facetWords[w] || facetWords[text.Stem(w)] {
+			continue
+		}
+		out = append(out, text.Stem(w))
+	}
+	return out
+}
+
+// coversTopic reports whether a memory holds one of a facet question's topic words.
+func coversTopic(topic []string, m *memory.Memory) bool {
+	if len(topic) == 0 {
+		return false
+	}
+	hay := m.Title + "\n" + m.Body
+	_, stems := text.Words(hay)
+	have := make(map[string]bool, len(stems))
+	for _, s := range stems {
+		have[s] = true
+	}
+	for _, t := range topic {
+		if have[t] || (text.HasCJK(t) && strings.Contains(hay, t)) {
+			return true
+		}
+	}
+	return false
 }

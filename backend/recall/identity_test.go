@@ -3,7 +3,9 @@ package recall
 import (
 	"encoding/json"
 	"os"
+	"strings"
 	"testing"
+	"time"
 
 	"engram/backend/memory"
 )
@@ -99,9 +101,42 @@ func TestFacetsOf(t *testing.T) {
 			t.Errorf("facetsOf(%q) = %v, want %s first", q, got, want)
 		}
 	}
-	for _, q := range []string{"where does the OpenAPI spec live", "what is the cat's name", "猫叫什么名字", "老王住在哪里", "what does Mia like to drink"} {
+	// Task questions that share a facet's words, and questions about someone else.
+	for _, q := range []string{"where does the OpenAPI spec live", "what is the cat's name", "猫叫什么名字", "老王住在哪里", "what does Mia like to drink",
+		"how should I name the branch", "what should I call this function", "how do I call the API", "call me when the build breaks",
+		"where do I put the config", "what did I work on yesterday", "what kind of tests do I need", "what is my cat's name",
+		"where does my sister live", "我该怎么给分支起名字", "我的代码放在哪里", "我上次在哪个分支工作", "我的狗叫什么"} {
 		if got := facetsOf(q); len(got) != 0 {
 			t.Errorf("facetsOf(%q) = %v, want none", q, got)
 		}
+	}
+}
+
+// TestRelaxCJKOnNothingFound searches a Chinese question whose chunk no memory holds ("狗叫")
+// by its characters once nothing was found, and leaves a question that found something alone.
+func TestRelaxCJKOnNothingFound(t *testing.T) {
+	for _, vectors := range []bool{false, true} {
+		var opts []envOpt
+		if vectors {
+			opts = append(opts, withVectors)
+		}
+		e := newEnv(t, opts...)
+		e.write(mem{slug: "dog", typ: memory.TypeUser, title: "狗", body: "养了一条柯基叫馒头，喜欢吃鸡胸肉。"},
+			mem{slug: "music", typ: memory.TypeUser, title: "音乐", body: "最喜欢的歌手是周杰伦。"})
+		if vectors {
+			e.embedAll()
+		}
+		if got := slugs(e.search("我的狗叫什么")); len(got) == 0 || got[0] != "dog" {
+			t.Errorf("vectors=%v: 我的狗叫什么 found %v, want dog first", vectors, got)
+		}
+		if got := slugs(e.search("柯基")); len(got) != 1 || got[0] != "dog" {
+			t.Errorf("vectors=%v: 柯基 found %v, want dog alone", vectors, got)
+		}
+	}
+	if _, ok := relaxCJK(Analyze("deploy 狗叫", time.Now(), time.UTC)); ok {
+		t.Error("a query with an English word was relaxed")
+	}
+	if a, ok := relaxCJK(Analyze("我的狗叫什么", time.Now(), time.UTC)); !ok || len(a.Keywords) != 0 || strings.Join(a.Singles, "") != "狗叫" {
+		t.Errorf("relaxCJK(我的狗叫什么) = %v %v, %v", a.Keywords, a.Singles, ok)
 	}
 }

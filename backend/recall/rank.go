@@ -52,6 +52,20 @@ func (s *Service) rank(ctx context.Context, a Analysis, cands map[int64]*cand, w
 	}
 	subjects := querySubjects(a.Query)
 	loc := s.store.Location()
+	// Who, where and what work a person is has one answer, so every memory that states the
+	// facet asked about is boosted. A preference question names what it asks about ("my
+	// favourite band", "我不能吃什么"): only the preference memories that mention it are
+	// boosted, and when none does, none is (the words of the question rank them then).
+	topic := facetTopic(a.Query)
+	boostFacet := make(map[*cand]bool)
+	for _, c := range cands {
+		switch {
+		case answersFacet(factsAsked(a.Facets), c.m):
+			boostFacet[c] = true
+		case answersFacet(prefsAsked(a.Facets), c.m):
+			boostFacet[c] = len(topic) == 0 || coversTopic(topic, c.m)
+		}
+	}
 	for _, c := range cands {
 		m := c.m
 		sc := c.rel
@@ -61,7 +75,7 @@ func (s *Service) rank(ctx context.Context, a Analysis, cands map[int64]*cand, w
 		if a.TimeQuestion && hasTemporalMarker(m.Body) {
 			sc *= 1 + t.TimeBoost
 		}
-		if answersFacet(a.Facets, m) {
+		if boostFacet[c] {
 			sc *= 1 + t.FacetBoost
 		}
 		if mentionsSubject(subjects, m) {

@@ -114,7 +114,12 @@ func (s *Service) retrieve(ctx context.Context, q string, a Analysis, f memory.F
 	if err != nil {
 		return nil, nil, err
 	}
-	fu.add("facet", t.WFacet, facets, true, true)
+	// Each facet hit is a list of its own: they answer the question equally, and a rank among
+	// them (the store's order) would decide between two of the person's preferences before
+	// the words of the question do.
+	for _, it := range facets {
+		fu.add("facet", t.WFacet, []memory.RankedRID{it}, true, true)
+	}
 	hops, err := s.graphPath(ctx, q, f, w)
 	if err != nil {
 		return nil, nil, err

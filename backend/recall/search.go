@@ -204,6 +204,18 @@ func (s *Service) Search(ctx context.Context, p SearchParams) (SearchResult, err
 	if err != nil {
 		return res, err
 	}
+	if len(hits) == 0 {
+		// Chinese has no spaces: "我的狗叫什么" leaves the chunk "狗叫", which no memory holds
+		// although one is titled "狗". With nothing found, its characters are searched alone.
+		if a, ok := relaxCJK(res.Analysis); ok {
+			if cands, _, err = s.retrieve(ctx, q, a, f, memory.TimeWindow{}, p.BestEffort); err != nil {
+				return res, err
+			}
+			if hits, err = s.rank(ctx, a, cands, p.Workdir, now, limit); err != nil {
+				return res, err
+			}
+		}
+	}
 	if res.Analysis.Identity && len(hits) < 3 {
 		more, err := s.profileFallback(ctx, f, hits, limit)
 		if err != nil {
