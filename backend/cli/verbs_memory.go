@@ -18,7 +18,7 @@ func writeParams(r *runner, args []string) (api.WriteParams, error) {
 	pos, err := r.flags("write", args, func(fs *flag.FlagSet) {
 		sc.define(fs)
 		fs.StringVar(&typ, "type", "", "user | feedback | project | reference | experience")
-		fs.StringVar(&p.Slug, "slug", "", "slug")
+		fs.StringVar(&p.Slug, "slug", "", "slug (default: made from the title)")
 		fs.StringVar(&p.Title, "title", "", "title")
 		fs.StringVar(&p.Body, "body", "", "body (Markdown); - reads stdin")
 		fs.StringVar(&p.SourceQuote, "quote", "", "verbatim evidence quote")

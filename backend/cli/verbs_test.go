@@ -95,3 +95,18 @@ func TestServeVerb(t *testing.T) {
 		t.Fatalf("serve unavailable: exit %d %q", code, errb.String())
 	}
 }
+
+// TestWriteWithoutSlug: `engram write` makes the slug from the title when none is given, and
+// says so; the same title again is reported as taken, with a non-zero exit.
+func TestWriteWithoutSlug(t *testing.T) {
+	h := newHome(t)
+	if out := h.ok("write", "--type", "user", "--title", "Prefers green tea", "--body", "Every afternoon"); !strings.Contains(out, "prefers-green-tea") {
+		t.Fatalf("write without --slug: %s", out)
+	}
+	if out := h.ok("write", "--type", "user", "--title", "猫", "--body", "我的猫叫咪咪。"); !strings.Contains(out, "memory-") {
+		t.Fatalf("write with a Chinese title: %s", out)
+	}
+	if code, _, stderr := h.run("", "write", "--type", "user", "--title", "Prefers green tea", "--body", "Again"); code == 0 || !strings.Contains(stderr, "prefers-green-tea") {
+		t.Fatalf("the same title again: exit %d, %s", code, stderr)
+	}
+}

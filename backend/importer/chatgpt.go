@@ -45,7 +45,7 @@ func convertChatGPT(path string) ([]format.Record, error) {
 		if rec.Updated == nil {
 			rec.Updated = rec.Created
 		}
-		rec.Slug = slugOf(rec.Title)
+		rec.Slug = format.SlugFromTitle(rec.Title)
 		out = append(out, rec)
 	}
 	if !strings.HasPrefix(trim, "[") && !strings.HasPrefix(trim, "{") {

@@ -143,7 +143,7 @@ func convertClaudeFile(file string, opts Options) ([]format.Record, error) {
 		if len(bl.headings) > 0 {
 			rec.Reasoning += ", section “" + bl.headings[len(bl.headings)-1] + "”"
 		}
-		rec.Slug = slugOf(rec.Title)
+		rec.Slug = format.SlugFromTitle(rec.Title)
 		out = append(out, rec)
 	}
 	return out, nil
@@ -172,7 +172,7 @@ func topicRecord(file string, b []byte, scope format.Scope, wd string, when *tim
 	if !typ.Writable() {
 		typ = format.TypeProject
 	}
-	rec := format.Record{Scope: scope, Workdir: wd, Type: typ, Title: title, Body: text, Slug: slugOf(title),
+	rec := format.Record{Scope: scope, Workdir: wd, Type: typ, Title: title, Body: text, Slug: format.SlugFromTitle(title),
 		Tags: []string{"claude-code"}, Created: when, Updated: when, Reasoning: "Imported from " + file}
 	return []format.Record{rec}, nil
 }

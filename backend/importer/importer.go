@@ -9,8 +9,6 @@ package importer
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -171,44 +169,6 @@ func titleOf(text string) string {
 	return string(r) + "…"
 }
 
-// slugOf makes a slug from a title: lowercase ASCII words joined by dashes, at most 48
-// characters; a title with no ASCII letters (Chinese, for one) gets "memory-" and a hash of it.
-func slugOf(title string) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range strings.ToLower(title) {
-		switch {
-		case r < utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r)):
-			if dash && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			b.WriteRune(r)
-			dash = false
-		default:
-			dash = true
-		}
-		if b.Len() >= 48 {
-			break
-		}
-	}
-	s := strings.Trim(b.String(), "-")
-	if len(s) > 48 {
-		s = strings.Trim(s[:48], "-")
-	}
-	if len(s) < 3 {
-		if s == "" {
-			s = "memory"
-		}
-		s += "-" + shortHash(title)
-	}
-	return s
-}
-
-func shortHash(s string) string {
-	h := sha256.Sum256([]byte(s))
-	return hex.EncodeToString(h[:])[:8]
-}
-
 // uniqueSlugs gives records sharing a slug in one scope instance a suffix from a hash of their
 // text, so two different memories with the same title both import (the same text twice stays
 // the same slug: the store reports it as a duplicate).
@@ -222,7 +182,7 @@ func uniqueSlugs(recs []format.Record) {
 			if len(base) > 54 {
 				base = strings.Trim(base[:54], "-")
 			}
-			r.Slug = base + "-" + shortHash(r.Body)
+			r.Slug = base + "-" + format.ShortHash(r.Body)
 			key = string(r.Scope) + "|" + r.Workdir + "|" + r.Agent + "|" + r.Slug
 		}
 		seen[key] = r.Body

@@ -97,7 +97,7 @@ func convertMem0(path string) ([]format.Record, error) {
 		if len(rec.Reasoning) > 2000 {
 			rec.Reasoning = rec.Reasoning[:2000]
 		}
-		rec.Slug = slugOf(rec.Title)
+		rec.Slug = format.SlugFromTitle(rec.Title)
 		out = append(out, rec)
 	}
 	return out, nil

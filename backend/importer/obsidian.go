@@ -92,7 +92,7 @@ func obsidianNote(file string, opts Options) (format.Record, bool, error) {
 	if p := path.Base(strings.ReplaceAll(str(fm, "permalink"), `\`, "/")); format.ValidSlug(p) {
 		rec.Slug = p
 	} else {
-		rec.Slug = slugOf(title)
+		rec.Slug = format.SlugFromTitle(title)
 	}
 	return rec, true, nil
 }

@@ -838,6 +838,8 @@
         return { hits }
       },
       Write: async (p) => {
+        // As the store does: no slug, one made from the title.
+        if (!p.slug) p = { ...p, slug: (p.title || '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'memory-' + String(seq).padStart(8, '0') }
         if (items.some((m) => m.slug === p.slug && m.scope === p.scope)) return { index: 0, op: 'write', ok: false, code: 'duplicate_slug', i18n_key: 'error.duplicate_slug', args: { Slug: p.slug }, message: 'duplicate' }
         const q = (p.source_quote || '').trim().length
         let conf = p.confidence || 'medium'

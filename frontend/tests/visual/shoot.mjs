@@ -473,6 +473,28 @@ try {
     await page.fill('[data-test="slug"] input', 'Bad_Slug!')
     await page.click('[data-test="submit"]')
   })
+  // A new memory's slug follows its title until one is typed; a Chinese title leaves it empty
+  // and the store makes one (memory-<hash>) when the form is saved.
+  await open('en-light-create-slug-from-title', { language: 'en', theme: 'light' }, async (page) => {
+    await page.click('[data-test="new-memory"]')
+    const slug = page.locator('[data-test="slug"] input')
+    await page.fill('[data-test="title"] input', 'Prefers green tea!')
+    await check(slug.inputValue().then((v) => v === 'prefers-green-tea'), 'the slug follows the title')
+    await slug.fill('tea-habit')
+    await page.fill('[data-test="title"] input', 'Prefers green tea in the afternoon')
+    await check(slug.inputValue().then((v) => v === 'tea-habit'), 'a typed slug stays when the title changes')
+    await slug.fill('')
+    await page.fill('[data-test="title"] input', 'Prefers oolong')
+    await check(slug.inputValue().then((v) => v === 'prefers-oolong'), 'an emptied slug follows the title again')
+  })
+  await open('zh-light-create-chinese-title', { language: 'zh-CN', theme: 'light' }, async (page) => {
+    await page.click('[data-test="new-memory"]')
+    await page.fill('[data-test="title"] input', '喜欢川菜')
+    await page.fill('[data-test="body"] textarea', '尤其是水煮鱼。')
+    await check(page.locator('[data-test="slug"] input').inputValue().then((v) => v === ''), 'a Chinese title suggests no slug')
+    await page.click('[data-test="submit"]')
+    await page.waitForSelector('[data-test="reader-title"]:has-text("喜欢川菜")')
+  })
   await open('zh-dark-create', { language: 'zh-CN', theme: 'dark' }, async (page) => {
     await page.click('[data-test="new-memory"]')
     await page.fill('[data-test="slug"] input', 'likes-sichuan-food')
