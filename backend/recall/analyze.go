@@ -53,6 +53,9 @@ type Analysis struct {
 	Time *TimeRange `json:"time,omitempty"`
 	// Singles are one-character CJK chunks: too short for the bigram index.
 	Singles []string `json:"singles,omitempty"`
+	// relaxed marks the analysis of a search run again by characters (see relaxCJK): only
+	// the lexical paths run.
+	relaxed bool
 }
 
 var (
@@ -343,10 +346,15 @@ func interrogative(body string) bool {
 	return strings.HasSuffix(b, "?") || strings.HasSuffix(b, "？")
 }
 
+// maxRelaxedChars bounds the characters a relaxed search looks for: a short question
+// ("我的狗叫什么" leaves 狗叫) is what a missing word boundary defeats; a long one that found
+// nothing has no answer here, and searching each of its characters would only scan and mislead.
+const maxRelaxedChars = 4
+
 // relaxCJK is the analysis searched again when a query found nothing: its Chinese keywords
-// become their single characters (the ones that are not stop words), searched as substrings.
-// Only a query of Chinese keywords alone is relaxed: with an English word beside them, that
-// word already searched and found nothing.
+// become their single characters (the ones that are not stop words), searched as substrings
+// by the lexical paths only. Only a short query of Chinese keywords alone is relaxed: with an
+// English word beside them, that word already searched and found nothing.
 func relaxCJK(a Analysis) (Analysis, bool) {
 	var singles []string
 	seen := map[string]bool{}
@@ -362,9 +370,25 @@ func relaxCJK(a Analysis) (Analysis, bool) {
 			}
 		}
 	}
-	if len(singles) == 0 {
+	if len(singles) == 0 || len(singles) > maxRelaxedChars {
 		return a, false
 	}
 	a.Keywords, a.Singles = nil, singles
+	a.Facets, a.Expansions, a.Variants = nil, nil, nil
+	a.relaxed = true
 	return a, true
+}
+
+// holdsMost reports whether a memory holds more than half of a relaxed search's characters
+// (both of two, two of three, three of four): one shared character ("效" of 测试效果 in 效率)
+// is not a match.
+func holdsMost(m *memory.Memory, chars []string) bool {
+	hay := m.Title + "\n" + m.Body
+	n := 0
+	for _, c := range chars {
+		if strings.Contains(hay, c) {
+			n++
+		}
+	}
+	return 2*n > len(chars)
 }

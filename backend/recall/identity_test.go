@@ -3,6 +3,7 @@ package recall
 import (
 	"encoding/json"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -105,15 +106,21 @@ func TestFacetsOf(t *testing.T) {
 	for _, q := range []string{"where does the OpenAPI spec live", "what is the cat's name", "猫叫什么名字", "老王住在哪里", "what does Mia like to drink",
 		"how should I name the branch", "what should I call this function", "how do I call the API", "call me when the build breaks",
 		"where do I put the config", "what did I work on yesterday", "what kind of tests do I need", "what is my cat's name",
-		"where does my sister live", "我该怎么给分支起名字", "我的代码放在哪里", "我上次在哪个分支工作", "我的狗叫什么"} {
+		"where does my sister live", "我该怎么给分支起名字", "我的代码放在哪里", "我上次在哪个分支工作", "我的狗叫什么",
+		"how do you call a function in Go", "how would you call this endpoint", "how do you address this bug",
+		"how would people call this pattern", "我该怎么称呼他", "我应该怎么称呼老师", "我怎么称呼对方", "下一步我做什么", "接下来我干啥",
+		"which packages should I avoid", "what should I avoid in the migration", "where should I stay in Rome",
+		"where did I stay in Tokyo", "where can I live stream", "my startup script fails", "my studio monitors",
+		"what did I eat yesterday", "我吃饭了吗", "why did my job fail"} {
 		if got := facetsOf(q); len(got) != 0 {
 			t.Errorf("facetsOf(%q) = %v, want none", q, got)
 		}
 	}
 }
 
-// TestRelaxCJKOnNothingFound searches a Chinese question whose chunk no memory holds ("狗叫")
-// by its characters once nothing was found, and leaves a question that found something alone.
+// TestRelaxCJKOnNothingFound searches a short Chinese question whose chunk no memory holds
+// ("狗叫") by its characters once nothing was found, keeps only memories holding most of them,
+// says so, and leaves alone a question that found something and a long one.
 func TestRelaxCJKOnNothingFound(t *testing.T) {
 	for _, vectors := range []bool{false, true} {
 		var opts []envOpt
@@ -122,21 +129,68 @@ func TestRelaxCJKOnNothingFound(t *testing.T) {
 		}
 		e := newEnv(t, opts...)
 		e.write(mem{slug: "dog", typ: memory.TypeUser, title: "狗", body: "养了一条柯基叫馒头，喜欢吃鸡胸肉。"},
-			mem{slug: "music", typ: memory.TypeUser, title: "音乐", body: "最喜欢的歌手是周杰伦。"})
+			mem{slug: "music", typ: memory.TypeUser, title: "音乐", body: "最喜欢的歌手是周杰伦。"},
+			mem{slug: "both-chars", typ: memory.TypeReference, title: "动画", body: "柯南的基本设定。"},
+			mem{slug: "method", typ: memory.TypeProject, title: "方法", body: "新的方法让效率提高了一倍。"})
 		if vectors {
 			e.embedAll()
 		}
-		if got := slugs(e.search("我的狗叫什么")); len(got) == 0 || got[0] != "dog" {
-			t.Errorf("vectors=%v: 我的狗叫什么 found %v, want dog first", vectors, got)
+		res := e.search("我的狗叫什么")
+		if got := slugs(res); len(got) != 1 || got[0] != "dog" || !res.CharsRelaxed {
+			t.Errorf("vectors=%v: 我的狗叫什么 found %v (chars relaxed %v), want dog alone, relaxed", vectors, got, res.CharsRelaxed)
 		}
-		if got := slugs(e.search("柯基")); len(got) != 1 || got[0] != "dog" {
-			t.Errorf("vectors=%v: 柯基 found %v, want dog alone", vectors, got)
+		// Found on the first pass: no second one, which would add both-chars (柯, 基).
+		res = e.search("柯基")
+		if got := slugs(res); len(got) != 1 || got[0] != "dog" || res.CharsRelaxed {
+			t.Errorf("vectors=%v: 柯基 found %v (chars relaxed %v), want dog alone", vectors, got, res.CharsRelaxed)
+		}
+		// One shared character of four (效) is not a match.
+		if got := slugs(e.search("测试效果")); slices.Contains(got, "method") {
+			t.Errorf("vectors=%v: 测试效果 found %v", vectors, got)
 		}
 	}
 	if _, ok := relaxCJK(Analyze("deploy 狗叫", time.Now(), time.UTC)); ok {
 		t.Error("a query with an English word was relaxed")
 	}
+	if _, ok := relaxCJK(Analyze("养猫需要注意哪些事项", time.Now(), time.UTC)); ok {
+		t.Error("a long query was relaxed")
+	}
 	if a, ok := relaxCJK(Analyze("我的狗叫什么", time.Now(), time.UTC)); !ok || len(a.Keywords) != 0 || strings.Join(a.Singles, "") != "狗叫" {
 		t.Errorf("relaxCJK(我的狗叫什么) = %v %v, %v", a.Keywords, a.Singles, ok)
+	}
+}
+
+// TestAnswersFacet reads statements in user memories: the person's facts in the first or third
+// person or with no subject, and not what looks like them (a capital after "from" in a plain
+// sentence, a tool named like a job, a relative's or a pet's facts).
+func TestAnswersFacet(t *testing.T) {
+	for body, want := range map[string]Facet{
+		"Pediatric surgeon at Lagos University Teaching Hospital.": FacetWork,
+		"Freelance iOS developer; clients are mostly fintech.":     FacetWork,
+		"She is a nurse.": FacetWork, "Runs a two-person design studio.": FacetWork,
+		"Goes by Sam (full name Samantha).": FacetName, "Originally from Chennai, India.": FacetOrigin,
+		"Priya was born in Lisbon.": FacetOrigin, "She was born in 1990.": FacetAge, "1991年5月20日出生。": FacetAge,
+		"Born on 2 July 1988.": FacetAge, "今年三十五岁，属牛。": FacetAge, "目前和爱人住在南京鼓楼区。": FacetHome,
+		"Lives in Austin, Texas.": FacetHome, "用户名叫王芳。": FacetName, "Drinks black coffee.": FacetPreference,
+	} {
+		m := &memory.Memory{Type: memory.TypeUser, Title: "x", Body: body}
+		if !answersFacet([]Facet{want}, m) {
+			t.Errorf("%q does not answer %s", body, want)
+		}
+	}
+	all := []Facet{FacetName, FacetHome, FacetOrigin, FacetWork, FacetAge}
+	for _, body := range []string{"User is very tired today", "Called the dentist about the filling.", "Named branches after tickets.",
+		"Time goes by quickly", "From now on, use tabs", "From the logs, the job failed", "Uses the Zed editor",
+		"Package manager: pnpm", "Driver update broke wifi", "Doctor appointment on Friday", "Student loans paid off",
+		"Runs Arch Linux on the laptop", "Owns a Tesla", "Job runs nightly at 2am", "My sister is a nurse.",
+		"My mother lives in Ohio.", "My daughter is 5 years old.", "Her dog is called Biscuit.", "妈妈生日是5月3日",
+		"我哥哥在上海买了房", "孩子在北京长大", "今天见了很多人，很累", "2023年生成的报告", "儿子叫小宇，今年六岁，住在奶奶家。",
+		"她养了一只猫，名字叫年糕，住在书房里。"} {
+		m := &memory.Memory{Type: memory.TypeUser, Title: "x", Body: body}
+		for _, f := range all {
+			if answersFacet([]Facet{f}, m) {
+				t.Errorf("%q read as the person's %s", body, f)
+			}
+		}
 	}
 }

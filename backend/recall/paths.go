@@ -102,7 +102,7 @@ func (s *Service) substringPath(ctx context.Context, q string, a Analysis, f mem
 // lexical results stand alone.
 func (s *Service) vectorHits(ctx context.Context, q string, a Analysis, f memory.Filter, bestEffort bool) ([]memory.RankedRID, []Warning, error) {
 	emb, vec := s.vectors()
-	if emb == nil || vec == nil || (len(a.Keywords) == 0 && len(a.Singles) == 0) {
+	if emb == nil || vec == nil || a.relaxed || (len(a.Keywords) == 0 && len(a.Singles) == 0) {
 		return nil, nil, nil
 	}
 	list, err := s.vectorPath(ctx, emb, vec, q, f)

@@ -56,14 +56,16 @@ func (s *Service) rank(ctx context.Context, a Analysis, cands map[int64]*cand, w
 	// facet asked about is boosted. A preference question names what it asks about ("my
 	// favourite band", "我不能吃什么"): only the preference memories that mention it are
 	// boosted, and when none does, none is (the words of the question rank them then).
-	topic := facetTopic(a.Query)
 	boostFacet := make(map[*cand]bool)
-	for _, c := range cands {
-		switch {
-		case answersFacet(factsAsked(a.Facets), c.m):
-			boostFacet[c] = true
-		case answersFacet(prefsAsked(a.Facets), c.m):
-			boostFacet[c] = len(topic) == 0 || coversTopic(topic, c.m)
+	if len(a.Facets) > 0 {
+		topic, facts, prefs := facetTopic(a), factsAsked(a.Facets), prefsAsked(a.Facets)
+		for _, c := range cands {
+			switch {
+			case answersFacet(facts, c.m):
+				boostFacet[c] = true
+			case answersFacet(prefs, c.m):
+				boostFacet[c] = len(topic) == 0 || coversTopic(topic, c.m)
+			}
 		}
 	}
 	for _, c := range cands {

@@ -120,11 +120,13 @@ func (s *Service) retrieve(ctx context.Context, q string, a Analysis, f memory.F
 	for _, it := range facets {
 		fu.add("facet", t.WFacet, []memory.RankedRID{it}, true, true)
 	}
-	hops, err := s.graphPath(ctx, q, f, w)
-	if err != nil {
-		return nil, nil, err
+	if !a.relaxed {
+		hops, err := s.graphPath(ctx, q, f, w)
+		if err != nil {
+			return nil, nil, err
+		}
+		fu.add("graph", t.WGraph, hops, false, true)
 	}
-	fu.add("graph", t.WGraph, hops, false, true)
 	t0 = s.step("substring", t0)
 	vlist, warns, err := vec.wait()
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -140,6 +141,9 @@ type SearchResult struct {
 	Analysis Analysis `json:"analysis"`
 	// TimeRelaxed is set when a time expression matched nothing and was dropped.
 	TimeRelaxed bool `json:"time_relaxed,omitempty"`
+	// CharsRelaxed is set when a Chinese query found nothing and its hits hold most of its
+	// characters rather than its words (see relaxCJK).
+	CharsRelaxed bool `json:"chars_relaxed,omitempty"`
 	// Fallback is set when an identity question was answered from the profile.
 	Fallback bool      `json:"fallback,omitempty"`
 	Warnings []Warning `json:"warnings,omitempty"`
@@ -206,14 +210,21 @@ func (s *Service) Search(ctx context.Context, p SearchParams) (SearchResult, err
 	}
 	if len(hits) == 0 {
 		// Chinese has no spaces: "我的狗叫什么" leaves the chunk "狗叫", which no memory holds
-		// although one is titled "狗". With nothing found, its characters are searched alone.
+		// although one is titled "狗". With nothing found, its characters are searched alone,
+		// in the same period, and only memories that hold most of them are kept.
 		if a, ok := relaxCJK(res.Analysis); ok {
-			if cands, _, err = s.retrieve(ctx, q, a, f, memory.TimeWindow{}, p.BestEffort); err != nil {
+			w := window
+			if res.TimeRelaxed {
+				w = memory.TimeWindow{}
+			}
+			if cands, _, err = s.retrieve(ctx, q, a, f, w, p.BestEffort); err != nil {
 				return res, err
 			}
 			if hits, err = s.rank(ctx, a, cands, p.Workdir, now, limit); err != nil {
 				return res, err
 			}
+			hits = slices.DeleteFunc(hits, func(h Hit) bool { return !holdsMost(h.Memory, a.Singles) })
+			res.CharsRelaxed = len(hits) > 0
 		}
 	}
 	if res.Analysis.Identity && len(hits) < 3 {

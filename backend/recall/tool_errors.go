@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"engram/backend/memory"
+	"engram/backend/memory/format"
 	"engram/backend/text"
 )
 
@@ -110,16 +111,11 @@ func deref(p *string) string {
 	return *p
 }
 
-var reNonSlug = text.Lazy(`[^a-z0-9]+`)
-
-// Slugify turns a title into a valid slug ("" when nothing usable is left).
+// Slugify turns a title into a valid slug, as a write without one gets it from its title
+// (format.SlugFromTitle); "" for a blank title.
 func Slugify(s string) string {
-	sl := strings.Trim(reNonSlug.ReplaceAllString(strings.ToLower(s), "-"), "-")
-	if len(sl) > 64 {
-		sl = strings.Trim(sl[:64], "-")
-	}
-	if !memory.ValidSlug(sl) {
+	if strings.TrimSpace(s) == "" {
 		return ""
 	}
-	return sl
+	return format.SlugFromTitle(s)
 }

@@ -186,10 +186,16 @@ func TestMemoryManagerAmbiguousAndScopedIDs(t *testing.T) {
 }
 
 func TestSlugify(t *testing.T) {
-	cases := map[string]string{"Coffee Order!": "coffee-order", "  x ": "", "咖啡": "", "Deploy to K8s (staging)": "deploy-to-k8s-staging"}
+	cases := map[string]string{"Coffee Order!": "coffee-order", "  ": "", "Deploy to K8s (staging)": "deploy-to-k8s-staging"}
 	for in, want := range cases {
 		if got := Slugify(in); got != want {
 			t.Errorf("%q: %q, want %q", in, got, want)
+		}
+	}
+	// What a write without a slug would get: never empty for a title, always valid.
+	for _, in := range []string{"咖啡", "  x ", "喜欢川菜 (Sichuan)"} {
+		if got := Slugify(in); !memory.ValidSlug(got) {
+			t.Errorf("%q: %q is not a valid slug", in, got)
 		}
 	}
 }

@@ -9,10 +9,12 @@ import (
 )
 
 // SlugFromTitle makes a slug from a title: lowercase ASCII words joined by dashes, at most 48
-// characters; a title with no ASCII letters (Chinese, for one) gets "memory-" and a hash of it.
+// characters. A title with no ASCII letters (Chinese, for one) gets "memory-" and a hash of
+// the title, and one whose other letters were dropped gets the hash after its ASCII words:
+// "喜欢川菜 (Sichuan)" and "讨厌川菜 (Sichuan)" are two memories, not one slug twice.
 func SlugFromTitle(title string) string {
 	var b strings.Builder
-	dash := false
+	dash, dropped := false, false
 	for _, r := range strings.ToLower(title) {
 		switch {
 		case r < utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r)):
@@ -23,6 +25,7 @@ func SlugFromTitle(title string) string {
 			dash = false
 		default:
 			dash = true
+			dropped = dropped || unicode.IsLetter(r) || unicode.IsDigit(r)
 		}
 		if b.Len() >= 48 {
 			break
@@ -32,10 +35,10 @@ func SlugFromTitle(title string) string {
 	if len(s) > 48 {
 		s = strings.Trim(s[:48], "-")
 	}
-	if len(s) < 3 {
-		if s == "" {
-			s = "memory"
-		}
+	switch {
+	case s == "":
+		s = "memory-" + ShortHash(title)
+	case len(s) < 3 || dropped:
 		s += "-" + ShortHash(title)
 	}
 	return s

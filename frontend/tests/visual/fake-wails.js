@@ -838,9 +838,16 @@
         return { hits }
       },
       Write: async (p) => {
-        // As the store does: no slug, one made from the title.
-        if (!p.slug) p = { ...p, slug: (p.title || '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'memory-' + String(seq).padStart(8, '0') }
-        if (items.some((m) => m.slug === p.slug && m.scope === p.scope)) return { index: 0, op: 'write', ok: false, code: 'duplicate_slug', i18n_key: 'error.duplicate_slug', args: { Slug: p.slug }, message: 'duplicate' }
+        // As the store does (format.SlugFromTitle): no slug, one made from the title, with a
+        // hash of it (here a stand-in) when letters other than ASCII were dropped or too little is left.
+        if (!p.slug) {
+          const title = p.title || ''
+          const words = title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 48).replace(/-+$/, '')
+          const dropped = [...title].some((c) => c > '\x7f' && /[\p{L}\p{N}]/u.test(c))
+          const hash = String(title.length * 7919 + seq).padStart(8, '0').slice(-8)
+          p = { ...p, slug: !words ? 'memory-' + hash : words.length < 3 || dropped ? words + '-' + hash : words }
+        }
+        if (items.some((m) => m.slug === p.slug && m.scope === p.scope)) return { index: 0, op: 'write', ok: false, code: 'already_exists', i18n_key: 'error.already_exists', args: { Slug: p.slug }, message: 'already exists' }
         const q = (p.source_quote || '').trim().length
         let conf = p.confidence || 'medium'
         let down = false

@@ -5794,6 +5794,7 @@ export namespace recall {
 	    hits: Hit[];
 	    analysis: Analysis;
 	    time_relaxed?: boolean;
+	    chars_relaxed?: boolean;
 	    fallback?: boolean;
 	    warnings?: Warning[];
 	
@@ -5806,6 +5807,7 @@ export namespace recall {
 	        this.hits = this.convertValues(source["hits"], Hit);
 	        this.analysis = this.convertValues(source["analysis"], Analysis);
 	        this.time_relaxed = source["time_relaxed"];
+	        this.chars_relaxed = source["chars_relaxed"];
 	        this.fallback = source["fallback"];
 	        this.warnings = this.convertValues(source["warnings"], Warning);
 	    }
