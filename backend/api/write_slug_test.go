@@ -10,8 +10,8 @@ import (
 
 // TestWriteWithoutSlugTakesItFromTheTitle writes memories with no slug: an English title
 // gives its words, a Chinese one memory-<hash of the title>, the same title again is reported
-// as taken (never a second memory under another slug), and no title and no slug stays an
-// invalid slug.
+// as taken (never a second memory under another slug), and no title and no slug is a missing
+// title.
 func TestWriteWithoutSlugTakesItFromTheTitle(t *testing.T) {
 	a := newAPI(t, memory.ActorUser)
 	write := func(title string) (ItemResult, error) {
@@ -30,8 +30,8 @@ func TestWriteWithoutSlugTakesItFromTheTitle(t *testing.T) {
 	if !errors.As(err, &e) || e.Code != memory.CodeAlreadyExists {
 		t.Fatalf("the same title again: %+v, %v; want %s", again, err, memory.CodeAlreadyExists)
 	}
-	if _, err := write("  "); !errors.As(err, &e) || e.Code != memory.CodeInvalidSlug {
-		t.Fatalf("no title, no slug: %v; want %s", err, memory.CodeInvalidSlug)
+	if _, err := write("  "); !errors.As(err, &e) || e.Code != memory.CodeMissingTitle {
+		t.Fatalf("no title, no slug: %v; want %s", err, memory.CodeMissingTitle)
 	}
 	if m, err := a.deps.Store.GetBySlug(a.ctx, memory.ScopeGlobal, "", "", zh.Slug); err != nil || m.Title != "猫" {
 		t.Fatalf("the Chinese memory: %+v, %v", m, err)

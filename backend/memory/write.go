@@ -30,6 +30,11 @@ func (s *Store) opWrite(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *I
 	if !it.Type.Writable() {
 		return codeErr(CodeInvalidType, map[string]any{"Type": string(it.Type)}, "invalid type %q", it.Type)
 	}
+	if it.Slug == "" && strings.TrimSpace(deref(it.Title)) == "" {
+		// Neither: the slug would have come from the title (api.Memory.Write), so the title is
+		// what is missing.
+		return codeErr(CodeMissingTitle, nil, "title is required")
+	}
 	if !ValidSlug(it.Slug) {
 		return codeErr(CodeInvalidSlug, map[string]any{"Slug": it.Slug}, "invalid slug %q", it.Slug)
 	}
