@@ -107,10 +107,11 @@ func facetsOf(q string) []Facet {
 	return out
 }
 
-// reOthersSentence is a sentence about someone else the person knows, or a pet: a user memory
-// may say "My sister is a nurse." or "儿子今年六岁。" beside what it says of the person, and
-// neither is the person's work or age.
-var reOthersSentence = text.Lazy(`(?im)(?:^|[.!?;。！？；\n])\s*(?:(?:my|her|his|their|our|the user's|user's)\s+(?:\w+\s+)?(?:sister|brother|sibling|mother|mom|mum|father|dad|parents?|wife|husband|partner|spouse|son|daughter|kids?|children|child|baby|boyfriend|girlfriend|friend|colleague|boss|manager|neighbou?r|cousin|aunt|uncle|grand\w+|cat|dog|pet|puppy|kitten|rabbit|bird)s?\b|(?:我的?|她的?|他的?|用户的?)?(?:姐姐|妹妹|哥哥|弟弟|妈妈|母亲|爸爸|父亲|父母|老婆|妻子|丈夫|老公|爱人|儿子|女儿|孩子|男朋友|女朋友|朋友|同事|老板|邻居|爷爷|奶奶|外公|外婆|猫|狗|宠物))[^.!?;。！？；\n]*`)
+// reOthersSentence is a sentence about the person's family or pet: a user memory may say "My
+// sister is a nurse." or "儿子今年六岁。" beside what it says of the person, and neither is the
+// person's work or age. Friends and colleagues are not in it: "My friends call me Al." is the
+// person's name.
+var reOthersSentence = text.Lazy(`(?im)(?:^|[.!?;。！？；\n])\s*(?:(?:my|her|his|their|our|the user's|user's)\s+(?:\w+\s+)?(?:sister|brother|sibling|mother|mom|mum|father|dad|parents?|wife|husband|partner|spouse|son|daughter|kids?|children|child|baby|boyfriend|girlfriend|cousin|aunt|uncle|grand\w+|cat|dog|pet|puppy|kitten|rabbit|bird)s?\b|(?:我的?|她的?|他的?|用户的?)?(?:姐姐|妹妹|哥哥|弟弟|妈妈|母亲|爸爸|父亲|父母|老婆|妻子|丈夫|老公|爱人|儿子|女儿|孩子|男朋友|女朋友|爷爷|奶奶|外公|外婆|猫|狗|宠物))[^.!?;。！？；\n]*`)
 
 // aboutThePerson is a memory's text without its sentences about others (see reOthersSentence).
 func aboutThePerson(m *memory.Memory) string {

@@ -172,6 +172,7 @@ func TestAnswersFacet(t *testing.T) {
 		"Priya was born in Lisbon.": FacetOrigin, "She was born in 1990.": FacetAge, "1991年5月20日出生。": FacetAge,
 		"Born on 2 July 1988.": FacetAge, "今年三十五岁，属牛。": FacetAge, "目前和爱人住在南京鼓楼区。": FacetHome,
 		"Lives in Austin, Texas.": FacetHome, "用户名叫王芳。": FacetName, "Drinks black coffee.": FacetPreference,
+		"My friends call me Al.": FacetName,
 	} {
 		m := &memory.Memory{Type: memory.TypeUser, Title: "x", Body: body}
 		if !answersFacet([]Facet{want}, m) {
