@@ -61,32 +61,32 @@ var facetRules = []facetRule{
 		facetRe(`\b(?:what(?:'s| is) my (?:full |first |last |real )?name|my (?:full |first |last |real )?name|who am i|what am i called|what(?:'s| is) (?:i'm|i am) called|(?:what|how) (?:\w+ ){0,3}(?:call|address) me|how (?:should|do|would|to) i be (?:addressed|called))\b`,
 			`我叫(?:什么|啥)|我的名字|我的(?:英文|中文|全|小|真|网|笔|曾用)名|我的昵称|我(?:的)?全名|我是谁|我姓(?:什么|啥)|我(?:该|应该)?(?:怎么|如何)?被称呼|(?:怎么|如何)(?:称呼|叫)我(?:$|[？?。吗呢])`),
 		facetRe(`\b(?:my (?:full |first |last |real )?name(?:'s| is)|i(?:'m| am) called|call me|i go by|(?:user|person)(?:'s name is| is called| is named| goes by| is (?-i:\p{Lu}\p{Ll}+ \p{Lu}\p{Ll}+)))\b`,
-			sentenceStart+`(?:name|full name)\s*[:=]`, sentenceStart+`goes by (?-i:\p{Lu})`,
+			sentenceStart+`(?:(?:the )?user(?:'s)? )?(?:name|full name)\s*[:=]`, `\bis (?:my|the user's) name\b`, sentenceStart+`goes by (?-i:\p{Lu})`,
 			`我叫|我名叫|我的名字(?:是|叫)|叫我|我姓|本名|全名|姓名\s*[：:是]|用户(?:叫|名叫|的名字|姓名)|`+sentenceStart+`名叫`)},
 	{FacetHome,
 		facetRe(`\b(?:where (?:do|am) i (?:currently |now )?(?:live|living|based|reside|residing)\b|where i live|where am i (?:living|based|staying)|where(?:'s| is) (?:my )?home|home for me|my (?:home|address|city|town|location|neighbou?rhood|flat|apartment|house)|(?:what|which) (?:city|town|country|state|neighbou?rhood|area|part of \w+) (?:do |am )?i (?:live|in|based|living|reside))\b`,
 			`我(?:现在|目前)?(?:住|居住|生活)(?:在)?(?:哪|(?:什么|啥)地方|(?:什么|啥)城市)|我家(?:住)?(?:在)?哪|我住的地方|我在哪(?:个城市|里|儿)?(?:生活|住|居住)|我的(?:住址|地址|家|住处)|我住在(?:什么|啥)`),
 		facetRe(`\b(?:i live|i(?:'m| am) (?:living|based)|i reside|(?:lives|living|resides|is based|is living) in|based in|i(?:'ve| have)? moved to|my (?:home|apartment|flat|house) is|home is in)\b`,
-			sentenceStart+`(?:currently |now )?(?:lives|living|based|resides) (?:in|at|near)\b`,
+			sentenceStart+`(?:currently |now )?(?:lives|living|based|resides) (?:in|at|near)\b`, sentenceStart+`(?:(?:the )?user(?:'s)? )?(?:home(?: city| town| address)?|city|location|residence|address)\s*[:=]`,
 			`我住|我家在|家住|我(?:现在|目前)?居住|定居|现居|我在\p{Han}{1,8}生活|我搬到|所在地\s*[：:]|居住地|用户(?:住|居住|现居)|(?:一起|一块)住|在\p{Han}{1,8}(?:买了房|买房|租房|租了房|安家|定居)|`+sentenceStart+`(?:目前|现在|一直)?(?:和\p{Han}{1,4})?(?:住在|居住在|生活在)`)},
 	{FacetOrigin,
 		facetRe(`\b(?:where am i (?:originally )?from|where (?:do|did) i come from|where (?:was|were) i (?:born|raised)|where did i grow up|(?:what|which) (?:town|city|country|place|village|part of \w+) (?:did|was|am|do) i (?:grow up|born|raised|come from|from)|my (?:home ?town|birthplace|roots))\b`,
 			`我是哪(?:里|儿)?人|我来自哪|我的(?:老家|家乡|籍贯)|我(?:的)?籍贯|我老家|我家乡|我在哪(?:里|儿)?(?:出生|长大)|我(?:是)?在哪(?:里|儿)?(?:出生|长大)`),
 		facetRe(`\b(?:i(?:'m| am) (?:originally )?from|i come from|i grew up|grew up in|raised in|(?:user|person) (?:is from|grew up)|born in (?-i:\p{Lu})\p{L}+|originally from|native of|home ?town)\b`,
-			sentenceStart+`(?:originally )?from (?-i:\p{Lu}\p{Ll}+)(?:[,.;]|$| \p{Lu})`,
+			sentenceStart+`(?:originally )?from (?-i:\p{Lu}\p{Ll}+)(?:[,.;]|$| \p{Lu})`, sentenceStart+`(?:(?:the )?user(?:'s)? )?(?:hometown|home town|origin|birthplace)\s*[:=]`,
 			`我来自|老家|家乡|籍贯|我出生在|出生于\p{Han}|在\p{Han}{1,8}长大|土生土长|我是\p{Han}{1,6}人`)},
 	{FacetWork,
 		facetRe(`\b(?:what do i do(?: for (?:a )?(?:living|work))?|what(?:'s| is) my (?:job(?: title)?|work|occupation|profession|role|title|position|career|employer|company)|what(?:'s| is) my (?:business|studio|startup|firm)|my (?:occupation|profession|employer|career)|where (?:do|did) i work|who do i work for|who employs me)\b`,
 			`我是(?:做|干|教)(?:什么|啥)(?:工作|的)|我(?:做|干)(?:什么|啥)工作|我的(?:工作|职业|公司|职位|岗位|单位)|我在哪(?:里|儿|家公司)?(?:工作|上班)|我是干(?:什么|啥)的|我(?:的)?职业`),
 		facetRe(`\b(?:i work|i(?:'m| am) an? \w+(?: \w+)? (?:at|for)|my (?:job|role|position|title) is|(?:user|person) (?:works|is an?)|works (?:as|at|for)|employed (?:at|by)|i(?:'m| am) employed|job title)\b`,
-			sentenceStart+`(?:(?:role|work|job|position)\s*[:：=]|works (?:at|as|for)\b|freelances?\b|(?:runs|owns|founded|co-founded|started) (?:a|an|the|her|his|their|my) (?:[\w-]+ ){0,3}(?:business|company|studio|shop|startup|firm|agency|practice|restaurant|caf[eé]|store|consultancy|clinic|bakery)\b)`,
+			sentenceStart+`(?:(?:(?:the )?user(?:'s)? )?(?:role|work|job|job title|position|occupation|profession|employer|company)\s*[:：=]|works (?:at|as|for)\b|freelances?\b|(?:runs|owns|founded|co-founded|started) (?:a|an|the|her|his|their|my) (?:[\w-]+ ){0,3}(?:business|company|studio|shop|startup|firm|agency|practice|restaurant|caf[eé]|store|consultancy|clinic|bakery)\b)`,
 			`\b(?:is|as|am|i'm) (?:an?|the) (?:[\w-]+ ){0,3}`+occupations+`\b`, sentenceStart+`(?:an? )?(?:[\w-]+ ){0,3}`+occupations+`(?: (?:at|for|in|with)\b|\s*[;,])`,
 			`我在\p{Han}{1,12}(?:工作|上班)|我的工作是|我的职业是|我是(?:一名|一个)?\p{Han}{0,8}(?:师|员|经理|学生|医生|老师)|我就职|职业\s*[：:是]|工作\s*[：:]|单位\s*[：:]|`+sentenceStart+`在\p{Han}{1,12}(?:做|当|担任|任职|工作|上班|教)|`+sentenceStart+`是(?:一名|一个|一位)?\p{Han}{0,8}(?:师|员|经理|学生|医生|老师|护士|律师|会计|教授|记者|作家|主管|总监)`)},
 	{FacetAge,
 		facetRe(`\b(?:how old am i|my age|my (?:birthday|birth ?date|date of birth)|when (?:was i born|is my birthday)|when's my birthday|(?:what|which) year (?:was i|i was) born)\b`,
 			`我(?:今年|现在)?(?:多大|几岁)|我的年龄|我(?:的)?生日|我(?:是)?哪(?:一)?年(?:出生|生)|我(?:什么|啥)时候(?:出)?生|我的出生`),
 		facetRe(`\b(?:i(?:'m| am) \d+|my birthday|my age is|born (?:on|in) (?:\d+|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*)|date of birth|\d+ years old|(?:turned|aged) \d+|age\s*[:=]\s*\d+|birthday is)\b`,
-			sentenceStart+`(?:birthday|age|date of birth)\b`, sentenceStart+`born (?:on |in )?(?:\d+|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*)\b`,
+			sentenceStart+`(?:(?:the )?user(?:'s)? )?(?:birthday|age|date of birth)\b`, sentenceStart+`born (?:on |in )?(?:\d+|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*)\b`,
 			`我\d+\s*岁|我今年|属[鼠牛虎兔龙蛇马羊猴鸡狗猪]|`+sentenceStart+`(?:今年|现年)?[\d一二三四五六七八九十两]+\s*岁|我的生日|我出生|我是\d{4}\s*年|出生日期|\d{4}\s*年(?:\d{1,2}\s*月)?(?:\d{1,2}\s*日)?(?:出生|生人|生)(?:[，,。；;\s]|$)|生日(?:是|在)`)},
 	{FacetPreference,
 		facetRe(`\bwhat do i (?:usually |normally |typically |always |often )?(?:like|love|prefer|enjoy|hate|dislike|drink|eat|listen to|read|watch|play)|\bmy favou?rite|\b(?:what|which) (?:kind|sort|type)s? of \w+ (?:do )?i (?:like|love|prefer|enjoy|hate|dislike|drink|eat|listen to|read|watch|play)\b|\b(?:what|which) \w+ do i (?:like|love|prefer|enjoy|hate|dislike|drink|eat|listen to|read|watch|play)\b|\bhow do i (?:like|take) my|\bdo i (?:like|prefer|enjoy|hate|dislike|eat|drink)\b|\b(?:am i|what am i) allergic\b|\bwhat can(?:'t| ?not) i (?:eat|drink)|\b(?:what|which) (?:foods?|drinks?|dishes|ingredients) (?:should|must|do|can) i (?:avoid|not eat|not drink|stay away from)\b`,
@@ -113,9 +113,11 @@ func facetsOf(q string) []Facet {
 // person's name.
 var reOthersSentence = text.Lazy(`(?im)(?:^|[.!?;。！？；\n])\s*(?:(?:my|her|his|their|our|the user's|user's)\s+(?:\w+\s+)?(?:sister|brother|sibling|mother|mom|mum|father|dad|parents?|wife|husband|partner|spouse|son|daughter|kids?|children|child|baby|boyfriend|girlfriend|cousin|aunt|uncle|grand\w+|cat|dog|pet|puppy|kitten|rabbit|bird)s?\b|(?:我的?|她的?|他的?|用户的?)?(?:姐姐|妹妹|哥哥|弟弟|妈妈|母亲|爸爸|父亲|父母|老婆|妻子|丈夫|老公|爱人|儿子|女儿|孩子|男朋友|女朋友|爷爷|奶奶|外公|外婆|猫|狗|宠物))[^.!?;。！？；\n]*`)
 
-// aboutThePerson is a memory's text without its sentences about others (see reOthersSentence).
+// aboutThePerson is a memory's text without its sentences about others (see reOthersSentence),
+// in the first person.
 func aboutThePerson(m *memory.Memory) string {
-	return reOthersSentence.Compiled().ReplaceAllString(m.Title+"\n"+m.Body, "\n")
+	// Extraction often names the person 用户 ("用户今年30岁"): read as the first person.
+	return strings.ReplaceAll(reOthersSentence.Compiled().ReplaceAllString(m.Title+"\n"+m.Body, "\n"), "用户", "我")
 }
 
 // answersFacet reports whether a user memory states one of the facets of the person.

@@ -173,6 +173,10 @@ func TestAnswersFacet(t *testing.T) {
 		"Born on 2 July 1988.": FacetAge, "今年三十五岁，属牛。": FacetAge, "目前和爱人住在南京鼓楼区。": FacetHome,
 		"Lives in Austin, Texas.": FacetHome, "用户名叫王芳。": FacetName, "Drinks black coffee.": FacetPreference,
 		"My friends call me Al.": FacetName,
+		// Extraction's field forms and 用户 as the subject.
+		"User name: Alice Chen": FacetName, "Alice is the user's name.": FacetName, "User's home city: Berlin": FacetHome,
+		"User hometown: Porto": FacetOrigin, "User occupation: lawyer": FacetWork, "用户今年30岁": FacetAge,
+		"用户是一名律师": FacetWork, "用户出生于1990年": FacetAge, "用户来自西安": FacetOrigin,
 	} {
 		m := &memory.Memory{Type: memory.TypeUser, Title: "x", Body: body}
 		if !answersFacet([]Facet{want}, m) {
