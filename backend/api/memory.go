@@ -9,7 +9,6 @@ import (
 	"github.com/yuin/goldmark/extension"
 
 	"engram/backend/memory"
-	"engram/backend/memory/format"
 	"engram/backend/recall"
 	"engram/backend/wikilink"
 )
@@ -358,15 +357,10 @@ type WriteParams struct {
 	ConflictsWith []string          `json:"conflicts_with,omitempty"`
 }
 
-// Write creates a memory. Without a slug it is made from the title ("Prefers tea" →
-// prefers-tea; a title with no ASCII letters, "猫", → memory-<hash of the title>), so a person
-// writing from the command line need not invent one; a slug that is taken is reported as taken.
+// Write creates a memory (without a slug, the store makes one from the title).
 func (s *MemoryService) Write(p WriteParams) (ItemResult, error) {
 	if err := s.a.Wait(); err != nil {
 		return ItemResult{}, err
-	}
-	if strings.TrimSpace(p.Slug) == "" && strings.TrimSpace(p.Title) != "" {
-		p.Slug = format.SlugFromTitle(p.Title)
 	}
 	return s.one(memory.Item{Op: memory.OpWrite, Scope: p.Scope, Workdir: p.Workdir, Agent: p.Agent, Type: p.Type,
 		Slug: p.Slug, Title: &p.Title, Body: &p.Body, Confidence: p.Confidence, SourceQuote: &p.SourceQuote,

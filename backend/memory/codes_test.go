@@ -117,12 +117,19 @@ func TestSlugRule(t *testing.T) {
 		if ValidSlug(s) {
 			t.Errorf("ValidSlug(%q) = true", s)
 		}
-		if r := e.do(wr(s, "t", "b")); r.OK || r.Code != CodeInvalidSlug {
+		if r := e.do(wr(s, "t", "b")); s != "" && (r.OK || r.Code != CodeInvalidSlug) {
 			t.Errorf("write %q: ok=%v code=%s", s, r.OK, r.Code)
 		}
 		if r := e.do(Item{Op: OpUpdate, Slug: "abc", Scope: ScopeGlobal, NewSlug: s}); s != "" && (r.OK || r.Code != CodeInvalidSlug) {
 			t.Errorf("rename to %q: ok=%v code=%s", s, r.OK, r.Code)
 		}
+	}
+	// No slug: one from the title; no slug and no title: the title is what is missing.
+	if r := e.do(wr("", "Prefers green tea", "b")); !r.OK || r.Slug != "prefers-green-tea" {
+		t.Errorf("write without a slug: ok=%v slug=%q code=%s", r.OK, r.Slug, r.Code)
+	}
+	if r := e.do(wr("", " ", "b")); r.OK || r.Code != CodeMissingTitle {
+		t.Errorf("write without slug or title: ok=%v code=%s", r.OK, r.Code)
 	}
 	// nothing escaped the memory folder.
 	if _, err := os.Stat(filepath.Join(e.home, "x.md")); err == nil {

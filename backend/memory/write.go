@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/oklog/ulid/v2"
+
+	"engram/backend/memory/format"
 )
 
 func (s *Store) rejected(ctx context.Context, x execer, scope Scope, key, slug string) (bool, error) {
@@ -30,10 +32,15 @@ func (s *Store) opWrite(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *I
 	if !it.Type.Writable() {
 		return codeErr(CodeInvalidType, map[string]any{"Type": string(it.Type)}, "invalid type %q", it.Type)
 	}
-	if it.Slug == "" && strings.TrimSpace(deref(it.Title)) == "" {
-		// Neither: the slug would have come from the title (api.Memory.Write), so the title is
-		// what is missing.
-		return codeErr(CodeMissingTitle, nil, "title is required")
+	if it.Slug == "" {
+		// A write without a slug takes it from its title ("Prefers tea" → prefers-tea, "猫" →
+		// memory-<hash>): a person writing from the command line or the form need not invent
+		// one. Agents' tools and plans still name theirs (they are checked before this).
+		title := strings.TrimSpace(deref(it.Title))
+		if title == "" {
+			return codeErr(CodeMissingTitle, nil, "title is required")
+		}
+		it.Slug = format.SlugFromTitle(title)
 	}
 	if !ValidSlug(it.Slug) {
 		return codeErr(CodeInvalidSlug, map[string]any{"Slug": it.Slug}, "invalid slug %q", it.Slug)

@@ -120,20 +120,28 @@ func aboutThePerson(m *memory.Memory) string {
 	return strings.ReplaceAll(reOthersSentence.Compiled().ReplaceAllString(m.Title+"\n"+m.Body, "\n"), "用户", "我")
 }
 
-// answersFacet reports whether a user memory states one of the facets of the person.
-func answersFacet(facets []Facet, m *memory.Memory) bool {
-	if m == nil || m.Type != memory.TypeUser || len(facets) == 0 {
-		return false
+// facetAnswer says whether a user memory states one of the facets asked: a fact of the
+// person (name, home, origin, work, age) or a preference. The memory's text is read once.
+func facetAnswer(asked []Facet, m *memory.Memory) (fact, pref bool) {
+	if m == nil || m.Type != memory.TypeUser || len(asked) == 0 {
+		return false, false
 	}
 	hay := aboutThePerson(m)
-	for _, f := range facets {
+	for _, f := range asked {
 		for _, r := range facetRules {
 			if r.facet == f && r.answer.MatchString(hay) {
-				return true
+				fact = fact || f != FacetPreference
+				pref = pref || f == FacetPreference
 			}
 		}
 	}
-	return false
+	return fact, pref
+}
+
+// answersFacet reports whether a user memory states one of the facets of the person.
+func answersFacet(asked []Facet, m *memory.Memory) bool {
+	fact, pref := facetAnswer(asked, m)
+	return fact || pref
 }
 
 // maxFacetScan bounds the user memories a facet question reads (the quota keeps a scope to
@@ -174,27 +182,6 @@ func (s *Service) facetPath(ctx context.Context, a Analysis, f memory.Filter) ([
 		}
 	}
 	return out, nil
-}
-
-// factsAsked are the facets asked other than preference.
-func factsAsked(fs []Facet) []Facet {
-	var out []Facet
-	for _, f := range fs {
-		if f != FacetPreference {
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
-// prefsAsked is the preference facet if it was asked.
-func prefsAsked(fs []Facet) []Facet {
-	for _, f := range fs {
-		if f == FacetPreference {
-			return []Facet{FacetPreference}
-		}
-	}
-	return nil
 }
 
 // facetWords are the words a facet question asks with, not about: "what is my favourite band"

@@ -56,18 +56,7 @@ func (s *Service) rank(ctx context.Context, a Analysis, cands map[int64]*cand, w
 	// facet asked about is boosted. A preference question names what it asks about ("my
 	// favourite band", "我不能吃什么"): only the preference memories that mention it are
 	// boosted, and when none does, none is (the words of the question rank them then).
-	boostFacet := make(map[*cand]bool)
-	if len(a.Facets) > 0 {
-		topic, facts, prefs := facetTopic(a), factsAsked(a.Facets), prefsAsked(a.Facets)
-		for _, c := range cands {
-			switch {
-			case answersFacet(facts, c.m):
-				boostFacet[c] = true
-			case answersFacet(prefs, c.m):
-				boostFacet[c] = len(topic) == 0 || coversTopic(topic, c.m)
-			}
-		}
-	}
+	topic := facetTopic(a)
 	for _, c := range cands {
 		m := c.m
 		sc := c.rel
@@ -77,7 +66,7 @@ func (s *Service) rank(ctx context.Context, a Analysis, cands map[int64]*cand, w
 		if a.TimeQuestion && hasTemporalMarker(m.Body) {
 			sc *= 1 + t.TimeBoost
 		}
-		if boostFacet[c] {
+		if fact, pref := facetAnswer(a.Facets, m); fact || (pref && (len(topic) == 0 || coversTopic(topic, m))) {
 			sc *= 1 + t.FacetBoost
 		}
 		if mentionsSubject(subjects, m) {
