@@ -170,3 +170,36 @@ func TestTemporalMarkersAndQuestions(t *testing.T) {
 		t.Error("interrogative")
 	}
 }
+
+// TestTimeQuestionForms: every way of asking for a point or a span in time is a time
+// question, whatever its first word; questions that only name a time are not.
+func TestTimeQuestionForms(t *testing.T) {
+	cases := []struct {
+		q    string
+		want bool
+	}{
+		{"When did Ana move to Lisbon?", true},
+		{"What year did Omar start climbing?", true},
+		{"Which month did the team ship the beta?", true},
+		{"In which month's match did Lee score twice?", true},
+		{"In what year was the cabin built?", true},
+		{"During which week was the conference?", true},
+		{"What day of the week is band practice?", true},
+		{"After how many weeks did she hear back?", true},
+		{"How long ago did he adopt the dog?", true},
+		{"For how long has Kim been baking?", true},
+		{"Since when has Ravi worked remotely?", true},
+		{"Ana has been where since when?", false}, // "since when" asks only at the start
+		{"我们哪一周去的海边？", true},
+		{"他是哪个季节搬家的？", true},
+		{"What did Ana buy in May 2023?", false},
+		{"Which city did Omar visit last year?", false},
+		{"What is my favourite time of day?", false},
+		{"他去年去了哪里？", false},
+	}
+	for _, c := range cases {
+		if got := Analyze(c.q, t0, time.UTC).TimeQuestion; got != c.want {
+			t.Errorf("%q: time question %v, want %v", c.q, got, c.want)
+		}
+	}
+}
