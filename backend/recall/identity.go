@@ -66,9 +66,9 @@ var facetRules = []facetRule{
 	{FacetHome,
 		facetRe(`\b(?:where (?:do|am) i (?:currently |now )?(?:live|living|based|reside|residing)\b|where i live|where am i (?:living|based|staying)|where(?:'s| is) (?:my )?home|home for me|my (?:home|address|city|town|location|neighbou?rhood|flat|apartment|house)|(?:what|which) (?:city|town|country|state|neighbou?rhood|area|part of \w+) (?:do |am )?i (?:live|in|based|living|reside))\b`,
 			`我(?:现在|目前)?(?:住|居住|生活)(?:在)?(?:哪|(?:什么|啥)地方|(?:什么|啥)城市)|我家(?:住)?(?:在)?哪|我住的地方|我在哪(?:个城市|里|儿)?(?:生活|住|居住)|我的(?:住址|地址|家|住处)|我住在(?:什么|啥)`),
-		facetRe(`\b(?:i live|i(?:'m| am) (?:living|based)|i reside|(?:lives|living|resides|is based|is living) in|based in|i(?:'ve| have)? moved to|my (?:home|apartment|flat|house) is|home is in)\b`,
+		facetRe(`\b(?:i (?:now |currently |still )?live|we (?:now |currently )?live in|i(?:'m| am) (?:living|based)|we(?:'re| are) (?:living|based) in|i reside|(?:lives|living|resides|is based|is living) in|based in|i(?:'ve| have)? moved to|my (?:home|apartment|flat|house) is|home is in)\b`,
 			sentenceStart+`(?:currently |now )?(?:lives|living|based|resides) (?:in|at|near)\b`, sentenceStart+`(?:(?:the )?user(?:'s)? )?(?:home(?: city| town| address)?|city|location|residence|address)\s*[:=]`,
-			`我住|我家在|家住|我(?:现在|目前)?居住|定居|现居|我在\p{Han}{1,8}生活|我搬到|所在地\s*[：:]|居住地|用户(?:住|居住|现居)|(?:一起|一块)住|在\p{Han}{1,8}(?:买了房|买房|租房|租了房|安家|定居)|`+sentenceStart+`(?:目前|现在|一直)?(?:和\p{Han}{1,4})?(?:住在|居住在|生活在)`)},
+			`我住|我(?:和|跟|与)\p{Han}{1,4}(?:一起)?(?:住|居住|生活)在|我家在|家住|我(?:现在|目前)?居住|定居|现居|我在\p{Han}{1,8}生活|我搬到|所在地\s*[：:]|居住地|用户(?:住|居住|现居)|(?:一起|一块)住|在\p{Han}{1,8}(?:买了房|买房|租房|租了房|安家|定居)|`+sentenceStart+`(?:目前|现在|一直)?(?:和\p{Han}{1,4})?(?:住在|居住在|生活在)`)},
 	{FacetOrigin,
 		facetRe(`\b(?:where am i (?:originally )?from|where (?:do|did) i come from|where (?:was|were) i (?:born|raised)|where did i grow up|(?:what|which) (?:town|city|country|place|village|part of \w+) (?:did|was|am|do) i (?:grow up|born|raised|come from|from)|my (?:home ?town|birthplace|roots))\b`,
 			`我是哪(?:里|儿)?人|我来自哪|我的(?:老家|家乡|籍贯)|我(?:的)?籍贯|我老家|我家乡|我在哪(?:里|儿)?(?:出生|长大)|我(?:是)?在哪(?:里|儿)?(?:出生|长大)`),
@@ -91,8 +91,9 @@ var facetRules = []facetRule{
 	{FacetPreference,
 		facetRe(`\bwhat do i (?:usually |normally |typically |always |often )?(?:like|love|prefer|enjoy|hate|dislike|drink|eat|listen to|read|watch|play)|\bmy favou?rite|\b(?:what|which) (?:kind|sort|type)s? of \w+ (?:do )?i (?:like|love|prefer|enjoy|hate|dislike|drink|eat|listen to|read|watch|play)\b|\b(?:what|which) \w+ do i (?:like|love|prefer|enjoy|hate|dislike|drink|eat|listen to|read|watch|play)\b|\bhow do i (?:like|take) my|\bdo i (?:like|prefer|enjoy|hate|dislike|eat|drink)\b|\b(?:am i|what am i) allergic\b|\bwhat can(?:'t| ?not) i (?:eat|drink)|\b(?:what|which) (?:foods?|drinks?|dishes|ingredients) (?:should|must|do|can) i (?:avoid|not eat|not drink|stay away from)\b`,
 			`我(?:平时|一般|通常|每天|早上|晚上|中午|下午)?(?:喜欢|爱|最爱)?(?:喝|吃|听|看|玩|读)(?:什么|啥|哪)|我喜欢(?:什么|啥|哪)|我(?:最)?(?:爱|喜欢|偏好|喜爱)(?:的)?(?:什么|啥|哪)|我最喜欢|我的(?:爱好|偏好|口味|喜好|兴趣)|我(?:不喜欢|讨厌|不爱)(?:吃|喝|看|听|玩)?(?:什么|啥)|我(?:不吃|不喝|不能吃|不能喝|忌口)(?:什么|啥)|我对(?:什么|啥)过敏|我(?:喜欢|爱|能|可以)(?:喝|吃)?[^了过\P{Han}]{1,4}吗|我(?:喝|吃)[^了过饭\P{Han}]{1,3}吗`),
-		facetRe(`\b(?:i (?:really |usually |always |only )?(?:like|love|prefer|enjoy|hate|dislike|adore|drink|eat)|(?:user|person) (?:likes|loves|prefers|enjoys|hates|dislikes|drinks|eats)|my favou?rite|favou?rite|can'?t stand|allergic to|i(?:'m| am) (?:a fan of|into))\b`,
-			sentenceStart+`(?:usually |always |only |often )?(?:likes|loves|prefers|enjoys|hates|dislikes|drinks|eats|avoids|listens to|wants|reads|watches|plays)\b`,
+		facetRe(`\b(?:i (?:really |usually |always |only |both |also |never |don't |do not |can't |cannot )*(?:like|love|prefer|enjoy|hate|dislike|adore|drink|eat)|(?:user|person) (?:likes|loves|prefers|enjoys|hates|dislikes|drinks|eats)|my favou?rite|favou?rite|can'?t stand|allergic to|i(?:'m| am) (?:a fan of|into))\b`,
+			sentenceStart+`(?:usually |always |only |often |never |rarely )?(?:likes|loves|prefers|enjoys|hates|dislikes|drinks|eats|avoids|listens to|wants|reads|watches|plays)\b`,
+			sentenceStart+`(?:doesn't|does not|can't|cannot|won't) (?:like|love|enjoy|eat|drink|stand)\b`,
 			`喜欢|爱(?:喝|吃|看|听|玩)|偏好|喜爱|最爱|讨厌|口味|过敏|忌口|我(?:每天|平时|常常|经常)?(?:早上|晚上|中午|下午)?(?:喝|吃)|`+sentenceStart+`(?:平时|一般|每天|通常|早上|晚上|中午|下午|上午|周末)*(?:只)?(?:喝|吃|不吃|不喝)`)},
 }
 
@@ -111,13 +112,23 @@ func facetsOf(q string) []Facet {
 // sister is a nurse." or "儿子今年六岁。" beside what it says of the person, and neither is the
 // person's work or age. Friends and colleagues are not in it: "My friends call me Al." is the
 // person's name.
-var reOthersSentence = text.Lazy(`(?im)(?:^|[.!?;。！？；\n])\s*(?:(?:my|her|his|their|our|the user's|user's)\s+(?:\w+\s+)?(?:sister|brother|sibling|mother|mom|mum|father|dad|parents?|wife|husband|partner|spouse|son|daughter|kids?|children|child|baby|boyfriend|girlfriend|cousin|aunt|uncle|grand\w+|cat|dog|pet|puppy|kitten|rabbit|bird)s?\b|(?:我的?|她的?|他的?|用户的?)?(?:姐姐|妹妹|哥哥|弟弟|妈妈|母亲|爸爸|父亲|父母|老婆|妻子|丈夫|老公|爱人|儿子|女儿|孩子|男朋友|女朋友|爷爷|奶奶|外公|外婆|猫|狗|宠物))[^.!?;。！？；\n]*`)
+var reOthersSentence = text.Lazy(`(?im)(?:^|[.!?;。！？；\n])\s*(?:(?:my|her|his|their|our|the user's|user's)\s+(?:\w+\s+)?(?:sister|brother|sibling|mother|mom|mum|father|dad|parents?|wife|husband|partner|spouse|son|daughter|kids?|children|child|baby|boyfriend|girlfriend|cousin|aunt|uncle|grand\w+|cat|dog|pet|puppy|kitten|rabbit|bird)s?\b|(?:我的?|她的?|他的?|用户的?)?(?:姐姐|妹妹|哥哥|弟弟|妈妈|母亲|爸爸|父亲|父母|老婆|妻子|丈夫|老公|爱人|儿子|女儿|孩子|男朋友|女朋友|爷爷|奶奶|外公|外婆)|(?:我的|她的|他的|用户的|我家的?|家里的?)(?:猫|狗|宠物)|(?:猫|狗|宠物)(?:叫|是|今年|已经|的名字|名字|住|在|很|有|喜欢|爱|每天))[^.!?;。！？；\n]*`)
+
+// reWithThePerson is a sentence about a relative that is also about the person: "My wife and
+// I live in Berlin.", "我和老公住在南京" (not removed as only the relative's).
+var reWithThePerson = text.Lazy(`(?i)^[\s.!?;。！？；]*(?:\w+\s+){1,3}and (?:I|me)\b|^[\s.!?;。！？；]*\p{Han}{1,6}(?:和|跟|与)我`)
 
 // aboutThePerson is a memory's text without its sentences about others (see reOthersSentence),
 // in the first person.
 func aboutThePerson(m *memory.Memory) string {
 	// Extraction often names the person 用户 ("用户今年30岁"): read as the first person.
-	return strings.ReplaceAll(reOthersSentence.Compiled().ReplaceAllString(m.Title+"\n"+m.Body, "\n"), "用户", "我")
+	hay := reOthersSentence.Compiled().ReplaceAllStringFunc(m.Title+"\n"+m.Body, func(s string) string {
+		if reWithThePerson.MatchString(s) {
+			return s
+		}
+		return "\n"
+	})
+	return strings.ReplaceAll(hay, "用户", "我")
 }
 
 // facetAnswer says whether a user memory states one of the facets asked: a fact of the

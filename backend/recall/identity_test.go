@@ -177,6 +177,11 @@ func TestAnswersFacet(t *testing.T) {
 		"User name: Alice Chen": FacetName, "Alice is the user's name.": FacetName, "User's home city: Berlin": FacetHome,
 		"User hometown: Porto": FacetOrigin, "User occupation: lawyer": FacetWork, "用户今年30岁": FacetAge,
 		"用户是一名律师": FacetWork, "用户出生于1990年": FacetAge, "用户来自西安": FacetOrigin,
+		// The person beside a relative, a pet word in a compound, preferences said negatively.
+		"My wife and I live in Berlin.": FacetHome, "我和老公住在南京。": FacetHome, "老公和我住在南京": FacetHome,
+		"My husband and I moved to Denver; we live in Highlands.": FacetHome, "My partner and I both love sushi.": FacetPreference,
+		"猫毛过敏，不能养猫。": FacetPreference, "Cat person; doesn't like dogs.": FacetPreference,
+		"I don't eat pork.": FacetPreference,
 	} {
 		m := &memory.Memory{Type: memory.TypeUser, Title: "x", Body: body}
 		if !answersFacet([]Facet{want}, m) {
@@ -190,7 +195,8 @@ func TestAnswersFacet(t *testing.T) {
 		"Runs Arch Linux on the laptop", "Owns a Tesla", "Job runs nightly at 2am", "My sister is a nurse.",
 		"My mother lives in Ohio.", "My daughter is 5 years old.", "Her dog is called Biscuit.", "妈妈生日是5月3日",
 		"我哥哥在上海买了房", "孩子在北京长大", "今天见了很多人，很累", "2023年生成的报告", "儿子叫小宇，今年六岁，住在奶奶家。",
-		"她养了一只猫，名字叫年糕，住在书房里。"} {
+		"她养了一只猫，名字叫年糕，住在书房里。", "My sister is a nurse and I love her.", "我的猫今年三岁", "猫叫年糕",
+		"我们的猫叫年糕", "儿子今年六岁，我们很开心", "My dog and the cat live in the garden."} {
 		m := &memory.Memory{Type: memory.TypeUser, Title: "x", Body: body}
 		for _, f := range all {
 			if answersFacet([]Facet{f}, m) {
