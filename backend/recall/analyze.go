@@ -217,6 +217,8 @@ var irregular = func() map[string][]string {
 		{"dream", "dreamt"}, {"learn", "learnt"}, {"lend", "lent"}, {"shoot", "shot"}, {"steal", "stole", "stolen"},
 		{"child", "children"}, {"person", "people"}, {"man", "men"}, {"woman", "women"}, {"mouse", "mice"},
 		{"foot", "feet"}, {"tooth", "teeth"},
+		// Derived forms the stemmer leaves apart.
+		{"allergic", "allergy", "allergies"}, {"intolerant", "intolerance"},
 	}
 	m := map[string][]string{}
 	for _, g := range groups {

@@ -95,7 +95,8 @@ func TestFacetsOf(t *testing.T) {
 	for q, want := range map[string]Facet{
 		"what is my name": FacetName, "我叫什么名字": FacetName, "where do I live": FacetHome, "我住在哪里": FacetHome,
 		"我是哪里人": FacetOrigin, "where do I work": FacetWork, "我多大了": FacetAge, "what do I like to drink": FacetPreference,
-		"我喜欢喝什么": FacetPreference,
+		"我喜欢喝什么": FacetPreference, "anything I can't eat?": FacetPreference, "how old will I be this year?": FacetAge,
+		"我是干哪行的": FacetWork, "我有什么忌口": FacetPreference, "am I allergic to anything?": FacetPreference,
 	} {
 		got := facetsOf(q)
 		if len(got) == 0 || got[0] != want {
@@ -107,7 +108,9 @@ func TestFacetsOf(t *testing.T) {
 		"how should I name the branch", "what should I call this function", "how do I call the API", "call me when the build breaks",
 		"where do I put the config", "what did I work on yesterday", "what kind of tests do I need", "what is my cat's name",
 		"where does my sister live", "我该怎么给分支起名字", "我的代码放在哪里", "我上次在哪个分支工作", "我的狗叫什么",
-		"how do you call a function in Go", "how would you call this endpoint", "how do you address this bug",
+		"how do you call a function in Go", "how would you call this endpoint",
+		"is there anything I shouldn't commit", "what should I avoid in this migration", "how old was the build",
+		"anything I can't deploy on Fridays?", "我这个项目属于哪个行业", "他对什么过敏", "how do you address this bug",
 		"how would people call this pattern", "我该怎么称呼他", "我应该怎么称呼老师", "我怎么称呼对方", "下一步我做什么", "接下来我干啥",
 		"which packages should I avoid", "what should I avoid in the migration", "where should I stay in Rome",
 		"where did I stay in Tokyo", "where can I live stream", "my startup script fails", "my studio monitors",
@@ -181,7 +184,10 @@ func TestAnswersFacet(t *testing.T) {
 		"My wife and I live in Berlin.": FacetHome, "我和老公住在南京。": FacetHome, "老公和我住在南京": FacetHome,
 		"My husband and I moved to Denver; we live in Highlands.": FacetHome, "My partner and I both love sushi.": FacetPreference,
 		"猫毛过敏，不能养猫。": FacetPreference, "Cat person; doesn't like dogs.": FacetPreference,
-		"I don't eat pork.": FacetPreference,
+		"I don't eat pork.": FacetPreference, "Severe shellfish allergy (prawns, crab).": FacetPreference,
+		"生日：1992年10月3日。": FacetAge, "I teach chemistry at a secondary school.": FacetWork, "阿远是自由摄影师。": FacetWork,
+		"青岛长大，十八岁之前都在海边。": FacetOrigin, "My husband and I rent a flat in Leith.": FacetHome,
+		"乳糖不耐受，不喝牛奶。": FacetPreference,
 	} {
 		m := &memory.Memory{Type: memory.TypeUser, Title: "x", Body: body}
 		if !answersFacet([]Facet{want}, m) {
@@ -196,12 +202,51 @@ func TestAnswersFacet(t *testing.T) {
 		"My mother lives in Ohio.", "My daughter is 5 years old.", "Her dog is called Biscuit.", "妈妈生日是5月3日",
 		"我哥哥在上海买了房", "孩子在北京长大", "今天见了很多人，很累", "2023年生成的报告", "儿子叫小宇，今年六岁，住在奶奶家。",
 		"她养了一只猫，名字叫年糕，住在书房里。", "My sister is a nurse and I love her.", "我的猫今年三岁", "猫叫年糕",
-		"我们的猫叫年糕", "儿子今年六岁，我们很开心", "My dog and the cat live in the garden."} {
+		"我们的猫叫年糕", "儿子今年六岁，我们很开心", "My dog and the cat live in the garden.",
+		"Callum (husband) works as a software engineer and grew up in Inverness.", "Jonas, my brother, lives in Graz."} {
 		m := &memory.Memory{Type: memory.TypeUser, Title: "x", Body: body}
 		for _, f := range all {
 			if answersFacet([]Facet{f}, m) {
 				t.Errorf("%q read as the person's %s", body, f)
 			}
 		}
+	}
+}
+
+// TestAvoidanceAnswers: a question about what the person must not eat or drink is answered by
+// the statements of allergies and abstentions it asks about, not by tastes.
+func TestAvoidanceAnswers(t *testing.T) {
+	cases := []struct {
+		q, body string
+		want    bool
+	}{
+		{"am I allergic to anything?", "Severe shellfish allergy.", true},
+		{"am I allergic to anything?", "Doesn't drink alcohol.", false},
+		{"anything I can't eat?", "Allergic to peanuts.", true},
+		{"anything I can't eat?", "Never eats pork.", true},
+		{"anything I can't eat?", "Doesn't drink alcohol.", false},
+		{"anything I can't eat?", "Loves spicy food.", false},
+		{"what can't I drink?", "Doesn't drink alcohol.", true},
+		{"我有什么忌口", "不吃香菜。", true},
+		{"我有什么忌口", "乳糖不耐受，不喝牛奶。", true},
+		{"我有什么忌口", "喜欢喝精酿啤酒。", false},
+		{"我吃什么会过敏", "对芒果过敏。", true},
+		{"我吃什么会过敏", "不吃香菜。", false},
+		{"anything I can't eat?", "My daughter is allergic to peanuts.", false},
+	}
+	for _, c := range cases {
+		a := Analyze(c.q, t0, time.UTC)
+		ask, ok := avoidAsked(a)
+		if !ok {
+			t.Errorf("%q is not read as an avoidance question", c.q)
+			continue
+		}
+		m := &memory.Memory{Type: memory.TypeUser, Title: "x", Body: c.body}
+		if got := ask.answers(m); got != c.want {
+			t.Errorf("%q answered by %q: %v, want %v", c.q, c.body, got, c.want)
+		}
+	}
+	if _, ok := avoidAsked(Analyze("what do I like to drink?", t0, time.UTC)); ok {
+		t.Error("a taste question read as an avoidance question")
 	}
 }

@@ -57,6 +57,7 @@ func (s *Service) rank(ctx context.Context, a Analysis, cands map[int64]*cand, w
 	// favourite band", "我不能吃什么"): only the preference memories that mention it are
 	// boosted, and when none does, none is (the words of the question rank them then).
 	topic := facetTopic(a)
+	avoid, avoidQ := avoidAsked(a)
 	for _, c := range cands {
 		m := c.m
 		sc := c.rel
@@ -66,7 +67,8 @@ func (s *Service) rank(ctx context.Context, a Analysis, cands map[int64]*cand, w
 		if a.TimeQuestion && hasTemporalMarker(m.Body) {
 			sc *= 1 + t.TimeBoost
 		}
-		if fact, pref := facetAnswer(a.Facets, m); fact || (pref && (len(topic) == 0 || coversTopic(topic, m))) {
+		if fact, pref := facetAnswer(a.Facets, m); fact || (pref && avoidQ && avoid.answers(m)) ||
+			(pref && !avoidQ && (len(topic) == 0 || coversTopic(topic, m))) {
 			sc *= 1 + t.FacetBoost
 		}
 		if mentionsSubject(subjects, m) {
