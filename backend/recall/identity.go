@@ -59,47 +59,50 @@ const sentenceStart = `(?:^|[.!?;。！？；]\s*)\s*`
 
 var facetRules = []facetRule{
 	{FacetName,
-		facetRe(`\b(?:what(?:'s| is) my (?:full |first |last |real )?name|my (?:full |first |last |real )?name|who am i|what am i called|what(?:'s| is) (?:i'm|i am) called|(?:what|how) (?:\w+ ){0,3}(?:call|address) me|how (?:should|do|would|to) i be (?:addressed|called))\b`,
-			`我叫(?:什么|啥)|我的名字|我的(?:英文|中文|全|小|真|网|笔|曾用)名|我的昵称|我(?:的)?全名|我是谁|我姓(?:什么|啥)|我(?:该|应该)?(?:怎么|如何)?被称呼|(?:怎么|如何)(?:称呼|叫)我(?:$|[？?。吗呢])`),
-		facetRe(`\b(?:my (?:full |first |last |real )?name(?:'s| is)|i(?:'m| am) called|call me|i go by|(?:user|person)(?:'s name is| is called| is named| goes by| is (?-i:\p{Lu}\p{Ll}+ \p{Lu}\p{Ll}+)))\b`,
+		facetRe(`\b(?:what(?:'s| is) my (?:full |first |last |real )?name|my (?:full |first |last |real )?name|my (?:nick ?name|surname|family name|given name|maiden name)|who am i|what am i called|what(?:'s| is) (?:i'm|i am) called|(?:what|how) (?:\w+ ){0,3}(?:call|address) me|how (?:should|do|would|to) i be (?:addressed|called))\b`,
+			`我叫(?:什么|啥)|我的名字|我的(?:英文|中文|全|小|真|网|笔|曾用)名|我的(?:昵称|外号|小名|绰号)|我(?:的)?全名|我是谁|我姓(?:什么|啥)|我(?:该|应该)?(?:怎么|如何)?被称呼|(?:怎么|如何)(?:称呼|叫)我(?:$|[？?。吗呢])`),
+		facetRe(`\b(?:my (?:full |first |last |real )?name(?:'s| is)|i(?:'m| am) called|call me|i go by|(?:everyone|everybody|people|friends|folks) (?:just )?(?:calls?|says?) (?:me )?(?-i:\p{Lu})|i(?:'m| am) (?-i:\p{Lu}\p{L}+(?: \p{Lu}\p{L}+)+)|(?:user|person)(?:'s name is| is called| is named| goes by| is (?-i:\p{Lu}\p{Ll}+ \p{Lu}\p{Ll}+)))\b`,
 			sentenceStart+`(?:(?:the )?user(?:'s)? )?(?:name|full name)\s*[:=]`, `\bis (?:my|the user's) name\b`, sentenceStart+`goes by (?-i:\p{Lu})`,
 			`我叫|我名叫|我的名字(?:是|叫)|叫我|我姓|本名|全名|姓名\s*[：:是]|用户(?:叫|名叫|的名字|姓名)|`+sentenceStart+`名叫`)},
 	{FacetHome,
 		facetRe(`\b(?:where (?:do|am) i (?:currently |now )?(?:live|living|based|reside|residing)\b|where i live|where am i (?:living|based|staying)|where(?:'s| is) (?:my )?home|home for me|my (?:home|address|city|town|location|neighbou?rhood|flat|apartment|house)|(?:what|which) (?:city|town|country|state|neighbou?rhood|area|part of \w+) (?:do |am )?i (?:live|in|based|living|reside))\b`,
-			`我(?:现在|目前)?(?:住|居住|生活)(?:在)?(?:哪|(?:什么|啥)地方|(?:什么|啥)城市)|我家(?:住)?(?:在)?哪|我住的地方|我在哪(?:个城市|里|儿)?(?:生活|住|居住)|我的(?:住址|地址|家|住处)|我住在(?:什么|啥)`),
+			`我(?:现在|目前|如今)?(?:住|居住|生活|落脚|待)(?:在)?(?:哪|(?:什么|啥)地方|(?:什么|啥)城市)|我家(?:住)?(?:在)?哪|我住的地方|我在哪(?:个城市|里|儿)?(?:生活|住|居住)|我的(?:住址|地址|家|住处)|我住在(?:什么|啥)`),
 		facetRe(`\b(?:i (?:now |currently |still )?live|we (?:now |currently )?live in|i(?:'m| am) (?:living|based)|we(?:'re| are) (?:living|based) in|i reside|(?:lives|living|resides|is based|is living) in|based in|i(?:'ve| have)? moved to|my (?:home|apartment|flat|house) is|home is in|(?:rent|rents|renting|own|owns|share|shares|bought) (?:a |an |the |our |my |their )?(?:\w+ )?(?:flat|apartment|house|home|place|room|studio|condo|cottage) (?:in|near|on)|moved (?:here|there) in)\b`,
 			sentenceStart+`(?:currently |now )?(?:lives|living|based|resides) (?:in|at|near)\b`, sentenceStart+`(?:(?:the )?user(?:'s)? )?(?:home(?: city| town| address)?|city|location|residence|address)\s*[:=]`,
-			`我住|我(?:和|跟|与|带着)\p{Han}{1,8}?(?:一起)?(?:住|居住|生活)在|我家在|家住|我(?:现在|目前)?居住|定居|现居|我在\p{Han}{1,8}生活|我搬到|所在地\s*[：:]|居住地|用户(?:住|居住|现居)|(?:一起|一块)住|在\p{Han}{1,8}(?:买了房|买房|租房|租了房|安家|定居)|`+sentenceStart+`(?:目前|现在|一直)?(?:和\p{Han}{1,4})?(?:住在|居住在|生活在)`)},
+			`我住|我(?:和|跟|与|带着)\p{Han}{1,8}?(?:一起)?(?:住|居住|生活)在|我家在|家住|我(?:现在|目前)?居住|定居|现居|我在\p{Han}{1,8}生活|我搬到|所在地\s*[：:]|居住地|用户(?:住|居住|现居)|(?:一起|一块)住|在\p{Han}{1,8}(?:买了房|买房|租房|租了房|安家|定居)|`+sentenceStart+`(?:目前|现在|一直)?(?:和\p{Han}{1,4})?(?:住在|居住在|生活在)|`+sentenceStart+`(?:目前|现在|如今)住\p{Han}|合租|租了(?:个|一个|一间|一套)`)},
 	{FacetOrigin,
-		facetRe(`\b(?:where am i (?:originally )?from|where (?:do|did) i come from|where (?:was|were) i (?:born|raised)|where did i grow up|(?:what|which) (?:town|city|country|place|village|part of \w+) (?:did|was|am|do) i (?:grow up|born|raised|come from|from)|my (?:home ?town|birthplace|roots))\b`,
+		facetRe(`\b(?:where am i (?:originally )?from|where (?:do|did) i come from|where (?:was|were) i (?:born|raised)|where did i grow up|(?:what|which) (?:town|city|country|place|village|part of \w+) (?:did|was|am|do) i (?:originally )?(?:grow up|born|raised|come from|from)|my (?:home ?town|birthplace|roots))\b`,
 			`我是哪(?:里|儿)?人|我来自哪|我的(?:老家|家乡|籍贯)|我(?:的)?籍贯|我老家|我家乡|我在哪(?:里|儿)?(?:出生|长大)|我(?:是)?在哪(?:里|儿)?(?:出生|长大)`),
 		facetRe(`\b(?:i(?:'m| am) (?:originally )?from|i come from|i grew up|grew up in|raised in|(?:user|person) (?:is from|grew up)|born in (?-i:\p{Lu})\p{L}+|originally from|native of|home ?town)\b`,
 			sentenceStart+`(?:originally )?from (?-i:\p{Lu}\p{Ll}+)(?:[,.;]|$| \p{Lu})`, sentenceStart+`(?:(?:the )?user(?:'s)? )?(?:hometown|home town|origin|birthplace)\s*[:=]`,
-			`我来自|老家|家乡|籍贯|我出生在|出生于\p{Han}|在\p{Han}{1,8}长大|土生土长|我是\p{Han}{1,6}人|`+sentenceStart+`\p{Han}{2,6}(?:长大|出生)`)},
+			`我来自|老家|家乡|籍贯|我出生在|出生于\p{Han}|在\p{Han}{1,8}长大|\p{Han}{1,6}(?:边|里|附近)长大|土生土长|我是\p{Han}{1,6}人|`+sentenceStart+`\p{Han}{2,6}(?:长大|出生)`)},
 	{FacetWork,
-		facetRe(`\b(?:what do i do(?: for (?:a )?(?:living|work))?|what(?:'s| is) my (?:job(?: title)?|work|occupation|profession|role|title|position|career|employer|company)|what(?:'s| is) my (?:business|studio|startup|firm)|my (?:occupation|profession|employer|career)|where (?:do|did) i work|who do i work for|who employs me)\b`,
-			`我是(?:做|干|教)(?:什么|啥)(?:工作|的)|我(?:是)?(?:干|做|在)(?:哪行|哪一行|(?:什么|啥|哪个)行业)|我(?:做|干)(?:什么|啥)工作|我的(?:工作|职业|公司|职位|岗位|单位)|我在哪(?:里|儿|家公司)?(?:工作|上班)|我是干(?:什么|啥)的|我(?:的)?职业`),
+		facetRe(`\b(?:what do i do(?: for (?:a )?(?:living|work)|$)|what(?:'s| is) my (?:job(?: title)?|work|occupation|profession|role|title|position|career|employer|company)|what(?:'s| is) my (?:business|studio|startup|firm)|my (?:occupation|profession|employer|career)|where (?:do|did) i work|who do i work for|who employs me)\b`,
+			`我是(?:做|干|教)(?:什么|啥)(?:工作|的)|我(?:是)?(?:干|做|在)(?:哪行|哪一行|(?:什么|啥|哪个)(?:行业|工种|行当))|我在哪(?:里|儿|家|个)?\p{Han}{0,3}(?:工作|上班)|我(?:做|干)(?:什么|啥)工作|我的(?:工作|职业|公司|职位|岗位|单位)|我在哪(?:里|儿|家公司)?(?:工作|上班)|我是干(?:什么|啥)的|我(?:的)?职业`),
 		facetRe(`\b(?:i work|i(?:'m| am) an? \w+(?: \w+)? (?:at|for)|my (?:job|role|position|title) is|(?:user|person) (?:works|is an?)|works (?:as|at|for)|employed (?:at|by)|i(?:'m| am) employed|job title)\b`,
 			`\bi teach\b|\bteaches \w+(?: \w+)? at\b`, sentenceStart+`(?:(?:(?:the )?user(?:'s)? )?(?:role|work|job|job title|position|occupation|profession|employer|company)\s*[:：=]|works (?:at|as|for)\b|teaches\b|freelances?\b|(?:runs|owns|founded|co-founded|started) (?:a|an|the|her|his|their|my) (?:[\w-]+ ){0,3}(?:business|company|studio|shop|startup|firm|agency|practice|restaurant|caf[eé]|store|consultancy|clinic|bakery)\b)`,
 			`\b(?:is|as|am|i'm) (?:an?|the) (?:[\w-]+ ){0,3}`+occupations+`\b`, sentenceStart+`(?:an? )?(?:[\w-]+ ){0,3}`+occupations+`(?: (?:at|for|in|with)\b|\s*[;,])`,
-			`我在\p{Han}{1,12}(?:工作|上班)|我的工作是|我的职业是|我是(?:一名|一个)?\p{Han}{0,8}(?:师|员|经理|学生|医生|老师)|我就职|职业\s*[：:是]|工作\s*[：:]|单位\s*[：:]|`+sentenceStart+`在\p{Han}{1,12}(?:做|当|担任|任职|工作|上班|教)|`+sentenceStart+`\p{Han}{0,4}是(?:一名|一个|一位)?\p{Han}{0,8}(?:师|员|经理|学生|医生|老师|护士|律师|会计|教授|记者|作家|主管|总监)`)},
+			`我在\p{Han}{1,12}(?:工作|上班|做|当|担任|任职|教)|我的工作是|我的职业是|我是(?:一名|一个)?\p{Han}{0,8}(?:师|员|经理|学生|医生|老师|\p{Han}工|匠|官)|我就职|职业\s*[：:是]|工作\s*[：:]|单位\s*[：:]|`+sentenceStart+`在\p{Han}{1,12}(?:做|当|担任|任职|工作|上班|教)|`+sentenceStart+`\p{Han}{0,4}是(?:一名|一个|一位)?\p{Han}{0,8}(?:师|员|经理|学生|医生|老师|护士|律师|会计|教授|记者|作家|主管|总监)`)},
 	{FacetAge,
 		facetRe(`\b(?:how old (?:am|will|would|do|did|was) i(?: be| turn| get)?|how old i(?:'m| am)|what age (?:am i|will i be|i am|i'm)|my age|my (?:birthday|birth ?date|date of birth)|when (?:was i born|is my birthday)|when's my birthday|(?:what|which) year (?:was i|i was) born)\b`,
-			`我(?:今年|现在)?(?:多大|几岁)|我的年龄|我(?:的)?生日|我(?:是)?哪(?:一)?年(?:出生|生)|我(?:什么|啥)时候(?:出)?生|我的出生`),
+			`我(?:今年|现在)?(?:多大|几岁)|我的年龄|我(?:的)?生日|我(?:是)?哪(?:一)?年(?:出生|生)|我(?:是)?(?:在)?(?:哪|什么|啥)(?:一)?(?:年|天|时候)(?:出生|生)|我出生(?:在|于)?(?:哪|什么|啥)|我(?:什么|啥)时候(?:出)?生|我的出生`),
 		facetRe(`\b(?:i(?:'m| am) \d+|my birthday|my age is|born (?:on|in) (?:\d+|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*)|date of birth|\d+ years old|(?:turned|aged) \d+|age\s*[:=]\s*\d+|birthday is)\b`,
 			sentenceStart+`(?:(?:the )?user(?:'s)? )?(?:birthday|age|date of birth)\b`, sentenceStart+`born (?:on |in )?(?:\d+|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*)\b`,
-			`我\d+\s*岁|我今年|属[鼠牛虎兔龙蛇马羊猴鸡狗猪]|`+sentenceStart+`(?:今年|现年)?[\d一二三四五六七八九十两]+\s*岁|我的生日|我出生|我是\d{4}\s*年|出生日期|生日\s*[：:]|\d{4}\s*年(?:\d{1,2}\s*月)?(?:\d{1,2}\s*日)?(?:出生|生人|生)(?:[，,。；;\s]|$)|生日(?:是|在)`)},
+			`\bborn\b[^.;\n]{0,40}?\b(?:(?:on )?\d{1,2}(?:st|nd|rd|th)? (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* \d{1,2}|(?:19|20)\d\d)\b`,
+			`我\d+\s*岁|我今年|属[鼠牛虎兔龙蛇马羊猴鸡狗猪]|`+sentenceStart+`(?:今年|现年)?[\d一二三四五六七八九十两]+\s*岁|我的生日|我出生|我是\d{4}\s*年|出生日期|生日\s*[：:]|生于\s*(?:19|20)\d\d|\d{4}\s*年(?:\d{1,2}\s*月)?(?:\d{1,2}\s*日)?(?:出生|生人|生)(?:[，,。；;\s]|$)|生日(?:是|在)`)},
 	{FacetPreference,
-		facetRe(`\bwhat do i (?:usually |normally |typically |always |often )?(?:like|love|prefer|enjoy|hate|dislike|drink|eat|listen to|read|watch|play)|\bmy favou?rite|\b(?:what|which) (?:kind|sort|type)s? of \w+ (?:do )?i (?:like|love|prefer|enjoy|hate|dislike|drink|eat|listen to|read|watch|play)\b|\b(?:what|which) \w+ do i (?:like|love|prefer|enjoy|hate|dislike|drink|eat|listen to|read|watch|play)\b|\bhow do i (?:like|take) my|\bdo i (?:like|prefer|enjoy|hate|dislike|eat|drink)\b|\b(?:am i|what am i) allergic\b|\bi(?:'m| am) allergic to (?:anything|something|what)\b|\bwhat can(?:'t| ?not) i (?:eat|drink)|\b(?:anything|something|what|which \w+|foods?|drinks?) (?:that )?i (?:can't|cannot|can not|shouldn't|should not|mustn't|must not|am not allowed to|don't|do not|never) (?:eat|drink|have)\b|\b(?:what|which) (?:foods?|drinks?|dishes|ingredients) (?:should|must|do|can) i (?:avoid|not eat|not drink|stay away from)\b`,
-			`我(?:平时|一般|通常|每天|早上|晚上|中午|下午)?(?:喜欢|爱|最爱)?(?:喝|吃|听|看|玩|读)(?:什么|啥|哪)|我喜欢(?:什么|啥|哪)|我(?:最)?(?:爱|喜欢|偏好|喜爱)(?:的)?(?:什么|啥|哪)|我最喜欢|我的(?:爱好|偏好|口味|喜好|兴趣)|我(?:不喜欢|讨厌|不爱)(?:吃|喝|看|听|玩)?(?:什么|啥)|我(?:不吃|不喝|不能吃|不能喝|忌口)(?:什么|啥)|我对(?:什么|啥|哪些)(?:东西)?过敏|我有(?:什么|啥|哪些)(?:忌口|不能吃|不能喝|不吃|不喝|过敏)|我(?:吃|喝)(?:什么|啥)(?:会)?过敏|我(?:喜欢|爱|能|可以)(?:喝|吃)?[^了过\P{Han}]{1,4}吗|我(?:喝|吃)[^了过饭\P{Han}]{1,3}吗`),
-		facetRe(`\b(?:i (?:really |usually |always |only |both |also |never |don't |do not |can't |cannot )*(?:like|love|prefer|enjoy|hate|dislike|adore|drink|eat)|(?:user|person) (?:likes|loves|prefers|enjoys|hates|dislikes|drinks|eats)|my favou?rite|favou?rite|can'?t stand|allergic to|allerg(?:y|ies)|intoleran(?:t|ce)|i(?:'m| am) (?:a fan of|into))\b`,
+		facetRe(`\bwhat do i (?:usually |normally |typically |always |often )?(?:like|love|prefer|enjoy|hate|dislike|drink|eat|listen to|read|watch|play)|\bmy favou?rite|\b(?:what|which) (?:kind|sort|type)s? of \w+ (?:do )?i (?:like|love|prefer|enjoy|hate|dislike|drink|eat|listen to|read|watch|play)\b|\b(?:what|which) \w+ do i (?:usually |normally |typically |always |often )?(?:like|love|prefer|enjoy|hate|dislike|drink|eat|listen to|read|watch|play|put on|order|cook|stream)\b|\bwhat do i (?:usually |normally |typically )?do (?:for fun|in my (?:free|spare|off) time|on (?:the )?weekends?|to (?:relax|unwind)|after work|when i'?m not working)|\bmy (?:hobby|hobbies|pastimes?|interests)\b|\bhow do i (?:like|take) my|\bdo i (?:like|prefer|enjoy|hate|dislike|eat|drink)\b|\b(?:am i|what am i) allergic\b|\bi(?:'m| am) allergic to (?:anything|something|what)\b|\bwhat can(?:'t| ?not) i (?:eat|drink)|\b(?:anything|something|what|which \w+|an? \w+|foods?|drinks?) (?:that )?i (?:can't|cannot|can not|shouldn't|should not|mustn't|must not|am not allowed to|don't|do not|never|refuse to|won't|will not) (?:eat|drink|have|touch)\b|\b(?:what|which) (?:foods?|drinks?|dishes|ingredients) (?:should|must|do|can) i (?:avoid|not eat|not drink|stay away from)\b`,
+			`我(?:平时|平常|一般|通常|经常|常|日常|每天|早上|晚上|中午|下午|最近|现在)?(?:喜欢|爱|最爱)?(?:喝|吃|听|看|玩|读)(?:什么|啥|哪)|我喜欢(?:什么|啥|哪)|我(?:最)?(?:爱|喜欢|偏好|喜爱)(?:的)?(?:什么|啥|哪)|我最喜欢|我的(?:爱好|偏好|口味|喜好|兴趣)|我有(?:什么|啥|哪些)(?:爱好|兴趣)|我(?:休息|空闲|闲|周末|下班|业余|休假|放假)(?:的)?(?:时候|时间|时)?(?:一般|通常|平时|都|常)?(?:干|做|玩)(?:点)?(?:什么|啥)|我(?:不喜欢|讨厌|不爱)(?:吃|喝|看|听|玩)?(?:什么|啥)|我(?:不吃|不喝|不能吃|不能喝|忌口)(?:什么|啥)|我对(?:什么|啥|哪些)(?:东西)?过敏|我有(?:什么|啥|哪些)(?:忌口|不能吃|不能喝|不吃|不喝|过敏)|我(?:吃|喝)(?:什么|啥)(?:会)?过敏|我(?:喜欢|爱|能|可以)(?:喝|吃)?[^了过\P{Han}]{1,4}吗|我(?:喝|吃)[^了过饭\P{Han}]{1,3}吗`),
+		facetRe(`\b(?:i (?:really |usually |always |only |both |also |never |don't |do not |can't |cannot )*(?:like|love|prefer|enjoy|hate|dislike|adore|drink|eat)|(?:user|person) (?:likes|loves|prefers|enjoys|hates|dislikes|drinks|eats)|my favou?rite|favou?rite|can'?t stand|allergic to|hobby|hobbies|free time|spare time|off hours|days off|weekends?:|allerg(?:y|ies)|intoleran(?:t|ce)|i(?:'m| am) (?:a fan of|into))\b`,
 			sentenceStart+`(?:usually |always |only |often |never |rarely )?(?:likes|loves|prefers|enjoys|hates|dislikes|drinks|eats|avoids|listens to|wants|reads|watches|plays)\b`,
 			sentenceStart+`(?:doesn't|does not|can't|cannot|won't) (?:like|love|enjoy|eat|drink|stand)\b`,
-			`喜欢|爱(?:喝|吃|看|听|玩)|偏好|喜爱|最爱|讨厌|口味|过敏|忌口|不耐受|不(?:吃|喝)|我(?:每天|平时|常常|经常)?(?:早上|晚上|中午|下午)?(?:喝|吃)|`+sentenceStart+`(?:平时|一般|每天|通常|早上|晚上|中午|下午|上午|周末)*(?:只)?(?:喝|吃|不吃|不喝)`)},
+			`喜欢|爱(?:喝|吃|看|听|玩)|偏好|喜爱|最爱|讨厌|口味|过敏|忌口|不耐受|不(?:吃|喝)|(?:常|经常|总是|一直)(?:听|放|看|玩|喝|吃)|爱好|兴趣|业余|周末|休班|休息(?:日|时|的时候)|空闲|闲暇|我(?:每天|平时|常常|经常)?(?:早上|晚上|中午|下午)?(?:喝|吃)|`+sentenceStart+`(?:平时|一般|每天|通常|早上|晚上|中午|下午|上午|周末)*(?:只)?(?:喝|吃|不吃|不喝)`)},
 }
 
 // facetsOf names the facets a question asks about the person, if it is such a question.
 func facetsOf(q string) []Facet {
+	// A question's closing marks are not part of its wording ("what do I do?" ends there).
+	q = strings.TrimRight(q, " \t\n?.!？。！")
 	var out []Facet
 	for _, r := range facetRules {
 		if r.question.MatchString(q) {
@@ -113,9 +116,9 @@ func facetsOf(q string) []Facet {
 // sister is a nurse." or "儿子今年六岁。" beside what it says of the person, and neither is the
 // person's work or age. Friends and colleagues are not in it: "My friends call me Al." is the
 // person's name.
-const relatives = `(?:sister|brother|sibling|mother|mom|mum|father|dad|parents?|wife|husband|partner|spouse|son|daughter|kids?|children|child|baby|boyfriend|girlfriend|fianc[eé]e?|cousin|aunt|uncle|grand\w+|cat|dog|pet|puppy|kitten|rabbit|bird)s?`
+const relatives = `(?:sister|brother|sibling|mother|mom|mum|father|dad|parents?|wife|husband|partner|spouse|son|daughter|kids?|children|child|baby|boyfriend|girlfriend|fianc[eé]e?|cousin|aunt|uncle|grand\w+|roommate|flatmate|housemate|cat|dog|pet|puppy|kitten|rabbit|bird)s?`
 
-var reOthersSentence = text.Lazy(`(?im)(?:^|[.!?;。！？；\n])\s*(?:(?:my|her|his|their|our|the user's|user's)\s+(?:\w+\s+)?` + relatives + `\b|(?-i:\p{Lu}\p{Ll}+)(?: (?-i:\p{Lu}\p{Ll}+))?(?: \((?:my |her |his |their |the user's )?` + relatives + `\)|, (?:my|her|his|their|our|the user's) (?:\w+ )?` + relatives + `,)|(?:我的?|她的?|他的?|用户的?)?(?:姐姐|妹妹|哥哥|弟弟|妈妈|母亲|爸爸|父亲|父母|老婆|妻子|丈夫|老公|爱人|儿子|女儿|孩子|男朋友|女朋友|爷爷|奶奶|外公|外婆)|(?:我的|她的|他的|用户的|我家的?|家里的?)(?:猫|狗|宠物)|(?:猫|狗|宠物)(?:叫|是|今年|已经|的名字|名字|住|在|很|有|喜欢|爱|每天))[^.!?;。！？；\n]*`)
+var reOthersSentence = text.Lazy(`(?im)(?:^|[.!?;。！？；\n])\s*(?:(?:my|her|his|their|our|the user's|user's)\s+(?:\w+\s+)?` + relatives + `\b|(?-i:\p{Lu}\p{Ll}+)(?: (?-i:\p{Lu}\p{Ll}+))?(?: \((?:my |her |his |their |the user's )?` + relatives + `\)|, (?:my|her|his|their|our|the user's) (?:\w+ )?` + relatives + `,)|(?:我的?|她的?|他的?|用户的?)?(?:姐姐|妹妹|哥哥|弟弟|妈妈|老妈|母亲|爸爸|老爸|父亲|父母|老婆|媳妇|妻子|太太|丈夫|老公|爱人|儿子|女儿|孩子|男朋友|女朋友|爷爷|奶奶|外公|外婆|室友|舍友)|[\p{Han}\w]{1,8}[（(](?:我的|她的|他的)?(?:姐姐|妹妹|哥哥|弟弟|妈妈|母亲|爸爸|父亲|老婆|媳妇|妻子|太太|丈夫|老公|爱人|儿子|女儿|男朋友|女朋友|室友|舍友)[）)]|(?:我的|她的|他的|用户的|我家的?|家里的?)(?:猫|狗|宠物)|(?:猫|狗|宠物)(?:叫|是|今年|已经|的名字|名字|住|在|很|有|喜欢|爱|每天))[^.!?;。！？；\n]*`)
 
 // reWithThePerson is a sentence about a relative that is also about the person: "My wife and
 // I live in Berlin.", "我和老公住在南京" (not removed as only the relative's).
@@ -244,7 +247,7 @@ func facetTopic(a Analysis) []string {
 // allergies wants allergies; one about eating (drinking) wants what is not eaten (drunk), or
 // an allergy.
 var (
-	reAvoidQuestion = text.Lazy(`(?i)\b(?:allergic|allerg(?:y|ies)|intoleran(?:t|ce)|can'?t|cannot|can not|shouldn'?t|should not|mustn'?t|must not|avoid|not allowed)\b|忌口|过敏|不能吃|不能喝|不耐受|不可以(?:吃|喝)`)
+	reAvoidQuestion = text.Lazy(`(?i)\b(?:allergic|allerg(?:y|ies)|intoleran(?:t|ce)|can'?t|cannot|can not|shouldn'?t|should not|mustn'?t|must not|avoid|not allowed|refuse|won'?t|will not)\b|忌口|过敏|不能吃|不能喝|不耐受|不可以(?:吃|喝)`)
 	reAllergyWords  = text.Lazy(`(?i)\b(?:allergic|allerg(?:y|ies)|intoleran(?:t|ce))\b|过敏|不耐受`)
 	reEatWords      = text.Lazy(`(?i)\b(?:eat|eating|food|foods|dish|dishes|meal|meals)\b|吃|食物`)
 	reDrinkWords    = text.Lazy(`(?i)\b(?:drink|drinking|drinks|beverages?)\b|喝|饮料`)

@@ -96,7 +96,7 @@ func TestFacetsOf(t *testing.T) {
 		"what is my name": FacetName, "我叫什么名字": FacetName, "where do I live": FacetHome, "我住在哪里": FacetHome,
 		"我是哪里人": FacetOrigin, "where do I work": FacetWork, "我多大了": FacetAge, "what do I like to drink": FacetPreference,
 		"我喜欢喝什么": FacetPreference, "anything I can't eat?": FacetPreference, "how old will I be this year?": FacetAge,
-		"我是干哪行的": FacetWork, "我有什么忌口": FacetPreference, "am I allergic to anything?": FacetPreference,
+		"我是干哪行的": FacetWork, "what do I do?": FacetWork, "What do I do for a living?": FacetWork, "我有什么忌口": FacetPreference, "am I allergic to anything?": FacetPreference,
 	} {
 		got := facetsOf(q)
 		if len(got) == 0 || got[0] != want {
@@ -110,7 +110,7 @@ func TestFacetsOf(t *testing.T) {
 		"where does my sister live", "我该怎么给分支起名字", "我的代码放在哪里", "我上次在哪个分支工作", "我的狗叫什么",
 		"how do you call a function in Go", "how would you call this endpoint",
 		"is there anything I shouldn't commit", "what should I avoid in this migration", "how old was the build",
-		"anything I can't deploy on Fridays?", "我这个项目属于哪个行业", "他对什么过敏", "how do you address this bug",
+		"anything I can't deploy on Fridays?", "what do I do next", "what do I do when the build fails", "我这个项目属于哪个行业", "他对什么过敏", "how do you address this bug",
 		"how would people call this pattern", "我该怎么称呼他", "我应该怎么称呼老师", "我怎么称呼对方", "下一步我做什么", "接下来我干啥",
 		"which packages should I avoid", "what should I avoid in the migration", "where should I stay in Rome",
 		"where did I stay in Tokyo", "where can I live stream", "my startup script fails", "my studio monitors",
