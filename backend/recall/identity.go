@@ -222,7 +222,9 @@ const facetChars = "我的什么啥哪个儿里吗呢是了喜欢爱最平时一
 
 // facetTopic is what a facet question asks about beyond the facet: the stems of its English
 // keywords and the single characters of its Chinese ones (time expressions were cut out
-// before the keywords were taken).
+// before the keywords were taken), and the members of any category a topic word names ("what
+// do I like to drink" is answered by "oat milk in coffee"), English ones stemmed, phrases in
+// lower case.
 func facetTopic(a Analysis) []string {
 	var out []string
 	for _, k := range a.Keywords {
@@ -235,6 +237,19 @@ func facetTopic(a Analysis) []string {
 		for _, r := range k.Text {
 			if !strings.ContainsRune(facetChars, r) {
 				out = append(out, string(r))
+			}
+		}
+	}
+	words := len(out)
+	for _, t := range out[:words] {
+		for _, member := range text.ConceptMembers(t) {
+			switch {
+			case text.HasCJK(member):
+				out = append(out, member)
+			case strings.Contains(member, " "):
+				out = append(out, strings.ToLower(member))
+			default:
+				out = append(out, text.Stem(strings.ToLower(member)))
 			}
 		}
 	}
@@ -282,26 +297,27 @@ func (ask avoidAsk) answers(m *memory.Memory) bool {
 	return allergy || reNotEat.MatchString(hay) || reNotDrink.MatchString(hay)
 }
 
-// coversTopic reports whether a memory holds one of a facet question's topic words.
+// coversTopic reports whether a memory holds one of a facet question's topic words (see
+// facetTopic).
 func coversTopic(topic []string, m *memory.Memory) bool {
 	if len(topic) == 0 {
 		return false
 	}
 	hay := m.Title + "\n" + m.Body
+	lower := strings.ToLower(hay)
 	_, stems := text.Words(hay)
 	have := make(map[string]bool, len(stems))
 	for _, s := range stems {
 		have[s] = true
 	}
 	for _, t := range topic {
-		if have[t] || (text.HasCJK(t) && strings.Contains(hay, t)) {
+		switch {
+		case have[t]:
 			return true
-		}
-		// A category covers its members: "what do I like to drink" covers "oat milk in coffee".
-		for _, member := range text.ConceptMembers(t) {
-			if have[text.Stem(member)] || (text.HasCJK(member) && strings.Contains(hay, member)) {
-				return true
-			}
+		case text.HasCJK(t) && strings.Contains(hay, t):
+			return true
+		case strings.Contains(t, " ") && strings.Contains(lower, t):
+			return true
 		}
 	}
 	return false
