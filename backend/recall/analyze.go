@@ -66,7 +66,7 @@ var (
 	reIdentity   = text.Lazy(`(?i)\b(who am i|who i am|my name|about me|about myself|know about me|my profile|my background|what am i called|introduce me)\b|我是谁|我叫什么|我的名字|关于我|了解我|我的资料|我的身份|我的背景|介绍一下我`)
 	// A time question asks for a point or a span: "when", "what year/month/week/day/date",
 	// "in which month", "how long (ago)", "after how many weeks".
-	reTimeQ = text.Lazy(`(?i)^\s*(when|since when|how long|how soon)\b|^\s*((in|on|during|by|from|until|at|for|of) )?(what|which) (time|date|dates|day|days|week|weeks|weekend|month|months|year|years|season|decade)\b|^\s*(in|on|during) (what|which) \w+'s (time|date|day|week|month|year)\b|\bhow (many|much) (days|weeks|months|years|time)\b|\bhow long\b|\bwhen (did|was|were|is|will|do|does|has|had|are|am)\b|什么时候|何时|哪天|哪一天|多久|多长时间|几号|几月|哪年|哪一年|哪个月|哪一周|哪周|什么日子|哪个季节`)
+	reTimeQ = text.Lazy(`(?i)^\s*(when|since when|how long|how soon)\b|^\s*((in|on|during|by|from|until|at|for|of) )?(what|which) (time|date|dates|day|days|week|weeks|weekend|month|months|year|years|season|decade)\b|^\s*(in|on|during) (what|which) \w+'s (time|date|day|week|month|year)\b|^\s*((for|after|in|within) )?how (long|soon|(many|much) (days|weeks|months|years|time))\b|\bwhen (did|was|were|is|will|do|does|has|had|are|am)\b|什么时候|何时|哪天|哪一天|多久|多长时间|几号|几月|哪年|哪一年|哪个月|哪一周|哪周|什么日子|哪个季节`)
 )
 
 // maxExpansions bounds the expansion terms of one query.

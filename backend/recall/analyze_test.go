@@ -195,6 +195,7 @@ func TestTimeQuestionForms(t *testing.T) {
 		{"What did Ana buy in May 2023?", false},
 		{"Which city did Omar visit last year?", false},
 		{"What is my favourite time of day?", false},
+		{"tell me how long the password must be", false},
 		{"他去年去了哪里？", false},
 	}
 	for _, c := range cases {

@@ -59,50 +59,51 @@ const sentenceStart = `(?:^|[.!?;。！？；]\s*)\s*`
 
 var facetRules = []facetRule{
 	{FacetName,
-		facetRe(`\b(?:what(?:'s| is) my (?:full |first |last |real )?name|my (?:full |first |last |real )?name|my (?:nick ?name|surname|family name|given name|maiden name)|who am i|what am i called|what(?:'s| is) (?:i'm|i am) called|(?:what|how) (?:\w+ ){0,3}(?:call|address) me|how (?:should|do|would|to) i be (?:addressed|called))\b`,
-			`我叫(?:什么|啥)|我的名字|我的(?:英文|中文|全|小|真|网|笔|曾用)名|我的(?:昵称|外号|小名|绰号)|我(?:的)?全名|我是谁|我姓(?:什么|啥)|我(?:该|应该)?(?:怎么|如何)?被称呼|(?:怎么|如何)(?:称呼|叫)我(?:$|[？?。吗呢])`),
-		facetRe(`\b(?:my (?:full |first |last |real )?name(?:'s| is)|i(?:'m| am) called|call me|i go by|(?:everyone|everybody|people|friends|folks) (?:just )?(?:calls?|says?) (?:me )?(?-i:\p{Lu})|i(?:'m| am) (?-i:\p{Lu}\p{L}+(?: \p{Lu}\p{L}+)+)|(?:user|person)(?:'s name is| is called| is named| goes by| is (?-i:\p{Lu}\p{Ll}+ \p{Lu}\p{Ll}+)))\b`,
-			sentenceStart+`(?:(?:the )?user(?:'s)? )?(?:name|full name)\s*[:=]`, `\bis (?:my|the user's) name\b`, sentenceStart+`goes by (?-i:\p{Lu})`,
-			`我叫|我名叫|我的名字(?:是|叫)|叫我|我姓|本名|全名|姓名\s*[：:是]|用户(?:叫|名叫|的名字|姓名)|`+sentenceStart+`名叫`)},
+		facetRe(`\b(?:what(?:'s| is) my (?:full |first |last |real )?name|my (?:full |first |last |real )?name|my (?:nick ?name|surname|family name|given name|maiden name|pen name|stage name|pseudonym)|who am i|what am i called|what(?:'s| is) (?:i'm|i am) called|(?:what|how) (?:\w+ ){0,3}(?:call|address) me|how (?:should|do|would|to) i be (?:addressed|called))\b`,
+			`我叫(?:什么|啥)|我的名字|我的(?:英文|中文|全|小|真|网|笔|曾用)名|我(?:的)?(?:昵称|外号|小名|绰号|大名|网名|真名|笔名)|我(?:的)?全名|我是谁|我姓(?:什么|啥)|我(?:该|应该)?(?:怎么|如何)?被称呼|(?:怎么|如何)(?:称呼|叫)我(?:$|[？?。吗呢])`),
+		facetRe(`\b(?:my (?:full |first |last |real )?name(?:'s| is)|i(?:'m| am) called|call me|i go by|(?:everyone|everybody|people|friends|folks) (?:just )?(?:calls?|says?) (?:me |her |him |them )?(?-i:\p{Lu}\p{L}*)|full name (?-i:\p{Lu}\p{L}*)|i(?:'m| am) (?-i:\p{Lu}\p{L}+(?: \p{Lu}\p{L}+)+)|(?:user|person)(?:'s name is| is called| is named| goes by| is (?-i:\p{Lu}\p{Ll}+ \p{Lu}\p{Ll}+)))\b`,
+			sentenceStart+`(?:(?:the )?user(?:'s)? )?(?:name|full name)\s*[:=]`, `\bis (?:my|the user's) name\b`, `\b(?:pseudonym|pen name|stage name)\b`, sentenceStart+`goes by (?-i:\p{Lu})`,
+			`我叫|我名叫|我的名字(?:是|叫)|叫我|(?:都|一般|平时|常)(?:叫|喊|称呼)(?:他|她)|大名|我姓|本名|全名|姓名\s*[：:是]|用户(?:叫|名叫|的名字|姓名)|`+sentenceStart+`名叫`)},
 	{FacetHome,
 		facetRe(`\b(?:where (?:do|am) i (?:currently |now )?(?:live|living|based|reside|residing)\b|where i live|where am i (?:living|based|staying)|where(?:'s| is) (?:my )?home|home for me|my (?:home|address|city|town|location|neighbou?rhood|flat|apartment|house)|(?:what|which) (?:city|town|country|state|neighbou?rhood|area|part of \w+) (?:do |am )?i (?:live|in|based|living|reside))\b`,
 			`我(?:现在|目前|如今)?(?:住|居住|生活|落脚|待)(?:在)?(?:哪|(?:什么|啥)地方|(?:什么|啥)城市)|我家(?:住)?(?:在)?哪|我住的地方|我在哪(?:个城市|里|儿)?(?:生活|住|居住)|我的(?:住址|地址|家|住处)|我住在(?:什么|啥)`),
-		facetRe(`\b(?:i (?:now |currently |still )?live|we (?:now |currently )?live in|i(?:'m| am) (?:living|based)|we(?:'re| are) (?:living|based) in|i reside|(?:lives|living|resides|is based|is living) in|based in|i(?:'ve| have)? moved to|my (?:home|apartment|flat|house) is|home is in|(?:rent|rents|renting|own|owns|share|shares|bought) (?:a |an |the |our |my |their )?(?:\w+ )?(?:flat|apartment|house|home|place|room|studio|condo|cottage) (?:in|near|on)|moved (?:here|there) in)\b`,
+		facetRe(`\b(?:i (?:now |currently |still )?live|we (?:now |currently )?live in|i(?:'m| am) (?:living|based)|we(?:'re| are) (?:living|based) in|i reside|(?:lives|living|resides|is based|is living) in|based in|i(?:'ve| have)? moved to|my (?:home|apartment|flat|house) is|home is in|(?:rent|rents|own|owns|share|shares|bought) (?:a |an |the |our |my |their )?(?:\w+ )?(?:flat|apartment|house|home|place|room|studio|condo|cottage)(?: [\w-]+){0,4} (?:in|near|on)|moved (?:here|there) in|i(?:'m| am) in (?:a|the|my|our) (?:[\w-]+ ){0,2}(?:house|flat|apartment|place|cottage|room|studio))\b`,
 			sentenceStart+`(?:currently |now )?(?:lives|living|based|resides) (?:in|at|near)\b`, sentenceStart+`(?:(?:the )?user(?:'s)? )?(?:home(?: city| town| address)?|city|location|residence|address)\s*[:=]`,
-			`我住|我(?:和|跟|与|带着)\p{Han}{1,8}?(?:一起)?(?:住|居住|生活)在|我家在|家住|我(?:现在|目前)?居住|定居|现居|我在\p{Han}{1,8}生活|我搬到|所在地\s*[：:]|居住地|用户(?:住|居住|现居)|(?:一起|一块)住|在\p{Han}{1,8}(?:买了房|买房|租房|租了房|安家|定居)|`+sentenceStart+`(?:目前|现在|一直)?(?:和\p{Han}{1,4})?(?:住在|居住在|生活在)|`+sentenceStart+`(?:目前|现在|如今)住\p{Han}|合租|租了(?:个|一个|一间|一套)`)},
+			`我住|我(?:和|跟|与|带着)\p{Han}{1,8}?(?:一起)?(?:住|居住|生活)在|我家在|家住|我(?:现在|目前)?居住|定居|现居|我在\p{Han}{1,8}生活|我搬到|所在地\s*[：:]|居住地|用户(?:住|居住|现居)|(?:一起|一块)住|在\p{Han}{1,8}(?:买了房|买房|租房|租了房|安家|定居)|`+sentenceStart+`(?:目前|现在|一直)?(?:和\p{Han}{1,4})?(?:住在|居住在|生活在)|`+sentenceStart+`(?:目前|现在|如今)?住(?:在)?[^院校宿\P{Han}]|(?:合租|租了|租的|租住)(?:个|一个|一间|一套|一栋)?(?:的)?\p{Han}{0,4}(?:房|屋|公寓|单间|院|宿舍|小区)`)},
 	{FacetOrigin,
-		facetRe(`\b(?:where am i (?:originally )?from|where (?:do|did) i come from|where (?:was|were) i (?:born|raised)|where did i grow up|(?:what|which) (?:town|city|country|place|village|part of \w+) (?:did|was|am|do) i (?:originally )?(?:grow up|born|raised|come from|from)|my (?:home ?town|birthplace|roots))\b`,
+		facetRe(`\b(?:where am i (?:originally )?from|where (?:do|did) i come from|where (?:was|were) i (?:born|raised)|where did i grow up|where i (?:grew up|was born|come from|am from|'m from)|(?:what|which) (?:town|city|country|place|village|part of \w+) (?:did|was|am|do) i (?:originally )?(?:grow up|born|raised|come from|from)|my (?:home ?town|birthplace|roots))\b`,
 			`我是哪(?:里|儿)?人|我来自哪|我的(?:老家|家乡|籍贯)|我(?:的)?籍贯|我老家|我家乡|我在哪(?:里|儿)?(?:出生|长大)|我(?:是)?在哪(?:里|儿)?(?:出生|长大)`),
 		facetRe(`\b(?:i(?:'m| am) (?:originally )?from|i come from|i grew up|grew up in|raised in|(?:user|person) (?:is from|grew up)|born in (?-i:\p{Lu})\p{L}+|originally from|native of|home ?town)\b`,
 			sentenceStart+`(?:originally )?from (?-i:\p{Lu}\p{Ll}+)(?:[,.;]|$| \p{Lu})`, sentenceStart+`(?:(?:the )?user(?:'s)? )?(?:hometown|home town|origin|birthplace)\s*[:=]`,
-			`我来自|老家|家乡|籍贯|我出生在|出生于\p{Han}|在\p{Han}{1,8}长大|\p{Han}{1,6}(?:边|里|附近)长大|土生土长|我是\p{Han}{1,6}人|`+sentenceStart+`\p{Han}{2,6}(?:长大|出生)`)},
+			`我来自|老家|家乡|籍贯|我出生在|出生于\p{Han}|在\p{Han}{1,8}长大|\p{Han}{1,6}(?:边|里|附近)长大(?:[，,。；;的]|$)|土生土长|我是\p{Han}{1,6}人|`+sentenceStart+`\p{Han}{2,6}(?:长大|出生)(?:[，,。；;的]|$)`)},
 	{FacetWork,
-		facetRe(`\b(?:what do i do(?: for (?:a )?(?:living|work)|$)|what(?:'s| is) my (?:job(?: title)?|work|occupation|profession|role|title|position|career|employer|company)|what(?:'s| is) my (?:business|studio|startup|firm)|my (?:occupation|profession|employer|career)|where (?:do|did) i work|who do i work for|who employs me)\b`,
-			`我是(?:做|干|教)(?:什么|啥)(?:工作|的)|我(?:是)?(?:干|做|在)(?:哪行|哪一行|(?:什么|啥|哪个)(?:行业|工种|行当))|我在哪(?:里|儿|家|个)?\p{Han}{0,3}(?:工作|上班)|我(?:做|干)(?:什么|啥)工作|我的(?:工作|职业|公司|职位|岗位|单位)|我在哪(?:里|儿|家公司)?(?:工作|上班)|我是干(?:什么|啥)的|我(?:的)?职业`),
+		facetRe(`\b(?:what (?:do|did) i do for (?:a )?(?:living|work)|\Awhat (?:do|did) i do\z|what(?:'s| is) my (?:job(?: title)?|work|occupation|profession|role|title|position|career|employer|company)|what(?:'s| is) my (?:business|studio|startup|firm)|my (?:occupation|profession|employer|career)|where (?:do|did) i work|who do i work for|who (?:\w+ ){0,3}i (?:actually |really )?work for|who employs me)\b`,
+			`我(?:现在|目前|以前|之前|原来|退休前|退休以前)?(?:具体|到底|究竟)?是(?:做|干|教)(?:什么|啥)(?:工作|的)?|我(?:是)?(?:干|做|在)(?:哪行|哪一行|(?:什么|啥|哪个)(?:行业|工种|行当))|我在哪(?:里|儿|家|个)?(?:公司|单位|地方|家公司|个单位)?(?:工作|上班)|我(?:做|干)(?:什么|啥)工作|我的(?:工作|职业|公司|职位|岗位|单位)|我在哪(?:里|儿|家公司)?(?:工作|上班)|我是干(?:什么|啥)的|我(?:的)?职业`),
 		facetRe(`\b(?:i work|i(?:'m| am) an? \w+(?: \w+)? (?:at|for)|my (?:job|role|position|title) is|(?:user|person) (?:works|is an?)|works (?:as|at|for)|employed (?:at|by)|i(?:'m| am) employed|job title)\b`,
-			`\bi teach\b|\bteaches \w+(?: \w+)? at\b`, sentenceStart+`(?:(?:(?:the )?user(?:'s)? )?(?:role|work|job|job title|position|occupation|profession|employer|company)\s*[:：=]|works (?:at|as|for)\b|teaches\b|freelances?\b|(?:runs|owns|founded|co-founded|started) (?:a|an|the|her|his|their|my) (?:[\w-]+ ){0,3}(?:business|company|studio|shop|startup|firm|agency|practice|restaurant|caf[eé]|store|consultancy|clinic|bakery)\b)`,
+			`\bi teach (?:\w+ ){1,2}(?:at|in|for)\b|\bteaches (?:\w+ ){1,2}at\b`, sentenceStart+`(?:(?:(?:the )?user(?:'s)? )?(?:role|work|job|job title|position|occupation|profession|employer|company)\s*[:：=]|works (?:at|as|for)\b|freelances?\b|(?:runs|owns|founded|co-founded|started) (?:a|an|the|her|his|their|my) (?:[\w-]+ ){0,3}(?:business|company|studio|shop|startup|firm|agency|practice|restaurant|caf[eé]|store|consultancy|clinic|bakery)\b)`,
 			`\b(?:is|as|am|i'm) (?:an?|the) (?:[\w-]+ ){0,3}`+occupations+`\b`, sentenceStart+`(?:an? )?(?:[\w-]+ ){0,3}`+occupations+`(?: (?:at|for|in|with)\b|\s*[;,])`,
-			`我在\p{Han}{1,12}(?:工作|上班|做|当|担任|任职|教)|我的工作是|我的职业是|我是(?:一名|一个)?\p{Han}{0,8}(?:师|员|经理|学生|医生|老师|\p{Han}工|匠|官)|我就职|职业\s*[：:是]|工作\s*[：:]|单位\s*[：:]|`+sentenceStart+`在\p{Han}{1,12}(?:做|当|担任|任职|工作|上班|教)|`+sentenceStart+`\p{Han}{0,4}是(?:一名|一个|一位)?\p{Han}{0,8}(?:师|员|经理|学生|医生|老师|护士|律师|会计|教授|记者|作家|主管|总监)`)},
+			`我在\p{Han}{1,12}(?:工作|上班|担任|任职)|我在\p{Han}{0,10}(?:馆|院|局|厂|公司|学校|医院|银行|店|所|中心|集团|工作室)(?:做|当|教)|我的工作是|我的职业是|我是(?:一名|一个)?\p{Han}{0,8}(?:师|员|经理|学生|医生|老师|(?:电|焊|木|钳|瓦|水|检修|维修|装修|建筑|农民)工|工匠|负责人|老板|店主|创始人|合伙人)|我就职|职业\s*[：:是]|工作\s*[：:]|单位\s*[：:]|职务\s*[：:]|岗位\s*[：:]|`+sentenceStart+`在\p{Han}{1,12}(?:做|当|担任|任职|工作|上班|教)|`+sentenceStart+`(?:\p{Han}{2,3})?是(?:一名|一个|一位)?\p{Han}{0,8}(?:师|员|经理|学生|医生|老师|护士|律师|会计|教授|记者|作家|主管|总监|负责人|老板|店主|创始人|合伙人)`)},
 	{FacetAge,
 		facetRe(`\b(?:how old (?:am|will|would|do|did|was) i(?: be| turn| get)?|how old i(?:'m| am)|what age (?:am i|will i be|i am|i'm)|my age|my (?:birthday|birth ?date|date of birth)|when (?:was i born|is my birthday)|when's my birthday|(?:what|which) year (?:was i|i was) born)\b`,
-			`我(?:今年|现在)?(?:多大|几岁)|我的年龄|我(?:的)?生日|我(?:是)?哪(?:一)?年(?:出生|生)|我(?:是)?(?:在)?(?:哪|什么|啥)(?:一)?(?:年|天|时候)(?:出生|生)|我出生(?:在|于)?(?:哪|什么|啥)|我(?:什么|啥)时候(?:出)?生|我的出生`),
-		facetRe(`\b(?:i(?:'m| am) \d+|my birthday|my age is|born (?:on|in) (?:\d+|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*)|date of birth|\d+ years old|(?:turned|aged) \d+|age\s*[:=]\s*\d+|birthday is)\b`,
-			sentenceStart+`(?:(?:the )?user(?:'s)? )?(?:birthday|age|date of birth)\b`, sentenceStart+`born (?:on |in )?(?:\d+|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*)\b`,
-			`\bborn\b[^.;\n]{0,40}?\b(?:(?:on )?\d{1,2}(?:st|nd|rd|th)? (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* \d{1,2}|(?:19|20)\d\d)\b`,
+			`我(?:今年|现在)?(?:多大|几岁)|我的年龄|我(?:的)?生日|我(?:是)?哪(?:一)?年(?:出生|生)|我(?:是)?(?:在)?(?:哪|什么|啥)(?:一)?(?:年|天|时候)(?:出生|生的|生人)|我出生(?:在|于)?(?:哪|什么|啥)|我(?:什么|啥)时候(?:出)?生|我的出生`),
+		facetRe(`\b(?:i(?:'m| am) \d+|my birthday|my age is|born (?:on|in) (?:\d+|(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?))|date of birth|\d+ years old|(?:turned|aged) \d+|age\s*[:=]\s*\d+|birthday is)\b`,
+			sentenceStart+`(?:(?:the )?user(?:'s)? )?(?:birthday|age|date of birth|dob|d\.o\.b\.)\b`, sentenceStart+`born (?:on |in )?(?:\d+|(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?))\b`,
+			`\bborn\b[^.;,\n]{0,40}?\b(?:(?:on )?\d{1,2}(?:st|nd|rd|th)? (?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)|(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?) \d{1,2}|(?:19|20)\d\d)\b`,
 			`我\d+\s*岁|我今年|属[鼠牛虎兔龙蛇马羊猴鸡狗猪]|`+sentenceStart+`(?:今年|现年)?[\d一二三四五六七八九十两]+\s*岁|我的生日|我出生|我是\d{4}\s*年|出生日期|生日\s*[：:]|生于\s*(?:19|20)\d\d|\d{4}\s*年(?:\d{1,2}\s*月)?(?:\d{1,2}\s*日)?(?:出生|生人|生)(?:[，,。；;\s]|$)|生日(?:是|在)`)},
 	{FacetPreference,
-		facetRe(`\bwhat do i (?:usually |normally |typically |always |often )?(?:like|love|prefer|enjoy|hate|dislike|drink|eat|listen to|read|watch|play)|\bmy favou?rite|\b(?:what|which) (?:kind|sort|type)s? of \w+ (?:do )?i (?:like|love|prefer|enjoy|hate|dislike|drink|eat|listen to|read|watch|play)\b|\b(?:what|which) \w+ do i (?:usually |normally |typically |always |often )?(?:like|love|prefer|enjoy|hate|dislike|drink|eat|listen to|read|watch|play|put on|order|cook|stream)\b|\bwhat do i (?:usually |normally |typically )?do (?:for fun|in my (?:free|spare|off) time|on (?:the )?weekends?|to (?:relax|unwind)|after work|when i'?m not working)|\bmy (?:hobby|hobbies|pastimes?|interests)\b|\bhow do i (?:like|take) my|\bdo i (?:like|prefer|enjoy|hate|dislike|eat|drink)\b|\b(?:am i|what am i) allergic\b|\bi(?:'m| am) allergic to (?:anything|something|what)\b|\bwhat can(?:'t| ?not) i (?:eat|drink)|\b(?:anything|something|what|which \w+|an? \w+|foods?|drinks?) (?:that )?i (?:can't|cannot|can not|shouldn't|should not|mustn't|must not|am not allowed to|don't|do not|never|refuse to|won't|will not) (?:eat|drink|have|touch)\b|\b(?:what|which) (?:foods?|drinks?|dishes|ingredients) (?:should|must|do|can) i (?:avoid|not eat|not drink|stay away from)\b`,
-			`我(?:平时|平常|一般|通常|经常|常|日常|每天|早上|晚上|中午|下午|最近|现在)?(?:喜欢|爱|最爱)?(?:喝|吃|听|看|玩|读)(?:什么|啥|哪)|我喜欢(?:什么|啥|哪)|我(?:最)?(?:爱|喜欢|偏好|喜爱)(?:的)?(?:什么|啥|哪)|我最喜欢|我的(?:爱好|偏好|口味|喜好|兴趣)|我有(?:什么|啥|哪些)(?:爱好|兴趣)|我(?:休息|空闲|闲|周末|下班|业余|休假|放假)(?:的)?(?:时候|时间|时)?(?:一般|通常|平时|都|常)?(?:干|做|玩)(?:点)?(?:什么|啥)|我(?:不喜欢|讨厌|不爱)(?:吃|喝|看|听|玩)?(?:什么|啥)|我(?:不吃|不喝|不能吃|不能喝|忌口)(?:什么|啥)|我对(?:什么|啥|哪些)(?:东西)?过敏|我有(?:什么|啥|哪些)(?:忌口|不能吃|不能喝|不吃|不喝|过敏)|我(?:吃|喝)(?:什么|啥)(?:会)?过敏|我(?:喜欢|爱|能|可以)(?:喝|吃)?[^了过\P{Han}]{1,4}吗|我(?:喝|吃)[^了过饭\P{Han}]{1,3}吗`),
-		facetRe(`\b(?:i (?:really |usually |always |only |both |also |never |don't |do not |can't |cannot )*(?:like|love|prefer|enjoy|hate|dislike|adore|drink|eat)|(?:user|person) (?:likes|loves|prefers|enjoys|hates|dislikes|drinks|eats)|my favou?rite|favou?rite|can'?t stand|allergic to|hobby|hobbies|free time|spare time|off hours|days off|weekends?:|allerg(?:y|ies)|intoleran(?:t|ce)|i(?:'m| am) (?:a fan of|into))\b`,
+		facetRe(`\bwhat do i (?:usually |normally |typically |always |often )?(?:like|love|prefer|enjoy|hate|dislike|drink|eat|listen to|read|watch|play)|\bmy favou?rite|\b(?:what|which) (?:kind|sort|type)s? of \w+ (?:do )?i (?:like|love|prefer|enjoy|hate|dislike|drink|eat|listen to|read|watch|play)\b|\b(?:what|which) \w+ do i (?:usually |normally |typically |always |often )?(?:like|love|prefer|enjoy|hate|dislike|drink|eat|listen to|read|watch|play)\b|\b(?:what|which) (?:music|songs?|albums?|records?|bands?|artists?|shows?|films?|movies?|podcasts?|radio) do i (?:usually |normally |typically |always |often )?(?:put on|stream|have on)\b|\b(?:what|which) (?:food|dish|dishes|drink|coffee|tea|beer|wine) do i (?:usually |normally |typically |always |often )?order\b|\bwhat do i (?:usually |normally |typically )?do (?:for fun|in my (?:free|spare|off) time|on (?:the )?weekends?|to (?:relax|unwind)|after work|when i'?m not working)|\bmy (?:hobbies|pastimes|interests)\b|\bmy hobby\z|\bmy (?:usual|regular|go-to) \w+|\b(?:am i|i'm|i am) (?:really )?into\b|\bhow do i (?:like|take) my|\bdo i (?:like|prefer|enjoy|hate|dislike|eat|drink)\b|\b(?:am i|what am i) allergic\b|\bi(?:'m| am) allergic to (?:anything|something|what)\b|\bwhat can(?:'t| ?not) i (?:eat|drink)|\b(?:anything|something|what|(?:which|any|an?) (?:food|foods|drinks?|dish|dishes|ingredients?|herbs?|spices?|fruits?|meats?|vegetables?)|foods?|drinks?) (?:or \w+ )?(?:that )?i (?:can't|cannot|can not|shouldn't|should not|mustn't|must not|am not allowed to|don't|do not|never|refuse to|won't|will not) (?:eat|drink|stand)\b|\b(?:what|which) (?:foods?|drinks?|dishes|ingredients) (?:should|must|do|can) i (?:avoid|not eat|not drink|stay away from)\b`,
+			`我(?:平时|平常|一般|通常|经常|常|日常|每天|早上|晚上|中午|下午|最近|现在)?(?:喜欢|爱|最爱)?(?:喝|吃|听|看|玩|读)(?:什么|啥|哪)|我喜欢(?:什么|啥|哪)|我(?:最)?(?:爱|喜欢|偏好|喜爱)(?:的)?(?:什么|啥|哪)|我最(?:喜欢|爱)|我的(?:爱好|偏好|口味|喜好|兴趣)|我有(?:什么|啥|哪些)(?:爱好|兴趣)|我(?:休息|空闲|闲|周末|下班|业余|休假|放假)(?:的)?(?:时候|时间|时)?(?:一般|通常|平时|都|常)?(?:干|做|玩)(?:点)?(?:什么|啥)|我(?:不喜欢|讨厌|不爱)(?:吃|喝|看|听|玩)?(?:什么|啥)|我(?:不吃|不喝|不能吃|不能喝|忌口)(?:什么|啥)|我对(?:什么|啥|哪些)\p{Han}{0,2}过敏|我有(?:什么|啥|哪些)(?:忌口|不能吃|不能喝|不吃|不喝|\p{Han}{0,2}过敏)|我(?:吃|喝)(?:什么|啥)(?:会)?过敏|我(?:喜欢|爱|能|可以)(?:喝|吃)?[^了过\P{Han}]{1,4}(?:吗|不|么|嘛)|我(?:喝|吃)[^了过饭\P{Han}]{1,3}吗`),
+		facetRe(`\b(?:i (?:really |usually |always |only |both |also |never |don't |do not |can't |cannot )*(?:like|love|prefer|enjoy|hate|dislike|adore|drink|eat)|(?:user|person) (?:likes|loves|prefers|enjoys|hates|dislikes|drinks|eats)|my favou?rite|favou?rite|can'?t stand|allergic to|hobby|hobbies|in (?:my|her|his) (?:free|spare) time|off hours|days off|allerg(?:y|ies)|intoleran(?:t|ce)|coeliac|celiac|gout|diabetic|vegan|vegetarian|pescatarian|teetotal|i(?:'m| am) (?:a fan of|into))\b`,
+			sentenceStart+`(?:weekends?|free time|spare time|hobbies)\s*[:：=]`,
 			sentenceStart+`(?:usually |always |only |often |never |rarely )?(?:likes|loves|prefers|enjoys|hates|dislikes|drinks|eats|avoids|listens to|wants|reads|watches|plays)\b`,
 			sentenceStart+`(?:doesn't|does not|can't|cannot|won't) (?:like|love|enjoy|eat|drink|stand)\b`,
-			`喜欢|爱(?:喝|吃|看|听|玩)|偏好|喜爱|最爱|讨厌|口味|过敏|忌口|不耐受|不(?:吃|喝)|(?:常|经常|总是|一直)(?:听|放|看|玩|喝|吃)|爱好|兴趣|业余|周末|休班|休息(?:日|时|的时候)|空闲|闲暇|我(?:每天|平时|常常|经常)?(?:早上|晚上|中午|下午)?(?:喝|吃)|`+sentenceStart+`(?:平时|一般|每天|通常|早上|晚上|中午|下午|上午|周末)*(?:只)?(?:喝|吃|不吃|不喝)`)},
+			`喜欢|爱(?:喝|吃|看|听|玩)|偏好|喜爱|最爱|讨厌|口味|过敏|忌口|不耐受|痛风|糖尿病|素食|吃素|戒(?:酒|烟|糖)|不(?:吃|喝)|(?:常|经常|总是|一直)(?:听|放|看|玩|喝|吃)|爱好|兴趣|业余|周末(?:[：:]|一般|常|喜欢|就|都|去|会)|休班(?:就|一般|常|去|时)|休息(?:日|时|的时候)|空闲|闲暇|我(?:每天|平时|常常|经常)?(?:早上|晚上|中午|下午)?(?:喝|吃)|`+sentenceStart+`(?:平时|一般|每天|通常|早上|晚上|中午|下午|上午|周末)*(?:只)?(?:喝|吃|不吃|不喝)`)},
 }
 
 // facetsOf names the facets a question asks about the person, if it is such a question.
 func facetsOf(q string) []Facet {
 	// A question's closing marks are not part of its wording ("what do I do?" ends there).
-	q = strings.TrimRight(q, " \t\n?.!？。！")
+	q = strings.ReplaceAll(strings.TrimRight(q, " \t\n?.!？。！"), "’", "'")
 	var out []Facet
 	for _, r := range facetRules {
 		if r.question.MatchString(q) {
@@ -112,38 +113,17 @@ func facetsOf(q string) []Facet {
 	return out
 }
 
-// reOthersSentence is a sentence about the person's family or pet: a user memory may say "My
-// sister is a nurse." or "儿子今年六岁。" beside what it says of the person, and neither is the
-// person's work or age. Friends and colleagues are not in it: "My friends call me Al." is the
-// person's name.
-const relatives = `(?:sister|brother|sibling|mother|mom|mum|father|dad|parents?|wife|husband|partner|spouse|son|daughter|kids?|children|child|baby|boyfriend|girlfriend|fianc[eé]e?|cousin|aunt|uncle|grand\w+|roommate|flatmate|housemate|cat|dog|pet|puppy|kitten|rabbit|bird)s?`
-
-var reOthersSentence = text.Lazy(`(?im)(?:^|[.!?;。！？；\n])\s*(?:(?:my|her|his|their|our|the user's|user's)\s+(?:\w+\s+)?` + relatives + `\b|(?-i:\p{Lu}\p{Ll}+)(?: (?-i:\p{Lu}\p{Ll}+))?(?: \((?:my |her |his |their |the user's )?` + relatives + `\)|, (?:my|her|his|their|our|the user's) (?:\w+ )?` + relatives + `,)|(?:我的?|她的?|他的?|用户的?)?(?:姐姐|妹妹|哥哥|弟弟|妈妈|老妈|母亲|爸爸|老爸|父亲|父母|老婆|媳妇|妻子|太太|丈夫|老公|爱人|儿子|女儿|孩子|男朋友|女朋友|爷爷|奶奶|外公|外婆|室友|舍友)|[\p{Han}\w]{1,8}[（(](?:我的|她的|他的)?(?:姐姐|妹妹|哥哥|弟弟|妈妈|母亲|爸爸|父亲|老婆|媳妇|妻子|太太|丈夫|老公|爱人|儿子|女儿|男朋友|女朋友|室友|舍友)[）)]|(?:我的|她的|他的|用户的|我家的?|家里的?)(?:猫|狗|宠物)|(?:猫|狗|宠物)(?:叫|是|今年|已经|的名字|名字|住|在|很|有|喜欢|爱|每天))[^.!?;。！？；\n]*`)
-
-// reWithThePerson is a sentence about a relative that is also about the person: "My wife and
-// I live in Berlin.", "我和老公住在南京" (not removed as only the relative's).
-var reWithThePerson = text.Lazy(`(?i)^[\s.!?;。！？；]*(?:\w+\s+){1,3}and (?:I|me)\b|^[\s.!?;。！？；]*\p{Han}{1,6}(?:和|跟|与)我`)
-
-// aboutThePerson is a memory's text without its sentences about others (see reOthersSentence),
-// in the first person.
-func aboutThePerson(m *memory.Memory) string {
-	// Extraction often names the person 用户 ("用户今年30岁"): read as the first person.
-	hay := reOthersSentence.Compiled().ReplaceAllStringFunc(m.Title+"\n"+m.Body, func(s string) string {
-		if reWithThePerson.MatchString(s) {
-			return s
-		}
-		return "\n"
-	})
-	return strings.ReplaceAll(hay, "用户", "我")
-}
-
 // facetAnswer says whether a user memory states one of the facets asked: a fact of the
 // person (name, home, origin, work, age) or a preference. The memory's text is read once.
 func facetAnswer(asked []Facet, m *memory.Memory) (fact, pref bool) {
 	if m == nil || m.Type != memory.TypeUser || len(asked) == 0 {
 		return false, false
 	}
-	hay := aboutThePerson(m)
+	return facetAnswerText(asked, aboutThePerson(m))
+}
+
+// facetAnswerText is facetAnswer on a memory's text as aboutThePerson gives it.
+func facetAnswerText(asked []Facet, hay string) (fact, pref bool) {
 	for _, f := range asked {
 		for _, r := range facetRules {
 			if r.facet == f && r.answer.MatchString(hay) {
@@ -214,7 +194,14 @@ var facetWords = map[string]bool{
 	"daili": true, "daily": true, "day": true, "week": true,
 	// An allergy question asks about every allergy.
 	"allerg": true, "allergic": true, "allergi": true, "allergy": true, "anyth": true, "anything": true,
+	// A hobby question asks with these ("what do I do for fun / in my free time / after work").
+	"fun": true, "free": true, "spare": true, "time": true, "relax": true, "unwind": true, "work": true,
 }
+
+// askingVerbs are the verbs a preference question asks with ("what do I like to drink",
+// "我平时听什么"): beside a category they do not make the question more specific.
+var askingVerbs = map[string]bool{"eat": true, "drink": true, "listen": true, "watch": true, "read": true, "play": true,
+	"吃": true, "喝": true, "听": true, "看": true, "读": true, "玩": true}
 
 // facetChars are the Chinese characters a facet question asks with (see facetWords), and
 // the ones of times of day and week, which say when, not what ("我早上喝什么": 上 would find 上班).
@@ -226,30 +213,74 @@ const facetChars = "我的什么啥哪个儿里吗呢是了喜欢爱最平时一
 // do I like to drink" is answered by "oat milk in coffee"), English ones stemmed, phrases in
 // lower case.
 func facetTopic(a Analysis) []string {
-	var out []string
+	if len(a.Facets) == 0 {
+		return nil
+	}
+	var out, categories []string
+	seen := map[string]bool{}
+	add := func(t string) {
+		if !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	// A category's members count only when the question names nothing more specific than the
+	// category and the verb that asks ("我平时喝什么茶" asks about tea, not every drink).
+	specific := false
 	for _, k := range a.Keywords {
 		if !k.CJK {
-			if !facetWords[k.Text] && !facetWords[k.Stem] {
-				out = append(out, k.Stem)
+			if facetWords[k.Text] || facetWords[k.Stem] {
+				continue
+			}
+			add(k.Stem)
+			if len(text.ConceptMembers(k.Stem)) > 0 {
+				categories = append(categories, k.Stem)
+			} else if !askingVerbs[k.Stem] {
+				specific = true
 			}
 			continue
 		}
+		// A Chinese keyword names a category as a whole word ("运动", "音乐"), or by a
+		// character that asks ("喝").
+		whole := len(text.ConceptMembers(k.Text)) > 0
+		if whole {
+			categories = append(categories, k.Text)
+		}
 		for _, r := range k.Text {
-			if !strings.ContainsRune(facetChars, r) {
-				out = append(out, string(r))
+			c := string(r)
+			if strings.ContainsRune(facetChars, r) {
+				continue
+			}
+			add(c)
+			switch {
+			case whole:
+			case len(text.ConceptMembers(c)) > 0:
+				categories = append(categories, c)
+			case !askingVerbs[c]:
+				specific = true
 			}
 		}
 	}
-	words := len(out)
-	for _, t := range out[:words] {
+	if specific {
+		// The verb that asks is not what is asked about: "我平时喝什么茶" is about tea, and a
+		// memory that only says 喝 of something else does not cover it.
+		kept := out[:0]
+		for _, t := range out {
+			if !askingVerbs[t] {
+				kept = append(kept, t)
+			}
+		}
+		return kept
+	}
+	for _, t := range categories {
 		for _, member := range text.ConceptMembers(t) {
 			switch {
 			case text.HasCJK(member):
-				out = append(out, member)
+				add(member)
 			case strings.Contains(member, " "):
-				out = append(out, strings.ToLower(member))
+				add(strings.ToLower(member))
 			default:
-				out = append(out, text.Stem(strings.ToLower(member)))
+				add(text.Stem(strings.ToLower(member)))
 			}
 		}
 	}
@@ -262,12 +293,12 @@ func facetTopic(a Analysis) []string {
 // allergies wants allergies; one about eating (drinking) wants what is not eaten (drunk), or
 // an allergy.
 var (
-	reAvoidQuestion = text.Lazy(`(?i)\b(?:allergic|allerg(?:y|ies)|intoleran(?:t|ce)|can'?t|cannot|can not|shouldn'?t|should not|mustn'?t|must not|avoid|not allowed|refuse|won'?t|will not)\b|忌口|过敏|不能吃|不能喝|不耐受|不可以(?:吃|喝)`)
-	reAllergyWords  = text.Lazy(`(?i)\b(?:allergic|allerg(?:y|ies)|intoleran(?:t|ce))\b|过敏|不耐受`)
+	reAvoidQuestion = text.Lazy(`(?i)\b(?:allergic|allerg(?:y|ies)|intoleran(?:t|ce)|(?:can'?t|cannot|can not|shouldn'?t|should not|mustn'?t|must not|won'?t|will not|don'?t|do not|never|refuse to|not allowed to) (?:eat|drink|stand)|(?:can'?t|cannot|shouldn'?t|mustn'?t|won'?t) i (?:eat|drink)|avoid)\b|忌口|过敏|不能吃|不能喝|不耐受|不可以(?:吃|喝)`)
+	reAllergyWords  = text.Lazy(`(?i)\b(?:allergic|allerg(?:y|ies)|intoleran(?:t|ce)|coeliac|celiac|gout|diabetic|diabetes)\b|过敏|不耐受|痛风|糖尿病`)
 	reEatWords      = text.Lazy(`(?i)\b(?:eat|eating|food|foods|dish|dishes|meal|meals)\b|吃|食物`)
 	reDrinkWords    = text.Lazy(`(?i)\b(?:drink|drinking|drinks|beverages?)\b|喝|饮料`)
-	reNotEat        = text.Lazy(`(?i)\b(?:(?:doesn'?t|does not|don'?t|do not|never|can'?t|cannot) (?:eat|touch)s?|avoids?|no (?:dairy|gluten|meat|pork|beef|nuts|sugar)|vegan|vegetarian)\b|忌口|不吃|不能吃|不碰|素食|吃素|戒糖`)
-	reNotDrink      = text.Lazy(`(?i)\b(?:(?:doesn'?t|does not|don'?t|do not|never|can'?t|cannot) drinks?|avoids?|no (?:alcohol|caffeine|dairy)|teetotal)\b|忌口|不喝|不能喝|戒(?:酒|咖啡)`)
+	reNotEat        = text.Lazy(`(?i)\b(?:(?:doesn'?t|does not|don'?t|do not|never|can'?t|cannot) (?:eat|touch)s?|no (?:dairy|gluten|meat|pork|beef|nuts|sugar)|vegan|vegetarian|pescatarian)\b|忌口|不吃|不能吃|不碰|素食|吃素|戒糖`)
+	reNotDrink      = text.Lazy(`(?i)\b(?:(?:doesn'?t|does not|don'?t|do not|never|can'?t|cannot) drinks?|no (?:alcohol|caffeine|dairy)|teetotal|sober)\b|忌口|不喝|不能喝|戒(?:酒|咖啡)`)
 )
 
 // avoidAsk is what an avoidance question asks about.
@@ -275,16 +306,21 @@ type avoidAsk struct{ allergy, eat, drink bool }
 
 // avoidAsked reads an avoidance question; ok is false for every other question.
 func avoidAsked(a Analysis) (ask avoidAsk, ok bool) {
-	if !slices.Contains(a.Facets, FacetPreference) || !reAvoidQuestion.MatchString(a.Query) {
+	q := strings.ReplaceAll(a.Query, "’", "'")
+	if !slices.Contains(a.Facets, FacetPreference) || !reAvoidQuestion.MatchString(q) {
 		return ask, false
 	}
-	return avoidAsk{allergy: reAllergyWords.MatchString(a.Query), eat: reEatWords.MatchString(a.Query),
-		drink: reDrinkWords.MatchString(a.Query)}, true
+	return avoidAsk{allergy: reAllergyWords.MatchString(q), eat: reEatWords.MatchString(q),
+		drink: reDrinkWords.MatchString(q)}, true
 }
 
 // answers reports whether a user memory states an avoidance the question asks about.
 func (ask avoidAsk) answers(m *memory.Memory) bool {
-	hay := aboutThePerson(m)
+	return ask.answersText(aboutThePerson(m))
+}
+
+// answersText is answers on a memory's text as aboutThePerson gives it.
+func (ask avoidAsk) answersText(hay string) bool {
 	allergy := reAllergyWords.MatchString(hay)
 	switch {
 	case ask.allergy:
@@ -304,7 +340,7 @@ func coversTopic(topic []string, m *memory.Memory) bool {
 		return false
 	}
 	hay := m.Title + "\n" + m.Body
-	lower := strings.ToLower(hay)
+	lower := ""
 	_, stems := text.Words(hay)
 	have := make(map[string]bool, len(stems))
 	for _, s := range stems {
@@ -316,9 +352,50 @@ func coversTopic(topic []string, m *memory.Memory) bool {
 			return true
 		case text.HasCJK(t) && strings.Contains(hay, t):
 			return true
-		case strings.Contains(t, " ") && strings.Contains(lower, t):
-			return true
+		case strings.Contains(t, " "):
+			if lower == "" {
+				lower = strings.ToLower(hay)
+			}
+			if strings.Contains(lower, t) {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// facetQuery is what ranking needs of a facet question, worked out once per search.
+type facetQuery struct {
+	asked  []Facet
+	topic  []string
+	avoid  avoidAsk
+	avoidQ bool
+}
+
+func newFacetQuery(a Analysis) facetQuery {
+	q := facetQuery{asked: a.Facets, topic: facetTopic(a)}
+	q.avoid, q.avoidQ = avoidAsked(a)
+	return q
+}
+
+// boosts reports whether a candidate answers the question: a user memory that states the fact
+// asked (who, where and what work a person is has one answer, so every such memory counts),
+// or, for a preference question, a preference about what it names ("my favourite band"; when
+// it names nothing beyond the facet, every preference), or for an avoidance question an
+// allergy or abstention of the kind asked. The memory's text is read once.
+func (q facetQuery) boosts(m *memory.Memory) bool {
+	if len(q.asked) == 0 || m == nil || m.Type != memory.TypeUser {
+		return false
+	}
+	hay := aboutThePerson(m)
+	fact, pref := facetAnswerText(q.asked, hay)
+	switch {
+	case fact:
+		return true
+	case !pref:
+		return false
+	case q.avoidQ:
+		return q.avoid.answersText(hay)
+	}
+	return len(q.topic) == 0 || coversTopic(q.topic, m)
 }

@@ -52,12 +52,8 @@ func (s *Service) rank(ctx context.Context, a Analysis, cands map[int64]*cand, w
 	}
 	subjects := querySubjects(a.Query)
 	loc := s.store.Location()
-	// Who, where and what work a person is has one answer, so every memory that states the
-	// facet asked about is boosted. A preference question names what it asks about ("my
-	// favourite band", "我不能吃什么"): only the preference memories that mention it are
-	// boosted, and when none does, none is (the words of the question rank them then).
-	topic := facetTopic(a)
-	avoid, avoidQ := avoidAsked(a)
+	// The user memories that answer an identity or preference question (facetQuery.boosts).
+	facets := newFacetQuery(a)
 	for _, c := range cands {
 		m := c.m
 		sc := c.rel
@@ -67,8 +63,7 @@ func (s *Service) rank(ctx context.Context, a Analysis, cands map[int64]*cand, w
 		if a.TimeQuestion && hasTemporalMarker(m.Body) {
 			sc *= 1 + t.TimeBoost
 		}
-		if fact, pref := facetAnswer(a.Facets, m); fact || (pref && avoidQ && avoid.answers(m)) ||
-			(pref && !avoidQ && (len(topic) == 0 || coversTopic(topic, m))) {
+		if facets.boosts(m) {
 			sc *= 1 + t.FacetBoost
 		}
 		if mentionsSubject(subjects, m) {
