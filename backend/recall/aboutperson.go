@@ -40,7 +40,7 @@ var reOthersStart = text.Lazy(`(?i)^[\s*>#-]*(?:` +
 	// 家里的土狗…, 大黄：家里的土狗…, 豆豆是家里的虎皮鹦鹉…, 猫叫年糕…
 	`|(?:我的|她的|他的|用户的|我家的?|家里的?)\p{Han}{0,3}` + zhPets +
 	`|[\p{Han}\w]{1,6}(?:[：:]\s*|是)(?:我家的?|家里的?|我的)\p{Han}{0,4}` + zhPets +
-	`|[\p{Han}\w]{1,6}[：:]\s*\p{Han}{0,3}` + zhPets + `[，,。]` +
+	`|[\p{Han}\w]{1,6}[：:]\s*[^不没无\P{Han}]{0,3}` + zhPets + `[，,。]` +
 	`|` + zhPets + `(?:叫|是|今年|已经|的名字|名字|住|在|很|有|喜欢|爱|每天))`)
 
 // reWithThePerson is a sentence about a relative that is also about the person: "My wife and
@@ -59,8 +59,8 @@ func withThePerson(s string) bool {
 
 // reAlsoThePerson is a sentence that begins with someone else to say what the person likes:
 // "My mom's lasagna is my favourite food.", "My favourite dog breed is the corgi.", "My pet
-// project is engram."
-var reAlsoThePerson = text.Lazy(`(?i)\bfavou?rite\b|\bpet (?:project|peeve)s?\b`)
+// project is engram.", "Berlin is my home now."
+var reAlsoThePerson = text.Lazy(`(?i)\bfavou?rite\b|\bpet (?:project|peeve)s?\b|\bis (?:my|our) (?:home|hometown|home town|city|town|base)\b`)
 
 // reLaterSelf is a later clause of such a sentence that turns to the person: "老婆35岁，我37岁。"
 var reLaterSelf = text.Lazy(`(?:[，,;；]\s*|\b(?:and|but)\s+)(?:(?-i:I)\b|I'm|I've|我(?:[^们妈爸姐哥弟妹]|$))`)

@@ -198,6 +198,7 @@ func TestAnswersFacet(t *testing.T) {
 		"戒酒三年了。": FacetPreference, "Sam (my partner) and I live in Lisbon.": FacetHome, "Sam, my partner, and I moved to Lisbon.": FacetHome,
 		"My wife, our two kids and I live in Oslo.": FacetHome, "My mom's lasagna is my favourite food.": FacetPreference,
 		"老婆35岁，我37岁。": FacetAge, "DOB: 14/11/1990": FacetAge,
+		"Berlin is my home now.": FacetHome, "大名覃雨桐，村里人都叫她阿桐。": FacetName,
 	} {
 		m := &memory.Memory{Type: memory.TypeUser, Title: "x", Body: body}
 		if !answersFacet([]Facet{want}, m) {
@@ -221,7 +222,7 @@ func TestAnswersFacet(t *testing.T) {
 		"妈妈跟我说她老家在山东。", "宝宝2020年出生。", "宝宝在杭州出生。", "Mum still lives in Viña del Mar. Birthday 2 Feb.",
 		"Partner: Hamish Munro. Retired skipper, grew up in Stornoway.", "大黄：家里的土狗，今年6岁。", "我妈今年58岁，住普洱城里。",
 		"老伴王秀兰，退休前是纺织厂质检员，老家牡丹江。", "Chispa, the house dog — 4-year-old kelpie cross.",
-		"Skipper is our 9-year-old ginger tom."} {
+		"Skipper is our 9-year-old ginger tom.", "师傅老周，大名周国梁，住在老街。"} {
 		m := &memory.Memory{Type: memory.TypeUser, Title: "x", Body: body}
 		for _, f := range all {
 			if answersFacet([]Facet{f}, m) {
