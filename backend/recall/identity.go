@@ -65,15 +65,15 @@ var facetRules = []facetRule{
 			sentenceStart+`(?:(?:the )?user(?:'s)? )?(?:name|full name)\s*[:=]`, `\bis (?:my|the user's) name\b`, `\b(?:pseudonym|pen name|stage name)\b`, sentenceStart+`goes by (?-i:\p{Lu})`,
 			`我叫|我名叫|我的名字(?:是|叫)|叫我|(?:都|一般|平时|常)(?:叫|喊|称呼)(?:他|她)|我的?大名|`+sentenceStart+`大名|我姓|本名|全名|姓名\s*[：:是]|用户(?:叫|名叫|的名字|姓名)|`+sentenceStart+`名叫`)},
 	{FacetHome,
-		facetRe(`\b(?:where (?:do|am) i (?:currently |now )?(?:live|living|based|reside|residing)\b|where i live|where am i (?:living|based|staying)|where(?:'s| is) (?:my )?home|home for me|my (?:home|address|city|town|location|neighbou?rhood|flat|apartment|house)|(?:what|which) (?:city|town|country|state|neighbou?rhood|area|part of \w+) (?:do |am )?i (?:live|in|based|living|reside))\b`,
+		facetRe(`\b(?:where (?:do|am) i (?:currently |now )?(?:live|living|based|reside|residing)\b|where i live|where am i (?:living|based|staying)|where(?:'s| is) (?:my )?home|home for me|my (?:home|address|city|town|location|neighbou?rhood|flat|apartment|house)|(?:what|which) (?:city|town|country|state|suburb|district|neighbou?rhood|area|part of \w+) (?:do |am |are )?(?:i|we) (?:live|in|based|living|reside))\b`,
 			`我(?:现在|目前|如今)?(?:住|居住|生活|落脚|待)(?:在)?(?:哪|(?:什么|啥)地方|(?:什么|啥)城市)|我家(?:住)?(?:在)?哪|我住的地方|我在哪(?:个城市|里|儿)?(?:生活|住|居住)|我的(?:住址|地址|家|住处)|我住在(?:什么|啥)`),
 		facetRe(`\b(?:i (?:now |currently |still )?live|we (?:now |currently )?live in|i(?:'m| am) (?:living|based)|we(?:'re| are) (?:living|based) in|i reside|(?:lives|living|resides|is based|is living) in|based in|i(?:'ve| have)? moved to|my (?:home|apartment|flat|house) is|home is in|(?-i:\p{Lu})\p{L}+ is (?:my|our) home|(?:rent|rents|own|owns|share|shares|bought) (?:a |an |the |our |my |their )?(?:\w+ )?(?:flat|apartment|house|home|place|room|studio|condo|cottage)(?: [\w-]+){0,4} (?:in|near|on)|moved (?:here|there) in|i(?:'m| am) in (?:a|the|my|our) (?:[\w-]+ ){0,2}(?:house|flat|apartment|place|cottage|room|studio))\b`,
 			sentenceStart+`(?:currently |now )?(?:lives|living|based|resides) (?:in|at|near)\b`, sentenceStart+`(?:(?:the )?user(?:'s)? )?(?:home(?: city| town| address)?|city|location|residence|address)\s*[:=]`,
-			`我住|我(?:和|跟|与|带着)\p{Han}{1,8}?(?:一起)?(?:住|居住|生活)在|我家在|家住|我(?:现在|目前)?居住|定居|现居|我在\p{Han}{1,8}生活|我搬到|所在地\s*[：:]|居住地|用户(?:住|居住|现居)|(?:一起|一块)住|在\p{Han}{1,8}(?:买了房|买房|租房|租了房|安家|定居)|`+sentenceStart+`(?:目前|现在|一直)?(?:和\p{Han}{1,4})?(?:住在|居住在|生活在)|`+sentenceStart+`(?:目前|现在|如今)?住(?:在)?[^院校宿\P{Han}]|(?:合租|租了|租的|租住)(?:个|一个|一间|一套|一栋)?(?:的)?\p{Han}{0,4}(?:房|屋|公寓|单间|院|宿舍|小区)`)},
+			`我住|我(?:和|跟|与|带着)\p{Han}{1,8}?(?:一起)?(?:住|居住|生活)在|我家在|家住|我(?:现在|目前)?居住|定居|现居|现住|住址\s*[：:]|我在\p{Han}{1,8}生活|我搬到|所在地\s*[：:]|居住地|用户(?:住|居住|现居)|(?:一起|一块)住|在\p{Han}{1,8}(?:买了房|买房|租房|租了房|安家|定居)|`+sentenceStart+`(?:目前|现在|一直)?(?:和\p{Han}{1,4})?(?:住在|居住在|生活在)|`+sentenceStart+`(?:目前|现在|如今)?住(?:在)?[^院校宿\P{Han}]|(?:合租|租了|租的|租住)(?:个|一个|一间|一套|一栋)?(?:的)?\p{Han}{0,4}(?:房|屋|公寓|单间|院|宿舍|小区)`)},
 	{FacetOrigin,
 		facetRe(`\b(?:where am i (?:originally )?from|where (?:do|did) i come from|where (?:was|were) i (?:born|raised)|where did i grow up|where i (?:grew up|was born|come from|am from|'m from)|(?:what|which) (?:town|city|country|place|village|part of \w+) (?:did|was|am|do) i (?:originally )?(?:grow up|born|raised|come from|from)|my (?:home ?town|birthplace|roots))\b`,
 			`我是哪(?:里|儿)?人|我来自哪|我的(?:老家|家乡|籍贯)|我(?:的)?籍贯|我老家|我家乡|我在哪(?:里|儿)?(?:出生|长大)|我(?:是)?在哪(?:里|儿)?(?:出生|长大)`),
-		facetRe(`\b(?:i(?:'m| am) (?:originally )?from|i come from|i grew up|grew up in|raised in|(?:user|person) (?:is from|grew up)|born in (?-i:\p{Lu})\p{L}+|originally from|native of|home ?town)\b`,
+		facetRe(`\b(?:i(?:'m| am) (?:originally )?from|i come from|i grew up|grew up (?:in|on|near|outside|around|by)|raised (?:in|on|near|outside)|(?:user|person) (?:is from|grew up)|born in (?-i:\p{Lu})\p{L}+|originally from|native of|home ?town)\b`,
 			sentenceStart+`(?:originally )?from (?-i:\p{Lu}\p{Ll}+)(?:[,.;]|$| \p{Lu})`, sentenceStart+`(?:(?:the )?user(?:'s)? )?(?:hometown|home town|origin|birthplace)\s*[:=]`,
 			`我来自|老家|家乡|籍贯|我出生在|出生于\p{Han}|在\p{Han}{1,8}长大|\p{Han}{1,6}(?:边|里|附近)长大(?:[，,。；;的]|$)|土生土长|我是\p{Han}{1,6}人|`+sentenceStart+`\p{Han}{2,6}(?:长大|出生)(?:[，,。；;的]|$)`)},
 	{FacetWork,
@@ -89,9 +89,9 @@ var facetRules = []facetRule{
 		facetRe(`\b(?:i(?:'m| am) \d+|my birthday|my age is|born (?:on|in) (?:\d+|(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?))|date of birth|\d+ years old|(?:turned|aged) \d+|age\s*[:=]\s*\d+|birthday is)\b`,
 			sentenceStart+`(?:(?:the )?user(?:'s)? )?(?:birthday|age|date of birth|dob|d\.o\.b\.)\b`, sentenceStart+`born (?:on |in )?(?:\d+|(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?))\b`,
 			`\bborn\b[^.;,\n]{0,40}?\b(?:(?:on )?\d{1,2}(?:st|nd|rd|th)? (?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)|(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?) \d{1,2}|(?:19|20)\d\d)\b`,
-			`我\d+\s*岁|我今年|属[鼠牛虎兔龙蛇马羊猴鸡狗猪]|`+sentenceStart+`(?:今年|现年)?[\d一二三四五六七八九十两]+\s*岁|我的生日|我出生|我是\d{4}\s*年|出生日期|生日\s*[：:]|生于\s*(?:19|20)\d\d|\d{4}\s*年(?:\d{1,2}\s*月)?(?:\d{1,2}\s*日)?(?:出生|生人|生)(?:[，,。；;\s]|$)|生日(?:是|在)`)},
+			`我\d+\s*岁|我今年|属[鼠牛虎兔龙蛇马羊猴鸡狗猪]|`+sentenceStart+`(?:今年|现年)?[\d一二三四五六七八九十两]+\s*岁|我的生日|我出生|我是\d{4}\s*年|出生日期|生日\s*[：:]|出生\s*[：:]\s*\d|生于\s*(?:19|20)\d\d|\d{4}\s*年(?:\d{1,2}\s*月)?(?:\d{1,2}\s*日)?(?:出生|生人|生)(?:[，,。；;\s]|$)|生日(?:是|在)`)},
 	{FacetPreference,
-		facetRe(`\bwhat do i (?:usually |normally |typically |always |often )?(?:like|love|prefer|enjoy|hate|dislike|drink|eat|listen to|read|watch|play)|\bmy favou?rite|\b(?:what|which) (?:kind|sort|type)s? of \w+ (?:do )?i (?:like|love|prefer|enjoy|hate|dislike|drink|eat|listen to|read|watch|play)\b|\b(?:what|which) \w+ do i (?:usually |normally |typically |always |often )?(?:like|love|prefer|enjoy|hate|dislike|drink|eat|listen to|read|watch|play)\b|\b(?:what|which) (?:music|songs?|albums?|records?|bands?|artists?|shows?|films?|movies?|podcasts?|radio) do i (?:usually |normally |typically |always |often )?(?:put on|stream|have on)\b|\b(?:what|which) (?:food|dish|dishes|drink|coffee|tea|beer|wine) do i (?:usually |normally |typically |always |often )?order\b|\bwhat do i (?:usually |normally |typically )?do (?:for fun|in my (?:free|spare|off) time|on (?:the )?weekends?|to (?:relax|unwind)|after work|when i'?m not working)|\bmy (?:hobbies|pastimes|interests)\b|\bmy hobby\z|\bmy (?:usual|regular|go-to) \w+|\b(?:am i|i'm|i am) (?:really )?into\b|\bhow do i (?:like|take) my|\bdo i (?:like|prefer|enjoy|hate|dislike|eat|drink)\b|\b(?:am i|what am i) allergic\b|\bi(?:'m| am) allergic to (?:anything|something|what)\b|\bwhat can(?:'t| ?not) i (?:eat|drink)|\b(?:anything|something|what|(?:which|any|an?) (?:food|foods|drinks?|dish|dishes|ingredients?|herbs?|spices?|fruits?|meats?|vegetables?)|foods?|drinks?) (?:or \w+ )?(?:that )?i (?:can't|cannot|can not|shouldn't|should not|mustn't|must not|am not allowed to|don't|do not|never|refuse to|won't|will not) (?:eat|drink|stand)\b|\b(?:what|which) (?:foods?|drinks?|dishes|ingredients) (?:should|must|do|can) i (?:avoid|not eat|not drink|stay away from)\b`,
+		facetRe(`\bwhat do i (?:usually |normally |typically |always |often )?(?:like|love|prefer|enjoy|hate|dislike|drink|eat|listen to|read|watch|play)|\bmy favou?rite|\b(?:what|which) (?:kind|sort|type)s? of \w+ (?:do )?i (?:like|love|prefer|enjoy|hate|dislike|drink|eat|listen to|read|watch|play)\b|\b(?:what|which) \w+ do i (?:usually |normally |typically |always |often )?(?:like|love|prefer|enjoy|hate|dislike|drink|eat|listen to|read|watch|play)\b|\b(?:what|which) (?:music|songs?|albums?|records?|bands?|artists?|shows?|films?|movies?|podcasts?|radio) do i (?:usually |normally |typically |always |often )?(?:put on|stream|have on)\b|\b(?:what|which) (?:food|dish|dishes|drink|coffee|tea|beer|wine) do i (?:usually |normally |typically |always |often )?order\b|\bwhat do i (?:usually |normally |typically )?do (?:for fun|in my (?:free|spare|off) time|on (?:the )?weekends?|to (?:relax|unwind)|after work|when i'?m not working)|\bmy (?:hobbies|pastimes|interests)\b|\bmy hobby\z|\bmy (?:usual|regular|go-to) \w+|\b(?:am i|i'm|i am) (?:really )?into\b|\bhow do i (?:like|take) my|\bdo i (?:like|prefer|enjoy|hate|dislike|eat|drink)\b|\b(?:am i|what am i) allergic\b|\bi(?:'m| am) allergic to (?:anything|something|what)\b|\bwhat can(?:'t| ?not) i (?:eat|drink)|\b(?:anything|something|what|(?:which|any|an?) (?:food|foods|drinks?|dish|dishes|ingredients?|herbs?|spices?|fruits?|meats?|vegetables?)|foods?|drinks?) (?:or \w+ )?(?:that )?i (?:can't|cannot|can not|shouldn't|should not|mustn't|must not|am not allowed to|don't|do not|never|refuse to|won't|will not) (?:eat|drink|stand)\b|\b(?:what|which) (?:foods?|drinks?|dishes|ingredients) (?:should|must|do|can) i (?:avoid|not eat|not drink|stay away from)\b|\b(?:anything|any (?:food|foods|drinks?)|what|which (?:food|foods|drinks?)) (?:that )?i (?:have to|need to|should|must) (?:avoid|stay away from)\b`,
 			`我(?:平时|平常|一般|通常|经常|常|日常|每天|早上|晚上|中午|下午|最近|现在)?(?:喜欢|爱|最爱)?(?:喝|吃|听|看|玩|读)(?:什么|啥|哪)|我喜欢(?:什么|啥|哪)|我(?:最)?(?:爱|喜欢|偏好|喜爱)(?:的)?(?:什么|啥|哪)|我最(?:喜欢|爱)|我的(?:爱好|偏好|口味|喜好|兴趣)|我有(?:什么|啥|哪些)(?:爱好|兴趣)|我(?:休息|空闲|闲|周末|下班|业余|休假|放假)(?:的)?(?:时候|时间|时)?(?:一般|通常|平时|都|常)?(?:干|做|玩)(?:点)?(?:什么|啥)|我(?:不喜欢|讨厌|不爱)(?:吃|喝|看|听|玩)?(?:什么|啥)|我(?:不吃|不喝|不能吃|不能喝|忌口)(?:什么|啥)|我对(?:什么|啥|哪些)\p{Han}{0,2}过敏|我有(?:什么|啥|哪些)(?:忌口|不能吃|不能喝|不吃|不喝|\p{Han}{0,2}过敏)|我(?:吃|喝)(?:什么|啥)(?:会)?过敏|我(?:喜欢|爱|能|可以)(?:喝|吃)?[^了过\P{Han}]{1,4}(?:吗|不|么|嘛)|我(?:喝|吃)[^了过饭\P{Han}]{1,3}吗`),
 		facetRe(`\b(?:i (?:really |usually |always |only |both |also |never |don't |do not |can't |cannot )*(?:like|love|prefer|enjoy|hate|dislike|adore|drink|eat)|(?:user|person) (?:likes|loves|prefers|enjoys|hates|dislikes|drinks|eats)|my favou?rite|favou?rite|can'?t stand|allergic to|hobby|hobbies|in (?:my|her|his) (?:free|spare) time|off hours|days off|allerg(?:y|ies)|intoleran(?:t|ce)|coeliac|celiac|gout|diabetic|vegan|vegetarian|pescatarian|teetotal|i(?:'m| am) (?:a fan of|into))\b`,
 			sentenceStart+`(?:weekends?|free time|spare time|hobbies)\s*[:：=]`,
@@ -119,7 +119,20 @@ func facetAnswer(asked []Facet, m *memory.Memory) (fact, pref bool) {
 	if m == nil || m.Type != memory.TypeUser || len(asked) == 0 {
 		return false, false
 	}
-	return facetAnswerText(asked, aboutThePerson(m))
+	return facetAnswerMemory(asked, m, aboutThePerson(m))
+}
+
+// facetAnswerMemory is facetAnswer given the memory's text as aboutThePerson reads it: what
+// its statements say, or what its title labels ("Tom's job", "Home and roots", "口味").
+func facetAnswerMemory(asked []Facet, m *memory.Memory, hay string) (fact, pref bool) {
+	fact, pref = facetAnswerText(asked, hay)
+	for _, f := range titleFacets(m.Title) {
+		if slices.Contains(asked, f) {
+			fact = fact || f != FacetPreference
+			pref = pref || f == FacetPreference
+		}
+	}
+	return fact, pref
 }
 
 // facetAnswerText is facetAnswer on a memory's text as aboutThePerson gives it.
@@ -227,7 +240,12 @@ func facetTopic(a Analysis) []string {
 	// A category's members count only when the question names nothing more specific than the
 	// category and the verb that asks ("我平时喝什么茶" asks about tea, not every drink).
 	specific := false
-	for _, k := range a.Keywords {
+	// Lone Chinese characters count too ("我平时喝什么茶" leaves 茶 alone).
+	keywords := a.Keywords
+	for _, c := range a.Singles {
+		keywords = append(keywords[:len(keywords):len(keywords)], Keyword{Text: c, CJK: true})
+	}
+	for _, k := range keywords {
 		if !k.CJK {
 			if facetWords[k.Text] || facetWords[k.Stem] {
 				continue
@@ -301,6 +319,16 @@ var (
 	reNotDrink      = text.Lazy(`(?i)\b(?:(?:doesn'?t|does not|don'?t|do not|never|can'?t|cannot) drinks?|no (?:alcohol|caffeine|dairy)|teetotal|sober)\b|忌口|不喝|不能喝|戒(?:酒|咖啡)`)
 )
 
+// reLikes is a taste said positively.
+var reLikes = text.Lazy(`(?i)\b(?:likes?|loves?|enjoys?|prefers?|favou?rites?|favs?|faves|into|fan of|adores?)\b|喜欢|爱|口味|偏好|只喝|只吃|常喝|常吃`)
+
+// avoidsOnly reports a memory's text that states what the person must not eat or drink and no
+// taste.
+func avoidsOnly(hay string) bool {
+	return (reAllergyWords.MatchString(hay) || reNotEat.MatchString(hay) || reNotDrink.MatchString(hay)) &&
+		!reLikes.MatchString(hay)
+}
+
 // avoidAsk is what an avoidance question asks about.
 type avoidAsk struct{ allergy, eat, drink bool }
 
@@ -370,10 +398,12 @@ type facetQuery struct {
 	topic  []string
 	avoid  avoidAsk
 	avoidQ bool
+	// likes is set for a question about what the person likes ("我最爱吃什么").
+	likes bool
 }
 
 func newFacetQuery(a Analysis) facetQuery {
-	q := facetQuery{asked: a.Facets, topic: facetTopic(a)}
+	q := facetQuery{asked: a.Facets, topic: facetTopic(a), likes: reLikes.MatchString(a.Query)}
 	q.avoid, q.avoidQ = avoidAsked(a)
 	return q
 }
@@ -388,7 +418,7 @@ func (q facetQuery) boosts(m *memory.Memory) bool {
 		return false
 	}
 	hay := aboutThePerson(m)
-	fact, pref := facetAnswerText(q.asked, hay)
+	fact, pref := facetAnswerMemory(q.asked, m, hay)
 	switch {
 	case fact:
 		return true
@@ -396,6 +426,10 @@ func (q facetQuery) boosts(m *memory.Memory) bool {
 		return false
 	case q.avoidQ:
 		return q.avoid.answersText(hay)
+	case q.likes && avoidsOnly(hay):
+		// "痛风，海鲜、啤酒都不能碰" is not what the person loves to eat (it does answer
+		// "我能喝啤酒吗").
+		return false
 	}
 	return len(q.topic) == 0 || coversTopic(q.topic, m)
 }
