@@ -19,7 +19,7 @@ import (
 // friends call me Al." is the person's name, and a colleague's notes are reference memories.
 const (
 	humanRelations = `(?:sister|brother|sibling|mother|mom|mum|mam|mama|mamá|father|dad|papa|papá|parents?|wife|husband|partner|spouse|son|daughter|kids?|children|child|baby|boyfriend|girlfriend|fianc[eé]e?|cousin|aunt|auntie|uncle|nephew|niece|grand\w+|in-laws?|\w+-in-law|roommate|flatmate|housemate)s?`
-	pets           = `(?:cat|dog|pet|puppy|kitten|rabbit|bunny|bird|parrot|budgie|hamster|tortoise|turtle|tom|tomcat|kelpie|beagle|collie|terrier|labrador|retriever|spaniel|poodle|corgi|tabby|dachshund|husky)s?`
+	pets           = `(?:cat|dog|pet|puppy|kitten|rabbit|bunny|bird|parrot|budgie|hamster|tortoise|turtle|tom|tomcat|kelpie|beagle|collie|terrier|labrador|retriever|lab|spaniel|poodle|corgi|tabby|dachshund|husky|greyhound|whippet|pug|schnauzer|moggy)s?`
 	zhRelations    = `(?:姐姐|妹妹|哥哥|弟弟|妈妈|老妈|母亲|爸爸|老爸|父亲|父母|老婆|媳妇|妻子|太太|丈夫|老公|爱人|老伴|儿子|女儿|孩子|男朋友|女朋友|爷爷|奶奶|外公|外婆|姥姥|姥爷|室友|舍友|男友|女友|对象|闺蜜|宝宝|闺女|儿媳|女婿|姐夫|嫂子|公公|婆婆|岳父|岳母|孙子|孙女|外孙|侄子|侄女|表哥|表姐|表弟|表妹|堂哥|堂姐)`
 	zhPets         = `(?:猫|狗|宠物|鹦鹉|鸟|兔|龟|仓鼠)`
 )
@@ -31,7 +31,7 @@ var reOthersStart = text.Lazy(`(?i)^[\s*>#-]*(?:` +
 	// "our 9-year-old ginger tom", "Dog: Brisa"
 	`|(?:my|her|his|their|our|the user's|user's)\s+(?:[\w-]+\s+){0,3}` + pets + `\b|` + pets + `\s*[:：]` +
 	// "Biscuit is our greyhound": nobody writes of themselves as "our"
-	`|(?-i:\p{Lu}\p{Ll}+) is (?:our|my|her|his|their) ` +
+	`|(?-i:\p{Lu}\p{Ll}+)(?: is|,) (?:our|my|her|his|their) ` +
 	// "Hamish (husband) …", "Jonas, my brother, …", "Chispa, the house dog", "Skipper is our … tom"
 	`|(?-i:\p{Lu}\p{Ll}+)(?: (?-i:\p{Lu}\p{Ll}+))?(?: \((?:my |her |his |their |the user's )?` + humanRelations + `\)|,? (?:—|-|is|was|,)? ?(?:the|our|my|her|his|their) (?:[\w-]+ ){0,4}(?:` + humanRelations + `|` + pets + `)\b)` +
 	// 我妈…, 老伴王秀兰…, 儿子郝磊…, 阿May（室友）…
@@ -60,7 +60,7 @@ func withThePerson(s string) bool {
 // reAlsoThePerson is a sentence that begins with someone else to say what the person likes:
 // "My mom's lasagna is my favourite food.", "My favourite dog breed is the corgi.", "My pet
 // project is engram.", "Berlin is my home now."
-var reAlsoThePerson = text.Lazy(`(?i)\bfavou?rite\b|\bpet (?:project|peeve)s?\b|\bis (?:my|our) (?:home|hometown|home town|city|town|base)\b`)
+var reAlsoThePerson = text.Lazy(`(?i)\bfavou?rite\b|\bpet (?:project|peeve)s?\b|(?:\bis|,) (?:my|our) (?:home|hometown|home town|city|town|base)\b`)
 
 // reLaterSelf is a later clause of such a sentence that turns to the person: "老婆35岁，我37岁。"
 var reLaterSelf = text.Lazy(`(?:[，,;；]\s*|\b(?:and|but)\s+)(?:(?-i:I)\b|I'm|I've|我(?:[^们妈爸姐哥弟妹]|$))`)

@@ -96,7 +96,9 @@ func TestFacetsOf(t *testing.T) {
 		"what is my name": FacetName, "我叫什么名字": FacetName, "where do I live": FacetHome, "我住在哪里": FacetHome,
 		"我是哪里人": FacetOrigin, "where do I work": FacetWork, "我多大了": FacetAge, "what do I like to drink": FacetPreference,
 		"我喜欢喝什么": FacetPreference, "anything I can't eat?": FacetPreference, "how old will I be this year?": FacetAge,
-		"我是干哪行的": FacetWork, "what do I do?": FacetWork, "What do I do for a living?": FacetWork, "我有什么忌口": FacetPreference, "am I allergic to anything?": FacetPreference,
+		"我是干哪行的": FacetWork, "what do I do?": FacetWork, "What do I do for a living?": FacetWork, "remind me what I do for a living": FacetWork,
+		"我现在干的是啥岗位": FacetWork, "我平时爱听谁的歌": FacetPreference, "放假了我一般干点啥": FacetPreference,
+		"anything the doctor told me to stay away from?": FacetPreference, "我有什么忌口": FacetPreference, "am I allergic to anything?": FacetPreference,
 	} {
 		got := facetsOf(q)
 		if len(got) == 0 || got[0] != want {
@@ -222,7 +224,7 @@ func TestAnswersFacet(t *testing.T) {
 		"妈妈跟我说她老家在山东。", "宝宝2020年出生。", "宝宝在杭州出生。", "Mum still lives in Viña del Mar. Birthday 2 Feb.",
 		"Partner: Hamish Munro. Retired skipper, grew up in Stornoway.", "大黄：家里的土狗，今年6岁。", "我妈今年58岁，住普洱城里。",
 		"老伴王秀兰，退休前是纺织厂质检员，老家牡丹江。", "Chispa, the house dog — 4-year-old kelpie cross.",
-		"Skipper is our 9-year-old ginger tom.", "师傅老周，大名周国梁，住在老街。"} {
+		"Skipper is our 9-year-old ginger tom.", "Rosie, our black Lab, 9 years old.", "师傅老周，大名周国梁，住在老街。"} {
 		m := &memory.Memory{Type: memory.TypeUser, Title: "x", Body: body}
 		for _, f := range all {
 			if answersFacet([]Facet{f}, m) {
@@ -261,6 +263,7 @@ func TestAvoidanceAnswers(t *testing.T) {
 		{"anything I can't eat?", "Avoids meetings before 10am.", false},
 		{"anything I can't eat?", "I'm vegetarian.", true},
 		{"anything I can’t eat?", "Allergic to peanuts.", true},
+		{"anything the doctor told me to stay away from?", "Gout: no shellfish, go easy on beer.", true},
 		{"anything I can't eat?", "My daughter is allergic to peanuts.", false},
 	}
 	for _, c := range cases {
