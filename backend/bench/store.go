@@ -34,6 +34,9 @@ type StoreFigures struct {
 	SearchP50Ms        float64 `json:"search_p50_ms"`
 	SearchP95Ms        float64 `json:"search_p95_ms"`
 	SearchCJKP95Ms     float64 `json:"search_cjk_p95_ms"`
+	FacetFirstMs       float64 `json:"facet_first_ms"`
+	FacetP50Ms         float64 `json:"facet_p50_ms"`
+	FacetP95Ms         float64 `json:"facet_p95_ms"`
 	ApplyBatchItemsSec float64 `json:"apply_batch_items_per_s"`
 	EditSearchableP50  float64 `json:"edit_to_searchable_p50_ms"`
 	EditSearchableMax  float64 `json:"edit_to_searchable_max_ms"`
@@ -175,6 +178,10 @@ func procStatusMiB(field string) float64 {
 	return 0
 }
 
+// facetQuestions ask about the person in both languages (recall's facet path).
+var facetQuestions = []string{"what is my name", "where do I live", "what do I like to drink", "where do I work",
+	"how old am I", "what do I do for fun", "我叫什么名字", "我住在哪里", "我喜欢喝什么", "我有什么忌口", "我是哪里人", "am I allergic to anything"}
+
 func queries(r *rand.Rand, v *vocab, n int, zh bool) []string {
 	out := make([]string, n)
 	for i := range out {
@@ -246,6 +253,23 @@ func RunStore(ctx context.Context, n int, progress io.Writer) (StoreFigures, err
 		latZH = append(latZH, time.Since(t))
 	}
 	f.SearchP50Ms, f.SearchP95Ms, f.SearchCJKP95Ms = percentile(lat, .5), percentile(lat, .95), percentile(latZH, .95)
+
+	// Identity and preference questions read every visible user memory (a fifth of the
+	// corpus, up to recall's cap): the first pays for reading them, the rest find them read.
+	say("identity question latency")
+	var latFacet []time.Duration
+	for i := 0; i < 120; i++ {
+		t := time.Now()
+		if _, err := search(facetQuestions[i%len(facetQuestions)], 10); err != nil {
+			return f, err
+		}
+		if i == 0 {
+			f.FacetFirstMs = float64(time.Since(t).Microseconds()) / 1000
+			continue
+		}
+		latFacet = append(latFacet, time.Since(t))
+	}
+	f.FacetP50Ms, f.FacetP95Ms = percentile(latFacet, .5), percentile(latFacet, .95)
 
 	say("apply_batch throughput")
 	const batches, per = 10, 100
@@ -381,6 +405,9 @@ func PrintStore(w io.Writer, figs []StoreFigures, asJSON bool) {
 	row("search p50 (en)", func(f StoreFigures) string { return ff(f.SearchP50Ms, " ms") })
 	row("search p95 (en)", func(f StoreFigures) string { return ff(f.SearchP95Ms, " ms") })
 	row("search p95 (zh, 2 chars)", func(f StoreFigures) string { return ff(f.SearchCJKP95Ms, " ms") })
+	row("identity question, first", func(f StoreFigures) string { return ff(f.FacetFirstMs, " ms") })
+	row("identity question p50", func(f StoreFigures) string { return ff(f.FacetP50Ms, " ms") })
+	row("identity question p95", func(f StoreFigures) string { return ff(f.FacetP95Ms, " ms") })
 	row("apply_batch", func(f StoreFigures) string { return ff(f.ApplyBatchItemsSec, " it/s") })
 	row("external edit → searchable p50", func(f StoreFigures) string { return ff(f.EditSearchableP50, " ms") })
 	row("external edit → searchable max", func(f StoreFigures) string { return ff(f.EditSearchableMax, " ms") })

@@ -199,3 +199,63 @@ func (s *Store) ScanMemories(ctx context.Context, f Filter, trigram string, fn f
 	}
 	return rows.Err()
 }
+
+// RowVersion is one row of the index as ListVersions gives it.
+type RowVersion struct {
+	RID     int64
+	ID      string
+	Version string
+}
+
+// ListVersions lists the rows f selects, in List's order and up to its limit, without
+// loading them: a caller that keeps what it read of each version (recall's facet path)
+// loads only the rows it has not read (LoadRIDs).
+func (s *Store) ListVersions(ctx context.Context, f Filter) ([]RowVersion, error) {
+	typ := f.Type
+	if typ != "" && !typ.Valid() {
+		return nil, codeErr(CodeInvalidType, map[string]any{"Type": string(typ)}, "invalid type %q", typ)
+	}
+	f.Type = ""
+	where, args, err := f.where(s.projects)
+	if err != nil {
+		return nil, err
+	}
+	if typ != "" {
+		// The type as a literal (it is one of the closed set Valid accepts): SQLite uses the
+		// partial index of user memories only when the query names the type it is built on.
+		where += " AND m.type = '" + string(typ) + "'"
+	}
+	limit := f.Limit
+	if limit <= 0 {
+		limit = 100
+	}
+	order := `m.updated DESC, m.rid DESC`
+	if f.Oldest {
+		order = `m.created ASC, m.rid ASC`
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT m.rid, m.id, m.version FROM memory_meta m WHERE `+where+`
+		ORDER BY `+order+` LIMIT ? OFFSET ?`, append(args, limit, f.Offset)...)
+	if err != nil {
+		return nil, fmt.Errorf("memory: unable to list versions: %w", err)
+	}
+	defer rows.Close()
+	var out []RowVersion
+	for rows.Next() {
+		var v RowVersion
+		if err := rows.Scan(&v.RID, &v.ID, &v.Version); err != nil {
+			return nil, fmt.Errorf("memory: unable to scan version: %w", err)
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
+// LoadRIDs loads the rows of rids without a filter (the caller listed them through one);
+// rows gone since are absent from the map.
+func (s *Store) LoadRIDs(ctx context.Context, rids []int64) (map[int64]*Memory, error) {
+	out := make(map[int64]*Memory, len(rids))
+	if len(rids) == 0 {
+		return out, nil
+	}
+	return out, s.hydrateInto(ctx, out, rids, "1", nil)
+}

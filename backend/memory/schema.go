@@ -404,6 +404,13 @@ CREATE INDEX memory_meta_bucket ON memory_meta(scope, scope_key, archived, type,
 CREATE INDEX memory_meta_turn ON memory_meta(json_extract(source, '$.session'), json_extract(source, '$.turn'))
   WHERE json_extract(source, '$.session') IS NOT NULL;
 `, false},
+	// Recall's facet path lists the user memories of every visible scope, most recent first:
+	// without this it walks the updated index over every row and reads each to test its type.
+	// Partial, so that it costs the index only the user memories' entries (issue 14 keeps the
+	// index under twice the Markdown).
+	{17, "user memories by date", `
+CREATE INDEX memory_meta_user ON memory_meta(archived, updated) WHERE type = 'user';
+`, false},
 }
 
 // SchemaVersion is the newest migration this build knows.

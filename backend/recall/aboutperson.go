@@ -90,7 +90,8 @@ func aboutThePerson(m *memory.Memory) string {
 					others = false
 					continue
 				}
-			case reSelfSubject.MatchString(s):
+			case others && reSelfSubject.MatchString(s):
+				// Only a sentence after one about others needs the test: it turns back to the person.
 				others = false
 			}
 			if others {
@@ -103,6 +104,6 @@ func aboutThePerson(m *memory.Memory) string {
 		b.WriteString("\n")
 	}
 	// 用户 is the person only as a subject, not inside a word ("目标用户是程序员").
-	out := reUserSubject.Compiled().ReplaceAllString(b.String(), "${1}我")
+	out := reUserSubject.ReplaceAllString(b.String(), "${1}我")
 	return strings.ReplaceAll(out, "’", "'")
 }

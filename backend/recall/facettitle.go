@@ -41,7 +41,7 @@ func titleFacets(title string) []Facet {
 	if title == "" || len(title) > 60 {
 		return nil
 	}
-	title = reTitleOwner.Compiled().ReplaceAllString(title, "")
+	title = reTitleOwner.ReplaceAllString(title, "")
 	var out []Facet
 	note := func(f Facet) {
 		if !slices.Contains(out, f) {

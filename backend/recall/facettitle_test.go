@@ -43,10 +43,10 @@ func TestTitleFacets(t *testing.T) {
 // but it does answer whether they may eat or drink something.
 func TestRestrictionsDoNotAnswerTastes(t *testing.T) {
 	m := &memory.Memory{Type: memory.TypeUser, Title: "医生交代的忌口", Body: "痛风，海鲜、啤酒、动物内脏都不能碰。"}
-	if newFacetQuery(Analyze("我最爱吃什么", t0, t0.Location())).boosts(m) {
+	if newFacetQuery(Analyze("我最爱吃什么", t0, t0.Location()), nil).boosts(m) {
 		t.Error("restrictions answered a question about what the person loves")
 	}
-	if !newFacetQuery(Analyze("我能喝啤酒吗", t0, t0.Location())).boosts(m) {
+	if !newFacetQuery(Analyze("我能喝啤酒吗", t0, t0.Location()), nil).boosts(m) {
 		t.Error("restrictions did not answer whether the person may drink beer")
 	}
 }

@@ -168,27 +168,33 @@ func (s *Service) facetPath(ctx context.Context, a Analysis, f memory.Filter) ([
 	uf := f
 	uf.Type = memory.TypeUser
 	uf.Limit = maxFacetScan
-	items, _, err := s.store.List(ctx, uf)
+	rows, err := s.store.ListVersions(ctx, uf)
 	if err != nil {
 		return nil, err
 	}
-	var ids []string
-	for _, m := range items {
-		if answersFacet(a.Facets, m) {
-			ids = append(ids, m.ID)
+	// Rows read before in the same version answer from the cache; the rest are loaded.
+	var stale []int64
+	for _, r := range rows {
+		if !s.reads.fresh(r.ID, r.Version) {
+			stale = append(stale, r.RID)
 		}
 	}
-	if len(ids) == 0 {
-		return nil, nil
-	}
-	rids, err := s.store.RIDsOfIDs(ctx, ids)
+	loaded, err := s.store.LoadRIDs(ctx, stale)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]memory.RankedRID, 0, len(ids))
-	for _, id := range ids {
-		if rid := rids[id]; rid != 0 {
-			out = append(out, memory.RankedRID{RID: rid, Score: 1})
+	var out []memory.RankedRID
+	for _, r := range rows {
+		read, ok := s.reads.cached(r.ID, r.Version)
+		if !ok {
+			m := loaded[r.RID]
+			if m == nil || m.Type != memory.TypeUser {
+				continue // changed since it was listed
+			}
+			read = s.reads.read(m)
+		}
+		if fact, pref := read.answers(a.Facets); fact || pref {
+			out = append(out, memory.RankedRID{RID: r.RID, Score: 1})
 		}
 	}
 	return out, nil
@@ -400,10 +406,11 @@ type facetQuery struct {
 	avoidQ bool
 	// likes is set for a question about what the person likes ("我最爱吃什么").
 	likes bool
+	reads *personReads
 }
 
-func newFacetQuery(a Analysis) facetQuery {
-	q := facetQuery{asked: a.Facets, topic: facetTopic(a), likes: reLikes.MatchString(a.Query)}
+func newFacetQuery(a Analysis, reads *personReads) facetQuery {
+	q := facetQuery{asked: a.Facets, topic: facetTopic(a), likes: reLikes.MatchString(a.Query), reads: reads}
 	q.avoid, q.avoidQ = avoidAsked(a)
 	return q
 }
@@ -417,8 +424,9 @@ func (q facetQuery) boosts(m *memory.Memory) bool {
 	if len(q.asked) == 0 || m == nil || m.Type != memory.TypeUser {
 		return false
 	}
-	hay := aboutThePerson(m)
-	fact, pref := facetAnswerMemory(q.asked, m, hay)
+	r := q.reads.read(m)
+	hay := r.hay
+	fact, pref := r.answers(q.asked)
 	switch {
 	case fact:
 		return true

@@ -53,7 +53,7 @@ func (s *Service) rank(ctx context.Context, a Analysis, cands map[int64]*cand, w
 	subjects := querySubjects(a.Query)
 	loc := s.store.Location()
 	// The user memories that answer an identity or preference question (facetQuery.boosts).
-	facets := newFacetQuery(a)
+	facets := newFacetQuery(a, s.reads)
 	for _, c := range cands {
 		m := c.m
 		sc := c.rel

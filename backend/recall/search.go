@@ -52,6 +52,7 @@ type Service struct {
 	log  *slog.Logger
 
 	sessions *sessionCache
+	reads    *personReads
 }
 
 // New returns recall over store.
@@ -66,7 +67,7 @@ func New(store *memory.Store, opts Options) *Service {
 	if t.Depth <= 0 {
 		t = DefaultTuning()
 	}
-	s := &Service{store: store, opts: opts, t: t, log: opts.Logger, sessions: newSessionCache(256)}
+	s := &Service{store: store, opts: opts, t: t, log: opts.Logger, sessions: newSessionCache(256), reads: newPersonReads()}
 	s.SetVectors(opts.Embedder, opts.Vectors)
 	return s
 }

@@ -1,0 +1,116 @@
+package recall
+
+import (
+	"encoding/json"
+	"os"
+	"testing"
+	"time"
+
+	"engram/backend/memory"
+	"engram/backend/text"
+)
+
+// TestGuardedPatternsAgree runs the facet, subject and sentence patterns both through their
+// literal guards (text.Regexp) and whole (the compiled regexp) over every memory and
+// question of the identity regression set: the guards may only skip texts that cannot match.
+func TestGuardedPatternsAgree(t *testing.T) {
+	raw, err := os.ReadFile("testdata/identity.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var file struct {
+		Sets []identitySet `json:"sets"`
+	}
+	if err := json.Unmarshal(raw, &file); err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, set := range file.Sets {
+		for _, m := range set.Memories {
+			texts = append(texts, m.Title, m.Body)
+			texts = append(texts, reSentence.FindAllString(m.Body, -1)...)
+		}
+		for _, q := range set.Questions {
+			texts = append(texts, q.Q)
+		}
+	}
+	patterns := []*text.Regexp{reOthersStart, reWithThePerson, reVerb, reAlsoThePerson, reLaterSelf, reSelfSubject, reUserSubject,
+		reAvoidQuestion, reAllergyWords, reEatWords, reDrinkWords, reLikes}
+	for _, r := range facetRules {
+		patterns = append(patterns, r.question, r.answer)
+	}
+	checked := 0
+	for _, p := range patterns {
+		whole := p.Compiled()
+		for _, s := range texts {
+			if got, want := p.MatchString(s), whole.MatchString(s); got != want {
+				t.Fatalf("%.80q on %q: guarded %v, whole %v", p.String(), s, got, want)
+			}
+			checked++
+		}
+	}
+	if checked < 10000 {
+		t.Fatalf("only %d checks: the regression set did not load", checked)
+	}
+}
+
+// TestPersonReadsFollowVersions checks that a cached reading is used only for the version it
+// was made from: an edited memory is read again.
+func TestPersonReadsFollowVersions(t *testing.T) {
+	c := newPersonReads()
+	m := &memory.Memory{ID: "a", Version: "v1", Type: memory.TypeUser, Title: "Home", Body: "I live in Porto."}
+	if fact, _ := c.read(m).answers([]Facet{FacetHome}); !fact {
+		t.Fatal("v1 should answer home")
+	}
+	if _, ok := c.cached("a", "v1"); !ok {
+		t.Fatal("v1 not kept")
+	}
+	m2 := &memory.Memory{ID: "a", Version: "v2", Type: memory.TypeUser, Title: "Work", Body: "I work as a nurse."}
+	if _, ok := c.cached("a", "v2"); ok {
+		t.Fatal("v2 reported kept before it was read")
+	}
+	r := c.read(m2)
+	if fact, _ := r.answers([]Facet{FacetHome}); fact {
+		t.Fatal("v2 answered home from v1's reading")
+	}
+	if fact, _ := r.answers([]Facet{FacetWork}); !fact {
+		t.Fatal("v2 should answer work")
+	}
+	// A memory without a version (not from the index) is never cached.
+	c.read(&memory.Memory{ID: "b", Type: memory.TypeUser, Body: "I live in Oslo."})
+	if _, ok := c.cached("b", ""); ok {
+		t.Fatal("an unversioned reading was kept")
+	}
+}
+
+// TestFacetPathRereadsEdits asks an identity question, edits the memory that answered it so
+// that it no longer does, and asks again: the cached reading must not outlive the edit.
+func TestFacetPathRereadsEdits(t *testing.T) {
+	e := newEnv(t)
+	e.write(mem{slug: "home", title: "Where I am", body: "I live in Porto with two cats."},
+		mem{slug: "spec", typ: memory.TypeReference, title: "OpenAPI spec", body: "The OpenAPI spec lives in api/openapi.yaml."})
+	if got := slugs(e.search("where do I live")); len(got) == 0 || got[0] != "home" {
+		t.Fatalf("before the edit: %v, want home first", got)
+	}
+	e.clock.Advance(time.Minute)
+	body := "Two cats, both grey."
+	res0, err := e.store.ApplyBatch(e.ctx, memory.Batch{Actor: memory.ActorImport, Items: []memory.Item{
+		{Op: memory.OpUpdate, Scope: memory.ScopeGlobal, Slug: "home", Body: &body, Mode: "replace"}}})
+	if err != nil || res0.Failed > 0 {
+		t.Fatalf("update: %v %+v", err, res0.Results)
+	}
+	res := e.search("where do I live")
+	for _, h := range res.Hits {
+		if h.Memory.Slug == "home" && h.Memory.Body != "Two cats, both grey." {
+			t.Fatalf("the hit carries the old body %q", h.Memory.Body)
+		}
+	}
+	a := Analyze("where do I live", t0, time.UTC)
+	hits, err := e.svc.facetPath(e.ctx, a, memory.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) != 0 {
+		t.Fatalf("the edited memory still answers the home facet: %v", hits)
+	}
+}
