@@ -1,57 +1,68 @@
 package memory
 
 import (
-	"slices"
+	"fmt"
 	"testing"
-	"time"
 )
 
-// TestListVersionsMatchesList checks that ListVersions selects and orders rows as List does
-// (the facet path relies on it), and that LoadRIDs loads what it names.
-func TestListVersionsMatchesList(t *testing.T) {
+func TestHydrateRIDs(t *testing.T) {
+	// Long lists are loaded in two halves at once: the answer must be the same as one query's,
+	// with the filter applied to every row and unknown rows left out, whatever the length.
 	e := newEnv(t)
-	for _, it := range []Item{wr("home-a", "A", "I live in Porto."), wr("drink-b", "B", "I drink tea."), wr("born-c", "C", "Born in 1990.")} {
-		e.ok(it)
-		e.clock.Advance(time.Minute)
-	}
-	proj := wr("build-p", "P", "The build runs vet first.")
-	proj.Type = TypeProject
-	e.ok(proj)
-	f := Filter{Type: TypeUser, Limit: 2}
-	list, _, err := e.s.List(e.ctx, f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rows, err := e.s.ListVersions(e.ctx, f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(rows) != 2 || len(list) != 2 {
-		t.Fatalf("ListVersions %d rows, List %d, want 2 each", len(rows), len(list))
-	}
-	var rids []int64
-	for i, r := range rows {
-		if r.ID != list[i].ID || r.Version != list[i].Version || r.Version == "" {
-			t.Fatalf("row %d: %+v, List has %s %s", i, r, list[i].ID, list[i].Version)
+	var items []Item
+	for i := 0; i < 150; i++ {
+		it := wr(fmt.Sprintf("note-%03d", i), fmt.Sprintf("Note %d", i), fmt.Sprintf("body of note %d", i))
+		if i%3 == 0 {
+			it.Scope, it.Workdir = ScopeProject, "/work/alpha"
 		}
-		rids = append(rids, r.RID)
+		if i%10 == 0 {
+			it.Tags = []string{"tagged", fmt.Sprint(i)}
+		}
+		items = append(items, it)
 	}
-	loaded, err := e.s.LoadRIDs(e.ctx, append(rids, 999999))
-	if err != nil {
-		t.Fatal(err)
+	res := e.batch(ActorUser, items...)
+	if res.Failed != 0 {
+		t.Fatalf("%d failed", res.Failed)
 	}
-	if len(loaded) != 2 {
-		t.Fatalf("LoadRIDs loaded %d rows, want 2 (an unknown rid is absent)", len(loaded))
+	ids := make([]string, len(res.Results))
+	for i, r := range res.Results {
+		ids[i] = r.ID
 	}
-	var bodies []string
-	for _, m := range loaded {
-		bodies = append(bodies, m.Body)
+	byID, err := e.s.RIDsOfIDs(e.ctx, ids)
+	if err != nil || len(byID) != len(ids) {
+		t.Fatalf("RIDsOfIDs: %d of %d, %v", len(byID), len(ids), err)
 	}
-	slices.Sort(bodies)
-	if !slices.Equal(bodies, []string{"Born in 1990.", "I drink tea."}) {
-		t.Fatalf("loaded %q: want the two most recent user memories", bodies)
-	}
-	if _, err := e.s.ListVersions(e.ctx, Filter{Type: "nonsense"}); err == nil {
-		t.Fatal("an invalid type was accepted")
+	for _, n := range []int{0, 1, hydrateSplitFrom - 1, hydrateSplitFrom, len(ids)} {
+		for _, f := range []Filter{{}, {Scope: ScopeProject, Workdir: "/work/alpha"}} {
+			rids := []int64{987654321} // no such row
+			want := map[int64]int{}
+			for i := 0; i < n; i++ {
+				rid := byID[ids[i]]
+				rids = append(rids, rid)
+				if f.Scope == "" || i%3 == 0 {
+					want[rid] = i
+				}
+			}
+			got, err := e.s.HydrateRIDs(e.ctx, rids, f, TimeWindow{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != len(want) {
+				t.Fatalf("%d rows, filter %+v: %d loaded, want %d", n, f, len(got), len(want))
+			}
+			for rid, i := range want {
+				m := got[rid]
+				if m == nil || m.ID != ids[i] || m.Slug != fmt.Sprintf("note-%03d", i) {
+					t.Fatalf("%d rows: rid %d loaded as %+v, want note %d", n, rid, m, i)
+				}
+				if i%10 == 0 && (len(m.Tags) != 2 || m.Tags[0] != "tagged") {
+					t.Fatalf("note %d tags %q", i, m.Tags)
+				}
+				// An empty list stays an empty list (it encodes as [], not null).
+				if m.Aliases == nil || (i%10 != 0 && m.Tags == nil) {
+					t.Fatalf("note %d: empty lists came back nil: aliases %v tags %v", i, m.Aliases, m.Tags)
+				}
+			}
+		}
 	}
 }
