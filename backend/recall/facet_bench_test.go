@@ -46,7 +46,8 @@ func BenchmarkReadPerson(b *testing.B) {
 	}
 	for b.Loop() {
 		for _, m := range ms {
-			readPerson(m)
+			r := newPersonRead(m)
+			r.check(allFacets)
 		}
 	}
 }

@@ -173,9 +173,11 @@ func (s *Service) facetPath(ctx context.Context, a Analysis, f memory.Filter) ([
 		return nil, err
 	}
 	// Rows read before in the same version answer from the cache; the rest are loaded.
+	reads := make([]personRead, len(rows))
+	kept := make([]bool, len(rows))
 	var stale []int64
-	for _, r := range rows {
-		if !s.reads.fresh(r.ID, r.Version) {
+	for i, r := range rows {
+		if reads[i], kept[i] = s.reads.lookup(r.ID, r.Version, a.Facets); !kept[i] {
 			stale = append(stale, r.RID)
 		}
 	}
@@ -184,16 +186,15 @@ func (s *Service) facetPath(ctx context.Context, a Analysis, f memory.Filter) ([
 		return nil, err
 	}
 	var out []memory.RankedRID
-	for _, r := range rows {
-		read, ok := s.reads.cached(r.ID, r.Version)
-		if !ok {
+	for i, r := range rows {
+		if !kept[i] {
 			m := loaded[r.RID]
 			if m == nil || m.Type != memory.TypeUser {
 				continue // changed since it was listed
 			}
-			read = s.reads.read(m)
+			reads[i] = s.reads.read(m, a.Facets)
 		}
-		if fact, pref := read.answers(a.Facets); fact || pref {
+		if fact, pref := reads[i].answers(a.Facets); fact || pref {
 			out = append(out, memory.RankedRID{RID: r.RID, Score: 1})
 		}
 	}
@@ -424,7 +425,7 @@ func (q facetQuery) boosts(m *memory.Memory) bool {
 	if len(q.asked) == 0 || m == nil || m.Type != memory.TypeUser {
 		return false
 	}
-	r := q.reads.read(m)
+	r := q.reads.read(m, q.asked)
 	hay := r.hay
 	fact, pref := r.answers(q.asked)
 	switch {

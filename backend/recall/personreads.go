@@ -8,42 +8,64 @@ import (
 )
 
 // personRead is what the facet rules found in one version of a user memory: its text as
-// aboutThePerson gives it and the facets it states.
+// aboutThePerson gives it, the facets its title labels, and, for each facet it has been read
+// for (checked), whether it states it. A memory is read only for the facets asked so far: a
+// short process asks one question, and reading every facet would cost it the rest.
 type personRead struct {
-	version string
-	hay     string
-	facets  []Facet
+	version         string
+	hay             string
+	titled          []Facet
+	checked, states uint8 // a bit per facet (facetBit)
 }
 
-// answers reports whether the memory states one of the facets asked, and which kinds: a fact
-// of the person (name, home, origin, work, age) or a preference.
+// facetBit is f's bit in personRead's sets.
+func facetBit(f Facet) uint8 {
+	for i, g := range allFacets {
+		if g == f {
+			return 1 << i
+		}
+	}
+	return 0
+}
+
+// allFacets are the facets a memory can be read for.
+var allFacets = []Facet{FacetName, FacetHome, FacetOrigin, FacetWork, FacetAge, FacetPreference}
+
+// newPersonRead reads a memory's text about the person, for no facet yet.
+func newPersonRead(m *memory.Memory) personRead {
+	return personRead{version: m.Version, hay: aboutThePerson(m), titled: titleFacets(m.Title)}
+}
+
+// check reads the memory for the asked facets it was not read for; it reports whether it read
+// any.
+func (r *personRead) check(asked []Facet) bool {
+	changed := false
+	for _, f := range asked {
+		bit := facetBit(f)
+		if bit == 0 || r.checked&bit != 0 {
+			continue
+		}
+		r.checked |= bit
+		changed = true
+		if slices.Contains(r.titled, f) {
+			r.states |= bit
+		} else if fact, pref := facetAnswerText([]Facet{f}, r.hay); fact || pref {
+			r.states |= bit
+		}
+	}
+	return changed
+}
+
+// answers reports whether the memory states one of the facets asked (each checked), and
+// which kinds: a fact of the person (name, home, origin, work, age) or a preference.
 func (r personRead) answers(asked []Facet) (fact, pref bool) {
-	for _, f := range r.facets {
-		if slices.Contains(asked, f) {
+	for _, f := range asked {
+		if r.states&facetBit(f) != 0 {
 			fact = fact || f != FacetPreference
 			pref = pref || f == FacetPreference
 		}
 	}
 	return fact, pref
-}
-
-// allFacets are the facets a memory is read for, in facetRules' order.
-var allFacets = []Facet{FacetName, FacetHome, FacetOrigin, FacetWork, FacetAge, FacetPreference}
-
-// readPerson reads a user memory for every facet at once.
-func readPerson(m *memory.Memory) personRead {
-	r := personRead{version: m.Version, hay: aboutThePerson(m)}
-	titled := titleFacets(m.Title)
-	for _, f := range allFacets {
-		if slices.Contains(titled, f) {
-			r.facets = append(r.facets, f)
-			continue
-		}
-		if fact, pref := facetAnswerText([]Facet{f}, r.hay); fact || pref {
-			r.facets = append(r.facets, f)
-		}
-	}
-	return r
 }
 
 // maxPersonReads bounds the cache; past it the cache starts again (a store rarely holds
@@ -61,32 +83,40 @@ type personReads struct {
 
 func newPersonReads() *personReads { return &personReads{m: map[string]personRead{}} }
 
-// cached returns the reading of version of the memory id, if it is kept.
-func (c *personReads) cached(id, version string) (personRead, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	r, ok := c.m[id]
-	return r, ok && version != "" && r.version == version
-}
-
-// fresh reports whether the reading of version of the memory id is kept.
-func (c *personReads) fresh(id, version string) bool {
-	_, ok := c.cached(id, version)
-	return ok
-}
-
-// read returns m's reading, from the cache when its version is unchanged.
-func (c *personReads) read(m *memory.Memory) personRead {
-	if c == nil || m.Version == "" {
-		return readPerson(m)
+// lookup returns the kept reading of version of the memory id, read for the asked facets,
+// if one is kept.
+func (c *personReads) lookup(id, version string, asked []Facet) (personRead, bool) {
+	if c == nil || version == "" {
+		return personRead{}, false
 	}
 	c.mu.Lock()
-	r, ok := c.m[m.ID]
+	r, ok := c.m[id]
 	c.mu.Unlock()
-	if ok && r.version == m.Version {
+	if !ok || r.version != version {
+		return personRead{}, false
+	}
+	if r.check(asked) {
+		c.mu.Lock()
+		if cur, ok := c.m[id]; ok && cur.version == version {
+			cur.checked |= r.checked
+			cur.states = cur.states&^r.checked | r.states
+			c.m[id] = cur
+		}
+		c.mu.Unlock()
+	}
+	return r, true
+}
+
+// read returns m's reading for the asked facets, from the cache when its version is kept.
+func (c *personReads) read(m *memory.Memory, asked []Facet) personRead {
+	if r, ok := c.lookup(m.ID, m.Version, asked); ok {
 		return r
 	}
-	r = readPerson(m)
+	r := newPersonRead(m)
+	r.check(asked)
+	if c == nil || m.Version == "" {
+		return r
+	}
 	c.mu.Lock()
 	if len(c.m) >= maxPersonReads {
 		clear(c.m)

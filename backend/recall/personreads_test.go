@@ -54,31 +54,39 @@ func TestGuardedPatternsAgree(t *testing.T) {
 	}
 }
 
-// TestPersonReadsFollowVersions checks that a cached reading is used only for the version it
-// was made from: an edited memory is read again.
+// TestPersonReadsFollowVersions checks that a kept reading is used only for the version it
+// was made from (an edited memory is read again), and that a memory is read for the facets
+// asked, more of them when a later question asks for more.
 func TestPersonReadsFollowVersions(t *testing.T) {
 	c := newPersonReads()
-	m := &memory.Memory{ID: "a", Version: "v1", Type: memory.TypeUser, Title: "Home", Body: "I live in Porto."}
-	if fact, _ := c.read(m).answers([]Facet{FacetHome}); !fact {
+	home, work := []Facet{FacetHome}, []Facet{FacetWork}
+	m := &memory.Memory{ID: "a", Version: "v1", Type: memory.TypeUser, Title: "Notes", Body: "I live in Porto. I work as a nurse."}
+	if fact, _ := c.read(m, home).answers(home); !fact {
 		t.Fatal("v1 should answer home")
 	}
-	if _, ok := c.cached("a", "v1"); !ok {
-		t.Fatal("v1 not kept")
+	r, ok := c.lookup("a", "v1", nil)
+	if !ok || r.checked != facetBit(FacetHome) {
+		t.Fatalf("v1 kept %v, read for %b: want read for home only", ok, r.checked)
 	}
-	m2 := &memory.Memory{ID: "a", Version: "v2", Type: memory.TypeUser, Title: "Work", Body: "I work as a nurse."}
-	if _, ok := c.cached("a", "v2"); ok {
+	// A later question about work reads the kept text for work, and keeps that too.
+	if r, ok := c.lookup("a", "v1", work); !ok {
+		t.Fatal("v1 not kept")
+	} else if fact, _ := r.answers(work); !fact {
+		t.Fatal("v1 should answer work")
+	}
+	if r, _ := c.lookup("a", "v1", nil); r.checked != facetBit(FacetHome)|facetBit(FacetWork) || r.states != r.checked {
+		t.Fatalf("after the work question: read for %b, states %b", r.checked, r.states)
+	}
+	if _, ok := c.lookup("a", "v2", home); ok {
 		t.Fatal("v2 reported kept before it was read")
 	}
-	r := c.read(m2)
-	if fact, _ := r.answers([]Facet{FacetHome}); fact {
+	m2 := &memory.Memory{ID: "a", Version: "v2", Type: memory.TypeUser, Title: "Work", Body: "Two cats, both grey."}
+	if fact, _ := c.read(m2, home).answers(home); fact {
 		t.Fatal("v2 answered home from v1's reading")
 	}
-	if fact, _ := r.answers([]Facet{FacetWork}); !fact {
-		t.Fatal("v2 should answer work")
-	}
-	// A memory without a version (not from the index) is never cached.
-	c.read(&memory.Memory{ID: "b", Type: memory.TypeUser, Body: "I live in Oslo."})
-	if _, ok := c.cached("b", ""); ok {
+	// A memory without a version (not from the index) is never kept.
+	c.read(&memory.Memory{ID: "b", Type: memory.TypeUser, Body: "I live in Oslo."}, home)
+	if _, ok := c.lookup("b", "", home); ok {
 		t.Fatal("an unversioned reading was kept")
 	}
 }

@@ -2,8 +2,8 @@ package text
 
 import (
 	"regexp"
-	"regexp/syntax"
 	"sync"
+	"sync/atomic"
 )
 
 // Regexp is a regular expression compiled on its first use rather than at start-up. The
@@ -14,12 +14,21 @@ type Regexp struct {
 	expr string
 	once sync.Once
 	re   *regexp.Regexp
-	pre  *prefilter // nil when no literal is required
+
+	// The guards are worked out once the pattern has been used guardAfter times: deriving
+	// them costs a few times what compiling does, which a pattern run once or twice in a
+	// short process (a CLI search, a hook) would not earn back.
+	uses      atomic.Int32
+	guardOnce sync.Once
+	pre       *prefilter // nil when no literal is required
 	// branches are the expression's top-level alternatives, each compiled alone with its own
 	// prefilter, for MatchString: a text is run only through the few alternatives whose
 	// words it holds. Nil when the expression is not a wide alternation.
 	branches []branch
 }
+
+// guardAfter is the use from which a pattern's guards are in place.
+const guardAfter = 100
 
 // branch is one top-level alternative (or, with a nil prefilter, all those without one).
 type branch struct {
@@ -35,43 +44,21 @@ func Lazy(expr string) *Regexp { return &Regexp{expr: expr} }
 
 // Compiled returns the compiled expression.
 func (r *Regexp) Compiled() *regexp.Regexp {
-	r.once.Do(func() {
-		r.re = regexp.MustCompile(r.expr)
-		r.pre = newPrefilter(r.expr)
-		r.branches = splitBranches(r.expr)
-	})
+	r.once.Do(func() { r.re = regexp.MustCompile(r.expr) })
 	return r.re
 }
 
-// splitBranches compiles the top-level alternatives of expr that have a prefilter one by
-// one, and the others together.
-func splitBranches(expr string) []branch {
-	re, err := syntax.Parse(expr, syntax.Perl)
-	if err != nil {
-		return nil
+// guarded counts a use and reports whether the guards are in place, working them out on the
+// guardAfter-th.
+func (r *Regexp) guarded() bool {
+	if r.uses.Load() < guardAfter && r.uses.Add(1) < guardAfter {
+		return false
 	}
-	re = re.Simplify()
-	if re.Op != syntax.OpAlternate || len(re.Sub) < minBranches {
-		return nil
-	}
-	var out []branch
-	var rest []*syntax.Regexp
-	for _, sub := range re.Sub {
-		p := prefilterOf(sub)
-		if p == nil {
-			rest = append(rest, sub)
-			continue
-		}
-		out = append(out, branch{pre: p, re: regexp.MustCompile(sub.String())})
-	}
-	switch len(rest) {
-	case 0:
-	case 1:
-		out = append(out, branch{re: regexp.MustCompile(rest[0].String())})
-	default:
-		out = append(out, branch{re: regexp.MustCompile((&syntax.Regexp{Op: syntax.OpAlternate, Sub: rest}).String())})
-	}
-	return out
+	r.guardOnce.Do(func() {
+		r.pre = newPrefilter(r.expr)
+		r.branches = splitBranches(r.expr)
+	})
+	return true
 }
 
 // matchBranches is MatchString through the branches: the text is folded once and each
@@ -92,8 +79,7 @@ func (r *Regexp) matchBranches(s string) bool {
 // cannot reports whether s holds none of the literals every match needs: then there is no
 // match, and the NFA need not run.
 func (r *Regexp) cannot(s string) bool {
-	r.Compiled()
-	return r.pre != nil && !r.pre.may(s)
+	return r.guarded() && r.pre != nil && !r.pre.may(s)
 }
 
 // String returns the source text.
@@ -101,14 +87,15 @@ func (r *Regexp) String() string { return r.expr }
 
 // MatchString is regexp.Regexp.MatchString.
 func (r *Regexp) MatchString(s string) bool {
-	r.Compiled()
-	if r.branches != nil {
-		return r.matchBranches(s)
+	if r.guarded() {
+		if r.branches != nil {
+			return r.matchBranches(s)
+		}
+		if r.pre != nil && !r.pre.may(s) {
+			return false
+		}
 	}
-	if r.cannot(s) {
-		return false
-	}
-	return r.re.MatchString(s)
+	return r.Compiled().MatchString(s)
 }
 
 // FindString is regexp.Regexp.FindString.
@@ -116,7 +103,7 @@ func (r *Regexp) FindString(s string) string {
 	if r.cannot(s) {
 		return ""
 	}
-	return r.re.FindString(s)
+	return r.Compiled().FindString(s)
 }
 
 // FindStringIndex is regexp.Regexp.FindStringIndex.
@@ -124,7 +111,7 @@ func (r *Regexp) FindStringIndex(s string) []int {
 	if r.cannot(s) {
 		return nil
 	}
-	return r.re.FindStringIndex(s)
+	return r.Compiled().FindStringIndex(s)
 }
 
 // FindStringSubmatch is regexp.Regexp.FindStringSubmatch.
@@ -132,7 +119,7 @@ func (r *Regexp) FindStringSubmatch(s string) []string {
 	if r.cannot(s) {
 		return nil
 	}
-	return r.re.FindStringSubmatch(s)
+	return r.Compiled().FindStringSubmatch(s)
 }
 
 // FindStringSubmatchIndex is regexp.Regexp.FindStringSubmatchIndex.
@@ -140,7 +127,7 @@ func (r *Regexp) FindStringSubmatchIndex(s string) []int {
 	if r.cannot(s) {
 		return nil
 	}
-	return r.re.FindStringSubmatchIndex(s)
+	return r.Compiled().FindStringSubmatchIndex(s)
 }
 
 // FindAllString is regexp.Regexp.FindAllString.
@@ -148,7 +135,7 @@ func (r *Regexp) FindAllString(s string, n int) []string {
 	if r.cannot(s) {
 		return nil
 	}
-	return r.re.FindAllString(s, n)
+	return r.Compiled().FindAllString(s, n)
 }
 
 // FindAllStringIndex is regexp.Regexp.FindAllStringIndex.
@@ -156,7 +143,7 @@ func (r *Regexp) FindAllStringIndex(s string, n int) [][]int {
 	if r.cannot(s) {
 		return nil
 	}
-	return r.re.FindAllStringIndex(s, n)
+	return r.Compiled().FindAllStringIndex(s, n)
 }
 
 // FindAllStringSubmatch is regexp.Regexp.FindAllStringSubmatch.
@@ -164,7 +151,7 @@ func (r *Regexp) FindAllStringSubmatch(s string, n int) [][]string {
 	if r.cannot(s) {
 		return nil
 	}
-	return r.re.FindAllStringSubmatch(s, n)
+	return r.Compiled().FindAllStringSubmatch(s, n)
 }
 
 // FindAllStringSubmatchIndex is regexp.Regexp.FindAllStringSubmatchIndex.
@@ -172,7 +159,7 @@ func (r *Regexp) FindAllStringSubmatchIndex(s string, n int) [][]int {
 	if r.cannot(s) {
 		return nil
 	}
-	return r.re.FindAllStringSubmatchIndex(s, n)
+	return r.Compiled().FindAllStringSubmatchIndex(s, n)
 }
 
 // ReplaceAllString is regexp.Regexp.ReplaceAllString.
@@ -180,7 +167,7 @@ func (r *Regexp) ReplaceAllString(s, repl string) string {
 	if r.cannot(s) {
 		return s
 	}
-	return r.re.ReplaceAllString(s, repl)
+	return r.Compiled().ReplaceAllString(s, repl)
 }
 
 // ReplaceAllStringFunc is regexp.Regexp.ReplaceAllStringFunc.
@@ -188,7 +175,7 @@ func (r *Regexp) ReplaceAllStringFunc(s string, f func(string) string) string {
 	if r.cannot(s) {
 		return s
 	}
-	return r.re.ReplaceAllStringFunc(s, f)
+	return r.Compiled().ReplaceAllStringFunc(s, f)
 }
 
 // Split is regexp.Regexp.Split.

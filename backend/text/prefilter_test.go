@@ -127,7 +127,9 @@ func TestCaselessBlocks(t *testing.T) {
 // branch, and that the branches keep the expression's flags.
 func TestBranchesCoverWideAlternations(t *testing.T) {
 	re := Lazy(`(?im)^lives in\b|(?-i:Biscuit)|我住在|家住|x+`)
-	re.Compiled()
+	for i := 0; i < guardAfter; i++ {
+		re.MatchString("")
+	}
 	if len(re.branches) != 5 {
 		t.Fatalf("branches %d, want 5", len(re.branches))
 	}
@@ -158,4 +160,31 @@ func FuzzPrefilter(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestSplitAlternatives checks the cut of a pattern's source at its top-level "|".
+func TestSplitAlternatives(t *testing.T) {
+	for _, c := range []struct {
+		expr   string
+		prefix string
+		alts   []string // nil: not cut
+	}{
+		{`(?im)a|b(?:c|d)|[|x]|\||e`, "(?im)", []string{"a", "b(?:c|d)", "[|x]", `\|`, "e"}},
+		{`[]|]|(x|y)|[^]|]z|[[:alpha:]|]`, "", []string{"[]|]", "(x|y)", "[^]|]z", "[[:alpha:]|]"}},
+		{`a|(?i)b|c|d`, "", nil},   // a flag group later on
+		{`\Qa|b\E|c|d|e`, "", nil}, // quoted text
+		{`(?i:a|b)|c|d|e`, "", []string{"(?i:a|b)", "c", "d", "e"}},
+		{`abc`, "", []string{"abc"}},
+	} {
+		prefix, alts, ok := splitAlternatives(c.expr)
+		if c.alts == nil {
+			if ok {
+				t.Errorf("%q: cut into %q, want no cut", c.expr, alts)
+			}
+			continue
+		}
+		if !ok || prefix != c.prefix || !slices.Equal(alts, c.alts) {
+			t.Errorf("%q: %v %q %q, want %q %q", c.expr, ok, prefix, alts, c.prefix, c.alts)
+		}
+	}
 }
