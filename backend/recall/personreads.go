@@ -68,9 +68,11 @@ func (r personRead) answers(asked []Facet) (fact, pref bool) {
 	return fact, pref
 }
 
-// maxPersonReads bounds the cache; past it the cache starts again (a store rarely holds
-// more user memories than a facet question reads, see maxFacetScan).
-const maxPersonReads = 16384
+// maxPersonReads bounds the cache; past it the cache starts again. Twice what one question
+// reads (maxFacetScan): a reading keeps the memory's text, up to MaxBodyBytes, so the bound
+// is what keeps a long-running app's memory in check (~1 MB for 3,000 typical notes, 24 MB at
+// worst).
+const maxPersonReads = 2 * maxFacetScan
 
 // personReads keeps each user memory's reading by id and content version. A facet question
 // reads every visible user memory (up to maxFacetScan) through some forty sentence and facet
