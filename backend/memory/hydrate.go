@@ -225,14 +225,7 @@ func (s *Store) ListVersions(ctx context.Context, f Filter) ([]RowVersion, error
 		// partial index of user memories only when the query names the type it is built on.
 		where += " AND m.type = '" + string(typ) + "'"
 	}
-	limit := f.Limit
-	if limit <= 0 {
-		limit = 100
-	}
-	order := `m.updated DESC, m.rid DESC`
-	if f.Oldest {
-		order = `m.created ASC, m.rid ASC`
-	}
+	limit, order := f.page()
 	rows, err := s.db.QueryContext(ctx, `SELECT m.rid, m.id, m.version FROM memory_meta m WHERE `+where+`
 		ORDER BY `+order+` LIMIT ? OFFSET ?`, append(args, limit, f.Offset)...)
 	if err != nil {

@@ -81,6 +81,20 @@ func (f Filter) where(ps *Projects) (string, []any, error) {
 	return strings.Join(conds, " AND "), args, nil
 }
 
+// page is the row limit and order of a listing: 100 rows by default, newest first unless
+// Oldest.
+func (f Filter) page() (limit int, order string) {
+	limit = f.Limit
+	if limit <= 0 {
+		limit = 100
+	}
+	order = `m.updated DESC, m.rid DESC`
+	if f.Oldest {
+		order = `m.created ASC, m.rid ASC`
+	}
+	return limit, order
+}
+
 // Get returns one memory by id.
 func (s *Store) Get(ctx context.Context, id string) (*Memory, error) { return getByID(ctx, s.db, id) }
 
@@ -103,14 +117,7 @@ func (s *Store) List(ctx context.Context, f Filter) ([]*Memory, int, error) {
 	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM memory_meta m WHERE `+where, args...).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("memory: unable to count: %w", err)
 	}
-	limit := f.Limit
-	if limit <= 0 {
-		limit = 100
-	}
-	order := `m.updated DESC, m.rid DESC`
-	if f.Oldest {
-		order = `m.created ASC, m.rid ASC`
-	}
+	limit, order := f.page()
 	rows, err := s.db.QueryContext(ctx, `SELECT `+metaColumns+` FROM memory_meta m WHERE `+where+`
 		ORDER BY `+order+` LIMIT ? OFFSET ?`, append(args, limit, f.Offset)...)
 	if err != nil {

@@ -26,11 +26,9 @@ type identitySet struct {
 	} `json:"questions"`
 }
 
-// TestIdentityRegression asks the identity and preference questions of testdata/identity.json
-// in both languages, with and without the local embedder: the first hit must be a user memory
-// that answers the question, above distractors that share its words ("the spec lives in…",
-// "我的猫叫豆豆").
-func TestIdentityRegression(t *testing.T) {
+// loadIdentitySets reads testdata/identity.json.
+func loadIdentitySets(t *testing.T) []identitySet {
+	t.Helper()
 	raw, err := os.ReadFile("testdata/identity.json")
 	if err != nil {
 		t.Fatal(err)
@@ -41,15 +39,24 @@ func TestIdentityRegression(t *testing.T) {
 	if err := json.Unmarshal(raw, &file); err != nil {
 		t.Fatal(err)
 	}
+	return file.Sets
+}
+
+// TestIdentityRegression asks the identity and preference questions of testdata/identity.json
+// in both languages, with and without the local embedder: the first hit must be a user memory
+// that answers the question, above distractors that share its words ("the spec lives in…",
+// "我的猫叫豆豆").
+func TestIdentityRegression(t *testing.T) {
+	sets := loadIdentitySets(t)
 	total := 0
-	for _, set := range file.Sets {
+	for _, set := range sets {
 		total += len(set.Questions)
 	}
 	if total < 30 {
 		t.Fatalf("the regression set has %d questions, want at least 30", total)
 	}
 	for _, vectors := range []bool{false, true} {
-		for _, set := range file.Sets {
+		for _, set := range sets {
 			name := set.Lang
 			if vectors {
 				name += "/vectors"

@@ -1,8 +1,6 @@
 package recall
 
 import (
-	"encoding/json"
-	"os"
 	"testing"
 	"time"
 
@@ -14,18 +12,8 @@ import (
 // literal guards (text.Regexp) and whole (the compiled regexp) over every memory and
 // question of the identity regression set: the guards may only skip texts that cannot match.
 func TestGuardedPatternsAgree(t *testing.T) {
-	raw, err := os.ReadFile("testdata/identity.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var file struct {
-		Sets []identitySet `json:"sets"`
-	}
-	if err := json.Unmarshal(raw, &file); err != nil {
-		t.Fatal(err)
-	}
 	var texts []string
-	for _, set := range file.Sets {
+	for _, set := range loadIdentitySets(t) {
 		for _, m := range set.Memories {
 			texts = append(texts, m.Title, m.Body)
 			texts = append(texts, reSentence.FindAllString(m.Body, -1)...)
