@@ -113,44 +113,25 @@ func facetsOf(q string) []Facet {
 	return out
 }
 
-// facetAnswer says whether a user memory states one of the facets asked: a fact of the
-// person (name, home, origin, work, age) or a preference. The memory's text is read once.
-func facetAnswer(asked []Facet, m *memory.Memory) (fact, pref bool) {
-	if m == nil || m.Type != memory.TypeUser || len(asked) == 0 {
-		return false, false
-	}
-	return facetAnswerMemory(asked, m, aboutThePerson(m))
-}
-
-// facetAnswerMemory is facetAnswer given the memory's text as aboutThePerson reads it: what
-// its statements say, or what its title labels ("Tom's job", "Home and roots", "口味").
-func facetAnswerMemory(asked []Facet, m *memory.Memory, hay string) (fact, pref bool) {
-	fact, pref = facetAnswerText(asked, hay)
-	for _, f := range titleFacets(m.Title) {
-		if slices.Contains(asked, f) {
-			fact = fact || f != FacetPreference
-			pref = pref || f == FacetPreference
+// statesFacet reports whether a memory's text, as aboutThePerson gives it, states facet f.
+func statesFacet(f Facet, hay string) bool {
+	for _, r := range facetRules {
+		if r.facet == f && r.answer.MatchString(hay) {
+			return true
 		}
 	}
-	return fact, pref
+	return false
 }
 
-// facetAnswerText is facetAnswer on a memory's text as aboutThePerson gives it.
-func facetAnswerText(asked []Facet, hay string) (fact, pref bool) {
-	for _, f := range asked {
-		for _, r := range facetRules {
-			if r.facet == f && r.answer.MatchString(hay) {
-				fact = fact || f != FacetPreference
-				pref = pref || f == FacetPreference
-			}
-		}
-	}
-	return fact, pref
-}
-
-// answersFacet reports whether a user memory states one of the facets of the person.
+// answersFacet reports whether a user memory states one of the facets of the person, in its
+// text or by its title's labels ("Tom's job", "口味"): the reading the facet path makes.
 func answersFacet(asked []Facet, m *memory.Memory) bool {
-	fact, pref := facetAnswer(asked, m)
+	if m == nil || m.Type != memory.TypeUser {
+		return false
+	}
+	r := newPersonRead(m)
+	r.check(asked)
+	fact, pref := r.answers(asked)
 	return fact || pref
 }
 

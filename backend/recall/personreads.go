@@ -47,9 +47,7 @@ func (r *personRead) check(asked []Facet) bool {
 		}
 		r.checked |= bit
 		changed = true
-		if slices.Contains(r.titled, f) {
-			r.states |= bit
-		} else if fact, pref := facetAnswerText([]Facet{f}, r.hay); fact || pref {
+		if slices.Contains(r.titled, f) || statesFacet(f, r.hay) {
 			r.states |= bit
 		}
 	}
