@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"sort"
 	"strconv"
 	"strings"
@@ -34,6 +35,8 @@ type StoreFigures struct {
 	SearchP50Ms        float64 `json:"search_p50_ms"`
 	SearchP95Ms        float64 `json:"search_p95_ms"`
 	SearchCJKP95Ms     float64 `json:"search_cjk_p95_ms"`
+	SearchCJK1P95Ms    float64 `json:"search_cjk1_p95_ms"`
+	FindCJK1P95Ms      float64 `json:"find_cjk1_p95_ms"`
 	FacetFirstMs       float64 `json:"facet_first_ms"`
 	FacetP50Ms         float64 `json:"facet_p50_ms"`
 	FacetP95Ms         float64 `json:"facet_p95_ms"`
@@ -199,7 +202,10 @@ func RunStore(ctx context.Context, n int, progress io.Writer) (StoreFigures, err
 	}
 	defer os.RemoveAll(home)
 	r := rand.New(rand.NewPCG(uint64(n), 42))
+	// Each phase labels the goroutine (and those it starts) with its name, so a profile of the
+	// run (ENGRAM_BENCH_CPUPROFILE) can be cut to one: go tool pprof -tagfocus 'phase=…'.
 	say := func(format string, a ...any) {
+		pprof.SetGoroutineLabels(pprof.WithLabels(ctx, pprof.Labels("phase", fmt.Sprintf(format, a...))))
 		if progress != nil {
 			fmt.Fprintf(progress, "  [%d] "+format+"\n", append([]any{n}, a...)...)
 		}
@@ -253,6 +259,25 @@ func RunStore(ctx context.Context, n int, progress io.Writer) (StoreFigures, err
 		latZH = append(latZH, time.Since(t))
 	}
 	f.SearchP50Ms, f.SearchP95Ms, f.SearchCJKP95Ms = percentile(lat, .5), percentile(lat, .95), percentile(latZH, .95)
+
+	// One Chinese character, as a person types the first of a word: recall, and the list's
+	// search box (memory.find, one page).
+	say("one-character search latency")
+	var lat1, find1 []time.Duration
+	for _, q := range queries(r, v, 100, true) {
+		c := string([]rune(q)[r.IntN(2)])
+		t := time.Now()
+		if _, err := search(c, 10); err != nil {
+			return f, err
+		}
+		lat1 = append(lat1, time.Since(t))
+		t = time.Now()
+		if _, err := st.Find(ctx, c, memory.Filter{Limit: 100}); err != nil {
+			return f, err
+		}
+		find1 = append(find1, time.Since(t))
+	}
+	f.SearchCJK1P95Ms, f.FindCJK1P95Ms = percentile(lat1, .95), percentile(find1, .95)
 
 	// Identity and preference questions read every visible user memory (a fifth of the
 	// corpus, up to recall's cap): the first pays for reading them, the rest find them read.
@@ -405,6 +430,8 @@ func PrintStore(w io.Writer, figs []StoreFigures, asJSON bool) {
 	row("search p50 (en)", func(f StoreFigures) string { return ff(f.SearchP50Ms, " ms") })
 	row("search p95 (en)", func(f StoreFigures) string { return ff(f.SearchP95Ms, " ms") })
 	row("search p95 (zh, 2 chars)", func(f StoreFigures) string { return ff(f.SearchCJKP95Ms, " ms") })
+	row("search p95 (zh, 1 char)", func(f StoreFigures) string { return ff(f.SearchCJK1P95Ms, " ms") })
+	row("list search p95 (zh, 1 char)", func(f StoreFigures) string { return ff(f.FindCJK1P95Ms, " ms") })
 	row("identity question, first", func(f StoreFigures) string { return ff(f.FacetFirstMs, " ms") })
 	row("identity question p50", func(f StoreFigures) string { return ff(f.FacetP50Ms, " ms") })
 	row("identity question p95", func(f StoreFigures) string { return ff(f.FacetP95Ms, " ms") })

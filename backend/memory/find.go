@@ -33,9 +33,10 @@ type FindResult struct {
 }
 
 // findPlan is a query rendered for the index: an FTS5 expression over the word index (every
-// Latin term a prefix, every CJK run of two or more characters the phrase of its bigrams) and
-// substring conditions for what the word index cannot express (a lone CJK character, which may
-// sit at the end of a bigram; a query of no word at all, such as "C++" or "=>").
+// Latin term a prefix, every CJK run of two or more characters the phrase of its bigrams, a
+// lone CJK character a prefix: every character of a memory begins one of its tokens, see
+// text.SegmentCJKDoc) and substring conditions for what the word index cannot express (a
+// query of no word at all, such as "C++" or "=>").
 type findPlan struct {
 	match string
 	likes []string
@@ -58,10 +59,8 @@ func planFind(q string) findPlan {
 		}
 		seen[key] = true
 		switch rs := []rune(t.Text); {
-		case !t.CJK:
+		case !t.CJK, len(rs) == 1:
 			parts = append(parts, quoteFTS(t.Text)+"*")
-		case len(rs) == 1:
-			p.likes = append(p.likes, t.Text)
 		default:
 			parts = append(parts, FTSTerm(t))
 		}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+
+	"engram/backend/text"
 )
 
 func findSlugs(t *testing.T, e *env, q string, f Filter) []string {
@@ -33,6 +35,8 @@ func TestFindAsYouType(t *testing.T) {
 	e.ok(wr("cilantro", "口味", "不吃香菜，也不吃川菜里的辣椒。"))
 	e.ok(wr("db-cn", "数据库选型", "团队用数据库 PostgreSQL 做订单。"))
 	e.ok(wr("plus", "Languages", "Writes C++ and Go; arrows => everywhere."))
+	// 茶 and 品 only ever end a run of characters: no bigram begins with them.
+	e.ok(wr("tea", "饮品", "每天早上喝茶。"))
 
 	cases := []struct {
 		q    string
@@ -50,6 +54,10 @@ func TestFindAsYouType(t *testing.T) {
 		{"数据", []string{"db-cn"}, nil},
 		{"菜", []string{"cilantro"}, []string{"db-cn"}}, // the end of 香菜 / 川菜
 		{"库 postgres", []string{"db-cn"}, []string{"pg-note"}},
+		{"茶", []string{"tea"}, []string{"cilantro", "db-cn"}},
+		{"品", []string{"tea"}, []string{"cilantro"}}, // the end of the title
+		{"喝 茶", []string{"tea"}, nil},
+		{"茶 库", nil, []string{"tea", "db-cn"}},
 		{"C++", []string{"plus"}, nil},
 		{"=>", []string{"plus"}, []string{"pg-note"}},
 		{"zebra", nil, []string{"pg-note", "neovim-setup", "cilantro", "db-cn", "plus"}},
@@ -168,5 +176,35 @@ func BenchmarkFind(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// An index built before every character began a token (schema 17: a run's last character was
+// only the end of a bigram) is rebuilt at the upgrade, so a lone character is found there too.
+func TestLoneCharacterAfterUpgrade(t *testing.T) {
+	e := newEnv(t)
+	e.ok(wr("tea", "饮品", "每天早上喝茶。"))
+	var rid int64
+	if err := e.s.db.QueryRowContext(e.ctx, `SELECT rid FROM memory_meta WHERE slug = 'tea'`).Scan(&rid); err != nil {
+		t.Fatal(err)
+	}
+	// Back to the row schema 17 wrote, and to schema 17.
+	for _, q := range []string{
+		`DELETE FROM memory_fts WHERE rowid = ?`,
+		`INSERT INTO memory_fts(rowid, title, body, aliases) VALUES(?, '` + text.SegmentCJK("饮品 tea") + `', '` + text.SegmentCJK("每天早上喝茶。") + `', '')`,
+	} {
+		if _, err := e.s.db.ExecContext(e.ctx, q, rid); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := e.s.db.ExecContext(e.ctx, `DELETE FROM schema_migrations WHERE version > 17`); err != nil {
+		t.Fatal(err)
+	}
+	if n := e.count(`SELECT COUNT(*) FROM memory_fts WHERE memory_fts MATCH '"茶"*'`); n != 0 {
+		t.Fatalf("the old row already begins a token with 茶 (%d matches): the test proves nothing", n)
+	}
+	e.reopen()
+	if got := findSlugs(t, e, "茶", Filter{}); !slices.Equal(got, []string{"tea"}) {
+		t.Fatalf("茶 after the upgrade: %v, want [tea]", got)
 	}
 }

@@ -7,6 +7,9 @@ import (
 	"math"
 	"strings"
 	"time"
+	"unicode/utf8"
+
+	"engram/backend/text"
 )
 
 // fulltext.go, hydrate.go, access.go, buckets.go, vectors.go and matcher.go hold the small
@@ -119,9 +122,10 @@ func (s *Store) RankTrigrams(ctx context.Context, match string, f Filter, w Time
 	return s.rankFTS(ctx, "trigrams", "memory_fts_tri", "-bm25(memory_fts_tri)", nil, match, f, w, depth)
 }
 
-// RankSubstrings finds memories whose title or body contains any needle (a LIKE scan, for what
-// neither index can express: a lone CJK character). The score counts the needles found; ties
-// go to the newest.
+// RankSubstrings finds memories whose text holds any needle. The score counts the needles
+// found; ties go to the newest. A lone CJK character is looked up in the word index, where every
+// character of a memory begins one of its tokens (text.SegmentCJKDoc), as a prefix; anything
+// else (a query of no word at all, "=>") is read from every row's title and body.
 func (s *Store) RankSubstrings(ctx context.Context, needles []string, f Filter, w TimeWindow, depth int) ([]RankedRID, error) {
 	if len(needles) == 0 {
 		return nil, nil
@@ -129,6 +133,20 @@ func (s *Store) RankSubstrings(ctx context.Context, needles []string, f Filter, 
 	where, args, err := recallWhere(s.projects, f, w)
 	if err != nil {
 		return nil, err
+	}
+	if lone := loneCharacters(needles); lone != nil {
+		var hits []string
+		var hargs []any
+		for _, c := range lone {
+			hits = append(hits, `SELECT rowid AS rid FROM memory_fts WHERE memory_fts MATCH ?`)
+			hargs = append(hargs, quoteFTS(c)+"*")
+		}
+		// The matches are walked first and each looks its row up by id (CROSS JOIN keeps that
+		// order, NOT INDEXED keeps the planner off the scope index).
+		q := `SELECT m.rid, hits.score FROM (SELECT rid, COUNT(*) AS score FROM (` + strings.Join(hits, " UNION ALL ") + `) GROUP BY rid) hits
+			CROSS JOIN memory_meta m NOT INDEXED ON m.rid = hits.rid WHERE ` + where + ` ORDER BY hits.score DESC, m.updated DESC LIMIT ?`
+		rows, err := s.db.QueryContext(ctx, q, append(append(hargs, args...), depth)...)
+		return collectRanked(rows, err, "characters")
 	}
 	var hit []string
 	var hargs []any
@@ -141,6 +159,23 @@ func (s *Store) RankSubstrings(ctx context.Context, needles []string, f Filter, 
 		FROM memory_meta m WHERE ` + where + `) WHERE score > 0 ORDER BY score DESC, updated DESC LIMIT ?`
 	rows, err := s.db.QueryContext(ctx, q, append(append(hargs, args...), depth)...)
 	return collectRanked(rows, err, "substrings")
+}
+
+// loneCharacters returns needles when each is one CJK character, distinct, else nil.
+func loneCharacters(needles []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, n := range needles {
+		r, size := utf8.DecodeRuneInString(n)
+		if size != len(n) || !text.IsCJK(r) {
+			return nil
+		}
+		if !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // QuoteFTS makes s one FTS5 string literal (a phrase): wrapped in double quotes, inner quotes

@@ -32,10 +32,13 @@ import (
 const trigramBodyMax = 256
 
 // wordColumns are the word index's three columns for m: CJK runs pre-segmented into
-// overlapping bigrams, since FTS5's tokenizers have no Chinese word breaking.
+// overlapping bigrams, since FTS5's tokenizers have no Chinese word breaking, and the body
+// followed by the characters no token begins with (text.SegmentCJKDoc), so that every CJK
+// character of the memory begins a token and a lone one is found as a prefix.
 func wordColumns(m *Memory) (title, body, aliases string) {
 	names := strings.Join(append(append([]string{}, m.Aliases...), m.Tags...), " ")
-	return text.SegmentCJK(m.Title + " " + m.Slug), text.SegmentCJK(m.Body), text.SegmentCJK(names)
+	segs, finals := text.SegmentCJKDoc(m.Title+" "+m.Slug, m.Body, names)
+	return segs[0], segs[1] + finals, segs[2]
 }
 
 // trigramText is what the trigram index holds for m: title, slug, aliases and tags, and the

@@ -2,7 +2,9 @@ package text
 
 import (
 	"slices"
+	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestSegmentCJK(t *testing.T) {
@@ -15,6 +17,67 @@ func TestSegmentCJK(t *testing.T) {
 	} {
 		if got := SegmentCJK(in); got != want {
 			t.Errorf("SegmentCJK(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestSegmentCJKDoc(t *testing.T) {
+	for _, c := range []struct {
+		cols   []string
+		finals string
+	}{
+		{[]string{"我喜欢茶"}, " 茶"},
+		// 茶 begins 茶叶 in the second column, so the first column's last character needs nothing.
+		{[]string{"我喜欢茶", "茶叶很好"}, " 好"},
+		// Each missing character once, in the order met; a lone character is its own token.
+		{[]string{"喝茶。喝茶", "茶", "plain text"}, ""},
+		{[]string{"绿茶，红茶", "奶茶"}, " 茶"},
+		{[]string{"no cjk at all", ""}, ""},
+		{[]string{"東京タワー"}, " ー"},
+	} {
+		segs, finals := SegmentCJKDoc(c.cols...)
+		if finals != c.finals {
+			t.Errorf("SegmentCJKDoc(%q) finals = %q, want %q", c.cols, finals, c.finals)
+		}
+		for i, col := range c.cols {
+			if segs[i] != SegmentCJK(col) {
+				t.Errorf("SegmentCJKDoc(%q)[%d] = %q, want SegmentCJK's %q", c.cols, i, segs[i], SegmentCJK(col))
+			}
+		}
+	}
+}
+
+// TestEveryCharacterBeginsAToken is what the lone-character search relies on: every CJK
+// character of a document begins one of its tokens once the finals are added.
+func TestEveryCharacterBeginsAToken(t *testing.T) {
+	docs := [][]string{
+		{"我在杭州住了三年，平时喜欢喝龙井。", "用户住杭州", "茶 咖啡"},
+		{"Tom 的猫叫豆豆", "", ""},
+		{"朝はコーヒーが好き。한국어 문장입니다", "ー", "x"},
+		{"a好b坏c", "他说：“再见”", "喵"},
+	}
+	for _, d := range docs {
+		segs, finals := SegmentCJKDoc(d...)
+		begins := map[rune]bool{}
+		for _, tok := range strings.Fields(strings.Join(segs, " ") + finals) {
+			r, _ := utf8.DecodeRuneInString(tok)
+			begins[r] = true
+		}
+		for _, col := range d {
+			for _, r := range col {
+				if IsCJK(r) && !begins[r] {
+					t.Errorf("%q: %q begins no token", d, r)
+				}
+			}
+		}
+	}
+}
+
+// TestIsCJKFastPaths: the ranges IsCJK answers without the script tables agree with them.
+func TestIsCJKFastPaths(t *testing.T) {
+	for r := rune(0); r <= 0x10FFFF; r++ {
+		if IsCJK(r) != isCJKSlow(r) {
+			t.Fatalf("IsCJK(%U) = %v, the script tables say %v", r, IsCJK(r), isCJKSlow(r))
 		}
 	}
 }
