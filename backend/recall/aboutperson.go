@@ -31,9 +31,9 @@ var reOthersStart = text.Lazy(`(?i)^[\s*>#-]*(?:` +
 	// "our 9-year-old ginger tom", "Dog: Brisa"
 	`|(?:my|her|his|their|our|the user's|user's)\s+(?:[\w-]+\s+){0,3}` + pets + `\b|` + pets + `\s*[:：]` +
 	// "Biscuit is our greyhound": nobody writes of themselves as "our"
-	`|(?-i:\p{Lu}\p{Ll}+)(?: is|,) (?:our|my|her|his|their) ` +
+	`|(?-i:\p{Lu}\p{Ll}+)(?: is|,) (?:our|my|her|his|their|the family's|the family’s) ` +
 	// "Hamish (husband) …", "Jonas, my brother, …", "Chispa, the house dog", "Skipper is our … tom"
-	`|(?-i:\p{Lu}\p{Ll}+)(?: (?-i:\p{Lu}\p{Ll}+))?(?: \((?:my |her |his |their |the user's )?` + humanRelations + `\)|,? (?:—|-|is|was|,)? ?(?:the|our|my|her|his|their) (?:[\w-]+ ){0,4}(?:` + humanRelations + `|` + pets + `)\b)` +
+	`|(?-i:\p{Lu}\p{Ll}+)(?: (?-i:\p{Lu}\p{Ll}+))?(?: \((?:my |her |his |their |the user's )?` + humanRelations + `\)|,? (?:—|-|is|was|,)? ?(?:the|our|my|her|his|their) (?:[\w'’-]+ ){0,4}(?:` + humanRelations + `|` + pets + `)\b)` +
 	// 我妈…, 老伴王秀兰…, 儿子郝磊…, 阿May（室友）…
 	`|(?:我的?|她的?|他的?|用户的?)?` + zhRelations + `|我(?:妈|爸|姐|哥|弟|妹)` +
 	`|[\p{Han}\w]{1,8}[（(](?:我的|她的|他的)?` + zhRelations + `[）)]` +

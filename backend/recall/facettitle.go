@@ -25,6 +25,11 @@ var titleLabels = map[string]Facet{
 	"free time": FacetPreference, "leisure": FacetPreference, "diet": FacetPreference, "口味": FacetPreference,
 	"爱好": FacetPreference, "兴趣": FacetPreference, "吃的": FacetPreference, "喝的": FacetPreference,
 	"饮品": FacetPreference, "闲时": FacetPreference, "业余": FacetPreference,
+	"downtime": FacetPreference, "spare time": FacetPreference, "pastimes": FacetPreference,
+	"interests": FacetPreference, "allergies": FacetPreference, "dietary": FacetPreference, "忌口": FacetPreference,
+	"过敏": FacetPreference, "饮食": FacetPreference, "吃喝": FacetPreference, "休闲": FacetPreference,
+	"work history": FacetWork, "employer": FacetWork, "workplace": FacetWork, "工作经历": FacetWork,
+	"current place": FacetHome, "where i'm based": FacetHome, "住的地方": FacetHome,
 }
 
 // reTitleParts splits a title into its labels ("Home and roots", "drinks + cab music", "住处和老家").

@@ -300,3 +300,53 @@ func TestAvoidanceNeedsFood(t *testing.T) {
 		}
 	}
 }
+
+// TestIdentitySetScore scores a set file in testdata/identity.json's form that the regression
+// does not hold (a paraphrase set written blind, to see how the rules do on text nobody tuned
+// for): ENGRAM_IDENTITY_SET=FILE go test -run TestIdentitySetScore -v ./backend/recall. It
+// reports the questions whose first hit is not one of `want`, over both vector modes, and
+// never fails on them: a score, not a check.
+func TestIdentitySetScore(t *testing.T) {
+	path := os.Getenv("ENGRAM_IDENTITY_SET")
+	if path == "" {
+		t.Skip("ENGRAM_IDENTITY_SET names no set file")
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var file struct {
+		Sets []identitySet `json:"sets"`
+	}
+	if err := json.Unmarshal(raw, &file); err != nil {
+		t.Fatal(err)
+	}
+	hits, asked := 0, 0
+	for _, vectors := range []bool{false, true} {
+		for i, set := range file.Sets {
+			var opts []envOpt
+			if vectors {
+				opts = append(opts, withVectors)
+			}
+			e := newEnv(t, opts...)
+			var ms []mem
+			for _, m := range set.Memories {
+				ms = append(ms, mem{slug: m.Slug, typ: memory.Type(m.Type), title: m.Title, body: m.Body})
+			}
+			e.write(ms...)
+			if vectors {
+				e.embedAll()
+			}
+			for _, q := range set.Questions {
+				asked++
+				got := slugs(e.search(q.Q))
+				if len(got) > 0 && slices.Contains(q.Want, got[0]) {
+					hits++
+					continue
+				}
+				t.Logf("set %d (%s, vectors %v): %q ranks %v first, want one of %v", i, set.Lang, vectors, q.Q, got[:min(3, len(got))], q.Want)
+			}
+		}
+	}
+	t.Logf("top-1: %d of %d", hits, asked)
+}
