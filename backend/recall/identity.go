@@ -392,7 +392,7 @@ type facetQuery struct {
 	// likes is set for a question about what the person likes ("我最爱吃什么"), asks for a
 	// question that asks which or what ("what tea do I drink", "我平时喝什么茶"), not whether.
 	likes, asks bool
-	reads *personReads
+	reads       *personReads
 }
 
 func newFacetQuery(a Analysis, reads *personReads) facetQuery {

@@ -26,6 +26,25 @@ type identitySet struct {
 	} `json:"questions"`
 }
 
+// home is a home holding the set's memories, embedded by the local embedder when vectors is set.
+func (set identitySet) home(t *testing.T, vectors bool) *env {
+	t.Helper()
+	var opts []envOpt
+	if vectors {
+		opts = append(opts, withVectors)
+	}
+	e := newEnv(t, opts...)
+	var ms []mem
+	for _, m := range set.Memories {
+		ms = append(ms, mem{slug: m.Slug, typ: memory.Type(m.Type), title: m.Title, body: m.Body})
+	}
+	e.write(ms...)
+	if vectors {
+		e.embedAll()
+	}
+	return e
+}
+
 // loadIdentitySets reads testdata/identity.json.
 func loadIdentitySets(t *testing.T) []identitySet {
 	t.Helper()
@@ -62,19 +81,7 @@ func TestIdentityRegression(t *testing.T) {
 				name += "/vectors"
 			}
 			t.Run(name, func(t *testing.T) {
-				var opts []envOpt
-				if vectors {
-					opts = append(opts, withVectors)
-				}
-				e := newEnv(t, opts...)
-				var ms []mem
-				for _, m := range set.Memories {
-					ms = append(ms, mem{slug: m.Slug, typ: memory.Type(m.Type), title: m.Title, body: m.Body})
-				}
-				e.write(ms...)
-				if vectors {
-					e.embedAll()
-				}
+				e := set.home(t, vectors)
 				for _, q := range set.Questions {
 					res := e.search(q.Q)
 					got := slugs(res)
@@ -324,19 +331,7 @@ func TestIdentitySetScore(t *testing.T) {
 	hits, asked := 0, 0
 	for _, vectors := range []bool{false, true} {
 		for i, set := range file.Sets {
-			var opts []envOpt
-			if vectors {
-				opts = append(opts, withVectors)
-			}
-			e := newEnv(t, opts...)
-			var ms []mem
-			for _, m := range set.Memories {
-				ms = append(ms, mem{slug: m.Slug, typ: memory.Type(m.Type), title: m.Title, body: m.Body})
-			}
-			e.write(ms...)
-			if vectors {
-				e.embedAll()
-			}
+			e := set.home(t, vectors)
 			for _, q := range set.Questions {
 				asked++
 				got := slugs(e.search(q.Q))
