@@ -45,10 +45,10 @@ func (set identitySet) home(t *testing.T, vectors bool) *env {
 	return e
 }
 
-// loadIdentitySets reads testdata/identity.json.
-func loadIdentitySets(t *testing.T) []identitySet {
+// loadIdentitySets reads a set file in testdata/identity.json's form.
+func loadIdentitySets(t *testing.T, path string) []identitySet {
 	t.Helper()
-	raw, err := os.ReadFile("testdata/identity.json")
+	raw, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +66,7 @@ func loadIdentitySets(t *testing.T) []identitySet {
 // that answers the question, above distractors that share its words ("the spec lives in…",
 // "我的猫叫豆豆").
 func TestIdentityRegression(t *testing.T) {
-	sets := loadIdentitySets(t)
+	sets := loadIdentitySets(t, "testdata/identity.json")
 	total := 0
 	for _, set := range sets {
 		total += len(set.Questions)
@@ -318,19 +318,10 @@ func TestIdentitySetScore(t *testing.T) {
 	if path == "" {
 		t.Skip("ENGRAM_IDENTITY_SET names no set file")
 	}
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var file struct {
-		Sets []identitySet `json:"sets"`
-	}
-	if err := json.Unmarshal(raw, &file); err != nil {
-		t.Fatal(err)
-	}
+	sets := loadIdentitySets(t, path)
 	hits, asked := 0, 0
 	for _, vectors := range []bool{false, true} {
-		for i, set := range file.Sets {
+		for i, set := range sets {
 			e := set.home(t, vectors)
 			for _, q := range set.Questions {
 				asked++

@@ -13,7 +13,7 @@ import (
 // question of the identity regression set: the guards may only skip texts that cannot match.
 func TestGuardedPatternsAgree(t *testing.T) {
 	var texts []string
-	for _, set := range loadIdentitySets(t) {
+	for _, set := range loadIdentitySets(t, "testdata/identity.json") {
 		for _, m := range set.Memories {
 			texts = append(texts, m.Title, m.Body)
 			texts = append(texts, reSentence.FindAllString(m.Body, -1)...)
