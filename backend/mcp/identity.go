@@ -20,6 +20,11 @@ type session struct {
 	agent  string // "" when neither --agent nor a usable clientInfo.name named one
 	client string // clientInfo name and version, for the audit log's model column
 
+	// saveMu orders the session's writes to the agents table: a flush that finds nothing
+	// dirty must still wait for a write in flight, or the process could exit (the stdio
+	// server closes its store as Run returns) before the last call reached the table.
+	saveMu sync.Mutex
+
 	mu        sync.Mutex
 	roots     []string // cleaned absolute paths of the client's file:// roots
 	rootsOK   bool     // roots were asked since the last roots/list_changed
@@ -265,19 +270,21 @@ func (s *Server) record(st *session, tool string) {
 	st.lastCall, st.lastTime = tool, now
 	st.calls++
 	save := st.agent != "" && now.Sub(st.lastSaved) >= s.cfg.RecordEvery
-	st.dirty = !save
+	st.dirty = true
 	if save {
 		st.lastSaved = now
 	}
-	ag := st.snapshot(s.cfg.Transport)
 	st.mu.Unlock()
 	if save {
-		s.save(ag)
+		s.flush(st)
 	}
 }
 
-// flush writes what record left unwritten.
+// flush writes what record left unwritten. It returns once the session's latest state is in
+// the table, whether this call or one already in flight wrote it.
 func (s *Server) flush(st *session) {
+	st.saveMu.Lock()
+	defer st.saveMu.Unlock()
 	st.mu.Lock()
 	dirty := st.dirty && st.agent != ""
 	st.dirty = false
