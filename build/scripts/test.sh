@@ -18,6 +18,21 @@ status=0
 
 record() { printf '%s\t%s\t%s\n' "$1" "$2" "$3" >>"$results"; }
 
+# What failed, repeated just above the summary: a CI log is often read from its tail only, and
+# a browser suite names its failing scenario far above it.
+failures="$ROOT/build/test-failures.txt"
+: >"$failures"
+note_failure() { # name logfile: the last lines the suite printed, colour codes stripped
+  { echo "--- $1"; sed 's/\x1b\[[0-9;]*m//g' "$2" | grep -v '^\s*$' | tail -n 25; } >>"$failures"
+}
+
+# A browser suite with its output kept (for note_failure); returns the suite's exit status.
+logged() { # logfile cmd...
+  local log=$1; shift
+  "$@" 2>&1 | tee "$log"
+  return "${PIPESTATUS[0]}"
+}
+
 # A suite that reports its own counts (visual, e2e): one failure more when it died before it
 # could, or exited non-zero while its counts said nothing failed.
 self_reported() { # name rc
@@ -35,7 +50,9 @@ self_reported() { # name rc
 check() { # name cmd...
   local name=$1; shift
   echo "==> $name"
-  if "$@"; then record "$name" 1 0; else record "$name" 0 1; status=1; fi
+  local clog; clog="$(mktemp)"
+  if logged "$clog" "$@"; then record "$name" 1 0; else record "$name" 0 1; status=1; note_failure "$name" "$clog"; fi
+  rm -f "$clog"
 }
 
 check typecheck bash -c 'cd frontend && npm run --silent typecheck'
@@ -53,20 +70,27 @@ record vitest "${vp:-0}" "${vf:-0}"
 rm -f "$out"
 
 echo "==> visual"
-$MAKE --no-print-directory test-ui
-self_reported visual $?
+log="$(mktemp)"
+logged "$log" $MAKE --no-print-directory test-ui
+rc=$?
+self_reported visual $rc
+[ "$rc" -eq 0 ] || note_failure visual "$log"
 
 echo "==> e2e"
 $MAKE --no-print-directory cli >/dev/null
-ENGRAM_CLI=build/bin/engram-cli node frontend/tests/e2e/run.mjs build/shots
-self_reported e2e $?
+logged "$log" env ENGRAM_CLI=build/bin/engram-cli node frontend/tests/e2e/run.mjs build/shots
+rc=$?
+self_reported e2e $rc
+[ "$rc" -eq 0 ] || note_failure e2e "$log"
 # Feature suites (frontend/tests/e2e/*.e2e.mjs), each reporting as e2e-<name>.
 for f in frontend/tests/e2e/*.e2e.mjs; do
   [ -e "$f" ] || continue
   n="e2e-$(basename "$f" .e2e.mjs)"
   echo "==> $n"
-  ENGRAM_CLI=build/bin/engram-cli E2E_SCRIPT="$f" node frontend/tests/e2e/run.mjs build/shots
-  self_reported "$n" $?
+  logged "$log" env ENGRAM_CLI=build/bin/engram-cli E2E_SCRIPT="$f" node frontend/tests/e2e/run.mjs build/shots
+  rc=$?
+  self_reported "$n" $rc
+  [ "$rc" -eq 0 ] || note_failure "$n" "$log"
 done
 
 check "go vet" "$GO" vet ./...
@@ -83,6 +107,10 @@ gp="$(grep -cE '^ok[[:space:]]' "$out")"
 gf="$(grep -cE '^FAIL[[:space:]]+[^[:space:]]' "$out")"
 [ "$rc" -eq 0 ] || { status=1; [ "$gf" -gt 0 ] || gf=1; }
 record "go packages" "$gp" "$gf"
+if [ "$rc" -ne 0 ]; then
+  # Each failing test with the lines it logged, and the packages that failed.
+  { echo "--- go packages"; awk '/^--- FAIL:/ { n = 6 } n > 0 { print; n-- } /^FAIL[[:space:]]+[^[:space:]]/ { print }' "$out" | head -n 60; } >>"$failures"
+fi
 rm -f "$out"
 
 # Each parser of outside input fuzzed for 10 s (build/scripts/fuzz-ci.sh, ≤ 2 minutes).
@@ -90,6 +118,12 @@ check fuzz $MAKE --no-print-directory fuzz-ci
 
 check smoke $MAKE --no-print-directory smoke
 
+rm -f "$log"
+if [ -s "$failures" ]; then
+  echo
+  echo "==> what failed (the suites' last lines; build/test-failures.txt)"
+  cat "$failures"
+fi
 echo
 echo "==> summary"
 awk -F'\t' '{ printf "  %-24s %5d passed  %3d failed\n", $1, $2, $3; p += $2; f += $3 }
