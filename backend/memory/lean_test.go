@@ -287,3 +287,78 @@ func (e *env) plan(q string) string {
 	}
 	return strings.Join(out, "\n")
 }
+
+// ftsSegments reads the number of segments in a full-text table's structure record (its
+// data row 10): a 4-byte cookie, the version-2 marker of a contentless_delete table, then
+// varints nLevel and nSegment.
+func ftsSegments(t *testing.T, e *env, table string) int {
+	t.Helper()
+	var rec []byte
+	if err := e.s.db.QueryRowContext(e.ctx, `SELECT block FROM `+table+`_data WHERE id = 10`).Scan(&rec); err != nil {
+		t.Fatal(err)
+	}
+	i := 4
+	if len(rec) >= 8 && string(rec[4:8]) == "\xff\x00\x00\x01" {
+		i += 4
+	}
+	varint := func() int {
+		v := 0
+		for n := 0; n < 9 && i < len(rec); n++ {
+			b := rec[i]
+			i++
+			v = v<<7 | int(b&0x7f)
+			if b < 0x80 {
+				break
+			}
+		}
+		return v
+	}
+	varint() // levels
+	return varint()
+}
+
+// A bulk build (a reindex, or a walk that indexed thousands of files) leaves each full-text
+// table in one segment: smaller, and one lookup per term. Small reconciles do not merge.
+func TestBulkBuildMergesFullText(t *testing.T) {
+	e := newEnv(t)
+	words := strings.Fields("river stone lantern copper meadow harbor violet engine garden pepper " +
+		"orbit canyon ladder velvet summit quartz thistle ember falcon willow 河流 石头 灯笼 铜 草地 港口")
+	var b strings.Builder
+	for i := 0; i < bulkBuildRows+200; i++ {
+		b.Reset()
+		for j := 0; j < 120; j++ {
+			b.WriteString(words[(i*7+j*13)%len(words)])
+			fmt.Fprintf(&b, "%d ", (i+j)%997)
+		}
+		e.put(fmt.Sprintf("global/reference/bulk-%05d.md", i), handFile(ulid.Make().String(), fmt.Sprintf("Bulk %d", i), b.String()))
+	}
+	if rep := e.reconcile(); rep.Added != bulkBuildRows+200 {
+		t.Fatalf("reconcile %+v", rep)
+	}
+	for _, tbl := range []string{"memory_fts", "memory_fts_tri"} {
+		if n := ftsSegments(t, e, tbl); n != 1 {
+			t.Fatalf("after a bulk reconcile %s has %d segments, want 1", tbl, n)
+		}
+	}
+	// Small reconciles add a segment each and merge nothing; a reindex merges them again.
+	for i := 0; i < 3; i++ {
+		e.put(fmt.Sprintf("global/reference/later-%d.md", i), handFile(ulid.Make().String(), "Later", "a later note about lanterns"))
+		if rep := e.reconcile(); rep.Added != 1 {
+			t.Fatalf("reconcile %+v", rep)
+		}
+	}
+	if n := ftsSegments(t, e, "memory_fts"); n < 2 {
+		t.Fatalf("after three small reconciles memory_fts has %d segments: the check cannot tell a merge", n)
+	}
+	if _, err := e.s.Reindex(e.ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, tbl := range []string{"memory_fts", "memory_fts_tri"} {
+		if n := ftsSegments(t, e, tbl); n != 1 {
+			t.Fatalf("after a reindex %s has %d segments, want 1", tbl, n)
+		}
+	}
+	if hits := e.search("lantern", Filter{}); len(hits) == 0 {
+		t.Fatal("the merged index finds nothing")
+	}
+}

@@ -93,6 +93,9 @@ for f in frontend/tests/e2e/*.e2e.mjs; do
   [ "$rc" -eq 0 ] || note_failure "$n" "$log"
 done
 
+# gofmt: the files that are not formatted are named (none: the check passes).
+GOFMT="$("$GO" env GOROOT)/bin/gofmt"
+check gofmt bash -c 'bad="$("$0" -l $(git ls-files "*.go"))" || exit 1; [ -z "$bad" ] || { echo "not gofmt-ed:"; echo "$bad"; exit 1; }' "$GOFMT"
 check "go vet" "$GO" vet ./...
 check "go vet (desktop tags)" env CGO_ENABLED=1 "$GO" vet -tags "$DESKTOP_TAGS" ./...
 
