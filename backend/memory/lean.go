@@ -178,6 +178,18 @@ func (s *Store) optimizeIndex(ctx context.Context, vacuum bool) {
 	}
 }
 
+// afterBulkBuild compacts the index after a walk that indexed many files (the first open of a
+// folder of notes, a sync that brought thousands): it was built in bulk as a reindex is.
+func (s *Store) afterBulkBuild(ctx context.Context, rep ReconcileReport) {
+	if rep.Added+rep.Updated >= bulkBuildRows {
+		s.optimizeIndex(ctx, true)
+	}
+}
+
+// bulkBuildRows is how many files a reconcile must index to count as a bulk build: below it
+// the merge (a few tens of ms per thousand memories) is not worth a reconcile's time.
+const bulkBuildRows = 2000
+
 // grepLongBodies is the part of ScanMemories' prefilter the trigram index cannot answer: a
 // memory whose body is too long for it qualifies when its body holds lit. SQLite's LIKE folds
 // ASCII case only (the trigram tokenizer folds all), so a literal with other cased letters

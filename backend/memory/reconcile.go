@@ -166,17 +166,11 @@ var wipeQueries = append(append([]string{}, clearFullTextQueries...), `DELETE FR
 
 func (s *Store) reconcileLocked(ctx context.Context, only []string) (ReconcileReport, error) {
 	rep, err := s.rebuildLocked(ctx, only, false)
-	// A walk that indexed many files (the first open of a folder of notes, a sync that brought
-	// thousands) built the index in bulk as a reindex does, and is compacted the same way.
-	if err == nil && only == nil && rep.Added+rep.Updated >= bulkBuildRows {
-		s.optimizeIndex(ctx, true)
+	if err == nil && only == nil {
+		s.afterBulkBuild(ctx, rep) // lean.go
 	}
 	return rep, err
 }
-
-// bulkBuildRows is how many files a reconcile must index to count as a bulk build: below it
-// the merge (a few tens of ms per thousand memories) is not worth a reconcile's time.
-const bulkBuildRows = 2000
 
 // rebuildLocked reconciles; with wipe it first empties the index inside the same transaction,
 // so readers see the old index until the rebuilt one commits, and a failure leaves it whole.
