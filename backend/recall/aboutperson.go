@@ -78,7 +78,8 @@ var reUserSubject = text.Lazy(`(^|[^\p{Han}])用户`)
 // with 用户 read as 我 (extraction often names the person so: "用户今年30岁").
 func aboutThePerson(m *memory.Memory) string {
 	var b strings.Builder
-	for _, part := range []string{m.Title, m.Body} {
+	// A note in Traditional characters or in Cantonese is read by the same rules.
+	for _, part := range []string{foldDialect(m.Title), foldDialect(m.Body)} {
 		others := false
 		for _, s := range reSentence.Compiled().FindAllString(part, -1) {
 			switch {

@@ -30,6 +30,15 @@ var titleLabels = map[string]Facet{
 	"过敏": FacetPreference, "饮食": FacetPreference, "吃喝": FacetPreference, "休闲": FacetPreference,
 	"work history": FacetWork, "employer": FacetWork, "workplace": FacetWork, "工作经历": FacetWork,
 	"current place": FacetHome, "where i'm based": FacetHome, "住的地方": FacetHome,
+	"weekends": FacetPreference, "weekend": FacetPreference, "days off": FacetPreference, "off season": FacetPreference,
+	"周末": FacetPreference, "休闲时间": FacetPreference,
+	"小时候": FacetOrigin, "成长": FacetOrigin,
+	"routine": FacetRoutine, "daily routine": FacetRoutine, "schedule": FacetRoutine, "sleep": FacetRoutine,
+	"作息": FacetRoutine, "日常作息": FacetRoutine, "生活规律": FacetRoutine,
+	"family": FacetFamily, "kids": FacetFamily, "children": FacetFamily, "pets": FacetFamily, "pet": FacetFamily,
+	"家人": FacetFamily, "家里人": FacetFamily, "家庭": FacetFamily, "宠物": FacetFamily,
+	"health": FacetHealth, "medical": FacetHealth, "meds": FacetHealth, "medication": FacetHealth,
+	"身体": FacetHealth, "健康": FacetHealth, "病史": FacetHealth, "体检": FacetHealth,
 }
 
 // reTitleParts splits a title into its labels ("Home and roots", "drinks + cab music", "住处和老家").
@@ -42,7 +51,7 @@ var reTitleOwner = text.Lazy(`^[\p{L}.-]+(?:'s|’s)\s+`)
 // only ("Food likes", "Working life"; in Chinese the whole part). "Job queue retries" labels
 // nothing.
 func titleFacets(title string) []Facet {
-	title = strings.ToLower(strings.TrimSpace(title))
+	title = foldDialect(strings.ToLower(strings.TrimSpace(title)))
 	if title == "" || len(title) > 60 {
 		return nil
 	}

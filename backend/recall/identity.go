@@ -27,6 +27,10 @@ const (
 	FacetWork       Facet = "work"
 	FacetAge        Facet = "age"
 	FacetPreference Facet = "preference"
+	// Facets of a person's life beyond who and where they are (facetlife.go).
+	FacetRoutine Facet = "routine"
+	FacetFamily  Facet = "family"
+	FacetHealth  Facet = "health"
 )
 
 // facetRule pairs the question forms that ask about a facet with the statement forms that
@@ -57,7 +61,10 @@ const occupations = `(?:engineer|developer|programmer|scientist|designer|manager
 // sentence (never after a comma, see facetRule).
 const sentenceStart = `(?:^|[.!?;。！？；]\s*)\s*`
 
-var facetRules = []facetRule{
+// facetRules are the core rules and those of the person's life (facetlife.go).
+var facetRules = append(coreFacetRules, lifeFacetRules...)
+
+var coreFacetRules = []facetRule{
 	{FacetName,
 		facetRe(`\b(?:what(?:'s| is) my (?:full |first |last |real )?name|my (?:full |first |last |real )?name|my (?:nick ?name|surname|family name|given name|maiden name|pen name|stage name|pseudonym)|who am i|what am i called|what(?:'s| is) (?:i'm|i am) called|(?:what|how) (?:\w+ ){0,3}(?:call|address) me|how (?:should|do|would|to) i be (?:addressed|called)|what name (?:should|do|would|can) i (?:put|use|give|write|sign|book))\b`,
 			`我叫(?:什么|啥)|我的名字|我的(?:英文|中文|全|小|真|网|笔|曾用)名|我(?:的)?(?:昵称|外号|小名|绰号|大名|网名|真名|笔名)|我(?:的)?全名|我是谁|我姓(?:什么|啥)|我(?:该|应该)?(?:怎么|如何)?被称呼|(?:怎么|如何)(?:称呼|叫)我(?:$|[？?。吗呢])|叫我(?:什么|啥)(?:$|[？?。吗呢来])|我[^他她它]{0,10}(?:全名|姓名|大名|真名)(?:该|要)?(?:写|填|是)?(?:什么|啥)`),
@@ -103,14 +110,14 @@ var facetRules = []facetRule{
 // facetsOf names the facets a question asks about the person, if it is such a question.
 func facetsOf(q string) []Facet {
 	// A question's closing marks are not part of its wording ("what do I do?" ends there).
-	q = strings.ReplaceAll(strings.TrimRight(q, " \t\n?.!？。！"), "’", "'")
+	q = foldDialect(strings.ReplaceAll(strings.TrimRight(q, " \t\n?.!？。！"), "’", "'"))
 	var out []Facet
 	for _, r := range facetRules {
 		if r.question.MatchString(q) {
 			out = append(out, r.facet)
 		}
 	}
-	return out
+	return lifeQuestionFacets(q, out)
 }
 
 // statesFacet reports whether a memory's text, as aboutThePerson gives it, states facet f.
@@ -120,7 +127,9 @@ func statesFacet(f Facet, hay string) bool {
 			return true
 		}
 	}
-	return false
+	// A birthday note that names the sign answers "what's my star sign", and how the person
+	// spends their weekends is a pastime (facetlife.go).
+	return (f == FacetAge && reZodiacAnswer.MatchString(hay)) || (f == FacetPreference && rePastimeAnswer.MatchString(hay))
 }
 
 // answersFacet reports whether a user memory states one of the facets of the person, in its
@@ -131,7 +140,7 @@ func answersFacet(asked []Facet, m *memory.Memory) bool {
 	}
 	r := newPersonRead(m)
 	r.check(asked)
-	fact, pref := r.answers(asked)
+	fact, pref := r.answers(asked, nil)
 	return fact || pref
 }
 
@@ -166,6 +175,7 @@ func (s *Service) facetPath(ctx context.Context, a Analysis, f memory.Filter) ([
 	if err != nil {
 		return nil, err
 	}
+	parts := subAsked(foldDialect(a.Query))
 	var out []memory.RankedRID
 	for i, r := range rows {
 		if !kept[i] {
@@ -175,7 +185,7 @@ func (s *Service) facetPath(ctx context.Context, a Analysis, f memory.Filter) ([
 			}
 			reads[i] = s.reads.read(m, a.Facets)
 		}
-		if fact, pref := reads[i].answers(a.Facets); fact || pref {
+		if fact, pref := reads[i].answers(a.Facets, parts); fact || pref {
 			out = append(out, memory.RankedRID{RID: r.RID, Score: 1})
 		}
 	}
@@ -197,6 +207,9 @@ var facetWords = map[string]bool{
 	"allerg": true, "allergic": true, "allergi": true, "allergy": true, "anyth": true, "anything": true,
 	// A hobby question asks with these ("what do I do for fun / in my free time / after work").
 	"fun": true, "free": true, "spare": true, "time": true, "relax": true, "unwind": true, "work": true,
+	// A request asks with these ("suggest a book I'd enjoy", "put on something I'd like").
+	"suggest": true, "recommend": true, "base": true, "based": true, "put": true, "stick": true, "get": true,
+	"grab": true, "pick": true, "find": true, "pour": true, "fanci": true, "fancy": true, "someth": true, "something": true,
 }
 
 // askingVerbs are the verbs a preference question asks with ("what do I like to drink",
@@ -325,8 +338,8 @@ type avoidAsk struct{ allergy, eat, drink bool }
 
 // avoidAsked reads an avoidance question; ok is false for every other question.
 func avoidAsked(a Analysis) (ask avoidAsk, ok bool) {
-	q := strings.ReplaceAll(a.Query, "’", "'")
-	if !slices.Contains(a.Facets, FacetPreference) || !reAvoidQuestion.MatchString(q) {
+	q := foldDialect(strings.ReplaceAll(a.Query, "’", "'"))
+	if !slices.Contains(a.Facets, FacetPreference) || !(reAvoidQuestion.MatchString(q) || reCarefulQuestion.MatchString(q)) {
 		return ask, false
 	}
 	return avoidAsk{allergy: reAllergyWords.MatchString(q), eat: reEatWords.MatchString(q),
@@ -392,11 +405,14 @@ type facetQuery struct {
 	// likes is set for a question about what the person likes ("我最爱吃什么"), asks for a
 	// question that asks which or what ("what tea do I drink", "我平时喝什么茶"), not whether.
 	likes, asks bool
+	parts       subAsk
 	reads       *personReads
 }
 
 func newFacetQuery(a Analysis, reads *personReads) facetQuery {
-	q := facetQuery{asked: a.Facets, topic: facetTopic(a), likes: reLikes.MatchString(a.Query), asks: reWhQuestion.MatchString(a.Query), reads: reads}
+	folded := foldDialect(a.Query)
+	q := facetQuery{asked: a.Facets, topic: facetTopic(a), likes: reLikes.MatchString(folded), asks: reWhQuestion.MatchString(folded),
+		parts: subAsked(folded), reads: reads}
 	q.avoid, q.avoidQ = avoidAsked(a)
 	return q
 }
@@ -412,7 +428,7 @@ func (q facetQuery) boosts(m *memory.Memory) bool {
 	}
 	r := q.reads.read(m, q.asked)
 	hay := r.hay
-	fact, pref := r.answers(q.asked)
+	fact, pref := r.answers(q.asked, q.parts)
 	switch {
 	case fact:
 		return true

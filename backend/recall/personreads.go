@@ -12,14 +12,17 @@ import (
 // for (checked), whether it states it. A memory is read only for the facets asked so far: a
 // short process asks one question, and reading every facet would cost it the rest.
 type personRead struct {
-	version         string
-	hay             string
+	version string
+	hay     string
+	// full is the whole text, folded (foldDialect): a note about the family is about others,
+	// which aboutThePerson leaves out of hay.
+	full            string
 	titled          []Facet
-	checked, states uint8 // a bit per facet (facetBit)
+	checked, states uint16 // a bit per facet (facetBit)
 }
 
 // facetBit is f's bit in personRead's sets.
-func facetBit(f Facet) uint8 {
+func facetBit(f Facet) uint16 {
 	for i, g := range allFacets {
 		if g == f {
 			return 1 << i
@@ -29,11 +32,12 @@ func facetBit(f Facet) uint8 {
 }
 
 // allFacets are the facets a memory can be read for.
-var allFacets = []Facet{FacetName, FacetHome, FacetOrigin, FacetWork, FacetAge, FacetPreference}
+var allFacets = []Facet{FacetName, FacetHome, FacetOrigin, FacetWork, FacetAge, FacetPreference, FacetRoutine, FacetFamily, FacetHealth}
 
 // newPersonRead reads a memory's text about the person, for no facet yet.
 func newPersonRead(m *memory.Memory) personRead {
-	return personRead{version: m.Version, hay: aboutThePerson(m), titled: titleFacets(m.Title)}
+	return personRead{version: m.Version, hay: aboutThePerson(m), full: foldDialect(m.Title + "\n" + m.Body),
+		titled: titleFacets(m.Title)}
 }
 
 // check reads the memory for the asked facets it was not read for; it reports whether it read
@@ -47,7 +51,11 @@ func (r *personRead) check(asked []Facet) bool {
 		}
 		r.checked |= bit
 		changed = true
-		if slices.Contains(r.titled, f) || statesFacet(f, r.hay) {
+		hay := r.hay
+		if f == FacetFamily {
+			hay = r.full
+		}
+		if slices.Contains(r.titled, f) || statesFacet(f, hay) {
 			r.states |= bit
 		}
 	}
@@ -55,10 +63,15 @@ func (r *personRead) check(asked []Facet) bool {
 }
 
 // answers reports whether the memory states one of the facets asked (each checked), and
-// which kinds: a fact of the person (name, home, origin, work, age) or a preference.
-func (r personRead) answers(asked []Facet) (fact, pref bool) {
+// which kinds: a fact of the person (name, home, origin, work, age, routine, family, health)
+// or a preference. A family or health fact counts only when it names the part of the facet
+// the question asked (subAsk).
+func (r personRead) answers(asked []Facet, parts subAsk) (fact, pref bool) {
 	for _, f := range asked {
 		if r.states&facetBit(f) != 0 {
+			if f == FacetFamily && !parts.answers(f, r.full) || f == FacetHealth && !parts.answers(f, r.hay) {
+				continue
+			}
 			fact = fact || f != FacetPreference
 			pref = pref || f == FacetPreference
 		}

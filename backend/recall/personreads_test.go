@@ -49,7 +49,7 @@ func TestPersonReadsFollowVersions(t *testing.T) {
 	c := newPersonReads()
 	home, work := []Facet{FacetHome}, []Facet{FacetWork}
 	m := &memory.Memory{ID: "a", Version: "v1", Type: memory.TypeUser, Title: "Notes", Body: "I live in Porto. I work as a nurse."}
-	if fact, _ := c.read(m, home).answers(home); !fact {
+	if fact, _ := c.read(m, home).answers(home, nil); !fact {
 		t.Fatal("v1 should answer home")
 	}
 	r, ok := c.lookup("a", "v1", nil)
@@ -59,7 +59,7 @@ func TestPersonReadsFollowVersions(t *testing.T) {
 	// A later question about work reads the kept text for work, and keeps that too.
 	if r, ok := c.lookup("a", "v1", work); !ok {
 		t.Fatal("v1 not kept")
-	} else if fact, _ := r.answers(work); !fact {
+	} else if fact, _ := r.answers(work, nil); !fact {
 		t.Fatal("v1 should answer work")
 	}
 	if r, _ := c.lookup("a", "v1", nil); r.checked != facetBit(FacetHome)|facetBit(FacetWork) || r.states != r.checked {
@@ -69,7 +69,7 @@ func TestPersonReadsFollowVersions(t *testing.T) {
 		t.Fatal("v2 reported kept before it was read")
 	}
 	m2 := &memory.Memory{ID: "a", Version: "v2", Type: memory.TypeUser, Title: "Work", Body: "Two cats, both grey."}
-	if fact, _ := c.read(m2, home).answers(home); fact {
+	if fact, _ := c.read(m2, home).answers(home, nil); fact {
 		t.Fatal("v2 answered home from v1's reading")
 	}
 	// A memory without a version (not from the index) is never kept.

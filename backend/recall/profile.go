@@ -7,11 +7,14 @@ import (
 	"strings"
 
 	"engram/backend/memory"
+	"engram/backend/text"
 )
 
 // profileFallback answers an identity question that found little from the person's profile:
-// user memories, those named like a profile first, then the newest.
-func (s *Service) profileFallback(ctx context.Context, f memory.Filter, have []Hit, limit int) ([]Hit, error) {
+// user memories, those that share most of the question's words and characters first (a
+// question in other words than its note still finds it among them: "我咩星座" and
+// "屬牛,天蠍座" share 座), then those named like a profile, then the newest.
+func (s *Service) profileFallback(ctx context.Context, a Analysis, f memory.Filter, have []Hit, limit int) ([]Hit, error) {
 	if f.Type != "" && f.Type != memory.TypeUser {
 		return nil, nil
 	}
@@ -39,7 +42,15 @@ func (s *Service) profileFallback(ctx context.Context, f memory.Filter, have []H
 		}
 		return false
 	}
+	terms := fallbackTerms(a)
+	shared := make(map[string]int, len(items))
+	for _, m := range items {
+		shared[m.ID] = sharedTerms(terms, m)
+	}
 	sort.SliceStable(items, func(i, j int) bool {
+		if si, sj := shared[items[i].ID], shared[items[j].ID]; si != sj {
+			return si > sj
+		}
 		pi, pj := isProfile(items[i]), isProfile(items[j])
 		if pi != pj {
 			return pi
@@ -60,4 +71,64 @@ func (s *Service) profileFallback(ctx context.Context, f memory.Filter, have []H
 		out = append(out, Hit{Memory: m, Score: low * 0.5 / float64(i+1), Via: []string{"profile"}})
 	}
 	return out, nil
+}
+
+// fallbackTerms are what a question asks about, as the fallback compares them: its keywords'
+// stems beside the words it asks with (facetWords), and its Chinese characters beside those a
+// question asks with (facetChars), folded to Simplified Mandarin.
+func fallbackTerms(a Analysis) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(t string) {
+		if t != "" && !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	for _, k := range a.Keywords {
+		if !k.CJK {
+			if !facetWords[k.Text] && !facetWords[k.Stem] {
+				add(k.Stem)
+			}
+		}
+	}
+	for _, r := range foldDialect(a.Query) {
+		if text.IsCJK(r) && !strings.ContainsRune(facetChars, r) && !text.IsChineseStop(string(r)) {
+			add(string(r))
+		}
+	}
+	return out
+}
+
+// sharedTerms counts the terms a memory's title and text hold (stems for words, characters of
+// the folded text for Chinese).
+func sharedTerms(terms []string, m *memory.Memory) int {
+	if len(terms) == 0 {
+		return 0
+	}
+	hay := foldDialect(m.Title + "\n" + m.Body)
+	_, stems := text.Words(hay)
+	have := make(map[string]bool, len(stems))
+	for _, st := range stems {
+		have[st] = true
+	}
+	n := 0
+	for _, t := range terms {
+		if have[t] || (text.HasCJK(t) && strings.Contains(hay, t)) {
+			n++
+		}
+	}
+	return n
+}
+
+// reSelfQuestion is a question in the first person: a question mark or a question word, and
+// I, me or my (我, not 我们).
+var (
+	reFirstPerson = text.Lazy(`(?i)\b(?:i|i'm|i've|i'd|i'll|me|my|myself)\b|我(?:[^们]|$)`)
+	reAsking      = text.Lazy(`(?i)[?？]|^\s*(?:what|where|when|who|whose|which|how|remind|tell|is|am|do|does|did|can|should)\b|什么|啥|哪|几|多少|吗|呢|咩|乜|边|幾|邊`)
+)
+
+// selfQuestion reports a question the person asks about themselves, not about code.
+func selfQuestion(a Analysis) bool {
+	return a.Intent != IntentCode && reFirstPerson.MatchString(a.Query) && reAsking.MatchString(a.Query)
 }

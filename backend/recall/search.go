@@ -228,8 +228,11 @@ func (s *Service) Search(ctx context.Context, p SearchParams) (SearchResult, err
 			res.CharsRelaxed = len(hits) > 0
 		}
 	}
-	if res.Analysis.Identity && len(hits) < 3 {
-		more, err := s.profileFallback(ctx, f, hits, limit)
+	// A question about the person (who they are, or a facet of their life or tastes) that found
+	// little is answered from their profile, and so is any question of the person about
+	// themselves that found nothing at all ("what star sign am I", "我咩星座").
+	if ((res.Analysis.Identity || len(res.Analysis.Facets) > 0) && len(hits) < 3) || (len(hits) == 0 && selfQuestion(res.Analysis)) {
+		more, err := s.profileFallback(ctx, res.Analysis, f, hits, limit)
 		if err != nil {
 			return res, err
 		}

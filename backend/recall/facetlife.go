@@ -1,0 +1,178 @@
+package recall
+
+import (
+	"strings"
+
+	"engram/backend/text"
+)
+
+// The facets of a person's life beyond who and where they are: their day (when they get up
+// and go to bed), their family and pets, and their health (blood group, medicines,
+// conditions). A question about one ("what time do I get up", "how old's my grandson", "表上
+// 血型那一栏我该填什么") shares few words with the note that answers it ("6:40起 23:00前睡",
+// "Daughter Jessie, 20", "B型血"), so, like the core facets, it is read for the facet and the
+// user memories that state it are put first. The question forms stay bound to the first person
+// ("my daughter", "我几点睡"), so that "how should the worker sleep between retries" is not
+// one; the zodiac ("what's my star sign", "我是什么星座") is asked of the age facet, whose
+// birthday notes answer it.
+var lifeFacetRules = []facetRule{
+	{FacetRoutine,
+		facetRe(`\b(?:(?:what time|when|how early|how late) (?:do|did|should|will|am) i (?:\w+ ){0,3}(?:get up|getting up|wake|waking|go to (?:bed|sleep)|going to bed|sleep|turn in|hit the (?:hay|sack)|roll out of bed|rise|crash)|my (?:daily )?(?:routine|schedule|bedtime|sleep schedule|wake-?up time|body clock)|when(?:'s| is) my bedtime)\b`,
+			`我\p{Han}{0,8}(?:几点|什么时候|啥时候|多早|多晚)\p{Han}{0,4}(?:起床|起来|起|睡|醒|上床|休息|就寝)|我的(?:作息|生物钟|日常作息)|我(?:一般|平时|通常)?(?:睡|起)得?(?:多早|多晚)`),
+		facetRe(`\b(?:(?:wakes?|woke|waking|get(?:s|ting)? up|up|rises?|alarm|bed|sleeps?|asleep|lights out)\b[^.\n]{0,24}?\b(?:at|by|around|before|after|until|till)\s*\d|\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)?\s*(?:wake-?up|wake|rise|bed|bedtime|sleep|lights out)|bedtime|wake-?up time|sleeps? (?:days|nights|in)|night owl|early (?:riser|bird))\b`,
+			`[\d一二三四五六七八九十两半]{1,3}\s*[:：点][\d一二三四五六七八九十半刻]{0,3}\s*(?:前|左右|以后|后|多)?\s*(?:就)?(?:起床|起来|起|睡|醒|上床|就寝)|(?:起床|起来|睡觉|上床|就寝|醒)\s*(?:时间)?\s*[:：]?\s*(?:大概|一般)?\s*[\d一二三四五六七八九十两]|作息|生物钟|早睡早起|夜猫子|熬夜`)},
+	{FacetFamily,
+		facetRe(`\bmy (?:\w+ )?(?:wife|husband|partner|spouse|missus|missis|hubby|fianc[eé]e?|kids?|children|son|daughter|lad|boy|girl|grandson|granddaughter|grandkids?|grandchildren|grandchild|mum|mom|mother|dad|father|parents|brother|sister|siblings|family|in-laws|cat|dog|pup|puppy|pets?|parrot|budgie|rabbit|horse)s?\b(?:'s)?`,
+			`我(?:的|家)?(?:老婆|老公|媳妇|爱人|妻子|丈夫|太太|先生|对象|孩子|小孩|儿子|女儿|闺女|孙子|孙女|外孙|外孙女|娃|爸|妈|父亲|母亲|父母|哥|姐|弟|妹|家人|家里人|猫|狗|宠物|鹦鹉)|我家(?:那|这)?(?:只|条|个)?(?:猫|狗|宠物)`),
+		facetRe(`\b(?:wife|husband|partner|spouse|married|fianc[eé]e?|kids?|children|sons?|daughters?|grandsons?|granddaughters?|grandkids?|grandchildren|mum|mom|mother|dad|father|parents|brothers?|sisters?|siblings|cats?|dogs?|puppy|pets?|parrot|budgie|rabbit|heeler|terrier|retriever|labrador|spaniel|collie|tabby)\b`,
+			`老婆|老公|媳妇|爱人|妻子|丈夫|太太|孩子|儿子|女儿|闺女|孙子|孙女|外孙|娃|爸|妈|父亲|母亲|父母|哥哥|姐姐|弟弟|妹妹|猫|狗|宠物|鹦鹉|养了`)},
+	{FacetHealth,
+		facetRe(`\b(?:my (?:blood (?:type|group)|meds|medications?|medicines?|pills|tablets|prescriptions?|health|conditions?|diagnos[ie]s|eyesight|blood pressure)|(?:what|which) (?:meds|medications?|medicines?|pills|tablets) (?:do|am|should|must) i|(?:what|which) blood (?:type|group)|what am i (?:taking|on) (?:for|every)|what do i take every (?:day|morning|night))\b`,
+			`我(?:的)?血型|血型|我(?:每天|每日|平时|一直|现在|在|目前|都){0,2}(?:吃|服|用)(?:的)?(?:是)?(?:什么|啥|哪些|哪种)?药|我(?:的)?(?:病史|身体状况|健康状况|视力|度数|血压)|我有(?:什么|啥)(?:病|毛病|慢性病)`),
+		facetRe(`\b(?:blood (?:type|group)|type (?:o|a|b|ab)\b|(?:o|a|b|ab)[+-](?:\s|$|[,.;)])|(?:o|a|b|ab) (?:positive|negative)|\d+\s*mg|medications?|meds|pills?|tablets?|prescribed|diagnosed|blood pressure|hypertension|asthma|diabet(?:es|ic)|cholesterol|inhaler|epi-?pen|insulin|statins?)\b`,
+			`\b(?:gp|doctor|doc|physio|consultant|cardiologist|specialist|dentist)\b (?:says|said|told|wants|has (?:me|him|her)|put)\b`,
+			`\b(?:aspirin|ibuprofen|paracetamol|acetaminophen|warfarin|metformin|levothyroxine|thyroxine|\w+(?:pril|olol|statin|sartan|dipine|prazole|xetine|azepam|mycin|cillin|formin))\b`,
+			`血型|[OABo]\s*型(?:血)?|AB\s*型|(?:吃|服|用|开)(?:的)?\p{Han}{0,4}药|药(?:物|片|丸)|每(?:天|日|朝|晚|早)\p{Han}{0,4}(?:一|两|1|2)\s*(?:粒|片|颗)|毫克|血压|糖尿病|哮喘|近视|体检|病史|慢性病|颈椎病|腰椎|医生(?:说|叫|让|嘱咐)|医嘱`)},
+}
+
+// subGroups are the parts of a facet a question can name, each with the words that name it
+// in a note: "what's my dog called" is answered by the note about the dog, not by every note
+// that mentions a wife; "my blood type" by the note that gives it, not by one about pills. A
+// question that names no part of a facet ("my family", "my health") takes any note of it.
+var subGroups = []struct {
+	facet            Facet
+	question, answer *text.Regexp
+}{
+	{FacetFamily, text.Lazy(`(?i)\b(?:wife|husband|partner|spouse|missus|missis|hubby|fianc[eé]e?)\b|老婆|老公|媳妇|爱人|妻子|丈夫|太太|先生|对象`),
+		text.Lazy(`(?i)\b(?:wife|husband|partner|spouse|missus|missis|hubby|fianc[eé]e?|married)\b|老婆|老公|媳妇|爱人|妻子|丈夫|太太|先生|对象|结婚`)},
+	{FacetFamily, text.Lazy(`(?i)\b(?:kids?|children|child|son|daughter|lad|boy|girl)s?\b|孩子|小孩|儿子|女儿|闺女|娃`),
+		text.Lazy(`(?i)\b(?:kids?|children|child|sons?|daughters?|lad|boys?|girls?)\b|孩子|小孩|儿子|女儿|闺女|娃|子女`)},
+	{FacetFamily, text.Lazy(`(?i)\b(?:grandson|granddaughter|grandkids?|grandchild|grandchildren)\b|孙子|孙女|外孙`),
+		text.Lazy(`(?i)\b(?:grandsons?|granddaughters?|grandkids?|grandchild|grandchildren)\b|孙子|孙女|外孙`)},
+	{FacetFamily, text.Lazy(`(?i)\b(?:mum|mom|mother|dad|father|parents)\b|爸|妈|父亲|母亲|父母`),
+		text.Lazy(`(?i)\b(?:mum|mom|mother|dad|father|parents)\b|爸|妈|父亲|母亲|父母`)},
+	{FacetFamily, text.Lazy(`(?i)\b(?:brother|sister|siblings)\b|哥|姐|弟|妹`),
+		text.Lazy(`(?i)\b(?:brothers?|sisters?|siblings)\b|哥|姐|弟|妹`)},
+	{FacetFamily, text.Lazy(`(?i)\b(?:cat|dog|pup|puppy|pets?|parrot|budgie|rabbit|horse)\b|猫|狗|宠物|鹦鹉`),
+		text.Lazy(`(?i)\b(?:cats?|dogs?|pup|puppy|pets?|parrot|budgie|rabbit|horse|heeler|terrier|retriever|labrador|spaniel|collie|beagle|poodle|corgi|tabby|kitten)\b|猫|狗|宠物|鹦鹉|柯基|泰迪|金毛|英短|布偶`)},
+	{FacetHealth, text.Lazy(`(?i)\bblood (?:type|group)\b|血型`),
+		text.Lazy(`(?i)\bblood (?:type|group)\b|\btype (?:o|a|b|ab)\b|\b(?:o|a|b|ab)[+-](?:\s|$|[,.;)])|\b(?:o|a|b|ab) (?:positive|negative|neg|pos)\b|血型|[OABo]\s*型(?:血)?|AB\s*型`)},
+	{FacetHealth, text.Lazy(`(?i)\b(?:meds|medications?|medicines?|pills|tablets|prescriptions?|take every)\b|药`),
+		text.Lazy(`(?i)\b(?:meds|medications?|pills?|tablets?|prescribed|inhaler|epi-?pen|insulin|\d+\s*mg|aspirin|ibuprofen|paracetamol|acetaminophen|warfarin|metformin|levothyroxine|thyroxine|\w+(?:pril|olol|statin|sartan|dipine|prazole|xetine|azepam|mycin|cillin|formin))\b|药|毫克|粒|片`)},
+}
+
+// subAsk is the parts of facets a question names (indexes into subGroups).
+type subAsk []int
+
+// subAsked reads the parts a question names.
+func subAsked(q string) subAsk {
+	var out subAsk
+	for i, g := range subGroups {
+		if g.question.MatchString(q) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// answers reports whether a note's text names one of the parts of f asked (any, when the
+// question named none of f's).
+func (ask subAsk) answers(f Facet, hay string) bool {
+	named := false
+	for _, i := range ask {
+		if subGroups[i].facet != f {
+			continue
+		}
+		named = true
+		if subGroups[i].answer.MatchString(hay) {
+			return true
+		}
+	}
+	return !named
+}
+
+// Extra question forms of the core facets: the zodiac is asked of the birthday, and a meal out
+// is an avoidance question when it asks what to be careful with ("chippy tea tonight —
+// anything I've got to be careful with?", "晚上吃小龙虾,我得注意点啥").
+var (
+	reZodiacQuestion = text.Lazy(`(?i)\b(?:what(?:'s| is) my (?:star |zodiac |chinese |horoscope )?sign|what (?:star |zodiac )?sign am i|my (?:star sign|zodiac(?: sign)?|horoscope|chinese zodiac)|which (?:zodiac|star sign) am i)\b|我(?:是)?(?:什么|啥|哪个)星座|我的星座|我(?:是)?(?:什么|啥)座(?:的)?(?:$|[？?吗呢])`)
+	reZodiacAnswer   = text.Lazy(`(?i)\b(?:aries|taurus|gemini|virgo|libra|scorpio|sagittarius|capricorn|aquarius|pisces)\b|\b(?:a|sign:?|zodiac:?) (?:cancer|leo)\b|\b(?:cancer|leo)\s*[♋♌]|[♈-♓]|(?:白羊|金牛|双子|巨蟹|狮子|处女|天秤|天平|天蝎|射手|人马|摩羯|山羊|水瓶|宝瓶|双鱼)座|星座`)
+	// reCarefulQuestion asks what to watch out for, and names a meal or food to be careful
+	// with; reAvoidQuestion's forms name the avoiding itself.
+	reCarefulQuestion = text.Lazy(`(?i)(?:\b(?:anything|what|something)\b[^.?!]{0,30}\b(?:watch out for|be careful (?:with|of|about)|look out for|keep an eye on|mind)\b|\bwhat (?:do|should|must) i (?:have to |need to )?(?:watch out for|be careful (?:with|of|about))\b)[^.]*|(?:注意|小心|当心|留意)(?:点|些|一下)?(?:什么|啥|哪些)|(?:什么|啥|哪些)\p{Han}{0,3}(?:要|得|需要|应该)?(?:注意|小心|当心)`)
+	reMealWords       = text.Lazy(`(?i)\b(?:eat|eating|dinner|lunch|breakfast|brunch|tea|supper|meal|restaurant|takeaway|takeout|sushi|seafood|curry|pizza|bbq|barbecue|buffet|pub|chippy|feast|banquet|wedding|party|order|menu|dish|food)\b|吃|饭|餐|火锅|海鲜|喜酒|宴|烧烤|聚餐|酒席|自助|外卖|边炉|小龙虾|料理|菜|夜宵|宵夜|饮茶`)
+)
+
+// More question forms of the core facets: a request for something the person likes ("put on
+// some tunes I'd like", "放首我喜欢的歌", "get me my usual"), what they go for, where they spent
+// their childhood, who their boss is.
+var (
+	reLikeRequest   = text.Lazy(`(?i)\b(?:put on|play|stick on|queue up|recommend|suggest|pick|find|order|get|grab|make|fix|pour)\b[^.?!]{0,40}\b(?:i(?:'d| would)? (?:like|love|enjoy|dig|go for|fancy)|i (?:usually|always|normally) (?:have|get|drink|order|eat))\b|\b(?:what|which) (?:\w+ )?(?:brand|kind|sort|type|one)s? (?:do|would|did) i (?:usually |normally |always )?(?:go for|get|order|pick|have|buy|drink)\b|(?:放|来|播|点|推荐|找|叫|买|帮我(?:叫|点|来|买|倒|泡))(?:一)?(?:首|个|部|本|杯|份|碗|点|瓶|罐)?\p{Han}{0,3}我(?:最)?(?:喜欢|爱|常|经常|平时|一般)\p{Han}{0,3}`)
+	reOriginMore    = text.Lazy(`(?i)\bwhere(?:'d| did) i spend my (?:childhood|early years|youth|school days)|\bmy childhood\b|我(?:是)?在哪\p{Han}{0,3}(?:出生|长大)`)
+	reHomeMore      = text.Lazy(`(?i)\b(?:what|which) (?:village|island|street|estate|road|borough|county|province|region|block|building|floor) (?:do |am |are )?(?:i|we) (?:live|in|based|living|reside|staying)`)
+	rePastimeAnswer = text.Lazy(`(?i)(?:^|\n|[.;。；]\s*)\s*(?:music|telly|tv|books?|reading|films?|movies?|shows?|podcasts?|sports?|games?|listening|watching|faves?|favou?rites?)\s*[:：]|(?:^|\n|[。；;]\s*)\s*(?:听歌|音乐|歌手|电影|剧|追剧|看剧|书|读书|游戏|运动|爱听|爱看)\s*[:：]|\bspends? (?:most |all |every |the |his |her |their |my )?(?:saturdays?|sundays?|weekends?|evenings?|nights?|days off|free time|spare time|summers?|winters?|holidays?)\b|\bcurls? up with\b|(?:周末|休息日|放假|下班后?|闲时|有空)(?:一般|通常|都|常|就|会)?(?:去|在家)?(?:打|玩|看|听|钓|爬|逛|练|学|跳|唱)`)
+	reWorkMore      = text.Lazy(`(?i)\bwho(?:'s| is) my (?:boss|manager|supervisor|employer|line manager|gaffer)\b`)
+)
+
+// lifeQuestionFacets adds the core facets a question asks in a form of this file.
+func lifeQuestionFacets(q string, out []Facet) []Facet {
+	add := func(f Facet) {
+		for _, g := range out {
+			if g == f {
+				return
+			}
+		}
+		out = append(out, f)
+	}
+	if reZodiacQuestion.MatchString(q) {
+		add(FacetAge)
+	}
+	if (reCarefulQuestion.MatchString(q) && reMealWords.MatchString(q)) || reLikeRequest.MatchString(q) {
+		add(FacetPreference)
+	}
+	if reOriginMore.MatchString(q) {
+		add(FacetOrigin)
+	}
+	if reHomeMore.MatchString(q) {
+		add(FacetHome)
+	}
+	if reWorkMore.MatchString(q) {
+		add(FacetWork)
+	}
+	return out
+}
+
+// dialectWords are Cantonese words folded into their Mandarin ones (after the characters are
+// folded to Simplified), so that the facet rules, written in Mandarin, read a question or a
+// note in Cantonese ("我屋企喺边?" → "我家在哪?"). Longer words first: a replacer compares its
+// words in order at each position.
+var dialectWords = strings.NewReplacer(
+	"乜嘢", "什么", "乜野", "什么", "咩嘢", "什么", "咩野", "什么", "咩", "什么", "乜", "什么",
+	"喺边", "在哪", "边度", "哪里", "边处", "哪里", "边个", "谁", "边间", "哪间", "边区", "哪个区", "边座", "哪座",
+	"边年", "哪年", "边日", "哪天", "边位", "哪位", "边条", "哪条",
+	"几时", "什么时候", "几多岁", "几岁", "几多", "多少",
+	"点样", "怎么", "点解", "为什么",
+	"屋企人", "家人", "屋企", "家", "钟意", "喜欢", "中意", "喜欢",
+	"瞓觉", "睡觉", "瞓", "睡", "起身", "起床",
+	"食紧", "在吃", "食嘢", "吃东西", "食咩", "吃什么", "食饭", "吃饭", "成日食", "常吃", "要食", "要吃",
+	"饮紧", "在喝", "饮咩", "喝什么", "成日饮", "常喝", "饮酒", "喝酒",
+	// 饮 and 食 are Cantonese for drink and eat, and Mandarin in these words.
+	"饮料", "饮料", "饮品", "饮品", "饮食", "饮食", "餐饮", "餐饮", "冷饮", "冷饮", "饮茶", "饮茶", "饮水机", "饮水机", "饮", "喝",
+	"食物", "食物", "食品", "食品", "食堂", "食堂", "美食", "美食", "零食", "零食", "食谱", "食谱", "素食", "素食",
+	"主食", "主食", "粮食", "粮食", "伙食", "伙食", "食材", "食材", "面食", "面食", "甜食", "甜食", "肉食", "肉食",
+	"食欲", "食欲", "食量", "食量", "饱食", "饱食", "食", "吃",
+	"喺", "在", "嘅", "的", "唔", "不", "冇", "没有", "佢哋", "他们", "佢", "他", "嗰", "那", "𠮶", "那", "咗", "了",
+	"个仔", "儿子", "个女", "女儿", "囡囡", "女儿",
+	"返工", "上班", "细个", "小时候", "成日", "经常", "乡下", "老家", "得闲", "有空", "睇", "看", "而家", "现在", "依家", "现在",
+	"啱听", "喜欢听", "啱食", "喜欢吃", "啱饮", "喜欢喝", "啱睇", "喜欢看", "嚟", "来", "畀", "给", "俾", "给",
+)
+
+// foldDialect writes s in Simplified characters and Mandarin words (see dialectWords): the
+// form the facet rules read. Text without Chinese is returned as it is.
+func foldDialect(s string) string {
+	if !text.HasCJK(s) {
+		return s
+	}
+	// 係 (Cantonese "is") folds to 系, which is another Mandarin word: it is read first.
+	return dialectWords.Replace(text.FoldTraditional(strings.ReplaceAll(s, "係", "是")))
+}
