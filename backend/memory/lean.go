@@ -181,7 +181,7 @@ func (s *Store) optimizeIndex(ctx context.Context, vacuum bool) {
 // afterBulkBuild compacts the index after a walk that indexed many files (the first open of a
 // folder of notes, a sync that brought thousands): it was built in bulk as a reindex is.
 func (s *Store) afterBulkBuild(ctx context.Context, rep ReconcileReport) {
-	if rep.Added+rep.Updated >= bulkBuildRows {
+	if rep.Added+rep.Updated >= s.bulkRows {
 		s.optimizeIndex(ctx, true)
 	}
 }

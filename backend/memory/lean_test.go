@@ -321,18 +321,27 @@ func ftsSegments(t *testing.T, e *env, table string) int {
 // table in one segment: smaller, and one lookup per term. Small reconciles do not merge.
 func TestBulkBuildMergesFullText(t *testing.T) {
 	e := newEnv(t)
+	// A small bulk build: FTS5 flushes a segment per megabyte of pending terms by default, and
+	// this table per 16 KiB ('hashsize'), so sixty files make as many segments as thousands.
+	const files = 60
+	e.s.bulkRows = files - 10
+	for _, tbl := range []string{"memory_fts", "memory_fts_tri"} {
+		if _, err := e.s.db.ExecContext(e.ctx, `INSERT INTO `+tbl+`(`+tbl+`, rank) VALUES('hashsize', 16384)`); err != nil {
+			t.Fatal(err)
+		}
+	}
 	words := strings.Fields("river stone lantern copper meadow harbor violet engine garden pepper " +
 		"orbit canyon ladder velvet summit quartz thistle ember falcon willow 河流 石头 灯笼 铜 草地 港口")
 	var b strings.Builder
-	for i := 0; i < bulkBuildRows+200; i++ {
+	for i := 0; i < files; i++ {
 		b.Reset()
-		for j := 0; j < 120; j++ {
+		for j := 0; j < 300; j++ {
 			b.WriteString(words[(i*7+j*13)%len(words)])
 			fmt.Fprintf(&b, "%d ", (i+j)%997)
 		}
 		e.put(fmt.Sprintf("global/reference/bulk-%05d.md", i), handFile(ulid.Make().String(), fmt.Sprintf("Bulk %d", i), b.String()))
 	}
-	if rep := e.reconcile(); rep.Added != bulkBuildRows+200 {
+	if rep := e.reconcile(); rep.Added != files {
 		t.Fatalf("reconcile %+v", rep)
 	}
 	for _, tbl := range []string{"memory_fts", "memory_fts_tri"} {

@@ -56,6 +56,9 @@ type Store struct {
 
 	flock *fileLock
 	mu    sync.Mutex // serialises writers inside this process; flock does it across processes
+	// bulkRows is how many files a reconcile must index to count as a bulk build
+	// (bulkBuildRows; a test lowers it).
+	bulkRows int
 	// seenSeq is the newest audit row this process knows about; rows above it were written by
 	// another process on the same home.
 	seenSeq atomic.Int64
@@ -183,7 +186,8 @@ func Open(ctx context.Context, home string, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Store{home: home, root: root, opts: opts, log: opts.Logger, flock: lk, subs: map[int]func(Event){}}
+	s := &Store{home: home, root: root, opts: opts, log: opts.Logger, flock: lk, subs: map[int]func(Event){},
+		bulkRows: bulkBuildRows}
 	s.initProjects()
 	// Asked before taking the lock: the watcher's own reconcile needs it to answer.
 	s.watcherFresh = s.askWatcher(ctx)
