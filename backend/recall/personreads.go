@@ -80,9 +80,9 @@ func (r personRead) answers(asked []Facet, parts subAsk) (fact, pref bool) {
 }
 
 // maxPersonReads bounds the cache; past it the cache starts again. Twice what one question
-// reads (maxFacetScan): a reading keeps the memory's text, up to MaxBodyBytes, so the bound
-// is what keeps a long-running app's memory in check (~1 MB for 3,000 typical notes, 24 MB at
-// worst).
+// reads (maxFacetScan): a reading keeps the memory's text twice (what it says of the person,
+// and the whole, folded), each up to MaxBodyBytes, so the bound is what keeps a long-running
+// app's memory in check (~2 MB for 3,000 typical notes, 48 MB at worst).
 const maxPersonReads = 2 * maxFacetScan
 
 // personReads keeps each user memory's reading by id and content version. A facet question
