@@ -14,9 +14,9 @@ import (
 type personRead struct {
 	version string
 	hay     string
-	// full is the whole text, folded (foldDialect): a note about the family is about others,
-	// which aboutThePerson leaves out of hay.
-	full            string
+	// whole is the whole text: a note about the family is about others, which aboutThePerson
+	// leaves out of hay. It is folded (foldDialect) only for a family question (wholeFolded).
+	whole           string
 	titled          []Facet
 	checked, states uint16 // a bit per facet (facetBit)
 }
@@ -36,7 +36,7 @@ var allFacets = []Facet{FacetName, FacetHome, FacetOrigin, FacetWork, FacetAge, 
 
 // newPersonRead reads a memory's text about the person, for no facet yet.
 func newPersonRead(m *memory.Memory) personRead {
-	return personRead{version: m.Version, hay: aboutThePerson(m), full: foldDialect(m.Title + "\n" + m.Body),
+	return personRead{version: m.Version, hay: aboutThePerson(m), whole: m.Title + "\n" + m.Body,
 		titled: titleFacets(m.Title)}
 }
 
@@ -53,7 +53,7 @@ func (r *personRead) check(asked []Facet) bool {
 		changed = true
 		hay := r.hay
 		if f == FacetFamily {
-			hay = r.full
+			hay = r.wholeFolded()
 		}
 		if slices.Contains(r.titled, f) || statesFacet(f, hay) {
 			r.states |= bit
@@ -69,7 +69,7 @@ func (r *personRead) check(asked []Facet) bool {
 func (r personRead) answers(asked []Facet, parts subAsk) (fact, pref bool) {
 	for _, f := range asked {
 		if r.states&facetBit(f) != 0 {
-			if f == FacetFamily && !parts.answers(f, r.full) || f == FacetHealth && !parts.answers(f, r.hay) {
+			if f == FacetFamily && !parts.answers(f, r.wholeFolded()) || f == FacetHealth && !parts.answers(f, r.hay) {
 				continue
 			}
 			fact = fact || f != FacetPreference
@@ -138,3 +138,6 @@ func (c *personReads) read(m *memory.Memory, asked []Facet) personRead {
 	c.mu.Unlock()
 	return r
 }
+
+// wholeFolded is the memory's whole text as the facet rules read it.
+func (r personRead) wholeFolded() string { return foldDialect(r.whole) }

@@ -100,21 +100,17 @@ func fallbackTerms(a Analysis) []string {
 	return out
 }
 
-// sharedTerms counts the terms a memory's title and text hold (stems for words, characters of
-// the folded text for Chinese).
+// sharedTerms counts the terms a memory's title and text hold: a Chinese character, or an
+// English stem as the start of a word's letters ("liv" in "living"; a stem that rewrote its
+// word's end, "studi", is missed: this only orders the fallback).
 func sharedTerms(terms []string, m *memory.Memory) int {
 	if len(terms) == 0 {
 		return 0
 	}
-	hay := foldDialect(m.Title + "\n" + m.Body)
-	_, stems := text.Words(hay)
-	have := make(map[string]bool, len(stems))
-	for _, st := range stems {
-		have[st] = true
-	}
+	hay := strings.ToLower(foldDialect(m.Title + "\n" + m.Body))
 	n := 0
 	for _, t := range terms {
-		if have[t] || (text.HasCJK(t) && strings.Contains(hay, t)) {
+		if strings.Contains(hay, t) {
 			n++
 		}
 	}
