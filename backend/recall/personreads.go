@@ -15,7 +15,7 @@ type personRead struct {
 	version string
 	hay     string
 	// whole is the whole text: a note about the family is about others, which aboutThePerson
-	// leaves out of hay. It is folded (foldDialect) only for a family question (wholeFolded).
+	// leaves out of hay. It is folded (foldDialect) only for a family question (textFor).
 	whole           string
 	titled          []Facet
 	checked, states uint16 // a bit per facet (facetBit)
@@ -51,11 +51,7 @@ func (r *personRead) check(asked []Facet) bool {
 		}
 		r.checked |= bit
 		changed = true
-		hay := r.hay
-		if f == FacetFamily {
-			hay = r.wholeFolded()
-		}
-		if slices.Contains(r.titled, f) || statesFacet(f, hay) {
+		if slices.Contains(r.titled, f) || statesFacet(f, r.textFor(f)) {
 			r.states |= bit
 		}
 	}
@@ -64,12 +60,12 @@ func (r *personRead) check(asked []Facet) bool {
 
 // answers reports whether the memory states one of the facets asked (each checked), and
 // which kinds: a fact of the person (name, home, origin, work, age, routine, family, health)
-// or a preference. A family or health fact counts only when it names the part of the facet
-// the question asked (subAsk).
+// or a preference. A fact counts only when it names the part of its facet the question asked,
+// if the question named one (subAsk: the dog, the blood type).
 func (r personRead) answers(asked []Facet, parts subAsk) (fact, pref bool) {
 	for _, f := range asked {
 		if r.states&facetBit(f) != 0 {
-			if f == FacetFamily && !parts.answers(f, r.wholeFolded()) || f == FacetHealth && !parts.answers(f, r.hay) {
+			if !parts.answers(f, r.textFor(f)) {
 				continue
 			}
 			fact = fact || f != FacetPreference
@@ -139,5 +135,11 @@ func (c *personReads) read(m *memory.Memory, asked []Facet) personRead {
 	return r
 }
 
-// wholeFolded is the memory's whole text as the facet rules read it.
-func (r personRead) wholeFolded() string { return foldDialect(r.whole) }
+// textFor is the text a facet is read in: the whole note for the family (about others by
+// nature), what it says of the person for every other facet.
+func (r personRead) textFor(f Facet) string {
+	if f == FacetFamily {
+		return foldDialect(r.whole)
+	}
+	return r.hay
+}
