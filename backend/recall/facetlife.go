@@ -22,10 +22,10 @@ var lifeFacetRules = []facetRule{
 		facetRe(`\b(?:(?:wakes?|woke|waking|get(?:s|ting)? up|up|rises?|alarm|bed|sleeps?|asleep|lights out)\b[^.\n]{0,24}?\b(?:at|by|around|before|after|until|till)\s*\d|\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)?\s*(?:wake-?up|wake|rise|bed|bedtime|sleep|lights out)|bedtime|wake-?up time|sleeps? (?:days|nights|in)|night owl|early (?:riser|bird))\b`,
 			`[\d一二三四五六七八九十两半]{1,3}\s*[:：点][\d一二三四五六七八九十半刻]{0,3}\s*(?:前|左右|以后|后|多)?\s*(?:就)?(?:起床|起来|起|睡|醒|上床|就寝)|(?:起床|起来|睡觉|上床|就寝|醒)\s*(?:时间)?\s*[:：]?\s*(?:大概|一般)?\s*[\d一二三四五六七八九十两]|作息|生物钟|早睡早起|夜猫子|熬夜`)},
 	{FacetFamily,
-		facetRe(`\bmy (?:\w+ )?(?:wife|husband|partner|spouse|missus|missis|hubby|fianc[eé]e?|kids?|children|son|daughter|lad|boy|girl|grandson|granddaughter|grandkids?|grandchildren|grandchild|mum|mom|mother|dad|father|parents|brother|sister|siblings|family|in-laws|cat|dog|pup|puppy|pets?|parrot|budgie|rabbit|horse)s?\b(?:'s)?`,
-			`我(?:的|家)?(?:老婆|老公|媳妇|爱人|妻子|丈夫|太太|先生|对象|孩子|小孩|儿子|女儿|闺女|孙子|孙女|外孙|外孙女|娃|爸|妈|父亲|母亲|父母|哥|姐|弟|妹|家人|家里人|猫|狗|宠物|鹦鹉)|我家(?:那|这)?(?:只|条|个)?(?:猫|狗|宠物)`),
-		facetRe(`\b(?:wife|husband|partner|spouse|married|fianc[eé]e?|kids?|children|sons?|daughters?|grandsons?|granddaughters?|grandkids?|grandchildren|mum|mom|mother|dad|father|parents|brothers?|sisters?|siblings|cats?|dogs?|puppy|pets?|parrot|budgie|rabbit|heeler|terrier|retriever|labrador|spaniel|collie|tabby)\b`,
-			`老婆|老公|媳妇|爱人|妻子|丈夫|太太|孩子|儿子|女儿|闺女|孙子|孙女|外孙|娃|爸|妈|父亲|母亲|父母|哥哥|姐姐|弟弟|妹妹|猫|狗|宠物|鹦鹉|养了`)},
+		facetRe(`\bwho (?:am|was) i (?:dating|going out with|married to|engaged to)\b|\bwho (?:am|was) i (?:seeing|with)(?:$| these days| now| at the moment| right now| lately)|\bmy (?:\w+ )?(?:wife|husband|partner|spouse|missus|missis|hubby|fianc[eé]e?|gf|bf|girlfriend|boyfriend|other half|better half|significant other|kids?|children|son|daughter|lad|boy|girl|grandson|granddaughter|grandkids?|grandchildren|grandchild|mum|mom|mother|dad|father|parents|brother|sister|siblings|family|in-laws|cat|dog|pup|puppy|pets?|parrot|budgie|rabbit|horse)s?\b(?:'s)?`,
+			`我(?:在)?(?:和|跟)谁(?:谈恋爱|在一起|交往|结婚|约会|过日子)|我(?:的|家)?(?:老婆|老公|媳妇|爱人|妻子|丈夫|太太|先生|对象|男朋友|女朋友|男友|女友|男票|女票|另一半|孩子|小孩|儿子|女儿|闺女|孙子|孙女|外孙|外孙女|娃|爸|妈|父亲|母亲|父母|哥|姐|弟|妹|家人|家里人|猫|狗|宠物|鹦鹉)|我家(?:那|这)?(?:只|条|个)?(?:猫|狗|宠物)`),
+		facetRe(`\b(?:wife|husband|partner|spouse|married|fianc[eé]e?|girlfriend|boyfriend|gf|bf|dating|engaged|other half|significant other|kids?|children|sons?|daughters?|grandsons?|granddaughters?|grandkids?|grandchildren|mum|mom|mother|dad|father|parents|brothers?|sisters?|siblings)\b`, ownsPet,
+			`老婆|老公|媳妇|爱人|妻子|丈夫|太太|男朋友|女朋友|男友|女友|另一半|孩子|儿子|女儿|闺女|孙子|孙女|外孙|娃|爸|妈|父亲|母亲|父母|哥哥|姐姐|弟弟|妹妹|宠物|鹦鹉|养(?:了|着|的)|(?:猫|狗)(?:叫|名叫|的名字|名字|[：:])|我(?:的|家)\p{Han}{0,2}(?:猫|狗)|(?:一|两|三|几|\d)(?:只|条)\p{Han}{0,4}(?:猫|狗|犬)|`+petBreedsZh)},
 	{FacetHealth,
 		facetRe(`\b(?:my (?:blood (?:type|group)|meds|medications?|medicines?|pills|tablets|prescriptions?|health|conditions?|diagnos[ie]s|eyesight|blood pressure)|(?:what|which) (?:meds|medications?|medicines?|pills|tablets) (?:do|am|should|must) i|(?:what|which) blood (?:type|group)|what am i (?:taking|on) (?:for|every)|what do i take every (?:day|morning|night))\b`,
 			`我(?:的)?血型|血型|我(?:每天|每日|平时|一直|现在|在|目前|都){0,2}(?:吃|服|用)(?:的)?(?:是)?(?:什么|啥|哪些|哪种)?药|我(?:的)?(?:病史|身体状况|健康状况|视力|度数|血压)|我有(?:什么|啥)(?:病|毛病|慢性病)`),
@@ -35,16 +35,30 @@ var lifeFacetRules = []facetRule{
 			`血型|[OABo]\s*型(?:血)?|AB\s*型|(?:吃|服|用|开)(?:的)?\p{Han}{0,4}药|药(?:物|片|丸)|每(?:天|日|朝|晚|早)\p{Han}{0,4}(?:一|两|1|2)\s*(?:粒|片|颗)|毫克|血压|糖尿病|哮喘|近视|体检|病史|慢性病|颈椎病|腰椎|医生(?:说|叫|让|嘱咐)|医嘱`)},
 }
 
+// Pets are named by kind or breed ("a three-legged rescue greyhound called Pierogi", "养了一只
+// 橘猫"). A note states that the person has one when it says so (has, adopted, my, called …):
+// "a car covered in dog hair" and "怕狗" are not about a pet.
+const (
+	petBreedsEn = `greyhounds?|whippets?|lurchers?|labradors?|labs?|retrievers?|terriers?|spaniels?|collies?|corgis?|husk(?:y|ies)|malamutes?|samoyeds?|akitas?|shiba(?: inu)?s?|beagles?|poodles?|cockapoos?|labradoodles?|goldendoodles?|dachshunds?|sausage dogs?|pugs?|chihuahuas?|bulldogs?|frenchies|frenchie|boxers?|rottweilers?|dobermanns?|dobermans?|schnauzers?|shih tzus?|maltese|pomeranians?|heelers?|kelpies?|shepherds?|alsatians?|mastiffs?|great danes?|vizslas?|weimaraners?|jack russells?|staff(?:y|ie|ies)|mutts?|mongrels?|tabb(?:y|ies)|siamese|persians?|maine coons?|ragdolls?|bengals?|sphynx|moggies|moggy|british shorthairs?|calicos?|torties?|tortoiseshells?|hamsters?|guinea pigs?|gerbils?|ferrets?|tortoises?|turtles?|goldfish|geckos?|budgies?|parrots?|cockatiels?|rabbits?|bunn(?:y|ies)|horses?|ponies|pony|hens|chickens`
+	petBreedsZh = `橘猫|狸花|布偶|英短|美短|蓝猫|加菲|暹罗|柯基|泰迪|金毛|哈士奇|二哈|萨摩耶|柴犬|边牧|拉布拉多|比熊|博美|雪纳瑞|德牧|田园犬|土狗|中华田园`
+	petKind     = `(?:dogs?|cats?|pupp(?:y|ies)|pups?|kittens?|kitty|pets?|` + petBreedsEn + `)`
+	ownsPet     = `\b(?:(?:has|have|had|got|owns?|adopted|rescued|keeps?|walks?|feeds?|fosters?|fostering) (?:(?:a|an|one|two|three|four|\d+|her|his|their|my|our) )?(?:[\w'-]+ ){0,3}` + petKind +
+		`|(?:my|our|his|her|their|the family(?:'s)?) (?:[\w'-]+ ){0,2}` + petKind + `|` + petKind + `(?:'s name is|,? (?:called|named)\b)|(?-i:\p{Lu})\p{L}+,? (?:the|a|an|our|my|his|her|their) (?:[\w'-]+ ){0,3}` + petKind + `|` + petKind + `\s*[:=]|` + petKind + ` (?-i:\p{Lu})\p{L}+)\b`
+)
+
 // subGroups are the parts of a facet a question can name, each with the words that name it
 // in a note: "what's my dog called" is answered by the note about the dog, not by every note
 // that mentions a wife; "my blood type" by the note that gives it, not by one about pills. A
 // question that names no part of a facet ("my family", "my health") takes any note of it.
-var subGroups = []struct {
+var subGroups = append(lifeSubGroups, toolParts...)
+
+// lifeSubGroups are the parts of the family and health facets.
+var lifeSubGroups = []struct {
 	facet            Facet
 	question, answer *text.Regexp
 }{
-	{FacetFamily, text.Lazy(`(?i)\b(?:wife|husband|partner|spouse|missus|missis|hubby|fianc[eé]e?)\b|老婆|老公|媳妇|爱人|妻子|丈夫|太太|先生|对象`),
-		text.Lazy(`(?i)\b(?:wife|husband|partner|spouse|missus|missis|hubby|fianc[eé]e?|married)\b|老婆|老公|媳妇|爱人|妻子|丈夫|太太|先生|对象|结婚`)},
+	{FacetFamily, text.Lazy(`(?i)\b(?:wife|husband|partner|spouse|missus|missis|hubby|fianc[eé]e?|gf|bf|girlfriend|boyfriend|other half|better half|significant other)\b|\bwho (?:am|was) i (?:seeing|dating|going out with|going with|with|married to|engaged to)\b|老婆|老公|媳妇|爱人|妻子|丈夫|太太|先生|对象|男朋友|女朋友|男友|女友|男票|女票|另一半|和谁`),
+		text.Lazy(`(?i)\b(?:wife|husband|partner|spouse|missus|missis|hubby|fianc[eé]e?|married|gf|bf|girlfriend|boyfriend|dating|engaged|together since|other half|better half|significant other)\b|老婆|老公|媳妇|爱人|妻子|丈夫|太太|先生|对象|结婚|男朋友|女朋友|男友|女友|另一半|恋爱|在一起`)},
 	{FacetFamily, text.Lazy(`(?i)\b(?:kids?|children|child|son|daughter|lad|boy|girl)s?\b|孩子|小孩|儿子|女儿|闺女|娃`),
 		text.Lazy(`(?i)\b(?:kids?|children|child|sons?|daughters?|lad|boys?|girls?)\b|孩子|小孩|儿子|女儿|闺女|娃|子女`)},
 	{FacetFamily, text.Lazy(`(?i)\b(?:grandson|granddaughter|grandkids?|grandchild|grandchildren)\b|孙子|孙女|外孙`),
@@ -53,8 +67,8 @@ var subGroups = []struct {
 		text.Lazy(`(?i)\b(?:mum|mom|mother|dad|father|parents)\b|爸|妈|父亲|母亲|父母`)},
 	{FacetFamily, text.Lazy(`(?i)\b(?:brother|sister|siblings)\b|哥|姐|弟|妹`),
 		text.Lazy(`(?i)\b(?:brothers?|sisters?|siblings)\b|哥|姐|弟|妹`)},
-	{FacetFamily, text.Lazy(`(?i)\b(?:cat|dog|pup|puppy|pets?|parrot|budgie|rabbit|horse)\b|猫|狗|宠物|鹦鹉`),
-		text.Lazy(`(?i)\b(?:cats?|dogs?|pup|puppy|pets?|parrot|budgie|rabbit|horse|heeler|terrier|retriever|labrador|spaniel|collie|beagle|poodle|corgi|tabby|kitten)\b|猫|狗|宠物|鹦鹉|柯基|泰迪|金毛|英短|布偶`)},
+	{FacetFamily, text.Lazy(`(?i)\b(?:cat|dog|pup|puppy|pets?|parrot|budgie|rabbit|horse|kitten|kitty|hamster|guinea pig|tortoise|turtle|goldfish|fish|snake|gecko)\b|猫|狗|宠物|鹦鹉|仓鼠|乌龟|兔子`),
+		text.Lazy(`(?i)\b(?:cats?|dogs?|pup|puppy|pets?|kitten|kitty|` + petBreedsEn + `)\b|猫|狗|犬|宠物|鹦鹉|仓鼠|乌龟|兔子|` + petBreedsZh)},
 	{FacetHealth, text.Lazy(`(?i)\bblood (?:type|group)\b|血型`),
 		text.Lazy(`(?i)\bblood (?:type|group)\b|\btype (?:o|a|b|ab)\b|\b(?:o|a|b|ab)[+-](?:\s|$|[,.;)])|\b(?:o|a|b|ab) (?:positive|negative|neg|pos)\b|血型|[OABo]\s*型(?:血)?|AB\s*型`)},
 	{FacetHealth, text.Lazy(`(?i)\b(?:meds|medications?|medicines?|pills|tablets|prescriptions?|take every)\b|药`),
@@ -112,6 +126,12 @@ var (
 	reHomeMore      = text.Lazy(`(?i)\b(?:what|which) (?:village|island|street|estate|road|borough|county|province|region|block|building|floor) (?:do |am |are )?(?:i|we) (?:live|in|based|living|reside|staying)`)
 	rePastimeAnswer = text.Lazy(`(?i)(?:^|\n|[.;。；]\s*)\s*(?:music|telly|tv|books?|reading|films?|movies?|shows?|podcasts?|sports?|games?|listening|watching|faves?|favou?rites?)\s*[:：]|(?:^|\n|[。；;]\s*)\s*(?:听歌|音乐|歌手|电影|剧|追剧|看剧|书|读书|游戏|运动|爱听|爱看)\s*[:：]|\bspends? (?:most |all |every |the |his |her |their |my )?(?:saturdays?|sundays?|weekends?|evenings?|nights?|days off|free time|spare time|summers?|winters?|holidays?)\b|\bcurls? up with\b|(?:周末|休息日|放假|下班后?|闲时|有空)(?:一般|通常|都|常|就|会)?(?:去|在家)?(?:打|玩|看|听|钓|爬|逛|练|学|跳|唱)`)
 	reWorkMore      = text.Lazy(`(?i)\bwho(?:'s| is) my (?:boss|manager|supervisor|employer|line manager|gaffer)\b`)
+	// reNearHome is a task about the person's surroundings ("suggest a restaurant near my
+	// place", "推荐一家我家附近的甜品店"): where they live is what it needs.
+	reNearHome = text.Lazy(`(?i)\b(?:near|nearby|close to) me\b|\b(?:near|nearby|close to|around|walking distance (?:of|from)|within \w+ (?:minutes?|mins?|miles?|km) of) (?:my (?:place|home|house|flat|apartment|neighbou?rhood|street|area|building|digs|pad)|where i (?:live|stay|am based))\b|\bin my (?:neighbou?rhood|area|part of town)\b|我家(?:附近|旁边|楼下|周边|周围|边上|那边|这边|门口)|离我家(?:近|不远|最近)|我住的(?:地方|小区|那|这)\p{Han}{0,1}(?:附近|旁边|周边|周围|边上)|我(?:住|家)(?:那|这)(?:边|块|片|一带)`)
+	// reTasteRequest asks for something chosen by the person's taste ("make me a gym playlist
+	// based on my taste", "按我的口味点个外卖", "something safe for me to eat").
+	reTasteRequest = text.Lazy(`(?i)\b(?:based on|according to|suited to|that suits|to suit|that fits|matching|for) my (?:tastes?|preferences|palate|likes)\b|\bmy (?:tastes?|palate) in\b|\bsafe for me to (?:eat|drink|order|have)\b|\b(?:fits?|suits?) my diet\b|(?:按|照|根据|符合|合|对)(?:着)?我(?:的)?(?:口味|喜好|胃口|品味)|(?:别|不要|避开|避免|小心|注意)(?:让我)?踩(?:到)?(?:我的)?雷|我的雷(?:点|区)|我能吃的|我可以吃的`)
 )
 
 // lifeQuestionFacets adds the core facets a question asks in a form of this file.
@@ -133,7 +153,10 @@ func lifeQuestionFacets(q string, out []Facet) []Facet {
 	if reOriginMore.MatchString(q) {
 		add(FacetOrigin)
 	}
-	if reHomeMore.MatchString(q) {
+	if reTasteRequest.MatchString(q) {
+		add(FacetPreference)
+	}
+	if reHomeMore.MatchString(q) || reNearHome.MatchString(q) {
 		add(FacetHome)
 	}
 	if reWorkMore.MatchString(q) {

@@ -41,6 +41,15 @@ var titleLabels = map[string]Facet{
 	"身体": FacetHealth, "健康": FacetHealth, "病史": FacetHealth, "体检": FacetHealth,
 }
 
+// titleLabel is the facet a title's label names, if it names one.
+func titleLabel(s string) (Facet, bool) {
+	if f, ok := titleLabels[s]; ok {
+		return f, true
+	}
+	f, ok := moreTitleLabels[s]
+	return f, ok
+}
+
 // reTitleParts splits a title into its labels ("Home and roots", "drinks + cab music", "住处和老家").
 var reTitleParts = text.Lazy(`\s+(?:and|&|\+)\s+|\s*[,，、/+&]\s*|和|与`)
 
@@ -68,7 +77,7 @@ func titleFacets(title string) []Facet {
 			continue
 		}
 		if text.HasCJK(part) {
-			if f, ok := titleLabels[part]; ok {
+			if f, ok := titleLabel(part); ok {
 				note(f)
 			}
 			continue
@@ -77,13 +86,13 @@ func titleFacets(title string) []Facet {
 		words := strings.Fields(part)
 		for i := 0; i < len(words); i++ {
 			if i+1 < len(words) {
-				if f, ok := titleLabels[words[i]+" "+words[i+1]]; ok {
+				if f, ok := titleLabel(words[i] + " " + words[i+1]); ok {
 					found = append(found, f)
 					i++
 					continue
 				}
 			}
-			f, ok := titleLabels[words[i]]
+			f, ok := titleLabel(words[i])
 			if !ok {
 				found = nil
 				break

@@ -61,19 +61,20 @@ const occupations = `(?:engineer|developer|programmer|scientist|designer|manager
 // sentence (never after a comma, see facetRule).
 const sentenceStart = `(?:^|[.!?;。！？；]\s*)\s*`
 
-// facetRules are the core rules and those of the person's life (facetlife.go).
-var facetRules = append(coreFacetRules, lifeFacetRules...)
+// facetRules are the core rules, those of the person's life (facetlife.go) and of their
+// studies, tools and fears (facetmore.go).
+var facetRules = append(append(coreFacetRules, lifeFacetRules...), moreFacetRules...)
 
 var coreFacetRules = []facetRule{
 	{FacetName,
-		facetRe(`\b(?:what(?:'s| is) my (?:full |first |last |real )?name|my (?:full |first |last |real )?name|my (?:nick ?name|surname|family name|given name|maiden name|pen name|stage name|pseudonym)|who am i|what am i called|what(?:'s| is) (?:i'm|i am) called|(?:what|how) (?:\w+ ){0,3}(?:call|address) me|how (?:should|do|would|to) i be (?:addressed|called)|what name (?:should|do|would|can) i (?:put|use|give|write|sign|book))\b`,
-			`我叫(?:什么|啥)|我的名字|我的(?:英文|中文|全|小|真|网|笔|曾用)名|我(?:的)?(?:昵称|外号|小名|绰号|大名|网名|真名|笔名)|我(?:的)?全名|我是谁|我姓(?:什么|啥)|我(?:该|应该)?(?:怎么|如何)?被称呼|(?:怎么|如何)(?:称呼|叫)我(?:$|[？?。吗呢])|叫我(?:什么|啥)(?:$|[？?。吗呢来])|我[^他她它]{0,10}(?:全名|姓名|大名|真名)(?:该|要)?(?:写|填|是)?(?:什么|啥)`),
+		facetRe(`\b(?:what(?:'s| is) my (?:full |first |last |real )?name|my (?:full |first |last |real )?name|my (?:nick ?name|surname|family name|given name|maiden name|pen name|stage name|pseudonym)|who am i(?:$|[,;:]\s*\w+| really| exactly| again| anyway)|what am i called|what(?:'s| is) (?:i'm|i am) called|(?:what|how) (?:\w+ ){0,3}(?:call|address) me|how (?:should|do|would|to) i be (?:addressed|called)|what name (?:should|do|would|can) i (?:put|use|give|write|sign|book))\b`,
+			`我叫(?:什么|啥)|我的名字|我的?(?:英文|中文|全|小|真|网|笔|曾用)名|我(?:的)?(?:昵称|外号|小名|绰号|大名|网名|真名|笔名)|我(?:的)?全名|我是谁|我姓(?:什么|啥)|我(?:该|应该)?(?:怎么|如何)?被称呼|(?:怎么|如何)(?:称呼|叫)我(?:$|[？?。吗呢])|叫我(?:什么|啥)(?:$|[？?。吗呢来])|我[^他她它]{0,10}(?:全名|姓名|大名|真名)(?:该|要)?(?:写|填|是)?(?:什么|啥)`),
 		facetRe(`\b(?:my (?:full |first |last |real )?name(?:'s| is)|i(?:'m| am) called|call me|i go by|(?:everyone|everybody|people|friends|folks) (?:just )?(?:calls?|says?) (?:me |her |him |them )?(?-i:\p{Lu}\p{L}*)|full name (?-i:\p{Lu}\p{L}*)|i(?:'m| am) (?-i:\p{Lu}\p{L}+(?: \p{Lu}\p{L}+)+)|(?:user|person)(?:'s name is| is called| is named| goes by| is (?-i:\p{Lu}\p{Ll}+ \p{Lu}\p{Ll}+)))\b`,
 			sentenceStart+`(?:(?:the )?user(?:'s)? )?(?:name|full name)\s*[:=]`, `\bis (?:my|the user's) name\b`, `\b(?:pseudonym|pen name|stage name)\b`, sentenceStart+`goes by (?-i:\p{Lu})`,
 			`我叫|我名叫|我的名字(?:是|叫)|叫我|(?:都|一般|平时|常)(?:叫|喊|称呼)(?:他|她)|我的?大名|`+sentenceStart+`大名|我姓|本名|全名|姓名\s*[：:是]|用户(?:叫|名叫|的名字|姓名)|`+sentenceStart+`名叫`)},
 	{FacetHome,
 		facetRe(`\b(?:where (?:do|am) i (?:currently |now )?(?:live|living|based|reside|residing)\b|where i live|where am i (?:living|based|staying)|where (?:i'm|i am) (?:currently |now )?(?:based|living|staying)|where(?:'s| is) (?:my )?home|home for me|my (?:home|address|city|town|location|neighbou?rhood|flat|apartment|house)|(?:what|which) (?:city|town|country|state|suburb|district|neighbou?rhood|area|part of \w+) (?:do |am |are )?(?:i|we) (?:live|in|based|living|reside))\b`,
-			`我(?:现在|目前|如今)?(?:住|居住|生活|落脚|待)(?:在)?(?:哪|(?:什么|啥)地方|(?:什么|啥)城市)|我家(?:住)?(?:在)?哪|我住的地方|我在哪(?:个城市|里|儿)?(?:生活|住|居住)|我的(?:住址|地址|家|住处)|我住在(?:什么|啥)|我(?:现在|目前|如今)家(?:住)?(?:在)?哪|我(?:现在|目前|如今)?(?:家)?(?:住|居住)在\p{Han}{1,6}?(?:哪|什么地方|啥地方)|我(?:现在|目前|如今)?在\p{Han}{1,6}?哪\p{Han}{0,2}住`),
+			`我(?:现在|目前|如今)?(?:住|居住|生活|落脚|待)(?:在)?(?:哪|(?:什么|啥)地方|(?:什么|啥)城市)|我家(?:住)?(?:在)?哪|我住的地方|我在哪(?:个城市|里|儿)?(?:生活|住|居住)|我的(?:住址|地址|住处|家(?:$|[^乡人庭里族谱务事]))|我住在(?:什么|啥)|我(?:现在|目前|如今)家(?:住)?(?:在)?哪|我(?:现在|目前|如今)?(?:家)?(?:住|居住)在\p{Han}{1,6}?(?:哪|什么地方|啥地方)|我(?:现在|目前|如今)?在\p{Han}{1,6}?哪\p{Han}{0,2}住`),
 		facetRe(`\b(?:i (?:now |currently |still )?live|we (?:now |currently )?live in|i(?:'m| am) (?:living|based)|we(?:'re| are) (?:living|based) in|i reside|(?:lives|living|resides|is based|is living) in|based in|i(?:'ve| have)? moved to|my (?:home|apartment|flat|house) is|home is in|(?-i:\p{Lu})\p{L}+ is (?:my|our) home|(?:rent|rents|own|owns|share|shares|bought) (?:a |an |the |our |my |their )?(?:[\w-]+ ){0,2}(?:flat|apartment|house|home|place|room|studio|condo|cottage)(?: [\w-]+){0,4} (?:in|near|on)|moved (?:here|there) in|i(?:'m| am) in (?:a|the|my|our) (?:[\w-]+ ){0,2}(?:house|flat|apartment|place|cottage|room|studio))\b`,
 			sentenceStart+`(?:currently |now )?(?:lives|living|based|resides) (?:in|at|near)\b`, sentenceStart+`(?:(?:the )?user(?:'s)? )?(?:home(?: city| town| address)?|city|location|residence|address)\s*[:=]`,
 			`我住|我(?:和|跟|与|带着)\p{Han}{1,8}?(?:一起)?(?:住|居住|生活)在|我家在|家住|我(?:现在|目前)?居住|定居|现居|现住|住址\s*[：:]|我在\p{Han}{1,8}生活|我搬到|所在地\s*[：:]|居住地|用户(?:住|居住|现居)|(?:一起|一块)住|在\p{Han}{1,8}(?:买了房|买房|租房|租了房|安家|定居)|`+sentenceStart+`(?:目前|现在|一直)?(?:和\p{Han}{1,4})?(?:住在|居住在|生活在)|`+sentenceStart+`(?:目前|现在|如今)?住(?:在)?[^院校宿\P{Han}]|(?:合租|租了|租的|租住)(?:个|一个|一间|一套|一栋)?(?:的)?\p{Han}{0,4}(?:房|屋|公寓|单间|院|宿舍|小区)`)},
@@ -210,6 +211,9 @@ var facetWords = map[string]bool{
 	// A request asks with these ("suggest a book I'd enjoy", "put on something I'd like").
 	"suggest": true, "recommend": true, "base": true, "based": true, "put": true, "stick": true, "get": true,
 	"grab": true, "pick": true, "find": true, "pour": true, "fanci": true, "fancy": true, "someth": true, "something": true,
+	// … or asks for something made to the person's taste ("make me a playlist based on my taste").
+	"make": true, "mak": true, "taste": true, "tast": true, "tastes": true, "creat": true, "create": true,
+	"build": true, "me": true,
 }
 
 // askingVerbs are the verbs a preference question asks with ("what do I like to drink",
@@ -312,7 +316,7 @@ func facetTopic(a Analysis) []string {
 // allergies wants allergies; one about eating (drinking) wants what is not eaten (drunk), or
 // an allergy.
 var (
-	reAvoidQuestion = text.Lazy(`(?i)\b(?:allergic|allerg(?:y|ies)|intoleran(?:t|ce)|(?:can'?t|cannot|can not|shouldn'?t|should not|mustn'?t|must not|won'?t|will not|don'?t|do not|never|refuse to|not allowed to) (?:eat|drink|stand)|(?:can'?t|cannot|shouldn'?t|mustn'?t|won'?t) i (?:eat|drink)|avoid|stay away from|cut (?:out|back on)|diet(?:ary)?)\b|忌口|医嘱|过敏|不能吃|不能喝|不能用|不耐受|不可以(?:吃|喝)|(?:碰|吃|喝|用)不得`)
+	reAvoidQuestion = text.Lazy(`(?i)\b(?:allergic|allerg(?:y|ies)|intoleran(?:t|ce)|(?:can'?t|cannot|can not|shouldn'?t|should not|mustn'?t|must not|won'?t|will not|don'?t|do not|never|refuse to|not allowed to) (?:eat|drink|stand)|(?:can'?t|cannot|shouldn'?t|mustn'?t|won'?t) i (?:eat|drink)|avoid|stay away from|cut (?:out|back on)|diet(?:ary)?|safe for me to (?:eat|drink|order|have))\b|踩(?:到)?(?:我的)?雷|我的雷(?:点|区)|我能吃的|我可以吃的|忌口|医嘱|过敏|不能吃|不能喝|不能用|不耐受|不可以(?:吃|喝)|(?:碰|吃|喝|用)不得`)
 	reAllergyWords  = text.Lazy(`(?i)\b(?:allergic|allerg(?:y|ies)|intoleran(?:t|ce)|coeliac|celiac|gout|diabetic|diabetes)\b|过敏|不耐受|痛风|糖尿病`)
 	reEatWords      = text.Lazy(`(?i)\b(?:eat|eating|food|foods|dish|dishes|meal|meals)\b|吃|食物`)
 	reDrinkWords    = text.Lazy(`(?i)\b(?:drink|drinking|drinks|beverages?)\b|喝|饮料`)
@@ -415,6 +419,21 @@ func newFacetQuery(a Analysis, reads *personReads) facetQuery {
 		parts: subAsked(folded), reads: reads}
 	q.avoid, q.avoidQ = avoidAsked(a)
 	return q
+}
+
+// titledFacetBoost is the extra credit of a boosted memory whose title labels a facet asked:
+// among notes that all mention the son, the one titled "家里人" is about the family, the one
+// titled "作息" about the person's day.
+const titledFacetBoost = 1.2
+
+// labels reports whether m's title labels one of the facets asked (see titleFacets).
+func (q facetQuery) labels(m *memory.Memory) bool {
+	for _, f := range titleFacets(m.Title) {
+		if slices.Contains(q.asked, f) {
+			return true
+		}
+	}
+	return false
 }
 
 // boosts reports whether a candidate answers the question: a user memory that states the fact

@@ -65,6 +65,9 @@ func (s *Service) rank(ctx context.Context, a Analysis, cands map[int64]*cand, w
 		}
 		if facets.boosts(m) {
 			sc *= 1 + t.FacetBoost
+			if facets.labels(m) {
+				sc *= titledFacetBoost
+			}
 		}
 		if mentionsSubject(subjects, m) {
 			sc *= 1 + t.SubjectBoost

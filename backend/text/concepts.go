@@ -30,7 +30,7 @@ var concepts = []Concept{
 		f(`gym running jogging yoga weightlifting weights pilates cardio crossfit stretching treadmill squats 健身房 跑步 瑜伽 举重 普拉提 有氧`)},
 	{"instruments", f(`instrument instruments 乐器`),
 		f(`guitar piano violin drums drum ukulele flute saxophone cello trumpet bass harp clarinet keyboard 吉他 钢琴 小提琴 鼓 尤克里里 长笛 萨克斯 大提琴 小号`)},
-	{"music", f(`music musical song songs band bands musician musicians artist artists concert 音乐 歌曲 乐队 歌手 演唱会`),
+	{"music", f(`music musical song songs band bands musician musicians artist artists concert playlist playlists tunes 音乐 歌曲 乐队 歌手 演唱会 歌单`),
 		f(`pop rock jazz classical hip_hop rap country blues electronic folk metal singer album concert festival guitar piano violin 流行 摇滚 爵士 古典 嘻哈 说唱 民谣 歌手 专辑`)},
 	{"genres", f(`genre genres 类型 题材`),
 		f(`drama romance comedy horror thriller action sci-fi science_fiction fantasy mystery documentary animation adventure crime romantic 剧情 爱情 喜剧 恐怖 惊悚 动作 科幻 奇幻 悬疑 纪录片 动画 冒险`)},

@@ -1,0 +1,109 @@
+package recall
+
+import (
+	"slices"
+	"testing"
+
+	"engram/backend/memory"
+)
+
+// Studies, tools and fears are asked in the first person; a task question that shares their
+// words is not one of them.
+func TestMoreFacetsOf(t *testing.T) {
+	for q, want := range map[string]Facet{
+		"Where did I do my masters?":               FacetEducation,
+		"what did I study at uni":                  FacetEducation,
+		"which university did I graduate from?":    FacetEducation,
+		"我是哪个大学毕业的":                                FacetEducation,
+		"我学的什么专业":                                  FacetEducation,
+		"which text editor do i like using":        FacetTools,
+		"what's my setup":                          FacetTools,
+		"what OS do I run on my laptop":            FacetTools,
+		"我平时用什么编辑器":                                FacetTools,
+		"is there anything I'm scared of?":         FacetFear,
+		"what am I afraid of":                      FacetFear,
+		"我最怕什么":                                    FacetFear,
+		"who am I seeing?":                         FacetFamily,
+		"remind me where my gf works":              FacetFamily,
+		"我男朋友在哪上班":                                 FacetFamily,
+		"我英文名叫啥？":                                  FacetName,
+		"Suggest a restaurant near my place":       FacetHome,
+		"推荐一家我家附近的甜品店":                             FacetHome,
+		"anything safe for me to eat there?":       FacetPreference,
+		"点菜的时候别踩我的雷":                               FacetPreference,
+		"make me a gym playlist based on my taste": FacetPreference,
+	} {
+		if got := facetsOf(q); !slices.Contains(got, want) {
+			t.Errorf("facetsOf(%q) = %v, want %s among them", q, got, want)
+		}
+	}
+	for _, q := range []string{"which editor does the plugin target", "what did the study find",
+		"where did the students graduate from", "is the scheduler afraid of long jobs", "我儿子读几年级了",
+		"which OS does the CI run", "what is the fear and greed index", "who am I seeing today at 3pm? check the calendar"} {
+		for _, f := range facetsOf(q) {
+			if f == FacetEducation || f == FacetTools || f == FacetFear || f == FacetName {
+				t.Errorf("facetsOf(%q) = %v, want none of education, tools, fear, name", q, facetsOf(q))
+			}
+		}
+	}
+	if got := facetsOf("who am I seeing today at 3pm? check the calendar"); len(got) != 0 {
+		t.Errorf("a question about the calendar is read as %v, want none", got)
+	}
+}
+
+// A note states studies, tools or a fear in the forms people and extraction write; a note that
+// only mentions the words in passing does not, and a pet is one the person has.
+func TestMoreFacetStatements(t *testing.T) {
+	user := func(title, body string) *memory.Memory {
+		return &memory.Memory{Type: memory.TypeUser, Title: title, Body: body, Version: title + body}
+	}
+	for _, c := range []struct {
+		m     *memory.Memory
+		facet Facet
+		want  bool
+	}{
+		{user("studies", "MSc Computer Science at TU Munich (2019-2021)."), FacetEducation, true},
+		{user("x", "The user graduated from McGill in 2015 with a degree in nursing."), FacetEducation, true},
+		{user("背景", "浙大本科，硕士在复旦读的。"), FacetEducation, true},
+		{user("roots", "Born and raised in Enugu, Nigeria. Came to Germany for his master's in 2019."), FacetEducation, false},
+		{user("setup", "Uses Neovim for basically everything; Arch on the personal laptop."), FacetTools, true},
+		{user("x", "Daily driver is a ThinkPad X1 running Fedora."), FacetTools, true},
+		{user("x", "平时用 VS Code 写代码，系统是 macOS。"), FacetTools, true},
+		{user("food", "Loves jollof and suya."), FacetTools, false},
+		{user("note", "Terrified of deep open water - hates ferries."), FacetFear, true},
+		{user("备注", "怕狗，小时候被咬过。"), FacetFear, true},
+		{user("food", "Loves jollof and suya."), FacetFear, false},
+		{user("the hound", "Has a three-legged rescue greyhound called Pierogi."), FacetFamily, true},
+		{user("misc", "Drives a silver Skoda, permanently covered in dog hair."), FacetFamily, false},
+		{user("馒头", "养了一只橘猫叫馒头，很胖。"), FacetFamily, true},
+		{user("备注", "怕狗，小时候被咬过。"), FacetFamily, false},
+		{user("pets", "Dog Skipper, chocolate lab, 6."), FacetFamily, true},
+		{user("Lena", "Partner: Lena, she's a nurse at the Charité."), FacetFamily, true},
+	} {
+		if got := answersFacet([]Facet{c.facet}, c.m); got != c.want {
+			t.Errorf("%s %q: answers %v, want %v", c.facet, c.m.Body, got, c.want)
+		}
+	}
+
+	editor := user("setup", "Uses Neovim for basically everything; Arch on the personal laptop.")
+	phone := user("phone", "Has an iPhone 13 mini, refuses to go bigger.")
+	for _, c := range []struct {
+		q    string
+		m    *memory.Memory
+		want bool
+	}{
+		{"which text editor do i like using", editor, true},
+		{"which text editor do i like using", phone, false},
+		{"what phone do I have", phone, true},
+		{"what phone do I have", editor, false},
+		{"what's my setup", phone, true},
+	} {
+		asked := facetsOf(c.q)
+		r := newPersonRead(c.m)
+		r.check(asked)
+		fact, pref := r.answers(asked, subAsked(foldDialect(c.q)))
+		if got := fact || pref; got != c.want {
+			t.Errorf("%q on %q: answers %v, want %v", c.q, c.m.Body, got, c.want)
+		}
+	}
+}
