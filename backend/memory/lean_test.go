@@ -1,6 +1,8 @@
 package memory
 
 import (
+	"context"
+	"database/sql"
 	"fmt"
 	"strings"
 	"testing"
@@ -293,8 +295,16 @@ func (e *env) plan(q string) string {
 // varints nLevel and nSegment.
 func ftsSegments(t *testing.T, e *env, table string) int {
 	t.Helper()
+	return ftsSegmentsIn(t, e, e.s.db, table)
+}
+
+// ftsSegmentsIn is ftsSegments as q (a transaction) sees the table.
+func ftsSegmentsIn(t *testing.T, e *env, q interface {
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}, table string) int {
+	t.Helper()
 	var rec []byte
-	if err := e.s.db.QueryRowContext(e.ctx, `SELECT block FROM `+table+`_data WHERE id = 10`).Scan(&rec); err != nil {
+	if err := q.QueryRowContext(e.ctx, `SELECT block FROM `+table+`_data WHERE id = 10`).Scan(&rec); err != nil {
 		t.Fatal(err)
 	}
 	i := 4

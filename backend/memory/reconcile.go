@@ -11,30 +11,6 @@ import (
 	"strings"
 )
 
-// ReconcileReport counts what a reconcile or reindex did.
-type ReconcileReport struct {
-	Scanned   int      `json:"scanned"`
-	Added     int      `json:"added"`
-	Updated   int      `json:"updated"`
-	Removed   int      `json:"removed"`
-	Unchanged int      `json:"unchanged"`
-	Problems  int      `json:"problems"`
-	ChangedID []string `json:"-"`
-	// ProblemsChanged is set when a file became unreadable or an unreadable one was fixed or
-	// removed, so windows showing the problems list can refresh.
-	ProblemsChanged bool `json:"-"`
-	// RiskyUnreviewed counts files indexed as unreviewed (in the index only, the file is left
-	// as it is) because they say reviewed but hold text that tries to steer an agent.
-	RiskyUnreviewed int `json:"risky_unreviewed"`
-	// wiping marks a full rebuild: its re-adds are not changes worth an audit row each.
-	wiping bool
-	// graphLater holds a full rebuild's memories that have links, whose graph rows are written
-	// after all the text (upsertText says why).
-	graphLater []graphPending
-	// prior is what the wiped index knew (see priorIndex).
-	prior priorIndex
-}
-
 type diskFile struct {
 	rel  string
 	st   fileStamp
@@ -274,6 +250,9 @@ func (s *Store) rebuildLocked(ctx context.Context, only []string, wipe bool) (Re
 		}
 	}
 	steps, jobs := planReconcile(disk, idx)
+	if rep.bulk, err = holdMerges(ctx, tx, len(jobs) >= s.bulkRows); err != nil {
+		return rep, err
+	}
 	ra := s.readAhead(jobs)
 	defer ra.close()
 	done, total := 0, len(disk)+len(idx)
@@ -338,7 +317,9 @@ func (s *Store) rebuildLocked(ctx context.Context, only []string, wipe bool) (Re
 		}
 	}
 	progress("commit", len(disk)+len(idx), len(disk)+len(idx))
-	if err := tx.Commit(); err != nil {
+	if err := releaseMerges(ctx, tx, rep.bulk); err != nil {
+		return rep, err
+	} else if err := tx.Commit(); err != nil {
 		return rep, fmt.Errorf("memory: unable to commit reconcile: %w", err)
 	}
 	return rep, nil
