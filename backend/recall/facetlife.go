@@ -18,9 +18,14 @@ import (
 var lifeFacetRules = []facetRule{
 	{FacetRoutine,
 		facetRe(`\b(?:(?:what time|when|how early|how late) (?:do|did|should|will|am) i (?:\w+ ){0,3}(?:get up|getting up|wake|waking|go to (?:bed|sleep)|going to bed|sleep|turn in|hit the (?:hay|sack)|roll out of bed|rise|crash)|my (?:daily )?(?:routine|schedule|bedtime|sleep schedule|wake-?up time|body clock)|when(?:'s| is) my bedtime)\b`,
-			`我\p{Han}{0,8}(?:几点|什么时候|啥时候|多早|多晚)\p{Han}{0,4}(?:起床|起来|起|睡|醒|上床|休息|就寝)|我的(?:作息|生物钟|日常作息)|我(?:一般|平时|通常)?(?:睡|起)得?(?:多早|多晚)`),
+			`我\p{Han}{0,8}(?:几点|什么时候|啥时候|多早|多晚)\p{Han}{0,4}(?:起床|起来|起|睡|醒|上床|休息|就寝)|我的(?:作息|生物钟|日常作息)|我(?:一般|平时|通常)?(?:睡|起)得?(?:多早|多晚)`,
+			// Shifts: "am I working this Saturday night", "my rota", 我周六上班吗; and a day's
+			// time asked without 我 ("明天周三，早上得几点起？").
+			`\b(?:am|will) i (?:be )?(?:working|on shift|on call|on nights|off) (?:this|next|tonight|tomorrow|today|on (?:the )?(?:weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|(?:mon|tues|wednes|thurs|fri|satur|sun)day)|\bdo i (?:work|have work|have a shift) (?:on |this |next |tonight|tomorrow|today|at the weekend|weekends|(?:mon|tues|wednes|thurs|fri|satur|sun)days?)|\bwhat (?:shifts?|days|hours) (?:am i|do i) (?:on|work|working)\b|\bmy (?:shifts?|rota|roster|work schedule|work hours)\b`,
+			`我(?:这周|下周|明天|今天|今晚|后天|周[一二三四五六日天末]|礼拜\p{Han}|星期\p{Han})?(?:要|得|用)?(?:上班|值班|加班|上夜班|倒班)(?:吗|不|么|嘛|没)|我的(?:排班|班表|上班时间)|我(?:几点|什么时候|哪天)(?:上班|下班|值班)|(?:明天|明早|今晚|今天|后天|周[一二三四五六日天]|星期\p{Han}|礼拜\p{Han}|早上|晚上)\p{Han}{0,6}?(?:得|要|该|应该|需要)?几点(?:起床|起来|起|睡觉|睡|出门)(?:$|[？?，,。吗呢啊])`),
 		facetRe(`\b(?:(?:wakes?|woke|waking|get(?:s|ting)? up|up|rises?|alarm|bed|sleeps?|asleep|lights out)\b[^.\n]{0,24}?\b(?:at|by|around|before|after|until|till)\s*\d|\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)?\s*(?:wake-?up|wake|rise|bed|bedtime|sleep|lights out)|bedtime|wake-?up time|sleeps? (?:days|nights|in)|night owl|early (?:riser|bird))\b`,
-			`[\d一二三四五六七八九十两半]{1,3}\s*[:：点][\d一二三四五六七八九十半刻]{0,3}\s*(?:前|左右|以后|后|多)?\s*(?:就)?(?:起床|起来|起|睡|醒|上床|就寝)|(?:起床|起来|睡觉|上床|就寝|醒)\s*(?:时间)?\s*[:：]?\s*(?:大概|一般)?\s*[\d一二三四五六七八九十两]|作息|生物钟|早睡早起|夜猫子|熬夜`)},
+			`[\d一二三四五六七八九十两半]{1,3}\s*[:：点][\d一二三四五六七八九十半刻]{0,3}\s*(?:前|左右|以后|后|多)?\s*(?:就)?(?:起床|起来|起|睡|醒|上床|就寝)|(?:起床|起来|睡觉|上床|就寝|醒)\s*(?:时间)?\s*[:：]?\s*(?:大概|一般)?\s*[\d一二三四五六七八九十两]|作息|生物钟|早睡早起|夜猫子|熬夜|夜班|白班|早班|晚班|倒班|值班|排班|上班时间|(?:早|晚)八`,
+			`\b(?:night|day|early|late|evening|weekend|morning|long|12-hour|twelve-hour|graveyard) shifts?\b|\bshifts? (?:from|are|run|start)\b|\bon (?:nights|days|lates|earlies)\b|\bworks? (?:nights|weekends)\b`)},
 	{FacetFamily,
 		facetRe(`\bwho (?:am|was) i (?:dating|going out with|married to|engaged to)\b|\bwho (?:am|was) i (?:seeing|with)(?:$| these days| now| at the moment| right now| lately)|\bmy (?:\w+ )?(?:wife|husband|partner|spouse|missus|missis|hubby|fianc[eé]e?|gf|bf|girlfriend|boyfriend|other half|better half|significant other|kids?|children|son|daughter|lad|boy|girl|grandson|granddaughter|grandkids?|grandchildren|grandchild|mum|mom|mother|dad|father|parents|brother|sister|siblings|family|in-laws|cat|dog|pup|puppy|pets?|parrot|budgie|rabbit|horse)s?\b(?:'s)?`,
 			`我(?:在)?(?:和|跟)谁(?:谈恋爱|在一起|交往|结婚|约会|过日子)|我(?:的|家)?(?:老婆|老公|媳妇|爱人|妻子|丈夫|太太|先生|对象|男朋友|女朋友|男友|女友|男票|女票|另一半|孩子|小孩|儿子|女儿|闺女|孙子|孙女|外孙|外孙女|娃|爸|妈|父亲|母亲|父母|哥|姐|弟|妹|家人|家里人|猫|狗|宠物|鹦鹉)|我家(?:那|这)?(?:只|条|个)?(?:猫|狗|宠物)`),
@@ -122,13 +127,17 @@ var (
 // their childhood, who their boss is.
 var (
 	reLikeRequest   = text.Lazy(`(?i)\b(?:put on|play|stick on|queue up|recommend|suggest|pick|find|order|get|grab|make|fix|pour)\b[^.?!]{0,40}\b(?:i(?:'d| would)? (?:like|love|enjoy|dig|go for|fancy)|i (?:usually|always|normally) (?:have|get|drink|order|eat))\b|\b(?:what|which) (?:\w+ )?(?:brand|kind|sort|type|one)s? (?:do|would|did) i (?:usually |normally |always )?(?:go for|get|order|pick|have|buy|drink)\b|(?:放|来|播|点|推荐|找|叫|买|帮我(?:叫|点|来|买|倒|泡))(?:一)?(?:首|个|部|本|杯|份|碗|点|瓶|罐)?\p{Han}{0,3}我(?:最)?(?:喜欢|爱|常|经常|平时|一般)\p{Han}{0,3}`)
-	reOriginMore    = text.Lazy(`(?i)\bwhere(?:'d| did) i spend my (?:childhood|early years|youth|school days)|\bmy childhood\b|我(?:是)?在哪\p{Han}{0,3}(?:出生|长大)`)
+	reOriginMore    = text.Lazy(`(?i)\bwhere(?:'d| did) i spend my (?:childhood|early years|youth|school days)|\bmy childhood\b|我(?:是)?在哪\p{Han}{0,3}(?:出生|长大)|(?:回|返)(?:老家|家乡)|(?:寒假|暑假|春节|过年|国庆|放假|五一|十一|中秋)\p{Han}{0,8}回家|回家(?:的)?(?:车票|机票|火车票|高铁票|航班)`)
 	reHomeMore      = text.Lazy(`(?i)\b(?:what|which) (?:village|island|street|estate|road|borough|county|province|region|block|building|floor) (?:do |am |are )?(?:i|we) (?:live|in|based|living|reside|staying)`)
 	rePastimeAnswer = text.Lazy(`(?i)(?:^|\n|[.;。；]\s*)\s*(?:music|telly|tv|books?|reading|films?|movies?|shows?|podcasts?|sports?|games?|listening|watching|faves?|favou?rites?)\s*[:：]|(?:^|\n|[。；;]\s*)\s*(?:听歌|音乐|歌手|电影|剧|追剧|看剧|书|读书|游戏|运动|爱听|爱看)\s*[:：]|\bspends? (?:most |all |every |the |his |her |their |my )?(?:saturdays?|sundays?|weekends?|evenings?|nights?|days off|free time|spare time|summers?|winters?|holidays?)\b|\bcurls? up with\b|(?:周末|休息日|放假|下班后?|闲时|有空)(?:一般|通常|都|常|就|会)?(?:去|在家)?(?:打|玩|看|听|钓|爬|逛|练|学|跳|唱)`)
 	reWorkMore      = text.Lazy(`(?i)\bwho(?:'s| is) my (?:boss|manager|supervisor|employer|line manager|gaffer)\b`)
 	// reNearHome is a task about the person's surroundings ("suggest a restaurant near my
 	// place", "推荐一家我家附近的甜品店"): where they live is what it needs.
 	reNearHome = text.Lazy(`(?i)\b(?:near|nearby|close to) me\b|\b(?:near|nearby|close to|around|walking distance (?:of|from)|within \w+ (?:minutes?|mins?|miles?|km) of) (?:my (?:place|home|house|flat|apartment|neighbou?rhood|street|area|building|digs|pad)|where i (?:live|stay|am based))\b|\bin my (?:neighbou?rhood|area|part of town)\b|我家(?:附近|旁边|楼下|周边|周围|边上|那边|这边|门口)|离我家(?:近|不远|最近)|我住的(?:地方|小区|那|这)\p{Han}{0,1}(?:附近|旁边|周边|周围|边上)|我(?:住|家)(?:那|这)(?:边|块|片|一带)`)
+	// reAvoidTask asks what the person may not eat or drink without saying so: what to write
+	// on a takeaway order ("点外卖的时候备注要写点啥"), or whether they may, with no subject
+	// ("晚上能跟兄弟们喝两盅不？").
+	reAvoidTask = text.Lazy(`(?:点|叫|订)(?:个|份)?(?:外卖|餐|菜|饭)\p{Han}{0,8}(?:备注|要求)|备注\p{Han}{0,4}(?:写|填|要)(?:点)?(?:什么|啥)|^(?:我)?(?:今晚|晚上|今天|明天|中午|周末|过年|过节|聚餐|这次|待会)?(?:还)?能(?:不能)?\p{Han}{0,8}(?:喝|吃)\p{Han}{0,4}(?:不|吗|么|嘛)`)
 	// reTasteRequest asks for something chosen by the person's taste ("make me a gym playlist
 	// based on my taste", "按我的口味点个外卖", "something safe for me to eat").
 	reTasteRequest = text.Lazy(`(?i)\b(?:based on|according to|suited to|that suits|to suit|that fits|matching|for) my (?:tastes?|preferences|palate|likes)\b|\bmy (?:tastes?|palate) in\b|\bsafe for me to (?:eat|drink|order|have)\b|\b(?:fits?|suits?) my diet\b|(?:按|照|根据|符合|合|对)(?:着)?我(?:的)?(?:口味|喜好|胃口|品味)|(?:别|不要|避开|避免|小心|注意)(?:让我)?踩(?:到)?(?:我的)?雷|我的雷(?:点|区)|我能吃的|我可以吃的`)
@@ -153,7 +162,7 @@ func lifeQuestionFacets(q string, out []Facet) []Facet {
 	if reOriginMore.MatchString(q) {
 		add(FacetOrigin)
 	}
-	if reTasteRequest.MatchString(q) {
+	if reTasteRequest.MatchString(q) || reAvoidTask.MatchString(q) {
 		add(FacetPreference)
 	}
 	if reHomeMore.MatchString(q) || reNearHome.MatchString(q) {

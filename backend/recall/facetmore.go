@@ -13,6 +13,9 @@ const (
 	FacetEducation Facet = "education"
 	FacetTools     Facet = "tools"
 	FacetFear      Facet = "fear"
+	// FacetGoal is what the person is working towards ("what certification am I preparing
+	// for" — "Studying for the CCRN exam this fall"; 我在攒钱买什么).
+	FacetGoal Facet = "goal"
 )
 
 // toolNames are tools a person says they use, by name: editors and IDEs, systems, machines,
@@ -38,6 +41,14 @@ var moreFacetRules = []facetRule{
 			`害怕|恐惧|畏惧|惧|恐高|晕血|(?:^|[，,。；;\s]|我|很|最|特别|超|非常|有点|比较)怕|心理阴影|吓`)},
 }
 
+// goalRule reads what a person is working towards; a plan of the project ("what's the plan
+// for the migration") is not one, so the question forms keep to "my" and "I".
+var goalRule = facetRule{FacetGoal,
+	facetRe(`\bmy (?:(?:long|short)-term |main |big |next )?(?:goals?|plans?|ambitions?|dreams?|resolutions?|bucket list)\b|\bwhat (?:am|was) i (?:\w+ ){0,2}(?:preparing|studying|training|revising|cramming|saving(?: up)?|working|aiming) (?:for|towards?)\b|\bwhat (?:do|did) i (?:want|plan|hope|aim|intend) to (?:do|become|be|buy|achieve|study|learn)\b|\bwhat (?:\w+ )?(?:exam|test|certification|certificate|qualification|course|race|marathon) (?:am|was) i (?:\w+ )?(?:preparing|studying|training|revising|sitting|taking|doing|signed up) (?:for)?`,
+		`我的(?:目标|计划|打算|梦想|心愿|规划)|我(?:的)?(?:目标|梦想|心愿)|我(?:现在|目前)?(?:在|正在)?(?:准备|备考|考)(?:什么|啥|哪)|我(?:想|打算|计划)(?:要)?(?:干|做|考|买|学|去|当)(?:什么|啥|哪)|我(?:在)?(?:攒钱|存钱)(?:干|买|做|去)?(?:什么|啥|嘛)`),
+	facetRe(`\b(?:studying|preparing|training|revising|cramming|saving(?: up)?) for\b|\bworking towards?\b|\b(?:(?:long|short)-term |main |big |next )?(?:goals?|plans?|ambitions?|dreams?|resolutions?)\s*(?:is|are|:|=|for)|\b(?:plans?|hopes?|aims?|intends?) to\b|\bwants? to (?:become|be|get|move|learn|start|buy|run|open|retire|finish|travel|visit|go back)\b|\bbucket list\b|\bsigned up for\b`,
+		`目标|计划|打算|梦想|心愿|准备(?:考|去|买|换|学|开)|备考|在考|攒钱|存钱|想(?:要)?(?:考|买|换|学|去|开|成为|当)`)}
+
 // moreTitleLabels are the titles that label the three facets.
 var moreTitleLabels = map[string]Facet{
 	"education": FacetEducation, "studies": FacetEducation, "school": FacetEducation, "uni": FacetEducation,
@@ -51,6 +62,8 @@ var moreTitleLabels = map[string]Facet{
 	"films": FacetPreference, "movies": FacetPreference, "tv": FacetPreference, "shows": FacetPreference,
 	"sport": FacetPreference, "sports": FacetPreference, "taste": FacetPreference, "音乐": FacetPreference,
 	"听歌": FacetPreference, "电影": FacetPreference, "看书": FacetPreference, "运动": FacetPreference,
+	"goals": FacetGoal, "goal": FacetGoal, "plans": FacetGoal, "ambitions": FacetGoal, "aspirations": FacetGoal,
+	"目标": FacetGoal, "计划": FacetGoal, "打算": FacetGoal, "规划": FacetGoal,
 	"fears": FacetFear, "fear": FacetFear, "phobias": FacetFear, "phobia": FacetFear,
 	"害怕": FacetFear, "恐惧": FacetFear, "怕的": FacetFear,
 }

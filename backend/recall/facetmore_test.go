@@ -11,27 +11,37 @@ import (
 // words is not one of them.
 func TestMoreFacetsOf(t *testing.T) {
 	for q, want := range map[string]Facet{
-		"Where did I do my masters?":               FacetEducation,
-		"what did I study at uni":                  FacetEducation,
-		"which university did I graduate from?":    FacetEducation,
-		"我是哪个大学毕业的":                                FacetEducation,
-		"我学的什么专业":                                  FacetEducation,
-		"which text editor do i like using":        FacetTools,
-		"what's my setup":                          FacetTools,
-		"what OS do I run on my laptop":            FacetTools,
-		"我平时用什么编辑器":                                FacetTools,
-		"is there anything I'm scared of?":         FacetFear,
-		"what am I afraid of":                      FacetFear,
-		"我最怕什么":                                    FacetFear,
-		"who am I seeing?":                         FacetFamily,
-		"remind me where my gf works":              FacetFamily,
-		"我男朋友在哪上班":                                 FacetFamily,
-		"我英文名叫啥？":                                  FacetName,
-		"Suggest a restaurant near my place":       FacetHome,
-		"推荐一家我家附近的甜品店":                             FacetHome,
-		"anything safe for me to eat there?":       FacetPreference,
-		"点菜的时候别踩我的雷":                               FacetPreference,
-		"make me a gym playlist based on my taste": FacetPreference,
+		"Where did I do my masters?":                       FacetEducation,
+		"what did I study at uni":                          FacetEducation,
+		"which university did I graduate from?":            FacetEducation,
+		"我是哪个大学毕业的":                                        FacetEducation,
+		"我学的什么专业":                                          FacetEducation,
+		"which text editor do i like using":                FacetTools,
+		"what's my setup":                                  FacetTools,
+		"what OS do I run on my laptop":                    FacetTools,
+		"我平时用什么编辑器":                                        FacetTools,
+		"is there anything I'm scared of?":                 FacetFear,
+		"what am I afraid of":                              FacetFear,
+		"我最怕什么":                                            FacetFear,
+		"who am I seeing?":                                 FacetFamily,
+		"remind me where my gf works":                      FacetFamily,
+		"我男朋友在哪上班":                                         FacetFamily,
+		"我英文名叫啥？":                                          FacetName,
+		"Suggest a restaurant near my place":               FacetHome,
+		"推荐一家我家附近的甜品店":                                     FacetHome,
+		"anything safe for me to eat there?":               FacetPreference,
+		"点菜的时候别踩我的雷":                                       FacetPreference,
+		"make me a gym playlist based on my taste":         FacetPreference,
+		"What certification am I preparing for right now?": FacetGoal,
+		"what are my goals for this year":                  FacetGoal,
+		"我在攒钱买什么":                                          FacetGoal,
+		"Am I working this Saturday night?":                FacetRoutine,
+		"what's my rota":                                   FacetRoutine,
+		"我周六要上班吗":                                          FacetRoutine,
+		"明天周三，早上得几点起？":                                     FacetRoutine,
+		"帮我规划下寒假从成都回家的路线":                                  FacetOrigin,
+		"点外卖的时候备注要写点啥？":                                    FacetPreference,
+		"晚上能跟兄弟们喝两盅不？":                                     FacetPreference,
 	} {
 		if got := facetsOf(q); !slices.Contains(got, want) {
 			t.Errorf("facetsOf(%q) = %v, want %s among them", q, got, want)
@@ -39,10 +49,12 @@ func TestMoreFacetsOf(t *testing.T) {
 	}
 	for _, q := range []string{"which editor does the plugin target", "what did the study find",
 		"where did the students graduate from", "is the scheduler afraid of long jobs", "我儿子读几年级了",
-		"which OS does the CI run", "what is the fear and greed index", "who am I seeing today at 3pm? check the calendar"} {
+		"which OS does the CI run", "what is the fear and greed index", "who am I seeing today at 3pm? check the calendar",
+		"am I working on the parser refactor", "what's the plan for the migration", "明天几点起飞", "帮我规划下寒假从成都回家的路线",
+		"what is the cat's name"} {
 		for _, f := range facetsOf(q) {
-			if f == FacetEducation || f == FacetTools || f == FacetFear || f == FacetName {
-				t.Errorf("facetsOf(%q) = %v, want none of education, tools, fear, name", q, facetsOf(q))
+			if f == FacetEducation || f == FacetTools || f == FacetFear || f == FacetName || f == FacetGoal || f == FacetRoutine {
+				t.Errorf("facetsOf(%q) = %v, want none of education, tools, fear, name, goal, routine", q, facetsOf(q))
 			}
 		}
 	}

@@ -63,7 +63,7 @@ const sentenceStart = `(?:^|[.!?;。！？；]\s*)\s*`
 
 // facetRules are the core rules, those of the person's life (facetlife.go) and of their
 // studies, tools and fears (facetmore.go).
-var facetRules = append(append(coreFacetRules, lifeFacetRules...), moreFacetRules...)
+var facetRules = append(append(append(coreFacetRules, lifeFacetRules...), moreFacetRules...), goalRule)
 
 var coreFacetRules = []facetRule{
 	{FacetName,
@@ -105,7 +105,7 @@ var coreFacetRules = []facetRule{
 			sentenceStart+`(?:weekends?|free time|spare time|hobbies)\s*[:：=]`,
 			sentenceStart+`(?:usually |always |only |often |never |rarely )?(?:likes|loves|prefers|enjoys|hates|dislikes|drinks|eats|avoids|listens to|wants|reads|watches|plays)\b`,
 			sentenceStart+`(?:doesn't|does not|can't|cannot|won't) (?:like|love|enjoy|eat|drink|stand)\b`,
-			`喜欢|爱(?:喝|吃|看|听|玩)|偏好|喜爱|最爱|偶像|铁粉|粉丝|追星|枕边书|讨厌|口味|过敏|忌口|不耐受|痛风|糖尿病|素食|吃素|戒(?:酒|烟|糖)|不(?:吃|喝)|(?:常|经常|总是|一直)(?:听|放|看|玩|喝|吃)|爱好|兴趣|业余|周末(?:[：:]|一般|常|喜欢|就|都|去|会)|休班(?:就|一般|常|去|时)|休息(?:日|时|的时候)|空闲|闲暇|我(?:每天|平时|常常|经常)?(?:早上|晚上|中午|下午)?(?:喝|吃)|`+sentenceStart+`(?:平时|一般|每天|通常|早上|晚上|中午|下午|上午|周末)*(?:只)?(?:喝|吃|不吃|不喝)`)},
+			`喜欢|爱(?:喝|吃|看|听|玩)|偏好|喜爱|最爱|偶像|铁粉|粉丝|追星|枕边书|讨厌|口味|过敏|忌口|不耐受|痛风|糖尿病|素食|吃素|戒(?:酒|烟|糖)|不(?:吃|喝)|(?:别|不要|不宜|不可以|少)(?:吃|喝)|(?:常|经常|总是|一直)(?:听|放|看|玩|喝|吃)|爱好|兴趣|业余|周末(?:[：:]|一般|常|喜欢|就|都|去|会)|休班(?:就|一般|常|去|时)|休息(?:日|时|的时候)|空闲|闲暇|我(?:每天|平时|常常|经常)?(?:早上|晚上|中午|下午)?(?:喝|吃)|`+sentenceStart+`(?:平时|一般|每天|通常|早上|晚上|中午|下午|上午|周末)*(?:只)?(?:喝|吃|不吃|不喝)`)},
 }
 
 // facetsOf names the facets a question asks about the person, if it is such a question.
@@ -320,8 +320,8 @@ var (
 	reAllergyWords  = text.Lazy(`(?i)\b(?:allergic|allerg(?:y|ies)|intoleran(?:t|ce)|coeliac|celiac|gout|diabetic|diabetes)\b|过敏|不耐受|痛风|糖尿病`)
 	reEatWords      = text.Lazy(`(?i)\b(?:eat|eating|food|foods|dish|dishes|meal|meals)\b|吃|食物`)
 	reDrinkWords    = text.Lazy(`(?i)\b(?:drink|drinking|drinks|beverages?)\b|喝|饮料`)
-	reNotEat        = text.Lazy(`(?i)\b(?:(?:doesn'?t|does not|don'?t|do not|never|can'?t|cannot) (?:eat|touch)s?|no (?:dairy|gluten|meat|pork|beef|nuts|sugar)|vegan|vegetarian|pescatarian)\b|忌口|不吃|不能吃|不碰|素食|吃素|戒糖`)
-	reNotDrink      = text.Lazy(`(?i)\b(?:(?:doesn'?t|does not|don'?t|do not|never|can'?t|cannot) drinks?|no (?:alcohol|caffeine|dairy)|teetotal|sober)\b|忌口|不喝|不能喝|戒(?:酒|咖啡)`)
+	reNotEat        = text.Lazy(`(?i)\b(?:(?:doesn'?t|does not|don'?t|do not|never|can'?t|cannot) (?:eat|touch)s?|no (?:dairy|gluten|meat|pork|beef|nuts|sugar)|vegan|vegetarian|pescatarian)\b|忌口|不吃|不能吃|不碰|素食|吃素|戒糖|(?:别|不要|不宜|不可以)吃`)
+	reNotDrink      = text.Lazy(`(?i)\b(?:(?:doesn'?t|does not|don'?t|do not|never|can'?t|cannot) drinks?|no (?:alcohol|caffeine|dairy)|teetotal|sober)\b|忌口|不喝|不能喝|戒(?:酒|咖啡)|(?:别|不要|不宜|不可以)喝|忌酒|禁酒`)
 )
 
 // reWhQuestion is a question that asks what or which, not whether.
@@ -343,7 +343,7 @@ type avoidAsk struct{ allergy, eat, drink bool }
 // avoidAsked reads an avoidance question; ok is false for every other question.
 func avoidAsked(a Analysis) (ask avoidAsk, ok bool) {
 	q := foldDialect(strings.ReplaceAll(a.Query, "’", "'"))
-	if !slices.Contains(a.Facets, FacetPreference) || !(reAvoidQuestion.MatchString(q) || reCarefulQuestion.MatchString(q)) {
+	if !slices.Contains(a.Facets, FacetPreference) || !(reAvoidQuestion.MatchString(q) || reCarefulQuestion.MatchString(q) || reAvoidTask.MatchString(q)) {
 		return ask, false
 	}
 	return avoidAsk{allergy: reAllergyWords.MatchString(q), eat: reEatWords.MatchString(q),
