@@ -95,6 +95,10 @@ func (s *Store) RebuildFullText(ctx context.Context) error {
 				return fmt.Errorf("memory: unable to clear full-text index: %w", err)
 			}
 		}
+		// Every row again, and optimizeIndex merges once after: merges wait (holdMerges).
+		if _, err := holdMerges(ctx, tx, true); err != nil {
+			return err
+		}
 		rows, err := tx.QueryContext(ctx, `SELECT `+metaColumns+` FROM memory_meta ORDER BY rid`)
 		if err != nil {
 			return fmt.Errorf("memory: unable to read the index: %w", err)
@@ -117,6 +121,9 @@ func (s *Store) RebuildFullText(ctx context.Context) error {
 			if err := insertFullText(ctx, tx, rids[i], m, fullTextOf(m)); err != nil {
 				return err
 			}
+		}
+		if err := releaseMerges(ctx, tx, true); err != nil {
+			return err
 		}
 		if err := tx.Commit(); err != nil {
 			return fmt.Errorf("memory: unable to commit full-text rebuild: %w", err)

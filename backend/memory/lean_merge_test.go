@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/oklog/ulid/v2"
 )
 
 // A transaction that indexes many files holds FTS5's merges back (the segments it flushes
@@ -53,13 +55,7 @@ func TestBulkBuildHoldsMerges(t *testing.T) {
 	if held <= merged || held < 20 {
 		t.Fatalf("sixty notes left %d segments with merges held and %d without: nothing was held", held, merged)
 	}
-	setting := func(key string) string {
-		var v string
-		if err := e.s.db.QueryRowContext(e.ctx, `SELECT coalesce((SELECT v FROM memory_fts_config WHERE k = ?), 'default')`, key).Scan(&v); err != nil {
-			t.Fatal(err)
-		}
-		return v
-	}
+	setting := func(key string) string { return ftsSetting(t, e, key) }
 	if a, c := setting("automerge"), setting("crisismerge"); a != "default" || c != "default" {
 		t.Fatalf("a build rolled back left automerge %s, crisismerge %s in the config", a, c)
 	}
@@ -70,5 +66,37 @@ func TestBulkBuildHoldsMerges(t *testing.T) {
 	// The next ordinary write merges again.
 	if n := build(false, false); n > merged+1 {
 		t.Fatalf("after the release a build left %d segments, %d before the hold", n, merged)
+	}
+}
+
+// ftsSetting is a setting in memory_fts's config, or "default" when none is written.
+func ftsSetting(t *testing.T, e *env, key string) string {
+	t.Helper()
+	var v string
+	if err := e.s.db.QueryRowContext(e.ctx, `SELECT coalesce((SELECT v FROM memory_fts_config WHERE k = ?), 'default')`, key).Scan(&v); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// The full-text refill (migrations, repair) holds merges too and leaves one segment and the
+// default settings.
+func TestRebuildFullTextHoldsMerges(t *testing.T) {
+	e := newEnv(t)
+	for i := 0; i < 5; i++ {
+		e.put(fmt.Sprintf("global/reference/n-%d.md", i), handFile(ulid.Make().String(), fmt.Sprintf("Note %d", i), "lanterns by the harbor"))
+	}
+	e.reconcile()
+	if err := e.s.RebuildFullText(e.ctx); err != nil {
+		t.Fatal(err)
+	}
+	if a, c := ftsSetting(t, e, "automerge"), ftsSetting(t, e, "crisismerge"); a != "4" || c != "16" {
+		t.Fatalf("after a refill automerge %s, crisismerge %s, want 4 and 16", a, c)
+	}
+	if n := ftsSegments(t, e, "memory_fts"); n != 1 {
+		t.Fatalf("after a refill memory_fts has %d segments, want 1", n)
+	}
+	if hits := e.search("lantern", Filter{}); len(hits) != 5 {
+		t.Fatalf("the refilled index finds %d of 5", len(hits))
 	}
 }
