@@ -21,20 +21,20 @@ var lifeFacetRules = []facetRule{
 			`我\p{Han}{0,8}(?:几点|什么时候|啥时候|多早|多晚)\p{Han}{0,4}(?:起床|起来|起|睡|醒|上床|休息|就寝)|我的(?:作息|生物钟|日常作息)|我(?:一般|平时|通常)?(?:睡|起)得?(?:多早|多晚)`,
 			// Shifts: "am I working this Saturday night", "my rota", 我周六上班吗; and a day's
 			// time asked without 我 ("明天周三，早上得几点起？").
-			`\b(?:am|will) i (?:be )?(?:working|on shift|on call|on nights|off) (?:this|next|tonight|tomorrow|today|on (?:the )?(?:weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|(?:mon|tues|wednes|thurs|fri|satur|sun)day)|\bdo i (?:work|have work|have a shift) (?:on |this |next |tonight|tomorrow|today|at the weekend|weekends|(?:mon|tues|wednes|thurs|fri|satur|sun)days?)|\bwhat (?:shifts?|days|hours) (?:am i|do i) (?:on|work|working)\b|\bmy (?:shifts?|rota|roster|work schedule|work hours)\b`,
+			`\b(?:am|will) i (?:be )?(?:working|on shift|on call|on nights|off) (?:this|next|tonight|tomorrow|today|on (?:the )?(?:weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|(?:mon|tues|wednes|thurs|fri|satur|sun)day)|\bdo i (?:work|have work|have a shift) (?:on |this |next |tonight|tomorrow|today|at the weekend|weekends|(?:mon|tues|wednes|thurs|fri|satur|sun)days?)|\bwhat (?:shifts?|days|hours) (?:am i|do i) (?:on|work|working)\b|\bmy (?:shifts?|rota|roster|work schedule|work hours|alarm)\b|\bwhat time should (?:the|my) alarm\b|\b(?:the|my) alarm (?:go off|be set)\b`,
 			`我(?:这周|下周|明天|今天|今晚|后天|周[一二三四五六日天末]|礼拜\p{Han}|星期\p{Han})?(?:要|得|用)?(?:上班|值班|加班|上夜班|倒班)(?:吗|不|么|嘛|没)|我的(?:排班|班表|上班时间)|我(?:几点|什么时候|哪天)(?:上班|下班|值班)|(?:明天|明早|今晚|今天|后天|周[一二三四五六日天]|星期\p{Han}|礼拜\p{Han}|早上|晚上)\p{Han}{0,6}?(?:得|要|该|应该|需要)?几点(?:起床|起来|起|睡觉|睡|出门)(?:$|[？?，,。吗呢啊])`),
-		facetRe(`\b(?:(?:wakes?|woke|waking|get(?:s|ting)? up|up|rises?|alarm|bed|sleeps?|asleep|lights out)\b[^.\n]{0,24}?\b(?:at|by|around|before|after|until|till)\s*\d|\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)?\s*(?:wake-?up|wake|rise|bed|bedtime|sleep|lights out)|bedtime|wake-?up time|sleeps? (?:days|nights|in)|night owl|early (?:riser|bird))\b`,
+		facetRe(`\b(?:(?:wakes?|woke|waking|get(?:s|ting)? up|up|rises?|alarm|bed|sleeps?|asleep|lights out)\b[^.\n]{0,24}?\b(?:at|by|around|before|after|until|till)\s*\d|\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)?\s*(?:wake-?up|wake|rise|bed|bedtime|sleep|lights out)|bedtime|wake-?up time|sleeps? (?:days|nights|in)|night owl|early (?:riser|bird)|(?:up|wake|wakes|woke|bed|asleep|lights out)\s+(?:at |by |around )?\d{1,2}(?:[.:]\d\d)?\s*(?:a\.?m\.?|p\.?m\.?)?(?:\s|[,.;)]|$))\b`,
 			`[\d一二三四五六七八九十两半]{1,3}\s*[:：点][\d一二三四五六七八九十半刻]{0,3}\s*(?:前|左右|以后|后|多)?\s*(?:就)?(?:起床|起来|起|睡|醒|上床|就寝)|(?:起床|起来|睡觉|上床|就寝|醒)\s*(?:时间)?\s*[:：]?\s*(?:大概|一般)?\s*[\d一二三四五六七八九十两]|作息|生物钟|早睡早起|夜猫子|熬夜|夜班|白班|早班|晚班|倒班|值班|排班|上班时间|(?:早|晚)八`,
 			`\b(?:night|day|early|late|evening|weekend|morning|long|12-hour|twelve-hour|graveyard) shifts?\b|\bshifts? (?:from|are|run|start)\b|\bon (?:nights|days|lates|earlies)\b|\bworks? (?:nights|weekends)\b`)},
 	{FacetFamily,
 		facetRe(`\bwho (?:am|was) i (?:dating|going out with|married to|engaged to)\b|\bwho (?:am|was) i (?:seeing|with)(?:$| these days| now| at the moment| right now| lately)|\bmy (?:\w+ )?(?:wife|husband|partner|spouse|missus|missis|hubby|fianc[eé]e?|gf|bf|girlfriend|boyfriend|other half|better half|significant other|kids?|children|son|daughter|lad|boy|girl|grandson|granddaughter|grandkids?|grandchildren|grandchild|mum|mom|mother|dad|father|parents|brother|sister|siblings|family|in-laws|cat|dog|pup|puppy|pets?|parrot|budgie|rabbit|horse)s?\b(?:'s)?`,
-			`我(?:在)?(?:和|跟)谁(?:谈恋爱|在一起|交往|结婚|约会|过日子)|我(?:的|家)?(?:老婆|老公|媳妇|爱人|妻子|丈夫|太太|先生|对象|男朋友|女朋友|男友|女友|男票|女票|另一半|孩子|小孩|儿子|女儿|闺女|孙子|孙女|外孙|外孙女|娃|爸|妈|父亲|母亲|父母|哥|姐|弟|妹|家人|家里人|猫|狗|宠物|鹦鹉)|我家(?:那|这)?(?:只|条|个)?(?:猫|狗|宠物)`),
+			`^(?:小|大|二|老)?(?:孙子|孙女|外孙女?|儿子|女儿|闺女|老伴|老婆|老公|媳妇|爱人)|我(?:在)?(?:和|跟)谁(?:谈恋爱|在一起|交往|结婚|约会|过日子)|我(?:的|家)?(?:老婆|老公|媳妇|爱人|妻子|丈夫|太太|先生|对象|男朋友|女朋友|男友|女友|男票|女票|另一半|孩子|小孩|儿子|女儿|闺女|孙子|孙女|外孙|外孙女|娃|爸|妈|父亲|母亲|父母|哥|姐|弟|妹|家人|家里人|猫|狗|宠物|鹦鹉)|我家(?:那|这)?(?:只|条|个)?(?:猫|狗|宠物)`),
 		facetRe(`\b(?:wife|husband|partner|spouse|married|fianc[eé]e?|girlfriend|boyfriend|gf|bf|dating|engaged|other half|significant other|kids?|children|sons?|daughters?|grandsons?|granddaughters?|grandkids?|grandchildren|mum|mom|mother|dad|father|parents|brothers?|sisters?|siblings)\b`, ownsPet,
 			`老婆|老公|媳妇|爱人|妻子|丈夫|太太|男朋友|女朋友|男友|女友|另一半|孩子|儿子|女儿|闺女|孙子|孙女|外孙|娃|爸|妈|父亲|母亲|父母|哥哥|姐姐|弟弟|妹妹|宠物|鹦鹉|养(?:了|着|的)|(?:猫|狗)(?:叫|名叫|的名字|名字|[：:])|我(?:的|家)\p{Han}{0,2}(?:猫|狗)|(?:一|两|三|几|\d)(?:只|条)\p{Han}{0,4}(?:猫|狗|犬)|`+petBreedsZh)},
 	{FacetHealth,
-		facetRe(`\b(?:my (?:blood (?:type|group)|meds|medications?|medicines?|pills|tablets|prescriptions?|health|conditions?|diagnos[ie]s|eyesight|blood pressure)|(?:what|which) (?:meds|medications?|medicines?|pills|tablets) (?:do|am|should|must) i|(?:what|which) blood (?:type|group)|what am i (?:taking|on) (?:for|every)|what do i take every (?:day|morning|night))\b`,
-			`我(?:的)?血型|血型|我(?:每天|每日|平时|一直|现在|在|目前|都){0,2}(?:吃|服|用)(?:的)?(?:是)?(?:什么|啥|哪些|哪种)?药|我(?:的)?(?:病史|身体状况|健康状况|视力|度数|血压)|我有(?:什么|啥)(?:病|毛病|慢性病)`),
-		facetRe(`\b(?:blood (?:type|group)|type (?:o|a|b|ab)\b|(?:o|a|b|ab)[+-](?:\s|$|[,.;)])|(?:o|a|b|ab) (?:positive|negative)|\d+\s*mg|medications?|meds|pills?|tablets?|prescribed|diagnosed|blood pressure|hypertension|asthma|diabet(?:es|ic)|cholesterol|inhaler|epi-?pen|insulin|statins?)\b`,
+		facetRe(`\b(?:blood|donat\w+|transfusion)\b[^?]{0,60}\bmy type\b|\b(?:doctor|doc|gp|nurse|dentist|pharmacist|surgeon|anaesthetist|anesthetist|hospital|clinic|antibiotics?|jab|vaccine|operation|surgery)\b[^?]{0,80}\b(?:anything|what)\b[^.?!]{0,30}\b(?:tell|mention|let \w+ know|warn)\b|\b(?:my (?:blood (?:type|group)|meds|medications?|medicines?|pills|tablets|prescriptions?|health|conditions?|diagnos[ie]s|eyesight|blood pressure)|(?:what|which) (?:meds|medications?|medicines?|pills|tablets) (?:do|am|should|must) i|(?:what|which) blood (?:type|group)|what am i (?:taking|on) (?:for|every)|what do i take every (?:day|morning|night))\b`,
+			`我(?:的)?血型|血型|我(?:每天|每日|天天|平时|一直|现在|在|目前|都|早上|晚上){0,2}(?:吃|服|用)(?:的)?(?:是)?(?:什么|啥|哪些|哪种)?药|我(?:的)?(?:病史|身体状况|健康状况|视力|度数|血压)|我(?:现在|眼睛)?(?:近视)?(?:多少|几百)度|我有(?:什么|啥)(?:病|毛病|慢性病)`),
+		facetRe(`\b(?:blood (?:type|group)|type (?:o|a|b|ab)\b|(?:o|a|b|ab)[+-](?:\s|$|[,.;)])|(?:o|a|b|ab) (?:positive|negative)|\d+\s*mg|medications?|meds|pills?|tablets?|prescribed|diagnosed|blood pressure|hypertension|asthma|diabet(?:es|ic)|cholesterol|inhaler|epi-?pen|insulin|statins?|allerg(?:y|ies|ic)|anaphyla\w*)\b`,
 			`\b(?:gp|doctor|doc|physio|consultant|cardiologist|specialist|dentist)\b (?:says|said|told|wants|has (?:me|him|her)|put)\b`,
 			`\b(?:aspirin|ibuprofen|paracetamol|acetaminophen|warfarin|metformin|levothyroxine|thyroxine|\w+(?:pril|olol|statin|sartan|dipine|prazole|xetine|azepam|mycin|cillin|formin))\b`,
 			`血型|[OABo]\s*型(?:血)?|AB\s*型|(?:吃|服|用|开)(?:的)?\p{Han}{0,4}药|药(?:物|片|丸)|每(?:天|日|朝|晚|早)\p{Han}{0,4}(?:一|两|1|2)\s*(?:粒|片|颗)|毫克|血压|糖尿病|哮喘|近视|体检|病史|慢性病|颈椎病|腰椎|医生(?:说|叫|让|嘱咐)|医嘱`)},
@@ -74,7 +74,7 @@ var lifeSubGroups = []struct {
 		text.Lazy(`(?i)\b(?:brothers?|sisters?|siblings)\b|哥|姐|弟|妹`)},
 	{FacetFamily, text.Lazy(`(?i)\b(?:cat|dog|pup|puppy|pets?|parrot|budgie|rabbit|horse|kitten|kitty|hamster|guinea pig|tortoise|turtle|goldfish|fish|snake|gecko)\b|猫|狗|宠物|鹦鹉|仓鼠|乌龟|兔子`),
 		text.Lazy(`(?i)\b(?:cats?|dogs?|pup|puppy|pets?|kitten|kitty|` + petBreedsEn + `)\b|猫|狗|犬|宠物|鹦鹉|仓鼠|乌龟|兔子|` + petBreedsZh)},
-	{FacetHealth, text.Lazy(`(?i)\bblood (?:type|group)\b|血型`),
+	{FacetHealth, text.Lazy(`(?i)\bblood (?:type|group)\b|\b(?:blood|donat\w+|transfusion)\b[^?]{0,60}\bmy type\b|血型`),
 		text.Lazy(`(?i)\bblood (?:type|group)\b|\btype (?:o|a|b|ab)\b|\b(?:o|a|b|ab)[+-](?:\s|$|[,.;)])|\b(?:o|a|b|ab) (?:positive|negative|neg|pos)\b|血型|[OABo]\s*型(?:血)?|AB\s*型`)},
 	{FacetHealth, text.Lazy(`(?i)\b(?:meds|medications?|medicines?|pills|tablets|prescriptions?|take every)\b|药`),
 		text.Lazy(`(?i)\b(?:meds|medications?|pills?|tablets?|prescribed|inhaler|epi-?pen|insulin|\d+\s*mg|aspirin|ibuprofen|paracetamol|acetaminophen|warfarin|metformin|levothyroxine|thyroxine|\w+(?:pril|olol|statin|sartan|dipine|prazole|xetine|azepam|mycin|cillin|formin))\b|药|毫克|粒|片`)},
@@ -114,11 +114,11 @@ func (ask subAsk) answers(f Facet, hay string) bool {
 // is an avoidance question when it asks what to be careful with ("chippy tea tonight —
 // anything I've got to be careful with?", "晚上吃小龙虾,我得注意点啥").
 var (
-	reZodiacQuestion = text.Lazy(`(?i)\b(?:what(?:'s| is) my (?:star |zodiac |chinese |horoscope )?sign|what (?:star |zodiac )?sign am i|my (?:star sign|zodiac(?: sign)?|horoscope|chinese zodiac)|which (?:zodiac|star sign) am i)\b|我(?:是)?(?:什么|啥|哪个)星座|我的星座|我(?:是)?(?:什么|啥)座(?:的)?(?:$|[？?吗呢])`)
+	reZodiacQuestion = text.Lazy(`(?i)\b(?:what(?:'s| is) my (?:star |zodiac |chinese |horoscope )?sign|what (?:star |zodiac )?sign (?:am i|i am|i'm)|my (?:star sign|zodiac(?: sign)?|horoscope|chinese zodiac)|which (?:zodiac|star sign) am i)\b|我(?:是)?(?:什么|啥|哪个)星座|我的星座|我(?:是)?(?:什么|啥)座(?:的)?(?:$|[？?吗呢])`)
 	reZodiacAnswer   = text.Lazy(`(?i)\b(?:aries|taurus|gemini|virgo|libra|scorpio|sagittarius|capricorn|aquarius|pisces)\b|\b(?:a|sign:?|zodiac:?) (?:cancer|leo)\b|\b(?:cancer|leo)\s*[♋♌]|[♈-♓]|(?:白羊|金牛|双子|巨蟹|狮子|处女|天秤|天平|天蝎|射手|人马|摩羯|山羊|水瓶|宝瓶|双鱼)座|星座`)
 	// reCarefulQuestion asks what to watch out for, and names a meal or food to be careful
 	// with; reAvoidQuestion's forms name the avoiding itself.
-	reCarefulQuestion = text.Lazy(`(?i)(?:\b(?:anything|what|something)\b[^.?!]{0,30}\b(?:watch out for|be careful (?:with|of|about)|look out for|keep an eye on|mind)\b|\bwhat (?:do|should|must) i (?:have to |need to )?(?:watch out for|be careful (?:with|of|about))\b)[^.]*|(?:注意|小心|当心|留意)(?:点|些|一下)?(?:什么|啥|哪些)|(?:什么|啥|哪些)\p{Han}{0,3}(?:要|得|需要|应该)?(?:注意|小心|当心)`)
+	reCarefulQuestion = text.Lazy(`(?i)(?:\b(?:anything|what|something|owt|aught)\b[^.?!]{0,30}\b(?:watch out for|be careful (?:with|of|about)|look out for|keep an eye on|mind|steer clear of|keep away from|stay away from|give a miss|avoid)\b|\bwhat (?:do|should|must) i (?:have to |need to )?(?:watch out for|be careful (?:with|of|about))\b)[^.]*|(?:注意|小心|当心|留意)(?:点|些|一下)?(?:什么|啥|哪些)|(?:哪些|什么|啥)\p{Han}{0,4}我\p{Han}{0,3}(?:得|要|该|需要)?(?:躲|避|忌|别碰|不能碰)|(?:什么|啥|哪些)\p{Han}{0,3}(?:要|得|需要|应该)?(?:注意|小心|当心)`)
 	reMealWords       = text.Lazy(`(?i)\b(?:eat|eating|dinner|lunch|breakfast|brunch|tea|supper|meal|restaurant|takeaway|takeout|sushi|seafood|curry|pizza|bbq|barbecue|buffet|pub|chippy|feast|banquet|wedding|party|order|menu|dish|food)\b|吃|饭|餐|火锅|海鲜|喜酒|宴|烧烤|聚餐|酒席|自助|外卖|边炉|小龙虾|料理|菜|夜宵|宵夜|饮茶`)
 )
 
@@ -127,13 +127,16 @@ var (
 // their childhood, who their boss is.
 var (
 	reLikeRequest   = text.Lazy(`(?i)\b(?:put on|play|stick on|queue up|recommend|suggest|pick|find|order|get|grab|make|fix|pour)\b[^.?!]{0,40}\b(?:i(?:'d| would)? (?:like|love|enjoy|dig|go for|fancy)|i (?:usually|always|normally) (?:have|get|drink|order|eat))\b|\b(?:what|which) (?:\w+ )?(?:brand|kind|sort|type|one)s? (?:do|would|did) i (?:usually |normally |always )?(?:go for|get|order|pick|have|buy|drink)\b|(?:放|来|播|点|推荐|找|叫|买|帮我(?:叫|点|来|买|倒|泡))(?:一)?(?:首|个|部|本|杯|份|碗|点|瓶|罐)?\p{Han}{0,3}我(?:最)?(?:喜欢|爱|常|经常|平时|一般)\p{Han}{0,3}`)
-	reOriginMore    = text.Lazy(`(?i)\bwhere(?:'d| did) i spend my (?:childhood|early years|youth|school days)|\bmy childhood\b|我(?:是)?在哪\p{Han}{0,3}(?:出生|长大)|(?:回|返)(?:老家|家乡)|(?:寒假|暑假|春节|过年|国庆|放假|五一|十一|中秋)\p{Han}{0,8}回家|回家(?:的)?(?:车票|机票|火车票|高铁票|航班)`)
+	reOriginMore    = text.Lazy(`(?i)\b(?:where(?:'d| did)|which (?:\w+ ){1,2}did) i spend my (?:childhood|girlhood|boyhood|early years|youth|school days)|\bmy (?:childhood|girlhood|boyhood)\b|\b(?:what|which) (?:island|region|province|state|county|town|city|country|village) (?:do|did|am|was) i (?:\w+ )?(?:come from|from|grow up in|raised in)|我(?:从小|小时候)?(?:是)?在哪\p{Han}{0,3}(?:出生|长大)|(?:回|返)(?:老家|家乡)|(?:寒假|暑假|春节|过年|国庆|放假|五一|十一|中秋)\p{Han}{0,8}回家|回家(?:的)?(?:车票|机票|火车票|高铁票|航班)`)
 	reHomeMore      = text.Lazy(`(?i)\b(?:what|which) (?:village|island|street|estate|road|borough|county|province|region|block|building|floor) (?:do |am |are )?(?:i|we) (?:live|in|based|living|reside|staying)`)
 	rePastimeAnswer = text.Lazy(`(?i)(?:^|\n|[.;。；]\s*)\s*(?:music|telly|tv|books?|reading|films?|movies?|shows?|podcasts?|sports?|games?|listening|watching|faves?|favou?rites?)\s*[:：]|(?:^|\n|[。；;]\s*)\s*(?:听歌|音乐|歌手|电影|剧|追剧|看剧|书|读书|游戏|运动|爱听|爱看)\s*[:：]|\bspends? (?:most |all |every |the |his |her |their |my )?(?:saturdays?|sundays?|weekends?|evenings?|nights?|days off|free time|spare time|summers?|winters?|holidays?)\b|\bcurls? up with\b|(?:周末|休息日|放假|下班后?|闲时|有空)(?:一般|通常|都|常|就|会)?(?:去|在家)?(?:打|玩|看|听|钓|爬|逛|练|学|跳|唱)`)
 	reWorkMore      = text.Lazy(`(?i)\bwho(?:'s| is) my (?:boss|manager|supervisor|employer|line manager|gaffer)\b`)
 	// reNearHome is a task about the person's surroundings ("suggest a restaurant near my
 	// place", "推荐一家我家附近的甜品店"): where they live is what it needs.
 	reNearHome = text.Lazy(`(?i)\b(?:near|nearby|close to) me\b|\b(?:near|nearby|close to|around|walking distance (?:of|from)|within \w+ (?:minutes?|mins?|miles?|km) of) (?:my (?:place|home|house|flat|apartment|neighbou?rhood|street|area|building|digs|pad)|where i (?:live|stay|am based))\b|\bin my (?:neighbou?rhood|area|part of town)\b|我家(?:附近|旁边|楼下|周边|周围|边上|那边|这边|门口)|离我家(?:近|不远|最近)|我住的(?:地方|小区|那|这)\p{Han}{0,1}(?:附近|旁边|周边|周围|边上)|我(?:住|家)(?:那|这)(?:边|块|片|一带)`)
+	// reRecommend asks for something to enjoy without saying "I'd like" ("suggest a few songs
+	// for a quiet evening in", "推荐几本书"): what the person enjoys is what it needs.
+	reRecommend = text.Lazy(`(?i)\b(?:suggest|recommend|pick|choose|queue up|put on|watch on|stick on)\b[^.?!]{0,30}\b(?:songs?|music|tunes|albums?|playlists?|books?|novels?|reads|films?|movies?|shows?|series|podcasts?|games?|restaurants?|places to eat|dishes|recipes?|desserts?|snacks?|drinks?|wines?|beers?|cocktails?|gifts?|presents?|telly|tv|the box|radio)\b|(?:推荐|介绍|挑|选|放)(?:几|一|两)?(?:首|本|部|个|家|道|杯|款|些|点)?\p{Han}{0,4}(?:歌|音乐|书|小说|电影|剧|节目|游戏|餐厅|饭店|馆子|甜品|甜点|饮料|礼物)`)
 	// reAvoidTask asks what the person may not eat or drink without saying so: what to write
 	// on a takeaway order ("点外卖的时候备注要写点啥"), or whether they may, with no subject
 	// ("晚上能跟兄弟们喝两盅不？").
@@ -156,7 +159,7 @@ func lifeQuestionFacets(q string, out []Facet) []Facet {
 	if reZodiacQuestion.MatchString(q) {
 		add(FacetAge)
 	}
-	if (reCarefulQuestion.MatchString(q) && reMealWords.MatchString(q)) || reLikeRequest.MatchString(q) {
+	if (reCarefulQuestion.MatchString(q) && reMealWords.MatchString(q)) || reLikeRequest.MatchString(q) || reRecommend.MatchString(q) {
 		add(FacetPreference)
 	}
 	if reOriginMore.MatchString(q) {
@@ -196,6 +199,7 @@ var dialectWords = strings.NewReplacer(
 	"喺", "在", "嘅", "的", "唔", "不", "冇", "没有", "佢哋", "他们", "佢", "他", "嗰", "那", "𠮶", "那", "咗", "了",
 	"个仔", "儿子", "个女", "女儿", "囡囡", "女儿",
 	"返工", "上班", "细个", "小时候", "成日", "经常", "乡下", "老家", "得闲", "有空", "睇", "看", "而家", "现在", "依家", "现在",
+	"哪疙瘩", "哪里", "这疙瘩", "这里", "那疙瘩", "那里", "打小", "从小", "长起来", "长大",
 	"啱听", "喜欢听", "啱食", "喜欢吃", "啱饮", "喜欢喝", "啱睇", "喜欢看", "嚟", "来", "畀", "给", "俾", "给",
 )
 

@@ -16,6 +16,9 @@ const (
 	// FacetGoal is what the person is working towards ("what certification am I preparing
 	// for" — "Studying for the CCRN exam this fall"; 我在攒钱买什么).
 	FacetGoal Facet = "goal"
+	// FacetContact is who the person calls and how to reach them ("the sink's leaking again, who
+	// do I call?", "我儿子手机号多少").
+	FacetContact Facet = "contact"
 )
 
 // toolNames are tools a person says they use, by name: editors and IDEs, systems, machines,
@@ -49,6 +52,14 @@ var goalRule = facetRule{FacetGoal,
 	facetRe(`\b(?:studying|preparing|training|revising|cramming|saving(?: up)?) for\b|\bworking towards?\b|\b(?:(?:long|short)-term |main |big |next )?(?:goals?|plans?|ambitions?|dreams?|resolutions?)\s*(?:is|are|:|=|for)|\b(?:plans?|hopes?|aims?|intends?) to\b|\bwants? to (?:become|be|get|move|learn|start|buy|run|open|retire|finish|travel|visit|go back)\b|\bbucket list\b|\bsigned up for\b`,
 		`目标|计划|打算|梦想|心愿|准备(?:考|去|买|换|学|开)|备考|在考|攒钱|存钱|想(?:要)?(?:考|买|换|学|去|开|成为|当)`)}
 
+// contactRule reads the people and numbers a person keeps to hand; the question forms keep to
+// "my" and "I" ("what's the support email" is not one).
+var contactRule = facetRule{FacetContact,
+	facetRe(`\bwho (?:do|should|can|would) i (?:call|ring|phone|text|contact|get hold of|message)\b|\bmy (?:\w+(?:'s)? ){0,2}(?:phone ?number|number|mobile|cell(?: number)?|e-?mail(?: address)?|contact details|contacts)\b|\b(?:number|phone|mobile|e-?mail|contact) (?:for|of) my\b|\bhow (?:do|can) i (?:reach|get hold of|contact|call|ring) my\b`,
+		`我\p{Han}{0,6}(?:手机号|电话|号码|联系方式|微信号?|邮箱)|我(?:该|要|得)?(?:找|打给|联系|打电话给)谁`),
+	facetRe(`\+?\d[\d ()-]{6,}\d|\b(?:phone|mobile|cell|tel|e-?mail|contact|landlord|plumber|electrician)\b|@[\w-]+\.\w+`,
+		`电话|手机|号码|微信|邮箱|联系|\d{3}[\d -]{5,}\d`)}
+
 // moreTitleLabels are the titles that label the three facets.
 var moreTitleLabels = map[string]Facet{
 	"education": FacetEducation, "studies": FacetEducation, "school": FacetEducation, "uni": FacetEducation,
@@ -64,6 +75,9 @@ var moreTitleLabels = map[string]Facet{
 	"听歌": FacetPreference, "电影": FacetPreference, "看书": FacetPreference, "运动": FacetPreference,
 	"goals": FacetGoal, "goal": FacetGoal, "plans": FacetGoal, "ambitions": FacetGoal, "aspirations": FacetGoal,
 	"目标": FacetGoal, "计划": FacetGoal, "打算": FacetGoal, "规划": FacetGoal,
+	"contacts": FacetContact, "contact": FacetContact, "phone": FacetContact, "numbers": FacetContact,
+	"phone numbers": FacetContact, "emergency contacts": FacetContact, "电话": FacetContact, "联系人": FacetContact,
+	"通讯录": FacetContact, "联系方式": FacetContact, "号码": FacetContact,
 	"fears": FacetFear, "fear": FacetFear, "phobias": FacetFear, "phobia": FacetFear,
 	"害怕": FacetFear, "恐惧": FacetFear, "怕的": FacetFear,
 }
