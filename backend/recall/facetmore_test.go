@@ -149,3 +149,20 @@ func TestMoreFacetStatements(t *testing.T) {
 		}
 	}
 }
+
+// Every facet has its own bit in a reading's uint16 sets.
+func TestFacetBitsFit(t *testing.T) {
+	seen := uint16(0)
+	for _, f := range allFacets {
+		b := facetBit(f)
+		if b == 0 || seen&b != 0 {
+			t.Fatalf("facet %s has bit %#x (taken %#x): more facets than a personRead's uint16 holds", f, b, seen)
+		}
+		seen |= b
+	}
+	for _, r := range facetRules {
+		if facetBit(r.facet) == 0 {
+			t.Errorf("facet %s has a rule but no bit (allFacets)", r.facet)
+		}
+	}
+}
