@@ -92,11 +92,13 @@ state_is() {
   [ "$got" = "${2:-present}" ] || { [ -z "${2:-}" ] && [ "$got" != absent ]; }
 }
 
-# open_view VIEW TEST [STATE]: clicks the nav item data-test="nav-VIEW", then waits until the
-# element data-test=TEST is on the page (with data-state STATE when given).
+# open_view VIEW TEST [STATE]: clicks the nav item data-test="nav-VIEW" once it is on the page
+# (a loaded document may not have mounted the shell yet: on a loaded machine the first check
+# after start_app found no nav item), then waits until the element data-test=TEST is on the page
+# (with data-state STATE when given).
 open_view() {
   local view="$1" test="$2" state="${3:-}"
-  check "nav-$view clicked" page_eval "const b = document.querySelector('[data-test=\"nav-$view\"]'); if (!b) return ''; b.click(); return 'ok'"
+  check "nav-$view clicked" wait_for "${WAIT_SECONDS:-60}" page_eval "const b = document.querySelector('[data-test=\"nav-$view\"]'); if (!b) return ''; b.click(); return 'ok'"
   check "view $view shows $test${state:+ ($state)}" wait_for "${WAIT_SECONDS:-60}" state_is "$test" "$state"
 }
 
