@@ -45,6 +45,7 @@ type CorpusFigures struct {
 	ColdBuildCPU  float64 `json:"cold_build_in_process_cpu_s"`
 	ReindexSec    float64 `json:"reindex_process_s"`
 	ReindexCPU    float64 `json:"reindex_process_cpu_s"`
+	ReindexRSSMiB float64 `json:"reindex_process_peak_rss_mib"`
 	WarmOpenSec   float64 `json:"warm_open_s"`
 	SearchProcSec float64 `json:"search_process_s"`
 	// zk's `zk index` on the same notes, when ENGRAM_BENCH_ZK names a zk binary.
@@ -177,7 +178,7 @@ func RunCorpus(ctx context.Context, n int, bin string, progress io.Writer) (Corp
 	}
 
 	env := append(os.Environ(), "ENGRAM_HOME="+home, "ENGRAM_LANG=en")
-	var lastCPU float64
+	var lastCPU, lastRSS float64
 	run := func(args ...string) (time.Duration, error) {
 		cmd := exec.CommandContext(ctx, bin, args...)
 		cmd.Env, cmd.Stdout = env, io.Discard
@@ -189,6 +190,9 @@ func RunCorpus(ctx context.Context, n int, bin string, progress io.Writer) (Corp
 		}
 		d := time.Since(t)
 		lastCPU = (cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Seconds()
+		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+			lastRSS = float64(ru.Maxrss) / 1024 // KiB on Linux
+		}
 		return d, nil
 	}
 	say("engram reindex (process)")
@@ -196,7 +200,7 @@ func RunCorpus(ctx context.Context, n int, bin string, progress io.Writer) (Corp
 	if err != nil {
 		return f, err
 	}
-	f.ReindexSec, f.ReindexCPU = d.Seconds(), lastCPU
+	f.ReindexSec, f.ReindexCPU, f.ReindexRSSMiB = d.Seconds(), lastCPU, lastRSS
 	f.IndexMiB = float64(indexBytes(home)) / (1 << 20)
 	f.IndexRatio = f.IndexMiB / f.MarkdownMiB
 
@@ -336,6 +340,7 @@ func PrintCorpus(w io.Writer, figs []CorpusFigures, asJSON bool) {
 	row("  its CPU time (user + system)", func(f CorpusFigures) string { return ff(f.ColdBuildCPU, " s") })
 	row("engram reindex, process", func(f CorpusFigures) string { return ff(f.ReindexSec, " s") })
 	row("  its CPU time (user + system)", func(f CorpusFigures) string { return ff(f.ReindexCPU, " s") })
+	row("  its peak RSS", func(f CorpusFigures) string { return ff(f.ReindexRSSMiB, " MiB") })
 	row("warm open, in-process (goal ≤ 0.2 s)", func(f CorpusFigures) string { return ff(f.WarmOpenSec, " s") })
 	row("engram search, process", func(f CorpusFigures) string { return ff(f.SearchProcSec, " s") })
 	if figs[0].ZkIndexSec > 0 {
