@@ -52,13 +52,18 @@ var goalRule = facetRule{FacetGoal,
 	facetRe(`\b(?:studying|preparing|training|revising|cramming|saving(?: up)?) for\b|\bworking towards?\b|\b(?:(?:long|short)-term |main |big |next )?(?:goals?|plans?|ambitions?|dreams?|resolutions?)\s*(?:is|are|:|=|for)|\b(?:plans?|hopes?|aims?|intends?) to\b|\bwants? to (?:become|be|get|move|learn|start|buy|run|open|retire|finish|travel|visit|go back)\b|\bbucket list\b|\bsigned up for\b`,
 		`目标|计划|打算|梦想|心愿|准备(?:考|去|买|换|学|开)|备考|在考|攒钱|存钱|想(?:要)?(?:考|买|换|学|去|开|成为|当)`)}
 
+// phoneNumber is a telephone number as people write them (508-555-0142, (508) 555-0142,
+// 0458-3621120, 13904582736, +44 7700 900123): groups of digits, not a year in brackets after an
+// age ("came over at 11 (2008)") or a date (2023-05-14).
+const phoneNumber = `\+\d[\d ()-]{6,}\d|\(?\b\d{2,5}\)?[ .-]?\d{3,4}[ .-]?\d{3,4}\b`
+
 // contactRule reads the people and numbers a person keeps to hand; the question forms keep to
 // "my" and "I" ("what's the support email" is not one).
 var contactRule = facetRule{FacetContact,
 	facetRe(`\bwho (?:do|should|can|would) i (?:call|ring|phone|text|contact|get hold of|message)\b|\bmy (?:\w+(?:'s)? ){0,2}(?:phone ?number|number|mobile|cell(?: number)?|e-?mail(?: address)?|contact details|contacts)\b|\b(?:number|phone|mobile|e-?mail|contact) (?:for|of) my\b|\bhow (?:do|can) i (?:reach|get hold of|contact|call|ring) my\b`,
 		`我\p{Han}{0,6}(?:手机号|电话|号码|联系方式|微信号?|邮箱)|我(?:该|要|得)?(?:找|打给|联系|打电话给)谁`),
-	facetRe(`\+?\d[\d ()-]{6,}\d|\b(?:phone|mobile|cell|tel|e-?mail|contact|landlord|plumber|electrician)\b|@[\w-]+\.\w+`,
-		`电话|手机|号码|微信|邮箱|联系|\d{3}[\d -]{5,}\d`)}
+	facetRe(phoneNumber+`|\b(?:phone|mobile|cell|tel|e-?mail|contact|landlord|plumber|electrician)\b|@[\w-]+\.\w+`,
+		`电话|手机|号码|微信|邮箱|联系`)}
 
 // moreTitleLabels are the titles that label the three facets.
 var moreTitleLabels = map[string]Facet{

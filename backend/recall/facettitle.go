@@ -46,7 +46,10 @@ func titleLabel(s string) (Facet, bool) {
 	if f, ok := titleLabels[s]; ok {
 		return f, true
 	}
-	f, ok := moreTitleLabels[s]
+	if f, ok := moreTitleLabels[s]; ok {
+		return f, true
+	}
+	f, ok := mannerTitleLabels[s]
 	return f, ok
 }
 

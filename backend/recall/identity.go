@@ -63,7 +63,7 @@ const sentenceStart = `(?:^|[.!?;。！？；]\s*)\s*`
 
 // facetRules are the core rules, those of the person's life (facetlife.go) and of their
 // studies, tools and fears (facetmore.go).
-var facetRules = append(append(append(coreFacetRules, lifeFacetRules...), moreFacetRules...), goalRule, contactRule)
+var facetRules = append(append(append(coreFacetRules, lifeFacetRules...), moreFacetRules...), goalRule, contactRule, mannerRule)
 
 var coreFacetRules = []facetRule{
 	{FacetName,
@@ -118,7 +118,18 @@ func facetsOf(q string) []Facet {
 			out = append(out, r.facet)
 		}
 	}
-	return lifeQuestionFacets(q, out)
+	return contactOwner(lifeQuestionFacets(q, out))
+}
+
+// contactOwner drops the family facet from a question that asks for a contact: in "我儿子手机号多少"
+// and "what's my son's number" the family member is whose number is asked, and the note about
+// the family ("儿子邓子轩，读高三") is not the answer; the note with the number is, and the member
+// named still ranks it through the question's words.
+func contactOwner(asked []Facet) []Facet {
+	if !slices.Contains(asked, FacetContact) || !slices.Contains(asked, FacetFamily) {
+		return asked
+	}
+	return slices.DeleteFunc(asked, func(f Facet) bool { return f == FacetFamily })
 }
 
 // statesFacet reports whether a memory's text, as aboutThePerson gives it, states facet f.
@@ -136,7 +147,7 @@ func statesFacet(f Facet, hay string) bool {
 // answersFacet reports whether a user memory states one of the facets of the person, in its
 // text or by its title's labels ("Tom's job", "口味"): the reading the facet path makes.
 func answersFacet(asked []Facet, m *memory.Memory) bool {
-	if m == nil || m.Type != memory.TypeUser {
+	if m == nil || !readsType(m.Type, asked) {
 		return false
 	}
 	r := newPersonRead(m)
@@ -153,15 +164,22 @@ const maxFacetScan = 1500
 // asks about, in the store's order, each with the full score: they are the answer to an
 // identity or preference question whatever words they use. The caller credits them equally.
 func (s *Service) facetPath(ctx context.Context, a Analysis, f memory.Filter) ([]memory.RankedRID, error) {
-	if len(a.Facets) == 0 || (f.Type != "" && f.Type != memory.TypeUser) {
+	if len(a.Facets) == 0 || (f.Type != "" && !readsType(f.Type, a.Facets)) {
 		return nil, nil
 	}
-	uf := f
-	uf.Type = memory.TypeUser
-	uf.Limit = maxFacetScan
-	rows, err := s.store.ListVersions(ctx, uf)
-	if err != nil {
-		return nil, err
+	var rows []memory.RowVersion
+	for _, t := range facetTypes(a.Facets) {
+		if f.Type != "" && f.Type != t {
+			continue
+		}
+		uf := f
+		uf.Type = t
+		uf.Limit = maxFacetScan
+		more, err := s.store.ListVersions(ctx, uf)
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, more...)
 	}
 	// Rows read before in the same version answer from the cache; the rest are loaded.
 	reads := make([]personRead, len(rows))
@@ -181,7 +199,7 @@ func (s *Service) facetPath(ctx context.Context, a Analysis, f memory.Filter) ([
 	for i, r := range rows {
 		if !kept[i] {
 			m := loaded[r.RID]
-			if m == nil || m.Type != memory.TypeUser {
+			if m == nil || !readsType(m.Type, a.Facets) {
 				continue // changed since it was listed
 			}
 			reads[i] = s.reads.read(m, a.Facets)
@@ -447,7 +465,7 @@ func (q facetQuery) labels(m *memory.Memory) bool {
 // it names nothing beyond the facet, every preference), or for an avoidance question an
 // allergy or abstention of the kind asked. The memory's text is read once.
 func (q facetQuery) boosts(m *memory.Memory) bool {
-	if len(q.asked) == 0 || m == nil || m.Type != memory.TypeUser {
+	if len(q.asked) == 0 || m == nil || !readsType(m.Type, q.asked) {
 		return false
 	}
 	r := q.reads.read(m, q.asked)

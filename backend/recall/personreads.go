@@ -33,7 +33,7 @@ func facetBit(f Facet) uint16 {
 
 // allFacets are the facets a memory can be read for.
 var allFacets = []Facet{FacetName, FacetHome, FacetOrigin, FacetWork, FacetAge, FacetPreference, FacetRoutine, FacetFamily, FacetHealth,
-	FacetEducation, FacetTools, FacetFear, FacetGoal, FacetContact}
+	FacetEducation, FacetTools, FacetFear, FacetGoal, FacetContact, FacetManner}
 
 // newPersonRead reads a memory's text about the person, for no facet yet.
 func newPersonRead(m *memory.Memory) personRead {
@@ -139,8 +139,13 @@ func (c *personReads) read(m *memory.Memory, asked []Facet) personRead {
 // textFor is the text a facet is read in: the whole note for the family (about others by
 // nature), what it says of the person for every other facet.
 func (r personRead) textFor(f Facet) string {
-	if f == FacetFamily {
+	switch f {
+	case FacetFamily:
 		return foldDialect(r.whole)
+	case FacetManner, FacetContact:
+		// How to talk to the person is often written about them ("他看不懂"), and contacts
+		// are other people ("Mum: +44 7700 900123").
+		return r.whole
 	}
 	return r.hay
 }

@@ -76,8 +76,9 @@ func (s *Service) rank(ctx context.Context, a Analysis, cands map[int64]*cand, w
 			sc *= 1 + t.DateBoost
 		}
 		sc *= typeWeight(a.Intent, m.Type)
-		if a.Identity && m.Type == memory.TypeUser {
-			// Who the person is lives in user memories.
+		if a.Identity && readsType(m.Type, a.Facets) {
+			// Who the person is lives in user memories (how to talk to them in feedback, their
+			// contacts in references: facetTypes).
 			sc *= 1.3
 		}
 		sc *= scopeWeight(m.Scope)
