@@ -72,7 +72,7 @@ var lifeSubGroups = []struct {
 		text.Lazy(`(?i)\b(?:mum|mom|mother|dad|father|parents)\b|爸|妈|父亲|母亲|父母`)},
 	{FacetFamily, text.Lazy(`(?i)\b(?:brother|sister|siblings)\b|哥|姐|弟|妹`),
 		text.Lazy(`(?i)\b(?:brothers?|sisters?|siblings)\b|哥|姐|弟|妹`)},
-	{FacetFamily, text.Lazy(`(?i)\b(?:cat|dog|pup|puppy|pets?|parrot|budgie|rabbit|horse|kitten|kitty|hamster|guinea pig|tortoise|turtle|goldfish|fish|snake|gecko)\b|猫|狗|宠物|鹦鹉|仓鼠|乌龟|兔子`),
+	{FacetFamily, text.Lazy(`(?i)\b(?:cat|dog|pup|puppy|pets?|parrot|budgie|rabbit|horse|kitten|kitty|hamster|guinea pig|tortoise|turtle|goldfish|fish|snake|gecko)\b|猫|狗|宠物|鹦鹉|仓鼠|乌龟|兔子|我(?:家)?养的`),
 		text.Lazy(`(?i)\b(?:cats?|dogs?|pup|puppy|pets?|kitten|kitty|` + petBreedsEn + `)\b|猫|狗|犬|宠物|鹦鹉|仓鼠|乌龟|兔子|` + petBreedsZh)},
 	{FacetHealth, text.Lazy(`(?i)\bblood (?:type|group)\b|\b(?:blood|donat\w+|transfusion)\b[^?]{0,60}\bmy type\b|血型`),
 		text.Lazy(`(?i)\bblood (?:type|group)\b|\btype (?:o|a|b|ab)\b|\b(?:o|a|b|ab)[+-](?:\s|$|[,.;)])|\b(?:o|a|b|ab) (?:positive|negative|neg|pos)\b|血型|[OABo]\s*型(?:血)?|AB\s*型`)},

@@ -113,3 +113,64 @@ func TestFacetPathReadsKinds(t *testing.T) {
 		}
 	}
 }
+
+// TestRoundFacets reads the money facet and this round's forms of the others, and the notes
+// that answer them.
+func TestRoundFacets(t *testing.T) {
+	for q, want := range map[string]Facet{
+		"which bank am I with":                  FacetMoney,
+		"when is my mortgage due":               FacetMoney,
+		"贷款哪个月该还了":                              FacetMoney,
+		"我在哪家银行开的户":                             FacetMoney,
+		"我养的那个小家伙爱吃啥零食":                         FacetFamily,
+		"我博士做的是啥方向来着":                           FacetEducation,
+		"which year did I move to England":      FacetOrigin,
+		"remind me how i like you to answer me": FacetManner,
+	} {
+		if got := facetsOf(q); !slices.Contains(got, want) {
+			t.Errorf("facetsOf(%q) = %v, want %s", q, got, want)
+		}
+	}
+	for _, q := range []string{"which bank does the payments API call", "how do I pay the invoice in the admin UI"} {
+		if got := facetsOf(q); slices.Contains(got, FacetMoney) {
+			t.Errorf("facetsOf(%q) = %v: not a question about the person's money", q, got)
+		}
+	}
+	mem := func(title, body string) *memory.Memory {
+		return &memory.Memory{Type: memory.TypeUser, Title: title, Body: body, Version: title + body}
+	}
+	for _, c := range []struct {
+		m     *memory.Memory
+		facet Facet
+		want  bool
+	}{
+		{mem("Money habits", "Pays cash for nearly everything. Banks at the credit union on Portland St."), FacetMoney, true},
+		{mem("x", "建大棚跟农商银行贷了15万，每年11月还一次。"), FacetMoney, true},
+		{mem("Food", "Likes seafood chowder and strong tea."), FacetMoney, false},
+		{mem("Job", "Staff nurse, adult ICU. Permanent nights, 19:30–08:00, usually three shifts a week."), FacetRoutine, true},
+		{mem("Food", "Likes seafood chowder and strong tea."), FacetRoutine, false},
+		{mem("芝麻", "我养了只仓鼠叫芝麻，一岁半，最爱啃南瓜子。"), FacetFamily, true},
+		{mem("About me", "From Iloilo City — came over to the UK in 2016 through an NHS recruitment drive."), FacetOrigin, true},
+	} {
+		if got := answersFacet([]Facet{c.facet}, c.m); got != c.want {
+			t.Errorf("%s %q: answers %v, want %v", c.facet, c.m.Body, got, c.want)
+		}
+	}
+}
+
+// TestFamilyBirthday: a family member's birthday is answered by the note that names them and
+// gives a birthday, not by the family note that only says who they are, nor by the person's own.
+func TestFamilyBirthday(t *testing.T) {
+	e := newEnv(t)
+	e.write(
+		mem{slug: "family", title: "家里人", body: "老伴李秀英；儿子王磊在青岛干外卖站长，孙女朵朵3岁。"},
+		mem{slug: "dates", title: "杂记", body: "自己生日是腊月初八。孙女朵朵生日是六月一号，儿童节那天。"},
+		mem{slug: "en-family", title: "Family", body: "Kid sister Jo lives in Leeds, bday 3 May. Brother Sam is in Perth."},
+		mem{slug: "en-bday", title: "bday", body: "My birthday is 9 October."},
+	)
+	for q, want := range map[string]string{"孙女几号过生日": "dates", "when's my kid sister's bday?": "en-family"} {
+		if got := slugs(e.search(q)); len(got) == 0 || got[0] != want {
+			t.Errorf("%q ranks %v, want %s first", q, got, want)
+		}
+	}
+}

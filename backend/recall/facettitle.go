@@ -49,8 +49,12 @@ func titleLabel(s string) (Facet, bool) {
 	if f, ok := moreTitleLabels[s]; ok {
 		return f, true
 	}
-	f, ok := mannerTitleLabels[s]
-	return f, ok
+	for _, labels := range []map[string]Facet{mannerTitleLabels, moneyTitleLabels, roundTitleLabels} {
+		if f, ok := labels[s]; ok {
+			return f, true
+		}
+	}
+	return "", false
 }
 
 // reTitleParts splits a title into its labels ("Home and roots", "drinks + cab music", "住处和老家").

@@ -63,7 +63,7 @@ const sentenceStart = `(?:^|[.!?;。！？；]\s*)\s*`
 
 // facetRules are the core rules, those of the person's life (facetlife.go) and of their
 // studies, tools and fears (facetmore.go).
-var facetRules = append(append(append(coreFacetRules, lifeFacetRules...), moreFacetRules...), goalRule, contactRule, mannerRule)
+var facetRules = append(append(append(append(coreFacetRules, lifeFacetRules...), moreFacetRules...), goalRule, contactRule, mannerRule, moneyRule), roundFacetRules...)
 
 var coreFacetRules = []facetRule{
 	{FacetName,
@@ -114,7 +114,7 @@ func facetsOf(q string) []Facet {
 	q = foldDialect(strings.ReplaceAll(strings.TrimRight(q, " \t\n?.!？。！"), "’", "'"))
 	var out []Facet
 	for _, r := range facetRules {
-		if r.question.MatchString(q) {
+		if r.question != nil && !slices.Contains(out, r.facet) && r.question.MatchString(q) {
 			out = append(out, r.facet)
 		}
 	}
@@ -135,7 +135,7 @@ func contactOwner(asked []Facet) []Facet {
 // statesFacet reports whether a memory's text, as aboutThePerson gives it, states facet f.
 func statesFacet(f Facet, hay string) bool {
 	for _, r := range facetRules {
-		if r.facet == f && r.answer.MatchString(hay) {
+		if r.facet == f && r.answer != nil && r.answer.MatchString(hay) {
 			return true
 		}
 	}
@@ -432,8 +432,10 @@ type facetQuery struct {
 	// likes is set for a question about what the person likes ("我最爱吃什么"), asks for a
 	// question that asks which or what ("what tea do I drink", "我平时喝什么茶"), not whether.
 	likes, asks bool
-	parts       subAsk
-	reads       *personReads
+	// birthday is set for a question about a family member's birthday (birthdayAsked).
+	birthday bool
+	parts    subAsk
+	reads    *personReads
 }
 
 func newFacetQuery(a Analysis, reads *personReads) facetQuery {
@@ -441,6 +443,7 @@ func newFacetQuery(a Analysis, reads *personReads) facetQuery {
 	q := facetQuery{asked: a.Facets, topic: facetTopic(a), likes: reLikes.MatchString(folded), asks: reWhQuestion.MatchString(folded),
 		parts: subAsked(folded), reads: reads}
 	q.avoid, q.avoidQ = avoidAsked(a)
+	q.birthday = birthdayAsked(a)
 	return q
 }
 
@@ -472,6 +475,8 @@ func (q facetQuery) boosts(m *memory.Memory) bool {
 	hay := r.hay
 	fact, pref := r.answers(q.asked, q.parts)
 	switch {
+	case fact && q.birthday:
+		return reBirthdayAnswer.MatchString(r.whole)
 	case fact:
 		return true
 	case !pref:
