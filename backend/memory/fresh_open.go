@@ -54,7 +54,13 @@ func (s *Store) settleByScan(ctx context.Context) (ReconcileReport, error) {
 	}
 	s.listed = &scanListing{disk: disk, temps: temps}
 	defer func() { s.listed = nil }()
-	return s.reconcileLocked(ctx, nil)
+	rep, err := s.reconcileLocked(ctx, nil)
+	if err == nil {
+		// The reconcile moved the stamps: the next open finds them saved (stamp_snapshot.go)
+		// instead of reading them from the index once more.
+		_, _ = s.readStamps(ctx)
+	}
+	return rep, err
 }
 
 // scanListing is a scan handed from the open's check to the reconcile that follows it.
@@ -120,7 +126,22 @@ func (s *Store) readStamps(ctx context.Context) (indexStamps, error) {
 	if err := s.db.QueryRowContext(ctx, `SELECT max(rid) FROM memory_meta`).Scan(&top); err != nil {
 		return idx, fmt.Errorf("memory: unable to read index: %w", err)
 	}
-	rows, err := s.db.QueryContext(ctx, packedStampsQuery)
+	// The version and the rows are read in one transaction, so that a snapshot saved from
+	// them is the index's at that version (stamp_snapshot.go).
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return idx, fmt.Errorf("memory: unable to list index: %w", err)
+	}
+	defer tx.Rollback()
+	v, verr := stampVersion(ctx, tx)
+	if verr == nil {
+		if snap, ok := s.loadStamps(v); ok {
+			s.stampSnapshots.Add(1)
+			snap.problems = idx.problems
+			return snap, nil
+		}
+	}
+	rows, err := tx.QueryContext(ctx, packedStampsQuery)
 	if err != nil {
 		return idx, fmt.Errorf("memory: unable to list index: %w", err)
 	}
@@ -134,6 +155,9 @@ func (s *Store) readStamps(ctx context.Context) (indexStamps, error) {
 	}
 	if err := rows.Err(); err != nil {
 		return idx, fmt.Errorf("memory: unable to list index: %w", err)
+	}
+	if verr == nil {
+		s.saveStamps(v, idx)
 	}
 	return idx, nil
 }

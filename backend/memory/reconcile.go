@@ -230,6 +230,11 @@ func (s *Store) rebuildLocked(ctx context.Context, only []string, wipe bool) (Re
 	x := newStmtCache(tx)
 	defer x.close()
 	var metaIndexes []metaIndex
+	// A rebuild rewrites every row: the stamp version moves once, not per row (stamp_snapshot.go).
+	stampsHeld, err := holdStampTriggers(ctx, tx, wipe)
+	if err != nil {
+		return rep, err
+	}
 	if wipe {
 		rep.wiping = true
 		idx = nil
@@ -252,6 +257,11 @@ func (s *Store) rebuildLocked(ctx context.Context, only []string, wipe bool) (Re
 	steps, jobs := planReconcile(disk, idx)
 	if rep.bulk, err = holdMerges(ctx, tx, len(jobs) >= s.bulkRows); err != nil {
 		return rep, err
+	}
+	if !stampsHeld {
+		if stampsHeld, err = holdStampTriggers(ctx, tx, rep.bulk); err != nil {
+			return rep, err
+		}
 	}
 	ra := s.readAhead(jobs)
 	defer ra.close()
@@ -318,6 +328,8 @@ func (s *Store) rebuildLocked(ctx context.Context, only []string, wipe bool) (Re
 	}
 	progress("commit", len(disk)+len(idx), len(disk)+len(idx))
 	if err := releaseMerges(ctx, tx, rep.bulk); err != nil {
+		return rep, err
+	} else if err := releaseStampTriggers(ctx, tx, stampsHeld); err != nil {
 		return rep, err
 	} else if err := tx.Commit(); err != nil {
 		return rep, fmt.Errorf("memory: unable to commit reconcile: %w", err)

@@ -1,5 +1,7 @@
 package memory
 
+import "strings"
+
 // migration is one numbered step. Each runs in its own transaction; NeedsReindex asks for the
 // memory tables to be rebuilt from the files after it (the index is disposable, history is not).
 type migration struct {
@@ -419,6 +421,14 @@ CREATE INDEX memory_meta_user ON memory_meta(archived, updated) WHERE type = 'us
 	{18, "every CJK character begins a token", `
 INSERT INTO memory_fts(memory_fts) VALUES('delete-all');
 `, true},
+	// A cold process's open reads the index's stamps from a snapshot beside the index while
+	// it is current (stamp_snapshot.go): the version changes with every change of a path or
+	// stamp, in the same transaction.
+	{19, "stamp version", `
+CREATE TABLE stamp_version (id INTEGER PRIMARY KEY CHECK (id = 1), v INTEGER NOT NULL);
+INSERT INTO stamp_version VALUES (1, random());
+` + strings.Join(stampTriggers, ";\n") + `;
+`, false},
 }
 
 // SchemaVersion is the newest migration this build knows.

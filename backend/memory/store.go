@@ -87,6 +87,9 @@ type Store struct {
 	indexGen atomic.Int64
 	// indexFiles counts noteIndexFile's calls (IndexFile).
 	indexFiles atomic.Int64
+	// stampSnapshots counts the opens whose check read the index's stamps from the snapshot
+	// (stamp_snapshot.go), for tests.
+	stampSnapshots atomic.Int64
 	// indexMoving is set while reopenIfIndexReplacedLocked lets go of every connection.
 	indexMoving atomic.Bool
 	// live is the context of a running Watch (the app, serve: a long-running process), which

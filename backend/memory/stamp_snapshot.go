@@ -1,0 +1,151 @@
+package memory
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"os"
+)
+
+// The stamp snapshot (issue 14 item 5: a cold process's open). With no watcher to answer for
+// the index, every open compares the files' stamps with the index's (fresh_open.go), and at
+// 100k memories reading the index's side — 100k rows through SQLite and the driver — was 40%
+// of the open's CPU. The index's side changes only when memory_meta's paths or stamps do, so it
+// is kept beside the index as one file, read whole, and used only while it is exactly the
+// index's: migration 19's triggers set stamp_version.v to a new random value in the
+// transaction of every insert, delete, or change of a path or stamp of memory_meta, and the
+// snapshot records the value it was read at (in the same read transaction). A snapshot of
+// another value — the index changed since, was rebuilt, restored or replaced — is not used;
+// nor is one that fails its checksum. The files themselves are still listed and stat'ed at
+// every open: only the index's half of the comparison is cached, so creations, deletions,
+// renames and in-place edits are found exactly as before.
+
+// stampsMagic begins a snapshot file: format, then the version it was read at, the row count,
+// a CRC-32 of what follows, and each packed row (packedStampsQuery) after its length.
+var stampsMagic = []byte("ENGRAM-STAMPS-1\n")
+
+// stampsPath is the snapshot's file beside the index, named like the index's own files, which
+// the watcher, the restore and the home's walk leave alone.
+func (s *Store) stampsPath() string { return s.indexPath() + "-stamps" }
+
+// stampTriggers keep stamp_version (migration 19): a new random value in the transaction of
+// every change of memory_meta's paths or stamps. A bulk build drops them and sets a new value
+// once (holdStampTriggers), instead of once per row.
+var stampTriggers = []string{
+	`CREATE TRIGGER memory_meta_stamps_insert AFTER INSERT ON memory_meta BEGIN UPDATE stamp_version SET v = random() WHERE id = 1; END`,
+	`CREATE TRIGGER memory_meta_stamps_delete AFTER DELETE ON memory_meta BEGIN UPDATE stamp_version SET v = random() WHERE id = 1; END`,
+	`CREATE TRIGGER memory_meta_stamps_update AFTER UPDATE OF path, mtime, size, ctime, ino ON memory_meta BEGIN UPDATE stamp_version SET v = random() WHERE id = 1; END`,
+}
+
+// holdStampTriggers drops the stamp triggers in a transaction that rewrites many rows (on);
+// releaseStampTriggers puts them back and moves the version once, in the same transaction.
+func holdStampTriggers(ctx context.Context, tx *sql.Tx, on bool) (bool, error) {
+	if !on {
+		return false, nil
+	}
+	for _, name := range []string{"memory_meta_stamps_insert", "memory_meta_stamps_delete", "memory_meta_stamps_update"} {
+		if _, err := tx.ExecContext(ctx, `DROP TRIGGER IF EXISTS `+name); err != nil {
+			return false, fmt.Errorf("memory: unable to hold the stamp triggers: %w", err)
+		}
+	}
+	return true, nil
+}
+
+func releaseStampTriggers(ctx context.Context, tx *sql.Tx, held bool) error {
+	if !held {
+		return nil
+	}
+	for _, q := range append(stampTriggers, `UPDATE stamp_version SET v = random() WHERE id = 1`) {
+		if _, err := tx.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("memory: unable to restore the stamp triggers: %w", err)
+		}
+	}
+	return nil
+}
+
+// stampVersion reads the version the index's stamps are at (migration 19).
+func stampVersion(ctx context.Context, q interface {
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}) (int64, error) {
+	var v int64
+	if err := q.QueryRowContext(ctx, `SELECT v FROM stamp_version WHERE id = 1`).Scan(&v); err != nil {
+		return 0, fmt.Errorf("memory: unable to read the stamp version: %w", err)
+	}
+	return v, nil
+}
+
+// loadStamps returns the snapshot's rows when it was taken at version v; ok is false for a
+// missing, damaged or older snapshot.
+func (s *Store) loadStamps(v int64) (indexStamps, bool) {
+	var idx indexStamps
+	b, err := os.ReadFile(s.stampsPath())
+	if err != nil || len(b) < len(stampsMagic)+16 || !bytes.HasPrefix(b, stampsMagic) {
+		return idx, false
+	}
+	h := b[len(stampsMagic):]
+	if int64(binary.LittleEndian.Uint64(h)) != v {
+		return idx, false
+	}
+	n, sum, body := binary.LittleEndian.Uint32(h[8:]), binary.LittleEndian.Uint32(h[12:]), h[16:]
+	if crc32.ChecksumIEEE(body) != sum || uint64(n) > uint64(len(body)) {
+		return idx, false
+	}
+	idx.chunks = [][]byte{body}
+	idx.rows = make([]stampRow, 0, n)
+	for at := 0; at < len(body); {
+		size, k := binary.Uvarint(body[at:])
+		if k <= 0 || size > uint64(len(body)-at-k) {
+			return indexStamps{}, false
+		}
+		start := at + k
+		idx.rows = append(idx.rows, stampRow{chunk: 0, start: int32(start), end: int32(start + int(size))})
+		at = start + int(size)
+	}
+	if len(idx.rows) != int(n) {
+		return indexStamps{}, false
+	}
+	return idx, true
+}
+
+// saveStamps writes the rows read at version v as the snapshot, through a file renamed into
+// place so that a reader sees the old snapshot or the new one. Best effort: without it the
+// next open reads the index, as before.
+func (s *Store) saveStamps(v int64, idx indexStamps) {
+	if s.readOnly || len(idx.rows) > 1<<31-1 {
+		return
+	}
+	var body []byte
+	var lenBuf [binary.MaxVarintLen64]byte
+	for i := range idx.rows {
+		row := idx.row(i)
+		body = append(body, lenBuf[:binary.PutUvarint(lenBuf[:], uint64(len(row)))]...)
+		body = append(body, row...)
+	}
+	head := make([]byte, 0, len(stampsMagic)+16)
+	head = append(head, stampsMagic...)
+	head = binary.LittleEndian.AppendUint64(head, uint64(v))
+	head = binary.LittleEndian.AppendUint32(head, uint32(len(idx.rows)))
+	head = binary.LittleEndian.AppendUint32(head, crc32.ChecksumIEEE(body))
+	tmp := s.stampsPath() + ".new"
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return
+	}
+	_, err = f.Write(append(head, body...))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, s.stampsPath())
+	}
+	if err != nil {
+		_ = os.Remove(tmp)
+		if !errors.Is(err, os.ErrNotExist) {
+			s.log.Debug("memory: stamp snapshot not saved", "err", err)
+		}
+	}
+}
