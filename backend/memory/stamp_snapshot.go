@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"hash/crc32"
 	"os"
+	"path/filepath"
+	"time"
 )
 
 // The stamp snapshot (issue 14 item 5: a cold process's open). With no watcher to answer for
@@ -111,9 +113,10 @@ func (s *Store) loadStamps(v int64) (indexStamps, bool) {
 	return idx, true
 }
 
-// saveStamps writes the rows read at version v as the snapshot, through a file renamed into
-// place so that a reader sees the old snapshot or the new one. Best effort: without it the
-// next open reads the index, as before.
+// saveStamps writes the rows read at version v as the snapshot, through a file of its own
+// renamed into place, so that a reader sees one whole snapshot and two processes saving at
+// once do not write into each other's. Best effort: without it the next open reads the index,
+// as before.
 func (s *Store) saveStamps(v int64, idx indexStamps) {
 	if s.readOnly || len(idx.rows) > 1<<31-1 {
 		return
@@ -130,11 +133,11 @@ func (s *Store) saveStamps(v int64, idx indexStamps) {
 	head = binary.LittleEndian.AppendUint64(head, uint64(v))
 	head = binary.LittleEndian.AppendUint32(head, uint32(len(idx.rows)))
 	head = binary.LittleEndian.AppendUint32(head, crc32.ChecksumIEEE(body))
-	tmp := s.stampsPath() + ".new"
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	f, err := os.CreateTemp(filepath.Dir(s.stampsPath()), filepath.Base(s.stampsPath())+".*")
 	if err != nil {
 		return
 	}
+	tmp := f.Name()
 	_, err = f.Write(append(head, body...))
 	if cerr := f.Close(); err == nil {
 		err = cerr
@@ -146,6 +149,14 @@ func (s *Store) saveStamps(v int64, idx indexStamps) {
 		_ = os.Remove(tmp)
 		if !errors.Is(err, os.ErrNotExist) {
 			s.log.Debug("memory: stamp snapshot not saved", "err", err)
+		}
+		return
+	}
+	// A process killed while saving left its file: gone once it is clearly not being written.
+	stale, _ := filepath.Glob(s.stampsPath() + ".*")
+	for _, name := range stale {
+		if info, err := os.Stat(name); err == nil && time.Since(info.ModTime()) > time.Hour {
+			_ = os.Remove(name)
 		}
 	}
 }

@@ -2,8 +2,10 @@ package memory
 
 import (
 	"os"
+	"path/filepath"
 	"strconv"
 	"testing"
+	"time"
 )
 
 // opensFromSnapshot reports whether the open that made e.s read the index's stamps from the
@@ -132,5 +134,33 @@ func TestStampTriggersAfterRebuild(t *testing.T) {
 	e.ok(wr("memory-2", "Memory 2", "body"))
 	if v, _ := stampVersion(e.ctx, e.s.db); v == after {
 		t.Fatal("a write after the reindex did not move the stamp version: the triggers are not back")
+	}
+}
+
+// A snapshot file a killed process left half-written is removed by a later save once it is
+// an hour old; a recent one (another process may be writing it) is left.
+func TestStampSnapshotLeftovers(t *testing.T) {
+	e := newEnv(t)
+	old := e.s.stampsPath() + ".123456"
+	recent := e.s.stampsPath() + ".654321"
+	for _, name := range []string{old, recent} {
+		if err := os.WriteFile(name, []byte("half"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hourAgo := time.Now().Add(-2 * time.Hour)
+	if err := os.Chtimes(old, hourAgo, hourAgo); err != nil {
+		t.Fatal(err)
+	}
+	e.ok(wr("memory-1", "Memory 1", "body"))
+	e.reopen() // reads the index and saves
+	if _, err := os.Stat(old); !os.IsNotExist(err) {
+		t.Fatalf("the old leftover is still there: %v", err)
+	}
+	if _, err := os.Stat(recent); err != nil {
+		t.Fatalf("the recent one was removed: %v", err)
+	}
+	if matches, _ := filepath.Glob(e.s.stampsPath() + ".*"); len(matches) != 1 {
+		t.Fatalf("files beside the snapshot: %v", matches)
 	}
 }
