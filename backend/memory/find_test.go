@@ -199,7 +199,9 @@ func TestLoneCharacterAfterUpgrade(t *testing.T) {
 	}
 	// Back to schema 17: later migrations' tables and triggers go with their rows.
 	for _, q := range []string{`DROP TRIGGER memory_meta_stamps_insert`, `DROP TRIGGER memory_meta_stamps_delete`,
-		`DROP TRIGGER memory_meta_stamps_update`, `DROP TABLE stamp_version`, `DELETE FROM schema_migrations WHERE version > 17`} {
+		`DROP TRIGGER memory_meta_stamps_update`, `DROP TABLE stamp_version`,
+		`DROP TRIGGER recall_vec_log_version`, `DROP TRIGGER memory_meta_vectors_insert`, `DROP TRIGGER memory_meta_vectors_delete`,
+		`DROP TRIGGER memory_meta_vectors_update`, `DROP TABLE vector_version`, `DELETE FROM schema_migrations WHERE version > 17`} {
 		if _, err := e.s.db.ExecContext(e.ctx, q); err != nil {
 			t.Fatal(err)
 		}

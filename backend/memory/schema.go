@@ -429,6 +429,15 @@ CREATE TABLE stamp_version (id INTEGER PRIMARY KEY CHECK (id = 1), v INTEGER NOT
 INSERT INTO stamp_version VALUES (1, random());
 ` + strings.Join(stampTriggers, ";\n") + `;
 `, false},
+	// A cold process's first search reads the stored vectors from a snapshot beside the index
+	// while it is current (vector_version.go): the version changes with every change a load of
+	// the vectors could see, in the same transaction. Any later migration that rewrites
+	// memory_vec or memory_meta with the triggers away must move the version itself.
+	{20, "vector version", `
+CREATE TABLE vector_version (id INTEGER PRIMARY KEY CHECK (id = 1), v INTEGER NOT NULL);
+INSERT INTO vector_version VALUES (1, random());
+` + strings.Join(vectorTriggers, ";\n") + `;
+`, false},
 }
 
 // SchemaVersion is the newest migration this build knows.

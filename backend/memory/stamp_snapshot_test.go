@@ -109,31 +109,40 @@ func TestStampSnapshotDamaged(t *testing.T) {
 	}
 }
 
-// A rebuild drops the stamp triggers while it rewrites every row and puts them back, with a
-// new version, before it commits.
+// A rebuild drops the version triggers (the stamps' and the vectors') while it rewrites every
+// row and puts them back, with new versions, before it commits.
 func TestStampTriggersAfterRebuild(t *testing.T) {
 	e := newEnv(t)
 	e.ok(wr("memory-1", "Memory 1", "body"))
-	before, err := stampVersion(e.ctx, e.s.db)
-	if err != nil {
-		t.Fatal(err)
+	versions := func() (int64, int64) {
+		t.Helper()
+		st, err := stampVersion(e.ctx, e.s.db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		vec, err := e.s.VectorVersion(e.ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st, vec
 	}
+	beforeSt, beforeVec := versions()
 	if _, err := e.s.Reindex(e.ctx); err != nil {
 		t.Fatal(err)
 	}
 	if n := e.count(`SELECT COUNT(*) FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'memory_meta_stamps_%'`); n != 3 {
 		t.Fatalf("%d stamp triggers after a reindex, want 3", n)
 	}
-	after, err := stampVersion(e.ctx, e.s.db)
-	if err != nil {
-		t.Fatal(err)
+	if n := e.count(`SELECT COUNT(*) FROM sqlite_master WHERE type = 'trigger' AND (name LIKE 'memory_meta_vectors_%' OR name = 'recall_vec_log_version')`); n != 4 {
+		t.Fatalf("%d vector triggers after a reindex, want 4", n)
 	}
-	if after == before {
-		t.Fatal("a reindex left the stamp version where it was")
+	afterSt, afterVec := versions()
+	if afterSt == beforeSt || afterVec == beforeVec {
+		t.Fatal("a reindex left a version where it was")
 	}
 	e.ok(wr("memory-2", "Memory 2", "body"))
-	if v, _ := stampVersion(e.ctx, e.s.db); v == after {
-		t.Fatal("a write after the reindex did not move the stamp version: the triggers are not back")
+	if st, vec := versions(); st == afterSt || vec == afterVec {
+		t.Fatal("a write after the reindex did not move both versions: the triggers are not back")
 	}
 }
 

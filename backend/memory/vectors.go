@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -110,6 +111,12 @@ type VectorEntry struct {
 // ScanVectors calls fn for each stored vector of model (all of them when rids is nil, else
 // those of rids).
 func (s *Store) ScanVectors(ctx context.Context, model string, rids []int64, fn func(VectorEntry)) error {
+	return scanVectors(ctx, s.db, model, rids, fn)
+}
+
+func scanVectors(ctx context.Context, db interface {
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+}, model string, rids []int64, fn func(VectorEntry)) error {
 	q := `SELECT v.rid, m.id, m.scope, m.scope_key, m.type, m.archived, m.reviewed, v.vec FROM memory_vec v
 		JOIN memory_meta m ON m.rid = v.rid WHERE v.model = ? AND v.content_version = m.version`
 	args := []any{model}
@@ -123,7 +130,7 @@ func (s *Store) ScanVectors(ctx context.Context, model string, rids []int64, fn 
 			args = append(args, r)
 		}
 	}
-	rows, err := s.db.QueryContext(ctx, q, args...)
+	rows, err := db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return fmt.Errorf("memory: unable to read vectors: %w", err)
 	}

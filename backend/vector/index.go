@@ -4,6 +4,7 @@ import (
 	"context"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"engram/backend/embed"
 	"engram/backend/memory"
@@ -36,6 +37,8 @@ type Index struct {
 	// once per row (100k string comparisons per search at 100k memories).
 	classes []vecClass
 	classOf map[vecClass]int32
+	// snapshots counts the full loads served by the snapshot (snapshot.go).
+	snapshots atomic.Int64
 }
 
 // vecClass is what a filter looks at in a row.
@@ -111,7 +114,7 @@ func (x *Index) refresh(ctx context.Context) error {
 	// backlog is long (a reindex); otherwise apply just the rows that changed.
 	if !x.loaded || file != x.file || oldest > x.seq+1 || newest < x.seq || newest-x.seq > maxLogBatch {
 		x.file = file
-		return x.reload(ctx, newest)
+		return x.reload(ctx)
 	}
 	rids, seq, err := x.store.VectorChangesSince(ctx, x.seq, maxLogBatch)
 	if err != nil {
@@ -131,15 +134,23 @@ func (x *Index) refresh(ctx context.Context) error {
 	return nil
 }
 
-func (x *Index) reload(ctx context.Context, head int64) error {
+// reload reads every vector: from the snapshot while it is current, else from SQLite, and then
+// saves the snapshot for the next process.
+func (x *Index) reload(ctx context.Context) error {
 	x.meta, x.cls, x.slab, x.pos, x.dim = x.meta[:0], x.cls[:0], x.slab[:0], map[int64]int{}, 0
 	x.qrows, x.qscale = x.qrows[:0], x.qscale[:0]
 	x.classes, x.classOf = nil, nil
-	if err := x.store.ScanVectors(ctx, x.model, nil, x.add); err != nil {
+	if x.loadSnapshot(ctx) {
+		x.loaded = true
+		return nil
+	}
+	st, err := x.store.ScanVectorsAt(ctx, x.model, x.add)
+	if err != nil {
 		x.loaded = false
 		return err
 	}
-	x.loaded, x.seq = true, head
+	x.loaded, x.seq = true, st.Head
+	x.saveSnapshot(st)
 	return nil
 }
 
