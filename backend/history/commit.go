@@ -99,6 +99,9 @@ func message(actor string, ops []string) string {
 func (r *Repo) head(repo *git.Repository) (*object.Commit, error) {
 	ref, err := repo.Reference(plumbing.NewBranchReferenceName(Branch.Short()), true)
 	if errors.Is(err, plumbing.ErrReferenceNotFound) {
+		if r.branchFileDamaged() {
+			return nil, ErrBranchDamaged
+		}
 		return nil, nil
 	}
 	if err != nil {
@@ -272,8 +275,8 @@ func (r *Repo) writeCommit(repo *git.Repository, tree plumbing.Hash, parents []p
 		return plumbing.ZeroHash, fmt.Errorf("history: unable to store commit: %w", err)
 	}
 	ref := plumbing.NewHashReference(plumbing.NewBranchReferenceName(Branch.Short()), h)
-	if err := repo.Storer.SetReference(ref); err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("history: unable to move the branch: %w", err)
+	if err := r.setRef(ref); err != nil {
+		return plumbing.ZeroHash, err
 	}
 	return h, nil
 }

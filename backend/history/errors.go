@@ -55,6 +55,8 @@ const (
 	CodeSSHNoKey = "history_ssh_no_key"
 	// CodeCredentialsInURL: a password in a remote URL where no credentials file can keep it.
 	CodeCredentialsInURL = "history_credentials_in_url"
+	// CodeBranchDamaged: the branch's file names no commit (ErrBranchDamaged).
+	CodeBranchDamaged = "history_branch_damaged"
 )
 
 var (

@@ -244,8 +244,8 @@ func (r *Repo) pull(ctx context.Context, res *SyncResult) ([]string, []pendingCo
 		if err != nil {
 			return nil, nil, err
 		}
-		if err := repo.Storer.SetReference(plumbing.NewHashReference(Branch, their.Hash)); err != nil {
-			return nil, nil, fmt.Errorf("history: unable to move the branch: %w", err)
+		if err := r.setRef(plumbing.NewHashReference(Branch, their.Hash)); err != nil {
+			return nil, nil, err
 		}
 		res.Changed = len(changed)
 		return changed, nil, nil
