@@ -200,8 +200,13 @@ func TestLoneCharacterAfterUpgrade(t *testing.T) {
 	// Back to schema 17: later migrations' tables and triggers go with their rows.
 	for _, q := range []string{`DROP TRIGGER memory_meta_stamps_insert`, `DROP TRIGGER memory_meta_stamps_delete`,
 		`DROP TRIGGER memory_meta_stamps_update`, `DROP TABLE stamp_version`,
-		`DROP TRIGGER recall_vec_log_version`, `DROP TRIGGER memory_meta_vectors_insert`, `DROP TRIGGER memory_meta_vectors_delete`,
-		`DROP TRIGGER memory_meta_vectors_update`, `DROP TABLE vector_version`, `DELETE FROM schema_migrations WHERE version > 17`} {
+		`DROP TRIGGER memory_meta_vectors_insert`, `DROP TRIGGER memory_meta_vectors_delete`, `DROP TRIGGER memory_meta_vectors_update`,
+		`DROP TRIGGER recall_vec_ins`, `DROP TRIGGER recall_vec_upd`, `DROP TRIGGER recall_vec_del`,
+		`ALTER TABLE recall_vec_log DROP COLUMN tag`,
+		`CREATE TRIGGER recall_vec_ins AFTER INSERT ON memory_vec BEGIN INSERT INTO recall_vec_log(rid) VALUES (NEW.rid); END`,
+		`CREATE TRIGGER recall_vec_upd AFTER UPDATE ON memory_vec BEGIN INSERT INTO recall_vec_log(rid) VALUES (NEW.rid); END`,
+		`CREATE TRIGGER recall_vec_del AFTER DELETE ON memory_vec BEGIN INSERT INTO recall_vec_log(rid) VALUES (OLD.rid); END`,
+		`DELETE FROM schema_migrations WHERE version > 17`} {
 		if _, err := e.s.db.ExecContext(e.ctx, q); err != nil {
 			t.Fatal(err)
 		}

@@ -429,14 +429,21 @@ CREATE TABLE stamp_version (id INTEGER PRIMARY KEY CHECK (id = 1), v INTEGER NOT
 INSERT INTO stamp_version VALUES (1, random());
 ` + strings.Join(stampTriggers, ";\n") + `;
 `, false},
-	// A cold process's first search reads the stored vectors from a snapshot beside the index
-	// while it is current (vector_version.go): the version changes with every change a load of
-	// the vectors could see, in the same transaction. Any later migration that rewrites
-	// memory_vec or memory_meta with the triggers away must move the version itself.
-	{20, "vector version", `
-CREATE TABLE vector_version (id INTEGER PRIMARY KEY CHECK (id = 1), v INTEGER NOT NULL);
-INSERT INTO vector_version VALUES (1, random());
+	// A cold process's first search starts from a snapshot of the stored vectors beside the
+	// index (vector_log.go): every change a load of the vectors could see becomes a row of the
+	// vector change log, each row with a random tag. The marker row makes the log's newest row
+	// a tagged one from the start. Any later migration that rewrites memory_vec or memory_meta
+	// with these triggers away must log VectorLogReload itself.
+	{20, "vector change log, whole", `
+DROP TRIGGER recall_vec_ins;
+DROP TRIGGER recall_vec_upd;
+DROP TRIGGER recall_vec_del;
+ALTER TABLE recall_vec_log ADD COLUMN tag INTEGER NOT NULL DEFAULT 0;
+CREATE TRIGGER recall_vec_ins AFTER INSERT ON memory_vec BEGIN INSERT INTO recall_vec_log(rid, tag) VALUES (NEW.rid, random()); END;
+CREATE TRIGGER recall_vec_upd AFTER UPDATE ON memory_vec BEGIN INSERT INTO recall_vec_log(rid, tag) VALUES (NEW.rid, random()); END;
+CREATE TRIGGER recall_vec_del AFTER DELETE ON memory_vec BEGIN INSERT INTO recall_vec_log(rid, tag) VALUES (OLD.rid, random()); END;
 ` + strings.Join(vectorTriggers, ";\n") + `;
+` + logReload + `;
 `, false},
 }
 

@@ -44,15 +44,15 @@ var stampTriggers = []string{
 	`CREATE TRIGGER memory_meta_stamps_update AFTER UPDATE OF path, mtime, size, ctime, ino ON memory_meta BEGIN UPDATE stamp_version SET v = random() WHERE id = 1; END`,
 }
 
-// heldTriggers are the version triggers a transaction that rewrites many rows drops for its
-// length (the stamps', migration 19, and the vectors', migration 20: vector_snapshot.go), and
-// versionMoves what it runs in their place, once, before it commits. A trigger on memory_meta
-// gives every insert a statement journal, at which FTS5 flushes the text pending in the
-// transaction (lean.go): a bulk build with them took 15.7 s where it takes 9.
+// heldTriggers are the triggers a transaction that rewrites many rows drops for its length
+// (the stamps', migration 19, and memory_meta's vector-log ones, migration 20: vector_log.go),
+// and afterBulk what it runs in their place, once, before it commits: a new stamp version and
+// a change-log row that has every vector loaded again. A trigger on memory_meta gives every
+// insert a statement journal, at which FTS5 flushes the text pending in the transaction
+// (lean.go): a bulk build with them took 15.7 s where it takes 9.
 var (
 	heldTriggers = append(append([]string{}, stampTriggers...), vectorTriggers...)
-	versionMoves = []string{`UPDATE stamp_version SET v = random() WHERE id = 1`,
-		`UPDATE vector_version SET v = random() WHERE id = 1`}
+	afterBulk    = []string{`UPDATE stamp_version SET v = random() WHERE id = 1`, logReload}
 )
 
 // triggerName is the name a CREATE TRIGGER statement gives.
@@ -61,8 +61,8 @@ func triggerName(create string) string {
 	return f[2]
 }
 
-// holdStampTriggers drops the version triggers in a transaction that rewrites many rows (on);
-// releaseStampTriggers puts them back and moves the versions once, in the same transaction.
+// holdStampTriggers drops heldTriggers in a transaction that rewrites many rows (on);
+// releaseStampTriggers puts them back and runs afterBulk, in the same transaction.
 func holdStampTriggers(ctx context.Context, tx *sql.Tx, on bool) (bool, error) {
 	if !on {
 		return false, nil
@@ -79,7 +79,7 @@ func releaseStampTriggers(ctx context.Context, tx *sql.Tx, held bool) error {
 	if !held {
 		return nil
 	}
-	for _, q := range append(append([]string{}, heldTriggers...), versionMoves...) {
+	for _, q := range append(append([]string{}, heldTriggers...), afterBulk...) {
 		if _, err := tx.ExecContext(ctx, q); err != nil {
 			return fmt.Errorf("memory: unable to restore the version triggers: %w", err)
 		}

@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -109,40 +110,49 @@ func TestStampSnapshotDamaged(t *testing.T) {
 	}
 }
 
-// A rebuild drops the version triggers (the stamps' and the vectors') while it rewrites every
-// row and puts them back, with new versions, before it commits.
+// A rebuild drops the stamp and vector-log triggers while it rewrites every row and puts them
+// back before it commits, with a new stamp version and one change-log row that has every
+// vector loaded again.
 func TestStampTriggersAfterRebuild(t *testing.T) {
 	e := newEnv(t)
 	e.ok(wr("memory-1", "Memory 1", "body"))
-	versions := func() (int64, int64) {
-		t.Helper()
-		st, err := stampVersion(e.ctx, e.s.db)
-		if err != nil {
-			t.Fatal(err)
-		}
-		vec, err := e.s.VectorVersion(e.ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return st, vec
+	before, err := stampVersion(e.ctx, e.s.db)
+	if err != nil {
+		t.Fatal(err)
 	}
-	beforeSt, beforeVec := versions()
+	reloads := func() int {
+		return e.count(`SELECT COUNT(*) FROM recall_vec_log WHERE rid = ` + fmt.Sprint(VectorLogReload))
+	}
+	reloadsBefore := reloads()
 	if _, err := e.s.Reindex(e.ctx); err != nil {
 		t.Fatal(err)
 	}
 	if n := e.count(`SELECT COUNT(*) FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'memory_meta_stamps_%'`); n != 3 {
 		t.Fatalf("%d stamp triggers after a reindex, want 3", n)
 	}
-	if n := e.count(`SELECT COUNT(*) FROM sqlite_master WHERE type = 'trigger' AND (name LIKE 'memory_meta_vectors_%' OR name = 'recall_vec_log_version')`); n != 4 {
-		t.Fatalf("%d vector triggers after a reindex, want 4", n)
+	if n := e.count(`SELECT COUNT(*) FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'memory_meta_vectors_%'`); n != 3 {
+		t.Fatalf("%d vector-log triggers after a reindex, want 3", n)
 	}
-	afterSt, afterVec := versions()
-	if afterSt == beforeSt || afterVec == beforeVec {
-		t.Fatal("a reindex left a version where it was")
+	if got := reloads(); got != reloadsBefore+1 {
+		t.Fatalf("reload rows %d → %d after a reindex, want one more", reloadsBefore, got)
 	}
+	after, err := stampVersion(e.ctx, e.s.db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after == before {
+		t.Fatal("a reindex left the stamp version where it was")
+	}
+	logged := e.count(`SELECT COUNT(*) FROM recall_vec_log`)
 	e.ok(wr("memory-2", "Memory 2", "body"))
-	if st, vec := versions(); st == afterSt || vec == afterVec {
-		t.Fatal("a write after the reindex did not move both versions: the triggers are not back")
+	if v, _ := stampVersion(e.ctx, e.s.db); v == after {
+		t.Fatal("a write after the reindex did not move the stamp version: the triggers are not back")
+	}
+	if n := e.count(`SELECT COUNT(*) FROM recall_vec_log`); n <= logged {
+		t.Fatal("a write after the reindex logged nothing for the vectors: the triggers are not back")
+	}
+	if n := e.count(`SELECT COUNT(*) FROM recall_vec_log WHERE tag = 0 AND seq > (SELECT MIN(seq) FROM recall_vec_log WHERE rid = -1)`); n != 0 {
+		t.Fatalf("%d change-log rows without a tag", n)
 	}
 }
 

@@ -3,6 +3,7 @@ package vector
 import (
 	"context"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -37,8 +38,9 @@ type Index struct {
 	// once per row (100k string comparisons per search at 100k memories).
 	classes []vecClass
 	classOf map[vecClass]int32
-	// snapshots counts the full loads served by the snapshot (snapshot.go).
-	snapshots atomic.Int64
+	// snapshots counts the loads served by the snapshot (snapshot.go), reloads those read from
+	// SQLite.
+	snapshots, reloads atomic.Int64
 }
 
 // vecClass is what a filter looks at in a row.
@@ -108,17 +110,28 @@ func (x *Index) refresh(ctx context.Context) error {
 	if x.loaded && newest == x.seq && file == x.file {
 		return nil
 	}
-	// Full reload when never loaded, when the log was pruned past what we saw, when it is
-	// behind what we saw, or the index file was rebuilt under this process (a damaged one
-	// repaired, a deleted one made again: row ids and the log started over), or when the
-	// backlog is long (a reindex); otherwise apply just the rows that changed.
-	if !x.loaded || file != x.file || oldest > x.seq+1 || newest < x.seq || newest-x.seq > maxLogBatch {
+	// Never loaded, or the index file was rebuilt under this process (a damaged one repaired,
+	// a deleted one made again: row ids and the log started over): start from the snapshot
+	// when the log still holds the row it was taken at, else load everything.
+	fromSnapshot := false
+	if !x.loaded || file != x.file {
 		x.file = file
+		x.reset()
+		if fromSnapshot = x.loadSnapshot(ctx); !fromSnapshot {
+			return x.reload(ctx)
+		}
+	}
+	// Load everything when the log was pruned past what we hold, is behind it, or the backlog
+	// is long; otherwise apply just the rows that changed.
+	if oldest > x.seq+1 || newest < x.seq || newest-x.seq > maxLogBatch {
 		return x.reload(ctx)
 	}
 	rids, seq, err := x.store.VectorChangesSince(ctx, x.seq, maxLogBatch)
 	if err != nil {
 		return err
+	}
+	if slices.Contains(rids, memory.VectorLogReload) { // a bulk build: its rows were not logged
+		return x.reload(ctx)
 	}
 	if len(rids) == 0 { // ScanVectors reads every vector for no row ids
 		x.seq = seq
@@ -131,22 +144,35 @@ func (x *Index) refresh(ctx context.Context) error {
 		return err
 	}
 	x.seq = seq
+	// A snapshot many changes behind is taken again, so the next process replays fewer. The
+	// rows read after seq may be newer than seq: replaying them again is harmless, as every
+	// later change of theirs is logged after seq.
+	if fromSnapshot && len(rids) >= resaveAfter {
+		if tag, ok, err := x.store.VectorLogTag(ctx, seq); err == nil && ok {
+			x.saveSnapshot(memory.VectorState{Head: seq, Tag: tag, Known: true})
+		}
+	}
 	return nil
 }
 
-// reload reads every vector: from the snapshot while it is current, else from SQLite, and then
-// saves the snapshot for the next process.
-func (x *Index) reload(ctx context.Context) error {
+// resaveAfter is how many changed memories a process replays on top of the snapshot before it
+// saves a new one (a save writes every vector: ~110 MB at 100k memories).
+const resaveAfter = 500
+
+// reset empties the cache.
+func (x *Index) reset() {
 	x.meta, x.cls, x.slab, x.pos, x.dim = x.meta[:0], x.cls[:0], x.slab[:0], map[int64]int{}, 0
 	x.qrows, x.qscale = x.qrows[:0], x.qscale[:0]
 	x.classes, x.classOf = nil, nil
-	if x.loadSnapshot(ctx) {
-		x.loaded = true
-		return nil
-	}
+	x.loaded = false
+}
+
+// reload reads every vector from SQLite and saves the snapshot for the next process.
+func (x *Index) reload(ctx context.Context) error {
+	x.reset()
+	x.reloads.Add(1)
 	st, err := x.store.ScanVectorsAt(ctx, x.model, x.add)
 	if err != nil {
-		x.loaded = false
 		return err
 	}
 	x.loaded, x.seq = true, st.Head

@@ -15,22 +15,23 @@ import (
 // The vector snapshot (issue 14 item 5: `engram search` as a whole process). A process with
 // nothing running beside it to forward to loads every stored vector before its first search —
 // at 10k memories two thirds of a cold search's CPU with the garbage collection it causes, at
-// 100k most of its second. What a full load reads is kept beside the index
-// (memory.VectorSnapshotPath) as the in-memory arrays themselves, and a later full load uses it
-// instead of SQLite while it is exactly what SQLite would give: the snapshot records the
-// vector version its rows were read at (memory/vector_version.go: a new random value in the
-// transaction of every change a load could see), and is used only when the index holds that
-// version, the model is the same and its checksum holds. Anything else — the index changed,
-// rebuilt, restored or replaced, another model, a damaged or cut file — is a load from SQLite
-// as before, which saves the snapshot again. The ranking is the same either way: the arrays
-// are the same floats.
+// 100k most of its second. What a load reads is kept beside the index
+// (memory.VectorSnapshotPath) as the in-memory arrays themselves, with the vector change log's
+// row it is current at (its sequence number and random tag: memory/vector_log.go). A later
+// process starts from it when the log still holds that row with that tag, and applies the rows
+// logged since, as a running process does — every change a load could see is logged, a bulk
+// build as one row that has everything loaded again. Anything else — a rebuilt, replaced or
+// restored index, a log pruned past the row, another model, a damaged or cut file — is a load
+// from SQLite as before, which saves the snapshot again. The ranking is the same either way:
+// the arrays are the same floats.
 //
 // The file, little-endian, 8-byte aligned sections:
 //
-//	magic | version, head (int64) | crc32 of the rest, dim, rows, classes, folds (uint32) |
-//	rids (int64 × rows) | class of each row (int32 × rows) | vectors (float32 × rows × dim) |
-//	first-stage scales (float32 × rows) and rows (int8 × rows × foldDim), when the index folds |
-//	padding to 8 | model, the classes and the ids as length-prefixed strings.
+//	magic | log row: sequence number, tag (int64) | crc32 of the rest, dim, rows, classes,
+//	folds (uint32) | rids (int64 × rows) | class of each row (int32 × rows) | vectors
+//	(float32 × rows × dim) | first-stage scales (float32 × rows) and rows (int8 × rows ×
+//	foldDim), when the index folds | padding to 8 | model, the classes and the ids as
+//	length-prefixed strings.
 var snapshotMagic = []byte("ENGRAM-VECTORS-1")
 
 const snapshotHead = 16 + 8 + 8 + 5*4 + 4 // magic, version, head, five uint32, padding to 8
@@ -53,7 +54,7 @@ func asBytes[T any](s []T) []byte {
 // pad8 is n rounded up to a multiple of 8.
 func pad8(n int) int { return (n + 7) &^ 7 }
 
-// saveSnapshot writes what the index holds, read at st. Best effort: without it the next
+// saveSnapshot writes what the index holds, current at st. Best effort: without it the next
 // process loads from SQLite, as before.
 func (x *Index) saveSnapshot(st memory.VectorState) {
 	if !st.Known || x.store.ReadOnly() || !littleEndian() || len(x.meta) == 0 || len(x.meta) > 1<<31-1 {
@@ -95,8 +96,8 @@ func (x *Index) saveSnapshot(st memory.VectorState) {
 	}
 	head := make([]byte, 0, snapshotHead)
 	head = append(head, snapshotMagic...)
-	head = binary.LittleEndian.AppendUint64(head, uint64(st.Version))
 	head = binary.LittleEndian.AppendUint64(head, uint64(st.Head))
+	head = binary.LittleEndian.AppendUint64(head, uint64(st.Tag))
 	head = binary.LittleEndian.AppendUint32(head, sum.Sum32())
 	head = binary.LittleEndian.AppendUint32(head, uint32(x.dim))
 	head = binary.LittleEndian.AppendUint32(head, uint32(n))
@@ -113,14 +114,10 @@ func boolByte(b bool) byte {
 	return 0
 }
 
-// loadSnapshot fills the index from the snapshot when it holds exactly what the index's
-// vectors are now; false leaves the index empty for a load from SQLite.
+// loadSnapshot fills the index from the snapshot when the change log still holds the row it
+// is current at, and sets the index's log position to that row; false leaves the index empty.
 func (x *Index) loadSnapshot(ctx context.Context) bool {
 	if !littleEndian() {
-		return false
-	}
-	v, err := x.store.VectorVersion(ctx)
-	if err != nil {
 		return false
 	}
 	f, err := os.Open(x.store.VectorSnapshotPath())
@@ -138,10 +135,13 @@ func (x *Index) loadSnapshot(ctx context.Context) bool {
 	if _, err := io.ReadFull(f, b); err != nil {
 		return false
 	}
-	if !bytes.HasPrefix(b, snapshotMagic) || int64(binary.LittleEndian.Uint64(b[16:])) != v {
+	if !bytes.HasPrefix(b, snapshotMagic) {
 		return false
 	}
-	seq := int64(binary.LittleEndian.Uint64(b[24:]))
+	seq, tag := int64(binary.LittleEndian.Uint64(b[16:])), int64(binary.LittleEndian.Uint64(b[24:]))
+	if now, ok, err := x.store.VectorLogTag(ctx, seq); err != nil || !ok || now != tag {
+		return false
+	}
 	h := b[32:]
 	sum, dim, n, nc, folds := binary.LittleEndian.Uint32(h), int(binary.LittleEndian.Uint32(h[4:])),
 		int(binary.LittleEndian.Uint32(h[8:])), int(binary.LittleEndian.Uint32(h[12:])), binary.LittleEndian.Uint32(h[16:]) == 1
@@ -214,7 +214,7 @@ func (x *Index) loadSnapshot(ctx context.Context) bool {
 	// Rows are appended past these slices' ends, which makes a copy: the file's buffer is
 	// only ever written in place by remove, which moves a row within it.
 	x.meta, x.cls, x.slab, x.qscale, x.qrows = meta, cls[:n:n], slab[:n*dim:n*dim], qscale, qrows
-	x.pos, x.classes, x.classOf, x.dim, x.seq = pos, classes, classOf, dim, seq
+	x.pos, x.classes, x.classOf, x.dim, x.seq, x.loaded = pos, classes, classOf, dim, seq, true
 	x.snapshots.Add(1)
 	return true
 }

@@ -25,26 +25,54 @@ func sameArrays(t *testing.T, when string, a, b *Index) {
 	}
 }
 
-// loads runs one search of the global scope on a new index (a new process's), and reports whether the snapshot
-// served its load, with the ids found.
-func loads(t *testing.T, s *memory.Store, l *embed.Local) (bool, []string, *Index) {
+// sameRows fails unless a and b hold the same rows, in any order: what each row id names, its
+// class and its vector.
+func sameRows(t *testing.T, when string, a, b *Index) {
 	t.Helper()
-	x := NewIndex(s, l.Model())
+	if len(a.meta) != len(b.meta) {
+		t.Fatalf("%s: %d rows against %d loaded from SQLite", when, len(a.meta), len(b.meta))
+	}
+	for i, m := range a.meta {
+		k, ok := b.pos[m.rid]
+		if !ok || b.meta[k] != m || a.classes[a.cls[i]] != b.classes[b.cls[k]] ||
+			!slices.Equal(a.slab[i*a.dim:(i+1)*a.dim], b.slab[k*b.dim:(k+1)*b.dim]) {
+			t.Fatalf("%s: row %d (%s) differs from SQLite's", when, m.rid, m.id)
+		}
+	}
+}
+
+// loads runs one search of the global scope on a new index (a new process's), and reports
+// whether it started from the snapshot and whether it then read everything from SQLite, with
+// the ids found.
+func loads(t *testing.T, s *memory.Store, l *embed.Local) (fromSnap, fromSQL bool, ids []string, x *Index) {
+	t.Helper()
+	x = NewIndex(s, l.Model())
 	ms, err := x.Search(context.Background(), l.Vector("lighthouse harbour keeper"), 50, memory.Filter{Scope: memory.ScopeGlobal})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ids []string
 	for _, m := range ms {
 		ids = append(ids, m.ID)
 	}
-	return x.snapshots.Load() == 1, ids, x
+	return x.snapshots.Load() == 1, x.reloads.Load() > 0, ids, x
 }
 
-// A new process's index is loaded from the snapshot while nothing a load reads has changed,
-// and from SQLite after any change that a load would see — a vector written, a memory
-// archived, a flag or a scope changed in the index behind the store's back — and then holds
-// exactly what SQLite gives.
+// truth is the index as SQLite gives it now.
+func truth(t *testing.T, s *memory.Store, l *embed.Local) *Index {
+	t.Helper()
+	x := NewIndex(s, l.Model())
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if err := x.reload(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return x
+}
+
+// A new process's index starts from the snapshot and applies what the change log holds since:
+// after any change a load would see — a vector written or removed, a memory archived, a flag,
+// type, scope or content version changed, a row removed, each written behind the store's back
+// — it holds exactly what SQLite gives, without reading every vector again.
 func TestVectorSnapshotFollowsTheIndex(t *testing.T) {
 	ctx := context.Background()
 	s := openStore(t)
@@ -57,16 +85,16 @@ func TestVectorSnapshotFollowsTheIndex(t *testing.T) {
 	if err := NewIndexer(s, l, IndexerOptions{Logger: quiet}).Run(ctx); err != nil {
 		t.Fatal(err)
 	}
-	first, want, a := loads(t, s, l)
-	if first {
-		t.Fatal("the first load was served by a snapshot that no one saved")
+	snap, sql1, want, a := loads(t, s, l)
+	if snap || !sql1 {
+		t.Fatalf("the first load: from a snapshot %v, from SQLite %v", snap, sql1)
 	}
 	if _, err := os.Stat(s.VectorSnapshotPath()); err != nil {
 		t.Fatalf("no snapshot after a load from SQLite: %v", err)
 	}
-	used, got, b := loads(t, s, l)
-	if !used || !slices.Equal(got, want) {
-		t.Fatalf("second load: snapshot used %v, ids %v, want %v", used, got, want)
+	snap, sql2, got, b := loads(t, s, l)
+	if !snap || sql2 || !slices.Equal(got, want) {
+		t.Fatalf("second load: from the snapshot %v, from SQLite %v, ids %v, want %v", snap, sql2, got, want)
 	}
 	sameArrays(t, "unchanged", a, b)
 
@@ -97,15 +125,11 @@ func TestVectorSnapshotFollowsTheIndex(t *testing.T) {
 	if len(want) != 30 || !slices.Contains(want, ids["note-05"]) {
 		t.Fatalf("the first search found %d memories: the test proves nothing", len(want))
 	}
-	// A stamp alone is not something a load reads: the snapshot stays good.
-	exec(`UPDATE memory_meta SET mtime = mtime + 1 WHERE slug = 'note-03'`)
-	if used, _, _ := loads(t, s, l); !used {
-		t.Fatal("a stamp's change made the snapshot stale")
-	}
 	for _, c := range []struct {
 		name, q string
-		gone    string // a memory no longer found with the default filter, if any
+		gone    string // a memory no longer found in the global scope, if any
 	}{
+		{"a stamp alone", `UPDATE memory_meta SET mtime = mtime + 1 WHERE slug = 'note-03'`, ""},
 		{"reviewed flag", `UPDATE memory_meta SET reviewed = 1 - reviewed WHERE slug = 'note-04'`, ""},
 		{"archived flag", `UPDATE memory_meta SET archived = 1 WHERE slug = 'note-05'`, "note-05"},
 		{"type", `UPDATE memory_meta SET type = 'project' WHERE slug = 'note-06'`, ""},
@@ -116,20 +140,109 @@ func TestVectorSnapshotFollowsTheIndex(t *testing.T) {
 		{"row removed", `DELETE FROM memory_meta WHERE slug = 'note-12'`, "note-12"},
 	} {
 		exec(c.q)
-		used, got, fromSnap := loads(t, s, l)
-		if used {
-			t.Fatalf("%s: a stale snapshot was used", c.name)
+		snap, fromSQL, got, x := loads(t, s, l)
+		if !snap || fromSQL {
+			t.Fatalf("%s: from the snapshot %v, from SQLite %v: want the snapshot and the log's changes", c.name, snap, fromSQL)
 		}
 		if c.gone != "" && slices.Contains(got, ids[c.gone]) {
 			t.Fatalf("%s: %s is still found", c.name, c.gone)
 		}
-		// What the new load saved is exactly what SQLite gives, and serves the next one.
-		again, got2, snap := loads(t, s, l)
-		if !again || !slices.Equal(got2, got) {
-			t.Fatalf("%s: the snapshot saved after the change was not used (%v) or finds other memories", c.name, again)
-		}
-		sameArrays(t, c.name, fromSnap, snap)
+		sameRows(t, c.name, x, truth(t, s, l))
 	}
+}
+
+// A bulk build does not log its rows one by one: the row it logs instead has every vector
+// read again, by a new process starting from an older snapshot and by a running one.
+func TestVectorSnapshotAfterABulkBuild(t *testing.T) {
+	ctx := context.Background()
+	s := openStore(t)
+	var items []memory.Item
+	for i := 0; i < 20; i++ {
+		items = append(items, note(memory.ScopeGlobal, "", "", fmt.Sprintf("note-%02d", i), fmt.Sprintf("lighthouse harbour keeper %02d", i)))
+	}
+	write(t, s, items...)
+	l := embed.NewLocal(0)
+	if err := NewIndexer(s, l, IndexerOptions{Logger: quiet}).Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	_, _, _, running := loads(t, s, l) // saves the snapshot; stays loaded, as a running process's
+	if _, err := s.Reindex(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := NewIndexer(s, l, IndexerOptions{Logger: quiet}).Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	snap, fromSQL, got, x := loads(t, s, l)
+	if !snap || !fromSQL || len(got) != 20 {
+		t.Fatalf("after a reindex: from the snapshot %v, then from SQLite %v, %d found", snap, fromSQL, len(got))
+	}
+	sameRows(t, "new process", x, truth(t, s, l))
+	before := running.reloads.Load()
+	if _, err := running.Search(ctx, l.Vector("lighthouse"), 5, memory.Filter{}); err != nil {
+		t.Fatal(err)
+	}
+	if running.reloads.Load() != before+1 {
+		t.Fatal("the running index did not read everything again after the reindex")
+	}
+	sameRows(t, "running process", running, truth(t, s, l))
+}
+
+// An index restored from an older copy does not use a snapshot taken later, though its log
+// grows back to the same sequence numbers: their tags differ.
+func TestVectorSnapshotOfAnotherHistory(t *testing.T) {
+	ctx := context.Background()
+	home := t.TempDir()
+	open := func() *memory.Store {
+		st, err := memory.Open(ctx, home, memory.Options{Logger: quiet})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st
+	}
+	l := embed.NewLocal(0)
+	batch := func(s *memory.Store, from, to int) {
+		var items []memory.Item
+		for i := from; i < to; i++ {
+			items = append(items, note(memory.ScopeGlobal, "", "", fmt.Sprintf("note-%02d", i), fmt.Sprintf("lighthouse harbour keeper %02d", i)))
+		}
+		write(t, s, items...)
+		if err := NewIndexer(s, l, IndexerOptions{Logger: quiet}).Run(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := open()
+	batch(s, 0, 10)
+	s.Close()
+	idx := filepath.Join(home, "memory", "index.sqlite3")
+	saved, err := os.ReadFile(idx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s = open()
+	batch(s, 10, 20)
+	_ = os.Remove(s.VectorSnapshotPath())
+	if snap, fromSQL, got, _ := loads(t, s, l); snap || !fromSQL || len(got) != 20 {
+		t.Fatalf("the later state's load: %v %v %d", snap, fromSQL, len(got))
+	}
+	s.Close()
+	// The older index back, and other changes after it.
+	for _, suffix := range []string{"-wal", "-shm"} {
+		_ = os.Remove(idx + suffix)
+	}
+	if err := os.WriteFile(idx, saved, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for i := 10; i < 20; i++ {
+		_ = os.Remove(filepath.Join(home, "memory", "global", "user", fmt.Sprintf("note-%02d.md", i)))
+	}
+	s = open()
+	defer s.Close()
+	batch(s, 30, 45)
+	snap, fromSQL, got, x := loads(t, s, l)
+	if snap || !fromSQL || len(got) != 25 {
+		t.Fatalf("restored index: from the snapshot %v, from SQLite %v, %d found (want 25)", snap, fromSQL, len(got))
+	}
+	sameRows(t, "restored", x, truth(t, s, l))
 }
 
 // A snapshot that is damaged, cut, of another model or of another format is not used, and
@@ -146,7 +259,7 @@ func TestVectorSnapshotDamaged(t *testing.T) {
 	if err := NewIndexer(s, l, IndexerOptions{Logger: quiet}).Run(ctx); err != nil {
 		t.Fatal(err)
 	}
-	_, want, _ := loads(t, s, l)
+	_, _, want, _ := loads(t, s, l)
 	good, err := os.ReadFile(s.VectorSnapshotPath())
 	if err != nil {
 		t.Fatal(err)
@@ -171,11 +284,11 @@ func TestVectorSnapshotDamaged(t *testing.T) {
 		if err := os.WriteFile(s.VectorSnapshotPath(), c.data, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		used, got, _ := loads(t, s, l)
+		used, _, got, _ := loads(t, s, l)
 		if used || !slices.Equal(got, want) {
 			t.Fatalf("%s: snapshot used %v, ids %v, want %v", c.name, used, got, want)
 		}
-		if used, _, _ := loads(t, s, l); !used {
+		if used, _, _, _ := loads(t, s, l); !used {
 			t.Fatalf("%s: no good snapshot written in its place", c.name)
 		}
 	}
@@ -207,18 +320,23 @@ func TestVectorSnapshotTwoStage(t *testing.T) {
 		x.add(memory.VectorEntry{RID: int64(i + 1), ID: fmt.Sprintf("mem-%05d", i), Scope: scope, ScopeKey: key, Type: memory.TypeUser,
 			Archived: i%11 == 0, Reviewed: i%2 == 0, Vec: EncodeVec(v)})
 	}
-	v, err := s.VectorVersion(ctx)
+	db, err := sql.Open("sqlite", filepath.Join(s.Home(), "memory", "index.sqlite3"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	x.saveSnapshot(memory.VectorState{Version: v, Head: 7, Known: true})
+	defer db.Close()
+	var head, tag int64
+	if err := db.QueryRowContext(ctx, `SELECT seq, tag FROM recall_vec_log ORDER BY seq DESC LIMIT 1`).Scan(&head, &tag); err != nil {
+		t.Fatal(err)
+	}
+	x.saveSnapshot(memory.VectorState{Head: head, Tag: tag, Known: true})
 	y := NewIndex(s, l.Model())
 	if !y.loadSnapshot(ctx) {
 		t.Fatal("the snapshot of a folding index was not loaded")
 	}
 	sameArrays(t, "two stages", x, y)
-	if y.seq != 7 {
-		t.Fatalf("the log position read back is %d, want 7", y.seq)
+	if y.seq != head {
+		t.Fatalf("the log position read back is %d, want %d", y.seq, head)
 	}
 	q := l.Vector("giraffe saxophone")
 	a, b := x.twoStage(q, 10, allowAll(x)), y.twoStage(q, 10, allowAll(y))
