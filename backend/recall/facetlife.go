@@ -146,6 +146,27 @@ var (
 	reTasteRequest = text.Lazy(`(?i)\b(?:based on|according to|suited to|that suits|to suit|that fits|matching|for) my (?:tastes?|preferences|palate|likes)\b|\bmy (?:tastes?|palate) in\b|\bsafe for me to (?:eat|drink|order|have)\b|\b(?:fits?|suits?) my diet\b|(?:按|照|根据|符合|合|对)(?:着)?我(?:的)?(?:口味|喜好|胃口|品味)|(?:别|不要|避开|避免|小心|注意)(?:让我)?踩(?:到)?(?:我的)?雷|我的雷(?:点|区)|我能吃的|我可以吃的`)
 )
 
+// reMealTask is a meal to plan, cook, order or book for the person, or the question what it
+// will be ("plan my dinners this week", "what should I cook tonight", "order me a takeaway",
+// "帮我规划这周的晚饭", "今晚吃什么", "帮我点个外卖"): what they eat and what they must not is what
+// it needs, though it names neither. Menus and recipes count only as a meal's ("the dinner
+// menu"), not alone, so that "fix the menu bar" stays a question about code.
+var reMealTask = text.Lazy(`(?i)\b(?:plan|planning|cook|cooking|make|making|prepare|preparing|prep|fix|order|ordering|get|getting|grab|book|booking|reserve|pick|choose|suggest|recommend|decide on|sort out|organi[sz]e|put together|draw up|write)\b[^.?!]{0,30}\b(?:dinners?|lunch(?:es)?|breakfasts?|brunch(?:es)?|suppers?|meals?|takeaways?|takeouts?|take-?out|groceries|grocery (?:list|run|order|shop(?:ping)?)|food shop(?:ping)?|food order|something to eat|a bite|restaurants?|somewhere to eat|places? to eat)\b|\bwhat (?:should|shall|can|could|will) (?:i|we) (?:eat|cook)\b|\bwhat (?:should|shall|can|could|will) (?:i|we) (?:have|make|order|get|fix) for (?:dinner|lunch|breakfast|brunch|supper|tea)\b|\bwhat(?:'s| is) for (?:dinner|lunch|breakfast|brunch|supper|tea)\b|\b(?:meal|dinner|lunch|breakfast|supper) (?:plan|planning|prep|ideas?|menu|options?)\b|(?:规划|安排|计划|准备|想想|决定|搭配|列|做|煮|烧|点|叫|订|定|买|推荐|选)\p{Han}{0,8}(?:早饭|午饭|晚饭|早餐|午餐|晚餐|饭菜|夜宵|宵夜|外卖|便当|盒饭|年夜饭|三餐|菜单|菜谱|食谱|餐厅|饭店|馆子|买菜|菜)|(?:今晚|今天|明天|后天|中午|晚上|早上|明早|今早|周末|这周|下周|早饭|午饭|晚饭|早餐|午餐|晚餐|夜宵)\p{Han}{0,2}(?:吃|做|煮)(?:点)?(?:什么|啥)`)
+
+// reSoftwareWords mark a question about building or fixing something ("fix the dinner booking
+// page", "修复外卖页面的 bug"): a meal named there is the software's subject, not the person's.
+var reSoftwareWords = text.Lazy(`(?i)\b(?:bugs?|page|pages|api|apis|endpoints?|components?|schema|database|db|tests?|deploy(?:ment)?|release|repo|pull request|pr|feature|button|screen|frontend|backend|server|code|function|module|css|html|ui|ux|form|field|migration|query|queries|model|service|website|site)\b|页面|接口|组件|数据库|测试|上线|版本|代码|按钮|功能|模块|需求|前端|后端|服务器|字段|表单|程序|系统|(?i:bug)`)
+
+// reHabit marks a question about what the person usually does ("what do I cook when I need
+// cheering up", "我早饭一般吃啥"): a taste answers it, not a meal to plan.
+var reHabit = text.Lazy(`(?i)\b(?:usually|normally|always|typically|often|tend to|generally)\b|\bwhat do (?:i|we) (?:eat|cook|have|make)\b|一般|平时|平常|通常|经常|常常|总是|老是|习惯`)
+
+// mealTask reports a meal to plan, cook or order (reMealTask) that is neither a question about
+// software nor one about a habit.
+func mealTask(q string) bool {
+	return reMealTask.MatchString(q) && !reSoftwareWords.MatchString(q) && !reHabit.MatchString(q)
+}
+
 // lifeQuestionFacets adds the core facets a question asks in a form of this file.
 func lifeQuestionFacets(q string, out []Facet) []Facet {
 	add := func(f Facet) {
@@ -165,7 +186,7 @@ func lifeQuestionFacets(q string, out []Facet) []Facet {
 	if reOriginMore.MatchString(q) {
 		add(FacetOrigin)
 	}
-	if reTasteRequest.MatchString(q) || reAvoidTask.MatchString(q) {
+	if reTasteRequest.MatchString(q) || reAvoidTask.MatchString(q) || mealTask(q) {
 		add(FacetPreference)
 	}
 	if reHomeMore.MatchString(q) || reNearHome.MatchString(q) {

@@ -127,3 +127,53 @@ func TestLifeFacetStatements(t *testing.T) {
 		}
 	}
 }
+
+// A meal to plan, cook, order or book asks for the person's tastes and restrictions in food,
+// though it names neither; a meal that is the subject of software, or another task, does not.
+func TestMealTask(t *testing.T) {
+	for _, c := range []struct {
+		q    string
+		want bool
+	}{
+		{"plan my dinners this week", true},
+		{"what should I cook tonight", true},
+		{"what should we have for dinner", true},
+		{"order me a takeaway", true},
+		{"what's for dinner", true},
+		{"make me a meal plan for the week", true},
+		{"book a table somewhere for lunch on Saturday", true},
+		{"pick a restaurant for my birthday", true},
+		{"put together a grocery list", true},
+		{"帮我规划这周的晚饭", true},
+		{"今晚吃什么", true},
+		{"帮我点个外卖", true},
+		{"明天中午做什么菜", true},
+		{"订哪家餐厅好", true},
+		{"帮我列个这周的买菜清单", true},
+		// Not meals, or meals in code.
+		{"plan the v2 release this week", false},
+		{"order the tasks by priority", false},
+		{"make a playlist for the gym", false},
+		{"what should I wear tonight", false},
+		{"fix the menu bar on mobile", false},
+		{"fix the dinner booking page", false},
+		{"add a test for the lunch order form", false},
+		{"修复外卖页面的 bug", false},
+		{"给点餐系统加个按钮", false},
+		{"我住在哪里", false},
+	} {
+		if got := mealTask(c.q); got != c.want {
+			t.Errorf("mealTask(%q) = %v, want %v", c.q, got, c.want)
+		}
+	}
+}
+
+// Habits are tastes, not meals to plan.
+func TestMealTaskHabits(t *testing.T) {
+	for _, q := range []string{"what do I cook when I need cheering up?", "我早饭一般吃啥", "Where do I gotta be before lunch on Sundays?",
+		"what do I usually order for lunch", "我平时晚饭吃什么"} {
+		if mealTask(q) {
+			t.Errorf("mealTask(%q) = true, want false", q)
+		}
+	}
+}

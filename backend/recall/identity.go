@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"sync"
 
 	"engram/backend/memory"
 	"engram/backend/text"
@@ -434,8 +435,11 @@ type facetQuery struct {
 	likes, asks bool
 	// birthday is set for a question about a family member's birthday (birthdayAsked).
 	birthday bool
-	parts    subAsk
-	reads    *personReads
+	// meal is set for a meal to plan, cook or order (reMealTask) that asks neither what the
+	// person likes nor what they must avoid: both answer it.
+	meal  bool
+	parts subAsk
+	reads *personReads
 }
 
 func newFacetQuery(a Analysis, reads *personReads) facetQuery {
@@ -444,8 +448,26 @@ func newFacetQuery(a Analysis, reads *personReads) facetQuery {
 		parts: subAsked(folded), reads: reads}
 	q.avoid, q.avoidQ = avoidAsked(a)
 	q.birthday = birthdayAsked(a)
+	q.meal = slices.Contains(a.Facets, FacetPreference) && !q.likes && !q.avoidQ && mealTask(folded)
 	return q
 }
+
+// mealTopic is what a meal task is about: the food category's members, as facetTopic gives a
+// category's (stemmed, phrases in lower case).
+var mealTopic = sync.OnceValue(func() []string {
+	var out []string
+	for _, member := range text.ConceptMembers("food") {
+		switch {
+		case text.HasCJK(member):
+			out = append(out, member)
+		case strings.Contains(member, " "):
+			out = append(out, strings.ToLower(member))
+		default:
+			out = append(out, text.Stem(strings.ToLower(member)))
+		}
+	}
+	return out
+})
 
 // titledFacetBoost is the extra credit of a boosted memory whose title labels a facet asked:
 // among notes that all mention the son, the one titled "家里人" is about the family, the one
@@ -481,6 +503,10 @@ func (q facetQuery) boosts(m *memory.Memory) bool {
 		return true
 	case !pref:
 		return false
+	case q.meal:
+		// What they must not eat, or a taste in food: "Allergic to peanuts", "loves Sichuan
+		// food", not "loves Radiohead".
+		return avoidAsk{eat: true}.answersText(hay) || coversTopic(mealTopic(), m)
 	case q.avoidQ:
 		return q.avoid.answersText(hay)
 	case (q.likes || q.asks) && avoidsOnly(hay):
