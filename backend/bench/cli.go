@@ -26,18 +26,22 @@ import (
 // CLIFigures are whole-process timings of the CLI on one home: what a hook, a script or an
 // agent pays per call, process start, catalog, index open and the answer included.
 type CLIFigures struct {
-	N        int     `json:"n"`
-	Runs     int     `json:"runs"`
-	Binary   string  `json:"binary"`
-	LoadAvg  string  `json:"loadavg"` // /proc/loadavg when the size started: the machine is shared
-	Reindex  float64 `json:"reindex_s"`
-	Vectors  int     `json:"vectors"`
-	Version  Pct     `json:"version_ms"`
-	Search   Pct     `json:"search_ms"`       // no Engram process running: the open scans
-	Show     Pct     `json:"show_ms"`         // idem
-	SearchW  Pct     `json:"search_watch_ms"` // `engram serve` running: its watcher answers
-	ShowW    Pct     `json:"show_watch_ms"`
-	ScanHits int     `json:"search_hits"`
+	N       int     `json:"n"`
+	Runs    int     `json:"runs"`
+	Binary  string  `json:"binary"`
+	LoadAvg string  `json:"loadavg"` // /proc/loadavg when the size started: the machine is shared
+	Reindex float64 `json:"reindex_s"`
+	Vectors int     `json:"vectors"`
+	Version Pct     `json:"version_ms"`
+	Search  Pct     `json:"search_ms"` // no Engram process running: the open scans
+	Show    Pct     `json:"show_ms"`   // idem
+	// SearchWrite is a search right after an `engram write` (not timed), nothing running: the
+	// open reconciles the new file and the vector index replays the change log on top of its
+	// snapshot.
+	SearchWrite Pct `json:"search_after_write_ms"`
+	SearchW     Pct `json:"search_watch_ms"` // `engram serve` running: its watcher answers
+	ShowW       Pct `json:"show_watch_ms"`
+	ScanHits    int `json:"search_hits"`
 	// OpenScan and OpenWatch are memory.Open in this process: the scan of every file's stamp
 	// with nothing running, and the watcher's answer with serve running.
 	OpenScan  Pct `json:"open_scan_ms"`
@@ -149,6 +153,18 @@ func RunCLI(ctx context.Context, n, runs int, bin string, progress io.Writer) (C
 		return f, err
 	}
 	if f.Show, err = times("show", show); err != nil {
+		return f, err
+	}
+	stamp := time.Now().UnixNano()
+	afterWrite := func(i int) []string {
+		slug := fmt.Sprintf("bench-write-%d-%d", stamp, i)
+		if _, _, err := run("write", "--scope", "global", "--type", "user", "--slug", slug, "--title", "Bench write "+qs[i],
+			"--body", "A note written before a timed search: "+qs[i]+"."); err != nil {
+			say("write before the search: %v", err)
+		}
+		return search(i)
+	}
+	if f.SearchWrite, err = times("search after a write", afterWrite); err != nil {
 		return f, err
 	}
 	say("starting engram serve")
@@ -302,6 +318,7 @@ func PrintCLI(w io.Writer, figs []CLIFigures, asJSON bool) {
 	row("open in-process, serve running (watcher)", func(f CLIFigures) string { return pct(f.OpenWatch) })
 	row("engram version", func(f CLIFigures) string { return pct(f.Version) })
 	row("engram search, nothing running (scan)", func(f CLIFigures) string { return pct(f.Search) })
+	row("engram search after a write, nothing running", func(f CLIFigures) string { return pct(f.SearchWrite) })
 	row("engram show, nothing running (scan)", func(f CLIFigures) string { return pct(f.Show) })
 	row("engram search, serve running (watcher)", func(f CLIFigures) string { return pct(f.SearchW) })
 	row("engram show, serve running (watcher)", func(f CLIFigures) string { return pct(f.ShowW) })
