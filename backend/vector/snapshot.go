@@ -146,7 +146,7 @@ func (x *Index) loadSnapshot(ctx context.Context) bool {
 	sum, dim, n, nc, folds := binary.LittleEndian.Uint32(h), int(binary.LittleEndian.Uint32(h[4:])),
 		int(binary.LittleEndian.Uint32(h[8:])), int(binary.LittleEndian.Uint32(h[12:])), binary.LittleEndian.Uint32(h[16:]) == 1
 	body := b[snapshotHead:]
-	if crc32.ChecksumIEEE(body) != sum || dim <= 0 || dim > 1<<16 || n <= 0 || n > 1<<31-1 || nc <= 0 || nc > n ||
+	if crc32.ChecksumIEEE(body) != sum || dim <= 0 || dim > 1<<16 || n <= 0 || n > 1<<31-1 || nc <= 0 || nc > 1<<24 ||
 		folds != (dim > foldDim) {
 		return false
 	}
