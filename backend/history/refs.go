@@ -4,9 +4,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
+
+	"engram/backend/memory"
 )
 
 // setRef moves a reference by writing its file whole and renaming it into place. go-git's
@@ -22,28 +23,8 @@ func (r *Repo) setRef(ref *plumbing.Reference) error {
 	}
 	// The temporary file is made in the .git folder itself, not beside the reference: one left
 	// in refs/ by a kill would read as a branch of its own.
-	f, err := os.CreateTemp(r.gitDir(), refTempPrefix+"*")
-	if err != nil {
+	if err := memory.WriteWhole(path, r.gitDir(), refTempPrefix, []byte(ref.Hash().String()+"\n")); err != nil {
 		return fmt.Errorf("history: unable to move %s: %w", ref.Name(), err)
-	}
-	tmp := f.Name()
-	_, err = f.WriteString(ref.Hash().String() + "\n")
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		_ = os.Remove(tmp)
-		return fmt.Errorf("history: unable to move %s: %w", ref.Name(), err)
-	}
-	// What a process killed while writing left behind goes once it is clearly not being written.
-	stale, _ := filepath.Glob(filepath.Join(r.gitDir(), refTempPrefix+"*"))
-	for _, name := range stale {
-		if info, err := os.Stat(name); err == nil && time.Since(info.ModTime()) > time.Hour {
-			_ = os.Remove(name)
-		}
 	}
 	return nil
 }

@@ -156,12 +156,23 @@ func (s *Store) saveStamps(v int64, idx indexStamps) {
 	}
 }
 
-// WriteSidecar writes parts as the file at path beside the index through a file of its own
-// renamed into place, so that a reader sees one whole file and two processes saving at once
-// do not write into each other's. What a process killed while saving left behind is removed
-// once it is clearly not being written (an hour old).
+// WriteSidecar writes parts as the file at path beside the index, whole (WriteWhole), its
+// temporary file beside it. A cache: a home that went away meanwhile is not an error.
 func WriteSidecar(path string, parts ...[]byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*")
+	err := WriteWhole(path, filepath.Dir(path), filepath.Base(path)+".", parts...)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	return err
+}
+
+// WriteWhole writes parts as the file at path through a temporary file (tmpDir/tmpPrefix*, on
+// the same file system) renamed into place, so that a reader sees the old file or the new one,
+// whole, and two processes writing at once do not write into each other's. A temporary file a
+// process killed while writing left behind is removed once it is clearly not being written
+// (an hour old).
+func WriteWhole(path, tmpDir, tmpPrefix string, parts ...[]byte) error {
+	f, err := os.CreateTemp(tmpDir, tmpPrefix+"*")
 	if err != nil {
 		return err
 	}
@@ -179,12 +190,9 @@ func WriteSidecar(path string, parts ...[]byte) error {
 	}
 	if err != nil {
 		_ = os.Remove(tmp)
-		if errors.Is(err, os.ErrNotExist) { // the home went away under us: nothing to keep
-			return nil
-		}
 		return err
 	}
-	stale, _ := filepath.Glob(path + ".*")
+	stale, _ := filepath.Glob(filepath.Join(tmpDir, tmpPrefix+"*"))
 	for _, name := range stale {
 		if info, err := os.Stat(name); err == nil && time.Since(info.ModTime()) > time.Hour {
 			_ = os.Remove(name)

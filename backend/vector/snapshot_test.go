@@ -57,6 +57,19 @@ func loads(t *testing.T, s *memory.Store, l *embed.Local) (fromSnap, fromSQL boo
 	return x.snapshots.Load() == 1, x.reloads.Load() > 0, ids, x
 }
 
+// seedNotes writes notes from..to-1 to the global scope and embeds them with l.
+func seedNotes(t *testing.T, s *memory.Store, l *embed.Local, from, to int) {
+	t.Helper()
+	var items []memory.Item
+	for i := from; i < to; i++ {
+		items = append(items, note(memory.ScopeGlobal, "", "", fmt.Sprintf("note-%02d", i), fmt.Sprintf("lighthouse harbour keeper %02d tide", i)))
+	}
+	write(t, s, items...)
+	if err := NewIndexer(s, l, IndexerOptions{Logger: quiet}).Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // truth is the index as SQLite gives it now.
 func truth(t *testing.T, s *memory.Store, l *embed.Local) *Index {
 	t.Helper()
@@ -76,15 +89,8 @@ func truth(t *testing.T, s *memory.Store, l *embed.Local) *Index {
 func TestVectorSnapshotFollowsTheIndex(t *testing.T) {
 	ctx := context.Background()
 	s := openStore(t)
-	var items []memory.Item
-	for i := 0; i < 30; i++ {
-		items = append(items, note(memory.ScopeGlobal, "", "", fmt.Sprintf("note-%02d", i), fmt.Sprintf("lighthouse harbour keeper %02d tide", i)))
-	}
-	write(t, s, items...)
 	l := embed.NewLocal(0)
-	if err := NewIndexer(s, l, IndexerOptions{Logger: quiet}).Run(ctx); err != nil {
-		t.Fatal(err)
-	}
+	seedNotes(t, s, l, 0, 30)
 	snap, sql1, want, a := loads(t, s, l)
 	if snap || !sql1 {
 		t.Fatalf("the first load: from a snapshot %v, from SQLite %v", snap, sql1)
@@ -156,15 +162,8 @@ func TestVectorSnapshotFollowsTheIndex(t *testing.T) {
 func TestVectorSnapshotAfterABulkBuild(t *testing.T) {
 	ctx := context.Background()
 	s := openStore(t)
-	var items []memory.Item
-	for i := 0; i < 20; i++ {
-		items = append(items, note(memory.ScopeGlobal, "", "", fmt.Sprintf("note-%02d", i), fmt.Sprintf("lighthouse harbour keeper %02d", i)))
-	}
-	write(t, s, items...)
 	l := embed.NewLocal(0)
-	if err := NewIndexer(s, l, IndexerOptions{Logger: quiet}).Run(ctx); err != nil {
-		t.Fatal(err)
-	}
+	seedNotes(t, s, l, 0, 20)
 	_, _, _, running := loads(t, s, l) // saves the snapshot; stays loaded, as a running process's
 	if _, err := s.Reindex(ctx); err != nil {
 		t.Fatal(err)
@@ -200,16 +199,7 @@ func TestVectorSnapshotOfAnotherHistory(t *testing.T) {
 		return st
 	}
 	l := embed.NewLocal(0)
-	batch := func(s *memory.Store, from, to int) {
-		var items []memory.Item
-		for i := from; i < to; i++ {
-			items = append(items, note(memory.ScopeGlobal, "", "", fmt.Sprintf("note-%02d", i), fmt.Sprintf("lighthouse harbour keeper %02d", i)))
-		}
-		write(t, s, items...)
-		if err := NewIndexer(s, l, IndexerOptions{Logger: quiet}).Run(ctx); err != nil {
-			t.Fatal(err)
-		}
-	}
+	batch := func(s *memory.Store, from, to int) { seedNotes(t, s, l, from, to) }
 	s := open()
 	batch(s, 0, 10)
 	s.Close()
@@ -250,15 +240,8 @@ func TestVectorSnapshotOfAnotherHistory(t *testing.T) {
 func TestVectorSnapshotDamaged(t *testing.T) {
 	ctx := context.Background()
 	s := openStore(t)
-	var items []memory.Item
-	for i := 0; i < 12; i++ {
-		items = append(items, note(memory.ScopeGlobal, "", "", fmt.Sprintf("note-%02d", i), fmt.Sprintf("lighthouse harbour keeper %02d", i)))
-	}
-	write(t, s, items...)
 	l := embed.NewLocal(0)
-	if err := NewIndexer(s, l, IndexerOptions{Logger: quiet}).Run(ctx); err != nil {
-		t.Fatal(err)
-	}
+	seedNotes(t, s, l, 0, 12)
 	_, _, want, _ := loads(t, s, l)
 	good, err := os.ReadFile(s.VectorSnapshotPath())
 	if err != nil {
