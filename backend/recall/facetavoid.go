@@ -68,19 +68,5 @@ func (ask avoidAsk) answersText(hay string) bool {
 	return allergy || reNotEat.MatchString(hay) || reNotDrink.MatchString(hay)
 }
 
-// mealTopic is what a meal task is about: the food category's members, as facetTopic gives a
-// category's (stemmed, phrases in lower case).
-var mealTopic = sync.OnceValue(func() []string {
-	var out []string
-	for _, member := range text.ConceptMembers("food") {
-		switch {
-		case text.HasCJK(member):
-			out = append(out, member)
-		case strings.Contains(member, " "):
-			out = append(out, strings.ToLower(member))
-		default:
-			out = append(out, text.Stem(strings.ToLower(member)))
-		}
-	}
-	return out
-})
+// mealTopic is what a meal task is about: the food category's members as topic words.
+var mealTopic = sync.OnceValue(func() []string { return topicMembers("food") })

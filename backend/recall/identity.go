@@ -319,15 +319,25 @@ func facetTopic(a Analysis) []string {
 		return kept
 	}
 	for _, t := range categories {
-		for _, member := range text.ConceptMembers(t) {
-			switch {
-			case text.HasCJK(member):
-				add(member)
-			case strings.Contains(member, " "):
-				add(strings.ToLower(member))
-			default:
-				add(text.Stem(strings.ToLower(member)))
-			}
+		for _, member := range topicMembers(t) {
+			add(member)
+		}
+	}
+	return out
+}
+
+// topicMembers are the members of category t as topic words: Chinese as they are, English
+// phrases in lower case, English words stemmed.
+func topicMembers(t string) []string {
+	var out []string
+	for _, member := range text.ConceptMembers(t) {
+		switch {
+		case text.HasCJK(member):
+			out = append(out, member)
+		case strings.Contains(member, " "):
+			out = append(out, strings.ToLower(member))
+		default:
+			out = append(out, text.Stem(strings.ToLower(member)))
 		}
 	}
 	return out
