@@ -35,6 +35,9 @@ type CLIFigures struct {
 	Version Pct     `json:"version_ms"`
 	Search  Pct     `json:"search_ms"` // no Engram process running: the open scans
 	Show    Pct     `json:"show_ms"`   // idem
+	// SearchFacet is an identity or preference question, nothing running: it reads the user
+	// memories through the facet rules, from the readings kept beside the index when it can.
+	SearchFacet Pct `json:"search_facet_ms"`
 	// SearchWrite is a search right after an `engram write` (not timed), nothing running: the
 	// open reconciles the new file and the vector index replays the change log on top of its
 	// snapshot.
@@ -150,6 +153,19 @@ func RunCLI(ctx context.Context, n, runs int, bin string, progress io.Writer) (C
 		return f, err
 	}
 	if f.Search, err = times("search", search); err != nil {
+		return f, err
+	}
+	// Each kind of question is asked once untimed: the first reads every user memory for its
+	// facets (as after an upgrade, which changes the build the kept readings name), the later
+	// ones are what a hook pays day to day.
+	for _, q := range facetQuestions {
+		if _, _, err := run("search", q); err != nil {
+			return f, err
+		}
+	}
+	if f.SearchFacet, err = times("identity question", func(i int) []string {
+		return []string{"search", facetQuestions[i%len(facetQuestions)]}
+	}); err != nil {
 		return f, err
 	}
 	if f.Show, err = times("show", show); err != nil {
@@ -319,6 +335,7 @@ func PrintCLI(w io.Writer, figs []CLIFigures, asJSON bool) {
 	row("engram version", func(f CLIFigures) string { return pct(f.Version) })
 	row("engram search, nothing running (scan)", func(f CLIFigures) string { return pct(f.Search) })
 	row("engram search after a write, nothing running", func(f CLIFigures) string { return pct(f.SearchWrite) })
+	row("engram search, an identity question, nothing running", func(f CLIFigures) string { return pct(f.SearchFacet) })
 	row("engram show, nothing running (scan)", func(f CLIFigures) string { return pct(f.Show) })
 	row("engram search, serve running (watcher)", func(f CLIFigures) string { return pct(f.SearchW) })
 	row("engram show, serve running (watcher)", func(f CLIFigures) string { return pct(f.ShowW) })

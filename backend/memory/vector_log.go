@@ -95,3 +95,8 @@ func (s *Store) ScanVectorsAt(ctx context.Context, model string, fn func(VectorE
 // like the index's own files, which the watcher, the restore, the backup and the home's walk
 // leave alone.
 func (s *Store) VectorSnapshotPath() string { return s.indexPath() + "-vectors" }
+
+// CachePath is where a service above the store keeps a cache of its own (kind names it):
+// beside the index and named like it, so the same walks leave it alone; deleting it loses
+// nothing.
+func (s *Store) CachePath(kind string) string { return s.indexPath() + "-" + kind }

@@ -208,6 +208,7 @@ func (s *Service) facetPath(ctx context.Context, a Analysis, f memory.Filter) ([
 			out = append(out, memory.RankedRID{RID: r.RID, Score: 1})
 		}
 	}
+	s.reads.saveIfRead()
 	return out, nil
 }
 

@@ -89,6 +89,17 @@ const maxPersonReads = 2 * maxFacetScan
 type personReads struct {
 	mu sync.Mutex
 	m  map[string]personRead
+	// made counts the memories this process read; fresh, those since the last save
+	// (personreads_file.go).
+	made, fresh int
+
+	// The file the readings' bits are kept in (keepOnDisk), the build key that names them,
+	// and whether this process may write it. Nil build: kept in memory only.
+	path     string
+	save     bool
+	build    func() uint64
+	key      uint64
+	loadOnce sync.Once
 }
 
 func newPersonReads() *personReads { return &personReads{m: map[string]personRead{}} }
@@ -99,11 +110,21 @@ func (c *personReads) lookup(id, version string, asked []Facet) (personRead, boo
 	if c == nil || version == "" {
 		return personRead{}, false
 	}
+	c.loaded()
 	c.mu.Lock()
 	r, ok := c.m[id]
 	c.mu.Unlock()
 	if !ok || r.version != version {
 		return personRead{}, false
+	}
+	if r.bitsOnly() {
+		// Kept from the file, without text: it answers only when it was read for every facet
+		// asked and states none of them (then there is nothing to check in its text).
+		need := facetBits(asked)
+		if r.checked&need != need || r.states&need != 0 {
+			return personRead{}, false
+		}
+		return r, true
 	}
 	if r.check(asked) {
 		c.mu.Lock()
@@ -131,9 +152,29 @@ func (c *personReads) read(m *memory.Memory, asked []Facet) personRead {
 	if len(c.m) >= maxPersonReads {
 		clear(c.m)
 	}
+	if old, ok := c.m[m.ID]; ok && old.version == r.version && old.bitsOnly() {
+		// What the file said of the facets not asked now still holds for this version.
+		r.states |= old.states &^ r.checked
+		r.checked |= old.checked
+	}
 	c.m[m.ID] = r
+	c.made++
+	c.fresh++
 	c.mu.Unlock()
 	return r
+}
+
+// bitsOnly reports a reading kept from the file: its facet bits without its text (a reading
+// made here always has its whole text, the title and body joined by a line break).
+func (r personRead) bitsOnly() bool { return r.whole == "" }
+
+// facetBits is the set of the facets' bits.
+func facetBits(fs []Facet) uint16 {
+	var bits uint16
+	for _, f := range fs {
+		bits |= facetBit(f)
+	}
+	return bits
 }
 
 // textFor is the text a facet is read in: the whole note for the family (about others by

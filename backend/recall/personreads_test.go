@@ -1,6 +1,9 @@
 package recall
 
 import (
+	"fmt"
+	"os"
+	"slices"
 	"testing"
 	"time"
 
@@ -112,5 +115,80 @@ func TestFacetPathRereadsEdits(t *testing.T) {
 	}
 	if len(hits) != 0 {
 		t.Fatalf("the edited memory still answers the home facet: %v", hits)
+	}
+}
+
+// TestPersonReadsKeptOnDisk asks an identity question in one service and again in a new one
+// on the same store (a new process): the second reads again only the memories that state the
+// facet, and what was written since, and ranks as the first did. A file of another build, or
+// a damaged one, is not used.
+func TestPersonReadsKeptOnDisk(t *testing.T) {
+	e := newEnv(t)
+	var ms []mem
+	for i := range 40 {
+		ms = append(ms, mem{slug: fmt.Sprintf("note-%02d", i), title: fmt.Sprintf("Note %d", i),
+			body: fmt.Sprintf("Keeps the review checklist number %d close at hand.", i)})
+	}
+	ms = append(ms, mem{slug: "home", title: "Where I am", body: "I live in Porto with two cats."})
+	e.write(ms...)
+	first := slugs(e.search("where do I live"))
+	if len(first) == 0 || first[0] != "home" {
+		t.Fatalf("first service: %v, want home first", first)
+	}
+	path := e.store.CachePath(readsCacheKind)
+	if _, err := os.Stat(path); err != nil {
+		t.Fatalf("no reads file after reading %d memories: %v", len(ms), err)
+	}
+	// freshAfter asks in a new service and returns what it read afresh, and its ranking.
+	freshAfter := func(build func() uint64) (int, []string) {
+		t.Helper()
+		svc := New(e.store, Options{Logger: quiet})
+		if build != nil {
+			svc.reads.build = build
+		}
+		res, err := svc.Search(e.ctx, SearchParams{Query: "where do I live"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, h := range res.Hits {
+			got = append(got, h.Memory.Slug)
+		}
+		svc.reads.mu.Lock()
+		defer svc.reads.mu.Unlock()
+		return svc.reads.made, got
+	}
+	if n, got := freshAfter(nil); n != 1 || !slices.Equal(got, first) {
+		t.Fatalf("new service read %d afresh (want 1: the one stating home), ranked %v (want %v)", n, got, first)
+	}
+	// A memory edited since has another version: it is read again, and now answers.
+	e.clock.Advance(time.Minute)
+	body := "I moved; I live in Oslo now."
+	if res, err := e.store.ApplyBatch(e.ctx, memory.Batch{Actor: memory.ActorImport, Items: []memory.Item{
+		{Op: memory.OpUpdate, Scope: memory.ScopeGlobal, Slug: "note-07", Body: &body, Mode: "replace"}}}); err != nil || res.Failed > 0 {
+		t.Fatalf("update: %v %+v", err, res.Results)
+	}
+	if n, got := freshAfter(nil); n != 2 || !slices.Contains(got[:min(2, len(got))], "note-07") {
+		t.Fatalf("after an edit: read %d afresh (want 2), ranked %v (want note-07 among the first two)", n, got)
+	}
+	// Another build's rules may read otherwise: its file is not used.
+	if n, _ := freshAfter(func() uint64 { return 12345 }); n != len(ms) {
+		t.Fatalf("another build read %d afresh, want all %d", n, len(ms))
+	}
+	// That build wrote its own file; this build starts empty once, and a damaged file is
+	// not used either.
+	if n, _ := freshAfter(nil); n != len(ms) {
+		t.Fatalf("after another build's save: read %d afresh, want all %d", n, len(ms))
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b[len(b)-3] ^= 0x40
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if n, got := freshAfter(nil); n != len(ms) || len(got) == 0 {
+		t.Fatalf("damaged file: read %d afresh (want all %d), ranked %v", n, len(ms), got)
 	}
 }

@@ -68,6 +68,7 @@ func New(store *memory.Store, opts Options) *Service {
 		t = DefaultTuning()
 	}
 	s := &Service{store: store, opts: opts, t: t, log: opts.Logger, sessions: newSessionCache(256), reads: newPersonReads()}
+	s.reads.keepOnDisk(store)
 	s.SetVectors(opts.Embedder, opts.Vectors)
 	return s
 }
