@@ -57,6 +57,9 @@ const (
 	CodeCredentialsInURL = "history_credentials_in_url"
 	// CodeBranchDamaged: the branch's file names no commit (ErrBranchDamaged).
 	CodeBranchDamaged = "history_branch_damaged"
+	// CodeRemoteLocked: a local remote's branch lock is held (by a git process, or left by
+	// one killed less than staleLockAge ago).
+	CodeRemoteLocked = "history_remote_locked"
 )
 
 var (

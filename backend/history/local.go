@@ -42,8 +42,9 @@ func branchOf(repo *git.Repository) plumbing.Hash {
 	return ref.Hash()
 }
 
-// fetchLocal copies the remote branch's missing objects in and sets refs/remotes/origin/main.
-func fetchLocal(repo *git.Repository, dir string) (bool, error) {
+// fetchLocal copies the remote branch's missing objects in and sets refs/remotes/origin/main
+// (whole: setRef).
+func (r *Repo) fetchLocal(repo *git.Repository, dir string) (bool, error) {
 	remote, err := openLocal(dir)
 	if err != nil {
 		return false, err
@@ -56,7 +57,7 @@ func fetchLocal(repo *git.Repository, dir string) (bool, error) {
 		return false, err
 	}
 	ref := plumbing.NewHashReference(plumbing.NewRemoteReferenceName(RemoteName, Branch.Short()), h)
-	if err := repo.Storer.SetReference(ref); err != nil {
+	if err := r.setRef(ref); err != nil {
 		return false, fmt.Errorf("history: unable to record the fetched branch: %w", err)
 	}
 	return true, nil
@@ -89,14 +90,8 @@ func pushLocal(repo *git.Repository, dir string, ours plumbing.Hash) (bool, erro
 	if err := copyCommit(repo.Storer, remote.Storer, ours); err != nil {
 		return false, err
 	}
-	name := plumbing.NewBranchReferenceName(Branch.Short())
-	next := plumbing.NewHashReference(name, ours)
-	var old *plumbing.Reference
-	if !cur.IsZero() {
-		old = plumbing.NewHashReference(name, cur)
-	}
-	if err := remote.Storer.CheckAndSetReference(next, old); err != nil {
-		return false, errRemoteMoved
+	if err := moveRemoteBranch(remote, dir, cur, ours); err != nil {
+		return false, err
 	}
 	return true, nil
 }

@@ -155,7 +155,8 @@ func (r *Repo) syncOnce(ctx context.Context, st *memory.Store, url string) (Sync
 		res.Head = h.Hash.String()
 		if dir := localPath(res.Remote); dir != "" {
 			res.Pushed, err = pushLocal(repo, dir, h.Hash)
-			if err != nil && !errors.Is(err, errRemoteMoved) {
+			var he *Error
+			if err != nil && !errors.Is(err, errRemoteMoved) && !(errors.As(err, &he) && he.Code == CodeRemoteLocked) {
 				return remoteFailed("push", res.Remote, err)
 			}
 			return err
@@ -187,7 +188,7 @@ func (r *Repo) pull(ctx context.Context, res *SyncResult) ([]string, []pendingCo
 		return nil, nil, err
 	}
 	if dir := localPath(res.Remote); dir != "" {
-		res.Fetched, err = fetchLocal(repo, dir)
+		res.Fetched, err = r.fetchLocal(repo, dir)
 		if err != nil {
 			return nil, nil, remoteFailed("fetch", res.Remote, err)
 		}

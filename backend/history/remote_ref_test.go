@@ -1,0 +1,115 @@
+package history
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"engram/backend/memory"
+)
+
+// A local remote's branch moves the way git moves it: under "main.lock", renamed into place
+// whole (go-git's truncating write could leave the remote with an empty branch when killed). A
+// lock another process holds refuses the push with a coded error and is left alone; one a
+// killed process left long ago is taken over; a branch another machine moved after the fetch
+// is not overwritten.
+func TestRemoteBranchMovesUnderGitsLock(t *testing.T) {
+	ctx := context.Background()
+	bare := filepath.Join(t.TempDir(), "remote.git")
+	if _, err := git.PlainInit(bare, true); err != nil {
+		t.Fatal(err)
+	}
+	branch := filepath.Join(bare, "refs", "heads", Branch.Short())
+	lock := branch + ".lock"
+	st, r := openHome(t, t.TempDir(), true)
+	headOf := func() string {
+		t.Helper()
+		repo, err := r.open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, err := r.head(repo)
+		if err != nil || h == nil {
+			t.Fatalf("head: %v %v", h, err)
+		}
+		return h.Hash.String()
+	}
+	remoteBranch := func() string {
+		t.Helper()
+		b, err := os.ReadFile(branch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+
+	write(t, st, memory.ActorUser, newMem("tea", "Drinks green tea."))
+	if s, err := r.Sync(ctx, st, bare); err != nil || !s.Pushed {
+		t.Fatalf("first sync = %+v, %v", s, err)
+	}
+	if got, want := remoteBranch(), headOf()+"\n"; got != want {
+		t.Fatalf("remote branch %q, want %q", got, want)
+	}
+	if _, err := os.Stat(lock); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the lock was left behind: %v", err)
+	}
+
+	// Another process holds the lock: nothing moves, the lock stays, the error says so.
+	if err := os.WriteFile(lock, []byte("busy"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := remoteBranch()
+	write(t, st, memory.ActorUser, newMem("coffee", "No coffee after noon."))
+	_, err := r.Sync(ctx, st, "")
+	var he *Error
+	if !errors.As(err, &he) || he.Code != CodeRemoteLocked || he.Args["Path"] != lock {
+		t.Fatalf("sync with the branch locked: %v, want %s naming the lock", err, CodeRemoteLocked)
+	}
+	if remoteBranch() != before {
+		t.Fatal("the remote's branch moved under another process's lock")
+	}
+	if b, _ := os.ReadFile(lock); string(b) != "busy" {
+		t.Fatalf("another process's lock was touched: %q", b)
+	}
+
+	// A lock left by a process killed long ago is taken over.
+	past := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(lock, past, past); err != nil {
+		t.Fatal(err)
+	}
+	if s, err := r.Sync(ctx, st, ""); err != nil || !s.Pushed {
+		t.Fatalf("sync after a stale lock = %+v, %v", s, err)
+	}
+	if got, want := remoteBranch(), headOf()+"\n"; got != want {
+		t.Fatalf("remote branch %q after the stale lock, want %q", got, want)
+	}
+	if _, err := os.Stat(lock); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the stale lock is still there: %v", err)
+	}
+
+	// Moved by another machine since the fetch (the remote is not where the caller saw it).
+	remote, err := openLocal(bare)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := remoteBranch()
+	if err := moveRemoteBranch(remote, bare, plumbing.NewHash("1111111111111111111111111111111111111111"), plumbing.NewHash(headOf())); !errors.Is(err, errRemoteMoved) {
+		t.Fatalf("move from a stale position: %v, want errRemoteMoved", err)
+	}
+	if remoteBranch() != at {
+		t.Fatal("the branch moved from a position it was not at")
+	}
+	if _, err := os.Stat(lock); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("a refused move left its lock: %v", err)
+	}
+	// The remote-tracking branch of the home was written whole too, beside no leftovers.
+	if b, err := os.ReadFile(filepath.Join(r.gitDir(), "refs", "remotes", RemoteName, Branch.Short())); err != nil || len(b) != 41 {
+		t.Fatalf("remote-tracking branch %q, %v", b, err)
+	}
+}
