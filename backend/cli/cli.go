@@ -41,6 +41,10 @@ type Env struct {
 	// desktop app, engram serve, engram mcp), after that process made its index current; ok
 	// is false when no such process took it, and the CLI opens the home itself. Nil: never.
 	Forward func(ctx context.Context, method string, params, result any) (ok bool, err error)
+	// Brief is called before a verb that makes one short call on the home (briefVerbs): the
+	// process ends right after, so package main defers the garbage collector, whose work would
+	// all be thrown away at exit. Nil: nothing (tests run many verbs in one process).
+	Brief func()
 }
 
 type runner struct {
@@ -66,6 +70,9 @@ func Run(ctx context.Context, args []string, env Env) int {
 	if !ok {
 		fmt.Fprintln(env.Stderr, r.t("cli.unknown_command", map[string]any{"Command": cmd}))
 		return 2
+	}
+	if briefVerbs[cmd] && env.Brief != nil {
+		env.Brief()
 	}
 	if c.forward != nil && env.Forward != nil {
 		// A watching process answers without this one opening the home (no index open, no

@@ -124,6 +124,11 @@ var commands = []command{
 	{name: "cleanup", home: true, run: (*runner).cleanup},
 }
 
+// briefVerbs make one short call on the home and exit (Env.Brief): not the verbs that read or
+// write every memory (reindex, export, import, doctor, backup, sync), nor those that run on.
+var briefVerbs = map[string]bool{"write": true, "show": true, "list": true, "search": true, "accept": true,
+	"reject": true, "delete": true, "archive": true, "restore": true, "quota": true, "project": true, "daily": true, "kv": true}
+
 // lookup finds the verb called name in either table; ok is false for an unknown verb.
 func lookup(name string) (c command, ok bool) {
 	for _, v := range methodVerbs {

@@ -91,3 +91,41 @@ func TestBenchVerbReadsTheCommandLine(t *testing.T) {
 		}
 	}
 }
+
+// TestBriefVerbs: the collector is deferred (Env.Brief) only for verbs that make one short call
+// and exit — never for one that reads every memory or runs on — and every brief verb exists.
+func TestBriefVerbs(t *testing.T) {
+	cat, err := i18n.Load(os.DirFS("../../locales"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name := range briefVerbs {
+		if _, ok := lookup(name); !ok {
+			t.Errorf("brief verb %q is not a verb", name)
+		}
+	}
+	for _, c := range []struct {
+		args  []string
+		brief bool
+	}{
+		{[]string{"search", "tea"}, true},
+		{[]string{"show", "tea"}, true},
+		{[]string{"write", "--title", "T", "--body", "B"}, true},
+		{[]string{"reindex"}, false},
+		{[]string{"export"}, false},
+		{[]string{"doctor"}, false},
+		{[]string{"import", "x.jsonl"}, false},
+		{[]string{"version"}, false},
+	} {
+		called := false
+		var out bytes.Buffer
+		env := Env{Stdout: &out, Stderr: &out, Catalog: cat, Lang: "en", Brief: func() { called = true },
+			Open: func(context.Context) (*api.API, func() error, error) {
+				return nil, nil, errors.New("no home in this test")
+			}}
+		Run(context.Background(), c.args, env)
+		if called != c.brief {
+			t.Errorf("%v: collector deferred %v, want %v", c.args, called, c.brief)
+		}
+	}
+}
