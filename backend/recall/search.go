@@ -88,6 +88,16 @@ func (s *Service) SetVectors(emb embed.Embedder, vec vector.Searcher) {
 	s.vmu.Unlock()
 }
 
+// SaveVectors has the local vector index save its snapshot for the next process, when it
+// moved far from the one on disk (vector.Index.SaveIfBehind). Called as the services close.
+func (s *Service) SaveVectors(ctx context.Context) {
+	if _, vec := s.vectors(); vec != nil {
+		if x, ok := vec.(*vector.Index); ok {
+			x.SaveIfBehind(ctx)
+		}
+	}
+}
+
 // vectors returns the current embedder and searcher (both nil without embeddings).
 func (s *Service) vectors() (embed.Embedder, vector.Searcher) {
 	s.vmu.RLock()

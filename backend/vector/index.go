@@ -41,6 +41,9 @@ type Index struct {
 	// snapshots counts the loads served by the snapshot (snapshot.go), reloads those read from
 	// SQLite.
 	snapshots, reloads atomic.Int64
+	// behind counts the memories changed since the snapshot on disk was taken: what the next
+	// process starting from it would replay (SaveIfBehind).
+	behind int
 }
 
 // vecClass is what a filter looks at in a row.
@@ -144,15 +147,39 @@ func (x *Index) refresh(ctx context.Context) error {
 		return err
 	}
 	x.seq = seq
+	if fromSnapshot {
+		x.behind = 0
+	}
+	x.behind += len(rids)
 	// A snapshot many changes behind is taken again, so the next process replays fewer. The
 	// rows read after seq may be newer than seq: replaying them again is harmless, as every
-	// later change of theirs is logged after seq.
-	if fromSnapshot && len(rids) >= resaveAfter {
-		if tag, ok, err := x.store.VectorLogTag(ctx, seq); err == nil && ok {
-			x.saveSnapshot(memory.VectorState{Head: seq, Tag: tag, Known: true})
-		}
+	// later change of theirs is logged after seq. A process that runs on saves at its end
+	// instead (SaveIfBehind): a save holds the index for a few hundred milliseconds at 100k.
+	if fromSnapshot && x.behind >= resaveAfter {
+		x.saveCurrent(ctx)
 	}
 	return nil
+}
+
+// saveCurrent saves the snapshot at the log row the index is current at. Called with mu held.
+func (x *Index) saveCurrent(ctx context.Context) {
+	if tag, ok, err := x.store.VectorLogTag(ctx, x.seq); err == nil && ok {
+		x.saveSnapshot(memory.VectorState{Head: x.seq, Tag: tag, Known: true})
+		x.behind = 0
+	}
+}
+
+// SaveIfBehind saves the snapshot when the index holds resaveAfter or more changes the one on
+// disk lacks. A running app, serve or MCP server follows the log for hours and never loads
+// again, so without this its snapshot stayed at the start and the first CLI call after it
+// ended replayed the whole session (past maxLogBatch changes: read every vector from SQLite).
+// Called as the services close.
+func (x *Index) SaveIfBehind(ctx context.Context) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.loaded && x.behind >= resaveAfter {
+		x.saveCurrent(ctx)
+	}
 }
 
 // resaveAfter is how many changed memories a process replays on top of the snapshot before it
@@ -164,7 +191,7 @@ func (x *Index) reset() {
 	x.meta, x.cls, x.slab, x.pos, x.dim = x.meta[:0], x.cls[:0], x.slab[:0], map[int64]int{}, 0
 	x.qrows, x.qscale = x.qrows[:0], x.qscale[:0]
 	x.classes, x.classOf = nil, nil
-	x.loaded = false
+	x.loaded, x.behind = false, 0
 }
 
 // reload reads every vector from SQLite and saves the snapshot for the next process.
@@ -175,7 +202,7 @@ func (x *Index) reload(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	x.loaded, x.seq = true, st.Head
+	x.loaded, x.seq, x.behind = true, st.Head, 0
 	x.saveSnapshot(st)
 	return nil
 }

@@ -3,12 +3,14 @@ package vector
 import (
 	"context"
 	"database/sql"
+	"encoding/binary"
 	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"testing"
+	"time"
 
 	"engram/backend/embed"
 	"engram/backend/memory"
@@ -332,4 +334,59 @@ func TestVectorSnapshotTwoStage(t *testing.T) {
 	if got := y.twoStage(q, 1, allowAll(y)); len(got) != 1 || y.meta[got[0].i].id != "mem-04321" {
 		t.Fatalf("after a change the best is %v", got)
 	}
+}
+
+// A process that follows the log for long (the app) saves the snapshot as it ends when it is
+// resaveAfter changes or more ahead of the one on disk, so the next process replays nothing;
+// fewer changes leave the file alone (a save writes every vector).
+func TestVectorSnapshotSavedAtTheEnd(t *testing.T) {
+	s, err := memory.Open(context.Background(), t.TempDir(), memory.Options{Logger: quiet, Location: time.UTC, QuotaLimit: 2000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	l := embed.NewLocal(0)
+	seedNotes(t, s, l, 0, 20)
+	_, fromSQL, _, a := loads(t, s, l)
+	if !fromSQL {
+		t.Fatal("the first load did not read SQLite")
+	}
+	fileSeq := func() int64 {
+		t.Helper()
+		b, err := os.ReadFile(s.VectorSnapshotPath())
+		if err != nil || len(b) < 24 {
+			t.Fatalf("snapshot: %v", err)
+		}
+		return int64(binary.LittleEndian.Uint64(b[16:]))
+	}
+	follow := func() { // the running process searches after the writes: it follows the log
+		t.Helper()
+		if _, err := a.Search(context.Background(), l.Vector("lighthouse"), 5, memory.Filter{Scope: memory.ScopeGlobal}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	start := fileSeq()
+	seedNotes(t, s, l, 20, 20+resaveAfter/2)
+	follow()
+	a.SaveIfBehind(context.Background())
+	if got := fileSeq(); got != start {
+		t.Fatalf("saved after %d changes (file at %d, was %d): want no save under %d", resaveAfter/2, got, start, resaveAfter)
+	}
+	seedNotes(t, s, l, 20+resaveAfter/2, 20+resaveAfter+10)
+	follow()
+	if got := fileSeq(); got != start {
+		t.Fatal("a running process saved while it followed the log")
+	}
+	a.SaveIfBehind(context.Background())
+	a.mu.RLock()
+	seq := a.seq
+	a.mu.RUnlock()
+	if got := fileSeq(); got != seq || seq == start {
+		t.Fatalf("after %d changes the file is at %d, want the index's %d (was %d)", resaveAfter+10, got, seq, start)
+	}
+	snap, sql2, _, b := loads(t, s, l)
+	if !snap || sql2 || b.behind != 0 {
+		t.Fatalf("next process: from the snapshot %v, from SQLite %v, replayed %d: want the snapshot and nothing to replay", snap, sql2, b.behind)
+	}
+	sameRows(t, "saved at the end", b, truth(t, s, l))
 }

@@ -224,6 +224,9 @@ func (s *Services) Close() error {
 	}
 	s.cancel()
 	s.wg.Wait()
+	if s.Recall != nil {
+		s.Recall.SaveVectors(context.Background())
+	}
 	return s.Store.Close()
 }
 
