@@ -38,8 +38,8 @@ type killScenario struct {
 	after func(t *testing.T, h *home)
 }
 
-// killScenarios: SIGKILL during writes, import, organizer apply, reindex, backup and a git
-// commit (writes with git history on: each batch is a commit).
+// killScenarios: SIGKILL during writes, import, organizer apply, reindex, backup, a git
+// commit (writes with git history on: each batch is a commit) and a sync to a folder remote.
 var killScenarios = []killScenario{
 	{name: "kill-write", work: workWrite, maxAcks: 20, maxDelay: 15 * time.Millisecond, rounds: 3},
 	{name: "kill-import", setup: setupImport, work: workImport, afterPhase: "import", maxDelay: 400 * time.Millisecond,
@@ -52,6 +52,8 @@ var killScenarios = []killScenario{
 		rounds: 3, after: afterBackup},
 	{name: "kill-git-commit", setup: setupGitHistory, work: workWrite, maxAcks: 20, maxDelay: 15 * time.Millisecond,
 		rounds: 3, after: afterGitHistory},
+	{name: "kill-git-sync", setup: setupGitSync, work: workSync, afterAck: "sync", maxAcks: 4, maxDelay: 30 * time.Millisecond,
+		rounds: 4, after: afterGitSync},
 }
 
 // roundsFor is the row's rounds, times ENGRAM_FAULTS_ROUNDS for a longer soak.

@@ -57,8 +57,8 @@ const (
 	CodeCredentialsInURL = "history_credentials_in_url"
 	// CodeBranchDamaged: the branch's file names no commit (ErrBranchDamaged).
 	CodeBranchDamaged = "history_branch_damaged"
-	// CodeRemoteLocked: a local remote's branch lock is held (by a git process, or left by
-	// one killed less than staleLockAge ago).
+	// CodeRemoteLocked: a local remote's branch lock is held (by a live process, or left by
+	// a git process killed less than lockGrace ago).
 	CodeRemoteLocked = "history_remote_locked"
 )
 

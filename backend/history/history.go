@@ -112,6 +112,7 @@ func (r *Repo) open() (*git.Repository, error) {
 	if err != nil {
 		return nil, fmt.Errorf("history: unable to open repository %s: %w", r.root, err)
 	}
+	repo = withWholePacks(repo, r.gitDir())
 	r.repo, r.packs = repo, packs
 	return repo, nil
 }

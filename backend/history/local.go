@@ -2,6 +2,8 @@ package history
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -29,6 +31,9 @@ func openLocal(dir string) (*git.Repository, error) {
 	repo, err := git.PlainOpen(dir)
 	if err != nil {
 		return nil, fmt.Errorf("history: unable to open remote %s: %w", dir, err)
+	}
+	if info, err := os.Stat(filepath.Join(localGitDir(dir), "objects")); err == nil && info.IsDir() {
+		repo = withWholePacks(repo, localGitDir(dir))
 	}
 	return repo, nil
 }

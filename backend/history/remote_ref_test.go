@@ -3,8 +3,10 @@ package history
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 	"time"
 
@@ -17,8 +19,8 @@ import (
 // A local remote's branch moves the way git moves it: under "main.lock", renamed into place
 // whole (go-git's truncating write could leave the remote with an empty branch when killed). A
 // lock another process holds refuses the push with a coded error and is left alone; one a
-// killed process left long ago is taken over; a branch another machine moved after the fetch
-// is not overwritten.
+// killed process left is taken over; a branch another machine moved after the fetch is not
+// overwritten.
 func TestRemoteBranchMovesUnderGitsLock(t *testing.T) {
 	ctx := context.Background()
 	bare := filepath.Join(t.TempDir(), "remote.git")
@@ -78,19 +80,57 @@ func TestRemoteBranchMovesUnderGitsLock(t *testing.T) {
 		t.Fatalf("another process's lock was touched: %q", b)
 	}
 
-	// A lock left by a process killed long ago is taken over.
-	past := time.Now().Add(-time.Hour)
-	if err := os.Chtimes(lock, past, past); err != nil {
+	// A lock nobody holds an flock on is taken over: git's after a few seconds (git holds
+	// its lock for milliseconds), Engram's at once (the kernel released its flock when it was
+	// killed). One whose flock is held, a live Engram's, is not.
+	n := 0
+	pushes := func(name string, content string, age time.Duration, held bool) bool {
+		t.Helper()
+		if err := os.WriteFile(lock, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		at := time.Now().Add(-age)
+		if err := os.Chtimes(lock, at, at); err != nil {
+			t.Fatal(err)
+		}
+		if held {
+			h, err := os.Open(lock)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer h.Close()
+			if err := syscall.Flock(int(h.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+				t.Fatal(err)
+			}
+		}
+		n++
+		write(t, st, memory.ActorUser, newMem(fmt.Sprintf("note-%d", n), "Pushed past "+name+"."))
+		s, err := r.Sync(ctx, st, "")
+		if err == nil && s.Pushed && remoteBranch() == headOf()+"\n" {
+			if _, serr := os.Stat(lock); !errors.Is(serr, os.ErrNotExist) {
+				t.Fatalf("%s: pushed and left a lock: %v", name, serr)
+			}
+			return true
+		}
+		if !errors.As(err, &he) || he.Code != CodeRemoteLocked {
+			t.Fatalf("%s: sync = %+v, %v: want pushed or %s", name, s, err, CodeRemoteLocked)
+		}
+		if b, _ := os.ReadFile(lock); string(b) != content {
+			t.Fatalf("%s: a live lock was touched: %q", name, b)
+		}
+		return false
+	}
+	if !pushes("git's, a minute old", "0000000000000000000000000000000000000000\n", time.Minute, false) {
+		t.Fatal("a git lock a minute old was not taken over")
+	}
+	if !pushes("a killed Engram's", lockMark+"99999\n", 0, false) {
+		t.Fatal("a killed Engram's lock was not taken over at once")
+	}
+	if pushes("a live Engram's", lockMark+"99999\n", time.Hour, true) {
+		t.Fatal("a lock whose flock is held was taken over")
+	}
+	if err := os.Remove(lock); err != nil {
 		t.Fatal(err)
-	}
-	if s, err := r.Sync(ctx, st, ""); err != nil || !s.Pushed {
-		t.Fatalf("sync after a stale lock = %+v, %v", s, err)
-	}
-	if got, want := remoteBranch(), headOf()+"\n"; got != want {
-		t.Fatalf("remote branch %q after the stale lock, want %q", got, want)
-	}
-	if _, err := os.Stat(lock); !errors.Is(err, os.ErrNotExist) {
-		t.Fatalf("the stale lock is still there: %v", err)
 	}
 
 	// Moved by another machine since the fetch (the remote is not where the caller saw it).
