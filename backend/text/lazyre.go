@@ -25,6 +25,11 @@ type Regexp struct {
 	// prefilter, for MatchString: a text is run only through the few alternatives whose
 	// words it holds. Nil when the expression is not a wide alternation.
 	branches []branch
+	// branchIdx finds in one pass which branches' literals a text holds (branch i is group
+	// i), when there are several and no more than maxLitGroups.
+	branchIdx *litIndex
+	// branchLits is the set of branches that have literals (the others always run).
+	branchLits uint64
 }
 
 // guardAfter is the use from which a pattern's guards are in place.
@@ -57,6 +62,16 @@ func (r *Regexp) guarded() bool {
 	r.guardOnce.Do(func() {
 		r.pre = newPrefilter(r.expr)
 		r.branches = splitBranches(r.expr)
+		if len(r.branches) >= minBranches && len(r.branches) <= maxLitGroups {
+			groups := make([][]string, len(r.branches))
+			for i, b := range r.branches {
+				if b.pre != nil {
+					groups[i] = b.pre.lits
+					r.branchLits |= 1 << i
+				}
+			}
+			r.branchIdx = newLitIndex(groups...)
+		}
 	})
 	return true
 }
@@ -65,8 +80,18 @@ func (r *Regexp) guarded() bool {
 // alternative runs only if the text holds one of its literals.
 func (r *Regexp) matchBranches(s string) bool {
 	f := foldString(s)
-	for _, b := range r.branches {
-		if b.pre != nil && !b.pre.mayFolded(f) {
+	var may uint64 // with branchIdx: the branches whose literals f holds
+	if r.branchIdx != nil {
+		may = r.branchIdx.scan(f, r.branchLits)
+	}
+	for i, b := range r.branches {
+		switch {
+		case b.pre == nil:
+		case r.branchIdx != nil:
+			if may&(1<<i) == 0 {
+				continue
+			}
+		case !b.pre.mayFolded(f):
 			continue
 		}
 		if b.re.MatchString(s) {

@@ -16,6 +16,64 @@ import (
 // it cannot drift from the expression it guards.
 type prefilter struct {
 	lits []string // folded; none is a substring of another
+	// idx finds them in one pass when there are many (litIndexFrom): one strings.Contains per
+	// literal read a text hundreds of times over, a fifth of an identity question's reading.
+	idx *litIndex
+}
+
+// litIndexFrom is the literal count from which one indexed pass beats a scan per literal.
+const litIndexFrom = 8
+
+// litIndex holds literals (two bytes or longer) by their first two bytes, with a bit set of
+// the pairs present, so a text is read once and most positions cost one bit test. Each
+// literal belongs to a group (a branch of an alternation; 0 for a prefilter's own).
+type litIndex struct {
+	pairs  [(1 << 16) / 64]uint64
+	byPair map[uint16][]groupLit
+}
+
+type groupLit struct {
+	lit   string
+	group uint64 // the group's bit
+}
+
+// maxLitGroups is how many groups a litIndex tells apart (the bits of a uint64).
+const maxLitGroups = 64
+
+// newLitIndex indexes groups[g] as group g (at most maxLitGroups).
+func newLitIndex(groups ...[]string) *litIndex {
+	x := &litIndex{byPair: map[uint16][]groupLit{}}
+	for g, lits := range groups {
+		for _, l := range lits {
+			k := uint16(l[0])<<8 | uint16(l[1])
+			x.pairs[k>>6] |= 1 << (k & 63)
+			x.byPair[k] = append(x.byPair[k], groupLit{lit: l, group: 1 << g})
+		}
+	}
+	return x
+}
+
+// holds reports whether f contains one of the literals.
+func (x *litIndex) holds(f string) bool { return x.scan(f, 1) != 0 }
+
+// scan returns the groups of want (a bit set) whose literals f contains, stopping once it has
+// found them all.
+func (x *litIndex) scan(f string, want uint64) uint64 {
+	var found uint64
+	for i := 0; i+1 < len(f); i++ {
+		k := uint16(f[i])<<8 | uint16(f[i+1])
+		if x.pairs[k>>6]&(1<<(k&63)) == 0 {
+			continue
+		}
+		for _, l := range x.byPair[k] {
+			if found&l.group == 0 && strings.HasPrefix(f[i:], l.lit) {
+				if found |= l.group; found&want == want {
+					return found
+				}
+			}
+		}
+	}
+	return found
 }
 
 // maxPrefilterLits bounds the set: past it, scanning for each literal costs what the NFA does.
@@ -44,7 +102,11 @@ func prefilterOf(re *syntax.Regexp) *prefilter {
 			return nil
 		}
 	}
-	return &prefilter{lits: lits}
+	p := &prefilter{lits: lits}
+	if len(lits) >= litIndexFrom {
+		p.idx = newLitIndex(lits)
+	}
+	return p
 }
 
 // may reports whether s can match: it holds one of the literals, case-folded.
@@ -52,6 +114,9 @@ func (p *prefilter) may(s string) bool { return p.mayFolded(foldString(s)) }
 
 // mayFolded is may on a text already folded.
 func (p *prefilter) mayFolded(f string) bool {
+	if p.idx != nil {
+		return p.idx.holds(f)
+	}
 	for _, l := range p.lits {
 		if strings.Contains(f, l) {
 			return true

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 	"unicode"
 )
@@ -20,6 +21,9 @@ var differentialExprs = []string{
 	`(?-i:\bI\b)|(?i:\b(?:i'm|my|me)\b)|我(?:[^们妈]|$)|用户`,   // one-letter literal: no prefilter
 	`^[\s*>#-]*(?:my|our) (?:sister|brother|dog)s?\b|^老伴|^\p{Han}{1,6}（室友）`,
 	`a|b|c|d|e`, `.*`, `x?`, `(?:)`, `[^a]`, `\d{4}年`, `(?s)foo.bar|baz\z|\Aqux`,
+	// Literal sets wide enough for the one-pass index, as a whole and as branches.
+	`(?i)\b(?:tea|coffee|beer|wine|juice|milk|soda|water|cocoa)\b`,
+	`(?i)\bi (?:drink|like) (?:tea|coffee|beer|wine|juice|milk|soda|water|cocoa)\b|\bfavou?rite (?:food|drink|band)\b|allerg(?:y|ic|ies)|vegan|teetotal|我(?:喜欢|爱)(?:喝|吃)|讨厌|过敏|忌口|\bno (?:tea|milk)`,
 }
 
 // differentialTexts are texts built to hit, nearly hit and miss those expressions.
@@ -30,6 +34,8 @@ var differentialTexts = []string{
 	"KELVIN", "\u212Aelvin", "ſs and SS", "STRASSE", "straße", "Ǆ ǅ ǆ", "colour grey", "COLOR", "xx", "x", "yz", "abcd", "cd", "bcef",
 	"I", "It is", "i'm here", "Me too", "我们", "我妈", "我", "用户说", "> my sister lives", "  - our dogs", "老伴说", "阿May（室友）",
 	"aaaa", "1999年", "foo\nbar", "fooxbar", "a baz", "quxx", "\xffinvalid \xfe utf8 live in", "现居上海", "现在",
+	"I drink cocoa", "i like TEA.", "cocoa", "Favourite band: none", "favorite drinks", "allergic", "ALLERGIES", "teetotaller",
+	"我喜欢喝茶", "我爱吃辣", "忌口", "no milk", "no teas", "I drinks tea", "veganism", "wa", "ter", "MILKY",
 }
 
 // TestPrefilterAgreesWithRegexp checks every entry point against the regexp package on
@@ -185,6 +191,51 @@ func TestSplitAlternatives(t *testing.T) {
 		}
 		if !ok || prefix != c.prefix || !slices.Equal(alts, c.alts) {
 			t.Errorf("%q: %v %q %q, want %q %q", c.expr, ok, prefix, alts, c.prefix, c.alts)
+		}
+	}
+}
+
+// TestLitIndexAgreesWithContains compares the one-pass literal index with strings.Contains
+// per literal and per group on random literal sets and texts made of their pieces: a literal
+// at the very start or end, cut short, overlapping another, in several groups.
+func TestLitIndexAgreesWithContains(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	pieces := []string{"TE", "TEA", "EA", "COF", "FEE", "喝", "茶", "AB", "ABC", "BC", " ", "X", "É", "\xff"}
+	word := func(n int) string {
+		var b strings.Builder
+		for range n {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		return b.String()
+	}
+	for round := 0; round < 300; round++ {
+		groups := make([][]string, 1+r.IntN(6))
+		for g := range groups {
+			for range 1 + r.IntN(12) {
+				if l := word(1 + r.IntN(3)); len(l) >= 2 {
+					groups[g] = append(groups[g], l)
+				}
+			}
+		}
+		x := newLitIndex(groups...)
+		all := uint64(1)<<len(groups) - 1
+		for range 40 {
+			text := word(r.IntN(12))
+			var want uint64
+			for g, lits := range groups {
+				if slices.ContainsFunc(lits, func(l string) bool { return strings.Contains(text, l) }) {
+					want |= 1 << g
+				}
+			}
+			if got := x.scan(text, all); got != want {
+				t.Fatalf("groups %q in %q: scan %b, want %b", groups, text, got, want)
+			}
+			if got := x.scan(text, want); got&want != want {
+				t.Fatalf("groups %q in %q: scan for %b gave %b", groups, text, want, got)
+			}
+			if got := newLitIndex(slices.Concat(groups...)).holds(text); got != (want != 0) {
+				t.Fatalf("literals %q in %q: holds %v", groups, text, got)
+			}
 		}
 	}
 }
