@@ -102,16 +102,8 @@ func stampVersion(ctx context.Context, q interface {
 // missing, damaged or older snapshot.
 func (s *Store) loadStamps(v int64) (indexStamps, bool) {
 	var idx indexStamps
-	b, err := os.ReadFile(s.stampsPath())
-	if err != nil || len(b) < len(stampsMagic)+16 || !bytes.HasPrefix(b, stampsMagic) {
-		return idx, false
-	}
-	h := b[len(stampsMagic):]
-	if int64(binary.LittleEndian.Uint64(h)) != v {
-		return idx, false
-	}
-	n, sum, body := binary.LittleEndian.Uint32(h[8:]), binary.LittleEndian.Uint32(h[12:]), h[16:]
-	if crc32.ChecksumIEEE(body) != sum || uint64(n) > uint64(len(body)) {
+	n, body, ok := ReadSidecar(s.stampsPath(), stampsMagic, uint64(v))
+	if !ok {
 		return idx, false
 	}
 	idx.chunks = [][]byte{body}
@@ -146,14 +138,38 @@ func (s *Store) saveStamps(v int64, idx indexStamps) {
 		body = append(body, lenBuf[:binary.PutUvarint(lenBuf[:], uint64(len(row)))]...)
 		body = append(body, row...)
 	}
-	head := make([]byte, 0, len(stampsMagic)+16)
-	head = append(head, stampsMagic...)
-	head = binary.LittleEndian.AppendUint64(head, uint64(v))
-	head = binary.LittleEndian.AppendUint32(head, uint32(len(idx.rows)))
-	head = binary.LittleEndian.AppendUint32(head, crc32.ChecksumIEEE(body))
-	if err := WriteSidecar(s.stampsPath(), head, body); err != nil {
+	if err := WriteSidecar(s.stampsPath(), SidecarHead(stampsMagic, uint64(v), len(idx.rows), body), body); err != nil {
 		s.log.Debug("memory: stamp snapshot not saved", "err", err)
 	}
+}
+
+// SidecarHead is the head of a cache file beside the index: its format (magic), the key it is
+// valid for (an index version, a build), the count of entries in body and a CRC-32 of body.
+func SidecarHead(magic []byte, key uint64, n int, body []byte) []byte {
+	head := make([]byte, 0, len(magic)+16)
+	head = append(head, magic...)
+	head = binary.LittleEndian.AppendUint64(head, key)
+	head = binary.LittleEndian.AppendUint32(head, uint32(n))
+	return binary.LittleEndian.AppendUint32(head, crc32.ChecksumIEEE(body))
+}
+
+// ReadSidecar reads a cache file written with SidecarHead: its entry count and body, ok only
+// when it has the format and the key asked and its body is whole (the CRC, and at least a
+// byte an entry).
+func ReadSidecar(path string, magic []byte, key uint64) (n uint32, body []byte, ok bool) {
+	b, err := os.ReadFile(path)
+	if err != nil || len(b) < len(magic)+16 || !bytes.HasPrefix(b, magic) {
+		return 0, nil, false
+	}
+	h := b[len(magic):]
+	if binary.LittleEndian.Uint64(h) != key {
+		return 0, nil, false
+	}
+	n, sum, body := binary.LittleEndian.Uint32(h[8:]), binary.LittleEndian.Uint32(h[12:]), h[16:]
+	if crc32.ChecksumIEEE(body) != sum || uint64(n) > uint64(len(body)) {
+		return 0, nil, false
+	}
+	return n, body, true
 }
 
 // WriteSidecar writes parts as the file at path beside the index, whole (WriteWhole), its

@@ -1,10 +1,8 @@
 package recall
 
 import (
-	"bytes"
 	"encoding/binary"
 	"fmt"
-	"hash/crc32"
 	"hash/fnv"
 	"os"
 
@@ -91,16 +89,8 @@ func (c *personReads) loaded() {
 // decodeReads returns the file's entries when it was written by the build key; ok is false
 // for a missing, damaged or other build's file.
 func decodeReads(path string, key uint64) (map[string]personRead, bool) {
-	b, err := os.ReadFile(path)
-	if err != nil || len(b) < len(readsMagic)+16 || !bytes.HasPrefix(b, readsMagic) {
-		return nil, false
-	}
-	h := b[len(readsMagic):]
-	if binary.LittleEndian.Uint64(h) != key {
-		return nil, false
-	}
-	n, sum, body := binary.LittleEndian.Uint32(h[8:]), binary.LittleEndian.Uint32(h[12:]), h[16:]
-	if crc32.ChecksumIEEE(body) != sum || uint64(n) > uint64(len(body)) {
+	n, body, ok := memory.ReadSidecar(path, readsMagic, key)
+	if !ok {
 		return nil, false
 	}
 	out := make(map[string]personRead, n)
@@ -156,10 +146,5 @@ func (c *personReads) saveIfRead() {
 		n++
 	}
 	c.mu.Unlock()
-	head := make([]byte, 0, len(readsMagic)+16)
-	head = append(head, readsMagic...)
-	head = binary.LittleEndian.AppendUint64(head, c.key)
-	head = binary.LittleEndian.AppendUint32(head, uint32(n))
-	head = binary.LittleEndian.AppendUint32(head, crc32.ChecksumIEEE(body))
-	_ = memory.WriteSidecar(c.path, head, body)
+	_ = memory.WriteSidecar(c.path, memory.SidecarHead(readsMagic, c.key, n, body), body)
 }
