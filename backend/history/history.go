@@ -108,6 +108,9 @@ func (r *Repo) open() (*git.Repository, error) {
 	if r.repo != nil && packs.Equal(r.packs) {
 		return r.repo, nil
 	}
+	if _, err := repairPackIndexes(filepath.Join(r.gitDir(), "objects", "pack")); err != nil {
+		return nil, err
+	}
 	repo, err := git.PlainOpen(r.root)
 	if err != nil {
 		return nil, fmt.Errorf("history: unable to open repository %s: %w", r.root, err)

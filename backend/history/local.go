@@ -28,6 +28,9 @@ func localPath(url string) string {
 
 // openLocal opens a local remote (bare or not).
 func openLocal(dir string) (*git.Repository, error) {
+	if _, err := repairPackIndexes(filepath.Join(localGitDir(dir), "objects", "pack")); err != nil {
+		return nil, err
+	}
 	repo, err := git.PlainOpen(dir)
 	if err != nil {
 		return nil, fmt.Errorf("history: unable to open remote %s: %w", dir, err)

@@ -1,10 +1,12 @@
 package history
 
 import (
+	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing/format/idxfile"
@@ -20,7 +22,9 @@ import (
 // read, for good (the faults suite's kill-git-sync found one in about ten runs). Here the pack
 // and its index are written to temporary files in objects/pack and renamed into place, the
 // index first (a reader lists packs by their .pack file, git by the index with its pack), so a
-// kill leaves either nothing new or a whole pack; an index already there is replaced.
+// kill leaves either nothing new or a whole pack; an index already there is replaced. An index
+// an older build left damaged is rebuilt from its pack when the repository opens
+// (repairPackIndexes).
 type wholePacks struct {
 	*filesystem.Storage
 	dir string // objects/pack
@@ -33,6 +37,102 @@ func withWholePacks(repo *git.Repository, gitDir string) *git.Repository {
 		repo.Storer = &wholePacks{Storage: fs, dir: filepath.Join(gitDir, "objects", "pack")}
 	}
 	return repo
+}
+
+// repairPackIndexes rebuilds the index of every pack in packDir whose index is missing or not
+// whole — what go-git's writer left when killed before this build (see wholePacks): a whole
+// index ends with its pack's checksum (then its own), written last. A pack that does not parse
+// to its name is left alone. Called when a repository is opened; it reads 40 bytes an index.
+func repairPackIndexes(packDir string) (repaired int, err error) {
+	packs, _ := filepath.Glob(filepath.Join(packDir, "pack-*.pack"))
+	for _, pack := range packs {
+		sum := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(pack), "pack-"), ".pack")
+		want, ok := decodeHash(sum)
+		if !ok || indexWhole(strings.TrimSuffix(pack, ".pack")+".idx", want) {
+			continue
+		}
+		if err := rebuildIndex(packDir, pack, want); err != nil {
+			return repaired, fmt.Errorf("history: unable to rebuild the index of %s: %w", filepath.Base(pack), err)
+		}
+		repaired++
+	}
+	return repaired, nil
+}
+
+// minIndexSize is a version 2 pack index of no object: header, fan-out table, trailer.
+const minIndexSize = 8 + 256*4 + 2*20
+
+// indexWhole reports whether the index at path ends with the pack checksum sum.
+func indexWhole(path string, sum []byte) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil || info.Size() < minIndexSize {
+		return false
+	}
+	tail := make([]byte, 20)
+	if _, err := f.ReadAt(tail, info.Size()-40); err != nil {
+		return false
+	}
+	return string(tail) == string(sum)
+}
+
+func decodeHash(s string) ([]byte, bool) {
+	b, err := hex.DecodeString(s)
+	return b, err == nil && len(b) == 20
+}
+
+// rebuildIndex parses the pack and writes its index anew through a temporary file.
+func rebuildIndex(packDir, pack string, want []byte) error {
+	f, err := os.Open(pack)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	iw := new(idxfile.Writer)
+	parser, err := packfile.NewParser(packfile.NewScanner(f), iw)
+	if err != nil {
+		return err
+	}
+	sum, err := parser.Parse()
+	if err != nil {
+		return err
+	}
+	if string(sum[:]) != string(want) {
+		return fmt.Errorf("its contents are pack %s", sum)
+	}
+	idx, err := iw.Index()
+	if err != nil {
+		return err
+	}
+	return writeIndex(packDir, strings.TrimSuffix(pack, ".pack")+".idx", idx)
+}
+
+// writeIndex writes idx at path through a temporary file in packDir renamed into place.
+func writeIndex(packDir, path string, idx *idxfile.MemoryIndex) error {
+	tmp, err := os.CreateTemp(packDir, "tmp_idx_engram_")
+	if err != nil {
+		return err
+	}
+	_, err = idxfile.NewEncoder(tmp).Encode(idx)
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		_ = os.Remove(tmp.Name())
+		return err
+	}
+	_ = os.Chmod(path, 0o444)
+	return nil
 }
 
 // PackfileWriter takes a packfile whole (storer.PackfileWriter).
@@ -57,13 +157,9 @@ func (w *packWriter) Write(p []byte) (int, error) { return w.f.Write(p) }
 // Close reads the pack back to build its index, and puts both in place.
 func (w *packWriter) Close() error {
 	tmp := w.f.Name()
-	idxTmp := ""
 	fail := func(err error) error {
 		w.f.Close()
 		_ = os.Remove(tmp)
-		if idxTmp != "" {
-			_ = os.Remove(idxTmp)
-		}
 		return fmt.Errorf("history: unable to write a packfile: %w", err)
 	}
 	if info, err := w.f.Stat(); err == nil && info.Size() == 0 { // nothing was sent
@@ -89,33 +185,16 @@ func (w *packWriter) Close() error {
 	if err := w.f.Sync(); err != nil {
 		return fail(err)
 	}
-	idxFile, err := os.CreateTemp(w.s.dir, "tmp_idx_engram_")
-	if err != nil {
-		return fail(err)
-	}
-	idxTmp = idxFile.Name()
-	_, err = idxfile.NewEncoder(idxFile).Encode(idx)
-	if err == nil {
-		err = idxFile.Sync()
-	}
-	if cerr := idxFile.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fail(err)
-	}
 	base := filepath.Join(w.s.dir, "pack-"+sum.String())
-	if err := os.Rename(idxTmp, base+".idx"); err != nil {
+	if err := writeIndex(w.s.dir, base+".idx", idx); err != nil {
 		return fail(err)
 	}
-	idxTmp = ""
 	if err := os.Rename(tmp, base+".pack"); err != nil {
 		return fail(err)
 	}
 	if err := w.f.Close(); err != nil {
 		return fmt.Errorf("history: unable to write a packfile: %w", err)
 	}
-	_ = os.Chmod(base+".idx", 0o444)
 	_ = os.Chmod(base+".pack", 0o444)
 	w.s.Reindex() // the storage read its pack indexes once: this one joins them
 	return nil

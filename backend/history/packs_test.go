@@ -104,3 +104,53 @@ func TestPacksLandWhole(t *testing.T) {
 		t.Fatalf("push after an abandoned writer = %+v, %v", s, err)
 	}
 }
+
+// An index an older build's killed writer left empty or cut short is rebuilt from its pack
+// when the repository opens, so the remote reads again and the next sync pushes.
+func TestDamagedPackIndexIsRebuilt(t *testing.T) {
+	ctx := context.Background()
+	st, r := openHome(t, t.TempDir(), true)
+	write(t, st, memory.ActorUser, newMem("tea", "Drinks green tea."))
+	dir := filepath.Join(t.TempDir(), "remote.git")
+	if _, err := git.PlainInit(dir, true); err != nil {
+		t.Fatal(err)
+	}
+	if s, err := r.Sync(ctx, st, dir); err != nil || !s.Pushed {
+		t.Fatalf("first push = %+v, %v", s, err)
+	}
+	idxs, _ := filepath.Glob(filepath.Join(dir, "objects", "pack", "pack-*.idx"))
+	if len(idxs) != 1 {
+		t.Fatalf("indexes %v", idxs)
+	}
+	whole, err := os.ReadFile(idxs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cut := range []int{0, len(whole) / 2, len(whole) - 1} {
+		if err := os.Chmod(idxs[0], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(idxs[0], whole[:cut], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if plain, err := git.PlainOpen(dir); err == nil {
+			if _, err := plain.CommitObject(branchOf(plain)); err == nil {
+				t.Fatalf("cut at %d: the damaged remote still reads: the test proves nothing", cut)
+			}
+		}
+		remote, err := openLocal(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := remote.CommitObject(branchOf(remote)); err != nil {
+			t.Fatalf("cut at %d: the remote does not read after the repair: %v", cut, err)
+		}
+		if got, _ := os.ReadFile(idxs[0]); string(got) != string(whole) {
+			t.Fatalf("cut at %d: the rebuilt index differs from the one written", cut)
+		}
+	}
+	write(t, st, memory.ActorUser, newMem("coffee", "No coffee after noon."))
+	if s, err := r.Sync(ctx, st, ""); err != nil || !s.Pushed {
+		t.Fatalf("push after the repairs = %+v, %v", s, err)
+	}
+}
