@@ -153,3 +153,32 @@ func TestRemoteBranchMovesUnderGitsLock(t *testing.T) {
 		t.Fatalf("remote-tracking branch %q, %v", b, err)
 	}
 }
+
+// The remote is saved in .git/config by a whole file renamed into place (a new file, not the
+// old one truncated and written: a kill between the two left a config git cannot read), and
+// nothing of the write is left beside it.
+func TestRemoteConfigWrittenWhole(t *testing.T) {
+	_, r := openHome(t, t.TempDir(), true)
+	path := filepath.Join(r.gitDir(), "config")
+	before, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	remote := filepath.Join(t.TempDir(), "remote.git")
+	if err := r.SetRemote(remote); err != nil {
+		t.Fatal(err)
+	}
+	after, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if os.SameFile(before, after) {
+		t.Fatal("the config was rewritten in place")
+	}
+	if got := r.Remote(); got != remote {
+		t.Fatalf("remote %q after saving %q", got, remote)
+	}
+	if left, _ := filepath.Glob(filepath.Join(r.gitDir(), configTempPrefix+"*")); len(left) != 0 {
+		t.Fatalf("left behind: %v", left)
+	}
+}

@@ -74,11 +74,27 @@ func (r *Repo) SetRemote(url string) error {
 	}
 	cfg.Remotes[RemoteName] = &config.RemoteConfig{Name: RemoteName, URLs: []string{url},
 		Fetch: []config.RefSpec{config.RefSpec("+refs/heads/*:refs/remotes/" + RemoteName + "/*")}}
-	if err := repo.SetConfig(cfg); err != nil {
+	if err := r.setConfig(cfg); err != nil {
 		return fmt.Errorf("history: unable to save remote: %w", err)
 	}
 	return nil
 }
+
+// setConfig writes the repository's config whole, through a temporary file in .git renamed
+// into place: go-git's SetConfig truncates the file and then writes it, and a process killed
+// between the two left a config go-git cannot open the repository with.
+func (r *Repo) setConfig(cfg *config.Config) error {
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	b, err := cfg.Marshal()
+	if err != nil {
+		return err
+	}
+	return memory.WriteWhole(filepath.Join(r.gitDir(), "config"), r.gitDir(), configTempPrefix, b)
+}
+
+const configTempPrefix = "engram-config-"
 
 // Remote is the configured sync remote, "" when none.
 func (r *Repo) Remote() string {
