@@ -83,6 +83,8 @@ func locomoTunables() []tunable {
 		fparam("DateBoost", func(t *recall.Tuning) *float64 { return &t.DateBoost }, 1, 2, 3),
 		{name: "DateSlack.days", get: func(t *recall.Tuning) float64 { return float64(t.DateSlack) / day },
 			set: func(t *recall.Tuning, v float64) { t.DateSlack = time.Duration(v * day) }, values: []float64{4, 8, 16}},
+		{name: "DateLead.days", get: func(t *recall.Tuning) float64 { return float64(t.DateLead) / day },
+			set: func(t *recall.Tuning, v float64) { t.DateLead = time.Duration(v * day) }, values: []float64{0, 2, 8}},
 		fparam("VecFloor", func(t *recall.Tuning) *float64 { return &t.VecFloor }, 0.2, 0.25, 0.3),
 		fparam("MinRelative", func(t *recall.Tuning) *float64 { return &t.MinRelative }, 0.01, 0.02, 0.05),
 		iparam("Depth", func(t *recall.Tuning) *int { return &t.Depth }, 50, 100, 200),

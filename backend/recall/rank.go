@@ -72,7 +72,7 @@ func (s *Service) rank(ctx context.Context, a Analysis, cands map[int64]*cand, w
 		if mentionsSubject(subjects, m) {
 			sc *= 1 + t.SubjectBoost
 		}
-		if a.Time != nil && !a.Time.Relative && a.Time.Near(m.Created, t.DateSlack, loc) {
+		if a.Time != nil && !a.Time.Relative && a.Time.Near(m.Created, t.DateLead, t.DateSlack, loc) {
 			sc *= 1 + t.DateBoost
 		}
 		sc *= typeWeight(a.Intent, m.Type)

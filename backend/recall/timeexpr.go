@@ -33,21 +33,22 @@ func (r *TimeRange) Window() memory.TimeWindow {
 	return memory.TimeWindow{Since: r.From, Until: r.To}
 }
 
-// Near reports whether t falls in the range widened by slack on both sides.
-func (r *TimeRange) Near(t time.Time, slack time.Duration, loc *time.Location) bool {
+// Near reports whether t falls in the range widened by lead before it and lag after it: a
+// note about what happened in a period is written during it or after, seldom long before.
+func (r *TimeRange) Near(t time.Time, lead, lag time.Duration, loc *time.Location) bool {
 	if r == nil || t.IsZero() {
 		return false
 	}
 	if r.Month != 0 {
 		lt := t.In(loc)
-		for _, d := range []time.Time{lt, lt.Add(slack), lt.Add(-slack)} {
+		for _, d := range []time.Time{lt, lt.Add(lead), lt.Add(-lag)} {
 			if int(d.Month()) == r.Month {
 				return true
 			}
 		}
 		return false
 	}
-	return !t.Before(r.From.Add(-slack)) && t.Before(r.To.Add(slack))
+	return !t.Before(r.From.Add(-lead)) && t.Before(r.To.Add(lag))
 }
 
 const monthAlt = `(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)`

@@ -146,3 +146,29 @@ func TestParseTimeLocation(t *testing.T) {
 		t.Fatalf("a nil location is the local one: %+v", r)
 	}
 }
+
+// TestNearLeansAfter: a note about a period is written during it or after it, so the window a
+// named date boosts reaches lead before it and lag after it — a year's month and a month
+// without a year alike.
+func TestNearLeansAfter(t *testing.T) {
+	day := 24 * time.Hour
+	july := &TimeRange{From: time.Date(2022, 7, 1, 0, 0, 0, 0, time.UTC), To: time.Date(2022, 8, 1, 0, 0, 0, 0, time.UTC)}
+	anyJuly := &TimeRange{Month: 7}
+	for _, c := range []struct {
+		created   time.Time
+		lead, lag time.Duration
+		want      bool
+	}{
+		{time.Date(2022, 7, 15, 12, 0, 0, 0, time.UTC), 0, 8 * day, true},
+		{time.Date(2022, 6, 28, 12, 0, 0, 0, time.UTC), 0, 8 * day, false}, // before it: not boosted
+		{time.Date(2022, 6, 28, 12, 0, 0, 0, time.UTC), 8 * day, 8 * day, true},
+		{time.Date(2022, 8, 6, 12, 0, 0, 0, time.UTC), 0, 8 * day, true}, // a few days after: told then
+		{time.Date(2022, 8, 20, 12, 0, 0, 0, time.UTC), 0, 8 * day, false},
+	} {
+		for _, r := range []*TimeRange{july, anyJuly} {
+			if got := r.Near(c.created, c.lead, c.lag, time.UTC); got != c.want {
+				t.Errorf("%+v near %s (lead %s, lag %s) = %v, want %v", *r, c.created.Format(time.DateOnly), c.lead, c.lag, got, c.want)
+			}
+		}
+	}
+}

@@ -37,9 +37,10 @@ type Tuning struct {
 	WGraph float64
 	// SubjectBoost favours memories tagged with (or aliased to) a name the query mentions.
 	SubjectBoost float64
-	// DateBoost favours memories from around an absolute date the query names.
-	DateBoost float64
-	DateSlack time.Duration
+	// DateBoost favours memories from around an absolute date the query names: written from
+	// DateLead before the period it names to DateSlack after it.
+	DateBoost           float64
+	DateLead, DateSlack time.Duration
 	// VecFloor is the cosine a vector-only candidate needs to count as evidence.
 	VecFloor float64
 	// MinRelative drops hits scoring below this share of the best hit.
@@ -71,6 +72,7 @@ func DefaultTuning() Tuning {
 		FacetBoost:      4,
 		WGraph:          0.5,
 		DateBoost:       2.0,
+		DateLead:        0,
 		DateSlack:       8 * 24 * time.Hour,
 		VecFloor:        0.25,
 		MinRelative:     0.02,
