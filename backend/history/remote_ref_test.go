@@ -66,6 +66,11 @@ func TestRemoteBranchMovesUnderGitsLock(t *testing.T) {
 	if err := os.WriteFile(lock, []byte("busy"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// Dated ahead, so it stays younger than lockGrace however slow this machine is.
+	ahead := time.Now().Add(time.Hour)
+	if err := os.Chtimes(lock, ahead, ahead); err != nil {
+		t.Fatal(err)
+	}
 	before := remoteBranch()
 	write(t, st, memory.ActorUser, newMem("coffee", "No coffee after noon."))
 	_, err := r.Sync(ctx, st, "")
