@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/idxfile"
 	"github.com/go-git/go-git/v5/plumbing/format/packfile"
 	"github.com/go-git/go-git/v5/storage/filesystem"
@@ -92,23 +93,29 @@ func rebuildIndex(packDir, pack string, want []byte) error {
 		return err
 	}
 	defer f.Close()
-	iw := new(idxfile.Writer)
-	parser, err := packfile.NewParser(packfile.NewScanner(f), iw)
-	if err != nil {
-		return err
-	}
-	sum, err := parser.Parse()
+	sum, idx, err := indexPack(f)
 	if err != nil {
 		return err
 	}
 	if string(sum[:]) != string(want) {
 		return fmt.Errorf("its contents are pack %s", sum)
 	}
-	idx, err := iw.Index()
-	if err != nil {
-		return err
-	}
 	return writeIndex(packDir, strings.TrimSuffix(pack, ".pack")+".idx", idx)
+}
+
+// indexPack reads a whole pack from its start and returns its checksum and index.
+func indexPack(r io.Reader) (plumbing.Hash, *idxfile.MemoryIndex, error) {
+	iw := new(idxfile.Writer)
+	parser, err := packfile.NewParser(packfile.NewScanner(r), iw)
+	if err != nil {
+		return plumbing.ZeroHash, nil, err
+	}
+	sum, err := parser.Parse()
+	if err != nil {
+		return plumbing.ZeroHash, nil, err
+	}
+	idx, err := iw.Index()
+	return sum, idx, err
 }
 
 // writeIndex writes idx at path through a temporary file in packDir renamed into place.
@@ -169,16 +176,7 @@ func (w *packWriter) Close() error {
 	if _, err := w.f.Seek(0, io.SeekStart); err != nil {
 		return fail(err)
 	}
-	iw := new(idxfile.Writer)
-	parser, err := packfile.NewParser(packfile.NewScanner(w.f), iw)
-	if err != nil {
-		return fail(err)
-	}
-	sum, err := parser.Parse()
-	if err != nil {
-		return fail(err)
-	}
-	idx, err := iw.Index()
+	sum, idx, err := indexPack(w.f)
 	if err != nil {
 		return fail(err)
 	}
