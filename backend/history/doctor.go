@@ -33,8 +33,11 @@ func (r *Repo) Check() []memory.Finding {
 		return nil
 	}
 	aside := func(err error) []memory.Finding {
-		return []memory.Finding{{Code: "git_unreadable", Args: map[string]any{"Detail": err.Error()},
-			Fix: withMemory(FixSetAside, r.root)}}
+		fix := withMemory(FixSetAside, r.root)
+		if interruptedInit(r.gitDir()) {
+			fix = FixCommitNow // it holds nothing: Enable makes it again
+		}
+		return []memory.Finding{{Code: "git_unreadable", Args: map[string]any{"Detail": err.Error()}, Fix: fix}}
 	}
 	repo, err := r.open()
 	if err != nil {

@@ -64,6 +64,8 @@ type Repo struct {
 	packs time.Time
 	// pending are paths whose commit failed: the next commit takes them along.
 	pending map[string]bool
+	// initHook, for tests, runs once a new repository is made, before it moves in.
+	initHook func(tmp string)
 	// auth authenticates syncs with SSH and HTTPS remotes (SetAuth); nil: go-git's defaults.
 	auth *Auth
 }
@@ -158,12 +160,8 @@ func (r *Repo) staleIgnore() bool {
 // Enable makes the memory folder a git repository (or turns an existing one back on),
 // writes the .gitignore and commits the current files. The caller holds the writer lock.
 func (r *Repo) Enable() (string, error) {
-	if !r.Exists() {
-		if _, err := git.PlainInitWithOptions(r.root, &git.PlainInitOptions{
-			InitOptions: git.InitOptions{DefaultBranch: Branch},
-		}); err != nil {
-			return "", fmt.Errorf("history: unable to create repository in %s: %w", r.root, err)
-		}
+	if err := r.ensureRepo(); err != nil {
+		return "", err
 	}
 	if err := os.Remove(filepath.Join(r.gitDir(), disabledMarker)); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return "", fmt.Errorf("history: unable to turn history on: %w", err)
