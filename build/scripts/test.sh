@@ -18,6 +18,23 @@ status=0
 
 record() { printf '%s\t%s\t%s\n' "$1" "$2" "$3" >>"$results"; }
 
+# How long each suite took, for the summary: the CI's budget is 30 minutes on a loaded 2-core
+# machine, and a log without times cannot say which suite to make cheaper.
+times="$ROOT/build/test-times.tsv"
+: >"$times"
+suite=""
+suite_start=$SECONDS
+begin() { # name: ends the suite before it and starts this one
+  finish
+  echo "==> $1"
+  suite=$1
+  suite_start=$SECONDS
+}
+finish() {
+  [ -z "$suite" ] || printf '%s\t%s\n' "$suite" "$((SECONDS - suite_start))" >>"$times"
+  suite=""
+}
+
 # What failed, repeated just above the summary: a CI log is often read from its tail only, and
 # a browser suite names its failing scenario far above it.
 failures="$ROOT/build/test-failures.txt"
@@ -49,7 +66,7 @@ self_reported() { # name rc
 # One pass/fail check (vet, typecheck, smoke).
 check() { # name cmd...
   local name=$1; shift
-  echo "==> $name"
+  begin "$name"
   local clog; clog="$(mktemp)"
   if logged "$clog" "$@"; then record "$name" 1 0; else record "$name" 0 1; status=1; note_failure "$name" "$clog"; fi
   rm -f "$clog"
@@ -57,7 +74,7 @@ check() { # name cmd...
 
 check typecheck bash -c 'cd frontend && npm run --silent typecheck'
 
-echo "==> vitest"
+begin "vitest"
 out="$(mktemp)"
 (cd frontend && npx vitest run) 2>&1 | tee "$out"
 rc=${PIPESTATUS[0]}
@@ -69,14 +86,14 @@ vf="$(grep -oE '[0-9]+ failed' <<<"$line" | grep -oE '[0-9]+' || echo 0)"
 record vitest "${vp:-0}" "${vf:-0}"
 rm -f "$out"
 
-echo "==> visual"
+begin "visual"
 log="$(mktemp)"
 logged "$log" $MAKE --no-print-directory test-ui
 rc=$?
 self_reported visual $rc
 [ "$rc" -eq 0 ] || note_failure visual "$log"
 
-echo "==> e2e"
+begin "e2e"
 $MAKE --no-print-directory cli >/dev/null
 logged "$log" env ENGRAM_CLI=build/bin/engram-cli node frontend/tests/e2e/run.mjs build/shots
 rc=$?
@@ -86,7 +103,7 @@ self_reported e2e $rc
 for f in frontend/tests/e2e/*.e2e.mjs; do
   [ -e "$f" ] || continue
   n="e2e-$(basename "$f" .e2e.mjs)"
-  echo "==> $n"
+  begin "$n"
   logged "$log" env ENGRAM_CLI=build/bin/engram-cli E2E_SCRIPT="$f" node frontend/tests/e2e/run.mjs build/shots
   rc=$?
   self_reported "$n" $rc
@@ -99,7 +116,7 @@ check gofmt bash -c 'bad="$("$0" -l $(git ls-files "*.go"))" || exit 1; [ -z "$b
 check "go vet" "$GO" vet ./...
 check "go vet (desktop tags)" env CGO_ENABLED=1 "$GO" vet -tags "$DESKTOP_TAGS" ./...
 
-echo "==> go test -race"
+begin "go packages"
 out="$(mktemp)"
 # A package's tests may take longer than go test's default 10 minutes on a loaded 2-core
 # machine (backend/memory took 534 s beside stress-ng on 12-03 and passed 600 s the next run):
@@ -125,6 +142,7 @@ check fuzz $MAKE --no-print-directory fuzz-ci
 
 check smoke $MAKE --no-print-directory smoke
 
+finish
 rm -f "$log"
 if [ -s "$failures" ]; then
   echo
@@ -133,6 +151,8 @@ if [ -s "$failures" ]; then
 fi
 echo
 echo "==> summary"
-awk -F'\t' '{ printf "  %-24s %5d passed  %3d failed\n", $1, $2, $3; p += $2; f += $3 }
-  END { printf "%d passed, %d failed\n", p, f }' "$results"
+awk -F'\t' 'FNR == NR { secs[$1] = $2; total += $2; next }
+  { t = ($1 in secs) ? sprintf("%5d s", secs[$1]) : ""
+    printf "  %-24s %5d passed  %3d failed  %s\n", $1, $2, $3, t; p += $2; f += $3 }
+  END { printf "  %-24s %d min %d s\n", "time", total / 60, total % 60; printf "%d passed, %d failed\n", p, f }' "$times" "$results"
 exit $status
