@@ -147,10 +147,7 @@ func (x *Index) refresh(ctx context.Context) error {
 		return err
 	}
 	x.seq = seq
-	if fromSnapshot {
-		x.behind = 0
-	}
-	x.behind += len(rids)
+	x.behind += len(rids) // zero after a snapshot load: reset zeroed it
 	// A snapshot many changes behind is taken again, so the next process replays fewer. The
 	// rows read after seq may be newer than seq: replaying them again is harmless, as every
 	// later change of theirs is logged after seq. A process that runs on saves at its end
