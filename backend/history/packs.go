@@ -1,12 +1,15 @@
 package history
 
 import (
+	"crypto/sha1"
+	"encoding/binary"
 	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -43,8 +46,9 @@ func withWholePacks(repo *git.Repository, gitDir string) *git.Repository {
 // repairPackIndexes rebuilds the index of every pack in packDir whose index is missing or not
 // whole — what go-git's writer left when killed before this build (see wholePacks): a whole
 // index ends with its pack's checksum (then its own), written last. A pack that does not parse
-// to its name is left alone. Called when a repository is opened; it reads 40 bytes an index.
+// to its name is left alone. Called when a repository is opened; it reads every index whole (see indexWhole).
 func repairPackIndexes(packDir string) (repaired int, err error) {
+	dropStaleTemps(packDir)
 	packs, _ := filepath.Glob(filepath.Join(packDir, "pack-*.pack"))
 	for _, pack := range packs {
 		sum := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(pack), "pack-"), ".pack")
@@ -60,25 +64,44 @@ func repairPackIndexes(packDir string) (repaired int, err error) {
 	return repaired, nil
 }
 
+// dropStaleTemps removes the temporary packs and indexes a process killed while writing them
+// left in packDir (the size of a whole history, for a first sync), once they are clearly not
+// being written: an hour old. Another machine's sync to a shared folder may be writing one.
+func dropStaleTemps(packDir string) {
+	for _, prefix := range []string{packTempPrefix, idxTempPrefix} {
+		names, _ := filepath.Glob(filepath.Join(packDir, prefix+"*"))
+		for _, name := range names {
+			if info, err := os.Lstat(name); err == nil && info.Mode().IsRegular() && time.Since(info.ModTime()) > time.Hour {
+				_ = os.Remove(name)
+			}
+		}
+	}
+}
+
+// The temporary files a pack and its index are written to before their rename.
+const (
+	packTempPrefix = "tmp_pack_engram_"
+	idxTempPrefix  = "tmp_idx_engram_"
+)
+
 // minIndexSize is a version 2 pack index of no object: header, fan-out table, trailer.
 const minIndexSize = 8 + 256*4 + 2*20
 
-// indexWhole reports whether the index at path ends with the pack checksum sum.
+// indexWhole reports whether the index at path ends with the pack checksum sum and its own
+// checksum holds: go-git refuses an index whose checksum does not, so one damaged anywhere
+// (a bad sector, a bit flipped) is rebuilt from its pack as a cut one is. The whole index is
+// read, once per open of the repository: about 28 bytes an object.
 func indexWhole(path string, sum []byte) bool {
-	f, err := os.Open(path)
-	if err != nil {
+	data, err := os.ReadFile(path)
+	if err != nil || len(data) < minIndexSize {
 		return false
 	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil || info.Size() < minIndexSize {
+	n := len(data)
+	if string(data[n-40:n-20]) != string(sum) {
 		return false
 	}
-	tail := make([]byte, 20)
-	if _, err := f.ReadAt(tail, info.Size()-40); err != nil {
-		return false
-	}
-	return string(tail) == string(sum)
+	own := sha1.Sum(data[:n-20])
+	return string(own[:]) == string(data[n-20:])
 }
 
 func decodeHash(s string) ([]byte, bool) {
@@ -103,10 +126,17 @@ func rebuildIndex(packDir, pack string, want []byte) error {
 	return writeIndex(packDir, strings.TrimSuffix(pack, ".pack")+".idx", idx)
 }
 
-// indexPack reads a whole pack from its start and returns its checksum and index.
-func indexPack(r io.Reader) (plumbing.Hash, *idxfile.MemoryIndex, error) {
+// indexPack reads a whole pack from its start and returns its checksum and index. The count
+// of objects its header declares is checked against its size first: go-git's index writer
+// makes room for that many entries at once, and a damaged or hostile header (a fetch's pack
+// comes from the network, a folder remote's from anyone with the folder) asking for four
+// billion crashed the process — out of memory is fatal, not a panic — at every open.
+func indexPack(f *os.File) (plumbing.Hash, *idxfile.MemoryIndex, error) {
+	if err := packCountFits(f); err != nil {
+		return plumbing.ZeroHash, nil, err
+	}
 	iw := new(idxfile.Writer)
-	parser, err := packfile.NewParser(packfile.NewScanner(r), iw)
+	parser, err := packfile.NewParser(packfile.NewScanner(f), iw)
 	if err != nil {
 		return plumbing.ZeroHash, nil, err
 	}
@@ -118,9 +148,35 @@ func indexPack(r io.Reader) (plumbing.Hash, *idxfile.MemoryIndex, error) {
 	return sum, idx, err
 }
 
+// minPackEntry is the fewest bytes one object takes in a pack: a one-byte type and size, and
+// the smallest zlib stream (8 bytes, for nothing).
+const minPackEntry = 9
+
+// packCountFits reads the pack's header at its start (and seeks back) and refuses a pack
+// that declares more objects than its size can hold.
+func packCountFits(f *os.File) error {
+	info, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	head := make([]byte, 12)
+	if _, err := f.ReadAt(head, 0); err != nil {
+		return fmt.Errorf("not a packfile: %w", err)
+	}
+	if string(head[:4]) != "PACK" {
+		return fmt.Errorf("not a packfile")
+	}
+	count := int64(binary.BigEndian.Uint32(head[8:]))
+	if room := (info.Size() - 12 - 20) / minPackEntry; count > room {
+		return fmt.Errorf("the packfile declares %d objects in %d bytes", count, info.Size())
+	}
+	_, err = f.Seek(0, io.SeekStart)
+	return err
+}
+
 // writeIndex writes idx at path through a temporary file in packDir renamed into place.
 func writeIndex(packDir, path string, idx *idxfile.MemoryIndex) error {
-	tmp, err := os.CreateTemp(packDir, "tmp_idx_engram_")
+	tmp, err := os.CreateTemp(packDir, idxTempPrefix)
 	if err != nil {
 		return err
 	}
@@ -139,7 +195,7 @@ func writeIndex(packDir, path string, idx *idxfile.MemoryIndex) error {
 		return err
 	}
 	_ = os.Chmod(path, 0o444)
-	return nil
+	return syncPath(packDir)
 }
 
 // PackfileWriter takes a packfile whole (storer.PackfileWriter).
@@ -147,7 +203,7 @@ func (s *wholePacks) PackfileWriter() (io.WriteCloser, error) {
 	if err := os.MkdirAll(s.dir, 0o755); err != nil {
 		return nil, fmt.Errorf("history: unable to write a packfile: %w", err)
 	}
-	f, err := os.CreateTemp(s.dir, "tmp_pack_engram_")
+	f, err := os.CreateTemp(s.dir, packTempPrefix)
 	if err != nil {
 		return nil, fmt.Errorf("history: unable to write a packfile: %w", err)
 	}
@@ -194,6 +250,12 @@ func (w *packWriter) Close() error {
 		return fmt.Errorf("history: unable to write a packfile: %w", err)
 	}
 	_ = os.Chmod(base+".pack", 0o444)
+	// The pack's name on disk before anything names its objects: a branch moved next (here
+	// or on a folder remote) must not outlive its pack through a power cut on a file system
+	// that writes two folders' changes in any order (FAT on a USB disk).
+	if err := syncPath(w.s.dir); err != nil {
+		return fmt.Errorf("history: unable to write a packfile: %w", err)
+	}
 	w.s.Reindex() // the storage read its pack indexes once: this one joins them
 	return nil
 }

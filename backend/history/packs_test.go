@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	git "github.com/go-git/go-git/v5"
 
@@ -126,11 +127,16 @@ func TestDamagedPackIndexIsRebuilt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, cut := range []int{0, len(whole) / 2, len(whole) - 1} {
+	// Cut short at three places, then whole but with one byte flipped inside (a bad sector):
+	// its tail still names the pack, but its own checksum fails and go-git refuses it.
+	flipped := append([]byte(nil), whole...)
+	flipped[len(flipped)/2] ^= 0x40
+	for cut, damaged := range map[int][]byte{0: whole[:0], len(whole) / 2: whole[:len(whole)/2],
+		len(whole) - 1: whole[:len(whole)-1], -1: flipped} {
 		if err := os.Chmod(idxs[0], 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(idxs[0], whole[:cut], 0o644); err != nil {
+		if err := os.WriteFile(idxs[0], damaged, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		if plain, err := git.PlainOpen(dir); err == nil {
@@ -152,5 +158,48 @@ func TestDamagedPackIndexIsRebuilt(t *testing.T) {
 	write(t, st, memory.ActorUser, newMem("coffee", "No coffee after noon."))
 	if s, err := r.Sync(ctx, st, ""); err != nil || !s.Pushed {
 		t.Fatalf("push after the repairs = %+v, %v", s, err)
+	}
+}
+
+// A pack whose header declares more objects than its size can hold is refused with an error:
+// go-git's index writer made room for all of them at once, and four billion crashed the
+// process (out of memory is fatal) every time the repository opened.
+func TestPackDeclaringTooManyObjectsIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	name := filepath.Join(dir, "pack-"+strings.Repeat("ab", 20)+".pack")
+	head := []byte("PACK\x00\x00\x00\x02\xff\xff\xff\xff")
+	if err := os.WriteFile(name, append(head, make([]byte, 20)...), 0o444); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := repairPackIndexes(dir); err == nil || !strings.Contains(err.Error(), "declares 4294967295 objects") {
+		t.Fatalf("repair of a pack declaring 2^32-1 objects in 32 bytes: %v", err)
+	}
+}
+
+// Temporary packs and indexes a killed process left are removed once an hour old; a fresh
+// one (another machine may be writing it into a shared folder) is kept.
+func TestStaleTemporaryPacksAreRemoved(t *testing.T) {
+	dir := t.TempDir()
+	old := time.Now().Add(-2 * time.Hour)
+	files := map[string]bool{packTempPrefix + "1": false, idxTempPrefix + "2": false, packTempPrefix + "3": true}
+	for name, fresh := range files {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte("PACK"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if !fresh {
+			if err := os.Chtimes(p, old, old); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if _, err := repairPackIndexes(dir); err != nil {
+		t.Fatal(err)
+	}
+	for name, fresh := range files {
+		_, err := os.Stat(filepath.Join(dir, name))
+		if fresh != (err == nil) {
+			t.Errorf("%s (fresh %v): %v", name, fresh, err)
+		}
 	}
 }

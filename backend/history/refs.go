@@ -23,7 +23,7 @@ func (r *Repo) setRef(ref *plumbing.Reference) error {
 	}
 	// The temporary file is made in the .git folder itself, not beside the reference: one left
 	// in refs/ by a kill would read as a branch of its own.
-	if err := memory.WriteWhole(path, r.gitDir(), refTempPrefix, []byte(ref.Hash().String()+"\n")); err != nil {
+	if err := memory.WriteWholeDurable(path, r.gitDir(), refTempPrefix, []byte(ref.Hash().String()+"\n")); err != nil {
 		return fmt.Errorf("history: unable to move %s: %w", ref.Name(), err)
 	}
 	return nil

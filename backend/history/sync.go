@@ -91,7 +91,7 @@ func (r *Repo) setConfig(cfg *config.Config) error {
 	if err != nil {
 		return err
 	}
-	return memory.WriteWhole(filepath.Join(r.gitDir(), "config"), r.gitDir(), configTempPrefix, b)
+	return memory.WriteWholeDurable(filepath.Join(r.gitDir(), "config"), r.gitDir(), configTempPrefix, b)
 }
 
 const configTempPrefix = "engram-config-"

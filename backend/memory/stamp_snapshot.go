@@ -186,8 +186,22 @@ func WriteSidecar(path string, parts ...[]byte) error {
 // the same file system) renamed into place, so that a reader sees the old file or the new one,
 // whole, and two processes writing at once do not write into each other's. A temporary file a
 // process killed while writing left behind is removed once it is clearly not being written
-// (an hour old).
+// (an hour old). Not flushed to the disk: for caches, which a power cut may cost but never
+// corrupt unseen (their readers check them); what must survive one is written with
+// WriteWholeDurable.
 func WriteWhole(path, tmpDir, tmpPrefix string, parts ...[]byte) error {
+	return writeWhole(path, tmpDir, tmpPrefix, false, parts)
+}
+
+// WriteWholeDurable is WriteWhole that flushes the new file before the rename and the folder
+// after it: git's branch and config files, which nothing can rebuild. Without the flush a
+// power cut could leave the renamed file empty (a file system need not write a file's data
+// before its new name).
+func WriteWholeDurable(path, tmpDir, tmpPrefix string, parts ...[]byte) error {
+	return writeWhole(path, tmpDir, tmpPrefix, true, parts)
+}
+
+func writeWhole(path, tmpDir, tmpPrefix string, durable bool, parts [][]byte) error {
 	f, err := os.CreateTemp(tmpDir, tmpPrefix+"*")
 	if err != nil {
 		return err
@@ -198,6 +212,9 @@ func WriteWhole(path, tmpDir, tmpPrefix string, parts ...[]byte) error {
 			break
 		}
 	}
+	if err == nil && durable {
+		err = f.Sync()
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -207,6 +224,11 @@ func WriteWhole(path, tmpDir, tmpPrefix string, parts ...[]byte) error {
 	if err != nil {
 		_ = os.Remove(tmp)
 		return err
+	}
+	if durable {
+		if err := syncDir(filepath.Dir(path)); err != nil {
+			return err
+		}
 	}
 	stale, _ := filepath.Glob(filepath.Join(tmpDir, tmpPrefix+"*"))
 	for _, name := range stale {
