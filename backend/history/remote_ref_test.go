@@ -128,14 +128,25 @@ func TestRemoteBranchMovesUnderGitsLock(t *testing.T) {
 	if !pushes("git's, a minute old", "0000000000000000000000000000000000000000\n", time.Minute, false) {
 		t.Fatal("a git lock a minute old was not taken over")
 	}
-	if !pushes("a killed Engram's", lockMark+"99999\n", 0, false) {
+	if !pushes("a killed Engram's", lockMark+thisHost()+" 99999\n", 0, false) {
 		t.Fatal("a killed Engram's lock was not taken over at once")
 	}
-	if pushes("a live Engram's", lockMark+"99999\n", time.Hour, true) {
+	if pushes("a live Engram's", lockMark+thisHost()+" 99999\n", time.Hour, true) {
 		t.Fatal("a lock whose flock is held was taken over")
 	}
-	if err := os.Remove(lock); err != nil {
-		t.Fatal(err)
+	// Another machine's (a shared folder whose flocks do not cross machines): only once it is
+	// older than foreignGrace; an older build's mark, which names no machine, counts as one.
+	if pushes("another machine's, fresh", lockMark+"elsewhere 7\n", 0, false) {
+		t.Fatal("another machine's fresh lock was taken over")
+	}
+	if pushes("an older build's, fresh", lockMark+"99999\n", 0, false) {
+		t.Fatal("a fresh lock marked without a machine was taken over")
+	}
+	if !pushes("another machine's, old", lockMark+"elsewhere 7\n", 2*foreignGrace, false) {
+		t.Fatal("another machine's lock older than foreignGrace was not taken over")
+	}
+	if _, err := os.Stat(lock); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the lock taken over last was left: %v", err)
 	}
 
 	// Moved by another machine since the fetch (the remote is not where the caller saw it).
@@ -185,5 +196,83 @@ func TestRemoteConfigWrittenWhole(t *testing.T) {
 	}
 	if left, _ := filepath.Glob(filepath.Join(r.gitDir(), configTempPrefix+"*")); len(left) != 0 {
 		t.Fatalf("left behind: %v", left)
+	}
+}
+
+// A sync that makes its lock while another process is judging the path (removeAbandoned holds
+// the flock of whatever file it opened for a moment) waits for that flock before it marks the
+// lock: marked without it, its live lock looked abandoned to the next sync, which removed it,
+// and the first sync's rename by path then put the second's lock file — its mark — over the
+// branch. And a lock that is no longer this process's at the rename is not renamed.
+func TestRemoteBranchLockIsHeldOrNotUsed(t *testing.T) {
+	ctx := context.Background()
+	bare := filepath.Join(t.TempDir(), "remote.git")
+	if _, err := git.PlainInit(bare, true); err != nil {
+		t.Fatal(err)
+	}
+	branch := filepath.Join(bare, "refs", "heads", Branch.Short())
+	st, r := openHome(t, t.TempDir(), true)
+	write(t, st, memory.ActorUser, newMem("tea", "Drinks green tea."))
+	if s, err := r.Sync(ctx, st, bare); err != nil || !s.Pushed {
+		t.Fatalf("first sync = %+v, %v", s, err)
+	}
+	t.Cleanup(func() { lockStageHook = nil })
+
+	// Another process holds the new lock's flock for a moment right after it is made.
+	var judged []bool
+	released := make(chan struct{})
+	lockStageHook = func(stage, lock string) {
+		switch stage {
+		case "taken":
+			other, err := os.Open(lock)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			if err := syscall.Flock(int(other.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+				t.Error(err)
+			}
+			go func() { time.Sleep(150 * time.Millisecond); other.Close(); close(released) }()
+		case "marked":
+			<-released                                     // the other process is done with it
+			judged = append(judged, removeAbandoned(lock)) // and a third sync looks at it now
+		}
+	}
+	write(t, st, memory.ActorUser, newMem("coffee", "No coffee after noon."))
+	if s, err := r.Sync(ctx, st, ""); err != nil || !s.Pushed {
+		t.Fatalf("sync while another process looked at the lock = %+v, %v", s, err)
+	}
+	if len(judged) != 1 || judged[0] {
+		t.Fatalf("the live lock was judged abandoned: %v", judged)
+	}
+	if b, _ := os.ReadFile(branch); len(b) != 41 {
+		t.Fatalf("the remote's branch holds %q", b)
+	}
+
+	// The lock is replaced under the sync (another machine took it): not renamed over the
+	// branch, and the other's lock is left in place.
+	before, _ := os.ReadFile(branch)
+	lockStageHook = func(stage, lock string) {
+		if stage != "written" {
+			return
+		}
+		if err := os.Remove(lock); err != nil {
+			t.Error(err)
+		}
+		if err := os.WriteFile(lock, []byte(lockMark+"elsewhere 7\n"), 0o644); err != nil {
+			t.Error(err)
+		}
+	}
+	write(t, st, memory.ActorUser, newMem("cocoa", "Cocoa at night."))
+	_, err := r.Sync(ctx, st, "")
+	var he *Error
+	if !errors.As(err, &he) || he.Code != CodeRemoteLocked {
+		t.Fatalf("sync whose lock was replaced: %v, want %s", err, CodeRemoteLocked)
+	}
+	if after, _ := os.ReadFile(branch); string(after) != string(before) {
+		t.Fatalf("the branch moved to %q under another's lock", after)
+	}
+	if b, _ := os.ReadFile(branch + ".lock"); string(b) != lockMark+"elsewhere 7\n" {
+		t.Fatalf("the other's lock was touched: %q", b)
 	}
 }
