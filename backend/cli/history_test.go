@@ -58,8 +58,14 @@ func TestHistoryVerbs(t *testing.T) {
 	if _, err := git.PlainInit(bare, true); err != nil {
 		t.Fatal(err)
 	}
-	if out := h.ok("sync", "--remote", bare); !strings.Contains(out, "Sent this machine's changes to "+bare) {
+	// A folder named relative to the working directory is remembered by its full path; a
+	// remote that is no remote is refused with its own message.
+	t.Chdir(filepath.Dir(bare))
+	if out := h.ok("sync", "--remote", "remote.git"); !strings.Contains(out, "Sent this machine's changes to "+bare) {
 		t.Fatalf("sync: %s", out)
+	}
+	if code, _, errs := h.run("", "sync", "--remote", "no-such-folder.git"); code != 1 || !strings.Contains(errs, "is not a remote Engram can sync with") {
+		t.Fatalf("sync to a relative name that is no folder: %d %s", code, errs)
 	}
 	if out := h.ok("history", "status"); !strings.Contains(out, "Sync remote: "+bare) {
 		t.Fatalf("status with remote: %s", out)

@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"engram/backend/api"
@@ -135,6 +137,15 @@ func (r *runner) sync(_ context.Context, args []string) error {
 		fs.StringVar(&remote, "remote", "", "sync with this remote (a folder path, or an SSH/HTTPS URL); it is remembered")
 	}); err != nil {
 		return err
+	}
+	// A folder named from here (engram sync --remote ../memories.git) is remembered by its
+	// full path: the remote is used later from any directory, and a relative one is refused.
+	if remote != "" && !strings.Contains(remote, "://") && !filepath.IsAbs(remote) {
+		if info, err := os.Stat(remote); err == nil && info.IsDir() {
+			if abs, err := filepath.Abs(remote); err == nil {
+				remote = abs
+			}
+		}
 	}
 	res, err := r.api.History.Sync(api.HistorySyncParams{Remote: remote})
 	if err != nil {

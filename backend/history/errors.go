@@ -60,6 +60,9 @@ const (
 	// CodeRemoteLocked: a local remote's branch lock is held (by a live process, or left by
 	// a git process killed less than lockGrace ago).
 	CodeRemoteLocked = "history_remote_locked"
+	// CodeRemoteInvalid: a remote that is no git endpoint (control characters, a relative
+	// path, a URL go-git cannot parse).
+	CodeRemoteInvalid = "history_remote_invalid"
 )
 
 var (

@@ -1,6 +1,7 @@
 package history
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -121,5 +122,32 @@ func assertNoInitTemps(t *testing.T, root string) {
 		if strings.HasPrefix(e.Name(), initTempPrefix) {
 			t.Errorf("left behind: %s", e.Name())
 		}
+	}
+}
+
+// A remote that is no git endpoint is refused before it reaches .git/config: a NUL written
+// there made the config unreadable, and from then on every commit failed while writes still
+// answered ok. The history keeps working after each refusal.
+func TestSetRemoteRefusesWhatIsNoRemote(t *testing.T) {
+	st, r := openHome(t, t.TempDir(), true)
+	for _, bad := range []string{"a\x00b", "/tmp/x\n[core]", "remote.git", "../remote.git", " /tmp/x.git", "-upload-pack=x", "", "https://h/\x7f"} {
+		err := r.SetRemote(bad)
+		var he *Error
+		if !errors.As(err, &he) || he.Code != CodeRemoteInvalid {
+			t.Errorf("SetRemote(%q) = %v, want %s", bad, err, CodeRemoteInvalid)
+		}
+		if _, err := r.Status(); err != nil {
+			t.Fatalf("status after SetRemote(%q): %v", bad, err)
+		}
+	}
+	for _, good := range []string{filepath.Join(t.TempDir(), "remote.git"), "https://example.com/me/memories.git",
+		"git@example.com:me/memories.git", "ssh://git@example.com/me/memories.git"} {
+		if err := r.SetRemote(good); err != nil {
+			t.Errorf("SetRemote(%q) = %v", good, err)
+		}
+	}
+	write(t, st, "user", newMem("still-committed", "Written after the refusals."))
+	if got := commits(t, st.Root()); len(got) != 2 {
+		t.Fatalf("commits %q: a write after the refusals was not committed", got)
 	}
 }

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/config"
@@ -50,6 +52,9 @@ type SyncResult struct {
 // an HTTPS URL (https://me:token@host/…) goes to the home's credentials file and the URL is
 // kept without it, so .git/config in the memory folder never holds a secret.
 func (r *Repo) SetRemote(url string) error {
+	if err := checkRemote(url); err != nil {
+		return err
+	}
 	if clean, user, pass := splitUserinfo(url); pass != "" {
 		a := r.authConfig()
 		if a == nil || a.Credentials == nil {
@@ -76,6 +81,30 @@ func (r *Repo) SetRemote(url string) error {
 		Fetch: []config.RefSpec{config.RefSpec("+refs/heads/*:refs/remotes/" + RemoteName + "/*")}}
 	if err := r.setConfig(cfg); err != nil {
 		return fmt.Errorf("history: unable to save remote: %w", err)
+	}
+	return nil
+}
+
+// checkRemote refuses a remote that is no git endpoint before it reaches the config: a NUL or
+// newline written there made the config unreadable, and every later commit failed (a remote
+// comes from a browser over the bridge as well as from the person's command line). A folder
+// must be named by its full path: a relative one would depend on the process's directory.
+func checkRemote(url string) error {
+	bad := func() error {
+		return &Error{Code: CodeRemoteInvalid, Args: map[string]any{"Remote": redact(strings.ToValidUTF8(url, "?"))},
+			msg: "history: not a remote: " + redact(strings.ToValidUTF8(url, "?"))}
+	}
+	if strings.TrimSpace(url) != url || url == "" || strings.HasPrefix(url, "-") || !utf8.ValidString(url) {
+		return bad()
+	}
+	for _, c := range url {
+		if c < 0x20 || c == 0x7f {
+			return bad()
+		}
+	}
+	ep, err := transport.NewEndpoint(url)
+	if err != nil || (ep.Protocol == "file" && (!filepath.IsAbs(ep.Path) || !(filepath.IsAbs(url) || strings.HasPrefix(url, "file://")))) {
+		return bad()
 	}
 	return nil
 }
