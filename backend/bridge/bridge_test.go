@@ -509,3 +509,21 @@ func TestUnsubscribeSomeKeepsOthers(t *testing.T) {
 		}
 	}
 }
+
+// Only events that exist can be subscribed to or unsubscribed from: the per-connection filter
+// kept every name it was sent, and made-up names by the megabyte grew it without bound. The
+// refusal is a translated invalid-params error naming the event; known names still work.
+func TestSubscribeRefusesUnknownEvents(t *testing.T) {
+	f := start(t, Config{})
+	c := f.mustDial(t)
+	for i, method := range []string{"rpc.subscribe", "rpc.unsubscribe"} {
+		r := call(t, c, i+1, method, `{"events":["memory.changed","made.up.0001"]}`)
+		if r.Error == nil || r.Error.Data == nil || r.Error.Data.Code != api.CodeInvalidParams ||
+			!strings.Contains(r.Error.Data.Message, "made.up.0001") {
+			t.Fatalf("%s with an unknown event: %+v", method, r.Error)
+		}
+	}
+	if r := call(t, c, 3, "rpc.subscribe", `{"events":["memory.changed","settings.changed"]}`); r.Error != nil {
+		t.Fatalf("known events refused: %+v", r.Error)
+	}
+}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"slices"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -345,6 +347,14 @@ func (c *client) dispatch(req rpcRequest) (any, error) {
 				return nil, c.s.api.Error(api.CodeInvalidParams, map[string]any{"Method": req.Method, "Detail": err.Error()})
 			}
 		}
+		// Only events that exist: the filter is per connection and lives as long as it, and
+		// made-up names sent by the megabyte grew it without bound.
+		for _, e := range p.Events {
+			if !slices.Contains(api.EventNames, e) {
+				return nil, c.s.api.Error(api.CodeInvalidParams, map[string]any{"Method": req.Method,
+					"Detail": "unknown event " + strconv.Quote(truncateRunes(e, 80))})
+			}
+		}
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		if req.Method == "rpc.subscribe" {
@@ -384,4 +394,13 @@ func (c *client) dispatch(req rpcRequest) (any, error) {
 		return map[string]any{"methods": names}, nil
 	}
 	return c.s.api.Call(req.Method, req.Params)
+}
+
+// truncateRunes cuts s to at most n runes, marking a cut with "…".
+func truncateRunes(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
 }
