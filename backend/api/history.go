@@ -13,6 +13,11 @@ type HistoryService struct{ a *API }
 // CodeHistoryPersonOnly refuses history changes to a model-facing caller (MCP acts as "tool").
 const CodeHistoryPersonOnly = "history_person_only"
 
+// CodeHistoryRemotePathRemote refuses a folder of this machine as the sync remote from a
+// browser over the bridge: the sync would read and move the branches of whatever repository
+// the path names, as backup_path_remote and export_folder_remote refuse paths to it.
+const CodeHistoryRemotePathRemote = "history_remote_path_remote"
+
 func (s *HistoryService) person() error {
 	if s.a.actor != ActorUser && s.a.actor != ActorBridge {
 		return s.a.newError(CodeHistoryPersonOnly, nil)
@@ -170,6 +175,9 @@ func (s *HistoryService) Sync(p HistorySyncParams) (history.SyncResult, error) {
 	}
 	if err := s.person(); err != nil {
 		return history.SyncResult{Conflicts: []history.Conflict{}}, err
+	}
+	if p.Remote != "" && !s.a.personCaller() && history.IsFolderRemote(p.Remote) {
+		return history.SyncResult{Conflicts: []history.Conflict{}}, s.a.newError(CodeHistoryRemotePathRemote, map[string]any{"Remote": p.Remote})
 	}
 	res, err := s.repo().Sync(s.a.ctx, s.a.deps.Store, p.Remote)
 	if res.Conflicts == nil {

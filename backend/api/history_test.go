@@ -23,6 +23,13 @@ import (
 // returns the person's api and a model-facing one (MCP's "tool") over it.
 func historyAPIs(t *testing.T) (user, tool *API) {
 	t.Helper()
+	user, tool, _ = historyAPIsAll(t)
+	return user, tool
+}
+
+// historyAPIsAll is historyAPIs with a browser's over the bridge as well.
+func historyAPIsAll(t *testing.T) (user, tool, bridge *API) {
+	t.Helper()
 	ctx := context.Background()
 	st, err := memory.Open(ctx, t.TempDir(), memory.Options{})
 	if err != nil {
@@ -37,7 +44,7 @@ func historyAPIs(t *testing.T) (user, tool *API) {
 	history.Attach(st, repo)
 	set := settings.New(st, "en")
 	deps := Deps{Store: st, Catalog: cat, Settings: set, Events: NewHub(st, set), Recall: recall.New(st, recall.Options{}), Version: "test", History: repo}
-	return New(ctx, deps, memory.ActorUser), New(ctx, deps, memory.ActorTool)
+	return New(ctx, deps, memory.ActorUser), New(ctx, deps, memory.ActorTool), New(ctx, deps, memory.ActorBridge)
 }
 
 func wantHistoryCode(t *testing.T, err error, code string) *Error {
@@ -159,5 +166,35 @@ func TestHistoryRemoteErrorsAreTranslated(t *testing.T) {
 			t.Fatalf("%s: message = %q", lang, e.Message)
 		}
 		seen[e.Message] = true
+	}
+}
+
+// A browser over the bridge may sync, and set an SSH or HTTPS remote, but not make a folder of
+// this machine the remote (the sync would read and move the branches of whatever repository
+// it names: backup_path_remote refuses paths the same way). A remote that is no remote is
+// refused to everyone with its own translated error, and nothing is written to the config.
+func TestHistoryRemoteOverTheBridge(t *testing.T) {
+	user, _, bridge := historyAPIsAll(t)
+	mustCall(t, user, "history.enable", `{}`)
+	bare := filepath.Join(t.TempDir(), "r.git")
+	if _, err := git.PlainInit(bare, true); err != nil {
+		t.Fatal(err)
+	}
+	for _, remote := range []string{bare, "file://" + bare} {
+		_, err := bridge.Call("history.sync", json.RawMessage(`{"remote":`+quoteJSON(remote)+`}`))
+		e := wantHistoryCode(t, err, CodeHistoryRemotePathRemote)
+		if !strings.Contains(e.Message, bare) {
+			t.Fatalf("message = %q", e.Message)
+		}
+	}
+	if st := mustCall(t, user, "history.status", `{}`).(HistoryStatus); st.Remote != "" {
+		t.Fatalf("a refused remote was kept: %+v", st)
+	}
+	_, err := user.Call("history.sync", json.RawMessage(`{"remote":"a\u0000b"}`))
+	wantHistoryCode(t, err, history.CodeRemoteInvalid)
+	// Set in the window, the folder remote then syncs from the browser too.
+	mustCall(t, user, "history.sync", `{"remote":`+quoteJSON(bare)+`}`)
+	if res := mustCall(t, bridge, "history.sync", `{}`).(history.SyncResult); res.Remote != bare {
+		t.Fatalf("bridge sync with the remote set: %+v", res)
 	}
 }

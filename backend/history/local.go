@@ -26,6 +26,13 @@ func localPath(url string) string {
 	return ep.Path
 }
 
+// IsFolderRemote reports whether url names a folder of this machine (a path or file://) rather
+// than another machine (SSH, HTTPS, git).
+func IsFolderRemote(url string) bool {
+	ep, err := transport.NewEndpoint(url)
+	return err != nil || ep.Protocol == "file"
+}
+
 // openLocal opens a local remote (bare or not).
 func openLocal(dir string) (*git.Repository, error) {
 	if _, err := repairPackIndexes(filepath.Join(localGitDir(dir), "objects", "pack")); err != nil {
