@@ -157,30 +157,59 @@ func (r *Repo) Sync(ctx context.Context, st *memory.Store, url string) (SyncResu
 	return res, err
 }
 
+// syncNetTimeout bounds a sync's fetch and its push: a remote that accepts the connection and
+// never answers would otherwise hold the sync lock until the process ends.
+const syncNetTimeout = 10 * time.Minute
+
+// syncOnce fetches, merges and pushes once. Only what touches the memory folder holds the
+// writer lock — committing the edits so far, merging what was fetched, reading the head —
+// never the network: a sync used to fetch and push under it, so a remote that stopped
+// answering (or a stalled network mount) froze every write of every agent until the process
+// ended. Syncs of every process on the home run one at a time (lockSync) instead.
 func (r *Repo) syncOnce(ctx context.Context, st *memory.Store, url string) (SyncResult, error) {
 	var res SyncResult
-	var theirs []pendingCopy
-	_, err := st.ExternalChange(ctx, func() ([]string, error) {
+	release, err := r.lockSync(ctx)
+	if err != nil {
+		return res, err
+	}
+	defer release()
+	err = st.Locked(func() error {
 		if !r.Enabled() {
-			return nil, ErrOff
+			return ErrOff
 		}
 		if url != "" {
 			if err := r.SetRemote(url); err != nil {
-				return nil, err
+				return err
 			}
 		}
 		if res.Remote = r.Remote(); res.Remote == "" {
-			return nil, ErrNoRemote
+			return ErrNoRemote
 		}
-		if _, err := r.commitAll(memory.ActorHand, "edits before sync"); err != nil {
-			return nil, err
-		}
-		changed, copies, err := r.pull(ctx, &res)
-		theirs = copies
-		return changed, err
+		_, err := r.commitAll(memory.ActorHand, "edits before sync")
+		return err
 	})
 	if err != nil {
 		return res, err
+	}
+	netCtx, cancel := context.WithTimeout(ctx, syncNetTimeout)
+	defer cancel()
+	proceed, err := r.fetch(netCtx, &res)
+	if err != nil {
+		return res, err
+	}
+	var theirs []pendingCopy
+	if proceed {
+		_, err = st.ExternalChange(ctx, func() ([]string, error) {
+			if !r.Enabled() { // turned off while the fetch ran
+				return nil, ErrOff
+			}
+			changed, copies, err := r.integrate(&res)
+			theirs = copies
+			return changed, err
+		})
+		if err != nil {
+			return res, err
+		}
 	}
 	for _, c := range theirs {
 		res.Conflicts = append(res.Conflicts, r.writeCopy(ctx, st, c))
@@ -188,6 +217,7 @@ func (r *Repo) syncOnce(ctx context.Context, st *memory.Store, url string) (Sync
 	if res.Conflicts == nil {
 		res.Conflicts = []Conflict{}
 	}
+	var head plumbing.Hash
 	err = st.Locked(func() error {
 		repo, err := r.open()
 		if err != nil {
@@ -197,66 +227,23 @@ func (r *Repo) syncOnce(ctx context.Context, st *memory.Store, url string) (Sync
 		if err != nil || h == nil {
 			return err
 		}
-		res.Head = h.Hash.String()
-		if dir := localPath(res.Remote); dir != "" {
-			res.Pushed, err = pushLocal(repo, dir, h.Hash)
-			var he *Error
-			if err != nil && !errors.Is(err, errRemoteMoved) && !(errors.As(err, &he) && he.Code == CodeRemoteLocked) {
-				return remoteFailed("push", res.Remote, err)
-			}
-			return err
-		}
-		auth, ca, done, err := r.remoteOptions(res.Remote)
-		defer done()
-		if err != nil {
-			return remoteFailed("push", res.Remote, err)
-		}
-		err = repo.PushContext(ctx, &git.PushOptions{RemoteName: RemoteName, Auth: auth, CABundle: ca,
-			RefSpecs: []config.RefSpec{config.RefSpec(Branch.String() + ":" + Branch.String())}})
-		if err != nil && !errors.Is(err, git.NoErrAlreadyUpToDate) {
-			if errors.Is(err, git.ErrNonFastForwardUpdate) {
-				return errRemoteMoved
-			}
-			return remoteFailed("push", res.Remote, err)
-		}
-		res.Pushed = err == nil
+		head = h.Hash
 		return nil
 	})
-	return res, err
+	if err != nil || head.IsZero() {
+		return res, err
+	}
+	res.Head = head.String()
+	return res, r.push(netCtx, &res, head)
 }
 
-// pull fetches and merges; it returns the memory paths whose files it changed and the
-// conflicting versions of theirs still to be written as sibling memories.
-func (r *Repo) pull(ctx context.Context, res *SyncResult) ([]string, []pendingCopy, error) {
+// integrate merges the fetched remote-tracking branch into ours, under the writer lock; it
+// returns the memory paths whose files it changed and the conflicting versions of theirs still
+// to be written as sibling memories.
+func (r *Repo) integrate(res *SyncResult) ([]string, []pendingCopy, error) {
 	repo, err := r.open()
 	if err != nil {
 		return nil, nil, err
-	}
-	if dir := localPath(res.Remote); dir != "" {
-		res.Fetched, err = r.fetchLocal(repo, dir)
-		if err != nil {
-			return nil, nil, remoteFailed("fetch", res.Remote, err)
-		}
-		if !res.Fetched {
-			return []string{}, nil, nil
-		}
-	} else {
-		auth, ca, done, aerr := r.remoteOptions(res.Remote)
-		defer done()
-		if aerr != nil {
-			return nil, nil, remoteFailed("fetch", res.Remote, aerr)
-		}
-		err = repo.FetchContext(ctx, &git.FetchOptions{RemoteName: RemoteName, Auth: auth, CABundle: ca})
-	}
-	switch {
-	case err == nil:
-		res.Fetched = true
-	case res.Fetched:
-	case errors.Is(err, git.NoErrAlreadyUpToDate):
-	case errors.Is(err, transport.ErrEmptyRemoteRepository), errors.Is(err, git.NoMatchingRefSpecError{}):
-		return []string{}, nil, nil // a new remote: the push fills it
-	default:
-		return nil, nil, remoteFailed("fetch", res.Remote, err)
 	}
 	ref, err := repo.Reference(plumbing.NewRemoteReferenceName(RemoteName, Branch.Short()), true)
 	if err != nil {

@@ -1,0 +1,84 @@
+package history
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"engram/backend/memory"
+)
+
+// A remote that accepts the connection and never answers holds its sync, not the store: the
+// fetch and the push run outside the writer lock, so an agent's write completes while the
+// sync waits, and the sync ends with an error once it is cancelled. Before, both ran under
+// the lock and every write waited for the remote until the process ended.
+func TestStalledRemoteDoesNotHoldWrites(t *testing.T) {
+	arrived := make(chan struct{}, 8)
+	stop := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case arrived <- struct{}{}:
+		default:
+		}
+		select { // never answers
+		case <-stop:
+		case <-r.Context().Done():
+		}
+	}))
+	defer srv.Close()
+	defer close(stop)
+	st, r := openHome(t, t.TempDir(), true)
+	write(t, st, memory.ActorUser, newMem("tea", "Drinks green tea."))
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	synced := make(chan error, 1)
+	go func() {
+		_, err := r.Sync(ctx, st, srv.URL+"/memories.git")
+		synced <- err
+	}()
+	select {
+	case <-arrived: // the sync is in its fetch, waiting for the remote
+	case err := <-synced:
+		t.Fatalf("the sync ended before the remote answered: %v", err)
+	case <-time.After(time.Minute):
+		t.Fatal("the sync never reached the remote")
+	}
+	type written struct {
+		res memory.BatchResult
+		err error
+	}
+	wrote := make(chan written, 1)
+	go func() {
+		res, err := st.ApplyBatch(context.Background(), memory.Batch{Actor: memory.ActorTool,
+			Items: []memory.Item{newMem("coffee", "No coffee after noon.")}})
+		wrote <- written{res, err}
+	}()
+	select {
+	case w := <-wrote:
+		if w.err != nil || !w.res.Results[0].OK {
+			t.Fatalf("write during the sync: %+v %v", w.res, w.err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("a write waited for the stalled remote")
+	}
+	select {
+	case err := <-synced:
+		t.Fatalf("the sync ended while the remote was silent: %v", err)
+	default:
+	}
+	cancel()
+	select {
+	case err := <-synced:
+		if err == nil {
+			t.Fatal("a cancelled sync reported success")
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("the sync did not end once cancelled")
+	}
+	if got := commits(t, st.Root()); len(got) < 2 {
+		t.Fatalf("commits %q: the write during the sync was not committed", got)
+	}
+}
