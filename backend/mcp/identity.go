@@ -2,6 +2,8 @@ package mcp
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"net/url"
 	"path/filepath"
 	"strings"
@@ -17,6 +19,8 @@ import (
 // project folders it may name. Both come from the transport (--agent, --workdir, the client's
 // initialize and its roots), never from a tool's arguments.
 type session struct {
+	// id is the transport's session id, or one made here: stdio has none ("").
+	id     string
 	agent  string // "" when neither --agent nor a usable clientInfo.name named one
 	client string // clientInfo name and version, for the audit log's model column
 
@@ -109,7 +113,12 @@ func (s *Server) sessionFor(ss *sdk.ServerSession) *session {
 	if v, ok := s.sessions.Load(ss); ok {
 		return v.(*session)
 	}
-	st := &session{agent: s.cfg.Agent}
+	st := &session{id: ss.ID(), agent: s.cfg.Agent}
+	if st.id == "" {
+		// stdio names no session; observe_turn's turns still need one to be grouped under
+		// (it was refused as the invalid session "").
+		st.id = "stdio-" + randomHex(8)
+	}
 	if ip := ss.InitializeParams(); ip != nil && ip.ClientInfo != nil {
 		if st.agent == "" {
 			st.agent = NormalizeAgent(ip.ClientInfo.Name)
@@ -305,4 +314,11 @@ func (s *Server) save(ag api.ConnectedAgent) {
 func (st *session) snapshot(transport string) api.ConnectedAgent {
 	return api.ConnectedAgent{Name: st.agent, Transport: transport, Client: st.client, LastCall: st.lastCall,
 		LastTime: st.lastTime.UTC(), Calls: st.calls}
+}
+
+// randomHex is n random bytes in hex.
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
 }

@@ -96,7 +96,7 @@ func (s *Server) readMemory(ctx context.Context, req *sdk.ReadResourceRequest) (
 		return nil, sdk.ResourceNotFoundError(uri)
 	}
 	st := s.sessionFor(req.Session)
-	c := &call{ctx: ctx, ss: req.Session, st: st, session: req.Session.ID()}
+	c := &call{ctx: ctx, ss: req.Session, st: st, session: st.id}
 	res, terr := s.recallTool(c, "", false, map[string]any{"action": "read", "id": id})
 	if terr != nil {
 		// Outside the caller's view reads the same as absent: an id leaks nothing.
@@ -133,7 +133,7 @@ func (s *Server) listResources(ctx context.Context, req *sdk.ListResourcesReques
 		}
 	}
 	st := s.sessionFor(req.Session)
-	c := &call{ctx: ctx, ss: req.Session, st: st, session: req.Session.ID()}
+	c := &call{ctx: ctx, ss: req.Session, st: st, session: st.id}
 	res, terr := s.recallTool(c, "", false, map[string]any{"action": "list", "limit": resourcesPage, "offset": offset})
 	if terr != nil {
 		return nil, fmt.Errorf("%s", terr.Message)

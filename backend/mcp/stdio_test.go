@@ -284,6 +284,8 @@ func TestStdioAgentFromClientNameOrRefused(t *testing.T) {
 		"body": "x"}, "mcp_agent_unknown")
 	anon.fails("memory_list", map[string]any{"scope": "agent"}, "mcp_agent_unknown")
 	anon.fails("kv_get", map[string]any{"key": "k"}, "mcp_agent_unknown")
+	// A turn is learned for its agent: without one, the same refusal (it was "invalid agent").
+	anon.fails("observe_turn", map[string]any{"messages": []any{map[string]any{"role": "user", "content": "hi"}}}, "mcp_agent_unknown")
 	// Without an agent, the global scope still works.
 	anon.ok("memory_list", map[string]any{"scope": "global"})
 	// Connected agents are recorded in the shared home for Settings → Integrations, whichever

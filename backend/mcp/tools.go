@@ -25,7 +25,8 @@ type tool struct {
 	name, desc                        string
 	schema                            map[string]any
 	readOnly, destructive, idempotent bool
-	// agentOnly tools need an agent (KV); memory tools need one only for scope "agent".
+	// agentOnly tools need an agent (KV, observe_turn: a turn is learned for its agent); memory
+	// tools need one only for scope "agent".
 	agentOnly bool
 	run       func(s *Server, c *call, raw json.RawMessage) (any, *toolError)
 }
@@ -100,7 +101,7 @@ func tools() []tool {
 				"workdir": argWorkdir}, "query")},
 		{name: "daily_append", run: (*Server).dailyAppend,
 			schema: object(map[string]any{"text": str("one journal line")}, "text")},
-		{name: "observe_turn", run: (*Server).observeTurn,
+		{name: "observe_turn", agentOnly: true, run: (*Server).observeTurn,
 			schema: object(map[string]any{"session_id": str("your conversation's id"),
 				"messages": map[string]any{"type": "array", "minItems": 1, "maxItems": 64, "description": "the turn's messages, oldest first",
 					"items": object(map[string]any{"role": enum("who spoke", "user", "assistant"), "content": str("the message text"),
@@ -174,7 +175,8 @@ func (s *Server) register() {
 	for _, t := range tools() {
 		t := t
 		s.srv.AddTool(t.sdkTool(), func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-			c := &call{ctx: ctx, ss: req.Session, st: s.sessionFor(req.Session), session: req.Session.ID()}
+			st := s.sessionFor(req.Session)
+			c := &call{ctx: ctx, ss: req.Session, st: st, session: st.id}
 			s.record(c.st, t.name)
 			if t.agentOnly && c.st.agent == "" {
 				return errorResult(s.agentUnknown(t.name)), nil
