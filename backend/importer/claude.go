@@ -27,17 +27,27 @@ func convertClaude(path string, opts Options) ([]format.Record, error) {
 	}
 	files := []string{path}
 	if dir {
+		// Topic files are told by the folder they are in, named from the real root: the memory
+		// folder itself may be the source (its topic files are then at the top).
+		real, err := filepath.EvalSymlinks(path)
+		if err != nil {
+			real = path
+		}
 		files, err = walkFiles(path, func(rel string) bool {
 			base := filepath.Base(rel)
-			return claudeFile(base) || isTopicFile(rel)
+			return claudeFile(base) || isTopicFile(filepath.Join(real, filepath.FromSlash(rel)))
 		}, func(name string) bool { return name == ".claude" })
 		if err != nil {
 			return nil, err
 		}
 	}
+	reading := map[string]bool{}
+	for _, f := range files {
+		reading[filepath.Clean(f)] = true
+	}
 	var out []format.Record
 	for _, f := range files {
-		recs, err := convertClaudeFile(f, opts)
+		recs, err := convertClaudeFile(f, opts, reading)
 		if err != nil {
 			return nil, err
 		}
@@ -46,12 +56,13 @@ func convertClaude(path string, opts Options) ([]format.Record, error) {
 	return out, nil
 }
 
-// isTopicFile is an auto-memory topic file: a .md beside MEMORY.md in a folder named memory.
-func isTopicFile(rel string) bool {
-	if !strings.HasSuffix(rel, ".md") || claudeFile(filepath.Base(rel)) {
+// isTopicFile is an auto-memory topic file: a .md beside MEMORY.md in a folder named memory
+// (path is the file's full path).
+func isTopicFile(path string) bool {
+	if !strings.HasSuffix(path, ".md") || claudeFile(filepath.Base(path)) {
 		return false
 	}
-	return filepath.Base(filepath.Dir(rel)) == "memory"
+	return filepath.Base(filepath.Dir(path)) == "memory"
 }
 
 // claudeScope decides where a file's memories belong: ~/.claude/CLAUDE.md is global; auto
@@ -98,7 +109,9 @@ func decodeProjectDir(enc string) string {
 	return ""
 }
 
-func convertClaudeFile(file string, opts Options) ([]format.Record, error) {
+// convertClaudeFile converts one file; reading holds every file of the import, so that an
+// index line of MEMORY.md is left out only when the topic file it points to is imported too.
+func convertClaudeFile(file string, opts Options, reading map[string]bool) ([]format.Record, error) {
 	b, err := readFile(file)
 	if err != nil {
 		return nil, err
@@ -127,7 +140,7 @@ func convertClaudeFile(file string, opts Options) ([]format.Record, error) {
 	for _, bl := range bullets(text) {
 		if m := linkOnlyRE.FindStringSubmatch(bl.text); m != nil {
 			// MEMORY.md's index line points to a topic file imported on its own.
-			if _, err := os.Stat(filepath.Join(filepath.Dir(file), filepath.Base(m[2]))); err == nil {
+			if reading[filepath.Join(filepath.Dir(file), filepath.Base(m[2]))] {
 				continue
 			}
 		}

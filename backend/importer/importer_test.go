@@ -136,6 +136,23 @@ func TestClaudeCode(t *testing.T) {
 	if err != nil || len(one) != 5 {
 		t.Fatalf("single file: %d records, %v", len(one), err)
 	}
+
+	// CLAUDE.md as a link to AGENTS.md in the same folder (a common set-up): read through the
+	// link, once (it was skipped as "its target is walked anyway", and nothing walked it).
+	repo := t.TempDir()
+	if err := os.WriteFile(filepath.Join(repo, "AGENTS.md"), []byte("- Run make lint before every commit.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("AGENTS.md", filepath.Join(repo, "CLAUDE.md")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("AGENTS.md", filepath.Join(repo, "CLAUDE.local.md")); err != nil {
+		t.Fatal(err)
+	}
+	linked, err := Convert(FormatClaude, repo, Options{UserHome: "/nonexistent"})
+	if err != nil || len(linked) != 1 || linked[0].Title != "Run make lint before every commit." {
+		t.Fatalf("CLAUDE.md linked to AGENTS.md: %+v %v", linked, err)
+	}
 }
 
 func TestClaudeCodeAutoMemory(t *testing.T) {
@@ -157,6 +174,27 @@ func TestClaudeCodeAutoMemory(t *testing.T) {
 			body:    "Integration tests must hit a real database, not mocks.\n\n**Why:** a mocked test passed while the production migration failed.\n**How to apply:** use the docker-compose Postgres in `make test-integration`.",
 			created: "mtime"},
 	})
+
+	// The memory folder itself as the source: its topic files are at the top of the walk and
+	// are still topic files (they were skipped, and so was the index line naming them).
+	mem := filepath.Join(root, "projects", "-home-ann-code-shop", "memory")
+	again, err := Convert(FormatClaude, mem, Options{UserHome: "/nonexistent", Workdir: "/work/shop"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(t, again, []want{
+		{title: "The staging database is reset every Monday at 06:00 UTC.", scope: format.ScopeProject, workdir: "/work/shop",
+			typ: format.TypeProject, created: "mtime"},
+		{slug: "testing-approach", title: "Testing approach", scope: format.ScopeProject, workdir: "/work/shop", typ: format.TypeFeedback,
+			body:    "Integration tests must hit a real database, not mocks.\n\n**Why:** a mocked test passed while the production migration failed.\n**How to apply:** use the docker-compose Postgres in `make test-integration`.",
+			created: "mtime"},
+	})
+	// MEMORY.md alone: the topic file is not part of the import, so its index line is kept
+	// (it was dropped, and the topic with it).
+	alone, err := Convert(FormatClaude, filepath.Join(mem, "MEMORY.md"), Options{UserHome: "/nonexistent", Workdir: "/work/shop"})
+	if err != nil || len(alone) != 2 || !strings.Contains(alone[0].Body+alone[1].Body, "(feedback_testing.md)") {
+		t.Fatalf("MEMORY.md alone: %+v %v", alone, err)
+	}
 
 	// When the encoded folder exists, it is the project.
 	proj := t.TempDir()

@@ -12,8 +12,10 @@ import (
 // Folders whose name starts with a dot are skipped unless dotDirs accepts them (.obsidian,
 // .git, .trash hold no notes). Links to folders are not followed. A link that would be read
 // (its name is kept) whose target lies outside root refuses the whole source: an import must
-// never read what the person did not choose. A link inside root is skipped (its target is
-// walked anyway). Too many files or bytes refuse it too.
+// never read what the person did not choose. A link inside root is read under its own name
+// unless its target is itself a file the walk keeps (then the target is read, once): CLAUDE.md
+// is often a link to AGENTS.md, which nothing else reads. Too many files or bytes refuse it
+// too.
 func walkFiles(root string, keep func(rel string) bool, dotDirs func(name string) bool) ([]string, error) {
 	realRoot, err := filepath.EvalSymlinks(root)
 	if err != nil {
@@ -21,6 +23,7 @@ func walkFiles(root string, keep func(rel string) bool, dotDirs func(name string
 	}
 	var files []string
 	var total int64
+	linked := map[string]bool{} // targets already read through a link
 	err = filepath.WalkDir(realRoot, func(p string, d fs.DirEntry, werr error) error {
 		if werr != nil {
 			return fail(CodeSourceRead, map[string]any{"Path": p, "Detail": werr.Error()}, "unable to read %s: %v", p, werr)
@@ -40,6 +43,22 @@ func walkFiles(root string, keep func(rel string) bool, dotDirs func(name string
 			if err != nil || !within(realRoot, target) {
 				return fail(CodeSymlinkOut, map[string]any{"Path": p, "Root": root}, "%s links outside %s", p, root)
 			}
+			info, err := os.Stat(target)
+			if err != nil || !info.Mode().IsRegular() {
+				return nil // a link to a folder is never followed
+			}
+			if trel, err := filepath.Rel(realRoot, target); err == nil && keep(filepath.ToSlash(trel)) {
+				return nil // read under its own name
+			}
+			if linked[target] {
+				return nil
+			}
+			linked[target] = true
+			total += info.Size()
+			if len(files) >= MaxFiles || total > MaxTotalBytes {
+				return fail(CodeSourceTooBig, map[string]any{"Path": root, "Max": MaxTotalBytes}, "%s holds more than %d files or %d bytes", root, MaxFiles, MaxTotalBytes)
+			}
+			files = append(files, p)
 			return nil
 		}
 		if !d.Type().IsRegular() || !keep(filepath.ToSlash(rel)) {
