@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -246,5 +247,34 @@ func TestImportKeepReviewOnlyWhenAsked(t *testing.T) {
 				t.Fatalf("reviewed=%v source=%+v, want %v %s", res.Memory.Reviewed, res.Memory.Source, tc.reviewed, tc.kind)
 			}
 		})
+	}
+}
+
+// shortWriter takes n bytes, then fails as a full disk does.
+type shortWriter struct{ n int }
+
+func (w *shortWriter) Write(p []byte) (int, error) {
+	if len(p) <= w.n {
+		w.n -= len(p)
+		return len(p), nil
+	}
+	k := w.n
+	w.n = 0
+	return k, errors.New("no space left on device")
+}
+
+// An export whose output cannot be written whole fails, saying so, instead of printing
+// "Exported N memories." over a cut file the person would keep as their copy.
+func TestExportShortWriteFails(t *testing.T) {
+	h := newHome(t)
+	h.ok("write", "--scope", "global", "--type", "user", "--slug", "prefers-tea", "--title", "Prefers tea", "--body", "Drinks green tea.")
+	var errb bytes.Buffer
+	env := h.env(&bytes.Buffer{}, &errb)
+	env.Stdout = &shortWriter{n: 10}
+	if code := Run(context.Background(), []string{"export"}, env); code == 0 {
+		t.Fatalf("export to a full disk exited 0: %s", errb.String())
+	}
+	if s := errb.String(); !strings.Contains(s, "could not be written whole") || strings.Contains(s, "Exported") {
+		t.Fatalf("stderr: %s", s)
 	}
 }

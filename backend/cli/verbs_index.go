@@ -79,7 +79,11 @@ func printExport(r *runner, res api.ExportResult) error {
 		})
 		return nil
 	}
-	io.WriteString(r.env.Stdout, res.JSONL)
+	// A short write (a full disk, a closed pipe) is an error, not "Exported N memories": the
+	// person would keep a cut file as their copy.
+	if _, err := io.WriteString(r.env.Stdout, res.JSONL); err != nil {
+		return fmt.Errorf("%s", r.t("cli.export_write_failed", map[string]any{"Error": err.Error()}))
+	}
 	if !r.json {
 		fmt.Fprintln(r.env.Stderr, r.t("cli.export_done", map[string]any{"Count": res.Count}))
 		if res.KV > 0 {

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"strconv"
 )
@@ -28,9 +29,19 @@ func (s *Store) opArchive(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r 
 	// Archiving the same slug twice in a year must not overwrite the first archived copy.
 	year := s.opts.Now().Format("2006")
 	to := ".archive/" + year + "/" + from
+	// Only "not there" ends the search: any other answer (.archive is a file, a folder this
+	// user cannot search) is an error, not a name taken — the loop spun for ever holding the
+	// writer lock of every process on the home.
 	for n := 2; ; n++ {
-		if _, err := os.Stat(s.abs(to)); os.IsNotExist(err) {
+		_, err := os.Lstat(s.abs(to))
+		if errors.Is(err, fs.ErrNotExist) {
 			break
+		}
+		if err != nil {
+			return fmt.Errorf("memory: unable to archive to %s: %w", to, err)
+		}
+		if n > 10000 {
+			return fmt.Errorf("memory: unable to archive %s: every archive name is taken", from)
 		}
 		to = ".archive/" + year + "-" + strconv.Itoa(n) + "/" + from
 	}

@@ -2,6 +2,8 @@ package memory
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -451,5 +453,39 @@ func TestWriteNeverClobbersUnindexedFile(t *testing.T) {
 	}
 	if got := e.file("global/user/precious.md"); string(got) != string(broken) {
 		t.Fatalf("file was rewritten: %q", got)
+	}
+}
+
+// An archive whose folder cannot be searched (.archive is a file here; a folder another user
+// owns does the same) fails the item with an error; its name search took any answer but "not
+// there" for a name in use and spun for ever, holding every process's writer lock.
+func TestArchiveIntoAnUnusableFolderFails(t *testing.T) {
+	e := newEnv(t)
+	r := e.ok(wr("old-project", "Old", "An old project note."))
+	if err := os.RemoveAll(filepath.Join(e.s.Root(), ".archive")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(e.s.Root(), ".archive"), []byte("not a folder"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan ItemResult, 1)
+	go func() {
+		res, err := e.s.ApplyBatch(e.ctx, Batch{Items: []Item{{Op: OpArchive, ID: r.ID}}, Actor: ActorUser})
+		if err != nil || len(res.Results) != 1 {
+			done <- ItemResult{Code: "apply failed"}
+			return
+		}
+		done <- res.Results[0]
+	}()
+	select {
+	case got := <-done:
+		if got.OK {
+			t.Fatalf("archive into a file succeeded: %+v", got)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("archive into a file never returned")
+	}
+	if !e.exists(r.Path) {
+		t.Fatal("the memory left its place although the archive failed")
 	}
 }
