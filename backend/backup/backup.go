@@ -119,12 +119,15 @@ func create(ctx context.Context, st *memory.Store, snap func(ctx context.Context
 	if err := os.MkdirAll(filepath.Dir(dest), 0o700); err != nil {
 		return Result{}, codeErr(CodeWriteFailed, map[string]any{"Path": dest, "Detail": err.Error()})
 	}
-	sweepWork(filepath.Dir(dest), time.Now())
+	sweepWork(filepath.Dir(dest), time.Now(), filepath.Dir(dest) == filepath.Clean(DefaultDir(st.Home())))
 	work, err := os.MkdirTemp(filepath.Dir(dest), workPrefix)
 	if err != nil {
 		return Result{}, codeErr(CodeWriteFailed, map[string]any{"Path": dest, "Detail": err.Error()})
 	}
 	defer os.RemoveAll(work)
+	if err := markWork(work); err != nil {
+		return Result{}, codeErr(CodeWriteFailed, map[string]any{"Path": dest, "Detail": err.Error()})
+	}
 	tmp := filepath.Join(work, "archive"+Ext)
 	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 	if err != nil {

@@ -15,9 +15,21 @@ const workPrefix = ".backup-"
 // the sweep every crash during a backup would leave a partial archive in the folder for good.
 const staleWorkAfter = 10 * time.Minute
 
+// workMark is the file each work folder holds from its first moment: a backup written with
+// --to lands in a folder of the person's, where a ".backup-photos" of their own must never be
+// taken for a leftover (the sweep removed any stale ".backup-*" folder there).
+const workMark = ".engram-backup-work"
+
+// markWork marks a new work folder as a backup's.
+func markWork(work string) error {
+	return os.WriteFile(filepath.Join(work, workMark), nil, 0o600)
+}
+
 // sweepWork removes the stale work folders in dir; it is called as each backup starts and
-// returns what it removed. A folder another process is writing now is left alone.
-func sweepWork(dir string, now time.Time) []string {
+// returns what it removed. A folder another process is writing now is left alone, and so is
+// one that does not carry workMark, unless dir is the home's own backups folder (ownDir:
+// an older build's work folders carry no mark).
+func sweepWork(dir string, now time.Time, ownDir bool) []string {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil
@@ -28,6 +40,9 @@ func sweepWork(dir string, now time.Time) []string {
 			continue
 		}
 		p := filepath.Join(dir, e.Name())
+		if _, err := os.Lstat(filepath.Join(p, workMark)); err != nil && !ownDir {
+			continue
+		}
 		if now.Sub(lastWrite(p)) < staleWorkAfter {
 			continue
 		}
