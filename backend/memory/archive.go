@@ -45,7 +45,7 @@ func (s *Store) opArchive(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r 
 		}
 		to = ".archive/" + year + "-" + strconv.Itoa(n) + "/" + from
 	}
-	if err := s.move(from, to, s.batchDirs); err != nil {
+	if err := s.moveAside(from, to, s.batchDirs); err != nil {
 		return err
 	}
 	info, err := os.Stat(s.abs(to))

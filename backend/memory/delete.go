@@ -24,7 +24,7 @@ func (s *Store) opDelete(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *
 		return codeErr(CodeReasonTooLong, map[string]any{"Max": MaxReasonRunes}, "a rejection reason holds at most %d characters", MaxReasonRunes)
 	}
 	dst := trashName(m.Path, s.opts.Now())
-	if err := s.move(m.Path, dst, s.batchDirs); err != nil {
+	if err := s.moveAside(m.Path, dst, s.batchDirs); err != nil {
 		return err
 	}
 	if it.Op == OpReject {

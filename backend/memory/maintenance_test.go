@@ -194,3 +194,32 @@ func TestCleanupNeverTouchesLiveMemories(t *testing.T) {
 		t.Fatalf("fresh trash removed: %+v %v", rep, err)
 	}
 }
+
+// A memory last edited long ago and deleted or archived just now is not "older than" the
+// cleanup's age: the move dates the file, so the trash and the archive are judged by when a
+// memory went there (a rename kept the old time, and the next cleanup purged both for good).
+func TestCleanupJudgesByTheMove(t *testing.T) {
+	e := newEnv(t)
+	del := e.ok(wr("edited-long-ago", "Old note", "last edited two months ago"))
+	arch := e.ok(wr("archived-long-ago", "Old project", "last edited two months ago too"))
+	old := e.clock.Now().Add(-60 * 24 * time.Hour)
+	for _, id := range []string{del.ID, arch.ID} {
+		if err := os.Chtimes(filepath.Join(e.s.root, filepath.FromSlash(e.get(id).Path)), old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d := e.ok(Item{Op: OpDelete, ID: del.ID})
+	a := e.ok(Item{Op: OpArchive, ID: arch.ID})
+	rep, err := e.s.Cleanup(e.ctx, 30*24*time.Hour, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Items) != 0 || !e.exists(d.Path) || !e.exists(a.Path) {
+		t.Fatalf("cleanup removed what was moved aside a moment ago: %+v", rep.Items)
+	}
+	// Thirty-one days on, both go.
+	e.clock.Set(e.clock.Now().Add(31 * 24 * time.Hour))
+	if rep, err = e.s.Cleanup(e.ctx, 30*24*time.Hour, false); err != nil || len(rep.Items) != 2 {
+		t.Fatalf("a month later: %+v %v", rep.Items, err)
+	}
+}

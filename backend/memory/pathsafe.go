@@ -134,6 +134,21 @@ func (s *Store) move(from, to string, dirs map[string]bool) error {
 	return moveFile(s.abs(from), s.abs(to), dirs)
 }
 
+// moveAside moves a memory into the trash or the archive and dates the file to the move:
+// cleanup --older-than judges those folders by the files' modification times, and a rename
+// keeps the old one, so a memory last edited two months ago and deleted a minute ago was
+// purged for good by the next "older than 30 days".
+func (s *Store) moveAside(from, to string, dirs map[string]bool) error {
+	if err := s.move(from, to, dirs); err != nil {
+		return err
+	}
+	now := s.opts.Now()
+	if err := os.Chtimes(s.abs(to), now, now); err != nil {
+		return fmt.Errorf("memory: unable to date %s: %w", to, err)
+	}
+	return nil
+}
+
 // remove deletes a memory file at rel (a renamed memory's old file), refusing linked folders.
 func (s *Store) remove(rel string) error {
 	if err := s.safeDir(rel, false); err != nil {
