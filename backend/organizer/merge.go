@@ -123,7 +123,9 @@ func mergeBodies(keeper string, others []string) string {
 	merged := strings.TrimSpace(keeper)
 	for _, o := range others {
 		o = strings.TrimSpace(o)
-		no, nm := Normalize(o), Normalize(merged)
+		// Compared with the words' symbols kept: "make test-all" is not "make test all", and
+		// the keeper's exact command must not give way to the other's.
+		no, nm := StrictNorm(o), StrictNorm(merged)
 		switch {
 		case no == "" || no == nm || containsAtBoundary(nm, no):
 			continue
@@ -134,14 +136,14 @@ func mergeBodies(keeper string, others []string) string {
 		seen := map[string]bool{}
 		for _, line := range strings.Split(merged, "\n") {
 			for _, s := range splitSentences(line) {
-				seen[Normalize(s)] = true
+				seen[StrictNorm(s)] = true
 			}
 		}
 		var add []string
 		for _, line := range strings.Split(o, "\n") {
 			var keep []string
 			for _, s := range splitSentences(line) {
-				ns := Normalize(s)
+				ns := StrictNorm(s)
 				if ns == "" || seen[ns] {
 					continue
 				}

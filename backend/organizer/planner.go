@@ -199,6 +199,8 @@ func (OfflinePlanner) Plan(ctx context.Context, in PlanInput) (PlanOutput, error
 		done[keeper.ID] = true
 		code := ReasonSimilar
 		switch {
+		case guardedAny && (weakest.Tier == TierExact || weakest.Tier == TierContainment):
+			code = ReasonSymbolsDiffer
 		case weakest.Tier == TierExact:
 			code = ReasonExactDuplicate
 		case weakest.Tier == TierContainment:

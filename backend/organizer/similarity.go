@@ -120,7 +120,10 @@ type feature struct {
 // Text is one body analysed for comparison. Texts compared with each other must come from
 // the same Analyzer (they share its vocabulary).
 type Text struct {
-	Norm   string
+	Norm string
+	// Strict is the text with the symbols its words carry (StrictNorm): "C++" and "C#", "-1"
+	// and "1" are one word to Norm, not to Strict.
+	Strict string
 	Tokens []string
 	set    []int32 // sorted unique token ids
 	words  []feature
@@ -146,7 +149,7 @@ func (a *Analyzer) id(s string) int32 {
 
 // Analyze normalises body and computes its token set and vectors.
 func (a *Analyzer) Analyze(body string) *Text {
-	t := &Text{Norm: Normalize(body)}
+	t := &Text{Norm: Normalize(body), Strict: StrictNorm(body)}
 	t.Tokens = Tokens(t.Norm)
 	words := map[int32]float64{}
 	t.marked = map[int32]bool{}
@@ -236,7 +239,8 @@ type Match struct {
 	Score float64 `json:"score"`
 	// Contained is -1 when a lies inside b, 1 when b lies inside a, 0 otherwise or when equal.
 	Contained int `json:"contained"`
-	// Guarded is set on a fuzzy match whose texts differ in a number or a negation: they may
+	// Guarded is set on a fuzzy match whose texts differ in a number or a negation, and on an
+	// exact or contained one whose texts differ in the symbols of a word: they may
 	// say opposite things, so the match must not be trusted on its own.
 	Guarded bool `json:"guarded"`
 }
@@ -278,8 +282,11 @@ func Compare(a, b *Text) Match {
 	if a.Norm == "" || b.Norm == "" {
 		return Match{}
 	}
+	// Texts equal or contained once symbols are dropped, but not with them ("written in C++" /
+	// "in C#", "set it to -1" / "to 1"), are guarded: a merge of them would lose the difference,
+	// so it is never applied without a person.
 	if a.Norm == b.Norm {
-		return Match{Tier: TierExact, Score: 1}
+		return Match{Tier: TierExact, Score: 1, Guarded: a.Strict != b.Strict}
 	}
 	small, large, dir := a, b, -1
 	if len(a.Norm) > len(b.Norm) {
@@ -287,7 +294,8 @@ func Compare(a, b *Text) Match {
 	}
 	if len(small.Tokens) >= MinContainedTokens && intersect(small.set, large.set) == len(small.set) &&
 		containsAtBoundary(large.Norm, small.Norm) {
-		return Match{Tier: TierContainment, Score: float64(len(small.Norm)) / float64(len(large.Norm)), Contained: dir}
+		return Match{Tier: TierContainment, Score: float64(len(small.Norm)) / float64(len(large.Norm)), Contained: dir,
+			Guarded: !containsAtBoundary(large.Strict, small.Strict)}
 	}
 	if len(a.Tokens) < MinFuzzyTokens || len(b.Tokens) < MinFuzzyTokens {
 		return Match{}
@@ -300,6 +308,40 @@ func Compare(a, b *Text) Match {
 	}
 	return Match{}
 }
+
+// StrictNorm folds case, full-width forms and spacing like Normalize but keeps the symbols a
+// word carries inside it or at its start ("c++", "c#", "-1", "test-all", "v1.2"); only the
+// punctuation around words (sentence marks, quotes, brackets, Markdown emphasis) is dropped.
+func StrictNorm(s string) string {
+	var b strings.Builder
+	for _, f := range strings.Fields(s) {
+		rs := []rune(f)
+		for i, r := range rs {
+			switch {
+			case r >= 0xFF01 && r <= 0xFF5E:
+				r -= 0xFEE0
+			case r == 0x3000:
+				r = ' '
+			}
+			rs[i] = unicode.ToLower(r)
+		}
+		w := strings.TrimLeft(strings.TrimRight(string(rs), wordTail), wordHead)
+		if w == "" {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(w)
+	}
+	return b.String()
+}
+
+// The punctuation StrictNorm drops around a word: before it, and after it.
+const (
+	wordHead = "\"'([{<*_`“‘«「『（【"
+	wordTail = ".,;:!?\"')]}>*_`”’»…」』）】。，；：！？、"
+)
 
 // guarded reports whether a token carrying a number or a negation appears on one side only.
 func guarded(a, b *Text) bool {

@@ -46,6 +46,12 @@ func TestCompareTiers(t *testing.T) {
 		guarded bool
 	}{
 		{"exact after normalising", "User prefers dark mode.", "user prefers  DARK mode", TierExact, false},
+		// The same words, but a word's symbols differ: never merged without a person.
+		{"exact but C++ and C#", "The engine is written in C++ for speed.", "The engine is written in C# for speed.", TierExact, true},
+		{"exact but -1 and 1", "Set RETRY_LIMIT to -1 in prod.", "Set RETRY_LIMIT to 1 in prod.", TierExact, true},
+		{"exact with Markdown and quotes", "Use **tabs** in \"Go\" files.", "use tabs in go files", TierExact, false},
+		{"contained but test-all and test all", "Run make test-all before pushing to main.",
+			"Always run make test all before pushing to main, every single time.", TierContainment, true},
 		{"containment", "The user prefers dark mode in every editor.",
 			"The user prefers dark mode in every editor, and in the terminal too, because bright screens hurt.", TierContainment, false},
 		{"containment reversed arguments",
@@ -121,6 +127,10 @@ func TestMergeBodies(t *testing.T) {
 		{"short sentences are kept unless equal", "No. The build is green.", []string{"Yes. The build is green."},
 			"No. The build is green.\n\nYes."},
 		{"CJK sentences", "用户喜欢绿茶。", []string{"用户喜欢绿茶。不加糖。"}, "用户喜欢绿茶。不加糖。"},
+		// The keeper's exact command is kept, and the other's different symbols too.
+		{"symbols are kept", "Run `make test-all` before pushing.", []string{"Always run make test all before pushing to main."},
+			"Run `make test-all` before pushing.\n\nAlways run make test all before pushing to main."},
+		{"C++ and C# both stay", "Written in C++.", []string{"Written in C#."}, "Written in C++.\n\nWritten in C#."},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -136,6 +136,7 @@ export const REASON_CODES = [
   'contained',
   'similar',
   'similar_numbers_or_negation_differ',
+  'same_words_symbols_differ',
   'stale_low_confidence',
   'planner',
   'malformed_decision',
