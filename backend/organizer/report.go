@@ -117,8 +117,8 @@ const (
 	ReasonSimilarGuarded = "similar_numbers_or_negation_differ"
 	// ReasonSymbolsDiffer: the same words, but a word's symbols differ (C++ / C#, -1 / 1).
 	ReasonSymbolsDiffer = "same_words_symbols_differ"
-	ReasonStaleLowConf   = "stale_low_confidence"
-	ReasonPlanner        = "planner"
+	ReasonStaleLowConf  = "stale_low_confidence"
+	ReasonPlanner       = "planner"
 	// Why the LLM planner's own checks refused a decision (bucket invalid_proposal).
 	ReasonMalformedDecision  = "malformed_decision"
 	ReasonUnknownAction      = "unknown_action"
