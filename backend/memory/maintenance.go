@@ -332,7 +332,15 @@ func (x *Exclusive) ReplaceFiles(ctx context.Context, staged, aside string) (Rec
 	s.kvCache.m = nil
 	s.kvCache.mu.Unlock()
 	x.replaced = true
-	return s.reindexLocked(ctx)
+	// The files are the archive's from here on: the index follows them whatever the caller's
+	// context does (a Ctrl-C during this reindex reported the restore failed and left the old
+	// index over the new files), and if it cannot, the next batch reconciles first.
+	s.indexBehind = true
+	rep, err := s.reindexLocked(context.WithoutCancel(ctx))
+	if err == nil {
+		s.indexBehind = false
+	}
+	return rep, err
 }
 
 // announceAll tells subscribers that every memory before (ids) and now may have changed.

@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -221,5 +222,42 @@ func TestCleanupJudgesByTheMove(t *testing.T) {
 	e.clock.Set(e.clock.Now().Add(31 * 24 * time.Hour))
 	if rep, err = e.s.Cleanup(e.ctx, 30*24*time.Hour, false); err != nil || len(rep.Items) != 2 {
 		t.Fatalf("a month later: %+v %v", rep.Items, err)
+	}
+}
+
+// An in-place restore cancelled once its files are swapped (Ctrl-C, the window closed) still
+// brings the index in line with them: it reported failure and left the old index over the new
+// files, listing a memory the folder no longer held.
+func TestReplaceFilesFinishesWhenCancelled(t *testing.T) {
+	e := newEnv(t)
+	before := e.ok(wr("written-after-the-backup", "After", "not in the archive"))
+	stagedHome := t.TempDir()
+	other, err := Open(e.ctx, stagedHome, e.opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := other.ApplyBatch(e.ctx, Batch{Actor: ActorUser, Items: []Item{wr("from-the-archive", "Archived", "in the archive")}})
+	if err != nil || !res.Results[0].OK {
+		t.Fatalf("staged write: %+v %v", res, err)
+	}
+	other.Close()
+	aside := filepath.Join(e.home, "aside")
+	if err := os.MkdirAll(aside, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(e.ctx)
+	cancel()
+	var rerr error
+	if err := e.s.Exclusive(e.ctx, func(x *Exclusive) error {
+		_, rerr = x.ReplaceFiles(ctx, filepath.Join(stagedHome, "memory"), aside)
+		return rerr
+	}); err != nil {
+		t.Fatalf("a restore cancelled after its swap: %v", err)
+	}
+	if n := e.count(`SELECT COUNT(*) FROM memory_meta WHERE id = '` + before.ID + `'`); n != 0 {
+		t.Fatal("the index still lists a memory the restored folder does not hold")
+	}
+	if n := e.count(`SELECT COUNT(*) FROM memory_meta WHERE slug = 'from-the-archive'`); n != 1 {
+		t.Fatalf("the archive's memory is not indexed (%d rows)", n)
 	}
 }
