@@ -489,3 +489,23 @@ func TestArchiveIntoAnUnusableFolderFails(t *testing.T) {
 		t.Fatal("the memory left its place although the archive failed")
 	}
 }
+
+// A delete that names the version it saw (the organizer's merge does) refuses a file edited by
+// hand since and not yet reindexed: the merge never took the edit in, and trashing the file
+// would bury it. A delete that names no version takes the file as it is, into the trash.
+func TestDeleteAtAVersionRefusesUnreconciledEdit(t *testing.T) {
+	e := newEnv(t)
+	r := e.ok(wr("merge-source", "T", "original text"))
+	m := e.parsed(r.Path)
+	m.Body = "original text, and a sentence added by hand"
+	data, _ := Render(m)
+	e.put(r.Path, data)
+	e.wantCode(Item{Op: OpDelete, ID: r.ID, ExpectedVersion: r.Version}, CodeVersionConflict)
+	if !e.exists(r.Path) {
+		t.Fatal("the hand-edited file left its place")
+	}
+	d := e.ok(Item{Op: OpDelete, ID: r.ID})
+	if !strings.Contains(string(e.file(d.Path)), "added by hand") {
+		t.Fatal("the trash lost the hand edit")
+	}
+}

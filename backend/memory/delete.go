@@ -12,7 +12,16 @@ import (
 const MaxReasonRunes = 500
 
 func (s *Store) opDelete(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *ItemResult) error {
-	m, err := s.target(ctx, tx, it)
+	// A caller that names the version it saw (the organizer's merge, an edit form) means that
+	// version: a file edited by hand since, not yet reindexed, is a conflict, not trashed with
+	// an edit the merge never took in. A plain delete takes the file as it is (the trash keeps it).
+	var m *Memory
+	var err error
+	if it.ExpectedVersion != "" {
+		m, err = s.freshTarget(ctx, tx, it)
+	} else {
+		m, err = s.target(ctx, tx, it)
+	}
 	if err != nil {
 		return err
 	}
