@@ -8,6 +8,8 @@ import (
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/oklog/ulid/v2"
 )
 
 // ImportPreview says what an import of the same JSONL would do, without doing any of it:
@@ -136,8 +138,29 @@ func (s *Store) PreviewImport(ctx context.Context, r io.Reader) (ImportPreview, 
 			refuse(n, le)
 			continue
 		}
+		// The import's own refusals, counted as it will count them (opWrite): an id that is no
+		// ULID, and a slug the person rejected in the last seven days.
+		if rec.ID != "" {
+			if _, err := ulid.ParseStrict(rec.ID); err != nil {
+				refuse(n, LineError{Code: CodeParseError, Args: map[string]any{"Detail": "id"},
+					Message: fmt.Sprintf("id %q is not a ULID", clip(rec.ID, 80))})
+				continue
+			}
+		}
 		if err := s.classify(ctx, &p, n, m, key, rec.ID, seen); err != nil {
 			return p, err
+		}
+		if m.ID == "" {
+			rej, err := s.rejected(ctx, s.db, m.Scope, key, m.Slug)
+			if err != nil {
+				return p, err
+			}
+			if rej {
+				p.New--
+				refuse(n, LineError{Code: CodeRejectedSlug, Args: map[string]any{"Slug": m.Slug},
+					Message: fmt.Sprintf("slug %s was rejected by the user in the last 7 days", m.Slug)})
+				continue
+			}
 		}
 		if m.ID == "" { // classify leaves a new memory without an id
 			ref := scopeRef{m.Scope, key}

@@ -124,3 +124,30 @@ func (s *Store) mustSlugID(t *testing.T, slug string) string {
 	}
 	return m.ID
 }
+
+// The preview refuses what the import refuses: an id that is no ULID, and a slug the person
+// rejected in the last seven days. It counted both as new, and the import then wrote neither.
+func TestPreviewImportRefusesWhatImportRefuses(t *testing.T) {
+	e := newEnv(t)
+	r := e.ok(wr("rejected-yesterday", "Rejected", "the person said no"))
+	e.ok(Item{Op: OpReject, ID: r.ID})
+	jsonl := strings.Join([]string{
+		`{"slug":"rejected-yesterday","title":"Rejected","scope":"global","type":"user","body":"again"}`,
+		`{"id":"not-a-ulid","slug":"odd-id","title":"Odd","scope":"global","type":"user","body":"b"}`,
+		`{"slug":"fine-one","title":"Fine","scope":"global","type":"user","body":"b"}`,
+	}, "\n") + "\n"
+	p, err := e.s.PreviewImport(e.ctx, strings.NewReader(jsonl))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.New != 1 || p.Invalid != 2 || len(p.Errors) != 2 || p.Errors[0].Code != CodeRejectedSlug || p.Errors[1].Code != CodeParseError {
+		t.Fatalf("preview %+v", p)
+	}
+	rep, err := e.s.Import(e.ctx, strings.NewReader(jsonl))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Imported != p.New || len(rep.Errors) != p.Invalid {
+		t.Fatalf("import %+v, preview new=%d invalid=%d", rep, p.New, p.Invalid)
+	}
+}
