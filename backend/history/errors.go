@@ -63,6 +63,8 @@ const (
 	// CodeRemoteInvalid: a remote that is no git endpoint (control characters, a relative
 	// path, a URL go-git cannot parse).
 	CodeRemoteInvalid = "history_remote_invalid"
+	// CodeReplaced: the repository was replaced while a sync ran (a restore in place).
+	CodeReplaced = "history_replaced"
 )
 
 var (
@@ -74,7 +76,8 @@ var (
 	ErrNoVersion = &Error{Code: CodeNoVersion, msg: "history: that commit holds no version of this memory"}
 	// errRemoteMoved is a push refused because the remote's branch moved since the fetch
 	// (Sync tries once more before reporting it).
-	errRemoteMoved = &Error{Code: CodeRemoteMoved, msg: "history: the remote changed during the sync; sync again"}
+	errHistoryReplaced = &Error{Code: CodeReplaced, msg: "history: the repository was replaced during the sync; sync again"}
+	errRemoteMoved     = &Error{Code: CodeRemoteMoved, msg: "history: the remote changed during the sync; sync again"}
 )
 
 // remoteFailed wraps a fetch or push failure, naming the remote (its password, if any,

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -58,10 +59,12 @@ type Repo struct {
 
 	mu   sync.Mutex
 	repo *git.Repository
-	// packs is the pack folder's modification time when repo was opened: go-git reads the
-	// list of packfiles once per handle, so a pack another process wrote (its sync) is seen
-	// only through a new handle.
-	packs time.Time
+	// packs names the packfiles there were when repo was opened: go-git reads the list of
+	// packfiles once per handle, so a pack written since (a sync's fetch, here or in another
+	// process) is seen only through a new handle. The names, not the folder's modification
+	// time: a pack renamed in within the same timestamp tick as an open left the handle
+	// without it, and every read of its objects failed until another pack came.
+	packs string
 	// pending are paths whose commit failed: the next commit takes them along.
 	pending map[string]bool
 	// initHook, for tests, runs once a new repository is made, before it moves in.
@@ -103,11 +106,8 @@ func (r *Repo) Enabled() bool {
 func (r *Repo) open() (*git.Repository, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	var packs time.Time
-	if info, err := os.Stat(filepath.Join(r.gitDir(), "objects", "pack")); err == nil {
-		packs = info.ModTime()
-	}
-	if r.repo != nil && packs.Equal(r.packs) {
+	packs := packList(filepath.Join(r.gitDir(), "objects", "pack"))
+	if r.repo != nil && packs == r.packs {
 		return r.repo, nil
 	}
 	if _, err := repairPackIndexes(filepath.Join(r.gitDir(), "objects", "pack")); err != nil {
@@ -223,4 +223,11 @@ func (r *Repo) Status() (Status, error) {
 	}
 	_ = iter.ForEach(func(*object.Commit) error { st.Commits++; return nil })
 	return st, nil
+}
+
+// packList is the sorted names of the packfiles in packDir, joined.
+func packList(packDir string) string {
+	names, _ := filepath.Glob(filepath.Join(packDir, "pack-*.pack"))
+	sort.Strings(names)
+	return strings.Join(names, "\n")
 }

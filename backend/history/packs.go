@@ -4,8 +4,10 @@ import (
 	"crypto/sha1"
 	"encoding/binary"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -200,7 +202,9 @@ func writeIndex(packDir, path string, idx *idxfile.MemoryIndex) error {
 
 // PackfileWriter takes a packfile whole (storer.PackfileWriter).
 func (s *wholePacks) PackfileWriter() (io.WriteCloser, error) {
-	if err := os.MkdirAll(s.dir, 0o755); err != nil {
+	// Only the pack folder is made, never the repository around it: a .git moved away
+	// meanwhile (a restore in place) must not be made again holding only this pack.
+	if err := os.Mkdir(s.dir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
 		return nil, fmt.Errorf("history: unable to write a packfile: %w", err)
 	}
 	f, err := os.CreateTemp(s.dir, packTempPrefix)

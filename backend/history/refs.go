@@ -18,6 +18,11 @@ import (
 // so nothing else moves the reference meanwhile.
 func (r *Repo) setRef(ref *plumbing.Reference) error {
 	path := filepath.Join(r.gitDir(), filepath.FromSlash(ref.Name().String()))
+	// The folders under .git, never .git itself: one moved away meanwhile (a restore in place)
+	// must not be made again holding only this reference.
+	if _, err := os.Stat(r.gitDir()); err != nil {
+		return fmt.Errorf("history: unable to move %s: %w", ref.Name(), err)
+	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("history: unable to move %s: %w", ref.Name(), err)
 	}

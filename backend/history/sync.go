@@ -157,6 +157,10 @@ func (r *Repo) Sync(ctx context.Context, st *memory.Store, url string) (SyncResu
 	return res, err
 }
 
+// syncStageHook, for tests, runs at moments of a sync: "fetching" (the fetch's handle is open,
+// nothing written yet) and "fetched".
+var syncStageHook func(stage, gitDir string)
+
 // syncNetTimeout bounds a sync's fetch and its push: a remote that accepts the connection and
 // never answers would otherwise hold the sync lock until the process ends.
 const syncNetTimeout = 10 * time.Minute
@@ -173,8 +177,23 @@ func (r *Repo) syncOnce(ctx context.Context, st *memory.Store, url string) (Sync
 		return res, err
 	}
 	defer release()
+	// The repository the sync began with: a restore in place (which holds the writer lock, not
+	// the sync's) may swap .git while the fetch runs, and what was fetched into the old one
+	// must not be merged into the new.
+	var began os.FileInfo
+	same := func() error {
+		now, err := os.Stat(r.gitDir())
+		if err != nil || !os.SameFile(began, now) {
+			return errHistoryReplaced
+		}
+		return nil
+	}
 	err = st.Locked(func() error {
 		if !r.Enabled() {
+			return ErrOff
+		}
+		var err error
+		if began, err = os.Stat(r.gitDir()); err != nil {
 			return ErrOff
 		}
 		if url != "" {
@@ -185,23 +204,29 @@ func (r *Repo) syncOnce(ctx context.Context, st *memory.Store, url string) (Sync
 		if res.Remote = r.Remote(); res.Remote == "" {
 			return ErrNoRemote
 		}
-		_, err := r.commitAll(memory.ActorHand, "edits before sync")
+		_, err = r.commitAll(memory.ActorHand, "edits before sync")
 		return err
 	})
 	if err != nil {
 		return res, err
 	}
-	netCtx, cancel := context.WithTimeout(ctx, syncNetTimeout)
-	defer cancel()
-	proceed, err := r.fetch(netCtx, &res)
+	fetchCtx, cancelFetch := context.WithTimeout(ctx, syncNetTimeout)
+	proceed, err := r.fetch(fetchCtx, &res)
+	cancelFetch()
 	if err != nil {
 		return res, err
+	}
+	if syncStageHook != nil {
+		syncStageHook("fetched", r.gitDir())
 	}
 	var theirs []pendingCopy
 	if proceed {
 		_, err = st.ExternalChange(ctx, func() ([]string, error) {
 			if !r.Enabled() { // turned off while the fetch ran
 				return nil, ErrOff
+			}
+			if err := same(); err != nil {
+				return nil, err
 			}
 			changed, copies, err := r.integrate(&res)
 			theirs = copies
@@ -219,6 +244,9 @@ func (r *Repo) syncOnce(ctx context.Context, st *memory.Store, url string) (Sync
 	}
 	var head plumbing.Hash
 	err = st.Locked(func() error {
+		if err := same(); err != nil {
+			return err
+		}
 		repo, err := r.open()
 		if err != nil {
 			return err
@@ -234,7 +262,10 @@ func (r *Repo) syncOnce(ctx context.Context, st *memory.Store, url string) (Sync
 		return res, err
 	}
 	res.Head = head.String()
-	return res, r.push(netCtx, &res, head)
+	// A deadline of its own: the merge above may have waited long for the writer lock.
+	pushCtx, cancelPush := context.WithTimeout(ctx, syncNetTimeout)
+	defer cancelPush()
+	return res, r.push(pushCtx, &res, head)
 }
 
 // integrate merges the fetched remote-tracking branch into ours, under the writer lock; it

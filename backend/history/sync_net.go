@@ -59,6 +59,9 @@ func (r *Repo) fetch(ctx context.Context, res *SyncResult) (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	if syncStageHook != nil {
+		syncStageHook("fetching", r.gitDir())
+	}
 	if dir := localPath(res.Remote); dir != "" {
 		res.Fetched, err = r.fetchLocal(repo, dir)
 		if err != nil {

@@ -2,10 +2,15 @@ package history
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
+
+	git "github.com/go-git/go-git/v5"
 
 	"engram/backend/memory"
 )
@@ -80,5 +85,61 @@ func TestStalledRemoteDoesNotHoldWrites(t *testing.T) {
 	}
 	if got := commits(t, st.Root()); len(got) < 2 {
 		t.Fatalf("commits %q: the write during the sync was not committed", got)
+	}
+}
+
+// A restore in place swaps the memory folder's .git while a sync's fetch runs outside the
+// writer lock. The fetch never makes a .git again around what it writes (it made one holding
+// only its pack and the remote's branch, which no later enable could open), and what it
+// fetched into the old repository is not merged into the new one.
+func TestSyncAcrossARestoredRepository(t *testing.T) {
+	ctx := context.Background()
+	for _, stage := range []string{"fetching", "fetched"} {
+		t.Run(stage, func(t *testing.T) {
+			remote := filepath.Join(t.TempDir(), "remote.git")
+			if _, err := git.PlainInit(remote, true); err != nil {
+				t.Fatal(err)
+			}
+			// Another machine's commit on the remote, so the fetch has something to write.
+			other, ro := openHome(t, t.TempDir(), true)
+			write(t, other, memory.ActorUser, newMem("from-elsewhere", "Written on the other machine."))
+			if _, err := ro.Sync(ctx, other, remote); err != nil {
+				t.Fatal(err)
+			}
+			st, r := openHome(t, t.TempDir(), true)
+			write(t, st, memory.ActorUser, newMem("tea", "Drinks green tea."))
+			t.Cleanup(func() { syncStageHook = nil })
+			syncStageHook = func(at, gitDir string) {
+				if at != stage {
+					return
+				}
+				if err := os.Rename(gitDir, gitDir+"-before-restore"); err != nil {
+					t.Error(err)
+				}
+				if stage == "fetched" { // the restored backup had history on: a new repository
+					if _, err := git.PlainInit(filepath.Dir(gitDir), false); err != nil {
+						t.Error(err)
+					}
+				}
+			}
+			_, err := r.Sync(ctx, st, remote)
+			syncStageHook = nil
+			if err == nil {
+				t.Fatal("a sync across a replaced repository succeeded")
+			}
+			if stage == "fetching" {
+				if _, serr := os.Stat(r.gitDir()); !os.IsNotExist(serr) {
+					t.Fatalf("the fetch made a .git again: %v", serr)
+				}
+				return
+			}
+			var he *Error
+			if !errors.As(err, &he) || he.Code != CodeReplaced {
+				t.Fatalf("sync = %v, want %s", err, CodeReplaced)
+			}
+			if _, serr := os.Stat(filepath.Join(st.Root(), "global", "user", "from-elsewhere.md")); !os.IsNotExist(serr) {
+				t.Fatalf("what was fetched into the old repository was merged into the new: %v", serr)
+			}
+		})
 	}
 }

@@ -57,12 +57,14 @@ func convertClaude(path string, opts Options) ([]format.Record, error) {
 }
 
 // isTopicFile is an auto-memory topic file: a .md beside MEMORY.md in a folder named memory
-// (path is the file's full path).
+// (path is the file's full path). Without MEMORY.md beside it, a folder named memory is just a
+// folder (a project checked out as …/memory: its README is no memory).
 func isTopicFile(path string) bool {
-	if !strings.HasSuffix(path, ".md") || claudeFile(filepath.Base(path)) {
+	if !strings.HasSuffix(path, ".md") || claudeFile(filepath.Base(path)) || filepath.Base(filepath.Dir(path)) != "memory" {
 		return false
 	}
-	return filepath.Base(filepath.Dir(path)) == "memory"
+	_, err := os.Stat(filepath.Join(filepath.Dir(path), "MEMORY.md"))
+	return err == nil
 }
 
 // claudeScope decides where a file's memories belong: ~/.claude/CLAUDE.md is global; auto

@@ -196,6 +196,18 @@ func TestClaudeCodeAutoMemory(t *testing.T) {
 		t.Fatalf("MEMORY.md alone: %+v %v", alone, err)
 	}
 
+	// A folder named memory without MEMORY.md is no auto memory: its other notes are not
+	// topic files (a project checked out as …/memory).
+	checkout := filepath.Join(t.TempDir(), "memory")
+	if err := os.MkdirAll(checkout, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(checkout, "README.md"), []byte("# A project\n\nNot a memory.\n"), 0o644)
+	os.WriteFile(filepath.Join(checkout, "CLAUDE.md"), []byte("- Run make lint first.\n"), 0o644)
+	if got, err := Convert(FormatClaude, checkout, Options{UserHome: "/nonexistent"}); err != nil || len(got) != 1 {
+		t.Fatalf("a checkout named memory: %+v %v", got, err)
+	}
+
 	// When the encoded folder exists, it is the project.
 	proj := t.TempDir()
 	enc := strings.ReplaceAll(proj, "/", "-")

@@ -309,24 +309,40 @@ func Compare(a, b *Text) Match {
 	return Match{}
 }
 
-// StrictNorm folds case, full-width forms and spacing like Normalize but keeps the symbols a
-// word carries inside it or at its start ("c++", "c#", "-1", "test-all", "v1.2"); only the
-// punctuation around words (sentence marks, quotes, brackets, Markdown emphasis) is dropped.
+// StrictNorm folds case, full-width forms, typographic quotes and dashes and spacing like
+// Normalize but keeps the symbols a word carries inside it or at its start ("c++", "c#", "-1",
+// "test-all", "v1.2"); the punctuation around words (sentence marks, quotes, brackets,
+// Markdown emphasis) and words of punctuation alone (a list's "-", a heading's "#", a dash)
+// are dropped.
 func StrictNorm(s string) string {
 	var b strings.Builder
 	for _, f := range strings.Fields(s) {
 		rs := []rune(f)
+		hasWord := false
 		for i, r := range rs {
 			switch {
 			case r >= 0xFF01 && r <= 0xFF5E:
 				r -= 0xFEE0
 			case r == 0x3000:
 				r = ' '
+			case r == '’' || r == '‘' || r == '′':
+				r = '\''
+			case r == '“' || r == '”' || r == '「' || r == '」' || r == '『' || r == '』':
+				r = '"'
+			case r == '–' || r == '—' || r == '‐' || r == '‑' || r == '−':
+				r = '-'
+			case r == '、':
+				r = ','
+			case r == '。':
+				r = '.'
+			}
+			if unicode.IsLetter(r) || unicode.IsDigit(r) {
+				hasWord = true
 			}
 			rs[i] = unicode.ToLower(r)
 		}
 		w := strings.TrimLeft(strings.TrimRight(string(rs), wordTail), wordHead)
-		if w == "" {
+		if w == "" || !hasWord {
 			continue
 		}
 		if b.Len() > 0 {

@@ -50,6 +50,9 @@ func TestCompareTiers(t *testing.T) {
 		{"exact but C++ and C#", "The engine is written in C++ for speed.", "The engine is written in C# for speed.", TierExact, true},
 		{"exact but -1 and 1", "Set RETRY_LIMIT to -1 in prod.", "Set RETRY_LIMIT to 1 in prod.", TierExact, true},
 		{"exact with Markdown and quotes", "Use **tabs** in \"Go\" files.", "use tabs in go files", TierExact, false},
+		// Typography is not a difference: curly quotes, a list's dash, a long dash, CJK marks.
+		{"exact across typography", "- The build doesn’t run on Fridays — ever.", "The build doesn't run on Fridays - ever", TierExact, false},
+		{"exact across CJK marks", "用户喜欢绿茶、咖啡。", "用户喜欢绿茶，咖啡", TierExact, false},
 		{"contained but test-all and test all", "Run make test-all before pushing to main.",
 			"Always run make test all before pushing to main, every single time.", TierContainment, true},
 		{"containment", "The user prefers dark mode in every editor.",
