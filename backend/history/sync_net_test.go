@@ -143,3 +143,46 @@ func TestSyncAcrossARestoredRepository(t *testing.T) {
 		})
 	}
 }
+
+// The shared repository handle is opened again when the pack files change, told by their names:
+// a pack renamed in within the timestamp tick of an open (a sync's fetch beside a commit)
+// left the pack folder's modification time as the handle had seen it, and every read of the
+// pack's objects failed until another pack came.
+func TestSharedHandleSeesAPackOfTheSameTick(t *testing.T) {
+	other, ro := openHome(t, t.TempDir(), true)
+	write(t, other, memory.ActorUser, newMem("from-elsewhere", "Written on the other machine."))
+	otherRepo, err := ro.open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := ro.head(otherRepo)
+	if err != nil || h == nil {
+		t.Fatalf("other head: %v %v", h, err)
+	}
+	_, r := openHome(t, t.TempDir(), true)
+	if _, err := r.open(); err != nil { // the shared handle, cached
+		t.Fatal(err)
+	}
+	packDir := filepath.Join(r.gitDir(), "objects", "pack")
+	info, err := os.Stat(packDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := r.openFresh()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := copyCommit(otherRepo.Storer, fresh.Storer, h.Hash); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(packDir, info.ModTime(), info.ModTime()); err != nil { // the same tick
+		t.Fatal(err)
+	}
+	repo, err := r.open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := repo.CommitObject(h.Hash); err != nil {
+		t.Fatalf("the shared handle does not see the new pack: %v", err)
+	}
+}
