@@ -162,8 +162,10 @@ func (r *Repo) Sync(ctx context.Context, st *memory.Store, url string) (SyncResu
 var syncStageHook func(stage, gitDir string)
 
 // syncNetTimeout bounds a sync's fetch and its push: a remote that accepts the connection and
-// never answers would otherwise hold the sync lock until the process ends.
-const syncNetTimeout = 10 * time.Minute
+// never answers would otherwise hold the sync lock (not the writer lock: writes go on) until the
+// process ends. An hour, not minutes: a first sync of a large history over a slow link takes
+// long, and a bound it cannot finish within would fail it at every try.
+const syncNetTimeout = time.Hour
 
 // syncOnce fetches, merges and pushes once. Only what touches the memory folder holds the
 // writer lock — committing the edits so far, merging what was fetched, reading the head —
