@@ -176,6 +176,12 @@ func (s *HistoryService) Sync(p HistorySyncParams) (history.SyncResult, error) {
 	if err := s.person(); err != nil {
 		return history.SyncResult{Conflicts: []history.Conflict{}}, err
 	}
+	// What is no remote at all is refused as such to every caller (not as a folder).
+	if p.Remote != "" {
+		if err := history.CheckRemote(p.Remote); err != nil {
+			return history.SyncResult{Conflicts: []history.Conflict{}}, s.a.fail(err)
+		}
+	}
 	if p.Remote != "" && !s.a.personCaller() && history.IsFolderRemote(p.Remote) {
 		return history.SyncResult{Conflicts: []history.Conflict{}}, s.a.newError(CodeHistoryRemotePathRemote, map[string]any{"Remote": p.Remote})
 	}

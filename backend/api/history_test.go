@@ -190,8 +190,13 @@ func TestHistoryRemoteOverTheBridge(t *testing.T) {
 	if st := mustCall(t, user, "history.status", `{}`).(HistoryStatus); st.Remote != "" {
 		t.Fatalf("a refused remote was kept: %+v", st)
 	}
-	_, err := user.Call("history.sync", json.RawMessage(`{"remote":"a\u0000b"}`))
-	wantHistoryCode(t, err, history.CodeRemoteInvalid)
+	// Refused as what it is, not as a folder: the browser's caller gets the same error.
+	for _, caller := range []*API{user, bridge} {
+		for _, bad := range []string{`"a\u0000b"`, `"relative/dir"`, `"-oProxyCommand=x"`} {
+			_, err := caller.Call("history.sync", json.RawMessage(`{"remote":`+bad+`}`))
+			wantHistoryCode(t, err, history.CodeRemoteInvalid)
+		}
+	}
 	// Set in the window, the folder remote then syncs from the browser too.
 	mustCall(t, user, "history.sync", `{"remote":`+quoteJSON(bare)+`}`)
 	if res := mustCall(t, bridge, "history.sync", `{}`).(history.SyncResult); res.Remote != bare {

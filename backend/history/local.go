@@ -27,7 +27,8 @@ func localPath(url string) string {
 }
 
 // IsFolderRemote reports whether url names a folder of this machine (a path or file://) rather
-// than another machine (SSH, HTTPS, git).
+// than another machine (SSH, HTTPS, git). A url that is no remote at all counts as a folder;
+// CheckRemote tells it apart first.
 func IsFolderRemote(url string) bool {
 	ep, err := transport.NewEndpoint(url)
 	return err != nil || ep.Protocol == "file"

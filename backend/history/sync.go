@@ -52,7 +52,7 @@ type SyncResult struct {
 // an HTTPS URL (https://me:token@host/…) goes to the home's credentials file and the URL is
 // kept without it, so .git/config in the memory folder never holds a secret.
 func (r *Repo) SetRemote(url string) error {
-	if err := checkRemote(url); err != nil {
+	if err := CheckRemote(url); err != nil {
 		return err
 	}
 	if clean, user, pass := splitUserinfo(url); pass != "" {
@@ -85,11 +85,11 @@ func (r *Repo) SetRemote(url string) error {
 	return nil
 }
 
-// checkRemote refuses a remote that is no git endpoint before it reaches the config: a NUL or
+// CheckRemote refuses a remote that is no git endpoint (CodeRemoteInvalid) before it reaches the config: a NUL or
 // newline written there made the config unreadable, and every later commit failed (a remote
 // comes from a browser over the bridge as well as from the person's command line). A folder
 // must be named by its full path: a relative one would depend on the process's directory.
-func checkRemote(url string) error {
+func CheckRemote(url string) error {
 	bad := func() error {
 		return &Error{Code: CodeRemoteInvalid, Args: map[string]any{"Remote": redact(strings.ToValidUTF8(url, "?"))},
 			msg: "history: not a remote: " + redact(strings.ToValidUTF8(url, "?"))}
