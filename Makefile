@@ -83,7 +83,7 @@ test-go: frontend
 	# machine (backend/memory took over 10 under a load average of 14): the bound is the CI's.
 	CGO_ENABLED=1 $(GO) test -race -timeout 25m ./...
 	# The identity regression asks every question only without the detector (identity_test.go).
-	CGO_ENABLED=0 $(GO) test -count=1 -timeout 25m -run '^TestIdentityRegression$$' ./backend/recall
+	CGO_ENABLED=0 $(GO) test -count=1 -timeout 25m -run '^(TestIdentityRegression|TestGuardedPatternsAgree)$$' ./backend/recall
 
 test-frontend: node-deps
 	cd frontend && npm run typecheck

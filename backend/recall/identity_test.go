@@ -331,7 +331,7 @@ func TestAvoidanceNeedsFood(t *testing.T) {
 }
 
 // raceSample is how sparsely a race build asks the regression's questions.
-const raceSample = 6
+const raceSample = 24
 
 // TestIdentitySetScore scores a set file in testdata/identity.json's form that the regression
 // does not hold (a paraphrase set written blind, to see how the rules do on text nobody tuned

@@ -34,17 +34,27 @@ func TestGuardedPatternsAgree(t *testing.T) {
 			}
 		}
 	}
+	// Under the race detector one text in raceSample is checked (39 s of recall's race run for
+	// what is no concurrency); `make test` checks all in a build without it (build/scripts/
+	// test.sh, "identity regression").
+	sample := 1
+	if raceBuild {
+		sample = raceSample
+	}
 	checked := 0
 	for _, p := range patterns {
 		whole := p.Compiled()
-		for _, s := range texts {
+		for i, s := range texts {
+			if i%sample != 0 {
+				continue
+			}
 			if got, want := p.MatchString(s), whole.MatchString(s); got != want {
 				t.Fatalf("%.80q on %q: guarded %v, whole %v", p.String(), s, got, want)
 			}
 			checked++
 		}
 	}
-	if checked < 10000 {
+	if checked < 10000/sample {
 		t.Fatalf("only %d checks: the regression set did not load", checked)
 	}
 }

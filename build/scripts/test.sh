@@ -133,9 +133,10 @@ if [ "$rc" -ne 0 ]; then
 fi
 rm -f "$out"
 
-# The identity regression in full: ranking logic, asked sparsely under the race detector (a
-# tenth of the time), every question here (recall's TestIdentityRegression).
-check "identity regression" env CGO_ENABLED=0 "$GO" test -count=1 -timeout 25m -run '^TestIdentityRegression$' ./backend/recall
+# The identity regression in full: ranking logic, asked sparsely under the race detector (one
+# question in 24), every question here (recall's TestIdentityRegression), and the guarded
+# patterns checked against the regexp package on all of its texts (TestGuardedPatternsAgree).
+check "identity regression" env CGO_ENABLED=0 "$GO" test -count=1 -timeout 25m -run '^(TestIdentityRegression|TestGuardedPatternsAgree)$' ./backend/recall
 
 # Each parser of outside input fuzzed for 10 s (build/scripts/fuzz-ci.sh, ≤ 2 minutes).
 check fuzz $MAKE --no-print-directory fuzz-ci
