@@ -85,10 +85,11 @@ func (r *Repo) SetRemote(url string) error {
 	return nil
 }
 
-// CheckRemote refuses a remote that is no git endpoint (CodeRemoteInvalid) before it reaches the config: a NUL or
-// newline written there made the config unreadable, and every later commit failed (a remote
-// comes from a browser over the bridge as well as from the person's command line). A folder
-// must be named by its full path: a relative one would depend on the process's directory.
+// CheckRemote refuses a remote that is no git endpoint (CodeRemoteInvalid) before it reaches
+// the config: a NUL or newline written there made the config unreadable, and every later
+// commit failed (a remote comes from a browser over the bridge as well as from the person's
+// command line). A folder must be named by its full path: a relative one would depend on the
+// process's directory.
 func CheckRemote(url string) error {
 	bad := func() error {
 		return &Error{Code: CodeRemoteInvalid, Args: map[string]any{"Remote": redact(strings.ToValidUTF8(url, "?"))},
