@@ -54,13 +54,7 @@ func Normalize(s string) string {
 	var prev rune
 	runes := []rune(s)
 	for i, r := range runes {
-		switch {
-		case r >= 0xFF01 && r <= 0xFF5E:
-			r -= 0xFEE0
-		case r == 0x3000:
-			r = ' '
-		}
-		r = unicode.ToLower(r)
+		r = unicode.ToLower(foldWidth(r))
 		if (r == '\'' || r == '’') && unicode.IsLetter(prev) && i+1 < len(runes) && unicode.IsLetter(runes[i+1]) {
 			continue
 		}
@@ -320,11 +314,8 @@ func StrictNorm(s string) string {
 		rs := []rune(f)
 		hasWord := false
 		for i, r := range rs {
+			r = foldWidth(r)
 			switch {
-			case r >= 0xFF01 && r <= 0xFF5E:
-				r -= 0xFEE0
-			case r == 0x3000:
-				r = ' '
 			case r == '’' || r == '‘' || r == '′':
 				r = '\''
 			case r == '“' || r == '”' || r == '「' || r == '」' || r == '『' || r == '』':
@@ -353,11 +344,24 @@ func StrictNorm(s string) string {
 	return b.String()
 }
 
-// The punctuation StrictNorm drops around a word: before it, and after it.
+// The punctuation StrictNorm drops around a word: before it, and after it (after folding:
+// full-width forms, CJK quotes and marks are ASCII by then).
 const (
-	wordHead = "\"'([{<*_`“‘«「『（【"
-	wordTail = ".,;:!?\"')]}>*_`”’»…」』）】。，；：！？、"
+	wordHead = "\"'([{<*_`«【"
+	wordTail = ".,;:!?\"')]}>*_`»…】"
 )
+
+// foldWidth maps a full-width ASCII form to its ASCII letter and the ideographic space to a
+// space; other runes are returned as they are.
+func foldWidth(r rune) rune {
+	switch {
+	case r >= 0xFF01 && r <= 0xFF5E:
+		return r - 0xFEE0
+	case r == 0x3000:
+		return ' '
+	}
+	return r
+}
 
 // guarded reports whether a token carrying a number or a negation appears on one side only.
 func guarded(a, b *Text) bool {
