@@ -429,10 +429,7 @@ func TestArchiveRefusesUnreconciledEdit(t *testing.T) {
 	// the index would keep the old body with the new mtime and never notice the edit.
 	e := newEnv(t)
 	r := e.ok(wr("hand-edited", "T", "original text"))
-	m := e.parsed(r.Path)
-	m.Body = "edited by hand"
-	data, _ := Render(m)
-	e.put(r.Path, data)
+	e.editByHand(r.Path, func(m *Memory) { m.Body = "edited by hand" })
 	e.wantCode(Item{Op: OpArchive, ID: r.ID}, CodeVersionConflict)
 	e.reconcile()
 	a := e.ok(Item{Op: OpArchive, ID: r.ID})
@@ -496,10 +493,7 @@ func TestArchiveIntoAnUnusableFolderFails(t *testing.T) {
 func TestDeleteAtAVersionRefusesUnreconciledEdit(t *testing.T) {
 	e := newEnv(t)
 	r := e.ok(wr("merge-source", "T", "original text"))
-	m := e.parsed(r.Path)
-	m.Body = "original text, and a sentence added by hand"
-	data, _ := Render(m)
-	e.put(r.Path, data)
+	e.editByHand(r.Path, func(m *Memory) { m.Body = "original text, and a sentence added by hand" })
 	e.wantCode(Item{Op: OpDelete, ID: r.ID, ExpectedVersion: r.Version}, CodeVersionConflict)
 	if !e.exists(r.Path) {
 		t.Fatal("the hand-edited file left its place")

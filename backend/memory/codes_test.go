@@ -177,10 +177,8 @@ func TestVersionConflict(t *testing.T) {
 	e.wantCode(Item{Op: OpUpdate, ID: r.ID, Body: sp("third"), ExpectedVersion: r.Version}, CodeVersionConflict)
 
 	// a file edited on disk and not yet reconciled refuses updates and accepts.
-	m := e.parsed(r.Path)
-	m.Body = "edited by hand in vim"
-	data, _ := Render(m)
-	e.put(r.Path, data)
+	e.editByHand(r.Path, func(m *Memory) { m.Body = "edited by hand in vim" })
+	data := e.file(r.Path)
 	e.wantCode(Item{Op: OpUpdate, ID: r.ID, Body: sp("from the app")}, CodeVersionConflict)
 	e.wantCode(Item{Op: OpAccept, ID: r.ID}, CodeVersionConflict)
 	e.wantCode(Item{Op: OpUpdate, ID: r.ID, Body: sp("x"), ExpectedVersion: r2.Version}, CodeVersionConflict)

@@ -153,10 +153,7 @@ func TestAppendDailyRefusesBrokenOrEditedJournal(t *testing.T) {
 	e := newEnv(t)
 	r := e.ok(Item{Op: OpAppendDaily, Text: "first"})
 	// edited on disk, not yet reconciled: refused rather than overwriting the edit.
-	m := e.parsed(r.Path)
-	m.Body += "\n\nadded in an editor"
-	data, _ := Render(m)
-	e.put(r.Path, data)
+	e.editByHand(r.Path, func(m *Memory) { m.Body += "\n\nadded in an editor" })
 	e.wantCode(Item{Op: OpAppendDaily, Text: "second"}, CodeVersionConflict)
 	e.reconcile()
 	e.ok(Item{Op: OpAppendDaily, Text: "second"})

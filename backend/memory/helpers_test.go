@@ -159,6 +159,19 @@ func (e *env) parsed(rel string) *Memory {
 	return m
 }
 
+// editByHand changes the memory file at rel as a person with an editor would: parsed,
+// changed by edit, rendered and written over the file, with no reconcile after.
+func (e *env) editByHand(rel string, edit func(m *Memory)) {
+	e.t.Helper()
+	m := e.parsed(rel)
+	edit(m)
+	data, err := Render(m)
+	if err != nil {
+		e.t.Fatalf("render %s: %v", rel, err)
+	}
+	e.put(rel, data)
+}
+
 func (e *env) exists(rel string) bool {
 	_, err := os.Stat(filepath.Join(e.s.Root(), filepath.FromSlash(rel)))
 	return err == nil

@@ -283,10 +283,7 @@ func TestReindexKeepsHistory(t *testing.T) {
 func TestReconcilePaths(t *testing.T) {
 	e := newEnv(t)
 	r := e.ok(wr("path-one", "One", "first"))
-	m := e.parsed(r.Path)
-	m.Body = "changed by hand: narwhal"
-	data, _ := Render(m)
-	e.put(r.Path, data)
+	e.editByHand(r.Path, func(m *Memory) { m.Body = "changed by hand: narwhal" })
 	newID := ulid.Make().String()
 	e.put("global/user/path-two.md", handFile(newID, "Two", "second"))
 	rep, err := e.s.ReconcilePaths(e.ctx, []string{"global/user/path-two.md", r.Path, r.Path, "global/user/gone.md"})
