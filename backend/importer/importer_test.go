@@ -166,14 +166,15 @@ func TestClaudeCodeAutoMemory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	check(t, got, []want{
+	shop := []want{
 		// the index line linking feedback_testing.md is not a memory of its own
 		{title: "The staging database is reset every Monday at 06:00 UTC.", scope: format.ScopeProject, workdir: "/work/shop",
 			typ: format.TypeProject, created: "mtime"},
 		{slug: "testing-approach", title: "Testing approach", scope: format.ScopeProject, workdir: "/work/shop", typ: format.TypeFeedback,
 			body:    "Integration tests must hit a real database, not mocks.\n\n**Why:** a mocked test passed while the production migration failed.\n**How to apply:** use the docker-compose Postgres in `make test-integration`.",
 			created: "mtime"},
-	})
+	}
+	check(t, got, shop)
 
 	// The memory folder itself as the source: its topic files are at the top of the walk and
 	// are still topic files (they were skipped, and so was the index line naming them).
@@ -182,13 +183,7 @@ func TestClaudeCodeAutoMemory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	check(t, again, []want{
-		{title: "The staging database is reset every Monday at 06:00 UTC.", scope: format.ScopeProject, workdir: "/work/shop",
-			typ: format.TypeProject, created: "mtime"},
-		{slug: "testing-approach", title: "Testing approach", scope: format.ScopeProject, workdir: "/work/shop", typ: format.TypeFeedback,
-			body:    "Integration tests must hit a real database, not mocks.\n\n**Why:** a mocked test passed while the production migration failed.\n**How to apply:** use the docker-compose Postgres in `make test-integration`.",
-			created: "mtime"},
-	})
+	check(t, again, shop)
 	// MEMORY.md alone: the topic file is not part of the import, so its index line is kept
 	// (it was dropped, and the topic with it).
 	alone, err := Convert(FormatClaude, filepath.Join(mem, "MEMORY.md"), Options{UserHome: "/nonexistent", Workdir: "/work/shop"})
