@@ -101,6 +101,10 @@ func (s *ruleSet) addRule(i int) { s[i/64] |= 1 << (i % 64) }
 type keywordIndex struct {
 	// byFirst holds each keyword under its first byte.
 	byFirst [256][]keywordEntry
+	// pairs marks the two-byte pairs a keyword can begin with (a one-byte keyword marks every
+	// pair of its byte): most positions of a text begin none, and are passed over with one
+	// bit test instead of a walk of byFirst's list (that walk was 8% of a reindex's CPU).
+	pairs [1 << 16 / 64]uint64
 }
 
 type keywordEntry struct {
@@ -108,11 +112,12 @@ type keywordEntry struct {
 	rules ruleSet
 }
 
-// newKeywordIndex indexes the rules' keywords (lowercase, as the text they are matched in).
-func newKeywordIndex(rules []secretRule) *keywordIndex {
+// newKeywordIndex indexes each rule's keywords (lists[i] for rule i, written as the text they
+// are matched in is: lowercase).
+func newKeywordIndex(lists [][]string) *keywordIndex {
 	x := &keywordIndex{}
-	for i, r := range rules {
-		for _, w := range r.keywords {
+	for i, words := range lists {
+		for _, w := range words {
 			if w == "" {
 				continue
 			}
@@ -124,6 +129,12 @@ func newKeywordIndex(rules []secretRule) *keywordIndex {
 			}
 			es[j].rules.addRule(i)
 			x.byFirst[w[0]] = es
+			for b := 0; b < 256; b++ {
+				if len(w) == 1 || int(w[1]) == b {
+					p := int(w[0])<<8 | b
+					x.pairs[p/64] |= 1 << (p % 64)
+				}
+			}
 		}
 	}
 	return x
@@ -133,6 +144,11 @@ func newKeywordIndex(rules []secretRule) *keywordIndex {
 func (x *keywordIndex) scan(lower string) ruleSet {
 	var out ruleSet
 	for i := 0; i < len(lower); i++ {
+		if i+1 < len(lower) {
+			if p := int(lower[i])<<8 | int(lower[i+1]); x.pairs[p/64]&(1<<(p%64)) == 0 {
+				continue
+			}
+		}
 		es := x.byFirst[lower[i]]
 		if len(es) == 0 {
 			continue
@@ -149,7 +165,12 @@ func (x *keywordIndex) scan(lower string) ruleSet {
 }
 
 // secretKeywords indexes secretRules' keywords.
-var secretKeywords = newKeywordIndex(secretRules)
+var secretKeywords = newKeywordIndex(func() (lists [][]string) {
+	for _, r := range secretRules {
+		lists = append(lists, r.keywords)
+	}
+	return lists
+}())
 
 func containsAny(s string, words []string) bool {
 	for _, w := range words {

@@ -54,25 +54,39 @@ var riskyPatterns = []riskyPattern{
 	{RiskSystem, text.Lazy(`系统提示词|系统提示|越狱模式`), []string{"系统提示", "越狱模式"}},
 }
 
+// riskyNeeds finds which patterns' literals a folded text holds in one pass over it: asking
+// each pattern's literals in turn (strings.Contains) read every text some fifty times, and was
+// three quarters of the check — which runs on every memory of a reindex.
+var riskyNeeds = newKeywordIndex(func() (lists [][]string) {
+	for _, p := range riskyPatterns {
+		lists = append(lists, p.need)
+	}
+	return lists
+}())
+
 // foldForRisk folds s the way the patterns' (?i) does as far as their literals go: ASCII
 // letters to lower case, and the two other letters whose case folding reaches ASCII (ſ and
 // the Kelvin sign K) to s and k, so "diſregard" cannot slip past the literal "disregard".
 // Every other character is kept; the result is only searched for need, never for offsets.
 func foldForRisk(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	for _, r := range s {
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
 		switch {
-		case r >= 'A' && r <= 'Z':
-			r += 'a' - 'A'
-		case r == 'ſ':
-			r = 's'
-		case r == '\u212A':
-			r = 'k'
+		case c >= 'A' && c <= 'Z':
+			c += 'a' - 'A'
+		case c == 0xC5 && i+1 < len(s) && s[i+1] == 0xBF: // ſ
+			b = append(b, 's')
+			i++
+			continue
+		case c == 0xE2 && i+2 < len(s) && s[i+1] == 0x84 && s[i+2] == 0xAA: // K, the Kelvin sign
+			b = append(b, 'k')
+			i += 2
+			continue
 		}
-		b.WriteRune(r)
+		b = append(b, c)
 	}
-	return b.String()
+	return string(b)
 }
 
 // RiskOf reports the first text that reads like an instruction aimed at the agent, with
@@ -80,9 +94,9 @@ func foldForRisk(s string) string {
 // memories with it, so the Review queue and the reader warn before anyone accepts one.
 func RiskOf(texts ...string) *Risk {
 	for _, t := range texts {
-		folded := foldForRisk(t)
-		for _, p := range riskyPatterns {
-			if !containsAny(folded, p.need) {
+		present := riskyNeeds.scan(foldForRisk(t))
+		for i, p := range riskyPatterns {
+			if !present.has(i) {
 				continue
 			}
 			if loc := p.re.FindStringIndex(t); loc != nil {
