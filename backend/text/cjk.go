@@ -57,6 +57,10 @@ func SegmentCJKDoc(cols ...string) (segs []string, finals string) {
 	var last []rune
 	var seen charFilter
 	for i, c := range cols {
+		if !mayHoldCJK(c) {
+			segs[i] = c
+			continue
+		}
 		var b strings.Builder
 		b.Grow(len(c) * 2)
 		segmentCJK(&b, c, func(run []rune) {
@@ -73,6 +77,9 @@ func SegmentCJKDoc(cols ...string) (segs []string, finals string) {
 	// A final some token begins with already (a character of a run other than its last, or a
 	// run of one) needs nothing.
 	for _, c := range cols {
+		if !mayHoldCJK(c) {
+			continue
+		}
 		segmentCJK(nil, c, func(run []rune) {
 			for _, r := range run[:max(len(run)-1, 1)] {
 				if seen.may(r) {
@@ -91,6 +98,23 @@ func SegmentCJKDoc(cols ...string) (segs []string, finals string) {
 		}
 	}
 	return segs, f.String()
+}
+
+// mayHoldCJK is false when s is valid UTF-8 and no byte of it can begin a CJK character (all
+// begin at U+1100, whose lead byte is 0xE1): segmentCJK would then write s as it is, so English
+// text — most of what a reindex segments — is not read rune by rune. Invalid UTF-8 takes the
+// slow path, which writes U+FFFD for each bad byte.
+func mayHoldCJK(s string) bool {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0xE1 {
+			return true
+		}
+		if s[i] >= utf8.RuneSelf {
+			ascii = false
+		}
+	}
+	return !ascii && !utf8.ValidString(s)
 }
 
 // charFilter is a 1,024-bit Bloom filter of characters: most characters of a document are

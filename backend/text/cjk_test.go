@@ -1,6 +1,7 @@
 package text
 
 import (
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -104,5 +105,29 @@ func TestOneIsCJKForIndexAndWords(t *testing.T) {
 	}
 	if !HasCJK("x ー") || HasCJK("plain") || RuneLen("コーヒー") != 4 {
 		t.Fatal("HasCJK/RuneLen")
+	}
+}
+
+// SegmentCJKDoc skips the rune-by-rune pass over a column that holds no CJK character
+// (mayHoldCJK); its columns must still be exactly SegmentCJK's, for every kind of text: ASCII,
+// other scripts below U+1100, invalid UTF-8, and CJK at the edge of the fast path's byte test.
+func TestSegmentCJKDocFastPath(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 11))
+	pieces := []string{"plain words ", "Ünïcödé ", "Привет ", "\xff", "\x80", "\xc3", "\xe2\x82", "ა", "\u10ff", "\u1100", "ᄀ", "我喜欢茶", "。", " ", "\n", "€", "ｶ"}
+	for n := 0; n < 3000; n++ {
+		cols := make([]string, 1+r.IntN(3))
+		for i := range cols {
+			var b strings.Builder
+			for k := r.IntN(6); k >= 0; k-- {
+				b.WriteString(pieces[r.IntN(len(pieces))])
+			}
+			cols[i] = b.String()
+		}
+		segs, _ := SegmentCJKDoc(cols...)
+		for i, c := range cols {
+			if want := SegmentCJK(c); segs[i] != want {
+				t.Fatalf("SegmentCJKDoc column %q = %q, SegmentCJK gives %q", c, segs[i], want)
+			}
+		}
 	}
 }
