@@ -78,9 +78,16 @@ func TestKillScenarios(t *testing.T) {
 			}
 			rounds := roundsFor(t, sc)
 			killed := 0
-			for round := 0; round < rounds; round++ {
-				if killRound(t, h, sc, round) {
+			// A round whose work ended before the random delay did (a quiet, fast machine)
+			// halves the delay for the next ones, and rounds go on (up to six more) until one
+			// is killed mid-work: the kill must land inside the work on any machine.
+			delay, ran := sc.maxDelay, 0
+			for round := 0; round < rounds || killed == 0 && round < rounds+6; round++ {
+				ran++
+				if killRound(t, h, sc, round, delay) {
 					killed++
+				} else {
+					delay /= 2
 				}
 				// the files as the kill left them: acked writes there, nothing torn.
 				h.verifyFiles(t, sc.merges)
@@ -91,7 +98,7 @@ func TestKillScenarios(t *testing.T) {
 			if killed == 0 {
 				t.Fatalf("no round was killed mid-work (each ended on its own)")
 			}
-			t.Logf("%d rounds, %d killed mid-work; acks: %d memories, %d journal, %d other", rounds, killed,
+			t.Logf("%d rounds, %d killed mid-work; acks: %d memories, %d journal, %d other", ran, killed,
 				h.l.count("mem"), h.l.count("day"), len(h.l.acks)-h.l.count("mem")-h.l.count("day"))
 			h.verifyIndex(t, sc.merges)
 			if sc.after != nil && !t.Failed() {
@@ -103,7 +110,7 @@ func TestKillScenarios(t *testing.T) {
 
 // killRound starts the row's child, kills it at a random moment and collects its acks. It
 // reports whether the kill ended the child (it may have finished first).
-func killRound(t *testing.T, h *home, sc killScenario, round int) bool {
+func killRound(t *testing.T, h *home, sc killScenario, round int, maxDelay time.Duration) bool {
 	p := startChild(t, sc.name, h.dir, fmt.Sprintf("ENGRAM_FAULTS_ROUND=%d", round))
 	guard := time.After(2 * time.Minute)
 	want := 1 + h.rng.IntN(max(sc.maxAcks, 1))
@@ -134,8 +141,8 @@ wait:
 			t.Fatalf("round %d: no progress in 2 minutes; stderr: %s", round, p.stderr)
 		}
 	}
-	if sc.maxDelay > 0 {
-		time.Sleep(time.Duration(h.rng.Int64N(int64(sc.maxDelay))))
+	if maxDelay > 0 {
+		time.Sleep(time.Duration(h.rng.Int64N(int64(maxDelay))))
 	}
 	_ = p.cmd.Process.Signal(syscall.SIGKILL)
 	err := p.drain(t, h.l)
