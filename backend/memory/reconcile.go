@@ -258,6 +258,9 @@ func (s *Store) rebuildLocked(ctx context.Context, only []string, wipe bool) (Re
 	if rep.bulk, err = holdMerges(ctx, tx, len(jobs) >= s.bulkRows); err != nil {
 		return rep, err
 	}
+	if rep.bulk {
+		defer raiseGCForBulk()()
+	}
 	if !stampsHeld {
 		if stampsHeld, err = holdStampTriggers(ctx, tx, rep.bulk); err != nil {
 			return rep, err
