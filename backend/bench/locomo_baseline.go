@@ -54,7 +54,7 @@ var reWord = regexp.MustCompile(`[\p{L}\p{N}]+`)
 func (b *locomoBaseline) rank(ctx context.Context, q string, ev map[string]bool) (int, error) {
 	var terms []string
 	for _, w := range reWord.FindAllString(q, -1) {
-		terms = append(terms, memory.QuoteFTS(w))
+		terms = append(terms, memory.QuotePhrase(w))
 	}
 	if len(terms) == 0 {
 		return -1, nil

@@ -110,7 +110,7 @@ func (s *Store) rankFTS(ctx context.Context, what, table, score string, scoreArg
 
 // RankWords runs an FTS5 MATCH expression over the word index (title, body, aliases; CJK
 // pre-segmented into bigrams) and returns the best depth rows by BM25. match must come from the
-// safe builders (QuoteFTS, BuildFTSQuery): nothing a user typed may reach it unquoted. weights
+// safe builders (QuoteWords, BuildFTSQuery): nothing a user typed may reach it unquoted. weights
 // are the BM25 weights of the title, body and aliases columns.
 func (s *Store) RankWords(ctx context.Context, match string, weights [3]float64, f Filter, w TimeWindow, depth int) ([]RankedRID, error) {
 	return s.rankFTS(ctx, "words", "memory_fts", "-bm25(memory_fts, ?, ?, ?)", []any{weights[0], weights[1], weights[2]}, match, f, w, depth)
@@ -139,7 +139,7 @@ func (s *Store) RankSubstrings(ctx context.Context, needles []string, f Filter, 
 		var hargs []any
 		for _, c := range lone {
 			hits = append(hits, `SELECT rowid AS rid FROM memory_fts WHERE memory_fts MATCH ?`)
-			hargs = append(hargs, quoteFTS(c)+"*")
+			hargs = append(hargs, quoteWords(c)+"*")
 		}
 		// The matches are walked first and each looks its row up by id (CROSS JOIN keeps that
 		// order, NOT INDEXED keeps the planner off the scope index).
@@ -178,12 +178,16 @@ func loneCharacters(needles []string) []string {
 	return out
 }
 
-// QuoteFTS makes s one FTS5 string literal (a phrase): wrapped in double quotes, inner quotes
-// doubled. Whatever s holds, the result is never FTS5 syntax.
-func QuoteFTS(s string) string { return quoteFTS(s) }
+// QuoteWords makes s one phrase of the word index (RankWords, WordDocCount): its tokens as the
+// index holds them (text.WordTokens), quoted. Whatever s holds, the result is never FTS5 syntax.
+func QuoteWords(s string) string { return quoteWords(s) }
+
+// QuotePhrase makes s one FTS5 string literal as it is, for a table that tokenizes it itself:
+// the trigram index (RankTrigrams), or a plain FTS5 table. Never FTS5 syntax either.
+func QuotePhrase(s string) string { return quoteFTS(s) }
 
 // WordDocCount counts the memories whose word index matches an FTS5 expression (built with
-// QuoteFTS): the document frequency recall weighs a query word by.
+// QuoteWords): the document frequency recall weighs a query word by.
 func (s *Store) WordDocCount(ctx context.Context, match string) (int, error) {
 	var n int
 	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM memory_fts WHERE memory_fts MATCH ?`, match).Scan(&n); err != nil {

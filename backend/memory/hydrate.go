@@ -178,7 +178,7 @@ func (s *Store) ScanMemories(ctx context.Context, f Filter, trigram string, fn f
 		long, largs := grepLongBodies(trigram)
 		q = `SELECT ` + metaColumnsM + ` FROM memory_meta m WHERE (m.rid IN (SELECT rowid FROM memory_fts_tri
 			WHERE memory_fts_tri MATCH ?) OR (` + long + `)) AND ` + where + ` ORDER BY m.rid`
-		args = append(append([]any{QuoteFTS(trigram)}, largs...), args...)
+		args = append(append([]any{quoteFTS(trigram)}, largs...), args...)
 	}
 	rows, err := s.db.QueryContext(ctx, q, args...)
 	if err != nil {

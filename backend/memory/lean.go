@@ -34,11 +34,14 @@ const trigramBodyMax = 256
 // wordColumns are the word index's three columns for m: CJK runs pre-segmented into
 // overlapping bigrams, since FTS5's tokenizers have no Chinese word breaking, and the body
 // followed by the characters no token begins with (text.SegmentCJKDoc), so that every CJK
-// character of the memory begins a token and a lone one is found as a prefix.
+// character of the memory begins a token and a lone one is found as a prefix. Each column is
+// then the list of its tokens, folded and stemmed (text.WordTokens): since schema 21 the table
+// only splits at spaces, and the readers that parse files beside the index's single writer do
+// the tokenizer's work.
 func wordColumns(m *Memory) (title, body, aliases string) {
 	names := strings.Join(append(append([]string{}, m.Aliases...), m.Tags...), " ")
 	segs, finals := text.SegmentCJKDoc(m.Title+" "+m.Slug, m.Body, names)
-	return segs[0], segs[1] + finals, segs[2]
+	return text.WordTokens(segs[0]), text.WordTokens(segs[1] + finals), text.WordTokens(segs[2])
 }
 
 // trigramText is what the trigram index holds for m: title, slug, aliases and tags, and the

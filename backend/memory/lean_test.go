@@ -48,7 +48,7 @@ func TestLeanIndex(t *testing.T) {
 	}
 	tri := func(q string) []int64 {
 		t.Helper()
-		list, err := e.s.RankTrigrams(e.ctx, QuoteFTS(q), Filter{}, TimeWindow{}, 50)
+		list, err := e.s.RankTrigrams(e.ctx, QuotePhrase(q), Filter{}, TimeWindow{}, 50)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -445,6 +445,17 @@ CREATE TRIGGER recall_vec_del AFTER DELETE ON memory_vec BEGIN INSERT INTO recal
 ` + strings.Join(vectorTriggers, ";\n") + `;
 ` + logReload + `;
 `, false},
+	// The word index's tokens are made in Go (text.WordTokens, the rules of "porter unicode61
+	// remove_diacritics 2") and the table splits them at spaces only: the tokenizer was a
+	// seventh of a reindex's single writer (issue 14 item 6), and the readers beside it have
+	// the time. Queries fold and stem their words the same way (quoteWords). The old table's
+	// terms are the same for nearly all text, but it is rebuilt from the files all the same.
+	{21, "word tokens made in Go", `
+DROP TABLE memory_fts;
+CREATE VIRTUAL TABLE memory_fts USING fts5(title, body, aliases, content = '', contentless_delete = 1,
+  tokenize = 'ascii');
+INSERT INTO memory_fts(memory_fts, rank) VALUES('pgsz', 16000);
+`, true},
 }
 
 // SchemaVersion is the newest migration this build knows.

@@ -9,7 +9,7 @@ import (
 // stopped at limit. Callers that search with a few words of a long text (extraction's
 // candidate search) use it to keep the rare words that name a topic: counting stops early and
 // reads no column sizes, where ranking a common word with BM25 scores every memory holding it.
-// Each term goes through QuoteFTS, so nothing in it is read as query syntax.
+// Each term goes through QuoteWords, so nothing in it is read as query syntax.
 func (s *Store) WordDocFreq(ctx context.Context, terms []string, limit int) ([]int, error) {
 	out := make([]int, len(terms))
 	if len(terms) == 0 {
@@ -22,7 +22,7 @@ func (s *Store) WordDocFreq(ctx context.Context, terms []string, limit int) ([]i
 	}
 	defer stmt.Close()
 	for i, t := range terms {
-		m := QuoteFTS(t)
+		m := QuoteWords(t)
 		if m == "" {
 			continue
 		}

@@ -40,9 +40,9 @@ func (s *Service) keywordStats(ctx context.Context, a Analysis) (kwStats, error)
 	}
 	dfs := make([]int, len(a.Keywords))
 	for i, k := range a.Keywords {
-		match := memory.QuoteFTS(k.Text)
+		match := memory.QuoteWords(k.Text)
 		if k.CJK {
-			match = memory.QuoteFTS(strings.TrimSpace(text.SegmentCJK(k.Text)))
+			match = memory.QuoteWords(strings.TrimSpace(text.SegmentCJK(k.Text)))
 		}
 		df, err := s.store.WordDocCount(ctx, match)
 		if err != nil {

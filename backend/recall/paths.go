@@ -63,7 +63,7 @@ func (s *Service) trigramPath(ctx context.Context, a Analysis, wordRows int, f m
 	var parts []string
 	for _, k := range a.Keywords {
 		if len([]rune(k.Text)) >= 3 {
-			parts = append(parts, memory.QuoteFTS(k.Text))
+			parts = append(parts, memory.QuotePhrase(k.Text))
 		}
 	}
 	if len(parts) == 0 || (a.Intent != IntentCode && wordRows >= t.TrigramBelow) {
@@ -190,24 +190,24 @@ func ftsWords(a Analysis, cjkOnly bool, skip map[string]bool) string {
 		}
 		if !k.CJK {
 			if !cjkOnly {
-				add(memory.QuoteFTS(k.Text))
+				add(memory.QuoteWords(k.Text))
 			}
 			continue
 		}
 		rs := []rune(k.Text)
 		for i := 0; i+1 < len(rs); i++ {
-			add(memory.QuoteFTS(string(rs[i : i+2])))
+			add(memory.QuoteWords(string(rs[i : i+2])))
 		}
 		if len(rs) > 2 {
-			add(memory.QuoteFTS(strings.TrimSpace(text.SegmentCJK(k.Text))))
+			add(memory.QuoteWords(strings.TrimSpace(text.SegmentCJK(k.Text))))
 		}
 	}
 	for _, sg := range a.Singles {
-		add(memory.QuoteFTS(sg) + "*")
+		add(memory.QuoteWords(sg) + "*")
 	}
 	if !cjkOnly {
 		for _, v := range a.Variants {
-			add(memory.QuoteFTS(v))
+			add(memory.QuoteWords(v))
 		}
 	}
 	return strings.Join(parts, " OR ")
@@ -220,7 +220,7 @@ func ftsTerms(terms []string) string {
 			if text.HasCJK(token) {
 				token = strings.TrimSpace(text.SegmentCJK(token))
 			}
-			parts = append(parts, memory.QuoteFTS(token))
+			parts = append(parts, memory.QuoteWords(token))
 		}
 	}
 	return strings.Join(parts, " OR ")
