@@ -167,8 +167,11 @@ func (s *Store) rebuildLocked(ctx context.Context, only []string, wipe bool) (Re
 		if !s.readOnly {
 			s.noteSwept(s.removeTempsLocked(temps))
 		}
-		if idx, err = s.indexedFiles(ctx); err != nil {
-			return rep, err
+		// A rebuild empties the index: what it holds is not compared with the walk.
+		if !wipe {
+			if idx, err = s.indexedFiles(ctx); err != nil {
+				return rep, err
+			}
 		}
 	} else {
 		onDisk, looked := map[string]bool{}, map[string]bool{}
@@ -236,7 +239,7 @@ func (s *Store) rebuildLocked(ctx context.Context, only []string, wipe bool) (Re
 		return rep, err
 	}
 	if wipe {
-		rep.wiping = true
+		rep.wiping, rep.ids = true, map[string]bool{}
 		idx = nil
 		if rep.prior, err = readPriorIndex(ctx, tx); err != nil {
 			return rep, err
@@ -340,14 +343,6 @@ func (s *Store) rebuildLocked(ctx context.Context, only []string, wipe bool) (Re
 	return rep, nil
 }
 
-// bulkFiles is how many files make a reconcile a bulk build (a cold open, a reindex), which
-// gets bulkCacheKiB of page cache instead of SQLite's 2 MB: the rebuilt tables' pages are
-// then written to the WAL about once instead of being spilled and read back as it grows.
-const (
-	bulkFiles    = 1000
-	bulkCacheKiB = 64 << 10
-)
-
 // reconcileStep is one entry of the merge-join of the walk against the index: a file on disk
 // (onDisk), a row in the index (onIndex) or both, and whether the file must be read.
 type reconcileStep struct {
@@ -422,8 +417,12 @@ func (s *Store) indexRead(ctx context.Context, tx execer, r *fileRead, rep *Reco
 		rep.RiskyUnreviewed++
 		s.log.Warn("memory: hand-placed file with risky text indexed as unreviewed", "path", d.rel)
 	}
-	if dup, err := s.claimID(ctx, tx, m, d, rep); err != nil || dup {
-		return err
+	// A rebuild's first sight of an id has nothing to claim it from (insertText).
+	fresh := rep.wiping && !rep.ids[m.ID]
+	if !fresh {
+		if dup, err := s.claimID(ctx, tx, m, d, rep); err != nil || dup {
+			return err
+		}
 	}
 	if r.known == "" {
 		rep.Added++
@@ -431,10 +430,15 @@ func (s *Store) indexRead(ctx context.Context, tx execer, r *fileRead, rep *Reco
 		rep.Updated++
 	}
 	if rep.wiping {
-		rid, err := upsertText(ctx, tx, m, d.st, r.ft)
+		write := upsertText
+		if fresh {
+			write = insertText
+		}
+		rid, err := write(ctx, tx, m, d.st, r.ft)
 		if err != nil {
 			return err
 		}
+		rep.ids[m.ID] = true
 		if strings.Contains(m.Body, "[[") {
 			rep.graphLater = append(rep.graphLater, graphPending{rid, m})
 		}

@@ -17,6 +17,8 @@ type ReconcileReport struct {
 	RiskyUnreviewed int `json:"risky_unreviewed"`
 	// wiping marks a full rebuild: its re-adds are not changes worth an audit row each.
 	wiping bool
+	// ids holds the ids a full rebuild has indexed so far (insertText).
+	ids map[string]bool
 	// graphLater holds a full rebuild's memories that have links, whose graph rows are written
 	// after all the text (upsertText says why).
 	graphLater []graphPending

@@ -5,6 +5,14 @@ import (
 	"sync"
 )
 
+// bulkFiles is how many files make a reconcile a bulk build (a cold open, a reindex), which
+// gets bulkCacheKiB of page cache instead of SQLite's 2 MB: the rebuilt tables' pages are
+// then written to the WAL about once instead of being spilled and read back as it grows.
+const (
+	bulkFiles    = 1000
+	bulkCacheKiB = 64 << 10
+)
+
 // bulkGCPercent is the garbage collector's target while a bulk build runs. A build's readers
 // parse thousands of files and drop what they made at once, and at Go's default (100) the
 // collector ran often enough to take a share of the two cores from the index's one writer:
