@@ -100,8 +100,11 @@ func ParseFile(data []byte) (Header, string, error) {
 		head = rest[:end]
 		body = rest[min(end+5, len(rest)):]
 	}
-	if err := yaml.Unmarshal(head, &h); err != nil {
-		return Header{}, "", &ParseError{Msg: fmt.Sprintf("invalid frontmatter: %v", err), Detail: err.Error()}
+	if !readHeaderFast(head, &h) {
+		h = Header{}
+		if err := yaml.Unmarshal(head, &h); err != nil {
+			return Header{}, "", &ParseError{Msg: fmt.Sprintf("invalid frontmatter: %v", err), Detail: err.Error()}
+		}
 	}
 	trimHeader(&h)
 	if h.ID == "" {
