@@ -13,7 +13,12 @@ func Stem(w string) string {
 			return w
 		}
 	}
-	p := porter{b: []byte(w)}
+	return string(stemOf([]byte(w)))
+}
+
+// stemOf runs the algorithm's five steps over b (which it may change) and returns the stem.
+func stemOf(b []byte) []byte {
+	p := porter{b: b}
 	p.step1a()
 	p.step1b()
 	p.step1c()
@@ -21,7 +26,7 @@ func Stem(w string) string {
 	p.step3()
 	p.step4()
 	p.step5()
-	return string(p.b)
+	return p.b
 }
 
 type porter struct{ b []byte }

@@ -31,6 +31,14 @@ func WordTokens(s string) string {
 // appendWordTokens appends WordTokens(s) to dst (empty, or ending a token).
 func appendWordTokens(dst []byte, s string) []byte {
 	start := -1 // where the token being read begins in dst, or -1
+	begin := func() {
+		if start < 0 {
+			if len(dst) > 0 {
+				dst = append(dst, ' ')
+			}
+			start = len(dst)
+		}
+	}
 	end := func() {
 		if start < 0 {
 			return
@@ -57,12 +65,7 @@ func appendWordTokens(dst []byte, s string) []byte {
 				end()
 				continue
 			}
-			if start < 0 {
-				if len(dst) > 0 {
-					dst = append(dst, ' ')
-				}
-				start = len(dst)
-			}
+			begin()
 			dst = append(dst, c)
 			continue
 		}
@@ -72,12 +75,7 @@ func appendWordTokens(dst []byte, s string) []byte {
 			end()
 			continue
 		}
-		if start < 0 {
-			if len(dst) > 0 {
-				dst = append(dst, ' ')
-			}
-			start = len(dst)
-		}
+		begin()
 		if f := foldTokenRune(r); f != 0 {
 			dst = utf8.AppendRune(dst, f)
 		}
@@ -187,14 +185,4 @@ func cachedStem(tok []byte) string {
 // stemBytes runs Porter's stemmer over a token as SQLite's porter tokenizer does: every byte
 // that is not a vowel counts as a consonant, so digits and other scripts pass through the
 // rules as consonants ("1990s" → "1990").
-func stemBytes(tok []byte) []byte {
-	p := porter{b: append(make([]byte, 0, len(tok)), tok...)}
-	p.step1a()
-	p.step1b()
-	p.step1c()
-	p.step2()
-	p.step3()
-	p.step4()
-	p.step5()
-	return p.b
-}
+func stemBytes(tok []byte) []byte { return stemOf(append(make([]byte, 0, len(tok)), tok...)) }

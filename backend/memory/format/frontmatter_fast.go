@@ -101,42 +101,19 @@ func plainScalar(v []byte) (string, bool) {
 
 // setField sets a top-level scalar field; false for a key or value it does not take.
 func setField(key, v string, h *Header) bool {
+	if p := textField(key, h); p != nil {
+		*p = v
+		return true
+	}
 	switch key {
-	case "id":
-		h.ID = v
-	case "slug":
-		h.Slug = v
-	case "title":
-		h.Title = v
-	case "scope":
-		h.Scope = Scope(v)
-	case "workdir":
-		h.Workdir = v
-	case "agent":
-		h.Agent = v
-	case "type":
-		h.Type = Type(v)
-	case "confidence":
-		h.Confidence = Confidence(v)
-	case "source_quote":
-		h.SourceQuote = v
-	case "reasoning":
-		h.Reasoning = v
-	case "subject":
-		h.Subject = v
 	case "auto_downgraded", "reviewed":
-		var b bool
-		switch v {
-		case "true":
-			b = true
-		case "false":
-		default:
+		if v != "true" && v != "false" {
 			return false
 		}
 		if key == "reviewed" {
-			h.Reviewed = b
+			h.Reviewed = v == "true"
 		} else {
-			h.AutoDowngraded = b
+			h.AutoDowngraded = v == "true"
 		}
 	case "created", "updated":
 		t, ok := utcSecond(v)
@@ -152,6 +129,35 @@ func setField(key, v string, h *Header) bool {
 		return false
 	}
 	return true
+}
+
+// textField is the header's text field under key, or nil.
+func textField(key string, h *Header) *string {
+	switch key {
+	case "id":
+		return &h.ID
+	case "slug":
+		return &h.Slug
+	case "title":
+		return &h.Title
+	case "scope":
+		return (*string)(&h.Scope)
+	case "workdir":
+		return &h.Workdir
+	case "agent":
+		return &h.Agent
+	case "type":
+		return (*string)(&h.Type)
+	case "confidence":
+		return (*string)(&h.Confidence)
+	case "source_quote":
+		return &h.SourceQuote
+	case "reasoning":
+		return &h.Reasoning
+	case "subject":
+		return &h.Subject
+	}
+	return nil
 }
 
 // utcSecond reads the one time form RenderFile writes, 2006-01-02T15:04:05Z.
