@@ -302,18 +302,7 @@ func verifyTree(t *testing.T, root string) []string {
 
 func indexIDs(t *testing.T, s *Store) []string {
 	t.Helper()
-	rows, err := s.db.Query(`SELECT id FROM memory_meta ORDER BY id`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var ids []string
-	for rows.Next() {
-		var id string
-		rows.Scan(&id)
-		ids = append(ids, id)
-	}
-	return ids
+	return columnOf(t, s.db, `SELECT id FROM memory_meta ORDER BY id`)
 }
 
 // TestConcurrentWriters: two Stores in this process and one child process write to one home at

@@ -60,7 +60,7 @@ func planFind(q string) findPlan {
 		seen[key] = true
 		switch rs := []rune(t.Text); {
 		case !t.CJK, len(rs) == 1:
-			parts = append(parts, quoteWords(t.Text)+"*")
+			parts = append(parts, QuoteWords(t.Text)+"*")
 		default:
 			parts = append(parts, FTSTerm(t))
 		}

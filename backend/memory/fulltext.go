@@ -139,7 +139,7 @@ func (s *Store) RankSubstrings(ctx context.Context, needles []string, f Filter, 
 		var hargs []any
 		for _, c := range lone {
 			hits = append(hits, `SELECT rowid AS rid FROM memory_fts WHERE memory_fts MATCH ?`)
-			hargs = append(hargs, quoteWords(c)+"*")
+			hargs = append(hargs, QuoteWords(c)+"*")
 		}
 		// The matches are walked first and each looks its row up by id (CROSS JOIN keeps that
 		// order, NOT INDEXED keeps the planner off the scope index).
@@ -178,9 +178,11 @@ func loneCharacters(needles []string) []string {
 	return out
 }
 
-// QuoteWords makes s one phrase of the word index (RankWords, WordDocCount): its tokens as the
-// index holds them (text.WordTokens), quoted. Whatever s holds, the result is never FTS5 syntax.
-func QuoteWords(s string) string { return quoteWords(s) }
+// QuoteWords makes s one phrase of the word index (RankWords, WordDocCount; every MATCH on
+// memory_fts is built from it): its tokens as the index holds them (text.WordTokens: folded and
+// stemmed in Go, since schema 21 the table only splits at spaces), quoted. Whatever s holds,
+// the result is never FTS5 syntax.
+func QuoteWords(s string) string { return quoteFTS(text.WordTokens(s)) }
 
 // QuotePhrase makes s one FTS5 string literal as it is, for a table that tokenizes it itself:
 // the trigram index (RankTrigrams), or a plain FTS5 table. Never FTS5 syntax either.

@@ -200,21 +200,8 @@ func TestReindexRebuildsMetaIndexes(t *testing.T) {
 	e := newEnv(t)
 	schema := func() string {
 		t.Helper()
-		rows, err := e.s.db.QueryContext(e.ctx, `SELECT name || ': ' || COALESCE(sql, '') FROM sqlite_schema
-			WHERE tbl_name = 'memory_meta' AND type IN ('index', 'trigger') ORDER BY name`)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer rows.Close()
-		var out []string
-		for rows.Next() {
-			var s string
-			if err := rows.Scan(&s); err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, s)
-		}
-		return strings.Join(out, "\n")
+		return strings.Join(columnOf(t, e.s.db, `SELECT name || ': ' || COALESCE(sql, '') FROM sqlite_schema
+			WHERE tbl_name = 'memory_meta' AND type IN ('index', 'trigger') ORDER BY name`), "\n")
 	}
 	// Ten memories from conversation turns, twenty placed by hand (no session).
 	for i := 0; i < 10; i++ {

@@ -17,20 +17,7 @@ func (e *env) olderRow(id, at string) {
 // newestFirst lists the index's ids newest first, as the Memory Index and the list order them.
 func (e *env) newestFirst() []string {
 	e.t.Helper()
-	rows, err := e.s.db.QueryContext(e.ctx, `SELECT id FROM memory_meta ORDER BY updated DESC`)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	defer rows.Close()
-	var ids []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			e.t.Fatal(err)
-		}
-		ids = append(ids, id)
-	}
-	return ids
+	return columnOf(e.t, e.s.db, `SELECT id FROM memory_meta ORDER BY updated DESC`)
 }
 
 // Text times an older build left in memory_meta sort above every integer time: such a row is

@@ -448,7 +448,7 @@ CREATE TRIGGER recall_vec_del AFTER DELETE ON memory_vec BEGIN INSERT INTO recal
 	// The word index's tokens are made in Go (text.WordTokens, the rules of "porter unicode61
 	// remove_diacritics 2") and the table splits them at spaces only: FTS5's tokenizing was
 	// ~2.3 s of the single writer's ~18 s in a 100k reindex (issue 14 item 6), and the readers
-	// beside it can do it. Queries fold and stem their words the same way (quoteWords). The old table's
+	// beside it can do it. Queries fold and stem their words the same way (QuoteWords). The old table's
 	// terms are the same for nearly all text, but it is rebuilt from the files all the same.
 	{21, "word tokens made in Go", `
 DROP TABLE memory_fts;

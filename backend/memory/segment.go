@@ -49,25 +49,20 @@ func SplitQuery(q string) []QueryTerm {
 }
 
 // quoteFTS makes s one FTS5 string literal: wrapped in double quotes with inner quotes doubled.
-// The trigram table reads it with its own tokenizer; the word index needs quoteWords.
+// The trigram table reads it with its own tokenizer; the word index needs QuoteWords.
 func quoteFTS(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
-
-// quoteWords makes s one phrase of the word index: its tokens as the index holds them
-// (text.WordTokens: folded and stemmed in Go, since schema 21 the table only splits at spaces),
-// quoted. Every MATCH on memory_fts is built from it.
-func quoteWords(s string) string { return quoteFTS(text.WordTokens(s)) }
 
 // FTSTerm renders one term as a safe FTS5 expression against the bigram-segmented index, or ""
 // when the term cannot be expressed there (a lone CJK character).
 func FTSTerm(t QueryTerm) string {
 	if !t.CJK {
-		return quoteWords(t.Text)
+		return QuoteWords(t.Text)
 	}
 	seg := strings.TrimSpace(text.SegmentCJK(t.Text))
 	if len([]rune(t.Text)) < 2 {
 		return ""
 	}
-	return quoteWords(seg)
+	return QuoteWords(seg)
 }
 
 // BuildFTSQuery joins the terms of q with op ("OR" or "AND") into an FTS5 MATCH expression that

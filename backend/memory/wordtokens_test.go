@@ -79,7 +79,14 @@ func TestWordTokensMatchUnicode61(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		texts = append(texts, strings.Split(string(data), "\n")...)
+		// A line with a character beyond the Basic Multilingual Plane (an emoji someone adds to
+		// the README later) is left out: SQLite's tables predate most of them, so they are
+		// the known difference, tried on purpose below, not a regression of the prose.
+		for _, line := range strings.Split(string(data), "\n") {
+			if !strings.ContainsFunc(line, func(r rune) bool { return r > 0xFFFF }) {
+				texts = append(texts, line)
+			}
+		}
 	}
 	texts = append(texts,
 		"Café crème brûlée, naïve façade — Ångström and Øresund; ĳ ǅ ǖ ǘ ẞ ß straße",
@@ -141,20 +148,7 @@ func wordIndexTerms(t *testing.T, e *env) []string {
 		t.Fatal(err)
 	}
 	defer e.s.db.ExecContext(e.ctx, `DROP TABLE temp.words`)
-	rows, err := e.s.db.QueryContext(e.ctx, `SELECT term FROM temp.words ORDER BY term`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var term string
-		if err := rows.Scan(&term); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, term)
-	}
-	return out
+	return columnOf(t, e.s.db, `SELECT term FROM temp.words ORDER BY term`)
 }
 
 // Since schema 21 the word index holds the tokens text.WordTokens makes, and an index of

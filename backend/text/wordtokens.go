@@ -120,8 +120,9 @@ func foldTokenRune(r rune) rune {
 	if r < 0xC0 || !hasLatinBase(r) {
 		return r
 	}
+	var in [utf8.UTFMax]byte
 	var buf [utf8.UTFMax * 4]byte
-	d := norm.NFD.Append(buf[:0], []byte(string(r))...)
+	d := norm.NFD.Append(buf[:0], in[:utf8.EncodeRune(in[:], r)]...)
 	base, n := utf8.DecodeRune(d)
 	// SQLite's table strips accents down to ASCII letters only (ǽ stays, not æ), and keeps
 	// ǡ (a with dot above and macron) whole.
