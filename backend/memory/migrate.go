@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"time"
 )
@@ -19,6 +20,9 @@ func migrate(ctx context.Context, db *sql.DB) (needsReindex bool, err error) {
 	}
 	if current > SchemaVersion() {
 		return false, fmt.Errorf("memory: index schema v%d is newer than this build (v%d); upgrade Engram", current, SchemaVersion())
+	}
+	if err := checkSteps(ctx, db); err != nil {
+		return false, err
 	}
 	applied := false
 	for _, m := range migrations {
@@ -46,6 +50,58 @@ func migrate(ctx context.Context, db *sql.DB) (needsReindex bool, err error) {
 		return false, fmt.Errorf("memory: unable to read reindex flag: %w", err)
 	}
 	return flag == "1", nil
+}
+
+// DivergedError says the index was migrated by a build whose numbered steps differ from this
+// build's: a development build shipped a step that was later rewritten under the same number
+// (2026-12-04: step 20 "vector version" became "vector change log, whole" twenty minutes
+// later). Such an index reaches the version number of this build without its shape — the
+// first bulk write then failed with "table recall_vec_log has no column named tag" — so it
+// cannot be migrated: it is rebuilt from the files like a damaged one, its history salvaged
+// (recoverLocked).
+type DivergedError struct {
+	Step      int
+	Had, Want string
+}
+
+func (e *DivergedError) Error() string {
+	return fmt.Sprintf("memory: index step %d is %q, this build's is %q", e.Step, e.Had, e.Want)
+}
+
+// detail is what the index_replaced notice shows of the difference.
+func (e *DivergedError) detail() string {
+	return fmt.Sprintf("%d: %q ≠ %q", e.Step, e.Had, e.Want)
+}
+
+// IsDiverged reports whether err is a DivergedError.
+func IsDiverged(err error) bool {
+	var d *DivergedError
+	return errors.As(err, &d)
+}
+
+// checkSteps compares the steps the index records with this build's, by name: one query of a
+// couple of dozen rows at every open. Steps this build does not have are newer (migrate
+// refuses those on its own).
+func checkSteps(ctx context.Context, db *sql.DB) error {
+	rows, err := db.QueryContext(ctx, `SELECT version, name FROM schema_migrations ORDER BY version`)
+	if err != nil {
+		return fmt.Errorf("memory: unable to read the schema steps: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var v int
+		var name string
+		if err := rows.Scan(&v, &name); err != nil {
+			return fmt.Errorf("memory: unable to read the schema steps: %w", err)
+		}
+		if v < 1 || v > len(migrations) {
+			continue
+		}
+		if want := migrations[v-1]; want.version == v && want.name != name {
+			return &DivergedError{Step: v, Had: name, Want: want.name}
+		}
+	}
+	return rows.Err()
 }
 
 // handBackFreedPages returns to the file system the pages a migration that rebuilt a table

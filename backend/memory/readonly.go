@@ -92,6 +92,9 @@ func usableAsIs(ctx context.Context, db *sql.DB) error {
 	if v != SchemaVersion() {
 		return fmt.Errorf("memory: index schema v%d, this build reads v%d", v, SchemaVersion())
 	}
+	if err := checkSteps(ctx, db); err != nil {
+		return err
+	}
 	var flag string
 	err := db.QueryRowContext(ctx, `SELECT value FROM settings WHERE key = 'index.needs_reindex'`).Scan(&flag)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {

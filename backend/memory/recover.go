@@ -23,11 +23,16 @@ const CodeIndexRepairing = "index_repairing"
 // CodeIndexRecovered is the notice that a damaged index was moved aside and rebuilt.
 const CodeIndexRecovered = "index_recovered"
 
+// CodeIndexReplaced is the notice that an index another build of Engram had migrated
+// differently (DivergedError) was moved aside and rebuilt.
+const CodeIndexReplaced = "index_replaced"
+
 // Recovery is what the repair of a damaged index did.
 type Recovery struct {
-	Code string `json:"code"` // index_recovered
+	Code string `json:"code"` // index_recovered, index_replaced
 	At   string `json:"at"`
-	// Cause is SQLite's complaint ("file is not a database", "database disk image is malformed").
+	// Cause is SQLite's complaint ("file is not a database", "database disk image is malformed"),
+	// or for index_replaced the step that differs (`20: "vector version" ≠ "…"`).
 	Cause string `json:"cause"`
 	// MovedTo is where the damaged file went, relative to the memory folder.
 	MovedTo string          `json:"moved_to"`
@@ -77,7 +82,7 @@ func IsCorrupt(err error) bool {
 // every other table holds history the files do not, and is salvaged row by row.
 var derivedTables = map[string]bool{
 	"memory_meta": true, "memory_vec": true, "recall_vec_log": true, "memory_problems": true,
-	"graph_entities": true, "graph_relations": true, "graph_mentions": true, "schema_migrations": true,
+	"stamp_version": true, "graph_entities": true, "graph_relations": true, "graph_mentions": true, "schema_migrations": true,
 }
 
 // recoverLocked moves a damaged index aside (with its -wal and -shm), builds a fresh one,
@@ -104,17 +109,22 @@ func (s *Store) recoverLocked(ctx context.Context, cause error) error {
 		return codeErr(CodeIndexCorrupt, map[string]any{"Detail": cause.Error()},
 			"the index is damaged (%v) and another Engram process has it open; close it to rebuild", cause)
 	}
+	code, label, why := CodeIndexRecovered, "corrupt", rootCause(cause)
+	var dv *DivergedError
+	if errors.As(cause, &dv) {
+		code, label, why = CodeIndexReplaced, "other-build", dv.detail()
+	}
 	stamp := s.opts.Now().UTC().Format("20060102T150405Z")
-	aside := path + ".corrupt-" + stamp
+	aside := path + "." + label + "-" + stamp
 	for n := 2; fileExists(aside); n++ {
-		aside = fmt.Sprintf("%s.corrupt-%s-%d", path, stamp, n)
+		aside = fmt.Sprintf("%s.%s-%s-%d", path, label, stamp, n)
 	}
 	for _, suffix := range []string{"", "-wal", "-shm"} {
 		if err := os.Rename(path+suffix, aside+suffix); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return fmt.Errorf("memory: unable to move the damaged index aside: %w", err)
 		}
 	}
-	s.log.Warn("memory: the index was damaged; moved aside and rebuilding from the files", "cause", cause, "moved_to", aside)
+	s.log.Warn("memory: the index cannot be used as it is; moved aside and rebuilding from the files", "cause", cause, "moved_to", aside)
 	if err := privateFile(path); err != nil {
 		return err
 	}
@@ -131,7 +141,7 @@ func (s *Store) recoverLocked(ctx context.Context, cause error) error {
 		return err
 	}
 	rel, _ := filepath.Rel(s.root, aside)
-	rec := &Recovery{Code: CodeIndexRecovered, At: s.opts.Now().UTC().Format(time.RFC3339), Cause: rootCause(cause),
+	rec := &Recovery{Code: code, At: s.opts.Now().UTC().Format(time.RFC3339), Cause: why,
 		MovedTo: filepath.ToSlash(rel)}
 	var err error
 	if rec.Tables, err = s.salvage(ctx, aside); err != nil {

@@ -212,10 +212,11 @@ const indexName = "index.sqlite3"
 func (s *Store) indexPath() string { return filepath.Join(s.root, indexName) }
 
 // openIndexLocked opens, migrates and reconciles the index; an index SQLite reports damaged
-// ("file is not a database", "malformed") is moved aside and rebuilt instead of failing every verb.
+// ("file is not a database", "malformed"), or one another build migrated differently
+// (DivergedError), is moved aside and rebuilt instead of failing every verb.
 func (s *Store) openIndexLocked(ctx context.Context) error {
 	err := s.settleLocked(ctx)
-	if err != nil && IsCorrupt(err) {
+	if err != nil && (IsCorrupt(err) || IsDiverged(err)) {
 		return s.recoverLocked(ctx, err)
 	}
 	return err
