@@ -3,6 +3,7 @@ package api
 import (
 	"regexp"
 	"sort"
+	"time"
 
 	"engram/backend/memory"
 )
@@ -64,6 +65,18 @@ type DayResult struct {
 
 var dayRE = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
 
+// CodeInvalidDate refuses a journal day that is not a calendar date (2026-13-45 has the shape).
+const CodeInvalidDate = "invalid_date"
+
+// validDay reports whether day is a calendar date written YYYY-MM-DD.
+func validDay(day string) bool {
+	if !dayRE.MatchString(day) {
+		return false
+	}
+	_, err := time.Parse(time.DateOnly, day)
+	return err == nil
+}
+
 func (s *DailyService) today() string {
 	st := s.a.deps.Store
 	return memory.JournalDay(st.Now(), st.Location())
@@ -88,8 +101,8 @@ func (s *DailyService) Read(p DayParams) (DayResult, error) {
 	if day == "" {
 		day = s.today()
 	}
-	if !dayRE.MatchString(day) {
-		return DayResult{}, s.a.newError(CodeInvalidParams, map[string]any{"Method": "daily.read", "Detail": "date must be YYYY-MM-DD"})
+	if !validDay(day) {
+		return DayResult{}, s.a.newError(CodeInvalidDate, map[string]any{"Value": day})
 	}
 	out := DayResult{Date: day, Entries: []DayEntry{}, WarnBytes: memory.DailyWarnBytes, MaxBytes: memory.MaxDailyBytes, Today: s.today()}
 	st := s.a.deps.Store
@@ -159,6 +172,11 @@ func (s *DailyService) days() ([]*memory.Memory, error) {
 func (s *DailyService) List(p DayListParams) (DayListResult, error) {
 	if err := s.a.Wait(); err != nil {
 		return DayListResult{}, err
+	}
+	for _, d := range []string{p.From, p.To} {
+		if d != "" && !validDay(d) {
+			return DayListResult{}, s.a.newError(CodeInvalidDate, map[string]any{"Value": d})
+		}
 	}
 	items, err := s.days()
 	if err != nil {

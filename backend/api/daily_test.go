@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -196,8 +197,20 @@ func TestArchivedDaysReachable(t *testing.T) {
 	if empty, err := j.user.Daily.Read(DayParams{Date: "2024-01-01"}); err != nil || empty.Memory != nil || len(empty.Entries) != 0 {
 		t.Errorf("a day without entries = %+v, %v", empty, err)
 	}
-	if _, err := j.user.Daily.Read(DayParams{Date: "30/11/2026"}); err == nil {
-		t.Error("a malformed date was read")
+	// A date of the right shape that no calendar has is refused the same way, and the message
+	// names it (before, 2026-13-45 was "read" as an empty day).
+	for _, bad := range []string{"30/11/2026", "2026-13-45", "2026-02-30", "0000-00-00"} {
+		_, err := j.user.Daily.Read(DayParams{Date: bad})
+		wantCode(t, err, CodeInvalidDate)
+		var ae *Error
+		if !errors.As(err, &ae) || !strings.Contains(ae.Message, bad) {
+			t.Errorf("daily.read %q: %v", bad, err)
+		}
+		_, err = j.user.Daily.List(DayListParams{From: bad})
+		wantCode(t, err, CodeInvalidDate)
+	}
+	if _, err := j.user.Daily.Read(DayParams{Date: "2024-02-29"}); err != nil {
+		t.Errorf("a leap day: %v", err)
 	}
 }
 

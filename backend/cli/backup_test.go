@@ -76,4 +76,14 @@ func TestBackupRestoreDoctorVacuumCleanupVerbs(t *testing.T) {
 	if out := h.ok("backup", "schedule", "--every", "24", "--keep", "3"); !strings.Contains(out, "every 24 hours") {
 		t.Fatalf("schedule said: %s", out)
 	}
+	// A negative value given is refused and changes nothing (it was taken for "not given").
+	for _, args := range [][]string{{"--every", "-3"}, {"--keep", "-1"}, {"--every", "-1"}} {
+		code, _, errs := h.run("", append([]string{"backup", "schedule"}, args...)...)
+		if code == 0 || !strings.Contains(errs, "schedule is not valid") {
+			t.Fatalf("schedule %v: exit %d %s", args, code, errs)
+		}
+	}
+	if out := h.ok("backup", "schedule"); !strings.Contains(out, "every 24 hours") || !strings.Contains(out, "newest 3") {
+		t.Fatalf("schedule after refused changes: %s", out)
+	}
 }

@@ -54,8 +54,13 @@ func TestProjectVerb(t *testing.T) {
 	if !strings.Contains(out, "from the folder path") || !strings.Contains(out, "passed over: .engram-project") {
 		t.Fatalf("plain folder with a bad id:\n%s", out)
 	}
-	if code, _, _ := h.run("", "project", filepath.Join(base, "missing")); code == 0 {
-		t.Fatal("a missing folder resolved")
+	// A missing folder, or a file, is refused in the person's words (it printed Go's "stat …:
+	// no such file or directory").
+	for _, p := range []string{filepath.Join(base, "missing"), filepath.Join(plain, ".engram-project")} {
+		code, _, errs := h.run("", "project", p)
+		if code != 2 || strings.TrimSpace(errs) != p+" is not a folder on this computer." {
+			t.Fatalf("project %s: exit %d, %q", p, code, errs)
+		}
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 
 	"engram/backend/api"
 )
@@ -19,12 +20,14 @@ import (
 //	engram backup schedule [--every HOURS] [--keep N]
 func (r *runner) backup(_ context.Context, args []string) error {
 	var to, home string
-	every, keep := -1, -1
+	// optInt tells a flag not given from a negative one given, which the schedule refuses
+	// (before, --every -3 was taken for "not given" and changed nothing without a word).
+	var every, keep optInt
 	pos, err := r.flags("backup", args, func(fs *flag.FlagSet) {
 		fs.StringVar(&to, "to", "", "write the archive here (default: the home's backups folder)")
 		fs.StringVar(&home, "home", "", "restore into this new home instead of in place")
-		fs.IntVar(&every, "every", -1, "schedule: hours between backups (0 turns scheduled backups off)")
-		fs.IntVar(&keep, "keep", -1, "schedule: how many scheduled backups to keep")
+		fs.Var(&every, "every", "schedule: `hours` between backups (0 turns scheduled backups off)")
+		fs.Var(&keep, "keep", "schedule: keep the newest `N` scheduled backups")
 	})
 	if err != nil {
 		return err
@@ -89,12 +92,12 @@ func (r *runner) backup(_ context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		if every >= 0 || keep >= 0 {
-			if every >= 0 {
-				sc.IntervalHours = every
+		if every.set || keep.set {
+			if every.set {
+				sc.IntervalHours = every.n
 			}
-			if keep >= 0 {
-				sc.Keep = keep
+			if keep.set {
+				sc.Keep = keep.n
 			}
 			if sc, err = r.api.Backup.UpdateSchedule(sc); err != nil {
 				return err
@@ -178,4 +181,26 @@ func humanBytes(n int64) string {
 		exp++
 	}
 	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
+}
+
+// optInt is an integer flag that knows whether it was given.
+type optInt struct {
+	n   int
+	set bool
+}
+
+func (o *optInt) String() string {
+	if o == nil || !o.set {
+		return ""
+	}
+	return strconv.Itoa(o.n)
+}
+
+func (o *optInt) Set(v string) error {
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return err
+	}
+	o.n, o.set = n, true
+	return nil
 }

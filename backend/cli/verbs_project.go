@@ -39,8 +39,8 @@ func projectParams(r *runner, args []string) (api.ProjectParams, error) {
 	if err != nil {
 		return api.ProjectParams{}, err
 	}
-	if _, err := os.Stat(abs); err != nil {
-		return api.ProjectParams{}, err
+	if info, err := os.Stat(abs); err != nil || !info.IsDir() {
+		return api.ProjectParams{}, usageError(r.t("cli.not_a_folder", map[string]any{"Path": abs}))
 	}
 	return api.ProjectParams{Workdir: abs, Trust: choice}, nil
 }
