@@ -121,6 +121,45 @@ func TestErrorsFollowLanguage(t *testing.T) {
 	}
 }
 
+// A reason a package names by key (DetailKey) reads in the caller's language: a Chinese
+// message no longer carries an English "days must be between 1 and 366".
+func TestErrorDetailFollowsLanguage(t *testing.T) {
+	a := newAPI(t, memory.ActorUser)
+	calls := []struct {
+		method, params string
+		en, zh         string
+	}{
+		{"usage.summary", `{"days":-3}`, "give 1 to 366 days", "请给出 1 到 366 天"},
+		{"quota.history", `{"days":9999}`, "give 1 to 400 days", "请给出 1 到 400 天"},
+		{"daily.search", `{"query":"` + strings.Repeat("x", 600) + `"}`, "at most 512 bytes", "不超过 512 字节"},
+		{"kv.set", `{"agent":"claude","key":"k"}`, "no value was given", "没有给出值"},
+	}
+	for _, lang := range []string{"en", "zh-CN"} {
+		if _, err := a.Call("settings.update", json.RawMessage(`{"language":"`+lang+`"}`)); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range calls {
+			_, err := a.Call(c.method, json.RawMessage(c.params))
+			var ae *Error
+			if !errors.As(err, &ae) {
+				t.Fatalf("%s %s: %v", lang, c.method, err)
+			}
+			want := c.en
+			if lang == "zh-CN" {
+				want = c.zh
+				for _, english := range []string{"days must", "query must", "missing or null"} {
+					if strings.Contains(ae.Message, english) {
+						t.Errorf("%s: English reason in a Chinese message: %q", c.method, ae.Message)
+					}
+				}
+			}
+			if !strings.Contains(ae.Message, want) || ae.Args[DetailKey] == nil {
+				t.Errorf("%s %s: %q (args %v), want it to say %q", lang, c.method, ae.Message, ae.Args, want)
+			}
+		}
+	}
+}
+
 func TestWriteReadSearchThroughTable(t *testing.T) {
 	a := newAPI(t, memory.ActorUser)
 	var events []string

@@ -54,7 +54,7 @@ func (s *DailyService) Search(p DaySearchParams) (DaySearchResult, error) {
 	out := DaySearchResult{Days: []DayHit{}}
 	if len(q) > maxJournalQuery || !utf8.ValidString(q) {
 		return out, s.a.newError(CodeInvalidParams, map[string]any{"Method": "daily.search",
-			"Detail": fmt.Sprintf("query must be valid text of at most %d bytes", maxJournalQuery)})
+			"Detail": fmt.Sprintf("query must be valid text of at most %d bytes", maxJournalQuery), DetailKey: "detail.query_too_long", "Max": maxJournalQuery})
 	}
 	if q == "" {
 		return out, nil

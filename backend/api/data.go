@@ -47,7 +47,7 @@ func (s *QuotaService) History(p StorageHistoryParams) (StorageHistoryResult, er
 	}
 	if p.Days < 0 || p.Days > memory.MaxStorageHistoryDays {
 		return StorageHistoryResult{}, s.a.newError(CodeInvalidParams, map[string]any{"Method": "quota.history",
-			"Detail": "days must be between 1 and 400"})
+			"Detail": "days must be between 1 and 400", DetailKey: "detail.days_range", "Max": memory.MaxStorageHistoryDays})
 	}
 	smp, err := s.a.deps.Store.StorageHistory(s.a.ctx, p.Days)
 	if err != nil {

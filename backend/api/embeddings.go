@@ -157,7 +157,7 @@ func (s *EmbeddingsService) Test(_ Empty) (EmbeddingsTestResult, error) {
 		out.Dim = len(vecs[0])
 	}
 	if out.Dim == 0 {
-		out.Error = s.a.newError(embed.CodeEmbeddingFailed, map[string]any{"Model": out.Model, "Detail": "no vector came back"})
+		out.Error = s.a.newError(embed.CodeEmbeddingFailed, map[string]any{"Model": out.Model, "Detail": "no vector came back", DetailKey: "detail.no_vector"})
 		return out, nil
 	}
 	out.OK = true

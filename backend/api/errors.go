@@ -71,6 +71,7 @@ func (a *API) newError(code string, args map[string]any) *Error {
 	if args == nil {
 		args = map[string]any{}
 	}
+	args = translateDetail(a, args)
 	key := "error." + code
 	if a.deps.Catalog != nil && !a.deps.Catalog.Has(key) {
 		key = "error.internal"
@@ -84,6 +85,28 @@ func (a *API) newError(code string, args map[string]any) *Error {
 	e := &Error{Code: code, I18nKey: key, Args: args}
 	e.Message = a.t(key, args)
 	return e
+}
+
+// DetailKey is the argument that names a catalog key (detail.*) for an error's Detail: the
+// package that made the error fills Detail in English too (for logs and callers without a
+// catalog), and newError puts the translation in its place, filled from the same arguments, so
+// a Chinese message never carries an English reason. The key stays in the arguments: the UI
+// translates it again when the language changes (localiseArgs).
+const DetailKey = "DetailKey"
+
+// translateDetail returns args with Detail translated when DetailKey names a known key; args
+// itself, which may belong to the error that made it, is left as it was.
+func translateDetail(a *API, args map[string]any) map[string]any {
+	key, ok := args[DetailKey].(string)
+	if !ok || a.deps.Catalog == nil || !a.deps.Catalog.Has(key) {
+		return args
+	}
+	out := make(map[string]any, len(args))
+	for k, v := range args {
+		out[k] = v
+	}
+	out["Detail"] = a.t(key, args)
+	return out
 }
 
 // t translates with the current language.

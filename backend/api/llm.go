@@ -172,7 +172,7 @@ func (s *UsageService) Summary(p UsageParams) (memory.UsageSummary, error) {
 		p.Days = 30
 	}
 	if p.Days < 0 || p.Days > MaxUsageDays {
-		return memory.UsageSummary{}, s.a.newError(CodeUsageInvalidRange, map[string]any{"Detail": "days must be between 1 and 366"})
+		return memory.UsageSummary{}, s.a.newError(CodeUsageInvalidRange, map[string]any{"Detail": "days must be between 1 and 366", DetailKey: "detail.days_range", "Max": MaxUsageDays})
 	}
 	now := time.Now()
 	y, m, d := now.Date()

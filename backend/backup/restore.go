@@ -104,11 +104,11 @@ func Unpack(ctx context.Context, src, parent string, progress Progress) (u Unpac
 			return u, codeErr(CodeUnsafeEntry, map[string]any{"Path": h.Name})
 		}
 		if _, dup := got[name]; dup || (name == ManifestName && manifest != nil) {
-			return u, codeErr(CodeInvalidArchive, map[string]any{"Path": src, "Detail": "duplicate entry " + name})
+			return u, codeErr(CodeInvalidArchive, map[string]any{"Path": src, "Detail": "duplicate entry " + name, "DetailKey": "detail.duplicate_entry", "Name": name})
 		}
 		if name == ManifestName {
 			if h.Size > MaxManifest {
-				return u, codeErr(CodeInvalidArchive, map[string]any{"Path": src, "Detail": "manifest too large"})
+				return u, codeErr(CodeInvalidArchive, map[string]any{"Path": src, "Detail": "manifest too large", "DetailKey": "detail.manifest_too_large"})
 			}
 			if manifest, err = io.ReadAll(io.LimitReader(tr, MaxManifest)); err != nil {
 				return u, codeErr(CodeInvalidArchive, map[string]any{"Path": src, "Detail": err.Error()})
@@ -138,7 +138,7 @@ func Unpack(ctx context.Context, src, parent string, progress Progress) (u Unpac
 		progress("verify", len(got), 0)
 	}
 	if manifest == nil {
-		return u, codeErr(CodeInvalidArchive, map[string]any{"Path": src, "Detail": "no " + ManifestName})
+		return u, codeErr(CodeInvalidArchive, map[string]any{"Path": src, "Detail": "no " + ManifestName, "DetailKey": "detail.missing_entry", "Name": ManifestName})
 	}
 	if err := json.Unmarshal(manifest, &u.Manifest); err != nil || u.Manifest.Format != Format {
 		detail := "not an Engram backup"
@@ -148,7 +148,7 @@ func Unpack(ctx context.Context, src, parent string, progress Progress) (u Unpac
 		return u, codeErr(CodeInvalidArchive, map[string]any{"Path": src, "Detail": detail})
 	}
 	if u.Manifest.FormatVersion > FormatVersion {
-		return u, codeErr(CodeInvalidArchive, map[string]any{"Path": src, "Detail": fmt.Sprintf("format version %d is newer than this Engram reads", u.Manifest.FormatVersion)})
+		return u, codeErr(CodeInvalidArchive, map[string]any{"Path": src, "Detail": fmt.Sprintf("format version %d is newer than this Engram reads", u.Manifest.FormatVersion), "DetailKey": "detail.newer_format", "Version": u.Manifest.FormatVersion})
 	}
 	listed := map[string]bool{}
 	for _, want := range u.Manifest.Files {
@@ -167,7 +167,7 @@ func Unpack(ctx context.Context, src, parent string, progress Progress) (u Unpac
 		}
 	}
 	if !listed[IndexEntry] {
-		return u, codeErr(CodeInvalidArchive, map[string]any{"Path": src, "Detail": "no " + IndexEntry})
+		return u, codeErr(CodeInvalidArchive, map[string]any{"Path": src, "Detail": "no " + IndexEntry, "DetailKey": "detail.missing_entry", "Name": IndexEntry})
 	}
 	if err := os.MkdirAll(filepath.Join(dir, MemoryDir), 0o700); err != nil {
 		return u, codeErr(CodeWriteFailed, map[string]any{"Path": dir, "Detail": err.Error()})

@@ -1,7 +1,9 @@
 package i18n
 
 import (
+	"io/fs"
 	"os"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"sort"
@@ -148,4 +150,55 @@ func TestCountNouns(t *testing.T) {
 	if got := c.T("en", "cli.export_done", map[string]any{"Count": 3}); got != "Exported 3 memories." {
 		t.Errorf("export_done: %q", got)
 	}
+}
+
+var detailKeyRE = regexp.MustCompile(`"(detail\.[a-z0-9_]+)"`)
+
+// Every reason a package names by key ("DetailKey": "detail.…", translated by api.newError)
+// is in the catalog, and every detail.* message is named somewhere: a key misspelt in Go would
+// otherwise fall back to the English Detail without a word.
+func TestDetailKeysExist(t *testing.T) {
+	c := load(t)
+	used := map[string]bool{}
+	err := filepathWalk("../", func(path string, data []byte) {
+		for _, m := range detailKeyRE.FindAllStringSubmatch(string(data), -1) {
+			used[m[1]] = true
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Keys built from a suffix (llm.ValidateBaseURL's "detail." + key) are listed by the suffix.
+	for _, k := range []string{"url_unparsable", "url_scheme", "url_no_host", "url_credentials", "url_query"} {
+		used["detail."+k] = true
+	}
+	if len(used) < 10 {
+		t.Fatalf("found only %d detail keys: is the walk reading the backend?", len(used))
+	}
+	en := c.Messages("en")
+	for k := range used {
+		if _, ok := en[k]; !ok {
+			t.Errorf("%s is named in Go but not in the catalog", k)
+		}
+	}
+	for k := range en {
+		if strings.HasPrefix(k, "detail.") && !used[k] {
+			t.Errorf("%s is in the catalog but named nowhere", k)
+		}
+	}
+}
+
+// filepathWalk calls fn with every non-test Go file under root.
+func filepathWalk(root string, fn func(path string, data []byte)) error {
+	return fs.WalkDir(os.DirFS(root), ".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		data, err := os.ReadFile(filepath.Join(root, path))
+		if err != nil {
+			return err
+		}
+		fn(path, data)
+		return nil
+	})
 }

@@ -130,7 +130,7 @@ func readFile(path string) ([]byte, error) {
 		return nil, fail(CodeSourceRead, map[string]any{"Path": path, "Detail": err.Error()}, "unable to read %s: %v", path, err)
 	}
 	if st.IsDir() {
-		return nil, fail(CodeSourceRead, map[string]any{"Path": path, "Detail": "a folder, not a file"}, "%s is a folder", path)
+		return nil, fail(CodeSourceRead, map[string]any{"Path": path, "Detail": "a folder, not a file", "DetailKey": "detail.folder_not_file"}, "%s is a folder", path)
 	}
 	if st.Size() > MaxFileBytes {
 		return nil, fail(CodeSourceTooBig, map[string]any{"Path": path, "Max": MaxFileBytes}, "%s is larger than %d bytes", path, MaxFileBytes)
@@ -140,7 +140,7 @@ func readFile(path string) ([]byte, error) {
 		return nil, fail(CodeSourceRead, map[string]any{"Path": path, "Detail": err.Error()}, "unable to read %s: %v", path, err)
 	}
 	if !utf8.Valid(b) {
-		return nil, fail(CodeSourceInvalid, map[string]any{"Path": path, "Detail": "not UTF-8 text"}, "%s is not UTF-8 text", path)
+		return nil, fail(CodeSourceInvalid, map[string]any{"Path": path, "Detail": "not UTF-8 text", "DetailKey": "detail.not_utf8"}, "%s is not UTF-8 text", path)
 	}
 	return b, nil
 }

@@ -52,7 +52,7 @@ func (c Config) Validate() error {
 	case "":
 		return ErrNotConfigured()
 	default:
-		return codeErr(CodeInvalidConfig, map[string]any{"Detail": "unknown provider " + c.Provider}, "unknown provider %q", c.Provider)
+		return codeErr(CodeInvalidConfig, map[string]any{"Detail": "unknown provider " + c.Provider, "DetailKey": "detail.unknown_provider", "Provider": c.Provider}, "unknown provider %q", c.Provider)
 	}
 	if strings.TrimSpace(c.Model) == "" {
 		return codeErr(CodeNoModel, nil, "no model named")
@@ -63,7 +63,7 @@ func (c Config) Validate() error {
 		}
 	}
 	if c.Timeout < 0 {
-		return codeErr(CodeInvalidConfig, map[string]any{"Detail": "negative timeout"}, "negative timeout")
+		return codeErr(CodeInvalidConfig, map[string]any{"Detail": "negative timeout", "DetailKey": "detail.negative_timeout"}, "negative timeout")
 	}
 	return nil
 }
@@ -71,20 +71,20 @@ func (c Config) Validate() error {
 // ValidateBaseURL accepts an absolute http(s) URL without credentials, query or fragment.
 func ValidateBaseURL(raw string) error {
 	u, err := url.Parse(raw)
-	bad := func(why string) error {
-		return codeErr(CodeInvalidConfig, map[string]any{"Detail": "base URL " + why}, "base URL %s", why)
+	bad := func(why, key string) error {
+		return codeErr(CodeInvalidConfig, map[string]any{"Detail": "base URL " + why, "DetailKey": "detail." + key}, "base URL %s", why)
 	}
 	switch {
 	case err != nil:
-		return bad("does not parse")
+		return bad("does not parse", "url_unparsable")
 	case u.Scheme != "http" && u.Scheme != "https":
-		return bad("must start with http:// or https://")
+		return bad("must start with http:// or https://", "url_scheme")
 	case u.Host == "":
-		return bad("has no host")
+		return bad("has no host", "url_no_host")
 	case u.User != nil:
-		return bad("must not carry credentials")
+		return bad("must not carry credentials", "url_credentials")
 	case u.RawQuery != "" || u.Fragment != "":
-		return bad("must not carry a query or fragment")
+		return bad("must not carry a query or fragment", "url_query")
 	}
 	return nil
 }

@@ -124,10 +124,10 @@ func checkKVKey(key string) error {
 func normalizeKVValue(v json.RawMessage) (json.RawMessage, error) {
 	t := bytes.TrimSpace(v)
 	if len(t) == 0 || bytes.Equal(t, []byte("null")) {
-		return nil, codeErr(CodeKVInvalidValue, map[string]any{"Detail": "missing or null"}, "a value is required (delete the key instead of setting null)")
+		return nil, codeErr(CodeKVInvalidValue, map[string]any{"Detail": "missing or null", "DetailKey": "detail.value_missing"}, "a value is required (delete the key instead of setting null)")
 	}
 	if !json.Valid(t) {
-		return nil, codeErr(CodeKVInvalidValue, map[string]any{"Detail": "not JSON"}, "the value is not JSON")
+		return nil, codeErr(CodeKVInvalidValue, map[string]any{"Detail": "not JSON", "DetailKey": "detail.not_json"}, "the value is not JSON")
 	}
 	var buf bytes.Buffer
 	if err := json.Compact(&buf, t); err != nil {

@@ -59,7 +59,7 @@ type GrepResult struct {
 func (s *Service) Grep(ctx context.Context, p GrepParams) (GrepResult, error) {
 	res := GrepResult{Hits: []GrepHit{}}
 	if strings.TrimSpace(p.Pattern) == "" || len(p.Pattern) > MaxPatternBytes {
-		return res, codeErr(CodeInvalidPattern, map[string]any{"Max": MaxPatternBytes, "Detail": "empty or too long"},
+		return res, codeErr(CodeInvalidPattern, map[string]any{"Max": MaxPatternBytes, "Detail": "empty or too long", "DetailKey": "detail.pattern_empty_or_long"},
 			"pattern must be 1 to %d bytes", MaxPatternBytes)
 	}
 	if p.Scope == memory.ScopeProject && strings.TrimSpace(p.Workdir) == "" {

@@ -121,11 +121,11 @@ func CheckKey(key string) (string, error) {
 		return "", &llm.Error{Code: llm.CodeKeyEmpty, Msg: "the key is empty"}
 	}
 	if len(key) > MaxKeyLen {
-		return "", &llm.Error{Code: llm.CodeInvalidConfig, Args: map[string]any{"Detail": fmt.Sprintf("the key is over %d characters", MaxKeyLen)}, Msg: "key too long"}
+		return "", &llm.Error{Code: llm.CodeInvalidConfig, Args: map[string]any{"Detail": fmt.Sprintf("the key is over %d characters", MaxKeyLen), "DetailKey": "detail.key_too_long", "Max": MaxKeyLen}, Msg: "key too long"}
 	}
 	for _, c := range key {
 		if unicode.IsSpace(c) || unicode.IsControl(c) {
-			return "", &llm.Error{Code: llm.CodeInvalidConfig, Args: map[string]any{"Detail": "the key contains spaces or control characters"}, Msg: "key has spaces"}
+			return "", &llm.Error{Code: llm.CodeInvalidConfig, Args: map[string]any{"Detail": "the key contains spaces or control characters", "DetailKey": "detail.key_spaces"}, Msg: "key has spaces"}
 		}
 	}
 	return key, nil

@@ -46,6 +46,9 @@ export function localiseArgs(args: Args): Args {
     const v = out[name]
     if (typeof v === 'string' && values.includes(v)) out[name] = t(prefix + v)
   }
+  // A reason the backend names by key (DetailKey, detail.*) reads in the UI's language.
+  const dk = out.DetailKey
+  if (typeof dk === 'string' && dk.startsWith('detail.') && hasKey(dk)) out.Detail = t(dk, out as Args)
   return out
 }
 

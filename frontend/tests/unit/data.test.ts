@@ -122,3 +122,19 @@ describe('organizer figures after an apply', () => {
   })
 })
 void vi
+
+describe('a reason the backend names by key', () => {
+  afterEach(() => setLanguage('en'))
+  it('reads in the UI language, and follows a language switch', async () => {
+    const { tError } = await import('../../src/i18n')
+    const err = { code: 'usage_invalid_range', i18nKey: 'error.usage_invalid_range', message: 'The usage range is not valid: days must be between 1 and 366',
+      args: { Detail: 'days must be between 1 and 366', DetailKey: 'detail.days_range', Max: 366 } }
+    expect(tError(err)).toContain('give 1 to 366 days')
+    setLanguage('zh-CN')
+    const zh = tError(err)
+    expect(zh).toContain('请给出 1 到 366 天')
+    expect(zh).not.toContain('days must')
+    // An unknown key keeps the backend's own words rather than showing the key.
+    expect(tError({ ...err, args: { ...err.args, DetailKey: 'detail.nope' } })).toContain('days must be between 1 and 366')
+  })
+})
