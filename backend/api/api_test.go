@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"reflect"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -133,6 +134,7 @@ func TestErrorDetailFollowsLanguage(t *testing.T) {
 		{"quota.history", `{"days":9999}`, "give 1 to 400 days", "请给出 1 到 400 天"},
 		{"daily.search", `{"query":"` + strings.Repeat("x", 600) + `"}`, "at most 512 bytes", "不超过 512 字节"},
 		{"kv.set", `{"agent":"claude","key":"k"}`, "no value was given", "没有给出值"},
+		{"backup.preview", `{"path":"` + filepath.Join(t.TempDir(), "gone.tar.gz") + `"}`, "there is no such file or folder", "没有这个文件或文件夹"},
 	}
 	for _, lang := range []string{"en", "zh-CN"} {
 		if _, err := a.Call("settings.update", json.RawMessage(`{"language":"`+lang+`"}`)); err != nil {
@@ -147,7 +149,7 @@ func TestErrorDetailFollowsLanguage(t *testing.T) {
 			want := c.en
 			if lang == "zh-CN" {
 				want = c.zh
-				for _, english := range []string{"days must", "query must", "missing or null"} {
+				for _, english := range []string{"days must", "query must", "missing or null", "no such file or directory"} {
 					if strings.Contains(ae.Message, english) {
 						t.Errorf("%s: English reason in a Chinese message: %q", c.method, ae.Message)
 					}

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"engram/backend/coded"
 	"os/exec"
 	"strings"
 
@@ -112,7 +113,7 @@ func (s *AppService) OpenFolder(_ Empty) (OpenFolderResult, error) {
 		open = xdgOpen
 	}
 	if err := open(home); err != nil {
-		return OpenFolderResult{}, s.a.newError(CodeOpenFolderFailed, map[string]any{"Path": home, "Detail": err.Error()})
+		return OpenFolderResult{}, s.a.newError(CodeOpenFolderFailed, coded.Reason(map[string]any{"Path": home}, err))
 	}
 	return OpenFolderResult{Path: home}, nil
 }

@@ -94,6 +94,10 @@ func (a *API) newError(code string, args map[string]any) *Error {
 // translates it again when the language changes (localiseArgs).
 const DetailKey = "DetailKey"
 
+// Reason adds err's text to args as Detail, and for a file-system failure people meet the key
+// of that reason in words (coded.Reason); for transports, which translate their own messages.
+func Reason(args map[string]any, err error) map[string]any { return coded.Reason(args, err) }
+
 // translateDetail returns args with Detail translated when DetailKey names a known key; args
 // itself, which may belong to the error that made it, is left as it was.
 func translateDetail(a *API, args map[string]any) map[string]any {

@@ -12,6 +12,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"engram/backend/coded"
 	"fmt"
 	"io"
 	"io/fs"
@@ -117,21 +118,21 @@ func create(ctx context.Context, st *memory.Store, snap func(ctx context.Context
 		return Result{}, codeErr(CodeDestInsideMemory, map[string]any{"Path": dest})
 	}
 	if err := os.MkdirAll(filepath.Dir(dest), 0o700); err != nil {
-		return Result{}, codeErr(CodeWriteFailed, map[string]any{"Path": dest, "Detail": err.Error()})
+		return Result{}, codeErr(CodeWriteFailed, coded.Reason(map[string]any{"Path": dest}, err))
 	}
 	sweepWork(filepath.Dir(dest), time.Now(), filepath.Dir(dest) == filepath.Clean(DefaultDir(st.Home())))
 	work, err := os.MkdirTemp(filepath.Dir(dest), workPrefix)
 	if err != nil {
-		return Result{}, codeErr(CodeWriteFailed, map[string]any{"Path": dest, "Detail": err.Error()})
+		return Result{}, codeErr(CodeWriteFailed, coded.Reason(map[string]any{"Path": dest}, err))
 	}
 	defer os.RemoveAll(work)
 	if err := markWork(work); err != nil {
-		return Result{}, codeErr(CodeWriteFailed, map[string]any{"Path": dest, "Detail": err.Error()})
+		return Result{}, codeErr(CodeWriteFailed, coded.Reason(map[string]any{"Path": dest}, err))
 	}
 	tmp := filepath.Join(work, "archive"+Ext)
 	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 	if err != nil {
-		return Result{}, codeErr(CodeWriteFailed, map[string]any{"Path": dest, "Detail": err.Error()})
+		return Result{}, codeErr(CodeWriteFailed, coded.Reason(map[string]any{"Path": dest}, err))
 	}
 	defer f.Close()
 	gz, _ := gzip.NewWriterLevel(f, gzip.BestSpeed) // Markdown still shrinks well; backups run while you work
@@ -167,23 +168,23 @@ func create(ctx context.Context, st *memory.Store, snap func(ctx context.Context
 	m.FileCount = len(m.Files)
 	data, _ := json.MarshalIndent(m, "", "  ")
 	if err := tw.WriteHeader(&tar.Header{Name: ManifestName, Mode: 0o600, Size: int64(len(data)), ModTime: now, Typeflag: tar.TypeReg}); err != nil {
-		return Result{}, codeErr(CodeWriteFailed, map[string]any{"Path": dest, "Detail": err.Error()})
+		return Result{}, codeErr(CodeWriteFailed, coded.Reason(map[string]any{"Path": dest}, err))
 	}
 	if _, err := tw.Write(data); err != nil {
-		return Result{}, codeErr(CodeWriteFailed, map[string]any{"Path": dest, "Detail": err.Error()})
+		return Result{}, codeErr(CodeWriteFailed, coded.Reason(map[string]any{"Path": dest}, err))
 	}
 	for _, c := range []io.Closer{tw, gz} {
 		if err := c.Close(); err != nil {
-			return Result{}, codeErr(CodeWriteFailed, map[string]any{"Path": dest, "Detail": err.Error()})
+			return Result{}, codeErr(CodeWriteFailed, coded.Reason(map[string]any{"Path": dest}, err))
 		}
 	}
 	if err := f.Sync(); err != nil {
-		return Result{}, codeErr(CodeWriteFailed, map[string]any{"Path": dest, "Detail": err.Error()})
+		return Result{}, codeErr(CodeWriteFailed, coded.Reason(map[string]any{"Path": dest}, err))
 	}
 	info, _ := f.Stat()
 	f.Close()
 	if err := os.Rename(tmp, dest); err != nil {
-		return Result{}, codeErr(CodeWriteFailed, map[string]any{"Path": dest, "Detail": err.Error()})
+		return Result{}, codeErr(CodeWriteFailed, coded.Reason(map[string]any{"Path": dest}, err))
 	}
 	syncDir(filepath.Dir(dest))
 	progress("done", len(m.Files), len(m.Files))

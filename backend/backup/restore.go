@@ -7,6 +7,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"engram/backend/coded"
 	"errors"
 	"fmt"
 	"io"
@@ -59,15 +60,15 @@ func Unpack(ctx context.Context, src, parent string, progress Progress) (u Unpac
 	}
 	f, err := os.Open(src)
 	if err != nil {
-		return u, codeErr(CodeNotFound, map[string]any{"Path": src, "Detail": err.Error()})
+		return u, codeErr(CodeNotFound, coded.Reason(map[string]any{"Path": src}, err))
 	}
 	defer f.Close()
 	if err := os.MkdirAll(parent, 0o700); err != nil {
-		return u, codeErr(CodeWriteFailed, map[string]any{"Path": parent, "Detail": err.Error()})
+		return u, codeErr(CodeWriteFailed, coded.Reason(map[string]any{"Path": parent}, err))
 	}
 	dir, err := os.MkdirTemp(parent, ".restore-")
 	if err != nil {
-		return u, codeErr(CodeWriteFailed, map[string]any{"Path": parent, "Detail": err.Error()})
+		return u, codeErr(CodeWriteFailed, coded.Reason(map[string]any{"Path": parent}, err))
 	}
 	defer func() {
 		if err != nil {
@@ -76,7 +77,7 @@ func Unpack(ctx context.Context, src, parent string, progress Progress) (u Unpac
 	}()
 	gz, err := gzip.NewReader(f)
 	if err != nil {
-		return u, codeErr(CodeInvalidArchive, map[string]any{"Path": src, "Detail": err.Error()})
+		return u, codeErr(CodeInvalidArchive, coded.Reason(map[string]any{"Path": src}, err))
 	}
 	tr := tar.NewReader(gz)
 	got := map[string]File{}
@@ -90,7 +91,7 @@ func Unpack(ctx context.Context, src, parent string, progress Progress) (u Unpac
 			break
 		}
 		if err != nil {
-			return u, codeErr(CodeInvalidArchive, map[string]any{"Path": src, "Detail": err.Error()})
+			return u, codeErr(CodeInvalidArchive, coded.Reason(map[string]any{"Path": src}, err))
 		}
 		name, err := checkName(h.Name)
 		if err != nil {
@@ -111,17 +112,17 @@ func Unpack(ctx context.Context, src, parent string, progress Progress) (u Unpac
 				return u, codeErr(CodeInvalidArchive, map[string]any{"Path": src, "Detail": "manifest too large", "DetailKey": "detail.manifest_too_large"})
 			}
 			if manifest, err = io.ReadAll(io.LimitReader(tr, MaxManifest)); err != nil {
-				return u, codeErr(CodeInvalidArchive, map[string]any{"Path": src, "Detail": err.Error()})
+				return u, codeErr(CodeInvalidArchive, coded.Reason(map[string]any{"Path": src}, err))
 			}
 			continue
 		}
 		dst := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
-			return u, codeErr(CodeWriteFailed, map[string]any{"Path": dst, "Detail": err.Error()})
+			return u, codeErr(CodeWriteFailed, coded.Reason(map[string]any{"Path": dst}, err))
 		}
 		out, err := os.OpenFile(dst, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 		if err != nil {
-			return u, codeErr(CodeWriteFailed, map[string]any{"Path": dst, "Detail": err.Error()})
+			return u, codeErr(CodeWriteFailed, coded.Reason(map[string]any{"Path": dst}, err))
 		}
 		hash := sha256.New()
 		n, err := io.Copy(io.MultiWriter(out, hash), tr)
@@ -129,7 +130,7 @@ func Unpack(ctx context.Context, src, parent string, progress Progress) (u Unpac
 			err = cerr
 		}
 		if err != nil {
-			return u, codeErr(CodeInvalidArchive, map[string]any{"Path": src, "Detail": err.Error()})
+			return u, codeErr(CodeInvalidArchive, coded.Reason(map[string]any{"Path": src}, err))
 		}
 		if !h.ModTime.IsZero() {
 			_ = os.Chtimes(dst, h.ModTime, h.ModTime) // the index copy knows the files by their times
@@ -170,7 +171,7 @@ func Unpack(ctx context.Context, src, parent string, progress Progress) (u Unpac
 		return u, codeErr(CodeInvalidArchive, map[string]any{"Path": src, "Detail": "no " + IndexEntry, "DetailKey": "detail.missing_entry", "Name": IndexEntry})
 	}
 	if err := os.MkdirAll(filepath.Join(dir, MemoryDir), 0o700); err != nil {
-		return u, codeErr(CodeWriteFailed, map[string]any{"Path": dir, "Detail": err.Error()})
+		return u, codeErr(CodeWriteFailed, coded.Reason(map[string]any{"Path": dir}, err))
 	}
 	u.Manifest.FileCount = len(u.Manifest.Files)
 	u.Dir = dir
@@ -207,7 +208,7 @@ func RestoreNewHome(ctx context.Context, src, home string, progress Progress) (R
 	}
 	home, err := filepath.Abs(home)
 	if err != nil {
-		return RestoreResult{}, codeErr(CodeWriteFailed, map[string]any{"Path": home, "Detail": err.Error()})
+		return RestoreResult{}, codeErr(CodeWriteFailed, coded.Reason(map[string]any{"Path": home}, err))
 	}
 	root := filepath.Join(home, MemoryDir)
 	if entries, err := os.ReadDir(root); err == nil && len(entries) > 0 {
@@ -220,10 +221,10 @@ func RestoreNewHome(ctx context.Context, src, home string, progress Progress) (R
 	defer os.RemoveAll(u.Dir)
 	_ = os.Remove(root) // an empty memory folder left by an earlier open
 	if err := os.Rename(filepath.Join(u.Dir, MemoryDir), root); err != nil {
-		return RestoreResult{}, codeErr(CodeWriteFailed, map[string]any{"Path": root, "Detail": err.Error()})
+		return RestoreResult{}, codeErr(CodeWriteFailed, coded.Reason(map[string]any{"Path": root}, err))
 	}
 	if err := os.Rename(filepath.Join(u.Dir, IndexEntry), filepath.Join(root, IndexEntry)); err != nil {
-		return RestoreResult{}, codeErr(CodeWriteFailed, map[string]any{"Path": root, "Detail": err.Error()})
+		return RestoreResult{}, codeErr(CodeWriteFailed, coded.Reason(map[string]any{"Path": root}, err))
 	}
 	syncDir(root)
 	progress("reconcile", 0, 0)
@@ -253,7 +254,7 @@ func RestoreInPlace(ctx context.Context, st *memory.Store, src, appVersion strin
 	defer os.RemoveAll(u.Dir)
 	aside, err := os.MkdirTemp(st.Home(), ".restore-old-")
 	if err != nil {
-		return RestoreResult{}, codeErr(CodeWriteFailed, map[string]any{"Path": st.Home(), "Detail": err.Error()})
+		return RestoreResult{}, codeErr(CodeWriteFailed, coded.Reason(map[string]any{"Path": st.Home()}, err))
 	}
 	var pre Result
 	var rep memory.ReconcileReport

@@ -123,6 +123,16 @@ type usageError string
 
 func (u usageError) Error() string { return string(u) }
 
+// reason adds why err happened to args, in the person's words when it is a file-system
+// failure (api.Reason), for a message the CLI translates itself.
+func (r *runner) reason(args map[string]any, err error) map[string]any {
+	args = api.Reason(args, err)
+	if key, ok := args[api.DetailKey].(string); ok && r.env.Catalog != nil && r.env.Catalog.Has(key) {
+		args["Detail"] = r.t(key, args)
+	}
+	return args
+}
+
 func (r *runner) t(key string, args map[string]any) string {
 	if r.env.Catalog == nil {
 		return key

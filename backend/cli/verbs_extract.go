@@ -27,7 +27,7 @@ func extractParams(r *runner, args []string) (api.ExtractionRequestParams, error
 		data, err = r.env.ReadFile(path)
 	}
 	if err != nil {
-		return api.ExtractionRequestParams{}, fmt.Errorf("%s", r.t("cli.read_file_failed", map[string]any{"Path": path, "Detail": err.Error()}))
+		return api.ExtractionRequestParams{}, fmt.Errorf("%s", r.t("cli.read_file_failed", r.reason(map[string]any{"Path": path}, err)))
 	}
 	var p api.ExtractionRequestParams
 	dec := json.NewDecoder(bytes.NewReader(data))

@@ -35,7 +35,7 @@ func (r *runner) importCmd(_ context.Context, args []string) error {
 	if from == "" || from == "jsonl" {
 		data, err := r.env.ReadFile(pos[0])
 		if err != nil {
-			return fmt.Errorf("%s", r.t("cli.read_file_failed", map[string]any{"Path": pos[0], "Detail": err.Error()}))
+			return fmt.Errorf("%s", r.t("cli.read_file_failed", r.reason(map[string]any{"Path": pos[0]}, err)))
 		}
 		jsonl = string(data)
 	} else {

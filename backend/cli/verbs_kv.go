@@ -114,7 +114,7 @@ func (r *runner) kvValue(arg string, asJSON bool) (json.RawMessage, error) {
 	if arg == "-" {
 		b, err := io.ReadAll(io.LimitReader(r.env.Stdin, maxKVStdin))
 		if err != nil {
-			return nil, fmt.Errorf("%s", r.t("cli.read_file_failed", map[string]any{"Path": "-", "Detail": err.Error()}))
+			return nil, fmt.Errorf("%s", r.t("cli.read_file_failed", r.reason(map[string]any{"Path": "-"}, err)))
 		}
 		text = strings.TrimSuffix(strings.TrimSuffix(string(b), "\n"), "\r")
 	}

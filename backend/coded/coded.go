@@ -1,10 +1,14 @@
 // Package coded is the one shape of a user-visible failure. Every package's coded error
 // (memory, organizer, recall, embed, settings) offers its stable code and the arguments of its
 // translated message through Error, and api translates any error by it; the packages satisfy
-// the interface by their methods alone. It imports nothing, so anything may use it.
+// the interface by their methods alone. It imports no other backend package, so anything may use it.
 package coded
 
-import "errors"
+import (
+	"errors"
+	"io/fs"
+	"syscall"
+)
 
 // Error is a failure with a stable code (translated as "error.<code>") and the arguments that
 // fill the translated message's placeholders.
@@ -21,4 +25,41 @@ func As(err error) (Error, bool) {
 		return c, true
 	}
 	return nil, false
+}
+
+// Reason adds to args what says why err happened: Detail, its text, and — for the
+// file-system failures people meet (no such file, permission denied, disk full, read-only,
+// a folder where a file was wanted, or the reverse) — DetailKey, the catalog key of that
+// reason in words (detail.*), which api puts in Detail in the caller's language. The OS's
+// own words ("open /x: no such file or directory") are English whatever the language.
+func Reason(args map[string]any, err error) map[string]any {
+	if args == nil {
+		args = map[string]any{}
+	}
+	if err == nil {
+		return args
+	}
+	args["Detail"] = err.Error()
+	if key := reasonKey(err); key != "" {
+		args["DetailKey"] = key
+	}
+	return args
+}
+
+func reasonKey(err error) string {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "detail.no_such_path"
+	case errors.Is(err, fs.ErrPermission):
+		return "detail.permission_denied"
+	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EDQUOT):
+		return "detail.disk_full"
+	case errors.Is(err, syscall.EROFS):
+		return "detail.read_only_fs"
+	case errors.Is(err, syscall.EISDIR):
+		return "detail.is_a_folder"
+	case errors.Is(err, syscall.ENOTDIR):
+		return "detail.not_a_folder"
+	}
+	return ""
 }

@@ -3,6 +3,10 @@ package coded_test
 import (
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
 	"testing"
 
 	"engram/backend/coded"
@@ -39,5 +43,35 @@ func TestAsFindsTheOutermostCodedError(t *testing.T) {
 		if got != tc.code {
 			t.Errorf("%s: code %q, want %q", tc.name, got, tc.code)
 		}
+	}
+}
+
+// File-system failures people meet get a reason key; others keep their text only.
+func TestReasonNamesFileSystemFailures(t *testing.T) {
+	_, missing := os.Open(filepath.Join(t.TempDir(), "nope"))
+	_, notDir := os.Open(filepath.Join(os.Args[0], "child"))
+	pe := func(e error) error { return fmt.Errorf("backup: %w", &fs.PathError{Op: "open", Path: "/x", Err: e}) }
+	for _, tc := range []struct {
+		err error
+		key string
+	}{
+		{missing, "detail.no_such_path"},
+		{notDir, "detail.not_a_folder"},
+		{pe(syscall.EACCES), "detail.permission_denied"},
+		{pe(syscall.ENOSPC), "detail.disk_full"},
+		{pe(syscall.EROFS), "detail.read_only_fs"},
+		{pe(syscall.EISDIR), "detail.is_a_folder"},
+		{errors.New("zip: not a valid zip file"), ""},
+	} {
+		args := coded.Reason(map[string]any{"Path": "/x"}, tc.err)
+		if args["Detail"] != tc.err.Error() || args["Path"] != "/x" {
+			t.Errorf("%v: args %v", tc.err, args)
+		}
+		if got, _ := args["DetailKey"].(string); got != tc.key {
+			t.Errorf("%v: key %q, want %q", tc.err, got, tc.key)
+		}
+	}
+	if args := coded.Reason(nil, nil); len(args) != 0 {
+		t.Errorf("no error: %v", args)
 	}
 }

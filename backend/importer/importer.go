@@ -10,6 +10,7 @@ package importer
 import (
 	"bytes"
 	"encoding/json"
+	"engram/backend/coded"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -87,7 +88,7 @@ func Convert(source, path string, opts Options) ([]format.Record, error) {
 	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
-		return nil, fail(CodeSourceRead, map[string]any{"Path": path, "Detail": err.Error()}, "unable to read %s: %v", path, err)
+		return nil, fail(CodeSourceRead, coded.Reason(map[string]any{"Path": path}, err), "unable to read %s: %v", path, err)
 	}
 	var recs []format.Record
 	switch source {
@@ -127,7 +128,7 @@ func JSONL(recs []format.Record) string {
 func readFile(path string) ([]byte, error) {
 	st, err := os.Stat(path)
 	if err != nil {
-		return nil, fail(CodeSourceRead, map[string]any{"Path": path, "Detail": err.Error()}, "unable to read %s: %v", path, err)
+		return nil, fail(CodeSourceRead, coded.Reason(map[string]any{"Path": path}, err), "unable to read %s: %v", path, err)
 	}
 	if st.IsDir() {
 		return nil, fail(CodeSourceRead, map[string]any{"Path": path, "Detail": "a folder, not a file", "DetailKey": "detail.folder_not_file"}, "%s is a folder", path)
@@ -137,7 +138,7 @@ func readFile(path string) ([]byte, error) {
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fail(CodeSourceRead, map[string]any{"Path": path, "Detail": err.Error()}, "unable to read %s: %v", path, err)
+		return nil, fail(CodeSourceRead, coded.Reason(map[string]any{"Path": path}, err), "unable to read %s: %v", path, err)
 	}
 	if !utf8.Valid(b) {
 		return nil, fail(CodeSourceInvalid, map[string]any{"Path": path, "Detail": "not UTF-8 text", "DetailKey": "detail.not_utf8"}, "%s is not UTF-8 text", path)

@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"engram/backend/coded"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -19,14 +20,14 @@ import (
 func walkFiles(root string, keep func(rel string) bool, dotDirs func(name string) bool) ([]string, error) {
 	realRoot, err := filepath.EvalSymlinks(root)
 	if err != nil {
-		return nil, fail(CodeSourceRead, map[string]any{"Path": root, "Detail": err.Error()}, "unable to read %s: %v", root, err)
+		return nil, fail(CodeSourceRead, coded.Reason(map[string]any{"Path": root}, err), "unable to read %s: %v", root, err)
 	}
 	var files []string
 	var total int64
 	linked := map[string]bool{} // targets already read through a link
 	err = filepath.WalkDir(realRoot, func(p string, d fs.DirEntry, werr error) error {
 		if werr != nil {
-			return fail(CodeSourceRead, map[string]any{"Path": p, "Detail": werr.Error()}, "unable to read %s: %v", p, werr)
+			return fail(CodeSourceRead, coded.Reason(map[string]any{"Path": p}, werr), "unable to read %s: %v", p, werr)
 		}
 		rel, _ := filepath.Rel(realRoot, p)
 		if d.IsDir() {
@@ -66,7 +67,7 @@ func walkFiles(root string, keep func(rel string) bool, dotDirs func(name string
 		}
 		info, err := d.Info()
 		if err != nil {
-			return fail(CodeSourceRead, map[string]any{"Path": p, "Detail": err.Error()}, "unable to read %s: %v", p, err)
+			return fail(CodeSourceRead, coded.Reason(map[string]any{"Path": p}, err), "unable to read %s: %v", p, err)
 		}
 		total += info.Size()
 		if len(files) >= MaxFiles || total > MaxTotalBytes {
@@ -92,7 +93,7 @@ func within(root, p string) bool {
 func isDir(path string) (bool, error) {
 	st, err := os.Stat(path)
 	if err != nil {
-		return false, fail(CodeSourceRead, map[string]any{"Path": path, "Detail": err.Error()}, "unable to read %s: %v", path, err)
+		return false, fail(CodeSourceRead, coded.Reason(map[string]any{"Path": path}, err), "unable to read %s: %v", path, err)
 	}
 	return st.IsDir(), nil
 }
