@@ -82,6 +82,13 @@ func Run(ctx context.Context, args []string, env Env) int {
 		}
 		r.json = false // the flags are read again below
 	}
+	if c.home && asksHelp(rest) {
+		// A verb's flags are described without opening the home: help must work on a home
+		// that cannot be opened (another build's index, a disk that is gone) — that is when
+		// people read it. Every verb reads its flags before it calls the api
+		// (TestHelpNeedsNoHome).
+		return r.exit(c.run(r, ctx, rest))
+	}
 	if c.home {
 		a, closeFn, err := env.Open(ctx)
 		if err != nil {
@@ -117,6 +124,20 @@ func (r *runner) exit(err error) int {
 	}
 	r.printErr(err)
 	return 1
+}
+
+// asksHelp reports whether a verb's arguments ask for its flags (-h, -help, --help) before
+// any "--".
+func asksHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-h", "-help", "--help":
+			return true
+		}
+	}
+	return false
 }
 
 type usageError string
