@@ -11,7 +11,9 @@ type migration struct {
 	needsReindex bool
 }
 
-// migrations are append-only: never edit a shipped step, add a new one.
+// migrations are append-only: never edit a shipped step, add a new one. That includes its name:
+// an index whose recorded step has another name is taken for another build's and rebuilt from
+// the files (checkSteps, TestShippedStepNamesNeverChange).
 var migrations = []migration{
 	{1, "initial schema", `
 CREATE TABLE memory_meta (
