@@ -351,6 +351,20 @@ func TestHookExtractsIntoTheRightScopeOnce(t *testing.T) {
 			time.Sleep(100 * time.Millisecond)
 		}
 	}
+	// The third turn comes within the session's least interval between runs, so extraction
+	// defers it and runs it once the interval has passed: 2 s here instead of the default 30,
+	// which this test used to wait out.
+	h := newHome(t)
+	h.dir = home
+	var out, errb bytes.Buffer
+	a, closeFn, err := h.env(&out, &errb).Open(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Call("extraction.updateSettings", json.RawMessage(`{"min_interval_seconds":2}`)); err != nil {
+		t.Fatal(err)
+	}
+	closeFn()
 	write(user("u1", "I always use pytest with the -q flag, never unittest.") + assistant("a1", "pytest.ini"))
 	if code, stdout, _ := runHook(t, home, payload("s-e2e", transcript, cwd, false)); code != 0 || stdout != "" {
 		t.Fatalf("exit %d stdout %q", code, stdout)
