@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"engram/backend/coded"
 )
 
 // Codes of a Markdown folder export.
@@ -17,6 +19,9 @@ const (
 	CodeExportDirNotEmpty = "export_dir_not_empty"
 	// CodeExportDirInHome refuses a folder inside the home: the watcher would index the copies.
 	CodeExportDirInHome = "export_dir_in_home"
+	// CodeExportWriteFailed is an export folder that cannot be made or written (no such parent,
+	// no permission, a full or read-only disk).
+	CodeExportWriteFailed = "export_write_failed"
 )
 
 // FolderExport reports a Markdown folder export.
@@ -48,7 +53,13 @@ func (s *Store) ExportFolder(ctx context.Context, dir string, f Filter) (FolderE
 	if entries, err := os.ReadDir(dir); err == nil && len(entries) > 0 {
 		return rep, codeErr(CodeExportDirNotEmpty, map[string]any{"Dir": dir}, "export folder %s is not empty", dir)
 	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return rep, fmt.Errorf("memory: unable to read export folder: %w", err)
+		return rep, exportFailed(dir, err)
+	}
+	// The folder is made first, so an export of nothing still leaves the folder it reports
+	// (it said "exported into /proc/x" and made nothing), and one that cannot be made fails
+	// before any work. Private like the home: the copies are the person's memories.
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return rep, exportFailed(dir, err)
 	}
 	f.Archived = false
 	where, args, err := f.where(s.projects)
@@ -107,11 +118,11 @@ func (s *Store) ExportFolder(ctx context.Context, dir string, f Filter) (FolderE
 			return rep, fmt.Errorf("memory: unable to read %s: %w", r.path, err)
 		}
 		dst := filepath.Join(dir, to)
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			return rep, fmt.Errorf("memory: unable to create %s: %w", filepath.Dir(dst), err)
+		if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
+			return rep, exportFailed(filepath.Dir(dst), err)
 		}
 		if err := WriteFileAtomic(dst, data); err != nil {
-			return rep, fmt.Errorf("memory: unable to write %s: %w", dst, err)
+			return rep, exportFailed(dst, err)
 		}
 		if r.typ == string(TypeDaily) {
 			rep.Daily++
@@ -120,6 +131,12 @@ func (s *Store) ExportFolder(ctx context.Context, dir string, f Filter) (FolderE
 		}
 	}
 	return rep, nil
+}
+
+// exportFailed is the export's failure to make or write path, with the reason in words where
+// it is one people meet (coded.Reason).
+func exportFailed(path string, err error) error {
+	return codeErr(CodeExportWriteFailed, coded.Reason(map[string]any{"Path": path}, err), "unable to write %s: %v", path, err)
 }
 
 // projectFolderNames names each project's folder in an export by its workdir's last element

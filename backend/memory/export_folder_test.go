@@ -2,6 +2,7 @@ package memory
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"sort"
@@ -81,6 +82,30 @@ func TestExportFolder(t *testing.T) {
 	}
 	if _, err := e.s.ExportFolder(e.ctx, "relative/dir", Filter{}); CodeOf(err) != CodeInvalidWorkdir {
 		t.Fatalf("relative folder: %v", err)
+	}
+	// A folder that cannot be made fails in words before any copy (under a file here; /proc
+	// in the report that found it), and the folders an export makes are private.
+	blocker := filepath.Join(t.TempDir(), "a-file")
+	if err := os.WriteFile(blocker, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err = e.s.ExportFolder(e.ctx, filepath.Join(blocker, "vault"), Filter{})
+	var me *Error
+	if CodeOf(err) != CodeExportWriteFailed || !errors.As(err, &me) || me.Args["DetailKey"] != "detail.not_a_folder" {
+		t.Fatalf("a folder under a file: %v", err)
+	}
+	for _, d := range []string{dir, filepath.Join(dir, "global"), filepath.Join(dir, "global", "user")} {
+		if info, err := os.Stat(d); err != nil || info.Mode().Perm() != 0o700 {
+			t.Fatalf("%s: %v %v, want 0700", d, info.Mode(), err)
+		}
+	}
+	// An export of nothing still makes the folder it reports.
+	empty := filepath.Join(t.TempDir(), "nested", "empty")
+	if rep, err := e.s.ExportFolder(e.ctx, empty, Filter{Scope: ScopeAgent, Agent: "nobody"}); err != nil || rep.Memories != 0 {
+		t.Fatalf("an empty export: %+v %v", rep, err)
+	}
+	if info, err := os.Stat(empty); err != nil || !info.IsDir() {
+		t.Fatalf("the empty export made no folder: %v", err)
 	}
 
 	// A filter narrows it: one project only, named by its folder alone.
