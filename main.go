@@ -138,7 +138,10 @@ func serve(ctx context.Context, app *App, catalog *i18n.Catalog, lang string, ar
 	fset := flag.NewFlagSet("engram serve", flag.ContinueOnError)
 	addr := fset.String("addr", bridge.DefaultAddr, "address to listen on (host:port)")
 	allowRemote := fset.Bool("allow-remote", false, "allow a non-loopback address (reachable from other machines)")
-	if err := fset.Parse(args); err != nil {
+	if err := (cli.FlagText{Catalog: catalog, Lang: lang, Verb: "serve", Name: "serve"}).Parse(fset, args, os.Stderr); err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, err)
+		}
 		return 2
 	}
 	if err := app.Start(ctx, true); err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"path/filepath"
 
 	"engram/backend/api"
+	"engram/backend/cli"
 	"engram/backend/i18n"
 	"engram/backend/mcp"
 )
@@ -23,7 +25,10 @@ func runMCP(ctx context.Context, app *App, catalog *i18n.Catalog, lang string, a
 	agent := fset.String("agent", "", "the agent this server acts for (default: the client's name)")
 	workdir := fset.String("workdir", "", "the project folder (default: the client's roots)")
 	budget := fset.Int("max-tokens", mcp.DefaultBudgetTokens, "the most tokens one tool result may hold (longer results page)")
-	if err := fset.Parse(args); err != nil {
+	if err := (cli.FlagText{Catalog: catalog, Lang: lang, Verb: "mcp", Name: "mcp"}).Parse(fset, args, os.Stderr); err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, err)
+		}
 		return 2
 	}
 	if *workdir != "" {

@@ -119,7 +119,9 @@ func (r *runner) exit(err error) int {
 	case errors.Is(err, errSilent):
 		return 1
 	case errors.As(err, &ue):
-		fmt.Fprintln(r.env.Stderr, string(ue))
+		if ue != "" {
+			fmt.Fprintln(r.env.Stderr, string(ue))
+		}
 		return 2
 	}
 	r.printErr(err)
@@ -141,6 +143,10 @@ func asksHelp(args []string) bool {
 }
 
 type usageError string
+
+// errSilentUsage ends a command with the usage exit code after it printed what it had to (a
+// verb's flags, asked with -h).
+const errSilentUsage = usageError("")
 
 func (u usageError) Error() string { return string(u) }
 
@@ -226,9 +232,10 @@ func (r *runner) flags(name string, args []string, define func(fs *flag.FlagSet)
 			i++
 		}
 	}
-	if err := fs.Parse(flagArgs); err != nil {
+	ft := FlagText{Catalog: r.env.Catalog, Lang: r.lang, Verb: strings.Fields(name)[0], Name: name}
+	if err := ft.Parse(fs, flagArgs, r.env.Stderr); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return nil, usageError("")
+			return nil, errSilentUsage
 		}
 		return nil, usageError(err.Error())
 	}
