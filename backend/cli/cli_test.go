@@ -181,7 +181,7 @@ func TestImportExportReindexDoctor(t *testing.T) {
 	}
 	// A broken hand edit is reported by doctor (exit 1) and left as it is.
 	bad := filepath.Join(h.dir, "memory", "global", "user", "broken.md")
-	_ = os.WriteFile(bad, []byte("no frontmatter here"), 0o644)
+	_ = os.WriteFile(bad, []byte("---\nid: [unclosed\n---\nbroken header here"), 0o644)
 	// A temp file an interrupted write left behind: swept at open, and doctor says so.
 	_ = os.WriteFile(filepath.Join(h.dir, "memory", "global", "user", ".tmp-4242"), []byte("half a wr"), 0o600)
 	code, out, _ = h.run("", "doctor")
@@ -192,7 +192,7 @@ func TestImportExportReindexDoctor(t *testing.T) {
 		!strings.Contains(out, "interrupted writes, removed: 1") || !strings.Contains(out, "global/user/.tmp-4242") {
 		t.Fatalf("doctor does not report its checksum pass and the swept temp file:\n%s", out)
 	}
-	if data, _ := os.ReadFile(bad); string(data) != "no frontmatter here" {
+	if data, _ := os.ReadFile(bad); string(data) != "---\nid: [unclosed\n---\nbroken header here" {
 		t.Fatal("doctor touched the broken file")
 	}
 	if out := h.ok("reindex"); !strings.Contains(out, "2 memories") {

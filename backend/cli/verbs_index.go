@@ -150,6 +150,8 @@ func printFindings(r *runner, w io.Writer, fs []api.DoctorFinding) {
 	for _, f := range fs {
 		fmt.Fprintln(w, "  • "+f.Message)
 		switch {
+		case f.Fixed && f.Fix == "":
+			fmt.Fprintln(w, "    "+r.t("cli.maint.fixed_once", nil))
 		case f.Fixed:
 			fmt.Fprintln(w, "    "+r.t("cli.maint.fixed", map[string]any{"Fix": f.Fix}))
 		case f.Fix != "":

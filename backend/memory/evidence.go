@@ -4,8 +4,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"path/filepath"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/oklog/ulid/v2"
 
 	"engram/backend/memory/format"
 )
@@ -51,7 +54,34 @@ func Render(m *Memory) ([]byte, error) {
 // Parse reads a memory file (format.ParseFile). It never guesses: a missing or malformed
 // header is a parse_error so the caller can report the file and leave it alone.
 func Parse(data []byte) (*Memory, error) {
-	fm, body, err := format.ParseFile(data)
+	return parse(data, format.ParseFile)
+}
+
+// parseHand reads the memory file at rel (relative to the memory folder) as it lies in the
+// home: a header without an id, as a person writes a note by hand (Obsidian, an editor), is
+// read with the id handID gives its path. Engram writes that id into the file the first time
+// it changes the memory (an accept, an edit); until then a rename is a new memory. Everything
+// else a hand file must satisfy is checked as before (handProblem).
+func parseHand(data []byte, rel string) (*Memory, error) {
+	m, err := parse(data, format.ParseFileWithoutID)
+	if err == nil && m.ID == "" {
+		m.ID, m.idFromPath = handID(rel), true
+	}
+	return m, err
+}
+
+// handID is the id of a memory file without one: a ULID made from a hash of its path, so the
+// same file gets the same id in every rebuild of the index (its audit rows and access counts
+// stay with it) and two files never share one.
+func handID(rel string) string {
+	sum := sha256.Sum256([]byte("engram hand-written file\x00" + filepath.ToSlash(rel)))
+	var id ulid.ULID
+	copy(id[:], sum[:16])
+	return id.String()
+}
+
+func parse(data []byte, read func([]byte) (format.Header, string, error)) (*Memory, error) {
+	fm, body, err := read(data)
 	if err != nil {
 		var pe *format.ParseError
 		if errors.As(err, &pe) && pe.Detail != "" {

@@ -96,8 +96,10 @@ type priorIndex struct {
 	// vouched holds the versions it had as reviewed: a person accepted that exact content, so
 	// a rebuild keeps it reviewed even when its text looks risky.
 	vouched map[string]bool
-	// holders maps each id to the path that held it.
-	holders map[string]string
+	// holders maps each id to the path that held it; ids the other way.
+	holders, ids map[string]string
+	// lost holds the paths reported as having lost their id (ProblemLostID).
+	lost map[string]bool
 }
 
 // winsRebuild reports whether the file at rel, carrying m.ID, should take the id from holder
@@ -113,7 +115,20 @@ func (p priorIndex) winsRebuild(m *Memory, rel, holder string, created int64) bo
 }
 
 func readPriorIndex(ctx context.Context, tx *sql.Tx) (priorIndex, error) {
-	p := priorIndex{vouched: map[string]bool{}, holders: map[string]string{}}
+	p := priorIndex{vouched: map[string]bool{}, holders: map[string]string{}, ids: map[string]string{}, lost: map[string]bool{}}
+	lost, err := tx.QueryContext(ctx, `SELECT path FROM memory_problems WHERE code = ?`, ProblemLostID)
+	if err != nil {
+		return p, fmt.Errorf("memory: unable to read the index before rebuilding: %w", err)
+	}
+	for lost.Next() {
+		var path string
+		if err := lost.Scan(&path); err != nil {
+			lost.Close()
+			return p, fmt.Errorf("memory: unable to read the index before rebuilding: %w", err)
+		}
+		p.lost[path] = true
+	}
+	lost.Close()
 	rows, err := tx.QueryContext(ctx, `SELECT id, path, version, reviewed FROM memory_meta`)
 	if err != nil {
 		return p, fmt.Errorf("memory: unable to read the index before rebuilding: %w", err)
@@ -125,10 +140,32 @@ func readPriorIndex(ctx context.Context, tx *sql.Tx) (priorIndex, error) {
 		if err := rows.Scan(&id, &path, &version, &reviewed); err != nil {
 			return p, fmt.Errorf("memory: unable to read the index before rebuilding: %w", err)
 		}
-		p.holders[id] = path
+		p.holders[id], p.ids[path] = path, id
 		if reviewed {
 			p.vouched[version] = true
 		}
 	}
 	return p, rows.Err()
+}
+
+// lostID reports whether the memory indexed at rel has another id than id, the one parseHand
+// made from the path of a file that names none: the file was indexed under its own id and has
+// since lost its header or its id line (a slip in an editor). Such a file is reported as
+// before, rather than indexed as a new memory in the old one's place, whose id, history and
+// links the person would not see go.
+// It stays so while the file is edited without its id (the path then holds a lost_id problem,
+// no row), until the id is back.
+func (s *Store) lostID(ctx context.Context, tx execer, rel, id string, rep *ReconcileReport) bool {
+	if rep.wiping {
+		// A rebuild emptied both tables first: what they said is in prior.
+		had, ok := rep.prior.ids[rel]
+		return ok && had != id || rep.prior.lost[rel]
+	}
+	var had string
+	if err := tx.QueryRowContext(ctx, `SELECT id FROM memory_meta WHERE path = ?`, rel).Scan(&had); err == nil {
+		return had != id
+	}
+	var n int
+	_ = tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM memory_problems WHERE path = ? AND code = ?`, rel, ProblemLostID).Scan(&n)
+	return n > 0
 }

@@ -26,7 +26,7 @@ func (s *Store) pathFree(ctx context.Context, x execer, rel, slug string) error 
 	case err != nil:
 		detail = err.Error()
 	default:
-		if _, perr := Parse(data); perr != nil {
+		if _, perr := parseHand(data, rel); perr != nil {
 			detail = perr.Error()
 		} else {
 			code = CodeAlreadyExists

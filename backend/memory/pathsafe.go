@@ -25,6 +25,9 @@ const (
 	ProblemHandBodyLarge = "hand_body_too_large"
 	ProblemDuplicateID   = "duplicate_id"
 	ProblemUnrecognized  = "unrecognized_path"
+	// ProblemLostID is a memory file that no longer names the id it was indexed under (its
+	// header or id line was lost): reported until the id is back, never indexed anew.
+	ProblemLostID = "lost_id"
 )
 
 // fileStamp is what a file's metadata says about its content without reading it.

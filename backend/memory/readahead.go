@@ -28,6 +28,9 @@ type fileRead struct {
 	// risky: the file says reviewed but holds text that tries to steer an agent.
 	risky bool
 	ft    fullText
+	// noIDDetail is the parse error of a file that names no id (m.idFromPath), reported if the
+	// path was indexed under another id (lostID).
+	noIDDetail string
 }
 
 // readForIndex reads and checks one file; it touches no index, so workers may run it at once.
@@ -66,10 +69,16 @@ func (s *Store) readForIndex(d diskFile, known string) *fileRead {
 		r.problem, r.detail = code, detail
 		return r
 	}
-	m, err := Parse(data)
+	m, err := parseHand(data, d.rel)
 	if err != nil {
 		r.problem, r.detail = CodeParseError, err.Error()
 		return r
+	}
+	if m.idFromPath {
+		// What a file that names no id is reported with if it turns out to have lost one.
+		if _, serr := Parse(data); serr != nil {
+			r.noIDDetail = serr.Error()
+		}
 	}
 	if code, detail := handProblem(m, pi, len(data)); code != "" {
 		r.problem, r.detail = code, detail

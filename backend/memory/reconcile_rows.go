@@ -43,3 +43,25 @@ func removePath(ctx context.Context, tx execer, rel string) (string, error) {
 	}
 	return id, nil
 }
+
+func (s *Store) recordProblem(ctx context.Context, tx execer, d diskFile, code, detail string, rep *ReconcileReport) error {
+	rep.Problems++
+	rep.ProblemsChanged = true
+	// A memory whose file just broke leaves the index: lists showing it must hear of it.
+	var gone string
+	if tx.QueryRowContext(ctx, `SELECT id FROM memory_meta WHERE path = ?`, d.rel).Scan(&gone) == nil {
+		rep.ChangedID = append(rep.ChangedID, gone)
+	}
+	if err := deleteRowByPath(ctx, tx, d.rel); err != nil {
+		return err
+	}
+	s.log.Warn("memory: file not indexed", "path", d.rel, "code", code, "detail", detail)
+	_, err := tx.ExecContext(ctx, `INSERT INTO memory_problems(path, mtime, size, code, detail, seen_at, ctime, ino) VALUES(?,?,?,?,?,?,?,?)
+		ON CONFLICT(path) DO UPDATE SET mtime=excluded.mtime, size=excluded.size, code=excluded.code,
+		detail=excluded.detail, seen_at=excluded.seen_at, ctime=excluded.ctime, ino=excluded.ino`,
+		d.rel, d.st.mtime, d.st.size, code, detail, s.rfc(s.opts.Now()), d.st.ctime, d.st.ino)
+	if err != nil {
+		return fmt.Errorf("memory: unable to record problem for %s: %w", d.rel, err)
+	}
+	return nil
+}

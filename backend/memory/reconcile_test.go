@@ -109,11 +109,11 @@ func TestUnparsableFilesReportedAndUntouched(t *testing.T) {
 		data []byte
 		code string
 	}{
-		{"no frontmatter", "global/user/no-header.md", []byte("just some notes\nno header\n"), CodeParseError},
+		{"only a delimiter", "global/user/no-header.md", []byte("---"), CodeParseError},
 		{"broken yaml", "global/user/broken-yaml.md", []byte("---\nid: [unclosed\ntitle: x\n---\nbody\n"), CodeParseError},
 		{"invalid utf8", "global/user/bad-bytes.md", append([]byte("---\nid: "+ulid.Make().String()+"\n---\n\n"), 0xff, 0xfe, 'x', '\n'), CodeParseError},
 		{"unterminated", "global/user/unterminated.md", []byte("---\nid: abc\ntitle: x\n"), CodeParseError},
-		{"no id", "global/user/no-id.md", []byte("---\ntitle: x\n---\nbody\n"), CodeParseError},
+		{"unknown field type", "global/user/no-id.md", []byte("---\ntitle: [x, y]\n---\nbody\n"), CodeParseError},
 		{"bad confidence", "global/user/bad-conf.md", []byte("---\nid: abc\nconfidence: certain\n---\nbody\n"), CodeParseError},
 		{"bad slug in name", "global/user/Bad_Name.md", handFile(ulid.Make().String(), "x", "y"), "unrecognized_path"},
 		{"unknown type folder", "global/notes/some-note.md", handFile(ulid.Make().String(), "x", "y"), "unrecognized_path"},
@@ -364,7 +364,7 @@ func TestWatcherPicksUpExternalEdits(t *testing.T) {
 	eventually("deletion noticed", func() bool { _, err := e.s.Get(e.ctx, r.ID); return err != nil })
 
 	// a broken edit becomes a problem, and the app's own writes still work meanwhile.
-	e.put("global/user/broken-watch.md", []byte("no header"))
+	e.put("global/user/broken-watch.md", []byte("---\nid: [unclosed\n---\nno header"))
 	eventually("problem reported", func() bool {
 		probs, _ := e.s.Problems(e.ctx)
 		return len(probs) == 1 && probs[0].Path == "global/user/broken-watch.md"

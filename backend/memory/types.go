@@ -80,6 +80,9 @@ type Memory struct {
 	// projectKey is the project key a file's folder names, kept for a project memory whose
 	// workdir is unknown (hand-made file, index rebuilt elsewhere) so it stays where it lives.
 	projectKey string
+	// idFromPath marks a hand-written file's id that parseHand made from its path (the file
+	// names none).
+	idFromPath bool
 }
 
 // ScopeKey is the scope instance: "" for global, the project key, or the agent name.

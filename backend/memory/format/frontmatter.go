@@ -74,6 +74,17 @@ func RenderFile(h Header, body string) ([]byte, error) {
 // *ParseError so the caller can report the file and leave it alone. A missing confidence
 // reads as medium; an unknown one, or no id, is an error.
 func ParseFile(data []byte) (Header, string, error) {
+	return parseFile(data, false)
+}
+
+// ParseFileWithoutID reads a memory file as ParseFile does, except that a header without an
+// id is read (with ID ""), and so is a file with no header at all (all body): a note a person
+// wrote by hand, whose id the store gives it.
+func ParseFileWithoutID(data []byte) (Header, string, error) {
+	return parseFile(data, true)
+}
+
+func parseFile(data []byte, noID bool) (Header, string, error) {
 	var h Header
 	if !utf8.Valid(data) {
 		return h, "", &ParseError{Msg: "file is not valid UTF-8"}
@@ -81,6 +92,11 @@ func ParseFile(data []byte) (Header, string, error) {
 	data = bytes.TrimPrefix(data, []byte("\ufeff"))
 	data = bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
 	if !bytes.HasPrefix(data, []byte("---\n")) {
+		if noID && !bytes.Equal(data, fmDelim) {
+			// A plain Markdown note, as written by hand: all body, nothing in the header.
+			h.Confidence = ConfidenceMedium
+			return h, strings.TrimRight(strings.TrimLeft(string(data), "\n"), "\r\n"), nil
+		}
 		return h, "", &ParseError{Msg: "missing frontmatter (file must start with ---)"}
 	}
 	rest := data[4:]
@@ -107,7 +123,7 @@ func ParseFile(data []byte) (Header, string, error) {
 		}
 	}
 	trimHeader(&h)
-	if h.ID == "" {
+	if h.ID == "" && !noID {
 		return Header{}, "", &ParseError{Msg: "frontmatter has no id"}
 	}
 	if h.Confidence == "" {
