@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
 	"engram/backend/i18n"
@@ -164,8 +165,14 @@ func TestErrorDetailFollowsLanguage(t *testing.T) {
 
 func TestWriteReadSearchThroughTable(t *testing.T) {
 	a := newAPI(t, memory.ActorUser)
+	// Events arrive on the hub's goroutines too (graph.changed comes from a timer).
+	var mu sync.Mutex
 	var events []string
-	a.deps.Events.Subscribe(func(name string, _ any) { events = append(events, name) })
+	a.deps.Events.Subscribe(func(name string, _ any) {
+		mu.Lock()
+		defer mu.Unlock()
+		events = append(events, name)
+	})
 	res, err := a.Call("memory.write", json.RawMessage(`{"scope":"global","type":"user","slug":"likes-tea",
 		"title":"Likes tea","body":"Drinks **green tea** <script>alert(1)</script>","confidence":"high","source_quote":"I drink green tea"}`))
 	if err != nil {
@@ -196,6 +203,8 @@ func TestWriteReadSearchThroughTable(t *testing.T) {
 	if !errors.As(err, &ae) || ae.Code != memory.CodeVersionConflict {
 		t.Fatalf("want version_conflict, got %v", err)
 	}
+	mu.Lock()
+	defer mu.Unlock()
 	if len(events) == 0 || events[0] != EventMemoryChanged {
 		t.Fatalf("no memory.changed event: %v", events)
 	}
