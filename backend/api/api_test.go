@@ -230,3 +230,45 @@ func TestBatchPartialFailureTranslated(t *testing.T) {
 		t.Fatalf("audit %+v", e)
 	}
 }
+
+// A file the parser refuses is listed, and named by doctor, with the parser's reason in the
+// caller's language (it read "memory: invalid frontmatter: yaml: …" inside Chinese).
+func TestProblemDetailFollowsLanguage(t *testing.T) {
+	a := newAPI(t, memory.ActorUser)
+	st := a.deps.Store
+	if err := os.MkdirAll(filepath.Join(st.Root(), "global", "user"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(st.Root(), "global", "user", "broken.md"), []byte("---\nid: [unclosed\n---\nbody\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Reconcile(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ lang, want string }{{"en", "the header is not valid YAML ("}, {"zh-CN", "文件头不是有效的 YAML（"}} {
+		if _, err := a.Call("settings.update", json.RawMessage(`{"language":"`+tc.lang+`"}`)); err != nil {
+			t.Fatal(err)
+		}
+		res, err := a.Call("memory.problems", json.RawMessage(`{}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps := res.(ProblemsResult).Problems
+		if len(ps) != 1 || ps[0].DetailKey != "detail.bad_yaml" || !strings.Contains(ps[0].Detail, tc.want) {
+			t.Fatalf("%s problems: %+v", tc.lang, ps)
+		}
+		doc, err := a.Call("index.doctor", json.RawMessage(`{}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, f := range doc.(memory.DoctorReport).Findings {
+			if f.Code == "unparsable_file" && strings.Contains(f.Message, tc.want) && !strings.Contains(f.Message, "invalid frontmatter") {
+				found = true
+			}
+		}
+		if !found {
+			t.Fatalf("%s doctor findings: %+v", tc.lang, doc.(memory.DoctorReport).Findings)
+		}
+	}
+}

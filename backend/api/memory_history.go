@@ -47,5 +47,6 @@ func (s *MemoryService) Problems(_ Empty) (ProblemsResult, error) {
 	if ps == nil {
 		ps = []memory.Problem{}
 	}
+	s.a.translateProblems(ps)
 	return ProblemsResult{Problems: ps}, nil
 }

@@ -54,6 +54,7 @@ func (s *IndexService) Doctor(_ Empty) (memory.DoctorReport, error) {
 	if r.Problems == nil {
 		r.Problems = []memory.Problem{}
 	}
+	s.a.translateProblems(r.Problems)
 	if r.Recovery != nil {
 		s.a.translateRecovery(r.Recovery)
 	}
@@ -68,9 +69,19 @@ func (s *IndexService) Doctor(_ Empty) (memory.DoctorReport, error) {
 		for k, v := range f.Args {
 			args[k] = v
 		}
-		r.Findings[i].Message = s.a.t("doctor.finding."+f.Code, args)
+		r.Findings[i].Message = s.a.t("doctor.finding."+f.Code, translateDetail(s.a, args))
 	}
 	return r, s.a.fail(err)
+}
+
+// translateProblems puts each problem's detail in the caller's language when the parser's
+// reason is named by key (memory.Problem.DetailKey); the English stays otherwise.
+func (a *API) translateProblems(ps []memory.Problem) {
+	for i, p := range ps {
+		if p.DetailKey != "" && a.deps.Catalog != nil && a.deps.Catalog.Has(p.DetailKey) {
+			ps[i].Detail = a.t(p.DetailKey, p.DetailArgs)
+		}
+	}
 }
 
 // translateRecovery fills the notice of a damaged-index repair and its per-table lines.

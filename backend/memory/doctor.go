@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"encoding/json"
+	"engram/backend/memory/format"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,7 +16,11 @@ type Problem struct {
 	Path   string `json:"path"`
 	Code   string `json:"code"`
 	Detail string `json:"detail"`
-	SeenAt string `json:"seen_at"`
+	// DetailKey and DetailArgs name Detail in the catalog (detail.*) when it is one of the
+	// parser's reasons (format.DetailKey), so it can be shown in the person's language.
+	DetailKey  string         `json:"detail_key,omitempty"`
+	DetailArgs map[string]any `json:"detail_args,omitempty"`
+	SeenAt     string         `json:"seen_at"`
 }
 
 // DoctorReport is the health of a home.
@@ -68,6 +73,7 @@ func (s *Store) Problems(ctx context.Context) ([]Problem, error) {
 		if err := rows.Scan(&p.Path, &p.Code, &p.Detail, &p.SeenAt); err != nil {
 			return nil, err
 		}
+		p.DetailKey, p.DetailArgs = format.DetailKey(p.Detail)
 		out = append(out, p)
 	}
 	if err := rows.Err(); err != nil {

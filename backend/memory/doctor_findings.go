@@ -45,7 +45,14 @@ func (s *Store) findings(ctx context.Context, rep *DoctorReport) error {
 		out = append(out, Finding{Code: "checksum_mismatch", Path: p, Fixed: true, Fix: FixReindex})
 	}
 	for _, p := range rep.Problems {
-		out = append(out, Finding{Code: "unparsable_file", Path: p.Path, Args: map[string]any{"Detail": p.Detail},
+		args := map[string]any{"Detail": p.Detail}
+		if p.DetailKey != "" {
+			args["DetailKey"] = p.DetailKey
+			for k, v := range p.DetailArgs {
+				args[k] = v
+			}
+		}
+		out = append(out, Finding{Code: "unparsable_file", Path: p.Path, Args: args,
 			Fix: "$EDITOR " + shellQuote(s.abs(p.Path)) + " && " + FixReindex})
 	}
 	var err error

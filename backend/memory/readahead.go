@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"engram/backend/memory/format"
 	"errors"
 	"io/fs"
 	"os"
@@ -62,7 +63,7 @@ func (s *Store) readForIndex(d diskFile, known string) *fileRead {
 	}
 	pi, ok := parsePath(d.rel)
 	if !ok {
-		r.problem, r.detail = ProblemUnrecognized, "not a memory location (scope/type/slug.md)"
+		r.problem, r.detail = ProblemUnrecognized, format.NotLocation
 		return r
 	}
 	if code, detail := folderProblem(pi); code != "" {

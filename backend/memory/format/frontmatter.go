@@ -3,6 +3,7 @@ package format
 import (
 	"bytes"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -87,7 +88,7 @@ func ParseFileWithoutID(data []byte) (Header, string, error) {
 func parseFile(data []byte, noID bool) (Header, string, error) {
 	var h Header
 	if !utf8.Valid(data) {
-		return h, "", &ParseError{Msg: "file is not valid UTF-8"}
+		return h, "", &ParseError{Msg: msgNotUTF8}
 	}
 	data = bytes.TrimPrefix(data, []byte("\ufeff"))
 	data = bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
@@ -97,7 +98,7 @@ func parseFile(data []byte, noID bool) (Header, string, error) {
 			h.Confidence = ConfidenceMedium
 			return h, strings.TrimRight(strings.TrimLeft(string(data), "\n"), "\r\n"), nil
 		}
-		return h, "", &ParseError{Msg: "missing frontmatter (file must start with ---)"}
+		return h, "", &ParseError{Msg: msgNoHeader}
 	}
 	rest := data[4:]
 	var head, body []byte
@@ -110,7 +111,7 @@ func parseFile(data []byte, noID bool) (Header, string, error) {
 			if bytes.HasSuffix(rest, []byte("\n---")) {
 				end = len(rest) - 4
 			} else {
-				return h, "", &ParseError{Msg: "unterminated frontmatter (no closing ---)"}
+				return h, "", &ParseError{Msg: msgUnterminated}
 			}
 		}
 		head = rest[:end]
@@ -119,18 +120,18 @@ func parseFile(data []byte, noID bool) (Header, string, error) {
 	if !readHeaderFast(head, &h) {
 		h = Header{}
 		if err := yaml.Unmarshal(head, &h); err != nil {
-			return Header{}, "", &ParseError{Msg: fmt.Sprintf("invalid frontmatter: %v", err), Detail: err.Error()}
+			return Header{}, "", &ParseError{Msg: msgBadYAML + err.Error(), Detail: err.Error()}
 		}
 	}
 	trimHeader(&h)
 	if h.ID == "" && !noID {
-		return Header{}, "", &ParseError{Msg: "frontmatter has no id"}
+		return Header{}, "", &ParseError{Msg: msgNoID}
 	}
 	if h.Confidence == "" {
 		h.Confidence = ConfidenceMedium
 	}
 	if !h.Confidence.Valid() {
-		return Header{}, "", &ParseError{Msg: fmt.Sprintf("unknown confidence %q", h.Confidence)}
+		return Header{}, "", &ParseError{Msg: msgBadConfidence + strconv.Quote(string(h.Confidence))}
 	}
 	// A body's trailing line breaks are the renderer's, and so is a trailing lone CR: written
 	// back before the renderer's closing "\n" it would read as CRLF and vanish (FuzzFile,

@@ -327,6 +327,8 @@ export interface Problem {
   path: string
   code: string
   detail: string
+  detail_key?: string
+  detail_args?: Record<string, unknown>
   seen_at: string
 }
 

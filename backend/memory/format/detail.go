@@ -1,0 +1,49 @@
+package format
+
+import (
+	"strconv"
+	"strings"
+)
+
+// The reasons ParseFile gives, and the catalog key (detail.*) each is shown with in the
+// person's language: a problem's detail is stored as the English sentence (logs, the index of
+// older builds), and DetailKey reads the key back from it.
+const (
+	msgNotUTF8       = "file is not valid UTF-8"
+	msgNoHeader      = "missing frontmatter (file must start with ---)"
+	msgUnterminated  = "unterminated frontmatter (no closing ---)"
+	msgBadYAML       = "invalid frontmatter: "
+	msgNoID          = "frontmatter has no id"
+	msgBadConfidence = "unknown confidence "
+	msgNotLocation   = "not a memory location (scope/type/slug.md)"
+)
+
+// NotLocation is the detail of a file outside the memory layout (scope/type/slug.md).
+const NotLocation = msgNotLocation
+
+// DetailKey returns the catalog key and arguments of a parse problem's detail, as stored
+// ("memory: " and all); "" when the detail is not one of ParseFile's reasons.
+func DetailKey(detail string) (string, map[string]any) {
+	d := strings.TrimPrefix(detail, "memory: ")
+	switch {
+	case d == msgNotUTF8:
+		return "detail.not_utf8", nil
+	case d == msgNoHeader:
+		return "detail.no_header", nil
+	case d == msgUnterminated:
+		return "detail.unterminated_header", nil
+	case d == msgNoID:
+		return "detail.no_id", nil
+	case d == msgNotLocation:
+		return "detail.not_location", nil
+	case strings.HasPrefix(d, msgBadYAML):
+		return "detail.bad_yaml", map[string]any{"Reason": strings.TrimPrefix(strings.TrimPrefix(d, msgBadYAML), "yaml: ")}
+	case strings.HasPrefix(d, msgBadConfidence):
+		v := strings.TrimPrefix(d, msgBadConfidence)
+		if u, err := strconv.Unquote(v); err == nil {
+			v = u
+		}
+		return "detail.bad_confidence", map[string]any{"Value": v}
+	}
+	return "", nil
+}
