@@ -60,6 +60,9 @@ type runner struct {
 // The verb comes from one of two tables (table.go): the api methods the CLI names one for
 // one, and the commands that are not one method.
 func Run(ctx context.Context, args []string, env Env) int {
+	// Everything printed shows control characters instead of sending them (safeout.go); JSON
+	// and JSONL hold none raw, so only text for people changes.
+	env.Stdout, env.Stderr = controlSafe(env.Stdout), controlSafe(env.Stderr)
 	r := &runner{env: env, lang: i18n.Normalize(env.Lang)}
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		fmt.Fprintln(env.Stdout, r.t("cli.usage", nil))

@@ -2,11 +2,15 @@ package memory
 
 import (
 	"errors"
+	"strings"
 	"unicode/utf8"
 )
 
 // Codes for a frontmatter field over its limit; args {Field, Max}.
 const (
+	// CodeControlChar refuses text holding a control character (an escape code, a bell…),
+	// which a terminal printing the memory would act on; args {Field}.
+	CodeControlChar    = "control_character"
 	CodeFieldTooLong   = "field_too_long"
 	CodeTooManyValues  = "too_many_values"
 	CodeFieldOverLimit = "field_over_limit" // a hand-placed file's problem; args {Detail}
@@ -44,8 +48,19 @@ var FieldLimits = []fieldLimit{
 	{Field: "source.model", MaxChars: 128, values: func(m *Memory) []string { return one(m.Source.Model) }},
 }
 
-// checkLimits returns a coded error for the first field over its limit, or nil.
+// checkLimits returns a coded error for the first field over its limit, or holding a control
+// character, or nil.
 func checkLimits(m *Memory) error {
+	if strings.IndexFunc(m.Body, isControl) >= 0 {
+		return controlErr("body")
+	}
+	for _, l := range FieldLimits {
+		for _, v := range l.values(m) {
+			if strings.IndexFunc(v, isControl) >= 0 {
+				return controlErr(l.Field)
+			}
+		}
+	}
 	for _, l := range FieldLimits {
 		vs := l.values(m)
 		if l.MaxValues > 0 && len(vs) > l.MaxValues {
@@ -62,11 +77,27 @@ func checkLimits(m *Memory) error {
 	return nil
 }
 
+// isControl reports a control character no memory text needs: C0 but tab and line feed, DEL
+// and C1. A terminal acts on them (ESC begins its escape codes, OSC 52 writes the clipboard),
+// and a model may send them — a memory holds text, not instructions to a terminal. Carriage
+// returns pass: a write folds them into line feeds (normalizeText), and a hand file from an
+// old Mac may end its lines with them.
+func isControl(r rune) bool {
+	return r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0x7f || r >= 0x80 && r <= 0x9f
+}
+
+func controlErr(field string) error {
+	return codeErr(CodeControlChar, map[string]any{"Field": field}, "the %s holds a control character", field)
+}
+
 // handPlacedLimits checks a file found on disk: a field over its limit is reported as a
 // problem (code and detail for memory_problems) and the file is left exactly as it is.
 func handPlacedLimits(m *Memory) (code, detail string) {
 	var ce *Error
 	if err := checkLimits(m); errors.As(err, &ce) {
+		if ce.Code == CodeControlChar {
+			return ProblemHandControl, ce.Args["Field"].(string)
+		}
 		return CodeFieldOverLimit, ce.Msg
 	}
 	return "", ""

@@ -28,6 +28,8 @@ const (
 	// ProblemLostID is a memory file that no longer names the id it was indexed under (its
 	// header or id line was lost): reported until the id is back, never indexed anew.
 	ProblemLostID = "lost_id"
+	// ProblemHandControl is a hand-placed file with a control character in a field (Detail).
+	ProblemHandControl = "hand_control_character"
 )
 
 // fileStamp is what a file's metadata says about its content without reading it.
