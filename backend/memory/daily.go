@@ -112,7 +112,10 @@ func (s *Store) opAppendDaily(ctx context.Context, tx *sql.Tx, b *Batch, it Item
 		return err
 	}
 	if len(data) > MaxDailyBytes {
-		return codeErr(CodeDailyFull, map[string]any{"Day": day, "Max": MaxDailyBytes}, "journal %s is full (%d bytes max)", day, MaxDailyBytes)
+		// Said as what is over, not "full": one entry larger than the day says the day was
+		// full when it was empty.
+		return codeErr(CodeDailyFull, map[string]any{"Day": day, "Max": MaxDailyBytes, "Over": len(data) - MaxDailyBytes},
+			"journal %s would be %d bytes over its %d", day, len(data)-MaxDailyBytes, MaxDailyBytes)
 	}
 	if err := s.persist(ctx, tx, m); err != nil {
 		return err

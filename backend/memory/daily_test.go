@@ -140,7 +140,11 @@ func TestDailyFullLeavesFileUntouched(t *testing.T) {
 	e := newEnv(t)
 	r := e.ok(Item{Op: OpAppendDaily, Text: strings.Repeat("x", 30<<10)})
 	before := e.file(r.Path)
-	e.wantCode(Item{Op: OpAppendDaily, Text: strings.Repeat("y", 3<<10)}, CodeDailyFull)
+	res := e.wantCode(Item{Op: OpAppendDaily, Text: strings.Repeat("y", 3<<10)}, CodeDailyFull)
+	// It says by how much, so one entry too large for an empty day is not "the day is full".
+	if over, _ := res.Args["Over"].(int); over <= 0 || over > 3<<10 {
+		t.Fatalf("daily_full args %v", res.Args)
+	}
 	if after := e.file(r.Path); string(after) != string(before) {
 		t.Fatal("a refused append changed the journal")
 	}
