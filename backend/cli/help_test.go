@@ -16,15 +16,7 @@ import (
 // write -h` on a home another build had migrated printed only that error).
 func TestHelpNeedsNoHome(t *testing.T) {
 	h := newHome(t)
-	var names []string
-	for _, v := range methodVerbs {
-		names = append(names, v.name)
-	}
-	for _, c := range commands {
-		if c.home {
-			names = append(names, c.name)
-		}
-	}
+	names := verbNames(true)
 	if len(names) < 20 {
 		t.Fatalf("only %d verbs: are the tables read?", len(names))
 	}
@@ -52,13 +44,7 @@ func TestHelpNeedsNoHome(t *testing.T) {
 // beside a flag is only what a missing key would show), and so do serve's and mcp's.
 func TestEveryFlagIsInTheCatalog(t *testing.T) {
 	h := newHome(t)
-	var names []string
-	for _, v := range methodVerbs {
-		names = append(names, v.name)
-	}
-	for _, c := range commands {
-		names = append(names, c.name)
-	}
+	names := verbNames(false)
 	seen := 0
 	for _, name := range names {
 		var out, errb bytes.Buffer
@@ -128,4 +114,18 @@ func setLanguage(t *testing.T, h *home, lang string) {
 	if _, err := a.Call("settings.update", json.RawMessage(`{"language":"`+lang+`"}`)); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// verbNames lists the CLI's verbs from its two tables; homeOnly keeps those that open a home.
+func verbNames(homeOnly bool) []string {
+	var names []string
+	for _, v := range methodVerbs {
+		names = append(names, v.name)
+	}
+	for _, c := range commands {
+		if c.home || !homeOnly {
+			names = append(names, c.name)
+		}
+	}
+	return names
 }
