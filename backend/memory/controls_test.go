@@ -38,3 +38,21 @@ func TestControlCharactersRefused(t *testing.T) {
 		t.Fatal("the hand file was touched")
 	}
 }
+
+// The byte scan finds exactly the runes it means: every rune below 0x100 and a sample beyond.
+func TestHasControlMatchesRunes(t *testing.T) {
+	isControl := func(r rune) bool {
+		return r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0x7f || r >= 0x80 && r <= 0x9f
+	}
+	for r := rune(0); r < 0x800; r++ {
+		s := "a" + string(r) + "b"
+		if got := hasControl(s); got != isControl(r) {
+			t.Errorf("U+%04X: %v", r, got)
+		}
+	}
+	for _, s := range []string{"中文 text", "é", "\u00a0", "emoji 🙂", "\xc2"} {
+		if hasControl(s) {
+			t.Errorf("%q holds no control character", s)
+		}
+	}
+}

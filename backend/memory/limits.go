@@ -2,7 +2,6 @@ package memory
 
 import (
 	"errors"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -51,12 +50,12 @@ var FieldLimits = []fieldLimit{
 // checkLimits returns a coded error for the first field over its limit, or holding a control
 // character, or nil.
 func checkLimits(m *Memory) error {
-	if strings.IndexFunc(m.Body, isControl) >= 0 {
+	if hasControl(m.Body) {
 		return controlErr("body")
 	}
 	for _, l := range FieldLimits {
 		for _, v := range l.values(m) {
-			if strings.IndexFunc(v, isControl) >= 0 {
+			if hasControl(v) {
 				return controlErr(l.Field)
 			}
 		}
@@ -77,13 +76,28 @@ func checkLimits(m *Memory) error {
 	return nil
 }
 
-// isControl reports a control character no memory text needs: C0 but tab and line feed, DEL
+// hasControl reports a control character no memory text needs: C0 but tab and line feed, DEL
 // and C1. A terminal acts on them (ESC begins its escape codes, OSC 52 writes the clipboard),
 // and a model may send them — a memory holds text, not instructions to a terminal. Carriage
 // returns pass: a write folds them into line feeds (normalizeText), and a hand file from an
-// old Mac may end its lines with them.
-func isControl(r rune) bool {
-	return r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0x7f || r >= 0x80 && r <= 0x9f
+// old Mac may end its lines with them. Bytes, not runes: every file of a rebuild passes here,
+// and C1 is the only control of more than one byte (0xC2 0x80–0x9F in valid UTF-8).
+func hasControl(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c < 0x20:
+			if c != '\t' && c != '\n' && c != '\r' {
+				return true
+			}
+		case c == 0x7f:
+			return true
+		case c == 0xc2:
+			if i+1 < len(s) && s[i+1] >= 0x80 && s[i+1] <= 0x9f {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func controlErr(field string) error {

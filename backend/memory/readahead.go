@@ -1,13 +1,14 @@
 package memory
 
 import (
-	"engram/backend/memory/format"
 	"errors"
 	"io/fs"
 	"os"
 	"runtime"
 	"sync"
 	"time"
+
+	"engram/backend/memory/format"
 )
 
 // fileRead is what indexing one file needs before any SQL: its bytes read, checked (secrets,
