@@ -60,7 +60,7 @@ const phoneNumber = `\+\d[\d ()-]{6,}\d|\(?\b\d{2,5}\)?[ .-]?\d{3,4}[ .-]?\d{3,4
 // contactRule reads the people and numbers a person keeps to hand; the question forms keep to
 // "my" and "I" ("what's the support email" is not one).
 var contactRule = facetRule{FacetContact,
-	facetRe(`\bwho (?:do|should|can|would) i (?:call|ring|phone|text|contact|get hold of|message)\b|\bmy (?:\w+(?:'s)? ){0,2}(?:phone ?number|number|mobile|cell(?: number)?|e-?mail(?: address)?|contact details|contacts)\b|\b(?:number|phone|mobile|e-?mail|contact) (?:for|of) my\b|\bhow (?:do|can) i (?:reach|get hold of|contact|call|ring) my\b`,
+	facetRe(`\bwho (?:do|should|can|would) i (?:call|ring|phone|text|contact|get hold of|message)\b|\bmy (?:\w+(?:'s)? ){0,2}(?:phone ?number|number|mobile|cell(?: number)?|e-?mail(?: address)?|contact details|contacts)\b|\b(?:number|phone|mobile|e-?mail|contact) (?:for|of) my\b|\bhow (?:do|can) i (?:reach|get hold of|contact|call|ring) my\b|\bi (?:need|have|want|got|gotta|must|should|ought) to (?:call|ring|phone|text|contact|get hold of) (?:the|my|our) (?:doctor|dentist|gp|vet|plumber|electrician|landlord|landlady|mechanic|physio|therapist|pharmacist|hairdresser|barber|babysitter|nanny|childminder|cleaner|builder|lawyer|solicitor|accountant|surgery|clinic)\b`,
 		`我\p{Han}{0,6}(?:手机号|电话|号码|联系方式|微信号?|邮箱)|我(?:该|要|得)?(?:找|打给|联系|打电话给)谁`),
 	facetRe(phoneNumber+`|\b(?:phone|mobile|cell|tel|e-?mail|contact|landlord|plumber|electrician)\b|@[\w-]+\.\w+`,
 		`电话|手机|号码|微信|邮箱|联系`)}

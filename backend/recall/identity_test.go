@@ -126,6 +126,9 @@ func TestFacetsOf(t *testing.T) {
 		"我是干哪行的": FacetWork, "what do I do?": FacetWork, "What do I do for a living?": FacetWork, "remind me what I do for a living": FacetWork,
 		"我现在干的是啥岗位": FacetWork, "我平时爱听谁的歌": FacetPreference, "放假了我一般干点啥": FacetPreference,
 		"anything the doctor told me to stay away from?": FacetPreference, "我有什么忌口": FacetPreference, "am I allergic to anything?": FacetPreference,
+		// Forms from the blind set 22 (2026-12-05): ringing a service, parents as "folks", the
+		// shape of replies.
+		"I need to ring the doctor, what's the number?": FacetContact, "Where are my folks based?": FacetFamily,
 	} {
 		got := facetsOf(q)
 		if len(got) == 0 || got[0] != want {
@@ -147,7 +150,8 @@ func TestFacetsOf(t *testing.T) {
 		"how would people call this pattern", "我该怎么称呼他", "我应该怎么称呼老师", "我怎么称呼对方", "下一步我做什么", "接下来我干啥",
 		"which packages should I avoid", "what should I avoid in the migration", "where should I stay in Rome",
 		"where did I stay in Tokyo", "where can I live stream", "my startup script fails", "my studio monitors",
-		"what did I eat yesterday", "我吃饭了吗", "why did my job fail"} {
+		"what did I eat yesterday", "我吃饭了吗", "why did my job fail",
+		"I need to call the API twice", "I have to ring the build bell", "how do I format the replies from the API"} {
 		if got := facetsOf(q); len(got) != 0 {
 			t.Errorf("facetsOf(%q) = %v, want none", q, got)
 		}

@@ -128,3 +128,47 @@ var (
 func selfQuestion(a Analysis) bool {
 	return a.Intent != IntentCode && reFirstPerson.MatchString(a.Query) && reAsking.MatchString(a.Query)
 }
+
+// reRequest is a request to the assistant in Chinese: asked for (帮我, 给我, 请), or a question.
+var reRequest = text.Lazy(`帮我|帮忙|给我|替我|请|[?？]|什么|啥|哪|几|多少|谁|吗|呢|怎么|咋`)
+
+// chineseRequest reports a Chinese request or question not about code, whose subject (the
+// person) may be left out as Chinese leaves it.
+func chineseRequest(a Analysis) bool {
+	return a.Intent != IntentCode && text.HasCJK(a.Query) && reRequest.MatchString(a.Query)
+}
+
+// sharingTerms keeps the fallback's notes whose title holds one of the question's terms
+// (fallbackTerms), or whose text holds two: a title labels its note ("猫" for "给猫买零食买什么好"),
+// while a single character shared in the text is as often another word's (话 of 笑话 in 电话).
+// Those that hold most come first and, among as many, those with a title that holds one (the
+// cat's note before one whose "天气好" shares only the question's 好); the scores the
+// fallback gave go by order.
+func sharingTerms(a Analysis, hits []Hit) []Hit {
+	terms := fallbackTerms(a)
+	type shared struct {
+		h            Hit
+		title, whole int
+	}
+	var keep []shared
+	for _, h := range hits {
+		n := sharedTerms(terms, h.Memory)
+		title := sharedTerms(terms, &memory.Memory{Title: h.Memory.Title})
+		// One character shared in the text alone is no evidence: 话 of 笑话 is in 电话 too.
+		if title > 0 || n > 1 {
+			keep = append(keep, shared{h, title, n})
+		}
+	}
+	sort.SliceStable(keep, func(i, j int) bool {
+		if keep[i].whole != keep[j].whole {
+			return keep[i].whole > keep[j].whole
+		}
+		return keep[i].title > keep[j].title
+	})
+	out := make([]Hit, len(keep))
+	for i, k := range keep {
+		out[i] = k.h
+		out[i].Score = hits[i].Score
+	}
+	return out
+}
