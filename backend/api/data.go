@@ -76,7 +76,7 @@ func (s *MemoryService) ImportPreview(p ImportPreviewParams) (ImportPreviewResul
 	if err := s.a.Wait(); err != nil {
 		return ImportPreviewResult{}, err
 	}
-	jsonl, err := s.a.importJSONL(p.JSONL, p.ImportSource)
+	jsonl, skipped, err := s.a.importJSONL(p.JSONL, p.ImportSource)
 	if err != nil {
 		return ImportPreviewResult{}, err
 	}
@@ -84,7 +84,7 @@ func (s *MemoryService) ImportPreview(p ImportPreviewParams) (ImportPreviewResul
 	if err != nil {
 		return ImportPreviewResult{}, s.a.fail(err)
 	}
-	out := ImportPreviewResult{ImportPreview: pv, Errors: []ImportLineError{}}
+	out := ImportPreviewResult{ImportPreview: pv, Errors: append([]ImportLineError{}, skipped...)}
 	for _, le := range pv.Errors {
 		e := s.a.newError(le.Code, le.Args)
 		out.Errors = append(out.Errors, ImportLineError{Line: le.Line, Code: le.Code, I18nKey: e.I18nKey, Args: e.Args, Message: e.Message})

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"engram/backend/coded"
 	"engram/backend/importer"
 )
 
@@ -19,6 +20,9 @@ const (
 	CodeImportPathRequired = "import_path_required"
 	// CodeImportKeepReviewEngramOnly: another tool's memories cannot vouch for their review.
 	CodeImportKeepReviewEngramOnly = "import_keep_review_engram_only"
+	// CodeImportSkipped is a note of a folder left out of an import (not UTF-8, frontmatter
+	// that is not YAML); args {Path, Detail}. The other notes are imported.
+	CodeImportSkipped = "import_source_skipped"
 )
 
 // ImportSource names another tool's memories to import. Format is "" or "jsonl" for the
@@ -32,20 +36,33 @@ type ImportSource struct {
 	Workdir string `json:"workdir,omitempty"`
 }
 
-// importJSONL returns the JSONL an import reads: the call's own text, or the source converted.
-func (a *API) importJSONL(jsonl string, src ImportSource) (string, error) {
+// importJSONL returns the JSONL an import reads: the call's own text, or the source converted,
+// with the notes of a folder it left out (line 0, import_source_skipped, first in the errors).
+func (a *API) importJSONL(jsonl string, src ImportSource) (string, []ImportLineError, error) {
 	if src.Format == "" || src.Format == "jsonl" {
-		return jsonl, nil
+		return jsonl, nil, nil
 	}
 	if !a.personCaller() {
-		return "", a.newError(CodeImportPathDesktopOnly, nil)
+		return "", nil, a.newError(CodeImportPathDesktopOnly, nil)
 	}
 	if src.Path == "" {
-		return "", a.newError(CodeImportPathRequired, map[string]any{"Format": src.Format})
+		return "", nil, a.newError(CodeImportPathRequired, map[string]any{"Format": src.Format})
 	}
-	recs, err := importer.Convert(src.Format, src.Path, importer.Options{Workdir: src.Workdir})
+	recs, skipped, err := importer.ConvertAll(src.Format, src.Path, importer.Options{Workdir: src.Workdir})
 	if err != nil {
-		return "", a.fail(err)
+		return "", nil, a.fail(err)
 	}
-	return importer.JSONL(recs), nil
+	var out []ImportLineError
+	for _, sk := range skipped {
+		args := map[string]any{}
+		if c, ok := coded.As(sk.Err); ok {
+			for k, v := range c.ErrorArgs() {
+				args[k] = v
+			}
+		}
+		args["Path"] = sk.Path
+		e := a.newError(CodeImportSkipped, args)
+		out = append(out, ImportLineError{Code: CodeImportSkipped, I18nKey: e.I18nKey, Args: e.Args, Message: e.Message})
+	}
+	return importer.JSONL(recs), out, nil
 }

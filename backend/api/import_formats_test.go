@@ -3,6 +3,7 @@ package api
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -221,5 +222,29 @@ func TestImportSourceErrorInChinese(t *testing.T) {
 	_, err = a.Memory.ImportPreview(ImportPreviewParams{ImportSource: ImportSource{Format: "mem0", Path: bad}})
 	if e, ok := err.(*Error); !ok || !strings.Contains(e.Message, "不是预期的格式") || !strings.Contains(e.Message, "没有导入任何内容") {
 		t.Fatalf("%v", err)
+	}
+}
+
+// A vault with an unreadable note imports the others and names the one left out (line 0,
+// import_source_skipped), in the preview and the import, in the caller's language.
+func TestImportVaultLeavesOutUnreadableNotes(t *testing.T) {
+	a := newAPI(t, memory.ActorUser)
+	vault := t.TempDir()
+	os.WriteFile(filepath.Join(vault, "good.md"), []byte("A fine note about kayaks.\n"), 0o644)
+	os.WriteFile(filepath.Join(vault, "tpl.md"), []byte("---\ndate: {{date}}\n---\n# {{title}}\n"), 0o644)
+	src := ImportSource{Format: importer.FormatObsidian, Path: vault}
+	pv, err := a.Memory.ImportPreview(ImportPreviewParams{ImportSource: src})
+	if err != nil || pv.New != 1 || len(pv.Errors) != 1 || pv.Errors[0].Code != CodeImportSkipped || pv.Errors[0].Line != 0 {
+		t.Fatalf("preview: %+v %v", pv, err)
+	}
+	if _, err := a.Call("settings.update", json.RawMessage(`{"language":"zh-CN"}`)); err != nil {
+		t.Fatal(err)
+	}
+	res, err := a.Memory.Import(ImportParams{ImportSource: src})
+	if err != nil || res.Imported != 1 || len(res.Errors) != 1 {
+		t.Fatalf("import: %+v %v", res, err)
+	}
+	if msg := res.Errors[0].Message; !strings.Contains(msg, "tpl.md") || !strings.Contains(msg, "已跳过") || !strings.Contains(msg, "YAML") {
+		t.Fatalf("skipped note said %q", msg)
 	}
 }

@@ -94,7 +94,7 @@ func (s *MemoryService) Import(p ImportParams) (ImportResult, error) {
 	if p.KeepReview && !s.a.personCaller() {
 		return ImportResult{}, s.a.newError(CodeKeepReviewDesktopOnly, nil)
 	}
-	jsonl, err := s.a.importJSONL(p.JSONL, p.ImportSource)
+	jsonl, skipped, err := s.a.importJSONL(p.JSONL, p.ImportSource)
 	if err != nil {
 		return ImportResult{}, err
 	}
@@ -106,7 +106,7 @@ func (s *MemoryService) Import(p ImportParams) (ImportResult, error) {
 		return ImportResult{}, s.a.fail(err)
 	}
 	out := ImportResult{Lines: rep.Lines, Imported: rep.Imported, Daily: rep.Daily, KV: rep.KV, KVUnchanged: rep.KVUnchanged,
-		KVConflicts: rep.KVConflicts, Errors: []ImportLineError{}}
+		KVConflicts: rep.KVConflicts, Errors: append([]ImportLineError{}, skipped...)}
 	for _, le := range rep.Errors {
 		e := s.a.newError(le.Code, le.Args)
 		out.Errors = append(out.Errors, ImportLineError{Line: le.Line, Code: le.Code, I18nKey: e.I18nKey, Args: e.Args, Message: e.Message})

@@ -76,9 +76,11 @@ func TestImportErrorsAreSummarised(t *testing.T) {
 		errs = append(errs, api.ImportLineError{Line: n, Code: "quota_exhausted", Message: "This scope is full (495 of 500 entries used)."})
 	}
 	errs = append(errs, api.ImportLineError{Line: 7000, Code: "invalid_slug", Message: "Invalid slug “Bad Slug”."})
+	// A note of a folder left out names its file itself: no "line 0".
+	errs = append(errs, api.ImportLineError{Line: 0, Code: api.CodeImportSkipped, Message: "/v/tpl.md was left out: the header is not valid YAML."})
 	printLineErrors(r, &errb, errs)
 	got := strings.Split(strings.TrimRight(errb.String(), "\n"), "\n")
-	if len(got) != 2 {
+	if len(got) != 3 || got[2] != "/v/tpl.md was left out: the header is not valid YAML." {
 		t.Fatalf("%d lines printed:\n%s", len(got), errb.String())
 	}
 	if got[0] != "5000 lines (2, 3, 4, 5, 6, …): This scope is full (495 of 500 entries used)." {

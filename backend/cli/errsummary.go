@@ -40,6 +40,11 @@ func groupLineErrors(errs []api.ImportLineError) []lineErrorGroup {
 // summary: the count, the first line numbers and the message.
 func printLineErrors(r *runner, w io.Writer, errs []api.ImportLineError) {
 	for _, g := range groupLineErrors(errs) {
+		if g.lines[0] == 0 {
+			// A note of a folder the import left out: its message names the file.
+			fmt.Fprintln(w, g.message)
+			continue
+		}
 		if len(g.lines) == 1 {
 			fmt.Fprintln(w, r.t("cli.import_line_error", map[string]any{"Line": g.lines[0], "Message": g.message}))
 			continue

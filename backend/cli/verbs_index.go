@@ -38,7 +38,16 @@ func quotaScopeName(r *runner, s api.ScopeQuota) string {
 func printImport(r *runner, res api.ImportResult) error {
 	r.out(res, func(w io.Writer) {
 		printLineErrors(r, r.env.Stderr, res.Errors)
-		fmt.Fprintln(w, r.t("cli.import_done", map[string]any{"Imported": res.Imported, "Daily": res.Daily, "Lines": res.Lines, "Errors": len(res.Errors)}))
+		failed := 0
+		for _, e := range res.Errors {
+			if e.Line > 0 {
+				failed++
+			}
+		}
+		fmt.Fprintln(w, r.t("cli.import_done", map[string]any{"Imported": res.Imported, "Daily": res.Daily, "Lines": res.Lines, "Errors": failed}))
+		if skipped := len(res.Errors) - failed; skipped > 0 {
+			fmt.Fprintln(w, r.t("cli.import_skipped", map[string]any{"Count": skipped}))
+		}
 		if res.KV+res.KVUnchanged+res.KVConflicts > 0 {
 			fmt.Fprintln(w, r.t("cli.kv.import_done", map[string]any{"Added": res.KV, "Unchanged": res.KVUnchanged, "Conflicts": res.KVConflicts}))
 		}

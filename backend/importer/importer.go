@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"engram/backend/coded"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -75,11 +76,56 @@ type Options struct {
 	// UserHome is the person's home folder: ~/.claude/CLAUDE.md is global, not a project.
 	// Empty means os.UserHomeDir.
 	UserHome string
+	// skip, set by ConvertAll, takes a folder's note that failed with err and reports whether
+	// the conversion goes on without it.
+	skip func(file string, err error) bool
 }
 
 // Convert reads the source at path in the format named source and returns its records, in a stable order so
 // a second import of the same source yields the same slugs (and is reported as duplicates).
+// A note of a folder that cannot be read fails the whole conversion (see ConvertAll).
 func Convert(source, path string, opts Options) ([]format.Record, error) {
+	recs, skipped, err := ConvertAll(source, path, opts)
+	if err == nil && len(skipped) > 0 {
+		return nil, skipped[0].Err
+	}
+	return recs, err
+}
+
+// Skipped is a note of a folder that was left out of a conversion, and why (an *Error).
+type Skipped struct {
+	Path string
+	Err  error
+}
+
+// ConvertAll is Convert that leaves out the notes of a folder it cannot read — a file that is
+// not UTF-8, or whose frontmatter is not YAML (an Obsidian template's `date: {{date}}`) — and
+// says which, so one such note does not keep a vault's hundreds of others out. A source that
+// is one file still fails whole.
+func ConvertAll(source, path string, opts Options) ([]format.Record, []Skipped, error) {
+	var skipped []Skipped
+	opts.skip = func(file string, err error) bool {
+		var ie *Error
+		if !errors.As(err, &ie) || ie.Code != CodeSourceInvalid && ie.Code != CodeSourceRead {
+			return false
+		}
+		skipped = append(skipped, Skipped{Path: file, Err: err})
+		return true
+	}
+	recs, err := convert(source, path, opts)
+	if err != nil && len(skipped) > 0 && isEmpty(err) {
+		// Every note was left out: the reason is theirs, not "holds no memories".
+		return nil, nil, skipped[0].Err
+	}
+	return recs, skipped, err
+}
+
+func isEmpty(err error) bool {
+	var ie *Error
+	return errors.As(err, &ie) && ie.Code == CodeSourceEmpty
+}
+
+func convert(source, path string, opts Options) ([]format.Record, error) {
 	if opts.UserHome == "" {
 		opts.UserHome, _ = os.UserHomeDir()
 	}
@@ -149,6 +195,16 @@ func readFile(path string) ([]byte, error) {
 // invalid is a source that does not have the format's shape.
 func invalid(path, detail string) error {
 	return fail(CodeSourceInvalid, map[string]any{"Path": path, "Detail": detail}, "%s: %s", path, detail)
+}
+
+// invalidKey is invalid with the reason's catalog key (detail.*) and its arguments, so the
+// message reads in the person's language.
+func invalidKey(path, detail, key string, extra map[string]any) error {
+	args := map[string]any{"Path": path, "Detail": detail, "DetailKey": key}
+	for k, v := range extra {
+		args[k] = v
+	}
+	return fail(CodeSourceInvalid, args, "%s: %s", path, detail)
 }
 
 // titleOf makes a one-line title of at most MaxTitleChars from text: its first line, cut at a

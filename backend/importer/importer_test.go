@@ -404,3 +404,35 @@ func TestJSONLRoundTripsRecords(t *testing.T) {
 		t.Fatalf("JSONL:\n%s", out)
 	}
 }
+
+// A vault's note that cannot be read (not UTF-8, frontmatter that is not YAML, as an Obsidian
+// template's `date: {{date}}`) is left out and named, and the other notes are converted;
+// Convert, which has no way to say so, still fails whole, and a vault of nothing but such
+// notes fails with their reason.
+func TestVaultLeavesOutUnreadableNotes(t *testing.T) {
+	vault := t.TempDir()
+	write(t, filepath.Join(vault, "good.md"), "A fine note about kayaks.\n")
+	write(t, filepath.Join(vault, "also-good.md"), "---\ntitle: Second\n---\nAnother note.\n")
+	write(t, filepath.Join(vault, "templates", "daily.md"), "---\ndate: {{date}}\n---\n# {{title}}\n")
+	write(t, filepath.Join(vault, "latin1.md"), "caf\xe9\n")
+	recs, skipped, err := ConvertAll(FormatObsidian, vault, Options{UserHome: "/nonexistent"})
+	if err != nil || len(recs) != 2 || len(skipped) != 2 {
+		t.Fatalf("ConvertAll: %d records, skipped %v, %v", len(recs), skipped, err)
+	}
+	for _, sk := range skipped {
+		assertCode(t, sk.Err, CodeSourceInvalid)
+		if !strings.HasSuffix(sk.Path, "daily.md") && !strings.HasSuffix(sk.Path, "latin1.md") {
+			t.Fatalf("skipped %s", sk.Path)
+		}
+	}
+	if _, err := Convert(FormatObsidian, vault, Options{UserHome: "/nonexistent"}); err == nil {
+		t.Fatal("Convert ignored an unreadable note")
+	}
+	bad := t.TempDir()
+	write(t, filepath.Join(bad, "only.md"), "---\ndate: {{date}}\n---\nx\n")
+	if _, _, err := ConvertAll(FormatObsidian, bad, Options{UserHome: "/nonexistent"}); err == nil {
+		t.Fatal("a vault of unreadable notes converted")
+	} else {
+		assertCode(t, err, CodeSourceInvalid)
+	}
+}

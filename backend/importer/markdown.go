@@ -35,11 +35,12 @@ func splitFrontmatter(path string, b []byte) (map[string]any, string, error) {
 		off = next
 	}
 	if !found {
-		return nil, "", invalid(path, "the frontmatter opened by --- is never closed")
+		return nil, "", invalidKey(path, "the frontmatter opened by --- is never closed", "detail.unterminated_header", nil)
 	}
 	fm := map[string]any{}
 	if err := yaml.Unmarshal([]byte(head), &fm); err != nil {
-		return nil, "", invalid(path, fmt.Sprintf("the frontmatter is not YAML: %v", err))
+		return nil, "", invalidKey(path, fmt.Sprintf("the frontmatter is not YAML: %v", err), "detail.bad_yaml",
+			map[string]any{"Reason": strings.TrimPrefix(err.Error(), "yaml: ")})
 	}
 	if fm == nil {
 		fm = map[string]any{}

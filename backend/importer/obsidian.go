@@ -32,6 +32,9 @@ func convertObsidian(root string, opts Options) ([]format.Record, error) {
 	for _, f := range files {
 		rec, ok, err := obsidianNote(f, opts)
 		if err != nil {
+			if dir && opts.skip != nil && opts.skip(f, err) {
+				continue
+			}
 			return nil, err
 		}
 		if ok {
