@@ -242,17 +242,18 @@ func (s *Service) Search(ctx context.Context, p SearchParams) (SearchResult, err
 	// A question about the person (who they are, or a facet of their life or tastes) that found
 	// little is answered from their profile, and so is any question of the person about
 	// themselves that found nothing at all ("what star sign am I", "我咩星座").
-	// A Chinese request or question that names no one ("帮我泡杯茶", "牙疼了，该找谁看？": the
-	// subject is left out) and found nothing is answered the same way, but only by notes that
-	// share one of its characters: a long chunk ("泡杯茶") is no memory's substring, while the
-	// note that says "只喝茉莉花茶" holds its 茶.
-	request := len(hits) == 0 && chineseRequest(res.Analysis)
-	if ((res.Analysis.Identity || len(res.Analysis.Facets) > 0) && len(hits) < 3) || (len(hits) == 0 && selfQuestion(res.Analysis)) || request {
+	// A Chinese request or question that names no one ("牙疼了，该找谁看？", "这趟出车大概要几天
+	// 回来": the subject is left out) and found nothing is answered the same way, but only by
+	// notes that share its characters (sharingTerms): its chunks ("出车大概要几天回来") are no
+	// memory's substring, while the note titled "看牙", or saying "一趟来回四天", holds them.
+	about := ((res.Analysis.Identity || len(res.Analysis.Facets) > 0) && len(hits) < 3) || (len(hits) == 0 && selfQuestion(res.Analysis))
+	request := !about && len(hits) == 0 && chineseRequest(res.Analysis)
+	if about || request {
 		more, err := s.profileFallback(ctx, res.Analysis, f, hits, limit)
 		if err != nil {
 			return res, err
 		}
-		if request && !selfQuestion(res.Analysis) {
+		if request {
 			more = sharingTerms(res.Analysis, more)
 		}
 		if len(more) > 0 {
