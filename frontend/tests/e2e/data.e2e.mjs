@@ -122,7 +122,8 @@ async function main() {
   })
 
   await check('doctor lists its findings', async () => {
-    fs.writeFileSync(path.join(home, 'memory', 'global', 'user', 'hand-broken.md'), 'no frontmatter at all')
+    // A header that is not YAML (plain Markdown without a header is a note Engram indexes).
+    fs.writeFileSync(path.join(home, 'memory', 'global', 'user', 'hand-broken.md'), '---\nid: [broken\n---\nbody\n')
     await page.locator('[data-test="data-doctor"]').click()
     await page.locator('[data-test="maint"][data-op="doctor"][data-state="done"] [data-test="maint-findings"]').waitFor({ timeout: LONG })
     expect((await page.locator('[data-test="maint-findings"]').textContent()).includes('hand-broken.md'), 'the broken file is listed')
