@@ -25,6 +25,9 @@ func (s *Store) opArchive(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r 
 	if err := s.checkVersion(m, it.ExpectedVersion); err != nil {
 		return err
 	}
+	if err := s.stampHandID(ctx, tx, m); err != nil {
+		return err
+	}
 	from := m.Path
 	// Archiving the same slug twice in a year must not overwrite the first archived copy.
 	year := s.opts.Now().Format("2006")

@@ -32,6 +32,9 @@ func (s *Store) opDelete(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *
 	if it.Op == OpReject && utf8.RuneCountInString(reason) > MaxReasonRunes {
 		return codeErr(CodeReasonTooLong, map[string]any{"Max": MaxReasonRunes}, "a rejection reason holds at most %d characters", MaxReasonRunes)
 	}
+	if err := s.stampHandID(ctx, tx, m); err != nil {
+		return err
+	}
 	dst := trashName(m.Path, s.opts.Now())
 	if err := s.moveAside(m.Path, dst, s.batchDirs); err != nil {
 		return err

@@ -169,3 +169,22 @@ func (s *Store) lostID(ctx context.Context, tx execer, rel, id string, rep *Reco
 	_ = tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM memory_problems WHERE path = ? AND code = ?`, rel, ProblemLostID).Scan(&n)
 	return n > 0
 }
+
+// stampHandID writes the header, with its id, into the file of a memory indexed under the id
+// of its path (a hand-written note without one, parseHand) before the file is moved: an
+// archived or trashed copy must carry the id it had, or a rebuild would read it under the id
+// of its new path (and report it as having lost one) and a restore from the trash would not
+// find it. A file edited since it was indexed is moved as it is.
+func (s *Store) stampHandID(ctx context.Context, tx *sql.Tx, m *Memory) error {
+	if m.Archived || m.ID != handID(m.Path) {
+		return nil
+	}
+	data, err := readNoFollow(s.abs(m.Path))
+	if err != nil || Checksum(data) != m.Version {
+		return nil
+	}
+	if _, err := Parse(data); err == nil {
+		return nil // the file names its id already
+	}
+	return s.persist(ctx, tx, m)
+}

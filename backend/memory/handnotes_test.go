@@ -153,3 +153,33 @@ func TestHandNotesIndexedAtUpgrade(t *testing.T) {
 		t.Fatalf("not indexed at the upgrade: %+v", m)
 	}
 }
+
+// A hand-written note archived or deleted keeps its id in the copy that is moved: a rebuild
+// finds the archived copy under the same id (not as a file that lost one), and a restore from
+// the trash finds the deleted one.
+func TestHandNoteArchivedOrDeletedKeepsItsID(t *testing.T) {
+	e := newEnv(t)
+	e.put("global/user/archived-note.md", []byte("A note that will be archived.\n"))
+	e.put("global/user/deleted-note.md", []byte("A note that will be deleted.\n"))
+	e.reconcile()
+	a, d := handID("global/user/archived-note.md"), handID("global/user/deleted-note.md")
+	e.ok(Item{Op: OpArchive, ID: a})
+	e.ok(Item{Op: OpDelete, ID: d})
+	if _, err := e.s.Reindex(e.ctx); err != nil {
+		t.Fatal(err)
+	}
+	if m := e.get(a); !m.Archived || m.Body != "A note that will be archived." {
+		t.Fatalf("archived note after a rebuild: %+v", m)
+	}
+	if probs, _ := e.s.Problems(e.ctx); len(probs) != 0 {
+		t.Fatalf("problems after a rebuild: %+v", probs)
+	}
+	e.ok(Item{Op: OpRestore, ID: d})
+	if m := e.get(d); m.Body != "A note that will be deleted." || m.Path != "global/user/deleted-note.md" {
+		t.Fatalf("restored note: %+v", m)
+	}
+	e.ok(Item{Op: OpRestore, ID: a})
+	if m := e.get(a); m.Archived {
+		t.Fatalf("restored archive: %+v", m)
+	}
+}
