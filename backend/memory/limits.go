@@ -54,19 +54,15 @@ func checkLimits(m *Memory) error {
 		return controlErr("body")
 	}
 	for _, l := range FieldLimits {
-		for _, v := range l.values(m) {
-			if hasControl(v) {
-				return controlErr(l.Field)
-			}
-		}
-	}
-	for _, l := range FieldLimits {
 		vs := l.values(m)
 		if l.MaxValues > 0 && len(vs) > l.MaxValues {
 			return codeErr(CodeTooManyValues, map[string]any{"Field": l.Field, "Max": l.MaxValues},
 				"%s has %d values, at most %d", l.Field, len(vs), l.MaxValues)
 		}
 		for _, v := range vs {
+			if hasControl(v) {
+				return controlErr(l.Field)
+			}
 			if n := utf8.RuneCountInString(v); n > l.MaxChars {
 				return codeErr(CodeFieldTooLong, map[string]any{"Field": l.Field, "Max": l.MaxChars},
 					"%s has a value of %d characters, at most %d", l.Field, n, l.MaxChars)
