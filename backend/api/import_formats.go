@@ -23,6 +23,10 @@ const (
 	// CodeImportSkipped is a note of a folder left out of an import (not UTF-8, frontmatter
 	// that is not YAML); args {Path, Detail}. The other notes are imported.
 	CodeImportSkipped = "import_source_skipped"
+	// CodeImportEntrySkipped is an entry of a mem0 or ChatGPT export left out of an import (no
+	// text, an unusable agent name, not an object); args {Path, Entry, Detail}. The other
+	// entries are imported.
+	CodeImportEntrySkipped = "import_entry_skipped"
 )
 
 // ImportSource names another tool's memories to import. Format is "" or "jsonl" for the
@@ -37,7 +41,8 @@ type ImportSource struct {
 }
 
 // importJSONL returns the JSONL an import reads: the call's own text, or the source converted,
-// with the notes of a folder it left out (line 0, import_source_skipped, first in the errors).
+// with the notes of a folder or the entries of a list it left out (line 0,
+// import_source_skipped / import_entry_skipped, first in the errors).
 func (a *API) importJSONL(jsonl string, src ImportSource) (string, []ImportLineError, error) {
 	if src.Format == "" || src.Format == "jsonl" {
 		return jsonl, nil, nil
@@ -61,8 +66,12 @@ func (a *API) importJSONL(jsonl string, src ImportSource) (string, []ImportLineE
 			}
 		}
 		args["Path"] = sk.Path
-		e := a.newError(CodeImportSkipped, args)
-		out = append(out, ImportLineError{Code: CodeImportSkipped, I18nKey: e.I18nKey, Args: e.Args, Message: e.Message})
+		code := CodeImportSkipped
+		if sk.Entry > 0 {
+			code = CodeImportEntrySkipped
+		}
+		e := a.newError(code, args)
+		out = append(out, ImportLineError{Code: code, I18nKey: e.I18nKey, Args: e.Args, Message: e.Message})
 	}
 	return importer.JSONL(recs), out, nil
 }

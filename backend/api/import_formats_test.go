@@ -248,3 +248,29 @@ func TestImportVaultLeavesOutUnreadableNotes(t *testing.T) {
 		t.Fatalf("skipped note said %q", msg)
 	}
 }
+
+// A mem0 export with an entry that cannot be used imports the others and names the entry left
+// out by its number (line 0, import_entry_skipped), in the caller's language.
+func TestImportListLeavesOutUnusableEntries(t *testing.T) {
+	a := newAPI(t, memory.ActorUser)
+	path := filepath.Join(t.TempDir(), "mem0.json")
+	os.WriteFile(path, []byte(`[{"memory": "Drinks oolong tea"}, {"memory": "Bakes bread", "agent_id": "../x"}, {"memory": "Runs on Sundays"}]`), 0o644)
+	src := ImportSource{Format: importer.FormatMem0, Path: path}
+	pv, err := a.Memory.ImportPreview(ImportPreviewParams{ImportSource: src})
+	if err != nil || pv.New != 2 || len(pv.Errors) != 1 || pv.Errors[0].Code != CodeImportEntrySkipped || pv.Errors[0].Line != 0 {
+		t.Fatalf("preview: %+v %v", pv, err)
+	}
+	if msg := pv.Errors[0].Message; !strings.Contains(msg, "entry 2") || !strings.Contains(msg, "../x") || !strings.Contains(msg, "the others were read") {
+		t.Fatalf("skipped entry said %q", msg)
+	}
+	if _, err := a.Call("settings.update", json.RawMessage(`{"language":"zh-CN"}`)); err != nil {
+		t.Fatal(err)
+	}
+	res, err := a.Memory.Import(ImportParams{ImportSource: src})
+	if err != nil || res.Imported != 2 || len(res.Errors) != 1 {
+		t.Fatalf("import: %+v %v", res, err)
+	}
+	if msg := res.Errors[0].Message; !strings.Contains(msg, "第 2 个条目") || !strings.Contains(msg, "已跳过该条目") {
+		t.Fatalf("skipped entry said %q", msg)
+	}
+}

@@ -63,3 +63,16 @@ func TestImportClaudeCodeProject(t *testing.T) {
 		t.Fatalf("list:\n%s", out)
 	}
 }
+
+// A ChatGPT export with an entry that has no text imports the rest, names the entry on stderr
+// and counts it apart from failed lines; the exit code still says something was left out.
+func TestImportLeavesOutUnusableEntry(t *testing.T) {
+	h := newHome(t)
+	src := filepath.Join(t.TempDir(), "memory.json")
+	os.WriteFile(src, []byte(`[{"content": "Prefers metric units"}, {"enabled": true}, "Lives in Porto"]`), 0o644)
+	code, out, errs := h.run("", "import", "--from", "chatgpt", src)
+	if code != 1 || !strings.Contains(out, "Imported 2 memories") || !strings.Contains(out, "1 entry of the source could not be used") ||
+		!strings.Contains(errs, "entry 2 has no “content” text: that entry was left out") || strings.Contains(errs, "line 0") {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
+	}
+}

@@ -38,15 +38,21 @@ func quotaScopeName(r *runner, s api.ScopeQuota) string {
 func printImport(r *runner, res api.ImportResult) error {
 	r.out(res, func(w io.Writer) {
 		printLineErrors(r, r.env.Stderr, res.Errors)
-		failed := 0
+		failed, entries := 0, 0
 		for _, e := range res.Errors {
-			if e.Line > 0 {
+			switch {
+			case e.Line > 0:
 				failed++
+			case e.Code == api.CodeImportEntrySkipped:
+				entries++
 			}
 		}
 		fmt.Fprintln(w, r.t("cli.import_done", map[string]any{"Imported": res.Imported, "Daily": res.Daily, "Lines": res.Lines, "Errors": failed}))
-		if skipped := len(res.Errors) - failed; skipped > 0 {
+		if skipped := len(res.Errors) - failed - entries; skipped > 0 {
 			fmt.Fprintln(w, r.t("cli.import_skipped", map[string]any{"Count": skipped}))
+		}
+		if entries > 0 {
+			fmt.Fprintln(w, r.t("cli.import_entries_skipped", map[string]any{"Count": entries}))
 		}
 		if res.KV+res.KVUnchanged+res.KVConflicts > 0 {
 			fmt.Fprintln(w, r.t("cli.kv.import_done", map[string]any{"Added": res.KV, "Unchanged": res.KVUnchanged, "Conflicts": res.KVConflicts}))

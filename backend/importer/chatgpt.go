@@ -1,8 +1,9 @@
 package importer
 
 import (
+	"bytes"
 	"encoding/json"
-	"fmt"
+	"errors"
 	"strings"
 
 	"engram/backend/memory/format"
@@ -11,7 +12,9 @@ import (
 // ChatGPT has no documented export of its saved memories. Two shapes are read:
 //   - JSON: the memory.json some data exports carry, or any list of {content (or memory/text),
 //     enabled?, created_at?/create_time?, updated_at?/update_time?} — bare or wrapped as
-//     {"memories": […]}. Entries with enabled: false (turned off by the person) are skipped.
+//     {"memories": […]}, or a list of plain strings. Entries with enabled: false (turned off by
+//     the person) are skipped; an entry that cannot be used (no text, not an object) is left
+//     out and reported (ConvertAll).
 //   - Text copied from Settings → Personalization → Manage memories: one memory per line
 //     (leading "- " or "• " dropped, blank lines ignored).
 // Each becomes a global memory about the person (type user) tagged chatgpt.
@@ -27,7 +30,7 @@ type chatgptMemory struct {
 	UpdateTime any    `json:"update_time"`
 }
 
-func convertChatGPT(path string) ([]format.Record, error) {
+func convertChatGPT(path string, opts Options) ([]format.Record, error) {
 	b, err := readFile(path)
 	if err != nil {
 		return nil, err
@@ -58,10 +61,12 @@ func convertChatGPT(path string) ([]format.Record, error) {
 		}
 		return out, nil
 	}
-	var list []chatgptMemory
+	// Entries are decoded one by one, so one that is not a memory object leaves out that
+	// entry, not the export.
+	var list []json.RawMessage
 	if strings.HasPrefix(trim, "{") {
 		var wrap struct {
-			Memories *[]chatgptMemory `json:"memories"`
+			Memories *[]json.RawMessage `json:"memories"`
 		}
 		if err := json.Unmarshal([]byte(trim), &wrap); err != nil {
 			return nil, invalid(path, "not valid JSON: "+err.Error())
@@ -73,10 +78,32 @@ func convertChatGPT(path string) ([]format.Record, error) {
 	} else if err := json.Unmarshal([]byte(trim), &list); err != nil {
 		return nil, invalid(path, "not valid JSON: "+err.Error())
 	}
-	for i, m := range list {
+	for i, raw := range list {
+		var line string
+		if bytes.HasPrefix(raw, []byte(`"`)) && json.Unmarshal(raw, &line) == nil {
+			add(line, nil, nil) // a list of plain texts
+			continue
+		}
+		var m chatgptMemory
+		err := json.Unmarshal(raw, &m)
+		if err == nil && !bytes.HasPrefix(raw, []byte("{")) {
+			err = errors.New("null") // decodes into nothing
+		}
+		if err != nil {
+			if err := badEntry(opts, path, i+1, "not a memory object: "+err.Error(), "detail.entry_not_object", nil); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		text := firstNonEmpty(m.Content, m.Memory, m.Text)
 		if text == "" {
-			return nil, invalid(path, fmt.Sprintf("entry %d has no \"content\" text", i+1))
+			if m.Enabled != nil && !*m.Enabled {
+				continue
+			}
+			if err := badEntry(opts, path, i+1, "no \"content\" text", "detail.entry_no_text", map[string]any{"Field": "content"}); err != nil {
+				return nil, err
+			}
+			continue
 		}
 		if m.Enabled != nil && !*m.Enabled {
 			continue

@@ -4,7 +4,8 @@
 // converts: the api feeds its records to the store's preview and import, so de-duplication,
 // conflicts, quota and the refusal of bad fields are decided in one place for every format.
 // Every source is outside input: sizes are bounded, nothing outside the chosen folder is read,
-// and a source that cannot be read whole is an error (nothing is half-imported).
+// and a file that cannot be parsed is an error (nothing is half-imported); a folder's note or a
+// list's entry that cannot be used is left out and named (ConvertAll), never dropped unsaid.
 package importer
 
 import (
@@ -76,9 +77,10 @@ type Options struct {
 	// UserHome is the person's home folder: ~/.claude/CLAUDE.md is global, not a project.
 	// Empty means os.UserHomeDir.
 	UserHome string
-	// skip, set by ConvertAll, takes a folder's note that failed with err and reports whether
-	// the conversion goes on without it.
-	skip func(file string, err error) bool
+	// skip, set by ConvertAll, takes a folder's note (entry 0) or an entry of a list (entry
+	// n ≥ 1, counted from 1) that failed with err and reports whether the conversion goes on
+	// without it.
+	skip func(file string, entry int, err error) bool
 }
 
 // Convert reads the source at path in the format named source and returns its records, in a stable order so
@@ -92,24 +94,28 @@ func Convert(source, path string, opts Options) ([]format.Record, error) {
 	return recs, err
 }
 
-// Skipped is a note of a folder that was left out of a conversion, and why (an *Error).
+// Skipped is a note of a folder, or an entry of an export's list, that was left out of a
+// conversion, and why (an *Error). Entry counts the list's entries from 1; 0 for a note.
 type Skipped struct {
-	Path string
-	Err  error
+	Path  string
+	Entry int
+	Err   error
 }
 
 // ConvertAll is Convert that leaves out the notes of a folder it cannot read — a file that is
 // not UTF-8, or whose frontmatter is not YAML (an Obsidian template's `date: {{date}}`) — and
-// says which, so one such note does not keep a vault's hundreds of others out. A source that
-// is one file still fails whole.
+// the entries of a mem0 or ChatGPT list it cannot use (no text, an agent name Engram cannot
+// hold, an entry that is not an object), and says which, so one such note or entry does not
+// keep hundreds of others out. A file that cannot be read or parsed as a whole still fails
+// whole.
 func ConvertAll(source, path string, opts Options) ([]format.Record, []Skipped, error) {
 	var skipped []Skipped
-	opts.skip = func(file string, err error) bool {
+	opts.skip = func(file string, entry int, err error) bool {
 		var ie *Error
 		if !errors.As(err, &ie) || ie.Code != CodeSourceInvalid && ie.Code != CodeSourceRead {
 			return false
 		}
-		skipped = append(skipped, Skipped{Path: file, Err: err})
+		skipped = append(skipped, Skipped{Path: file, Entry: entry, Err: err})
 		return true
 	}
 	recs, err := convert(source, path, opts)
@@ -139,13 +145,13 @@ func convert(source, path string, opts Options) ([]format.Record, error) {
 	var recs []format.Record
 	switch source {
 	case FormatMem0:
-		recs, err = convertMem0(abs)
+		recs, err = convertMem0(abs, opts)
 	case FormatClaude:
 		recs, err = convertClaude(abs, opts)
 	case FormatObsidian:
 		recs, err = convertObsidian(abs, opts)
 	case FormatChatGPT:
-		recs, err = convertChatGPT(abs)
+		recs, err = convertChatGPT(abs, opts)
 	default:
 		return nil, fail(CodeUnknownFormat, map[string]any{"Format": source, "Formats": strings.Join(Formats, ", ")}, "unknown format %q", source)
 	}
@@ -205,6 +211,20 @@ func invalidKey(path, detail, key string, extra map[string]any) error {
 		args[k] = v
 	}
 	return fail(CodeSourceInvalid, args, "%s: %s", path, detail)
+}
+
+// badEntry is entry n (from 1) of a list that cannot be used: it fails the conversion unless
+// the caller leaves it out (ConvertAll), which it reports. The detail's key is detail.<key>.
+func badEntry(opts Options, path string, n int, detail, key string, extra map[string]any) error {
+	args := map[string]any{"Entry": n}
+	for k, v := range extra {
+		args[k] = v
+	}
+	err := invalidKey(path, fmt.Sprintf("entry %d: %s", n, detail), key, args)
+	if opts.skip != nil && opts.skip(path, n, err) {
+		return nil
+	}
+	return err
 }
 
 // titleOf makes a one-line title of at most MaxTitleChars from text: its first line, cut at a

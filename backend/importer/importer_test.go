@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -432,6 +433,66 @@ func TestVaultLeavesOutUnreadableNotes(t *testing.T) {
 	write(t, filepath.Join(bad, "only.md"), "---\ndate: {{date}}\n---\nx\n")
 	if _, _, err := ConvertAll(FormatObsidian, bad, Options{UserHome: "/nonexistent"}); err == nil {
 		t.Fatal("a vault of unreadable notes converted")
+	} else {
+		assertCode(t, err, CodeSourceInvalid)
+	}
+}
+
+// An entry of a mem0 or ChatGPT list that cannot be used — no text, an agent name Engram
+// cannot hold, not an object — is left out and named by its number, and the other entries
+// are converted; Convert still fails whole, and a list of nothing but such entries fails.
+func TestListLeavesOutUnusableEntries(t *testing.T) {
+	dir := t.TempDir()
+	mem0 := filepath.Join(dir, "mem0.json")
+	write(t, mem0, `{"results": [
+		{"id": "a", "memory": "Drinks oolong tea"},
+		{"id": "b"},
+		{"id": "c", "memory": "Keeps a sourdough starter", "agent_id": "../../etc"},
+		42,
+		{"id": "e", "memory": ["not", "text"]},
+		{"id": "f", "memory": "Runs on Sundays"}]}`)
+	chat := filepath.Join(dir, "chatgpt.json")
+	write(t, chat, `[{"content": "Prefers short answers"}, {"enabled": true}, "Lives in Porto", {"content": "", "enabled": false}, null, {"content": "Has a cat"}]`)
+	for _, tc := range []struct {
+		source, path string
+		texts        []string
+		entries      []int
+		keys         []string
+	}{
+		{FormatMem0, mem0, []string{"Drinks oolong tea", "Runs on Sundays"}, []int{2, 3, 4, 5},
+			[]string{"detail.entry_no_text", "detail.entry_bad_agent", "detail.entry_not_object", "detail.entry_not_object"}},
+		{FormatChatGPT, chat, []string{"Prefers short answers", "Lives in Porto", "Has a cat"}, []int{2, 5},
+			[]string{"detail.entry_no_text", "detail.entry_not_object"}},
+	} {
+		recs, skipped, err := ConvertAll(tc.source, tc.path, Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.source, err)
+		}
+		var texts []string
+		for _, r := range recs {
+			texts = append(texts, r.Body)
+		}
+		if !slices.Equal(texts, tc.texts) {
+			t.Fatalf("%s converted %q, want %q", tc.source, texts, tc.texts)
+		}
+		if len(skipped) != len(tc.entries) {
+			t.Fatalf("%s skipped %+v, want entries %v", tc.source, skipped, tc.entries)
+		}
+		for i, sk := range skipped {
+			var ie *Error
+			if sk.Path != tc.path || sk.Entry != tc.entries[i] || !errors.As(sk.Err, &ie) || ie.Code != CodeSourceInvalid ||
+				ie.Args["DetailKey"] != tc.keys[i] || ie.Args["Entry"] != tc.entries[i] {
+				t.Fatalf("%s skipped[%d] = %+v (%v), want entry %d with %s", tc.source, i, sk, sk.Err, tc.entries[i], tc.keys[i])
+			}
+		}
+		if _, err := Convert(tc.source, tc.path, Options{}); err == nil {
+			t.Fatalf("%s: Convert ignored an unusable entry", tc.source)
+		}
+	}
+	only := filepath.Join(dir, "only.json")
+	write(t, only, `[{"id": "x"}, {"id": "y"}]`)
+	if _, _, err := ConvertAll(FormatMem0, only, Options{}); err == nil {
+		t.Fatal("a list of unusable entries converted")
 	} else {
 		assertCode(t, err, CodeSourceInvalid)
 	}

@@ -26,20 +26,22 @@ type mem0Memory struct {
 	UpdatedAt  any            `json:"updated_at"`
 }
 
-func convertMem0(path string) ([]format.Record, error) {
+func convertMem0(path string, opts Options) ([]format.Record, error) {
 	b, err := readFile(path)
 	if err != nil {
 		return nil, err
 	}
-	var list []mem0Memory
+	// Entries are decoded one by one, so one that is not a memory object leaves out that
+	// entry, not the export.
+	var list []json.RawMessage
 	trim := strings.TrimSpace(string(b))
 	switch {
 	case strings.HasPrefix(trim, "["):
 		err = json.Unmarshal(b, &list)
 	case strings.HasPrefix(trim, "{"):
 		var wrap struct {
-			Results  *[]mem0Memory `json:"results"`
-			Memories *[]mem0Memory `json:"memories"`
+			Results  *[]json.RawMessage `json:"results"`
+			Memories *[]json.RawMessage `json:"memories"`
 		}
 		if err = json.Unmarshal(b, &wrap); err == nil {
 			switch {
@@ -58,9 +60,19 @@ func convertMem0(path string) ([]format.Record, error) {
 		return nil, invalid(path, "not valid JSON: "+err.Error())
 	}
 	out := make([]format.Record, 0, len(list))
-	for i, m := range list {
+	for i, raw := range list {
+		var m mem0Memory
+		if err := json.Unmarshal(raw, &m); err != nil {
+			if err := badEntry(opts, path, i+1, "not a memory object: "+err.Error(), "detail.entry_not_object", nil); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		if m.Memory == nil {
-			return nil, invalid(path, fmt.Sprintf("entry %d has no \"memory\" text", i+1))
+			if err := badEntry(opts, path, i+1, "no \"memory\" text", "detail.entry_no_text", map[string]any{"Field": "memory"}); err != nil {
+				return nil, err
+			}
+			continue
 		}
 		text := strings.TrimSpace(*m.Memory)
 		if text == "" {
@@ -73,7 +85,10 @@ func convertMem0(path string) ([]format.Record, error) {
 		}
 		if a := strings.ToLower(strings.TrimSpace(m.AgentID)); a != "" {
 			if !format.ValidAgent(a) {
-				return nil, invalid(path, fmt.Sprintf("entry %d: agent_id %q is not a usable agent name", i+1, m.AgentID))
+				if err := badEntry(opts, path, i+1, fmt.Sprintf("agent_id %q is not a usable agent name", m.AgentID), "detail.entry_bad_agent", map[string]any{"Agent": m.AgentID}); err != nil {
+					return nil, err
+				}
+				continue
 			}
 			rec.Scope, rec.Agent = format.ScopeAgent, a
 		}

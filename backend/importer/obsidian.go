@@ -32,7 +32,7 @@ func convertObsidian(root string, opts Options) ([]format.Record, error) {
 	for _, f := range files {
 		rec, ok, err := obsidianNote(f, opts)
 		if err != nil {
-			if dir && opts.skip != nil && opts.skip(f, err) {
+			if dir && opts.skip != nil && opts.skip(f, 0, err) {
 				continue
 			}
 			return nil, err
