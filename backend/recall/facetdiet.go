@@ -1,0 +1,29 @@
+package recall
+
+import "engram/backend/text"
+
+// A person asks whether they may have something before they eat or drink it: "can I have a
+// latte this late", "am I ok to get the chicken tacos?", "is an omelette fine for me?",
+// "虾饺我能不能吃", "我能来杯美式不". Those are questions about their diet — an allergy, an
+// intolerance, a drink they gave up — so they ask the preference facet, as "what can't I eat"
+// does. The permission forms alone are too broad ("can I have the logs", "can I get a
+// review"), so the question must also name something to eat or drink: a meal word or a food
+// of the list below, a general one written for this purpose, not from any question set.
+
+var (
+	// reMayIHave asks for permission to have something, in English and Chinese.
+	reMayIHave = text.Lazy(`(?i)\b(?:can|could|may|should|shall) i (?:still |safely |even |really )?(?:have|get|order|try|grab|eat|drink|go for|risk)\b|\bam i (?:ok|okay|fine|allowed|able|safe|good) (?:to|with) (?:have|get|order|eat|drink|try)\b|\b(?:is|are|would) (?:an? |the |some |this |that |these |those |my )?(?:[\w-]+ ){1,3}(?:be )?(?:ok|okay|fine|safe|alright|all right|a good idea|a bad idea|good|bad) for me\b|\bwould (?:an? |the |some )?(?:[\w-]+ ){1,3}be (?:ok|okay|fine|safe|alright|a good idea|a bad idea)\b|\b(?:is it|would it be) (?:ok|okay|fine|safe|alright|a good idea) (?:for me )?to (?:have|get|eat|drink|order)\b|我\p{Han}{0,3}(?:能|可以|能不能|可不可以|还能|还可以)\p{Han}{0,2}(?:吃|喝|来(?:杯|碗|份|瓶|罐|口|块|串|盘|个|点))|(?:能|可以)(?:吃|喝)(?:吗|不|么|嘛)|(?:吃|喝)(?:得|不得)(?:吗|不|么)?(?:$|[？?])`)
+
+	// reFoodWords names everyday foods and drinks, English and Chinese.
+	reFoodWords = text.Lazy(`(?i)\b(?:` +
+		// drinks
+		`coffee|latte|lattes|cappuccino|espresso|americano|flat white|mocha|macchiato|decaf|tea|chai|matcha|juice|smoothie|milkshake|shake|soda|coke|cola|lemonade|beer|beers|pint|pints|lager|ale|stout|cider|wine|prosecco|champagne|cocktail|cocktails|whisky|whiskey|vodka|rum|tequila|sake|soju|baijiu|energy drink|red bull|milk|oat milk|hot chocolate|kombucha|` +
+		// dishes and foods
+		`pizza|pasta|spaghetti|lasagne|lasagna|risotto|salad|sandwich|sandwiches|burger|burgers|hot dog|fries|chips|crisps|soup|ramen|pho|noodles|pad thai|curry|curries|biryani|dal|naan|tacos?|burrito|quesadilla|nachos|sushi|sashimi|dumplings?|dim sum|bao|steak|chicken|beef|pork|lamb|bacon|ham|sausages?|turkey|duck|fish|salmon|tuna|cod|shrimp|prawns?|crab|lobster|oysters?|mussels|clams|seafood|shellfish|eggs?|omelette|omelet|cheese|yoghurt|yogurt|ice cream|butter|cream|bread|toast|bagel|croissant|pastry|pastries|cake|cakes|cookies?|biscuits?|brownies?|chocolate|sweets|candy|dessert|pie|donuts?|doughnuts?|pancakes?|waffles?|cereal|porridge|oatmeal|granola|rice|fried rice|tofu|beans|lentils|chickpeas|hummus|falafel|kebab|gyro|shawarma|peanuts?|nuts|almonds|cashews|walnuts|peanut butter|avocado|mango|strawberries|bananas?|apples?|oranges?|grapes|kiwi|pineapple|tomatoes|mushrooms|onions?|garlic|chilli|chili|spicy food|olives|pickles|kimchi|pretzels?|popcorn|fast food|takeaway|takeout|brunch|barbecue|bbq|roast|stew|casserole|paella|tapas|gelato|tiramisu|cheesecake|fish and chips` +
+		`)\b|咖啡|美式|拿铁|奶茶|茶|果汁|啤酒|白酒|红酒|酒|可乐|牛奶|豆浆|饮料|面|饭|粥|饺子|包子|馒头|虾饺|烧卖|点心|火锅|烧烤|串|海鲜|虾|蟹|鱼|肉|鸡|鸭|鹅|牛|羊|猪|蛋|豆腐|辣|糖|甜品|蛋糕|冰淇淋|水果|花生|坚果|芒果|榴莲|菌|葱|蒜|香菜|外卖|夜宵|宵夜`)
+)
+
+// dietPermission reports a question asking whether the person may have a food or a drink.
+func dietPermission(q string) bool {
+	return reMayIHave.MatchString(q) && (reMealWords.MatchString(q) || reFoodWords.MatchString(q)) && !reSoftwareWords.MatchString(q)
+}
