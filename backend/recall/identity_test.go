@@ -129,6 +129,18 @@ func TestFacetsOf(t *testing.T) {
 		// Forms from the blind set 22 (2026-12-05): ringing a service, parents as "folks", the
 		// shape of replies.
 		"I need to ring the doctor, what's the number?": FacetContact, "Where are my folks based?": FacetFamily,
+		// Forms from the blind sets 24-27 (2026-12-05): a place with an adjective, may-I-have
+		// food questions, what is asked of the assistant, doctors, medicine and work hours.
+		"which English city am I from": FacetOrigin, "which city in Spain am i from": FacetOrigin,
+		"can I have a glass of wine at the team dinner": FacetPreference, "am I ok to get the chicken tacos?": FacetPreference,
+		"is an omelette fine for me?": FacetPreference, "虾饺我能不能吃": FacetPreference, "我能来杯美式提提神不": FacetPreference,
+		"酒局上有人劝酒，我现在还喝不": FacetPreference,
+		"what language do you reply to me in": FacetManner, "how should you structure answers for me": FacetManner,
+		"How do you explain iPad things to me": FacetManner, "should you give me temps in fahrenheit?": FacetManner,
+		"can u talk to me in spanish sometimes?": FacetManner, "你给我回话要注意啥": FacetManner, "帮我算钱的时候用什么货币": FacetManner,
+		"who's my gastroenterologist": FacetHealth, "what's my heart doctor's name": FacetHealth, "降压药我吃的是啥": FacetHealth,
+		"痛风复查挂谁的号": FacetHealth, "How often am I meant to take my diabetes tablets?": FacetHealth,
+		"what time do I finish in the morning": FacetWork, "我周几可以在家办公": FacetWork, "小夜班几点下班": FacetWork,
 	} {
 		got := facetsOf(q)
 		if len(got) == 0 || got[0] != want {
@@ -151,7 +163,12 @@ func TestFacetsOf(t *testing.T) {
 		"which packages should I avoid", "what should I avoid in the migration", "where should I stay in Rome",
 		"where did I stay in Tokyo", "where can I live stream", "my startup script fails", "my studio monitors",
 		"what did I eat yesterday", "我吃饭了吗", "why did my job fail",
-		"I need to call the API twice", "I have to ring the build bell", "how do I format the replies from the API"} {
+		"I need to call the API twice", "I have to ring the build bell", "how do I format the replies from the API",
+		// The permission, manner and schedule forms of sets 24-27 on task questions.
+		"can I have the logs from yesterday", "can I get a review on this PR", "should I get the chicken endpoint tested",
+		"is the new parser fine for me to merge", "我可以点界面上的按钮吗", "我能碰这个页面吗",
+		"how can you show me the diff", "can you put the results in tables", "can you fix the formatting of this file",
+		"how do you call this API from Go", "what time does the nightly build finish", "which days does the cron job run"} {
 		if got := facetsOf(q); len(got) != 0 {
 			t.Errorf("facetsOf(%q) = %v, want none", q, got)
 		}
