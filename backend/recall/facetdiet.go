@@ -12,7 +12,7 @@ import "engram/backend/text"
 
 var (
 	// reMayIHave asks for permission to have something, in English and Chinese.
-	reMayIHave = text.Lazy(`(?i)\b(?:can|could|may|should|shall) i (?:still |safely |even |really )?(?:have|get|order|try|grab|eat|drink|go for|risk)\b|\bam i (?:ok|okay|fine|allowed|able|safe|good) (?:to|with) (?:have|get|order|eat|drink|try)\b|\b(?:is|are|would) (?:an? |the |some |this |that |these |those |my )?(?:[\w-]+ ){1,3}(?:be )?(?:ok|okay|fine|safe|alright|all right|a good idea|a bad idea|good|bad) for me\b|\bwould (?:an? |the |some )?(?:[\w-]+ ){1,3}be (?:ok|okay|fine|safe|alright|a good idea|a bad idea)\b|\b(?:is it|would it be) (?:ok|okay|fine|safe|alright|a good idea) (?:for me )?to (?:have|get|eat|drink|order)\b|我\p{Han}{0,3}(?:能|可以|能不能|可不可以|还能|还可以)\p{Han}{0,2}(?:吃|喝|来(?:杯|碗|份|瓶|罐|口|块|串|盘|个|点))|(?:能|可以)(?:吃|喝)(?:吗|不|么|嘛)|(?:吃|喝)(?:得|不得)(?:吗|不|么)?(?:$|[？?])`)
+	reMayIHave = text.Lazy(`(?i)\b(?:can|could|may|should|shall) i (?:still |safely |even |really )?(?:have|get|order|try|grab|eat|drink|go for|risk)\b|\bam i (?:ok|okay|fine|alright|all right|allowed|able|safe|good) (?:to|with) (?:have|get|order|eat|drink|try)\b|\b(?:is|are|would) (?:an? |the |some |this |that |these |those |my )?(?:[\w-]+ ){1,3}(?:be )?(?:ok|okay|fine|safe|alright|all right|a good idea|a bad idea|good|bad) for me\b|\bwould (?:an? |the |some )?(?:[\w-]+ ){1,3}be (?:ok|okay|fine|safe|alright|a good idea|a bad idea)\b|\b(?:is it|would it be) (?:ok|okay|fine|safe|alright|a good idea) (?:for me )?to (?:have|get|eat|drink|order)\b|我\p{Han}{0,3}(?:能|可以|能不能|可不可以|还能|还可以)\p{Han}{0,2}(?:吃|喝|来(?:杯|碗|份|瓶|罐|口|块|串|盘|个|点))|(?:能|可以)(?:吃|喝)(?:吗|不|么|嘛)|(?:吃|喝)(?:得|不得)(?:吗|不|么)?(?:$|[？?])|(?:给我|我)(?:来|点)(?:一)?(?:份|杯|碗|瓶|盘|串|个|罐)\p{Han}{1,8}(?:行不行|可以吗|可不可以|行吗|能吗|好吗|成吗|行不)`)
 
 	// reFoodWords names everyday foods and drinks, English and Chinese.
 	reFoodWords = text.Lazy(`(?i)\b(?:` +
@@ -26,4 +26,14 @@ var (
 // dietPermission reports a question asking whether the person may have a food or a drink.
 func dietPermission(q string) bool {
 	return reMayIHave.MatchString(q) && (reMealWords.MatchString(q) || reFoodWords.MatchString(q)) && !reSoftwareWords.MatchString(q)
+}
+
+// dietParts is the part of the preference facet a may-I-have question names (see subGroups):
+// the person's diet — what they eat and drink, an allergy, an intolerance, a drink given up —
+// answers "can I have a latte?", their football team or their music does not.
+var dietParts = []struct {
+	facet            Facet
+	question, answer *text.Regexp
+}{
+	{FacetPreference, reMayIHave, text.Lazy(reFoodWords.String() + `|(?i)\b(?:eats?|eating|drinks?|drinking|diet|dietary|vegan|vegetarian|pescatarian|gluten|lactose|dairy|allerg\w*|intoleran\w*|coeliac|celiac|teetotal|sober|alcohol|caffeine|sugar|salt|spicy|halal|kosher|food)\b|吃|喝|素|忌口|过敏|不耐受|戒`)},
 }

@@ -134,7 +134,7 @@ func TestFacetsOf(t *testing.T) {
 		"which English city am I from": FacetOrigin, "which city in Spain am i from": FacetOrigin,
 		"can I have a glass of wine at the team dinner": FacetPreference, "am I ok to get the chicken tacos?": FacetPreference,
 		"is an omelette fine for me?": FacetPreference, "虾饺我能不能吃": FacetPreference, "我能来杯美式提提神不": FacetPreference,
-		"酒局上有人劝酒，我现在还喝不": FacetPreference,
+		"酒局上有人劝酒，我现在还喝不": FacetPreference, "which football team do I support": FacetPreference,
 		"what language do you reply to me in": FacetManner, "how should you structure answers for me": FacetManner,
 		"How do you explain iPad things to me": FacetManner, "should you give me temps in fahrenheit?": FacetManner,
 		"can u talk to me in spanish sometimes?": FacetManner, "你给我回话要注意啥": FacetManner, "帮我算钱的时候用什么货币": FacetManner,
