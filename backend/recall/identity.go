@@ -83,7 +83,7 @@ var coreFacetRules = []facetRule{
 			`我是哪(?:里|儿)?人|我来自哪|我的(?:老家|家乡|籍贯)|我(?:的)?籍贯|我老家|我家乡|我在哪(?:里|儿)?(?:出生|长大)|我(?:是)?在哪(?:里|儿)?(?:出生|长大)`),
 		facetRe(`\b(?:i(?:'m| am) (?:originally )?from|i come from|i grew up|grew up (?:in|on|near|outside|around|by)|raised (?:in|on|near|outside)|(?:user|person) (?:is from|grew up)|born in (?-i:\p{Lu})\p{L}+|born (?:and|&) raised\b|born (?-i:\p{Lu}\p{L}+(?: \p{Lu}\p{L}+)?)\s*[,(]\s*\p{L}+|originally from|native of|home ?town)\b`,
 			sentenceStart+`(?:originally )?from (?-i:\p{Lu}\p{Ll}+)(?:[,.;]|$| \p{Lu})`, sentenceStart+`(?-i:\p{Lu}\p{Ll}+), (?:originally )?from (?-i:\p{Lu}\p{Ll}+)`, sentenceStart+`(?:(?:the )?user(?:'s)? )?(?:hometown|home town|origin|birthplace|from|born (?:&|and) raised)\s*[:：=]`,
-			`我来自|老家|家乡|籍贯|我出生在|出生于\p{Han}|在\p{Han}{1,8}长大|\p{Han}{1,6}(?:边|里|附近)长大(?:[，,。；;的]|$)|土生土长|我是\p{Han}{1,6}人|(?:^|[，,。；;：:\s])(?:北京|天津|上海|重庆|河北|山西|辽宁|吉林|黑龙江|江苏|浙江|安徽|福建|江西|山东|河南|湖北|湖南|广东|海南|四川|贵州|云南|陕西|甘肃|青海|台湾|内蒙古?|广西|西藏|宁夏|新疆|香港|澳门|东北|\p{Han}{1,4}(?:省|市|县|镇|村))\p{Han}{0,4}人(?:[，,。；;\s]|$)|`+sentenceStart+`\p{Han}{2,6}(?:长大|出生)(?:[，,。；;的]|$)`)},
+			`我来自|老家|家乡|籍贯|我出生在|出生于\p{Han}|在\p{Han}{1,8}长大|\p{Han}{1,6}(?:边|里|附近)长大(?:[，,。；;的]|$)|土生土长|我是\p{Han}{1,6}人|(?:^|[，,。；;：:\s])(?:`+zhPlaces+`|\p{Han}{1,4}(?:省|市|县|镇|村))\p{Han}{0,4}人(?:[，,。；;\s]|$)|`+sentenceStart+`\p{Han}{2,6}(?:长大|出生)(?:[，,。；;的]|$)`)},
 	{FacetWork,
 		facetRe(`\b(?:what (?:(?:do|did) )?i do for (?:a )?(?:living|work)|\Awhat (?:do|did) i do\z|what(?:'s| is) my (?:job(?: title)?|work|occupation|profession|role|title|position|career|employer|company)|what(?:'s| is) my (?:business|studio|startup|firm)|my (?:occupation|profession|employer|career)|where (?:do|did) i work|who do i work for|who (?:\w+ ){0,3}i (?:actually |really )?work for|who employs me|what (?:did|do) i used? to do\b(?: for (?:a )?(?:living|work))?(?: before i retired)?\z|what did i do before i retired|(?:what|which) (?:hospital|company|firm|school|college|university|shop|store|restaurant|caf[eé]|clinic|office|practice|ward|garage|depot|bank|agency|factory|warehouse|studio|lab|employer) (?:do|am|did|was) i (?:work (?:at|in|for)|at|in|with|for|employed))\b`,
 			`我(?:现在|目前|以前|之前|原来|退休前|退休以前)?(?:具体|到底|究竟)?是(?:做|干|教)(?:什么|啥)(?:工作|的)?|我(?:是)?(?:干|做|在)(?:哪行|哪一行|(?:什么|啥|哪个)(?:行业|工种|行当))|我在哪(?:里|儿|家|个)?(?:公司|单位|地方|家公司|个单位)?(?:工作|上班)|我(?:做|干)(?:什么|啥)工作|我(?:现在|目前)?(?:干|做)的是(?:什么|啥)(?:岗位|工作|活|职位)?|我的(?:工作|职业|公司|职位|岗位|单位)|我在哪(?:里|儿|家公司)?(?:工作|上班)|我在哪(?:里|儿|家|个)?(?:公司|单位|地方|店)?(?:上的班|干的活|打的工|做的事)|我是干(?:什么|啥)的|我(?:的)?职业|我(?:目前|现在|以前)?(?:从事|做的是|干的是)(?:什么|啥|哪)|我(?:周末|平时|现在|目前|晚上)?在哪(?:里|儿)?(?:打工|兼职)|我(?:现在|目前)?在哪(?:个|家)(?:馆子|饭店|餐厅|店|医院|诊所|学校|公司|工厂|厂|银行|酒店|超市|商场|机构|部门)(?:工作|上班|打工|干活|做事)`),
@@ -113,14 +113,30 @@ var coreFacetRules = []facetRule{
 // facetsOf names the facets a question asks about the person, if it is such a question.
 func facetsOf(q string) []Facet {
 	// A question's closing marks are not part of its wording ("what do I do?" ends there).
-	q = foldDialect(strings.ReplaceAll(strings.TrimRight(q, " \t\n?.!？。！"), "’", "'"))
+	q = foldTexting(foldDialect(strings.ReplaceAll(strings.TrimRight(q, " \t\n?.!？。！"), "’", "'")))
 	var out []Facet
 	for _, r := range facetRules {
 		if r.question != nil && !slices.Contains(out, r.facet) && r.question.MatchString(q) {
 			out = append(out, r.facet)
 		}
 	}
-	return contactOwner(lifeQuestionFacets(q, out))
+	return familyDoctor(q, contactOwner(lifeQuestionFacets(q, out)))
+}
+
+// reFamilyDoctor is the family doctor ("my family doc", "家庭医生"): a doctor, not the family.
+var reFamilyDoctor = text.Lazy(`(?i)\bfamily (?:doctor|doc|physician|gp|practitioner|medicine)\b|家庭医生`)
+
+// familyDoctor drops the family facet from a question about the family doctor, which asks
+// the health facet (or a contact): the note about the family does not answer it.
+func familyDoctor(q string, asked []Facet) []Facet {
+	if !slices.Contains(asked, FacetFamily) || !reFamilyDoctor.MatchString(q) {
+		return asked
+	}
+	out := slices.DeleteFunc(asked, func(f Facet) bool { return f == FacetFamily })
+	if !slices.Contains(out, FacetHealth) && !slices.Contains(out, FacetContact) {
+		out = append(out, FacetHealth)
+	}
+	return out
 }
 
 // contactOwner drops the family facet from a question that asks for a contact: in "我儿子手机号多少"

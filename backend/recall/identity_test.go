@@ -141,6 +141,15 @@ func TestFacetsOf(t *testing.T) {
 		"who's my gastroenterologist": FacetHealth, "what's my heart doctor's name": FacetHealth, "降压药我吃的是啥": FacetHealth,
 		"痛风复查挂谁的号": FacetHealth, "How often am I meant to take my diabetes tablets?": FacetHealth,
 		"what time do I finish in the morning": FacetWork, "我周几可以在家办公": FacetWork, "小夜班几点下班": FacetWork,
+		// Forms from the blind sets 30-31: texting words, the family doctor, medicine by brand
+		// and dose, hobby details, rent and pay, a relation named without "my".
+		"remind urself how ur meant to talk to me": FacetManner, "whats the hayfever tablet i take": FacetHealth,
+		"who's my family doctor": FacetHealth, "家庭医生叫啥": FacetHealth, "看痛风的大夫是谁": FacetHealth,
+		"Can I take Nurofen for my sore back?": FacetHealth, "how many migraine pills can I take in one day": FacetHealth,
+		"理疗是周几几点": FacetHealth, "when's my singing class": FacetPreference, "what position do i play again": FacetPreference,
+		"我房租一个月多少": FacetMoney, "how much is my rent": FacetMoney, "how much do i get paid per hour": FacetMoney,
+		"what hours does mum work": FacetFamily, "Who grabs the kids after school?": FacetFamily, "大夜是几点到几点": FacetWork,
+		"what currency should you use when you talk money with me": FacetManner,
 	} {
 		got := facetsOf(q)
 		if len(got) == 0 || got[0] != want {
@@ -168,7 +177,9 @@ func TestFacetsOf(t *testing.T) {
 		"can I have the logs from yesterday", "can I get a review on this PR", "should I get the chicken endpoint tested",
 		"is the new parser fine for me to merge", "我可以点界面上的按钮吗", "我能碰这个页面吗",
 		"how can you show me the diff", "can you put the results in tables", "can you fix the formatting of this file",
-		"how do you call this API from Go", "what time does the nightly build finish", "which days does the cron job run"} {
+		"how do you call this API from Go", "what time does the nightly build finish", "which days does the cron job run",
+		"can I take the day off on Friday", "what time does the deploy start", "which currency should you use in this invoice module",
+		"u there?", "whats the build status"} {
 		if got := facetsOf(q); len(got) != 0 {
 			t.Errorf("facetsOf(%q) = %v, want none", q, got)
 		}
@@ -387,4 +398,21 @@ func TestIdentitySetScore(t *testing.T) {
 		}
 	}
 	t.Logf("top-1: %d of %d; in the top 3: %d; nothing found: %d", hits, asked, top3, none)
+}
+
+// Texting words are spelt out for the facet forms, as words only: "u" in "menu" or "ur" in
+// "your" stays as typed, and Chinese questions pass untouched.
+func TestFoldTexting(t *testing.T) {
+	for in, want := range map[string]string{
+		"can u talk to me in spanish":              "can you talk to me in spanish",
+		"remind urself how ur meant to talk to me": "remind yourself how your meant to talk to me",
+		"Whats my day off":                         "what's my day off",
+		"dont put cream in my menu":                "don't put cream in my menu",
+		"your usual":                               "your usual",
+		"我能喝u型杯吗":                                  "我能喝u型杯吗",
+	} {
+		if got := foldTexting(in); got != want {
+			t.Errorf("foldTexting(%q) = %q, want %q", in, got, want)
+		}
+	}
 }
