@@ -1,6 +1,7 @@
 package bridge
 
 import (
+	"mime"
 	"net/http"
 	"strings"
 	"time"
@@ -25,6 +26,10 @@ func (s *Server) mcpGuard(next http.Handler) http.Handler {
 			s.httpError(w, http.StatusUnauthorized, "bridge_unauthorized", nil)
 			return
 		}
+		if status, code, args := mcpRefusal(r); code != "" {
+			s.httpError(w, status, code, args)
+			return
+		}
 		if r.Method == http.MethodGet {
 			// The standalone event stream stays open for notifications: the plain-HTTP write
 			// deadline would cut it every minute.
@@ -32,4 +37,43 @@ func (s *Server) mcpGuard(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// mcpRefusal names what is wrong with the shape of an MCP request, in the person's language,
+// before the SDK would answer it in English: a POST must carry JSON and accept a JSON (or
+// event-stream) answer, a GET opens the event stream and must accept one. A request without
+// an Accept header takes anything, as HTTP reads it, and a POST that takes only JSON is served
+// too (mcp.Handler answers it in JSON).
+func mcpRefusal(r *http.Request) (int, string, map[string]any) {
+	accept := strings.Join(r.Header.Values("Accept"), ",")
+	switch r.Method {
+	case http.MethodPost:
+		if r.Header.Get("Content-Type") == "" {
+			return http.StatusUnsupportedMediaType, "mcp_content_type_missing", nil
+		}
+		if ct, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || ct != "application/json" {
+			return http.StatusUnsupportedMediaType, "mcp_content_type", map[string]any{"Type": r.Header.Get("Content-Type")}
+		}
+		if accept != "" && !acceptsAny(accept, "application/json", "application/*", "text/event-stream", "text/*", "*/*") {
+			return http.StatusNotAcceptable, "mcp_not_acceptable", map[string]any{"Accept": accept}
+		}
+	case http.MethodGet:
+		if accept != "" && !acceptsAny(accept, "text/event-stream", "text/*", "*/*") {
+			return http.StatusNotAcceptable, "mcp_not_acceptable", map[string]any{"Accept": accept}
+		}
+	}
+	return 0, "", nil
+}
+
+// acceptsAny reports whether an Accept header names one of the media ranges.
+func acceptsAny(accept string, ranges ...string) bool {
+	for _, part := range strings.Split(accept, ",") {
+		base, _, _ := strings.Cut(part, ";")
+		for _, want := range ranges {
+			if strings.EqualFold(strings.TrimSpace(base), want) {
+				return true
+			}
+		}
+	}
+	return false
 }

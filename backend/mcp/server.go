@@ -10,7 +10,6 @@ import (
 	"errors"
 	"io"
 	"log/slog"
-	"net/http"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -154,9 +153,3 @@ func (s *Server) RunStdio(ctx context.Context, in io.ReadCloser, out io.WriteClo
 	return s.Run(ctx, &sdk.IOTransport{Reader: in, Writer: out})
 }
 
-// Handler serves streamable HTTP sessions. The caller (the bridge) checks the token, Host and
-// Origin before a request reaches it.
-func (s *Server) Handler() http.Handler {
-	return sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.srv },
-		&sdk.StreamableHTTPOptions{SessionTimeout: 30 * time.Minute, Logger: s.cfg.Logger, MaxRequestBodyBytes: 1 << 20})
-}
