@@ -152,4 +152,3 @@ func (s *Server) Run(ctx context.Context, t sdk.Transport) error {
 func (s *Server) RunStdio(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error {
 	return s.Run(ctx, &sdk.IOTransport{Reader: in, Writer: out})
 }
-
