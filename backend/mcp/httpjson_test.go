@@ -72,7 +72,8 @@ func TestHTTPJSONOnlyClient(t *testing.T) {
 			if r := call(2, "memory_write", `{"slug":"`+slug+`","scope":"global","type":"reference","title":"Kiln schedule","body":"The kiln fires on Thursdays."}`); r["isError"] == true {
 				t.Fatalf("write: %v", r)
 			}
-			if r := call(3, "memory_search", `{"query":"kiln thursdays"}`); !strings.Contains(toJSON(r), slug) {
+			// (a limit sent as a string, as models often send it, is read as the number)
+			if r := call(3, "memory_search", `{"query":"kiln thursdays","limit":"3"}`); !strings.Contains(toJSON(r), slug) || r["isError"] == true {
 				t.Fatalf("search did not find %s: %v", slug, r)
 			}
 			req, _ := http.NewRequest(http.MethodDelete, e.url, nil)

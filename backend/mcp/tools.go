@@ -181,7 +181,7 @@ func (s *Server) register() {
 			if t.agentOnly && c.st.agent == "" {
 				return errorResult(s.agentUnknown(t.name)), nil
 			}
-			res, terr := t.run(s, c, req.Params.Arguments)
+			res, terr := t.run(s, c, coerceArgs(t.schema, req.Params.Arguments))
 			if terr != nil {
 				return errorResult(terr), nil
 			}
