@@ -259,6 +259,7 @@ func (a *API) table() []Method {
 		method("sessions.read", a.Sessions.Read, ro),
 		method("sessions.delete", a.Sessions.Delete, del),
 		method("hook.claudeCode", a.Hook.ClaudeCode, rw),
+		method("hook.codex", a.Hook.Codex, rw),
 		method("integrations.snippets", a.Integrations.Snippets, ro),
 		method("integrations.agents", a.Integrations.Agents, ro),
 		method("extraction.request", a.Extraction.Request, rw),

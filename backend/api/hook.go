@@ -50,6 +50,37 @@ func (s *HookService) ClaudeCode(p hook.Payload) (hook.Result, error) {
 	return res, nil
 }
 
+// Codex runs Codex CLI's notify program (its payload, the last argument, as params): a
+// finished turn's messages go to the running Engram's bridge, else to a detached
+// `engram extract -`; other notifications are logged and left. One line in hook.log a run.
+func (s *HookService) Codex(p hook.CodexPayload) (hook.Result, error) {
+	if err := s.a.Wait(); err != nil {
+		return hook.Result{}, err
+	}
+	if !s.a.personCaller() {
+		return hook.Result{}, s.a.newError(CodeHookPersonOnly, nil)
+	}
+	h := s.a.deps.Hook
+	if h == nil {
+		return hook.Result{}, s.a.newError(CodeHookUnavailable, nil)
+	}
+	res, err := h.Codex(s.a.ctx, p)
+	if err != nil {
+		err = s.a.fail(err)
+		HookLog(h.Home(), fmt.Sprintf("codex turn %s: %s", p.TurnID, err.(*Error).Message))
+		return res, err
+	}
+	line := fmt.Sprintf("codex turn %s: %s, %d messages (%d of the person)", p.TurnID, res.Status, res.Messages, res.PersonMessages)
+	if res.Status == hook.StatusNotATurn {
+		line = fmt.Sprintf("codex %q notification: not a finished turn, left", p.Type)
+	}
+	if res.BridgeError != "" {
+		line += "; bridge: " + res.BridgeError
+	}
+	HookLog(h.Home(), line)
+	return res, nil
+}
+
 // HookLog appends one timestamped line to the hook log of home (hook.log, 0600, rotated past
 // 1 MiB). Hooks print nothing an agent would act on; what they have to say goes here.
 func HookLog(home, line string) {
@@ -77,3 +108,6 @@ func UnpublishBridge(home, url string, pid int) error {
 
 // HookPayload is what Claude Code sends a hook on stdin.
 type HookPayload = hook.Payload
+
+// CodexPayload is what Codex CLI hands its notify program after each turn.
+type CodexPayload = hook.CodexPayload

@@ -2,6 +2,7 @@ package api
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -111,6 +112,9 @@ type Snippets struct {
 	TokenFile string `json:"token_file"`
 	// Hook is the Claude Code settings.json fragment that feeds each finished turn to Engram.
 	Hook string `json:"hook"`
+	// Codex is the ~/.codex/config.toml fragment: Engram's MCP server for the codex agent and
+	// the notify program that feeds each finished turn to Engram.
+	Codex string `json:"codex"`
 }
 
 // TokenPlaceholder stands where a client's configuration needs the bridge token.
@@ -162,7 +166,34 @@ func BuildSnippets(bin, url, tokenFile string) Snippets {
 		TokenFile: tokenFile,
 		Hook: indent(map[string]any{"hooks": map[string]any{"Stop": []any{map[string]any{"hooks": []any{
 			map[string]any{"type": "command", "command": shellQuote(bin) + " hook claude-code"}}}}}}),
+		Codex: codexSnippet(bin),
 	}
+}
+
+// codexSnippet is Codex's TOML: notify must come before the first table, so it leads.
+func codexSnippet(bin string) string {
+	q := tomlString(bin)
+	return "notify = [" + q + ", \"hook\", \"codex\"]\n\n[mcp_servers.engram]\ncommand = " + q +
+		"\nargs = [\"mcp\", \"--agent\", \"codex\"]"
+}
+
+// tomlString quotes s as a TOML basic string.
+func tomlString(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, "\\u%04x", r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
 }
 
 // shellQuote quotes s for a POSIX shell when it holds anything but safe characters.

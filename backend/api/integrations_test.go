@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/BurntSushi/toml"
 )
 
 func TestBuildSnippets(t *testing.T) {
@@ -13,6 +15,7 @@ func TestBuildSnippets(t *testing.T) {
 		{"/usr/local/bin/engram", "claude mcp add engram -- /usr/local/bin/engram mcp --agent claude-code"},
 		{"/Applications/My Apps/engram", "claude mcp add engram -- '/Applications/My Apps/engram' mcp --agent claude-code"},
 		{"/tmp/it's/engram", `claude mcp add engram -- '/tmp/it'\''s/engram' mcp --agent claude-code`},
+		{`/tmp/a "quoted" \dir/engram`, `claude mcp add engram -- '/tmp/a "quoted" \dir/engram' mcp --agent claude-code`},
 	} {
 		s := BuildSnippets(tc.bin, "http://127.0.0.1:47821/mcp", "/home/ada/.engram/bridge.token")
 		if s.ClaudeCode != tc.wantCmd {
@@ -48,6 +51,22 @@ func TestBuildSnippets(t *testing.T) {
 		}
 		if !strings.Contains(s.HTTP, TokenPlaceholder) || strings.Contains(s.HTTP, "?token=") {
 			t.Errorf("http %s", s.HTTP)
+		}
+		// Codex's config.toml: notify before any table, the MCP server as the codex agent; a
+		// path with quotes or backslashes stays one TOML string.
+		var codex struct {
+			Notify     []string `toml:"notify"`
+			MCPServers map[string]struct {
+				Command string   `toml:"command"`
+				Args    []string `toml:"args"`
+			} `toml:"mcp_servers"`
+		}
+		if _, err := toml.Decode(s.Codex, &codex); err != nil {
+			t.Fatalf("codex is not TOML: %v\n%s", err, s.Codex)
+		}
+		if strings.Join(codex.Notify, "|") != tc.bin+"|hook|codex" || codex.MCPServers["engram"].Command != tc.bin ||
+			strings.Join(codex.MCPServers["engram"].Args, " ") != "mcp --agent codex" || !strings.HasPrefix(s.Codex, "notify = ") {
+			t.Errorf("codex %s", s.Codex)
 		}
 	}
 }

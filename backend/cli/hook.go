@@ -15,7 +15,7 @@ import (
 const maxHookPayload = 1 << 20
 
 // hook runs an agent CLI's after-turn hook: `engram hook claude-code`, Claude Code's Stop
-// hook, its payload on stdin. Claude Code acts on a hook's stdout and blocks the agent on
+// hook, its payload on stdin (`engram hook codex`: Codex CLI's notify program, below). Claude Code acts on a hook's stdout and blocks the agent on
 // exit 2, so this command prints nothing on stdout and exits 0 whatever happens (a panic
 // included: Go exits 2 on one); what went wrong goes to hook.log in the home.
 func (r *runner) hook(ctx context.Context, args []string) (err error) {
@@ -29,9 +29,12 @@ func (r *runner) hook(ctx context.Context, args []string) (err error) {
 		}
 		err = nil
 	}()
-	if len(args) == 0 || args[0] != "claude-code" {
-		log(r.t("cli.missing_arg", map[string]any{"Command": "hook", "What": "claude-code"}))
+	if len(args) == 0 || args[0] != "claude-code" && args[0] != "codex" {
+		log(r.t("cli.missing_arg", map[string]any{"Command": "hook", "What": "claude-code | codex"}))
 		return nil
+	}
+	if args[0] == "codex" {
+		return r.codexHook(ctx, args[1:], log)
 	}
 	data, rerr := io.ReadAll(io.LimitReader(r.env.Stdin, maxHookPayload))
 	var p api.HookPayload
@@ -53,5 +56,40 @@ func (r *runner) hook(ctx context.Context, args []string) (err error) {
 	defer closeFn()
 	// The api logs the outcome (and any failure) in the home's hook.log itself.
 	_, _ = a.Hook.ClaudeCode(p)
+	return nil
+}
+
+// codexHook runs Codex CLI's notify program: `notify = ["engram", "hook", "codex"]` in
+// ~/.codex/config.toml, and Codex adds the notification's JSON as the last argument (read from
+// stdin when there is none, for scripts). Codex does not wait for it; it prints nothing.
+func (r *runner) codexHook(ctx context.Context, args []string, log func(string)) error {
+	var data []byte
+	var rerr error
+	if len(args) > 0 {
+		data = []byte(args[len(args)-1])
+		if len(data) > maxHookPayload {
+			rerr = fmt.Errorf("the notification is over %d bytes", maxHookPayload)
+		}
+	} else {
+		data, rerr = io.ReadAll(io.LimitReader(r.env.Stdin, maxHookPayload))
+	}
+	var p api.CodexPayload
+	if rerr == nil {
+		rerr = json.Unmarshal(data, &p)
+	}
+	if rerr != nil {
+		log(r.t("cli.hook.bad_payload", map[string]any{"Detail": rerr.Error()}))
+		return nil
+	}
+	if p.Type != "" && p.Type != "agent-turn-complete" {
+		return nil // another kind of notification: nothing to learn, no need to open the home
+	}
+	a, closeFn, oerr := r.env.Open(ctx)
+	if oerr != nil {
+		log(oerr.Error())
+		return nil
+	}
+	defer closeFn()
+	_, _ = a.Hook.Codex(p) // the api logs the outcome in hook.log
 	return nil
 }

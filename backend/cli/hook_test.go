@@ -123,8 +123,8 @@ func TestHookSubprocessNeverBlocks(t *testing.T) {
 		noIndex bool   // the home was not even opened
 	}{
 		{name: "stop_hook_active", stdin: payload("s", "/nowhere.jsonl", "/tmp", true), noIndex: true},
-		{name: "garbage stdin", stdin: "\x00not json{", log: "not the JSON Claude Code sends", noIndex: true},
-		{name: "empty stdin", stdin: "", log: "not the JSON Claude Code sends", noIndex: true},
+		{name: "garbage stdin", stdin: "\x00not json{", log: "not the JSON the agent sends", noIndex: true},
+		{name: "empty stdin", stdin: "", log: "not the JSON the agent sends", noIndex: true},
 		{name: "missing transcript", stdin: payload("s", "/nowhere/gone.jsonl", "/tmp", false), log: "could not be read"},
 		{name: "no session id", stdin: payload("", "/nowhere/gone.jsonl", "/tmp", false), log: "session_id"},
 		{name: "unknown agent", stdin: "{}", args: []string{"hook", "cursor"}, log: "hook needs claude-code", noIndex: true},

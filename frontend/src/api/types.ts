@@ -831,6 +831,7 @@ export interface Snippets {
   http_url: string
   token_file: string
   hook: string
+  codex: string
 }
 
 /** One agent that called the MCP server (integrations.agents). */

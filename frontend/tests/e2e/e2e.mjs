@@ -422,6 +422,11 @@ async function main() {
   })
   const claudeCmd = await a.locator('[data-test="snippet-claude"] pre').textContent()
   expect(claudeCmd.startsWith('claude mcp add engram -- ') && claudeCmd.endsWith(' mcp --agent claude-code'), `Claude Code command: ${claudeCmd}`)
+  await a.click('[data-test="integrations-tabs"] >> text=Codex')
+  const codexToml = await a.locator('[data-test="snippet-codex"] pre').textContent()
+  expect(codexToml.startsWith('notify = ["/') && codexToml.includes('", "hook", "codex"]') && codexToml.includes('args = ["mcp", "--agent", "codex"]'),
+    `Codex config: ${codexToml}`)
+  await a.click('[data-test="integrations-tabs"] >> text=Claude Code')
   await mcpSession(home, 'e2e-agent')
   await a.locator('[data-test="agents"] [data-agent="e2e-agent"]', { hasText: 'memory_list' }).waitFor({ timeout: LONG })
   await a.locator('[data-test="settings-integrations"]').scrollIntoViewIfNeeded()

@@ -562,6 +562,13 @@ try {
     await page.waitForSelector('[data-test="agents"][data-state="loaded"]')
     await page.locator('[data-test="settings-integrations"]').scrollIntoViewIfNeeded()
   })
+  await open('en-dark-settings-integrations-codex', { language: 'en', theme: 'dark' }, async (page) => {
+    await page.click('[data-test="open-settings"]')
+    await page.waitForSelector('[data-test="agents"][data-state="empty"]')
+    await page.click('[data-test="integrations-tabs"] >> text=Codex')
+    await page.waitForSelector('[data-test="snippet-codex"]')
+    await page.locator('[data-test="snippet-codex"]').scrollIntoViewIfNeeded()
+  })
   await open('zh-dark-settings-integrations-http', { language: 'zh-CN', theme: 'dark' }, async (page) => {
     await page.click('[data-test="open-settings"]')
     await page.waitForSelector('[data-test="agents"][data-state="empty"]')

@@ -2363,6 +2363,7 @@ export namespace api {
 	    http_url: string;
 	    token_file: string;
 	    hook: string;
+	    codex: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Snippets(source);
@@ -2378,6 +2379,7 @@ export namespace api {
 	        this.http_url = source["http_url"];
 	        this.token_file = source["token_file"];
 	        this.hook = source["hook"];
+	        this.codex = source["codex"];
 	    }
 	}
 	export class StorageHistoryParams {
@@ -3572,6 +3574,28 @@ export namespace history {
 
 export namespace hook {
 	
+	export class CodexPayload {
+	    type: string;
+	    "thread-id"?: string;
+	    "turn-id": string;
+	    cwd?: string;
+	    "input-messages": string[];
+	    "last-assistant-message"?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new CodexPayload(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.type = source["type"];
+	        this["thread-id"] = source["thread-id"];
+	        this["turn-id"] = source["turn-id"];
+	        this.cwd = source["cwd"];
+	        this["input-messages"] = source["input-messages"];
+	        this["last-assistant-message"] = source["last-assistant-message"];
+	    }
+	}
 	export class Payload {
 	    session_id: string;
 	    transcript_path: string;
@@ -3945,6 +3969,8 @@ export namespace memory {
 	    path: string;
 	    code: string;
 	    detail: string;
+	    detail_key?: string;
+	    detail_args?: {[key: string]: any};
 	    seen_at: string;
 	
 	    static createFrom(source: any = {}) {
@@ -3956,6 +3982,8 @@ export namespace memory {
 	        this.path = source["path"];
 	        this.code = source["code"];
 	        this.detail = source["detail"];
+	        this.detail_key = source["detail_key"];
+	        this.detail_args = source["detail_args"];
 	        this.seen_at = source["seen_at"];
 	    }
 	}

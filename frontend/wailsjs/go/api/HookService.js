@@ -5,3 +5,7 @@
 export function ClaudeCode(arg1) {
   return window['go']['api']['HookService']['ClaudeCode'](arg1);
 }
+
+export function Codex(arg1) {
+  return window['go']['api']['HookService']['Codex'](arg1);
+}

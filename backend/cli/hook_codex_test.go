@@ -1,0 +1,81 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func codexNotification(turn, cwd string, inputs ...string) string {
+	b, _ := json.Marshal(map[string]any{"type": "agent-turn-complete", "thread-id": "th-1", "turn-id": turn, "cwd": cwd,
+		"input-messages": inputs, "last-assistant-message": "Done."})
+	return string(b)
+}
+
+// `engram hook codex '<json>'`, as Codex's notify runs it, never fails Codex and prints
+// nothing; with a bridge published it hands the turn over once however often it is run, and a
+// notification of another kind does not even open the home.
+func TestCodexHookForwardsOnce(t *testing.T) {
+	home := t.TempDir()
+	rec := newBridgeRecorder(t, home)
+	n := codexNotification("turn-a", t.TempDir(), "I use uv, not pip, for Python projects.")
+	for run := 1; run <= 2; run++ {
+		if code, stdout, stderr := runHook(t, home, "", "hook", "codex", n); code != 0 || stdout != "" {
+			t.Fatalf("run %d: exit %d stdout %q stderr %q", run, code, stdout, stderr)
+		}
+	}
+	calls := rec.got()
+	if len(calls) != 1 || calls[0]["method"] != "extraction.request" {
+		t.Fatalf("calls %v\nlog %s", calls, readLog(home))
+	}
+	params, _ := calls[0]["params"].(map[string]any)
+	msgs, _ := params["messages"].([]any)
+	if params["agent"] != "codex" || params["session_id"] != "th-1" || len(msgs) != 2 {
+		t.Fatalf("params %v", params)
+	}
+	if log := readLog(home); !strings.Contains(log, "codex turn turn-a: forwarded, 2 messages") || !strings.Contains(log, "nothing_new") {
+		t.Fatalf("hook.log %s", log)
+	}
+	other := t.TempDir()
+	for _, tc := range []struct{ name, arg, log string }{
+		{"another notification", `{"type":"approval-requested","turn-id":"x"}`, ""},
+		{"not JSON", `{"type":`, "not the JSON the agent sends"},
+		{"no turn id", `{"type":"agent-turn-complete","input-messages":["hello there"]}`, "turn-id"},
+	} {
+		os.Remove(filepath.Join(other, "hook.log"))
+		if code, stdout, _ := runHook(t, other, "", "hook", "codex", tc.arg); code != 0 || stdout != "" {
+			t.Fatalf("%s: exit %d stdout %q", tc.name, code, stdout)
+		}
+		if log := readLog(other); tc.log == "" && log != "" || !strings.Contains(log, tc.log) {
+			t.Fatalf("%s: hook.log %q", tc.name, log)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(other, "memory", "index.sqlite3")); err == nil && readLog(other) == "" {
+		t.Fatal("a notification of another kind opened the home")
+	}
+}
+
+// With no Engram running, a Codex turn is extracted by a detached `engram extract` into the
+// project Codex worked in (the offline extractor, unreviewed); the payload may also come on
+// stdin.
+func TestCodexHookExtracts(t *testing.T) {
+	home, cwd := t.TempDir(), t.TempDir()
+	n := codexNotification("turn-b", cwd, "Remember for this project: the staging database is called kestrel.")
+	if code, stdout, _ := runHook(t, home, n, "hook", "codex"); code != 0 || stdout != "" {
+		t.Fatalf("exit %d stdout %q", code, stdout)
+	}
+	deadline := time.Now().Add(90 * time.Second)
+	for {
+		_, out, _ := runHook(t, home, "", "list", "--json", "--scope", "project", "--workdir", cwd)
+		if strings.Contains(out, "kestrel") && strings.Contains(out, `"reviewed": false`) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no project memory: %s\nhook.log %s", out, readLog(home))
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}

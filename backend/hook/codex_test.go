@@ -1,0 +1,87 @@
+package hook
+
+import (
+	"encoding/json"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func codexTurn(f *fixture, turnID string, inputs ...string) CodexPayload {
+	return CodexPayload{Type: CodexTurnComplete, ThreadID: "thread-7", TurnID: turnID, Cwd: f.workdir,
+		InputMessages: inputs, LastAssistantMessage: "Done: pytest -q is set up."}
+}
+
+// A finished Codex turn reaches the running Engram as one request of the codex agent — the
+// person's messages, then the answer, in the thread's session and the turn's project — and a
+// notification delivered twice is handed over once.
+func TestCodexTurnForwardedOnce(t *testing.T) {
+	f := newFixture(t)
+	rec := newRecorder(t)
+	rec.publish(t, f.home)
+	p := codexTurn(f, "turn-1", "Use pytest with -q in this repo, never unittest.")
+	res, err := f.svc.Codex(t.Context(), p)
+	if err != nil || res.Status != StatusForwarded || res.Messages != 2 || res.PersonMessages != 1 {
+		t.Fatalf("%+v %v", res, err)
+	}
+	calls := rec.got()
+	canon, _ := filepath.EvalSymlinks(f.workdir)
+	if len(calls) != 1 || calls[0].Method != MethodExtractionRequest {
+		t.Fatalf("calls %+v", calls)
+	}
+	req := calls[0].Params
+	if req.Agent != AgentCodex || req.SessionID != "thread-7" || req.Workdir != canon || len(req.Messages) != 2 ||
+		req.Messages[0].Role != "user" || req.Messages[0].ID != "turn-1/in/0" || req.Messages[1].Role != "assistant" {
+		t.Fatalf("request %+v", req)
+	}
+	if res, err := f.svc.Codex(t.Context(), p); err != nil || res.Status != StatusNothingNew || len(rec.got()) != 1 {
+		t.Fatalf("again: %+v %v, %d calls", res, err, len(rec.got()))
+	}
+	// The next turn of the thread goes; one without a thread id is a session of its own.
+	if res, err := f.svc.Codex(t.Context(), codexTurn(f, "turn-2", "CI runs on GitHub Actions.")); err != nil || res.Status != StatusForwarded {
+		t.Fatalf("turn 2: %+v %v", res, err)
+	}
+	lone := codexTurn(f, "turn-3", "I prefer tabs.")
+	lone.ThreadID, lone.Cwd = "", ""
+	if res, err := f.svc.Codex(t.Context(), lone); err != nil || res.Status != StatusForwarded {
+		t.Fatalf("no thread: %+v %v", res, err)
+	}
+	if calls := rec.got(); len(calls) != 3 || calls[2].Params.SessionID != "turn-turn-3" || calls[2].Params.Workdir != "" {
+		t.Fatalf("calls %+v", calls)
+	}
+}
+
+// With no Engram running the turn goes to a detached extraction; a notification of another
+// kind, or a turn without a word of the person, hands nothing over; a bad payload is refused
+// with the field named.
+func TestCodexDetachedIgnoredAndRefused(t *testing.T) {
+	f := newFixture(t)
+	res, err := f.svc.Codex(t.Context(), codexTurn(f, "t-1", "Remember that staging is eu-west-1."))
+	if err != nil || res.Status != StatusDetached || res.PID == 0 {
+		t.Fatalf("%+v %v", res, err)
+	}
+	var rep childReport
+	if err := json.Unmarshal(waitFile(t, f.childOut), &rep); err != nil || !strings.Contains(rep.Stdin, `"agent":"codex"`) ||
+		!strings.Contains(rep.Stdin, "eu-west-1") {
+		t.Fatalf("child saw %+v (%v)", rep, err)
+	}
+	if res, err := f.svc.Codex(t.Context(), CodexPayload{Type: "approval-requested", TurnID: "x"}); err != nil || res.Status != StatusNotATurn {
+		t.Fatalf("other kind: %+v %v", res, err)
+	}
+	if res, err := f.svc.Codex(t.Context(), codexTurn(f, "t-2", "  ", "")); err != nil || res.Status != StatusNothingNew {
+		t.Fatalf("no words: %+v %v", res, err)
+	}
+	for field, p := range map[string]CodexPayload{
+		"turn-id":        {Type: CodexTurnComplete, InputMessages: []string{"hi there friend"}},
+		"thread-id":      {Type: CodexTurnComplete, TurnID: "t", ThreadID: "a\x00b", InputMessages: []string{"hi there friend"}},
+		"cwd":            {Type: CodexTurnComplete, TurnID: "t", Cwd: "relative/dir", InputMessages: []string{"hi there friend"}},
+		"input-messages": {Type: CodexTurnComplete, TurnID: "t", InputMessages: []string{"caf\xe9"}},
+	} {
+		_, err := f.svc.Codex(t.Context(), p)
+		var he *Error
+		if err == nil || !errors.As(err, &he) || he.Code != CodeInvalidPayload || he.Args["Field"] != field {
+			t.Errorf("%s: %v", field, err)
+		}
+	}
+}
