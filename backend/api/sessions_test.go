@@ -78,6 +78,11 @@ func TestHookIsPersonOnly(t *testing.T) {
 		if !asError(err, &ae) || ae.Code != CodeHookPersonOnly {
 			t.Fatalf("%s: %v", actor, err)
 		}
+		// Codex's turn is handed to extraction as the person's agent: not a remote's or a model's.
+		_, err = a.Call("hook.codex", json.RawMessage(`{"type":"agent-turn-complete","turn-id":"t","input-messages":["I like tea"]}`))
+		if !asError(err, &ae) || ae.Code != CodeHookPersonOnly {
+			t.Fatalf("%s codex: %v", actor, err)
+		}
 	}
 	a := newAPI(t, ActorUser)
 	if _, err := a.Hook.ClaudeCode(hook.Payload{SessionID: "s", TranscriptPath: "/x"}); err == nil || !strings.Contains(err.Error(), CodeHookUnavailable) {
