@@ -260,6 +260,7 @@ func (a *API) table() []Method {
 		method("sessions.delete", a.Sessions.Delete, del),
 		method("hook.claudeCode", a.Hook.ClaudeCode, rw),
 		method("hook.codex", a.Hook.Codex, rw),
+		method("hook.gemini", a.Hook.Gemini, rw),
 		method("integrations.snippets", a.Integrations.Snippets, ro),
 		method("integrations.agents", a.Integrations.Agents, ro),
 		method("extraction.request", a.Extraction.Request, rw),

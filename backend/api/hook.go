@@ -81,6 +81,33 @@ func (s *HookService) Codex(p hook.CodexPayload) (hook.Result, error) {
 	return res, nil
 }
 
+// Gemini runs Gemini CLI's AfterAgent hook (its stdin payload as params): the turn's request
+// and answer go to the running Engram's bridge, else to a detached `engram extract -`.
+func (s *HookService) Gemini(p hook.GeminiPayload) (hook.Result, error) {
+	if err := s.a.Wait(); err != nil {
+		return hook.Result{}, err
+	}
+	if !s.a.personCaller() {
+		return hook.Result{}, s.a.newError(CodeHookPersonOnly, nil)
+	}
+	h := s.a.deps.Hook
+	if h == nil {
+		return hook.Result{}, s.a.newError(CodeHookUnavailable, nil)
+	}
+	res, err := h.Gemini(s.a.ctx, p)
+	if err != nil {
+		err = s.a.fail(err)
+		HookLog(h.Home(), fmt.Sprintf("gemini session %s: %s", p.SessionID, err.(*Error).Message))
+		return res, err
+	}
+	line := fmt.Sprintf("gemini session %s: %s, %d messages (%d of the person)", p.SessionID, res.Status, res.Messages, res.PersonMessages)
+	if res.BridgeError != "" {
+		line += "; bridge: " + res.BridgeError
+	}
+	HookLog(h.Home(), line)
+	return res, nil
+}
+
 // HookLog appends one timestamped line to the hook log of home (hook.log, 0600, rotated past
 // 1 MiB). Hooks print nothing an agent would act on; what they have to say goes here.
 func HookLog(home, line string) {
@@ -111,3 +138,6 @@ type HookPayload = hook.Payload
 
 // CodexPayload is what Codex CLI hands its notify program after each turn.
 type CodexPayload = hook.CodexPayload
+
+// GeminiPayload is what Gemini CLI sends its AfterAgent hook on stdin.
+type GeminiPayload = hook.GeminiPayload

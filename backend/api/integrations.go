@@ -115,6 +115,9 @@ type Snippets struct {
 	// Codex is the ~/.codex/config.toml fragment: Engram's MCP server for the codex agent and
 	// the notify program that feeds each finished turn to Engram.
 	Codex string `json:"codex"`
+	// Gemini is Gemini CLI's ~/.gemini/settings.json fragment: Engram's MCP server for the
+	// gemini agent and the AfterAgent hook that feeds each finished turn to Engram.
+	Gemini string `json:"gemini"`
 }
 
 // TokenPlaceholder stands where a client's configuration needs the bridge token.
@@ -167,6 +170,9 @@ func BuildSnippets(bin, url, tokenFile string) Snippets {
 		Hook: indent(map[string]any{"hooks": map[string]any{"Stop": []any{map[string]any{"hooks": []any{
 			map[string]any{"type": "command", "command": shellQuote(bin) + " hook claude-code"}}}}}}),
 		Codex: codexSnippet(bin),
+		Gemini: indent(map[string]any{"mcpServers": map[string]any{"engram": server("gemini")},
+			"hooks": map[string]any{"AfterAgent": []any{map[string]any{"hooks": []any{
+				map[string]any{"type": "command", "command": shellQuote(bin) + " hook gemini"}}}}}}),
 	}
 }
 

@@ -21,7 +21,7 @@ func TestBuildSnippets(t *testing.T) {
 		if s.ClaudeCode != tc.wantCmd {
 			t.Errorf("claude: %s", s.ClaudeCode)
 		}
-		for name, js := range map[string]string{"cursor": s.Cursor, "stdio": s.Stdio, "http": s.HTTP, "hook": s.Hook} {
+		for name, js := range map[string]string{"cursor": s.Cursor, "stdio": s.Stdio, "http": s.HTTP, "hook": s.Hook, "gemini": s.Gemini} {
 			var v map[string]any
 			if err := json.Unmarshal([]byte(js), &v); err != nil {
 				t.Fatalf("%s is not JSON: %v\n%s", name, err, js)
@@ -51,6 +51,22 @@ func TestBuildSnippets(t *testing.T) {
 		}
 		if !strings.Contains(s.HTTP, TokenPlaceholder) || strings.Contains(s.HTTP, "?token=") {
 			t.Errorf("http %s", s.HTTP)
+		}
+		var gem struct {
+			MCPServers map[string]struct {
+				Command string   `json:"command"`
+				Args    []string `json:"args"`
+			} `json:"mcpServers"`
+			Hooks struct {
+				AfterAgent []struct {
+					Hooks []struct{ Type, Command string }
+				}
+			}
+		}
+		_ = json.Unmarshal([]byte(s.Gemini), &gem)
+		if e := gem.MCPServers["engram"]; e.Command != tc.bin || strings.Join(e.Args, " ") != "mcp --agent gemini" ||
+			len(gem.Hooks.AfterAgent) != 1 || !strings.HasSuffix(gem.Hooks.AfterAgent[0].Hooks[0].Command, " hook gemini") {
+			t.Errorf("gemini %s", s.Gemini)
 		}
 		// Codex's config.toml: notify before any table, the MCP server as the codex agent; a
 		// path with quotes or backslashes stays one TOML string.

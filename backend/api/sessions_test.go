@@ -83,6 +83,10 @@ func TestHookIsPersonOnly(t *testing.T) {
 		if !asError(err, &ae) || ae.Code != CodeHookPersonOnly {
 			t.Fatalf("%s codex: %v", actor, err)
 		}
+		_, err = a.Call("hook.gemini", json.RawMessage(`{"session_id":"g","hook_event_name":"AfterAgent","prompt":"I like tea"}`))
+		if !asError(err, &ae) || ae.Code != CodeHookPersonOnly {
+			t.Fatalf("%s gemini: %v", actor, err)
+		}
 	}
 	a := newAPI(t, ActorUser)
 	if _, err := a.Hook.ClaudeCode(hook.Payload{SessionID: "s", TranscriptPath: "/x"}); err == nil || !strings.Contains(err.Error(), CodeHookUnavailable) {

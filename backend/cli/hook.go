@@ -29,12 +29,15 @@ func (r *runner) hook(ctx context.Context, args []string) (err error) {
 		}
 		err = nil
 	}()
-	if len(args) == 0 || args[0] != "claude-code" && args[0] != "codex" {
-		log(r.t("cli.missing_arg", map[string]any{"Command": "hook", "What": "claude-code | codex"}))
+	if len(args) == 0 || args[0] != "claude-code" && args[0] != "codex" && args[0] != "gemini" {
+		log(r.t("cli.missing_arg", map[string]any{"Command": "hook", "What": "claude-code | codex | gemini"}))
 		return nil
 	}
-	if args[0] == "codex" {
+	switch args[0] {
+	case "codex":
 		return r.codexHook(ctx, args[1:], log)
+	case "gemini":
+		return r.geminiHook(ctx, log)
 	}
 	data, rerr := io.ReadAll(io.LimitReader(r.env.Stdin, maxHookPayload))
 	var p api.HookPayload
@@ -91,5 +94,32 @@ func (r *runner) codexHook(ctx context.Context, args []string, log func(string))
 	}
 	defer closeFn()
 	_, _ = a.Hook.Codex(p) // the api logs the outcome in hook.log
+	return nil
+}
+
+// geminiHook runs Gemini CLI's AfterAgent hook (settings.json: hooks.AfterAgent → engram hook
+// gemini), its payload on stdin. Gemini waits for a hook and reads its stdout (or, when that
+// is empty, its stderr) as the hook's answer: this prints nothing on either when all is well,
+// and exits 0 whatever happens, so the turn is never retried or blocked because of Engram.
+func (r *runner) geminiHook(ctx context.Context, log func(string)) error {
+	data, rerr := io.ReadAll(io.LimitReader(r.env.Stdin, maxHookPayload))
+	var p api.GeminiPayload
+	if rerr == nil {
+		rerr = json.Unmarshal(data, &p)
+	}
+	if rerr != nil {
+		log(r.t("cli.hook.bad_payload", map[string]any{"Detail": rerr.Error()}))
+		return nil
+	}
+	if p.StopHookActive || p.HookEventName != "" && p.HookEventName != "AfterAgent" {
+		return nil // a retry of a turn, or another event: nothing new, no need to open the home
+	}
+	a, closeFn, oerr := r.env.Open(ctx)
+	if oerr != nil {
+		log(oerr.Error())
+		return nil
+	}
+	defer closeFn()
+	_, _ = a.Hook.Gemini(p) // the api logs the outcome in hook.log
 	return nil
 }

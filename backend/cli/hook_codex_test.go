@@ -79,3 +79,33 @@ func TestCodexHookExtracts(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 }
+
+// `engram hook gemini`, Gemini CLI's AfterAgent hook: the turn on stdin is handed over once,
+// with nothing on stdout or stderr (Gemini reads either as the hook's answer) and exit 0; a
+// retry turn or another event does not open the home.
+func TestGeminiHookForwardsOnce(t *testing.T) {
+	home := t.TempDir()
+	rec := newBridgeRecorder(t, home)
+	b, _ := json.Marshal(map[string]any{"session_id": "g-7", "transcript_path": "/tmp/g.json", "cwd": t.TempDir(),
+		"hook_event_name": "AfterAgent", "timestamp": "2026-12-05T10:00:00Z", "prompt": "Always answer me in British English.",
+		"prompt_response": "Will do.", "stop_hook_active": false})
+	for run := 1; run <= 2; run++ {
+		if code, stdout, stderr := runHook(t, home, string(b), "hook", "gemini"); code != 0 || stdout != "" || stderr != "" {
+			t.Fatalf("run %d: exit %d stdout %q stderr %q", run, code, stdout, stderr)
+		}
+	}
+	calls := rec.got()
+	params, _ := calls[0]["params"].(map[string]any)
+	if len(calls) != 1 || params["agent"] != "gemini" || params["session_id"] != "g-7" {
+		t.Fatalf("calls %v\nlog %s", calls, readLog(home))
+	}
+	other := t.TempDir()
+	for _, in := range []string{`{"session_id":"g","hook_event_name":"BeforeTool"}`, `{"session_id":"g","prompt":"x","stop_hook_active":true}`} {
+		if code, stdout, _ := runHook(t, other, in, "hook", "gemini"); code != 0 || stdout != "" {
+			t.Fatalf("%s: exit %d stdout %q", in, code, stdout)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(other, "memory", "index.sqlite3")); err == nil {
+		t.Fatal("a retry or another event opened the home")
+	}
+}

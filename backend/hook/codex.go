@@ -49,20 +49,22 @@ func (s *Service) Codex(ctx context.Context, p CodexPayload) (Result, error) {
 	if session == "" {
 		session = "turn-" + p.TurnID
 	}
-	workdir := ""
-	if p.Cwd != "" {
-		var err error
-		if workdir, err = memory.CanonicalWorkdir(p.Cwd); err != nil {
-			return Result{}, codeErr(CodeInvalidPayload, map[string]any{"Field": "cwd", "Detail": err.Error()},
-				"cwd %q is not an absolute path", p.Cwd)
-		}
+	workdir, err := hookWorkdir(p.Cwd)
+	if err != nil {
+		return Result{}, err
 	}
-	req := codexRequest(p, session, workdir)
+	return s.handTurn(ctx, codexRequest(p, session, workdir), p.TurnID)
+}
+
+// handTurn hands one turn an agent delivered whole (not as a transcript) to extraction: its key
+// is claimed first, so a turn delivered twice is learned once, and released when neither the
+// bridge nor a detached run took it.
+func (s *Service) handTurn(ctx context.Context, req turn.Request, key string) (Result, error) {
 	res := Result{Status: StatusNothingNew}
 	if !transcript.HasPerson(req) {
 		return res, nil
 	}
-	claimed, err := s.o.Store.ClaimTranscriptEntries(ctx, AgentCodex, session, []string{p.TurnID})
+	claimed, err := s.o.Store.ClaimTranscriptEntries(ctx, req.Agent, req.SessionID, []string{key})
 	if err != nil {
 		return Result{}, err
 	}
@@ -76,12 +78,24 @@ func (s *Service) Codex(ctx context.Context, p CodexPayload) (Result, error) {
 		}
 	}
 	if err := s.handOver(ctx, req, &res); err != nil {
-		if rerr := s.o.Store.ReleaseTranscriptEntries(context.WithoutCancel(ctx), AgentCodex, session, claimed); rerr != nil {
-			s.o.Logger.Warn("hook: unable to release a Codex turn", "err", rerr)
+		if rerr := s.o.Store.ReleaseTranscriptEntries(context.WithoutCancel(ctx), req.Agent, req.SessionID, claimed); rerr != nil {
+			s.o.Logger.Warn("hook: unable to release a turn", "agent", req.Agent, "err", rerr)
 		}
 		return res, err
 	}
 	return res, nil
+}
+
+// hookWorkdir is a hook's cwd as a project folder ("" for none), or the refusal naming field.
+func hookWorkdir(cwd string) (string, error) {
+	if cwd == "" {
+		return "", nil
+	}
+	w, err := memory.CanonicalWorkdir(cwd)
+	if err != nil {
+		return "", codeErr(CodeInvalidPayload, map[string]any{"Field": "cwd", "Detail": err.Error()}, "cwd %q is not an absolute path", cwd)
+	}
+	return w, nil
 }
 
 // codexRequest is the turn as an extraction request: the newest input messages that fit the

@@ -832,6 +832,7 @@ export interface Snippets {
   token_file: string
   hook: string
   codex: string
+  gemini: string
 }
 
 /** One agent that called the MCP server (integrations.agents). */

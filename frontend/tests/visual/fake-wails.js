@@ -591,6 +591,7 @@
           http_url: 'http://127.0.0.1:47821/mcp',
           token_file: '/home/ada/.engram/bridge.token',
           hook: j({ hooks: { Stop: [{ hooks: [{ type: 'command', command: `${bin} hook claude-code` }] }] } }),
+          gemini: j({ mcpServers: { engram: { command: bin, args: ['mcp', '--agent', 'gemini'] } }, hooks: { AfterAgent: [{ hooks: [{ type: 'command', command: `${bin} hook gemini` }] }] } }),
           codex: `notify = ["${bin}", "hook", "codex"]\n\n[mcp_servers.engram]\ncommand = "${bin}"\nargs = ["mcp", "--agent", "codex"]`,
         }
       },

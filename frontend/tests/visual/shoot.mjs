@@ -569,6 +569,13 @@ try {
     await page.waitForSelector('[data-test="snippet-codex"]')
     await page.locator('[data-test="snippet-codex"]').scrollIntoViewIfNeeded()
   })
+  await open('zh-light-settings-integrations-gemini', { language: 'zh-CN', theme: 'light' }, async (page) => {
+    await page.click('[data-test="open-settings"]')
+    await page.waitForSelector('[data-test="agents"][data-state="empty"]')
+    await page.click('[data-test="integrations-tabs"] >> text=Gemini')
+    await page.waitForSelector('[data-test="snippet-gemini"]')
+    await page.locator('[data-test="snippet-gemini"]').scrollIntoViewIfNeeded()
+  })
   await open('zh-dark-settings-integrations-http', { language: 'zh-CN', theme: 'dark' }, async (page) => {
     await page.click('[data-test="open-settings"]')
     await page.waitForSelector('[data-test="agents"][data-state="empty"]')

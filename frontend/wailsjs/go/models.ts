@@ -2364,6 +2364,7 @@ export namespace api {
 	    token_file: string;
 	    hook: string;
 	    codex: string;
+	    gemini: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Snippets(source);
@@ -2380,6 +2381,7 @@ export namespace api {
 	        this.token_file = source["token_file"];
 	        this.hook = source["hook"];
 	        this.codex = source["codex"];
+	        this.gemini = source["gemini"];
 	    }
 	}
 	export class StorageHistoryParams {
@@ -3594,6 +3596,32 @@ export namespace hook {
 	        this.cwd = source["cwd"];
 	        this["input-messages"] = source["input-messages"];
 	        this["last-assistant-message"] = source["last-assistant-message"];
+	    }
+	}
+	export class GeminiPayload {
+	    session_id: string;
+	    transcript_path?: string;
+	    cwd?: string;
+	    hook_event_name?: string;
+	    timestamp?: string;
+	    prompt: string;
+	    prompt_response?: string;
+	    stop_hook_active?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new GeminiPayload(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.session_id = source["session_id"];
+	        this.transcript_path = source["transcript_path"];
+	        this.cwd = source["cwd"];
+	        this.hook_event_name = source["hook_event_name"];
+	        this.timestamp = source["timestamp"];
+	        this.prompt = source["prompt"];
+	        this.prompt_response = source["prompt_response"];
+	        this.stop_hook_active = source["stop_hook_active"];
 	    }
 	}
 	export class Payload {

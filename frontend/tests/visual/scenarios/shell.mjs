@@ -25,6 +25,22 @@ export default async function ({ open, check, settled, COMBOS }) {
       await page.waitForSelector('.shell.nav-open .sider')
       await page.waitForFunction(() => document.getAnimations().length === 0 || document.getAnimations().every((a) => a.playState !== 'running'))
     })
+    // 360 × 740, Settings → Integrations: every client's tab can be reached (none is cut off).
+    await open(`${l}-${th}-shell-360-integrations`, { language, theme: th }, async (page) => {
+      await size(360, 740)(page)
+      await page.click('[data-test="nav-menu"]')
+      await page.click('[data-test="open-settings"]')
+      await page.waitForSelector('[data-test="integrations"][data-state="ready"]')
+      const tabs = page.locator('[data-test="integrations-tabs"] .n-tabs-tab[data-name]')
+      await page.locator('[data-test="integrations-tabs"]').scrollIntoViewIfNeeded()
+      const n = await tabs.count()
+      for (let i = 0; i < n; i++) {
+        await tabs.nth(i).click()
+        const box = await tabs.nth(i).boundingBox()
+        await check(box && box.x >= 0 && box.x + box.width <= 360 && box.width >= 24, `integrations tab ${i} on screen at 360 px: ${JSON.stringify(box)}`)
+      }
+      await tabs.nth(Math.min(2, n - 1)).click()
+    })
     // 2560 × 1440 with a memory open.
     await open(`${l}-${th}-shell-4k`, { language, theme: th, links: true }, async (page) => {
       await size(2560, 1440)(page)

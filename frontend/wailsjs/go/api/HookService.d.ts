@@ -5,3 +5,5 @@ import {hook} from '../models';
 export function ClaudeCode(arg1:hook.Payload):Promise<hook.Result>;
 
 export function Codex(arg1:hook.CodexPayload):Promise<hook.Result>;
+
+export function Gemini(arg1:hook.GeminiPayload):Promise<hook.Result>;

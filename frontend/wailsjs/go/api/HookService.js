@@ -9,3 +9,7 @@ export function ClaudeCode(arg1) {
 export function Codex(arg1) {
   return window['go']['api']['HookService']['Codex'](arg1);
 }
+
+export function Gemini(arg1) {
+  return window['go']['api']['HookService']['Gemini'](arg1);
+}
