@@ -4,11 +4,9 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"engram/backend/extraction/turn"
-	"engram/backend/memory"
 	"engram/backend/transcript"
 )
 
@@ -56,53 +54,11 @@ func (s *Service) Codex(ctx context.Context, p CodexPayload) (Result, error) {
 	return s.handTurn(ctx, codexRequest(p, session, workdir), p.TurnID)
 }
 
-// handTurn hands one turn an agent delivered whole (not as a transcript) to extraction: its key
-// is claimed first, so a turn delivered twice is learned once, and released when neither the
-// bridge nor a detached run took it.
-func (s *Service) handTurn(ctx context.Context, req turn.Request, key string) (Result, error) {
-	res := Result{Status: StatusNothingNew}
-	if !transcript.HasPerson(req) {
-		return res, nil
-	}
-	claimed, err := s.o.Store.ClaimTranscriptEntries(ctx, req.Agent, req.SessionID, []string{key})
-	if err != nil {
-		return Result{}, err
-	}
-	if len(claimed) == 0 {
-		return res, nil // this turn was handed over already
-	}
-	for _, m := range req.Messages {
-		res.Messages++
-		if m.Role == transcript.RoleUser {
-			res.PersonMessages++
-		}
-	}
-	if err := s.handOver(ctx, req, &res); err != nil {
-		if rerr := s.o.Store.ReleaseTranscriptEntries(context.WithoutCancel(ctx), req.Agent, req.SessionID, claimed); rerr != nil {
-			s.o.Logger.Warn("hook: unable to release a turn", "agent", req.Agent, "err", rerr)
-		}
-		return res, err
-	}
-	return res, nil
-}
-
-// hookWorkdir is a hook's cwd as a project folder ("" for none), or the refusal naming field.
-func hookWorkdir(cwd string) (string, error) {
-	if cwd == "" {
-		return "", nil
-	}
-	w, err := memory.CanonicalWorkdir(cwd)
-	if err != nil {
-		return "", codeErr(CodeInvalidPayload, map[string]any{"Field": "cwd", "Detail": err.Error()}, "cwd %q is not an absolute path", cwd)
-	}
-	return w, nil
-}
-
 // codexRequest is the turn as an extraction request: the newest input messages that fit the
 // transcript reader's bounds (each cut on a rune boundary), then the answer.
 func codexRequest(p CodexPayload, session, workdir string) turn.Request {
 	req := turn.Request{SessionID: session, Agent: AgentCodex, Workdir: workdir, Messages: []turn.Message{}}
-	answer := cutRunes(strings.TrimSpace(p.LastAssistantMessage), transcript.MaxMessageBytes)
+	answer := transcript.Cut(strings.TrimSpace(p.LastAssistantMessage), transcript.MaxMessageBytes)
 	total := len(answer)
 	start := len(p.InputMessages)
 	for i := len(p.InputMessages) - 1; i >= 0 && len(p.InputMessages)-i <= transcript.MaxPersonTurns; i-- {
@@ -116,7 +72,7 @@ func codexRequest(p CodexPayload, session, workdir string) turn.Request {
 	for i := start; i < len(p.InputMessages); i++ {
 		if text := strings.TrimSpace(p.InputMessages[i]); text != "" {
 			req.Messages = append(req.Messages, turn.Message{Role: transcript.RoleUser,
-				Content: cutRunes(text, transcript.MaxMessageBytes), ID: fmt.Sprintf("%s/in/%d", p.TurnID, i)})
+				Content: transcript.Cut(text, transcript.MaxMessageBytes), ID: fmt.Sprintf("%s/in/%d", p.TurnID, i)})
 		}
 	}
 	if answer != "" && len(req.Messages) > 0 {
@@ -130,13 +86,10 @@ func checkCodex(p CodexPayload) error {
 	bad := func(field, detail string) error {
 		return codeErr(CodeInvalidPayload, map[string]any{"Field": field, "Detail": detail}, "%s: %s", field, detail)
 	}
-	printable := func(s string) bool {
-		return len(s) <= memory.MaxSessionID && utf8.ValidString(s) && strings.IndexFunc(s, unicode.IsControl) < 0
-	}
-	if p.TurnID == "" || !printable(p.TurnID) {
+	if p.TurnID == "" || !printableID(p.TurnID) {
 		return bad("turn-id", "missing or not a printable id")
 	}
-	if !printable(p.ThreadID) || len("turn-"+p.TurnID) > memory.MaxSessionID && p.ThreadID == "" {
+	if p.ThreadID != "" && !printableID(p.ThreadID) || p.ThreadID == "" && !printableID("turn-"+p.TurnID) {
 		return bad("thread-id", "not a printable id")
 	}
 	for _, m := range p.InputMessages {
@@ -148,15 +101,4 @@ func checkCodex(p CodexPayload) error {
 		return bad("last-assistant-message", "not UTF-8 text")
 	}
 	return nil
-}
-
-// cutRunes shortens s to at most n bytes without splitting a rune.
-func cutRunes(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
 }

@@ -5,11 +5,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"engram/backend/extraction/turn"
-	"engram/backend/memory"
 	"engram/backend/transcript"
 )
 
@@ -57,9 +55,9 @@ func (s *Service) Gemini(ctx context.Context, p GeminiPayload) (Result, error) {
 	sum := sha256.Sum256([]byte(prompt + "\x00" + answer))
 	key := "turn-" + hex.EncodeToString(sum[:8])
 	if prompt != "" {
-		req.Messages = append(req.Messages, turn.Message{Role: transcript.RoleUser, Content: cutRunes(prompt, transcript.MaxMessageBytes), ID: key + "/in"})
+		req.Messages = append(req.Messages, turn.Message{Role: transcript.RoleUser, Content: transcript.Cut(prompt, transcript.MaxMessageBytes), ID: key + "/in"})
 		if answer != "" {
-			req.Messages = append(req.Messages, turn.Message{Role: transcript.RoleAssistant, Content: cutRunes(answer, transcript.MaxMessageBytes), ID: key + "/out"})
+			req.Messages = append(req.Messages, turn.Message{Role: transcript.RoleAssistant, Content: transcript.Cut(answer, transcript.MaxMessageBytes), ID: key + "/out"})
 		}
 	}
 	return s.handTurn(ctx, req, key)
@@ -70,8 +68,7 @@ func checkGemini(p GeminiPayload) error {
 	bad := func(field, detail string) error {
 		return codeErr(CodeInvalidPayload, map[string]any{"Field": field, "Detail": detail}, "%s: %s", field, detail)
 	}
-	if p.SessionID == "" || len(p.SessionID) > memory.MaxSessionID || !utf8.ValidString(p.SessionID) ||
-		strings.IndexFunc(p.SessionID, unicode.IsControl) >= 0 {
+	if p.SessionID == "" || !printableID(p.SessionID) {
 		return bad("session_id", "missing or not a printable id")
 	}
 	if !utf8.ValidString(p.Prompt) {

@@ -18,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"engram/backend/extraction"
+	"engram/backend/extraction/turn"
 	"engram/backend/memory"
 	"engram/backend/transcript"
 )
@@ -154,11 +155,8 @@ func (s *Service) ClaudeCode(ctx context.Context, p Payload) (Result, error) {
 	if workdir == "" {
 		workdir = parsed.Cwd
 	}
-	if workdir != "" {
-		if workdir, err = memory.CanonicalWorkdir(workdir); err != nil {
-			return Result{}, codeErr(CodeInvalidPayload, map[string]any{"Field": "cwd", "Detail": err.Error()},
-				"cwd %q is not an absolute path", p.Cwd)
-		}
+	if workdir, err = hookWorkdir(workdir); err != nil {
+		return Result{}, err
 	}
 	uuids := make([]string, len(parsed.Entries))
 	for i, e := range parsed.Entries {
@@ -234,8 +232,7 @@ func checkPayload(p Payload) error {
 	bad := func(field, detail string) error {
 		return codeErr(CodeInvalidPayload, map[string]any{"Field": field, "Detail": detail}, "%s: %s", field, detail)
 	}
-	if p.SessionID == "" || len(p.SessionID) > memory.MaxSessionID || !utf8.ValidString(p.SessionID) ||
-		strings.IndexFunc(p.SessionID, unicode.IsControl) >= 0 {
+	if p.SessionID == "" || !printableID(p.SessionID) {
 		return bad("session_id", "missing or not a printable id")
 	}
 	if p.TranscriptPath == "" || !filepath.IsAbs(p.TranscriptPath) {
@@ -245,4 +242,52 @@ func checkPayload(p Payload) error {
 		return bad("hook_event_name", fmt.Sprintf("%q is not a Stop event", p.HookEventName))
 	}
 	return nil
+}
+
+// handTurn hands one turn an agent delivered whole (not as a transcript) to extraction: its key
+// is claimed first, so a turn delivered twice is learned once, and released when neither the
+// bridge nor a detached run took it.
+func (s *Service) handTurn(ctx context.Context, req turn.Request, key string) (Result, error) {
+	res := Result{Status: StatusNothingNew}
+	if !transcript.HasPerson(req) {
+		return res, nil
+	}
+	claimed, err := s.o.Store.ClaimTranscriptEntries(ctx, req.Agent, req.SessionID, []string{key})
+	if err != nil {
+		return Result{}, err
+	}
+	if len(claimed) == 0 {
+		return res, nil // this turn was handed over already
+	}
+	for _, m := range req.Messages {
+		res.Messages++
+		if m.Role == transcript.RoleUser {
+			res.PersonMessages++
+		}
+	}
+	if err := s.handOver(ctx, req, &res); err != nil {
+		if rerr := s.o.Store.ReleaseTranscriptEntries(context.WithoutCancel(ctx), req.Agent, req.SessionID, claimed); rerr != nil {
+			s.o.Logger.Warn("hook: unable to release a turn", "agent", req.Agent, "err", rerr)
+		}
+		return res, err
+	}
+	return res, nil
+}
+
+// hookWorkdir is a hook's cwd as a project folder ("" for none), or the refusal naming field.
+func hookWorkdir(cwd string) (string, error) {
+	if cwd == "" {
+		return "", nil
+	}
+	w, err := memory.CanonicalWorkdir(cwd)
+	if err != nil {
+		return "", codeErr(CodeInvalidPayload, map[string]any{"Field": "cwd", "Detail": err.Error()}, "cwd %q is not an absolute path", cwd)
+	}
+	return w, nil
+}
+
+// printableID reports whether s can be a session or turn id: UTF-8, no control characters,
+// within the store's bound.
+func printableID(s string) bool {
+	return len(s) <= memory.MaxSessionID && utf8.ValidString(s) && strings.IndexFunc(s, unicode.IsControl) < 0
 }

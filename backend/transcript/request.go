@@ -61,7 +61,7 @@ func Request(entries []Entry, sessionID, agent, workdir string) (req turn.Reques
 		if e.Text == "" {
 			continue
 		}
-		req.Messages = append(req.Messages, turn.Message{Role: e.Role, Content: cut(e.Text, MaxMessageBytes), ID: e.UUID})
+		req.Messages = append(req.Messages, turn.Message{Role: e.Role, Content: Cut(e.Text, MaxMessageBytes), ID: e.UUID})
 	}
 	return req, dropped
 }
@@ -76,8 +76,8 @@ func HasPerson(req turn.Request) bool {
 	return false
 }
 
-// cut shortens s to at most n bytes without splitting a rune.
-func cut(s string, n int) string {
+// Cut shortens s to at most n bytes without splitting a rune (a message's bound).
+func Cut(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
