@@ -146,7 +146,7 @@ func TestFacetsOf(t *testing.T) {
 		"remind urself how ur meant to talk to me": FacetManner, "whats the hayfever tablet i take": FacetHealth,
 		"who's my family doctor": FacetHealth, "家庭医生叫啥": FacetHealth, "看痛风的大夫是谁": FacetHealth,
 		"Can I take Nurofen for my sore back?": FacetHealth, "how many migraine pills can I take in one day": FacetHealth,
-		"理疗是周几几点": FacetHealth, "when's my singing class": FacetPreference, "what position do i play again": FacetPreference,
+		"理疗是周几几点": FacetHealth, "when's my singing class": FacetPreference, "when is my yoga class tomorrow": FacetPreference, "what position do i play again": FacetPreference,
 		"我房租一个月多少": FacetMoney, "how much is my rent": FacetMoney, "how much do i get paid per hour": FacetMoney,
 		"what hours does mum work": FacetFamily, "Who grabs the kids after school?": FacetFamily, "大夜是几点到几点": FacetWork,
 		"what currency should you use when you talk money with me": FacetManner,
@@ -179,7 +179,7 @@ func TestFacetsOf(t *testing.T) {
 		"how can you show me the diff", "can you put the results in tables", "can you fix the formatting of this file",
 		"how do you call this API from Go", "what time does the nightly build finish", "which days does the cron job run",
 		"can I take the day off on Friday", "what time does the deploy start", "which currency should you use in this invoice module",
-		"u there?", "whats the build status"} {
+		"u there?", "whats the build status", "when is my session token refreshed", "when is my training job done"} {
 		if got := facetsOf(q); len(got) != 0 {
 			t.Errorf("facetsOf(%q) = %v, want none", q, got)
 		}
