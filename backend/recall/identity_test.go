@@ -179,7 +179,9 @@ func TestFacetsOf(t *testing.T) {
 		"how can you show me the diff", "can you put the results in tables", "can you fix the formatting of this file",
 		"how do you call this API from Go", "what time does the nightly build finish", "which days does the cron job run",
 		"can I take the day off on Friday", "what time does the deploy start", "which currency should you use in this invoice module",
-		"u there?", "whats the build status", "when is my session token refreshed", "when is my training job done"} {
+		"u there?", "whats the build status", "when is my session token refreshed", "when is my training job done",
+		"what's my rate limit on the API", "can I use my tablet for testing",
+		"what's the tablet i use for testing"} {
 		if got := facetsOf(q); len(got) != 0 {
 			t.Errorf("facetsOf(%q) = %v, want none", q, got)
 		}
