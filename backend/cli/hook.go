@@ -84,8 +84,8 @@ func (r *runner) codexHook(ctx context.Context, args []string, log func(string))
 		log(r.t("cli.hook.bad_payload", map[string]any{"Detail": rerr.Error()}))
 		return nil
 	}
-	if p.Type != "" && p.Type != "agent-turn-complete" {
-		return nil // another kind of notification: nothing to learn, no need to open the home
+	if p.Type != "agent-turn-complete" && p.HookEventName != "UserPromptSubmit" {
+		return nil // another notification or hook event: nothing to learn, no need to open the home
 	}
 	a, closeFn, oerr := r.env.Open(ctx)
 	if oerr != nil {

@@ -39,6 +39,14 @@ func TestCodexHookForwardsOnce(t *testing.T) {
 	if log := readLog(home); !strings.Contains(log, "codex turn turn-a: forwarded, 2 messages") || !strings.Contains(log, "nothing_new") {
 		t.Fatalf("hook.log %s", log)
 	}
+	// Codex's own UserPromptSubmit hook, its payload on stdin, is learned too.
+	hookIn := `{"hook_event_name":"UserPromptSubmit","session_id":"s-2","turn_id":"t-2","cwd":"/tmp","model":"gpt-5","permission_mode":"default","transcript_path":null,"prompt":"I prefer pnpm over npm."}`
+	if code, stdout, _ := runHook(t, home, hookIn, "hook", "codex"); code != 0 || stdout != "" {
+		t.Fatalf("prompt hook: exit %d stdout %q", code, stdout)
+	}
+	if calls := rec.got(); len(calls) != 2 {
+		t.Fatalf("the prompt hook was not handed over: %v\nlog %s", calls, readLog(home))
+	}
 	other := t.TempDir()
 	for _, tc := range []struct{ name, arg, log string }{
 		{"another notification", `{"type":"approval-requested","turn-id":"x"}`, ""},

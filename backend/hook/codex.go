@@ -23,13 +23,36 @@ const StatusNotATurn = "not_a_turn"
 // "hook", "codex"]) as its last argument after each turn: the turn's own messages, not a
 // transcript. thread-id and cwd came in later versions; a payload without a thread is
 // learned as a session of its own turn.
+//
+// Codex's hooks (its Claude Code-style `[hooks]`, JSON on stdin) are read too: a
+// UserPromptSubmit hook carries the person's prompt with its session and turn, and is learned
+// as that turn (the answer is not known yet; the person's words are the evidence). Its Stop
+// hook carries only the answer, so it is left.
 type CodexPayload struct {
-	Type                 string   `json:"type"`
+	Type                 string   `json:"type,omitempty"`
 	ThreadID             string   `json:"thread-id,omitempty"`
-	TurnID               string   `json:"turn-id"`
+	TurnID               string   `json:"turn-id,omitempty"`
 	Cwd                  string   `json:"cwd,omitempty"`
-	InputMessages        []string `json:"input-messages"`
+	InputMessages        []string `json:"input-messages,omitempty"`
 	LastAssistantMessage string   `json:"last-assistant-message,omitempty"`
+
+	// The hook form's fields.
+	HookEventName string `json:"hook_event_name,omitempty"`
+	SessionID     string `json:"session_id,omitempty"`
+	HookTurnID    string `json:"turn_id,omitempty"`
+	Prompt        string `json:"prompt,omitempty"`
+}
+
+// CodexPromptSubmit is the Codex hook event that carries the person's prompt.
+const CodexPromptSubmit = "UserPromptSubmit"
+
+// fromHook is p in the notify form when it came from Codex's UserPromptSubmit hook.
+func (p CodexPayload) fromHook() CodexPayload {
+	if p.HookEventName != CodexPromptSubmit {
+		return p
+	}
+	return CodexPayload{Type: CodexTurnComplete, ThreadID: p.SessionID, TurnID: p.HookTurnID, Cwd: p.Cwd,
+		InputMessages: []string{p.Prompt}}
 }
 
 // Codex learns one finished Codex turn: the person's input messages and the agent's last
@@ -37,6 +60,7 @@ type CodexPayload struct {
 // The turn's id is claimed first, so a notification delivered twice is learned once; when
 // neither way works the claim is released for the next try.
 func (s *Service) Codex(ctx context.Context, p CodexPayload) (Result, error) {
+	p = p.fromHook()
 	if p.Type != CodexTurnComplete {
 		return Result{Status: StatusNotATurn}, nil
 	}

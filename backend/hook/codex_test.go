@@ -85,3 +85,26 @@ func TestCodexDetachedIgnoredAndRefused(t *testing.T) {
 		}
 	}
 }
+
+// Codex's own hooks: a UserPromptSubmit hook is learned as its turn (the prompt, in the
+// hook's session), once; a Stop hook, which carries only the answer, is left.
+func TestCodexPromptSubmitHook(t *testing.T) {
+	f := newFixture(t)
+	rec := newRecorder(t)
+	rec.publish(t, f.home)
+	p := CodexPayload{HookEventName: CodexPromptSubmit, SessionID: "sess-9", HookTurnID: "turn-9", Cwd: f.workdir,
+		Prompt: "Remember that I deploy with fly.io, never Heroku."}
+	for run := 1; run <= 2; run++ {
+		if _, err := f.svc.Codex(t.Context(), p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	calls := rec.got()
+	if len(calls) != 1 || calls[0].Params.Agent != AgentCodex || calls[0].Params.SessionID != "sess-9" || len(calls[0].Params.Messages) != 1 ||
+		calls[0].Params.Messages[0].ID != "turn-9/in/0" {
+		t.Fatalf("calls %+v", calls)
+	}
+	if res, err := f.svc.Codex(t.Context(), CodexPayload{HookEventName: "Stop", SessionID: "sess-9", HookTurnID: "turn-9"}); err != nil || res.Status != StatusNotATurn {
+		t.Fatalf("stop: %+v %v", res, err)
+	}
+}

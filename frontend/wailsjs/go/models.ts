@@ -3577,12 +3577,16 @@ export namespace history {
 export namespace hook {
 	
 	export class CodexPayload {
-	    type: string;
+	    type?: string;
 	    "thread-id"?: string;
-	    "turn-id": string;
+	    "turn-id"?: string;
 	    cwd?: string;
-	    "input-messages": string[];
+	    "input-messages"?: string[];
 	    "last-assistant-message"?: string;
+	    hook_event_name?: string;
+	    session_id?: string;
+	    turn_id?: string;
+	    prompt?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new CodexPayload(source);
@@ -3596,6 +3600,10 @@ export namespace hook {
 	        this.cwd = source["cwd"];
 	        this["input-messages"] = source["input-messages"];
 	        this["last-assistant-message"] = source["last-assistant-message"];
+	        this.hook_event_name = source["hook_event_name"];
+	        this.session_id = source["session_id"];
+	        this.turn_id = source["turn_id"];
+	        this.prompt = source["prompt"];
 	    }
 	}
 	export class GeminiPayload {
