@@ -22,68 +22,29 @@ type HookService struct{ a *API }
 // turns not forwarded before go to the running Engram's bridge, else to a detached
 // `engram extract -`. Every run, failed or not, leaves one line in the home's hook.log.
 func (s *HookService) ClaudeCode(p hook.Payload) (hook.Result, error) {
-	if err := s.a.Wait(); err != nil {
-		return hook.Result{}, err
-	}
-	if !s.a.personCaller() {
-		return hook.Result{}, s.a.newError(CodeHookPersonOnly, nil)
-	}
-	h := s.a.deps.Hook
-	if h == nil {
-		return hook.Result{}, s.a.newError(CodeHookUnavailable, nil)
-	}
-	res, err := h.ClaudeCode(s.a.ctx, p)
-	if err != nil {
-		err = s.a.fail(err)
-		HookLog(h.Home(), fmt.Sprintf("claude-code session %s: %s", p.SessionID, err.(*Error).Message))
-		return res, err
-	}
-	line := fmt.Sprintf("claude-code session %s: %s, %d messages (%d of the person)", p.SessionID, res.Status,
-		res.Messages, res.PersonMessages)
-	if res.BridgeError != "" {
-		line += "; bridge: " + res.BridgeError
-	}
-	if res.Oversized > 0 {
-		line += fmt.Sprintf("; %d oversized lines skipped", res.Oversized)
-	}
-	HookLog(h.Home(), line)
-	return res, nil
+	return s.run("claude-code session "+p.SessionID, func(h *hook.Service) (hook.Result, error) { return h.ClaudeCode(s.a.ctx, p) })
 }
 
-// Codex runs Codex CLI's notify program (its payload, the last argument, as params): a
-// finished turn's messages go to the running Engram's bridge, else to a detached
-// `engram extract -`; other notifications are logged and left. One line in hook.log a run.
+// Codex runs Codex CLI's notify program (its payload, the last argument, as params) or its
+// UserPromptSubmit hook: the turn goes to the running Engram's bridge, else to a detached
+// `engram extract -`; other notifications are logged and left.
 func (s *HookService) Codex(p hook.CodexPayload) (hook.Result, error) {
-	if err := s.a.Wait(); err != nil {
-		return hook.Result{}, err
+	turn := p.TurnID
+	if turn == "" {
+		turn = p.HookTurnID
 	}
-	if !s.a.personCaller() {
-		return hook.Result{}, s.a.newError(CodeHookPersonOnly, nil)
-	}
-	h := s.a.deps.Hook
-	if h == nil {
-		return hook.Result{}, s.a.newError(CodeHookUnavailable, nil)
-	}
-	res, err := h.Codex(s.a.ctx, p)
-	if err != nil {
-		err = s.a.fail(err)
-		HookLog(h.Home(), fmt.Sprintf("codex turn %s: %s", p.TurnID, err.(*Error).Message))
-		return res, err
-	}
-	line := fmt.Sprintf("codex turn %s: %s, %d messages (%d of the person)", p.TurnID, res.Status, res.Messages, res.PersonMessages)
-	if res.Status == hook.StatusNotATurn {
-		line = fmt.Sprintf("codex %q notification: not a finished turn, left", p.Type)
-	}
-	if res.BridgeError != "" {
-		line += "; bridge: " + res.BridgeError
-	}
-	HookLog(h.Home(), line)
-	return res, nil
+	return s.run("codex turn "+turn, func(h *hook.Service) (hook.Result, error) { return h.Codex(s.a.ctx, p) })
 }
 
 // Gemini runs Gemini CLI's AfterAgent hook (its stdin payload as params): the turn's request
 // and answer go to the running Engram's bridge, else to a detached `engram extract -`.
 func (s *HookService) Gemini(p hook.GeminiPayload) (hook.Result, error) {
+	return s.run("gemini session "+p.SessionID, func(h *hook.Service) (hook.Result, error) { return h.Gemini(s.a.ctx, p) })
+}
+
+// run runs one hook for the person's own processes only, and leaves one line about it (what
+// names the agent and its session or turn) in the home's hook.log, failed or not.
+func (s *HookService) run(what string, call func(*hook.Service) (hook.Result, error)) (hook.Result, error) {
 	if err := s.a.Wait(); err != nil {
 		return hook.Result{}, err
 	}
@@ -94,15 +55,21 @@ func (s *HookService) Gemini(p hook.GeminiPayload) (hook.Result, error) {
 	if h == nil {
 		return hook.Result{}, s.a.newError(CodeHookUnavailable, nil)
 	}
-	res, err := h.Gemini(s.a.ctx, p)
+	res, err := call(h)
 	if err != nil {
 		err = s.a.fail(err)
-		HookLog(h.Home(), fmt.Sprintf("gemini session %s: %s", p.SessionID, err.(*Error).Message))
+		HookLog(h.Home(), fmt.Sprintf("%s: %s", what, err.(*Error).Message))
 		return res, err
 	}
-	line := fmt.Sprintf("gemini session %s: %s, %d messages (%d of the person)", p.SessionID, res.Status, res.Messages, res.PersonMessages)
+	line := fmt.Sprintf("%s: %s, %d messages (%d of the person)", what, res.Status, res.Messages, res.PersonMessages)
+	if res.Status == hook.StatusNotATurn {
+		line = what + ": not a finished turn, left"
+	}
 	if res.BridgeError != "" {
 		line += "; bridge: " + res.BridgeError
+	}
+	if res.Oversized > 0 {
+		line += fmt.Sprintf("; %d oversized lines skipped", res.Oversized)
 	}
 	HookLog(h.Home(), line)
 	return res, nil
