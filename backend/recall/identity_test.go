@@ -135,7 +135,7 @@ func TestFacetsOf(t *testing.T) {
 		"can I have a glass of wine at the team dinner": FacetPreference, "am I ok to get the chicken tacos?": FacetPreference,
 		"is an omelette fine for me?": FacetPreference, "虾饺我能不能吃": FacetPreference, "我能来杯美式提提神不": FacetPreference,
 		"酒局上有人劝酒，我现在还喝不": FacetPreference, "which football team do I support": FacetPreference,
-		"what language do you reply to me in": FacetManner, "how should you structure answers for me": FacetManner,
+		"what language do you reply to me in": FacetManner, "what language should you use": FacetManner, "which language do you use with me": FacetManner, "how should you structure answers for me": FacetManner,
 		"How do you explain iPad things to me": FacetManner, "should you give me temps in fahrenheit?": FacetManner,
 		"can u talk to me in spanish sometimes?": FacetManner, "你给我回话要注意啥": FacetManner, "帮我算钱的时候用什么货币": FacetManner,
 		"who's my gastroenterologist": FacetHealth, "what's my heart doctor's name": FacetHealth, "降压药我吃的是啥": FacetHealth,
@@ -180,7 +180,7 @@ func TestFacetsOf(t *testing.T) {
 		"how do you call this API from Go", "what time does the nightly build finish", "which days does the cron job run",
 		"can I take the day off on Friday", "what time does the deploy start", "which currency should you use in this invoice module",
 		"u there?", "whats the build status", "when is my session token refreshed", "when is my training job done",
-		"what's my rate limit on the API", "can I use my tablet for testing",
+		"what's my rate limit on the API", "can I use my tablet for testing", "what language should you use for my backend service",
 		"what's the tablet i use for testing"} {
 		if got := facetsOf(q); len(got) != 0 {
 			t.Errorf("facetsOf(%q) = %v, want none", q, got)
