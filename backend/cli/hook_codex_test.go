@@ -27,15 +27,7 @@ func TestCodexHookForwardsOnce(t *testing.T) {
 			t.Fatalf("run %d: exit %d stdout %q stderr %q", run, code, stdout, stderr)
 		}
 	}
-	calls := rec.got()
-	if len(calls) != 1 || calls[0]["method"] != "extraction.request" {
-		t.Fatalf("calls %v\nlog %s", calls, readLog(home))
-	}
-	params, _ := calls[0]["params"].(map[string]any)
-	msgs, _ := params["messages"].([]any)
-	if params["agent"] != "codex" || params["session_id"] != "th-1" || len(msgs) != 2 {
-		t.Fatalf("params %v", params)
-	}
+	rec.forwardedOnce(t, home, "codex", "th-1", 2)
 	if log := readLog(home); !strings.Contains(log, "codex turn turn-a: forwarded, 2 messages") || !strings.Contains(log, "nothing_new") {
 		t.Fatalf("hook.log %s", log)
 	}
@@ -102,11 +94,7 @@ func TestGeminiHookForwardsOnce(t *testing.T) {
 			t.Fatalf("run %d: exit %d stdout %q stderr %q", run, code, stdout, stderr)
 		}
 	}
-	calls := rec.got()
-	params, _ := calls[0]["params"].(map[string]any)
-	if len(calls) != 1 || params["agent"] != "gemini" || params["session_id"] != "g-7" {
-		t.Fatalf("calls %v\nlog %s", calls, readLog(home))
-	}
+	rec.forwardedOnce(t, home, "gemini", "g-7", 2)
 	other := t.TempDir()
 	for _, in := range []string{`{"session_id":"g","hook_event_name":"BeforeTool"}`, `{"session_id":"g","prompt":"x","stop_hook_active":true}`} {
 		if code, stdout, _ := runHook(t, other, in, "hook", "gemini"); code != 0 || stdout != "" {

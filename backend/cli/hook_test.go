@@ -197,6 +197,22 @@ func (r *bridgeRecorder) got() []map[string]any {
 	return append([]map[string]any{}, r.calls...)
 }
 
+// forwardedOnce checks that the recorder got exactly one extraction.request, of agent in
+// session with n messages, and returns its params.
+func (r *bridgeRecorder) forwardedOnce(t *testing.T, home, agent, session string, n int) map[string]any {
+	t.Helper()
+	calls := r.got()
+	if len(calls) != 1 || calls[0]["method"] != "extraction.request" {
+		t.Fatalf("calls %v\nlog %s", calls, readLog(home))
+	}
+	params, _ := calls[0]["params"].(map[string]any)
+	msgs, _ := params["messages"].([]any)
+	if params["agent"] != agent || params["session_id"] != session || len(msgs) != n {
+		t.Fatalf("params %v", params)
+	}
+	return params
+}
+
 // With a bridge published in the home the hook hands the turn to it; run again on the same
 // transcript it hands over nothing (the dedupe state is in the store, across processes).
 func TestHookSubprocessForwardsOnceToTheBridge(t *testing.T) {
@@ -214,15 +230,7 @@ func TestHookSubprocessForwardsOnceToTheBridge(t *testing.T) {
 			t.Fatalf("run %d: exit %d stdout %q stderr %q", run, code, stdout, stderr)
 		}
 	}
-	calls := rec.got()
-	if len(calls) != 1 || calls[0]["method"] != "extraction.request" {
-		t.Fatalf("calls %v\nlog %s", calls, readLog(home))
-	}
-	params, _ := calls[0]["params"].(map[string]any)
-	msgs, _ := params["messages"].([]any)
-	if params["agent"] != "claude-code" || params["session_id"] != "5f0e8a52-1c3b-4d7e-8a11-2b9c0d4e6f71" || len(msgs) != 3 {
-		t.Fatalf("params %v", params)
-	}
+	rec.forwardedOnce(t, home, "claude-code", "5f0e8a52-1c3b-4d7e-8a11-2b9c0d4e6f71", 3)
 	log := readLog(home)
 	if !strings.Contains(log, "forwarded, 3 messages") || !strings.Contains(log, "nothing_new") {
 		t.Fatalf("hook.log %s", log)
