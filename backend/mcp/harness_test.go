@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -83,8 +84,10 @@ type client struct {
 }
 
 type clientOpts struct {
-	name  string   // clientInfo.name
-	roots []string // folders offered as file:// roots
+	name    string        // clientInfo.name
+	roots   []string      // folders offered as file:// roots
+	noRoots bool          // declare no roots capability at initialize
+	asked   *atomic.Int32 // counts the server's roots/list requests, when set
 }
 
 func newSDKClient(o clientOpts) (*sdk.Client, chan struct{}, chan string) {
@@ -94,7 +97,12 @@ func newSDKClient(o clientOpts) (*sdk.Client, chan struct{}, chan string) {
 	if name == "" {
 		name = "test-client"
 	}
+	var caps *sdk.ClientCapabilities
+	if o.noRoots {
+		caps = &sdk.ClientCapabilities{}
+	}
 	c := sdk.NewClient(&sdk.Implementation{Name: name, Version: "1.0"}, &sdk.ClientOptions{
+		Capabilities: caps,
 		ResourceListChangedHandler: func(context.Context, *sdk.ResourceListChangedRequest) {
 			select {
 			case changed <- struct{}{}:
@@ -108,6 +116,16 @@ func newSDKClient(o clientOpts) (*sdk.Client, chan struct{}, chan string) {
 			}
 		},
 	})
+	if o.asked != nil {
+		c.AddReceivingMiddleware(func(next sdk.MethodHandler) sdk.MethodHandler {
+			return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+				if method == "roots/list" {
+					o.asked.Add(1)
+				}
+				return next(ctx, method, req)
+			}
+		})
+	}
 	for _, r := range o.roots {
 		c.AddRoots(&sdk.Root{URI: "file://" + r, Name: filepath.Base(r)})
 	}

@@ -147,9 +147,9 @@ func (s *Server) rootsOf(ctx context.Context, ss *sdk.ServerSession, st *session
 	}
 	st.mu.Unlock()
 	var roots []string
-	// The capability cannot be told apart on the server's side (the SDK reads "roots" into a
-	// struct), so the client is asked; one without roots answers method-not-found.
-	if ss.InitializeParams() != nil {
+	// Only a client that declared roots is asked: one that did not may never answer the
+	// request, and each project-scoped call would wait for the timeout.
+	if declaresRoots(ss.InitializeParams()) {
 		ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		res, err := ss.ListRoots(ctx, nil)
 		cancel()
@@ -167,6 +167,11 @@ func (s *Server) rootsOf(ctx context.Context, ss *sdk.ServerSession, st *session
 	st.roots, st.rootsOK = roots, true
 	st.mu.Unlock()
 	return roots
+}
+
+// declaresRoots reports whether the client's initialize declared the roots capability.
+func declaresRoots(p *sdk.InitializeParams) bool {
+	return p != nil && p.Capabilities != nil && p.Capabilities.RootsV2 != nil
 }
 
 // rootPath reads a file:// URI as a clean absolute path.

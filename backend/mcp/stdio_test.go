@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -268,6 +269,35 @@ func TestStdioWorkdirMustLieInsideRoots(t *testing.T) {
 	if items := c.ok("memory_list", map[string]any{"workdir": sub, "scope": "project"})["items"].([]any); len(items) != 1 ||
 		items[0].(map[string]any)["slug"] != "sub-fact" {
 		t.Fatalf("sub project %v", items)
+	}
+}
+
+// The server asks for roots only a client that declared them, once per session: a client
+// without the capability may never answer roots/list, and each project-scoped call would
+// wait for the request's timeout.
+func TestStdioRootsAskedOnlyWhenDeclared(t *testing.T) {
+	home, root := t.TempDir(), t.TempDir()
+	var none, some atomic.Int32
+	plain := stdio(t, home, clientOpts{noRoots: true, asked: &none}, "--agent", "tester")
+	plain.ok("memory_list", map[string]any{})
+	plain.ok("memory_write", map[string]any{"slug": "g-fact", "scope": "global", "type": "reference", "title": "G",
+		"body": "A global fact."})
+	// Without roots nothing can be named as a workdir, and the refusal says which are allowed.
+	if e := plain.fails("memory_list", map[string]any{"workdir": root}, "workdir_not_allowed"); e["allowed_workdirs"] != nil {
+		if allowed, _ := e["allowed_workdirs"].([]any); len(allowed) != 0 {
+			t.Fatalf("allowed %v", allowed)
+		}
+	}
+	if n := none.Load(); n != 0 {
+		t.Fatalf("a client without roots was asked for them %d times", n)
+	}
+	rooted := stdio(t, home, clientOpts{roots: []string{root}, asked: &some}, "--agent", "tester")
+	rooted.ok("memory_write", map[string]any{"slug": "r-fact", "scope": "project", "type": "project", "title": "R",
+		"body": "In the root."})
+	rooted.ok("memory_list", map[string]any{"scope": "project"})
+	rooted.ok("memory_list", map[string]any{"workdir": root})
+	if n := some.Load(); n != 1 {
+		t.Fatalf("a client with roots was asked %d times, want once", n)
 	}
 }
 
