@@ -1,6 +1,10 @@
 package recall
 
-import "engram/backend/text"
+import (
+	"strings"
+
+	"engram/backend/text"
+)
 
 // A person asks whether they may have something before they eat or drink it: "can I have a
 // latte this late", "am I ok to get the chicken tacos?", "is an omelette fine for me?",
@@ -23,9 +27,24 @@ var (
 		`)\b|咖啡|美式|拿铁|奶茶|茶|果汁|啤酒|白酒|红酒|酒|可乐|牛奶|豆浆|饮料|面|饭|粥|饺子|包子|馒头|虾饺|烧卖|点心|火锅|烧烤|串|海鲜|虾|蟹|鱼|肉|鸡|鸭|鹅|牛|羊|猪|蛋|豆腐|辣|糖|甜品|蛋糕|冰淇淋|水果|花生|坚果|芒果|榴莲|菌|葱|蒜|香菜|外卖|夜宵|宵夜`)
 )
 
+// reOrderOK asks whether a dish may be ordered, or a food or drink had, in Chinese forms that
+// say no 我 ("火锅能点红锅吗", "今晚想喝杯夏枯草，得不得" — the Cantonese "得唔得" folded): the
+// verb of eating, drinking or ordering is in the form itself, with what is had after it.
+var reOrderOK = text.Lazy(`(?i)(?:能|可以|能不能|可不可以)(?:点|要|叫|整|来)\p{Han}{0,6}(?:吗|不|么|嘛)|(?:(?:想|要)(?:吃|喝|来)|来)(?:杯|碗|份|瓶|罐|口|块|串|盘|个|点)?\p{Han}{1,8}[，,、\s]*(?:得不得|行不行|可以吗|可不可以|行吗|能吗|好吗|成吗|行不|可以不|得吗)`)
+
+// reIsItOK asks whether something is all right, the thing named before it and nothing after
+// ("ringers are going to the pub after, is a pint alright?"): with a food or drink named,
+// whether the person may have it.
+var reIsItOK = text.Lazy(`(?i)\b(?:is|would) (?:an? |one |another |the |some |this |that )?(?:[\w-]+ ){0,2}(?:be )?(?:ok|okay|fine|alright|all right|a good idea|a bad idea)\s*[?？.!]*\z`)
+
 // dietPermission reports a question asking whether the person may have a food or a drink.
 func dietPermission(q string) bool {
-	return reMayIHave.MatchString(q) && (reMealWords.MatchString(q) || reFoodWords.MatchString(q)) && !reSoftwareWords.MatchString(q)
+	if reSoftwareWords.MatchString(q) {
+		return false
+	}
+	return (reMayIHave.MatchString(q) && (reMealWords.MatchString(q) || reFoodWords.MatchString(q) || reDrinkWords.MatchString(q))) ||
+		(reOrderOK.MatchString(q) && (reMealWords.MatchString(q) || reFoodWords.MatchString(q) || strings.ContainsAny(q, "吃喝啤"))) ||
+		(reIsItOK.MatchString(q) && reFoodWords.MatchString(q))
 }
 
 // dietParts is the part of the preference facet a may-I-have question names (see subGroups):

@@ -61,9 +61,10 @@ const occupations = `(?:engineer|developer|programmer|scientist|designer|manager
 // sentence (never after a comma, see facetRule).
 const sentenceStart = `(?:^|[.!?;。！？；]\s*)\s*`
 
-// facetRules are the core rules, those of the person's life (facetlife.go) and of their
-// studies, tools and fears (facetmore.go).
-var facetRules = append(append(append(append(coreFacetRules, lifeFacetRules...), moreFacetRules...), goalRule, contactRule, mannerRule, moneyRule), roundFacetRules...)
+// facetRules are the core rules, those of the person's life (facetlife.go), of their
+// studies, tools and fears (facetmore.go), and the wordings held-out sets asked in
+// (facetmoney.go, facetwording.go).
+var facetRules = append(append(append(append(coreFacetRules, lifeFacetRules...), moreFacetRules...), goalRule, contactRule, mannerRule, moneyRule), append(append(roundFacetRules, wordingFacetRules...), personalFacetRules...)...)
 
 var coreFacetRules = []facetRule{
 	{FacetName,
@@ -115,8 +116,9 @@ func facetsOf(q string) []Facet {
 	// A question's closing marks are not part of its wording ("what do I do?" ends there).
 	q = foldTexting(foldDialect(strings.ReplaceAll(strings.TrimRight(q, " \t\n?.!？。！"), "’", "'")))
 	var out []Facet
+	task := taskWorded(q)
 	for _, r := range facetRules {
-		if r.question != nil && !slices.Contains(out, r.facet) && r.question.MatchString(q) {
+		if r.question != nil && !slices.Contains(out, r.facet) && !(task && wordingQuestions()[r.question]) && r.question.MatchString(q) {
 			out = append(out, r.facet)
 		}
 	}
@@ -406,9 +408,12 @@ type facetQuery struct {
 	birthday bool
 	// meal is set for a meal to plan, cook or order (reMealTask) that asks neither what the
 	// person likes nor what they must avoid: both answer it.
-	meal  bool
-	parts subAsk
-	reads *personReads
+	meal bool
+	// permit is set for a question whether the person may have a food or drink
+	// (dietPermission).
+	permit bool
+	parts  subAsk
+	reads  *personReads
 }
 
 func newFacetQuery(a Analysis, reads *personReads) facetQuery {
@@ -418,6 +423,7 @@ func newFacetQuery(a Analysis, reads *personReads) facetQuery {
 	q.avoid, q.avoidQ = avoidAsked(a)
 	q.birthday = birthdayAsked(a)
 	q.meal = slices.Contains(a.Facets, FacetPreference) && !q.likes && !q.avoidQ && mealTask(folded)
+	q.permit = slices.Contains(a.Facets, FacetPreference) && !q.likes && !q.avoidQ && dietPermission(folded)
 	return q
 }
 
@@ -461,6 +467,11 @@ func (q facetQuery) boosts(m *memory.Memory) bool {
 		return avoidAsk{eat: true}.answersText(hay) || coversTopic(mealTopic(), m)
 	case q.avoidQ:
 		return q.avoid.answersText(hay)
+	case q.permit:
+		// Whether the person may have something is answered by what they must not eat or
+		// drink, whether or not the note names it ("can I eat almonds" — "peanut allergy, tree
+		// nuts are fine"), and by a note about the thing itself.
+		return avoidAsk{}.answersText(hay) || coversTopic(q.topic, m)
 	case (q.likes || q.asks) && avoidsOnly(hay):
 		// "痛风，海鲜、啤酒都不能碰" is not what the person loves or usually drinks (it does
 		// answer "我能喝啤酒吗").
