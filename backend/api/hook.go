@@ -26,8 +26,9 @@ func (s *HookService) ClaudeCode(p hook.Payload) (hook.Result, error) {
 }
 
 // Codex runs Codex CLI's notify program (its payload, the last argument, as params) or its
-// UserPromptSubmit hook: the turn goes to the running Engram's bridge, else to a detached
-// `engram extract -`; other notifications are logged and left.
+// UserPromptSubmit or Stop hook (the Stop's rollout read for the turns not read before): the
+// turn goes to the running Engram's bridge, else to a detached `engram extract -`; other
+// notifications are logged and left.
 func (s *HookService) Codex(p hook.CodexPayload) (hook.Result, error) {
 	turn := p.TurnID
 	if turn == "" {

@@ -64,7 +64,8 @@ func (r *runner) hook(ctx context.Context, args []string) (err error) {
 
 // codexHook runs Codex CLI's notify program: `notify = ["engram", "hook", "codex"]` in
 // ~/.codex/config.toml, and Codex adds the notification's JSON as the last argument (read from
-// stdin when there is none, for scripts). Codex does not wait for it; it prints nothing.
+// stdin when there is none, for scripts). Codex does not wait for it; it prints nothing. The
+// same command serves Codex's UserPromptSubmit and Stop hooks, their JSON on stdin.
 func (r *runner) codexHook(ctx context.Context, args []string, log func(string)) error {
 	var data []byte
 	var rerr error
@@ -84,7 +85,7 @@ func (r *runner) codexHook(ctx context.Context, args []string, log func(string))
 		log(r.t("cli.hook.bad_payload", map[string]any{"Detail": rerr.Error()}))
 		return nil
 	}
-	if p.Type != "agent-turn-complete" && p.HookEventName != "UserPromptSubmit" {
+	if p.Type != "agent-turn-complete" && p.HookEventName != "UserPromptSubmit" && p.HookEventName != "Stop" {
 		return nil // another notification or hook event: nothing to learn, no need to open the home
 	}
 	a, closeFn, oerr := r.env.Open(ctx)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -38,6 +39,28 @@ func TestCodexHookForwardsOnce(t *testing.T) {
 	}
 	if calls := rec.got(); len(calls) != 2 {
 		t.Fatalf("the prompt hook was not handed over: %v\nlog %s", calls, readLog(home))
+	}
+	// Its Stop hook names the session's rollout, whose new turns are read and handed over.
+	rollout, err := os.ReadFile(filepath.Join("..", "transcript", "testdata", "codex-rollout.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rpath := filepath.Join(t.TempDir(), "rollout-2026-11-30T09-12-01-s3.jsonl")
+	if err := os.WriteFile(rpath, rollout, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	stopIn := `{"hook_event_name":"Stop","session_id":"s-3","turn_id":"t-3","cwd":"/tmp","model":"gpt-5","transcript_path":` +
+		strconv.Quote(rpath) + `,"stop_hook_active":false,"last_assistant_message":"Ran with -race: passes."}`
+	if code, stdout, _ := runHook(t, home, stopIn, "hook", "codex"); code != 0 || stdout != "" {
+		t.Fatalf("stop hook: exit %d stdout %q", code, stdout)
+	}
+	calls := rec.got()
+	if len(calls) != 3 {
+		t.Fatalf("the stop hook's rollout was not handed over: %v\nlog %s", calls, readLog(home))
+	}
+	if params, _ := calls[2]["params"].(map[string]any); params["session_id"] != "s-3" || params["agent"] != "codex" ||
+		len(params["workspace_mutations"].([]any)) != 3 {
+		t.Fatalf("stop hook params %v", params)
 	}
 	other := t.TempDir()
 	for _, tc := range []struct{ name, arg, log string }{

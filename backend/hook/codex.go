@@ -27,7 +27,9 @@ const StatusNotATurn = "not_a_turn"
 // Codex's hooks (its Claude Code-style `[hooks]`, JSON on stdin) are read too: a
 // UserPromptSubmit hook carries the person's prompt with its session and turn, and is learned
 // as that turn (the answer is not known yet; the person's words are the evidence). Its Stop
-// hook carries only the answer, so it is left.
+// hook names the session's rollout, and the turns not read before are read from it, with
+// the answers and the files patched (transcript/codex.go); a Stop without a rollout has
+// nothing to read.
 type CodexPayload struct {
 	Type                 string   `json:"type,omitempty"`
 	ThreadID             string   `json:"thread-id,omitempty"`
@@ -37,11 +39,17 @@ type CodexPayload struct {
 	LastAssistantMessage string   `json:"last-assistant-message,omitempty"`
 
 	// The hook form's fields.
-	HookEventName string `json:"hook_event_name,omitempty"`
-	SessionID     string `json:"session_id,omitempty"`
-	HookTurnID    string `json:"turn_id,omitempty"`
-	Prompt        string `json:"prompt,omitempty"`
+	HookEventName  string `json:"hook_event_name,omitempty"`
+	SessionID      string `json:"session_id,omitempty"`
+	HookTurnID     string `json:"turn_id,omitempty"`
+	Prompt         string `json:"prompt,omitempty"`
+	TranscriptPath string `json:"transcript_path,omitempty"`
+	StopHookActive bool   `json:"stop_hook_active,omitempty"`
 }
+
+// CodexStop is the Codex hook event at the end of a turn: it names the session's rollout
+// (transcript_path), which is read like Claude Code's transcript.
+const CodexStop = "Stop"
 
 // CodexPromptSubmit is the Codex hook event that carries the person's prompt.
 const CodexPromptSubmit = "UserPromptSubmit"
@@ -60,6 +68,13 @@ func (p CodexPayload) fromHook() CodexPayload {
 // The turn's id is claimed first, so a notification delivered twice is learned once; when
 // neither way works the claim is released for the next try.
 func (s *Service) Codex(ctx context.Context, p CodexPayload) (Result, error) {
+	if p.HookEventName == CodexStop {
+		if p.TranscriptPath == "" {
+			return Result{Status: StatusNotATurn}, nil
+		}
+		return s.transcriptTurns(ctx, AgentCodex, Payload{SessionID: p.SessionID, TranscriptPath: p.TranscriptPath,
+			Cwd: p.Cwd, HookEventName: p.HookEventName, StopHookActive: p.StopHookActive})
+	}
 	p = p.fromHook()
 	if p.Type != CodexTurnComplete {
 		return Result{Status: StatusNotATurn}, nil

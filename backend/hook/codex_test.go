@@ -3,6 +3,7 @@ package hook
 import (
 	"encoding/json"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -87,7 +88,7 @@ func TestCodexDetachedIgnoredAndRefused(t *testing.T) {
 }
 
 // Codex's own hooks: a UserPromptSubmit hook is learned as its turn (the prompt, in the
-// hook's session), once; a Stop hook, which carries only the answer, is left.
+// hook's session), once; a Stop hook that names no rollout has nothing to read.
 func TestCodexPromptSubmitHook(t *testing.T) {
 	f := newFixture(t)
 	rec := newRecorder(t)
@@ -106,5 +107,50 @@ func TestCodexPromptSubmitHook(t *testing.T) {
 	}
 	if res, err := f.svc.Codex(t.Context(), CodexPayload{HookEventName: "Stop", SessionID: "sess-9", HookTurnID: "turn-9"}); err != nil || res.Status != StatusNotATurn {
 		t.Fatalf("stop: %+v %v", res, err)
+	}
+}
+
+// A Codex Stop hook names the session's rollout: its new turns are read from it (the
+// person's words without what Codex injects, the answer, the files patched) and handed over
+// as the codex agent's, once; a second Stop after more of the session reads only the rest.
+func TestCodexStopHookReadsRollout(t *testing.T) {
+	f := newFixture(t)
+	rec := newRecorder(t)
+	rec.publish(t, f.home)
+	rollout, err := os.ReadFile(filepath.Join("..", "transcript", "testdata", "codex-rollout.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.append(string(rollout))
+	stop := CodexPayload{HookEventName: CodexStop, SessionID: "0199a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b", HookTurnID: "turn-1",
+		Cwd: f.workdir, TranscriptPath: f.transcript}
+	res, err := f.svc.Codex(t.Context(), stop)
+	if err != nil || res.Status != StatusForwarded || res.PersonMessages != 1 {
+		t.Fatalf("%+v %v", res, err)
+	}
+	calls := rec.got()
+	if len(calls) != 1 {
+		t.Fatalf("calls %+v", calls)
+	}
+	req := calls[0].Params
+	if req.Agent != AgentCodex || req.SessionID != stop.SessionID || len(req.Messages) != 2 ||
+		!strings.Contains(req.Messages[0].Content, "always run tests with -race") || req.Messages[1].Role != "assistant" ||
+		len(req.WorkspaceMutations) != 3 || strings.Contains(req.Messages[0].Content, "AGENTS.md") {
+		t.Fatalf("request %+v", req)
+	}
+	if res, err := f.svc.Codex(t.Context(), stop); err != nil || res.Status != StatusNothingNew || len(rec.got()) != 1 {
+		t.Fatalf("again: %+v %v", res, err)
+	}
+	f.append(`{"timestamp":"2026-11-30T09:20:00.000Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"Deploys go through fly.io, not Heroku."}]}}` + "\n")
+	if res, err := f.svc.Codex(t.Context(), stop); err != nil || res.Status != StatusForwarded || res.PersonMessages != 1 {
+		t.Fatalf("next turn: %+v %v", res, err)
+	}
+	if calls := rec.got(); len(calls) != 2 || !strings.Contains(calls[1].Params.Messages[0].Content, "fly.io") {
+		t.Fatalf("calls %+v", calls)
+	}
+	// A Stop the hook itself continued is left, as Claude Code's is.
+	stop.StopHookActive = true
+	if res, err := f.svc.Codex(t.Context(), stop); err != nil || res.Status != StatusStopHookActive {
+		t.Fatalf("active: %+v %v", res, err)
 	}
 }

@@ -113,6 +113,12 @@ func (s *Service) Home() string { return s.o.Home }
 // are handed over, so two hooks racing on one transcript forward each once; when neither way
 // works the claims are released and the next run tries again.
 func (s *Service) ClaudeCode(ctx context.Context, p Payload) (Result, error) {
+	return s.transcriptTurns(ctx, AgentClaudeCode, p)
+}
+
+// transcriptTurns forwards the turns of a Stop hook's transcript (Claude Code's, or a Codex
+// rollout) not forwarded before, as agent's.
+func (s *Service) transcriptTurns(ctx context.Context, agent string, p Payload) (Result, error) {
 	if p.StopHookActive {
 		return Result{Status: StatusStopHookActive}, nil
 	}
@@ -133,7 +139,7 @@ func (s *Service) ClaudeCode(ctx context.Context, p Payload) (Result, error) {
 	}
 	// Each run reads on from where the last one stopped; the uuid claims below still guard
 	// against a turn read twice (a rewritten file is read whole again).
-	offset, err := s.o.Store.TranscriptOffset(ctx, AgentClaudeCode, p.SessionID, p.TranscriptPath)
+	offset, err := s.o.Store.TranscriptOffset(ctx, agent, p.SessionID, p.TranscriptPath)
 	if err != nil {
 		return Result{}, err
 	}
@@ -162,7 +168,7 @@ func (s *Service) ClaudeCode(ctx context.Context, p Payload) (Result, error) {
 	for i, e := range parsed.Entries {
 		uuids[i] = e.UUID
 	}
-	claimed, err := s.o.Store.ClaimTranscriptEntries(ctx, AgentClaudeCode, p.SessionID, uuids)
+	claimed, err := s.o.Store.ClaimTranscriptEntries(ctx, agent, p.SessionID, uuids)
 	if err != nil {
 		return Result{}, err
 	}
@@ -176,10 +182,10 @@ func (s *Service) ClaudeCode(ctx context.Context, p Payload) (Result, error) {
 			fresh = append(fresh, e)
 		}
 	}
-	req, skipped := transcript.Request(fresh, p.SessionID, AgentClaudeCode, workdir)
+	req, skipped := transcript.Request(fresh, p.SessionID, agent, workdir)
 	res.Skipped = skipped
 	done := func() (Result, error) {
-		if err := s.o.Store.SetTranscriptOffset(ctx, AgentClaudeCode, p.SessionID, p.TranscriptPath, parsed.End); err != nil {
+		if err := s.o.Store.SetTranscriptOffset(ctx, agent, p.SessionID, p.TranscriptPath, parsed.End); err != nil {
 			s.o.Logger.Warn("hook: unable to record how far the transcript was read", "err", err)
 		}
 		return res, nil
@@ -195,7 +201,7 @@ func (s *Service) ClaudeCode(ctx context.Context, p Payload) (Result, error) {
 		}
 	}
 	if err := s.handOver(ctx, req, &res); err != nil {
-		if rerr := s.o.Store.ReleaseTranscriptEntries(context.WithoutCancel(ctx), AgentClaudeCode, p.SessionID, claimed); rerr != nil {
+		if rerr := s.o.Store.ReleaseTranscriptEntries(context.WithoutCancel(ctx), agent, p.SessionID, claimed); rerr != nil {
 			s.o.Logger.Warn("hook: unable to release transcript entries", "err", rerr)
 		}
 		return res, err

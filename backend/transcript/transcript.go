@@ -1,7 +1,7 @@
-// Package transcript reads a Claude Code session transcript (JSON Lines, one entry a line)
-// into the turns extraction learns from: what the person said, what the assistant answered,
-// and which files the assistant changed. It is a leaf: it reads bytes and knows nothing of
-// the store.
+// Package transcript reads a Claude Code session transcript or a Codex CLI rollout (codex.go),
+// JSON Lines with one entry a line, into the turns extraction learns from: what the person
+// said, what the assistant answered, and which files the assistant changed. It is a leaf: it
+// reads bytes and knows nothing of the store.
 package transcript
 
 import (
@@ -175,6 +175,10 @@ type rawEntry struct {
 		Role    string          `json:"role"`
 		Content json.RawMessage `json:"content"`
 	} `json:"message"`
+	// Payload and Role are a Codex rollout's (codex.go): the envelope's payload, and the role
+	// of a response item written bare by older versions.
+	Payload json.RawMessage `json:"payload"`
+	Role    string          `json:"role"`
 }
 
 // part is one element of a message's content list.
@@ -193,6 +197,10 @@ func (p *Parsed) add(line []byte, lineNo int, seen map[string]bool) bool {
 	if err := json.Unmarshal(line, &e); err != nil {
 		return false
 	}
+	if len(e.Payload) > 0 || (e.Message == nil && (e.Role != "" || codexToolTypes[e.Type])) {
+		p.addCodex(&e, line, lineNo, seen)
+		return true
+	}
 	if p.SessionID == "" {
 		p.SessionID = e.SessionID
 	}
@@ -204,8 +212,7 @@ func (p *Parsed) add(line []byte, lineNo int, seen map[string]bool) bool {
 	}
 	id := e.UUID
 	if id == "" {
-		sum := sha256.Sum256(line)
-		id = "sha256:" + hex.EncodeToString(sum[:])
+		id = lineID(line)
 	}
 	if seen[id] {
 		p.Duplicates++
@@ -250,6 +257,12 @@ func (p *Parsed) add(line []byte, lineNo int, seen map[string]bool) bool {
 	}
 	p.Entries = append(p.Entries, out)
 	return true
+}
+
+// lineID names an entry without a uuid by its line's hash.
+func lineID(line []byte) string {
+	sum := sha256.Sum256(line)
+	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
 // noisePrefixes mark user entries Claude Code writes on the person's behalf: a slash
