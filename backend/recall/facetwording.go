@@ -84,6 +84,13 @@ var wordingFacetRules = []facetRule{
 		facetRe(`\d{4}\s*年\d{1,2}\s*月\d{1,2}\s*[日号]\s*[（(][^）)]{0,8}[）)]\s*生`)},
 	{FacetName, facetRe(`\b(?:the )?name i (?:publish|write|post|perform|sign|paint|record|go) (?:under|as|by)\b`), nil},
 	{FacetFamily, facetRe(`我(?:的|家)?老伴|^老伴`), facetRe(`老伴`)},
+	// Fears named otherwise: a phobia by its name, panic, dizziness, what the person will not
+	// do ("Claustrophobic — panicked in an MRI tube", "gets dizzy above 2 m", "can't swim",
+	// "晕船").
+	{FacetFear, nil, facetRe(`\b\w+phob(?:ia|ic)s?\b|\b(?:panick(?:ed|y)|dizzy|faints? (?:at|around|when)|seasick|travel sick|motion sickness|can'?t swim|non-swimmer|(?:won'?t|never) (?:fly|go up|climb))\b`, `晕(?:车|船|机|血|针)|不敢`)},
+	// Conditions of the joints and of the heart named without a medicine ("右膝半月板损伤",
+	// "Atrial fibrillation").
+	{FacetHealth, nil, facetRe(`\b(?:fibrillation|arrhythmia|arthritis|tinnitus|hearing loss|epilep\w+|migraines?|asthma|copd|sciatica|hernia|torn (?:acl|meniscus)|meniscus|knee replace\w*|hip replace\w*|stent|angina)\b`, `损伤|半月板|腰椎|颈椎|关节炎|支架|心脏病|哮喘|癫痫|偏头痛|耳鸣`)},
 }
 
 // personalFacetRules are forms bound to the person so closely ("how are you meant to test me")
@@ -93,7 +100,7 @@ var personalFacetRules = []facetRule{
 }
 
 // reTaskWords mark a question about software, files or work items, beyond reSoftwareWords.
-var reTaskWords = text.Lazy(`(?i)\b(?:config|configuration|env|yaml|json|csv|files?|sprint|standup|stand-up|tickets?|issues?|pipeline|builds?|logs?|commits?|branch|package|library|script|docs?|readme|prod|staging|cluster|container)\b|日志|服务|配置|文件|脚本|工单`)
+var reTaskWords = text.Lazy(`(?i)\b(?:config|configuration|env|yaml|json|csv|files?|sprint|standup|stand-up|tickets?|issues?|pipeline|builds?|logs?|commits?|branch|package|library|script|docs?|readme|prod|staging|cluster|container|refactor\w*|parser|rebase|merge|lint\w*|compile\w*|dependenc\w+|upgrade|migrate|endpoint|(?:a|this|the|new|base|abstract|parent|child) class|method|variable|schema|index|meeting|standup|stand-up|sync|one-on-one|tabs or spaces|spaces or tabs|typescript|python|golang|rust|java|sql)\b|日志|服务|配置|文件|脚本|工单|索引|代码|重构|上线|发版|字段|接口`)
 
 // wordingQuestions are the question forms of wordingFacetRules (see reTaskWords).
 var wordingQuestions = sync.OnceValue(func() map[*text.Regexp]bool {

@@ -122,7 +122,7 @@ func facetsOf(q string) []Facet {
 			out = append(out, r.facet)
 		}
 	}
-	return familyDoctor(q, contactOwner(lifeQuestionFacets(q, out)))
+	return adviceFacets(q, familyDoctor(q, contactOwner(lifeQuestionFacets(q, out))))
 }
 
 // reFamilyDoctor is the family doctor ("my family doc", "家庭医生"): a doctor, not the family.
@@ -412,6 +412,9 @@ type facetQuery struct {
 	// permit is set for a question whether the person may have a food or drink
 	// (dietPermission).
 	permit bool
+	// advice is set for a question asking advice on a situation (adviceAsked).
+	advice bool
+	folded string // the question as the facet forms read it
 	parts  subAsk
 	reads  *personReads
 }
@@ -424,6 +427,8 @@ func newFacetQuery(a Analysis, reads *personReads) facetQuery {
 	q.birthday = birthdayAsked(a)
 	q.meal = slices.Contains(a.Facets, FacetPreference) && !q.likes && !q.avoidQ && mealTask(folded)
 	q.permit = slices.Contains(a.Facets, FacetPreference) && !q.likes && !q.avoidQ && dietPermission(folded)
+	q.advice = adviceAsked(folded)
+	q.folded = folded
 	return q
 }
 
@@ -458,6 +463,9 @@ func (q facetQuery) boosts(m *memory.Memory) bool {
 	case fact && q.birthday:
 		return reBirthdayAnswer.MatchString(r.whole)
 	case fact:
+		return true
+	case q.advice && (avoidAsk{}.answersText(hay) || reConstraint.MatchString(hay)):
+		// What holds the person back answers an advice question (facetadvice.go).
 		return true
 	case !pref:
 		return false

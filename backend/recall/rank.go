@@ -68,6 +68,9 @@ func (s *Service) rank(ctx context.Context, a Analysis, cands map[int64]*cand, w
 			if facets.labels(m) {
 				sc *= titledFacetBoost
 			}
+			if facets.constrains(m) {
+				sc *= constraintBoost
+			}
 		}
 		if mentionsSubject(subjects, m) {
 			sc *= 1 + t.SubjectBoost

@@ -1,0 +1,122 @@
+package recall
+
+import (
+	"slices"
+
+	"engram/backend/memory"
+
+	"engram/backend/text"
+)
+
+// A person asks advice on a situation more often than they ask a fact: "Rana asked if I'll
+// take the wheel for the second half, thoughts?", "hospital booked me for a scan in the tube
+// thing, anything I should warn them about?", "老同学约我周末去爬千山，我这身子能去吗". The
+// answer is what holds them back — a fear, a condition, an allergy, a drink given up — in
+// words the question does not use ("claustrophobic", "半月板损伤"). So such a question asks the
+// fear and health facets, and the notes that state a fear, a condition or an abstention are
+// put first; the words the question shares with one of them still order them.
+
+var (
+	// reAdviceAsk asks whether the person should, may or would (or what to mind).
+	reAdviceAsk = text.Lazy(`(?i)\b(?:should i|shall i|would i (?:enjoy|like|love|manage|cope|be (?:ok|okay|fine|alright))|(?:can|could|may) i (?:go|join|come|dig in|tuck in|have (?:one|some|a bit|a glass|a slice|a taste)|eat (?:it|that|some|one)|drink (?:it|that|some|one))|do i (?:raise|join|go|say yes|accept)|am i (?:ok|okay|fine|safe|able) to)\b|\b(?:good idea|bad idea|thoughts|yes or no|go or not|take it or (?:leave it|nah|not)|worth it|wise|(?:ok|okay|alright|all right|safe|fine) for me|gonna be (?:ok|okay|fine|alright)|anything i should (?:warn|tell|mention|know|watch)|should i (?:warn|tell|mention))\b|\b(?:good plan|good call|good move|smart move|yay or nay|in or out|(?:any way|how) (?:can |do )?i (?:can )?(?:get out of|skip|avoid|dodge))\b|\b(?:ok|okay|alright|all right|can i|should i|worth it)\s*[?？]*\s*\z|去不去|要不要|能不能去|能去吗|可以去吗|行不行|行不|合适不|合适吗|好不好|该不该|咋样|怎么样|能行吗|要紧吗|有没有事|会不会有事|有(?:啥|什么)要\p{Han}{0,6}(?:说|注意)|能去不|去得了吗|扛得住吗|受得了吗|(?:接不接|吃不吃|喝不喝|抽不抽|跑不跑|买不买|报不报|答应不答应|参加不参加|玩不玩|坐不坐|去吗|接吗|没事吧|没问题吧|有问题吗|能行不|可以不)`)
+	// reAdviceSituation names a situation the person is invited to or plans: an invitation, an
+	// offer, an activity, a booking.
+	reAdviceSituation = text.Lazy(`(?i)\b(?:invited|invites?|asked me|asking me|asked if i|wants? me|offered|offering|offers|treat me|take me|join (?:them|him|her|us)|come along|booked me|signed me up|is doing|are doing|doing a|going to|planning|thinking of|party|trip|drive|flight|dinner|lunch|scan|appointment|hike|swim|camping|toast)\b|\b(?:special|(?:[\w-]+-making|cooking|dance|dancing|yoga|art|pottery|fitness|spin|swim(?:ming)?|language|painting|music|salsa|boxing|climbing|diving) (?:class|course|lessons?)|gig|bake sale|tasting|taste-test|canteen|restaurant|wedding|bbq|barbecue|festival|concert|holiday|retreat|offsite)\b|约我|叫我|喊我|请我|让我|邀请我|拉我|带我|想让我|问我|我打算|我想|明天|明早|周末|今晚|下周|这周|今天|一会|等下|体检|聚餐|喝酒|爬山|游泳|冬泳|旅游|出差|递|送|活动|优惠|奖励|买一送一|聚会|饭局|课|自驾|报名|考\p{Han}{0,2}证`)
+	// reConstraint states what holds the person back beyond the fear and health facets' own
+	// words: a phobia by name, panic, dizziness, what they cannot or will not do.
+	reConstraint = text.Lazy(`(?i)\b\w*phob(?:ia|ic|e)s?\b|\b(?:panick(?:ed|y|s)?|dizzy|faints?|fainted|queasy|seasick|travel sick|motion sickness|can'?t swim|non-swimmer|(?:won'?t|doesn'?t|never|can'?t) (?:go|fly|drive|climb|swim|do)|avoids?|gave up|sober|teetotal|vegetarian|vegan)\b|晕(?:车|船|机|血|针)|怕|不能|不敢|不行|受不了|损伤|过敏|戒了`)
+)
+
+// adviceAsked reports a question asking advice on a situation (not a software or work-item
+// task).
+func adviceAsked(q string) bool {
+	if reAdviceWh.MatchString(q) && !reAdviceWhAsk.MatchString(q) {
+		return false // "what time should I ring mum on Sunday" asks a fact, not whether
+	}
+	return reAdviceAsk.MatchString(q) && reAdviceSituation.MatchString(q) && !taskWorded(q)
+}
+
+// reAdviceWh opens a question that asks what, when or where; reAdviceWhAsk is such a question
+// that still asks what to mind ("what should I tell the nurse before the scan").
+var (
+	reAdviceWh    = text.Lazy(`(?i)^\s*(?:what|what's|whats|when|where|which|who|whose|how)\b`)
+	reAdviceWhAsk = text.Lazy(`(?i)\b(?:anything i should|what should i (?:tell|warn|mention|watch|avoid|bring|say)|should i (?:warn|tell|mention))\b`)
+)
+
+// adviceFacets adds the facets an advice question asks: the person's fears and health.
+func adviceFacets(q string, asked []Facet) []Facet {
+	if !adviceAsked(q) {
+		return asked
+	}
+	for _, f := range []Facet{FacetFear, FacetHealth} {
+		if !slices.Contains(asked, f) {
+			asked = append(asked, f)
+		}
+	}
+	return asked
+}
+
+// constraintKinds relate what a situation involves to the constraint a note states about it:
+// cheese to a dairy intolerance, a steakhouse to a vegetarian, bubbly to a drink given up, a
+// golden retriever to a fear of dogs, a ladder to heights. A general list of everyday
+// constraints, written for this purpose, in English and Chinese; an advice or may-I-have
+// question that names a thing of one kind credits the constraint notes of that kind above the
+// others.
+var constraintKinds = []struct{ things, constraint *text.Regexp }{
+	{text.Lazy(`(?i)\b(?:steaks?|steakhouse|beef|pork|bacon|ham|sausages?|burgers?|chicken|lamb|veal|meat|meatballs?|bbq|barbecue|kebab|brisket|ribs|turkey|duck|salami|pepperoni|chorizo)\b|牛排|牛肉|猪肉|羊肉|鸡肉|肉|烤串|烧烤|火腿|香肠|叉烧|腊肉`),
+		text.Lazy(`(?i)\b(?:vegetarian|vegan|pescatarian|plant-based|no meat|doesn'?t eat meat|halal|kosher|pork)\b|吃素|素食|不吃肉|不吃猪肉|清真`)},
+	{text.Lazy(`(?i)\b(?:cheese|cheesy|milk|milkshake|cream|creamy|butter|yog(?:h)?urt|ice cream|gelato|latte|cappuccino|custard|cheesecake|pizza|dairy|paneer|brie|cheddar|mozzarella|halloumi|akkawi|knefeh|kunafa)\b|奶|芝士|奶酪|奶油|冰淇淋|雪糕|酸奶|拿铁`),
+		text.Lazy(`(?i)\b(?:lactose|dairy)\b|乳糖|奶制品|不喝奶|牛奶过敏`)},
+	{text.Lazy(`(?i)\b(?:beers?|pints?|lager|ale|wine|champagne|bubbly|prosecco|cava|cocktails?|sherry|whisk(?:e)?y|vodka|gin|rum|tequila|cider|booze|shots?|toast|drinks? (?:after|at the|with)|pub|bar|happy hour|wine tasting|brewery|sake|soju|baijiu)\b|酒|干杯|喝两杯|整两瓶|啤的|白的`),
+		text.Lazy(`(?i)\b(?:alcohol|sober|sobriety|teetotal|aa meetings?|aa,|doesn'?t drink|don'?t drink|never drinks|no (?:alcohol|booze)|quit drinking|in recovery|keeps? (?:drink|drinking|alcohol|booze) (?:to|under|down)|units a week|(?:one|a|half a) (?:small )?(?:sherry|beer|glass of wine|pint|cider)(?: max| a day| a night| in the evening)?)\b|戒酒|不喝酒|滴酒不沾|不能喝酒|酒精|一喝酒|别喝酒|不碰酒`)},
+	{text.Lazy(`(?i)\b(?:dogs?|pupp(?:y|ies)|pups?|` + petBreedsEn + `)\b|狗|犬|` + petBreedsZh),
+		text.Lazy(`(?i)\b(?:dogs?|cynophob\w*)\b|狗|犬`)},
+	{text.Lazy(`(?i)\b(?:cats?|kittens?|cat caf[eé])\b|猫`), text.Lazy(`(?i)\b(?:cats?|cat hair|cat dander)\b|猫`)},
+	{text.Lazy(`(?i)\b(?:peanuts?|nuts?|almonds?|cashews?|walnuts?|satay|pad thai|praline|nutella|pesto|marzipan|baklava)\b|花生|坚果|核桃|杏仁|腰果`),
+		text.Lazy(`(?i)\b(?:peanuts?|nuts?|tree nuts?)\b|花生|坚果`)},
+	{text.Lazy(`(?i)\b(?:bread|pasta|pizza|noodles|beer|cake|biscuits?|cookies?|porridge|oats|wheat|barley|rye|croissants?|pastr(?:y|ies)|dumplings?|batter|battered)\b|面包|面条|馒头|包子|饺子|蛋糕|饼干|啤酒|小麦`),
+		text.Lazy(`(?i)\b(?:gluten|coeliac|celiac|wheat)\b|麸质|乳糜泻`)},
+	{text.Lazy(`(?i)\b(?:shrimps?|prawns?|crabs?|lobsters?|oysters?|mussels|clams|scallops|shellfish|seafood|paella|sushi|crayfish)\b|虾|蟹|海鲜|贝|生蚝|扇贝|小龙虾`),
+		text.Lazy(`(?i)\b(?:shellfish|seafood|prawns?|shrimp)\b|海鲜|虾|蟹|贝类`)},
+	{text.Lazy(`(?i)\b(?:swim|swimming|pool|diving|dive|snorkel\w*|kayak\w*|canoe\w*|boat|sailing|ferry|cruise|beach|surf\w*|lake|sea|deep end|water park|rafting)\b|游泳|冬泳|潜水|浮潜|坐船|划船|游艇|漂流|海边|下水`),
+		text.Lazy(`(?i)\b(?:can'?t swim|non-swimmer|water|drown\w*|seasick\w*|boats?)\b|不会游泳|怕水|晕船|坐船|下水|冬泳|游泳`)},
+	{text.Lazy(`(?i)\b(?:heights?|ladders?|roofs?|climb\w*|hik\w*|mountains?|cliff\w*|tower|rooftop|ferris wheel|zip ?line|bungee|abseil\w*|skydiv\w*|stairs)\b|爬\p{Han}{0,3}山|登\p{Han}{0,3}山|恐高|梯子|屋顶|高空|蹦极|摩天轮|爬楼|上下坡`),
+		text.Lazy(`(?i)\b(?:heights?|ladders?|dizzy|vertigo|acrophob\w*|knees?|hips?)\b|恐高|爬山|爬楼|膝|半月板|上下坡`)},
+	{text.Lazy(`(?i)\b(?:fly|flying|flight|flights|plane|airport|layover)\b|飞机|航班|坐飞机`), text.Lazy(`(?i)\b(?:fly|flying|planes?|flights?|aerophob\w*)\b|飞机`)},
+	{text.Lazy(`(?i)\b(?:drive|driving|the wheel|road trip|behind the wheel|at night|after dark|night)\b|开车|自驾|夜路`),
+		text.Lazy(`(?i)\b(?:driv\w+|night driving|after dark)\b|开车|驾驶|夜路`)},
+	{text.Lazy(`(?i)\b(?:mri|scan|tube|lift|elevator|cave|tunnel|crowd\w*|tight space|small room|escape room)\b|核磁|电梯|山洞|隧道|密室`),
+		text.Lazy(`(?i)\b(?:claustrophob\w*|mri|enclosed|tight spaces|crowds?)\b|幽闭|密室|电梯`)},
+	{text.Lazy(`(?i)\b(?:blood test|bloods|needles?|jabs?|injections?|vaccin\w*|flu shot|drip|blood donation)\b|抽血|打针|输液|献血|疫苗`),
+		text.Lazy(`(?i)\b(?:needles?|blood|faints?|fainted|hemophob\w*|haemophob\w*)\b|晕血|晕针|怕打针|抽血`)},
+	{text.Lazy(`(?i)\b(?:spicy|chilli|chili|curry|hot sauce|jalape\w+|sriracha|vindaloo)\b|辣|麻辣|火锅|红锅|川菜|湘菜`),
+		text.Lazy(`(?i)\b(?:spicy|spice|chilli|chili|reflux|gastritis|ulcer|ibs|heartburn)\b|辣|胃炎|胃溃疡|反流`)},
+	{text.Lazy(`(?i)\b(?:coffee|espresso|latte|americano|caffeine|energy drink|red bull|cola|coke|tea)\b|咖啡|美式|浓缩|红牛|可乐|茶`),
+		text.Lazy(`(?i)\b(?:caffeine|coffee|decaf|palpitations?)\b|咖啡|心慌|咖啡因`)},
+	{text.Lazy(`(?i)\b(?:aspirin|ibuprofen|nurofen|advil|naproxen|painkillers?|anti-inflammator\w*)\b|阿司匹林|布洛芬|止痛药`),
+		text.Lazy(`(?i)\b(?:aspirin|ibuprofen|nsaids?|warfarin|blood thinner|anticoagul\w*|apixaban|rivaroxaban)\b|阿司匹林|布洛芬|华法林`)},
+}
+
+// constraintOn reports a note that states a constraint of a kind the question names.
+func constraintOn(q, hay string) bool {
+	for _, k := range constraintKinds {
+		if k.things.MatchString(q) && k.constraint.MatchString(hay) {
+			return true
+		}
+	}
+	return false
+}
+
+// constraintBoost is the extra credit of a boosted note that states a constraint of the kind
+// an advice or may-I-have question names (constraintKinds): among the notes of what holds the
+// person back, the one about the thing asked.
+const constraintBoost = 1.5
+
+// constrains reports whether m states a constraint of a kind the question names, for an advice
+// or may-I-have question.
+func (q facetQuery) constrains(m *memory.Memory) bool {
+	if !q.advice && !q.permit {
+		return false
+	}
+	return constraintOn(q.folded, m.Title+"\n"+m.Body)
+}
