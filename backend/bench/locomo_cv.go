@@ -79,7 +79,7 @@ func locomoTunables() []tunable {
 		fparam("Session", func(t *recall.Tuning) *float64 { return &t.Session }, 0, 0.2, 0.4),
 		fparam("QuestionPenalty", func(t *recall.Tuning) *float64 { return &t.QuestionPenalty }, 0.5, 0.7, 1),
 		fparam("TimeBoost", func(t *recall.Tuning) *float64 { return &t.TimeBoost }, 0.3, 0.6, 1),
-		fparam("SubjectBoost", func(t *recall.Tuning) *float64 { return &t.SubjectBoost }, 0.5, 1, 2),
+		fparam("SubjectBoost", func(t *recall.Tuning) *float64 { return &t.SubjectBoost }, 0.5, 1, 2, 3),
 		fparam("DateBoost", func(t *recall.Tuning) *float64 { return &t.DateBoost }, 1, 2, 3),
 		{name: "DateSlack.days", get: func(t *recall.Tuning) float64 { return float64(t.DateSlack) / day },
 			set: func(t *recall.Tuning, v float64) { t.DateSlack = time.Duration(v * day) }, values: []float64{4, 8, 16}},

@@ -67,7 +67,7 @@ func DefaultTuning() Tuning {
 		Session:         0.2,
 		QuestionPenalty: 0.7,
 		TimeBoost:       0.6,
-		SubjectBoost:    1.0,
+		SubjectBoost:    2.0,
 		WFacet:          0.5,
 		FacetBoost:      4,
 		WGraph:          0.5,
