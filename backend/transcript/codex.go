@@ -152,7 +152,7 @@ func codexMutations(pl codexPayload) []turn.Mutation {
 			}
 		}
 		return patchMutations(pl.Name, patch)
-	case pl.Type == "local_shell_call", pl.Name == "shell", pl.Name == "exec_command", pl.Name == "local_shell", pl.Name == "container.exec":
+	case pl.Type == "local_shell_call", pl.Name == "shell", pl.Name == "shell_command", pl.Name == "exec_command", pl.Name == "local_shell", pl.Name == "container.exec":
 		tool := pl.Name
 		if tool == "" {
 			tool = "shell"
