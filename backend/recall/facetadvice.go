@@ -17,10 +17,10 @@ import (
 
 var (
 	// reAdviceAsk asks whether the person should, may or would (or what to mind).
-	reAdviceAsk = text.Lazy(`(?i)\b(?:should i|shall i|would i (?:enjoy|like|love|manage|cope|be (?:ok|okay|fine|alright))|(?:can|could|may) i (?:go|join|come|dig in|tuck in|have (?:one|some|a bit|a glass|a slice|a taste)|eat (?:it|that|some|one)|drink (?:it|that|some|one))|do i (?:raise|join|go|say yes|accept)|am i (?:ok|okay|fine|safe|able) to)\b|\b(?:good idea|bad idea|thoughts|yes or no|go or not|take it or (?:leave it|nah|not)|worth it|wise|(?:ok|okay|alright|all right|safe|fine) for me|gonna be (?:ok|okay|fine|alright)|anything i should (?:warn|tell|mention|know|watch)|should i (?:warn|tell|mention))\b|\b(?:good plan|good call|good move|smart move|yay or nay|in or out|(?:any way|how) (?:can |do )?i (?:can )?(?:get out of|skip|avoid|dodge))\b|\b(?:ok|okay|alright|all right|can i|should i|worth it)\s*[?？]*\s*\z|去不去|要不要|能不能去|能去吗|可以去吗|行不行|行不|合适不|合适吗|好不好|该不该|咋样|怎么样|能行吗|要紧吗|有没有事|会不会有事|有(?:啥|什么)要\p{Han}{0,6}(?:说|注意)|能去不|去得了吗|扛得住吗|受得了吗|(?:接不接|吃不吃|喝不喝|抽不抽|跑不跑|买不买|报不报|答应不答应|参加不参加|玩不玩|坐不坐|去吗|接吗|没事吧|没问题吧|有问题吗|能行不|可以不)`)
+	reAdviceAsk = text.Lazy(`(?i)\b(?:should i|shall i|would i (?:enjoy|like|love|manage|cope|be (?:ok|okay|fine|alright))|(?:can|could|may) i (?:go|join|come|dig in|tuck in|have (?:one|some|a bit|a piece|a glass|a slice|a taste)|eat (?:it|that|some|one)|drink (?:it|that|some|one))|do i (?:raise|join|go|say yes|accept)|am i (?:ok|okay|fine|safe|able) to)\b|\b(?:good idea|bad idea|thoughts|yes or no|go or not|take it or (?:leave it|nah|not)|worth it|wise|(?:ok|okay|alright|all right|safe|fine) for me|gonna be (?:ok|okay|fine|alright)|anything i should (?:warn|tell|mention|know|watch)|should i (?:warn|tell|mention))\b|\b(?:good plan|good call|good shout|good move|smart move|yay or nay|in or out|can (?:i|we) (?:manage|afford) it|afford it|realistic|big deal|(?:will there|is there) (?:even )?(?:be )?anything (?:for me )?(?:to eat|i can eat)|anything (?:on [\w-]+ )?i can (?:actually )?(?:have|eat|drink)|(?:anything|what) (?:do )?i (?:need to|have to|should) (?:watch|look) out for|(?:any way|how) (?:can |do )?i (?:can )?(?:get out of|skip|avoid|dodge))\b|\b(?:ok|okay|alright|all right|can i|should i|worth it)\s*[?？]*\s*\z|去不去|要不要|能不能去|能去吗|可以去吗|行不行|行不|合适不|合适吗|好不好|该不该|咋样|怎么样|能行吗|要紧吗|有没有事|会不会有事|有(?:啥|什么)要\p{Han}{0,6}(?:说|注意)|能去不|去得了吗|扛得住吗|受得了吗|(?:接不接|吃不吃|喝不喝|抽不抽|跑不跑|买不买|报不报|答应不答应|参加不参加|玩不玩|坐不坐|去吗|接吗|没事吧|没问题吧|有问题吗|能行不|可以不|现在就(?:下单|买|换|刷)|直接(?:刷|买|下单)|现在(?:换|买)吗|买不买|换不换|搞不搞|做不做|干不干|买得起吗|划算吗|值不值)`)
 	// reAdviceSituation names a situation the person is invited to or plans: an invitation, an
 	// offer, an activity, a booking.
-	reAdviceSituation = text.Lazy(`(?i)\b(?:invited|invites?|asked me|asking me|asked if i|wants? me|offered|offering|offers|treat me|take me|join (?:them|him|her|us)|come along|booked me|signed me up|is doing|are doing|doing a|going to|planning|thinking of|party|trip|drive|flight|dinner|lunch|scan|appointment|hike|swim|camping|toast)\b|\b(?:special|(?:[\w-]+-making|cooking|dance|dancing|yoga|art|pottery|fitness|spin|swim(?:ming)?|language|painting|music|salsa|boxing|climbing|diving) (?:class|course|lessons?)|gig|bake sale|tasting|taste-test|canteen|restaurant|wedding|bbq|barbecue|festival|concert|holiday|retreat|offsite)\b|约我|叫我|喊我|请我|让我|邀请我|拉我|带我|想让我|问我|我打算|我想|明天|明早|周末|今晚|下周|这周|今天|一会|等下|体检|聚餐|喝酒|爬山|游泳|冬泳|旅游|出差|递|送|活动|优惠|奖励|买一送一|聚会|饭局|课|自驾|报名|考\p{Han}{0,2}证`)
+	reAdviceSituation = text.Lazy(`(?i)\b(?:invited|invites?|asked me|asking me|asked if i|wants? me|offered|offering|offers|treat me|take me|join (?:them|him|her|us)|come along|booked me|signed me up|is doing|are doing|doing a|going to|planning|thinking of|party|trip|drive|flight|dinner|lunch|scan|appointment|hike|swim|camping|toast)\b|\b(?:special|(?:[\w-]+-making|cooking|dance|dancing|yoga|art|pottery|fitness|spin|swim(?:ming)?|language|painting|music|salsa|boxing|climbing|diving) (?:class|course|lessons?)|gig|bake sale|tasting|taste-test|canteen|restaurant|wedding|bbq|barbecue|festival|concert|holiday|retreat|offsite|night out|having a|hosting|book|booking|tour|selling|for sale|ordered|ordering|brought|bringing|pints?|game|match|\d+\s*(?:grand|k)|all-nighter|present|volunteer|(?:open|crack open|order) (?:the|a|another) \w+)\b|[£$€¥]\s?\d|约我|叫我|喊我|请我|让我|邀请我|拉我|带我|想让我|问我|我打算|我想|明天|明早|周末|今晚|下周|这周|今天|一会|等下|体检|聚餐|喝酒|爬山|游泳|冬泳|旅游|出差|递|送|活动|优惠|奖励|买一送一|聚会|饭局|课|自驾|报名|考\p{Han}{0,2}证|推荐|推销|合伙|试试|尝尝|陪|下单|刷|买|换|\d+\s*(?:块|元|万)|[一二三四五六七八九十两几]+(?:千|万)`)
 	// reConstraint states what holds the person back beyond the fear and health facets' own
 	// words: a phobia by name, panic, dizziness, what they cannot or will not do.
 	reConstraint = text.Lazy(`(?i)\b\w*phob(?:ia|ic|e)s?\b|\b(?:panick(?:ed|y|s)?|dizzy|faints?|fainted|queasy|seasick|travel sick|motion sickness|can'?t swim|non-swimmer|(?:won'?t|doesn'?t|never|can'?t) (?:go|fly|drive|climb|swim|do)|avoids?|gave up|sober|teetotal|vegetarian|vegan)\b|晕(?:车|船|机|血|针)|怕|不能|不敢|不行|受不了|损伤|过敏|戒了`)
@@ -42,12 +42,17 @@ var (
 	reAdviceWhAsk = text.Lazy(`(?i)\b(?:anything i should|what should i (?:tell|warn|mention|watch|avoid|bring|say)|should i (?:warn|tell|mention))\b`)
 )
 
-// adviceFacets adds the facets an advice question asks: the person's fears and health.
+// adviceFacets adds the facets an advice question asks: the person's fears and health, and
+// their money when it is about spending ("a ~$60k ute, realistic this year?").
 func adviceFacets(q string, asked []Facet) []Facet {
 	if !adviceAsked(q) {
 		return asked
 	}
-	for _, f := range []Facet{FacetFear, FacetHealth} {
+	add := []Facet{FacetFear, FacetHealth}
+	if reSpending.MatchString(q) {
+		add = append(add, FacetMoney)
+	}
+	for _, f := range add {
 		if !slices.Contains(asked, f) {
 			asked = append(asked, f)
 		}
@@ -62,12 +67,12 @@ func adviceFacets(q string, asked []Facet) []Facet {
 // question that names a thing of one kind credits the constraint notes of that kind above the
 // others.
 var constraintKinds = []struct{ things, constraint *text.Regexp }{
-	{text.Lazy(`(?i)\b(?:steaks?|steakhouse|beef|pork|bacon|ham|sausages?|burgers?|chicken|lamb|veal|meat|meatballs?|bbq|barbecue|kebab|brisket|ribs|turkey|duck|salami|pepperoni|chorizo)\b|牛排|牛肉|猪肉|羊肉|鸡肉|肉|烤串|烧烤|火腿|香肠|叉烧|腊肉`),
+	{text.Lazy(`(?i)\b(?:steaks?|steakhouse|grill|grilled meat|carvery|braai|asado|churrasc\w+|yakiniku|nyama|beef|pork|bacon|ham|sausages?|burgers?|chicken|lamb|veal|meat|meatballs?|bbq|barbecue|kebab|brisket|ribs|turkey|duck|salami|pepperoni|chorizo)\b|牛排|牛肉|猪肉|羊肉|鸡肉|肉|烤串|烧烤|火腿|香肠|叉烧|腊肉`),
 		text.Lazy(`(?i)\b(?:vegetarian|vegan|pescatarian|plant-based|no meat|doesn'?t eat meat|halal|kosher|pork)\b|吃素|素食|不吃肉|不吃猪肉|清真`)},
 	{text.Lazy(`(?i)\b(?:cheese|cheesy|milk|milkshake|cream|creamy|butter|yog(?:h)?urt|ice cream|gelato|latte|cappuccino|custard|cheesecake|pizza|dairy|paneer|brie|cheddar|mozzarella|halloumi|kunafa|knafeh)\b|奶|芝士|奶酪|奶油|冰淇淋|雪糕|酸奶|拿铁`),
 		text.Lazy(`(?i)\b(?:lactose|dairy)\b|乳糖|奶制品|不喝奶|牛奶过敏`)},
-	{text.Lazy(`(?i)\b(?:beers?|pints?|lager|ale|wine|champagne|bubbly|prosecco|cava|cocktails?|sherry|whisk(?:e)?y|vodka|gin|rum|tequila|cider|booze|shots?|toast|drinks? (?:after|at the|with)|pub|bar|happy hour|wine tasting|brewery|sake|soju|baijiu)\b|酒|干杯|喝两杯|整两瓶|啤的|白的`),
-		text.Lazy(`(?i)\b(?:alcohol|sober|sobriety|teetotal|aa|doesn'?t drink|don'?t drink|never drinks|no (?:alcohol|booze)|quit drinking|in recovery|keeps? (?:drink|drinking|alcohol|booze) (?:to|under|down)|units a week|(?:one|a|half a) (?:small )?(?:sherry|beer|glass of wine|pint|cider)(?: max| a day| a night| in the evening)?)\b|戒酒|不喝酒|滴酒不沾|不能喝酒|酒精|一喝酒|别喝酒|不碰酒`)},
+	{text.Lazy(`(?i)\b(?:beers?|pints?|lager|ale|wine|champagne|bubbly|prosecco|cava|cocktails?|sherry|whisk(?:e)?y|vodka|gin|rum|tequila|cider|booze|shots?|toast|drinks? (?:after|at the|with)|pub|bar|happy hour|wine tasting|brewery|sake|soju|baijiu|rioja|malbec|merlot|shiraz|pinot|chardonnay|sauvignon)\b|酒|干杯|喝两杯|整两瓶|啤的|白的`),
+		text.Lazy(`(?i)\b(?:alcohol|sober|sobriety|teetotal|aa|doesn'?t drink|don'?t drink|never drinks|no (?:alcohol|booze)|quit drinking|in recovery|triggers?\b[^.\n]{0,40}\b(?:wine|alcohol|beer|spirits)|keeps? (?:drink|drinking|alcohol|booze) (?:to|under|down)|units a week|(?:one|a|half a) (?:small )?(?:sherry|beer|glass of wine|pint|cider)(?: max| a day| a night| in the evening)?)\b|戒酒|不喝酒|滴酒不沾|不能喝酒|酒精|一喝酒|别喝酒|不碰酒`)},
 	{text.Lazy(`(?i)\b(?:dogs?|pupp(?:y|ies)|pups?|` + petBreedsEn + `)\b|狗|犬|` + petBreedsZh),
 		text.Lazy(`(?i)\b(?:dogs?|cynophob\w*)\b|狗|犬`)},
 	{text.Lazy(`(?i)\b(?:cats?|kittens?|cat caf[eé])\b|猫`), text.Lazy(`(?i)\b(?:cats?|cat hair|cat dander)\b|猫`)},
@@ -75,7 +80,7 @@ var constraintKinds = []struct{ things, constraint *text.Regexp }{
 		text.Lazy(`(?i)\b(?:peanuts?|nuts?|tree nuts?)\b|花生|坚果`)},
 	{text.Lazy(`(?i)\b(?:bread|pasta|pizza|noodles|beer|cake|biscuits?|cookies?|porridge|oats|wheat|barley|rye|croissants?|pastr(?:y|ies)|dumplings?|batter|battered)\b|面包|面条|馒头|包子|饺子|蛋糕|饼干|啤酒|小麦`),
 		text.Lazy(`(?i)\b(?:gluten|coeliac|celiac|wheat)\b|麸质|乳糜泻`)},
-	{text.Lazy(`(?i)\b(?:shrimps?|prawns?|crabs?|lobsters?|oysters?|mussels|clams|scallops|shellfish|seafood|paella|sushi|crayfish)\b|虾|蟹|海鲜|贝|生蚝|扇贝|小龙虾`),
+	{text.Lazy(`(?i)\b(?:shrimps?|prawns?|crabs?|lobsters?|oysters?|mussels|clams|scallops|shellfish|seafood|paella|sushi|crayfish)\b|虾|蟹|海鲜|贝|生蚝|扇贝|小龙虾|生腌`),
 		text.Lazy(`(?i)\b(?:shellfish|seafood|prawns?|shrimp)\b|海鲜|虾|蟹|贝类`)},
 	{text.Lazy(`(?i)\b(?:swim|swimming|pool|diving|dive|snorkel\w*|kayak\w*|canoe\w*|boat|sailing|ferry|cruise|beach|surf\w*|lake|sea|deep end|water park|rafting)\b|游泳|冬泳|潜水|浮潜|坐船|划船|游艇|漂流|海边|下水`),
 		text.Lazy(`(?i)\b(?:can'?t swim|non-swimmer|water|drown\w*|seasick\w*|boats?)\b|不会游泳|怕水|晕船|坐船|下水|冬泳|游泳`)},
@@ -84,23 +89,44 @@ var constraintKinds = []struct{ things, constraint *text.Regexp }{
 	{text.Lazy(`(?i)\b(?:fly|flying|flight|flights|plane|airport|layover)\b|飞机|航班|坐飞机`), text.Lazy(`(?i)\b(?:fly|flying|planes?|flights?|aerophob\w*)\b|飞机`)},
 	{text.Lazy(`(?i)\b(?:drive|driving|the wheel|road trip|behind the wheel|at night|after dark|night)\b|开车|自驾|夜路`),
 		text.Lazy(`(?i)\b(?:driv\w+|night driving|after dark)\b|开车|驾驶|夜路`)},
-	{text.Lazy(`(?i)\b(?:mri|scan|tube|lift|elevator|cave|tunnel|crowd\w*|tight space|small room|escape room)\b|核磁|电梯|山洞|隧道|密室`),
+	{text.Lazy(`(?i)\b(?:mri|scan|tube|lift|elevator|cave|tunnel|crowd\w*|tight space|small room|escape rooms?|bunker|caves?|caving)\b|核磁|电梯|山洞|隧道|密室`),
 		text.Lazy(`(?i)\b(?:claustrophob\w*|mri|enclosed|tight spaces|crowds?)\b|幽闭|密室|电梯`)},
-	{text.Lazy(`(?i)\b(?:blood test|bloods|needles?|jabs?|injections?|vaccin\w*|flu shot|drip|blood donation)\b|抽血|打针|输液|献血|疫苗`),
-		text.Lazy(`(?i)\b(?:needles?|blood|faints?|fainted|hemophob\w*|haemophob\w*)\b|晕血|晕针|怕打针|抽血`)},
-	{text.Lazy(`(?i)\b(?:spicy|chilli|chili|curry|hot sauce|jalape\w+|sriracha|vindaloo)\b|辣|麻辣|火锅|红锅|川菜|湘菜`),
+	{text.Lazy(`(?i)\b(?:blood tests?|bloods|needles?|jabs?|injections?|vaccin\w*|flu shots?|booster|drip|blood donation)\b|抽血|打针|输液|献血|疫苗`),
+		text.Lazy(`(?i)\b(?:needles?|blood|faints?|fainted|pass(?:es)? out|passed out|hemophob\w*|haemophob\w*)\b|晕血|晕针|怕打针|抽血`)},
+	{text.Lazy(`(?i)\b(?:spicy|chilli|chili|curry|hot sauce|jalape\w+|sriracha|vindaloo|mala|hot ?pot|sichuan|szechuan|thai|mexican|korean)\b|辣|麻辣|火锅|红锅|川菜|湘菜`),
 		text.Lazy(`(?i)\b(?:spicy|spice|chilli|chili|reflux|gastritis|ulcer|ibs|heartburn)\b|辣|胃炎|胃溃疡|反流`)},
-	{text.Lazy(`(?i)\b(?:coffee|espresso|latte|americano|caffeine|energy drink|red bull|cola|coke|tea)\b|咖啡|美式|浓缩|红牛|可乐|茶`),
+	{text.Lazy(`(?i)\b(?:coffee|espresso|latte|americano|flat white|cappuccino|mocha|caffeine|energy drink|red bull|cola|coke|tea)\b|咖啡|美式|浓缩|红牛|可乐|茶`),
 		text.Lazy(`(?i)\b(?:caffeine|coffee|decaf|palpitations?)\b|咖啡|心慌|咖啡因`)},
 	{text.Lazy(`(?i)\b(?:aspirin|ibuprofen|nurofen|advil|naproxen|painkillers?|anti-inflammator\w*)\b|阿司匹林|布洛芬|止痛药`),
 		text.Lazy(`(?i)\b(?:aspirin|ibuprofen|nsaids?|warfarin|blood thinner|anticoagul\w*|apixaban|rivaroxaban)\b|阿司匹林|布洛芬|华法林`)},
 }
 
+// constraintKindsMore are the fears of animals, smoke for the lungs, a night without sleep,
+// speaking in public, and spending for a budget.
+var constraintKindsMore = []struct{ things, constraint *text.Regexp }{
+	{text.Lazy(`(?i)\b(?:all-nighters?|all nighters?|no sleep|stay(?:ing)? up (?:all night|late)|pull an? (?:all-nighter|late one)|late nights?)\b|通宵|熬夜`),
+		text.Lazy(`(?i)\b(?:lost sleep|lack of sleep|sleep(?:ing)? (?:pattern|schedule)|seizures?|epilep\w+|triggers?)\b|熬夜|睡眠|癫痫`)},
+	{text.Lazy(`(?i)\b(?:present(?:s|ing|ation)?|speech(?:es)?|give a talk|public speaking|toast|on stage|mc|host the|panel)\b|演讲|发言|上台|主持|汇报`),
+		text.Lazy(`(?i)\b(?:public speaking|present(?:ing)?|speeches|stage fright|glossophob\w*|freeze|toastmasters)\b|演讲|发言|怯场|上台`)},
+	{text.Lazy(`(?i)\b(?:snakes?|pythons?|reptiles?|reptile house|serpents?)\b|蛇|蟒|爬虫|爬行动物`), text.Lazy(`(?i)\b(?:snakes?|ophidiophob\w*)\b|蛇`)},
+	{text.Lazy(`(?i)\b(?:spiders?|tarantulas?|arachnids?)\b|蜘蛛`), text.Lazy(`(?i)\b(?:spiders?|arachnophob\w*)\b|蜘蛛`)},
+	{text.Lazy(`(?i)\b(?:wasps?|bees?|hornets?|honey farm|beekeep\w*)\b|蜜蜂|马蜂|黄蜂|蜂`), text.Lazy(`(?i)\b(?:wasps?|bees?|stings?)\b|蜂`)},
+	{text.Lazy(`(?i)\b(?:bonfires?|campfires?|smoke|smoky|smoking|fireworks|incense|vape|vaping|cigars?|cigarettes?)\b|烟|篝火|烧烤|鞭炮|香薰`),
+		text.Lazy(`(?i)\b(?:asthma\w*|smoke|copd|lungs?|inhaler)\b|哮喘|烟|鼻炎`)},
+	{reSpending,
+		text.Lazy(`(?i)\b(?:tight|budget\w*|saving (?:up )?for|credit card|debt|loan|overdraft|big spends?|no (?:big )?spend\w*|cutting back)\b|攒钱|存钱|预算|不想买|大件|冷静|大额|分期|花呗|还贷|首付`)},
+}
+
+// reSpending names a spending: a sum, a purchase, something that costs.
+var reSpending = text.Lazy(`(?i)[£$€¥]\s?~?\d|\b\d+\s*(?:grand|k)\b|\b(?:afford|spend|splurge|buy|purchase|pay for|cost|costs|price|expensive|upgrade to|invest)\b|\d+\s*(?:块|元|万)|[一二三四五六七八九十两几]+(?:千|万)|下单|刷了|买|换车|首付|合伙`)
+
 // constraintOn reports a note that states a constraint of a kind the question names.
 func constraintOn(q, hay string) bool {
-	for _, k := range constraintKinds {
-		if k.things.MatchString(q) && k.constraint.MatchString(hay) {
-			return true
+	for _, kinds := range [][]struct{ things, constraint *text.Regexp }{constraintKinds, constraintKindsMore} {
+		for _, k := range kinds {
+			if k.things.MatchString(q) && k.constraint.MatchString(hay) {
+				return true
+			}
 		}
 	}
 	return false

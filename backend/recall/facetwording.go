@@ -100,7 +100,7 @@ var personalFacetRules = []facetRule{
 }
 
 // reTaskWords mark a question about software, files or work items, beyond reSoftwareWords.
-var reTaskWords = text.Lazy(`(?i)\b(?:config|configuration|env|yaml|json|csv|files?|sprint|standup|stand-up|tickets?|issues?|pipeline|builds?|logs?|commits?|branch|package|library|script|docs?|readme|prod|staging|cluster|container|refactor\w*|parser|rebase|merge|lint\w*|compile\w*|dependenc\w+|upgrade|migrate|endpoint|(?:a|this|the|new|base|abstract|parent|child) class|method|variable|schema|index|meeting|standup|stand-up|sync|one-on-one|tabs or spaces|spaces or tabs|typescript|python|golang|rust|java|sql)\b|日志|服务|配置|文件|脚本|工单|索引|代码|重构|上线|发版|字段|接口`)
+var reTaskWords = text.Lazy(`(?i)\b(?:config|configuration|env|yaml|json|csv|files?|sprint|standup|stand-up|tickets?|issues?|pipeline|builds?|logs?|commits?|branch|package|library|script|docs?|readme|prod|staging|cluster|container|refactor\w*|parser|rebase|merge|lint\w*|compile\w*|dependenc\w+|migrate|endpoint|(?:a|this|the|new|base|abstract|parent|child) class|method|variable|schema|index|meeting|standup|stand-up|sync|one-on-one|tabs or spaces|spaces or tabs|typescript|python|golang|rust|java|sql)\b|日志|服务|配置|文件|脚本|工单|索引|代码|重构|上线|发版|字段|接口`)
 
 // wordingQuestions are the question forms of wordingFacetRules (see reTaskWords).
 var wordingQuestions = sync.OnceValue(func() map[*text.Regexp]bool {
