@@ -17,14 +17,19 @@ import (
 
 var (
 	// reAdviceAsk asks whether the person should, may or would (or what to mind).
-	reAdviceAsk = text.Lazy(`(?i)\b(?:should i|shall i|would i (?:enjoy|like|love|manage|cope|be (?:ok|okay|fine|alright))|(?:can|could|may) i (?:go|join|come|dig in|tuck in|have (?:one|some|a bit|a piece|a glass|a slice|a taste)|eat (?:it|that|some|one)|drink (?:it|that|some|one))|do i (?:raise|join|go|say yes|accept)|am i (?:ok|okay|fine|safe|able) to)\b|\b(?:good idea|bad idea|thoughts|yes or no|go or not|take it or (?:leave it|nah|not)|worth it|wise|(?:ok|okay|alright|all right|safe|fine) for me|gonna be (?:ok|okay|fine|alright)|anything i should (?:warn|tell|mention|know|watch)|should i (?:warn|tell|mention))\b|\b(?:good plan|good call|good shout|good move|smart move|yay or nay|in or out|can (?:i|we) (?:manage|afford) it|afford it|realistic|big deal|(?:will there|is there) (?:even )?(?:be )?anything (?:for me )?(?:to eat|i can eat)|anything (?:on [\w-]+ )?i can (?:actually )?(?:have|eat|drink)|(?:anything|what) (?:do )?i (?:need to|have to|should) (?:watch|look) out for|(?:any way|how) (?:can |do )?i (?:can )?(?:get out of|skip|avoid|dodge))\b|\b(?:ok|okay|alright|all right|can i|should i|worth it)\s*[?？]*\s*\z|去不去|要不要|能不能去|能去吗|可以去吗|行不行|行不|合适不|合适吗|好不好|该不该|咋样|怎么样|能行吗|要紧吗|有没有事|会不会有事|有(?:啥|什么)要\p{Han}{0,6}(?:说|注意)|能去不|去得了吗|扛得住吗|受得了吗|(?:接不接|吃不吃|喝不喝|抽不抽|跑不跑|买不买|报不报|答应不答应|参加不参加|玩不玩|坐不坐|去吗|接吗|没事吧|没问题吧|有问题吗|能行不|可以不|现在就(?:下单|买|换|刷)|直接(?:刷|买|下单)|现在(?:换|买)吗|买不买|换不换|搞不搞|做不做|干不干|买得起吗|划算吗|值不值)`)
+	reAdviceAsk = text.Lazy(`(?i)\b(?:should i|shall i|would i (?:enjoy|like|love|manage|cope|be (?:ok|okay|fine|alright))|(?:can|could|may) i (?:go|join|come|dig in|tuck in|have (?:one|some|a bit|a piece|a glass|a slice|a taste)|eat (?:it|that|some|one)|drink (?:it|that|some|one))|do i (?:raise|join|go|say yes|accept)|am i (?:ok|okay|fine|safe|able) to)\b|\b(?:good idea|bad idea|thoughts|yes or no|go or not|take it or (?:leave it|nah|not)|worth it|wise|(?:ok|okay|alright|all right|safe|fine) for me|gonna be (?:ok|okay|fine|alright)|anything i should (?:warn|tell|mention|know|watch)|should i (?:warn|tell|mention))\b|\b(?:good plan|good call|good shout|good move|smart move|yay or nay|in or out|can (?:i|we) (?:manage|afford) it|afford it|realistic|big deal|can i (?:make it|take it|fit it in|do it)|(?:am i|will i be) (?:free|around|available)|do i have time|(?:will there|is there) (?:even )?(?:be )?anything (?:for me )?(?:to eat|i can eat)|anything (?:on [\w-]+ )?i can (?:actually )?(?:have|eat|drink)|(?:anything|what) (?:do )?i (?:need to|have to|should) (?:watch|look) out for|(?:any way|how) (?:can |do )?i (?:can )?(?:get out of|skip|avoid|dodge))\b|\b(?:ok|okay|alright|all right|can i|should i|worth it)\s*[?？]*\s*\z|去不去|要不要|能不能去|能去吗|可以去吗|行不行|行不|合适不|合适吗|好不好|该不该|咋样|怎么样|能行吗|要紧吗|有没有事|会不会有事|有(?:啥|什么)要\p{Han}{0,6}(?:说|注意)|能去不|去得了吗|扛得住吗|受得了吗|(?:接不接|吃不吃|喝不喝|抽不抽|跑不跑|买不买|报不报|答应不答应|参加不参加|玩不玩|坐不坐|去吗|接吗|没事吧|没问题吧|有问题吗|能行不|可以不|现在就(?:下单|买|换|刷)|直接(?:刷|买|下单)|现在(?:换|买)吗|买不买|换不换|搞不搞|做不做|干不干|买得起吗|划算吗|值不值|去得了吗|有空吗|有时间吗|赶得上吗|来得及吗)`)
 	// reAdviceSituation names a situation the person is invited to or plans: an invitation, an
 	// offer, an activity, a booking.
-	reAdviceSituation = text.Lazy(`(?i)\b(?:invited|invites?|asked me|asking me|asked if i|wants? me|offered|offering|offers|treat me|take me|join (?:them|him|her|us)|come along|booked me|signed me up|is doing|are doing|doing a|going to|planning|thinking of|party|trip|drive|flight|dinner|lunch|scan|appointment|hike|swim|camping|toast)\b|\b(?:special|(?:[\w-]+-making|cooking|dance|dancing|yoga|art|pottery|fitness|spin|swim(?:ming)?|language|painting|music|salsa|boxing|climbing|diving) (?:class|course|lessons?)|gig|bake sale|tasting|taste-test|canteen|restaurant|wedding|bbq|barbecue|festival|concert|holiday|retreat|offsite|night out|having a|hosting|book|booking|tour|selling|for sale|ordered|ordering|brought|bringing|pints?|game|match|\d+\s*(?:grand|k)|all-nighter|present|volunteer|(?:open|crack open|order) (?:the|a|another) \w+)\b|[£$€¥]\s?\d|约我|叫我|喊我|请我|让我|邀请我|拉我|带我|想让我|问我|我打算|我想|明天|明早|周末|今晚|下周|这周|今天|一会|等下|体检|聚餐|喝酒|爬山|游泳|冬泳|旅游|出差|递|送|活动|优惠|奖励|买一送一|聚会|饭局|课|自驾|报名|考\p{Han}{0,2}证|推荐|推销|合伙|试试|尝尝|陪|下单|刷|买|换|\d+\s*(?:块|元|万)|[一二三四五六七八九十两几]+(?:千|万)`)
+	reAdviceSituation = text.Lazy(`(?i)\b(?:invited|invites?|asked me|asking me|asked if i|wants? me|wants? us|want me|want us|offered|offering|offers me|treat me|take me|join (?:them|him|her|us)|come along|booked me|signed me up|wants? to (?:meet|go|come|hang out|catch up)|meet up|party|trip|road trip|holiday|wedding|festival|concert|night out|gig|bake sale|tasting|taste-test|canteen|restaurant|bbq|barbecue|dinner|lunch|brunch|hike|camping|retreat|offsite|tour|selling|for sale|someone (?:ordered|brought)|(?:[\w-]+-making|cooking|dance|dancing|yoga|art|pottery|fitness|spin|swim(?:ming)?|language|painting|music|salsa|boxing|climbing|diving) (?:class|course|lessons?)|(?:open|crack open|order) (?:the|a|another) (?:bottle|wine|beer|pint|round)|pints?)\b|[£$€¥]\s?~?\d|约我|叫我|喊我|请我|让我|邀请我|拉我|带我|想让我|问我|推荐|推销|合伙|递|陪|聚餐|饭局|聚会|酒局|旅游|出差|自驾|爬山|游泳|冬泳|体检|报名|考\p{Han}{0,2}证|\d+\s*(?:块|元|万)|[一二三四五六七八九十两几]+(?:千|万)`)
 	// reConstraint states what holds the person back beyond the fear and health facets' own
 	// words: a phobia by name, panic, dizziness, what they cannot or will not do.
-	reConstraint = text.Lazy(`(?i)\b\w*phob(?:ia|ic|e)s?\b|\b(?:panick(?:ed|y|s)?|dizzy|faints?|fainted|queasy|seasick|travel sick|motion sickness|can'?t swim|non-swimmer|(?:won'?t|doesn'?t|never|can'?t) (?:go|fly|drive|climb|swim|do)|avoids?|gave up|sober|teetotal|vegetarian|vegan)\b|晕(?:车|船|机|血|针)|怕|不能|不敢|不行|受不了|损伤|过敏|戒了`)
+	reConstraint = text.Lazy(`(?i)\b\w*phob(?:ia|ic|e)s?\b|\b(?:panick(?:ed|y|s)?|dizzy|faints?|fainted|queasy|seasick|travel sick|motion sickness|can'?t swim|non-swimmer|(?:won'?t|doesn'?t|never|can'?t) (?:go|fly|drive|climb|swim|do)|avoids?|gave up|sober|teetotal|vegetarian|vegan|can'?t stand|hates?|dislikes?|doesn'?t like|prediabet\w*|cutting (?:down on |back on |out )?(?:sugar|carbs|salt|caffeine|alcohol)|anxious|nervous)\b|晕(?:车|船|机|血|针)|不敢|不能(?:吃|喝|碰|坐|爬|游|跑|搬|熬|开车|去)|受不了|损伤|过敏|戒了|不爱吃|不喜欢|讨厌`)
 )
+
+// FacetWeek is the person's fixed times in a week — shifts, classes, days off — read for advice
+// about a situation at a day or an hour ("study group wants to meet sunday 10am, can I make
+// it?"), not asked by a question of its own.
+const FacetWeek Facet = "week"
 
 // adviceAsked reports a question asking advice on a situation (not a software or work-item
 // task).
@@ -32,7 +37,7 @@ func adviceAsked(q string) bool {
 	if reAdviceWh.MatchString(q) && !reAdviceWhAsk.MatchString(q) {
 		return false // "what time should I ring mum on Sunday" asks a fact, not whether
 	}
-	return reAdviceAsk.MatchString(q) && reAdviceSituation.MatchString(q) && !taskWorded(q)
+	return reAdviceAsk.MatchString(q) && (reAdviceSituation.MatchString(q) || namesKind(q)) && !taskWorded(q)
 }
 
 // reAdviceWh opens a question that asks what, when or where; reAdviceWhAsk is such a question
@@ -52,6 +57,15 @@ func adviceFacets(q string, asked []Facet) []Facet {
 	if reSpending.MatchString(q) {
 		add = append(add, FacetMoney)
 	}
+	if reFoodWords.MatchString(q) || reMealWords.MatchString(q) || reDrinkWords.MatchString(q) {
+		// Food and drink: what the person eats, avoids and cannot stand.
+		add = append(add, FacetPreference)
+	}
+	if !namesKind(q) && (len(weekdaysOf(q)) > 0 || reClockTime.MatchString(q)) {
+		// A situation at a day or an hour depends on the person's week: their shifts, classes
+		// and when they sleep.
+		add = append(add, FacetWeek)
+	}
 	for _, f := range add {
 		if !slices.Contains(asked, f) {
 			asked = append(asked, f)
@@ -69,13 +83,13 @@ func adviceFacets(q string, asked []Facet) []Facet {
 var constraintKinds = []struct{ things, constraint *text.Regexp }{
 	{text.Lazy(`(?i)\b(?:steaks?|steakhouse|grill|grilled meat|carvery|braai|asado|churrasc\w+|yakiniku|nyama|beef|pork|bacon|ham|sausages?|burgers?|chicken|lamb|veal|meat|meatballs?|bbq|barbecue|kebab|brisket|ribs|turkey|duck|salami|pepperoni|chorizo)\b|牛排|牛肉|猪肉|羊肉|鸡肉|肉|烤串|烧烤|火腿|香肠|叉烧|腊肉`),
 		text.Lazy(`(?i)\b(?:vegetarian|vegan|pescatarian|plant-based|no meat|doesn'?t eat meat|halal|kosher|pork)\b|吃素|素食|不吃肉|不吃猪肉|清真`)},
-	{text.Lazy(`(?i)\b(?:cheese|cheesy|milk|milkshake|cream|creamy|butter|yog(?:h)?urt|ice cream|gelato|latte|cappuccino|custard|cheesecake|pizza|dairy|paneer|brie|cheddar|mozzarella|halloumi|kunafa|knafeh)\b|奶|芝士|奶酪|奶油|冰淇淋|雪糕|酸奶|拿铁`),
+	{text.Lazy(`(?i)\b(?:cheese|cheesy|milk|milkshake|cream|creamy|butter|yog(?:h)?urt|ice cream|gelato|latte|cappuccino|custard|cheesecake|pizza|dairy|paneer|brie|cheddar|mozzarella|halloumi|kunafa|knafeh)\b|牛奶|奶茶|奶油|奶酪|酸奶|奶昔|芝士|奶酪|奶油|冰淇淋|雪糕|酸奶|拿铁`),
 		text.Lazy(`(?i)\b(?:lactose|dairy)\b|乳糖|奶制品|不喝奶|牛奶过敏`)},
-	{text.Lazy(`(?i)\b(?:beers?|pints?|lager|ale|wine|champagne|bubbly|prosecco|cava|cocktails?|sherry|whisk(?:e)?y|vodka|gin|rum|tequila|cider|booze|shots?|toast|drinks? (?:after|at the|with)|pub|bar|happy hour|wine tasting|brewery|sake|soju|baijiu|rioja|malbec|merlot|shiraz|pinot|chardonnay|sauvignon)\b|酒|干杯|喝两杯|整两瓶|啤的|白的`),
-		text.Lazy(`(?i)\b(?:alcohol|sober|sobriety|teetotal|aa|doesn'?t drink|don'?t drink|never drinks|no (?:alcohol|booze)|quit drinking|in recovery|triggers?\b[^.\n]{0,40}\b(?:wine|alcohol|beer|spirits)|keeps? (?:drink|drinking|alcohol|booze) (?:to|under|down)|units a week|(?:one|a|half a) (?:small )?(?:sherry|beer|glass of wine|pint|cider)(?: max| a day| a night| in the evening)?)\b|戒酒|不喝酒|滴酒不沾|不能喝酒|酒精|一喝酒|别喝酒|不碰酒`)},
+	{text.Lazy(`(?i)\b(?:beers?|pints?|lager|ale|wine|champagne|bubbly|prosecco|cava|cocktails?|sherry|whisk(?:e)?y|vodka|gin|rum|tequila|cider|booze|shots?|champagne toast|drinks? (?:after|at the|with)|pub|happy hour|wine tasting|brewery|sake|soju|baijiu|rioja|malbec|merlot|shiraz|pinot|chardonnay|sauvignon)\b|(?:喝|拼|敬|劝|白|红|啤|烧|黄|米|洋|葡萄)酒|酒局|酒吧|喝两杯|干杯|整两瓶|啤的|白的|扎啤|啤酒`),
+		text.Lazy(`(?i)\b(?:alcohol|sober|sobriety|teetotal|aa|doesn'?t drink|don'?t drink|never drinks|no (?:alcohol|booze)|quit drinking|in recovery|triggers?\b[^.\n]{0,40}\b(?:wine|alcohol|beer|spirits)|keeps? (?:drink|drinking|alcohol|booze) (?:to|under|down)|units a week|(?:one|a|half a) (?:small )?(?:sherry|beer|glass of (?:wine|red|white)|pint|cider)(?: max| a day| a night| in the evening)?)\b|戒酒|不喝酒|滴酒不沾|不能喝酒|酒精|一喝酒|别喝酒|不碰酒`)},
 	{text.Lazy(`(?i)\b(?:dogs?|pupp(?:y|ies)|pups?|` + petBreedsEn + `)\b|狗|犬|` + petBreedsZh),
-		text.Lazy(`(?i)\b(?:dogs?|cynophob\w*)\b|狗|犬`)},
-	{text.Lazy(`(?i)\b(?:cats?|kittens?|cat caf[eé])\b|猫`), text.Lazy(`(?i)\b(?:cats?|cat hair|cat dander)\b|猫`)},
+		text.Lazy(`(?i)\b(?:(?:afraid|scared|terrified|frightened|wary) of (?:\w+ ){0,2}dogs?|allergic to dogs?|bitten by a dog|cynophob\w*)\b|怕狗|被狗咬|狗毛过敏|对狗\p{Han}{0,2}过敏`)},
+	{text.Lazy(`(?i)\b(?:cats?|kittens?|cat caf[eé])\b|猫`), text.Lazy(`(?i)\b(?:allergic to cats?|cat hair|cat dander|(?:afraid|scared) of cats)\b|猫毛过敏|对猫\p{Han}{0,2}过敏|怕猫`)},
 	{text.Lazy(`(?i)\b(?:peanuts?|nuts?|almonds?|cashews?|walnuts?|satay|pad thai|praline|nutella|pesto|marzipan|baklava)\b|花生|坚果|核桃|杏仁|腰果`),
 		text.Lazy(`(?i)\b(?:peanuts?|nuts?|tree nuts?)\b|花生|坚果`)},
 	{text.Lazy(`(?i)\b(?:bread|pasta|pizza|noodles|beer|cake|biscuits?|cookies?|porridge|oats|wheat|barley|rye|croissants?|pastr(?:y|ies)|dumplings?|batter|battered)\b|面包|面条|馒头|包子|饺子|蛋糕|饼干|啤酒|小麦`),
@@ -87,9 +101,9 @@ var constraintKinds = []struct{ things, constraint *text.Regexp }{
 	{text.Lazy(`(?i)\b(?:heights?|ladders?|roofs?|climb\w*|hik\w*|mountains?|cliff\w*|tower|rooftop|ferris wheel|zip ?line|bungee|abseil\w*|skydiv\w*|stairs)\b|爬\p{Han}{0,3}山|登\p{Han}{0,3}山|恐高|梯子|屋顶|高空|蹦极|摩天轮|爬楼|上下坡`),
 		text.Lazy(`(?i)\b(?:heights?|ladders?|dizzy|vertigo|acrophob\w*|knees?|hips?)\b|恐高|爬山|爬楼|膝|半月板|上下坡`)},
 	{text.Lazy(`(?i)\b(?:fly|flying|flight|flights|plane|airport|layover)\b|飞机|航班|坐飞机`), text.Lazy(`(?i)\b(?:fly|flying|planes?|flights?|aerophob\w*)\b|飞机`)},
-	{text.Lazy(`(?i)\b(?:drive|driving|the wheel|road trip|behind the wheel|at night|after dark|night)\b|开车|自驾|夜路`),
+	{text.Lazy(`(?i)\b(?:drive (?:us |them |him |her |myself )?(?:to|up|down|home|back|over|there)|driving|the wheel|road trip|behind the wheel|after dark)\b|开车|自驾|夜路`),
 		text.Lazy(`(?i)\b(?:driv\w+|night driving|after dark)\b|开车|驾驶|夜路`)},
-	{text.Lazy(`(?i)\b(?:mri|scan|tube|lift|elevator|cave|tunnel|crowd\w*|tight space|small room|escape rooms?|bunker|caves?|caving)\b|核磁|电梯|山洞|隧道|密室`),
+	{text.Lazy(`(?i)\b(?:mri|ct scan|pet scan|brain scan|scan in the tube|the tube thing|lift|elevator|cave|tunnel|crowd\w*|tight space|small room|escape rooms?|bunker|caves?|caving)\b|核磁|电梯|山洞|隧道|密室`),
 		text.Lazy(`(?i)\b(?:claustrophob\w*|mri|enclosed|tight spaces|crowds?)\b|幽闭|密室|电梯`)},
 	{text.Lazy(`(?i)\b(?:blood tests?|bloods|needles?|jabs?|injections?|vaccin\w*|flu shots?|booster|drip|blood donation)\b|抽血|打针|输液|献血|疫苗`),
 		text.Lazy(`(?i)\b(?:needles?|blood|faints?|fainted|pass(?:es)? out|passed out|hemophob\w*|haemophob\w*)\b|晕血|晕针|怕打针|抽血`)},
@@ -101,12 +115,14 @@ var constraintKinds = []struct{ things, constraint *text.Regexp }{
 		text.Lazy(`(?i)\b(?:aspirin|ibuprofen|nsaids?|warfarin|blood thinner|anticoagul\w*|apixaban|rivaroxaban)\b|阿司匹林|布洛芬|华法林`)},
 }
 
-// constraintKindsMore are the fears of animals, smoke for the lungs, a night without sleep,
+// constraintKindsMore are sweets for blood sugar, the fears of animals, smoke for the lungs, a night without sleep,
 // speaking in public, and spending for a budget.
 var constraintKindsMore = []struct{ things, constraint *text.Regexp }{
+	{text.Lazy(`(?i)\b(?:pies?|cakes?|desserts?|puddings?|sweets|candy|chocolate|soda|fizzy|coke|cola|ice cream|a la mode|cookies?|donuts?|doughnuts?|pastr(?:y|ies)|sugary|milkshakes?|sundae)\b|甜|蛋糕|奶茶|全糖|可乐|冰淇淋|雪糕`),
+		text.Lazy(`(?i)\b(?:sugar|diabet\w*|prediabet\w*|a1c|hba1c|glucose|insulin)\b|控糖|血糖|糖尿病`)},
 	{text.Lazy(`(?i)\b(?:all-nighters?|all nighters?|no sleep|stay(?:ing)? up (?:all night|late)|pull an? (?:all-nighter|late one)|late nights?)\b|通宵|熬夜`),
 		text.Lazy(`(?i)\b(?:lost sleep|lack of sleep|sleep(?:ing)? (?:pattern|schedule)|seizures?|epilep\w+|triggers?)\b|熬夜|睡眠|癫痫`)},
-	{text.Lazy(`(?i)\b(?:present(?:s|ing|ation)?|speech(?:es)?|give a talk|public speaking|toast|on stage|mc|host the|panel)\b|演讲|发言|上台|主持|汇报`),
+	{text.Lazy(`(?i)\b(?:present(?:ing)? (?:our|my|the|a) (?:\w+ )?(?:project|work|findings|research|paper|talk) to|presentations?|speech(?:es)?|give a talk|public speaking|best man|on stage|host the|(?:to|before|in front of) (?:the|a) panel|panel (?:interview|talk|discussion))\b|演讲|发言|上台|主持`),
 		text.Lazy(`(?i)\b(?:public speaking|present(?:ing)?|speeches|stage fright|glossophob\w*|freeze|toastmasters)\b|演讲|发言|怯场|上台`)},
 	{text.Lazy(`(?i)\b(?:snakes?|pythons?|reptiles?|reptile house|serpents?)\b|蛇|蟒|爬虫|爬行动物`), text.Lazy(`(?i)\b(?:snakes?|ophidiophob\w*)\b|蛇`)},
 	{text.Lazy(`(?i)\b(?:spiders?|tarantulas?|arachnids?)\b|蜘蛛`), text.Lazy(`(?i)\b(?:spiders?|arachnophob\w*)\b|蜘蛛`)},
@@ -118,7 +134,7 @@ var constraintKindsMore = []struct{ things, constraint *text.Regexp }{
 }
 
 // reSpending names a spending: a sum, a purchase, something that costs.
-var reSpending = text.Lazy(`(?i)[£$€¥]\s?~?\d|\b\d+\s*(?:grand|k)\b|\b(?:afford|spend|splurge|buy|purchase|pay for|cost|costs|price|expensive|upgrade to|invest)\b|\d+\s*(?:块|元|万)|[一二三四五六七八九十两几]+(?:千|万)|下单|刷了|买|换车|首付|合伙`)
+var reSpending = text.Lazy(`(?i)[£$€¥]\s?~?\d|\b\d+\s*grand\b|\b(?:afford|spend|splurge|buy|purchase|pay for|cost|costs|price|expensive|upgrade to|invest)\b|\d+\s*(?:块|元|万)|[一二三四五六七八九十两几]+(?:千|万)|下单|刷了|换车|首付|合伙|买(?:个|台|辆|套|部|件)`)
 
 // constraintOn reports a note that states a constraint of a kind the question names.
 func constraintOn(q, hay string) bool {
@@ -143,5 +159,57 @@ func (q facetQuery) constrains(m *memory.Memory) bool {
 	if !q.advice && !q.permit {
 		return false
 	}
-	return constraintOn(q.folded, m.Title+"\n"+m.Body)
+	hay := m.Title + "\n" + m.Body
+	if constraintOn(q.folded, hay) {
+		return true
+	}
+	// The day counts when the situation names no thing of a kind: "sailing on saturday" is
+	// about the water, not about the Saturday shift.
+	return q.advice && !namesKind(q.folded) && sameWeekday(q.folded, hay)
+}
+
+// namesKind reports whether a question names a thing of one of the constraint kinds.
+func namesKind(q string) bool {
+	for _, kinds := range [][]struct{ things, constraint *text.Regexp }{constraintKinds, constraintKindsMore} {
+		for _, k := range kinds {
+			if k.things.MatchString(q) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// reClockTime is an hour of the day ("9am", "10:30", "晚上7点").
+var reClockTime = text.Lazy(`(?i)\b\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}:\d\d\b|\d{1,2}\s*点|[一二三四五六七八九十两]+点`)
+
+// weekdayNames are the days of the week as English and Chinese write them, by index from Monday.
+var weekdayNames = [7]*text.Regexp{
+	text.Lazy(`(?i)\bmon(?:day)?s?\b|周一|星期一|礼拜一`), text.Lazy(`(?i)\btue(?:s|sday)?s?\b|周二|星期二|礼拜二`),
+	text.Lazy(`(?i)\bwed(?:nesday)?s?\b|周三|星期三|礼拜三`), text.Lazy(`(?i)\bthu(?:rs|rsday)?s?\b|周四|星期四|礼拜四`),
+	text.Lazy(`(?i)\bfri(?:day)?s?\b|周五|星期五|礼拜五`), text.Lazy(`(?i)\bsat(?:urday)?s?\b|周六|星期六|礼拜六`),
+	text.Lazy(`(?i)\bsun(?:day)?s?\b|周[日天]|星期[日天]|礼拜[日天]`),
+}
+
+// weekdaysOf lists the days of the week s names.
+func weekdaysOf(s string) []int {
+	var out []int
+	for i, r := range weekdayNames {
+		if r.MatchString(s) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// sameWeekday reports whether a note names a day of the week the question names ("they want
+// to meet Thursday 7pm" — "band practice Thursday evenings").
+func sameWeekday(q, hay string) bool {
+	days := weekdaysOf(q)
+	for _, d := range days {
+		if weekdayNames[d].MatchString(hay) {
+			return true
+		}
+	}
+	return false
 }

@@ -20,7 +20,7 @@ var (
 	reEatWords      = text.Lazy(`(?i)\b(?:eat|eating|food|foods|dish|dishes|meal|meals)\b|吃|食物`)
 	reDrinkWords    = text.Lazy(`(?i)\b(?:drink|drinking|drinks|beverages?)\b|喝|饮料`)
 	reNotEat        = text.Lazy(`(?i)\b(?:(?:doesn'?t|does not|don'?t|do not|never|can'?t|cannot) (?:eat|touch)s?|no (?:dairy|gluten|meat|pork|beef|nuts|sugar)|vegan|vegetarian|pescatarian)\b|忌口|不吃|不能吃|不碰|素食|吃素|戒糖|(?:别|不要|不宜|不可以)吃`)
-	reNotDrink      = text.Lazy(`(?i)\b(?:(?:doesn'?t|does not|don'?t|do not|never|can'?t|cannot) drinks?|(?:no|zero) (?:alcohol|caffeine|dairy|booze)|teetotal|sober|(?:quit|gave up|cut out|off) (?:the )?(?:booze|alcohol|drinking|caffeine)|keeps? (?:drink|drinking|alcohol|booze) (?:to|under|down))\b|忌口|不喝|不能喝|戒(?:酒|咖啡)|(?:别|不要|不宜|不可以)喝|忌酒|禁酒`)
+	reNotDrink      = text.Lazy(`(?i)\b(?:(?:doesn'?t|does not|don'?t|do not|never|can'?t|cannot) drinks?|(?:no|zero) (?:alcohol|caffeine|dairy|booze|fizzy|soda|soft drinks)|teetotal|sober|(?:quit|gave up|cut out|off) (?:the )?(?:booze|alcohol|drinking|caffeine)|keeps? (?:drink|drinking|alcohol|booze) (?:to|under|down))\b|忌口|不喝|不能喝|戒(?:酒|咖啡)|(?:别|不要|不宜|不可以)喝|忌酒|禁酒`)
 )
 
 // reWhQuestion is a question that asks what or which, not whether.

@@ -30,7 +30,7 @@ var (
 // reOrderOK asks whether a dish may be ordered, or a food or drink had, in Chinese forms that
 // say no 我 ("火锅能点红锅吗", "今晚想喝杯夏枯草，得不得" — the Cantonese "得唔得" folded): the
 // verb of eating, drinking or ordering is in the form itself, with what is had after it.
-var reOrderOK = text.Lazy(`(?i)(?:能|可以|能不能|可不可以)(?:先|再|还)?(?:点|要|叫|整|来)\p{Han}{0,6}(?:吗|不|么|嘛)|(?:(?:想|要)(?:吃|喝|来)|来)(?:杯|碗|份|瓶|罐|口|块|串|盘|个|点)?\p{Han}{1,8}[，,、\s]*(?:得不得|行不行|可以吗|可不可以|行吗|能吗|好吗|成吗|行不|可以不|得吗)`)
+var reOrderOK = text.Lazy(`(?i)(?:能|可以|能不能|可不可以)(?:先|再|还)?(?:点|要|叫|整|来)\p{Han}{0,6}(?:吗|不|么|嘛)|(?:(?:想|要)(?:吃|喝|来)(?:杯|碗|份|瓶|罐|口|块|串|盘|个|点)?|来(?:杯|碗|份|瓶|罐|口|块|串|盘|个|点))\p{Han}{1,8}[，,、\s]*(?:得不得|行不行|可以吗|可不可以|行吗|能吗|好吗|成吗|行不|可以不|得吗)`)
 
 // reIsItOK asks whether something is all right, the thing named before it and nothing after
 // ("ringers are going to the pub after, is a pint alright?"): with a food or drink named,
@@ -39,7 +39,7 @@ var reIsItOK = text.Lazy(`(?i)\b(?:is|would) (?:an? |one |another |the |some |th
 
 // dietPermission reports a question asking whether the person may have a food or a drink.
 func dietPermission(q string) bool {
-	if reSoftwareWords.MatchString(q) {
+	if taskWorded(q) {
 		return false
 	}
 	return (reMayIHave.MatchString(q) && (reMealWords.MatchString(q) || reFoodWords.MatchString(q) || reDrinkWords.MatchString(q))) ||

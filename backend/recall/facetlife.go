@@ -36,7 +36,7 @@ var lifeFacetRules = []facetRule{
 			`我(?:的)?血型|血型|我(?:每天|每日|天天|平时|一直|现在|在|目前|都|早上|晚上){0,2}(?:吃|服|用)(?:的)?(?:是)?(?:什么|啥|哪些|哪种)?药|我(?:的)?(?:病史|身体状况|健康状况|视力|度数|血压)|我(?:现在|眼睛)?(?:近视)?(?:多少|几百)度|我有(?:什么|啥)(?:病|毛病|慢性病)|\p{Han}{0,4}药我(?:每天|平时|现在|一直|都)?(?:吃|服|用)(?:的)?(?:是)?(?:什么|啥|哪)|(?:什么|啥|哪些|哪种)药我(?:不能|不可以|不宜|不该)(?:用|吃|打|碰)|我(?:不能|不可以|不宜)(?:用|吃|打)(?:什么|啥|哪些|哪种)药|挂(?:谁|哪个|哪位|什么|啥)(?:的)?(?:号|科)|我的\p{Han}{0,4}药|(?:家庭医生|医生|大夫)(?:叫|是)(?:谁|啥|什么)|看\p{Han}{1,6}的(?:大夫|医生)|(?:理疗|复诊|复查|体检|打针|输液|透析|康复|针灸|推拿)\p{Han}{0,2}(?:是)?(?:周几|星期几|几点|哪天|什么时候|啥时候)|\p{Han}{0,4}药\p{Han}{0,4}(?:吃|服|用)(?:几|多少)(?:片|粒|颗|次|回|毫克)|药(?:叫|是)(?:什么|啥)(?:名|来着)?|(?:复查|复诊|看病|看医生|就诊)(?:找|挂|去)(?:谁|哪)`),
 		facetRe(`\b(?:blood (?:type|group)|type (?:o|a|b|ab)\b|(?:o|a|b|ab)[+-](?:\s|$|[,.;)])|(?:o|a|b|ab) (?:positive|negative)|\d+\s*mg|medications?|meds|pills?|tablets?|prescribed|diagnosed|blood pressure|hypertension|asthma|diabet(?:es|ic)|cholesterol|inhaler|epi-?pen|insulin|statins?|allerg(?:y|ies|ic)|anaphyla\w*)\b`,
 			`\b(?:gp|doctor|doc|physio|consultant|cardiologist|specialist|dentist)\b (?:says|said|told|wants|has (?:me|him|her)|put)\b`,
-			`\b(?:aspirin|ibuprofen|paracetamol|acetaminophen|warfarin|metformin|levothyroxine|thyroxine|\w+(?:pril|olol|statin|sartan|dipine|prazole|xetine|azepam|mycin|cillin|formin))\b`,
+			`\b(?:aspirin|ibuprofen|paracetamol|acetaminophen|warfarin|metformin|levothyroxine|thyroxine|\w{3,}(?:pril|olol|statin|sartan|dipine|prazole|xetine|azepam|mycin|cillin|formin))\b`,
 			`血型|[OABo]\s*型(?:血)?|AB\s*型|(?:吃|服|用|开)(?:的)?\p{Han}{0,4}药|药(?:物|片|丸)|每(?:天|日|朝|晚|早)\p{Han}{0,4}(?:一|两|1|2)\s*(?:粒|片|颗)|毫克|血压|糖尿病|哮喘|近视|体检|病史|慢性病|颈椎病|腰椎|医生(?:说|叫|让|嘱咐)|医嘱|`+zhDrug)},
 }
 
@@ -77,7 +77,7 @@ var lifeSubGroups = []struct {
 	{FacetHealth, text.Lazy(`(?i)\bblood (?:type|group)\b|\b(?:blood|donat\w+|transfusion)\b[^?]{0,60}\bmy type\b|血型`),
 		text.Lazy(`(?i)\bblood (?:type|group)\b|\btype (?:o|a|b|ab)\b|\b(?:o|a|b|ab)[+-](?:\s|$|[,.;)])|\b(?:o|a|b|ab) (?:positive|negative|neg|pos)\b|血型|[OABo]\s*型(?:血)?|AB\s*型`)},
 	{FacetHealth, text.Lazy(`(?i)\b(?:meds|medications?|medicines?|pills|tablets|prescriptions?|take every)\b|药`),
-		text.Lazy(`(?i)\b(?:meds|medications?|pills?|tablets?|prescribed|inhaler|epi-?pen|insulin|\d+\s*mg|aspirin|ibuprofen|paracetamol|acetaminophen|warfarin|metformin|levothyroxine|thyroxine|\w+(?:pril|olol|statin|sartan|dipine|prazole|xetine|azepam|mycin|cillin|formin))\b|药|毫克|粒|片|` + zhDrug)},
+		text.Lazy(`(?i)\b(?:meds|medications?|pills?|tablets?|prescribed|inhaler|epi-?pen|insulin|\d+\s*mg|aspirin|ibuprofen|paracetamol|acetaminophen|warfarin|metformin|levothyroxine|thyroxine|\w{3,}(?:pril|olol|statin|sartan|dipine|prazole|xetine|azepam|mycin|cillin|formin))\b|药|毫克|粒|片|` + zhDrug)},
 }
 
 // zhDrug is a medicine named after the verb that takes it, by the endings Chinese drug names

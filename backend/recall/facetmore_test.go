@@ -150,13 +150,13 @@ func TestMoreFacetStatements(t *testing.T) {
 	}
 }
 
-// Every facet has its own bit in a reading's uint16 sets.
+// Every facet has its own bit in a reading's uint32 sets.
 func TestFacetBitsFit(t *testing.T) {
-	seen := uint16(0)
+	seen := uint32(0)
 	for _, f := range allFacets {
 		b := facetBit(f)
 		if b == 0 || seen&b != 0 {
-			t.Fatalf("facet %s has bit %#x (taken %#x): more facets than a personRead's uint16 holds", f, b, seen)
+			t.Fatalf("facet %s has bit %#x (taken %#x): more facets than a personRead's uint32 holds", f, b, seen)
 		}
 		seen |= b
 	}

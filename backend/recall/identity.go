@@ -113,8 +113,7 @@ var coreFacetRules = []facetRule{
 
 // facetsOf names the facets a question asks about the person, if it is such a question.
 func facetsOf(q string) []Facet {
-	// A question's closing marks are not part of its wording ("what do I do?" ends there).
-	q = foldTexting(foldDialect(strings.ReplaceAll(strings.TrimRight(q, " \t\n?.!？。！"), "’", "'")))
+	q = facetText(q)
 	var out []Facet
 	task := taskWorded(q)
 	for _, r := range facetRules {
@@ -123,6 +122,12 @@ func facetsOf(q string) []Facet {
 		}
 	}
 	return adviceFacets(q, familyDoctor(q, contactOwner(lifeQuestionFacets(q, out))))
+}
+
+// facetText is a question as the facet forms read it: without its closing marks ("what do I
+// do?" ends there), in Simplified Mandarin words, texting words spelt out.
+func facetText(q string) string {
+	return foldTexting(foldDialect(strings.ReplaceAll(strings.TrimRight(q, " \t\n?.!？。！"), "’", "'")))
 }
 
 // reFamilyDoctor is the family doctor ("my family doc", "家庭医生"): a doctor, not the family.
@@ -427,8 +432,8 @@ func newFacetQuery(a Analysis, reads *personReads) facetQuery {
 	q.birthday = birthdayAsked(a)
 	q.meal = slices.Contains(a.Facets, FacetPreference) && !q.likes && !q.avoidQ && mealTask(folded)
 	q.permit = slices.Contains(a.Facets, FacetPreference) && !q.likes && !q.avoidQ && dietPermission(folded)
-	q.advice = adviceAsked(folded)
-	q.folded = folded
+	q.folded = facetText(a.Query)
+	q.advice = adviceAsked(q.folded)
 	return q
 }
 
@@ -464,9 +469,13 @@ func (q facetQuery) boosts(m *memory.Memory) bool {
 		return reBirthdayAnswer.MatchString(r.whole)
 	case fact:
 		return true
-	case q.advice && (avoidAsk{}.answersText(hay) || reConstraint.MatchString(hay)):
+	case q.advice && (avoidAsk{}.answersText(hay) || reConstraint.MatchString(hay) || constraintOn(q.folded, hay)):
 		// What holds the person back answers an advice question (facetadvice.go).
 		return true
+	case q.advice && !q.permit:
+		// A taste that holds nothing back does not ("truck stops" in a note of hobbies is not
+		// what "the truck stop's shrimp basket, worth it?" turns on).
+		return false
 	case !pref:
 		return false
 	case q.meal:

@@ -18,11 +18,11 @@ type personRead struct {
 	// leaves out of hay. It is folded (foldDialect) only for a family question (textFor).
 	whole           string
 	titled          []Facet
-	checked, states uint16 // a bit per facet (facetBit)
+	checked, states uint32 // a bit per facet (facetBit)
 }
 
 // facetBit is f's bit in personRead's sets.
-func facetBit(f Facet) uint16 {
+func facetBit(f Facet) uint32 {
 	for i, g := range allFacets {
 		if g == f {
 			return 1 << i
@@ -33,7 +33,7 @@ func facetBit(f Facet) uint16 {
 
 // allFacets are the facets a memory can be read for.
 var allFacets = []Facet{FacetName, FacetHome, FacetOrigin, FacetWork, FacetAge, FacetPreference, FacetRoutine, FacetFamily, FacetHealth,
-	FacetEducation, FacetTools, FacetFear, FacetGoal, FacetContact, FacetManner, FacetMoney}
+	FacetEducation, FacetTools, FacetFear, FacetGoal, FacetContact, FacetManner, FacetMoney, FacetWeek}
 
 // newPersonRead reads a memory's text about the person, for no facet yet.
 func newPersonRead(m *memory.Memory) personRead {
@@ -169,8 +169,8 @@ func (c *personReads) read(m *memory.Memory, asked []Facet) personRead {
 func (r personRead) bitsOnly() bool { return r.whole == "" }
 
 // facetBits is the set of the facets' bits.
-func facetBits(fs []Facet) uint16 {
-	var bits uint16
+func facetBits(fs []Facet) uint32 {
+	var bits uint32
 	for _, f := range fs {
 		bits |= facetBit(f)
 	}

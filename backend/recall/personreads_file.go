@@ -24,8 +24,9 @@ import (
 // facet question writes the file anew.
 
 // readsMagic begins the file: format, the build key, the entry count, a CRC-32 of what
-// follows, then per entry the id and version (each after its length) and the two bit sets.
-var readsMagic = []byte("ENGRAM-PERSONS-1\n")
+// follows, then per entry the id and version (each after its length) and the two bit sets (32 bits each;
+// version 1 kept 16).
+var readsMagic = []byte("ENGRAM-PERSONS-2\n")
 
 // readsCacheKind names the file beside the index (memory.Store.CachePath).
 const readsCacheKind = "persons"
@@ -106,11 +107,11 @@ func decodeReads(path string, key uint64) (map[string]personRead, bool) {
 	for range n {
 		id, ok1 := str()
 		version, ok2 := str()
-		if !ok1 || !ok2 || len(body) < 4 || id == "" || version == "" {
+		if !ok1 || !ok2 || len(body) < 8 || id == "" || version == "" {
 			return nil, false
 		}
-		out[id] = personRead{version: version, checked: binary.LittleEndian.Uint16(body), states: binary.LittleEndian.Uint16(body[2:])}
-		body = body[4:]
+		out[id] = personRead{version: version, checked: binary.LittleEndian.Uint32(body), states: binary.LittleEndian.Uint32(body[4:])}
+		body = body[8:]
 	}
 	if len(body) != 0 {
 		return nil, false
@@ -141,8 +142,8 @@ func (c *personReads) saveIfRead() {
 		body = append(body, id...)
 		body = binary.AppendUvarint(body, uint64(len(r.version)))
 		body = append(body, r.version...)
-		body = binary.LittleEndian.AppendUint16(body, r.checked)
-		body = binary.LittleEndian.AppendUint16(body, r.states)
+		body = binary.LittleEndian.AppendUint32(body, r.checked)
+		body = binary.LittleEndian.AppendUint32(body, r.states)
 		n++
 	}
 	c.mu.Unlock()

@@ -153,6 +153,20 @@ func codexMutations(pl codexPayload) []turn.Mutation {
 		}
 		return patchMutations(pl.Name, patch)
 	case pl.Type == "local_shell_call", pl.Name == "shell", pl.Name == "shell_command", pl.Name == "exec_command", pl.Name == "local_shell", pl.Name == "container.exec":
+		// Codex also applies patches through its shell tool ({"command": ["apply_patch", "***
+		// Begin Patch…"]}): the files are read from the patch.
+		if strings.Contains(pl.Arguments, "*** Begin Patch") {
+			var args struct {
+				Command []string `json:"command"`
+			}
+			if json.Unmarshal([]byte(pl.Arguments), &args) == nil {
+				for _, arg := range args.Command {
+					if ms := patchMutations("apply_patch", arg); len(ms) > 0 {
+						return ms
+					}
+				}
+			}
+		}
 		tool := pl.Name
 		if tool == "" {
 			tool = "shell"

@@ -52,15 +52,20 @@ func TestCodexRollout(t *testing.T) {
 	}
 }
 
-// Rollouts of older Codex versions wrote the response items bare, one a line.
+// Rollouts of older Codex versions wrote the response items bare, one a line, and applied
+// patches through the shell tool.
 func TestCodexRolloutLegacy(t *testing.T) {
 	p, err := ReadFile(filepath.Join("testdata", "codex-rollout-legacy.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(p.Entries) != 3 || p.Entries[0].Role != RoleUser || p.Entries[0].Text != "rename the config loader to settings" ||
-		p.Entries[1].Mutations[0].Kind != "command" || p.Entries[2].Text != "Renamed." {
+		p.Entries[2].Text != "Renamed." {
 		t.Fatalf("entries %+v", p.Entries)
+	}
+	// The patch went through the shell tool: its file is read from it.
+	if m := p.Entries[1].Mutations; len(m) != 1 || m[0] != (turn.Mutation{Tool: "apply_patch", Kind: "edit", Path: "settings.go"}) {
+		t.Fatalf("mutations %+v", m)
 	}
 }
 
