@@ -74,13 +74,16 @@ func adviceFacets(q string, asked []Facet) []Facet {
 	return asked
 }
 
-// constraintKinds relate what a situation involves to the constraint a note states about it:
+// constraintKind pairs the things of a kind with the constraint a note states about them.
+type constraintKind struct{ things, constraint *text.Regexp }
+
+// constraintKinds (with constraintKindsMore) relate what a situation involves to the constraint a note states about it:
 // cheese to a dairy intolerance, a steakhouse to a vegetarian, bubbly to a drink given up, a
 // golden retriever to a fear of dogs, a ladder to heights. A general list of everyday
 // constraints, written for this purpose, in English and Chinese; an advice or may-I-have
 // question that names a thing of one kind credits the constraint notes of that kind above the
 // others.
-var constraintKinds = []struct{ things, constraint *text.Regexp }{
+var constraintKinds = append([]constraintKind{
 	{text.Lazy(`(?i)\b(?:steaks?|steakhouse|grill|grilled meat|carvery|braai|asado|churrasc\w+|yakiniku|nyama|beef|pork|bacon|ham|sausages?|burgers?|chicken|lamb|veal|meat|meatballs?|bbq|barbecue|kebab|brisket|ribs|turkey|duck|salami|pepperoni|chorizo)\b|牛排|牛肉|猪肉|羊肉|鸡肉|肉|烤串|烧烤|火腿|香肠|叉烧|腊肉`),
 		text.Lazy(`(?i)\b(?:vegetarian|vegan|pescatarian|plant-based|no meat|doesn'?t eat meat|halal|kosher|pork)\b|吃素|素食|不吃肉|不吃猪肉|清真`)},
 	{text.Lazy(`(?i)\b(?:cheese|cheesy|milk|milkshake|cream|creamy|butter|yog(?:h)?urt|ice cream|gelato|latte|cappuccino|custard|cheesecake|pizza|dairy|paneer|brie|cheddar|mozzarella|halloumi|kunafa|knafeh)\b|牛奶|奶茶|奶油|奶酪|酸奶|奶昔|芝士|奶酪|奶油|冰淇淋|雪糕|酸奶|拿铁`),
@@ -113,11 +116,11 @@ var constraintKinds = []struct{ things, constraint *text.Regexp }{
 		text.Lazy(`(?i)\b(?:caffeine|coffee|decaf|palpitations?)\b|咖啡|心慌|咖啡因`)},
 	{text.Lazy(`(?i)\b(?:aspirin|ibuprofen|nurofen|advil|naproxen|painkillers?|anti-inflammator\w*)\b|阿司匹林|布洛芬|止痛药`),
 		text.Lazy(`(?i)\b(?:aspirin|ibuprofen|nsaids?|warfarin|blood thinner|anticoagul\w*|apixaban|rivaroxaban)\b|阿司匹林|布洛芬|华法林`)},
-}
+}, constraintKindsMore...)
 
 // constraintKindsMore are sweets for blood sugar, the fears of animals, smoke for the lungs, a night without sleep,
 // speaking in public, and spending for a budget.
-var constraintKindsMore = []struct{ things, constraint *text.Regexp }{
+var constraintKindsMore = []constraintKind{
 	{text.Lazy(`(?i)\b(?:pies?|cakes?|desserts?|puddings?|sweets|candy|chocolate|soda|fizzy|coke|cola|ice cream|a la mode|cookies?|donuts?|doughnuts?|pastr(?:y|ies)|sugary|milkshakes?|sundae)\b|甜|蛋糕|奶茶|全糖|可乐|冰淇淋|雪糕`),
 		text.Lazy(`(?i)\b(?:sugar|diabet\w*|prediabet\w*|a1c|hba1c|glucose|insulin)\b|控糖|血糖|糖尿病`)},
 	{text.Lazy(`(?i)\b(?:all-nighters?|all nighters?|no sleep|stay(?:ing)? up (?:all night|late)|pull an? (?:all-nighter|late one)|late nights?)\b|通宵|熬夜`),
@@ -138,11 +141,9 @@ var reSpending = text.Lazy(`(?i)[£$€¥]\s?~?\d|\b\d+\s*grand\b|\b(?:afford|sp
 
 // constraintOn reports a note that states a constraint of a kind the question names.
 func constraintOn(q, hay string) bool {
-	for _, kinds := range [][]struct{ things, constraint *text.Regexp }{constraintKinds, constraintKindsMore} {
-		for _, k := range kinds {
-			if k.things.MatchString(q) && k.constraint.MatchString(hay) {
-				return true
-			}
+	for _, k := range constraintKinds {
+		if k.things.MatchString(q) && k.constraint.MatchString(hay) {
+			return true
 		}
 	}
 	return false
@@ -170,11 +171,9 @@ func (q facetQuery) constrains(m *memory.Memory) bool {
 
 // namesKind reports whether a question names a thing of one of the constraint kinds.
 func namesKind(q string) bool {
-	for _, kinds := range [][]struct{ things, constraint *text.Regexp }{constraintKinds, constraintKindsMore} {
-		for _, k := range kinds {
-			if k.things.MatchString(q) {
-				return true
-			}
+	for _, k := range constraintKinds {
+		if k.things.MatchString(q) {
+			return true
 		}
 	}
 	return false
