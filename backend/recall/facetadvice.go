@@ -37,7 +37,7 @@ func adviceAsked(q string) bool {
 	if reAdviceWh.MatchString(q) && !reAdviceWhAsk.MatchString(q) {
 		return false // "what time should I ring mum on Sunday" asks a fact, not whether
 	}
-	return reAdviceAsk.MatchString(q) && (reAdviceSituation.MatchString(q) || namesKind(q)) && !taskWorded(q)
+	return (reAdviceAsk.MatchString(q) || reAdvicePlain.MatchString(q)) && (reAdviceSituation.MatchString(q) || reSituationPlain.MatchString(q) || namesKind(q)) && !taskWorded(q)
 }
 
 // reAdviceWh opens a question that asks what, when or where; reAdviceWhAsk is such a question
@@ -116,7 +116,7 @@ var constraintKinds = append([]constraintKind{
 		text.Lazy(`(?i)\b(?:caffeine|coffee|decaf|palpitations?)\b|咖啡|心慌|咖啡因`)},
 	{text.Lazy(`(?i)\b(?:aspirin|ibuprofen|nurofen|advil|naproxen|painkillers?|anti-inflammator\w*)\b|阿司匹林|布洛芬|止痛药`),
 		text.Lazy(`(?i)\b(?:aspirin|ibuprofen|nsaids?|warfarin|blood thinner|anticoagul\w*|apixaban|rivaroxaban)\b|阿司匹林|布洛芬|华法林`)},
-}, constraintKindsMore...)
+}, append(constraintKindsMore, constraintKindsPlain...)...)
 
 // constraintKindsMore are sweets for blood sugar, the fears of animals, smoke for the lungs, a night without sleep,
 // speaking in public, and spending for a budget.
@@ -137,7 +137,7 @@ var constraintKindsMore = []constraintKind{
 }
 
 // reSpending names a spending: a sum, a purchase, something that costs.
-var reSpending = text.Lazy(`(?i)[£$€¥]\s?~?\d|\b\d+\s*grand\b|\b(?:afford|spend|splurge|buy|purchase|pay for|cost|costs|price|expensive|upgrade to|invest)\b|\d+\s*(?:块|元|万)|[一二三四五六七八九十两几]+(?:千|万)|下单|刷了|换车|首付|合伙|买(?:个|台|辆|套|部|件)`)
+var reSpending = text.Lazy(`(?i)[£$€¥]\s?~?\d|` + sumWords + `|\b\d+\s*grand\b|\b(?:afford|spend|splurge|buy|purchase|pay for|cost|costs|price|expensive|upgrade to|invest)\b|\d+\s*(?:块|元|万)|[一二三四五六七八九十两几]+(?:千|万)|下单|刷了|换车|首付|合伙|买(?:个|台|辆|套|部|件)`)
 
 // constraintOn reports a note that states a constraint of a kind the question names.
 func constraintOn(q, hay string) bool {

@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"slices"
 	"sync"
 
 	"engram/backend/text"
@@ -111,7 +112,7 @@ var reTaskWords = text.Lazy(`(?i)\b(?:config|configuration|env|yaml|json|csv|fil
 // wordingQuestions are the question forms of wordingFacetRules (see reTaskWords).
 var wordingQuestions = sync.OnceValue(func() map[*text.Regexp]bool {
 	out := map[*text.Regexp]bool{}
-	for _, r := range wordingFacetRules {
+	for _, r := range append(slices.Clone(wordingFacetRules), plainFacetRules...) {
 		if r.question != nil {
 			out[r.question] = true
 		}
@@ -119,7 +120,12 @@ var wordingQuestions = sync.OnceValue(func() map[*text.Regexp]bool {
 	return out
 })
 
+// rePaperwork is a form on paper ("I need it for a form", "fill in the form"), not a web form:
+// taskWorded reads the question without it.
+var rePaperwork = text.Lazy(`(?i)\b(?:(?:for|on|in|onto) (?:a|the|this|that|my|an?(?: \w+)?) forms?|fill(?:ing)? (?:in|out) (?:a|the|this|that|my) forms?)\b`)
+
 // taskWorded reports a question about software or work items, which the wording forms leave.
 func taskWorded(q string) bool {
+	q = rePaperwork.ReplaceAllString(q, " ")
 	return reSoftwareWords.MatchString(q) || reTaskWords.MatchString(q)
 }

@@ -64,7 +64,7 @@ const sentenceStart = `(?:^|[.!?;。！？；]\s*)\s*`
 // facetRules are the core rules, those of the person's life (facetlife.go), of their
 // studies, tools and fears (facetmore.go), and the wordings held-out sets asked in
 // (facetmoney.go, facetwording.go).
-var facetRules = append(append(append(append(coreFacetRules, lifeFacetRules...), moreFacetRules...), goalRule, contactRule, mannerRule, moneyRule), append(append(roundFacetRules, wordingFacetRules...), personalFacetRules...)...)
+var facetRules = append(append(append(append(coreFacetRules, lifeFacetRules...), moreFacetRules...), goalRule, contactRule, mannerRule, moneyRule), append(append(append(append(roundFacetRules, wordingFacetRules...), plainFacetRules...), personalFacetRules...), plainPersonalRules...)...)
 
 var coreFacetRules = []facetRule{
 	{FacetName,

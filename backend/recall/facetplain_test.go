@@ -1,0 +1,88 @@
+package recall
+
+import (
+	"slices"
+	"testing"
+)
+
+// The plain wordings of blind sets 54-55 (2026-12-05: people far from software) are read for
+// their facets, advice in plain words is read as advice, and task questions that share their
+// words are not read as either.
+func TestPlainFacetsOf(t *testing.T) {
+	for q, want := range map[string]Facet{
+		"What time do I usually get out of bed?": FacetRoutine, "what time do I normally leave the house on school days": FacetRoutine,
+		"whens bowls on": FacetRoutine, "我店早上几点开门来着": FacetRoutine, "小夜班几点到几点来着": FacetRoutine, "我一周哪天休息来着": FacetRoutine,
+		"How much are we keeping back each month for my daughter's studies?": FacetMoney,
+		"about how much does the milk bring me every month":                  FacetMoney, "我一个月到手大概多少": FacetMoney, "店里一个月除开成本能落多少": FacetMoney,
+		"我攒钱是打算干嘛": FacetGoal, "我明年想给店里添啥新东西来着": FacetGoal, "我不是想换个活儿嘛，打算干啥来着": FacetGoal,
+		"remind me how I said I want you to answer me": FacetManner, "你给我回消息咋样我看着最舒服": FacetManner,
+		"以后回我别啰嗦，我之前怎么跟你说的": FacetManner, "你回俺话的时候得注意点啥": FacetManner,
+		"Remind me which suburb I'm living in these days.": FacetHome, "俺家地址是啥来着，寄快递要填": FacetHome,
+		"when do I turn seventeen": FacetAge, "Declan's asking what to send me for Christmas. What would I like?": FacetPreference,
+		"我这胃平时吃东西该忌点啥": FacetHealth, "How would you describe my job for a form?": FacetWork,
+		"What rank did I finish up at in the Army?": FacetWork, "我现在具体在哪个科": FacetWork,
+		"When did my husband pass away? I need it for a form.": FacetFamily,
+		"俺是从哪儿嫁过来的":                                            FacetOrigin, "who's my landlord": FacetContact,
+	} {
+		if got := facetsOf(q); !slices.Contains(got, want) {
+			t.Errorf("facetsOf(%q) = %v, want %s among them", q, got, want)
+		}
+	}
+	for _, q := range []string{
+		"what time do I usually deploy the release", "when is the standup on", "how much does the endpoint bring us in latency",
+		"what rank does the search model give it", "describe the job queue", "我们店的接口几点开门",
+		"fill in the form component", "what would I like the button to say",
+	} {
+		if got := facetsOf(q); len(got) > 0 {
+			t.Errorf("facetsOf(%q) = %v, want none", q, got)
+		}
+	}
+}
+
+func TestPlainAdviceAsked(t *testing.T) {
+	for _, q := range []string{
+		"A trekking company asked me to walk tourists up to the Maras viewpoint, three hours uphill. What do you think?",
+		"The shop has a laptop for 1,400 cedis. Can I buy it this month?",
+		"Nuala's bringing a Thai curry full of garlic on Saturday. Will I like it?",
+		"The club's putting on an all-you-can-eat dessert night. Worth me going?",
+		"Some buyers at the market want to celebrate with me over a beer. What do I tell them?",
+		"thinking of going for a run tomorrow morning, it's meant to be -2. anything I should bring?",
+		"隔壁叫俺帮着摘一天棉花，一直猫着腰那种，中不中", "站点让跑老小区没电梯的单，一单多给两块，我这腿吃得消吗",
+		"想给朵朵买个八千的二手钢琴，钱够不够", "朵朵天天磨叽要养只小猫，整不整", "儿叫俺去苏州住几天，他家在十八楼，咋弄",
+	} {
+		if !adviceAsked(facetText(q)) {
+			t.Errorf("adviceAsked(%q) = false, want true", q)
+		}
+	}
+	for _, q := range []string{
+		"the pipeline is bringing a new build, will I like it?", "can I buy more server credits for 40 dollars?",
+		"what do you think of this function", "要不要把接口挪去新服务器",
+	} {
+		if adviceAsked(facetText(q)) {
+			t.Errorf("adviceAsked(%q) = true, want false", q)
+		}
+	}
+}
+
+// A question's plain situation names the constraint it meets: offal for "不吃内脏", a high floor
+// for a fear of lifts, a boat for seasickness, bending for a bad back.
+func TestPlainConstraintKinds(t *testing.T) {
+	for _, c := range []struct{ q, note string }{
+		{"同事约我去吃烤脑花、卤肥肠，去不去", "在减脂，晚饭不吃主食；不吃内脏。"},
+		{"儿叫我去苏州住几天，他家在十八楼，怎么办", "一个人不敢坐电梯，怕卡里头。"},
+		{"科室组织坐三天游轮游三峡，我要不要报名", "晕船特别厉害，坐船必吐。"},
+		{"隔壁叫我帮着摘一天棉花，一直猫着腰那种，行不行", "腰不好，弯腰时间一长就疼得直不起来。"},
+		{"a trek three hours uphill, what do you think?", "Knees ache badly on steep paths."},
+		{"胃有点难受，还想来碗冰粉，吃不吃", "胃不舒服的时候不能吃冰的。"},
+	} {
+		found := false
+		for _, k := range constraintKindsPlain {
+			if k.things.MatchString(c.q) && k.constraint.MatchString(c.note) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("no plain kind relates %q to %q", c.q, c.note)
+		}
+	}
+}
