@@ -61,9 +61,10 @@ func adviceFacets(q string, asked []Facet) []Facet {
 		// Food and drink: what the person eats, avoids and cannot stand.
 		add = append(add, FacetPreference)
 	}
-	if !namesKind(q) && (len(weekdaysOf(q)) > 0 || reClockTime.MatchString(q)) {
+	if (!namesKind(q) && (len(weekdaysOf(q)) > 0 || reClockTime.MatchString(q))) || (len(weekdaysOf(q)) > 0 && reClockTime.MatchString(q)) {
 		// A situation at a day or an hour depends on the person's week: their shifts, classes
-		// and when they sleep.
+		// and when they sleep (at a day and an hour, even when it names a thing of a kind:
+		// "a pool party on saturday at 2").
 		add = append(add, FacetWeek)
 	}
 	for _, f := range add {
@@ -129,7 +130,7 @@ var constraintKindsMore = []constraintKind{
 		text.Lazy(`(?i)\b(?:public speaking|present(?:ing)?|speeches|stage fright|glossophob\w*|freeze|toastmasters)\b|演讲|发言|怯场|上台`)},
 	{text.Lazy(`(?i)\b(?:snakes?|pythons?|reptiles?|reptile house|serpents?)\b|蛇|蟒|爬虫|爬行动物`), text.Lazy(`(?i)\b(?:snakes?|ophidiophob\w*)\b|蛇`)},
 	{text.Lazy(`(?i)\b(?:spiders?|tarantulas?|arachnids?)\b|蜘蛛`), text.Lazy(`(?i)\b(?:spiders?|arachnophob\w*)\b|蜘蛛`)},
-	{text.Lazy(`(?i)\b(?:wasps?|bees?|hornets?|honey farm|beekeep\w*)\b|蜜蜂|马蜂|黄蜂|蜂`), text.Lazy(`(?i)\b(?:wasps?|bees?|stings?)\b|蜂`)},
+	{text.Lazy(`(?i)\b(?:wasps?|bees|hornets?|honey farm|beekeep\w*)\b|(?:^|[^g]\s)bee\b|蜜蜂|马蜂|黄蜂|蜂`), text.Lazy(`(?i)\b(?:wasps?|bees?|stings?)\b|蜂`)},
 	{text.Lazy(`(?i)\b(?:bonfires?|campfires?|smoke|smoky|smoking|fireworks|incense|vape|vaping|cigars?|cigarettes?)\b|烟|篝火|烧烤|鞭炮|香薰`),
 		text.Lazy(`(?i)\b(?:asthma\w*|smoke|copd|lungs?|inhaler)\b|哮喘|烟|鼻炎`)},
 	{reSpending,
@@ -180,7 +181,7 @@ func namesKind(q string) bool {
 }
 
 // reClockTime is an hour of the day ("9am", "10:30", "晚上7点").
-var reClockTime = text.Lazy(`(?i)\b\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}:\d\d\b|\d{1,2}\s*点|[一二三四五六七八九十两]+点`)
+var reClockTime = text.Lazy(`(?i)\b\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)|\bat (?:1[0-2]|[1-9])(?:\s*o'?clock)?(?:\s|[,.?!;]|$)|\b\d{1,2}:\d\d\b|\d{1,2}\s*点|[一二三四五六七八九十两]+点`)
 
 // weekdayNames are the days of the week as English and Chinese write them, by index from Monday.
 var weekdayNames = [7]*text.Regexp{

@@ -37,6 +37,13 @@ var plainFacetRules = []facetRule{
 		facetRe(`\bwhat would i (?:like|love|enjoy|want)\b|\bwhat to (?:get|buy|send|give) me\b`, `(?:该|要|得)忌(?:点|些)?(?:啥|什么)`),
 		nil},
 	{FacetHealth, facetRe(`(?:该|要|得)忌(?:点|些)?(?:啥|什么)`), nil},
+	{FacetHealth,
+		facetRe(`\bmy (?:breathing|chest|lungs?|skin|stomach|gut|tummy|back|knees?|hips?|eyes?|ears?|heart|sleep|sugar|blood pressure) (?:problems?|issues?|trouble|condition|stuff)\b|\bwhat (?:sets off|triggers|brings on|sparks) my\b`),
+		facetRe(`\b(?:gastritis|ulcers?|crohn'?s|colitis|gout|anaemi\w*|anemi\w*|insomnia|thyroid|kidney stones?|eczema|psoriasis)\b`, `胃炎|胃溃疡|胃病|胃不好|反流|肠胃|结石|痛风|甲状腺|贫血|失眠`)},
+	{FacetRoutine,
+		facetRe(`我(?:哪天|周几|星期几|礼拜几)(?:可以)?(?:不用|不)(?:去|上)(?:公司|班|学校|单位)`),
+		facetRe(`(?:周|星期|礼拜)[一二三四五六日天]\p{Han}{0,4}(?:在家办公|居家办公|远程|不用去)`)},
+	{FacetHome, facetRe(`我(?:现在|目前)?(?:租|住)的(?:房子|地方|屋|那间)\p{Han}{0,2}(?:在)?哪`), nil},
 }
 
 // plainPersonalRules are plain forms bound to the person so closely ("what rank did I finish
@@ -47,21 +54,23 @@ var plainPersonalRules = []facetRule{
 		facetRe(`\b(?:describe|put down|write down|fill in|enter) (?:what )?my (?:job|occupation|profession|line of work|work)\b|\bwhat rank (?:am|was|did|do|had) i\b`,
 			`我(?:现在|目前)?(?:具体)?在哪(?:个|一个)(?:科|科室|部门|组|车间|班组|病区|站点|校区|门店)`),
 		nil},
+	{FacetGoal, facetRe(`\b(?:what|which) (?:\w+ ){0,2}(?:exam|test|certification|certificate|qualification|course|licen[cs]e) (?:am|was) i (?:\w+ )?(?:preparing|studying|training|revising|sitting|taking|doing|signed up)\b`), nil},
+	{FacetContact, facetRe(`\b(?:the )?(?:number|phone number|contact details|details) (?:for|of) (?:the|my) (?:\w+ ){0,2}(?:guy|woman|man|lady|bloke|person|one|doctor|surgeon|vet|dentist)\b`), nil},
 	{FacetContact, facetRe(`\bwho(?:'s| is) my (?:landlord|landlady|lawyer|solicitor|accountant|boss|manager|social worker|case worker)\b`), nil},
 	{FacetOrigin,
 		facetRe(`我(?:是)?从哪(?:儿|里)?(?:嫁|搬|来)(?:过来|到这|来)?|我(?:的)?娘家`),
 		facetRe(`\bborn\b[^.;\n]{0,30}?\bin (?-i:\p{Lu})\p{L}+`, `娘家`)},
 	// A time range states a fixed time of the week (a shift, a class, opening hours).
 	{FacetWeek, nil,
-		facetRe(`\b\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)?\s*(?:[–—-]|to|till|until)\s*\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)\b`,
+		facetRe(`\b\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)?\s*(?:[–—-]|to|till|until)\s*\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)\b|\b\d{1,2}:\d\d\s*(?:[–—-]|to|till|until)\s*\d{1,2}:\d\d\b`,
 			`\d{1,2}\s*点半?\s*(?:到|至|-|—|~)\s*\d{1,2}\s*点|(?:白|夜|早|中|晚|小夜|大夜)班\s*\d`)},
 }
 
 // reAdvicePlain asks advice in the plain words of reAdviceAsk's kind; reSituationPlain names
 // the situations they ask about.
 var (
-	reAdvicePlain    = text.Lazy(`(?i)\b(?:what do you (?:think|reckon|say)|will i (?:like|enjoy|love|cope|manage|be (?:ok|okay|fine|alright))|worth (?:me |my )?(?:going|it|the trip)|good (?:dates|days?|timing|time|weekend)|can i (?:buy|afford|stay|go out|book|take (?:it|the|them|this))|anything i should (?:bring|take|pack|wear|carry)|what (?:do|should) i (?:tell|say to) (?:them|him|her)|what can i (?:actually )?(?:eat|have|drink|order)(?: there)?|would it be (?:ok|okay|wise|smart|a problem)|any reason (?:not to|i shouldn'?t))\b|怎么办|咋办|咋弄|咋整|能去\p{Han}{0,2}不\z|吃得消|顶得住|撑得住|够不够|够吗|够用吗|哪(?:几)?天\p{Han}{0,3}合适|(?:什么|啥)时候\p{Han}{0,3}合适|行吗|成吗|可以吗|靠谱吗`)
-	reSituationPlain = text.Lazy(`(?i)\b(?:booking (?:me|us)|bringing|(?:is|are|'s|'re) (?:cooking|making|doing) (?:us|me|a|some)|putting on|(?:quiz|games?|movie|film|curry|dessert|pizza|karaoke|trivia|bingo|poker|date|club|pub|comedy|open mic|all-you-can-eat [\w-]+) nights?|celebrat\w+|over (?:a|some) (?:beer|drink|pint|coffee|meal|wine)|going for (?:a|an) (?:run|jog|walk|swim|hike|ride|cycle|paddle|dip)|working bee|overtime|extra shift|double shift|cover (?:a|her|his|their|my) shift|wants? (?:me|us) for|flights?|tickets?)\b|` + sumWords + `|手头紧|挪(?:用|去)|借钱|借给|请假|暴雨|大雨|下雪|降温|台风|高温|让(?:我)?(?:去|跑|干|做|加班|值班|帮)|想去|打算去|准备去|来(?:一|个)?(?:碗|杯|瓶|份|盘|串)|养(?:只|条|个)|(?:给\p{Han}{1,4})?买(?:个|台|辆|只)`)
+	reAdvicePlain    = text.Lazy(`(?i)\b(?:what do you (?:think|reckon|say)|will i (?:like|enjoy|love|cope|manage|be (?:ok|okay|fine|alright))|worth (?:me |my )?(?:going|it|the trip)|good (?:dates|days?|timing|time|weekend)|can i (?:buy|afford|stay|go out|book|take (?:it|the|them|this))|anything i should (?:bring|take|pack|wear|carry)|what (?:do|should) i (?:tell|say to) (?:them|him|her)|what can i (?:actually )?(?:eat|have|drink|order)(?: there)?|would it be (?:ok|okay|wise|smart|a problem)|any reason (?:not to|i shouldn'?t)|ok if i (?:take|have|eat|drink|go|join)|go back for seconds|have seconds|swing it|stretch to it)\b|会不会(?:耽误|影响)|(?:还|能)\p{Han}{1,2}得不\z|怎么办|咋办|咋弄|咋整|能去\p{Han}{0,2}不\z|吃得消|顶得住|撑得住|够不够|够吗|够用吗|哪(?:几)?天\p{Han}{0,3}合适|(?:什么|啥)时候\p{Han}{0,3}合适|行吗|成吗|可以吗|靠谱吗`)
+	reSituationPlain = text.Lazy(`(?i)\b(?:booking (?:me|us)|(?:has|have|got) (?:some )?spare|bringing|(?:is|are|'s|'re) (?:cooking|making|doing) (?:us|me|a|some)|putting on|(?:quiz|games?|movie|film|curry|dessert|pizza|karaoke|trivia|bingo|poker|date|club|pub|comedy|open mic|all-you-can-eat [\w-]+) nights?|celebrat\w+|over (?:a|some) (?:beer|drink|pint|coffee|meal|wine)|going for (?:a|an) (?:run|jog|walk|swim|hike|ride|cycle|paddle|dip)|working bee|overtime|extra shift|double shift|cover (?:a|her|his|their|my) shift|wants? (?:me|us) for|flights?|tickets?)\b|` + sumWords + `|手头紧|看中|想买|买了|[一二三四五六七八九十两几]+百|挪(?:用|去)|借钱|借给|请假|暴雨|大雨|下雪|降温|台风|高温|让(?:我)?(?:去|跑|干|做|加班|值班|帮)|想去|打算去|准备去|来(?:一|个)?(?:碗|杯|瓶|份|盘|串)|养(?:只|条|个)|(?:给\p{Han}{1,4})?买(?:个|台|辆|只)`)
 )
 
 // sumWords is a sum in a currency named by word, code or sign ("1,400 cedis", "KSh 2,000",
@@ -79,6 +88,8 @@ var constraintKindsPlain = []constraintKind{
 		text.Lazy(`(?i)\b(?:nothing (?:cold|iced)|no (?:cold|iced))\b|不能吃冰|不能喝冰|不喝冰|不吃冰|冰的|生冷|凉的`)},
 	{text.Lazy(`(?i)\b(?:\d+(?:st|nd|rd|th) floor|high-?rise|tower block|top floor)\b|(?:[十二三四五六七八九]{1,3}|\d{2,})\s*(?:楼|层)|高层|顶楼`),
 		text.Lazy(`(?i)\b(?:lifts?|elevators?|claustrophob\w*)\b|电梯|幽闭`)},
+	{text.Lazy(`(?i)\b(?:treetop|ropes? course|high ropes|via ferrata|climbing wall|rock climbing|zip ?lin\w*)\b`), text.Lazy(`(?i)\b(?:heights?|acrophob\w*|vertigo)\b|恐高`)},
+	{text.Lazy(`(?i)\b(?:pav|pavlova|sponge|scones?|tarts?|muffins?|lamingtons?|slices|fudge|trifle)\b`), text.Lazy(`(?i)\b(?:sugar|diabet\w*|prediabet\w*|glucose|cakes?)\b`)},
 	{text.Lazy(`(?i)\b(?:cruises?|ferr(?:y|ies)|boats?|ships?|yachts?)\b|游轮|邮轮|轮渡|渡轮|船`), text.Lazy(`(?i)\b(?:seasick\w*|boats?|motion sickness)\b|晕船|坐船`)},
 	{text.Lazy(`(?i)\b(?:uphill|steep|trek\w*|bending|stooping|kneel\w*|squat\w*|heavy lifting|lift(?:ing)? heavy|carry(?:ing)? (?:heavy|boxes|sacks))\b|猫着腰|弯腰|蹲着|爬楼|上楼|楼梯|没电梯|扛|搬重`),
 		text.Lazy(`(?i)\b(?:knees?|hips?|ankles?|joints?|arthritis|steep|stairs|bending|kneel\w*|lifting|bad back|back (?:pain|problems?|injury)|sore back)\b|膝|腰|腿|髋|关节|半月板|弯腰|爬楼|搬重`)},

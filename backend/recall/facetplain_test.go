@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// The plain wordings of blind sets 54-55 (2026-12-05: people far from software) are read for
+// The plain wordings of blind sets 54-56 (2026-12-05: people far from software) are read for
 // their facets, advice in plain words is read as advice, and task questions that share their
 // words are not read as either.
 func TestPlainFacetsOf(t *testing.T) {
@@ -23,6 +23,9 @@ func TestPlainFacetsOf(t *testing.T) {
 		"What rank did I finish up at in the Army?": FacetWork, "我现在具体在哪个科": FacetWork,
 		"When did my husband pass away? I need it for a form.": FacetFamily,
 		"俺是从哪儿嫁过来的":                                            FacetOrigin, "who's my landlord": FacetContact,
+		"what sets off my breathing problems": FacetHealth, "which language test am I preparing for": FacetGoal,
+		"我哪天可以不用去公司": FacetRoutine, "我现在租的房子在哪一块": FacetHome,
+		"can you give me the number for the guy who fixed my knee": FacetContact,
 	} {
 		if got := facetsOf(q); !slices.Contains(got, want) {
 			t.Errorf("facetsOf(%q) = %v, want %s among them", q, got, want)
@@ -49,6 +52,9 @@ func TestPlainAdviceAsked(t *testing.T) {
 		"thinking of going for a run tomorrow morning, it's meant to be -2. anything I should bring?",
 		"隔壁叫俺帮着摘一天棉花，一直猫着腰那种，中不中", "站点让跑老小区没电梯的单，一单多给两块，我这腿吃得消吗",
 		"想给朵朵买个八千的二手钢琴，钱够不够", "朵朵天天磨叽要养只小猫，整不整", "儿叫俺去苏州住几天，他家在十八楼，咋弄",
+		"someone in my group has spare altitude tablets, ok if i take a couple?", "bloke at the club wants $9,000 for his caravan, can I swing it?",
+		"the ladies are putting on a pav and sponge arvo, can I go back for seconds?", "老姐妹约我这周六去爬青城山，要得不",
+		"看中一个8000的包，这个月买了会不会耽误存钱", "今天麻将输了两百多，这个月还打得不",
 	} {
 		if !adviceAsked(facetText(q)) {
 			t.Errorf("adviceAsked(%q) = false, want true", q)
@@ -74,6 +80,8 @@ func TestPlainConstraintKinds(t *testing.T) {
 		{"隔壁叫我帮着摘一天棉花，一直猫着腰那种，行不行", "腰不好，弯腰时间一长就疼得直不起来。"},
 		{"a trek three hours uphill, what do you think?", "Knees ache badly on steep paths."},
 		{"胃有点难受，还想来碗冰粉，吃不吃", "胃不舒服的时候不能吃冰的。"},
+		{"the class trip includes a treetop rope course, should I sign up?", "Terrified of heights."},
+		{"the ladies are putting on a pav and sponge arvo", "Type 2 diabetic; the GP wants him off cakes."},
 	} {
 		found := false
 		for _, k := range constraintKindsPlain {
@@ -84,5 +92,21 @@ func TestPlainConstraintKinds(t *testing.T) {
 		if !found {
 			t.Errorf("no plain kind relates %q to %q", c.q, c.note)
 		}
+	}
+}
+
+// A working bee is an event, not an insect: advice about it asks the person's week, and a
+// situation at a day and an hour asks it even when it names a thing of a kind.
+func TestPlainWeekAsked(t *testing.T) {
+	for _, q := range []string{
+		"the footy club wants volunteers for a Saturday morning working bee, am I free?",
+		"some girls asked me to a pool party on saturday at 2, can i go?",
+	} {
+		if got := facetsOf(q); !slices.Contains(got, FacetWeek) {
+			t.Errorf("facetsOf(%q) = %v, want week among them", q, got)
+		}
+	}
+	if !namesKind("a bee stung me at the picnic") || namesKind("a working bee at the club") {
+		t.Error("a bee is a thing of a kind, a working bee is not")
 	}
 }
