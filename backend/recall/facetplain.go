@@ -12,14 +12,14 @@ import "engram/backend/text"
 // in a question about software or work items.
 var plainFacetRules = []facetRule{
 	{FacetRoutine,
-		facetRe(`\b(?:what time|when|how early) (?:do|did|should|will|must) i (?:usually |normally |typically |generally |always )?(?:get out of bed|leave (?:the house|home|for (?:work|school|the \w+))|head (?:out|off) (?:to|for)|start (?:work|my shift|my day)|finish (?:work|my shift|up)|knock off|clock (?:in|on|off|out))\b|\bwhen(?:'s| is| are) (?:my )?[\w-]+(?: [\w-]+)? on\z`,
+		facetRe(`\b(?:what time|when|how early) (?:do|did|should|will|must) i (?:usually |normally |typically |generally |always )?(?:get out of bed|leave (?:the house|home|for (?:work|school|the \w+))|(?:get|head|go) (?:down |in |over |up |out )?to (?:the |my )?[\w-]+|arrive at (?:the |my )?[\w-]+|head (?:out|off) (?:to|for)|start (?:work|my shift|my day)|finish (?:work|my shift|up)|knock off|clock (?:in|on|off|out))\b|\bwhen(?:'s| is| are) (?:my )?[\w-]+(?: [\w-]+)? on\z`,
 			`(?:白|夜|早|中|晚|小夜|大夜|前|后)班(?:是)?(?:从)?几点(?:到|至)几点|我\p{Han}{0,2}(?:一周|每周|一个礼拜|一个星期|每个礼拜|每个星期)\p{Han}{0,2}哪(?:天|几天)|(?:我|我的|我们)(?:的)?(?:店|铺子|摊子?|档口|馆子|饭馆|小卖部|超市)\p{Han}{0,4}(?:几点|什么时候|啥时候)(?:开门|关门|开张|营业|打烊|收摊|出摊)`),
 		facetRe(`\b(?:opens?|closes?|open|leaves? (?:for (?:work|school) |home |the house )?at|heads? out at|starts? work at|finishes (?:work )?at) \d{1,2}(?:[:.]\d\d)?\b`,
 			`\d{1,2}\s*点半?\p{Han}{0,2}(?:开门|关门|营业|打烊|出摊|收摊|上工|收工|出车|上线|下线|开工)|(?:开门|关门|营业|打烊|出摊|收摊|上工|收工|出车|开工)\p{Han}{0,2}[\d一二三四五六七八九十]|[三两]班倒|(?:小|大)夜(?:班)?\s*\d`)},
 	{FacetMoney,
 		facetRe(`\bhow much (?:\w+ ){0,3}(?:keeping back|keep back|putting aside|set(?:ting)? aside)\b|\bhow much (?:does|do|did|will) (?:\w+ ){0,3}(?:bring (?:me|us)(?: in)?|earn (?:me|us)|make (?:me|us)|pay (?:me|us)|fetch (?:me|us))\b`,
 			`(?:到手|净落|净赚|纯利|利润|月入|收入|工资)\p{Han}{0,4}(?:大概|差不多|能有)?多少|(?:能|可以)?落(?:个|下)?多少|一个月(?:能)?(?:挣|赚|落|到手)(?:多少|几)`),
-		facetRe(`\b(?:income|take-home|cheque|brings? in)\b`, `纯利|净落|净赚|流水`)},
+		facetRe(`\b(?:income|take-home|cheque|brings? in)\b|\bpaid [£$€¥]?\d|[£$€¥]\s?\d[\d.,]*\s*(?:an|per|a|/)\s*(?:hour|hr|week|month|year)\b|\b\d[\d.,]*\s*/\s*(?:hr|hour)\b`, `纯利|净落|净赚|流水`)},
 	{FacetGoal,
 		facetRe(`\bwhat (?:do|did) i (?:want|plan|hope|mean) to (?:study|do|become|train as)\b`,
 			`(?:攒钱|存钱|攒|存)\p{Han}{0,4}(?:是)?(?:打算|准备|为了|想)\p{Han}{0,2}(?:干嘛|干啥|做什么|做啥|干什么|买啥|买什么)|我(?:明年|今年|以后|将来|退休后|下半年)?(?:想|打算|准备|计划)\p{Han}{0,10}(?:啥|什么)\p{Han}{0,4}来着|打算干(?:啥|嘛|什么)|(?:想|打算)(?:换|转)(?:个)?(?:活|行|工作)`),
@@ -43,6 +43,13 @@ var plainFacetRules = []facetRule{
 	{FacetRoutine,
 		facetRe(`我(?:哪天|周几|星期几|礼拜几)(?:可以)?(?:不用|不)(?:去|上)(?:公司|班|学校|单位)`),
 		facetRe(`(?:周|星期|礼拜)[一二三四五六日天]\p{Han}{0,4}(?:在家办公|居家办公|远程|不用去)`)},
+	{FacetGoal, facetRe(`\b(?:i had|i've got|i have) in mind\b|\bthe (?:long[- ]term |big |main )?plan for my\b`), nil},
+	{FacetWork, facetRe(`\bwhat i do for (?:a )?(?:living|work)\b|\bwhat(?:'s| is) my (?:actual|real|exact|official|current|proper) (?:job(?: title)?|title|role|position|occupation)\b`), nil},
+	{FacetManner, facetRe(`\bhow (?:do|did) i (?:want|like|prefer) you to (?:set out|present|organi[sz]e|arrange|lay out|format|write|structure) (?:your |the |my )?(?:answers|replies|responses|messages)\b|\bhow should you (?:reply|answer|respond|talk|write) when i\b`), nil},
+	{FacetOrigin, facetRe(`\bwhere(?:'d| did) i grow up\b`), nil},
+	{FacetEducation, facetRe(`\bwhat (?:grade|year|form|class) am i in\b`), nil},
+	{FacetHealth, facetRe(`\b(?:wheez\w*|breathless|out of breath|short of breath|my (?:inhaler|puffer))\b`), nil},
+	{FacetHome, facetRe(`\bwhich (?:area|part of town|suburb|neighbou?rhood|district) (?:our|my) (?:flat|house|place|apartment|home) is in\b`), nil},
 	{FacetHome, facetRe(`我(?:现在|目前)?(?:租|住)的(?:房子|地方|屋|那间)\p{Han}{0,2}(?:在)?哪`), nil},
 }
 
@@ -56,6 +63,7 @@ var plainPersonalRules = []facetRule{
 		nil},
 	{FacetGoal, facetRe(`\b(?:what|which) (?:\w+ ){0,2}(?:exam|test|certification|certificate|qualification|course|licen[cs]e) (?:am|was) i (?:\w+ )?(?:preparing|studying|training|revising|sitting|taking|doing|signed up)\b`), nil},
 	{FacetContact, facetRe(`\b(?:the )?(?:number|phone number|contact details|details) (?:for|of) (?:the|my) (?:\w+ ){0,2}(?:guy|woman|man|lady|bloke|person|one|doctor|surgeon|vet|dentist)\b`), nil},
+	{FacetContact, facetRe(`\b(?:what(?:'s| is)|give me) the (?:number|phone number)\b`), nil},
 	{FacetContact, facetRe(`\bwho(?:'s| is) my (?:landlord|landlady|lawyer|solicitor|accountant|boss|manager|social worker|case worker)\b`), nil},
 	{FacetOrigin,
 		facetRe(`我(?:是)?从哪(?:儿|里)?(?:嫁|搬|来)(?:过来|到这|来)?|我(?:的)?娘家`),
@@ -69,7 +77,7 @@ var plainPersonalRules = []facetRule{
 // reAdvicePlain asks advice in the plain words of reAdviceAsk's kind; reSituationPlain names
 // the situations they ask about.
 var (
-	reAdvicePlain    = text.Lazy(`(?i)\b(?:what do you (?:think|reckon|say)|will i (?:like|enjoy|love|cope|manage|be (?:ok|okay|fine|alright))|worth (?:me |my )?(?:going|it|the trip)|good (?:dates|days?|timing|time|weekend)|can i (?:buy|afford|stay|go out|book|take (?:it|the|them|this))|anything i should (?:bring|take|pack|wear|carry)|what (?:do|should) i (?:tell|say to) (?:them|him|her)|what can i (?:actually )?(?:eat|have|drink|order)(?: there)?|would it be (?:ok|okay|wise|smart|a problem)|any reason (?:not to|i shouldn'?t)|ok if i (?:take|have|eat|drink|go|join)|go back for seconds|have seconds|swing it|stretch to it)\b|会不会(?:耽误|影响)|(?:还|能)\p{Han}{1,2}得不\z|怎么办|咋办|咋弄|咋整|能去\p{Han}{0,2}不\z|吃得消|顶得住|撑得住|够不够|够吗|够用吗|哪(?:几)?天\p{Han}{0,3}合适|(?:什么|啥)时候\p{Han}{0,3}合适|行吗|成吗|可以吗|靠谱吗`)
+	reAdvicePlain    = text.Lazy(`(?i)\b(?:what do you (?:think|reckon|say)|will i (?:like|enjoy|love|cope|manage|be (?:ok|okay|fine|alright))|worth (?:me |my )?(?:going|it|the trip)|good (?:dates|days?|timing|time|weekend)|can i (?:buy|afford|stay|go out|book|take (?:it|the|them|this))|anything i should (?:bring|take|pack|wear|carry)|what (?:do|should) i (?:tell|say to) (?:them|him|her)|what can i (?:actually )?(?:eat|have|drink|order)(?: there)?|would it be (?:ok|okay|wise|smart|a problem)|any reason (?:not to|i shouldn'?t)|ok if i (?:take|have|eat|drink|go|join)|go back for seconds|have seconds|swing it|stretch to it|will i (?:grab|get|have|take|buy|order)|any tips|tips for me|any advice|can i (?:grab|snag) (?:it|them|one|a|some)|anything i should (?:think about|consider|keep in mind|bear in mind))\b|会不会(?:耽误|影响)|(?:还|能)\p{Han}{1,2}得不\z|怎么办|咋办|咋弄|咋整|能去\p{Han}{0,2}不\z|吃得消|顶得住|撑得住|够不够|够吗|够用吗|哪(?:几)?天\p{Han}{0,3}合适|(?:什么|啥)时候\p{Han}{0,3}合适|行吗|成吗|可以吗|靠谱吗`)
 	reSituationPlain = text.Lazy(`(?i)\b(?:booking (?:me|us)|(?:has|have|got) (?:some )?spare|bringing|(?:is|are|'s|'re) (?:cooking|making|doing) (?:us|me|a|some)|putting on|(?:quiz|games?|movie|film|curry|dessert|pizza|karaoke|trivia|bingo|poker|date|club|pub|comedy|open mic|all-you-can-eat [\w-]+) nights?|celebrat\w+|over (?:a|some) (?:beer|drink|pint|coffee|meal|wine)|going for (?:a|an) (?:run|jog|walk|swim|hike|ride|cycle|paddle|dip)|working bee|overtime|extra shift|double shift|cover (?:a|her|his|their|my) shift|wants? (?:me|us) for|flights?|tickets?)\b|` + sumWords + `|手头紧|看中|想买|买了|[一二三四五六七八九十两几]+百|挪(?:用|去)|借钱|借给|请假|暴雨|大雨|下雪|降温|台风|高温|让(?:我)?(?:去|跑|干|做|加班|值班|帮)|想去|打算去|准备去|来(?:一|个)?(?:碗|杯|瓶|份|盘|串)|养(?:只|条|个)|(?:给\p{Han}{1,4})?买(?:个|台|辆|只)`)
 )
 
@@ -90,6 +98,16 @@ var constraintKindsPlain = []constraintKind{
 		text.Lazy(`(?i)\b(?:lifts?|elevators?|claustrophob\w*)\b|电梯|幽闭`)},
 	{text.Lazy(`(?i)\b(?:treetop|ropes? course|high ropes|via ferrata|climbing wall|rock climbing|zip ?lin\w*)\b`), text.Lazy(`(?i)\b(?:heights?|acrophob\w*|vertigo)\b|恐高`)},
 	{text.Lazy(`(?i)\b(?:pav|pavlova|sponge|scones?|tarts?|muffins?|lamingtons?|slices|fudge|trifle)\b`), text.Lazy(`(?i)\b(?:sugar|diabet\w*|prediabet\w*|glucose|cakes?)\b`)},
+	{text.Lazy(`(?i)\b(?:beers?|pints?|lager|ale|wine|cider|booze|a few|round of|pub|drinks? after)\b|喝酒|啤酒|喝两杯`),
+		text.Lazy(`(?i)\b(?:off the (?:drink|booze|sauce)|on the dry|stopped drinking|gave up (?:the )?(?:drink|booze|alcohol)|0\.0)\b|戒酒|不喝酒`)},
+	{text.Lazy(`(?i)\b(?:kayak\w*|canoe\w*|boats?|sail\w*|swim\w*|paddle\w*|surf\w*|lake|sea|river)\b|游泳|划船|下水`),
+		text.Lazy(`(?i)\b(?:never learn(?:ed|t) to swim|can'?t swim|doesn'?t swim|small (?:open )?boats)\b|不会游泳|旱鸭子`)},
+	{text.Lazy(`(?i)\b(?:picnic|meadows?|fields?|cut grass|mowing|hay|pollen|garden(?:ing)?)\b|柳絮|花粉|草地|割草`),
+		text.Lazy(`(?i)\b(?:hay ?fever|pollen|cut grass|grass)\b|花粉|柳絮|过敏性鼻炎`)},
+	{text.Lazy(`(?i)\b(?:mov(?:e|ing) (?:a |the |his |her |their )?(?:couch|sofa|fridge|furniture|house|wardrobe|piano|washing machine|boxes)|carry\w* (?:\w+ ){0,3}up|help (?:\w+ ){0,2}mov(?:e|ing))\b|搬家|扛|爬楼`),
+		text.Lazy(`(?i)\b(?:lower back|back flares|(?:nothing|anything|not) (?:over|above|heavier than) \d+\s*kg|lift(?:ing)? anything over|heavy lifting|don'?t lift)\b|腰|搬重|莫扛|不能扛`)},
+	{reSpending,
+		text.Lazy(`(?i)\b(?:spending (?:limit|cap|to)|keeps? (?:\w+ )?spending|saved so far|deposit|emergenc(?:y|ies)|repair fund|won'?t touch it|talks? (?:it )?over with|\d+\s*(?:a|per) (?:week|month) limit)\b|开支|商量|雷打不动|生活费|退休金`)},
 	{text.Lazy(`(?i)\b(?:cruises?|ferr(?:y|ies)|boats?|ships?|yachts?)\b|游轮|邮轮|轮渡|渡轮|船`), text.Lazy(`(?i)\b(?:seasick\w*|boats?|motion sickness)\b|晕船|坐船`)},
 	{text.Lazy(`(?i)\b(?:uphill|steep|trek\w*|bending|stooping|kneel\w*|squat\w*|heavy lifting|lift(?:ing)? heavy|carry(?:ing)? (?:heavy|boxes|sacks))\b|猫着腰|弯腰|蹲着|爬楼|上楼|楼梯|没电梯|扛|搬重`),
 		text.Lazy(`(?i)\b(?:knees?|hips?|ankles?|joints?|arthritis|steep|stairs|bending|kneel\w*|lifting|bad back|back (?:pain|problems?|injury)|sore back)\b|膝|腰|腿|髋|关节|半月板|弯腰|爬楼|搬重`)},

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// The plain wordings of blind sets 54-56 (2026-12-05: people far from software) are read for
+// The plain wordings of blind sets 54-56 and 58-59 (2026-12-05: people far from software) are read for
 // their facets, advice in plain words is read as advice, and task questions that share their
 // words are not read as either.
 func TestPlainFacetsOf(t *testing.T) {
@@ -26,6 +26,13 @@ func TestPlainFacetsOf(t *testing.T) {
 		"what sets off my breathing problems": FacetHealth, "which language test am I preparing for": FacetGoal,
 		"我哪天可以不用去公司": FacetRoutine, "我现在租的房子在哪一块": FacetHome,
 		"can you give me the number for the guy who fixed my knee": FacetContact,
+		"how would you describe what I do for a living":            FacetWork, "whats my actual title at work, updating my CV": FacetWork,
+		"what time do I normally get down to the harbour of a morning": FacetRoutine, "wat tablets am i on for the sugar": FacetHealth,
+		"what was that big trip I had in mind for me and Bríd": FacetGoal, "what's the long term plan for my career again": FacetGoal,
+		"how do I like you to set out your answers": FacetManner, "how should you reply when I'm talking to you from the cab": FacetManner,
+		"where'd I grow up back home": FacetOrigin, "what grade am i in again lol": FacetEducation,
+		"what am I supposed to do before practice so I don't get all wheezy": FacetHealth,
+		"remind me which area our flat is in":                                FacetHome, "who's my doctor and what's the number": FacetContact,
 	} {
 		if got := facetsOf(q); !slices.Contains(got, want) {
 			t.Errorf("facetsOf(%q) = %v, want %s among them", q, got, want)
@@ -55,6 +62,8 @@ func TestPlainAdviceAsked(t *testing.T) {
 		"someone in my group has spare altitude tablets, ok if i take a couple?", "bloke at the club wants $9,000 for his caravan, can I swing it?",
 		"the ladies are putting on a pav and sponge arvo, can I go back for seconds?", "老姐妹约我这周六去爬青城山，要得不",
 		"看中一个8000的包，这个月买了会不会耽误存钱", "今天麻将输了两百多，这个月还打得不",
+		"the bakery has cream slices on offer, will I grab a couple for the tea?", "the clinic wants me in for bloods next week, any tips for me?",
+		"team dinner is at Rudy's BBQ, anything I should think about before ordering?", "concert tickets are $65, can I grab them this week?",
 	} {
 		if !adviceAsked(facetText(q)) {
 			t.Errorf("adviceAsked(%q) = false, want true", q)
@@ -82,6 +91,11 @@ func TestPlainConstraintKinds(t *testing.T) {
 		{"胃有点难受，还想来碗冰粉，吃不吃", "胃不舒服的时候不能吃冰的。"},
 		{"the class trip includes a treetop rope course, should I sign up?", "Terrified of heights."},
 		{"the ladies are putting on a pav and sponge arvo", "Type 2 diabetic; the GP wants him off cakes."},
+		{"the lads are heading for a few after the meeting, should I get a round of pints in?", "Off the drink since January 2019."},
+		{"my cousin wants to take me out round the bay in his kayak, any reason not to?", "Never learned to swim."},
+		{"Bríd fancies a picnic up in the fields in June, good idea for me?", "Bad hay fever from late May, worst in cut grass."},
+		{"mate needs help moving a couch on Monday, should I say yes?", "Lower back flares up; nothing over 10kg."},
+		{"concert tickets are $240, can I swing it this week?", "House deposit goal: $60k, $31k saved so far."},
 	} {
 		found := false
 		for _, k := range constraintKindsPlain {

@@ -120,9 +120,10 @@ var wordingQuestions = sync.OnceValue(func() map[*text.Regexp]bool {
 	return out
 })
 
-// rePaperwork is a form on paper ("I need it for a form", "fill in the form"), not a web form:
-// taskWorded reads the question without it.
-var rePaperwork = text.Lazy(`(?i)\b(?:(?:for|on|in|onto) (?:a|the|this|that|my|an?(?: \w+)?) forms?|fill(?:ing)? (?:in|out) (?:a|the|this|that|my) forms?)\b`)
+// rePaperwork is a form on paper ("I need it for a form", "fill in the form"), not a web form,
+// and a ticket to a concert or a train, not a work item: taskWorded reads the question without
+// them.
+var rePaperwork = text.Lazy(`(?i)\b(?:(?:for|on|in|onto) (?:a|the|this|that|my|an?(?: \w+)?) forms?|fill(?:ing)? (?:in|out) (?:a|the|this|that|my) forms?|(?:concert|train|plane|bus|movie|cinema|match|theatre|theater|festival|gig|show|lottery|raffle|flight|ferry|footy|football|game) tickets?)\b`)
 
 // taskWorded reports a question about software or work items, which the wording forms leave.
 func taskWorded(q string) bool {

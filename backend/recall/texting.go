@@ -10,11 +10,11 @@ import (
 // my day off", "remind urself how ur meant to talk to me". The facet forms are written in
 // full words, so a question's texting words are read as the words they stand for before its
 // facets are read (only there: search still looks for what was typed).
-var reTexting = text.Lazy(`(?i)\b(?:u|ur|urself|im|ive|whats|wheres|whos|hows|whens|dont|cant|wont|doesnt|pls|plz|thx)\b`)
+var reTexting = text.Lazy(`(?i)\b(?:u|ur|urself|im|ive|whats|wat|wats|wot|wheres|whos|hows|whens|dont|cant|wont|doesnt|pls|plz|thx)\b`)
 
 var textingWords = map[string]string{
 	"u": "you", "ur": "your", "urself": "yourself", "im": "i'm", "ive": "i've",
-	"whats": "what's", "wheres": "where's", "whos": "who's", "hows": "how's", "whens": "when's",
+	"whats": "what's", "wat": "what", "wats": "what's", "wot": "what", "wheres": "where's", "whos": "who's", "hows": "how's", "whens": "when's",
 	"dont": "don't", "cant": "can't", "wont": "won't", "doesnt": "doesn't", "pls": "please",
 	"plz": "please", "thx": "thanks",
 }
