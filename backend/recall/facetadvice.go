@@ -90,7 +90,7 @@ var constraintKinds = append([]constraintKind{
 	{text.Lazy(`(?i)\b(?:cheese|cheesy|milk|milkshake|cream|creamy|butter|yog(?:h)?urt|ice cream|gelato|latte|cappuccino|custard|cheesecake|pizza|dairy|paneer|brie|cheddar|mozzarella|halloumi|kunafa|knafeh)\b|牛奶|奶茶|奶油|奶酪|酸奶|奶昔|芝士|奶酪|奶油|冰淇淋|雪糕|酸奶|拿铁`),
 		text.Lazy(`(?i)\b(?:lactose|dairy)\b|乳糖|奶制品|不喝奶|牛奶过敏`)},
 	{text.Lazy(`(?i)\b(?:beers?|pints?|lager|ale|wine|champagne|bubbly|prosecco|cava|cocktails?|sherry|whisk(?:e)?y|vodka|gin|rum|tequila|cider|booze|shots?|champagne toast|drinks? (?:after|at the|with)|pub|happy hour|wine tasting|brewery|sake|soju|baijiu|rioja|malbec|merlot|shiraz|pinot|chardonnay|sauvignon)\b|(?:喝|拼|敬|劝|白|红|啤|烧|黄|米|洋|葡萄)酒|酒局|酒吧|喝两杯|干杯|整两瓶|啤的|白的|扎啤|啤酒`),
-		text.Lazy(`(?i)\b(?:alcohol|sober|sobriety|teetotal|aa|doesn'?t drink|don'?t drink|never drinks|no (?:alcohol|booze)|quit drinking|in recovery|triggers?\b[^.\n]{0,40}\b(?:wine|alcohol|beer|spirits)|keeps? (?:drink|drinking|alcohol|booze) (?:to|under|down)|units a week|(?:one|a|half a) (?:small )?(?:sherry|beer|glass of (?:wine|red|white)|pint|cider)(?: max| a day| a night| in the evening)?)\b|戒酒|不喝酒|滴酒不沾|不能喝酒|酒精|一喝酒|别喝酒|不碰酒`)},
+		text.Lazy(`(?i)\b(?:alcohol|sober|sobriety|teetotal|aa|doesn'?t drink|don'?t drink|never drinks|no (?:alcohol|booze)|quit drinking|off the (?:drink|booze|sauce)|on the dry|stopped drinking|gave up (?:the )?(?:drink|booze|alcohol)|0\.0|in recovery|triggers?\b[^.\n]{0,40}\b(?:wine|alcohol|beer|spirits)|keeps? (?:drink|drinking|alcohol|booze) (?:to|under|down)|units a week|(?:one|a|half a) (?:small )?(?:sherry|beer|glass of (?:wine|red|white)|pint|cider)(?: max| a day| a night| in the evening)?)\b|戒酒|不喝酒|滴酒不沾|不能喝酒|酒精|一喝酒|别喝酒|不碰酒`)},
 	{text.Lazy(`(?i)\b(?:dogs?|pupp(?:y|ies)|pups?|` + petBreedsEn + `)\b|狗|犬|` + petBreedsZh),
 		text.Lazy(`(?i)\b(?:(?:afraid|scared|terrified|frightened|wary) of (?:\w+ ){0,2}dogs?|allergic to dogs?|bitten by a dog|cynophob\w*)\b|怕狗|被狗咬|狗毛过敏|对狗\p{Han}{0,2}过敏`)},
 	{text.Lazy(`(?i)\b(?:cats?|kittens?|cat caf[eé])\b|猫`), text.Lazy(`(?i)\b(?:allergic to cats?|cat hair|cat dander|(?:afraid|scared) of cats)\b|猫毛过敏|对猫\p{Han}{0,2}过敏|怕猫`)},
@@ -100,8 +100,8 @@ var constraintKinds = append([]constraintKind{
 		text.Lazy(`(?i)\b(?:gluten|coeliac|celiac|wheat)\b|麸质|乳糜泻`)},
 	{text.Lazy(`(?i)\b(?:shrimps?|prawns?|crabs?|lobsters?|oysters?|mussels|clams|scallops|shellfish|seafood|paella|sushi|crayfish)\b|虾|蟹|海鲜|贝|生蚝|扇贝|小龙虾|生腌`),
 		text.Lazy(`(?i)\b(?:shellfish|seafood|prawns?|shrimp)\b|海鲜|虾|蟹|贝类`)},
-	{text.Lazy(`(?i)\b(?:swim|swimming|pool|diving|dive|snorkel\w*|kayak\w*|canoe\w*|boat|sailing|ferry|cruise|beach|surf\w*|lake|sea|deep end|water park|rafting)\b|游泳|冬泳|潜水|浮潜|坐船|划船|游艇|漂流|海边|下水`),
-		text.Lazy(`(?i)\b(?:can'?t swim|non-swimmer|water|drown\w*|seasick\w*|boats?)\b|不会游泳|怕水|晕船|坐船|下水|冬泳|游泳`)},
+	{text.Lazy(`(?i)\b(?:swim|swimming|pool|diving|dive|snorkel\w*|kayak\w*|canoe\w*|boat|sailing|ferry|cruise|beach|surf\w*|lake|sea|deep end|water park|rafting)\b|游泳|冬泳|潜水|浮潜|坐船|划船|游艇|游轮|邮轮|轮渡|渡轮|漂流|海边|下水`),
+		text.Lazy(`(?i)\b(?:can'?t swim|non-swimmer|never learn(?:ed|t) to swim|doesn'?t swim|water|drown\w*|seasick\w*|boats?|motion sickness)\b|不会游泳|旱鸭子|怕水|晕船|坐船|下水|冬泳|游泳`)},
 	{text.Lazy(`(?i)\b(?:heights?|ladders?|roofs?|climb\w*|hik\w*|mountains?|cliff\w*|tower|rooftop|ferris wheel|zip ?line|bungee|abseil\w*|skydiv\w*|stairs)\b|爬\p{Han}{0,3}山|登\p{Han}{0,3}山|恐高|梯子|屋顶|高空|蹦极|摩天轮|爬楼|上下坡`),
 		text.Lazy(`(?i)\b(?:heights?|ladders?|dizzy|vertigo|acrophob\w*|knees?|hips?)\b|恐高|爬山|爬楼|膝|半月板|上下坡`)},
 	{text.Lazy(`(?i)\b(?:fly|flying|flight|flights|plane|airport|layover)\b|飞机|航班|坐飞机`), text.Lazy(`(?i)\b(?:fly|flying|planes?|flights?|aerophob\w*)\b|飞机`)},
@@ -134,7 +134,7 @@ var constraintKindsMore = []constraintKind{
 	{text.Lazy(`(?i)\b(?:bonfires?|campfires?|smoke|smoky|smoking|fireworks|incense|vape|vaping|cigars?|cigarettes?)\b|烟|篝火|烧烤|鞭炮|香薰`),
 		text.Lazy(`(?i)\b(?:asthma\w*|smoke|copd|lungs?|inhaler)\b|哮喘|烟|鼻炎`)},
 	{reSpending,
-		text.Lazy(`(?i)\b(?:tight|budget\w*|saving (?:up )?for|credit card|debt|loan|overdraft|big spends?|no (?:big )?spend\w*|cutting back)\b|攒钱|存钱|预算|不想买|大件|冷静|大额|分期|花呗|还贷|首付`)},
+		text.Lazy(`(?i)\b(?:tight|budget\w*|saving (?:up )?for|credit card|debt|loan|overdraft|big spends?|no (?:big )?spend\w*|cutting back|spending (?:limit|cap|to)|keeps? (?:\w+ )?spending|saved so far|deposit|emergenc(?:y|ies)|repair fund|won'?t touch it|talks? (?:it )?over with)\b|攒钱|存钱|预算|不想买|大件|冷静|大额|分期|花呗|还贷|首付|开支|商量|雷打不动|生活费|退休金`)},
 }
 
 // reSpending names a spending: a sum, a purchase, something that costs.

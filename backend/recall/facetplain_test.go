@@ -98,13 +98,13 @@ func TestPlainConstraintKinds(t *testing.T) {
 		{"concert tickets are $240, can I swing it this week?", "House deposit goal: $60k, $31k saved so far."},
 	} {
 		found := false
-		for _, k := range constraintKindsPlain {
+		for _, k := range constraintKinds {
 			if k.things.MatchString(c.q) && k.constraint.MatchString(c.note) {
 				found = true
 			}
 		}
 		if !found {
-			t.Errorf("no plain kind relates %q to %q", c.q, c.note)
+			t.Errorf("no constraint kind relates %q to %q", c.q, c.note)
 		}
 	}
 }
