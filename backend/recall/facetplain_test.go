@@ -124,3 +124,35 @@ func TestPlainWeekAsked(t *testing.T) {
 		t.Error("a bee is a thing of a kind, a working bee is not")
 	}
 }
+
+// Questions a coding or project agent asks in the plain forms' words (a review of the forms
+// wrote them to misread) stay ordinary searches: neither a facet of the person nor advice.
+func TestPlainLeavesTaskQuestions(t *testing.T) {
+	for _, q := range []string{
+		"when's the demo on", "whens the webinar on", "when should I go to production", "when will I get to the hotfix",
+		"how much does the referral program bring us in", "how much does each seat pay us", "how much should we set aside for the Datadog bill",
+		"这个项目利润多少", "这批消息每秒落多少条", "客户付款扣完手续费到手多少", "这个季度收入大概多少",
+		"what did I mean to do with the orphaned rows", "存这些快照是打算做什么", "这个定时任务打算干啥", "我们想换个工作流引擎",
+		"the approach I had in mind for retries", "the long-term plan for my side project",
+		"what's my actual role on this project", "what's my current position in the review queue",
+		"what rank did I give this candidate", "我在哪个组提的工单",
+		"评审意见我之前怎么跟你说的",
+		"what's the number of failing tests", "give me the number of open PRs", "wat's the number of shards",
+		"when do I turn on the dark launch flag", "what triggers my lambda", "what sets off my pager at 3am",
+		"what would I want as the default retry count", "写周报要忌什么", "what class am I in at this breakpoint", "我租的那间机房在哪",
+		"我每周哪天写周报", "我们店铺的官网什么时候开张",
+	} {
+		if got := facetsOf(q); len(got) > 0 {
+			t.Errorf("facetsOf(%q) = %v, want none", q, got)
+		}
+	}
+	for _, q := range []string{
+		"would it be a problem to ship a 2k line diff", "any tips for preallocating slices", "should I make these fields optional?",
+		"is it ok to return -1 on error?", "can I keep the job running until midnight?", "这条规则命中不中，老板让我查",
+		"模型堆了12层，要不要让高层审批", "客户让我导出报表，咋弄", "几百个用例跑不完怎么办",
+	} {
+		if adviceAsked(facetText(q)) {
+			t.Errorf("adviceAsked(%q) = true, want false", q)
+		}
+	}
+}
