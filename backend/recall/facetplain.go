@@ -64,7 +64,7 @@ var plainPersonalRules = []facetRule{
 	{FacetGoal, facetRe(`\b(?:what|which) (?:\w+ ){0,2}(?:exam|test|certification|certificate|qualification|course|licen[cs]e) (?:am|was) i (?:\w+ )?(?:preparing|studying|training|revising|sitting|taking|doing|signed up)\b`), nil},
 	{FacetContact, facetRe(`\b(?:the )?(?:number|phone number|contact details) (?:for|of) (?:the|my) (?:\w+ ){0,2}(?:guy|woman|man|lady|bloke|person|doctor|surgeon|vet|dentist)\b`), nil},
 	{FacetContact, facetRe(`\b(?:what(?:'s| is)|give me) the (?:phone )?number(?:\z| for\b| to (?:call|ring)\b)`), nil},
-	{FacetContact, facetRe(`\bwho(?:'s| is) my (?:landlord|landlady|lawyer|solicitor|accountant|boss|manager|social worker|case worker)\b`), nil},
+	{FacetContact, facetRe(`\bwho(?:'s| is) my (?:landlord|landlady|lawyer|solicitor|accountant|boss|manager|social worker|case worker)(?:\z| again| now|,| and)`), nil},
 	{FacetOrigin,
 		facetRe(`我(?:是)?从哪(?:儿|里)?(?:嫁|搬|来)(?:过来|到这|来)?|我(?:的)?娘家`),
 		facetRe(`\bborn\b[^.;\n]{0,30}?\bin (?-i:\p{Lu})\p{L}+`, `娘家`)},

@@ -146,6 +146,9 @@ func TestPlainLeavesTaskQuestions(t *testing.T) {
 			t.Errorf("facetsOf(%q) = %v, want none", q, got)
 		}
 	}
+	if got := facetsOf("who is my boss on this ticket"); slices.Contains(got, FacetContact) {
+		t.Errorf("facetsOf(who is my boss on this ticket) = %v, want no contact", got)
+	}
 	for _, q := range []string{
 		"would it be a problem to ship a 2k line diff", "any tips for preallocating slices", "should I make these fields optional?",
 		"is it ok to return -1 on error?", "can I keep the job running until midnight?", "这条规则命中不中，老板让我查",
