@@ -61,7 +61,8 @@ func adviceFacets(q string, asked []Facet) []Facet {
 		// Food and drink: what the person eats, avoids and cannot stand.
 		add = append(add, FacetPreference)
 	}
-	if (!namesKind(q) && (len(weekdaysOf(q)) > 0 || reClockTime.MatchString(q))) || (len(weekdaysOf(q)) > 0 && reClockTime.MatchString(q)) {
+	day, hour := len(weekdaysOf(q)) > 0, reClockTime.MatchString(q)
+	if (day && hour) || (!namesKind(q) && (day || hour)) {
 		// A situation at a day or an hour depends on the person's week: their shifts, classes
 		// and when they sleep (at a day and an hour, even when it names a thing of a kind:
 		// "a pool party on saturday at 2").
