@@ -1,8 +1,6 @@
 import { createApp } from 'vue'
 import { createPinia } from 'pinia'
 import App from './App.vue'
-import { useSettings } from './stores/settings'
-import { loadDarkTheme } from './util/darkTheme'
 import { applyUiFont } from './util/fonts'
 import { takeShell } from './util/shell'
 import './styles/base.css'
@@ -12,12 +10,12 @@ import './styles/markdown.css'
 applyUiFont()
 const pinia = createPinia()
 const app = createApp(App).use(pinia)
-// A dark window waits for the dark theme (a chunk of its own) rather than showing light first.
-// The mount replaces a copy of the first frame the loader showed (util/shell.ts), and a copy of
-// this mount's first frame is kept for the next start.
+// The first view is drawn with the app's own styles in both themes (naive-ui's dark theme
+// comes with naive-ui, src/naive/load.ts). The mount replaces a copy of the first frame the
+// loader showed (util/shell.ts), and a copy of this mount's first frame is kept for the next
+// start.
 function mount() {
   app.mount('#app')
   takeShell()
 }
-if (useSettings(pinia).dark) loadDarkTheme().finally(mount)
-else mount()
+mount()

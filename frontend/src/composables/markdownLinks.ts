@@ -1,4 +1,4 @@
-import { useMessage } from 'naive-ui'
+import { useMessage } from '@/composables/feedback'
 import { t } from '@/i18n'
 import { openExternal } from '@/api'
 import { useNav } from '@/stores/nav'

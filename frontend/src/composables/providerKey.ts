@@ -3,7 +3,7 @@
 // status follows the answer, and a test's failure is shown as the test's own result (with the
 // translated error) rather than a toast.
 import { computed, ref, type Ref } from 'vue'
-import { useMessage } from 'naive-ui'
+import { useMessage } from '@/composables/feedback'
 import { t, tError } from '@/i18n'
 import { normalizeError, type ApiError } from '@/api'
 

@@ -2,9 +2,9 @@ import { shallowRef } from 'vue'
 import type { GlobalTheme } from 'naive-ui'
 
 /**
- * naive-ui's dark theme (every component's dark styles), loaded the first time the UI is dark:
- * a light window never parses it. main.ts waits for it before mounting a dark window, so no
- * light frame shows first.
+ * naive-ui's dark theme (every component's dark styles), loaded the first time naive-ui is
+ * needed in a dark window (naive/load.ts waits for it, so nothing naive-ui draws shows light
+ * first): a light window never parses it.
  */
 export const darkTheme = shallowRef<GlobalTheme | null>(null)
 let loading: Promise<void> | null = null

@@ -58,7 +58,10 @@ export function shellHtml(copy: Element): string | null {
   return copy.innerHTML
 }
 
-/** The style sheets naive-ui (css-render) injected, before and after the build's own sheet. */
+/**
+ * The style sheets injected at run time (naive-ui's, when the first view mounts any), before and
+ * after the build's own sheet.
+ */
 function injectedStyles(): { before: string[]; after: string[] } {
   const before: string[] = []
   const after: string[] = []

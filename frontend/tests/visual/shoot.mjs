@@ -327,7 +327,7 @@ try {
   // ---- An agent's key-value facts under the agent filter (read-only)
   for (const [l, th, language] of [COMBOS[0], COMBOS[3]]) {
     await open(`${l}-${th}-agent-facts`, { language, theme: th }, async (page) => {
-      await page.locator('.filters .n-select').first().click()
+      await page.locator('.filters :is(.n-select, .select-facade)').first().click()
       await page.locator('.n-base-select-option').nth(2).click() // global, project, agent
       await page.waitForSelector('[data-test="agent-facts"][data-agent="codex"][data-state="ready"]')
       await check(page.locator('[data-test="agent-fact"]').count().then((n) => n === 6), 'six facts listed')
@@ -339,7 +339,7 @@ try {
   }
 
   await open('en-light-agent-facts-broken', { language: 'en', theme: 'light', kvBroken: true }, async (page) => {
-    await page.locator('.filters .n-select').first().click()
+    await page.locator('.filters :is(.n-select, .select-facade)').first().click()
     await page.locator('.n-base-select-option').nth(2).click()
     await page.waitForSelector('[data-test="agent-facts"][data-state="error"]')
     await check(

@@ -1,4 +1,5 @@
-// The Memories list loads naive-ui's select (its own chunk) after the first frame. When that
+// The Memories list loads naive-ui's select (its own chunk) when its pickers are wanted (the
+// pointer over them, a press, a key: SelectFacade.vue). When that
 // load fails (a remote browser whose page outlived an upgrade, a dropped link) the pickers must
 // not stay drawn but dead: the list says the filters could not load and offers a retry, which
 // brings the real pickers. Both languages and themes.
@@ -8,6 +9,8 @@ export default async function ({ open, check, COMBOS }) {
       let refuse = true
       await page.route(/\/assets\/naiveSelect-[^/]*\.js$/, (route) => (refuse ? route.abort('failed') : route.continue()))
       await page.reload()
+      await page.waitForSelector('.list-pane[data-state="ready"]')
+      await page.hover('.filters')
       await page.waitForSelector('[data-test="filters-load-failed"]')
       await check(page.locator('.filters .select-facade').count().then((n) => n === 0), 'no drawn pickers once the load failed')
       const text = await page.locator('[data-test="filters-load-failed"]').innerText()

@@ -1,0 +1,48 @@
+// naive-ui's side of the UI, a chunk of its own: the config provider every naive-ui control is
+// mounted under (theme, overrides, locale) and the message and dialog APIs. The entry chunk and
+// the first view hold no naive-ui: a window left on its first view never runs naive-ui's code
+// or its style generation (README, "The desktop window": the web process's idle memory).
+import { computed, defineComponent, h } from 'vue'
+import { NConfigProvider, createDiscreteApi, dateEnUS, dateZhCN, enUS, zhCN, type ConfigProviderProps } from 'naive-ui'
+import { useSettings } from '@/stores/settings'
+import { darkTheme, loadDarkTheme } from '@/util/darkTheme'
+import { uiFont } from '@/util/fonts'
+import { themeOverrides } from '@/util/naiveTheme'
+
+function configProps() {
+  const settings = useSettings()
+  return computed<ConfigProviderProps>(() => {
+    const zh = settings.language === 'zh-CN'
+    if (settings.dark) void loadDarkTheme()
+    return {
+      theme: settings.dark ? darkTheme.value : null,
+      themeOverrides: themeOverrides(settings.dark, uiFont.value),
+      locale: zh ? zhCN : enUS,
+      dateLocale: zh ? dateZhCN : dateEnUS,
+    }
+  })
+}
+
+/**
+ * The config provider around a naive-ui subtree (a view, a drawer, a control). Abstract: it adds
+ * no element, so the subtree lays out as if it were not there.
+ */
+export const NaiveScope = defineComponent({
+  name: 'NaiveScope',
+  setup(_, { slots }) {
+    const props = configProps()
+    return () => h(NConfigProvider, { ...props.value, abstract: true }, slots)
+  },
+})
+
+type Discrete = ReturnType<typeof createDiscreteApi<'message' | 'dialog'>>
+let discrete: Discrete | null = null
+
+/** The message and dialog APIs, mounted once in an app of their own under the same config. */
+export function feedback(): Discrete {
+  discrete ??= createDiscreteApi(['message', 'dialog'], {
+    configProviderProps: configProps(),
+    messageProviderProps: { placement: 'top' },
+  })
+  return discrete
+}
