@@ -276,7 +276,9 @@ async function main() {
   expect(agentNote.ok, `agent memory written: ${JSON.stringify(agentNote)}`)
   const kvSet = await raw.call('kv.set', { agent: 'e2e-agent', key: 'project:version', value: '1.4.2' })
   expect(kvSet.created && kvSet.changed, `kv.set over the bridge: ${JSON.stringify(kvSet)}`)
-  await a.locator('.filters :is(.n-select, .select-facade)').first().click()
+  // In a browser over the bridge the real pickers are there once the first view is on screen
+  // (the desktop window draws them until touched: MemoryList.vue).
+  await a.locator('.filters .n-select').first().click()
   await a.locator('.n-base-select-option').nth(2).click() // global, project, agent
   const facts = a.locator('[data-test="agent-facts"][data-agent="e2e-agent"][data-state="ready"]')
   await facts.locator('[data-test="agent-fact"][data-key="project:version"]', { hasText: '1.4.2' }).waitFor({ timeout: LONG })
