@@ -1,6 +1,7 @@
 // Messages and confirmations without naive-ui in the entry chunk: the same calls as naive-ui's
 // useMessage/useDialog, answered by its discrete API once its chunk has loaded (naive/scope.ts).
-// A call made before then shows as soon as the chunk arrives; none is dropped.
+// A call made before then shows as soon as the chunk arrives. When the chunk cannot be fetched
+// (a dropped bridge) the message is logged, and the next call fetches again (naive/load.ts).
 import type { DialogOptions, MessageOptions } from 'naive-ui'
 import { loadNaive } from '@/naive/load'
 
@@ -15,19 +16,11 @@ function show(f: (api: ReturnType<Awaited<ReturnType<typeof loadNaive>>['feedbac
   )
 }
 
-const message: MessageApi = {
-  success: (c, o) => show((a) => a.message.success(c, o)),
-  error: (c, o) => show((a) => a.message.error(c, o)),
-  warning: (c, o) => show((a) => a.message.warning(c, o)),
-  info: (c, o) => show((a) => a.message.info(c, o)),
-}
-
-const dialog: DialogApi = {
-  success: (o) => show((a) => a.dialog.success(o)),
-  error: (o) => show((a) => a.dialog.error(o)),
-  warning: (o) => show((a) => a.dialog.warning(o)),
-  info: (o) => show((a) => a.dialog.info(o)),
-}
+const LEVELS: Level[] = ['success', 'error', 'warning', 'info']
+const message = Object.fromEntries(
+  LEVELS.map((l) => [l, (c: string, o?: MessageOptions) => show((a) => a.message[l](c, o))]),
+) as MessageApi
+const dialog = Object.fromEntries(LEVELS.map((l) => [l, (o: DialogOptions) => show((a) => a.dialog[l](o))])) as DialogApi
 
 /** naive-ui's message API (success, error, warning, info), loaded on first use. */
 export function useMessage(): MessageApi {

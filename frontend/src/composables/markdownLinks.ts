@@ -4,9 +4,9 @@ import { openExternal } from '@/api'
 import { useNav } from '@/stores/nav'
 
 /**
- * The click handler for goldmark HTML from the backend outside the reader (the Journal's days):
+ * The click handler for goldmark HTML from the backend (the reader's memory, the Journal's days):
  * a [[link]] to a memory opens it in Memories (a warning when it is gone), a [[link]] to any
- * other name opens the Graph view focused on that entity — as in the reader — and no other
+ * other name opens the Graph view focused on that entity and no other
  * link navigates the app window away (web links open outside; #anchors stay).
  */
 export function useMarkdownLinks(): (ev: MouseEvent) => void {

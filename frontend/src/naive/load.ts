@@ -28,13 +28,14 @@ export function loadNaive(): Promise<Scope> {
 }
 
 /**
- * An async component that loads naive-ui and the component together and mounts the component
- * under naive-ui's config provider; props, listeners and slots pass through.
+ * An async component that loads naive-ui and the component's module together and mounts the
+ * component under naive-ui's config provider; props, listeners and slots pass through. then
+ * runs once both have arrived (a view tells the start-up bench it painted).
  */
-export function withNaive(load: () => Promise<{ default: Component } | Component>, then?: () => void): Component {
+export function withNaive(load: () => Promise<{ default: Component }>, then?: () => void): Component {
   return defineAsyncComponent(() =>
     Promise.all([loadNaive(), load()]).then(([scope, mod]) => {
-      const inner = markRaw(('default' in (mod as object) ? (mod as { default: Component }).default : mod) as Component)
+      const inner = markRaw(mod.default)
       then?.()
       return defineComponent({
         name: 'WithNaive',

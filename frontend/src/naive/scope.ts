@@ -2,18 +2,30 @@
 // mounted under (theme, overrides, locale) and the message and dialog APIs. The entry chunk and
 // the first view hold no naive-ui: a window left on its first view never runs naive-ui's code
 // or its style generation (README, "The desktop window": the web process's idle memory).
-import { computed, defineComponent, h } from 'vue'
+import { computed, defineComponent, h, watch, type ComputedRef } from 'vue'
 import { NConfigProvider, createDiscreteApi, dateEnUS, dateZhCN, enUS, zhCN, type ConfigProviderProps } from 'naive-ui'
 import { useSettings } from '@/stores/settings'
 import { darkTheme, loadDarkTheme } from '@/util/darkTheme'
 import { uiFont } from '@/util/fonts'
 import { themeOverrides } from '@/util/naiveTheme'
 
-function configProps() {
+let config: ComputedRef<ConfigProviderProps> | null = null
+
+/**
+ * The one config every naive-ui subtree and the message and dialog app share, made when this
+ * chunk is first used (the settings store exists by then). A window that turns dark loads
+ * naive-ui's dark theme then (load.ts waits for it when the window is already dark).
+ */
+function configProps(): ComputedRef<ConfigProviderProps> {
+  if (config) return config
   const settings = useSettings()
-  return computed<ConfigProviderProps>(() => {
+  watch(
+    () => settings.dark,
+    (dark) => dark && void loadDarkTheme(),
+    { immediate: true },
+  )
+  config = computed<ConfigProviderProps>(() => {
     const zh = settings.language === 'zh-CN'
-    if (settings.dark) void loadDarkTheme()
     return {
       theme: settings.dark ? darkTheme.value : null,
       themeOverrides: themeOverrides(settings.dark, uiFont.value),
@@ -21,6 +33,7 @@ function configProps() {
       dateLocale: zh ? dateZhCN : dateEnUS,
     }
   })
+  return config
 }
 
 /**
