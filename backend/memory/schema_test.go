@@ -318,13 +318,22 @@ func TestLeanRowsMigrationHandsBackPages(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
+			// 600 rows of ~2 kB (~1.3 MB, a few hundred pages: a migration that left the old
+			// table's pages free would leave about half the file free), in one transaction.
 			body := strings.Repeat("words to fill a page ", 100)
-			for i := range 2000 {
-				if _, err := db.ExecContext(ctx, `INSERT INTO memory_meta(id, path, slug, scope, type, created, updated, version, mtime, size, body)
+			tx, err := db.BeginTx(ctx, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range 600 {
+				if _, err := tx.ExecContext(ctx, `INSERT INTO memory_meta(id, path, slug, scope, type, created, updated, version, mtime, size, body)
 					VALUES(?, ?, 's', 'global', 'user', '2024-01-01T00:00:00.000000000Z', '2024-01-01T00:00:00.000000000Z', 'v', 1, 2, ?)`,
 					fmt.Sprint(i), fmt.Sprintf("global/user/%d.md", i), body); err != nil {
 					t.Fatal(err)
 				}
+			}
+			if err := tx.Commit(); err != nil {
+				t.Fatal(err)
 			}
 			pages := func() (n, free int64) {
 				t.Helper()
