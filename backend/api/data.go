@@ -4,6 +4,7 @@ import (
 	"engram/backend/coded"
 	"os/exec"
 	"strings"
+	"sync"
 
 	"engram/backend/memory"
 )
@@ -128,11 +129,19 @@ func xdgOpen(path string) error {
 	return nil
 }
 
-// indexProgress publishes index.progress events for op while a reindex or doctor runs.
+// indexProgress publishes index.progress events for op while a reindex, doctor, backup or
+// restore runs: the first and last step of every phase always, the steps between throttled.
 func (a *API) indexProgress(op string) memory.ProgressFunc {
+	var mu sync.Mutex
+	lastPhase := ""
 	return func(phase string, done, total int) {
-		if a.deps.Events != nil {
-			a.deps.Events.Publish(EventIndexProgress, IndexProgress{Op: op, Phase: phase, Done: done, Total: total})
+		if a.deps.Events == nil {
+			return
 		}
+		mu.Lock()
+		edge := phase != lastPhase || done <= 0 || done >= total
+		lastPhase = phase
+		mu.Unlock()
+		a.deps.Events.PublishProgress(EventIndexProgress, IndexProgress{Op: op, Phase: phase, Done: done, Total: total}, edge)
 	}
 }

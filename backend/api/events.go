@@ -40,6 +40,31 @@ type Hub struct {
 	mu         sync.Mutex
 	subs       map[int]func(name string, data any)
 	next       int
+	// lastProgress is when each progress event last went out (PublishProgress).
+	lastProgress map[string]time.Time
+}
+
+// progressEvery is the most often one kind of progress goes out. A backup reported every
+// file (512 events for 500 memories, faster than a browser reads them): the bridge's send
+// queue filled and it dropped the browser as a slow client while the backup succeeded.
+const progressEvery = 100 * time.Millisecond
+
+// PublishProgress publishes a progress event at most once each progressEvery per name;
+// edge events (a start, a phase change, the end, a failure) always go out, so the last state
+// a client sees is the real one.
+func (h *Hub) PublishProgress(name string, data any, edge bool) {
+	h.mu.Lock()
+	now := time.Now()
+	if !edge && now.Sub(h.lastProgress[name]) < progressEvery {
+		h.mu.Unlock()
+		return
+	}
+	if h.lastProgress == nil {
+		h.lastProgress = map[string]time.Time{}
+	}
+	h.lastProgress[name] = now
+	h.mu.Unlock()
+	h.Publish(name, data)
 }
 
 // NewHub returns a hub wired to the store and settings.

@@ -20,7 +20,11 @@ func (s *Services) openEmbeddings() error {
 	s.Embeddings = vector.NewRuntime(s.Store, vector.RuntimeOptions{
 		Logger: s.opts.Logger,
 		Indexer: vector.IndexerOptions{Logger: s.opts.Logger,
-			OnProgress: func(p vector.Progress) { s.Events.Publish(api.EventEmbeddingProgress, p) }},
+			OnProgress: func(p vector.Progress) {
+				// One event per batch is ~100 a second on a large reindex: throttled, but the
+				// start, the end and a failure always go out.
+				s.Events.PublishProgress(api.EventEmbeddingProgress, p, !p.Running || p.Error != "" || p.Done == 0)
+			}},
 		OnSwitch: func(st vector.Setup) { s.Recall.SetVectors(st.Embedder, st.Searcher) },
 		Config:   s.embedConfig,
 	})
