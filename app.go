@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"os"
 	"sync"
 	"syscall"
 	"time"
@@ -25,9 +26,11 @@ type apiHandle = api.API
 type App struct {
 	home    string
 	catalog *i18n.Catalog
-	lang    string
-	version string
-	ui      fs.FS // the built web UI (frontend/dist), for the bridge
+	// quietLog keeps the store's warnings off a one-shot CLI verb's stderr (set by main).
+	quietLog bool
+	lang     string
+	version  string
+	ui       fs.FS // the built web UI (frontend/dist), for the bridge
 
 	ctx      context.Context
 	cancel   context.CancelFunc
@@ -114,8 +117,13 @@ func (a *App) Opened() error {
 
 // open opens the store of a.home and builds its services.
 func (a *App) open(passive bool) (*wire.Services, error) {
-	svc, err := wire.Open(a.ctx, wire.Options{Home: a.home, Lang: a.lang, Catalog: a.catalog, Version: a.version,
-		Passive: passive, Remote: a})
+	opts := wire.Options{Home: a.home, Lang: a.lang, Catalog: a.catalog, Version: a.version, Passive: passive, Remote: a}
+	if a.quietLog {
+		// A one-shot CLI verb reports what it found in the person's language (doctor's and
+		// reindex's problems); the store's English warnings about the same files were noise.
+		opts.Logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
+	}
+	svc, err := wire.Open(a.ctx, opts)
 	if err != nil {
 		return nil, err
 	}

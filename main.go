@@ -62,6 +62,7 @@ func run(args []string) int {
 		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Version: version, Catalog: catalog, Lang: lang,
 		Open: func(ctx context.Context) (*apiHandle, func() error, error) {
 			app := newApp()
+			app.quietLog = true
 			if err := app.Start(ctx, false); err != nil {
 				return nil, nil, err
 			}

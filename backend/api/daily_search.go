@@ -80,7 +80,7 @@ func (s *DailyService) Search(p DaySearchParams) (DaySearchResult, error) {
 			hit := DayHit{Date: m.Slug, Archived: m.Archived, Bytes: dayBytes(m), ByDate: true}
 			if es := memory.DailyEntries(m.Body); len(es) > 0 {
 				hit.Time, hit.Author, hit.AuthorKind = es[0].Time, es[0].Author, es[0].AuthorKind
-				hit.Snippet = memory.Snippet(es[0].Text, "", 160)
+				hit.Snippet = memory.PlainSnippet(es[0].Text, "", 160)
 			}
 			out.Days = append(out.Days, hit)
 			continue
@@ -138,7 +138,7 @@ func textHit(m *memory.Memory, q string, terms []string) (DayHit, bool) {
 	if best >= 0 {
 		e := entries[best]
 		hit.Time, hit.Author, hit.AuthorKind = e.Time, e.Author, e.AuthorKind
-		hit.Snippet = memory.Snippet(e.Text, q, 160)
+		hit.Snippet = memory.PlainSnippet(e.Text, q, 160)
 	}
 	return hit, true
 }

@@ -47,7 +47,7 @@ func summarize(m *memory.Memory) Summary {
 	return Summary{ID: m.ID, Slug: m.Slug, Title: m.Title, Scope: m.Scope, Workdir: m.Workdir, Agent: m.Agent,
 		Type: m.Type, Confidence: m.Confidence, AutoDowngraded: m.AutoDowngraded, Reviewed: m.Reviewed,
 		Archived: m.Archived, Tags: tags, Created: m.Created, Updated: m.Updated, Version: m.Version,
-		Snippet: memory.Snippet(m.Body, "", 160), Risky: memory.RiskOf(m.Title, m.Body)}
+		Snippet: memory.PlainSnippet(m.Body, "", 160), Risky: memory.RiskOf(m.Title, m.Body)}
 }
 
 // ListParams filter a listing.
@@ -245,7 +245,9 @@ func (s *MemoryService) Search(p SearchParams) (SearchResult, error) {
 	}
 	out := SearchResult{Hits: make([]SearchHit, 0, len(res.Hits))}
 	for _, h := range res.Hits {
-		out.Hits = append(out.Hits, SearchHit{Memory: summarize(h.Memory), Score: h.Score, Snippet: h.Snippet, Via: h.Via})
+		// People read the preview as text, not as Markdown syntax (a table's pipes, a link's URL).
+		out.Hits = append(out.Hits, SearchHit{Memory: summarize(h.Memory), Score: h.Score,
+			Snippet: memory.PlainSnippet(h.Memory.Body, p.Query, 160), Via: h.Via})
 	}
 	return out, nil
 }

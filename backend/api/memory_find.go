@@ -51,7 +51,7 @@ func (s *MemoryService) Find(p FindParams) (FindResult, error) {
 	out := FindResult{Items: make([]Summary, 0, len(res.Items)), Total: res.Total, More: res.More}
 	for _, m := range res.Items {
 		sum := summarize(m)
-		sum.Snippet = memory.Snippet(m.Body, p.Query, 160)
+		sum.Snippet = memory.PlainSnippet(m.Body, p.Query, 160)
 		out.Items = append(out.Items, sum)
 	}
 	return out, nil

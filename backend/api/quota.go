@@ -69,6 +69,10 @@ func (s *IndexService) Doctor(_ Empty) (memory.DoctorReport, error) {
 		for k, v := range f.Args {
 			args[k] = v
 		}
+		if kind, ok := args["ScopeKind"].(string); ok && kind != "" {
+			// "global 已用 488/500": the scope is named in the caller's language.
+			args["Scope"] = s.a.t("cli.quota_scope."+kind, args)
+		}
 		r.Findings[i].Message = s.a.t("doctor.finding."+f.Code, translateDetail(s.a, args))
 	}
 	return r, s.a.fail(err)

@@ -188,7 +188,7 @@ func TestImportExportReindexDoctor(t *testing.T) {
 	if code != 1 || !strings.Contains(out, "global/user/broken.md") {
 		t.Fatalf("doctor: %d %s", code, out)
 	}
-	if !strings.Contains(out, "Checksum pass: 2 checked, 0 differed") ||
+	if !strings.Contains(out, "Checksum pass: 2 checked, none differed") ||
 		!strings.Contains(out, "interrupted writes, removed: 1") || !strings.Contains(out, "global/user/.tmp-4242") {
 		t.Fatalf("doctor does not report its checksum pass and the swept temp file:\n%s", out)
 	}

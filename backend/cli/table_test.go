@@ -110,7 +110,7 @@ func TestBriefVerbs(t *testing.T) {
 	}{
 		{[]string{"search", "tea"}, true},
 		{[]string{"show", "tea"}, true},
-		{[]string{"write", "--title", "T", "--body", "B"}, true},
+		{[]string{"write", "--type", "user", "--title", "T", "--body", "B"}, true},
 		{[]string{"reindex"}, false},
 		{[]string{"export"}, false},
 		{[]string{"doctor"}, false},

@@ -115,7 +115,12 @@ var printReindex = printJSONOr(func(r *runner, w io.Writer, rep api.ReconcileRep
 // printDoctor prints the index check; a failed check exits 1 after saying why.
 func printDoctor(r *runner, rep api.DoctorReport) error {
 	r.out(rep, func(w io.Writer) {
-		fmt.Fprintln(w, r.t("cli.doctor_integrity", map[string]any{"Result": rep.Integrity}))
+		if rep.Integrity == "ok" {
+			// SQLite's own word; anything else is its message, shown as it is.
+			fmt.Fprintln(w, r.t("cli.doctor_integrity_ok", nil))
+		} else {
+			fmt.Fprintln(w, r.t("cli.doctor_integrity", map[string]any{"Result": rep.Integrity}))
+		}
 		if rep.ReadOnly {
 			fmt.Fprintln(w, r.t("notice.home_read_only", nil))
 		}
@@ -128,7 +133,11 @@ func printDoctor(r *runner, rep api.DoctorReport) error {
 			}
 		}
 		if !rep.ReadOnly {
-			fmt.Fprintln(w, r.t("cli.doctor_checksum", map[string]any{"Checked": rep.Checksum.Checked, "Mismatched": len(rep.Checksum.Mismatched)}))
+			key := "cli.doctor_checksum"
+			if len(rep.Checksum.Mismatched) == 0 {
+				key = "cli.doctor_checksum_clean" // "0 differed (indexed again)" said a reindex happened
+			}
+			fmt.Fprintln(w, r.t(key, map[string]any{"Checked": rep.Checksum.Checked, "Mismatched": len(rep.Checksum.Mismatched)}))
 			for _, p := range rep.Checksum.Mismatched {
 				fmt.Fprintln(w, r.t("cli.doctor_checksum_file", map[string]any{"Path": p}))
 			}

@@ -37,6 +37,10 @@ func writeParams(r *runner, args []string) (api.WriteParams, error) {
 		}
 		p.Body = string(b)
 	}
+	if typ == "" {
+		// Without it the store answered "Unknown type “”", which names no flag.
+		return p, usageError(r.t("cli.missing_arg", map[string]any{"Command": "write", "What": "--type user | feedback | project | reference | experience"}))
+	}
 	if sc.scope == "" {
 		sc.scope = "global"
 	}
@@ -107,6 +111,10 @@ func listParams(r *runner, args []string) (api.ListParams, error) {
 	case "false", "no", "0":
 		v := false
 		p.Reviewed = &v
+	case "":
+	default:
+		// "--reviewed maybe" listed everything: a filter that was not understood must say so.
+		return p, usageError(r.t("cli.flag_bad_value", map[string]any{"Flag": "-reviewed", "Value": reviewed}))
 	}
 	return p, nil
 }

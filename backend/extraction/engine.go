@@ -152,7 +152,11 @@ func (s *Service) perform(r *run, planner Planner) {
 		for i, ir := range res.Results {
 			p := ok[i]
 			if !ir.OK {
-				rejected = append(rejected, RejectedItem{Index: p.index, Action: p.action, Slug: p.item.Slug,
+				slug := p.item.Slug
+				if ir.Code == memory.CodeSecretDetected {
+					slug = memory.RedactKeyLike(slug) // the run's report is kept and shown
+				}
+				rejected = append(rejected, RejectedItem{Index: p.index, Action: p.action, Slug: slug,
 					Scope: string(p.item.Scope), Code: ir.Code, Args: ir.Args, Detail: ir.Message})
 				continue
 			}

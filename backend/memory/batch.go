@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -232,7 +233,25 @@ func (s *Store) ApplyBatch(ctx context.Context, b Batch) (BatchResult, error) {
 					groupFailed[it.GroupID] = true
 				}
 				// The args let Activity translate the refusal ("looks like a secret (AWS key)").
-				s.audit(ctx, tx, &b, it, r.ID, r.Code, map[string]any{"error": r.Message, "args": r.Args})
+				d := map[string]any{"error": r.Message, "args": r.Args}
+				if it.Slug == "" && r.ID == "" && it.Title != nil {
+					// A refused write that named no slug would show as a blank row: its
+					// title is how the person knows it.
+					d["title"] = clip(strings.TrimSpace(*it.Title), MaxTitleChars)
+				}
+				logged := it
+				if r.Code == CodeSecretDetected {
+					// The log must not keep what the refusal kept out of the files.
+					logged.Slug = RedactKeyLike(it.Slug)
+					if t, ok := d["title"].(string); ok {
+						d["title"] = RedactKeyLike(t)
+					}
+				}
+				id := r.ID
+				if id == "" && it.Op != OpWrite && len(it.ID) <= 64 {
+					id = it.ID // a refused edit or delete still names the memory it was for
+				}
+				s.audit(ctx, tx, &b, logged, id, r.Code, d)
 			} else {
 				r.OK = true
 				if r.ID != "" {

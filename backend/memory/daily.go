@@ -124,7 +124,13 @@ func (s *Store) opAppendDaily(ctx context.Context, tx *sql.Tx, b *Batch, it Item
 	if len(data) >= DailyWarnBytes {
 		r.Warnings = append(r.Warnings, Warning{Code: WarnDailyNearFull, Args: map[string]any{"Size": len(data), "Max": MaxDailyBytes}})
 	}
-	s.audit(ctx, tx, b, it, m.ID, "ok", map[string]any{"day": day, "bytes": len(text)})
+	detail := map[string]any{"day": day, "bytes": len(text)}
+	if kind, name := authorOf(who); kind == AuthorAgent && name != "" && !imported {
+		// The journal names the agent that wrote the entry; Activity must name the same one,
+		// not the CLI or window that carried it.
+		detail["agent"] = name
+	}
+	s.audit(ctx, tx, b, it, m.ID, "ok", detail)
 	return nil
 }
 

@@ -67,7 +67,9 @@ func authorOf(who string) (kind, name string) {
 	switch {
 	case strings.HasPrefix(who, agentMark):
 		return AuthorAgent, strings.TrimPrefix(who, agentMark)
-	case who == ActorUser || who == ActorBridge:
+	case who == ActorUser || who == ActorBridge || strings.EqualFold(who, "you"):
+		// "you" is how a person writes themselves into a heading by hand (the store writes
+		// "user"); an agent of that name is written "agent:you" (reservedAuthor).
 		return AuthorPerson, ""
 	case who == ActorTool:
 		return AuthorAgent, ""

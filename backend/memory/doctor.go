@@ -186,17 +186,22 @@ func (s *Store) checksumPass(ctx context.Context) (ChecksumPass, error) {
 
 // AuditEntry is one row of the audit log.
 type AuditEntry struct {
-	Seq      int64           `json:"seq"`
-	TS       string          `json:"ts"`
-	Op       string          `json:"op"`
-	Actor    string          `json:"actor"`
-	MemoryID string          `json:"memory_id"`
-	Slug     string          `json:"slug"`
-	Scope    string          `json:"scope"`
-	Session  string          `json:"session"`
-	Model    string          `json:"model"`
-	Result   string          `json:"result"`
-	Detail   json.RawMessage `json:"detail"`
+	Seq      int64  `json:"seq"`
+	TS       string `json:"ts"`
+	Op       string `json:"op"`
+	Actor    string `json:"actor"`
+	MemoryID string `json:"memory_id"`
+	Slug     string `json:"slug"`
+	Scope    string `json:"scope"`
+	// Agent and Workdir name the scope's instance (an agent's name, a project's folder), and
+	// Title is the memory's title now: Activity shows a memory as people know it.
+	Agent   string          `json:"agent,omitempty"`
+	Workdir string          `json:"workdir,omitempty"`
+	Title   string          `json:"title,omitempty"`
+	Session string          `json:"session"`
+	Model   string          `json:"model"`
+	Result  string          `json:"result"`
+	Detail  json.RawMessage `json:"detail"`
 }
 
 // Audit returns audit rows, newest first; memoryID narrows to one memory's history.
@@ -209,17 +214,22 @@ func (s *Store) AuditPage(ctx context.Context, memoryID string, limit int, befor
 	if limit <= 0 {
 		limit = 100
 	}
-	q := `SELECT seq, ts, op, actor, memory_id, slug, scope, session, model, result, detail FROM memory_audit_log WHERE 1 = 1`
+	q := `SELECT a.seq, a.ts, a.op, a.actor, a.memory_id, a.slug, a.scope,
+		CASE a.scope WHEN 'agent' THEN a.scope_key ELSE '' END,
+		COALESCE((SELECT p.workdir FROM projects p WHERE a.scope = 'project' AND p.key = a.scope_key), ''),
+		COALESCE((SELECT m.title FROM memory_meta m WHERE a.memory_id != '' AND m.id = a.memory_id), ''),
+		a.session, a.model, a.result, a.detail
+		FROM memory_audit_log a WHERE 1 = 1`
 	var args []any
 	if memoryID != "" {
-		q += ` AND memory_id = ?`
+		q += ` AND a.memory_id = ?`
 		args = append(args, memoryID)
 	}
 	if beforeSeq > 0 {
-		q += ` AND seq < ?`
+		q += ` AND a.seq < ?`
 		args = append(args, beforeSeq)
 	}
-	rows, err := s.db.QueryContext(ctx, q+` ORDER BY seq DESC LIMIT ?`, append(args, limit)...)
+	rows, err := s.db.QueryContext(ctx, q+` ORDER BY a.seq DESC LIMIT ?`, append(args, limit)...)
 	if err != nil {
 		return nil, fmt.Errorf("memory: unable to read audit log: %w", err)
 	}
@@ -228,7 +238,7 @@ func (s *Store) AuditPage(ctx context.Context, memoryID string, limit int, befor
 	for rows.Next() {
 		var e AuditEntry
 		var detail string
-		if err := rows.Scan(&e.Seq, &e.TS, &e.Op, &e.Actor, &e.MemoryID, &e.Slug, &e.Scope, &e.Session, &e.Model, &e.Result, &detail); err != nil {
+		if err := rows.Scan(&e.Seq, &e.TS, &e.Op, &e.Actor, &e.MemoryID, &e.Slug, &e.Scope, &e.Agent, &e.Workdir, &e.Title, &e.Session, &e.Model, &e.Result, &detail); err != nil {
 			return nil, err
 		}
 		if !json.Valid([]byte(detail)) || strings.TrimSpace(detail) == "" {

@@ -88,7 +88,8 @@ func (s *Store) findings(ctx context.Context, rep *DoctorReport) error {
 			fix += " --agent " + shellQuote(q.Agent)
 		}
 		out = append(out, Finding{Code: "quota_" + q.Level, Count: q.Used, Fix: fix + " && engram archive SLUG",
-			Args: map[string]any{"Scope": name, "Used": q.Used, "Limit": q.Limit}})
+			Args: map[string]any{"Scope": name, "ScopeKind": string(q.Scope), "Workdir": q.Workdir, "Agent": q.Agent,
+				"Used": q.Used, "Limit": q.Limit}})
 	}
 	if rep.TempFiles.Count > 0 {
 		out = append(out, Finding{Code: "temp_files", Count: rep.TempFiles.Count, Fixed: true, Fix: ""})

@@ -107,7 +107,8 @@ func (s *Store) PreviewImport(ctx context.Context, r io.Reader) (ImportPreview, 
 		p.Lines++
 		if kvKind(line) == KVRecordKind {
 			if _, err := decodeKVLine(line); err != nil {
-				refuse(n, LineError{Code: CodeParseError, Args: map[string]any{"Detail": err.Error()}, Message: "invalid JSON: " + err.Error()})
+				code, args := lineJSONError(err, line)
+				refuse(n, LineError{Code: code, Args: args, Message: "invalid JSON: " + err.Error()})
 			} else {
 				p.KV++
 			}
@@ -117,7 +118,8 @@ func (s *Store) PreviewImport(ctx context.Context, r io.Reader) (ImportPreview, 
 		dec := json.NewDecoder(strings.NewReader(line))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&rec); err != nil {
-			refuse(n, LineError{Code: CodeParseError, Args: map[string]any{"Detail": err.Error()}, Message: "invalid JSON: " + err.Error()})
+			code, args := lineJSONError(err, line)
+			refuse(n, LineError{Code: code, Args: args, Message: "invalid JSON: " + err.Error()})
 			continue
 		}
 		if le := s.checkRecord(rec); le != nil {

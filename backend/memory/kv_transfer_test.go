@@ -129,7 +129,7 @@ func TestKVExportImportRoundTrip(t *testing.T) {
 	for _, le := range rep.Errors {
 		codes = append(codes, strconv.Itoa(le.Line)+":"+le.Code)
 	}
-	if rep.KV != 1 || strings.Join(codes, " ") != "2:invalid_agent 3:kv_invalid_value 4:secret_detected 5:parse_error 6:kv_invalid_key" {
+	if rep.KV != 1 || strings.Join(codes, " ") != "2:invalid_agent 3:kv_invalid_value 4:secret_detected 5:line_unknown_field 6:kv_invalid_key" {
 		t.Fatalf("bad lines: kv %d errors %v", rep.KV, codes)
 	}
 }

@@ -77,6 +77,34 @@ type pathInfo struct {
 
 // parsePath reads scope, key, type and slug from a relative path; ok is false for files that
 // are not memories (trash, snapshots, stray files).
+// locationDetail says why rel, which parsePath refused, is not a memory's path: a file in a
+// type folder whose name is no slug ("x.md") was reported as outside the layout, which sent
+// people looking for the wrong fault.
+func locationDetail(rel string) string {
+	parts := strings.Split(strings.TrimSuffix(rel, ".md"), "/")
+	if len(parts) >= 3 && parts[0] == ".archive" && archiveDirRE.MatchString(parts[1]) {
+		parts = parts[2:]
+	}
+	var typ, slug string
+	switch {
+	case !strings.HasSuffix(rel, ".md"):
+		return format.NotLocation
+	case len(parts) == 3 && parts[0] == "global":
+		typ, slug = parts[1], parts[2]
+	case len(parts) == 4 && (parts[0] == "projects" || parts[0] == "agents"):
+		typ, slug = parts[2], parts[3]
+	default:
+		return format.NotLocation
+	}
+	if !Type(typ).Writable() {
+		return format.BadTypeFolder(typ)
+	}
+	if !ValidSlug(slug) {
+		return format.BadSlug(slug)
+	}
+	return format.NotLocation
+}
+
 func parsePath(rel string) (pathInfo, bool) {
 	var pi pathInfo
 	if !strings.HasSuffix(rel, ".md") {

@@ -67,6 +67,12 @@ func (s *Store) persistFrom(ctx context.Context, tx *sql.Tx, m *Memory, oldRel, 
 // audit records one op; failures to audit are logged, never allowed to undo a write.
 func (s *Store) audit(ctx context.Context, x execer, b *Batch, it Item, id, result string, detail map[string]any) {
 	slug, scope, key := it.Slug, it.Scope, ""
+	switch {
+	case it.Scope == ScopeAgent:
+		key = it.Agent // a refused agent write still names its agent in Activity
+	case it.Scope == ScopeProject && it.Workdir != "":
+		key = ProjectKey(it.Workdir)
+	}
 	if id != "" {
 		if m, err := getByID(ctx, x, id); err == nil {
 			slug, scope, key = m.Slug, m.Scope, m.ScopeKey()

@@ -7,8 +7,6 @@ import (
 	"runtime"
 	"sync"
 	"time"
-
-	"engram/backend/memory/format"
 )
 
 // fileRead is what indexing one file needs before any SQL: its bytes read, checked (secrets,
@@ -64,7 +62,7 @@ func (s *Store) readForIndex(d diskFile, known string) *fileRead {
 	}
 	pi, ok := parsePath(d.rel)
 	if !ok {
-		r.problem, r.detail = ProblemUnrecognized, format.NotLocation
+		r.problem, r.detail = ProblemUnrecognized, locationDetail(d.rel)
 		return r
 	}
 	if code, detail := folderProblem(pi); code != "" {

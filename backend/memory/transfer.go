@@ -119,7 +119,8 @@ func (s *Store) ImportWith(ctx context.Context, r io.Reader, opts ImportOptions)
 		if kind := kvKind(line); kind == KVRecordKind {
 			kr, err := decodeKVLine(line)
 			if err != nil {
-				refuse(n, CodeParseError, map[string]any{"Detail": err.Error()}, "invalid JSON: %v", err)
+				code, args := lineJSONError(err, line)
+				refuse(n, code, args, "invalid JSON: %v", err)
 				continue
 			}
 			kvLines = append(kvLines, kvLine{line: n, rec: kr})
@@ -129,7 +130,8 @@ func (s *Store) ImportWith(ctx context.Context, r io.Reader, opts ImportOptions)
 		dec := json.NewDecoder(strings.NewReader(line))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&rec); err != nil {
-			refuse(n, CodeParseError, map[string]any{"Detail": err.Error()}, "invalid JSON: %v", err)
+			code, args := lineJSONError(err, line)
+			refuse(n, code, args, "invalid JSON: %v", err)
 			continue
 		}
 		if le := s.checkRecord(rec); le != nil {

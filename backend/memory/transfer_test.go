@@ -37,7 +37,7 @@ func TestImportReportsBadLines(t *testing.T) {
 	if rep.Lines != 11 || rep.Imported != 3 || rep.Daily != 1 {
 		t.Fatalf("report lines=%d imported=%d daily=%d errors=%+v", rep.Lines, rep.Imported, rep.Daily, rep.Errors)
 	}
-	want := map[int]string{2: CodeParseError, 3: CodeParseError, 4: CodeInvalidSlug, 9: CodeSecretDetected, 10: CodeMissingBody, 11: CodeParseError, 12: CodeParseError}
+	want := map[int]string{2: CodeLineNotJSON, 3: CodeLineUnknownField, 4: CodeInvalidSlug, 9: CodeSecretDetected, 10: CodeMissingBody, 11: CodeParseError, 12: CodeLineNotObject}
 	got := map[int]string{}
 	for _, le := range rep.Errors {
 		got[le.Line] = le.Code

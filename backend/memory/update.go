@@ -27,7 +27,7 @@ func (s *Store) opUpdate(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *
 	if mode != "merge" && mode != "replace" {
 		return codeErr(CodeInvalidMode, map[string]any{"Mode": mode}, "invalid mode %q", mode)
 	}
-	oldPath := m.Path
+	oldPath, wasReviewed := m.Path, m.Reviewed
 	title, body := m.Title, m.Body
 	if it.Title != nil {
 		title = strings.TrimSpace(*it.Title)
@@ -140,6 +140,12 @@ func (s *Store) opUpdate(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *
 		}
 	}
 	s.fillResult(r, m, down)
-	s.audit(ctx, tx, b, it, m.ID, "ok", map[string]any{"mode": mode, "path": m.Path, "from": oldPath})
+	detail := map[string]any{"mode": mode, "path": m.Path, "from": oldPath}
+	if wasReviewed && !m.Reviewed {
+		// Activity names this row for what it did (an accept taken back, a memory sent back
+		// to review), not as an ordinary edit.
+		detail["unreviewed"] = true
+	}
+	s.audit(ctx, tx, b, it, m.ID, "ok", detail)
 	return nil
 }

@@ -16,7 +16,15 @@ const (
 	msgNoID          = "frontmatter has no id"
 	msgBadConfidence = "unknown confidence "
 	msgNotLocation   = "not a memory location (scope/type/slug.md)"
+	msgBadSlug       = "file name is not a valid slug: "
+	msgBadTypeDir    = "folder is not a memory type: "
 )
+
+// BadSlug is the detail of a file in a memory folder whose name is not a slug ("x.md").
+func BadSlug(name string) string { return msgBadSlug + strconv.Quote(name) }
+
+// BadTypeFolder is the detail of a file under a folder that names no memory type.
+func BadTypeFolder(name string) string { return msgBadTypeDir + strconv.Quote(name) }
 
 // NotLocation is the detail of a file outside the memory layout (scope/type/slug.md).
 const NotLocation = msgNotLocation
@@ -36,6 +44,10 @@ func DetailKey(detail string) (string, map[string]any) {
 		return "detail.no_id", nil
 	case d == msgNotLocation:
 		return "detail.not_location", nil
+	case strings.HasPrefix(d, msgBadSlug):
+		return "detail.bad_slug", map[string]any{"Name": unquote(strings.TrimPrefix(d, msgBadSlug))}
+	case strings.HasPrefix(d, msgBadTypeDir):
+		return "detail.bad_type_folder", map[string]any{"Name": unquote(strings.TrimPrefix(d, msgBadTypeDir))}
 	case strings.HasPrefix(d, msgBadYAML):
 		return "detail.bad_yaml", map[string]any{"Reason": strings.TrimPrefix(strings.TrimPrefix(d, msgBadYAML), "yaml: ")}
 	case strings.HasPrefix(d, msgBadConfidence):
@@ -46,4 +58,11 @@ func DetailKey(detail string) (string, map[string]any) {
 		return "detail.bad_confidence", map[string]any{"Value": v}
 	}
 	return "", nil
+}
+
+func unquote(v string) string {
+	if u, err := strconv.Unquote(v); err == nil {
+		return u
+	}
+	return v
 }

@@ -345,6 +345,9 @@ export interface AuditEntry {
   memory_id: string
   slug: string
   scope: string
+  agent?: string
+  workdir?: string
+  title?: string
   session: string
   model: string
   result: string

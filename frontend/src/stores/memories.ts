@@ -55,6 +55,10 @@ export const useMemories = defineStore('memories', () => {
     () => searching.value || filters.scope !== null || filters.type !== null || filters.review !== 'all',
   )
   const canLoadMore = computed(() => entries.value.length < total.value)
+  /** How many memories the unfiltered list holds: the navigation's count, which must not
+   *  vanish (or shrink to the matches) while a search or filter narrows the list. */
+  const storeTotal = ref(0)
+  const counter = latest()
 
   function scopeParams() {
     const p: { scope?: api.Scope; workdir?: string; agent?: string; type?: api.MemoryType } = {}
@@ -103,11 +107,13 @@ export const useMemories = defineStore('memories', () => {
    */
   async function refresh(keep = false) {
     const count = keep ? entries.value.length : PAGE
+    if (filtered.value) void refreshStoreTotal()
     await list.run(
       () => fetchFirst(count),
       (r) => {
         entries.value = r.list
         total.value = r.total
+        if (!filtered.value) storeTotal.value = r.total
         more.value = r.more
         error.value = null
         answered.value = true
@@ -116,6 +122,14 @@ export const useMemories = defineStore('memories', () => {
         error.value = e
         answered.value = true
       },
+    )
+  }
+
+  async function refreshStoreTotal() {
+    await counter.run(
+      () => api.listMemories({ limit: 1, offset: 0 }),
+      (r) => (storeTotal.value = r.total ?? 0),
+      () => {}, // the count keeps its last value; the list reports its own failure
     )
   }
 
@@ -224,6 +238,7 @@ export const useMemories = defineStore('memories', () => {
     filters,
     entries,
     total,
+    storeTotal,
     more,
     loading,
     answered,

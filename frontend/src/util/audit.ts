@@ -11,13 +11,22 @@ export function opLabel(op: string): string {
  * What a row of the log did: a refused op reads as refused ("Write refused"), never as the
  * op it tried ("Created"), so a refused write is not mistaken for a new memory.
  */
-export function rowOpLabel(e: Pick<AuditEntry, 'op' | 'result'>): string {
+export function rowOpLabel(e: Pick<AuditEntry, 'op' | 'result' | 'detail'>): string {
+  // An update that took a memory back to review (Review's undo of an accept) is not an edit.
+  if (resultOk(e) && e.op === 'update' && e.detail?.unreviewed === true) return opLabel('unaccept')
   if (resultOk(e)) return opLabel(e.op)
   return hasKey(`ui.activity.op_refused.${e.op}`) ? t(`ui.activity.op_refused.${e.op}`) : t('ui.activity.refusal.op', { Op: opLabel(e.op) })
 }
 
 export function actorLabel(actor: string): string {
   return hasKey(`ui.activity.actor.${actor}`) ? t(`ui.activity.actor.${actor}`) : actor
+}
+
+/** Who a row names as its author: the agent a journal entry was written for (the journal
+ *  shows the same name), else the actor that carried the change. */
+export function rowActorLabel(e: Pick<AuditEntry, 'actor' | 'detail'>): string {
+  const agent = e.detail?.agent
+  return typeof agent === 'string' && agent ? agent : actorLabel(e.actor)
 }
 
 export function resultOk(e: Pick<AuditEntry, 'result'>): boolean {
@@ -52,10 +61,12 @@ export function originLine(e: Pick<AuditEntry, 'session' | 'model'>): string {
 
 /** A row's memory as people know it: its title (recorded with a reject or delete, when the
  *  memory is gone) or slug, and the raw id only when nothing else was recorded. */
-export function memoryLabel(e: Pick<AuditEntry, 'slug' | 'memory_id' | 'detail'>): string {
-  const title = typeof e.detail?.title === 'string' ? e.detail.title : ''
+export function memoryLabel(e: Pick<AuditEntry, 'slug' | 'memory_id' | 'detail' | 'title'>): string {
+  // The title recorded with the row (a reject, a delete, a refused write), else the title the
+  // memory has now: every row reads "Title (slug)" alike.
+  const title = typeof e.detail?.title === 'string' && e.detail.title ? e.detail.title : (e.title ?? '')
   const slug = e.slug || (typeof e.detail?.slug === 'string' ? e.detail.slug : '')
-  if (title && slug) return `${title} (${slug})`
+  if (title && slug && title !== slug) return `${title} (${slug})`
   return title || slug || e.memory_id
 }
 

@@ -1,0 +1,64 @@
+package memory
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"reflect"
+	"strings"
+)
+
+// Codes of an import line that is not a record Engram reads. They replace parse_error with
+// Go's own English ("invalid character 'o' in literal null") under "the file could not be
+// read", which named the file for a fault of one line and read the same in Chinese.
+const (
+	CodeLineNotJSON      = "line_not_json"
+	CodeLineUnknownField = "line_unknown_field"
+	CodeLineFieldType    = "line_field_type"
+	CodeLineNotObject    = "line_not_object"
+)
+
+// lineJSONError classifies why one import line did not decode into a record.
+func lineJSONError(err error, line string) (code string, args map[string]any) {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		return CodeLineNotJSON, map[string]any{"Offset": syn.Offset}
+	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
+		return CodeLineNotJSON, map[string]any{"Offset": len(line)}
+	case errors.As(err, &typ) && typ.Field == "":
+		return CodeLineNotObject, nil
+	case errors.As(err, &typ):
+		return CodeLineFieldType, map[string]any{"Field": typ.Field, "Want": jsonKind(typ.Type)}
+	}
+	if f, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+		return CodeLineUnknownField, map[string]any{"Field": strings.Trim(f, `"`)}
+	}
+	return CodeParseError, map[string]any{"Detail": err.Error()}
+}
+
+// jsonKind names the JSON value a Go type takes, as a person writing the file knows it.
+func jsonKind(t reflect.Type) string {
+	if t == nil {
+		return "value"
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "string"
+	case reflect.Bool:
+		return "true/false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Uint, reflect.Uint8,
+		reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
+		return "number"
+	case reflect.Slice, reflect.Array:
+		return "list"
+	}
+	if t.Name() == "Time" {
+		return "string"
+	}
+	return "object"
+}

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest'
+import { memoryLabel, rowActorLabel, rowOpLabel } from '../../src/util/audit'
+import type { AuditEntry } from '../../src/api/types'
+
+function row(over: Partial<AuditEntry>): AuditEntry {
+  return { seq: 1, ts: '', op: 'update', actor: 'user', memory_id: 'm1', slug: 'a-slug', scope: 'global', session: '', model: '', result: 'ok', detail: {}, ...over } as AuditEntry
+}
+
+describe('Activity rows', () => {
+  it('names an accept taken back for what it did, not as an edit', () => {
+    expect(rowOpLabel(row({ detail: { unreviewed: true } }))).toBe('Back to review')
+    expect(rowOpLabel(row({}))).toBe('Edited')
+    expect(rowOpLabel(row({ op: 'reconcile' }))).toBe('Changed on disk')
+  })
+
+  it('names the agent a journal entry was written for', () => {
+    expect(rowActorLabel(row({ op: 'append_daily', detail: { agent: 'codex' } }))).toBe('codex')
+    expect(rowActorLabel(row({ op: 'append_daily' }))).toBe('You')
+  })
+
+  it('shows a memory by its title and slug, once when they are the same', () => {
+    expect(memoryLabel(row({ title: 'Prefers tea' }))).toBe('Prefers tea (a-slug)')
+    expect(memoryLabel(row({ slug: '2026-12-03', title: '2026-12-03' }))).toBe('2026-12-03')
+    expect(memoryLabel(row({ slug: '', memory_id: '', detail: { title: 'Refused write' } }))).toBe('Refused write')
+  })
+})
