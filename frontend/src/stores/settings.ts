@@ -46,11 +46,25 @@ export const useSettings = defineStore('settings', () => {
     writeLocal({ language: language.value, theme: theme.value })
   }
 
+  /** A language the person picked before a connection (the login card): saved in Engram
+   *  once one exists, instead of being replaced by the saved one at login. */
+  let pickedOffline: Lang | null = null
+
+  function pickOffline(l: Lang) {
+    pickedOffline = l
+    apply({ language: l })
+  }
+
   async function load() {
     setLanguage(language.value)
     const [s, i] = await Promise.allSettled([api.getSettings(), api.appInfo()])
     if (s.status === 'fulfilled') apply(s.value)
     if (i.status === 'fulfilled') info.value = i.value
+    const picked = pickedOffline
+    pickedOffline = null
+    if (picked && s.status === 'fulfilled' && picked !== language.value) {
+      await update({ language: picked }).catch(() => {}) // refused: the saved language stays
+    }
   }
 
   async function update(p: api.SettingsUpdate) {
@@ -64,5 +78,5 @@ export const useSettings = defineStore('settings', () => {
     }
   }
 
-  return { language, theme, dark, info, load, update, apply }
+  return { language, theme, dark, info, load, update, apply, pickOffline }
 })

@@ -140,6 +140,7 @@ const ENUMS: Record<string, readonly string[]> = {
   'organizer.risk.': RISKS,
   'organizer.tier.': TIERS,
   'organizer.decision_status.': DECISION_STATUSES,
+  'ui.organizer.reason_plural.': ['exact_duplicate'],
   'organizer.bucket.': REJECTION_BUCKETS,
   'organizer.reason.': REASON_CODES,
   'organizer.skip.': SKIP_REASONS,

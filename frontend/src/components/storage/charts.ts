@@ -20,7 +20,12 @@ export interface Palette {
 }
 
 export interface ScopeBars {
+  /** Each scope's label on the axis ("Project · engram"). */
   names: string[]
+  /** Each scope's full name for the tooltip ("Project · /home/me/src/engram"); names if absent. */
+  titles?: string[]
+  /** The width the axis labels may take before they end in an ellipsis (px). */
+  labelWidth?: number
   reviewed: number[]
   unreviewed: number[]
   free: number[]
@@ -56,9 +61,20 @@ export function scopesOption(b: ScopeBars, p: Palette): Option {
     animation: false,
     grid: { left: 8, right: 16, top: 30, bottom: 4, containLabel: true },
     legend: { top: 0, left: 0, itemWidth: 10, itemHeight: 10, textStyle: { color: p.muted, fontSize: 11 } },
-    tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
+    tooltip: {
+      trigger: 'axis',
+      axisPointer: { type: 'shadow' },
+      confine: true,
+      formatter: (params: unknown) => scopeTooltip(b, params),
+    },
     xAxis: { type: 'value', axisLabel: { color: p.muted, fontSize: 10 }, splitLine: { lineStyle: { color: p.line } } },
-    yAxis: { type: 'category', data: b.names, inverse: true, axisLabel: { color: p.text, fontSize: 11, width: 120, overflow: 'truncate' }, axisLine: { lineStyle: { color: p.line } } },
+    yAxis: {
+      type: 'category',
+      data: b.names,
+      inverse: true,
+      axisLabel: { color: p.text, fontSize: 11, width: b.labelWidth ?? 150, overflow: 'truncate' },
+      axisLine: { lineStyle: { color: p.line } },
+    },
     series: [
       bar(b.labels.reviewed, b.reviewed, p.green, 'used'),
       bar(b.labels.unreviewed, b.unreviewed, p.amber, 'used'),
@@ -66,6 +82,20 @@ export function scopesOption(b: ScopeBars, p: Palette): Option {
       bar(b.labels.archived, b.archived, p.violet, 'archived'),
     ],
   }
+}
+
+function escapeHtml(v: unknown): string {
+  return String(v ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string)
+}
+
+/** The axis tooltip of the scopes chart: the scope's full name (a project's whole path), then each series. */
+function scopeTooltip(b: ScopeBars, params: unknown): string {
+  const list = (Array.isArray(params) ? params : [params]) as { dataIndex: number; marker?: string; seriesName?: string; value?: unknown }[]
+  if (!list.length) return ''
+  const i = list[0].dataIndex
+  const head = `<div style="max-width:280px;white-space:normal;overflow-wrap:anywhere;font-weight:600">${escapeHtml(b.titles?.[i] ?? b.names[i])}</div>`
+  const rows = list.map((x) => `<div>${x.marker ?? ''}${escapeHtml(x.seriesName)}&nbsp;&nbsp;<b>${escapeHtml(x.value)}</b></div>`)
+  return head + rows.join('')
 }
 
 /** The store over time: memories (bars) and size on disk (line, right axis). */
