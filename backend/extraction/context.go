@@ -52,7 +52,8 @@ func window(msgs []Message) []Message {
 	var out []Message
 	total := 0
 	for _, m := range msgs[start:] {
-		m.Content = cut(strings.TrimSpace(m.Content), ContextMessageChars)
+		// A pasted key is not sent on to the extraction model (it could only be refused).
+		m.Content = memory.RedactSecrets(cut(strings.TrimSpace(m.Content), ContextMessageChars))
 		if m.Content == "" {
 			continue
 		}

@@ -216,7 +216,9 @@ func (s *Store) RecordSession(ctx context.Context, rec SessionRecord, summarise 
 	}
 	added := 0
 	for i, t := range rec.Turns {
-		content := cut(strings.TrimSpace(t.Content), MaxTurnContent)
+		// A conversation may hold a key the person pasted; the index keeps the turn without it
+		// (memories refuse secrets; the stored turns are read back into extraction prompts).
+		content := RedactSecrets(cut(strings.TrimSpace(t.Content), MaxTurnContent))
 		if content == "" {
 			continue
 		}
