@@ -53,6 +53,9 @@ type RunSummary struct {
 	Error                *RunError      `json:"error,omitempty"`
 	// Progress is set for the run this process is executing.
 	Progress *Progress `json:"progress,omitempty"`
+	// ScopeFilter is the one scope instance the run organizes (the quota banner's button);
+	// nil for every scope. The runs list says which.
+	ScopeFilter *ScopeInstance `json:"scope_filter,omitempty"`
 }
 
 // RunDetail is a run with its typed report (nil for a queued run or an unreadable report).
@@ -74,6 +77,7 @@ func rowOf(o memory.OrganizerRun) *runRow {
 	r := &runRow{report: o.Report, scopeFilter: o.ScopeFilter}
 	r.ID, r.Trigger, r.Mode, r.Status, r.Phase = o.ID, Trigger(o.Trigger), Mode(o.Mode), Status(o.Status), Phase(o.Phase)
 	r.StartedAt, r.FinishedAt = o.StartedAt, o.FinishedAt
+	r.ScopeFilter = decodeScopeFilter(o.ScopeFilter)
 	r.InitialCount, r.FinalCount, r.CompressionRatio = o.InitialCount, o.FinalCount, o.CompressionRatio
 	r.QuotaHeadroomAtStart, r.TokenUsageTotal = o.QuotaHeadroomAtStart, o.TokenUsageTotal
 	r.RejectionBuckets = map[string]int{}

@@ -25,6 +25,9 @@ func TestRunNowForOneScope(t *testing.T) {
 	if d.Status != StatusDone || d.Report == nil {
 		t.Fatalf("run %+v", d.RunSummary)
 	}
+	if d.ScopeFilter == nil || d.ScopeFilter.Scope != memory.ScopeProject || d.ScopeFilter.Workdir == "" {
+		t.Fatalf("the run's summary does not say which scope it organized: %+v", d.ScopeFilter)
+	}
 	rep := d.Report
 	if rep.ScopeFilter == nil || rep.ScopeFilter.Scope != memory.ScopeProject || rep.ScopeFilter.Key != memory.ProjectKey(mustCanon(t, wd)) {
 		t.Fatalf("scope filter %+v", rep.ScopeFilter)
@@ -34,7 +37,7 @@ func TestRunNowForOneScope(t *testing.T) {
 	}
 	// Every scope when none is named.
 	all := e.run(TriggerManual)
-	if all.Report.ScopeFilter != nil || all.Report.Counts.Scanned != 3 {
+	if all.Report.ScopeFilter != nil || all.ScopeFilter != nil || all.Report.Counts.Scanned != 3 {
 		t.Fatalf("unscoped run scanned %d (filter %+v)", all.Report.Counts.Scanned, all.Report.ScopeFilter)
 	}
 }

@@ -570,6 +570,7 @@ export interface RunSummary {
   rejection_buckets: Record<string, number> | null
   error?: RunError | null
   progress?: OrganizerProgress | null
+  scope_filter?: ScopeInstance | null
 }
 
 /** A memory as the run saw it at scan time. */
