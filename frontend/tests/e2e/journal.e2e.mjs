@@ -159,6 +159,27 @@ try {
     await shot('04-search')
   })
 
+  await step('Enter in the search opens the day a date names; one hit reads as one day', async () => {
+    await page.locator('[data-test="journal-today"]').click()
+    await page.locator(`[data-test="journal-day"][data-date="${today}"][data-state="ready"]`).waitFor({ timeout: LONG })
+    const search = page.locator('[data-test="journal-search"]')
+    await search.fill(recent)
+    await search.press('Enter')
+    await page.locator(`[data-test="journal-day"][data-date="${recent}"][data-state="ready"]`).waitFor({ timeout: LONG })
+    await page.locator('[data-test="journal-hits"][data-state="done"][data-count="1"]').waitFor({ timeout: LONG })
+    const head = await page.locator('[data-test="journal-hits"] .hits-head').textContent()
+    expect(head.includes('1 day found') && !head.includes('days found'), `the count of one hit: ${head}`)
+    await search.fill('')
+  })
+
+  await step('Activity names the agent an entry was appended for, not "You"', async () => {
+    await page.locator('[data-test="nav-activity"]').click()
+    const row = page.locator('[data-test="activity-row"][data-op="append_daily"]', { hasText: 'claude-code' })
+    await row.first().waitFor({ timeout: LONG })
+    await page.locator('[data-test="nav-journal"]').click()
+    await page.locator('[data-test="journal-view"]').waitFor({ timeout: LONG })
+  })
+
   await step('what my agents see: the project memory is in the index and build_context', async () => {
     await page.locator('[data-test="nav-agents"]').click()
     await page.locator('[data-test="agents-view"][data-state="ready"]').waitFor({ timeout: LONG })

@@ -70,6 +70,9 @@ async function main() {
     expect(await page.evaluate(() => !!document.activeElement?.closest('[data-test="search"]')), '/ focuses the search')
     await page.keyboard.type('answer style')
     await page.locator('.list-pane[data-state="ready"][data-query="answer style"]').waitFor({ timeout: LONG })
+    // The navigation counts the store, not the matches, and keeps counting while a search narrows the list.
+    const count = await page.locator('[data-test="nav-memories-count"]').textContent()
+    expect(Number(count?.replace(/\D/g, '')) === MANY + 2, `navigation count while searching: ${count}`)
     await page.keyboard.press('Escape')
     await page.keyboard.press('j')
     await page.keyboard.press('Enter')
