@@ -39,7 +39,8 @@
     : [
         mk({
           slug: 'prefers-concise-answers',
-          title: 'Prefers concise answers with code first',
+          // longTitles: a title far wider than a phone, for the layouts that must not widen with it.
+          title: opts.longTitles ? 'Prefers concise answers with code first, then a short explanation of why, and never a restatement of the question' : 'Prefers concise answers with code first',
           scope: 'global',
           type: 'user',
           confidence: 'high',

@@ -116,8 +116,8 @@ export default async function ({ open, check, settled, COMBOS }) {
     [360, 740, '360'],
     [2560, 1440, '4k'],
   ]) {
-    for (const v of ['organizer', 'activity', 'usage']) {
-      await open(`en-light-shell-${tag}-${v}`, { language: 'en', theme: 'light', organizer: 'report' }, async (page) => {
+    for (const v of ['organizer', 'activity', 'usage', 'review', 'journal', 'graph', 'agents']) {
+      await open(`en-light-shell-${tag}-${v}`, { language: 'en', theme: 'light', organizer: 'report', longTitles: true }, async (page) => {
         await size(w, h)(page)
         if (w < 800) {
           await page.click('[data-test="nav-menu"]')
@@ -126,6 +126,22 @@ export default async function ({ open, check, settled, COMBOS }) {
         await page.click(`[data-test="nav-${v}"]`)
         await page.waitForSelector(`.shell[data-view="${v}"]`)
         await page.waitForFunction(() => !document.querySelector('.shell.nav-open'))
+        // Nothing a person must reach lies past the screen's right edge (a long title once
+        // widened Review to 720 px at 360, and its buttons were cut off with no way to scroll).
+        const out = await page.evaluate(() => {
+          const scrolls = (el) => {
+            for (let p = el.parentElement; p; p = p.parentElement) {
+              const o = getComputedStyle(p).overflowX
+              if (o === 'auto' || o === 'scroll') return p.scrollWidth > p.clientWidth
+            }
+            return false
+          }
+          return [...document.querySelectorAll('.shell button, .shell h2, .shell input')]
+            .filter((el) => el.getClientRects().length && getComputedStyle(el).visibility !== 'hidden' && !el.closest('.sider'))
+            .filter((el) => el.getBoundingClientRect().right > innerWidth + 1 && !scrolls(el))
+            .map((el) => `${el.tagName.toLowerCase()} "${(el.textContent || el.getAttribute('aria-label') || '').trim().slice(0, 30)}" ends at ${Math.round(el.getBoundingClientRect().right)}`)
+        })
+        await check(out.length === 0, `${v} at ${w} px: ${out.join('; ')}`)
       })
     }
   }
