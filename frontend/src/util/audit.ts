@@ -1,6 +1,7 @@
 // Labels of audit log rows (memory.history), shared by the Activity view and the reader's
 // History card.
 import { hasKey, t, tCode } from '@/i18n'
+import { formatDateTime } from '@/util/format'
 import type { AuditEntry, MemorySource } from '@/api/types'
 
 export function opLabel(op: string): string {
@@ -54,9 +55,24 @@ function placeholders(key: string): boolean {
   return t(key, probe).includes('\u0000')
 }
 
-/** Session and model of a tool or extractor change, when recorded. */
-export function originLine(e: Pick<AuditEntry, 'session' | 'model'>): string {
-  return [e.session, e.model].filter(Boolean).join(' · ')
+const ULID_TIME = /^organizer:([0-9A-HJKMNP-TV-Z]{10})[0-9A-HJKMNP-TV-Z]{16}$/
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'
+
+/** The start of the organizer run a session names ("organizer:<ULID>"), or null. */
+function organizerRunTime(session: string): Date | null {
+  const m = ULID_TIME.exec(session)
+  if (!m) return null
+  let ms = 0
+  for (const c of m[1]) ms = ms * 32 + CROCKFORD.indexOf(c)
+  return new Date(ms)
+}
+
+/** Session and model of a tool or extractor change, when recorded. An organizer run is named
+ *  by when it started, not by its 26-character id. */
+export function originLine(e: Pick<AuditEntry, 'session' | 'model'>, lang = 'en'): string {
+  const run = organizerRunTime(e.session)
+  const session = run ? t('ui.activity.organizer_run', { When: formatDateTime(run.toISOString(), lang) }) : e.session
+  return [session, e.model].filter(Boolean).join(' · ')
 }
 
 /** A row's memory as people know it: its title (recorded with a reject or delete, when the

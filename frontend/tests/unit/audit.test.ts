@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { memoryLabel, rowActorLabel, rowOpLabel } from '../../src/util/audit'
+import { memoryLabel, originLine, rowActorLabel, rowOpLabel } from '../../src/util/audit'
 import type { AuditEntry } from '../../src/api/types'
 
 function row(over: Partial<AuditEntry>): AuditEntry {
@@ -22,5 +22,15 @@ describe('Activity rows', () => {
     expect(memoryLabel(row({ title: 'Prefers tea' }))).toBe('Prefers tea (a-slug)')
     expect(memoryLabel(row({ slug: '2026-12-03', title: '2026-12-03' }))).toBe('2026-12-03')
     expect(memoryLabel(row({ slug: '', memory_id: '', detail: { title: 'Refused write' } }))).toBe('Refused write')
+  })
+})
+
+describe('Activity origin', () => {
+  it('names an organizer run by when it started, not by its id', () => {
+    // 01HZZZZZZZ… is a ULID; its first ten characters are the time in milliseconds.
+    const line = originLine({ session: 'organizer:01J9Z3QX0000000000000000AA', model: '' }, 'en')
+    expect(line.startsWith('run of ')).toBe(true)
+    expect(line).not.toContain('01J9Z3QX')
+    expect(originLine({ session: 'sess-7f2c', model: 'claude-sonnet-4' }, 'en')).toBe('sess-7f2c · claude-sonnet-4')
   })
 })

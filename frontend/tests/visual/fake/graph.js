@@ -143,7 +143,9 @@ window.__FAKE_EXT__ = (window.__FAKE_EXT__ || []).concat(({ api, opts, items, fa
       if (p.entity) return around(p)
       const all = nodes.filter(typeOk(p)).sort(byDegree)
       const limit = p.limit || 500
-      return Promise.resolve(induced(all.slice(0, limit).map((n) => n.id), p, all.length > limit))
+      const answer = induced(all.slice(0, limit).map((n) => n.id), p, all.length > limit)
+      // opts.graphDelay: answer as slowly as a real connection can, after the renderer is up.
+      return opts.graphDelay ? new Promise((ok) => setTimeout(() => ok(answer), opts.graphDelay)) : Promise.resolve(answer)
     },
     Path: async (p = {}) => {
       const a = resolve(p.from)

@@ -215,7 +215,13 @@ export default async function ({ open, check, COMBOS }) {
       await page.waitForSelector('[data-test="graph-canvas"][data-state="ready"][data-focus="rust"][data-edges="2"]')
     })
   }
-  await open('zh-dark-graph-empty', { language: 'zh-CN', theme: 'dark', graph: 'empty' }, async (page) => {
+  await open('zh-dark-graph-empty', { language: 'zh-CN', theme: 'dark', graph: 'empty', graphDelay: 300 }, async (page) => {
+    await page.click('[data-test="nav-graph"]')
+    await page.waitForSelector('[data-test="graph-canvas"][data-state="empty"]')
+    await page.waitForSelector('[data-test="graph-empty"]')
+    // A second visit finds the renderer loaded: the empty graph is still said so, not "laying out".
+    await page.click('[data-test="nav-memories"]')
+    await page.waitForSelector('.shell[data-view="memories"]')
     await page.click('[data-test="nav-graph"]')
     await page.waitForSelector('[data-test="graph-canvas"][data-state="empty"]')
     await page.waitForSelector('[data-test="graph-empty"]')
