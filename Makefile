@@ -18,7 +18,7 @@ FRONTEND_IN  := $(shell find frontend/src frontend/public -type f 2>/dev/null) \
                 frontend/index.html frontend/vite.config.ts frontend/tsconfig.json \
                 frontend/package.json frontend/package-lock.json $(wildcard locales/*.toml)
 
-.PHONY: help deps node-deps locales frontend build cli run test test-go test-frontend test-ui test-e2e smoke bench bench-desktop install uninstall fuzz fuzz-ci bindings types shots clean
+.PHONY: help deps node-deps locales frontend build cli run test test-go test-frontend test-ui test-e2e smoke bench bench-desktop install uninstall desktop-caches fuzz fuzz-ci bindings types shots clean
 
 help:
 	@echo "make deps       install system packages (apt), frontend packages (npm ci) and Go modules, when missing"
@@ -150,14 +150,21 @@ install: build
 	install -Dm644 build/appicon.png $(DESTDIR)$(PREFIX)/share/pixmaps/engram.png
 	install -Dm644 build/appicon.svg $(DESTDIR)$(PREFIX)/share/icons/hicolor/scalable/apps/engram.svg
 	sed -i 's|^Exec=.*|Exec=$(PREFIX)/bin/engram|' $(DESTDIR)$(PREFIX)/share/applications/engram.desktop
-	-[ -n "$(DESTDIR)" ] || update-desktop-database -q $(PREFIX)/share/applications 2>/dev/null
-	-[ -n "$(DESTDIR)" ] || gtk-update-icon-cache -q -t $(PREFIX)/share/icons/hicolor 2>/dev/null
+	@$(MAKE) --no-print-directory desktop-caches
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/engram $(DESTDIR)$(PREFIX)/share/applications/engram.desktop \
 		$(DESTDIR)$(PREFIX)/share/pixmaps/engram.png \
 		$(DESTDIR)$(PREFIX)/share/icons/hicolor/scalable/apps/engram.svg
-	-[ -n "$(DESTDIR)" ] || update-desktop-database -q $(PREFIX)/share/applications 2>/dev/null
+	@$(MAKE) --no-print-directory desktop-caches
+
+# The menu's caches, refreshed when the tools exist and only where a cache is kept already
+# (a user's ~/.local icon folder has none, and one made there would outlive an uninstall).
+desktop-caches:
+	@if [ -z "$(DESTDIR)" ] && command -v update-desktop-database >/dev/null 2>&1 && [ -f $(PREFIX)/share/applications/mimeinfo.cache ]; then \
+		update-desktop-database -q $(PREFIX)/share/applications || true; fi
+	@if [ -z "$(DESTDIR)" ] && command -v gtk-update-icon-cache >/dev/null 2>&1 && [ -f $(PREFIX)/share/icons/hicolor/icon-theme.cache ]; then \
+		gtk-update-icon-cache -q -t $(PREFIX)/share/icons/hicolor || true; fi
 
 # The long SIGKILL soak first (the real engram-cli killed mid-write over CLI writes, import and
 # serve; its summary line counts kills, acknowledged writes, lost, torn and leftover temp files),

@@ -245,7 +245,7 @@ func TestProblemDetailFollowsLanguage(t *testing.T) {
 	if _, err := st.Reconcile(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct{ lang, want string }{{"en", "the header is not valid YAML ("}, {"zh-CN", "文件头不是有效的 YAML（"}} {
+	for _, tc := range []struct{ lang, want string }{{"en", "the header is not valid YAML at line 2 ("}, {"zh-CN", "文件头第 2 行不是有效的 YAML（"}} {
 		if _, err := a.Call("settings.update", json.RawMessage(`{"language":"`+tc.lang+`"}`)); err != nil {
 			t.Fatal(err)
 		}
@@ -254,7 +254,7 @@ func TestProblemDetailFollowsLanguage(t *testing.T) {
 			t.Fatal(err)
 		}
 		ps := res.(ProblemsResult).Problems
-		if len(ps) != 1 || ps[0].DetailKey != "detail.bad_yaml" || !strings.Contains(ps[0].Detail, tc.want) {
+		if len(ps) != 1 || ps[0].DetailKey != "detail.bad_yaml_line" || !strings.Contains(ps[0].Detail, tc.want) {
 			t.Fatalf("%s problems: %+v", tc.lang, ps)
 		}
 		doc, err := a.Call("index.doctor", json.RawMessage(`{}`))

@@ -148,6 +148,9 @@ check fuzz $MAKE --no-print-directory fuzz-ci
 
 check smoke $MAKE --no-print-directory smoke
 
+# make install / uninstall into a temporary prefix, with the binary the smoke test built.
+check install build/scripts/install-check.sh
+
 finish
 rm -f "$log"
 if [ -s "$failures" ]; then

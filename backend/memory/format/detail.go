@@ -49,7 +49,14 @@ func DetailKey(detail string) (string, map[string]any) {
 	case strings.HasPrefix(d, msgBadTypeDir):
 		return "detail.bad_type_folder", map[string]any{"Name": unquote(strings.TrimPrefix(d, msgBadTypeDir))}
 	case strings.HasPrefix(d, msgBadYAML):
-		return "detail.bad_yaml", map[string]any{"Reason": strings.TrimPrefix(strings.TrimPrefix(d, msgBadYAML), "yaml: ")}
+		reason := strings.TrimPrefix(strings.TrimPrefix(d, msgBadYAML), "yaml: ")
+		if line, rest, ok := strings.Cut(reason, ": "); ok && strings.HasPrefix(line, "line ") {
+			if n, err := strconv.Atoi(strings.TrimPrefix(line, "line ")); err == nil {
+				// The line in the person's language; the parser's own words stay as they are.
+				return "detail.bad_yaml_line", map[string]any{"Line": n, "Reason": rest}
+			}
+		}
+		return "detail.bad_yaml", map[string]any{"Reason": reason}
 	case strings.HasPrefix(d, msgBadConfidence):
 		v := strings.TrimPrefix(d, msgBadConfidence)
 		if u, err := strconv.Unquote(v); err == nil {

@@ -13,7 +13,7 @@ func TestDetailKeyReadsEveryReason(t *testing.T) {
 		{"---\nid: x\n---\nbad \xff\n", "detail.not_utf8", ""},
 		{"plain", "detail.no_header", ""},
 		{"---\nid: x\ntitle: open\n", "detail.unterminated_header", ""},
-		{"---\nid: [unclosed\n---\nb\n", "detail.bad_yaml", "Reason"},
+		{"---\nid: [unclosed\n---\nb\n", "detail.bad_yaml_line", "Reason"},
 		{"---\ntitle: t\n---\nb\n", "detail.no_id", ""},
 		{"---\nid: x\nconfidence: sure\n---\nb\n", "detail.bad_confidence", "Value"},
 	} {

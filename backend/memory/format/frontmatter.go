@@ -3,6 +3,7 @@ package format
 import (
 	"bytes"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -94,9 +95,15 @@ func parseFile(data []byte, noID bool) (Header, string, error) {
 	data = bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
 	if !bytes.HasPrefix(data, []byte("---\n")) {
 		if noID && !bytes.Equal(data, fmDelim) {
-			// A plain Markdown note, as written by hand: all body, nothing in the header.
+			// A plain Markdown note, as written by hand: all body, nothing in the header. Its
+			// first "# heading", when it opens the note, is its title (as in zk and Obsidian),
+			// not a line repeated under a title made from the file name.
 			h.Confidence = ConfidenceMedium
-			return h, strings.TrimRight(strings.TrimLeft(string(data), "\n"), "\r\n"), nil
+			body := strings.TrimRight(strings.TrimLeft(string(data), "\n"), "\r\n")
+			if title, rest, ok := leadingHeading(body); ok && strings.TrimSpace(rest) != "" {
+				h.Title, body = title, rest
+			}
+			return h, body, nil
 		}
 		return h, "", &ParseError{Msg: msgNoHeader}
 	}
@@ -120,7 +127,10 @@ func parseFile(data []byte, noID bool) (Header, string, error) {
 	if !readHeaderFast(head, &h) {
 		h = Header{}
 		if err := yaml.Unmarshal(head, &h); err != nil {
-			return Header{}, "", &ParseError{Msg: msgBadYAML + err.Error(), Detail: err.Error()}
+			// The parser counts lines from the header's first line; people count from the
+			// file's (the "---" above it), which is where their editor takes them.
+			msg := fileLines(err.Error(), 1)
+			return Header{}, "", &ParseError{Msg: msgBadYAML + msg, Detail: msg}
 		}
 	}
 	trimHeader(&h)
@@ -160,4 +170,32 @@ func trimHeader(h *Header) {
 			*p = strings.TrimSpace(*p)
 		}
 	}
+}
+
+var yamlLineRE = regexp.MustCompile(`\bline (\d+)\b`)
+
+// fileLines adds off to every "line N" of a YAML parser's message.
+func fileLines(msg string, off int) string {
+	return yamlLineRE.ReplaceAllStringFunc(msg, func(m string) string {
+		n, err := strconv.Atoi(strings.TrimPrefix(m, "line "))
+		if err != nil {
+			return m
+		}
+		return "line " + strconv.Itoa(n+off)
+	})
+}
+
+// leadingHeading splits a note that opens with a level-one heading into its text (at most a
+// title's length, one line) and the rest.
+func leadingHeading(body string) (title, rest string, ok bool) {
+	line, after, _ := strings.Cut(body, "\n")
+	line = strings.TrimRight(line, "\r")
+	if !strings.HasPrefix(line, "# ") {
+		return "", body, false
+	}
+	title = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(line[2:]), "#"))
+	if title == "" || utf8.RuneCountInString(title) > 120 {
+		return "", body, false
+	}
+	return title, strings.TrimLeft(after, "\r\n"), true
 }
