@@ -139,7 +139,7 @@ func (a *API) indexProgress(op string) memory.ProgressFunc {
 			return
 		}
 		mu.Lock()
-		edge := phase != lastPhase || done <= 0 || done >= total
+		edge := phase != lastPhase || done <= 0 || (total > 0 && done >= total)
 		lastPhase = phase
 		mu.Unlock()
 		a.deps.Events.PublishProgress(EventIndexProgress, IndexProgress{Op: op, Phase: phase, Done: done, Total: total}, edge)
