@@ -527,3 +527,34 @@ func TestSubscribeRefusesUnknownEvents(t *testing.T) {
 		t.Fatalf("known events refused: %+v", r.Error)
 	}
 }
+
+// Another process on the home replacing the token file (`engram bridge token --regenerate`
+// while serve runs) revokes the old token here too: the running server took the old token
+// and refused the new one until restarted.
+func TestTokenFileReplacedByAnotherProcess(t *testing.T) {
+	f := start(t, Config{})
+	oldTok := f.srv.Token()
+	old := f.mustDial(t)
+	newTok, err := RegenerateToken(f.srv.cfg.Home) // what the CLI does, in its own process
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, resp, err := f.dial(t, oldTok, nil); err == nil || resp.StatusCode != 401 {
+		t.Fatal("the old token still opens connections after the file was replaced")
+	}
+	fresh, _, err := f.dial(t, newTok, nil)
+	if err != nil {
+		t.Fatalf("the new token is refused: %v", err)
+	}
+	if r := call(t, fresh, 1, "app.info", `{}`); r.Error != nil {
+		t.Fatalf("new token's call refused: %+v", r.Error)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for err == nil {
+		_, _, err = old.Read(ctx)
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("a connection made with the old token is still open: %v", err)
+	}
+}
