@@ -19,16 +19,24 @@ let config: ComputedRef<ConfigProviderProps> | null = null
 function configProps(): ComputedRef<ConfigProviderProps> {
   if (config) return config
   const settings = useSettings()
+  // Asked again a few times when the chunk cannot be fetched (the server restarting).
+  const load = (tries: number) =>
+    void loadDarkTheme().catch(() => {
+      if (tries > 1) setTimeout(() => settings.dark && load(tries - 1), 2000)
+    })
   watch(
     () => settings.dark,
-    (dark) => dark && void loadDarkTheme(),
+    (dark) => dark && load(5),
     { immediate: true },
   )
   config = computed<ConfigProviderProps>(() => {
     const zh = settings.language === 'zh-CN'
+    // Dark surfaces only with the dark theme's text: until its chunk is here the window stays
+    // light (dark overrides over the light theme drew dark titles on dark dialogs).
+    const dark = settings.dark && !!darkTheme.value
     return {
-      theme: settings.dark ? darkTheme.value : null,
-      themeOverrides: themeOverrides(settings.dark, uiFont.value),
+      theme: dark ? darkTheme.value : null,
+      themeOverrides: themeOverrides(dark, uiFont.value),
       locale: zh ? zhCN : enUS,
       dateLocale: zh ? dateZhCN : dateEnUS,
     }

@@ -33,6 +33,24 @@ export function itemError(r: api.ItemResult): api.ApiError {
   return new api.ApiError(r.code || 'unknown', r.i18n_key || (r.code ? `error.${r.code}` : 'ui.errors.unknown'), r.args || {}, r.message || '')
 }
 
+/** memory.find refuses a longer query; a pasted page searches by its start instead of failing. */
+const FIND_MAX_BYTES = 1024
+
+/** s cut at a whole character to at most max UTF-8 bytes. */
+export function clampBytes(s: string, max: number): string {
+  if (s.length * 3 <= max) return s // no UTF-16 unit takes more than three bytes
+  let bytes = 0
+  let out = ''
+  for (const ch of s) {
+    const c = ch.codePointAt(0) ?? 0
+    const n = c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4
+    if (bytes + n > max) break
+    bytes += n
+    out += ch
+  }
+  return out
+}
+
 export const useMemories = defineStore('memories', () => {
   const filters = reactive<Filters>(emptyFilters())
   const entries = ref<ListEntry[]>([])
@@ -81,7 +99,7 @@ export const useMemories = defineStore('memories', () => {
     if (searching.value) {
       // Search as you type: memory.find is one bounded lexical query (word prefixes, Chinese
       // words and characters) paged like the list, not recall; the list's filters apply.
-      const r = await api.findMemories({ query: filters.query.trim(), ...lp, reviewed: reviewedParam(), limit, offset })
+      const r = await api.findMemories({ query: clampBytes(filters.query.trim(), FIND_MAX_BYTES), ...lp, reviewed: reviewedParam(), limit, offset })
       return { list: (r.items ?? []).map((m) => ({ memory: m, snippet: m.snippet })), total: r.total ?? 0, more: !!r.more }
     }
     const r = await api.listMemories({ ...lp, reviewed: reviewedParam(), limit, offset })

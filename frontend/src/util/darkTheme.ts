@@ -10,8 +10,16 @@ export const darkTheme = shallowRef<GlobalTheme | null>(null)
 let loading: Promise<void> | null = null
 
 export function loadDarkTheme(): Promise<void> {
-  loading ??= import('naive-ui/es/themes/dark').then((m) => {
-    darkTheme.value = m.darkTheme
-  })
+  loading ??= import('naive-ui/es/themes/dark').then(
+    (m) => {
+      darkTheme.value = m.darkTheme
+    },
+    (e) => {
+      // A chunk that could not be fetched (the server restarting) is asked for again next
+      // time, not remembered as failed for the life of the page.
+      loading = null
+      throw e
+    },
+  )
   return loading
 }

@@ -134,6 +134,33 @@ async function main() {
     await shot(page, 'long-list')
   })
 
+  await step('an edit saved after another client deleted the memory says so and brings nothing back; Activity restores it', async () => {
+    const m = (await raw.call('memory.read', { slug: 'answer-style', scope: 'global' })).memory
+    await page.evaluate(() => document.querySelector('[data-test="search"] input')?.focus())
+    await page.keyboard.press('Control+A')
+    await page.keyboard.type('Answer style')
+    await page.locator('.list-pane[data-state="ready"][data-query="Answer style"]').waitFor({ timeout: LONG })
+    await page.locator(`.item[data-id="${m.id}"]`).click()
+    await page.locator('[data-test="reader-title"]', { hasText: 'Answer style' }).waitFor({ timeout: LONG })
+    await page.locator('body').press('e')
+    await page.locator('.memory-form-modal .memory-form').waitFor({ timeout: LONG })
+    await raw.call('memory.applyBatch', { items: [{ op: 'delete', id: m.id }] })
+    await page.locator('[data-test="reader-title"]').waitFor({ state: 'detached', timeout: LONG })
+    await page.locator('.memory-form textarea').first().fill('Lead with code, then one sentence.')
+    await page.locator('.memory-form-modal .n-button--primary-type').last().click()
+    await page.locator('[data-test="form-error"]', { hasText: 'deleted elsewhere' }).waitFor({ timeout: LONG })
+    const { items } = await raw.call('memory.list', { scope: 'global', limit: 50 })
+    expect(!items.some((x) => x.slug === 'answer-style' || x.title === 'Answer style'), 'the deleted memory was not written again')
+    await shot(page, 'edit-deleted')
+    await page.keyboard.press('Escape')
+    await page.locator('.memory-form-modal').waitFor({ state: 'detached', timeout: LONG })
+    await page.locator('[data-test="nav-activity"]').click()
+    await page.locator(`[data-test="activity-row"][data-op="delete"]`, { hasText: 'Answer style' }).first().click()
+    await page.locator('.n-dialog .n-dialog__action .n-button', { hasText: 'Restore' }).click()
+    await page.locator('[data-test="reader-title"]', { hasText: 'Answer style' }).waitFor({ timeout: LONG })
+    expect((await raw.call('memory.read', { id: m.id })).memory?.id === m.id, 'restored under its own id')
+  })
+
   raw.close()
   await server.stop()
 }

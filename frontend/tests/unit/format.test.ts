@@ -25,3 +25,14 @@ describe('format helpers', () => {
     expect(formatRelative('garbage', 'en', now)).toBe('')
   })
 })
+
+describe('clampBytes', () => {
+  it('cuts a query at a whole character within the byte limit', async () => {
+    const { clampBytes } = await import('../../src/stores/memories')
+    expect(clampBytes('abc', 1024)).toBe('abc')
+    expect(clampBytes('x'.repeat(5000), 1024)).toHaveLength(1024)
+    const zh = clampBytes('中'.repeat(400), 1024)
+    expect(zh).toBe('中'.repeat(341))
+    expect(clampBytes('😀'.repeat(300), 1024)).toBe('😀'.repeat(256))
+  })
+})
