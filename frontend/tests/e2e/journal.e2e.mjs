@@ -146,6 +146,21 @@ try {
     await page.locator(`[data-test="journal-day"][data-date="${today}"][data-state="ready"]`).waitFor({ timeout: LONG })
   })
 
+  await step('the calendar is one Tab stop; arrows move between its days', async () => {
+    const stops = await page.locator('[data-test="journal-cell"][tabindex="0"]').count()
+    expect(stops === 1, `one calendar day takes Tab (${stops})`)
+    const cell = page.locator('[data-test="journal-cell"][tabindex="0"]')
+    const from = await cell.getAttribute('data-date')
+    await cell.focus()
+    await page.keyboard.press('ArrowLeft')
+    const [y, m, d] = from.split('-').map(Number)
+    const prev = new Date(Date.UTC(y, m - 1, d - 1)).toISOString().slice(0, 10)
+    await page.locator(`[data-test="journal-day"][data-date="${prev}"]`).waitFor({ timeout: LONG })
+    expect((await page.evaluate(() => document.activeElement?.getAttribute('data-date'))) === prev, 'focus follows the day')
+    await page.keyboard.press('ArrowRight')
+    await page.locator(`[data-test="journal-day"][data-date="${from}"][data-state="ready"]`).waitFor({ timeout: LONG })
+  })
+
   await step('a typed date finds its day (ISO and month-day)', async () => {
     const search = page.locator('[data-test="journal-search"]')
     await search.fill(older)
