@@ -2,6 +2,8 @@ import { defineStore } from 'pinia'
 import { computed, reactive, ref } from 'vue'
 import * as api from '@/api'
 import { latest } from './latest'
+import { t } from '@/i18n'
+import { useMessage } from '@/composables/feedback'
 
 export type ReviewFilter = 'all' | 'reviewed' | 'unreviewed'
 
@@ -178,8 +180,8 @@ export const useMemories = defineStore('memories', () => {
     await reload()
   }
 
-  /** Re-reads the selected memory. */
-  async function reload() {
+  /** Re-reads the selected memory (fromEvent: because another client changed it). */
+  async function reload(fromEvent = false) {
     const id = selectedId.value
     if (!id) return
     await read.run(
@@ -190,6 +192,12 @@ export const useMemories = defineStore('memories', () => {
       },
       (err) => {
         if (err.code === 'not_found') {
+          // Gone while on screen (another client, the CLI, an agent): said, not just blanked.
+          const shown = detail.value?.memory
+          const onScreen = !!document.querySelector(`[data-test="reader"] [data-test="reader-title"], article.doc[data-id="${id}"]`)
+          if (fromEvent && onScreen && shown?.id === id && !removing.has(id)) {
+            useMessage().warning(t('ui.reader.deleted_elsewhere', { Title: shown.title || shown.slug }))
+          }
           selectedId.value = null
           detail.value = null
           detailError.value = null
@@ -225,11 +233,19 @@ export const useMemories = defineStore('memories', () => {
     return r
   }
 
+  /** Deletes made here, whose memory.changed must not read as "deleted elsewhere". */
+  const removing = new Set<string>()
+
   async function remove(id: string) {
-    const r = await mutate(() => api.deleteMemory({ id }))
-    if (selectedId.value === id) await select(null)
-    await refresh()
-    return r
+    removing.add(id)
+    try {
+      const r = await mutate(() => api.deleteMemory({ id }))
+      if (selectedId.value === id) await select(null)
+      await refresh()
+      return r
+    } finally {
+      setTimeout(() => removing.delete(id), 5000) // its event may come after the answer
+    }
   }
 
   async function accept(id: string) {
@@ -239,17 +255,22 @@ export const useMemories = defineStore('memories', () => {
   }
 
   async function reject(id: string) {
-    const r = await mutate(() => api.rejectMemory({ id }))
-    if (selectedId.value === id) await select(null)
-    await refresh()
-    return r
+    removing.add(id)
+    try {
+      const r = await mutate(() => api.rejectMemory({ id }))
+      if (selectedId.value === id) await select(null)
+      await refresh()
+      return r
+    } finally {
+      setTimeout(() => removing.delete(id), 5000)
+    }
   }
 
   /** memory.changed: refresh the list, and the reader if it shows a changed id. */
   async function onChanged(ids: string[] | undefined) {
     await refresh(true)
     const id = selectedId.value
-    if (id && (!ids || ids.length === 0 || ids.includes(id))) await reload()
+    if (id && (!ids || ids.length === 0 || ids.includes(id))) await reload(true)
   }
 
   return {

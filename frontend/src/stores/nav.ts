@@ -1,3 +1,4 @@
+import { focusSoon } from '@/util/focus'
 import { defineStore } from 'pinia'
 import { ref } from 'vue'
 import * as api from '@/api'
@@ -27,6 +28,8 @@ export const useNav = defineStore('nav', () => {
     }
     view.value = 'memories'
     await useMemories().select(id)
+    // From a row elsewhere (Activity, a report): the keyboard continues at the opened memory.
+    focusSoon(`.list-pane .item[data-id="${id}"]`, '[data-test="activity-view"]')
     return true
   }
 

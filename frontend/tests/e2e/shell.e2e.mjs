@@ -146,6 +146,7 @@ async function main() {
     await page.locator('.memory-form-modal .memory-form').waitFor({ timeout: LONG })
     await raw.call('memory.applyBatch', { items: [{ op: 'delete', id: m.id }] })
     await page.locator('[data-test="reader-title"]').waitFor({ state: 'detached', timeout: LONG })
+    await page.locator('.n-message', { hasText: 'was deleted elsewhere' }).waitFor({ timeout: LONG })
     await page.locator('.memory-form textarea').first().fill('Lead with code, then one sentence.')
     await page.locator('.memory-form-modal .n-button--primary-type').last().click()
     await page.locator('[data-test="form-error"]', { hasText: 'deleted elsewhere' }).waitFor({ timeout: LONG })
