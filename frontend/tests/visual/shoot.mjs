@@ -357,8 +357,13 @@ try {
   }
   await open('en-light-activity-open', { language: 'en', theme: 'light' }, async (page) => {
     await page.click('[data-test="nav-activity"]')
-    // A deleted memory stays where we are, with a note.
-    await page.locator('[data-test="activity-row"]', { hasText: 'old-laptop-specs' }).first().click()
+    // A deleted memory's Deleted row offers it back (cancelled here); its other rows stay
+    // where we are, with a note.
+    await page.locator('[data-test="activity-row"][data-op="delete"]', { hasText: 'old-laptop-specs' }).first().click()
+    await page.waitForSelector('.n-dialog')
+    await page.locator('.n-dialog .n-dialog__action .n-button').first().click()
+    await page.waitForSelector('.n-dialog', { state: 'detached' })
+    await page.locator('[data-test="activity-row"][data-op="write"]', { hasText: 'old-laptop-specs' }).first().click()
     await page.waitForSelector('.n-message')
     await check(page.locator('[data-test="nav-activity"].active').count().then((n) => n === 1), 'still on Activity')
     await page.locator('[data-test="activity-row"]', { hasText: 'uses-neovim' }).first().click()
