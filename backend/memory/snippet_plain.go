@@ -3,6 +3,7 @@ package memory
 import (
 	"regexp"
 	"strings"
+	"unicode/utf8"
 )
 
 // Markdown a person sees as syntax in a one-line preview: a table read "| a | b | |---|---|",
@@ -61,7 +62,27 @@ func MarkdownText(body string) string {
 	return b.String()
 }
 
-// PlainSnippet is Snippet over MarkdownText(body): the preview lists show people.
+// PlainSnippet is Snippet over MarkdownText(body): the preview lists show people. Without a
+// query only the body's start can show, so only its first lines are read (a list page
+// summarises hundreds of bodies of up to 8 KiB).
 func PlainSnippet(body, q string, width int) string {
-	return Snippet(MarkdownText(body), q, width)
+	cut := false
+	if strings.TrimSpace(q) == "" {
+		if limit := 8 * width; len(body) > limit {
+			cut = true
+			at := strings.LastIndexByte(body[:limit], '\n')
+			if at <= 0 {
+				at = limit
+				for at > 0 && !utf8.RuneStart(body[at]) {
+					at--
+				}
+			}
+			body = body[:at]
+		}
+	}
+	out := Snippet(MarkdownText(body), q, width)
+	if cut && !strings.HasSuffix(out, "…") {
+		out += "…"
+	}
+	return out
 }

@@ -34,3 +34,11 @@ func TestPlainSnippetCentresOnTheQuery(t *testing.T) {
 		t.Fatalf("PlainSnippet = %q, want plain text around 'bridge'", got)
 	}
 }
+
+func TestPlainSnippetOfALongBodyReadsItsStart(t *testing.T) {
+	body := "# Notes\n\nFirst line that matters.\n" + strings.Repeat("- filler line of the list\n", 400)
+	got := PlainSnippet(body, "", 160)
+	if !strings.HasPrefix(got, "Notes First line that matters.") || !strings.HasSuffix(got, "…") || len([]rune(got)) > 162 {
+		t.Fatalf("PlainSnippet = %q", got)
+	}
+}
