@@ -42,3 +42,11 @@ func TestPlainSnippetOfALongBodyReadsItsStart(t *testing.T) {
 		t.Fatalf("PlainSnippet = %q", got)
 	}
 }
+
+func TestPlainSnippetFindsAFarMatch(t *testing.T) {
+	body := strings.Repeat("| a | b |\n", 300) + "We **rotate** the deploy key every [quarter](https://x/q).\n" + strings.Repeat("- tail\n", 300)
+	got := PlainSnippet(body, "rotate", 160)
+	if !strings.Contains(got, "We rotate the deploy key every quarter.") || !strings.HasPrefix(got, "…") || !strings.HasSuffix(got, "…") {
+		t.Fatalf("PlainSnippet = %q", got)
+	}
+}
