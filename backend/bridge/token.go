@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // TokenFile is where the per-install token lives, readable only by its owner.
@@ -51,4 +52,56 @@ func RegenerateToken(home string) (string, error) {
 
 func tokenEqual(a, b string) bool {
 	return len(a) > 0 && subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1
+}
+
+// Token is the current token. A token file replaced by another process on the home (the CLI's
+// regenerate, while this server runs) takes effect here at once: the old token stops opening
+// connections and the ones it opened are closed, as a regenerate from this process does. The
+// check is one stat of the file per call.
+func (s *Server) Token() string {
+	fi, err := os.Stat(filepath.Join(s.cfg.Home, TokenFile))
+	if err == nil && !s.regenerating.Load() {
+		if prev, ok := s.tokenSeen.Load().(os.FileInfo); !ok || !os.SameFile(prev, fi) || !prev.ModTime().Equal(fi.ModTime()) || prev.Size() != fi.Size() {
+			s.tokenSeen.Store(fi)
+			if data, err := os.ReadFile(filepath.Join(s.cfg.Home, TokenFile)); err == nil {
+				if tok := strings.TrimSpace(string(data)); len(tok) >= 32 && tok != s.token.Load().(string) {
+					s.token.Store(tok)
+					s.cfg.Logger.Info("bridge: the token file changed; connections made with the old token are closed")
+					go s.dropClients("token regenerated")
+				}
+			}
+		}
+	}
+	return s.token.Load().(string)
+}
+
+// dropClients closes every connection.
+func (s *Server) dropClients(reason string) {
+	s.mu.Lock()
+	clients := make([]*client, 0, len(s.clients))
+	for _, c := range s.clients {
+		clients = append(clients, c)
+	}
+	s.mu.Unlock()
+	for _, c := range clients {
+		c.drop(reason)
+	}
+}
+
+// RegenerateToken makes a new token; existing connections stay, new ones need the new token.
+func (s *Server) RegenerateToken() (string, error) {
+	s.regenerating.Store(true)
+	defer s.regenerating.Store(false)
+	tok, err := RegenerateToken(s.cfg.Home)
+	if err != nil {
+		return "", err
+	}
+	s.token.Store(tok)
+	if fi, err := os.Stat(filepath.Join(s.cfg.Home, TokenFile)); err == nil {
+		s.tokenSeen.Store(fi)
+	}
+	// A regenerate revokes: every connection made with the old token is closed once the
+	// caller's own answer has had time to go out (the caller reconnects with the new token).
+	time.AfterFunc(500*time.Millisecond, func() { s.dropClients("token regenerated") })
+	return tok, nil
 }
