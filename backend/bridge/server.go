@@ -464,15 +464,20 @@ func (s *Server) broadcast(name string, data any) {
 	if err != nil {
 		return
 	}
-	s.mu.Lock()
-	clients := make([]*client, 0, len(s.clients))
-	for _, c := range s.clients {
-		clients = append(clients, c)
-	}
-	s.mu.Unlock()
-	for _, c := range clients {
+	for _, c := range s.clientList() {
 		if c.wants(name) {
 			c.send(b)
 		}
 	}
+}
+
+// clientList is the connections now, taken under the lock and used outside it.
+func (s *Server) clientList() []*client {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	clients := make([]*client, 0, len(s.clients))
+	for _, c := range s.clients {
+		clients = append(clients, c)
+	}
+	return clients
 }

@@ -77,13 +77,7 @@ func (s *Server) Token() string {
 
 // dropClients closes every connection.
 func (s *Server) dropClients(reason string) {
-	s.mu.Lock()
-	clients := make([]*client, 0, len(s.clients))
-	for _, c := range s.clients {
-		clients = append(clients, c)
-	}
-	s.mu.Unlock()
-	for _, c := range clients {
+	for _, c := range s.clientList() {
 		c.drop(reason)
 	}
 }

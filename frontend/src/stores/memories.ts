@@ -236,16 +236,21 @@ export const useMemories = defineStore('memories', () => {
   /** Deletes made here, whose memory.changed must not read as "deleted elsewhere". */
   const removing = new Set<string>()
 
-  async function remove(id: string) {
+  /** Runs a change that takes memory id out of the live store (a delete, a reject). */
+  async function takeOut(id: string, fn: () => Promise<api.ItemResult>) {
     removing.add(id)
     try {
-      const r = await mutate(() => api.deleteMemory({ id }))
+      const r = await mutate(fn)
       if (selectedId.value === id) await select(null)
       await refresh()
       return r
     } finally {
       setTimeout(() => removing.delete(id), 5000) // its event may come after the answer
     }
+  }
+
+  async function remove(id: string) {
+    return takeOut(id, () => api.deleteMemory({ id }))
   }
 
   async function accept(id: string) {
@@ -255,15 +260,7 @@ export const useMemories = defineStore('memories', () => {
   }
 
   async function reject(id: string) {
-    removing.add(id)
-    try {
-      const r = await mutate(() => api.rejectMemory({ id }))
-      if (selectedId.value === id) await select(null)
-      await refresh()
-      return r
-    } finally {
-      setTimeout(() => removing.delete(id), 5000)
-    }
+    return takeOut(id, () => api.rejectMemory({ id }))
   }
 
   /** memory.changed: refresh the list, and the reader if it shows a changed id. */
