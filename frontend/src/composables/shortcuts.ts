@@ -4,22 +4,13 @@
 // useShortcutLayer while it is mounted.
 import { nextTick, onBeforeUnmount, onMounted, ref } from 'vue'
 import { ShortcutEngine, type Layer } from '@/util/shortcuts'
+import { focusSoon } from '@/util/focus'
 import { VIEWS, useNav, type View } from '@/stores/nav'
 
 /** Whether the shortcuts dialog is open (the `?` key). */
 export const shortcutsHelpOpen = ref(false)
 
 let engine: ShortcutEngine | null = null
-
-/** Focuses the element matching selector once it exists (a view may still be loading). */
-export function focusWhenReady(selector: string, tries = 60) {
-  const el = document.querySelector<HTMLElement>(selector)
-  if (el) {
-    el.focus()
-    return
-  }
-  if (tries > 0) requestAnimationFrame(() => focusWhenReady(selector, tries - 1))
-}
 
 /** The one engine of this page (created on first use, bound to the nav store). */
 export function shortcutEngine(): ShortcutEngine {
@@ -31,7 +22,7 @@ export function shortcutEngine(): ShortcutEngine {
       help: () => (shortcutsHelpOpen.value = !shortcutsHelpOpen.value),
       search: () => {
         nav.go('memories')
-        void nextTick(() => focusWhenReady('[data-test="search"] input'))
+        void nextTick(() => focusSoon('[data-test="search"] input', 'always', 60))
       },
     })
   }

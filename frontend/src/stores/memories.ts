@@ -253,6 +253,13 @@ export const useMemories = defineStore('memories', () => {
     return takeOut(id, () => api.deleteMemory({ id }))
   }
 
+  /** Brings a deleted (or archived) memory back and refreshes the list. */
+  async function restore(id: string) {
+    const r = await mutate(() => api.restoreMemory({ id }))
+    await refresh()
+    return r
+  }
+
   async function accept(id: string) {
     const r = await mutate(() => api.acceptMemory({ id }))
     await Promise.all([refresh(true), reload()])
@@ -294,6 +301,7 @@ export const useMemories = defineStore('memories', () => {
     create,
     update,
     remove,
+    restore,
     accept,
     reject,
     onChanged,
