@@ -6,6 +6,7 @@ import { nextTick, onBeforeUnmount, onMounted, ref } from 'vue'
 import { ShortcutEngine, type Layer } from '@/util/shortcuts'
 import { focusSoon } from '@/util/focus'
 import { VIEWS, useNav, type View } from '@/stores/nav'
+import { transport } from '@/api'
 
 /** Whether the shortcuts dialog is open (the `?` key). */
 export const shortcutsHelpOpen = ref(false)
@@ -35,8 +36,25 @@ export function useShortcutListener() {
     if (ev.defaultPrevented || ev.isComposing) return
     if (shortcutEngine().handle(ev, ev.timeStamp || performance.now())) ev.preventDefault()
   }
-  onMounted(() => window.addEventListener('keydown', onKey))
-  onBeforeUnmount(() => window.removeEventListener('keydown', onKey))
+  // A browser goes Back and Forward by itself (its buttons, Alt+←/→); the desktop window has
+  // no such controls, so the app gives it the same keys over the history entries the nav
+  // store keeps.
+  const desktop = transport().kind === 'wails'
+  const onHistoryKey = (ev: KeyboardEvent) => {
+    if (ev.defaultPrevented || !ev.altKey || ev.ctrlKey || ev.metaKey || ev.shiftKey) return
+    if (ev.key === 'ArrowLeft') history.back()
+    else if (ev.key === 'ArrowRight') history.forward()
+    else return
+    ev.preventDefault()
+  }
+  onMounted(() => {
+    window.addEventListener('keydown', onKey)
+    if (desktop) window.addEventListener('keydown', onHistoryKey)
+  })
+  onBeforeUnmount(() => {
+    window.removeEventListener('keydown', onKey)
+    window.removeEventListener('keydown', onHistoryKey)
+  })
 }
 
 /** Gives the calling view its keys while it is mounted (the latest mounted view wins). */

@@ -190,6 +190,8 @@ export class ShortcutEngine {
       { keys: ['/'], label: 'ui.shortcuts.search', group: 'general' },
       { keys: ['?'], label: 'ui.shortcuts.help', group: 'general' },
       { keys: ['Esc'], label: 'ui.shortcuts.escape', group: 'general' },
+      { keys: ['Alt+←'], label: 'ui.shortcuts.back', group: 'general' },
+      { keys: ['Alt+→'], label: 'ui.shortcuts.forward', group: 'general' },
       { keys: ['j'], label: 'ui.shortcuts.next', group: 'list' },
       { keys: ['k'], label: 'ui.shortcuts.prev', group: 'list' },
       { keys: ['Enter'], label: 'ui.shortcuts.open', group: 'list' },

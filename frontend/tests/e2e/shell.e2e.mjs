@@ -101,6 +101,32 @@ async function main() {
     await page.locator('[data-test="reader-title"]', { hasText: 'Answer style' }).waitFor({ timeout: LONG })
   })
 
+  await step('Back after following a [[link]] or switching views returns to where it was, inside the app', async () => {
+    const linked = (await raw.call('memory.read', { slug: 'linked-notes', scope: 'global' })).memory
+    const origin = new URL(page.url()).origin
+    await page.goBack()
+    await page.locator('[data-test="reader-title"]', { hasText: linked.title }).waitFor({ timeout: LONG })
+    expect(new URL(page.url()).origin === origin, `Back stayed in the app (at ${page.url()})`)
+    await page.goForward()
+    await page.locator('[data-test="reader-title"]', { hasText: 'Answer style' }).waitFor({ timeout: LONG })
+    await page.click('[data-test="nav-activity"]')
+    await page.locator('[data-test="activity-view"]').waitFor({ timeout: LONG })
+    await page.goBack()
+    await page.locator('[data-test="nav-memories"].active').waitFor({ timeout: LONG })
+    await page.locator('[data-test="reader-title"]', { hasText: 'Answer style' }).waitFor({ timeout: LONG })
+    // Moving through the list is not a step of its own: one Back from here goes past it.
+    const { items } = await raw.call('memory.list', { limit: 5 })
+    const other = items.find((m) => m.id !== linked.id && m.slug !== 'answer-style')
+    await page.evaluate(() => document.querySelector('[data-test="search"] input')?.focus())
+    await page.keyboard.press('Control+A')
+    await page.keyboard.press('Backspace')
+    await page.locator(`.item[data-id="${other.id}"]`).click()
+    await page.locator('[data-test="reader-title"]', { hasText: other.title }).waitFor({ timeout: LONG })
+    await page.goBack()
+    await page.locator('[data-test="reader-title"]', { hasText: linked.title }).waitFor({ timeout: LONG })
+    expect(new URL(page.url()).origin === origin, 'still in the app')
+  })
+
   await step('a long list scrolls windowed; query and selection survive a memory.changed from another client', async () => {
     await page.evaluate(() => document.querySelector('[data-test="search"] input')?.focus())
     await page.keyboard.press('Control+A')
