@@ -85,6 +85,38 @@ export function focusTrapReturnsOnce(): Plugin {
   }
 }
 
+// naive-ui's close button and spinner carry aria-labels in English ("close", "loading") that
+// its locales do not cover: a Chinese screen reader heard English in every dialog. The build
+// swaps each literal for a call to src/naive/labels.ts. Like the focus trap's patch, the build
+// fails if the library's code no longer holds the literal, so an upgrade is looked at.
+const NAIVE_LABELS: [RegExp, string][] = [
+  [/[\\/]naive-ui[\\/]es[\\/]_internal[\\/]close[\\/]src[\\/]Close\.mjs$/, '"aria-label": "close"'],
+  [/[\\/]naive-ui[\\/]es[\\/]_internal[\\/]loading[\\/]src[\\/]Loading\.mjs$/, '"aria-label": "loading"'],
+]
+export function naiveLabels(): Plugin {
+  const labels = path.resolve(here, 'src/naive/labels.ts')
+  const patched = new Set<string>()
+  return {
+    name: 'engram-naive-labels',
+    enforce: 'pre',
+    transform(code: string, id: string) {
+      const hit = NAIVE_LABELS.find(([re]) => re.test(id))
+      if (!hit) return null
+      const needle = hit[1]
+      if (!code.includes(needle)) throw new Error(`naive labels: ${id} changed; review naiveLabels in vite.config.ts`)
+      patched.add(needle)
+      const name = needle.slice('"aria-label": "'.length, -1)
+      const out = code.replace(needle, `"aria-label": __engramNaiveLabel(${JSON.stringify(name)})`)
+      return { code: `import { naiveLabel as __engramNaiveLabel } from ${JSON.stringify(labels)};\n${out}`, map: null }
+    },
+    buildEnd() {
+      if (process.env.VITEST === undefined && this.meta.watchMode === false && patched.size !== NAIVE_LABELS.length) {
+        throw new Error('naive labels: naive-ui\'s close or loading was not bundled; review naiveLabels in vite.config.ts')
+      }
+    },
+  }
+}
+
 // The desktop window's first frame without script (src/shell/loader.js says why): the entry
 // module leaves <head>, and the loader, an inline classic script right after <div id="app">
 // (inline: a file of its own cost the first frame a request, ~13 ms in the desktop bench; the
@@ -120,7 +152,7 @@ export function shellLoader(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [vue(), keepDist, focusTrapReturnsOnce(), catalogJson(), asciiOnly(), shellLoader()],
+  plugins: [vue(), keepDist, focusTrapReturnsOnce(), naiveLabels(), catalogJson(), asciiOnly(), shellLoader()],
   base: './',
   resolve: {
     alias: {
