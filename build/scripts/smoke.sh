@@ -29,6 +29,14 @@ if [ "${1:-}" = "--window" ]; then
   open_view organizer organizer-view
   open_view activity activity-view
 
+  # The window has no Back button: Alt+← returns to the view before (the nav store's history).
+  xdotool windowfocus "$WIN" 2>/dev/null || true
+  xdotool key alt+Left
+  check "Alt+← went back to the organizer" wait_for 30 state_is organizer-view
+  # Scrollbars are the page's own (base.css), painted with their element: GTK's overlay bars
+  # take no width and were drawn above the page, through every dialog over the list.
+  check "scrollbars are drawn by the page" page_eval "const d = document.createElement('div'); d.style.cssText = 'position:fixed;left:0;top:0;width:100px;height:40px;overflow:scroll'; document.body.appendChild(d); const w = d.offsetWidth - d.clientWidth; d.remove(); return w === 10 ? 'ok' : ''"
+
   # A second launch on the same home brings the first window forward and exits 0.
   set +e
   second="$(ENGRAM_HOME="$home" timeout 60 "$BIN" 2>&1)"; rc=$?
