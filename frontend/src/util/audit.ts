@@ -38,7 +38,7 @@ export function resultOk(e: Pick<AuditEntry, 'result'>): boolean {
  * The result of a row: "Done", or the refusal translated with the arguments the store
  * recorded (detail.args). A row recorded before those were kept has only the English message:
  * its translation would show empty placeholders ("looks like a secret ( )"), so the generic
- * refusal and the recorded message are shown instead. The code is always shown beside it.
+ * refusal and the recorded message are shown instead. The code itself is in resultTitle.
  */
 export function resultLabel(e: Pick<AuditEntry, 'result' | 'detail'>): string {
   if (resultOk(e)) return t('ui.activity.ok')
@@ -47,6 +47,16 @@ export function resultLabel(e: Pick<AuditEntry, 'result' | 'detail'>): string {
   if (args && typeof args === 'object' && !Array.isArray(args)) return tCode(e.result, args as Record<string, unknown>, msg || e.result)
   if (hasKey(`error.${e.result}`) && !placeholders(`error.${e.result}`)) return tCode(e.result, {}, msg || e.result)
   return msg ? t('ui.activity.refusal.detail', { Code: e.result, Detail: msg.replace(/^memory: /, '') }) : e.result
+}
+
+/**
+ * The row result's tooltip: its text, and for a refusal the store's code after it, which a
+ * person quoting the row in a report needs but the row itself need not show.
+ */
+export function resultTitle(e: Pick<AuditEntry, 'result' | 'detail'>): string {
+  const label = resultLabel(e)
+  if (resultOk(e) || label.includes(e.result)) return label
+  return `${label} (${e.result})`
 }
 
 /** Whether the catalog text of key has {{.Arg}} placeholders. */

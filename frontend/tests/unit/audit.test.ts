@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { memoryLabel, originLine, rowActorLabel, rowOpLabel } from '../../src/util/audit'
+import { memoryLabel, originLine, resultLabel, resultTitle, rowActorLabel, rowOpLabel } from '../../src/util/audit'
 import type { AuditEntry } from '../../src/api/types'
 
 function row(over: Partial<AuditEntry>): AuditEntry {
@@ -22,6 +22,16 @@ describe('Activity rows', () => {
     expect(memoryLabel(row({ title: 'Prefers tea' }))).toBe('Prefers tea (a-slug)')
     expect(memoryLabel(row({ slug: '2026-12-03', title: '2026-12-03' }))).toBe('2026-12-03')
     expect(memoryLabel(row({ slug: '', memory_id: '', detail: { title: 'Refused write' } }))).toBe('Refused write')
+  })
+})
+
+describe('Activity result', () => {
+  it('reads a refusal in words and keeps its code for the tooltip only', () => {
+    const refused = row({ op: 'write', result: 'secret_detected', detail: { args: { Kind: 'AWS access key' } } })
+    expect(resultLabel(refused)).not.toContain('secret_detected')
+    expect(resultLabel(refused).length).toBeGreaterThan(0)
+    expect(resultTitle(refused)).toBe(`${resultLabel(refused)} (secret_detected)`)
+    expect(resultTitle(row({}))).toBe(resultLabel(row({})))
   })
 })
 

@@ -52,6 +52,10 @@ export default async function ({ open, check, settled, COMBOS }) {
       await page.locator('body').press('?')
       await page.waitForSelector('[data-test="shortcuts-dialog"] [data-keys="g m"]')
       await check(page.locator('[data-test="shortcuts-dialog"] [data-keys="g o"]').count().then((n) => n === 1), 'g o listed')
+      // naive-ui's own close button is named in the person's language (its English "close" is
+      // replaced at build time: naiveLabels in vite.config.ts).
+      const closeName = await page.locator('.shortcuts-dialog .n-base-close').first().getAttribute('aria-label')
+      await check(closeName === (language === 'en' ? 'Close' : '关闭'), `close button named "${closeName}"`)
     })
     // Links in the reader: a memory link and an entity link; code stays literal.
     await open(`${l}-${th}-shell-links`, { language, theme: th, links: true }, async (page) => {
@@ -66,7 +70,14 @@ export default async function ({ open, check, settled, COMBOS }) {
   // Following a memory link opens that memory; an entity link (no graph yet) searches for it.
   await open('en-light-shell-link-follow', { language: 'en', theme: 'light', links: true }, async (page) => {
     await page.locator('.item').first().click()
+    const from = await page.locator('[data-test="reader-title"]').textContent()
     await page.click('.markdown-body a.wikilink-memory')
+    await page.waitForFunction(() => document.querySelector('[data-test="reader-title"]')?.textContent?.includes('concise'))
+    // The desktop window has no Back button: Alt+← returns to the memory the link was on,
+    // Alt+→ follows it again.
+    await page.keyboard.press('Alt+ArrowLeft')
+    await page.waitForFunction((t) => document.querySelector('[data-test="reader-title"]')?.textContent === t, from)
+    await page.keyboard.press('Alt+ArrowRight')
     await page.waitForFunction(() => document.querySelector('[data-test="reader-title"]')?.textContent?.includes('concise'))
     await page.locator('.item[data-id]').first().click()
     await page.waitForSelector('.markdown-body a.wikilink-entity')
@@ -89,6 +100,14 @@ export default async function ({ open, check, settled, COMBOS }) {
       await page.waitForSelector('[data-test="reader-title"]')
       await page.keyboard.press('e')
       await page.waitForSelector('.memory-form-modal .memory-form')
+      // An alias added by keyboard: Enter keeps the focus at the field's "+", not on the page.
+      await page.locator('[data-test="aliases-field"] .n-button').focus()
+      await page.keyboard.press('Enter')
+      await page.waitForSelector('[data-test="aliases-field"] input')
+      await page.keyboard.type('kbd-alias')
+      await page.keyboard.press('Enter')
+      await page.waitForFunction(() => document.activeElement?.closest('[data-test="aliases-field"]')?.tagName === 'DIV' && document.activeElement.tagName === 'BUTTON')
+      await check(page.locator('[data-test="aliases-field"] .n-tag', { hasText: 'kbd-alias' }).count().then((n) => n === 1), 'alias added')
       await settled(page)
     })
   }
