@@ -163,6 +163,10 @@ func (r *runner) sync(_ context.Context, args []string) error {
 		}
 		fmt.Fprintln(w, r.t(key, map[string]any{"Remote": res.Remote, "Changed": res.Changed, "Head": short(res.Head)}))
 		for _, c := range res.Conflicts {
+			if c.Day != "" {
+				fmt.Fprintln(w, r.t("cli.sync.daily_conflict", map[string]any{"Day": c.Day, "Commit": short(c.Theirs)}))
+				continue
+			}
 			if c.Key != "" {
 				fmt.Fprintln(w, r.t("cli.sync.kv_conflict", map[string]any{"Key": c.Key, "Path": c.Path, "Commit": short(c.Theirs)}))
 				continue

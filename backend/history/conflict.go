@@ -78,7 +78,20 @@ func (r *Repo) merge(repo *git.Repository, our, their *object.Commit, res *SyncR
 			if err != nil {
 				return nil, nil, err
 			}
-			h, err := storeBlob(repo.Storer, unionLines(ourData, theirData))
+			var baseData []byte
+			if !b.IsZero() {
+				if baseData, err = blobBytes(repo.Storer, b); err != nil {
+					return nil, nil, err
+				}
+			}
+			merged, ok := mergeDaily(baseData, ourData, theirData)
+			if !ok {
+				// One side is not a journal day (a hand edit broke it): ours stays, theirs is
+				// in their commit, a parent of the merge, and the result names the day.
+				res.Conflicts = append(res.Conflicts, Conflict{Path: p, Day: strings.TrimSuffix(path.Base(p), ".md"), Theirs: their.Hash.String()})
+				continue
+			}
+			h, err := storeBlob(repo.Storer, merged)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -178,23 +191,6 @@ func mergeKV(rel string, base, ours, theirs []byte) ([]byte, []string) {
 		return nil, []string{"*"}
 	}
 	return out, kept
-}
-
-// unionLines is ours followed by the lines of theirs ours lacks: both machines' journal
-// entries of a day survive.
-func unionLines(ours, theirs []byte) []byte {
-	have := map[string]bool{}
-	for _, l := range strings.Split(string(ours), "\n") {
-		have[l] = true
-	}
-	out := strings.TrimRight(string(ours), "\n")
-	for _, l := range strings.Split(string(theirs), "\n") {
-		if l != "" && !have[l] {
-			out += "\n" + l
-			have[l] = true
-		}
-	}
-	return []byte(out + "\n")
 }
 
 // conflictSlug is "<slug>-conflict-<short>", the slug cut so the whole stays a valid slug.

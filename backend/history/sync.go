@@ -33,7 +33,10 @@ type Conflict struct {
 	CopyID    string `json:"copy_id,omitempty"`
 	CopyError string `json:"copy_error,omitempty"`
 	Key       string `json:"key,omitempty"`
-	Theirs    string `json:"theirs,omitempty"`
+	// Day is a journal day both machines changed where one version is not a journal day:
+	// this machine's stays, the other is in Theirs.
+	Day    string `json:"day,omitempty"`
+	Theirs string `json:"theirs,omitempty"`
 }
 
 // SyncResult says what one sync did.

@@ -1554,6 +1554,7 @@ export interface SyncConflict {
   copy_id?: string
   copy_error?: string
   key?: string
+  day?: string
   theirs?: string
 }
 
