@@ -133,6 +133,19 @@ func TestLifecycleVerbs(t *testing.T) {
 	if entries, _ := os.ReadDir(filepath.Join(h.dir, "memory", ".trash")); len(entries) != 2 {
 		t.Fatalf("trash has %d files", len(entries))
 	}
+	// The trash gives back by slug (deleted, then rejected) and by the id `show` printed.
+	var shown api.ReadResult
+	h.ok("restore", "to-delete")
+	_ = json.Unmarshal([]byte(h.ok("show", "to-delete", "--json")), &shown)
+	h.ok("delete", "to-delete")
+	if out := h.ok("restore", shown.Memory.ID); !strings.Contains(out, "to-delete") {
+		t.Fatalf("restore by a trashed id: %s", out)
+	}
+	h.ok("restore", "be-direct")
+	if code, _, errs := h.run("", "restore", "never-was"); code != 1 || !strings.Contains(errs, "never-was") {
+		t.Fatalf("restore of nothing: %d %s", code, errs)
+	}
+	h.ok("delete", "to-delete")
 	h.ok("daily", "append", "Shipped", "the", "CLI")
 	if out := h.ok("daily", "show"); !strings.Contains(out, "Shipped the CLI") {
 		t.Fatalf("daily: %s", out)

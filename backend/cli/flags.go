@@ -4,6 +4,8 @@ import (
 	"flag"
 	"strings"
 
+	"github.com/oklog/ulid/v2"
+
 	"engram/backend/api"
 )
 
@@ -44,6 +46,12 @@ func (r *runner) ref(cmd string, args []string, extra func(fs *flag.FlagSet)) (a
 		m, err := r.api.Memory.Read(api.RefParams{ID: pos[0]})
 		if err == nil {
 			p.ID = m.Memory.ID
+			return p, nil
+		}
+		// An id no live memory has (a deleted one, for restore): still an id, as ids are
+		// shown (upper case; a slug is lower case).
+		if _, perr := ulid.ParseStrict(pos[0]); perr == nil && strings.ToUpper(pos[0]) == pos[0] {
+			p.ID = pos[0]
 			return p, nil
 		}
 		// Not an id: a slug, global unless scope flags say otherwise.

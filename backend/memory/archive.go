@@ -64,14 +64,24 @@ func (s *Store) opArchive(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r 
 	return nil
 }
 
-// opRestore brings back an archived memory, or the newest trashed copy of an id.
+// opRestore brings back an archived memory, or the newest trashed copy of an id or of a
+// slug in its scope (a deleted or rejected memory).
 func (s *Store) opRestore(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *ItemResult) error {
 	m, err := s.target(ctx, tx, it)
 	var from string
+	inTrash := false
 	if errors.Is(err, ErrNotFound) && it.ID == "" && it.Slug != "" {
 		m, err = s.archivedBySlug(ctx, tx, it) // target only sees live slugs
+		if errors.Is(err, ErrNotFound) {
+			if f, tm, terr := s.trashedBySlug(it); terr == nil {
+				from, m, err, inTrash = f, tm, nil, true
+			} else if !errors.Is(terr, ErrNotFound) {
+				err = terr
+			}
+		}
 	}
 	switch {
+	case inTrash:
 	case err == nil && m.Archived:
 		from = m.Path
 		data, rerr := os.ReadFile(s.abs(from))
@@ -170,51 +180,93 @@ func (s *Store) archivedBySlug(ctx context.Context, x execer, it Item) (*Memory,
 	return m, nil
 }
 
+// findInTrash is the newest trashed copy of the memory with id.
 func (s *Store) findInTrash(id string) (string, *Memory, error) {
+	from, m, err := s.searchTrash(func(m *Memory) bool { return m.ID == id })
+	if err == nil && m == nil {
+		err = codeErr(CodeNotInTrash, map[string]any{"Ref": id}, "no trashed copy of %s", id)
+	}
+	return from, m, err
+}
+
+// trashedBySlug is the newest trashed copy of the memory with the item's slug in its scope:
+// `engram restore SLUG` after a delete or a reject (a person names memories by slug; the id
+// of a trashed memory is nowhere they can see it).
+func (s *Store) trashedBySlug(it Item) (string, *Memory, error) {
+	scope := it.Scope
+	if scope == "" {
+		scope = ScopeGlobal
+	}
+	_, _, key, err := s.scopeKey(scope, it.Workdir, it.Agent)
+	if err != nil {
+		return "", nil, err
+	}
+	from, m, err := s.searchTrash(func(m *Memory) bool {
+		return m.Slug == it.Slug && m.Scope == scope && m.ScopeKey() == key
+	})
+	if err == nil && m == nil {
+		err = codeErr(CodeNotFound, map[string]any{"Ref": it.Slug}, "no memory %s in %s", it.Slug, scope)
+	}
+	return from, m, err
+}
+
+// searchTrash walks the trash newest first and returns the first copy match accepts, with
+// its scope, type, slug and key as its trashed name says (nil, nil when none does).
+func (s *Store) searchTrash(match func(*Memory) bool) (string, *Memory, error) {
 	entries, err := os.ReadDir(s.abs(".trash"))
+	if errors.Is(err, os.ErrNotExist) {
+		return "", nil, nil
+	}
 	if err != nil {
 		return "", nil, fmt.Errorf("memory: unable to read trash: %w", err)
 	}
 	for i := len(entries) - 1; i >= 0; i-- { // names start with a timestamp: newest last
 		name := entries[i].Name()
-		orig, ok := trashOrigin(".trash/" + name)
-		if !ok {
-			continue
-		}
-		data, err := os.ReadFile(s.abs(".trash/" + name))
-		if err != nil {
-			continue
-		}
-		m, err := Parse(data)
-		if err != nil || m.ID != id {
-			continue
-		}
-		pi, ok := parsePath(orig)
-		if !ok {
-			// "__" joins path parts in trash names, so an agent name holding "_" may not split
-			// back; the store-written frontmatter says the same things.
-			if !m.Type.Writable() || !ValidSlug(m.Slug) || !m.Scope.Valid() ||
-				(m.Scope == ScopeAgent && !ValidAgent(m.Agent)) || (m.Scope == ScopeProject && m.Workdir == "") {
-				continue
-			}
-			if m.Scope == ScopeProject {
-				// The header names the folder it was written from: its project's key today.
-				key, err := s.projects.key(m.Workdir)
-				if err != nil {
-					continue
-				}
-				m.projectKey = key
-			}
+		if m := s.trashed(name); m != nil && match(m) {
 			return ".trash/" + name, m, nil
 		}
-		m.Scope, m.Type, m.Slug = pi.scope, pi.typ, pi.slug
-		switch pi.scope {
-		case ScopeAgent:
-			m.Agent = pi.key
-		case ScopeProject:
-			m.projectKey = pi.key
-		}
-		return ".trash/" + name, m, nil
 	}
-	return "", nil, codeErr(CodeNotInTrash, map[string]any{"Ref": id}, "no trashed copy of %s", id)
+	return "", nil, nil
+}
+
+// trashed reads one trashed file as the memory it was, or nil when it is not one.
+func (s *Store) trashed(name string) *Memory {
+	orig, ok := trashOrigin(".trash/" + name)
+	if !ok {
+		return nil
+	}
+	data, err := os.ReadFile(s.abs(".trash/" + name))
+	if err != nil {
+		return nil
+	}
+	m, err := Parse(data)
+	if err != nil {
+		return nil
+	}
+	pi, ok := parsePath(orig)
+	if !ok {
+		// "__" joins path parts in trash names, so an agent name holding "_" may not split
+		// back; the store-written frontmatter says the same things.
+		if !m.Type.Writable() || !ValidSlug(m.Slug) || !m.Scope.Valid() ||
+			(m.Scope == ScopeAgent && !ValidAgent(m.Agent)) || (m.Scope == ScopeProject && m.Workdir == "") {
+			return nil
+		}
+		if m.Scope == ScopeProject {
+			// The header names the folder it was written from: its project's key today.
+			key, err := s.projects.key(m.Workdir)
+			if err != nil {
+				return nil
+			}
+			m.projectKey = key
+		}
+		return m
+	}
+	m.Scope, m.Type, m.Slug = pi.scope, pi.typ, pi.slug
+	switch pi.scope {
+	case ScopeAgent:
+		m.Agent = pi.key
+	case ScopeProject:
+		m.projectKey = pi.key
+	}
+	return m
 }
