@@ -68,6 +68,7 @@ func forwarded[P, R any](name, method string, params func(r *runner, args []stri
 // methodVerbs are the verbs that are one api method each, in the order help lists them.
 var methodVerbs = []methodVerb{
 	verb("write", "memory.write", writeParams, printDone("cli.written")),
+	verb("update", "memory.update", updateParams, printDone("cli.updated")),
 	verb("show", "memory.read", refParams("show"), printShow),
 	verb("list", "memory.list", listParams, printList),
 	forwarded("search", "memory.search", searchParams, printSearch),
@@ -126,7 +127,7 @@ var commands = []command{
 
 // briefVerbs make one short call on the home and exit (Env.Brief): not the verbs that read or
 // write every memory (reindex, export, import, doctor, backup, sync), nor those that run on.
-var briefVerbs = map[string]bool{"write": true, "show": true, "list": true, "search": true, "accept": true,
+var briefVerbs = map[string]bool{"write": true, "update": true, "show": true, "list": true, "search": true, "accept": true,
 	"reject": true, "delete": true, "archive": true, "restore": true, "quota": true, "project": true, "daily": true, "kv": true}
 
 // lookup finds the verb called name in either table; ok is false for an unknown verb.
