@@ -17,6 +17,8 @@ func TestControlCharactersRefused(t *testing.T) {
 		{"bell in an alias", func() Item { it := wr("bell-alias", "Bell", "b"); it.Aliases = []string{"ding\a"}; return it }(), "aliases"},
 		{"C1 in a tag", func() Item { it := wr("c1-tag", "C1", "b"); it.Tags = []string{"x\u009by"}; return it }(), "tags"},
 		{"DEL in the quote", func() Item { it := wr("del-quote", "Del", "b"); it.SourceQuote = sp("quote\x7f"); return it }(), "source_quote"},
+		{"a direction override in the title", wr("rlo-title", "evil \u202e txt.exe", "body"), "title"},
+		{"an isolate in the body", wr("fsi-body", "FSI", "run \u2068rm -rf\u2069 now"), "body"},
 	} {
 		r := e.wantCode(tc.it, CodeControlChar)
 		if r.Args["Field"] != tc.field {
@@ -42,15 +44,16 @@ func TestControlCharactersRefused(t *testing.T) {
 // The byte scan finds exactly the runes it means: every rune below 0x100 and a sample beyond.
 func TestHasControlMatchesRunes(t *testing.T) {
 	isControl := func(r rune) bool {
-		return r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0x7f || r >= 0x80 && r <= 0x9f
+		return r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0x7f || r >= 0x80 && r <= 0x9f ||
+			r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069
 	}
-	for r := rune(0); r < 0x800; r++ {
+	for r := rune(0); r < 0x3000; r++ {
 		s := "a" + string(r) + "b"
 		if got := hasControl(s); got != isControl(r) {
 			t.Errorf("U+%04X: %v", r, got)
 		}
 	}
-	for _, s := range []string{"中文 text", "é", "\u00a0", "emoji 🙂", "\xc2"} {
+	for _, s := range []string{"中文 text", "é", "\u00a0", "emoji 🙂", "\xc2", "\xe2\x80", "שלום \u200f עולם", "a\u2069"[:3]} {
 		if hasControl(s) {
 			t.Errorf("%q holds no control character", s)
 		}

@@ -72,8 +72,8 @@ func checkLimits(m *Memory) error {
 	return nil
 }
 
-// hasControl reports a control character no memory text needs: C0 but tab and line feed, DEL
-// and C1. A terminal acts on them (ESC begins its escape codes, OSC 52 writes the clipboard),
+// hasControl reports a control character no memory text needs: C0 but tab and line feed, DEL,
+// C1 and the bidirectional formatting controls. A terminal acts on them (ESC begins its escape codes, OSC 52 writes the clipboard),
 // and a model may send them — a memory holds text, not instructions to a terminal. Carriage
 // returns pass: a write folds them into line feeds (normalizeText), and a hand file from an
 // old Mac may end its lines with them. Bytes, not runes: every file of a rebuild passes here,
@@ -89,6 +89,14 @@ func hasControl(s string) bool {
 			return true
 		case c == 0xc2:
 			if i+1 < len(s) && s[i+1] >= 0x80 && s[i+1] <= 0x9f {
+				return true
+			}
+		case c == 0xe2:
+			// Bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069)
+			// reorder how the text around them is shown ("Trojan Source"): a model could make
+			// a title read differently in Review from what it holds. Right-to-left text needs
+			// none of them (the marks U+200E and U+200F pass).
+			if i+2 < len(s) && ((s[i+1] == 0x80 && s[i+2] >= 0xaa && s[i+2] <= 0xae) || (s[i+1] == 0x81 && s[i+2] >= 0xa6 && s[i+2] <= 0xa9)) {
 				return true
 			}
 		}
