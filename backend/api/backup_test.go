@@ -286,8 +286,8 @@ func TestHostileArchivesRefusedAndNothingLost(t *testing.T) {
 			newHome := filepath.Join(outer, "new")
 			_, err = a.Call("backup.restore", json.RawMessage(`{"path":"`+arch+`","home":"`+newHome+`"}`))
 			wantCode(t, err, tc.code)
-			if _, err := os.Stat(filepath.Join(newHome, "memory")); !os.IsNotExist(err) {
-				t.Fatalf("a refused restore left %s/memory", newHome)
+			if _, err := os.Stat(newHome); !os.IsNotExist(err) {
+				t.Fatalf("a refused restore left the folder %s it made", newHome)
 			}
 			for _, p := range []string{filepath.Join(outer, "escaped.md"), "/tmp/escaped.md", filepath.Join(home, "escaped.md")} {
 				if _, err := os.Stat(p); err == nil {
@@ -368,5 +368,37 @@ func TestRestoreInPlaceWithAnotherProcessOpen(t *testing.T) {
 	call(t, a, "index.reconcile", `{}`)
 	if got := searchSlugs(t, a, "written after the restore", ""); strings.Join(got, ",") != "after-restore" {
 		t.Fatalf("a write after the restore: %v", got)
+	}
+}
+
+// A backup cut off by an interrupted copy, or a file that is no archive, is refused with a
+// reason in words (it read "unexpected EOF" or "gzip: invalid header" in every language).
+func TestDamagedArchiveSaysWhy(t *testing.T) {
+	home := t.TempDir()
+	a := apiAt(t, home, memory.ActorUser)
+	seedHome(t, a, t.TempDir())
+	res := call(t, a, "backup.create", `{}`).(backup.Result)
+	data, err := os.ReadFile(res.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, key string
+		body      []byte
+	}{
+		{"cut.tar.gz", "detail.cut_short", data[:len(data)/2]},
+		{"text.tar.gz", "detail.not_gzip", bytes.Repeat([]byte("not an archive at all\n"), 10)},
+	} {
+		p := filepath.Join(dir, tc.name)
+		if err := os.WriteFile(p, tc.body, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		_, err := a.Call("backup.preview", json.RawMessage(`{"path":"`+p+`"}`))
+		wantCode(t, err, backup.CodeInvalidArchive)
+		var ae *Error
+		if !errors.As(err, &ae) || ae.Args["DetailKey"] != tc.key || strings.Contains(ae.Message, "EOF") || strings.Contains(ae.Message, "gzip:") {
+			t.Fatalf("%s: %+v", tc.name, err)
+		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -202,13 +203,21 @@ type RestoreResult struct {
 // RestoreNewHome restores the archive at src into home, which must hold no memories yet: the
 // memory files and the index copy (with its history: audit log, runs, usage, settings) land
 // there, then the home is opened once so its index is checked against the files.
-func RestoreNewHome(ctx context.Context, src, home string, progress Progress) (RestoreResult, error) {
+func RestoreNewHome(ctx context.Context, src, home string, progress Progress) (_ RestoreResult, err error) {
 	if progress == nil {
 		progress = func(string, int, int) {}
 	}
-	home, err := filepath.Abs(home)
+	home, err = filepath.Abs(home)
 	if err != nil {
 		return RestoreResult{}, codeErr(CodeWriteFailed, coded.Reason(map[string]any{"Path": home}, err))
+	}
+	// A refused archive says nothing was touched: a home folder this restore made goes too.
+	if _, serr := os.Lstat(home); errors.Is(serr, fs.ErrNotExist) {
+		defer func() {
+			if err != nil {
+				os.RemoveAll(home)
+			}
+		}()
 	}
 	root := filepath.Join(home, MemoryDir)
 	if entries, err := os.ReadDir(root); err == nil && len(entries) > 0 {

@@ -5,7 +5,11 @@
 package coded
 
 import (
+	"archive/tar"
+	"compress/flate"
+	"compress/gzip"
 	"errors"
+	"io"
 	"io/fs"
 	"syscall"
 )
@@ -60,6 +64,14 @@ func reasonKey(err error) string {
 		return "detail.is_a_folder"
 	case errors.Is(err, syscall.ENOTDIR):
 		return "detail.not_a_folder"
+	// A damaged archive (a backup cut off by an interrupted copy, or not one at all) read
+	// "unexpected EOF" or "gzip: invalid header" in every language.
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+		return "detail.cut_short"
+	case errors.Is(err, gzip.ErrHeader):
+		return "detail.not_gzip"
+	case errors.Is(err, gzip.ErrChecksum), errors.Is(err, tar.ErrHeader), errors.As(err, new(flate.CorruptInputError)):
+		return "detail.corrupt_archive"
 	}
 	return ""
 }
