@@ -1,6 +1,8 @@
 package api
 
 import (
+	"maps"
+
 	"engram/backend/memory"
 )
 
@@ -73,7 +75,14 @@ func (s *IndexService) Doctor(_ Empty) (memory.DoctorReport, error) {
 			// "global 已用 488/500": the scope is named in the caller's language.
 			args["Scope"] = s.a.t("cli.quota_scope."+kind, args)
 		}
-		r.Findings[i].Message = s.a.t("doctor.finding."+f.Code, translateDetail(s.a, args))
+		targs := translateDetail(s.a, args)
+		if code, ok := args["ProblemCode"].(string); ok && s.a.deps.Catalog != nil && s.a.deps.Catalog.Has("error."+code) {
+			// An unreadable file: the problem's own sentence around its detail (a bare
+			// "title" said nothing of a control character in the title).
+			targs = maps.Clone(targs)
+			targs["Detail"] = s.a.t("error."+code, map[string]any{"Detail": targs["Detail"]})
+		}
+		r.Findings[i].Message = s.a.t("doctor.finding."+f.Code, targs)
 	}
 	return r, s.a.fail(err)
 }

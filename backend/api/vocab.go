@@ -19,6 +19,7 @@ type (
 	ScopeQuota      = memory.ScopeQuota
 	ReconcileReport = memory.ReconcileReport
 	DoctorReport    = memory.DoctorReport
+	Problem         = memory.Problem
 
 	// The MemoryManager tool's answers (recall.tool), for transports that page or reshape them.
 	ToolResult = recall.ToolResult

@@ -151,7 +151,7 @@ func printDoctor(r *runner, rep api.DoctorReport) error {
 		if len(rep.Problems) > 0 {
 			fmt.Fprintln(w, r.t("cli.doctor_problems", map[string]any{"Count": len(rep.Problems)}))
 			for _, p := range rep.Problems {
-				fmt.Fprintln(w, r.t("cli.doctor_problem", map[string]any{"Path": p.Path, "Detail": p.Detail}))
+				fmt.Fprintln(w, r.t("cli.doctor_problem", map[string]any{"Path": p.Path, "Detail": r.problemText(p)}))
 			}
 		} else if rep.OK {
 			fmt.Fprintln(w, r.t("cli.doctor_ok", map[string]any{"Memories": rep.Memories}))
@@ -182,4 +182,15 @@ func printFindings(r *runner, w io.Writer, fs []api.DoctorFinding) {
 			fmt.Fprintln(w, "    "+r.t("cli.maint.fix", map[string]any{"Fix": f.Fix}))
 		}
 	}
+}
+
+// problemText says what is wrong with a file in the person's language: the problem's own
+// message around its detail, as the app's problems list shows it. The bare detail read
+// "global/user/x.md: title" for a control character in the title.
+func (r *runner) problemText(p api.Problem) string {
+	key := "error." + p.Code
+	if r.env.Catalog == nil || !r.env.Catalog.Has(key) {
+		return p.Detail
+	}
+	return r.t(key, map[string]any{"Detail": p.Detail})
 }

@@ -74,6 +74,9 @@ func (s *Store) Problems(ctx context.Context) ([]Problem, error) {
 			return nil, err
 		}
 		p.DetailKey, p.DetailArgs = format.DetailKey(p.Detail)
+		if p.DetailKey == "" {
+			p.DetailKey, p.DetailArgs = problemDetailKey(p.Code, p.Detail)
+		}
 		out = append(out, p)
 	}
 	if err := rows.Err(); err != nil {

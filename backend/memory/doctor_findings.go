@@ -45,7 +45,7 @@ func (s *Store) findings(ctx context.Context, rep *DoctorReport) error {
 		out = append(out, Finding{Code: "checksum_mismatch", Path: p, Fixed: true, Fix: FixReindex})
 	}
 	for _, p := range rep.Problems {
-		args := map[string]any{"Detail": p.Detail}
+		args := map[string]any{"Detail": p.Detail, "ProblemCode": p.Code}
 		if p.DetailKey != "" {
 			args["DetailKey"] = p.DetailKey
 			for k, v := range p.DetailArgs {

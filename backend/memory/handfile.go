@@ -45,10 +45,10 @@ func handProblem(m *Memory, pi pathInfo, size int) (code, detail string) {
 	}
 	if pi.typ == TypeDaily {
 		if size > MaxDailyBytes {
-			return ProblemHandBodyLarge, fmt.Sprintf("%d bytes, at most %d", size, MaxDailyBytes)
+			return ProblemHandBodyLarge, fmt.Sprintf(bytesOverDetail, size, MaxDailyBytes)
 		}
 	} else if len(m.Body) > MaxBodyBytes {
-		return ProblemHandBodyLarge, fmt.Sprintf("%d bytes, at most %d", len(m.Body), MaxBodyBytes)
+		return ProblemHandBodyLarge, fmt.Sprintf(bytesOverDetail, len(m.Body), MaxBodyBytes)
 	}
 	return "", ""
 }
@@ -88,7 +88,7 @@ func (s *Store) claimID(ctx context.Context, tx execer, m *Memory, d diskFile, r
 		rep.Added--
 		return false, nil
 	}
-	return true, s.recordProblem(ctx, tx, d, ProblemDuplicateID, "id "+m.ID+" is already used by "+holder, rep)
+	return true, s.recordProblem(ctx, tx, d, ProblemDuplicateID, fmt.Sprintf(idUsedDetail, m.ID, holder), rep)
 }
 
 // priorIndex is what the index knew before a rebuild wiped it.
@@ -187,4 +187,29 @@ func (s *Store) stampHandID(ctx context.Context, tx *sql.Tx, m *Memory) error {
 		return nil // the file names its id already
 	}
 	return s.persist(ctx, tx, m)
+}
+
+// The English details of two hand-file problems, as memory_problems keeps them; Problems
+// names them by key (problemDetailKey) so they are shown in the person's language.
+const (
+	bytesOverDetail = "%d bytes, at most %d"
+	idUsedDetail    = "id %s is already used by %s"
+)
+
+// problemDetailKey names a hand-file problem's detail in the catalog: the Chinese doctor
+// printed "10000 bytes, at most 8192" and "id … is already used by …" in English.
+func problemDetailKey(code, detail string) (string, map[string]any) {
+	switch code {
+	case ProblemHandBodyLarge:
+		var size, max int
+		if n, _ := fmt.Sscanf(detail, bytesOverDetail, &size, &max); n == 2 {
+			return "detail.bytes_over", map[string]any{"Size": size, "Max": max}
+		}
+	case ProblemDuplicateID:
+		var id, holder string
+		if n, _ := fmt.Sscanf(detail, idUsedDetail, &id, &holder); n == 2 {
+			return "detail.id_used_by", map[string]any{"ID": id, "Holder": holder}
+		}
+	}
+	return "", nil
 }
