@@ -402,3 +402,24 @@ func TestDamagedArchiveSaysWhy(t *testing.T) {
 		}
 	}
 }
+
+// A file the restored home cannot index is counted in the result (doctor lists it), not
+// logged to stderr in English.
+func TestRestoreToNewHomeCountsUnreadableFiles(t *testing.T) {
+	home := t.TempDir()
+	a := apiAt(t, home, memory.ActorUser)
+	seedHome(t, a, t.TempDir())
+	broken := filepath.Join(home, "memory", "global", "user", "broken-yaml.md")
+	if err := os.WriteFile(broken, []byte("---\nid: [unclosed\n---\nbody\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	res := call(t, a, "backup.create", `{}`).(backup.Result)
+	newHome := filepath.Join(t.TempDir(), "restored")
+	rr := call(t, a, "backup.restore", `{"path":"`+res.Path+`","home":"`+newHome+`"}`).(backup.RestoreResult)
+	if rr.Reindex.Problems != 1 {
+		t.Fatalf("restore result %+v, want 1 unreadable file", rr.Reindex)
+	}
+	if data, err := os.ReadFile(filepath.Join(newHome, "memory", "global", "user", "broken-yaml.md")); err != nil || !strings.Contains(string(data), "[unclosed") {
+		t.Fatalf("the unreadable file was not restored as it was: %v", err)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path"
 	"path/filepath"
@@ -237,15 +238,21 @@ func RestoreNewHome(ctx context.Context, src, home string, progress Progress) (_
 	}
 	syncDir(root)
 	progress("reconcile", 0, 0)
-	st, err := memory.Open(ctx, home, memory.Options{})
+	// The store's warnings (a file it cannot index) went to stderr in English: the result
+	// counts those files instead, in the person's language, and doctor lists them.
+	st, err := memory.Open(ctx, home, memory.Options{Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		return RestoreResult{}, err
 	}
 	// Open reconciled the index copy with the restored files already.
+	problems, perr := st.Problems(ctx)
 	if err := st.Close(); err != nil {
 		return RestoreResult{}, err
 	}
-	return RestoreResult{Home: home, Manifest: u.Manifest}, nil
+	if perr != nil {
+		return RestoreResult{}, perr
+	}
+	return RestoreResult{Home: home, Manifest: u.Manifest, Reindex: memory.ReconcileReport{Problems: len(problems)}}, nil
 }
 
 // RestoreInPlace replaces st's files with the archive's, after checking the archive and

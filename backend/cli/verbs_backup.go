@@ -61,6 +61,9 @@ func (r *runner) backup(_ context.Context, args []string) error {
 			}
 			fmt.Fprintln(w, r.t("cli.backup.restored", map[string]any{"Home": res.Home, "Memories": res.Manifest.Memories,
 				"Daily": res.Manifest.Daily, "KV": res.Manifest.KVFiles, "Created": res.Manifest.Created}))
+			if n := res.Reindex.Problems; n > 0 {
+				fmt.Fprintln(w, r.t("cli.backup.restored_problems", map[string]any{"Count": n}))
+			}
 		})
 	case "preview":
 		if err := r.need("backup preview", "FILE", pos, 2); err != nil {
