@@ -64,8 +64,12 @@ func TestHistoryVerbs(t *testing.T) {
 	if out := h.ok("sync", "--remote", "remote.git"); !strings.Contains(out, "Sent this machine's changes to "+bare) {
 		t.Fatalf("sync: %s", out)
 	}
-	if code, _, errs := h.run("", "sync", "--remote", "no-such-folder.git"); code != 1 || !strings.Contains(errs, "is not a remote Engram can sync with") {
+	missing := filepath.Join(filepath.Dir(bare), "no-such-folder.git")
+	if code, _, errs := h.run("", "sync", "--remote", "no-such-folder.git"); code != 1 || !strings.Contains(errs, missing+" holds no git repository") {
 		t.Fatalf("sync to a relative name that is no folder: %d %s", code, errs)
+	}
+	if code, _, errs := h.run("", "sync", "--remote", "-x"); code == 0 || !strings.Contains(errs, "-x") {
+		t.Fatalf("sync to a remote that is no remote: %d %s", code, errs)
 	}
 	if out := h.ok("history", "status"); !strings.Contains(out, "Sync remote: "+bare) {
 		t.Fatalf("status with remote: %s", out)

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -140,11 +139,11 @@ func (r *runner) sync(_ context.Context, args []string) error {
 	}
 	// A folder named from here (engram sync --remote ../memories.git) is remembered by its
 	// full path: the remote is used later from any directory, and a relative one is refused.
-	if remote != "" && !strings.Contains(remote, "://") && !filepath.IsAbs(remote) {
-		if info, err := os.Stat(remote); err == nil && info.IsDir() {
-			if abs, err := filepath.Abs(remote); err == nil {
-				remote = abs
-			}
+	// Whether it exists or not: one that does not is then named as no repository, not told
+	// to be a full path.
+	if remote != "" && !strings.Contains(remote, ":") && !filepath.IsAbs(remote) {
+		if abs, err := filepath.Abs(remote); err == nil {
+			remote = abs
 		}
 	}
 	res, err := r.api.History.Sync(api.HistorySyncParams{Remote: remote})

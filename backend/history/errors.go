@@ -8,6 +8,7 @@ import (
 	"strings"
 	"syscall"
 
+	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing/transport"
 )
 
@@ -63,6 +64,8 @@ const (
 	// CodeRemoteInvalid: a remote that is no git endpoint (control characters, a relative
 	// path, a URL go-git cannot parse).
 	CodeRemoteInvalid = "history_remote_invalid"
+	// CodeRemoteNotRepo: the remote names a folder or address that holds no git repository.
+	CodeRemoteNotRepo = "history_remote_not_repo"
 	// CodeReplaced: the repository was replaced while a sync ran (a restore in place).
 	CodeReplaced = "history_replaced"
 )
@@ -102,6 +105,8 @@ func remoteFailed(step, remote string, err error) error {
 		code, what = CodeTLSUntrusted, "untrusted certificate of"
 	case unreachable(err):
 		code, what = CodeUnreachable, "unable to reach"
+	case errors.Is(err, git.ErrRepositoryNotExists), errors.Is(err, transport.ErrRepositoryNotFound):
+		code, what = CodeRemoteNotRepo, "no repository at"
 	}
 	return &Error{Code: code, Args: args, msg: fmt.Sprintf("history: %s %s (git %s)", what, remote, step), err: err}
 }

@@ -187,6 +187,7 @@ func (r *Repo) syncOnce(ctx context.Context, st *memory.Store, url string) (Sync
 	// the sync's) may swap .git while the fetch runs, and what was fetched into the old one
 	// must not be merged into the new.
 	var began os.FileInfo
+	var prevRemote string
 	same := func() error {
 		now, err := os.Stat(r.gitDir())
 		if err != nil || !os.SameFile(began, now) {
@@ -203,6 +204,7 @@ func (r *Repo) syncOnce(ctx context.Context, st *memory.Store, url string) (Sync
 			return ErrOff
 		}
 		if url != "" {
+			prevRemote = r.Remote()
 			if err := r.SetRemote(url); err != nil {
 				return err
 			}
@@ -219,6 +221,11 @@ func (r *Repo) syncOnce(ctx context.Context, st *memory.Store, url string) (Sync
 	fetchCtx, cancelFetch := context.WithTimeout(ctx, syncNetTimeout)
 	proceed, err := r.fetch(fetchCtx, &res)
 	cancelFetch()
+	var he *Error
+	if err != nil && errors.As(err, &he) && he.Code == CodeRemoteNotRepo && prevRemote != "" && prevRemote != res.Remote {
+		// A mistyped remote holds no repository: the one that worked stays configured.
+		_ = st.Locked(func() error { return r.SetRemote(prevRemote) })
+	}
 	if err != nil {
 		return res, err
 	}
