@@ -61,6 +61,9 @@ type DayResult struct {
 	MaxBytes  int            `json:"max_bytes"`
 	Archived  bool           `json:"archived"`
 	Today     string         `json:"today"`
+	// Problem is why the day's file cannot be read, when it is there but unreadable (the day
+	// showed as empty, and an append to it is refused).
+	Problem *memory.Problem `json:"problem,omitempty"`
 }
 
 var dayRE = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
@@ -112,6 +115,10 @@ func (s *DailyService) Read(p DayParams) (DayResult, error) {
 	}
 	if err != nil {
 		if memory.CodeOf(err) == memory.CodeNotFound {
+			out.Problem, err = s.dayProblem(day)
+			if err != nil {
+				return DayResult{}, s.a.fail(err)
+			}
 			return out, nil
 		}
 		return DayResult{}, s.a.fail(err)
@@ -190,4 +197,20 @@ func (s *DailyService) List(p DayListParams) (DayListResult, error) {
 		out.Days = append(out.Days, DaySummary{Date: m.Slug, Bytes: dayBytes(m), Entries: len(memory.DailyEntries(m.Body)), Archived: m.Archived})
 	}
 	return out, nil
+}
+
+// dayProblem is the problem the store recorded for the day's file, translated, or nil.
+func (s *DailyService) dayProblem(day string) (*memory.Problem, error) {
+	ps, err := s.a.deps.Store.Problems(s.a.ctx)
+	if err != nil {
+		return nil, err
+	}
+	for i := range ps {
+		if ps[i].Path == "daily/"+day+".md" {
+			one := ps[i : i+1]
+			s.a.translateProblems(one)
+			return &one[0], nil
+		}
+	}
+	return nil, nil
 }

@@ -136,6 +136,9 @@ func (r *runner) daily(_ context.Context, args []string) error {
 			if res.Memory != nil {
 				fmt.Fprintln(w, res.Memory.Body)
 			}
+			if res.Problem != nil {
+				fmt.Fprintln(w, r.t("cli.daily_unreadable", map[string]any{"Path": res.Problem.Path, "Detail": r.problemText(*res.Problem)}))
+			}
 		})
 	case "list":
 		res, err := r.api.Daily.List(api.DayListParams{})

@@ -1601,6 +1601,7 @@ export interface DayResult {
   max_bytes: number
   archived: boolean
   today: string
+  problem?: Problem | null
 }
 
 export interface DayListParams {

@@ -211,6 +211,26 @@ try {
     expect(Number(await page.locator('[data-test="agents-index"]').getAttribute('data-tokens')) > 0, 'index tokens are counted')
     await shot('05-agents')
   })
+
+  await step('a day whose file cannot be read says so, offers no append and keeps the file', async () => {
+    const { today } = await raw.call('daily.read', {})
+    const file = path.join(home, 'memory', 'daily', `${today}.md`)
+    const broken = '---\nid: [not closed\n---\nWritten by hand.\n'
+    fs.writeFileSync(file, broken)
+    const deadline = Date.now() + LONG
+    let res
+    while (!(res = await raw.call('daily.read', { date: today })).problem && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100))
+    expect(res.problem && res.problem.path === `daily/${today}.md`, `the api names the day's problem: ${JSON.stringify(res.problem)}`)
+    await page.locator('[data-test="nav-memories"]').click()
+    await page.locator('[data-test="nav-journal"]').click()
+    await page.locator('[data-test="journal-day-unreadable"]').waitFor({ timeout: LONG })
+    expect((await page.locator('[data-test="journal-append"]').count()) === 0, 'no append on an unreadable day')
+    await page.locator('[data-test="journal-append-blocked"]').waitFor({ timeout: LONG })
+    expect(fs.readFileSync(file, 'utf8') === broken, 'the file was left as it is')
+    const out = cli(CLI, home, ['daily', 'show', today])
+    expect(out.includes(`daily/${today}.md`) && out.includes('cannot be read'), `daily show says why: ${out}`)
+    await shot('06-unreadable-day')
+  })
 } catch (e) {
   log(`stopped: ${e.message}`)
 } finally {
