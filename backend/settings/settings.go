@@ -87,8 +87,30 @@ func (e *InvalidError) Unwrap() error { return ErrInvalid }
 func (e *InvalidError) ErrorCode() string { return CodeInvalid }
 
 // ErrorArgs name the field and the value refused.
+// DetailKey names, for the person, what the field expects: the message read "Invalid value
+// “not a url” for setting llm.base_url".
 func (e *InvalidError) ErrorArgs() map[string]any {
-	return map[string]any{"Field": e.Field, "Value": e.Value}
+	args := map[string]any{"Field": e.Field, "Value": e.Value, "Detail": e.Field}
+	if k, ok := settingDetail[e.Field]; ok {
+		args["DetailKey"] = k
+	}
+	return args
+}
+
+// settingDetail is the catalog key of what each setting expects, by field.
+var settingDetail = map[string]string{
+	"language":                  "detail.setting_language",
+	"theme":                     "detail.setting_theme",
+	"remote_addr":               "detail.setting_remote_addr",
+	"sync_minutes":              "detail.setting_sync_minutes",
+	"llm.provider":              "detail.setting_llm_provider",
+	"llm.base_url":              "detail.setting_llm_base_url",
+	"llm.model":                 "detail.setting_llm_model",
+	"embeddings.provider":       "detail.setting_embeddings_provider",
+	"embeddings.base_url":       "detail.setting_embeddings_base_url",
+	"embeddings.model":          "detail.setting_embeddings_model",
+	"embeddings.vector_backend": "detail.setting_embeddings_vector_backend",
+	"embeddings.vector_url":     "detail.setting_embeddings_vector_url",
 }
 
 // Rows is where settings are kept: the index's settings table, which only the memory store

@@ -184,6 +184,8 @@
     return Object.assign(s, { snippet: body.replace(/[*`#\[\]]/g, '').slice(0, 140) })
   }
   const fail = (code, args = {}) => Promise.reject(JSON.stringify({ code, i18n_key: 'error.' + code, args, message: code }))
+  // The real settings error's args (backend/settings InvalidError.ErrorArgs).
+  const settingArgs = (field, value) => ({ Field: field, Value: value, Detail: field, DetailKey: 'detail.setting_' + field.replaceAll('.', '_') })
   const esc = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
   const md = (body) =>
     body
@@ -558,18 +560,18 @@
         if (p.embeddings) {
           const e = p.embeddings
           if (e.base_url && !/^https?:\/\/[^/\s]+/.test(e.base_url))
-            return fail('invalid_setting', { Field: 'embeddings.base_url', Value: e.base_url })
-          if ((e.provider ?? emb.provider) === 'openai' && !(e.model ?? emb.model)) return fail('invalid_setting', { Field: 'embeddings.model', Value: '' })
+            return fail('invalid_setting', settingArgs('embeddings.base_url', e.base_url))
+          if ((e.provider ?? emb.provider) === 'openai' && !(e.model ?? emb.model)) return fail('invalid_setting', settingArgs('embeddings.model', ''))
           Object.assign(emb, e)
           embProgress = { model: embModel(), done: 0, total: EMBED_TOTAL, running: emb.provider !== 'off', at: ago(0) }
           p = { ...p }
           delete p.embeddings
         }
         if ('sync_minutes' in p && !(Number.isInteger(p.sync_minutes) && p.sync_minutes >= 0 && p.sync_minutes <= 1440))
-          return fail('invalid_setting', { Field: 'sync_minutes', Value: String(p.sync_minutes) })
+          return fail('invalid_setting', settingArgs('sync_minutes', String(p.sync_minutes)))
         if (p.llm) {
           if ('base_url' in p.llm && p.llm.base_url && !/^https?:\/\/[^/\s]+/.test(p.llm.base_url))
-            return fail('invalid_setting', { Field: 'llm.base_url', Value: p.llm.base_url })
+            return fail('invalid_setting', settingArgs('llm.base_url', p.llm.base_url))
           Object.assign(llm, p.llm)
           p = { ...p }
           delete p.llm
