@@ -63,7 +63,9 @@ let discrete: Discrete | null = null
 export function feedback(): Discrete {
   discrete ??= createDiscreteApi(['message', 'dialog'], {
     configProviderProps: configProps(),
-    messageProviderProps: { placement: 'top' },
+    // At the bottom: at the top they covered the views' header buttons (New memory, the
+    // search box) for as long as they showed.
+    messageProviderProps: { placement: 'bottom' },
   })
   return discrete
 }
