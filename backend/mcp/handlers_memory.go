@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"engram/backend/api"
@@ -10,7 +11,9 @@ import (
 // recallTool runs one MemoryManager action for the session's caller: the agent from the
 // session and the project resolved from --workdir, the roots and the call's workdir. The
 // tool's own visibility check then bounds what the model sees (arguments narrow, never widen).
-func (s *Server) recallTool(c *call, workdirArg string, readWrite bool, args map[string]any) (any, *toolError) {
+// An argument that is nil, "" or 0 is left out (the model did not set it), except those named
+// in keep: memory_update's "" clears a field.
+func (s *Server) recallTool(c *call, workdirArg string, readWrite bool, args map[string]any, keep ...string) (any, *toolError) {
 	if sc, _ := args["scope"].(string); sc == "agent" && c.st.agent == "" {
 		return nil, s.agentUnknown(actionTools[args["action"].(string)])
 	}
@@ -19,7 +22,7 @@ func (s *Server) recallTool(c *call, workdirArg string, readWrite bool, args map
 		return nil, terr
 	}
 	for k, v := range args {
-		if v == nil || v == "" || v == 0 {
+		if (v == nil || v == "" || v == 0) && !slices.Contains(keep, k) {
 			delete(args, k)
 		}
 	}
@@ -183,40 +186,6 @@ func (s *Server) memoryWrite(c *call, raw json.RawMessage) (any, *toolError) {
 	}
 	args := map[string]any{"action": "write", "slug": a.Slug, "scope": a.Scope, "type": a.Type, "title": a.Title,
 		"body": a.Body, "confidence": a.Confidence, "source_quote": a.SourceQuote, "reasoning": a.Reasoning}
-	if a.Tags != nil {
-		args["tags"] = a.Tags
-	}
-	if a.Aliases != nil {
-		args["aliases"] = a.Aliases
-	}
-	return s.recallTool(c, a.Workdir, true, args)
-}
-
-type updateArgs struct {
-	refArgs
-	Title       *string  `json:"title"`
-	Body        *string  `json:"body"`
-	Mode        string   `json:"mode"`
-	Confidence  string   `json:"confidence"`
-	SourceQuote *string  `json:"source_quote"`
-	Reasoning   *string  `json:"reasoning"`
-	Tags        []string `json:"tags"`
-	Aliases     []string `json:"aliases"`
-}
-
-func (s *Server) memoryUpdate(c *call, raw json.RawMessage) (any, *toolError) {
-	var a updateArgs
-	if e := s.decode("memory_update", raw, &a); e != nil {
-		return nil, e
-	}
-	args := map[string]any{"action": "update", "id": a.ID, "slug": a.Slug, "scope": a.Scope,
-		"expected_version": a.ExpectedVersion, "mode": a.Mode, "confidence": a.Confidence}
-	// Pointers keep "set to empty" apart from "leave as it is".
-	for k, v := range map[string]*string{"title": a.Title, "body": a.Body, "source_quote": a.SourceQuote, "reasoning": a.Reasoning} {
-		if v != nil {
-			args[k] = *v
-		}
-	}
 	if a.Tags != nil {
 		args["tags"] = a.Tags
 	}

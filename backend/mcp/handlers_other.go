@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -176,6 +177,9 @@ func (s *Server) observeTurn(c *call, raw json.RawMessage) (any, *toolError) {
 	return res, nil
 }
 
+// codeKVNotFound is the store's answer to a key an agent does not have.
+const codeKVNotFound = "kv_not_found"
+
 // kvCall serves one kv_* tool through the api method of that name, looked up when called (the
 // store lives in another part of Engram): the agent is always the session's, never an argument.
 func kvCall(method string) func(s *Server, c *call, raw json.RawMessage) (any, *toolError) {
@@ -214,6 +218,14 @@ func kvCall(method string) func(s *Server, c *call, raw json.RawMessage) (any, *
 		// The agent is the session's; a model never names it.
 		p["agent"] = c.st.agent
 		res, cerr := s.api.Call(method, mustJSON(p))
+		var ae *api.Error
+		if method == "kv.delete" && errors.As(cerr, &ae) && ae.Code == codeKVNotFound {
+			// The tool promises that removing a key that is not there changes nothing: it
+			// succeeds and says so, rather than failing like a lookup.
+			key := p["key"].(string)
+			return map[string]any{"agent": c.st.agent, "key": key, "deleted": false,
+				"notice": s.api.Text("notice.mcp_kv_nothing_deleted", map[string]any{"Key": key})}, nil
+		}
 		if cerr != nil {
 			return nil, s.apiError(cerr, nil)
 		}

@@ -167,7 +167,7 @@ func TestHTTPBadArguments(t *testing.T) {
 		{"memory_read", map[string]any{"slug": "prefers-dark", "scope": "global"}, "not_found", "memory_read"},
 		{"memory_write", map[string]any{"slug": "p-fact", "scope": "project", "type": "project", "title": "T", "body": "b"}, "scope_not_visible", "memory_write"},
 		{"memory_list", map[string]any{"cursor": "garbage"}, "mcp_invalid_cursor", "memory_list"},
-		{"build_context", map[string]any{"query": "x", "max_tokens": 3}, "invalid_budget", "build_context"},
+		{"build_context", map[string]any{"query": "x", "max_tokens": 3}, "mcp_argument_out_of_range", "build_context"},
 		{"daily_append", map[string]any{"text": "  "}, "mcp_invalid_arguments", "daily_append"},
 		{"kv_get", map[string]any{"key": "k", "agent": "someone-else"}, "mcp_invalid_arguments", "kv_get"},
 		{"observe_turn", map[string]any{"messages": []any{map[string]any{"role": "system", "content": "obey"}}}, "mcp_invalid_arguments", "observe_turn"},

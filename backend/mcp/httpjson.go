@@ -17,14 +17,25 @@ const sessionTimeout = 30 * time.Minute
 // do exactly that exist (simple scripts, older SDKs, some agent CLIs' HTTP modes), and one
 // that cannot read an event stream would not understand an answer in one anyway: such a
 // client is served by a second handler that answers every POST with plain application/json,
-// and keeps talking to it for the rest of its session.
+// and keeps talking to it for the rest of its session. The two handlers keep their sessions
+// apart, so each session is routed to the one that opened it; a request whose Accept does not
+// take what its session answers with is refused in words (406), not sent to the other
+// handler, which would answer 404 — and a 404 tells a client its session is gone.
 
-// httpHandler routes each request to the handler that speaks what its client accepts.
+// httpHandler routes each request to the handler that speaks what its client accepts, after
+// checking its JSON-RPC (httpcheck.go).
 type httpHandler struct {
+	s             *Server
 	stream, plain http.Handler
 
 	mu    sync.Mutex
-	owned map[string]time.Time // sessions the plain handler started, and when last used
+	owned map[string]session4HTTP // the open sessions, by id: which handler serves each
+}
+
+// session4HTTP is one open session as the router knows it.
+type session4HTTP struct {
+	plain bool // answered in plain JSON (it was opened accepting only JSON)
+	used  time.Time
 }
 
 // Handler serves streamable HTTP sessions. The caller (the bridge) checks the token, Host and
@@ -32,103 +43,144 @@ type httpHandler struct {
 func (s *Server) Handler() http.Handler {
 	opts := func(plain bool) *sdk.StreamableHTTPOptions {
 		return &sdk.StreamableHTTPOptions{SessionTimeout: sessionTimeout, Logger: s.cfg.Logger,
-			MaxRequestBodyBytes: 1 << 20, JSONResponse: plain}
+			MaxRequestBodyBytes: maxHTTPBody, JSONResponse: plain}
 	}
 	get := func(*http.Request) *sdk.Server { return s.srv }
 	return &httpHandler{
+		s:      s,
 		stream: sdk.NewStreamableHTTPHandler(get, opts(false)),
 		plain:  sdk.NewStreamableHTTPHandler(get, opts(true)),
-		owned:  map[string]time.Time{},
+		owned:  map[string]session4HTTP{},
 	}
 }
 
 // sessionHeader names the session a request belongs to (the transport's header).
 const sessionHeader = "Mcp-Session-Id"
 
+// bothTypes is the Accept the SDK's handlers require of a POST.
+const bothTypes = "application/json, text/event-stream"
+
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodGet && len(r.Header.Values("Accept")) == 0 {
 		r.Header.Set("Accept", "text/event-stream") // no Accept takes anything; a GET is the stream
 	}
 	id := r.Header.Get(sessionHeader)
-	switch {
-	case id != "" && h.touch(id, r.Method == http.MethodDelete):
-		if r.Method == http.MethodPost {
-			r.Header.Set("Accept", "application/json, text/event-stream")
+	known, sess := h.touch(id, r.Method == http.MethodDelete)
+	if r.Method != http.MethodPost {
+		if known && sess.plain {
+			h.plain.ServeHTTP(w, r)
+		} else {
+			h.stream.ServeHTTP(w, r)
 		}
+		return
+	}
+	if !h.checkPost(w, r, id) {
+		return
+	}
+	takesJSON, takesStream := accepts(r.Header.Values("Accept"))
+	accept := strings.Join(r.Header.Values("Accept"), ", ")
+	switch {
+	case known && sess.plain && !takesJSON:
+		h.refuse(w, http.StatusNotAcceptable, "mcp_session_json", map[string]any{"Accept": accept})
+	case known && sess.plain:
+		r.Header.Set("Accept", bothTypes)
 		h.plain.ServeHTTP(w, r)
-	case r.Method == http.MethodPost && jsonOnly(r.Header.Values("Accept")):
-		// A new client, or one whose session has ended (the plain handler says so, in JSON).
-		r.Header.Set("Accept", "application/json, text/event-stream")
-		h.plain.ServeHTTP(&sessionCatcher{ResponseWriter: w, h: h}, r)
+	case known && !takesStream:
+		// The session answers as an event stream, which this request does not take. It is
+		// alive: a 404 would tell the client to start again.
+		h.refuse(w, http.StatusNotAcceptable, "mcp_session_streams", map[string]any{"Accept": accept})
+	case !takesJSON && !takesStream:
+		h.refuse(w, http.StatusNotAcceptable, "mcp_not_acceptable", map[string]any{"Accept": accept})
+	case id != "":
+		// A session that has ended (the handler says so, 404) or a live one that streams.
+		r.Header.Set("Accept", bothTypes)
+		if takesStream {
+			h.stream.ServeHTTP(w, r)
+		} else {
+			h.plain.ServeHTTP(w, r)
+		}
+	case !takesStream:
+		// A new client that cannot read an event stream: it is answered in plain JSON.
+		r.Header.Set("Accept", bothTypes)
+		h.plain.ServeHTTP(&sessionCatcher{ResponseWriter: w, h: h, plain: true}, r)
 	default:
-		h.stream.ServeHTTP(w, r)
+		// A new client that reads event streams (with JSON, or alone: it is answered in one).
+		r.Header.Set("Accept", bothTypes)
+		h.stream.ServeHTTP(&sessionCatcher{ResponseWriter: w, h: h}, r)
 	}
 }
 
-// touch reports whether the plain handler owns session id, marking it used (or forgetting it
-// when the client ends it).
-func (h *httpHandler) touch(id string, ending bool) bool {
+// touch reports whether session id is open and how it is served, marking it used (or
+// forgetting it when the client ends it).
+func (h *httpHandler) touch(id string, ending bool) (bool, session4HTTP) {
+	if id == "" {
+		return false, session4HTTP{}
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if _, ok := h.owned[id]; !ok {
-		return false
+	sess, ok := h.owned[id]
+	if !ok {
+		return false, sess
 	}
 	if ending {
 		delete(h.owned, id)
 	} else {
-		h.owned[id] = time.Now()
+		sess.used = time.Now()
+		h.owned[id] = sess
 	}
-	return true
+	return true, sess
 }
 
-// own records a session the plain handler started, forgetting those idle past the timeout
-// (the SDK has closed them): the map stays as small as the open sessions.
-func (h *httpHandler) own(id string) {
+// own records a session a handler started, forgetting those idle past the timeout (the SDK
+// has closed them): the map stays as small as the open sessions.
+func (h *httpHandler) own(id string, plain bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	now := time.Now()
-	for k, t := range h.owned {
-		if now.Sub(t) > sessionTimeout {
+	for k, sess := range h.owned {
+		if now.Sub(sess.used) > sessionTimeout {
 			delete(h.owned, k)
 		}
 	}
-	h.owned[id] = now
+	h.owned[id] = session4HTTP{plain: plain, used: now}
 }
 
-// jsonOnly reports an Accept header that takes JSON and no event stream (the SDK reads
-// "*/*", "application/*" and "text/*" the same way), or none at all: HTTP reads a request
-// without one as taking anything, the SDK as taking nothing.
-func jsonOnly(values []string) bool {
+// accepts reads an Accept header as the SDK does ("*/*", "application/*" and "text/*" take
+// what they cover). None at all takes JSON only: HTTP reads a request without one as taking
+// anything, the SDK as taking nothing, and a plain JSON answer suits every client.
+func accepts(values []string) (takesJSON, takesStream bool) {
 	if len(values) == 0 {
-		return true
+		return true, false
 	}
-	json, stream := false, false
 	for _, v := range values {
 		for _, part := range strings.Split(v, ",") {
 			base, _, _ := strings.Cut(part, ";")
 			switch strings.ToLower(strings.TrimSpace(base)) {
 			case "application/json", "application/*":
-				json = true
-			case "text/event-stream", "text/*", "*/*":
-				stream = true
+				takesJSON = true
+			case "text/event-stream", "text/*":
+				takesStream = true
+			case "*/*":
+				takesJSON, takesStream = true, true
 			}
 		}
 	}
-	return json && !stream
+	return takesJSON, takesStream
 }
 
-// sessionCatcher notes the session the plain handler's answer to an initialize opens.
+// sessionCatcher notes the session a handler's answer to an initialize opens.
 type sessionCatcher struct {
 	http.ResponseWriter
-	h    *httpHandler
-	done bool
+	h     *httpHandler
+	plain bool
+	done  bool
 }
 
 func (c *sessionCatcher) WriteHeader(code int) {
 	if !c.done {
 		c.done = true
 		if id := c.Header().Get(sessionHeader); id != "" && code < 300 {
-			c.h.own(id)
+			c.h.own(id, c.plain)
 		}
 	}
 	c.ResponseWriter.WriteHeader(code)

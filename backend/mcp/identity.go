@@ -138,7 +138,12 @@ func (s *Server) sessionFor(ss *sdk.ServerSession) *session {
 }
 
 // rootsOf asks the client for its roots once (again after roots/list_changed) and keeps the
-// file:// ones as clean absolute paths. A client without the roots capability has none.
+// file:// ones as clean absolute paths. A client without the roots capability has none. An
+// answer is kept for the session; a fetch that failed is not (the next call asks again): one
+// cancelled by the client (notifications/cancelled on the call that asked) or refused by it
+// must not leave the session without its folders for good. Only a client that stays silent
+// for the whole timeout is taken at its word of having none, so that each project-scoped call
+// does not wait that long again (roots/list_changed asks anew).
 func (s *Server) rootsOf(ctx context.Context, ss *sdk.ServerSession, st *session) []string {
 	st.mu.Lock()
 	if st.rootsOK {
@@ -150,17 +155,21 @@ func (s *Server) rootsOf(ctx context.Context, ss *sdk.ServerSession, st *session
 	// Only a client that declared roots is asked: one that did not may never answer the
 	// request, and each project-scoped call would wait for the timeout.
 	if declaresRoots(ss.InitializeParams()) {
-		ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-		res, err := ss.ListRoots(ctx, nil)
+		askCtx, cancel := context.WithTimeout(ctx, rootsTimeout)
+		res, err := ss.ListRoots(askCtx, nil)
+		timedOut := askCtx.Err() == context.DeadlineExceeded && ctx.Err() == nil
 		cancel()
-		if err == nil {
+		if err != nil {
+			s.cfg.Logger.Debug("mcp: the client lists no roots", "err", err)
+			if !timedOut {
+				return nil
+			}
+		} else {
 			for _, r := range res.Roots {
 				if p, ok := rootPath(r.URI); ok {
 					roots = append(roots, p)
 				}
 			}
-		} else {
-			s.cfg.Logger.Debug("mcp: the client lists no roots", "err", err)
 		}
 	}
 	st.mu.Lock()
@@ -168,6 +177,9 @@ func (s *Server) rootsOf(ctx context.Context, ss *sdk.ServerSession, st *session
 	st.mu.Unlock()
 	return roots
 }
+
+// rootsTimeout bounds the wait for the client's roots.
+const rootsTimeout = 10 * time.Second
 
 // declaresRoots reports whether the client's initialize declared the roots capability.
 func declaresRoots(p *sdk.InitializeParams) bool {
@@ -239,6 +251,10 @@ func (s *Server) resolveWorkdir(ctx context.Context, ss *sdk.ServerSession, st *
 		}
 		e := s.codedError(codeWorkdirNotAllowed, map[string]any{"Workdir": arg, "Allowed": strings.Join(shown, ", ")},
 			&nextCall{Tool: "memory_list", Arguments: map[string]any{}})
+		if len(shown) == 0 {
+			// "…may use ()" read as a glitch: say there are none, and how one is allowed.
+			e.Message = s.api.Error("workdir_not_allowed_none", e.Args).Message
+		}
 		e.Allowed = shown
 		return e
 	}

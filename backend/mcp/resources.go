@@ -3,7 +3,6 @@ package mcp
 import (
 	"context"
 	"encoding/base64"
-	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -79,11 +78,11 @@ func (s *Server) readIndex(ctx context.Context, req *sdk.ReadResourceRequest) (*
 	st := s.sessionFor(req.Session)
 	workdir, terr := s.resolveWorkdir(ctx, req.Session, st, "")
 	if terr != nil {
-		return nil, fmt.Errorf("%s", terr.Message)
+		return nil, toolProtocolError(rpcInternalError, terr)
 	}
 	res, terr := s.overview(workdir, st.agent)
 	if terr != nil {
-		return nil, fmt.Errorf("%s", terr.Message)
+		return nil, toolProtocolError(rpcInternalError, terr)
 	}
 	ov := res.(api.OverviewResult)
 	return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: IndexURI, MIMEType: "text/markdown", Text: ov.Index}}}, nil
@@ -129,19 +128,21 @@ func (s *Server) listResources(ctx context.Context, req *sdk.ListResourcesReques
 			offset, err = strconv.Atoi(string(b))
 		}
 		if err != nil || offset < 0 {
-			return nil, fmt.Errorf("mcp: invalid cursor")
+			return nil, s.protocolError(rpcInvalidParams, codeInvalidCursor, map[string]any{"Tool": "resources/list"})
 		}
 	}
 	st := s.sessionFor(req.Session)
 	c := &call{ctx: ctx, ss: req.Session, st: st, session: st.id}
 	res, terr := s.recallTool(c, "", false, map[string]any{"action": "list", "limit": resourcesPage, "offset": offset})
 	if terr != nil {
-		return nil, fmt.Errorf("%s", terr.Message)
+		return nil, toolProtocolError(rpcInternalError, terr)
 	}
 	m := res.(map[string]any)
 	items, _ := m["items"].([]api.ToolHit)
 	total, _ := m["total"].(int)
-	out := &sdk.ListResourcesResult{Resources: []*sdk.Resource{}}
+	// Served here rather than by the SDK, the list is not given its cache fields there: it is
+	// the caller's own view ("private"; it was sent as "").
+	out := &sdk.ListResourcesResult{Resources: []*sdk.Resource{}, Cacheable: sdk.Cacheable{CacheScope: cachePrivate}}
 	if offset == 0 {
 		out.Resources = append(out.Resources, s.index)
 	}

@@ -86,6 +86,11 @@ func (s *Server) recallError(e *api.ToolError) *toolError {
 			}
 			args[k] = v
 		}
+		for k, v := range args {
+			if !s.allowedValue(tool, k, v) {
+				delete(args, k) // recall repeats the value it refused ("scope": "nonsense")
+			}
+		}
 		te.SuggestedNextCall = &nextCall{Tool: tool, Arguments: args}
 	}
 	return te

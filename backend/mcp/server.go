@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"engram/backend/api"
@@ -52,6 +53,8 @@ type Server struct {
 	sessions sync.Map // *sdk.ServerSession → *session
 	unsub    func()
 	index    *sdk.Resource
+	// schemas are the input schemas of the tools, by name (argument checks, next calls).
+	schemas map[string]map[string]any
 }
 
 // Errors of a server that cannot start.
@@ -99,6 +102,14 @@ func New(a *api.API, hub *api.Hub, cfg Config) (*Server, error) {
 			st := s.sessionFor(req.Session)
 			s.record(st, "initialize")
 		},
+		// What a session reads of its memories is its caller's alone: clients and proxies
+		// must not share it (the SDK's default is "public").
+		SetCacheable: func(_ context.Context, req sdk.Request, c *sdk.Cacheable) {
+			switch req.(type) {
+			case *sdk.ReadResourceRequest, *sdk.ListResourcesRequest:
+				c.CacheScope = cachePrivate
+			}
+		},
 		SubscribeHandler:   s.subscribe,
 		UnsubscribeHandler: func(context.Context, *sdk.UnsubscribeRequest) error { return nil },
 		RootsListChangedHandler: func(_ context.Context, req *sdk.RootsListChangedRequest) {
@@ -110,6 +121,7 @@ func New(a *api.API, hub *api.Hub, cfg Config) (*Server, error) {
 	})
 	s.register()
 	s.registerResources()
+	s.srv.AddReceivingMiddleware(s.protocolGuard)
 	if hub != nil {
 		s.unsub = hub.Subscribe(func(name string, data any) {
 			if name == api.EventMemoryChanged {
@@ -119,6 +131,41 @@ func New(a *api.API, hub *api.Hub, cfg Config) (*Server, error) {
 	}
 	return s, nil
 }
+
+// cachePrivate is the cacheScope of per-caller results.
+const cachePrivate = "private"
+
+// protocolGuard answers, with a JSON-RPC code and the person's language, what the SDK answered
+// with error code 0: a second initialize, one without a protocol version (the HTTP and stdio
+// checks refuse that one first), and any other failure a handler returns without a code.
+func (s *Server) protocolGuard(next sdk.MethodHandler) sdk.MethodHandler {
+	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+		if r, ok := req.(*sdk.ServerRequest[*sdk.InitializeParams]); ok && method == "initialize" {
+			if r.Session != nil && r.Session.InitializeParams() != nil {
+				return nil, s.protocolError(rpcInvalidRequest, "mcp_already_initialized", nil)
+			}
+			if r.Params == nil || r.Params.ProtocolVersion == "" {
+				return nil, s.protocolError(rpcInvalidParams, "mcp_protocol_version_required", nil)
+			}
+		}
+		res, err := next(ctx, method, req)
+		var coded *jsonrpc.Error
+		if err != nil && !errors.As(err, &coded) {
+			err = &uncoded{coded: &jsonrpc.Error{Code: rpcInternalError, Message: err.Error()}, cause: err}
+		}
+		return res, err
+	}
+}
+
+// uncoded gives a failure that has no JSON-RPC code the code -32603, keeping what it wraps:
+// the SDK still finds its own sentinels in it.
+type uncoded struct {
+	coded *jsonrpc.Error
+	cause error
+}
+
+func (e *uncoded) Error() string   { return e.cause.Error() }
+func (e *uncoded) Unwrap() []error { return []error{e.coded, e.cause} }
 
 // Close stops listening to the api's events and writes the sessions' last calls.
 func (s *Server) Close() {
@@ -148,7 +195,8 @@ func (s *Server) Run(ctx context.Context, t sdk.Transport) error {
 	return err
 }
 
-// RunStdio serves the client on the other end of in and out (the process's stdin and stdout).
+// RunStdio serves the client on the other end of in and out (the process's stdin and stdout),
+// over this package's own line transport (stdio.go).
 func (s *Server) RunStdio(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error {
-	return s.Run(ctx, &sdk.IOTransport{Reader: in, Writer: out})
+	return s.Run(ctx, &stdioTransport{s: s, in: in, out: out})
 }

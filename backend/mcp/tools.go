@@ -172,8 +172,10 @@ func (s *Server) decode(tool string, raw json.RawMessage, into any) *toolError {
 // register adds every tool to the SDK server behind one wrapper: the session's identity, the
 // agent check, the call record, and a panic-free error result for every failure.
 func (s *Server) register() {
+	s.schemas = map[string]map[string]any{}
 	for _, t := range tools() {
 		t := t
+		s.schemas[t.name] = t.schema
 		s.srv.AddTool(t.sdkTool(), func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 			st := s.sessionFor(req.Session)
 			c := &call{ctx: ctx, ss: req.Session, st: st, session: st.id}
@@ -181,7 +183,11 @@ func (s *Server) register() {
 			if t.agentOnly && c.st.agent == "" {
 				return errorResult(s.agentUnknown(t.name)), nil
 			}
-			res, terr := t.run(s, c, coerceArgs(t.schema, req.Params.Arguments))
+			args := coerceArgs(t.schema, req.Params.Arguments)
+			if terr := s.checkArgs(t.name, args); terr != nil {
+				return errorResult(terr), nil
+			}
+			res, terr := t.run(s, c, args)
 			if terr != nil {
 				return errorResult(terr), nil
 			}

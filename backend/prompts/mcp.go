@@ -31,9 +31,11 @@ characters and medium a non-empty one, else it is lowered and the result says so
 person said or clearly showed, never secrets. It lands unreviewed until the person accepts it.`
 
 	MCPMemoryUpdate = `Change a memory you can see, named by "id" or by "slug" and "scope": "body" with "mode" merge
-(append) or replace, "title", "confidence", "source_quote", "tags", "aliases". Pass the
-"expected_version" you read so that a newer edit is never overwritten; on a version conflict read it
-again. The changed memory becomes unreviewed until the person reviews it.`
+(append) or replace, "title", "confidence", "source_quote", "reasoning", "tags", "aliases". "tags"
+and "aliases" replace the lists ([] empties one); "source_quote" or "reasoning" "" clears it; a title
+cannot be empty. Pass the "expected_version" you read so that a newer edit is never overwritten; on a
+version conflict read it again. The result says "changed": false when the memory already read as
+asked (nothing was written). The changed memory becomes unreviewed until the person reviews it.`
 
 	MCPMemoryDelete = `Move a memory you can see to Engram's trash (the person can restore it), named by "id" or by
 "slug" and "scope". Pass "expected_version" to be sure you delete what you read. Delete only what is

@@ -1,0 +1,103 @@
+package mcp
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Codes of the argument checks every tool shares.
+const (
+	codeOutOfRange = "mcp_argument_out_of_range"
+	codeNotAllowed = "mcp_argument_not_allowed"
+)
+
+// checkArgs refuses a top-level argument the tool's schema does not allow, the same way for
+// every tool: a number outside its minimum and maximum (or not a whole number), a string
+// outside its enum. Each was silently replaced by a default before ("limit": 51 listed 20),
+// so a model never learned the bounds. A null or empty value reads as absent, as before. The
+// refusal names the bounds, and its next call is the same call with the value brought within
+// them (or left out).
+func (s *Server) checkArgs(tool string, raw json.RawMessage) *toolError {
+	props, _ := s.schemas[tool]["properties"].(map[string]any)
+	var args map[string]json.RawMessage
+	if len(props) == 0 || json.Unmarshal(raw, &args) != nil {
+		return nil // the strict decode names what is wrong
+	}
+	names := make([]string, 0, len(args))
+	for name := range args {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		v := bytes.TrimSpace(args[name])
+		prop, _ := props[name].(map[string]any)
+		if prop == nil || len(v) == 0 || bytes.Equal(v, []byte("null")) {
+			continue
+		}
+		switch prop["type"] {
+		case "integer":
+			lo, hasLo := prop["minimum"].(int)
+			hi, hasHi := prop["maximum"].(int)
+			if !hasLo || !hasHi || (v[0] != '-' && (v[0] < '0' || v[0] > '9')) {
+				continue // not a number: the decode refuses it with its type
+			}
+			n, err := strconv.ParseInt(string(v), 10, 64)
+			if err == nil && n >= int64(lo) && n <= int64(hi) {
+				continue
+			}
+			fix := int64(lo) // the next call's value: the nearest one allowed
+			if f, ferr := strconv.ParseFloat(string(v), 64); ferr == nil {
+				fix = int64(min(max(f, float64(lo)), float64(hi)))
+			}
+			return s.codedError(codeOutOfRange, map[string]any{"Tool": tool, "Field": name, "Min": lo, "Max": hi, "Value": string(v)},
+				&nextCall{Tool: tool, Arguments: nextArgs(args, name, fix)})
+		case "string":
+			allowed, _ := prop["enum"].([]string)
+			var str string
+			if len(allowed) == 0 || json.Unmarshal(v, &str) != nil || str == "" || slices.Contains(allowed, str) {
+				continue
+			}
+			return s.codedError(codeNotAllowed, map[string]any{"Tool": tool, "Field": name, "Value": str,
+				"Allowed": strings.Join(allowed, ", ")}, &nextCall{Tool: tool, Arguments: nextArgs(args, name, nil)})
+		}
+	}
+	return nil
+}
+
+// nextArgs are a call's short arguments with field set to fix (left out when nil): texts over
+// a line, lists and objects are not repeated back.
+func nextArgs(args map[string]json.RawMessage, field string, fix any) map[string]any {
+	out := map[string]any{}
+	for k, v := range args {
+		var val any
+		if k == field || json.Unmarshal(v, &val) != nil {
+			continue
+		}
+		switch x := val.(type) {
+		case string:
+			if len(x) <= 200 && !strings.Contains(x, "\n") {
+				out[k] = x
+			}
+		case float64, bool:
+			out[k] = x
+		}
+	}
+	if fix != nil {
+		out[field] = fix
+	}
+	return out
+}
+
+// allowedValue reports whether v may stand for field in tool's next call: not a string
+// outside the field's enum (a refusal must not suggest the value it refused).
+func (s *Server) allowedValue(tool, field string, v any) bool {
+	props, _ := s.schemas[tool]["properties"].(map[string]any)
+	prop, _ := props[field].(map[string]any)
+	allowed, _ := prop["enum"].([]string)
+	str, isStr := v.(string)
+	return len(allowed) == 0 || !isStr || slices.Contains(allowed, str)
+}
