@@ -57,6 +57,9 @@ type ChecksumPass struct {
 	Checked    int      `json:"checked"`
 	Mismatched []string `json:"mismatched"`
 	Reindexed  int      `json:"reindexed"`
+	// Disagreeing are files whose header names another type, slug or scope than their place
+	// (read as their place says; the header is left as it is).
+	Disagreeing []HeaderDisagreement `json:"disagreeing,omitempty"`
 }
 
 // Problems lists files that could not be indexed, and agents' kv.json files that cannot be
@@ -163,6 +166,9 @@ func (s *Store) checksumPass(ctx context.Context) (ChecksumPass, error) {
 			cp.Checked++
 			data, err := readNoFollow(s.abs(r.path))
 			if err == nil && Checksum(data) == r.version {
+				if d, ok := headerDisagrees(r.path, data); ok {
+					cp.Disagreeing = append(cp.Disagreeing, d)
+				}
 				continue
 			}
 			cp.Mismatched = append(cp.Mismatched, r.path)

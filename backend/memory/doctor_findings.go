@@ -41,6 +41,11 @@ func (s *Store) findings(ctx context.Context, rep *DoctorReport) error {
 		out = append(out, Finding{Code: "index_stale", Count: n, Fixed: true, Fix: FixReindex,
 			Args: map[string]any{"Added": rc.Added, "Updated": rc.Updated, "Removed": rc.Removed}})
 	}
+	for _, d := range rep.Checksum.Disagreeing {
+		out = append(out, Finding{Code: "header_disagrees", Path: d.Path,
+			Args: map[string]any{"Field": d.Field, "Header": d.Header, "Place": d.Place},
+			Fix:  "$EDITOR " + shellQuote(s.abs(d.Path)) + " && " + FixReindex})
+	}
 	for _, p := range rep.Checksum.Mismatched {
 		out = append(out, Finding{Code: "checksum_mismatch", Path: p, Fixed: true, Fix: FixReindex})
 	}

@@ -73,6 +73,7 @@ var sections = []section{
 		{"HistoryResult", t[api.HistoryResult](), "", ""},
 		{"ReconcileReport", t[memory.ReconcileReport](), "", ""},
 		{"ChecksumPass", t[memory.ChecksumPass](), "Doctor's re-hash of every indexed file against the index.", ""},
+		{"HeaderDisagreement", t[memory.HeaderDisagreement](), "A memory file whose header names another type, slug or scope than its place.", ""},
 		{"TempFiles", t[memory.TempFiles](), "Temp files interrupted writes left behind, removed at open or by doctor.", ""},
 		{"SalvagedTable", t[memory.SalvagedTable](), "What a repair kept of one table the files cannot rebuild.", ""},
 		{"Recovery", t[memory.Recovery](), "The last repair of a damaged index.", ""},

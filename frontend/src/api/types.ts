@@ -379,6 +379,15 @@ export interface ChecksumPass {
   checked: number
   mismatched: string[] | null
   reindexed: number
+  disagreeing?: HeaderDisagreement[]
+}
+
+/** A memory file whose header names another type, slug or scope than its place. */
+export interface HeaderDisagreement {
+  path: string
+  field: string
+  header: string
+  place: string
 }
 
 /** Temp files interrupted writes left behind, removed at open or by doctor. */
