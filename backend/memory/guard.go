@@ -98,6 +98,11 @@ var secretRules = []secretRule{
 	whole(judged("password_assignment", `(?i)\bmachine\s+\S+\s+login\s+\S+\s+password\s+(\S{6,})`, plainValue(1), "machine")),
 	judged("password_assignment", `(?i)--(?:password|passwd|passphrase)[= ][ \t]*([^\s"']{6,})`, plainValue(1), "--pass"),
 	whole(judged("password_assignment", `(?:^|\s)(?:-u|--user)[ =]?["']?([^\s"':]*):([^\s"']{4,})`, curlUser, "curl")),
+	// In prose: "my password is Tr0ub4dor&3", "密码是 Zhang1988!" — said to an agent, kept by
+	// the extractor as a note. The value must look made up (a digit, a symbol or a capital
+	// past its first letter): "the password is required" and "is Incorrect" are not one.
+	judged("password_assignment", `(?i)\b(?:password|passwd|passphrase|passcode|pin code)\s+(?:is|was|will be|=)\s+["'“‘]?([^\s"'”’]{6,})`, proseCredential(1), "pass", "pin code"),
+	judged("password_assignment", `(?:密码|口令)\s*(?:是|为|改成了?|改为|设为|设成)\s*["'“‘]?([^\s"'”’，。；;,]{6,})`, proseCredential(1), "密码", "口令"),
 	{find: findAssignments, valid: assignment, whole: true,
 		keywords: []string{"pass", "secret", "token", "key", "credential", "密码", "口令", "密钥", "令牌"}},
 }

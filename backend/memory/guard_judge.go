@@ -292,6 +292,23 @@ func credentialValue(v string) bool {
 	return true
 }
 
+// proseCredential accepts a password named in a sentence when it looks made up: beyond
+// credentialValue, a digit, a symbol or a capital after its first letter.
+func proseCredential(g int) func(string, []int) bool {
+	return func(text string, m []int) bool {
+		v := strings.TrimRight(text[m[2*g]:m[2*g+1]], ".,;!?")
+		if !credentialValue(v) {
+			return false
+		}
+		for i, r := range v {
+			if unicode.IsDigit(r) || unicode.IsPunct(r) || unicode.IsSymbol(r) || (i > 0 && unicode.IsUpper(r)) {
+				return true
+			}
+		}
+		return false
+	}
+}
+
 // assignment judges `name: value`. A password name takes any credential-like value; a key or
 // credential name too; a bare "secret" or "token" name needs a value that looks generated.
 func assignment(text string, m []int) bool {
