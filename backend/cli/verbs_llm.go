@@ -40,6 +40,19 @@ func printUsage(r *runner, sum api.UsageSummaryResult) error {
 			"Calls": sum.Total.Calls, "Cost": money(sum.Total.CostUSD),
 		}))
 		for _, sec := range r.usageSections(sum) {
+			if sec.group == "day" {
+				// Thirty rows of zeros said nothing: the days with calls are the table (the
+				// CSV and JSON keep every day, for charts).
+				var used []api.UsageGroup
+				for _, g := range sec.rows {
+					if g.Calls > 0 {
+						used = append(used, g)
+					}
+				}
+				if sec.rows = used; len(used) == 0 {
+					continue
+				}
+			}
 			fmt.Fprintln(w)
 			fmt.Fprintln(w, sec.title)
 			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)

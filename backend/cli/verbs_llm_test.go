@@ -81,6 +81,10 @@ func TestLLMAndUsageVerbs(t *testing.T) {
 			t.Fatalf("usage lacks %q:\n%s", want, out)
 		}
 	}
+	// The days table lists the day with calls, not the two without.
+	if strings.Count(out, "$0.0000") != 0 {
+		t.Fatalf("usage lists days without calls:\n%s", out)
+	}
 	recs, err := csv.NewReader(strings.NewReader(h.ok("usage", "--days", "3", "--csv"))).ReadAll()
 	if err != nil {
 		t.Fatal(err)
