@@ -313,6 +313,10 @@ func (s *Service) buildContext(ctx context.Context, req Request, vis recall.Visi
 		}
 		v.headroom[scopeRef(sc, key, "")] = v.limit - used
 	}
+	v.reviewed = func(scope memory.Scope, slug string) bool {
+		m, err := s.o.Store.GetBySlug(ctx, scope, vis.Workdir(), vis.Agent(), slug)
+		return err == nil && m.Reviewed
+	}
 	v.resolve = func(slug string) memory.Scope {
 		for _, sc := range vis.Scopes() {
 			if _, err := s.o.Store.GetBySlug(ctx, sc, vis.Workdir(), vis.Agent(), slug); err == nil {

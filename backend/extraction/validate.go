@@ -57,6 +57,8 @@ type validator struct {
 	limit    int
 	// resolve finds the scope of an existing slug for an update that names none.
 	resolve func(slug string) memory.Scope
+	// reviewed tells whether the memory of slug in scope is one the person reviewed.
+	reviewed func(scope memory.Scope, slug string) bool
 	source  memory.Source
 }
 
@@ -180,6 +182,10 @@ func (v *validator) item(i int, it PlanItem, counted bool, seen map[string]bool,
 		mi.Agent = v.agent
 	}
 	if action == ActionDelete {
+		if v.reviewed != nil && v.reviewed(scope, slug) {
+			return nil, reject(CodeReviewedDelete, map[string]any{"Slug": slug},
+				"%s was reviewed by the person; only the person deletes it", slug)
+		}
 		mi.Op = memory.OpDelete
 		return &planned{index: i, action: action, item: mi, warnings: warns}, nil
 	}

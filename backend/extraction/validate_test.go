@@ -62,6 +62,14 @@ func TestValidationCodes(t *testing.T) {
 				}
 			}, code: CodeQuotaExhausted},
 		{name: "store refuses an invalid slug", item: write("Not A Slug", "d", "b"), code: memory.CodeInvalidSlug},
+		{name: "a reviewed memory is the person's to delete", item: PlanItem{Action: ActionDelete, Slug: "accepted-fact", Scope: "global"},
+			setup: func(f *fx) {
+				title, body, yes := "Accepted", "The person accepted this.", true
+				if _, err := f.store.ApplyBatch(f.ctx, memory.Batch{Actor: memory.ActorUser, Items: []memory.Item{{Op: memory.OpWrite, Slug: "accepted-fact",
+					Scope: memory.ScopeGlobal, Type: memory.TypeUser, Title: &title, Body: &body, Reviewed: &yes}}}); err != nil {
+					f.t.Fatal(err)
+				}
+			}, code: CodeReviewedDelete},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
