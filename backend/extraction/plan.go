@@ -161,6 +161,6 @@ const (
 	// CodeReviewedDelete refuses a plan's delete of a memory the person reviewed: a turn's
 	// extraction runs unasked, and what the person accepted is theirs to remove.
 	CodeReviewedDelete = "reviewed-memory-delete"
-	CodeTooManyItems        = "too-many-items"
-	CodeQuoteNotInTurn      = "quote-not-in-turn"
+	CodeTooManyItems   = "too-many-items"
+	CodeQuoteNotInTurn = "quote-not-in-turn"
 )

@@ -59,7 +59,7 @@ type validator struct {
 	resolve func(slug string) memory.Scope
 	// reviewed tells whether the memory of slug in scope is one the person reviewed.
 	reviewed func(scope memory.Scope, slug string) bool
-	source  memory.Source
+	source   memory.Source
 }
 
 func scopeRef(scope memory.Scope, key, slug string) string {
