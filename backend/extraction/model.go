@@ -121,8 +121,10 @@ func pickPlan(resp llm.Response) (*llm.ToolCall, Plan, error) {
 	return nil, Plan{}, nil
 }
 
-// MaxPlanBytes bounds the arguments of one SubmitMemoryPlan call.
-const MaxPlanBytes = 256 << 10
+// MaxPlanBytes bounds the arguments of one SubmitMemoryPlan call. Far above any plan that can
+// apply (8 items of at most 8 KiB bodies): one oversized item is refused by itself
+// (body-too-large) rather than costing the plan's other items, as a 256 KiB bound did.
+const MaxPlanBytes = 2 << 20
 
 // DecodePlan reads SubmitMemoryPlan arguments strictly: one JSON object with only the
 // schema's fields, and a known status.

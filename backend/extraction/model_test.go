@@ -162,6 +162,9 @@ func TestDecodePlan(t *testing.T) {
 		{``, false},
 		{`{"status":"noop"}garbage`, false},
 		{`{"status":"updated","items":[{"action":"write","override_reject":"yes"}]}`, false},
+		// One item far over the body limit does not cost the plan its other items.
+		{`{"status":"updated","items":[{"action":"write","slug":"a-b","body":"` + strings.Repeat("x", 300<<10) + `"},{"action":"write","slug":"c-d","body":"ok"}]}`, true},
+		{`{"status":"updated","items":[{"action":"write","slug":"a-b","body":"` + strings.Repeat("x", MaxPlanBytes) + `"}]}`, false},
 	} {
 		_, err := DecodePlan(json.RawMessage(c.raw))
 		if (err == nil) != c.ok {
