@@ -138,6 +138,19 @@ func (a *API) translateRun(d extraction.RunDetail) extraction.RunDetail {
 	if d.Reason != "" {
 		d.ReasonText = a.t(a.reasonKey(d.Reason), nil)
 	}
+	// What failed, in words: "the model refused the API key (HTTP 401)" rather than every
+	// failure reading "the model could not be reached"; and a turn the offline extractor
+	// planned because the model failed says so.
+	why := ""
+	if c := d.Report.ErrorCode; c != "" && (a.deps.Catalog == nil || a.deps.Catalog.Has("error."+c)) {
+		why = a.t("error."+c, translateDetail(a, d.Report.ErrorArgs))
+	}
+	switch {
+	case d.Report.PlannedOffline:
+		d.ReasonText = a.t("extraction.reason_text.planned_offline", map[string]any{"Detail": why})
+	case why != "" && d.ReasonText != "":
+		d.ReasonText = a.t("extraction.reason_text.with_detail", map[string]any{"Reason": d.ReasonText, "Detail": why})
+	}
 	for i, r := range d.Report.Rejected {
 		args := map[string]any{}
 		for k, v := range r.Args {

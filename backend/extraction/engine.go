@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"engram/backend/coded"
 	"engram/backend/memory"
 	"engram/backend/recall"
 )
@@ -87,6 +88,9 @@ func (s *Service) perform(r *run, planner Planner) {
 		}
 		r.mu.Lock()
 		r.detail.Report.Error = err.Error()
+		if c, ok := coded.As(err); ok {
+			r.detail.Report.ErrorCode, r.detail.Report.ErrorArgs = c.ErrorCode(), c.ErrorArgs()
+		}
 		r.mu.Unlock()
 		r.setStatus(StatusFailed, reason, s.o.Now())
 	}
@@ -100,7 +104,7 @@ func (s *Service) perform(r *run, planner Planner) {
 		fail(FailContext, err)
 		return
 	}
-	cd.input.Planned = r.planned
+	cd.input.Planned = append(append([]string{}, r.planned...), cd.priorPlanned...)
 	r.mu.Lock()
 	r.detail.Report.Candidates, r.detail.Report.Rejections = len(cd.input.Candidates), len(cd.input.Rejected)
 	r.detail.Report.ProjectPin, r.detail.Report.FileEvidence = cd.validator.pinned, cd.validator.evidence
@@ -116,6 +120,12 @@ func (s *Service) perform(r *run, planner Planner) {
 	r.detail.Model, r.detail.InputTokens, r.detail.OutputTokens = out.Model, out.InputTokens, out.OutputTokens
 	r.detail.Report.Retried, r.detail.Report.DecodeError = out.Retried, out.DecodeError
 	r.detail.Report.PlanStatus, r.detail.Report.Profile = out.Plan.Status, out.Plan.Profile
+	if out.ModelError != nil {
+		r.detail.Report.PlannedOffline, r.detail.Report.Error = true, out.ModelError.Error()
+		if c, ok := coded.As(out.ModelError); ok {
+			r.detail.Report.ErrorCode, r.detail.Report.ErrorArgs = c.ErrorCode(), c.ErrorArgs()
+		}
+	}
 	r.mu.Unlock()
 	if err != nil {
 		if pctx.Err() != nil && errors.Is(pctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil {

@@ -135,6 +135,9 @@ type Outcome struct {
 	NoopReason string `json:"noop_reason,omitempty"`
 	// DecodeError is why the last SubmitMemoryPlan arguments could not be read.
 	DecodeError string `json:"decode_error,omitempty"`
+	// ModelError is why the configured model failed when the offline extractor planned
+	// instead (ModelOrOffline); nil otherwise.
+	ModelError error `json:"-"`
 }
 
 // Planner proposes a plan for one run: the model through SubmitMemoryPlan, or the offline

@@ -2,6 +2,7 @@ package extraction
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -29,7 +30,20 @@ func (p ModelOrOffline) Plan(ctx context.Context, in Input) (Outcome, error) {
 		c, err := p.Model()
 		switch {
 		case err == nil && c != nil:
-			return NewModelPlanner(c, p.Timeout).Plan(ctx, in)
+			out, err := NewModelPlanner(c, p.Timeout).Plan(ctx, in)
+			if err == nil || p.Offline == nil || errors.Is(ctx.Err(), context.Canceled) {
+				return out, err // planned, or the run itself was called off
+			}
+			// The model failed (down, a refused key, a limit, out of time): the turn is
+			// planned offline, so what the person said is not lost with the model's answer.
+			// The offline extractor takes milliseconds; the model may have used the deadline.
+			off, oerr := p.Offline.Plan(context.WithoutCancel(ctx), in)
+			if oerr != nil {
+				return out, err
+			}
+			off.ModelError = err
+			off.InputTokens, off.OutputTokens = out.InputTokens, out.OutputTokens
+			return off, nil
 		case err != nil && !notConfigured(err):
 			return Outcome{}, fmt.Errorf("extraction: the configured model cannot be used: %w", err)
 		}

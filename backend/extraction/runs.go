@@ -71,7 +71,14 @@ type Report struct {
 	Rejected     []RejectedItem  `json:"rejected"`
 	Profile      []ProfileSignal `json:"profile,omitempty"`
 	Error        string          `json:"error,omitempty"`
-	ProjectPin   bool            `json:"project_pin,omitempty"`
+	// ErrorCode and ErrorArgs name the failure (the model's, when it is a model's: a refused
+	// key, a limit, a timeout) so it reads in words, not as "the model could not be reached".
+	ErrorCode string         `json:"error_code,omitempty"`
+	ErrorArgs map[string]any `json:"error_args,omitempty"`
+	// PlannedOffline: the model failed, and the offline extractor planned the turn instead
+	// (ErrorCode says why the model failed).
+	PlannedOffline bool `json:"planned_offline,omitempty"`
+	ProjectPin     bool `json:"project_pin,omitempty"`
 	FileEvidence bool            `json:"file_evidence,omitempty"`
 }
 

@@ -964,6 +964,9 @@ export interface ExtractionReport {
   rejected: ExtractionRejectedItem[]
   profile?: ExtractionProfileSignal[]
   error?: string
+  error_code?: string
+  error_args?: Record<string, unknown>
+  planned_offline?: boolean
   project_pin?: boolean
   file_evidence?: boolean
 }
