@@ -265,6 +265,53 @@ func (s *Service) candidates(ctx context.Context, vis recall.Visibility, msg str
 type contextData struct {
 	input     Input
 	validator validator
+	// priorPlanned are the hashes of the stored session's earlier messages put in the window
+	// (priorTurns): context, planned by the runs of their own turns.
+	priorPlanned []string
+}
+
+// priorTurns are the stored messages of the request's session that came before it, when the
+// request holds fewer than ContextUserTurns of the person's messages. An agent's hook sends
+// only the entries that are new since its last call, so the window held one turn, and the
+// model never saw the turns before it ("the last 4 user turns", DESIGN §6). The api records
+// the request's messages before the run, so they are found in the stored session.
+func (s *Service) priorTurns(ctx context.Context, req Request) []Message {
+	users := 0
+	for _, m := range req.Messages {
+		if m.Role == "user" {
+			users++
+		}
+	}
+	if req.SessionID == "" || users >= ContextUserTurns {
+		return nil
+	}
+	stored, err := s.o.Store.SessionTurns(ctx, req.Agent, req.SessionID)
+	if err != nil || len(stored) == 0 {
+		return nil
+	}
+	ids, texts := map[string]bool{}, map[string]bool{}
+	for _, m := range req.Messages {
+		if m.ID != "" {
+			ids[m.ID] = true
+		}
+		texts[m.Role+"\x00"+strings.TrimSpace(memory.RedactSecrets(m.Content))] = true
+	}
+	// What comes before the first stored message the request holds: a request that carries
+	// its own history takes nothing twice.
+	end := len(stored)
+	for i, t := range stored {
+		if (t.MsgID != "" && ids[t.MsgID]) || texts[t.Role+"\x00"+strings.TrimSpace(t.Content)] {
+			end = i
+			break
+		}
+	}
+	var prior []Message
+	for _, t := range stored[:end] {
+		if t.Role == "user" || t.Role == "assistant" {
+			prior = append(prior, Message{Role: t.Role, Content: t.Content, ID: t.MsgID})
+		}
+	}
+	return prior
 }
 
 // buildContext gathers the compact context of one run: the turn window, the candidates the
@@ -272,8 +319,15 @@ type contextData struct {
 // the quota headroom of the caller's scopes.
 func (s *Service) buildContext(ctx context.Context, req Request, vis recall.Visibility, written []string, turn int, now time.Time) (contextData, error) {
 	last, _, _ := lastUser(req.Messages)
-	in := Input{Request: req, Turns: window(req.Messages), WrittenThisTurn: written, Now: now,
+	prior := s.priorTurns(ctx, req)
+	in := Input{Request: req, Turns: window(append(append([]Message{}, prior...), req.Messages...)), WrittenThisTurn: written, Now: now,
 		ProjectPinned: vis.Workdir() != "" && projectPinned(last.Content)}
+	var priorPlanned []string
+	for _, m := range window(prior) {
+		if m.Role == "user" {
+			priorPlanned = append(priorPlanned, ContentHash(m.Content))
+		}
+	}
 	in.Request.Workdir = vis.Workdir()
 	v := validator{workdir: vis.Workdir(), projectKey: vis.ProjectKey(), agent: vis.Agent(), pinned: in.ProjectPinned,
 		evidence: projectEvidence(vis.Workdir(), req.WorkspaceMutations), rejected: map[string]bool{},
@@ -285,7 +339,7 @@ func (s *Service) buildContext(ctx context.Context, req Request, vis recall.Visi
 	for _, w := range written {
 		v.written[w] = true
 	}
-	for _, m := range req.Messages {
+	for _, m := range append(append([]Message{}, prior...), req.Messages...) {
 		if m.Role == "user" {
 			v.userTexts = append(v.userTexts, m.Content)
 		}
@@ -325,5 +379,5 @@ func (s *Service) buildContext(ctx context.Context, req Request, vis recall.Visi
 		}
 		return memory.ScopeGlobal
 	}
-	return contextData{input: in, validator: v}, nil
+	return contextData{input: in, validator: v, priorPlanned: priorPlanned}, nil
 }
