@@ -60,17 +60,17 @@ type Warning struct {
 type Report struct {
 	Version int `json:"version"`
 	// Gate is "passed" or the skip reason.
-	Gate         string          `json:"gate"`
-	Turn         int             `json:"turn,omitempty"`
-	Candidates   int             `json:"candidates"`
-	Rejections   int             `json:"rejections"`
-	Retried      bool            `json:"retried,omitempty"`
-	DecodeError  string          `json:"decode_error,omitempty"`
-	PlanStatus   string          `json:"plan_status,omitempty"`
-	Applied      []AppliedItem   `json:"applied"`
-	Rejected     []RejectedItem  `json:"rejected"`
-	Profile      []ProfileSignal `json:"profile,omitempty"`
-	Error        string          `json:"error,omitempty"`
+	Gate        string          `json:"gate"`
+	Turn        int             `json:"turn,omitempty"`
+	Candidates  int             `json:"candidates"`
+	Rejections  int             `json:"rejections"`
+	Retried     bool            `json:"retried,omitempty"`
+	DecodeError string          `json:"decode_error,omitempty"`
+	PlanStatus  string          `json:"plan_status,omitempty"`
+	Applied     []AppliedItem   `json:"applied"`
+	Rejected    []RejectedItem  `json:"rejected"`
+	Profile     []ProfileSignal `json:"profile,omitempty"`
+	Error       string          `json:"error,omitempty"`
 	// ErrorCode and ErrorArgs name the failure (the model's, when it is a model's: a refused
 	// key, a limit, a timeout) so it reads in words, not as "the model could not be reached".
 	ErrorCode string         `json:"error_code,omitempty"`
@@ -79,7 +79,7 @@ type Report struct {
 	// (ErrorCode says why the model failed).
 	PlannedOffline bool `json:"planned_offline,omitempty"`
 	ProjectPin     bool `json:"project_pin,omitempty"`
-	FileEvidence bool            `json:"file_evidence,omitempty"`
+	FileEvidence   bool `json:"file_evidence,omitempty"`
 }
 
 // RunSummary is one run as lists show it.
