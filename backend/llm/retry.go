@@ -67,6 +67,11 @@ func (b *base) complete(ctx context.Context, req Request, once func(ctx context.
 		}
 		e := b.classify(ctx, callCtx, timeout, at, err)
 		e.Attempts = n
+		if e.Code == CodeTimeout && !at.reached {
+			// A call that ran out of time was sent and may be billed: it is counted, with
+			// the tokens no answer reported (none).
+			b.record(ctx, req.Purpose, b.cfg.Model, Usage{})
+		}
 		if !retryable(e.Code) || n >= MaxAttempts {
 			return Response{}, e
 		}

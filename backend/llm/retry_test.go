@@ -67,6 +67,10 @@ func TestTimeout(t *testing.T) {
 		srv.Push(llmtest.Hang())
 		_, err := c.Complete(context.Background(), llm.Request{Timeout: 300 * time.Millisecond, Messages: []llm.Message{{Role: llm.RoleUser, Content: "x"}}})
 		wantCode(t, err, llm.CodeTimeout)
+		// A call that ran out of time was sent, and is counted.
+		if u := got.all(); len(u) != 1 || u[0].InputTokens != 0 || u[0].OutputTokens != 0 {
+			t.Fatalf("usage rows %+v, want one for the timed-out call", u)
+		}
 	})
 }
 
