@@ -133,7 +133,7 @@ func TestHistorySyncOverTheAPI(t *testing.T) {
 	// A remote that is not there is a translated error naming it.
 	e := func() *Error {
 		_, err := user.Call("history.sync", json.RawMessage(`{"remote":"/nonexistent/engram-remote"}`))
-		return wantHistoryCode(t, err, history.CodeRemoteFailed)
+		return wantHistoryCode(t, err, history.CodeRemoteNotRepo)
 	}()
 	if !strings.Contains(e.Message, "/nonexistent/engram-remote") {
 		t.Fatalf("message = %q", e.Message)

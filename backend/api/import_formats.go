@@ -1,8 +1,11 @@
 package api
 
 import (
+	"strings"
+
 	"engram/backend/coded"
 	"engram/backend/importer"
+	"engram/backend/memory"
 )
 
 // Importers (issue 15): memory.import and memory.importPreview also read what people keep in
@@ -53,7 +56,7 @@ func (a *API) importJSONL(jsonl string, src ImportSource) (string, []ImportLineE
 	if src.Path == "" {
 		return "", nil, a.newError(CodeImportPathRequired, map[string]any{"Format": src.Format})
 	}
-	recs, skipped, err := importer.ConvertAll(src.Format, src.Path, importer.Options{Workdir: src.Workdir})
+	recs, skipped, err := importer.ConvertSourced(src.Format, src.Path, importer.Options{Workdir: src.Workdir})
 	if err != nil {
 		return "", nil, a.fail(err)
 	}
@@ -73,5 +76,23 @@ func (a *API) importJSONL(jsonl string, src ImportSource) (string, []ImportLineE
 		e := a.newError(code, args)
 		out = append(out, ImportLineError{Code: code, I18nKey: e.I18nKey, Args: e.Args, Message: e.Message})
 	}
-	return importer.JSONL(recs), out, nil
+	return sourcedJSONL(recs), out, nil
+}
+
+// sourcedJSONL is the records' JSONL followed by one comment per record naming where it came
+// from (memory.OriginComment): the store then names a refused record by its file and entry or
+// line — "mem0.json, entry 5", not "line 3" of a JSONL nobody sees. The comments come last so
+// record i stays on line i+1.
+func sourcedJSONL(recs []importer.Sourced) string {
+	plain := make([]memory.Record, len(recs))
+	for i, r := range recs {
+		plain[i] = r.Record
+	}
+	var b strings.Builder
+	b.WriteString(importer.JSONL(plain))
+	for i, r := range recs {
+		b.WriteString(memory.OriginComment(i+1, memory.ImportOrigin{Path: r.Origin.Path, Entry: r.Origin.Entry, Line: r.Origin.Line}))
+		b.WriteByte('\n')
+	}
+	return b.String()
 }

@@ -95,8 +95,12 @@ func TestImportFromClaudeCodeRoundTrip(t *testing.T) {
 	if err != nil || pv.New != 0 || pv.Duplicates != 5 || pv.Conflicts != 1 || len(pv.ConflictLines) != 1 || pv.ConflictLines[0].Slug != "build-make-build" {
 		t.Fatalf("second preview: %+v %v", pv, err)
 	}
+	// The import does what the preview said: nothing fails, the changed memory is a conflict
+	// named by its file and line (it used to fail all six lines as already_exists).
 	res, err = a.Memory.Import(ImportParams{ImportSource: src})
-	if err != nil || res.Imported != 0 || len(res.Errors) != 6 {
+	if err != nil || res.Imported != 0 || res.Duplicates != 5 || res.Conflicts != 1 || len(res.Errors) != 0 ||
+		len(res.ConflictLines) != 1 || res.ConflictLines[0].From == nil || res.ConflictLines[0].From.Path != filepath.Join(shop, "CLAUDE.md") ||
+		res.ConflictLines[0].From.Line != 7 {
 		t.Fatalf("second import: %+v %v", res, err)
 	}
 	if n := storeCount(t, a); n != 6 {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"strings"
 
 	"engram/backend/api"
 )
@@ -59,17 +58,57 @@ func (r *runner) importCmd(_ context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	return printImport(r, res)
+	return printImportResult(r, res)
 }
 
-// printImportPreview shows what an import would do: the counts, the quota of each scope that
-// would grow, the first conflicts and refused lines. Nothing was written.
+// codeKVConflict is the store's code for a key kept at its other value (memory.CodeKVConflict):
+// listed with the errors, counted apart from refused lines.
+const codeKVConflict = "kv_conflict"
+
+// printImportResult shows what an import did in the preview's words: the refused lines (on
+// stderr), the counts, then the conflicts and repeats. A line already present, a conflict
+// (the first version kept) or a repeat is no failure: a second import of the same source
+// exits 0. A refused line, a key kept at its other value (kv_conflict, listed with the
+// errors), or a note or entry of the source left out exits 1 — good lines are kept either way.
+func printImportResult(r *runner, res api.ImportResult) error {
+	refused := 0
+	for _, e := range res.Errors {
+		if e.Line > 0 && e.Code != codeKVConflict {
+			refused++
+		}
+	}
+	r.out(res, func(w io.Writer) {
+		printLineErrors(r, r.env.Stderr, res.Errors)
+		fmt.Fprintln(w, r.t("cli.import_report.done", map[string]any{"Imported": res.Imported, "Daily": res.Daily, "Lines": res.Lines,
+			"Duplicates": res.Duplicates, "Repeated": res.Repeated, "Conflicts": res.Conflicts, "Refused": refused}))
+		if res.KV+res.KVUnchanged+res.KVConflicts > 0 {
+			fmt.Fprintln(w, r.t("cli.kv.import_done", map[string]any{"Added": res.KV, "Unchanged": res.KVUnchanged, "Conflicts": res.KVConflicts}))
+		}
+		printLeftOut(r, w, res.Errors)
+		printImportNotes(r, w, res.ConflictLines, res.Conflicts, res.RepeatLines, res.Repeated)
+	})
+	if len(res.Errors) > 0 {
+		return errSilent // the exit code tells scripts something was not imported
+	}
+	return nil
+}
+
+// printImportPreview shows what an import would do, summarised as the import summarises what
+// it did (printImportResult): the refused lines, the quota of each scope that would grow, the
+// conflicts and repeats, the counts. Nothing was written.
 func printImportPreview(r *runner, res api.ImportPreviewResult) error {
 	r.out(res, func(w io.Writer) {
 		printLineErrors(r, r.env.Stderr, res.Errors)
 		fmt.Fprintln(w, r.t("cli.import_preview.counts", map[string]any{"Lines": res.Lines, "New": res.New,
-			"Duplicates": res.Duplicates, "Conflicts": res.Conflicts, "Invalid": res.Invalid, "OverQuota": res.OverQuota,
-			"Daily": res.Daily, "KV": res.KV}))
+			"Duplicates": res.Duplicates, "Repeated": res.Repeated, "Conflicts": res.Conflicts, "Invalid": res.Invalid,
+			"OverQuota": res.OverQuota}))
+		if res.Daily > 0 {
+			fmt.Fprintln(w, r.t("cli.import_preview.daily", map[string]any{"Daily": res.Daily}))
+		}
+		if res.KV+res.KVUnchanged+res.KVConflicts > 0 {
+			fmt.Fprintln(w, r.t("cli.import_preview.kv", map[string]any{"Added": res.KV, "Unchanged": res.KVUnchanged, "Conflicts": res.KVConflicts}))
+		}
+		printLeftOut(r, w, res.Errors)
 		for _, sc := range res.Scopes {
 			name := r.t("cli.quota_scope.global", nil)
 			switch {
@@ -83,9 +122,7 @@ func printImportPreview(r *runner, res api.ImportPreviewResult) error {
 			fmt.Fprintln(w, r.t("cli.import_preview.scope", map[string]any{"Scope": name, "Used": sc.Used, "After": sc.After,
 				"Limit": sc.Limit, "Refused": sc.Refused, "Level": r.t("quota.level."+sc.Level, nil)}))
 		}
-		for _, c := range res.ConflictLines {
-			fmt.Fprintln(w, r.t("cli.import_preview.conflict", map[string]any{"Line": c.Line, "Slug": c.Slug, "Title": strings.TrimSpace(c.Title)}))
-		}
+		printImportNotes(r, w, res.ConflictLines, res.Conflicts, res.RepeatLines, res.Repeated)
 		fmt.Fprintln(w, r.t("cli.import_preview.nothing_written", nil))
 	})
 	return nil

@@ -35,35 +35,6 @@ func quotaScopeName(r *runner, s api.ScopeQuota) string {
 	return r.t("cli.quota_scope.global", nil)
 }
 
-func printImport(r *runner, res api.ImportResult) error {
-	r.out(res, func(w io.Writer) {
-		printLineErrors(r, r.env.Stderr, res.Errors)
-		failed, entries := 0, 0
-		for _, e := range res.Errors {
-			switch {
-			case e.Line > 0:
-				failed++
-			case e.Code == api.CodeImportEntrySkipped:
-				entries++
-			}
-		}
-		fmt.Fprintln(w, r.t("cli.import_done", map[string]any{"Imported": res.Imported, "Daily": res.Daily, "Lines": res.Lines, "Errors": failed}))
-		if skipped := len(res.Errors) - failed - entries; skipped > 0 {
-			fmt.Fprintln(w, r.t("cli.import_skipped", map[string]any{"Count": skipped}))
-		}
-		if entries > 0 {
-			fmt.Fprintln(w, r.t("cli.import_entries_skipped", map[string]any{"Count": entries}))
-		}
-		if res.KV+res.KVUnchanged+res.KVConflicts > 0 {
-			fmt.Fprintln(w, r.t("cli.kv.import_done", map[string]any{"Added": res.KV, "Unchanged": res.KVUnchanged, "Conflicts": res.KVConflicts}))
-		}
-	})
-	if len(res.Errors) > 0 {
-		return errSilent // good lines are kept; the exit code still tells scripts something failed
-	}
-	return nil
-}
-
 func exportParams(r *runner, args []string) (api.ExportParams, error) {
 	var sc scopeFlags
 	var folder string
@@ -104,6 +75,15 @@ func printExport(r *runner, res api.ExportResult) error {
 		if res.KV > 0 {
 			fmt.Fprintln(r.env.Stderr, r.t("cli.kv.export_done", map[string]any{"Count": res.KV}))
 		}
+	}
+	// An agent's key file that cannot be read is left out, not the whole export (it used to
+	// write nothing at all): each is named with its reason, and the exit code says the export
+	// is not whole.
+	for _, p := range res.Problems {
+		fmt.Fprintln(r.env.Stderr, r.t("cli.export_left_out", map[string]any{"Message": p.Message}))
+	}
+	if len(res.Problems) > 0 {
+		return errSilent
 	}
 	return nil
 }

@@ -30,18 +30,15 @@ type chatgptMemory struct {
 	UpdateTime any    `json:"update_time"`
 }
 
-func convertChatGPT(path string, opts Options) ([]format.Record, error) {
+func convertChatGPT(path string, opts Options) ([]Sourced, error) {
 	b, err := readFile(path)
 	if err != nil {
 		return nil, err
 	}
 	trim := strings.TrimSpace(strings.TrimPrefix(string(b), "\ufeff"))
-	var out []format.Record
-	add := func(text string, created, updated any) {
+	var out []Sourced
+	add := func(text string, created, updated any, from Origin) {
 		text = strings.TrimSpace(text)
-		if text == "" {
-			return
-		}
 		rec := format.Record{Scope: format.ScopeGlobal, Type: format.TypeUser, Title: titleOf(text), Body: text,
 			Tags: []string{"chatgpt"}, Created: parseTime(created), Updated: parseTime(updated),
 			Reasoning: "Imported from a ChatGPT memory export"}
@@ -49,15 +46,20 @@ func convertChatGPT(path string, opts Options) ([]format.Record, error) {
 			rec.Updated = rec.Created
 		}
 		rec.Slug = format.SlugFromTitle(rec.Title)
-		out = append(out, rec)
+		out = append(out, Sourced{Record: rec, Origin: from})
 	}
 	if !strings.HasPrefix(trim, "[") && !strings.HasPrefix(trim, "{") {
-		for _, line := range strings.Split(trim, "\n") {
+		// Blank lines only separate memories. Lines are counted in the file as it is (the
+		// leading blank lines trimmed above included), so a refusal names the line people see.
+		lead := strings.Count(string(b)[:strings.Index(string(b), trim)], "\n")
+		for i, line := range strings.Split(trim, "\n") {
 			line = strings.TrimSpace(line)
 			for _, p := range []string{"- ", "* ", "• "} {
 				line = strings.TrimPrefix(line, p)
 			}
-			add(line, nil, nil)
+			if line != "" {
+				add(line, nil, nil, Origin{Path: path, Line: lead + i + 1})
+			}
 		}
 		return out, nil
 	}
@@ -81,7 +83,14 @@ func convertChatGPT(path string, opts Options) ([]format.Record, error) {
 	for i, raw := range list {
 		var line string
 		if bytes.HasPrefix(raw, []byte(`"`)) && json.Unmarshal(raw, &line) == nil {
-			add(line, nil, nil) // a list of plain texts
+			// A list of plain texts; an empty one is named, as an entry without content is.
+			if strings.TrimSpace(line) == "" {
+				if err := badEntry(opts, path, i+1, "no text", "detail.entry_no_text", map[string]any{"Field": "content"}); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			add(line, nil, nil, Origin{Path: path, Entry: i + 1})
 			continue
 		}
 		var m chatgptMemory
@@ -115,7 +124,7 @@ func convertChatGPT(path string, opts Options) ([]format.Record, error) {
 		if updated == nil {
 			updated = m.UpdateTime
 		}
-		add(text, created, updated)
+		add(text, created, updated, Origin{Path: path, Entry: i + 1})
 	}
 	return out, nil
 }

@@ -20,7 +20,7 @@ func claudeFile(name string) bool {
 	return name == "CLAUDE.md" || name == "CLAUDE.local.md" || name == "MEMORY.md"
 }
 
-func convertClaude(path string, opts Options) ([]format.Record, error) {
+func convertClaude(path string, opts Options) ([]Sourced, error) {
 	dir, err := isDir(path)
 	if err != nil {
 		return nil, err
@@ -45,7 +45,7 @@ func convertClaude(path string, opts Options) ([]format.Record, error) {
 	for _, f := range files {
 		reading[filepath.Clean(f)] = true
 	}
-	var out []format.Record
+	var out []Sourced
 	for _, f := range files {
 		recs, err := convertClaudeFile(f, opts, reading)
 		if err != nil {
@@ -113,7 +113,7 @@ func decodeProjectDir(enc string) string {
 
 // convertClaudeFile converts one file; reading holds every file of the import, so that an
 // index line of MEMORY.md is left out only when the topic file it points to is imported too.
-func convertClaudeFile(file string, opts Options, reading map[string]bool) ([]format.Record, error) {
+func convertClaudeFile(file string, opts Options, reading map[string]bool) ([]Sourced, error) {
 	b, err := readFile(file)
 	if err != nil {
 		return nil, err
@@ -138,7 +138,8 @@ func convertClaudeFile(file string, opts Options, reading map[string]bool) ([]fo
 	if err != nil {
 		return nil, err
 	}
-	var out []format.Record
+	head := headerLines(b, text)
+	var out []Sourced
 	for _, bl := range bullets(text) {
 		if m := linkOnlyRE.FindStringSubmatch(bl.text); m != nil {
 			// MEMORY.md's index line points to a topic file imported on its own.
@@ -159,14 +160,14 @@ func convertClaudeFile(file string, opts Options, reading map[string]bool) ([]fo
 			rec.Reasoning += ", section “" + bl.headings[len(bl.headings)-1] + "”"
 		}
 		rec.Slug = format.SlugFromTitle(rec.Title)
-		out = append(out, rec)
+		out = append(out, Sourced{Record: rec, Origin: Origin{Path: file, Line: head + bl.line}})
 	}
 	return out, nil
 }
 
 // topicRecord is one auto-memory topic file: its name (or description) is the title, its
 // type the memory's type when Engram has it.
-func topicRecord(file string, b []byte, scope format.Scope, wd string, when *time.Time) ([]format.Record, error) {
+func topicRecord(file string, b []byte, scope format.Scope, wd string, when *time.Time) ([]Sourced, error) {
 	fm, text, err := splitFrontmatter(file, b)
 	if err != nil {
 		return nil, err
@@ -189,5 +190,5 @@ func topicRecord(file string, b []byte, scope format.Scope, wd string, when *tim
 	}
 	rec := format.Record{Scope: scope, Workdir: wd, Type: typ, Title: title, Body: text, Slug: format.SlugFromTitle(title),
 		Tags: []string{"claude-code"}, Created: when, Updated: when, Reasoning: "Imported from " + file}
-	return []format.Record{rec}, nil
+	return []Sourced{{Record: rec, Origin: Origin{Path: file}}}, nil
 }

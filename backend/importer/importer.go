@@ -102,13 +102,41 @@ type Skipped struct {
 	Err   error
 }
 
+// Origin names where a record came from: its file, and the entry of a list or the line of a
+// file it starts at (from 1; both 0 when the whole file is the record, as an Obsidian note).
+// The import names a refused record by it: the JSONL line numbers mean nothing to people.
+type Origin struct {
+	Path  string
+	Entry int
+	Line  int
+}
+
+// Sourced is a converted record and where it came from.
+type Sourced struct {
+	Record format.Record
+	Origin Origin
+}
+
 // ConvertAll is Convert that leaves out the notes of a folder it cannot read — a file that is
-// not UTF-8, or whose frontmatter is not YAML (an Obsidian template's `date: {{date}}`) — and
-// the entries of a mem0 or ChatGPT list it cannot use (no text, an agent name Engram cannot
-// hold, an entry that is not an object), and says which, so one such note or entry does not
-// keep hundreds of others out. A file that cannot be read or parsed as a whole still fails
-// whole.
+// not UTF-8, or whose frontmatter is not YAML (an Obsidian template's `date: {{date}}`), or
+// that holds no text — and the entries of a mem0 or ChatGPT list it cannot use (no text, an
+// agent name Engram cannot hold, an entry that is not an object), and says which, so one such
+// note or entry does not keep hundreds of others out. A file that cannot be read or parsed as
+// a whole still fails whole.
 func ConvertAll(source, path string, opts Options) ([]format.Record, []Skipped, error) {
+	got, skipped, err := ConvertSourced(source, path, opts)
+	recs := make([]format.Record, len(got))
+	for i, g := range got {
+		recs[i] = g.Record
+	}
+	if err != nil {
+		recs = nil
+	}
+	return recs, skipped, err
+}
+
+// ConvertSourced is ConvertAll keeping each record's origin.
+func ConvertSourced(source, path string, opts Options) ([]Sourced, []Skipped, error) {
 	var skipped []Skipped
 	opts.skip = func(file string, entry int, err error) bool {
 		var ie *Error
@@ -131,7 +159,7 @@ func isEmpty(err error) bool {
 	return errors.As(err, &ie) && ie.Code == CodeSourceEmpty
 }
 
-func convert(source, path string, opts Options) ([]format.Record, error) {
+func convert(source, path string, opts Options) ([]Sourced, error) {
 	if opts.UserHome == "" {
 		opts.UserHome, _ = os.UserHomeDir()
 	}
@@ -142,7 +170,7 @@ func convert(source, path string, opts Options) ([]format.Record, error) {
 	if err != nil {
 		return nil, fail(CodeSourceRead, coded.Reason(map[string]any{"Path": path}, err), "unable to read %s: %v", path, err)
 	}
-	var recs []format.Record
+	var recs []Sourced
 	switch source {
 	case FormatMem0:
 		recs, err = convertMem0(abs, opts)
@@ -249,10 +277,10 @@ func titleOf(text string) string {
 // uniqueSlugs gives records sharing a slug in one scope instance a suffix from a hash of their
 // text, so two different memories with the same title both import (the same text twice stays
 // the same slug: the store reports it as a duplicate).
-func uniqueSlugs(recs []format.Record) {
+func uniqueSlugs(recs []Sourced) {
 	seen := map[string]string{}
 	for i := range recs {
-		r := &recs[i]
+		r := &recs[i].Record
 		key := string(r.Scope) + "|" + r.Workdir + "|" + r.Agent + "|" + r.Slug
 		if body, ok := seen[key]; ok && body != r.Body {
 			base := r.Slug

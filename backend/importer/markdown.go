@@ -3,6 +3,7 @@ package importer
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -39,13 +40,47 @@ func splitFrontmatter(path string, b []byte) (map[string]any, string, error) {
 	}
 	fm := map[string]any{}
 	if err := yaml.Unmarshal([]byte(head), &fm); err != nil {
-		return nil, "", invalidKey(path, fmt.Sprintf("the frontmatter is not YAML: %v", err), "detail.bad_yaml",
-			map[string]any{"Reason": strings.TrimPrefix(err.Error(), "yaml: ")})
+		return nil, "", yamlProblem(path, head, err)
 	}
 	if fm == nil {
 		fm = map[string]any{}
 	}
 	return fm, body, nil
+}
+
+// yamlProblem says why a header is not YAML in words people can act on, with the line of the
+// file (the header starts on line 2). An Obsidian or Templater placeholder such as
+// `date: {{date}}` reads as a map used as a key, which yaml.v3 reported as
+// "invalid map key: map[string]interface {}{"date":interface {}(nil)}" — Go's words for its
+// own value, and English in every language.
+func yamlProblem(path, head string, err error) error {
+	reason := strings.TrimPrefix(err.Error(), "yaml: ")
+	if strings.Contains(reason, "invalid map key") {
+		for i, l := range strings.Split(head, "\n") {
+			if strings.Contains(l, "{{") {
+				text := titleOf(l)
+				return invalidKey(path, fmt.Sprintf("the frontmatter is not YAML: line %d holds a template placeholder (%s)", i+2, text),
+					"detail.bad_yaml_template", map[string]any{"Line": i + 2, "Text": text})
+			}
+		}
+	}
+	if line, rest, ok := strings.Cut(reason, ": "); ok && strings.HasPrefix(line, "line ") {
+		if n, err := strconv.Atoi(strings.TrimPrefix(line, "line ")); err == nil {
+			return invalidKey(path, fmt.Sprintf("the frontmatter is not YAML at line %d: %s", n+1, rest), "detail.bad_yaml_line",
+				map[string]any{"Line": n + 1, "Reason": rest})
+		}
+	}
+	return invalidKey(path, "the frontmatter is not YAML: "+reason, "detail.bad_yaml", map[string]any{"Reason": reason})
+}
+
+// headerLines is how many lines of the file b come before text, its body as splitFrontmatter
+// returned it: a bullet's line in the body plus this is its line in the file.
+func headerLines(b []byte, text string) int {
+	s := strings.ReplaceAll(strings.TrimPrefix(string(b), "\ufeff"), "\r\n", "\n")
+	if !strings.HasSuffix(s, text) {
+		return 0
+	}
+	return strings.Count(s[:len(s)-len(text)], "\n")
 }
 
 // str reads a frontmatter string field ("" when absent or not a string).
@@ -82,10 +117,12 @@ var (
 	linkOnlyRE = regexp.MustCompile(`^\[([^\]]+)\]\(([^)\s]+\.md)\)\s*(?:[-—–:]\s*(.*))?$`)
 )
 
-// bullet is one top-level list item with its continuation lines and the headings above it.
+// bullet is one top-level list item with its continuation lines and the headings above it;
+// line is where it starts in the text (from 1).
 type bullet struct {
 	text     string
 	headings []string
+	line     int
 }
 
 // bullets returns the top-level list items of Markdown text, each with its indented
@@ -107,7 +144,7 @@ func bullets(text string) []bullet {
 		}
 		cur, lines = nil, nil
 	}
-	for _, line := range strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n") {
+	for i, line := range strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n") {
 		indented := strings.HasPrefix(line, "  ") || strings.HasPrefix(line, "\t")
 		if fenceRE.MatchString(line) {
 			if cur != nil && indented {
@@ -135,7 +172,7 @@ func bullets(text string) []bullet {
 		}
 		if m := bulletRE.FindStringSubmatch(line); m != nil && !indented {
 			flush()
-			cur = &bullet{headings: append([]string(nil), heads...)}
+			cur = &bullet{headings: append([]string(nil), heads...), line: i + 1}
 			lines = []string{m[1]}
 			continue
 		}

@@ -26,7 +26,7 @@ type mem0Memory struct {
 	UpdatedAt  any            `json:"updated_at"`
 }
 
-func convertMem0(path string, opts Options) ([]format.Record, error) {
+func convertMem0(path string, opts Options) ([]Sourced, error) {
 	b, err := readFile(path)
 	if err != nil {
 		return nil, err
@@ -59,7 +59,7 @@ func convertMem0(path string, opts Options) ([]format.Record, error) {
 	if err != nil {
 		return nil, invalid(path, "not valid JSON: "+err.Error())
 	}
-	out := make([]format.Record, 0, len(list))
+	out := make([]Sourced, 0, len(list))
 	for i, raw := range list {
 		var m mem0Memory
 		if err := json.Unmarshal(raw, &m); err != nil {
@@ -68,16 +68,14 @@ func convertMem0(path string, opts Options) ([]format.Record, error) {
 			}
 			continue
 		}
-		if m.Memory == nil {
+		// An entry with empty or blank text is named too: it used to vanish without a word.
+		if m.Memory == nil || strings.TrimSpace(*m.Memory) == "" {
 			if err := badEntry(opts, path, i+1, "no \"memory\" text", "detail.entry_no_text", map[string]any{"Field": "memory"}); err != nil {
 				return nil, err
 			}
 			continue
 		}
 		text := strings.TrimSpace(*m.Memory)
-		if text == "" {
-			continue
-		}
 		rec := format.Record{Scope: format.ScopeGlobal, Type: format.TypeUser, Title: titleOf(text), Body: text,
 			Tags: []string{"mem0"}, Created: parseTime(m.CreatedAt), Updated: parseTime(m.UpdatedAt)}
 		if rec.Updated == nil {
@@ -113,7 +111,7 @@ func convertMem0(path string, opts Options) ([]format.Record, error) {
 			rec.Reasoning = rec.Reasoning[:2000]
 		}
 		rec.Slug = format.SlugFromTitle(rec.Title)
-		out = append(out, rec)
+		out = append(out, Sourced{Record: rec, Origin: Origin{Path: path, Entry: i + 1}})
 	}
 	return out, nil
 }

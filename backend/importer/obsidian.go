@@ -17,7 +17,7 @@ import (
 // Notes are global (reference, or the frontmatter type when Engram has it) unless a project
 // is given. Dot folders (.obsidian, .git, .trash) are skipped.
 
-func convertObsidian(root string, opts Options) ([]format.Record, error) {
+func convertObsidian(root string, opts Options) ([]Sourced, error) {
 	dir, err := isDir(root)
 	if err != nil {
 		return nil, err
@@ -28,30 +28,32 @@ func convertObsidian(root string, opts Options) ([]format.Record, error) {
 			return nil, err
 		}
 	}
-	var out []format.Record
+	var out []Sourced
 	for _, f := range files {
-		rec, ok, err := obsidianNote(f, opts)
+		rec, err := obsidianNote(f, opts)
 		if err != nil {
 			if dir && opts.skip != nil && opts.skip(f, 0, err) {
 				continue
 			}
 			return nil, err
 		}
-		if ok {
-			out = append(out, rec)
-		}
+		out = append(out, Sourced{Record: rec, Origin: Origin{Path: f}})
 	}
 	return out, nil
 }
 
-func obsidianNote(file string, opts Options) (format.Record, bool, error) {
+// obsidianNote converts one note. A note with no text — an empty file, or only a header or a
+// heading naming it (a stub Obsidian makes when a link is followed) — is an error the folder's
+// conversion reports and leaves out: such notes used to vanish unsaid. It is not imported with
+// its title as its text: a memory that says only its own name tells an agent nothing.
+func obsidianNote(file string, opts Options) (format.Record, error) {
 	b, err := readFile(file)
 	if err != nil {
-		return format.Record{}, false, err
+		return format.Record{}, err
 	}
 	fm, text, err := splitFrontmatter(file, b)
 	if err != nil {
-		return format.Record{}, false, err
+		return format.Record{}, err
 	}
 	stem := strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
 	title := str(fm, "title")
@@ -63,8 +65,11 @@ func obsidianNote(file string, opts Options) (format.Record, bool, error) {
 	if m := headingRE.FindStringSubmatch(firstLine(text)); m != nil && len(m[1]) == 1 && plainTitle(m[2]) == title {
 		text = strings.TrimSpace(strings.TrimPrefix(text, firstLine(text)))
 	}
-	if text == "" || title == "" {
-		return format.Record{}, false, nil
+	switch {
+	case text == "" && len(fm) == 0 && strings.TrimSpace(string(b)) == "":
+		return format.Record{}, invalidKey(file, "it holds no text", "detail.note_empty", nil)
+	case text == "" || title == "":
+		return format.Record{}, invalidKey(file, "it has a title but no text", "detail.note_title_only", nil)
 	}
 	typ := format.Type(strings.ToLower(str(fm, "type")))
 	if !typ.Writable() {
@@ -97,7 +102,7 @@ func obsidianNote(file string, opts Options) (format.Record, bool, error) {
 	} else {
 		rec.Slug = format.SlugFromTitle(title)
 	}
-	return rec, true, nil
+	return rec, nil
 }
 
 func firstLine(s string) string {

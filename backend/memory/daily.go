@@ -76,6 +76,11 @@ func (s *Store) opAppendDaily(ctx context.Context, tx *sql.Tx, b *Batch, it Item
 			if it.Updated != nil && !it.Updated.IsZero() {
 				now = *it.Updated
 			}
+			// The line's source comes along: a day restored with --keep-review keeps its own
+			// (source.kind user), else the import's (recordItem sets it).
+			if it.Source != nil && it.Source.Kind != "" {
+				m.Source = *it.Source
+			}
 		}
 	case err != nil:
 		return err

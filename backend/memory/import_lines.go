@@ -16,6 +16,12 @@ const (
 	CodeLineUnknownField = "line_unknown_field"
 	CodeLineFieldType    = "line_field_type"
 	CodeLineNotObject    = "line_not_object"
+	// CodeLineNotUTF8 is a line with bytes that are no UTF-8 text (args Offset, from 1): the
+	// decoder would have imported them as U+FFFD without a word.
+	CodeLineNotUTF8 = "line_not_utf8"
+	// CodeImportBadID is an id that is no ULID (args ID): it said "the file could not be
+	// read: id", naming neither the fault nor the form an id takes.
+	CodeImportBadID = "import_bad_id"
 )
 
 // lineJSONError classifies why one import line did not decode into a record.

@@ -140,7 +140,7 @@ func TestPreviewImportRefusesWhatImportRefuses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.New != 1 || p.Invalid != 2 || len(p.Errors) != 2 || p.Errors[0].Code != CodeRejectedSlug || p.Errors[1].Code != CodeParseError {
+	if p.New != 1 || p.Invalid != 2 || len(p.Errors) != 2 || p.Errors[0].Code != CodeRejectedSlug || p.Errors[1].Code != CodeImportBadID {
 		t.Fatalf("preview %+v", p)
 	}
 	rep, err := e.s.Import(e.ctx, strings.NewReader(jsonl))

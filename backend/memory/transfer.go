@@ -27,10 +27,21 @@ type LineError struct {
 }
 
 // ImportReport says what an import did; good lines are kept whatever happened to bad ones.
+// Its counts are the preview's (ImportPreview), line for line.
 type ImportReport struct {
 	Lines    int `json:"lines"`
 	Imported int `json:"imported"`
 	Daily    int `json:"daily"`
+	// Duplicates were already in the store as the line has them (memories and journal text):
+	// skipped. Conflicts name a memory the store or an earlier line holds with other content:
+	// left out, the first version kept. Repeated lines said word for word what an earlier line
+	// said: imported once. None of them is a failure; ConflictLines and RepeatLines list the
+	// first MaxPreviewLines.
+	Duplicates    int              `json:"duplicates"`
+	Conflicts     int              `json:"conflicts"`
+	Repeated      int              `json:"repeated"`
+	ConflictLines []ImportConflict `json:"conflict_lines"`
+	RepeatLines   []ImportConflict `json:"repeat_lines"`
 	// KV counts keys added to agents' namespaces, KVUnchanged keys that already held the
 	// line's value, KVConflicts keys that held another value (kept; each is also an error).
 	KV          int         `json:"kv"`
@@ -63,12 +74,14 @@ func (s *Store) Import(ctx context.Context, r io.Reader) (ImportReport, error) {
 	return s.ImportWith(ctx, r, ImportOptions{})
 }
 
-// ImportWith reads JSONL records and writes them in batches. Each line succeeds or fails alone.
+// ImportWith reads JSONL records and writes them in batches. Each line succeeds or fails alone;
+// a line the store already holds, or that collides with the store or an earlier line, is
+// counted as such and writes nothing (a second import of the same file writes nothing).
 func (s *Store) ImportWith(ctx context.Context, r io.Reader, opts ImportOptions) (ImportReport, error) {
-	var rep ImportReport
-	lr := newLineReader(r, MaxImportLine)
+	rep := ImportReport{ConflictLines: []ImportConflict{}, RepeatLines: []ImportConflict{}}
+	sc := s.newImportScan(r)
 	var items []Item
-	var lines []int
+	var pending []lineVerdict
 	var kvLines []kvLine
 	flush := func() error {
 		if len(items) == 0 {
@@ -79,73 +92,45 @@ func (s *Store) ImportWith(ctx context.Context, r io.Reader, opts ImportOptions)
 			return err
 		}
 		for i, ir := range res.Results {
-			switch {
-			case ir.OK && items[i].Op == OpAppendDaily:
-				rep.Daily++
-			case ir.OK:
-				rep.Imported++
-			default:
-				rep.Errors = append(rep.Errors, LineError{Line: lines[i], Code: ir.Code, Args: ir.Args, Message: ir.Message})
+			if err := s.settle(ctx, &rep, pending[i], ir); err != nil {
+				return err
 			}
 		}
-		items, lines = items[:0], lines[:0]
+		items, pending = items[:0], pending[:0]
 		return nil
 	}
-	refuse := func(n int, code string, args map[string]any, format string, a ...any) {
-		rep.Errors = append(rep.Errors, LineError{Line: n, Code: code, Args: args, Message: fmt.Sprintf("line %d: ", n) + fmt.Sprintf(format, a...)})
-	}
-	n := 0
 	for {
-		raw, tooLong, err := lr.next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
+		j, done, err := sc.next(ctx)
 		if err != nil {
-			refuse(n+1, CodeParseError, map[string]any{"Detail": err.Error()}, "%v", err)
-			break
+			return rep, err
 		}
-		n++
-		if tooLong {
-			// Only this line is lost: the reader skipped to its end and goes on.
+		if j.v != vSkip {
 			rep.Lines++
-			refuse(n, CodeLineTooLong, map[string]any{"Line": n, "Max": MaxImportLine}, "longer than %d bytes", MaxImportLine)
-			continue
 		}
-		line := strings.TrimSpace(string(raw))
-		if line == "" || strings.HasPrefix(line, "//") {
-			continue
-		}
-		rep.Lines++
-		if kind := kvKind(line); kind == KVRecordKind {
-			kr, err := decodeKVLine(line)
-			if err != nil {
-				code, args := lineJSONError(err, line)
-				refuse(n, code, args, "invalid JSON: %v", err)
-				continue
+		switch j.v {
+		case vRefused:
+			rep.Errors = append(rep.Errors, *j.err)
+		case vKV:
+			kvLines = append(kvLines, kvLine{line: j.line, rec: j.kv})
+		case vPresent:
+			rep.Duplicates++
+		case vConflict:
+			rep.Conflicts++
+			rep.ConflictLines = addNote(rep.ConflictLines, j.note)
+		case vRepeat:
+			rep.Repeated++
+			rep.RepeatLines = addNote(rep.RepeatLines, j.note)
+		case vNew, vDaily:
+			items = append(items, recordItem(j.rec, opts))
+			pending = append(pending, j)
+			if len(items) == 200 {
+				if err := flush(); err != nil {
+					return rep, err
+				}
 			}
-			kvLines = append(kvLines, kvLine{line: n, rec: kr})
-			continue
 		}
-		var rec Record
-		dec := json.NewDecoder(strings.NewReader(line))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&rec); err != nil {
-			code, args := lineJSONError(err, line)
-			refuse(n, code, args, "invalid JSON: %v", err)
-			continue
-		}
-		if le := s.checkRecord(rec); le != nil {
-			le.Line = n
-			le.Message = fmt.Sprintf("line %d: %s", n, le.Message)
-			rep.Errors = append(rep.Errors, *le)
-			continue
-		}
-		items = append(items, recordItem(rec, opts))
-		lines = append(lines, n)
-		if len(items) == 200 {
-			if err := flush(); err != nil {
-				return rep, err
-			}
+		if done {
+			break
 		}
 	}
 	if err := flush(); err != nil {
@@ -154,8 +139,42 @@ func (s *Store) ImportWith(ctx context.Context, r io.Reader, opts ImportOptions)
 	if err := s.importKV(ctx, kvLines, ActorImport, &rep); err != nil {
 		return rep, err
 	}
+	for i := range rep.Errors {
+		sc.placeError(&rep.Errors[i])
+	}
 	sort.SliceStable(rep.Errors, func(i, j int) bool { return rep.Errors[i].Line < rep.Errors[j].Line })
+	sc.placeNotes(rep.ConflictLines)
+	sc.placeNotes(rep.RepeatLines)
 	return rep, nil
+}
+
+// settle counts one written line. A memory another process wrote after the line was judged
+// (already_exists) is counted as present or a conflict, as a later import would judge it.
+func (s *Store) settle(ctx context.Context, rep *ImportReport, j lineVerdict, ir ItemResult) error {
+	switch {
+	case ir.OK && j.v == vDaily:
+		rep.Daily++
+		return nil
+	case ir.OK:
+		rep.Imported++
+		return nil
+	case ir.Code == CodeAlreadyExists && j.m != nil:
+		have, err := existingFor(ctx, s.db, j.m, j.key, j.rec.ID)
+		if err != nil {
+			return err
+		}
+		if have != nil {
+			if sameContent(have, j.m) {
+				rep.Duplicates++
+			} else {
+				rep.Conflicts++
+				rep.ConflictLines = addNote(rep.ConflictLines, ImportConflict{Line: j.line, Slug: j.m.Slug, ID: have.ID, Title: have.Title, Scope: j.m.Scope})
+			}
+			return nil
+		}
+	}
+	rep.Errors = append(rep.Errors, LineError{Line: j.line, Code: ir.Code, Args: ir.Args, Message: ir.Message})
+	return nil
 }
 
 // futureSlack is how far ahead of this machine's date a journal day may be: the export may
@@ -252,7 +271,9 @@ func recordItem(rec Record, opts ImportOptions) Item {
 		rec.Source = &src
 	}
 	if rec.Type == TypeDaily {
-		return Item{Op: OpAppendDaily, ID: rec.ID, Slug: rec.Slug, Text: rec.Body, Created: rec.Created, Updated: rec.Updated}
+		// The source goes along: a day restored with --keep-review keeps its own (a person's
+		// journal is source.kind user), else it is the import's like every imported line.
+		return Item{Op: OpAppendDaily, ID: rec.ID, Slug: rec.Slug, Text: rec.Body, Source: rec.Source, Created: rec.Created, Updated: rec.Updated}
 	}
 	title, body, quote, reasoning, subject := rec.Title, rec.Body, rec.SourceQuote, rec.Reasoning, rec.Subject
 	return Item{Op: OpWrite, ID: rec.ID, Slug: rec.Slug, Scope: rec.Scope, Workdir: rec.Workdir, Agent: rec.Agent,

@@ -1331,6 +1331,11 @@ export interface ImportResult {
   lines: number
   imported: number
   daily: number
+  duplicates: number
+  conflicts: number
+  repeated: number
+  conflict_lines: ImportConflict[]
+  repeat_lines: ImportConflict[]
   kv: number
   kv_unchanged: number
   kv_conflicts: number
@@ -1358,13 +1363,23 @@ export interface ImportScopeImpact {
   level: string
 }
 
-/** A line naming a memory the store holds with other content. */
+/** Where a line of another tool's source came from: its file, and its entry or line. */
+export interface ImportOrigin {
+  path: string
+  entry?: number
+  line?: number
+}
+
+/** A line colliding with a memory the store or an earlier line holds with other content, or repeating an earlier line. */
 export interface ImportConflict {
   line: number
   slug: string
   id: string
   title: string
   scope: Scope
+  first?: number
+  from?: ImportOrigin | null
+  first_from?: ImportOrigin | null
 }
 
 /** What memory.import would do with the same JSONL; nothing applied. */
@@ -1373,12 +1388,16 @@ export interface ImportPreviewResult {
   new: number
   duplicates: number
   conflicts: number
+  repeated: number
   daily: number
   kv: number
+  kv_unchanged: number
+  kv_conflicts: number
   invalid: number
   over_quota: number
   scopes: ImportScopeImpact[]
   conflict_lines: ImportConflict[]
+  repeat_lines: ImportConflict[]
   errors: ImportLineError[]
 }
 
@@ -1397,11 +1416,20 @@ export interface FolderExport {
   gone: number
 }
 
+/** A file an export left out (an agent's unreadable kv.json), with its translated reason. */
+export interface ExportProblem {
+  code: string
+  i18n_key: string
+  args?: Record<string, unknown>
+  message: string
+}
+
 export interface ExportResult {
   count: number
   kv: number
   jsonl: string
   folder?: FolderExport | null
+  problems?: ExportProblem[]
 }
 
 export interface OpenFolderResult {

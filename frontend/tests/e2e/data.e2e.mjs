@@ -107,6 +107,10 @@ async function main() {
     await page.locator('[data-test="import-apply"]').click()
     await page.locator('[data-test="import-preview"][data-state="done"] [data-test="import-result"]').waitFor({ timeout: LONG })
     expect((await rpc.call('quota.summary')).scopes.find((s) => s.scope === 'global').used === before + 2, 'two memories imported')
+    // The result counts as the preview did: the present and the conflicting line are here
+    // already (kept as they were), the broken line alone is refused.
+    const said = await page.locator('[data-test="import-result"]').textContent()
+    expect(said.includes('1 lines refused') && said.includes('2 already here'), `the result says what the preview said: ${said}`)
     const kept = await rpc.call('memory.read', { scope: 'global', slug: 'will-conflict' })
     expect(kept.memory.body === 'Body of will-conflict', 'the conflicting memory was kept as it was')
   })
