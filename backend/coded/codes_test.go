@@ -38,7 +38,7 @@ func TestEachPackagesErrorSpeaksItsCode(t *testing.T) {
 		{&organizer.Error{Code: organizer.CodeBusy}, "organizer_busy", nil},
 		{&recall.Error{Code: recall.CodeInvalidBudget}, "invalid_budget", nil},
 		{&embed.Error{Code: embed.CodeEmbeddingFailed}, "embedding_failed", nil},
-		{&settings.InvalidError{Field: "theme", Value: "neon"}, "invalid_setting", map[string]any{"Field": "theme", "Value": "neon"}},
+		{&settings.InvalidError{Field: "theme", Value: "neon"}, "invalid_setting", map[string]any{"Field": "theme", "Value": "neon", "Detail": "theme", "DetailKey": "detail.setting_theme"}},
 	} {
 		c, ok := coded.As(tc.err)
 		if !ok || c.ErrorCode() != tc.code || len(c.ErrorArgs()) != len(tc.args) {

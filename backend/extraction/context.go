@@ -348,7 +348,7 @@ func (s *Service) buildContext(ctx context.Context, req Request, vis recall.Visi
 	if err != nil {
 		return contextData{}, err
 	}
-	in.Candidates = cands
+	in.Candidates = s.identityCandidates(ctx, vis, cands)
 	rejs, err := s.o.Store.ActiveRejections(ctx, 200)
 	if err != nil {
 		return contextData{}, err

@@ -9,6 +9,8 @@ import (
 	"unicode"
 
 	"github.com/rivo/uniseg"
+
+	"engram/backend/text"
 )
 
 // Skip reasons: why a request did not become a run (recorded on the skipped run, translated
@@ -77,14 +79,15 @@ func hasPrefixWord(s, p string) bool {
 	return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 }
 
-func startsWithAny(text string, list []string) bool {
-	s := strings.ToLower(strings.TrimSpace(text))
+// longestPrefix returns the longest entry of list that s starts with as a whole word.
+func longestPrefix(s string, list []string) string {
+	best := ""
 	for _, p := range list {
-		if hasPrefixWord(s, p) {
-			return true
+		if len(p) > len(best) && hasPrefixWord(s, p) {
+			best = p
 		}
 	}
-	return false
+	return best
 }
 
 // asksQuestion reports whether the assistant's message ends by asking the person something
@@ -112,20 +115,147 @@ func contentGate(s Settings, in gateInput) string {
 	if text == "" {
 		return SkipEmpty
 	}
-	n := Graphemes(text)
 	confirming := isConfirmation(text) && asksQuestion(in.PrevAssistant)
-	if n < s.MinGraphemes && !confirming {
+	if denseLength(text) < 2*s.MinGraphemes && !confirming {
 		return SkipTooShort
 	}
-	if n <= s.GreetingMaxGraphemes && !confirming {
-		if startsWithAny(text, thanks) {
-			return SkipThanks
-		}
-		if startsWithAny(text, greetings) {
-			return SkipGreeting
-		}
+	if Graphemes(text) <= s.GreetingMaxGraphemes && !confirming {
+		return smallTalk(text)
 	}
 	return ""
+}
+
+// denseLength is twice the message's length in graphemes, where a CJK grapheme counts one and a
+// half: Chinese says in five characters what English says in five words ("我住在上海"), so
+// the minimum length that stops "ok", "继续吧" or "好的" must not stop a fact written in
+// Chinese. Doubled to stay in integers.
+func denseLength(s string) int {
+	n := 0
+	g := uniseg.NewGraphemes(s)
+	for g.Next() {
+		n += 2
+		if r := g.Runes(); len(r) > 0 && isDenseScript(r[0]) {
+			n++
+		}
+	}
+	return n
+}
+
+func isDenseScript(r rune) bool {
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
+}
+
+// Small talk around a greeting or thanks. ackLead are the acknowledgements that may open one
+// ("ok thanks", "好的，谢谢"); smallTalkFiller are the words that may follow one without
+// saying anything about the person: whom they greet (the assistant's name), how much they
+// thank, interjections.
+var (
+	ackLead = []string{"ok", "okay", "k", "great", "perfect", "cool", "nice", "awesome", "got it", "alright",
+		"all right", "好的", "好", "嗯", "行", "收到", "明白了", "明白", "了解", "哦", "噢", "太好了"}
+	smallTalkFiller = map[string]bool{"there": true, "all": true, "everyone": true, "everybody": true,
+		"guys": true, "folks": true, "friend": true, "buddy": true, "mate": true, "man": true, "dude": true,
+		"bro": true, "again": true, "so": true, "much": true, "very": true, "a": true, "lot": true, "lots": true,
+		"tons": true, "you": true, "u": true, "ya": true, "sir": true, "dear": true, "for": true, "the": true,
+		"help": true, "your": true, "it": true, "that": true, "really": true, "anyway": true, "in": true,
+		"advance": true, "claude": true, "chatgpt": true, "gpt": true, "copilot": true, "gemini": true, "codex": true,
+		"assistant": true, "bot": true, "ai": true, "engram": true, "appreciate": true, "appreciated": true,
+		"你": true, "您": true, "大家": true, "呀": true, "啊": true, "哈": true, "啦": true, "了": true,
+		"哦": true, "喔": true, "嘛": true, "哈哈": true, "非常": true, "很": true, "太": true, "多": true,
+		"真的": true, "啊啊": true, "一下": true, "助手": true, "小助手": true, "老师": true, "兄弟": true,
+		"朋友": true, "帮忙": true, "帮助": true, "的": true}
+	// smallTalkSays finds what makes more than small talk of the rest of a greeting or thanks:
+	// the person speaking of themselves or their team, or an instruction or "remember" for the
+	// agent. "Thanks, that works now!" and "你好呀，今天怎么样" stay small talk.
+	smallTalkSays = text.Lazy(`(?i)\b(?:i|i'm|im|i’m|i've|i’ve|i'd|i’d|i'll|my|me|mine|myself|we|we're|we’re|our|us|call me|remember|keep in mind|note that|always|never|don't|don’t|do not|stop|avoid|prefer|use|from now on)\b|我|咱|记住|记得|记一下|以后|今后|不要|别再|总是|永远|一律|请用|叫我`)
+)
+
+// smallTalk returns SkipGreeting or SkipThanks for a message that is only a greeting or a
+// thanks, with at most trivial additions (the assistant's name, "so much", emoji,
+// punctuation) or small talk that says nothing about the person; "" for anything else.
+// "Hi, my name is Alice" and "谢谢！记住我用 zsh" carry a fact after the greeting and run.
+func smallTalk(msg string) string {
+	s := trimMarks(stripLead(strings.ToLower(strings.TrimSpace(msg)), ackLead))
+	reason := ""
+	for s != "" {
+		if p := longestPrefix(s, thanks); p != "" {
+			reason, s = firstOf(reason, SkipThanks), s[len(p):]
+		} else if p := longestPrefix(s, greetings); p != "" {
+			reason, s = firstOf(reason, SkipGreeting), s[len(p):]
+		} else {
+			break
+		}
+		s = trimSmallTalk(s)
+	}
+	if reason == "" || (s != "" && smallTalkSays.MatchString(s)) {
+		return ""
+	}
+	return reason
+}
+
+func firstOf(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// stripLead drops the leading words of list (as whole words) from s, with what follows them.
+func stripLead(s string, list []string) string {
+	for {
+		p := longestPrefix(s, list)
+		if p == "" {
+			return s
+		}
+		rest := trimMarks(s[len(p):])
+		if rest == "" {
+			return s // "ok" alone is not an acknowledgement of anything
+		}
+		s = rest
+	}
+}
+
+// trimMarks drops leading punctuation, symbols (emoji and their joiners) and spaces.
+func trimMarks(s string) string {
+	return strings.TrimLeftFunc(s, func(r rune) bool {
+		return unicode.IsPunct(r) || unicode.IsSpace(r) || unicode.IsSymbol(r) || unicode.Is(unicode.Mn, r) || r == '\u200d' || r == '\ufe0f'
+	})
+}
+
+// trimSmallTalk drops leading punctuation, symbols, spaces and filler words.
+func trimSmallTalk(s string) string {
+	for {
+		s = trimMarks(s)
+		w := fillerAt(s)
+		if w == 0 {
+			return s
+		}
+		s = s[w:]
+	}
+}
+
+// fillerAt returns the byte length of the filler word s starts with, 0 when none: a Latin word
+// up to the next non-letter, or the longest Chinese filler.
+func fillerAt(s string) int {
+	if s == "" {
+		return 0
+	}
+	if s[0] < 0x80 {
+		end := strings.IndexFunc(s, func(r rune) bool { return !unicode.IsLetter(r) })
+		if end < 0 {
+			end = len(s)
+		}
+		if smallTalkFiller[s[:end]] {
+			return end
+		}
+		return 0
+	}
+	best := 0
+	for w := range smallTalkFiller {
+		if len(w) > best && w[0] >= 0x80 && strings.HasPrefix(s, w) {
+			best = len(w)
+		}
+	}
+	return best
 }
 
 // gate decides a request before any run starts; "" lets it run.

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"engram/backend/text"
@@ -20,6 +21,11 @@ const (
 	offlineMaxTitleRunes   = 110
 	offlineModel           = "offline"
 )
+
+// NoopNoProject is the offline planner's noop reason when the turn's only facts were notes for
+// "this project" and the turn has no project folder: such a note is not written, and never
+// moved to global, where it would reach every other project's agents.
+const NoopNoProject = "no-project-folder"
 
 // Offline is the rule-based planner used when no LLM is configured: English and Chinese
 // patterns for identity, preferences, feedback, explicit "remember" requests, tools and
@@ -103,12 +109,17 @@ func (Offline) Plan(ctx context.Context, in Input) (Outcome, error) {
 	for _, c := range in.Candidates {
 		existing[c.Scope+"\x00"+c.Slug] = true
 	}
+	noProject := false
 	for _, src := range sources {
 		for _, f := range src.findings {
 			if len(out.Plan.Items) == offlineMaxItems {
 				break
 			}
-			it, ok := f.item(src.msg, projectOK)
+			if f.pinned && !projectOK {
+				noProject = true
+				continue
+			}
+			it, ok := f.item(src.msg)
 			if !ok || skip[it.Slug] || hasSlug(out.Plan.Items, it.Slug) {
 				continue
 			}
@@ -121,6 +132,8 @@ func (Offline) Plan(ctx context.Context, in Input) (Outcome, error) {
 	out.Plan.Profile = signals
 	if len(out.Plan.Items) > 0 {
 		out.Plan.Status = PlanUpdated
+	} else if noProject {
+		out.NoopReason = NoopNoProject
 	}
 	return out, nil
 }
@@ -191,13 +204,14 @@ func hasSlug(items []PlanItem, slug string) bool {
 }
 
 // item renders a finding as a write; ok is false when nothing usable is left (an empty quote).
-func (f finding) item(msg string, projectOK bool) (PlanItem, bool) {
+// A finding pinned to the project is written there (the caller drops it without a project).
+func (f finding) item(msg string) (PlanItem, bool) {
 	quote := quoteAround(msg, f.start, f.end)
 	if len(quote) < 2 {
 		return PlanItem{}, false
 	}
 	typ, scope := f.typ, "global"
-	if f.pinned && projectOK {
+	if f.pinned {
 		scope = "project"
 		if typ == "user" || typ == "reference" {
 			typ = "project"
@@ -275,8 +289,15 @@ func asciiWords(s string, n int) []string {
 		}
 		words = append(words, w)
 	}
-	for _, r := range s {
+	prev := ' '
+	for i, r := range s {
 		switch {
+		case (r == '\'' || r == '’') && (prev == 'n' || prev == 'N') && negContraction(s[i+utf8.RuneLen(r):]):
+			// "don't", "can't", "isn't": the negation stays in the word ("dont"), so "Don't use
+			// semicolons" never gets a slug that reads "use-semicolons".
+			b.WriteByte('t')
+		case (r == 't' || r == 'T') && (prev == '\'' || prev == '’') && strings.HasSuffix(b.String(), "nt"):
+			// the t of "n't", already written
 		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
 			b.WriteRune(r)
 		case r >= 'A' && r <= 'Z':
@@ -284,16 +305,26 @@ func asciiWords(s string, n int) []string {
 		default:
 			flush()
 		}
+		prev = r
 	}
 	flush()
 	return words
+}
+
+// negContraction reports whether rest (after "n'") is the t that ends a word.
+func negContraction(rest string) bool {
+	if !strings.HasPrefix(rest, "t") && !strings.HasPrefix(rest, "T") {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(rest[1:])
+	return len(rest) == 1 || !unicode.IsLetter(r)
 }
 
 var slugStop = map[string]bool{"a": true, "an": true, "the": true, "i": true, "m": true, "s": true,
 	"t": true, "to": true, "of": true, "my": true, "me": true, "is": true, "are": true, "and": true,
 	"in": true, "on": true, "for": true, "that": true, "this": true, "with": true, "please": true,
 	"it": true, "be": true, "am": true, "ve": true, "ll": true, "d": true, "re": true, "doesn": true,
-	"don": true, "can": true, "cannot": true, "has": true, "isn": true, "not": true,
+	"don": true, "can": true, "has": true, "isn": true,
 	"does": true, "really": true, "prefers": true, "likes": true, "loves": true, "uses": true,
 	"mostly": true, "mainly": true, "usually": true, "so": true, "we": true, "our": true, "you": true,
 	"your": true, "stand": true, "like": true, "what": true, "was": true, "but": true}

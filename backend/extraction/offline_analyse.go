@@ -9,7 +9,8 @@ import (
 // analyse runs every rule family over the person's message: first the experience rule (it
 // spans sentences), then one finding at most per remaining sentence, plus profile signals.
 func analyse(msg string) ([]finding, []ProfileSignal) {
-	mask := maskQuotes(msg)
+	// Quoted and pasted words are someone else's, a credential is never kept: none is read.
+	mask := maskCredentials(msg, maskPasted(msg, maskQuotes(msg)))
 	lower := lowerASCII(mask)
 	sents := splitSentences(msg, mask)
 	var ps profile
@@ -62,7 +63,7 @@ func experience(msg, lower string, sents []sentence, ps *profile) (finding, bool
 	if len(sents) == 0 {
 		return finding{}, false
 	}
-	cjk := strings.ContainsFunc(msg, func(r rune) bool { return r >= 0x4e00 && r <= 0x9fff })
+	cjk := strings.ContainsFunc(lower, func(r rune) bool { return r >= 0x4e00 && r <= 0x9fff })
 	sol, pain, out := expSolutionEN, expPainEN, expOutcomeEN
 	if cjk {
 		sol, pain, out = expSolutionZH, expPainZH, expOutcomeZH

@@ -35,7 +35,7 @@ var (
 	enApposite = text.Lazy(`^,\s*(?:a|an|the)?\s*((?:[a-z-]+\s+){0,4}?` + enRoleNoun + `)\b`)
 	enWork     = text.Lazy(`\bi (?:work at|work for|run|own|founded|co-founded|manage)\s+((?:a|an|the)\s+)?((?:[a-z0-9&.-]+\s+){0,4}?(?:company|agency|studio|shop|startup|business|team|store|restaurant|cafe|café|lab|firm|consultancy|bank|hospital|school|university|fintech|bakery|clinic))\b`)
 	enWorkAt   = text.Lazy(`\bi work (?:at|for)\s+([a-z][\w&.-]*(?:\s+[a-z][\w&.-]*)?)`)
-	enPlace    = text.Lazy(`\b(?:we live in|we're in|we are in|we're based in|we moved to|i live in|i'm living in|i am living in|i'm based in|i am based in|based in|i'm from|i am from|i’m from|i moved to|i've moved to|i relocated to|i grew up in)\s+([a-z][a-z-]+(?:\s+[a-z][a-z-]+)?)`)
+	enPlace    = text.Lazy(`\b(?:we (?:now |currently |still )?live in|we're in|we are in|we're based in|we (?:just |recently )?moved to|i (?:now |currently |still )?live in|i'm (?:now |currently )?living in|i am (?:now |currently )?living in|i'm (?:now |currently )?based in|i am (?:now |currently )?based in|based in|i'm from|i am from|i’m from|i (?:just |recently |finally )?(?:moved|relocated) to|i(?:'ve|’ve| have) (?:just |recently |finally )?(?:moved|relocated) to|i grew up in)\s+([a-z][a-z-]+(?:\s+[a-z][a-z-]+)?)`)
 
 	enDiet    = text.Lazy(`\bi(?:'m| am|’m) (vegetarian|vegan|pescatarian|lactose[- ]intolerant|gluten[- ]free|celiac|coeliac|diabetic|teetotal|kosher|halal)\b`)
 	enAllergy = text.Lazy(`\bi(?:'m| am|’m) allergic to\s+\S`)
@@ -165,7 +165,11 @@ func enRememberRule(s *sentence, _ *profile) (finding, bool) {
 	if pinned {
 		typ = "project"
 	}
-	return finding{typ: typ, kind: "note", slugKey: content, title: capFirst(content),
+	title := capFirst(content)
+	if typ == "user" {
+		title = capFirst(thirdPerson(content)) // "remember I use zsh": Uses zsh
+	}
+	return finding{typ: typ, kind: "note", slugKey: content, title: title,
 		body:  "The person asked to remember: " + content + ".",
 		start: s.start, end: s.end, high: high, pinned: pinned, rule: "en.remember"}, true
 }
@@ -291,8 +295,9 @@ func enIdentityRule(s *sentence, ps *profile) (finding, bool) {
 		}
 	}
 	if m := enPlace.FindStringSubmatchIndex(l); m != nil && capitalised(s, m[2]) {
-		parts = append(parts, "Based in "+s.orig[m[2]:m[3]])
-		f.rel("lives_in", s.orig[m[2]:m[3]])
+		place := properName(s, m[2], m[3]) // "Berlin last month", "Berlin now": Berlin
+		parts = append(parts, "Based in "+place)
+		f.rel("lives_in", place)
 		if slug == "" {
 			slug = "user-location"
 		}
@@ -348,6 +353,7 @@ func enPrefRule(s *sentence, ps *profile) (finding, bool) {
 	l := s.lower
 	kind := ""
 	var m []int
+	objAt := -1 // where the tool a "uses" names starts
 	switch {
 	case enStack.MatchString(l):
 		m, kind = enStack.FindStringIndex(l), "stack"
@@ -400,7 +406,7 @@ func enPrefRule(s *sentence, ps *profile) (finding, bool) {
 		if !capitalised(s, m[2]) && !isTool(obj) {
 			return finding{}, false
 		}
-		kind = "uses"
+		kind, objAt = "uses", m[2]
 	default:
 		return finding{}, false
 	}
@@ -412,10 +418,19 @@ func enPrefRule(s *sentence, ps *profile) (finding, bool) {
 	if obj == "" {
 		return finding{}, false
 	}
+	if t, ok := usedAs(s, objAt, end); ok {
+		obj = t
+	}
 	f := finding{typ: "user", kind: kind, slugKey: obj, title: obj,
 		body:  obj + ".\n\nThe person said: “" + saidText(s) + "”",
 		start: s.start + m[0], end: s.end, rule: "en." + kind}
-	for _, t := range toolsIn(l[m[0]:end]) {
+	// A dislike's negation is its verb; elsewhere a negated or contrasted tool ("I use Go,
+	// not Java") is not one the person uses.
+	named := l[m[0]:end]
+	if kind != "dislikes" {
+		named = positiveOnly(l)[m[0]:end]
+	}
+	for _, t := range toolsIn(named) {
 		switch kind {
 		case "uses", "likes", "env", "stack":
 			ps.add(SignalPreferredTool, t, s.orig)

@@ -60,6 +60,24 @@ func capitalised(s *sentence, i int) bool {
 	return unicode.IsUpper(r)
 }
 
+// properName returns the capitalised words of the sentence's span [a, b) from its start:
+// "New York" stays whole, "Berlin last month" and "Berlin now" give "Berlin".
+func properName(s *sentence, a, b int) string {
+	end := a
+	for i := a; i < b; {
+		j := strings.IndexByte(s.orig[i:b], ' ')
+		if j < 0 {
+			j = b - i
+		}
+		if !capitalised(s, i) {
+			break
+		}
+		end = i + j
+		i += j + 1
+	}
+	return s.orig[a:end]
+}
+
 // enNationality keeps "I'm Italian" from being read as a name.
 func enNationality(w string) bool {
 	for _, suf := range []string{"ese", "ish", "ian", "can", "ean"} {
@@ -103,10 +121,41 @@ func clauseEnd(l string, i int) int {
 	return end
 }
 
+// enUsedAs is a tool and the role the person gives it: "Neovim as my main editor".
+var enUsedAs = text.Lazy(`^(\S.{0,40}?)\s+as\s+(?:my|our|the)\s+((?:[a-z-]+\s+){0,2}[a-z-]+)$`)
+
+// usedAs titles "I use Neovim as my main editor" by the role: "Main editor: Neovim" (a
+// title that reads like a profile line, not "Uses Neovim as my main editor"). at is where the
+// tool starts in the sentence, end where its clause ends; ok is false for any other shape.
+func usedAs(s *sentence, at, end int) (string, bool) {
+	if at < 0 || end <= at {
+		return "", false
+	}
+	m := enUsedAs.FindStringSubmatchIndex(s.lower[at:end])
+	if m == nil {
+		return "", false
+	}
+	return capFirst(s.orig[at+m[4]:at+m[5]]) + ": " + s.orig[at+m[2]:at+m[3]], true
+}
+
+// enMine are the person's own words for themselves inside a clause made third-person.
+var enMine = text.Lazy(`\b(?:my|mine|myself)\b`)
+
 // thirdPerson turns a clause the person said about themselves into a title about them:
-// "I prefer tabs over spaces" → "Prefers tabs over spaces", "I'm vegetarian" → "Is vegetarian".
-// Anything it does not recognise is kept as said.
+// "I prefer tabs over spaces" → "Prefers tabs over spaces", "I'm vegetarian" → "Is vegetarian",
+// "I keep my notes in Obsidian" → "Keeps their notes in Obsidian". Anything it does not
+// recognise is kept as said.
 func thirdPerson(c string) string {
+	t := thirdPersonLead(c)
+	if t == c {
+		return c
+	}
+	return enMine.ReplaceAllStringFunc(t, func(w string) string {
+		return map[string]string{"my": "their", "mine": "theirs", "myself": "themselves"}[w]
+	})
+}
+
+func thirdPersonLead(c string) string {
 	c = enChatTail.ReplaceAllString(c, "")
 	m := enThirdLead.FindStringIndex(c)
 	if m == nil {

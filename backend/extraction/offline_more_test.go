@@ -109,7 +109,8 @@ func TestOfflineCandidatesAndRejections(t *testing.T) {
 }
 
 // TestOfflineProjectScope: project scope only when the person pins it and the turn has a
-// workdir (or the controller says the person pinned it); otherwise global.
+// workdir (or the controller says the person pinned it); a pinned note without a project is
+// not written (TestOfflineProjectNoteWithoutProject), unpinned facts are global.
 func TestOfflineProjectScope(t *testing.T) {
 	cases := []struct {
 		msg, workdir string
@@ -117,7 +118,6 @@ func TestOfflineProjectScope(t *testing.T) {
 		scope, typ   string
 	}{
 		{"Remember for this project: staging is at staging.acme.dev.", "/w/p", false, "project", "project"},
-		{"Remember for this project: staging is at staging.acme.dev.", "", false, "global", "project"},
 		{"Remember for this project: staging is at staging.acme.dev.", "", true, "project", "project"},
 		{"Remember that staging is at staging.acme.dev.", "/w/p", false, "global", "reference"},
 		{"Never use ORMs in this repo.", "/w/p", false, "project", "feedback"},

@@ -92,9 +92,13 @@ func toolsIn(l string) []string {
 }
 
 // topics records the tools a sentence mentions as the person's recent topics (questions
-// count: asking about Kafka says Kafka is on their mind).
+// count: asking about Kafka says Kafka is on their mind). A hedged sentence and a negated or
+// contrasted mention ("I never use vim", "Python but not Django") assert no topic.
 func topics(s *sentence, ps *profile) {
-	for _, t := range toolsIn(s.lower) {
+	if hedged(s) {
+		return
+	}
+	for _, t := range toolsIn(positiveOnly(s.lower)) {
 		if strings.EqualFold(t, "go") && !strings.Contains(s.mask, "Go") {
 			continue // "go" the verb
 		}

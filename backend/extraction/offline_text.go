@@ -70,6 +70,14 @@ func splitSentences(msg, mask string) []sentence {
 		for e > s && (mask[e-1] == ' ' || mask[e-1] == '\t' || mask[e-1] == '\r' || mask[e-1] == '\n') {
 			e--
 		}
+		// A list item's bullet ("- never use ORMs") is no word of the sentence: rules anchored
+		// at its start read it, and its title does not open with "- ".
+		for _, b := range []string{"- ", "* ", "+ ", "• "} {
+			if strings.HasPrefix(mask[s:e], b) {
+				s += len(b)
+				break
+			}
+		}
 		if e > s && len(out) < offlineMaxSentences {
 			m := mask[s:e]
 			out = append(out, sentence{start: s, end: e, orig: msg[s:e], mask: m, lower: lowerASCII(m), cjk: text.HasCJK(m)})

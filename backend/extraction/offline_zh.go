@@ -33,8 +33,9 @@ var (
 	zhNameStop = text.Lazy(`^(?:外卖|车|人|了|过|醒|你|他|她|它|做|什|一|个|不|来|去|错)`)
 	zhRoleNoun = `(?:技术负责人|负责人|组长|技术总监|工程师|开发者|开发|程序员|运维|前端|后端|产品经理|项目经理|经理|设计师|老师|教师|学生|医生|护士|律师|会计|分析师|架构师|运营|插画师|作家|研究员|科学家|创始人|顾问|主管|总监|实习生|自由职业者|画师|编辑|翻译|厨师|记者|博士|研究生|站长|测试)`
 	zhRole     = text.Lazy(`我(?:就|只|也|其实|现在)?是(?:一名|一个|一位|个|名)?([\p{Han}A-Za-z的]{0,10}?` + zhRoleNoun + `)`)
+	zhRoleMore = text.Lazy(`^(?:工程师|开发者|开发|程序员|架构师|负责人|经理|组长|主管|总监|专家|实习生|老师)`)
 	zhWorkAs   = text.Lazy(`(?:我|^|[，,])(?:现在|目前)?在(?:一家|一个)?([\p{Han}A-Za-z]{1,12}?)(?:做|当|担任|负责)([\p{Han}A-Za-z ]{0,10}(?:开发|工程师|架构师|经理|设计师|设计|老师|运维|测试|产品|运营|销售|程序员|数据分析|研究|医生|护士|会计|律师|编辑|翻译|后端|前端|全栈|算法))`)
-	zhPlace    = text.Lazy(`我(?:们)?(?:现在|目前)?(?:住在|生活在|定居在?)(\p{Han}{2,6}?)(?:[，,。的]|$)|(?:我|^|[，,])(?:现在|目前)?在(\p{Han}{2,4}?)(?:工作|上班|生活|定居)`)
+	zhPlace    = text.Lazy(`我(?:们)?(?:现在|目前|已经|刚刚|刚|最近|去年|今年|上个月)*(?:住在|生活在|定居在?|(?:搬到|搬去|搬来|搬家到)了?)(\p{Han}{2,6}?)(?:[，,。的了！!]|$|住|工作|上班|生活|定居)|(?:我|^|[，,])(?:现在|目前)?在(\p{Han}{2,4}?)(?:工作|上班|生活|定居)`)
 	zhHometown = text.Lazy(`我是(\p{Han}{2,3}?)人(?:[，,。]|$)`)
 	zhPlaceOrg = text.Lazy(`(?:^|[，,]|我)(?:现在|目前)?在(\p{Han}{2,4}?)(?:的)?(?:一家|一所|一个)`)
 	zhOrg      = text.Lazy(`在(?:一家|一个)([^，,。]{0,14}?(?:公司|企业|银行|医院|学校|工作室|团队|机构|单位))`)
@@ -145,7 +146,11 @@ func zhRememberRule(s *sentence, _ *profile) (finding, bool) {
 	if pinned {
 		typ = "project"
 	}
-	return finding{typ: typ, kind: "note", slugKey: content, title: content,
+	title := content
+	if typ == "user" {
+		title = "用户" + strings.TrimPrefix(content, "我") // "记住我用 zsh": 用户用 zsh
+	}
+	return finding{typ: typ, kind: "note", slugKey: content, title: title,
 		body:  "用户要求记住：" + content + "。",
 		start: s.start, end: s.end, high: high, pinned: pinned, rule: "zh.remember", zh: true}, true
 }
@@ -216,6 +221,10 @@ func zhIdentityRule(s *sentence, ps *profile) (finding, bool) {
 		}
 	}
 	if m := zhRole.FindStringSubmatchIndex(t); m != nil {
+		// The shortest role noun matches first: "后端工程师" must not stop at "后端".
+		for n := zhRoleMore.FindStringIndex(t[m[3]:]); n != nil; n = zhRoleMore.FindStringIndex(t[m[3]:]) {
+			m[3] += n[1]
+		}
 		role := s.orig[m[2]:m[3]]
 		parts = append(parts, "职业："+role)
 		ps.add(SignalRole, role, s.orig)
@@ -262,7 +271,7 @@ func zhIdentityRule(s *sentence, ps *profile) (finding, bool) {
 		return finding{}, false
 	}
 	zhIndustry(t, s.orig, ps)
-	for _, tl := range toolsIn(s.lower) {
+	for _, tl := range toolsIn(positiveOnly(s.lower)) {
 		ps.add(SignalPreferredTool, tl, s.orig)
 		f.rel("uses", tl)
 	}
@@ -348,7 +357,13 @@ func zhPrefRule(s *sentence, ps *profile) (finding, bool) {
 		return finding{}, false
 	}
 	f := zhPersonFact(s, m[0], kind, "zh."+kind)
-	for _, tl := range toolsIn(s.lower[m[0]:]) {
+	// A dislike names the tools of its own clause; elsewhere a negated or contrasted tool
+	// ("我用 Go 写后端，不用 Java") is not one the person uses.
+	named := positiveOnly(s.lower)[m[0]:]
+	if kind == "dislikes" {
+		named = clauseOf(s.lower[m[1]:])
+	}
+	for _, tl := range toolsIn(named) {
 		switch kind {
 		case "uses", "likes", "stack":
 			ps.add(SignalPreferredTool, tl, s.orig)

@@ -20,8 +20,11 @@ type Settings struct {
 	// MinIntervalSeconds is the least time between two runs of one session (0–3600).
 	MinIntervalSeconds int `json:"min_interval_seconds"`
 	// MinGraphemes skips a user message shorter than this (yes/no confirmations excepted; 0–200).
+	// A CJK character counts one and a half: Chinese says in five what English says in a dozen.
 	MinGraphemes int `json:"min_graphemes"`
-	// GreetingMaxGraphemes is the length up to which a greeting or thanks is skipped (0–200).
+	// GreetingMaxGraphemes is the length up to which a greeting or thanks is skipped (0–200),
+	// when nothing after it speaks of the person or asks for anything ("Hi, my name is Alice"
+	// runs).
 	GreetingMaxGraphemes int `json:"greeting_max_graphemes"`
 }
 
