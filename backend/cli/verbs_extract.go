@@ -1,10 +1,9 @@
 package cli
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 
 	"engram/backend/api"
 )
@@ -30,14 +29,18 @@ func extractParams(r *runner, args []string) (api.ExtractionRequestParams, error
 		return api.ExtractionRequestParams{}, fmt.Errorf("%s", r.t("cli.read_file_failed", r.reason(map[string]any{"Path": path}, err)))
 	}
 	var p api.ExtractionRequestParams
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&p); err != nil || dec.More() {
-		detail := "more than one JSON value"
-		if err != nil {
-			detail = err.Error()
+	bad := func(key string, args map[string]any) error {
+		return fmt.Errorf("%s", r.t("cli.extract_bad_file", map[string]any{"Path": path, "Detail": r.t(key, args)}))
+	}
+	if key, args := decodeObject(data, &p, true); key != "" {
+		return p, bad(key, args)
+	}
+	// The fields without which the run is refused, in the file's order: the api would name
+	// the agent as "“” is not a valid agent name" before it looked at the session.
+	for _, f := range []struct{ name, value string }{{"session_id", p.SessionID}, {"agent", p.Agent}} {
+		if strings.TrimSpace(f.value) == "" {
+			return p, bad("cli.extract_missing", map[string]any{"Field": f.name})
 		}
-		return p, fmt.Errorf("%s", r.t("cli.extract_bad_file", map[string]any{"Path": path, "Detail": detail}))
 	}
 	p.Wait = true
 	return p, nil

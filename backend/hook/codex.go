@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"engram/backend/extraction/turn"
+	"engram/backend/memory"
 	"engram/backend/transcript"
 )
 
@@ -75,11 +75,12 @@ func (s *Service) Codex(ctx context.Context, p CodexPayload) (Result, error) {
 		return s.transcriptTurns(ctx, AgentCodex, Payload{SessionID: p.SessionID, TranscriptPath: p.TranscriptPath,
 			Cwd: p.Cwd, HookEventName: p.HookEventName, StopHookActive: p.StopHookActive})
 	}
+	hookForm := p.HookEventName == CodexPromptSubmit
 	p = p.fromHook()
 	if p.Type != CodexTurnComplete {
 		return Result{Status: StatusNotATurn}, nil
 	}
-	if err := checkCodex(p); err != nil {
+	if err := checkCodex(p, hookForm); err != nil {
 		return Result{}, err
 	}
 	session := p.ThreadID
@@ -120,24 +121,29 @@ func codexRequest(p CodexPayload, session, workdir string) turn.Request {
 	return req
 }
 
-// checkCodex refuses a payload the hook cannot act on.
-func checkCodex(p CodexPayload) error {
-	bad := func(field, detail string) error {
-		return codeErr(CodeInvalidPayload, map[string]any{"Field": field, "Detail": detail}, "%s: %s", field, detail)
+// checkCodex refuses a payload the hook cannot act on, naming the field as the form it came in
+// spells it (notify's "turn-id", the UserPromptSubmit hook's "turn_id") and what it must be.
+func checkCodex(p CodexPayload, hookForm bool) error {
+	turnField, threadField := "turn-id", "thread-id"
+	if hookForm {
+		turnField, threadField = "turn_id", "session_id"
 	}
-	if p.TurnID == "" || !printableID(p.TurnID) {
-		return bad("turn-id", "missing or not a printable id")
+	if err := checkID(turnField, p.TurnID, true); err != nil {
+		return err
 	}
-	if p.ThreadID != "" && !printableID(p.ThreadID) || p.ThreadID == "" && !printableID("turn-"+p.TurnID) {
-		return bad("thread-id", "not a printable id")
+	if err := checkID(threadField, p.ThreadID, false); err != nil {
+		return err
+	}
+	if p.ThreadID == "" && !printableID("turn-"+p.TurnID) {
+		// Without a thread the turn is a session of its own, "turn-" and its id: that name must
+		// fit the store's bound too.
+		max := memory.MaxSessionID - len("turn-")
+		return invalid(turnField, "detail.hook_id", fmt.Sprintf("it must be printable text of at most %d bytes", max), map[string]any{"Max": max})
 	}
 	for _, m := range p.InputMessages {
-		if !utf8.ValidString(m) {
-			return bad("input-messages", "not UTF-8 text")
+		if err := checkText("input-messages", m); err != nil {
+			return err
 		}
 	}
-	if !utf8.ValidString(p.LastAssistantMessage) {
-		return bad("last-assistant-message", "not UTF-8 text")
-	}
-	return nil
+	return checkText("last-assistant-message", p.LastAssistantMessage)
 }

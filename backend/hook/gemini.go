@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"strings"
-	"unicode/utf8"
 
 	"engram/backend/extraction/turn"
 	"engram/backend/transcript"
@@ -63,19 +62,13 @@ func (s *Service) Gemini(ctx context.Context, p GeminiPayload) (Result, error) {
 	return s.handTurn(ctx, req, key)
 }
 
-// checkGemini refuses a payload the hook cannot act on.
+// checkGemini refuses a payload the hook cannot act on, naming the field and what it must be.
 func checkGemini(p GeminiPayload) error {
-	bad := func(field, detail string) error {
-		return codeErr(CodeInvalidPayload, map[string]any{"Field": field, "Detail": detail}, "%s: %s", field, detail)
+	if err := checkID("session_id", p.SessionID, true); err != nil {
+		return err
 	}
-	if p.SessionID == "" || !printableID(p.SessionID) {
-		return bad("session_id", "missing or not a printable id")
+	if err := checkText("prompt", p.Prompt); err != nil {
+		return err
 	}
-	if !utf8.ValidString(p.Prompt) {
-		return bad("prompt", "not UTF-8 text")
-	}
-	if !utf8.ValidString(p.PromptResponse) {
-		return bad("prompt_response", "not UTF-8 text")
-	}
-	return nil
+	return checkText("prompt_response", p.PromptResponse)
 }

@@ -13,10 +13,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 	"unicode"
 	"unicode/utf8"
 
+	"engram/backend/coded"
 	"engram/backend/extraction"
 	"engram/backend/extraction/turn"
 	"engram/backend/memory"
@@ -78,7 +80,10 @@ type Options struct {
 	Command []string
 	// Env is added to the detached command's environment.
 	Env []string
-	// Timeout bounds the hand-over to a running bridge (3 s when zero): the agent waits for it.
+	// Timeout bounds the hand-over to a running bridge (3 s when zero). A deadline on the
+	// context a hook method is given bounds the whole run (`engram hook` sets the agent's): the
+	// bridge gets what is left of it, and a run whose deadline passes before the turn is
+	// claimed keeps nothing and answers CodeDeferred.
 	Timeout time.Duration
 	Logger  *slog.Logger
 }
@@ -126,35 +131,33 @@ func (s *Service) transcriptTurns(ctx context.Context, agent string, p Payload) 
 		return Result{}, err
 	}
 	fi, err := os.Lstat(p.TranscriptPath)
-	if err != nil || !fi.Mode().IsRegular() {
-		detail := "not a regular file"
-		if err != nil {
-			detail = err.Error()
-			if errors.Is(err, fs.ErrNotExist) {
-				detail = "no such file"
-			}
-		}
-		return Result{}, codeErr(CodeTranscript, map[string]any{"Path": p.TranscriptPath, "Detail": detail},
-			"unable to read the transcript %s: %s", p.TranscriptPath, detail)
+	switch {
+	case err != nil:
+		return Result{}, unreadable(p.TranscriptPath, err)
+	case fi.IsDir():
+		return Result{}, unreadable(p.TranscriptPath, syscall.EISDIR)
+	case !fi.Mode().IsRegular():
+		// A link, a pipe or a device: the hook reads only the file Claude Code writes, never
+		// what a link or a fifo would hand it instead.
+		return Result{}, codeErr(CodeTranscript, map[string]any{"Path": p.TranscriptPath, "Detail": "not a regular file",
+			detailKey: "detail.not_regular_file"}, "unable to read the transcript %s: not a regular file", p.TranscriptPath)
 	}
 	// Each run reads on from where the last one stopped; the uuid claims below still guard
 	// against a turn read twice (a rewritten file is read whole again).
 	offset, err := s.o.Store.TranscriptOffset(ctx, agent, p.SessionID, p.TranscriptPath)
 	if err != nil {
-		return Result{}, err
+		return Result{}, deferred(ctx, err)
 	}
 	if offset == 0 {
 		// The first read of a long session begins near its end: a request carries only the
 		// newest turns, and parsing megabytes of history would hold the agent up.
 		if offset, err = transcript.TailStart(p.TranscriptPath, FirstReadBytes); err != nil {
-			return Result{}, codeErr(CodeTranscript, map[string]any{"Path": p.TranscriptPath, "Detail": err.Error()},
-				"unable to read the transcript %s: %v", p.TranscriptPath, err)
+			return Result{}, unreadable(p.TranscriptPath, err)
 		}
 	}
 	parsed, err := transcript.ReadFileFrom(p.TranscriptPath, offset)
 	if err != nil {
-		return Result{}, codeErr(CodeTranscript, map[string]any{"Path": p.TranscriptPath, "Detail": err.Error()},
-			"unable to read the transcript %s: %v", p.TranscriptPath, err)
+		return Result{}, unreadable(p.TranscriptPath, err)
 	}
 	res := Result{Oversized: parsed.Oversized, Partial: parsed.Partial}
 	workdir := p.Cwd
@@ -168,9 +171,11 @@ func (s *Service) transcriptTurns(ctx context.Context, agent string, p Payload) 
 	for i, e := range parsed.Entries {
 		uuids[i] = e.UUID
 	}
+	// The claim is the one durable step before the hand-over: when the agent's deadline (ctx)
+	// stops it, nothing was kept and the caller gives the turn to a run with time (deferred).
 	claimed, err := s.o.Store.ClaimTranscriptEntries(ctx, agent, p.SessionID, uuids)
 	if err != nil {
-		return Result{}, err
+		return Result{}, deferred(ctx, err)
 	}
 	isNew := make(map[string]bool, len(claimed))
 	for _, u := range claimed {
@@ -185,7 +190,16 @@ func (s *Service) transcriptTurns(ctx context.Context, agent string, p Payload) 
 	req, skipped := transcript.Request(fresh, p.SessionID, agent, workdir)
 	res.Skipped = skipped
 	done := func() (Result, error) {
-		if err := s.o.Store.SetTranscriptOffset(ctx, agent, p.SessionID, p.TranscriptPath, parsed.End); err != nil {
+		// The turn is handed over by now, even when the agent's deadline has passed: the offset
+		// is only a shortcut (the claims still keep a turn from going twice), so it gets at
+		// least a moment of its own, and a failure costs the next run a longer read.
+		octx := ctx
+		if deadline, ok := ctx.Deadline(); ok {
+			var cancel context.CancelFunc
+			octx, cancel = context.WithDeadline(context.WithoutCancel(ctx), later(deadline, time.Now().Add(afterDeadline)))
+			defer cancel()
+		}
+		if err := s.o.Store.SetTranscriptOffset(octx, agent, p.SessionID, p.TranscriptPath, parsed.End); err != nil {
 			s.o.Logger.Warn("hook: unable to record how far the transcript was read", "err", err)
 		}
 		return res, nil
@@ -226,28 +240,71 @@ func (s *Service) handOver(ctx context.Context, req extraction.Request, res *Res
 	}
 	pid, err := detach(s.o.Home, s.o.Command, s.o.Env, req)
 	if err != nil {
-		return codeErr(CodeNotDelivered, map[string]any{"Detail": err.Error()},
+		return codeErr(CodeNotDelivered, coded.Reason(nil, err),
 			"the turn could not be handed over (bridge: %v; detached run: %v)", berr, err)
 	}
 	res.Status, res.PID = StatusDetached, pid
 	return nil
 }
 
-// checkPayload refuses a payload the hook cannot act on.
+// checkPayload refuses a payload the hook cannot act on, naming the field and what it must be.
 func checkPayload(p Payload) error {
-	bad := func(field, detail string) error {
-		return codeErr(CodeInvalidPayload, map[string]any{"Field": field, "Detail": detail}, "%s: %s", field, detail)
+	if err := checkID("session_id", p.SessionID, true); err != nil {
+		return err
 	}
-	if p.SessionID == "" || !printableID(p.SessionID) {
-		return bad("session_id", "missing or not a printable id")
+	if p.TranscriptPath == "" {
+		return missing("transcript_path")
 	}
-	if p.TranscriptPath == "" || !filepath.IsAbs(p.TranscriptPath) {
-		return bad("transcript_path", "missing or not an absolute path")
+	if !filepath.IsAbs(p.TranscriptPath) {
+		return notAbsolute("transcript_path", p.TranscriptPath)
 	}
 	if p.HookEventName != "" && p.HookEventName != "Stop" && p.HookEventName != "SubagentStop" {
-		return bad("hook_event_name", fmt.Sprintf("%q is not a Stop event", p.HookEventName))
+		return invalid("hook_event_name", "detail.hook_not_stop", fmt.Sprintf("%q is not a Stop event", p.HookEventName),
+			map[string]any{"Value": p.HookEventName})
 	}
 	return nil
+}
+
+// checkID refuses an id field that is not printable text within the store's bound (or is
+// missing, when required).
+func checkID(field, id string, required bool) error {
+	if id == "" {
+		if required {
+			return missing(field)
+		}
+		return nil
+	}
+	if !printableID(id) {
+		return invalid(field, "detail.hook_id", fmt.Sprintf("it must be printable text of at most %d bytes", memory.MaxSessionID),
+			map[string]any{"Max": memory.MaxSessionID})
+	}
+	return nil
+}
+
+// checkText refuses a text field that is not UTF-8.
+func checkText(field, text string) error {
+	if !utf8.ValidString(text) {
+		return invalid(field, "detail.not_utf8", "not UTF-8 text", nil)
+	}
+	return nil
+}
+
+// notAbsolute refuses a path field that is not absolute: a hook runs in whatever folder the
+// agent started it in, so a relative path names nothing certain.
+func notAbsolute(field, value string) error {
+	return invalid(field, "detail.hook_not_absolute", fmt.Sprintf("%q is not an absolute path", value), map[string]any{"Value": value})
+}
+
+// afterDeadline is how long recording how far a transcript was read may take once the agent's
+// deadline has passed: `engram hook` waits a little past its deadline for a claimed turn.
+const afterDeadline = 250 * time.Millisecond
+
+// later is the later of two times.
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }
 
 // handTurn hands one turn an agent delivered whole (not as a transcript) to extraction: its key
@@ -260,7 +317,7 @@ func (s *Service) handTurn(ctx context.Context, req turn.Request, key string) (R
 	}
 	claimed, err := s.o.Store.ClaimTranscriptEntries(ctx, req.Agent, req.SessionID, []string{key})
 	if err != nil {
-		return Result{}, err
+		return Result{}, deferred(ctx, err)
 	}
 	if len(claimed) == 0 {
 		return res, nil // this turn was handed over already
@@ -287,7 +344,10 @@ func hookWorkdir(cwd string) (string, error) {
 	}
 	w, err := memory.CanonicalWorkdir(cwd)
 	if err != nil {
-		return "", codeErr(CodeInvalidPayload, map[string]any{"Field": "cwd", "Detail": err.Error()}, "cwd %q is not an absolute path", cwd)
+		if !utf8.ValidString(cwd) {
+			return "", checkText("cwd", cwd)
+		}
+		return "", notAbsolute("cwd", cwd)
 	}
 	return w, nil
 }

@@ -1,0 +1,43 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+)
+
+// `engram extract` names what is wrong with its file in words, in the home's language: the
+// field as the file spells it and what it must hold, the empty session_id before the agent
+// (QA: "“” is not a valid agent name" for a file without an agent, and "Go struct field
+// Message.Request.messages.content" / "Go value of type api.ExtractionRequestParams").
+func TestExtractFileErrorsNameTheField(t *testing.T) {
+	h := newHome(t)
+	cases := []struct{ in, en, zh string }{
+		{`{"session_id":"","messages":[]}`, "session_id is missing", "缺少 session_id"},
+		{`{"session_id":"s","messages":[]}`, "agent is missing", "缺少 agent"},
+		{`{"session_id":"s","agent":"a","messages":[{"role":"user","content":5}]}`, "messages.content must be text", "messages.content 必须是文本"},
+		{`{"session_id":"s","agent":"a","messages":"hello"}`, "messages must be a list", "messages 必须是列表"},
+		{`{"session_id":"s","agent":"a","messages":[],"workspace_mutations":{}}`, "workspace_mutations must be a list", "workspace_mutations 必须是列表"},
+		{`["a"]`, "it is not a JSON object", "输入不是 JSON 对象"},
+		{`{"session_id":"s",`, "it is not JSON", "不是 JSON"},
+		{`{"session_id":"s","agent":"a","messages":[],"reviewed":true}`, "“reviewed” is not a field of a conversation", "“reviewed”不是对话中的字段"},
+		{`{"session_id":"s","agent":"a","messages":[]} {}`, "it holds more than one JSON value", "其中有不止一个 JSON 值"},
+	}
+	for _, lang := range []string{"en", "zh-CN"} {
+		setLanguage(t, h, lang)
+		for _, tc := range cases {
+			code, _, errs := h.run(tc.in, "extract")
+			want := tc.en
+			if lang == "zh-CN" {
+				want = tc.zh
+			}
+			if code != 1 || !strings.Contains(errs, want) {
+				t.Errorf("%s %s: exit %d, %q; want %q", lang, tc.in, code, errs, want)
+			}
+			for _, internal := range []string{"Go struct", "Go value", "api.", "json:", "valid agent name"} {
+				if strings.Contains(errs, internal) {
+					t.Errorf("%s %s: %q holds %q", lang, tc.in, errs, internal)
+				}
+			}
+		}
+	}
+}
