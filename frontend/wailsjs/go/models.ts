@@ -618,6 +618,7 @@ export namespace api {
 	    max_bytes: number;
 	    archived: boolean;
 	    today: string;
+	    problem?: memory.Problem;
 	
 	    static createFrom(source: any = {}) {
 	        return new DayResult(source);
@@ -634,6 +635,7 @@ export namespace api {
 	        this.max_bytes = source["max_bytes"];
 	        this.archived = source["archived"];
 	        this.today = source["today"];
+	        this.problem = this.convertValues(source["problem"], memory.Problem);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -836,11 +838,30 @@ export namespace api {
 	        this.markdown = source["markdown"];
 	    }
 	}
+	export class ExportProblem {
+	    code: string;
+	    i18n_key: string;
+	    args?: {[key: string]: any};
+	    message: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ExportProblem(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.code = source["code"];
+	        this.i18n_key = source["i18n_key"];
+	        this.args = source["args"];
+	        this.message = source["message"];
+	    }
+	}
 	export class ExportResult {
 	    count: number;
 	    kv: number;
 	    jsonl: string;
 	    folder?: memory.FolderExport;
+	    problems?: ExportProblem[];
 	
 	    static createFrom(source: any = {}) {
 	        return new ExportResult(source);
@@ -852,6 +873,7 @@ export namespace api {
 	        this.kv = source["kv"];
 	        this.jsonl = source["jsonl"];
 	        this.folder = this.convertValues(source["folder"], memory.FolderExport);
+	        this.problems = this.convertValues(source["problems"], ExportProblem);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1483,12 +1505,16 @@ export namespace api {
 	    new: number;
 	    duplicates: number;
 	    conflicts: number;
+	    repeated: number;
 	    daily: number;
 	    kv: number;
+	    kv_unchanged: number;
+	    kv_conflicts: number;
 	    invalid: number;
 	    over_quota: number;
 	    scopes: memory.ImportScopeImpact[];
 	    conflict_lines: memory.ImportConflict[];
+	    repeat_lines: memory.ImportConflict[];
 	    errors: ImportLineError[];
 	
 	    static createFrom(source: any = {}) {
@@ -1501,12 +1527,16 @@ export namespace api {
 	        this.new = source["new"];
 	        this.duplicates = source["duplicates"];
 	        this.conflicts = source["conflicts"];
+	        this.repeated = source["repeated"];
 	        this.daily = source["daily"];
 	        this.kv = source["kv"];
+	        this.kv_unchanged = source["kv_unchanged"];
+	        this.kv_conflicts = source["kv_conflicts"];
 	        this.invalid = source["invalid"];
 	        this.over_quota = source["over_quota"];
 	        this.scopes = this.convertValues(source["scopes"], memory.ImportScopeImpact);
 	        this.conflict_lines = this.convertValues(source["conflict_lines"], memory.ImportConflict);
+	        this.repeat_lines = this.convertValues(source["repeat_lines"], memory.ImportConflict);
 	        this.errors = this.convertValues(source["errors"], ImportLineError);
 	    }
 	
@@ -1532,6 +1562,11 @@ export namespace api {
 	    lines: number;
 	    imported: number;
 	    daily: number;
+	    duplicates: number;
+	    conflicts: number;
+	    repeated: number;
+	    conflict_lines: memory.ImportConflict[];
+	    repeat_lines: memory.ImportConflict[];
 	    kv: number;
 	    kv_unchanged: number;
 	    kv_conflicts: number;
@@ -1546,6 +1581,11 @@ export namespace api {
 	        this.lines = source["lines"];
 	        this.imported = source["imported"];
 	        this.daily = source["daily"];
+	        this.duplicates = source["duplicates"];
+	        this.conflicts = source["conflicts"];
+	        this.repeated = source["repeated"];
+	        this.conflict_lines = this.convertValues(source["conflict_lines"], memory.ImportConflict);
+	        this.repeat_lines = this.convertValues(source["repeat_lines"], memory.ImportConflict);
 	        this.kv = source["kv"];
 	        this.kv_unchanged = source["kv_unchanged"];
 	        this.kv_conflicts = source["kv_conflicts"];
@@ -3060,6 +3100,9 @@ export namespace extraction {
 	    rejected: RejectedItem[];
 	    profile?: ProfileSignal[];
 	    error?: string;
+	    error_code?: string;
+	    error_args?: {[key: string]: any};
+	    planned_offline?: boolean;
 	    project_pin?: boolean;
 	    file_evidence?: boolean;
 	
@@ -3081,6 +3124,9 @@ export namespace extraction {
 	        this.rejected = this.convertValues(source["rejected"], RejectedItem);
 	        this.profile = this.convertValues(source["profile"], ProfileSignal);
 	        this.error = source["error"];
+	        this.error_code = source["error_code"];
+	        this.error_args = source["error_args"];
+	        this.planned_offline = source["planned_offline"];
 	        this.project_pin = source["project_pin"];
 	        this.file_evidence = source["file_evidence"];
 	    }
@@ -3484,6 +3530,7 @@ export namespace history {
 	    copy_id?: string;
 	    copy_error?: string;
 	    key?: string;
+	    day?: string;
 	    theirs?: string;
 	
 	    static createFrom(source: any = {}) {
@@ -3498,6 +3545,7 @@ export namespace history {
 	        this.copy_id = source["copy_id"];
 	        this.copy_error = source["copy_error"];
 	        this.key = source["key"];
+	        this.day = source["day"];
 	        this.theirs = source["theirs"];
 	    }
 	}
@@ -3587,6 +3635,8 @@ export namespace hook {
 	    session_id?: string;
 	    turn_id?: string;
 	    prompt?: string;
+	    transcript_path?: string;
+	    stop_hook_active?: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new CodexPayload(source);
@@ -3604,6 +3654,8 @@ export namespace hook {
 	        this.session_id = source["session_id"];
 	        this.turn_id = source["turn_id"];
 	        this.prompt = source["prompt"];
+	        this.transcript_path = source["transcript_path"];
+	        this.stop_hook_active = source["stop_hook_active"];
 	    }
 	}
 	export class GeminiPayload {
@@ -3693,6 +3745,9 @@ export namespace memory {
 	    memory_id: string;
 	    slug: string;
 	    scope: string;
+	    agent?: string;
+	    workdir?: string;
+	    title?: string;
 	    session: string;
 	    model: string;
 	    result: string;
@@ -3711,16 +3766,38 @@ export namespace memory {
 	        this.memory_id = source["memory_id"];
 	        this.slug = source["slug"];
 	        this.scope = source["scope"];
+	        this.agent = source["agent"];
+	        this.workdir = source["workdir"];
+	        this.title = source["title"];
 	        this.session = source["session"];
 	        this.model = source["model"];
 	        this.result = source["result"];
 	        this.detail = source["detail"];
 	    }
 	}
+	export class HeaderDisagreement {
+	    path: string;
+	    field: string;
+	    header: string;
+	    place: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new HeaderDisagreement(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.field = source["field"];
+	        this.header = source["header"];
+	        this.place = source["place"];
+	    }
+	}
 	export class ChecksumPass {
 	    checked: number;
 	    mismatched: string[];
 	    reindexed: number;
+	    disagreeing?: HeaderDisagreement[];
 	
 	    static createFrom(source: any = {}) {
 	        return new ChecksumPass(source);
@@ -3731,7 +3808,26 @@ export namespace memory {
 	        this.checked = source["checked"];
 	        this.mismatched = source["mismatched"];
 	        this.reindexed = source["reindexed"];
+	        this.disagreeing = this.convertValues(source["disagreeing"], HeaderDisagreement);
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class CleanupItem {
 	    path: string;
@@ -4106,6 +4202,68 @@ export namespace memory {
 	        this.gone = source["gone"];
 	    }
 	}
+	
+	export class ImportOrigin {
+	    path: string;
+	    entry?: number;
+	    line?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ImportOrigin(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.entry = source["entry"];
+	        this.line = source["line"];
+	    }
+	}
+	export class ImportConflict {
+	    line: number;
+	    slug: string;
+	    id: string;
+	    title: string;
+	    scope: string;
+	    first?: number;
+	    from?: ImportOrigin;
+	    first_from?: ImportOrigin;
+	
+	    static createFrom(source: any = {}) {
+	        return new ImportConflict(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.line = source["line"];
+	        this.slug = source["slug"];
+	        this.id = source["id"];
+	        this.title = source["title"];
+	        this.scope = source["scope"];
+	        this.first = source["first"];
+	        this.from = this.convertValues(source["from"], ImportOrigin);
+	        this.first_from = this.convertValues(source["first_from"], ImportOrigin);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
 	export class Item {
 	    op: string;
 	    group_id?: string;
@@ -5100,6 +5258,7 @@ export namespace organizer {
 	    rejection_buckets: {[key: string]: number};
 	    error?: RunError;
 	    progress?: Progress;
+	    scope_filter?: ScopeInstance;
 	    report?: Report;
 	    report_error?: RunError;
 	
@@ -5125,6 +5284,7 @@ export namespace organizer {
 	        this.rejection_buckets = source["rejection_buckets"];
 	        this.error = this.convertValues(source["error"], RunError);
 	        this.progress = this.convertValues(source["progress"], Progress);
+	        this.scope_filter = this.convertValues(source["scope_filter"], ScopeInstance);
 	        this.report = this.convertValues(source["report"], Report);
 	        this.report_error = this.convertValues(source["report_error"], RunError);
 	    }
@@ -5213,6 +5373,7 @@ export namespace organizer {
 	    rejection_buckets: {[key: string]: number};
 	    error?: RunError;
 	    progress?: Progress;
+	    scope_filter?: ScopeInstance;
 	
 	    static createFrom(source: any = {}) {
 	        return new RunSummary(source);
@@ -5236,6 +5397,7 @@ export namespace organizer {
 	        this.rejection_buckets = source["rejection_buckets"];
 	        this.error = this.convertValues(source["error"], RunError);
 	        this.progress = this.convertValues(source["progress"], Progress);
+	        this.scope_filter = this.convertValues(source["scope_filter"], ScopeInstance);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
