@@ -69,3 +69,13 @@ const (
 	MaxSourceQuoteRune = memory.MaxSourceQuoteRune
 	MaxImportLine      = memory.MaxImportLine
 )
+
+// BodyHolds is the store's test of whether a merge update's text is already in a body (it is
+// then not appended), for transports that compare an update with a memory before sending it.
+func BodyHolds(body, add string) bool { return memory.BodyHolds(body, add) }
+
+// ApplyEvidence is the evidence contract (DESIGN §2): the confidence a write gets for the
+// confidence asked and the quote given, and whether that was a downgrade.
+func ApplyEvidence(requested Confidence, quote string) (Confidence, bool) {
+	return memory.ApplyEvidence(requested, quote)
+}

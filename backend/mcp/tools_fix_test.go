@@ -81,8 +81,10 @@ func TestStdioMemoryUpdateClearsAndSaysWhenNothingChanged(t *testing.T) {
 	c.fails("memory_update", ref, "mcp_update_empty")
 	// Nothing to change: no new version.
 	before := c.ok("memory_read", ref)["version"]
+	// (The quote was cleared above: "high" or "medium" asked without one lands as the low the
+	// memory has.)
 	for _, args := range []map[string]any{{"tags": []any{"d"}}, {"reasoning": ""}, {"title": "Tea"}, {"body": "Also oolong."},
-		{"aliases": []any{}}} {
+		{"aliases": []any{}}, {"confidence": "high"}, {"confidence": "medium"}, {"body": "oolong"}} {
 		up := c.ok("memory_update", with(args))
 		if up["changed"] != false || up["version"] != before || up["notice"] == nil {
 			t.Fatalf("%v: %v", args, up)

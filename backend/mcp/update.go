@@ -30,6 +30,7 @@ type updateArgs struct {
 // held is what a memory holds now, as memory_update compares it.
 type held struct {
 	title, body, confidence, quote, reasoning, version string
+	downgraded                                         bool
 	tags, aliases                                      []string
 }
 
@@ -72,7 +73,7 @@ func (s *Server) memoryUpdate(c *call, raw json.RawMessage) (any, *toolError) {
 	rr := full.(api.ReadResult)
 	m := rr.Memory
 	cur := held{title: m.Title, body: m.Body, confidence: string(m.Confidence), quote: m.SourceQuote,
-		reasoning: m.Reasoning, version: rr.Version, tags: m.Tags, aliases: m.Aliases}
+		reasoning: m.Reasoning, version: rr.Version, downgraded: m.AutoDowngraded, tags: m.Tags, aliases: m.Aliases}
 	p := planUpdate(a, cur)
 	if !p.changes && (a.ExpectedVersion == "" || a.ExpectedVersion == cur.version) {
 		return map[string]any{"id": entry.ID, "slug": entry.Slug, "version": cur.version, "changed": false,
@@ -131,13 +132,13 @@ func planUpdate(a updateArgs, cur held) updatePlan {
 		if a.Mode == "replace" {
 			bodyChanges = nb != strings.TrimSpace(cur.body)
 		} else {
-			bodyChanges = nb != "" && !strings.Contains(cur.body, nb)
+			bodyChanges = nb != "" && !api.BodyHolds(cur.body, nb)
 		}
 	}
 	listChanges := a.Tags != nil && !slices.Equal(cleanList(a.Tags), cleanList(cur.tags)) ||
 		a.Aliases != nil && !slices.Equal(cleanList(a.Aliases), cleanList(cur.aliases))
 	p.changes = bodyChanges || listChanges || changed(a.Title, cur.title) || changed(a.SourceQuote, cur.quote) ||
-		changed(a.Reasoning, cur.reasoning) || (a.Confidence != "" && a.Confidence != cur.confidence)
+		changed(a.Reasoning, cur.reasoning) || confidenceChanges(a, cur)
 	if a.Tags != nil || a.Aliases != nil {
 		if a.Body != nil && a.Mode != "replace" {
 			p.body = nil
@@ -170,4 +171,26 @@ func cleanList(v []string) []string {
 		}
 	}
 	return out
+}
+
+// confidenceChanges applies the evidence contract as the store will: "high" asked without a
+// quote lands as the low the memory already has, and that is no change (it rewrote the file
+// and took the person's review mark away, answering changed).
+func confidenceChanges(a updateArgs, cur held) bool {
+	if a.Confidence == "" && a.SourceQuote == nil {
+		return false
+	}
+	requested := api.Confidence(a.Confidence)
+	if requested == "" {
+		requested = api.Confidence(cur.confidence)
+		if cur.downgraded {
+			requested = "high"
+		}
+	}
+	quote := cur.quote
+	if a.SourceQuote != nil {
+		quote = cleanText(*a.SourceQuote)
+	}
+	applied, down := api.ApplyEvidence(requested, quote)
+	return string(applied) != cur.confidence || down != cur.downgraded
 }

@@ -37,7 +37,7 @@ func (s *Store) opUpdate(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *
 		switch {
 		case mode == "replace":
 			body = nb
-		case nb != "" && !strings.Contains(body, nb):
+		case nb != "" && !BodyHolds(body, nb):
 			body = strings.TrimRight(body, "\n") + "\n\n" + nb
 		}
 	}
