@@ -309,6 +309,18 @@ func proseCredential(g int) func(string, []int) bool {
 	}
 }
 
+// notPath refuses a value that is a path (a folder's name ends in a slash or starts with one),
+// then asks valid.
+func notPath(valid func(string, []int) bool, g int) func(string, []int) bool {
+	return func(text string, m []int) bool {
+		v := text[m[2*g]:m[2*g+1]]
+		if strings.ContainsAny(v, "/\\") || strings.HasPrefix(v, "~") || strings.HasPrefix(v, ".") {
+			return false
+		}
+		return valid(text, m)
+	}
+}
+
 // assignment judges `name: value`. A password name takes any credential-like value; a key or
 // credential name too; a bare "secret" or "token" name needs a value that looks generated.
 func assignment(text string, m []int) bool {
