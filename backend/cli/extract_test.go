@@ -14,6 +14,7 @@ import (
 
 	"engram/backend/api"
 	"engram/backend/extraction"
+	"engram/backend/llm"
 	"engram/backend/wire"
 )
 
@@ -215,5 +216,41 @@ func TestExtractThroughTheBinary(t *testing.T) {
 	code, _, errs = run("zh-CN", `not json`, "extract", "-")
 	if code != 1 || !strings.Contains(errs, "不是一段对话") {
 		t.Fatalf("bad input: %d %q", code, errs)
+	}
+}
+
+// offlineAfterModel is a planner whose model failed and whose offline plan stood in.
+type offlineAfterModel extraction.Plan
+
+func (s offlineAfterModel) Plan(context.Context, extraction.Input) (extraction.Outcome, error) {
+	return extraction.Outcome{Plan: extraction.Plan(s), Model: "offline",
+		ModelError: &llm.Error{Code: llm.CodeRateLimited, Msg: "limited"}}, nil
+}
+
+// A script reading engram extract --json learns that the model failed and the offline
+// extractor planned the turn (it read "done" and nothing more).
+func TestExtractJSONSaysThePlanWasOffline(t *testing.T) {
+	h := newHome(t)
+	plan := offlineAfterModel{Status: "updated", Items: []extraction.PlanItem{{Action: "write", Slug: "drinks-green-tea",
+		Scope: "global", Type: "user", Description: "Drinks green tea", Body: "Only green tea.", SourceQuote: "I only drink green tea"}}}
+	file := filepath.Join(t.TempDir(), "turn.json")
+	if err := os.WriteFile(file, []byte(conversation), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := h.runWith(plan, "", "extract", file, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s %s", code, out, errs)
+	}
+	var got struct {
+		Status         string `json:"status"`
+		PlannedOffline bool   `json:"planned_offline"`
+		ModelError     string `json:"model_error"`
+		Reason         string `json:"reason"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Status != "done" || !got.PlannedOffline || got.ModelError != llm.CodeRateLimited || !strings.Contains(got.Reason, "offline extractor") {
+		t.Fatalf("extract --json: %s", out)
 	}
 }

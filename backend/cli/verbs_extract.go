@@ -52,6 +52,11 @@ type extractOutput struct {
 	SkipReason string           `json:"skip_reason"`
 	Applied    []extractApplied `json:"applied"`
 	Rejected   []extractRefused `json:"rejected"`
+	// PlannedOffline: the configured model failed (ModelError is its code) and the offline
+	// extractor planned the turn; Reason says both in words. A script read "done" and no more.
+	PlannedOffline bool   `json:"planned_offline,omitempty"`
+	ModelError     string `json:"model_error,omitempty"`
+	Reason         string `json:"reason,omitempty"`
 }
 
 type extractApplied struct {
@@ -71,7 +76,8 @@ type extractRefused struct {
 
 // printExtract prints the run; a failed run exits 1 after saying why.
 func printExtract(r *runner, d api.ExtractionRun) error {
-	out := extractOutput{Status: d.Status, SkipReason: d.Reason, Applied: []extractApplied{}, Rejected: []extractRefused{}}
+	out := extractOutput{Status: d.Status, SkipReason: d.Reason, Applied: []extractApplied{}, Rejected: []extractRefused{},
+		PlannedOffline: d.Report.PlannedOffline, ModelError: d.Report.ErrorCode, Reason: d.ReasonText}
 	for _, a := range d.Report.Applied {
 		out.Applied = append(out.Applied, extractApplied{ID: a.ID, Slug: a.Slug, Scope: a.Scope, Type: a.Type, Title: a.Title, Confidence: a.Confidence})
 	}
