@@ -180,7 +180,8 @@ func (r *runner) printErr(err error) {
 		fmt.Fprintln(r.env.Stderr, r.t("cli.error", map[string]any{"Message": ae.Message}))
 		return
 	}
-	fmt.Fprintln(r.env.Stderr, r.t("cli.error", map[string]any{"Message": err.Error()}))
+	// A coded error from below the api (a home that cannot be made) is said in words too.
+	fmt.Fprintln(r.env.Stderr, r.t("cli.error", map[string]any{"Message": r.message(err)}))
 }
 
 func (r *runner) emitJSON(w io.Writer, v any) {

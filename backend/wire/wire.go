@@ -6,7 +6,6 @@ package wire
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"log/slog"
 	"os"
 	"sync"
@@ -93,7 +92,7 @@ type Services struct {
 // Close releases them.
 func Open(ctx context.Context, o Options) (*Services, error) {
 	if err := os.MkdirAll(o.Home, 0o700); err != nil {
-		return nil, fmt.Errorf("engram: unable to create home %s: %w", o.Home, err)
+		return nil, &HomeError{Path: o.Home, Err: err}
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
