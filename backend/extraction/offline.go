@@ -110,23 +110,34 @@ func (Offline) Plan(ctx context.Context, in Input) (Outcome, error) {
 		existing[c.Scope+"\x00"+c.Slug] = true
 	}
 	noProject := false
-	for _, src := range sources {
+	var from []int // the source of each item
+	for si, src := range sources {
 		for _, f := range src.findings {
-			if len(out.Plan.Items) == offlineMaxItems {
-				break
-			}
 			if f.pinned && !projectOK {
 				noProject = true
 				continue
 			}
 			it, ok := f.item(src.msg)
-			if !ok || skip[it.Slug] || hasSlug(out.Plan.Items, it.Slug) {
+			if !ok || skip[it.Slug] {
 				continue
 			}
 			if existing[it.Scope+"\x00"+it.Slug] {
 				it.Action, it.Mode = ActionUpdate, "replace"
 			}
+			if i := slugAt(out.Plan.Items, it.Slug); i >= 0 {
+				// A fact a person has one of, stated again later in the same message ("I live in
+				// Paris. Actually no, I moved to Berlin."), is the correction: it replaces the
+				// earlier statement. An older turn's statement never replaces a newer one.
+				if f.slug != "" && from[i] == si {
+					out.Plan.Items[i] = it
+				}
+				continue
+			}
+			if len(out.Plan.Items) == offlineMaxItems {
+				continue
+			}
 			out.Plan.Items = append(out.Plan.Items, it)
+			from = append(from, si)
 		}
 	}
 	out.Plan.Profile = signals
@@ -194,13 +205,14 @@ func previousAssistant(in Input) string {
 	return ""
 }
 
-func hasSlug(items []PlanItem, slug string) bool {
-	for _, it := range items {
+// slugAt is the index of the item with slug, -1 when there is none.
+func slugAt(items []PlanItem, slug string) int {
+	for i, it := range items {
 		if it.Slug == slug {
-			return true
+			return i
 		}
 	}
-	return false
+	return -1
 }
 
 // item renders a finding as a write; ok is false when nothing usable is left (an empty quote).

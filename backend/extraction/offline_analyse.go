@@ -7,7 +7,8 @@ import (
 )
 
 // analyse runs every rule family over the person's message: first the experience rule (it
-// spans sentences), then one finding at most per remaining sentence, plus profile signals.
+// spans sentences), then each remaining sentence's findings (one, or one per identity fact it
+// states), plus profile signals.
 func analyse(msg string) ([]finding, []ProfileSignal) {
 	// Quoted and pasted words are someone else's, a credential is never kept: none is read.
 	mask := maskCredentials(msg, maskPasted(msg, maskQuotes(msg)))
@@ -24,15 +25,10 @@ func analyse(msg string) ([]finding, []ProfileSignal) {
 		if s.consumed {
 			continue
 		}
-		var f finding
-		var ok bool
 		if s.cjk {
-			f, ok = zhRules(s, &ps)
+			out = append(out, zhRules(s, &ps)...)
 		} else {
-			f, ok = enRules(s, &ps)
-		}
-		if ok {
-			out = append(out, f)
+			out = append(out, enRules(s, &ps)...)
 		}
 	}
 	return out, ps.sortedSignals()

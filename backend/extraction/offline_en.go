@@ -29,14 +29,6 @@ var (
 	enDurable = text.Lazy(`\b(?:without (?:asking|checking|telling)|always|never|ever|anymore|any more|again|from now on|going forward|in (?:the )?future|in general|every|everywhere|by default|all (?:my|our|the)|anything|everything|instead|(?:in|for) (?:this|my|our|any|all) (?:repo|repos|repository|project|projects|codebase|code))\b`)
 	enTaskish = text.Lazy(`\b(?:this time|for now|for this task|this task only|just this once|this once|right now|today|for the moment|(?:in|for) this (?:file|function|method|class|test|pr|commit|branch|question|one)|here)\b`)
 
-	enName     = text.Lazy(`\b(?:my name is|my name's|call me|i'm|i am|i’m)\s+([a-z][a-z'-]+(?:\s+[a-z][a-z'-]+)?)`)
-	enRoleNoun = `(?:engineer|developer|dev|designer|teacher|analyst|manager|lead|founder|co-founder|student|scientist|researcher|architect|consultant|illustrator|writer|doctor|nurse|lawyer|accountant|chef|freelancer|programmer|administrator|admin|sre|cto|ceo|artist|photographer|editor|translator|marketer|recruiter|intern|professor|owner|maintainer|tester|pm)`
-	enRole     = text.Lazy(`\b(?:i'm|i am|i’m|i work as|i'm working as|i am working as)\s+(?:(?:just|only|basically|actually|currently|now|still)\s+)?(?:a|an|the)\s+((?:[a-z-]+\s+){0,4}?` + enRoleNoun + `)\b`)
-	enApposite = text.Lazy(`^,\s*(?:a|an|the)?\s*((?:[a-z-]+\s+){0,4}?` + enRoleNoun + `)\b`)
-	enWork     = text.Lazy(`\bi (?:work at|work for|run|own|founded|co-founded|manage)\s+((?:a|an|the)\s+)?((?:[a-z0-9&.-]+\s+){0,4}?(?:company|agency|studio|shop|startup|business|team|store|restaurant|cafe|café|lab|firm|consultancy|bank|hospital|school|university|fintech|bakery|clinic))\b`)
-	enWorkAt   = text.Lazy(`\bi work (?:at|for)\s+([a-z][\w&.-]*(?:\s+[a-z][\w&.-]*)?)`)
-	enPlace    = text.Lazy(`\b(?:we (?:now |currently |still )?live in|we're in|we are in|we're based in|we (?:just |recently )?moved to|i (?:now |currently |still )?live in|i'm (?:now |currently )?living in|i am (?:now |currently )?living in|i'm (?:now |currently )?based in|i am (?:now |currently )?based in|based in|i'm from|i am from|i’m from|i (?:just |recently |finally )?(?:moved|relocated) to|i(?:'ve|’ve| have) (?:just |recently |finally )?(?:moved|relocated) to|i grew up in)\s+([a-z][a-z-]+(?:\s+[a-z][a-z-]+)?)`)
-
 	enDiet    = text.Lazy(`\bi(?:'m| am|’m) (vegetarian|vegan|pescatarian|lactose[- ]intolerant|gluten[- ]free|celiac|coeliac|diabetic|teetotal|kosher|halal)\b`)
 	enAllergy = text.Lazy(`\bi(?:'m| am|’m) allergic to\s+\S`)
 	enCant    = text.Lazy(`\bi (?:can't|can’t|cannot|can not|don't|don’t|do not|never) (?:eat|drink)\s+\S`)
@@ -61,9 +53,6 @@ var (
 	enLessMore        = text.Lazy(enLead + `(?:be\s+)?(?:less|more)\s+(verbose|wordy|formal|casual|detailed|concise|chatty|technical)\b`)
 	enBigFan          = text.Lazy(`^(?:(?:also|and|oh)[,]?\s+)?(?:a\s+)?(?:huge|big|massive|long-time|lifelong) fan of\s+\S`)
 	enProject         = text.Lazy(`\bi(?:'m| am|’m) (?:working on|building|writing|maintaining|developing) (?:a|an|my)\s+[^,.;]{0,40}?\b(?:called|named)\s+\S`)
-	enStatus          = text.Lazy(`\bi(?:'m| am|’m) (?:now )?(retired|semi-retired|unemployed|between jobs|self-employed|on parental leave|on sabbatical|a stay-at-home (?:mom|dad|parent))\b`)
-	enTeach           = text.Lazy(`\bi (?:teach|lecture in|lecture on)\s+((?:[a-z][a-z-]*)(?:\s[a-z-]+){0,3}?)(?:\s+(?:at|in)\s|[,.;!]|$)`)
-	enTeachNot        = text.Lazy(`^(?:myself|yourself|themselves|them|him|her|it|my |our |the kids|kids)`)
 	enNoteWe          = text.Lazy(`^(?:please\s+)?note that ((?:we (?:use|pin|deploy|run|have|don't|never|always|only|keep|target|require|need|are|host|ship)|our [a-z-]+(?: [a-z-]+)? (?:is|are|uses|runs|lives))\b)`)
 	enConvention      = text.Lazy(`\b(?:keep|follow|stick to|respect|stick with)\s+(?:that|this|the|our)\s+(?:convention|pattern|layout|structure|naming|style)\b`)
 	enComplaint       = text.Lazy(`\b(?:you|the agent|the assistant|my (?:previous|last|old) (?:agent|assistant)|the (?:previous|last) (?:agent|assistant)) (?:kept|keep|keeps|always)\b.*\b(?:don't|don’t|do not|stop)\b`)
@@ -101,14 +90,14 @@ func enGuarded(s *sentence) bool {
 }
 
 // enRules tries the English rule families on one sentence, most specific first; a sentence
-// yields at most one finding.
-func enRules(s *sentence, ps *profile) (finding, bool) {
+// yields one finding, or one per identity fact it states (enIdentityRule).
+func enRules(s *sentence, ps *profile) []finding {
 	if f, ok := enHouseholdRule(s); ok {
-		return f, true
+		return []finding{f}
 	}
 	// "my team uses Databricks" is the person's work setting, though "my team" opens it.
 	if enTeamUses.MatchString(s.lower) && !strings.HasSuffix(strings.TrimSpace(s.lower), "?") {
-		return enPrefRule(s, ps)
+		return one(enPrefRule(s, ps))
 	}
 	if enGuarded(s) {
 		// "She hates crowds, I love food markets": the person may speak after someone else.
@@ -120,14 +109,30 @@ func enRules(s *sentence, ps *profile) (finding, bool) {
 				}
 			}
 		}
-		return finding{}, false
+		return nil
 	}
-	for _, r := range []func(*sentence, *profile) (finding, bool){enRememberRule, enFeedbackRule, enIdentityRule, enDietRule, enPrefRule} {
+	for _, r := range []func(*sentence, *profile) (finding, bool){enRememberRule, enFeedbackRule} {
 		if f, ok := r(s, ps); ok {
-			return f, true
+			return []finding{f}
 		}
 	}
-	return finding{}, false
+	if fs := enIdentityRule(s, ps); len(fs) > 0 {
+		return fs
+	}
+	for _, r := range []func(*sentence, *profile) (finding, bool){enDietRule, enPrefRule} {
+		if f, ok := r(s, ps); ok {
+			return []finding{f}
+		}
+	}
+	return nil
+}
+
+// one is a single rule's finding as a list.
+func one(f finding, ok bool) []finding {
+	if !ok {
+		return nil
+	}
+	return []finding{f}
 }
 
 func enRememberRule(s *sentence, _ *profile) (finding, bool) {
@@ -236,99 +241,6 @@ func enFeedbackRule(s *sentence, ps *profile) (finding, bool) {
 	return finding{typ: "feedback", kind: "rule", slugKey: said, title: capFirst(said),
 		body:  "The person told the agent: “" + said + "”.",
 		start: s.start, end: s.end, pinned: enPin.MatchString(l), rule: rule}, true
-}
-
-func enIdentityRule(s *sentence, ps *profile) (finding, bool) {
-	l := s.lower
-	var parts []string
-	var f finding
-	slug := ""
-	if m := enName.FindStringSubmatchIndex(l); m != nil {
-		name := s.orig[m[2]:m[3]]
-		first := strings.ToLower(strings.Fields(name)[0])
-		lead := l[m[0]:m[2]]
-		after := strings.TrimSpace(l[m[3]:])
-		explicit := strings.HasPrefix(lead, "my name") || strings.HasPrefix(lead, "call me")
-		endsOK := after == "" || strings.ContainsAny(after[:1], ",.!;") || strings.HasPrefix(after, "and ") || strings.HasPrefix(after, "from ") || strings.HasPrefix(after, "here")
-		if capitalised(s, m[2]) && !nameStop[first] && (explicit || endsOK) && !enNationality(first) && strings.ToUpper(name) != name {
-			parts = append(parts, "Name: "+name)
-			slug = "user-name"
-			if am := enApposite.FindStringSubmatchIndex(l[m[3]:]); am != nil {
-				role := extendRole(s, m[3]+am[2], m[3]+am[3])
-				parts = append(parts, "Role: "+role)
-				ps.add(SignalRole, role, s.orig)
-			}
-		}
-	}
-	if m := enRole.FindStringSubmatchIndex(l); m != nil {
-		role := extendRole(s, m[2], m[3])
-		parts = append(parts, "Role: "+role)
-		ps.add(SignalRole, role, s.orig)
-		if slug == "" {
-			slug = "user-role"
-		}
-	}
-	if m := enWork.FindStringSubmatchIndex(l); m != nil {
-		parts = append(parts, "Work: "+clipRunes(trimPunct(s.orig[m[0]:clauseEnd(l, m[1])]), offlinePhraseRunes))
-		if slug == "" {
-			slug = "user-work"
-		}
-	} else if m := enWorkAt.FindStringSubmatchIndex(l); m != nil && capitalised(s, m[2]) {
-		parts = append(parts, "Works at "+s.orig[m[2]:m[3]])
-		f.rel("works_at", s.orig[m[2]:m[3]])
-		if slug == "" {
-			slug = "user-work"
-		}
-	}
-	if m := enTeach.FindStringSubmatchIndex(l); m != nil && !enTeachNot.MatchString(l[m[2]:]) {
-		what := extendRole(s, m[0]+2, m[3])
-		parts = append(parts, capFirst(thirdPerson("I "+what)))
-		ps.add(SignalRole, what, s.orig)
-		if slug == "" {
-			slug = "user-role"
-		}
-	}
-	if m := enStatus.FindStringSubmatchIndex(l); m != nil {
-		parts = append(parts, "Status: "+s.orig[m[2]:m[3]])
-		if slug == "" {
-			slug = "user-status"
-		}
-	}
-	if m := enPlace.FindStringSubmatchIndex(l); m != nil && capitalised(s, m[2]) {
-		place := properName(s, m[2], m[3]) // "Berlin last month", "Berlin now": Berlin
-		parts = append(parts, "Based in "+place)
-		f.rel("lives_in", place)
-		if slug == "" {
-			slug = "user-location"
-		}
-	}
-	if slug == "" {
-		return finding{}, false
-	}
-	enIndustry(l, s.orig, ps)
-	f.typ, f.kind, f.slug, f.title = "user", "identity", slug, strings.Join(parts, "; ")
-	f.body = strings.Join(parts, ". ") + ".\n\nThe person said: “" + saidText(s) + "”"
-	f.start, f.end, f.rule = s.start, s.end, "en.identity"
-	return f, true
-}
-
-var enIndustries = []struct {
-	re       *text.Regexp
-	industry string
-}{
-	{text.Lazy(`\bfintechs?\b`), "fintech"}, {text.Lazy(`\bbanks?\b`), "banking"}, {text.Lazy(`\bhospitals?\b`), "healthcare"}, {text.Lazy(`\bclinics?\b`), "healthcare"},
-	{text.Lazy(`\bweb agenc(?:y|ies)\b`), "web agency"}, {text.Lazy(`\bagenc(?:y|ies)\b`), "agency"}, {text.Lazy(`\bgames?\b`), "games"}, {text.Lazy(`\bschools?\b`), "education"},
-	{text.Lazy(`\buniversit(?:y|ies)\b`), "education"}, {text.Lazy(`\be-commerce\b`), "e-commerce"}, {text.Lazy(`\becommerce\b`), "e-commerce"},
-	{text.Lazy(`\binsurance\b`), "insurance"}, {text.Lazy(`\bstartups?\b`), "startup"}, {text.Lazy(`\brestaurants?\b`), "hospitality"},
-}
-
-func enIndustry(l, orig string, ps *profile) {
-	for _, in := range enIndustries {
-		if in.re.MatchString(l) {
-			ps.add(SignalIndustry, in.industry, orig)
-			return
-		}
-	}
 }
 
 func enDietRule(s *sentence, _ *profile) (finding, bool) {

@@ -60,24 +60,6 @@ func capitalised(s *sentence, i int) bool {
 	return unicode.IsUpper(r)
 }
 
-// properName returns the capitalised words of the sentence's span [a, b) from its start:
-// "New York" stays whole, "Berlin last month" and "Berlin now" give "Berlin".
-func properName(s *sentence, a, b int) string {
-	end := a
-	for i := a; i < b; {
-		j := strings.IndexByte(s.orig[i:b], ' ')
-		if j < 0 {
-			j = b - i
-		}
-		if !capitalised(s, i) {
-			break
-		}
-		end = i + j
-		i += j + 1
-	}
-	return s.orig[a:end]
-}
-
 // enNationality keeps "I'm Italian" from being read as a name.
 func enNationality(w string) bool {
 	for _, suf := range []string{"ese", "ish", "ian", "can", "ean"} {
@@ -89,7 +71,8 @@ func enNationality(w string) bool {
 }
 
 // extendRole continues a role phrase through "at …", "in …", "for …" up to the clause end
-// ("backend lead at a fintech in Milan").
+// ("backend lead at a fintech in Milan"): the profile's role signal, which describes the
+// person's job in their words, while the role memory holds the role alone.
 func extendRole(s *sentence, a, b int) string {
 	rest := s.lower[b:]
 	for _, p := range []string{" at ", " in ", " for ", " with ", " on "} {

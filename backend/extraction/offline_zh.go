@@ -29,17 +29,6 @@ var (
 	zhAnswerRule = text.Lazy(`^(?:以后)?(?:回答|回复|解释|输出|给我的代码|代码)(?:的时候|时|里|中)?(?:都|请|一律)?(?:别|不要|尽量不要|少)(?:再)?用`)
 	zhTaskish    = text.Lazy(`这次|这回|先别|暂时|今天|回头再说|以后再说|再说吧|这一步|现在先|顺便|这个函数|这个文件|这段|这里|这行|这个问题|这道题|这句|这个页面|这个按钮`)
 
-	zhName     = text.Lazy(`我叫(\p{Han}{2,4}?)(?:[，,。.！!\s]|$|就|吧)|我的名字(?:是|叫)\s*(\p{Han}{2,4}|[A-Za-z]+)`)
-	zhNameStop = text.Lazy(`^(?:外卖|车|人|了|过|醒|你|他|她|它|做|什|一|个|不|来|去|错)`)
-	zhRoleNoun = `(?:技术负责人|负责人|组长|技术总监|工程师|开发者|开发|程序员|运维|前端|后端|产品经理|项目经理|经理|设计师|老师|教师|学生|医生|护士|律师|会计|分析师|架构师|运营|插画师|作家|研究员|科学家|创始人|顾问|主管|总监|实习生|自由职业者|画师|编辑|翻译|厨师|记者|博士|研究生|站长|测试)`
-	zhRole     = text.Lazy(`我(?:就|只|也|其实|现在)?是(?:一名|一个|一位|个|名)?([\p{Han}A-Za-z的]{0,10}?` + zhRoleNoun + `)`)
-	zhRoleMore = text.Lazy(`^(?:工程师|开发者|开发|程序员|架构师|负责人|经理|组长|主管|总监|专家|实习生|老师)`)
-	zhWorkAs   = text.Lazy(`(?:我|^|[，,])(?:现在|目前)?在(?:一家|一个)?([\p{Han}A-Za-z]{1,12}?)(?:做|当|担任|负责)([\p{Han}A-Za-z ]{0,10}(?:开发|工程师|架构师|经理|设计师|设计|老师|运维|测试|产品|运营|销售|程序员|数据分析|研究|医生|护士|会计|律师|编辑|翻译|后端|前端|全栈|算法))`)
-	zhPlace    = text.Lazy(`我(?:们)?(?:现在|目前|已经|刚刚|刚|最近|去年|今年|上个月)*(?:住在|生活在|定居在?|(?:搬到|搬去|搬来|搬家到)了?)(\p{Han}{2,6}?)(?:[，,。的了！!]|$|住|工作|上班|生活|定居)|(?:我|^|[，,])(?:现在|目前)?在(\p{Han}{2,4}?)(?:工作|上班|生活|定居)`)
-	zhHometown = text.Lazy(`我是(\p{Han}{2,3}?)人(?:[，,。]|$)`)
-	zhPlaceOrg = text.Lazy(`(?:^|[，,]|我)(?:现在|目前)?在(\p{Han}{2,4}?)(?:的)?(?:一家|一所|一个)`)
-	zhOrg      = text.Lazy(`在(?:一家|一个)([^，,。]{0,14}?(?:公司|企业|银行|医院|学校|工作室|团队|机构|单位))`)
-
 	zhDiet       = text.Lazy(`我(?:自己|本人)?(?:也)?(?:只|不|从不|不太能|不能|不会|很少)(?:吃|喝)[^，,。！!？?]{1,20}|我对[^，,。]{1,10}?过敏|我(?:吃素|是素食者?)|我(?:每天|天天)(?:早上|晚上|中午)?(?:都)?(?:要|会)?(?:喝|吃)[^，,。]{1,20}`)
 	zhLike       = text.Lazy(`我(?:自己|本人)?(?:也|还是|一直|平时|比较)?(?:很|最|比较|更|特别|非常|超|挺|蛮)?(?:喜欢|偏爱|偏好|热爱|钟爱)`)
 	zhDislike    = text.Lazy(`我(?:自己|本人)?(?:也)?(?:从来|从不|一直|很|最|比较|特别|非常|真的|挺|蛮|超|真|有点)?(?:不太喜欢|不喜欢|不爱|讨厌|受不了|反感|不习惯)`)
@@ -60,8 +49,6 @@ var (
 	zhArtifact   = text.Lazy(`(?:用|改|删|动|碰)(?:这个|那个|这种|那种|这段|那段)`)
 	zhFan        = text.Lazy(`我是[^，,。]{1,6}?(?:迷|粉丝|爱好者|发烧友|党|控)`)
 	zhProject    = text.Lazy(`我(?:在|正在)(?:做|写|开发|维护)(?:一个)?(?:叫|名为)\s*\S`)
-	zhStatus     = text.Lazy(`我(?:已经)?(退休|失业|待业|辞职)`)
-	zhTeach      = text.Lazy(`我在([^，,。]{2,14}?)(教|读)([^书了的过完一这那着\s，,。][\p{Han}]{0,5})`)
 	zhLearn      = text.Lazy(`我(?:最近|现在|正在|目前)?(?:在)?(?:学习|自学|学)\s*(\p{Han}{1,3}语|[A-Za-z][\w.+#-]*|\p{Han}{2,4})`)
 
 	zhStack     = text.Lazy(`^(?:我|我们|我们组|我们团队|我们公司|我这边)(?:的|用的)?(?:技术栈|开发环境|工具链)(?:是|主要是|就是)`)
@@ -82,12 +69,13 @@ func zhGuarded(s *sentence) bool {
 		zhSarcasm.MatchString(t) || expThirdZH.MatchString(t)
 }
 
-// zhRules tries the Chinese rule families on one sentence, most specific first.
-func zhRules(s *sentence, ps *profile) (finding, bool) {
+// zhRules tries the Chinese rule families on one sentence, most specific first; a sentence
+// yields one finding, or one per identity fact it states (zhIdentityRule).
+func zhRules(s *sentence, ps *profile) []finding {
 	// "我家猫叫年糕": the name of the person's pet or family member is a fact of their life,
 	// unlike what that relative likes or does, which the third-person guard leaves out.
 	if m := zhHousehold.FindStringIndex(s.mask); m != nil && !zhQuestion.MatchString(s.mask) {
-		return zhPersonFact(s, 0, "household", "zh.household"), true
+		return []finding{zhPersonFact(s, 0, "household", "zh.household")}
 	}
 	if zhGuarded(s) {
 		// "她讨厌人多，我喜欢逛菜市场": the person may speak after someone else.
@@ -99,14 +87,22 @@ func zhRules(s *sentence, ps *profile) (finding, bool) {
 				}
 			}
 		}
-		return finding{}, false
+		return nil
 	}
-	for _, r := range []func(*sentence, *profile) (finding, bool){zhRememberRule, zhFeedbackRule, zhIdentityRule, zhDietRule, zhPrefRule} {
+	for _, r := range []func(*sentence, *profile) (finding, bool){zhRememberRule, zhFeedbackRule} {
 		if f, ok := r(s, ps); ok {
-			return f, true
+			return []finding{f}
 		}
 	}
-	return finding{}, false
+	if fs := zhIdentityRule(s, ps); len(fs) > 0 {
+		return fs
+	}
+	for _, r := range []func(*sentence, *profile) (finding, bool){zhDietRule, zhPrefRule} {
+		if f, ok := r(s, ps); ok {
+			return []finding{f}
+		}
+	}
+	return nil
 }
 
 func zhRememberRule(s *sentence, _ *profile) (finding, bool) {
@@ -198,102 +194,6 @@ func zhFeedbackRule(s *sentence, ps *profile) (finding, bool) {
 	return finding{typ: "feedback", kind: "rule", slugKey: said, title: said,
 		body:  "用户对助手的要求：“" + said + "”。",
 		start: s.start, end: s.end, pinned: zhPin.MatchString(t), rule: rule, zh: true}, true
-}
-
-func zhIdentityRule(s *sentence, ps *profile) (finding, bool) {
-	t := s.mask
-	var parts []string
-	f := finding{zh: true}
-	slug := ""
-	set := func(sl string) {
-		if slug == "" {
-			slug = sl
-		}
-	}
-	if m := zhName.FindStringSubmatchIndex(t); m != nil {
-		a, b := m[2], m[3]
-		if a < 0 {
-			a, b = m[4], m[5]
-		}
-		if name := s.orig[a:b]; !zhNameStop.MatchString(name) {
-			parts = append(parts, "姓名："+name)
-			set("user-name")
-		}
-	}
-	if m := zhRole.FindStringSubmatchIndex(t); m != nil {
-		// The shortest role noun matches first: "后端工程师" must not stop at "后端".
-		for n := zhRoleMore.FindStringIndex(t[m[3]:]); n != nil; n = zhRoleMore.FindStringIndex(t[m[3]:]) {
-			m[3] += n[1]
-		}
-		role := s.orig[m[2]:m[3]]
-		parts = append(parts, "职业："+role)
-		ps.add(SignalRole, role, s.orig)
-		set("user-role")
-	}
-	if m := zhWorkAs.FindStringSubmatchIndex(t); m != nil && strings.Contains(t, "我") {
-		parts = append(parts, "工作："+strings.TrimLeft(trimPunct(s.orig[m[0]:m[5]]), "我"))
-		ps.add(SignalRole, s.orig[m[4]:m[5]], s.orig)
-		set("user-work")
-	}
-	if m := zhOrg.FindStringSubmatchIndex(t); m != nil && len(parts) > 0 {
-		parts = append(parts, "单位："+s.orig[m[2]:m[3]])
-	}
-	if m := zhTeach.FindStringSubmatchIndex(t); m != nil && strings.HasPrefix(t[m[0]:], "我在") {
-		parts = append(parts, s.orig[m[4]:m[7]])
-		if m[4] >= 0 && t[m[4]:m[5]] == "教" {
-			ps.add(SignalRole, s.orig[m[4]:m[7]], s.orig)
-		}
-		set("user-role")
-	}
-	if m := zhStatus.FindStringSubmatchIndex(t); m != nil {
-		parts = append(parts, "状态："+s.orig[m[2]:m[3]])
-		set("user-status")
-	}
-	if m := zhHometown.FindStringSubmatchIndex(t); m != nil {
-		parts = append(parts, "籍贯："+s.orig[m[2]:m[3]])
-		f.rel("from", s.orig[m[2]:m[3]])
-		set("user-hometown")
-	}
-	if m := zhPlace.FindStringSubmatchIndex(t); m != nil && (strings.HasPrefix(t[m[0]:], "我") || len(parts) > 0) {
-		a, b := m[2], m[3]
-		if a < 0 {
-			a, b = m[4], m[5]
-		}
-		parts = append(parts, "所在地："+s.orig[a:b])
-		f.rel("lives_in", s.orig[a:b])
-		set("user-location")
-	}
-	if m := zhPlaceOrg.FindStringSubmatchIndex(t); m != nil && len(parts) > 0 && !strings.Contains(strings.Join(parts, ""), "所在地") {
-		parts = append(parts, "所在地："+s.orig[m[2]:m[3]])
-		f.rel("lives_in", s.orig[m[2]:m[3]])
-	}
-	if slug == "" {
-		return finding{}, false
-	}
-	zhIndustry(t, s.orig, ps)
-	for _, tl := range toolsIn(positiveOnly(s.lower)) {
-		ps.add(SignalPreferredTool, tl, s.orig)
-		f.rel("uses", tl)
-	}
-	f.typ, f.kind, f.slug, f.title = "user", "identity", slug, strings.Join(parts, "；")
-	f.body = strings.Join(parts, "。") + "。\n\n原话：“" + saidText(s) + "”"
-	f.start, f.end, f.rule = s.start, s.end, "zh.identity"
-	return f, true
-}
-
-var zhIndustries = []struct{ word, industry string }{
-	{"跨境电商", "跨境电商"}, {"电商", "电商"}, {"银行", "金融"}, {"金融", "金融"}, {"证券", "金融"},
-	{"医院", "医疗"}, {"游戏", "游戏"}, {"学校", "教育"}, {"教育", "教育"}, {"互联网", "互联网"},
-	{"保险", "保险"}, {"制造", "制造业"}, {"物流", "物流"},
-}
-
-func zhIndustry(t, orig string, ps *profile) {
-	for _, in := range zhIndustries {
-		if strings.Contains(t, in.word) {
-			ps.add(SignalIndustry, in.industry, orig)
-			return
-		}
-	}
 }
 
 func zhDietRule(s *sentence, _ *profile) (finding, bool) {
