@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"engram/backend/text"
 )
 
 // BodyHolds reports whether body already holds add as a whole: a merge update appends add only
@@ -52,9 +54,5 @@ func edge(beside, add string, before bool) bool {
 	if !unicode.IsLetter(inner) && !unicode.IsDigit(inner) {
 		return true
 	}
-	return isCJK(r) || isCJK(inner)
-}
-
-func isCJK(r rune) bool {
-	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
+	return text.IsCJK(r) || text.IsCJK(inner)
 }

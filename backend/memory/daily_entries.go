@@ -85,17 +85,39 @@ func authorOf(who string) (kind, name string) {
 // fenced code is text, not an entry.
 func DailyEntries(body string) []DailyEntry {
 	out := []DailyEntry{}
-	var cur *DailyEntry
-	var text []string
-	flush := func() {
-		t := strings.Trim(strings.Join(text, "\n"), "\n")
-		if cur != nil {
-			cur.Text = t
-			out = append(out, *cur)
-		} else if strings.TrimSpace(t) != "" {
-			out = append(out, DailyEntry{AuthorKind: AuthorOther, Text: t})
+	for _, b := range DailyBlocks(body) {
+		if b.Time == "" {
+			out = append(out, DailyEntry{AuthorKind: AuthorOther, Text: b.Text})
+			continue
 		}
-		text = nil
+		_, rest, _ := strings.Cut(b.Text, "\n")
+		kind, name := authorOf(strings.TrimSpace(b.Who))
+		out = append(out, DailyEntry{Time: b.Time, Author: name, AuthorKind: kind, Text: strings.Trim(rest, "\n")})
+	}
+	return out
+}
+
+// DailyBlock is one entry of a journal day as its file holds it: the heading line and the text
+// below it, verbatim (Time and Who read from the heading); text before the first heading (a
+// hand edit) is a block with no time. A sync merges days by these (history), so both
+// machines' entries keep their headings.
+type DailyBlock struct {
+	Time, Who string
+	Text      string
+}
+
+// DailyBlocks splits a journal day's body at its entry headings; a heading inside fenced code
+// is text. A block of only blank lines is dropped.
+func DailyBlocks(body string) []DailyBlock {
+	var out []DailyBlock
+	var cur []string
+	var at, who string
+	flush := func() {
+		t := strings.Trim(strings.Join(cur, "\n"), "\n")
+		if at != "" || strings.TrimSpace(t) != "" {
+			out = append(out, DailyBlock{Time: at, Who: who, Text: t})
+		}
+		cur = nil
 	}
 	fenced := false
 	for _, line := range strings.Split(body, "\n") {
@@ -106,12 +128,10 @@ func DailyEntries(body string) []DailyEntry {
 		if !fenced {
 			if m := dailyHeadRE.FindStringSubmatch(line); m != nil {
 				flush()
-				kind, name := authorOf(strings.TrimSpace(m[2]))
-				cur = &DailyEntry{Time: m[1], Author: name, AuthorKind: kind}
-				continue
+				at, who = m[1], m[2]
 			}
 		}
-		text = append(text, line)
+		cur = append(cur, line)
 	}
 	flush()
 	return out
