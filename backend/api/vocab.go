@@ -1,6 +1,9 @@
 package api
 
 import (
+	"reflect"
+
+	"engram/backend/coded"
 	"engram/backend/memory"
 	"engram/backend/recall"
 )
@@ -79,3 +82,7 @@ func BodyHolds(body, add string) bool { return memory.BodyHolds(body, add) }
 func ApplyEvidence(requested Confidence, quote string) (Confidence, bool) {
 	return memory.ApplyEvidence(requested, quote)
 }
+
+// JSONKind names the JSON value a Go type takes ("string", "number", "true/false", "list",
+// "object"), for transports that explain a field of the wrong type.
+func JSONKind(t reflect.Type) string { return coded.JSONKind(t) }

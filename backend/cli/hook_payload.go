@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strings"
 	"unicode"
+
+	"engram/backend/api"
 )
 
 // decodePayload decodes an agent's hook payload into v (a pointer to the payload struct), or
@@ -82,26 +84,22 @@ func fieldWants(t reflect.Type, field string, got reflect.Type) string {
 	if f, ok := jsonField(t, field); ok {
 		want = f
 	}
-	for want != nil && want.Kind() == reflect.Pointer {
-		want = want.Elem()
-	}
-	if want == nil {
-		return "cli.hook.field_type"
-	}
-	switch want.Kind() {
-	case reflect.String:
+	switch api.JSONKind(want) {
+	case "string":
 		return "cli.hook.field_text"
-	case reflect.Bool:
+	case "true/false":
 		return "cli.hook.field_bool"
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Uint, reflect.Uint8,
-		reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
+	case "number":
 		return "cli.hook.field_number"
-	case reflect.Slice, reflect.Array:
+	case "list":
+		for want.Kind() == reflect.Pointer {
+			want = want.Elem()
+		}
 		if want.Elem().Kind() == reflect.String {
 			return "cli.hook.field_texts"
 		}
 		return "cli.hook.field_list"
-	case reflect.Struct, reflect.Map:
+	case "object":
 		return "cli.hook.field_object"
 	}
 	return "cli.hook.field_type"

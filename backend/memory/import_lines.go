@@ -4,8 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"reflect"
 	"strings"
+
+	"engram/backend/coded"
 )
 
 // Codes of an import line that is not a record Engram reads. They replace parse_error with
@@ -36,35 +37,10 @@ func lineJSONError(err error, line string) (code string, args map[string]any) {
 	case errors.As(err, &typ) && typ.Field == "":
 		return CodeLineNotObject, nil
 	case errors.As(err, &typ):
-		return CodeLineFieldType, map[string]any{"Field": typ.Field, "Want": jsonKind(typ.Type)}
+		return CodeLineFieldType, map[string]any{"Field": typ.Field, "Want": coded.JSONKind(typ.Type)}
 	}
 	if f, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
 		return CodeLineUnknownField, map[string]any{"Field": strings.Trim(f, `"`)}
 	}
 	return CodeParseError, map[string]any{"Detail": err.Error()}
-}
-
-// jsonKind names the JSON value a Go type takes, as a person writing the file knows it.
-func jsonKind(t reflect.Type) string {
-	if t == nil {
-		return "value"
-	}
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	switch t.Kind() {
-	case reflect.String:
-		return "string"
-	case reflect.Bool:
-		return "true/false"
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Uint, reflect.Uint8,
-		reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
-		return "number"
-	case reflect.Slice, reflect.Array:
-		return "list"
-	}
-	if t.Name() == "Time" {
-		return "string"
-	}
-	return "object"
 }
