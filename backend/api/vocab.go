@@ -86,3 +86,9 @@ func ApplyEvidence(requested Confidence, quote string) (Confidence, bool) {
 // JSONKind names the JSON value a Go type takes ("string", "number", "true/false", "list",
 // "object"), for transports that explain a field of the wrong type.
 func JSONKind(t reflect.Type) string { return coded.JSONKind(t) }
+
+// CleanText and CleanList are how a write keeps a text or a list field (memory.CleanText).
+func CleanText(s string) string { return memory.CleanText(s) }
+
+// CleanList: see CleanText.
+func CleanList(v []string) []string { return memory.CleanList(v) }

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"engram/backend/api"
 )
@@ -125,52 +124,31 @@ type updatePlan struct {
 // read and sent whole, bound to that version so that nothing written since is lost.
 func planUpdate(a updateArgs, cur held) updatePlan {
 	p := updatePlan{mode: a.Mode, body: a.Body}
-	changed := func(v *string, now string) bool { return v != nil && cleanText(*v) != now }
+	changed := func(v *string, now string) bool { return v != nil && api.CleanText(*v) != now }
 	bodyChanges := false
 	if a.Body != nil {
-		nb := cleanText(*a.Body)
+		nb := api.CleanText(*a.Body)
 		if a.Mode == "replace" {
 			bodyChanges = nb != strings.TrimSpace(cur.body)
 		} else {
 			bodyChanges = nb != "" && !api.BodyHolds(cur.body, nb)
 		}
 	}
-	listChanges := a.Tags != nil && !slices.Equal(cleanList(a.Tags), cleanList(cur.tags)) ||
-		a.Aliases != nil && !slices.Equal(cleanList(a.Aliases), cleanList(cur.aliases))
+	listChanges := a.Tags != nil && !slices.Equal(api.CleanList(a.Tags), api.CleanList(cur.tags)) ||
+		a.Aliases != nil && !slices.Equal(api.CleanList(a.Aliases), api.CleanList(cur.aliases))
 	p.changes = bodyChanges || listChanges || changed(a.Title, cur.title) || changed(a.SourceQuote, cur.quote) ||
 		changed(a.Reasoning, cur.reasoning) || confidenceChanges(a, cur)
 	if a.Tags != nil || a.Aliases != nil {
 		if a.Body != nil && a.Mode != "replace" {
 			p.body = nil
 			if bodyChanges {
-				merged := strings.TrimRight(cur.body, "\n") + "\n\n" + cleanText(*a.Body)
+				merged := strings.TrimRight(cur.body, "\n") + "\n\n" + api.CleanText(*a.Body)
 				p.body, p.expected = &merged, cur.version
 			}
 		}
 		p.mode = "replace"
 	}
 	return p
-}
-
-// cleanText is a text as the store keeps it: valid UTF-8, LF line ends, trimmed.
-func cleanText(s string) string {
-	if !utf8.ValidString(s) {
-		s = strings.ToValidUTF8(s, "\uFFFD")
-	}
-	s = strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
-	return strings.TrimSpace(s)
-}
-
-// cleanList is a list as the store keeps it: trimmed, without blanks or repeats.
-func cleanList(v []string) []string {
-	var out []string
-	for _, s := range v {
-		s = cleanText(s)
-		if s != "" && !slices.Contains(out, s) {
-			out = append(out, s)
-		}
-	}
-	return out
 }
 
 // confidenceChanges applies the evidence contract as the store will: "high" asked without a
@@ -189,7 +167,7 @@ func confidenceChanges(a updateArgs, cur held) bool {
 	}
 	quote := cur.quote
 	if a.SourceQuote != nil {
-		quote = cleanText(*a.SourceQuote)
+		quote = api.CleanText(*a.SourceQuote)
 	}
 	applied, down := api.ApplyEvidence(requested, quote)
 	return string(applied) != cur.confidence || down != cur.downgraded

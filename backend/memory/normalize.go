@@ -95,3 +95,17 @@ func deref(p *string) string {
 	}
 	return *p
 }
+
+// CleanText is a text field as a write keeps it (valid UTF-8, LF line ends, trimmed), and
+// CleanList a list field (each value so, without blanks or repeats): for transports that
+// compare an update with what a memory holds before sending it.
+func CleanText(s string) string { return strings.TrimSpace(normalizeText(s)) }
+
+// CleanList: see CleanText.
+func CleanList(v []string) []string {
+	out := make([]string, len(v))
+	for i, s := range v {
+		out[i] = normalizeText(s)
+	}
+	return cleanList(out)
+}
