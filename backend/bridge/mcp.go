@@ -41,9 +41,11 @@ func (s *Server) mcpGuard(next http.Handler) http.Handler {
 
 // mcpRefusal names what is wrong with the shape of an MCP request, in the person's language,
 // before the SDK would answer it in English: a POST must carry JSON and accept a JSON (or
-// event-stream) answer, a GET opens the event stream and must accept one. A request without
-// an Accept header takes anything, as HTTP reads it, and a POST that takes only JSON is served
-// too (mcp.Handler answers it in JSON).
+// event-stream) answer, a GET opens the event stream and must accept one. The two are told
+// apart: a client whose GET is refused needs to hear what a GET is for (the session's event
+// stream; its calls go in POSTs), not the rules of both methods. A request without an Accept
+// header takes anything, as HTTP reads it, and a POST that takes only JSON is served too
+// (mcp.Handler answers it in JSON).
 func mcpRefusal(r *http.Request) (int, string, map[string]any) {
 	accept := strings.Join(r.Header.Values("Accept"), ",")
 	switch r.Method {
@@ -59,7 +61,7 @@ func mcpRefusal(r *http.Request) (int, string, map[string]any) {
 		}
 	case http.MethodGet:
 		if accept != "" && !acceptsAny(accept, "text/event-stream", "text/*", "*/*") {
-			return http.StatusNotAcceptable, "mcp_not_acceptable", map[string]any{"Accept": accept}
+			return http.StatusNotAcceptable, "mcp_get_not_acceptable", map[string]any{"Accept": accept}
 		}
 	}
 	return 0, "", nil

@@ -128,7 +128,7 @@ func TestHTTPAcceptPerSession(t *testing.T) {
 	}
 	defer res.Body.Close()
 	var got struct{ Code, Message string }
-	if err := json.NewDecoder(res.Body).Decode(&got); err != nil || got.Code != "mcp_not_acceptable" ||
+	if err := json.NewDecoder(res.Body).Decode(&got); err != nil || got.Code != "mcp_get_not_acceptable" ||
 		!strings.Contains(got.Message, "GET") || strings.Contains(got.Message, "answers in JSON") {
 		t.Fatalf("GET: %d %+v %v", res.StatusCode, got, err)
 	}

@@ -27,10 +27,12 @@ var serverNotifications = map[string]bool{
 //   - a request outside a session that is not an initialize: -32600, 400 (the streamable
 //     HTTP spec: "SHOULD respond … with HTTP 400 Bad Request"; the SDK made a session of it
 //     and answered error code 0);
-//   - a batch in a version without batches: each call refused with its id, 400.
+//   - a batch in a version without batches: each call refused with its id, 400;
+//   - a batch in which two calls share an id: each call refused with its id, 400.
 //
-// A notification nobody handles is accepted (202) and dropped. It reports whether the request
-// goes on to the SDK, with its body restored (a byte order mark before it removed).
+// A notification nobody handles is accepted (202) and dropped, alone or from a batch. It
+// reports whether the request goes on to the SDK, with its body restored (a byte order mark
+// before it removed, and in a batch the dropped notifications).
 func (h *httpHandler) checkPost(w http.ResponseWriter, r *http.Request, session string) bool {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxHTTPBody))
 	if err != nil {
@@ -75,6 +77,12 @@ func (h *httpHandler) checkPost(w http.ResponseWriter, r *http.Request, session 
 // Mcp-Protocol-Version header; without one the SDK reads 2025-03-26, which has them) and
 // whose every element is well formed; otherwise none of it runs, and each call is answered
 // with its own error so that the client's waiting calls end.
+//
+// Two calls with one id are refused the same way, each with its id: the SDK keeps one of them
+// and drops the other unanswered, and had both run, the client could not tell their answers
+// apart. A notification nobody handles is dropped, as a lone one is (the SDK refused the
+// whole batch with a 400 in plain text), and the SDK sees the batch without it — or nothing
+// at all, answered 202, when nothing else is left.
 func (h *httpHandler) checkBatch(w http.ResponseWriter, r *http.Request, body []byte, session string) bool {
 	var elems []json.RawMessage
 	if json.Unmarshal(body, &elems) != nil || len(elems) == 0 {
@@ -86,30 +94,64 @@ func (h *httpHandler) checkBatch(w http.ResponseWriter, r *http.Request, body []
 		h.rpcAnswer(w, http.StatusBadRequest, mustJSON(h.s.refuseBatch(elems, version)))
 		return false
 	}
+	type checked struct {
+		raw json.RawMessage
+		in  *inbound
+		ref *rpcRefusal
+	}
+	msgs := make([]checked, len(elems))
+	uses := map[string]int{} // call ids, as canonical JSON (1 and "1" are two ids), by use
+	for i, e := range elems {
+		raw := bytes.TrimSpace(e)
+		in, ref := checkMessage(raw)
+		msgs[i] = checked{raw, in, ref}
+		if ref == nil && in.call {
+			uses[string(mustJSON(in.idRaw))]++
+		}
+	}
 	var refusals []json.RawMessage
+	var kept [][]byte
 	var calls []any
-	for _, e := range elems {
-		in, ref := checkMessage(bytes.TrimSpace(e))
+	for _, m := range msgs {
+		in, ref := m.in, m.ref
 		switch {
-		case ref == nil && in.call && in.method == "initialize":
+		case ref != nil:
+		case in.call && uses[string(mustJSON(in.idRaw))] > 1:
+			ref = &rpcRefusal{id: in.idRaw, code: rpcInvalidRequest, key: "mcp_rpc_batch_duplicate_id",
+				args: map[string]any{"ID": string(mustJSON(in.idRaw))}}
+		case in.call && in.method == "initialize":
 			ref = &rpcRefusal{id: in.idRaw, code: rpcInvalidRequest, key: "mcp_rpc_initialize_in_batch"}
-		case ref == nil && session == "":
+		case session == "":
 			ref = &rpcRefusal{id: in.idRaw, code: rpcInvalidRequest, key: "mcp_session_required"}
-		case ref == nil && in.call:
+		case !in.call && in.method != "" && !serverNotifications[in.method]:
+			continue // answered by nothing, so dropped
+		case in.call:
 			calls = append(calls, in.idRaw)
 		}
 		if ref != nil {
 			refusals = append(refusals, h.s.reply(ref))
+			continue
 		}
+		kept = append(kept, m.raw)
 	}
-	if len(refusals) == 0 {
-		return true
+	if len(refusals) > 0 {
+		for _, id := range calls {
+			refusals = append(refusals, h.s.reply(&rpcRefusal{id: id, code: rpcInvalidRequest, key: "mcp_rpc_batch_malformed"}))
+		}
+		h.rpcAnswer(w, http.StatusBadRequest, mustJSON(refusals))
+		return false
 	}
-	for _, id := range calls {
-		refusals = append(refusals, h.s.reply(&rpcRefusal{id: id, code: rpcInvalidRequest, key: "mcp_rpc_batch_malformed"}))
+	switch {
+	case len(kept) == 0:
+		w.WriteHeader(http.StatusAccepted)
+		return false
+	case len(kept) < len(elems):
+		// Still an array, even of one: a batch is answered with an array in plain JSON.
+		body = append(append([]byte{'['}, bytes.Join(kept, []byte{','})...), ']')
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		r.ContentLength = int64(len(body))
 	}
-	h.rpcAnswer(w, http.StatusBadRequest, mustJSON(refusals))
-	return false
+	return true
 }
 
 // rpcAnswer writes a JSON-RPC answer (or an array of them) the handler made itself.

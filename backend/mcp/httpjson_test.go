@@ -109,7 +109,7 @@ func TestHTTPRequestShapeRefused(t *testing.T) {
 		{"text body", http.MethodPost, map[string]string{"Content-Type": "text/plain", "Accept": "application/json"}, 415, "mcp_content_type", "text/plain"},
 		{"no content type", http.MethodPost, map[string]string{"Content-Type": "", "Accept": "application/json"}, 415, "mcp_content_type_missing", "names no type"},
 		{"html only", http.MethodPost, map[string]string{"Content-Type": "application/json", "Accept": "text/html"}, 406, "mcp_not_acceptable", "text/html"},
-		{"get without the stream", http.MethodGet, map[string]string{"Accept": "application/json"}, 406, "mcp_not_acceptable", "application/json"},
+		{"get without the stream", http.MethodGet, map[string]string{"Accept": "application/json"}, 406, "mcp_get_not_acceptable", "application/json"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			req, _ := http.NewRequest(tc.method, e.url, strings.NewReader(initialize))
