@@ -109,12 +109,17 @@ func (s *KvService) Set(p KVSetParams) (KVSetResult, error) {
 	return KVSetResult{Agent: p.Agent, Key: p.Key, Created: r.Created, Changed: r.Changed}, nil
 }
 
-// Delete removes one key (kv_not_found when the agent has none).
+// Delete removes one key. Removing a key the agent does not have changes nothing, so it
+// succeeds with Deleted false for every transport (the CLI and the bridge failed with
+// kv_not_found while MCP's kv_delete succeeded, over the same method).
 func (s *KvService) Delete(p KVKeyParams) (KVDeleteResult, error) {
 	if err := s.a.Wait(); err != nil {
 		return KVDeleteResult{}, err
 	}
 	if err := s.a.deps.Store.KVDelete(s.a.ctx, memory.KVChange{Agent: p.Agent, Key: p.Key, Actor: s.a.actor}); err != nil {
+		if memory.CodeOf(err) == memory.CodeKVNotFound {
+			return KVDeleteResult{Agent: p.Agent, Key: p.Key}, nil
+		}
 		return KVDeleteResult{}, s.a.fail(err)
 	}
 	return KVDeleteResult{Agent: p.Agent, Key: p.Key, Deleted: true}, nil

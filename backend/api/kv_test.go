@@ -66,7 +66,6 @@ func TestKVMethods(t *testing.T) {
 
 	errs := []struct{ method, params, code string }{
 		{"kv.get", `{"agent":"claude","key":"user:editor"}`, memory.CodeKVNotFound},
-		{"kv.delete", `{"agent":"claude","key":"nope"}`, memory.CodeKVNotFound},
 		{"kv.get", `{"agent":"","key":"k"}`, memory.CodeInvalidAgent},
 		{"kv.set", `{"agent":"../etc","key":"k","value":1}`, memory.CodeInvalidAgent},
 		{"kv.set", `{"agent":"claude","key":"k"}`, memory.CodeKVInvalidValue},
@@ -83,6 +82,12 @@ func TestKVMethods(t *testing.T) {
 		if !errors.As(err, &ae) || ae.Code != c.code || ae.I18nKey != "error."+c.code || strings.HasPrefix(ae.Message, "error.") {
 			t.Errorf("%s %s: %v, want %s translated", c.method, c.params, err, c.code)
 		}
+	}
+	// Removing a key the agent does not have changes nothing: every transport gets deleted:
+	// false, not an error (the CLI and the bridge failed while MCP succeeded).
+	res, err := a.Call("kv.delete", json.RawMessage(`{"agent":"claude","key":"nope"}`))
+	if d, ok := res.(KVDeleteResult); err != nil || !ok || d.Deleted || d.Key != "nope" || d.Agent != "claude" {
+		t.Errorf("kv.delete of a missing key: %+v, %v; want deleted false and no error", res, err)
 	}
 	// The methods' flags: reads are read-only, writes may overwrite (MCP annotates from them).
 	for name, readOnly := range map[string]bool{"kv.get": true, "kv.list": true, "kv.set": false, "kv.delete": false} {

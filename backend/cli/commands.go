@@ -97,6 +97,22 @@ func (r *runner) benchRun(ctx context.Context, args []string) error {
 	return r.env.Bench(ctx, req)
 }
 
+// maxDailyStdin bounds a journal entry read from stdin: a day holds at most 32 KiB, so a
+// little more lets the api refuse it with its real size.
+const maxDailyStdin = 1 << 20
+
+// stdinText reads stdin ("-" on the command line), at most limit bytes.
+func (r *runner) stdinText(limit int64) (string, error) {
+	if r.env.Stdin == nil {
+		return "", nil
+	}
+	b, err := io.ReadAll(io.LimitReader(r.env.Stdin, limit))
+	if err != nil {
+		return "", fmt.Errorf("%s", r.t("cli.read_file_failed", r.reason(map[string]any{"Path": "-"}, err)))
+	}
+	return string(b), nil
+}
+
 // daily appends to, shows or lists the journal: one method per sub-verb.
 func (r *runner) daily(_ context.Context, args []string) error {
 	var agent string
@@ -111,10 +127,18 @@ func (r *runner) daily(_ context.Context, args []string) error {
 	}
 	switch pos[0] {
 	case "append":
-		if err := r.need("daily append", "TEXT", pos, 2); err != nil {
+		if err := r.need("daily append", "TEXT|-", pos, 2); err != nil {
 			return err
 		}
-		res, err := r.api.Daily.Append(api.AppendParams{Text: strings.Join(pos[1:], " "), Agent: agent})
+		text := strings.Join(pos[1:], " ")
+		if len(pos) == 2 && pos[1] == "-" {
+			// "-" alone reads the entry from stdin, as write --body - and kv set KEY - do; an
+			// empty one is refused by the api (empty_daily_body), not written as "-".
+			if text, err = r.stdinText(maxDailyStdin); err != nil {
+				return err
+			}
+		}
+		res, err := r.api.Daily.Append(api.AppendParams{Text: text, Agent: agent})
 		if err != nil {
 			return err
 		}

@@ -76,12 +76,17 @@ func (r *runner) kv(_ context.Context, args []string) error {
 		if err := r.need("kv delete", "KEY", pos, 2); err != nil {
 			return err
 		}
+		// Removing a key that is not there changes nothing: the api answers deleted: false.
 		res, err := r.api.KV.Delete(api.KVKeyParams{Agent: agent, Key: pos[1]})
 		if err != nil {
 			return err
 		}
 		r.out(res, func(w io.Writer) {
-			fmt.Fprintln(w, r.t("cli.kv.deleted", map[string]any{"Agent": agent, "Key": res.Key}))
+			key := "cli.kv.deleted"
+			if !res.Deleted {
+				key = "cli.kv.nothing_deleted"
+			}
+			fmt.Fprintln(w, r.t(key, map[string]any{"Agent": agent, "Key": res.Key}))
 		})
 	case "list":
 		res, err := r.api.KV.List(api.KVListParams{Agent: agent, Prefix: prefix, Cursor: cursor, Limit: limit})

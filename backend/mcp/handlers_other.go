@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -177,9 +176,6 @@ func (s *Server) observeTurn(c *call, raw json.RawMessage) (any, *toolError) {
 	return res, nil
 }
 
-// codeKVNotFound is the store's answer to a key an agent does not have.
-const codeKVNotFound = "kv_not_found"
-
 // kvCall serves one kv_* tool through the api method of that name, looked up when called (the
 // store lives in another part of Engram): the agent is always the session's, never an argument.
 func kvCall(method string) func(s *Server, c *call, raw json.RawMessage) (any, *toolError) {
@@ -194,16 +190,20 @@ func kvCall(method string) func(s *Server, c *call, raw json.RawMessage) (any, *
 			}
 			err, p["key"] = s.decode(tool, raw, &a), a.Key
 		case "kv.set":
+			// The value is any JSON value, passed on as sent: the api checks it (null, size,
+			// secrets) as it does for every caller.
 			var a struct {
-				Key   string `json:"key"`
-				Value string `json:"value"`
+				Key   string          `json:"key"`
+				Value json.RawMessage `json:"value"`
 			}
 			err, p["key"], p["value"] = s.decode(tool, raw, &a), a.Key, a.Value
 		default:
 			var a struct {
 				Prefix string `json:"prefix"`
+				Cursor string `json:"cursor"`
+				Limit  int    `json:"limit"`
 			}
-			err, p["prefix"] = s.decode(tool, raw, &a), a.Prefix
+			err, p["prefix"], p["cursor"], p["limit"] = s.decode(tool, raw, &a), a.Prefix, a.Cursor, a.Limit
 		}
 		if err != nil {
 			return nil, err
@@ -218,17 +218,42 @@ func kvCall(method string) func(s *Server, c *call, raw json.RawMessage) (any, *
 		// The agent is the session's; a model never names it.
 		p["agent"] = c.st.agent
 		res, cerr := s.api.Call(method, mustJSON(p))
-		var ae *api.Error
-		if method == "kv.delete" && errors.As(cerr, &ae) && ae.Code == codeKVNotFound {
-			// The tool promises that removing a key that is not there changes nothing: it
-			// succeeds and says so, rather than failing like a lookup.
-			key := p["key"].(string)
-			return map[string]any{"agent": c.st.agent, "key": key, "deleted": false,
-				"notice": s.api.Text("notice.mcp_kv_nothing_deleted", map[string]any{"Key": key})}, nil
-		}
 		if cerr != nil {
 			return nil, s.apiError(cerr, nil)
 		}
+		if d, ok := res.(api.KVDeleteResult); ok && !d.Deleted {
+			// Removing a key that is not there changes nothing (the api says deleted: false);
+			// the model is told so in words.
+			return map[string]any{"agent": d.Agent, "key": d.Key, "deleted": false,
+				"notice": s.api.Text("notice.mcp_kv_nothing_deleted", map[string]any{"Key": d.Key})}, nil
+		}
+		if page, ok := res.(api.KVListResult); ok {
+			return s.fitKVPage(page), nil
+		}
 		return res, nil
 	}
+}
+
+// fitKVPage keeps a kv_list page within the result budget: entries are kept from the front
+// while the page stays within it (at least one, so paging moves on), and next_cursor becomes the
+// last key kept, which the store reads as "after this key". The estimate adds up the parts (an
+// upper bound of the whole), so a page of large values is measured once, not once per entry.
+func (s *Server) fitKVPage(page api.KVListResult) api.KVListResult {
+	empty := page
+	empty.Entries, empty.NextCursor = []api.KVEntry{}, ""
+	used, keep := EstimateTokens(string(mustJSON(empty))), 0
+	for _, e := range page.Entries {
+		cost := EstimateTokens(string(mustJSON(e))) + 1 // and its comma
+		next := EstimateTokens(`,"next_cursor":` + string(mustJSON(e.Key)))
+		if keep > 0 && used+cost+next > s.cfg.BudgetTokens {
+			break
+		}
+		used += cost
+		keep++
+	}
+	if keep < len(page.Entries) {
+		page.Entries = page.Entries[:keep]
+		page.NextCursor = page.Entries[keep-1].Key
+	}
+	return page
 }

@@ -130,11 +130,16 @@ func tools() []tool {
 		{name: "kv_get", readOnly: true, idempotent: true, agentOnly: true, run: kvCall("kv.get"),
 			schema: object(map[string]any{"key": str("the key")}, "key")},
 		{name: "kv_set", idempotent: true, destructive: true, agentOnly: true, run: kvCall("kv.set"),
-			schema: object(map[string]any{"key": str("the key"), "value": str("the value")}, "key", "value")},
+			schema: object(map[string]any{"key": str("the key"),
+				// Any JSON value, as the store takes it: no "type", so an object or a list is not refused.
+				"value": map[string]any{"description": "the value: any JSON value (a string, number, true/false, list or object; not null), at most 64 KiB"}},
+				"key", "value")},
 		{name: "kv_delete", idempotent: true, destructive: true, agentOnly: true, run: kvCall("kv.delete"),
 			schema: object(map[string]any{"key": str("the key")}, "key")},
 		{name: "kv_list", readOnly: true, idempotent: true, agentOnly: true, run: kvCall("kv.list"),
-			schema: object(map[string]any{"prefix": str("only keys starting with this")})},
+			schema: object(map[string]any{"prefix": str("only keys starting with this"),
+				"cursor": str("next_cursor from the previous page (the last key it listed), with the same prefix"),
+				"limit":  integer("keys per page (default 100)", 1, 1000)})},
 	}
 }
 

@@ -61,14 +61,16 @@ the answer says whether the turn was queued or skipped and why.`
 	MCPKVGet = `Read one value from your agent's private key-value store by "key". Other agents never see your
 keys. Use it for small state you want back in a later session (a cursor, a preference of yours).`
 
-	MCPKVSet = `Store "value" under "key" in your agent's private key-value store, replacing what was there.
-Other agents never see it. Not for facts about the person: those are memories (memory_write).`
+	MCPKVSet = `Store "value" (any JSON value: a string, number, true/false, list or object) under "key" in
+your agent's private key-value store, replacing what was there. Other agents never see it. Not for
+facts about the person: those are memories (memory_write).`
 
 	MCPKVDelete = `Remove "key" from your agent's private key-value store. Removing a key that is not there
 changes nothing. Other agents' keys are never reachable from here.`
 
 	MCPKVList = `List the keys of your agent's private key-value store with their values, optionally only those
-starting with "prefix" (for example "cursor/"). Other agents' keys are never listed.`
+starting with "prefix" (for example "cursor/"), 100 a page ("limit" up to 1000); pass the answer's
+"next_cursor" as "cursor" for the next page. Other agents' keys are never listed.`
 
 	MCPGraphEntities = `Find entities (people, organizations, projects, tools, places, concepts) in the knowledge
 graph built from the memories you may see, by part of a name or alias in any language. Each has an
