@@ -26,6 +26,9 @@ const (
 // BackupSchedule is the backup schedule (interval in hours, 0 off; how many to keep).
 type BackupSchedule = backup.Schedule
 
+// BackupLeftOut is an entry of the memory folder a backup did not archive, and why.
+type BackupLeftOut = backup.LeftOut
+
 // DoctorFinding is one thing doctor found, with the command that fixes it.
 type DoctorFinding = memory.Finding
 

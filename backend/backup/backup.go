@@ -13,6 +13,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"engram/backend/coded"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -54,13 +55,24 @@ type Manifest struct {
 	AppVersion    string `json:"app_version"`
 	SchemaVersion int    `json:"schema_version"`
 	Created       string `json:"created"`
-	Memories      int    `json:"memories"`
-	Daily         int    `json:"daily"`
-	Archived      int    `json:"archived"`
-	Trash         int    `json:"trash"`
-	KVFiles       int    `json:"kv_files"`
-	Bytes         int64  `json:"bytes"`
-	FileCount     int    `json:"file_count"`
+	// Memories, Daily (journal days) and Archived count what the store reads as such, as
+	// engram quota does (used, archived): see tally. Trash and Snapshots count the files in
+	// the trash and the organizer's snapshots, KVFiles the agents' key files.
+	Memories  int `json:"memories"`
+	Daily     int `json:"daily"`
+	Archived  int `json:"archived"`
+	Trash     int `json:"trash"`
+	Snapshots int `json:"snapshots"`
+	KVFiles   int `json:"kv_files"`
+	// Other counts the files kept that are none of those: notes, files the store cannot read
+	// as memories (doctor lists them), anything else put among the memories.
+	Other     int   `json:"other"`
+	Bytes     int64 `json:"bytes"`
+	FileCount int   `json:"file_count"`
+	// LeftOutCount counts the entries of the memory folder not archived (links, pipes); the
+	// first MaxLeftOutListed are in LeftOut with the reason. Nothing is left out silently.
+	LeftOutCount int       `json:"left_out_count"`
+	LeftOut      []LeftOut `json:"left_out,omitempty"`
 	// Files lists every entry with its checksum (left out of api results: it can be long).
 	Files []File `json:"files,omitempty"`
 }
@@ -114,7 +126,7 @@ func create(ctx context.Context, st *memory.Store, snap func(ctx context.Context
 	if err != nil {
 		return Result{}, fmt.Errorf("backup: unable to resolve %s: %w", dest, err)
 	}
-	if rel, err := filepath.Rel(st.Root(), dest); err == nil && !strings.HasPrefix(rel, "..") {
+	if insideMemory(st.Root(), dest) {
 		return Result{}, codeErr(CodeDestInsideMemory, map[string]any{"Path": dest})
 	}
 	if err := os.MkdirAll(filepath.Dir(dest), 0o700); err != nil {
@@ -145,10 +157,19 @@ func create(ctx context.Context, st *memory.Store, snap func(ctx context.Context
 		if err := addFile(tw, &m, idx, IndexEntry, now); err != nil {
 			return err
 		}
-		files, err := listFiles(st.Root())
+		files, left, err := listFiles(st.Root())
 		if err != nil {
 			return err
 		}
+		for _, l := range left {
+			noteLeftOut(&m, l)
+		}
+		// The store's unreadable files, read in the same hold as the index copy and the files.
+		problems, err := st.Problems(ctx)
+		if err != nil {
+			return err
+		}
+		counts := newTally(problems)
 		for i, rel := range files {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -157,7 +178,7 @@ func create(ctx context.Context, st *memory.Store, snap func(ctx context.Context
 			if err := addFile(tw, &m, filepath.Join(st.Root(), filepath.FromSlash(rel)), MemoryDir+"/"+rel, time.Time{}); err != nil {
 				return err
 			}
-			count(&m, rel)
+			counts.add(&m, rel)
 		}
 		progress("files", len(files), len(files))
 		return nil
@@ -183,7 +204,15 @@ func create(ctx context.Context, st *memory.Store, snap func(ctx context.Context
 	}
 	info, _ := f.Stat()
 	f.Close()
-	if err := os.Rename(tmp, dest); err != nil {
+	if o.Dest == "" {
+		// A name Engram chose is never put over another backup: two backups in one second
+		// (a scheduled one beside a manual one, two presses) had one name, and the second
+		// replaced the first.
+		dest, err = placeNew(tmp, dest)
+	} else {
+		err = os.Rename(tmp, dest)
+	}
+	if err != nil {
 		return Result{}, codeErr(CodeWriteFailed, coded.Reason(map[string]any{"Path": dest}, err))
 	}
 	syncDir(filepath.Dir(dest))
@@ -191,53 +220,63 @@ func create(ctx context.Context, st *memory.Store, snap func(ctx context.Context
 	return Result{Path: dest, Size: info.Size(), Manifest: m}, nil
 }
 
-// listFiles lists the regular files under root, sorted, as slash paths: everything but the
-// index (copied consistently instead), the locks, the watcher's own files (.watch.lock,
-// .watch-sync-*: this machine's running state) and interrupted writes. Links are skipped,
-// never followed.
-func listFiles(root string) ([]string, error) {
-	var out []string
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
+// placeNew moves the finished archive tmp to dest, or to dest with "-2", "-3", … before its
+// extension when that name is taken, without ever replacing a file (a hard link fails on an
+// existing name, where a rename would replace it). It returns the name used.
+func placeNew(tmp, dest string) (string, error) {
+	base := strings.TrimSuffix(dest, Ext)
+	for i := 1; ; i++ {
+		name := dest
+		if i > 1 {
+			name = fmt.Sprintf("%s-%d%s", base, i, Ext)
 		}
-		name := d.Name()
-		if p != root && d.IsDir() && strings.HasPrefix(name, ".tmp-") {
-			return fs.SkipDir
+		err := os.Link(tmp, name)
+		if err == nil {
+			_ = os.Remove(tmp)
+			return name, nil
 		}
-		if !d.Type().IsRegular() {
-			return nil
+		if !errors.Is(err, fs.ErrExist) {
+			// A file system without hard links (FAT on a stick): rename onto a free name.
+			if _, serr := os.Lstat(name); !errors.Is(serr, fs.ErrNotExist) {
+				if i < 1000 {
+					continue
+				}
+				return dest, err
+			}
+			return name, os.Rename(tmp, name)
 		}
-		if strings.HasPrefix(name, IndexEntry) || name == ".lock" || strings.HasPrefix(name, ".tmp-") ||
-			(filepath.Dir(p) == root && strings.HasPrefix(name, ".watch")) {
-			return nil
+		if i >= 1000 {
+			return dest, err
 		}
-		rel, _ := filepath.Rel(root, p)
-		out = append(out, filepath.ToSlash(rel))
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("backup: unable to list %s: %w", root, err)
 	}
-	return out, nil
 }
 
-// count adds rel (a path under the memory folder) to the manifest's counts.
-func count(m *Manifest, rel string) {
-	switch {
-	case strings.HasPrefix(rel, ".trash/"):
-		m.Trash++
-	case strings.HasPrefix(rel, ".archive/"):
-		if strings.HasSuffix(rel, ".md") {
-			m.Archived++
+// insideMemory says whether dest lies in the memory folder root, by its path or where the
+// links on either side lead (the memory folder may itself be a link: listFiles walks where it
+// leads, and would find the archive being written there).
+func insideMemory(root, dest string) bool {
+	in := func(r, d string) bool {
+		rel, err := filepath.Rel(r, d)
+		return err == nil && !strings.HasPrefix(rel, "..")
+	}
+	if in(root, dest) {
+		return true
+	}
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return false
+	}
+	// The nearest folder of dest that exists (Create makes the rest), resolved.
+	dir, rest := filepath.Dir(dest), filepath.Base(dest)
+	for {
+		if d, err := filepath.EvalSymlinks(dir); err == nil {
+			return in(realRoot, filepath.Join(d, rest))
 		}
-	case strings.HasPrefix(rel, ".snapshots/"):
-	case strings.HasSuffix(rel, "/"+memory.KVFileName):
-		m.KVFiles++
-	case strings.HasPrefix(rel, "daily/"):
-		m.Daily++
-	case strings.HasSuffix(rel, ".md"):
-		m.Memories++
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return false
+		}
+		dir, rest = parent, filepath.Join(filepath.Base(dir), rest)
 	}
 }
 

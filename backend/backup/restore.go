@@ -176,6 +176,7 @@ func Unpack(ctx context.Context, src, parent string, progress Progress) (u Unpac
 		return u, codeErr(CodeWriteFailed, coded.Reason(map[string]any{"Path": dir}, err))
 	}
 	u.Manifest.FileCount = len(u.Manifest.Files)
+	u.Manifest.LeftOut = knownLeftOut(u.Manifest.LeftOut)
 	u.Dir = dir
 	return u, nil
 }
@@ -197,8 +198,14 @@ type RestoreResult struct {
 	InPlace  bool     `json:"in_place"`
 	Manifest Manifest `json:"manifest"`
 	// PreBackup is the backup of the state an in-place restore replaced.
-	PreBackup string                 `json:"pre_backup,omitempty"`
-	Reindex   memory.ReconcileReport `json:"reindex"`
+	PreBackup string `json:"pre_backup,omitempty"`
+	// PreLeftOut is what the pre-restore backup could not hold (links, pipes: its manifest's
+	// LeftOut, PreLeftOutCount of them in all). The swap replaced every entry of the memory
+	// folder, so these are gone from it: a link, not what it pointed to, which was never
+	// touched. Said here so the person can put back the links they want.
+	PreLeftOut      []LeftOut              `json:"pre_left_out,omitempty"`
+	PreLeftOutCount int                    `json:"pre_left_out_count,omitempty"`
+	Reindex         memory.ReconcileReport `json:"reindex"`
 }
 
 // RestoreNewHome restores the archive at src into home, which must hold no memories yet: the
@@ -258,7 +265,8 @@ func RestoreNewHome(ctx context.Context, src, home string, progress Progress) (_
 // RestoreInPlace replaces st's files with the archive's, after checking the archive and
 // backing up the current state (PreBackup). The swap and the rebuild of the index from the
 // restored files happen inside the store's cross-process lock; the index's own history
-// (audit log, runs, usage, settings) is kept, and is in the pre-restore backup too.
+// (audit log, runs, usage, settings) is kept, and is in the pre-restore backup too. Links in
+// the memory folder, which no backup holds, go with the replaced files: PreLeftOut names them.
 func RestoreInPlace(ctx context.Context, st *memory.Store, src, appVersion string, progress Progress) (RestoreResult, error) {
 	if progress == nil {
 		progress = func(string, int, int) {}
@@ -295,5 +303,6 @@ func RestoreInPlace(ctx context.Context, st *memory.Store, src, appVersion strin
 	}
 	os.RemoveAll(aside)
 	progress("done", 1, 1)
-	return RestoreResult{Home: st.Home(), InPlace: true, Manifest: u.Manifest, PreBackup: pre.Path, Reindex: rep}, nil
+	return RestoreResult{Home: st.Home(), InPlace: true, Manifest: u.Manifest, PreBackup: pre.Path,
+		PreLeftOut: pre.Manifest.LeftOut, PreLeftOutCount: pre.Manifest.LeftOutCount, Reindex: rep}, nil
 }

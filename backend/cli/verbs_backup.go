@@ -46,6 +46,10 @@ func (r *runner) backup(_ context.Context, args []string) error {
 			m := res.Manifest
 			fmt.Fprintln(w, r.t("cli.backup.written", map[string]any{"Path": res.Path, "Memories": m.Memories, "Daily": m.Daily,
 				"KV": m.KVFiles, "Files": m.FileCount, "Size": humanBytes(res.Size)}))
+			if m.Other > 0 {
+				fmt.Fprintln(w, r.t("cli.backup.other_files", map[string]any{"Count": m.Other}))
+			}
+			r.printLeftOut(w, "cli.backup.left_out", m.LeftOut, m.LeftOutCount)
 		})
 	case "restore":
 		if err := r.need("backup restore", "FILE", pos, 2); err != nil {
@@ -64,6 +68,13 @@ func (r *runner) backup(_ context.Context, args []string) error {
 			if n := res.Reindex.Problems; n > 0 {
 				fmt.Fprintln(w, r.t("cli.backup.restored_problems", map[string]any{"Count": n}))
 			}
+			if res.InPlace {
+				// What the replaced state held that its backup could not (the archive's own
+				// left-out entries were shown by preview).
+				r.printLeftOut(w, "cli.backup.pre_left_out", res.PreLeftOut, res.PreLeftOutCount)
+			} else {
+				r.printLeftOut(w, "cli.backup.preview_left_out", res.Manifest.LeftOut, res.Manifest.LeftOutCount)
+			}
 		})
 	case "preview":
 		if err := r.need("backup preview", "FILE", pos, 2); err != nil {
@@ -77,6 +88,10 @@ func (r *runner) backup(_ context.Context, args []string) error {
 			fmt.Fprintln(w, r.t("cli.backup.preview", map[string]any{"Created": m.Created, "Version": m.AppVersion,
 				"Memories": m.Memories, "Daily": m.Daily, "Archived": m.Archived, "Trash": m.Trash, "KV": m.KVFiles,
 				"Files": m.FileCount, "Size": humanBytes(m.Bytes)}))
+			if m.Other > 0 {
+				fmt.Fprintln(w, r.t("cli.backup.other_files", map[string]any{"Count": m.Other}))
+			}
+			r.printLeftOut(w, "cli.backup.preview_left_out", m.LeftOut, m.LeftOutCount)
 		})
 	case "list":
 		res, err := r.api.Backup.List(api.Empty{})
@@ -123,6 +138,25 @@ func (r *runner) printSchedule(w io.Writer, sc api.BackupSchedule, next string) 
 	fmt.Fprintln(w, r.t("cli.backup.schedule_on", map[string]any{"Hours": sc.IntervalHours, "Keep": sc.Keep}))
 	if next != "" {
 		fmt.Fprintln(w, r.t("cli.backup.next_due", map[string]any{"At": next}))
+	}
+}
+
+// printLeftOut names what a backup left out of its archive (links, pipes), each with its reason
+// in the person's language, under the heading key; past the listed ones a line counts the rest.
+func (r *runner) printLeftOut(w io.Writer, key string, list []api.BackupLeftOut, count int) {
+	if count == 0 {
+		return
+	}
+	fmt.Fprintln(w, r.t(key, map[string]any{"Count": count}))
+	for _, l := range list {
+		detail := l.Detail
+		if r.env.Catalog != nil && r.env.Catalog.Has(l.DetailKey) {
+			detail = r.t(l.DetailKey, l.DetailArgs)
+		}
+		fmt.Fprintln(w, r.t("cli.backup.left_out_item", map[string]any{"Path": l.Path, "Detail": detail}))
+	}
+	if rest := count - len(list); rest > 0 {
+		fmt.Fprintln(w, r.t("cli.backup.left_out_more", map[string]any{"Count": rest}))
 	}
 }
 

@@ -215,6 +215,7 @@ var sections = []section{
 		{"OpenFolderResult", t[api.OpenFolderResult](), "", ""},
 		{"IndexProgress", t[api.IndexProgress](), "One index.progress event while reindex or doctor runs.", ""},
 		{"BackupFile", t[backup.File](), "One archived file and its SHA-256.", ""},
+		{"BackupLeftOut", t[backup.LeftOut](), "An entry of the memory folder a backup did not archive (a link, a pipe), with its translated reason.", ""},
 		{"BackupManifest", t[backup.Manifest](), "What a backup holds; every entry is checked against it before a restore.", ""},
 		{"BackupResult", t[backup.Result](), "", ""},
 		{"BackupEntry", t[backup.Entry](), "One backup in the home's backups folder.", ""},
