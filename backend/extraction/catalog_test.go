@@ -26,7 +26,8 @@ func TestEveryCodeIsTranslated(t *testing.T) {
 	}
 	for _, c := range []string{CodeInvalidAction, CodeMissingSlug, CodeInvalidScope, CodeProjectNoEvidence, CodeDuplicateSlugInPlan,
 		CodeAlreadyWritten, CodeRejectedNoOverride, CodeBodyTooLarge, CodeEmptyDailyBody, CodeMissingDescription,
-		CodeMissingBodyForWrite, CodeQuotaExhausted, CodePersonOnlyAction, CodeTooManyItems, CodeQuoteNotInTurn, WarnInvalidRelation} {
+		CodeMissingBodyForWrite, CodeQuotaExhausted, CodePersonOnlyAction, CodeTooManyItems, CodeQuoteNotInTurn, WarnInvalidRelation,
+		WarnAlreadyApplied, WarnNewerTurnKept, WarnAppliedAsUpdate} {
 		keys = append(keys, "extraction.code."+c)
 	}
 	for _, c := range []string{CodeNotRunning, CodeRunNotFound, CodeInvalidRequest, CodeInvalidSettings} {

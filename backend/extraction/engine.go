@@ -3,6 +3,7 @@ package extraction
 import (
 	"context"
 	"errors"
+	"slices"
 
 	"engram/backend/coded"
 	"engram/backend/memory"
@@ -75,7 +76,9 @@ func (s *Service) next(st *sessionState, r *run) {
 }
 
 // perform builds the context, asks the planner, validates the plan and applies what passed
-// in one batch, filling the run's detail as it goes.
+// in one batch, filling the run's detail as it goes. Once that batch applied, its follow-ups
+// apply too, each in a batch of its own: the writes another process of the same conversation
+// got in first, settled (settle.go), then the identity memories split (offline_identity_split.go).
 func (s *Service) perform(r *run, planner Planner) {
 	ctx := r.ctx
 	req := r.req
@@ -149,32 +152,20 @@ func (s *Service) perform(r *run, planner Planner) {
 			fail(FailCanceled, err)
 			return
 		}
-		items := make([]memory.Item, len(ok))
-		for i, p := range ok {
-			items[i] = p.item
-		}
-		res, err := s.o.Store.ApplyBatch(ctx, memory.Batch{Items: items, Actor: memory.ActorExtractor,
-			Session: req.SessionID, Model: out.Model})
+		replaced := s.replacedIdentities(ctx, vis, ok)
+		done, refused, again, err := s.apply(ctx, r, out.Model, ok, shownSlugs(cd.input.Candidates))
 		if err != nil {
 			fail(FailApply, err)
 			return
 		}
-		for i, ir := range res.Results {
-			p := ok[i]
-			if !ir.OK {
-				slug := p.item.Slug
-				if ir.Code == memory.CodeSecretDetected {
-					slug = memory.RedactKeyLike(slug) // the run's report is kept and shown
-				}
-				rejected = append(rejected, RejectedItem{Index: p.index, Action: p.action, Slug: slug,
-					Scope: string(p.item.Scope), Code: ir.Code, Args: ir.Args, Detail: ir.Message})
-				continue
-			}
-			applied = append(applied, s.appliedItem(ctx, p, ir))
-			if p.action == ActionWrite || p.action == ActionUpdate {
-				r.wrote = append(r.wrote, ir.Slug)
-			}
-		}
+		applied, rejected = append(applied, done...), append(rejected, refused...)
+		done, refused = s.applyMore(ctx, r, out.Model, again)
+		applied, rejected = append(applied, done...), append(rejected, refused...)
+		next := len(out.Plan.Items) + 1 // past the plan's items and the profile item
+		splits, refusedSplits := s.identitySplits(ctx, vis, cd.validator, applied, replaced, next)
+		done, refused = s.applyMore(ctx, r, out.Model, splits)
+		applied, rejected = append(applied, done...), append(append(rejected, refusedSplits...), refused...)
+		slices.SortStableFunc(applied, func(a, b AppliedItem) int { return a.Index - b.Index })
 	}
 	status, reason := StatusNoop, ""
 	switch {
