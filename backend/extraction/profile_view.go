@@ -58,9 +58,10 @@ const (
 // signalLine is one line of the person-profile body: "- kind: value".
 var signalLine = text.Lazy(`^\s*[-*]\s*([a-z_]+)\s*[:：]\s*(.+?)\s*$`)
 
-// experience labels in the bodies the offline extractor and models write (English, Chinese,
-// with or without bold).
-var expLabel = text.Lazy(`(?i)^\s*[-*]?\s*\**\s*(pain|problem|solution|fix|outcome|result|痛点|问题|解决|方案|结果)\s*\**\s*[:：]\s*\**\s*(.+)$`)
+// expLabel finds the experience labels in a body's text (English, Chinese), at a line's start
+// or inside it: the offline extractor writes one part a line, while people and models also
+// write "Pain: … Solution: … Outcome: …" on one line, which read as one long pain point.
+var expLabel = text.Lazy(`(?i)(?:^|[\s.;,。；，、])(pain|problem|solution|fix|outcome|result|痛点|问题|解决|方案|结果)\s*[:：]`)
 
 // DeriveProfile builds the profile from global memories (live ones; archived are the
 // caller's to leave out). Topic signals older than profileTopicDays are left out: a topic is
@@ -142,26 +143,34 @@ func addEntry(list []ProfileEntry, e ProfileEntry) []ProfileEntry {
 }
 
 // readExperience splits an experience body into its labelled parts; an unlabelled body is
-// the solution (what the memory is for).
+// the solution (what the memory is for). The body is read as the reader shows it (links by
+// their names, no list or emphasis marks): the card showed "[[Postgres]]" as written.
 func readExperience(m *memory.Memory) Experience {
 	x := Experience{MemoryID: m.ID, Slug: m.Slug, Title: m.Title, Reviewed: m.Reviewed, Updated: m.Updated}
-	for _, line := range strings.Split(m.Body, "\n") {
-		sm := expLabel.FindStringSubmatch(line)
-		if sm == nil {
-			continue
-		}
-		v := clipProfile(strings.TrimRight(sm[2], "* "))
-		switch strings.ToLower(sm[1]) {
-		case "pain", "problem", "痛点", "问题":
-			x.Pain = first(x.Pain, v)
-		case "solution", "fix", "解决", "方案":
-			x.Solution = first(x.Solution, v)
-		case "outcome", "result", "结果":
-			x.Outcome = first(x.Outcome, v)
+	plain := memory.MarkdownText(m.Body)
+	for _, line := range strings.Split(plain, "\n") {
+		marks := expLabel.FindAllStringSubmatchIndex(line, -1)
+		for i, mk := range marks {
+			end := len(line)
+			if i+1 < len(marks) {
+				end = marks[i+1][0]
+			}
+			v := clipProfile(strings.TrimRight(strings.TrimSpace(line[mk[1]:end]), ".;,。；，、 "))
+			if v == "" {
+				continue
+			}
+			switch strings.ToLower(line[mk[2]:mk[3]]) {
+			case "pain", "problem", "痛点", "问题":
+				x.Pain = first(x.Pain, v)
+			case "solution", "fix", "解决", "方案":
+				x.Solution = first(x.Solution, v)
+			case "outcome", "result", "结果":
+				x.Outcome = first(x.Outcome, v)
+			}
 		}
 	}
 	if x.Solution == "" && x.Pain == "" && x.Outcome == "" {
-		x.Solution = clipProfile(strings.Join(strings.Fields(m.Body), " "))
+		x.Solution = clipProfile(plain)
 	}
 	return x
 }
@@ -175,6 +184,9 @@ func first(have, v string) string {
 
 // clipProfile keeps a profile value to one short line.
 func clipProfile(s string) string {
+	if strings.Contains(s, "[[") {
+		s = memory.MarkdownText(s)
+	}
 	s = strings.Join(strings.Fields(s), " ")
 	if utf8.RuneCountInString(s) > 160 {
 		s = string([]rune(s)[:159]) + "…"

@@ -49,3 +49,32 @@ func TestDeriveProfile(t *testing.T) {
 		t.Fatalf("stale topics %+v", p.RecentTopics)
 	}
 }
+
+// An experience written on one line ("Pain: … Solution: … Outcome: …", as people and models
+// write it) is read part by part, and its links by their names: the About-you card showed the
+// whole body as one pain point, with "[[Postgres]]" as written.
+func TestExperienceOnOneLine(t *testing.T) {
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	cases := []struct {
+		body, pain, solution, outcome string
+	}{
+		{"Pain: jobs stuck after a migration. Solution: restart the worker. Outcome: jobs resumed. Related: [[Postgres]]",
+			"jobs stuck after a migration", "restart the worker", "jobs resumed. Related: Postgres"},
+		{"- **Problem:** the [[CI|build server]] ran out of disk\n- **Fix:** prune images nightly",
+			"the build server ran out of disk", "prune images nightly", ""},
+		{"痛点：构建经常 OOM。解决：限制并发为 2。结果：再也没有失败",
+			"构建经常 OOM", "限制并发为 2", "再也没有失败"},
+		// A label inside a word is not a label ("hotfix:" is no "fix:").
+		{"Use the hotfix: branch for [[Acme]] releases.", "", "Use the hotfix: branch for Acme releases.", ""},
+	}
+	for _, c := range cases {
+		p := DeriveProfile([]*memory.Memory{{ID: "E", Slug: "e", Title: "E", Scope: memory.ScopeGlobal, Type: memory.TypeExperience, Updated: now, Body: c.body}}, now)
+		if len(p.Experiences) != 1 {
+			t.Fatalf("%q: %d experiences", c.body, len(p.Experiences))
+		}
+		x := p.Experiences[0]
+		if x.Pain != c.pain || x.Solution != c.solution || x.Outcome != c.outcome {
+			t.Errorf("%q:\n got pain %q solution %q outcome %q\nwant pain %q solution %q outcome %q", c.body, x.Pain, x.Solution, x.Outcome, c.pain, c.solution, c.outcome)
+		}
+	}
+}
