@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -18,9 +19,10 @@ import (
 //	engram graph subgraph [NAME] [--depth N] [--limit N]
 //	engram graph memories NAME
 //	engram graph rename NAME NEW | merge INTO FROM... | delete NAME
-//	engram graph relate MEMORY_ID [--from A] TYPE TO | unrelate EDGE_ID
+//	engram graph relate SLUG|ID [--from A] TYPE TO | unrelate EDGE_ID
 //
-// --scope, --workdir and --agent narrow every one of them.
+// --scope, --workdir and --agent narrow every one of them (and say where relate looks for a
+// slug: global without them, as for show and update).
 func (r *runner) graph(_ context.Context, args []string) error {
 	var sc api.GraphScope
 	var scope, types, from string
@@ -154,16 +156,47 @@ func (r *runner) graphEdit(sc api.GraphScope, pos []string, from string) (api.Gr
 		}
 		return g.DeleteEntity(api.GraphEntityParams{GraphScope: sc, Entity: pos[1]})
 	case "relate":
-		if err := need(4, "MEMORY_ID TYPE TO"); err != nil {
+		if err := need(4, "SLUG|ID TYPE TO"); err != nil {
 			return api.GraphEditResult{}, err
 		}
-		return g.AddRelation(api.GraphAddRelationParams{GraphScope: sc, MemoryID: pos[1], From: from, Type: pos[2], To: pos[3]})
+		id, err := r.graphMemoryID(sc, pos[1])
+		if err != nil {
+			return api.GraphEditResult{}, err
+		}
+		return g.AddRelation(api.GraphAddRelationParams{GraphScope: sc, MemoryID: id, From: from, Type: pos[2], To: pos[3]})
 	default:
 		if err := need(2, "EDGE_ID"); err != nil {
 			return api.GraphEditResult{}, err
 		}
 		return g.DeleteRelation(api.GraphDeleteRelationParams{GraphScope: sc, EdgeID: pos[1]})
 	}
+}
+
+// graphMemoryID resolves the SLUG|ID relate names to a memory id the way show and update do:
+// an id first (graph.addRelation refuses one outside the scope flags' view), else a slug in
+// the scope instance the flags name, global without them. When neither finds a memory the
+// error says both were tried and where the slug was looked for, with not_found's code.
+func (r *runner) graphMemoryID(sc api.GraphScope, ref string) (string, error) {
+	ref = strings.TrimSpace(ref)
+	if m, err := r.api.Memory.Read(api.RefParams{ID: ref}); err == nil {
+		return m.Memory.ID, nil
+	}
+	p := api.RefParams{Slug: ref, Scope: sc.Scope, Workdir: sc.Workdir, Agent: sc.Agent}
+	if p.Scope == "" {
+		p.Scope = api.ScopeGlobal
+	}
+	m, err := r.api.Memory.Read(p)
+	if err == nil {
+		return m.Memory.ID, nil
+	}
+	var ae *api.Error
+	if !errors.As(err, &ae) || ae.Code != "not_found" {
+		return "", err // a scope the flags cannot name (no workdir for project, …): said as is
+	}
+	where := quotaScopeName(r, api.ScopeQuota{Scope: p.Scope, Workdir: p.Workdir, Agent: p.Agent})
+	args := map[string]any{"Ref": ref, "Where": where}
+	return "", &api.Error{Code: ae.Code, I18nKey: "error.graph_memory_not_found", Args: args,
+		Message: r.t("error.graph_memory_not_found", args)}
 }
 
 // subgraphLike is what neighbors and subgraph print.

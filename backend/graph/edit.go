@@ -118,11 +118,32 @@ func (s *Service) Rename(ctx context.Context, v View, actor, ref, name string) (
 	if !ok {
 		return nil, notFound(ref)
 	}
+	// A name another entity of the same scope instance already answers to (its name or an
+	// alias, compared as the graph compares names) would fold the two into one without a word,
+	// turn relations between them into self-relations and lose this entity's name: that is a
+	// merge, which keeps the old name as an alias, so the person is sent there.
+	if j, taken := sn.namedElsewhere(i, name); taken {
+		other := sn.nodes[j].name
+		return nil, &Error{Code: CodeNameTaken, Args: map[string]any{"Name": name, "Entity": other, "From": sn.nodes[i].name},
+			Msg: "“" + name + "” already names the entity “" + other + "”: merge them instead"}
+	}
 	ms, err := s.memoriesOf(ctx, sn, i, v)
 	if err != nil {
 		return nil, err
 	}
 	return s.apply(ctx, actor, renameIn(ms, map[string]bool{wikilink.Norm(sn.nodes[i].name): true}, name, false))
+}
+
+// namedElsewhere finds another node of node i's scope instance that name (normalised) names,
+// as its name or an alias. Nodes of other instances never merge with i, so they do not count.
+func (sn *snapshot) namedElsewhere(i int, name string) (int, bool) {
+	key, n := wikilink.Norm(name), sn.nodes[i]
+	for j, o := range sn.nodes {
+		if j != i && o.scope == n.scope && o.key == n.key && o.norms[key] {
+			return j, true
+		}
+	}
+	return 0, false
 }
 
 // Merge folds entities from into into: their links are rewritten to into's name, showing the

@@ -17,6 +17,7 @@ const (
 	CodePersonOnly      = "graph_person_only"
 	CodeNothingToChange = "graph_nothing_to_change"
 	CodeWouldEmpty      = "graph_would_empty_memory"
+	CodeNameTaken       = "graph_name_taken"
 )
 
 // Error is a graph failure with a stable code and the arguments of its translated message.

@@ -1,0 +1,114 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"engram/backend/api"
+	"engram/backend/wire"
+)
+
+// graph rename onto a name another entity has is refused (exit 1, the translated message
+// pointing at graph merge) and rewrites nothing; merge is the verb that makes two one.
+func TestGraphRenameOntoAnExistingEntity(t *testing.T) {
+	h := newHome(t)
+	h.ok("write", "--type", "user", "--slug", "alice-job", "--title", "Alice job", "--body", "- [[Alice]] knows [[Bob]]")
+	h.ok("write", "--type", "reference", "--slug", "bob-tools", "--title", "Bob tools", "--body", "- [[Bob]] uses [[Postgres]]")
+	for _, name := range []string{"Alice", "alice", " ALICE  "} {
+		code, out, errs := h.run("", "graph", "rename", "Bob", name)
+		if code != 1 || !strings.Contains(errs, "already names the entity “Alice”") ||
+			!strings.Contains(errs, `engram graph merge "Alice" "Bob"`) {
+			t.Fatalf("rename Bob %q: exit %d\nstdout: %s\nstderr: %s", name, code, out, errs)
+		}
+	}
+	if out := h.ok("show", "alice-job"); !strings.Contains(out, "- [[Alice]] knows [[Bob]]") {
+		t.Fatalf("a refused rename rewrote alice-job:\n%s", out)
+	}
+	code, _, errs := h.run("", "graph", "rename", "Bob", "Alice", "--json")
+	var e struct {
+		Error struct{ Code, Message string }
+	}
+	if code != 1 || json.Unmarshal([]byte(errs), &e) != nil || e.Error.Code != "graph_name_taken" {
+		t.Fatalf("rename --json: exit %d %s", code, errs)
+	}
+	// In Chinese too.
+	var out, errb bytes.Buffer
+	env := h.env(&out, &errb)
+	env.Lang = "zh-CN"
+	env.Open = func(ctx context.Context) (*api.API, func() error, error) {
+		svc, err := wire.Open(ctx, wire.Options{Home: h.dir, Lang: "zh-CN", Catalog: h.cat, Passive: true})
+		if err != nil {
+			return nil, nil, err
+		}
+		return svc.API(ctx, api.ActorUser), svc.Close, nil
+	}
+	if code := Run(context.Background(), []string{"graph", "rename", "Bob", "Alice"}, env); code != 1 ||
+		!strings.Contains(errb.String(), "已是实体“Alice”的名称") {
+		t.Fatalf("zh rename: exit %d %s", code, errb.String())
+	}
+	// The way that works: merge keeps the old name as the link's text.
+	h.ok("graph", "merge", "Alice", "Bob")
+	if out := h.ok("show", "alice-job"); !strings.Contains(out, "[[Alice|Bob]]") {
+		t.Fatalf("merge:\n%s", out)
+	}
+}
+
+// graph relate takes SLUG|ID like every verb on one memory; a reference that finds nothing
+// says it was tried as an id and as a slug, and where.
+func TestGraphRelateBySlugOrID(t *testing.T) {
+	h := newHome(t)
+	h.ok("write", "--type", "user", "--slug", "alice-job", "--title", "Alice job", "--body", "- [[Alice]] knows [[Bob]]")
+	wd := t.TempDir()
+	h.ok("write", "--scope", "project", "--workdir", wd, "--type", "project", "--slug", "proj-notes",
+		"--title", "Project notes", "--body", "The build uses [[Go]].")
+
+	if out := h.ok("graph", "relate", "alice-job", "--from", "Alice", "knows", "Carol"); !strings.Contains(out, "alice-job") {
+		t.Fatalf("relate by slug: %s", out)
+	}
+	if out := h.ok("show", "alice-job"); !strings.Contains(out, "- [[Alice]] knows [[Carol]]") {
+		t.Fatalf("relate by slug wrote:\n%s", out)
+	}
+	var m struct {
+		Memory struct{ ID string }
+	}
+	if err := json.Unmarshal([]byte(h.ok("show", "alice-job", "--json")), &m); err != nil || m.Memory.ID == "" {
+		t.Fatalf("show --json: %v", err)
+	}
+	h.ok("graph", "relate", m.Memory.ID, "--from", "Alice", "knows", "Dave")
+	if out := h.ok("show", "alice-job"); !strings.Contains(out, "- [[Alice]] knows [[Dave]]") {
+		t.Fatalf("relate by id wrote:\n%s", out)
+	}
+	// Scope flags still narrow what an id may name.
+	if code, _, errs := h.run("", "graph", "relate", m.Memory.ID, "--scope", "project", "--workdir", wd, "--from", "Alice", "knows", "Erin"); code != 1 ||
+		!strings.Contains(errs, "No memory") {
+		t.Fatalf("relate to a global id inside a project's view: exit %d %s", code, errs)
+	}
+	// A project memory's slug, with the scope flags that name its project.
+	h.ok("graph", "relate", "proj-notes", "--scope", "project", "--workdir", wd, "--from", "Go", "used_by", "Builder")
+	if code, _, errs := h.run("", "graph", "relate", "proj-notes", "--from", "Go", "used_by", "Builder"); code != 1 ||
+		!strings.Contains(errs, "No memory “proj-notes” was found: no memory has that id, and no global memory has that slug") ||
+		!strings.Contains(errs, "--scope") {
+		t.Fatalf("relate to a project slug without its scope: exit %d %s", code, errs)
+	}
+	code, _, errs := h.run("", "graph", "relate", "nosuch", "--scope", "agent", "--agent", "codex", "knows", "Carol", "--json")
+	var e struct {
+		Error struct {
+			Code, Message string
+			I18nKey       string `json:"i18n_key"`
+		}
+	}
+	if code != 1 || json.Unmarshal([]byte(errs), &e) != nil || e.Error.Code != "not_found" ||
+		e.Error.I18nKey != "error.graph_memory_not_found" || !strings.Contains(e.Error.Message, "no agent codex memory has that slug") {
+		t.Fatalf("relate nosuch --json: exit %d %s", code, errs)
+	}
+	// The usage names SLUG|ID.
+	if code, _, errs := h.run("", "graph", "relate", "alice-job"); code != 2 || !strings.Contains(errs, "SLUG|ID TYPE TO") {
+		t.Fatalf("relate without enough arguments: exit %d %s", code, errs)
+	}
+	if code, _, errs := h.run("", "graph", "frobnicate"); code != 2 || !strings.Contains(errs, "relate SLUG|ID [--from A] TYPE TO") {
+		t.Fatalf("graph usage: exit %d %s", code, errs)
+	}
+}
