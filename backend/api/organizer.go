@@ -52,6 +52,13 @@ func (s *OrganizerService) Run(p organizer.RunParams) (organizer.RunDetail, erro
 		return organizer.RunDetail{}, err
 	}
 	r, err := o.Run(s.a.ctx, p.ID)
+	if r.Report != nil {
+		for i := range r.Report.Decisions {
+			if res := r.Report.Decisions[i].Result; res != nil && res.Code != "" {
+				res.Message = s.a.decisionFailure(res.Code, res.I18nKey, res.Args, res.Message)
+			}
+		}
+	}
 	return r, s.a.fail(err)
 }
 
@@ -93,8 +100,29 @@ func (s *OrganizerService) ApplyReport(p organizer.ApplyParams) (organizer.Apply
 		return organizer.ApplyResult{}, err
 	}
 	r, err := o.ApplyReport(s.a.ctx, p.RunID, p.DecisionIDs)
+	for i := range r.Decisions {
+		if d := &r.Decisions[i]; d.Code != "" {
+			d.Message = s.a.decisionFailure(d.Code, d.I18nKey, d.Args, d.Message)
+		}
+	}
 	s.changed(p.RunID)
 	return r, s.a.fail(err)
+}
+
+// decisionFailure is why an organizer decision was not applied, in the caller's language: its
+// catalog key (organizer.failure.*, naming the memory) or else error.<code>, filled from its
+// arguments. A result without arguments (a report stored before decisions carried them) keeps
+// its English text rather than read "No memory “<no value>”".
+func (a *API) decisionFailure(code, key string, args map[string]any, english string) string {
+	if a.deps.Catalog == nil || len(args) == 0 {
+		return english
+	}
+	for _, k := range []string{key, "error." + code} {
+		if k != "" && k != "error." && a.deps.Catalog.Has(k) {
+			return a.t(k, translateDetail(a, args))
+		}
+	}
+	return english
 }
 
 // Settings returns the organizer settings.

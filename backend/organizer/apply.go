@@ -17,8 +17,9 @@ func (s *Service) applyDecisions(ctx context.Context, runID string, rep *Report,
 	// merge must not write a keeper whose sources can no longer be removed as seen.
 	var ds []*Decision
 	for _, d := range all {
-		if code, msg := s.stale(ctx, d); code != "" {
-			d.Status, d.Result = DecisionFailed, &DecisionResult{Code: code, Message: msg, At: now, By: by}
+		if f := s.stale(ctx, d); f != nil {
+			f.At, f.By = now, by
+			d.Status, d.Result = DecisionFailed, f
 			continue
 		}
 		ds = append(ds, d)
@@ -68,7 +69,8 @@ func (s *Service) applyDecisions(ctx context.Context, runID string, rep *Report,
 		}
 		// The first real failure explains the decision; group_failed only follows from it.
 		if r.Code == "" || (r.Code == memory.CodeGroupFailed && ir.Code != memory.CodeGroupFailed) {
-			r.Code, r.Message = ir.Code, ir.Message
+			f := entryFailure(ir.Code, refFor(ds[owner[k]], items[k].ID), ir.Args, ir.Message)
+			r.Code, r.I18nKey, r.Args, r.Message = f.Code, f.I18nKey, f.Args, f.Message
 		}
 	}
 	for i, d := range ds {
@@ -82,23 +84,27 @@ func (s *Service) applyDecisions(ctx context.Context, runID string, rep *Report,
 	return nil
 }
 
-// stale checks a decision's entries against the index: each must still exist at the version
-// the run saw. It returns the code and message of the first mismatch.
-func (s *Service) stale(ctx context.Context, d *Decision) (code, msg string) {
+// stale checks a decision's entries against the index: each must still exist, live, at the
+// version the run saw. It returns the failure of the first that does not, naming it.
+func (s *Service) stale(ctx context.Context, d *Decision) *DecisionResult {
 	refs := d.Targets
 	if d.Into != nil {
 		refs = append([]EntryRef{*d.Into}, refs...)
 	}
 	for _, ref := range refs {
 		m, err := s.store.Get(ctx, ref.ID)
-		if err != nil {
-			return memory.CodeOf(err), err.Error()
-		}
-		if m.Version != ref.Version || m.Archived {
-			return memory.CodeVersionConflict, "organizer: unable to apply: " + ref.Slug + " changed since the run read it"
+		switch {
+		case err != nil && memory.CodeOf(err) == memory.CodeNotFound, err == nil && m.Archived:
+			return entryFailure(memory.CodeNotFound, ref, nil,
+				"organizer: unable to apply: "+ref.Slug+" was deleted or archived since the run read it")
+		case err != nil:
+			return entryFailure(memory.CodeOf(err), ref, errArgs(err), err.Error())
+		case m.Version != ref.Version:
+			return entryFailure(memory.CodeVersionConflict, ref, nil,
+				"organizer: unable to apply: "+ref.Slug+" changed since the run read it")
 		}
 	}
-	return "", ""
+	return nil
 }
 
 func contains(v []string, s string) bool {
@@ -116,11 +122,15 @@ type ApplyParams struct {
 	DecisionIDs []string `json:"decision_ids"`
 }
 
-// DecisionOutcome is what applying one decision did.
+// DecisionOutcome is what applying one decision did. A failure has the shape of every coded
+// error crossing api/: Code, the catalog key of its message (I18nKey), the Args that fill it
+// (naming the memory at fault) and Message, English here and translated by api.
 type DecisionOutcome struct {
 	ID      string         `json:"id"`
 	Status  DecisionStatus `json:"status"`
 	Code    string         `json:"code,omitempty"`
+	I18nKey string         `json:"i18n_key,omitempty"`
+	Args    map[string]any `json:"args,omitempty"`
 	Message string         `json:"message,omitempty"`
 }
 
@@ -198,7 +208,7 @@ func (s *Service) ApplyReport(ctx context.Context, runID string, decisionIDs []s
 	for _, d := range picked {
 		o := DecisionOutcome{ID: d.ID, Status: d.Status}
 		if d.Result != nil {
-			o.Code, o.Message = d.Result.Code, d.Result.Message
+			o.Code, o.I18nKey, o.Args, o.Message = d.Result.Code, d.Result.I18nKey, d.Result.Args, d.Result.Message
 		}
 		if d.Status == DecisionApplied {
 			out.Applied++

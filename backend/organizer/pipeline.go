@@ -38,7 +38,9 @@ type runner struct {
 	planner   Planner
 	fallback  Planner
 
-	entries  map[string]*memory.Memory
+	entries map[string]*memory.Memory
+	// rarity is the vocabulary of every entry scanned: how rare a word is in the store.
+	rarity   *Rarity
 	groups   []*scopeGroup
 	clusters []Cluster
 	inv      []InventoryItem

@@ -115,6 +115,9 @@ const (
 	ReasonContained      = "contained"
 	ReasonSimilar        = "similar"
 	ReasonSimilarGuarded = "similar_numbers_or_negation_differ"
+	// ReasonKeyWordsDiffer: similar wording, but words rare in the store stand on one side
+	// only (Args["Words"] names them): the two are likely about different things.
+	ReasonKeyWordsDiffer = "similar_key_words_differ"
 	// ReasonSymbolsDiffer: the same words, but a word's symbols differ (C++ / C#, -1 / 1).
 	ReasonSymbolsDiffer = "same_words_symbols_differ"
 	ReasonStaleLowConf  = "stale_low_confidence"
@@ -172,11 +175,16 @@ type Preserved struct {
 	Unreview bool `json:"unreview,omitempty"`
 }
 
-// DecisionResult is what applying a decision did.
+// DecisionResult is what applying a decision did. A failure carries its Code, the catalog key
+// of its message (I18nKey: organizer.failure.* or error.<code>) with the Args that fill it,
+// always naming the memory at fault by Slug and Title, and Message, its English text for logs
+// and clients without a catalog (entryFailure).
 type DecisionResult struct {
-	Code    string    `json:"code,omitempty"`
-	Message string    `json:"message,omitempty"`
-	At      time.Time `json:"at"`
+	Code    string         `json:"code,omitempty"`
+	I18nKey string         `json:"i18n_key,omitempty"`
+	Args    map[string]any `json:"args,omitempty"`
+	Message string         `json:"message,omitempty"`
+	At      time.Time      `json:"at"`
 	// By is "run" for decisions the run applied itself, "review" for ApplyReport.
 	By string `json:"by"`
 	// Removed counts the memories this decision took out of the store (merged away, deleted).

@@ -78,6 +78,12 @@ func (r *runner) scan(ctx context.Context) error {
 		r.initial += len(g.entries)
 	}
 	r.report.Counts.Scanned, r.report.Counts.Scopes = r.initial, len(r.groups)
+	r.rarity = NewRarity()
+	for _, g := range r.groups {
+		for _, m := range g.entries {
+			r.rarity.Add(m.Body)
+		}
+	}
 	return nil
 }
 
@@ -106,7 +112,7 @@ func (r *runner) cluster(ctx context.Context, g *scopeGroup) ([]Cluster, error) 
 		r.s.log.Warn("organizer: topic clustering failed; using structural groups", "run", r.id, "scope", g.inst.Scope,
 			"key", g.inst.Key, "err", err)
 	}
-	return StructuralClusterer{}.Groups(ctx, g.inst, g.entries, MaxClusterSize)
+	return StructuralClusterer{Rarity: r.rarity}.Groups(ctx, g.inst, g.entries, MaxClusterSize)
 }
 
 // topicClusters asks the configured clusterer and checks its answer: known ids of this scope
@@ -171,7 +177,7 @@ func (r *runner) topicClusters(ctx context.Context, g *scopeGroup, sc *ScopeClus
 	}
 	sc.LeftOut = len(rest)
 	if len(rest) > 0 {
-		more, err := StructuralClusterer{}.Groups(ctx, g.inst, rest, MaxClusterSize)
+		more, err := StructuralClusterer{Rarity: r.rarity}.Groups(ctx, g.inst, rest, MaxClusterSize)
 		if err != nil {
 			return nil, err
 		}

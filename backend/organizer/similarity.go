@@ -124,13 +124,34 @@ type Text struct {
 	bigram []feature
 	chars  []feature
 	marked map[int32]bool // token ids that carry a number or a negation
+	// content maps the text's content words (stems, CJK characters) to a surface form, and
+	// rarity weighs them (its Analyzer's vocabulary).
+	content map[string]string
+	rarity  *Rarity
 }
 
-// Analyzer interns the features of the texts it analyses.
-type Analyzer struct{ vocab map[string]int32 }
+// Analyzer interns the features of the texts it analyses and knows how rare their content
+// words are: in the store it was given (NewAnalyzerOver), or among the texts it analysed.
+type Analyzer struct {
+	vocab  map[string]int32
+	rarity *Rarity
+	count  bool // every analysed text is added to rarity
+}
 
-// NewAnalyzer returns an empty analyzer.
-func NewAnalyzer() *Analyzer { return &Analyzer{vocab: map[string]int32{}} }
+// NewAnalyzer returns an empty analyzer whose vocabulary is the texts it analyses: compare
+// them only once all are analysed.
+func NewAnalyzer() *Analyzer {
+	return &Analyzer{vocab: map[string]int32{}, rarity: NewRarity(), count: true}
+}
+
+// NewAnalyzerOver returns an analyzer that weighs content words by the store's vocabulary r,
+// which already counts the texts it will analyse; a nil r is NewAnalyzer.
+func NewAnalyzerOver(r *Rarity) *Analyzer {
+	if r == nil {
+		return NewAnalyzer()
+	}
+	return &Analyzer{vocab: map[string]int32{}, rarity: r}
+}
 
 func (a *Analyzer) id(s string) int32 {
 	if id, ok := a.vocab[s]; ok {
@@ -143,8 +164,12 @@ func (a *Analyzer) id(s string) int32 {
 
 // Analyze normalises body and computes its token set and vectors.
 func (a *Analyzer) Analyze(body string) *Text {
-	t := &Text{Norm: Normalize(body), Strict: StrictNorm(body)}
+	t := &Text{Norm: Normalize(body), Strict: StrictNorm(body), rarity: a.rarity}
 	t.Tokens = Tokens(t.Norm)
+	t.content = contentUnits(t.Norm)
+	if a.count {
+		a.rarity.addUnits(t.content)
+	}
 	words := map[int32]float64{}
 	t.marked = map[int32]bool{}
 	for _, tok := range t.Tokens {
@@ -206,37 +231,21 @@ func dot(a, b []feature) float64 {
 	return s
 }
 
-// negations are words whose presence on one side only can flip a statement's meaning.
-var negations = map[string]bool{
-	"not": true, "no": true, "never": true, "none": true, "nothing": true, "neither": true, "nor": true,
-	"without": true, "cannot": true, "dont": true, "doesnt": true, "didnt": true, "isnt": true,
-	"arent": true, "wasnt": true, "werent": true, "wont": true, "cant": true, "shouldnt": true,
-	"wouldnt": true, "couldnt": true, "hasnt": true, "havent": true, "nicht": true, "kein": true,
-}
-
-// marksMeaning reports whether a token carries a number or a negation.
-func marksMeaning(tok string) bool {
-	if negations[tok] {
-		return true
-	}
-	for _, r := range tok {
-		if unicode.IsDigit(r) || strings.ContainsRune("不没别无非未勿否", r) {
-			return true
-		}
-	}
-	return false
-}
-
 // Match is the result of comparing two texts.
 type Match struct {
 	Tier  Tier    `json:"tier"`
 	Score float64 `json:"score"`
 	// Contained is -1 when a lies inside b, 1 when b lies inside a, 0 otherwise or when equal.
 	Contained int `json:"contained"`
-	// Guarded is set on a fuzzy match whose texts differ in a number or a negation, and on an
-	// exact or contained one whose texts differ in the symbols of a word: they may
-	// say opposite things, so the match must not be trusted on its own.
-	Guarded bool `json:"guarded"`
+	// Guarded is set on a fuzzy match whose texts differ in a number, a negation or
+	// distinguishing content words, and on an exact or contained one whose texts differ in the
+	// symbols of a word: they may say different or opposite things, so the match must not be
+	// trusted on its own. Guard says which.
+	Guarded bool  `json:"guarded"`
+	Guard   Guard `json:"guard,omitempty"`
+	// Words names, for GuardWords, the rarest content words each side holds and the other
+	// lacks ("nginx / kafka").
+	Words string `json:"words,omitempty"`
 }
 
 // Cosine is the weighted cosine of two texts over words, word bigrams and character trigrams.
@@ -271,7 +280,9 @@ func intersect(a, b []int32) int {
 	return n
 }
 
-// Compare finds the strongest tier that links a and b, or TierNone.
+// Compare finds the strongest tier that links a and b, or TierNone, and guards a match its
+// tier alone does not make trustworthy (symbolGuard, fuzzyGuard): a guarded match is proposed
+// for a person, never merged by a run on its own.
 func Compare(a, b *Text) Match {
 	if a.Norm == "" || b.Norm == "" {
 		return Match{}
@@ -280,7 +291,7 @@ func Compare(a, b *Text) Match {
 	// "in C#", "set it to -1" / "to 1"), are guarded: a merge of them would lose the difference,
 	// so it is never applied without a person.
 	if a.Norm == b.Norm {
-		return Match{Tier: TierExact, Score: 1, Guarded: a.Strict != b.Strict}
+		return symbolGuard(Match{Tier: TierExact, Score: 1}, a.Strict != b.Strict)
 	}
 	small, large, dir := a, b, -1
 	if len(a.Norm) > len(b.Norm) {
@@ -288,17 +299,17 @@ func Compare(a, b *Text) Match {
 	}
 	if len(small.Tokens) >= MinContainedTokens && intersect(small.set, large.set) == len(small.set) &&
 		containsAtBoundary(large.Norm, small.Norm) {
-		return Match{Tier: TierContainment, Score: float64(len(small.Norm)) / float64(len(large.Norm)), Contained: dir,
-			Guarded: !containsAtBoundary(large.Strict, small.Strict)}
+		return symbolGuard(Match{Tier: TierContainment, Score: float64(len(small.Norm)) / float64(len(large.Norm)), Contained: dir},
+			!containsAtBoundary(large.Strict, small.Strict))
 	}
 	if len(a.Tokens) < MinFuzzyTokens || len(b.Tokens) < MinFuzzyTokens {
 		return Match{}
 	}
 	if c := Cosine(a, b); c >= CosineThreshold {
-		return Match{Tier: TierCosine, Score: c, Guarded: guarded(a, b)}
+		return fuzzyGuard(Match{Tier: TierCosine, Score: c}, a, b)
 	}
 	if j := Jaccard(a, b); j >= JaccardThreshold {
-		return Match{Tier: TierJaccard, Score: j, Guarded: guarded(a, b)}
+		return fuzzyGuard(Match{Tier: TierJaccard, Score: j}, a, b)
 	}
 	return Match{}
 }
@@ -363,21 +374,6 @@ func foldWidth(r rune) rune {
 	return r
 }
 
-// guarded reports whether a token carrying a number or a negation appears on one side only.
-func guarded(a, b *Text) bool {
-	for id := range a.marked {
-		if !b.marked[id] {
-			return true
-		}
-	}
-	for id := range b.marked {
-		if !a.marked[id] {
-			return true
-		}
-	}
-	return false
-}
-
 // containsAtBoundary reports whether needle occurs in hay starting and ending at word
 // boundaries; next to CJK text any position is a boundary (CJK is written without spaces).
 func containsAtBoundary(hay, needle string) bool {
@@ -404,8 +400,9 @@ func containsAtBoundary(hay, needle string) bool {
 }
 
 // tierConfidence maps a match to the confidence of a merge it proposes: exact and contained
-// bodies lose nothing when merged; fuzzy matches earn less, and a guarded one (numbers or
-// negations differ) falls below the 0.7 line so the gate always leaves it to a person.
+// bodies lose nothing when merged; fuzzy matches earn less, and a guarded one (symbols,
+// numbers, negations or key words differ) falls below the 0.7 line so the gate always leaves
+// it to a person.
 func tierConfidence(m Match) float64 {
 	var c float64
 	switch m.Tier {

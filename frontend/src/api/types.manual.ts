@@ -137,6 +137,7 @@ export const REASON_CODES = [
   'similar',
   'similar_numbers_or_negation_differ',
   'same_words_symbols_differ',
+  'similar_key_words_differ',
   'stale_low_confidence',
   'planner',
   'malformed_decision',
