@@ -254,7 +254,7 @@ func TestProblemDetailFollowsLanguage(t *testing.T) {
 			t.Fatal(err)
 		}
 		ps := res.(ProblemsResult).Problems
-		if len(ps) != 1 || ps[0].DetailKey != "detail.bad_yaml_line" || !strings.Contains(ps[0].Detail, tc.want) {
+		if len(ps) != 1 || ps[0].DetailKey != "detail.yaml_unclosed_list" || !strings.Contains(ps[0].Detail, tc.want) {
 			t.Fatalf("%s problems: %+v", tc.lang, ps)
 		}
 		doc, err := a.Call("index.doctor", json.RawMessage(`{}`))

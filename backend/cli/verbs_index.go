@@ -92,7 +92,12 @@ var printReindex = printJSONOr(func(r *runner, w io.Writer, rep api.ReconcileRep
 	fmt.Fprintln(w, r.t("cli.reindex_done", map[string]any{"Added": rep.Added, "Scanned": rep.Scanned, "Problems": rep.Problems}))
 })
 
-// printDoctor prints the index check; a failed check exits 1 after saying why.
+// printDoctor prints the index check. Its line after the checks (the report's Headline) says
+// "all good" only when doctor found nothing, otherwise how many findings are left to act on.
+// It exits 1 when the index or a file is at fault (rep.OK false: integrity, full-text tables,
+// files it cannot read, files changed behind the index's back, orphan rows, stuck runs);
+// findings that are notes (a scope's quota above normal, a header that disagrees with its
+// place, a project not moved, the git history's) leave it 0, as things fixed while checking do.
 func printDoctor(r *runner, rep api.DoctorReport) error {
 	r.out(rep, func(w io.Writer) {
 		if rep.Integrity == "ok" {
@@ -133,9 +138,9 @@ func printDoctor(r *runner, rep api.DoctorReport) error {
 			for _, p := range rep.Problems {
 				fmt.Fprintln(w, r.t("cli.doctor_problem", map[string]any{"Path": p.Path, "Detail": r.problemText(p)}))
 			}
-		} else if rep.OK {
-			fmt.Fprintln(w, r.t("cli.doctor_ok", map[string]any{"Memories": rep.Memories}))
 		}
+		code, args := rep.Headline()
+		fmt.Fprintln(w, r.t("cli.doctor_headline."+code, args))
 		printFindings(r, w, rep.Findings)
 	})
 	if !rep.OK {

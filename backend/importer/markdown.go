@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"engram/backend/memory"
 )
 
 // splitFrontmatter separates a Markdown file's YAML frontmatter (between "---" lines at the
@@ -66,11 +68,14 @@ func yamlProblem(path, head string, err error) error {
 	}
 	if line, rest, ok := strings.Cut(reason, ": "); ok && strings.HasPrefix(line, "line ") {
 		if n, err := strconv.Atoi(strings.TrimPrefix(line, "line ")); err == nil {
-			return invalidKey(path, fmt.Sprintf("the frontmatter is not YAML at line %d: %s", n+1, rest), "detail.bad_yaml_line",
-				map[string]any{"Line": n + 1, "Reason": rest})
+			// Said as doctor says it (the cause in the person's language); the parser's English
+			// stays in the arguments only.
+			key, args := memory.YAMLDetailKey("detail.bad_yaml_line", map[string]any{"Line": n + 1, "Reason": rest})
+			return invalidKey(path, fmt.Sprintf("the frontmatter is not YAML at line %d: %s", n+1, rest), key, args)
 		}
 	}
-	return invalidKey(path, "the frontmatter is not YAML: "+reason, "detail.bad_yaml", map[string]any{"Reason": reason})
+	key, args := memory.YAMLDetailKey("detail.bad_yaml", map[string]any{"Reason": reason})
+	return invalidKey(path, "the frontmatter is not YAML: "+reason, key, args)
 }
 
 // headerLines is how many lines of the file b come before text, its body as splitFrontmatter

@@ -101,7 +101,10 @@ func TestHeaderThatIsNotYAMLSaysWhere(t *testing.T) {
 		line            int
 	}{
 		{"template placeholder", "---\ntitle: Day\ndate: {{date}}\n---\nText\n", "detail.bad_yaml_template", 3},
-		{"unclosed list", "---\ntags: [a, b\n---\nText\n", "detail.bad_yaml_line", 2},
+		// The cause in the person's language, as doctor says it (the parser's English only in
+		// the arguments).
+		{"unclosed list", "---\ntags: [a, b\n---\nText\n", "detail.yaml_unclosed_list", 2},
+		{"tab", "---\ntitle: a\n\tb: c\n---\nText\n", "detail.yaml_tab", 3},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, _, err := splitFrontmatter("note.md", []byte(tc.text))

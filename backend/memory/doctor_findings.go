@@ -57,6 +57,14 @@ func (s *Store) findings(ctx context.Context, rep *DoctorReport) error {
 				args[k] = v
 			}
 		}
+		if agent := kvAgentOf(p.Path); agent != "" {
+			// An agent's key-value file is no memory ("cannot be read as a memory" said it was),
+			// and it is read afresh each time it is used: no reindex after the edit.
+			args["Agent"] = agent
+			out = append(out, Finding{Code: "kv_file_unusable", Path: p.Path, Args: args,
+				Fix: "$EDITOR " + shellQuote(s.abs(p.Path))})
+			continue
+		}
 		out = append(out, Finding{Code: "unparsable_file", Path: p.Path, Args: args,
 			Fix: "$EDITOR " + shellQuote(s.abs(p.Path)) + " && " + FixReindex})
 	}
@@ -105,6 +113,35 @@ func (s *Store) findings(ctx context.Context, rep *DoctorReport) error {
 	}
 	rep.Findings = append(out, unmoved...)
 	return nil
+}
+
+// Headline is what doctor says first, as a code (the CLI says "cli.doctor_headline.<code>")
+// and its arguments (Memories, Daily for journal days, Count): "all_good" only when there is
+// no finding at all; "fixed" when every finding was fixed while checking; "attention" (index
+// intact) or "attention_index" when Count findings are left to act on. It reads the findings
+// as they are when it is called, so those a caller adds (api adds the git history's) count.
+// "All good: 495 memories" above "global uses 495 of 500 entries: new writes are refused" told
+// the person there was nothing to do.
+func (r *DoctorReport) Headline() (string, map[string]any) {
+	args := map[string]any{"Memories": r.Memories, "Daily": r.JournalDays}
+	open := 0
+	for _, f := range r.Findings {
+		if !f.Fixed {
+			open++
+		}
+	}
+	switch {
+	case open > 0 && r.Integrity == "ok" && r.FTSConsistent:
+		args["Count"] = open
+		return "attention", args
+	case open > 0:
+		args["Count"] = open
+		return "attention_index", args
+	case len(r.Findings) > 0 || !r.OK:
+		args["Count"] = len(r.Findings)
+		return "fixed", args
+	}
+	return "all_good", args
 }
 
 // shellQuote quotes s for a POSIX shell when it holds anything but plain path characters.

@@ -11,6 +11,9 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
+
+	"engram/backend/coded"
 )
 
 // The file side of the key-value namespaces: reading and checking kv.json strictly, writing it
@@ -35,15 +38,15 @@ func (s *Store) loadKV(agent string) (kvFile, error) {
 		return kvFile{entries: map[string]json.RawMessage{}}, nil
 	}
 	if err != nil {
-		return kvFile{}, kvInvalid(rel, err.Error())
+		return kvFile{}, kvInvalid(rel, kvReadFault(err))
 	}
 	version := Checksum(data)
 	if entries, ok := s.kvCache.get(agent, version); ok {
 		return kvFile{entries: entries, version: version}, nil
 	}
-	entries, detail := parseKV(data)
-	if detail != "" {
-		return kvFile{}, kvInvalid(rel, detail)
+	entries, fault := parseKV(data)
+	if fault != nil {
+		return kvFile{}, kvInvalid(rel, fault)
 	}
 	s.kvCache.put(agent, version, entries)
 	return kvFile{entries: maps.Clone(entries), version: version}, nil
@@ -75,58 +78,164 @@ func (c *kvCache) put(agent, version string, entries map[string]json.RawMessage)
 	c.m[agent] = kvFile{entries: maps.Clone(entries), version: version}
 }
 
-func kvInvalid(rel, detail string) error {
-	return codeErr(CodeKVFileInvalid, map[string]any{"Path": rel, "Detail": detail},
-		"%s cannot be used (%s); it is left as it is and writes to it are refused until it is fixed", rel, detail)
+// kvFault is what is wrong with a kv.json: the English words (logs, callers without a
+// catalog) and the catalog key (detail.*) with its arguments, so the person reads it in their
+// language — the Chinese doctor said "该键值文件无法使用（not a JSON object）".
+type kvFault struct {
+	text string
+	key  string
+	args map[string]any
+}
+
+func newKVFault(key string, args map[string]any, format string, a ...any) *kvFault {
+	return &kvFault{text: fmt.Sprintf(format, a...), key: key, args: args}
+}
+
+// kvReadFault is a kv.json that cannot be read at all (a link in its place, no permission).
+func kvReadFault(err error) *kvFault {
+	args := coded.Reason(nil, err)
+	key, _ := args["DetailKey"].(string)
+	if errors.Is(err, syscall.ELOOP) {
+		key = "detail.not_regular_file"
+	}
+	return &kvFault{text: err.Error(), key: key}
+}
+
+// kvInvalid is the kv_file_invalid error: Path and Detail (English), and DetailKey with the
+// fault's arguments, which api translates Detail from.
+func kvInvalid(rel string, f *kvFault) error {
+	args := map[string]any{"Path": rel, "Detail": f.text}
+	if f.key != "" {
+		for k, v := range f.args {
+			args[k] = v
+		}
+		args["DetailKey"] = f.key
+	}
+	return codeErr(CodeKVFileInvalid, args,
+		"%s cannot be used (%s); it is left as it is and writes to it are refused until it is fixed", rel, f.text)
+}
+
+// kvFaultOf reads back the fault of a kv_file_invalid error: its English detail, key and
+// arguments ("" when err is not one).
+func kvFaultOf(err error) (detail, key string, args map[string]any) {
+	var e *Error
+	if !errors.As(err, &e) || e.Code != CodeKVFileInvalid {
+		return "", "", nil
+	}
+	detail, _ = e.Args["Detail"].(string)
+	key, _ = e.Args["DetailKey"].(string)
+	if key == "" {
+		return detail, "", nil
+	}
+	args = map[string]any{}
+	for k, v := range e.Args {
+		if k != "Path" && k != "Detail" && k != "DetailKey" {
+			args[k] = v
+		}
+	}
+	return detail, key, args
+}
+
+// kvSyntaxFault is a kv.json the JSON decoder stopped in: at a line when the decoder says
+// where, cut short when the text ends inside the JSON.
+func kvSyntaxFault(data []byte, err error) *kvFault {
+	var se *json.SyntaxError
+	switch {
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return newKVFault("detail.kv_json_cut", nil, "not JSON: %v", err)
+	case errors.As(err, &se) && se.Offset > 0 && se.Offset <= int64(len(data)):
+		line := 1 + bytes.Count(data[:se.Offset], []byte("\n"))
+		return newKVFault("detail.kv_not_json_line", map[string]any{"Line": line}, "not JSON: %v", err)
+	}
+	return newKVFault("detail.kv_not_json", nil, "not JSON: %v", err)
+}
+
+// kvEntryFault is entry n's value refused by normalizeKVValue.
+func kvEntryFault(n int, err error) *kvFault {
+	text := fmt.Sprintf("entry %d: %s", n, strings.TrimPrefix(err.Error(), "memory: "))
+	var e *Error
+	errors.As(err, &e)
+	switch {
+	case e != nil && e.Code == CodeKVValueTooLarge:
+		return &kvFault{text: text, key: "detail.kv_value_too_large", args: map[string]any{"Entry": n, "Size": e.Args["Size"], "Max": e.Args["Max"]}}
+	case e != nil && e.Args["DetailKey"] == "detail.value_missing":
+		return &kvFault{text: text, key: "detail.kv_value_missing", args: map[string]any{"Entry": n}}
+	}
+	return &kvFault{text: text, key: "detail.kv_value_not_json", args: map[string]any{"Entry": n}}
+}
+
+// kvKeyFault is entry n's key refused by kvKeyProblem (problem is its words).
+func kvKeyFault(n int, problem string) *kvFault {
+	text := fmt.Sprintf("entry %d: key %s", n, problem)
+	args := map[string]any{"Entry": n}
+	var size, limit int
+	switch {
+	case problem == "empty":
+		return &kvFault{text: text, key: "detail.kv_key_empty", args: args}
+	case problem == "leading or trailing space":
+		return &kvFault{text: text, key: "detail.kv_key_space", args: args}
+	case strings.HasPrefix(problem, "unprintable character "):
+		args["Char"] = strings.TrimPrefix(problem, "unprintable character ")
+		return &kvFault{text: text, key: "detail.kv_key_unprintable", args: args}
+	}
+	if c, _ := fmt.Sscanf(problem, "%d bytes, at most %d", &size, &limit); c == 2 {
+		args["Size"], args["Max"] = size, limit
+		return &kvFault{text: text, key: "detail.kv_key_too_long", args: args}
+	}
+	return &kvFault{text: text, key: "detail.kv_key_refused", args: args}
 }
 
 // parseKV reads a kv file strictly: one JSON object, no repeated key (the standard decoder
 // would keep the last silently), every entry within the rules a write checks.
-func parseKV(data []byte) (map[string]json.RawMessage, string) {
+func parseKV(data []byte) (map[string]json.RawMessage, *kvFault) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	tok, err := dec.Token()
 	if err != nil {
-		return nil, "not JSON: " + err.Error()
+		return nil, kvSyntaxFault(data, err)
 	}
 	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return nil, "not a JSON object"
+		return nil, newKVFault("detail.kv_not_object", nil, "not a JSON object")
 	}
 	out := map[string]json.RawMessage{}
 	for n := 1; dec.More(); n++ {
 		tok, err := dec.Token()
 		if err != nil {
-			return nil, "not JSON: " + err.Error()
+			return nil, kvSyntaxFault(data, err)
 		}
 		key, _ := tok.(string)
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
-			return nil, "not JSON: " + err.Error()
+			return nil, kvSyntaxFault(data, err)
 		}
 		if _, dup := out[key]; dup {
-			return nil, fmt.Sprintf("entry %d repeats a key", n)
+			return nil, newKVFault("detail.kv_repeated_key", map[string]any{"Entry": n}, "entry %d repeats a key", n)
 		}
 		if p := kvKeyProblem(key); p != "" {
-			return nil, fmt.Sprintf("entry %d: key %s", n, p)
+			return nil, kvKeyFault(n, p)
 		}
 		v, err := normalizeKVValue(raw)
 		if err != nil {
-			return nil, fmt.Sprintf("entry %d: %s", n, strings.TrimPrefix(err.Error(), "memory: "))
+			return nil, kvEntryFault(n, err)
 		}
 		if kind, field := kvSecret(key, v); kind != "" {
-			return nil, fmt.Sprintf("entry %d: the %s looks like a secret (%s)", n, field, kind)
+			key := "detail.kv_secret_value"
+			if field == "key" {
+				key = "detail.kv_secret_key"
+			}
+			return nil, newKVFault(key, map[string]any{"Entry": n, "Kind": kind}, "entry %d: the %s looks like a secret (%s)", n, field, kind)
 		}
 		out[key] = v
 		if len(out) > MaxKVKeys {
-			return nil, fmt.Sprintf("more than %d keys", MaxKVKeys)
+			return nil, newKVFault("detail.kv_too_many_keys", map[string]any{"Max": MaxKVKeys}, "more than %d keys", MaxKVKeys)
 		}
 	}
 	if _, err := dec.Token(); err != nil {
-		return nil, "not JSON: " + err.Error()
+		return nil, kvSyntaxFault(data, err)
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, "text after the JSON object"
+		return nil, newKVFault("detail.kv_text_after", nil, "text after the JSON object")
 	}
-	return out, ""
+	return out, nil
 }
 
 // renderKV is the canonical form: one key a line in byte order, each value compact JSON, HTML
@@ -198,9 +307,9 @@ func (s *Store) saveKVLocked(agent string, f kvFile) error {
 // ParseKV reads a kv.json as the store does (strictly); the history's merge uses it to merge
 // two machines' versions key by key. The error is kv_file_invalid naming rel.
 func ParseKV(rel string, data []byte) (map[string]json.RawMessage, error) {
-	entries, detail := parseKV(data)
-	if detail != "" {
-		return nil, kvInvalid(rel, detail)
+	entries, fault := parseKV(data)
+	if fault != nil {
+		return nil, kvInvalid(rel, fault)
 	}
 	return entries, nil
 }

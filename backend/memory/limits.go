@@ -2,10 +2,12 @@ package memory
 
 import (
 	"errors"
+	"fmt"
 	"unicode/utf8"
 )
 
-// Codes for a frontmatter field over its limit; args {Field, Max}.
+// Codes for a frontmatter field over its limit; args {Field, Max} and what was found: Len, a
+// value's characters, or Values, how many values the list holds.
 const (
 	// CodeControlChar refuses text holding a control character (an escape code, a bell…),
 	// which a terminal printing the memory would act on; args {Field}.
@@ -56,16 +58,16 @@ func checkLimits(m *Memory) error {
 	for _, l := range FieldLimits {
 		vs := l.values(m)
 		if l.MaxValues > 0 && len(vs) > l.MaxValues {
-			return codeErr(CodeTooManyValues, map[string]any{"Field": l.Field, "Max": l.MaxValues},
-				"%s has %d values, at most %d", l.Field, len(vs), l.MaxValues)
+			return codeErr(CodeTooManyValues, map[string]any{"Field": l.Field, "Values": len(vs), "Max": l.MaxValues},
+				tooManyValuesDetail, l.Field, len(vs), l.MaxValues)
 		}
 		for _, v := range vs {
 			if hasControl(v) {
 				return controlErr(l.Field)
 			}
 			if n := utf8.RuneCountInString(v); n > l.MaxChars {
-				return codeErr(CodeFieldTooLong, map[string]any{"Field": l.Field, "Max": l.MaxChars},
-					"%s has a value of %d characters, at most %d", l.Field, n, l.MaxChars)
+				return codeErr(CodeFieldTooLong, map[string]any{"Field": l.Field, "Len": n, "Max": l.MaxChars},
+					fieldTooLongDetail, l.Field, n, l.MaxChars)
 			}
 		}
 	}
@@ -119,4 +121,29 @@ func handPlacedLimits(m *Memory) (code, detail string) {
 		return CodeFieldOverLimit, ce.Msg
 	}
 	return "", ""
+}
+
+// The English details of a field over its limit, as memory_problems keeps them for a
+// hand-placed file; limitDetailKey reads the key and arguments back from them.
+const (
+	fieldTooLongDetail  = "%s has a value of %d characters, at most %d"
+	tooManyValuesDetail = "%s has %d values, at most %d"
+)
+
+// limitDetailKey names a field_over_limit problem's detail in the catalog, with the field, the
+// size found and the limit: the Chinese doctor printed "title has a value of 200 characters,
+// at most 120" inside its own sentence.
+func limitDetailKey(code, detail string) (string, map[string]any) {
+	if code != CodeFieldOverLimit {
+		return "", nil
+	}
+	var field string
+	var n, limit int
+	if c, _ := fmt.Sscanf(detail, fieldTooLongDetail, &field, &n, &limit); c == 3 && detail == fmt.Sprintf(fieldTooLongDetail, field, n, limit) {
+		return "detail.field_too_long", map[string]any{"Field": field, "Len": n, "Max": limit}
+	}
+	if c, _ := fmt.Sscanf(detail, tooManyValuesDetail, &field, &n, &limit); c == 3 && detail == fmt.Sprintf(tooManyValuesDetail, field, n, limit) {
+		return "detail.too_many_values", map[string]any{"Field": field, "Values": n, "Max": limit}
+	}
+	return "", nil
 }

@@ -88,7 +88,7 @@ func TestReadOnlyHome(t *testing.T) {
 				t.Fatalf("quota: %v %+v", err, q)
 			}
 			rep, err := e.s.Doctor(e.ctx)
-			if err != nil || !rep.ReadOnly || rep.Integrity != "ok" || rep.Memories != 2 {
+			if err != nil || !rep.ReadOnly || rep.Integrity != "ok" || rep.Memories != 1 || rep.JournalDays != 1 {
 				t.Fatalf("doctor: %v %+v", err, rep)
 			}
 			_, err = e.s.ApplyBatch(e.ctx, Batch{Items: []Item{wr("new-one", "New", "refused")}})
