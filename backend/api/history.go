@@ -33,6 +33,13 @@ func (s *HistoryService) repo() *history.Repo {
 	return s.a.deps.History
 }
 
+// SyncResult and SyncConflict are what a sync did and each conflict or replacement it names,
+// re-exported so transports (the CLI prints them) import only api.
+type (
+	SyncResult   = history.SyncResult
+	SyncConflict = history.Conflict
+)
+
 // HistoryStatus is history.Status with the sync schedule.
 type HistoryStatus struct {
 	history.Status

@@ -150,32 +150,69 @@ func (r *runner) sync(_ context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	r.out(res, func(w io.Writer) {
-		key := "cli.sync.up_to_date"
-		switch {
-		case res.Merged:
-			key = "cli.sync.merged"
-		case res.FastForward:
-			key = "cli.sync.pulled"
-		case res.Pushed:
-			key = "cli.sync.pushed"
-		}
-		fmt.Fprintln(w, r.t(key, map[string]any{"Remote": res.Remote, "Changed": res.Changed, "Head": short(res.Head)}))
-		for _, c := range res.Conflicts {
-			if c.Day != "" {
-				fmt.Fprintln(w, r.t("cli.sync.daily_conflict", map[string]any{"Day": c.Day, "Commit": short(c.Theirs)}))
-				continue
-			}
-			if c.Key != "" {
-				fmt.Fprintln(w, r.t("cli.sync.kv_conflict", map[string]any{"Key": c.Key, "Path": c.Path, "Commit": short(c.Theirs)}))
-				continue
-			}
-			if c.CopyError != "" {
-				fmt.Fprintln(w, r.t("cli.sync.conflict_failed", map[string]any{"Slug": c.Slug, "Error": c.CopyError}))
-				continue
-			}
-			fmt.Fprintln(w, r.t("cli.sync.conflict", map[string]any{"Slug": c.Slug, "Copy": c.Copy}))
-		}
-	})
+	r.out(res, func(w io.Writer) { r.printSync(w, res) })
 	return nil
+}
+
+// printSync tells what a sync did: the files it changed here by kind (the count its merge
+// commit's subject gives too), each conflict it decided (this machine's version kept), and
+// each one a sync on another machine decided against this machine that arrived now.
+func (r *runner) printSync(w io.Writer, res api.SyncResult) {
+	args := map[string]any{"Remote": res.Remote, "Changed": res.Changed, "Head": short(res.Head), "Memories": res.Memories,
+		"Days": res.Days, "KV": res.KVFiles, "Copies": res.Copies, "Conflicts": len(res.Conflicts)}
+	key := "cli.sync.up_to_date"
+	switch {
+	case res.Merged:
+		key = "cli.sync.merged_counts"
+	case res.FastForward:
+		key = "cli.sync.pulled_counts"
+	case res.Pushed:
+		key = "cli.sync.pushed"
+	}
+	fmt.Fprintln(w, r.t(key, args))
+	for _, c := range res.Conflicts {
+		a := r.syncArgs(c)
+		switch {
+		case c.Day != "":
+			fmt.Fprintln(w, r.t("cli.sync.daily_conflict", a))
+		case c.Key != "" && c.Key != "*" && c.Agent != "":
+			fmt.Fprintln(w, r.t("cli.sync.kv_kept", a))
+		case c.Key != "":
+			fmt.Fprintln(w, r.t("cli.sync.kv_conflict", a))
+		case c.CopyError != "":
+			fmt.Fprintln(w, r.t("cli.sync.conflict_failed", a))
+		default:
+			fmt.Fprintln(w, r.t("cli.sync.conflict", a))
+		}
+	}
+	for _, c := range res.Replaced {
+		a := r.syncArgs(c)
+		switch {
+		case c.Day != "":
+			fmt.Fprintln(w, r.t("cli.sync.day_replaced", a))
+		case c.Key == "*":
+			fmt.Fprintln(w, r.t("cli.sync.kv_file_replaced", a))
+		case c.Key != "":
+			fmt.Fprintln(w, r.t("cli.sync.kv_replaced", a))
+		case c.Copy != "":
+			fmt.Fprintln(w, r.t("cli.sync.memory_replaced", a))
+		default:
+			fmt.Fprintln(w, r.t("cli.sync.memory_replaced_commit", a))
+		}
+	}
+}
+
+// syncArgs are one conflict's message arguments; a kv value is cut to a line.
+func (r *runner) syncArgs(c api.SyncConflict) map[string]any {
+	value := func(v string) string {
+		if v == "" {
+			return r.t("cli.sync.unset", nil)
+		}
+		if rs := []rune(v); len(rs) > 80 {
+			return string(rs[:79]) + "…"
+		}
+		return v
+	}
+	return map[string]any{"Path": c.Path, "Slug": c.Slug, "Copy": c.Copy, "Error": c.CopyError, "Day": c.Day,
+		"Key": c.Key, "Agent": c.Agent, "Value": value(c.Value), "Other": value(c.Other), "Commit": short(c.Theirs)}
 }

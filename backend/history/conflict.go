@@ -58,6 +58,7 @@ func (r *Repo) merge(repo *git.Repository, our, their *object.Commit, res *SyncR
 	}
 	changes := map[string]plumbing.Hash{}
 	var copies []pendingCopy
+	before := len(res.Conflicts)
 	for p := range all {
 		b, o, t := base[p], ours[p], theirs[p]
 		switch {
@@ -95,7 +96,9 @@ func (r *Repo) merge(repo *git.Repository, our, their *object.Commit, res *SyncR
 			if err != nil {
 				return nil, nil, err
 			}
-			changes[p] = h
+			if h != o { // theirs added no entry: ours stays as it is, nothing changes here
+				changes[p] = h
+			}
 			continue
 		}
 		if isKV(p) {
@@ -115,11 +118,11 @@ func (r *Repo) merge(repo *git.Repository, our, their *object.Commit, res *SyncR
 				if err != nil {
 					return nil, nil, err
 				}
-				changes[p] = h
+				if h != o { // every key theirs changed we changed too: ours stays as it is
+					changes[p] = h
+				}
 			}
-			for _, k := range kept {
-				res.Conflicts = append(res.Conflicts, Conflict{Path: p, Key: k, Theirs: their.Hash.String()})
-			}
+			res.Conflicts = append(res.Conflicts, kvConflicts(p, ourData, theirData, kept, their.Hash)...)
 			continue
 		}
 		if tracked(p) {
@@ -130,7 +133,19 @@ func (r *Repo) merge(repo *git.Repository, our, their *object.Commit, res *SyncR
 	if err != nil {
 		return nil, nil, err
 	}
-	msg := message(memory.ActorSync, []string{fmt.Sprintf("merge %s (%d changed, %d conflicts)", res.Remote, len(changes), len(copies))})
+	// One count, by kind, for the subject and the result: the files this merge writes here
+	// and the conflict copies it will write; every conflict (memory, journal day, kv key).
+	files := map[string]fileKind{}
+	for p := range changes {
+		if k := kindOf(p); k != 0 {
+			files[p] = k
+		}
+	}
+	for _, c := range copies {
+		files[copyKey(c)] = kindCopy
+	}
+	conflicts := len(res.Conflicts) - before + len(copies)
+	msg := message(memory.ActorSync, []string{mergeSubject(res.Remote, countFiles(files), conflicts)})
 	if _, err := r.writeCommit(repo, tree, []plumbing.Hash{our.Hash, their.Hash}, msg); err != nil {
 		return nil, nil, err
 	}
@@ -138,8 +153,27 @@ func (r *Repo) merge(repo *git.Repository, our, their *object.Commit, res *SyncR
 	if err != nil {
 		return nil, nil, err
 	}
-	res.Changed = len(written)
+	for p, k := range files {
+		res.note(p, k)
+	}
+	res.tally()
 	return written, copies, nil
+}
+
+// kvConflicts names the keys of an agent's kv.json that a merge kept as ours although theirs
+// set them too: the agent, the key, our value (kept) and theirs (in commit theirs).
+func kvConflicts(rel string, ours, theirs []byte, kept []string, commit plumbing.Hash) []Conflict {
+	o, _ := memory.ParseKV(rel, ours)
+	t, _ := memory.ParseKV(rel, theirs)
+	out := make([]Conflict, 0, len(kept))
+	for _, k := range kept {
+		c := Conflict{Path: rel, Agent: kvAgent(rel), Key: k, Theirs: commit.String()}
+		if k != "*" {
+			c.Value, c.Other = kvText(o[k]), kvText(t[k])
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 // mergeKV merges two machines' versions of an agent's kv.json key by key against their common
@@ -165,10 +199,11 @@ func mergeKV(rel string, base, ours, theirs []byte) ([]byte, []string) {
 		bv, inBase := b[k]
 		switch {
 		case inOurs && bytes.Equal(ov, tv):
+		case inBase && bytes.Equal(bv, tv):
+			// only ours changed (or deleted) it: ours stays, no conflict — it fell to the
+			// default below and was reported as one whenever theirs changed another key
 		case inBase && inOurs && bytes.Equal(bv, ov):
 			o[k] = tv // only theirs changed it
-		case !inOurs && inBase && bytes.Equal(bv, tv):
-			// we deleted it, they left it alone: stays deleted
 		case !inOurs && !inBase:
 			o[k] = tv // new on their side
 		case !inOurs:

@@ -25,7 +25,11 @@ const RemoteName = "origin"
 // Conflict is a memory both machines changed: ours stays, theirs became Copy (a sibling,
 // unreviewed memory that conflicts_with the original), or CopyError says why it could not.
 // For an agent's kv.json, Key is a key both machines set differently ("*": a version that did
-// not parse): ours stays and theirs is in commit Theirs, a parent of the merge.
+// not parse) of Agent: ours stays (Value) and theirs (Other) is in commit Theirs, a parent of
+// the merge. The machine that merges (that syncs after the other pushed) wins. In
+// SyncResult.Replaced the same fields tell a choice a merge on another machine made against
+// this one: the other machine's version is here now (Value), this machine's is Copy (a
+// memory) or in commit Theirs (Other).
 type Conflict struct {
 	Path      string `json:"path"`
 	Slug      string `json:"slug"`
@@ -33,22 +37,38 @@ type Conflict struct {
 	CopyID    string `json:"copy_id,omitempty"`
 	CopyError string `json:"copy_error,omitempty"`
 	Key       string `json:"key,omitempty"`
+	Agent     string `json:"agent,omitempty"`
+	// Value is the key's value kept here, Other the one in commit Theirs (JSON text; "" when
+	// the key is not set there).
+	Value string `json:"value,omitempty"`
+	Other string `json:"other,omitempty"`
 	// Day is a journal day both machines changed where one version is not a journal day:
 	// this machine's stays, the other is in Theirs.
 	Day    string `json:"day,omitempty"`
 	Theirs string `json:"theirs,omitempty"`
 }
 
-// SyncResult says what one sync did.
+// SyncResult says what one sync did. Changed is the number of files the sync changed in the
+// memory folder, the sum of Memories, Days (journal days), KVFiles (agents' kv.json) and
+// Copies (conflict copies written): the same count as its merge commit's subject. Conflicts
+// are the choices this sync made (this machine's version kept), Replaced the ones a sync on
+// another machine made against this machine that this sync brought here.
 type SyncResult struct {
 	Remote      string     `json:"remote"`
 	Fetched     bool       `json:"fetched"`
 	FastForward bool       `json:"fast_forward"`
 	Merged      bool       `json:"merged"`
 	Changed     int        `json:"changed"`
+	Memories    int        `json:"memories"`
+	Days        int        `json:"days"`
+	KVFiles     int        `json:"kv_files"`
+	Copies      int        `json:"copies"`
 	Pushed      bool       `json:"pushed"`
 	Head        string     `json:"head"`
 	Conflicts   []Conflict `json:"conflicts"`
+	Replaced    []Conflict `json:"replaced"`
+
+	files map[string]fileKind // what Changed counts, by path (see note)
 }
 
 // SetRemote points the sync remote at url (a path, file://, ssh or https URL). A password in
@@ -155,7 +175,7 @@ func (r *Repo) Sync(ctx context.Context, st *memory.Store, url string) (SyncResu
 	if errors.Is(err, errRemoteMoved) { // another machine pushed between our fetch and push
 		var again SyncResult
 		again, err = r.syncOnce(ctx, st, "")
-		again.Conflicts = append(res.Conflicts, again.Conflicts...)
+		again.absorb(res)
 		res = again
 	}
 	return res, err
@@ -250,10 +270,17 @@ func (r *Repo) syncOnce(ctx context.Context, st *memory.Store, url string) (Sync
 		}
 	}
 	for _, c := range theirs {
-		res.Conflicts = append(res.Conflicts, r.writeCopy(ctx, st, c))
+		done := r.writeCopy(ctx, st, c)
+		if done.CopyError != "" {
+			res.forget(copyKey(c)) // named with its error, not counted as written
+		}
+		res.Conflicts = append(res.Conflicts, done)
 	}
 	if res.Conflicts == nil {
 		res.Conflicts = []Conflict{}
+	}
+	if res.Replaced == nil {
+		res.Replaced = []Conflict{}
 	}
 	var head plumbing.Hash
 	err = st.Locked(func() error {
@@ -317,34 +344,52 @@ func (r *Repo) integrate(res *SyncResult) ([]string, []pendingCopy, error) {
 	}
 	if ff {
 		res.FastForward = true
-		changed, err := r.checkout(repo, our, their.TreeHash)
+		old, next, changes, err := r.treeChanges(repo, our, their.TreeHash)
+		if err != nil {
+			return nil, nil, err
+		}
+		changed, err := r.writeFiles(repo, changes)
 		if err != nil {
 			return nil, nil, err
 		}
 		if err := r.setRef(plumbing.NewHashReference(Branch, their.Hash)); err != nil {
 			return nil, nil, err
 		}
-		res.Changed = len(changed)
+		for p := range changes {
+			res.note(p, kindOf(p))
+		}
+		if our != nil {
+			// What the other machine's merge decided against this one must not change here
+			// without a word. The files are written already: a failure only loses the report.
+			replaced, copies, err := replacedHere(repo, our, their, old, next)
+			if err != nil {
+				r.log.Warn("history: unable to tell what the other machine's sync replaced", "err", err)
+			}
+			res.Replaced = append(res.Replaced, replaced...)
+			for p := range copies {
+				res.note(p, kindCopy)
+			}
+		}
+		res.tally()
 		return changed, nil, nil
 	}
 	res.Merged = true
 	return r.merge(repo, our, their, res)
 }
 
-// checkout writes the files that differ between from (nil: nothing) and tree to disk.
-func (r *Repo) checkout(repo *git.Repository, from *object.Commit, tree plumbing.Hash) ([]string, error) {
-	old := map[string]plumbing.Hash{}
+// treeChanges lists the files of from (nil: nothing) and tree, and what differs between them
+// (the zero hash: removed), for writeFiles.
+func (r *Repo) treeChanges(repo *git.Repository, from *object.Commit, tree plumbing.Hash) (old, next, changes map[string]plumbing.Hash, err error) {
+	old = map[string]plumbing.Hash{}
 	if from != nil {
-		var err error
 		if old, err = flatten(repo, from.TreeHash); err != nil {
-			return nil, err
+			return nil, nil, nil, err
 		}
 	}
-	next, err := flatten(repo, tree)
-	if err != nil {
-		return nil, err
+	if next, err = flatten(repo, tree); err != nil {
+		return nil, nil, nil, err
 	}
-	changes := map[string]plumbing.Hash{}
+	changes = map[string]plumbing.Hash{}
 	for p, h := range next {
 		if old[p] != h {
 			changes[p] = h
@@ -355,7 +400,7 @@ func (r *Repo) checkout(repo *git.Repository, from *object.Commit, tree plumbing
 			changes[p] = plumbing.ZeroHash
 		}
 	}
-	return r.writeFiles(repo, changes)
+	return old, next, changes, nil
 }
 
 // writeFiles puts blobs on disk (the zero hash removes the file) and lists the memory paths
@@ -446,6 +491,7 @@ func (r *Repo) Schedule(ctx context.Context, st *memory.Store, every func() time
 		if err != nil {
 			r.log.Warn("history: scheduled sync failed", "err", err)
 		}
+		r.logChoices(res)
 		if report != nil {
 			report(res, err)
 		}

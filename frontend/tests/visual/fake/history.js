@@ -4,6 +4,7 @@
 // version's body back as a new version and announces the change like the Go side.
 window.__FAKE_EXT__ = (window.__FAKE_EXT__ || []).concat(({ api, opts, items, ago, mk, ok, fail, changed }) => {
   let enabled = !!opts.git
+  let syncs = 0 // Sync now presses: odd ones merge, even ones fast-forward to the other's merge
   // opts.git === 'conflict': a sync left the other machine's version of a memory as an
   // unreviewed conflict copy, which Review shows beside the memory it conflicts with.
   const original = items.find((x) => x.scope === 'global' && x.type === 'user')
@@ -116,8 +117,22 @@ window.__FAKE_EXT__ = (window.__FAKE_EXT__ || []).concat(({ api, opts, items, ag
       if (opts.git !== 'remote') return fail('history_no_remote', {})
       const m = items.find((x) => x.scope === 'global') || items[0]
       const copy = `${m.slug}-conflict-7c1e0a9`
-      return { remote: status().remote, fetched: true, fast_forward: false, merged: true, changed: 3, pushed: true, head: status().head,
-        conflicts: [{ path: `global/${m.type}/${m.slug}.md`, slug: m.slug, copy, copy_id: '01JDCONFLICTCOPY0000000000' }] }
+      syncs += 1
+      if (syncs % 2 === 0) {
+        // The next sync on the machine that pushed first: a fast-forward to the other's merge,
+        // naming what that merge decided against this machine.
+        return { remote: status().remote, fetched: true, fast_forward: true, merged: false, changed: 2, memories: 1, days: 0, kv_files: 1, copies: 0,
+          pushed: false, head: status().head, conflicts: [],
+          replaced: [
+            { path: `global/${m.type}/${m.slug}.md`, slug: m.slug, copy },
+            { path: 'agents/claude/kv.json', slug: '', key: 'project:version', agent: 'claude', value: '1.5.0', other: '1.4.2', theirs: '4cac9265aa00' },
+          ] }
+      }
+      return { remote: status().remote, fetched: true, fast_forward: false, merged: true, changed: 3, memories: 1, days: 0, kv_files: 1, copies: 1, pushed: true, head: status().head,
+        conflicts: [
+          { path: `global/${m.type}/${m.slug}.md`, slug: m.slug, copy, copy_id: '01JDCONFLICTCOPY0000000000' },
+          { path: 'agents/claude/kv.json', slug: '', key: 'project:version', agent: 'claude', value: '1.5.0', other: '1.4.2', theirs: '4cac9265aa00' },
+        ], replaced: [] }
     },
   }
 })

@@ -41,8 +41,27 @@ export default async function ({ open, check, selectNth, COMBOS }) {
       await page.click('[data-test="open-settings"]')
       await page.waitForSelector('[data-test="git-settings"][data-state="ready"][data-enabled="true"]')
       await page.click('[data-test="git-sync"]')
-      await page.waitForSelector('[data-test="git-sync-result"][data-conflicts="1"] [data-test="git-conflict"]')
+      await page.waitForSelector('[data-test="git-sync-result"][data-conflicts="2"] [data-test="git-conflict"]')
+      // One count by kind, and the kv key both set named with its agent and both values.
+      const text = await page.locator('[data-test="git-sync-result"]').innerText()
+      await check(Promise.resolve(language === 'en' ? text.includes('3 files changed here (1 memory, 1 agent key file, 1 conflict copy)') : text.includes('3 个文件')), 'the count by kind')
+      await check(Promise.resolve(text.includes('1.5.0') && text.includes('1.4.2') && text.includes('claude')), 'the kv conflict names the agent and both values')
       await page.locator('[data-test="git-settings"]').scrollIntoViewIfNeeded()
+    })
+  }
+  // The next sync fast-forwards to the other machine's merge: what it replaced here is named.
+  for (const [l, th, language] of [COMBOS[0], COMBOS[3]]) {
+    await open(`${l}-${th}-history-settings-replaced`, { language, theme: th, git: 'remote' }, async (page) => {
+      await page.click('[data-test="open-settings"]')
+      await page.waitForSelector('[data-test="git-settings"][data-state="ready"][data-enabled="true"]')
+      await page.click('[data-test="git-sync"]')
+      await page.waitForSelector('[data-test="git-sync-result"][data-conflicts="2"]')
+      await page.click('[data-test="git-sync"]')
+      await page.waitForSelector('[data-test="git-sync-result"] [data-test="git-replaced"]')
+      await check(page.locator('[data-test="git-replaced"]').count().then((n) => n === 2), 'both replacements listed')
+      const text = await page.locator('[data-test="git-sync-result"]').innerText()
+      await check(Promise.resolve(!text.includes('{{') && text.includes('1.4.2')), 'the replaced kv value names this machine\'s value')
+      await page.locator('[data-test="git-sync-result"]').scrollIntoViewIfNeeded()
     })
   }
   // The sync schedule is a setting: a new interval is saved and shown, 0 means on demand only,
