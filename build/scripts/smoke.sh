@@ -26,6 +26,7 @@ if [ "${1:-}" = "--window" ]; then
   renderer="$(page_eval "return document.querySelector('[data-test=\"graph-canvas\"]').dataset.renderer || ''")" || true
   echo "smoke: the graph is drawn by ${renderer:-nothing}"
   check "the graph has a renderer" [ -n "$renderer" ]
+  check "the window shows the graph's nodes (drawn by $renderer)" wait_for 30 graph_painted
   open_view organizer organizer-view
   open_view activity activity-view
 

@@ -10,6 +10,18 @@ const LARGE = 2000
 type NodeAttrs = { x: number; y: number; size: number; color: string; label: string }
 type EdgeAttrs = { rel: string }
 
+/** sigma with its drawing buffers kept between frames. WebKitGTK (the desktop window, seen
+ *  under Xvfb on Mesa) composites nothing of a WebGL canvas made with `antialias: false` and
+ *  `preserveDrawingBuffer: false` — sigma's defaults — although the page reads the pixels back:
+ *  the window showed the labels and no node or edge. Keeping the buffer (sigma clears it at
+ *  every render anyway) is drawn by every engine; the picking layers draw off screen and keep
+ *  what they ask for. */
+class KeptBufferSigma extends Sigma<NodeAttrs, EdgeAttrs> {
+  override createWebGLContext(id: string, options: Parameters<Sigma['createWebGLContext']>[1] = {}): WebGLRenderingContext {
+    return super.createWebGLContext(id, { preserveDrawingBuffer: true, ...options })
+  }
+}
+
 /** Deterministic starting positions (same picture for the same graph). */
 function seeded(seed: number) {
   let s = seed >>> 0 || 1
@@ -31,7 +43,7 @@ export async function createSigmaRenderer(el: HTMLElement, h: RenderHandlers): P
   function mount() {
     sigma?.kill()
     const s = style as RenderStyle
-    sigma = new Sigma<NodeAttrs, EdgeAttrs>(graph, el, {
+    sigma = new KeptBufferSigma(graph, el, {
       allowInvalidContainer: true,
       renderEdgeLabels: true,
       enableEdgeEvents: true,
@@ -42,6 +54,34 @@ export async function createSigmaRenderer(el: HTMLElement, h: RenderHandlers): P
       labelFont: 'system-ui, sans-serif',
       labelSize: 12,
       labelColor: { color: s.theme.text },
+      // sigma's own hover and selection box is white whatever the theme: the selected node's
+      // label, drawn in the dark theme's light text, was white on white.
+      defaultDrawNodeHover: (ctx, data, settings) => {
+        const st = style as RenderStyle
+        const size = settings.labelSize
+        ctx.font = `${settings.labelWeight} ${size}px ${settings.labelFont}`
+        const pad = 3
+        const r = Math.max(data.size, size / 2) + pad
+        ctx.fillStyle = st.theme.background
+        ctx.strokeStyle = st.theme.highlight
+        ctx.lineWidth = 1.5
+        ctx.beginPath()
+        if (typeof data.label === 'string' && data.label) {
+          const w = ctx.measureText(data.label).width + 2 * pad
+          const h = size + 2 * pad
+          const half = Math.max(r, h / 2)
+          if (typeof ctx.roundRect === 'function') ctx.roundRect(data.x - r, data.y - half, 2 * r + w, 2 * half, half)
+          else ctx.rect(data.x - r, data.y - half, 2 * r + w, 2 * half)
+        } else {
+          ctx.arc(data.x, data.y, r, 0, Math.PI * 2)
+        }
+        ctx.fill()
+        ctx.stroke()
+        if (typeof data.label === 'string' && data.label) {
+          ctx.fillStyle = st.theme.text
+          ctx.fillText(data.label, data.x + data.size + pad, data.y + size / 3)
+        }
+      },
       edgeLabelColor: { color: s.theme.text },
       edgeLabelSize: 11,
       stagePadding: 30,
