@@ -443,6 +443,7 @@ export interface DoctorReport {
   home: string
   schema_version: number
   memories: number
+  journal_days: number
   archived: number
   trash_files: number
   problems: Problem[] | null
@@ -606,6 +607,8 @@ export interface DecisionReason {
 
 export interface DecisionResult {
   code?: string
+  i18n_key?: string
+  args?: Record<string, unknown>
   message?: string
   at: string
   by: string
@@ -768,6 +771,8 @@ export interface DecisionApplyOutcome {
   id: string
   status: DecisionStatus
   code?: string
+  i18n_key?: string
+  args?: Record<string, unknown>
   message?: string
 }
 
@@ -1451,6 +1456,16 @@ export interface BackupFile {
   sha256: string
 }
 
+/** An entry of the memory folder a backup did not archive (a link, a pipe), with its translated reason. */
+export interface BackupLeftOut {
+  path: string
+  code: string
+  target?: string
+  detail: string
+  detail_key: string
+  detail_args?: Record<string, unknown>
+}
+
 /** What a backup holds; every entry is checked against it before a restore. */
 export interface BackupManifest {
   format: string
@@ -1462,9 +1477,13 @@ export interface BackupManifest {
   daily: number
   archived: number
   trash: number
+  snapshots: number
   kv_files: number
+  other: number
   bytes: number
   file_count: number
+  left_out_count: number
+  left_out?: BackupLeftOut[]
   files?: BackupFile[]
 }
 
@@ -1514,6 +1533,8 @@ export interface BackupRestoreResult {
   in_place: boolean
   manifest: BackupManifest
   pre_backup?: string
+  pre_left_out?: BackupLeftOut[]
+  pre_left_out_count?: number
   reindex: ReconcileReport
 }
 
@@ -1594,6 +1615,9 @@ export interface SyncConflict {
   copy_id?: string
   copy_error?: string
   key?: string
+  agent?: string
+  value?: string
+  other?: string
   day?: string
   theirs?: string
 }
@@ -1604,9 +1628,14 @@ export interface SyncResult {
   fast_forward: boolean
   merged: boolean
   changed: number
+  memories: number
+  days: number
+  kv_files: number
+  copies: number
   pushed: boolean
   head: string
   conflicts: SyncConflict[] | null
+  replaced: SyncConflict[] | null
 }
 
 // ---------------------------------------------------------------- journal (daily.*) and what my agents see (agentView.*)

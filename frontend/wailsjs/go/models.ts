@@ -2705,6 +2705,28 @@ export namespace backup {
 	        this.sha256 = source["sha256"];
 	    }
 	}
+	export class LeftOut {
+	    path: string;
+	    code: string;
+	    target?: string;
+	    detail: string;
+	    detail_key: string;
+	    detail_args?: {[key: string]: any};
+	
+	    static createFrom(source: any = {}) {
+	        return new LeftOut(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.code = source["code"];
+	        this.target = source["target"];
+	        this.detail = source["detail"];
+	        this.detail_key = source["detail_key"];
+	        this.detail_args = source["detail_args"];
+	    }
+	}
 	export class Manifest {
 	    format: string;
 	    format_version: number;
@@ -2715,9 +2737,13 @@ export namespace backup {
 	    daily: number;
 	    archived: number;
 	    trash: number;
+	    snapshots: number;
 	    kv_files: number;
+	    other: number;
 	    bytes: number;
 	    file_count: number;
+	    left_out_count: number;
+	    left_out?: LeftOut[];
 	    files?: File[];
 	
 	    static createFrom(source: any = {}) {
@@ -2735,9 +2761,13 @@ export namespace backup {
 	        this.daily = source["daily"];
 	        this.archived = source["archived"];
 	        this.trash = source["trash"];
+	        this.snapshots = source["snapshots"];
 	        this.kv_files = source["kv_files"];
+	        this.other = source["other"];
 	        this.bytes = source["bytes"];
 	        this.file_count = source["file_count"];
+	        this.left_out_count = source["left_out_count"];
+	        this.left_out = this.convertValues(source["left_out"], LeftOut);
 	        this.files = this.convertValues(source["files"], File);
 	    }
 	
@@ -2764,6 +2794,8 @@ export namespace backup {
 	    in_place: boolean;
 	    manifest: Manifest;
 	    pre_backup?: string;
+	    pre_left_out?: LeftOut[];
+	    pre_left_out_count?: number;
 	    reindex: memory.ReconcileReport;
 	
 	    static createFrom(source: any = {}) {
@@ -2776,6 +2808,8 @@ export namespace backup {
 	        this.in_place = source["in_place"];
 	        this.manifest = this.convertValues(source["manifest"], Manifest);
 	        this.pre_backup = source["pre_backup"];
+	        this.pre_left_out = this.convertValues(source["pre_left_out"], LeftOut);
+	        this.pre_left_out_count = source["pre_left_out_count"];
 	        this.reindex = this.convertValues(source["reindex"], memory.ReconcileReport);
 	    }
 	
@@ -3530,6 +3564,9 @@ export namespace history {
 	    copy_id?: string;
 	    copy_error?: string;
 	    key?: string;
+	    agent?: string;
+	    value?: string;
+	    other?: string;
 	    day?: string;
 	    theirs?: string;
 	
@@ -3545,6 +3582,9 @@ export namespace history {
 	        this.copy_id = source["copy_id"];
 	        this.copy_error = source["copy_error"];
 	        this.key = source["key"];
+	        this.agent = source["agent"];
+	        this.value = source["value"];
+	        this.other = source["other"];
 	        this.day = source["day"];
 	        this.theirs = source["theirs"];
 	    }
@@ -3555,9 +3595,14 @@ export namespace history {
 	    fast_forward: boolean;
 	    merged: boolean;
 	    changed: number;
+	    memories: number;
+	    days: number;
+	    kv_files: number;
+	    copies: number;
 	    pushed: boolean;
 	    head: string;
 	    conflicts: Conflict[];
+	    replaced: Conflict[];
 	
 	    static createFrom(source: any = {}) {
 	        return new SyncResult(source);
@@ -3570,9 +3615,14 @@ export namespace history {
 	        this.fast_forward = source["fast_forward"];
 	        this.merged = source["merged"];
 	        this.changed = source["changed"];
+	        this.memories = source["memories"];
+	        this.days = source["days"];
+	        this.kv_files = source["kv_files"];
+	        this.copies = source["copies"];
 	        this.pushed = source["pushed"];
 	        this.head = source["head"];
 	        this.conflicts = this.convertValues(source["conflicts"], Conflict);
+	        this.replaced = this.convertValues(source["replaced"], Conflict);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -4123,6 +4173,7 @@ export namespace memory {
 	    home: string;
 	    schema_version: number;
 	    memories: number;
+	    journal_days: number;
 	    archived: number;
 	    trash_files: number;
 	    problems: Problem[];
@@ -4148,6 +4199,7 @@ export namespace memory {
 	        this.home = source["home"];
 	        this.schema_version = source["schema_version"];
 	        this.memories = source["memories"];
+	        this.journal_days = source["journal_days"];
 	        this.archived = source["archived"];
 	        this.trash_files = source["trash_files"];
 	        this.problems = this.convertValues(source["problems"], Problem);
@@ -4697,6 +4749,8 @@ export namespace organizer {
 	    id: string;
 	    status: string;
 	    code?: string;
+	    i18n_key?: string;
+	    args?: {[key: string]: any};
 	    message?: string;
 	
 	    static createFrom(source: any = {}) {
@@ -4708,6 +4762,8 @@ export namespace organizer {
 	        this.id = source["id"];
 	        this.status = source["status"];
 	        this.code = source["code"];
+	        this.i18n_key = source["i18n_key"];
+	        this.args = source["args"];
 	        this.message = source["message"];
 	    }
 	}
@@ -4863,6 +4919,8 @@ export namespace organizer {
 	}
 	export class DecisionResult {
 	    code?: string;
+	    i18n_key?: string;
+	    args?: {[key: string]: any};
 	    message?: string;
 	    // Go type: time
 	    at: any;
@@ -4876,6 +4934,8 @@ export namespace organizer {
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.code = source["code"];
+	        this.i18n_key = source["i18n_key"];
+	        this.args = source["args"];
 	        this.message = source["message"];
 	        this.at = this.convertValues(source["at"], null);
 	        this.by = source["by"];
