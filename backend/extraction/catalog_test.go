@@ -8,8 +8,10 @@ import (
 )
 
 // TestEveryCodeIsTranslated: each status, reason and code a run records reads in both
-// languages (extraction.status.*, extraction.reason.*, extraction.code.*), and each coded
-// error has its error.<code>.
+// languages (extraction.status.*, extraction.reason.*, extraction.code.*), as does each
+// reasoning a split change or the offline planner records (extraction.split_reason.*,
+// extraction.item_reason.*), and each coded error has its
+// error.<code>.
 func TestEveryCodeIsTranslated(t *testing.T) {
 	cat, err := i18n.Load(os.DirFS("../../locales"))
 	if err != nil {
@@ -30,6 +32,10 @@ func TestEveryCodeIsTranslated(t *testing.T) {
 		WarnAlreadyApplied, WarnNewerTurnKept, WarnAppliedAsUpdate} {
 		keys = append(keys, "extraction.code."+c)
 	}
+	for _, k := range []string{splitApart, splitCut, splitConflict} {
+		keys = append(keys, "extraction.split_reason."+k)
+	}
+	keys = append(keys, reasonOfflineRule, reasonProfile)
 	for _, c := range []string{CodeNotRunning, CodeRunNotFound, CodeInvalidRequest, CodeInvalidSettings} {
 		keys = append(keys, "error."+c)
 	}

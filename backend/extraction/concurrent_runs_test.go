@@ -2,10 +2,12 @@ package extraction
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
 	"engram/backend/memory"
+	"engram/backend/settings"
 )
 
 // heldPlanner plans with the offline extractor, says so on planned, and hands its plan back
@@ -39,7 +41,8 @@ func (f *fx) secondProcess(p Planner) *Service {
 	if err != nil {
 		f.t.Fatal(err)
 	}
-	svc := New(f.ctx, Options{Store: st, Planner: p, Now: f.clock.Now, Logger: quiet})
+	svc := New(f.ctx, Options{Store: st, Planner: p, Now: f.clock.Now, Logger: quiet,
+		Catalog: testCatalog(f.t), Settings: settings.New(st, "en")})
 	f.t.Cleanup(func() {
 		svc.Close()
 		st.Close()
@@ -130,6 +133,60 @@ func TestConcurrentRunsOfOneSession(t *testing.T) {
 				t.Fatalf("%d memories, want user-location %q alone", len(ms), c.want)
 			}
 		})
+	}
+}
+
+// TestThreeConcurrentRunsKeepTheNewestTurn: three runs of one session planned before any
+// applied, and applied in the order turns 1, 3, 2. Turn 3 settles as an update of turn 1's
+// memory; that update used to drop its source, so the memory kept turn 1 as its source, and
+// turn 2, comparing against that stale turn, overwrote turn 3's newer fact with its older
+// one. The serial order (1, 2, 3) ends on turn 3's fact, and so must this one, with turn 3
+// recorded as the memory's source.
+func TestThreeConcurrentRunsKeepTheNewestTurn(t *testing.T) {
+	turns := []struct {
+		turn  int
+		words string
+	}{{1, "I live in Paris."}, {2, "Actually I moved to Lisbon."}, {3, "Actually I moved to Berlin."}}
+	planners := map[int]*heldPlanner{}
+	type ended struct {
+		d   RunDetail
+		err error
+	}
+	done := map[int]chan ended{}
+	var f *fx
+	for i, tn := range turns {
+		p := newHeldPlanner()
+		planners[tn.turn], done[tn.turn] = p, make(chan ended, 1)
+		var svc *Service
+		if i == 0 {
+			f = newFx(t, p)
+			svc = f.svc
+		} else {
+			// Each further process passes its gates on its own (past the interval since the
+			// previous run started) and plans from the home as it is: nothing applied yet.
+			f.clock.Advance(31 * time.Second)
+			svc = f.secondProcess(p)
+		}
+		req := Request{SessionID: "s1", Agent: "claude-code", SessionTurn: tn.turn,
+			Messages: []Message{{Role: "user", Content: tn.words, ID: fmt.Sprintf("u%d", tn.turn)}}}
+		go func(turn int) {
+			d, err := svc.Request(f.ctx, req, true)
+			done[turn] <- ended{d, err}
+		}(tn.turn)
+		<-p.planned
+	}
+	for _, turn := range []int{1, 3, 2} {
+		close(planners[turn].release)
+		if e := <-done[turn]; e.err != nil || e.d.Status != StatusDone || len(e.d.Report.Rejected) > 0 {
+			t.Errorf("turn %d: %v %s %s, refused %+v", turn, e.err, e.d.Status, e.d.Reason, e.d.Report.Rejected)
+		}
+	}
+	m, err := f.store.GetBySlug(f.ctx, memory.ScopeGlobal, "", "", "user-location")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Title != "Based in Berlin" || m.Source.Session != "s1" || m.Source.Turn != 3 {
+		t.Fatalf("user-location %q from turn %d of %q, want turn 3's \"Based in Berlin\"", m.Title, m.Source.Turn, m.Source.Session)
 	}
 }
 

@@ -145,6 +145,12 @@ func (s *Service) perform(r *run, planner Planner) {
 			profile = &it
 		}
 	}
+	// The offline planner's reasonings are catalog keys: written in the person's language.
+	say := s.texts(ctx)
+	for i := range out.Plan.Items {
+		renderReasons(say, &out.Plan.Items[i])
+	}
+	renderReasons(say, profile)
 	ok, rejected := cd.validator.validate(out.Plan, profile)
 	var applied []AppliedItem
 	if len(ok) > 0 {

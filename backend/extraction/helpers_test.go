@@ -6,12 +6,15 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"os"
 	"sync"
 	"testing"
 	"time"
 
+	"engram/backend/i18n"
 	"engram/backend/llm"
 	"engram/backend/memory"
+	"engram/backend/settings"
 )
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -117,6 +120,19 @@ func toolReply(args string) *llm.Response {
 		ToolCalls: []llm.ToolCall{{ID: "call_1", Name: "SubmitMemoryPlan", Arguments: json.RawMessage(args)}}}
 }
 
+// testCatalog is the message catalog of locales/, loaded once for every test.
+var testCatalog = func() func(t *testing.T) *i18n.Catalog {
+	load := sync.OnceValues(func() (*i18n.Catalog, error) { return i18n.Load(os.DirFS("../../locales")) })
+	return func(t *testing.T) *i18n.Catalog {
+		t.Helper()
+		cat, err := load()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cat
+	}
+}()
+
 // fx is one store on a fresh home with recall and the extraction controller over it.
 type fx struct {
 	t      *testing.T
@@ -192,6 +208,8 @@ func newFx(t *testing.T, p Planner, opts ...fxOpt) *fx {
 	}
 	f.store = st
 	o.Store = st
+	// As wire builds it: the catalog, and the person's language from the home's settings.
+	o.Catalog, o.Settings = testCatalog(t), settings.New(st, "en")
 	f.svc = New(f.ctx, o)
 	t.Cleanup(func() {
 		f.svc.Close()

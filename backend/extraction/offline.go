@@ -50,7 +50,6 @@ type finding struct {
 	high       bool // an explicit "remember" request
 	pinned     bool // the person tied it to this project
 	rule       string
-	zh         bool // the person wrote in Chinese: reasoning in Chinese too
 	// rels are the knowledge-graph edges the words state (DESIGN §8), from the person.
 	rels []Relation
 }
@@ -248,16 +247,10 @@ func (f finding) item(msg string) (PlanItem, bool) {
 		Body:        f.body,
 		Confidence:  conf,
 		SourceQuote: quote,
-		Reasoning:   reasoning(f),
+		ReasonKey:   reasonOfflineRule,
+		ReasonArgs:  map[string]any{"Rule": f.rule},
 		Relations:   f.rels,
 	}, true
-}
-
-func reasoning(f finding) string {
-	if f.zh {
-		return "离线规则 " + f.rule + " 匹配了用户的原话"
-	}
-	return "offline rule " + f.rule + " matched the person's words"
 }
 
 // makeSlug builds a stable readable slug: type, rule family and up to five ascii words of the

@@ -164,7 +164,7 @@ func experience(msg, lower string, sents []sentence, ps *profile) (finding, bool
 		body = append(body, labels[2]+join(outs, sep))
 	}
 	return finding{typ: "experience", kind: "fix", slugKey: solution, title: titleLead + solution,
-		body: strings.Join(body, "\n"), start: sols[0].start, end: sents[last].end, rule: "experience", zh: cjk}, true
+		body: strings.Join(body, "\n"), start: sols[0].start, end: sents[last].end, rule: "experience"}, true
 }
 
 var (
@@ -200,5 +200,5 @@ func answeredName(asked, msg string) (finding, bool) {
 		title, body = "姓名："+name, "姓名："+name+"。\n\n被问到称呼时，用户回答：“"+t+"”"
 	}
 	return finding{typ: "user", kind: "identity", slug: "user-name", title: title, body: body,
-		start: off, end: off + len(t), rule: "answered-name", zh: zh}, true
+		start: off, end: off + len(t), rule: "answered-name"}, true
 }

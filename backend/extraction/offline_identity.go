@@ -95,7 +95,7 @@ func (x *idFacts) add(slug, part string, from, to int, weak bool) *idFact {
 		x.list = append(x.list[:i], x.list[i+1:]...)
 		break
 	}
-	x.list = append(x.list, idFact{finding: finding{typ: "user", kind: "identity", slug: slug, rule: x.rule, zh: x.zh},
+	x.list = append(x.list, idFact{finding: finding{typ: "user", kind: "identity", slug: slug, rule: x.rule},
 		parts: []string{clipRunes(oneLine(part), offlinePhraseRunes)}, from: from, to: max(to, from), weak: weak})
 	return &x.list[len(x.list)-1]
 }

@@ -24,8 +24,10 @@ import (
 //     to a reviewed memory): it lands unreviewed, so a memory the person had reviewed goes back
 //     to their Review queue with the reason, at the version read (an edit of theirs meanwhile
 //     is refused, not overwritten), and its earlier version stays in the history.
-//   - a text that cannot be cut so (the person reworded it) is not guessed at: it is marked
-//     conflicts_with the fact's memory and sent back to review, for the person to settle.
+//   - a text that cannot be cut so (the person reworded it, or the memory is in the person's
+//     own words, not the extractor's shape: plainFacts) is not guessed at: it is marked
+//     conflicts_with the fact's memory and sent back to review, for the person to settle
+//     (recall ranks it below that memory until then).
 //   - when the plan replaced such a memory's own fact ("Actually, my name is Alicia"), its other
 //     facts that have no memory of their own would go with the old text: each is written apart
 //     first, from the person's words the memory quoted (the place stays known).
@@ -37,8 +39,9 @@ var quoteLeads = []struct {
 }{{"The person said: “", false}, {"原话：“", true}}
 
 // memoryFacts is what an identity memory's own words state by today's rules: the person's
-// words it quotes, the index of the quoting paragraph among the body's, and the identity facts
-// of the words (one per slug, in the order said).
+// words it quotes, the index of the quoting paragraph among the body's (-1 for a memory in
+// other words: plainFacts), and the identity facts of the words (one per slug, in the order
+// said).
 type memoryFacts struct {
 	m     *memory.Memory
 	said  string
@@ -48,7 +51,8 @@ type memoryFacts struct {
 }
 
 // factsOf reads the facts an identity memory's quoted words state; ok is false when its body
-// quotes no words the identity rules read (a hand-written memory: nothing to split).
+// quotes no words the identity rules read. A user memory that quotes none in the extractor's
+// shape (written by hand, with engram write, imported) is read in its own words (plainFacts).
 func factsOf(m *memory.Memory) (memoryFacts, bool) {
 	for i, p := range strings.Split(m.Body, "\n\n") {
 		p = strings.TrimSpace(p)
@@ -57,27 +61,55 @@ func factsOf(m *memory.Memory) (memoryFacts, bool) {
 				continue
 			}
 			mf := memoryFacts{m: m, said: clip(p[len(l.open):len(p)-len("”")], offlineMaxMessageBytes), quote: i, zh: l.zh}
-			found, _ := analyse(mf.said)
-			for _, f := range found {
-				if f.kind != "identity" || f.pinned || !slices.Contains(identitySlugs, f.slug) {
-					continue
-				}
-				if j := slices.IndexFunc(mf.facts, func(o finding) bool { return o.slug == f.slug }); j >= 0 {
-					mf.facts[j] = f // the later statement of the fact is the one meant
-				} else {
-					mf.facts = append(mf.facts, f)
-				}
-			}
-			slices.SortStableFunc(mf.facts, func(a, b finding) int { return a.start - b.start })
-			return mf, len(mf.facts) > 0
+			return mf.read()
 		}
 	}
-	return memoryFacts{}, false
+	return plainFacts(m)
+}
+
+// plainFacts reads a user memory in the words it is written in — its source quote and its
+// body, by the same identity rules ("My name is Alice Chen and I live in Paris."). Its text is
+// not the extractor's shape, so it is never cut (without refuses it): one that still states a
+// corrected fact is marked conflicting for the person to settle, and a fact of it that the
+// plan's replace would lose is written apart from these words.
+func plainFacts(m *memory.Memory) (memoryFacts, bool) {
+	if m.Type != memory.TypeUser {
+		return memoryFacts{}, false
+	}
+	var texts []string
+	for _, p := range append([]string{m.SourceQuote}, strings.Split(m.Body, "\n\n")...) {
+		if p = strings.TrimSpace(p); p != "" {
+			texts = append(texts, p)
+		}
+	}
+	mf := memoryFacts{m: m, said: clip(strings.Join(texts, "\n\n"), offlineMaxMessageBytes), quote: -1}
+	return mf.read()
+}
+
+// read fills in the identity facts the memory's words (said) state.
+func (mf memoryFacts) read() (memoryFacts, bool) {
+	found, _ := analyse(mf.said)
+	for _, f := range found {
+		if f.kind != "identity" || f.pinned || !slices.Contains(identitySlugs, f.slug) {
+			continue
+		}
+		if j := slices.IndexFunc(mf.facts, func(o finding) bool { return o.slug == f.slug }); j >= 0 {
+			mf.facts[j] = f // the later statement of the fact is the one meant
+		} else {
+			mf.facts = append(mf.facts, f)
+		}
+	}
+	slices.SortStableFunc(mf.facts, func(a, b finding) int { return a.start - b.start })
+	return mf, len(mf.facts) > 0
 }
 
 // without is the memory's title, body and quote with the facts of drop taken out; ok is false
-// when no fact would be left, none would go, or the text still states one that should go.
+// when no fact would be left, none would go, the text still states one that should go, or it
+// is not in the extractor's shape (the person's own words are never rewritten).
 func (mf memoryFacts) without(drop map[string]bool) (title, body, quote string, ok bool) {
+	if mf.quote < 0 {
+		return "", "", "", false
+	}
 	var kept, gone []finding
 	for _, f := range mf.facts {
 		if drop[f.slug] {
@@ -289,6 +321,7 @@ func (s *Service) identitySplits(ctx context.Context, vis recall.Visibility, v v
 	}
 	var out []planned
 	var refused []RejectedItem
+	say := s.splitReasons(ctx)
 	add := func(mf memoryFacts, it PlanItem, version string) {
 		sv := v
 		sv.userTexts, sv.source, sv.written = []string{mf.said}, mf.m.Source, nil
@@ -313,7 +346,7 @@ func (s *Service) identitySplits(ctx context.Context, vis recall.Visibility, v v
 					continue // a memory of its own states it
 				}
 				if it, ok := f.item(mf.said); ok {
-					it.Reasoning = splitReason(mf.zh, "apart", slug)
+					it.Reasoning, it.ReasonKey, it.ReasonArgs = say(splitApart, []string{slug}), "", nil
 					add(mf, it, "")
 				}
 			}
@@ -341,10 +374,10 @@ func (s *Service) identitySplits(ctx context.Context, vis recall.Visibility, v v
 		it := PlanItem{Action: ActionUpdate, Slug: slug, Scope: string(memory.ScopeGlobal), Mode: "replace"}
 		if title, body, quote, cut := mf.without(drop); cut {
 			it.Description, it.Body, it.SourceQuote = title, body, quote
-			it.Reasoning = splitReason(mf.zh, "cut", strings.Join(moved, ", "))
+			it.Reasoning = say(splitCut, moved)
 		} else if slices.ContainsFunc(moved, func(f string) bool { return !slices.Contains(m.ConflictsWith, f) }) {
 			it.Mode, it.ConflictsWith = "merge", moved
-			it.Reasoning = splitReason(mf.zh, "conflict", strings.Join(moved, ", "))
+			it.Reasoning = say(splitConflict, moved)
 		} else {
 			continue // marked before and left so by the person: theirs to settle
 		}
@@ -353,20 +386,22 @@ func (s *Service) identitySplits(ctx context.Context, vis recall.Visibility, v v
 	return out, refused
 }
 
-// splitReason is the reasoning a split change records (in the person's language, as the
-// offline extractor's), which the Review queue shows.
-func splitReason(zh bool, kind, slugs string) string {
-	switch {
-	case kind == "apart" && zh:
-		return "拆分：这项事实原先与其他事实同在 " + slugs + " 中，那条记忆已被新的说法取代，故单独记下"
-	case kind == "apart":
-		return "split: this fact was stated in " + slugs + " with others; that memory was replaced by a newer statement, so it is kept on its own"
-	case kind == "cut" && zh:
-		return "拆分：" + slugs + " 现有单独的记忆，已从此条中移出旧的说法"
-	case kind == "cut":
-		return "split: " + slugs + " now has a memory of its own, so its older statement was taken out of this one"
-	case zh:
-		return "此条仍陈述 " + slugs + "，而较新的记忆另有说法；无法自动拆分，请你审阅"
+// Kinds of split change, each with its reasoning at extraction.split_reason.<kind>.
+const (
+	splitApart    = "apart"    // a fact written apart from a memory the plan replaced
+	splitCut      = "cut"      // a fact's older statement taken out of a memory
+	splitConflict = "conflict" // a memory that still states the fact, marked for review
+)
+
+// splitReasons returns what writes the reasoning a split change records, which the Review
+// queue shows as the memory's reasoning: a stored text (models write that field too, and the
+// person edits it), so it is written from the catalog in the person's language of Settings
+// when the change is made, never in a language guessed from the quote's script. slugs are the
+// memories the reason names. Without a catalog it writes nothing ("", the memory's reasoning
+// left as it was).
+func (s *Service) splitReasons(ctx context.Context) func(kind string, slugs []string) string {
+	say := s.texts(ctx)
+	return func(kind string, slugs []string) string {
+		return say("extraction.split_reason."+kind, map[string]any{"Slugs": strings.Join(slugs, ", ")})
 	}
-	return "this memory still states " + slugs + ", which a newer memory states otherwise; it could not be split by rule, so it waits for your review"
 }

@@ -8,6 +8,7 @@ import (
 
 	"engram/backend/memory"
 	"engram/backend/recall"
+	"engram/backend/settings"
 )
 
 // oldCombined is a user-name memory as the offline extractor wrote one before each identity
@@ -50,6 +51,28 @@ func (f *fx) seedCombined(c oldCombined, reviewed bool, note string) *memory.Mem
 	return m
 }
 
+// speaks sets the person's language in the fixture home's settings, as Settings → Language does.
+func (f *fx) speaks(lang string) {
+	f.t.Helper()
+	if _, err := settings.New(f.store, "en").Update(f.ctx, settings.Patch{Language: &lang}); err != nil {
+		f.t.Fatal(err)
+	}
+}
+
+// wantSplitReason checks that a split change recorded its reasoning from the catalog, in the
+// person's language (lang), whatever the script of the words the memory quoted.
+func (f *fx) wantSplitReason(m *memory.Memory, lang, kind, slugs string) {
+	f.t.Helper()
+	key := "extraction.split_reason." + kind
+	want := testCatalog(f.t).T(lang, key, map[string]any{"Slugs": slugs})
+	if want == key || !strings.Contains(want, slugs) {
+		f.t.Fatalf("%s: no %s in the catalog (%q)", lang, key, want)
+	}
+	if m.Reasoning != want {
+		f.t.Errorf("%s reasoning %q, want %s's %q", m.Slug, m.Reasoning, lang, want)
+	}
+}
+
 // served is what recall answers a question with: each hit's title and body.
 func (f *fx) served(q string) []string {
 	f.t.Helper()
@@ -70,7 +93,9 @@ func (f *fx) served(q string) []string {
 // recall served both. Now the combined memory loses the place (title, sentence, relation line,
 // the quote's words) and keeps the rest (the name, a note the person added); a memory the
 // person had reviewed goes back to their review; a text the rule cannot cut is not rewritten
-// but marked as conflicting and sent to review.
+// but marked as conflicting and sent to review. Either way Review shows why, in the person's
+// language from the catalog (it was a hard-coded sentence in the language of the quote's
+// script: a person reading English got Chinese for a Chinese quote).
 func TestCorrectionSplitsCombinedIdentity(t *testing.T) {
 	cases := []struct {
 		name       string
@@ -82,17 +107,21 @@ func TestCorrectionSplitsCombinedIdentity(t *testing.T) {
 		name1, loc string // user-name's and user-location's titles after the turn
 		quote      string // user-name's source quote after the turn
 		ask        string // a question about the place
+		lang       string // the person's language in Settings
 	}{
 		{"extractor's memory", aliceInParis, false, "", "Actually I moved to Berlin.", "Paris", "Berlin",
-			"Name: Alice Chen", "Based in Berlin", "My name is Alice Chen", "Where do I live?"},
+			"Name: Alice Chen", "Based in Berlin", "My name is Alice Chen", "Where do I live?", "en"},
 		{"reviewed with a note", aliceInParis, true, "Prefers to be called Ali.", "Actually I moved to Berlin.", "Paris", "Berlin",
-			"Name: Alice Chen", "Based in Berlin", "My name is Alice Chen", "Where do I live?"},
+			"Name: Alice Chen", "Based in Berlin", "My name is Alice Chen", "Where do I live?", "zh-CN"},
 		{"Chinese", wangInShanghai, false, "", "其实我已经搬到北京了", "上海", "北京",
-			"姓名：小王", "所在地：北京", "我叫小王", "我住在哪里？"},
+			"姓名：小王", "所在地：北京", "我叫小王", "我住在哪里？", "zh-CN"},
+		{"Chinese words, English reader", wangInShanghai, false, "", "其实我已经搬到北京了", "上海", "北京",
+			"姓名：小王", "所在地：北京", "我叫小王", "我住在哪里？", "en"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			f := newFx(t, NewOffline())
+			f.speaks(c.lang)
 			f.seedCombined(c.seed, c.reviewed, c.note)
 			if got := strings.Join(f.served(c.ask), "\n"); !strings.Contains(got, c.old) {
 				t.Fatalf("the seeded home does not serve the old place: %q", got)
@@ -122,6 +151,7 @@ func TestCorrectionSplitsCombinedIdentity(t *testing.T) {
 			if m.Reviewed || m.Confidence != memory.ConfidenceMedium {
 				t.Errorf("user-name reviewed %v confidence %s: a rewritten memory waits for review, its evidence kept", m.Reviewed, m.Confidence)
 			}
+			f.wantSplitReason(m, c.lang, splitCut, "user-location")
 			if loc, err := f.store.GetBySlug(f.ctx, memory.ScopeGlobal, "", "", "user-location"); err != nil || loc.Title != c.loc {
 				t.Errorf("user-location %+v %v", loc, err)
 			}
@@ -130,6 +160,7 @@ func TestCorrectionSplitsCombinedIdentity(t *testing.T) {
 
 	t.Run("reworded by the person", func(t *testing.T) {
 		f := newFx(t, NewOffline())
+		f.speaks("zh-CN")
 		c := aliceInParis
 		c.body = strings.Replace(c.body, "Based in Paris.", "Lives in Paris, France.", 1)
 		seeded := f.seedCombined(c, true, "")
@@ -143,6 +174,7 @@ func TestCorrectionSplitsCombinedIdentity(t *testing.T) {
 		if m.Body != seeded.Body || m.Title != seeded.Title || m.Reviewed || !slices.Contains(m.ConflictsWith, "user-location") {
 			t.Fatalf("want the text kept, sent to review, conflicting with user-location: %+v", m)
 		}
+		f.wantSplitReason(m, "zh-CN", splitConflict, "user-location")
 		// The person accepts it as it is: a later move does not send it back again.
 		if res, err := f.store.ApplyBatch(f.ctx, memory.Batch{Items: []memory.Item{{Op: memory.OpAccept, ID: m.ID}}}); err != nil || !res.Results[0].OK {
 			t.Fatalf("accept: %v %+v", err, res)
@@ -160,9 +192,16 @@ func TestCorrectionSplitsCombinedIdentity(t *testing.T) {
 // TestNameCorrectionKeepsCombinedPlace: the other way round — the name of a combined memory
 // corrected ("Actually, my name is Alicia Chen.") replaces user-name, which would take the
 // place with it when no memory of its own states it: the place is written apart first, quoting
-// the person's words of the old memory.
+// the person's words of the old memory, with the reason in the person's language.
 func TestNameCorrectionKeepsCombinedPlace(t *testing.T) {
+	for _, lang := range []string{"en", "zh-CN"} {
+		t.Run(lang, func(t *testing.T) { nameCorrectionKeepsCombinedPlace(t, lang) })
+	}
+}
+
+func nameCorrectionKeepsCombinedPlace(t *testing.T, lang string) {
 	f := newFx(t, NewOffline())
+	f.speaks(lang)
 	f.seedCombined(aliceInParis, false, "")
 	d := f.run(turn("now", "Actually, my name is Alicia Chen."))
 	if d.Status != StatusDone || len(d.Report.Rejected) > 0 {
@@ -177,6 +216,7 @@ func TestNameCorrectionKeepsCombinedPlace(t *testing.T) {
 		loc.Source.Session != "earlier" || loc.Confidence != memory.ConfidenceMedium {
 		t.Fatalf("user-location %+v %v", loc, err)
 	}
+	f.wantSplitReason(loc, lang, splitApart, "user-name")
 	if got := strings.Join(f.served("Where do I live?"), "\n"); !strings.Contains(got, "Paris") {
 		t.Fatalf("the place is no longer served: %q", got)
 	}

@@ -246,17 +246,18 @@ func BenchmarkOffline(b *testing.B) {
 }
 
 // TestOfflineRelations: identity and tool facts carry knowledge-graph edges from the person
-// (DESIGN §8), and the reasoning is in the person's language.
+// (DESIGN §8), and the reasoning is a catalog key naming the rule, which the service writes in
+// the person's language (TestOfflineReasoningInThePersonsLanguage), never a text.
 func TestOfflineRelations(t *testing.T) {
 	cases := []struct {
-		msg, relation, object, reasoning string
+		msg, relation, object, rule string
 	}{
-		{"I live in Oslo.", "lives_in", "Oslo", "offline rule"},
-		{"I work at Spotify.", "works_at", "Spotify", "offline rule"},
-		{"I mostly use Neovim.", "uses", "Neovim", "offline rule"},
-		{"我住在成都，离公司很近。", "lives_in", "成都", "离线规则"},
-		{"我是上海人。", "from", "上海", "离线规则"},
-		{"我平时用 Obsidian 记笔记。", "uses", "Obsidian", "离线规则"},
+		{"I live in Oslo.", "lives_in", "Oslo", "en.identity"},
+		{"I work at Spotify.", "works_at", "Spotify", "en.identity"},
+		{"I mostly use Neovim.", "uses", "Neovim", ""},
+		{"我住在成都，离公司很近。", "lives_in", "成都", "zh.identity"},
+		{"我是上海人。", "from", "上海", "zh.identity"},
+		{"我平时用 Obsidian 记笔记。", "uses", "Obsidian", ""},
 	}
 	for _, c := range cases {
 		out := planIn(t, userInput(c.msg, ""))
@@ -268,8 +269,9 @@ func TestOfflineRelations(t *testing.T) {
 		for _, r := range it.Relations {
 			found = found || (r.Relation == c.relation && r.Object == c.object && r.Subject == "")
 		}
-		if !found || !strings.HasPrefix(it.Reasoning, c.reasoning) {
-			t.Errorf("%q: relations %+v, reasoning %q", c.msg, it.Relations, it.Reasoning)
+		rule, _ := it.ReasonArgs["Rule"].(string)
+		if !found || it.Reasoning != "" || it.ReasonKey != reasonOfflineRule || rule == "" || c.rule != "" && rule != c.rule {
+			t.Errorf("%q: relations %+v, reasoning %q key %q args %v", c.msg, it.Relations, it.Reasoning, it.ReasonKey, it.ReasonArgs)
 		}
 	}
 }

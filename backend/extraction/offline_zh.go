@@ -148,7 +148,7 @@ func zhRememberRule(s *sentence, _ *profile) (finding, bool) {
 	}
 	return finding{typ: typ, kind: "note", slugKey: content, title: title,
 		body:  "用户要求记住：" + content + "。",
-		start: s.start, end: s.end, high: high, pinned: pinned, rule: "zh.remember", zh: true}, true
+		start: s.start, end: s.end, high: high, pinned: pinned, rule: "zh.remember"}, true
 }
 
 func zhFeedbackRule(s *sentence, ps *profile) (finding, bool) {
@@ -193,7 +193,7 @@ func zhFeedbackRule(s *sentence, ps *profile) (finding, bool) {
 	said := saidText(s)
 	return finding{typ: "feedback", kind: "rule", slugKey: said, title: said,
 		body:  "用户对助手的要求：“" + said + "”。",
-		start: s.start, end: s.end, pinned: zhPin.MatchString(t), rule: rule, zh: true}, true
+		start: s.start, end: s.end, pinned: zhPin.MatchString(t), rule: rule}, true
 }
 
 func zhDietRule(s *sentence, _ *profile) (finding, bool) {
@@ -284,7 +284,7 @@ func zhPersonFact(s *sentence, a int, kind, rule string) finding {
 	title := "用户" + strings.TrimPrefix(strings.TrimPrefix(said, "我自己"), "我")
 	return finding{typ: "user", kind: kind, slugKey: said, title: title,
 		body:  title + "。\n\n原话：“" + saidText(s) + "”",
-		start: s.start + a, end: s.end, rule: rule, zh: true}
+		start: s.start + a, end: s.end, rule: rule}
 }
 
 // firstString is the first rune of s as a string.

@@ -60,6 +60,12 @@ type PlanItem struct {
 	ConflictsWith  []string   `json:"conflicts_with,omitempty"`
 	OverrideReject bool       `json:"override_reject,omitempty"`
 	Relations      []Relation `json:"relations,omitempty"`
+	// ReasonKey and ReasonArgs name the catalog message a planner of this process (the offline
+	// one) gives instead of Reasoning: the service writes it as the reasoning, in the person's
+	// language from Settings, before the plan is validated (renderReasons). Never in a model's
+	// plan.
+	ReasonKey  string         `json:"-"`
+	ReasonArgs map[string]any `json:"-"`
 }
 
 // Relation is a typed edge for the knowledge graph, written into the body in the grammar of

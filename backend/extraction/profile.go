@@ -39,7 +39,7 @@ func (v *validator) profileItem(signals []ProfileSignal, exists bool) (PlanItem,
 		return PlanItem{}, false
 	}
 	it := PlanItem{Action: ActionUpdate, Slug: ProfileSlug, Scope: "global", Body: strings.Join(lines, "\n"),
-		SourceQuote: quote, Confidence: "medium", Reasoning: "profile signals the person showed in the conversation"}
+		SourceQuote: quote, Confidence: "medium", ReasonKey: reasonProfile}
 	if !exists {
 		it.Action, it.Type, it.Description = ActionWrite, "user", "Profile"
 	}

@@ -10,8 +10,10 @@ import (
 
 	"github.com/oklog/ulid/v2"
 
+	"engram/backend/i18n"
 	"engram/backend/memory"
 	"engram/backend/recall"
+	"engram/backend/settings"
 )
 
 // StatusEvent is published (as api's extraction.status) when a run starts, waits or ends.
@@ -43,6 +45,12 @@ type Options struct {
 	Passive bool
 	// After arms a timer (tests inject one); nil is time.AfterFunc.
 	After afterFunc
+	// Catalog and Settings write the texts a run stores for the person to read (the reasoning
+	// of an identity split, which Review shows) from the catalog, in the language of their
+	// settings, as the API translates what it shows. Nil Catalog (a process without one) leaves
+	// those texts unwritten; nil Settings writes them in i18n.DefaultLanguage.
+	Catalog  *i18n.Catalog
+	Settings *settings.Service
 }
 
 // sessionState is what the controller remembers of one session.

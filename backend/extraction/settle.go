@@ -104,10 +104,10 @@ func shownSlugs(cands []Candidate) map[string]bool {
 // refused. In one process the session's runs take turns and the second sees the first's
 // memory, so the race is settled as that order would have it: the same record is already
 // done; a record of a newer turn of the session stays (this older turn would have come
-// first); a record of an older turn is updated with this turn's words — replaced as the
-// offline planner replaces a fact it restates, merged for a model's plan (it never saw that
-// memory) and for the profile — at the version read, so a third change meanwhile is refused
-// rather than overwritten. A slug taken by anything else (a person's memory, another
+// first); a record of an older turn is updated with this turn's words and source — replaced
+// as the offline planner replaces a fact it restates, merged for a model's plan (it never saw
+// that memory) and for the profile — at the version read, so a third change meanwhile is
+// refused rather than overwritten. A slug taken by anything else (a person's memory, another
 // conversation's, or one the planner was shown and wrote over) keeps its refusal: the plan
 // collided with a memory it should have updated, and the person sees that. ok is false when
 // the refusal stands; up is the update to apply, else done is the item as already applied.
@@ -134,9 +134,13 @@ func (s *Service) settle(ctx context.Context, model string, p planned, ir memory
 		done.Warnings = append(done.Warnings, Warning{Code: WarnNewerTurnKept, Args: args})
 		return done, nil, true
 	}
+	// The update keeps this turn's source: the memory now holds this turn's words, and a
+	// further run of the session settling against it must compare with this turn, not the
+	// older one (else an older turn settling last would overwrite this newer fact). The type
+	// stays the memory's; an update has no rejection to override.
 	u := p
 	u.action = ActionUpdate
-	u.item.Op, u.item.Type, u.item.Source, u.item.OverrideReject = memory.OpUpdate, "", nil, false
+	u.item.Op, u.item.Type, u.item.OverrideReject = memory.OpUpdate, "", false
 	u.item.Mode, u.item.ExpectedVersion = "merge", m.Version
 	if model == offlineModel && it.Slug != ProfileSlug {
 		u.item.Mode = "replace"

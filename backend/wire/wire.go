@@ -143,7 +143,7 @@ func Open(ctx context.Context, o Options) (*Services, error) {
 		planner = extraction.ModelOrOffline{Model: s.LLM.Source(), Offline: extraction.NewOffline()}
 	}
 	s.Extraction = extraction.New(s.ctx, extraction.Options{Store: st, Planner: planner,
-		Logger: o.Logger, Passive: o.Passive,
+		Logger: o.Logger, Passive: o.Passive, Catalog: o.Catalog, Settings: s.Settings,
 		Publish: func(e extraction.StatusEvent) { s.Events.Publish(api.EventExtractionStatus, e) }})
 	// Deleting (or evicting) a session forgets the controller's state for it: a new turn of a
 	// session id that comes back starts fresh instead of matching the old run's gates.
