@@ -53,6 +53,10 @@ type IndexEntry struct {
 	Reviewed   bool
 	Updated    time.Time
 	Version    string
+	// Created and ConflictsWith let recall move an unreviewed entry that conflicts with a
+	// newer one below it without loading the memories of the index.
+	Created       time.Time
+	ConflictsWith []string
 }
 
 // IndexBucket is one scope instance and type of the Memory Index: the newest entries and how
@@ -108,7 +112,7 @@ func (s *Store) IndexBuckets(ctx context.Context, f Filter, per int, shadowWorkd
 	}
 	for i := range out {
 		b := &out[i]
-		q := `SELECT m.id, m.slug, m.title, m.workdir, m.agent, m.confidence, m.reviewed, m.updated, m.version
+		q := `SELECT m.id, m.slug, m.title, m.workdir, m.agent, m.confidence, m.reviewed, m.updated, m.version, m.created, m.conflicts_with
 			FROM memory_meta m WHERE m.scope = ? AND m.scope_key = ? AND m.archived = 0 AND m.type = ?` + shadow + `
 			ORDER BY m.updated DESC LIMIT ?`
 		a := append(append([]any{string(b.Scope), b.Key, string(b.Type)}, sargs...), per)
@@ -118,14 +122,15 @@ func (s *Store) IndexBuckets(ctx context.Context, f Filter, per int, shadowWorkd
 		}
 		for rs.Next() {
 			e := IndexEntry{Scope: b.Scope, Type: b.Type}
-			var conf string
-			var updated metaStamp
-			if err := rs.Scan(&e.ID, &e.Slug, &e.Title, &e.Workdir, &e.Agent, &conf, &e.Reviewed, &updated, &e.Version); err != nil {
+			var conf, conflicts string
+			var updated, created metaStamp
+			if err := rs.Scan(&e.ID, &e.Slug, &e.Title, &e.Workdir, &e.Agent, &conf, &e.Reviewed, &updated, &e.Version, &created, &conflicts); err != nil {
 				rs.Close()
 				return nil, fmt.Errorf("memory: unable to list index bucket: %w", err)
 			}
 			e.Confidence = Confidence(conf)
-			e.Updated = updated.t
+			e.Updated, e.Created = updated.t, created.t
+			unmarshalList(conflicts, &e.ConflictsWith)
 			if e.Scope == ScopeAgent && e.Agent == "" {
 				e.Agent = b.Key
 			}

@@ -190,6 +190,9 @@ func (s *Service) indexBuckets(ctx context.Context, vis Visibility) ([]memory.In
 		}
 		return typeRank[b[i].Type] < typeRank[b[j].Type]
 	})
+	if err := s.demoteConflictingEntries(ctx, b); err != nil {
+		return nil, err
+	}
 	return b, nil
 }
 

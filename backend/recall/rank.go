@@ -95,6 +95,8 @@ func (s *Service) rank(ctx context.Context, a Analysis, cands map[int64]*cand, w
 		}
 		c.score = sc
 	}
+	// An unreviewed memory marked conflicting with a newer one ranks below it (conflicts.go).
+	s.demoteConflicting(ctx, cands)
 	list := make([]*cand, 0, len(cands))
 	best := 0.0
 	for _, c := range cands {

@@ -175,7 +175,8 @@ func (s *Service) step(name string, t0 time.Time) time.Time {
 // trigrams, substrings) and the vector path; fuse them by reciprocal rank blended with each
 // path's normalised score; load the candidates with the filter applied again; pass relevance
 // to neighbouring turns of recorded conversations; weight by subject, date, time words, type,
-// scope, review state, confidence decay and journal recency; drop what falls under the floor
+// scope, review state, confidence decay and journal recency; put an unreviewed memory marked
+// conflicting below the newer memory it names (conflicts.go); drop what falls under the floor
 // or is shadowed by a project entry; count the recall.
 func (s *Service) Search(ctx context.Context, p SearchParams) (SearchResult, error) {
 	res := SearchResult{Hits: []Hit{}}
