@@ -88,10 +88,14 @@ type GraphMergeParams struct {
 	From []string `json:"from"`
 }
 
-// GraphAddRelationParams add a relation line to one memory.
+// GraphAddRelationParams add a relation line to one memory. Memory names it as every verb on
+// one memory does: its id, else its slug in the scope instance the scope fields name (global
+// without a scope). MemoryID is the field's older name, still accepted (the desktop's graph
+// edit sends the id there); when both are sent they must name the same reference.
 type GraphAddRelationParams struct {
 	GraphScope
-	MemoryID string `json:"memory_id"`
+	Memory   string `json:"memory,omitempty"`
+	MemoryID string `json:"memory_id,omitempty"`
 	From     string `json:"from,omitempty"`
 	Type     string `json:"type"`
 	To       string `json:"to"`
@@ -301,13 +305,18 @@ func (s *GraphService) DeleteEntity(p GraphEntityParams) (GraphEditResult, error
 	})
 }
 
-// AddRelation appends a relation line to one memory.
+// AddRelation appends a relation line to one memory, named by id or slug (see
+// GraphAddRelationParams); an id outside the caller's view is not found, as before.
 func (s *GraphService) AddRelation(p GraphAddRelationParams) (GraphEditResult, error) {
 	if err := s.a.Wait(); err != nil {
 		return GraphEditResult{}, err
 	}
 	return s.edit(p.GraphScope, func(v graph.View) ([]graph.MemoryRef, error) {
-		return s.a.deps.Graph.AddRelation(s.a.ctx, v, s.a.actor, p.MemoryID, p.From, p.Type, p.To)
+		id, err := s.memoryID(p)
+		if err != nil {
+			return nil, err
+		}
+		return s.a.deps.Graph.AddRelation(s.a.ctx, v, s.a.actor, id, p.From, p.Type, p.To)
 	})
 }
 

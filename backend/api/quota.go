@@ -84,6 +84,10 @@ func (s *IndexService) Doctor(_ Empty) (memory.DoctorReport, error) {
 		}
 		r.Findings[i].Message = s.a.t("doctor.finding."+f.Code, targs)
 	}
+	// The first line, said once from every finding (the git history's included) for the CLI
+	// and the app alike: the app had its own rules for it, the CLI these.
+	r.SetHeadline()
+	r.Headline.Message = s.a.t("cli.doctor_headline."+r.Headline.Code, r.Headline.Args)
 	return r, s.a.fail(err)
 }
 

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -159,44 +158,14 @@ func (r *runner) graphEdit(sc api.GraphScope, pos []string, from string) (api.Gr
 		if err := need(4, "SLUG|ID TYPE TO"); err != nil {
 			return api.GraphEditResult{}, err
 		}
-		id, err := r.graphMemoryID(sc, pos[1])
-		if err != nil {
-			return api.GraphEditResult{}, err
-		}
-		return g.AddRelation(api.GraphAddRelationParams{GraphScope: sc, MemoryID: id, From: from, Type: pos[2], To: pos[3]})
+		// SLUG|ID as given: the api resolves it in the scope the flags name.
+		return g.AddRelation(api.GraphAddRelationParams{GraphScope: sc, Memory: pos[1], From: from, Type: pos[2], To: pos[3]})
 	default:
 		if err := need(2, "EDGE_ID"); err != nil {
 			return api.GraphEditResult{}, err
 		}
 		return g.DeleteRelation(api.GraphDeleteRelationParams{GraphScope: sc, EdgeID: pos[1]})
 	}
-}
-
-// graphMemoryID resolves the SLUG|ID relate names to a memory id the way show and update do:
-// an id first (graph.addRelation refuses one outside the scope flags' view), else a slug in
-// the scope instance the flags name, global without them. When neither finds a memory the
-// error says both were tried and where the slug was looked for, with not_found's code.
-func (r *runner) graphMemoryID(sc api.GraphScope, ref string) (string, error) {
-	ref = strings.TrimSpace(ref)
-	if m, err := r.api.Memory.Read(api.RefParams{ID: ref}); err == nil {
-		return m.Memory.ID, nil
-	}
-	p := api.RefParams{Slug: ref, Scope: sc.Scope, Workdir: sc.Workdir, Agent: sc.Agent}
-	if p.Scope == "" {
-		p.Scope = api.ScopeGlobal
-	}
-	m, err := r.api.Memory.Read(p)
-	if err == nil {
-		return m.Memory.ID, nil
-	}
-	var ae *api.Error
-	if !errors.As(err, &ae) || ae.Code != "not_found" {
-		return "", err // a scope the flags cannot name (no workdir for project, …): said as is
-	}
-	where := quotaScopeName(r, api.ScopeQuota{Scope: p.Scope, Workdir: p.Workdir, Agent: p.Agent})
-	args := map[string]any{"Ref": ref, "Where": where}
-	return "", &api.Error{Code: ae.Code, I18nKey: "error.graph_memory_not_found", Args: args,
-		Message: r.t("error.graph_memory_not_found", args)}
 }
 
 // subgraphLike is what neighbors and subgraph print.

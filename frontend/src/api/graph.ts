@@ -113,5 +113,5 @@ export const graphEntityMemories = (p: GraphEntityMemoriesParams) => call<GraphE
 export const graphRenameEntity = (p: { entity: string; name: string }) => call<GraphChangedResult>('graph.renameEntity', p)
 export const graphMergeEntities = (p: { into: string; from: string[] }) => call<GraphChangedResult>('graph.mergeEntities', p)
 export const graphDeleteEntity = (p: { entity: string }) => call<GraphChangedResult>('graph.deleteEntity', p)
-export const graphAddRelation = (p: { memory_id: string; from?: string; type: string; to: string }) => call<GraphChangedResult>('graph.addRelation', p)
+export const graphAddRelation = (p: { memory: string; from?: string; type: string; to: string }) => call<GraphChangedResult>('graph.addRelation', p)
 export const graphDeleteRelation = (p: { edge_id: string }) => call<GraphChangedResult>('graph.deleteRelation', p)

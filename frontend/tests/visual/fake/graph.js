@@ -215,8 +215,10 @@ window.__FAKE_EXT__ = (window.__FAKE_EXT__ || []).concat(({ api, opts, items, fa
       return { changed }
     },
     AddRelation: async (p = {}) => {
-      const m = items.find((x) => x.id === p.memory_id)
-      if (!m) return fail('not_found', { Ref: p.memory_id })
+      // The api takes the memory's id or slug in memory (memory_id is the older name).
+      const ref = p.memory ?? p.memory_id
+      const m = items.find((x) => x.id === ref || x.slug === ref)
+      if (!m) return fail('not_found', { Ref: ref })
       const end = (name) => {
         let n = resolve(name)
         if (!n) {
