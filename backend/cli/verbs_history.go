@@ -202,14 +202,11 @@ func (r *runner) printSync(w io.Writer, res api.SyncResult) {
 	}
 }
 
-// syncArgs are one conflict's message arguments; a kv value is cut to a line.
+// syncArgs are one conflict's message arguments (a kv value comes cut to a line already).
 func (r *runner) syncArgs(c api.SyncConflict) map[string]any {
 	value := func(v string) string {
 		if v == "" {
 			return r.t("cli.sync.unset", nil)
-		}
-		if rs := []rune(v); len(rs) > 80 {
-			return string(rs[:79]) + "…"
 		}
 		return v
 	}

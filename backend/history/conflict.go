@@ -169,7 +169,7 @@ func kvConflicts(rel string, ours, theirs []byte, kept []string, commit plumbing
 	for _, k := range kept {
 		c := Conflict{Path: rel, Agent: kvAgent(rel), Key: k, Theirs: commit.String()}
 		if k != "*" {
-			c.Value, c.Other = kvText(o[k]), kvText(t[k])
+			c.Value, c.Other = shownValue(kvText(o[k])), shownValue(kvText(t[k]))
 		}
 		out = append(out, c)
 	}

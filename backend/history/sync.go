@@ -38,8 +38,8 @@ type Conflict struct {
 	CopyError string `json:"copy_error,omitempty"`
 	Key       string `json:"key,omitempty"`
 	Agent     string `json:"agent,omitempty"`
-	// Value is the key's value kept here, Other the one in commit Theirs (JSON text; "" when
-	// the key is not set there).
+	// Value is the key's value kept here, Other the one in commit Theirs: JSON text cut to a
+	// line (shownValue), "" when the key is not set there; whole in kv.json and commit Theirs.
 	Value string `json:"value,omitempty"`
 	Other string `json:"other,omitempty"`
 	// Day is a journal day both machines changed where one version is not a journal day:

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"path"
+	"sort"
 	"strings"
+	"unicode/utf8"
 
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -142,6 +144,27 @@ func bothChanged(b, o, t plumbing.Hash) bool {
 	return o != t && b != t && b != o && !o.IsZero() && !t.IsZero()
 }
 
+// shownValueRunes bounds a kv value a Conflict carries: a value may hold 64 KiB, and a sync's
+// result (the window, the bridge, the CLI) names it to recognise it, not to restore it (the
+// whole value is in commit Theirs).
+const shownValueRunes = 80
+
+// shownValue is a kv value as a Conflict carries it: at most shownValueRunes runes, a longer
+// one cut on a rune boundary and ended with "…".
+func shownValue(v string) string {
+	if utf8.RuneCountInString(v) <= shownValueRunes {
+		return v
+	}
+	n := 0
+	for i := range v {
+		if n == shownValueRunes-1 {
+			return v[:i] + "…"
+		}
+		n++
+	}
+	return v
+}
+
 // kvText is a kv value as compact JSON text ("" for none).
 func kvText(v json.RawMessage) string {
 	if v == nil {
@@ -199,6 +222,7 @@ func replacedHere(repo *git.Repository, from, to *object.Commit, old, next map[s
 		return out, copies, err
 	}
 	seen := map[string]bool{}
+	var written map[string][]string // files next added or changed, by name: made once, when needed
 	add := func(c Conflict) {
 		if k := c.Path + "\x00" + c.Key; !seen[k] {
 			seen[k] = true
@@ -269,7 +293,7 @@ func replacedHere(repo *git.Repository, from, to *object.Commit, old, next map[s
 						continue // this machine did not hold the losing value, or holds it still
 					}
 					c := lost
-					c.Key, c.Value, c.Other = k, kvText(now[k]), kvText(w)
+					c.Key, c.Value, c.Other = k, shownValue(kvText(now[k])), shownValue(kvText(w))
 					add(c)
 				}
 			default:
@@ -281,18 +305,47 @@ func replacedHere(repo *git.Repository, from, to *object.Commit, old, next map[s
 					lost.Slug = mm.Slug
 				}
 				want := conflictSlug(lost.Slug, t.String()[:7]) + ".md"
-				for q := range next {
-					if path.Base(q) == want && old[q] != next[q] {
-						lost.Copy = strings.TrimSuffix(want, ".md")
-						copies[q] = true
-						break
-					}
+				if written == nil {
+					written = writtenByName(old, next)
+				}
+				if q := copyPath(written[want], path.Dir(p)); q != "" {
+					lost.Copy = strings.TrimSuffix(want, ".md")
+					copies[q] = true
 				}
 				add(lost)
 			}
 		}
 	}
 	return out, copies, nil
+}
+
+// writtenByName indexes the files next adds or changes (those a memory's conflict copy can be)
+// by their file name, each name's paths sorted.
+func writtenByName(old, next map[string]plumbing.Hash) map[string][]string {
+	out := map[string][]string{}
+	for q, h := range next {
+		if old[q] != h {
+			out[path.Base(q)] = append(out[path.Base(q)], q)
+		}
+	}
+	for _, qs := range out {
+		sort.Strings(qs)
+	}
+	return out
+}
+
+// copyPath picks a memory's conflict copy among the written files of its name: the one beside
+// the memory (in dir), where the merge writes it, else the first; "" when there is none.
+func copyPath(paths []string, dir string) string {
+	for _, q := range paths {
+		if path.Dir(q) == dir {
+			return q
+		}
+	}
+	if len(paths) > 0 {
+		return paths[0]
+	}
+	return ""
 }
 
 // blobAt is the blob at p in tree (nil: no tree), the zero hash when there is none.
