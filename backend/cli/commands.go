@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 
@@ -101,7 +102,12 @@ func (r *runner) benchRun(ctx context.Context, args []string) error {
 // little more lets the api refuse it with its real size.
 const maxDailyStdin = 1 << 20
 
-// stdinText reads stdin ("-" on the command line), at most limit bytes.
+// noStdinLimit reads stdin to its end (extract: a conversation's size is the api's to judge).
+const noStdinLimit = math.MaxInt64
+
+// stdinText reads stdin ("-" on the command line), at most limit bytes: each verb's bound
+// lets the api refuse an oversized text with its real size (a body, a journal entry, a kv
+// value). No stdin reads as empty; a read that fails says so (cli.read_file_failed, "-").
 func (r *runner) stdinText(limit int64) (string, error) {
 	if r.env.Stdin == nil {
 		return "", nil

@@ -21,11 +21,12 @@ func extractParams(r *runner, args []string) (api.ExtractionRequestParams, error
 	}
 	var data []byte
 	if path == "-" && r.env.Stdin != nil {
-		data, err = io.ReadAll(r.env.Stdin)
-	} else {
-		data, err = r.env.ReadFile(path)
-	}
-	if err != nil {
+		text, err := r.stdinText(noStdinLimit)
+		if err != nil {
+			return api.ExtractionRequestParams{}, err
+		}
+		data = []byte(text)
+	} else if data, err = r.env.ReadFile(path); err != nil {
 		return api.ExtractionRequestParams{}, fmt.Errorf("%s", r.t("cli.read_file_failed", r.reason(map[string]any{"Path": path}, err)))
 	}
 	var p api.ExtractionRequestParams

@@ -117,11 +117,11 @@ func (r *runner) kv(_ context.Context, args []string) error {
 func (r *runner) kvValue(arg string, asJSON bool) (json.RawMessage, error) {
 	text := arg
 	if arg == "-" {
-		b, err := io.ReadAll(io.LimitReader(r.env.Stdin, maxKVStdin))
+		b, err := r.stdinText(maxKVStdin)
 		if err != nil {
-			return nil, fmt.Errorf("%s", r.t("cli.read_file_failed", r.reason(map[string]any{"Path": "-"}, err)))
+			return nil, err
 		}
-		text = strings.TrimSuffix(strings.TrimSuffix(string(b), "\n"), "\r")
+		text = strings.TrimSuffix(strings.TrimSuffix(b, "\n"), "\r")
 	}
 	if asJSON {
 		// Not checked here: the api refuses what is not JSON with a translated error.

@@ -31,11 +31,10 @@ func writeParams(r *runner, args []string) (api.WriteParams, error) {
 		return p, err
 	}
 	if p.Body == "-" || (p.Body == "" && len(pos) == 1 && pos[0] == "-") {
-		b, err := io.ReadAll(io.LimitReader(r.env.Stdin, api.MaxBodyBytes+1))
-		if err != nil {
+		// One byte over the limit lets the api refuse the body with its real size.
+		if p.Body, err = r.stdinText(api.MaxBodyBytes + 1); err != nil {
 			return p, err
 		}
-		p.Body = string(b)
 	}
 	if typ == "" {
 		// Without it the store answered "Unknown type “”", which names no flag.

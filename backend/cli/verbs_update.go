@@ -2,7 +2,6 @@ package cli
 
 import (
 	"flag"
-	"io"
 
 	"engram/backend/api"
 )
@@ -56,11 +55,10 @@ func updateParams(r *runner, args []string) (api.UpdateParams, error) {
 	}
 	if set["body"] {
 		if body == "-" {
-			b, err := io.ReadAll(io.LimitReader(r.env.Stdin, api.MaxBodyBytes+1))
-			if err != nil {
+			// One byte over the limit lets the api refuse the body with its real size.
+			if body, err = r.stdinText(api.MaxBodyBytes + 1); err != nil {
 				return p, err
 			}
-			body = string(b)
 		}
 		p.Body = &body
 	}

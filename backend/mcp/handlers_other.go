@@ -234,26 +234,20 @@ func kvCall(method string) func(s *Server, c *call, raw json.RawMessage) (any, *
 	}
 }
 
-// fitKVPage keeps a kv_list page within the result budget: entries are kept from the front
-// while the page stays within it (at least one, so paging moves on), and next_cursor becomes the
-// last key kept, which the store reads as "after this key". The estimate adds up the parts (an
-// upper bound of the whole), so a page of large values is measured once, not once per entry.
-func (s *Server) fitKVPage(page api.KVListResult) api.KVListResult {
-	empty := page
-	empty.Entries, empty.NextCursor = []api.KVEntry{}, ""
-	used, keep := EstimateTokens(string(mustJSON(empty))), 0
-	for _, e := range page.Entries {
-		cost := EstimateTokens(string(mustJSON(e))) + 1 // and its comma
-		next := EstimateTokens(`,"next_cursor":` + string(mustJSON(e.Key)))
-		if keep > 0 && used+cost+next > s.cfg.BudgetTokens {
-			break
+// fitKVPage keeps a kv_list page within the result budget as fit keeps every list: entries
+// from the front (at least one, so paging moves on), and a shortened page's next_cursor is the
+// last key kept, which the store reads as "after this key"; a whole page keeps the api's.
+func (s *Server) fitKVPage(page api.KVListResult) any {
+	n := len(page.Entries)
+	cursorAt := func(keep int) string {
+		if keep == n {
+			return page.NextCursor
 		}
-		used += cost
-		keep++
+		return page.Entries[keep-1].Key
 	}
-	if keep < len(page.Entries) {
-		page.Entries = page.Entries[:keep]
-		page.NextCursor = page.Entries[keep-1].Key
-	}
-	return page
+	return s.fit(n, page.NextCursor != "", cursorAt, func(keep int, next string) any {
+		p := page
+		p.Entries, p.NextCursor = page.Entries[:keep], next
+		return p
+	})
 }

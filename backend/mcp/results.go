@@ -169,20 +169,52 @@ func (s *Server) decodeCursor(raw, tool, hash string) (int, *toolError) {
 	return c.Offset, nil
 }
 
-// page fits items into the token budget: whole items from the front while the encoded result
-// stays within it (at least one, so a page always moves on). build makes the result from the
-// kept items and the next cursor ("" when there is none).
+// page fits a search or list page into the token budget (see fit); its cursor is the offset
+// after the items kept, bound to the tool and the arguments' hash.
 func (s *Server) page(n int, more bool, tool, hash string, offset int, build func(keep int, next string) any) any {
-	keep := n
-	for {
+	return s.fit(n, more, offsetCursor(tool, hash, offset), build)
+}
+
+// offsetCursor is the cursor of a search or list page that starts at offset and keeps keep
+// items: the next page starts after them.
+func offsetCursor(tool, hash string, offset int) func(keep int) string {
+	return func(keep int) string {
+		return encodeCursor(cursor{Tool: tool, Offset: offset + keep, Hash: hash})
+	}
+}
+
+// fit fits n items into the token budget, for every paged tool (search, list, kv_list): the
+// most whole items from the front whose encoded result stays within it (at least one, so a
+// page always moves on). build makes the result from the kept items and the next cursor,
+// which is cursorAt(keep) when items are left out or more follow, else "". A result only grows
+// with each item it keeps (a kv page's cursor, a key, nearly so; what is returned fits all the
+// same), so the most that fit are found by halving: a kv_list page of 1,000 values of 64 KiB
+// is encoded a few times over in all, not once for each entry it leaves out.
+func (s *Server) fit(n int, more bool, cursorAt func(keep int) string, build func(keep int, next string) any) any {
+	try := func(keep int) (any, bool) {
 		next := ""
 		if keep < n || more {
-			next = encodeCursor(cursor{Tool: tool, Offset: offset + keep, Hash: hash})
+			next = cursorAt(keep)
 		}
 		res := build(keep, next)
-		if keep <= 1 || EstimateTokens(string(mustJSON(res))) <= s.cfg.BudgetTokens {
-			return res
-		}
-		keep--
+		return res, EstimateTokens(string(mustJSON(res))) <= s.cfg.BudgetTokens
 	}
+	res, fits := try(n)
+	if fits || n <= 1 {
+		return res
+	}
+	lo, hi := 1, n-1 // the most that fit are in [lo, hi]; 1 is kept even over the budget
+	res = nil
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if r, ok := try(mid); ok {
+			lo, res = mid, r
+		} else {
+			hi = mid - 1
+		}
+	}
+	if res == nil {
+		res, _ = try(lo)
+	}
+	return res
 }
