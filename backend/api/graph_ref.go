@@ -10,7 +10,8 @@ import (
 // memoryID resolves the memory graph.addRelation names, the way show and update read SLUG|ID:
 // an id first (graph.AddRelation then refuses one outside the caller's view, and an archived
 // one, as not_found), else a live memory with that slug in the scope instance the scope
-// fields name, global without a scope. When neither finds one, the not_found error says both
+// fields name (an agent alone names agent scope, a folder alone project scope), global without
+// any. When neither finds one, the not_found error says both
 // were tried and where the slug was looked for (error.graph_memory_not_found).
 func (s *GraphService) memoryID(p GraphAddRelationParams) (string, error) {
 	a := s.a
@@ -33,7 +34,15 @@ func (s *GraphService) memoryID(p GraphAddRelationParams) (string, error) {
 		return "", err
 	}
 	scope := p.Scope
-	if scope == "" {
+	switch {
+	// The scope the other fields name when none is given: an agent alone is that agent's
+	// memories, a folder alone its project's (QA: --agent bot was looked up among global ones
+	// and the error said "global").
+	case scope == "" && p.Agent != "" && p.Workdir == "":
+		scope = memory.ScopeAgent
+	case scope == "" && p.Workdir != "" && p.Agent == "":
+		scope = memory.ScopeProject
+	case scope == "":
 		scope = memory.ScopeGlobal
 	}
 	if err := a.checkScope(scope, p.Workdir, p.Agent); err != nil {

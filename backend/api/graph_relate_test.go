@@ -64,6 +64,16 @@ func TestGraphAddRelationBySlugOrID(t *testing.T) {
 	if got := body(projID); !strings.Contains(got, "- [[Go]] used_by [[Builder]]") {
 		t.Fatalf("proj-notes = %q", got)
 	}
+	// The folder alone names the project (no --scope needed), and an agent alone its scope.
+	if _, err := a.Graph.AddRelation(GraphAddRelationParams{GraphScope: GraphScope{Workdir: wd},
+		Memory: "proj-notes", From: "Go", Type: "used_by", To: "Linker"}); err != nil {
+		t.Fatalf("project slug with its folder only: %v", err)
+	}
+	_, err = a.Graph.AddRelation(GraphAddRelationParams{GraphScope: GraphScope{Agent: "codex"},
+		Memory: "nosuch", Type: "knows", To: "Carol"})
+	if _, _, msg := code(err); !strings.Contains(msg, "no agent codex memory has that slug") {
+		t.Fatalf("an agent alone names agent scope: %q", msg)
+	}
 	// Without them the slug is looked for in global, and the error says so.
 	_, err = a.Graph.AddRelation(GraphAddRelationParams{Memory: "proj-notes", From: "Go", Type: "used_by", To: "Other"})
 	if c, key, msg := code(err); c != memory.CodeNotFound || key != "error.graph_memory_not_found" ||

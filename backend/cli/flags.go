@@ -13,6 +13,21 @@ type scopeFlags struct {
 	scope, workdir, agent string
 }
 
+// orDefault is the scope the flags name for one memory: --scope when given, else an agent
+// alone names agent scope and a folder alone project scope (`show --agent bot SLUG` looked for
+// a global memory), else global.
+func (s scopeFlags) orDefault() string {
+	switch {
+	case s.scope != "":
+		return s.scope
+	case s.agent != "" && s.workdir == "":
+		return "agent"
+	case s.workdir != "" && s.agent == "":
+		return "project"
+	}
+	return "global"
+}
+
 func (s *scopeFlags) define(fs *flag.FlagSet) {
 	fs.StringVar(&s.scope, "scope", "", "global | project | agent")
 	fs.StringVar(&s.workdir, "workdir", "", "project folder (absolute) for project scope")
@@ -58,10 +73,7 @@ func (r *runner) ref(cmd string, args []string, extra func(fs *flag.FlagSet)) (a
 		p.Slug, p.Scope = pos[0], api.ScopeGlobal
 		return p, nil
 	}
-	if sc.scope == "" {
-		sc.scope = "global"
-	}
-	p.Slug, p.Scope, p.Workdir, p.Agent = pos[0], api.Scope(sc.scope), sc.workdir, sc.agent
+	p.Slug, p.Scope, p.Workdir, p.Agent = pos[0], api.Scope(sc.orDefault()), sc.workdir, sc.agent
 	return p, nil
 }
 

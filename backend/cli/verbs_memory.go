@@ -40,10 +40,7 @@ func writeParams(r *runner, args []string) (api.WriteParams, error) {
 		// Without it the store answered "Unknown type “”", which names no flag.
 		return p, usageError(r.t("cli.missing_arg", map[string]any{"Command": "write", "What": "--type user | feedback | project | reference | experience"}))
 	}
-	if sc.scope == "" {
-		sc.scope = "global"
-	}
-	p.Scope, p.Workdir, p.Agent = api.Scope(sc.scope), sc.workdir, sc.agent
+	p.Scope, p.Workdir, p.Agent = api.Scope(sc.orDefault()), sc.workdir, sc.agent
 	p.Type, p.Confidence, p.Aliases, p.Tags = api.Type(typ), api.Confidence(conf), aliases, tags
 	return p, nil
 }
