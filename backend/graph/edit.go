@@ -85,6 +85,10 @@ func renameIn(ms []*memory.Memory, norms map[string]bool, name string, keepText 
 			if keepText && label == "" && l.Target != name {
 				label = l.Target
 			}
+			if label == name {
+				// [[Carol|Caz]] renamed to Caz reads [[Caz]], not [[Caz|Caz]].
+				label = ""
+			}
 			return wikilink.Link{Target: name, Label: label}.Raw(), true
 		})
 		r := rewrite{m: m, body: body}

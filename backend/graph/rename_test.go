@@ -2,6 +2,7 @@ package graph
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"engram/backend/memory"
@@ -77,5 +78,15 @@ func TestRenameOntoAnExistingEntityIsRefused(t *testing.T) {
 	var ge *Error
 	if !errors.As(err, &ge) || ge.Code != CodeNameTaken || ge.Args["Entity"] != "Alice" || len(changed) != 0 {
 		t.Fatalf("rename onto a merged name: %+v %v", changed, err)
+	}
+	// Renamed to the name one of its links shows: [[Alice|Marianne]] reads [[Marianne]], not
+	// [[Marianne|Marianne]].
+	if _, err := s.Rename(ctx, View{All: true}, memory.ActorUser, "Alice", "Marianne"); err != nil {
+		t.Fatalf("rename to its own alias: %v", err)
+	}
+	for id := range before {
+		if got := body(id); strings.Contains(got, "[[Marianne|Marianne]]") {
+			t.Fatalf("%s: %q", id, got)
+		}
 	}
 }
