@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -63,6 +64,13 @@ const bothTypes = "application/json, text/event-stream"
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodGet && len(r.Header.Values("Accept")) == 0 {
 		r.Header.Set("Accept", "text/event-stream") // no Accept takes anything; a GET is the stream
+	}
+	if v := r.Header.Get("Mcp-Protocol-Version"); v != "" && !slices.Contains(sdk.SupportedProtocolVersions(), v) && v < "2026-07-28" {
+		// The SDK refuses it in English plain text; the same refusal in the person's language,
+		// naming the versions this server speaks.
+		h.refuse(w, http.StatusBadRequest, "mcp_protocol_version", map[string]any{"Version": v,
+			"Supported": strings.Join(sdk.SupportedProtocolVersions(), ", ")})
+		return
 	}
 	id := r.Header.Get(sessionHeader)
 	known, sess := h.touch(id, r.Method == http.MethodDelete)

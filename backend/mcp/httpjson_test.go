@@ -97,7 +97,7 @@ func TestHTTPJSONOnlyClient(t *testing.T) {
 
 // A request of the wrong shape is refused with a coded, translated error, not the SDK's
 // English text: a body that is not JSON, no Content-Type, an Accept that takes neither JSON
-// nor an event stream, a GET that does not take the stream.
+// nor an event stream, a GET that does not take the stream, a protocol version it does not speak.
 func TestHTTPRequestShapeRefused(t *testing.T) {
 	e := newHTTP(t, t.TempDir(), mcp.Config{})
 	for _, tc := range []struct {
@@ -110,6 +110,8 @@ func TestHTTPRequestShapeRefused(t *testing.T) {
 		{"no content type", http.MethodPost, map[string]string{"Content-Type": "", "Accept": "application/json"}, 415, "mcp_content_type_missing", "names no type"},
 		{"html only", http.MethodPost, map[string]string{"Content-Type": "application/json", "Accept": "text/html"}, 406, "mcp_not_acceptable", "text/html"},
 		{"get without the stream", http.MethodGet, map[string]string{"Accept": "application/json"}, 406, "mcp_get_not_acceptable", "application/json"},
+		// The SDK answered an English text/plain 400.
+		{"unknown protocol version", http.MethodPost, map[string]string{"Content-Type": "application/json", "Accept": "application/json", "Mcp-Protocol-Version": "1999-01-01"}, 400, "mcp_protocol_version", "2025-03-26"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			req, _ := http.NewRequest(tc.method, e.url, strings.NewReader(initialize))
