@@ -29,7 +29,7 @@ func (r *runner) plan(ctx context.Context, planner Planner, c Cluster) (out Plan
 		}
 	}
 	return planner.Plan(ctx, PlanInput{RunID: r.id, Trigger: r.trigger, Mode: r.mode, Cluster: c, Inventory: r.inv,
-		Quota: sq, Now: r.s.clock.Now(), ReviewAfter: timeDays(r.settings.ReviewAfterDays), Rarity: r.rarity})
+		Quota: sq, Now: r.s.clock.Now(), ReviewAfter: timeDays(r.settings.ReviewAfterDays), Corpus: r.corpus})
 }
 
 // gate validates every proposal, recomputes its risk and decides its outcome.

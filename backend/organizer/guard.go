@@ -1,7 +1,8 @@
 package organizer
 
 // The guards of a near-duplicate match: what two texts may not differ in for a merge of them to
-// be applied without a person (symbols, numbers, negations, and key words rare in the store).
+// be applied without a person (symbols, numbers, negations, words of meaning, a swapped content
+// word, and key words rare in the store; contained texts: contain.go).
 
 import (
 	"math"
@@ -22,8 +23,12 @@ const (
 	GuardSymbols Guard = "symbols"
 	// GuardMarks: a number or a negation on one side only.
 	GuardMarks Guard = "numbers_or_negation"
-	// GuardWords: content words rare in the store on one side only (DistinctLimit).
+	// GuardWords: a content word swapped for another, or content words rare in the store on
+	// one side only (DistinctLimit).
 	GuardWords Guard = "key_words"
+	// GuardMeaning: a word that sets what a statement says (meaningWords: "before" / "after",
+	// "on" / "off", "must" / "may") or one of a pair of opposites differs.
+	GuardMeaning Guard = "meaning_words"
 )
 
 // negations are words whose presence on one side only can flip a statement's meaning.
@@ -58,16 +63,40 @@ func symbolGuard(m Match, differ bool) Match {
 
 // fuzzyGuard guards a cosine or Jaccard match. Overlapping wording alone is no proof that two
 // texts say the same thing: "the user prefers nginx for every new project" and "… kafka …"
-// share twelve words of thirteen. So the words they do not share must be ones the store uses
-// everywhere (distinction below DistinctLimit), and no number or negation may stand on one
-// side only. Exact and contained texts need neither check: merging them loses nothing.
+// share twelve words of thirteen. So, in this order:
+//   - the words that set what a statement says (meaningUnits: "before" / "after", "on" /
+//     "off", "must" / "may", opposites such as "enable" / "disable") must be the same on both
+//     sides (GuardMeaning, naming them);
+//   - no content word may be swapped for another: when each side holds a content word the
+//     other lacks, the two name different things ("in staging" / "in production"), however
+//     common the words are in the store; content words on one side only (an addition) must be
+//     ones the store uses everywhere (distinction below DistinctLimit; GuardWords);
+//   - no number or negation may stand on one side only (GuardMarks).
+//
+// Exact texts need none of this (merging them loses nothing); contained ones have their own
+// guard (containGuard).
 func fuzzyGuard(m Match, a, b *Text) Match {
-	if d, onlyA, onlyB := distinction(a, b); d >= DistinctLimit {
-		m.Guarded, m.Guard, m.Words = true, GuardWords, distinctWords(onlyA, onlyB)
-	} else if guarded(a, b) {
+	if w := meaningDiffers(a.meaning, b.meaning); w != "" {
+		m.Guarded, m.Guard, m.Words = true, GuardMeaning, w
+		return m
+	}
+	switch {
+	case differ(a.content, b.content) && differ(b.content, a.content), distinction(a, b) >= DistinctLimit:
+		m.Guarded, m.Guard = true, GuardWords
+	case guarded(a, b):
 		m.Guarded, m.Guard = true, GuardMarks
 	}
 	return m
+}
+
+// differ reports whether x holds a unit y lacks.
+func differ(x, y map[string]string) bool {
+	for u := range x {
+		if _, ok := y[u]; !ok {
+			return true
+		}
+	}
+	return false
 }
 
 // guarded reports whether a token carrying a number or a negation appears on one side only.
@@ -90,10 +119,10 @@ func guarded(a, b *Text) bool {
 // the other lacks, of each word's rarity in the store (Rarity.Weight, 0–1). One word reaches it
 // alone when at most about √N of the store's N memories hold it: a word few memories hold
 // ("nginx" where the other says "kafka") is over the limit on its own, a word most memories hold
-// ("user", or "prefers" in a store of preferences) is not, and several common words add up. A
-// substitution counts both sides, so two texts naming different things rarely pass; a store too
-// small to know what is common (every word rare) passes only differences in stop words,
-// inflections and order.
+// ("user", or "prefers" in a store of preferences) is not, and several common words add up. It
+// weighs additions only: a content word swapped for another is guarded whatever its rarity
+// (fuzzyGuard). A store too small to know what is common (every word rare) passes only
+// differences in plain stop words, inflections and order.
 const DistinctLimit = 0.5
 
 // maxShownWords is how many distinguishing words a decision's reason names per side.
@@ -169,27 +198,36 @@ func contentUnits(norm string) map[string]string {
 // negationRunes are the CJK characters that negate; marksMeaning guards them.
 const negationRunes = "不没别无非未勿否"
 
-// distinction sums the rarity of the content words a holds and b lacks, and the reverse, and
-// returns the rarest of each side to name in a reason (shown).
-func distinction(a, b *Text) (score float64, onlyA, onlyB []string) {
-	sa, da := only(a.content, b.content, a.rarity)
-	sb, db := only(b.content, a.content, a.rarity)
-	return sa + sb, shown(a, da), shown(b, db)
+// distinction sums the rarity of the content words a holds and b lacks, and the reverse.
+func distinction(a, b *Text) float64 {
+	return only(a.content, b.content, a.rarity, nil) + only(b.content, a.content, a.rarity, nil)
 }
 
-// only sums the weights of the units of x that y lacks, and returns them with their weights.
-func only(x, y map[string]string, r *Rarity) (float64, map[string]float64) {
+// keyWords names the rarest content words each of a and b holds and the other lacks, for the
+// reason of a match guarded by them ("nginx / kafka"): computed for the proposals a planner
+// makes, never for every comparison.
+func keyWords(a, b *Text) string {
+	da, db := map[string]float64{}, map[string]float64{}
+	only(a.content, b.content, a.rarity, da)
+	only(b.content, a.content, a.rarity, db)
+	return distinctWords(shown(a, da), shown(b, db))
+}
+
+// only sums the weights of the units of x that y lacks; a non-nil diff receives them with
+// their weights.
+func only(x, y map[string]string, r *Rarity, diff map[string]float64) float64 {
 	var sum float64
-	diff := map[string]float64{}
 	for u := range x {
 		if _, ok := y[u]; ok {
 			continue
 		}
 		w := r.Weight(u)
 		sum += w
-		diff[u] = w
+		if diff != nil {
+			diff[u] = w
+		}
 	}
-	return sum, diff
+	return sum
 }
 
 // shown lists at most maxShownWords of t's distinguishing units (diff) as a person reads them:

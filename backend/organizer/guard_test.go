@@ -37,8 +37,9 @@ func TestRarityWeight(t *testing.T) {
 	}
 }
 
-// TestKeyWordGuard: a fuzzy match whose texts differ in words rare in the store is guarded and
-// names them; the same difference in words the store uses everywhere is not.
+// TestKeyWordGuard: a fuzzy match whose texts differ in words rare in the store, or in a word
+// swapped for another, is guarded and names them; a word the store uses everywhere added on
+// one side is not.
 func TestKeyWordGuard(t *testing.T) {
 	common := NewRarity()
 	for i := 0; i < 40; i++ {
@@ -71,7 +72,11 @@ func TestKeyWordGuard(t *testing.T) {
 			"用户周末喜欢在家里用手冲壶煮咖啡，然后坐在阳台上看书。", GuardNone, "", false},
 		// Weighted by the store: words every memory uses do not set two memories apart.
 		{"rare synonyms", nil, prefers, likes, GuardWords, "prefers / likes", false},
-		{"synonyms the store uses everywhere", common, prefers, likes, GuardNone, "", false},
+		// A word swapped for another sets two texts apart however common both words are
+		// ("in staging" / "in production"); a common word on one side only does not.
+		{"synonyms the store uses everywhere", common, prefers, likes, GuardWords, "prefers / likes", false},
+		{"a common word added", common, prefers, "The user prefers dark mode a lot in every editor, terminal window and browser tab they open during the work day.",
+			GuardNone, "", false},
 		// Numbers keep their own guard; the key-word guard does not count them.
 		{"a number", nil, "The team meets every Monday at 10 for the sprint planning session with the whole group.",
 			"The team meets every Monday at 11 for the sprint planning session with the whole group.", GuardMarks, "", false},

@@ -39,8 +39,8 @@ type runner struct {
 	fallback  Planner
 
 	entries map[string]*memory.Memory
-	// rarity is the vocabulary of every entry scanned: how rare a word is in the store.
-	rarity   *Rarity
+	// corpus is every entry scanned, analysed once, and how rare each word is in the store.
+	corpus   *Corpus
 	groups   []*scopeGroup
 	clusters []Cluster
 	inv      []InventoryItem

@@ -101,9 +101,10 @@ type PlanInput struct {
 	Quota       ScopeScan
 	Now         time.Time
 	ReviewAfter time.Duration
-	// Rarity is the vocabulary of every memory the run read, which the offline planner's
-	// guards weigh distinguishing words by; nil weighs them within the cluster.
-	Rarity *Rarity
+	// Corpus is every memory the run read, analysed, and their vocabulary, which the offline
+	// planner's guards weigh distinguishing words by; nil analyses the cluster alone, weighing
+	// words within it.
+	Corpus *Corpus
 }
 
 // Proposal is one decision as a planner proposes it (the shape of a SubmitMemoryOrganizePlan

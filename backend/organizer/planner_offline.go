@@ -11,8 +11,10 @@ import (
 // merge_into with the preserved evidence, mark_review for low-confidence unreviewed entries
 // older than the review age, and keep for the rest. It never crosses scope instances. The
 // similarity of wording alone never makes a merge a run applies by itself: a fuzzy match whose
-// texts differ in a number, a negation or words rare in the store (PlanInput.Rarity) is guarded,
-// proposed below the 0.7 line for a person.
+// texts differ in a number, a negation, a word of meaning ("before" / "after"), a swapped
+// content word or words rare in the store (PlanInput.Corpus), and a containment whose longer
+// text changes the shorter (a negation, a number, a word of meaning or a rare word in its
+// clause), are guarded, proposed below the 0.7 line for a person.
 type OfflinePlanner struct{}
 
 // Name is "offline".
@@ -26,10 +28,12 @@ type mergePhase struct {
 }
 
 // mergePhases run in order, each over the entries no earlier merge took:
-//  1. lossless: exact and contained duplicates, which a merge loses nothing of — found first,
+//  1. lossless: exact and contained duplicates no guard objects to, which a merge loses
+//     nothing of — found first,
 //     so a true pair is merged as such and never folded into a looser group;
 //  2. trusted: cosine and Jaccard matches no guard objects to;
-//  3. guarded: matches whose texts differ in symbols, a number, a negation or key words. They
+//  3. guarded: matches whose texts differ in symbols, a number, a negation, words of meaning
+//     or key words, and containments that change the shorter text. They
 //     are proposed for a person only (confidence below 0.7) and one pair at a time, each
 //     naming what differs; "merge these five, which differ in nginx, kafka, redis …" is not a
 //     question anyone should be asked.
@@ -44,10 +48,13 @@ var mergePhases = []mergePhase{
 // entry similar only to another member is never folded in through it.
 func (OfflinePlanner) Plan(ctx context.Context, in PlanInput) (PlanOutput, error) {
 	entries := append([]*memory.Memory{}, in.Cluster.Entries...)
-	an := NewAnalyzerOver(in.Rarity)
+	corpus := in.Corpus
+	if corpus == nil {
+		corpus = NewCorpus(entries)
+	}
 	texts := map[string]*Text{}
 	for _, m := range entries {
-		texts[m.ID] = an.Analyze(m.Body)
+		texts[m.ID] = corpus.Text(m)
 	}
 	sortByKeeperPriority(entries, texts)
 	matches := map[[2]string]Match{}
@@ -55,7 +62,7 @@ func (OfflinePlanner) Plan(ctx context.Context, in PlanInput) (PlanOutput, error
 		k := [2]string{a.ID, b.ID}
 		m, ok := matches[k]
 		if !ok {
-			m = Compare(texts[a.ID], texts[b.ID])
+			m = compare(texts[a.ID], texts[b.ID])
 			matches[k] = m
 		}
 		return m
@@ -94,8 +101,11 @@ func (OfflinePlanner) Plan(ctx context.Context, in PlanInput) (PlanOutput, error
 				members, ms = members[best:best+1], ms[best:best+1]
 			}
 			done[keeper.ID] = true
-			for _, o := range members {
+			for k, o := range members {
 				done[o.ID] = true
+				if ms[k].Guard == GuardWords && ms[k].Words == "" {
+					ms[k].Words = keyWords(texts[keeper.ID], texts[o.ID])
+				}
 			}
 			out.Proposals = append(out.Proposals, mergeProposal(keeper, members, ms))
 		}
@@ -117,11 +127,13 @@ func (OfflinePlanner) Plan(ctx context.Context, in PlanInput) (PlanOutput, error
 
 // mergeProposal folds members (each matched to keeper by ms) into keeper. Its tier and score
 // are the weakest link's, its confidence the lowest any link earns, and its reason says why a
-// guarded one must be checked: symbols, numbers or negations, or key words (named) differ.
+// guarded one must be checked: symbols, numbers or negations, words of meaning or key words
+// (named) differ, or the longer of a contained pair adds words that may change the shorter
+// (named).
 func mergeProposal(keeper *memory.Memory, members []*memory.Memory, ms []Match) Proposal {
 	weakest := ms[0]
 	conf := 1.0
-	guard, words := GuardNone, ""
+	guard, words, guardTier := GuardNone, "", TierNone
 	ids := make([]string, len(members))
 	for k, m := range ms {
 		ids[k] = members[k].ID
@@ -130,7 +142,7 @@ func mergeProposal(keeper *memory.Memory, members []*memory.Memory, ms []Match) 
 		}
 		conf = min(conf, tierConfidence(m))
 		if m.Guarded && guard == GuardNone {
-			guard, words = m.Guard, m.Words
+			guard, words, guardTier = m.Guard, m.Words, m.Tier
 		}
 	}
 	args := map[string]any{"Into": keeper.Slug, "Count": len(members), "Tier": string(weakest.Tier), "Score": round3(weakest.Score)}
@@ -138,6 +150,10 @@ func mergeProposal(keeper *memory.Memory, members []*memory.Memory, ms []Match) 
 	switch {
 	case guard == GuardSymbols:
 		code = ReasonSymbolsDiffer
+	case guardTier == TierContainment:
+		code, args["Words"] = ReasonContainedChanged, words
+	case guard == GuardMeaning:
+		code, args["Words"] = ReasonMeaningDiffer, words
 	case guard == GuardWords:
 		code, args["Words"] = ReasonKeyWordsDiffer, words
 	case guard != GuardNone:

@@ -14,9 +14,9 @@ import (
 // split into clusters of at most MaxClusterSize. Near-duplicates are packed into the same
 // cluster so the planner sees them together, the closest first (similarComponents).
 type StructuralClusterer struct {
-	// Rarity is the store's vocabulary the near-duplicate guards weigh words by; nil weighs
-	// them among the entries being grouped.
-	Rarity *Rarity
+	// Corpus holds the entries analysed and the store's vocabulary the near-duplicate guards
+	// weigh words by; nil analyses each group of one type apart, weighing words among it.
+	Corpus *Corpus
 }
 
 // Name is "structural".
@@ -46,7 +46,15 @@ func (s StructuralClusterer) Groups(ctx context.Context, inst ScopeInstance, ent
 			}
 			return group[i].ID < group[j].ID
 		})
-		comps, err := similarComponents(ctx, group, s.Rarity, maxSize)
+		corpus := s.Corpus
+		if corpus == nil {
+			corpus = NewCorpus(group)
+		}
+		texts := make([]*Text, len(group))
+		for i, m := range group {
+			texts[i] = corpus.Text(m)
+		}
+		comps, err := similarComponents(ctx, texts, maxSize)
 		if err != nil {
 			return nil, err
 		}
@@ -86,32 +94,33 @@ func linkClass(m Match) int {
 	return 1
 }
 
-// similarComponents joins entries along their near-duplicate links into components of at most
-// size entries, returned as index lists in order of their first member. Links are taken
+// similarComponents joins texts along their near-duplicate links into components of at most
+// size texts, returned as index lists in order of their first member. Links are taken
 // strongest first — every lossless one, then every trusted fuzzy one, then every guarded one,
 // each class by score — and a link joins two components only when the result still fits in one
 // cluster. Joining every link regardless made one component of every memory a chain of loose
 // matches reached ("the user prefers postgres …", "… redis …", "… kafka …"), which pack then
 // cut in creation order, parting true duplicates; now a pair is parted only when one of them
 // already sits in a full cluster of closer matches.
-func similarComponents(ctx context.Context, group []*memory.Memory, rarity *Rarity, size int) ([][]int, error) {
-	an := NewAnalyzerOver(rarity)
-	texts := make([]*Text, len(group))
-	for i, m := range group {
-		texts[i] = an.Analyze(m.Body)
+func similarComponents(ctx context.Context, texts []*Text, size int) ([][]int, error) {
+	links, err := nearLinks(ctx, texts)
+	if err != nil {
+		return nil, err
 	}
+	return joinLinks(links, len(texts), size), nil
+}
+
+// nearLinks compares the candidate pairs of texts (nearPairs) and returns their links,
+// strongest first.
+func nearLinks(ctx context.Context, texts []*Text) ([]link, error) {
 	var links []link
-	for i := range group {
-		if i%64 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
+	err := nearPairs(ctx, texts, func(i, j int) {
+		if m := compare(texts[i], texts[j]); m.Tier != TierNone {
+			links = append(links, link{i: i, j: j, class: linkClass(m), score: m.Score})
 		}
-		for j := i + 1; j < len(group); j++ {
-			if m := Compare(texts[i], texts[j]); m.Tier != TierNone {
-				links = append(links, link{i: i, j: j, class: linkClass(m), score: m.Score})
-			}
-		}
+	})
+	if err != nil {
+		return nil, err
 	}
 	sort.Slice(links, func(a, b int) bool {
 		x, y := links[a], links[b]
@@ -125,8 +134,13 @@ func similarComponents(ctx context.Context, group []*memory.Memory, rarity *Rari
 		}
 		return x.j < y.j
 	})
-	parent := make([]int, len(group))
-	count := make([]int, len(group))
+	return links, nil
+}
+
+// joinLinks joins n entries along links, strongest first, into components of at most size.
+func joinLinks(links []link, n, size int) [][]int {
+	parent := make([]int, n)
+	count := make([]int, n)
 	for i := range parent {
 		parent[i], count[i] = i, 1
 	}
@@ -150,7 +164,7 @@ func similarComponents(ctx context.Context, group []*memory.Memory, rarity *Rari
 	}
 	byRoot := map[int]int{}
 	var comps [][]int
-	for i := range group {
+	for i := range n {
 		r := find(i)
 		k, ok := byRoot[r]
 		if !ok {
@@ -160,11 +174,11 @@ func similarComponents(ctx context.Context, group []*memory.Memory, rarity *Rari
 		}
 		comps[k] = append(comps[k], i)
 	}
-	return comps, nil
+	return comps
 }
 
-// pack puts components into bins of at most size, keeping each component whole when it fits
-// (first fit, largest first) and splitting only components larger than a bin.
+// pack puts components, none larger than size (joinLinks), into bins of at most size, each
+// whole: first fit, largest first.
 func pack(comps [][]int, size int) [][]int {
 	order := make([]int, len(comps))
 	for i := range order {
@@ -174,10 +188,6 @@ func pack(comps [][]int, size int) [][]int {
 	var bins [][]int
 	for _, ci := range order {
 		c := comps[ci]
-		for len(c) > size {
-			bins = append(bins, append([]int{}, c[:size]...))
-			c = c[size:]
-		}
 		placed := false
 		for b := range bins {
 			if len(bins[b])+len(c) <= size {

@@ -118,6 +118,13 @@ const (
 	// ReasonKeyWordsDiffer: similar wording, but words rare in the store stand on one side
 	// only (Args["Words"] names them): the two are likely about different things.
 	ReasonKeyWordsDiffer = "similar_key_words_differ"
+	// ReasonMeaningDiffer: similar wording, but a word that sets what it says differs
+	// ("before / after", "on / off", "must / may"; Args["Words"] names them).
+	ReasonMeaningDiffer = "similar_meaning_words_differ"
+	// ReasonContainedChanged: every word is in the longer memory, but the longer one adds
+	// words that may change what the shorter says (a negation, a number, "before", a rare
+	// word inside its clause, or a clause that takes it back; Args["Words"] names them).
+	ReasonContainedChanged = "contained_meaning_changed"
 	// ReasonSymbolsDiffer: the same words, but a word's symbols differ (C++ / C#, -1 / 1).
 	ReasonSymbolsDiffer = "same_words_symbols_differ"
 	ReasonStaleLowConf  = "stale_low_confidence"

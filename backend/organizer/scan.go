@@ -78,12 +78,11 @@ func (r *runner) scan(ctx context.Context) error {
 		r.initial += len(g.entries)
 	}
 	r.report.Counts.Scanned, r.report.Counts.Scopes = r.initial, len(r.groups)
-	r.rarity = NewRarity()
+	var all []*memory.Memory
 	for _, g := range r.groups {
-		for _, m := range g.entries {
-			r.rarity.Add(m.Body)
-		}
+		all = append(all, g.entries...)
 	}
+	r.corpus = NewCorpus(all)
 	return nil
 }
 
@@ -112,7 +111,7 @@ func (r *runner) cluster(ctx context.Context, g *scopeGroup) ([]Cluster, error) 
 		r.s.log.Warn("organizer: topic clustering failed; using structural groups", "run", r.id, "scope", g.inst.Scope,
 			"key", g.inst.Key, "err", err)
 	}
-	return StructuralClusterer{Rarity: r.rarity}.Groups(ctx, g.inst, g.entries, MaxClusterSize)
+	return StructuralClusterer{Corpus: r.corpus}.Groups(ctx, g.inst, g.entries, MaxClusterSize)
 }
 
 // topicClusters asks the configured clusterer and checks its answer: known ids of this scope
@@ -177,7 +176,7 @@ func (r *runner) topicClusters(ctx context.Context, g *scopeGroup, sc *ScopeClus
 	}
 	sc.LeftOut = len(rest)
 	if len(rest) > 0 {
-		more, err := StructuralClusterer{Rarity: r.rarity}.Groups(ctx, g.inst, rest, MaxClusterSize)
+		more, err := StructuralClusterer{Corpus: r.corpus}.Groups(ctx, g.inst, rest, MaxClusterSize)
 		if err != nil {
 			return nil, err
 		}

@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 )
 
 // Tier names how two memories were found to be near-duplicates, strongest first. The tiers
@@ -128,28 +127,24 @@ type Text struct {
 	// rarity weighs them (its Analyzer's vocabulary).
 	content map[string]string
 	rarity  *Rarity
+	// meaning maps the words that set what the text says (meaningUnits) to a surface form;
+	// body is the text as written, whose sentence and clause marks containGuard reads.
+	meaning map[string]string
+	body    string
 }
 
-// Analyzer interns the features of the texts it analyses and knows how rare their content
-// words are: in the store it was given (NewAnalyzerOver), or among the texts it analysed.
+// Analyzer interns the features of the texts it analyses; texts compared with each other must
+// come from one Analyzer. It weighs content words by the vocabulary it was given (Rarity),
+// which it only reads: a run analyses every memory once into a Corpus, which counts them.
 type Analyzer struct {
 	vocab  map[string]int32
 	rarity *Rarity
-	count  bool // every analysed text is added to rarity
-}
-
-// NewAnalyzer returns an empty analyzer whose vocabulary is the texts it analyses: compare
-// them only once all are analysed.
-func NewAnalyzer() *Analyzer {
-	return &Analyzer{vocab: map[string]int32{}, rarity: NewRarity(), count: true}
 }
 
 // NewAnalyzerOver returns an analyzer that weighs content words by the store's vocabulary r,
-// which already counts the texts it will analyse; a nil r is NewAnalyzer.
+// which counts the texts it will analyse (NewCorpus); a nil r knows no store, and every
+// content word weighs 1.
 func NewAnalyzerOver(r *Rarity) *Analyzer {
-	if r == nil {
-		return NewAnalyzer()
-	}
 	return &Analyzer{vocab: map[string]int32{}, rarity: r}
 }
 
@@ -164,12 +159,10 @@ func (a *Analyzer) id(s string) int32 {
 
 // Analyze normalises body and computes its token set and vectors.
 func (a *Analyzer) Analyze(body string) *Text {
-	t := &Text{Norm: Normalize(body), Strict: StrictNorm(body), rarity: a.rarity}
+	t := &Text{Norm: Normalize(body), Strict: StrictNorm(body), rarity: a.rarity, body: body}
 	t.Tokens = Tokens(t.Norm)
 	t.content = contentUnits(t.Norm)
-	if a.count {
-		a.rarity.addUnits(t.content)
-	}
+	t.meaning = meaningUnits(t.Norm)
 	words := map[int32]float64{}
 	t.marked = map[int32]bool{}
 	for _, tok := range t.Tokens {
@@ -237,14 +230,17 @@ type Match struct {
 	Score float64 `json:"score"`
 	// Contained is -1 when a lies inside b, 1 when b lies inside a, 0 otherwise or when equal.
 	Contained int `json:"contained"`
-	// Guarded is set on a fuzzy match whose texts differ in a number, a negation or
-	// distinguishing content words, and on an exact or contained one whose texts differ in the
-	// symbols of a word: they may say different or opposite things, so the match must not be
+	// Guarded is set on a fuzzy match whose texts differ in a number, a negation, a word of
+	// meaning or distinguishing content words, on a contained one whose longer text adds words
+	// that may change the shorter (containGuard), and on an exact or contained one whose texts
+	// differ in the symbols of a word: they may say different or opposite things, so the match must not be
 	// trusted on its own. Guard says which.
 	Guarded bool  `json:"guarded"`
 	Guard   Guard `json:"guard,omitempty"`
 	// Words names, for GuardWords, the rarest content words each side holds and the other
-	// lacks ("nginx / kafka").
+	// lacks ("nginx / kafka"): Compare names them, the offline planner only for the merges it
+	// proposes. For GuardMeaning it names the words of meaning that differ ("before / after"),
+	// and for a guarded containment the longer text's words that change the shorter.
 	Words string `json:"words,omitempty"`
 }
 
@@ -282,8 +278,19 @@ func intersect(a, b []int32) int {
 
 // Compare finds the strongest tier that links a and b, or TierNone, and guards a match its
 // tier alone does not make trustworthy (symbolGuard, fuzzyGuard): a guarded match is proposed
-// for a person, never merged by a run on its own.
+// for a person, never merged by a run on its own. A match guarded for its key words names them
+// (Words).
 func Compare(a, b *Text) Match {
+	m := compare(a, b)
+	if m.Guard == GuardWords && m.Words == "" {
+		m.Words = keyWords(a, b)
+	}
+	return m
+}
+
+// compare is Compare without naming the key words: clustering needs a match's tier, guard and
+// score only, and the offline planner names the words of the proposals it makes (keyWords).
+func compare(a, b *Text) Match {
 	if a.Norm == "" || b.Norm == "" {
 		return Match{}
 	}
@@ -299,8 +306,12 @@ func Compare(a, b *Text) Match {
 	}
 	if len(small.Tokens) >= MinContainedTokens && intersect(small.set, large.set) == len(small.set) &&
 		containsAtBoundary(large.Norm, small.Norm) {
-		return symbolGuard(Match{Tier: TierContainment, Score: float64(len(small.Norm)) / float64(len(large.Norm)), Contained: dir},
+		m := symbolGuard(Match{Tier: TierContainment, Score: float64(len(small.Norm)) / float64(len(large.Norm)), Contained: dir},
 			!containsAtBoundary(large.Strict, small.Strict))
+		if m.Guarded {
+			return m
+		}
+		return containGuard(m, small, large)
 	}
 	if len(a.Tokens) < MinFuzzyTokens || len(b.Tokens) < MinFuzzyTokens {
 		return Match{}
@@ -375,34 +386,13 @@ func foldWidth(r rune) rune {
 }
 
 // containsAtBoundary reports whether needle occurs in hay starting and ending at word
-// boundaries; next to CJK text any position is a boundary (CJK is written without spaces).
-func containsAtBoundary(hay, needle string) bool {
-	first, _ := utf8.DecodeRuneInString(needle)
-	last, _ := utf8.DecodeLastRuneInString(needle)
-	for off := 0; off <= len(hay)-len(needle); {
-		i := strings.Index(hay[off:], needle)
-		if i < 0 {
-			return false
-		}
-		start := off + i
-		end := start + len(needle)
-		before, _ := utf8.DecodeLastRuneInString(hay[:start])
-		after, _ := utf8.DecodeRuneInString(hay[end:])
-		okLeft := start == 0 || before == ' ' || text.IsCJK(first) || text.IsCJK(before)
-		okRight := end == len(hay) || after == ' ' || text.IsCJK(last) || text.IsCJK(after)
-		if okLeft && okRight {
-			return true
-		}
-		_, size := utf8.DecodeRuneInString(hay[start:])
-		off = start + size
-	}
-	return false
-}
+// boundaries (boundaryMatches).
+func containsAtBoundary(hay, needle string) bool { return len(boundaryMatches(hay, needle, 1)) > 0 }
 
 // tierConfidence maps a match to the confidence of a merge it proposes: exact and contained
 // bodies lose nothing when merged; fuzzy matches earn less, and a guarded one (symbols,
-// numbers, negations or key words differ) falls below the 0.7 line so the gate always leaves
-// it to a person.
+// numbers, negations, words of meaning or key words differ, or a containment changes the
+// shorter text) falls below the 0.7 line so the gate always leaves it to a person.
 func tierConfidence(m Match) float64 {
 	var c float64
 	switch m.Tier {

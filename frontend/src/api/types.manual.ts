@@ -138,6 +138,8 @@ export const REASON_CODES = [
   'similar_numbers_or_negation_differ',
   'same_words_symbols_differ',
   'similar_key_words_differ',
+  'similar_meaning_words_differ',
+  'contained_meaning_changed',
   'stale_low_confidence',
   'planner',
   'malformed_decision',
