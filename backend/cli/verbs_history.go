@@ -155,8 +155,9 @@ func (r *runner) sync(_ context.Context, args []string) error {
 }
 
 // printSync tells what a sync did: the files it changed here by kind (the count its merge
-// commit's subject gives too), each conflict it decided (this machine's version kept), and
-// each one a sync on another machine decided against this machine that arrived now.
+// commit's subject gives too), each conflict it decided (this machine's version kept; for a
+// delete against a change, the change), and each one a sync on another machine decided
+// against this machine that arrived now.
 func (r *runner) printSync(w io.Writer, res api.SyncResult) {
 	args := map[string]any{"Remote": res.Remote, "Changed": res.Changed, "Head": short(res.Head), "Memories": res.Memories,
 		"Days": res.Days, "KV": res.KVFiles, "Copies": res.Copies, "Conflicts": len(res.Conflicts)}
@@ -173,6 +174,8 @@ func (r *runner) printSync(w io.Writer, res api.SyncResult) {
 	for _, c := range res.Conflicts {
 		a := r.syncArgs(c)
 		switch {
+		case c.Deleted != "":
+			fmt.Fprintln(w, r.t(deletedKey(c), a))
 		case c.Day != "":
 			fmt.Fprintln(w, r.t("cli.sync.daily_conflict", a))
 		case c.Key != "" && c.Key != "*" && c.Agent != "":
@@ -188,6 +191,8 @@ func (r *runner) printSync(w io.Writer, res api.SyncResult) {
 	for _, c := range res.Replaced {
 		a := r.syncArgs(c)
 		switch {
+		case c.Deleted != "":
+			fmt.Fprintln(w, r.t(deletedKey(c), a))
 		case c.Day != "":
 			fmt.Fprintln(w, r.t("cli.sync.day_replaced", a))
 		case c.Key == "*":
@@ -200,6 +205,28 @@ func (r *runner) printSync(w io.Writer, res api.SyncResult) {
 			fmt.Fprintln(w, r.t("cli.sync.memory_replaced_commit", a))
 		}
 	}
+}
+
+// deletedKey is the message of a delete against a change, which the change wins: this
+// machine's delete undone (deleted_here_*, in the conflicts of a merge or the replaced of a
+// fast-forward) or the other machine's (deleted_there_*): a memory, a kv key, or a file (a
+// journal day, a kv.json that did not read).
+func deletedKey(c api.SyncConflict) string {
+	here := c.Deleted == "here" // history.DeletedHere, as the API gives it
+	switch {
+	case c.Key != "" && c.Key != "*" && c.Agent != "":
+		return pick(here, "cli.sync.deleted_here_key", "cli.sync.deleted_there_key")
+	case c.Slug != "" && c.Day == "" && c.Key == "":
+		return pick(here, "cli.sync.deleted_here_memory", "cli.sync.deleted_there_memory")
+	}
+	return pick(here, "cli.sync.deleted_here_file", "cli.sync.deleted_there_file")
+}
+
+func pick(cond bool, yes, no string) string {
+	if cond {
+		return yes
+	}
+	return no
 }
 
 // syncArgs are one conflict's message arguments (a kv value comes cut to a line already).

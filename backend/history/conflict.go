@@ -1,7 +1,6 @@
 package history
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -17,6 +16,44 @@ import (
 	"engram/backend/memory"
 )
 
+// Conflict is a memory both machines changed: ours stays, theirs became Copy (a sibling,
+// unreviewed memory that conflicts_with the original), or CopyError says why it could not.
+// For an agent's kv.json, Key is a key both machines set differently ("*": a version that did
+// not parse) of Agent: ours stays (Value) and theirs (Other) is in commit Theirs, a parent of
+// the merge. The machine that merges (that syncs after the other pushed) wins. In
+// SyncResult.Replaced the same fields tell a choice a merge on another machine made against
+// this one: the other machine's version is here now (Value), this machine's is Copy (a
+// memory) or in commit Theirs (Other).
+type Conflict struct {
+	Path      string `json:"path"`
+	Slug      string `json:"slug"`
+	Copy      string `json:"copy,omitempty"`
+	CopyID    string `json:"copy_id,omitempty"`
+	CopyError string `json:"copy_error,omitempty"`
+	Key       string `json:"key,omitempty"`
+	Agent     string `json:"agent,omitempty"`
+	// Value is the key's value kept here, Other the one in commit Theirs: JSON text cut to a
+	// line (shownValue), "" when the key is not set there; whole in kv.json and commit Theirs.
+	Value string `json:"value,omitempty"`
+	Other string `json:"other,omitempty"`
+	// Day is a journal day both machines changed where one version is not a journal day:
+	// this machine's stays, the other is in Theirs.
+	Day    string `json:"day,omitempty"`
+	Theirs string `json:"theirs,omitempty"`
+	// Deleted is set when one machine deleted what the other changed (a memory, a journal day,
+	// a kv key, or a kv.json whole: Key "*"): a change wins over a delete, whichever machine
+	// merges. DeletedHere: this machine deleted it and the other machine's changed version is
+	// back here (Value: the value now here, Other ""); DeletedThere (only in Conflicts): the
+	// other machine deleted it and this machine's changed version stays (Value: ours, Other "").
+	Deleted string `json:"deleted,omitempty"`
+}
+
+// Conflict.Deleted: which machine deleted what the other changed.
+const (
+	DeletedHere  = "here"
+	DeletedThere = "there"
+)
+
 // pendingCopy is their version of a memory both sides changed, written after the merge.
 type pendingCopy struct {
 	path  string
@@ -26,8 +63,8 @@ type pendingCopy struct {
 
 // merge is a three-way merge by file of their commit into ours: a file only one side changed
 // takes that side; a file both changed keeps ours, and theirs is kept as a conflict copy
-// (a daily file is merged line by line instead, and a file deleted on one side but changed on
-// the other is kept changed). The merge commit has both parents, so the next sync of the
+// (a daily file is merged line by line instead, an agent's kv.json key by key, and a file
+// deleted on one side but changed on the other is kept changed and named, see deleteConflict). The merge commit has both parents, so the next sync of the
 // other machine fast-forwards to it.
 func (r *Repo) merge(repo *git.Repository, our, their *object.Commit, res *SyncResult) ([]string, []pendingCopy, error) {
 	baseTree := plumbing.ZeroHash
@@ -64,11 +101,35 @@ func (r *Repo) merge(repo *git.Repository, our, their *object.Commit, res *SyncR
 		switch {
 		case o == t, b == t:
 			continue
-		case b == o, o.IsZero():
-			changes[p] = t // only theirs changed, or we deleted what they changed: theirs
+		case b == o:
+			changes[p] = t // only theirs changed
 			continue
-		case t.IsZero():
-			continue // they deleted what we changed: ours stays
+		}
+		if isKV(p) { // key by key; a kv.json one side deleted is a file without keys
+			h, cs, err := mergeKVFile(repo, p, b, o, t, their.Hash)
+			if err != nil {
+				return nil, nil, err
+			}
+			if h != o {
+				changes[p] = h
+			}
+			res.Conflicts = append(res.Conflicts, cs...)
+			continue
+		}
+		if o.IsZero() || t.IsZero() {
+			// One side deleted what the other changed: the change wins (a delete loses nothing
+			// the person wrote), and the result names it — it used to happen without a word.
+			if o.IsZero() {
+				changes[p] = t
+			}
+			if kindOf(p) != 0 {
+				c, err := deleteConflict(repo, p, o, t, their.Hash)
+				if err != nil {
+					return nil, nil, err
+				}
+				res.Conflicts = append(res.Conflicts, c)
+			}
+			continue
 		}
 		theirData, err := blobBytes(repo.Storer, t)
 		if err != nil {
@@ -99,30 +160,6 @@ func (r *Repo) merge(repo *git.Repository, our, their *object.Commit, res *SyncR
 			if h != o { // theirs added no entry: ours stays as it is, nothing changes here
 				changes[p] = h
 			}
-			continue
-		}
-		if isKV(p) {
-			ourData, err := blobBytes(repo.Storer, o)
-			if err != nil {
-				return nil, nil, err
-			}
-			var baseData []byte
-			if !b.IsZero() {
-				if baseData, err = blobBytes(repo.Storer, b); err != nil {
-					return nil, nil, err
-				}
-			}
-			merged, kept := mergeKV(p, baseData, ourData, theirData)
-			if merged != nil {
-				h, err := storeBlob(repo.Storer, merged)
-				if err != nil {
-					return nil, nil, err
-				}
-				if h != o { // every key theirs changed we changed too: ours stays as it is
-					changes[p] = h
-				}
-			}
-			res.Conflicts = append(res.Conflicts, kvConflicts(p, ourData, theirData, kept, their.Hash)...)
 			continue
 		}
 		if tracked(p) {
@@ -160,72 +197,55 @@ func (r *Repo) merge(repo *git.Repository, our, their *object.Commit, res *SyncR
 	return written, copies, nil
 }
 
-// kvConflicts names the keys of an agent's kv.json that a merge kept as ours although theirs
-// set them too: the agent, the key, our value (kept) and theirs (in commit theirs).
-func kvConflicts(rel string, ours, theirs []byte, kept []string, commit plumbing.Hash) []Conflict {
-	o, _ := memory.ParseKV(rel, ours)
-	t, _ := memory.ParseKV(rel, theirs)
-	out := make([]Conflict, 0, len(kept))
-	for _, k := range kept {
-		c := Conflict{Path: rel, Agent: kvAgent(rel), Key: k, Theirs: commit.String()}
-		if k != "*" {
-			c.Value, c.Other = shownValue(kvText(o[k])), shownValue(kvText(t[k]))
-		}
-		out = append(out, c)
+// deleteConflict names a memory or journal day one side deleted and the other changed, which
+// the merge keeps changed: o zero, we deleted it and theirs (t) comes back; t zero, they
+// deleted it and ours (o) stays. The slug is the kept version's, or the file's name.
+func deleteConflict(repo *git.Repository, p string, o, t, their plumbing.Hash) (Conflict, error) {
+	c := Conflict{Path: p, Theirs: their.String(), Deleted: DeletedThere}
+	kept := o
+	if o.IsZero() {
+		c.Deleted, kept = DeletedHere, t
 	}
-	return out
+	name := strings.TrimSuffix(path.Base(p), ".md")
+	if kindOf(p) == kindDay {
+		c.Day = name
+		return c, nil
+	}
+	data, err := blobBytes(repo.Storer, kept)
+	if err != nil {
+		return c, err
+	}
+	c.Slug = memorySlug(p, data)
+	return c, nil
 }
 
-// mergeKV merges two machines' versions of an agent's kv.json key by key against their common
-// base: a key only one side set or deleted takes that side; a key both sides set to different
-// values keeps ours, and is listed in kept (their value stays in their commit, a parent of the
-// merge, and the sync result names it). A version that does not parse keeps ours whole (nil:
-// nothing to change), every key of theirs listed.
-func mergeKV(rel string, base, ours, theirs []byte) ([]byte, []string) {
-	b := map[string]json.RawMessage{}
-	if base != nil {
-		if m, err := memory.ParseKV(rel, base); err == nil {
-			b = m
+// memorySlug is the slug of the memory at p with content data: its header's, else the file's
+// name.
+func memorySlug(p string, data []byte) string {
+	if m, err := memory.Parse(data); err == nil && m.Slug != "" {
+		return m.Slug
+	}
+	return strings.TrimSuffix(path.Base(p), ".md")
+}
+
+// revivedKeys are the kv keys a fast-forward brings back here that this machine had deleted:
+// a merge on another machine kept its change of them (deleted: the merge's choices, where
+// DeletedThere is a key this machine's side deleted), was and now this machine's keys before
+// and after. Each is like lost, with the key, its value now and Deleted DeletedHere.
+func revivedKeys(deleted map[string]string, was, now map[string]json.RawMessage, lost Conflict) []Conflict {
+	var out []Conflict
+	for k, side := range deleted {
+		_, had := was[k]
+		v, has := now[k]
+		if side != DeletedThere || had || !has {
+			continue // this machine's delete was not the one undone, or the key is gone still
 		}
+		c := lost
+		c.Key, c.Value, c.Other, c.Deleted = k, shownValue(kvText(v)), "", DeletedHere
+		out = append(out, c)
 	}
-	o, oerr := memory.ParseKV(rel, ours)
-	t, terr := memory.ParseKV(rel, theirs)
-	if oerr != nil || terr != nil {
-		return nil, []string{"*"}
-	}
-	var kept []string
-	for k, tv := range t {
-		ov, inOurs := o[k]
-		bv, inBase := b[k]
-		switch {
-		case inOurs && bytes.Equal(ov, tv):
-		case inBase && bytes.Equal(bv, tv):
-			// only ours changed (or deleted) it: ours stays, no conflict — it fell to the
-			// default below and was reported as one whenever theirs changed another key
-		case inBase && inOurs && bytes.Equal(bv, ov):
-			o[k] = tv // only theirs changed it
-		case !inOurs && !inBase:
-			o[k] = tv // new on their side
-		case !inOurs:
-			o[k] = tv // we deleted what they changed: theirs, nothing lost
-		default:
-			kept = append(kept, k) // both changed it: ours stays
-		}
-	}
-	for k, bv := range b {
-		if _, inTheirs := t[k]; inTheirs {
-			continue
-		}
-		if ov, inOurs := o[k]; inOurs && bytes.Equal(ov, bv) {
-			delete(o, k) // they deleted it, we left it alone
-		}
-	}
-	sort.Strings(kept)
-	out, err := memory.RenderKV(o)
-	if err != nil {
-		return nil, []string{"*"}
-	}
-	return out, kept
+	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
+	return out
 }
 
 // conflictSlug is "<slug>-conflict-<short>", the slug cut so the whole stays a valid slug.

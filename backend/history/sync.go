@@ -22,37 +22,13 @@ import (
 // RemoteName is the remote Engram syncs with.
 const RemoteName = "origin"
 
-// Conflict is a memory both machines changed: ours stays, theirs became Copy (a sibling,
-// unreviewed memory that conflicts_with the original), or CopyError says why it could not.
-// For an agent's kv.json, Key is a key both machines set differently ("*": a version that did
-// not parse) of Agent: ours stays (Value) and theirs (Other) is in commit Theirs, a parent of
-// the merge. The machine that merges (that syncs after the other pushed) wins. In
-// SyncResult.Replaced the same fields tell a choice a merge on another machine made against
-// this one: the other machine's version is here now (Value), this machine's is Copy (a
-// memory) or in commit Theirs (Other).
-type Conflict struct {
-	Path      string `json:"path"`
-	Slug      string `json:"slug"`
-	Copy      string `json:"copy,omitempty"`
-	CopyID    string `json:"copy_id,omitempty"`
-	CopyError string `json:"copy_error,omitempty"`
-	Key       string `json:"key,omitempty"`
-	Agent     string `json:"agent,omitempty"`
-	// Value is the key's value kept here, Other the one in commit Theirs: JSON text cut to a
-	// line (shownValue), "" when the key is not set there; whole in kv.json and commit Theirs.
-	Value string `json:"value,omitempty"`
-	Other string `json:"other,omitempty"`
-	// Day is a journal day both machines changed where one version is not a journal day:
-	// this machine's stays, the other is in Theirs.
-	Day    string `json:"day,omitempty"`
-	Theirs string `json:"theirs,omitempty"`
-}
-
 // SyncResult says what one sync did. Changed is the number of files the sync changed in the
 // memory folder, the sum of Memories, Days (journal days), KVFiles (agents' kv.json) and
 // Copies (conflict copies written): the same count as its merge commit's subject. Conflicts
-// are the choices this sync made (this machine's version kept), Replaced the ones a sync on
-// another machine made against this machine that this sync brought here.
+// are the choices this sync made (this machine's version kept; of a delete against a change,
+// the change, Conflict.Deleted), Replaced the ones a sync on another machine made against this
+// machine that this sync brought here (a version of the other's, or what this machine had
+// deleted, back).
 type SyncResult struct {
 	Remote      string     `json:"remote"`
 	Fetched     bool       `json:"fetched"`
@@ -168,7 +144,8 @@ func (r *Repo) Remote() string {
 // Sync fetches the remote, merges it into the memory folder and pushes the result. Files
 // are changed and the index reconciled under the writer lock (Store.ExternalChange: only the
 // tables derived from files are rebuilt); a memory both sides changed keeps ours and gets
-// theirs as a sibling unreviewed memory (see conflict.go), so nothing is lost on either side.
+// theirs as a sibling unreviewed memory (see conflict.go), so nothing is lost on either side;
+// what one side deleted and the other changed stays changed, named in the result.
 // url, when set, becomes the configured remote first.
 func (r *Repo) Sync(ctx context.Context, st *memory.Store, url string) (SyncResult, error) {
 	res, err := r.syncOnce(ctx, st, url)

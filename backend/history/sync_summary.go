@@ -199,8 +199,10 @@ func kvAgent(rel string) string { return strings.Split(rel, "/")[1] }
 // it. Every sync merge between from and to is looked at again, and each of its choices whose
 // losing side is what this machine held (from) and which changed it here is returned: a key's
 // value now and this machine's (in commit Theirs, the merge's parent that holds it), a memory's
-// copy (this machine's version, written beside it by the merge's machine). copies are the paths
-// of those copies.
+// copy (this machine's version, written beside it by the merge's machine). So is what this
+// machine deleted and the merging machine changed, which the merge kept changed and is back
+// here (Deleted DeletedHere; Theirs holds this machine's delete). copies are the paths of
+// those copies.
 func replacedHere(repo *git.Repository, from, to *object.Commit, old, next map[string]plumbing.Hash) ([]Conflict, map[string]bool, error) {
 	var changed []string
 	for p, h := range next {
@@ -250,26 +252,42 @@ func replacedHere(repo *git.Repository, from, to *object.Commit, old, next map[s
 		}
 		for _, p := range changed {
 			b, o, t := blobAt(trees[0], p), blobAt(trees[1], p), blobAt(trees[2], p)
-			if !bothChanged(b, o, t) {
+			// gone: the other side of that merge deleted what the merging machine changed,
+			// which the merge kept changed; here, where it was deleted, it is back.
+			gone := !b.IsZero() && t.IsZero() && !o.IsZero() && o != b
+			if !bothChanged(b, o, t) && !gone {
 				continue
 			}
 			data := [3][]byte{}
 			for i, h := range []plumbing.Hash{b, o, t} {
-				if !h.IsZero() {
+				switch {
+				case !h.IsZero():
 					if data[i], err = blobBytes(repo.Storer, h); err != nil {
 						return out, copies, err
 					}
+				case i > 0 && isKV(p):
+					data[i] = emptyKV // a kv.json deleted whole: no keys
 				}
 			}
 			lost := Conflict{Path: p, Theirs: p2.Hash.String()}
+			if gone {
+				lost.Deleted = DeletedHere
+			}
 			switch kindOf(p) {
 			case kindDay:
+				if gone {
+					if t == old[p] {
+						lost.Day = strings.TrimSuffix(path.Base(p), ".md")
+						add(lost)
+					}
+					continue
+				}
 				if _, ok := mergeDaily(data[0], data[1], data[2]); !ok && t == old[p] {
 					lost.Day = strings.TrimSuffix(path.Base(p), ".md")
 					add(lost)
 				}
 			case kindKV:
-				_, kept := mergeKV(p, data[0], data[1], data[2])
+				_, kept, deleted := mergeKV(p, data[0], data[1], data[2])
 				lost.Agent = kvAgent(p)
 				if len(kept) == 1 && kept[0] == "*" {
 					if t == old[p] {
@@ -278,6 +296,7 @@ func replacedHere(repo *git.Repository, from, to *object.Commit, old, next map[s
 					}
 					continue
 				}
+				lost.Deleted = ""
 				was, err := kvValues(repo, p, old[p])
 				if err != nil {
 					continue
@@ -296,8 +315,16 @@ func replacedHere(repo *git.Repository, from, to *object.Commit, old, next map[s
 					c.Key, c.Value, c.Other = k, shownValue(kvText(now[k])), shownValue(kvText(w))
 					add(c)
 				}
+				for _, c := range revivedKeys(deleted, was, now, lost) {
+					add(c)
+				}
 			default:
 				if t != old[p] {
+					continue
+				}
+				if gone {
+					lost.Slug = memorySlug(p, data[1])
+					add(lost)
 					continue
 				}
 				lost.Slug = strings.TrimSuffix(path.Base(p), ".md")
@@ -413,11 +440,18 @@ func syncMergesBetween(repo *git.Repository, from, to *object.Commit) ([]*object
 // other's (paths, slugs, days and keys; never a value).
 func (r *Repo) logChoices(res SyncResult) {
 	for _, c := range res.Conflicts {
-		r.log.Info("history: sync kept this machine's version", "path", c.Path, "slug", c.Slug, "key", c.Key,
-			"day", c.Day, "copy", c.Copy, "theirs", c.Theirs, "copy_error", c.CopyError)
+		msg := "history: sync kept this machine's version"
+		switch c.Deleted {
+		case DeletedHere:
+			msg = "history: sync brought back what this machine deleted and the other machine changed"
+		case DeletedThere:
+			msg = "history: sync kept this machine's change of what the other machine deleted"
+		}
+		r.log.Info(msg, "path", c.Path, "slug", c.Slug, "key", c.Key,
+			"day", c.Day, "copy", c.Copy, "theirs", c.Theirs, "copy_error", c.CopyError, "deleted", c.Deleted)
 	}
 	for _, c := range res.Replaced {
 		r.log.Warn("history: another machine's sync replaced this machine's version", "path", c.Path, "slug", c.Slug,
-			"key", c.Key, "day", c.Day, "copy", c.Copy, "commit", c.Theirs)
+			"key", c.Key, "day", c.Day, "copy", c.Copy, "commit", c.Theirs, "deleted", c.Deleted)
 	}
 }

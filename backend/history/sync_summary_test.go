@@ -301,7 +301,7 @@ func TestMergeKVKeyOnlyOursChangedIsNoConflict(t *testing.T) {
 	base := []byte("{\n  \"k\": \"base\",\n  \"gone\": \"base\"\n}\n")
 	ours := []byte("{\n  \"k\": \"mine\"\n}\n")
 	theirs := []byte("{\n  \"k\": \"base\",\n  \"gone\": \"base\",\n  \"new\": 1\n}\n")
-	merged, kept := mergeKV("agents/a/kv.json", base, ours, theirs)
+	merged, kept, _ := mergeKV("agents/a/kv.json", base, ours, theirs)
 	if len(kept) != 0 {
 		t.Fatalf("kept %q, want no conflict", kept)
 	}

@@ -80,6 +80,7 @@ var sections = []section{
 		{"Orphans", t[memory.Orphans](), "Index rows pointing at memories that are gone (engram vacuum removes them).", ""},
 		{"StuckRuns", t[memory.StuckRuns](), "Runs still running after an hour.", ""},
 		{"DoctorFinding", t[memory.Finding](), "One doctor finding, translated, with the engram command that fixes it.", ""},
+		{"DoctorHeadline", t[memory.DoctorHeadline](), "What doctor says first (cli.doctor_headline.<code>), translated, the same in the CLI and the app.", ""},
 		{"DoctorReport", t[memory.DoctorReport](), "", ""},
 	}},
 	{"per-agent key-value namespaces (kv.*)", []entry{
@@ -235,7 +236,7 @@ var sections = []section{
 		{"VersionsResult", t[api.VersionsResult](), "A memory's versions, newest first; enabled is false while git history is off.", ""},
 		{"RestoreVersionParams", t[api.RestoreVersionParams](), "", ""},
 		{"HistorySyncParams", t[api.HistorySyncParams](), "", ""},
-		{"SyncConflict", t[history.Conflict](), "A memory both machines changed: ours stays, theirs became copy (unreviewed).", ""},
+		{"SyncConflict", t[history.Conflict](), "A choice a sync made: a memory, journal day or kv key both machines changed, or one deleted and the other changed (deleted: here / there).", ""},
 		{"SyncResult", t[history.SyncResult](), "", ""},
 	}},
 	{"journal (daily.*) and what my agents see (agentView.*)", []entry{
