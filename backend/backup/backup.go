@@ -55,15 +55,18 @@ type Manifest struct {
 	AppVersion    string `json:"app_version"`
 	SchemaVersion int    `json:"schema_version"`
 	Created       string `json:"created"`
-	// Memories, Daily (journal days) and Archived count what the store reads as such, as
-	// engram quota does (used, archived): see tally. Trash and Snapshots count the files in
-	// the trash and the organizer's snapshots, KVFiles the agents' key files.
-	Memories  int `json:"memories"`
-	Daily     int `json:"daily"`
-	Archived  int `json:"archived"`
-	Trash     int `json:"trash"`
-	Snapshots int `json:"snapshots"`
-	KVFiles   int `json:"kv_files"`
+	// Memories, Daily (the journal's live days), Archived (archived memories) and
+	// ArchivedDaily (archived journal days) are the store's figures for the index in the
+	// archive, those of engram quota (used, archived) and doctor: see tally. Trash and
+	// Snapshots count the files in the trash and the organizer's snapshots, KVFiles the
+	// agents' key files.
+	Memories      int `json:"memories"`
+	Daily         int `json:"daily"`
+	Archived      int `json:"archived"`
+	ArchivedDaily int `json:"archived_daily"`
+	Trash         int `json:"trash"`
+	Snapshots     int `json:"snapshots"`
+	KVFiles       int `json:"kv_files"`
 	// Other counts the files kept that are none of those: notes, files the store cannot read
 	// as memories (doctor lists them), anything else put among the memories.
 	Other     int   `json:"other"`
@@ -164,12 +167,12 @@ func create(ctx context.Context, st *memory.Store, snap func(ctx context.Context
 		for _, l := range left {
 			noteLeftOut(&m, l)
 		}
-		// The store's unreadable files, read in the same hold as the index copy and the files.
-		problems, err := st.Problems(ctx)
+		// The store's figures, in the same hold as the index copy and the files.
+		c, err := st.Counts(ctx)
 		if err != nil {
 			return err
 		}
-		counts := newTally(problems)
+		counts := tally{counts: c}
 		for i, rel := range files {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -180,6 +183,7 @@ func create(ctx context.Context, st *memory.Store, snap func(ctx context.Context
 			}
 			counts.add(&m, rel)
 		}
+		counts.finish(&m)
 		progress("files", len(files), len(files))
 		return nil
 	})

@@ -131,24 +131,21 @@ func listFiles(root string) ([]string, []LeftOut, error) {
 	return out, left, nil
 }
 
-// tally counts the archived files of the memory folder the way the store counts them, so the
-// figures a person reads in a backup's summary are those of engram quota and the app: a
-// Markdown file is a memory (or journal day, or archived memory) only when the store reads it
-// as one. unreadable holds the paths the store could not (memory.Store.Problems, taken inside
-// the lock with the index copy): a note, a file with a broken header or in no memory location
-// is kept in the archive and counted as Other, never as a memory.
-type tally struct{ unreadable map[string]bool }
-
-func newTally(problems []memory.Problem) tally {
-	t := tally{unreadable: make(map[string]bool, len(problems))}
-	for _, p := range problems {
-		t.unreadable[p.Path] = true
-	}
-	return t
+// tally counts a backup's files. The memories, journal days and archived ones are the
+// store's own figures (memory.Store.Counts, taken in the hold that copies the index, so they
+// are those of the index in the archive, and those engram quota, list and doctor say): what
+// the store has read, never guessed from paths. The trash, the snapshots and the agents' key
+// files are counted by their place; every other file kept (a note, a file the store cannot
+// read or has not read yet) is Other.
+type tally struct {
+	counts memory.Counts
+	// candidates counts the files that are none of trash, snapshots, key files or the folder's
+	// own records: those the store's figures count, and the others.
+	candidates int
 }
 
 // add counts rel (a path under the memory folder) in m.
-func (t tally) add(m *Manifest, rel string) {
+func (t *tally) add(m *Manifest, rel string) {
 	parts := strings.Split(rel, "/")
 	switch first := parts[0]; {
 	case first == ".trash":
@@ -158,33 +155,17 @@ func (t tally) add(m *Manifest, rel string) {
 	case strings.HasPrefix(first, ".") && (first != ".archive" || len(parts) == 1):
 		// The folder's own records beside the memories (the git history, trusted projects,
 		// locks): archived, but no figure of the summary.
-	case t.unreadable[rel]:
-		m.Other++
 	case len(parts) == 3 && first == "agents" && parts[2] == memory.KVFileName && memory.ValidAgent(parts[1]):
 		m.KVFiles++
-	case !storeReads(parts):
-		m.Other++
-	case first == ".archive" && len(parts) > 2 && parts[2] == "daily", first == "daily":
-		m.Daily++
-	case first == ".archive":
-		m.Archived++
 	default:
-		m.Memories++
+		t.candidates++
 	}
 }
 
-// storeReads says whether the store's reconcile reads the file at parts as a memory (or lists
-// it among the files it could not read): a Markdown file, not hidden, in no hidden folder but
-// the archive at the top (memory's walk).
-func storeReads(parts []string) bool {
-	name := parts[len(parts)-1]
-	if !strings.HasSuffix(name, ".md") {
-		return false
-	}
-	for i, part := range parts {
-		if strings.HasPrefix(part, ".") && !(i == 0 && part == ".archive") {
-			return false
-		}
-	}
-	return true
+// finish puts the store's figures in m, and the files kept beside them as Other.
+func (t *tally) finish(m *Manifest) {
+	m.Memories, m.Daily, m.Archived, m.ArchivedDaily = t.counts.Memories, t.counts.JournalDays, t.counts.Archived, t.counts.ArchivedDays
+	// Every file the index holds is among the candidates (the hold keeps them in step); max
+	// guards a file removed by hand that the index has not heard of yet.
+	m.Other = max(0, t.candidates-t.counts.Total())
 }

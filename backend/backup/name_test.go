@@ -58,4 +58,29 @@ func TestSameSecondBackupsKeepBoth(t *testing.T) {
 	if len(list) != 3 {
 		t.Fatalf("List shows %d backups, want 3", len(list))
 	}
+	// Newest first: the last one written in the second first (name order put "…Z" before
+	// "…Z-3", and Prune keeps by this order).
+	for i, w := range []string{want[2], want[1], want[0]} {
+		if list[i].Name != w {
+			t.Fatalf("List order %v, want %s at %d", []string{list[0].Name, list[1].Name, list[2].Name}, w, i)
+		}
+	}
+}
+
+// A pre-restore backup is ordered by its time among the others, not before all of them.
+func TestListOrdersByTimeAcrossKinds(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []string{"engram-pre-restore-20261201T080000Z.tar.gz", "engram-backup-20261205T080000Z.tar.gz", "engram-backup-20261130T080000Z.tar.gz"} {
+		if err := os.WriteFile(filepath.Join(dir, n), []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	list, err := List(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := []string{list[0].Name, list[1].Name, list[2].Name}
+	if got[0] != "engram-backup-20261205T080000Z.tar.gz" || got[1] != "engram-pre-restore-20261201T080000Z.tar.gz" {
+		t.Fatalf("order %v", got)
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -89,9 +90,33 @@ func List(dir string) ([]Entry, error) {
 		out = append(out, Entry{Path: filepath.Join(dir, n), Name: n, Size: info.Size(),
 			Modified: info.ModTime().UTC().Format(time.RFC3339), Scheduled: strings.HasPrefix(n, Prefix)})
 	}
-	// Names carry a UTC stamp, so name order is time order.
-	sort.Slice(out, func(i, j int) bool { return out[i].Name > out[j].Name })
+	// Names carry a UTC stamp, and a "-2", "-3"… when taken in the same second: newest first by
+	// stamp, then by that number (by name, "…Z.tar.gz" came after "…Z-3.tar.gz", and a
+	// pre-restore backup before every scheduled one whatever its time).
+	sort.SliceStable(out, func(i, j int) bool {
+		si, ni := nameOrder(out[i].Name)
+		sj, nj := nameOrder(out[j].Name)
+		if si != sj {
+			return si > sj
+		}
+		return ni > nj
+	})
 	return out, nil
+}
+
+// nameOrder reads a backup name Engram gave: its UTC stamp and its number within the second
+// (1 without a suffix).
+func nameOrder(name string) (string, int) {
+	stem := strings.TrimSuffix(name, Ext)
+	for _, p := range []string{Prefix, PrePrefix} {
+		stem = strings.TrimPrefix(stem, p)
+	}
+	if i := strings.LastIndexByte(stem, '-'); i > 0 {
+		if n, err := strconv.Atoi(stem[i+1:]); err == nil && n > 1 {
+			return stem[:i], n
+		}
+	}
+	return stem, 1
 }
 
 // Prune removes the scheduled backups in dir beyond the newest keep; pre-restore backups and

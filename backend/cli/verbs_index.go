@@ -95,9 +95,11 @@ var printReindex = printJSONOr(func(r *runner, w io.Writer, rep api.ReconcileRep
 // printDoctor prints the index check. Its line after the checks (the report's Headline) says
 // "all good" only when doctor found nothing, otherwise how many findings are left to act on.
 // It exits 1 when the index or a file is at fault (rep.OK false: integrity, full-text tables,
-// files it cannot read, files changed behind the index's back, orphan rows, stuck runs);
-// findings that are notes (a scope's quota above normal, a header that disagrees with its
-// place, a project not moved, the git history's) leave it 0, as things fixed while checking do.
+// files it cannot read, files changed behind the index's back, orphan rows, stuck runs), and
+// then the headline says a fault was found even when doctor fixed it while checking (files
+// changed behind the index's back are indexed again: "fixed_fault"); findings that are notes
+// (a scope's quota above normal, a header that disagrees with its place, a project not moved,
+// the git history's) leave it 0, as things fixed while checking that were no fault do.
 func printDoctor(r *runner, rep api.DoctorReport) error {
 	r.out(rep, func(w io.Writer) {
 		if rep.Integrity == "ok" {
@@ -139,8 +141,12 @@ func printDoctor(r *runner, rep api.DoctorReport) error {
 				fmt.Fprintln(w, r.t("cli.doctor_problem", map[string]any{"Path": p.Path, "Detail": r.problemText(p)}))
 			}
 		}
-		code, args := rep.Headline()
-		fmt.Fprintln(w, r.t("cli.doctor_headline."+code, args))
+		// The headline api said from every finding, as the app shows it.
+		headline := rep.Headline.Message
+		if headline == "" {
+			headline = r.t("cli.doctor_headline."+rep.Headline.Code, rep.Headline.Args)
+		}
+		fmt.Fprintln(w, headline)
 		printFindings(r, w, rep.Findings)
 	})
 	if !rep.OK {

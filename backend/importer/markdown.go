@@ -1,14 +1,12 @@
 package importer
 
 import (
-	"fmt"
 	"regexp"
-	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
 
-	"engram/backend/memory"
+	"engram/backend/memory/format"
 )
 
 // splitFrontmatter separates a Markdown file's YAML frontmatter (between "---" lines at the
@@ -50,32 +48,16 @@ func splitFrontmatter(path string, b []byte) (map[string]any, string, error) {
 	return fm, body, nil
 }
 
-// yamlProblem says why a header is not YAML in words people can act on, with the line of the
-// file (the header starts on line 2). An Obsidian or Templater placeholder such as
-// `date: {{date}}` reads as a map used as a key, which yaml.v3 reported as
-// "invalid map key: map[string]interface {}{"date":interface {}(nil)}" — Go's words for its
-// own value, and English in every language.
+// yamlProblem says why a header is not YAML as doctor says a memory file's (the one reading
+// of the parser's errors, format.YAMLError): the cause in the person's language, on the line of
+// the file (the header starts on line 2), whichever way the parser words it (a repeated field
+// or a value of the wrong kind, "unmarshal errors:\n  line N: …", said the parser's line, one
+// too high). An Obsidian or Templater placeholder such as `date: {{date}}` is named as one: it
+// read "invalid map key: map[string]interface {}{"date":interface {}(nil)}", Go's words for its
+// own value. The parser's English stays in the arguments only.
 func yamlProblem(path, head string, err error) error {
-	reason := strings.TrimPrefix(err.Error(), "yaml: ")
-	if strings.Contains(reason, "invalid map key") {
-		for i, l := range strings.Split(head, "\n") {
-			if strings.Contains(l, "{{") {
-				text := titleOf(l)
-				return invalidKey(path, fmt.Sprintf("the frontmatter is not YAML: line %d holds a template placeholder (%s)", i+2, text),
-					"detail.bad_yaml_template", map[string]any{"Line": i + 2, "Text": text})
-			}
-		}
-	}
-	if line, rest, ok := strings.Cut(reason, ": "); ok && strings.HasPrefix(line, "line ") {
-		if n, err := strconv.Atoi(strings.TrimPrefix(line, "line ")); err == nil {
-			// Said as doctor says it (the cause in the person's language); the parser's English
-			// stays in the arguments only.
-			key, args := memory.YAMLDetailKey("detail.bad_yaml_line", map[string]any{"Line": n + 1, "Reason": rest})
-			return invalidKey(path, fmt.Sprintf("the frontmatter is not YAML at line %d: %s", n+1, rest), key, args)
-		}
-	}
-	key, args := memory.YAMLDetailKey("detail.bad_yaml", map[string]any{"Reason": reason})
-	return invalidKey(path, "the frontmatter is not YAML: "+reason, key, args)
+	pe := format.YAMLError([]byte(head), err, 1)
+	return invalidKey(path, "the frontmatter is not YAML: "+strings.TrimPrefix(pe.Detail, "yaml: "), pe.Key, pe.Args)
 }
 
 // headerLines is how many lines of the file b come before text, its body as splitFrontmatter

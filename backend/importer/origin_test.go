@@ -105,12 +105,19 @@ func TestHeaderThatIsNotYAMLSaysWhere(t *testing.T) {
 		// the arguments).
 		{"unclosed list", "---\ntags: [a, b\n---\nText\n", "detail.yaml_unclosed_list", 2},
 		{"tab", "---\ntitle: a\n\tb: c\n---\nText\n", "detail.yaml_tab", 3},
+		// The parser words these "unmarshal errors:\n  line N: …": said on the file's line
+		// too (they were one line too high), the field by name.
+		{"repeated field", "---\ntitle: a\ntags: [x]\ntitle: b\n---\nText\n", "detail.yaml_repeated_field", 4},
+		{"wrong kind", "---\n- a\n- b\n---\nText\n", "detail.yaml_wrong_kind", 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, _, err := splitFrontmatter("note.md", []byte(tc.text))
 			var ie *Error
 			if !errors.As(err, &ie) || ie.Args["DetailKey"] != tc.key || ie.Args["Line"] != tc.line {
 				t.Fatalf("%v (%+v), want %s at line %d", err, ie, tc.key, tc.line)
+			}
+			if tc.key == "detail.yaml_repeated_field" && ie.Args["Field"] != "title" {
+				t.Fatalf("field %v, want title", ie.Args["Field"])
 			}
 		})
 	}

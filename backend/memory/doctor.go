@@ -3,13 +3,10 @@ package memory
 import (
 	"context"
 	"encoding/json"
-	"engram/backend/memory/format"
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 )
 
@@ -18,8 +15,9 @@ type Problem struct {
 	Path   string `json:"path"`
 	Code   string `json:"code"`
 	Detail string `json:"detail"`
-	// DetailKey and DetailArgs name Detail in the catalog (detail.*) when it is one of the
-	// parser's reasons (format.DetailKey), so it can be shown in the person's language.
+	// DetailKey and DetailArgs name Detail in the catalog (detail.*), as the reason was found
+	// (the parser's, a field's limit, a kv.json's fault…), so it is shown in the person's
+	// language; "" for a reason the catalog does not name (it is said by Code around Detail).
 	DetailKey  string         `json:"detail_key,omitempty"`
 	DetailArgs map[string]any `json:"detail_args,omitempty"`
 	SeenAt     string         `json:"seen_at"`
@@ -55,6 +53,9 @@ type DoctorReport struct {
 	StuckRuns StuckRuns `json:"stuck_runs"`
 	// Findings are every fault above, one each, with the command that fixes it.
 	Findings []Finding `json:"findings"`
+	// Headline is what doctor says first, from every finding (SetHeadline, called by api once
+	// the git history's findings are in too).
+	Headline DoctorHeadline `json:"headline"`
 }
 
 // ChecksumPass is doctor's comparison of every indexed file's bytes with the index.
@@ -68,9 +69,9 @@ type ChecksumPass struct {
 }
 
 // Problems lists files that could not be indexed, and agents' kv.json files that cannot be
-// used (see kvProblems).
+// used (see kvProblems), each with its reason's catalog key and arguments as they were made.
 func (s *Store) Problems(ctx context.Context) ([]Problem, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT path, code, detail, seen_at FROM memory_problems ORDER BY path`)
+	rows, err := s.db.QueryContext(ctx, `SELECT path, code, detail, detail_key, detail_args, seen_at FROM memory_problems ORDER BY path`)
 	if err != nil {
 		return nil, fmt.Errorf("memory: unable to list problems: %w", err)
 	}
@@ -78,93 +79,21 @@ func (s *Store) Problems(ctx context.Context) ([]Problem, error) {
 	var out []Problem
 	for rows.Next() {
 		var p Problem
-		if err := rows.Scan(&p.Path, &p.Code, &p.Detail, &p.SeenAt); err != nil {
+		var args string
+		if err := rows.Scan(&p.Path, &p.Code, &p.Detail, &p.DetailKey, &args, &p.SeenAt); err != nil {
 			return nil, err
 		}
-		p.DetailKey, p.DetailArgs = YAMLDetailKey(format.DetailKey(p.Detail))
-		if p.DetailKey == "" {
-			p.DetailKey, p.DetailArgs = problemDetailKey(p.Code, p.Detail)
-		}
-		if p.DetailKey == "" {
-			p.DetailKey, p.DetailArgs = limitDetailKey(p.Code, p.Detail)
-		}
+		p.DetailArgs = decodeArgs(args)
 		out = append(out, p)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
 	if kv := s.kvProblems(); len(kv) > 0 {
-		for i, p := range kv {
-			if agent := kvAgentOf(p.Path); p.Code == ProblemKVFile && agent != "" {
-				// The problem keeps the English words only; the fault read again names them
-				// by key ("not a JSON object" inside a Chinese sentence otherwise).
-				if _, err := s.loadKV(agent); err != nil {
-					if detail, key, args := kvFaultOf(err); key != "" {
-						kv[i].Detail, kv[i].DetailKey, kv[i].DetailArgs = detail, key, args
-					}
-				}
-			}
-		}
 		out = append(out, kv...)
 		sort.SliceStable(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	}
 	return out, nil
-}
-
-// yamlCauses name the YAML parser's reasons a hand-edited header meets most, each by the
-// catalog key that says it in the person's language; its words are English ("did not find
-// expected ',' or ']'" inside a Chinese sentence).
-var yamlCauses = []struct{ words, key string }{
-	{"did not find expected ',' or ']'", "detail.yaml_unclosed_list"},
-	{"did not find expected ',' or '}'", "detail.yaml_unclosed_map"},
-	{"mapping values are not allowed", "detail.yaml_colon_in_value"},
-	{"found unexpected end of stream", "detail.yaml_unclosed_quote"},
-	{"could not find expected ':'", "detail.yaml_no_colon"},
-	{"found a tab character", "detail.yaml_tab"},
-	{"found character that cannot start any token", "detail.yaml_reserved_char"},
-	{"did not find expected key", "detail.yaml_indent"},
-	{"cannot unmarshal", "detail.yaml_wrong_kind"},
-}
-
-var (
-	yamlLineRE    = regexp.MustCompile(`\bline (\d+)\b`)
-	yamlRepeatRE  = regexp.MustCompile(`mapping key "([^"]*)" already defined`)
-	yamlBadTimeRE = regexp.MustCompile(`^parsing time "([^"]*)"`)
-)
-
-// YAMLDetailKey turns format.DetailKey's YAML reasons (detail.bad_yaml and bad_yaml_line, which
-// carry the parser's English as Reason) into a sentence of the catalog with the line, and the
-// cause when it is one people meet; Reason stays in the arguments (doctor --json) but out of the
-// sentence. Other keys pass as they are. The importer says a source file's broken header with it.
-func YAMLDetailKey(key string, args map[string]any) (string, map[string]any) {
-	if key != "detail.bad_yaml" && key != "detail.bad_yaml_line" {
-		return key, args
-	}
-	reason, _ := args["Reason"].(string)
-	out := map[string]any{"Reason": reason}
-	if m := yamlBadTimeRE.FindStringSubmatch(reason); m != nil {
-		out["Value"] = m[1]
-		return "detail.yaml_bad_time", out
-	}
-	line, ok := args["Line"].(int)
-	if !ok {
-		m := yamlLineRE.FindStringSubmatch(reason)
-		if m == nil {
-			return "detail.yaml_invalid", out
-		}
-		line, _ = strconv.Atoi(m[1])
-	}
-	out["Line"] = line
-	if m := yamlRepeatRE.FindStringSubmatch(reason); m != nil {
-		out["Field"] = m[1]
-		return "detail.yaml_repeated_field", out
-	}
-	for _, c := range yamlCauses {
-		if strings.Contains(reason, c.words) {
-			return c.key, out
-		}
-	}
-	return "detail.yaml_invalid_line", out
 }
 
 // Doctor checks the index's integrity (repairing a damaged one when it can), reconciles and
@@ -190,10 +119,12 @@ func (s *Store) Doctor(ctx context.Context) (DoctorReport, error) {
 		return rep, err
 	}
 	// Memories as engram list and quota count them: a journal day is no memory (it is counted
-	// apart; "All good: 21 memories" was 20 and a day of the journal).
-	_ = s.db.QueryRowContext(ctx, `SELECT COALESCE(SUM(archived = 0 AND type <> 'daily'), 0),
-		COALESCE(SUM(archived = 0 AND type = 'daily'), 0), COALESCE(SUM(archived = 1 AND type <> 'daily'), 0)
-		FROM memory_meta`).Scan(&rep.Memories, &rep.JournalDays, &rep.Archived)
+	// apart; "All good: 21 memories" was 20 and a day of the journal). A backup counts the same.
+	counts, err := s.Counts(ctx)
+	if err != nil {
+		return rep, err
+	}
+	rep.Memories, rep.JournalDays, rep.Archived = counts.Memories, counts.JournalDays, counts.Archived
 	var meta, fts, tri int
 	_ = s.db.QueryRowContext(ctx, `SELECT (SELECT COUNT(*) FROM memory_meta), (SELECT COUNT(*) FROM memory_fts),
 		(SELECT COUNT(*) FROM memory_fts_tri)`).Scan(&meta, &fts, &tri)

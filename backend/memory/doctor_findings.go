@@ -115,14 +115,33 @@ func (s *Store) findings(ctx context.Context, rep *DoctorReport) error {
 	return nil
 }
 
-// Headline is what doctor says first, as a code (the CLI says "cli.doctor_headline.<code>")
-// and its arguments (Memories, Daily for journal days, Count): "all_good" only when there is
-// no finding at all; "fixed" when every finding was fixed while checking; "attention" (index
-// intact) or "attention_index" when Count findings are left to act on. It reads the findings
-// as they are when it is called, so those a caller adds (api adds the git history's) count.
-// "All good: 495 memories" above "global uses 495 of 500 entries: new writes are refused" told
-// the person there was nothing to do.
-func (r *DoctorReport) Headline() (string, map[string]any) {
+// DoctorHeadline is what doctor says first, the same in the CLI and the app: Code names the
+// sentence (cli.doctor_headline.<code>), Args fill it (Memories, Daily for journal days,
+// Count), and Message is it in the caller's language (filled by api).
+type DoctorHeadline struct {
+	Code    string         `json:"code"`
+	Args    map[string]any `json:"args"`
+	Message string         `json:"message"`
+}
+
+// Headline codes: "all_good" only when there is no finding at all; "fixed" when every finding
+// was fixed while checking and none was a fault; "fixed_fault" when every finding was fixed
+// while checking but one was a fault (a file changed behind the index's back): the report is
+// not OK and engram doctor exits 1, so the sentence says a fault was found, not only that
+// things were fixed; "attention" (index intact) or "attention_index" when Count findings are
+// left to act on. "All good: 495 memories" above "global uses 495 of 500 entries: new writes
+// are refused" told the person there was nothing to do.
+const (
+	HeadlineAllGood        = "all_good"
+	HeadlineFixed          = "fixed"
+	HeadlineFixedFault     = "fixed_fault"
+	HeadlineAttention      = "attention"
+	HeadlineAttentionIndex = "attention_index"
+)
+
+// SetHeadline fills r.Headline (but its Message) from the findings as they are: it is called
+// once every finding is in, those a caller adds included (api adds the git history's).
+func (r *DoctorReport) SetHeadline() {
 	args := map[string]any{"Memories": r.Memories, "Daily": r.JournalDays}
 	open := 0
 	for _, f := range r.Findings {
@@ -130,18 +149,18 @@ func (r *DoctorReport) Headline() (string, map[string]any) {
 			open++
 		}
 	}
+	code := HeadlineAllGood
 	switch {
 	case open > 0 && r.Integrity == "ok" && r.FTSConsistent:
-		args["Count"] = open
-		return "attention", args
+		code, args["Count"] = HeadlineAttention, open
 	case open > 0:
-		args["Count"] = open
-		return "attention_index", args
-	case len(r.Findings) > 0 || !r.OK:
-		args["Count"] = len(r.Findings)
-		return "fixed", args
+		code, args["Count"] = HeadlineAttentionIndex, open
+	case !r.OK:
+		code, args["Count"] = HeadlineFixedFault, len(r.Findings)
+	case len(r.Findings) > 0:
+		code, args["Count"] = HeadlineFixed, len(r.Findings)
 	}
-	return "all_good", args
+	r.Headline = DoctorHeadline{Code: code, Args: args}
 }
 
 // shellQuote quotes s for a POSIX shell when it holds anything but plain path characters.

@@ -2,6 +2,7 @@ package memory
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -21,14 +22,17 @@ func TestDoctorHeadline(t *testing.T) {
 		{"a note to act on", DoctorReport{Integrity: "ok", FTSConsistent: true, OK: true, Findings: []Finding{quota}}, "attention", 1},
 		{"fixed and not", DoctorReport{Integrity: "ok", FTSConsistent: true, OK: true, Findings: []Finding{stale, quota, quota}}, "attention", 2},
 		{"only fixed", DoctorReport{Integrity: "ok", FTSConsistent: true, OK: true, Findings: []Finding{stale}}, "fixed", 1},
-		{"fixed, though a fault", DoctorReport{Integrity: "ok", FTSConsistent: true, Findings: []Finding{checksum}}, "fixed", 1},
+		// A fault fixed while checking: the report is not OK (doctor exits 1), and the
+		// headline says a fault was found, not only "fixed while checking".
+		{"fixed, though a fault", DoctorReport{Integrity: "ok", FTSConsistent: true, Findings: []Finding{checksum}}, "fixed_fault", 1},
 		{"index damaged", DoctorReport{Integrity: "row 3 missing from index", FTSConsistent: true,
 			Findings: []Finding{{Code: "integrity", Fix: FixRestore}}}, "attention_index", 1},
 		{"full text out of step", DoctorReport{Integrity: "ok", Findings: []Finding{{Code: "fts_inconsistent", Fix: FixReindex}}}, "attention_index", 1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			c.rep.Memories, c.rep.JournalDays = 495, 3
-			code, args := c.rep.Headline()
+			c.rep.SetHeadline()
+			code, args := c.rep.Headline.Code, c.rep.Headline.Args
 			if code != c.code || args["Count"] != c.count || args["Memories"] != 495 || args["Daily"] != 3 {
 				t.Fatalf("headline %s %v, want %s with count %v", code, args, c.code, c.count)
 			}
@@ -62,7 +66,32 @@ func TestDoctorCountsMemoriesAsQuotaDoes(t *testing.T) {
 	if len(rep.Findings) != 1 || rep.Findings[0].Code != "quota_exhausted" || !rep.OK {
 		t.Fatalf("findings %+v, ok %v", rep.Findings, rep.OK)
 	}
-	if code, args := rep.Headline(); code != "attention" || args["Count"] != 1 || args["Memories"] != 5 || args["Daily"] != 1 {
+	rep.SetHeadline()
+	if code, args := rep.Headline.Code, rep.Headline.Args; code != "attention" || args["Count"] != 1 || args["Memories"] != 5 || args["Daily"] != 1 {
 		t.Fatalf("headline %s %v", code, args)
+	}
+}
+
+// Every headline is a sentence of the catalog in both languages (the CLI prints it, api sends
+// it to the app). A fault doctor fixed while checking leaves the report not OK and engram
+// doctor exits 1: its headline says a fault was found, where "fixed while checking (below)"
+// alone read as nothing wrong above a failing exit code.
+func TestDoctorHeadlinesAreSentences(t *testing.T) {
+	cat := loadCatalog(t)
+	args := map[string]any{"Memories": 3, "Daily": 1, "Count": 2}
+	for _, code := range []string{HeadlineAllGood, HeadlineFixed, HeadlineFixedFault, HeadlineAttention, HeadlineAttentionIndex} {
+		for _, lang := range []string{"en", "zh-CN"} {
+			key := "cli.doctor_headline." + code
+			msg := cat.T(lang, key, args)
+			if msg == key || strings.Contains(msg, "<no value>") || strings.Contains(msg, "{{") || !strings.Contains(msg, "3") {
+				t.Errorf("%s in %s: %q", key, lang, msg)
+			}
+		}
+	}
+	if en := cat.T("en", "cli.doctor_headline.fixed_fault", args); !strings.Contains(en, "found a fault") {
+		t.Errorf("fixed_fault: %q", en)
+	}
+	if zh := cat.T("zh-CN", "cli.doctor_headline.fixed_fault", args); !strings.Contains(zh, "故障") {
+		t.Errorf("fixed_fault in Chinese: %q", zh)
 	}
 }

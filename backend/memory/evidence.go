@@ -84,8 +84,23 @@ func parse(data []byte, read func([]byte) (format.Header, string, error)) (*Memo
 	fm, body, err := read(data)
 	if err != nil {
 		var pe *format.ParseError
-		if errors.As(err, &pe) && pe.Detail != "" {
-			return nil, codeErr(CodeParseError, map[string]any{"Detail": pe.Detail}, "%s", pe.Msg)
+		if errors.As(err, &pe) {
+			// The parser's reason by its catalog key, with its arguments (the YAML line and
+			// cause, the confidence found…): a problem keeps them as they are.
+			var args map[string]any
+			if pe.Key != "" || pe.Detail != "" {
+				args = map[string]any{}
+				for k, v := range pe.Args {
+					args[k] = v
+				}
+				if pe.Detail != "" {
+					args["Detail"] = pe.Detail
+				}
+				if pe.Key != "" {
+					args["DetailKey"] = pe.Key
+				}
+			}
+			return nil, codeErr(CodeParseError, args, "%s", pe.Msg)
 		}
 		return nil, codeErr(CodeParseError, nil, "%s", err.Error())
 	}

@@ -206,6 +206,8 @@ func TestLoneCharacterAfterUpgrade(t *testing.T) {
 		`CREATE TRIGGER recall_vec_ins AFTER INSERT ON memory_vec BEGIN INSERT INTO recall_vec_log(rid) VALUES (NEW.rid); END`,
 		`CREATE TRIGGER recall_vec_upd AFTER UPDATE ON memory_vec BEGIN INSERT INTO recall_vec_log(rid) VALUES (NEW.rid); END`,
 		`CREATE TRIGGER recall_vec_del AFTER DELETE ON memory_vec BEGIN INSERT INTO recall_vec_log(rid) VALUES (OLD.rid); END`,
+		// Step 23's columns.
+		`ALTER TABLE memory_problems DROP COLUMN detail_key`, `ALTER TABLE memory_problems DROP COLUMN detail_args`,
 		`DELETE FROM schema_migrations WHERE version > 17`} {
 		if _, err := e.s.db.ExecContext(e.ctx, q); err != nil {
 			t.Fatal(err)

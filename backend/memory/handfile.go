@@ -20,37 +20,47 @@ import (
 
 // folderProblem checks what the location says: agent folder names follow the rule agents
 // are written under, project folders are project keys.
-func folderProblem(pi pathInfo) (code, detail string) {
+func folderProblem(pi pathInfo) (string, fault) {
 	switch pi.scope {
 	case ScopeAgent:
 		if !ValidAgent(pi.key) {
-			return ProblemInvalidAgent, clip(pi.key, 80)
+			return ProblemInvalidAgent, fault{text: clip(pi.key, 80)}
 		}
 	case ScopeProject:
 		if !ValidProjectKey(pi.key) {
-			return ProblemUnrecognized, "project folder " + clip(pi.key, 80) + " is not a project key (16 hex digits)"
+			return ProblemUnrecognized, fault{text: "project folder " + clip(pi.key, 80) + " is not a project key (16 hex digits)"}
 		}
 	}
-	return "", ""
+	return "", fault{}
 }
 
 // handProblem checks a parsed file's content; size is the whole file's length.
-func handProblem(m *Memory, pi pathInfo, size int) (code, detail string) {
+func handProblem(m *Memory, pi pathInfo, size int) (string, fault) {
 	if _, err := ulid.ParseStrict(m.ID); err != nil {
-		return ProblemInvalidID, clip(m.ID, 80)
+		return ProblemInvalidID, fault{text: clip(m.ID, 80)}
 	}
 	// The same scan as a write: every field, after the zero-width and fullwidth clean-up.
 	if kind, field := scanFields(memoryFields(m)...); kind != "" {
-		return ProblemHandSecret, kind + " (" + field + ")"
+		return ProblemHandSecret, fault{text: kind + " (" + field + ")"}
 	}
 	if pi.typ == TypeDaily {
 		if size > MaxDailyBytes {
-			return ProblemHandBodyLarge, fmt.Sprintf(bytesOverDetail, size, MaxDailyBytes)
+			return ProblemHandBodyLarge, bytesOver(size, MaxDailyBytes)
 		}
 	} else if len(m.Body) > MaxBodyBytes {
-		return ProblemHandBodyLarge, fmt.Sprintf(bytesOverDetail, len(m.Body), MaxBodyBytes)
+		return ProblemHandBodyLarge, bytesOver(len(m.Body), MaxBodyBytes)
 	}
-	return "", ""
+	return "", fault{}
+}
+
+// bytesOver is a hand file's text over its limit.
+func bytesOver(size, max int) fault {
+	return newFault("detail.bytes_over", map[string]any{"Size": size, "Max": max}, "%d bytes, at most %d", size, max)
+}
+
+// idUsedBy is a file whose id another file holds.
+func idUsedBy(id, holder string) fault {
+	return newFault("detail.id_used_by", map[string]any{"ID": id, "Holder": holder}, "id %s is already used by %s", id, holder)
 }
 
 func clip(s string, n int) string {
@@ -81,14 +91,13 @@ func (s *Store) claimID(ctx context.Context, tx execer, m *Memory, d diskFile, r
 		return false, nil // the holder's file is gone: a rename, the row moves with the id
 	}
 	if rep.wiping && rep.prior.winsRebuild(m, d.rel, holder, metaTime(created.t)) {
-		if err := s.recordProblem(ctx, tx, diskFile{rel: holder, st: st}, ProblemDuplicateID,
-			"id "+m.ID+" is already used by "+d.rel, rep); err != nil {
+		if err := s.recordProblem(ctx, tx, diskFile{rel: holder, st: st}, ProblemDuplicateID, idUsedBy(m.ID, d.rel), rep); err != nil {
 			return false, err
 		}
 		rep.Added--
 		return false, nil
 	}
-	return true, s.recordProblem(ctx, tx, d, ProblemDuplicateID, fmt.Sprintf(idUsedDetail, m.ID, holder), rep)
+	return true, s.recordProblem(ctx, tx, d, ProblemDuplicateID, idUsedBy(m.ID, holder), rep)
 }
 
 // priorIndex is what the index knew before a rebuild wiped it.
@@ -187,29 +196,4 @@ func (s *Store) stampHandID(ctx context.Context, tx *sql.Tx, m *Memory) error {
 		return nil // the file names its id already
 	}
 	return s.persist(ctx, tx, m)
-}
-
-// The English details of two hand-file problems, as memory_problems keeps them; Problems
-// names them by key (problemDetailKey) so they are shown in the person's language.
-const (
-	bytesOverDetail = "%d bytes, at most %d"
-	idUsedDetail    = "id %s is already used by %s"
-)
-
-// problemDetailKey names a hand-file problem's detail in the catalog: the Chinese doctor
-// printed "10000 bytes, at most 8192" and "id … is already used by …" in English.
-func problemDetailKey(code, detail string) (string, map[string]any) {
-	switch code {
-	case ProblemHandBodyLarge:
-		var size, max int
-		if n, _ := fmt.Sscanf(detail, bytesOverDetail, &size, &max); n == 2 {
-			return "detail.bytes_over", map[string]any{"Size": size, "Max": max}
-		}
-	case ProblemDuplicateID:
-		var id, holder string
-		if n, _ := fmt.Sscanf(detail, idUsedDetail, &id, &holder); n == 2 {
-			return "detail.id_used_by", map[string]any{"ID": id, "Holder": holder}
-		}
-	}
-	return "", nil
 }

@@ -91,30 +91,38 @@ func checkKVAgent(agent string) error {
 	return nil
 }
 
-// kvKeyProblem says why key breaks the key rule ("" when it is fine): 1 to 256 bytes of
-// printable UTF-8, no control characters, no leading or trailing space.
-func kvKeyProblem(key string) string {
+// kvKeyProblem says why key breaks the key rule (nil when it is fine): 1 to 256 bytes of
+// printable UTF-8, no control characters, no leading or trailing space. Its key and arguments
+// are those of a kv.json's entry (detail.kv_key_*, kvKeyFault adds the entry).
+func kvKeyProblem(key string) *fault {
+	var f fault
 	switch {
 	case key == "":
-		return "empty"
+		f = newFault("detail.kv_key_empty", nil, "empty")
 	case len(key) > MaxKVKeyBytes:
-		return fmt.Sprintf("%d bytes, at most %d", len(key), MaxKVKeyBytes)
+		f = newFault("detail.kv_key_too_long", map[string]any{"Size": len(key), "Max": MaxKVKeyBytes}, "%d bytes, at most %d", len(key), MaxKVKeyBytes)
 	case !utf8.ValidString(key):
-		return "not UTF-8"
+		f = newFault("detail.kv_key_refused", nil, "not UTF-8")
 	case strings.TrimSpace(key) != key:
-		return "leading or trailing space"
-	}
-	for _, r := range key {
-		if !unicode.IsPrint(r) || unicode.IsControl(r) {
-			return fmt.Sprintf("unprintable character U+%04X", r)
+		f = newFault("detail.kv_key_space", nil, "leading or trailing space")
+	default:
+		for _, r := range key {
+			if !unicode.IsPrint(r) || unicode.IsControl(r) {
+				c := fmt.Sprintf("U+%04X", r)
+				f = newFault("detail.kv_key_unprintable", map[string]any{"Char": c}, "unprintable character %s", c)
+				break
+			}
+		}
+		if f.key == "" {
+			return nil
 		}
 	}
-	return ""
+	return &f
 }
 
 func checkKVKey(key string) error {
-	if p := kvKeyProblem(key); p != "" {
-		return codeErr(CodeKVInvalidKey, map[string]any{"Max": MaxKVKeyBytes, "Detail": p}, "invalid key: %s", p)
+	if p := kvKeyProblem(key); p != nil {
+		return codeErr(CodeKVInvalidKey, map[string]any{"Max": MaxKVKeyBytes, "Detail": p.text}, "invalid key: %s", p.text)
 	}
 	return nil
 }

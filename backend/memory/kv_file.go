@@ -11,9 +11,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"syscall"
-
-	"engram/backend/coded"
 )
 
 // The file side of the key-value namespaces: reading and checking kv.json strictly, writing it
@@ -38,15 +35,15 @@ func (s *Store) loadKV(agent string) (kvFile, error) {
 		return kvFile{entries: map[string]json.RawMessage{}}, nil
 	}
 	if err != nil {
-		return kvFile{}, kvInvalid(rel, kvReadFault(err))
+		return kvFile{}, kvInvalid(rel, readFault(err))
 	}
 	version := Checksum(data)
 	if entries, ok := s.kvCache.get(agent, version); ok {
 		return kvFile{entries: entries, version: version}, nil
 	}
-	entries, fault := parseKV(data)
-	if fault != nil {
-		return kvFile{}, kvInvalid(rel, fault)
+	entries, f := parseKV(data)
+	if f != nil {
+		return kvFile{}, kvInvalid(rel, *f)
 	}
 	s.kvCache.put(agent, version, entries)
 	return kvFile{entries: maps.Clone(entries), version: version}, nil
@@ -78,32 +75,9 @@ func (c *kvCache) put(agent, version string, entries map[string]json.RawMessage)
 	c.m[agent] = kvFile{entries: maps.Clone(entries), version: version}
 }
 
-// kvFault is what is wrong with a kv.json: the English words (logs, callers without a
-// catalog) and the catalog key (detail.*) with its arguments, so the person reads it in their
-// language — the Chinese doctor said "该键值文件无法使用（not a JSON object）".
-type kvFault struct {
-	text string
-	key  string
-	args map[string]any
-}
-
-func newKVFault(key string, args map[string]any, format string, a ...any) *kvFault {
-	return &kvFault{text: fmt.Sprintf(format, a...), key: key, args: args}
-}
-
-// kvReadFault is a kv.json that cannot be read at all (a link in its place, no permission).
-func kvReadFault(err error) *kvFault {
-	args := coded.Reason(nil, err)
-	key, _ := args["DetailKey"].(string)
-	if errors.Is(err, syscall.ELOOP) {
-		key = "detail.not_regular_file"
-	}
-	return &kvFault{text: err.Error(), key: key}
-}
-
 // kvInvalid is the kv_file_invalid error: Path and Detail (English), and DetailKey with the
 // fault's arguments, which api translates Detail from.
-func kvInvalid(rel string, f *kvFault) error {
+func kvInvalid(rel string, f fault) error {
 	args := map[string]any{"Path": rel, "Detail": f.text}
 	if f.key != "" {
 		for k, v := range f.args {
@@ -115,86 +89,57 @@ func kvInvalid(rel string, f *kvFault) error {
 		"%s cannot be used (%s); it is left as it is and writes to it are refused until it is fixed", rel, f.text)
 }
 
-// kvFaultOf reads back the fault of a kv_file_invalid error: its English detail, key and
-// arguments ("" when err is not one).
-func kvFaultOf(err error) (detail, key string, args map[string]any) {
-	var e *Error
-	if !errors.As(err, &e) || e.Code != CodeKVFileInvalid {
-		return "", "", nil
-	}
-	detail, _ = e.Args["Detail"].(string)
-	key, _ = e.Args["DetailKey"].(string)
-	if key == "" {
-		return detail, "", nil
-	}
-	args = map[string]any{}
-	for k, v := range e.Args {
-		if k != "Path" && k != "Detail" && k != "DetailKey" {
-			args[k] = v
-		}
-	}
-	return detail, key, args
-}
-
 // kvSyntaxFault is a kv.json the JSON decoder stopped in: at a line when the decoder says
 // where, cut short when the text ends inside the JSON.
-func kvSyntaxFault(data []byte, err error) *kvFault {
+func kvSyntaxFault(data []byte, err error) *fault {
 	var se *json.SyntaxError
+	var f fault
 	switch {
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
-		return newKVFault("detail.kv_json_cut", nil, "not JSON: %v", err)
+		f = newFault("detail.kv_json_cut", nil, "not JSON: %v", err)
 	case errors.As(err, &se) && se.Offset > 0 && se.Offset <= int64(len(data)):
 		line := 1 + bytes.Count(data[:se.Offset], []byte("\n"))
-		return newKVFault("detail.kv_not_json_line", map[string]any{"Line": line}, "not JSON: %v", err)
+		f = newFault("detail.kv_not_json_line", map[string]any{"Line": line}, "not JSON: %v", err)
+	default:
+		f = newFault("detail.kv_not_json", nil, "not JSON: %v", err)
 	}
-	return newKVFault("detail.kv_not_json", nil, "not JSON: %v", err)
+	return &f
 }
 
 // kvEntryFault is entry n's value refused by normalizeKVValue.
-func kvEntryFault(n int, err error) *kvFault {
+func kvEntryFault(n int, err error) *fault {
 	text := fmt.Sprintf("entry %d: %s", n, strings.TrimPrefix(err.Error(), "memory: "))
 	var e *Error
 	errors.As(err, &e)
 	switch {
 	case e != nil && e.Code == CodeKVValueTooLarge:
-		return &kvFault{text: text, key: "detail.kv_value_too_large", args: map[string]any{"Entry": n, "Size": e.Args["Size"], "Max": e.Args["Max"]}}
+		return &fault{text: text, key: "detail.kv_value_too_large", args: map[string]any{"Entry": n, "Size": e.Args["Size"], "Max": e.Args["Max"]}}
 	case e != nil && e.Args["DetailKey"] == "detail.value_missing":
-		return &kvFault{text: text, key: "detail.kv_value_missing", args: map[string]any{"Entry": n}}
+		return &fault{text: text, key: "detail.kv_value_missing", args: map[string]any{"Entry": n}}
 	}
-	return &kvFault{text: text, key: "detail.kv_value_not_json", args: map[string]any{"Entry": n}}
+	return &fault{text: text, key: "detail.kv_value_not_json", args: map[string]any{"Entry": n}}
 }
 
-// kvKeyFault is entry n's key refused by kvKeyProblem (problem is its words).
-func kvKeyFault(n int, problem string) *kvFault {
-	text := fmt.Sprintf("entry %d: key %s", n, problem)
+// kvKeyFault is entry n's key refused by kvKeyProblem: its fault, said of that entry.
+func kvKeyFault(n int, p *fault) *fault {
 	args := map[string]any{"Entry": n}
-	var size, limit int
-	switch {
-	case problem == "empty":
-		return &kvFault{text: text, key: "detail.kv_key_empty", args: args}
-	case problem == "leading or trailing space":
-		return &kvFault{text: text, key: "detail.kv_key_space", args: args}
-	case strings.HasPrefix(problem, "unprintable character "):
-		args["Char"] = strings.TrimPrefix(problem, "unprintable character ")
-		return &kvFault{text: text, key: "detail.kv_key_unprintable", args: args}
+	for k, v := range p.args {
+		args[k] = v
 	}
-	if c, _ := fmt.Sscanf(problem, "%d bytes, at most %d", &size, &limit); c == 2 {
-		args["Size"], args["Max"] = size, limit
-		return &kvFault{text: text, key: "detail.kv_key_too_long", args: args}
-	}
-	return &kvFault{text: text, key: "detail.kv_key_refused", args: args}
+	return &fault{text: fmt.Sprintf("entry %d: key %s", n, p.text), key: p.key, args: args}
 }
 
 // parseKV reads a kv file strictly: one JSON object, no repeated key (the standard decoder
 // would keep the last silently), every entry within the rules a write checks.
-func parseKV(data []byte) (map[string]json.RawMessage, *kvFault) {
+func parseKV(data []byte) (map[string]json.RawMessage, *fault) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	tok, err := dec.Token()
 	if err != nil {
 		return nil, kvSyntaxFault(data, err)
 	}
 	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return nil, newKVFault("detail.kv_not_object", nil, "not a JSON object")
+		f := newFault("detail.kv_not_object", nil, "not a JSON object")
+		return nil, &f
 	}
 	out := map[string]json.RawMessage{}
 	for n := 1; dec.More(); n++ {
@@ -208,9 +153,10 @@ func parseKV(data []byte) (map[string]json.RawMessage, *kvFault) {
 			return nil, kvSyntaxFault(data, err)
 		}
 		if _, dup := out[key]; dup {
-			return nil, newKVFault("detail.kv_repeated_key", map[string]any{"Entry": n}, "entry %d repeats a key", n)
+			f := newFault("detail.kv_repeated_key", map[string]any{"Entry": n}, "entry %d repeats a key", n)
+			return nil, &f
 		}
-		if p := kvKeyProblem(key); p != "" {
+		if p := kvKeyProblem(key); p != nil {
 			return nil, kvKeyFault(n, p)
 		}
 		v, err := normalizeKVValue(raw)
@@ -222,18 +168,21 @@ func parseKV(data []byte) (map[string]json.RawMessage, *kvFault) {
 			if field == "key" {
 				key = "detail.kv_secret_key"
 			}
-			return nil, newKVFault(key, map[string]any{"Entry": n, "Kind": kind}, "entry %d: the %s looks like a secret (%s)", n, field, kind)
+			f := newFault(key, map[string]any{"Entry": n, "Kind": kind}, "entry %d: the %s looks like a secret (%s)", n, field, kind)
+			return nil, &f
 		}
 		out[key] = v
 		if len(out) > MaxKVKeys {
-			return nil, newKVFault("detail.kv_too_many_keys", map[string]any{"Max": MaxKVKeys}, "more than %d keys", MaxKVKeys)
+			f := newFault("detail.kv_too_many_keys", map[string]any{"Max": MaxKVKeys}, "more than %d keys", MaxKVKeys)
+			return nil, &f
 		}
 	}
 	if _, err := dec.Token(); err != nil {
 		return nil, kvSyntaxFault(data, err)
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, newKVFault("detail.kv_text_after", nil, "text after the JSON object")
+		f := newFault("detail.kv_text_after", nil, "text after the JSON object")
+		return nil, &f
 	}
 	return out, nil
 }
@@ -307,9 +256,9 @@ func (s *Store) saveKVLocked(agent string, f kvFile) error {
 // ParseKV reads a kv.json as the store does (strictly); the history's merge uses it to merge
 // two machines' versions key by key. The error is kv_file_invalid naming rel.
 func ParseKV(rel string, data []byte) (map[string]json.RawMessage, error) {
-	entries, fault := parseKV(data)
-	if fault != nil {
-		return nil, kvInvalid(rel, fault)
+	entries, f := parseKV(data)
+	if f != nil {
+		return nil, kvInvalid(rel, *f)
 	}
 	return entries, nil
 }

@@ -1,7 +1,6 @@
 package memory
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 	"sort"
@@ -33,14 +32,10 @@ func (s *Store) kvProblems() []Problem {
 			continue
 		}
 		if _, err := s.loadKV(d.Name()); err != nil {
-			var e *Error
-			detail := err.Error()
-			if errors.As(err, &e) {
-				if d, ok := e.Args["Detail"].(string); ok {
-					detail = d
-				}
-			}
-			out = append(out, Problem{Path: rel, Code: ProblemKVFile, Detail: detail, SeenAt: seen})
+			// The fault as this one read found it: its words and, for the person's language,
+			// its key and arguments.
+			f := detailFault(err)
+			out = append(out, Problem{Path: rel, Code: ProblemKVFile, Detail: f.text, DetailKey: f.key, DetailArgs: f.args, SeenAt: seen})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })

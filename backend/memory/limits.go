@@ -2,7 +2,6 @@ package memory
 
 import (
 	"errors"
-	"fmt"
 	"unicode/utf8"
 )
 
@@ -59,7 +58,7 @@ func checkLimits(m *Memory) error {
 		vs := l.values(m)
 		if l.MaxValues > 0 && len(vs) > l.MaxValues {
 			return codeErr(CodeTooManyValues, map[string]any{"Field": l.Field, "Values": len(vs), "Max": l.MaxValues},
-				tooManyValuesDetail, l.Field, len(vs), l.MaxValues)
+				"%s has %d values, at most %d", l.Field, len(vs), l.MaxValues)
 		}
 		for _, v := range vs {
 			if hasControl(v) {
@@ -67,7 +66,7 @@ func checkLimits(m *Memory) error {
 			}
 			if n := utf8.RuneCountInString(v); n > l.MaxChars {
 				return codeErr(CodeFieldTooLong, map[string]any{"Field": l.Field, "Len": n, "Max": l.MaxChars},
-					fieldTooLongDetail, l.Field, n, l.MaxChars)
+					"%s has a value of %d characters, at most %d", l.Field, n, l.MaxChars)
 			}
 		}
 	}
@@ -111,39 +110,24 @@ func controlErr(field string) error {
 }
 
 // handPlacedLimits checks a file found on disk: a field over its limit is reported as a
-// problem (code and detail for memory_problems) and the file is left exactly as it is.
-func handPlacedLimits(m *Memory) (code, detail string) {
+// problem (its code, and the fault checkLimits's error names: the field, what was found and
+// the limit) and the file is left exactly as it is.
+func handPlacedLimits(m *Memory) (string, fault) {
 	var ce *Error
 	if err := checkLimits(m); errors.As(err, &ce) {
-		if ce.Code == CodeControlChar {
-			return ProblemHandControl, ce.Args["Field"].(string)
+		f := fault{text: ce.Msg, args: map[string]any{}}
+		for k, v := range ce.Args {
+			f.args[k] = v
 		}
-		return CodeFieldOverLimit, ce.Msg
+		switch ce.Code {
+		case CodeControlChar:
+			return ProblemHandControl, fault{text: ce.Args["Field"].(string)}
+		case CodeFieldTooLong:
+			f.key = "detail.field_too_long"
+		case CodeTooManyValues:
+			f.key = "detail.too_many_values"
+		}
+		return CodeFieldOverLimit, f
 	}
-	return "", ""
-}
-
-// The English details of a field over its limit, as memory_problems keeps them for a
-// hand-placed file; limitDetailKey reads the key and arguments back from them.
-const (
-	fieldTooLongDetail  = "%s has a value of %d characters, at most %d"
-	tooManyValuesDetail = "%s has %d values, at most %d"
-)
-
-// limitDetailKey names a field_over_limit problem's detail in the catalog, with the field, the
-// size found and the limit: the Chinese doctor printed "title has a value of 200 characters,
-// at most 120" inside its own sentence.
-func limitDetailKey(code, detail string) (string, map[string]any) {
-	if code != CodeFieldOverLimit {
-		return "", nil
-	}
-	var field string
-	var n, limit int
-	if c, _ := fmt.Sscanf(detail, fieldTooLongDetail, &field, &n, &limit); c == 3 && detail == fmt.Sprintf(fieldTooLongDetail, field, n, limit) {
-		return "detail.field_too_long", map[string]any{"Field": field, "Len": n, "Max": limit}
-	}
-	if c, _ := fmt.Sscanf(detail, tooManyValuesDetail, &field, &n, &limit); c == 3 && detail == fmt.Sprintf(tooManyValuesDetail, field, n, limit) {
-		return "detail.too_many_values", map[string]any{"Field": field, "Values": n, "Max": limit}
-	}
-	return "", nil
+	return "", fault{}
 }

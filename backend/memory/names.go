@@ -75,12 +75,11 @@ type pathInfo struct {
 	archived bool
 }
 
-// parsePath reads scope, key, type and slug from a relative path; ok is false for files that
-// are not memories (trash, snapshots, stray files).
 // locationDetail says why rel, which parsePath refused, is not a memory's path: a file in a
 // type folder whose name is no slug ("x.md") was reported as outside the layout, which sent
 // people looking for the wrong fault.
-func locationDetail(rel string) string {
+func locationDetail(rel string) fault {
+	notLocation := newFault("detail.not_location", nil, "not a memory location (scope/type/slug.md)")
 	parts := strings.Split(strings.TrimSuffix(rel, ".md"), "/")
 	if len(parts) >= 3 && parts[0] == ".archive" && archiveDirRE.MatchString(parts[1]) {
 		parts = parts[2:]
@@ -88,23 +87,25 @@ func locationDetail(rel string) string {
 	var typ, slug string
 	switch {
 	case !strings.HasSuffix(rel, ".md"):
-		return format.NotLocation
+		return notLocation
 	case len(parts) == 3 && parts[0] == "global":
 		typ, slug = parts[1], parts[2]
 	case len(parts) == 4 && (parts[0] == "projects" || parts[0] == "agents"):
 		typ, slug = parts[2], parts[3]
 	default:
-		return format.NotLocation
+		return notLocation
 	}
 	if !Type(typ).Writable() {
-		return format.BadTypeFolder(typ)
+		return newFault("detail.bad_type_folder", map[string]any{"Name": typ}, "folder is not a memory type: %q", typ)
 	}
 	if !ValidSlug(slug) {
-		return format.BadSlug(slug)
+		return newFault("detail.bad_slug", map[string]any{"Name": slug}, "file name is not a valid slug: %q", slug)
 	}
-	return format.NotLocation
+	return notLocation
 }
 
+// parsePath reads scope, key, type and slug from a relative path; ok is false for files that
+// are not memories (trash, snapshots, stray files).
 func parsePath(rel string) (pathInfo, bool) {
 	var pi pathInfo
 	if !strings.HasSuffix(rel, ".md") {

@@ -1,13 +1,9 @@
 package memory
 
-import (
-	"testing"
-
-	"engram/backend/memory/format"
-)
+import "testing"
 
 // A file in a type folder whose name is no slug is reported for its name, not as a file
-// outside the layout; the detail reads back as its own catalog key.
+// outside the layout, with its own catalog key.
 func TestLocationDetail(t *testing.T) {
 	for _, c := range []struct{ rel, key, name string }{
 		{"global/user/x.md", "detail.bad_slug", "x"},
@@ -18,9 +14,8 @@ func TestLocationDetail(t *testing.T) {
 		{"global/user/notes.txt", "detail.not_location", ""},
 	} {
 		d := locationDetail(c.rel)
-		key, args := format.DetailKey(d)
-		if key != c.key || (c.name != "" && args["Name"] != c.name) {
-			t.Errorf("%s: detail %q reads as %s %v, want %s %q", c.rel, d, key, args, c.key, c.name)
+		if d.key != c.key || (c.name != "" && d.args["Name"] != c.name) || d.text == "" {
+			t.Errorf("%s: detail %q is %s %v, want %s %q", c.rel, d.text, d.key, d.args, c.key, c.name)
 		}
 	}
 }

@@ -18,8 +18,9 @@ type fileRead struct {
 	known string // the version the index holds, "" for a file it does not know
 	// gone: the file disappeared between the walk and the read.
 	gone bool
-	// problem and detail say why the file is not indexed (memory_problems), "" when it is.
-	problem, detail string
+	// problem and why say why the file is not indexed (memory_problems), "" when it is.
+	problem string
+	why     fault
 	// unchanged: the bytes are those the index holds (only the stamp moved).
 	unchanged bool
 	version   string
@@ -28,9 +29,9 @@ type fileRead struct {
 	// risky: the file says reviewed but holds text that tries to steer an agent.
 	risky bool
 	ft    fullText
-	// noIDDetail is the parse error of a file that names no id (m.idFromPath), reported if the
+	// noID is the parse error of a file that names no id (m.idFromPath), reported if the
 	// path was indexed under another id (lostID).
-	noIDDetail string
+	noID fault
 }
 
 // readForIndex reads and checks one file; it touches no index, so workers may run it at once.
@@ -38,7 +39,7 @@ func (s *Store) readForIndex(d diskFile, known string) *fileRead {
 	r := &fileRead{d: d, known: known}
 	if d.link {
 		target, _ := os.Readlink(s.abs(d.rel))
-		r.problem, r.detail = ProblemSymlink, target
+		r.problem, r.why = ProblemSymlink, fault{text: target}
 		return r
 	}
 	data, err := readNoFollow(s.abs(d.rel))
@@ -49,10 +50,10 @@ func (s *Store) readForIndex(d diskFile, known string) *fileRead {
 		}
 		if fi, lerr := os.Lstat(s.abs(d.rel)); lerr == nil && fi.Mode()&os.ModeSymlink != 0 {
 			target, _ := os.Readlink(s.abs(d.rel))
-			r.problem, r.detail = ProblemSymlink, target
+			r.problem, r.why = ProblemSymlink, fault{text: target}
 			return r
 		}
-		r.problem, r.detail = CodeParseError, err.Error()
+		r.problem, r.why = CodeParseError, readFault(err)
 		return r
 	}
 	r.version = Checksum(data)
@@ -62,30 +63,32 @@ func (s *Store) readForIndex(d diskFile, known string) *fileRead {
 	}
 	pi, ok := parsePath(d.rel)
 	if !ok {
-		r.problem, r.detail = ProblemUnrecognized, locationDetail(d.rel)
+		r.problem, r.why = ProblemUnrecognized, locationDetail(d.rel)
 		return r
 	}
-	if code, detail := folderProblem(pi); code != "" {
-		r.problem, r.detail = code, detail
+	if code, why := folderProblem(pi); code != "" {
+		r.problem, r.why = code, why
 		return r
 	}
 	m, err := parseHand(data, d.rel)
 	if err != nil {
-		r.problem, r.detail = CodeParseError, err.Error()
+		// The parser's reason with its key and arguments (format.ParseError, carried by the
+		// coded error): never read back from the English.
+		r.problem, r.why = CodeParseError, faultOf(err)
 		return r
 	}
 	if m.idFromPath {
 		// What a file that names no id is reported with if it turns out to have lost one.
 		if _, serr := Parse(data); serr != nil {
-			r.noIDDetail = serr.Error()
+			r.noID = faultOf(serr)
 		}
 	}
-	if code, detail := handProblem(m, pi, len(data)); code != "" {
-		r.problem, r.detail = code, detail
+	if code, why := handProblem(m, pi, len(data)); code != "" {
+		r.problem, r.why = code, why
 		return r
 	}
-	if code, detail := handPlacedLimits(m); code != "" {
-		r.problem, r.detail = code, detail
+	if code, why := handPlacedLimits(m); code != "" {
+		r.problem, r.why = code, why
 		return r
 	}
 	// The file's location is authoritative for where it lives; the header for what it says.

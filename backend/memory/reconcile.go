@@ -389,10 +389,10 @@ func (s *Store) indexRead(ctx context.Context, tx execer, r *fileRead, rep *Reco
 		_, err := removePath(ctx, tx, d.rel)
 		return err
 	case r.problem != "":
-		return s.recordProblem(ctx, tx, d, r.problem, r.detail, rep)
+		return s.recordProblem(ctx, tx, d, r.problem, r.why, rep)
 	case m != nil && m.idFromPath && s.lostID(ctx, tx, d.rel, m.ID, rep):
 		// Indexed under an id it no longer names: its header or id line was lost (handfile.go).
-		return s.recordProblem(ctx, tx, d, ProblemLostID, r.noIDDetail, rep)
+		return s.recordProblem(ctx, tx, d, ProblemLostID, r.noID, rep)
 	case r.unchanged:
 		rep.Unchanged++
 		_, err := tx.ExecContext(ctx, `UPDATE memory_meta SET mtime = ?, size = ?, ctime = ?, ino = ? WHERE path = ?`,

@@ -44,7 +44,10 @@ func removePath(ctx context.Context, tx execer, rel string) (string, error) {
 	return id, nil
 }
 
-func (s *Store) recordProblem(ctx context.Context, tx execer, d diskFile, code, detail string, rep *ReconcileReport) error {
+// recordProblem records why the file d is not indexed: its code, and the fault in English
+// (detail) with the catalog key and arguments that say it in the person's language, kept as
+// they were made (Problems hands them out as they are).
+func (s *Store) recordProblem(ctx context.Context, tx execer, d diskFile, code string, why fault, rep *ReconcileReport) error {
 	rep.Problems++
 	rep.ProblemsChanged = true
 	// A memory whose file just broke leaves the index: lists showing it must hear of it.
@@ -55,11 +58,13 @@ func (s *Store) recordProblem(ctx context.Context, tx execer, d diskFile, code, 
 	if err := deleteRowByPath(ctx, tx, d.rel); err != nil {
 		return err
 	}
-	s.log.Warn("memory: file not indexed", "path", d.rel, "code", code, "detail", detail)
-	_, err := tx.ExecContext(ctx, `INSERT INTO memory_problems(path, mtime, size, code, detail, seen_at, ctime, ino) VALUES(?,?,?,?,?,?,?,?)
+	s.log.Warn("memory: file not indexed", "path", d.rel, "code", code, "detail", why.text)
+	_, err := tx.ExecContext(ctx, `INSERT INTO memory_problems(path, mtime, size, code, detail, seen_at, ctime, ino, detail_key, detail_args)
+		VALUES(?,?,?,?,?,?,?,?,?,?)
 		ON CONFLICT(path) DO UPDATE SET mtime=excluded.mtime, size=excluded.size, code=excluded.code,
-		detail=excluded.detail, seen_at=excluded.seen_at, ctime=excluded.ctime, ino=excluded.ino`,
-		d.rel, d.st.mtime, d.st.size, code, detail, s.rfc(s.opts.Now()), d.st.ctime, d.st.ino)
+		detail=excluded.detail, seen_at=excluded.seen_at, ctime=excluded.ctime, ino=excluded.ino,
+		detail_key=excluded.detail_key, detail_args=excluded.detail_args`,
+		d.rel, d.st.mtime, d.st.size, code, why.text, s.rfc(s.opts.Now()), d.st.ctime, d.st.ino, why.key, encodeArgs(why.args))
 	if err != nil {
 		return fmt.Errorf("memory: unable to record problem for %s: %w", d.rel, err)
 	}

@@ -467,6 +467,16 @@ INSERT INTO memory_fts(memory_fts, rank) VALUES('pgsz', 16000);
 	{22, "hand notes without an id", `
 DELETE FROM memory_problems WHERE code = 'parse_error';
 `, false},
+	// A problem keeps the catalog key and arguments of its reason (detail.*) as they were made
+	// where the reason was found, beside the English detail: before, doctor read them back
+	// from the English. Every problem's stamp is forgotten, so the next reconcile reads those
+	// files again and records their reasons with the key (the rows stay until then, lost_id
+	// ones included, which that reading needs). No reindex.
+	{23, "problem detail keys", `
+ALTER TABLE memory_problems ADD COLUMN detail_key TEXT NOT NULL DEFAULT '';
+ALTER TABLE memory_problems ADD COLUMN detail_args TEXT NOT NULL DEFAULT '';
+UPDATE memory_problems SET mtime = -1;
+`, false},
 }
 
 // SchemaVersion is the newest migration this build knows.

@@ -3,7 +3,6 @@ package format
 import (
 	"bytes"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -39,11 +38,14 @@ type Header struct {
 	Updated        time.Time  `yaml:"updated"`
 }
 
-// ParseError is a file that is not a memory file; Detail is the YAML decoder's words, when
-// it was the YAML that failed.
+// ParseError is a file that is not a memory file: Msg in English, and Key (a catalog key,
+// detail.*) with Args saying it in the person's language. Detail is the YAML decoder's words
+// (with the file's lines), when it was the YAML that failed (YAMLError).
 type ParseError struct {
 	Msg    string
 	Detail string
+	Key    string
+	Args   map[string]any
 }
 
 func (e *ParseError) Error() string { return e.Msg }
@@ -89,7 +91,7 @@ func ParseFileWithoutID(data []byte) (Header, string, error) {
 func parseFile(data []byte, noID bool) (Header, string, error) {
 	var h Header
 	if !utf8.Valid(data) {
-		return h, "", &ParseError{Msg: msgNotUTF8}
+		return h, "", parseErr(errNotUTF8)
 	}
 	data = bytes.TrimPrefix(data, []byte("\ufeff"))
 	data = bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
@@ -105,7 +107,7 @@ func parseFile(data []byte, noID bool) (Header, string, error) {
 			}
 			return h, body, nil
 		}
-		return h, "", &ParseError{Msg: msgNoHeader}
+		return h, "", parseErr(errNoHeader)
 	}
 	rest := data[4:]
 	var head, body []byte
@@ -118,7 +120,7 @@ func parseFile(data []byte, noID bool) (Header, string, error) {
 			if bytes.HasSuffix(rest, []byte("\n---")) {
 				end = len(rest) - 4
 			} else {
-				return h, "", &ParseError{Msg: msgUnterminated}
+				return h, "", parseErr(errUnterminated)
 			}
 		}
 		head = rest[:end]
@@ -129,19 +131,19 @@ func parseFile(data []byte, noID bool) (Header, string, error) {
 		if err := yaml.Unmarshal(head, &h); err != nil {
 			// The parser counts lines from the header's first line; people count from the
 			// file's (the "---" above it), which is where their editor takes them.
-			msg := fileLines(err.Error(), 1)
-			return Header{}, "", &ParseError{Msg: msgBadYAML + msg, Detail: msg}
+			return Header{}, "", YAMLError(head, err, 1)
 		}
 	}
 	trimHeader(&h)
 	if h.ID == "" && !noID {
-		return Header{}, "", &ParseError{Msg: msgNoID}
+		return Header{}, "", parseErr(errNoID)
 	}
 	if h.Confidence == "" {
 		h.Confidence = ConfidenceMedium
 	}
 	if !h.Confidence.Valid() {
-		return Header{}, "", &ParseError{Msg: msgBadConfidence + strconv.Quote(string(h.Confidence))}
+		return Header{}, "", &ParseError{Msg: msgBadConfidence + strconv.Quote(string(h.Confidence)),
+			Key: "detail.bad_confidence", Args: map[string]any{"Value": string(h.Confidence)}}
 	}
 	// A body's trailing line breaks are the renderer's, and so is a trailing lone CR: written
 	// back before the renderer's closing "\n" it would read as CRLF and vanish (FuzzFile,
@@ -170,19 +172,6 @@ func trimHeader(h *Header) {
 			*p = strings.TrimSpace(*p)
 		}
 	}
-}
-
-var yamlLineRE = regexp.MustCompile(`\bline (\d+)\b`)
-
-// fileLines adds off to every "line N" of a YAML parser's message.
-func fileLines(msg string, off int) string {
-	return yamlLineRE.ReplaceAllStringFunc(msg, func(m string) string {
-		n, err := strconv.Atoi(strings.TrimPrefix(m, "line "))
-		if err != nil {
-			return m
-		}
-		return "line " + strconv.Itoa(n+off)
-	})
 }
 
 // leadingHeading splits a note that opens with a level-one heading into its text (at most a

@@ -83,6 +83,7 @@ window.__FAKE_EXT__ = (window.__FAKE_EXT__ || []).concat(({ api, opts, emit, ago
           { code: 'unparsable_file', path: 'global/user/notes-from-phone.md', fix: "$EDITOR /home/ada/.engram/memory/global/user/notes-from-phone.md && engram reindex", fixed: false, message: zh ? 'global/user/notes-from-phone.md 无法作为记忆读取：frontmatter: yaml: line 3' : 'global/user/notes-from-phone.md cannot be read as a memory: frontmatter: yaml: line 3' },
           { code: 'orphan_rows', count: 16, fix: 'engram vacuum', fixed: false, message: zh ? '16 条索引行指向已不存在的记忆（向量 12，图谱提及 3，关系 1）。' : '16 index rows point at memories that are gone (12 vectors, 3 graph mentions, 1 relations).' },
         ],
+        headline: { code: 'attention', args: { Memories: 409, Daily: 0, Count: 2 }, message: zh ? '409 条记忆，索引完好；2 个问题需要处理（见下）。' : '409 memories, index intact; 2 findings need attention (below).' },
       }
     }
     // data.js (loaded after this file) sets its own doctor; this one wins when asked for.

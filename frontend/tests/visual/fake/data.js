@@ -74,6 +74,7 @@ window.__FAKE_EXT__ = (window.__FAKE_EXT__ || []).concat(({ api, opts, items, em
       quota: { level: 'normal', scopes: [] },
       checksum: { checked: 409, mismatched: ['projects/3f9a0c2e7b1d4a66/project/acme-billing-service.md'], reindexed: 1 },
       temp_files: { count: 0, paths: [] },
+      headline: { code: 'attention', args: { Memories: 409, Daily: 0, Count: 2 }, message: '409 memories, index intact; 2 findings need attention (below).' },
       ok: false, read_only: false,
     }
   }
