@@ -439,6 +439,13 @@ export interface DoctorFinding {
   message: string
 }
 
+/** What doctor says first (cli.doctor_headline.<code>), translated, the same in the CLI and the app. */
+export interface DoctorHeadline {
+  code: string
+  args: Record<string, unknown> | null
+  message: string
+}
+
 export interface DoctorReport {
   home: string
   schema_version: number
@@ -459,6 +466,7 @@ export interface DoctorReport {
   orphans: Orphans
   stuck_runs: StuckRuns
   findings: DoctorFinding[]
+  headline: DoctorHeadline
 }
 
 // ---------------------------------------------------------------- per-agent key-value namespaces (kv.*)
@@ -1281,7 +1289,8 @@ export interface GraphMergeParams extends GraphScope {
 }
 
 export interface GraphAddRelationParams extends GraphScope {
-  memory_id: string
+  memory?: string
+  memory_id?: string
   from?: string
   type: string
   to: string
@@ -1476,6 +1485,7 @@ export interface BackupManifest {
   memories: number
   daily: number
   archived: number
+  archived_daily: number
   trash: number
   snapshots: number
   kv_files: number
@@ -1607,7 +1617,7 @@ export interface HistorySyncParams {
   remote?: string
 }
 
-/** A memory both machines changed: ours stays, theirs became copy (unreviewed). */
+/** A choice a sync made: a memory, journal day or kv key both machines changed, or one deleted and the other changed (deleted: here / there). */
 export interface SyncConflict {
   path: string
   slug: string
@@ -1620,6 +1630,7 @@ export interface SyncConflict {
   other?: string
   day?: string
   theirs?: string
+  deleted?: string
 }
 
 export interface SyncResult {

@@ -1076,7 +1076,8 @@ export namespace api {
 	    scope?: string;
 	    workdir?: string;
 	    agent?: string;
-	    memory_id: string;
+	    memory?: string;
+	    memory_id?: string;
 	    from?: string;
 	    type: string;
 	    to: string;
@@ -1090,6 +1091,7 @@ export namespace api {
 	        this.scope = source["scope"];
 	        this.workdir = source["workdir"];
 	        this.agent = source["agent"];
+	        this.memory = source["memory"];
 	        this.memory_id = source["memory_id"];
 	        this.from = source["from"];
 	        this.type = source["type"];
@@ -2736,6 +2738,7 @@ export namespace backup {
 	    memories: number;
 	    daily: number;
 	    archived: number;
+	    archived_daily: number;
 	    trash: number;
 	    snapshots: number;
 	    kv_files: number;
@@ -2760,6 +2763,7 @@ export namespace backup {
 	        this.memories = source["memories"];
 	        this.daily = source["daily"];
 	        this.archived = source["archived"];
+	        this.archived_daily = source["archived_daily"];
 	        this.trash = source["trash"];
 	        this.snapshots = source["snapshots"];
 	        this.kv_files = source["kv_files"];
@@ -3569,6 +3573,7 @@ export namespace history {
 	    other?: string;
 	    day?: string;
 	    theirs?: string;
+	    deleted?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Conflict(source);
@@ -3587,6 +3592,7 @@ export namespace history {
 	        this.other = source["other"];
 	        this.day = source["day"];
 	        this.theirs = source["theirs"];
+	        this.deleted = source["deleted"];
 	    }
 	}
 	export class SyncResult {
@@ -3931,6 +3937,22 @@ export namespace memory {
 		    return a;
 		}
 	}
+	export class DoctorHeadline {
+	    code: string;
+	    args: {[key: string]: any};
+	    message: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new DoctorHeadline(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.code = source["code"];
+	        this.args = source["args"];
+	        this.message = source["message"];
+	    }
+	}
 	export class Finding {
 	    code: string;
 	    path?: string;
@@ -4189,6 +4211,7 @@ export namespace memory {
 	    orphans: Orphans;
 	    stuck_runs: StuckRuns;
 	    findings: Finding[];
+	    headline: DoctorHeadline;
 	
 	    static createFrom(source: any = {}) {
 	        return new DoctorReport(source);
@@ -4215,6 +4238,7 @@ export namespace memory {
 	        this.orphans = this.convertValues(source["orphans"], Orphans);
 	        this.stuck_runs = this.convertValues(source["stuck_runs"], StuckRuns);
 	        this.findings = this.convertValues(source["findings"], Finding);
+	        this.headline = this.convertValues(source["headline"], DoctorHeadline);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
