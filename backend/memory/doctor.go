@@ -90,7 +90,17 @@ func (s *Store) Problems(ctx context.Context) ([]Problem, error) {
 		return nil, err
 	}
 	if kv := s.kvProblems(); len(kv) > 0 {
-		out = append(out, kv...)
+		// A kv.json the walk already reported (a link: never followed) is one problem, not
+		// two (doctor counted a linked kv.json twice).
+		seen := make(map[string]bool, len(out))
+		for _, p := range out {
+			seen[p.Path] = true
+		}
+		for _, p := range kv {
+			if !seen[p.Path] {
+				out = append(out, p)
+			}
+		}
 		sort.SliceStable(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	}
 	return out, nil

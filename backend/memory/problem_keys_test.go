@@ -1,6 +1,8 @@
 package memory
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -95,5 +97,36 @@ func TestKVProblemsCarryTheirKey(t *testing.T) {
 	if len(ps) != 1 || ps[0].Code != ProblemKVFile || ps[0].DetailKey != "detail.kv_not_json_line" ||
 		ps[0].DetailArgs["Line"] != 3 || !strings.Contains(ps[0].Detail, "not JSON") {
 		t.Fatalf("kv problems %+v", ps)
+	}
+}
+
+// A linked kv.json is one problem: the walk reports the link (never followed) and the kv check
+// found the same file; doctor said "Could not read 2 files" for it.
+func TestLinkedKVFileIsOneProblem(t *testing.T) {
+	e := newEnv(t)
+	outside := filepath.Join(t.TempDir(), "kv.json")
+	if err := os.WriteFile(outside, []byte(`{"a":1}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(e.s.Root(), "agents", "d2")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(dir, "kv.json")); err != nil {
+		t.Fatal(err)
+	}
+	e.reconcile()
+	ps, err := e.s.Problems(e.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, p := range ps {
+		if p.Path == "agents/d2/kv.json" {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Fatalf("agents/d2/kv.json listed %d times: %+v", n, ps)
 	}
 }

@@ -54,6 +54,13 @@ func TestYAMLErrorNamesCauseAndFileLine(t *testing.T) {
 		{"template as a title", "id: x\ntitle: {{title}}\n", func() any { return &Header{} }, "detail.bad_yaml_template", anyMap{"Line": 3}},
 		{"a map for a title is no template", "id: x\ntitle: {a: b}\n", func() any { return &Header{} }, "detail.yaml_wrong_kind", anyMap{"Line": 3}},
 		{"bad date", "id: x\ncreated: last tuesday\n", func() any { return &Header{} }, "detail.yaml_bad_time", anyMap{"Value": "last tuesday"}},
+		// A fault on the header's first line: the parser names no line ("line 0" left out),
+		// so it read "not valid YAML" with neither line nor cause.
+		{"colon on the first line", "title: Note: with colon\n", func() any { return &anyMap{} }, "detail.yaml_colon_in_value", anyMap{"Line": 2}},
+		{"open quote on the first line", "title: 'unclosed single", func() any { return &anyMap{} }, "detail.yaml_unclosed_quote", anyMap{"Line": 2}},
+		{"tab on the first line", "\ttitle: Leading tab\n", func() any { return &anyMap{} }, "detail.yaml_tab", anyMap{"Line": 2}},
+		// A tab indenting a list item is no reserved character.
+		{"tab before a list item", "title: Tabs\ntags:\n\t- a\n", func() any { return &anyMap{} }, "detail.yaml_tab", anyMap{"Line": 4}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := yaml.Unmarshal([]byte(tc.head), tc.into())

@@ -73,6 +73,13 @@ func yamlCause(head, reason string, off int) (string, map[string]any) {
 		return "detail.bad_yaml_template", map[string]any{"Line": at + off + 1, "Text": clipLine(lines[at])}
 	}
 	if line == 0 {
+		// The parser names no line for a fault on the header's first one (its marks count
+		// from 0 and it leaves out "line 0"): that line, when the cause is one it places.
+		for _, c := range yamlCauses {
+			if strings.Contains(reason, c.words) {
+				return refineCause(c.key, lines, 0), map[string]any{"Line": off + 1}
+			}
+		}
 		return "detail.yaml_invalid", map[string]any{}
 	}
 	args := map[string]any{"Line": line}
@@ -82,10 +89,20 @@ func yamlCause(head, reason string, off int) (string, map[string]any) {
 	}
 	for _, c := range yamlCauses {
 		if strings.Contains(reason, c.words) {
-			return c.key, args
+			return refineCause(c.key, lines, line-off-1), args
 		}
 	}
 	return "detail.yaml_invalid_line", args
+}
+
+// refineCause reads the header's line i where the parser's words mislead: a tab that indents
+// a line is "a character that cannot start any token" to it, which read as a reserved
+// character (@, `, %) instead of the tab it is.
+func refineCause(key string, lines []string, i int) string {
+	if key == "detail.yaml_reserved_char" && i >= 0 && i < len(lines) && strings.HasPrefix(strings.TrimLeft(lines[i], " "), "\t") {
+		return "detail.yaml_tab"
+	}
+	return key
 }
 
 // clipLine is a line of a header as a person reads it in a sentence: its words, one space
