@@ -171,3 +171,54 @@ func TestHTTPBatchDuplicateIDs(t *testing.T) {
 		t.Fatalf("tools/list: %d %s", status, body)
 	}
 }
+
+// A call to a method this server does not have is answered -32601 beside the rest of its
+// batch, which runs, as over stdio: the whole batch was refused (400, every other call
+// answered "another message in this batch is malformed"). Both kinds of session.
+func TestHTTPBatchUnknownMethodAnsweredBesideTheRest(t *testing.T) {
+	e := newHTTP(t, t.TempDir(), mcp.Config{})
+	for _, accept := range []string{"application/json", "application/json, text/event-stream"} {
+		h := e.batchSession(t, accept)
+		for _, tc := range []struct {
+			name, body string
+			ran        []string // ids answered with a result
+			missing    []string // ids answered -32601
+		}{
+			{"an unknown method and a call", `[{"jsonrpc":"2.0","id":7,"method":"nope/method"},{"jsonrpc":"2.0","id":8,"method":"ping"}]`, []string{"8"}, []string{"7"}},
+			{"with an unknown notification", `[{"jsonrpc":"2.0","method":"notifications/x"},{"jsonrpc":"2.0","id":9,"method":"nope"},{"jsonrpc":"2.0","id":10,"method":"ping"}]`, []string{"10"}, []string{"9"}},
+			{"unknown methods only", `[{"jsonrpc":"2.0","id":11,"method":"nope"},{"jsonrpc":"2.0","id":"b","method":"nope/two"}]`, nil, []string{"11", `"b"`}},
+			{"beside a known notification", `[{"jsonrpc":"2.0","id":12,"method":"nope"},{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":99}}]`, nil, []string{"12"}},
+		} {
+			t.Run(accept+"/"+tc.name, func(t *testing.T) {
+				status, hdr, body := e.rawPost(t, tc.body, h)
+				if status != 200 {
+					t.Fatalf("status %d: %s", status, body)
+				}
+				got := map[string]map[string]any{}
+				for _, a := range batchAnswers(t, hdr.Get("Content-Type"), body) {
+					got[string(mustMarshal(a["id"]))] = a
+				}
+				if len(got) != len(tc.ran)+len(tc.missing) {
+					t.Fatalf("answers %v, want %v and %v", body, tc.ran, tc.missing)
+				}
+				for _, id := range tc.ran {
+					if a, ok := got[id]; !ok || a["error"] != nil {
+						t.Fatalf("call %s: %v (%s)", id, a, body)
+					}
+				}
+				for _, id := range tc.missing {
+					a, ok := got[id]
+					er, _ := a["error"].(map[string]any)
+					if !ok || er == nil || er["code"] != float64(-32601) {
+						t.Fatalf("unknown method %s: %v (%s)", id, a, body)
+					}
+				}
+			})
+		}
+	}
+}
+
+func mustMarshal(v any) []byte {
+	b, _ := json.Marshal(v)
+	return b
+}

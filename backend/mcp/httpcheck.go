@@ -33,17 +33,17 @@ var serverNotifications = map[string]bool{
 // A notification nobody handles is accepted (202) and dropped, alone or from a batch. It
 // reports whether the request goes on to the SDK, with its body restored (a byte order mark
 // before it removed, and in a batch the dropped notifications).
-func (h *httpHandler) checkPost(w http.ResponseWriter, r *http.Request, session string) bool {
+func (h *httpHandler) checkPost(w http.ResponseWriter, r *http.Request, session string) (bool, []json.RawMessage) {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxHTTPBody))
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
 			h.rpcAnswer(w, http.StatusRequestEntityTooLarge, h.s.reply(&rpcRefusal{code: rpcInvalidRequest,
 				key: "mcp_rpc_too_large", args: map[string]any{"Max": maxHTTPBody}}))
-			return false
+			return false, nil
 		}
 		h.rpcAnswer(w, http.StatusBadRequest, h.s.reply(&rpcRefusal{code: rpcParseError, key: "mcp_rpc_parse_error"}))
-		return false
+		return false, nil
 	}
 	body = bytes.TrimSpace(bytes.TrimPrefix(bytes.TrimSpace(body), bom))
 	r.Body = io.NopCloser(bytes.NewReader(body))
@@ -51,7 +51,7 @@ func (h *httpHandler) checkPost(w http.ResponseWriter, r *http.Request, session 
 	switch {
 	case len(body) == 0 || !json.Valid(body):
 		h.rpcAnswer(w, http.StatusBadRequest, h.s.reply(&rpcRefusal{code: rpcParseError, key: "mcp_rpc_parse_error"}))
-		return false
+		return false, nil
 	case body[0] == '[':
 		return h.checkBatch(w, r, body, session)
 	}
@@ -59,18 +59,18 @@ func (h *httpHandler) checkPost(w http.ResponseWriter, r *http.Request, session 
 	switch {
 	case ref != nil && ref.code == rpcMethodNotFound:
 		h.rpcAnswer(w, http.StatusOK, h.s.reply(ref))
-		return false
+		return false, nil
 	case ref != nil:
 		h.rpcAnswer(w, http.StatusBadRequest, h.s.reply(ref))
-		return false
+		return false, nil
 	case session == "" && !(in.call && in.method == "initialize"):
 		h.rpcAnswer(w, http.StatusBadRequest, h.s.reply(&rpcRefusal{id: in.idRaw, code: rpcInvalidRequest, key: "mcp_session_required"}))
-		return false
+		return false, nil
 	case !in.call && in.method != "" && !serverNotifications[in.method]:
 		w.WriteHeader(http.StatusAccepted)
-		return false
+		return false, nil
 	}
-	return true
+	return true, nil
 }
 
 // checkBatch admits a batch only inside a session whose version has batches (the
@@ -83,16 +83,16 @@ func (h *httpHandler) checkPost(w http.ResponseWriter, r *http.Request, session 
 // apart. A notification nobody handles is dropped, as a lone one is (the SDK refused the
 // whole batch with a 400 in plain text), and the SDK sees the batch without it — or nothing
 // at all, answered 202, when nothing else is left.
-func (h *httpHandler) checkBatch(w http.ResponseWriter, r *http.Request, body []byte, session string) bool {
+func (h *httpHandler) checkBatch(w http.ResponseWriter, r *http.Request, body []byte, session string) (bool, []json.RawMessage) {
 	var elems []json.RawMessage
 	if json.Unmarshal(body, &elems) != nil || len(elems) == 0 {
 		h.rpcAnswer(w, http.StatusBadRequest, h.s.reply(&rpcRefusal{code: rpcInvalidRequest, key: "mcp_rpc_batch_empty"}))
-		return false
+		return false, nil
 	}
 	version := r.Header.Get("Mcp-Protocol-Version")
 	if !batchAllowed(version) {
 		h.rpcAnswer(w, http.StatusBadRequest, mustJSON(h.s.refuseBatch(elems, version)))
-		return false
+		return false, nil
 	}
 	type checked struct {
 		raw json.RawMessage
@@ -109,12 +109,16 @@ func (h *httpHandler) checkBatch(w http.ResponseWriter, r *http.Request, body []
 			uses[string(mustJSON(in.idRaw))]++
 		}
 	}
-	var refusals []json.RawMessage
+	var refusals, apart []json.RawMessage
 	var kept [][]byte
 	var calls []any
 	for _, m := range msgs {
 		in, ref := m.in, m.ref
 		switch {
+		case ref != nil && ref.code == rpcMethodNotFound && session != "":
+			// Answered -32601 beside the rest, as over stdio (the whole batch was refused).
+			apart = append(apart, h.s.reply(ref))
+			continue
 		case ref != nil:
 		case in.call && uses[string(mustJSON(in.idRaw))] > 1:
 			ref = &rpcRefusal{id: in.idRaw, code: rpcInvalidRequest, key: "mcp_rpc_batch_duplicate_id",
@@ -135,23 +139,27 @@ func (h *httpHandler) checkBatch(w http.ResponseWriter, r *http.Request, body []
 		kept = append(kept, m.raw)
 	}
 	if len(refusals) > 0 {
+		refusals = append(refusals, apart...)
 		for _, id := range calls {
 			refusals = append(refusals, h.s.reply(&rpcRefusal{id: id, code: rpcInvalidRequest, key: "mcp_rpc_batch_malformed"}))
 		}
 		h.rpcAnswer(w, http.StatusBadRequest, mustJSON(refusals))
-		return false
+		return false, nil
 	}
 	switch {
+	case len(kept) == 0 && len(apart) > 0:
+		h.rpcAnswer(w, http.StatusOK, mustJSON(apart))
+		return false, nil
 	case len(kept) == 0:
 		w.WriteHeader(http.StatusAccepted)
-		return false
+		return false, nil
 	case len(kept) < len(elems):
 		// Still an array, even of one: a batch is answered with an array in plain JSON.
 		body = append(append([]byte{'['}, bytes.Join(kept, []byte{','})...), ']')
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		r.ContentLength = int64(len(body))
 	}
-	return true
+	return true, apart
 }
 
 // rpcAnswer writes a JSON-RPC answer (or an array of them) the handler made itself.

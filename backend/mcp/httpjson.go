@@ -82,8 +82,14 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		return
 	}
-	if !h.checkPost(w, r, id) {
+	ok, apart := h.checkPost(w, r, id)
+	if !ok {
 		return
+	}
+	if len(apart) > 0 {
+		m := newBatchMerger(w, apart)
+		defer m.finish()
+		w = m
 	}
 	takesJSON, takesStream := accepts(r.Header.Values("Accept"))
 	accept := strings.Join(r.Header.Values("Accept"), ", ")
