@@ -19,6 +19,13 @@ import (
 
 func newAPI(t *testing.T, actor string) *API {
 	t.Helper()
+	return newAPIWith(t, actor, nil)
+}
+
+// newAPIWith is newAPI with deps changed by with (a history, an organizer) before the API is
+// made over them.
+func newAPIWith(t *testing.T, actor string, with func(st *memory.Store, d *Deps)) *API {
+	t.Helper()
 	ctx := context.Background()
 	st, err := memory.Open(ctx, t.TempDir(), memory.Options{})
 	if err != nil {
@@ -30,7 +37,11 @@ func newAPI(t *testing.T, actor string) *API {
 		t.Fatal(err)
 	}
 	set := settings.New(st, "en")
-	return New(ctx, Deps{Store: st, Catalog: cat, Settings: set, Events: NewHub(st, set), Recall: recall.New(st, recall.Options{}), Version: "test"}, actor)
+	d := Deps{Store: st, Catalog: cat, Settings: set, Events: NewHub(st, set), Recall: recall.New(st, recall.Options{}), Version: "test"}
+	if with != nil {
+		with(st, &d)
+	}
+	return New(ctx, d, actor)
 }
 
 // The route table is the only list of methods: each "noun.verb" must be the bound Wails

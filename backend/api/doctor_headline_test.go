@@ -1,16 +1,11 @@
 package api
 
 import (
-	"context"
-	"os"
 	"strings"
 	"testing"
 
 	"engram/backend/history"
-	"engram/backend/i18n"
 	"engram/backend/memory"
-	"engram/backend/recall"
-	"engram/backend/settings"
 )
 
 // Doctor's first line is said once, by api, from every finding — the git history's, which api
@@ -18,21 +13,14 @@ import (
 // CLI and the app say the same (the app had its own rules, and said "All good" where the CLI
 // did not). Here the store finds nothing and the history finds files it never committed.
 func TestDoctorHeadlineCountsTheHistorysFindings(t *testing.T) {
-	ctx := context.Background()
-	st, err := memory.Open(ctx, t.TempDir(), memory.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	cat, err := i18n.Load(os.DirFS("../../locales"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	// Not attached to the store: the writes below are not committed, as when an editor wrote
 	// them while nothing ran.
-	repo := history.New(st.Root(), nil)
-	set := settings.New(st, "en")
-	a := New(ctx, Deps{Store: st, Catalog: cat, Settings: set, Recall: recall.New(st, recall.Options{}), Version: "test", History: repo}, memory.ActorUser)
+	var repo *history.Repo
+	a := newAPIWith(t, memory.ActorUser, func(st *memory.Store, d *Deps) {
+		repo = history.New(st.Root(), nil)
+		d.History = repo
+	})
+	st := a.deps.Store
 	mustCall(t, a, "memory.write", `{"scope":"global","type":"user","slug":"likes-tea","title":"Likes tea","body":"Drinks green tea."}`)
 	mustCall(t, a, "daily.append", `{"text":"went for a walk"}`)
 	rep := mustCall(t, a, "index.doctor", `{}`).(memory.DoctorReport)

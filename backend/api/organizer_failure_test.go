@@ -3,16 +3,12 @@ package api
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
-	"engram/backend/i18n"
 	"engram/backend/memory"
 	"engram/backend/organizer"
-	"engram/backend/recall"
-	"engram/backend/settings"
 	"engram/backend/text"
 )
 
@@ -21,25 +17,18 @@ import (
 // report organizer.run returns. Before, both held the Go error string in English.
 func TestOrganizerApplyFailuresAreTranslated(t *testing.T) {
 	ctx := context.Background()
-	st, err := memory.Open(ctx, t.TempDir(), memory.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	cat, err := i18n.Load(os.DirFS("../../locales"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	set := settings.New(st, "en")
-	org, err := organizer.New(organizer.Options{Store: st})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := org.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { org.Stop() })
-	a := New(ctx, Deps{Store: st, Catalog: cat, Settings: set, Recall: recall.New(st, recall.Options{}), Version: "test", Organizer: org}, memory.ActorUser)
+	var org *organizer.Service
+	a := newAPIWith(t, memory.ActorUser, func(st *memory.Store, d *Deps) {
+		var err error
+		if org, err = organizer.New(organizer.Options{Store: st}); err != nil {
+			t.Fatal(err)
+		}
+		if err := org.Start(ctx); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { org.Stop() })
+		d.Organizer, d.Events = org, nil
+	})
 	call := func(method, params string) any {
 		t.Helper()
 		out, err := a.Call(method, json.RawMessage(params))

@@ -125,14 +125,7 @@ func TestManifestCountsWhatTheStoreCounts(t *testing.T) {
 	if _, err := st.Reconcile(ctx); err != nil {
 		t.Fatal(err)
 	}
-	q, err := st.Quota(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	used, archived := 0, 0
-	for _, s := range q.Scopes {
-		used, archived = used+s.Used, archived+s.Archived
-	}
+	used, archived := quotaTotals(t, ctx, st)
 	res, err := Create(ctx, st, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -365,4 +358,17 @@ func TestKnownLeftOut(t *testing.T) {
 	if n := len(knownLeftOut(make([]LeftOut, MaxLeftOutListed+3))); n != MaxLeftOutListed {
 		t.Errorf("kept %d entries, want %d", n, MaxLeftOutListed)
 	}
+}
+
+// quotaTotals is what `engram quota` counts over every scope: entries used and archived.
+func quotaTotals(t *testing.T, ctx context.Context, st *memory.Store) (used, archived int) {
+	t.Helper()
+	q, err := st.Quota(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range q.Scopes {
+		used, archived = used+s.Used, archived+s.Archived
+	}
+	return used, archived
 }

@@ -26,14 +26,7 @@ func TestBackupCountsAreDoctorsAndQuotas(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	q, err := st.Quota(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	used, archived := 0, 0
-	for _, s := range q.Scopes {
-		used, archived = used+s.Used, archived+s.Archived
-	}
+	used, archived := quotaTotals(t, ctx, st)
 	// Put in place after the store's last reading: archived, counted as another file.
 	place(t, root, "global/user/added-later.md", "---\nid: 01JB0000000000000000000931\ntitle: Later\n---\nnot read yet\n")
 	res, err := Create(ctx, st, Options{})
