@@ -2,8 +2,11 @@ package memory
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -105,6 +108,24 @@ func (s *Store) GetBySlug(ctx context.Context, scope Scope, workdir, agent, slug
 		return nil, err
 	}
 	return getBySlug(ctx, s.db, scope, key, slug)
+}
+
+// UpdatedBySlug returns when the live memory with slug in the scope instance key (the index's
+// scope_key: a project's key, an agent's name, "" for global) last changed. Recall asks it of
+// a memory another one names as conflicting: by key, because a synced project memory's
+// workdir may be another machine's path.
+func (s *Store) UpdatedBySlug(ctx context.Context, scope Scope, key, slug string) (time.Time, error) {
+	var updated metaStamp
+	err := s.db.QueryRowContext(ctx, `SELECT updated FROM memory_meta
+		WHERE scope = ? AND scope_key = ? AND slug = ? AND archived = 0 ORDER BY type = 'daily' LIMIT 1`,
+		string(scope), key, slug).Scan(&updated)
+	if errors.Is(err, sql.ErrNoRows) {
+		return time.Time{}, codeErr(CodeNotFound, map[string]any{"Ref": slug}, "no memory %s in %s", slug, scope)
+	}
+	if err != nil {
+		return time.Time{}, fmt.Errorf("memory: unable to read %s: %w", slug, err)
+	}
+	return updated.t, nil
 }
 
 // List returns memories matching f, newest first, and the total count.

@@ -67,8 +67,11 @@ func (s *Service) demoteConflicting(ctx context.Context, cands map[int64]*cand) 
 				}
 				continue
 			}
-			o, err := s.store.GetBySlug(ctx, c.m.Scope, c.m.Workdir, c.m.Agent, slug)
-			penal = penal || (err == nil && newerThan(o.Updated, c.m))
+			// By the scope key the candidates are matched by: a synced project memory's
+			// workdir may be another machine's path. A named memory that is gone, or cannot
+			// be read, marks nothing.
+			up, err := s.store.UpdatedBySlug(ctx, c.m.Scope, c.m.ScopeKey(), slug)
+			penal = penal || (err == nil && newerThan(up, c.m))
 		}
 		if penal {
 			c.score *= conflictPenalty
@@ -94,7 +97,7 @@ func (s *Service) demoteConflicting(ctx context.Context, cands map[int64]*cand) 
 // demoteConflictingEntries moves, in the Memory Index, each unreviewed entry marked
 // conflicting with a newer memory below it: right after it in the same bucket, else to the
 // end of its bucket.
-func (s *Service) demoteConflictingEntries(ctx context.Context, buckets []memory.IndexBucket) error {
+func (s *Service) demoteConflictingEntries(ctx context.Context, buckets []memory.IndexBucket) {
 	// The index's entries carry their review state, creation time and conflicts_with, so only
 	// a named memory outside the index is looked up (most overviews look up nothing).
 	listed := map[string]memory.IndexEntry{}
@@ -108,10 +111,13 @@ func (s *Service) demoteConflictingEntries(ctx context.Context, buckets []memory
 		}
 	}
 	if stale == 0 {
-		return nil
+		return
 	}
 	for b := range buckets {
 		bk := &buckets[b]
+		if !slices.ContainsFunc(bk.Entries, func(e memory.IndexEntry) bool { return !e.Reviewed && len(e.ConflictsWith) > 0 }) {
+			continue
+		}
 		for _, e := range slices.Clone(bk.Entries) {
 			if e.Reviewed || len(e.ConflictsWith) == 0 {
 				continue
@@ -131,15 +137,14 @@ func (s *Service) demoteConflictingEntries(ctx context.Context, buckets []memory
 					}
 					continue
 				}
-				o, err := s.store.GetBySlug(ctx, e.Scope, e.Workdir, e.Agent, slug)
-				last = last || (err == nil && o.Updated.After(e.Created))
+				up, err := s.store.UpdatedBySlug(ctx, e.Scope, bk.Key, slug)
+				last = last || (err == nil && up.After(e.Created))
 			}
 			if after != "" || last {
 				bk.Entries = moveEntry(bk.Entries, e.ID, after, last)
 			}
 		}
 	}
-	return nil
 }
 
 // moveEntry moves the entry id just after the entry after when that comes later, or to the end

@@ -190,9 +190,7 @@ func (s *Service) indexBuckets(ctx context.Context, vis Visibility) ([]memory.In
 		}
 		return typeRank[b[i].Type] < typeRank[b[j].Type]
 	})
-	if err := s.demoteConflictingEntries(ctx, b); err != nil {
-		return nil, err
-	}
+	s.demoteConflictingEntries(ctx, b)
 	return b, nil
 }
 
