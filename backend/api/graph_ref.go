@@ -33,22 +33,8 @@ func (s *GraphService) memoryID(p GraphAddRelationParams) (string, error) {
 	if !errors.Is(err, memory.ErrNotFound) {
 		return "", err
 	}
-	scope := p.Scope
-	switch {
-	// The scope the other fields name when none is given: an agent alone is that agent's
-	// memories, a folder alone its project's (QA: --agent bot was looked up among global ones
-	// and the error said "global").
-	case scope == "" && p.Agent != "" && p.Workdir == "":
-		scope = memory.ScopeAgent
-	case scope == "" && p.Workdir != "" && p.Agent == "":
-		scope = memory.ScopeProject
-	case scope == "":
-		scope = memory.ScopeGlobal
-	}
-	if err := a.checkScope(scope, p.Workdir, p.Agent); err != nil {
-		return "", err
-	}
-	if m, err = a.deps.Store.GetBySlug(a.ctx, scope, p.Workdir, p.Agent, ref); err == nil {
+	scope := ScopeNamed(p.Scope, p.Workdir, p.Agent)
+	if m, err = a.resolve(RefParams{Slug: ref, Scope: scope, Workdir: p.Workdir, Agent: p.Agent}); err == nil {
 		return m.ID, nil
 	}
 	if !errors.Is(err, memory.ErrNotFound) {

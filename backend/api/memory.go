@@ -128,6 +128,22 @@ type RefParams struct {
 	ExpectedVersion string       `json:"expected_version,omitempty"`
 }
 
+// ScopeNamed is the scope instance the fields name for one memory: scope when given, else an
+// agent alone names agent scope and a folder alone project scope, else global (`show --agent
+// bot SLUG` and relate looked for a slug among global memories). The CLI writes by it too.
+func ScopeNamed(scope memory.Scope, workdir, agent string) memory.Scope {
+	workdir, agent = strings.TrimSpace(workdir), strings.TrimSpace(agent)
+	switch {
+	case scope != "":
+		return scope
+	case agent != "" && workdir == "":
+		return memory.ScopeAgent
+	case workdir != "" && agent == "":
+		return memory.ScopeProject
+	}
+	return memory.ScopeGlobal
+}
+
 func (a *API) resolve(p RefParams) (*memory.Memory, error) {
 	if p.ID != "" {
 		return a.getInScope(p)
@@ -135,10 +151,7 @@ func (a *API) resolve(p RefParams) (*memory.Memory, error) {
 	if p.Slug == "" {
 		return nil, a.newError(CodeInvalidParams, map[string]any{"Method": "memory", "Detail": "id or slug is required"})
 	}
-	scope := p.Scope
-	if scope == "" {
-		scope = memory.ScopeGlobal
-	}
+	scope := ScopeNamed(p.Scope, p.Workdir, p.Agent)
 	if err := a.checkScope(scope, p.Workdir, p.Agent); err != nil {
 		return nil, err
 	}

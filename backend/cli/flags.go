@@ -13,19 +13,10 @@ type scopeFlags struct {
 	scope, workdir, agent string
 }
 
-// orDefault is the scope the flags name for one memory: --scope when given, else an agent
-// alone names agent scope and a folder alone project scope (`show --agent bot SLUG` looked for
-// a global memory), else global.
+// orDefault is the scope the flags name for one memory (api.ScopeNamed: an agent alone is
+// agent scope, a folder alone project scope, else global).
 func (s scopeFlags) orDefault() string {
-	switch {
-	case s.scope != "":
-		return s.scope
-	case s.agent != "" && s.workdir == "":
-		return "agent"
-	case s.workdir != "" && s.agent == "":
-		return "project"
-	}
-	return "global"
+	return string(api.ScopeNamed(api.Scope(s.scope), s.workdir, s.agent))
 }
 
 func (s *scopeFlags) define(fs *flag.FlagSet) {
