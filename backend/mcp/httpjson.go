@@ -65,11 +65,11 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodGet && len(r.Header.Values("Accept")) == 0 {
 		r.Header.Set("Accept", "text/event-stream") // no Accept takes anything; a GET is the stream
 	}
-	if v := r.Header.Get("Mcp-Protocol-Version"); v != "" && !slices.Contains(sdk.SupportedProtocolVersions(), v) && v < "2026-07-28" {
+	if v := r.Header.Get("Mcp-Protocol-Version"); v != "" && !slices.Contains(protocolVersions, v) && v < firstStatelessVersion {
 		// The SDK refuses it in English plain text; the same refusal in the person's language,
-		// naming the versions this server speaks.
+		// naming the versions this server speaks (the ones it hands the SDK).
 		h.refuse(w, http.StatusBadRequest, "mcp_protocol_version", map[string]any{"Version": v,
-			"Supported": strings.Join(sdk.SupportedProtocolVersions(), ", ")})
+			"Supported": strings.Join(protocolVersions, ", ")})
 		return
 	}
 	id := r.Header.Get(sessionHeader)

@@ -43,6 +43,10 @@ var serverMethods = map[string]bool{
 // 2025-03-26 and 2024-11-05 sessions may send them.
 const firstBatchlessVersion = "2025-06-18"
 
+// firstStatelessVersion is where the SDK stops checking Mcp-Protocol-Version against its list
+// (versions from it on are passed through to it): the same line for this server's refusal.
+const firstStatelessVersion = "2026-07-28"
+
 func batchAllowed(version string) bool { return version == "" || version < firstBatchlessVersion }
 
 // negotiate is the version the SDK answers an initialize with: the client's when this server
