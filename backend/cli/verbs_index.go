@@ -142,11 +142,7 @@ func printDoctor(r *runner, rep api.DoctorReport) error {
 			}
 		}
 		// The headline api said from every finding, as the app shows it.
-		headline := rep.Headline.Message
-		if headline == "" {
-			headline = r.t("cli.doctor_headline."+rep.Headline.Code, rep.Headline.Args)
-		}
-		fmt.Fprintln(w, headline)
+		fmt.Fprintln(w, rep.Headline.Message)
 		printFindings(r, w, rep.Findings)
 	})
 	if !rep.OK {

@@ -87,8 +87,8 @@ func changesClause(small *Text, extra string) (Guard, string) {
 // addsClauses judges clauses of their own added to small: extra is large.Norm from offset off
 // on (or up to it when off is 0 and extra ends where small starts), cut at bounds.
 func addsClauses(small *Text, extra string, bounds map[int]int8, off int) (Guard, string) {
-	if hasContrast(extra) {
-		return GuardMeaning, contrastIn(extra)
+	if w := contrastIn(extra); w != "" {
+		return GuardMeaning, w
 	}
 	if w := opposed(meaningUnits(extra), small.meaning); w != "" {
 		return GuardMeaning, w

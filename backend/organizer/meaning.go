@@ -173,23 +173,6 @@ func meaningDiffers(a, b map[string]string) string {
 	return ""
 }
 
-// hasContrast reports whether normalised text holds a word of contrastWords or
-// cjkContrastWords.
-func hasContrast(norm string) bool {
-	for _, tok := range text.Split(norm) {
-		if tok.CJK {
-			for _, w := range cjkContrastWords {
-				if strings.Contains(tok.Text, w) {
-					return true
-				}
-			}
-		} else if contrastWords[tok.Text] {
-			return true
-		}
-	}
-	return false
-}
-
 // sortedSurface lists, in order, at most maxShownWords surface forms of the units of x that y
 // lacks.
 func sortedSurface(x, y map[string]string) []string {
