@@ -149,6 +149,13 @@ print(n)
 sys.exit(0 if n >= 12 else 1)' "$spec"
 }
 
+# graph_diag: what the Graph view shows, on stderr's behalf of a failed graph check: its state,
+# renderer, any message on the page, whether the window gives WebGL, and the painted pixels.
+graph_diag() {
+  echo "smoke: FAIL (what the graph showed): $(page_eval "const c = document.querySelector('[data-test=\"graph-canvas\"]'); const v = document.querySelector('[data-test=\"graph-view\"]') || document.querySelector('main') || document.body; const g = document.createElement('canvas'); const gl = g.getContext('webgl') || g.getContext('experimental-webgl'); const info = gl ? gl.getParameter(gl.VERSION) + ' / ' + gl.getParameter(gl.RENDERER) : 'no WebGL'; return JSON.stringify({ state: c ? c.dataset.state || 'present' : 'absent', renderer: c ? c.dataset.renderer || '' : '', canvases: c ? c.querySelectorAll('canvas').length : 0, size: c ? [c.clientWidth, c.clientHeight] : [], webgl: info, text: (v.innerText || '').replace(/\\s+/g, ' ').slice(0, 300) })" 2>&1 || echo 'the page did not answer')"
+  echo "smoke: FAIL (what the graph showed): painted pixels $(graph_painted 2>/dev/null || true)"
+}
+
 # geometry_is WIN X Y W H: the window is at X,Y with size W×H.
 geometry_is() {
   local X Y WIDTH HEIGHT

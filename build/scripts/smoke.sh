@@ -22,11 +22,15 @@ if [ "${1:-}" = "--window" ]; then
   # open_view VIEW TEST [STATE] clicks data-test="nav-VIEW" and waits for data-test=TEST.
   open_view review review-view
   open_view journal journal-view ready
+  before="$FAILED"; FAILED=0
   open_view graph graph-canvas ready
   renderer="$(page_eval "return document.querySelector('[data-test=\"graph-canvas\"]').dataset.renderer || ''")" || true
   echo "smoke: the graph is drawn by ${renderer:-nothing}"
   check "the graph has a renderer" [ -n "$renderer" ]
   check "the window shows the graph's nodes (drawn by $renderer)" wait_for 30 graph_painted
+  # What a failed graph check saw, for a CI log read from afar.
+  [ "$FAILED" = 0 ] || graph_diag >&2
+  [ "$before" = 0 ] || FAILED=1
   open_view organizer organizer-view
   open_view activity activity-view
 

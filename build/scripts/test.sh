@@ -39,8 +39,15 @@ finish() {
 # a browser suite names its failing scenario far above it.
 failures="$ROOT/build/test-failures.txt"
 : >"$failures"
-note_failure() { # name logfile: the last lines the suite printed, colour codes stripped
-  { echo "--- $1"; sed 's/\x1b\[[0-9;]*m//g' "$2" | grep -v '^\s*$' | tail -n 25; } >>"$failures"
+note_failure() { # name logfile: the lines that say FAIL, then the last lines, colour codes stripped
+  local clean
+  clean="$(sed 's/\x1b\[[0-9;]*m//g' "$2" | grep -v '^\s*$')"
+  {
+    echo "--- $1"
+    # A failing check far above the tail (a smoke check before twenty that passed) was lost.
+    grep -E '(^|[^[:alnum:]])(FAIL|not ok|panic:)' <<<"$clean" | grep -v -E '^(--- )?FAIL$|^smoke: FAIL$' | head -n 15 | sed 's/^/! /'
+    tail -n 25 <<<"$clean"
+  } >>"$failures"
 }
 
 # A browser suite with its output kept (for note_failure); returns the suite's exit status.
