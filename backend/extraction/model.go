@@ -46,8 +46,9 @@ func (p *ModelPlanner) Tool() llm.Tool { return p.tool }
 
 // Plan asks once with the tool required; if the answer holds no readable SubmitMemoryPlan
 // call it asks once more offering only that tool, and after that gives a noop outcome with
-// the reason, so the turn is recorded rather than lost. Transport failures, the timeout and
-// a cancel are errors.
+// the reason (NoopNoToolCall, NoopMalformed), which ModelOrOffline hands to the offline
+// extractor so the turn is planned rather than lost. Transport failures, the timeout and a
+// cancel are errors.
 func (p *ModelPlanner) Plan(ctx context.Context, in Input) (Outcome, error) {
 	ctx, cancel := context.WithTimeout(ctx, p.timeout)
 	defer cancel()

@@ -31,24 +31,50 @@ func (p ModelOrOffline) Plan(ctx context.Context, in Input) (Outcome, error) {
 		switch {
 		case err == nil && c != nil:
 			out, err := NewModelPlanner(c, p.Timeout).Plan(ctx, in)
-			if err == nil || p.Offline == nil || errors.Is(ctx.Err(), context.Canceled) {
+			failed := err
+			if err == nil {
+				failed = noPlan(out)
+			}
+			if failed == nil || p.Offline == nil || errors.Is(ctx.Err(), context.Canceled) {
 				return out, err // planned, or the run itself was called off
 			}
-			// The model failed (down, a refused key, a limit, out of time): the turn is
-			// planned offline, so what the person said is not lost with the model's answer.
-			// The offline extractor takes milliseconds; the model may have used the deadline.
+			// The model failed (down, a refused key, a limit, out of time), or answered twice
+			// without a plan that can be read (text instead of the tool call, arguments that do
+			// not decode): the turn is planned offline, so what the person said ("remember …")
+			// is not lost with the model's answer. The hook does not send a turn again. The
+			// offline extractor takes milliseconds; the model may have used the deadline.
 			off, oerr := p.Offline.Plan(context.WithoutCancel(ctx), in)
 			if oerr != nil {
 				return out, err
 			}
-			off.ModelError = err
+			off.ModelError = failed
 			off.InputTokens, off.OutputTokens = out.InputTokens, out.OutputTokens
+			off.Retried, off.DecodeError = out.Retried, out.DecodeError
 			return off, nil
 		case err != nil && !notConfigured(err):
 			return Outcome{}, fmt.Errorf("extraction: the configured model cannot be used: %w", err)
 		}
 	}
 	return p.Offline.Plan(ctx, in)
+}
+
+// Codes of a model that answered without a plan that can be read, even when asked again: the
+// run says so in words when the offline extractor planned the turn instead.
+const (
+	CodeModelNoPlan  = "extraction_model_no_plan"
+	CodeModelBadPlan = "extraction_model_bad_plan"
+)
+
+// noPlan is why the model's outcome holds no plan of the model's own (nil when it does): it
+// never called SubmitMemoryPlan, or its arguments could not be read, after the retry.
+func noPlan(out Outcome) error {
+	switch out.NoopReason {
+	case NoopNoToolCall:
+		return codeErr(CodeModelNoPlan, nil, "the model answered without calling %s, even when asked again", "SubmitMemoryPlan")
+	case NoopMalformed:
+		return codeErr(CodeModelBadPlan, nil, "the model's plan could not be read, even when asked again: %s", out.DecodeError)
+	}
+	return nil
 }
 
 func notConfigured(err error) bool {
