@@ -93,3 +93,19 @@ func (s *MemoryService) Project(p ProjectParams) (ProjectInfo, error) {
 	}
 	return out, nil
 }
+
+// ProjectKey is the key of the project workdir resolves to (its id file, else its git remote
+// origin, else its path), for a transport that must tell whether a folder a model names
+// belongs to the session's own project: a folder inside the session's folders can name
+// another project on this machine through a remote or an id file it holds. It answers the
+// transport, never the model.
+func (a *API) ProjectKey(workdir string) (string, error) {
+	if err := a.Wait(); err != nil {
+		return "", err
+	}
+	key, err := a.deps.Store.Projects().Key(workdir)
+	if err != nil {
+		return "", a.fail(err)
+	}
+	return key, nil
+}

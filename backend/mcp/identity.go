@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -231,7 +232,8 @@ func within(p, dir string) bool {
 // --workdir, else the client's only root, else none. An argument is honoured only when it
 // equals or lies inside an allowed folder: compared as written (cleaned, so "a/../.." cannot
 // climb out unnoticed), and, where symlinks make it another folder, compared again as resolved,
-// so a link inside a root cannot reach a project outside every root.
+// so a link inside a root cannot reach a project outside every root; and, when it is not one of
+// those folders, only when it resolves to the project of one of them (ownProject).
 func (s *Server) resolveWorkdir(ctx context.Context, ss *sdk.ServerSession, st *session, arg string) (string, *toolError) {
 	arg = strings.TrimSpace(arg)
 	if arg == "" && s.cfg.Workdir != "" {
@@ -288,7 +290,33 @@ func (s *Server) resolveWorkdir(ctx context.Context, ss *sdk.ServerSession, st *
 			return "", refuse()
 		}
 	}
+	if !slices.Contains(allowed, clean) {
+		if terr := s.ownProject(clean, arg, allowed); terr != nil {
+			return "", terr
+		}
+	}
 	return clean, nil
+}
+
+// ownProject refuses a folder inside the session's folders that resolves to another project
+// than one of theirs. A project is known by its id file or git remote before its path, and a
+// model with file tools can write a .git/config naming another clone's remote into a subfolder
+// of its own project: the path checks alone then let it read and overwrite that project's
+// memories. A workdir argument narrows; it never picks a project the session was not given.
+func (s *Server) ownProject(clean, arg string, allowed []string) *toolError {
+	key, err := s.api.ProjectKey(clean)
+	if err != nil {
+		return s.apiError(err, &nextCall{Tool: "memory_list", Arguments: map[string]any{}})
+	}
+	for _, dir := range allowed {
+		if k, err := s.api.ProjectKey(dir); err == nil && k == key {
+			return nil
+		}
+	}
+	e := s.codedError(codeWorkdirOtherProject, map[string]any{"Workdir": arg, "Allowed": strings.Join(allowed, ", ")},
+		&nextCall{Tool: "memory_list", Arguments: map[string]any{}})
+	e.Allowed = allowed
+	return e
 }
 
 // record notes a call for Settings → Integrations: in memory at every call, in the shared

@@ -18,6 +18,7 @@ const (
 	codeInvalidArguments      = "mcp_invalid_arguments"
 	codeAgentUnknown          = "mcp_agent_unknown"
 	codeWorkdirNotAllowed     = "workdir_not_allowed"
+	codeWorkdirOtherProject   = "workdir_other_project"
 	codeInvalidCursor         = "mcp_invalid_cursor"
 	codeExtractionUnavailable = "extraction_unavailable"
 	codeKVUnavailable         = "kv_unavailable"

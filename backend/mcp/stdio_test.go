@@ -255,8 +255,10 @@ func TestStdioWorkdirMustLieInsideRoots(t *testing.T) {
 	// No --workdir: the only root is the project.
 	c.ok("memory_write", map[string]any{"slug": "root-fact", "scope": "project", "type": "project", "title": "Root",
 		"body": "Lives in the root project."})
-	c.ok("memory_write", map[string]any{"slug": "sub-fact", "scope": "project", "type": "project", "title": "Sub",
-		"body": "Lives in the sub project.", "workdir": sub})
+	// A subfolder is a project of its own (its path's), not the session's: refused, as any
+	// folder that is not the session's project (TestWorkdirOfAnotherProjectRefused).
+	c.fails("memory_write", map[string]any{"slug": "sub-fact", "scope": "project", "type": "project", "title": "Sub",
+		"body": "Lives in the sub project.", "workdir": sub}, "workdir_other_project")
 	for _, bad := range []string{outside, root + "/../" + filepath.Base(outside), link, "relative/dir", "/"} {
 		e := c.fails("memory_list", map[string]any{"workdir": bad}, "workdir_not_allowed")
 		if allowed, _ := e["allowed_workdirs"].([]any); len(allowed) != 1 || allowed[0] != root {
@@ -266,9 +268,9 @@ func TestStdioWorkdirMustLieInsideRoots(t *testing.T) {
 			t.Fatalf("%s: no next call: %v", bad, e)
 		}
 	}
-	if items := c.ok("memory_list", map[string]any{"workdir": sub, "scope": "project"})["items"].([]any); len(items) != 1 ||
-		items[0].(map[string]any)["slug"] != "sub-fact" {
-		t.Fatalf("sub project %v", items)
+	if items := c.ok("memory_list", map[string]any{"workdir": root, "scope": "project"})["items"].([]any); len(items) != 1 ||
+		items[0].(map[string]any)["slug"] != "root-fact" {
+		t.Fatalf("root project %v", items)
 	}
 }
 

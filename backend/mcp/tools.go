@@ -57,7 +57,7 @@ var (
 	argScope    = enum("narrows to one scope: global, project (the current project) or agent (your own notes)", "global", "project", "agent")
 	argType     = enum("memory type", "user", "feedback", "project", "reference", "experience", "daily")
 	argWorkType = enum("memory type", "user", "feedback", "project", "reference", "experience")
-	argWorkdir  = str("optional: a project folder inside the folders this session may use (its roots); leave it out for the current project")
+	argWorkdir  = str("optional: one of the project folders this session may use (its roots); leave it out for the current project")
 	argID       = str("the memory's id (instead of slug and scope)")
 	argSlug     = str("the memory's slug: lowercase letters, digits and dashes")
 	argCursor   = str("next_cursor from the previous page")
