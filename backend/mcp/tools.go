@@ -188,6 +188,9 @@ func (s *Server) register() {
 			if t.agentOnly && c.st.agent == "" {
 				return errorResult(s.agentUnknown(t.name)), nil
 			}
+			if terr := s.checkKeys(t.name, req.Params.Arguments); terr != nil {
+				return errorResult(terr), nil
+			}
 			args := coerceArgs(t.schema, req.Params.Arguments)
 			if terr := s.checkArgs(t.name, args); terr != nil {
 				return errorResult(terr), nil
