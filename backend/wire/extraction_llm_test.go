@@ -2,6 +2,7 @@ package wire
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -129,10 +130,11 @@ func TestExtractionPlannedByModelOverTheWire(t *testing.T) {
 	}
 }
 
-// TestExtractionModelWithoutToolCallIsNoop: a model that answers in prose is asked once more
-// with only the tool; answering in prose again ends the run as noop with its reason, nothing
-// written, and the turn still kept in its session.
-func TestExtractionModelWithoutToolCallIsNoop(t *testing.T) {
+// TestExtractionModelWithoutToolCallPlansOffline: a model that answers in prose is asked once
+// more with only the tool; answering without a readable plan again hands the turn to the
+// offline extractor (the hook never sends it again), the run saying why in words, and the turn
+// is kept in its session.
+func TestExtractionModelWithoutToolCallPlansOffline(t *testing.T) {
 	svc, _ := openWithCatalog(t, t.TempDir())
 	user, tool := svc.API(svc.ctx, api.ActorUser), svc.API(svc.ctx, api.ActorTool)
 	srv := llmtest.NewOpenAI(t)
@@ -140,7 +142,9 @@ func TestExtractionModelWithoutToolCallIsNoop(t *testing.T) {
 	srv.Push(llmtest.Text("Sure, I will remember that."), llmtest.Call("SubmitMemoryPlan", `{"status":"updated","items":[`))
 	run := extract(t, tool, map[string]any{"session_id": "s-noop", "agent": "codex",
 		"messages": []map[string]any{{"role": "user", "content": "My name is Ada and I live in Dublin."}}})
-	if run["status"] != "noop" || run["reason"] == "" || run["reason_text"] == "" {
+	report, _ := run["report"].(map[string]any)
+	if run["status"] != "done" || run["model"] != "offline" || report["planned_offline"] != true ||
+		report["error_code"] != "extraction_model_bad_plan" || !strings.Contains(fmt.Sprint(run["reason_text"]), "could not be read") {
 		t.Fatalf("run: %v", run)
 	}
 	reqs := srv.Requests()
@@ -151,8 +155,8 @@ func TestExtractionModelWithoutToolCallIsNoop(t *testing.T) {
 		t.Fatalf("the retry does not force the tool: %q", name)
 	}
 	list, err := user.Memory.List(api.ListParams{Scope: memory.ScopeGlobal})
-	if err != nil || list.Total != 0 {
-		t.Fatalf("memories written by a noop: %v %+v", err, list)
+	if err != nil || list.Total != 2 {
+		t.Fatalf("want the offline extractor's name and place: %v %+v", err, list)
 	}
 	sess, err := user.Sessions.Read(api.SessionRef{ID: "s-noop", Agent: "codex"})
 	if err != nil || len(sess.Turns) != 1 {
