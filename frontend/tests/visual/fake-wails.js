@@ -355,6 +355,9 @@
     if (items[1]) row(items[1], 'update', 'bridge', 20, { result: 'version_conflict', detail: { error: 'changed since it was read' } })
     if (items[3]) row(items[3], 'update', 'reconcile', 24 * 8 - 1)
     if (items[0]) row(items[0], 'write', 'tool', 2.5, { result: 'secret_detected', detail: { error: 'private key' }, session: 'sess-7f2c', model: 'claude-sonnet-4' })
+    // A rejection with its reason, of a project memory (Activity's narrow layout shows all three).
+    const rejected = { id: '01JDREJ00000000000000000', slug: 'ci-runs-on-jenkins', scope: 'project', workdir: '/home/ada/src/acme-billing' }
+    row(rejected, 'reject', 'user', 3, { detail: { title: 'CI runs on Jenkins', reason: 'Not any more: CI moved to GitHub Actions in the spring' } })
     audit.sort((a, b) => a.ts.localeCompare(b.ts))
     audit.forEach((e) => (e.seq = aseq++))
     audit.reverse()

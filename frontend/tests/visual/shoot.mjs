@@ -355,6 +355,34 @@ try {
       await page.waitForSelector('[data-test="activity-row"]')
     })
   }
+  // An 800 × 600 window: the sidebar leaves the log ~590 px, so it takes its narrow layout by its
+  // own width (a container query), not the window's. Every memory's name keeps room, the
+  // rejection's reason sits under its name, nothing runs past the row.
+  for (const [l, th, language] of [COMBOS[0], COMBOS[3]]) {
+    await open(`${l}-${th}-activity-800`, { language, theme: th }, async (page) => {
+      await page.setViewportSize({ width: 800, height: 600 })
+      await page.click('[data-test="nav-activity"]')
+      await page.waitForSelector('[data-test="activity-row"][data-op="reject"] [data-test="activity-reason"]')
+      await check(page.locator('.sider').isVisible(), 'the sidebar is shown at 800 px')
+      const bad = await page.evaluate(() => {
+        const out = []
+        for (const row of document.querySelectorAll('[data-test="activity-row"]')) {
+          const r = row.getBoundingClientRect()
+          const slug = row.querySelector('.slug').getBoundingClientRect()
+          const name = row.querySelector('.slug')
+          if (name.scrollWidth > name.clientWidth + 1 && slug.width < 200) out.push(`name cut at ${Math.round(slug.width)} px`)
+          for (const el of row.querySelectorAll('.when, .op, .slug, .scope-chip, .actor, .result, .reason')) {
+            const b = el.getBoundingClientRect()
+            if (b.right > r.right + 0.5 || b.left < r.left - 0.5) out.push(`${el.className} outside its row`)
+          }
+          const reason = row.querySelector('.reason')
+          if (reason && reason.getBoundingClientRect().top < slug.bottom - 0.5) out.push('the reason overlaps the name')
+        }
+        return out
+      })
+      await check(bad.length === 0, `narrow log: ${[...new Set(bad)].join('; ')}`)
+    })
+  }
   await open('en-light-activity-open', { language: 'en', theme: 'light' }, async (page) => {
     await page.click('[data-test="nav-activity"]')
     // A deleted memory's Deleted row offers it back (cancelled here); its other rows stay

@@ -130,9 +130,11 @@ export default async function ({ open, check, settled, COMBOS }) {
     await page.waitForSelector('.list-pane')
   })
 
-  // Every other view at 360 px and 4K.
+  // Every other view at 360 px, at 800 × 600 (the smallest window with the sidebar beside the
+  // view: views lay out by their own width, not the window's) and 4K.
   for (const [w, h, tag] of [
     [360, 740, '360'],
+    [800, 600, '800'],
     [2560, 1440, '4k'],
   ]) {
     for (const v of ['organizer', 'activity', 'usage', 'review', 'journal', 'graph', 'agents']) {
@@ -144,6 +146,8 @@ export default async function ({ open, check, settled, COMBOS }) {
         }
         await page.click(`[data-test="nav-${v}"]`)
         await page.waitForSelector(`.shell[data-view="${v}"]`)
+        // The view's own chunk is in (its root is drawn), not only the nav's choice.
+        await page.waitForSelector(`[data-test="${v}-view"]`)
         await page.waitForFunction(() => !document.querySelector('.shell.nav-open'))
         // Nothing a person must reach lies past the screen's right edge (a long title once
         // widened Review to 720 px at 360, and its buttons were cut off with no way to scroll).
