@@ -92,6 +92,25 @@ export default async function ({ open, check, COMBOS }) {
     await page.click('[data-test="journal-append"]')
     await page.waitForSelector('[data-test="journal-entry"][data-author-kind="person"]')
   })
+  // 800 × 600: the sidebar leaves the view ~590 px. The day's arrows stay beside its name and
+  // the note box keeps a usable width (it was squeezed to ~120 px, its placeholder on 3 lines).
+  for (const [name, language, theme] of [['en-light-journal-800', 'en', 'light'], ['zh-dark-journal-800', 'zh-CN', 'dark']]) {
+    await open(name, { language, theme }, async (page) => {
+      await page.setViewportSize({ width: 800, height: 600 })
+      await toJournal(page)
+      await page.waitForSelector('[data-test="journal-draft"]')
+      const m = await page.evaluate(() => {
+        const box = (sel) => document.querySelector(sel).getBoundingClientRect()
+        const title = box('[data-test="journal-day-title"]')
+        const prev = box('[data-test="journal-prev-day"]')
+        const next = box('[data-test="journal-next-day"]')
+        const mid = (b) => b.top + b.height / 2
+        return { prev: Math.abs(mid(prev) - mid(title)), next: Math.abs(mid(next) - mid(title)), nextLeft: next.left - title.right, draft: box('[data-test="journal-draft"]').width }
+      })
+      await check(m.prev < 4 && m.next < 4 && m.nextLeft >= 0, `the day's arrows on its title's line: ${JSON.stringify(m)}`)
+      await check(m.draft >= 240, `the note box is ${Math.round(m.draft)} px wide`)
+    })
+  }
   await open('en-narrow-journal', { language: 'en', theme: 'light' }, async (page) => {
     await page.setViewportSize({ width: 700, height: 800 })
     // Under 800 px the navigation sits behind the menu button.
