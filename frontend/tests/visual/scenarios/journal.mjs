@@ -71,6 +71,25 @@ export default async function ({ open, check, COMBOS }) {
       await check(page.locator('[data-test="agents-index-text"]').textContent().then((s) => s.includes('acme-billing')), 'the project’s memories are in the index')
     })
   }
+  // 1280 × 800, English: every nav label on one line and whole (the chosen "What my agents see"
+  // broke onto two), and the Agent box shows its whole placeholder (it read "Any agent (typ…").
+  for (const [name, language, theme] of [['en-light-agents-fit', 'en', 'light'], ['zh-dark-agents-fit', 'zh-CN', 'dark']]) {
+    await open(name, { language, theme }, async (page) => {
+      await page.click('[data-test="nav-agents"]')
+      await page.waitForSelector('[data-test="agents-view"][data-state="ready"]')
+      await page.waitForSelector('[data-test="agents-agent"] .n-base-selection-placeholder')
+      const cut = await page.evaluate(() => {
+        const out = []
+        for (const el of document.querySelectorAll('.sider .nav-label')) {
+          if (el.scrollWidth > el.clientWidth + 1 || el.getClientRects().length > 1 || el.getBoundingClientRect().height > 24) out.push(`nav "${el.textContent.trim()}"`)
+        }
+        const ph = document.querySelector('[data-test="agents-agent"] .n-base-selection-placeholder__inner') || document.querySelector('[data-test="agents-agent"] .n-base-selection-placeholder')
+        if (ph && ph.scrollWidth > ph.clientWidth + 1) out.push(`agent placeholder "${ph.textContent.trim()}"`)
+        return out
+      })
+      await check(cut.length === 0, `cut or wrapped: ${cut.join('; ')}`)
+    })
+  }
   await open('en-light-journal-search-words', { language: 'en', theme: 'light' }, async (page) => {
     await toJournal(page)
     await page.fill('[data-test="journal-search"]', 'birthday')
