@@ -256,7 +256,7 @@ func (s *Service) candidates(ctx context.Context, vis recall.Visibility, msg str
 		if m == nil || !vis.Allows(m) || m.Type == memory.TypeDaily {
 			continue
 		}
-		out = append(out, Candidate{Slug: m.Slug, Scope: string(m.Scope), Type: string(m.Type), Title: m.Title})
+		out = append(out, Candidate{Slug: m.Slug, Scope: string(m.Scope), Type: string(m.Type), Title: m.Title, Reviewed: m.Reviewed})
 	}
 	return out, nil
 }
@@ -367,9 +367,12 @@ func (s *Service) buildContext(ctx context.Context, req Request, vis recall.Visi
 		}
 		v.headroom[scopeRef(sc, key, "")] = v.limit - used
 	}
-	v.reviewed = func(scope memory.Scope, slug string) bool {
+	v.lookup = func(scope memory.Scope, slug string) *memory.Memory {
 		m, err := s.o.Store.GetBySlug(ctx, scope, vis.Workdir(), vis.Agent(), slug)
-		return err == nil && m.Reviewed
+		if err != nil || !vis.Allows(m) {
+			return nil
+		}
+		return m
 	}
 	v.resolve = func(slug string) memory.Scope {
 		for _, sc := range vis.Scopes() {

@@ -151,8 +151,9 @@ func (s *Service) perform(r *run, planner Planner) {
 		renderReasons(say, &out.Plan.Items[i])
 	}
 	renderReasons(say, profile)
+	cd.validator.say = say
 	ok, rejected := cd.validator.validate(out.Plan, profile)
-	var applied []AppliedItem
+	ok, applied := keptReviewed(ok)
 	if len(ok) > 0 {
 		if err := ctx.Err(); err != nil {
 			fail(FailCanceled, err)
@@ -171,8 +172,8 @@ func (s *Service) perform(r *run, planner Planner) {
 		splits, refusedSplits := s.identitySplits(ctx, vis, cd.validator, applied, replaced, next)
 		done, refused = s.applyMore(ctx, r, out.Model, splits)
 		applied, rejected = append(applied, done...), append(append(rejected, refusedSplits...), refused...)
-		slices.SortStableFunc(applied, func(a, b AppliedItem) int { return a.Index - b.Index })
 	}
+	slices.SortStableFunc(applied, func(a, b AppliedItem) int { return a.Index - b.Index })
 	status, reason := StatusNoop, ""
 	switch {
 	case len(applied) > 0 && len(rejected) == 0:
@@ -203,6 +204,9 @@ func (s *Service) appliedItem(ctx context.Context, p planned, ir memory.ItemResu
 	for _, w := range ir.Warnings {
 		a.Warnings = append(a.Warnings, Warning{Code: w.Code, Args: w.Args})
 	}
+	if p.proposalOf != "" {
+		a.Warnings = append(a.Warnings, Warning{Code: WarnReviewedProposal, Args: map[string]any{"Slug": p.proposalOf, "Proposal": ir.Slug}})
+	}
 	if p.action == ActionAppendDaily {
 		a.Scope, a.Type = memory.ScopeGlobal, memory.TypeDaily
 	}
@@ -215,6 +219,28 @@ func (s *Service) appliedItem(ctx context.Context, p planned, ir memory.ItemResu
 		}
 	}
 	return a
+}
+
+// keptReviewed takes out of ok the updates that left a reviewed memory as it was (it already
+// says what they would write): nothing is applied for them, and each is reported as done.
+func keptReviewed(ok []planned) ([]planned, []AppliedItem) {
+	var rest []planned
+	var kept []AppliedItem
+	for _, p := range ok {
+		if p.kept == nil {
+			rest = append(rest, p)
+			continue
+		}
+		m := p.kept
+		a := AppliedItem{Index: p.index, Action: p.action, ID: m.ID, Slug: m.Slug, Scope: m.Scope, Type: m.Type, Title: m.Title,
+			Confidence: m.Confidence, AutoDowngraded: m.AutoDowngraded}
+		for _, w := range p.warnings {
+			a.Warnings = append(a.Warnings, Warning{Code: w})
+		}
+		a.Warnings = append(a.Warnings, Warning{Code: WarnReviewedKept, Args: map[string]any{"Slug": m.Slug}})
+		kept = append(kept, a)
+	}
+	return rest, kept
 }
 
 // sortRejected orders refused items by their place in the plan.

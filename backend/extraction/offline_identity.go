@@ -44,7 +44,7 @@ func (s *Service) identityCandidates(ctx context.Context, vis recall.Visibility,
 		if err != nil || !vis.Allows(m) {
 			continue
 		}
-		found = append(found, Candidate{Slug: m.Slug, Scope: string(m.Scope), Type: string(m.Type), Title: m.Title})
+		found = append(found, Candidate{Slug: m.Slug, Scope: string(m.Scope), Type: string(m.Type), Title: m.Title, Reviewed: m.Reviewed})
 	}
 	if len(found) == 0 {
 		return cands

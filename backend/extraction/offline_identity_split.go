@@ -323,6 +323,7 @@ func (s *Service) identitySplits(ctx context.Context, vis recall.Visibility, v v
 	var refused []RejectedItem
 	say := s.splitReasons(ctx)
 	add := func(mf memoryFacts, it PlanItem, version string) {
+		it.split = true
 		sv := v
 		sv.userTexts, sv.source, sv.written = []string{mf.said}, mf.m.Source, nil
 		ok, bad := sv.validate(Plan{Items: []PlanItem{it}}, nil)

@@ -22,7 +22,7 @@ func TestIdentityCandidates(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := f.svc.identityCandidates(f.ctx, vis, nil)
-	if len(got) != 1 || got[0] != (Candidate{Slug: "user-location", Scope: "global", Type: "user", Title: "Based in Paris"}) {
+	if len(got) != 1 || got[0] != (Candidate{Slug: "user-location", Scope: "global", Type: "user", Title: "Based in Paris", Reviewed: true}) {
 		t.Fatalf("got %+v", got)
 	}
 	if got := f.svc.identityCandidates(f.ctx, vis, got); len(got) != 1 {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	turnpkg "engram/backend/extraction/turn"
+	"engram/backend/memory"
 )
 
 // Request, Message and Mutation are the turn as clients deliver it (package turn, a leaf the
@@ -66,6 +67,11 @@ type PlanItem struct {
 	// plan.
 	ReasonKey  string         `json:"-"`
 	ReasonArgs map[string]any `json:"-"`
+	// proposalOf is the reviewed memory a proposal stands beside (reviewed.go), never a
+	// model's; split marks an identity split's change, which keeps its own rule for reviewed
+	// memories (offline_identity_split.go).
+	proposalOf *memory.Memory
+	split      bool
 }
 
 // Relation is a typed edge for the knowledge graph, written into the body in the grammar of
@@ -103,6 +109,8 @@ type Candidate struct {
 	Scope string `json:"scope"`
 	Type  string `json:"type"`
 	Title string `json:"title"`
+	// Reviewed: the person accepted it; an update of it becomes a proposal (reviewed.go).
+	Reviewed bool `json:"reviewed,omitempty"`
 }
 
 // Input is the compact context a planner sees for one run (DESIGN §6): the last user turns,

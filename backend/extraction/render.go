@@ -43,7 +43,11 @@ func renderInput(in Input) string {
 	} else {
 		var lines strings.Builder
 		for _, c := range in.Candidates {
-			fmt.Fprintf(&lines, "- %s [%s/%s] %s\n", recall.Escape(c.Slug), c.Scope, c.Type, recall.Escape(oneLine(c.Title)))
+			mark := ""
+			if c.Reviewed {
+				mark = prompts.ExtractionReviewedMark
+			}
+			fmt.Fprintf(&lines, "- %s [%s/%s] %s%s\n", recall.Escape(c.Slug), c.Scope, c.Type, recall.Escape(oneLine(c.Title)), mark)
 		}
 		fmt.Fprintf(&b, prompts.ExtractionCandidates, lines.String())
 	}

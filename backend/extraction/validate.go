@@ -39,6 +39,11 @@ type planned struct {
 	action   string
 	item     memory.Item
 	warnings []string
+	// kept is the reviewed memory an update left as it was (it already says this): nothing is
+	// applied, the item is reported with WarnReviewedKept. proposalOf is the slug of the
+	// reviewed memory a proposal stands beside (reviewed.go).
+	kept       *memory.Memory
+	proposalOf string
 }
 
 // validator checks plan items one by one against what the run knows.
@@ -57,9 +62,19 @@ type validator struct {
 	limit    int
 	// resolve finds the scope of an existing slug for an update that names none.
 	resolve func(slug string) memory.Scope
-	// reviewed tells whether the memory of slug in scope is one the person reviewed.
-	reviewed func(scope memory.Scope, slug string) bool
-	source   memory.Source
+	// lookup reads the memory of slug in scope the caller may see (nil when there is none).
+	lookup func(scope memory.Scope, slug string) *memory.Memory
+	// say writes a stored text from the catalog in the person's language ("" without one).
+	say    func(key string, args map[string]any) string
+	source memory.Source
+}
+
+// find is the memory of slug in scope, nil when there is none (or no lookup).
+func (v *validator) find(scope memory.Scope, slug string) *memory.Memory {
+	if v.lookup == nil {
+		return nil
+	}
+	return v.lookup(scope, slug)
 }
 
 func scopeRef(scope memory.Scope, key, slug string) string {
@@ -155,7 +170,7 @@ func (v *validator) item(i int, it PlanItem, counted bool, seen map[string]bool,
 	// A project write without evidence is refused, never moved to global: a model that could
 	// not show the turn was about this project has not shown the fact is about the person
 	// either, and a project fact written globally would reach every other project's agents.
-	if action == ActionWrite && scope == memory.ScopeProject && !v.evidence && !v.pinned {
+	if action == ActionWrite && scope == memory.ScopeProject && !v.evidence && !v.pinned && it.proposalOf == nil {
 		return nil, reject(CodeProjectNoEvidence, nil,
 			"a project memory needs a file change in this turn or the person's request to remember it for the project")
 	}
@@ -182,12 +197,23 @@ func (v *validator) item(i int, it PlanItem, counted bool, seen map[string]bool,
 		mi.Agent = v.agent
 	}
 	if action == ActionDelete {
-		if v.reviewed != nil && v.reviewed(scope, slug) {
+		if m := v.find(scope, slug); m != nil && m.Reviewed {
 			return nil, reject(CodeReviewedDelete, map[string]any{"Slug": slug},
 				"%s was reviewed by the person; only the person deletes it", slug)
 		}
 		mi.Op = memory.OpDelete
 		return &planned{index: i, action: action, item: mi, warnings: warns}, nil
+	}
+	if m := v.find(scope, slug); action == ActionUpdate && !it.split && it.proposalOf == nil && m != nil && m.Reviewed {
+		proposal, kept := v.reviewedUpdate(it, m, body)
+		if kept {
+			return &planned{index: i, action: action, kept: m, warnings: warns}, nil
+		}
+		pl, rej := v.item(i, proposal, false, seen, usedWrites)
+		if pl != nil {
+			pl.proposalOf, pl.warnings = m.Slug, append(warns, pl.warnings...)
+		}
+		return pl, rej
 	}
 	title := strings.TrimSpace(it.Description)
 	if action == ActionWrite {
@@ -237,6 +263,13 @@ func (v *validator) item(i int, it PlanItem, counted bool, seen map[string]bool,
 		mi.Op, mi.Mode = memory.OpUpdate, strings.TrimSpace(it.Mode)
 		if t := strings.TrimSpace(it.Type); t != "" {
 			mi.Type = memory.Type(t)
+		}
+		if mi.Mode == "replace" {
+			// A replaced memory holds this turn's words only: its source is the extractor's
+			// (a memory written with `engram write` kept saying "user" after the extractor
+			// rewrote it).
+			src := v.source
+			mi.Source = &src
 		}
 	}
 	return &planned{index: i, action: action, item: mi, warnings: warns}, nil

@@ -102,9 +102,9 @@ func TestValidationCodes(t *testing.T) {
 	}
 }
 
-// TestEverythingLandsUnreviewed: writes, updates of a reviewed memory and relations all land
-// unreviewed with the extraction source, the run's session, agent, turn and model; the audit
-// names the extractor.
+// TestEverythingLandsUnreviewed: writes, the proposal that stands for an update of a reviewed
+// memory (which itself stays as accepted) and relations all land unreviewed with the extraction
+// source, the run's session, agent, turn and model; the audit names the extractor.
 func TestEverythingLandsUnreviewed(t *testing.T) {
 	f := newFx(t, nil)
 	title, body, yes := "Editor", "Uses Helix.", true
@@ -131,7 +131,7 @@ func TestEverythingLandsUnreviewed(t *testing.T) {
 		wantInBodies []string
 	}{
 		{memory.ScopeGlobal, "", "works-at-acme", "I work at Acme", []string{"- works_at [[Acme]]", "- [[Acme]] based_in [[Berlin]]"}},
-		{memory.ScopeGlobal, "", "editor", "switched to Zed", []string{"Uses Helix.", "Switched to Zed."}},
+		{memory.ScopeGlobal, "", "editor-proposed", "switched to Zed", []string{"Uses Helix.", "Switched to Zed."}},
 		{memory.ScopeAgent, "claude-code", "agent-note", "", nil},
 	} {
 		m, err := f.store.GetBySlug(f.ctx, ref.scope, "", ref.agent, ref.slug)
@@ -149,10 +149,13 @@ func TestEverythingLandsUnreviewed(t *testing.T) {
 				t.Errorf("%s body lacks %q:\n%s", ref.slug, w, m.Body)
 			}
 		}
-		if ref.slug != "editor" && (m.Source.Kind != "extraction" || m.Source.Session != "s1" || m.Source.Agent != "claude-code" ||
-			m.Source.Model != "scripted" || m.Source.Turn != 1) {
+		if m.Source.Kind != "extraction" || m.Source.Session != "s1" || m.Source.Agent != "claude-code" ||
+			m.Source.Model != "scripted" || m.Source.Turn != 1 {
 			t.Errorf("%s source %+v", ref.slug, m.Source)
 		}
+	}
+	if m, err := f.store.GetBySlug(f.ctx, memory.ScopeGlobal, "", "", "editor"); err != nil || !m.Reviewed || m.Body != body {
+		t.Errorf("the reviewed editor memory changed: %+v %v", m, err)
 	}
 	if w := d.Report.Applied[0].Warnings; len(w) != 1 || w[0].Code != WarnInvalidRelation {
 		t.Errorf("warnings of the relation item: %v", w)
