@@ -37,7 +37,8 @@ export function utf8Bytes(s: string): number {
 }
 
 export function kib(bytes: number): string {
-  return (bytes / 1024).toFixed(1)
+  // Rounded up: a few bytes never read "0.0", and a size over a limit never reads as the limit.
+  return (Math.ceil((Math.max(0, bytes) * 10) / 1024) / 10).toFixed(1)
 }
 
 /** A one-line plain-text preview of Markdown (list snippets). */

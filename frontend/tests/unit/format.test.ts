@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatRelative, plainSnippet, utf8Bytes } from '../../src/util/format'
+import { formatRelative, kib, plainSnippet, utf8Bytes } from '../../src/util/format'
 
 describe('plainSnippet', () => {
   it('strips Markdown markup for one-line previews', () => {
@@ -13,6 +13,14 @@ describe('plainSnippet', () => {
 })
 
 describe('format helpers', () => {
+  it('rounds KiB up to one decimal: a few bytes never read 0.0, a size past a limit never reads as it', () => {
+    expect(kib(0)).toBe('0.0')
+    expect(kib(50)).toBe('0.1')
+    expect(kib(1024)).toBe('1.0')
+    expect(kib(8192)).toBe('8.0')
+    expect(kib(8193)).toBe('8.1')
+  })
+
   it('counts UTF-8 bytes', () => {
     expect(utf8Bytes('abc')).toBe(3)
     expect(utf8Bytes('香菜')).toBe(6)
