@@ -68,3 +68,24 @@ export function normalizeError(err: unknown): ApiError {
   if (err instanceof Error) return unknown(err.message)
   return unknown(String(err))
 }
+
+/** Codes that are about one field whatever their args say. */
+const CODE_FIELDS: Record<string, string> = {
+  body_too_large: 'body',
+  missing_title: 'title',
+  title_too_long: 'title',
+  invalid_slug: 'slug',
+  already_exists: 'slug',
+  rejected_slug: 'slug',
+}
+
+/**
+ * The field of a form an error is about, among the ones the form has: the error's Field
+ * argument (secret_detected, field_too_long, control_character, …: "body", "source_quote", …)
+ * or its code. null when it names none of them.
+ */
+export function errorField<F extends string>(err: ApiError | null | undefined, fields: readonly F[]): F | null {
+  if (!err) return null
+  const named = typeof err.args?.Field === 'string' ? err.args.Field : CODE_FIELDS[err.code]
+  return named && (fields as readonly string[]).includes(named) ? (named as F) : null
+}

@@ -77,7 +77,7 @@ import type {
 } from './types'
 
 export * from './types'
-export { ApiError, normalizeError } from './errors'
+export { ApiError, errorField, normalizeError } from './errors'
 export type { Transport } from './transport'
 export { Session, type SessionSnapshot } from './session'
 export { parseTokenInput } from './ws'

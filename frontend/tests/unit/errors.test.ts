@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ApiError, normalizeError } from '../../src/api/errors'
+import { ApiError, errorField, normalizeError } from '../../src/api/errors'
 
 describe('normalizeError', () => {
   it('reads the Wails shape: a string holding JSON', () => {
@@ -43,5 +43,20 @@ describe('normalizeError', () => {
   it('passes an ApiError through unchanged', () => {
     const a = new ApiError('x', 'error.x')
     expect(normalizeError(a)).toBe(a)
+  })
+})
+
+describe('errorField', () => {
+  const fields = ['title', 'body', 'slug', 'source_quote'] as const
+  it('reads the field an error names, by its Field argument or its code', () => {
+    expect(errorField(new ApiError('secret_detected', 'error.secret_detected', { Kind: 'github_token', Field: 'body' }), fields)).toBe('body')
+    expect(errorField(new ApiError('control_character', 'error.control_character', { Field: 'source_quote' }), fields)).toBe('source_quote')
+    expect(errorField(new ApiError('body_too_large', 'error.body_too_large', { Size: 9000, Max: 8192 }), fields)).toBe('body')
+    expect(errorField(new ApiError('already_exists', 'error.already_exists', { Slug: 'x' }), fields)).toBe('slug')
+  })
+  it('names none when the field is not in the form or there is none', () => {
+    expect(errorField(new ApiError('secret_detected', 'error.secret_detected', { Field: 'source.model' }), fields)).toBeNull()
+    expect(errorField(new ApiError('version_conflict', 'error.version_conflict', {}), fields)).toBeNull()
+    expect(errorField(null, fields)).toBeNull()
   })
 })

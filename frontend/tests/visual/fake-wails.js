@@ -856,6 +856,9 @@
           p = { ...p, slug: !words ? 'memory-' + hash : words.length < 3 || dropped ? words + '-' + hash : words }
         }
         if (items.some((m) => m.slug === p.slug && m.scope === p.scope)) return { index: 0, op: 'write', ok: false, code: 'already_exists', i18n_key: 'error.already_exists', args: { Slug: p.slug }, message: 'already exists' }
+        // As the store's secret guard: a GitHub token in any text field is refused, naming it.
+        for (const f of ['title', 'body', 'source_quote', 'reasoning'])
+          if (/ghp_[A-Za-z0-9]{36}/.test(p[f] || '')) return { index: 0, op: 'write', ok: false, code: 'secret_detected', i18n_key: 'error.secret_detected', args: { Kind: 'github_token', Field: f }, message: 'looks like a secret' }
         const q = (p.source_quote || '').trim().length
         let conf = p.confidence || 'medium'
         let down = false

@@ -501,6 +501,27 @@ try {
     await page.waitForSelector('.list-pane[data-state="ready"][data-query="walrus facts"]')
     await check(page.locator('.list-pane .item').count().then((n) => n === 1), 'one hit')
   })
+  // A refusal that names a field (a token in the body) draws that field as wrong and puts the
+  // cursor in it; changing it clears the mark. A short body's size reads in bytes, not "0.0".
+  for (const [name, language, theme, edit] of [['en-light-create-secret', 'en', 'light', true], ['zh-dark-create-secret', 'zh-CN', 'dark', false]]) {
+    await open(name, { language, theme }, async (page) => {
+      await page.click('[data-test="new-memory"]')
+      await page.fill('[data-test="title"] input', 'Deploy key')
+      await page.fill('[data-test="body"] textarea', 'token ghp_Q8mZ2rT7vK1pX9cL4nB6wE3yH5jF0dS2aG7u')
+      await page.waitForSelector('[data-test="body-size"][data-bytes="46"]')
+      const size = (await page.locator('[data-test="body-size"]').innerText()).trim()
+      await check(size === (language === 'en' ? '46 bytes / 8 KiB' : '46 字节 / 8 KiB'), `the body's size reads "${size}"`)
+      await page.click('[data-test="submit"]')
+      await page.waitForSelector('[data-test="form-error"]')
+      await page.waitForSelector('[data-field="body"][data-invalid="true"]')
+      await check(page.locator('[data-field][data-invalid="true"]').count().then((n) => n === 1), 'only the body is marked')
+      await check(page.evaluate(() => document.activeElement?.matches('[data-test="body"] textarea')), 'the cursor is in the body')
+      if (!edit) return
+      await page.keyboard.press('End')
+      await page.keyboard.type(' (revoked)')
+      await page.waitForSelector('[data-field="body"][data-invalid]', { state: 'detached' })
+    })
+  }
   await open('en-light-create', { language: 'en', theme: 'light' }, async (page) => {
     await page.click('[data-test="new-memory"]')
     await page.fill('[data-test="slug"] input', 'Bad_Slug!')
