@@ -57,6 +57,24 @@ export default async function ({ open, check, settled, COMBOS }) {
       const closeName = await page.locator('.shortcuts-dialog .n-base-close').first().getAttribute('aria-label')
       await check(closeName === (language === 'en' ? 'Close' : '关闭'), `close button named "${closeName}"`)
     })
+    // The list focused from the keyboard: its focus ring keeps clear of the keys and words.
+    await open(`${l}-${th}-shell-shortcuts-focus`, { language, theme: th }, async (page) => {
+      await page.locator('body').press('?')
+      await page.waitForSelector('[data-test="shortcuts-dialog"] [data-keys="g m"]')
+      await page.focus('[data-test="shortcuts-groups"]')
+      await page.keyboard.press('Shift')
+      await check(page.evaluate(() => document.activeElement?.matches('[data-test="shortcuts-groups"]:focus-visible')), 'the list has a visible focus ring')
+      const gap = await page.evaluate(() => {
+        const g = document.querySelector('[data-test="shortcuts-groups"]').getBoundingClientRect()
+        let min = Infinity
+        for (const el of document.querySelectorAll('[data-test="shortcuts-groups"] h3, [data-test="shortcuts-groups"] kbd, [data-test="shortcuts-groups"] dd')) {
+          const b = el.getBoundingClientRect()
+          min = Math.min(min, b.left - g.left, g.right - b.right, b.top - g.top, g.bottom - b.bottom)
+        }
+        return min
+      })
+      await check(gap >= 6, `the focus ring is ${gap} px from the content`)
+    })
     // Links in the reader: a memory link and an entity link; code stays literal.
     await open(`${l}-${th}-shell-links`, { language, theme: th, links: true }, async (page) => {
       await page.locator('.item').first().click()
