@@ -2,6 +2,7 @@ package extraction
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -10,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"engram/backend/memory"
+	"engram/backend/prompts"
 	"engram/backend/recall"
 	"engram/backend/text"
 )
@@ -74,12 +76,34 @@ func window(msgs []Message) []Message {
 	return out
 }
 
+// cut shortens s to at most n runes, keeping its head and its tail with a mark between that
+// says how much was left out. The trigger: a 28 KB message (a pasted log, then "Remember that
+// I prefer kebab-case for URL paths.") reached the model as its first 2,000 characters, so the
+// request at its end was never seen. The last words are most often what the person asks: the
+// tail gets two thirds of the room.
 func cut(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
+	total := utf8.RuneCountInString(s)
+	if total <= n {
 		return s
 	}
 	r := []rune(s)
-	return string(r[:n-1]) + "…"
+	mark := fmt.Sprintf(prompts.ExtractionCut, total)
+	room := n - utf8.RuneCountInString(mark)
+	if room < 16 {
+		return string(r[:n-1]) + "…"
+	}
+	mark = fmt.Sprintf(prompts.ExtractionCut, total-room)
+	head := room / 3
+	tail := room - head
+	h, t := string(r[:head]), string(r[total-tail:])
+	// At a line break or space near the cut when there is one, not mid-word.
+	if i := strings.LastIndexAny(h, " \n"); i > len(h)*7/8 {
+		h = h[:i]
+	}
+	if i := strings.IndexAny(t, " \n"); i >= 0 && i < len(t)/8 {
+		t = t[i+1:]
+	}
+	return strings.TrimRight(h, " \n") + mark + strings.TrimLeft(t, " \n")
 }
 
 // fileTools are the agent tools that write files: a use of one is evidence that the turn

@@ -36,7 +36,9 @@ func TestWindow(t *testing.T) {
 		t.Fatalf("%d user turns, %d characters, last %q", users, total, w[len(w)-1].Content)
 	}
 	// d, e, f and the last are the four newest user turns; d is dropped to fit 12,000.
-	if w[0].Role != "assistant" || !strings.HasPrefix(w[1].Content, "eee") || users != 3 || !strings.HasSuffix(w[1].Content, "…") {
+	// A cut message keeps its head and its tail, the mark between saying how much went.
+	if w[0].Role != "assistant" || !strings.HasPrefix(w[1].Content, "eee") || users != 3 || !strings.HasSuffix(w[1].Content, "eee") ||
+		!strings.Contains(w[1].Content, "characters left out") {
 		t.Fatalf("window starts %s %q…, %d user turns", w[0].Role, w[1].Content[:6], users)
 	}
 	// At most candidateWords words (longest first) plus at most candidateWords CJK bigrams.

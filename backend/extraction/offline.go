@@ -79,7 +79,7 @@ func (Offline) Plan(ctx context.Context, in Input) (Outcome, error) {
 	if !ok || !utf8.ValidString(msg) {
 		return out, nil
 	}
-	msg = clip(msg, offlineMaxMessageBytes)
+	msg = clipMessage(msg, offlineMaxMessageBytes)
 	findings, signals := analyse(msg)
 	if f, ok := answeredName(previousAssistant(in), msg); ok {
 		findings = append([]finding{f}, findings...)
@@ -167,7 +167,7 @@ func unplannedEarlier(in Input) []string {
 		if strings.TrimSpace(t) == "" || !utf8.ValidString(t) || planned[ContentHash(t)] {
 			continue
 		}
-		out = append(out, clip(t, offlineMaxMessageBytes))
+		out = append(out, clipMessage(t, offlineMaxMessageBytes))
 	}
 	return out
 }
@@ -195,7 +195,7 @@ func previousAssistant(in Input) string {
 	}
 	for i--; i >= 0; i-- {
 		if msgs[i].Role == "assistant" {
-			return clip(msgs[i].Content, offlineMaxMessageBytes)
+			return clipMessage(msgs[i].Content, offlineMaxMessageBytes)
 		}
 		if msgs[i].Role == "user" {
 			return ""
@@ -356,6 +356,30 @@ func clip(s string, n int) string {
 		n--
 	}
 	return s[:n]
+}
+
+// clipMessage bounds a message the offline rules read to n bytes: its head and its tail, apart
+// as paragraphs, each cut on a rune boundary (at a line break near the cut when there is one).
+// The trigger: a pasted 200-line log followed by "Remember that I prefer kebab-case for URL
+// paths." was cut to its first 4 KiB, and the request at its end was never read. The words the
+// rules quote are the person's, verbatim, from either part.
+func clipMessage(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	head := clip(s, n/4)
+	if i := strings.LastIndexByte(head, '\n'); i > len(head)/2 {
+		head = head[:i]
+	}
+	t := len(s) - (n - len(head) - 2)
+	for t < len(s) && !utf8.RuneStart(s[t]) {
+		t++
+	}
+	tail := s[t:]
+	if i := strings.IndexByte(tail, '\n'); i >= 0 && i < len(tail)/2 {
+		tail = tail[i+1:]
+	}
+	return head + "\n\n" + tail
 }
 
 // clipRunes shortens s to n runes at a word boundary when there is one, marking the cut.

@@ -78,7 +78,7 @@ func splitSentences(msg, mask string) []sentence {
 				break
 			}
 		}
-		if e > s && len(out) < offlineMaxSentences {
+		if e > s {
 			m := mask[s:e]
 			out = append(out, sentence{start: s, end: e, orig: msg[s:e], mask: m, lower: lowerASCII(m), cjk: text.HasCJK(m)})
 		}
@@ -97,6 +97,12 @@ func splitSentences(msg, mask string) []sentence {
 		i += n
 	}
 	emit(len(mask))
+	// A message of many short lines (a pasted log, then the request) is read at its beginning
+	// and its end: the last sentences are most often what the person asks.
+	if len(out) > offlineMaxSentences {
+		head := offlineMaxSentences / 3
+		out = append(out[:head], out[len(out)-(offlineMaxSentences-head):]...)
+	}
 	return out
 }
 

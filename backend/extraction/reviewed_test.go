@@ -37,6 +37,11 @@ func (f *fx) seedAccepted(slug, title, body string) *memory.Memory {
 func modelPlanner(t *testing.T, replies ...llmtest.Reply) Planner {
 	srv := llmtest.NewOpenAI(t)
 	srv.Push(replies...)
+	return modelOn(t, srv)
+}
+
+// modelOn is the configured model over the loopback provider srv.
+func modelOn(t *testing.T, srv *llmtest.Server) Planner {
 	client, err := llm.New(llm.Config{Provider: llm.ProviderOpenAI, BaseURL: srv.URL(), Model: "scripted-model"}, "sk-test", nil)
 	if err != nil {
 		t.Fatal(err)

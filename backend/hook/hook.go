@@ -148,10 +148,11 @@ func (s *Service) transcriptTurns(ctx context.Context, agent string, p Payload) 
 	if err != nil {
 		return Result{}, deferred(ctx, err)
 	}
+	skippedBig := 0
 	if offset == 0 {
 		// The first read of a long session begins near its end: a request carries only the
 		// newest turns, and parsing megabytes of history would hold the agent up.
-		if offset, err = transcript.TailStart(p.TranscriptPath, FirstReadBytes); err != nil {
+		if offset, skippedBig, err = transcript.TailStart(p.TranscriptPath, FirstReadBytes); err != nil {
 			return Result{}, unreadable(p.TranscriptPath, err)
 		}
 	}
@@ -159,7 +160,8 @@ func (s *Service) transcriptTurns(ctx context.Context, agent string, p Payload) 
 	if err != nil {
 		return Result{}, unreadable(p.TranscriptPath, err)
 	}
-	res := Result{Oversized: parsed.Oversized, Partial: parsed.Partial}
+	// Lines over transcript.MaxLine are dropped: the count goes to hook.log with the run.
+	res := Result{Oversized: parsed.Oversized + skippedBig, Partial: parsed.Partial}
 	workdir := p.Cwd
 	if workdir == "" {
 		workdir = parsed.Cwd

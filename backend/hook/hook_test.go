@@ -12,6 +12,7 @@ import (
 
 	"engram/backend/coded"
 	"engram/backend/extraction"
+	"engram/backend/transcript"
 )
 
 func sample(t *testing.T) string {
@@ -139,6 +140,50 @@ func TestFirstReadOfALongTranscriptReadsItsEnd(t *testing.T) {
 	msgs := calls[0].Params.Messages
 	if len(msgs) != 1 || msgs[0].ID != "last" {
 		t.Fatalf("forwarded %d messages, first %+v", len(msgs), msgs[0])
+	}
+}
+
+// TestFirstReadKeepsALongLastMessage: the first read of a transcript whose last message is
+// longer than the tail it reads (a pasted log, the request at its end) hands that message on,
+// head and tail with the cut marked; a line over the reader's bound there is counted as
+// dropped, for hook.log. The trigger: the read began after the message and nothing said so.
+func TestFirstReadKeepsALongLastMessage(t *testing.T) {
+	ask := "Remember that I prefer kebab-case for URL paths."
+	cases := []struct {
+		name      string
+		text      string
+		forwarded bool
+		oversized int
+	}{
+		{"a 3 MiB message", strings.Repeat("log line 0123456789\n", 3<<20/20) + ask, true, 0},
+		{"a 5 MiB message", strings.Repeat("log line 0123456789\n", 5<<20/20) + ask, false, 1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFixture(t)
+			rec := newRecorder(t)
+			rec.publish(t, f.home)
+			f.append(userLine("early", "The very first message."), assistantLine("a-0", "Hello."), userLine("last", c.text))
+			res, err := f.run()
+			if err != nil || res.Oversized != c.oversized {
+				t.Fatalf("%+v %v, want %d oversized", res, err, c.oversized)
+			}
+			calls := rec.got()
+			if !c.forwarded {
+				if len(calls) != 0 || res.Status != StatusNothingNew {
+					t.Fatalf("%+v, %d calls", res, len(calls))
+				}
+				return
+			}
+			if len(calls) != 1 {
+				t.Fatalf("%+v: %d calls", res, len(calls))
+			}
+			msgs := calls[0].Params.Messages
+			last := msgs[len(msgs)-1]
+			if last.ID != "last" || !strings.HasSuffix(last.Content, ask) || !strings.Contains(last.Content, transcript.CutMark) {
+				t.Fatalf("forwarded %d messages, last %s ending %q", len(msgs), last.ID, last.Content[max(0, len(last.Content)-80):])
+			}
+		})
 	}
 }
 

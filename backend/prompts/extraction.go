@@ -114,6 +114,9 @@ const (
 	ExtractionRejections        = "<recent-rejections>\nSlugs the person rejected in the last 7 days:\n%s</recent-rejections>\n"
 	ExtractionWritten           = "<already-written-this-turn>\n%s</already-written-this-turn>\n"
 	ExtractionReviewedMark      = " (reviewed by the person)"
-	ExtractionWorkspace         = "<workspace project=\"%t\" agent=\"%s\"/>\n"
-	ExtractionAsk               = "Submit the memory plan for the last user turn now."
+	// ExtractionCut stands where a long message was shortened to its head and tail; %d is the
+	// number of characters left out.
+	ExtractionCut       = "\n[… %d characters left out …]\n"
+	ExtractionWorkspace = "<workspace project=\"%t\" agent=\"%s\"/>\n"
+	ExtractionAsk       = "Submit the memory plan for the last user turn now."
 )

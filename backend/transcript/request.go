@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"strings"
 	"unicode/utf8"
 
 	"engram/backend/extraction/turn"
@@ -76,13 +77,46 @@ func HasPerson(req turn.Request) bool {
 	return false
 }
 
-// Cut shortens s to at most n bytes without splitting a rune (a message's bound).
+// CutMark stands where Cut took text out of a message: language-neutral, on lines of its own,
+// so `engram sessions show` and the extraction model see that something is missing.
+const CutMark = "\n\n[…]\n\n"
+
+// Cut shortens s to at most n bytes, keeping its head and its tail with CutMark between, each
+// cut on a rune boundary (and at a space or line break near it when there is one). The trigger:
+// a pasted 200-line log followed by "Remember that I prefer kebab-case for URL paths." was cut
+// to its first 16 KiB and the request at its end was lost, the stored message ending mid-word
+// with no mark. The last words of a message are most often what the person asks, so the tail
+// gets three quarters of the room.
 func Cut(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
+	room := n - len(CutMark)
+	if room < 8 {
+		return s[:runeStart(s, n)]
 	}
-	return s[:n]
+	head := room / 4
+	h := runeStart(s, head)
+	if i := strings.LastIndexAny(s[:h], " \n\t"); i > h-h/8 && i > 0 {
+		h = i
+	}
+	t := len(s) - (room - head)
+	for t < len(s) && !utf8.RuneStart(s[t]) {
+		t++
+	}
+	if i := strings.IndexAny(s[t:], " \n\t"); i >= 0 && i < (len(s)-t)/8 {
+		t += i + 1
+	}
+	return strings.TrimRight(s[:h], " \t") + CutMark + strings.TrimLeft(s[t:], " \t")
+}
+
+// runeStart is the largest index ≤ i (and ≤ len(s)) at which a rune of s begins.
+func runeStart(s string, i int) int {
+	if i >= len(s) {
+		return len(s)
+	}
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return i
 }

@@ -337,33 +337,57 @@ func mutation(pt part) (turn.Mutation, bool) {
 	return m, true
 }
 
-// TailStart returns the offset of the first line that begins in the last n bytes of the file
-// at path (0 when the file is smaller): where a first read of a long transcript may begin,
-// since a request carries only its newest turns.
-func TailStart(path string, n int64) (int64, error) {
+// TailStart returns where a first read of a long transcript may begin, since a request carries
+// only its newest turns: the start of the line that holds the first of the last n bytes of the
+// file at path (0 when the file is smaller). The trigger: it began at the first line that began
+// in the tail, so a last message longer than n (a pasted log with the request at its end) was
+// skipped unseen and unlogged. A line that began more than MaxLine bytes before is skipped
+// there and counted in oversized, as Parse counts one, so the hook's log says it was dropped.
+func TailStart(path string, n int64) (offset int64, oversized int, err error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return 0, fmt.Errorf("transcript: unable to open %s: %w", path, err)
+		return 0, 0, fmt.Errorf("transcript: unable to open %s: %w", path, err)
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return 0, fmt.Errorf("transcript: unable to read %s: %w", path, err)
+		return 0, 0, fmt.Errorf("transcript: unable to read %s: %w", path, err)
 	}
 	if fi.Size() <= n {
-		return 0, nil
+		return 0, 0, nil
 	}
 	start := fi.Size() - n
-	br := bufio.NewReaderSize(io.NewSectionReader(f, start-1, n+1), 64<<10)
+	// Back to the newline that ends the line before, within MaxLine (the byte at start too: a
+	// tail that begins with a newline begins with the next line).
+	buf := make([]byte, 64<<10)
+	for end := start + 1; end > 0 && start-end <= MaxLine; {
+		from := max(end-int64(len(buf)), 0)
+		k, err := f.ReadAt(buf[:end-from], from)
+		if err != nil && !errors.Is(err, io.EOF) {
+			return 0, 0, fmt.Errorf("transcript: unable to read %s: %w", path, err)
+		}
+		if i := bytes.LastIndexByte(buf[:k], '\n'); i >= 0 {
+			if at := from + int64(i) + 1; start-at <= MaxLine {
+				return at, 0, nil
+			}
+			break
+		}
+		end = from
+		if end == 0 {
+			return 0, 0, nil // the first line of the file
+		}
+	}
+	// The line is longer than MaxLine: read on from the line after it.
+	br := bufio.NewReaderSize(io.NewSectionReader(f, start, n), 64<<10)
 	skipped := int64(0)
 	for {
 		chunk, err := br.ReadSlice('\n')
 		skipped += int64(len(chunk))
 		if err == nil {
-			return start - 1 + skipped, nil
+			return start + skipped, 1, nil
 		}
 		if !errors.Is(err, bufio.ErrBufferFull) {
-			return fi.Size(), nil // no line begins in the tail: nothing complete to read there
+			return fi.Size(), 1, nil // the oversized line is the last: nothing complete after it
 		}
 	}
 }

@@ -3,10 +3,12 @@ package transcript
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"engram/backend/extraction/turn"
 )
@@ -231,7 +233,8 @@ func TestRequestWindow(t *testing.T) {
 	total := 0
 	for _, m := range req.Messages {
 		total += len(m.Content)
-		if len(m.Content) > MaxMessageBytes || !strings.HasPrefix(huge, m.Content) {
+		head, tail, ok := strings.Cut(m.Content, CutMark)
+		if len(m.Content) > MaxMessageBytes || !ok || !utf8.ValidString(m.Content) || !strings.HasPrefix(huge, head) || !strings.HasSuffix(huge, tail) {
 			t.Fatalf("message of %d bytes, cut badly", len(m.Content))
 		}
 	}
@@ -385,16 +388,90 @@ func TestTailStart(t *testing.T) {
 		{size + 10, 0},                       // smaller than the tail
 		{int64(len(b + c)), int64(len(a))},   // exactly the last two lines
 		{int64(len(b+c)) + 1, int64(len(a))}, // the newline before b is in the tail
-		{int64(len(b+c)) - 1, int64(len(a + b))},
-		{1, size}, // only the last newline: no line begins in the tail
+		{int64(len(b+c)) - 1, int64(len(a))}, // b begins before the tail: it is read whole
+		{1, size},                            // only the last newline: nothing of a line in the tail
+		{2, int64(len(a + b))},               // the end of the last line: it is read whole
 	} {
-		got, err := TailStart(path, tc.n)
-		if err != nil || got != tc.want {
+		got, big, err := TailStart(path, tc.n)
+		if err != nil || got != tc.want || big != 0 {
 			t.Fatalf("TailStart(%d) = %d %v, want %d", tc.n, got, err, tc.want)
 		}
 		p, err := ReadFileFrom(path, got)
 		if err != nil || p.Start != got {
 			t.Fatalf("read from %d: start %d %v", got, p.Start, err)
 		}
+	}
+}
+
+// TestCutKeepsHeadAndTail: a message over the bound keeps its beginning and its end with a
+// visible mark between, on rune boundaries, within the bound. The trigger: a pasted log
+// followed by "Remember that I prefer kebab-case for URL paths." kept only the log's first
+// 16 KiB, ending mid-word with no mark.
+func TestCutKeepsHeadAndTail(t *testing.T) {
+	var log strings.Builder
+	for i := 0; i < 200; i++ {
+		fmt.Fprintf(&log, "2026-12-06T10:%02d:00Z INFO worker %d processed batch %d in 1234ms without errors at all\n", i%60, i, i*7)
+	}
+	ask := "Remember that I prefer kebab-case for URL paths."
+	cases := []struct {
+		name, in  string
+		n         int
+		head, end string
+	}{
+		{"short", "Remember that I use zsh.", 100, "Remember that I use zsh.", "Remember that I use zsh."},
+		{"log then the ask", log.String() + "\n" + ask, MaxMessageBytes, "2026-12-06T10:00:00Z INFO worker 0", ask},
+		{"Chinese", strings.Repeat("日志行内容", 2000) + "。记住：我喜欢喝普洱茶", 4096, "日志行内容", "记住：我喜欢喝普洱茶"},
+		{"tiny bound", "abcdefghijklmnop", 10, "abcdefghij", "abcdefghij"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := Cut(c.in, c.n)
+			if len(got) > c.n || !utf8.ValidString(got) || !strings.HasPrefix(got, c.head) || !strings.HasSuffix(got, c.end) {
+				t.Fatalf("Cut gave %d bytes: %q … %q", len(got), got[:min(len(got), 60)], got[max(0, len(got)-60):])
+			}
+			if len(c.in) > c.n && c.n > 2*len(CutMark) && !strings.Contains(got, CutMark) {
+				t.Fatal("a cut message carries no mark")
+			}
+		})
+	}
+}
+
+// TestTailStartKeepsTheLastLongLine: a first read of a long transcript begins at the start of
+// the line the tail begins in, so a last message longer than the tail (a pasted log with the
+// request at its end) is read whole; a line longer than MaxLine there is skipped and counted,
+// so the hook's log says a line was dropped.
+func TestTailStartKeepsTheLastLongLine(t *testing.T) {
+	dir := t.TempDir()
+	a := user("a", "one", nil)
+	long := user("b", strings.Repeat("log line\n", 400)+"Remember that I prefer kebab-case for URL paths.", nil)
+	huge := user("h", strings.Repeat("x", MaxLine+10), nil)
+	c := user("c", "three", nil)
+	cases := []struct {
+		name      string
+		lines     []string
+		n         int64
+		want      int64
+		oversized int
+		texts     int // entries read from there
+	}{
+		{"a long last line", []string{a, long}, 100, int64(len(a)), 0, 1},
+		{"an oversized line, then one more", []string{a, huge, c}, int64(len(c) + 50), int64(len(a + huge)), 1, 1},
+		{"an oversized last line", []string{a, huge}, 50, int64(len(a + huge)), 1, 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			path := dir + "/" + strings.ReplaceAll(tc.name, " ", "-") + ".jsonl"
+			if err := os.WriteFile(path, []byte(strings.Join(tc.lines, "")), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			got, big, err := TailStart(path, tc.n)
+			if err != nil || got != tc.want || big != tc.oversized {
+				t.Fatalf("TailStart = %d, %d oversized, %v; want %d, %d", got, big, err, tc.want, tc.oversized)
+			}
+			p, err := ReadFileFrom(path, got)
+			if err != nil || len(p.Entries) != tc.texts {
+				t.Fatalf("read from %d: %d entries %v", got, len(p.Entries), err)
+			}
+		})
 	}
 }
