@@ -56,6 +56,6 @@ func graphCall(tool, method string) func(s *Server, c *call, raw json.RawMessage
 		if err != nil {
 			return nil, s.apiError(err, &nextCall{Tool: "graph_entities", Arguments: map[string]any{"query": a.Entity + a.From}})
 		}
-		return res, nil
+		return withNotice{res}, nil
 	}
 }

@@ -95,10 +95,10 @@ func (s *Server) memorySearch(c *call, raw json.RawMessage) (any, *toolError) {
 		if note, ok := m["note"]; ok {
 			out["note"] = note
 		}
-		return out
+		return withNotice{out}
 	})
 	var ids []string
-	for _, h := range out.(map[string]any)["hits"].([]api.ToolHit) {
+	for _, h := range out.(withNotice).fields.(map[string]any)["hits"].([]api.ToolHit) {
 		ids = append(ids, h.ID)
 	}
 	c.st.markShown(hash, ids)
@@ -140,7 +140,7 @@ func (s *Server) memoryList(c *call, raw json.RawMessage) (any, *toolError) {
 		if next != "" {
 			out["next_cursor"] = next
 		}
-		return out
+		return withNotice{out}
 	}), nil
 }
 
@@ -162,7 +162,11 @@ func (s *Server) memoryRead(c *call, raw json.RawMessage) (any, *toolError) {
 	if e := s.decode("memory_read", raw, &a); e != nil {
 		return nil, e
 	}
-	return s.recallTool(c, a.Workdir, false, map[string]any{"action": "read", "id": a.ID, "slug": a.Slug, "scope": a.Scope})
+	res, terr := s.recallTool(c, a.Workdir, false, map[string]any{"action": "read", "id": a.ID, "slug": a.Slug, "scope": a.Scope})
+	if terr != nil {
+		return nil, terr
+	}
+	return withNotice{res}, nil
 }
 
 type writeArgs struct {

@@ -105,19 +105,6 @@ func (s *Server) readMemory(ctx context.Context, req *sdk.ReadResourceRequest) (
 	return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: uri, MIMEType: "text/markdown", Text: renderEntry(e)}}}, nil
 }
 
-// renderEntry shows a memory as Markdown with its facts in a header block.
-func renderEntry(e api.ToolEntry) string {
-	var b strings.Builder
-	b.WriteString("---\n")
-	for _, kv := range [][2]string{{"id", e.ID}, {"slug", e.Slug}, {"scope", string(e.Scope)}, {"type", string(e.Type)},
-		{"confidence", string(e.Confidence)}, {"reviewed", strconv.FormatBool(e.Reviewed)}, {"updated", e.Updated},
-		{"version", e.Version}} {
-		b.WriteString(kv[0] + ": " + kv[1] + "\n")
-	}
-	b.WriteString("---\n# " + strings.Join(strings.Fields(e.Title), " ") + "\n\n" + e.Body + "\n")
-	return b.String()
-}
-
 // listResources lists the index and the memories the session's caller sees, newest first, a
 // page at a time (the cursor is the offset).
 func (s *Server) listResources(ctx context.Context, req *sdk.ListResourcesRequest) (*sdk.ListResourcesResult, error) {

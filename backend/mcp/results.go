@@ -39,7 +39,10 @@ type toolError struct {
 	Args              map[string]any `json:"args,omitempty"`
 	SuggestedNextCall *nextCall      `json:"suggested_next_call,omitempty"`
 	Candidates        any            `json:"candidates,omitempty"`
-	Allowed           []string       `json:"allowed_workdirs,omitempty"`
+	// Untrusted is the notice that memory text is data (api.MemoriesNotice), given with
+	// candidates: their titles are memory text.
+	Untrusted string   `json:"untrusted_data,omitempty"`
+	Allowed   []string `json:"allowed_workdirs,omitempty"`
 }
 
 // codedError translates code through the catalog (error.<code>).
@@ -67,7 +70,7 @@ var actionTools = map[string]string{"search": "memory_search", "list": "memory_l
 func (s *Server) recallError(e *api.ToolError) *toolError {
 	te := &toolError{Code: e.Code, Message: e.Message, Args: e.Args}
 	if len(e.Candidates) > 0 {
-		te.Candidates = e.Candidates
+		te.Candidates, te.Untrusted = e.Candidates, api.MemoriesNotice
 	}
 	if tr := s.api.Error(e.Code, e.Args); tr.I18nKey == "error."+e.Code {
 		te.Message = tr.Message

@@ -166,6 +166,15 @@ func (s *Service) shrinkContext(ctx context.Context, p ContextParams, budget int
 	return s.BuildContext(ctx, p)
 }
 
+// WrapMemory renders one memory whole inside build_context's wrapper: the notice that
+// memories are data, not instructions, and its title and body escaped so that they can neither
+// close the wrapper nor forge a tag. For paths that hand a model one memory outside
+// build_context (an MCP resource).
+func WrapMemory(m *memory.Memory) string {
+	open, closeTag, text := contextParts(m)
+	return prompts.ContextHeader + open + text + "\n" + closeTag + prompts.ContextFooter
+}
+
 // contextParts renders one memory's wrapper and escaped text.
 func contextParts(m *memory.Memory) (open, closeTag, text string) {
 	reviewed := "yes"
