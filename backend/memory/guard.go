@@ -28,6 +28,11 @@ type secretRule struct {
 	keywords []string
 	whole    bool
 	find     func(text string) [][]int // instead of re
+	// value, when set, is the first submatch group that may hold a context rule's value (the
+	// first present one from there is it): a value that is one run (xxxxxx, 12345678) is a
+	// made-up example, not a password. Provider shapes have none: a provider's prefix and
+	// length make a key whatever its letters (sk-ant-api03-abcdef… too).
+	value int
 }
 
 func rule(kind, re string, keywords ...string) secretRule {
@@ -39,6 +44,9 @@ func judged(kind, re string, valid func(string, []int) bool, keywords ...string)
 }
 
 func whole(r secretRule) secretRule { r.whole = true; return r }
+
+// valued marks group g as the value a context rule judges (see secretRule.value).
+func valued(g int, r secretRule) secretRule { r.value = g; return r }
 
 // secretRules run in order; the first rule that matches names the kind. Provider shapes come
 // before the context rules so a token assigned to a variable is named for its provider.
@@ -92,23 +100,23 @@ var secretRules = []secretRule{
 	// An AWS secret is 40 base64 characters with no prefix: it is judged by its neighbourhood.
 	{kind: "aws_secret_key", find: base64Runs, valid: bareAWSSecret, whole: true,
 		keywords: []string{"aws", "amazon", "secret", "akia", "asia", "s3", "iam"}},
-	{kind: "url_password", find: findURLPasswords, valid: urlPassword, keywords: []string{"://"}},
-	judged("authorization_header", `(?i)\b(?:authorization|proxy-authorization)\s*["']?\s*[:=]\s*["']?(?:bearer|basic|token|bot|digest)\s+([A-Za-z0-9._~+/-]{16,}=*)`, randomish(1), "authorization"),
-	judged("authorization_header", `\bBearer\s+([A-Za-z0-9._~+/-]{24,}=*)`, randomish(1), "bearer"),
-	whole(judged("password_assignment", `(?i)\bmachine\s+\S+\s+login\s+\S+\s+password\s+(\S{6,})`, plainValue(1), "machine")),
-	judged("password_assignment", `(?i)--(?:password|passwd|passphrase)[= ][ \t]*([^\s"']{6,})`, plainValue(1), "--pass"),
-	whole(judged("password_assignment", `(?:^|\s)(?:-u|--user)[ =]?["']?([^\s"':]*):([^\s"']{4,})`, curlUser, "curl")),
+	{kind: "url_password", find: findURLPasswords, valid: urlPassword, keywords: []string{"://"}, value: 1},
+	valued(1, judged("authorization_header", `(?i)\b(?:authorization|proxy-authorization)\s*["']?\s*[:=]\s*["']?(?:bearer|basic|token|bot|digest)\s+([A-Za-z0-9._~+/-]{16,}=*)`, randomish(1), "authorization")),
+	valued(1, judged("authorization_header", `\bBearer\s+([A-Za-z0-9._~+/-]{24,}=*)`, randomish(1), "bearer")),
+	valued(1, whole(judged("password_assignment", `(?i)\bmachine\s+\S+\s+login\s+\S+\s+password\s+(\S{6,})`, plainValue(1), "machine"))),
+	valued(1, judged("password_assignment", `(?i)--(?:password|passwd|passphrase)[= ][ \t]*([^\s"']{6,})`, plainValue(1), "--pass")),
+	valued(2, whole(judged("password_assignment", `(?:^|\s)(?:-u|--user)[ =]?["']?([^\s"':]*):([^\s"']{4,})`, curlUser, "curl"))),
 	// In prose: "my password is Tr0ub4dor&3", "密码是 Zhang1988!" — said to an agent, kept by
 	// the extractor as a note. The value must look made up (a digit, a symbol or a capital
 	// past its first letter): "the password is required" and "is Incorrect" are not one.
-	judged("password_assignment", `(?i)\b(?:password|passwd|passphrase|passcode|pass|pwd)\s+(?:is|was|will be|=)\s+["'“‘]?([^\s"'”’]{6,})`, proseCredential(1), "pass", "pwd"),
-	judged("api_key_assignment", `(?i)\b(?:api[ _-]?key|access[ _-]?key|secret[ _-]?key|private[ _-]?key|token|secret)\s+(?:is|was|will be)\s+["'“‘]?([^\s"'”’]{6,})`, proseCredential(1), "key", "token", "secret"),
+	valued(1, judged("password_assignment", `(?i)\b(?:password|passwd|passphrase|passcode|pass|pwd)\s+(?:is|was|will be|=)\s+["'“‘]?([^\s"'”’]{6,})`, proseCredential(1), "pass", "pwd")),
+	valued(1, judged("api_key_assignment", `(?i)\b(?:api[ _-]?key|access[ _-]?key|secret[ _-]?key|private[ _-]?key|token|secret)\s+(?:is|was|will be)\s+["'“‘]?([^\s"'”’]{6,})`, proseCredential(1), "key", "token", "secret")),
 	// `pwd=Sup3rS3cret!`: the short names a password goes by on a command line, whose value is
 	// no path (PWD=/home/me is the shell's folder) and looks made up.
-	judged("password_assignment", `(?i)(?:^|[\s,;(])(?:pwd|pass)\s*[=:]\s*["']?([^\s"',;]{6,})`, notPath(proseCredential(1), 1), "pwd", "pass"),
+	valued(1, judged("password_assignment", `(?i)(?:^|[\s,;(])(?:pwd|pass)\s*[=:]\s*["']?([^\s"',;]{6,})`, notPath(proseCredential(1), 1), "pwd", "pass")),
 	// A PIN is short and all digits: named as one, four to twelve of them are the secret.
 	judged("password_assignment", `(?i)\b(?:pin|pin code|pin number)\s+(?:is|was|=|:)\s+(\d{4,12})\b`, func(string, []int) bool { return true }, "pin"),
-	judged("password_assignment", `(?:密码|口令)\s*(?:是|为|改成了?|改为|设为|设成)\s*["'“‘]?([^\s"'”’，。；;,]{6,})`, proseCredential(1), "密码", "口令"),
-	{find: findAssignments, valid: assignment, whole: true,
+	valued(1, judged("password_assignment", `(?:密码|口令)\s*(?:是|为|改成了?|改为|设为|设成)\s*["'“‘]?([^\s"'”’，。；;,]{6,})`, proseCredential(1), "密码", "口令")),
+	{find: findAssignments, valid: assignment, whole: true, value: 2,
 		keywords: []string{"pass", "secret", "token", "key", "credential", "密码", "口令", "密钥", "令牌"}},
 }

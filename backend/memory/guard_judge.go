@@ -219,27 +219,19 @@ func bareAWSSecret(text string, m []int) bool {
 	return awsContextRE.MatchString(text[lo:start]) || awsContextRE.MatchString(text[end:hi])
 }
 
-// filler reports a made-up value: a run of six identical characters (xxxxxx, 000000, ######)
-// or an alphabet or counting run of eight (abcdefgh, 12345678). Generated tokens hold neither.
-func filler(s string) bool {
-	same, up := 1, 1
-	for i := 1; i < len(s); i++ {
-		if s[i] == s[i-1] {
-			same++
-		} else {
-			same = 1
-		}
-		if isAlnum(s[i]) && s[i] == s[i-1]+1 {
-			up++
-		} else {
-			up = 1
-		}
-		// runs of A are base64 of zero bytes, which real keys hold (ssh, Twitter bearer tokens).
-		if (same >= 6 && s[i] != '-' && s[i] != '=' && s[i] != 'A') || up >= 8 {
-			return true
-		}
+// placeholderRun reports a made-up value: one character repeated (xxxxxx, 000000, ######) or
+// one counting run (abcdefgh, 123456). Only a whole value counts, so every beginning of it
+// that a rule still matches — a quote cut short — gets the same verdict as the whole.
+func placeholderRun(v string) bool {
+	if len(v) < 6 {
+		return false
 	}
-	return false
+	same, up := true, true
+	for i := 1; i < len(v); i++ {
+		same = same && v[i] == v[0]
+		up = up && isAlnum(v[i]) && v[i] == v[i-1]+1
+	}
+	return same || up
 }
 
 func isAlnum(c byte) bool {

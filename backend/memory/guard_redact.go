@@ -61,7 +61,7 @@ func (r *secretRule) spans(text string, off int) [][2]int {
 	}
 	var out [][2]int
 	for _, m := range ms {
-		if (r.valid != nil && !r.valid(text, m)) || filler(text[m[0]:m[1]]) {
+		if !r.accepts(text, m) {
 			continue
 		}
 		out = append(out, [2]int{off + m[0], off + m[1]})

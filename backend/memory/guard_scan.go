@@ -76,7 +76,7 @@ func (r *secretRule) match(text string) string {
 		ms = r.re.FindAllStringSubmatchIndex(text, -1)
 	}
 	for _, m := range ms {
-		if (r.valid != nil && !r.valid(text, m)) || filler(text[m[0]:m[1]]) {
+		if !r.accepts(text, m) {
 			continue
 		}
 		if r.kind == "" {
@@ -85,6 +85,24 @@ func (r *secretRule) match(text string) string {
 		return r.kind
 	}
 	return ""
+}
+
+// accepts reports whether match m (submatch indexes into text) is a secret: the rule's judge
+// agrees and a context rule's value is no made-up run. secretKind and RedactSecrets both ask
+// it, so whatever the refusal calls a secret is redacted from a conversation, and nothing else.
+// Before, both skipped any match holding a run (abcdefgh, 000000) anywhere: a Slack webhook
+// ending in one was kept in a session's messages while the first 80 characters of the same
+// turn, quoted as a memory's source_quote, were refused.
+func (r *secretRule) accepts(text string, m []int) bool {
+	if r.valid != nil && !r.valid(text, m) {
+		return false
+	}
+	for g := r.value; g > 0 && 2*g+1 < len(m); g++ {
+		if m[2*g] >= 0 {
+			return !placeholderRun(text[m[2*g]:m[2*g+1]])
+		}
+	}
+	return true
 }
 
 // ruleSet is a set of secretRules by index.

@@ -21,6 +21,8 @@ const (
 	MaxSessionID = 200
 	// MaxTurnContent bounds one stored message; a longer one is cut on a rune boundary.
 	MaxTurnContent = 16 << 10
+	// redactMargin is how far past MaxTurnContent a message is scanned for secrets.
+	redactMargin = 1 << 10
 	// MaxSessionSummary bounds a summary; its oldest lines go first.
 	MaxSessionSummary = 16 << 10
 	// MaxRecordTurns bounds the messages of one record call.
@@ -218,7 +220,10 @@ func (s *Store) RecordSession(ctx context.Context, rec SessionRecord, summarise 
 	for i, t := range rec.Turns {
 		// A conversation may hold a key the person pasted; the index keeps the turn without it
 		// (memories refuse secrets; the stored turns are read back into extraction prompts).
-		content := RedactSecrets(cut(strings.TrimSpace(t.Content), MaxTurnContent))
+		// Redacted before the cut: a key across the cut would keep its first characters, no
+		// longer a whole shape the guard knows. The margin bounds the scan of a huge paste and
+		// holds the longest one-line shape.
+		content := cut(RedactSecrets(cut(strings.TrimSpace(t.Content), MaxTurnContent+redactMargin)), MaxTurnContent)
 		if content == "" {
 			continue
 		}

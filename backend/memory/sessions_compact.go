@@ -52,7 +52,9 @@ func (s *Store) compactSession(ctx context.Context, agent, id string, summarise 
 	if strings.TrimSpace(summary) == "" {
 		summary = ExtractiveSummary(in)
 	}
-	summary = trimSummary(summary)
+	// A model's summary is stored like a message: whatever the guard refuses in a memory is
+	// redacted from it too (the turns it read were redacted, its own words were not).
+	summary = trimSummary(RedactSecrets(summary))
 	last := fold[len(fold)-1].Seq
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
