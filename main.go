@@ -68,8 +68,14 @@ func run(args []string) int {
 			}
 			return app.API, app.Stop, nil
 		},
-		Serve: func(ctx context.Context, args []string) int { return serve(ctx, newApp(), catalog, lang, args) },
-		MCP:   func(ctx context.Context, args []string) int { return runMCP(ctx, newApp(), catalog, lang, args) },
+		// serve's and mcp's flags (-h, a mistake) are said before the home opens: in its
+		// language, read from its settings alone, as the CLI's help is.
+		Serve: func(ctx context.Context, args []string) int {
+			return serve(ctx, newApp(), catalog, api.HomeLanguage(ctx, home, lang), args)
+		},
+		MCP: func(ctx context.Context, args []string) int {
+			return runMCP(ctx, newApp(), catalog, api.HomeLanguage(ctx, home, lang), args)
+		},
 		Bench: benchVerb,
 		Home:  home,
 		Brief: deferCollector,

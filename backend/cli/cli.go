@@ -65,12 +65,14 @@ func Run(ctx context.Context, args []string, env Env) int {
 	env.Stdout, env.Stderr = controlSafe(env.Stdout), controlSafe(env.Stderr)
 	r := &runner{env: env, lang: i18n.Normalize(env.Lang)}
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		r.homeLanguage(ctx)
 		fmt.Fprintln(env.Stdout, r.t("cli.usage", nil))
 		return 0
 	}
 	cmd, rest := args[0], args[1:]
 	c, ok := lookup(cmd)
 	if !ok {
+		r.homeLanguage(ctx)
 		fmt.Fprintln(env.Stderr, r.t("cli.unknown_command", map[string]any{"Command": cmd}))
 		return 2
 	}
@@ -89,7 +91,8 @@ func Run(ctx context.Context, args []string, env Env) int {
 		// A verb's flags are described without opening the home: help must work on a home
 		// that cannot be opened (another build's index, a disk that is gone) — that is when
 		// people read it. Every verb reads its flags before it calls the api
-		// (TestHelpNeedsNoHome).
+		// (TestHelpNeedsNoHome). Its language is the home's, read from its settings alone.
+		r.homeLanguage(ctx)
 		return r.exit(c.run(r, ctx, rest))
 	}
 	if c.home {
@@ -108,6 +111,14 @@ func Run(ctx context.Context, args []string, env Env) int {
 		}
 	}
 	return r.exit(c.run(r, ctx, rest))
+}
+
+// homeLanguage takes the language set in the home's settings for what is said before (or
+// without) opening the home: help, a verb's flags, an unknown verb. The settings row is read
+// alone (api.HomeLanguage), so help stays as quick as before and works on a home that cannot
+// be opened; a fresh home keeps the environment's language, as the home itself will.
+func (r *runner) homeLanguage(ctx context.Context) {
+	r.lang = i18n.Normalize(api.HomeLanguage(ctx, r.env.Home, r.lang))
 }
 
 // exit turns a command's error into its exit code, printing what was not said yet.
