@@ -29,14 +29,14 @@ func TestEveryCodeIsTranslated(t *testing.T) {
 	for _, c := range []string{CodeInvalidAction, CodeMissingSlug, CodeInvalidScope, CodeProjectNoEvidence, CodeDuplicateSlugInPlan,
 		CodeAlreadyWritten, CodeRejectedNoOverride, CodeBodyTooLarge, CodeEmptyDailyBody, CodeMissingDescription,
 		CodeMissingBodyForWrite, CodeQuotaExhausted, CodePersonOnlyAction, CodeTooManyItems, CodeQuoteNotInTurn, WarnInvalidRelation,
-		WarnAlreadyApplied, WarnNewerTurnKept, WarnAppliedAsUpdate} {
+		WarnAlreadyApplied, WarnNewerTurnKept, WarnAppliedAsUpdate, WarnReviewedProposal, WarnReviewedKept, CodeQuoteSecret} {
 		keys = append(keys, "extraction.code."+c)
 	}
 	for _, k := range []string{splitApart, splitCut, splitConflict} {
 		keys = append(keys, "extraction.split_reason."+k)
 	}
-	keys = append(keys, reasonOfflineRule, reasonProfile)
-	for _, c := range []string{CodeNotRunning, CodeRunNotFound, CodeInvalidRequest, CodeInvalidSettings} {
+	keys = append(keys, reasonOfflineRule, reasonProfile, reasonReviewedProposal)
+	for _, c := range []string{CodeNotRunning, CodeRunNotFound, CodeInvalidRequest, CodeInvalidSettings, CodeModelNoPlan, CodeModelBadPlan} {
 		keys = append(keys, "error."+c)
 	}
 	for _, lang := range i18n.Languages {

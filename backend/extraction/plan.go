@@ -180,4 +180,6 @@ const (
 	CodeReviewedDelete = "reviewed-memory-delete"
 	CodeTooManyItems   = "too-many-items"
 	CodeQuoteNotInTurn = "quote-not-in-turn"
+	// CodeQuoteSecret: the quote held part of a secret of the words it was cut from.
+	CodeQuoteSecret = "quote-holds-secret"
 )

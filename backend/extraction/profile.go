@@ -15,7 +15,7 @@ var signalKinds = map[string]bool{SignalRole: true, SignalIndustry: true, Signal
 
 // profileItem turns the plan's profile signals into one plan item for ProfileSlug: a line per
 // signal whose kind is known, whose value fits one line and whose quote the person said in the
-// turn; exists says whether the memory is there already (update, else write). The item then
+// turn, away from any secret; exists says whether the memory is there already (update, else write). The item then
 // passes the same validation as any other (rejections, already written, quota). ok is false
 // when no signal qualifies.
 func (v *validator) profileItem(signals []ProfileSignal, exists bool) (PlanItem, bool) {
@@ -26,8 +26,10 @@ func (v *validator) profileItem(signals []ProfileSignal, exists bool) (PlanItem,
 		if !signalKinds[kind] || value == "" || utf8.RuneCountInString(value) > 120 {
 			continue
 		}
-		q, ok := v.checkQuote(s.Quote)
-		if !ok || q == "" {
+		// A signal read beside a secret (a tool named next to its webhook or key) is the
+		// secret's context, not the person's profile: the turn's facts there were refused.
+		q, dropped := v.checkQuote(s.Quote)
+		if dropped != "" || q == "" || v.quoteBesideSecret(q) {
 			continue
 		}
 		lines = append(lines, fmt.Sprintf("- %s: %s", kind, value))

@@ -234,9 +234,10 @@ func (v *validator) item(i int, it PlanItem, counted bool, seen map[string]bool,
 		}
 		usedWrites[sq]++
 	}
-	quote, quoteOK := v.checkQuote(it.SourceQuote)
+	quote, dropped := v.checkQuote(it.SourceQuote)
+	quoteOK := dropped == ""
 	if !quoteOK {
-		warns = append(warns, CodeQuoteNotInTurn)
+		warns = append(warns, dropped)
 	}
 	unreviewed := false
 	mi.Reviewed = &unreviewed
@@ -275,22 +276,46 @@ func (v *validator) item(i int, it PlanItem, counted bool, seen map[string]bool,
 	return &planned{index: i, action: action, item: mi, warnings: warns}, nil
 }
 
-// checkQuote returns the quote to store. A quote longer than MaxQuoteChars or not found
-// verbatim in a user message of the turn is dropped (ok false), and the evidence contract then
-// lowers the confidence the item asked for.
-func (v *validator) checkQuote(q string) (string, bool) {
+// checkQuote returns the quote to store, or "" and why it was dropped: a quote longer than
+// MaxQuoteChars or not found verbatim in a user message of the turn (CodeQuoteNotInTurn), or
+// one that holds part of a secret of the message it was cut from (CodeQuoteSecret: the guard,
+// which knows a secret by its whole shape, would no longer see it in the quote alone). The
+// evidence contract then lowers the confidence the item asked for.
+func (v *validator) checkQuote(q string) (quote, dropped string) {
 	q = strings.TrimSpace(unescape(q))
 	if q == "" {
-		return "", true
+		return "", ""
 	}
 	if utf8.RuneCountInString(q) > MaxQuoteChars {
-		return "", false
+		return "", CodeQuoteNotInTurn
 	}
 	nq := oneLine(q)
 	for _, t := range v.userTexts {
-		if strings.Contains(t, q) || strings.Contains(oneLine(t), nq) {
-			return q, true
+		var in, sq string
+		switch {
+		case strings.Contains(t, q):
+			in, sq = t, q
+		case strings.Contains(oneLine(t), nq):
+			in, sq = oneLine(t), nq
+		default:
+			continue
+		}
+		if touchesSecret(in, sq) {
+			return "", CodeQuoteSecret
+		}
+		return q, ""
+	}
+	return "", CodeQuoteNotInTurn
+}
+
+// quoteBesideSecret reports whether a line of the person's words the quote q comes from
+// carries a secret (lineHasSecret).
+func (v *validator) quoteBesideSecret(q string) bool {
+	q = strings.TrimSpace(unescape(q))
+	for _, t := range v.userTexts {
+		if strings.Contains(t, q) {
+			return lineHasSecret(t, q)
 		}
 	}
-	return "", false
+	return false
 }
