@@ -82,7 +82,8 @@ var methodVerbs = []methodVerb{
 	verb("reindex", "index.reindex", noParams("reindex"), printReindex),
 	verb("doctor", "index.doctor", noParams("doctor"), printDoctor),
 	verb("project", "memory.project", projectParams, printProject),
-	verb("extract", "extraction.request", extractParams, printExtract),
+	subverbs(verb("extract", "extraction.request", extractParams, printExtract),
+		map[string]func(r *runner, args []string) error{"runs": extractRuns, "run": extractRun}),
 	verb("usage", "usage.summary", usageParams, printUsage),
 }
 

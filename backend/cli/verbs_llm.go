@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"context"
 	"encoding/csv"
 	"flag"
@@ -108,19 +107,24 @@ func (r *runner) usageCSV(w io.Writer, sum api.UsageSummaryResult) error {
 
 func money(usd float64) string { return "$" + strconv.FormatFloat(usd, 'f', 4, 64) }
 
-// llm runs `engram llm status`, `engram llm test`, `engram llm key set` (the key is read
-// from stdin, never from the command line, where the shell history and ps would see it) and
-// `engram llm key clear`.
+// llm runs `engram llm status`, `engram llm test`, `engram llm set` (provider, base URL,
+// model, streaming: verbs_llm_set.go), `engram llm key set` (the key is read from stdin, never
+// from the command line, where the shell history and ps would see it) and `engram llm key
+// clear`.
 func (r *runner) llm(_ context.Context, args []string) error {
-	pos, err := r.flags("llm", args, nil)
+	var set llmSetFlags
+	pos, err := r.flags("llm", args, set.define)
 	if err != nil {
 		return err
 	}
-	what := "status | test | key set | key clear"
-	if len(pos) == 0 {
+	what := "status | test | set --provider P --base-url URL --model M [--key-stdin] | key set | key clear"
+	sub := strings.Join(pos, " ")
+	if len(pos) == 0 || (set.given() && sub != "set") {
 		return usageError(r.t("cli.missing_arg", map[string]any{"Command": "llm", "What": what}))
 	}
-	switch strings.Join(pos, " ") {
+	switch sub {
+	case "set":
+		return r.llmSet(set)
 	case "status":
 		st, err := r.api.LLM.Status(api.Empty{})
 		if err != nil {
@@ -166,12 +170,10 @@ func (r *runner) testResult(res any, ok bool, failure *api.Error, okLine string)
 func (r *runner) keyVerb(set bool, save func(key string, clear bool) (any, error)) error {
 	key := ""
 	if set {
-		fmt.Fprintln(r.env.Stderr, r.t("cli.llm_key_prompt", nil))
-		line, err := bufio.NewReader(io.LimitReader(r.env.Stdin, 8<<10)).ReadString('\n')
-		if err != nil && err != io.EOF {
+		var err error
+		if key, err = r.readKey(); err != nil {
 			return err
 		}
-		key = strings.TrimSpace(line)
 	}
 	st, err := save(key, !set)
 	if err != nil {
