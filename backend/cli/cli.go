@@ -54,6 +54,9 @@ type runner struct {
 	// csv is `engram usage --csv`.
 	csv  bool
 	lang string
+	// globalSlug is the slug ref looked up as global for lack of scope flags, and verb the
+	// command that did: a not_found then says where memories of that slug are (scopeHint).
+	globalSlug, verb string
 }
 
 // Run executes one command line and returns the process exit code: 0 ok, 1 failed, 2 usage.
@@ -139,6 +142,7 @@ func (r *runner) exit(err error) int {
 		return 2
 	}
 	r.printErr(err)
+	r.scopeHint(err)
 	return 1
 }
 
@@ -250,11 +254,21 @@ func (r *runner) flags(name string, args []string, define func(fs *flag.FlagSet)
 	ft := FlagText{Catalog: r.env.Catalog, Lang: r.lang, Verb: strings.Fields(name)[0], Name: name}
 	if err := ft.Parse(fs, flagArgs, r.env.Stderr); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			r.verbHelp(name)
 			return nil, errSilentUsage
 		}
 		return nil, usageError(err.Error())
 	}
 	return pos, nil
+}
+
+// verbHelp follows a verb's flags (-h) with what its output means, when the catalog says
+// (cli.help.<verb>): list's marks and columns were explained nowhere.
+func (r *runner) verbHelp(name string) {
+	key := "cli.help." + strings.ReplaceAll(name, " ", "_")
+	if r.env.Catalog != nil && r.env.Catalog.Has(key) {
+		fmt.Fprintln(r.env.Stderr, "\n"+r.t(key, nil))
+	}
 }
 
 func (r *runner) need(cmd, what string, pos []string, n int) error {

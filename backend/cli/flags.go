@@ -62,6 +62,7 @@ func (r *runner) ref(cmd string, args []string, extra func(fs *flag.FlagSet)) (a
 		}
 		// Not an id: a slug, global unless scope flags say otherwise.
 		p.Slug, p.Scope = pos[0], api.ScopeGlobal
+		r.globalSlug, r.verb = pos[0], cmd
 		return p, nil
 	}
 	p.Slug, p.Scope, p.Workdir, p.Agent = pos[0], api.Scope(sc.orDefault()), sc.workdir, sc.agent

@@ -120,11 +120,14 @@ var printList = printJSONOr(func(r *runner, w io.Writer, res api.ListResult) {
 		fmt.Fprintln(w, r.t("cli.no_memories", nil))
 		return
 	}
-	tw := tabwriter.NewWriter(w, 0, 2, 2, ' ', 0)
+	// The owner column says whose an agent or project memory is (before, nothing did, and
+	// engram show SLUG looked only among the global ones); list -h explains the columns.
+	rows := make([][]string, 0, len(res.Items))
 	for _, m := range res.Items {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", m.Slug, m.Type, reviewMark(m.Reviewed, string(m.Confidence)), m.Scope, m.Title)
+		rows = append(rows, []string{m.Slug, string(m.Type), reviewMark(m.Reviewed, string(m.Confidence)), string(m.Scope),
+			owner(m.Scope, m.Workdir, m.Agent), m.Title})
 	}
-	tw.Flush()
+	printColumns(w, rows, nil)
 	fmt.Fprintln(w, r.t("cli.list_total", map[string]any{"Shown": len(res.Items), "Total": res.Total}))
 })
 
