@@ -90,11 +90,12 @@ func Run(ctx context.Context, args []string, env Env) int {
 		}
 		r.json = false // the flags are read again below
 	}
-	if c.home && asksHelp(rest) {
+	if asksHelp(rest) && (c.home || c.name == "hook") {
 		// A verb's flags are described without opening the home: help must work on a home
 		// that cannot be opened (another build's index, a disk that is gone) — that is when
 		// people read it. Every verb reads its flags before it calls the api
 		// (TestHelpNeedsNoHome). Its language is the home's, read from its settings alone.
+		// hook opens the home itself, but its help comes this way too, in that language.
 		r.homeLanguage(ctx)
 		return r.exit(c.run(r, ctx, rest))
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -26,6 +27,12 @@ type hookCall func(a *api.API) error
 // exits 0 whatever happens. Every failure is one translated line on stderr, which Gemini shows
 // as a notice, and in hook.log in the home; the agent never waits past hookBound (hook_run.go).
 func (r *runner) hook(ctx context.Context, args []string) (err error) {
+	if asksHelp(args) || len(args) > 0 && args[0] == "help" {
+		// A person asking, not an agent: before, -h was taken for a missing agent name
+		// ("hook needs claude-code | codex | gemini."), logged in hook.log, exit 0.
+		fmt.Fprintln(r.env.Stderr, r.t("cli.help.hook", map[string]any{"Log": filepath.Join(r.env.Home, "hook.log")}))
+		return errSilentUsage
+	}
 	h := &hookRun{r: r, start: time.Now(), rerun: os.Getenv(hookRerunEnv) != ""}
 	defer func() {
 		if p := recover(); p != nil {
