@@ -107,8 +107,10 @@ func (s *Service) perform(r *run, planner Planner) {
 		fail(FailContext, err)
 		return
 	}
-	cd.input.Planned = append(append([]string{}, r.planned...), cd.priorPlanned...)
+	prior := s.plannedRecorded(ctx, req.SessionID, r.snapshot().ID, cd.priorPlanned)
+	cd.input.Planned = append(append([]string{}, r.planned...), prior...)
 	r.mu.Lock()
+	r.detail.Report.Covered = covers(cd.input.Turns, cd.input.Planned)
 	r.detail.Report.Candidates, r.detail.Report.Rejections = len(cd.input.Candidates), len(cd.input.Rejected)
 	r.detail.Report.ProjectPin, r.detail.Report.FileEvidence = cd.validator.pinned, cd.validator.evidence
 	r.mu.Unlock()

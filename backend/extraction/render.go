@@ -2,6 +2,7 @@ package extraction
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"engram/backend/prompts"
@@ -16,11 +17,23 @@ func renderInput(in Input) string {
 	fmt.Fprintf(&b, prompts.ExtractionWorkspace, in.Request.Workdir != "", recall.Escape(oneLine(in.Request.Agent)))
 	b.WriteString(prompts.ExtractionConversationOpen)
 	n := 0
-	for _, m := range in.Turns {
+	last := -1
+	for i, m := range in.Turns {
+		if m.Role == "user" {
+			last = i
+		}
+	}
+	for i, m := range in.Turns {
 		text := recall.Escape(m.Content)
 		if m.Role == "user" {
 			n++
-			fmt.Fprintf(&b, prompts.ExtractionUserTurn, n, text)
+			// A turn an earlier run planned is context; the others are new (the last, and one
+			// whose own run failed: replan.go).
+			if i != last && slices.Contains(in.Planned, ContentHash(m.Content)) {
+				fmt.Fprintf(&b, prompts.ExtractionUserTurnPlanned, n, text)
+			} else {
+				fmt.Fprintf(&b, prompts.ExtractionUserTurn, n, text)
+			}
 		} else {
 			fmt.Fprintf(&b, prompts.ExtractionAssistantTurn, text)
 		}

@@ -80,6 +80,9 @@ type Report struct {
 	PlannedOffline bool `json:"planned_offline,omitempty"`
 	ProjectPin     bool `json:"project_pin,omitempty"`
 	FileEvidence   bool `json:"file_evidence,omitempty"`
+	// Covered holds the ContentHash of the person's messages the run planned as new (replan.go):
+	// a message only failed runs covered is planned again by the next run that sees it.
+	Covered []string `json:"covered,omitempty"`
 }
 
 // RunSummary is one run as lists show it.

@@ -315,6 +315,9 @@ func (s *Service) Request(ctx context.Context, req Request, wait bool) (RunDetai
 		select {
 		case <-r.done:
 		case <-ctx.Done():
+			if s.o.Passive {
+				s.awaitEnd(r) // the process ends with this call: say how the run ended
+			}
 		}
 	}
 	return r.snapshot(), nil
@@ -342,6 +345,7 @@ func (s *Service) claim(st *sessionState, r *run, now time.Time) {
 		}
 		r.planned = kept
 	}
+	r.detail.Report.Covered = covers(window(r.req.Messages), r.planned)
 	planner := s.o.Planner
 	r.mu.Unlock()
 	s.wg.Add(1)
