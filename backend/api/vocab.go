@@ -68,6 +68,7 @@ const (
 	MaxTitleChars      = memory.MaxTitleChars
 	MaxBodyBytes       = memory.MaxBodyBytes
 	MaxDailyBytes      = memory.MaxDailyBytes
+	MaxAgentDailyEntry = memory.MaxAgentDailyEntry
 	MaxBatchItems      = memory.MaxBatchItems
 	MaxSourceQuoteRune = memory.MaxSourceQuoteRune
 	MaxImportLine      = memory.MaxImportLine

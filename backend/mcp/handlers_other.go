@@ -78,7 +78,9 @@ func (s *Server) dailyAppend(c *call, raw json.RawMessage) (any, *toolError) {
 	}
 	res, err := s.api.Invoke("daily.append", &api.AppendParams{Text: a.Text, Agent: c.st.agent})
 	if err != nil {
-		return nil, s.apiError(err, nil)
+		// An entry too long, or a day with no room left for agents: what is worth keeping
+		// can still be a memory.
+		return nil, s.apiError(err, &nextCall{Tool: "memory_write", Arguments: map[string]any{}})
 	}
 	return res, nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -100,7 +101,7 @@ func tools() []tool {
 				"max_tokens": integer("token budget of the block (default 1500)", 16, 32000), "scope": argScope, "type": argType,
 				"workdir": argWorkdir}, "query")},
 		{name: "daily_append", run: (*Server).dailyAppend,
-			schema: object(map[string]any{"text": str("one journal line")}, "text")},
+			schema: object(map[string]any{"text": str(fmt.Sprintf("one short journal entry, at most %d bytes", api.MaxAgentDailyEntry))}, "text")},
 		{name: "observe_turn", agentOnly: true, run: (*Server).observeTurn,
 			schema: object(map[string]any{"session_id": str("your conversation's id"),
 				"messages": map[string]any{"type": "array", "minItems": 1, "maxItems": 64, "description": "the turn's messages, oldest first",

@@ -45,6 +45,10 @@ func (s *Store) opAppendDaily(ctx context.Context, tx *sql.Tx, b *Batch, it Item
 	if text == "" {
 		return codeErr(CodeEmptyDaily, nil, "journal entry is empty")
 	}
+	if b.Actor == ActorTool && len(text) > MaxAgentDailyEntry {
+		return codeErr(CodeDailyEntryTooLong, map[string]any{"Size": len(text), "Max": MaxAgentDailyEntry},
+			"a model's journal entry is %d bytes, at most %d", len(text), MaxAgentDailyEntry)
+	}
 	if kind, field := scanFields(textField{"text", text}); kind != "" {
 		return secretErr(kind, field)
 	}
@@ -121,6 +125,12 @@ func (s *Store) opAppendDaily(ctx context.Context, tx *sql.Tx, b *Batch, it Item
 		// full when it was empty.
 		return codeErr(CodeDailyFull, map[string]any{"Day": day, "Max": MaxDailyBytes, "Over": len(data) - MaxDailyBytes},
 			"journal %s would be %d bytes over its %d", day, len(data)-MaxDailyBytes, MaxDailyBytes)
+	}
+	if b.Actor == ActorTool && len(data) > DailyWarnBytes {
+		// A model leaves the day's last bytes to the person, whose own entries are refused
+		// only at MaxDailyBytes.
+		return codeErr(CodeDailyAgentRoom, map[string]any{"Day": day, "Max": DailyWarnBytes, "Over": len(data) - DailyWarnBytes},
+			"journal %s would be %d bytes over the %d a model may fill", day, len(data)-DailyWarnBytes, DailyWarnBytes)
 	}
 	if err := s.persist(ctx, tx, m); err != nil {
 		return err

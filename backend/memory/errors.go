@@ -51,6 +51,13 @@ const (
 	WarnQuotaLow      = "quota_low"
 )
 
+// Codes of a model's journal entry (actor tool): over MaxAgentDailyEntry, or taking the day
+// past DailyWarnBytes.
+const (
+	CodeDailyEntryTooLong = "daily_entry_too_long"
+	CodeDailyAgentRoom    = "daily_agent_room"
+)
+
 // Error is a coded failure. Args fill the translated message's placeholders.
 type Error struct {
 	Code string

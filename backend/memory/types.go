@@ -115,3 +115,8 @@ const (
 	MaxBatchItems      = 1000
 	MaxSourceQuoteRune = 400
 )
+
+// MaxAgentDailyEntry bounds a model's journal entry (actor tool), which also may not take the
+// day past DailyWarnBytes: one call filled the whole day, and the person's own entries were
+// refused until the next.
+const MaxAgentDailyEntry = 2 << 10

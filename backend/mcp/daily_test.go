@@ -1,0 +1,40 @@
+package mcp_test
+
+import (
+	"strings"
+	"testing"
+)
+
+// A model's journal entry has its own limit and a model leaves the day's last bytes to the
+// person: one daily_append of 32,500 bytes filled the day, and the person's own `engram daily
+// append` was refused until the next.
+func TestStdioDailyAppendLeavesRoomForThePerson(t *testing.T) {
+	home := t.TempDir()
+	c := stdio(t, home, clientOpts{}, "--agent", "tester")
+	e := c.fails("daily_append", map[string]any{"text": strings.Repeat("z", 2049)}, "daily_entry_too_long")
+	if msg := e["message"].(string); !strings.Contains(msg, "2048") {
+		t.Fatalf("the refusal does not name the limit: %s", msg)
+	}
+	if next, _ := e["suggested_next_call"].(map[string]any); next["tool"] != "memory_write" {
+		t.Fatalf("next call %v", e)
+	}
+	c.ok("daily_append", map[string]any{"text": "Shipped the release.\nThe tests pass."})
+	refused := false
+	for range 20 {
+		out, isErr := c.call("daily_append", map[string]any{"text": strings.Repeat("y", 2000)})
+		if isErr {
+			if e, _ := out["error"].(map[string]any); e["code"] != "daily_agent_room" {
+				t.Fatalf("want daily_agent_room, got %v", out)
+			}
+			refused = true
+			break
+		}
+	}
+	if !refused {
+		t.Fatal("agents filled the day past the warning threshold")
+	}
+	cli(t, home, "daily", "append", "Person: shipped the release")
+	if out := cli(t, home, "daily", "show"); !strings.Contains(out, "Person: shipped the release") {
+		t.Fatalf("the person's entry is not in the day:\n%s", out)
+	}
+}
