@@ -222,3 +222,57 @@ func mustMarshal(v any) []byte {
 	b, _ := json.Marshal(v)
 	return b
 }
+
+// A batch runs only in a session whose negotiated version has batches: in a 2025-06-18 session
+// it ran when the Mcp-Protocol-Version header was left out (the SDK reads 2025-03-26) or named
+// 2025-03-26. Each call is refused with its id; a header that disagrees with the session's
+// version is refused in a session of either kind.
+func TestHTTPBatchFollowsTheNegotiatedVersion(t *testing.T) {
+	e := newHTTP(t, t.TempDir(), mcp.Config{})
+	h := map[string]string{"Content-Type": "application/json", "Accept": "application/json"}
+	code, hdr, body := e.rawPost(t, strings.Replace(initialize, "2025-03-26", "2025-06-18", 1), h)
+	if code != 200 || hdr.Get("Mcp-Session-Id") == "" || !strings.Contains(body, `"2025-06-18"`) {
+		t.Fatalf("initialize: %d %s", code, body)
+	}
+	h["Mcp-Session-Id"] = hdr.Get("Mcp-Session-Id")
+	if code, _, body := e.rawPost(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, h); code != 202 {
+		t.Fatalf("initialized: %d %s", code, body)
+	}
+	old := e.batchSession(t, "application/json")
+	const batch = `[{"jsonrpc":"2.0","id":5,"method":"tools/list"},{"jsonrpc":"2.0","id":6,"method":"ping"}]`
+	for _, tc := range []struct {
+		name    string
+		session map[string]string
+		header  string
+		key     string // "" when the batch runs
+	}{
+		{"2025-06-18 without a header", h, "", "mcp_rpc_batch_unsupported"},
+		{"2025-06-18 saying 2025-03-26", h, "2025-03-26", "mcp_protocol_version_mismatch"},
+		{"2025-06-18 saying so", h, "2025-06-18", "mcp_rpc_batch_unsupported"},
+		{"2025-03-26 saying 2025-06-18", old, "2025-06-18", "mcp_protocol_version_mismatch"},
+		{"2025-03-26 without a header", old, "", ""},
+		{"2025-03-26 saying so", old, "2025-03-26", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			hh := map[string]string{}
+			for k, v := range tc.session {
+				hh[k] = v
+			}
+			hh["Mcp-Protocol-Version"] = tc.header
+			status, rh, body := e.rawPost(t, batch, hh)
+			answers := batchAnswers(t, rh.Get("Content-Type"), body)
+			if len(answers) != 2 {
+				t.Fatalf("%d %s", status, body)
+			}
+			for _, a := range answers {
+				errObj, _ := a["error"].(map[string]any)
+				switch {
+				case tc.key == "" && (status != 200 || a["result"] == nil):
+					t.Fatalf("the batch did not run: %d %s", status, body)
+				case tc.key != "" && (status != 400 || errObj == nil || errObj["data"].(map[string]any)["code"] != tc.key):
+					t.Fatalf("want %s for each call, got %d %s", tc.key, status, body)
+				}
+			}
+		})
+	}
+}

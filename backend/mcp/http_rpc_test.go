@@ -59,9 +59,11 @@ func TestHTTPJSONRPCRefusals(t *testing.T) {
 		{"no protocol version", `{"jsonrpc":"2.0","id":9,"method":"initialize","params":{"capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`,
 			jsonOnly, 400, float64(9), -32602, "mcp_protocol_version_required"},
 		{"second initialize", strings.Replace(initialize, `"id":1`, `"id":10`, 1), inSession, 200, float64(10), -32600, "mcp_already_initialized"},
-		{"batch in 2025-06-18", `[{"jsonrpc":"2.0","id":11,"method":"ping"}]`,
+		// The session negotiated 2025-03-26: a header naming another version refuses the batch
+		// (TestHTTPBatchFollowsTheNegotiatedVersion has a 2025-06-18 session's).
+		{"batch saying 2025-06-18 in a 2025-03-26 session", `[{"jsonrpc":"2.0","id":11,"method":"ping"}]`,
 			map[string]string{"Content-Type": "application/json", "Accept": "application/json", "Mcp-Session-Id": sid, "Mcp-Protocol-Version": "2025-06-18"},
-			400, float64(11), -32600, "mcp_rpc_batch_unsupported"},
+			400, float64(11), -32600, "mcp_protocol_version_mismatch"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			status, hdr, body := e.rawPost(t, tc.body, tc.h)

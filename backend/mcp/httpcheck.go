@@ -32,18 +32,18 @@ var serverNotifications = map[string]bool{
 //
 // A notification nobody handles is accepted (202) and dropped, alone or from a batch. It
 // reports whether the request goes on to the SDK, with its body restored (a byte order mark
-// before it removed, and in a batch the dropped notifications).
-func (h *httpHandler) checkPost(w http.ResponseWriter, r *http.Request, session string) (bool, []json.RawMessage) {
+// before it removed, and in a batch the dropped notifications), and what it learned of it.
+func (h *httpHandler) checkPost(w http.ResponseWriter, r *http.Request, session string) (bool, posted) {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxHTTPBody))
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
 			h.rpcAnswer(w, http.StatusRequestEntityTooLarge, h.s.reply(&rpcRefusal{code: rpcInvalidRequest,
 				key: "mcp_rpc_too_large", args: map[string]any{"Max": maxHTTPBody}}))
-			return false, nil
+			return false, posted{}
 		}
 		h.rpcAnswer(w, http.StatusBadRequest, h.s.reply(&rpcRefusal{code: rpcParseError, key: "mcp_rpc_parse_error"}))
-		return false, nil
+		return false, posted{}
 	}
 	body = bytes.TrimSpace(bytes.TrimPrefix(bytes.TrimSpace(body), bom))
 	r.Body = io.NopCloser(bytes.NewReader(body))
@@ -51,32 +51,47 @@ func (h *httpHandler) checkPost(w http.ResponseWriter, r *http.Request, session 
 	switch {
 	case len(body) == 0 || !json.Valid(body):
 		h.rpcAnswer(w, http.StatusBadRequest, h.s.reply(&rpcRefusal{code: rpcParseError, key: "mcp_rpc_parse_error"}))
-		return false, nil
+		return false, posted{}
 	case body[0] == '[':
-		return h.checkBatch(w, r, body, session)
+		ok, apart := h.checkBatch(w, r, body, session)
+		return ok, posted{apart: apart}
 	}
 	in, ref := checkMessage(body)
 	switch {
 	case ref != nil && ref.code == rpcMethodNotFound:
 		h.rpcAnswer(w, http.StatusOK, h.s.reply(ref))
-		return false, nil
+		return false, posted{}
 	case ref != nil:
 		h.rpcAnswer(w, http.StatusBadRequest, h.s.reply(ref))
-		return false, nil
+		return false, posted{}
 	case session == "" && !(in.call && in.method == "initialize"):
 		h.rpcAnswer(w, http.StatusBadRequest, h.s.reply(&rpcRefusal{id: in.idRaw, code: rpcInvalidRequest, key: "mcp_session_required"}))
-		return false, nil
+		return false, posted{}
 	case !in.call && in.method != "" && !serverNotifications[in.method]:
 		w.WriteHeader(http.StatusAccepted)
-		return false, nil
+		return false, posted{}
+	case in.call && in.method == "initialize":
+		return true, posted{version: negotiate(requestedVersion(in.params))}
 	}
-	return true, nil
+	return true, posted{}
 }
 
-// checkBatch admits a batch only inside a session whose version has batches (the
-// Mcp-Protocol-Version header; without one the SDK reads 2025-03-26, which has them) and
-// whose every element is well formed; otherwise none of it runs, and each call is answered
-// with its own error so that the client's waiting calls end.
+// posted is what checkPost learned of a POST it hands on to the SDK.
+type posted struct {
+	// apart are answers (-32601) to send beside those the SDK gives a batch.
+	apart []json.RawMessage
+	// version is, for an initialize, the protocol version its answer negotiates.
+	version string
+}
+
+// checkBatch admits a batch only inside a session whose version has batches and whose every
+// element is well formed; otherwise none of it runs, and each call is answered with its own
+// error so that the client's waiting calls end. The version is the one the session's
+// initialize negotiated: the Mcp-Protocol-Version header alone let a 2025-06-18 session run a
+// batch by leaving the header out (the SDK then reads 2025-03-26) or by naming an older
+// version, so a header that disagrees with the session's version is refused (stdio knows
+// its version from the initialize it saw). Only a session this handler did not see open falls
+// back to the header.
 //
 // Two calls with one id are refused the same way, each with its id: the SDK keeps one of them
 // and drops the other unanswered, and had both run, the client could not tell their answers
@@ -90,6 +105,14 @@ func (h *httpHandler) checkBatch(w http.ResponseWriter, r *http.Request, body []
 		return false, nil
 	}
 	version := r.Header.Get("Mcp-Protocol-Version")
+	if negotiated := h.negotiated(session); negotiated != "" {
+		if version != "" && version != negotiated {
+			h.rpcAnswer(w, http.StatusBadRequest, mustJSON(h.s.refuseEach(elems, "mcp_protocol_version_mismatch",
+				map[string]any{"Version": version, "Negotiated": negotiated})))
+			return false, nil
+		}
+		version = negotiated
+	}
 	if !batchAllowed(version) {
 		h.rpcAnswer(w, http.StatusBadRequest, mustJSON(h.s.refuseBatch(elems, version)))
 		return false, nil

@@ -35,8 +35,9 @@ type httpHandler struct {
 
 // session4HTTP is one open session as the router knows it.
 type session4HTTP struct {
-	plain bool // answered in plain JSON (it was opened accepting only JSON)
-	used  time.Time
+	plain   bool   // answered in plain JSON (it was opened accepting only JSON)
+	version string // the protocol version its initialize negotiated
+	used    time.Time
 }
 
 // Handler serves streamable HTTP sessions. The caller (the bridge) checks the token, Host and
@@ -82,12 +83,12 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		return
 	}
-	ok, apart := h.checkPost(w, r, id)
+	ok, post := h.checkPost(w, r, id)
 	if !ok {
 		return
 	}
-	if len(apart) > 0 {
-		m := newBatchMerger(w, apart)
+	if len(post.apart) > 0 {
+		m := newBatchMerger(w, post.apart)
 		defer m.finish()
 		w = m
 	}
@@ -116,11 +117,11 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case !takesStream:
 		// A new client that cannot read an event stream: it is answered in plain JSON.
 		r.Header.Set("Accept", bothTypes)
-		h.plain.ServeHTTP(&sessionCatcher{ResponseWriter: w, h: h, plain: true}, r)
+		h.plain.ServeHTTP(&sessionCatcher{ResponseWriter: w, h: h, plain: true, version: post.version}, r)
 	default:
 		// A new client that reads event streams (with JSON, or alone: it is answered in one).
 		r.Header.Set("Accept", bothTypes)
-		h.stream.ServeHTTP(&sessionCatcher{ResponseWriter: w, h: h}, r)
+		h.stream.ServeHTTP(&sessionCatcher{ResponseWriter: w, h: h, version: post.version}, r)
 	}
 }
 
@@ -147,7 +148,7 @@ func (h *httpHandler) touch(id string, ending bool) (bool, session4HTTP) {
 
 // own records a session a handler started, forgetting those idle past the timeout (the SDK
 // has closed them): the map stays as small as the open sessions.
-func (h *httpHandler) own(id string, plain bool) {
+func (h *httpHandler) own(id string, plain bool, version string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	now := time.Now()
@@ -156,7 +157,18 @@ func (h *httpHandler) own(id string, plain bool) {
 			delete(h.owned, k)
 		}
 	}
-	h.owned[id] = session4HTTP{plain: plain, used: now}
+	h.owned[id] = session4HTTP{plain: plain, version: version, used: now}
+}
+
+// negotiated is the protocol version session id's initialize negotiated ("" for a session
+// this handler does not know).
+func (h *httpHandler) negotiated(id string) string {
+	if id == "" {
+		return ""
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.owned[id].version
 }
 
 // accepts reads an Accept header as the SDK does ("*/*", "application/*" and "text/*" take
@@ -185,16 +197,17 @@ func accepts(values []string) (takesJSON, takesStream bool) {
 // sessionCatcher notes the session a handler's answer to an initialize opens.
 type sessionCatcher struct {
 	http.ResponseWriter
-	h     *httpHandler
-	plain bool
-	done  bool
+	h       *httpHandler
+	plain   bool
+	version string // what the initialize negotiates
+	done    bool
 }
 
 func (c *sessionCatcher) WriteHeader(code int) {
 	if !c.done {
 		c.done = true
 		if id := c.Header().Get(sessionHeader); id != "" && code < 300 {
-			c.h.own(id, c.plain)
+			c.h.own(id, c.plain, c.version)
 		}
 	}
 	c.ResponseWriter.WriteHeader(code)

@@ -202,9 +202,14 @@ func (c *stdioConn) writeAnswers(responses []json.RawMessage) {
 // refuseBatch answers a batch sent in a version without batches: each call with its id, each
 // malformed element with its own error; one error with id null when it held neither.
 func (s *Server) refuseBatch(elems []json.RawMessage, version string) []json.RawMessage {
+	return s.refuseEach(elems, "mcp_rpc_batch_unsupported", map[string]any{"Version": version})
+}
+
+// refuseEach answers a batch none of which runs: each call with its id and the catalog's key,
+// each malformed element with its own error; one error with id null when it held neither.
+func (s *Server) refuseEach(elems []json.RawMessage, key string, args map[string]any) []json.RawMessage {
 	unsupported := func(id any) *rpcRefusal {
-		return &rpcRefusal{id: id, code: rpcInvalidRequest, key: "mcp_rpc_batch_unsupported",
-			args: map[string]any{"Version": version}}
+		return &rpcRefusal{id: id, code: rpcInvalidRequest, key: key, args: args}
 	}
 	var out []json.RawMessage
 	for _, e := range elems {
