@@ -361,7 +361,9 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /healthz", s.handleHealth)
 	mux.HandleFunc("GET /", s.handleUI)
 	if s.cfg.MCP != nil {
-		for _, m := range []string{"GET", "POST", "DELETE"} {
+		// PUT and PATCH reach it too, to be refused in the person's language (the mux's
+		// "Method Not Allowed" was English plain text).
+		for _, m := range []string{"GET", "POST", "DELETE", "PUT", "PATCH"} {
 			mux.Handle(m+" /mcp", s.mcpGuard(s.cfg.MCP))
 		}
 	}

@@ -16,8 +16,8 @@ const (
 )
 
 // checkArgs refuses a top-level argument the tool's schema does not allow, the same way for
-// every tool: a number outside its minimum and maximum (or not a whole number), a string
-// outside its enum. Each was silently replaced by a default before ("limit": 51 listed 20),
+// every tool: a value of another kind than the schema's (named in words, not by the decoder),
+// a number outside its minimum and maximum (or not a whole number), a string outside its enum. Each was silently replaced by a default before ("limit": 51 listed 20),
 // so a model never learned the bounds. A null or empty value reads as absent, as before. The
 // refusal names the bounds, and its next call is the same call with the value brought within
 // them (or left out).
@@ -37,6 +37,10 @@ func (s *Server) checkArgs(tool string, raw json.RawMessage) *toolError {
 		prop, _ := props[name].(map[string]any)
 		if prop == nil || len(v) == 0 || bytes.Equal(v, []byte("null")) {
 			continue
+		}
+		if !kindFits(prop, v) {
+			return s.codedError(codeInvalidArguments, map[string]any{"Tool": tool, "Detail": s.fieldType(name, prop)},
+				&nextCall{Tool: tool, Arguments: nextArgs(args, name, nil)})
 		}
 		switch prop["type"] {
 		case "integer":

@@ -54,8 +54,7 @@ func (s *Server) memorySearch(c *call, raw json.RawMessage) (any, *toolError) {
 		return nil, e
 	}
 	if strings.TrimSpace(a.Query) == "" {
-		return nil, s.codedError(codeInvalidArguments, map[string]any{"Tool": "memory_search", "Detail": "query is required"},
-			&nextCall{Tool: "memory_list", Arguments: map[string]any{}})
+		return nil, s.required("memory_search", "query", &nextCall{Tool: "memory_list", Arguments: map[string]any{}})
 	}
 	limit := a.Limit
 	if limit <= 0 || limit > 50 {

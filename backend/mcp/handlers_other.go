@@ -43,8 +43,7 @@ func (s *Server) buildContext(c *call, raw json.RawMessage) (any, *toolError) {
 		return nil, e
 	}
 	if strings.TrimSpace(a.Query) == "" {
-		return nil, s.codedError(codeInvalidArguments, map[string]any{"Tool": "build_context", "Detail": "query is required"},
-			&nextCall{Tool: "memory_overview", Arguments: map[string]any{}})
+		return nil, s.required("build_context", "query", &nextCall{Tool: "memory_overview", Arguments: map[string]any{}})
 	}
 	if a.Scope == string(api.ScopeAgent) && c.st.agent == "" {
 		return nil, s.agentUnknown("build_context")
@@ -73,8 +72,7 @@ func (s *Server) dailyAppend(c *call, raw json.RawMessage) (any, *toolError) {
 		return nil, e
 	}
 	if strings.TrimSpace(a.Text) == "" {
-		return nil, s.codedError(codeInvalidArguments, map[string]any{"Tool": "daily_append", "Detail": "text is required"},
-			&nextCall{Tool: "daily_append", Arguments: map[string]any{"text": "…"}})
+		return nil, s.required("daily_append", "text", &nextCall{Tool: "daily_append", Arguments: map[string]any{"text": "…"}})
 	}
 	res, err := s.api.Invoke("daily.append", &api.AppendParams{Text: a.Text, Agent: c.st.agent})
 	if err != nil {
@@ -105,35 +103,43 @@ const (
 	maxMessageBytes  = 64 << 10
 )
 
-// checkTurn names the first thing wrong with a turn ("" when it is well formed).
-func checkTurn(msgs []turnMessage, muts []turnMutation) string {
+// turnFault is the first thing wrong with a turn: a catalog detail key and its arguments.
+type turnFault struct {
+	key  string
+	args map[string]any
+}
+
+// checkTurn names the first thing wrong with a turn (nil when it is well formed).
+func checkTurn(msgs []turnMessage, muts []turnMutation) *turnFault {
+	at := func(list string, i int, field string) string { return fmt.Sprintf("%s[%d].%s", list, i, field) }
 	switch {
 	case len(msgs) == 0:
-		return "messages is required"
+		return &turnFault{"detail.mcp_field_required", map[string]any{"Field": "messages"}}
 	case len(msgs) > maxTurnMessages:
-		return fmt.Sprintf("at most %d messages", maxTurnMessages)
+		return &turnFault{"detail.mcp_too_many", map[string]any{"Field": "messages", "Max": maxTurnMessages}}
 	case len(muts) > maxTurnMutations:
-		return fmt.Sprintf("at most %d workspace_mutations", maxTurnMutations)
+		return &turnFault{"detail.mcp_too_many", map[string]any{"Field": "workspace_mutations", "Max": maxTurnMutations}}
 	}
 	for i, m := range msgs {
 		if m.Role != "user" && m.Role != "assistant" {
-			return fmt.Sprintf("messages[%d].role must be user or assistant", i)
+			return &turnFault{"detail.mcp_field_one_of", map[string]any{"Field": at("messages", i, "role"), "Allowed": "user, assistant"}}
 		}
 		if len(m.Content) > maxMessageBytes {
-			return fmt.Sprintf("messages[%d].content is over %d bytes", i, maxMessageBytes)
+			return &turnFault{"detail.mcp_field_too_long", map[string]any{"Field": at("messages", i, "content"), "Max": maxMessageBytes}}
 		}
 	}
 	for i, m := range muts {
 		if strings.TrimSpace(m.Tool) == "" {
-			return fmt.Sprintf("workspace_mutations[%d].tool is required", i)
+			return &turnFault{"detail.mcp_field_required", map[string]any{"Field": at("workspace_mutations", i, "tool")}}
 		}
 		switch m.Kind {
 		case "", "write", "edit", "delete", "command":
 		default:
-			return fmt.Sprintf("workspace_mutations[%d].kind must be write, edit, delete or command", i)
+			return &turnFault{"detail.mcp_field_one_of", map[string]any{"Field": at("workspace_mutations", i, "kind"),
+				"Allowed": "write, edit, delete, command"}}
 		}
 	}
-	return ""
+	return nil
 }
 
 // observeTurn feeds extraction through the api method extraction.request, looked up when
@@ -148,8 +154,8 @@ func (s *Server) observeTurn(c *call, raw json.RawMessage) (any, *toolError) {
 	if e := s.decode("observe_turn", raw, &a); e != nil {
 		return nil, e
 	}
-	if bad := checkTurn(a.Messages, a.WorkspaceMutations); bad != "" {
-		return nil, s.codedError(codeInvalidArguments, map[string]any{"Tool": "observe_turn", "Detail": bad},
+	if bad := checkTurn(a.Messages, a.WorkspaceMutations); bad != nil {
+		return nil, s.codedError(codeInvalidArguments, map[string]any{"Tool": "observe_turn", "Detail": s.detail(bad.key, bad.args)},
 			&nextCall{Tool: "observe_turn", Arguments: map[string]any{"messages": []any{map[string]any{"role": "user", "content": "…"}}}})
 	}
 	if _, ok := s.api.Lookup("extraction.request"); !ok {
@@ -211,8 +217,7 @@ func kvCall(method string) func(s *Server, c *call, raw json.RawMessage) (any, *
 			return nil, err
 		}
 		if k, ok := p["key"].(string); ok && strings.TrimSpace(k) == "" {
-			return nil, s.codedError(codeInvalidArguments, map[string]any{"Tool": tool, "Detail": "key is required"},
-				&nextCall{Tool: "kv_list", Arguments: map[string]any{}})
+			return nil, s.required(tool, "key", &nextCall{Tool: "kv_list", Arguments: map[string]any{}})
 		}
 		if _, ok := s.api.Lookup(method); !ok {
 			return nil, s.codedError(codeKVUnavailable, map[string]any{"Method": method}, nil)

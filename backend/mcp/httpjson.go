@@ -63,6 +63,14 @@ const sessionHeader = "Mcp-Session-Id"
 const bothTypes = "application/json, text/event-stream"
 
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	switch r.Method {
+	case http.MethodGet, http.MethodPost, http.MethodDelete:
+	default:
+		// The SDK answers "Method Not Allowed" in English plain text.
+		w.Header().Set("Allow", "GET, POST, DELETE")
+		h.refuse(w, http.StatusMethodNotAllowed, "mcp_method_not_allowed", map[string]any{"Method": r.Method})
+		return
+	}
 	if r.Method == http.MethodGet && len(r.Header.Values("Accept")) == 0 {
 		r.Header.Set("Accept", "text/event-stream") // no Accept takes anything; a GET is the stream
 	}
@@ -75,6 +83,15 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	id := r.Header.Get(sessionHeader)
 	known, sess := h.touch(id, r.Method == http.MethodDelete)
+	if id != "" && !known {
+		// A session that never was, or has ended: the SDK says "session not found" in English
+		// plain text. The 404 tells the client to start a new one.
+		h.refuse(w, http.StatusNotFound, "mcp_session_not_found", map[string]any{"Session": id})
+		return
+	}
+	if known {
+		w = &sessionGone{ResponseWriter: w, h: h, id: id}
+	}
 	if r.Method != http.MethodPost {
 		if known && sess.plain {
 			h.plain.ServeHTTP(w, r)
@@ -107,7 +124,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case !takesJSON && !takesStream:
 		h.refuse(w, http.StatusNotAcceptable, "mcp_not_acceptable", map[string]any{"Accept": accept})
 	case id != "":
-		// A session that has ended (the handler says so, 404) or a live one that streams.
+		// A live session that streams (or one the SDK has just closed: sessionGone).
 		r.Header.Set("Accept", bothTypes)
 		if takesStream {
 			h.stream.ServeHTTP(w, r)
@@ -222,3 +239,40 @@ func (c *sessionCatcher) Write(b []byte) (int, error) {
 
 // Unwrap lets http.ResponseController reach the connection (flushes, deadlines).
 func (c *sessionCatcher) Unwrap() http.ResponseWriter { return c.ResponseWriter }
+
+// sessionGone answers in the person's language the SDK's plain-text 404 for a session this
+// handler still knew but the SDK has closed (it timed out), and forgets it.
+type sessionGone struct {
+	http.ResponseWriter
+	h    *httpHandler
+	id   string
+	done bool // the status is written
+	gone bool // it was the SDK's 404: its text is dropped
+}
+
+func (g *sessionGone) WriteHeader(code int) {
+	if g.done {
+		return
+	}
+	g.done = true
+	if code == http.StatusNotFound && strings.HasPrefix(g.Header().Get("Content-Type"), "text/plain") {
+		g.gone = true
+		g.h.touch(g.id, true)
+		g.h.refuse(g.ResponseWriter, http.StatusNotFound, "mcp_session_not_found", map[string]any{"Session": g.id})
+		return
+	}
+	g.ResponseWriter.WriteHeader(code)
+}
+
+func (g *sessionGone) Write(b []byte) (int, error) {
+	if !g.done {
+		g.WriteHeader(http.StatusOK)
+	}
+	if g.gone {
+		return len(b), nil
+	}
+	return g.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the connection (flushes, deadlines).
+func (g *sessionGone) Unwrap() http.ResponseWriter { return g.ResponseWriter }

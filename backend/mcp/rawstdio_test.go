@@ -28,9 +28,15 @@ type rawProc struct {
 
 func startRaw(t *testing.T, home string, args ...string) *rawProc {
 	t.Helper()
+	return startRawLang(t, home, "en", args...)
+}
+
+// startRawLang is startRaw with the person's language lang.
+func startRawLang(t *testing.T, home, lang string, args ...string) *rawProc {
+	t.Helper()
 	p := &rawProc{t: t, more: make(chan struct{}, 1), done: make(chan struct{})}
 	p.cmd = exec.Command(binary, append([]string{"mcp"}, args...)...)
-	p.cmd.Env = append(os.Environ(), "ENGRAM_HOME="+home, "ENGRAM_LANG=en")
+	p.cmd.Env = append(os.Environ(), "ENGRAM_HOME="+home, "ENGRAM_LANG="+lang)
 	p.cmd.Stderr = &p.stderr
 	var err error
 	if p.stdin, err = p.cmd.StdinPipe(); err != nil {

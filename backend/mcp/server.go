@@ -121,7 +121,7 @@ func New(a *api.API, hub *api.Hub, cfg Config) (*Server, error) {
 	})
 	s.register()
 	s.registerResources()
-	s.srv.AddReceivingMiddleware(s.protocolGuard)
+	s.srv.AddReceivingMiddleware(s.protocolGuard, s.protocolWords)
 	if hub != nil {
 		s.unsub = hub.Subscribe(func(name string, data any) {
 			if name == api.EventMemoryChanged {

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -165,11 +164,7 @@ func (s *Server) decode(tool string, raw json.RawMessage, into any) *toolError {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(into); err != nil {
-		detail := strings.TrimPrefix(err.Error(), "json: ")
-		if len(detail) > 200 {
-			detail = detail[:200]
-		}
-		return s.codedError(codeInvalidArguments, map[string]any{"Tool": tool, "Detail": detail},
+		return s.codedError(codeInvalidArguments, map[string]any{"Tool": tool, "Detail": s.decodeDetail(tool, err)},
 			&nextCall{Tool: tool, Arguments: map[string]any{}})
 	}
 	return nil
