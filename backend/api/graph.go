@@ -6,7 +6,13 @@ import (
 	"engram/backend/graph"
 	"engram/backend/memory"
 	"engram/backend/recall"
+	"engram/backend/text/wikilink"
 )
+
+// EntityNameKey is a name as the graph compares entity names and aliases (case, width and
+// punctuation folded), for a transport that tells a model when a name matches more than one
+// entity.
+func EntityNameKey(name string) string { return wikilink.Norm(name) }
 
 // GraphService answers knowledge-graph questions and applies a person's graph edits (which
 // rewrite memory bodies through apply_batch). A person (the desktop window, the CLI, the

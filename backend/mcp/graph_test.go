@@ -63,3 +63,56 @@ func TestGraphToolsAndCLI(t *testing.T) {
 		t.Fatalf("project A's subgraph lacks its own entity: %s", raw)
 	}
 }
+
+// A graph refusal suggests looking up the entity that was not found (graph_path's "to" was
+// suggested as its "from"), and a name that several visible entities bear is answered with
+// them: the graph uses the one in the narrowest scope, and the model was not told of the
+// others nor how to name one (its id).
+func TestGraphToolsNameTheMissedAndTheSameNamed(t *testing.T) {
+	home, wdA, wdB := t.TempDir(), t.TempDir(), t.TempDir()
+	cli(t, home, "write", "--scope", "global", "--type", "reference", "--slug", "alice-bob", "--title", "Alice",
+		"--body", "- [[Alice]] knows [[Bob]]")
+	cli(t, home, "write", "--scope", "project", "--workdir", wdA, "--type", "reference", "--slug", "alice-funds", "--title", "Funding",
+		"--body", "- [[Alice]] funds [[Zephyr]]")
+	a := stdio(t, home, clientOpts{}, "--agent", "codex", "--workdir", wdA)
+	for _, tc := range []struct {
+		args   map[string]any
+		missed string
+	}{
+		{map[string]any{"from": "Alice", "to": "Nobody"}, "Nobody"},
+		{map[string]any{"from": "Nobody", "to": "Bob"}, "Nobody"},
+	} {
+		e := a.fails("graph_path", tc.args, "graph_entity_not_found")
+		next, _ := e["suggested_next_call"].(map[string]any)
+		if next["tool"] != "graph_entities" || toJSON(next["arguments"]) != toJSON(map[string]any{"query": tc.missed}) {
+			t.Fatalf("%v: next call %v", tc.args, next)
+		}
+	}
+	out := a.ok("graph_neighbors", map[string]any{"entity": "Alice"})
+	same, _ := out["same_name"].([]any)
+	if len(same) != 1 {
+		t.Fatalf("two visible Alices, and the answer does not say so: %v", out)
+	}
+	s := same[0].(map[string]any)
+	cands, _ := s["candidates"].([]any)
+	if s["field"] != "entity" || s["name"] != "Alice" || len(cands) != 2 || !strings.Contains(s["note"].(string), "id") {
+		t.Fatalf("same_name %v", s)
+	}
+	if _, ok := out["untrusted_data"].(string); !ok {
+		t.Fatalf("no notice: %v", out)
+	}
+	for _, c := range cands {
+		id := c.(map[string]any)["id"].(string)
+		if by := a.ok("graph_neighbors", map[string]any{"entity": id}); by["same_name"] != nil {
+			t.Fatalf("an id names one entity: %v", by)
+		}
+	}
+	if p := a.ok("graph_path", map[string]any{"from": "Alice", "to": "Bob"}); p["same_name"] == nil ||
+		p["same_name"].([]any)[0].(map[string]any)["field"] != "from" {
+		t.Fatalf("graph_path %v", p)
+	}
+	b := stdio(t, home, clientOpts{}, "--agent", "codex", "--workdir", wdB)
+	if out := b.ok("graph_neighbors", map[string]any{"entity": "Alice"}); out["same_name"] != nil {
+		t.Fatalf("project B sees one Alice: %v", out)
+	}
+}
