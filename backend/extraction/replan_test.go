@@ -46,12 +46,14 @@ func TestFailedTurnIsPlannedAgain(t *testing.T) {
 				g := newGatePlanner()
 				f := newFx(t, g)
 				f.record("s1", first)
-				if _, err := f.svc.Request(f.ctx, Request{SessionID: "s1", Agent: "claude-code", Messages: []Message{first}}, false); err != nil {
+				d1, err := f.svc.Request(f.ctx, Request{SessionID: "s1", Agent: "claude-code", Messages: []Message{first}}, false)
+				if err != nil {
 					t.Fatal(err)
 				}
 				<-g.started
 				if !killed {
 					g.release <- struct{}{} // the run ends (its plan is empty: noop)
+					f.waitFor(d1.ID, ended)
 				}
 				f.svc.Close() // the process ends: a run still going is cancelled
 				rows, _, _ := f.store.ExtractionRuns(f.ctx, memory.ExtractionRunFilter{Session: "s1"})
