@@ -2,7 +2,8 @@
 // against sigma in tests/bench/graph.mjs).
 import cytoscape from 'cytoscape'
 import fcose from 'cytoscape-fcose'
-import type { GraphRenderer, RenderEdge, RenderHandlers, RenderNode, RenderStyle } from './renderer'
+import { watchUserMoves, type GraphRenderer, type RenderEdge, type RenderHandlers, type RenderNode, type RenderStyle } from './renderer'
+import { freeAreas } from '@/util/graphLayout'
 
 let registered = false
 
@@ -17,6 +18,29 @@ export async function createCytoscapeRenderer(el: HTMLElement, h: RenderHandlers
   let cy: cytoscape.Core | null = null
   let large = false
   const frames: (() => void)[] = []
+  /** The view is the last fit's (nothing the person did moved it since). */
+  let fitted = true
+  const stopWatching = watchUserMoves(el, () => (fitted = false))
+
+  /** Every node and its label inside the part of the canvas nothing covers (the legend, the
+   *  zoom buttons): the area that shows the graph biggest. */
+  function fitView() {
+    if (!cy || cy.elements().empty()) return
+    const width = cy.width()
+    const height = cy.height()
+    if (!width || !height) return
+    const bb = cy.elements().boundingBox({ includeLabels: true })
+    const box = el.getBoundingClientRect()
+    const covered = (h.covered?.() ?? []).map((r) => ({ ...r, x: r.x - box.left, y: r.y - box.top }))
+    let best: { zoom: number; pan: { x: number; y: number } } | null = null
+    for (const a of freeAreas(width, height, covered)) {
+      const zoom = Math.min(cy.maxZoom(), Math.max(cy.minZoom(), Math.min(a.w / Math.max(bb.w, 1), a.h / Math.max(bb.h, 1))))
+      if (best && zoom <= best.zoom) continue
+      best = { zoom, pan: { x: a.x + (a.w - bb.w * zoom) / 2 - bb.x1 * zoom, y: a.y + (a.h - bb.h * zoom) / 2 - bb.y1 * zoom } }
+    }
+    if (best) cy.viewport(best)
+    fitted = true
+  }
 
   const sheet = (s: RenderStyle): cytoscape.StylesheetJson => [
     {
@@ -145,7 +169,7 @@ export async function createCytoscapeRenderer(el: HTMLElement, h: RenderHandlers
       }
       // Styles computed before the layout moved the nodes (edge paths included) are computed again.
       cy.style(sheet(s))
-      cy.fit(undefined, 30)
+      fitView()
       await new Promise<void>((resolve) => requestAnimationFrame(() => resolve()))
     },
     setStyle(s) {
@@ -158,14 +182,16 @@ export async function createCytoscapeRenderer(el: HTMLElement, h: RenderHandlers
       if (cy && n && n.nonempty()) cy.center(n)
     },
     fit() {
-      cy?.fit(undefined, 30)
+      fitView()
     },
     resize() {
       cy?.resize()
+      if (fitted) fitView()
     },
     zoom(factor) {
       if (!cy) return
       cy.zoom({ level: cy.zoom() * factor, renderedPosition: { x: cy.width() / 2, y: cy.height() / 2 } })
+      fitted = false
     },
     positions() {
       const m = new Map<string, { x: number; y: number }>()
@@ -183,11 +209,13 @@ export async function createCytoscapeRenderer(el: HTMLElement, h: RenderHandlers
     },
     panBy(dx, dy) {
       cy?.panBy({ x: dx, y: dy })
+      fitted = false
     },
     onFrame(cb) {
       frames.push(cb)
     },
     destroy() {
+      stopWatching()
       cy?.destroy()
       cy = null
     },

@@ -1,6 +1,7 @@
 // What the Graph view asks of a renderer. Two implementations, each loaded only when used:
 // sigma.js + graphology on WebGL (the default, chosen by measurement: see README § Graph) and
 // cytoscape + fcose on a 2D canvas (where WebGL is missing, e.g. a WebKitGTK window without GL).
+import type { Rect } from '@/util/graphLayout'
 
 export type RendererKind = 'sigma' | 'cytoscape'
 
@@ -41,6 +42,9 @@ export interface RenderHandlers {
   node(id: string): void
   edge(id: string): void
   background(): void
+  /** What covers parts of the canvas (the legend, the zoom buttons), in the canvas's pixels:
+   *  a fit draws the graph beside them. */
+  covered?(): Rect[]
 }
 
 export interface GraphRenderer {
@@ -50,8 +54,10 @@ export interface GraphRenderer {
   setStyle(style: RenderStyle): void
   /** Centres the view on a node. */
   center(id: string): void
+  /** Shows the whole graph, labels included, in the part of the canvas nothing covers. */
   fit(): void
-  /** Follows a new size of the container (the side panel opened or closed). */
+  /** Follows a new size of the container (the side panel opened or closed): fitted again
+   *  unless the person has zoomed or panned since the last fit. */
   resize(): void
   zoom(factor: number): void
   /** Layout positions (graph coordinates, y down) for the exports. */
@@ -88,4 +94,32 @@ export function pickRenderer(asked: string | null, webgl: boolean): RendererKind
 export async function loadRenderer(kind: RendererKind): Promise<RendererFactory> {
   if (kind === 'sigma') return (await import('./sigmaRenderer')).createSigmaRenderer
   return (await import('./cyRenderer')).createCytoscapeRenderer
+}
+
+/**
+ * Whether the person moved the view themselves (wheel, a drag, a pinch) since the last fit:
+ * a renderer then keeps their view when its container changes size. Listens on the container,
+ * so it does not matter which renderer moves the camera; returns the listener's remover.
+ */
+export function watchUserMoves(el: HTMLElement, moved: () => void): () => void {
+  let down: { x: number; y: number } | null = null
+  const wheel = () => moved()
+  const pointerdown = (e: PointerEvent) => (down = { x: e.clientX, y: e.clientY })
+  const pointermove = (e: PointerEvent) => {
+    if (down && e.buttons && Math.hypot(e.clientX - down.x, e.clientY - down.y) > 4) {
+      down = null
+      moved()
+    }
+  }
+  const pointerup = () => (down = null)
+  el.addEventListener('wheel', wheel, { passive: true })
+  el.addEventListener('pointerdown', pointerdown)
+  el.addEventListener('pointermove', pointermove)
+  window.addEventListener('pointerup', pointerup)
+  return () => {
+    el.removeEventListener('wheel', wheel)
+    el.removeEventListener('pointerdown', pointerdown)
+    el.removeEventListener('pointermove', pointermove)
+    window.removeEventListener('pointerup', pointerup)
+  }
 }

@@ -2,10 +2,13 @@
 import Graph from 'graphology'
 import Sigma from 'sigma'
 import forceAtlas2 from 'graphology-layout-forceatlas2'
-import type { GraphRenderer, RenderEdge, RenderHandlers, RenderNode, RenderStyle } from './renderer'
+import { watchUserMoves, type GraphRenderer, type RenderEdge, type RenderHandlers, type RenderNode, type RenderStyle } from './renderer'
+import { fitInAreas, freeAreas, type FitBox } from '@/util/graphLayout'
 
 /** Above this many edges edges are plain lines (no arrow heads) and the layout runs fewer rounds. */
 const LARGE = 2000
+const LABEL_SIZE = 12
+const LABEL_FONT = 'system-ui, sans-serif'
 
 type NodeAttrs = { x: number; y: number; size: number; color: string; label: string }
 type EdgeAttrs = { rel: string }
@@ -39,6 +42,51 @@ export async function createSigmaRenderer(el: HTMLElement, h: RenderHandlers): P
   let style: RenderStyle | null = null
   let large = false
   const frames: (() => void)[] = []
+  /** The view is the last fit's (nothing the person did moved it since). */
+  let fitted = true
+  const stopWatching = watchUserMoves(el, () => (fitted = false))
+  const measure = document.createElement('canvas').getContext('2d')
+  const textWidth = (label: string) => {
+    if (!measure || !label) return 0
+    measure.font = `normal ${LABEL_SIZE}px ${LABEL_FONT}`
+    return measure.measureText(label).width
+  }
+  /** Labels drawn now (sigma draws a label only where its node has one). */
+  const labelled = (id: string) => !!style?.labels.has(id)
+
+  /** Every node and its label inside the part of the canvas nothing covers (the legend, the
+   *  zoom buttons), with the camera sigma's own fit starts from. */
+  function fitView() {
+    if (!sigma || !graph.order) return
+    const { width, height } = sigma.getDimensions()
+    if (!width || !height) return
+    const base = { x: 0.5, y: 0.5, ratio: 1, angle: 0 }
+    // Graph → viewport at that camera is affine (no rotation): three points give it, rather
+    // than a matrix per node.
+    const o = sigma.graphToViewport({ x: 0, y: 0 }, { cameraState: base })
+    const ux = sigma.graphToViewport({ x: 1, y: 0 }, { cameraState: base })
+    const uy = sigma.graphToViewport({ x: 0, y: 1 }, { cameraState: base })
+    const boxes: FitBox[] = []
+    graph.forEachNode((id, a) => {
+      const p = { x: o.x + a.x * (ux.x - o.x) + a.y * (uy.x - o.x), y: o.y + a.x * (ux.y - o.y) + a.y * (uy.y - o.y) }
+      const w = labelled(id) ? textWidth(a.label) : 0
+      const half = Math.max(a.size, w ? LABEL_SIZE / 2 + 2 : 0)
+      boxes.push({ x: p.x, y: p.y, left: a.size + 2, right: a.size + (w ? 3 + w : 0) + 2, top: half, bottom: half })
+    })
+    const box = el.getBoundingClientRect()
+    const covered = (h.covered?.() ?? []).map((r) => ({ ...r, x: r.x - box.left, y: r.y - box.top }))
+    const f = fitInAreas(boxes, freeAreas(width, height, covered))
+    // At ratio 1/z around the middle a point at p is drawn at z·p + (size/2)(1 − z); the rest
+    // of the way to z·p + t is a pan.
+    const ratio = 1 / f.z
+    const dx = f.tx - (width / 2) * (1 - f.z)
+    const dy = f.ty - (height / 2) * (1 - f.z)
+    const zoomed = { ...base, ratio }
+    const a = sigma.viewportToFramedGraph({ x: 0, y: 0 }, { cameraState: zoomed })
+    const b = sigma.viewportToFramedGraph({ x: dx, y: dy }, { cameraState: zoomed })
+    sigma.getCamera().setState({ x: 0.5 - (b.x - a.x), y: 0.5 - (b.y - a.y), ratio, angle: 0 })
+    fitted = true
+  }
 
   function mount() {
     sigma?.kill()
@@ -51,8 +99,8 @@ export async function createSigmaRenderer(el: HTMLElement, h: RenderHandlers): P
       defaultEdgeType: large ? 'line' : 'arrow',
       labelRenderedSizeThreshold: 0,
       labelDensity: 0.5,
-      labelFont: 'system-ui, sans-serif',
-      labelSize: 12,
+      labelFont: LABEL_FONT,
+      labelSize: LABEL_SIZE,
       labelColor: { color: s.theme.text },
       // sigma's own hover and selection box is white whatever the theme: the selected node's
       // label, drawn in the dark theme's light text, was white on white.
@@ -141,6 +189,7 @@ export async function createSigmaRenderer(el: HTMLElement, h: RenderHandlers): P
         }
       }
       mount()
+      fitView()
       await new Promise<void>((resolve) => requestAnimationFrame(() => resolve()))
     },
     setStyle(s) {
@@ -159,15 +208,18 @@ export async function createSigmaRenderer(el: HTMLElement, h: RenderHandlers): P
       if (d) sigma.getCamera().setState({ x: d.x, y: d.y })
     },
     fit() {
-      sigma?.getCamera().setState({ x: 0.5, y: 0.5, ratio: 1, angle: 0 })
+      fitView()
     },
     resize() {
-      sigma?.resize()
-      sigma?.refresh({ skipIndexation: true })
+      if (!sigma) return
+      sigma.resize()
+      if (fitted) fitView()
+      sigma.refresh({ skipIndexation: true })
     },
     zoom(factor) {
       const c = sigma?.getCamera()
       if (c) c.setState({ ratio: c.getState().ratio / factor })
+      fitted = false
     },
     positions() {
       const m = new Map<string, { x: number; y: number }>()
@@ -187,11 +239,13 @@ export async function createSigmaRenderer(el: HTMLElement, h: RenderHandlers): P
       const b = sigma.viewportToFramedGraph({ x: dx, y: dy })
       const st = c.getState()
       c.setState({ x: st.x - (b.x - a.x), y: st.y - (b.y - a.y) })
+      fitted = false
     },
     onFrame(cb) {
       frames.push(cb)
     },
     destroy() {
+      stopWatching()
       sigma?.kill()
       sigma = null
     },

@@ -37,12 +37,13 @@ window.__FAKE_EXT__ = (window.__FAKE_EXT__ || []).concat(({ api, opts, items, fa
       ends.push(a, b)
     }
   } else if (opts.graph !== 'empty') {
-    const E = (id, name, type, aliases = [], scope = 'global') => nodes.push({ id, name, type, aliases, scope, memories: 0, degree: 0 })
+    const E = (id, name, type, aliases = [], scope = 'global', where = {}) => nodes.push({ id, name, type, aliases, scope, ...where, memories: 0, degree: 0 })
+    const billingDir = { workdir: '/home/ada/src/acme-billing' }
     E('alice', 'Alice Chen', 'person', ['Alice', '陈爱丽'])
     E('zhangwei', '张伟', 'person', ['Zhang Wei'])
     E('acme', 'Acme', 'organization', ['Acme Corp'])
     E('xinghai', '星海科技', 'organization', ['Xinghai Tech'])
-    E('billing', 'Billing service', 'project', [], 'project')
+    E('billing', 'Billing service', 'project', [], 'project', billingDir)
     E('engram', 'Engram', 'project')
     E('postgres', 'Postgres', 'tool', ['PostgreSQL'])
     E('neovim', 'Neovim', 'tool')
@@ -67,6 +68,19 @@ window.__FAKE_EXT__ = (window.__FAKE_EXT__ || []).concat(({ api, opts, items, fa
     R('alice', 'maintains', 'engram', 0)
     R('xinghai', 'partner_of', 'acme', 5)
     R('rust', 'targets', 'wasm', 6)
+    // opts.graphScopes: one name in three scopes, a person of a project, and the person's own
+    // entity (stored as "User": the UI calls it "You").
+    if (opts.graphScopes) {
+      E('widget-g', 'Widget', 'concept')
+      E('widget-p', 'Widget', 'project', [], 'project', billingDir)
+      E('widget-a', 'Widget', 'tool', [], 'agent', { agent: 'codex' })
+      E('dave', 'Dave Kim', 'person', [], 'project', billingDir)
+      E('me', 'User', 'person')
+      R('dave', 'works_on', 'widget-p', 1)
+      R('me', 'works_at', 'acme', 0)
+      R('me', 'uses', 'widget-g', 0)
+      R('widget-a', 'uses', 'rust', 6)
+    }
   }
   // Degrees, mentions and adjacency are derived from nodes and edges, again after each edit.
   const byId = new Map()

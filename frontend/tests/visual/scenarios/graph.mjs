@@ -43,6 +43,7 @@ async function focusEntity(page, q, label, id) {
 const attr = (page, name) => page.getAttribute('[data-test="graph-canvas"]', name)
 
 export default async function ({ open, check, COMBOS }) {
+  await scopesAndFit({ open, check })
   for (const [l, th, language] of COMBOS) {
     await open(`${l}-${th}-graph-overview`, { language, theme: th }, async (page) => {
       await toGraph(page)
@@ -226,4 +227,79 @@ export default async function ({ open, check, COMBOS }) {
     await page.waitForSelector('[data-test="graph-canvas"][data-state="empty"]')
     await page.waitForSelector('[data-test="graph-empty"]')
   })
+}
+
+// ---- Fitting beside the panel and the legend (QA of the Graph view)
+
+/** What of the drawn graph lies outside the canvas or under the legend or the zoom buttons:
+ *  each node's disc and label, from where the renderer drew it (labels measured as drawn). */
+async function hidden(page) {
+  return page.evaluate(async () => {
+    const scaled = document.querySelector('[data-test="graph-canvas"]').dataset.renderer === 'cytoscape'
+    const el = document.querySelector('[data-test="graph-canvas"]')
+    const r = el.__renderer
+    const c = el.getBoundingClientRect()
+    const covers = ['[data-test="graph-legend"]', '[data-test="graph-zoom"]'].map((s) => document.querySelector(s)?.getBoundingClientRect()).filter(Boolean)
+    const sub = await window.go.api.GraphService.Subgraph({ limit: 5000 })
+    const names = new Map(sub.nodes.map((n) => [n.id, n.name]))
+    const ctx = document.createElement('canvas').getContext('2d')
+    ctx.font = '12px system-ui, sans-serif'
+    const out = []
+    for (const id of r.positions().keys()) {
+      const p = r.screenPosition(id)
+      if (!p) continue
+      const x = c.left + p.x
+      const y = c.top + p.y
+      // sigma draws labels at 12 px whatever the zoom; cytoscape scales them with it (its fit
+      // counts them), so there only the discs are checked.
+      const w = scaled ? 0 : ctx.measureText(names.get(id) ?? id).width
+      const b = { l: x - 5, r: x + 8 + w, t: y - 7, b: y + 7 }
+      if (b.l < c.left - 2 || b.r > c.right + 2 || b.t < c.top - 2 || b.b > c.bottom + 2) out.push(`${id} outside the canvas`)
+      for (const o of covers) if (b.l < o.right && b.r > o.left && b.t < o.bottom && b.b > o.top) out.push(`${id} under ${o.width > 60 ? 'the legend' : 'the zoom buttons'}`)
+    }
+    return out
+  })
+}
+
+export async function scopesAndFit({ open, check }) {
+  // 800 × 600: the whole graph, clear of the legend and the zoom buttons;
+  // then a side panel open (focus, depth 2; Add relation): the view is fitted beside it.
+  for (const [name, language, theme, renderer] of [
+    ['en-light-graph-800', 'en', 'light', ''],
+    ['zh-dark-graph-800', 'zh-CN', 'dark', ''],
+    ['en-light-graph-800-canvas', 'en', 'light', 'cytoscape'],
+  ]) {
+    await open(name, { language, theme, graphScopes: true }, async (page) => {
+      await page.setViewportSize({ width: 800, height: 600 })
+      if (renderer) await page.evaluate((r) => localStorage.setItem('engram.graph.renderer', r), renderer)
+      await toGraph(page)
+      if (renderer) await page.waitForSelector(`[data-test="graph-canvas"][data-renderer="${renderer}"]`)
+      const out = await hidden(page)
+      await check(out.length === 0, `overview: ${out.join('; ')}`)
+    })
+    await open(`${name}-panel`, { language, theme, graphScopes: true }, async (page) => {
+      await page.setViewportSize({ width: 800, height: 600 })
+      if (renderer) await page.evaluate((r) => localStorage.setItem('engram.graph.renderer', r), renderer)
+      await toGraph(page)
+      await focusEntity(page, 'acme', 'Acme', 'acme')
+      await page.click('[data-test="graph-depth"] [data-depth="2"]')
+      await page.waitForSelector('[data-test="graph-canvas"][data-state="ready"][data-focus="acme"][data-nodes="12"]')
+      await page.waitForFunction(() => {
+        const c = document.querySelector('[data-test="graph-canvas"]')
+        return c.dataset.size === `${c.clientWidth}x${c.clientHeight}`
+      })
+      let out = await hidden(page)
+      await check(out.length === 0, `focus, depth 2: ${out.join('; ')}`)
+      await page.click('[data-test="graph-add-relation"]')
+      await page.waitForSelector('[data-test="graph-panel"][data-kind="add"]')
+      // The renderer followed the canvas's new size (beside the panel).
+      await page.waitForFunction(() => {
+        const c = document.querySelector('[data-test="graph-canvas"]')
+        const p = document.querySelector('[data-test="graph-panel"]').getBoundingClientRect()
+        return c.getBoundingClientRect().right <= p.left + 1 && c.dataset.size === `${c.clientWidth}x${c.clientHeight}`
+      })
+      out = await hidden(page)
+      await check(out.length === 0, `Add relation open: ${out.join('; ')}`)
+    })
+  }
 }

@@ -1,0 +1,93 @@
+// Geometry both graph renderers share, pure so it is tested without a browser: where on the
+// canvas a graph can be drawn (the legend and the zoom buttons cover parts of it), the zoom and
+// offset that fit a picture into that area with its labels.
+
+export interface Rect {
+  x: number
+  y: number
+  w: number
+  h: number
+}
+
+/**
+ * The areas of a w × h canvas left free by the overlays covering it (rectangles in the
+ * canvas's pixels), each pad px clear of them and of the edges: above every overlay on the
+ * whole width, and between the left and the right overlays on the whole height. The legend
+ * sits bottom left and the zoom buttons bottom right; which area shows a graph biggest
+ * depends on the graph's shape, so the fit tries each. The whole canvas when nothing covers it.
+ */
+export function freeAreas(w: number, h: number, covered: Rect[], pad = 12): Rect[] {
+  const inner = { x: pad, y: pad, w: w - 2 * pad, h: h - 2 * pad }
+  const over = covered.filter((r) => r.w > 0 && r.h > 0 && r.x < w && r.y < h && r.x + r.w > 0 && r.y + r.h > 0)
+  if (!over.length) return [inner]
+  const top = Math.min(...over.map((r) => r.y))
+  const left = Math.max(0, ...over.filter((r) => r.x + r.w / 2 < w / 2).map((r) => r.x + r.w))
+  const right = Math.min(w, ...over.filter((r) => r.x + r.w / 2 >= w / 2).map((r) => r.x))
+  const out: Rect[] = [
+    { x: pad, y: pad, w: w - 2 * pad, h: top - 2 * pad },
+    { x: left + pad, y: pad, w: right - left - 2 * pad, h: h - 2 * pad },
+  ].filter((r) => r.w >= 60 && r.h >= 60)
+  return out.length ? out : [inner]
+}
+
+/**
+ * A node as the fit sees it: its centre in pixels at zoom 1, and how far its disc and label
+ * reach from it in pixels at any zoom (labels keep their size when the view zooms).
+ */
+export interface FitBox {
+  x: number
+  y: number
+  left: number
+  right: number
+  top: number
+  bottom: number
+}
+
+function extent(boxes: FitBox[], z: number, axis: 'x' | 'y'): [number, number] {
+  let lo = Infinity
+  let hi = -Infinity
+  for (const b of boxes) {
+    const c = axis === 'x' ? b.x : b.y
+    lo = Math.min(lo, z * c - (axis === 'x' ? b.left : b.top))
+    hi = Math.max(hi, z * c + (axis === 'x' ? b.right : b.bottom))
+  }
+  return [lo, hi]
+}
+
+/**
+ * The zoom (at most maxZoom) and offset that put every box inside area, centred: a point at
+ * p (pixels at zoom 1) is drawn at z · p + t. The largest zoom that fits, found by bisection
+ * (the picture's width grows with the zoom once past its labels' own width).
+ */
+export function fitBoxes(boxes: FitBox[], area: Rect, maxZoom = 1): { z: number; tx: number; ty: number } {
+  if (!boxes.length) return { z: maxZoom, tx: 0, ty: 0 }
+  const fits = (z: number) => {
+    const [x0, x1] = extent(boxes, z, 'x')
+    const [y0, y1] = extent(boxes, z, 'y')
+    return x1 - x0 <= area.w && y1 - y0 <= area.h
+  }
+  let z = maxZoom
+  if (!fits(z)) {
+    let lo = maxZoom / 1000
+    let hi = maxZoom
+    for (let i = 0; i < 40; i++) {
+      const mid = (lo + hi) / 2
+      if (fits(mid)) lo = mid
+      else hi = mid
+    }
+    z = lo
+  }
+  const [x0, x1] = extent(boxes, z, 'x')
+  const [y0, y1] = extent(boxes, z, 'y')
+  return { z, tx: area.x + (area.w - (x1 - x0)) / 2 - x0, ty: area.y + (area.h - (y1 - y0)) / 2 - y0 }
+}
+
+/** The best fit over several areas: the one that shows the graph biggest. */
+export function fitInAreas(boxes: FitBox[], areas: Rect[], maxZoom = 1): { z: number; tx: number; ty: number; area: Rect } {
+  let best: { z: number; tx: number; ty: number; area: Rect } | null = null
+  for (const a of areas) {
+    const f = fitBoxes(boxes, a, maxZoom)
+    if (!best || f.z > best.z + 1e-9) best = { ...f, area: a }
+  }
+  return best ?? { z: maxZoom, tx: 0, ty: 0, area: areas[0] }
+}

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest'
+import { fitBoxes, fitInAreas, freeAreas, type FitBox } from '@/util/graphLayout'
+
+describe('freeAreas', () => {
+  it('is the whole canvas, padded, when nothing covers it', () => {
+    expect(freeAreas(600, 400, [])).toEqual([{ x: 12, y: 12, w: 576, h: 376 }])
+  })
+  it('offers the band above the overlays and the band between them', () => {
+    const legend = { x: 12, y: 250, w: 150, h: 138 }
+    const zoom = { x: 560, y: 300, w: 28, h: 88 }
+    expect(freeAreas(600, 400, [legend, zoom])).toEqual([
+      { x: 12, y: 12, w: 576, h: 226 },
+      { x: 174, y: 12, w: 374, h: 376 },
+    ])
+  })
+})
+
+const box = (x: number, y: number, label = 0, r = 5): FitBox => ({ x, y, left: r, right: r + label, top: r, bottom: r })
+
+describe('fitBoxes', () => {
+  it('keeps zoom 1 when everything fits, centred in the area', () => {
+    const f = fitBoxes([box(0, 0), box(100, 50)], { x: 0, y: 0, w: 400, h: 300 })
+    expect(f.z).toBe(1)
+    // 110 × 60 picture centred in 400 × 300
+    expect(f.tx).toBeCloseTo(145 + 5)
+    expect(f.ty).toBeCloseTo(120 + 5)
+  })
+  it('zooms out until the labels fit too (they keep their size)', () => {
+    const f = fitBoxes([box(0, 0), box(1000, 0, 100)], { x: 0, y: 0, w: 500, h: 300 })
+    // 1000·z + 5 + 105 ≤ 500
+    expect(f.z).toBeCloseTo(0.39, 2)
+    const right = f.z * 1000 + f.tx + 105
+    expect(right).toBeLessThanOrEqual(500 + 1e-6)
+    expect(f.tx - 5).toBeGreaterThanOrEqual(-1e-6)
+  })
+  it('picks the area that shows the graph biggest', () => {
+    const tall = [box(0, 0), box(0, 600)]
+    const areas = [
+      { x: 0, y: 0, w: 800, h: 200 },
+      { x: 200, y: 0, w: 400, h: 600 },
+    ]
+    expect(fitInAreas(tall, areas).area).toBe(areas[1])
+  })
+})
