@@ -142,8 +142,11 @@ func (s *Service) perform(r *run, planner Planner) {
 	cd.validator.source.Model = out.Model
 	var profile *PlanItem
 	if len(out.Plan.Profile) > 0 {
-		_, err := s.o.Store.GetBySlug(ctx, memory.ScopeGlobal, "", "", ProfileSlug)
-		if it, ok := cd.validator.profileItem(out.Plan.Profile, err == nil); ok {
+		existing, err := s.o.Store.GetBySlug(ctx, memory.ScopeGlobal, "", "", ProfileSlug)
+		if err != nil {
+			existing = nil
+		}
+		if it, ok := cd.validator.profileItem(out.Plan.Profile, existing); ok {
 			profile = &it
 		}
 	}

@@ -48,11 +48,13 @@ func zhIdentityRule(s *sentence, ps *profile) []finding {
 		for n := zhRoleMore.FindStringIndex(t[m[3]:]); n != nil; n = zhRoleMore.FindStringIndex(t[m[3]:]) {
 			m[3] += n[1]
 		}
+		m[3] = zhRoleEnd(t, m[3])
 		role := s.orig[m[2]:m[3]]
 		x.add("user-role", "职业："+role, m[0], m[3], false)
 		ps.add(SignalRole, role, s.orig)
 	}
 	if m := zhWorkAs.FindStringSubmatchIndex(t); m != nil && strings.Contains(t, "我") {
+		m[5] = zhRoleEnd(t, m[5])
 		x.add("user-work", "工作："+strings.TrimLeft(trimPunct(s.orig[m[0]:m[5]]), "我"), m[0], m[5], false)
 		ps.add(SignalRole, s.orig[m[4]:m[5]], s.orig)
 	}
@@ -107,6 +109,26 @@ func zhIdentityRule(s *sentence, ps *profile) []finding {
 		at.rel("uses", tl)
 	}
 	return x.findings()
+}
+
+// zhRoleSuffix are the characters that make a field into the person doing it (数据分析 →
+// 数据分析师, 研究 → 研究员, 专 → 专家, 开发 → 开发者). zhRoleNotSuffix are the words one of
+// them begins that are no part of a role (家里, 长期, 手机, 员工 stays a role).
+var (
+	zhRoleSuffix    = text.Lazy(`^(?:师|员|家|者|手|长|官)`)
+	zhRoleNotSuffix = text.Lazy(`^(?:家里|家人|家庭|家乡|家中|长期|长大|长时间|手机|手上|手里|手头)`)
+)
+
+// zhRoleEnd moves the end of a role the rules matched in t past a suffix that names the person
+// doing it. The trigger: "我在一家银行做数据分析师" kept the role "数据分析", the suffix lost.
+func zhRoleEnd(t string, end int) int {
+	if end < 0 || end > len(t) {
+		return end
+	}
+	if n := zhRoleSuffix.FindStringIndex(t[end:]); n != nil && !zhRoleNotSuffix.MatchString(t[end:]) {
+		return end + n[1]
+	}
+	return end
 }
 
 var zhIndustries = []struct{ word, industry string }{

@@ -84,10 +84,12 @@ func DeriveProfile(mems []*memory.Memory, now time.Time) Profile {
 				}
 				e := ProfileEntry{Value: clipProfile(sm[2]), MemoryID: m.ID, Slug: m.Slug, Reviewed: m.Reviewed, Updated: m.Updated}
 				switch sm[1] {
+				// One role and one industry at a time: the last line is the newest (a body written
+				// before a newer one replaced the older line may hold several).
 				case SignalRole:
-					p.Role = addEntry(p.Role, e)
+					p.Role = []ProfileEntry{e}
 				case SignalIndustry:
-					p.Industry = addEntry(p.Industry, e)
+					p.Industry = []ProfileEntry{e}
 				case SignalCommStyle:
 					p.CommunicationStyle = addEntry(p.CommunicationStyle, e)
 				case SignalRecentTopic:
