@@ -1,6 +1,7 @@
 // Geometry both graph renderers share, pure so it is tested without a browser: where on the
 // canvas a graph can be drawn (the legend and the zoom buttons cover parts of it), the zoom and
-// offset that fit a picture into that area with its labels.
+// offset that fit a picture into that area with its labels, and spreading a small graph's
+// nodes until no label covers another node or label.
 
 export interface Rect {
   x: number
@@ -90,4 +91,71 @@ export function fitInAreas(boxes: FitBox[], areas: Rect[], maxZoom = 1): { z: nu
     if (!best || f.z > best.z + 1e-9) best = { ...f, area: a }
   }
   return best ?? { z: maxZoom, tx: 0, ty: 0, area: areas[0] }
+}
+
+/** A node for spreadLabels: graph coordinates, its radius and its label's width in pixels. */
+export interface SpreadNode {
+  x: number
+  y: number
+  r: number
+  /** Label width in pixels (0: no label). */
+  w: number
+}
+
+/**
+ * Moves a small graph's nodes apart until, fitted into a w × h picture (pad px from its edges),
+ * no node's disc and label (drawn to its right) covers another's, or rounds run out. Works on
+ * graph coordinates (x, y; mutated): the scale from graph units to pixels is the fit's, taken
+ * again each round as the picture spreads. Returns how many overlaps were left.
+ */
+export function spreadLabels(nodes: SpreadNode[], w: number, h: number, pad = 30, rounds = 80, gap = 4, labelHalf = 8): number {
+  const n = nodes.length
+  if (n < 2) return 0
+  let left = 0
+  for (let round = 0; round < rounds; round++) {
+    let x0 = Infinity
+    let x1 = -Infinity
+    let y0 = Infinity
+    let y1 = -Infinity
+    for (const p of nodes) {
+      x0 = Math.min(x0, p.x)
+      x1 = Math.max(x1, p.x)
+      y0 = Math.min(y0, p.y)
+      y1 = Math.max(y1, p.y)
+    }
+    const s = Math.min((w - 2 * pad) / Math.max(x1 - x0, 1e-9), (h - 2 * pad) / Math.max(y1 - y0, 1e-9))
+    if (!isFinite(s) || s <= 0) return 0
+    left = 0
+    for (let i = 0; i < n; i++) {
+      const a = nodes[i]
+      const ah = Math.max(a.r, a.w ? labelHalf : 0)
+      for (let j = i + 1; j < n; j++) {
+        const b = nodes[j]
+        const bh = Math.max(b.r, b.w ? labelHalf : 0)
+        // Boxes in pixels: the disc, and the label to its right.
+        const al = a.x * s - a.r
+        const ar = a.x * s + a.r + (a.w ? 3 + a.w : 0)
+        const bl = b.x * s - b.r
+        const br = b.x * s + b.r + (b.w ? 3 + b.w : 0)
+        const ox = Math.min(ar, br) - Math.max(al, bl) + gap
+        const oy = Math.min(a.y * s + ah, b.y * s + bh) - Math.max(a.y * s - ah, b.y * s - bh) + gap
+        if (ox <= 0 || oy <= 0) continue
+        left++
+        // Apart along the axis that needs the shorter move, half each.
+        if (oy <= ox) {
+          const d = oy / 2 / s
+          const up = a.y > b.y || (a.y === b.y && i % 2 === 0) ? 1 : -1
+          a.y += up * d
+          b.y -= up * d
+        } else {
+          const d = ox / 2 / s
+          const right = a.x > b.x || (a.x === b.x && i % 2 === 0) ? 1 : -1
+          a.x += right * d
+          b.x -= right * d
+        }
+      }
+    }
+    if (!left) return 0
+  }
+  return left
 }

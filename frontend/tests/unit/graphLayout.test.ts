@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { fitBoxes, fitInAreas, freeAreas, type FitBox } from '@/util/graphLayout'
+import { fitBoxes, fitInAreas, freeAreas, spreadLabels, type FitBox, type SpreadNode } from '@/util/graphLayout'
 
 describe('freeAreas', () => {
   it('is the whole canvas, padded, when nothing covers it', () => {
@@ -40,5 +40,28 @@ describe('fitBoxes', () => {
       { x: 200, y: 0, w: 400, h: 600 },
     ]
     expect(fitInAreas(tall, areas).area).toBe(areas[1])
+  })
+})
+
+describe('spreadLabels', () => {
+  it('moves apart nodes whose labels cover each other, and leaves none', () => {
+    const nodes: SpreadNode[] = [
+      { x: 0, y: 0, r: 6, w: 60 },
+      { x: 1, y: 0.2, r: 6, w: 60 },
+      { x: 10, y: 10, r: 6, w: 60 },
+      { x: 0, y: 10, r: 6, w: 60 },
+    ]
+    expect(spreadLabels(nodes, 400, 300)).toBe(0)
+  })
+  it('leaves a graph with room to spare as it is', () => {
+    const nodes: SpreadNode[] = [
+      { x: 0, y: 0, r: 4, w: 30 },
+      { x: 100, y: 100, r: 4, w: 30 },
+    ]
+    spreadLabels(nodes, 800, 600)
+    expect(nodes).toEqual([
+      { x: 0, y: 0, r: 4, w: 30 },
+      { x: 100, y: 100, r: 4, w: 30 },
+    ])
   })
 })

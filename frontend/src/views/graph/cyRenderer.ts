@@ -9,6 +9,8 @@ let registered = false
 
 /** Above this many edges the layout runs in draft quality and edges are drawn the cheap way. */
 const LARGE = 2000
+/** Up to this many nodes the layout keeps labels apart too (fcose counts them in each node's size). */
+const SMALL = 150
 
 export async function createCytoscapeRenderer(el: HTMLElement, h: RenderHandlers): Promise<GraphRenderer> {
   if (!registered) {
@@ -161,6 +163,8 @@ export async function createCytoscapeRenderer(el: HTMLElement, h: RenderHandlers
           padding: 30,
           nodeRepulsion: () => 6000,
           idealEdgeLength: () => 60,
+          // A small graph: every node is labelled, so labels count in the room a node needs.
+          nodeDimensionsIncludeLabels: nodes.length <= SMALL,
           numIter: large ? 600 : 2500,
         } as cytoscape.LayoutOptions)
         const done = new Promise<void>((resolve) => layout.one('layoutstop', () => resolve()))
@@ -206,6 +210,9 @@ export async function createCytoscapeRenderer(el: HTMLElement, h: RenderHandlers
       if (!n || n.empty()) return null
       const p = n.renderedPosition()
       return { x: p.x, y: p.y }
+    },
+    labelCount() {
+      return cy ? cy.nodes('.lab').length : 0
     },
     panBy(dx, dy) {
       cy?.panBy({ x: dx, y: dy })

@@ -64,6 +64,8 @@ export interface GraphRenderer {
   positions(): Map<string, { x: number; y: number }>
   /** Where a node is drawn, in pixels from the container's top left (tests click there). */
   screenPosition(id: string): { x: number; y: number } | null
+  /** How many node labels the last frame drew (tests check a small graph labels every node). */
+  labelCount(): number
   /** Moves the view by screen pixels (the bench pans with it). */
   panBy(dx: number, dy: number): void
   /** Called after every frame the renderer draws. */

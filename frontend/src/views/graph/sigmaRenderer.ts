@@ -3,12 +3,17 @@ import Graph from 'graphology'
 import Sigma from 'sigma'
 import forceAtlas2 from 'graphology-layout-forceatlas2'
 import { watchUserMoves, type GraphRenderer, type RenderEdge, type RenderHandlers, type RenderNode, type RenderStyle } from './renderer'
-import { fitInAreas, freeAreas, type FitBox } from '@/util/graphLayout'
+import { fitInAreas, freeAreas, spreadLabels, type FitBox } from '@/util/graphLayout'
 
 /** Above this many edges edges are plain lines (no arrow heads) and the layout runs fewer rounds. */
 const LARGE = 2000
+/** Up to this many nodes every label is drawn and the layout is spread until none covers another. */
+const SMALL = 150
 const LABEL_SIZE = 12
 const LABEL_FONT = 'system-ui, sans-serif'
+/** The side panel's width (GraphView): a small graph is spread for the canvas beside it, so it
+ *  stays readable when the panel opens. */
+const PANEL = 320
 
 type NodeAttrs = { x: number; y: number; size: number; color: string; label: string }
 type EdgeAttrs = { rel: string }
@@ -88,6 +93,22 @@ export async function createSigmaRenderer(el: HTMLElement, h: RenderHandlers): P
     fitted = true
   }
 
+  /** A small graph's nodes moved apart until no label covers another node or label, at the
+   *  size the canvas has beside the legend and an open side panel. */
+  function spreadOut() {
+    const box = el.getBoundingClientRect()
+    const legend = (h.covered?.() ?? []).reduce((m, r) => (r.x - box.left < box.width / 2 ? Math.max(m, r.x - box.left + r.w) : m), 0)
+    let w = box.width - legend
+    if (w - PANEL >= 360) w -= PANEL
+    const ids: string[] = []
+    const pts = graph.mapNodes((id, a) => {
+      ids.push(id)
+      return { x: a.x, y: a.y, r: a.size, w: labelled(id) ? textWidth(a.label) : 0 }
+    })
+    spreadLabels(pts, Math.max(w, 200), Math.max(box.height, 200))
+    pts.forEach((p, i) => graph.mergeNodeAttributes(ids[i], { x: p.x, y: p.y }))
+  }
+
   function mount() {
     sigma?.kill()
     const s = style as RenderStyle
@@ -98,10 +119,27 @@ export async function createSigmaRenderer(el: HTMLElement, h: RenderHandlers): P
       zIndex: true,
       defaultEdgeType: large ? 'line' : 'arrow',
       labelRenderedSizeThreshold: 0,
+      // At scale sigma's label grid keeps the biggest nodes' labels where they crowd (sizes
+      // follow the degree: hubs before leaves); a small graph forces every one (nodeReducer).
       labelDensity: 0.5,
       labelFont: LABEL_FONT,
       labelSize: LABEL_SIZE,
       labelColor: { color: s.theme.text },
+      // A halo of the background's colour around each label: one drawn across an edge or
+      // another node stays readable.
+      defaultDrawNodeLabel: (ctx, data, settings) => {
+        if (!data.label) return
+        const st = style as RenderStyle
+        ctx.font = `${settings.labelWeight} ${settings.labelSize}px ${settings.labelFont}`
+        const x = data.x + data.size + 3
+        const y = data.y + settings.labelSize / 3
+        ctx.lineJoin = 'round'
+        ctx.lineWidth = 3
+        ctx.strokeStyle = st.theme.background
+        ctx.strokeText(data.label, x, y)
+        ctx.fillStyle = st.theme.text
+        ctx.fillText(data.label, x, y)
+      },
       // sigma's own hover and selection box is white whatever the theme: the selected node's
       // label, drawn in the dark theme's light text, was white on white.
       defaultDrawNodeHover: (ctx, data, settings) => {
@@ -143,7 +181,9 @@ export async function createSigmaRenderer(el: HTMLElement, h: RenderHandlers): P
           ...d,
           color: dim ? st.theme.dim : d.color,
           label: st.labels.has(id) ? d.label : null,
-          forceLabel: st.labels.has(id) && important,
+          // A small graph labels every node (sigma's grid dropped hubs' labels where nodes
+          // crowd and kept lone dots'); at scale the grid picks, the important ones forced.
+          forceLabel: st.labels.has(id) && (important || graph.order <= SMALL),
           highlighted: st.selected === id,
           zIndex: important ? 1 : 0,
         }
@@ -187,6 +227,7 @@ export async function createSigmaRenderer(el: HTMLElement, h: RenderHandlers): P
           forceAtlas2.assign(graph, { iterations: 20, settings })
           await new Promise((resolve) => setTimeout(resolve, 0))
         }
+        if (nodes.length <= SMALL) spreadOut()
       }
       mount()
       fitView()
@@ -231,6 +272,10 @@ export async function createSigmaRenderer(el: HTMLElement, h: RenderHandlers): P
       if (!sigma || !graph.hasNode(id)) return null
       const a = graph.getNodeAttributes(id)
       return sigma.graphToViewport({ x: a.x, y: a.y })
+    },
+    labelCount() {
+      // sigma keeps the nodes whose label it drew in the last frame (not in its typings).
+      return (sigma as unknown as { displayedNodeLabels?: Set<string> } | null)?.displayedNodeLabels?.size ?? 0
     },
     panBy(dx, dy) {
       if (!sigma) return

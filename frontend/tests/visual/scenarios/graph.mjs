@@ -229,7 +229,7 @@ export default async function ({ open, check, COMBOS }) {
   })
 }
 
-// ---- Fitting beside the panel and the legend (QA of the Graph view)
+// ---- Fitting beside the panel and the legend, labels (QA of the Graph view)
 
 /** What of the drawn graph lies outside the canvas or under the legend or the zoom buttons:
  *  each node's disc and label, from where the renderer drew it (labels measured as drawn). */
@@ -260,9 +260,10 @@ async function hidden(page) {
     return out
   })
 }
+const labelCount = (page) => page.evaluate(() => document.querySelector('[data-test="graph-canvas"]').__renderer.labelCount())
 
 export async function scopesAndFit({ open, check }) {
-  // 800 × 600: the whole graph, clear of the legend and the zoom buttons;
+  // 800 × 600: the whole graph, every node labelled, clear of the legend and the zoom buttons;
   // then a side panel open (focus, depth 2; Add relation): the view is fitted beside it.
   for (const [name, language, theme, renderer] of [
     ['en-light-graph-800', 'en', 'light', ''],
@@ -274,6 +275,8 @@ export async function scopesAndFit({ open, check }) {
       if (renderer) await page.evaluate((r) => localStorage.setItem('engram.graph.renderer', r), renderer)
       await toGraph(page)
       if (renderer) await page.waitForSelector(`[data-test="graph-canvas"][data-renderer="${renderer}"]`)
+      const nodes = Number(await attr(page, 'data-nodes'))
+      await check(labelCount(page).then((n) => n === nodes), `all ${nodes} nodes labelled`)
       const out = await hidden(page)
       await check(out.length === 0, `overview: ${out.join('; ')}`)
     })
