@@ -72,6 +72,16 @@ export function neighbourhood(sub: Subgraph, id: string): { nodes: Set<string>; 
   return { nodes, edges }
 }
 
+/** The name the person's own entity is stored under (memory.PersonSubject in the Go store):
+ *  subject-less relation lines of user and feedback memories are about it. */
+export const PERSON_SUBJECT = 'User'
+
+/** Whether an entity is the person's own: shown as "You" in the person's language wherever the
+ *  UI names it, while its stored name (what edits write) stays "User". */
+export function isPersonSubject(e: { name: string; type: string } | null | undefined): boolean {
+  return !!e && e.name === PERSON_SUBJECT && e.type === 'person'
+}
+
 /** Up to this many nodes every label is drawn; above it only the ones labelsFor picks. */
 export const ALL_LABELS_UP_TO = 150
 /** How many of the best-connected nodes keep a label in a large graph. */

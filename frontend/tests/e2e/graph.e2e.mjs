@@ -162,6 +162,23 @@ async function main() {
     await page.locator('[data-test="graph-panel"][data-kind="node"][data-state="ready"] [data-test="graph-memory"]').first().click()
     await page.locator('[data-test="reader-title"]', { hasText: 'Acme is in Berlin' }).waitFor({ timeout: LONG })
   })
+  await step('the person\'s own entity ("User" in the store) is "You", found and named so', async () => {
+    await rpc.call('memory.write', { slug: 'prefers-neovim', title: 'Prefers Neovim', scope: 'global', type: 'user', body: 'Edits in Neovim.\n\n- uses [[Neovim]]\n' })
+    const { entities } = await until(async () => {
+      const r = await rpc.call('graph.entities', { query: 'User', limit: 10 })
+      return r.entities?.some((e) => e.name === 'User') ? r : null
+    }, 'the person\'s entity')
+    expect(entities.find((e) => e.name === 'User').type === 'person', 'stored as the person "User"')
+    await page.click('[data-test="nav-graph"]')
+    await page.locator('[data-test="graph-canvas"][data-state="ready"]').waitFor({ timeout: LONG })
+    await pick(page, 'graph-search', 'you', 'You', 2 * LONG)
+    await page.locator('[data-test="graph-panel"][data-kind="node"][data-state="ready"]').waitFor({ timeout: LONG })
+    const title = (await page.locator('[data-test="graph-panel-title"]').innerText()).trim()
+    expect(title === 'You', `the panel names it "You" (${title})`)
+    const rel = await page.locator('[data-test="graph-relation"]').allInnerTexts()
+    expect(rel.some((r) => r.includes('You') && r.includes('Neovim')) && !rel.some((r) => r.includes('User')), `its relations name it: ${rel.join(' | ')}`)
+  })
+
   await server.stop()
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { fitBoxes, fitInAreas, freeAreas, spreadLabels, type FitBox, type SpreadNode } from '@/util/graphLayout'
+import { isPersonSubject } from '@/util/graph'
 
 describe('freeAreas', () => {
   it('is the whole canvas, padded, when nothing covers it', () => {
@@ -63,5 +64,13 @@ describe('spreadLabels', () => {
       { x: 0, y: 0, r: 4, w: 30 },
       { x: 100, y: 100, r: 4, w: 30 },
     ])
+  })
+})
+
+describe('the person', () => {
+  it('is known by the stored name and type', () => {
+    expect(isPersonSubject({ name: 'User', type: 'person' })).toBe(true)
+    expect(isPersonSubject({ name: 'User', type: 'tool' })).toBe(false)
+    expect(isPersonSubject({ name: 'Alice', type: 'person' })).toBe(false)
   })
 })

@@ -229,7 +229,7 @@ export default async function ({ open, check, COMBOS }) {
   })
 }
 
-// ---- Fitting beside the panel and the legend, labels (QA of the Graph view)
+// ---- "You", fitting beside the panel and the legend, labels (QA of the Graph view)
 
 /** What of the drawn graph lies outside the canvas or under the legend or the zoom buttons:
  *  each node's disc and label, from where the renderer drew it (labels measured as drawn). */
@@ -241,7 +241,7 @@ async function hidden(page) {
     const c = el.getBoundingClientRect()
     const covers = ['[data-test="graph-legend"]', '[data-test="graph-zoom"]'].map((s) => document.querySelector(s)?.getBoundingClientRect()).filter(Boolean)
     const sub = await window.go.api.GraphService.Subgraph({ limit: 5000 })
-    const names = new Map(sub.nodes.map((n) => [n.id, n.name]))
+    const names = new Map(sub.nodes.map((n) => [n.id, n.name === 'User' && n.type === 'person' ? document.documentElement.lang.startsWith('zh') ? '你' : 'You' : n.name]))
     const ctx = document.createElement('canvas').getContext('2d')
     ctx.font = '12px system-ui, sans-serif'
     const out = []
@@ -263,6 +263,18 @@ async function hidden(page) {
 const labelCount = (page) => page.evaluate(() => document.querySelector('[data-test="graph-canvas"]').__renderer.labelCount())
 
 export async function scopesAndFit({ open, check }) {
+  // The person's own entity is "You" / "你": found by it, named by it in the panel and the export.
+  for (const [name, language, theme, q, you] of [['en-light-graph-you', 'en', 'light', 'you', 'You'], ['zh-dark-graph-you', 'zh-CN', 'dark', '你', '你']]) {
+    await open(name, { language, theme, graphScopes: true }, async (page) => {
+      await toGraph(page)
+      await focusEntity(page, q, you, 'me')
+      await check(page.locator('[data-test="graph-panel-title"]').innerText().then((s) => s.trim() === you), 'the panel names it')
+      await check(page.locator('[data-test="graph-relation"]').first().innerText().then((s) => s.includes(you) && !s.includes('User')), 'its relations name it')
+      const [svg] = await Promise.all([page.waitForEvent('download'), page.click('[data-test="graph-export-svg"]')])
+      const text = fs.readFileSync(await svg.path(), 'utf8')
+      await check(text.includes(`>${you}<`) && !text.includes('>User<'), 'the picture names it')
+    })
+  }
   // 800 × 600: the whole graph, every node labelled, clear of the legend and the zoom buttons;
   // then a side panel open (focus, depth 2; Add relation): the view is fitted beside it.
   for (const [name, language, theme, renderer] of [
