@@ -82,6 +82,32 @@ export function isPersonSubject(e: { name: string; type: string } | null | undef
   return !!e && e.name === PERSON_SUBJECT && e.type === 'person'
 }
 
+/** The scope instance of an entity or a memory: global, one project (by folder), one agent. */
+export interface ScopeRef {
+  scope: string
+  workdir?: string
+  agent?: string
+}
+
+/** A project folder's last part ("/home/ada/src/acme-billing" → "acme-billing"). */
+export function folderName(workdir: string | undefined): string {
+  const parts = (workdir ?? '').split(/[\\/]/).filter(Boolean)
+  return parts.length ? parts[parts.length - 1] : (workdir ?? '')
+}
+
+/**
+ * Whether two things live in the same scope instance: a [[Name]] written into a memory names
+ * the entity of that name in the memory's own scope (a new one when there is none there).
+ * Projects compare by folder; the trailing separator aside.
+ */
+export function sameScope(a: ScopeRef, b: ScopeRef): boolean {
+  if (a.scope !== b.scope) return false
+  const trim = (s: string | undefined) => (s ?? '').trim().replace(/[\\/]+$/, '')
+  if (a.scope === 'project') return trim(a.workdir) === trim(b.workdir)
+  if (a.scope === 'agent') return trim(a.agent) === trim(b.agent)
+  return true
+}
+
 /** Up to this many nodes every label is drawn; above it only the ones labelsFor picks. */
 export const ALL_LABELS_UP_TO = 150
 /** How many of the best-connected nodes keep a label in a large graph. */

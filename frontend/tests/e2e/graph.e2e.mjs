@@ -179,6 +179,40 @@ async function main() {
     expect(rel.some((r) => r.includes('You') && r.includes('Neovim')) && !rel.some((r) => r.includes('User')), `its relations name it: ${rel.join(' | ')}`)
   })
 
+  await step('one name in two scopes: each option says its scope; a relation across scopes is warned of', async () => {
+    const proj = tempDir('engram-e2e-graph-proj-')
+    await rpc.call('memory.write', { slug: 'staging-on-acme', title: 'Staging runs on Acme', scope: 'project', workdir: proj, type: 'reference', body: 'Staging is hosted by [[Acme]].\n' })
+    await until(async () => {
+      const r = await rpc.call('graph.entities', { query: 'Acme', limit: 10 })
+      return (r.entities ?? []).filter((e) => e.name === 'Acme').length === 2 ? r : null
+    }, 'two entities named Acme')
+    await page.click('[data-test="graph-search"]')
+    await page.keyboard.press('Control+a')
+    await page.keyboard.type('Acme')
+    await page.locator('[data-test="graph-view"][data-answered="Acme"]').waitFor({ timeout: 2 * LONG })
+    await page.locator('.n-base-select-option:visible').nth(1).waitFor({ timeout: LONG })
+    const opts = (await page.locator('.n-base-select-option:visible').allInnerTexts()).filter((o) => o.startsWith('Acme ·'))
+    const folder = path.basename(proj)
+    expect(opts.length === 2 && opts.some((o) => o.endsWith('· global')) && opts.some((o) => o.includes(`project ${folder}`)), `two Acmes told apart: ${opts.join(' | ')}`)
+    await page.keyboard.press('Escape')
+    // Relate Alice Chen to the project's Acme inside a global memory: said to make a new Acme.
+    await page.click('[data-test="graph-add-relation"]')
+    await pick(page, 'graph-add-from', 'Alice', 'Alice Chen', 2 * LONG)
+    await page.click('[data-test="graph-add-to"]')
+    await page.keyboard.type('Acme')
+    await page.locator('[data-test="graph-view"][data-answered="Acme"]').waitFor({ timeout: 2 * LONG })
+    const pending = page.locator('.n-base-select-option--pending:visible', { hasText: `project ${folder}` })
+    await page.locator('.n-base-select-option:visible', { hasText: `project ${folder}` }).first().waitFor({ timeout: LONG })
+    for (let i = 0; i < 25 && !(await pending.count()); i++) await page.keyboard.press('ArrowDown')
+    await page.keyboard.press('Enter')
+    await page.locator('[data-test="graph-add-form"][data-memories="ready"]').waitFor({ timeout: LONG })
+    await page.click('[data-test="graph-add-memory"]')
+    await page.locator('.n-base-select-option:visible', { hasText: 'Alice works at Acme' }).first().click()
+    await page.locator('[data-test="graph-add-form"][data-memory-scope="ready"]').waitFor({ timeout: LONG })
+    const note = await page.locator('[data-test="graph-add-scope-note"][data-end="to"][data-warn="true"]').innerText({ timeout: LONG })
+    expect(note.includes(`project ${folder}`) && note.includes('global'), `the warning names both scopes: ${note}`)
+    await page.screenshot({ path: path.join(SHOTS, 'e2e-graph-add-scope.png') })
+  })
   await server.stop()
 }
 

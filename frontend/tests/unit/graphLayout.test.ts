@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { fitBoxes, fitInAreas, freeAreas, spreadLabels, type FitBox, type SpreadNode } from '@/util/graphLayout'
-import { isPersonSubject } from '@/util/graph'
+import { folderName, isPersonSubject, sameScope } from '@/util/graph'
 
 describe('freeAreas', () => {
   it('is the whole canvas, padded, when nothing covers it', () => {
@@ -72,5 +72,17 @@ describe('the person', () => {
     expect(isPersonSubject({ name: 'User', type: 'person' })).toBe(true)
     expect(isPersonSubject({ name: 'User', type: 'tool' })).toBe(false)
     expect(isPersonSubject({ name: 'Alice', type: 'person' })).toBe(false)
+  })
+})
+
+describe('scopes', () => {
+  it('compares scope instances: projects by folder, agents by name', () => {
+    expect(sameScope({ scope: 'global' }, { scope: 'global' })).toBe(true)
+    expect(sameScope({ scope: 'project', workdir: '/a/widget' }, { scope: 'project', workdir: '/a/widget/' })).toBe(true)
+    expect(sameScope({ scope: 'project', workdir: '/a/widget' }, { scope: 'project', workdir: '/a/billing' })).toBe(false)
+    expect(sameScope({ scope: 'agent', agent: 'codex' }, { scope: 'agent', agent: 'claude' })).toBe(false)
+    expect(sameScope({ scope: 'global' }, { scope: 'project', workdir: '/a' })).toBe(false)
+    expect(folderName('/home/ada/src/acme-billing')).toBe('acme-billing')
+    expect(folderName('C:\\src\\widget\\')).toBe('widget')
   })
 })

@@ -229,7 +229,7 @@ export default async function ({ open, check, COMBOS }) {
   })
 }
 
-// ---- "You", fitting beside the panel and the legend, labels (QA of the Graph view)
+// ---- Scopes, "You", fitting beside the panel and the legend, labels (QA of the Graph view)
 
 /** What of the drawn graph lies outside the canvas or under the legend or the zoom buttons:
  *  each node's disc and label, from where the renderer drew it (labels measured as drawn). */
@@ -263,6 +263,38 @@ async function hidden(page) {
 const labelCount = (page) => page.evaluate(() => document.querySelector('[data-test="graph-canvas"]').__renderer.labelCount())
 
 export async function scopesAndFit({ open, check }) {
+  // One name in three scopes: each option says its type and scope.
+  for (const [name, language, theme] of [['en-light-graph-scopes-picker', 'en', 'light'], ['zh-dark-graph-scopes-picker', 'zh-CN', 'dark']]) {
+    await open(name, { language, theme, graphScopes: true }, async (page) => {
+      await toGraph(page)
+      await page.click('[data-test="graph-search"]')
+      await page.keyboard.type('widget')
+      await page.waitForSelector('[data-test="graph-view"][data-answered="widget"]')
+      await page.locator('.n-base-select-option:visible').nth(2).waitFor()
+      const opts = await page.locator('.n-base-select-option:visible').allInnerTexts()
+      const want = language === 'en' ? ['global', 'project acme-billing', 'agent codex'] : ['全局', '项目 acme-billing', '智能体 codex']
+      await check(opts.length === 3 && new Set(opts).size === 3 && want.every((w) => opts.some((o) => o.includes(w))), `three Widgets, each with its scope: ${opts.join(' | ')}`)
+    })
+  }
+  // Add relation: an end of another scope than the memory is said to become a new entity there.
+  for (const [name, language, theme] of [['en-light-graph-add-scope', 'en', 'light'], ['zh-dark-graph-add-scope', 'zh-CN', 'dark']]) {
+    await open(name, { language, theme, graphScopes: true }, async (page) => {
+      await toGraph(page)
+      await focusEntity(page, 'alice', 'Alice Chen', 'alice')
+      await page.click('[data-test="graph-panel-add"]')
+      await page.waitForSelector('[data-test="graph-panel"][data-kind="add"] [data-test="graph-add-from"]')
+      await pick(page, 'graph-add-to', 'dave', 'Dave Kim')
+      await page.waitForSelector('[data-test="graph-add-form"][data-memories="ready"]')
+      await page.click('[data-test="graph-add-memory"]')
+      await page.locator('.n-base-select-option:visible', { hasText: 'Prefers concise answers' }).click()
+      await page.waitForSelector('[data-test="graph-add-form"][data-memory-scope="ready"]')
+      // A global memory: Dave Kim (project acme-billing) would become a new global "Dave Kim".
+      await page.waitForSelector('[data-test="graph-add-scope-note"][data-end="to"][data-warn="true"]')
+      await check(page.locator('[data-test="graph-add-scope-note"][data-end="from"]').count().then((n) => n === 0), 'Alice Chen is global like the memory')
+      const note = await page.locator('[data-test="graph-add-scope-note"][data-end="to"]').innerText()
+      await check(note.includes('Dave Kim') && note.includes('acme-billing'), `the warning names the entity and its scope: ${note}`)
+    })
+  }
   // The person's own entity is "You" / "你": found by it, named by it in the panel and the export.
   for (const [name, language, theme, q, you] of [['en-light-graph-you', 'en', 'light', 'you', 'You'], ['zh-dark-graph-you', 'zh-CN', 'dark', '你', '你']]) {
     await open(name, { language, theme, graphScopes: true }, async (page) => {
