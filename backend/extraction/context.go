@@ -134,14 +134,23 @@ func projectEvidence(workdir string, muts []Mutation) bool {
 	return false
 }
 
+// pinREs find the person's own word that something is for this project: a request to
+// remember it for the project, or a rule they give for it ("Don't use tabs in this codebase",
+// "这个代码库不要用制表符": the trigger, refused as project-scope-without-evidence when no file
+// changed in the turn, though the person named the project themselves).
 var pinREs = []*text.Regexp{
 	text.Lazy(`(?i)\bremember\b[^.!?\n]{0,80}\b(for|in|about) (this|the|our) (project|repo|repository|codebase)\b`),
 	text.Lazy(`(?i)\b(for|in) (this|the|our) (project|repo|repository|codebase)\b[^.!?\n]{0,40}\bremember\b`),
-	text.Lazy(`(这个|本|该|此)(项目|仓库|工程)[^。！？\n]{0,20}(记住|记下|记一下)`),
-	text.Lazy(`(记住|记下|记一下)[^。！？\n]{0,40}(这个|本|该|此)(项目|仓库|工程)`),
+	text.Lazy(`(这个|本|该|此)(项目|仓库|工程|代码库)[^。！？\n]{0,20}(记住|记下|记一下)`),
+	text.Lazy(`(记住|记下|记一下)[^。！？\n]{0,40}(这个|本|该|此)(项目|仓库|工程|代码库)`),
+	text.Lazy(`(?i)(?:^|[.!;:…]\s*|\n)(?:(?:please|also|and|so|no|actually)[,:]?\s+){0,2}(?:don't|don’t|do not|never|always|avoid|stop|quit)\b[^.!?\n…]{0,80}\b(?:in|for|across|throughout) (?:this|our) (?:project|repo|repository|codebase)\b`),
+	text.Lazy(`(?i)(?:^|[.!;:…]\s*|\n)(?:in|for|across|throughout) (?:this|our) (?:project|repo|repository|codebase)\b[,:]?\s+(?:please\s+)?(?:don't|don’t|do not|never|always|avoid|stop|use|prefer)\b`),
+	text.Lazy(`(这个|本|该|此|当前)(项目|仓库|工程|代码库)(?:里|中|上)?[，,]?(?:请)?(不要|别|禁止|不准|不许|一律|统一|总是|始终|永远|必须)`),
+	text.Lazy(`(?:^|[。！；…\n，,])(?:另外|还有)?[，,]?(?:请)?(不要|别|禁止|不准|不许|一律|统一|永远|必须)[^。！？\n…]{0,30}(这个|本|该|此|当前)(项目|仓库|工程|代码库)`),
 }
 
-// projectPinned reports whether the person asked to remember something for this project.
+// projectPinned reports whether the person asked to remember something for this project, or
+// gave a rule for it.
 func projectPinned(text string) bool {
 	for _, re := range pinREs {
 		if re.MatchString(text) {

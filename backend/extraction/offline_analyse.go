@@ -2,6 +2,7 @@ package extraction
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"engram/backend/text"
 )
@@ -25,13 +26,59 @@ func analyse(msg string) ([]finding, []ProfileSignal) {
 		if s.consumed {
 			continue
 		}
-		if s.cjk {
-			out = append(out, zhRules(s, &ps)...)
-		} else {
-			out = append(out, enRules(s, &ps)...)
+		got := sentenceRules(s, &ps)
+		if rest := afterPreamble(s); len(got) == 0 && rest != nil {
+			got = sentenceRules(rest, &ps)
 		}
+		out = append(out, got...)
 	}
 	return out, ps.sortedSignals()
+}
+
+// sentenceRules runs the rules of the sentence's language.
+func sentenceRules(s *sentence, ps *profile) []finding {
+	if s.cjk {
+		return zhRules(s, ps)
+	}
+	return enRules(s, ps)
+}
+
+// preambleSays are words of a head that quotes someone: what follows its colon is theirs.
+var preambleSays = text.Lazy(`(?i)(?:said|says|say|wrote|writes|told|tells|asked|asks|replied|answered)|说|写道|问|回答|表示`)
+
+// afterPreamble is the sentence after a short head that ends in a colon ("No, that's wrong:
+// never use sudo pip install, always use a virtualenv.", "不对，这样是错的：…"), for a sentence
+// no rule read whole: the statement after it is the person's, the head only frames it (a
+// correction, a "tip", a "note"). nil when there is none, the head is long (more than six
+// words, or twelve characters of Chinese) or quotes someone ("He said: …"). The trigger: a
+// correction with such a head produced nothing.
+func afterPreamble(s *sentence) *sentence {
+	i, n := strings.Index(s.mask, ": "), 2
+	if j := strings.Index(s.mask, "："); j >= 0 && (i < 0 || j < i) {
+		i, n = j, len("：")
+	}
+	if i <= 0 {
+		return nil
+	}
+	head := s.mask[:i]
+	if len(strings.Fields(head)) > 6 || utf8.RuneCountInString(head) > 40 || (s.cjk && utf8.RuneCountInString(head) > 12) ||
+		preambleSays.MatchString(head) || strings.TrimSpace(s.mask[i+n:]) == "" {
+		return nil
+	}
+	if s.cjk {
+		if enThird.MatchString(strings.ToLower(head)) || expThirdZH.MatchString(head) {
+			return nil
+		}
+	} else if enThird.MatchString(strings.TrimSpace(s.lower[:i])) {
+		return nil
+	}
+	rest := s.from(i + n)
+	for j, r := range rest.mask {
+		if r != ' ' {
+			return s.from(i + n + j)
+		}
+	}
+	return nil
 }
 
 // Experience markers: what hurt, what was done about it, how it ended.

@@ -11,7 +11,7 @@ import (
 // at the same offsets. Every rule needs the person as the subject ("I", "my name", an
 // imperative addressed to the agent), so "my colleague loves Rust" is never the person.
 var (
-	enLead = `^(?:(?:please|pls|also|and|oh|ok|okay|btw|hey|so|one more thing)[,:]?\s+){0,3}`
+	enLead = `^(?:(?:please|pls|also|and|oh|ok|okay|btw|hey|so|one more thing|no|nope|actually)[,:]?\s+){0,3}`
 
 	enRemember   = text.Lazy(enLead + `(?:remember|keep in mind|make a note|note down|memorize|memorise|save (?:this|that) (?:to|in) (?:memory|your memory))\b(?:\s+(?:this|that))?(\s+for this (?:project|repo|repository|codebase))?\s*[:,-]?\s*(?:that\s+)?`)
 	enAboutMe    = text.Lazy(`^(?:i|i'm|i am|i’m|i've|i have|i'd|my|me)\b`)
@@ -20,11 +20,15 @@ var (
 	enPin        = text.Lazy(`\b(?:for|in|on) this (?:project|repo|repository|codebase)\b|\bthis (?:project|repo|repository|codebase) (?:uses|is|has|runs|needs|deploys|targets|requires)\b`)
 
 	enAlwaysNever = text.Lazy(enLead + `(always|never)\s+\S`)
-	enDont        = text.Lazy(enLead + `(?:don't|don’t|dont|do not|stop|quit|avoid)\s+(?:ever\s+)?([a-z]+)\b`)
-	enUseNot      = text.Lazy(enLead + `(?:use|prefer|go with|stick to|stick with|default to)\s+(.+?),?\s+(?:not|never|instead of|rather than|over)\s+\S`)
-	enStyle       = text.Lazy(`\b(?:keep|make)\s+(?:your\s+|the\s+|all\s+)?(?:answers|responses|replies|explanations|messages|output|comments|summaries)\s+(short|shorter|brief|concise|terse|simple|detailed|longer|to the point)\b`)
-	enHateWhen    = text.Lazy(`\bi (?:really )?(?:hate|don't like|don’t like|do not like|dislike|can't stand|cannot stand)(?: it)? when (?:you|answers|responses|replies|the (?:agent|assistant|model|ai|bot))\b`)
-	enFromNow     = text.Lazy(`^(?:(?:and|also|ok|okay|so)[,:]?\s+){0,2}(?:from now on|going forward|in (?:the )?future)\s*[,:]?\s+(\S+)`)
+	// enStopDoing: "stop adding emoji to commit messages" asks the agent to drop a habit; what
+	// follows the gerund must be a kind of thing, not this task's ("stop running the tests").
+	enStopDoing  = text.Lazy(enLead + `(?:stop|quit)\s+(?:ever\s+)?([a-z]+ing)\b`)
+	enTaskObject = text.Lazy(`^(?:the|this|that|these|those|it|them|my|your|now|here|there|for now|right now)\b`)
+	enDont       = text.Lazy(enLead + `(?:don't|don’t|dont|do not|stop|quit|avoid)\s+(?:ever\s+)?([a-z]+)\b`)
+	enUseNot     = text.Lazy(enLead + `(?:use|prefer|go with|stick to|stick with|default to)\s+(.+?),?\s+(?:not|never|instead of|rather than|over)\s+\S`)
+	enStyle      = text.Lazy(`\b(?:keep|make)\s+(?:your\s+|the\s+|all\s+)?(?:answers|responses|replies|explanations|messages|output|comments|summaries)\s+(short|shorter|brief|concise|terse|simple|detailed|longer|to the point)\b`)
+	enHateWhen   = text.Lazy(`\bi (?:really )?(?:hate|don't like|don’t like|do not like|dislike|can't stand|cannot stand)(?: it)? when (?:you|answers|responses|replies|the (?:agent|assistant|model|ai|bot))\b`)
+	enFromNow    = text.Lazy(`^(?:(?:and|also|ok|okay|so)[,:]?\s+){0,2}(?:from now on|going forward|in (?:the )?future)\s*[,:]?\s+(\S+)`)
 
 	enDurable = text.Lazy(`\b(?:without (?:asking|checking|telling)|always|never|ever|anymore|any more|again|from now on|going forward|in (?:the )?future|in general|every|everywhere|by default|all (?:my|our|the)|anything|everything|instead|(?:in|for) (?:this|my|our|any|all) (?:repo|repos|repository|project|projects|codebase|code))\b`)
 	enTaskish = text.Lazy(`\b(?:this time|for now|for this task|this task only|just this once|this once|right now|today|for the moment|(?:in|for) this (?:file|function|method|class|test|pr|commit|branch|question|one)|here)\b`)
@@ -223,6 +227,9 @@ func enFeedbackRule(s *sentence, ps *profile) (finding, bool) {
 		// "Use the existing helper instead" is about this code; "use pnpm, not npm" is a rule.
 		obj := strings.TrimSpace(l[enUseNot.FindStringSubmatchIndex(l)[2]:])
 		ok, rule = !enBadObject.MatchString(obj) || enDurable.MatchString(strings.ReplaceAll(l, "instead", "")), "en.use-not"
+	case enStopDoing.MatchString(l) && !enTaskObject.MatchString(strings.TrimSpace(l[enStopDoing.FindStringSubmatchIndex(l)[3]:])) &&
+		strings.TrimSpace(trimPunct(l[enStopDoing.FindStringSubmatchIndex(l)[3]:])) != "":
+		ok, rule = true, "en.stop-doing"
 	case enDont.MatchString(l):
 		verb := enDont.FindStringSubmatch(l)[1]
 		if verb == "worry" || verb == "forget" || verb == "bother" || verb == "mind" || verb == "panic" || verb == "be" || verb == "know" {

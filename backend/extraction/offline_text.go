@@ -93,6 +93,12 @@ func splitSentences(msg, mask string) []sentence {
 			if i+n == len(mask) || mask[i+n] == ' ' || mask[i+n] == '\n' {
 				emit(i + n)
 			}
+		case '…':
+			// "Don't use tabs in this codebase… Also stop adding emoji": an ellipsis (one or
+			// "……") ends a sentence as a full stop does, and the next one is read on its own.
+			if !strings.HasPrefix(mask[i+n:], "…") {
+				emit(i + n)
+			}
 		}
 		i += n
 	}
@@ -194,7 +200,7 @@ func splitClauses(lower string, from, to int) []clause {
 func trimPunct(s string) string {
 	return strings.TrimFunc(s, func(r rune) bool {
 		return unicode.IsSpace(r) || r == '.' || r == ',' || r == '!' || r == '?' || r == ';' ||
-			r == ':' || r == '。' || r == '，' || r == '！' || r == '？' || r == '；' || r == '：' || r == '、'
+			r == ':' || r == '。' || r == '，' || r == '！' || r == '？' || r == '；' || r == '：' || r == '、' || r == '…'
 	})
 }
 

@@ -19,9 +19,11 @@ var (
 	zhAboutMe      = text.Lazy(`^我(?:[^们]|$)`)
 	zhImperative   = text.Lazy(`^(?:以后|今后|不要|别|一律|统一|每次|总是|永远|要|请|用|先|千万|记得)|统一|一律|不要|别再|必须`)
 
-	zhDurable    = text.Lazy(`问过我|问我之前|先问我|经过我同意|以后|今后|往后|从现在(?:开始|起)|永远|千万|老是|老把|总把|一律|统一|每次|总是|始终|任何时候|所有|默认|再也|别再|不要再|都要|都用|先问我`)
-	zhFromNow    = text.Lazy(zhLead + `(?:以后|今后|往后|从现在(?:开始|起))`)
-	zhDont       = text.Lazy(`(?:(?:^|[，,])(?:请|你)?|千万|永远|一定|绝对|之前)(?:不要|别|不准|禁止|不许)`)
+	zhDurable = text.Lazy(`问过我|问我之前|先问我|经过我同意|以后|今后|往后|从现在(?:开始|起)|永远|千万|老是|老把|总把|一律|统一|每次|总是|始终|任何时候|所有|默认|再也|别再|不要再|都要|都用|先问我`)
+	zhFromNow = text.Lazy(zhLead + `(?:以后|今后|往后|从现在(?:开始|起))`)
+	// zhDont: an instruction not to, at the start of a sentence or clause (after a lead word,
+	// or a topic naming this project: "这个代码库不要用制表符"), or after an adverb that makes it one.
+	zhDont       = text.Lazy(`(?:(?:^|[，,])(?:另外|还有|对了|顺便说一下)?[，,]?\s*(?:(?:在)?(?:这个|本|当前)(?:项目|仓库|repo|代码库)(?:里|中|上)?[，,]?\s*)?(?:请|你)?|千万|永远|一定|绝对|之前)(?:不要|别|不准|禁止|不许)`)
 	zhDontUse    = text.Lazy(`(?:不要|别|不准|禁止|不许)(?:再)?(?:在[^，,。]{1,8}?)?(?:用|使用)\s*[A-Za-z]`)
 	zhUseNot     = text.Lazy(`用(?:[^，,。]{1,20}?)[，,]\s*(?:别|不要|不用)(?:再)?用`)
 	zhStyle      = text.Lazy(`(?:回答|回复|说话|解释|输出|注释)(?:的时候|时)?(?:请|要|尽量|都)?(简洁|简短|简单|详细|精炼|短)|(?:别|不要)(?:太)?(啰嗦)|(少(?:点|些|说)?废话|少啰嗦|别废话)`)
@@ -181,7 +183,8 @@ func zhFeedbackRule(s *sentence, ps *profile) (finding, bool) {
 	case zhUseNot.MatchString(t):
 		ok, rule = true, "zh.use-not"
 	case zhDont.MatchString(t):
-		ok, rule = zhDurable.MatchString(t) || zhDontUse.MatchString(t), "zh.dont"
+		// A rule the person gives for this project is a standing one ("这个代码库不要用制表符").
+		ok, rule = zhDurable.MatchString(t) || zhDontUse.MatchString(t) || zhPin.MatchString(t), "zh.dont"
 	}
 	// "永远别用那个方案": the object is a thing of this task.
 	if !ok || (zhTaskish.MatchString(t) && !zhPin.MatchString(t)) || zhArtifact.MatchString(t) {
