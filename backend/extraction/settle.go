@@ -24,8 +24,14 @@ const (
 // of it applied).
 func (s *Service) apply(ctx context.Context, r *run, model string, items []planned, shown map[string]bool) (applied []AppliedItem, refused []RejectedItem, again []planned, err error) {
 	mis := make([]memory.Item, len(items))
+	gone := map[int]*memory.Memory{} // what each delete removes, read before it goes
 	for i, p := range items {
 		mis[i] = p.item
+		if p.action == ActionDelete {
+			if m, err := s.o.Store.GetBySlug(context.WithoutCancel(ctx), p.item.Scope, p.item.Workdir, p.item.Agent, p.item.Slug); err == nil {
+				gone[i] = m
+			}
+		}
 	}
 	res, err := s.o.Store.ApplyBatch(ctx, memory.Batch{Items: mis, Actor: memory.ActorExtractor,
 		Session: r.req.SessionID, Model: model})
@@ -53,7 +59,13 @@ func (s *Service) apply(ctx context.Context, r *run, model string, items []plann
 				Scope: string(p.item.Scope), Code: ir.Code, Args: ir.Args, Detail: ir.Message})
 			continue
 		}
-		applied = append(applied, s.appliedItem(ctx, p, ir))
+		a := s.appliedItem(ctx, p, ir)
+		if m := gone[i]; m != nil {
+			// A delete is reported with what it removed ("engram extract --json" listed
+			// `"type":"","title":"","confidence":""`, which read as broken).
+			a.ID, a.Type, a.Title, a.Confidence = m.ID, m.Type, m.Title, m.Confidence
+		}
+		applied = append(applied, a)
 		if p.action == ActionWrite || p.action == ActionUpdate {
 			r.wrote = append(r.wrote, ir.Slug)
 		}
