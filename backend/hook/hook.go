@@ -127,6 +127,9 @@ func (s *Service) transcriptTurns(ctx context.Context, agent string, p Payload) 
 	if p.StopHookActive {
 		return Result{Status: StatusStopHookActive}, nil
 	}
+	if !finishedTurn(p.HookEventName) {
+		return Result{Status: StatusNotATurn}, nil
+	}
 	if err := checkPayload(p); err != nil {
 		return Result{}, err
 	}
@@ -260,11 +263,16 @@ func checkPayload(p Payload) error {
 	if !filepath.IsAbs(p.TranscriptPath) {
 		return notAbsolute("transcript_path", p.TranscriptPath)
 	}
-	if p.HookEventName != "" && p.HookEventName != "Stop" && p.HookEventName != "SubagentStop" {
-		return invalid("hook_event_name", "detail.hook_not_stop", fmt.Sprintf("%q is not a Stop event", p.HookEventName),
-			map[string]any{"Value": p.HookEventName})
-	}
 	return nil
+}
+
+// finishedTurn reports whether a Claude Code hook event ends a turn (Stop, SubagentStop; an
+// older Claude Code sent no event name). Another event (UserPromptSubmit, SessionStart,
+// PreToolUse…) is left alone, as the Codex and Gemini hooks leave theirs: the trigger was one
+// "not a Stop event" line on stderr and in hook.log for every prompt of a person who wired
+// the command to more events than Stop.
+func finishedTurn(event string) bool {
+	return event == "" || event == "Stop" || event == "SubagentStop"
 }
 
 // checkID refuses an id field that is not printable text within the store's bound (or is

@@ -324,7 +324,6 @@ func TestBadPayloadAndTranscript(t *testing.T) {
 		{"no session", Payload{TranscriptPath: f.transcript}, CodeInvalidPayload},
 		{"control characters", Payload{SessionID: "a\x00b", TranscriptPath: f.transcript}, CodeInvalidPayload},
 		{"relative transcript", Payload{SessionID: "s", TranscriptPath: "x.jsonl"}, CodeInvalidPayload},
-		{"other event", Payload{SessionID: "s", TranscriptPath: f.transcript, HookEventName: "PreToolUse"}, CodeInvalidPayload},
 		{"missing transcript", Payload{SessionID: "s", TranscriptPath: filepath.Join(dir, "gone.jsonl")}, CodeTranscript},
 		{"a folder", Payload{SessionID: "s", TranscriptPath: dir}, CodeTranscript},
 		{"a symlink", Payload{SessionID: "s", TranscriptPath: link}, CodeTranscript},
@@ -371,5 +370,35 @@ func TestDiscoveryFile(t *testing.T) {
 	}
 	if err := RemoveDiscovery(home, d); err != nil {
 		t.Fatalf("second remove: %v", err)
+	}
+}
+
+// TestOtherClaudeEventsAreLeft: Claude Code's other hook events (a person who wired
+// `engram hook claude-code` to UserPromptSubmit or SessionStart too) are left alone — no
+// error, nothing read, claimed or handed over — as the Codex and Gemini hooks leave theirs.
+// The trigger: each prompt printed "… is not a Stop event" on stderr and in hook.log.
+func TestOtherClaudeEventsAreLeft(t *testing.T) {
+	f := newFixture(t)
+	rec := newRecorder(t)
+	rec.publish(t, f.home)
+	f.append(sample(t))
+	for _, event := range []string{"UserPromptSubmit", "SessionStart", "PreToolUse", "Notification", "PreCompact"} {
+		t.Run(event, func(t *testing.T) {
+			for _, p := range []Payload{
+				{SessionID: "sess-1", TranscriptPath: f.transcript, Cwd: f.workdir, HookEventName: event},
+				{HookEventName: event}, // whatever else the event carries is not read
+			} {
+				res, err := f.svc.ClaudeCode(t.Context(), p)
+				if err != nil || res.Status != StatusNotATurn {
+					t.Fatalf("%+v: %+v %v", p, res, err)
+				}
+			}
+		})
+	}
+	if got := rec.got(); len(got) != 0 {
+		t.Fatalf("handed over %d calls", len(got))
+	}
+	if res, err := f.run(); err != nil || res.Status != StatusForwarded || len(rec.got()) != 1 {
+		t.Fatalf("the Stop event after them: %+v %v (%d calls)", res, err, len(rec.got()))
 	}
 }

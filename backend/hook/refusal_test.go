@@ -64,10 +64,6 @@ func TestRefusalsSayTheFieldInWords(t *testing.T) {
 			_, err := f.svc.ClaudeCode(t.Context(), Payload{SessionID: "s", TranscriptPath: "t.jsonl"})
 			return err
 		}, "“t.jsonl” is not an absolute path", "“t.jsonl”不是绝对路径"},
-		{"claude other event", func() error {
-			_, err := f.svc.ClaudeCode(t.Context(), Payload{SessionID: "s", TranscriptPath: f.transcript, HookEventName: "PreToolUse"})
-			return err
-		}, "“PreToolUse” is not a Stop event", "“PreToolUse”不是 Stop 事件"},
 		{"claude missing transcript", func() error {
 			_, err := f.svc.ClaudeCode(t.Context(), Payload{SessionID: "s", TranscriptPath: "/nope"})
 			return err
