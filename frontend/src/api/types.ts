@@ -982,6 +982,7 @@ export interface ExtractionReport {
   planned_offline?: boolean
   project_pin?: boolean
   file_evidence?: boolean
+  covered?: string[]
 }
 
 export interface ExtractionRunSummary {
