@@ -95,6 +95,8 @@ export default async function ({ open, check, selectNth, COMBOS }) {
       await page.click('[data-test="review-item"][data-id="01JDCONFLICTCOPY00000000000"]')
       await page.waitForSelector('[data-test="review-current"][data-loaded="true"] [data-test="review-conflict-other"] .body')
       await check(page.locator('[data-test="review-conflict-other"]').count().then((n) => n === 1), 'the original is shown beside the copy')
+      // A sync's copy is explained as one (an extractor's proposal or another pair reads otherwise).
+      await check(page.locator('[data-test="review-conflict-hint"][data-kind="sync"]').count().then((n) => n === 1), 'the hint speaks of the other machine')
     })
   }
 }
