@@ -167,5 +167,17 @@ trap 'rm -rf "$home" "$other" "$home".*.log "$home.probe" "$home.held" "$home.pa
 if ! ENGRAM_HOME="$home" xvfb-run -a -s "-screen 0 ${SCREEN:-1280x800x24}" "$0" --window "$BIN" "$home" "$other"; then
   fail=1
 fi
+if [ $fail != 0 ]; then
+  # What a CI log read from afar needs to tell a machine's fault from the app's: the machine
+  # (a GPU device, memory, cores, load) and the end of each app log of the failed run.
+  {
+    echo "smoke: FAIL (the machine): $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $(free -m | awk '/^Mem:/ {print $7" MB available of "$2}'), /dev/dri: $(ls /dev/dri 2>/dev/null | tr '\n' ' ' || true)"
+    for log in "$home".*.log "$other".*.log; do
+      [ -s "$log" ] || continue
+      echo "smoke: FAIL (the end of ${log##*/}):"
+      tail -n 5 "$log" | sed 's/^/    /'
+    done
+  } >&2
+fi
 [ $fail = 0 ] && echo "smoke: PASS" || echo "smoke: FAIL" >&2
 exit $fail
