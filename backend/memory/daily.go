@@ -45,7 +45,7 @@ func (s *Store) opAppendDaily(ctx context.Context, tx *sql.Tx, b *Batch, it Item
 	if text == "" {
 		return codeErr(CodeEmptyDaily, nil, "journal entry is empty")
 	}
-	if b.Actor == ActorTool && len(text) > MaxAgentDailyEntry {
+	if modelWritten(b.Actor) && len(text) > MaxAgentDailyEntry {
 		return codeErr(CodeDailyEntryTooLong, map[string]any{"Size": len(text), "Max": MaxAgentDailyEntry},
 			"a model's journal entry is %d bytes, at most %d", len(text), MaxAgentDailyEntry)
 	}
@@ -126,7 +126,7 @@ func (s *Store) opAppendDaily(ctx context.Context, tx *sql.Tx, b *Batch, it Item
 		return codeErr(CodeDailyFull, map[string]any{"Day": day, "Max": MaxDailyBytes, "Over": len(data) - MaxDailyBytes},
 			"journal %s would be %d bytes over its %d", day, len(data)-MaxDailyBytes, MaxDailyBytes)
 	}
-	if b.Actor == ActorTool && len(data) > DailyWarnBytes {
+	if modelWritten(b.Actor) && len(data) > DailyWarnBytes {
 		// A model leaves the day's last bytes to the person, whose own entries are refused
 		// only at MaxDailyBytes.
 		return codeErr(CodeDailyAgentRoom, map[string]any{"Day": day, "Max": DailyWarnBytes, "Over": len(data) - DailyWarnBytes},
@@ -164,3 +164,8 @@ func (s *Store) Daily(ctx context.Context, day string, archived bool) (*Memory, 
 	}
 	return m, nil
 }
+
+// modelWritten: what a model wrote — an agent's tool call or the extractor's plan. Both are
+// capped in the journal alike (an entry, and the day's last bytes left to the person); the
+// cap stood on tool calls alone while the extractor appends what a model planned too.
+func modelWritten(actor string) bool { return actor == ActorTool || actor == ActorExtractor }
