@@ -477,6 +477,13 @@ ALTER TABLE memory_problems ADD COLUMN detail_key TEXT NOT NULL DEFAULT '';
 ALTER TABLE memory_problems ADD COLUMN detail_args TEXT NOT NULL DEFAULT '';
 UPDATE memory_problems SET mtime = -1;
 `, false},
+	// Entity names keep math symbols and combining marks in their key (wikilink.Norm): "C++"
+	// and "C" were one entity, so "- [[Bob]] uses [[C]]" was drawn as a relation to C++. The
+	// keys (and the ids made from them) of such names change, so the graph is rebuilt from
+	// the files.
+	{24, "graph name keys keep symbols", `
+UPDATE graph_state SET gen = gen + 1 WHERE k = 1;
+`, true},
 }
 
 // SchemaVersion is the newest migration this build knows.

@@ -323,13 +323,15 @@ func RelationType(s string) string {
 }
 
 // Norm is the key two names are the same entity under: NFKC (full-width Ａｃｍｅ and half-width
-// Acme, ideographic spaces), case folded, with punctuation, symbols and spaces removed (so
-// "Open-AI", "open ai" and "OpenAI" meet; "张 三" and "张三" too). A name that is nothing but
+// Acme, ideographic spaces), case folded, with punctuation, spaces and most symbols removed (so
+// "Open-AI", "open ai" and "OpenAI" meet; "张 三" and "张三" too). Math symbols and combining
+// marks stay: "C++" is not "C" (a relation to the one became a relation to the other), and a
+// Devanagari vowel sign (a spacing mark) is part of its word. A name that is nothing but
 // punctuation keeps its folded form so it still names something.
 func Norm(name string) string {
 	folded := strings.ToLower(norm.NFKC.String(strings.TrimSpace(name)))
 	out := strings.Map(func(r rune) rune {
-		if unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.Mn, r) {
+		if unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.IsMark(r) || unicode.Is(unicode.Sm, r) {
 			return r
 		}
 		return -1

@@ -67,8 +67,19 @@ func TestNorm(t *testing.T) {
 			}
 		}
 	}
-	if Norm("Alice") == Norm("Alicia") {
-		t.Error("different names must not meet")
+	differ := [][2]string{
+		{"Alice", "Alicia"},
+		// A relation to C became one to C++ (symbols were dropped with punctuation).
+		{"C++", "C"},
+		{"Notepad++", "Notepad"},
+		{"A+", "A"},
+		// A Devanagari vowel sign is a spacing mark (Mc): dropping it changed the word.
+		{"किताब", "कताब"},
+	}
+	for _, d := range differ {
+		if Norm(d[0]) == Norm(d[1]) {
+			t.Errorf("Norm(%q) = Norm(%q) = %q; different names must not meet", d[0], d[1], Norm(d[0]))
+		}
 	}
 	if Norm("!!") == "" {
 		t.Error("a punctuation-only name keeps a key")
