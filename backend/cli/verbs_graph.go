@@ -102,7 +102,13 @@ func (r *runner) graph(_ context.Context, args []string) error {
 				for _, m := range h.Edge.Memories {
 					slugs = append(slugs, m.Slug)
 				}
-				fmt.Fprintf(w, "%s -%s- %s\t%s\n", names[h.From], h.Edge.Type, names[h.To], strings.Join(slugs, ", "))
+				// A path may walk a relation against its direction: the arrow says which way the
+				// memory states it ("Bob <-manages- Alice" is Alice manages Bob).
+				arrow := "-" + h.Edge.Type + "->"
+				if h.Edge.Source != h.From {
+					arrow = "<-" + h.Edge.Type + "-"
+				}
+				fmt.Fprintf(w, "%s %s %s\t%s\n", names[h.From], arrow, names[h.To], strings.Join(slugs, ", "))
 			}
 		})
 	case "memories":

@@ -112,3 +112,24 @@ func TestGraphRelateBySlugOrID(t *testing.T) {
 		t.Fatalf("graph usage: exit %d %s", code, errs)
 	}
 }
+
+// graph path prints each hop with the direction its memory states: a path walks relations
+// either way, and "Bob -manages- Alice" read as Bob managing Alice when Alice manages Bob.
+func TestGraphPathSaysEachHopsDirection(t *testing.T) {
+	h := newHome(t)
+	h.ok("write", "--type", "reference", "--slug", "team-notes", "--title", "Team notes",
+		"--body", "- [[Alice]] manages [[Bob]]\n- [[Alice]] works_at [[Acme]]\n- [[张三]] 认识 [[Bob]]")
+	for _, tc := range []struct {
+		from, to string
+		want     []string
+	}{
+		{"Bob", "Acme", []string{"Bob <-manages- Alice\tteam-notes", "Alice -works_at-> Acme\tteam-notes"}},
+		{"Acme", "Bob", []string{"Acme <-works_at- Alice\tteam-notes", "Alice -manages-> Bob\tteam-notes"}},
+		{"张三", "Alice", []string{"张三 -认识-> Bob\tteam-notes", "Bob <-manages- Alice\tteam-notes"}},
+	} {
+		out := h.ok("graph", "path", tc.from, tc.to)
+		if got := strings.Split(strings.TrimSpace(out), "\n"); strings.Join(got, "|") != strings.Join(tc.want, "|") {
+			t.Errorf("path %s → %s:\n%s\nwant:\n%s", tc.from, tc.to, out, strings.Join(tc.want, "\n"))
+		}
+	}
+}
