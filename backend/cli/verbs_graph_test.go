@@ -133,3 +133,16 @@ func TestGraphPathSaysEachHopsDirection(t *testing.T) {
 		}
 	}
 }
+
+// graph entities counts relations in words that agree with the number ("1 relations" before).
+func TestGraphEntitiesCountRelationsInWords(t *testing.T) {
+	h := newHome(t)
+	h.ok("write", "--type", "reference", "--slug", "team-notes", "--title", "Team notes",
+		"--body", "- [[Alice]] manages [[Bob]]\n- [[Alice]] works_at [[Acme]]")
+	out := h.ok("graph", "entities")
+	for _, want := range []string{"Alice\t1 memory, 2 relations", "Bob\t1 memory, 1 relation\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("graph entities lacks %q:\n%s", want, out)
+		}
+	}
+}
