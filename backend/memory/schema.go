@@ -480,7 +480,8 @@ UPDATE memory_problems SET mtime = -1;
 	// Entity names keep math symbols and combining marks in their key (wikilink.Norm): "C++"
 	// and "C" were one entity, so "- [[Bob]] uses [[C]]" was drawn as a relation to C++. The
 	// keys (and the ids made from them) of such names change, so the graph is rebuilt from
-	// the files.
+	// the files. The same rebuild reads the relation lines written with an ideographic or
+	// no-break space (they were mentions only) and drops the entities "[[#Heading]]" made.
 	{24, "graph name keys keep symbols", `
 UPDATE graph_state SET gen = gen + 1 WHERE k = 1;
 `, true},

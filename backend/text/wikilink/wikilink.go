@@ -52,10 +52,14 @@ var (
 	// tail at most maxToType. The lengths are checked after the match: a bounded repeat of a
 	// Unicode class compiles to one copy per repeat, and these took 4 MB and a third of every
 	// CLI call's start-up.
-	relTok    = `([\p{L}\p{N}_][\p{L}\p{N}_\-.:]*)`
-	typeTail  = `(?:\s+#([\p{L}_]+))?[\s.。;；]*$`
-	subjRelRe = text.Lazy(`^` + relTok + `\s*(\[\[[^\[\]\n]+?\]\])` + typeTail)
-	pairRelRe = text.Lazy(`^(\[\[[^\[\]\n]+?\]\])\s*` + relTok + `\s*(\[\[[^\[\]\n]+?\]\])` + typeTail)
+	relTok = `([\p{L}\p{N}_][\p{L}\p{N}_\-.:]*)`
+	// sp is a space inside a relation line: RE2's \s is ASCII only, and a Chinese input method
+	// types the ideographic space (U+3000) and pasted text brings no-break spaces, which made
+	// "- [[张三]]　认识　[[李四]]" two mentions and no relation.
+	sp        = `[\s\p{Zs}]`
+	typeTail  = `(?:` + sp + `+#([\p{L}_]+))?[\s\p{Zs}.。;；]*$`
+	subjRelRe = text.Lazy(`^` + relTok + sp + `*(\[\[[^\[\]\n]+?\]\])` + typeTail)
+	pairRelRe = text.Lazy(`^(\[\[[^\[\]\n]+?\]\])` + sp + `*` + relTok + sp + `*(\[\[[^\[\]\n]+?\]\])` + typeTail)
 	listRe    = text.Lazy(`^\s{0,3}[-*+]\s+(.*)$`)
 	fenceRe   = text.Lazy("^\\s{0,3}(`{3,}|~{3,})")
 	relOnly   = text.Lazy(`^` + relTok + `$`)
@@ -244,10 +248,12 @@ func relationLine(item string) (Relation, bool) {
 	return Relation{}, false
 }
 
-// parseLink reads the inside of [[…]]: "Target", "Target|Label", "Target#Heading".
+// parseLink reads the inside of [[…]]: "Target", "Target|Label", "Target#Heading". A link to a
+// heading of the note itself ("[[#Summary]]", "[[#^block]]") names no entity: it was one
+// called "#Summary", which no edit could name again (a name holds no #).
 func parseLink(inner string) (Link, bool) {
 	target, label, _ := strings.Cut(inner, "|")
-	if i := strings.Index(target, "#"); i > 0 {
+	if i := strings.Index(target, "#"); i >= 0 {
 		target = target[:i]
 	}
 	target, label = strings.TrimSpace(target), strings.TrimSpace(label)

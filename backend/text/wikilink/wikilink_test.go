@@ -40,6 +40,15 @@ func TestParse(t *testing.T) {
 			[]Relation{{Type: "knows", To: "Robert"}}},
 		{"trailing prose is not a relation", "- uses [[Go]] for the backend", []Link{{Target: "Go"}}, nil},
 		{"full width", "［［Ａｃｍｅ］］ [[Ａｃｍｅ]]", []Link{{Target: "Ａｃｍｅ"}}, nil},
+		// An input method's ideographic space and a pasted no-break space are spaces too.
+		{"ideographic spaces", "- [[张三]]\u3000认识\u3000[[李四]]", []Link{{Target: "张三"}, {Target: "李四"}},
+			[]Relation{{From: "张三", Type: "认识", To: "李四"}}},
+		{"no-break space", "- [[Ann]] knows\u00a0[[Bo]]\u00a0#person", []Link{{Target: "Ann"}, {Target: "Bo"}},
+			[]Relation{{From: "Ann", Type: "knows", To: "Bo", ToType: "person"}}},
+		{"subject relation, ideographic space", "- 就职于\u3000[[阿里巴巴]]。", []Link{{Target: "阿里巴巴"}},
+			[]Relation{{Type: "就职于", To: "阿里巴巴"}}},
+		{"heading of this note is no entity", "see [[#Summary]], [[#^b1|there]] and [[Carol#Work|卡罗尔]]",
+			[]Link{{Target: "Carol", Label: "卡罗尔"}}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
