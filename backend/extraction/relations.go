@@ -2,16 +2,15 @@ package extraction
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"engram/backend/memory"
-	"engram/backend/text"
+	"engram/backend/text/wikilink"
 )
 
 // MaxRelations bounds the relations one item may carry.
 const MaxRelations = 16
-
-var relationRE = text.Lazy(`^[a-z][a-z0-9_]{0,47}$`)
 
 // entityName cleans a relation's subject or object: one line, no brackets, pipes or # (which
 // would end the link early or start a heading), at most 120 characters; "" when nothing usable is left.
@@ -23,11 +22,14 @@ func entityName(s string) string {
 	return s
 }
 
-// relationName folds "Works At" and "works-at" to works_at.
+// relationName folds "Works At" and "works-at" to works_at, as the graph's grammar reads a
+// relation type (wikilink.RelationType); "" when the grammar could not read it back. Any
+// letters are a type: a model extracting a Chinese conversation writes 就职于, which the graph
+// reads (and types its ends by), and an ASCII-only rule dropped every such relation.
 func relationName(s string) string {
-	s = strings.ToLower(strings.TrimSpace(s))
-	s = strings.Join(strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == '-' || r == '_' }), "_")
-	if !relationRE.MatchString(s) {
+	s = strings.Join(strings.FieldsFunc(s, func(r rune) bool { return unicode.IsSpace(r) || r == '-' || r == '_' }), "_")
+	s = wikilink.RelationType(s)
+	if _, ok := wikilink.Format("", s, "x", ""); !ok || s != wikilink.RelationType(s) {
 		return ""
 	}
 	return s
