@@ -147,28 +147,47 @@ func (sn *snapshot) visible(i int, v View) bool {
 }
 
 // resolve finds the node ref names: a node id, else a name or alias (normalised) among the
-// visible nodes — the caller's project first, then its agent, then global, then the busiest.
+// visible nodes — see candidates for which is preferred.
 func (sn *snapshot) resolve(ref string, v View) (int, bool) {
+	c := sn.candidates(ref, v)
+	if len(c) == 0 {
+		return 0, false
+	}
+	return c[0], true
+}
+
+// candidates lists the visible nodes ref names, best first: the node of that id alone, else
+// every node answering to the name — for a model's view its project first, then its agent,
+// then global; for a person's view of everything (which names no project) global first, then
+// projects and agents (a project's entity of the same name took the place of the global one,
+// so "engram graph path Alice Berlin" walked from some project's Alice); ties to the busiest.
+func (sn *snapshot) candidates(ref string, v View) []int {
 	ref = strings.TrimSpace(ref)
 	if i, ok := sn.byID[ref]; ok && sn.visible(i, v) {
-		return i, true
+		return []int{i}
 	}
 	key := wikilink.Norm(ref)
 	if key == "" {
-		return 0, false
+		return nil
 	}
 	rank := map[memory.Scope]int{memory.ScopeProject: 0, memory.ScopeAgent: 1, memory.ScopeGlobal: 2}
-	best := -1
+	if v.All {
+		rank = map[memory.Scope]int{memory.ScopeGlobal: 0, memory.ScopeProject: 1, memory.ScopeAgent: 2}
+	}
+	var out []int
 	for i, n := range sn.nodes {
-		if !n.norms[key] || !sn.visible(i, v) {
-			continue
-		}
-		if best < 0 || rank[n.scope] < rank[sn.nodes[best].scope] ||
-			(rank[n.scope] == rank[sn.nodes[best].scope] && len(n.edges) > len(sn.nodes[best].edges)) {
-			best = i
+		if n.norms[key] && sn.visible(i, v) {
+			out = append(out, i)
 		}
 	}
-	return best, best >= 0
+	sort.SliceStable(out, func(a, b int) bool {
+		x, y := sn.nodes[out[a]], sn.nodes[out[b]]
+		if rank[x.scope] != rank[y.scope] {
+			return rank[x.scope] < rank[y.scope]
+		}
+		return len(x.edges) > len(y.edges)
+	})
+	return out
 }
 
 // Entities lists visible entities whose name or alias contains query (normalised), exact

@@ -174,18 +174,35 @@ func (s *Service) Path(ctx context.Context, v View, from, to string, maxHops int
 	if err != nil {
 		return Path{}, err
 	}
-	a, ok := sn.resolve(from, v)
-	if !ok {
+	as, bs := sn.candidates(from, v), sn.candidates(to, v)
+	if len(as) == 0 {
 		return Path{}, notFound(from)
 	}
-	b, ok := sn.resolve(to, v)
-	if !ok {
+	if len(bs) == 0 {
 		return Path{}, notFound(to)
 	}
 	maxHops = clamp(maxHops, DefaultHops, MaxHops)
 	w := f.compile()
+	// Relations never cross scope instances, so a path joins two entities of one instance: a
+	// name both ends answer to in several (global Alice, a project's Alice) is tried in each,
+	// best first, instead of only the best of each end, which could lie in two instances.
+	for _, a := range as {
+		for _, b := range bs {
+			if na, nb := sn.nodes[a], sn.nodes[b]; na.scope != nb.scope || na.key != nb.key {
+				continue
+			}
+			if p := sn.path(a, b, maxHops, w, v); p.Found {
+				return p, nil
+			}
+		}
+	}
+	return Path{Found: false, Nodes: []Entity{}, Hops: []Hop{}}, nil
+}
+
+// path is the shortest path from node a to node b within maxHops, Found false when none.
+func (sn *snapshot) path(a, b, maxHops int, w walkFilter, v View) Path {
 	if a == b {
-		return Path{Found: true, Nodes: []Entity{sn.entity(a)}, Hops: []Hop{}}, nil
+		return Path{Found: true, Nodes: []Entity{sn.entity(a)}, Hops: []Hop{}}
 	}
 	// Breadth-first from a; prev records the node and edge each node was reached by.
 	type step struct{ node, edge int }
@@ -209,12 +226,12 @@ func (s *Service) Path(ctx context.Context, v View, from, to string, maxHops int
 				return true
 			})
 			if found {
-				return sn.pathTo(b, func(n int) (int, int) { p := prev[n]; return p.node, p.edge }, v), nil
+				return sn.pathTo(b, func(n int) (int, int) { p := prev[n]; return p.node, p.edge }, v)
 			}
 		}
 		frontier = next
 	}
-	return Path{Found: false, Nodes: []Entity{}, Hops: []Hop{}}, nil
+	return Path{Found: false, Nodes: []Entity{}, Hops: []Hop{}}
 }
 
 func (sn *snapshot) pathTo(b int, back func(int) (int, int), v View) Path {
