@@ -93,6 +93,11 @@ func (r *runner) graph(_ context.Context, args []string) error {
 				fmt.Fprintln(w, r.t("cli.graph.no_path", map[string]any{"From": pos[1], "To": pos[2]}))
 				return
 			}
+			if len(res.Hops) == 0 && len(res.Nodes) == 1 {
+				// Both ends name one entity: a path of no hops, which printed nothing at all.
+				fmt.Fprintln(w, r.t("cli.graph.same_entity", map[string]any{"From": strings.TrimSpace(pos[1]), "To": strings.TrimSpace(pos[2]), "Name": res.Nodes[0].Name}))
+				return
+			}
 			names := map[string]string{}
 			for _, n := range res.Nodes {
 				names[n.ID] = n.Name

@@ -126,6 +126,7 @@ func TestGraphPathSaysEachHopsDirection(t *testing.T) {
 		{"Bob", "Acme", []string{"Bob <-manages- Alice\tteam-notes", "Alice -works_at-> Acme\tteam-notes"}},
 		{"Acme", "Bob", []string{"Acme <-works_at- Alice\tteam-notes", "Alice -manages-> Bob\tteam-notes"}},
 		{"张三", "Alice", []string{"张三 -认识-> Bob\tteam-notes", "Bob <-manages- Alice\tteam-notes"}},
+		{"Alice", " alice ", []string{"Alice and alice are one entity, Alice: a path of no hops."}},
 	} {
 		out := h.ok("graph", "path", tc.from, tc.to)
 		if got := strings.Split(strings.TrimSpace(out), "\n"); strings.Join(got, "|") != strings.Join(tc.want, "|") {
