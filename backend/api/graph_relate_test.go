@@ -114,3 +114,42 @@ func TestGraphAddRelationBySlugOrID(t *testing.T) {
 		t.Fatalf("a model added a relation: %v", err)
 	}
 }
+
+// A relation from an entity to itself — the same name however written, the memory's own
+// subject, or an alias of the other end — is refused with graph_self_relation (translated) and
+// nothing is written: the graph draws no such relation, so the line was written and the
+// person saw nothing happen.
+func TestGraphAddRelationToItselfIsRefused(t *testing.T) {
+	a := newAPI(t, memory.ActorUser)
+	ids := graphFixture(t, a)
+	if _, err := a.Graph.AddRelation(GraphAddRelationParams{Memory: "bob-notes", From: "Bob", Type: "aka", To: "Robert"}); err != nil {
+		t.Fatal(err)
+	}
+	before := map[string]string{}
+	for _, slug := range []string{"alice-job", "bob-notes", "carol-dave"} {
+		m, _ := a.deps.Store.Get(a.ctx, ids[slug])
+		before[slug] = m.Body
+	}
+	for _, tc := range []struct{ memory, from, to string }{
+		{"carol-dave", "Carol", "carol"},
+		{"carol-dave", "Carol", " ＣＡＲＯＬ "},
+		{"alice-job", "", "alice"}, // the memory's subject
+		{"bob-notes", "Robert", "Bob"},
+	} {
+		_, err := a.Graph.AddRelation(GraphAddRelationParams{Memory: tc.memory, From: tc.from, Type: "knows", To: tc.to})
+		var ae *Error
+		if !errors.As(err, &ae) || ae.Code != "graph_self_relation" || ae.I18nKey != "error.graph_self_relation" ||
+			!strings.Contains(ae.Message, "name") || strings.Contains(ae.Message, "error.") {
+			t.Fatalf("%s → %s: %v", tc.from, tc.to, err)
+		}
+	}
+	for slug, b := range before {
+		if m, _ := a.deps.Store.Get(a.ctx, ids[slug]); m.Body != b {
+			t.Fatalf("%s rewritten: %q", slug, m.Body)
+		}
+	}
+	// Two entities are still related, in either direction.
+	if _, err := a.Graph.AddRelation(GraphAddRelationParams{Memory: "carol-dave", From: "Dave", Type: "knows", To: "Carol"}); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -81,6 +81,10 @@ func (s *Service) AddRelation(ctx context.Context, v View, actor, memoryID, from
 			return nil, err
 		}
 	}
+	if s.oneEntity(ctx, m, from, to) {
+		return nil, &Error{Code: CodeSelfRelation, Args: map[string]any{"Name": strings.TrimSpace(to)},
+			Msg: "a relation joins two entities, and both ends name " + strings.TrimSpace(to)}
+	}
 	line, ok := wikilink.Format(strings.TrimSpace(from), typ, strings.TrimSpace(to), "")
 	if !ok {
 		return nil, &Error{Code: CodeInvalidRelation, Args: map[string]any{"Type": typ},
@@ -138,4 +142,25 @@ func (s *Service) DeleteRelation(ctx context.Context, v View, actor, edgeID stri
 			Msg: "deleting this relation would leave " + strings.Join(empty, ", ") + " with no text"}
 	}
 	return s.apply(ctx, actor, rs)
+}
+
+// oneEntity reports whether a relation line in m from from (m's subject when empty) to to would
+// join an entity to itself: the same name as the graph compares names, or two names of one
+// entity (an alias) in m's scope instance. The graph draws no such relation, so the line was
+// written and the person saw nothing change.
+func (s *Service) oneEntity(ctx context.Context, m *memory.Memory, from, to string) bool {
+	if strings.TrimSpace(from) == "" {
+		from, _ = m.SubjectEntity()
+	}
+	if wikilink.Norm(from) == wikilink.Norm(to) {
+		return true
+	}
+	sn, err := s.current(ctx)
+	if err != nil {
+		return false
+	}
+	in := View{Instances: []Instance{{Scope: m.Scope, Key: m.ScopeKey()}}}
+	a, okA := sn.resolve(from, in)
+	b, okB := sn.resolve(to, in)
+	return okA && okB && a == b
 }

@@ -18,6 +18,7 @@ const (
 	CodeNothingToChange = "graph_nothing_to_change"
 	CodeWouldEmpty      = "graph_would_empty_memory"
 	CodeNameTaken       = "graph_name_taken"
+	CodeSelfRelation    = "graph_self_relation"
 )
 
 // Error is a graph failure with a stable code and the arguments of its translated message.
