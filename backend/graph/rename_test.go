@@ -90,3 +90,27 @@ func TestRenameOntoAnExistingEntityIsRefused(t *testing.T) {
 		}
 	}
 }
+
+// Merging two entities whose links share one memory keeps both old names: each becomes a label
+// ([[Alice|Bob]], [[Alice|Robert]]) and each still finds the merged entity. Only the memory's
+// first label was kept, so "Robert" found nothing after the merge.
+func TestMergeKeepsEveryOldNameOfOneMemory(t *testing.T) {
+	st, ctx := openStore(t)
+	write(t, st, ctx, memory.Item{Scope: memory.ScopeGlobal, Type: memory.TypeReference, Slug: "mem-one",
+		Body: sp("- [[Alice]] knows [[Zoe]]\n- [[Bob]] knows [[Carol]]\n- [[Robert]] knows [[Dave]]\n- [[bob]] knows [[Erin]]")})
+	s := New(st)
+	all := View{All: true}
+	if _, err := s.Merge(ctx, all, memory.ActorUser, "Alice", []string{"Bob", "Robert"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"Alice", "Bob", "Robert", "bob"} {
+		n, err := s.Neighbors(ctx, all, name, 1, Filter{}, 0)
+		if err != nil || n.Nodes[0].Name != "Alice" || len(n.Nodes) != 5 {
+			t.Fatalf("%s after the merge: %+v %v", name, n.Nodes, err)
+		}
+	}
+	es, err := s.Entities(ctx, all, "Alice", nil, 0)
+	if err != nil || len(es) != 1 || strings.Join(es[0].Aliases, ",") != "Bob,Robert,bob" {
+		t.Fatalf("aliases: %+v %v", es, err)
+	}
+}

@@ -223,8 +223,11 @@ func build(d *memory.GraphData) *snapshot {
 		if find(m.Entity) == m.Entity {
 			rootSpell[i][m.Spelling]++
 		}
-		if m.Label != "" {
-			spell[i][m.Label] += 0
+		// A mention's labels, one per line, are names of the entity too (its aliases).
+		for _, l := range strings.Split(m.Label, "\n") {
+			if l != "" {
+				spell[i][l] += 0
+			}
 		}
 		if m.Kind != "" {
 			kinds[i][m.Kind]++

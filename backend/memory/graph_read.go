@@ -17,7 +17,8 @@ type GraphEntityRow struct {
 	Workdir  string // the project's folder, when known
 }
 
-// GraphMentionRow says memory MemoryRID mentions entity Entity (with a label and kind hint).
+// GraphMentionRow says memory MemoryRID mentions entity Entity (with its labels, one per line,
+// and a kind hint).
 type GraphMentionRow struct {
 	Entity    int64
 	MemoryRID int64

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"engram/backend/text/wikilink"
@@ -133,8 +134,14 @@ func writeGraph(ctx context.Context, x execer, rid int64, m *Memory) error {
 			mentions[k] = g
 			order = append(order, k)
 		}
-		if label != "" && g.label == "" {
-			g.label = label
+		// Every label is kept (one per line: a label holds no newline): a merge writes each old
+		// name as a label ([[Alice|Bob]], [[Alice|Robert]]), and keeping only the first lost the
+		// others as names of the entity when one memory held two.
+		if label != "" && !slices.Contains(strings.Split(g.label, "\n"), label) {
+			if g.label != "" {
+				g.label += "\n"
+			}
+			g.label += label
 		}
 		if kind != "" && (explicit || (!g.explicit && g.kind == "")) {
 			g.kind, g.explicit = kind, g.explicit || explicit

@@ -481,7 +481,8 @@ UPDATE memory_problems SET mtime = -1;
 	// and "C" were one entity, so "- [[Bob]] uses [[C]]" was drawn as a relation to C++. The
 	// keys (and the ids made from them) of such names change, so the graph is rebuilt from
 	// the files. The same rebuild reads the relation lines written with an ideographic or
-	// no-break space (they were mentions only) and drops the entities "[[#Heading]]" made.
+	// no-break space (they were mentions only), drops the entities "[[#Heading]]" made and keeps
+	// every label a memory gives one entity (only the first was kept).
 	{24, "graph name keys keep symbols", `
 UPDATE graph_state SET gen = gen + 1 WHERE k = 1;
 `, true},
