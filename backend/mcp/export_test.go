@@ -1,0 +1,11 @@
+package mcp
+
+import "time"
+
+// SetDrainTimeout shortens how long a stdio session waits, after its input ended, for its calls
+// and the writes of their answers; it returns the previous value.
+func SetDrainTimeout(d time.Duration) time.Duration {
+	old := drainTimeout
+	drainTimeout = d
+	return old
+}
