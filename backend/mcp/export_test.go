@@ -9,3 +9,11 @@ func SetDrainTimeout(d time.Duration) time.Duration {
 	drainTimeout = d
 	return old
 }
+
+// SetSessionTimeout shortens how long an HTTP session may sit idle; it returns the previous
+// value.
+func SetSessionTimeout(d time.Duration) time.Duration {
+	old := sessionTimeout
+	sessionTimeout = d
+	return old
+}
