@@ -2,6 +2,7 @@ package mcp_test
 
 import (
 	"bufio"
+	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
@@ -70,5 +71,58 @@ func TestHTTPSessionWithAnOpenStreamOutlivesTheIdleTimeout(t *testing.T) {
 				t.Fatalf("the idle session without a stream: %d %s", code, body)
 			}
 		})
+	}
+}
+
+// A GET or DELETE that names no session, and a second event stream of one session, are refused
+// with coded errors in the person's language, as every other refusal of /mcp is (the SDK
+// answered them in English plain text: "GET requires an Mcp-Session-Id header", "stream ID
+// conflicts with ongoing stream"). The first stream is untouched by the refused second.
+func TestHTTPStreamRefusalsAreCoded(t *testing.T) {
+	e := newHTTP(t, t.TempDir(), mcp.Config{Agent: "streamer"})
+	send := func(method string, h map[string]string) (int, string, string) {
+		t.Helper()
+		req, _ := http.NewRequest(method, e.url, nil)
+		req.Header.Set("Authorization", "Bearer "+e.token)
+		req.Header.Set("Accept", "text/event-stream")
+		for k, v := range h {
+			req.Header.Set(k, v)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		var refusal struct{ Code, Message string }
+		_ = json.NewDecoder(res.Body).Decode(&refusal)
+		return res.StatusCode, refusal.Code, refusal.Message
+	}
+	for _, method := range []string{http.MethodGet, http.MethodDelete} {
+		code, key, msg := send(method, nil)
+		if code != 400 || key != "mcp_session_required" || !strings.Contains(msg, "Mcp-Session-Id") {
+			t.Fatalf("%s without a session: %d %s %q", method, code, key, msg)
+		}
+	}
+	h := e.batchSession(t, "application/json, text/event-stream")
+	stream := e.openStream(t, h)
+	defer stream.Body.Close()
+	code, key, msg := send(http.MethodGet, map[string]string{"Mcp-Session-Id": h["Mcp-Session-Id"], "Mcp-Protocol-Version": h["Mcp-Protocol-Version"]})
+	if code != 409 || key != "mcp_stream_open" || !strings.Contains(msg, h["Mcp-Session-Id"]) {
+		t.Fatalf("a second stream: %d %s %q", code, key, msg)
+	}
+	// The first stream still carries the session's notifications.
+	write := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"memory_write","arguments":{"slug":"after-refusal","scope":"global","type":"reference","title":"After","body":"Written after the second stream was refused."}}}`
+	if code, _, body := e.rawPost(t, write, h); code != 200 || strings.Contains(body, `"isError":true`) {
+		t.Fatalf("write: %d %s", code, body)
+	}
+	lines := bufio.NewReader(stream.Body)
+	for {
+		l, err := lines.ReadString('\n')
+		if err != nil {
+			t.Fatalf("the first stream ended: %v", err)
+		}
+		if strings.Contains(l, "notifications/resources/list_changed") {
+			break
+		}
 	}
 }

@@ -90,6 +90,12 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	id := r.Header.Get(sessionHeader)
+	if id == "" && r.Method != http.MethodPost {
+		// A GET (the event stream) or DELETE (the end) names its session; the SDK refuses one
+		// that does not in English plain text.
+		h.refuse(w, http.StatusBadRequest, "mcp_session_required", nil)
+		return
+	}
 	known, sess := h.touch(id, r.Method == http.MethodDelete)
 	if id != "" && !known {
 		// A session that never was, or has ended: the SDK says "session not found" in English
@@ -283,13 +289,14 @@ func (c *sessionCatcher) Write(b []byte) (int, error) {
 func (c *sessionCatcher) Unwrap() http.ResponseWriter { return c.ResponseWriter }
 
 // sessionGone answers in the person's language the SDK's plain-text 404 for a session this
-// handler still knew but the SDK has closed (it timed out), and forgets it.
+// handler still knew but the SDK has closed, and forgets it; and its 409 for a second event
+// stream of one session.
 type sessionGone struct {
 	http.ResponseWriter
 	h    *httpHandler
 	id   string
 	done bool // the status is written
-	gone bool // it was the SDK's 404: its text is dropped
+	gone bool // it was the SDK's 404 or 409: its text is dropped
 }
 
 func (g *sessionGone) WriteHeader(code int) {
@@ -297,10 +304,18 @@ func (g *sessionGone) WriteHeader(code int) {
 		return
 	}
 	g.done = true
-	if code == http.StatusNotFound && strings.HasPrefix(g.Header().Get("Content-Type"), "text/plain") {
+	plain := strings.HasPrefix(g.Header().Get("Content-Type"), "text/plain")
+	switch {
+	case code == http.StatusNotFound && plain:
 		g.gone = true
 		g.h.touch(g.id, true)
 		g.h.refuse(g.ResponseWriter, http.StatusNotFound, "mcp_session_not_found", map[string]any{"Session": g.id})
+		return
+	case code == http.StatusConflict && plain:
+		// A second GET while the session's event stream is open (the SDK's "stream ID
+		// conflicts with ongoing stream").
+		g.gone = true
+		g.h.refuse(g.ResponseWriter, http.StatusConflict, "mcp_stream_open", map[string]any{"Session": g.id})
 		return
 	}
 	g.ResponseWriter.WriteHeader(code)
