@@ -10,8 +10,14 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// sessionTimeout is how long an HTTP session may sit idle before it is closed.
-const sessionTimeout = 30 * time.Minute
+// sessionTimeout is how long an HTTP session may sit idle — no request of it running, its
+// event stream (GET) included — before it is closed. A var so tests can shorten it.
+//
+// The SDK's own idle timer counts only POSTs, so a client holding its event stream open and
+// quiet for half an hour (a person away from an agent) had its session closed under it, and
+// most clients (Claude Code, the TypeScript SDK) do not start a new one on the 404 that
+// follows: every later call failed. The router keeps the time instead (reap).
+var sessionTimeout = 30 * time.Minute
 
 // The streamable HTTP transport asks a client to accept both application/json and
 // text/event-stream, and the SDK refuses a POST that accepts only JSON with a 400. Clients that
@@ -38,13 +44,15 @@ type session4HTTP struct {
 	plain   bool   // answered in plain JSON (it was opened accepting only JSON)
 	version string // the protocol version its initialize negotiated
 	used    time.Time
+	running int // its requests being served (an open event stream is one)
 }
 
 // Handler serves streamable HTTP sessions. The caller (the bridge) checks the token, Host and
 // Origin before a request reaches it.
 func (s *Server) Handler() http.Handler {
 	opts := func(plain bool) *sdk.StreamableHTTPOptions {
-		return &sdk.StreamableHTTPOptions{SessionTimeout: sessionTimeout, Logger: s.cfg.Logger,
+		// No SessionTimeout: the router closes idle sessions (reap), counting open streams.
+		return &sdk.StreamableHTTPOptions{Logger: s.cfg.Logger,
 			MaxRequestBodyBytes: maxHTTPBody, JSONResponse: plain}
 	}
 	get := func(*http.Request) *sdk.Server { return s.srv }
@@ -82,6 +90,12 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	id := r.Header.Get(sessionHeader)
+	if id == "" && r.Method != http.MethodPost {
+		// A GET (the event stream) or DELETE (the end) names its session; the SDK refuses one
+		// that does not in English plain text.
+		h.refuse(w, http.StatusBadRequest, "mcp_session_required", nil)
+		return
+	}
 	known, sess := h.touch(id, r.Method == http.MethodDelete)
 	if id != "" && !known {
 		// A session that never was, or has ended: the SDK says "session not found" in English
@@ -91,6 +105,9 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if known {
 		w = &sessionGone{ResponseWriter: w, h: h, id: id}
+		if r.Method != http.MethodDelete {
+			defer h.release(id)
+		}
 	}
 	if r.Method != http.MethodPost {
 		if known && sess.plain {
@@ -142,9 +159,11 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// touch reports whether session id is open and how it is served, marking it used (or
-// forgetting it when the client ends it).
+// touch reports whether session id is open and how it is served, counting the request as
+// running until release (or forgetting the session when the client ends it). Every request
+// also closes the sessions idle past the timeout (reap).
 func (h *httpHandler) touch(id string, ending bool) (bool, session4HTTP) {
+	defer h.reap()
 	if id == "" {
 		return false, session4HTTP{}
 	}
@@ -158,23 +177,52 @@ func (h *httpHandler) touch(id string, ending bool) (bool, session4HTTP) {
 		delete(h.owned, id)
 	} else {
 		sess.used = time.Now()
+		sess.running++
 		h.owned[id] = sess
 	}
 	return true, sess
 }
 
-// own records a session a handler started, forgetting those idle past the timeout (the SDK
-// has closed them): the map stays as small as the open sessions.
+// release ends a request touch counted: the session's idle time starts again from now.
+func (h *httpHandler) release(id string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if sess, ok := h.owned[id]; ok {
+		sess.used = time.Now()
+		sess.running = max(sess.running-1, 0)
+		h.owned[id] = sess
+	}
+}
+
+// own records a session a handler started.
 func (h *httpHandler) own(id string, plain bool, version string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	h.owned[id] = session4HTTP{plain: plain, version: version, used: time.Now()}
+}
+
+// reap closes the sessions with nothing running, an event stream included, for longer than
+// sessionTimeout: their clients have gone without ending them. A session whose client keeps
+// its event stream open stays however quiet it is; the map stays as small as the open sessions.
+func (h *httpHandler) reap() {
+	h.mu.Lock()
 	now := time.Now()
-	for k, sess := range h.owned {
-		if now.Sub(sess.used) > sessionTimeout {
-			delete(h.owned, k)
+	var idle []string
+	for id, sess := range h.owned {
+		if sess.running == 0 && now.Sub(sess.used) > sessionTimeout {
+			idle = append(idle, id)
+			delete(h.owned, id)
 		}
 	}
-	h.owned[id] = session4HTTP{plain: plain, version: version, used: now}
+	h.mu.Unlock()
+	if len(idle) == 0 {
+		return
+	}
+	for ss := range h.s.srv.Sessions() {
+		if slices.Contains(idle, ss.ID()) {
+			go ss.Close() // nothing of it runs; the SDK forgets it as it closes
+		}
+	}
 }
 
 // negotiated is the protocol version session id's initialize negotiated ("" for a session
@@ -241,13 +289,14 @@ func (c *sessionCatcher) Write(b []byte) (int, error) {
 func (c *sessionCatcher) Unwrap() http.ResponseWriter { return c.ResponseWriter }
 
 // sessionGone answers in the person's language the SDK's plain-text 404 for a session this
-// handler still knew but the SDK has closed (it timed out), and forgets it.
+// handler still knew but the SDK has closed, and forgets it; and its 409 for a second event
+// stream of one session.
 type sessionGone struct {
 	http.ResponseWriter
 	h    *httpHandler
 	id   string
 	done bool // the status is written
-	gone bool // it was the SDK's 404: its text is dropped
+	gone bool // it was the SDK's 404 or 409: its text is dropped
 }
 
 func (g *sessionGone) WriteHeader(code int) {
@@ -255,10 +304,18 @@ func (g *sessionGone) WriteHeader(code int) {
 		return
 	}
 	g.done = true
-	if code == http.StatusNotFound && strings.HasPrefix(g.Header().Get("Content-Type"), "text/plain") {
+	plain := strings.HasPrefix(g.Header().Get("Content-Type"), "text/plain")
+	switch {
+	case code == http.StatusNotFound && plain:
 		g.gone = true
 		g.h.touch(g.id, true)
 		g.h.refuse(g.ResponseWriter, http.StatusNotFound, "mcp_session_not_found", map[string]any{"Session": g.id})
+		return
+	case code == http.StatusConflict && plain:
+		// A second GET while the session's event stream is open (the SDK's "stream ID
+		// conflicts with ongoing stream").
+		g.gone = true
+		g.h.refuse(g.ResponseWriter, http.StatusConflict, "mcp_stream_open", map[string]any{"Session": g.id})
 		return
 	}
 	g.ResponseWriter.WriteHeader(code)

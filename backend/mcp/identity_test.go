@@ -65,8 +65,9 @@ func TestEstimateTokens(t *testing.T) {
 		want int
 	}{
 		{"", 0},
-		{"abcd", 1},
-		{"abcde", 2},
+		{"abc", 1},
+		{"abcd", 2},
+		{"abcdef", 2},
 		{"记忆", 2},
 		{"éé", 1},
 	} {

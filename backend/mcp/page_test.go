@@ -69,8 +69,8 @@ func TestFitKVPageCursor(t *testing.T) {
 	if len(whole.Entries) != 5 || whole.NextCursor != "k4" {
 		t.Fatalf("whole page: %d entries, cursor %q", len(whole.Entries), whole.NextCursor)
 	}
-	cut := (&Server{cfg: Config{BudgetTokens: 300}}).fitKVPage(page).(api.KVListResult)
-	if len(cut.Entries) != 2 || cut.NextCursor != "k1" || EstimateTokens(string(mustJSON(cut))) > 300 {
+	cut := (&Server{cfg: Config{BudgetTokens: 400}}).fitKVPage(page).(api.KVListResult)
+	if len(cut.Entries) != 2 || cut.NextCursor != "k1" || EstimateTokens(string(mustJSON(cut))) > 400 {
 		t.Fatalf("cut page: %d entries, cursor %q", len(cut.Entries), cut.NextCursor)
 	}
 	one := (&Server{cfg: Config{BudgetTokens: 10}}).fitKVPage(page).(api.KVListResult)

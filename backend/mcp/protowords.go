@@ -38,8 +38,30 @@ func (s *Server) protocolWords(next sdk.MethodHandler) sdk.MethodHandler {
 		if uri, ok := missingResource(err); ok {
 			return nil, s.resourceNotFound(uri)
 		}
+		if badListCursor(req, err) {
+			// The SDK's "invalid params" for a cursor it did not hand out.
+			return nil, s.protocolError(rpcInvalidParams, codeInvalidCursor, map[string]any{"Tool": method})
+		}
 		return res, err
 	}
+}
+
+// badListCursor reports whether err is the SDK's refusal of a tools/list, prompts/list or
+// resources/templates/list cursor (resources/list is this server's own).
+func badListCursor(req sdk.Request, err error) bool {
+	var je *jsonrpc.Error
+	if err == nil || !errors.As(err, &je) || je.Code != rpcInvalidParams || len(je.Data) > 0 {
+		return false
+	}
+	switch r := req.(type) {
+	case *sdk.ListToolsRequest:
+		return r.Params != nil && r.Params.Cursor != ""
+	case *sdk.ListPromptsRequest:
+		return r.Params != nil && r.Params.Cursor != ""
+	case *sdk.ListResourceTemplatesRequest:
+		return r.Params != nil && r.Params.Cursor != ""
+	}
+	return false
 }
 
 // missingResource reports whether err is the SDK's "Resource not found" (which names the

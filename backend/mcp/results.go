@@ -119,8 +119,12 @@ func mustJSON(v any) []byte {
 	return b
 }
 
-// EstimateTokens counts the tokens of s the way the result budget does: about four ASCII
-// characters a token, one a token for CJK and other wide characters, two for the rest.
+// EstimateTokens counts the tokens of s the way the result budget does: about three ASCII
+// characters a token (as recall.EstimateTokens counts them for build_context), one a token for
+// CJK and other wide characters, two for the rest. Four ASCII characters a token undercounted
+// the JSON of a page: ids, hashes, paths and punctuation come to about 2.4 characters a token
+// in Anthropic's tokenizer, so a kv_list page of 20,000 "tokens" (80 KB) was some 33,000, past
+// the 25,000 Claude Code accepts from a tool (it refuses the result).
 func EstimateTokens(s string) int {
 	ascii, wide, other := 0, 0, 0
 	for _, r := range s {
@@ -133,7 +137,7 @@ func EstimateTokens(s string) int {
 			other++
 		}
 	}
-	return (ascii+3)/4 + wide + (other+1)/2
+	return (ascii+2)/3 + wide + (other+1)/2
 }
 
 // cursor is where the next page of a search or list starts, bound to the arguments that

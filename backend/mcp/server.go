@@ -22,7 +22,9 @@ import (
 )
 
 // DefaultBudgetTokens bounds one tool result (estimated by EstimateTokens); longer lists page.
-const DefaultBudgetTokens = 20000
+// It leaves room under the 25,000 tokens Claude Code accepts from a tool even for the densest
+// JSON (a kv_list page of hashes and ids at 20,000 came to 25,042 in Anthropic's tokenizer).
+const DefaultBudgetTokens = 16000
 
 // protocolVersions are the handshake-era versions this server speaks: its identity model
 // (clientInfo at initialize, the roots a session may name) is per session.

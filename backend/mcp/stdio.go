@@ -30,8 +30,14 @@ import (
 // maxLineBytes bounds one line, as the SDK's transport does by default.
 const maxLineBytes = 16 << 20
 
-// drainTimeout bounds how long the calls already received may run after the input ends.
-const drainTimeout = 30 * time.Second
+// drainTimeout bounds how long the calls already received may run, and their answers may wait
+// to be read, after the input ends. A var so tests can shorten it (export_test.go).
+var drainTimeout = 30 * time.Second
+
+// errOutputAbandoned is a write given up on: the client stopped reading its output and the
+// session is ending (its input ended drainTimeout ago, the process was told to stop, or the
+// connection closed).
+var errOutputAbandoned = errors.New("mcp: the client is not reading its output; the answer is dropped")
 
 // stdioTransport connects the server to the client on the other end of in and out.
 type stdioTransport struct {
@@ -40,12 +46,28 @@ type stdioTransport struct {
 	out io.WriteCloser
 }
 
-func (t *stdioTransport) Connect(context.Context) (sdk.Connection, error) {
+func (t *stdioTransport) Connect(ctx context.Context) (sdk.Connection, error) {
 	c := &stdioConn{s: t.s, in: t.in, out: t.out, incoming: make(chan readItem), closed: make(chan struct{}),
 		answered: make(chan struct{}, 1), inflight: map[jsonrpc.ID]*batch{}, cancelled: map[jsonrpc.ID]bool{},
-		outgoing: map[jsonrpc.ID]bool{}}
+		outgoing: map[jsonrpc.ID]bool{}, writes: make(chan writeReq), gone: make(chan struct{})}
 	go c.readLoop()
+	go c.writeLoop()
+	go func() {
+		// Told to stop (SIGTERM, Ctrl-C): the SDK's Close waits for every call's answer to be
+		// written, so answers a client does not read must be given up on, or it waits forever.
+		select {
+		case <-ctx.Done():
+			c.abandonOutput()
+		case <-c.closed:
+		}
+	}()
 	return c, nil
+}
+
+// writeReq is one line for writeLoop, and where its result goes.
+type writeReq struct {
+	line []byte
+	done chan error
 }
 
 type readItem struct {
@@ -58,7 +80,11 @@ type stdioConn struct {
 	s   *Server
 	in  io.ReadCloser
 	out io.WriteCloser
-	wmu sync.Mutex // one line at a time on out, from the SDK and from the line checks
+	// writes carries lines to writeLoop, the only writer of out (one line at a time, from the
+	// SDK and from the line checks); a write waits for it only until gone is closed.
+	writes   chan writeReq
+	gone     chan struct{}
+	goneOnce sync.Once
 
 	incoming  chan readItem // from readLoop to Read, in the order the lines came
 	closed    chan struct{}
@@ -177,11 +203,41 @@ func encodeResponse(m *jsonrpc.Response) (json.RawMessage, error) {
 	return jsonrpc.EncodeMessage(m)
 }
 
+// writeLine writes one line to the client. A client that never reads its output (a full pipe)
+// blocks the write; it is given up on once the output is abandoned, so the session can end
+// instead of waiting on that write forever.
 func (c *stdioConn) writeLine(data []byte) error {
-	c.wmu.Lock()
-	defer c.wmu.Unlock()
-	_, err := c.out.Write(append(append(make([]byte, 0, len(data)+1), data...), '\n'))
-	return err
+	w := writeReq{line: append(append(make([]byte, 0, len(data)+1), data...), '\n'), done: make(chan error, 1)}
+	select {
+	case c.writes <- w:
+	case <-c.gone:
+		return errOutputAbandoned
+	}
+	select {
+	case err := <-w.done:
+		return err
+	case <-c.gone:
+		return errOutputAbandoned
+	}
+}
+
+// writeLoop writes the lines in the order writeLine hands them over, until the output is
+// abandoned (a write still blocked then is left to the process's end).
+func (c *stdioConn) writeLoop() {
+	for {
+		select {
+		case w := <-c.writes:
+			_, err := c.out.Write(w.line)
+			w.done <- err
+		case <-c.gone:
+			return
+		}
+	}
+}
+
+// abandonOutput gives up on the writes not done yet and any later one.
+func (c *stdioConn) abandonOutput() {
+	c.goneOnce.Do(func() { close(c.gone) })
 }
 
 // writeBatch writes a batch's answers as one array (nothing when it held only notifications).
@@ -200,6 +256,7 @@ func (c *stdioConn) Close() error {
 	var err error
 	c.closeOnce.Do(func() {
 		close(c.closed)
+		c.abandonOutput()
 		err = errors.Join(c.in.Close(), c.out.Close())
 	})
 	return err

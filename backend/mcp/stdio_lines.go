@@ -245,8 +245,13 @@ func (c *stdioConn) drain(readErr error) {
 			return
 		}
 	}
-	deadline := time.NewTimer(drainTimeout)
-	defer deadline.Stop()
+	// The calls and their answers' writes get drainTimeout in all: a client that closed its
+	// input and never reads its output must not keep the process alive.
+	deadline := time.AfterFunc(drainTimeout, c.abandonOutput)
+	go func() {
+		<-c.closed
+		deadline.Stop()
+	}()
 wait:
 	for {
 		c.mu.Lock()
@@ -257,7 +262,7 @@ wait:
 		}
 		select {
 		case <-c.answered:
-		case <-deadline.C:
+		case <-c.gone:
 			c.s.cfg.Logger.Warn("mcp: the input ended and calls were still running; they are dropped", "calls", n)
 			break wait
 		case <-c.closed:

@@ -52,6 +52,11 @@ func (s *Store) opAppendDaily(ctx context.Context, tx *sql.Tx, b *Batch, it Item
 	if kind, field := scanFields(textField{"text", text}); kind != "" {
 		return secretErr(kind, field)
 	}
+	// A journal entry is text as a memory's body is: an escape code, a bell or a NUL would reach
+	// the day's Markdown file (and a terminal showing it) as it does not from a memory.
+	if hasControl(text) {
+		return controlErr("text")
+	}
 	now := s.opts.Now()
 	day := JournalDay(now, s.opts.Location)
 	imported := b.Actor == ActorImport && dateRE.MatchString(it.Slug)

@@ -280,6 +280,9 @@ func (sc *importScan) judgeDaily(ctx context.Context, n int, rec Record) (lineVe
 	if kind, field := scanFields(textField{"text", text}); kind != "" {
 		return refusedErr(n, secretErr(kind, field)), nil
 	}
+	if hasControl(text) {
+		return refusedErr(n, controlErr("text")), nil
+	}
 	note := ImportConflict{Line: n, Slug: rec.Slug, Scope: ScopeGlobal, Title: rec.Slug}
 	k := "day:" + rec.Slug + "\x00" + text
 	if first, ok := sc.first[k]; ok {
