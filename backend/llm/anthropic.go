@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -226,8 +227,14 @@ read:
 			streamErr = err
 			break
 		}
+		if len(bytes.TrimSpace(raw.data)) == 0 && raw.name != "error" {
+			continue // a ping (or another event) sent without data carries nothing
+		}
 		var ev anEvent
-		if err := json.Unmarshal(raw.data, &ev); err != nil {
+		if err := json.Unmarshal(raw.data, &ev); err != nil && raw.name == "error" {
+			streamErr = errors.New("the provider failed while answering")
+			break
+		} else if err != nil {
 			streamErr = errors.New("a streamed event is not JSON")
 			break
 		}
