@@ -108,7 +108,7 @@ func (c *anthropicClient) Complete(ctx context.Context, req Request) (Response, 
 		if err != nil {
 			return Response{}, err
 		}
-		if c.cfg.Streaming {
+		if c.cfg.Streaming && isEventStream(resp) {
 			return c.stream(ctx, resp)
 		}
 		return c.once(resp)

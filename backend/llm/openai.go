@@ -94,7 +94,7 @@ func (c *openAIClient) Complete(ctx context.Context, req Request) (Response, err
 		if err != nil {
 			return Response{}, err
 		}
-		if c.cfg.Streaming {
+		if c.cfg.Streaming && isEventStream(resp) {
 			return c.stream(ctx, resp)
 		}
 		return c.once(resp)

@@ -125,3 +125,37 @@ func TestReplayedCallWithoutIDIsAnswerable(t *testing.T) {
 		t.Errorf("replayed call id %q args %q, tool result answers %v", id, args, sent[2]["tool_call_id"])
 	}
 }
+
+// TestStreamAnsweredWhole: a server asked to stream that answers the whole message as JSON is
+// read as that message (it was "the stream ended before the answer was complete"); a stream
+// labelled application/json is still read as a stream.
+func TestStreamAnsweredWhole(t *testing.T) {
+	whole := map[string]string{
+		llm.ProviderOpenAI:    `{"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"hi"},"finish_reason":"stop"}],"usage":{"prompt_tokens":3,"completion_tokens":1}}`,
+		llm.ProviderAnthropic: `{"type":"message","model":"m","content":[{"type":"text","text":"hi"}],"stop_reason":"end_turn","usage":{"input_tokens":3,"output_tokens":1}}`,
+	}
+	for _, provider := range []string{llm.ProviderOpenAI, llm.ProviderAnthropic} {
+		t.Run(provider, func(t *testing.T) {
+			srv := llmtest.NewOpenAI(t)
+			if provider == llm.ProviderAnthropic {
+				srv = llmtest.NewAnthropic(t)
+			}
+			// Raw bodies go out labelled application/json: the second is a stream all the same.
+			srv.Push(llmtest.Raw("\n" + whole[provider]))
+			if provider == llm.ProviderOpenAI {
+				srv.Push(llmtest.Raw(sse(`data: {"choices":[{"index":0,"delta":{"content":"hi"},"finish_reason":"stop"}]}`, `data: [DONE]`)))
+			}
+			c, _ := llm.New(llm.Config{Provider: provider, BaseURL: srv.URL(), Model: "m", Streaming: true}, testKey, nil)
+			resp, err := c.Complete(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: "hi"}}})
+			if err != nil || resp.Text != "hi" || resp.Usage.InputTokens != 3 {
+				t.Fatalf("whole answer to a streamed request: %+v %v", resp, err)
+			}
+			if provider == llm.ProviderOpenAI {
+				resp, err = c.Complete(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: "hi"}}})
+				if err != nil || resp.Text != "hi" {
+					t.Fatalf("stream labelled JSON: %+v %v", resp, err)
+				}
+			}
+		})
+	}
+}
