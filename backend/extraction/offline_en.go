@@ -55,8 +55,10 @@ var (
 	enWhenYou      = text.Lazy(`^(?:when|whenever) you [^,]{1,60},\s*(?:please\s+)?(?:always|never|don't|don’t|do not)\b|^whenever you [^,]{1,60},\s*(?:please\s+)?([a-z]+)\b`)
 	// enWhenOffer: "whenever you need a hand, just shout" offers help to the one listening; a
 	// rule for the agent names the agent's work ("whenever you write docs, …").
-	enWhenOffer       = text.Lazy(`^(?:when|whenever) you(?:'re|’re| are)? (?:(?:need|want) (?:some |any |more )?(?:help|anything|something|a hand|someone|me|us|support|advice|a break|company|to talk|to chat|to vent)|feel like|free|around|in town|ready|nearby|up for it|get (?:a|the) chance|have (?:time|a minute|a moment|a sec))\b`)
-	enAtListener      = text.Lazy(`\byou\W*$`)
+	enWhenOffer  = text.Lazy(`^(?:when|whenever) you(?:'re|’re| are)? (?:(?:need|want) (?:some |any |more )?(?:help|anything|something|a hand|someone|me|us|support|advice|a break|company|to talk|to chat|to vent)|feel like|free|around|in town|ready|nearby|up for it|get (?:a|the) chance|have (?:time|a minute|a moment|a sec))\b`)
+	enAtListener = text.Lazy(`\byou\W*$`)
+	// enCheerUp: "never give up", "don't lose hope" cheer the listener on; no way of working.
+	enCheerUp         = text.Lazy(`\b(?:never|don't|don’t|do not|dont)\s+(?:ever\s+)?(?:give up|lose (?:hope|heart|faith)|stop (?:believing|dreaming|trying)|doubt yourself)\b`)
 	enLangAnswer      = text.Lazy(enLead + `(?:always\s+)?(?:answer|reply|respond|write|talk)(?: to me)? in (english|chinese|mandarin|french|german|spanish|japanese|korean|italian|portuguese)\b`)
 	enLessMore        = text.Lazy(enLead + `(?:be\s+)?(?:less|more)\s+(verbose|wordy|formal|casual|detailed|concise|chatty|technical)\b`)
 	enBigFan          = text.Lazy(`^(?:(?:also|and|oh)[,]?\s+)?(?:a\s+)?(?:huge|big|massive|long-time|lifelong) fan of\s+\S`)
@@ -247,7 +249,7 @@ func enFeedbackRule(s *sentence, ps *profile) (finding, bool) {
 	}
 	// "Don't let anything stop you": the listener is who the sentence
 	// acts on, which is encouragement, not how the agent should work.
-	if !ok || (enTaskish.MatchString(l) && !enPin.MatchString(l)) || enAtListener.MatchString(l) {
+	if !ok || (enTaskish.MatchString(l) && !enPin.MatchString(l)) || enAtListener.MatchString(l) || enCheerUp.MatchString(l) {
 		return finding{}, false
 	}
 	said := saidText(s)
