@@ -34,3 +34,28 @@ func TestOfflineZhCallMeAndNowPlace(t *testing.T) {
 		})
 	}
 }
+
+// TestOfflineNameInPassing: a name given in passing, with chat after it ("I'm Sam by the
+// way"), is the person's name; a capitalised mood or nationality is not.
+func TestOfflineNameInPassing(t *testing.T) {
+	for _, c := range []struct{ msg, name string }{
+		{"I'm Sam by the way.", "Name: Sam"},
+		{"Oh, I'm Priya btw, nice to meet you!", "Name: Priya"},
+		{"I'm Dutch by the way.", ""},
+		{"I'm Happy by the way", ""},
+		{"I'm Exhausted again", ""},
+	} {
+		t.Run(c.msg, func(t *testing.T) {
+			out := planIn(t, userInput(c.msg, ""))
+			got := ""
+			for _, it := range out.Plan.Items {
+				if it.Slug == "user-name" {
+					got = it.Description
+				}
+			}
+			if got != c.name {
+				t.Fatalf("name %q, want %q: %+v", got, c.name, out.Plan.Items)
+			}
+		})
+	}
+}
