@@ -278,21 +278,23 @@ var noisePrefixes = []string{"<command-name>", "<command-message>", "<command-ar
 // out and the rest of the message kept.
 var contextTags = []string{"ide_opened_file", "ide_selection", "ide_diagnostics", "system-reminder"}
 
-// cutContext removes the contextTags blocks from text (an unclosed one to the end).
+// cutContext removes the contextTags blocks from text. A tag left open is the person's own
+// words about it ("why is there a <system-reminder> in my prompt?"): it stays.
 func cutContext(text string) string {
 	for _, tag := range contextTags {
 		open, end := "<"+tag+">", "</"+tag+">"
-		for {
-			i := strings.Index(text, open)
+		for from := 0; ; {
+			i := strings.Index(text[from:], open)
 			if i < 0 {
 				break
 			}
+			i += from
 			j := strings.Index(text[i:], end)
 			if j < 0 {
-				text = text[:i]
 				break
 			}
 			text = text[:i] + text[i+j+len(end):]
+			from = i
 		}
 	}
 	return text
