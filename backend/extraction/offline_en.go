@@ -77,7 +77,7 @@ var (
 	enLastingWhen     = text.Lazy(`\b(?:before you|whenever|each time|every time|when you)\b`)
 	enDietNot         = text.Lazy(`^(?:right now|now|today|tonight|yet|anything|much|that|this|it|before|after|until|while|and|or|but|when|at|in|on|during|so|too)\b`)
 	enDemonstrative   = text.Lazy(`^(?:that|this|these|those|it|them|him|her)\b`)
-	enBadObject       = text.Lazy(`^(?:not|the|it|this|that|these|those|them|you|your|how|what|when|where|the way|the idea|the answer|the code|the solution|the result|the results|the output|waiting|being|having|dealing|doing|to know|to hear|to see|the same|a lot|a bit|lots|too|some|any|one|ones|both|neither|nothing|everything|anything|is|was|are|were|has|had|will|would)\b|^to\s*(?:[.!?,;]|$)`)
+	enBadObject       = text.Lazy(`^(?:not|the|it|this|that|these|those|them|you|your|how|what|when|where|the way|the idea|the answer|the code|the solution|the result|the results|the output|waiting|being|having|dealing|doing|to know|to hear|to see|the same|a lot|a bit|lots|too|some|any|one|ones|both|neither|nothing|everything|anything|is|was|are|were|has|had|will|would|every day|every time|each day|so much|very much)\b|^to\s*(?:[.!?,;]|$)`)
 	enHedge           = text.Lazy(`\b(?:not sure|i'm not saying|i am not saying|just curious|i guess|maybe|perhaps|probably|i might|i may|i wish|if i were|if i was|would i|i would)\b`)
 	enHypo            = text.Lazy(`^(?:(?:and|but|so|ok|okay)[,]?\s+)?(?:if|suppose|supposing|imagine|assuming|assume|let's say|say|what if|hypothetically|in case|unless|when i|when we)\b`)
 	enQuestion        = text.Lazy(`^(?:what|why|how|when|where|which|who|whom|whose|can|could|would|will|should|shall|does|did|is|are|was|were|has|have|any|isn't|aren't|do you|do we|do i)\b`)

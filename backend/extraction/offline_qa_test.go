@@ -298,6 +298,8 @@ func TestOfflineLikeNeedsAnObject(t *testing.T) {
 		{"Sure, I'd like to!", false},
 		{"Running a bakery that I love is a dream.", false},
 		{"The song I like was on the radio.", false},
+		{"It's a route I enjoy every day.", false},
+		{"Thanks, I like it so much!", false},
 		{"I love to paint landscapes.", true},
 		{"I love hiking in the mountains.", true},
 	} {
