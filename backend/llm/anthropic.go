@@ -191,6 +191,12 @@ func (c *anthropicClient) once(hr *http.Response) (Response, error) {
 			text.WriteString(b.Text)
 		case "tool_use":
 			args := append(json.RawMessage(nil), b.Input...)
+			// Some Anthropic-compatible endpoints send the input as a JSON string holding the
+			// object: the object is the arguments (a string holding no object stays as sent).
+			var s string
+			if json.Unmarshal(args, &s) == nil && strings.HasPrefix(strings.TrimSpace(s), "{") && json.Valid([]byte(s)) {
+				args = json.RawMessage(s)
+			}
 			if len(args) == 0 {
 				args = json.RawMessage("{}")
 			}
