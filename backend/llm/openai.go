@@ -311,6 +311,12 @@ func (a *oaArgs) UnmarshalJSON(b []byte) error {
 		if err := json.Unmarshal(b, &s); err != nil {
 			return err
 		}
+		// Encoded twice (a string of the JSON string of the object, as some models write it):
+		// the object is the arguments.
+		var inner string
+		if json.Unmarshal([]byte(s), &inner) == nil && strings.HasPrefix(strings.TrimSpace(inner), "{") && json.Valid([]byte(inner)) {
+			s = inner
+		}
 		*a = oaArgs(s)
 	case string(b) == "null":
 		*a = ""
