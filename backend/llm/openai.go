@@ -284,7 +284,7 @@ func (c *openAIClient) stream(ctx context.Context, hr *http.Response) (Response,
 	for n, i := range idx {
 		tc := *calls[i]
 		tc.ID = callID(tc.ID, n)
-		tc.Arguments = json.RawMessage(args[i].String())
+		tc.Arguments = json.RawMessage(unwrapTwice(args[i].String()))
 		resp.ToolCalls = append(resp.ToolCalls, tc)
 	}
 	if streamErr != nil {
@@ -311,19 +311,23 @@ func (a *oaArgs) UnmarshalJSON(b []byte) error {
 		if err := json.Unmarshal(b, &s); err != nil {
 			return err
 		}
-		// Encoded twice (a string of the JSON string of the object, as some models write it):
-		// the object is the arguments.
-		var inner string
-		if json.Unmarshal([]byte(s), &inner) == nil && strings.HasPrefix(strings.TrimSpace(inner), "{") && json.Valid([]byte(inner)) {
-			s = inner
-		}
-		*a = oaArgs(s)
+		*a = oaArgs(unwrapTwice(s))
 	case string(b) == "null":
 		*a = ""
 	default:
 		*a = oaArgs(b)
 	}
 	return nil
+}
+
+// unwrapTwice reads arguments encoded twice (a JSON string holding the object's JSON, as some
+// models write them) as the object; anything else is returned as it is.
+func unwrapTwice(s string) string {
+	var inner string
+	if json.Unmarshal([]byte(s), &inner) == nil && strings.HasPrefix(strings.TrimSpace(inner), "{") && json.Valid([]byte(inner)) {
+		return inner
+	}
+	return s
 }
 
 // callID names a tool call the server left without an id (Ollama, some vLLM builds), so the
