@@ -2,6 +2,7 @@ package api
 
 import (
 	"engram/backend/extraction"
+	"engram/backend/extraction/turn"
 )
 
 // ExtractionService turns conversation turns into unreviewed memories and shows what each
@@ -48,6 +49,7 @@ func (s *ExtractionService) Request(p ExtractionRequestParams) (extraction.RunDe
 	if err != nil {
 		return extraction.RunDetail{}, err
 	}
+	p.Request.Messages = turn.NormalizeRoles(p.Request.Messages)
 	// Every turn an agent delivers is kept in its session first (listed, searchable with
 	// include_history, compacted), whatever the gates decide about extracting from it.
 	rec, err := s.a.RecordTurns(p.Request)

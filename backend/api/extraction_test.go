@@ -95,3 +95,37 @@ func TestExtractionNotRunning(t *testing.T) {
 		t.Fatalf("%v", err)
 	}
 }
+
+// TestExtractionReadsOtherClientsRoles: a turn from a client that names roles its own way
+// ("User", "human", Gemini's "model") or sends its system prompt and tool output along is
+// learned from the person's words, not refused whole; a role that is no one's is still
+// refused by name.
+func TestExtractionReadsOtherClientsRoles(t *testing.T) {
+	a := newAPI(t, memory.ActorBridge)
+	x := extraction.New(context.Background(), extraction.Options{Store: a.deps.Store, Planner: extraction.NewOffline()})
+	defer x.Close()
+	a.deps.Extraction = x
+	for i, msgs := range []string{
+		`[{"role":"system","content":"You are a helpful assistant."},{"role":"User","content":"I'm allergic to peanuts."}]`,
+		`[{"role":"human","content":"Hi!"},{"role":"model","content":"Hello."},{"role":"tool","content":"My name is Root."},{"role":"HUMAN","content":"I'm allergic to peanuts."}]`,
+	} {
+		res, err := a.Call("extraction.request", json.RawMessage(`{"session_id":"s`+string(rune('a'+i))+`","agent":"other","wait":true,"messages":`+msgs+`}`))
+		if err != nil {
+			t.Fatalf("%s: %v", msgs, err)
+		}
+		d := res.(extraction.RunDetail)
+		if len(d.Report.Applied) == 0 {
+			t.Fatalf("%s: run %+v %+v", msgs, d.RunSummary, d.Report)
+		}
+		for _, it := range d.Report.Applied {
+			if strings.Contains(strings.ToLower(it.Title), "root") {
+				t.Fatalf("a tool's output was learned as the person's: %+v", it)
+			}
+		}
+	}
+	_, err := a.Call("extraction.request", json.RawMessage(`{"session_id":"sz","agent":"other","messages":[{"role":"narrator","content":"I'm allergic to peanuts."}]}`))
+	var ae *Error
+	if !errors.As(err, &ae) || !strings.Contains(ae.Message, "narrator") {
+		t.Fatalf("unknown role: %v", err)
+	}
+}

@@ -119,6 +119,13 @@ func pickPlan(resp llm.Response) (*llm.ToolCall, Plan, error) {
 		plan, err := DecodePlan(c.Arguments)
 		return &c, plan, err
 	}
+	if len(resp.ToolCalls) == 0 {
+		if c, ok := textPlanCall(resp.Text); ok {
+			if plan, err := DecodePlan(c.Arguments); err == nil {
+				return c, plan, nil
+			}
+		}
+	}
 	return nil, Plan{}, nil
 }
 

@@ -47,12 +47,18 @@ var (
 	enFav     = text.Lazy(`\bmy (?:favorite|favourite|go-to) [a-z ]{2,20} is\s+\S`)
 	enUse     = text.Lazy(`\bi (?:mostly |mainly |usually |always |primarily |only |still |now |exclusively |daily )?(?:use|write|code in|program in|work in|develop in)\s+(\S+)`)
 
-	enStack           = text.Lazy(`^(?:(?:btw|fwiw|so|also)[,]?\s+)?(?:my|our) (?:stack|tech stack|setup|toolchain|dev setup|editor setup) is\s+\S`)
-	enHousehold       = text.Lazy(`^(?:(?:btw|fwiw|so|also|oh)[,]?\s+)?my (?:dog|cat|pet|puppy|kitten|parrot|horse|son|daughter|kid|wife|husband|partner|girlfriend|boyfriend)(?:'s name is| is called| is named| is)\s+([a-z][a-z'-]+)\b`)
-	enHabit           = text.Lazy(`\bi (?:mostly|mainly|usually|often|always|only|generally|normally)\s+(?:listen to|watch|read|play|drink|eat|cook|ride|wear|drive|take|run|work on|code on|develop on|deploy to|build on|test on)\s+\S`)
-	enTeamUses        = text.Lazy(`^(?:(?:btw|fwiw|fyi|so|also)[,:]?\s+)?(?:my|our) (?:team|company|org|group|shop|lab|department|startup) (?:uses|runs on|is on|works with|deploys (?:on|to)|builds with)\s+\S`)
-	enImperDurable    = text.Lazy(enLead + `(?:use|write|put|keep|add|prefer|format|name|run|wrap|reply|answer|respond|give me|show me|document|test|comment)\b.*(?:,\s*(?:always|every time|everywhere|by default|at all times)\b|\b(?:every time|by default|at all times)[.!]?$)`)
-	enWhenYou         = text.Lazy(`^(?:when|whenever) you [^,]{1,60},\s*(?:please\s+)?(?:always|never|don't|don’t|do not)\b|^whenever you [^,]{1,60},\s*(?:please\s+)?([a-z]+)\b`)
+	enStack        = text.Lazy(`^(?:(?:btw|fwiw|so|also)[,]?\s+)?(?:my|our) (?:stack|tech stack|setup|toolchain|dev setup|editor setup) is\s+\S`)
+	enHousehold    = text.Lazy(`^(?:(?:btw|fwiw|so|also|oh)[,]?\s+)?my (?:dog|cat|pet|puppy|kitten|parrot|horse|son|daughter|kid|wife|husband|partner|girlfriend|boyfriend)(?:'s name is| is called| is named| is)\s+([a-z][a-z'-]+)\b`)
+	enHabit        = text.Lazy(`\bi (?:mostly|mainly|usually|often|always|only|generally|normally)\s+(?:listen to|watch|read|play|drink|eat|cook|ride|wear|drive|take|run|work on|code on|develop on|deploy to|build on|test on)\s+\S`)
+	enTeamUses     = text.Lazy(`^(?:(?:btw|fwiw|fyi|so|also)[,:]?\s+)?(?:my|our) (?:team|company|org|group|shop|lab|department|startup) (?:uses|runs on|is on|works with|deploys (?:on|to)|builds with)\s+\S`)
+	enImperDurable = text.Lazy(enLead + `(?:use|write|put|keep|add|prefer|format|name|run|wrap|reply|answer|respond|give me|show me|document|test|comment)\b.*(?:,\s*(?:always|every time|everywhere|by default|at all times)\b|\b(?:every time|by default|at all times)[.!]?$)`)
+	enWhenYou      = text.Lazy(`^(?:when|whenever) you [^,]{1,60},\s*(?:please\s+)?(?:always|never|don't|don’t|do not)\b|^whenever you [^,]{1,60},\s*(?:please\s+)?([a-z]+)\b`)
+	// enWhenOffer: "whenever you need a hand, just shout" offers help to the one listening; a
+	// rule for the agent names the agent's work ("whenever you write docs, …").
+	enWhenOffer  = text.Lazy(`^(?:when|whenever) you(?:'re|’re| are)? (?:(?:need|want) (?:some |any |more )?(?:help|anything|something|a hand|someone|me|us|support|advice|a break|company|to talk|to chat|to vent)|feel like|free|around|in town|ready|nearby|up for it|get (?:a|the) chance|have (?:time|a minute|a moment|a sec))\b`)
+	enAtListener = text.Lazy(`\byou\W*$`)
+	// enCheerUp: "never give up", "don't lose hope" cheer the listener on; no way of working.
+	enCheerUp         = text.Lazy(`\b(?:never|don't|don’t|do not|dont)\s+(?:ever\s+)?(?:give up|lose (?:hope|heart|faith)|stop (?:believing|dreaming|trying)|doubt yourself)\b`)
 	enLangAnswer      = text.Lazy(enLead + `(?:always\s+)?(?:answer|reply|respond|write|talk)(?: to me)? in (english|chinese|mandarin|french|german|spanish|japanese|korean|italian|portuguese)\b`)
 	enLessMore        = text.Lazy(enLead + `(?:be\s+)?(?:less|more)\s+(verbose|wordy|formal|casual|detailed|concise|chatty|technical)\b`)
 	enBigFan          = text.Lazy(`^(?:(?:also|and|oh)[,]?\s+)?(?:a\s+)?(?:huge|big|massive|long-time|lifelong) fan of\s+\S`)
@@ -71,7 +77,7 @@ var (
 	enLastingWhen     = text.Lazy(`\b(?:before you|whenever|each time|every time|when you)\b`)
 	enDietNot         = text.Lazy(`^(?:right now|now|today|tonight|yet|anything|much|that|this|it|before|after|until|while|and|or|but|when|at|in|on|during|so|too)\b`)
 	enDemonstrative   = text.Lazy(`^(?:that|this|these|those|it|them|him|her)\b`)
-	enBadObject       = text.Lazy(`^(?:not|the|it|this|that|these|those|them|you|your|how|what|when|where|the way|the idea|the answer|the code|the solution|the result|the results|the output|waiting|being|having|dealing|doing|to know|to hear|to see|the same|a lot|a bit|lots|too|some|any|one|ones|both|neither|nothing|everything|anything)\b`)
+	enBadObject       = text.Lazy(`^(?:not|the|it|this|that|these|those|them|you|your|how|what|when|where|the way|the idea|the answer|the code|the solution|the result|the results|the output|waiting|being|having|dealing|doing|to know|to hear|to see|the same|a lot|a bit|lots|too|some|any|one|ones|both|neither|nothing|everything|anything|is|was|are|were|has|had|will|would|every day|every time|each day|so much|very much)\b|^to\s*(?:[.!?,;]|$)`)
 	enHedge           = text.Lazy(`\b(?:not sure|i'm not saying|i am not saying|just curious|i guess|maybe|perhaps|probably|i might|i may|i wish|if i were|if i was|would i|i would)\b`)
 	enHypo            = text.Lazy(`^(?:(?:and|but|so|ok|okay)[,]?\s+)?(?:if|suppose|supposing|imagine|assuming|assume|let's say|say|what if|hypothetically|in case|unless|when i|when we)\b`)
 	enQuestion        = text.Lazy(`^(?:what|why|how|when|where|which|who|whom|whose|can|could|would|will|should|shall|does|did|is|are|was|were|has|have|any|isn't|aren't|do you|do we|do i)\b`)
@@ -191,7 +197,7 @@ func enFeedbackRule(s *sentence, ps *profile) (finding, bool) {
 	case enWhenYou.MatchString(l):
 		// "Whenever you write docs, use British spelling": a standing rule when an instruction follows.
 		m := enWhenYou.FindStringSubmatchIndex(l)
-		ok, rule = m[2] < 0 || imperativeAfter(l, m[2]), "en.when-you"
+		ok, rule = (m[2] < 0 || imperativeAfter(l, m[2])) && !enWhenOffer.MatchString(l), "en.when-you"
 	case enPoliteStop.MatchString(l):
 		ok, rule = true, "en.please-stop"
 	case enWeConvention.MatchString(l):
@@ -241,7 +247,9 @@ func enFeedbackRule(s *sentence, ps *profile) (finding, bool) {
 		named := (verb == "use" || verb == "using" || verb == "import" || verb == "importing" || verb == "install" || verb == "installing") && hasNamedObject(s, enDont.FindStringIndex(l)[1])
 		ok, rule = durable || named, "en.dont"
 	}
-	if !ok || (enTaskish.MatchString(l) && !enPin.MatchString(l)) {
+	// "Don't let anything stop you": the listener is who the sentence
+	// acts on, which is encouragement, not how the agent should work.
+	if !ok || (enTaskish.MatchString(l) && !enPin.MatchString(l)) || enAtListener.MatchString(l) || enCheerUp.MatchString(l) {
 		return finding{}, false
 	}
 	said := saidText(s)

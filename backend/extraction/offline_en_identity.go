@@ -145,9 +145,20 @@ func enNameEnd(s *sentence, m []int) (int, bool) {
 	after := strings.TrimSpace(s.lower[e:])
 	explicit := strings.Contains(lead, "name") || strings.HasPrefix(lead, "call me")
 	endsOK := after == "" || strings.ContainsAny(after[:1], ",.!;") || strings.HasPrefix(after, "and ") ||
-		strings.HasPrefix(after, "from ") || strings.HasPrefix(after, "here")
+		strings.HasPrefix(after, "from ") || strings.HasPrefix(after, "here") || enNameChatTail(after)
 	ok := !nameStop[first] && (explicit || endsOK) && !enNationality(first) && strings.ToUpper(name) != name
 	return e, ok
+}
+
+// enNameChatTail reports the words chat puts after a name given in passing ("I'm Sam by the
+// way", "I'm Priya btw"): the clause ends with the name all the same.
+func enNameChatTail(after string) bool {
+	for _, t := range []string{"by the way", "btw", "fyi", "lol", "haha", "nice to meet you", "pleased to meet you"} {
+		if after == t || strings.HasPrefix(after, t+" ") || strings.HasPrefix(after, t+",") || strings.HasPrefix(after, t+".") || strings.HasPrefix(after, t+"!") {
+			return true
+		}
+	}
+	return false
 }
 
 // role records the role s.orig[a:b] and what follows it in its clause ("a designer at Figma":

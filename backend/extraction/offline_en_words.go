@@ -27,12 +27,39 @@ func imperativeAfter(l string, i int) bool {
 	switch {
 	case w == "", w == "was", w == "is", w == "has", w == "does", w == "again", w == "mind", w == "once", w == "ever", w == "before":
 		return false
+	case enNotBaseVerb[w]:
+		return false
 	case strings.HasSuffix(w, "ss"): // "always pass --race"
 		return true
 	case strings.HasSuffix(w, "s"), strings.HasSuffix(w, "ed"), strings.HasSuffix(w, "ing"):
 		return false
 	}
 	return true
+}
+
+// enNotBaseVerb are words that follow "always"/"never" in chat without making an instruction:
+// irregular past forms ("never had a chance", "always thought so"), modals, and adjectives,
+// adverbs, prepositions and determiners ("always good to hear", "always up for something
+// sweet", "never a dull moment"), which a subject-less sentence starts with in casual speech.
+var enNotBaseVerb = map[string]bool{
+	"had": true, "did": true, "got": true, "gotten": true, "made": true, "went": true, "gone": true, "came": true,
+	"saw": true, "seen": true, "said": true, "thought": true, "felt": true, "knew": true, "known": true,
+	"took": true, "taken": true, "gave": true, "given": true, "found": true, "told": true, "kept": true,
+	"heard": true, "met": true, "ran": true, "sat": true, "stood": true, "won": true, "lost": true,
+	"bought": true, "brought": true, "caught": true, "taught": true, "wrote": true, "written": true,
+	"drove": true, "spoke": true, "broke": true, "chose": true, "ate": true, "drank": true, "sang": true,
+	"swam": true, "began": true, "forgot": true, "understood": true, "been": true, "were": true, "am": true,
+	"are": true, "would": true, "could": true, "should": true, "will": true, "can": true, "might": true,
+	"must": true, "good": true, "great": true, "nice": true, "fun": true, "happy": true, "glad": true,
+	"fine": true, "cool": true, "true": true, "easy": true, "hard": true, "awesome": true, "amazing": true,
+	"lovely": true, "sweet": true, "here": true, "there": true, "up": true, "down": true, "around": true,
+	"ready": true, "so": true, "too": true, "such": true, "a": true, "an": true, "the": true, "my": true,
+	"your": true, "his": true, "her": true, "our": true, "their": true, "its": true, "for": true,
+	"with": true, "in": true, "on": true, "at": true, "about": true, "into": true, "by": true, "from": true,
+	"sure": true, "late": true, "early": true, "enough": true, "worth": true, "better": true, "best": true,
+	"busy": true, "free": true, "welcome": true, "grateful": true, "thankful": true, "open": true,
+	"available": true, "together": true, "home": true, "interested": true, "excited": true, "fond": true,
+	"i": true, "me": true, "we": true, "you": true, "it": true, "that": true, "this": true, "what": true,
 }
 
 // aboutThisArtifact reports an instruction whose object is a thing of the current task

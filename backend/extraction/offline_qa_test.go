@@ -240,3 +240,78 @@ func TestOfflineCredentials(t *testing.T) {
 		}
 	}
 }
+
+// TestOfflineChatIsNotARule: casual chat that opens with "always"/"never" or offers help
+// ("never had the time for it", "always happy to help", "whenever you need anything, call
+// me") is not a standing rule for the agent; instructions of the same shape still are.
+func TestOfflineChatIsNotARule(t *testing.T) {
+	for _, c := range []struct {
+		msg  string
+		rule bool
+	}{
+		{"Never had the time to learn the guitar properly.", false},
+		{"Always thought that movie was overrated.", false},
+		{"Always happy to help out a friend.", false},
+		{"Never a dull day at the office, right?", false},
+		{"Always on the lookout for a good bakery.", false},
+		{"Never could get into horror films.", false},
+		{"Whenever you want some company, just call me.", false},
+		{"Whenever you're in town, give me a ring!", false},
+		{"Whenever you feel like a chat, ping me.", false},
+		{"Never let the critics get to you!", false},
+		{"Never repeat yourself in commit messages.", true},
+		{"Never ask me before you run the tests.", true},
+		{"Never give up on it!", false},
+		{"Never lose heart, friend.", false},
+		{"千万不要放弃啊！", false},
+		{"永远别灰心", false},
+		{"以后有空出来喝茶吧", false},
+		{"以后不要用 Lombok", true},
+		{"永远不要提交生成的文件", true},
+		{"Always use tabs for indentation.", true},
+		{"Never commit generated files.", true},
+		{"Always run gofmt before committing.", true},
+		{"Whenever you write docs, use British spelling.", true},
+		{"Whenever you need to migrate the database, use the make target.", true},
+	} {
+		t.Run(c.msg, func(t *testing.T) {
+			out := planIn(t, userInput(c.msg, ""))
+			got := false
+			for _, it := range out.Plan.Items {
+				got = got || it.Type == "feedback"
+			}
+			if got != c.rule {
+				t.Fatalf("feedback rule %v, want %v: %+v", got, c.rule, out.Plan.Items)
+			}
+		})
+	}
+}
+
+// TestOfflineLikeNeedsAnObject: "I love to." and "something I love is great" name nothing the
+// person likes; "I love to paint" does.
+func TestOfflineLikeNeedsAnObject(t *testing.T) {
+	for _, c := range []struct {
+		msg   string
+		likes bool
+	}{
+		{"Yes, I love to.", false},
+		{"Sure, I'd like to!", false},
+		{"Running a bakery that I love is a dream.", false},
+		{"The song I like was on the radio.", false},
+		{"It's a route I enjoy every day.", false},
+		{"Thanks, I like it so much!", false},
+		{"I love to paint landscapes.", true},
+		{"I love hiking in the mountains.", true},
+	} {
+		t.Run(c.msg, func(t *testing.T) {
+			out := planIn(t, userInput(c.msg, ""))
+			got := false
+			for _, it := range out.Plan.Items {
+				got = got || strings.HasPrefix(it.Slug, "user-likes")
+			}
+			if got != c.likes {
+				t.Fatalf("likes %v, want %v: %+v", got, c.likes, out.Plan.Items)
+			}
+		})
+	}
+}

@@ -46,7 +46,9 @@ var (
 	zhWeConv     = text.Lazy(`我们(?:从来|从不|一直|永远|都|一律)(?:不用|不写|不加|不放|只用|用)`)
 	zhDietNot    = text.Lazy(`(?:吃|喝)(?:这|那)`)
 	zhPointer    = text.Lazy(`^(?:这|那)[个些条段句种]?[^，,。是在用要叫有]{0,8}$`)
-	zhFromNowNot = text.Lazy(`^[，,]?(?:我|再也|有机会|再|这个|那个|这|那|就|你就|的)`)
+	zhFromNowNot = text.Lazy(`^[，,]?(?:我|再也|有机会|有空|有时间|常联系|多联系|再|这个|那个|这|那|就|你就|的)`)
+	// zhCheerUp: "永远不要放弃", "千万别灰心" cheer the listener on; no way of working follows.
+	zhCheerUp    = text.Lazy(`(?:不要|别|不准|不许)(?:再)?(?:轻易)?(?:放弃|灰心|气馁|泄气|丧气|害怕|难过|伤心|担心|着急|哭|自责|失去信心|怀疑自己)`)
 	zhRecallChat = text.Lazy(`刚才|上次|昨天|之前给你|前面给你|^我们(?:之前|昨天|刚才)?(?:聊|说|讨论|谈)过`)
 	zhArtifact   = text.Lazy(`(?:用|改|删|动|碰)(?:这个|那个|这种|那种|这段|那段)`)
 	zhFan        = text.Lazy(`我是[^，,。]{1,6}?(?:迷|粉丝|爱好者|发烧友|党|控)`)
@@ -187,7 +189,7 @@ func zhFeedbackRule(s *sentence, ps *profile) (finding, bool) {
 		ok, rule = zhDurable.MatchString(t) || zhDontUse.MatchString(t) || zhPin.MatchString(t), "zh.dont"
 	}
 	// "永远别用那个方案": the object is a thing of this task.
-	if !ok || (zhTaskish.MatchString(t) && !zhPin.MatchString(t)) || zhArtifact.MatchString(t) {
+	if !ok || (zhTaskish.MatchString(t) && !zhPin.MatchString(t)) || zhArtifact.MatchString(t) || zhCheerUp.MatchString(t) {
 		return finding{}, false
 	}
 	if m := zhLangPref.FindStringSubmatch(t); m != nil {

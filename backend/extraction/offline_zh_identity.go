@@ -10,7 +10,9 @@ import (
 // 籍贯, 所在地 — becomes its own memory under a fixed slug (idFacts), so a correction replaces
 // the one fact it corrects.
 var (
-	zhName     = text.Lazy(`我叫(\p{Han}{2,4}?)(?:[，,。.！!\s]|$|就|吧)|我的名字(?:是|叫)\s*(\p{Han}{2,4}|[A-Za-z]+)`)
+	// zhName: "我叫李雷", "我的名字是 Sam", and what the person asks to be called ("叫我小王就行",
+	// "你可以叫我老李", "请叫我 Sam"; not "别叫我…" or "你叫我干什么").
+	zhName     = text.Lazy(`我叫(\p{Han}{2,4}?)(?:[，,。.！!\s]|$|就|吧)|我的名字(?:是|叫)\s*(\p{Han}{2,4}|[A-Za-z]+)|(?:^|请|可以|以后|就|直接|都)叫我\s*(\p{Han}{2,4}?|[A-Za-z]+)\s*(?:就(?:行|好|可以)|吧|[，,。.！!]|$)`)
 	zhNameStop = text.Lazy(`^(?:外卖|车|人|了|过|醒|你|他|她|它|做|什|一|个|不|来|去|错)`)
 	zhRoleNoun = `(?:技术负责人|负责人|组长|技术总监|工程师|开发者|开发|程序员|运维|前端|后端|产品经理|项目经理|经理|设计师|老师|教师|学生|医生|护士|律师|会计|分析师|架构师|运营|插画师|作家|研究员|科学家|创始人|顾问|主管|总监|实习生|自由职业者|画师|编辑|翻译|厨师|记者|博士|研究生|站长|测试)`
 	zhRole     = text.Lazy(`我(?:就|只|也|其实|现在)?是(?:一名|一个|一位|个|名)?([\p{Han}A-Za-z的]{0,10}?` + zhRoleNoun + `)`)
@@ -36,8 +38,8 @@ func zhIdentityRule(s *sentence, ps *profile) []finding {
 	x := &idFacts{s: s, rule: "zh.identity", zh: true}
 	if m := zhName.FindStringSubmatchIndex(t); m != nil {
 		a, b := m[2], m[3]
-		if a < 0 {
-			a, b = m[4], m[5]
+		for g := 4; a < 0 && g+1 < len(m); g += 2 {
+			a, b = m[g], m[g+1]
 		}
 		if name := s.orig[a:b]; !zhNameStop.MatchString(name) {
 			x.add("user-name", "姓名："+name, m[0], m[1], false)
@@ -76,7 +78,7 @@ func zhIdentityRule(s *sentence, ps *profile) []finding {
 		}
 	}
 	// A place needs the person as the subject, or another fact of theirs before it.
-	if m := zhPlace.FindStringSubmatchIndex(t); m != nil && (strings.HasPrefix(t[m[0]:], "我") || len(x.list) > 0) {
+	if m := zhPlace.FindStringSubmatchIndex(t); m != nil && (strings.HasPrefix(t[m[0]:], "我") || len(x.list) > 0 || zhThenNow(t, m[0])) {
 		a, b := m[2], m[3]
 		if a < 0 {
 			a, b = m[4], m[5]
@@ -110,6 +112,18 @@ func zhIdentityRule(s *sentence, ps *profile) []finding {
 	}
 	return x.findings()
 }
+
+// zhThenNow reports a place clause at i that continues a sentence the person began about
+// their past ("我以前住在上海，现在住在杭州"): the subject is the person, and the clause with
+// 现在/目前 is where they are now (the past place alone is never read: 以前 is no present).
+func zhThenNow(t string, i int) bool {
+	return zhPastSelf.MatchString(t) && zhNowLead.MatchString(t[i:])
+}
+
+var (
+	zhPastSelf = text.Lazy(`^我(?:以前|之前|原来|原先|曾经|过去|小时候)`)
+	zhNowLead  = text.Lazy(`^[，,]\s*(?:但|不过)?(?:现在|目前|如今)`)
+)
 
 // zhRoleSuffix are the characters that make a field into the person doing it (数据分析 →
 // 数据分析师, 研究 → 研究员, 专 → 专家, 开发 → 开发者). zhRoleNotSuffix are the words one of

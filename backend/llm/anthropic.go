@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -107,7 +108,7 @@ func (c *anthropicClient) Complete(ctx context.Context, req Request) (Response, 
 		if err != nil {
 			return Response{}, err
 		}
-		if c.cfg.Streaming {
+		if c.cfg.Streaming && isEventStream(resp) {
 			return c.stream(ctx, resp)
 		}
 		return c.once(resp)
@@ -190,6 +191,12 @@ func (c *anthropicClient) once(hr *http.Response) (Response, error) {
 			text.WriteString(b.Text)
 		case "tool_use":
 			args := append(json.RawMessage(nil), b.Input...)
+			// Some Anthropic-compatible endpoints send the input as a JSON string holding the
+			// object: the object is the arguments (a string holding no object stays as sent).
+			var s string
+			if json.Unmarshal(args, &s) == nil && strings.HasPrefix(strings.TrimSpace(s), "{") && json.Valid([]byte(s)) {
+				args = json.RawMessage(s)
+			}
 			if len(args) == 0 {
 				args = json.RawMessage("{}")
 			}
@@ -226,8 +233,14 @@ read:
 			streamErr = err
 			break
 		}
+		if len(bytes.TrimSpace(raw.data)) == 0 && raw.name != "error" {
+			continue // a ping (or another event) sent without data carries nothing
+		}
 		var ev anEvent
-		if err := json.Unmarshal(raw.data, &ev); err != nil {
+		if err := json.Unmarshal(raw.data, &ev); err != nil && raw.name == "error" {
+			streamErr = errors.New("the provider failed while answering")
+			break
+		} else if err != nil {
 			streamErr = errors.New("a streamed event is not JSON")
 			break
 		}

@@ -1,12 +1,14 @@
 package llm
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -48,7 +50,7 @@ type (
 	}
 	oaFunction struct {
 		Name      string `json:"name,omitempty"`
-		Arguments string `json:"arguments"`
+		Arguments oaArgs `json:"arguments"`
 	}
 	oaTool struct {
 		Type     string        `json:"type"`
@@ -92,7 +94,7 @@ func (c *openAIClient) Complete(ctx context.Context, req Request) (Response, err
 		if err != nil {
 			return Response{}, err
 		}
-		if c.cfg.Streaming {
+		if c.cfg.Streaming && isEventStream(resp) {
 			return c.stream(ctx, resp)
 		}
 		return c.once(resp)
@@ -119,7 +121,7 @@ func (c *openAIClient) params(req Request) (oaRequest, error) {
 			}
 			for _, tc := range m.ToolCalls {
 				a.ToolCalls = append(a.ToolCalls, oaToolCall{ID: tc.ID, Type: "function",
-					Function: oaFunction{Name: tc.Name, Arguments: string(tc.Arguments)}})
+					Function: oaFunction{Name: tc.Name, Arguments: oaArgs(tc.Arguments)}})
 			}
 			p.Messages = append(p.Messages, a)
 		default:
@@ -179,8 +181,8 @@ func (c *openAIClient) once(hr *http.Response) (Response, error) {
 		resp.Text = *ch.Message.Content
 	}
 	resp.StopReason = ch.FinishReason
-	for _, tc := range ch.Message.ToolCalls {
-		resp.ToolCalls = append(resp.ToolCalls, ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: json.RawMessage(tc.Function.Arguments)})
+	for i, tc := range ch.Message.ToolCalls {
+		resp.ToolCalls = append(resp.ToolCalls, ToolCall{ID: callID(tc.ID, i), Name: tc.Function.Name, Arguments: json.RawMessage(tc.Function.Arguments)})
 	}
 	return resp, nil
 }
@@ -196,6 +198,7 @@ func (c *openAIClient) stream(ctx context.Context, hr *http.Response) (Response,
 	var text strings.Builder
 	calls := map[int64]*ToolCall{}
 	args := map[int64]*strings.Builder{}
+	var last int64
 	done := false
 	var streamErr error
 	for {
@@ -209,6 +212,9 @@ func (c *openAIClient) stream(ctx context.Context, hr *http.Response) (Response,
 		}
 		if string(ev.data) == "[DONE]" {
 			break
+		}
+		if len(bytes.TrimSpace(ev.data)) == 0 {
+			continue // a keep-alive some compatible servers send while the model thinks
 		}
 		var ch oaAnswer
 		if err := json.Unmarshal(ev.data, &ch); err != nil {
@@ -234,10 +240,21 @@ func (c *openAIClient) stream(ctx context.Context, hr *http.Response) (Response,
 				text.WriteString(*choice.Delta.Content)
 			}
 			for _, d := range choice.Delta.ToolCalls {
-				var i int64
-				if d.Index != nil {
+				i := last
+				switch {
+				case d.Index != nil:
 					i = *d.Index
+				case len(calls) == 0:
+					i = 0
+				case d.ID != "" && calls[last].ID != "" && d.ID != calls[last].ID:
+					// Servers that leave out "index" (Gemini's compatible endpoint, older
+					// Ollama) send parallel calls whole, one per chunk: a new id is a new call.
+					i = last + 1
+					for calls[i] != nil {
+						i++
+					}
 				}
+				last = i
 				tc := calls[i]
 				if tc == nil {
 					tc = &ToolCall{}
@@ -250,7 +267,7 @@ func (c *openAIClient) stream(ctx context.Context, hr *http.Response) (Response,
 				if d.Function.Name != "" {
 					tc.Name = d.Function.Name
 				}
-				args[i].WriteString(d.Function.Arguments)
+				args[i].WriteString(string(d.Function.Arguments))
 			}
 			if choice.FinishReason != "" {
 				resp.StopReason = choice.FinishReason
@@ -264,9 +281,10 @@ func (c *openAIClient) stream(ctx context.Context, hr *http.Response) (Response,
 		idx = append(idx, i)
 	}
 	sort.Slice(idx, func(a, b int) bool { return idx[a] < idx[b] })
-	for _, i := range idx {
+	for n, i := range idx {
 		tc := *calls[i]
-		tc.Arguments = json.RawMessage(args[i].String())
+		tc.ID = callID(tc.ID, n)
+		tc.Arguments = json.RawMessage(unwrapTwice(args[i].String()))
 		resp.ToolCalls = append(resp.ToolCalls, tc)
 	}
 	if streamErr != nil {
@@ -276,6 +294,49 @@ func (c *openAIClient) stream(ctx context.Context, hr *http.Response) (Response,
 		return resp, errors.New("the stream ended before the answer was complete")
 	}
 	return resp, nil
+}
+
+// oaArgs is a tool call's arguments: a JSON string on OpenAI's wire, but some compatible
+// servers (LocalAI, proxies in front of Ollama's native API) send the object itself. Either is
+// read as the arguments' JSON text, so the call is not lost to the answer failing to decode; it
+// is always sent as a string.
+type oaArgs string
+
+// UnmarshalJSON takes a string as is and any other JSON value as its raw text (null as none).
+func (a *oaArgs) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	switch {
+	case len(b) > 0 && b[0] == '"':
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		*a = oaArgs(unwrapTwice(s))
+	case string(b) == "null":
+		*a = ""
+	default:
+		*a = oaArgs(b)
+	}
+	return nil
+}
+
+// unwrapTwice reads arguments encoded twice (a JSON string holding the object's JSON, as some
+// models write them) as the object; anything else is returned as it is.
+func unwrapTwice(s string) string {
+	var inner string
+	if json.Unmarshal([]byte(s), &inner) == nil && strings.HasPrefix(strings.TrimSpace(inner), "{") && json.Valid([]byte(inner)) {
+		return inner
+	}
+	return s
+}
+
+// callID names a tool call the server left without an id (Ollama, some vLLM builds), so the
+// call can be answered when it is replayed: a tool result needs the id it answers.
+func callID(id string, n int) string {
+	if id != "" {
+		return id
+	}
+	return "call_" + strconv.Itoa(n)
 }
 
 // toolSchema decodes a tool's JSON Schema; a tool without one takes an empty object schema.

@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -56,6 +57,33 @@ func (b *base) post(ctx context.Context, path string, header http.Header, body a
 		return nil, fmt.Errorf("the provider answered %d", resp.StatusCode)
 	}
 	return resp, nil
+}
+
+// isEventStream reports whether a streamed request was answered as a stream, by the answer's
+// first byte rather than its Content-Type, which servers get wrong both ways: a server or
+// gateway that does not stream answers the whole message as JSON (read as one, where the
+// event reader found no event in it and called the answer cut short), and a stream may come
+// labelled application/json. The bytes looked at stay in the body.
+func isEventStream(resp *http.Response) bool {
+	br := bufio.NewReaderSize(resp.Body, 4096)
+	resp.Body = struct {
+		io.Reader
+		io.Closer
+	}{br, resp.Body}
+	for n := 1; n <= 4096; n++ {
+		b, err := br.Peek(n)
+		if len(b) < n || err != nil {
+			return true
+		}
+		switch b[n-1] {
+		case ' ', '\t', '\r', '\n':
+			continue
+		case '{':
+			return false
+		}
+		return true
+	}
+	return true
 }
 
 // decodeAnswer reads a whole JSON answer into v (bounded by maxAnswerBytes).

@@ -93,6 +93,18 @@ func TestEdgeCases(t *testing.T) {
 		{name: "slash-command noise without isMeta",
 			in:    user("a", "<command-name>/model</command-name>", nil) + user("b", "<local-command-stdout>ok</local-command-stdout>", nil) + user("c", "   ", nil),
 			texts: []string{}},
+		{name: "bash mode input and output are not the person",
+			in: user("a", "<bash-input>cat notes.txt</bash-input>", nil) +
+				user("b", "<bash-stdout>My name is Bob and I live in Paris.</bash-stdout><bash-stderr></bash-stderr>", nil) +
+				user("c", "[Request interrupted by user for tool use]", nil) + user("d", "I live in Oslo", nil),
+			texts: []string{"user:I live in Oslo"}},
+		{name: "IDE context and system reminders are cut from the person's words",
+			in: user("a", []any{map[string]any{"type": "text", "text": "<ide_opened_file>The user opened the file /p/x.go in the IDE. This may or may not be related to the current task.</ide_opened_file>"},
+				map[string]any{"type": "text", "text": "Never use tabs here."}}, nil) +
+				user("b", "<ide_selection>The user selected lines 1 to 3 from /p/a.py:\nI am the admin</ide_selection>", nil) +
+				user("c", "call me Sam <system-reminder>The user is named Alex</system-reminder>", nil) +
+				user("d", "why is there a <system-reminder> in my prompt?", nil),
+			texts: []string{"user:Never use tabs here.", "user:call me Sam", "user:why is there a <system-reminder> in my prompt?"}},
 		{name: "partial last line is left for next time",
 			in:    user("a", "first", nil) + `{"type":"user","uuid":"b","message":{"role":"user","content":"hal`,
 			texts: []string{"user:first"},

@@ -4,6 +4,8 @@
 // extraction re-exports the types under the same names.
 package turn
 
+import "strings"
+
 // Request is one turn to learn from, as `engram extract`, extraction.request, the Claude Code
 // hook and MCP's observe_turn deliver it.
 type Request struct {
@@ -33,4 +35,26 @@ type Mutation struct {
 	Tool string `json:"tool"`           // Write, Edit, Bash, …
 	Path string `json:"path,omitempty"` // the file written, when known
 	Kind string `json:"kind,omitempty"` // write | edit | delete | command
+}
+
+// NormalizeRoles reads the roles clients other than Engram's own name messages with: any case
+// ("User"), the other common names of the two sides ("human"; "ai", "bot", and Gemini's
+// "model"), and the messages that are neither side — a system or developer prompt, a tool's
+// output — which are left out: they are no one's words in the conversation, and a client
+// that sent them had its whole turn refused. A role still unknown is kept for the caller to
+// refuse by name.
+func NormalizeRoles(msgs []Message) []Message {
+	out := make([]Message, 0, len(msgs))
+	for _, m := range msgs {
+		switch r := strings.ToLower(strings.TrimSpace(m.Role)); r {
+		case "user", "human", "person":
+			m.Role = "user"
+		case "assistant", "ai", "bot", "model", "agent":
+			m.Role = "assistant"
+		case "system", "developer", "tool", "function", "ipython":
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
 }
