@@ -121,6 +121,15 @@ func enRules(s *sentence, ps *profile) []finding {
 		}
 		return nil
 	}
+	// "From now on, call me Sam": what the person asks to be called is their name, the fact the
+	// profile and "what is my name" answer from; read as a standing rule first, it was kept among
+	// the feedback rules and no name was known. A sentence that goes on after the name ("call me
+	// Sam, and use British spelling") stays one rule, as before, so the rest is not lost.
+	if m := enCallMe.FindStringIndex(s.lower); m != nil && namingOnly(s.lower[m[1]:]) {
+		if fs := enIdentityRule(s, ps); namesPerson(fs) {
+			return fs
+		}
+	}
 	for _, r := range []func(*sentence, *profile) (finding, bool){enRememberRule, enFeedbackRule} {
 		if f, ok := r(s, ps); ok {
 			return []finding{f}

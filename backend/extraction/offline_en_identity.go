@@ -313,7 +313,9 @@ func enEntityEnd(s *sentence, a, max int) int {
 			break
 		}
 		end, words = i+len(w), words+1
-		if len(w) < j-i || j >= len(mask) || mask[j] != ' ' {
+		if len(w) == j-i-1 && abbreviationAt(mask, j-1) && j < len(mask) && mask[j] == ' ' {
+			end = j // "Dr. Lee", "John F. Kennedy": the stop is the word's, the name goes on
+		} else if len(w) < j-i || j >= len(mask) || mask[j] != ' ' {
 			break // a full stop or punctuation ends the name
 		}
 		i = j + 1

@@ -6,6 +6,7 @@ import (
 
 	"engram/backend/memory"
 	"engram/backend/recall"
+	"engram/backend/text"
 )
 
 // identitySlugs are the fixed slugs of facts a person has one of at a time (their name, role,
@@ -204,4 +205,23 @@ func withStop(p, stop string) string {
 		return p
 	}
 	return p + stop
+}
+
+// enCallMe finds "call me" (the English sentences that may name the person as a request).
+var enCallMe = text.Lazy(`\bcall me\b`)
+
+// namesPerson reports whether the findings hold the person's name.
+func namesPerson(fs []finding) bool {
+	for _, f := range fs {
+		if f.slug == "user-name" {
+			return true
+		}
+	}
+	return false
+}
+
+// namingOnly reports whether the words after "call me" / "叫我" end the sentence's one clause:
+// no comma, semicolon or "and" joins another statement to the name.
+func namingOnly(after string) bool {
+	return !strings.ContainsAny(after, ",;，；、") && !strings.Contains(after, " and ") && !strings.Contains(after, "并且")
 }

@@ -90,7 +90,7 @@ func splitSentences(msg, mask string) []sentence {
 		case '\n', '!', '?', ';', '。', '！', '？', '；':
 			emit(i + n)
 		case '.':
-			if i+n == len(mask) || mask[i+n] == ' ' || mask[i+n] == '\n' {
+			if (i+n == len(mask) || mask[i+n] == ' ' || mask[i+n] == '\n') && !abbreviationAt(mask, i) {
 				emit(i + n)
 			}
 		case '…':
@@ -220,4 +220,33 @@ const offlinePhraseRunes = 300
 // saidText is the sentence as the person said it, bounded, for a body's "in their words" line.
 func saidText(s *sentence) string {
 	return clipRunes(trimPunct(s.orig), offlinePhraseRunes)
+}
+
+// abbreviations end in a full stop that ends no sentence: "My name is Dr. Lee" was read as
+// "My name is Dr." (the name Dr) and "Lee.".
+var abbreviations = map[string]bool{"mr": true, "mrs": true, "ms": true, "dr": true, "prof": true,
+	"st": true, "jr": true, "sr": true, "mt": true, "e.g": true, "i.e": true, "vs": true, "approx": true}
+
+// abbreviationAt reports whether the full stop at dot closes an abbreviation or a name's
+// initial ("John F. Kennedy"), followed by more of the sentence.
+func abbreviationAt(mask string, dot int) bool {
+	if dot+1 >= len(mask) || mask[dot+1] == '\n' {
+		return false
+	}
+	from := dot
+	for from > 0 && (mask[from-1] >= 'a' && mask[from-1] <= 'z' || mask[from-1] >= 'A' && mask[from-1] <= 'Z' || mask[from-1] == '.') {
+		from--
+	}
+	if from > 0 && mask[from-1] != ' ' && mask[from-1] != '(' && mask[from-1] != '\n' {
+		return false
+	}
+	w := mask[from:dot]
+	if len(w) == 1 && w[0] >= 'A' && w[0] <= 'Z' {
+		// An initial between two capitalised words ("John F. Kennedy", not "plan B. Then").
+		rest := strings.TrimLeft(mask[dot+1:], " ")
+		before := strings.Fields(mask[:from])
+		return rest != "" && rest[0] >= 'A' && rest[0] <= 'Z' && len(before) > 0 &&
+			before[len(before)-1][0] >= 'A' && before[len(before)-1][0] <= 'Z'
+	}
+	return abbreviations[lowerASCII(w)]
 }

@@ -93,6 +93,12 @@ func zhRules(s *sentence, ps *profile) []finding {
 		}
 		return nil
 	}
+	// "以后请叫我阿强": as in English, the name asked for is the person's name, not a rule.
+	if i := strings.Index(s.mask, "叫我"); i >= 0 && namingOnly(s.mask[i:]) {
+		if fs := zhIdentityRule(s, ps); namesPerson(fs) {
+			return fs
+		}
+	}
 	for _, r := range []func(*sentence, *profile) (finding, bool){zhRememberRule, zhFeedbackRule} {
 		if f, ok := r(s, ps); ok {
 			return []finding{f}
