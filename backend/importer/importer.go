@@ -337,7 +337,7 @@ func parseTime(v any) *time.Time {
 	switch x := v.(type) {
 	case string:
 		x = strings.TrimSpace(x)
-		for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999", "2006-01-02 15:04:05Z07:00", "2006-01-02 15:04:05", "2006-01-02T15:04", "2006-01-02"} {
+		for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999", "2006-01-02 15:04:05Z07:00", "2006-01-02 15:04:05", "2006-01-02T15:04", "2006-01-02 15:04", "2006-01-02"} {
 			if p, err := time.Parse(layout, x); err == nil {
 				t = p
 				break
