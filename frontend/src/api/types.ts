@@ -1547,6 +1547,7 @@ export interface BackupRestoreResult {
   pre_left_out?: BackupLeftOut[]
   pre_left_out_count?: number
   reindex: ReconcileReport
+  index_rebuilt?: string
 }
 
 export interface VacuumReport {
