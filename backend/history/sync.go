@@ -54,7 +54,7 @@ func (r *Repo) SetRemote(url string) error {
 	if err := CheckRemote(url); err != nil {
 		return err
 	}
-	if clean, user, pass := splitUserinfo(url); pass != "" {
+	if clean, user, pass, secret := splitUserinfo(url); secret {
 		a := r.authConfig()
 		if a == nil || a.Credentials == nil {
 			return &Error{Code: CodeCredentialsInURL, Args: map[string]any{"Remote": redact(url)},
