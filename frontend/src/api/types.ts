@@ -1601,6 +1601,7 @@ export interface MemoryVersion {
   diff: string
   added: number
   removed: number
+  deleted?: boolean
 }
 
 /** A memory's versions, newest first; enabled is false while git history is off. */
