@@ -242,6 +242,10 @@ func (r *Repo) syncOnce(ctx context.Context, st *memory.Store, url string) (Sync
 			theirs = copies
 			return changed, err
 		})
+		if err != nil && errors.As(err, &he) && he.Code == CodeRemoteForeign && prevRemote != "" && prevRemote != res.Remote {
+			// Another repository named by mistake: the remote that worked stays configured.
+			_ = st.Locked(func() error { return r.SetRemote(prevRemote) })
+		}
 		if err != nil {
 			return res, err
 		}
