@@ -116,21 +116,43 @@ func convertMem0(path string, opts Options) ([]Sourced, error) {
 	// Entries are decoded one by one, so one that is not a memory object leaves out that
 	// entry, not the export.
 	var list []json.RawMessage
-	trim := strings.TrimSpace(string(b))
+	// A byte-order mark (a file saved by Windows tools, PowerShell's Out-File) is not JSON:
+	// it read "a mem0 export is JSON".
+	trim := strings.TrimSpace(strings.TrimPrefix(string(b), "\ufeff"))
 	switch {
 	case strings.HasPrefix(trim, "["):
-		err = json.Unmarshal(b, &list)
+		err = json.Unmarshal([]byte(trim), &list)
 	case strings.HasPrefix(trim, "{"):
+		// One object, or JSON Lines — one memory object a line, as `jq -c '.[]'` and export
+		// scripts write them (it read "invalid character '{' after top-level value").
+		dec := json.NewDecoder(strings.NewReader(trim))
+		var first json.RawMessage
+		if err = dec.Decode(&first); err == nil && dec.More() {
+			list = append(list, first)
+			for err == nil && dec.More() {
+				var next json.RawMessage
+				if err = dec.Decode(&next); err == nil {
+					list = append(list, next)
+				}
+			}
+			break
+		}
 		var wrap struct {
 			Results  *[]json.RawMessage `json:"results"`
 			Memories *[]json.RawMessage `json:"memories"`
 		}
-		if err = json.Unmarshal(b, &wrap); err == nil {
+		if err == nil {
+			err = json.Unmarshal(first, &wrap)
+		}
+		if err == nil {
+			var one mem0Memory
 			switch {
 			case wrap.Results != nil:
 				list = *wrap.Results
 			case wrap.Memories != nil:
 				list = *wrap.Memories
+			case json.Unmarshal(first, &one) == nil && one.text() != "":
+				list = []json.RawMessage{first} // a single memory
 			default:
 				return nil, invalid(path, "a mem0 export is a list of memories or an object with \"results\"")
 			}

@@ -78,3 +78,45 @@ func TestMem0AgentNames(t *testing.T) {
 		}
 	}
 }
+
+// A mem0 export saved with a byte-order mark (PowerShell's Out-File), written as JSON Lines
+// (one memory a line: `jq -c '.[]'`, export scripts) or holding one memory object read "a mem0
+// export is JSON" or "invalid character '{' after top-level value": nothing was imported.
+func TestMem0FileShapes(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, text string
+		want       []string
+	}{
+		{"bom.json", "\ufeff[{\"memory\": \"Likes tea\"}]", []string{"Likes tea"}},
+		{"lines.jsonl", "{\"id\": \"a\", \"memory\": \"Likes tea\"}\n{\"id\": \"b\", \"memory\": \"Runs on Sundays\"}\n", []string{"Likes tea", "Runs on Sundays"}},
+		{"bom-lines.jsonl", "\ufeff{\"memory\": \"Likes tea\"}\r\n{\"memory\": \"Has a cat\"}\r\n", []string{"Likes tea", "Has a cat"}},
+		{"one.json", `{"id": "a", "memory": "Likes tea", "user_id": "ada"}`, []string{"Likes tea"}},
+		{"wrapped-bom.json", "\ufeff{\"results\": [{\"memory\": \"Likes tea\"}]}", []string{"Likes tea"}},
+	} {
+		p := filepath.Join(dir, tc.name)
+		write(t, p, tc.text)
+		recs, err := Convert(FormatMem0, p, Options{})
+		if err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		var got []string
+		for _, r := range recs {
+			got = append(got, r.Body)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+	// Still refused: an object that is no memory, and a broken line.
+	for name, text := range map[string]string{"other.json": `{"count": 3}`, "broken.jsonl": "{\"memory\": \"a\"}\n{\"memory\": \n"} {
+		p := filepath.Join(dir, name)
+		write(t, p, text)
+		if _, err := Convert(FormatMem0, p, Options{}); err == nil {
+			t.Errorf("%s converted", name)
+		} else {
+			assertCode(t, err, CodeSourceInvalid)
+		}
+	}
+}
