@@ -205,6 +205,12 @@ func (r *Repo) syncOnce(ctx context.Context, st *memory.Store, url string) (Sync
 			if err := r.SetRemote(url); err != nil {
 				return err
 			}
+		} else if cur := r.Remote(); cur != "" {
+			// A token an older build kept in .git/config (as the user name) moves to the
+			// credentials file now; best effort, the sync goes on as before if it cannot.
+			if _, _, _, secret := splitUserinfo(cur); secret {
+				_ = r.SetRemote(cur)
+			}
 		}
 		if res.Remote = r.Remote(); res.Remote == "" {
 			return ErrNoRemote

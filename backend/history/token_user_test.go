@@ -2,6 +2,7 @@ package history
 
 import (
 	"context"
+	"github.com/go-git/go-git/v5/config"
 	"strings"
 	"testing"
 
@@ -46,4 +47,41 @@ func TestTokenAsUserNameIsKeptOutOfTheRemote(t *testing.T) {
 			t.Errorf("splitUserinfo(%q) = %q, %q; want %q, %q", tc.in, clean, user, tc.clean, tc.user)
 		}
 	}
+}
+
+// A home whose .git/config an older build left holding a token as the user name: its status
+// hides it, and the next sync (with the remote it has) moves it to the credentials file.
+func TestTokenLeftInTheConfigMovesOut(t *testing.T) {
+	ctx := context.Background()
+	dir, _ := bareRepo(t)
+	token := "glpat-" + strings.Repeat("x1Y2", 6)
+	srv := httpsRemote(t, dir, token, "")
+	url := srv.URL + "/memories.git"
+	st, r, home := remoteHome(t, Auth{})
+	r.SetAuth(Auth{Credentials: OpenCredentials(home), CAFile: caFile(t, srv)})
+	write(t, st, memory.ActorUser, newMem("tea-pref", "Likes green tea."))
+	// What an older build wrote: the URL as given.
+	repo, err := r.open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := repo.Config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Remotes[RemoteName] = &config.RemoteConfig{Name: RemoteName, URLs: []string{strings.Replace(url, "https://", "https://"+token+"@", 1)},
+		Fetch: []config.RefSpec{config.RefSpec("+refs/heads/*:refs/remotes/" + RemoteName + "/*")}}
+	if err := r.setConfig(cfg); err != nil {
+		t.Fatal(err)
+	}
+	if s, err := r.Status(); err != nil || strings.Contains(s.Remote, token) {
+		t.Fatalf("status shows %q (%v)", s.Remote, err)
+	}
+	if res, err := r.Sync(ctx, st, ""); err != nil || !res.Pushed {
+		t.Fatalf("sync = %+v, %v", res, err)
+	}
+	if r.Remote() != url {
+		t.Fatalf("the remote is still %q", r.Remote())
+	}
+	noSecretIn(t, st.Root(), token)
 }
