@@ -206,6 +206,11 @@ type RestoreResult struct {
 	PreLeftOut      []LeftOut              `json:"pre_left_out,omitempty"`
 	PreLeftOutCount int                    `json:"pre_left_out_count,omitempty"`
 	Reindex         memory.ReconcileReport `json:"reindex"`
+	// IndexRebuilt is set when a restore into a new home could not use the archive's index
+	// copy (made by a newer Engram, whose schema this build cannot open, or damaged) and built
+	// the index from the memory files instead: every memory is back, the index's own history
+	// (audit log, runs, usage, settings) is not. Reason is "newer" or "unreadable".
+	IndexRebuilt string `json:"index_rebuilt,omitempty"`
 }
 
 // RestoreNewHome restores the archive at src into home, which must hold no memories yet: the
@@ -247,11 +252,25 @@ func RestoreNewHome(ctx context.Context, src, home string, progress Progress) (_
 	progress("reconcile", 0, 0)
 	// The store's warnings (a file it cannot index) went to stderr in English: the result
 	// counts those files instead, in the person's language, and doctor lists them.
-	st, err := memory.Open(ctx, home, memory.Options{Logger: slog.New(slog.DiscardHandler)})
+	res := RestoreResult{Home: home, Manifest: u.Manifest}
+	opts := memory.Options{Logger: slog.New(slog.DiscardHandler)}
+	st, err := memory.Open(ctx, home, opts)
 	if err != nil {
-		return RestoreResult{}, err
+		// The memory files are the record; an index copy this build cannot open (a backup
+		// from a newer Engram refused the whole restore with "schema v24 is newer … upgrade",
+		// in English) must not keep them out: it is set aside and the index built from them.
+		res.IndexRebuilt = "unreadable"
+		if u.Manifest.SchemaVersion > memory.SchemaVersion() {
+			res.IndexRebuilt = "newer"
+		}
+		for _, suffix := range []string{"", "-wal", "-shm"} {
+			_ = os.Remove(filepath.Join(root, IndexEntry+suffix))
+		}
+		if st, err = memory.Open(ctx, home, opts); err != nil {
+			return RestoreResult{}, err
+		}
 	}
-	// Open reconciled the index copy with the restored files already.
+	// Open reconciled the index with the restored files already.
 	problems, perr := st.Problems(ctx)
 	if err := st.Close(); err != nil {
 		return RestoreResult{}, err
@@ -259,7 +278,8 @@ func RestoreNewHome(ctx context.Context, src, home string, progress Progress) (_
 	if perr != nil {
 		return RestoreResult{}, perr
 	}
-	return RestoreResult{Home: home, Manifest: u.Manifest, Reindex: memory.ReconcileReport{Problems: len(problems)}}, nil
+	res.Reindex = memory.ReconcileReport{Problems: len(problems)}
+	return res, nil
 }
 
 // RestoreInPlace replaces st's files with the archive's, after checking the archive and

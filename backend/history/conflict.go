@@ -61,6 +61,27 @@ type pendingCopy struct {
 	data  []byte
 }
 
+// foreignTree refuses to merge a history unrelated to ours that holds a file no memory folder
+// versions (anything but .gitignore, Markdown and the agents' kv.json). Two machines that each
+// turned history on before sharing a remote have unrelated histories of memory files, and
+// merge; a remote mistyped as another repository (the project's code, a notes vault) was
+// merged too — its files pulled into the memory folder, and every memory pushed to it, where
+// it may be public. git refuses unrelated histories for the same reason.
+func foreignTree(theirs map[string]plumbing.Hash, remote string) error {
+	var foreign []string
+	for p := range theirs {
+		if p != ".gitignore" && !tracked(p) {
+			foreign = append(foreign, p)
+		}
+	}
+	if len(foreign) == 0 {
+		return nil
+	}
+	sort.Strings(foreign)
+	return &Error{Code: CodeRemoteForeign, Args: map[string]any{"Remote": redact(remote), "Path": foreign[0], "Count": len(foreign)},
+		msg: fmt.Sprintf("history: %s shares no history with this memory folder and holds %d files that are not memories (%s): not merged", redact(remote), len(foreign), foreign[0])}
+}
+
 // merge is a three-way merge by file of their commit into ours: a file only one side changed
 // takes that side; a file both changed keeps ours, and theirs is kept as a conflict copy
 // (a daily file is merged line by line instead, an agent's kv.json key by key, and a file
@@ -86,6 +107,11 @@ func (r *Repo) merge(repo *git.Repository, our, their *object.Commit, res *SyncR
 	theirs, err := flatten(repo, their.TreeHash)
 	if err != nil {
 		return nil, nil, err
+	}
+	if len(bases) == 0 {
+		if err := foreignTree(theirs, res.Remote); err != nil {
+			return nil, nil, err
+		}
 	}
 	all := map[string]bool{}
 	for _, m := range []map[string]plumbing.Hash{base, ours, theirs} {

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 
@@ -84,7 +85,8 @@ func (c *Credentials) Get(remote string) (username, password string, ok bool, er
 	return cr.Username, cr.Password, ok, nil
 }
 
-// Set files a user name and password for remote; an empty password removes the entry.
+// Set files a user name and password for remote (a token given as the user name has no
+// password); both empty removes the entry.
 func (c *Credentials) Set(remote, username, password string) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -92,7 +94,7 @@ func (c *Credentials) Set(remote, username, password string) error {
 	if err != nil {
 		return err
 	}
-	if password == "" {
+	if username == "" && password == "" {
 		delete(f.Remotes, credentialKey(remote))
 	} else {
 		f.Remotes[credentialKey(remote)] = credential{Username: username, Password: password}
@@ -110,31 +112,53 @@ func (c *Credentials) Set(remote, username, password string) error {
 	return nil
 }
 
-// splitUserinfo returns remote without its user part and the user name and password it
-// carried ("https://me:token@host/x.git" → "https://me@host/x.git", "me", "token"). A URL
-// without a password comes back unchanged.
-func splitUserinfo(remote string) (clean, username, password string) {
+// splitUserinfo returns remote without its secret and the user name and password it carried
+// ("https://me:token@host/x.git" → "https://me@host/x.git", "me", "token"); secret says
+// there was one. A token given as the user name, as GitHub's documentation shows it
+// ("https://ghp_…@github.com/me/x.git"), is a secret too: the URL is kept without it
+// ("https://github.com/me/x.git") and it is filed as the user name with no password, which is
+// what git sends for it — it used to stay in .git/config and in every message naming the
+// remote. A URL without a secret comes back unchanged.
+func splitUserinfo(remote string) (clean, username, password string, secret bool) {
 	u, err := url.Parse(remote)
 	if err != nil || u.User == nil || (u.Scheme != "https" && u.Scheme != "http") {
-		return remote, "", ""
-	}
-	p, has := u.User.Password()
-	if !has {
-		return remote, "", ""
+		return remote, "", "", false
 	}
 	username = u.User.Username()
-	u.User = url.User(username)
+	p, has := u.User.Password()
+	switch {
+	case has:
+		u.User = url.User(username)
+	case tokenUser(username):
+		u.User = nil
+		return u.String(), username, "", true
+	default:
+		return remote, "", "", false
+	}
 	if username == "" {
 		u.User = nil
 	}
-	return u.String(), username, p
+	return u.String(), username, p, true
 }
 
-// redact hides any password in a URL (for messages and logs).
+var tokenChars = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+
+// tokenUser reports whether a URL's user name is a token, not a name: a known token form
+// (the store's secret rules) or a long run of token characters.
+func tokenUser(name string) bool {
+	return name != "" && (memory.RedactSecrets(name) != name || len(name) >= 32 && tokenChars.MatchString(name))
+}
+
+// redact hides any password, and a user name that is a token, in a URL (for messages and
+// logs).
 func redact(remote string) string {
 	u, err := url.Parse(remote)
 	if err != nil || u.User == nil {
 		return remote
+	}
+	if _, has := u.User.Password(); !has && tokenUser(u.User.Username()) {
+		u.User = url.User("xxxxx")
+		return u.String()
 	}
 	return u.Redacted()
 }

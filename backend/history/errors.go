@@ -68,6 +68,9 @@ const (
 	CodeRemoteNotRepo = "history_remote_not_repo"
 	// CodeReplaced: the repository was replaced while a sync ran (a restore in place).
 	CodeReplaced = "history_replaced"
+	// CodeRemoteForeign: the remote's history shares no commit with this one and holds files
+	// no memory folder has (a code repository, a vault): not merged, nothing sent.
+	CodeRemoteForeign = "history_remote_foreign"
 )
 
 var (

@@ -209,7 +209,7 @@ func (r *Repo) Status() (Status, error) {
 		return st, err
 	}
 	if rem, err := repo.Remote(RemoteName); err == nil && len(rem.Config().URLs) > 0 {
-		st.Remote = rem.Config().URLs[0]
+		st.Remote = redact(rem.Config().URLs[0]) // a secret an older build kept there is not shown
 	}
 	head, err := r.head(repo)
 	if err != nil || head == nil {

@@ -54,7 +54,7 @@ func (r *Repo) SetRemote(url string) error {
 	if err := CheckRemote(url); err != nil {
 		return err
 	}
-	if clean, user, pass := splitUserinfo(url); pass != "" {
+	if clean, user, pass, secret := splitUserinfo(url); secret {
 		a := r.authConfig()
 		if a == nil || a.Credentials == nil {
 			return &Error{Code: CodeCredentialsInURL, Args: map[string]any{"Remote": redact(url)},
@@ -205,6 +205,12 @@ func (r *Repo) syncOnce(ctx context.Context, st *memory.Store, url string) (Sync
 			if err := r.SetRemote(url); err != nil {
 				return err
 			}
+		} else if cur := r.Remote(); cur != "" {
+			// A token an older build kept in .git/config (as the user name) moves to the
+			// credentials file now; best effort, the sync goes on as before if it cannot.
+			if _, _, _, secret := splitUserinfo(cur); secret {
+				_ = r.SetRemote(cur)
+			}
 		}
 		if res.Remote = r.Remote(); res.Remote == "" {
 			return ErrNoRemote
@@ -242,6 +248,10 @@ func (r *Repo) syncOnce(ctx context.Context, st *memory.Store, url string) (Sync
 			theirs = copies
 			return changed, err
 		})
+		if err != nil && errors.As(err, &he) && he.Code == CodeRemoteForeign && prevRemote != "" && prevRemote != res.Remote {
+			// Another repository named by mistake: the remote that worked stays configured.
+			_ = st.Locked(func() error { return r.SetRemote(prevRemote) })
+		}
 		if err != nil {
 			return res, err
 		}

@@ -29,13 +29,19 @@ type Version struct {
 	// Added and Removed count the diff's lines.
 	Added   int `json:"added"`
 	Removed int `json:"removed"`
+	// Deleted marks the commit that removed the file (the memory was deleted, or moved away):
+	// its diff removes every line, and there is no version in it to restore.
+	Deleted bool `json:"deleted,omitempty"`
 }
 
 // MaxVersions bounds one listing; the walk stops there.
 const MaxVersions = 200
 
 // Versions lists the versions of the file at rel, newest first: each commit whose blob at
-// rel differs from every parent's. limit ≤ 0 takes MaxVersions.
+// rel differs from every parent's, a commit that removed the file included (Deleted). The
+// delete used to be left out, so a memory deleted and brought back showed no delete and its
+// return as "+0 −0", diffed against the version before the delete. limit ≤ 0 takes
+// MaxVersions.
 func (r *Repo) Versions(ctx context.Context, rel string, limit int) ([]Version, error) {
 	if limit <= 0 || limit > MaxVersions {
 		limit = MaxVersions
@@ -88,7 +94,8 @@ func (r *Repo) Versions(ctx context.Context, rel string, limit int) ([]Version, 
 		}
 		seen[c.Hash] = true
 		mine := blobAt(c)
-		changed := !mine.IsZero()
+		// Absent here and in no parent (or a first commit without it) is no change.
+		changed := !mine.IsZero() || c.NumParents() > 0
 		err := c.Parents().ForEach(func(p *object.Commit) error {
 			if blobAt(p) == mine {
 				changed = false
@@ -108,19 +115,21 @@ func (r *Repo) Versions(ctx context.Context, rel string, limit int) ([]Version, 
 	out := make([]Version, 0, min(len(vs), limit))
 	for i := 0; i < len(vs) && i < limit; i++ {
 		var before []byte
-		if i+1 < len(vs) {
+		if i+1 < len(vs) && !vs[i+1].blob.IsZero() {
 			if before, err = blobBytes(repo.Storer, vs[i+1].blob); err != nil {
 				return nil, err
 			}
 		}
-		after, err := blobBytes(repo.Storer, vs[i].blob)
-		if err != nil {
-			return nil, err
+		var after []byte
+		if !vs[i].blob.IsZero() {
+			if after, err = blobBytes(repo.Storer, vs[i].blob); err != nil {
+				return nil, err
+			}
 		}
 		d, add, rem := unified(rel, before, after)
 		c := vs[i].c
 		out = append(out, Version{Commit: c.Hash.String(), Short: c.Hash.String()[:8], Time: c.Committer.When.UTC().Format(time.RFC3339),
-			Actor: actorOf(c.Message), Message: strings.TrimSpace(c.Message), Diff: d, Added: add, Removed: rem})
+			Actor: actorOf(c.Message), Message: strings.TrimSpace(c.Message), Diff: d, Added: add, Removed: rem, Deleted: vs[i].blob.IsZero()})
 	}
 	return out, nil
 }
@@ -217,7 +226,9 @@ func unified(rel string, before, after []byte) (string, int, int) {
 	if len(before) > 0 {
 		from = file{rel, plumbing.ComputeHash(plumbing.BlobObject, before)}
 	}
-	to = file{rel, plumbing.ComputeHash(plumbing.BlobObject, after)}
+	if after != nil {
+		to = file{rel, plumbing.ComputeHash(plumbing.BlobObject, after)}
+	}
 	var b strings.Builder
 	if err := fdiff.NewUnifiedEncoder(&b, fdiff.DefaultContextLines).Encode(patch{fp: filePatch{from, to, chunks}}); err != nil {
 		return "", add, rem

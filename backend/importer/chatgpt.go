@@ -9,7 +9,8 @@ import (
 	"engram/backend/memory/format"
 )
 
-// ChatGPT has no documented export of its saved memories. Two shapes are read:
+// ChatGPT has no documented export of its saved memories. Two shapes are read (and a data
+// export's folder or conversations file, chatgpt_export.go):
 //   - JSON: the memory.json some data exports carry, or any list of {content (or memory/text),
 //     enabled?, created_at?/create_time?, updated_at?/update_time?} — bare or wrapped as
 //     {"memories": […]}, or a list of plain strings. Entries with enabled: false (turned off by
@@ -31,22 +32,58 @@ type chatgptMemory struct {
 }
 
 func convertChatGPT(path string, opts Options) ([]Sourced, error) {
-	b, err := readFile(path)
+	files, err := chatgptSource(path)
 	if err != nil {
 		return nil, err
 	}
+	var out []Sourced
+	conversations := false
+	for _, f := range files {
+		var b []byte
+		if !isConversations(f, nil) {
+			if b, err = readFile(f); err != nil {
+				return nil, err
+			}
+		}
+		if isConversations(f, bytes.TrimPrefix(bytes.TrimSpace(b), []byte("\ufeff"))) {
+			conversations = true
+			err = convertConversations(f, func(text string, created any, from Origin) {
+				out = append(out, chatgptRecord(text, created, nil, from))
+			})
+		} else {
+			var recs []Sourced
+			recs, err = chatgptMemories(f, b, opts)
+			out = append(out, recs...)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if conversations && len(out) == 0 {
+		return nil, noSavedMemories(path)
+	}
+	return out, nil
+}
+
+// chatgptRecord is one ChatGPT memory as a record.
+func chatgptRecord(text string, created, updated any, from Origin) Sourced {
+	text = strings.TrimSpace(text)
+	rec := format.Record{Scope: format.ScopeGlobal, Type: format.TypeUser, Title: titleOf(text), Body: text,
+		Tags: []string{"chatgpt"}, Created: parseTime(created), Updated: parseTime(updated),
+		Reasoning: "Imported from a ChatGPT memory export"}
+	if rec.Updated == nil {
+		rec.Updated = rec.Created
+	}
+	rec.Slug = format.SlugFromTitle(rec.Title)
+	return Sourced{Record: rec, Origin: from}
+}
+
+// chatgptMemories reads a memory list or the text copied from Manage memories (see above).
+func chatgptMemories(path string, b []byte, opts Options) ([]Sourced, error) {
 	trim := strings.TrimSpace(strings.TrimPrefix(string(b), "\ufeff"))
 	var out []Sourced
 	add := func(text string, created, updated any, from Origin) {
-		text = strings.TrimSpace(text)
-		rec := format.Record{Scope: format.ScopeGlobal, Type: format.TypeUser, Title: titleOf(text), Body: text,
-			Tags: []string{"chatgpt"}, Created: parseTime(created), Updated: parseTime(updated),
-			Reasoning: "Imported from a ChatGPT memory export"}
-		if rec.Updated == nil {
-			rec.Updated = rec.Created
-		}
-		rec.Slug = format.SlugFromTitle(rec.Title)
-		out = append(out, Sourced{Record: rec, Origin: from})
+		out = append(out, chatgptRecord(text, created, updated, from))
 	}
 	if !strings.HasPrefix(trim, "[") && !strings.HasPrefix(trim, "{") {
 		// Blank lines only separate memories. Lines are counted in the file as it is (the

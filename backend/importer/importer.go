@@ -329,21 +329,24 @@ func addTag(tags []string, t string) []string {
 	return append(tags, t)
 }
 
-// parseTime reads the timestamps the sources write (RFC 3339 with or without zone, a date, or
-// Unix seconds as a JSON number); the zero time when it cannot.
+// parseTime reads the timestamps the sources write (RFC 3339 with or without zone, Python's
+// str() of a datetime — a space for the T, with or without zone —, a date, or Unix seconds or
+// milliseconds as a JSON number); nil when it cannot.
 func parseTime(v any) *time.Time {
 	var t time.Time
 	switch x := v.(type) {
 	case string:
 		x = strings.TrimSpace(x)
-		for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999", "2006-01-02 15:04:05", "2006-01-02T15:04", "2006-01-02"} {
+		for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999", "2006-01-02 15:04:05Z07:00", "2006-01-02 15:04:05", "2006-01-02T15:04", "2006-01-02 15:04", "2006-01-02"} {
 			if p, err := time.Parse(layout, x); err == nil {
 				t = p
 				break
 			}
 		}
 	case float64:
-		if x > 0 && x < 1e11 {
+		if x >= 1e11 && x < 1e14 {
+			t = time.UnixMilli(int64(x)) // milliseconds (JavaScript's Date.now(), many exports' created_at)
+		} else if x > 0 && x < 1e11 {
 			sec := int64(x)
 			t = time.Unix(sec, int64((x-float64(sec))*1e9))
 		}

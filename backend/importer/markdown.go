@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 
@@ -78,19 +79,33 @@ func str(fm map[string]any, key string) string {
 	return ""
 }
 
-// strList reads a list or a comma/space-separated string (tags: [a, b] or tags: a, b).
-func strList(fm map[string]any, key string) []string {
+// strList reads a list or a string of items (tags: [a, b] or tags: a, b) under any of keys
+// (Obsidian's older singular tag/alias too). A string splits at commas, and at spaces too when
+// words is set: a tag has no space, an alias ("Alt Name") does and is one. A number in a list
+// (tags: [2024, work]) is its text.
+func strList(fm map[string]any, words bool, keys ...string) []string {
 	var out []string
-	switch v := fm[key].(type) {
-	case []any:
-		for _, x := range v {
-			if s, ok := x.(string); ok && strings.TrimSpace(s) != "" {
-				out = append(out, strings.TrimSpace(s))
+	for _, key := range keys {
+		switch v := fm[key].(type) {
+		case []any:
+			for _, x := range v {
+				var s string
+				switch y := x.(type) {
+				case string:
+					s = y
+				case int, float64:
+					s = fmt.Sprint(y)
+				}
+				if strings.TrimSpace(s) != "" {
+					out = append(out, strings.TrimSpace(s))
+				}
 			}
-		}
-	case string:
-		for _, s := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' }) {
-			out = append(out, strings.TrimSpace(s))
+		case string:
+			for _, s := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || words && r == ' ' }) {
+				if strings.TrimSpace(s) != "" {
+					out = append(out, strings.TrimSpace(s))
+				}
+			}
 		}
 	}
 	return out

@@ -79,10 +79,10 @@ func obsidianNote(file string, opts Options) (format.Record, error) {
 	if opts.Workdir != "" {
 		rec.Scope, rec.Workdir = format.ScopeProject, opts.Workdir
 	}
-	for _, t := range strList(fm, "tags") {
+	for _, t := range strList(fm, true, "tags", "tag") {
 		rec.Tags = addTag(rec.Tags, tagOf(strings.TrimPrefix(t, "#")))
 	}
-	for _, a := range strList(fm, "aliases") {
+	for _, a := range strList(fm, false, "aliases", "alias") {
 		if a = plainTitle(a); a != "" && a != title && len(rec.Aliases) < 32 {
 			rec.Aliases = append(rec.Aliases, a)
 		}

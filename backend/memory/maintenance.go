@@ -290,6 +290,16 @@ func (x *Exclusive) ReplaceFiles(ctx context.Context, staged, aside string) (Rec
 	if err != nil {
 		return ReconcileReport{}, fmt.Errorf("memory: unable to list %s: %w", s.root, err)
 	}
+	// The journal lets the next open finish a swap this process does not (swapJournal).
+	if staged, err = filepath.Abs(staged); err == nil {
+		aside, err = filepath.Abs(aside)
+	}
+	if err == nil {
+		err = s.writeSwap(swapState{Staged: staged, Aside: aside, Phase: swapPhaseAside})
+	}
+	if err != nil {
+		return ReconcileReport{}, fmt.Errorf("memory: unable to begin the swap: %w", err)
+	}
 	var moved, movedIn []string
 	rollback := func() {
 		for _, n := range movedIn {
@@ -299,6 +309,7 @@ func (x *Exclusive) ReplaceFiles(ctx context.Context, staged, aside string) (Rec
 			_ = os.RemoveAll(filepath.Join(s.root, n))
 			_ = os.Rename(filepath.Join(aside, n), filepath.Join(s.root, n))
 		}
+		s.clearSwap()
 	}
 	for _, e := range old {
 		if keptInPlace(e.Name()) {
@@ -309,11 +320,20 @@ func (x *Exclusive) ReplaceFiles(ctx context.Context, staged, aside string) (Rec
 			return ReconcileReport{}, fmt.Errorf("memory: unable to move %s aside: %w", e.Name(), err)
 		}
 		moved = append(moved, e.Name())
+		if swapKilled != nil && swapKilled(fmt.Sprintf("aside %d", len(moved))) {
+			return ReconcileReport{}, errSwapKilled
+		}
 	}
 	fresh, err := os.ReadDir(staged)
 	if err != nil {
 		rollback()
 		return ReconcileReport{}, fmt.Errorf("memory: unable to list %s: %w", staged, err)
+	}
+	syncDir(aside)
+	syncDir(s.root)
+	if err := s.writeSwap(swapState{Staged: staged, Aside: aside, Phase: swapPhaseIn}); err != nil {
+		rollback()
+		return ReconcileReport{}, fmt.Errorf("memory: unable to record the swap: %w", err)
 	}
 	for _, e := range fresh {
 		if keptInPlace(e.Name()) {
@@ -324,7 +344,12 @@ func (x *Exclusive) ReplaceFiles(ctx context.Context, staged, aside string) (Rec
 			return ReconcileReport{}, fmt.Errorf("memory: unable to move %s in: %w", e.Name(), err)
 		}
 		movedIn = append(movedIn, e.Name())
+		if swapKilled != nil && swapKilled(fmt.Sprintf("in %d", len(movedIn))) {
+			return ReconcileReport{}, errSwapKilled
+		}
 	}
+	syncDir(s.root)
+	s.clearSwap()
 	for _, d := range CleanupFolders {
 		_ = os.MkdirAll(filepath.Join(s.root, d), 0o700)
 	}

@@ -195,7 +195,10 @@ func Open(ctx context.Context, home string, opts Options) (*Store, error) {
 	// Asked before taking the lock: the watcher's own reconcile needs it to answer.
 	s.watcherFresh = s.askWatcher(ctx)
 	// The reconcile at open also sweeps .tmp-* files a crash left (removeTempsLocked).
-	if err := s.withLock(func() error { return s.openIndexLocked(ctx) }); err != nil {
+	if err := s.withLock(func() error {
+		s.finishSwapLocked() // an in-place restore killed mid-swap (swap.go)
+		return s.openIndexLocked(ctx)
+	}); err != nil {
 		if s.db != nil {
 			s.db.Close()
 		}

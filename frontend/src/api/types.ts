@@ -1547,6 +1547,7 @@ export interface BackupRestoreResult {
   pre_left_out?: BackupLeftOut[]
   pre_left_out_count?: number
   reindex: ReconcileReport
+  index_rebuilt?: string
 }
 
 export interface VacuumReport {
@@ -1600,6 +1601,7 @@ export interface MemoryVersion {
   diff: string
   added: number
   removed: number
+  deleted?: boolean
 }
 
 /** A memory's versions, newest first; enabled is false while git history is off. */
