@@ -7,8 +7,9 @@ import (
 	"engram/backend/memory"
 )
 
-// applyDecisions snapshots the files ds will change, then applies every decision through one
-// memory.ApplyBatch as the organizer, and records each decision's result. ds point into rep.
+// applyDecisions snapshots the files ds will change, then applies every decision through
+// memory.ApplyBatch as the organizer (one batch, or several of whole decisions when they hold
+// more than memory.MaxBatchItems items), and records each decision's result. ds point into rep.
 // The batch runs to its end even if ctx is cancelled: stopping between a merge's write and its
 // deletes is exactly what group ordering exists to avoid.
 func (s *Service) applyDecisions(ctx context.Context, runID string, rep *Report, all []*Decision, by string) error {
@@ -42,36 +43,57 @@ func (s *Service) applyDecisions(ctx context.Context, runID string, rep *Report,
 	if !contains(rep.Snapshots, dir) {
 		rep.Snapshots = append(rep.Snapshots, dir)
 	}
-	var items []memory.Item
-	var owner []int
-	for i, d := range ds {
-		for _, it := range itemsFor(d) {
-			items = append(items, it)
-			owner = append(owner, i)
-		}
-	}
-	res, err := s.store.ApplyBatch(context.WithoutCancel(ctx), memory.Batch{Items: items, Actor: memory.ActorOrganizer,
-		Session: "organizer:" + runID})
-	if err != nil {
-		return wrapErr(CodeApplyFailed, err, "unable to apply the decisions")
-	}
 	results := make([]*DecisionResult, len(ds))
 	for i := range ds {
 		results[i] = &DecisionResult{At: now, By: by}
 	}
-	for k, ir := range res.Results {
-		r := results[owner[k]]
-		if ir.OK {
-			if items[k].Op == memory.OpDelete {
-				r.Removed++
+	// One ApplyBatch holds at most memory.MaxBatchItems items, and a decision's items (a
+	// merge's write and deletes: one group) must share a batch. A review applying more (a
+	// manual run over a large store, "apply all") was refused whole with too_many_items.
+	start := 0
+	for start < len(ds) {
+		var items []memory.Item
+		var owner []int
+		end := start
+		for ; end < len(ds); end++ {
+			its := itemsFor(ds[end])
+			if len(items) > 0 && len(items)+len(its) > memory.MaxBatchItems {
+				break
 			}
-			continue
+			items = append(items, its...)
+			for range its {
+				owner = append(owner, end)
+			}
 		}
-		// The first real failure explains the decision; group_failed only follows from it.
-		if r.Code == "" || (r.Code == memory.CodeGroupFailed && ir.Code != memory.CodeGroupFailed) {
-			f := entryFailure(ir.Code, refFor(ds[owner[k]], items[k].ID), ir.Args, ir.Message)
-			r.Code, r.I18nKey, r.Args, r.Message = f.Code, f.I18nKey, f.Args, f.Message
+		res, err := s.store.ApplyBatch(context.WithoutCancel(ctx), memory.Batch{Items: items, Actor: memory.ActorOrganizer,
+			Session: "organizer:" + runID})
+		if err != nil {
+			if start == 0 {
+				return wrapErr(CodeApplyFailed, err, "unable to apply the decisions")
+			}
+			// Earlier batches were applied: those decisions keep their results, the rest fail
+			// with the reason, and the report is saved so that it says what happened.
+			f := wrapErr(CodeApplyFailed, err, "unable to apply the decisions")
+			for i := start; i < len(ds); i++ {
+				results[i].Code, results[i].I18nKey, results[i].Args, results[i].Message = f.Code, "error."+f.Code, f.Args, f.Error()
+			}
+			break
 		}
+		for k, ir := range res.Results {
+			r := results[owner[k]]
+			if ir.OK {
+				if items[k].Op == memory.OpDelete {
+					r.Removed++
+				}
+				continue
+			}
+			// The first real failure explains the decision; group_failed only follows from it.
+			if r.Code == "" || (r.Code == memory.CodeGroupFailed && ir.Code != memory.CodeGroupFailed) {
+				f := entryFailure(ir.Code, refFor(ds[owner[k]], items[k].ID), ir.Args, ir.Message)
+				r.Code, r.I18nKey, r.Args, r.Message = f.Code, f.I18nKey, f.Args, f.Message
+			}
+		}
+		start = end
 	}
 	for i, d := range ds {
 		d.Result = results[i]

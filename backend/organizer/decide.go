@@ -166,6 +166,13 @@ func decide(trigger Trigger, mode Mode, c Cluster, p Proposal, entries map[strin
 		}
 		d.Preserved = pres
 	}
+	if p.Action == ActionMarkReview {
+		for _, m := range targets {
+			if n := valuesLimit("tags"); n > 0 && !contains(m.Tags, ReviewTag) && len(m.Tags) >= n {
+				return drop(BucketFieldsTooLarge) // no room for the review tag
+			}
+		}
+	}
 	d.Outcome, d.Bucket = Gate(trigger, mode, p.Action, d.Risk, d.Confidence)
 	if d.Outcome == OutcomeDrop {
 		d.Status = DecisionDropped

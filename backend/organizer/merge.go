@@ -11,7 +11,8 @@ import (
 // the keeper's followed by whatever the others add), the union of aliases, tags and
 // supersedes (the others' titles become aliases, their slugs supersedes), and the strongest
 // evidence (the highest confidence, then the longest quote). bucket is non-empty when the
-// merge cannot be applied (the merged body would be too large, or it is empty).
+// merge cannot be applied (the merged body would be too large or empty, or the keeper would hold
+// more aliases, tags or supersedes than the store takes).
 func preserve(keeper *memory.Memory, sources []*memory.Memory, body *string) (p *Preserved, bucket string) {
 	p = &Preserved{}
 	if body != nil {
@@ -57,7 +58,25 @@ func preserve(keeper *memory.Memory, sources []*memory.Memory, body *string) (p 
 	sup.drop(keeper.Slug)
 	p.Aliases, p.Tags, p.Supersedes = aliases.list(), tags.list(), sup.list()
 	p.SourceQuote, p.Confidence = best.SourceQuote, best.Confidence
+	for field, vs := range map[string][]string{"aliases": p.Aliases, "tags": p.Tags, "supersedes": p.Supersedes} {
+		if n := valuesLimit(field); n > 0 && len(vs) > n {
+			return nil, BucketFieldsTooLarge
+		}
+	}
 	return p, ""
+}
+
+// valuesLimit is how many values the store takes in a list field of a memory (0: no limit).
+// A merge gathers the aliases, tags and supersedes of every memory it folds in; over the
+// limit, the store refuses the keeper's write at apply time, after a manual run's report had
+// offered the merge as applicable and while a scheduled run counted it as automatic.
+func valuesLimit(field string) int {
+	for _, l := range memory.FieldLimits {
+		if l.Field == field {
+			return l.MaxValues
+		}
+	}
+	return 0
 }
 
 // stronger reports whether a's evidence beats b's: higher confidence, then a longer quote.

@@ -98,6 +98,9 @@ const (
 	BucketConflicting      = "conflicting_decision"
 	BucketBodyTooLarge     = "body_too_large"
 	BucketNothingToMerge   = "nothing_to_merge"
+	// A merge whose keeper would hold more aliases, tags or supersedes than a memory may
+	// (memory.FieldLimits): the store would refuse the write, so the run never offers it.
+	BucketFieldsTooLarge = "fields_too_large"
 	// A planner's decision that failed its own checks (malformed, unknown action, confidence
 	// outside 0–1, fields of another action).
 	BucketInvalidProposal = "invalid_proposal"
