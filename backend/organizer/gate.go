@@ -25,7 +25,8 @@ type RiskInput struct {
 }
 
 // ComputeRisk recomputes a decision's risk locally: cross-scope → high, confidence below 0.7
-// → high, touching a reviewed entry → at least medium, removing a reviewed entry → high.
+// → high, touching a reviewed entry → at least medium, removing a reviewed entry or marking it
+// for review again → high.
 func ComputeRisk(in RiskInput) Risk {
 	risk := RiskLow
 	if in.CrossScope || in.Confidence < LowConfidence {
@@ -35,6 +36,12 @@ func ComputeRisk(in RiskInput) Risk {
 		risk = maxRisk(risk, RiskMedium)
 	}
 	if in.RemovesReviewed && (in.Action == ActionDelete || in.Action == ActionMergeInto) {
+		risk = RiskHigh
+	}
+	// mark_review takes the reviewed mark off: on an entry a person reviewed that withdraws
+	// their word, which only a person may do (an aggressive scheduled run applied a model's
+	// confident mark_review on its own, medium risk at ≥ 0.9).
+	if in.TouchesReviewed && in.Action == ActionMarkReview {
 		risk = RiskHigh
 	}
 	return risk

@@ -106,3 +106,27 @@ func TestMarkReviewWithoutRoomForItsTag(t *testing.T) {
 		t.Fatalf("a memory with room for the tag was dropped")
 	}
 }
+
+// TestMarkReviewOfAReviewedMemoryWaitsForAPerson: an aggressive scheduled run applied a model's
+// confident mark_review on a memory the person reviewed (medium risk at ≥ 0.9), taking their
+// reviewed mark off unasked. It is high risk now: queued for a person in every mode.
+func TestMarkReviewOfAReviewedMemoryWaitsForAPerson(t *testing.T) {
+	e := newEnv(t)
+	id := e.write(memory.ActorExtractor, item("checked", "Checked", "The user reviewed this."))["checked"]
+	m, err := e.store.Get(e.ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := Cluster{ID: "c001", Scope: ScopeInstance{Scope: memory.ScopeGlobal}, Entries: []*memory.Memory{m}}
+	p := Proposal{Action: ActionMarkReview, Targets: []string{id}, Confidence: 0.99}
+	for _, reviewed := range []bool{false, true} {
+		m.Reviewed = reviewed
+		d := decide(TriggerScheduled, ModeAggressive, c, p, map[string]*memory.Memory{id: m}, map[string]bool{})
+		if reviewed && (d.Outcome != OutcomeQueue || d.Bucket != BucketHighRisk) {
+			t.Fatalf("reviewed: decision %s/%s, want queued as %s", d.Outcome, d.Bucket, BucketHighRisk)
+		}
+		if !reviewed && d.Outcome != OutcomeAuto {
+			t.Fatalf("unreviewed: decision %s/%s, want applied by the run", d.Outcome, d.Bucket)
+		}
+	}
+}
