@@ -24,14 +24,15 @@ import (
 type verdict int
 
 const (
-	vSkip     verdict = iota // a blank line or a comment
-	vRefused                 // not imported, with its reason
-	vKV                      // a key of an agent's namespace, judged with its agent's other lines
-	vNew                     // a memory to write
-	vDaily                   // journal text to append to its day
-	vPresent                 // already in the store as the line has it: nothing to do
-	vConflict                // the store, or an earlier line, holds other content: kept as it is
-	vRepeat                  // an earlier line of the same source said the same: imported once
+	vSkip        verdict = iota // a blank line or a comment
+	vRefused                    // not imported, with its reason
+	vKV                         // a key of an agent's namespace, judged with its agent's other lines
+	vNew                        // a memory to write
+	vDaily                      // journal text to append to its day
+	vPresent                    // already in the store as the line has it: nothing to do
+	vConflict                   // the store, or an earlier line, holds other content: kept as it is
+	vRepeat                     // an earlier line of the same source said the same: imported once
+	vArchiveStep                // not a line: the archive that follows an archived line's write
 )
 
 // lineVerdict is one line and its verdict.
@@ -208,6 +209,10 @@ func (sc *importScan) judgeMemory(ctx context.Context, n int, rec Record) (lineV
 	}
 	note := ImportConflict{Line: n, Slug: m.Slug, Scope: m.Scope, Title: m.Title}
 	slugKey := "slug:" + string(m.Scope) + "/" + key + "/" + m.Slug
+	if rec.Archived {
+		// An archived copy and a live memory may share a slug (archived, then used again).
+		slugKey = "archived-" + slugKey
+	}
 	first, seen := sc.first[slugKey]
 	if !seen && rec.ID != "" {
 		first, seen = sc.first["id:"+rec.ID]

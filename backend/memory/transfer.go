@@ -92,6 +92,14 @@ func (s *Store) ImportWith(ctx context.Context, r io.Reader, opts ImportOptions)
 			return err
 		}
 		for i, ir := range res.Results {
+			if pending[i].v == vArchiveStep {
+				// The write before it succeeded or was already counted (a failed write leaves
+				// nothing to archive: one error for the line is enough).
+				if !ir.OK && res.Results[i-1].OK {
+					rep.Errors = append(rep.Errors, LineError{Line: pending[i].line, Code: ir.Code, Args: ir.Args, Message: ir.Message})
+				}
+				continue
+			}
 			if err := s.settle(ctx, &rep, pending[i], ir); err != nil {
 				return err
 			}
@@ -123,7 +131,12 @@ func (s *Store) ImportWith(ctx context.Context, r io.Reader, opts ImportOptions)
 		case vNew, vDaily:
 			items = append(items, recordItem(j.rec, opts))
 			pending = append(pending, j)
-			if len(items) == 200 {
+			if j.rec.Archived && j.v == vNew {
+				// Written, then archived in the same batch, before a live line of its slug.
+				items = append(items, Item{Op: OpArchive, Scope: j.m.Scope, Workdir: j.rec.Workdir, Agent: j.rec.Agent, Slug: j.m.Slug})
+				pending = append(pending, lineVerdict{line: j.line, v: vArchiveStep})
+			}
+			if len(items) >= 200 {
 				if err := flush(); err != nil {
 					return rep, err
 				}
@@ -290,7 +303,7 @@ func RecordOf(m *Memory) Record {
 	rec := Record{ID: m.ID, Slug: m.Slug, Title: m.Title, Scope: m.Scope, Workdir: m.Workdir, Agent: m.Agent, Type: m.Type,
 		Confidence: m.Confidence, AutoDowngraded: m.AutoDowngraded, Reviewed: &rev, SourceQuote: m.SourceQuote,
 		Reasoning: m.Reasoning, Aliases: m.Aliases, Tags: m.Tags, Supersedes: m.Supersedes, ConflictsWith: m.ConflictsWith,
-		Subject: m.Subject, Created: &c, Updated: &u, Body: m.Body}
+		Subject: m.Subject, Created: &c, Updated: &u, Archived: m.Archived, Body: m.Body}
 	if m.Source != (Source{}) {
 		src := m.Source
 		rec.Source = &src
@@ -298,20 +311,35 @@ func RecordOf(m *Memory) Record {
 	return rec
 }
 
-// Export writes every live memory matching f as JSONL, oldest first so a re-import keeps order,
-// then the keys of the agents' namespaces f covers (KVRecord lines); it returns the memories
-// written (ExportCounted counts both).
+// Export writes every memory matching f as JSONL — the archived ones first (marked
+// "archived"), then the live ones, each oldest first so a re-import keeps order and a slug
+// archived and then used again comes back as both — then the keys of the agents' namespaces f
+// covers (KVRecord lines); it returns the memories written (ExportCounted counts both).
+// Archived journal days stay out: a day imported is appended to the live journal.
 func (s *Store) Export(ctx context.Context, w io.Writer, f Filter) (int, error) {
 	c, err := s.ExportCounted(ctx, w, f)
 	return c.Memories, err
 }
 
 func (s *Store) exportMemories(ctx context.Context, enc *json.Encoder, f Filter) (int, error) {
+	archived := f
+	archived.Archived = true
+	n, err := s.exportRows(ctx, enc, archived, "m.type <> 'daily'")
+	if err != nil {
+		return n, err
+	}
+	f.Archived = false
+	live, err := s.exportRows(ctx, enc, f, "1")
+	return n + live, err
+}
+
+// exportRows writes the memories matching f and the extra condition, oldest first.
+func (s *Store) exportRows(ctx context.Context, enc *json.Encoder, f Filter, extra string) (int, error) {
 	where, args, err := f.where(s.projects)
 	if err != nil {
 		return 0, err
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT `+metaColumns+` FROM memory_meta m WHERE `+where+` ORDER BY m.created, m.rid`, args...)
+	rows, err := s.db.QueryContext(ctx, `SELECT `+metaColumns+` FROM memory_meta m WHERE (`+where+`) AND `+extra+` ORDER BY m.created, m.rid`, args...)
 	if err != nil {
 		return 0, fmt.Errorf("memory: unable to export: %w", err)
 	}

@@ -28,7 +28,10 @@ type Record struct {
 	Source         *Source    `json:"source,omitempty"`
 	Created        *time.Time `json:"created,omitempty"`
 	Updated        *time.Time `json:"updated,omitempty"`
-	Body           string     `json:"body"`
+	// Archived marks a memory the organizer or the person archived: an export carries it so
+	// that moving machines by export and import keeps the archive (it was left out unsaid).
+	Archived bool   `json:"archived,omitempty"`
+	Body     string `json:"body"`
 }
 
 var (
