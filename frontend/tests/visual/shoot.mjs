@@ -554,6 +554,32 @@ try {
     await page.fill('[data-test="slug"] input', 'likes-sichuan-food')
     await page.fill('[data-test="title"] input', '喜欢川菜')
   })
+  // A phone through the bridge (360 × 740): the form stacks its columns, every field keeps a
+  // usable width and nothing is cut off at the card's edge (side by side the title box held a
+  // word and the confidence buttons ran past the card).
+  for (const [name, language, theme] of [['en-light-create-360', 'en', 'light'], ['zh-dark-create-360', 'zh-CN', 'dark']]) {
+    await open(name, { language, theme }, async (page) => {
+      await page.setViewportSize({ width: 360, height: 740 })
+      await page.click('[data-test="new-memory"]')
+      await page.waitForSelector('.memory-form-modal [data-test="title"] input')
+      await page.fill('[data-test="title"] input', language === 'en' ? 'Prefers green tea' : '喜欢川菜')
+      const fit = await page.evaluate(() => {
+        const card = document.querySelector('.memory-form-modal').getBoundingClientRect()
+        const out = [...document.querySelectorAll('.memory-form-modal button, .memory-form-modal input, .memory-form-modal textarea, .memory-form-modal .n-radio-button, .memory-form-modal .n-base-selection')]
+          .filter((el) => el.getClientRects().length)
+          .filter((el) => {
+            const b = el.getBoundingClientRect()
+            return b.left < card.left - 1 || b.right > card.right + 1
+          })
+          .map((el) => `${el.tagName.toLowerCase()}.${el.className.split(' ')[0]} "${(el.textContent || el.getAttribute('placeholder') || '').trim().slice(0, 20)}"`)
+        const title = document.querySelector('[data-test="title"]').getBoundingClientRect().width
+        return { out, title, cardRight: card.right }
+      })
+      await check(fit.cardRight <= 360, `the card fits the window: ends at ${fit.cardRight}`)
+      await check(fit.out.length === 0, `controls past the card's edge: ${fit.out.join('; ')}`)
+      await check(fit.title >= 240, `the title box keeps a usable width: ${fit.title} px`)
+    })
+  }
   await open('en-light-conflict', { language: 'en', theme: 'light' }, async (page) => {
     await selectNth(1)(page)
     await page.click('[data-test="edit"]')
