@@ -190,6 +190,22 @@ try {
     await page.click('[data-test="nav-organizer"]')
     await page.waitForSelector('[data-test="no-runs"]')
   })
+  // No runs yet on a phone: "No runs yet" and its hint show whole (the runs pane kept 42% of the
+  // height and cut them under the schedule; the rest said "select a run" with none to select).
+  await open('zh-dark-organizer-empty-360', { language: 'zh-CN', theme: 'dark', empty: true }, async (page) => {
+    await page.setViewportSize({ width: 360, height: 740 })
+    await page.click('[data-test="nav-menu"]')
+    await page.waitForSelector('.shell.nav-open .sider')
+    await page.click('[data-test="nav-organizer"]')
+    await page.waitForSelector('[data-test="no-runs"] .state-detail')
+    await page.waitForFunction(() => !document.querySelector('.shell.nav-open'))
+    const cut = await page.evaluate(() => {
+      const hint = document.querySelector('[data-test="no-runs"] .state-detail').getBoundingClientRect()
+      const pane = document.querySelector('.organizer-view .side').getBoundingClientRect()
+      return hint.bottom > pane.bottom + 1 || hint.bottom > innerHeight ? `hint ends at ${hint.bottom}, pane at ${pane.bottom}` : ''
+    })
+    await check(!cut, `the no-runs hint is cut: ${cut}`)
+  })
 
   // ---- Settings → LLM and the Usage view
   for (const [l, th, language] of COMBOS) {
