@@ -60,6 +60,12 @@ export default async function ({ open, check, COMBOS }) {
       await check(boxes.messages.every((m) => !boxes.buttons.some((b) => meet(m, b))), `a message covers an action: ${JSON.stringify(boxes)}`)
       await check(!boxes.buttons.some((b) => meet(boxes.toast, b)), `the toast covers an action: ${JSON.stringify(boxes)}`)
       await check(boxes.messages.every((m) => !meet(m, boxes.toast)), `a message covers the toast: ${JSON.stringify(boxes)}`)
+      if (w < 480) {
+        // The key legend leaves a phone's screen to the memory.
+        await check(page.locator('[data-test="review-view"] .keys').isHidden(), 'no key legend on a phone')
+        const h = await page.locator('[data-test="review-current"]').evaluate((e) => e.getBoundingClientRect().height)
+        await check(h >= 240, `the memory under review keeps room on a phone: ${h} px`)
+      }
     })
   }
   for (const [l, th, language] of [COMBOS[1], COMBOS[2]]) {
