@@ -133,7 +133,14 @@ try {
     await page.locator(`[data-test="journal-day"][data-date="${today}"][data-state="ready"]`).waitFor({ timeout: LONG })
   })
 
-  await step('arrow keys and [ ] move between days with entries', async () => {
+  await step('arrow keys and [ ] move between days with entries (not behind a dialog)', async () => {
+    await page.locator('[data-test="journal-day-title"]').click()
+    await page.keyboard.press('?')
+    await page.locator('[data-test="shortcuts-dialog"]').waitFor({ timeout: LONG })
+    await page.keyboard.press('ArrowLeft') // scrolls the dialog's list, leaves the day alone
+    await page.keyboard.press('Escape')
+    await page.locator('[data-test="shortcuts-dialog"]').waitFor({ state: 'detached', timeout: LONG })
+    expect((await page.locator('[data-test="journal-day"]').getAttribute('data-date')) === today, 'a key in the shortcuts dialog left the day as it was')
     await page.locator('[data-test="journal-day-title"]').click()
     await page.keyboard.press('ArrowLeft')
     await page.locator(`[data-test="journal-day"][data-date="${recent}"][data-state="ready"]`).waitFor({ timeout: LONG })

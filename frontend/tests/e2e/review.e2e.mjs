@@ -1,7 +1,8 @@
 // End-to-end Review against the real `engram-cli serve` on a temporary home: keys a / r / u
-// act on the current item, the selection advances, and what they did persists in the store
-// (read back over JSON-RPC); reject + undo restores the memory; a flagged memory is refused
-// by a bulk accept over the api and shown flagged in the queue.
+// act on the current item (never behind the shortcuts dialog or as the end of g r / g a), the
+// selection advances, and what they did persists in the store (read back over JSON-RPC);
+// reject + undo restores the memory; a flagged memory is refused by a bulk accept over the api
+// and shown flagged in the queue.
 import { RpcClient, Server, cleanup, cli, launchBrowser, newPage, tempDir, until } from './lib.mjs'
 import { reportSuite } from '../report.mjs'
 
@@ -51,11 +52,30 @@ async function main() {
   expect((await page.locator('[data-test="nav-review-count"]').textContent()).trim() === '3', 'the count is in the navigation')
   expect((await page.locator('[data-test="review-item"][data-flagged="true"]').count()) === 1, 'the flagged memory is marked in the queue')
 
+  // Review's keys belong to the page: behind the shortcuts dialog, and as the end of `g r`
+  // (go to Review, where the person already is), r and a do nothing to the current memory.
+  await page.keyboard.press('?')
+  await page.waitForSelector('[data-test="shortcuts-dialog"]')
+  await page.keyboard.press('r')
   await page.keyboard.press('a')
-  await page.waitForSelector('[data-test="review-view"][data-count="2"]')
-  expect((await current()) === 'second-memory', 'after accept the selection advances')
+  await page.keyboard.press('Escape')
+  await page.waitForSelector('[data-test="shortcuts-dialog"]', { state: 'detached' })
+  await page.keyboard.press('g')
+  await page.keyboard.press('r')
+  await page.keyboard.press('g')
+  await page.keyboard.press('a') // to Activity, and back with g r
+  await page.waitForSelector('[data-test="review-view"]', { state: 'detached' })
+  await page.keyboard.press('g')
+  await page.keyboard.press('r')
+  await page.waitForSelector('[data-test="review-view"][data-state="ready"]')
+
+  await page.keyboard.press('a')
   await until(async () => (await rpc.call('memory.read', { id: id('first-memory') })).memory.reviewed === true, 'the accept persisted')
   passed++
+  await page.waitForSelector('[data-test="review-view"][data-count="2"]')
+  expect((await current()) === 'second-memory', 'after accept the selection advances')
+  const second = await rpc.call('memory.read', { id: id('second-memory') })
+  expect(second.memory.reviewed === false, 'keys behind the dialog and g r / g a left the queue alone: the second memory is still there, unreviewed')
 
   await page.keyboard.press('r')
   await page.waitForSelector('[data-test="review-view"][data-count="1"]')

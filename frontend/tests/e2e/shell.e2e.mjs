@@ -188,6 +188,22 @@ async function main() {
     expect((await raw.call('memory.read', { id: m.id })).memory?.id === m.id, 'restored under its own id')
   })
 
+  await step('at 360 px a view chosen from the menu with the keyboard takes the focus, and Tab goes on inside it', async () => {
+    await page.setViewportSize({ width: 360, height: 740 })
+    await page.locator('[data-test="nav-menu"]').focus()
+    await page.keyboard.press('Enter')
+    await page.locator('.shell.nav-open .sider').waitFor({ timeout: LONG })
+    await page.locator('[data-test="nav-journal"]').focus()
+    await page.keyboard.press('Enter')
+    await page.locator('[data-test="journal-view"]').waitFor({ timeout: LONG })
+    await page.waitForFunction(() => !document.querySelector('.shell.nav-open'))
+    await page.waitForFunction(() => document.activeElement?.getAttribute('data-test') === 'main')
+    await page.keyboard.press('Tab')
+    const where = await page.evaluate(() => (document.activeElement?.closest('[data-test="main"]') ? document.activeElement.tagName : `outside: ${document.activeElement?.outerHTML.slice(0, 80)}`))
+    expect(where !== 'MAIN' && !where.startsWith('outside'), `Tab after choosing a view from the menu goes into the view: ${where}`)
+    await page.setViewportSize({ width: 1280, height: 800 })
+  })
+
   raw.close()
   await server.stop()
 }

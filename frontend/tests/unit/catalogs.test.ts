@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import fs from 'node:fs'
 import path from 'node:path'
 import { asciiOnly, catalogJson } from '../../vite.config'
-import { parseCatalog } from '../../src/i18n/core'
+import { makeTranslator, parseCatalog } from '../../src/i18n/core'
 import { catalog } from '../../src/i18n/catalogs'
 
 const localesDir = path.resolve(__dirname, '../../../locales')
@@ -31,6 +31,25 @@ describe('catalogs built into the page', () => {
     expect(uiKeys.length).toBeGreaterThan(100)
     for (const k of uiKeys) expect(zh.has(k), k).toBe(true)
     expect(zh.get('ui.nav.memories')).not.toEqual(en.get('ui.nav.memories'))
+  })
+})
+
+describe('English counts', () => {
+  // "1 entries" in the Journal's calendar, "1 flagged memories were left out" in Review, "A path
+  // of 1 hops" in the Graph: a message that counts a noun has a singular form.
+  const NOUNS = /\{\{\.(Count|PluralCount)\}\}\s+(?:[A-Za-z-]+\s+){0,3}?(memories|entries|files|messages|hops|days|items|runs|changes|rows|lines|results|turns|entities|relations|versions|commits|sessions|backups|findings)\b/
+  it('read in the singular for one', () => {
+    const en = catalog('en')
+    const plain = [...en.keys()].filter((k) => k.startsWith('ui.') && typeof en.get(k) === 'string' && NOUNS.test(en.get(k) as string))
+    expect(plain).toEqual([])
+    const t = makeTranslator('en', [en])
+    expect(t('ui.journal.entries', { Count: 1 })).toBe('1 entry')
+    expect(t('ui.journal.entries', { Count: 2 })).toBe('2 entries')
+    expect(t('ui.review.flagged_left_out', { Count: 1 })).toMatch(/^1 flagged memory was left out/)
+    expect(t('ui.data.exported', { Count: '1' })).toBe('Exported 1 memory')
+    expect(t('ui.graph.path_found', { Count: 1 })).toBe('A path of 1 hop')
+    const zh = makeTranslator('zh-CN', [catalog('zh-CN')])
+    expect(zh('ui.journal.entries', { Count: 1 })).toBe('1 条记录')
   })
 })
 

@@ -369,7 +369,7 @@
   const extSettings = { enabled: true, agents: [], min_interval_seconds: 30, min_graphemes: 6, greeting_max_graphemes: 24 }
   const extRun = (id, h, status, reason, extra) =>
     Object.assign(
-      { id, session: 'c7f3a1d2-9b4e', agent: 'claude-code', status, reason, started_at: ago(h), finished_at: ago(h - 0.001), model: '', input_tokens: 0, output_tokens: 0, applied: 0, rejected: 0 },
+      { id, session: 'c7f3a1d2-9b4e-4c1a-8f2e-5d6b7a8c9e0f', agent: 'claude-code', status, reason, started_at: ago(h), finished_at: ago(h - 0.001), model: '', input_tokens: 0, output_tokens: 0, applied: 0, rejected: 0 },
       extra,
       { report: Object.assign({ version: 1, gate: reason && status === 'skipped' ? reason : 'passed', turn: 3, candidates: 0, rejections: 0, applied: [], rejected: [] }, extra && extra.report) },
     )

@@ -190,6 +190,22 @@ try {
     await page.click('[data-test="nav-organizer"]')
     await page.waitForSelector('[data-test="no-runs"]')
   })
+  // No runs yet on a phone: "No runs yet" and its hint show whole (the runs pane kept 42% of the
+  // height and cut them under the schedule; the rest said "select a run" with none to select).
+  await open('zh-dark-organizer-empty-360', { language: 'zh-CN', theme: 'dark', empty: true }, async (page) => {
+    await page.setViewportSize({ width: 360, height: 740 })
+    await page.click('[data-test="nav-menu"]')
+    await page.waitForSelector('.shell.nav-open .sider')
+    await page.click('[data-test="nav-organizer"]')
+    await page.waitForSelector('[data-test="no-runs"] .state-detail')
+    await page.waitForFunction(() => !document.querySelector('.shell.nav-open'))
+    const cut = await page.evaluate(() => {
+      const hint = document.querySelector('[data-test="no-runs"] .state-detail').getBoundingClientRect()
+      const pane = document.querySelector('.organizer-view .side').getBoundingClientRect()
+      return hint.bottom > pane.bottom + 1 || hint.bottom > innerHeight ? `hint ends at ${hint.bottom}, pane at ${pane.bottom}` : ''
+    })
+    await check(!cut, `the no-runs hint is cut: ${cut}`)
+  })
 
   // ---- Settings → LLM and the Usage view
   for (const [l, th, language] of COMBOS) {
@@ -443,6 +459,62 @@ try {
       await check(page.locator('[data-test="extraction-run"]').count().then((n) => n === 7), 'every run listed')
     })
   }
+  // Narrow Activity (a phone, and an 800 px window beside the sidebar): a run's and a session's
+  // parts neither overlap nor leave the screen, and the agent, the status and the counts are
+  // whole (at 360 px "claude-code" was drawn over the model and the sessions' agents had no width).
+  for (const [[l, th, language], w, h] of [
+    [COMBOS[0], 360, 740],
+    [COMBOS[3], 360, 740],
+    [COMBOS[0], 800, 600],
+  ]) {
+    await open(`${l}-${th}-activity-runs-sessions-${w}`, { language, theme: th }, async (page) => {
+      await page.setViewportSize({ width: w, height: h })
+      if (w < 800) {
+        await page.click('[data-test="nav-menu"]')
+        await page.waitForSelector('.shell.nav-open .sider')
+      }
+      await toExtractionRuns(page)
+      await page.waitForFunction(() => !document.querySelector('.shell.nav-open'))
+      const layout = (rowSel, partSels, wholeSels) =>
+        page.evaluate(
+          ([rowSel, partSels, wholeSels]) => {
+            const bad = []
+            for (const row of document.querySelectorAll(rowSel)) {
+              const boxes = partSels
+                .map((sel) => [sel, row.querySelector(sel)])
+                .filter(([, el]) => el && el.getClientRects().length)
+                .map(([sel, el]) => [sel, el.getBoundingClientRect()])
+              for (const [sel, b] of boxes) if (b.right > innerWidth + 1 || b.left < -1) bad.push(`${sel} off screen (${Math.round(b.left)}–${Math.round(b.right)})`)
+              for (let i = 0; i < boxes.length; i++)
+                for (let j = i + 1; j < boxes.length; j++) {
+                  const [a, x] = [boxes[i][1], boxes[j][1]]
+                  if (a.left < x.right - 1 && x.left < a.right - 1 && a.top < x.bottom - 1 && x.top < a.bottom - 1) bad.push(`${boxes[i][0]} meets ${boxes[j][0]}`)
+                }
+              for (const sel of wholeSels) {
+                const el = row.querySelector(sel)
+                if (el && el.scrollWidth > el.clientWidth + 1) bad.push(`${sel} cut (${el.clientWidth} of ${el.scrollWidth} px)`)
+                if (el && el.getClientRects().length > 1) bad.push(`${sel} broken over lines`)
+              }
+            }
+            return [...new Set(bad)]
+          },
+          [rowSel, partSels, wholeSels],
+        )
+      const runs = await layout('[data-test="extraction-run"] .row', ['.when', '.chip', '.agent', '.model .mono', '.applied', '.refused'], ['.chip', '.agent', '.applied', '.refused'])
+      await check(runs.length === 0, `extraction runs at ${w} px: ${runs.join('; ')}`)
+      await page.locator('[data-test="extraction-run"][data-run="01EXT0000000000000000000P1"] .row').click()
+      await page.waitForSelector('[data-test="extraction-detail"] [data-test="extraction-rejected"]')
+      const detail = await page.locator('[data-test="extraction-detail"]').evaluate((e) => {
+        const text = e.querySelector('.facts').getBoundingClientRect().left
+        return text - e.closest('[data-test="extraction-run"]').getBoundingClientRect().left
+      })
+      await check(w >= 800 || detail < 40, `a run's detail starts near the row's left edge, not under a column: ${detail}`)
+      await page.click('[data-test="activity-tab-sessions"]')
+      await page.waitForSelector('[data-test="sessions"][data-state="ready"] [data-test="session-row"]')
+      const sessions = await layout('[data-test="session-row"] .row', ['.agent', '.sid', '.project', '.count', '.when', '[data-test="session-delete"]'], ['.agent', '.when'])
+      await check(sessions.length === 0, `sessions at ${w} px: ${sessions.join('; ')}`)
+    })
+  }
   await open('en-light-extraction-empty', { language: 'en', theme: 'light', extraction: 'empty' }, async (page) => {
     await page.click('[data-test="nav-activity"]')
     await page.click('[data-test="activity-tab-extraction"]')
@@ -554,6 +626,32 @@ try {
     await page.fill('[data-test="slug"] input', 'likes-sichuan-food')
     await page.fill('[data-test="title"] input', '喜欢川菜')
   })
+  // A phone through the bridge (360 × 740): the form stacks its columns, every field keeps a
+  // usable width and nothing is cut off at the card's edge (side by side the title box held a
+  // word and the confidence buttons ran past the card).
+  for (const [name, language, theme] of [['en-light-create-360', 'en', 'light'], ['zh-dark-create-360', 'zh-CN', 'dark']]) {
+    await open(name, { language, theme }, async (page) => {
+      await page.setViewportSize({ width: 360, height: 740 })
+      await page.click('[data-test="new-memory"]')
+      await page.waitForSelector('.memory-form-modal [data-test="title"] input')
+      await page.fill('[data-test="title"] input', language === 'en' ? 'Prefers green tea' : '喜欢川菜')
+      const fit = await page.evaluate(() => {
+        const card = document.querySelector('.memory-form-modal').getBoundingClientRect()
+        const out = [...document.querySelectorAll('.memory-form-modal button, .memory-form-modal input, .memory-form-modal textarea, .memory-form-modal .n-radio-button, .memory-form-modal .n-base-selection')]
+          .filter((el) => el.getClientRects().length)
+          .filter((el) => {
+            const b = el.getBoundingClientRect()
+            return b.left < card.left - 1 || b.right > card.right + 1
+          })
+          .map((el) => `${el.tagName.toLowerCase()}.${el.className.split(' ')[0]} "${(el.textContent || el.getAttribute('placeholder') || '').trim().slice(0, 20)}"`)
+        const title = document.querySelector('[data-test="title"]').getBoundingClientRect().width
+        return { out, title, cardRight: card.right }
+      })
+      await check(fit.cardRight <= 360, `the card fits the window: ends at ${fit.cardRight}`)
+      await check(fit.out.length === 0, `controls past the card's edge: ${fit.out.join('; ')}`)
+      await check(fit.title >= 240, `the title box keeps a usable width: ${fit.title} px`)
+    })
+  }
   await open('en-light-conflict', { language: 'en', theme: 'light' }, async (page) => {
     await selectNth(1)(page)
     await page.click('[data-test="edit"]')

@@ -14,6 +14,20 @@ export default async function ({ open, check, COMBOS }) {
       await check(page.locator('[data-test="storage-table"] tbody tr').count().then((n) => n === 3), 'three scopes in the table')
       await page.locator('[data-test="settings-storage"]').scrollIntoViewIfNeeded()
     })
+    // On a phone the drawer is the window's width: every column of the table shows whole, no
+    // sideways scroll (in English "Unreviewed" and its numbers were cut at the edge).
+    await open(`${l}-${th}-data-storage-360`, { language, theme: th, quota: 'degraded' }, async (page) => {
+      await page.setViewportSize({ width: 360, height: 740 })
+      await page.click('[data-test="nav-menu"]')
+      await page.waitForSelector('.shell.nav-open .sider')
+      await openSettings(page)
+      await page.locator('[data-test="storage-table"]').scrollIntoViewIfNeeded()
+      const fit = await page.locator('[data-test="storage-table"]').evaluate((t) => {
+        const wrap = t.parentElement
+        return { scroll: wrap.scrollWidth, client: wrap.clientWidth }
+      })
+      await check(fit.scroll <= fit.client + 1, `the storage table is wider than the drawer: ${fit.scroll} > ${fit.client}`)
+    })
     await open(`${l}-${th}-data-import-preview`, { language, theme: th }, async (page) => {
       await openSettings(page)
       await page.locator('[data-test="data-import-file"]').setInputFiles({ name: 'engram-export-2026-11-30.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from('{"slug":"x"}\n') })

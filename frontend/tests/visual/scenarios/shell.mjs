@@ -19,6 +19,18 @@ export default async function ({ open, check, settled, COMBOS }) {
       await check(page.locator('.list-pane').isHidden(), 'list hidden while reading at 360 px')
       await page.waitForSelector('.markdown-body a.wikilink-memory')
     })
+    // An unreviewed memory at 360 px: the "Not reviewed yet" card puts Reject / Accept under its
+    // words and the title has Edit / Delete under it (beside them, the words had 50–90 px and
+    // broke every few characters, the title ~130 px).
+    await open(`${l}-${th}-shell-360-unreviewed`, { language, theme: th }, async (page) => {
+      await size(360, 740)(page)
+      await page.locator('.item:has(.dot)').first().click()
+      await page.waitForSelector('[data-test="review-card"] [data-test="review-hint"]')
+      const w = await page.locator('[data-test="review-hint"]').evaluate((e) => e.getBoundingClientRect().width)
+      await check(w >= 220, `the hint of an unreviewed memory keeps the card's width: ${w} px`)
+      const title = await page.locator('[data-test="reader-title"]').evaluate((e) => e.getBoundingClientRect().width)
+      await check(title >= 240, `the title keeps the reader's width: ${title} px`)
+    })
     await open(`${l}-${th}-shell-360-menu`, { language, theme: th }, async (page) => {
       await size(360, 740)(page)
       await page.click('[data-test="nav-menu"]')
