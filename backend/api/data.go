@@ -81,7 +81,7 @@ func (s *MemoryService) ImportPreview(p ImportPreviewParams) (ImportPreviewResul
 	if err != nil {
 		return ImportPreviewResult{}, err
 	}
-	pv, err := s.a.deps.Store.PreviewImport(s.a.ctx, strings.NewReader(jsonl))
+	pv, err := s.a.deps.Store.PreviewImport(s.a.ctx, strings.NewReader(jsonl), memory.ImportOptions{Workdir: s.a.jsonlWorkdir(p.ImportSource)})
 	if err != nil {
 		return ImportPreviewResult{}, s.a.fail(err)
 	}

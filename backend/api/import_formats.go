@@ -46,6 +46,15 @@ type ImportSource struct {
 // importJSONL returns the JSONL an import reads: the call's own text, or the source converted,
 // with the notes of a folder or the entries of a list it left out (line 0,
 // import_source_skipped / import_entry_skipped, first in the errors).
+// jsonlWorkdir is the project an Engram JSONL import sends its project lines without a workdir
+// to (another tool's converter takes src.Workdir itself).
+func (a *API) jsonlWorkdir(src ImportSource) string {
+	if src.Format == "" || src.Format == "jsonl" {
+		return src.Workdir
+	}
+	return ""
+}
+
 func (a *API) importJSONL(jsonl string, src ImportSource) (string, []ImportLineError, error) {
 	if src.Format == "" || src.Format == "jsonl" {
 		return jsonl, nil, nil

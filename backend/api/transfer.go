@@ -135,7 +135,8 @@ func (s *MemoryService) Import(p ImportParams) (ImportResult, error) {
 	if p.KeepReview && jsonl != p.JSONL {
 		return ImportResult{}, s.a.newError(CodeImportKeepReviewEngramOnly, nil)
 	}
-	rep, err := s.a.deps.Store.ImportWith(s.a.ctx, strings.NewReader(jsonl), memory.ImportOptions{KeepReview: p.KeepReview})
+	rep, err := s.a.deps.Store.ImportWith(s.a.ctx, strings.NewReader(jsonl), memory.ImportOptions{KeepReview: p.KeepReview,
+		Workdir: s.a.jsonlWorkdir(p.ImportSource)})
 	if err != nil {
 		return ImportResult{}, s.a.fail(err)
 	}

@@ -37,14 +37,12 @@ func (r *runner) importCmd(_ context.Context, args []string) error {
 			return fmt.Errorf("%s", r.t("cli.read_file_failed", r.reason(map[string]any{"Path": pos[0]}, err)))
 		}
 		jsonl = string(data)
-	} else {
-		if src.Path, err = filepath.Abs(pos[0]); err != nil {
+	} else if src.Path, err = filepath.Abs(pos[0]); err != nil {
+		return err
+	}
+	if workdir != "" {
+		if src.Workdir, err = filepath.Abs(workdir); err != nil {
 			return err
-		}
-		if workdir != "" {
-			if src.Workdir, err = filepath.Abs(workdir); err != nil {
-				return err
-			}
 		}
 	}
 	if dryRun {

@@ -76,3 +76,28 @@ func TestImportLeavesOutUnusableEntry(t *testing.T) {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
 	}
 }
+
+// An Engram JSONL line of a project that names no workdir goes to --workdir's project: it was
+// refused ("The project folder “” must be an absolute path") though --workdir was given. A line
+// naming its own folder keeps it; without --workdir the line is still refused, saying why.
+func TestImportJSONLWorkdir(t *testing.T) {
+	h := newHome(t)
+	proj, own := t.TempDir(), t.TempDir()
+	src := filepath.Join(t.TempDir(), "mem.jsonl")
+	os.WriteFile(src, []byte(`{"title":"Lint first","type":"project","scope":"project","body":"Run make lint before every commit."}
+{"title":"Own folder","type":"project","scope":"project","workdir":"`+own+`","body":"Deploys from main."}
+`), 0o644)
+	if code, _, errs := h.run("", "import", src); code == 0 || !strings.Contains(errs, "line 1") {
+		t.Fatalf("without --workdir: %d %s", code, errs)
+	}
+	if out := h.ok("import", "--dry-run", "--workdir", proj, src); !strings.Contains(out, "1 new") {
+		t.Fatalf("dry run:\n%s", out)
+	}
+	h.ok("import", "--workdir", proj, src)
+	if out := h.ok("list", "--scope", "project", "--workdir", proj); !strings.Contains(out, "Lint first") || strings.Contains(out, "Own folder") {
+		t.Fatalf("list of --workdir's project:\n%s", out)
+	}
+	if out := h.ok("list", "--scope", "project", "--workdir", own); !strings.Contains(out, "Own folder") {
+		t.Fatalf("list of the line's own project:\n%s", out)
+	}
+}

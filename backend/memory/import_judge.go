@@ -80,10 +80,12 @@ type importScan struct {
 	n       int
 	first   map[string]seenLine
 	origins map[int]ImportOrigin
+	workdir string // for project lines that name none (ImportOptions.Workdir)
 }
 
-func (s *Store) newImportScan(r io.Reader) *importScan {
-	return &importScan{s: s, lr: newLineReader(r, MaxImportLine), first: map[string]seenLine{}, origins: map[int]ImportOrigin{}}
+func (s *Store) newImportScan(r io.Reader, workdir string) *importScan {
+	return &importScan{s: s, lr: newLineReader(r, MaxImportLine), first: map[string]seenLine{}, origins: map[int]ImportOrigin{},
+		workdir: workdir}
 }
 
 var utf8BOM = []byte("\ufeff")
@@ -136,6 +138,9 @@ func (sc *importScan) next(ctx context.Context) (j lineVerdict, done bool, err e
 	if err := dec.Decode(&rec); err != nil {
 		code, args := lineJSONError(err, line)
 		return refusedLine(n, code, args, "invalid JSON: %v", err), false, nil
+	}
+	if rec.Scope == ScopeProject && strings.TrimSpace(rec.Workdir) == "" {
+		rec.Workdir = sc.workdir
 	}
 	if le := sc.s.checkRecord(rec); le != nil {
 		le.Line = n

@@ -13,7 +13,7 @@ import (
 // the preview announced, count for count.
 func (e *env) previewThenImport(jsonl string, opts ImportOptions) (ImportPreview, ImportReport) {
 	e.t.Helper()
-	p, err := e.s.PreviewImport(e.ctx, strings.NewReader(jsonl))
+	p, err := e.s.PreviewImport(e.ctx, strings.NewReader(jsonl), ImportOptions{})
 	if err != nil {
 		e.t.Fatal(err)
 	}

@@ -77,10 +77,10 @@ type ImportConflict struct {
 const MaxPreviewLines = 50
 
 // PreviewImport reads JSONL as ImportWith would and judges every line against the store as it
-// is now, writing nothing.
-func (s *Store) PreviewImport(ctx context.Context, r io.Reader) (ImportPreview, error) {
+// is now, writing nothing (opts.Workdir as the import would take it; KeepReview changes no count).
+func (s *Store) PreviewImport(ctx context.Context, r io.Reader, opts ImportOptions) (ImportPreview, error) {
 	p := ImportPreview{Scopes: []ImportScopeImpact{}, ConflictLines: []ImportConflict{}, RepeatLines: []ImportConflict{}, Errors: []LineError{}}
-	sc := s.newImportScan(r)
+	sc := s.newImportScan(r, opts.Workdir)
 	adding := map[scopeRef]*ImportScopeImpact{}
 	var kvLines []kvLine
 	for {

@@ -75,7 +75,7 @@ func TestPreviewImportCountsWithoutWriting(t *testing.T) {
 	}
 	jsonl := strings.Join(lines, "\n") + "\n"
 	before := e.count(`SELECT COUNT(*) FROM memory_meta`)
-	p, err := e.s.PreviewImport(e.ctx, strings.NewReader(jsonl))
+	p, err := e.s.PreviewImport(e.ctx, strings.NewReader(jsonl), ImportOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func TestPreviewImportRefusesWhatImportRefuses(t *testing.T) {
 		`{"id":"not-a-ulid","slug":"odd-id","title":"Odd","scope":"global","type":"user","body":"b"}`,
 		`{"slug":"fine-one","title":"Fine","scope":"global","type":"user","body":"b"}`,
 	}, "\n") + "\n"
-	p, err := e.s.PreviewImport(e.ctx, strings.NewReader(jsonl))
+	p, err := e.s.PreviewImport(e.ctx, strings.NewReader(jsonl), ImportOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

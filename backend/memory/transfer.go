@@ -67,6 +67,9 @@ type ImportOptions struct {
 	// their own Engram export (CLI, desktop). Otherwise a file cannot vouch for itself, so
 	// every memory lands unreviewed with source.kind "import".
 	KeepReview bool
+	// Workdir is the project a project line that names no workdir goes to (`engram import
+	// --workdir DIR`): such lines were refused for their empty folder though DIR was given.
+	Workdir string
 }
 
 // Import reads JSONL records and writes them in batches, each memory unreviewed.
@@ -79,7 +82,7 @@ func (s *Store) Import(ctx context.Context, r io.Reader) (ImportReport, error) {
 // counted as such and writes nothing (a second import of the same file writes nothing).
 func (s *Store) ImportWith(ctx context.Context, r io.Reader, opts ImportOptions) (ImportReport, error) {
 	rep := ImportReport{ConflictLines: []ImportConflict{}, RepeatLines: []ImportConflict{}}
-	sc := s.newImportScan(r)
+	sc := s.newImportScan(r, opts.Workdir)
 	var items []Item
 	var pending []lineVerdict
 	var kvLines []kvLine
