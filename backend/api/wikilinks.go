@@ -24,10 +24,10 @@ func (a *API) renderLinkedFrom(body string, from memory.LinkFrom) string {
 	src := []byte(body)
 	doc := markdown.Parser().Parse(text.NewReader(src))
 	if links := wikilink.Links(doc); len(links) > 0 {
-		ids, err := a.deps.Store.ResolveLinks(a.ctx, from, wikilink.Targets(links))
+		found, err := a.deps.Store.ResolveLinks(a.ctx, from, wikilink.Targets(links))
 		if err == nil {
 			for _, l := range links {
-				l.MemoryID = ids[l.Target]
+				l.MemoryID, l.Title = found[l.Target].ID, found[l.Target].Title
 			}
 		}
 	}

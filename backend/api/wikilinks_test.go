@@ -26,7 +26,7 @@ func TestReadResolvesWikilinks(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		`data-wikilink="answer-style" data-memory-id="` + style + `">answer-style</a>`,
+		`data-wikilink="answer-style" data-memory-id="` + style + `">Answer Style</a>`, // a slug reads as the title
 		`data-wikilink="answer style" data-memory-id="` + style + `">the style</a>`,
 		`data-wikilink="川菜偏好" data-memory-id="` + zh + `">川菜偏好</a>`,
 		`data-wikilink="Acme Cloud" data-entity="Acme Cloud">Acme Cloud</a>`,

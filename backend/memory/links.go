@@ -13,13 +13,20 @@ type LinkFrom struct {
 	ScopeKey string
 }
 
+// LinkedMemory is the memory a [[link]] names: its id, and its title for a link written by
+// slug ("[[uses-neovim]]" reads "Uses Neovim").
+type LinkedMemory struct {
+	ID    string
+	Title string
+}
+
 // ResolveLinks maps each [[link]] name to the id of the live memory it names: by slug, else
 // by title (ASCII case ignored). Called when the reader renders a body, so that a link to a
 // memory opens it and any other name stays an entity link for the graph. Among several
 // matches the memory in from's own scope instance wins, then a global one, then any other;
 // a slug match beats a title match. Names that match nothing are absent from the map.
-func (s *Store) ResolveLinks(ctx context.Context, from LinkFrom, names []string) (map[string]string, error) {
-	out := map[string]string{}
+func (s *Store) ResolveLinks(ctx context.Context, from LinkFrom, names []string) (map[string]LinkedMemory, error) {
+	out := map[string]LinkedMemory{}
 	if len(names) == 0 {
 		return out, nil
 	}
@@ -73,7 +80,7 @@ func (s *Store) ResolveLinks(ctx context.Context, from LinkFrom, names []string)
 			}
 			if rank > best[n] {
 				best[n] = rank
-				out[n] = id
+				out[n] = LinkedMemory{ID: id, Title: title}
 			}
 		}
 	}

@@ -25,13 +25,16 @@ const maxName = 300
 // Kind is the node kind of a wikilink.
 var Kind = gast.NewNodeKind("WikiLink")
 
-// Node is one `[[Target|Label]]`. MemoryID is set (by the caller, between parse and
-// render) when Target names a memory.
+// Node is one `[[Target|Label]]`. MemoryID and Title are set (by the caller, between parse
+// and render) when Target names a memory: a link without a label then reads as the memory's
+// title (a slug is no words for a person), one with a label as its label.
 type Node struct {
 	gast.BaseInline
 	Target   string
 	Label    string
 	MemoryID string
+	Title    string
+	labelled bool
 }
 
 // Kind implements ast.Node.
@@ -79,11 +82,12 @@ func (inlineParser) Parse(_ gast.Node, block text.Reader, _ parser.Context) gast
 	if target == "" {
 		return nil
 	}
-	if label == "" {
+	labelled := label != ""
+	if !labelled {
 		label = target
 	}
 	block.Advance(end + 2)
-	return &Node{Target: target, Label: label}
+	return &Node{Target: target, Label: label, labelled: labelled}
 }
 
 type htmlRenderer struct{}
@@ -111,7 +115,11 @@ func (htmlRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 			esc(n.Target)
 		}
 		_, _ = w.WriteString(`">`)
-		esc(n.Label)
+		if n.MemoryID != "" && n.Title != "" && !n.labelled {
+			esc(n.Title)
+		} else {
+			esc(n.Label)
+		}
 		_, _ = w.WriteString(`</a>`)
 		return gast.WalkSkipChildren, nil
 	})

@@ -107,3 +107,27 @@ func TestTargetsAreDistinctInOrder(t *testing.T) {
 		t.Fatalf("targets %v", got)
 	}
 }
+
+// TestSlugLinkReadsAsTheTitle: a link written by slug showed the slug ("uses-neovim") in the
+// reader; a memory link without a label reads as the memory's title, a label stays the label,
+// and a name that resolves to no memory stays as written.
+func TestSlugLinkReadsAsTheTitle(t *testing.T) {
+	md := goldmark.New(goldmark.WithExtensions(extension.GFM, Extension))
+	src := []byte("[[uses-neovim]], [[uses-neovim|my editor]] and [[Neovim]].")
+	doc := md.Parser().Parse(text.NewReader(src))
+	for _, l := range Links(doc) {
+		if l.Target == "uses-neovim" {
+			l.MemoryID, l.Title = "m_1", "Uses <Neovim>"
+		}
+	}
+	var buf bytes.Buffer
+	if err := md.Renderer().Render(&buf, src, doc); err != nil {
+		t.Fatal(err)
+	}
+	got := buf.String()
+	for _, want := range []string{`data-memory-id="m_1">Uses &lt;Neovim&gt;</a>`, `data-memory-id="m_1">my editor</a>`, `data-entity="Neovim">Neovim</a>`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %s in\n%s", want, got)
+		}
+	}
+}
