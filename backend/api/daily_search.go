@@ -156,6 +156,8 @@ var (
 	jdMonth = regexp.MustCompile(`^(\d{1,2})\s*月$`)
 	// Nov 30, November 30th, 2026
 	jdNameDay = regexp.MustCompile(`(?i)^` + journalMonths + `\.?\s+(\d{1,2})(?:st|nd|rd|th)?(?:,?\s+(\d{4}))?$`)
+	// December, December 2026, May 2026 (a month named whole; "may" alone is a word, not May)
+	jdMonthName = regexp.MustCompile(`(?i)^(?:(january|february|march|april|june|july|august|september|october|november|december)(?:,?\s+(\d{4}))?|(may),?\s+(\d{4}))$`)
 	// 30 Nov, 30th of November 2026
 	jdDayName = regexp.MustCompile(`(?i)^(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?` + journalMonths + `\.?(?:,?\s+(\d{4}))?$`)
 )
@@ -217,6 +219,12 @@ func journalDate(q string, now time.Time, loc *time.Location) (func(string) bool
 	}
 	if m := jdDayName.FindStringSubmatch(q); m != nil && n(m[1]) > 0 {
 		return dayMatcher(n(m[3]), journalMonth(m[2]), n(m[1]))
+	}
+	if m := jdMonthName.FindStringSubmatch(q); m != nil {
+		if m[3] != "" {
+			return dayMatcher(n(m[4]), 5, 0)
+		}
+		return dayMatcher(n(m[2]), journalMonth(m[1]), 0)
 	}
 	r := recall.ParseTime(q, now, loc, false)
 	if r == nil || !strings.EqualFold(strings.TrimSpace(r.Expr), q) {

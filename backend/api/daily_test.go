@@ -247,6 +247,9 @@ func TestDailySearchByDateAndText(t *testing.T) {
 		{"Nov 30", "2026-11-30,2025-11-30"},
 		{"30 November 2025", "2025-11-30"},
 		{"2026-11", "2026-11-30,2026-11-29"},
+		{"November", "2026-11-30,2026-11-29,2025-11-30"}, // a month named alone found nothing
+		{"november 2025", "2025-11-30"},
+		{"December", ""},
 		{"yesterday", "2026-11-30"},
 		{"昨天", "2026-11-30"},
 		{"birthday", "2026-11-30,2025-11-30"},
