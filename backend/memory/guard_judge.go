@@ -238,6 +238,14 @@ func isAlnum(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
+// base64PrivateKey accepts base64 text whose start decodes to a private key's BEGIN line.
+func base64PrivateKey(text string, m []int) bool {
+	v := strings.TrimRight(text[m[0]:m[1]], "=")
+	v = v[:min(len(v), 120)/4*4]
+	dec, err := base64.StdEncoding.DecodeString(v)
+	return err == nil && strings.Contains(string(dec), "PRIVATE KEY")
+}
+
 // base64JWT accepts base64 text that decodes to a JWT.
 func base64JWT(text string, m []int) bool {
 	v := strings.TrimRight(text[m[0]:m[1]], "=")

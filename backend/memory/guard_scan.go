@@ -23,13 +23,27 @@ func scanForm(s string) string {
 	if plain {
 		return s
 	}
-	s = strings.Map(func(r rune) rune {
-		if unicode.Is(unicode.Cf, r) || r == '\u034f' || r == '\u115f' || r == '\u1160' || r == '\u3164' {
-			return -1
+	var b strings.Builder
+	b.Grow(len(s))
+	prev := rune(0)
+	for _, r := range s {
+		if invisible(r) || unicode.Is(unicode.Mn, r) && prev < utf8.RuneSelf && (isAlnum(byte(prev)) || prev == '_' || prev == '-') {
+			continue
 		}
-		return r
-	}, s)
-	return norm.NFKC.String(s)
+		b.WriteRune(r)
+		prev = r
+	}
+	return norm.NFKC.String(b.String())
+}
+
+// invisible reports a character drawn as nothing: format characters, the combining grapheme
+// joiner, the Hangul fillers, variation selectors (U+FE0F after a letter changes nothing you
+// see) and the blank Braille pattern. A combining mark after an ASCII letter or digit is
+// dropped too (scanForm): it turns "g" into "ǵ" on screen but no key holds one, so one inside
+// a token is there to split it.
+func invisible(r rune) bool {
+	return unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Variation_Selector, r) ||
+		r == '\u034f' || r == '\u115f' || r == '\u1160' || r == '\u3164' || r == '\u2800'
 }
 
 // secretKind returns the kind of the first secret found in one text, or "".
