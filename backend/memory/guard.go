@@ -85,7 +85,9 @@ var secretRules = []secretRule{
 	rule("sourcegraph_token", `\bsgp_(?:[A-Fa-f0-9]{16}_|local_)?[A-Fa-f0-9]{40}\b`, "sgp_"),
 	rule("npm_token", `\bnpm_[A-Za-z0-9]{36}\b`, "npm_"),
 	rule("pypi_token", `\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}`, "pypi-"),
-	rule("mailgun_key", `\bkey-[0-9a-f]{32}\b`, "key-"),
+	// Mailgun's legacy key is key- and 32 hex digits, which a cache key named after an md5
+	// also is: it takes Mailgun named on its line.
+	rule("mailgun_key", `(?i)\bmailgun[^\n]*\bkey-[0-9a-f]{32}\b|\bkey-[0-9a-f]{32}\b[^\n]*\bmailgun`, "mailgun"),
 	rule("mailchimp_key", `\b[0-9a-f]{32}-us\d{1,2}\b`, "-us"),
 	rule("sendgrid_key", `\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b`, "sg."),
 	rule("twilio_key", `\bSK[0-9a-fA-F]{32}\b`, "sk"),
