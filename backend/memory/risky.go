@@ -41,7 +41,7 @@ var riskyPatterns = []riskyPattern{
 	// words the first pattern wants, reversed.
 	{RiskOverride, text.Lazy(`(?i)\b(?:ignore|disregard|forget|override)\b.{0,20}\b(?:instructions?|rules?|prompts?|guidelines?|directions?)\b.{0,20}\b(?:above|before|previously|earlier|so far)\b`),
 		[]string{"ignore", "disregard", "forget", "override"}},
-	{RiskOverride, text.Lazy(`(?i)\b(?:ignore|disregard|forget)\b.{0,20}\b(?:everything|anything)\b.{0,30}\b(?:you (?:were|have been|'ve been) (?:told|given|instructed)|above|before)`),
+	{RiskOverride, text.Lazy(`(?i)\b(?:ignore|disregard|forget)\b.{0,20}\b(?:everything|anything)\b.{0,30}\b(?:you (?:were|have been|'ve been) (?:told|given|instructed)|above)`),
 		[]string{"ignore", "disregard", "forget"}},
 	{RiskSystem, text.Lazy(`(?i)\byou are now\b.{0,40}(?:\bDAN\b|\bdo anything now\b|\bunrestricted\b|\bunfiltered\b|\bjailbroken\b|\bwithout (?:any )?(?:restrictions|limits|rules|filters|guidelines)\b)`),
 		[]string{"you are now"}},
@@ -60,7 +60,7 @@ var riskyPatterns = []riskyPattern{
 	{RiskDirective, text.Lazy(`从现在(?:开始|起)[，,]?\s*你(?:必须|只能|要|将)`), []string{"从现在"}},
 	{RiskDirective, text.Lazy(`新的?指令[:：]`), []string{"指令"}},
 	{RiskSystem, text.Lazy(`系统提示词|系统提示|越狱模式`), []string{"系统提示", "越狱模式"}},
-	{RiskSystem, text.Lazy(`你(?:现在)?(?:是|成为|变成)了?.{0,15}(?:没有|不受)(?:任何)?(?:限制|约束|规则)`), []string{"没有", "不受"}},
+	{RiskSystem, text.Lazy(`你现在(?:是|成为|变成)了?.{0,15}(?:没有|不受)(?:任何)?(?:限制|约束|规则)|(?:没有|不受)任何(?:限制|约束)的\s*(?:AI|人工智能|助手|模型)`), []string{"没有", "不受"}},
 }
 
 // riskyNeeds finds which patterns' literals a folded text holds in one pass over it: asking

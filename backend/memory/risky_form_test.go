@@ -38,6 +38,8 @@ func TestRiskSeesThroughDisguises(t *testing.T) {
 		"上述规则适用于所有新项目。",
 		"You are now on the team's on-call rota.",
 		"ｐｎｐｍ is the package manager here",
+		"Forget everything you know about Java before learning Rust.",
+		"你是对的，这里没有任何限制。",
 	}
 	for _, s := range benign {
 		if r := RiskOf(s); r != nil {
