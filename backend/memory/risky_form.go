@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"html"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -11,18 +12,21 @@ import (
 // and Greek letters that look like Latin ones read as those, underscores as spaces and every
 // run of white space (line breaks too) as one space. An injection written to pass a reader's
 // eye but not the patterns ("іgnore" with a Cyrillic і, "ｉｇｎｏｒｅ", "ignore\nall previous
-// instructions", ignore_all_previous_instructions) reads as what it says. The form is only
-// searched, never stored.
+// instructions", ignore_all_previous_instructions, HTML character references) reads as what it
+// says. The form is only searched, never stored.
 func riskForm(s string) string {
 	plain := true
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c >= utf8.RuneSelf || c == '_' || c == '\n' || c == '\r' || c == '\t' || c == '\v' || c == '\f' {
+		if c := s[i]; c >= utf8.RuneSelf || c == '_' || c == '&' || c == '\n' || c == '\r' || c == '\t' || c == '\v' || c == '\f' {
 			plain = false
 			break
 		}
 	}
 	if plain {
 		return s
+	}
+	if strings.IndexByte(s, '&') >= 0 {
+		s = html.UnescapeString(s) // "&#105;gnore", which a model reading the Markdown reads as "ignore"
 	}
 	s = scanForm(s)
 	var b strings.Builder
