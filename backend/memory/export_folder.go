@@ -47,7 +47,8 @@ func (s *Store) ExportFolder(ctx context.Context, dir string, f Filter) (FolderE
 	}
 	dir = filepath.Clean(dir)
 	rep.Dir = dir
-	if inside(dir, s.home) || inside(s.home, dir) {
+	if real, home := resolvedPath(dir), resolvedPath(s.home); inside(dir, s.home) || inside(s.home, dir) ||
+		inside(real, home) || inside(home, real) {
 		return rep, codeErr(CodeExportDirInHome, map[string]any{"Dir": dir}, "export folder %s overlaps the home", dir)
 	}
 	if entries, err := os.ReadDir(dir); err == nil && len(entries) > 0 {
@@ -181,6 +182,25 @@ func safeFolderName(s string) string {
 		out = strings.TrimLeft(out, ".")
 	}
 	return out
+}
+
+// resolvedPath is p with the symbolic links of its longest existing part resolved and the rest
+// appended: /tmp/link/new, where /tmp/link points into the home, is the home's folder it names.
+// Before, an export checked only the path as typed, and one through such a link wrote its
+// copies into the memory folder, where the watcher indexed them.
+func resolvedPath(p string) string {
+	rest := ""
+	for cur := filepath.Clean(p); ; {
+		if real, err := filepath.EvalSymlinks(cur); err == nil {
+			return filepath.Join(real, rest)
+		}
+		parent := filepath.Dir(cur)
+		if parent == cur {
+			return filepath.Clean(p)
+		}
+		rest = filepath.Join(filepath.Base(cur), rest)
+		cur = parent
+	}
 }
 
 // inside reports whether p is base or below it.

@@ -117,3 +117,33 @@ func TestExportFolder(t *testing.T) {
 		t.Fatalf("one project's file: %v", err)
 	}
 }
+
+// A folder reached through a symbolic link into the home is the home's folder: an export there
+// is refused like one named inside the home, and nothing is written under the memory folder.
+func TestExportFolderThroughALinkIntoTheHome(t *testing.T) {
+	e := newEnv(t)
+	e.ok(wr("tea", "Tea", "Likes tea."))
+	inHome := filepath.Join(e.s.Root(), "global", "empty")
+	if err := os.MkdirAll(inHome, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	links := t.TempDir()
+	for name, target := range map[string]string{"folder": inHome, "home": e.s.home} {
+		if err := os.Symlink(target, filepath.Join(links, name)); err != nil {
+			t.Skip("no symbolic links here:", err)
+		}
+	}
+	for _, dir := range []string{filepath.Join(links, "folder"), filepath.Join(links, "home", "vault"), filepath.Join(links, "home", "a", "b")} {
+		if _, err := e.s.ExportFolder(e.ctx, dir, Filter{}); CodeOf(err) != CodeExportDirInHome {
+			t.Errorf("export into %s: %v, want %s", dir, err, CodeExportDirInHome)
+		}
+	}
+	if entries, _ := os.ReadDir(inHome); len(entries) != 0 {
+		t.Fatalf("the export wrote into the home: %v", entries)
+	}
+	for _, p := range []string{filepath.Join(e.s.home, "vault"), filepath.Join(e.s.home, "a")} {
+		if _, err := os.Lstat(p); err == nil {
+			t.Fatalf("the export made %s", p)
+		}
+	}
+}
