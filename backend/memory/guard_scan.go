@@ -46,6 +46,10 @@ func invisible(r rune) bool {
 		r == '\u034f' || r == '\u115f' || r == '\u1160' || r == '\u3164' || r == '\u2800'
 }
 
+// SecretKind is the kind of the first secret the guard finds in s ("" for none), for a caller
+// outside the store that keeps text of its own (the settings).
+func SecretKind(s string) string { return secretKind(s) }
+
 // secretKind returns the kind of the first secret found in one text, or "".
 func secretKind(s string) string {
 	if s == "" {
