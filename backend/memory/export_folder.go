@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"golang.org/x/text/unicode/norm"
+
 	"engram/backend/coded"
 )
 
@@ -142,10 +144,13 @@ func exportFailed(path string, err error) error {
 
 // projectFolderNames names each project's folder in an export by its workdir's last element
 // (what a person recognises), made safe for a file name; projects sharing a name are told
-// apart by their key.
+// apart by their key. Names are compared as a case-insensitive file system (macOS, Windows)
+// sees them, case and Unicode normalisation folded: "Shop" and "shop" were two folders here
+// and one there, the second project's files landing in the first's.
 func projectFolderNames(each func(yield func(key, workdir string))) map[string]string {
 	byKey := map[string]string{}
 	count := map[string]int{}
+	fold := func(name string) string { return strings.ToLower(norm.NFC.String(name)) }
 	each(func(key, workdir string) {
 		if _, ok := byKey[key]; ok {
 			return
@@ -155,10 +160,10 @@ func projectFolderNames(each func(yield func(key, workdir string))) map[string]s
 			name = key
 		}
 		byKey[key] = name
-		count[name]++
+		count[fold(name)]++
 	})
 	for key, name := range byKey {
-		if count[name] > 1 {
+		if count[fold(name)] > 1 {
 			byKey[key] = name + "-" + key
 		}
 	}

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // A Markdown folder export: every live memory and journal day, byte for byte, in a layout a
@@ -145,5 +147,28 @@ func TestExportFolderThroughALinkIntoTheHome(t *testing.T) {
 		if _, err := os.Lstat(p); err == nil {
 			t.Fatalf("the export made %s", p)
 		}
+	}
+}
+
+// Two projects whose folder names differ only by case or Unicode normalisation get two
+// export folders that stay two on a case-insensitive file system; a name alone stays plain.
+func TestExportProjectFolderNamesFoldCase(t *testing.T) {
+	got := projectFolderNames(func(yield func(key, workdir string)) {
+		yield("k1", "/a/Shop")
+		yield("k2", "/b/shop")
+		yield("k3", "/c/Cafe\u0301")
+		yield("k4", "/d/café")
+		yield("k5", "/e/notes")
+	})
+	seen := map[string]string{}
+	for key, name := range got {
+		f := strings.ToLower(norm.NFC.String(name))
+		if other, dup := seen[f]; dup {
+			t.Fatalf("%s and %s share the folder %q on a case-insensitive disk: %v", key, other, name, got)
+		}
+		seen[f] = key
+	}
+	if got["k5"] != "notes" || got["k1"] != "Shop-k1" || got["k2"] != "shop-k2" {
+		t.Fatalf("names %v", got)
 	}
 }
