@@ -52,9 +52,22 @@ func RedactSecrets(text string) string {
 	}
 	lines := strings.Split(out, "\n")
 	for i, l := range lines {
-		if secretKind(l) != "" {
+		if secretKindIn(l) != "" {
 			lines[i] = redactedMark
 		}
+	}
+	// A key wrapped over lines: the two lines it is cut between go (the whole text, should a
+	// key run over more).
+	if joined := strings.Join(lines, "\n"); secretKind(joined) != "" {
+		for i := 0; i+1 < len(lines); i++ {
+			if pair := lines[i] + "\n" + lines[i+1]; secretKindIn(pair) == "" && secretKind(pair) != "" {
+				lines[i], lines[i+1] = redactedMark, redactedMark
+			}
+		}
+		if joined = strings.Join(lines, "\n"); secretKind(joined) != "" {
+			return redactedMark
+		}
+		return joined
 	}
 	return strings.Join(lines, "\n")
 }

@@ -50,8 +50,19 @@ func invisible(r rune) bool {
 // outside the store that keeps text of its own (the settings).
 func SecretKind(s string) string { return secretKind(s) }
 
-// secretKind returns the kind of the first secret found in one text, or "".
+// secretKind returns the kind of the first secret found in one text, or "". A text whose key
+// was wrapped over lines is read again with the key joined (joinSplitTokens).
 func secretKind(s string) string {
+	if k := secretKindIn(s); k != "" {
+		return k
+	}
+	if j := joinSplitTokens(s); j != s {
+		return secretKindIn(j)
+	}
+	return ""
+}
+
+func secretKindIn(s string) string {
 	if s == "" {
 		return ""
 	}
