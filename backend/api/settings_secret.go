@@ -1,6 +1,9 @@
 package api
 
 import (
+	"net/url"
+	"strings"
+
 	"engram/backend/memory"
 	"engram/backend/settings"
 )
@@ -36,7 +39,17 @@ func (a *API) settingsSecret(p settings.Patch) error {
 		add("embeddings.vector_url", p.Embeddings.VectorURL)
 	}
 	for _, f := range fields {
-		if kind := memory.SecretKind(*f.v); kind != "" {
+		text := *f.v
+		if strings.HasSuffix(f.name, "_url") {
+			// Credentials and a query are refused by the settings' own check, which names the
+			// address without them; what is left to read is the path.
+			u, err := url.Parse(strings.TrimSpace(text))
+			if err != nil || u.User != nil || u.RawQuery != "" {
+				continue
+			}
+			text = u.Path
+		}
+		if kind := memory.SecretKind(text); kind != "" {
 			return a.newError(CodeSettingsSecret, map[string]any{"Field": f.name, "Kind": kind})
 		}
 	}
