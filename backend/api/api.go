@@ -447,6 +447,9 @@ func (s *SettingsService) Update(p settings.Patch) (settings.Settings, error) {
 	if p.Embeddings != nil && s.a.actor != ActorUser && s.a.actor != ActorBridge {
 		return settings.Settings{}, s.a.newError(CodeEmbeddingsPersonOnly, nil)
 	}
+	if err := s.a.settingsSecret(p); err != nil {
+		return settings.Settings{}, err
+	}
 	st, err := s.a.deps.Settings.Update(s.a.ctx, p)
 	return st, s.a.fail(err)
 }

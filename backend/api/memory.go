@@ -47,7 +47,7 @@ func summarize(m *memory.Memory) Summary {
 	return Summary{ID: m.ID, Slug: m.Slug, Title: m.Title, Scope: m.Scope, Workdir: m.Workdir, Agent: m.Agent,
 		Type: m.Type, Confidence: m.Confidence, AutoDowngraded: m.AutoDowngraded, Reviewed: m.Reviewed,
 		Archived: m.Archived, Tags: tags, Created: m.Created, Updated: m.Updated, Version: m.Version,
-		Snippet: memory.PlainSnippet(m.Body, "", 160), Risky: memory.RiskOf(m.Title, m.Body)}
+		Snippet: memory.PlainSnippet(m.Body, "", 160), Risky: memory.RiskOfMemory(m)}
 }
 
 // ListParams filter a listing.
@@ -211,7 +211,7 @@ func (s *MemoryService) Read(p RefParams) (ReadResult, error) {
 	if err != nil {
 		return ReadResult{}, s.a.fail(err)
 	}
-	return ReadResult{Memory: m, HTML: s.a.renderLinked(m), Version: m.Version, Risky: memory.RiskOf(m.Title, m.Body)}, nil
+	return ReadResult{Memory: m, HTML: s.a.renderLinked(m), Version: m.Version, Risky: memory.RiskOfMemory(m)}, nil
 }
 
 // SearchParams is a ranked search.

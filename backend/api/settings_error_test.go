@@ -29,3 +29,40 @@ func TestRefusedSettingSaysWhatItExpects(t *testing.T) {
 		}
 	}
 }
+
+// An API key pasted into a model's name or an address is refused, in the caller's language,
+// naming the field and never the key; the settings keep what they held, for the person and
+// the bridge alike.
+func TestSettingRefusesAPastedKey(t *testing.T) {
+	const key = "sk-proj-Q3vJx8LmN2pR7tY4wZ9aB6cD1eF5gH0iK3nMxY7wT2qL"
+	for _, actor := range []string{memory.ActorUser, memory.ActorBridge} {
+		a := apiAt(t, t.TempDir(), actor)
+		for _, patch := range []string{
+			`{"llm":{"provider":"openai","model":"` + key + `"}}`,
+			`{"llm":{"base_url":"https://proxy.test/v1/` + key + `"}}`,
+			`{"embeddings":{"provider":"openai","model":"` + key + `"}}`,
+		} {
+			_, err := a.Call("settings.update", json.RawMessage(patch))
+			var ae *Error
+			if !errors.As(err, &ae) || ae.Code != CodeSettingsSecret || ae.Message == "" || strings.Contains(ae.Message, key[8:24]) {
+				t.Fatalf("%s %s: %v", actor, patch, err)
+			}
+			st, err := a.Call("settings.get", nil)
+			if b, _ := json.Marshal(st); err != nil || strings.Contains(string(b), key[8:24]) {
+				t.Fatalf("%s %s: the settings hold the key: %s %v", actor, patch, b, err)
+			}
+		}
+		if _, err := a.Call("settings.update", json.RawMessage(`{"language":"zh-CN"}`)); err != nil {
+			t.Fatal(err)
+		}
+		_, err := a.Call("settings.update", json.RawMessage(`{"llm":{"model":"`+key+`"}}`))
+		var ae *Error
+		if !errors.As(err, &ae) || !strings.Contains(ae.Message, "密钥") {
+			t.Fatalf("want the refusal in Chinese: %v", err)
+		}
+		// An ordinary model name passes.
+		if _, err := a.Call("settings.update", json.RawMessage(`{"llm":{"provider":"openai","model":"gpt-4o-mini-2024-07-18"}}`)); err != nil {
+			t.Fatalf("an ordinary model name: %v", err)
+		}
+	}
+}

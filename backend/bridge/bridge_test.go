@@ -204,6 +204,14 @@ func TestHandshakeRefusals(t *testing.T) {
 		t.Fatalf("own origin refused: %v", err)
 	}
 	c.CloseNow()
+	// A non-browser client may send the token as a Bearer header, the scheme in any case.
+	for _, scheme := range []string{"Bearer ", "bearer ", "BEARER "} {
+		c, _, err := f.dial(t, "", http.Header{"Authorization": {scheme + f.srv.Token()}})
+		if err != nil {
+			t.Fatalf("%q header refused: %v", scheme, err)
+		}
+		c.CloseNow()
+	}
 	// A plain GET tells a page why its socket closed: 401 for a refused token, and 426
 	// (upgrade required) once the token is right.
 	for tok, want := range map[string]int{"wrong": 401, f.srv.Token(): 426} {

@@ -450,13 +450,14 @@ func (s *Server) handleUI(w http.ResponseWriter, r *http.Request) {
 }
 
 // requestToken takes the token from ?token= (browsers cannot set headers on a websocket) or
-// an Authorization: Bearer header.
+// an Authorization: Bearer header, whose scheme is read in any case as HTTP says (a client
+// sending "bearer …" was refused here while /mcp took it).
 func requestToken(r *http.Request) string {
 	if t := r.URL.Query().Get("token"); t != "" {
 		return t
 	}
-	if a := r.Header.Get("Authorization"); strings.HasPrefix(a, "Bearer ") {
-		return strings.TrimSpace(strings.TrimPrefix(a, "Bearer "))
+	if a := r.Header.Get("Authorization"); len(a) > 7 && strings.EqualFold(a[:7], "Bearer ") {
+		return strings.TrimSpace(a[7:])
 	}
 	return ""
 }

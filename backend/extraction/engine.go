@@ -90,9 +90,9 @@ func (s *Service) perform(r *run, planner Planner) {
 			reason = FailCanceled
 		}
 		r.mu.Lock()
-		r.detail.Report.Error = err.Error()
+		r.detail.Report.Error = memory.RedactSecrets(err.Error())
 		if c, ok := coded.As(err); ok {
-			r.detail.Report.ErrorCode, r.detail.Report.ErrorArgs = c.ErrorCode(), c.ErrorArgs()
+			r.detail.Report.ErrorCode, r.detail.Report.ErrorArgs = c.ErrorCode(), scrubArgs(c.ErrorArgs())
 		}
 		r.mu.Unlock()
 		r.setStatus(StatusFailed, reason, s.o.Now())
@@ -123,12 +123,12 @@ func (s *Service) perform(r *run, planner Planner) {
 	cancel()
 	r.mu.Lock()
 	r.detail.Model, r.detail.InputTokens, r.detail.OutputTokens = out.Model, out.InputTokens, out.OutputTokens
-	r.detail.Report.Retried, r.detail.Report.DecodeError = out.Retried, out.DecodeError
+	r.detail.Report.Retried, r.detail.Report.DecodeError = out.Retried, memory.RedactSecrets(out.DecodeError)
 	r.detail.Report.PlanStatus, r.detail.Report.Profile = out.Plan.Status, out.Plan.Profile
 	if out.ModelError != nil {
-		r.detail.Report.PlannedOffline, r.detail.Report.Error = true, out.ModelError.Error()
+		r.detail.Report.PlannedOffline, r.detail.Report.Error = true, memory.RedactSecrets(out.ModelError.Error())
 		if c, ok := coded.As(out.ModelError); ok {
-			r.detail.Report.ErrorCode, r.detail.Report.ErrorArgs = c.ErrorCode(), c.ErrorArgs()
+			r.detail.Report.ErrorCode, r.detail.Report.ErrorArgs = c.ErrorCode(), scrubArgs(c.ErrorArgs())
 		}
 	}
 	r.mu.Unlock()

@@ -55,8 +55,8 @@ func (s *Service) apply(ctx context.Context, r *run, model string, items []plann
 			if ir.Code == memory.CodeSecretDetected {
 				slug = memory.RedactKeyLike(slug) // the run's report is kept and shown
 			}
-			refused = append(refused, RejectedItem{Index: p.index, Action: p.action, Slug: slug,
-				Scope: string(p.item.Scope), Code: ir.Code, Args: ir.Args, Detail: ir.Message})
+			refused = append(refused, scrubbed(RejectedItem{Index: p.index, Action: p.action, Slug: slug,
+				Scope: string(p.item.Scope), Code: ir.Code, Args: ir.Args, Detail: ir.Message}))
 			continue
 		}
 		a := s.appliedItem(ctx, p, ir)
@@ -89,8 +89,8 @@ func (s *Service) applyMore(ctx context.Context, r *run, model string, items []p
 		code = c.ErrorCode()
 	}
 	for _, p := range items {
-		refused = append(refused, RejectedItem{Index: p.index, Action: p.action, Slug: p.item.Slug,
-			Scope: string(p.item.Scope), Code: code, Detail: err.Error()})
+		refused = append(refused, scrubbed(RejectedItem{Index: p.index, Action: p.action, Slug: p.item.Slug,
+			Scope: string(p.item.Scope), Code: code, Detail: err.Error()}))
 	}
 	return nil, refused
 }

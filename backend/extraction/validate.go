@@ -114,7 +114,7 @@ func (v *validator) validate(p Plan, extra *PlanItem) ([]planned, []RejectedItem
 			if rej.Slug == "" {
 				rej.Slug = strings.TrimSpace(it.Slug)
 			}
-			bad = append(bad, *rej)
+			bad = append(bad, scrubbed(*rej))
 			continue
 		}
 		ok = append(ok, *pl)

@@ -14,7 +14,7 @@ func (s *Store) opAccept(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *
 		return err
 	}
 	if b.accepts > 1 && !m.Reviewed {
-		if risk := RiskOf(m.Title, m.Body); risk != nil {
+		if risk := RiskOfMemory(m); risk != nil {
 			return codeErr(CodeRiskyBulkAccept, map[string]any{"Slug": m.Slug, "Title": m.Title, "Kind": risk.Kind},
 				"memory %s reads like an instruction to the agent (%s); accept it on its own", m.Slug, risk.Kind)
 		}

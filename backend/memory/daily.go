@@ -121,6 +121,13 @@ func (s *Store) opAppendDaily(ctx context.Context, tx *sql.Tx, b *Batch, it Item
 	m.Body = body + entry
 	m.Updated = now
 	m.Path = rel
+	// An entry that reads like an instruction to the agent leaves the day for a person to
+	// accept, as a write of it would be: every agent reads the journal, and it was kept
+	// reviewed whatever an agent appended to it ("ignore all previous instructions…").
+	if RiskOf(text) != nil {
+		m.Reviewed = false
+		r.Warnings = append(r.Warnings, Warning{Code: WarnRiskyUnreview})
+	}
 	data, err := Render(m)
 	if err != nil {
 		return err

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"golang.org/x/text/unicode/norm"
+
 	"engram/backend/coded"
 )
 
@@ -47,7 +49,8 @@ func (s *Store) ExportFolder(ctx context.Context, dir string, f Filter) (FolderE
 	}
 	dir = filepath.Clean(dir)
 	rep.Dir = dir
-	if inside(dir, s.home) || inside(s.home, dir) {
+	if real, home := resolvedPath(dir), resolvedPath(s.home); inside(dir, s.home) || inside(s.home, dir) ||
+		inside(real, home) || inside(home, real) {
 		return rep, codeErr(CodeExportDirInHome, map[string]any{"Dir": dir}, "export folder %s overlaps the home", dir)
 	}
 	if entries, err := os.ReadDir(dir); err == nil && len(entries) > 0 {
@@ -141,10 +144,13 @@ func exportFailed(path string, err error) error {
 
 // projectFolderNames names each project's folder in an export by its workdir's last element
 // (what a person recognises), made safe for a file name; projects sharing a name are told
-// apart by their key.
+// apart by their key. Names are compared as a case-insensitive file system (macOS, Windows)
+// sees them, case and Unicode normalisation folded: "Shop" and "shop" were two folders here
+// and one there, the second project's files landing in the first's.
 func projectFolderNames(each func(yield func(key, workdir string))) map[string]string {
 	byKey := map[string]string{}
 	count := map[string]int{}
+	fold := func(name string) string { return strings.ToLower(norm.NFC.String(name)) }
 	each(func(key, workdir string) {
 		if _, ok := byKey[key]; ok {
 			return
@@ -154,10 +160,10 @@ func projectFolderNames(each func(yield func(key, workdir string))) map[string]s
 			name = key
 		}
 		byKey[key] = name
-		count[name]++
+		count[fold(name)]++
 	})
 	for key, name := range byKey {
-		if count[name] > 1 {
+		if count[fold(name)] > 1 {
 			byKey[key] = name + "-" + key
 		}
 	}
@@ -181,6 +187,25 @@ func safeFolderName(s string) string {
 		out = strings.TrimLeft(out, ".")
 	}
 	return out
+}
+
+// resolvedPath is p with the symbolic links of its longest existing part resolved and the rest
+// appended: /tmp/link/new, where /tmp/link points into the home, is the home's folder it names.
+// Before, an export checked only the path as typed, and one through such a link wrote its
+// copies into the memory folder, where the watcher indexed them.
+func resolvedPath(p string) string {
+	rest := ""
+	for cur := filepath.Clean(p); ; {
+		if real, err := filepath.EvalSymlinks(cur); err == nil {
+			return filepath.Join(real, rest)
+		}
+		parent := filepath.Dir(cur)
+		if parent == cur {
+			return filepath.Clean(p)
+		}
+		rest = filepath.Join(filepath.Base(cur), rest)
+		cur = parent
+	}
 }
 
 // inside reports whether p is base or below it.

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // A Markdown folder export: every live memory and journal day, byte for byte, in a layout a
@@ -115,5 +117,58 @@ func TestExportFolder(t *testing.T) {
 	}
 	if data, err := os.ReadFile(filepath.Join(one, "projects", "shop", "project", "database.md")); err != nil || !bytes.Contains(data, []byte("Postgres 16")) {
 		t.Fatalf("one project's file: %v", err)
+	}
+}
+
+// A folder reached through a symbolic link into the home is the home's folder: an export there
+// is refused like one named inside the home, and nothing is written under the memory folder.
+func TestExportFolderThroughALinkIntoTheHome(t *testing.T) {
+	e := newEnv(t)
+	e.ok(wr("tea", "Tea", "Likes tea."))
+	inHome := filepath.Join(e.s.Root(), "global", "empty")
+	if err := os.MkdirAll(inHome, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	links := t.TempDir()
+	for name, target := range map[string]string{"folder": inHome, "home": e.s.home} {
+		if err := os.Symlink(target, filepath.Join(links, name)); err != nil {
+			t.Skip("no symbolic links here:", err)
+		}
+	}
+	for _, dir := range []string{filepath.Join(links, "folder"), filepath.Join(links, "home", "vault"), filepath.Join(links, "home", "a", "b")} {
+		if _, err := e.s.ExportFolder(e.ctx, dir, Filter{}); CodeOf(err) != CodeExportDirInHome {
+			t.Errorf("export into %s: %v, want %s", dir, err, CodeExportDirInHome)
+		}
+	}
+	if entries, _ := os.ReadDir(inHome); len(entries) != 0 {
+		t.Fatalf("the export wrote into the home: %v", entries)
+	}
+	for _, p := range []string{filepath.Join(e.s.home, "vault"), filepath.Join(e.s.home, "a")} {
+		if _, err := os.Lstat(p); err == nil {
+			t.Fatalf("the export made %s", p)
+		}
+	}
+}
+
+// Two projects whose folder names differ only by case or Unicode normalisation get two
+// export folders that stay two on a case-insensitive file system; a name alone stays plain.
+func TestExportProjectFolderNamesFoldCase(t *testing.T) {
+	got := projectFolderNames(func(yield func(key, workdir string)) {
+		yield("k1", "/a/Shop")
+		yield("k2", "/b/shop")
+		yield("k3", "/c/Cafe\u0301")
+		yield("k4", "/d/café")
+		yield("k5", "/e/notes")
+	})
+	seen := map[string]string{}
+	for key, name := range got {
+		f := strings.ToLower(norm.NFC.String(name))
+		if other, dup := seen[f]; dup {
+			t.Fatalf("%s and %s share the folder %q on a case-insensitive disk: %v", key, other, name, got)
+		}
+		seen[f] = key
+	}
+	if got["k5"] != "notes" || got["k1"] != "Shop-k1" || got["k2"] != "shop-k2" {
+		t.Fatalf("names %v", got)
 	}
 }

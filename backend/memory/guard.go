@@ -52,7 +52,12 @@ func valued(g int, r secretRule) secretRule { r.value = g; return r }
 // before the context rules so a token assigned to a variable is named for its provider.
 var secretRules = []secretRule{
 	rule("pgp_private_key", `-----BEGIN PGP PRIVATE KEY BLOCK-----`, "-----begin"),
-	rule("private_key", `-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----|PuTTY-User-Key-File-\d+:`, "-----begin", "putty-user-key-file"),
+	// The BEGIN line in any case, with four dashes or spaces inside them too: a key pasted
+	// with its header retyped is still the key.
+	rule("private_key", `(?i)-{4,5} ?BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY ?-{4,5}|PuTTY-User-Key-File-\d+:`, "----begin", "---- begin", "putty-user-key-file"),
+	// A key block base64-wrapped whole, as a Kubernetes secret or a CI variable holds it
+	// (`tls.key: LS0tLS1CRUdJTi…`): it decodes to a BEGIN … PRIVATE KEY line.
+	judged("private_key", `\bLS0tLS1CRUdJTi[A-Za-z0-9+/]{20,}={0,2}`, base64PrivateKey, "ls0tls1crudjti"),
 	rule("age_secret_key", `AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}`, "age-secret-key-1"),
 	// AWS documents AKIAIOSFODNN7EXAMPLE as its example id: examples end in EXAMPLE.
 	judged("aws_access_key", `\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}\b`, notExample, "akia", "asia", "abia", "acca", "a3t"),
@@ -80,6 +85,10 @@ var secretRules = []secretRule{
 	rule("sourcegraph_token", `\bsgp_(?:[A-Fa-f0-9]{16}_|local_)?[A-Fa-f0-9]{40}\b`, "sgp_"),
 	rule("npm_token", `\bnpm_[A-Za-z0-9]{36}\b`, "npm_"),
 	rule("pypi_token", `\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}`, "pypi-"),
+	// Mailgun's legacy key is key- and 32 hex digits, which a cache key named after an md5
+	// also is: it takes Mailgun named on its line.
+	rule("mailgun_key", `(?i)\bmailgun[^\n]*\bkey-[0-9a-f]{32}\b|\bkey-[0-9a-f]{32}\b[^\n]*\bmailgun`, "mailgun"),
+	rule("mailchimp_key", `\b[0-9a-f]{32}-us\d{1,2}\b`, "-us"),
 	rule("sendgrid_key", `\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b`, "sg."),
 	rule("twilio_key", `\bSK[0-9a-fA-F]{32}\b`, "sk"),
 	rule("telegram_bot_token", `\b\d{8,10}:AA[A-Za-z0-9_-]{33}\b`, ":aa"),
@@ -105,6 +114,13 @@ var secretRules = []secretRule{
 	valued(1, judged("authorization_header", `\bBearer\s+([A-Za-z0-9._~+/-]{24,}=*)`, randomish(1), "bearer")),
 	valued(1, whole(judged("password_assignment", `(?i)\bmachine\s+\S+\s+login\s+\S+\s+password\s+(\S{6,})`, plainValue(1), "machine"))),
 	valued(1, judged("password_assignment", `(?i)--(?:password|passwd|passphrase)[= ][ \t]*([^\s"']{6,})`, plainValue(1), "--pass")),
+	// `mysql -uroot -pS3cret db`, `sshpass -p 'S3cret' ssh host`: a password given on the
+	// command line of a tool whose -p is one.
+	valued(1, judged("password_assignment", `(?i)\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]*?\s-p([^\s"']{6,})`, plainValue(1), "mysql", "mariadb")),
+	valued(1, judged("password_assignment", `(?i)\bsshpass\s+-p\s*["']?([^\s"']{6,})`, plainValue(1), "sshpass")),
+	// An Azure shared access signature: the sig of a SAS URL or connection string signs
+	// access to the resource for whoever holds it.
+	rule("azure_sas_token", `(?i)[?&;]sig=[A-Za-z0-9%+/]{40,}(?:=|%3D)*`, "sig="),
 	valued(2, whole(judged("password_assignment", `(?:^|\s)(?:-u|--user)[ =]?["']?([^\s"':]*):([^\s"']{4,})`, curlUser, "curl"))),
 	// In prose: "my password is Tr0ub4dor&3", "密码是 Zhang1988!" — said to an agent, kept by
 	// the extractor as a note. The value must look made up (a digit, a symbol or a capital

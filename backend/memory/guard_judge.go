@@ -124,9 +124,11 @@ var (
 	awsContextRE  = text.Lazy(`(?i)aws|amazon|secret.?access|akia|asia|\bs3\b|\biam\b`)
 )
 
-// notExample lets AWS's documented example credentials through.
+// notExample lets AWS's documented example credentials through, and a placeholder id whose
+// sixteen characters are one run (AKIAXXXXXXXXXXXXXXXX).
 func notExample(text string, m []int) bool {
-	return !strings.Contains(strings.ToUpper(text[m[0]:m[1]]), "EXAMPLE")
+	v := text[m[0]:m[1]]
+	return !strings.Contains(strings.ToUpper(v), "EXAMPLE") && !(len(v) == 20 && placeholderRun(v[4:]))
 }
 
 // mixedCase accepts a match whose group g holds both cases in good measure, as generated
@@ -238,6 +240,14 @@ func isAlnum(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
+// base64PrivateKey accepts base64 text whose start decodes to a private key's BEGIN line.
+func base64PrivateKey(text string, m []int) bool {
+	v := strings.TrimRight(text[m[0]:m[1]], "=")
+	v = v[:min(len(v), 120)/4*4]
+	dec, err := base64.StdEncoding.DecodeString(v)
+	return err == nil && strings.Contains(string(dec), "PRIVATE KEY")
+}
+
 // base64JWT accepts base64 text that decodes to a JWT.
 func base64JWT(text string, m []int) bool {
 	v := strings.TrimRight(text[m[0]:m[1]], "=")
@@ -260,6 +270,14 @@ func urlPassword(text string, m []int) bool {
 	pw := text[m[2]:m[3]]
 	if placeholderRE.MatchString(pw) || strings.HasPrefix(pw, "$") || strings.HasPrefix(pw, "%") {
 		return false
+	}
+	// postgres://postgres:postgres@localhost, amqp://guest:guest@rabbit: a local service's
+	// default login, its password its user's name, is in every compose file and README.
+	if u := text[m[0]:m[2]]; strings.HasSuffix(u, "://"+pw+":") {
+		host := text[m[3]+1 : m[1]]
+		if h := strings.Trim(host, "[]"); h == "localhost" || h == "127.0.0.1" || h == "::1" || !strings.Contains(h, ".") {
+			return false
+		}
 	}
 	allDigits := strings.Trim(pw, "0123456789") == ""
 	return !(allDigits && len(pw) <= 5)
@@ -289,7 +307,7 @@ func credentialValue(v string) bool {
 func proseCredential(g int) func(string, []int) bool {
 	return func(text string, m []int) bool {
 		v := strings.TrimRight(text[m[2*g]:m[2*g+1]], ".,;!?")
-		if !credentialValue(v) {
+		if !credentialValue(v) || proseReference.MatchString(v) {
 			return false
 		}
 		for i, r := range v {
@@ -300,6 +318,12 @@ func proseCredential(g int) func(string, []int) bool {
 		return false
 	}
 }
+
+// proseReference is what a sentence names a credential by rather than gives: where it lives
+// (vault://prod/db), the variable or header that carries it (OPENAI_API_KEY, X-Auth-Token),
+// or what kind it is ("the token is JWT-encoded", "OAuth2-based").
+var proseReference = text.Lazy(`^[A-Za-z][A-Za-z0-9+.-]*://|^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$|^[A-Z][A-Za-z]*(?:-[A-Z][A-Za-z]*)+$|` +
+	`(?i)^[a-z][a-z0-9]*-(?:based|encoded|prefixed|signed|scoped|style|like|only|specific|compatible|formatted|protected|bound|enabled|free|safe|aware|wide|backed|driven|generated|issued|managed|rotated|shaped)$`)
 
 // notPath refuses a value that is a path (a folder's name ends in a slash or starts with one),
 // then asks valid.

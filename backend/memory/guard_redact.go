@@ -3,6 +3,15 @@ package memory
 import (
 	"sort"
 	"strings"
+
+	"engram/backend/text"
+)
+
+// keyBeginRE and keyEndRE find a private key block's first and last lines, however their
+// dashes and case were retyped.
+var (
+	keyBeginRE = text.Lazy(`(?i)^-{4,5} ?BEGIN `)
+	keyEndRE   = text.Lazy(`(?i)-{4,5} ?END `)
 )
 
 // redactedMark replaces a secret in text Engram keeps that is not a memory (a conversation's
@@ -43,9 +52,22 @@ func RedactSecrets(text string) string {
 	}
 	lines := strings.Split(out, "\n")
 	for i, l := range lines {
-		if secretKind(l) != "" {
+		if secretKindIn(l) != "" {
 			lines[i] = redactedMark
 		}
+	}
+	// A key wrapped over lines: the two lines it is cut between go (the whole text, should a
+	// key run over more).
+	if joined := strings.Join(lines, "\n"); secretKind(joined) != "" {
+		for i := 0; i+1 < len(lines); i++ {
+			if pair := lines[i] + "\n" + lines[i+1]; secretKindIn(pair) == "" && secretKind(pair) != "" {
+				lines[i], lines[i+1] = redactedMark, redactedMark
+			}
+		}
+		if joined = strings.Join(lines, "\n"); secretKind(joined) != "" {
+			return redactedMark
+		}
+		return joined
 	}
 	return strings.Join(lines, "\n")
 }
@@ -76,8 +98,28 @@ func replaceSpans(text string, spans [][2]int) string {
 		return text
 	}
 	for i, sp := range spans {
-		if strings.HasPrefix(text[sp[0]:], "-----BEGIN") {
-			end := strings.Index(text[sp[1]:], "-----END")
+		if strings.HasPrefix(text[sp[0]:], "LS0tLS1CRUdJTi") {
+			// A base64-wrapped key block runs on over the lines that are base64 alone.
+			for e := sp[1]; e < len(text) && text[e] == '\n'; {
+				next := strings.IndexByte(text[e+1:], '\n')
+				line := text[e+1:]
+				if next >= 0 {
+					line = text[e+1 : e+1+next]
+				}
+				if l := strings.TrimSpace(line); l == "" || strings.Trim(l, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=") != "" {
+					break
+				}
+				e += 1 + len(line)
+				spans[i][1] = e
+			}
+			continue
+		}
+		if keyBeginRE.MatchString(text[sp[0]:sp[1]]) {
+			loc := keyEndRE.FindStringIndex(text[sp[1]:])
+			end := -1
+			if loc != nil {
+				end = loc[0]
+			}
 			if end < 0 {
 				spans[i][1] = len(text)
 				continue

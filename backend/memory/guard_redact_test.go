@@ -44,3 +44,21 @@ func TestRedactSecretsKeepsTheConversation(t *testing.T) {
 		}
 	}
 }
+
+// A key block whose header was retyped (lower case, four dashes) or that was base64-wrapped
+// over several lines is redacted whole, body lines included, and the words after it kept.
+func TestRedactSecretsTakesTheWholeDisguisedKey(t *testing.T) {
+	body1, body2 := "q9Zr8kLmN3xPw2Vb7TcY4hJd0sFgA1eRuK6oLnM5", "Zt8yWq3ErTy6UiOp0AsDfGh2JkLzXcVbNm4Qw9E1"
+	wrapped := "LS0tLS1CRUdJTi" + "BSU0EgUFJJVkFURSBLRVktLS0tLQpNSUlFb3dJQkFBS0NBUUVB"
+	for name, key := range map[string]string{
+		"lower case":  "-----begin rsa private key-----\n" + body1 + "\n" + body2 + "\n-----end rsa private key-----",
+		"four dashes": "----BEGIN RSA PRIVATE KEY----\n" + body1 + "\n" + body2 + "\n----END RSA PRIVATE KEY----",
+		"base64":      wrapped + body1 + "\n" + body2 + "\n" + body1 + "==",
+	} {
+		got := RedactSecrets("the key:\n" + key + "\nkeep it safe")
+		if strings.Contains(got, body1) || strings.Contains(got, body2) || !strings.HasPrefix(got, "the key:\n") ||
+			!strings.HasSuffix(got, "\nkeep it safe") {
+			t.Errorf("%s: %q", name, got)
+		}
+	}
+}

@@ -23,17 +23,46 @@ func scanForm(s string) string {
 	if plain {
 		return s
 	}
-	s = strings.Map(func(r rune) rune {
-		if unicode.Is(unicode.Cf, r) || r == '\u034f' || r == '\u115f' || r == '\u1160' || r == '\u3164' {
-			return -1
+	var b strings.Builder
+	b.Grow(len(s))
+	prev := rune(0)
+	for _, r := range s {
+		if invisible(r) || unicode.Is(unicode.Mn, r) && prev < utf8.RuneSelf && (isAlnum(byte(prev)) || prev == '_' || prev == '-') {
+			continue
 		}
-		return r
-	}, s)
-	return norm.NFKC.String(s)
+		b.WriteRune(r)
+		prev = r
+	}
+	return norm.NFKC.String(b.String())
 }
 
-// secretKind returns the kind of the first secret found in one text, or "".
+// invisible reports a character drawn as nothing: format characters, the combining grapheme
+// joiner, the Hangul fillers, variation selectors (U+FE0F after a letter changes nothing you
+// see) and the blank Braille pattern. A combining mark after an ASCII letter or digit is
+// dropped too (scanForm): it turns "g" into "ǵ" on screen but no key holds one, so one inside
+// a token is there to split it.
+func invisible(r rune) bool {
+	return unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Variation_Selector, r) ||
+		r == '\u034f' || r == '\u115f' || r == '\u1160' || r == '\u3164' || r == '\u2800'
+}
+
+// SecretKind is the kind of the first secret the guard finds in s ("" for none), for a caller
+// outside the store that keeps text of its own (the settings).
+func SecretKind(s string) string { return secretKind(s) }
+
+// secretKind returns the kind of the first secret found in one text, or "". A text whose key
+// was wrapped over lines is read again with the key joined (joinSplitTokens).
 func secretKind(s string) string {
+	if k := secretKindIn(s); k != "" {
+		return k
+	}
+	if j := joinSplitTokens(s); j != s {
+		return secretKindIn(j)
+	}
+	return ""
+}
+
+func secretKindIn(s string) string {
 	if s == "" {
 		return ""
 	}

@@ -86,6 +86,12 @@ func transformText(s, how string) (string, error) {
 		sep = "\u200d"
 	case "shy":
 		sep = "\u00ad"
+	case "vs": // a variation selector, drawn as nothing after a letter
+		sep = "\ufe0f"
+	case "mn": // a combining mark, zero-width on the letter before it
+		sep = "\u0301"
+	case "braille": // the blank Braille pattern, drawn as a space-less blank
+		sep = "\u2800"
 	case "fw":
 		var b strings.Builder
 		for _, r := range s {

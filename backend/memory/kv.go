@@ -9,6 +9,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // Each agent has a small key-value namespace for structured facts ("project:version" →
@@ -119,6 +121,11 @@ func kvKeyProblem(key string) *fault {
 	}
 	return &f
 }
+
+// kvKey is the one spelling a key is kept and looked up under: its NFC form. "café" typed
+// with a composed é and with e and a combining accent looks the same to a person and an agent;
+// before, they were two keys, and a value set under one was not found under the other.
+func kvKey(key string) string { return norm.NFC.String(key) }
 
 func checkKVKey(key string) error {
 	if p := kvKeyProblem(key); p != nil {
@@ -250,6 +257,7 @@ func (s *Store) KVGet(_ context.Context, agent, key string) (json.RawMessage, er
 	if err := checkKVKey(key); err != nil {
 		return nil, err
 	}
+	key = kvKey(key)
 	f, err := s.loadKV(agent)
 	if err != nil {
 		return nil, err
@@ -271,6 +279,7 @@ func (s *Store) KVList(_ context.Context, agent, prefix, cursor string, limit in
 		limit = DefaultKVListLimit
 	}
 	limit = min(limit, MaxKVListLimit)
+	prefix, cursor = kvKey(prefix), kvKey(cursor)
 	f, err := s.loadKV(agent)
 	if err != nil {
 		return page, err
@@ -313,6 +322,7 @@ func (s *Store) KVSet(ctx context.Context, ch KVChange) (KVSetResult, error) {
 	if err := checkKVEntry(ch.Key, v); err != nil {
 		return res, err
 	}
+	ch.Key = kvKey(ch.Key)
 	err = s.withLock(func() error {
 		f, err := s.loadKV(ch.Agent)
 		if err != nil {
@@ -348,6 +358,7 @@ func (s *Store) KVDelete(ctx context.Context, ch KVChange) error {
 	if err := checkKVKey(ch.Key); err != nil {
 		return err
 	}
+	ch.Key = kvKey(ch.Key)
 	err := s.withLock(func() error {
 		f, err := s.loadKV(ch.Agent)
 		if err != nil {

@@ -148,6 +148,7 @@ func parseKV(data []byte) (map[string]json.RawMessage, *fault) {
 			return nil, kvSyntaxFault(data, err)
 		}
 		key, _ := tok.(string)
+		key = kvKey(key) // two spellings of one key in a hand-edited file repeat it
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
 			return nil, kvSyntaxFault(data, err)

@@ -174,7 +174,7 @@ func judgeKV(agent string, lines []kvLine, load func() (kvFile, error)) (kvTally
 			t.refused = append(t.refused, kvLineError(l, err))
 			continue
 		}
-		l.rec.Value = v
+		l.rec.Value, l.rec.Key = v, kvKey(l.rec.Key)
 		ok = append(ok, l)
 	}
 	if len(ok) == 0 {

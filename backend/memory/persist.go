@@ -78,13 +78,14 @@ func (s *Store) audit(ctx context.Context, x execer, b *Batch, it Item, id, resu
 			slug, scope, key = m.Slug, m.Scope, m.ScopeKey()
 		}
 	}
-	d, _ := json.Marshal(detail)
+	d, _ := json.Marshal(auditScrub(detail))
 	if detail == nil {
 		d = []byte("{}")
 	}
 	res, err := x.ExecContext(ctx, `INSERT INTO memory_audit_log(ts, op, actor, memory_id, slug, scope, scope_key,
-		session, model, result, detail) VALUES(?,?,?,?,?,?,?,?,?,?,?)`, s.rfc(s.opts.Now()), string(it.Op), b.Actor, id,
-		slug, string(scope), key, b.Session, b.Model, result, string(d))
+		session, model, result, detail) VALUES(?,?,?,?,?,?,?,?,?,?,?)`, s.rfc(s.opts.Now()), string(it.Op), b.Actor,
+		RedactSecrets(id), RedactSecrets(slug), RedactSecrets(string(scope)), RedactSecrets(key),
+		RedactSecrets(b.Session), RedactSecrets(b.Model), result, string(d))
 	if err != nil {
 		s.log.Error("memory: unable to write audit row", "err", err)
 		return
@@ -108,4 +109,41 @@ func (s *Store) unchanged(rel, version, slug string) error {
 			"memory %s was edited on disk while it was being written; nothing was overwritten", slug)
 	}
 	return nil
+}
+
+// auditScrub is an audit row's detail with every text in it passed through RedactSecrets. A
+// refusal's row keeps what the caller sent ("invalid slug \"ghp_…\"", an unknown scope or
+// type, a reference not found), and Activity shows it: a token put where a slug, a scope, a
+// type, an agent or an id goes was stored whole in the log, although no file ever held it.
+func auditScrub(v map[string]any) map[string]any {
+	if v == nil {
+		return nil
+	}
+	out := make(map[string]any, len(v))
+	for k, e := range v {
+		out[k] = auditScrubValue(e)
+	}
+	return out
+}
+
+func auditScrubValue(v any) any {
+	switch t := v.(type) {
+	case string:
+		return RedactSecrets(t)
+	case map[string]any:
+		return auditScrub(t)
+	case []any:
+		out := make([]any, len(t))
+		for i, e := range t {
+			out[i] = auditScrubValue(e)
+		}
+		return out
+	case []string:
+		out := make([]string, len(t))
+		for i, e := range t {
+			out[i] = RedactSecrets(e)
+		}
+		return out
+	}
+	return v
 }

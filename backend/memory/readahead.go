@@ -112,7 +112,7 @@ func (s *Store) readForIndex(d diskFile, known string) *fileRead {
 	}
 	m.Path, m.Version = d.rel, r.version
 	r.pi, r.m = pi, m
-	r.risky = m.Reviewed && isRisky(m.Title, m.Body)
+	r.risky = m.Reviewed && RiskOfMemory(m) != nil
 	r.ft = fullTextOf(m)
 	return r
 }

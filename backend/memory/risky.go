@@ -37,6 +37,14 @@ var riskyPatterns = []riskyPattern{
 	{RiskOverride, text.Lazy(`(?i)\b(?:ignore|disregard|forget|override)\b.{0,30}\b(?:previous|prior|above|earlier|all|any|your)\b.{0,20}\b(?:instructions?|rules?|prompts?|guidelines?|directions?)`),
 		[]string{"ignore", "disregard", "forget", "override"}},
 	{RiskOverride, text.Lazy(`(?i)\bdisregard\b.{0,20}\b(?:everything|anything|the above|what (?:you were|was) told)\b`), []string{"disregard"}},
+	// "Ignore the instructions above", "forget everything you were told": the order of the
+	// words the first pattern wants, reversed.
+	{RiskOverride, text.Lazy(`(?i)\b(?:ignore|disregard|forget|override)\b.{0,20}\b(?:instructions?|rules?|prompts?|guidelines?|directions?)\b.{0,20}\b(?:above|before|previously|earlier|so far)\b`),
+		[]string{"ignore", "disregard", "forget", "override"}},
+	{RiskOverride, text.Lazy(`(?i)\b(?:ignore|disregard|forget)\b.{0,20}\b(?:everything|anything)\b.{0,30}\b(?:you (?:were|have been|'ve been) (?:told|given|instructed)|above)`),
+		[]string{"ignore", "disregard", "forget"}},
+	{RiskSystem, text.Lazy(`(?i)\byou are now\b.{0,40}(?:\bDAN\b|\bdo anything now\b|\bunrestricted\b|\bunfiltered\b|\bjailbroken\b|\bwithout (?:any )?(?:restrictions|limits|rules|filters|guidelines)\b)`),
+		[]string{"you are now"}},
 	{RiskDirective, text.Lazy(`(?i)\byou (?:must|should|will|are to|have to) (?:now|from now on|henceforth|always)\b`),
 		[]string{"you must", "you should", "you will", "you are to", "you have to"}},
 	{RiskDirective, text.Lazy(`(?i)\bfrom now on,? you (?:must|will|are|should)\b`), []string{"from now on"}},
@@ -45,13 +53,14 @@ var riskyPatterns = []riskyPattern{
 	{RiskCommand, text.Lazy(`(?i)\b(?:always|must)\b.{0,40}\b(?:run|execute)\b.{0,40}(?:rm -rf|curl [^|]*\|\s*(?:ba)?sh|sudo )`),
 		[]string{"rm -rf", "curl ", "sudo "}},
 	{RiskCommand, text.Lazy(`(?i)(?:rm\s+-rf\s+[/~]|curl\s+[^|\n]*\|\s*(?:ba)?sh|wget\s+[^|\n]*\|\s*(?:ba)?sh)`), []string{"-rf", "curl", "wget"}},
-	{RiskOverride, text.Lazy(`(?:忽略|无视|忘记|忘掉|不要理会|别管).{0,10}(?:之前|以上|上面|前面|先前|所有|全部).{0,10}(?:指令|指示|规则|提示|要求|设定)`),
+	{RiskOverride, text.Lazy(`(?:忽略|无视|忘记|忘掉|不要理会|别管).{0,10}(?:之前|以上|上面|上述|前面|先前|此前|所有|全部).{0,10}(?:指令|指示|规则|提示|要求|设定)`),
 		[]string{"忽略", "无视", "忘记", "忘掉", "不要理会", "别管"}},
-	{RiskOverride, text.Lazy(`(?:无视|忽略|忘掉|忘记)(?:以上|上面|之前|前面|先前)`), []string{"无视", "忽略", "忘掉", "忘记"}},
+	{RiskOverride, text.Lazy(`(?:无视|忽略|忘掉|忘记)(?:以上|上面|上述|之前|前面|先前|此前)`), []string{"无视", "忽略", "忘掉", "忘记"}},
 	{RiskDirective, text.Lazy(`你(?:现在|从现在起|从现在开始|今后|以后)(?:必须|一定要|只能|要始终)`), []string{"必须", "一定要", "只能", "要始终"}},
 	{RiskDirective, text.Lazy(`从现在(?:开始|起)[，,]?\s*你(?:必须|只能|要|将)`), []string{"从现在"}},
 	{RiskDirective, text.Lazy(`新的?指令[:：]`), []string{"指令"}},
 	{RiskSystem, text.Lazy(`系统提示词|系统提示|越狱模式`), []string{"系统提示", "越狱模式"}},
+	{RiskSystem, text.Lazy(`你现在(?:是|成为|变成)了?.{0,15}(?:没有|不受)(?:任何)?(?:限制|约束|规则)|(?:没有|不受)任何(?:限制|约束)的\s*(?:AI|人工智能|助手|模型)`), []string{"没有", "不受"}},
 }
 
 // riskyNeeds finds which patterns' literals a folded text holds in one pass over it: asking
@@ -92,23 +101,38 @@ func foldForRisk(s string) string {
 // RiskOf reports the first text that reads like an instruction aimed at the agent, with
 // the kind of pattern and an excerpt around the match; nil when none does. The api flags
 // memories with it, so the Review queue and the reader warn before anyone accepts one.
+//
+// Each text is read as written, then — when it differs — in riskForm: before, an invisible
+// character inside a word ("ig\u200bnore all previous instructions"), fullwidth or Cyrillic
+// look-alike letters, a line break between the words or snake_case hid an injection from
+// every pattern, and such a memory could be bulk-accepted.
 func RiskOf(texts ...string) *Risk {
 	for _, t := range texts {
-		present := riskyNeeds.scan(foldForRisk(t))
-		for i, p := range riskyPatterns {
-			if !present.has(i) {
-				continue
-			}
-			if loc := p.re.FindStringIndex(t); loc != nil {
-				return &Risk{Kind: p.kind, Excerpt: excerptAround(t, loc[0], loc[1])}
+		if r := riskIn(t); r != nil {
+			return r
+		}
+		if f := riskForm(t); f != t {
+			if r := riskIn(f); r != nil {
+				return r
 			}
 		}
 	}
 	return nil
 }
 
-// isRisky reports whether any text looks like an instruction aimed at the agent.
-func isRisky(texts ...string) bool { return RiskOf(texts...) != nil }
+// riskIn runs the patterns whose literals t holds.
+func riskIn(t string) *Risk {
+	present := riskyNeeds.scan(foldForRisk(t))
+	for i, p := range riskyPatterns {
+		if !present.has(i) {
+			continue
+		}
+		if loc := p.re.FindStringIndex(t); loc != nil {
+			return &Risk{Kind: p.kind, Excerpt: excerptAround(t, loc[0], loc[1])}
+		}
+	}
+	return nil
+}
 
 // excerptAround is the match with up to 24 characters either side, on one line, at most
 // 160 characters, with … where it was cut.

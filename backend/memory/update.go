@@ -116,7 +116,7 @@ func (s *Store) opUpdate(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *
 	if err := checkMemory(m); err != nil {
 		return err
 	}
-	if isRisky(title, body) {
+	if RiskOfMemory(m) != nil {
 		m.Reviewed = false
 		r.Warnings = append(r.Warnings, Warning{Code: WarnRiskyUnreview})
 	}
