@@ -125,14 +125,14 @@ var secretRules = []secretRule{
 	// In prose: "my password is Tr0ub4dor&3", "密码是 Zhang1988!" — said to an agent, kept by
 	// the extractor as a note. The value must look made up (a digit, a symbol or a capital
 	// past its first letter): "the password is required" and "is Incorrect" are not one.
-	valued(1, judged("password_assignment", `(?i)\b(?:password|passwd|passphrase|passcode|pass|pwd)\s+(?:is|was|will be|=)\s+["'“‘]?([^\s"'”’]{6,})`, proseCredential(1), "pass", "pwd")),
+	valued(1, judged("password_assignment", `(?i)\b(?:password|passwd|passphrase|passcode|pass|pwd)\s+(?:is|was|will be|=)\s+["'“‘]?([^\s"'”’]{6,})`, prosePassword(1), "pass", "pwd")),
 	valued(1, judged("api_key_assignment", `(?i)\b(?:api[ _-]?key|access[ _-]?key|secret[ _-]?key|private[ _-]?key|token|secret)\s+(?:is|was|will be)\s+["'“‘]?([^\s"'”’]{6,})`, proseCredential(1), "key", "token", "secret")),
 	// `pwd=Sup3rS3cret!`: the short names a password goes by on a command line, whose value is
 	// no path (PWD=/home/me is the shell's folder) and looks made up.
-	valued(1, judged("password_assignment", `(?i)(?:^|[\s,;(])(?:pwd|pass)\s*[=:]\s*["']?([^\s"',;]{6,})`, notPath(proseCredential(1), 1), "pwd", "pass")),
+	valued(1, judged("password_assignment", `(?i)(?:^|[\s,;(])(?:pwd|pass)\s*[=:]\s*["']?([^\s"',;]{6,})`, notPath(prosePassword(1), 1), "pwd", "pass")),
 	// A PIN is short and all digits: named as one, four to twelve of them are the secret.
 	judged("password_assignment", `(?i)\b(?:pin|pin code|pin number)\s+(?:is|was|=|:)\s+(\d{4,12})\b`, func(string, []int) bool { return true }, "pin"),
-	valued(1, judged("password_assignment", `(?:密码|口令)\s*(?:是|为|改成了?|改为|设为|设成)\s*["'“‘]?([^\s"'”’，。；;,]{6,})`, proseCredential(1), "密码", "口令")),
+	valued(1, judged("password_assignment", `(?:密码|口令)\s*(?:是|为|改成了?|改为|设为|设成)\s*["'“‘]?([^\s"'”’，。；;,]{6,})`, prosePassword(1), "密码", "口令")),
 	{find: findAssignments, valid: assignment, whole: true, value: 2,
 		keywords: []string{"pass", "secret", "token", "key", "credential", "密码", "口令", "密钥", "令牌"}},
 }

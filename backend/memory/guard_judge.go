@@ -302,12 +302,19 @@ func credentialValue(v string) bool {
 	return true
 }
 
-// proseCredential accepts a password named in a sentence when it looks made up: beyond
-// credentialValue, a digit, a symbol or a capital after its first letter.
-func proseCredential(g int) func(string, []int) bool {
+// proseCredential accepts a key or token named in a sentence when it looks made up: beyond
+// credentialValue, a digit, a symbol or a capital after its first letter, and not a reference.
+func proseCredential(g int) func(string, []int) bool { return proseValue(g, proseReference) }
+
+// prosePassword is proseCredential for a password: a password is typed by a person, and one
+// shaped like a variable's name ("my password is MY_SECRET_2024") is a password, not the name
+// of where it lives; only a location or a kind is a reference.
+func prosePassword(g int) func(string, []int) bool { return proseValue(g, passwordReference) }
+
+func proseValue(g int, reference *text.Regexp) func(string, []int) bool {
 	return func(text string, m []int) bool {
 		v := strings.TrimRight(text[m[2*g]:m[2*g+1]], ".,;!?")
-		if !credentialValue(v) || proseReference.MatchString(v) {
+		if !credentialValue(v) || reference.MatchString(v) {
 			return false
 		}
 		for i, r := range v {
@@ -322,6 +329,11 @@ func proseCredential(g int) func(string, []int) bool {
 // proseReference is what a sentence names a credential by rather than gives: where it lives
 // (vault://prod/db), the variable or header that carries it (OPENAI_API_KEY, X-Auth-Token),
 // or what kind it is ("the token is JWT-encoded", "OAuth2-based").
+var passwordReference = text.Lazy(`^[A-Za-z][A-Za-z0-9+.-]*://|` + credentialKind)
+
+// credentialKind is a word saying what kind a credential is ("JWT-encoded", "OAuth2-based").
+const credentialKind = `(?i)^[a-z][a-z0-9]*-(?:based|encoded|prefixed|signed|scoped|style|like|only|specific|compatible|formatted|protected|bound|enabled|free|safe|aware|wide|backed|driven|generated|issued|managed|rotated|shaped)$`
+
 var proseReference = text.Lazy(`^[A-Za-z][A-Za-z0-9+.-]*://|^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$|^[A-Z][A-Za-z]*(?:-[A-Z][A-Za-z]*)+$|` +
 	`(?i)^[a-z][a-z0-9]*-(?:based|encoded|prefixed|signed|scoped|style|like|only|specific|compatible|formatted|protected|bound|enabled|free|safe|aware|wide|backed|driven|generated|issued|managed|rotated|shaped)$`)
 

@@ -38,6 +38,10 @@ func TestGuardShapesHeldExactly(t *testing.T) {
 		{"The token is JWT-encoded and the session cookie is OAuth2-based.", ""},
 		{"the token is X-Auth-Token, set by the gateway", ""},
 		{"The API key is OPENAI_API_KEY in the shell profile.", ""},
+		// A password shaped like a variable's name is still a password a person typed.
+		{"my password is MY_SECRET_2024", "password_assignment"},
+		{"密码是 ABC_DEF_2024", "password_assignment"},
+		{"the password is vault://prod/db", ""},
 		{"The secret is vault://prod/db (read it with vault kv get)", ""},
 		{"AK" + "IAXXXXXXXXXXXXXXXX is the placeholder in the docs", ""},
 		{"DATABASE_URL=postgres://postgres:postgres@localhost:5432/app", ""},
