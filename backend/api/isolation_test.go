@@ -145,7 +145,7 @@ func TestToolIsolationThroughTable(t *testing.T) {
 		return mustCall(t, a, "recall.tool", `{`+params+`}`).(recall.ToolResult)
 	}
 	// The attack of the issue: a project caller, no agent, asks for the agent scope.
-	if r := tool(caller + `,"args":{"action":"list","scope":"agent"}`); r.OK || r.Error.Code != recall.CodeScopeNotVisible {
+	if r := tool(caller + `,"args":{"action":"list","scope":"agent"}`); r.OK || r.Error.Code != recall.CodeNoAgentHere {
 		t.Fatalf("agent scope without an agent: %+v", r)
 	}
 	list := tool(caller + `,"args":{"action":"list"}`)

@@ -165,7 +165,7 @@ func TestHTTPBadArguments(t *testing.T) {
 		{"memory_write", map[string]any{"slug": "no-body", "scope": "global", "type": "user", "title": "T"}, "missing_field", "memory_write"},
 		{"memory_write", map[string]any{"slug": "prefers-dark-mode", "scope": "global", "type": "user", "title": "T", "body": "b"}, "already_exists", "memory_update"},
 		{"memory_read", map[string]any{"slug": "prefers-dark", "scope": "global"}, "not_found", "memory_read"},
-		{"memory_write", map[string]any{"slug": "p-fact", "scope": "project", "type": "project", "title": "T", "body": "b"}, "scope_not_visible", "memory_write"},
+		{"memory_write", map[string]any{"slug": "p-fact", "scope": "project", "type": "project", "title": "T", "body": "b"}, "scope_no_project", "memory_write"},
 		{"memory_list", map[string]any{"cursor": "garbage"}, "mcp_invalid_cursor", "memory_list"},
 		{"build_context", map[string]any{"query": "x", "max_tokens": 3}, "mcp_argument_out_of_range", "build_context"},
 		{"daily_append", map[string]any{"text": "  "}, "mcp_invalid_arguments", "daily_append"},

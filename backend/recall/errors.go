@@ -20,6 +20,11 @@ const (
 	// CodeScopeNotVisible refuses a call that asks for more than its caller may see: another
 	// project's workdir, another agent, or a scope the caller has no instance of.
 	CodeScopeNotVisible = "scope_not_visible"
+	// CodeNoProjectHere and CodeNoAgentHere refuse the project or agent scope to a caller that
+	// has none (an MCP client started without --workdir and sharing no roots, or without
+	// --agent): "outside what this caller may see" sent the person looking for a permission.
+	CodeNoProjectHere = "scope_no_project"
+	CodeNoAgentHere   = "scope_no_agent"
 	// CodePersonOnly refuses accept from a model: only a person marks a memory reviewed.
 	CodePersonOnly = memory.CodePersonOnly
 )

@@ -57,7 +57,7 @@ func (s *Service) toolFailure(ctx context.Context, tc *toolCtx, err error) ToolR
 	}
 	r := fail(action, code, err.Error(), args)
 	switch code {
-	case CodeScopeNotVisible:
+	case CodeScopeNotVisible, CodeNoProjectHere, CodeNoAgentHere:
 		// Retry within what the caller sees: its project when it has one, else global.
 		next := map[string]any{"action": action, "scope": tc.base.Scopes()[0]}
 		for k, v := range map[string]any{"slug": c.Slug, "id": c.ID, "query": c.Query} {

@@ -100,7 +100,7 @@ func TestMemoryManagerReadSearchList(t *testing.T) {
 		t.Fatalf("%+v", ls)
 	}
 	pj := call(t, e, ToolEnv{}, `{"action":"list","scope":"project"}`)
-	if pj.OK || pj.Error.Code != CodeScopeNotVisible || pj.Error.SuggestedNextCall["scope"] != memory.ScopeGlobal {
+	if pj.OK || pj.Error.Code != CodeNoProjectHere || pj.Error.SuggestedNextCall["scope"] != memory.ScopeGlobal {
 		t.Fatalf("project scope without a caller's project: %+v", pj.Error)
 	}
 }

@@ -84,11 +84,11 @@ func (v Visibility) Narrow(scope memory.Scope, workdir, agent string) (Visibilit
 	case memory.ScopeGlobal:
 	case memory.ScopeProject:
 		if v.workdir == "" {
-			return Visibility{}, notVisible(scope, "scope", string(scope))
+			return Visibility{}, codeErr(CodeNoProjectHere, nil, "this caller has no project (no workdir)")
 		}
 	case memory.ScopeAgent:
 		if v.agent == "" {
-			return Visibility{}, notVisible(scope, "scope", string(scope))
+			return Visibility{}, codeErr(CodeNoAgentHere, nil, "this caller has no agent name")
 		}
 	default:
 		return Visibility{}, &memory.Error{Code: memory.CodeInvalidScope, Args: map[string]any{"Scope": string(scope)},

@@ -21,8 +21,8 @@ func TestVisibilityNarrowAndFilter(t *testing.T) {
 	}{
 		{name: "empty caller sees global only", want: memory.Filter{Scope: memory.ScopeGlobal}},
 		{name: "empty caller, global", scope: memory.ScopeGlobal, want: memory.Filter{Scope: memory.ScopeGlobal}},
-		{name: "empty caller, project", scope: memory.ScopeProject, refused: CodeScopeNotVisible},
-		{name: "empty caller, agent", scope: memory.ScopeAgent, refused: CodeScopeNotVisible},
+		{name: "empty caller, project", scope: memory.ScopeProject, refused: CodeNoProjectHere},
+		{name: "empty caller, agent", scope: memory.ScopeAgent, refused: CodeNoAgentHere},
 		{name: "empty caller names a workdir", workdir: a, refused: CodeScopeNotVisible},
 		{name: "empty caller names an agent", agent: "claude", refused: CodeScopeNotVisible},
 		{name: "project caller", caller: Caller{Workdir: a}, want: memory.Filter{Workdir: a}},
@@ -32,7 +32,7 @@ func TestVisibilityNarrowAndFilter(t *testing.T) {
 			want: memory.Filter{Workdir: a}},
 		{name: "project caller, another workdir", caller: Caller{Workdir: a}, workdir: b, refused: CodeScopeNotVisible},
 		{name: "project caller, relative workdir", caller: Caller{Workdir: a}, workdir: "rel/x", refused: CodeScopeNotVisible},
-		{name: "project caller, agent scope", caller: Caller{Workdir: a}, scope: memory.ScopeAgent, refused: CodeScopeNotVisible},
+		{name: "project caller, agent scope", caller: Caller{Workdir: a}, scope: memory.ScopeAgent, refused: CodeNoAgentHere},
 		{name: "agent caller", caller: Caller{Agent: "claude"}, want: memory.Filter{Agent: "claude"}},
 		{name: "agent caller, agent", caller: Caller{Agent: "claude"}, scope: memory.ScopeAgent,
 			want: memory.Filter{Scope: memory.ScopeAgent, Agent: "claude"}},
@@ -246,19 +246,19 @@ func TestToolSeesOnlyTheCallersScopes(t *testing.T) {
 func TestToolRefusesWidening(t *testing.T) {
 	e := newIsoEnv(t)
 	rw := ToolEnv{ReadWrite: true, Workdir: e.a}
-	cases := []struct{ name, env, args string }{
-		{"list another project", "a", `{"action":"list","scope":"project","workdir":"` + e.b + `"}`},
-		{"list another project, no scope", "a", `{"action":"list","workdir":"` + e.b + `"}`},
-		{"search another project", "a", `{"action":"search","query":"roadmap","workdir":"` + e.b + `"}`},
-		{"read in another project", "a", `{"action":"read","slug":"bravo-plan","scope":"project","workdir":"` + e.b + `"}`},
-		{"write in another project", "a", `{"action":"write","slug":"planted","scope":"project","type":"project","title":"x","body":"y","workdir":"` + e.b + `"}`},
-		{"update in another project", "a", `{"action":"update","slug":"bravo-plan","body":"overwritten","workdir":"` + e.b + `"}`},
-		{"delete in another project", "a", `{"action":"delete","slug":"bravo-plan","scope":"project","workdir":"` + e.b + `"}`},
-		{"agent scope without an agent", "a", `{"action":"list","scope":"agent"}`},
-		{"write agent scope without an agent", "a", `{"action":"write","slug":"planted","scope":"agent","type":"user","title":"x","body":"y"}`},
-		{"empty caller names a project", "", `{"action":"write","slug":"planted","scope":"project","type":"project","title":"x","body":"y","workdir":"` + e.b + `"}`},
-		{"empty caller, project scope", "", `{"action":"list","scope":"project"}`},
-		{"relative workdir", "a", `{"action":"list","workdir":"../bravo"}`},
+	cases := []struct{ name, env, args, code string }{
+		{"list another project", "a", `{"action":"list","scope":"project","workdir":"` + e.b + `"}`, ""},
+		{"list another project, no scope", "a", `{"action":"list","workdir":"` + e.b + `"}`, ""},
+		{"search another project", "a", `{"action":"search","query":"roadmap","workdir":"` + e.b + `"}`, ""},
+		{"read in another project", "a", `{"action":"read","slug":"bravo-plan","scope":"project","workdir":"` + e.b + `"}`, ""},
+		{"write in another project", "a", `{"action":"write","slug":"planted","scope":"project","type":"project","title":"x","body":"y","workdir":"` + e.b + `"}`, ""},
+		{"update in another project", "a", `{"action":"update","slug":"bravo-plan","body":"overwritten","workdir":"` + e.b + `"}`, ""},
+		{"delete in another project", "a", `{"action":"delete","slug":"bravo-plan","scope":"project","workdir":"` + e.b + `"}`, ""},
+		{"agent scope without an agent", "a", `{"action":"list","scope":"agent"}`, CodeNoAgentHere},
+		{"write agent scope without an agent", "a", `{"action":"write","slug":"planted","scope":"agent","type":"user","title":"x","body":"y"}`, CodeNoAgentHere},
+		{"empty caller names a project", "", `{"action":"write","slug":"planted","scope":"project","type":"project","title":"x","body":"y","workdir":"` + e.b + `"}`, ""},
+		{"empty caller, project scope", "", `{"action":"list","scope":"project"}`, CodeNoProjectHere},
+		{"relative workdir", "a", `{"action":"list","workdir":"../bravo"}`, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -267,7 +267,11 @@ func TestToolRefusesWidening(t *testing.T) {
 				env = ToolEnv{ReadWrite: true}
 			}
 			r := call(t, e.env, env, tc.args)
-			if r.OK || r.Error.Code != CodeScopeNotVisible || r.Error.SuggestedNextCall == nil || len(r.Error.Candidates) != 0 {
+			code := tc.code
+			if code == "" {
+				code = CodeScopeNotVisible
+			}
+			if r.OK || r.Error.Code != code || r.Error.SuggestedNextCall == nil || len(r.Error.Candidates) != 0 {
 				t.Fatalf("%+v", r)
 			}
 			want := memory.ScopeGlobal
@@ -358,7 +362,7 @@ func TestBuildContextUsesVisibility(t *testing.T) {
 	}
 	_, err := e.svc.BuildContext(e.ctx, ContextParams{Query: "kiwi", Scope: memory.ScopeProject})
 	var re *Error
-	if !errors.As(err, &re) || re.Code != CodeScopeNotVisible {
+	if !errors.As(err, &re) || re.Code != CodeNoProjectHere {
 		t.Fatalf("project scope without a project: %v", err)
 	}
 }
