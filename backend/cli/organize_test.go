@@ -195,7 +195,7 @@ func TestOrganizeWaitsForTheRunLock(t *testing.T) {
 		done <- Run(context.Background(), []string{"organize", "--json"}, env)
 	}()
 	deadline := time.Now().Add(30 * time.Second)
-	for !strings.Contains(errb.String(), "Waiting: organizer run") {
+	for !strings.Contains(errb.String(), "Waiting: another process on this home is applying organizer changes (a review); run ") {
 		if time.Now().After(deadline) {
 			lk.Unlock()
 			t.Fatalf("no waiting line: %q", errb.String())

@@ -143,13 +143,18 @@ func (r *runner) waitOrganizer(ctx context.Context, id string) (api.OrganizerRun
 	}
 }
 
-// organizeWaitingLine says which run the queued one waits for.
+// organizeWaitingLine says what the queued run waits for: a run in another process, one
+// asked for earlier that this process runs first, or a process holding the run lock with no
+// run under way (a review being applied).
 func (r *runner) organizeWaitingLine(id string) string {
-	active := "?"
-	if st, err := r.api.Organizer.Status(api.Empty{}); err == nil && st.Active != nil {
-		active = st.Active.ID
+	st, err := r.api.Organizer.Status(api.Empty{})
+	switch {
+	case err != nil || st.Active == nil:
+		return r.t("cli.organize.waiting_lock", map[string]any{"ID": id})
+	case st.Active.Progress != nil: // only this process knows a run's progress
+		return r.t("cli.organize.waiting_earlier", map[string]any{"ID": id, "Active": st.Active.ID})
 	}
-	return r.t("cli.organize.waiting", map[string]any{"ID": id, "Active": active})
+	return r.t("cli.organize.waiting", map[string]any{"ID": id, "Active": st.Active.ID})
 }
 
 // organizeAbort stops a run: the named one (queued or running, in this or another process)
