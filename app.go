@@ -28,9 +28,12 @@ type App struct {
 	catalog *i18n.Catalog
 	// quietLog keeps the store's warnings off a one-shot CLI verb's stderr (set by main).
 	quietLog bool
-	lang     string
-	version  string
-	ui       fs.FS // the built web UI (frontend/dist), for the bridge
+	// runsOrganizer is set by main for `engram organize`: a one-shot process whose organizer
+	// executes the run it waits for (wire.Options.RunsOrganizer).
+	runsOrganizer bool
+	lang          string
+	version       string
+	ui            fs.FS // the built web UI (frontend/dist), for the bridge
 
 	ctx      context.Context
 	cancel   context.CancelFunc
@@ -117,7 +120,8 @@ func (a *App) Opened() error {
 
 // open opens the store of a.home and builds its services.
 func (a *App) open(passive bool) (*wire.Services, error) {
-	opts := wire.Options{Home: a.home, Lang: a.lang, Catalog: a.catalog, Version: a.version, Passive: passive, Remote: a}
+	opts := wire.Options{Home: a.home, Lang: a.lang, Catalog: a.catalog, Version: a.version, Passive: passive, Remote: a,
+		RunsOrganizer: a.runsOrganizer}
 	if a.quietLog {
 		// A one-shot CLI verb reports what it found in the person's language (doctor's and
 		// reindex's problems); the store's English warnings about the same files were noise.

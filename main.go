@@ -68,6 +68,14 @@ func run(args []string) int {
 			}
 			return app.API, app.Stop, nil
 		},
+		OpenRunner: func(ctx context.Context) (*apiHandle, func() error, error) {
+			app := newApp()
+			app.quietLog, app.runsOrganizer = true, true
+			if err := app.Start(ctx, false); err != nil {
+				return nil, nil, err
+			}
+			return app.API, app.Stop, nil
+		},
 		// serve's and mcp's flags (-h, a mistake) are said before the home opens: in its
 		// language, read from its settings alone, as the CLI's help is.
 		Serve: func(ctx context.Context, args []string) int {

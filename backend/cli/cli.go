@@ -25,6 +25,10 @@ type Env struct {
 	Lang string
 	// Open builds the services on the home; close releases them.
 	Open func(ctx context.Context) (a *api.API, close func() error, err error)
+	// OpenRunner is Open for `engram organize`, which waits for its run: the organizer there
+	// executes runs (one at a time across processes, by the home's run lock) rather than only
+	// queueing them for the app. Nil: Open.
+	OpenRunner func(ctx context.Context) (a *api.API, close func() error, err error)
 	// Serve runs the headless web UI and bridge; nil when this build has none.
 	Serve func(ctx context.Context, args []string) int
 	// MCP serves the MCP server over stdin and stdout; nil when this build has none.
@@ -90,7 +94,7 @@ func Run(ctx context.Context, args []string, env Env) int {
 		}
 		r.json = false // the flags are read again below
 	}
-	if asksHelp(rest) && (c.home || c.name == "hook") {
+	if asksHelp(rest) && (c.home || c.late || c.name == "hook") {
 		// A verb's flags are described without opening the home: help must work on a home
 		// that cannot be opened (another build's index, a disk that is gone) — that is when
 		// people read it. Every verb reads its flags before it calls the api
@@ -100,21 +104,32 @@ func Run(ctx context.Context, args []string, env Env) int {
 		return r.exit(c.run(r, ctx, rest))
 	}
 	if c.home {
-		a, closeFn, err := env.Open(ctx)
+		closeFn, err := r.open(ctx, env.Open, cmd)
 		if err != nil {
 			r.printErr(err)
 			return 1
 		}
 		defer closeFn()
-		r.api = a
-		if info, err := a.App.Info(api.Empty{}); err == nil {
-			r.lang = info.Language
-			if rep := info.Repaired; rep != nil && cmd != "doctor" { // doctor prints it itself
-				fmt.Fprintln(env.Stderr, rep.Message)
-			}
-		}
 	}
 	return r.exit(c.run(r, ctx, rest))
+}
+
+// open opens the services on the home with open (Env.Open, or Env.OpenRunner) and speaks the
+// home's language from then on. A verb that opens the home late (command.late: after reading
+// its command line) calls it too.
+func (r *runner) open(ctx context.Context, open func(ctx context.Context) (*api.API, func() error, error), cmd string) (func() error, error) {
+	a, closeFn, err := open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	r.api = a
+	if info, err := a.App.Info(api.Empty{}); err == nil {
+		r.lang = info.Language
+		if rep := info.Repaired; rep != nil && cmd != "doctor" { // doctor prints it itself
+			fmt.Fprintln(r.env.Stderr, rep.Message)
+		}
+	}
+	return closeFn, nil
 }
 
 // homeLanguage takes the language set in the home's settings for what is said before (or

@@ -53,6 +53,14 @@ func (h *home) env(out, errb *bytes.Buffer) Env {
 			}
 			return svc.API(ctx, api.ActorUser), svc.Close, nil
 		},
+		OpenRunner: func(ctx context.Context) (*api.API, func() error, error) {
+			// engram organize's: one-shot, but its organizer executes the run it waits for.
+			svc, err := wire.Open(ctx, wire.Options{Home: h.dir, Lang: "en", Catalog: h.cat, Passive: true, RunsOrganizer: true})
+			if err != nil {
+				return nil, nil, err
+			}
+			return svc.API(ctx, api.ActorUser), svc.Close, nil
+		},
 		ReadFile: os.ReadFile,
 	}
 }

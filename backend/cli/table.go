@@ -93,6 +93,9 @@ type command struct {
 	name string
 	// home: the services are opened on the home before run.
 	home bool
+	// late: the verb opens the home itself once it read its command line (r.open), because
+	// what it asks for decides how (organize: whether this process runs the organizer).
+	late bool
 	run  func(r *runner, ctx context.Context, args []string) error
 	// forward tries the call in the process watching the home first (methodVerb.forward).
 	forward func(ctx context.Context, r *runner, args []string) (handled bool, err error)
@@ -124,6 +127,9 @@ var commands = []command{
 	{name: "sync", home: true, run: (*runner).sync},
 	{name: "vacuum", home: true, run: (*runner).vacuum},
 	{name: "cleanup", home: true, run: (*runner).cleanup},
+	// organize runs the organizer and reviews its runs (organizer.* methods); it opens the
+	// home itself: a run it waits for executes here when no other process is running one.
+	{name: "organize", late: true, run: (*runner).organize},
 }
 
 // briefVerbs make one short call on the home and exit (Env.Brief): not the verbs that read or

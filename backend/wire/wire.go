@@ -39,6 +39,11 @@ type Options struct {
 	// Passive is for one-shot processes (CLI verbs): the organizer never executes a run
 	// there, it queues Run Now for the long-running process to take.
 	Passive bool
+	// RunsOrganizer, with Passive, lets the organizer execute runs here all the same (no
+	// timer): `engram organize` waits for its run, and with no app or serve open on the home a
+	// queued run would never start. The home's run lock keeps it to one run at a time across
+	// processes; a run another process holds is waited for, then taken by whichever is free.
+	RunsOrganizer bool
 	// Embed, when set, picks the embedder instead of Settings → Embeddings (tests, bench);
 	// the zero value follows the settings (the local embedder on a fresh home).
 	Embed embed.Config
@@ -48,6 +53,10 @@ type Options struct {
 	// configured, else the offline extractor.
 	Planner extraction.Planner
 }
+
+// organizerWaitPoll is how often a process that runs the organizer on demand (RunsOrganizer)
+// looks for queued runs it may take.
+const organizerWaitPoll = 500 * time.Millisecond
 
 // Services are the running services of one home.
 type Services struct {
@@ -111,14 +120,20 @@ func Open(ctx context.Context, o Options) (*Services, error) {
 	s.Settings = settings.New(st, o.Lang)
 	s.Events = api.NewHub(st, s.Settings)
 	s.openLLM()
-	org, err := organizer.New(organizer.Options{
+	orgOpts := organizer.Options{
 		Store:    st,
 		Logger:   o.Logger,
-		Passive:  o.Passive,
+		Passive:  o.Passive && !o.RunsOrganizer,
 		Progress: func(p organizer.Progress) { s.Events.Publish(api.EventOrganizerProgress, p) },
 		// Asked at the start of every run: a model set up later is used by the next run.
 		LLM: organizer.LLMProvider(s.LLM.Source()),
-	})
+	}
+	if o.RunsOrganizer {
+		// No timer; look often for the queued run a passive holder of the lock (a review
+		// applied from another CLI) leaves behind when it lets go.
+		orgOpts.DisableScheduler, orgOpts.PollInterval = true, organizerWaitPoll
+	}
+	org, err := organizer.New(orgOpts)
 	if err == nil {
 		err = org.Start(s.ctx)
 	}

@@ -1,0 +1,48 @@
+package api
+
+import "engram/backend/organizer"
+
+// The organizer's params and results, re-exported for transports that call organizer.* by
+// name (`engram organize`), which import api and nothing below it.
+type (
+	OrganizerStatus        = organizer.StatusResult
+	OrganizerSettings      = organizer.Settings
+	OrganizerSettingsPatch = organizer.SettingsPatch
+	OrganizerMode          = organizer.Mode
+	OrganizerTrigger       = organizer.Trigger
+	OrganizerRunStatus     = organizer.Status
+	OrganizerRunsParams    = organizer.RunsParams
+	OrganizerRunsResult    = organizer.RunsResult
+	OrganizerRunSummary    = organizer.RunSummary
+	OrganizerRunParams     = organizer.RunParams
+	OrganizerRunDetail     = organizer.RunDetail
+	OrganizerRunNowParams  = organizer.RunNowParams
+	OrganizerRunRef        = organizer.RunRef
+	OrganizerAbortParams   = organizer.AbortParams
+	OrganizerApplyParams   = organizer.ApplyParams
+	OrganizerApplyResult   = organizer.ApplyResult
+	OrganizerApplyOutcome  = organizer.DecisionOutcome
+	OrganizerDecision      = organizer.Decision
+	OrganizerEntryRef      = organizer.EntryRef
+	OrganizerRunError      = organizer.RunError
+)
+
+// Where an organizer run or decision stands, and what a run may be asked for.
+const (
+	OrganizerQueued  = organizer.StatusQueued
+	OrganizerRunning = organizer.StatusRunning
+	OrganizerDone    = organizer.StatusDone
+	OrganizerFailed  = organizer.StatusFailed
+	OrganizerAborted = organizer.StatusAborted
+
+	OrganizerTriggerManual    = organizer.TriggerManual
+	OrganizerTriggerScheduled = organizer.TriggerScheduled
+
+	OrganizerDecisionPending = organizer.DecisionPending
+	OrganizerDecisionApplied = organizer.DecisionApplied
+	OrganizerDecisionFailed  = organizer.DecisionFailed
+	OrganizerActionMerge     = organizer.ActionMergeInto
+
+	// OrganizerNothingToAbort is the code of an abort that found no active or queued run.
+	OrganizerNothingToAbort = organizer.CodeNothingToAbort
+)
