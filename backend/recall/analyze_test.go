@@ -16,7 +16,10 @@ func keywordTexts(a Analysis) []string {
 
 func TestAnalyzeIntent(t *testing.T) {
 	cases := map[string]Intent{
-		"What editor does the user prefer?":           IntentPreference,
+		"What editor does the team prefer?": IntentPreference,
+		// An agent's "the user" is the person (facetthird.go): read like "what editor do I
+		// prefer", a question about the person's tools and tastes.
+		"What editor does the user prefer?":           IntentGeneral,
 		"我喜欢喝什么茶":                                     IntentPreference,
 		"how did we fix the flaky login test":         IntentExperience,
 		"上次部署失败是怎么解决的":                                IntentExperience,

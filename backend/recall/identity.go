@@ -64,7 +64,7 @@ const sentenceStart = `(?:^|[.!?;。！？；]\s*)\s*`
 // facetRules are the core rules, those of the person's life (facetlife.go), of their
 // studies, tools and fears (facetmore.go), and the wordings held-out sets asked in
 // (facetmoney.go, facetwording.go).
-var facetRules = append(append(append(append(coreFacetRules, lifeFacetRules...), moreFacetRules...), goalRule, contactRule, mannerRule, moneyRule), append(append(append(append(roundFacetRules, wordingFacetRules...), plainFacetRules...), personalFacetRules...), plainPersonalRules...)...)
+var facetRules = append(append(append(append(coreFacetRules, lifeFacetRules...), moreFacetRules...), goalRule, contactRule, mannerRule, moneyRule), append(append(append(append(roundFacetRules, wordingFacetRules...), plainFacetRules...), personalFacetRules...), append(plainPersonalRules, askedFacetRules...)...)...)
 
 var coreFacetRules = []facetRule{
 	{FacetName,
@@ -127,7 +127,7 @@ func facetsOf(q string) []Facet {
 // facetText is a question as the facet forms read it: without its closing marks ("what do I
 // do?" ends there), in Simplified Mandarin words, texting words spelt out.
 func facetText(q string) string {
-	return foldTexting(foldDialect(strings.ReplaceAll(strings.TrimRight(q, " \t\n?.!？。！"), "’", "'")))
+	return foldThirdPerson(foldTexting(foldDialect(strings.ReplaceAll(strings.TrimRight(q, " \t\n?.!？。！"), "’", "'"))))
 }
 
 // reFamilyDoctor is the family doctor ("my family doc", "家庭医生"): a doctor, not the family.
@@ -267,7 +267,7 @@ var askingVerbs = map[string]bool{"eat": true, "drink": true, "listen": true, "w
 
 // facetChars are the Chinese characters a facet question asks with (see facetWords), and
 // the ones of times of day and week, which say when, not what ("我早上喝什么": 上 would find 上班).
-const facetChars = "我的什么啥哪个儿里吗呢是了喜欢爱最平时一般通常常经不能会要想该怎样如何被请问你知道告诉早晚上下中午天周每"
+const facetChars = "我的什么啥哪个儿里吗呢是了喜欢爱最平时一般通常常经不能会要想该怎样如何被请问你知道告诉早晚上下中午天周每讨厌反感受好兴趣余闲消遣"
 
 // facetTopic is what a facet question asks about beyond the facet: the stems of its English
 // keywords and the single characters of its Chinese ones (time expressions were cut out
@@ -494,5 +494,5 @@ func (q facetQuery) boosts(m *memory.Memory) bool {
 		// answer "我能喝啤酒吗").
 		return false
 	}
-	return len(q.topic) == 0 || coversTopic(q.topic, m)
+	return len(q.topic) == 0 || coversTopic(q.topic, m) || q.leans(m) // the part named is a topic (leanParts)
 }

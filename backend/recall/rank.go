@@ -71,6 +71,9 @@ func (s *Service) rank(ctx context.Context, a Analysis, cands map[int64]*cand, w
 			if facets.constrains(m) {
 				sc *= constraintBoost
 			}
+			if facets.leans(m) {
+				sc *= leanFacetBoost
+			}
 		}
 		if mentionsSubject(subjects, m) {
 			sc *= 1 + t.SubjectBoost
