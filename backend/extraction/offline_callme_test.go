@@ -24,15 +24,8 @@ func TestOfflineCallMeIsTheName(t *testing.T) {
 		{"Don't call me Bob.", ""},
 	} {
 		t.Run(c.msg, func(t *testing.T) {
-			out := planIn(t, userInput(c.msg, ""))
-			var got []string
-			for _, it := range out.Plan.Items {
-				if it.Slug != "person-profile" {
-					got = append(got, it.Slug+"="+it.Description)
-				}
-			}
-			if strings.Join(got, " | ") != c.want {
-				t.Fatalf("got %q, want %q", strings.Join(got, " | "), c.want)
+			if got := strings.Join(plannedFacts(t, c.msg), " | "); got != c.want {
+				t.Fatalf("got %q, want %q", got, c.want)
 			}
 		})
 	}
@@ -55,4 +48,17 @@ func TestSentencesKeepAbbreviations(t *testing.T) {
 			t.Errorf("%q: %d sentences, want %d", c.msg, got, c.want)
 		}
 	}
+}
+
+// plannedFacts plans one user message offline and lists its items as "slug=description",
+// the profile left out (every identity fact also updates it).
+func plannedFacts(t *testing.T, msg string) []string {
+	t.Helper()
+	got := []string{}
+	for _, it := range planIn(t, userInput(msg, "")).Plan.Items {
+		if it.Slug != "person-profile" {
+			got = append(got, it.Slug+"="+it.Description)
+		}
+	}
+	return got
 }

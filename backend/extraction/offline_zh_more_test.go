@@ -17,13 +17,7 @@ func TestOfflineZhCallMeAndNowPlace(t *testing.T) {
 		{"我哥以前住在成都，现在住在重庆", "", ""},
 	} {
 		t.Run(c.msg, func(t *testing.T) {
-			out := planIn(t, userInput(c.msg, ""))
-			var got []string
-			for _, it := range out.Plan.Items {
-				if it.Slug != "person-profile" {
-					got = append(got, it.Slug+"="+it.Description)
-				}
-			}
+			got := plannedFacts(t, c.msg)
 			want := []string{}
 			if c.slug != "" {
 				want = append(want, c.slug+"="+c.title)
