@@ -154,6 +154,86 @@ sys.exit(0 if n >= 12 else 1)' "$spec"
 graph_diag() {
   echo "smoke: FAIL (what the graph showed): $(page_eval "const c = document.querySelector('[data-test=\"graph-canvas\"]'); const v = document.querySelector('[data-test=\"graph-view\"]') || document.querySelector('main') || document.body; const g = document.createElement('canvas'); const gl = g.getContext('webgl') || g.getContext('experimental-webgl'); const info = gl ? gl.getParameter(gl.VERSION) + ' / ' + gl.getParameter(gl.RENDERER) : 'no WebGL'; return JSON.stringify({ state: c ? c.dataset.state || 'present' : 'absent', renderer: c ? c.dataset.renderer || '' : '', canvases: c ? c.querySelectorAll('canvas').length : 0, size: c ? [c.clientWidth, c.clientHeight] : [], webgl: info, text: (v.innerText || '').replace(/\\s+/g, ' ').slice(0, 300) })" 2>&1 || echo 'the page did not answer')"
   echo "smoke: FAIL (what the graph showed): painted pixels $(graph_painted 2>/dev/null || true)"
+  # Drawn but not shown, or not drawn: what sigma's WebGL layers hold (read back from the page),
+  # where the nodes are on screen, and a map of the window's graph area.
+  echo "smoke: FAIL (what the graph's layers hold): $(page_eval "$GRAPH_LAYERS_JS" 2>&1 || echo 'the page did not answer')"
+  echo "smoke: FAIL (the window's graph area, # a node's colour, . anything else not white):"
+  graph_map 2>&1 | sed 's/^/    |/'
+  # Whether another frame shows them (a first frame lost before it reached the window).
+  page_eval "const c = document.querySelector('[data-test=\"graph-canvas\"]'); const r = c && c.__renderer; if (!r) return 'none'; r.fit(); return 'ok'" >/dev/null 2>&1 || true
+  sleep 3
+  echo "smoke: FAIL (what the graph showed): painted pixels after another frame $(graph_painted 2>/dev/null || true)"
+}
+
+# GRAPH_LAYERS_JS: page code naming each of the graph's canvases (WebGL or 2D), for a WebGL one
+# whether its context is lost and how many of its pixels are drawn, and each node's place on
+# the screen beside the canvas and legend boxes.
+GRAPH_LAYERS_JS="const c = document.querySelector('[data-test=\"graph-canvas\"]'); if (!c) return 'no canvas';
+const out = [];
+for (const el of c.querySelectorAll('canvas')) {
+  const cls = el.className || el.dataset.layer || '?';
+  let gl = null;
+  try { gl = el.getContext('webgl2') || el.getContext('webgl'); } catch (e) { gl = null; }
+  if (!gl) { out.push(cls + ':2d'); continue; }
+  if (gl.isContextLost()) { out.push(cls + ':lost'); continue; }
+  const w = gl.drawingBufferWidth, h = gl.drawingBufferHeight;
+  gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+  const px = new Uint8Array(w * h * 4);
+  gl.readPixels(0, 0, w, h, gl.RGBA, gl.UNSIGNED_BYTE, px);
+  let n = 0; for (let i = 3; i < px.length; i += 4) if (px[i]) n++;
+  out.push(cls + ':gl ' + w + 'x' + h + ' drawn ' + n);
+}
+const r = c.__renderer; const pts = [];
+if (r) for (const id of r.positions().keys()) { const p = r.screenPosition(id); if (p) pts.push(Math.round(p.x) + ',' + Math.round(p.y)); }
+const b = c.getBoundingClientRect(), l = document.querySelector('[data-test=\"graph-legend\"]'), q = l ? l.getBoundingClientRect() : null;
+return out.join('; ') + ' | nodes at ' + pts.join(' ') + ' | canvas ' + [b.left, b.top, b.width, b.height].map(Math.round).join(',') + (q ? ' legend ' + [q.left, q.top, q.width, q.height].map(Math.round).join(',') : '') + ' | dpr ' + (window.devicePixelRatio || 1)"
+
+# graph_map: the graph canvas's part of the window as 72×24 characters: '#' where a pixel has a
+# legend dot's colour (a node), '.' where one is not white, ' ' where all are white; then the
+# count of pixels not white.
+graph_map() {
+  local spec
+  spec="$(page_eval "const c = document.querySelector('[data-test=\"graph-canvas\"]'), l = document.querySelector('[data-test=\"graph-legend\"]'); if (!c || !l) return ''; const d = window.devicePixelRatio || 1; const r = c.getBoundingClientRect(); const cols = [...l.querySelectorAll('.dot')].map((e) => (getComputedStyle(e).backgroundColor.match(/[0-9]+/g) || []).slice(0, 3).join(',')); return [r.left, r.top, r.right, r.bottom].map((v) => Math.round(v * d)).join(',') + ';' + cols.join(';')")" || return 1
+  import -window "$WIN" -depth 8 ppm:- 2>/dev/null | python3 -c 'import sys
+spec = sys.argv[1].split(";")
+x0, y0, x1, y1 = [int(v) for v in spec[0].split(",")]
+cols = [tuple(int(v) for v in c.split(",")) for c in spec[1:] if c.count(",") == 2]
+data = sys.stdin.buffer.read()
+fields, pos = [], 0
+while len(fields) < 4:
+    while data[pos:pos + 1].isspace():
+        pos += 1
+    if data[pos:pos + 1] == b"#":
+        pos = data.index(b"\n", pos)
+        continue
+    end = pos
+    while not data[end:end + 1].isspace():
+        end += 1
+    fields.append(data[pos:end])
+    pos = end
+pos += 1
+w, h = int(fields[1]), int(fields[2])
+px = data[pos:]
+x1, y1 = min(x1, w), min(y1, h)
+W, H = 72, 24
+grid = [[" "] * W for _ in range(H)]
+nonwhite = 0
+for y in range(max(y0, 0), y1):
+    for x in range(max(x0, 0), x1):
+        i = (y * w + x) * 3
+        p = (px[i], px[i + 1], px[i + 2])
+        if p == (255, 255, 255):
+            continue
+        nonwhite += 1
+        gx, gy = (x - x0) * W // max(x1 - x0, 1), (y - y0) * H // max(y1 - y0, 1)
+        node = any(abs(p[0] - c[0]) <= 8 and abs(p[1] - c[1]) <= 8 and abs(p[2] - c[2]) <= 8 for c in cols)
+        if node:
+            grid[gy][gx] = "#"
+        elif grid[gy][gx] == " ":
+            grid[gy][gx] = "."
+for row in grid:
+    print("".join(row).rstrip() or "-")
+print("not white:", nonwhite, "of", (x1 - x0) * (y1 - y0))' "$spec"
 }
 
 # geometry_is WIN X Y W H: the window is at X,Y with size W×H.

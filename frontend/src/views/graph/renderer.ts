@@ -45,6 +45,8 @@ export interface RenderHandlers {
   /** What covers parts of the canvas (the legend, the zoom buttons), in the canvas's pixels:
    *  a fit draws the graph beside them. */
   covered?(): Rect[]
+  /** The renderer can no longer draw (its WebGL context was lost): the view mounts the other. */
+  lost?(): void
 }
 
 export interface GraphRenderer {
@@ -79,7 +81,11 @@ export type RendererFactory = (el: HTMLElement, h: RenderHandlers) => Promise<Gr
 export function webglAvailable(): boolean {
   try {
     const c = document.createElement('canvas')
-    return !!(c.getContext('webgl2') || c.getContext('webgl'))
+    const gl = c.getContext('webgl2') || c.getContext('webgl')
+    // The probe's context is let go at once: a page may hold only so many, and the engine
+    // takes the oldest live one (a drawn graph's) when a new one goes over.
+    gl?.getExtension('WEBGL_lose_context')?.loseContext()
+    return !!gl
   } catch {
     return false
   }

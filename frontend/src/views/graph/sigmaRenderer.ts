@@ -50,6 +50,24 @@ export async function createSigmaRenderer(el: HTMLElement, h: RenderHandlers): P
   /** The view is the last fit's (nothing the person did moved it since). */
   let fitted = true
   const stopWatching = watchUserMoves(el, () => (fitted = false))
+  // A WebGL context of the drawn graph lost for good (a driver reset, the engine's limit on
+  // contexts): sigma would go on drawing into nothing, the view saying it is ready. The event
+  // is heard while its canvas is in the container: a killed sigma's canvases leave it first.
+  let killing = false
+  const onLost = (e: Event) => {
+    if (killing) return
+    e.preventDefault()
+    h.lost?.()
+  }
+  const kill = () => {
+    killing = true
+    try {
+      sigma?.kill()
+    } finally {
+      killing = false
+    }
+  }
+  el.addEventListener('webglcontextlost', onLost, true)
   const measure = document.createElement('canvas').getContext('2d')
   const textWidth = (label: string) => {
     if (!measure || !label) return 0
@@ -110,7 +128,7 @@ export async function createSigmaRenderer(el: HTMLElement, h: RenderHandlers): P
   }
 
   function mount() {
-    sigma?.kill()
+    kill()
     const s = style as RenderStyle
     sigma = new KeptBufferSigma(graph, el, {
       allowInvalidContainer: true,
@@ -291,7 +309,8 @@ export async function createSigmaRenderer(el: HTMLElement, h: RenderHandlers): P
     },
     destroy() {
       stopWatching()
-      sigma?.kill()
+      el.removeEventListener('webglcontextlost', onLost, true)
+      kill()
       sigma = null
     },
   }

@@ -44,6 +44,27 @@ const attr = (page, name) => page.getAttribute('[data-test="graph-canvas"]', nam
 
 export default async function ({ open, check, COMBOS }) {
   await scopesAndFit({ open, check })
+  // sigma's drawn graph loses its WebGL context (a driver reset, too many contexts): the view
+  // draws it again with the canvas renderer instead of showing nothing as ready.
+  await open('en-light-graph-context-lost', { language: 'en', theme: 'light' }, async (page) => {
+    await toGraph(page)
+    if ((await attr(page, 'data-renderer')) !== 'sigma') {
+      await check(false, 'the graph is drawn by sigma where the page has WebGL')
+      return
+    }
+    const lost = await page.evaluate(() => {
+      const c = document.querySelector('[data-test="graph-canvas"] canvas.sigma-nodes')
+      const gl = c && (c.getContext('webgl2') || c.getContext('webgl'))
+      const ext = gl && gl.getExtension('WEBGL_lose_context')
+      if (!ext) return false
+      ext.loseContext()
+      return true
+    })
+    await check(lost, 'the nodes layer has a context to lose')
+    await page.waitForSelector('[data-test="graph-canvas"][data-renderer="cytoscape"][data-state="ready"]')
+    await check(attr(page, 'data-nodes').then((n) => n === '14'), 'every entity drawn again')
+    await check(labelCount(page).then((n) => n > 0), 'labels drawn by the canvas renderer')
+  })
   for (const [l, th, language] of COMBOS) {
     await open(`${l}-${th}-graph-overview`, { language, theme: th }, async (page) => {
       await toGraph(page)
