@@ -72,6 +72,9 @@ async function scenario(page, name, opts, act) {
       localStorage.setItem('engram.ui', JSON.stringify({ language: opts.language, theme: opts.theme }))
       if (opts.transport === 'ws' && !opts.noToken) localStorage.setItem('engram.token', 'fixture-token')
       else localStorage.removeItem('engram.token')
+      // One browser context holds every page: a scenario that chose the canvas renderer left
+      // it chosen for every graph scenario after it (their sigma went untested).
+      localStorage.removeItem('engram.graph.renderer')
       window.__FAKE__ = opts
       // eslint-disable-next-line no-new-func
       new Function(fake)()

@@ -59,6 +59,14 @@ export default async function ({ open, check, settled, COMBOS }) {
       await page.locator('.item').first().click()
       await page.waitForSelector('[data-test="reader-title"]')
     })
+    // 1280 × 800 with memories to review: every navigation label is whole (none cut to "…").
+    await open(`${l}-${th}-shell-nav-labels`, { language, theme: th }, async (page) => {
+      await page.waitForSelector('.list-pane[data-state="ready"]')
+      const cut = await page.evaluate(() =>
+        [...document.querySelectorAll('.sider .nav-label')].filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent.trim()),
+      )
+      await check(cut.length === 0, `navigation labels cut: ${cut.join(', ')}`)
+    })
     // The ? dialog.
     await open(`${l}-${th}-shell-shortcuts`, { language, theme: th }, async (page) => {
       await page.locator('body').press('?')
