@@ -404,7 +404,10 @@ func (s *Server) hostAllowed(host string) bool {
 	return false
 }
 
-// originAllowed accepts no Origin (non-browser clients) or an Origin naming this bridge.
+// originAllowed accepts no Origin (non-browser clients) or an Origin naming this bridge. A
+// browser's Origin is only scheme://host[:port]: one carrying a user part
+// ("http://evil@127.0.0.1:port"), a path, a query or a fragment was never sent by a page of
+// this bridge, so it is refused rather than read down to the host it happens to contain.
 func (s *Server) originAllowed(origin string) bool {
 	if origin == "" {
 		return true
@@ -412,6 +415,9 @@ func (s *Server) originAllowed(origin string) bool {
 	u, err := url.Parse(origin)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
 		return false
+	}
+	if !strings.EqualFold(origin, u.Scheme+"://"+u.Host) {
+		return false // userinfo, path, "?", "#" or an opaque form
 	}
 	return s.hostAllowed(u.Host)
 }
