@@ -2,15 +2,14 @@ package bridge
 
 import (
 	"context"
-	"strings"
-	"time"
-
-	"github.com/coder/websocket"
-
 	"encoding/json"
 	"net/http"
 	"strconv"
+	"strings"
 	"testing"
+	"time"
+
+	"github.com/coder/websocket"
 
 	"engram/backend/api"
 )
