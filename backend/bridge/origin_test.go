@@ -209,3 +209,33 @@ func TestFragmentedOversizedMessage(t *testing.T) {
 		t.Fatalf("oversized write landed: %d", n)
 	}
 }
+
+// With --allow-remote any IP literal on the bridge's port is a name of it in Host (a
+// rebinding needs a domain), but an Origin is the page's own address: a page served by
+// another machine on the same port number must not open a socket here. The bridge's own page,
+// reached through an address of this machine, still does.
+func TestRemoteOriginMustBeThisBridge(t *testing.T) {
+	f := start(t, Config{AllowRemote: true})
+	p := strconv.Itoa(f.srv.Port())
+	for _, o := range []string{"http://10.9.8.7:" + p, "http://[2001:db8::1]:" + p, "http://192.168.1.66:" + p} {
+		c, resp, err := f.dial(t, f.srv.Token(), http.Header{"Origin": {o}})
+		if err == nil {
+			c.CloseNow()
+			t.Fatalf("Origin %s of another machine accepted", o)
+		}
+		assertRefusal(t, resp, 403, "bridge_bad_origin")
+	}
+	// The page was loaded from 10.9.8.7 (this machine behind that address) and calls back there.
+	c, _, err := f.dial(t, f.srv.Token(), http.Header{"Host": {"10.9.8.7:" + p}, "Origin": {"http://10.9.8.7:" + p}})
+	if err != nil {
+		t.Fatalf("same-origin page on an IP literal refused: %v", err)
+	}
+	c.CloseNow()
+	for _, o := range []string{"http://127.0.0.1:" + p, "http://localhost:" + p} {
+		c, _, err := f.dial(t, f.srv.Token(), http.Header{"Origin": {o}})
+		if err != nil {
+			t.Fatalf("own Origin %s refused: %v", o, err)
+		}
+		c.CloseNow()
+	}
+}
