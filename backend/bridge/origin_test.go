@@ -190,16 +190,24 @@ func TestFragmentedOversizedMessage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Writes may fail once the bridge has closed the socket; what matters is what it did.
 	_, _ = w.Write([]byte(`{"jsonrpc":"2.0","id":1,"method":"memory.write","params":{"scope":"global","type":"user","slug":"big","title":"t","body":"`))
-	for i := 0; i < 64 && err == nil; i++ {
-		_, err = w.Write([]byte(strings.Repeat("x", 4<<10)))
+	for i := 0; i < 64; i++ {
+		if _, err := w.Write([]byte(strings.Repeat("x", 4<<10))); err != nil {
+			break
+		}
 	}
 	_, _ = w.Write([]byte(`"}}`))
 	_ = w.Close()
+	// The bridge closes the connection: with 1009 when the close frame arrives before the
+	// reset of a socket closed with the sender's bytes unread (then the status is lost).
 	for err == nil {
 		_, _, err = bad.Read(ctx)
 	}
-	if websocket.CloseStatus(err) != websocket.StatusMessageTooBig {
+	if ctx.Err() != nil {
+		t.Fatalf("the oversized sender was not closed: %v", err)
+	}
+	if st := websocket.CloseStatus(err); st != -1 && st != websocket.StatusMessageTooBig {
 		t.Fatalf("want close 1009, got %v", err)
 	}
 	if r := call(t, good, 2, "app.info", `{}`); r.Error != nil {
