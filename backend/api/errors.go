@@ -71,11 +71,12 @@ func (a *API) newError(code string, args map[string]any) *Error {
 	if args == nil {
 		args = map[string]any{}
 	}
-	args = translateDetail(a, args)
 	key := "error." + code
 	if a.deps.Catalog != nil && !a.deps.Catalog.Has(key) {
 		key = "error.internal"
 	}
+	args = a.termKeys(key, args)
+	args = translateDetail(a, args)
 	// "internal" shows its Detail; an error built without one must not read "<no value>".
 	if key == "error.internal" {
 		if _, ok := args["Detail"]; !ok {
@@ -83,7 +84,7 @@ func (a *API) newError(code string, args map[string]any) *Error {
 		}
 	}
 	e := &Error{Code: code, I18nKey: key, Args: args}
-	e.Message = a.t(key, args)
+	e.Message = a.t(key, a.termArgs(args))
 	return e
 }
 
@@ -109,7 +110,18 @@ func translateDetail(a *API, args map[string]any) map[string]any {
 	for k, v := range args {
 		out[k] = v
 	}
-	out["Detail"] = a.t(key, args)
+	dargs := args
+	if rawFieldKeys[key] {
+		dargs = make(map[string]any, len(args))
+		for k, v := range args {
+			if k != "FieldKey" {
+				dargs[k] = v
+			}
+		}
+	} else {
+		dargs = a.termKeys(key, args)
+	}
+	out["Detail"] = a.t(key, a.termArgs(dargs))
 	return out
 }
 

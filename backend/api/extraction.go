@@ -145,7 +145,7 @@ func (a *API) translateRun(d extraction.RunDetail) extraction.RunDetail {
 	// planned because the model failed says so.
 	why := ""
 	if c := d.Report.ErrorCode; c != "" && (a.deps.Catalog == nil || a.deps.Catalog.Has("error."+c)) {
-		why = a.t("error."+c, translateDetail(a, d.Report.ErrorArgs))
+		why = a.codedText("error."+c, translateDetail(a, d.Report.ErrorArgs))
 	}
 	switch {
 	case d.Report.PlannedOffline:
@@ -159,11 +159,11 @@ func (a *API) translateRun(d extraction.RunDetail) extraction.RunDetail {
 			args[k] = v
 		}
 		args["Slug"], args["Detail"] = r.Slug, r.Detail
-		d.Report.Rejected[i].Message = a.t(a.codeKey(r.Code), args)
+		d.Report.Rejected[i].Message = a.codedText(a.codeKey(r.Code), args)
 	}
 	for i, it := range d.Report.Applied {
 		for j, w := range it.Warnings {
-			d.Report.Applied[i].Warnings[j].Message = a.t(a.codeKey(w.Code), w.Args)
+			d.Report.Applied[i].Warnings[j].Message = a.codedText(a.codeKey(w.Code), w.Args)
 		}
 	}
 	return d

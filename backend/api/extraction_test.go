@@ -76,7 +76,7 @@ func TestExtractionThroughTable(t *testing.T) {
 	}
 	_, err = a.Call("extraction.updateSettings", json.RawMessage(`{"min_graphemes":-1}`))
 	var ae *Error
-	if !errors.As(err, &ae) || ae.Code != extraction.CodeInvalidSettings || !strings.Contains(ae.Message, "min_graphemes") {
+	if !errors.As(err, &ae) || ae.Code != extraction.CodeInvalidSettings || ae.Args["Field"] != "min_graphemes" || !strings.Contains(ae.Message, "最少字数") {
 		t.Fatalf("bad setting: %v", err)
 	}
 	mu.Lock()

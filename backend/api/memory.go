@@ -300,7 +300,7 @@ func (a *API) itemResult(r memory.ItemResult) ItemResult {
 	}
 	for _, w := range r.Warnings {
 		key := "warning." + w.Code
-		out.Warnings = append(out.Warnings, Warning{Code: w.Code, I18nKey: key, Args: w.Args, Message: a.t(key, w.Args)})
+		out.Warnings = append(out.Warnings, Warning{Code: w.Code, I18nKey: key, Args: w.Args, Message: a.codedText(key, w.Args)})
 	}
 	return out
 }

@@ -119,7 +119,7 @@ func (a *API) decisionFailure(code, key string, args map[string]any, english str
 	}
 	for _, k := range []string{key, "error." + code} {
 		if k != "" && k != "error." && a.deps.Catalog.Has(k) {
-			return a.t(k, translateDetail(a, args))
+			return a.codedText(k, translateDetail(a, args))
 		}
 	}
 	return english

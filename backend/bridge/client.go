@@ -119,7 +119,7 @@ func (c *client) drop(reason string) {
 }
 
 func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
-	if !s.originAllowed(r.Header.Get("Origin")) {
+	if !s.originAllowed(r.Header.Get("Origin"), r.Host) {
 		s.httpError(w, 403, "bridge_bad_origin", map[string]any{"Origin": r.Header.Get("Origin")})
 		return
 	}

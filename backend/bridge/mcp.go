@@ -13,7 +13,7 @@ import (
 // by guard already.
 func (s *Server) mcpGuard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !s.originAllowed(r.Header.Get("Origin")) {
+		if !s.originAllowed(r.Header.Get("Origin"), r.Host) {
 			s.httpError(w, http.StatusForbidden, "bridge_bad_origin", map[string]any{"Origin": r.Header.Get("Origin")})
 			return
 		}

@@ -387,35 +387,6 @@ func (s *Server) guard(next http.Handler) http.Handler {
 	})
 }
 
-func (s *Server) hostAllowed(host string) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.hosts[strings.ToLower(host)] {
-		return true
-	}
-	// With --allow-remote on a wildcard address, accept IP literals on our port: a
-	// rebinding attack needs a domain name, never an IP literal.
-	if s.cfg.AllowRemote {
-		h, p, err := net.SplitHostPort(host)
-		if err == nil && p == strconv.Itoa(s.port) && net.ParseIP(strings.Trim(h, "[]")) != nil {
-			return true
-		}
-	}
-	return false
-}
-
-// originAllowed accepts no Origin (non-browser clients) or an Origin naming this bridge.
-func (s *Server) originAllowed(origin string) bool {
-	if origin == "" {
-		return true
-	}
-	u, err := url.Parse(origin)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
-		return false
-	}
-	return s.hostAllowed(u.Host)
-}
-
 func (s *Server) httpError(w http.ResponseWriter, status int, code string, args map[string]any) {
 	e := s.api.Error(code, args)
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")

@@ -279,7 +279,7 @@ func scanFields(fs ...textField) (kind, field string) {
 
 // secretErr refuses a write; it names the kind and the field and never echoes the secret.
 func secretErr(kind, field string) error {
-	return codeErr(CodeSecretDetected, map[string]any{"Kind": kind, "Field": field},
+	return codeErr(CodeSecretDetected, map[string]any{"Kind": kind, "Field": field, "FieldKey": fieldKey(field)},
 		"refused: the %s field looks like a secret (%s)", field, kind)
 }
 

@@ -57,7 +57,7 @@ func checkLimits(m *Memory) error {
 	for _, l := range FieldLimits {
 		vs := l.values(m)
 		if l.MaxValues > 0 && len(vs) > l.MaxValues {
-			return codeErr(CodeTooManyValues, map[string]any{"Field": l.Field, "Values": len(vs), "Max": l.MaxValues},
+			return codeErr(CodeTooManyValues, map[string]any{"Field": l.Field, "FieldKey": fieldKey(l.Field), "Values": len(vs), "Max": l.MaxValues},
 				"%s has %d values, at most %d", l.Field, len(vs), l.MaxValues)
 		}
 		for _, v := range vs {
@@ -65,7 +65,7 @@ func checkLimits(m *Memory) error {
 				return controlErr(l.Field)
 			}
 			if n := utf8.RuneCountInString(v); n > l.MaxChars {
-				return codeErr(CodeFieldTooLong, map[string]any{"Field": l.Field, "Len": n, "Max": l.MaxChars},
+				return codeErr(CodeFieldTooLong, map[string]any{"Field": l.Field, "FieldKey": fieldKey(l.Field), "Len": n, "Max": l.MaxChars},
 					"%s has a value of %d characters, at most %d", l.Field, n, l.MaxChars)
 			}
 		}
@@ -106,8 +106,13 @@ func hasControl(s string) bool {
 }
 
 func controlErr(field string) error {
-	return codeErr(CodeControlChar, map[string]any{"Field": field}, "the %s holds a control character", field)
+	return codeErr(CodeControlChar, map[string]any{"Field": field, "FieldKey": fieldKey(field)}, "the %s holds a control character", field)
 }
+
+// fieldKey is the catalog key of a field's name (field.*): a refusal keeps the field as the
+// code spells it in Field, and a message in another language names it in words. The refusal
+// is kept in the audit log with its arguments, so the UI's Activity says it the same way.
+func fieldKey(field string) string { return "field." + field }
 
 // handPlacedLimits checks a file found on disk: a field over its limit is reported as a
 // problem (its code, and the fault checkLimits's error names: the field, what was found and

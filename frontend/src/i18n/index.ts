@@ -46,6 +46,15 @@ export function localiseArgs(args: Args): Args {
     const v = out[name]
     if (typeof v === 'string' && values.includes(v)) out[name] = t(prefix + v)
   }
+  // A quota's level ("critical") reads in words, as the backend's own message has it.
+  if (typeof out.Level === 'string' && hasKey(`quota.level.${out.Level}`)) out.Level = t(`quota.level.${out.Level}`)
+  // A field or a status the backend names by key (FieldKey field.*, StatusKey) reads in the
+  // UI's language; Field stays as the code spells it where no key came with it (a key of the
+  // person's own file, an MCP argument).
+  for (const name of ['Field', 'Status']) {
+    const k = out[`${name}Key`]
+    if (typeof k === 'string' && hasKey(k)) out[name] = t(k)
+  }
   // A reason the backend names by key (DetailKey, detail.*) reads in the UI's language.
   const dk = out.DetailKey
   if (typeof dk === 'string' && dk.startsWith('detail.') && hasKey(dk)) out.Detail = t(dk, out as Args)

@@ -138,3 +138,21 @@ describe('a reason the backend names by key', () => {
     expect(tError({ ...err, args: { ...err.args, DetailKey: 'detail.nope' } })).toContain('days must be between 1 and 366')
   })
 })
+
+describe('a field or status the backend names by key', () => {
+  afterEach(() => setLanguage('en'))
+  it('reads in the UI language, the raw name staying where no key came with it', async () => {
+    const { tError, tCode } = await import('../../src/i18n')
+    const err = { code: 'field_too_long', i18nKey: 'error.field_too_long', message: 'title is too long: at most 300 characters per value.',
+      args: { Field: 'source_quote', FieldKey: 'field.source_quote', Len: 900, Max: 500 } }
+    expect(tError(err)).toContain('source_quote is too long')
+    setLanguage('zh-CN')
+    expect(tError(err)).toContain('原文引用过长')
+    expect(tError(err)).not.toContain('source_quote')
+    // A refused write kept in Activity carries the key too.
+    expect(tCode('secret_detected', { Field: 'body', FieldKey: 'field.body', Kind: 'aws_access_key' })).toContain('位于“内容”')
+    expect(tCode('organizer_decision_not_pending', { Decision: 'd1', Status: 'applied', StatusKey: 'organizer.decision_status.applied' })).toContain('“已应用”')
+    // A key of the person's own import line is quoted as it was typed.
+    expect(tCode('line_unknown_field', { Field: 'titel' })).toContain('“titel”')
+  })
+})
