@@ -24,6 +24,7 @@ var serverNotifications = map[string]bool{
 //   - a body that is not JSON: -32700, 400;
 //   - a message of the wrong shape (version, id of null, 1.5 or an object): -32600, 400;
 //   - a call to a method this server does not have: -32601, 200 (the session goes on);
+//   - a logging/setLevel naming no level the spec has: -32602, 200 (the same);
 //   - a request outside a session that is not an initialize: -32600, 400 (the streamable
 //     HTTP spec: "SHOULD respond … with HTTP 400 Bad Request"; the SDK made a session of it
 //     and answered error code 0);
@@ -58,7 +59,7 @@ func (h *httpHandler) checkPost(w http.ResponseWriter, r *http.Request, session 
 	}
 	in, ref := checkMessage(body)
 	switch {
-	case ref != nil && ref.code == rpcMethodNotFound:
+	case ref != nil && ref.sessionGoesOn():
 		h.rpcAnswer(w, http.StatusOK, h.s.reply(ref))
 		return false, posted{}
 	case ref != nil:
@@ -138,7 +139,7 @@ func (h *httpHandler) checkBatch(w http.ResponseWriter, r *http.Request, body []
 	for _, m := range msgs {
 		in, ref := m.in, m.ref
 		switch {
-		case ref != nil && ref.code == rpcMethodNotFound && session != "":
+		case ref != nil && ref.sessionGoesOn() && session != "":
 			// Answered -32601 beside the rest, as over stdio (the whole batch was refused).
 			apart = append(apart, h.s.reply(ref))
 			continue
