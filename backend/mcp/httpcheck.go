@@ -72,7 +72,7 @@ func (h *httpHandler) checkPost(w http.ResponseWriter, r *http.Request, session 
 		w.WriteHeader(http.StatusAccepted)
 		return false, posted{}
 	case in.call && in.method == "initialize":
-		return true, posted{version: negotiate(requestedVersion(in.params))}
+		return true, posted{version: negotiate(requestedVersion(in.params)), initialize: true}
 	}
 	return true, posted{}
 }
@@ -83,6 +83,8 @@ type posted struct {
 	apart []json.RawMessage
 	// version is, for an initialize, the protocol version its answer negotiates.
 	version string
+	// initialize: the POST is an initialize (never served in a revived session).
+	initialize bool
 }
 
 // checkBatch admits a batch only inside a session whose version has batches and whose every
