@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -46,7 +47,7 @@ func (s *Server) buildContext(c *call, raw json.RawMessage) (any, *toolError) {
 		return nil, s.required("build_context", "query", &nextCall{Tool: "memory_overview", Arguments: map[string]any{}})
 	}
 	if a.Scope == string(api.ScopeAgent) && c.st.agent == "" {
-		return nil, s.agentUnknown("build_context")
+		return nil, s.agentUnknown(c.st, "build_context")
 	}
 	workdir, terr := s.resolveWorkdir(c.ctx, c.ss, c.st, a.Workdir)
 	if terr != nil {
@@ -191,6 +192,7 @@ func kvCall(method string) func(s *Server, c *call, raw json.RawMessage) (any, *
 	return func(s *Server, c *call, raw json.RawMessage) (any, *toolError) {
 		p := map[string]any{}
 		var err *toolError
+		fromText := false // kv_set's value came as JSON text (kvValue)
 		switch method {
 		case "kv.get", "kv.delete":
 			var a struct {
@@ -204,7 +206,8 @@ func kvCall(method string) func(s *Server, c *call, raw json.RawMessage) (any, *
 				Key   string          `json:"key"`
 				Value json.RawMessage `json:"value"`
 			}
-			err, p["key"], p["value"] = s.decode(tool, raw, &a), a.Key, a.Value
+			err, p["key"] = s.decode(tool, raw, &a), a.Key
+			p["value"], fromText = kvValue(a.Value)
 		default:
 			var a struct {
 				Prefix string `json:"prefix"`
@@ -237,6 +240,12 @@ func kvCall(method string) func(s *Server, c *call, raw json.RawMessage) (any, *
 		if page, ok := res.(api.KVListResult); ok {
 			return s.fitKVPage(page), nil
 		}
+		if set, ok := res.(api.KVSetResult); ok && fromText {
+			// The model is told what was stored, so that it does not read its kv_get back as a
+			// surprise.
+			return map[string]any{"agent": set.Agent, "key": set.Key, "created": set.Created, "changed": set.Changed,
+				"value_from_text": true, "notice": s.api.Text("notice.mcp_kv_value_from_text", nil)}, nil
+		}
 		return res, nil
 	}
 }
@@ -257,4 +266,21 @@ func (s *Server) fitKVPage(page api.KVListResult) any {
 		p.Entries, p.NextCursor = page.Entries[:keep], next
 		return p
 	})
+}
+
+// kvValue is the value kv_set stores for what was sent: a JSON string whose text is itself a
+// JSON object or list becomes that object or list (fromText); anything else is stored as sent
+// (a string stays a string, "42" and "true" included). Clients that build the call from a form
+// or give the value a string type (older Codex CLI, Gemini CLI's forms) send an object as its
+// JSON text, and kv_get then gave the agent back a string where it had meant an object.
+func kvValue(raw json.RawMessage) (json.RawMessage, bool) {
+	var text string
+	if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '"' || json.Unmarshal(t, &text) != nil {
+		return raw, false
+	}
+	inner := bytes.TrimSpace([]byte(text))
+	if len(inner) == 0 || (inner[0] != '{' && inner[0] != '[') || !json.Valid(inner) {
+		return raw, false
+	}
+	return inner, true
 }

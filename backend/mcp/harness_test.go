@@ -217,9 +217,16 @@ type httpEnv struct {
 	srv   *bridge.Server
 	url   string
 	token string
+	stop  func() // stops the bridge and closes the home (Engram quitting); idempotent
 }
 
 func newHTTP(t *testing.T, home string, cfg mcp.Config) *httpEnv {
+	t.Helper()
+	return newHTTPAt(t, home, cfg, "127.0.0.1:0")
+}
+
+// newHTTPAt is newHTTP listening on addr (a restart takes the port it had).
+func newHTTPAt(t *testing.T, home string, cfg mcp.Config, addr string) *httpEnv {
 	t.Helper()
 	cat, err := i18n.Load(os.DirFS("../../locales"))
 	if err != nil {
@@ -236,22 +243,26 @@ func newHTTP(t *testing.T, home string, cfg mcp.Config) *httpEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := bridge.New(bridge.Config{Addr: "127.0.0.1:0", Home: home, MCP: m.Handler()}, svc.API(ctx, api.ActorBridge), svc.Events, nil)
+	b, err := bridge.New(bridge.Config{Addr: addr, Home: home, MCP: m.Handler()}, svc.API(ctx, api.ActorBridge), svc.Events, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := b.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		sctx, scancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer scancel()
-		_ = b.Stop(sctx)
-		m.Close()
-		_ = svc.Close()
-		cancel()
-	})
-	return &httpEnv{svc: svc, srv: b, url: fmt.Sprintf("http://127.0.0.1:%d/mcp", b.Port()), token: b.Token()}
+	var once sync.Once
+	stop := func() {
+		once.Do(func() {
+			sctx, scancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer scancel()
+			_ = b.Stop(sctx)
+			m.Close()
+			_ = svc.Close()
+			cancel()
+		})
+	}
+	t.Cleanup(stop)
+	return &httpEnv{svc: svc, srv: b, url: fmt.Sprintf("http://127.0.0.1:%d/mcp", b.Port()), token: b.Token(), stop: stop}
 }
 
 // headerRT adds headers to every request (the token, an Origin).

@@ -24,6 +24,7 @@ var serverNotifications = map[string]bool{
 //   - a body that is not JSON: -32700, 400;
 //   - a message of the wrong shape (version, id of null, 1.5 or an object): -32600, 400;
 //   - a call to a method this server does not have: -32601, 200 (the session goes on);
+//   - a logging/setLevel naming no level the spec has: -32602, 200 (the same);
 //   - a request outside a session that is not an initialize: -32600, 400 (the streamable
 //     HTTP spec: "SHOULD respond … with HTTP 400 Bad Request"; the SDK made a session of it
 //     and answered error code 0);
@@ -58,7 +59,7 @@ func (h *httpHandler) checkPost(w http.ResponseWriter, r *http.Request, session 
 	}
 	in, ref := checkMessage(body)
 	switch {
-	case ref != nil && ref.code == rpcMethodNotFound:
+	case ref != nil && ref.sessionGoesOn():
 		h.rpcAnswer(w, http.StatusOK, h.s.reply(ref))
 		return false, posted{}
 	case ref != nil:
@@ -71,7 +72,7 @@ func (h *httpHandler) checkPost(w http.ResponseWriter, r *http.Request, session 
 		w.WriteHeader(http.StatusAccepted)
 		return false, posted{}
 	case in.call && in.method == "initialize":
-		return true, posted{version: negotiate(requestedVersion(in.params))}
+		return true, posted{version: negotiate(requestedVersion(in.params)), initialize: true}
 	}
 	return true, posted{}
 }
@@ -82,6 +83,8 @@ type posted struct {
 	apart []json.RawMessage
 	// version is, for an initialize, the protocol version its answer negotiates.
 	version string
+	// initialize: the POST is an initialize (never served in a revived session).
+	initialize bool
 }
 
 // checkBatch admits a batch only inside a session whose version has batches and whose every
@@ -138,7 +141,7 @@ func (h *httpHandler) checkBatch(w http.ResponseWriter, r *http.Request, body []
 	for _, m := range msgs {
 		in, ref := m.in, m.ref
 		switch {
-		case ref != nil && ref.code == rpcMethodNotFound && session != "":
+		case ref != nil && ref.sessionGoesOn() && session != "":
 			// Answered -32601 beside the rest, as over stdio (the whole batch was refused).
 			apart = append(apart, h.s.reply(ref))
 			continue

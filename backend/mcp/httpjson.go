@@ -37,7 +37,16 @@ type httpHandler struct {
 
 	mu    sync.Mutex
 	owned map[string]session4HTTP // the open sessions, by id: which handler serves each
+	// reviveMu lets one request at a time revive a session (httprevive.go).
+	reviveMu sync.Mutex
+	// ended are the sessions their clients ended here (DELETE), the latest maxEnded: never
+	// revived, so a request naming one is answered 404 as the spec wants.
+	ended      map[string]bool
+	endedOrder []string
 }
+
+// maxEnded bounds the ended sessions the router remembers.
+const maxEnded = 4096
 
 // session4HTTP is one open session as the router knows it.
 type session4HTTP struct {
@@ -45,6 +54,9 @@ type session4HTTP struct {
 	version string // the protocol version its initialize negotiated
 	used    time.Time
 	running int // its requests being served (an open event stream is one)
+	// sdkID is the id the SDK knows it by: the client's, or for a session revived after a
+	// restart (httprevive.go) the one the SDK gave the new session.
+	sdkID string
 }
 
 // Handler serves streamable HTTP sessions. The caller (the bridge) checks the token, Host and
@@ -61,6 +73,7 @@ func (s *Server) Handler() http.Handler {
 		stream: sdk.NewStreamableHTTPHandler(get, opts(false)),
 		plain:  sdk.NewStreamableHTTPHandler(get, opts(true)),
 		owned:  map[string]session4HTTP{},
+		ended:  map[string]bool{},
 	}
 }
 
@@ -97,11 +110,29 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	known, sess := h.touch(id, r.Method == http.MethodDelete)
+	var post posted
+	checked := false
+	if id != "" && !known && r.Method == http.MethodPost {
+		// Checked first: a request that is refused anyway revives nothing.
+		if checked, post = h.checkPost(w, r, id); !checked {
+			return
+		}
+	}
+	if id != "" && !known && r.Method != http.MethodDelete && !post.initialize && h.revive(r, id) {
+		known, sess = h.touch(id, false)
+	}
 	if id != "" && !known {
-		// A session that never was, or has ended: the SDK says "session not found" in English
-		// plain text. The 404 tells the client to start a new one.
+		// A session that never was and cannot be revived (its end, an initialize naming it):
+		// the SDK says "session not found" in English plain text. The 404 tells the client
+		// to start a new one.
 		h.refuse(w, http.StatusNotFound, "mcp_session_not_found", map[string]any{"Session": id})
 		return
+	}
+	if known && sess.sdkID != "" && sess.sdkID != id {
+		// A revived session: the SDK knows it by its own id; what the client saw on the
+		// process before the restart means nothing here.
+		r.Header.Set(sessionHeader, sess.sdkID)
+		r.Header.Del(lastEventIDHeader)
 	}
 	if known {
 		w = &sessionGone{ResponseWriter: w, h: h, id: id}
@@ -117,9 +148,11 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		return
 	}
-	ok, post := h.checkPost(w, r, id)
-	if !ok {
-		return
+	if !checked {
+		var ok bool
+		if ok, post = h.checkPost(w, r, id); !ok {
+			return
+		}
 	}
 	if len(post.apart) > 0 {
 		m := newBatchMerger(w, post.apart)
@@ -175,12 +208,26 @@ func (h *httpHandler) touch(id string, ending bool) (bool, session4HTTP) {
 	}
 	if ending {
 		delete(h.owned, id)
+		h.ended[id] = true
+		h.endedOrder = append(h.endedOrder, id)
+		if len(h.endedOrder) > maxEnded {
+			delete(h.ended, h.endedOrder[0])
+			h.endedOrder = h.endedOrder[1:]
+		}
 	} else {
 		sess.used = time.Now()
 		sess.running++
 		h.owned[id] = sess
 	}
 	return true, sess
+}
+
+// forget drops a session the SDK has closed without its client ending it: a later request
+// naming it revives it (httprevive.go).
+func (h *httpHandler) forget(id string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	delete(h.owned, id)
 }
 
 // release ends a request touch counted: the session's idle time starts again from now.
@@ -198,7 +245,7 @@ func (h *httpHandler) release(id string) {
 func (h *httpHandler) own(id string, plain bool, version string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.owned[id] = session4HTTP{plain: plain, version: version, used: time.Now()}
+	h.owned[id] = session4HTTP{plain: plain, version: version, used: time.Now(), sdkID: id}
 }
 
 // reap closes the sessions with nothing running, an event stream included, for longer than
@@ -210,7 +257,7 @@ func (h *httpHandler) reap() {
 	var idle []string
 	for id, sess := range h.owned {
 		if sess.running == 0 && now.Sub(sess.used) > sessionTimeout {
-			idle = append(idle, id)
+			idle = append(idle, sess.sdkID)
 			delete(h.owned, id)
 		}
 	}
@@ -308,7 +355,7 @@ func (g *sessionGone) WriteHeader(code int) {
 	switch {
 	case code == http.StatusNotFound && plain:
 		g.gone = true
-		g.h.touch(g.id, true)
+		g.h.forget(g.id)
 		g.h.refuse(g.ResponseWriter, http.StatusNotFound, "mcp_session_not_found", map[string]any{"Session": g.id})
 		return
 	case code == http.StatusConflict && plain:

@@ -24,6 +24,9 @@ type session struct {
 	id     string
 	agent  string // "" when neither --agent nor a usable clientInfo.name named one
 	client string // clientInfo name and version, for the audit log's model column
+	// resumed: an HTTP session revived after Engram restarted (httprevive.go); its client
+	// never told this process its name.
+	resumed bool
 
 	// saveMu orders the session's writes to the agents table: a flush that finds nothing
 	// dirty must still wait for a write in flight, or the process could exit (the stdio
@@ -114,7 +117,7 @@ func (s *Server) sessionFor(ss *sdk.ServerSession) *session {
 	if v, ok := s.sessions.Load(ss); ok {
 		return v.(*session)
 	}
-	st := &session{id: ss.ID(), agent: s.cfg.Agent}
+	st := &session{id: ss.ID(), agent: s.cfg.Agent, resumed: ss.ID() != "" && s.resumed(ss.ID())}
 	if st.id == "" {
 		// stdio names no session; observe_turn's turns still need one to be grouped under
 		// (it was refused as the invalid session "").
@@ -133,6 +136,7 @@ func (s *Server) sessionFor(ss *sdk.ServerSession) *session {
 			_ = ss.Wait()
 			s.flush(st)
 			s.sessions.Delete(ss)
+			s.revived.Delete(st.id)
 		}()
 	}
 	return v.(*session)

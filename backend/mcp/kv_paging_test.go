@@ -163,9 +163,10 @@ func TestStdioKVListPageFitsTheBudget(t *testing.T) {
 	}
 }
 
-// kv_set takes any JSON value, as the README and `kv set --json-value` do: its schema puts no
-// type on "value" (it declared a string, and an object was refused), and the api's checks
-// still hold — null, over 64 KiB, a secret anywhere inside.
+// kv_set takes any JSON value, as the README and `kv set --json-value` do: its schema names
+// every kind but null, each with its own type (it declared a string, and an object was
+// refused; then no type at all, and Gemini CLI skipped the tool), and the api's checks still
+// hold — null, over 64 KiB, a secret anywhere inside.
 func TestStdioKVSetAnyJSONValue(t *testing.T) {
 	if !hasMethod(t, "kv.set") {
 		t.Skip("this build has no kv api methods")
@@ -173,8 +174,14 @@ func TestStdioKVSetAnyJSONValue(t *testing.T) {
 	home := t.TempDir()
 	c := stdio(t, home, clientOpts{}, "--agent", "alpha")
 	value, _ := toolSchema(t, c, "kv_set")["value"].(map[string]any)
-	if _, typed := value["type"]; typed || value["description"] == nil {
-		t.Errorf("kv_set's value is restricted or undescribed: %v", value)
+	var kinds []string
+	for _, alt := range asList(value["anyOf"]) {
+		if typ, _ := alt.(map[string]any)["type"].(string); typ != "" {
+			kinds = append(kinds, typ)
+		}
+	}
+	if _, typed := value["type"]; typed || value["description"] == nil || strings.Join(kinds, ",") != "string,number,boolean,object,array" {
+		t.Errorf("kv_set's value is restricted, untyped or undescribed: %v", value)
 	}
 
 	for key, v := range map[string]any{
@@ -237,3 +244,5 @@ func toolSchema(t *testing.T, c *client, name string) map[string]any {
 	t.Fatalf("no tool %s", name)
 	return nil
 }
+
+func asList(v any) []any { l, _ := v.([]any); return l }

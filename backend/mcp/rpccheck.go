@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"regexp"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
@@ -145,6 +147,12 @@ func checkMessage(raw []byte) (*inbound, *rpcRefusal) {
 		if in.call && in.method == "initialize" && !hasProtocolVersion(in.params) {
 			return nil, &rpcRefusal{id: id, code: rpcInvalidParams, key: "mcp_protocol_version_required"}
 		}
+		if in.call && in.method == "logging/setLevel" {
+			if level, ok := logLevel(in.params); !ok {
+				return nil, &rpcRefusal{id: id, code: rpcInvalidParams, key: keyLogLevel,
+					args: map[string]any{"Level": level, "Levels": strings.Join(logLevels, ", ")}}
+			}
+		}
 	} else {
 		// A response (the client answering one of the server's calls): an id and exactly one
 		// of result and error.
@@ -166,6 +174,38 @@ func checkMessage(raw []byte) (*inbound, *rpcRefusal) {
 		in.id = m.ID
 	}
 	return in, nil
+}
+
+// logLevels are the levels logging/setLevel takes (the spec's, from RFC 5424), least severe
+// first.
+var logLevels = []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
+
+// keyLogLevel is the catalog code of a logging/setLevel that names no level of logLevels.
+const keyLogLevel = "mcp_log_level_invalid"
+
+// logLevel reads the level a logging/setLevel names, and whether it is one of logLevels. The
+// SDK took any string (and none at all) with an empty success, so a client that sent "loud" or
+// "INFO" believed it was set; a number was refused in English. The level is given back as sent
+// (JSON) for the refusal to quote.
+func logLevel(params json.RawMessage) (string, bool) {
+	var p struct {
+		Level json.RawMessage `json:"level"`
+	}
+	if json.Unmarshal(params, &p) != nil || len(p.Level) == 0 {
+		return "", false
+	}
+	var level string
+	if json.Unmarshal(p.Level, &level) != nil {
+		return string(p.Level), false
+	}
+	return level, slices.Contains(logLevels, level)
+}
+
+// sessionGoesOn reports whether a refusal answers a well-formed call the session can carry on
+// after (a method this server does not have, a log level it does not know): over HTTP it is
+// answered 200, and in a batch beside the other answers, not as a broken request (400).
+func (r *rpcRefusal) sessionGoesOn() bool {
+	return r.code == rpcMethodNotFound || r.key == keyLogLevel
 }
 
 // hasProtocolVersion reports whether initialize's params name a protocol version, which the

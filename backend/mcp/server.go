@@ -57,6 +57,8 @@ type Server struct {
 	index    *sdk.Resource
 	// schemas are the input schemas of the tools, by name (argument checks, next calls).
 	schemas map[string]map[string]any
+	// revived are the SDK ids of HTTP sessions revived after a restart (httprevive.go).
+	revived sync.Map
 }
 
 // Errors of a server that cannot start.

@@ -52,6 +52,21 @@ func object(props map[string]any, required ...string) map[string]any {
 	return map[string]any{"type": "object", "properties": props, "required": required, "additionalProperties": false}
 }
 
+// anyJSONValue is kv_set's value: any JSON value but null, each kind named with its own type.
+// With no type at all, Gemini CLI skipped the whole tool ("missing types in its parameter
+// schema") and Codex read it as a string; a list of types ("type": [...]) is refused by
+// Gemini's API and by ajv's strict mode. anyOf of single types is read by all of them (a
+// client that still reads it as text sends an object as JSON text, which kv_set reads back:
+// kvValue).
+var anyJSONValue = map[string]any{
+	"description": "the value: a string, number, true/false, list or object (not null), at most 64 KiB. " +
+		"Send a list or object as itself; a string holding a JSON object or list is stored as that object or list",
+	"anyOf": []any{
+		map[string]any{"type": "string"}, map[string]any{"type": "number"}, map[string]any{"type": "boolean"},
+		map[string]any{"type": "object"}, map[string]any{"type": "array"},
+	},
+}
+
 // Argument schemas shared by the memory tools; names follow the api and the CLI.
 var (
 	argScope    = enum("narrows to one scope: global, project (the current project) or agent (your own notes)", "global", "project", "agent")
@@ -130,10 +145,7 @@ func tools() []tool {
 		{name: "kv_get", readOnly: true, idempotent: true, agentOnly: true, run: kvCall("kv.get"),
 			schema: object(map[string]any{"key": str("the key")}, "key")},
 		{name: "kv_set", idempotent: true, destructive: true, agentOnly: true, run: kvCall("kv.set"),
-			schema: object(map[string]any{"key": str("the key"),
-				// Any JSON value, as the store takes it: no "type", so an object or a list is not refused.
-				"value": map[string]any{"description": "the value: any JSON value (a string, number, true/false, list or object; not null), at most 64 KiB"}},
-				"key", "value")},
+			schema: object(map[string]any{"key": str("the key"), "value": anyJSONValue}, "key", "value")},
 		{name: "kv_delete", idempotent: true, destructive: true, agentOnly: true, run: kvCall("kv.delete"),
 			schema: object(map[string]any{"key": str("the key")}, "key")},
 		{name: "kv_list", readOnly: true, idempotent: true, agentOnly: true, run: kvCall("kv.list"),
@@ -182,7 +194,7 @@ func (s *Server) register() {
 			c := &call{ctx: ctx, ss: req.Session, st: st, session: st.id}
 			s.record(c.st, t.name)
 			if t.agentOnly && c.st.agent == "" {
-				return errorResult(s.agentUnknown(t.name)), nil
+				return errorResult(s.agentUnknown(c.st, t.name)), nil
 			}
 			if terr := s.checkKeys(t.name, req.Params.Arguments); terr != nil {
 				return errorResult(terr), nil
@@ -200,8 +212,14 @@ func (s *Server) register() {
 	}
 }
 
-// agentUnknown refuses agent-scope work for a session that named no agent.
-func (s *Server) agentUnknown(tool string) *toolError {
-	return s.codedError(codeAgentUnknown, map[string]any{"Tool": tool},
+// agentUnknown refuses agent-scope work for a session that named no agent. A session revived
+// after a restart is told why it has none and what brings it back (its client reconnecting):
+// the agent of the session it replaced is never assumed.
+func (s *Server) agentUnknown(st *session, tool string) *toolError {
+	code := codeAgentUnknown
+	if st.resumed {
+		code = codeAgentResumed
+	}
+	return s.codedError(code, map[string]any{"Tool": tool},
 		&nextCall{Tool: "memory_search", Arguments: map[string]any{"scope": "global"}})
 }

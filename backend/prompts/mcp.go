@@ -68,7 +68,9 @@ the answer says whether the turn was queued or skipped and why.`
 keys. Use it for small state you want back in a later session (a cursor, a preference of yours).`
 
 	MCPKVSet = `Store "value" (any JSON value: a string, number, true/false, list or object) under "key" in
-your agent's private key-value store, replacing what was there. Other agents never see it. Not for
+your agent's private key-value store, replacing what was there. Send a list or object as itself; a
+string whose text is a whole JSON object or list is stored as that object or list (kv_get gives it
+back as one), any other string stays a string ("42" included). Other agents never see it. Not for
 facts about the person: those are memories (memory_write).`
 
 	MCPKVDelete = `Remove "key" from your agent's private key-value store. Removing a key that is not there
