@@ -42,8 +42,8 @@ func (s *Store) opWrite(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *I
 		}
 		it.Slug = format.SlugFromTitle(title)
 	}
-	if !ValidSlug(it.Slug) {
-		return codeErr(CodeInvalidSlug, map[string]any{"Slug": it.Slug}, "invalid slug %q", it.Slug)
+	if err := checkNewSlug(it.Slug); err != nil {
+		return err
 	}
 	wd, ag, key, err := s.scopeKey(it.Scope, it.Workdir, it.Agent)
 	if err != nil {

@@ -11,7 +11,8 @@ import (
 // SlugFromTitle makes a slug from a title: lowercase ASCII words joined by dashes, at most 48
 // characters. A title with no ASCII letters (Chinese, for one) gets "memory-" and a hash of
 // the title, and one whose other letters were dropped gets the hash after its ASCII words:
-// "喜欢川菜 (Sichuan)" and "讨厌川菜 (Sichuan)" are two memories, not one slug twice.
+// "喜欢川菜 (Sichuan)" and "讨厌川菜 (Sichuan)" are two memories, not one slug twice. A title
+// that would make a name Windows reserves ("Con", "AUX", "com1") gets the hash too.
 func SlugFromTitle(title string) string {
 	var b strings.Builder
 	dash, dropped := false, false
@@ -38,7 +39,7 @@ func SlugFromTitle(title string) string {
 	switch {
 	case s == "":
 		s = "memory-" + ShortHash(title)
-	case len(s) < 3 || dropped:
+	case len(s) < 3 || dropped || ReservedSlug(s):
 		s += "-" + ShortHash(title)
 	}
 	return s
