@@ -817,6 +817,7 @@ export interface AgentSessionTurn {
   content: string
   msg_id?: string
   at: string
+  cut_bytes?: number
 }
 
 export interface SessionListParams {
