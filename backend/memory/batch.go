@@ -92,6 +92,10 @@ type Batch struct {
 	Actor   string `json:"actor,omitempty"`
 	Session string `json:"session,omitempty"`
 	Model   string `json:"model,omitempty"`
+	// KeepIDs lets a person's writes carry the ids they name: a memory purged from the trash
+	// and brought back from git history (history.RestoreDeleted) comes back as itself, not as
+	// a stranger with its text. Never decoded from a caller (json:"-"); ignored for a model.
+	KeepIDs bool `json:"-"`
 
 	// accepts counts the batch's accept items: more than one is a bulk accept, which may not
 	// vouch for a memory that reads like an instruction to the agent.
