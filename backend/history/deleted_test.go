@@ -2,6 +2,7 @@ package history
 
 import (
 	"context"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -68,5 +69,35 @@ func TestPurgedMemoryIsRestoredFromHistory(t *testing.T) {
 	}
 	if m, _ := st.GetBySlug(ctx, memory.ScopeGlobal, "", "", "coffee-pref"); m == nil || m.Body != "A newer coffee note." {
 		t.Fatalf("the newer memory: %+v", m)
+	}
+}
+
+// A memory deleted but still in the trash comes back from the trash (as itself, with the
+// version asked for), not as a second copy beside the trashed one.
+func TestDeletedMemoryInTheTrashComesBackFromIt(t *testing.T) {
+	ctx := context.Background()
+	st, r := openHome(t, t.TempDir(), true)
+	tea := write(t, st, memory.ActorUser, newMem("tea-pref", "Likes green tea.")).Results[0]
+	first, err := r.Versions(ctx, "global/user/tea-pref.md", 0)
+	if err != nil || len(first) != 1 {
+		t.Fatalf("versions: %+v %v", first, err)
+	}
+	write(t, st, memory.ActorUser, memory.Item{Op: memory.OpUpdate, ID: tea.ID, Mode: "replace", Body: str("Likes oolong now.")})
+	write(t, st, memory.ActorUser, memory.Item{Op: memory.OpDelete, ID: tea.ID})
+	ds, err := r.Deleted(ctx, 0)
+	if err != nil || len(ds) != 1 || ds[0].ID != tea.ID {
+		t.Fatalf("deleted: %+v %v", ds, err)
+	}
+	// The first version, not the last: back from the trash, then to that version.
+	res, err := r.RestoreDeleted(ctx, st, ds[0].Path, first[0].Commit, memory.ActorUser)
+	if err != nil || !res.OK {
+		t.Fatalf("restore: %+v %v", res, err)
+	}
+	m, err := st.Get(ctx, tea.ID)
+	if err != nil || m.Body != "Likes green tea." {
+		t.Fatalf("restored: %+v %v", m, err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(st.Root(), ".trash", "*tea-pref.md")); len(left) != 0 {
+		t.Fatalf("a copy is left in the trash: %v", left)
 	}
 }
