@@ -299,6 +299,7 @@ func (a *API) table() []Method {
 		method("history.enable", a.History.Enable, rw),
 		method("history.disable", a.History.Disable, rw),
 		method("history.versions", a.History.Versions, ro),
+		method("history.deleted", a.History.Deleted, ro),
 		method("history.restore", a.History.Restore, rw),
 		method("history.sync", a.History.Sync, rw),
 	}

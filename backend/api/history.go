@@ -2,6 +2,7 @@ package api
 
 import (
 	"engram/backend/history"
+	"engram/backend/memory"
 )
 
 // HistoryService is git history and sync of the memory folder (issue 15 item 2): turn it on
@@ -140,10 +141,46 @@ func (s *HistoryService) Versions(p VersionsParams) (VersionsResult, error) {
 	return out, s.a.fail(err)
 }
 
-// RestoreVersionParams name a memory and the commit whose version comes back.
+// RestoreVersionParams name a memory and the commit whose version comes back: by id, or for
+// a memory deleted (and maybe purged from the trash since) by the path history.deleted gave.
 type RestoreVersionParams struct {
-	ID     string `json:"id"`
+	ID     string `json:"id,omitempty"`
+	Path   string `json:"path,omitempty"`
 	Commit string `json:"commit"`
+}
+
+// DeletedParams bound the listing of deleted memories.
+type DeletedParams struct {
+	Limit int `json:"limit,omitempty"`
+}
+
+// DeletedResult lists the memories git history saw deleted that are not back, newest first.
+// Enabled is false (and Memories empty) while history is off.
+type DeletedResult struct {
+	Enabled  bool                    `json:"enabled"`
+	Memories []history.DeletedMemory `json:"memories"`
+}
+
+// Deleted lists the memories deleted — purged from the trash too — whose last version git
+// history keeps (history.deleted): what history.restore with their path brings back.
+func (s *HistoryService) Deleted(p DeletedParams) (DeletedResult, error) {
+	if err := s.a.Wait(); err != nil {
+		return DeletedResult{}, err
+	}
+	out := DeletedResult{Memories: []history.DeletedMemory{}}
+	r := s.repo()
+	if !r.Exists() {
+		return out, nil
+	}
+	out.Enabled = r.Enabled()
+	err := s.a.deps.Store.Locked(func() error {
+		ds, err := r.Deleted(s.a.ctx, p.Limit)
+		if err == nil {
+			out.Memories = ds
+		}
+		return err
+	})
+	return out, s.a.fail(err)
 }
 
 // Restore writes an earlier version of a memory as a new update through the store, so the
@@ -155,10 +192,16 @@ func (s *HistoryService) Restore(p RestoreVersionParams) (ItemResult, error) {
 	if err := s.person(); err != nil {
 		return ItemResult{}, err
 	}
-	if p.ID == "" || p.Commit == "" {
-		return ItemResult{}, s.a.newError(CodeInvalidParams, map[string]any{"Method": "history.restore", "Detail": "id and commit are required"})
+	if (p.ID == "" && p.Path == "") || p.Commit == "" {
+		return ItemResult{}, s.a.newError(CodeInvalidParams, map[string]any{"Method": "history.restore", "Detail": "id (or path) and commit are required"})
 	}
-	r, err := s.repo().Restore(s.a.ctx, s.a.deps.Store, p.ID, p.Commit, s.a.actor)
+	var r memory.ItemResult
+	var err error
+	if p.ID != "" {
+		r, err = s.repo().Restore(s.a.ctx, s.a.deps.Store, p.ID, p.Commit, s.a.actor)
+	} else {
+		r, err = s.repo().RestoreDeleted(s.a.ctx, s.a.deps.Store, p.Path, p.Commit, s.a.actor)
+	}
 	if err != nil {
 		return ItemResult{}, s.a.fail(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	git "github.com/go-git/go-git/v5"
 
@@ -201,5 +202,37 @@ func TestHistoryRemoteOverTheBridge(t *testing.T) {
 	mustCall(t, user, "history.sync", `{"remote":`+quoteJSON(bare)+`}`)
 	if res := mustCall(t, bridge, "history.sync", `{}`).(history.SyncResult); res.Remote != bare {
 		t.Fatalf("bridge sync with the remote set: %+v", res)
+	}
+}
+
+// A memory deleted and purged from the trash could not be reached through history: its id
+// resolved to nothing, so neither versions nor restore named it. history.deleted lists it and
+// history.restore by path brings it back as itself — for a person only.
+func TestHistoryRestoresAPurgedMemory(t *testing.T) {
+	user, tool := historyAPIs(t)
+	mustCall(t, user, "history.enable", `{}`)
+	w := mustCall(t, user, "memory.write", `{"scope":"global","type":"user","slug":"likes-tea","title":"Likes tea","body":"Drinks green tea.","confidence":"medium","source_quote":"green tea"}`).(ItemResult)
+	mustCall(t, user, "memory.delete", `{"id":"`+w.ID+`"}`)
+	if _, err := user.deps.Store.Cleanup(context.Background(), -time.Hour, false); err != nil { // the trash purged
+		t.Fatal(err)
+	}
+	if _, err := user.Call("history.versions", json.RawMessage(`{"id":"`+w.ID+`"}`)); err == nil {
+		t.Fatal("the purged memory still resolves by id")
+	}
+	ds := mustCall(t, tool, "history.deleted", `{}`).(DeletedResult)
+	if !ds.Enabled || len(ds.Memories) != 1 || ds.Memories[0].ID != w.ID || ds.Memories[0].Slug != "likes-tea" {
+		t.Fatalf("deleted: %+v", ds)
+	}
+	d := ds.Memories[0]
+	_, err := tool.Call("history.restore", json.RawMessage(`{"path":"`+d.Path+`","commit":"`+d.Commit+`"}`))
+	wantHistoryCode(t, err, CodeHistoryPersonOnly)
+	if r := mustCall(t, user, "history.restore", `{"path":"`+d.Path+`","commit":"`+d.Short+`"}`).(ItemResult); !r.OK || r.ID != w.ID {
+		t.Fatalf("restore: %+v", r)
+	}
+	if m := mustCall(t, user, "memory.read", `{"id":"`+w.ID+`"}`).(ReadResult); m.Memory.Body != "Drinks green tea." {
+		t.Fatalf("restored: %+v", m.Memory)
+	}
+	if ds = mustCall(t, user, "history.deleted", `{}`).(DeletedResult); len(ds.Memories) != 0 {
+		t.Fatalf("still listed after the restore: %+v", ds)
 	}
 }

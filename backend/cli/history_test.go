@@ -82,3 +82,38 @@ func TestHistoryVerbs(t *testing.T) {
 		t.Fatalf("disable: %s", out)
 	}
 }
+
+// A memory deleted and purged from the trash (here the trash emptied by hand) could not be
+// found or restored through history. "history deleted" lists it with the command that brings
+// it back, and "history restore PATH COMMIT" does.
+func TestHistoryBringsBackAPurgedMemory(t *testing.T) {
+	h := newHome(t)
+	h.ok("history", "enable")
+	h.ok("write", "--scope", "global", "--type", "user", "--slug", "tea-pref", "--title", "Tea",
+		"--body", "Drinks green tea.", "--quote", "green tea", "--confidence", "medium")
+	h.ok("delete", "tea-pref")
+	trash := filepath.Join(h.dir, "memory", ".trash")
+	if err := os.RemoveAll(trash); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, _ := h.run("", "restore", "tea-pref"); code == 0 {
+		t.Fatal("restored from an emptied trash")
+	}
+	out := h.ok("history", "deleted")
+	if !strings.Contains(out, "tea-pref  “Tea”  deleted") || !strings.Contains(out, "engram history restore global/user/tea-pref.md ") {
+		t.Fatalf("deleted: %s", out)
+	}
+	var res api.DeletedResult
+	if err := json.Unmarshal([]byte(h.ok("history", "deleted", "--json")), &res); err != nil || len(res.Memories) != 1 {
+		t.Fatalf("deleted --json: %v %+v", err, res)
+	}
+	if out := h.ok("history", "restore", res.Memories[0].Path, res.Memories[0].Short); !strings.Contains(out, "Brought tea-pref back") {
+		t.Fatalf("restore: %s", out)
+	}
+	if out := h.ok("show", "tea-pref"); !strings.Contains(out, "Drinks green tea.") {
+		t.Fatalf("after restore: %s", out)
+	}
+	if out := h.ok("history", "deleted"); !strings.Contains(out, "no deleted memory") {
+		t.Fatalf("deleted after restore: %s", out)
+	}
+}

@@ -24,6 +24,7 @@ func TestSessionsVerbs(t *testing.T) {
 		{Agent: "claude-code", Session: "s1", Workdir: wd, Turns: []memory.TurnInput{{Role: "user", Content: "I always use pytest -q"}, {Role: "assistant", Content: "Noted."}}},
 		{Agent: "codex", Session: "s2", Turns: []memory.TurnInput{{Role: "user", Content: "hello there"}}},
 		{Agent: "codex", Session: "s1", Turns: []memory.TurnInput{{Role: "user", Content: "same id, other agent"}}},
+		{Agent: "codex", Session: "long", Turns: []memory.TurnInput{{Role: "user", Content: strings.Repeat("log line\n", 2000)}}},
 	} {
 		if _, err := st.RecordSession(context.Background(), rec, nil); err != nil {
 			t.Fatal(err)
@@ -31,7 +32,7 @@ func TestSessionsVerbs(t *testing.T) {
 	}
 	st.Close()
 	var list api.SessionList
-	if err := json.Unmarshal([]byte(h.ok("sessions", "--json")), &list); err != nil || len(list.Sessions) != 3 {
+	if err := json.Unmarshal([]byte(h.ok("sessions", "--json")), &list); err != nil || len(list.Sessions) != 4 {
 		t.Fatalf("list %+v %v", list, err)
 	}
 	if out := h.ok("sessions", "--agent", "claude-code"); !strings.Contains(out, "s1  claude-code  2 messages") || strings.Contains(out, "codex") {
@@ -45,6 +46,10 @@ func TestSessionsVerbs(t *testing.T) {
 	out := h.ok("sessions", "show", "s1", "--agent", "claude-code")
 	if !strings.Contains(out, "I always use pytest -q") || !strings.Contains(out, "#2 assistant") {
 		t.Fatalf("show: %s", out)
+	}
+	// A message cut when recorded says so (it was shown as if whole).
+	if out := h.ok("sessions", "show", "long"); !strings.Contains(out, "[Cut when recorded: the message was longer than 16 KiB; the last") {
+		t.Fatalf("show a cut message: %s", out[len(out)-200:])
 	}
 	if out := h.ok("sessions", "delete", "s2"); !strings.Contains(out, "Deleted session s2 (codex)") {
 		t.Fatalf("delete: %s", out)

@@ -17,6 +17,8 @@ import (
 //	engram history [SLUG|ID] [--limit N] [--audit]   versions with diffs, or the audit log
 //	engram history enable | disable | status
 //	engram history restore SLUG|ID COMMIT [scope flags]
+//	engram history deleted [--limit N]                deleted (and purged) memories git keeps
+//	engram history restore PATH COMMIT                 bring one of those back
 func (r *runner) history(_ context.Context, args []string) error {
 	if len(args) > 0 {
 		switch args[0] {
@@ -32,9 +34,31 @@ func (r *runner) history(_ context.Context, args []string) error {
 			}
 			r.out(st, func(w io.Writer) { r.printHistoryStatus(w, st) })
 			return nil
+		case "deleted":
+			limit := 0
+			if _, err := r.flags("history deleted", args[1:], func(fs *flag.FlagSet) { fs.IntVar(&limit, "limit", 0, "") }); err != nil {
+				return err
+			}
+			res, err := r.api.History.Deleted(api.DeletedParams{Limit: limit})
+			if err != nil {
+				return err
+			}
+			r.out(res, func(w io.Writer) { r.printDeleted(w, res) })
+			return nil
 		case "restore":
 			if len(args) < 3 || strings.HasPrefix(args[1], "-") || strings.HasPrefix(args[2], "-") {
 				return usageError(r.t("cli.missing_arg", map[string]any{"Command": "history restore", "What": "SLUG|ID COMMIT"}))
+			}
+			if strings.HasSuffix(args[1], ".md") && strings.Contains(args[1], "/") {
+				// A path from "history deleted": a memory deleted, maybe purged from the trash.
+				res, err := r.api.History.Restore(api.RestoreVersionParams{Path: args[1], Commit: args[2]})
+				if err != nil {
+					return err
+				}
+				r.out(res, func(w io.Writer) {
+					fmt.Fprintln(w, r.t("cli.history.restored_deleted", map[string]any{"Slug": res.Slug, "Commit": args[2]}))
+				})
+				return nil
 			}
 			ref, err := r.ref("history restore", append([]string{args[1]}, args[3:]...), nil)
 			if err != nil {
@@ -99,6 +123,21 @@ func (r *runner) printHistoryStatus(w io.Writer, st api.HistoryStatus) {
 		fmt.Fprintln(w, r.t("cli.history.remote", map[string]any{"Remote": st.Remote, "Minutes": st.SyncMinutes}))
 	case st.Remote != "":
 		fmt.Fprintln(w, r.t("cli.history.remote_idle", map[string]any{"Remote": st.Remote}))
+	}
+}
+
+func (r *runner) printDeleted(w io.Writer, res api.DeletedResult) {
+	if !res.Enabled && len(res.Memories) == 0 {
+		fmt.Fprintln(w, r.t("cli.history.off", nil))
+		return
+	}
+	if len(res.Memories) == 0 {
+		fmt.Fprintln(w, r.t("cli.history.deleted_none", nil))
+		return
+	}
+	for _, d := range res.Memories {
+		fmt.Fprintln(w, r.t("cli.history.deleted_row", map[string]any{"Slug": d.Slug, "Title": d.Title, "At": d.DeletedAt,
+			"By": d.DeletedBy, "Commit": d.Short, "Path": d.Path}))
 	}
 }
 

@@ -80,5 +80,9 @@ func (r *runner) printSession(w io.Writer, res api.SessionDetail) {
 	}
 	for _, t := range res.Turns {
 		fmt.Fprintf(w, "\n#%d %s\n%s\n", t.Seq, t.Role, t.Content)
+		if t.CutBytes > 0 {
+			// A cut message is never shown as if it were whole.
+			fmt.Fprintln(w, r.t("cli.sessions.cut", map[string]any{"Bytes": t.CutBytes}))
+		}
 	}
 }

@@ -97,7 +97,7 @@ func obsidianNote(file string, opts Options) (format.Record, error) {
 	}
 	// The permalink may be a path (notes/coffee); only its last part can be a slug, and only
 	// when it is one — never a path that would place a file elsewhere.
-	if p := path.Base(strings.ReplaceAll(str(fm, "permalink"), `\`, "/")); format.ValidSlug(p) {
+	if p := path.Base(strings.ReplaceAll(str(fm, "permalink"), `\`, "/")); format.ValidSlug(p) && !format.ReservedSlug(p) {
 		rec.Slug = p
 	} else {
 		rec.Slug = format.SlugFromTitle(title)

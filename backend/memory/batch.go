@@ -92,6 +92,10 @@ type Batch struct {
 	Actor   string `json:"actor,omitempty"`
 	Session string `json:"session,omitempty"`
 	Model   string `json:"model,omitempty"`
+	// KeepIDs lets a person's writes carry the ids they name: a memory purged from the trash
+	// and brought back from git history (history.RestoreDeleted) comes back as itself, not as
+	// a stranger with its text. Never decoded from a caller (json:"-"); ignored for a model.
+	KeepIDs bool `json:"-"`
 
 	// accepts counts the batch's accept items: more than one is a bulk accept, which may not
 	// vouch for a memory that reads like an instruction to the agent.
@@ -182,6 +186,11 @@ func (s *Store) ApplyBatch(ctx context.Context, b Batch) (BatchResult, error) {
 		if err := s.reopenIfIndexReplacedLocked(ctx); err != nil {
 			return err
 		}
+		// A merge another process was killed in the middle of (merge_journal.go): finished or
+		// undone before this batch reads the index.
+		if s.finishMergesLocked() {
+			s.indexBehind = true
+		}
 		if s.indexBehind {
 			if _, err := s.reconcileLocked(ctx, nil); err != nil {
 				return err
@@ -197,6 +206,20 @@ func (s *Store) ApplyBatch(ctx context.Context, b Batch) (BatchResult, error) {
 		s.batchPaths = map[string]bool{}
 		defer func() { s.batchDirs, s.batchPaths = nil, nil }()
 		groupFailed := map[string]bool{}
+		journal, err := s.planMerges(ctx, tx, &b, deferred)
+		if err != nil {
+			return fmt.Errorf("memory: unable to write the merge journal: %w", err)
+		}
+		if journal != nil {
+			// Failed part-way (a full disk): the merges are finished or undone now, not left
+			// half done until the next batch.
+			defer func() {
+				if err != nil && s.finishMergesLocked() {
+					s.indexBehind = true
+				}
+			}()
+			killPoint("planned")
+		}
 		run := func(i int) error {
 			it := b.Items[i]
 			r := ItemResult{Index: i, Op: it.Op}
@@ -264,12 +287,21 @@ func (s *Store) ApplyBatch(ctx context.Context, b Batch) (BatchResult, error) {
 			res.Results[i] = r
 			return nil
 		}
-		for _, i := range order {
+		for n, i := range order {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
+			if journal != nil && deferred[i] && journal.Phase == mergePhasePlanned {
+				if err := journal.written(groupFailed); err != nil {
+					return fmt.Errorf("memory: unable to write the merge journal: %w", err)
+				}
+				killPoint("deleting")
+			}
 			if err := run(i); err != nil {
 				return err
+			}
+			if journal != nil {
+				killPoint(fmt.Sprintf("item %d", n+1))
 			}
 		}
 		// Every rename of the batch becomes durable before anything is acknowledged.
@@ -278,6 +310,10 @@ func (s *Store) ApplyBatch(ctx context.Context, b Batch) (BatchResult, error) {
 		}
 		if err := tx.Commit(); err != nil {
 			return fmt.Errorf("memory: unable to commit batch: %w", err)
+		}
+		if journal != nil {
+			killPoint("committed")
+			journal.remove(s.home)
 		}
 		// Still under the lock: the history commit of this batch is the next one on the home.
 		if len(s.batchPaths) > 0 {

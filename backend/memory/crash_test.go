@@ -34,6 +34,9 @@ func runChild(role string) int {
 	if role == "watcher" {
 		return runWatcherChild(home)
 	}
+	if role == "merge-kill" {
+		return runMergeChild(home)
+	}
 	ctx := context.Background()
 	s, err := Open(ctx, home, Options{Logger: quietLogger, QuotaLimit: childQuota})
 	if err != nil {

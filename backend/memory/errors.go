@@ -10,10 +10,13 @@ var ErrNotFound = errors.New("memory: not found")
 
 // Codes carried by item results and errors. Each has an i18n key "error.<code>".
 const (
-	CodeInvalidOp       = "invalid_op"
-	CodeInvalidScope    = "invalid_scope"
-	CodeInvalidType     = "invalid_type"
-	CodeInvalidSlug     = "invalid_slug"
+	CodeInvalidOp    = "invalid_op"
+	CodeInvalidScope = "invalid_scope"
+	CodeInvalidType  = "invalid_type"
+	CodeInvalidSlug  = "invalid_slug"
+	// CodeReservedSlug refuses a new slug Windows reserves as a device name (con, aux, com1…):
+	// a store synced to a Windows machine could not hold its file.
+	CodeReservedSlug    = "reserved_slug"
 	CodeInvalidWorkdir  = "invalid_workdir"
 	CodeInvalidAgent    = "invalid_agent"
 	CodeInvalidConf     = "invalid_confidence"

@@ -208,6 +208,8 @@ func TestLoneCharacterAfterUpgrade(t *testing.T) {
 		`CREATE TRIGGER recall_vec_del AFTER DELETE ON memory_vec BEGIN INSERT INTO recall_vec_log(rid) VALUES (OLD.rid); END`,
 		// Step 23's columns.
 		`ALTER TABLE memory_problems DROP COLUMN detail_key`, `ALTER TABLE memory_problems DROP COLUMN detail_args`,
+		// Step 25's column.
+		`ALTER TABLE session_turns DROP COLUMN cut_bytes`,
 		`DELETE FROM schema_migrations WHERE version > 17`} {
 		if _, err := e.s.db.ExecContext(e.ctx, q); err != nil {
 			t.Fatal(err)

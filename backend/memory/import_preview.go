@@ -172,8 +172,8 @@ func (s *Store) previewMemory(rec Record) (*Memory, string, error) {
 	if !rec.Type.Writable() {
 		return nil, "", codeErr(CodeInvalidType, map[string]any{"Type": string(rec.Type)}, "invalid type %q", rec.Type)
 	}
-	if !ValidSlug(rec.Slug) {
-		return nil, "", codeErr(CodeInvalidSlug, map[string]any{"Slug": rec.Slug}, "invalid slug %q", rec.Slug)
+	if err := checkNewSlug(rec.Slug); err != nil {
+		return nil, "", err
 	}
 	wd, ag, key, err := s.scopeKey(rec.Scope, rec.Workdir, rec.Agent)
 	if err != nil {

@@ -21,6 +21,21 @@ var (
 // ValidSlug reports whether s follows the slug rule of DESIGN §2.
 func ValidSlug(s string) bool { return format.ValidSlug(s) }
 
+// checkNewSlug refuses a slug a new file would take (a write, a rename, an import) when it is
+// no slug or a name Windows reserves (format.ReservedSlug). Files already on disk are read
+// through ValidSlug alone, so a con.md placed by hand is still indexed and never lost.
+func checkNewSlug(slug string) error {
+	if !ValidSlug(slug) {
+		return codeErr(CodeInvalidSlug, map[string]any{"Slug": slug}, "invalid slug %q", slug)
+	}
+	if format.ReservedSlug(slug) {
+		alt := slug + "-memory"
+		return codeErr(CodeReservedSlug, map[string]any{"Slug": slug, "Suggest": alt},
+			"slug %q is a device name Windows reserves (a file %s.md cannot exist there); choose another, such as %q", slug, slug, alt)
+	}
+	return nil
+}
+
 // ValidAgent reports whether a is usable as an agent folder name.
 func ValidAgent(a string) bool { return format.ValidAgent(a) }
 

@@ -15,6 +15,7 @@ func downTo21(t *testing.T, e *env) {
 		`DELETE FROM schema_migrations WHERE version >= 22`,
 		`ALTER TABLE memory_problems DROP COLUMN detail_key`,
 		`ALTER TABLE memory_problems DROP COLUMN detail_args`,
+		`ALTER TABLE session_turns DROP COLUMN cut_bytes`, // step 25
 	} {
 		if _, err := e.s.db.Exec(q); err != nil {
 			t.Fatalf("%s: %v", q, err)

@@ -486,6 +486,12 @@ UPDATE memory_problems SET mtime = -1;
 	{24, "graph name keys keep symbols", `
 UPDATE graph_state SET gen = gen + 1 WHERE k = 1;
 `, true},
+	// A message over MaxTurnContent was stored cut with nothing saying so: a person reading
+	// the session, or an agent searching its history, took the first 16 KiB for the whole.
+	// Each stored message now records how many bytes it lost (0: it is whole).
+	{25, "session turns record their cut", `
+ALTER TABLE session_turns ADD COLUMN cut_bytes INTEGER NOT NULL DEFAULT 0;
+`, false},
 }
 
 // SchemaVersion is the newest migration this build knows.

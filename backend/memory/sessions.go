@@ -64,6 +64,9 @@ type SessionTurn struct {
 	Content string    `json:"content"`
 	MsgID   string    `json:"msg_id,omitempty"`
 	At      time.Time `json:"at"`
+	// CutBytes counts the bytes of the message not kept (it was over MaxTurnContent): a cut
+	// message is never shown or searched as if it were whole. 0: Content is the whole message.
+	CutBytes int `json:"cut_bytes,omitempty"`
 }
 
 // TurnInput is one message to record: role user or assistant, and its id in its source when
@@ -168,7 +171,7 @@ func scanSession(sc interface{ Scan(...any) error }) (Session, error) {
 func scanSessionTurn(sc interface{ Scan(...any) error }) (SessionTurn, error) {
 	var t SessionTurn
 	var at string
-	err := sc.Scan(&t.Seq, &t.Role, &t.Content, &t.MsgID, &at)
+	err := sc.Scan(&t.Seq, &t.Role, &t.Content, &t.MsgID, &at, &t.CutBytes)
 	t.At = parseRunTime(at)
 	return t, err
 }
@@ -223,7 +226,12 @@ func (s *Store) RecordSession(ctx context.Context, rec SessionRecord, summarise 
 		// Redacted before the cut: a key across the cut would keep its first characters, no
 		// longer a whole shape the guard knows. The margin bounds the scan of a huge paste and
 		// holds the longest one-line shape.
-		content := cut(RedactSecrets(cut(strings.TrimSpace(t.Content), MaxTurnContent+redactMargin)), MaxTurnContent)
+		whole := strings.TrimSpace(t.Content)
+		scanned := cut(whole, MaxTurnContent+redactMargin)
+		redacted := RedactSecrets(scanned)
+		content := cut(redacted, MaxTurnContent)
+		// What was not kept, counted in the redacted text (a key redacted is no loss).
+		cutBytes := len(whole) - len(scanned) + len(redacted) - len(content)
 		if content == "" {
 			continue
 		}
@@ -238,8 +246,8 @@ func (s *Store) RecordSession(ctx context.Context, rec SessionRecord, summarise 
 				continue
 			}
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO session_turns(agent, session, seq, role, content, msg_id, at)
-			VALUES(?, ?, ?, ?, ?, ?, ?)`, rec.Agent, rec.Session, next, t.Role, content, msgID, now); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO session_turns(agent, session, seq, role, content, msg_id, at, cut_bytes)
+			VALUES(?, ?, ?, ?, ?, ?, ?, ?)`, rec.Agent, rec.Session, next, t.Role, content, msgID, now, cutBytes); err != nil {
 			return Recorded{}, fmt.Errorf("memory: unable to record session: %w", err)
 		}
 		out.Seqs[i] = next
@@ -361,7 +369,7 @@ func (s *Store) FindSession(ctx context.Context, agent, id string) (Session, err
 
 // SessionTurns returns a session's stored messages, oldest first.
 func (s *Store) SessionTurns(ctx context.Context, agent, id string) ([]SessionTurn, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT seq, role, content, msg_id, at FROM session_turns
+	rows, err := s.db.QueryContext(ctx, `SELECT seq, role, content, msg_id, at, cut_bytes FROM session_turns
 		WHERE agent = ? AND session = ? ORDER BY seq`, agent, id)
 	if err != nil {
 		return nil, fmt.Errorf("memory: unable to read session turns: %w", err)

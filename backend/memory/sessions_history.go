@@ -30,6 +30,8 @@ type HistoryHit struct {
 	Role       string    `json:"role"`
 	Content    string    `json:"content"`
 	At         time.Time `json:"at"`
+	// CutBytes counts the bytes of the message not stored (see SessionTurn.CutBytes).
+	CutBytes int `json:"cut_bytes,omitempty"`
 }
 
 // maxHistoryTerms bounds the terms of one history query.
@@ -61,7 +63,7 @@ func (s *Store) SearchHistory(ctx context.Context, q HistoryQuery) ([]HistoryHit
 		}
 		return strings.Join(parts, " AND ")
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT t.agent, t.session, s.workdir, s.scope_key, t.seq, t.role, t.content, t.at
+	rows, err := s.db.QueryContext(ctx, `SELECT t.agent, t.session, s.workdir, s.scope_key, t.seq, t.role, t.content, t.at, t.cut_bytes
 		FROM session_turns t JOIN sessions s ON s.agent = t.agent AND s.id = t.session
 		WHERE s.agent = ? AND s.scope_key = ? AND `+cond("t.content")+` ORDER BY t.at DESC, t.seq DESC LIMIT ?`,
 		append(args, q.Limit)...)
@@ -74,7 +76,7 @@ func (s *Store) SearchHistory(ctx context.Context, q HistoryQuery) ([]HistoryHit
 	if len(out) >= q.Limit {
 		return out, nil
 	}
-	rows, err = s.db.QueryContext(ctx, `SELECT agent, id, workdir, scope_key, 0, 'summary', summary, last_activity
+	rows, err = s.db.QueryContext(ctx, `SELECT agent, id, workdir, scope_key, 0, 'summary', summary, last_activity, 0
 		FROM sessions WHERE agent = ? AND scope_key = ? AND `+cond("summary")+` ORDER BY last_activity DESC LIMIT ?`,
 		append(args, q.Limit-len(out))...)
 	if err != nil {
@@ -93,7 +95,7 @@ func scanHits(rows interface {
 	for rows.Next() {
 		var h HistoryHit
 		var at string
-		if err := rows.Scan(&h.Agent, &h.Session, &h.Workdir, &h.ProjectKey, &h.Seq, &h.Role, &h.Content, &at); err != nil {
+		if err := rows.Scan(&h.Agent, &h.Session, &h.Workdir, &h.ProjectKey, &h.Seq, &h.Role, &h.Content, &at, &h.CutBytes); err != nil {
 			return nil, fmt.Errorf("memory: unable to search history: %w", err)
 		}
 		h.At = parseRunTime(at)

@@ -196,7 +196,8 @@ func Open(ctx context.Context, home string, opts Options) (*Store, error) {
 	s.watcherFresh = s.askWatcher(ctx)
 	// The reconcile at open also sweeps .tmp-* files a crash left (removeTempsLocked).
 	if err := s.withLock(func() error {
-		s.finishSwapLocked() // an in-place restore killed mid-swap (swap.go)
+		s.finishSwapLocked()   // an in-place restore killed mid-swap (swap.go)
+		s.finishMergesLocked() // a merge killed between its write and its deletes (merge_journal.go); the settle below indexes what it did
 		return s.openIndexLocked(ctx)
 	}); err != nil {
 		if s.db != nil {

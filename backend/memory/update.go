@@ -54,8 +54,8 @@ func (s *Store) opUpdate(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *
 		m.Type = it.Type
 	}
 	if it.NewSlug != "" && it.NewSlug != m.Slug {
-		if !ValidSlug(it.NewSlug) {
-			return codeErr(CodeInvalidSlug, map[string]any{"Slug": it.NewSlug}, "invalid slug %q", it.NewSlug)
+		if err := checkNewSlug(it.NewSlug); err != nil {
+			return err
 		}
 		if _, err := getBySlug(ctx, tx, m.Scope, m.ScopeKey(), it.NewSlug); err == nil {
 			return codeErr(CodeAlreadyExists, map[string]any{"Slug": it.NewSlug}, "a memory with slug %s already exists", it.NewSlug)

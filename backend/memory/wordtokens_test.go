@@ -198,6 +198,7 @@ func TestWordIndexTokensMadeInGo(t *testing.T) {
 		`CREATE VIRTUAL TABLE memory_fts USING fts5(title, body, aliases, content = '', contentless_delete = 1, tokenize = 'porter unicode61 remove_diacritics 2')`,
 		// Step 23's columns.
 		`ALTER TABLE memory_problems DROP COLUMN detail_key`, `ALTER TABLE memory_problems DROP COLUMN detail_args`,
+		`ALTER TABLE session_turns DROP COLUMN cut_bytes`, // step 25
 		`DELETE FROM schema_migrations WHERE version > 20`} {
 		if _, err := e.s.db.ExecContext(e.ctx, q); err != nil {
 			t.Fatal(err)

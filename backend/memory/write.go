@@ -42,8 +42,8 @@ func (s *Store) opWrite(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *I
 		}
 		it.Slug = format.SlugFromTitle(title)
 	}
-	if !ValidSlug(it.Slug) {
-		return codeErr(CodeInvalidSlug, map[string]any{"Slug": it.Slug}, "invalid slug %q", it.Slug)
+	if err := checkNewSlug(it.Slug); err != nil {
+		return err
 	}
 	wd, ag, key, err := s.scopeKey(it.Scope, it.Workdir, it.Agent)
 	if err != nil {
@@ -60,7 +60,7 @@ func (s *Store) opWrite(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *I
 		return codeErr(CodeInvalidConf, map[string]any{"Confidence": string(it.Confidence)}, "invalid confidence %q", it.Confidence)
 	}
 	id := ulid.Make().String()
-	if it.ID != "" && b.Actor == ActorImport {
+	if it.ID != "" && (b.Actor == ActorImport || (b.KeepIDs && personActor(b.Actor))) {
 		if _, err := ulid.ParseStrict(it.ID); err != nil {
 			return codeErr(CodeParseError, map[string]any{"Detail": "id"}, "id %q is not a ULID", it.ID)
 		}

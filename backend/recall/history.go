@@ -16,6 +16,9 @@ type HistoryTurn struct {
 	Role    string `json:"role"`
 	Snippet string `json:"snippet"`
 	At      string `json:"at"`
+	// CutBytes says the stored message was itself cut when recorded (it lost that many bytes):
+	// an agent must not take it for all that was said.
+	CutBytes int `json:"cut_bytes,omitempty"`
 }
 
 // historySnippetChars bounds one history message as the tool shows it.
@@ -54,7 +57,7 @@ func (s *Service) searchHistory(ctx context.Context, v Visibility, query string,
 			snippet = string(r[:historySnippetChars]) + "…"
 		}
 		out = append(out, HistoryTurn{Session: h.Session, Seq: h.Seq, Role: h.Role, Snippet: snippet,
-			At: h.At.UTC().Format(time.RFC3339)})
+			At: h.At.UTC().Format(time.RFC3339), CutBytes: h.CutBytes})
 	}
 	return out, nil
 }

@@ -76,7 +76,7 @@ func (s *Service) toolFailure(ctx context.Context, tc *toolCtx, err error) ToolR
 		}
 	case memory.CodeVersionConflict:
 		r.Error.SuggestedNextCall = map[string]any{"action": ActionRead, "slug": c.Slug, "scope": c.Scope}
-	case memory.CodeInvalidSlug:
+	case memory.CodeInvalidSlug, memory.CodeReservedSlug:
 		if sl := Slugify(firstNonEmpty(c.Slug, deref(c.Title))); sl != "" {
 			next := map[string]any{"action": c.Action, "slug": sl}
 			if c.Scope != "" {

@@ -53,3 +53,17 @@ func containsDotDot(s string) bool {
 	}
 	return false
 }
+
+// ReservedSlug reports whether s names a file Windows cannot hold: CON, PRN, AUX, NUL,
+// COM1–COM9 and LPT1–LPT9 are device names there in any case and with any extension, so
+// "con.md" in a store synced to a Windows machine (git, Syncthing, a shared folder) cannot be
+// created, read or deleted there. Slugs are lowercase and dot-free, so the bare name is all
+// that needs checking. A new slug must not be one (write, rename, import); a file already
+// named so on disk is still read and indexed.
+func ReservedSlug(s string) bool {
+	switch s {
+	case "con", "prn", "aux", "nul":
+		return true
+	}
+	return len(s) == 4 && (s[:3] == "com" || s[:3] == "lpt") && s[3] >= '1' && s[3] <= '9'
+}

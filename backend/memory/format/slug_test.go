@@ -29,3 +29,14 @@ func TestSlugFromTitle(t *testing.T) {
 		t.Errorf("a two-letter title: %q", s)
 	}
 }
+
+// A title in NFD (a macOS file name: "u" and a combining diaeresis) made another slug than
+// the same title in NFC ("zu-rich" against "z-rich-4251685e"): one note imported from two
+// machines became two memories.
+func TestSlugFromTitleIgnoresUnicodeForm(t *testing.T) {
+	for _, pair := range [][2]string{{"Zu\u0308rich", "Zürich"}, {"Cafe\u0301 notes", "Café notes"}, {"Ame\u0301lie", "Amélie"}} {
+		if a, b := SlugFromTitle(pair[0]), SlugFromTitle(pair[1]); a != b {
+			t.Errorf("%q → %q, %q → %q", pair[0], a, pair[1], b)
+		}
+	}
+}

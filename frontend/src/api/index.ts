@@ -317,6 +317,8 @@ export const historyEnable = () => call<HistoryStatus>('history.enable')
 export const historyDisable = () => call<HistoryStatus>('history.disable')
 /** Every version of one memory from git, newest first, each with the diff from the one before. */
 export const historyVersions = (p: VersionsParams) => call<VersionsResult>('history.versions', p)
+/** Memories git history saw deleted (purged from the trash too) that are not back, newest first. */
+export const historyDeleted = (p: import('./types').DeletedParams = {}) => call<import('./types').DeletedResult>('history.deleted', p)
 /** Writes an earlier version back as a new update (the person only). */
 export const historyRestore = (p: RestoreVersionParams) => call<ItemResult>('history.restore', p)
 /** Fetches, merges and pushes; a memory both machines changed comes back as a conflict copy. */

@@ -817,6 +817,7 @@ export interface AgentSessionTurn {
   content: string
   msg_id?: string
   at: string
+  cut_bytes?: number
 }
 
 export interface SessionListParams {
@@ -1612,8 +1613,31 @@ export interface VersionsResult {
 }
 
 export interface RestoreVersionParams {
-  id: string
+  id?: string
+  path?: string
   commit: string
+}
+
+export interface DeletedParams {
+  limit?: number
+}
+
+/** Memories git history saw deleted (purged from the trash too) that are not back, newest first. */
+export interface DeletedResult {
+  enabled: boolean
+  memories: DeletedMemory[] | null
+}
+
+/** A deleted memory's last version in git history: history.restore with its path and commit brings it back. */
+export interface DeletedMemory {
+  path: string
+  id?: string
+  slug: string
+  title: string
+  commit: string
+  short: string
+  deleted_at: string
+  deleted_by: string
 }
 
 export interface HistorySyncParams {

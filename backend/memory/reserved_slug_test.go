@@ -1,0 +1,65 @@
+package memory
+
+import (
+	"strings"
+	"testing"
+
+	"engram/backend/memory/format"
+)
+
+// A slug Windows reserves as a device name (con, prn, aux, nul, com1–9, lpt1–9) was accepted:
+// a store synced to a Windows machine (git, Syncthing, a shared folder) cannot hold con.md.
+// Every way to a new file refuses it with reserved_slug (write, rename, import); a title
+// gets a slug that is not one; a file already named so on disk is still indexed, read and
+// edited in place.
+func TestWindowsReservedSlugs(t *testing.T) {
+	e := newEnv(t)
+	e.ok(wr("abc", "t", "b"))
+	reserved := []string{"con", "prn", "aux", "nul", "com1", "com5", "com9", "lpt1", "lpt9"}
+	for _, s := range reserved {
+		if !format.ReservedSlug(s) {
+			t.Errorf("ReservedSlug(%q) = false", s)
+		}
+		if r := e.do(wr(s, "t", "b")); r.OK || r.Code != CodeReservedSlug || r.Args["Suggest"] != s+"-memory" {
+			t.Errorf("write %q: ok=%v code=%s args=%v", s, r.OK, r.Code, r.Args)
+		}
+		if r := e.do(Item{Op: OpUpdate, Slug: "abc", Scope: ScopeGlobal, NewSlug: s}); r.OK || r.Code != CodeReservedSlug {
+			t.Errorf("rename to %q: ok=%v code=%s", s, r.OK, r.Code)
+		}
+		line := `{"slug":"` + s + `","title":"t","scope":"global","type":"user","body":"b"}`
+		rep, err := e.s.Import(e.ctx, strings.NewReader(line+"\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Imported != 0 || len(rep.Errors) != 1 || rep.Errors[0].Code != CodeReservedSlug {
+			t.Errorf("import %q: %+v", s, rep)
+		}
+		// A title that would make the name gets another slug.
+		if got := format.SlugFromTitle(strings.ToUpper(s)); format.ReservedSlug(got) || !ValidSlug(got) {
+			t.Errorf("SlugFromTitle(%q) = %q", strings.ToUpper(s), got)
+		}
+	}
+	for _, s := range []string{"com0", "lpt0", "console", "con-notes", "auxiliary", "nul-1", "com10"} {
+		if format.ReservedSlug(s) {
+			t.Errorf("ReservedSlug(%q) = true", s)
+		}
+		if r := e.do(wr(s, "t", "b")); !r.OK {
+			t.Errorf("write %q: %s", s, r.Code)
+		}
+	}
+	if r := e.do(wr("", "Con", "b")); !r.OK || r.Slug == "con" {
+		t.Errorf("write titled Con: ok=%v slug=%q code=%s", r.OK, r.Slug, r.Code)
+	}
+	// A con.md placed by hand (on Linux, by an older build) is never lost.
+	e.put("global/user/con.md", []byte("---\ntitle: Console notes\nscope: global\ntype: user\n---\nUse the serial console.\n"))
+	e.reconcile()
+	m, err := e.s.GetBySlug(e.ctx, ScopeGlobal, "", "", "con")
+	if err != nil || m.Body != "Use the serial console." {
+		t.Fatalf("hand-placed con.md: %v %+v", err, m)
+	}
+	e.ok(Item{Op: OpUpdate, ID: m.ID, Mode: "replace", Body: sp("Use the serial console at 115200.")})
+	e.ok(Item{Op: OpUpdate, ID: m.ID, NewSlug: "console-notes"})
+	if e.exists("global/user/con.md") || !e.exists("global/user/console-notes.md") {
+		t.Error("renaming con.md away did not move it")
+	}
+}
