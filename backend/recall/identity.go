@@ -64,7 +64,7 @@ const sentenceStart = `(?:^|[.!?;。！？；]\s*)\s*`
 // facetRules are the core rules, those of the person's life (facetlife.go), of their
 // studies, tools and fears (facetmore.go), and the wordings held-out sets asked in
 // (facetmoney.go, facetwording.go).
-var facetRules = append(append(append(append(coreFacetRules, lifeFacetRules...), moreFacetRules...), goalRule, contactRule, mannerRule, moneyRule), append(append(append(append(roundFacetRules, wordingFacetRules...), plainFacetRules...), personalFacetRules...), append(plainPersonalRules, askedFacetRules...)...)...)
+var facetRules = append(append(append(append(coreFacetRules, lifeFacetRules...), moreFacetRules...), goalRule, contactRule, mannerRule, moneyRule), append(append(append(append(roundFacetRules, wordingFacetRules...), plainFacetRules...), personalFacetRules...), append(append(append(plainPersonalRules, askedFacetRules...), commuteRules...), orderRules...)...)...)
 
 var coreFacetRules = []facetRule{
 	{FacetName,
@@ -121,7 +121,7 @@ func facetsOf(q string) []Facet {
 			out = append(out, r.facet)
 		}
 	}
-	return adviceFacets(q, familyDoctor(q, contactOwner(lifeQuestionFacets(q, out))))
+	return adviceFacets(q, familyDoctor(q, contactOwner(commuteOnly(lifeQuestionFacets(q, out)))))
 }
 
 // facetText is a question as the facet forms read it: without its closing marks ("what do I
@@ -420,8 +420,13 @@ type facetQuery struct {
 	// advice is set for a question asking advice on a situation (adviceAsked).
 	advice bool
 	folded string // the question as the facet forms read it
-	parts  subAsk
-	reads  *personReads
+	// kinds are the kinds of food or drink a preference question names (facetvocab.go).
+	kinds []int
+	// kindHeld is set when a user memory among the candidates holds back a kind asked
+	// (holdsKindAsked).
+	kindHeld bool
+	parts    subAsk
+	reads    *personReads
 }
 
 func newFacetQuery(a Analysis, reads *personReads) facetQuery {
@@ -434,6 +439,9 @@ func newFacetQuery(a Analysis, reads *personReads) facetQuery {
 	q.permit = slices.Contains(a.Facets, FacetPreference) && !q.likes && !q.avoidQ && dietPermission(folded)
 	q.folded = facetText(a.Query)
 	q.advice = adviceAsked(q.folded)
+	if slices.Contains(a.Facets, FacetPreference) {
+		q.kinds = kindsNamed(q.folded)
+	}
 	return q
 }
 
@@ -482,6 +490,10 @@ func (q facetQuery) boosts(m *memory.Memory) bool {
 		// What they must not eat, or a taste in food: "Allergic to peanuts", "loves Sichuan
 		// food", not "loves Radiohead".
 		return avoidAsk{eat: true}.answersText(hay) || coversTopic(mealTopic(), m)
+	case (q.avoidQ || q.permit) && q.kindHeld && otherKindOnly(q.kinds, r.whole):
+		// "我能吃虾吗" is not answered by "我不太能吃辣": the note holds back another kind of
+		// food than the one asked (facetvocab.go), and its words ("能吃") ranked it first.
+		return false
 	case q.avoidQ:
 		return q.avoid.answersText(hay)
 	case q.permit:
