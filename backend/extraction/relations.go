@@ -12,10 +12,16 @@ import (
 // MaxRelations bounds the relations one item may carry.
 const MaxRelations = 16
 
-// entityName cleans a relation's subject or object: one line, no brackets, pipes or # (which
-// would end the link early or start a heading), at most 120 characters; "" when nothing usable is left.
+// entityName cleans a relation's subject or object: one line, no brackets, pipes or a '#'
+// that would start a heading (wikilink.HeadingAt; these would end the link early or cut the
+// name), at most 120 characters; "" when nothing usable is left. "C#" and "C#/.NET" keep their
+// '#' (it was blanked, and the relation named C).
 func entityName(s string) string {
-	s = oneLine(strings.NewReplacer("[", " ", "]", " ", "|", " ", "#", " ").Replace(s))
+	s = strings.NewReplacer("[", " ", "]", " ", "|", " ").Replace(s)
+	for s = oneLine(s); wikilink.HeadingAt(s) >= 0; s = oneLine(s) {
+		i := wikilink.HeadingAt(s)
+		s = s[:i] + " " + s[i+1:]
+	}
 	if utf8.RuneCountInString(s) > 120 {
 		return ""
 	}

@@ -27,6 +27,12 @@ func TestRenderRelationsReadsBackAsTheGraphReadsThem(t *testing.T) {
 		{"punctuation is no type", Relation{Relation: "works at!", Object: "Acme"}, nil, 1},
 		{"empty", Relation{Relation: "", Object: "Acme"}, nil, 1},
 		{"bracketed name", Relation{Relation: "uses", Object: "[[Go]]"}, []wikilink.Relation{{Type: "uses", To: "Go"}}, 0},
+		// The '#' of C# was blanked, so the relation named C.
+		{"sharp name", Relation{Subject: "C#/.NET", Relation: "uses", Object: "C#", ObjectType: "tool"},
+			[]wikilink.Relation{{From: "C#/.NET", Type: "uses", To: "C#", ToType: "tool"}}, 0},
+		{"heading mark is not kept", Relation{Relation: "read", Object: "Acme#History"},
+			[]wikilink.Relation{{Type: "read", To: "Acme History"}}, 0},
+		{"leading hash", Relation{Relation: "uses", Object: " # go"}, []wikilink.Relation{{Type: "uses", To: "go"}}, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			body, warns := renderRelations("Notes.", []Relation{tc.rel})

@@ -492,6 +492,13 @@ UPDATE graph_state SET gen = gen + 1 WHERE k = 1;
 	{25, "session turns record their cut", `
 ALTER TABLE session_turns ADD COLUMN cut_bytes INTEGER NOT NULL DEFAULT 0;
 `, false},
+	// A '#' that ends a name or stands before punctuation is part of it ("[[C#]]", "[[F#]]",
+	// "[[C#/.NET]]"), and the name key keeps it (wikilink.HeadingAt, Norm): such links were read
+	// as headings of C and F, so C# and C were one entity. Only a '#' directly before a letter,
+	// digit or '^' starts a heading ("[[Acme#History]]"). The graph is rebuilt from the files.
+	{26, "graph names keep a trailing #", `
+UPDATE graph_state SET gen = gen + 1 WHERE k = 1;
+`, true},
 }
 
 // SchemaVersion is the newest migration this build knows.

@@ -174,8 +174,12 @@ var leanParts = []struct {
 const leanFacetBoost = 2.0
 
 // leans reports whether m, a memory that answers the question, names the part of a facet asked
-// that the question names.
+// that the question names, or the kind of food or drink it names (facetvocab.go: "what coffee
+// do I drink" — "I drink flat whites").
 func (q facetQuery) leans(m *memory.Memory) bool {
+	if namesFoodKind(q.kinds, m.Title+"\n"+m.Body) {
+		return true
+	}
 	whole := ""
 	for _, p := range leanParts {
 		if !slices.Contains(q.asked, p.facet) || !p.question.MatchString(q.folded) {

@@ -35,6 +35,7 @@ var titleLabels = map[string]Facet{
 	"小时候": FacetOrigin, "成长": FacetOrigin,
 	"routine": FacetRoutine, "daily": FacetRoutine, "day": FacetRoutine, "daily routine": FacetRoutine, "schedule": FacetRoutine, "sleep": FacetRoutine,
 	"作息": FacetRoutine, "日常作息": FacetRoutine, "生活规律": FacetRoutine,
+	"commute": FacetCommute, "commuting": FacetCommute, "getting to work": FacetCommute, "通勤": FacetCommute,
 	"family": FacetFamily, "kids": FacetFamily, "children": FacetFamily, "pets": FacetFamily, "pet": FacetFamily,
 	"家人": FacetFamily, "家里人": FacetFamily, "家庭": FacetFamily, "宠物": FacetFamily,
 	"health": FacetHealth, "medical": FacetHealth, "meds": FacetHealth, "medication": FacetHealth,

@@ -64,7 +64,7 @@ const sentenceStart = `(?:^|[.!?;。！？；]\s*)\s*`
 // facetRules are the core rules, those of the person's life (facetlife.go), of their
 // studies, tools and fears (facetmore.go), and the wordings held-out sets asked in
 // (facetmoney.go, facetwording.go).
-var facetRules = append(append(append(append(coreFacetRules, lifeFacetRules...), moreFacetRules...), goalRule, contactRule, mannerRule, moneyRule), append(append(append(append(roundFacetRules, wordingFacetRules...), plainFacetRules...), personalFacetRules...), append(plainPersonalRules, askedFacetRules...)...)...)
+var facetRules = append(append(append(append(coreFacetRules, lifeFacetRules...), moreFacetRules...), goalRule, contactRule, mannerRule, moneyRule), append(append(append(append(roundFacetRules, wordingFacetRules...), plainFacetRules...), personalFacetRules...), append(append(append(plainPersonalRules, askedFacetRules...), commuteRules...), orderRules...)...)...)
 
 var coreFacetRules = []facetRule{
 	{FacetName,
@@ -121,7 +121,7 @@ func facetsOf(q string) []Facet {
 			out = append(out, r.facet)
 		}
 	}
-	return adviceFacets(q, familyDoctor(q, contactOwner(lifeQuestionFacets(q, out))))
+	return adviceFacets(q, familyDoctor(q, contactOwner(commuteOnly(lifeQuestionFacets(q, out)))))
 }
 
 // facetText is a question as the facet forms read it: without its closing marks ("what do I
@@ -269,137 +269,6 @@ var askingVerbs = map[string]bool{"eat": true, "drink": true, "listen": true, "w
 // the ones of times of day and week, which say when, not what ("我早上喝什么": 上 would find 上班).
 const facetChars = "我的什么啥哪个儿里吗呢是了喜欢爱最平时一般通常常经不能会要想该怎样如何被请问你知道告诉早晚上下中午天周每讨厌反感受好兴趣余闲消遣"
 
-// facetTopic is what a facet question asks about beyond the facet: the stems of its English
-// keywords and the single characters of its Chinese ones (time expressions were cut out
-// before the keywords were taken), and the members of any category a topic word names ("what
-// do I like to drink" is answered by "oat milk in coffee"), English ones stemmed, phrases in
-// lower case.
-func facetTopic(a Analysis) []string {
-	if len(a.Facets) == 0 {
-		return nil
-	}
-	var out, categories []string
-	seen := map[string]bool{}
-	add := func(t string) {
-		if !seen[t] {
-			seen[t] = true
-			out = append(out, t)
-		}
-	}
-	// A category's members count only when the question names nothing more specific than the
-	// category and the verb that asks ("我平时喝什么茶" asks about tea, not every drink).
-	specific := false
-	// Lone Chinese characters count too ("我平时喝什么茶" leaves 茶 alone).
-	keywords := a.Keywords
-	for _, c := range a.Singles {
-		keywords = append(keywords[:len(keywords):len(keywords)], Keyword{Text: c, CJK: true})
-	}
-	for _, k := range keywords {
-		if !k.CJK {
-			if facetWords[k.Text] || facetWords[k.Stem] {
-				continue
-			}
-			add(k.Stem)
-			if len(text.ConceptMembers(k.Stem)) > 0 {
-				categories = append(categories, k.Stem)
-			} else if !askingVerbs[k.Stem] {
-				specific = true
-			}
-			continue
-		}
-		// A Chinese keyword names a category as a whole word ("运动", "音乐"), or by a
-		// character that asks ("喝").
-		whole := len(text.ConceptMembers(k.Text)) > 0
-		if whole {
-			categories = append(categories, k.Text)
-		}
-		for _, r := range k.Text {
-			c := string(r)
-			if strings.ContainsRune(facetChars, r) {
-				continue
-			}
-			add(c)
-			switch {
-			case whole:
-			case len(text.ConceptMembers(c)) > 0:
-				categories = append(categories, c)
-			case !askingVerbs[c]:
-				specific = true
-			}
-		}
-	}
-	// A request for something to enjoy names the category and the occasion ("songs for a quiet
-	// evening in"): the occasion does not narrow what the person likes.
-	if specific && len(categories) > 0 && reRecommend.MatchString(a.Query) {
-		specific = false
-	}
-	if specific {
-		// The verb that asks is not what is asked about: "我平时喝什么茶" is about tea, and a
-		// memory that only says 喝 of something else does not cover it.
-		kept := out[:0]
-		for _, t := range out {
-			if !askingVerbs[t] {
-				kept = append(kept, t)
-			}
-		}
-		return kept
-	}
-	for _, t := range categories {
-		for _, member := range topicMembers(t) {
-			add(member)
-		}
-	}
-	return out
-}
-
-// topicMembers are the members of category t as topic words: Chinese as they are, English
-// phrases in lower case, English words stemmed.
-func topicMembers(t string) []string {
-	var out []string
-	for _, member := range text.ConceptMembers(t) {
-		switch {
-		case text.HasCJK(member):
-			out = append(out, member)
-		case strings.Contains(member, " "):
-			out = append(out, strings.ToLower(member))
-		default:
-			out = append(out, text.Stem(strings.ToLower(member)))
-		}
-	}
-	return out
-}
-
-// coversTopic reports whether a memory holds one of a facet question's topic words (see
-// facetTopic).
-func coversTopic(topic []string, m *memory.Memory) bool {
-	if len(topic) == 0 {
-		return false
-	}
-	hay := m.Title + "\n" + m.Body
-	lower := ""
-	_, stems := text.Words(hay)
-	have := make(map[string]bool, len(stems))
-	for _, s := range stems {
-		have[s] = true
-	}
-	for _, t := range topic {
-		switch {
-		case have[t]:
-			return true
-		case text.HasCJK(t) && strings.Contains(hay, t):
-			return true
-		case strings.Contains(t, " "):
-			if lower == "" {
-				lower = strings.ToLower(hay)
-			}
-			if strings.Contains(lower, t) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // facetQuery is what ranking needs of a facet question, worked out once per search.
 type facetQuery struct {
 	asked  []Facet
@@ -420,8 +289,13 @@ type facetQuery struct {
 	// advice is set for a question asking advice on a situation (adviceAsked).
 	advice bool
 	folded string // the question as the facet forms read it
-	parts  subAsk
-	reads  *personReads
+	// kinds are the kinds of food or drink a preference question names (facetvocab.go).
+	kinds []int
+	// kindHeld is set when a user memory among the candidates holds back a kind asked
+	// (holdsKindAsked).
+	kindHeld bool
+	parts    subAsk
+	reads    *personReads
 }
 
 func newFacetQuery(a Analysis, reads *personReads) facetQuery {
@@ -434,6 +308,9 @@ func newFacetQuery(a Analysis, reads *personReads) facetQuery {
 	q.permit = slices.Contains(a.Facets, FacetPreference) && !q.likes && !q.avoidQ && dietPermission(folded)
 	q.folded = facetText(a.Query)
 	q.advice = adviceAsked(q.folded)
+	if slices.Contains(a.Facets, FacetPreference) {
+		q.kinds = kindsNamed(q.folded)
+	}
 	return q
 }
 
@@ -482,6 +359,10 @@ func (q facetQuery) boosts(m *memory.Memory) bool {
 		// What they must not eat, or a taste in food: "Allergic to peanuts", "loves Sichuan
 		// food", not "loves Radiohead".
 		return avoidAsk{eat: true}.answersText(hay) || coversTopic(mealTopic(), m)
+	case (q.avoidQ || q.permit) && q.kindHeld && otherKindOnly(q.kinds, r.whole):
+		// "我能吃虾吗" is not answered by "我不太能吃辣": the note holds back another kind of
+		// food than the one asked (facetvocab.go), and its words ("能吃") ranked it first.
+		return false
 	case q.avoidQ:
 		return q.avoid.answersText(hay)
 	case q.permit:

@@ -33,7 +33,7 @@ func facetBit(f Facet) uint32 {
 
 // allFacets are the facets a memory can be read for.
 var allFacets = []Facet{FacetName, FacetHome, FacetOrigin, FacetWork, FacetAge, FacetPreference, FacetRoutine, FacetFamily, FacetHealth,
-	FacetEducation, FacetTools, FacetFear, FacetGoal, FacetContact, FacetManner, FacetMoney, FacetWeek, FacetLanguage, FacetTimezone}
+	FacetEducation, FacetTools, FacetFear, FacetGoal, FacetContact, FacetManner, FacetMoney, FacetWeek, FacetLanguage, FacetTimezone, FacetCommute}
 
 // newPersonRead reads a memory's text about the person, for no facet yet.
 func newPersonRead(m *memory.Memory) personRead {

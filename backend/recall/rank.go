@@ -54,6 +54,13 @@ func (s *Service) rank(ctx context.Context, a Analysis, cands map[int64]*cand, w
 	loc := s.store.Location()
 	// The user memories that answer an identity or preference question (facetQuery.boosts).
 	facets := newFacetQuery(a, s.reads)
+	if len(facets.kinds) > 0 && (facets.avoidQ || facets.permit) {
+		ms := make([]*memory.Memory, 0, len(cands))
+		for _, c := range cands {
+			ms = append(ms, c.m)
+		}
+		facets.kindHeld = holdsKindAsked(facets.kinds, ms)
+	}
 	for _, c := range cands {
 		m := c.m
 		sc := c.rel

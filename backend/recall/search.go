@@ -197,6 +197,14 @@ func (s *Service) Search(ctx context.Context, p SearchParams) (SearchResult, err
 	limit = min(limit, 200)
 	now := s.store.Now()
 	res.Analysis = Analyze(q, now, s.store.Location())
+	if len(res.Analysis.Facets) == 0 {
+		// "whats my nmae": a question about the person with a typo is read as meant (typos.go).
+		if fixed, ok := s.foldTypos(ctx, q); ok {
+			if a := Analyze(fixed, now, s.store.Location()); len(a.Facets) > 0 {
+				q, res.Analysis = fixed, a
+			}
+		}
+	}
 	f := memory.Filter{Scope: p.Scope, Workdir: p.Workdir, Agent: p.Agent, Type: p.Type, NoDaily: p.NoDaily}
 	var window memory.TimeWindow
 	if res.Analysis.Time != nil && res.Analysis.Time.Relative {

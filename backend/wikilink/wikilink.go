@@ -10,6 +10,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	names "engram/backend/text/wikilink"
+
 	"github.com/yuin/goldmark"
 	gast "github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
@@ -85,6 +87,11 @@ func (inlineParser) Parse(_ gast.Node, block text.Reader, _ parser.Context) gast
 	labelled := label != ""
 	if !labelled {
 		label = target
+	}
+	// "[[Acme#History]]" is a heading of Acme: the link goes to Acme (as the graph reads it,
+	// text/wikilink.HeadingAt) and still reads as written; "[[C#]]" is C#.
+	if i := names.HeadingAt(target); i > 0 {
+		target = strings.TrimSpace(target[:i])
 	}
 	block.Advance(end + 2)
 	return &Node{Target: target, Label: label, labelled: labelled}

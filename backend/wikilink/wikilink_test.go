@@ -131,3 +131,19 @@ func TestSlugLinkReadsAsTheTitle(t *testing.T) {
 		}
 	}
 }
+
+// A heading after '#' links to the note or entity it is in, as the graph reads it; a '#'
+// that ends a name is the name's ("[[C#]]" opened the entity C#'s page as "C").
+func TestHeadingsAndSharpNames(t *testing.T) {
+	got := render(t, "[[Acme#History]], [[deploy-notes#Steps]], [[C#]], [[C#/.NET|dotnet]]", map[string]string{"deploy-notes": "m_4"})
+	for _, want := range []string{
+		`href="#entity/Acme" data-wikilink="Acme" data-entity="Acme">Acme#History</a>`,
+		`href="#memory/m_4" data-wikilink="deploy-notes" data-memory-id="m_4">deploy-notes#Steps</a>`,
+		`href="#entity/C%23" data-wikilink="C#" data-entity="C#">C#</a>`,
+		`href="#entity/C%23%2F.NET" data-wikilink="C#/.NET" data-entity="C#/.NET">dotnet</a>`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %s in\n%s", want, got)
+		}
+	}
+}

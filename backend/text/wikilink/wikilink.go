@@ -248,12 +248,35 @@ func relationLine(item string) (Relation, bool) {
 	return Relation{}, false
 }
 
-// parseLink reads the inside of [[…]]: "Target", "Target|Label", "Target#Heading". A link to a
-// heading of the note itself ("[[#Summary]]", "[[#^block]]") names no entity: it was one
-// called "#Summary", which no edit could name again (a name holds no #).
+// HeadingAt is where an Obsidian heading or block reference starts in a link's target
+// ("Acme#History", "note#^b1", "#Summary"): the first '#' that opens the target or is directly
+// followed by a letter, digit or '^'; -1 when there is none. Any other '#' — at the end, or
+// before punctuation or a space — belongs to the name: "[[C#]]", "[[F#]]" and "[[C#/.NET]]"
+// were read as links to headings of C and F, so C# and C were one entity.
+func HeadingAt(target string) int {
+	for i := 0; i < len(target); i++ {
+		if target[i] != '#' {
+			continue
+		}
+		if i == 0 {
+			return 0
+		}
+		r, _ := utf8.DecodeRuneInString(target[i+1:])
+		if r == '^' || unicode.IsLetter(r) || unicode.IsNumber(r) {
+			return i
+		}
+	}
+	return -1
+}
+
+// parseLink reads the inside of [[…]]: "Target", "Target|Label", "Target#Heading" (HeadingAt
+// says where a heading starts; "C#" is a name). A link to a heading of the note itself
+// ("[[#Summary]]", "[[#^block]]") names no entity: it was one called "#Summary", which no edit
+// could name again.
 func parseLink(inner string) (Link, bool) {
 	target, label, _ := strings.Cut(inner, "|")
-	if i := strings.Index(target, "#"); i >= 0 {
+	target = strings.TrimSpace(target)
+	if i := HeadingAt(target); i >= 0 {
 		target = target[:i]
 	}
 	target, label = strings.TrimSpace(target), strings.TrimSpace(label)
@@ -332,12 +355,16 @@ func RelationType(s string) string {
 // Acme, ideographic spaces), case folded, with punctuation, spaces and most symbols removed (so
 // "Open-AI", "open ai" and "OpenAI" meet; "张 三" and "张三" too). Math symbols and combining
 // marks stay: "C++" is not "C" (a relation to the one became a relation to the other), and a
-// Devanagari vowel sign (a spacing mark) is part of its word. A name that is nothing but
+// Devanagari vowel sign (a spacing mark) is part of its word. '#' stays too (and the sharp
+// sign ♯ reads as '#'), so "C#" and "F#" are not "C" and "F". A name that is nothing but
 // punctuation keeps its folded form so it still names something.
 func Norm(name string) string {
 	folded := strings.ToLower(norm.NFKC.String(strings.TrimSpace(name)))
 	out := strings.Map(func(r rune) rune {
-		if unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.IsMark(r) || unicode.Is(unicode.Sm, r) {
+		if r == '♯' {
+			return '#'
+		}
+		if r == '#' || unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.IsMark(r) || unicode.Is(unicode.Sm, r) {
 			return r
 		}
 		return -1
@@ -381,8 +408,10 @@ func Format(from, typ, to, toType string) (string, bool) {
 	return line, true
 }
 
-// ValidName reports whether name can be written inside [[ ]].
+// ValidName reports whether name can be written inside [[ ]] and read back whole: no ']' '['
+// '|' or newline, and no '#' that would be read as a heading (HeadingAt), so "C#" is a name
+// and "Acme#History" is not.
 func ValidName(name string) bool {
 	name = strings.TrimSpace(name)
-	return name != "" && utf8.RuneCountInString(name) <= MaxName && !strings.ContainsAny(name, "[]|#\n\r")
+	return name != "" && utf8.RuneCountInString(name) <= MaxName && !strings.ContainsAny(name, "[]|\n\r") && HeadingAt(name) < 0
 }

@@ -49,6 +49,15 @@ func TestParse(t *testing.T) {
 			[]Relation{{Type: "就职于", To: "阿里巴巴"}}},
 		{"heading of this note is no entity", "see [[#Summary]], [[#^b1|there]] and [[Carol#Work|卡罗尔]]",
 			[]Link{{Target: "Carol", Label: "卡罗尔"}}, nil},
+		// A '#' at the end of a name or before punctuation is the name's: C# was C.
+		{"sharp names", "[[C#]], [[F#|F sharp]], [[C#/.NET]], [[C++/CLI]], [[.NET]], [[ASP.NET]], [[Node.js]], [[Objective-C]]",
+			[]Link{{Target: "C#"}, {Target: "F#", Label: "F sharp"}, {Target: "C#/.NET"}, {Target: "C++/CLI"},
+				{Target: ".NET"}, {Target: "ASP.NET"}, {Target: "Node.js"}, {Target: "Objective-C"}}, nil},
+		{"sharp name with a heading", "[[C##Generics]] and [[Acme#History]], [[Acme#^b1]], [[会议#议程]]",
+			[]Link{{Target: "C#"}, {Target: "Acme"}, {Target: "Acme"}, {Target: "会议"}}, nil},
+		{"relation to a sharp name", "- uses [[C#]] #language\n- [[Bob]] knows [[F#]]",
+			[]Link{{Target: "C#"}, {Target: "Bob"}, {Target: "F#"}},
+			[]Relation{{Type: "uses", To: "C#", ToType: "language"}, {From: "Bob", Type: "knows", To: "F#"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -68,6 +77,8 @@ func TestNorm(t *testing.T) {
 		{"OpenAI", "open ai", "Open-AI", "ＯｐｅｎＡＩ", "openai."},
 		{"张三", "张 三", "张　三"},
 		{"C++", "c++"},
+		{"C#", "c #", "C♯", "Ｃ＃"},
+		{"Node.js", "NodeJS", "node js"},
 	}
 	for _, g := range same {
 		for _, n := range g[1:] {
@@ -82,6 +93,10 @@ func TestNorm(t *testing.T) {
 		{"C++", "C"},
 		{"Notepad++", "Notepad"},
 		{"A+", "A"},
+		// '#' was punctuation and dropped: C# and C, F# and F were one entity.
+		{"C#", "C"},
+		{"F#", "F"},
+		{"C#/.NET", "C/.NET"},
 		// A Devanagari vowel sign is a spacing mark (Mc): dropping it changed the word.
 		{"किताब", "कताब"},
 	}
@@ -99,6 +114,8 @@ func TestFormat(t *testing.T) {
 	cases := []struct{ from, typ, to, toType, want string }{
 		{"", "works at", "Acme", "organization", "- works_at [[Acme]] #organization"},
 		{"张三", "同事", "李四", "", "- [[张三]] 同事 [[李四]]"},
+		{"Bob", "uses", "C#", "language", "- [[Bob]] uses [[C#]] #language"},
+		{"C#/.NET", "part of", "F#", "", "- [[C#/.NET]] part_of [[F#]]"},
 	}
 	for _, c := range cases {
 		got, ok := Format(c.from, c.typ, c.to, c.toType)
@@ -110,7 +127,8 @@ func TestFormat(t *testing.T) {
 			t.Errorf("Format output %q does not parse back: %#v", got, p)
 		}
 	}
-	for _, bad := range []string{"a]]b", "x|y", "", "a\nb"} {
+	// A '#' read as a heading would not read back: "Acme#History" is Acme.
+	for _, bad := range []string{"a]]b", "x|y", "", "a\nb", "Acme#History", "#tag", "note#^b1"} {
 		if _, ok := Format("", "knows", bad, ""); ok {
 			t.Errorf("Format accepted %q", bad)
 		}
