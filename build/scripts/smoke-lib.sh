@@ -100,6 +100,10 @@ open_view() {
   local view="$1" test="$2" state="${3:-}"
   check "nav-$view clicked" wait_for "${WAIT_SECONDS:-60}" page_eval "const b = document.querySelector('[data-test=\"nav-$view\"]'); if (!b) return ''; b.click(); return 'ok'"
   check "view $view shows $test${state:+ ($state)}" wait_for "${WAIT_SECONDS:-60}" state_is "$test" "$state"
+  # What the real window shows of each view, to look at (WebKitGTK draws text wider than the
+  # visual suite's Chromium): build/smoke/view-VIEW.png.
+  mkdir -p "$ROOT/build/smoke"
+  import -window "$WIN" "$ROOT/build/smoke/view-$view.png" 2>/dev/null || true
 }
 
 # graph_painted: the real window shows the graph's nodes: pixels in the colours of the

@@ -159,3 +159,39 @@ export function spreadLabels(nodes: SpreadNode[], w: number, h: number, pad = 30
   }
   return left
 }
+
+/** How far apart, in pixels, a small graph's nodes are drawn at most (median nearest neighbour). */
+export const SPREAD_GAP = 180
+
+/**
+ * The largest zoom worth drawing a small graph at: its nodes' median distance to their nearest
+ * neighbour at most gap px — a fit alone blew three unrelated entities up to the canvas's
+ * corners — but never so small that a disc or label covers another (labels keep their size
+ * when the view zooms, so overlaps only grow as it zooms out). Infinity for fewer than two.
+ */
+export function compactZoom(boxes: FitBox[], gap = SPREAD_GAP, margin = 4): number {
+  const n = boxes.length
+  if (n < 2) return Infinity
+  const nearest = new Array<number>(n).fill(Infinity)
+  let floor = 0
+  for (let i = 0; i < n; i++) {
+    const a = boxes[i]
+    for (let j = i + 1; j < n; j++) {
+      const b = boxes[j]
+      const dx = b.x - a.x
+      const dy = b.y - a.y
+      const d = Math.hypot(dx, dy)
+      nearest[i] = Math.min(nearest[i], d)
+      nearest[j] = Math.min(nearest[j], d)
+      // Apart at zoom z once either axis separates them: z·|d| ≥ the reach of both boxes.
+      const sx = (dx >= 0 ? a.right + b.left : a.left + b.right) + margin
+      const sy = (dy >= 0 ? a.bottom + b.top : a.top + b.bottom) + margin
+      const need = Math.min(dx ? sx / Math.abs(dx) : Infinity, dy ? sy / Math.abs(dy) : Infinity)
+      if (Number.isFinite(need)) floor = Math.max(floor, need)
+    }
+  }
+  const sorted = nearest.filter((d) => d > 0 && Number.isFinite(d)).sort((x, y) => x - y)
+  if (!sorted.length) return Infinity
+  const median = sorted[Math.floor(sorted.length / 2)]
+  return Math.max(gap / median, floor)
+}

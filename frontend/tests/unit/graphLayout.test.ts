@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { fitBoxes, fitInAreas, freeAreas, spreadLabels, type FitBox, type SpreadNode } from '@/util/graphLayout'
+import { compactZoom, fitBoxes, fitInAreas, freeAreas, spreadLabels, type FitBox, type SpreadNode } from '@/util/graphLayout'
 import { folderName, isPersonSubject, sameScope } from '@/util/graph'
 
 describe('freeAreas', () => {
@@ -84,5 +84,28 @@ describe('scopes', () => {
     expect(sameScope({ scope: 'global' }, { scope: 'project', workdir: '/a' })).toBe(false)
     expect(folderName('/home/ada/src/acme-billing')).toBe('acme-billing')
     expect(folderName('C:\\src\\widget\\')).toBe('widget')
+  })
+})
+
+describe('compactZoom', () => {
+  const box = (x: number, y: number, w = 0) => ({ x, y, left: 5, right: 5 + (w ? 3 + w : 0), top: 8, bottom: 8 })
+  it('draws three scattered entities near each other: nearest neighbours at most the gap apart', () => {
+    const boxes = [box(0, 0, 40), box(900, 50, 40), box(400, 600, 40)]
+    const z = compactZoom(boxes, 180)
+    // Nearest-neighbour distances at zoom z: the median is the gap.
+    const d = (a: number, b: number) => Math.hypot(boxes[a].x - boxes[b].x, boxes[a].y - boxes[b].y) * z
+    const nn = [Math.min(d(0, 1), d(0, 2)), Math.min(d(1, 0), d(1, 2)), Math.min(d(2, 0), d(2, 1))].sort((a, b) => a - b)
+    expect(nn[1]).toBeCloseTo(180, 5)
+    expect(z).toBeLessThan(1)
+  })
+  it('never zooms out so far that a label covers the next node', () => {
+    // Two nodes 100 px apart on a line, the first with a 300 px label: its label (reaching 308 px
+    // right) and the second disc (5 px left) apart only from zoom 3.13 on.
+    const boxes = [box(0, 0, 300), box(100, 0)]
+    const z = compactZoom(boxes, 50)
+    expect(z * 100).toBeGreaterThanOrEqual(5 + 3 + 300 + 5)
+  })
+  it('places no cap on a single node', () => {
+    expect(compactZoom([box(0, 0)])).toBe(Infinity)
   })
 })

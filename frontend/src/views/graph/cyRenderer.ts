@@ -3,7 +3,7 @@
 import cytoscape from 'cytoscape'
 import fcose from 'cytoscape-fcose'
 import { watchUserMoves, type GraphRenderer, type RenderEdge, type RenderHandlers, type RenderNode, type RenderStyle } from './renderer'
-import { freeAreas } from '@/util/graphLayout'
+import { compactZoom, freeAreas } from '@/util/graphLayout'
 
 let registered = false
 
@@ -34,9 +34,13 @@ export async function createCytoscapeRenderer(el: HTMLElement, h: RenderHandlers
     const bb = cy.elements().boundingBox({ includeLabels: true })
     const box = el.getBoundingClientRect()
     const covered = (h.covered?.() ?? []).map((r) => ({ ...r, x: r.x - box.left, y: r.y - box.top }))
+    // A small graph is drawn compact in the middle rather than stretched to the corners (its
+    // labels scale with the zoom here, so only the spacing caps it).
+    const nodes = cy.nodes()
+    const compact = nodes.length <= SMALL ? compactZoom(nodes.map((n) => ({ ...n.position(), left: 0, right: 0, top: 0, bottom: 0 }))) : Infinity
     let best: { zoom: number; pan: { x: number; y: number } } | null = null
     for (const a of freeAreas(width, height, covered)) {
-      const zoom = Math.min(cy.maxZoom(), Math.max(cy.minZoom(), Math.min(a.w / Math.max(bb.w, 1), a.h / Math.max(bb.h, 1))))
+      const zoom = Math.min(cy.maxZoom(), compact, Math.max(cy.minZoom(), Math.min(a.w / Math.max(bb.w, 1), a.h / Math.max(bb.h, 1))))
       if (best && zoom <= best.zoom) continue
       best = { zoom, pan: { x: a.x + (a.w - bb.w * zoom) / 2 - bb.x1 * zoom, y: a.y + (a.h - bb.h * zoom) / 2 - bb.y1 * zoom } }
     }

@@ -3,7 +3,7 @@ import Graph from 'graphology'
 import Sigma from 'sigma'
 import forceAtlas2 from 'graphology-layout-forceatlas2'
 import { watchUserMoves, type GraphRenderer, type RenderEdge, type RenderHandlers, type RenderNode, type RenderStyle } from './renderer'
-import { fitInAreas, freeAreas, spreadLabels, type FitBox } from '@/util/graphLayout'
+import { compactZoom, fitInAreas, freeAreas, spreadLabels, type FitBox } from '@/util/graphLayout'
 
 /** Above this many edges edges are plain lines (no arrow heads) and the layout runs fewer rounds. */
 const LARGE = 2000
@@ -49,6 +49,9 @@ export async function createSigmaRenderer(el: HTMLElement, h: RenderHandlers): P
   const frames: (() => void)[] = []
   /** The view is the last fit's (nothing the person did moved it since). */
   let fitted = true
+  /** How much further out than a plain fit the last fit drew a small graph: node sizes follow
+   *  the camera from there, so a compact view does not draw them smaller. */
+  let sizeBase = 1
   const stopWatching = watchUserMoves(el, () => (fitted = false))
   // A WebGL context of the drawn graph lost for good (a driver reset, the engine's limit on
   // contexts): sigma would go on drawing into nothing, the view saying it is ready. The event
@@ -98,7 +101,12 @@ export async function createSigmaRenderer(el: HTMLElement, h: RenderHandlers): P
     })
     const box = el.getBoundingClientRect()
     const covered = (h.covered?.() ?? []).map((r) => ({ ...r, x: r.x - box.left, y: r.y - box.top }))
-    const f = fitInAreas(boxes, freeAreas(width, height, covered))
+    // A small graph is drawn compact in the middle rather than stretched to the corners; its
+    // discs keep the size a plain fit gives them (sigma shrinks them as the camera zooms out).
+    const areas = freeAreas(width, height, covered)
+    const plain = fitInAreas(boxes, areas)
+    const f = graph.order <= SMALL ? fitInAreas(boxes, areas, Math.min(1, compactZoom(boxes))) : plain
+    sizeBase = f.z > 0 ? Math.max(1, plain.z / f.z) : 1
     // At ratio 1/z around the middle a point at p is drawn at z·p + (size/2)(1 − z); the rest
     // of the way to z·p + t is a pan.
     const ratio = 1 / f.z
@@ -137,6 +145,7 @@ export async function createSigmaRenderer(el: HTMLElement, h: RenderHandlers): P
       zIndex: true,
       defaultEdgeType: large ? 'line' : 'arrow',
       labelRenderedSizeThreshold: 0,
+      zoomToSizeRatioFunction: (ratio) => Math.sqrt(ratio / sizeBase),
       // At scale sigma's label grid keeps the biggest nodes' labels where they crowd (sizes
       // follow the degree: hubs before leaves); a small graph forces every one (nodeReducer).
       labelDensity: 0.5,
