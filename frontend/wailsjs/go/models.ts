@@ -703,6 +703,50 @@ export namespace api {
 		}
 	}
 	
+	export class DeletedParams {
+	    limit?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new DeletedParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.limit = source["limit"];
+	    }
+	}
+	export class DeletedResult {
+	    enabled: boolean;
+	    memories: history.DeletedMemory[];
+	
+	    static createFrom(source: any = {}) {
+	        return new DeletedResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.enabled = source["enabled"];
+	        this.memories = this.convertValues(source["memories"], history.DeletedMemory);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class Error {
 	    code: string;
 	    i18n_key: string;
@@ -2161,7 +2205,8 @@ export namespace api {
 		}
 	}
 	export class RestoreVersionParams {
-	    id: string;
+	    id?: string;
+	    path?: string;
 	    commit: string;
 	
 	    static createFrom(source: any = {}) {
@@ -2171,6 +2216,7 @@ export namespace api {
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.id = source["id"];
+	        this.path = source["path"];
 	        this.commit = source["commit"];
 	    }
 	}
@@ -2801,6 +2847,7 @@ export namespace backup {
 	    pre_left_out?: LeftOut[];
 	    pre_left_out_count?: number;
 	    reindex: memory.ReconcileReport;
+	    index_rebuilt?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new RestoreResult(source);
@@ -2815,6 +2862,7 @@ export namespace backup {
 	        this.pre_left_out = this.convertValues(source["pre_left_out"], LeftOut);
 	        this.pre_left_out_count = source["pre_left_out_count"];
 	        this.reindex = this.convertValues(source["reindex"], memory.ReconcileReport);
+	        this.index_rebuilt = source["index_rebuilt"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -3143,6 +3191,7 @@ export namespace extraction {
 	    planned_offline?: boolean;
 	    project_pin?: boolean;
 	    file_evidence?: boolean;
+	    covered?: string[];
 	
 	    static createFrom(source: any = {}) {
 	        return new Report(source);
@@ -3167,6 +3216,7 @@ export namespace extraction {
 	        this.planned_offline = source["planned_offline"];
 	        this.project_pin = source["project_pin"];
 	        this.file_evidence = source["file_evidence"];
+	        this.covered = source["covered"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -3595,6 +3645,32 @@ export namespace history {
 	        this.deleted = source["deleted"];
 	    }
 	}
+	export class DeletedMemory {
+	    path: string;
+	    id?: string;
+	    slug: string;
+	    title: string;
+	    commit: string;
+	    short: string;
+	    deleted_at: string;
+	    deleted_by: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new DeletedMemory(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.id = source["id"];
+	        this.slug = source["slug"];
+	        this.title = source["title"];
+	        this.commit = source["commit"];
+	        this.short = source["short"];
+	        this.deleted_at = source["deleted_at"];
+	        this.deleted_by = source["deleted_by"];
+	    }
+	}
 	export class SyncResult {
 	    remote: string;
 	    fetched: boolean;
@@ -3658,6 +3734,7 @@ export namespace history {
 	    diff: string;
 	    added: number;
 	    removed: number;
+	    deleted?: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new Version(source);
@@ -3673,6 +3750,7 @@ export namespace history {
 	        this.diff = source["diff"];
 	        this.added = source["added"];
 	        this.removed = source["removed"];
+	        this.deleted = source["deleted"];
 	    }
 	}
 
@@ -4584,6 +4662,7 @@ export namespace memory {
 	    msg_id?: string;
 	    // Go type: time
 	    at: any;
+	    cut_bytes?: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new SessionTurn(source);
@@ -4596,6 +4675,7 @@ export namespace memory {
 	        this.content = source["content"];
 	        this.msg_id = source["msg_id"];
 	        this.at = this.convertValues(source["at"], null);
+	        this.cut_bytes = source["cut_bytes"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

@@ -3,6 +3,8 @@
 import {api} from '../models';
 import {history} from '../models';
 
+export function Deleted(arg1:api.DeletedParams):Promise<api.DeletedResult>;
+
 export function Disable(arg1:api.Empty):Promise<api.HistoryStatus>;
 
 export function Enable(arg1:api.Empty):Promise<api.HistoryStatus>;
