@@ -95,6 +95,9 @@ func (a *API) RecordAgent(ag ConnectedAgent) error {
 // ValidAgent reports whether name is usable as an agent name (the folder of its own memories).
 func ValidAgent(name string) bool { return memory.ValidAgent(name) }
 
+// ReservedAgent reports whether name, as a new agent folder, is a device name Windows reserves.
+func ReservedAgent(name string) bool { return memory.ReservedAgent(name) }
+
 // Snippets is the configuration that connects each kind of client, with this binary's real path.
 type Snippets struct {
 	// Binary is the path of the running engram binary.

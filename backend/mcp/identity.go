@@ -109,6 +109,10 @@ func NormalizeAgent(name string) string {
 	if !api.ValidAgent(out) {
 		return ""
 	}
+	// A client named "con" or "aux" would get a folder a store synced to Windows cannot hold.
+	if api.ReservedAgent(out) {
+		out += "-agent"
+	}
 	return out
 }
 

@@ -15,6 +15,11 @@ func TestNormalizeAgent(t *testing.T) {
 		{"代理", ""},
 		{"a", "a"},
 		{"../../etc", "etc"},
+		// Device names Windows reserves (a folder agents/con cannot exist there).
+		{"CON", "con-agent"},
+		{"Aux", "aux-agent"},
+		{"com1", "com1-agent"},
+		{"Console", "console"},
 		{strings.Repeat("x", 100), strings.Repeat("x", 63)},
 	} {
 		if got := NormalizeAgent(tc.in); got != tc.want {

@@ -16,9 +16,11 @@ const (
 	CodeInvalidSlug  = "invalid_slug"
 	// CodeReservedSlug refuses a new slug Windows reserves as a device name (con, aux, com1…):
 	// a store synced to a Windows machine could not hold its file.
-	CodeReservedSlug    = "reserved_slug"
-	CodeInvalidWorkdir  = "invalid_workdir"
-	CodeInvalidAgent    = "invalid_agent"
+	CodeReservedSlug   = "reserved_slug"
+	CodeInvalidWorkdir = "invalid_workdir"
+	CodeInvalidAgent   = "invalid_agent"
+	// CodeReservedAgent refuses a new agent folder Windows reserves as a device name.
+	CodeReservedAgent   = "reserved_agent"
 	CodeInvalidConf     = "invalid_confidence"
 	CodeInvalidMode     = "invalid_mode"
 	CodeMissingTitle    = "missing_title"

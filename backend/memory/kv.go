@@ -315,6 +315,9 @@ func (s *Store) KVSet(ctx context.Context, ch KVChange) (KVSetResult, error) {
 	if err := checkKVAgent(ch.Agent); err != nil {
 		return res, err
 	}
+	if err := s.checkNewAgent(ch.Agent); err != nil {
+		return res, err
+	}
 	v, err := normalizeKVValue(ch.Value)
 	if err != nil {
 		return res, err

@@ -3,6 +3,7 @@ package memory
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"os"
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
@@ -36,8 +37,26 @@ func checkNewSlug(slug string) error {
 	return nil
 }
 
+// checkNewAgent refuses an agent whose folder does not exist yet when Windows reserves its
+// name (format.ReservedAgent): a store synced there could not hold agents/con. An existing
+// folder of that name, made by hand or by an older Engram, is still read and written.
+func (s *Store) checkNewAgent(agent string) error {
+	if !format.ReservedAgent(agent) {
+		return nil
+	}
+	if fi, err := os.Stat(filepath.Join(s.root, "agents", agent)); err == nil && fi.IsDir() {
+		return nil
+	}
+	alt := strings.TrimRight(agent, ".") + "-agent"
+	return codeErr(CodeReservedAgent, map[string]any{"Agent": agent, "Suggest": alt},
+		"agent %q is a device name Windows reserves (a folder agents/%s cannot exist there); choose another, such as %q", agent, agent, alt)
+}
+
 // ValidAgent reports whether a is usable as an agent folder name.
 func ValidAgent(a string) bool { return format.ValidAgent(a) }
+
+// ReservedAgent reports whether a new folder agents/a would bear a name Windows reserves.
+func ReservedAgent(a string) bool { return format.ReservedAgent(a) }
 
 // ValidProjectKey reports whether k is a project folder name (see ProjectKey).
 func ValidProjectKey(k string) bool { return keyRE.MatchString(k) }

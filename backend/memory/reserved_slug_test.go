@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -62,4 +63,40 @@ func TestWindowsReservedSlugs(t *testing.T) {
 	if e.exists("global/user/con.md") || !e.exists("global/user/console-notes.md") {
 		t.Error("renaming con.md away did not move it")
 	}
+}
+
+// An agent named as a Windows device (con, aux.bot, com1.) made a folder agents/con that a
+// store synced to Windows cannot hold. A new agent folder of such a name is refused with
+// reserved_agent (a memory, a KV entry); one already on disk is still read and written.
+func TestWindowsReservedAgents(t *testing.T) {
+	e := newEnv(t)
+	agentItem := func(agent, slug string) Item {
+		it := wr(slug, "t", "b")
+		it.Scope, it.Agent = ScopeAgent, agent
+		return it
+	}
+	for _, a := range []string{"con", "aux.bot", "com1.", "nul", "lpt9.x"} {
+		if !format.ReservedAgent(a) {
+			t.Errorf("ReservedAgent(%q) = false", a)
+		}
+		if r := e.do(agentItem(a, "note")); r.OK || r.Code != CodeReservedAgent || r.Args["Suggest"] == "" {
+			t.Errorf("write as agent %q: ok=%v code=%s args=%v", a, r.OK, r.Code, r.Args)
+		}
+		if _, err := e.s.KVSet(e.ctx, KVChange{Agent: a, Key: "k", Value: json.RawMessage(`"v"`)}); err == nil || !strings.Contains(err.Error(), "reserves") {
+			t.Errorf("kv_set as agent %q: %v", a, err)
+		}
+	}
+	for _, a := range []string{"console", "codex", "aux-bot", "com10", "bot.con"} {
+		if format.ReservedAgent(a) {
+			t.Errorf("ReservedAgent(%q) = true", a)
+		}
+	}
+	e.ok(agentItem("codex", "note"))
+	// agents/con made by hand (on Linux, by an older build): read, and written to.
+	e.put("agents/con/user/old.md", []byte("---\ntitle: Old\nscope: agent\ntype: user\n---\nKept.\n"))
+	e.reconcile()
+	if m, err := e.s.GetBySlug(e.ctx, ScopeAgent, "", "con", "old"); err != nil || m.Body != "Kept." {
+		t.Fatalf("hand-made agents/con: %v %+v", err, m)
+	}
+	e.ok(agentItem("con", "new-note"))
 }

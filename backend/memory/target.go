@@ -24,6 +24,9 @@ func (s *Store) scopeKey(scope Scope, workdir, agent string) (wd, ag, key string
 		if !ValidAgent(agent) {
 			return "", "", "", codeErr(CodeInvalidAgent, map[string]any{"Agent": agent}, "invalid agent name %q", agent)
 		}
+		if err := s.checkNewAgent(agent); err != nil {
+			return "", "", "", err
+		}
 		return "", agent, agent, nil
 	}
 	return "", "", "", codeErr(CodeInvalidScope, map[string]any{"Scope": string(scope)}, "invalid scope %q", scope)

@@ -1,6 +1,7 @@
 package format
 
 import (
+	"strings"
 	"time"
 
 	"engram/backend/text"
@@ -52,6 +53,14 @@ func containsDotDot(s string) bool {
 		}
 	}
 	return false
+}
+
+// ReservedAgent reports whether agent names a folder Windows cannot hold: its part before the
+// first dot is a device name (ReservedSlug), as in "con", "aux.bot" or "com1.". Checked only
+// when an agent's folder would be made: one already on disk is still read.
+func ReservedAgent(agent string) bool {
+	base, _, _ := strings.Cut(agent, ".")
+	return ReservedSlug(strings.TrimRight(base, ". "))
 }
 
 // ReservedSlug reports whether s names a file Windows cannot hold: CON, PRN, AUX, NUL,
