@@ -33,6 +33,8 @@ if [ "${1:-}" = "--window" ]; then
   # What a failed graph check saw, for a CI log read from afar.
   [ "$FAILED" = 0 ] || graph_diag >&2
   [ "$before" = 0 ] || FAILED=1
+  open_view usage usage-view empty
+  open_view agents agents-view ready
   open_view organizer organizer-view
   open_view activity activity-view
 
