@@ -195,3 +195,90 @@ export function compactZoom(boxes: FitBox[], gap = SPREAD_GAP, margin = 4): numb
   const median = sorted[Math.floor(sorted.length / 2)]
   return Math.max(gap / median, floor)
 }
+
+/** A node for packComponents: its id and its place in graph coordinates (mutated). */
+export interface PackNode {
+  id: string
+  x: number
+  y: number
+}
+
+/**
+ * Moves a graph's connected components next to one another, biggest first, in rows about as
+ * wide as they are tall, each a unit apart (the median relation's length, or for a graph without
+ * relations the spacing its nodes already have). A force layout pushes unconnected parts away
+ * from each other without end: a pair of entities unrelated to the rest was drawn in a far
+ * corner and the fit shrank the whole picture to keep it. Within a component nothing moves.
+ */
+export function packComponents(nodes: PackNode[], edges: { source: string; target: string }[]): void {
+  if (nodes.length < 2) return
+  const index = new Map(nodes.map((n, i) => [n.id, i]))
+  const parent = nodes.map((_, i) => i)
+  const find = (i: number): number => {
+    while (parent[i] !== i) {
+      parent[i] = parent[parent[i]]
+      i = parent[i]
+    }
+    return i
+  }
+  const lengths: number[] = []
+  for (const e of edges) {
+    const a = index.get(e.source)
+    const b = index.get(e.target)
+    if (a === undefined || b === undefined) continue
+    parent[find(a)] = find(b)
+    if (a !== b) lengths.push(Math.hypot(nodes[a].x - nodes[b].x, nodes[a].y - nodes[b].y))
+  }
+  const groups = new Map<number, PackNode[]>()
+  nodes.forEach((n, i) => {
+    const r = find(i)
+    const g = groups.get(r)
+    if (g) g.push(n)
+    else groups.set(r, [n])
+  })
+  if (groups.size < 2) return
+  let unit: number
+  if (lengths.length) {
+    lengths.sort((a, b) => a - b)
+    unit = lengths[Math.floor(lengths.length / 2)]
+  } else {
+    const xs = nodes.map((n) => n.x)
+    const ys = nodes.map((n) => n.y)
+    unit = Math.hypot(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys)) / Math.sqrt(nodes.length) / 2
+  }
+  if (!(unit > 0) || !Number.isFinite(unit)) unit = 1
+  const boxes = [...groups.values()].map((members) => {
+    let x0 = Infinity
+    let y0 = Infinity
+    let x1 = -Infinity
+    let y1 = -Infinity
+    for (const n of members) {
+      x0 = Math.min(x0, n.x)
+      y0 = Math.min(y0, n.y)
+      x1 = Math.max(x1, n.x)
+      y1 = Math.max(y1, n.y)
+    }
+    return { members, x0, y0, w: x1 - x0 + unit, h: y1 - y0 + unit }
+  })
+  boxes.sort((a, b) => b.w * b.h - a.w * a.h || b.members.length - a.members.length)
+  const area = boxes.reduce((s, b) => s + b.w * b.h, 0)
+  const rowWidth = Math.max(boxes[0].w, Math.sqrt(area) * 1.2)
+  let x = 0
+  let y = 0
+  let rowH = 0
+  for (const b of boxes) {
+    if (x > 0 && x + b.w > rowWidth) {
+      y += rowH
+      x = 0
+      rowH = 0
+    }
+    const dx = x + unit / 2 - b.x0
+    const dy = y + unit / 2 - b.y0
+    for (const n of b.members) {
+      n.x += dx
+      n.y += dy
+    }
+    x += b.w
+    rowH = Math.max(rowH, b.h)
+  }
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { compactZoom, fitBoxes, fitInAreas, freeAreas, spreadLabels, type FitBox, type SpreadNode } from '@/util/graphLayout'
+import { compactZoom, fitBoxes, packComponents, fitInAreas, freeAreas, spreadLabels, type FitBox, type SpreadNode } from '@/util/graphLayout'
 import { folderName, isPersonSubject, sameScope } from '@/util/graph'
 
 describe('freeAreas', () => {
@@ -107,5 +107,53 @@ describe('compactZoom', () => {
   })
   it('places no cap on a single node', () => {
     expect(compactZoom([box(0, 0)])).toBe(Infinity)
+  })
+})
+
+describe('packComponents', () => {
+  it('brings a far pair next to the main part, keeping each part as it was laid out', () => {
+    const nodes = [
+      { id: 'a', x: 0, y: 0 },
+      { id: 'b', x: 10, y: 0 },
+      { id: 'c', x: 5, y: 8 },
+      { id: 'p', x: 5000, y: -4000 },
+      { id: 'q', x: 5010, y: -4000 },
+      { id: 'lone', x: -3000, y: 9000 },
+    ]
+    const edges = [
+      { source: 'a', target: 'b' },
+      { source: 'b', target: 'c' },
+      { source: 'p', target: 'q' },
+    ]
+    const before = new Map(nodes.map((n) => [n.id, { ...n }]))
+    packComponents(nodes, edges)
+    const at = (id: string) => nodes.find((n) => n.id === id)!
+    // Inside a part the offsets are unchanged.
+    expect(at('b').x - at('a').x).toBeCloseTo(before.get('b')!.x - before.get('a')!.x)
+    expect(at('c').y - at('a').y).toBeCloseTo(before.get('c')!.y - before.get('a')!.y)
+    expect(at('q').x - at('p').x).toBeCloseTo(10)
+    // The whole picture is a few relations wide, not thousands of units.
+    const xs = nodes.map((n) => n.x)
+    const ys = nodes.map((n) => n.y)
+    expect(Math.max(...xs) - Math.min(...xs)).toBeLessThan(60)
+    expect(Math.max(...ys) - Math.min(...ys)).toBeLessThan(60)
+    // Parts do not overlap: the pair's box is clear of the main part's.
+    const main = ['a', 'b', 'c'].map(at)
+    const pair = ['p', 'q'].map(at)
+    const box = (ns: { x: number; y: number }[]) => [Math.min(...ns.map((n) => n.x)), Math.max(...ns.map((n) => n.x)), Math.min(...ns.map((n) => n.y)), Math.max(...ns.map((n) => n.y))]
+    const [m0, m1, m2, m3] = box(main)
+    const [p0, p1, p2, p3] = box(pair)
+    expect(p0 > m1 || p1 < m0 || p2 > m3 || p3 < m2).toBe(true)
+  })
+  it('leaves a connected graph where it was', () => {
+    const nodes = [
+      { id: 'a', x: 1, y: 2 },
+      { id: 'b', x: 300, y: 400 },
+    ]
+    packComponents(nodes, [{ source: 'a', target: 'b' }])
+    expect(nodes).toEqual([
+      { id: 'a', x: 1, y: 2 },
+      { id: 'b', x: 300, y: 400 },
+    ])
   })
 })

@@ -3,7 +3,7 @@ import Graph from 'graphology'
 import Sigma from 'sigma'
 import forceAtlas2 from 'graphology-layout-forceatlas2'
 import { watchUserMoves, type GraphRenderer, type RenderEdge, type RenderHandlers, type RenderNode, type RenderStyle } from './renderer'
-import { compactZoom, fitInAreas, freeAreas, spreadLabels, type FitBox } from '@/util/graphLayout'
+import { compactZoom, fitInAreas, freeAreas, packComponents, spreadLabels, type FitBox } from '@/util/graphLayout'
 
 /** Above this many edges edges are plain lines (no arrow heads) and the layout runs fewer rounds. */
 const LARGE = 2000
@@ -254,6 +254,10 @@ export async function createSigmaRenderer(el: HTMLElement, h: RenderHandlers): P
           forceAtlas2.assign(graph, { iterations: 20, settings })
           await new Promise((resolve) => setTimeout(resolve, 0))
         }
+        // Unconnected parts side by side, not pushed to the far corners.
+        const placed = graph.mapNodes((id, a) => ({ id, x: a.x, y: a.y }))
+        packComponents(placed, graph.mapEdges((_e, _a, source, target) => ({ source, target })))
+        for (const p of placed) graph.mergeNodeAttributes(p.id, { x: p.x, y: p.y })
         if (nodes.length <= SMALL) spreadOut()
       }
       mount()
