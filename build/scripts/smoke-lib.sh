@@ -106,18 +106,9 @@ open_view() {
   import -window "$WIN" "$ROOT/build/smoke/view-$view.png" 2>/dev/null || true
 }
 
-# graph_painted: the real window shows the graph's nodes: pixels in the colours of the
-# legend's dots inside the graph's canvas (the legend left out), read from an X screenshot of
-# the window. The page can read back pixels of a WebGL canvas the window never shows
-# (WebKitGTK composited nothing of sigma's canvases made with its defaults), so only the
-# screen tells.
-graph_painted() {
-  local spec
-  spec="$(page_eval "const c = document.querySelector('[data-test=\"graph-canvas\"]'), l = document.querySelector('[data-test=\"graph-legend\"]'); if (!c || !l) return ''; const d = window.devicePixelRatio || 1; const r = c.getBoundingClientRect(), q = l.getBoundingClientRect(); const cols = [...l.querySelectorAll('.dot')].map((e) => (getComputedStyle(e).backgroundColor.match(/[0-9]+/g) || []).slice(0, 3).join(',')); return [r.left, r.top, r.right, r.bottom, q.left, q.top, q.right, q.bottom].map((v) => Math.round(v * d)).join(',') + ';' + cols.join(';')")" || return 1
-  import -window "$WIN" -depth 8 ppm:- 2>/dev/null | python3 -c 'import sys
-spec = sys.argv[1].split(";")
-box = [int(v) for v in spec[0].split(",")]
-cols = [tuple(int(v) for v in c.split(",")) for c in spec[1:] if c.count(",") == 2]
+# PPM_PY: Python that reads a binary PPM screenshot (import's ppm:-) from stdin into w, h and
+# px (8-bit RGB rows), or exits 1; the graph checks below append what they count.
+PPM_PY='import sys
 data = sys.stdin.buffer.read()
 fields, pos = [], 0
 while len(fields) < 4:
@@ -137,7 +128,20 @@ if fields[0] != b"P6" or int(fields[3]) not in (255, 65535):
 w, h = int(fields[1]), int(fields[2])
 px = data[pos:]
 if int(fields[3]) == 65535:
-    px = px[0::2]
+    px = px[0::2]'
+
+# graph_painted: the real window shows the graph's nodes: pixels in the colours of the
+# legend's dots inside the graph's canvas (the legend left out), read from an X screenshot of
+# the window. The page can read back pixels of a WebGL canvas the window never shows
+# (WebKitGTK composited nothing of sigma's canvases made with its defaults), so only the
+# screen tells.
+graph_painted() {
+  local spec
+  spec="$(page_eval "const c = document.querySelector('[data-test=\"graph-canvas\"]'), l = document.querySelector('[data-test=\"graph-legend\"]'); if (!c || !l) return ''; const d = window.devicePixelRatio || 1; const r = c.getBoundingClientRect(), q = l.getBoundingClientRect(); const cols = [...l.querySelectorAll('.dot')].map((e) => (getComputedStyle(e).backgroundColor.match(/[0-9]+/g) || []).slice(0, 3).join(',')); return [r.left, r.top, r.right, r.bottom, q.left, q.top, q.right, q.bottom].map((v) => Math.round(v * d)).join(',') + ';' + cols.join(';')")" || return 1
+  import -window "$WIN" -depth 8 ppm:- 2>/dev/null | python3 -c "$PPM_PY"'
+spec = sys.argv[1].split(";")
+box = [int(v) for v in spec[0].split(",")]
+cols = [tuple(int(v) for v in c.split(",")) for c in spec[1:] if c.count(",") == 2]
 x0, y0, x1, y1, lx0, ly0, lx1, ly1 = box
 n = 0
 for y in range(max(y0, 0), min(y1, h)):
@@ -198,26 +202,10 @@ return out.join('; ') + ' | nodes at ' + pts.join(' ') + ' | canvas ' + [b.left,
 graph_map() {
   local spec
   spec="$(page_eval "const c = document.querySelector('[data-test=\"graph-canvas\"]'), l = document.querySelector('[data-test=\"graph-legend\"]'); if (!c || !l) return ''; const d = window.devicePixelRatio || 1; const r = c.getBoundingClientRect(); const cols = [...l.querySelectorAll('.dot')].map((e) => (getComputedStyle(e).backgroundColor.match(/[0-9]+/g) || []).slice(0, 3).join(',')); return [r.left, r.top, r.right, r.bottom].map((v) => Math.round(v * d)).join(',') + ';' + cols.join(';')")" || return 1
-  import -window "$WIN" -depth 8 ppm:- 2>/dev/null | python3 -c 'import sys
+  import -window "$WIN" -depth 8 ppm:- 2>/dev/null | python3 -c "$PPM_PY"'
 spec = sys.argv[1].split(";")
 x0, y0, x1, y1 = [int(v) for v in spec[0].split(",")]
 cols = [tuple(int(v) for v in c.split(",")) for c in spec[1:] if c.count(",") == 2]
-data = sys.stdin.buffer.read()
-fields, pos = [], 0
-while len(fields) < 4:
-    while data[pos:pos + 1].isspace():
-        pos += 1
-    if data[pos:pos + 1] == b"#":
-        pos = data.index(b"\n", pos)
-        continue
-    end = pos
-    while not data[end:end + 1].isspace():
-        end += 1
-    fields.append(data[pos:end])
-    pos = end
-pos += 1
-w, h = int(fields[1]), int(fields[2])
-px = data[pos:]
 x1, y1 = min(x1, w), min(y1, h)
 W, H = 72, 24
 grid = [[" "] * W for _ in range(H)]
