@@ -64,19 +64,24 @@ func Run(o Options) error {
 		openOK atomic.Bool
 		// afterShowTimer runs AfterShow should the page never report ready; stopped at shutdown.
 		afterShowTimer *time.Timer
+		// closing is set when shutdown begins: the poller asks the window nothing after it.
+		closing atomic.Bool
 	)
 	if o.Opened == nil {
 		openOK.Store(true)
 	}
 	// save records the window's geometry when it changed. A maximised or minimised window
 	// keeps the last normal size and position, with the maximised flag.
+	// The window is asked without mu held: each question waits for GTK's main loop, and
+	// OnShutdown (on that loop's thread, once it has quit) takes mu — held across a question,
+	// the two waited on each other for good.
 	save := func(ctx context.Context) {
-		if o.Home == "" || !openOK.Load() || runtime.WindowIsMinimised(ctx) {
+		if o.Home == "" || !openOK.Load() || closing.Load() || runtime.WindowIsMinimised(ctx) {
 			return
 		}
 		mu.Lock()
-		defer mu.Unlock()
 		g := last
+		mu.Unlock()
 		if runtime.WindowIsMaximised(ctx) {
 			g.Maximised = true
 		} else if !runtime.WindowIsFullscreen(ctx) {
@@ -84,6 +89,8 @@ func Run(o Options) error {
 			g.Width, g.Height = runtime.WindowGetSize(ctx)
 			g.Maximised = false
 		}
+		mu.Lock()
+		defer mu.Unlock()
 		if g == last || g.Width <= 0 || g.Height <= 0 {
 			return
 		}
@@ -199,6 +206,7 @@ func Run(o Options) error {
 			return false
 		},
 		OnShutdown: func(context.Context) {
+			closing.Store(true)
 			// A window that closes before its page was ready starts no background work now.
 			afterShow.Do(func() {})
 			mu.Lock()
@@ -207,7 +215,9 @@ func Run(o Options) error {
 			}
 			mu.Unlock()
 			close(stop)
-			done.Wait()
+			if !waitStopped(&done, pollerStopWait) {
+				logf("desktop: the window's poller was waiting on the closed window; shutting down without it")
+			}
 			if o.OnShutdown != nil {
 				o.OnShutdown()
 			}
