@@ -34,17 +34,8 @@ const maxDeletedWalk = 5000
 // purged by mistake found no way back, though git kept every version. Daily files are left
 // out (a day is never deleted whole by Engram).
 func (r *Repo) Deleted(ctx context.Context, limit int) ([]DeletedMemory, error) {
-	if limit <= 0 || limit > MaxVersions {
-		limit = MaxVersions
-	}
-	if !r.Exists() {
-		return nil, ErrOff
-	}
-	repo, err := r.open()
-	if err != nil {
-		return nil, err
-	}
-	head, err := r.head(repo)
+	limit = versionLimit(limit)
+	head, err := r.newest()
 	if err != nil || head == nil {
 		return []DeletedMemory{}, err
 	}

@@ -43,9 +43,7 @@ const MaxVersions = 200
 // return as "+0 −0", diffed against the version before the delete. limit ≤ 0 takes
 // MaxVersions.
 func (r *Repo) Versions(ctx context.Context, rel string, limit int) ([]Version, error) {
-	if limit <= 0 || limit > MaxVersions {
-		limit = MaxVersions
-	}
+	limit = versionLimit(limit)
 	if !r.Exists() {
 		return nil, ErrOff
 	}
@@ -303,4 +301,25 @@ func nonNil(s []string) []string {
 		return []string{}
 	}
 	return s
+}
+
+// versionLimit is a listing's limit: ≤ 0 or past MaxVersions takes MaxVersions.
+func versionLimit(limit int) int {
+	if limit <= 0 || limit > MaxVersions {
+		return MaxVersions
+	}
+	return limit
+}
+
+// newest opens the repository and returns its newest commit on the branch: ErrOff when
+// history is off, nil (no error) before the first commit.
+func (r *Repo) newest() (*object.Commit, error) {
+	if !r.Exists() {
+		return nil, ErrOff
+	}
+	repo, err := r.open()
+	if err != nil {
+		return nil, err
+	}
+	return r.head(repo)
 }
