@@ -123,7 +123,8 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		s.httpError(w, 403, "bridge_bad_origin", map[string]any{"Origin": r.Header.Get("Origin")})
 		return
 	}
-	if !tokenEqual(requestToken(r), s.Token()) {
+	tok := s.Token()
+	if !tokenEqual(requestToken(r), tok) {
 		s.httpError(w, 401, "bridge_unauthorized", nil)
 		return
 	}
@@ -136,6 +137,9 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	}
 	defer conn.CloseNow() // the connection's slot is free once the handler is done
 	conn.SetReadLimit(s.cfg.MaxMessage)
+	if s.beforeRegister != nil {
+		s.beforeRegister()
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	c := &client{s: s, conn: conn, ctx: ctx, cancel: cancel, out: make(chan outMsg, s.cfg.SendQueue),
 		sem: make(chan struct{}, s.cfg.Concurrency), remote: r.RemoteAddr, userAgent: r.UserAgent(),
@@ -146,6 +150,12 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	s.clients[c.id] = c
 	n := len(s.clients)
 	s.mu.Unlock()
+	// A token replaced between the check above and this registration (another process's
+	// regenerate, seen by a concurrent handshake) dropped every client registered then, but
+	// not this one: it was accepted with the old token and is closed here.
+	if s.token.Load().(string) != tok {
+		c.drop("token regenerated")
+	}
 	s.clientsChanged(n)
 	defer func() {
 		s.mu.Lock()

@@ -153,6 +153,9 @@ type Server struct {
 	onPing func(id int64, err error)
 	// onAccept, when set (tests), sees every accepted connection before it is served.
 	onAccept func(net.Conn)
+	// beforeRegister, when set (tests), runs after a websocket handshake is answered and
+	// before its client is registered.
+	beforeRegister func()
 }
 
 // New builds a bridge over a (the api acting as "bridge"), hub (events) and ui (the built
