@@ -1,6 +1,10 @@
 package api
 
-import "strings"
+import (
+	"strings"
+
+	"engram/backend/i18n"
+)
 
 // Names inside a translated message. A coded error carries its arguments as the code speaks
 // them: a field is "title", a scope "global", a decision's status "pending". Put into a Chinese
@@ -50,17 +54,21 @@ var enumSections = map[string]string{
 // termKeys returns args with FieldKey and StatusKey added when key's message names a field or
 // a status the catalog says in words; args itself is left as it was. The raw value stays.
 func (a *API) termKeys(key string, args map[string]any) map[string]any {
-	if a.deps.Catalog == nil || args == nil {
+	return termKeys(a.deps.Catalog, key, args)
+}
+
+func termKeys(cat *i18n.Catalog, key string, args map[string]any) map[string]any {
+	if cat == nil || args == nil {
 		return args
 	}
 	add := map[string]string{}
 	if f, ok := args["Field"].(string); ok && f != "" && !rawFieldKeys[key] {
-		if _, set := args["FieldKey"]; !set && a.deps.Catalog.Has("field."+f) {
+		if _, set := args["FieldKey"]; !set && cat.Has("field."+f) {
 			add["FieldKey"] = "field." + f
 		}
 	}
 	if sec, ok := statusSections[key]; ok {
-		if s, ok := args["Status"].(string); ok && s != "" && a.deps.Catalog.Has(sec+s) {
+		if s, ok := args["Status"].(string); ok && s != "" && cat.Has(sec+s) {
 			if _, set := args["StatusKey"]; !set {
 				add["StatusKey"] = sec + s
 			}
@@ -82,7 +90,11 @@ func (a *API) termKeys(key string, args map[string]any) map[string]any {
 // termArgs is what a message is rendered with: a copy of args where every name that has a
 // key (FieldKey, StatusKey) or is one of a memory's enums is said in the current language.
 func (a *API) termArgs(args map[string]any) map[string]any {
-	if a.deps.Catalog == nil || args == nil {
+	return termArgs(a.deps.Catalog, a.language(), args)
+}
+
+func termArgs(cat *i18n.Catalog, lang string, args map[string]any) map[string]any {
+	if cat == nil || args == nil {
 		return args
 	}
 	out := make(map[string]any, len(args))
@@ -90,13 +102,13 @@ func (a *API) termArgs(args map[string]any) map[string]any {
 		out[k] = v
 	}
 	for _, name := range []string{"Field", "Status"} {
-		if key, ok := args[name+"Key"].(string); ok && a.deps.Catalog.Has(key) {
-			out[name] = a.t(key, nil)
+		if key, ok := args[name+"Key"].(string); ok && cat.Has(key) {
+			out[name] = cat.T(lang, key, nil)
 		}
 	}
 	for name, sec := range enumSections {
-		if v, ok := args[name].(string); ok && v != "" && !strings.ContainsAny(v, " .") && a.deps.Catalog.Has(sec+v) {
-			out[name] = a.t(sec+v, nil)
+		if v, ok := args[name].(string); ok && v != "" && !strings.ContainsAny(v, " .") && cat.Has(sec+v) {
+			out[name] = cat.T(lang, sec+v, nil)
 		}
 	}
 	return out
@@ -107,4 +119,13 @@ func (a *API) termArgs(args map[string]any) map[string]any {
 // rather than an *Error.
 func (a *API) codedText(key string, args map[string]any) string {
 	return a.t(key, a.termArgs(a.termKeys(key, args)))
+}
+
+// CodedText is codedText for a caller without an API (the CLI, when the home failed to open):
+// the message of key in lang with its field, status and enum names said in that language.
+func CodedText(cat *i18n.Catalog, lang, key string, args map[string]any) string {
+	if cat == nil {
+		return key
+	}
+	return cat.T(lang, key, termArgs(cat, lang, termKeys(cat, key, args)))
 }

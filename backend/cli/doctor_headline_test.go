@@ -1,6 +1,10 @@
 package cli
 
 import (
+	"bytes"
+	"context"
+	"engram/backend/api"
+	"engram/backend/wire"
 	"os"
 	"path/filepath"
 	"strings"
@@ -30,5 +34,35 @@ func TestDoctorHeadlineSaysWhatIsLeft(t *testing.T) {
 	if strings.Contains(out, "All good") || !strings.Contains(out, "3 memories and 1 journal day, index intact; 1 finding needs attention (below).") ||
 		!strings.Contains(out, "Findings (1):") {
 		t.Fatalf("doctor with a note:\n%s", out)
+	}
+}
+
+// A file doctor cannot read is listed with its reason in the person's language, the field
+// named as the app names it: the Chinese list read “字段“title”的值有 400 个字符” while the
+// finding below it said “标题”.
+func TestDoctorProblemNamesTheFieldInChinese(t *testing.T) {
+	h := newHome(t)
+	p := filepath.Join(h.dir, "memory", "global", "user", "long.md")
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	head := "---\nid: 01JB0000000000000000000792\ntitle: " + strings.Repeat("x", 400) + "\ntype: user\n---\nbody\n"
+	if err := os.WriteFile(p, []byte(head), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	env := h.env(&out, &errb)
+	env.Lang = "zh"
+	env.Open = func(ctx context.Context) (*api.API, func() error, error) {
+		svc, err := wire.Open(ctx, wire.Options{Home: h.dir, Lang: "zh", Catalog: h.cat, Passive: true})
+		if err != nil {
+			return nil, nil, err
+		}
+		return svc.API(ctx, api.ActorUser), svc.Close, nil
+	}
+	Run(context.Background(), []string{"doctor"}, env)
+	got := out.String()
+	if !strings.Contains(got, "global/user/long.md：") || !strings.Contains(got, "“标题”") || strings.Contains(got, "“title”") {
+		t.Fatalf("doctor in Chinese:\n%s%s", got, errb.String())
 	}
 }

@@ -148,7 +148,7 @@ func (r *runner) message(err error) string {
 		if key, ok := args[api.DetailKey].(string); ok && r.env.Catalog.Has(key) {
 			args["Detail"] = r.t(key, args)
 		}
-		msg = r.t("error."+ce.ErrorCode(), args)
+		msg = api.CodedText(r.env.Catalog, r.lang, "error."+ce.ErrorCode(), args)
 	}
 	return hookLine(msg)
 }

@@ -179,5 +179,10 @@ func (r *runner) problemText(p api.Problem) string {
 	if r.env.Catalog == nil || !r.env.Catalog.Has(key) {
 		return p.Detail
 	}
-	return r.t(key, map[string]any{"Detail": p.Detail})
+	detail := p.Detail
+	if p.DetailKey != "" && r.env.Catalog.Has(p.DetailKey) {
+		// The reason by its key, its field named in the person's language ("标题", not "title").
+		detail = api.CodedText(r.env.Catalog, r.lang, p.DetailKey, p.DetailArgs)
+	}
+	return api.CodedText(r.env.Catalog, r.lang, key, map[string]any{"Detail": detail})
 }

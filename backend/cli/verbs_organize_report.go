@@ -105,7 +105,7 @@ func (r *runner) runErrorText(e *api.OrganizerRunError) string {
 	for k, v := range e.Args {
 		args[k] = v
 	}
-	return r.t(key, args)
+	return api.CodedText(r.env.Catalog, r.lang, key, args)
 }
 
 // printOrganizerRun prints a run and its report: every decision with its action, the
