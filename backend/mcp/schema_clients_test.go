@@ -53,7 +53,8 @@ func TestStdioInputSchemasClientsRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, v := range []any{map[string]any{"a": 1.0}, []any{1.0, "x"}, "text", 4.5, true, nil} {
+	for _, v := range []any{map[string]any{"a": 1.0}, []any{1.0, "x"}, "text", 4.5, true, nil,
+		[]any{[]any{1.0, "x", nil}, map[string]any{"b": []any{}}, nil, false}} {
 		err := rs.Validate(map[string]any{"key": "k", "value": v})
 		if (err == nil) != (v != nil) {
 			t.Errorf("kv_set value %#v: %v", v, err)
@@ -63,7 +64,8 @@ func TestStdioInputSchemasClientsRead(t *testing.T) {
 
 // typedThroughout is Gemini CLI's hasValidTypes with one more rule: a schema names one type,
 // or (without one) is an anyOf/allOf/oneOf whose every alternative does; objects' properties
-// and arrays' items are read the same way. It returns where it fails.
+// and arrays' items are read the same way, and an array names its items (Gemini's API). It
+// returns where it fails.
 func typedThroughout(s map[string]any, at string) (string, bool) {
 	switch s["type"].(type) {
 	case string:
@@ -93,7 +95,13 @@ func typedThroughout(s map[string]any, at string) (string, bool) {
 			}
 		}
 	}
-	if items, ok := s["items"].(map[string]any); ok && s["type"] == "array" {
+	if s["type"] == "array" {
+		// Gemini's API refuses the whole request when an array names no items ("any_of[4].items:
+		// missing field"), inside an anyOf too.
+		items, ok := s["items"].(map[string]any)
+		if !ok {
+			return at + " (no items)", false
+		}
 		return typedThroughout(items, at+"[]")
 	}
 	return "", true

@@ -57,14 +57,28 @@ func object(props map[string]any, required ...string) map[string]any {
 // schema") and Codex read it as a string; a list of types ("type": [...]) is refused by
 // Gemini's API and by ajv's strict mode. anyOf of single types is read by all of them (a
 // client that still reads it as text sends an object as JSON text, which kv_set reads back:
-// kvValue).
+// kvValue). The list names what it holds ("items"): Gemini's API refuses a whole request whose
+// tools have an array without items ("any_of[4].items: missing field"), and the items must be
+// typed too (Gemini CLI skips a tool with an untyped schema anywhere), so they are any JSON
+// value, null included, with lists inside lists named two levels deep (a schema cannot name a
+// type that takes everything; the server reads deeper lists all the same).
 var anyJSONValue = map[string]any{
 	"description": "the value: a string, number, true/false, list or object (not null), at most 64 KiB. " +
 		"Send a list or object as itself; a string holding a JSON object or list is stored as that object or list",
 	"anyOf": []any{
 		map[string]any{"type": "string"}, map[string]any{"type": "number"}, map[string]any{"type": "boolean"},
-		map[string]any{"type": "object"}, map[string]any{"type": "array"},
+		map[string]any{"type": "object"}, map[string]any{"type": "array", "items": anyJSONItem(1)},
 	},
+}
+
+// anyJSONItem is an element of a list: any JSON value, lists nested depth more levels.
+func anyJSONItem(depth int) map[string]any {
+	alts := []any{map[string]any{"type": "string"}, map[string]any{"type": "number"}, map[string]any{"type": "boolean"},
+		map[string]any{"type": "null"}, map[string]any{"type": "object"}}
+	if depth > 0 {
+		alts = append(alts, map[string]any{"type": "array", "items": anyJSONItem(depth - 1)})
+	}
+	return map[string]any{"anyOf": alts}
 }
 
 // Argument schemas shared by the memory tools; names follow the api and the CLI.
