@@ -49,8 +49,9 @@ type Config struct {
 	// requests beyond it get no reply, so a flood cannot fill the queue and get its own
 	// connection (with its legitimate answers) dropped as a slow client.
 	RefusalBudget int
-	// MaxConns bounds open connections, plain HTTP and websockets together; beyond it a
-	// connection gets 503 and is closed, so a local process cannot exhaust file descriptors.
+	// MaxConns bounds open connections, plain HTTP and websockets together; at it, a keep-alive
+	// connection with no request in flight is closed to make room, and when there is none a
+	// new connection gets 503 and is closed, so a local process cannot exhaust file descriptors.
 	MaxConns int
 	// Plain HTTP: the time to read the headers, the whole request, write the answer, and how
 	// long a keep-alive connection may sit idle. A websocket leaves these behind once upgraded.
@@ -147,10 +148,14 @@ type Server struct {
 	published string         // the URL written to bridge.json, "" when none
 	conns     sync.WaitGroup // websocket handlers, hijacked so Shutdown does not wait for them
 
-	open     atomic.Int64  // connections accepted and not yet closed (HTTP and websocket)
-	refusers chan struct{} // bounds the goroutines answering 503 beyond MaxConns
+	open     atomic.Int64 // connections accepted and not yet closed (HTTP and websocket)
+	idleMu   sync.Mutex
+	idle     map[*countedConn]time.Time // keep-alive connections between requests, since when
+	refusers chan struct{}              // bounds the goroutines answering 503 beyond MaxConns
 	// onPing, when set (tests), hears the outcome of every websocket ping.
 	onPing func(id int64, err error)
+	// onConnState, when set (tests), hears every connection's state after the idle set has it.
+	onConnState func(net.Conn, http.ConnState)
 	// onAccept, when set (tests), sees every accepted connection before it is served.
 	onAccept func(net.Conn)
 	// beforeRegister, when set (tests), runs after a websocket handshake is answered and
@@ -167,7 +172,8 @@ func New(cfg Config, a *api.API, hub *api.Hub, ui fs.FS) (*Server, error) {
 	if a != nil && a.Actor() == api.ActorUser {
 		return nil, errors.New("bridge: the bridge api must act as \"bridge\", not as the user")
 	}
-	s := &Server{cfg: cfg, api: a, hub: hub, ui: ui, scripts: inlineScripts(ui), clients: map[int64]*client{}, refusers: make(chan struct{}, 16)}
+	s := &Server{cfg: cfg, api: a, hub: hub, ui: ui, scripts: inlineScripts(ui), clients: map[int64]*client{}, refusers: make(chan struct{}, 16),
+		idle: map[*countedConn]time.Time{}}
 	tok, err := LoadOrCreateToken(cfg.Home)
 	if err != nil {
 		return nil, err
@@ -240,7 +246,7 @@ func (s *Server) Start() error {
 	s.mu.Lock()
 	s.listeners, s.port, s.hosts, s.started = lns, port, hosts, true
 	s.srv = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: s.cfg.ReadHeaderTimeout,
-		ReadTimeout: s.cfg.ReadTimeout, WriteTimeout: s.cfg.WriteTimeout, IdleTimeout: s.cfg.IdleTimeout,
+		ReadTimeout: s.cfg.ReadTimeout, WriteTimeout: s.cfg.WriteTimeout, IdleTimeout: s.cfg.IdleTimeout, ConnState: s.connState,
 		ErrorLog: slog.NewLogLogger(s.cfg.Logger.Handler(), slog.LevelDebug)}
 	s.mu.Unlock()
 	if s.hub != nil {
