@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"engram/backend/api"
 )
 
 // mcpGuard admits an MCP request only with the bridge token as a Bearer header (never in the
@@ -21,7 +23,8 @@ func (s *Server) mcpGuard(next http.Handler) http.Handler {
 		if a := r.Header.Get("Authorization"); len(a) > 7 && strings.EqualFold(a[:7], "Bearer ") {
 			tok = strings.TrimSpace(a[7:])
 		}
-		if !tokenEqual(tok, s.Token()) {
+		current := s.Token()
+		if !tokenEqual(tok, current) {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="engram"`)
 			s.httpError(w, http.StatusUnauthorized, "bridge_unauthorized", nil)
 			return
@@ -35,7 +38,8 @@ func (s *Server) mcpGuard(next http.Handler) http.Handler {
 			// deadline would cut it every minute.
 			_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
 		}
-		next.ServeHTTP(w, r)
+		// The session ids are signed with a key made of the home's secret and this token.
+		next.ServeHTTP(w, r.WithContext(api.WithSessionKey(r.Context(), s.sessionKey(current))))
 	})
 }
 

@@ -148,6 +148,13 @@ type Server struct {
 	published string         // the URL written to bridge.json, "" when none
 	conns     sync.WaitGroup // websocket handlers, hijacked so Shutdown does not wait for them
 
+	// secret is the home's MCP session secret, read on first use; key is the key made from it
+	// and keyToken (sessionkey.go).
+	secretMu     sync.Mutex
+	secret, key  []byte
+	keyToken     string
+	secretWarned bool
+
 	open     atomic.Int64 // connections accepted and not yet closed (HTTP and websocket)
 	idleMu   sync.Mutex
 	idle     map[*countedConn]time.Time // keep-alive connections between requests, since when

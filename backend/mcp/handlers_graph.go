@@ -33,7 +33,7 @@ func graphCall(tool, method string) func(s *Server, c *call, raw json.RawMessage
 			return nil, e
 		}
 		if a.Scope == string(api.ScopeAgent) && c.st.agent == "" {
-			return nil, s.agentUnknown(c.st, tool)
+			return nil, s.agentUnknown(tool)
 		}
 		workdir, terr := s.resolveWorkdir(c.ctx, c.ss, c.st, a.Workdir)
 		if terr != nil {

@@ -15,7 +15,7 @@ import (
 // in keep: memory_update's "" clears a field.
 func (s *Server) recallTool(c *call, workdirArg string, readWrite bool, args map[string]any, keep ...string) (any, *toolError) {
 	if sc, _ := args["scope"].(string); sc == "agent" && c.st.agent == "" {
-		return nil, s.agentUnknown(c.st, actionTools[args["action"].(string)])
+		return nil, s.agentUnknown(actionTools[args["action"].(string)])
 	}
 	workdir, terr := s.resolveWorkdir(c.ctx, c.ss, c.st, workdirArg)
 	if terr != nil {

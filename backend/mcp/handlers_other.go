@@ -47,7 +47,7 @@ func (s *Server) buildContext(c *call, raw json.RawMessage) (any, *toolError) {
 		return nil, s.required("build_context", "query", &nextCall{Tool: "memory_overview", Arguments: map[string]any{}})
 	}
 	if a.Scope == string(api.ScopeAgent) && c.st.agent == "" {
-		return nil, s.agentUnknown(c.st, "build_context")
+		return nil, s.agentUnknown("build_context")
 	}
 	workdir, terr := s.resolveWorkdir(c.ctx, c.ss, c.st, a.Workdir)
 	if terr != nil {

@@ -34,7 +34,7 @@ func (e *httpEnv) openStream(t *testing.T, h map[string]string) *http.Response {
 // got a 404 — which Claude Code and the TypeScript SDK do not recover from (they do not start
 // a new session), so every later call failed after a person left an agent alone for half an
 // hour. A session with nothing open is still closed once idle; its client's next call is served
-// in a session revived for it (httprevive.go), which has forgotten the agent.
+// in a session revived for it (httprevive.go), as the agent its signed id carries.
 func TestHTTPSessionWithAnOpenStreamOutlivesTheIdleTimeout(t *testing.T) {
 	defer mcp.SetSessionTimeout(mcp.SetSessionTimeout(300 * time.Millisecond))
 	e := newHTTP(t, t.TempDir(), mcp.Config{})
@@ -68,9 +68,9 @@ func TestHTTPSessionWithAnOpenStreamOutlivesTheIdleTimeout(t *testing.T) {
 				t.Fatalf("the session with an open stream was closed for being idle: %d %s", code, body)
 			}
 			// The quiet one was closed: its client's next call is served in a session revived
-			// for its id (a 404 is not recovered from), which no longer knows its agent.
+			// for its id (a 404 is not recovered from), as the agent it was.
 			code, _, body := e.rawPost(t, `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"kv_list","arguments":{}}}`, quiet)
-			if code != 200 || !strings.Contains(body, "mcp_agent_resumed") {
+			if code != 200 || strings.Contains(body, `"isError":true`) || !strings.Contains(body, `\"agent\":\"json-only\"`) {
 				t.Fatalf("the idle session without a stream: %d %s", code, body)
 			}
 		})

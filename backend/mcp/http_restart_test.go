@@ -47,11 +47,11 @@ func callBody(id int, tool, args string) string {
 
 // A client that keeps its session id across a restart of Engram (Claude Code does: it never
 // initializes again on the 404) goes on working: its calls, its event stream and its JSON-only
-// sibling are served in a session revived for the old id. The revived session inherits
-// nothing of the old one: the token is checked again (a wrong one is 401), and it has no agent
-// (the old session's "alpha" notes are refused in words that say to reconnect) until the
-// client starts a new session, which is alpha again. An initialize naming the old id and a
-// session its client ended are still 404.
+// sibling are served in a session revived for the old id, as the agent it was — the id is
+// signed and carries it (alpha's notes were refused as mcp_agent_resumed, and the person had to
+// reconnect the client). The token is checked again (a wrong one is 401). An initialize naming
+// the old id and a session its client ended are still 404; ids that do not verify are
+// TestHTTPUnverifiedSessionIDsAreUnknown's.
 func TestHTTPStaleSessionAfterRestart(t *testing.T) {
 	home := t.TempDir()
 	e := newHTTP(t, home, mcp.Config{})
@@ -100,12 +100,13 @@ func TestHTTPStaleSessionAfterRestart(t *testing.T) {
 	if code, _, body := e.rawPost(t, `{"jsonrpc":"2.0","id":6,"method":"ping"}`, h); code != 200 || !strings.Contains(body, `"result"`) {
 		t.Fatalf("ping after the restart: %d %s", code, body)
 	}
-	// … but as nobody in particular: the agent is not taken from the old id.
-	out, isErr := e.tool(t, callBody(7, "kv_get", `{"key":"note"}`), h)
-	if e, _ := out["error"].(map[string]any); !isErr || e["code"] != "mcp_agent_resumed" || strings.Contains(toJSON(out), "alpha only") {
-		t.Fatalf("kv_get in a revived session: %v", out)
+	// … as alpha, whose id it is: its agent's notes are there, in both kinds of session.
+	for i, hh := range []map[string]string{h, plain} {
+		if out, isErr := e.tool(t, callBody(7+i*100, "kv_get", `{"key":"note"}`), hh); isErr || out["value"] != "alpha only" {
+			t.Fatalf("kv_get in a revived session: %v", out)
+		}
 	}
-	if out, isErr := e.tool(t, callBody(8, "memory_search", `{"query":"kiln","scope":"agent"}`), h); !isErr {
+	if out, isErr := e.tool(t, callBody(8, "memory_search", `{"query":"kiln","scope":"agent"}`), h); isErr {
 		t.Fatalf("an agent-scope search in a revived session: %v", out)
 	}
 	// Its event stream opens again.
@@ -159,20 +160,30 @@ func TestHTTPStaleSessionAfterRestart(t *testing.T) {
 	}
 }
 
-// The official Go SDK's client, connected before a restart, goes on calling tools after it.
+// The official Go SDK's client, connected before a restart, goes on calling tools after it, as
+// the agent it was and in the project its roots name (the revived session asks for them again).
 func TestHTTPSDKClientAcrossRestart(t *testing.T) {
-	home := t.TempDir()
+	home, project := t.TempDir(), t.TempDir()
 	e := newHTTP(t, home, mcp.Config{})
 	addr := fmt.Sprintf("127.0.0.1:%d", e.srv.Port())
-	c, err := e.connect(t, clientOpts{name: "alpha"}, e.bearer())
+	c, err := e.connect(t, clientOpts{name: "alpha", roots: []string{project}}, e.bearer())
 	if err != nil {
 		t.Fatal(err)
 	}
 	c.ok("memory_write", map[string]any{"slug": "kiln", "scope": "global", "type": "reference", "title": "Kiln",
 		"body": "The kiln fires on Thursdays."})
+	c.ok("memory_write", map[string]any{"slug": "glaze", "scope": "project", "type": "project", "title": "Glaze",
+		"body": "The glaze recipe lives in this project."})
+	c.ok("kv_set", map[string]any{"key": "note", "value": "alpha only"})
 	e.stop()
 	newHTTPAt(t, home, mcp.Config{}, addr)
 	if out := c.ok("memory_search", map[string]any{"query": "kiln thursdays"}); !strings.Contains(toJSON(out), "kiln") {
 		t.Fatalf("memory_search after the restart: %v", out)
+	}
+	if out := c.ok("kv_get", map[string]any{"key": "note"}); out["value"] != "alpha only" {
+		t.Fatalf("kv_get after the restart: %v", out)
+	}
+	if out := c.ok("memory_list", map[string]any{"scope": "project"}); !strings.Contains(toJSON(out), "glaze") {
+		t.Fatalf("the project's memories after the restart: %v", out)
 	}
 }

@@ -72,7 +72,8 @@ func (h *httpHandler) checkPost(w http.ResponseWriter, r *http.Request, session 
 		w.WriteHeader(http.StatusAccepted)
 		return false, posted{}
 	case in.call && in.method == "initialize":
-		return true, posted{version: negotiate(requestedVersion(in.params)), initialize: true}
+		v := negotiate(requestedVersion(in.params))
+		return true, posted{version: v, initialize: true, claims: claimsOf(in.params, v)}
 	}
 	return true, posted{}
 }
@@ -85,6 +86,8 @@ type posted struct {
 	version string
 	// initialize: the POST is an initialize (never served in a revived session).
 	initialize bool
+	// claims are, for an initialize, what the session's id will carry.
+	claims sessionClaims
 }
 
 // checkBatch admits a batch only inside a session whose version has batches and whose every

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"engram/backend/api"
 )
 
 // sessionTimeout is how long an HTTP session may sit idle — no request of it running, its
@@ -54,8 +56,8 @@ type session4HTTP struct {
 	version string // the protocol version its initialize negotiated
 	used    time.Time
 	running int // its requests being served (an open event stream is one)
-	// sdkID is the id the SDK knows it by: the client's, or for a session revived after a
-	// restart (httprevive.go) the one the SDK gave the new session.
+	// sdkID is the id the SDK knows it by: the client's is the signed one this handler gave
+	// it (sessionid.go), or the SDK's own when there is no key to sign with.
 	sdkID string
 }
 
@@ -109,6 +111,18 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.refuse(w, http.StatusBadRequest, "mcp_session_required", nil)
 		return
 	}
+	// An id is this server's only when its signature verifies (sessionid.go); one that does
+	// not is no session, whatever this process holds under it (its token was regenerated).
+	key := api.SessionKey(r.Context())
+	var claims sessionClaims
+	signed := false
+	if id != "" && len(key) > 0 {
+		if claims, signed = readSessionID(key, id); !signed {
+			h.revoke(id)
+			h.refuse(w, http.StatusNotFound, "mcp_session_not_found", map[string]any{"Session": id})
+			return
+		}
+	}
 	known, sess := h.touch(id, r.Method == http.MethodDelete)
 	var post posted
 	checked := false
@@ -118,11 +132,12 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if id != "" && !known && r.Method != http.MethodDelete && !post.initialize && h.revive(r, id) {
+	if id != "" && !known && r.Method != http.MethodDelete && !post.initialize && signed && h.revive(r, id, claims) {
 		known, sess = h.touch(id, false)
 	}
 	if id != "" && !known {
-		// A session that never was and cannot be revived (its end, an initialize naming it):
+		// A session that never was and cannot be revived (its end, an initialize naming it, an
+		// id without a key to verify it):
 		// the SDK says "session not found" in English plain text. The 404 tells the client
 		// to start a new one.
 		h.refuse(w, http.StatusNotFound, "mcp_session_not_found", map[string]any{"Session": id})
@@ -184,11 +199,11 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case !takesStream:
 		// A new client that cannot read an event stream: it is answered in plain JSON.
 		r.Header.Set("Accept", bothTypes)
-		h.plain.ServeHTTP(&sessionCatcher{ResponseWriter: w, h: h, plain: true, version: post.version}, r)
+		h.plain.ServeHTTP(&sessionCatcher{ResponseWriter: w, h: h, plain: true, version: post.version, key: key, claims: post.claims}, r)
 	default:
 		// A new client that reads event streams (with JSON, or alone: it is answered in one).
 		r.Header.Set("Accept", bothTypes)
-		h.stream.ServeHTTP(&sessionCatcher{ResponseWriter: w, h: h, version: post.version}, r)
+		h.stream.ServeHTTP(&sessionCatcher{ResponseWriter: w, h: h, version: post.version, key: key, claims: post.claims}, r)
 	}
 }
 
@@ -241,11 +256,28 @@ func (h *httpHandler) release(id string) {
 	}
 }
 
-// own records a session a handler started.
-func (h *httpHandler) own(id string, plain bool, version string) {
+// own records a session a handler started: id is the client's, sdkID the SDK's.
+func (h *httpHandler) own(id, sdkID string, plain bool, version string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.owned[id] = session4HTTP{plain: plain, version: version, used: time.Now(), sdkID: id}
+	h.owned[id] = session4HTTP{plain: plain, version: version, used: time.Now(), sdkID: sdkID}
+}
+
+// revoke closes the session id names, if it is open: its id no longer verifies (the bridge
+// token was regenerated, and a regenerate revokes).
+func (h *httpHandler) revoke(id string) {
+	h.mu.Lock()
+	sess, ok := h.owned[id]
+	delete(h.owned, id)
+	h.mu.Unlock()
+	if !ok {
+		return
+	}
+	for ss := range h.s.srv.Sessions() {
+		if ss.ID() == sess.sdkID {
+			go ss.Close()
+		}
+	}
 }
 
 // reap closes the sessions with nothing running, an event stream included, for longer than
@@ -306,20 +338,29 @@ func accepts(values []string) (takesJSON, takesStream bool) {
 	return takesJSON, takesStream
 }
 
-// sessionCatcher notes the session a handler's answer to an initialize opens.
+// sessionCatcher notes the session a handler's answer to an initialize opens, and gives its
+// client an id signed with key carrying claims (sessionid.go) in place of the SDK's (without a
+// key, the SDK's).
 type sessionCatcher struct {
 	http.ResponseWriter
 	h       *httpHandler
 	plain   bool
 	version string // what the initialize negotiates
+	key     []byte
+	claims  sessionClaims
 	done    bool
 }
 
 func (c *sessionCatcher) WriteHeader(code int) {
 	if !c.done {
 		c.done = true
-		if id := c.Header().Get(sessionHeader); id != "" && code < 300 {
-			c.h.own(id, c.plain, c.version)
+		if sdkID := c.Header().Get(sessionHeader); sdkID != "" && code < 300 {
+			id := sdkID
+			if len(c.key) > 0 {
+				id = mintSessionID(c.key, c.claims)
+				c.Header().Set(sessionHeader, id)
+			}
+			c.h.own(id, sdkID, c.plain, c.version)
 		}
 	}
 	c.ResponseWriter.WriteHeader(code)

@@ -4,72 +4,54 @@ import (
 	"bytes"
 	"net/http"
 	"net/http/httptest"
-	"slices"
 )
 
 // An HTTP session lives in the process that opened it: after Engram restarts (the desktop app
 // updated, `engram serve` restarted) every client still holds a session id the new process has
 // never seen. The spec tells such a client to initialize again on the 404 it gets, but Claude
 // Code and other clients over the TypeScript SDK do not: every later call failed until the
-// person restarted the client. So a request naming a session this process does not know is
-// served in a session revived for it: a new session of the SDK's, opened by an initialize this
-// handler makes itself, which the old id then names (the SDK's own id stays behind this
-// router). The bridge has checked the request's token as it checks every request, and the
-// revived session is given nothing the old one had: no client name, hence no agent (unless
-// --agent names one) — agent-scope calls are refused until the client reconnects, in words
-// that say so — and no roots (the project is --workdir's, if any). A client that initializes
-// again gets a whole session of its own, as before.
+// person restarted the client. So a request naming a session this process does not know, by an
+// id this server signed (sessionid.go), is served in a session revived for it: a new session of
+// the SDK's, opened by an initialize this handler makes itself, which the old id then names
+// (the SDK's own id stays behind this router). The bridge has checked the request's token as it
+// checks every request, and the revived session has what the id carries and nothing else: the
+// agent its client's initialize named (--agent still wins), the client's name, the protocol
+// version, and the roots capability, so that the client is asked for its roots again. An id
+// that does not verify was answered 404 before this (the client starts a new session); one its
+// client ended here is not revived. A client that initializes again gets a whole session of
+// its own, as before.
 
 // lastEventIDHeader names the last event a client saw on a stream it reopens.
 const lastEventIDHeader = "Last-Event-ID"
 
-// reviveVersion is the protocol version of a revived session whose request names none: the
-// streamable HTTP spec's assumption for a request without Mcp-Protocol-Version.
-const reviveVersion = "2025-03-26"
-
-// revivable reports whether a session id a client sent may name a revived session: the spec's
-// visible ASCII, at most 128 characters (the SDK's own are 26).
-func revivable(id string) bool {
-	if id == "" || len(id) > 128 {
-		return false
-	}
-	for i := 0; i < len(id); i++ {
-		if id[i] < 0x21 || id[i] > 0x7e {
-			return false
-		}
-	}
-	return true
-}
-
-// revive opens a session for the unknown id of r (a GET or a non-initialize POST) and records
-// it under that id, reporting whether it did. Concurrent requests of one id revive it once.
-func (h *httpHandler) revive(r *http.Request, id string) bool {
+// revive opens a session for the unknown id of r (a GET or a non-initialize POST), which was
+// signed with claims, and records it under that id, reporting whether it did. Concurrent
+// requests of one id revive it once.
+func (h *httpHandler) revive(r *http.Request, id string, claims sessionClaims) bool {
 	h.reviveMu.Lock()
 	defer h.reviveMu.Unlock()
 	h.mu.Lock()
 	_, done := h.owned[id]
 	ended := h.ended[id]
 	h.mu.Unlock()
-	if done || ended || !revivable(id) {
+	if done || ended {
 		return done
 	}
-	version := r.Header.Get("Mcp-Protocol-Version")
-	if version == "" {
-		version = reviveVersion
-	}
-	if !slices.Contains(protocolVersions, version) {
-		return false
-	}
+	version := claims.version
 	_, takesStream := accepts(r.Header.Values("Accept"))
 	plain := r.Method == http.MethodPost && !takesStream
 	handler := h.stream
 	if plain {
 		handler = h.plain
 	}
-	// No capabilities: whether the client answers a roots request is not known (one that does
-	// not would hold each first project call for the roots timeout).
+	// The roots capability only when the client declared it: one that did not may never answer
+	// a roots request, and each first project call would wait for the roots timeout.
+	caps := map[string]any{}
+	if claims.roots {
+		caps["roots"] = map[string]any{}
+	}
 	init := mustJSON(map[string]any{"jsonrpc": "2.0", "id": "engram-revive", "method": "initialize",
-		"params": map[string]any{"protocolVersion": version, "capabilities": map[string]any{},
+		"params": map[string]any{"protocolVersion": version, "capabilities": caps,
 			"clientInfo": map[string]any{"name": "", "version": ""}}})
 	rec := httptest.NewRecorder()
 	handler.ServeHTTP(rec, h.innerPost(r, init, "", version))
@@ -78,7 +60,7 @@ func (h *httpHandler) revive(r *http.Request, id string) bool {
 		h.s.cfg.Logger.Warn("mcp: could not revive a session", "status", rec.Code)
 		return false
 	}
-	h.s.revived.Store(sdkID, true)
+	h.s.revived.Store(sdkID, claims)
 	rec = httptest.NewRecorder()
 	handler.ServeHTTP(rec, h.innerPost(r, []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`), sdkID, version))
 	if rec.Code != http.StatusAccepted {
@@ -106,9 +88,11 @@ func (h *httpHandler) innerPost(r *http.Request, body []byte, session, version s
 	return req
 }
 
-// resumed reports whether ss is a session this process revived (it knows nothing of its
-// client).
-func (s *Server) resumed(sdkID string) bool {
-	_, ok := s.revived.Load(sdkID)
-	return ok
+// resumed returns what the id of a session this process revived carries.
+func (s *Server) resumed(sdkID string) (sessionClaims, bool) {
+	v, ok := s.revived.Load(sdkID)
+	if !ok {
+		return sessionClaims{}, false
+	}
+	return v.(sessionClaims), true
 }

@@ -24,10 +24,6 @@ type session struct {
 	id     string
 	agent  string // "" when neither --agent nor a usable clientInfo.name named one
 	client string // clientInfo name and version, for the audit log's model column
-	// resumed: an HTTP session revived after Engram restarted (httprevive.go); its client
-	// never told this process its name.
-	resumed bool
-
 	// saveMu orders the session's writes to the agents table: a flush that finds nothing
 	// dirty must still wait for a write in flight, or the process could exit (the stdio
 	// server closes its store as Run returns) before the last call reached the table.
@@ -121,7 +117,7 @@ func (s *Server) sessionFor(ss *sdk.ServerSession) *session {
 	if v, ok := s.sessions.Load(ss); ok {
 		return v.(*session)
 	}
-	st := &session{id: ss.ID(), agent: s.cfg.Agent, resumed: ss.ID() != "" && s.resumed(ss.ID())}
+	st := &session{id: ss.ID(), agent: s.cfg.Agent}
 	if st.id == "" {
 		// stdio names no session; observe_turn's turns still need one to be grouped under
 		// (it was refused as the invalid session "").
@@ -132,6 +128,13 @@ func (s *Server) sessionFor(ss *sdk.ServerSession) *session {
 			st.agent = NormalizeAgent(ip.ClientInfo.Name)
 		}
 		st.client = strings.TrimSpace(ip.ClientInfo.Name + " " + ip.ClientInfo.Version)
+	}
+	if c, ok := s.resumed(ss.ID()); ok && ss.ID() != "" {
+		// Revived after a restart: what its signed id carries (httprevive.go).
+		if s.cfg.Agent == "" {
+			st.agent = c.agent
+		}
+		st.client = c.client
 	}
 	v, loaded := s.sessions.LoadOrStore(ss, st)
 	if !loaded {

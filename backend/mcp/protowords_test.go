@@ -103,10 +103,9 @@ func TestHTTPUnknownSessionAndMethodRefused(t *testing.T) {
 	if code != 404 || !strings.HasPrefix(hdr.Get("Content-Type"), "application/json") || !strings.Contains(body, `"code":"mcp_session_not_found"`) {
 		t.Fatalf("ended session: %d %s %s", code, hdr.Get("Content-Type"), body)
 	}
-	// A session id this process never saw is one from before a restart, as far as it can
-	// tell: it is served in a revived session (http_restart_test.go), which knows nothing.
+	// A session id this server never signed is no session (http_resume_test.go).
 	bogus := map[string]string{"Content-Type": "application/json", "Accept": "application/json", "Mcp-Session-Id": "bogus"}
-	if code, _, body := e.rawPost(t, list, bogus); code != 200 || !strings.Contains(body, `"tools"`) {
+	if code, _, body := e.rawPost(t, list, bogus); code != 404 || !strings.Contains(body, `"code":"mcp_session_not_found"`) {
 		t.Fatalf("unknown session: %d %s", code, body)
 	}
 	bogus["Mcp-Session-Id"] = "has a space"

@@ -17,7 +17,6 @@ import (
 const (
 	codeInvalidArguments      = "mcp_invalid_arguments"
 	codeAgentUnknown          = "mcp_agent_unknown"
-	codeAgentResumed          = "mcp_agent_resumed"
 	codeWorkdirNotAllowed     = "workdir_not_allowed"
 	codeWorkdirOtherProject   = "workdir_other_project"
 	codeInvalidCursor         = "mcp_invalid_cursor"

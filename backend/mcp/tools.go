@@ -208,7 +208,7 @@ func (s *Server) register() {
 			c := &call{ctx: ctx, ss: req.Session, st: st, session: st.id}
 			s.record(c.st, t.name)
 			if t.agentOnly && c.st.agent == "" {
-				return errorResult(s.agentUnknown(c.st, t.name)), nil
+				return errorResult(s.agentUnknown(t.name)), nil
 			}
 			if terr := s.checkKeys(t.name, req.Params.Arguments); terr != nil {
 				return errorResult(terr), nil
@@ -227,13 +227,9 @@ func (s *Server) register() {
 }
 
 // agentUnknown refuses agent-scope work for a session that named no agent. A session revived
-// after a restart is told why it has none and what brings it back (its client reconnecting):
-// the agent of the session it replaced is never assumed.
-func (s *Server) agentUnknown(st *session, tool string) *toolError {
-	code := codeAgentUnknown
-	if st.resumed {
-		code = codeAgentResumed
-	}
-	return s.codedError(code, map[string]any{"Tool": tool},
+// after a restart has the agent its signed id carries, so it has none only when its client
+// never named one.
+func (s *Server) agentUnknown(tool string) *toolError {
+	return s.codedError(codeAgentUnknown, map[string]any{"Tool": tool},
 		&nextCall{Tool: "memory_search", Arguments: map[string]any{"scope": "global"}})
 }
