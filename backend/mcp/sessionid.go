@@ -84,7 +84,9 @@ func mintSessionID(key []byte, c sessionClaims) string {
 
 // readSessionID returns what id carries when key signed it.
 func readSessionID(key []byte, id string) (sessionClaims, bool) {
-	raw, err := base64.RawURLEncoding.DecodeString(id)
+	// Strict: the unused bits of the last character must be zero, or two ids would name one
+	// payload (and the second would open a second session of it).
+	raw, err := base64.RawURLEncoding.Strict().DecodeString(id)
 	if len(key) == 0 || err != nil || len(raw) < 1+idNonce+3+1+idMAC {
 		return sessionClaims{}, false
 	}
