@@ -149,6 +149,7 @@ func Analyze(q string, now time.Time, loc *time.Location) Analysis {
 	if len(a.Keywords) > 0 {
 		a.Singles = nil
 	}
+	dropPersonWords(&a)
 	vseen := map[string]bool{}
 	for _, k := range a.Keywords {
 		if k.CJK {

@@ -30,10 +30,22 @@ var reWhQuestion = text.Lazy(`(?i)\b(?:what|which|who)\b|什么|啥|哪`)
 var reLikes = text.Lazy(`(?i)\b(?:likes?|loves?|enjoys?|prefers?|favou?rites?|favs?|faves|into|fan of|adores?)\b|喜欢|爱|口味|偏好|只喝|只吃|常喝|常吃`)
 
 // avoidsOnly reports a memory's text that states what the person must not eat or drink and no
-// taste.
+// taste. What the person has as a rule is a taste (orderRules): "My usual order is a cortado,
+// no sugar" says how they take it, not what they avoid.
 func avoidsOnly(hay string) bool {
 	return (reAllergyWords.MatchString(hay) || reNotEat.MatchString(hay) || reNotDrink.MatchString(hay)) &&
-		!reLikes.MatchString(hay)
+		!reLikes.MatchString(hay) && !statesOrder(hay)
+}
+
+// statesOrder reports a text that states what the person has, orders or gets as a rule
+// (orderRules).
+func statesOrder(hay string) bool {
+	for _, r := range orderRules {
+		if r.answer != nil && r.answer.MatchString(hay) {
+			return true
+		}
+	}
+	return false
 }
 
 // avoidAsk is what an avoidance question asks about.
@@ -42,7 +54,7 @@ type avoidAsk struct{ allergy, eat, drink bool }
 // avoidAsked reads an avoidance question; ok is false for every other question.
 func avoidAsked(a Analysis) (ask avoidAsk, ok bool) {
 	q := foldDialect(strings.ReplaceAll(a.Query, "’", "'"))
-	if !slices.Contains(a.Facets, FacetPreference) || !(reAvoidQuestion.MatchString(q) || reCarefulQuestion.MatchString(q) || reAvoidTask.MatchString(q)) {
+	if !slices.Contains(a.Facets, FacetPreference) || !(reAvoidQuestion.MatchString(q) || reCarefulQuestion.MatchString(q) || reAvoidTask.MatchString(q) || reConceptAvoid().MatchString(q)) {
 		return ask, false
 	}
 	return avoidAsk{allergy: reAllergyWords.MatchString(q), eat: reEatWords.MatchString(q),

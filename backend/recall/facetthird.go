@@ -194,3 +194,47 @@ func (q facetQuery) leans(m *memory.Memory) bool {
 	}
 	return false
 }
+
+// reUserAny is every "user" or "person" in a question, the person or not.
+var reUserAny = text.Lazy(`(?i)\b(?:user|person)\b`)
+
+// dropPersonWords takes the words that name the person in the third person ("the user",
+// "用户") out of a question about the person's own facets: they are no topic, and as search
+// words they found the notes about software named after users ("users table schema",
+// "用户表有姓名、城市…字段", a slug "user-location") above the person's own. A question that
+// also names a software thing after users ("the users table", "用户表") keeps them.
+func dropPersonWords(a *Analysis) {
+	if len(a.Facets) == 0 {
+		return
+	}
+	q := a.Query
+	en := reUserRest.MatchString(q) && len(reUserAny.FindAllStringIndex(q, -1)) == len(reUserRest.FindAllStringIndex(q, -1))
+	zh := strings.Contains(q, "用户") && !strings.Contains(foldThirdPerson(q), "用户")
+	if !en && !zh {
+		return
+	}
+	kept := a.Keywords[:0]
+	for _, k := range a.Keywords {
+		switch {
+		case !k.CJK && en && (k.Stem == "user" || k.Stem == "person"):
+			continue
+		case k.CJK && zh && strings.Contains(k.Text, "用户"):
+			rest := strings.ReplaceAll(strings.ReplaceAll(k.Text, "用户们", ""), "用户", "")
+			switch text.RuneLen(rest) {
+			case 0:
+				continue
+			case 1:
+				if !slices.Contains(a.Singles, rest) {
+					a.Singles = append(a.Singles, rest)
+				}
+				continue
+			}
+			k = Keyword{Text: rest, Stem: rest, CJK: true}
+		}
+		kept = append(kept, k)
+	}
+	a.Keywords = kept
+	if len(a.Keywords) > 0 {
+		a.Singles = nil
+	}
+}

@@ -50,7 +50,7 @@ func titleLabel(s string) (Facet, bool) {
 	if f, ok := moreTitleLabels[s]; ok {
 		return f, true
 	}
-	for _, labels := range []map[string]Facet{mannerTitleLabels, moneyTitleLabels, roundTitleLabels} {
+	for _, labels := range []map[string]Facet{mannerTitleLabels, moneyTitleLabels, roundTitleLabels, conceptLabels()} {
 		if f, ok := labels[s]; ok {
 			return f, true
 		}

@@ -109,10 +109,12 @@ var personalFacetRules = []facetRule{
 // reTaskWords mark a question about software, files or work items, beyond reSoftwareWords.
 var reTaskWords = text.Lazy(`(?i)\b(?:config|configuration|env|yaml|json|csv|files?|sprint|standup|stand-up|tickets?|issues?|pipeline|builds?|logs?|commits?|branch|package|library|script|docs?|readme|prod|staging|cluster|container|refactor\w*|parser|rebase|merge|lint\w*|compile\w*|dependenc\w+|migrate|sqlite|postgres\w*|mysql|redis|kafka|docker|kubernetes|k8s|aws|gcp|azure|monolith|microservices?|cache|caching|request|cookies?|backlog|vpn|patch(?:es)? (?:land|merge)|machine|printer|server|endpoint|(?:a|this|the|new|base|abstract|parent|child) class|method|variable|schema|index|meeting|standup|stand-up|sync|one-on-one|tabs or spaces|spaces or tabs|typescript|python|golang|rust|java|sql|demo|retro|webinar|hackathon|all-hands|hotfix|todos?|roadmap|e2e|suite|third-party|round[- ]trips?|product tours?|in-flight|connection pools?|ssh tunnels?|lockfiles?|sdk|profiler|prs)\b|用例|仓库|排期|评审|报表|告警|机房|流量|内存|磁盘|报价|迭代|周报|甲方|交付|审批|停机|定时任务|云资源|日志|服务|配置|文件|脚本|工单|索引|代码|重构|上线|发版|字段|接口|请求|缓存|换行|变量|函数|发送|刷新|截断|字符串|界面|暗色|按钮|数据|表格|部署`)
 
-// wordingQuestions are the question forms of wordingFacetRules (see reTaskWords).
+// wordingQuestions are the question forms of wordingFacetRules, plainFacetRules and the
+// concept families (conceptRules), which a question about software or work items does not
+// read (see reTaskWords).
 var wordingQuestions = sync.OnceValue(func() map[*text.Regexp]bool {
 	out := map[*text.Regexp]bool{}
-	for _, r := range append(slices.Clone(wordingFacetRules), plainFacetRules...) {
+	for _, r := range append(append(slices.Clone(wordingFacetRules), plainFacetRules...), conceptRules...) {
 		if r.question != nil {
 			out[r.question] = true
 		}

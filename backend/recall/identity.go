@@ -63,8 +63,8 @@ const sentenceStart = `(?:^|[.!?;。！？；]\s*)\s*`
 
 // facetRules are the core rules, those of the person's life (facetlife.go), of their
 // studies, tools and fears (facetmore.go), and the wordings held-out sets asked in
-// (facetmoney.go, facetwording.go).
-var facetRules = append(append(append(append(coreFacetRules, lifeFacetRules...), moreFacetRules...), goalRule, contactRule, mannerRule, moneyRule), append(append(append(append(roundFacetRules, wordingFacetRules...), plainFacetRules...), personalFacetRules...), append(append(append(plainPersonalRules, askedFacetRules...), commuteRules...), orderRules...)...)...)
+// (facetmoney.go, facetwording.go), then the concept families (facetconcept.go).
+var facetRules = append(append(append(append(append(coreFacetRules, lifeFacetRules...), moreFacetRules...), goalRule, contactRule, mannerRule, moneyRule), append(append(append(append(roundFacetRules, wordingFacetRules...), plainFacetRules...), personalFacetRules...), append(append(append(plainPersonalRules, askedFacetRules...), commuteRules...), orderRules...)...)...), conceptRules...)
 
 var coreFacetRules = []facetRule{
 	{FacetName,
