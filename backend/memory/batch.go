@@ -304,6 +304,13 @@ func (s *Store) ApplyBatch(ctx context.Context, b Batch) (BatchResult, error) {
 				return err
 			}
 			if journal != nil && deferred[i] && journal.Phase == mergePhasePlanned {
+				// Every keeper is made durable before the first source moves: folders are
+				// otherwise synced at the end, and a power cut could keep a source's move
+				// to the trash and lose the keeper's rename.
+				if err := syncDirs(s.batchDirs); err != nil {
+					return fmt.Errorf("memory: unable to sync folders: %w", err)
+				}
+				clear(s.batchDirs)
 				if err := journal.written(groupFailed); err != nil {
 					return fmt.Errorf("memory: unable to write the merge journal: %w", err)
 				}
