@@ -1,6 +1,11 @@
 package memory
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
 
 // A merge's sources moved to the trash while the keeper's rename was not yet synced to its
 // folder (folders were synced once, at the end of the batch): a power cut could keep the
@@ -26,5 +31,35 @@ func TestMergeKeeperIsDurableBeforeASourceMoves(t *testing.T) {
 	}
 	if len(pending) != 0 {
 		t.Errorf("folders not synced when the sources began to move: %v", pending)
+	}
+}
+
+// A renamed memory's old file was unlinked after the new one went in, unchecked: a hand edit
+// landing on it in between (a merge renaming its keeper, a person's rename) was deleted for
+// good. The old file is checked again; an edited one goes to the trash.
+func TestRenameKeepsAHandEditOfTheOldFile(t *testing.T) {
+	e := newEnv(t)
+	m := e.ok(wr("tea-habit", "Tea", "Drinks green tea."))
+	e.s.beforeRemove = func(rel string) {
+		e.editByHand(rel, func(m *Memory) { m.Body += "\n\nAdded by hand." })
+	}
+	r := e.ok(Item{Op: OpUpdate, ID: m.ID, NewSlug: "tea-and-oolong", Body: sp("Also oolong.")})
+	e.s.beforeRemove = nil
+	if r.Slug != "tea-and-oolong" || e.exists("global/user/tea-habit.md") {
+		t.Fatalf("not renamed: %+v", r)
+	}
+	found := false
+	entries, _ := os.ReadDir(filepath.Join(e.s.Root(), ".trash"))
+	for _, de := range entries {
+		if strings.Contains(string(e.fileAt(filepath.Join(e.s.Root(), ".trash", de.Name()))), "Added by hand.") {
+			found = true
+		}
+	}
+	if !found {
+		t.Error("the hand edit of the old file is gone: not in the trash")
+	}
+	e.reopen()
+	if got := e.get(m.ID); got.Slug != "tea-and-oolong" {
+		t.Errorf("after reopen the memory is %s", got.Slug)
 	}
 }
