@@ -63,3 +63,28 @@ func TestRenameKeepsAHandEditOfTheOldFile(t *testing.T) {
 		t.Errorf("after reopen the memory is %s", got.Slug)
 	}
 }
+
+// A merge one of whose sources is already gone (deleted since the organizer's scan) still
+// journals the rest: the other source is deleted under the journal, the gone one fails alone.
+func TestMergeWithASourceGoneIsJournalledWithoutIt(t *testing.T) {
+	e := newEnv(t)
+	keeper := e.ok(wr("tea-habit", "Tea", "Drinks green tea."))
+	src := e.ok(wr("oolong-habit", "Oolong", "Drinks oolong."))
+	gone := e.ok(wr("no-coffee", "Coffee", "No coffee."))
+	e.ok(Item{Op: OpDelete, ID: gone.ID})
+	journalled := false
+	mergeKilled = func(step string) {
+		if left, _ := filepath.Glob(filepath.Join(e.home, mergeJournalPrefix+"*")); step == "deleting" && len(left) == 1 {
+			journalled = true
+		}
+	}
+	defer func() { mergeKilled = nil }()
+	res := e.batch(ActorOrganizer, Item{Op: OpUpdate, ID: keeper.ID, GroupID: "g", Mode: "replace", Body: sp("Tea and oolong.")},
+		Item{Op: OpDelete, ID: src.ID, GroupID: "g"}, Item{Op: OpDelete, ID: gone.ID, GroupID: "g"})
+	if !res.Results[0].OK || !res.Results[1].OK || res.Results[2].Code != CodeNotFound {
+		t.Fatalf("results %+v", res.Results)
+	}
+	if !journalled || e.exists("global/user/oolong-habit.md") {
+		t.Errorf("journalled %v; source still there %v", journalled, e.exists("global/user/oolong-habit.md"))
+	}
+}

@@ -109,6 +109,9 @@ func (s *Store) planMerges(ctx context.Context, tx *sql.Tx, b *Batch, deferred m
 		f, ok := s.mergeFileOf(ctx, tx, it, deferred[i])
 		f.item = i
 		switch {
+		case !ok && deferred[i]:
+			// A source gone or unreadable: its delete fails by itself; the rest of the
+			// merge is journalled without it.
 		case !ok:
 			g.failed = true
 		case deferred[i]:
