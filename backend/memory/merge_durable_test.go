@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -86,5 +87,47 @@ func TestMergeWithASourceGoneIsJournalledWithoutIt(t *testing.T) {
 	}
 	if !journalled || e.exists("global/user/oolong-habit.md") {
 		t.Errorf("journalled %v; source still there %v", journalled, e.exists("global/user/oolong-habit.md"))
+	}
+}
+
+// A hand-written source without an id is rewritten with its id right before its delete moves
+// it (stampHandID): a kill in between left a source the mend took for a hand edit, left live
+// beside the keeper. The journal takes the stamped checksum as the source's version.
+func TestMergeJournalsTheIDStampedIntoAHandWrittenSource(t *testing.T) {
+	e := newEnv(t)
+	keeper := e.ok(wr("tea-habit", "Tea", "Drinks green tea."))
+	e.put("global/user/oolong-note.md", []byte("Drinks oolong.\n"))
+	if rep := e.reconcile(); rep.Added != 1 {
+		t.Fatalf("reconcile: %+v", rep)
+	}
+	srcID := handID("global/user/oolong-note.md")
+	var journalled string
+	mergeKilled = func(step string) {
+		if step != "item 2" {
+			return
+		}
+		paths, _ := filepath.Glob(filepath.Join(e.home, mergeJournalPrefix+"*"))
+		var j mergeJournal
+		if len(paths) == 1 {
+			data, _ := os.ReadFile(paths[0])
+			_ = json.Unmarshal(data, &j)
+		}
+		if len(j.Groups) == 1 && len(j.Groups[0].Sources) == 1 {
+			journalled = j.Groups[0].Sources[0].Version
+		}
+	}
+	defer func() { mergeKilled = nil }()
+	res := e.batch(ActorOrganizer, Item{Op: OpUpdate, ID: keeper.ID, GroupID: "g", Mode: "replace", Body: sp("Tea and oolong.")},
+		Item{Op: OpDelete, ID: srcID, GroupID: "g"})
+	if res.Failed != 0 {
+		t.Fatalf("merge failed: %+v", res.Results)
+	}
+	entries, _ := os.ReadDir(filepath.Join(e.s.Root(), ".trash"))
+	if len(entries) != 1 {
+		t.Fatalf("trash holds %d files", len(entries))
+	}
+	trashed := e.fileAt(filepath.Join(e.s.Root(), ".trash", entries[0].Name()))
+	if journalled != Checksum(trashed) {
+		t.Errorf("the journal holds version %q for the source, which was trashed at %q", journalled, Checksum(trashed))
 	}
 }

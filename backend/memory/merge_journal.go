@@ -145,13 +145,25 @@ func journalable(op Op) bool {
 }
 
 // keeperNote returns, for item i of a journalled group, the function the write path calls
-// right before the keeper's file is put in place (Store.mergeNote); nil for any other item.
+// right before the item's file is put in place (Store.mergeNote); nil for any other item. A
+// keeper's destination and merged checksum are journalled; a source is written only when its
+// delete first stamps an id into a hand-written file (stampHandID), and its new checksum
+// becomes the version the mend trashes it at, not a hand edit to keep.
 func (j *mergeJournal) keeperNote(i int) func(to, post string) error {
 	for gi := range j.Groups {
-		for ki := range j.Groups[gi].Keepers {
-			if f := &j.Groups[gi].Keepers[ki]; f.item == i {
+		g := &j.Groups[gi]
+		for ki := range g.Keepers {
+			if f := &g.Keepers[ki]; f.item == i {
 				return func(to, post string) error {
 					f.To, f.Post, f.Placed = to, post, true
+					return j.save()
+				}
+			}
+		}
+		for si := range g.Sources {
+			if f := &g.Sources[si]; f.item == i {
+				return func(_, post string) error {
+					f.Version = post
 					return j.save()
 				}
 			}
