@@ -48,6 +48,11 @@ func (s *Store) opArchive(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r 
 		}
 		to = ".archive/" + year + "-" + strconv.Itoa(n) + "/" + from
 	}
+	if s.mergeNote != nil {
+		if err := s.mergeNote(to, m.Version); err != nil {
+			return err
+		}
+	}
 	if err := s.moveAside(from, to, s.batchDirs); err != nil {
 		return err
 	}

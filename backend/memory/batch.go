@@ -206,7 +206,7 @@ func (s *Store) ApplyBatch(ctx context.Context, b Batch) (BatchResult, error) {
 		s.batchPaths = map[string]bool{}
 		defer func() { s.batchDirs, s.batchPaths = nil, nil }()
 		groupFailed := map[string]bool{}
-		journal, err := s.planMerges(ctx, tx, &b, deferred)
+		journal, journalled, refused, err := s.planMerges(ctx, tx, &b, deferred)
 		if err != nil {
 			return fmt.Errorf("memory: unable to write the merge journal: %w", err)
 		}
@@ -223,7 +223,9 @@ func (s *Store) ApplyBatch(ctx context.Context, b Batch) (BatchResult, error) {
 		run := func(i int) error {
 			it := b.Items[i]
 			r := ItemResult{Index: i, Op: it.Op}
-			if deferred[i] && groupFailed[it.GroupID] {
+			// A merge's delete runs only under a journal (planMerges): a group left out of it
+			// failed to resolve, and its write fails too.
+			if deferred[i] && refused[it.GroupID] == "" && (groupFailed[it.GroupID] || !journalled[it.GroupID]) {
 				r.Code, r.Message = CodeGroupFailed, "skipped: another item of group "+it.GroupID+" failed"
 				r.Args = map[string]any{"Group": it.GroupID}
 				s.audit(ctx, tx, &b, it, it.ID, r.Code, map[string]any{"group": it.GroupID})
@@ -233,7 +235,17 @@ func (s *Store) ApplyBatch(ctx context.Context, b Batch) (BatchResult, error) {
 			if _, err := tx.ExecContext(ctx, `SAVEPOINT item`); err != nil {
 				return fmt.Errorf("memory: unable to open savepoint: %w", err)
 			}
-			err := s.coded(s.applyItem(ctx, tx, &b, it, &r))
+			var err error
+			if op := refused[it.GroupID]; op != "" {
+				err = codeErr(CodeMergeUnsupported, map[string]any{"Group": it.GroupID, "Op": string(op)},
+					"a merge (group %s) may write, update, accept or archive its keeper and delete its sources; %s cannot be undone if the merge is cut off", it.GroupID, op)
+			} else {
+				if journal != nil {
+					s.mergeNote = journal.keeperNote(i)
+				}
+				err = s.coded(s.applyItem(ctx, tx, &b, it, &r))
+				s.mergeNote = nil
+			}
 			if err != nil {
 				if _, rbErr := tx.ExecContext(ctx, `ROLLBACK TO item`); rbErr != nil {
 					return fmt.Errorf("memory: unable to roll back item: %w", rbErr)
@@ -292,6 +304,13 @@ func (s *Store) ApplyBatch(ctx context.Context, b Batch) (BatchResult, error) {
 				return err
 			}
 			if journal != nil && deferred[i] && journal.Phase == mergePhasePlanned {
+				// Every keeper is made durable before the first source moves: folders are
+				// otherwise synced at the end, and a power cut could keep a source's move
+				// to the trash and lose the keeper's rename.
+				if err := syncDirs(s.batchDirs); err != nil {
+					return fmt.Errorf("memory: unable to sync folders: %w", err)
+				}
+				clear(s.batchDirs)
 				if err := journal.written(groupFailed); err != nil {
 					return fmt.Errorf("memory: unable to write the merge journal: %w", err)
 				}

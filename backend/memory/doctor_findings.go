@@ -104,6 +104,7 @@ func (s *Store) findings(ctx context.Context, rep *DoctorReport) error {
 			Args: map[string]any{"Scope": name, "ScopeKind": string(q.Scope), "Workdir": q.Workdir, "Agent": q.Agent,
 				"Used": q.Used, "Limit": q.Limit}})
 	}
+	out = append(out, s.mergeLeftFindings()...)
 	if rep.TempFiles.Count > 0 {
 		out = append(out, Finding{Code: "temp_files", Count: rep.TempFiles.Count, Fixed: true, Fix: ""})
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -46,12 +45,25 @@ type mergeGroup struct {
 }
 
 // mergeFile is a file a merge changes: its checksum before the batch (Version, "" for a
-// keeper that did not exist) and a keeper's text before it (Old), to undo the write.
+// keeper that did not exist) and a keeper's text before it (Old), to undo the write. To and
+// Post are where a keeper's file goes (a rename or an archive moves it) and its checksum
+// there, journalled right before it is put in place (noteKeeper): the mend tells the batch's
+// own write (Post) and the untouched file (Version) from a hand edit made after the kill,
+// which it must never overwrite.
 type mergeFile struct {
 	Rel     string `json:"rel"`
 	Version string `json:"version"`
 	Old     []byte `json:"old,omitempty"`
+	To      string `json:"to,omitempty"`
+	Post    string `json:"post,omitempty"`
+	Placed  bool   `json:"placed,omitempty"` // Post is journalled: the file may be in place
+	item    int
 }
+
+// CodeMergeUnsupported refuses every item of a merge group (a group_id with deletes) whose
+// other item is an op the merge journal cannot undo (reject, restore, append_daily): its
+// deletes would run unjournalled, and a kill between them would leave the merge half done.
+const CodeMergeUnsupported = "merge_unsupported"
 
 // mergeKilled, set by the tests' child process, is called at each step of a batch holding a
 // merge ("planned", "item N", "deleting", "committed") and kills the process there.
@@ -66,9 +78,15 @@ func killPoint(step string) {
 // planMerges journals the groups of b whose deletes wait for a write (deferred), before any
 // file changes; nil when there are none. A group whose items cannot be resolved now is left
 // out: its write will fail too, and a failed group deletes nothing.
-func (s *Store) planMerges(ctx context.Context, tx *sql.Tx, b *Batch, deferred map[int]bool) (*mergeJournal, error) {
+//
+// Only the groups in the journal may delete (journalled); a group holding an op the journal
+// cannot undo is refused whole (refused, CodeMergeUnsupported), so that no caller — the
+// organizer, a person's batch through the api or the bridge — trashes a merge's sources
+// without a journal to mend a kill by.
+func (s *Store) planMerges(ctx context.Context, tx *sql.Tx, b *Batch, deferred map[int]bool) (j *mergeJournal, journalled map[string]bool, refused map[string]Op, err error) {
 	byGroup := map[string]*mergeGroup{}
 	var order []string
+	journalled, refused = map[string]bool{}, map[string]Op{}
 	for i, it := range b.Items {
 		if deferred[i] && byGroup[it.GroupID] == nil {
 			byGroup[it.GroupID] = &mergeGroup{Group: it.GroupID}
@@ -76,7 +94,12 @@ func (s *Store) planMerges(ctx context.Context, tx *sql.Tx, b *Batch, deferred m
 		}
 	}
 	if len(order) == 0 {
-		return nil, nil
+		return nil, journalled, refused, nil
+	}
+	for i, it := range b.Items {
+		if g := byGroup[it.GroupID]; g != nil && !deferred[i] && !journalable(it.Op) {
+			refused[it.GroupID], g.failed = it.Op, true
+		}
 	}
 	for i, it := range b.Items {
 		g := byGroup[it.GroupID]
@@ -84,7 +107,11 @@ func (s *Store) planMerges(ctx context.Context, tx *sql.Tx, b *Batch, deferred m
 			continue
 		}
 		f, ok := s.mergeFileOf(ctx, tx, it, deferred[i])
+		f.item = i
 		switch {
+		case !ok && deferred[i]:
+			// A source gone or unreadable: its delete fails by itself; the rest of the
+			// merge is journalled without it.
 		case !ok:
 			g.failed = true
 		case deferred[i]:
@@ -93,24 +120,63 @@ func (s *Store) planMerges(ctx context.Context, tx *sql.Tx, b *Batch, deferred m
 			g.Keepers = append(g.Keepers, f)
 		}
 	}
-	j := &mergeJournal{Phase: mergePhasePlanned, Actor: b.Actor,
+	j = &mergeJournal{Phase: mergePhasePlanned, Actor: b.Actor,
 		path: filepath.Join(s.home, mergeJournalPrefix+ulid.Make().String()+".json")}
 	for _, id := range order {
 		if g := byGroup[id]; !g.failed {
 			j.Groups = append(j.Groups, *g)
+			journalled[id] = true
 		}
 	}
 	if len(j.Groups) == 0 {
-		return nil, nil
+		return nil, journalled, refused, nil
 	}
-	return j, j.save()
+	return j, journalled, refused, j.save()
+}
+
+// journalable reports whether a merge's keeper may be changed by op: the journal can undo a
+// write, an update (in place or renamed), an accept and an archive.
+func journalable(op Op) bool {
+	switch op {
+	case OpWrite, OpUpdate, OpAccept, OpArchive:
+		return true
+	}
+	return false
+}
+
+// keeperNote returns, for item i of a journalled group, the function the write path calls
+// right before the item's file is put in place (Store.mergeNote); nil for any other item. A
+// keeper's destination and merged checksum are journalled; a source is written only when its
+// delete first stamps an id into a hand-written file (stampHandID), and its new checksum
+// becomes the version the mend trashes it at, not a hand edit to keep.
+func (j *mergeJournal) keeperNote(i int) func(to, post string) error {
+	for gi := range j.Groups {
+		g := &j.Groups[gi]
+		for ki := range g.Keepers {
+			if f := &g.Keepers[ki]; f.item == i {
+				return func(to, post string) error {
+					f.To, f.Post, f.Placed = to, post, true
+					return j.save()
+				}
+			}
+		}
+		for si := range g.Sources {
+			if f := &g.Sources[si]; f.item == i {
+				return func(_, post string) error {
+					f.Version = post
+					return j.save()
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // mergeFileOf resolves the file an item of a merge changes; ok is false for an item that
-// cannot be (it will fail) or whose change a journal cannot undo (a rename, an archive).
+// cannot be (it will fail, and its group deletes nothing).
 func (s *Store) mergeFileOf(ctx context.Context, tx *sql.Tx, it Item, source bool) (mergeFile, bool) {
 	switch {
-	case source || (it.Op == OpUpdate && (it.NewSlug == "" || it.NewSlug == it.Slug)):
+	case source || it.Op == OpUpdate || it.Op == OpAccept || it.Op == OpArchive:
 		m, err := s.target(ctx, tx, it)
 		if err != nil {
 			return mergeFile{}, false
@@ -166,65 +232,4 @@ func (j *mergeJournal) written(failed map[string]bool) error {
 func (j *mergeJournal) remove(home string) {
 	_ = os.Remove(j.path)
 	_ = syncDir(home)
-}
-
-// finishMergesLocked finishes or undoes every merge a killed or failed batch left (see
-// mergeJournalPrefix), holding the store's lock; it reports whether a file changed, so that
-// the caller brings the index in line. A source changed since the journal was written (a hand
-// edit) is left live; a keeper being undone gets the text the journal kept.
-func (s *Store) finishMergesLocked() bool {
-	paths, _ := filepath.Glob(filepath.Join(s.home, mergeJournalPrefix+"*.json"))
-	changed := false
-	for _, p := range paths {
-		data, err := os.ReadFile(p)
-		var j mergeJournal
-		if err == nil {
-			err = json.Unmarshal(data, &j)
-		}
-		if err != nil {
-			s.log.Warn("memory: unable to read a merge journal; leaving it", "path", p, "err", err)
-			continue
-		}
-		j.path = p
-		if err := s.finishMerge(&j, &changed); err != nil {
-			s.log.Warn("memory: unable to finish an interrupted merge; it is tried again at the next open", "path", p, "err", err)
-			continue
-		}
-		j.remove(s.home)
-	}
-	return changed
-}
-
-func (s *Store) finishMerge(j *mergeJournal, changed *bool) error {
-	dirs := map[string]bool{}
-	now := s.opts.Now()
-	var errs []error
-	for _, g := range j.Groups {
-		if j.Phase == mergePhaseDeleting {
-			for _, f := range g.Sources {
-				if cur, err := readNoFollow(s.abs(f.Rel)); err == nil && Checksum(cur) == f.Version {
-					errs = append(errs, s.moveAside(f.Rel, trashName(f.Rel, now), dirs))
-					*changed = true
-				}
-			}
-			s.log.Info("memory: finished a merge an interrupted process left", "group", g.Group, "actor", j.Actor)
-			continue
-		}
-		for _, f := range g.Keepers {
-			cur, err := readNoFollow(s.abs(f.Rel))
-			switch {
-			case err != nil:
-				// Gone: nothing of the batch's to undo.
-			case f.Version == "":
-				errs = append(errs, s.moveAside(f.Rel, trashName(f.Rel, now), dirs))
-				*changed = true
-			case Checksum(cur) != f.Version:
-				errs = append(errs, writeFileAtomic(s.abs(f.Rel), f.Old, dirs, nil, false))
-				*changed = true
-			}
-		}
-		s.log.Info("memory: undid a merge an interrupted process left half done", "group", g.Group, "actor", j.Actor)
-	}
-	errs = append(errs, syncDirs(dirs))
-	return errors.Join(errs...)
 }

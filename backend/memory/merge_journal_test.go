@@ -29,6 +29,12 @@ func runMergeChild(home string) int {
 	defer s.Close()
 	keeper, src1, src2 := os.Getenv("ENGRAM_TEST_KEEPER"), os.Getenv("ENGRAM_TEST_SRC1"), os.Getenv("ENGRAM_TEST_SRC2")
 	items := []Item{{Op: OpUpdate, ID: keeper, GroupID: "merge-1", Mode: "replace", Body: sp("Drinks green tea and oolong, no coffee.")}}
+	switch os.Getenv("ENGRAM_TEST_SHAPE") {
+	case "rename": // the keeper's slug changes with the merge (an api caller may send that)
+		items[0].NewSlug = "tea-and-oolong"
+	case "archive": // the keeper is archived, the others deleted
+		items[0] = Item{Op: OpArchive, ID: keeper, GroupID: "merge-1"}
+	}
 	for _, id := range []string{src1, src2} {
 		m, err := s.Get(ctx, id)
 		if err != nil {
@@ -70,24 +76,7 @@ func TestKilledMergeIsFinishedOrUndoneAtTheNextOpen(t *testing.T) {
 			src1 := e.ok(wr("oolong-habit", "Oolong", "Drinks oolong."))
 			src2 := e.ok(wr("no-coffee", "Coffee", "No coffee."))
 			e.s.Close()
-			cmd, lines, stderr := startChild(t, "merge-kill", e.home, "m", "ENGRAM_TEST_KILL_AT="+tc.step,
-				"ENGRAM_TEST_KEEPER="+keeper.ID, "ENGRAM_TEST_SRC1="+src1.ID, "ENGRAM_TEST_SRC2="+src2.ID)
-			want := "DONE"
-			if tc.step != "" {
-				want = "AT " + tc.step
-			}
-			got := ""
-			for l := range lines {
-				got = l
-				break
-			}
-			if got != want {
-				_ = cmd.Process.Kill()
-				_ = cmd.Wait()
-				t.Fatalf("child said %q, want %q; stderr: %s", got, want, stderr)
-			}
-			_ = cmd.Process.Kill()
-			_ = cmd.Wait()
+			killMerge(t, e, tc.step, "", keeper.ID, src1.ID, src2.ID)
 			e.s = e.open()
 			k := e.get(keeper.ID)
 			live := func(id string) bool { _, err := e.s.Get(e.ctx, id); return err == nil }
@@ -110,5 +99,27 @@ func TestKilledMergeIsFinishedOrUndoneAtTheNextOpen(t *testing.T) {
 				t.Errorf("journal left: %v", left)
 			}
 		})
+	}
+}
+
+// killMerge runs the merge of runMergeChild (of the given shape) on e's closed home in a child
+// process and kills it at step ("" lets it finish).
+func killMerge(t *testing.T, e *env, step, shape, keeper, src1, src2 string) {
+	t.Helper()
+	cmd, lines, stderr := startChild(t, "merge-kill", e.home, "m", "ENGRAM_TEST_KILL_AT="+step, "ENGRAM_TEST_SHAPE="+shape,
+		"ENGRAM_TEST_KEEPER="+keeper, "ENGRAM_TEST_SRC1="+src1, "ENGRAM_TEST_SRC2="+src2)
+	want := "DONE"
+	if step != "" {
+		want = "AT " + step
+	}
+	got := ""
+	for l := range lines {
+		got = l
+		break
+	}
+	_ = cmd.Process.Kill()
+	_ = cmd.Wait()
+	if got != want {
+		t.Fatalf("child said %q, want %q; stderr: %s", got, want, stderr)
 	}
 }

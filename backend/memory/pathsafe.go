@@ -156,12 +156,21 @@ func (s *Store) moveAside(from, to string, dirs map[string]bool) error {
 	return nil
 }
 
-// remove deletes a memory file at rel (a renamed memory's old file), refusing linked folders.
-func (s *Store) remove(rel string) error {
+// removeOld deletes the old file of a renamed memory at rel, which held version when the new
+// file went in. A hand edit that landed on it since (after persistFrom's check) is not
+// deleted with it: the file goes to the trash instead, where the person finds the edit.
+func (s *Store) removeOld(rel, version string) error {
 	if err := s.safeDir(rel, false); err != nil {
 		return err
 	}
 	s.notePath(rel)
+	if s.beforeRemove != nil {
+		s.beforeRemove(rel)
+	}
+	if cur, err := s.fileState(rel); err == nil && cur != "" && cur != version {
+		s.log.Warn("memory: the old file of a renamed memory was edited meanwhile; it is moved to the trash, not deleted", "path", rel)
+		return s.moveAside(rel, trashName(rel, s.opts.Now()), s.batchDirs)
+	}
 	if err := os.Remove(s.abs(rel)); err != nil && !os.IsNotExist(err) {
 		return fmt.Errorf("memory: unable to remove old file %s: %w", rel, err)
 	}

@@ -45,10 +45,16 @@ func (s *Store) persistFrom(ctx context.Context, tx *sql.Tx, m *Memory, oldRel, 
 				return err
 			}
 		}
+		var err error
 		if prev == "" {
-			return s.pathFree(ctx, tx, rel, slug)
+			err = s.pathFree(ctx, tx, rel, slug)
+		} else {
+			err = s.unchanged(rel, prev, slug)
 		}
-		return s.unchanged(rel, prev, slug)
+		if err == nil && s.mergeNote != nil {
+			err = s.mergeNote(rel, Checksum(data))
+		}
+		return err
 	}
 	if err := s.writeFile(m.Path, data, s.batchDirs, check, prev == ""); err != nil {
 		return err

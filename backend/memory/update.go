@@ -135,7 +135,7 @@ func (s *Store) opUpdate(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *
 		return err
 	}
 	if m.Path != oldPath {
-		if err := s.remove(oldPath); err != nil {
+		if err := s.removeOld(oldPath, fromVersion); err != nil {
 			return err
 		}
 	}
