@@ -79,3 +79,37 @@ func TestSessionEndReadsAnInterruptedTurn(t *testing.T) {
 		t.Fatalf("Stop after SessionEnd: %+v %v", res, err)
 	}
 }
+
+// TestResumedSessionIsNotLearnedAgain: `claude --resume` (and --fork-session) starts a new
+// session whose transcript holds the old session's entries, uuids and all. Claimed per session,
+// every earlier turn the old session had handed over was new again: the person's old messages
+// went to extraction a second time (the offline extractor refused its own memories as
+// "already exists", a model planned them again). An entry is handed over once per agent.
+func TestResumedSessionIsNotLearnedAgain(t *testing.T) {
+	f := newFixture(t)
+	rec := newRecorder(t)
+	rec.publish(t, f.home)
+	old := []string{userLine("u1", "My name is Ana Lima and I live in Lisbon."), assistantLine("a1", "Hi Ana.")}
+	f.append(old...)
+	if res, err := f.run(); err != nil || res.Status != StatusForwarded || res.PersonMessages != 1 {
+		t.Fatalf("first session: %+v %v", res, err)
+	}
+	resumed := &fixture{t: t, transcript: filepath.Join(t.TempDir(), "resumed.jsonl")}
+	resumed.append(append(old, userLine("u2", "Also, I work at Globex as a data engineer."))...)
+	p := Payload{SessionID: "sess-2", TranscriptPath: resumed.transcript, Cwd: f.workdir, HookEventName: "Stop"}
+	res, err := f.svc.ClaudeCode(t.Context(), p)
+	if err != nil || res.Status != StatusForwarded || res.PersonMessages != 1 {
+		t.Fatalf("resumed session: %+v %v, want only the new message", res, err)
+	}
+	calls := rec.got()
+	if len(calls) != 2 || len(calls[1].Params.Messages) != 1 || calls[1].Params.Messages[0].ID != "u2" || calls[1].Params.SessionID != "sess-2" {
+		t.Fatalf("calls %+v", calls)
+	}
+	// Another session's entry with a uuid of its own is not held back by it.
+	other := &fixture{t: t, transcript: filepath.Join(t.TempDir(), "other.jsonl")}
+	other.append(userLine("u3", "I prefer fish shell over bash."))
+	p = Payload{SessionID: "sess-3", TranscriptPath: other.transcript, Cwd: f.workdir, HookEventName: "Stop"}
+	if res, err := f.svc.ClaudeCode(t.Context(), p); err != nil || res.Status != StatusForwarded {
+		t.Fatalf("other session: %+v %v", res, err)
+	}
+}
