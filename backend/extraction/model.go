@@ -21,6 +21,7 @@ const (
 	NoopNoToolCall  = "no-tool-call"    // the model never called SubmitMemoryPlan, even when asked again
 	NoopMalformed   = "malformed-plan"  // its arguments could not be read, even when asked again
 	NoopCut         = "plan-cut"        // its answer was cut at its token limit, even when asked for a shorter one
+	NoopRefused     = "model-refused"   // the model declined to answer (a refusal, a content filter)
 	NoopAllRejected = "all-rejected"    // every item was refused
 	NoopNoPlanner   = "no-planner"      // this process has no planner
 	NoopNothingLeft = "nothing-applied" // the plan had items but none reached the store
@@ -83,6 +84,12 @@ func (p *ModelPlanner) Plan(ctx context.Context, in Input) (Outcome, error) {
 		if decodeErr == nil && call != nil {
 			out.Plan, out.NoopReason = plan, ""
 			return out, nil
+		}
+		if call == nil && resp.Refused() {
+			// A refusal is the model's answer, not a slip: asked again it declines again, and
+			// the run says it declined rather than "answered without a plan".
+			out.NoopReason = NoopRefused
+			break
 		}
 		reason := NoopNoToolCall
 		if call != nil {
