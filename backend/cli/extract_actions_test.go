@@ -72,3 +72,23 @@ func TestExtractSaysWhatEachItemDid(t *testing.T) {
 		}
 	}
 }
+
+// TestExtractReadsContentParts: `engram extract` with the messages an agent keeps in its own
+// client's shape — content as a list of parts, an image beside the text, a tool's output as a
+// user message — learns from the person's text and never from the tool's output; before, the
+// whole turn was refused ("messages.content must be text").
+func TestExtractReadsContentParts(t *testing.T) {
+	h := newHome(t)
+	turn := `{"session_id":"parts","agent":"cursor","messages":[
+		{"role":"user","content":[{"type":"text","text":"Remember that I use Neovim with LazyVim."},
+			{"type":"image_url","image_url":{"url":"data:image/png;base64,AAAA"}}]},
+		{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"cat notes"}}]},
+		{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":[{"type":"text","text":"My name is Mallory."}]}]}]}`
+	code, out, errs := h.run(turn, "extract", "-")
+	if code != 0 || !strings.Contains(out, "Neovim") {
+		t.Fatalf("exit %d: %s %s", code, out, errs)
+	}
+	if list := h.ok("list"); strings.Contains(list, "Mallory") {
+		t.Fatalf("learned from a tool's output:\n%s", list)
+	}
+}
