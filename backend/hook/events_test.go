@@ -113,3 +113,21 @@ func TestResumedSessionIsNotLearnedAgain(t *testing.T) {
 		t.Fatalf("other session: %+v %v", res, err)
 	}
 }
+
+// TestSessionEndOfAnEmptySession: Claude Code writes a session's transcript at its first
+// message, so a session opened and left (/exit, /clear at once) ends with a transcript_path
+// that does not exist: nothing to read, not a failure on stderr and in hook.log each time.
+// A Stop on a missing transcript is still one.
+func TestSessionEndOfAnEmptySession(t *testing.T) {
+	f := newFixture(t)
+	p := f.payload()
+	p.TranscriptPath = filepath.Join(t.TempDir(), "never-written.jsonl")
+	p.HookEventName = "SessionEnd"
+	if res, err := f.svc.ClaudeCode(t.Context(), p); err != nil || res.Status != StatusNothingNew {
+		t.Fatalf("SessionEnd: %+v %v", res, err)
+	}
+	p.HookEventName = "Stop"
+	if _, err := f.svc.ClaudeCode(t.Context(), p); codeOf(err) != CodeTranscript {
+		t.Fatalf("Stop: %v, want %s", err, CodeTranscript)
+	}
+}

@@ -135,6 +135,10 @@ func (s *Service) transcriptTurns(ctx context.Context, agent string, p Payload) 
 	}
 	fi, err := os.Lstat(p.TranscriptPath)
 	switch {
+	case errors.Is(err, fs.ErrNotExist) && p.HookEventName == "SessionEnd":
+		// Claude Code writes the transcript at a session's first message: a session opened
+		// and left has none, and that is nothing to read, not a failure.
+		return Result{Status: StatusNothingNew}, nil
 	case err != nil:
 		return Result{}, unreadable(p.TranscriptPath, err)
 	case fi.IsDir():
