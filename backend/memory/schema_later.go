@@ -77,6 +77,6 @@ UPDATE graph_state SET gen = gen + 1 WHERE k = 1;
 	// transcript holds it (a resumed or forked Claude Code session copies the old one's
 	// entries, uuids and all): the claim looks the uuid up across sessions.
 	{27, "transcript entries by uuid", `
-CREATE INDEX transcript_seen_uuid ON transcript_seen(source, uuid, session);
+CREATE INDEX IF NOT EXISTS transcript_seen_uuid ON transcript_seen(source, uuid, session);
 `, false},
 }
