@@ -30,6 +30,7 @@ type (
 	ExtractionRun      = extraction.RunDetail
 	ExtractionRuns     = extraction.RunsResult
 	ExtractionSettings = extraction.Settings
+	ExtractionApplied  = extraction.AppliedItem
 )
 
 func (s *ExtractionService) svc() (*extraction.Service, error) {

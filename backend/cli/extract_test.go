@@ -84,7 +84,7 @@ func TestExtractJSON(t *testing.T) {
 		t.Fatalf("applied %v", applied)
 	}
 	a := applied[0].(map[string]any)
-	if keys := keysOf(a); !reflect.DeepEqual(keys, []string{"confidence", "id", "scope", "slug", "title", "type"}) ||
+	if keys := keysOf(a); !reflect.DeepEqual(keys, []string{"action", "confidence", "id", "scope", "slug", "title", "type"}) ||
 		a["slug"] != "drinks-green-tea" || a["confidence"] != "high" || a["scope"] != "global" || a["type"] != "user" {
 		t.Fatalf("applied item %v", a)
 	}
@@ -208,7 +208,7 @@ func TestExtractThroughTheBinary(t *testing.T) {
 	switch m["status"] {
 	case "done", "partial":
 		for _, x := range m["applied"].([]any) {
-			if keys := keysOf(x.(map[string]any)); !reflect.DeepEqual(keys, []string{"confidence", "id", "scope", "slug", "title", "type"}) {
+			if keys := keysOf(x.(map[string]any)); !reflect.DeepEqual(keys, []string{"action", "confidence", "id", "scope", "slug", "title", "type"}) {
 				t.Fatalf("applied keys %v", keys)
 			}
 		}

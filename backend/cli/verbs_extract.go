@@ -61,6 +61,9 @@ type extractOutput struct {
 }
 
 type extractApplied struct {
+	// Action is what the item did (write, update, delete, append_daily): a delete listed beside
+	// the writes read as one more memory.
+	Action     string         `json:"action"`
 	ID         string         `json:"id"`
 	Slug       string         `json:"slug"`
 	Scope      api.Scope      `json:"scope"`
@@ -80,7 +83,7 @@ func printExtract(r *runner, d api.ExtractionRun) error {
 	out := extractOutput{Status: d.Status, SkipReason: d.Reason, Applied: []extractApplied{}, Rejected: []extractRefused{},
 		PlannedOffline: d.Report.PlannedOffline, ModelError: d.Report.ErrorCode, Reason: d.ReasonText}
 	for _, a := range d.Report.Applied {
-		out.Applied = append(out.Applied, extractApplied{ID: a.ID, Slug: a.Slug, Scope: a.Scope, Type: a.Type, Title: a.Title, Confidence: a.Confidence})
+		out.Applied = append(out.Applied, extractApplied{Action: a.Action, ID: a.ID, Slug: a.Slug, Scope: a.Scope, Type: a.Type, Title: a.Title, Confidence: a.Confidence})
 	}
 	for _, x := range d.Report.Rejected {
 		out.Rejected = append(out.Rejected, extractRefused{Slug: x.Slug, Code: x.Code, Message: x.Message})
@@ -91,8 +94,8 @@ func printExtract(r *runner, d api.ExtractionRun) error {
 			line += " — " + d.ReasonText
 		}
 		fmt.Fprintln(w, line)
-		for _, a := range out.Applied {
-			fmt.Fprintln(w, r.t("cli.extract_applied", map[string]any{"Slug": a.Slug, "Scope": a.Scope, "Type": a.Type, "Title": a.Title, "Confidence": a.Confidence}))
+		for _, a := range d.Report.Applied {
+			fmt.Fprintln(w, r.appliedLine(a))
 		}
 		for _, x := range out.Rejected {
 			fmt.Fprintln(w, r.t("cli.extract_rejected", map[string]any{"Slug": x.Slug, "Code": x.Code, "Message": x.Message}))

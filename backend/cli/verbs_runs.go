@@ -99,10 +99,24 @@ func (r *runner) runHeader(w io.Writer, d api.ExtractionRun) {
 func (r *runner) runItems(w io.Writer, d api.ExtractionRun, all bool) {
 	if all {
 		for _, a := range d.Report.Applied {
-			fmt.Fprintln(w, r.t("cli.extract_applied", map[string]any{"Slug": a.Slug, "Scope": a.Scope, "Type": a.Type, "Title": a.Title, "Confidence": a.Confidence}))
+			fmt.Fprintln(w, r.appliedLine(a))
 		}
 	}
 	for _, x := range d.Report.Rejected {
 		fmt.Fprintln(w, r.t("cli.extract_rejected", map[string]any{"Slug": x.Slug, "Code": x.Code, "Message": x.Message}))
 	}
+}
+
+// appliedLine is one applied item of a run in words, by what it did: "+" a memory written,
+// "~" one updated, "×" one deleted (to the trash). Every item used to read "+ … unreviewed",
+// so a model's delete looked like a new memory.
+func (r *runner) appliedLine(a api.ExtractionApplied) string {
+	key := "cli.extract_applied"
+	switch a.Action {
+	case "update":
+		key = "cli.extract_applied_update"
+	case "delete":
+		key = "cli.extract_applied_delete"
+	}
+	return r.t(key, map[string]any{"Slug": a.Slug, "Scope": a.Scope, "Type": a.Type, "Title": a.Title, "Confidence": a.Confidence})
 }

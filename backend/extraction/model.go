@@ -20,10 +20,15 @@ const (
 	NoopPlan        = "plan-noop"       // the planner found nothing worth remembering
 	NoopNoToolCall  = "no-tool-call"    // the model never called SubmitMemoryPlan, even when asked again
 	NoopMalformed   = "malformed-plan"  // its arguments could not be read, even when asked again
+	NoopCut         = "plan-cut"        // its answer was cut at its token limit, even when asked for a shorter one
+	NoopRefused     = "model-refused"   // the model declined to answer (a refusal, a content filter)
 	NoopAllRejected = "all-rejected"    // every item was refused
 	NoopNoPlanner   = "no-planner"      // this process has no planner
 	NoopNothingLeft = "nothing-applied" // the plan had items but none reached the store
 )
+
+// PlanMaxTokens bounds the model's answer: a plan longer than this is cut by the provider.
+const PlanMaxTokens = 4096
 
 // ModelPlanner asks a language model for the plan through one SubmitMemoryPlan call.
 type ModelPlanner struct {
@@ -59,7 +64,7 @@ func (p *ModelPlanner) Plan(ctx context.Context, in Input) (Outcome, error) {
 		Messages:   []llm.Message{{Role: llm.RoleUser, Content: renderInput(in)}},
 		Tools:      []llm.Tool{p.tool},
 		ToolChoice: llm.ToolChoice{Mode: llm.ToolChoiceTool, Name: p.tool.Name},
-		MaxTokens:  4096,
+		MaxTokens:  PlanMaxTokens,
 		Timeout:    p.timeout,
 	}
 	for attempt := 0; attempt < 2; attempt++ {
@@ -80,9 +85,21 @@ func (p *ModelPlanner) Plan(ctx context.Context, in Input) (Outcome, error) {
 			out.Plan, out.NoopReason = plan, ""
 			return out, nil
 		}
+		if call == nil && resp.Refused() {
+			// A refusal is the model's answer, not a slip: asked again it declines again, and
+			// the run says it declined rather than "answered without a plan".
+			out.NoopReason = NoopRefused
+			break
+		}
 		reason := NoopNoToolCall
 		if call != nil {
 			reason, out.DecodeError = NoopMalformed, decodeErr.Error()
+		}
+		// An answer the provider cut at PlanMaxTokens is not a plan written wrong: asked again
+		// only to "match the schema", the model wrote the same long plan and was cut again.
+		cut := cutAnswer(resp.StopReason)
+		if cut {
+			reason = NoopCut
 		}
 		out.NoopReason = reason
 		if attempt == 1 {
@@ -92,13 +109,21 @@ func (p *ModelPlanner) Plan(ctx context.Context, in Input) (Outcome, error) {
 		// Ask again with only the tool: replay the answer so the model sees what it did.
 		next := append([]llm.Message{}, req.Messages...)
 		if call != nil {
+			why := fmt.Sprintf(prompts.ExtractionRetryBadArgs, decodeErr)
+			if cut {
+				why = prompts.ExtractionRetryCut
+			}
 			next = append(next, llm.Message{Role: llm.RoleAssistant, Content: resp.Text, ToolCalls: []llm.ToolCall{*call}},
-				llm.Message{Role: llm.RoleTool, ToolCallID: call.ID, Content: fmt.Sprintf(prompts.ExtractionRetryBadArgs, decodeErr)})
+				llm.Message{Role: llm.RoleTool, ToolCallID: call.ID, Content: why})
 		} else {
 			if resp.Text != "" {
 				next = append(next, llm.Message{Role: llm.RoleAssistant, Content: resp.Text})
 			}
-			next = append(next, llm.Message{Role: llm.RoleUser, Content: prompts.ExtractionRetryNoCall})
+			ask := prompts.ExtractionRetryNoCall
+			if cut {
+				ask = prompts.ExtractionRetryCut
+			}
+			next = append(next, llm.Message{Role: llm.RoleUser, Content: ask})
 		}
 		req.Messages = next
 		req.Tools = []llm.Tool{p.tool}
@@ -106,6 +131,12 @@ func (p *ModelPlanner) Plan(ctx context.Context, in Input) (Outcome, error) {
 	}
 	out.Plan = Plan{Status: PlanNoop}
 	return out, nil
+}
+
+// cutAnswer reports whether a provider's stop reason says the answer was cut at its token
+// limit (OpenAI-compatible "length", Anthropic "max_tokens").
+func cutAnswer(stop string) bool {
+	return stop == "length" || stop == "max_tokens"
 }
 
 // pickPlan finds the first SubmitMemoryPlan call and decodes it strictly; call is nil when

@@ -63,6 +63,8 @@ func (p ModelOrOffline) Plan(ctx context.Context, in Input) (Outcome, error) {
 const (
 	CodeModelNoPlan  = "extraction_model_no_plan"
 	CodeModelBadPlan = "extraction_model_bad_plan"
+	CodeModelCutPlan = "extraction_model_cut_plan"
+	CodeModelRefused = "extraction_model_refused"
 )
 
 // noPlan is why the model's outcome holds no plan of the model's own (nil when it does): it
@@ -73,6 +75,11 @@ func noPlan(out Outcome) error {
 		return codeErr(CodeModelNoPlan, nil, "the model answered without calling %s, even when asked again", "SubmitMemoryPlan")
 	case NoopMalformed:
 		return codeErr(CodeModelBadPlan, nil, "the model's plan could not be read, even when asked again: %s", out.DecodeError)
+	case NoopRefused:
+		return codeErr(CodeModelRefused, nil, "the model declined to plan this turn")
+	case NoopCut:
+		return codeErr(CodeModelCutPlan, map[string]any{"Max": PlanMaxTokens},
+			"the model's answer was cut at its limit of %d tokens, even when asked for a shorter plan", PlanMaxTokens)
 	}
 	return nil
 }

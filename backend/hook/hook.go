@@ -135,6 +135,10 @@ func (s *Service) transcriptTurns(ctx context.Context, agent string, p Payload) 
 	}
 	fi, err := os.Lstat(p.TranscriptPath)
 	switch {
+	case errors.Is(err, fs.ErrNotExist) && p.HookEventName == "SessionEnd":
+		// Claude Code writes the transcript at a session's first message: a session opened
+		// and left has none, and that is nothing to read, not a failure.
+		return Result{Status: StatusNothingNew}, nil
 	case err != nil:
 		return Result{}, unreadable(p.TranscriptPath, err)
 	case fi.IsDir():
@@ -266,13 +270,19 @@ func checkPayload(p Payload) error {
 	return nil
 }
 
-// finishedTurn reports whether a Claude Code hook event ends a turn (Stop, SubagentStop; an
-// older Claude Code sent no event name). Another event (UserPromptSubmit, SessionStart,
-// PreToolUse…) is left alone, as the Codex and Gemini hooks leave theirs: the trigger was one
-// "not a Stop event" line on stderr and in hook.log for every prompt of a person who wired
-// the command to more events than Stop.
+// finishedTurn reports whether a Claude Code hook event is one after which the transcript is
+// read: Stop (the main agent's turn ended; an older Claude Code sent no event name) and
+// SessionEnd (the session's last event: a turn the person interrupted with Esc fires no Stop,
+// so a message typed before it and then /exit or /clear was never read). The uuid claims make a
+// second read of the same turns a no-op. Every other event is left alone, as the Codex and
+// Gemini hooks leave theirs: SubagentStop fires while the main agent's turn goes on (its
+// transcript_path is the main session's) — read then, the person's message went alone and the
+// files the agent wrote after it came with the Stop, which had no message of the person and was
+// dropped, so a project memory lost its evidence; PreCompact may fire mid-turn too (an
+// automatic compaction) and the file keeps the turns for the Stop; UserPromptSubmit,
+// SessionStart, PreToolUse… hold no finished turn.
 func finishedTurn(event string) bool {
-	return event == "" || event == "Stop" || event == "SubagentStop"
+	return event == "" || event == "Stop" || event == "SessionEnd"
 }
 
 // checkID refuses an id field that is not printable text within the store's bound (or is

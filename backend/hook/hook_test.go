@@ -382,7 +382,7 @@ func TestOtherClaudeEventsAreLeft(t *testing.T) {
 	rec := newRecorder(t)
 	rec.publish(t, f.home)
 	f.append(sample(t))
-	for _, event := range []string{"UserPromptSubmit", "SessionStart", "PreToolUse", "Notification", "PreCompact"} {
+	for _, event := range []string{"UserPromptSubmit", "SessionStart", "PreToolUse", "PostToolUse", "Notification", "PreCompact", "SubagentStop", "SubagentStart"} {
 		t.Run(event, func(t *testing.T) {
 			for _, p := range []Payload{
 				{SessionID: "sess-1", TranscriptPath: f.transcript, Cwd: f.workdir, HookEventName: event},

@@ -5,6 +5,7 @@ package i18n
 import (
 	"fmt"
 	"io/fs"
+	"math"
 	"path"
 	"sort"
 	"strings"
@@ -160,11 +161,36 @@ func (c *Catalog) T(lang, key string, args map[string]any) string {
 		}
 		return s
 	}}
-	s, err := loc.Localize(&goi18n.LocalizeConfig{MessageID: key, TemplateData: args, Funcs: funcs})
+	s, err := loc.Localize(&goi18n.LocalizeConfig{MessageID: key, TemplateData: wholeNumbers(args), Funcs: funcs})
 	if err != nil || s == "" {
 		return key
 	}
 	return s
+}
+
+// wholeNumbers is args with each whole float64 as an int64. Arguments read back from JSON (a
+// stored run report's, an organizer report's) hold every number as float64, which a template
+// prints as "1.048576e+06" from a million on and the plural function could not count; a
+// fraction is left as it is. args itself is not changed (a caller may hold it).
+func wholeNumbers(args map[string]any) map[string]any {
+	var out map[string]any
+	for k, v := range args {
+		f, ok := v.(float64)
+		if !ok || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+			continue
+		}
+		if out == nil {
+			out = make(map[string]any, len(args))
+			for k2, v2 := range args {
+				out[k2] = v2
+			}
+		}
+		out[k] = int64(f)
+	}
+	if out == nil {
+		return args
+	}
+	return out
 }
 
 // Has reports whether key exists in the English catalog.

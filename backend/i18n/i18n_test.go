@@ -202,3 +202,28 @@ func filepathWalk(root string, fn func(path string, data []byte)) error {
 		return nil
 	})
 }
+
+// TestNumbersFromStoredJSON: a message's arguments read back from JSON (a run report's, an
+// organizer report's) hold numbers as float64, which a template printed as "1.048576e+06":
+// `engram extract run ID` said "The text is 1.048576e+06 bytes" for a 1 MiB body a model sent,
+// where the live run had said 1048576. Whole numbers print as whole numbers; fractions keep
+// their digits.
+func TestNumbersFromStoredJSON(t *testing.T) {
+	c := load(t)
+	for _, tc := range []struct {
+		lang string
+		args map[string]any
+		want string
+	}{
+		{"en", map[string]any{"Size": float64(1 << 20), "Max": float64(8192)}, "The text is 1048576 bytes; at most 8192 are allowed."},
+		{"zh-CN", map[string]any{"Size": float64(123456789), "Max": float64(8192)}, "123456789"},
+		{"en", map[string]any{"Size": 2.5e6 + 0.5, "Max": int64(8192)}, "2.5000005e+06"},
+	} {
+		if got := c.T(tc.lang, "extraction.code.body-too-large", tc.args); !strings.Contains(got, tc.want) {
+			t.Errorf("%s %v: %q, want %q in it", tc.lang, tc.args, got, tc.want)
+		}
+	}
+	if got := c.T("en", "cli.export_done", map[string]any{"Count": float64(1000000)}); got != "Exported 1000000 memories." {
+		t.Errorf("a stored count: %q", got)
+	}
+}

@@ -110,6 +110,14 @@ type Response struct {
 	Provider   string     `json:"provider"`
 	Model      string     `json:"model"`
 	StopReason string     `json:"stop_reason,omitempty"`
+	// Refusal is the model's words declining the request (OpenAI's refusal field).
+	Refusal string `json:"refusal,omitempty"`
+}
+
+// Refused reports whether the model declined to answer: OpenAI's refusal field or its
+// "content_filter" finish, Anthropic's "refusal" stop reason. Asked again, it declines again.
+func (r Response) Refused() bool {
+	return r.Refusal != "" || r.StopReason == "refusal" || r.StopReason == "content_filter"
 }
 
 // Client is one configured model. Implementations are safe for concurrent use.

@@ -39,6 +39,7 @@ type (
 	oaMessage struct {
 		Role       string       `json:"role"`
 		Content    *string      `json:"content,omitempty"`
+		Refusal    *string      `json:"refusal,omitempty"` // answers only
 		ToolCallID string       `json:"tool_call_id,omitempty"`
 		ToolCalls  []oaToolCall `json:"tool_calls,omitempty"`
 	}
@@ -180,6 +181,9 @@ func (c *openAIClient) once(hr *http.Response) (Response, error) {
 	if ch.Message.Content != nil {
 		resp.Text = *ch.Message.Content
 	}
+	if ch.Message.Refusal != nil {
+		resp.Refusal = *ch.Message.Refusal
+	}
 	resp.StopReason = ch.FinishReason
 	for i, tc := range ch.Message.ToolCalls {
 		resp.ToolCalls = append(resp.ToolCalls, ToolCall{ID: callID(tc.ID, i), Name: tc.Function.Name, Arguments: json.RawMessage(tc.Function.Arguments)})
@@ -195,7 +199,7 @@ func (c *openAIClient) stream(ctx context.Context, hr *http.Response) (Response,
 	defer hr.Body.Close()
 	sse := newSSEReader(hr.Body)
 	var resp Response
-	var text strings.Builder
+	var text, refusal strings.Builder
 	calls := map[int64]*ToolCall{}
 	args := map[int64]*strings.Builder{}
 	var last int64
@@ -239,6 +243,9 @@ func (c *openAIClient) stream(ctx context.Context, hr *http.Response) (Response,
 			if choice.Delta.Content != nil {
 				text.WriteString(*choice.Delta.Content)
 			}
+			if choice.Delta.Refusal != nil {
+				refusal.WriteString(*choice.Delta.Refusal)
+			}
 			for _, d := range choice.Delta.ToolCalls {
 				i := last
 				switch {
@@ -275,7 +282,7 @@ func (c *openAIClient) stream(ctx context.Context, hr *http.Response) (Response,
 			}
 		}
 	}
-	resp.Text = text.String()
+	resp.Text, resp.Refusal = text.String(), refusal.String()
 	idx := make([]int64, 0, len(calls))
 	for i := range calls {
 		idx = append(idx, i)

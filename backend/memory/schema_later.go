@@ -73,4 +73,10 @@ ALTER TABLE session_turns ADD COLUMN cut_bytes INTEGER NOT NULL DEFAULT 0;
 	{26, "graph names keep a trailing #", `
 UPDATE graph_state SET gen = gen + 1 WHERE k = 1;
 `, true},
+	// A transcript entry is handed to extraction once per agent, whichever session's
+	// transcript holds it (a resumed or forked Claude Code session copies the old one's
+	// entries, uuids and all): the claim looks the uuid up across sessions.
+	{27, "transcript entries by uuid", `
+CREATE INDEX IF NOT EXISTS transcript_seen_uuid ON transcript_seen(source, uuid, session);
+`, false},
 }

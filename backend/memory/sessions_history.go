@@ -117,7 +117,10 @@ const (
 
 // ClaimTranscriptEntries records entries of a transcript as forwarded and returns the ones
 // that were not already, in the order given: two hooks racing on one transcript claim each
-// entry once. Release gives claims back when forwarding failed.
+// entry once. An entry another session of source claimed is recorded for this session and not
+// returned: `claude --resume` and --fork-session start a session whose transcript holds the
+// old one's entries, uuids and all, and each earlier turn went to extraction again. Release
+// gives claims back when forwarding failed.
 func (s *Store) ClaimTranscriptEntries(ctx context.Context, source, session string, uuids []string) ([]string, error) {
 	if s.readOnly {
 		return nil, s.readOnlyErr()
@@ -138,7 +141,16 @@ func (s *Store) ClaimTranscriptEntries(ctx context.Context, source, session stri
 		if err != nil {
 			return nil, fmt.Errorf("memory: unable to record transcript entries: %w", err)
 		}
-		if n, _ := res.RowsAffected(); n > 0 {
+		if n, _ := res.RowsAffected(); n == 0 {
+			continue
+		}
+		var elsewhere int
+		err = tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM transcript_seen WHERE source = ? AND uuid = ? AND session <> ? LIMIT 1)`,
+			source, u, session).Scan(&elsewhere)
+		if err != nil {
+			return nil, fmt.Errorf("memory: unable to record transcript entries: %w", err)
+		}
+		if elsewhere == 0 {
 			claimed = append(claimed, u)
 		}
 	}

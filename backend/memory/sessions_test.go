@@ -202,8 +202,13 @@ func TestClaimTranscriptEntries(t *testing.T) {
 	if got, _ = other.ClaimTranscriptEntries(e.ctx, "claude-code", "s", []string{"a", "b", "c"}); fmt.Sprint(got) != "[c]" {
 		t.Fatalf("second claim %v", got)
 	}
-	if got, _ = e.s.ClaimTranscriptEntries(e.ctx, "claude-code", "other", []string{"a"}); fmt.Sprint(got) != "[a]" {
+	// Another session's transcript holding the same entry (a resumed or forked session copies
+	// the old one's, uuids and all) does not hand it over again; its own entries it does.
+	if got, _ = e.s.ClaimTranscriptEntries(e.ctx, "claude-code", "other", []string{"a", "d"}); fmt.Sprint(got) != "[d]" {
 		t.Fatalf("other session %v", got)
+	}
+	if got, _ = e.s.ClaimTranscriptEntries(e.ctx, "codex", "other", []string{"a"}); fmt.Sprint(got) != "[a]" {
+		t.Fatalf("another agent %v", got)
 	}
 	if err := e.s.ReleaseTranscriptEntries(e.ctx, "claude-code", "s", []string{"c"}); err != nil {
 		t.Fatal(err)

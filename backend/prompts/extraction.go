@@ -44,6 +44,12 @@ If nothing in the turn is worth remembering, submit {"status":"noop","items":[]}
 	ExtractionRetryBadArgs = `The SubmitMemoryPlan arguments were rejected: %s
 Call SubmitMemoryPlan again with arguments that match its schema exactly (no other fields).`
 
+	// ExtractionRetryCut is sent once when the answer was cut at its token limit before the
+	// plan was complete.
+	ExtractionRetryCut = `Your answer was cut off at its length limit before the plan was complete. Call
+SubmitMemoryPlan again, exactly once, with a shorter plan: only the items that matter most, with
+short bodies.`
+
 	SubmitMemoryPlanName        = "SubmitMemoryPlan"
 	SubmitMemoryPlanDescription = `Submit the memory plan for this turn. Call exactly once. Each item is checked on its own:
 an item that breaks a rule is refused with a code while the others still apply. Everything you

@@ -4,7 +4,12 @@
 // extraction re-exports the types under the same names.
 package turn
 
-import "strings"
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"strings"
+)
 
 // Request is one turn to learn from, as `engram extract`, extraction.request, the Claude Code
 // hook and MCP's observe_turn deliver it.
@@ -27,6 +32,94 @@ type Message struct {
 	Content string `json:"content"`
 	// ID identifies the message in its source (a transcript entry's uuid), when known.
 	ID string `json:"id,omitempty"`
+}
+
+// UnmarshalJSON reads a message as Engram's clients send it ({role, content: text, id}) and
+// as other clients forward their own: content as a list of parts (OpenAI's and Anthropic's
+// chat formats, OpenAI's Responses input) or Gemini's "parts". Before, such a message refused
+// the whole turn ("messages.content must be text"). The text parts are the message's words;
+// images, thinking and tool calls are left out; a message made of a tool's output
+// (holding a tool_result, function_call_output or functionResponse) gets the role "tool", which
+// NormalizeRoles leaves out: it is no one's words. Fields other than these are refused, as
+// before.
+func (m *Message) UnmarshalJSON(data []byte) error {
+	var raw struct {
+		Role    string          `json:"role"`
+		Content json.RawMessage `json:"content"`
+		Parts   json.RawMessage `json:"parts"`
+		ID      string          `json:"id"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&raw); err != nil {
+		return err
+	}
+	*m = Message{Role: raw.Role, ID: raw.ID}
+	field, list := "content", raw.Content
+	if len(bytes.TrimSpace(raw.Parts)) > 0 && string(bytes.TrimSpace(raw.Parts)) != "null" {
+		field, list = "parts", raw.Parts
+	}
+	list = bytes.TrimSpace(list)
+	switch {
+	case len(list) == 0 || string(list) == "null":
+		return nil
+	case list[0] == '"':
+		return json.Unmarshal(list, &m.Content)
+	case list[0] != '[':
+		return notText(field, list)
+	}
+	var parts []json.RawMessage
+	if err := json.Unmarshal(list, &parts); err != nil {
+		return notText(field, list)
+	}
+	var texts []string
+	toolOutput := false
+	for _, p := range parts {
+		var s string
+		if json.Unmarshal(p, &s) == nil {
+			texts = append(texts, s)
+			continue
+		}
+		var part struct {
+			Type             string          `json:"type"`
+			Text             *string         `json:"text"`
+			FunctionResponse json.RawMessage `json:"functionResponse"`
+		}
+		if json.Unmarshal(p, &part) != nil {
+			return notText(field, p)
+		}
+		switch {
+		case part.Type == "tool_result" || part.Type == "function_call_output" || len(part.FunctionResponse) > 0:
+			toolOutput = true
+		case part.Text != nil && (part.Type == "" || part.Type == "text" || part.Type == "input_text" || part.Type == "output_text"):
+			texts = append(texts, *part.Text)
+		}
+	}
+	m.Content = strings.Join(texts, "\n\n")
+	if toolOutput {
+		m.Role = "tool" // as the transcript reader takes any message holding a tool_result
+	}
+	return nil
+}
+
+// notText is the type error of a content that is neither text nor a list of parts.
+func notText(field string, v json.RawMessage) error {
+	kind := "object"
+	switch v[0] {
+	case '[':
+		kind = "array"
+	case '"':
+		kind = "string"
+	case 't', 'f':
+		kind = "bool"
+	case 'n':
+		kind = "null"
+	default:
+		if v[0] == '-' || v[0] >= '0' && v[0] <= '9' {
+			kind = "number"
+		}
+	}
+	return &json.UnmarshalTypeError{Value: kind, Type: reflect.TypeOf(""), Field: field}
 }
 
 // Mutation is a change the agent made to the workspace during the turn (a file-writing tool

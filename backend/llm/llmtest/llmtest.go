@@ -59,6 +59,10 @@ type Reply struct {
 	OutputTokens int
 	// StopReason overrides the natural one (stop/end_turn, tool_calls/tool_use).
 	StopReason string
+	// Refusal is OpenAI's refusal field: the model's words declining the request, sent
+	// instead of content (streamed as "refusal" deltas). Anthropic says it with StopReason
+	// "refusal".
+	Refusal string
 	// Model overrides the model named in the reply (default: the requested model).
 	Model string
 

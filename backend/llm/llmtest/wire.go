@@ -9,8 +9,11 @@ import (
 // openAIMessage is a non-streamed chat.completion object.
 func openAIMessage(r Reply, model string, seq int) map[string]any {
 	msg := map[string]any{"role": "assistant", "content": nil, "refusal": nil}
-	if r.Text != "" || len(r.ToolCalls) == 0 {
+	if r.Text != "" || len(r.ToolCalls) == 0 && r.Refusal == "" {
 		msg["content"] = r.Text
+	}
+	if r.Refusal != "" {
+		msg["refusal"] = r.Refusal
 	}
 	finish := "stop"
 	if len(r.ToolCalls) > 0 {
@@ -71,6 +74,9 @@ func (s *Server) openAIStream(w http.ResponseWriter, req *http.Request, r Reply,
 				return
 			}
 		}
+	}
+	for _, p := range pieces(r.Refusal, 2) {
+		e.send("", chunk(map[string]any{"refusal": p}, nil))
 	}
 	for i, c := range r.ToolCalls {
 		e.send("", chunk(map[string]any{"tool_calls": []any{map[string]any{

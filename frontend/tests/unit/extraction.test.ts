@@ -11,7 +11,7 @@ const catalog = (lang: string) => parseCatalog(fs.readFileSync(path.join(root, '
 const STATUSES = ['queued', 'running', 'done', 'partial', 'noop', 'skipped', 'failed']
 const REASONS = [
   'disabled', 'agent-off', 'empty', 'too-short', 'greeting', 'thanks', 'throttled', 'already-covered', 'superseded', 'disposed',
-  'plan-noop', 'no-tool-call', 'malformed-plan', 'all-rejected', 'no-planner', 'nothing-applied',
+  'plan-noop', 'no-tool-call', 'malformed-plan', 'plan-cut', 'model-refused', 'all-rejected', 'no-planner', 'nothing-applied',
   'timeout', 'canceled', 'planner-error', 'context-error', 'apply-error', 'interrupted', 'unknown',
 ]
 const CODES = [
