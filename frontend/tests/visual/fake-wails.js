@@ -382,7 +382,7 @@
             model: 'gpt-4.1-mini',
             input_tokens: 2841,
             output_tokens: 212,
-            applied: 2,
+            applied: 3,
             rejected: 2,
             report: {
               turn: 7,
@@ -390,6 +390,7 @@
               applied: [
                 { index: 0, action: 'write', id: 'm-ext-1', slug: 'prefers-green-tea', scope: 'global', type: 'user', title: 'Prefers green tea', confidence: 'high', auto_downgraded: false },
                 { index: 2, action: 'update', id: 'm-ext-2', slug: 'deploys-on-fridays', scope: 'global', type: 'feedback', title: 'Deploys only on Fridays', confidence: 'low', auto_downgraded: true, warnings: [{ code: 'quote-not-in-turn' }] },
+                { index: 4, action: 'delete', id: 'm-ext-4', slug: 'ci-runs-on-jenkins', scope: 'global', type: 'reference', title: 'CI runs on Jenkins', confidence: 'medium', auto_downgraded: false },
               ],
               rejected: [
                 { index: 1, action: 'accept', slug: 'prefers-green-tea', code: 'person-only-action', args: { Action: 'accept' } },

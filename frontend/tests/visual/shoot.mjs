@@ -460,6 +460,10 @@ try {
       await check(!/extraction\.(code|reason|status)\.|ui\.extraction\./.test(texts), 'no catalog key shown raw')
       await check(page.locator('[data-test="extraction-rejected"] [data-code="person-only-action"]').count().then((n) => n === 1), 'the accept item is listed with its code')
       await check(page.locator('[data-test="extraction-run"]').count().then((n) => n === 7), 'every run listed')
+      // A model's delete reads as one, not as a write with a check mark.
+      const del = page.locator('[data-test="extraction-applied"] [data-action="delete"]')
+      await check(del.innerText().then((s) => s.includes(language === 'en' ? 'Moved to the trash' : '已移到回收站')), 'an applied delete says it moved the memory to the trash')
+      await check(page.locator('[data-test="extraction-applied"] [data-action="write"]').innerText().then((s) => s.includes(language === 'en' ? 'Written' : '已写入')), 'an applied write says it was written')
     })
   }
   // Narrow Activity (a phone, and an 800 px window beside the sidebar): a run's and a session's
