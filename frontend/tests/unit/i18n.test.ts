@@ -131,6 +131,8 @@ const ENUMS: Record<string, readonly string[]> = {
   'ui.backup.op.': ['backup', 'preview', 'restore', 'vacuum', 'cleanup'],
   'ui.backup.phase.': ['index', 'files', 'verify', 'pre_backup', 'swap', 'reconcile', 'orphans', 'vacuum', 'remove', 'done'],
   'ui.activity.actor.': AUDIT_ACTORS,
+  // backend/extraction/plan.go's plan actions (accept is never one a model may apply)
+  'ui.extraction.action.': ['write', 'update', 'delete', 'append_daily'],
   'organizer.status.': RUN_STATUSES,
   'organizer.phase.': RUN_PHASES,
   'organizer.trigger.': ORGANIZER_TRIGGERS,
