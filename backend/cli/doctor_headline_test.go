@@ -1,10 +1,6 @@
 package cli
 
 import (
-	"bytes"
-	"context"
-	"engram/backend/api"
-	"engram/backend/wire"
 	"os"
 	"path/filepath"
 	"strings"
@@ -50,19 +46,8 @@ func TestDoctorProblemNamesTheFieldInChinese(t *testing.T) {
 	if err := os.WriteFile(p, []byte(head), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	var out, errb bytes.Buffer
-	env := h.env(&out, &errb)
-	env.Lang = "zh"
-	env.Open = func(ctx context.Context) (*api.API, func() error, error) {
-		svc, err := wire.Open(ctx, wire.Options{Home: h.dir, Lang: "zh", Catalog: h.cat, Passive: true})
-		if err != nil {
-			return nil, nil, err
-		}
-		return svc.API(ctx, api.ActorUser), svc.Close, nil
-	}
-	Run(context.Background(), []string{"doctor"}, env)
-	got := out.String()
+	got := h.runZh("doctor")
 	if !strings.Contains(got, "global/user/long.md：") || !strings.Contains(got, "“标题”") || strings.Contains(got, "“title”") {
-		t.Fatalf("doctor in Chinese:\n%s%s", got, errb.String())
+		t.Fatalf("doctor in Chinese:\n%s", got)
 	}
 }

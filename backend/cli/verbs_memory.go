@@ -49,7 +49,7 @@ func writeParams(r *runner, args []string) (api.WriteParams, error) {
 func printDone(doneKey string) func(r *runner, res api.ItemResult) error {
 	return printJSONOr(func(r *runner, w io.Writer, res api.ItemResult) {
 		r.warnings(res.Warnings)
-		fmt.Fprintln(w, r.t(doneKey, map[string]any{"Slug": res.Slug, "ID": res.ID, "Confidence": res.AppliedConfidence}))
+		fmt.Fprintln(w, r.t(doneKey, map[string]any{"Slug": res.Slug, "ID": res.ID, "Confidence": r.word("cli.confidence", string(res.AppliedConfidence))}))
 	})
 }
 

@@ -118,5 +118,5 @@ func (r *runner) appliedLine(a api.ExtractionApplied) string {
 	case "delete":
 		key = "cli.extract_applied_delete"
 	}
-	return r.t(key, map[string]any{"Slug": a.Slug, "Scope": a.Scope, "Type": a.Type, "Title": a.Title, "Confidence": a.Confidence})
+	return r.t(key, map[string]any{"Slug": a.Slug, "Scope": a.Scope, "Type": a.Type, "Title": a.Title, "Confidence": r.word("cli.confidence", string(a.Confidence))})
 }
