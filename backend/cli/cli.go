@@ -9,6 +9,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"engram/backend/api"
@@ -232,6 +233,9 @@ func (r *runner) out(v any, human func(w io.Writer)) {
 }
 
 // flags parses args allowing flags after positional arguments (engram search foo --limit 3).
+// settingFlag is a boolean flag that sets a setting to true or false (optBool), not a switch.
+type settingFlag interface{ settingValue() }
+
 func (r *runner) flags(name string, args []string, define func(fs *flag.FlagSet)) ([]string, error) {
 	fs := flag.NewFlagSet("engram "+name, flag.ContinueOnError)
 	fs.SetOutput(r.env.Stderr)
@@ -260,6 +264,15 @@ func (r *runner) flags(name string, args []string, define func(fs *flag.FlagSet)
 			continue
 		}
 		if bf, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && bf.IsBoolFlag() {
+			// A setting's true/false (--streaming false) takes the word after it, as people
+			// type it: it was read as a stray argument and the verb answered with its usage.
+			// A plain switch (--json) never does, so `search --json false` still searches.
+			if _, setting := f.Value.(settingFlag); setting && i+1 < len(args) {
+				if _, err := strconv.ParseBool(args[i+1]); err == nil {
+					flagArgs[len(flagArgs)-1] = a + "=" + args[i+1]
+					i++
+				}
+			}
 			continue
 		}
 		if i+1 < len(args) {

@@ -115,6 +115,7 @@ type optBool struct {
 
 func (o *optBool) String() string   { return strconv.FormatBool(o.v) }
 func (o *optBool) IsBoolFlag() bool { return true }
+func (o *optBool) settingValue()    {}
 func (o *optBool) Set(v string) error {
 	b, err := strconv.ParseBool(v)
 	if err != nil {

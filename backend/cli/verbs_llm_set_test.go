@@ -29,6 +29,12 @@ func TestLLMSet(t *testing.T) {
 			0, "openai · llama3.1 · http://127.0.0.1:11434/v1", api.LLMStatus{Provider: "openai", BaseURL: "http://127.0.0.1:11434/v1", Model: "llama3.1", Local: true, Configured: true}},
 		{"one field keeps the others", "", []string{"llm", "set", "--streaming"},
 			0, "llama3.1", api.LLMStatus{Provider: "openai", BaseURL: "http://127.0.0.1:11434/v1", Model: "llama3.1", Streaming: true, Local: true, Configured: true}},
+		// --streaming false as people type it (not only --streaming=false): it was a stray
+		// argument and the verb answered with its usage.
+		{"a setting's false after a space", "", []string{"llm", "set", "--streaming", "false"},
+			0, "llama3.1", api.LLMStatus{Provider: "openai", BaseURL: "http://127.0.0.1:11434/v1", Model: "llama3.1", Local: true, Configured: true}},
+		{"and its true", "", []string{"llm", "set", "--streaming", "true"},
+			0, "llama3.1", api.LLMStatus{Provider: "openai", BaseURL: "http://127.0.0.1:11434/v1", Model: "llama3.1", Streaming: true, Local: true, Configured: true}},
 		{"public endpoint with its key", "sk-ant-cli-set-KEY-0123456789\n", []string{"llm", "set", "--provider", "anthropic", "--base-url", "", "--model", "claude-haiku", "--key-stdin"},
 			0, "key set", api.LLMStatus{Provider: "anthropic", Model: "claude-haiku", Streaming: true, KeySet: true, Configured: true}},
 		{"unknown provider", "", []string{"llm", "set", "--provider", "bogus"}, 1, "“bogus”", api.LLMStatus{}},
@@ -103,5 +109,14 @@ func TestExtractRuns(t *testing.T) {
 	setLanguage(t, h, "zh-CN")
 	if out := h.ok("extract", "runs"); !strings.Contains(out, "部分应用（应用 1 条，拒绝 1 条）") && !strings.Contains(out, "（应用 1 条，拒绝 1 条）") {
 		t.Fatalf("zh runs: %s", out)
+	}
+}
+
+// A plain switch never takes the word after it: `search --json false` searches for "false".
+func TestSwitchDoesNotTakeTheNextWord(t *testing.T) {
+	h := newHome(t)
+	h.ok("write", "--type", "user", "--slug", "false-alarm", "--title", "A false alarm", "--body", "the smoke detector was false")
+	if out := h.ok("search", "--json", "false"); !strings.Contains(out, "false-alarm") {
+		t.Fatalf("search --json false: %s", out)
 	}
 }
