@@ -149,7 +149,7 @@ func TestLLMDecisionsValidated(t *testing.T) {
 			t.Fatalf("dropped decision %+v not marked dropped", d)
 		}
 	}
-	want := map[string]int{BucketCrossScope: 1, BucketInvalidTarget: 2, BucketInvalidProposal: 5, BucketEvidenceLost: 1, "": 1}
+	want := map[string]int{BucketCrossScope: 1, BucketInvalidTarget: 1, BucketSelfMerge: 1, BucketInvalidProposal: 5, BucketEvidenceLost: 1, "": 1}
 	for k, n := range want {
 		if got[k] != n {
 			t.Fatalf("buckets %v, want %v", got, want)
