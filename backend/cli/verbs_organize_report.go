@@ -128,6 +128,7 @@ func (r *runner) printOrganizerRun(w io.Writer, d api.OrganizerRunDetail) {
 	fmt.Fprintln(w, r.t("cli.organize.run_counts", map[string]any{"Scanned": rep.Counts.Scanned, "Scopes": rep.Counts.Scopes,
 		"Decisions": rep.Counts.Decisions, "Applied": rep.Counts.Applied, "Pending": pending, "Dropped": rep.Counts.Dropped,
 		"Failed": rep.Counts.Failed, "Removed": rep.Counts.Removed}))
+	r.printModelProblems(w, rep)
 	for _, dec := range rep.Decisions {
 		r.printDecision(w, dec)
 	}
@@ -139,7 +140,9 @@ func (r *runner) printOrganizerRun(w io.Writer, d api.OrganizerRunDetail) {
 // printDecision is one decision in three or more lines.
 func (r *runner) printDecision(w io.Writer, d api.OrganizerDecision) {
 	status := r.word("organizer.decision_status", string(d.Status))
-	if d.Status == api.OrganizerDecisionPending && d.Bucket != "" {
+	// The bucket says why the run left it to a person, or why it refused it (a model's merge
+	// across scopes, of a memory it made up, …): a refusal said only "Not applicable".
+	if (d.Status == api.OrganizerDecisionPending || d.Status == api.OrganizerDecisionDropped) && d.Bucket != "" {
 		status += " — " + r.word("organizer.bucket", d.Bucket)
 	}
 	fmt.Fprintln(w, r.t("cli.organize.decision", map[string]any{"ID": d.ID, "Action": r.word("organizer.action", string(d.Action)),
@@ -150,8 +153,11 @@ func (r *runner) printDecision(w io.Writer, d api.OrganizerDecision) {
 	}
 	if d.Action == api.OrganizerActionMerge && d.Into != nil {
 		fmt.Fprintln(w, r.t("cli.organize.decision_merge", map[string]any{"Targets": strings.Join(targets, ", "), "Into": entryLabel(*d.Into)}))
-	} else {
+	} else if len(targets) > 0 {
 		fmt.Fprintln(w, r.t("cli.organize.decision_targets", map[string]any{"Targets": strings.Join(targets, ", ")}))
+	}
+	if id, ok := d.Reason.Args["Unknown"].(string); ok && id != "" {
+		fmt.Fprintln(w, r.t("cli.organize.decision_unknown", map[string]any{"ID": id}))
 	}
 	fmt.Fprintln(w, r.t("cli.organize.decision_why", map[string]any{"Risk": r.word("organizer.risk", string(d.Risk)),
 		"Confidence": fmt.Sprintf("%.2f", d.Confidence), "Reason": r.reasonText(d)}))
@@ -193,4 +199,38 @@ func entryLabel(e api.OrganizerEntryRef) string {
 		return e.Slug
 	}
 	return "“" + e.Title + "” (" + e.Slug + ")"
+}
+
+// printModelProblems says where the run could not use the model's answer: the model not used
+// at all, a scope grouped by type instead of by topic, ids of its grouping that were not
+// memories of the scope, and each group planned offline (or not at all) because its plan was
+// refused — as text instead of a tool call, cut short, too many decisions. Without these lines
+// the report showed the offline planner's changes as if they were the model's.
+func (r *runner) printModelProblems(w io.Writer, rep *api.OrganizerReport) {
+	if rep.LLMFallback != nil {
+		fmt.Fprintln(w, r.t("cli.organize.model_unused", map[string]any{"Message": r.runErrorText(rep.LLMFallback)}))
+	}
+	for _, sc := range rep.Clustering {
+		scope := string(sc.Scope)
+		if sc.Key != "" {
+			scope += " " + sc.Key
+		}
+		if sc.Fallback != nil {
+			fmt.Fprintln(w, r.t("cli.organize.grouped_by_type", map[string]any{"Scope": scope, "Message": r.runErrorText(sc.Fallback)}))
+		}
+		if sc.UnknownIDs+sc.RepeatedIDs > 0 {
+			fmt.Fprintln(w, r.t("cli.organize.grouping_ignored", map[string]any{"Scope": scope, "Unknown": sc.UnknownIDs,
+				"Repeated": sc.RepeatedIDs}))
+		}
+	}
+	for _, c := range rep.Clusters {
+		if c.Error == nil || (c.Status != api.OrganizerClusterFallback && c.Status != api.OrganizerClusterFailed) {
+			continue
+		}
+		key := "cli.organize.cluster_fallback"
+		if c.Status == api.OrganizerClusterFailed {
+			key = "cli.organize.cluster_failed"
+		}
+		fmt.Fprintln(w, r.t(key, map[string]any{"ID": c.ID, "Size": c.Size, "Message": r.runErrorText(c.Error)}))
+	}
 }
