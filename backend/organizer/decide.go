@@ -179,7 +179,6 @@ func decide(trigger Trigger, mode Mode, c Cluster, p Proposal, entries map[strin
 			in.RemovesReviewed = true
 		}
 	}
-	d.Risk = ComputeRisk(in)
 	if p.Action == ActionMergeInto {
 		pres, bucket := preserve(into, targets, p.Body)
 		if bucket != "" {
@@ -190,7 +189,9 @@ func decide(trigger Trigger, mode Mode, c Cluster, p Proposal, entries map[strin
 			return drop(BucketEvidenceLost)
 		}
 		d.Preserved = pres
+		in.Unreviews = pres.Unreview
 	}
+	d.Risk = ComputeRisk(in)
 	if p.Action == ActionMarkReview {
 		for _, m := range targets {
 			if n := valuesLimit("tags"); n > 0 && !contains(m.Tags, ReviewTag) && len(m.Tags) >= n {
