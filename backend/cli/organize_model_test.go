@@ -181,7 +181,7 @@ func TestOrganizeRefusesAModelsHostilePlan(t *testing.T) {
 		{"r-hint", "dropped", "report_only", []string{"Suggestion only"}},
 		{"r-seven", "dropped", "invalid_proposal", []string{"no confidence between 0 and 1"}},
 		{"r-negative", "dropped", "invalid_proposal", []string{"no confidence between 0 and 1"}},
-		{"malformed_decision", "dropped", "invalid_proposal", []string{"could not be read"}},
+		{"malformed_decision", "dropped", "invalid_proposal", []string{"Unreadable change", "could not be read"}},
 	} {
 		dec, ok := byReason[tc.reason]
 		if !ok {
@@ -200,9 +200,9 @@ func TestOrganizeRefusesAModelsHostilePlan(t *testing.T) {
 	}
 	// The plans refused whole (10,000 decisions; text instead of the tool) are said, group by
 	// group, and so are the grouping's ids that were no memories of the scope.
-	for _, w := range []string{"the model's plan was refused, planned offline instead: The model's answer through SubmitMemoryOrganizePlan could not be used: 10000 decisions, at most 24",
+	for _, w := range []string{"the model's plan was refused, planned offline instead: The model's answer through SubmitMemoryOrganizePlan held 10000 entries where at most 24 are allowed",
 		"the model's plan was refused, planned offline instead: The model did not submit its answer with SubmitMemoryOrganizePlan",
-		"the model's grouping named 2 id(s) that are no memories of this scope"} {
+		"global: the model's grouping named 2 id(s) that are no memories of this scope"} {
 		if !strings.Contains(out, w) {
 			t.Errorf("no %q in\n%s", w, out)
 		}
@@ -239,7 +239,7 @@ func TestOrganizeRefusesAModelsHostilePlan(t *testing.T) {
 	// In the home's language.
 	setLanguage(t, h, "zh-CN")
 	zh := h.ok("organize", "run", d.ID)
-	for _, w := range []string{"会把不同类型的记忆合并在一起", "会把一条记忆合并到它自己", "模型的规划被拒绝，改为离线规划", "它不是本次运行读取的记忆"} {
+	for _, w := range []string{"会把不同类型的记忆合并在一起", "会把一条记忆合并到它自己", "模型的规划被拒绝，改为离线规划", "它不是本次运行读取的记忆", "全局：模型的分组中有 2 个 id", "有 10000 项，最多只允许 24 项", "无法读取的更改"} {
 		if !strings.Contains(zh, w) {
 			t.Errorf("zh: no %q in\n%s", w, zh)
 		}

@@ -145,8 +145,11 @@ func (r *runner) printDecision(w io.Writer, d api.OrganizerDecision) {
 	if (d.Status == api.OrganizerDecisionPending || d.Status == api.OrganizerDecisionDropped) && d.Bucket != "" {
 		status += " — " + r.word("organizer.bucket", d.Bucket)
 	}
-	fmt.Fprintln(w, r.t("cli.organize.decision", map[string]any{"ID": d.ID, "Action": r.word("organizer.action", string(d.Action)),
-		"Status": status}))
+	action := r.word("organizer.action", string(d.Action))
+	if action == "" {
+		action = r.t("cli.organize.unreadable_action", nil) // a decision that could not be decoded
+	}
+	fmt.Fprintln(w, r.t("cli.organize.decision", map[string]any{"ID": d.ID, "Action": action, "Status": status}))
 	var targets []string
 	for _, t := range d.Targets {
 		targets = append(targets, entryLabel(t))
@@ -211,10 +214,13 @@ func (r *runner) printModelProblems(w io.Writer, rep *api.OrganizerReport) {
 		fmt.Fprintln(w, r.t("cli.organize.model_unused", map[string]any{"Message": r.runErrorText(rep.LLMFallback)}))
 	}
 	for _, sc := range rep.Clustering {
-		scope := string(sc.Scope)
-		if sc.Key != "" {
-			scope += " " + sc.Key
+		q := api.ScopeQuota{Scope: sc.Scope, Key: sc.Key}
+		for _, s := range rep.Scopes {
+			if s.Scope == sc.Scope && s.Key == sc.Key {
+				q.Workdir, q.Agent = s.Workdir, s.Agent
+			}
 		}
+		scope := quotaScopeName(r, q)
 		if sc.Fallback != nil {
 			fmt.Fprintln(w, r.t("cli.organize.grouped_by_type", map[string]any{"Scope": scope, "Message": r.runErrorText(sc.Fallback)}))
 		}

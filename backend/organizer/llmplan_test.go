@@ -36,7 +36,7 @@ func TestLLMFailingClusterPlannedOffline(t *testing.T) {
 				ds[i] = map[string]any{"action": "keep", "ids": []string{"x"}, "confidence": 1, "reason": "r"}
 			}
 			return callReply(prompts.OrganizerPlanTool, map[string]any{"decisions": ds})
-		}, CodeLLMBadArguments},
+		}, CodeLLMTooMany},
 		{"never calls the tool", func() (llm.Response, error) { return textReply(`{"decisions": []}`) }, CodeLLMNoToolCall},
 		{"llm error", func() (llm.Response, error) { return llm.Response{Usage: callUsage}, errBroken }, CodeLLMFailed},
 		{"panics", func() (llm.Response, error) { panic("client bug") }, CodeInternal},
