@@ -227,10 +227,17 @@ func TestOrganizeRefusesAModelsHostilePlan(t *testing.T) {
 		t.Error("the archived note left the archive")
 	}
 
-	// What waits for the person is theirs to apply.
-	res := organizeJSON[api.OrganizerApplyResult](h, "organize", "apply", d.ID, byReason["r-reviewed"].ID)
-	if res.Applied != 1 || res.Failed != 0 {
-		t.Fatalf("the person's apply: %+v", res)
+	// A refused change stays refused, also when the person names it.
+	for _, reason := range []string{"r-type", "r-agent", "r-accept"} {
+		code, _, errs := h.run("", "organize", "apply", d.ID, byReason[reason].ID)
+		if code != 1 || !strings.Contains(errs, "Not applicable") {
+			t.Errorf("apply of the refused %s: exit %d, %q", reason, code, errs)
+		}
+	}
+	// What waits for the person is theirs to apply, and only that.
+	res := organizeJSON[api.OrganizerApplyResult](h, "organize", "apply", d.ID, "--all")
+	if res.Applied != 1 || res.Failed != 0 || len(res.Decisions) != 1 || res.Decisions[0].ID != byReason["r-reviewed"].ID {
+		t.Fatalf("the person's apply --all: %+v, want only the queued delete", res)
 	}
 	if _, ok := liveIDs(h)["deploy-day"]; ok {
 		t.Fatal("the person's apply of the queued delete did not delete")
