@@ -160,12 +160,12 @@ func (r *runner) printDecision(w io.Writer, d api.OrganizerDecision) {
 		fmt.Fprintln(w, r.t("cli.organize.decision_targets", map[string]any{"Targets": strings.Join(targets, ", ")}))
 	}
 	if id, ok := d.Reason.Args["Unknown"].(string); ok && id != "" {
-		fmt.Fprintln(w, r.t("cli.organize.decision_unknown", map[string]any{"ID": id}))
+		fmt.Fprintln(w, r.t("cli.organize.decision_unknown", map[string]any{"ID": flatText(id)}))
 	}
 	fmt.Fprintln(w, r.t("cli.organize.decision_why", map[string]any{"Risk": r.word("organizer.risk", string(d.Risk)),
 		"Confidence": fmt.Sprintf("%.2f", d.Confidence), "Reason": r.reasonText(d)}))
 	if d.Hint != "" {
-		fmt.Fprintln(w, r.t("cli.organize.decision_hint", map[string]any{"Hint": d.Hint}))
+		fmt.Fprintln(w, r.t("cli.organize.decision_hint", map[string]any{"Hint": flatText(d.Hint)}))
 	}
 	if res := d.Result; res != nil && res.Code != "" {
 		fmt.Fprintln(w, r.t("cli.organize.decision_failed", map[string]any{"Message": res.Message}))
@@ -177,7 +177,7 @@ func (r *runner) printDecision(w io.Writer, d api.OrganizerDecision) {
 func (r *runner) reasonText(d api.OrganizerDecision) string {
 	key := "organizer.reason." + d.Reason.Code
 	if d.Reason.Code == "" || r.env.Catalog == nil || !r.env.Catalog.Has(key) {
-		return d.Reason.Text
+		return flatText(d.Reason.Text)
 	}
 	args := map[string]any{}
 	for k, v := range d.Reason.Args {
@@ -191,7 +191,7 @@ func (r *runner) reasonText(d api.OrganizerDecision) string {
 	}
 	text := r.t(key, args)
 	if d.Reason.Text != "" && d.Reason.Text != text {
-		text += " " + r.t("cli.organize.planner_said", map[string]any{"Text": d.Reason.Text})
+		text += " " + r.t("cli.organize.planner_said", map[string]any{"Text": flatText(d.Reason.Text)})
 	}
 	return text
 }
@@ -240,3 +240,8 @@ func (r *runner) printModelProblems(w io.Writer, rep *api.OrganizerReport) {
 		fmt.Fprintln(w, r.t(key, map[string]any{"ID": c.ID, "Size": c.Size, "Message": r.runErrorText(c.Error)}))
 	}
 }
+
+// flatText puts a model's text (a reason, a hint, an id it named) on one line: its line breaks
+// printed lines of their own, which could read as changes of the report ("  d099  Delete ·
+// Applied").
+func flatText(s string) string { return strings.Join(strings.Fields(s), " ") }
