@@ -25,6 +25,7 @@ type (
 	OrganizerDecision      = organizer.Decision
 	OrganizerEntryRef      = organizer.EntryRef
 	OrganizerRunError      = organizer.RunError
+	OrganizerReport        = organizer.Report
 )
 
 // Where an organizer run or decision stands, and what a run may be asked for.
@@ -41,6 +42,10 @@ const (
 	OrganizerDecisionPending = organizer.DecisionPending
 	OrganizerDecisionApplied = organizer.DecisionApplied
 	OrganizerDecisionFailed  = organizer.DecisionFailed
+	OrganizerDecisionDropped = organizer.DecisionDropped
+	// Cluster statuses: the model's plan refused and planned offline, or not planned at all.
+	OrganizerClusterFallback = organizer.ClusterFallback
+	OrganizerClusterFailed   = organizer.ClusterFailed
 	OrganizerActionMerge     = organizer.ActionMergeInto
 
 	// OrganizerNothingToAbort is the code of an abort that found no active or queued run.

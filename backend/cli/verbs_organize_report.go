@@ -128,6 +128,7 @@ func (r *runner) printOrganizerRun(w io.Writer, d api.OrganizerRunDetail) {
 	fmt.Fprintln(w, r.t("cli.organize.run_counts", map[string]any{"Scanned": rep.Counts.Scanned, "Scopes": rep.Counts.Scopes,
 		"Decisions": rep.Counts.Decisions, "Applied": rep.Counts.Applied, "Pending": pending, "Dropped": rep.Counts.Dropped,
 		"Failed": rep.Counts.Failed, "Removed": rep.Counts.Removed}))
+	r.printModelProblems(w, rep)
 	for _, dec := range rep.Decisions {
 		r.printDecision(w, dec)
 	}
@@ -139,24 +140,32 @@ func (r *runner) printOrganizerRun(w io.Writer, d api.OrganizerRunDetail) {
 // printDecision is one decision in three or more lines.
 func (r *runner) printDecision(w io.Writer, d api.OrganizerDecision) {
 	status := r.word("organizer.decision_status", string(d.Status))
-	if d.Status == api.OrganizerDecisionPending && d.Bucket != "" {
+	// The bucket says why the run left it to a person, or why it refused it (a model's merge
+	// across scopes, of a memory it made up, …): a refusal said only "Not applicable".
+	if (d.Status == api.OrganizerDecisionPending || d.Status == api.OrganizerDecisionDropped) && d.Bucket != "" {
 		status += " — " + r.word("organizer.bucket", d.Bucket)
 	}
-	fmt.Fprintln(w, r.t("cli.organize.decision", map[string]any{"ID": d.ID, "Action": r.word("organizer.action", string(d.Action)),
-		"Status": status}))
+	action := r.word("organizer.action", string(d.Action))
+	if action == "" {
+		action = r.t("cli.organize.unreadable_action", nil) // a decision that could not be decoded
+	}
+	fmt.Fprintln(w, r.t("cli.organize.decision", map[string]any{"ID": d.ID, "Action": action, "Status": status}))
 	var targets []string
 	for _, t := range d.Targets {
 		targets = append(targets, entryLabel(t))
 	}
 	if d.Action == api.OrganizerActionMerge && d.Into != nil {
 		fmt.Fprintln(w, r.t("cli.organize.decision_merge", map[string]any{"Targets": strings.Join(targets, ", "), "Into": entryLabel(*d.Into)}))
-	} else {
+	} else if len(targets) > 0 {
 		fmt.Fprintln(w, r.t("cli.organize.decision_targets", map[string]any{"Targets": strings.Join(targets, ", ")}))
+	}
+	if id, ok := d.Reason.Args["Unknown"].(string); ok && id != "" {
+		fmt.Fprintln(w, r.t("cli.organize.decision_unknown", map[string]any{"ID": flatText(id)}))
 	}
 	fmt.Fprintln(w, r.t("cli.organize.decision_why", map[string]any{"Risk": r.word("organizer.risk", string(d.Risk)),
 		"Confidence": fmt.Sprintf("%.2f", d.Confidence), "Reason": r.reasonText(d)}))
 	if d.Hint != "" {
-		fmt.Fprintln(w, r.t("cli.organize.decision_hint", map[string]any{"Hint": d.Hint}))
+		fmt.Fprintln(w, r.t("cli.organize.decision_hint", map[string]any{"Hint": flatText(d.Hint)}))
 	}
 	if res := d.Result; res != nil && res.Code != "" {
 		fmt.Fprintln(w, r.t("cli.organize.decision_failed", map[string]any{"Message": res.Message}))
@@ -168,7 +177,7 @@ func (r *runner) printDecision(w io.Writer, d api.OrganizerDecision) {
 func (r *runner) reasonText(d api.OrganizerDecision) string {
 	key := "organizer.reason." + d.Reason.Code
 	if d.Reason.Code == "" || r.env.Catalog == nil || !r.env.Catalog.Has(key) {
-		return d.Reason.Text
+		return flatText(d.Reason.Text)
 	}
 	args := map[string]any{}
 	for k, v := range d.Reason.Args {
@@ -182,7 +191,7 @@ func (r *runner) reasonText(d api.OrganizerDecision) string {
 	}
 	text := r.t(key, args)
 	if d.Reason.Text != "" && d.Reason.Text != text {
-		text += " " + r.t("cli.organize.planner_said", map[string]any{"Text": d.Reason.Text})
+		text += " " + r.t("cli.organize.planner_said", map[string]any{"Text": flatText(d.Reason.Text)})
 	}
 	return text
 }
@@ -194,3 +203,45 @@ func entryLabel(e api.OrganizerEntryRef) string {
 	}
 	return "“" + e.Title + "” (" + e.Slug + ")"
 }
+
+// printModelProblems says where the run could not use the model's answer: the model not used
+// at all, a scope grouped by type instead of by topic, ids of its grouping that were not
+// memories of the scope, and each group planned offline (or not at all) because its plan was
+// refused — as text instead of a tool call, cut short, too many decisions. Without these lines
+// the report showed the offline planner's changes as if they were the model's.
+func (r *runner) printModelProblems(w io.Writer, rep *api.OrganizerReport) {
+	if rep.LLMFallback != nil {
+		fmt.Fprintln(w, r.t("cli.organize.model_unused", map[string]any{"Message": r.runErrorText(rep.LLMFallback)}))
+	}
+	for _, sc := range rep.Clustering {
+		q := api.ScopeQuota{Scope: sc.Scope, Key: sc.Key}
+		for _, s := range rep.Scopes {
+			if s.Scope == sc.Scope && s.Key == sc.Key {
+				q.Workdir, q.Agent = s.Workdir, s.Agent
+			}
+		}
+		scope := quotaScopeName(r, q)
+		if sc.Fallback != nil {
+			fmt.Fprintln(w, r.t("cli.organize.grouped_by_type", map[string]any{"Scope": scope, "Message": r.runErrorText(sc.Fallback)}))
+		}
+		if sc.UnknownIDs+sc.RepeatedIDs > 0 {
+			fmt.Fprintln(w, r.t("cli.organize.grouping_ignored", map[string]any{"Scope": scope, "Unknown": sc.UnknownIDs,
+				"Repeated": sc.RepeatedIDs}))
+		}
+	}
+	for _, c := range rep.Clusters {
+		if c.Error == nil || (c.Status != api.OrganizerClusterFallback && c.Status != api.OrganizerClusterFailed) {
+			continue
+		}
+		key := "cli.organize.cluster_fallback"
+		if c.Status == api.OrganizerClusterFailed {
+			key = "cli.organize.cluster_failed"
+		}
+		fmt.Fprintln(w, r.t(key, map[string]any{"ID": c.ID, "Size": c.Size, "Message": r.runErrorText(c.Error)}))
+	}
+}
+
+// flatText puts a model's text (a reason, a hint, an id it named) on one line: its line breaks
+// printed lines of their own, which could read as changes of the report ("  d099  Delete ·
+// Applied").
+func flatText(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -92,18 +92,32 @@ func decide(trigger Trigger, mode Mode, c Cluster, p Proposal, entries map[strin
 	}
 	var targets []*memory.Memory
 	seen := map[string]bool{}
+	self := false
 	for _, id := range p.Targets {
-		m, ok := entries[id]
-		if !ok {
-			d.Reason.Args = withArg(d.Reason.Args, "Unknown", clip(id, 64))
-			return drop(BucketInvalidTarget)
+		if p.Action == ActionMergeInto && id == p.Into {
+			// The keeper listed among what goes into it: it stays, the others merge.
+			self = true
+			continue
 		}
 		if seen[id] {
 			continue
 		}
+		m, ok := entries[id]
+		if !ok {
+			d.Reason.Args = withArg(d.Reason.Args, "Unknown", clean(id, 64))
+			return drop(BucketInvalidTarget)
+		}
 		seen[id] = true
 		targets = append(targets, m)
 		d.Targets = append(d.Targets, refOf(m))
+	}
+	if len(targets) == 0 && self {
+		// A merge of a memory into itself only: nothing to merge (it was reported as naming a
+		// memory that does not exist).
+		if m, ok := entries[p.Into]; ok {
+			d.Targets = append(d.Targets, refOf(m))
+		}
+		return drop(BucketSelfMerge)
 	}
 	if len(targets) == 0 {
 		return drop(BucketInvalidTarget)
@@ -111,7 +125,8 @@ func decide(trigger Trigger, mode Mode, c Cluster, p Proposal, entries map[strin
 	var into *memory.Memory
 	if p.Action == ActionMergeInto {
 		m, ok := entries[p.Into]
-		if !ok || seen[p.Into] {
+		if !ok {
+			d.Reason.Args = withArg(d.Reason.Args, "Unknown", clean(p.Into, 64))
 			return drop(BucketInvalidTarget)
 		}
 		into = m
@@ -127,6 +142,16 @@ func decide(trigger Trigger, mode Mode, c Cluster, p Proposal, entries map[strin
 	for _, m := range all {
 		if m.Scope != c.Scope.Scope || m.ScopeKey() != c.Scope.Key {
 			return drop(BucketCrossScope)
+		}
+	}
+	// A merge keeps its keeper's type: folding a user fact into a feedback rule (or a note
+	// into a reference) changes what the statement is and where it is shown to agents, which
+	// only a person may decide (a model's merge across types was applied at low risk).
+	if into != nil {
+		for _, m := range targets {
+			if m.Type != into.Type {
+				return drop(BucketCrossType)
+			}
 		}
 	}
 	for _, m := range all {
@@ -154,7 +179,6 @@ func decide(trigger Trigger, mode Mode, c Cluster, p Proposal, entries map[strin
 			in.RemovesReviewed = true
 		}
 	}
-	d.Risk = ComputeRisk(in)
 	if p.Action == ActionMergeInto {
 		pres, bucket := preserve(into, targets, p.Body)
 		if bucket != "" {
@@ -165,7 +189,9 @@ func decide(trigger Trigger, mode Mode, c Cluster, p Proposal, entries map[strin
 			return drop(BucketEvidenceLost)
 		}
 		d.Preserved = pres
+		in.Unreviews = pres.Unreview
 	}
+	d.Risk = ComputeRisk(in)
 	if p.Action == ActionMarkReview {
 		for _, m := range targets {
 			if n := valuesLimit("tags"); n > 0 && !contains(m.Tags, ReviewTag) && len(m.Tags) >= n {

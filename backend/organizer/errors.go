@@ -31,6 +31,9 @@ const (
 	CodeLLMTimeout      = "organizer_llm_timeout"
 	CodeLLMNoToolCall   = "organizer_llm_no_tool_call"
 	CodeLLMBadArguments = "organizer_llm_bad_arguments"
+	// CodeLLMTooMany: an answer holding more decisions or clusters than its tool allows (a
+	// plan of 10,000 decisions); said in the person's language (it was an English detail).
+	CodeLLMTooMany = "organizer_llm_too_many"
 )
 
 // Error is a coded organizer failure. Code names the message (i18n key "error.<Code>"), Args

@@ -22,11 +22,14 @@ type RiskInput struct {
 	// a merge_into source (its text lives on in the keeper, but the entry a person vouched
 	// for goes away).
 	RemovesReviewed bool
+	// Unreviews is set when applying the decision would take a person's reviewed mark off: a
+	// merge that adds unreviewed text to a reviewed keeper.
+	Unreviews bool
 }
 
 // ComputeRisk recomputes a decision's risk locally: cross-scope → high, confidence below 0.7
-// → high, touching a reviewed entry → at least medium, removing a reviewed entry or marking it
-// for review again → high.
+// → high, touching a reviewed entry → at least medium, removing a reviewed entry, marking it
+// for review again or merging unreviewed text into it (which takes its reviewed mark off) → high.
 func ComputeRisk(in RiskInput) Risk {
 	risk := RiskLow
 	if in.CrossScope || in.Confidence < LowConfidence {
@@ -42,6 +45,11 @@ func ComputeRisk(in RiskInput) Risk {
 	// their word, which only a person may do (an aggressive scheduled run applied a model's
 	// confident mark_review on its own, medium risk at ≥ 0.9).
 	if in.TouchesReviewed && in.Action == ActionMarkReview {
+		risk = RiskHigh
+	}
+	// So does a merge adding unreviewed text to a reviewed keeper: the keeper goes back to
+	// review (an aggressive scheduled run applied a model's confident one on its own).
+	if in.Unreviews {
 		risk = RiskHigh
 	}
 	return risk

@@ -18,6 +18,7 @@ func TestComputeRisk(t *testing.T) {
 		{"merges a reviewed entry away", RiskInput{Action: ActionMergeInto, Confidence: 0.95, TouchesReviewed: true, RemovesReviewed: true}, RiskHigh},
 		{"deletes a reviewed entry", RiskInput{Action: ActionDelete, Confidence: 0.99, TouchesReviewed: true, RemovesReviewed: true}, RiskHigh},
 		{"deletes an unreviewed entry", RiskInput{Action: ActionDelete, Confidence: 0.99}, RiskLow},
+		{"merges unreviewed text into a reviewed keeper (takes its mark off)", RiskInput{Action: ActionMergeInto, Confidence: 0.95, TouchesReviewed: true, Unreviews: true}, RiskHigh},
 		{"low confidence and reviewed stays high", RiskInput{Action: ActionMarkReview, Confidence: 0.5, TouchesReviewed: true}, RiskHigh},
 	}
 	for _, tc := range cases {

@@ -130,3 +130,32 @@ func TestMarkReviewOfAReviewedMemoryWaitsForAPerson(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeThatUnreviewsAKeeperWaitsForAPerson: merging unreviewed text into a memory the
+// person reviewed takes their reviewed mark off the keeper (its text is no longer what they
+// vouched for). An aggressive scheduled run applied a model's confident such merge on its own
+// (medium risk at ≥ 0.9); it now waits for the person in every mode, as a mark_review of a
+// reviewed memory does. A duplicate the keeper already holds word for word changes nothing
+// of it and still merges.
+func TestMergeThatUnreviewsAKeeperWaitsForAPerson(t *testing.T) {
+	keeper := &memory.Memory{ID: "k", Slug: "keeper", Title: "Deploys", Scope: memory.ScopeGlobal, Type: memory.TypeProject,
+		Body: "Deploys happen on Fridays after the release review.", Reviewed: true}
+	adds := &memory.Memory{ID: "a", Slug: "adds", Title: "Deploys too", Scope: memory.ScopeGlobal, Type: memory.TypeProject,
+		Body: "Deploys happen on Fridays after the release review. Skip them in December."}
+	same := &memory.Memory{ID: "s", Slug: "same", Title: "Deploys again", Scope: memory.ScopeGlobal, Type: memory.TypeProject,
+		Body: "Deploys happen on Fridays after the release review."}
+	entries := map[string]*memory.Memory{"k": keeper, "a": adds, "s": same}
+	c := Cluster{ID: "c001", Scope: ScopeInstance{Scope: memory.ScopeGlobal}, Entries: []*memory.Memory{keeper, adds, same}}
+	for _, tc := range []struct {
+		source  string
+		outcome Outcome
+		bucket  string
+	}{{"a", OutcomeQueue, BucketHighRisk}, {"s", OutcomeAuto, ""}} {
+		d := decide(TriggerScheduled, ModeAggressive, c, Proposal{Action: ActionMergeInto, Into: "k", Targets: []string{tc.source},
+			Confidence: 0.99}, entries, map[string]bool{})
+		if d.Outcome != tc.outcome || d.Bucket != tc.bucket {
+			t.Errorf("merge %s into the reviewed keeper: %s/%s (risk %s, unreview %v), want %s/%s", tc.source, d.Outcome, d.Bucket,
+				d.Risk, d.Preserved != nil && d.Preserved.Unreview, tc.outcome, tc.bucket)
+		}
+	}
+}

@@ -219,7 +219,7 @@ func TestLLMClusteringFallsBack(t *testing.T) {
 				cs = append(cs, map[string]any{"topic": "t", "ids": []string{"x"}})
 			}
 			return callReply(prompts.OrganizerTopicsTool, map[string]any{"topic_clusters": cs})
-		}, CodeLLMBadArguments},
+		}, CodeLLMTooMany},
 		{"never calls the tool", func() (llm.Response, error) { return textReply("Here are the clusters: editor, deploys.") }, CodeLLMNoToolCall},
 		{"another tool", func() (llm.Response, error) { return callReply("MemoryManager", `{"action":"delete"}`) }, CodeLLMNoToolCall},
 		{"llm error", func() (llm.Response, error) { return llm.Response{}, errBroken }, CodeLLMFailed},

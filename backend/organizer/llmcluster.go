@@ -94,8 +94,7 @@ func (c *LLMClusterer) Cluster(ctx context.Context, in ClusterInput) (ClusterOut
 		return out, badArgs(prompts.OrganizerTopicsTool, errors.New("topic_clusters is missing"))
 	}
 	if len(args.TopicClusters) > maxClusters {
-		return out, badArgs(prompts.OrganizerTopicsTool,
-			fmt.Errorf("%d topic clusters, at most %d", len(args.TopicClusters), maxClusters))
+		return out, tooMany(prompts.OrganizerTopicsTool, len(args.TopicClusters), maxClusters)
 	}
 	known := make(map[string]bool, len(in.Entries))
 	for _, m := range in.Entries {

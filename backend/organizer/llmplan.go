@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"math"
 	"strings"
 	"time"
@@ -108,7 +107,7 @@ func (p *LLMPlanner) Plan(ctx context.Context, in PlanInput) (PlanOutput, error)
 		return out, badArgs(prompts.OrganizerPlanTool, errors.New("decisions is missing"))
 	}
 	if len(args.Decisions) > maxPlanDecisions {
-		return out, badArgs(prompts.OrganizerPlanTool, fmt.Errorf("%d decisions, at most %d", len(args.Decisions), maxPlanDecisions))
+		return out, tooMany(prompts.OrganizerPlanTool, len(args.Decisions), maxPlanDecisions)
 	}
 	out.Proposals = proposalsOf(args.Decisions, in.Cluster)
 	return out, nil

@@ -36,7 +36,7 @@ func TestLLMFailingClusterPlannedOffline(t *testing.T) {
 				ds[i] = map[string]any{"action": "keep", "ids": []string{"x"}, "confidence": 1, "reason": "r"}
 			}
 			return callReply(prompts.OrganizerPlanTool, map[string]any{"decisions": ds})
-		}, CodeLLMBadArguments},
+		}, CodeLLMTooMany},
 		{"never calls the tool", func() (llm.Response, error) { return textReply(`{"decisions": []}`) }, CodeLLMNoToolCall},
 		{"llm error", func() (llm.Response, error) { return llm.Response{Usage: callUsage}, errBroken }, CodeLLMFailed},
 		{"panics", func() (llm.Response, error) { panic("client bug") }, CodeInternal},
@@ -149,7 +149,7 @@ func TestLLMDecisionsValidated(t *testing.T) {
 			t.Fatalf("dropped decision %+v not marked dropped", d)
 		}
 	}
-	want := map[string]int{BucketCrossScope: 1, BucketInvalidTarget: 2, BucketInvalidProposal: 5, BucketEvidenceLost: 1, "": 1}
+	want := map[string]int{BucketCrossScope: 1, BucketInvalidTarget: 1, BucketSelfMerge: 1, BucketInvalidProposal: 5, BucketEvidenceLost: 1, "": 1}
 	for k, n := range want {
 		if got[k] != n {
 			t.Fatalf("buckets %v, want %v", got, want)

@@ -9,7 +9,8 @@ import (
 
 // OfflinePlanner finds near-duplicates by tiers (containment, cosine, Jaccard) and proposes
 // merge_into with the preserved evidence, mark_review for low-confidence unreviewed entries
-// older than the review age, and keep for the rest. It never crosses scope instances. The
+// older than the review age, and keep for the rest. It never crosses scope instances nor
+// memory types (a model's topic cluster, or a small scope's one cluster, mixes types). The
 // similarity of wording alone never makes a merge a run applies by itself: a fuzzy match whose
 // texts differ in a number, a negation, a word of meaning ("before" / "after"), a swapped
 // content word or words rare in the store (PlanInput.Corpus), and a containment whose longer
@@ -80,7 +81,7 @@ func (OfflinePlanner) Plan(ctx context.Context, in PlanInput) (PlanOutput, error
 			var members []*memory.Memory
 			var ms []Match
 			for _, o := range entries[i+1:] {
-				if done[o.ID] || !sameInstance(keeper, o) {
+				if done[o.ID] || !sameInstance(keeper, o) || o.Type != keeper.Type {
 					continue
 				}
 				if m := match(keeper, o); m.Tier != TierNone && ph.accept(m) {

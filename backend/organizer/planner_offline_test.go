@@ -220,3 +220,53 @@ func describe(d *Decision) string {
 	return fmt.Sprintf("%s %s %s%s (%s, %s, risk %s, confidence %.3f, %s)", d.ID, d.Action, strings.Join(slugs, ","), into,
 		d.Tier, d.Reason.Code, d.Risk, d.Confidence, d.Status)
 }
+
+// TestOfflinePlannerKeepsTypesApart: a model's topic cluster, or the one cluster of a scope of
+// eight or fewer when a model is configured, mixes types; when the model fails it, the offline
+// planner plans it. A user fact and a feedback rule of the same words were merged (contained,
+// low risk), which a scheduled run applied: the fact became part of a rule for agents. Only
+// the same type merges; the gate refuses a merge across types from any planner.
+func TestOfflinePlannerKeepsTypesApart(t *testing.T) {
+	mk := func(id string, typ memory.Type, body string) *memory.Memory {
+		return &memory.Memory{ID: id, Slug: id, Title: id, Scope: memory.ScopeGlobal, Type: typ, Body: body}
+	}
+	entries := []*memory.Memory{
+		mk("fact", memory.TypeUser, "Drinks green tea, never coffee."),
+		mk("rule", memory.TypeFeedback, "Drinks green tea, never coffee. Offer tea in examples."),
+		mk("fact-2", memory.TypeUser, "Drinks green tea, never coffee."),
+	}
+	c := Cluster{ID: "c001", Scope: ScopeInstance{Scope: memory.ScopeGlobal}, Entries: entries}
+	out, err := OfflinePlanner{}.Plan(context.Background(), PlanInput{Cluster: c, Now: baseTime})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]*memory.Memory{}
+	for _, m := range entries {
+		byID[m.ID] = m
+	}
+	merges := 0
+	for _, p := range out.Proposals {
+		if p.Action != ActionMergeInto {
+			continue
+		}
+		merges++
+		for _, id := range p.Targets {
+			if byID[id].Type != byID[p.Into].Type {
+				t.Fatalf("merge %v into %s crosses types", p.Targets, p.Into)
+			}
+		}
+	}
+	if merges != 1 {
+		t.Fatalf("%d merges (%+v), want the two user facts merged", merges, out.Proposals)
+	}
+	// The gate refuses a merge across types whoever proposes it.
+	for _, tc := range []struct {
+		into, target, bucket string
+	}{{"rule", "fact", BucketCrossType}, {"fact", "fact-2", ""}, {"fact", "fact", BucketSelfMerge}} {
+		d := decide(TriggerScheduled, ModeAggressive, c, Proposal{Action: ActionMergeInto, Into: tc.into,
+			Targets: []string{tc.target, tc.into}, Confidence: 0.99}, byID, map[string]bool{})
+		if d.Bucket != tc.bucket {
+			t.Errorf("merge %s into %s: bucket %q, want %q", tc.target, tc.into, d.Bucket, tc.bucket)
+		}
+	}
+}

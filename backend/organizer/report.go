@@ -108,6 +108,10 @@ const (
 	BucketOutsideCluster = "outside_cluster"
 	// A decision naming an entry of another scope instance: a planner never widens scope.
 	BucketCrossScope = "cross_scope"
+	// A merge of memories of different types (user into feedback, …): a person's choice only.
+	BucketCrossType = "cross_type"
+	// A merge_into naming its keeper as the only memory to merge into it.
+	BucketSelfMerge = "self_merge"
 	// A merge whose result would lose evidence its planner said must survive.
 	BucketEvidenceLost = "evidence_lost"
 )

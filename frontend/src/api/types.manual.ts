@@ -128,6 +128,9 @@ export const REJECTION_BUCKETS = [
   'invalid_proposal',
   'outside_cluster',
   'cross_scope',
+  'cross_type',
+  'self_merge',
+  'fields_too_large',
   'evidence_lost',
 ] as const
 export const SKIP_REASONS = ['busy', 'too_soon', 'too_few_new_memories', 'gate_failed'] as const
