@@ -106,7 +106,7 @@ func CheckRemote(url string) error {
 	if err != nil || (ep.Protocol == "file" && (!filepath.IsAbs(ep.Path) || !(filepath.IsAbs(url) || strings.HasPrefix(url, "file://")))) {
 		return bad()
 	}
-	return nil
+	return checkSSHPassword(ep)
 }
 
 // setConfig writes the repository's config whole, through a temporary file in .git renamed
