@@ -1602,7 +1602,8 @@ export interface HistoryStatus {
 }
 
 export interface VersionsParams {
-  id: string
+  id?: string
+  path?: string
   limit?: number
 }
 
