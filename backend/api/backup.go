@@ -167,6 +167,10 @@ func (s *BackupService) Restore(p BackupRestoreParams) (backup.RestoreResult, er
 	}
 	r, err := backup.RestoreInPlace(s.a.ctx, s.a.deps.Store, path, s.a.deps.Version, progress)
 	r.Manifest.Files = nil
+	if err == nil && s.a.deps.History != nil {
+		// The restored files as a version of the history (kept or restored with them).
+		err = s.a.deps.Store.Locked(func() error { _, err := s.a.deps.History.CommitRestored(); return err })
+	}
 	return r, s.a.fail(err)
 }
 

@@ -65,6 +65,9 @@ func (r *runner) backup(_ context.Context, args []string) error {
 			}
 			fmt.Fprintln(w, r.t("cli.backup.restored", map[string]any{"Home": res.Home, "Memories": res.Manifest.Memories,
 				"Daily": res.Manifest.Daily, "KV": res.Manifest.KVFiles, "Created": res.Manifest.Created}))
+			if res.KeptHistory {
+				fmt.Fprintln(w, r.t("cli.backup.kept_history", nil))
+			}
 			if res.IndexRebuilt != "" {
 				fmt.Fprintln(w, r.t("cli.backup.index_rebuilt_"+res.IndexRebuilt, map[string]any{"Version": res.Manifest.AppVersion}))
 			}

@@ -1563,6 +1563,7 @@ export interface BackupRestoreResult {
   pre_left_out_count?: number
   reindex: ReconcileReport
   index_rebuilt?: string
+  kept_history?: boolean
 }
 
 export interface VacuumReport {
