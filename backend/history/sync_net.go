@@ -87,7 +87,7 @@ func (r *Repo) fetch(ctx context.Context, res *SyncResult) (bool, error) {
 			remotes := storer.NewReferenceFilteredIter(func(ref *plumbing.Reference) bool { return ref.Name().IsRemote() }, refs)
 			return false, foreignBranches(repo, remotes, res.Remote)
 		}
-		res.Fetched = res.Fetched || err == nil
+		res.Fetched = err == nil
 		return true, nil // a branch fetched before and not merged yet is merged now
 	case errors.Is(err, transport.ErrEmptyRemoteRepository), errors.Is(err, git.NoMatchingRefSpecError{}):
 		return false, nil // a new remote: the push fills it
