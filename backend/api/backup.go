@@ -29,6 +29,9 @@ type BackupSchedule = backup.Schedule
 // BackupLeftOut is an entry of the memory folder a backup did not archive, and why.
 type BackupLeftOut = backup.LeftOut
 
+// BackupHomeDiff is what a restore in place would replace or remove of this home's files.
+type BackupHomeDiff = backup.HomeDiff
+
 // DoctorFinding is one thing doctor found, with the command that fixes it.
 type DoctorFinding = memory.Finding
 
@@ -116,19 +119,31 @@ func (s *BackupService) resolve(p string) (string, error) {
 	return filepath.Join(dir, name), nil
 }
 
-// Preview checks an archive as a restore would (every checksum) and returns its manifest;
-// nothing is restored (backup.preview).
-func (s *BackupService) Preview(p BackupPathParams) (backup.Manifest, error) {
+// BackupPreview is a checked archive's manifest and, beside it, what a restore in place would
+// change in this home (HomeDiff: its memory files the backup would replace or remove).
+type BackupPreview struct {
+	backup.Manifest
+	HomeDiff BackupHomeDiff `json:"home_diff"`
+}
+
+// Preview checks an archive as a restore would (every checksum) and returns its manifest with
+// what a restore in place would replace or remove here; nothing is restored (backup.preview).
+// It said only what the backup held, so newer memories a restore would remove went unsaid.
+func (s *BackupService) Preview(p BackupPathParams) (BackupPreview, error) {
 	if err := s.a.Wait(); err != nil {
-		return backup.Manifest{}, err
+		return BackupPreview{}, err
 	}
 	path, err := s.resolve(p.Path)
 	if err != nil {
-		return backup.Manifest{}, err
+		return BackupPreview{}, err
 	}
 	m, err := backup.Preview(s.a.ctx, path, s.a.deps.Store.Home(), backup.Progress(s.a.indexProgress("preview")))
+	if err != nil {
+		return BackupPreview{}, s.a.fail(err)
+	}
+	d, err := backup.CompareHome(s.a.deps.Store.Root(), m)
 	m.Files = nil
-	return m, s.a.fail(err)
+	return BackupPreview{Manifest: m, HomeDiff: d}, s.a.fail(err)
 }
 
 // Restore restores an archive (backup.restore): with Home to that new home, else in place
@@ -152,6 +167,10 @@ func (s *BackupService) Restore(p BackupRestoreParams) (backup.RestoreResult, er
 	}
 	r, err := backup.RestoreInPlace(s.a.ctx, s.a.deps.Store, path, s.a.deps.Version, progress)
 	r.Manifest.Files = nil
+	if err == nil && s.a.deps.History != nil {
+		// The restored files as a version of the history (kept or restored with them).
+		err = s.a.deps.Store.Locked(func() error { _, err := s.a.deps.History.CommitRestored(); return err })
+	}
 	return r, s.a.fail(err)
 }
 

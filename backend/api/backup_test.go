@@ -128,7 +128,7 @@ func TestBackupRestoreRoundTripToNewHome(t *testing.T) {
 	if m.Memories != 3 || m.Daily != 1 || m.KVFiles != 1 || m.Format != backup.Format {
 		t.Fatalf("manifest counts %+v", m)
 	}
-	if pv := call(t, a, "backup.preview", `{"path":"`+res.Path+`"}`).(backup.Manifest); pv.Created != m.Created || pv.FileCount != m.FileCount || pv.FileCount < 6 || pv.Files != nil {
+	if pv := call(t, a, "backup.preview", `{"path":"`+res.Path+`"}`).(BackupPreview); pv.Created != m.Created || pv.FileCount != m.FileCount || pv.FileCount < 6 || pv.Files != nil {
 		t.Fatalf("preview %+v", pv)
 	}
 	newHome := filepath.Join(t.TempDir(), "restored")
@@ -185,7 +185,7 @@ func TestRestoreInPlaceBacksUpFirst(t *testing.T) {
 	if got := searchSlugs(t, a, "written", ""); strings.Join(got, ",") != "before-backup" {
 		t.Fatalf("after the in-place restore search finds %v", got)
 	}
-	pre := call(t, a, "backup.preview", `{"path":"`+rr.PreBackup+`"}`).(backup.Manifest)
+	pre := call(t, a, "backup.preview", `{"path":"`+rr.PreBackup+`"}`).(BackupPreview)
 	if pre.Memories != 2 {
 		t.Fatalf("pre-restore backup holds %d memories, want 2", pre.Memories)
 	}
@@ -361,7 +361,7 @@ func TestRestoreInPlaceWithAnotherProcessOpen(t *testing.T) {
 	if got := searchSlugs(t, other, "backup process", ""); strings.Join(got, ",") != "in-backup" {
 		t.Fatalf("the other process finds %v after the restore", got)
 	}
-	if pre := call(t, a, "backup.preview", `{"path":"`+rr.PreBackup+`"}`).(backup.Manifest); pre.Memories != 2 {
+	if pre := call(t, a, "backup.preview", `{"path":"`+rr.PreBackup+`"}`).(BackupPreview); pre.Memories != 2 {
 		t.Fatalf("the other process's write is not in the pre-restore backup: %d memories", pre.Memories)
 	}
 	call(t, other, "memory.write", `{"scope":"global","type":"user","slug":"after-restore","title":"After","body":"written after the restore","confidence":"low"}`)

@@ -1,6 +1,8 @@
 package api
 
 import (
+	"path"
+
 	"engram/backend/history"
 	"engram/backend/memory"
 )
@@ -98,9 +100,12 @@ func (s *HistoryService) Disable(_ Empty) (HistoryStatus, error) {
 	return s.Status(Empty{})
 }
 
-// VersionsParams name a memory by id.
+// VersionsParams name a memory by id, or (a person only) a memory file by its path in the
+// memory folder: one that cannot be read as a memory (bytes that are not UTF-8, a broken
+// header) is in no index, and its versions — the good one to bring back — were out of reach.
 type VersionsParams struct {
-	ID    string `json:"id"`
+	ID    string `json:"id,omitempty"`
+	Path  string `json:"path,omitempty"`
 	Limit int    `json:"limit,omitempty"`
 }
 
@@ -118,21 +123,29 @@ func (s *HistoryService) Versions(p VersionsParams) (VersionsResult, error) {
 		return VersionsResult{}, err
 	}
 	out := VersionsResult{Versions: []history.Version{}}
-	if p.ID == "" {
-		return out, s.a.newError(CodeInvalidParams, map[string]any{"Method": "history.versions", "Detail": "id is required"})
+	switch {
+	case p.ID == "" && p.Path == "":
+		return out, s.a.newError(CodeInvalidParams, map[string]any{"Method": "history.versions", "Detail": "id (or path) is required"})
+	case p.ID == "":
+		// A path reaches any scope's file: the person's, never an agent's.
+		if err := s.person(); err != nil {
+			return out, err
+		}
+		out.Path = path.Clean(p.Path)
+	default:
+		m, err := s.a.resolve(RefParams{ID: p.ID})
+		if err != nil {
+			return out, s.a.fail(err)
+		}
+		out.Path = m.Path
 	}
-	m, err := s.a.resolve(RefParams{ID: p.ID})
-	if err != nil {
-		return out, s.a.fail(err)
-	}
-	out.Path = m.Path
 	r := s.repo()
 	if !r.Exists() {
 		return out, nil
 	}
 	out.Enabled = r.Enabled()
-	err = s.a.deps.Store.Locked(func() error {
-		vs, err := r.Versions(s.a.ctx, m.Path, p.Limit)
+	err := s.a.deps.Store.Locked(func() error {
+		vs, err := r.Versions(s.a.ctx, out.Path, p.Limit)
 		if err == nil {
 			out.Versions = vs
 		}

@@ -211,6 +211,9 @@ type RestoreResult struct {
 	// the index from the memory files instead: every memory is back, the index's own history
 	// (audit log, runs, usage, settings) is not. Reason is "newer" or "unreadable".
 	IndexRebuilt string `json:"index_rebuilt,omitempty"`
+	// KeptHistory is set when an in-place restore of a backup without git history kept this
+	// home's (keepHistory); the restored files are then committed on top of it.
+	KeptHistory bool `json:"kept_history,omitempty"`
 }
 
 // RestoreNewHome restores the archive at src into home, which must hold no memories yet: the
@@ -302,6 +305,7 @@ func RestoreInPlace(ctx context.Context, st *memory.Store, src, appVersion strin
 	}
 	var pre Result
 	var rep memory.ReconcileReport
+	var kept bool
 	// One hold of the store's lock: no write lands between the backup of the current state
 	// and the swap, so nothing acknowledged is lost.
 	err = st.Exclusive(ctx, func(x *memory.Exclusive) error {
@@ -311,6 +315,9 @@ func RestoreInPlace(ctx context.Context, st *memory.Store, src, appVersion strin
 		}})
 		if err != nil {
 			return err
+		}
+		if kept, err = keepHistory(st.Root(), filepath.Join(u.Dir, MemoryDir)); err != nil {
+			return codeErr(CodeWriteFailed, coded.Reason(map[string]any{"Path": st.Root()}, err))
 		}
 		progress("swap", 0, 0)
 		rep, err = x.ReplaceFiles(ctx, filepath.Join(u.Dir, MemoryDir), aside)
@@ -324,5 +331,5 @@ func RestoreInPlace(ctx context.Context, st *memory.Store, src, appVersion strin
 	os.RemoveAll(aside)
 	progress("done", 1, 1)
 	return RestoreResult{Home: st.Home(), InPlace: true, Manifest: u.Manifest, PreBackup: pre.Path,
-		PreLeftOut: pre.Manifest.LeftOut, PreLeftOutCount: pre.Manifest.LeftOutCount, Reindex: rep}, nil
+		PreLeftOut: pre.Manifest.LeftOut, PreLeftOutCount: pre.Manifest.LeftOutCount, Reindex: rep, KeptHistory: kept}, nil
 }

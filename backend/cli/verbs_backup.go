@@ -65,6 +65,9 @@ func (r *runner) backup(_ context.Context, args []string) error {
 			}
 			fmt.Fprintln(w, r.t("cli.backup.restored", map[string]any{"Home": res.Home, "Memories": res.Manifest.Memories,
 				"Daily": res.Manifest.Daily, "KV": res.Manifest.KVFiles, "Created": res.Manifest.Created}))
+			if res.KeptHistory {
+				fmt.Fprintln(w, r.t("cli.backup.kept_history", nil))
+			}
 			if res.IndexRebuilt != "" {
 				fmt.Fprintln(w, r.t("cli.backup.index_rebuilt_"+res.IndexRebuilt, map[string]any{"Version": res.Manifest.AppVersion}))
 			}
@@ -95,6 +98,7 @@ func (r *runner) backup(_ context.Context, args []string) error {
 				fmt.Fprintln(w, r.t("cli.backup.other_files", map[string]any{"Count": m.Other}))
 			}
 			r.printLeftOut(w, "cli.backup.preview_left_out", m.LeftOut, m.LeftOutCount)
+			r.printHomeDiff(w, m.HomeDiff)
 		})
 	case "list":
 		res, err := r.api.Backup.List(api.Empty{})
@@ -146,6 +150,31 @@ func (r *runner) printSchedule(w io.Writer, sc api.BackupSchedule, next string) 
 
 // printLeftOut names what a backup left out of its archive (links, pipes), each with its reason
 // in the person's language, under the heading key; past the listed ones a line counts the rest.
+// printHomeDiff says, under a preview, which of this home's memory files a restore in place
+// would put the backup's version back over and which it would remove.
+func (r *runner) printHomeDiff(w io.Writer, d api.BackupHomeDiff) {
+	if !d.Conflicts() {
+		fmt.Fprintln(w, r.t("cli.backup.preview_same", nil))
+		return
+	}
+	for _, part := range []struct {
+		key   string
+		list  []string
+		count int
+	}{{"cli.backup.preview_changed", d.Changed, d.ChangedCount}, {"cli.backup.preview_only_here", d.OnlyHere, d.OnlyHereCount}} {
+		if part.count == 0 {
+			continue
+		}
+		fmt.Fprintln(w, r.t(part.key, map[string]any{"Count": part.count}))
+		for _, p := range part.list {
+			fmt.Fprintln(w, r.t("cli.backup.preview_item", map[string]any{"Path": p}))
+		}
+		if rest := part.count - len(part.list); rest > 0 {
+			fmt.Fprintln(w, r.t("cli.backup.preview_more", map[string]any{"Count": rest}))
+		}
+	}
+}
+
 func (r *runner) printLeftOut(w io.Writer, key string, list []api.BackupLeftOut, count int) {
 	if count == 0 {
 		return

@@ -87,6 +87,26 @@ func (r *runner) history(_ context.Context, args []string) error {
 		}
 		rest = append(rest, a)
 	}
+	if len(rest) > 0 && strings.HasSuffix(rest[0], ".md") && strings.Contains(rest[0], "/") && !audit {
+		// A file's path in the memory folder: the versions of one Engram cannot read as a
+		// memory (doctor names it), which no slug or id reaches.
+		var limit int
+		if _, err := r.flags("history", rest[1:], func(fs *flag.FlagSet) { fs.IntVar(&limit, "limit", 50, "at most this many") }); err != nil {
+			return err
+		}
+		vs, err := r.api.History.Versions(api.VersionsParams{Path: rest[0], Limit: limit})
+		if err != nil {
+			return err
+		}
+		r.out(vs, func(w io.Writer) {
+			if !vs.Enabled && len(vs.Versions) == 0 {
+				fmt.Fprintln(w, r.t("cli.history.off", nil))
+				return
+			}
+			r.printVersions(w, vs)
+		})
+		return nil
+	}
 	p, err := historyParams(r, rest)
 	if err != nil {
 		return err

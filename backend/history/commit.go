@@ -196,7 +196,25 @@ func (r *Repo) commitAll(actor, what string) (plumbing.Hash, error) {
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("history: unable to walk %s: %w", r.root, err)
 	}
-	tree, err := updateTree(repo.Storer, plumbing.ZeroHash, files)
+	base := plumbing.ZeroHash
+	if head != nil {
+		// On top of the branch, not from nothing: a file the branch holds that Engram never
+		// versions (a notes.txt of the person's own repository, where history was turned on)
+		// stays as it is. The tree was rebuilt from the tracked files alone, and turning history
+		// on deleted the person's own files from their branch — and, at a sync, from their
+		// remote. A tracked file no longer on disk is removed.
+		base = head.TreeHash
+		had, err := flatten(repo, base)
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		for p := range had {
+			if _, ok := files[p]; !ok && (p == ".gitignore" || tracked(p)) {
+				files[p] = plumbing.ZeroHash
+			}
+		}
+	}
+	tree, err := updateTree(repo.Storer, base, files)
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}

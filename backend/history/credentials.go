@@ -12,6 +12,8 @@ import (
 	"sync"
 
 	"engram/backend/memory"
+
+	"github.com/go-git/go-git/v5/plumbing/transport"
 )
 
 // CredentialsFile holds the HTTPS user names and passwords (or tokens) of sync remotes, in the
@@ -161,4 +163,23 @@ func redact(remote string) string {
 		return u.String()
 	}
 	return u.Redacted()
+}
+
+// checkSSHPassword refuses an SSH remote that carries a password (ssh://me:pw@host/…, or
+// me:pw@host:path): Engram signs in over SSH with keys only, and only an HTTPS password is
+// filed in the credentials file, so such a URL went to .git/config as it was typed, password
+// and all, where every later status showed it and a sync pushed nothing. The error names the
+// remote without its password.
+func checkSSHPassword(ep *transport.Endpoint) error {
+	if !strings.Contains(ep.Protocol, "ssh") {
+		return nil
+	}
+	user, _, inUser := strings.Cut(ep.User, ":")
+	if ep.Password == "" && !inUser {
+		return nil
+	}
+	shown := *ep
+	shown.User, shown.Password = user, ""
+	return &Error{Code: CodeSSHPassword, Args: map[string]any{"Remote": shown.String()},
+		msg: "history: an SSH remote carries a password: " + shown.String()}
 }

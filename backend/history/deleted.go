@@ -185,8 +185,12 @@ func (r *Repo) RestoreDeleted(ctx context.Context, st *memory.Store, rel, commit
 				return r0, nil
 			}
 		}
+		// Live, maybe at another path (a file renamed or moved by hand): the version asked
+		// for is the one read from rel. Restore read it from the live path, where the commit
+		// held nothing, and said "that commit holds no version" of a memory Deleted had just
+		// listed with that very commit.
 		if cur, err := st.Get(ctx, old.ID); err == nil && !cur.Archived {
-			return r.Restore(ctx, st, old.ID, commit, actor)
+			return restoreVersion(ctx, st, cur, data, actor)
 		}
 	}
 	title, body, quote, reasoning, subject := old.Title, old.Body, old.SourceQuote, old.Reasoning, old.Subject

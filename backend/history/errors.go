@@ -56,6 +56,8 @@ const (
 	CodeSSHNoKey = "history_ssh_no_key"
 	// CodeCredentialsInURL: a password in a remote URL where no credentials file can keep it.
 	CodeCredentialsInURL = "history_credentials_in_url"
+	// CodeSSHPassword: an SSH remote URL carrying a password (SSH signs in with keys only).
+	CodeSSHPassword = "history_ssh_password"
 	// CodeBranchDamaged: the branch's file names no commit (ErrBranchDamaged).
 	CodeBranchDamaged = "history_branch_damaged"
 	// CodeRemoteLocked: a local remote's branch lock is held (by a live process, or left by

@@ -231,3 +231,26 @@ func packList(packDir string) string {
 	sort.Strings(names)
 	return strings.Join(names, "\n")
 }
+
+// CommitRestored commits the memory files as an in-place restore of a backup left them, while
+// history is on: the restore swaps the files outside apply_batch, and a backup made before
+// history was turned on keeps this home's history (backup.keepHistory), whose last commit no
+// longer matches them. The caller holds the writer lock. It returns the commit, "" when
+// nothing differed.
+func (r *Repo) CommitRestored() (string, error) {
+	if !r.Enabled() {
+		return "", nil
+	}
+	// A backup made before history was on has no .gitignore; the one Enable wrote goes back.
+	ignore := filepath.Join(r.root, ".gitignore")
+	if _, err := os.Lstat(ignore); errors.Is(err, os.ErrNotExist) {
+		if err := memory.WriteFileAtomic(ignore, []byte(ignoreText)); err != nil {
+			return "", fmt.Errorf("history: unable to write .gitignore: %w", err)
+		}
+	}
+	h, err := r.commitAll(memory.ActorUser, "backup restored")
+	if err != nil || h.IsZero() {
+		return "", err
+	}
+	return h.String(), nil
+}

@@ -67,7 +67,11 @@ func (r *Repo) fetchLocal(repo *git.Repository, dir string) (bool, error) {
 	}
 	h := branchOf(remote)
 	if h.IsZero() {
-		return false, nil
+		branches, err := remote.Branches()
+		if err != nil {
+			return false, fmt.Errorf("history: unable to list the remote's branches: %w", err)
+		}
+		return false, foreignBranches(remote, branches, dir)
 	}
 	if err := copyCommit(remote.Storer, repo.Storer, h); err != nil {
 		return false, err

@@ -106,7 +106,7 @@ func CheckRemote(url string) error {
 	if err != nil || (ep.Protocol == "file" && (!filepath.IsAbs(ep.Path) || !(filepath.IsAbs(url) || strings.HasPrefix(url, "file://")))) {
 		return bad()
 	}
-	return nil
+	return checkSSHPassword(ep)
 }
 
 // setConfig writes the repository's config whole, through a temporary file in .git renamed
@@ -225,8 +225,8 @@ func (r *Repo) syncOnce(ctx context.Context, st *memory.Store, url string) (Sync
 	proceed, err := r.fetch(fetchCtx, &res)
 	cancelFetch()
 	var he *Error
-	if err != nil && errors.As(err, &he) && he.Code == CodeRemoteNotRepo && prevRemote != "" && prevRemote != res.Remote {
-		// A mistyped remote holds no repository: the one that worked stays configured.
+	if err != nil && errors.As(err, &he) && (he.Code == CodeRemoteNotRepo || he.Code == CodeRemoteForeign) && prevRemote != "" && prevRemote != res.Remote {
+		// A mistyped remote holds no repository, or another's: the one that worked stays configured.
 		_ = st.Locked(func() error { return r.SetRemote(prevRemote) })
 	}
 	if err != nil {

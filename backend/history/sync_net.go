@@ -11,6 +11,7 @@ import (
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/config"
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/plumbing/transport"
 )
 
@@ -76,10 +77,17 @@ func (r *Repo) fetch(ctx context.Context, res *SyncResult) (bool, error) {
 	}
 	err = repo.FetchContext(ctx, &git.FetchOptions{RemoteName: RemoteName, Auth: auth, CABundle: ca})
 	switch {
-	case err == nil:
-		res.Fetched = true
-		return true, nil
-	case errors.Is(err, git.NoErrAlreadyUpToDate):
+	case err == nil || errors.Is(err, git.NoErrAlreadyUpToDate):
+		if _, err := repo.Reference(plumbing.NewRemoteReferenceName(RemoteName, Branch.Short()), true); err != nil {
+			// Branches, none of them main: a repository of something else, or memories.
+			refs, err := repo.References()
+			if err != nil {
+				return false, fmt.Errorf("history: unable to list the fetched branches: %w", err)
+			}
+			remotes := storer.NewReferenceFilteredIter(func(ref *plumbing.Reference) bool { return ref.Name().IsRemote() }, refs)
+			return false, foreignBranches(repo, remotes, res.Remote)
+		}
+		res.Fetched = err == nil
 		return true, nil // a branch fetched before and not merged yet is merged now
 	case errors.Is(err, transport.ErrEmptyRemoteRepository), errors.Is(err, git.NoMatchingRefSpecError{}):
 		return false, nil // a new remote: the push fills it

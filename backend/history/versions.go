@@ -277,6 +277,12 @@ func (r *Repo) Restore(ctx context.Context, st *memory.Store, id, commit, actor 
 	if err != nil {
 		return memory.ItemResult{}, err
 	}
+	return restoreVersion(ctx, st, cur, data, actor)
+}
+
+// restoreVersion writes the memory version data (a file's text at some commit) over the live
+// memory cur as an update at cur's version.
+func restoreVersion(ctx context.Context, st *memory.Store, cur *memory.Memory, data []byte, actor string) (memory.ItemResult, error) {
 	old, err := memory.Parse(data)
 	if err != nil {
 		return memory.ItemResult{}, err

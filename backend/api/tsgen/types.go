@@ -218,6 +218,8 @@ var sections = []section{
 		{"BackupFile", t[backup.File](), "One archived file and its SHA-256.", ""},
 		{"BackupLeftOut", t[backup.LeftOut](), "An entry of the memory folder a backup did not archive (a link, a pipe), with its translated reason.", ""},
 		{"BackupManifest", t[backup.Manifest](), "What a backup holds; every entry is checked against it before a restore.", ""},
+		{"BackupHomeDiff", t[backup.HomeDiff](), "What a restore in place of a backup would replace (changed) or remove (only_here) of this home's memory files.", ""},
+		{"BackupPreview", t[api.BackupPreview](), "A checked backup's manifest and what a restore in place would change here.", ""},
 		{"BackupResult", t[backup.Result](), "", ""},
 		{"BackupEntry", t[backup.Entry](), "One backup in the home's backups folder.", ""},
 		{"BackupSchedule", t[backup.Schedule](), "Scheduled backups: every interval_hours (0 off), keeping the newest keep.", ""},

@@ -284,7 +284,7 @@ export const findMemories = (p: FindParams) => call<FindResult>('memory.find', p
 import type {
   BackupCreateParams,
   BackupListResult,
-  BackupManifest,
+  BackupPreview,
   BackupPathParams,
   BackupRestoreParams,
   BackupRestoreResult,
@@ -300,7 +300,7 @@ export const backupCreate = (p: BackupCreateParams = {}) => call<BackupResult>('
 /** The backups folder's backups (newest first), the schedule and the next due time. */
 export const backupList = () => call<BackupListResult>('backup.list')
 /** Checks an archive completely and returns its manifest; restores nothing. */
-export const backupPreview = (p: BackupPathParams) => call<BackupManifest>('backup.preview', p)
+export const backupPreview = (p: BackupPathParams) => call<BackupPreview>('backup.preview', p)
 /** Restores in place (the current state is backed up first) or, with home, into a new home. */
 export const backupRestore = (p: BackupRestoreParams) => call<BackupRestoreResult>('backup.restore', p)
 export const backupUpdateSchedule = (p: BackupSchedule) => call<BackupSchedule>('backup.updateSchedule', p)

@@ -1499,6 +1499,20 @@ export interface BackupManifest {
   files?: BackupFile[]
 }
 
+/** What a restore in place of a backup would replace (changed) or remove (only_here) of this home's memory files. */
+export interface BackupHomeDiff {
+  changed?: string[]
+  changed_count: number
+  only_here?: string[]
+  only_here_count: number
+  only_in_backup: number
+}
+
+/** A checked backup's manifest and what a restore in place would change here. */
+export interface BackupPreview extends BackupManifest {
+  home_diff: BackupHomeDiff
+}
+
 export interface BackupResult {
   path: string
   size: number
@@ -1549,6 +1563,7 @@ export interface BackupRestoreResult {
   pre_left_out_count?: number
   reindex: ReconcileReport
   index_rebuilt?: string
+  kept_history?: boolean
 }
 
 export interface VacuumReport {
@@ -1588,7 +1603,8 @@ export interface HistoryStatus {
 }
 
 export interface VersionsParams {
-  id: string
+  id?: string
+  path?: string
   limit?: number
 }
 
