@@ -281,6 +281,72 @@ export namespace api {
 	        this.path = source["path"];
 	    }
 	}
+	export class BackupPreview {
+	    format: string;
+	    format_version: number;
+	    app_version: string;
+	    schema_version: number;
+	    created: string;
+	    memories: number;
+	    daily: number;
+	    archived: number;
+	    archived_daily: number;
+	    trash: number;
+	    snapshots: number;
+	    kv_files: number;
+	    other: number;
+	    bytes: number;
+	    file_count: number;
+	    left_out_count: number;
+	    left_out?: backup.LeftOut[];
+	    files?: backup.File[];
+	    home_diff: backup.HomeDiff;
+	
+	    static createFrom(source: any = {}) {
+	        return new BackupPreview(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.format = source["format"];
+	        this.format_version = source["format_version"];
+	        this.app_version = source["app_version"];
+	        this.schema_version = source["schema_version"];
+	        this.created = source["created"];
+	        this.memories = source["memories"];
+	        this.daily = source["daily"];
+	        this.archived = source["archived"];
+	        this.archived_daily = source["archived_daily"];
+	        this.trash = source["trash"];
+	        this.snapshots = source["snapshots"];
+	        this.kv_files = source["kv_files"];
+	        this.other = source["other"];
+	        this.bytes = source["bytes"];
+	        this.file_count = source["file_count"];
+	        this.left_out_count = source["left_out_count"];
+	        this.left_out = this.convertValues(source["left_out"], backup.LeftOut);
+	        this.files = this.convertValues(source["files"], backup.File);
+	        this.home_diff = this.convertValues(source["home_diff"], backup.HomeDiff);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class BackupRestoreParams {
 	    path: string;
 	    home?: string;
@@ -2626,7 +2692,8 @@ export namespace api {
 	    }
 	}
 	export class VersionsParams {
-	    id: string;
+	    id?: string;
+	    path?: string;
 	    limit?: number;
 	
 	    static createFrom(source: any = {}) {
@@ -2636,6 +2703,7 @@ export namespace api {
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.id = source["id"];
+	        this.path = source["path"];
 	        this.limit = source["limit"];
 	    }
 	}
@@ -2753,6 +2821,26 @@ export namespace backup {
 	        this.sha256 = source["sha256"];
 	    }
 	}
+	export class HomeDiff {
+	    changed?: string[];
+	    changed_count: number;
+	    only_here?: string[];
+	    only_here_count: number;
+	    only_in_backup: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new HomeDiff(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.changed = source["changed"];
+	        this.changed_count = source["changed_count"];
+	        this.only_here = source["only_here"];
+	        this.only_here_count = source["only_here_count"];
+	        this.only_in_backup = source["only_in_backup"];
+	    }
+	}
 	export class LeftOut {
 	    path: string;
 	    code: string;
@@ -2848,6 +2936,7 @@ export namespace backup {
 	    pre_left_out_count?: number;
 	    reindex: memory.ReconcileReport;
 	    index_rebuilt?: string;
+	    kept_history?: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new RestoreResult(source);
@@ -2863,6 +2952,7 @@ export namespace backup {
 	        this.pre_left_out_count = source["pre_left_out_count"];
 	        this.reindex = this.convertValues(source["reindex"], memory.ReconcileReport);
 	        this.index_rebuilt = source["index_rebuilt"];
+	        this.kept_history = source["kept_history"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

@@ -7,7 +7,7 @@ export function Create(arg1:api.BackupCreateParams):Promise<backup.Result>;
 
 export function List(arg1:api.Empty):Promise<api.BackupListResult>;
 
-export function Preview(arg1:api.BackupPathParams):Promise<backup.Manifest>;
+export function Preview(arg1:api.BackupPathParams):Promise<api.BackupPreview>;
 
 export function Restore(arg1:api.BackupRestoreParams):Promise<backup.RestoreResult>;
 
