@@ -29,6 +29,9 @@ const MaxManifest = 64 << 20
 type Unpacked struct {
 	Dir      string
 	Manifest Manifest
+	// GitConfigDropped are the keys of the archive's memory/.git/config left out because git's
+	// command line would run what they name (gitconfig.go).
+	GitConfigDropped []string
 }
 
 // checkName refuses any entry name that is not a plain relative path inside the archive's
@@ -175,6 +178,11 @@ func Unpack(ctx context.Context, src, parent string, progress Progress) (u Unpac
 	if err := os.MkdirAll(filepath.Join(dir, MemoryDir), 0o700); err != nil {
 		return u, codeErr(CodeWriteFailed, coded.Reason(map[string]any{"Path": dir}, err))
 	}
+	dropped, err := sanitizeGitConfig(filepath.Join(dir, MemoryDir))
+	if err != nil {
+		return u, codeErr(CodeWriteFailed, coded.Reason(map[string]any{"Path": dir}, err))
+	}
+	u.GitConfigDropped = dropped
 	u.Manifest.FileCount = len(u.Manifest.Files)
 	u.Manifest.LeftOut = knownLeftOut(u.Manifest.LeftOut)
 	u.Dir = dir
@@ -214,6 +222,10 @@ type RestoreResult struct {
 	// KeptHistory is set when an in-place restore of a backup without git history kept this
 	// home's (keepHistory); the restored files are then committed on top of it.
 	KeptHistory bool `json:"kept_history,omitempty"`
+	// GitConfigDropped are the git settings of the archive's memory/.git/config that were
+	// not restored, because git's command line runs what they name (core.fsmonitor,
+	// filter.*, an include…): Engram writes none of them.
+	GitConfigDropped []string `json:"git_config_dropped,omitempty"`
 }
 
 // RestoreNewHome restores the archive at src into home, which must hold no memories yet: the
@@ -255,7 +267,7 @@ func RestoreNewHome(ctx context.Context, src, home string, progress Progress) (_
 	progress("reconcile", 0, 0)
 	// The store's warnings (a file it cannot index) went to stderr in English: the result
 	// counts those files instead, in the person's language, and doctor lists them.
-	res := RestoreResult{Home: home, Manifest: u.Manifest}
+	res := RestoreResult{Home: home, Manifest: u.Manifest, GitConfigDropped: u.GitConfigDropped}
 	opts := memory.Options{Logger: slog.New(slog.DiscardHandler)}
 	st, err := memory.Open(ctx, home, opts)
 	if err != nil {
@@ -331,5 +343,5 @@ func RestoreInPlace(ctx context.Context, st *memory.Store, src, appVersion strin
 	os.RemoveAll(aside)
 	progress("done", 1, 1)
 	return RestoreResult{Home: st.Home(), InPlace: true, Manifest: u.Manifest, PreBackup: pre.Path,
-		PreLeftOut: pre.Manifest.LeftOut, PreLeftOutCount: pre.Manifest.LeftOutCount, Reindex: rep, KeptHistory: kept}, nil
+		PreLeftOut: pre.Manifest.LeftOut, PreLeftOutCount: pre.Manifest.LeftOutCount, Reindex: rep, KeptHistory: kept, GitConfigDropped: u.GitConfigDropped}, nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"engram/backend/api"
 )
@@ -67,6 +68,9 @@ func (r *runner) backup(_ context.Context, args []string) error {
 				"Daily": res.Manifest.Daily, "KV": res.Manifest.KVFiles, "Created": res.Manifest.Created}))
 			if res.KeptHistory {
 				fmt.Fprintln(w, r.t("cli.backup.kept_history", nil))
+			}
+			if len(res.GitConfigDropped) > 0 {
+				fmt.Fprintln(w, r.t("cli.backup.git_config_dropped", map[string]any{"Keys": strings.Join(res.GitConfigDropped, ", ")}))
 			}
 			if res.IndexRebuilt != "" {
 				fmt.Fprintln(w, r.t("cli.backup.index_rebuilt_"+res.IndexRebuilt, map[string]any{"Version": res.Manifest.AppVersion}))
