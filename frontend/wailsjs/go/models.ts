@@ -2937,6 +2937,7 @@ export namespace backup {
 	    reindex: memory.ReconcileReport;
 	    index_rebuilt?: string;
 	    kept_history?: boolean;
+	    git_config_dropped?: string[];
 	
 	    static createFrom(source: any = {}) {
 	        return new RestoreResult(source);
@@ -2953,6 +2954,7 @@ export namespace backup {
 	        this.reindex = this.convertValues(source["reindex"], memory.ReconcileReport);
 	        this.index_rebuilt = source["index_rebuilt"];
 	        this.kept_history = source["kept_history"];
+	        this.git_config_dropped = source["git_config_dropped"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
