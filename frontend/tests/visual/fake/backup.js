@@ -44,7 +44,7 @@ window.__FAKE_EXT__ = (window.__FAKE_EXT__ || []).concat(({ api, opts, emit, ago
     Restore: async (p) => {
       await phases('restore', [['verify', 470, 0], ['pre_backup', 300, 470], ['swap', 0, 0], ['done', 1, 1]])
       const home = p.home || '/home/ada/.engram'
-      return { home, in_place: !p.home, manifest: manifest(ago(27)), pre_backup: p.home ? '' : `${dir}/engram-pre-restore-${stamp(0)}.tar.gz`, reindex: { scanned: 447, added: 447, updated: 0, removed: 0, unchanged: 0, problems: 0, risky_unreviewed: 0 } }
+      return { home, in_place: !p.home, manifest: manifest(ago(27)), pre_backup: p.home ? '' : `${dir}/engram-pre-restore-${stamp(0)}.tar.gz`, kept_history: !p.home, git_config_dropped: ['core.fsmonitor', 'include.path'], reindex: { scanned: 447, added: 447, updated: 0, removed: 0, unchanged: 0, problems: 0, risky_unreviewed: 0 } }
     },
     Schedule: async () => ({ ...schedule }),
     UpdateSchedule: async (p) => {

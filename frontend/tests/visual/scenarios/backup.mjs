@@ -42,6 +42,9 @@ export default async function ({ open, check, COMBOS }) {
     await page.waitForSelector('[data-test="backup-restore"][data-state="preview"]')
     await page.click('[data-test="backup-restore-confirm"]')
     await page.waitForSelector('[data-test="backup-restore"][data-state="done"] [data-test="backup-pre"]')
+    // What the restore kept of this home's history and left out of the backup's git settings.
+    await check(page.locator('[data-test="backup-kept-history"]').count().then((n) => n === 1), 'the kept history is said')
+    await check(page.locator('[data-test="backup-git-config-dropped"]').textContent().then((s) => s.includes('core.fsmonitor, include.path')), 'the git settings left out are named')
     await page.locator('[data-test="backup-restore"]').scrollIntoViewIfNeeded()
   })
   for (const [name, language, theme] of [['en-light-backup-hostile', 'en', 'light'], ['zh-dark-backup-hostile', 'zh-CN', 'dark']]) {
