@@ -19,16 +19,20 @@ import (
 // (go-git runs none of them anyway); a restore keeps those and leaves every other one out,
 // saying which (RestoreResult.GitConfigDropped).
 
-// gitKeys are the config keys a restore keeps, by section ("remote" and "branch" with any
-// subsection). Lower case, as git compares them.
-var gitKeys = map[string]map[string]bool{
-	"core":       {"repositoryformatversion": true, "bare": true, "filemode": true, "logallrefupdates": true, "ignorecase": true, "precomposeunicode": true, "symlinks": true},
-	"remote":     {"url": true, "fetch": true},
-	"branch":     {"remote": true, "merge": true},
-	"user":       {"name": true, "email": true},
-	"extensions": {"objectformat": true},
-	"init":       {"defaultbranch": true},
-}
+// gitKeys are the config keys a restore keeps in sections without a subsection, and subKeys
+// those in "remote" and "branch" (any subsection). Lower case, as git compares them.
+var (
+	gitKeys = map[string]map[string]bool{
+		"core":       {"repositoryformatversion": true, "bare": true, "filemode": true, "logallrefupdates": true, "ignorecase": true, "precomposeunicode": true, "symlinks": true},
+		"user":       {"name": true, "email": true},
+		"extensions": {"objectformat": true},
+		"init":       {"defaultbranch": true},
+	}
+	subKeys = map[string]map[string]bool{
+		"remote": {"url": true, "fetch": true},
+		"branch": {"remote": true, "merge": true},
+	}
+)
 
 // safeGitURL reports whether a remote URL is one git fetches from without running a program
 // the URL names ("ext::sh -c …" runs one; "fd::" talks to file descriptors).
@@ -57,14 +61,10 @@ func sanitizeGitConfig(root string) ([]string, error) {
 		dropped["config"] = true
 		out.Section("core").SetOption("repositoryformatversion", "0").SetOption("bare", "false")
 	} else {
-		for _, inc := range in.Includes {
-			dropped["include.path="+inc.Path] = true
-		}
 		for _, sec := range in.Sections {
 			name := strings.ToLower(sec.Name)
-			keys := gitKeys[name]
 			for _, o := range sec.Options {
-				if keys[strings.ToLower(o.Key)] && (name == "core" || name == "user" || name == "extensions" || name == "init") {
+				if gitKeys[name][strings.ToLower(o.Key)] {
 					out.AddOption(sec.Name, "", o.Key, o.Value)
 				} else {
 					dropped[name+"."+strings.ToLower(o.Key)] = true
@@ -73,8 +73,7 @@ func sanitizeGitConfig(root string) ([]string, error) {
 			for _, sub := range sec.Subsections {
 				for _, o := range sub.Options {
 					k := strings.ToLower(o.Key)
-					keep := (name == "remote" || name == "branch") && keys[k] && (k != "url" || safeGitURL(o.Value))
-					if keep {
+					if subKeys[name][k] && (k != "url" || safeGitURL(o.Value)) {
 						out.AddOption(sec.Name, sub.Name, o.Key, o.Value)
 					} else {
 						dropped[name+"."+sub.Name+"."+k] = true
