@@ -3,7 +3,6 @@ package history
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -22,14 +21,7 @@ func TestRemoteWithoutMainButAnotherProjectIsRefused(t *testing.T) {
 	gitBin := gitBinary(t)
 	run := func(dir string, args ...string) string {
 		t.Helper()
-		cmd := exec.Command(gitBin, args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=a", "GIT_AUTHOR_EMAIL=a@b", "GIT_COMMITTER_NAME=a", "GIT_COMMITTER_EMAIL=a@b", "GIT_CONFIG_NOSYSTEM=1", "HOME="+dir)
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-		return strings.TrimSpace(string(out))
+		return gitIn(t, gitBin, dir, args...)
 	}
 	project := func(files map[string]string) (work, bare string) {
 		dir := t.TempDir()

@@ -2,7 +2,6 @@ package history
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -24,14 +23,7 @@ func TestEnableKeepsThePersonsOwnFilesInTheBranch(t *testing.T) {
 	st.Close()
 	run := func(args ...string) string {
 		t.Helper()
-		cmd := exec.Command(gitBin, args...)
-		cmd.Dir = root
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=a", "GIT_AUTHOR_EMAIL=a@b", "GIT_COMMITTER_NAME=a", "GIT_COMMITTER_EMAIL=a@b", "GIT_CONFIG_NOSYSTEM=1", "HOME="+root)
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-		return strings.TrimSpace(string(out))
+		return gitIn(t, gitBin, root, args...)
 	}
 	run("init", "-q", "-b", "main")
 	if err := os.WriteFile(filepath.Join(root, "notes.txt"), []byte("my own notes\n"), 0o644); err != nil {

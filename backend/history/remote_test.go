@@ -37,6 +37,20 @@ func gitBinary(t *testing.T) string {
 	return p
 }
 
+// gitIn runs the real git in dir with a fixed identity and no system or user config (HOME is
+// dir), failing the test on an error; it returns the trimmed output.
+func gitIn(t *testing.T, gitBin, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(gitBin, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=a", "GIT_AUTHOR_EMAIL=a@b", "GIT_COMMITTER_NAME=a", "GIT_COMMITTER_EMAIL=a@b", "GIT_CONFIG_NOSYSTEM=1", "HOME="+dir)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
 // bareRepo is an empty bare repository named memories.git in a temp folder.
 func bareRepo(t *testing.T) (dir, bare string) {
 	t.Helper()
