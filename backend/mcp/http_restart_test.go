@@ -59,17 +59,7 @@ func TestHTTPStaleSessionAfterRestart(t *testing.T) {
 	stream := map[string]string{"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
 	open := func(e *httpEnv, accept string) map[string]string {
 		t.Helper()
-		h := map[string]string{"Content-Type": "application/json", "Accept": accept}
-		code, hdr, body := e.rawPost(t, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18",`+
-			`"capabilities":{},"clientInfo":{"name":"alpha","version":"1"}}}`, h)
-		if code != 200 || hdr.Get("Mcp-Session-Id") == "" {
-			t.Fatalf("initialize: %d %s", code, body)
-		}
-		h["Mcp-Session-Id"], h["Mcp-Protocol-Version"] = hdr.Get("Mcp-Session-Id"), "2025-06-18"
-		if code, _, body := e.rawPost(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, h); code != 202 {
-			t.Fatalf("initialized: %d %s", code, body)
-		}
-		return h
+		return initSessionAccepting(t, e, "alpha", accept)
 	}
 	h, plain, ended := open(e, stream["Accept"]), open(e, "application/json"), open(e, stream["Accept"])
 	if out, isErr := e.tool(t, callBody(2, "kv_set", `{"key":"note","value":"alpha only"}`), h); isErr {

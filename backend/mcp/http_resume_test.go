@@ -17,7 +17,14 @@ import (
 // initSession opens a streaming session as the client name and returns its headers.
 func initSession(t *testing.T, e *httpEnv, name string) map[string]string {
 	t.Helper()
-	h := map[string]string{"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+	return initSessionAccepting(t, e, name, "application/json, text/event-stream")
+}
+
+// initSessionAccepting opens a session as the client name whose requests send accept (a
+// plain-JSON client sends "application/json" alone) and returns its headers.
+func initSessionAccepting(t *testing.T, e *httpEnv, name, accept string) map[string]string {
+	t.Helper()
+	h := map[string]string{"Content-Type": "application/json", "Accept": accept}
 	code, hdr, body := e.rawPost(t, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18",`+
 		`"capabilities":{},"clientInfo":{"name":"`+name+`","version":"1"}}}`, h)
 	if code != 200 || hdr.Get("Mcp-Session-Id") == "" {
