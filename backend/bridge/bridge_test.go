@@ -466,14 +466,7 @@ func TestRegenerateRevokesOldConnections(t *testing.T) {
 	if _, err := f.srv.RegenerateToken(); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	var err error
-	for err == nil {
-		_, _, err = old.Read(ctx)
-	}
-	// Closed: with 1008 when the close frame wins the race, else the socket just ends.
-	if errors.Is(err, context.DeadlineExceeded) {
+	if err := readUntilClosed(old); errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("old connection still open after the regenerate: %v", err)
 	}
 	if _, resp, err := f.dial(t, "", nil); err == nil || resp.StatusCode != 401 {
@@ -558,12 +551,7 @@ func TestTokenFileReplacedByAnotherProcess(t *testing.T) {
 	if r := call(t, fresh, 1, "app.info", `{}`); r.Error != nil {
 		t.Fatalf("new token's call refused: %+v", r.Error)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	for err == nil {
-		_, _, err = old.Read(ctx)
-	}
-	if errors.Is(err, context.DeadlineExceeded) {
+	if err := readUntilClosed(old); errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("a connection made with the old token is still open: %v", err)
 	}
 }
@@ -586,14 +574,20 @@ func TestTokenReplacedDuringHandshake(t *testing.T) {
 			})
 		}
 	})
-	old := f.mustDial(t)
+	if err := readUntilClosed(f.mustDial(t)); errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("a connection accepted with the old token is still open: %v", err)
+	}
+}
+
+// readUntilClosed reads c until the server closes it (with 1008 when the close frame wins the
+// race, else the socket just ends) and returns the error that ended it:
+// context.DeadlineExceeded when it was still open after 10 s.
+func readUntilClosed(c *websocket.Conn) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	var err error
-	for err == nil {
-		_, _, err = old.Read(ctx)
-	}
-	if errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("a connection accepted with the old token is still open: %v", err)
+	for {
+		if _, _, err := c.Read(ctx); err != nil {
+			return err
+		}
 	}
 }
