@@ -154,6 +154,9 @@ func tokenUser(name string) bool {
 // redact hides any password, and a user name that is a token, in a URL (for messages and
 // logs).
 func redact(remote string) string {
+	if clean, ok := dropSSHPassword(remote); ok {
+		return clean
+	}
 	u, err := url.Parse(remote)
 	if err != nil || u.User == nil {
 		return remote
@@ -182,4 +185,56 @@ func checkSSHPassword(ep *transport.Endpoint) error {
 	shown.User, shown.Password = user, ""
 	return &Error{Code: CodeSSHPassword, Args: map[string]any{"Remote": shown.String()},
 		msg: "history: an SSH remote carries a password: " + shown.String()}
+}
+
+// mendRemote takes a secret out of the remote URL in .git/config, where an older build (or a
+// backup it made, restored) left it: an HTTPS password or token moves to the credentials file
+// as SetRemote files a new one, and an SSH password — never used, since SSH signs in with keys
+// only — is dropped, the URL kept otherwise as it was. Called at every process's start
+// (Attach) and before each sync, under the writer lock. changed says the config was rewritten.
+func (r *Repo) mendRemote() (changed bool, err error) {
+	cur := r.Remote()
+	if cur == "" {
+		return false, nil
+	}
+	if _, _, _, secret := splitUserinfo(cur); secret {
+		return true, r.SetRemote(cur)
+	}
+	if clean, ok := dropSSHPassword(cur); ok {
+		return true, r.writeRemote(clean)
+	}
+	return false, nil
+}
+
+// dropSSHPassword returns an SSH remote without the password it carries
+// ("ssh://me:pw@host/x.git" → "ssh://me@host/x.git", "me:pw@host:x.git" → "me@host:x.git");
+// ok is false when it carries none or is no SSH remote.
+func dropSSHPassword(remote string) (string, bool) {
+	ep, err := transport.NewEndpoint(remote)
+	if err != nil || checkSSHPassword(ep) == nil {
+		return remote, false
+	}
+	if u, err := url.Parse(remote); err == nil && u.Scheme != "" && u.User != nil {
+		u.User = url.User(u.User.Username())
+		return u.String(), true
+	}
+	// The scp-like form (user:password@host:path): git reads the user part up to the first "@".
+	at := strings.Index(remote, "@")
+	user, _, _ := strings.Cut(remote[:at], ":")
+	return user + remote[at:], true
+}
+
+// remoteMayHoldSecret is mendRemote's cheap first look, made by every process at start: the
+// config read as text, the repository opened only when a remote line names a user.
+func (r *Repo) remoteMayHoldSecret() bool {
+	data, err := os.ReadFile(filepath.Join(r.gitDir(), "config"))
+	if err != nil {
+		return false
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if k, v, ok := strings.Cut(strings.TrimSpace(line), "="); ok && strings.TrimSpace(k) == "url" && strings.Contains(v, "@") {
+			return true
+		}
+	}
+	return false
 }

@@ -127,6 +127,11 @@ func (r *Repo) open() (*git.Repository, error) {
 // while history is off the hook does nothing.
 func Attach(st *memory.Store, r *Repo) {
 	st.OnApplied(r.Commit)
+	if r.remoteMayHoldSecret() {
+		if err := st.Locked(func() error { _, err := r.mendRemote(); return err }); err != nil {
+			r.log.Warn("history: unable to take the secret out of the sync remote", "err", err)
+		}
+	}
 	if r.Enabled() && r.staleIgnore() {
 		// Written by an older Engram (before kv.json files were versioned): the new rules go
 		// in with the files they now admit, in one commit.

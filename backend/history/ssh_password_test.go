@@ -7,6 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"engram/backend/memory"
+
+	"github.com/go-git/go-git/v5/config"
 )
 
 // An SSH remote typed with a password (ssh://me:pw@host/…, me:pw@host:path) went to
@@ -50,5 +54,61 @@ func TestSSHRemoteWithAPasswordIsRefused(t *testing.T) {
 		if err := r.SetRemote(ok); err != nil {
 			t.Errorf("SetRemote(%q) = %v", ok, err)
 		}
+	}
+}
+
+// A remote an older build wrote with its secret in it — an SSH password (refused since, but
+// kept where it was) or an HTTPS token — stayed in .git/config, in every backup of the folder
+// and, in the scp-like form, in `engram history status`. The next process to open the home
+// takes it out: the SSH password is dropped (SSH signs in with keys only), the HTTPS secret
+// moves to the credentials file, and the status never shows either.
+func TestSecretAnOlderBuildLeftInTheRemoteIsTakenOut(t *testing.T) {
+	const secret = "Pw0rdSecret"
+	for _, tc := range []struct{ old, want, user, pass string }{
+		{"ssh://me:" + secret + "@example.com/me/x.git", "ssh://me@example.com/me/x.git", "", ""},
+		{"me:" + secret + "@example.com:me/x.git", "me@example.com:me/x.git", "", ""},
+		{"https://me:" + secret + "@example.com/me/x.git", "https://me@example.com/me/x.git", "me", secret},
+	} {
+		home := t.TempDir()
+		st, r := openHome(t, home, true)
+		repo, err := r.open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := repo.Config()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.Remotes[RemoteName] = &config.RemoteConfig{Name: RemoteName, URLs: []string{tc.old}}
+		if err := r.setConfig(cfg); err != nil {
+			t.Fatal(err)
+		}
+		if s, err := r.Status(); err != nil || strings.Contains(s.Remote, secret) {
+			t.Errorf("%s: status before the mend = %+v, %v: shows the password", tc.old, s, err)
+		}
+		st.Close()
+
+		st2, err := memory.Open(context.Background(), home, memory.Options{Logger: quiet})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r2 := New(st2.Root(), quiet)
+		r2.SetAuth(DefaultAuth(home))
+		Attach(st2, r2)
+		data, err := os.ReadFile(filepath.Join(st2.Root(), ".git", "config"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(data), secret) {
+			t.Errorf("%s: .git/config still holds the password:\n%s", tc.old, data)
+		}
+		if got := r2.Remote(); got != tc.want {
+			t.Errorf("%s: remote = %q, want %q", tc.old, got, tc.want)
+		}
+		user, pass, ok, err := OpenCredentials(home).Get(tc.want)
+		if err != nil || ok != (tc.user != "") || user != tc.user || pass != tc.pass {
+			t.Errorf("%s: credentials = %q %q %v %v, want %q %q", tc.old, user, pass, ok, err, tc.user, tc.pass)
+		}
+		st2.Close()
 	}
 }

@@ -65,6 +65,11 @@ func (r *Repo) SetRemote(url string) error {
 		}
 		url = clean
 	}
+	return r.writeRemote(url)
+}
+
+// writeRemote saves url as the sync remote, unchanged when it already is.
+func (r *Repo) writeRemote(url string) error {
 	repo, err := r.open()
 	if err != nil {
 		return err
@@ -205,12 +210,10 @@ func (r *Repo) syncOnce(ctx context.Context, st *memory.Store, url string) (Sync
 			if err := r.SetRemote(url); err != nil {
 				return err
 			}
-		} else if cur := r.Remote(); cur != "" {
-			// A token an older build kept in .git/config (as the user name) moves to the
-			// credentials file now; best effort, the sync goes on as before if it cannot.
-			if _, _, _, secret := splitUserinfo(cur); secret {
-				_ = r.SetRemote(cur)
-			}
+		} else {
+			// A secret an older build (or a restored backup) left in .git/config leaves it
+			// now; best effort, the sync goes on as before if it cannot.
+			_, _ = r.mendRemote()
 		}
 		if res.Remote = r.Remote(); res.Remote == "" {
 			return ErrNoRemote
