@@ -3,7 +3,9 @@ package memory
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"unicode/utf8"
 )
@@ -36,8 +38,16 @@ func (s *Store) opDelete(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *
 		return err
 	}
 	dst := trashName(m.Path, s.opts.Now())
+	if s.beforeRemove != nil {
+		s.beforeRemove(m.Path)
+	}
 	if err := s.moveAside(m.Path, dst, s.batchDirs); err != nil {
 		return err
+	}
+	if it.ExpectedVersion != "" {
+		if err := s.movedAsChecked(m, dst); err != nil {
+			return err
+		}
 	}
 	if it.Op == OpReject {
 		now := s.opts.Now()
@@ -61,4 +71,27 @@ func (s *Store) opDelete(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *
 		return err
 	}
 	return nil
+}
+
+// movedAsChecked makes a delete that named its version as sure as the check before it: a hand
+// edit saved between freshTarget's read and the move went to the trash with the file, and the
+// merge or form that asked for the delete never took it in. The file is read again where the
+// move put it; an edited one goes back where it was (unless a new file took that place) and
+// the delete is a conflict, as an edit seen before the move is.
+func (s *Store) movedAsChecked(m *Memory, dst string) error {
+	data, err := readNoFollow(s.abs(dst))
+	if err != nil {
+		return nil // gone from the trash already: nothing of it to keep
+	}
+	v := Checksum(data)
+	if v == m.Version {
+		return nil
+	}
+	if _, err := os.Lstat(s.abs(m.Path)); errors.Is(err, os.ErrNotExist) {
+		if err := s.move(dst, m.Path, s.batchDirs); err != nil {
+			s.log.Warn("memory: a memory edited while it was being deleted stays in the trash", "path", dst, "err", err)
+		}
+	}
+	return codeErr(CodeVersionConflict, map[string]any{"Expected": m.Version, "Actual": v},
+		"memory %s was edited on disk while it was being deleted; try again", m.Slug)
 }

@@ -131,3 +131,38 @@ func TestMergeJournalsTheIDStampedIntoAHandWrittenSource(t *testing.T) {
 		t.Errorf("the journal holds version %q for the source, which was trashed at %q", journalled, Checksum(trashed))
 	}
 }
+
+// A delete that names the version it saw (a merge's source, the edit form's delete) checked the
+// file and then moved it to the trash unchecked: a hand edit saved in between went to the trash
+// with it, and the merge never took it in. The file is read again after the move; an edited one
+// goes back and the delete is a conflict, as an edit seen before the move is.
+func TestDeleteOfACheckedVersionKeepsAnEditSavedMeanwhile(t *testing.T) {
+	for _, merge := range []bool{false, true} {
+		e := newEnv(t)
+		keeper := e.ok(wr("tea-habit", "Tea", "Drinks green tea."))
+		src := e.ok(wr("oolong-habit", "Oolong", "Drinks oolong."))
+		e.s.beforeRemove = func(rel string) {
+			if rel == src.Path {
+				e.editByHand(rel, func(m *Memory) { m.Body += "\n\nAdded by hand." })
+			}
+		}
+		items := []Item{{Op: OpDelete, ID: src.ID, ExpectedVersion: e.get(src.ID).Version}}
+		if merge {
+			items = []Item{{Op: OpUpdate, ID: keeper.ID, GroupID: "g", Mode: "replace", Body: sp("Tea and oolong.")},
+				{Op: OpDelete, ID: src.ID, GroupID: "g", ExpectedVersion: items[0].ExpectedVersion}}
+		}
+		res := e.batch(ActorOrganizer, items...)
+		e.s.beforeRemove = nil
+		del := res.Results[len(res.Results)-1]
+		if del.OK || del.Code != CodeVersionConflict {
+			t.Errorf("merge=%v: delete = ok %v code %q, want %s", merge, del.OK, del.Code, CodeVersionConflict)
+		}
+		if !e.exists(src.Path) || !strings.Contains(string(e.file(src.Path)), "Added by hand.") {
+			t.Errorf("merge=%v: the edited memory is not where it was", merge)
+		}
+		e.reopen()
+		if got := e.get(src.ID); !strings.Contains(got.Body, "Added by hand.") {
+			t.Errorf("merge=%v: after reopen the memory reads %q", merge, got.Body)
+		}
+	}
+}

@@ -116,7 +116,8 @@ type Store struct {
 	kvCache kvCache
 	// beforeRename, when set (tests), runs after a write's version check and before its rename.
 	beforeRename func(path string)
-	// beforeRemove, when set (tests), runs before a renamed memory's old file is removed.
+	// beforeRemove, when set (tests), runs before a renamed memory's old file is removed and
+	// before a deleted one moves to the trash.
 	beforeRemove func(rel string)
 	// mergeNote, set only while a batch runs a merge's keeper item, journals where the
 	// keeper's file goes and its checksum right before it is put in place (merge_journal.go).
