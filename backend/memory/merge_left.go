@@ -1,13 +1,13 @@
 package memory
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
-
-	"github.com/oklog/ulid/v2"
 )
 
 // mergeLeftPrefix names the notes, in the home beside the merge journals, of merges the mend
@@ -55,7 +55,16 @@ func (s *Store) noteMergeLeft(j *mergeJournal, g mergeGroup, edited string, left
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(filepath.Join(s.home, mergeLeftPrefix+ulid.Make().String()+".json"), b, nil, nil, false)
+	return writeFileAtomic(filepath.Join(s.home, mergeLeftName(j, g)), b, nil, nil, false)
+}
+
+// mergeLeftName names the note of group g of journal j by the two, so a mend killed after
+// writing it and run again at the next open writes the same note over itself: doctor showed
+// the one half-done merge twice.
+func mergeLeftName(j *mergeJournal, g mergeGroup) string {
+	journal := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(j.path), mergeJournalPrefix), ".json")
+	sum := sha256.Sum256([]byte(g.Group))
+	return mergeLeftPrefix + journal + "-" + hex.EncodeToString(sum[:6]) + ".json"
 }
 
 // mergeLeftFindings turns the notes still standing into doctor's findings and removes the

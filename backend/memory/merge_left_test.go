@@ -186,3 +186,33 @@ func TestMergeOfAnOpTheJournalCannotUndoIsRefused(t *testing.T) {
 		})
 	}
 }
+
+// The mend writes its note, then removes the journal: killed in between, the next open mends
+// the same journal again and wrote a second note, so doctor showed one half-done merge twice.
+// The note is named by its journal and group, and written over itself.
+func TestMendRunTwiceWritesOneNote(t *testing.T) {
+	e := newEnv(t)
+	keeper := e.ok(wr("tea-habit", "Tea", "Drinks green tea."))
+	src := e.ok(wr("oolong-habit", "Oolong", "Drinks oolong."))
+	j := &mergeJournal{path: filepath.Join(e.home, mergeJournalPrefix+"01JOURNAL.json")}
+	g := mergeGroup{Group: "g", Keepers: []mergeFile{{Rel: keeper.Path}}, Sources: []mergeFile{{Rel: src.Path}}}
+	for i := 0; i < 2; i++ {
+		if err := e.s.noteMergeLeft(j, g, keeper.Path, []string{src.Path}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	notes, _ := filepath.Glob(filepath.Join(e.home, mergeLeftPrefix+"*.json"))
+	if len(notes) != 1 {
+		t.Errorf("%d notes for one half-done merge: %v", len(notes), notes)
+	}
+	if n := len(findingCodes(e.doctor())); n == 0 {
+		t.Error("doctor shows no half-done merge")
+	}
+	other := mergeGroup{Group: "h", Keepers: g.Keepers, Sources: g.Sources}
+	if err := e.s.noteMergeLeft(j, other, keeper.Path, []string{src.Path}); err != nil {
+		t.Fatal(err)
+	}
+	if notes, _ := filepath.Glob(filepath.Join(e.home, mergeLeftPrefix+"*.json")); len(notes) != 2 {
+		t.Errorf("another group's note replaced the first: %v", notes)
+	}
+}
