@@ -89,6 +89,9 @@ async function main() {
     await page.locator(`[data-test="backup-list"] li[data-name="${backupName}"] [data-test="backup-restore-pick"]`).click()
     await page.locator('[data-test="backup-restore"][data-state="preview"] [data-test="backup-manifest"]').waitFor({ timeout: LONG })
     expect((await page.locator('[data-test="manifest-memories"]').textContent()).trim() === '3', 'manifest counts 3 memories')
+    // The memory written after the backup is named before the confirm as one the restore removes.
+    const removed = await page.locator('[data-test="backup-home-diff"] [data-test="backup-diff-removed-file"]').allTextContents()
+    expect(removed.some((f) => f.endsWith('written-later.md')), `the preview names the memory written since: ${removed}`)
     await shot(page, 'preview')
     await page.locator('[data-test="backup-restore-confirm"]').click()
     await page.locator('[data-test="backup-restore"][data-state="done"] [data-test="backup-pre"]').waitFor({ timeout: LONG })

@@ -39,7 +39,12 @@ window.__FAKE_EXT__ = (window.__FAKE_EXT__ || []).concat(({ api, opts, emit, ago
       if (p.path.includes('hostile')) return fail('backup_unsafe_entry', { Path: '../../.ssh/authorized_keys' })
       await phases('preview', [['verify', 200, 0], ['verify', 470, 0]])
       const b = backups.find((x) => x.name === p.path || x.path === p.path)
-      return manifest(b ? b.modified : ago(50))
+      // What a restore in place would change here: memories written since, edits since.
+      const onlyHere = ['global/user/prefers-dark-mode.md', 'global/user/花茶-绿茶.md', 'projects/engram-3f2a/feedback/run-tests-with-race.md',
+        'projects/engram-3f2a/project/release-checklist.md', 'global/reference/grafana-dashboards.md', 'daily/2026-12-06.md', 'daily/2026-12-07.md']
+      const home_diff = { changed: ['global/user/works-at-acme.md', 'projects/engram-3f2a/project/quota-ladder.md'], changed_count: 2,
+        only_here: onlyHere, only_here_count: 9, only_in_backup: 3 }
+      return { ...manifest(b ? b.modified : ago(50)), home_diff }
     },
     Restore: async (p) => {
       await phases('restore', [['verify', 470, 0], ['pre_backup', 300, 470], ['swap', 0, 0], ['done', 1, 1]])

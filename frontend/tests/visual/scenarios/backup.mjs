@@ -24,6 +24,11 @@ export default async function ({ open, check, COMBOS }) {
       await page.locator('[data-test="backup-restore-pick"]').nth(1).click()
       await page.waitForSelector('[data-test="backup-restore"][data-state="preview"] [data-test="backup-manifest"]')
       await check(page.locator('[data-test="manifest-memories"]').textContent().then((s) => s.trim() === '409'), 'manifest memories shown')
+      // What the restore would remove or put back here is said before the confirm: the first
+      // six files of each list, then how many more.
+      await check(page.locator('[data-test="backup-diff-removed-file"]').count().then((n) => n === 6), 'six removed files listed')
+      await check(page.locator('[data-test="backup-diff-changed-file"]').count().then((n) => n === 2), 'two changed files listed')
+      await check(page.locator('[data-test="backup-diff-removed"]').textContent().then((s) => s.includes('9')), 'the removed count is whole')
       await page.locator('[data-test="backup-restore"]').scrollIntoViewIfNeeded()
     })
     await open(`${l}-${th}-backup-doctor-fixes`, { language, theme: th, backupDoctor: true }, async (page) => {
