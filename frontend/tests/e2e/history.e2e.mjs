@@ -63,6 +63,24 @@ async function main() {
     await page.locator('[data-test="memory-versions"]').scrollIntoViewIfNeeded()
     await shot(page, 'restored')
   })
+  await check('a deleted memory is listed in Settings → Data and restored from there', async () => {
+    cli(CLI, home, ['write', '--scope', 'global', '--type', 'user', '--slug', 'old-editor', '--title', 'Used Emacs once', '--body', 'Switched from Emacs years ago.', '--quote', 'emacs', '--confidence', 'medium'])
+    const gone = (await rpc.call('memory.read', { slug: 'old-editor', scope: 'global' })).memory.id
+    await rpc.call('memory.delete', { id: gone })
+    await until(async () => ((await rpc.call('history.deleted', {})).memories || []).some((d) => d.slug === 'old-editor') || null, 'the delete committed')
+    await page.locator('[data-test="open-settings"]').click()
+    await page.locator('[data-test="git-settings"][data-state="ready"][data-enabled="true"]').waitFor({ timeout: LONG })
+    await page.locator('[data-test="git-deleted-show"]').click()
+    const row = page.locator('[data-test="git-deleted-item"][data-path="global/user/old-editor.md"]')
+    await row.waitFor({ timeout: LONG })
+    expect((await row.textContent()).includes('Used Emacs once'), 'the row names the memory by its title')
+    await row.scrollIntoViewIfNeeded()
+    await shot(page, 'deleted')
+    await row.locator('[data-test="git-deleted-restore"]').click()
+    await page.locator('[data-test="git-deleted-item"][data-path="global/user/old-editor.md"][data-restored="true"]').waitFor({ timeout: LONG })
+    const back = (await rpc.call('memory.search', { query: 'Emacs' })).hits.map((h) => h.memory.slug)
+    expect(back.includes('old-editor'), `the restored memory is served: ${back}`)
+  })
   await srv.stop()
 }
 

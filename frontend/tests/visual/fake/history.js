@@ -80,6 +80,10 @@ window.__FAKE_EXT__ = (window.__FAKE_EXT__ || []).concat(({ api, opts, items, ag
     remote: enabled && opts.git === 'remote' ? 'git@example.com:me/memories.git' : undefined,
     sync_minutes: enabled && opts.git === 'remote' ? 15 : 0,
   })
+  const deletedList = [
+    { path: 'global/user/used-emacs.md', id: '01JDDELETEDEMACS0000000000', slug: 'used-emacs', title: 'Used Emacs for a decade', commit: 'b7e1c2d3a4f5061728394a5b6c7d8e9f00112233', short: 'b7e1c2d3', deleted_at: ago(30), deleted_by: 'user' },
+    { path: 'projects/acme-billing-3f2a/project/old-deploy-script.md', id: '01JDDELETEDDEPLOY000000000', slug: 'old-deploy-script', title: '部署脚本：旧的 deploy.sh 流程', commit: 'c8f2d3e4b5a6071829304a5b6c7d8e9f00112244', short: 'c8f2d3e4', deleted_at: ago(200), deleted_by: 'organizer' },
+  ]
   api.HistoryService = {
     Status: async () => ({ ...status(), sync_minutes: status().sync_minutes ? (await api.SettingsService.Get()).sync_minutes : 0 }),
     Enable: async () => {
@@ -96,7 +100,18 @@ window.__FAKE_EXT__ = (window.__FAKE_EXT__ || []).concat(({ api, opts, items, ag
       if (!enabled) return { enabled: false, path: m.path || '', versions: [] }
       return { enabled: true, path: m.path || '', versions: versionsOf(m).map(({ body, ...v }) => v) }
     },
+    // Deleted memories the history keeps: a hand-deleted one and one the organizer merged away.
+    Deleted: async () => {
+      if (!enabled) return { enabled: false, memories: [] }
+      return { enabled: true, memories: deletedList.filter((d) => !d.back) }
+    },
     Restore: async (p) => {
+      if (p.path) {
+        const d = deletedList.find((x) => x.path === p.path && x.commit === p.commit)
+        if (!d) return fail('history_no_version', {})
+        d.back = true
+        return { op: 'restore', ok: true, id: d.id, slug: d.slug, path: d.path }
+      }
       const m = items.find((x) => x.id === p.id)
       if (!m) return fail('not_found', { Ref: p.id })
       const vs = versionsOf(m)

@@ -35,6 +35,19 @@ export default async function ({ open, check, selectNth, COMBOS }) {
     await page.click('[data-test="versions-enable"]')
     await page.waitForSelector('[data-test="memory-versions"][data-state="ready"] [data-test="version"]')
   })
+  // Settings → Data: the deleted memories the history keeps, one restored from there.
+  for (const [l, th, language] of [COMBOS[0], COMBOS[3]]) {
+    await open(`${l}-${th}-history-deleted`, { language, theme: th, git: true }, async (page) => {
+      await page.click('[data-test="open-settings"]')
+      await page.waitForSelector('[data-test="git-settings"][data-state="ready"][data-enabled="true"]')
+      await page.click('[data-test="git-deleted-show"]')
+      await page.waitForSelector('[data-test="git-deleted"][data-state="ready"] [data-test="git-deleted-item"]')
+      await check(page.locator('[data-test="git-deleted-item"]').count().then((n) => n === 2), 'two deleted memories listed')
+      await page.locator('[data-test="git-deleted-item"]').first().locator('[data-test="git-deleted-restore"]').click()
+      await page.waitForSelector('[data-test="git-deleted-item"][data-restored="true"] [data-test="git-deleted-restored"]')
+      await page.locator('[data-test="git-deleted"]').scrollIntoViewIfNeeded()
+    })
+  }
   // Settings → Data: git history on with a remote; Sync now merges and lists the conflict copy.
   for (const [l, th, language] of [COMBOS[0], COMBOS[3]]) {
     await open(`${l}-${th}-history-settings-sync`, { language, theme: th, git: 'remote' }, async (page) => {
