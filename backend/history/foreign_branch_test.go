@@ -83,3 +83,47 @@ func TestRemoteWithoutMainButAnotherProjectIsRefused(t *testing.T) {
 		t.Fatal("main not pushed")
 	}
 }
+
+// The remote's fetched branches stayed when another remote took its place: after two syncs
+// with a memory remote, origin/main was that remote's, so a project's repository without a
+// main named next (over HTTPS, or SSH) looked like a memory remote in step, and the sync pushed
+// every memory into it as its main. The old remote's branches go when the remote changes.
+func TestPreviousRemotesBranchesAreNotTakenForTheNewOnes(t *testing.T) {
+	ctx := context.Background()
+	gitBin := gitBinary(t)
+	run := func(dir string, args ...string) string { t.Helper(); return gitIn(t, gitBin, dir, args...) }
+	_, good := bareRepo(t)
+	st, r := openHome(t, t.TempDir(), true)
+	write(t, st, memory.ActorUser, newMem("tea-pref", "Likes green tea."))
+	for i := 0; i < 2; i++ { // the second sync fetches the remote's main
+		if _, err := r.Sync(ctx, st, good); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dir := t.TempDir()
+	work := filepath.Join(dir, "work")
+	run(dir, "init", "-q", "-b", "master", work)
+	if err := os.WriteFile(filepath.Join(work, "main.go"), []byte("package main\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run(work, "add", ".")
+	run(work, "commit", "-qm", "first")
+	bare := filepath.Join(dir, "bare.git")
+	run(dir, "clone", "-q", "--bare", work, bare)
+	srv := httpsRemote(t, dir, "ada", "pw-4711")
+	r.SetAuth(Auth{Credentials: OpenCredentials(t.TempDir()), CAFile: caFile(t, srv)})
+	remote := strings.Replace(srv.URL, "https://", "https://ada:pw-4711@", 1) + "/bare.git"
+	if _, err := r.Sync(ctx, st, remote); codeOf(err) != CodeRemoteForeign {
+		t.Errorf("sync with a project after a memory remote: %v (%s), want %s", err, codeOf(err), CodeRemoteForeign)
+	}
+	if got := run(bare, "branch", "--list", "main"); got != "" {
+		t.Fatalf("memories pushed into the project as branch main")
+	}
+	if r.Remote() != good {
+		t.Errorf("the remote is %q, want the one that worked", r.Remote())
+	}
+	// The remote that worked still syncs (its branch fetched again).
+	if res, err := r.Sync(ctx, st, ""); err != nil || res.Remote != good {
+		t.Errorf("sync with the previous remote again: %+v, %v", res, err)
+	}
+}

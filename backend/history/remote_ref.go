@@ -228,3 +228,29 @@ func localGitDir(dir string) string {
 	}
 	return dir
 }
+
+// dropRemoteRefs removes the branches fetched from the remote (refs/remotes/origin/*) before
+// another remote takes its place, and before the config names it, so no kill in between leaves
+// them under the new name. They stayed: the old remote's main, taken for the new one's, made a
+// project's repository without a main look like a memory remote already in step, and the next
+// sync pushed every memory into it as its main branch.
+func dropRemoteRefs(repo *git.Repository) error {
+	refs, err := repo.References()
+	if err != nil {
+		return fmt.Errorf("history: unable to list the remote's branches: %w", err)
+	}
+	var names []plumbing.ReferenceName
+	prefix := "refs/remotes/" + RemoteName + "/"
+	_ = refs.ForEach(func(ref *plumbing.Reference) error {
+		if strings.HasPrefix(ref.Name().String(), prefix) {
+			names = append(names, ref.Name())
+		}
+		return nil
+	})
+	for _, n := range names {
+		if err := repo.Storer.RemoveReference(n); err != nil {
+			return fmt.Errorf("history: unable to forget branch %s of the previous remote: %w", n.Short(), err)
+		}
+	}
+	return nil
+}

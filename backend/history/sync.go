@@ -81,6 +81,11 @@ func (r *Repo) writeRemote(url string) error {
 	if rem := cfg.Remotes[RemoteName]; rem != nil && len(rem.URLs) == 1 && rem.URLs[0] == url {
 		return nil
 	}
+	if rem := cfg.Remotes[RemoteName]; rem != nil && len(rem.URLs) > 0 && credentialKey(rem.URLs[0]) != credentialKey(url) {
+		if err := dropRemoteRefs(repo); err != nil {
+			return err
+		}
+	}
 	cfg.Remotes[RemoteName] = &config.RemoteConfig{Name: RemoteName, URLs: []string{url},
 		Fetch: []config.RefSpec{config.RefSpec("+refs/heads/*:refs/remotes/" + RemoteName + "/*")}}
 	if err := r.setConfig(cfg); err != nil {
