@@ -17,6 +17,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"engram/backend/memory"
 )
@@ -219,9 +220,12 @@ type RestoreResult struct {
 	// the index from the memory files instead: every memory is back, the index's own history
 	// (audit log, runs, usage, settings) is not. Reason is "newer" or "unreadable".
 	IndexRebuilt string `json:"index_rebuilt,omitempty"`
-	// KeptHistory is set when an in-place restore of a backup without git history kept this
-	// home's (keepHistory); the restored files are then committed on top of it.
+	// KeptHistory is set when an in-place restore kept this home's git history (keepHistory);
+	// the restored files are then committed on top of it.
 	KeptHistory bool `json:"kept_history,omitempty"`
+	// BackupHistory is the ref (refs/backups/<when the backup was made>) holding the archive's
+	// own git history, added to this home's when both had one; "" when the archive had none.
+	BackupHistory string `json:"backup_history,omitempty"`
 	// GitConfigDropped are the git settings of the archive's memory/.git/config that were
 	// not restored, because git's command line runs what they name (core.fsmonitor,
 	// filter.*, an include…): Engram writes none of them.
@@ -318,6 +322,7 @@ func RestoreInPlace(ctx context.Context, st *memory.Store, src, appVersion strin
 	var pre Result
 	var rep memory.ReconcileReport
 	var kept bool
+	var backupRef string
 	// One hold of the store's lock: no write lands between the backup of the current state
 	// and the swap, so nothing acknowledged is lost.
 	err = st.Exclusive(ctx, func(x *memory.Exclusive) error {
@@ -328,7 +333,7 @@ func RestoreInPlace(ctx context.Context, st *memory.Store, src, appVersion strin
 		if err != nil {
 			return err
 		}
-		if kept, err = keepHistory(st.Root(), filepath.Join(u.Dir, MemoryDir)); err != nil {
+		if kept, backupRef, err = keepHistory(st.Root(), filepath.Join(u.Dir, MemoryDir), refStamp(u.Manifest.Created)); err != nil {
 			return codeErr(CodeWriteFailed, coded.Reason(map[string]any{"Path": st.Root()}, err))
 		}
 		progress("swap", 0, 0)
@@ -343,5 +348,15 @@ func RestoreInPlace(ctx context.Context, st *memory.Store, src, appVersion strin
 	os.RemoveAll(aside)
 	progress("done", 1, 1)
 	return RestoreResult{Home: st.Home(), InPlace: true, Manifest: u.Manifest, PreBackup: pre.Path,
-		PreLeftOut: pre.Manifest.LeftOut, PreLeftOutCount: pre.Manifest.LeftOutCount, Reindex: rep, KeptHistory: kept, GitConfigDropped: u.GitConfigDropped}, nil
+		PreLeftOut: pre.Manifest.LeftOut, PreLeftOutCount: pre.Manifest.LeftOutCount, Reindex: rep, KeptHistory: kept, BackupHistory: backupRef, GitConfigDropped: u.GitConfigDropped}, nil
+}
+
+// refStamp names the ref of a restored backup's history by when the backup was made
+// (20261207T031000Z), or by now when the manifest does not say.
+func refStamp(created string) string {
+	t, err := time.Parse(time.RFC3339, created)
+	if err != nil {
+		t = time.Now()
+	}
+	return t.UTC().Format("20060102T150405Z")
 }

@@ -87,3 +87,23 @@ func TestBackupRestoreDoctorVacuumCleanupVerbs(t *testing.T) {
 		t.Fatalf("schedule after refused changes: %s", out)
 	}
 }
+
+// `engram backup restore` in place of a backup that has its own git history says both
+// histories were kept and names the ref the backup's is under (in English and Chinese).
+func TestRestoreInPlaceNamesTheBackupsHistory(t *testing.T) {
+	h := newHome(t)
+	h.ok("history", "enable")
+	h.ok("write", "--scope", "global", "--type", "user", "--slug", "prefers-tea", "--title", "Prefers tea",
+		"--body", "Drinks green tea.", "--quote", "green tea", "--confidence", "high")
+	to := filepath.Join(t.TempDir(), "b.tar.gz")
+	h.ok("backup", "--to", to)
+	h.ok("write", "--scope", "global", "--type", "user", "--slug", "desk", "--title", "Desk",
+		"--body", "Standing desk.", "--quote", "desk", "--confidence", "high")
+	out := h.ok("backup", "restore", to)
+	if !strings.Contains(out, "refs/backups/") || !strings.Contains(out, "history was kept") {
+		t.Fatalf("restore said: %s", out)
+	}
+	if out := h.runZh("backup", "restore", to); !strings.Contains(out, "refs/backups/") || !strings.Contains(out, "保留了本主目录的 git 历史") {
+		t.Fatalf("restore said in Chinese: %s", out)
+	}
+}

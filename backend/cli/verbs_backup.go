@@ -66,7 +66,9 @@ func (r *runner) backup(_ context.Context, args []string) error {
 			}
 			fmt.Fprintln(w, r.t("cli.backup.restored", map[string]any{"Home": res.Home, "Memories": res.Manifest.Memories,
 				"Daily": res.Manifest.Daily, "KV": res.Manifest.KVFiles, "Created": res.Manifest.Created}))
-			if res.KeptHistory {
+			if res.BackupHistory != "" {
+				fmt.Fprintln(w, r.t("cli.backup.grafted_history", map[string]any{"Ref": res.BackupHistory}))
+			} else if res.KeptHistory {
 				fmt.Fprintln(w, r.t("cli.backup.kept_history", nil))
 			}
 			if len(res.GitConfigDropped) > 0 {

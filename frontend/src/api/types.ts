@@ -1564,6 +1564,7 @@ export interface BackupRestoreResult {
   reindex: ReconcileReport
   index_rebuilt?: string
   kept_history?: boolean
+  backup_history?: string
   git_config_dropped?: string[]
 }
 
