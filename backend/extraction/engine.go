@@ -107,7 +107,7 @@ func (s *Service) perform(r *run, planner Planner) {
 		fail(FailContext, err)
 		return
 	}
-	prior := s.plannedRecorded(ctx, req.SessionID, r.snapshot().ID, cd.priorPlanned)
+	prior := s.plannedRecorded(ctx, sessionKey{req.Agent, vis.Workdir(), req.SessionID}, r.snapshot().ID, cd.priorPlanned)
 	cd.input.Planned = append(append([]string{}, r.planned...), prior...)
 	r.mu.Lock()
 	r.detail.Report.Covered = covers(cd.input.Turns, cd.input.Planned)

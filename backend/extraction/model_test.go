@@ -139,7 +139,7 @@ func TestTimeoutAndCancel(t *testing.T) {
 		for len(client.requests()) == 0 {
 			time.Sleep(time.Millisecond)
 		}
-		f.svc.Dispose("s1")
+		f.svc.Dispose("claude-code", "s1")
 		got := f.waitFor(d.ID, ended)
 		if got.Status != StatusFailed || got.Reason != FailCanceled {
 			t.Fatalf("status %s reason %s", got.Status, got.Reason)

@@ -19,11 +19,11 @@ import (
 // plannedRecorded lists, of the stored session's user messages put in the window as context
 // (their ContentHash in prior), the ones a run of the session planned or is planning: all but
 // those that only runs which failed covered. self is the asking run's id, left out.
-func (s *Service) plannedRecorded(ctx context.Context, session, self string, prior []string) []string {
+func (s *Service) plannedRecorded(ctx context.Context, key sessionKey, self string, prior []string) []string {
 	if len(prior) == 0 {
 		return nil
 	}
-	rows, _, err := s.o.Store.ExtractionRuns(ctx, memory.ExtractionRunFilter{Session: session, Limit: 20})
+	rows, _, err := s.o.Store.ExtractionRuns(ctx, memory.ExtractionRunFilter{Session: key.session, Caller: key.caller(), Limit: 20})
 	if err != nil {
 		return prior // as before: context the runs of their own turns planned
 	}

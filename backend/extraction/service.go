@@ -107,6 +107,17 @@ func (st *sessionState) markPlanned(msgs []Message, now time.Time) {
 	}
 }
 
+// sessionKey names one caller's session: the agent, its project folder (canonical, "" for
+// none) and the session id. The id is the agent's word (observe_turn's session_id), and two
+// agents — or one agent in two projects — may use the same one; keyed by the id alone, one
+// caller's turn queued behind another's run, took that caller's waiting turn into its own run
+// and planned it into its own scopes, and shared its interval and covered-message gates.
+type sessionKey struct{ agent, workdir, session string }
+
+func (k sessionKey) caller() *memory.RunCaller {
+	return &memory.RunCaller{Agent: k.agent, Workdir: k.workdir}
+}
+
 // Service is the extraction controller: it gates requests, runs at most one extraction per
 // session (coalescing the newest waiting request), cancels runs on dispose and shutdown, and
 // records every request in extraction_runs.
@@ -115,7 +126,7 @@ type Service struct {
 	base     context.Context
 	stop     context.CancelFunc
 	mu       sync.Mutex
-	sessions map[string]*sessionState
+	sessions map[sessionKey]*sessionState
 	wg       sync.WaitGroup
 	closed   bool
 	// settingsMu serialises settings updates (read, patch, save).
@@ -137,7 +148,7 @@ func New(ctx context.Context, o Options) *Service {
 	if o.After == nil {
 		o.After = realAfter
 	}
-	s := &Service{o: o, sessions: map[string]*sessionState{}}
+	s := &Service{o: o, sessions: map[sessionKey]*sessionState{}}
 	s.base, s.stop = context.WithCancel(ctx)
 	return s
 }
@@ -174,26 +185,33 @@ func (s *Service) Close() {
 	s.wg.Wait()
 }
 
-// Dispose forgets a deleted session: its running run is cancelled, a waiting request ends as
-// skipped (disposed), and its gate state is dropped.
-func (s *Service) Dispose(session string) {
-	session = strings.TrimSpace(session)
+// Dispose forgets a deleted session of an agent (sessions are the agent's, as the store keeps
+// them): its running runs are cancelled, waiting requests end as skipped (disposed), and its
+// gate state is dropped, in whichever project it ran. Another agent's session of the same id
+// is left alone.
+func (s *Service) Dispose(agent, session string) {
+	agent, session = strings.TrimSpace(agent), strings.TrimSpace(session)
 	s.mu.Lock()
-	st := s.sessions[session]
-	delete(s.sessions, session)
-	var queued *run
-	if st != nil {
+	var queued []*run
+	for k, st := range s.sessions {
+		if k.agent != agent || k.session != session {
+			continue
+		}
+		delete(s.sessions, k)
 		if st.running != nil {
 			st.running.cancel()
 		}
 		if st.stopTimer != nil {
 			st.stopTimer()
 		}
-		queued, st.queued = st.queued, nil
+		if st.queued != nil {
+			queued = append(queued, st.queued)
+			st.queued = nil
+		}
 	}
 	s.mu.Unlock()
-	if queued != nil {
-		s.finish(queued, StatusSkipped, SkipDisposed)
+	for _, q := range queued {
+		s.finish(q, StatusSkipped, SkipDisposed)
 	}
 }
 
@@ -235,6 +253,7 @@ func (s *Service) Request(ctx context.Context, req Request, wait bool) (RunDetai
 		turnsHashes: windowHashes(req.Messages)}
 	r.detail = RunDetail{RunSummary: RunSummary{ID: ulid.Make().String(), Session: req.SessionID, Agent: req.Agent,
 		Workdir: vis.Workdir(), StartedAt: now}, Report: Report{Version: ReportVersion, Turn: turn}}
+	key := sessionKey{req.Agent, vis.Workdir(), req.SessionID}
 
 	reason := ""
 	switch {
@@ -249,7 +268,7 @@ func (s *Service) Request(ctx context.Context, req Request, wait bool) (RunDetai
 	// session, read before the lock and merged under it: the gates see the newest of both.
 	var recorded *sessionState
 	if reason == "" {
-		if recorded, err = s.loadState(ctx, req.SessionID); err != nil {
+		if recorded, err = s.loadState(ctx, key); err != nil {
 			return RunDetail{}, err
 		}
 	}
@@ -260,11 +279,11 @@ func (s *Service) Request(ctx context.Context, req Request, wait bool) (RunDetai
 	}
 	var superseded *run
 	outcome := "" // what this call must still do for r once the lock is released
-	st := s.sessions[req.SessionID]
+	st := s.sessions[key]
 	if reason == "" {
 		if st == nil {
 			st = &sessionState{written: map[string]string{}}
-			s.sessions[req.SessionID] = st
+			s.sessions[key] = st
 		}
 		st.merge(recorded)
 	}
@@ -392,9 +411,9 @@ func windowHashes(msgs []Message) []string {
 // loadState reads a session this process has not seen from its recorded runs, so that
 // one-shot processes (the CLI, an agent's hook) share the interval, covered-message and
 // already-written gates with the app.
-func (s *Service) loadState(ctx context.Context, session string) (*sessionState, error) {
+func (s *Service) loadState(ctx context.Context, key sessionKey) (*sessionState, error) {
 	st := &sessionState{written: map[string]string{}}
-	rows, _, err := s.o.Store.ExtractionRuns(ctx, memory.ExtractionRunFilter{Session: session, Limit: 20})
+	rows, _, err := s.o.Store.ExtractionRuns(ctx, memory.ExtractionRunFilter{Session: key.session, Caller: key.caller(), Limit: 20})
 	if err != nil {
 		return st, err
 	}

@@ -204,7 +204,7 @@ func TestDispose(t *testing.T) {
 	d, _ := f.svc.Request(f.ctx, turn("s1", msg), false)
 	<-g.started
 	q, _ := f.svc.Request(f.ctx, turn("s1", msg, "And production is called reef."), false)
-	f.svc.Dispose("s1")
+	f.svc.Dispose("claude-code", "s1")
 	if got := f.waitFor(d.ID, ended); got.Status != StatusFailed || got.Reason != FailCanceled {
 		t.Fatalf("running: %s %s", got.Status, got.Reason)
 	}

@@ -241,10 +241,10 @@ func within(p, dir string) bool {
 
 // resolveWorkdir decides the caller's project for one call. Without an argument it is
 // --workdir, else the client's only root, else none. An argument is honoured only when it
-// equals or lies inside an allowed folder: compared as written (cleaned, so "a/../.." cannot
-// climb out unnoticed), and, where symlinks make it another folder, compared again as resolved,
-// so a link inside a root cannot reach a project outside every root; and, when it is not one of
-// those folders, only when it resolves to the project of one of them (ownProject).
+// equals or lies inside an allowed folder (insideAny: cleaned, so "a/../.." cannot climb out
+// unnoticed, and with symlinks resolved, so a link inside a root cannot reach a project outside
+// every root); and, when it is not one of those folders, only when it resolves to the project
+// of one of them (ownProject).
 func (s *Server) resolveWorkdir(ctx context.Context, ss *sdk.ServerSession, st *session, arg string) (string, *toolError) {
 	arg = strings.TrimSpace(arg)
 	if arg == "" && s.cfg.Workdir != "" {
@@ -275,31 +275,8 @@ func (s *Server) resolveWorkdir(ctx context.Context, ss *sdk.ServerSession, st *
 		return "", refuse()
 	}
 	clean := filepath.Clean(arg)
-	ok := false
-	for _, dir := range allowed {
-		if within(clean, dir) {
-			ok = true
-			break
-		}
-	}
-	if !ok {
+	if !insideAny(clean, allowed) {
 		return "", refuse()
-	}
-	if real, err := filepath.EvalSymlinks(clean); err == nil && real != clean {
-		ok = false
-		for _, dir := range allowed {
-			rd, err := filepath.EvalSymlinks(dir)
-			if err != nil {
-				rd = dir
-			}
-			if within(real, rd) {
-				ok = true
-				break
-			}
-		}
-		if !ok {
-			return "", refuse()
-		}
 	}
 	if !slices.Contains(allowed, clean) {
 		if terr := s.ownProject(clean, arg, allowed); terr != nil {
@@ -307,6 +284,32 @@ func (s *Server) resolveWorkdir(ctx context.Context, ss *sdk.ServerSession, st *
 		}
 	}
 	return clean, nil
+}
+
+// insideAny reports whether the folder clean (a clean absolute path) lies in one of the
+// allowed folders. Where it exists it is compared as resolved against the folders resolved: a
+// link inside them that leads elsewhere is outside, and the session's own folder reached
+// through a link, or by its real path when the session was given a link, is inside (it was
+// refused, the folders compared as written first). A folder that does not exist is compared
+// as written.
+func insideAny(clean string, allowed []string) bool {
+	real, err := filepath.EvalSymlinks(clean)
+	for _, dir := range allowed {
+		if err != nil {
+			if within(clean, dir) {
+				return true
+			}
+			continue
+		}
+		rd, derr := filepath.EvalSymlinks(dir)
+		if derr != nil {
+			rd = dir
+		}
+		if within(real, rd) {
+			return true
+		}
+	}
+	return false
 }
 
 // ownProject refuses a folder inside the session's folders that resolves to another project

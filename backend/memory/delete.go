@@ -30,6 +30,11 @@ func (s *Store) opDelete(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *
 	if err := s.checkVersion(m, it.ExpectedVersion); err != nil {
 		return err
 	}
+	if m.Type == TypeDaily && (modelWritten(b.Actor) || b.Actor == ActorOrganizer) {
+		// A day is only ever appended to, and it holds the person's own entries: a model's
+		// delete (the journal is global, so every agent sees its days) would take them away.
+		return codeErr(CodeDailyPersonOnly, map[string]any{"Slug": m.Slug}, "only the person deletes a journal day (%s)", m.Slug)
+	}
 	reason := strings.TrimSpace(it.Reason)
 	if it.Op == OpReject && utf8.RuneCountInString(reason) > MaxReasonRunes {
 		return codeErr(CodeReasonTooLong, map[string]any{"Max": MaxReasonRunes}, "a rejection reason holds at most %d characters", MaxReasonRunes)

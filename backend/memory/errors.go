@@ -38,12 +38,15 @@ const (
 	CodeDailyFull      = "daily_full"
 	CodeEmptyDaily     = "empty_daily_body"
 	CodeDailyReadOnly  = "daily_read_only"
-	CodeNotArchived    = "not_archived"
-	CodeNotInTrash     = "not_in_trash"
-	CodeTooManyItems   = "too_many_items"
-	CodeInternal       = "internal"
-	CodeParseError     = "parse_error"
-	CodeInvalidQuery   = "invalid_query"
+	// CodeDailyPersonOnly refuses a model's delete of a journal day: the day holds the
+	// person's own entries, which no agent may take away.
+	CodeDailyPersonOnly = "daily_person_only"
+	CodeNotArchived     = "not_archived"
+	CodeNotInTrash      = "not_in_trash"
+	CodeTooManyItems    = "too_many_items"
+	CodeInternal        = "internal"
+	CodeParseError      = "parse_error"
+	CodeInvalidQuery    = "invalid_query"
 	// CodeRiskyBulkAccept refuses to accept, as one of several in a batch, a memory that reads
 	// like an instruction to the agent: only a single explicit accept by a person may.
 	CodeRiskyBulkAccept = "risky_bulk_accept"

@@ -28,10 +28,17 @@ type ExtractionRun struct {
 // ExtractionRunFilter narrows a listing; zero values list everything, newest first.
 type ExtractionRunFilter struct {
 	Session string
-	Status  string
-	Limit   int
-	Offset  int
+	// Caller, when set, keeps the runs of one caller's session: its agent and its project
+	// folder, both compared exactly ("" included). A session id is what the agent said, and
+	// two agents (or one agent in two projects) may say the same one.
+	Caller *RunCaller
+	Status string
+	Limit  int
+	Offset int
 }
+
+// RunCaller is who ran a session's extraction: the agent and the canonical project folder.
+type RunCaller struct{ Agent, Workdir string }
 
 const extractionRunColumns = `id, session, agent, workdir, status, skip_reason, started_at, finished_at, model,
 	items_applied, items_rejected, input_tokens, output_tokens, message_hash, report`
@@ -105,6 +112,10 @@ func (s *Store) ExtractionRuns(ctx context.Context, f ExtractionRunFilter) ([]Ex
 	if f.Session != "" {
 		conds = append(conds, "session = ?")
 		args = append(args, f.Session)
+	}
+	if f.Caller != nil {
+		conds = append(conds, "agent = ? AND workdir = ?")
+		args = append(args, f.Caller.Agent, f.Caller.Workdir)
 	}
 	if f.Status != "" {
 		conds = append(conds, "status = ?")

@@ -148,8 +148,8 @@ func (s *Service) toolList(ctx context.Context, tc *toolCtx) ToolResult {
 }
 
 // toolTarget resolves the entry a call names: by id, else by slug in the scopes of the view
-// (project, agent, global). An entry outside the view is not found, whichever way it is
-// named. A miss or an ambiguous slug is returned as a structured error with candidates.
+// (project, agent, global). An entry outside the view, or archived, is not found, whichever
+// way it is named. A miss or an ambiguous slug is returned as a structured error with candidates.
 func (s *Service) toolTarget(ctx context.Context, tc *toolCtx) (*memory.Memory, *ToolResult) {
 	c, action := tc.c, tc.action
 	if c.ID == "" && c.Slug == "" {
@@ -158,8 +158,10 @@ func (s *Service) toolTarget(ctx context.Context, tc *toolCtx) (*memory.Memory, 
 		return nil, &r
 	}
 	if c.ID != "" {
+		// An archived memory is the person's, set aside: out of every list, search and slug
+		// lookup a model has, and so not found by its id either (the tool read and deleted it).
 		m, err := s.store.Get(ctx, c.ID)
-		if err == nil && tc.view.Allows(m) {
+		if err == nil && tc.view.Allows(m) && !m.Archived {
 			return m, nil
 		}
 		r := s.notFound(ctx, tc, c.ID)

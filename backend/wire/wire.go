@@ -162,7 +162,7 @@ func Open(ctx context.Context, o Options) (*Services, error) {
 		Publish: func(e extraction.StatusEvent) { s.Events.Publish(api.EventExtractionStatus, e) }})
 	// Deleting (or evicting) a session forgets the controller's state for it: a new turn of a
 	// session id that comes back starts fresh instead of matching the old run's gates.
-	s.OnSessionDeleted = func(_, id string) { s.Extraction.Dispose(id) }
+	s.OnSessionDeleted = func(agent, id string) { s.Extraction.Dispose(agent, id) }
 	// Long sessions are summarised by the configured model when there is one (extractively
 	// otherwise): in place by one-shot processes, in the background by long-running ones.
 	s.SessionSummariser = extraction.SessionSummariser(s.LLM.Source())
