@@ -145,6 +145,24 @@ async function main() {
   expect(inView, 'the current item was scrolled into view')
   const [start] = (await page.locator('[data-test="review-scroll"]').getAttribute('data-window')).split('-').map(Number)
   expect(start > 0 && (await page.locator('[data-test="review-item"]').count()) < 60, `the window moved down with it (starts at ${start})`)
+
+  // The queue is one stop of the Tab order: from the current item's checkbox, Tab leaves the
+  // queue for the memory and its actions (it went through every rendered row first), and j
+  // takes the focus along to the next item.
+  const focused = () => page.evaluate(() => {
+    const a = document.activeElement
+    return { inQueue: !!a?.closest('[data-test="review-queue"]'), slug: a?.closest('[data-test="review-item"]')?.getAttribute('data-slug') ?? null, test: a?.getAttribute('data-test') ?? a?.tagName }
+  })
+  expect((await page.locator('[data-test="review-check"][tabindex]').count()) === 1, 'only the current item\'s checkbox is in the Tab order')
+  await page.locator('[data-test="review-item"].current [data-test="review-check"]').focus()
+  await page.keyboard.press('Tab')
+  const after = await focused()
+  expect(!after.inQueue, `Tab from the queue leaves it: ${JSON.stringify(after)}`)
+  await page.keyboard.press('Shift+Tab')
+  expect((await focused()).slug === 'bulk-079', `Shift+Tab comes back to the current item: ${JSON.stringify(await focused())}`)
+  await page.keyboard.press('j')
+  await until(async () => (await focused()).slug === 'bulk-080', 'the focus followed j to the next item')
+  passed++
   expect(problems.length === 0, `no page errors: ${problems.join('; ')}`)
 }
 
