@@ -164,6 +164,18 @@ async function main() {
   await until(async () => (await focused()).slug === 'bulk-080', 'the focus followed j to the next item')
   passed++
 
+  // ⇧R with memories checked rejects those, not the one shown: the reason box says so.
+  for (const key of ['x', 'j', 'x', 'Shift+R']) await page.keyboard.press(key)
+  await page.waitForSelector('[data-test="review-reason"]')
+  const target = await page.locator('[data-test="review-reason-target"]').textContent().catch(() => '')
+  const confirm = (await page.locator('[data-test="review-reason-confirm"]').textContent()).trim()
+  expect(target.trim() === '2 selected' && confirm === 'Reject selected', `the reason box names the checked memories: "${target}" / "${confirm}"`)
+  await page.keyboard.press('Escape')
+  await page.waitForSelector('[data-test="review-reason"]', { state: 'detached' })
+  for (const key of ['x', 'k', 'x']) await page.keyboard.press(key)
+  await page.waitForSelector('[data-test="review-batch"]', { state: 'detached' })
+  expect((await current()) === 'bulk-080', `back on bulk-080 with nothing checked: ${await current()}`)
+
   // A journal entry that reads like an instruction leaves its day unreviewed until the person
   // accepts the day: the day joins the queue (and its count) live, flagged, not editable as a
   // memory, and a's accept vouches for it. No screen showed such a day before.
