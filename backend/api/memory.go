@@ -77,9 +77,12 @@ func (p ListParams) filter() memory.Filter {
 		limit = 200
 	}
 	// Journal days have their own view (daily.*): a listing shows them only when asked for
-	// type daily.
+	// type daily, or for what waits for review — a day a risky entry or a hand-written file
+	// left unreviewed waits for the person's accept, and the Review queue (and its count) is
+	// where the person sees it: left out, no screen of the app ever showed it.
+	unreviewed := p.Reviewed != nil && !*p.Reviewed
 	return memory.Filter{Scope: p.Scope, Workdir: p.Workdir, Agent: p.Agent, Type: p.Type, Reviewed: p.Reviewed,
-		Archived: p.Archived, Oldest: p.Order == "oldest", NoDaily: p.Type == "", Limit: limit, Offset: max(p.Offset, 0)}
+		Archived: p.Archived, Oldest: p.Order == "oldest", NoDaily: p.Type == "" && !unreviewed, Limit: limit, Offset: max(p.Offset, 0)}
 }
 
 // checkWorkdir refuses project-scope calls that do not say which project.

@@ -67,6 +67,7 @@ export const useReview = defineStore('review', () => {
     await list.run(
       () => api.reviewQueue(),
       (r) => {
+        const before = place()
         const all = r.items ?? []
         items.value = all.filter((m) => !pending.value.has(m.id) && !((settledAt.get(m.id) ?? 0) > started))
         for (const [id, at] of settledAt) if (at <= started) settledAt.delete(id)
@@ -77,7 +78,7 @@ export const useReview = defineStore('review', () => {
         const live = new Set(items.value.map((m) => m.id))
         checked.value = new Set([...checked.value].filter((id) => live.has(id)))
         skipped.value = skipped.value.filter((id) => live.has(id))
-        if (cursor.value >= ordered.value.length) cursor.value = Math.max(0, ordered.value.length - 1)
+        follow(before)
       },
       (e) => (error.value = e),
     )
@@ -126,15 +127,33 @@ export const useReview = defineStore('review', () => {
     void loadDetail()
   }
 
+  /** Where the cursor is: the current memory and the ones listed after it, in order. */
+  function place(): string[] {
+    return ordered.value.slice(Math.min(cursor.value, ordered.value.length)).map((m) => m.id)
+  }
+
+  /**
+   * Puts the cursor back on the memory it was on after the queue changed (a batch took items
+   * above it, a refresh brought the store's list), or, when that memory left, on the first
+   * one that followed it. The cursor is an index: it stayed where it was while the items
+   * above moved, and the person reading one memory found another under the keys — after
+   * rejecting two checked memories above it, the next `a` accepted one they had not read.
+   */
+  function follow(after: string[]) {
+    const at = new Map(ordered.value.map((m, i) => [m.id, i]))
+    const next = after.find((id) => at.has(id))
+    cursor.value = next !== undefined ? at.get(next)! : Math.max(0, Math.min(cursor.value, ordered.value.length - 1))
+  }
+
   /** Removes ids from the local queue at once, so the cursor lands on the next item. */
   function drop(ids: string[]) {
     const gone = new Set(ids)
-    const before = cursor.value
+    const before = place()
     items.value = items.value.filter((m) => !gone.has(m.id))
     total.value = Math.max(0, total.value - ids.length)
     count.value = Math.max(0, count.value - ids.length)
     for (const id of ids) checked.value.delete(id)
-    cursor.value = Math.min(before, Math.max(0, ordered.value.length - 1))
+    follow(before)
     void loadDetail()
   }
 

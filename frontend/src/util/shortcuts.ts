@@ -113,6 +113,14 @@ export interface EngineOptions {
   sequenceMs?: number
 }
 
+/** The list keys most views share, with their help labels, listed for a layer that has them. */
+const LIST_KEYS: [string, string][] = [
+  ['j', 'ui.shortcuts.next'],
+  ['k', 'ui.shortcuts.prev'],
+  ['Enter', 'ui.shortcuts.open'],
+  ['e', 'ui.shortcuts.edit'],
+]
+
 /** Turns keys into actions. Pure: the caller feeds keys and the clock. */
 export class ShortcutEngine {
   private layers: Layer[] = []
@@ -184,7 +192,11 @@ export class ShortcutEngine {
     return false
   }
 
-  /** Rows of the shortcuts dialog for the views that exist and the layer on top. */
+  /**
+   * Rows of the shortcuts dialog for the views that exist and the layer on top: the common
+   * list keys (j, k, Enter, e) only where that layer answers them — the dialog listed all four
+   * on every view, Enter in Review and j/k in the Journal or Usage, where they do nothing.
+   */
   helpRows(): ShortcutHelp[] {
     const rows: ShortcutHelp[] = [
       { keys: ['/'], label: 'ui.shortcuts.search', group: 'general' },
@@ -192,12 +204,10 @@ export class ShortcutEngine {
       { keys: ['Esc'], label: 'ui.shortcuts.escape', group: 'general' },
       { keys: ['Alt+←'], label: 'ui.shortcuts.back', group: 'general' },
       { keys: ['Alt+→'], label: 'ui.shortcuts.forward', group: 'general' },
-      { keys: ['j'], label: 'ui.shortcuts.next', group: 'list' },
-      { keys: ['k'], label: 'ui.shortcuts.prev', group: 'list' },
-      { keys: ['Enter'], label: 'ui.shortcuts.open', group: 'list' },
-      { keys: ['e'], label: 'ui.shortcuts.edit', group: 'list' },
     ]
-    for (const h of this.top()?.help ?? []) rows.push(h)
+    const top = this.top()
+    for (const [key, label] of LIST_KEYS) if (top?.keys[key]) rows.push({ keys: [key], label, group: 'list' })
+    for (const h of top?.help ?? []) rows.push(h)
     for (const v of viewKeys(this.opts.views())) {
       rows.push({ keys: ['g', v.key], label: 'ui.shortcuts.go', labelArgs: { View: v.view }, group: 'views' })
     }

@@ -166,7 +166,25 @@ describe('shortcut engine', () => {
     const rows = engine.helpRows()
     expect(rows.filter((r) => r.group === 'views').map((r) => r.keys.join(' '))).toEqual(['g m', 'g r'])
     expect(rows.map((r) => r.label)).toContain('ui.review.accept')
-    expect(rows.map((r) => r.keys[0])).toEqual(expect.arrayContaining(['/', '?', 'j', 'k', 'Enter', 'e']))
+    expect(rows.map((r) => r.keys[0])).toEqual(expect.arrayContaining(['/', '?']))
+  })
+
+  it('lists the common list keys only where the view on top answers them', () => {
+    const { engine } = setup(['memories', 'review'])
+    const listed = () => engine.helpRows().filter((r) => r.group === 'list').map((r) => r.keys[0])
+    // No layer (Usage, Graph): j, k, Enter and e do nothing, and are not listed.
+    expect(listed()).toEqual([])
+    const noop = () => {}
+    const popList = engine.push({ keys: { j: noop, k: noop, Enter: noop, e: noop } })
+    expect(listed()).toEqual(['j', 'k', 'Enter', 'e'])
+    // Review: j, k and e, and its own a; no Enter.
+    const popReview = engine.push({ keys: { j: noop, k: noop, e: noop, a: noop }, help: [{ keys: ['a'], label: 'ui.review.key_accept', group: 'list' }] })
+    expect(listed()).toEqual(['j', 'k', 'e', 'a'])
+    popReview()
+    popList()
+    // Journal: its own day keys, no list keys.
+    engine.push({ keys: { ArrowLeft: noop, ArrowRight: noop }, help: [{ keys: ['←'], label: 'ui.journal.prev_day', group: 'list' }] })
+    expect(listed()).toEqual(['←'])
   })
 })
 
