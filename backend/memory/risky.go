@@ -12,6 +12,7 @@ const (
 	RiskDirective = "directive"     // "you must now …", "你现在必须…"
 	RiskSystem    = "system_prompt" // talks about the agent's system prompt or a jailbreak
 	RiskCommand   = "command"       // tells the agent to run something destructive
+	RiskConceal   = "conceal"       // "do not tell the user about this", "不要告诉用户"
 )
 
 // Risk is why a memory reads like an instruction to the agent: the kind of pattern and the
@@ -61,6 +62,24 @@ var riskyPatterns = []riskyPattern{
 	{RiskDirective, text.Lazy(`新的?指令[:：]`), []string{"指令"}},
 	{RiskSystem, text.Lazy(`系统提示词|系统提示|越狱模式`), []string{"系统提示", "越狱模式"}},
 	{RiskSystem, text.Lazy(`你现在(?:是|成为|变成)了?.{0,15}(?:没有|不受)(?:任何)?(?:限制|约束|规则)|(?:没有|不受)任何(?:限制|约束)的\s*(?:AI|人工智能|助手|模型)`), []string{"没有", "不受"}},
+	// Text that tells the agent to keep something from the person it works for: a memory is
+	// the person's, and one asking to be hidden from them ("Do not tell the user about this
+	// note.") is what an injected note says to stay in place.
+	{RiskConceal, text.Lazy(`(?i)\b(?:do\s+not|don['’]?t|never|must\s+not|mustn['’]t|should\s+not|shouldn['’]t)\s+(?:ever\s+)?(?:tell|inform|notify)\s+(?:the\s+)?(?:user|human|person)\b`),
+		[]string{"not tell", "n't tell", "n’t tell", "dont tell", "never tell", "ever tell", "not inform", "n't inform", "n’t inform", "dont inform", "never inform", "not notify", "n't notify", "n’t notify", "dont notify", "never notify"}},
+	{RiskConceal, text.Lazy(`(?i)\b(?:do\s+not|don['’]?t|never)\s+let\s+the\s+(?:user|human|person)\s+(?:know|see|find\s+out|notice)\b`),
+		[]string{"let the user", "let the human", "let the person"}},
+	{RiskConceal, text.Lazy(`(?i)\b(?:do\s+not|don['’]?t|never)\s+(?:mention|reveal|disclose)\b.{0,40}\bto\s+the\s+(?:user|human|person)\b`),
+		[]string{"to the user", "to the human", "to the person"}},
+	{RiskConceal, text.Lazy(`(?i)\b(?:hide|conceal|keep\b.{0,20}\b(?:secret|hidden))\b.{0,30}\bfrom\s+the\s+(?:user|human|person)\b`),
+		[]string{"from the user", "from the human", "from the person"}},
+	{RiskConceal, text.Lazy(`(?i)\bwithout\s+(?:telling|informing|notifying)\s+the\s+(?:user|human|person)\b|\bbehind\s+the\s+(?:user|human|person)['’]s\s+back\b`),
+		[]string{"without telling", "without informing", "without notifying", "'s back", "’s back"}},
+	{RiskConceal, text.Lazy(`(?:不要|别|不能|不许|切勿|千万别|千万不要|不得)(?:告诉|通知|告知|提醒|透露给)(?:用户|使用者|主人)`),
+		[]string{"告诉", "通知", "告知", "提醒", "透露给"}},
+	{RiskConceal, text.Lazy(`(?:不要|别|不能|不许|切勿|不得)让(?:用户|使用者|主人)(?:知道|发现|察觉|看到)`), []string{"让用户", "让使用者", "让主人"}},
+	{RiskConceal, text.Lazy(`(?:对|向)(?:用户|使用者|主人)(?:隐瞒|保密)|瞒着(?:用户|使用者|主人)|(?:不要|别|不能|切勿|不得)(?:向|对)(?:用户|使用者|主人)(?:透露|提及|提起|说|显示|展示)`),
+		[]string{"隐瞒", "保密", "瞒着", "向用户", "对用户", "向使用者", "对使用者", "向主人", "对主人"}},
 }
 
 // riskyNeeds finds which patterns' literals a folded text holds in one pass over it: asking

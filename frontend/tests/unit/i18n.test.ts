@@ -148,7 +148,7 @@ const ENUMS: Record<string, readonly string[]> = {
   'organizer.skip.': SKIP_REASONS,
   'quota.level.': ['normal', 'notice', 'degraded', 'critical', 'exhausted'],
   'ui.llm.key_': ['set', 'missing', 'local'],
-  'ui.review.risky_kind.': ['override', 'directive', 'system_prompt', 'command'],
+  'ui.review.risky_kind.': ['override', 'directive', 'system_prompt', 'command', 'conceal'],
   'ui.journal.weekday_': ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'],
   'ui.shortcuts.group_': ['general', 'list', 'views'],
   'ui.nav.': VIEWS,
