@@ -204,6 +204,28 @@ async function main() {
     await page.setViewportSize({ width: 1280, height: 800 })
   })
 
+  await step('at 360 px a memory opened with Enter puts the focus on the way back, and Escape goes back to its row', async () => {
+    await page.setViewportSize({ width: 360, height: 740 })
+    await page.evaluate(() => document.activeElement?.blur()) // the step before left it in the Journal's box
+    await page.keyboard.press('g')
+    await page.keyboard.press('m')
+    // The memory an earlier step opened takes the list's place at this width.
+    if (await page.locator('[data-test="reader-back"]').isVisible()) await page.locator('[data-test="reader-back"]').click()
+    await page.locator('.list-pane[data-state="ready"] .item').first().waitFor({ timeout: LONG })
+    await page.locator('[data-test="main"]').focus()
+    await page.keyboard.press('j')
+    const id = await page.evaluate(() => document.querySelector('.list-pane .item.cursor, .list-pane .item[aria-current="true"], .list-pane .item[data-cursor="true"]')?.getAttribute('data-id') ?? '')
+    await page.keyboard.press('Enter')
+    await page.waitForFunction(() => document.activeElement?.getAttribute('data-test') === 'reader-back', null, { timeout: LONG })
+    await page.keyboard.press('Escape')
+    await page.locator('.list-pane .item').first().waitFor({ state: 'visible', timeout: LONG })
+    await page.waitForFunction((want) => {
+      const el = document.activeElement
+      return !!el?.closest('.list-pane .item') && (!want || el.closest('.item')?.getAttribute('data-id') === want)
+    }, id, { timeout: LONG })
+    await page.setViewportSize({ width: 1280, height: 800 })
+  })
+
   raw.close()
   await server.stop()
 }
