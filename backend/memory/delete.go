@@ -25,6 +25,11 @@ func (s *Store) opDelete(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *
 	if err != nil {
 		return err
 	}
+	// A model may append to the journal, never change it (update is refused), and a journal
+	// day holds the person's own entries: an agent's memory_delete trashed the whole day.
+	if m.Type == TypeDaily && modelWritten(b.Actor) {
+		return codeErr(CodeDailyReadOnly, nil, "journal days are appended to, not deleted by a model")
+	}
 	if err := s.checkVersion(m, it.ExpectedVersion); err != nil {
 		return err
 	}
