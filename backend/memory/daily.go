@@ -202,5 +202,11 @@ func (s *Store) dailyOnDisk(m *Memory, day string) (*Memory, error) {
 			"journal %s was edited on disk and not yet reindexed; try again", day)
 	}
 	disk.Path, disk.Version, disk.Archived = m.Path, v, false
+	if disk.Reviewed && RiskOfMemory(disk) != nil {
+		// As the reconcile would index it: the file cannot vouch for risky text it now holds
+		// ("ignore all previous instructions…" put in by another program); only a person's
+		// accept may.
+		disk.Reviewed = false
+	}
 	return disk, nil
 }
