@@ -201,6 +201,14 @@ func (s *Store) dailyOnDisk(m *Memory, day string) (*Memory, error) {
 		return nil, codeErr(CodeVersionConflict, map[string]any{"Expected": m.Version, "Actual": v},
 			"journal %s was edited on disk and not yet reindexed; try again", day)
 	}
+	// The checks the reconcile gives a hand edit: a secret pasted into the day must not reach
+	// the index (and every agent) through the append that takes the edit in.
+	if pi, ok := parsePath(m.Path); ok {
+		if code, why := handProblem(disk, pi, len(data)); code != "" {
+			return nil, codeErr(CodeSlugHeldByUnparsable, heldArgs(day, m.Path, why),
+				"journal %s was edited into a file that cannot be indexed (%s: %s)", day, code, why.text)
+		}
+	}
 	disk.Path, disk.Version, disk.Archived = m.Path, v, false
 	if disk.Reviewed && RiskOfMemory(disk) != nil {
 		// As the reconcile would index it: the file cannot vouch for risky text it now holds

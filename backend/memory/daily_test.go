@@ -181,6 +181,16 @@ func TestAppendDailyKeepsAnEditAndRefusesABrokenJournal(t *testing.T) {
 	if e.get(r.ID).Reviewed || e.parsed(r.Path).Reviewed {
 		t.Fatal("a risky hand edit taken in by an append kept the day reviewed")
 	}
+	// An edit holding a secret is not taken into the index by an append (the reconcile keeps
+	// such a file out of it), nor rewritten.
+	e.editByHand(r.Path, func(m *Memory) { m.Body += "\n\nkey sk-ant-api03-" + strings.Repeat("Ab3x", 20) })
+	secret := e.file(r.Path)
+	if got := e.do(Item{Op: OpAppendDaily, Text: "fourth"}); got.OK || strings.Contains(e.get(r.ID).Body, "sk-ant-") {
+		t.Fatalf("an append took a pasted secret into the index: %+v", got)
+	}
+	if string(e.file(r.Path)) != string(secret) {
+		t.Fatal("the day with a secret was rewritten")
+	}
 	// broken on disk, not yet reindexed: refused as a file that holds the day's place.
 	broken := []byte("---\nid: [\n---\nmy notes\n")
 	e.put(r.Path, broken)
