@@ -4,7 +4,9 @@
 // is archived. opts.journal === 'empty' gives an empty journal.
 window.__FAKE_EXT__ = (window.__FAKE_EXT__ || []).concat(({ api, opts, items, ok, fail, changed }) => {
   const zh = opts.language === 'zh-CN'
+  // window.__journalToday moves the journal's today (a window left open past 04:00).
   const TODAY = '2026-11-30'
+  const today = () => window.__journalToday || TODAY
   const WARN = 28 * 1024
   const MAX = 32 * 1024
   const esc = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
@@ -55,7 +57,7 @@ window.__FAKE_EXT__ = (window.__FAKE_EXT__ || []).concat(({ api, opts, items, ok
   const summary = (d) => ({ date: d.date, bytes: size(d), entries: d.entries.length, archived: d.archived })
   const dayResult = (date) => {
     const d = journal[date]
-    const base = { date, memory: null, html: '', entries: [], bytes: 0, warn_bytes: WARN, max_bytes: MAX, archived: false, today: TODAY }
+    const base = { date, memory: null, html: '', entries: [], bytes: 0, warn_bytes: WARN, max_bytes: MAX, archived: false, today: today() }
     if (!d) return base
     const entries = d.entries.map((e) => Object.assign({}, e, { html: html(e.text) }))
     const body = d.entries.map((e) => `## ${e.time} · ${e.author || e.author_kind}\n\n${e.text}`).join('\n\n')
@@ -71,8 +73,8 @@ window.__FAKE_EXT__ = (window.__FAKE_EXT__ || []).concat(({ api, opts, items, ok
     return null
   }
   api.DailyService = {
-    List: async () => ({ days: sorted().map(summary), today: TODAY, warn_bytes: WARN, max_bytes: MAX }),
-    Read: async (p) => dayResult((p && p.date) || TODAY),
+    List: async () => ({ days: sorted().map(summary), today: today(), warn_bytes: WARN, max_bytes: MAX }),
+    Read: async (p) => dayResult((p && p.date) || today()),
     Search: async (p) => {
       const q = ((p && p.query) || '').trim()
       const date = dateOf(q)
