@@ -1,9 +1,13 @@
 package api
 
 import (
+	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 	"time"
+
+	"engram/backend/memory"
 )
 
 // A search for "today" or "yesterday" before 04:00 counts from the journal's today (the day
@@ -46,6 +50,25 @@ func TestDailySearchCountsFromTheJournalsToday(t *testing.T) {
 		}
 		if strings.Join(got, ",") != c.want || (len(res.Days) > 0 && !res.Days[0].ByDate) {
 			t.Errorf("search %q at 02:00 = %v (%+v), want %s", c.q, got, res.Days, c.want)
+		}
+	}
+}
+
+// A person's entry that does not fit today's journal is refused with advice they can follow in
+// both languages: it said "add it to another day", and every append goes to today.
+func TestDailyFullSaysWhatThePersonCanDo(t *testing.T) {
+	j := newJournalAPIs(t)
+	for _, tc := range []struct{ lang, want, not string }{
+		{"en", "04:00", "another day"},
+		{"zh-CN", "04:00", "另一天"},
+	} {
+		if _, err := j.user.Call("settings.update", json.RawMessage(`{"language":"`+tc.lang+`"}`)); err != nil {
+			t.Fatal(err)
+		}
+		_, err := j.user.Daily.Append(AppendParams{Text: strings.Repeat("x", 40<<10)})
+		var ae *Error
+		if !errors.As(err, &ae) || ae.Code != memory.CodeDailyFull || !strings.Contains(ae.Message, tc.want) || strings.Contains(ae.Message, tc.not) {
+			t.Errorf("%s: %v", tc.lang, err)
 		}
 	}
 }
