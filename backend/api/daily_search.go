@@ -8,6 +8,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"golang.org/x/text/width"
+
 	"engram/backend/memory"
 	"engram/backend/recall"
 )
@@ -68,7 +70,7 @@ func (s *DailyService) Search(p DaySearchParams) (DaySearchResult, error) {
 		return out, s.a.fail(err)
 	}
 	st := s.a.deps.Store
-	match, expr := journalDate(q, st.Now(), st.Location())
+	match, expr := journalDate(dateForm(q), journalNow(st.Now(), st.Location()), st.Location())
 	out.Date = expr
 	terms := strings.Fields(strings.ToLower(q))
 	var byText []DayHit
@@ -142,6 +144,25 @@ func textHit(m *memory.Memory, q string, terms []string) (DayHit, bool) {
 	}
 	return hit, true
 }
+
+// journalNow is noon of the journal's today: "today", "yesterday" and "this week" count from the
+// day the journal is writing, which rolls over at 04:00 — at 01:30 "today" is the evening's
+// day (the calendar's today has no entries yet) and "yesterday" the day before it.
+func journalNow(now time.Time, loc *time.Location) time.Time {
+	if loc == nil {
+		loc = time.Local
+	}
+	day, err := time.ParseInLocation(time.DateOnly, memory.JournalDay(now, loc), loc)
+	if err != nil {
+		return now
+	}
+	return day.Add(12 * time.Hour)
+}
+
+// dateForm folds a query's full-width digits, slashes, dots and spaces (a Chinese input method
+// types "１２月７日", "１２／７") to their ASCII forms, which the date patterns read; the text
+// search keeps the query as typed.
+func dateForm(q string) string { return strings.TrimSpace(width.Fold.String(q)) }
 
 const journalMonths = `(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)`
 

@@ -94,13 +94,8 @@ func (s *Store) opAppendDaily(ctx context.Context, tx *sql.Tx, b *Batch, it Item
 	case err != nil:
 		return err
 	default:
-		data, rerr := os.ReadFile(s.abs(m.Path))
-		if rerr != nil {
-			return rerr
-		}
-		if Checksum(data) != m.Version {
-			return codeErr(CodeVersionConflict, map[string]any{"Expected": m.Version, "Actual": Checksum(data)},
-				"journal %s was edited on disk and not yet reindexed; try again", day)
+		if m, err = s.dailyOnDisk(m, day); err != nil {
+			return err
 		}
 	}
 	if imported && strings.Contains(m.Body, text) {
@@ -181,3 +176,45 @@ func (s *Store) Daily(ctx context.Context, day string, archived bool) (*Memory, 
 // capped in the journal alike (an entry, and the day's last bytes left to the person); the
 // cap stood on tool calls alone while the extractor appends what a model planned too.
 func modelWritten(actor string) bool { return actor == ActorTool || actor == ActorExtractor }
+
+// dailyOnDisk is the day as its file holds it. A hand edit the watcher has not indexed yet
+// (it waits for the editor to settle) is taken in, and the entry goes below it: an append adds
+// to the day, so nothing in it conflicts, where it was refused with version_conflict ("reload
+// it") for a second after every save — an agent's entries were refused while the person kept
+// their journal open in an editor. A file that no longer parses is refused as one that holds
+// the day's place; one that now names another memory stays a conflict.
+func (s *Store) dailyOnDisk(m *Memory, day string) (*Memory, error) {
+	data, err := os.ReadFile(s.abs(m.Path))
+	if err != nil {
+		return nil, fmt.Errorf("memory: unable to read journal %s: %w", day, err)
+	}
+	v := Checksum(data)
+	if v == m.Version {
+		return m, nil
+	}
+	disk, err := parseHand(data, m.Path)
+	if err != nil {
+		return nil, codeErr(CodeSlugHeldByUnparsable, heldArgs(day, m.Path, faultOf(err)),
+			"journal %s was edited into a file that cannot be read (%v)", day, err)
+	}
+	if disk.ID != m.ID || disk.Scope != ScopeGlobal || disk.Type != TypeDaily || disk.Slug != day {
+		return nil, codeErr(CodeVersionConflict, map[string]any{"Expected": m.Version, "Actual": v},
+			"journal %s was edited on disk and not yet reindexed; try again", day)
+	}
+	// The checks the reconcile gives a hand edit: a secret pasted into the day must not reach
+	// the index (and every agent) through the append that takes the edit in.
+	if pi, ok := parsePath(m.Path); ok {
+		if code, why := handProblem(disk, pi, len(data)); code != "" {
+			return nil, codeErr(CodeSlugHeldByUnparsable, heldArgs(day, m.Path, why),
+				"journal %s was edited into a file that cannot be indexed (%s: %s)", day, code, why.text)
+		}
+	}
+	disk.Path, disk.Version, disk.Archived = m.Path, v, false
+	if disk.Reviewed && RiskOfMemory(disk) != nil {
+		// As the reconcile would index it: the file cannot vouch for risky text it now holds
+		// ("ignore all previous instructions…" put in by another program); only a person's
+		// accept may.
+		disk.Reviewed = false
+	}
+	return disk, nil
+}

@@ -16,26 +16,39 @@ func (s *Store) pathFree(ctx context.Context, x execer, rel, slug string) error 
 		return nil // nothing there (or no folder yet): the write itself reports real failures
 	}
 	data, err := os.ReadFile(s.abs(rel))
-	detail := ""
-	var code string
-	qerr := x.QueryRowContext(ctx, `SELECT detail FROM memory_problems WHERE path = ?`, rel).Scan(&detail)
+	var why fault
+	var key, args string
+	qerr := x.QueryRowContext(ctx, `SELECT detail, detail_key, detail_args FROM memory_problems WHERE path = ?`, rel).Scan(&why.text, &key, &args)
 	switch {
 	case qerr == nil:
+		why.key, why.args = key, decodeArgs(args)
 	case !errors.Is(qerr, sql.ErrNoRows):
 		return fmt.Errorf("memory: unable to read problems: %w", qerr)
 	case err != nil:
-		detail = err.Error()
+		why = readFault(err)
 	default:
 		if _, perr := parseHand(data, rel); perr != nil {
-			detail = perr.Error()
+			why = faultOf(perr)
 		} else {
-			code = CodeAlreadyExists
+			return codeErr(CodeAlreadyExists, map[string]any{"Slug": slug, "Path": rel},
+				"a file already exists at %s but is not indexed yet", rel)
 		}
 	}
-	if code == CodeAlreadyExists {
-		return codeErr(CodeAlreadyExists, map[string]any{"Slug": slug, "Path": rel},
-			"a file already exists at %s but is not indexed yet", rel)
+	return codeErr(CodeSlugHeldByUnparsable, heldArgs(slug, rel, why),
+		"slug %s is held by %s, a file that cannot be read (%s); fix or remove it first", slug, rel, why.text)
+}
+
+// heldArgs are the arguments of slug_held_by_unparsable_file: the file's reason with its
+// catalog key and arguments (DetailKey), so the message says it in the person's language — a
+// Chinese refusal carried the YAML parser's English.
+func heldArgs(slug, rel string, why fault) map[string]any {
+	args := map[string]any{}
+	if why.key != "" {
+		for k, v := range why.args {
+			args[k] = v
+		}
+		args["DetailKey"] = why.key
 	}
-	return codeErr(CodeSlugHeldByUnparsable, map[string]any{"Slug": slug, "Path": rel, "Detail": detail},
-		"slug %s is held by %s, a file that cannot be read (%s); fix or remove it first", slug, rel, detail)
+	args["Slug"], args["Path"], args["Detail"] = slug, rel, why.text
+	return args
 }

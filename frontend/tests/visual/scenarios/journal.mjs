@@ -1,6 +1,7 @@
 // Journal and "What my agents see": calendar with today's entries and their authors, the day
 // near the 28 KiB warning, [[links]] to a memory and to an entity (followed by a click), search
-// (a date and words), archived day, keyboard navigation, the
+// (a date and words), archived day, an unreviewed day accepted from its page, the 04:00 rollover
+// in an open window, keyboard navigation, the
 // empty journal, and the agents view with a query — both languages, light and dark.
 export default async function ({ open, check, COMBOS }) {
   const toJournal = async (page) => {
@@ -25,6 +26,36 @@ export default async function ({ open, check, COMBOS }) {
       await day(page, '2026-11-27')
       await page.waitForSelector('[data-test="journal-size-warning"]')
       await check(page.locator('[data-test="journal-day"][data-size="warn"]').count().then((n) => n === 1), 'the size meter warns')
+    })
+    // A day an agent's entry left unreviewed says so on its page, and the person accepts it
+    // there (the Review queue lists memories, not journal days).
+    await open(`${l}-${th}-journal-unreviewed`, { language, theme: th }, async (page) => {
+      await toJournal(page)
+      await check(page.locator('[data-test="journal-unreviewed"]').count().then((n) => n === 0), 'a reviewed day shows no notice')
+      await page.click('[data-test="journal-cell"][data-date="2026-11-26"]')
+      await day(page, '2026-11-26')
+      await page.waitForSelector('[data-test="journal-unreviewed"] [data-test="journal-accept"]')
+    })
+    await open(`${l}-${th}-journal-unreviewed-accepted`, { language, theme: th }, async (page) => {
+      await toJournal(page)
+      await page.click('[data-test="journal-cell"][data-date="2026-11-26"]')
+      await day(page, '2026-11-26')
+      await page.click('[data-test="journal-accept"]')
+      await page.waitForSelector('[data-test="journal-unreviewed"]', { state: 'detached' })
+    })
+    // A window left open past 04:00: back to it, the page on the old today follows the new
+    // one (Today, the calendar's mark and the note box had stayed on yesterday).
+    await open(`${l}-${th}-journal-rollover`, { language, theme: th }, async (page) => {
+      await toJournal(page)
+      await day(page, '2026-11-30')
+      await page.evaluate(() => {
+        window.__journalToday = '2026-12-01'
+        window.dispatchEvent(new Event('focus'))
+      })
+      await day(page, '2026-12-01')
+      await page.waitForSelector('[data-test="journal-cell"][data-date="2026-12-01"].today')
+      await page.waitForSelector('[data-test="journal-draft"]')
+      await check(page.locator('[data-test="journal-cell"].today').count().then((n) => n === 1), 'one day is today')
     })
     await open(`${l}-${th}-journal-search`, { language, theme: th }, async (page) => {
       await toJournal(page)
