@@ -151,6 +151,8 @@ func TestImportLineEncodingAndIDs(t *testing.T) {
 		{"a byte order mark", "\ufeff" + jsonlOf(good), map[int]string{}},
 		{"an id that is no ULID", jsonlOf(good, `{"id":"not-a-ulid","slug":"odd-id","title":"Odd","scope":"global","type":"user","body":"b"}`),
 			map[int]string{2: CodeImportBadID}},
+		{"a time that is no RFC 3339 time", jsonlOf(good, `{"slug":"odd-time","title":"Odd","scope":"global","type":"user","body":"b","created":"2024-07-20T10:00:00Z","updated":"2024-07-21"}`),
+			map[int]string{2: CodeLineBadTime}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -169,8 +171,12 @@ func TestImportLineEncodingAndIDs(t *testing.T) {
 		})
 	}
 	e := newEnv(t)
+	rep, _ := e.s.Import(e.ctx, strings.NewReader(jsonlOf(`{"slug":"x-y-z","title":"t","scope":"global","type":"user","body":"b","updated":"2024-07-21"}`)))
+	if len(rep.Errors) != 1 || rep.Errors[0].Args["Field"] != "updated" || rep.Errors[0].Args["Value"] != "2024-07-21" {
+		t.Fatalf("the time that did not parse: %+v", rep.Errors)
+	}
 	head := `{"slug":"x-y-z","title":"t","scope":"global","type":"user","body":"`
-	rep, _ := e.s.Import(e.ctx, strings.NewReader(jsonlOf(head+"\xc3"+`"}`)))
+	rep, _ = e.s.Import(e.ctx, strings.NewReader(jsonlOf(head+"\xc3"+`"}`)))
 	if len(rep.Errors) != 1 || rep.Errors[0].Args["Offset"] != len(head)+1 {
 		t.Fatalf("offset of the bad byte: %+v", rep.Errors)
 	}
