@@ -208,9 +208,13 @@ func (sc *importScan) judgeMemory(ctx context.Context, n int, rec Record) (lineV
 		return refusedErr(n, err), nil
 	}
 	if rec.ID != "" {
-		if _, err := ulid.ParseStrict(rec.ID); err != nil {
+		u, err := ulid.ParseStrict(rec.ID)
+		if err != nil {
 			return refusedLine(n, CodeImportBadID, map[string]any{"ID": clip(rec.ID, 80)}, "id %q is not a ULID", clip(rec.ID, 80)), nil
 		}
+		// Crockford base32 ignores case: "01arz…" is the memory "01ARZ…" (the id Engram
+		// writes), not a new one beside it under the same ULID.
+		rec.ID = u.String()
 	}
 	note := ImportConflict{Line: n, Slug: m.Slug, Scope: m.Scope, Title: m.Title}
 	slugKey := "slug:" + string(m.Scope) + "/" + key + "/" + m.Slug

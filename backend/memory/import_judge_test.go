@@ -227,3 +227,35 @@ func TestExportLeavesOutAnUnreadableKeyFile(t *testing.T) {
 		t.Fatalf("exported:\n%s", out)
 	}
 }
+
+// An id in lower case is the same ULID as Engram's upper-case one: a line giving a memory's id
+// in lower case with other text is a conflict with that memory (it was imported beside it, two
+// memories under one ULID), two lines giving one id in either case are one id, and an id
+// imported in lower case is stored as Engram writes ids. The journal's day keeps it too.
+func TestImportReadsAnIDInEitherCase(t *testing.T) {
+	e := newEnv(t)
+	const id = "01ARZ3NDEKTSV4RRFFQ69G5FAV"
+	low := strings.ToLower(id)
+	p, rep := e.previewThenImport(jsonlOf(`{"id":"`+id+`","slug":"first-one","title":"First","scope":"global","type":"user","body":"a"}`), ImportOptions{})
+	if p.New != 1 || rep.Imported != 1 {
+		t.Fatalf("preview %+v, import %+v", p, rep)
+	}
+	p, rep = e.previewThenImport(jsonlOf(
+		`{"id":"`+low+`","slug":"second-one","title":"Second","scope":"global","type":"user","body":"b"}`,
+		`{"id":"01bx5zzkbkactav9wevgemmvrz","slug":"third-one","title":"Third","scope":"global","type":"user","body":"c"}`,
+		`{"id":"01BX5ZZKBKACTAV9WEVGEMMVRZ","slug":"fourth-one","title":"Fourth","scope":"global","type":"user","body":"d"}`,
+		`{"id":"01bx5zzkbkactav9wevgemmvs0","slug":"2024-01-20","title":"2024-01-20","scope":"global","type":"daily","body":"a day"}`,
+	), ImportOptions{})
+	if p.New != 1 || p.Conflicts != 2 || rep.Imported != 1 || rep.Conflicts != 2 || rep.Daily != 1 {
+		t.Fatalf("preview %+v, import %+v", p, rep)
+	}
+	if n := e.count(`SELECT COUNT(*) FROM memory_meta WHERE upper(id) = ?`, id); n != 1 {
+		t.Fatalf("%d memories hold the id %s", n, id)
+	}
+	if m := e.get("01BX5ZZKBKACTAV9WEVGEMMVRZ"); m.Slug != "third-one" || e.parsed(m.Path).ID != "01BX5ZZKBKACTAV9WEVGEMMVRZ" {
+		t.Fatalf("the lower-case id was not stored as Engram writes it: %+v", m)
+	}
+	if n := e.count(`SELECT COUNT(*) FROM memory_meta WHERE id = '01BX5ZZKBKACTAV9WEVGEMMVS0' AND type = 'daily'`); n != 1 {
+		t.Fatal("the journal day's lower-case id was not kept in Engram's spelling")
+	}
+}
