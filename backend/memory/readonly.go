@@ -54,7 +54,18 @@ func openReadOnly(ctx context.Context, home, root string, opts Options) (*Store,
 	if db, err := openDB(s.indexPath(), true); err == nil {
 		if err := usableAsIs(ctx, db); err == nil {
 			s.db = db
-			return s, nil
+			fresh, err := s.filesAsIndexed(ctx)
+			if err == nil && fresh {
+				return s, nil
+			}
+			s.db = nil
+			if err == nil {
+				if err = s.reconcileCopy(ctx, db); err == nil {
+					db.Close()
+					return s, nil
+				}
+			}
+			s.log.Warn("memory: read-only home: its index cannot be brought up to date; building a temporary one", "err", err)
 		} else {
 			s.log.Warn("memory: read-only home: its index cannot be used as is; building a temporary one", "err", err)
 		}
@@ -105,4 +116,67 @@ func usableAsIs(ctx context.Context, db *sql.DB) error {
 	}
 	var n int
 	return db.QueryRowContext(ctx, `SELECT COUNT(*) FROM memory_meta`).Scan(&n)
+}
+
+// filesAsIndexed reports whether a read-only home's index holds its files as they are: the
+// open's check (settleByScan) without the reconcile, which cannot write here. Read as it was,
+// an index the files had moved away from — a note edited, added or removed by hand, a sync
+// into a copy this process may only read — answered with the old text, and a search missed
+// the new.
+func (s *Store) filesAsIndexed(ctx context.Context) (bool, error) {
+	idx, err := s.readStamps(ctx)
+	if err != nil {
+		return false, err
+	}
+	// Temp files are left alone here (only a writer holding the lock judges them), and they
+	// hold no memory: they do not make the index stale.
+	disk, _, err := s.scan()
+	if err != nil {
+		return false, err
+	}
+	return idx.matches(disk), nil
+}
+
+// reconcileCopy brings a stale read-only index up to date in a temporary copy, which keeps
+// what the files cannot rebuild (settings such as the language, history, rejections), and
+// makes it the store's index. The home itself is not written.
+func (s *Store) reconcileCopy(ctx context.Context, ro *sql.DB) error {
+	dir, err := os.MkdirTemp("", "engram-ro-index-*")
+	if err != nil {
+		return fmt.Errorf("memory: unable to create a temporary index: %w", err)
+	}
+	path := filepath.Join(dir, indexName)
+	if err := vacuumInto(ctx, ro, path); err != nil {
+		os.RemoveAll(dir)
+		return fmt.Errorf("memory: unable to copy the index: %w", err)
+	}
+	db, err := openDB(path, false)
+	if err != nil {
+		os.RemoveAll(dir)
+		return err
+	}
+	s.db, s.tmpIndex = db, dir
+	if _, err := s.reconcileLocked(ctx, nil); err != nil {
+		db.Close()
+		os.RemoveAll(dir)
+		s.db, s.tmpIndex = nil, ""
+		return err
+	}
+	return nil
+}
+
+// vacuumInto copies the read-only index to path. query_only refuses VACUUM INTO, although it
+// writes only the new file, so one connection lifts it for the copy; the index itself stays
+// opened read-only and immutable (mode=ro), and the caller closes ro right after.
+func vacuumInto(ctx context.Context, ro *sql.DB, path string) error {
+	c, err := ro.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	if _, err := c.ExecContext(ctx, `PRAGMA query_only = 0`); err != nil {
+		return err
+	}
+	_, err = c.ExecContext(ctx, `VACUUM INTO ?`, path)
+	return err
 }
