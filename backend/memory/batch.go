@@ -252,7 +252,7 @@ func (s *Store) ApplyBatch(ctx context.Context, b Batch) (BatchResult, error) {
 				}
 				r.OK = false
 				r.Code = CodeOf(err)
-				if r.Code == CodeInternal || r.Code == CodeDiskFull || r.Code == CodeHomeReadOnly {
+				if r.Code == CodeInternal || r.Code == CodeDiskFull || r.Code == CodeHomeReadOnly || r.Code == CodeIndexReadOnly {
 					s.indexBehind = true // its file may have landed before its index rows failed
 				}
 				r.Message = err.Error()

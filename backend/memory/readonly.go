@@ -13,9 +13,17 @@ import (
 // folders without write permission, a read-only index file).
 const CodeHomeReadOnly = "home_read_only"
 
+// CodeIndexReadOnly refuses a change when the memory folder takes writes but the index file
+// does not (args Index, its path): a `sudo engram` left it root's, or a chmod. Said as
+// home_read_only, it sent the person to make writable a folder that already was.
+const CodeIndexReadOnly = "index_read_only"
+
 // homeWritable probes the memory folder with a real temp file, which also catches read-only
 // mounts that mode bits do not show, and checks that an existing index can be opened for writing.
-func homeWritable(root string) bool {
+func homeWritable(root string) bool { return folderWritable(root) && indexFileWritable(root) }
+
+// folderWritable probes the memory folder with a real temp file.
+func folderWritable(root string) bool {
 	f, err := os.CreateTemp(root, ".tmp-rw-*")
 	if err != nil {
 		return false
@@ -23,9 +31,12 @@ func homeWritable(root string) bool {
 	name := f.Name()
 	f.Close()
 	// Another process's reconcile may have swept the probe already (it is a .tmp- file).
-	if err := os.Remove(name); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return false
-	}
+	err = os.Remove(name)
+	return err == nil || errors.Is(err, os.ErrNotExist)
+}
+
+// indexFileWritable checks that an existing index can be opened for writing.
+func indexFileWritable(root string) bool {
 	idx, err := os.OpenFile(filepath.Join(root, indexName), os.O_WRONLY, 0)
 	if errors.Is(err, os.ErrNotExist) {
 		return true
@@ -41,6 +52,12 @@ func homeWritable(root string) bool {
 func (s *Store) ReadOnly() bool { return s.readOnly }
 
 func (s *Store) readOnlyErr() error {
+	if s.readOnlyIndex != "" {
+		// "The home is read-only" sent the person to a folder they can write: the index is
+		// what to give back.
+		return codeErr(CodeIndexReadOnly, map[string]any{"Home": s.home, "Index": s.readOnlyIndex},
+			"the index %s cannot be written: memories can be read but not changed", s.readOnlyIndex)
+	}
 	return codeErr(CodeHomeReadOnly, map[string]any{"Home": s.home}, "the home %s is read-only: memories can be read but not changed", s.home)
 }
 
@@ -51,6 +68,9 @@ func (s *Store) readOnlyErr() error {
 func openReadOnly(ctx context.Context, home, root string, opts Options) (*Store, error) {
 	s := &Store{home: home, root: root, opts: opts, log: opts.Logger, subs: map[int]func(Event){}, readOnly: true}
 	s.initProjects()
+	if folderWritable(root) && !opts.indexWritable(root) {
+		s.readOnlyIndex = s.indexPath()
+	}
 	if db, err := openDB(s.indexPath(), true); err == nil {
 		if err := usableAsIs(ctx, db); err == nil {
 			s.db = db

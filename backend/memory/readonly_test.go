@@ -215,3 +215,39 @@ func TestReadOnlyHomeSeesChangedFiles(t *testing.T) {
 	}
 	e.s = e.open() // Cleanup closes e.s again
 }
+
+// An index file this process cannot write in a folder it can (a `sudo engram` left it root's)
+// opens read-only as before, but says the index is the cause, naming it: "the home is
+// read-only" sent the person to a folder that already took writes. The doctor report says
+// it too; a home whose folder cannot be written still says home_read_only.
+func TestReadOnlyIndexFileIsNamed(t *testing.T) {
+	e := newEnv(t)
+	e.ok(wr("readable", "Readable", "still readable: pangolin"))
+	if err := e.s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	e.opts.indexWritable = func(string) bool { return false }
+	e.s = e.open()
+	if !e.s.ReadOnly() {
+		t.Fatal("not opened read-only")
+	}
+	index := filepath.Join(e.home, "memory", indexName)
+	_, err := e.s.ApplyBatch(e.ctx, Batch{Items: []Item{wr("new-one", "New", "refused")}})
+	var ce *Error
+	if CodeOf(err) != CodeIndexReadOnly || !errors.As(err, &ce) || ce.Args["Index"] != index {
+		t.Fatalf("write: %v", err)
+	}
+	if rep, err := e.s.Doctor(e.ctx); err != nil || !rep.ReadOnly || rep.ReadOnlyIndex != index {
+		t.Fatalf("doctor: %v %+v", err, rep)
+	}
+	e.s.Close()
+	e.opts.indexWritable = nil
+	e.opts.writable = func(string) bool { return false }
+	e.s = e.open()
+	if _, err := e.s.Reindex(e.ctx); CodeOf(err) != CodeHomeReadOnly {
+		t.Fatalf("a home that is read-only whole: %v", err)
+	}
+	if rep, err := e.s.Doctor(e.ctx); err != nil || rep.ReadOnlyIndex != "" {
+		t.Fatalf("doctor: %v %+v", err, rep)
+	}
+}
