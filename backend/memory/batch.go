@@ -52,6 +52,9 @@ type Item struct {
 	Scope   Scope  `json:"scope,omitempty"`
 	Workdir string `json:"workdir,omitempty"`
 	Agent   string `json:"agent,omitempty"`
+	// ProjectKey places an imported project memory whose line names no folder under its
+	// project key (Record.Project); honoured only for the import actor, never decoded.
+	ProjectKey string `json:"-"`
 
 	Type          Type       `json:"type,omitempty"`
 	Title         *string    `json:"title,omitempty"`

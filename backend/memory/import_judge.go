@@ -141,6 +141,9 @@ func (sc *importScan) next(ctx context.Context) (j lineVerdict, done bool, err e
 	}
 	if rec.Scope == ScopeProject && strings.TrimSpace(rec.Workdir) == "" {
 		rec.Workdir = sc.workdir
+		if rec.Workdir == "" && rec.Project == "" {
+			return refusedLine(n, CodeImportNoProject, nil, "a project line names neither workdir nor project"), false, nil
+		}
 	}
 	if le := sc.s.checkRecord(rec); le != nil {
 		le.Line = n

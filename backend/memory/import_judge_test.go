@@ -153,6 +153,8 @@ func TestImportLineEncodingAndIDs(t *testing.T) {
 			map[int]string{2: CodeImportBadID}},
 		{"a time that is no RFC 3339 time", jsonlOf(good, `{"slug":"odd-time","title":"Odd","scope":"global","type":"user","body":"b","created":"2024-07-20T10:00:00Z","updated":"2024-07-21"}`),
 			map[int]string{2: CodeLineBadTime}},
+		{"a project line with no folder", jsonlOf(good, `{"slug":"no-folder","title":"Odd","scope":"project","type":"project","body":"b"}`),
+			map[int]string{2: CodeImportNoProject}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

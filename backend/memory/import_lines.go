@@ -29,6 +29,10 @@ const (
 	// as "2006-01-02T15:04:05Z07:00": cannot parse "" as "T"") under "the file could not
 	// be read", which named neither the field nor the form a time takes, in either language.
 	CodeLineBadTime = "line_bad_time"
+	// CodeImportNoProject is a project line that names neither a folder nor a project key
+	// (and no --workdir was given): "the project folder “” must be an absolute path" did not
+	// say what was missing or that --workdir places such lines.
+	CodeImportNoProject = "import_no_project"
 )
 
 // recordTimeFields are the Record fields that hold a time.

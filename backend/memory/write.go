@@ -45,7 +45,11 @@ func (s *Store) opWrite(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *I
 	if err := checkNewSlug(it.Slug); err != nil {
 		return err
 	}
-	wd, ag, key, err := s.scopeKey(it.Scope, it.Workdir, it.Agent)
+	project := ""
+	if b.Actor == ActorImport {
+		project = it.ProjectKey
+	}
+	wd, ag, key, err := s.importScopeKey(it.Scope, it.Workdir, it.Agent, project)
 	if err != nil {
 		return err
 	}
