@@ -258,6 +258,11 @@ func (sc *importScan) judgeMemory(ctx context.Context, n int, rec Record) (lineV
 			return refusedErr(n, err), nil
 		}
 	}
+	if j.v == vConflict {
+		// Not kept: a later line naming the same memory is judged against Engram's version,
+		// not reported as a conflict with this one ("the first is kept") when it matches it.
+		return j, nil
+	}
 	sc.first[slugKey] = seenLine{line: n, title: m.Title, body: m.Body}
 	if rec.ID != "" {
 		sc.first["id:"+rec.ID] = seenLine{line: n, title: m.Title, body: m.Body}

@@ -42,6 +42,7 @@ func jsonlOf(lines ...string) string { return strings.Join(lines, "\n") + "\n" }
 // preview called them "already present", and called a repeat a conflict with the store.
 func TestImportDoesWhatItsPreviewSays(t *testing.T) {
 	id := ulid.Make().String()
+	held := `{"id":"` + ulid.Make().String() + `","slug":"held-one","title":"Held","scope":"global","type":"user","body":"held"}`
 	noID := `{"slug":"noid-a","title":"No id A","scope":"global","type":"user","body":"body a"}`
 	cases := []struct {
 		name                              string
@@ -56,6 +57,11 @@ func TestImportDoesWhatItsPreviewSays(t *testing.T) {
 		{"one slug, two texts", "", jsonlOf(noID, strings.Replace(noID, "body a", "body b", 1)), 1, 0, 1, 0, []int{1}},
 		{"one id, two slugs", "", jsonlOf(`{"id":"`+id+`","slug":"dup-id-one","title":"One","scope":"global","type":"user","body":"first"}`,
 			`{"id":"`+id+`","slug":"dup-id-two","title":"Two","scope":"global","type":"user","body":"second"}`), 1, 0, 1, 0, []int{1}},
+		// The first line names the store's memory with other text (kept out); the second is the
+		// store's memory as it is: already present, not "a conflict with line 1, the first is
+		// kept" — line 1 was not kept.
+		{"a conflict, then the store's own version", jsonlOf(held),
+			jsonlOf(strings.Replace(strings.Replace(held, "held-one", "other-one", 1), `"body":"held"`, `"body":"other"`, 1), held), 0, 1, 1, 0, []int{0}},
 		{"a journal entry twice", "", jsonlOf(`{"slug":"2024-05-01","title":"2024-05-01","scope":"global","type":"daily","body":"walked"}`,
 			`{"slug":"2024-05-01","title":"2024-05-01","scope":"global","type":"daily","body":"walked"}`), 0, 0, 0, 1, []int{1}},
 	}
