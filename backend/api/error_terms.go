@@ -20,6 +20,7 @@ import (
 var rawFieldKeys = map[string]bool{
 	"error.line_unknown_field":        true,
 	"error.line_field_type":           true,
+	"error.line_bad_time":             true,
 	"error.hook_invalid_payload":      true,
 	"error.mcp_argument_out_of_range": true,
 	"error.mcp_argument_not_allowed":  true,

@@ -51,3 +51,35 @@ func TestDoctorProblemNamesTheFieldInChinese(t *testing.T) {
 		t.Fatalf("doctor in Chinese:\n%s", got)
 	}
 }
+
+// A file doctor cannot place says why, in both languages: "Upper-Case.md" and "café.md" (a
+// name that is no slug) and a folder that is no type read only "This file is not in a memory
+// location (scope/type/slug.md)" — the reason, which the report held, was never shown.
+func TestDoctorSaysWhyAFileIsNoMemory(t *testing.T) {
+	h := newHome(t)
+	h.ok("write", "--type", "user", "--slug", "likes-tea", "--title", "Likes tea", "--body", "green tea")
+	for _, rel := range []string{"global/user/Upper-Case.md", "global/notes/some-note.md"} {
+		p := filepath.Join(h.dir, "memory", filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("a note\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, out, _ := h.run("", "doctor")
+	for _, want := range []string{"its name “Upper-Case” is not a valid slug", "its folder “notes” is not a memory type"} {
+		if strings.Count(out, want) != 2 { // the list of unreadable files and the finding
+			t.Fatalf("doctor does not say %q twice:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(out, "fix: mv "+filepath.Join(h.dir, "memory", "global", "user", "Upper-Case.md")+" "+filepath.Join(h.dir, "memory", "global", "user", "SLUG.md")+" && engram reindex") {
+		t.Fatalf("doctor does not say to rename the file:\n%s", out)
+	}
+	zh := h.runZh("doctor")
+	for _, want := range []string{"文件名“Upper-Case”不是有效的 slug", "所在文件夹“notes”不是记忆类型"} {
+		if !strings.Contains(zh, want) {
+			t.Fatalf("doctor in Chinese does not say %q:\n%s", want, zh)
+		}
+	}
+}

@@ -109,7 +109,11 @@ func printDoctor(r *runner, rep api.DoctorReport) error {
 			fmt.Fprintln(w, r.t("cli.doctor_integrity", map[string]any{"Result": rep.Integrity}))
 		}
 		if rep.ReadOnly {
-			fmt.Fprintln(w, r.t("notice.home_read_only", nil))
+			if rep.ReadOnlyIndex != "" {
+				fmt.Fprintln(w, r.t("notice.index_read_only", map[string]any{"Index": rep.ReadOnlyIndex}))
+			} else {
+				fmt.Fprintln(w, r.t("notice.home_read_only", nil))
+			}
 		}
 		if rep.Recovery != nil {
 			fmt.Fprintln(w, rep.Recovery.Message)

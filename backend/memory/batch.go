@@ -52,6 +52,9 @@ type Item struct {
 	Scope   Scope  `json:"scope,omitempty"`
 	Workdir string `json:"workdir,omitempty"`
 	Agent   string `json:"agent,omitempty"`
+	// ProjectKey places an imported project memory whose line names no folder under its
+	// project key (Record.Project); honoured only for the import actor, never decoded.
+	ProjectKey string `json:"-"`
 
 	Type          Type       `json:"type,omitempty"`
 	Title         *string    `json:"title,omitempty"`
@@ -252,7 +255,7 @@ func (s *Store) ApplyBatch(ctx context.Context, b Batch) (BatchResult, error) {
 				}
 				r.OK = false
 				r.Code = CodeOf(err)
-				if r.Code == CodeInternal || r.Code == CodeDiskFull || r.Code == CodeHomeReadOnly {
+				if r.Code == CodeInternal || r.Code == CodeDiskFull || r.Code == CodeHomeReadOnly || r.Code == CodeIndexReadOnly {
 					s.indexBehind = true // its file may have landed before its index rows failed
 				}
 				r.Message = err.Error()

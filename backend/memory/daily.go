@@ -74,9 +74,10 @@ func (s *Store) opAppendDaily(ctx context.Context, tx *sql.Tx, b *Batch, it Item
 		m = &Memory{ID: ulid.Make().String(), Slug: day, Title: day, Scope: ScopeGlobal, Type: TypeDaily,
 			Confidence: ConfidenceMedium, Reviewed: true, Created: now, Source: Source{Kind: b.Actor}}
 		if imported { // a new day from an export keeps its id and timestamps
-			if _, perr := ulid.ParseStrict(it.ID); perr == nil {
-				if _, gerr := getByID(ctx, tx, it.ID); errors.Is(gerr, ErrNotFound) {
-					m.ID = it.ID
+			if u, perr := ulid.ParseStrict(it.ID); perr == nil {
+				// In Engram's own spelling (canonicalID): a lower-case copy is the same id.
+				if _, gerr := getByID(ctx, tx, u.String()); errors.Is(gerr, ErrNotFound) {
+					m.ID = u.String()
 				}
 			}
 			if it.Created != nil && !it.Created.IsZero() {

@@ -46,6 +46,8 @@ type DoctorReport struct {
 	OK        bool      `json:"ok"`
 	// ReadOnly is set for a home opened read-only (nothing was reconciled or repaired).
 	ReadOnly bool `json:"read_only"`
+	// ReadOnlyIndex is the index file's path when it alone cannot be written (the folder can).
+	ReadOnlyIndex string `json:"read_only_index,omitempty"`
 	// Recovery is the last repair of a damaged index, if there ever was one.
 	Recovery *Recovery `json:"recovery,omitempty"`
 	// Orphans and StuckRuns are index rows doctor cannot fix while checking (engram vacuum does).
@@ -109,7 +111,7 @@ func (s *Store) Problems(ctx context.Context) ([]Problem, error) {
 // Doctor checks the index's integrity (repairing a damaged one when it can), reconciles and
 // reports unreadable files.
 func (s *Store) Doctor(ctx context.Context) (DoctorReport, error) {
-	rep := DoctorReport{Home: s.home, SchemaVersion: SchemaVersion(), ReadOnly: s.readOnly}
+	rep := DoctorReport{Home: s.home, SchemaVersion: SchemaVersion(), ReadOnly: s.readOnly, ReadOnlyIndex: s.readOnlyIndex}
 	var err error
 	progressOf(ctx)("integrity", 0, 0)
 	if rep.Integrity, err = s.checkAndRepair(ctx); err != nil {

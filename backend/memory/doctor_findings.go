@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 )
 
 // Finding is one thing doctor found, with the command that fixes it. Code names the kind
@@ -65,8 +66,13 @@ func (s *Store) findings(ctx context.Context, rep *DoctorReport) error {
 				Fix: "$EDITOR " + shellQuote(s.abs(p.Path))})
 			continue
 		}
-		out = append(out, Finding{Code: "unparsable_file", Path: p.Path, Args: args,
-			Fix: "$EDITOR " + shellQuote(s.abs(p.Path)) + " && " + FixReindex})
+		fix := "$EDITOR " + shellQuote(s.abs(p.Path)) + " && " + FixReindex
+		if p.DetailKey == "detail.bad_slug" {
+			// Its name is the fault: no edit of the text reads it.
+			abs := s.abs(p.Path)
+			fix = "mv " + shellQuote(abs) + " " + shellQuote(filepath.Join(filepath.Dir(abs), "SLUG.md")) + " && " + FixReindex
+		}
+		out = append(out, Finding{Code: "unparsable_file", Path: p.Path, Args: args, Fix: fix})
 	}
 	var err error
 	if rep.Orphans, err = s.CountOrphans(ctx); err != nil {

@@ -141,6 +141,9 @@ func (sc *importScan) next(ctx context.Context) (j lineVerdict, done bool, err e
 	}
 	if rec.Scope == ScopeProject && strings.TrimSpace(rec.Workdir) == "" {
 		rec.Workdir = sc.workdir
+		if rec.Workdir == "" && rec.Project == "" {
+			return refusedLine(n, CodeImportNoProject, nil, "a project line names neither workdir nor project"), false, nil
+		}
 	}
 	if le := sc.s.checkRecord(rec); le != nil {
 		le.Line = n
@@ -208,9 +211,13 @@ func (sc *importScan) judgeMemory(ctx context.Context, n int, rec Record) (lineV
 		return refusedErr(n, err), nil
 	}
 	if rec.ID != "" {
-		if _, err := ulid.ParseStrict(rec.ID); err != nil {
+		u, err := ulid.ParseStrict(rec.ID)
+		if err != nil {
 			return refusedLine(n, CodeImportBadID, map[string]any{"ID": clip(rec.ID, 80)}, "id %q is not a ULID", clip(rec.ID, 80)), nil
 		}
+		// Crockford base32 ignores case: "01arz…" is the memory "01ARZ…" (the id Engram
+		// writes), not a new one beside it under the same ULID.
+		rec.ID = u.String()
 	}
 	note := ImportConflict{Line: n, Slug: m.Slug, Scope: m.Scope, Title: m.Title}
 	slugKey := "slug:" + string(m.Scope) + "/" + key + "/" + m.Slug
@@ -250,6 +257,11 @@ func (sc *importScan) judgeMemory(ctx context.Context, n int, rec Record) (lineV
 		if err := s.pathFree(ctx, s.db, relPath(m.Scope, key, m.Type, m.Slug), m.Slug); err != nil {
 			return refusedErr(n, err), nil
 		}
+	}
+	if j.v == vConflict {
+		// Not kept: a later line naming the same memory is judged against Engram's version,
+		// not reported as a conflict with this one ("the first is kept") when it matches it.
+		return j, nil
 	}
 	sc.first[slugKey] = seenLine{line: n, title: m.Title, body: m.Body}
 	if rec.ID != "" {

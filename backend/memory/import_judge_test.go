@@ -42,6 +42,7 @@ func jsonlOf(lines ...string) string { return strings.Join(lines, "\n") + "\n" }
 // preview called them "already present", and called a repeat a conflict with the store.
 func TestImportDoesWhatItsPreviewSays(t *testing.T) {
 	id := ulid.Make().String()
+	held := `{"id":"` + ulid.Make().String() + `","slug":"held-one","title":"Held","scope":"global","type":"user","body":"held"}`
 	noID := `{"slug":"noid-a","title":"No id A","scope":"global","type":"user","body":"body a"}`
 	cases := []struct {
 		name                              string
@@ -56,6 +57,11 @@ func TestImportDoesWhatItsPreviewSays(t *testing.T) {
 		{"one slug, two texts", "", jsonlOf(noID, strings.Replace(noID, "body a", "body b", 1)), 1, 0, 1, 0, []int{1}},
 		{"one id, two slugs", "", jsonlOf(`{"id":"`+id+`","slug":"dup-id-one","title":"One","scope":"global","type":"user","body":"first"}`,
 			`{"id":"`+id+`","slug":"dup-id-two","title":"Two","scope":"global","type":"user","body":"second"}`), 1, 0, 1, 0, []int{1}},
+		// The first line names the store's memory with other text (kept out); the second is the
+		// store's memory as it is: already present, not "a conflict with line 1, the first is
+		// kept" — line 1 was not kept.
+		{"a conflict, then the store's own version", jsonlOf(held),
+			jsonlOf(strings.Replace(strings.Replace(held, "held-one", "other-one", 1), `"body":"held"`, `"body":"other"`, 1), held), 0, 1, 1, 0, []int{0}},
 		{"a journal entry twice", "", jsonlOf(`{"slug":"2024-05-01","title":"2024-05-01","scope":"global","type":"daily","body":"walked"}`,
 			`{"slug":"2024-05-01","title":"2024-05-01","scope":"global","type":"daily","body":"walked"}`), 0, 0, 0, 1, []int{1}},
 	}
@@ -151,6 +157,10 @@ func TestImportLineEncodingAndIDs(t *testing.T) {
 		{"a byte order mark", "\ufeff" + jsonlOf(good), map[int]string{}},
 		{"an id that is no ULID", jsonlOf(good, `{"id":"not-a-ulid","slug":"odd-id","title":"Odd","scope":"global","type":"user","body":"b"}`),
 			map[int]string{2: CodeImportBadID}},
+		{"a time that is no RFC 3339 time", jsonlOf(good, `{"slug":"odd-time","title":"Odd","scope":"global","type":"user","body":"b","created":"2024-07-20T10:00:00Z","updated":"2024-07-21"}`),
+			map[int]string{2: CodeLineBadTime}},
+		{"a project line with no folder", jsonlOf(good, `{"slug":"no-folder","title":"Odd","scope":"project","type":"project","body":"b"}`),
+			map[int]string{2: CodeImportNoProject}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -169,8 +179,12 @@ func TestImportLineEncodingAndIDs(t *testing.T) {
 		})
 	}
 	e := newEnv(t)
+	rep, _ := e.s.Import(e.ctx, strings.NewReader(jsonlOf(`{"slug":"x-y-z","title":"t","scope":"global","type":"user","body":"b","updated":"2024-07-21"}`)))
+	if len(rep.Errors) != 1 || rep.Errors[0].Args["Field"] != "updated" || rep.Errors[0].Args["Value"] != "2024-07-21" {
+		t.Fatalf("the time that did not parse: %+v", rep.Errors)
+	}
 	head := `{"slug":"x-y-z","title":"t","scope":"global","type":"user","body":"`
-	rep, _ := e.s.Import(e.ctx, strings.NewReader(jsonlOf(head+"\xc3"+`"}`)))
+	rep, _ = e.s.Import(e.ctx, strings.NewReader(jsonlOf(head+"\xc3"+`"}`)))
 	if len(rep.Errors) != 1 || rep.Errors[0].Args["Offset"] != len(head)+1 {
 		t.Fatalf("offset of the bad byte: %+v", rep.Errors)
 	}
@@ -219,5 +233,37 @@ func TestExportLeavesOutAnUnreadableKeyFile(t *testing.T) {
 	}
 	if out := buf.String(); !strings.Contains(out, `"slug":"tea-pref"`) || !strings.Contains(out, `"agent":"ok"`) || strings.Contains(out, `"agent":"bot"`) {
 		t.Fatalf("exported:\n%s", out)
+	}
+}
+
+// An id in lower case is the same ULID as Engram's upper-case one: a line giving a memory's id
+// in lower case with other text is a conflict with that memory (it was imported beside it, two
+// memories under one ULID), two lines giving one id in either case are one id, and an id
+// imported in lower case is stored as Engram writes ids. The journal's day keeps it too.
+func TestImportReadsAnIDInEitherCase(t *testing.T) {
+	e := newEnv(t)
+	const id = "01ARZ3NDEKTSV4RRFFQ69G5FAV"
+	low := strings.ToLower(id)
+	p, rep := e.previewThenImport(jsonlOf(`{"id":"`+id+`","slug":"first-one","title":"First","scope":"global","type":"user","body":"a"}`), ImportOptions{})
+	if p.New != 1 || rep.Imported != 1 {
+		t.Fatalf("preview %+v, import %+v", p, rep)
+	}
+	p, rep = e.previewThenImport(jsonlOf(
+		`{"id":"`+low+`","slug":"second-one","title":"Second","scope":"global","type":"user","body":"b"}`,
+		`{"id":"01bx5zzkbkactav9wevgemmvrz","slug":"third-one","title":"Third","scope":"global","type":"user","body":"c"}`,
+		`{"id":"01BX5ZZKBKACTAV9WEVGEMMVRZ","slug":"fourth-one","title":"Fourth","scope":"global","type":"user","body":"d"}`,
+		`{"id":"01bx5zzkbkactav9wevgemmvs0","slug":"2024-01-20","title":"2024-01-20","scope":"global","type":"daily","body":"a day"}`,
+	), ImportOptions{})
+	if p.New != 1 || p.Conflicts != 2 || rep.Imported != 1 || rep.Conflicts != 2 || rep.Daily != 1 {
+		t.Fatalf("preview %+v, import %+v", p, rep)
+	}
+	if n := e.count(`SELECT COUNT(*) FROM memory_meta WHERE upper(id) = ?`, id); n != 1 {
+		t.Fatalf("%d memories hold the id %s", n, id)
+	}
+	if m := e.get("01BX5ZZKBKACTAV9WEVGEMMVRZ"); m.Slug != "third-one" || e.parsed(m.Path).ID != "01BX5ZZKBKACTAV9WEVGEMMVRZ" {
+		t.Fatalf("the lower-case id was not stored as Engram writes it: %+v", m)
+	}
+	if n := e.count(`SELECT COUNT(*) FROM memory_meta WHERE id = '01BX5ZZKBKACTAV9WEVGEMMVS0' AND type = 'daily'`); n != 1 {
+		t.Fatal("the journal day's lower-case id was not kept in Engram's spelling")
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"strings"
+	"time"
 
 	"engram/backend/coded"
 )
@@ -23,12 +24,25 @@ const (
 	// CodeImportBadID is an id that is no ULID (args ID): it said "the file could not be
 	// read: id", naming neither the fault nor the form an id takes.
 	CodeImportBadID = "import_bad_id"
+	// CodeLineBadTime is a "created" or "updated" that is no RFC 3339 time (args Field,
+	// Value): the line was refused with Go's parser in English ("parsing time "2024-07-20"
+	// as "2006-01-02T15:04:05Z07:00": cannot parse "" as "T"") under "the file could not
+	// be read", which named neither the field nor the form a time takes, in either language.
+	CodeLineBadTime = "line_bad_time"
+	// CodeImportNoProject is a project line that names neither a folder nor a project key
+	// (and no --workdir was given): "the project folder “” must be an absolute path" did not
+	// say what was missing or that --workdir places such lines.
+	CodeImportNoProject = "import_no_project"
 )
+
+// recordTimeFields are the Record fields that hold a time.
+var recordTimeFields = []string{"created", "updated"}
 
 // lineJSONError classifies why one import line did not decode into a record.
 func lineJSONError(err error, line string) (code string, args map[string]any) {
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
+	var tpe *time.ParseError
 	switch {
 	case errors.As(err, &syn):
 		return CodeLineNotJSON, map[string]any{"Offset": syn.Offset}
@@ -38,9 +52,29 @@ func lineJSONError(err error, line string) (code string, args map[string]any) {
 		return CodeLineNotObject, nil
 	case errors.As(err, &typ):
 		return CodeLineFieldType, map[string]any{"Field": typ.Field, "Want": coded.JSONKind(typ.Type)}
+	case errors.As(err, &tpe):
+		return CodeLineBadTime, badTimeField(line, tpe.Value)
 	}
 	if f, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
 		return CodeLineUnknownField, map[string]any{"Field": strings.Trim(f, `"`)}
 	}
 	return CodeParseError, map[string]any{"Detail": err.Error()}
+}
+
+// badTimeField names the time field of line that does not parse (time.ParseError does not
+// say which one), with its value as written.
+func badTimeField(line, value string) map[string]any {
+	var fields map[string]json.RawMessage
+	_ = json.Unmarshal([]byte(line), &fields)
+	for _, f := range recordTimeFields {
+		var t time.Time
+		if raw, ok := fields[f]; ok && json.Unmarshal(raw, &t) != nil {
+			var v string
+			if json.Unmarshal(raw, &v) == nil {
+				value = v
+			}
+			return map[string]any{"Field": f, "Value": clip(value, 80)}
+		}
+	}
+	return map[string]any{"Field": recordTimeFields[0], "Value": clip(value, 80)}
 }

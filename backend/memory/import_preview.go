@@ -175,7 +175,7 @@ func (s *Store) previewMemory(rec Record) (*Memory, string, error) {
 	if err := checkNewSlug(rec.Slug); err != nil {
 		return nil, "", err
 	}
-	wd, ag, key, err := s.scopeKey(rec.Scope, rec.Workdir, rec.Agent)
+	wd, ag, key, err := s.importScopeKey(rec.Scope, rec.Workdir, rec.Agent, rec.Project)
 	if err != nil {
 		return nil, "", err
 	}

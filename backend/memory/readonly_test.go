@@ -1,8 +1,11 @@
 package memory
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -137,5 +140,114 @@ func TestHomeWritableProbe(t *testing.T) {
 	defer os.Chmod(dir, 0o755)
 	if homeWritable(dir) {
 		t.Fatal("a read-only folder was not noticed")
+	}
+}
+
+// A read-only home whose files changed after its index was written (edited in place with size
+// and mtime put back, added, removed — a sync into a copy this process may only read) is read
+// as the files are: the index, read as it was, showed the old text, missed the new note and
+// listed the removed one. What the files cannot rebuild (a setting) is still there, and
+// nothing in the home is written.
+func TestReadOnlyHomeSeesChangedFiles(t *testing.T) {
+	e := newEnv(t)
+	kept := e.ok(wr("kept-note", "Kept", "the old word: wombat"))
+	gone := e.ok(wr("gone-note", "Gone", "about to go"))
+	if err := e.s.PutSetting(e.ctx, "ui.language", "zh-CN"); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	root := filepath.Join(e.home, "memory")
+	keptPath := filepath.Join(root, kept.Path)
+	info, err := os.Stat(keptPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(keptPath)
+	f, err := os.OpenFile(keptPath, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteAt([]byte("numbat"), int64(strings.Index(string(data), "wombat"))); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if err := os.Chtimes(keptPath, info.ModTime(), info.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(root, gone.Path)); err != nil {
+		t.Fatal(err)
+	}
+	e.put("global/user/hand-added.md", []byte("---\ntitle: Hand added\n---\nwritten by hand: quokka\n"))
+	e.opts.writable = func(string) bool { return false }
+	if os.Geteuid() != 0 {
+		chmodTree(t, root, 0o555, 0o444)
+		t.Cleanup(func() { chmodTree(t, root, 0o755, 0o644) })
+	}
+	before := snapshotTree(t, root)
+	e.s = e.open()
+	if !e.s.ReadOnly() {
+		t.Fatal("not opened read-only")
+	}
+	if got := e.get(kept.ID); !strings.Contains(got.Body, "numbat") {
+		t.Fatalf("the edit in place is not seen: %q", got.Body)
+	}
+	if !hasSlug(e.search("numbat", Filter{}), "kept-note") || !hasSlug(e.search("quokka", Filter{}), "hand-added") {
+		t.Fatal("a search missed the changed files")
+	}
+	if _, err := e.s.Get(e.ctx, gone.ID); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("the removed file is still read: %v", err)
+	}
+	if v, ok, err := e.s.Setting(e.ctx, "ui.language"); err != nil || !ok || v != "zh-CN" {
+		t.Fatalf("the setting was lost: %q %v %v", v, ok, err)
+	}
+	tmp := e.s.tmpIndex
+	e.s.Close()
+	if tmp != "" {
+		if _, err := os.Stat(tmp); !errors.Is(err, os.ErrNotExist) {
+			t.Fatalf("the temporary index %s was left behind", tmp)
+		}
+	}
+	after := snapshotTree(t, root)
+	if fmt.Sprint(after) != fmt.Sprint(before) {
+		t.Fatal("the read-only home was written")
+	}
+	e.s = e.open() // Cleanup closes e.s again
+}
+
+// An index file this process cannot write in a folder it can (a `sudo engram` left it root's)
+// opens read-only as before, but says the index is the cause, naming it: "the home is
+// read-only" sent the person to a folder that already took writes. The doctor report says
+// it too; a home whose folder cannot be written still says home_read_only.
+func TestReadOnlyIndexFileIsNamed(t *testing.T) {
+	e := newEnv(t)
+	e.ok(wr("readable", "Readable", "still readable: pangolin"))
+	if err := e.s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	e.opts.indexWritable = func(string) bool { return false }
+	e.s = e.open()
+	if !e.s.ReadOnly() {
+		t.Fatal("not opened read-only")
+	}
+	index := filepath.Join(e.home, "memory", indexName)
+	_, err := e.s.ApplyBatch(e.ctx, Batch{Items: []Item{wr("new-one", "New", "refused")}})
+	var ce *Error
+	if CodeOf(err) != CodeIndexReadOnly || !errors.As(err, &ce) || ce.Args["Index"] != index {
+		t.Fatalf("write: %v", err)
+	}
+	if rep, err := e.s.Doctor(e.ctx); err != nil || !rep.ReadOnly || rep.ReadOnlyIndex != index {
+		t.Fatalf("doctor: %v %+v", err, rep)
+	}
+	e.s.Close()
+	e.opts.indexWritable = nil
+	e.opts.writable = func(string) bool { return false }
+	e.s = e.open()
+	if _, err := e.s.Reindex(e.ctx); CodeOf(err) != CodeHomeReadOnly {
+		t.Fatalf("a home that is read-only whole: %v", err)
+	}
+	if rep, err := e.s.Doctor(e.ctx); err != nil || rep.ReadOnlyIndex != "" {
+		t.Fatalf("doctor: %v %+v", err, rep)
 	}
 }

@@ -33,6 +33,9 @@ type Options struct {
 	// writable reports whether the memory folder takes writes (default homeWritable); tests
 	// replace it because root writes through any mode bits.
 	writable func(dir string) bool
+	// indexWritable reports whether the index file takes writes (default indexFileWritable):
+	// the tests' stand-in for an index another user owns, as root writes through mode bits.
+	indexWritable func(dir string) bool
 }
 
 // Event tells subscribers that something in the store changed.
@@ -107,6 +110,9 @@ type Store struct {
 	swept   []string // .tmp-* files removed since open, reported by doctor
 	// readOnly is set when the home cannot be written: reads work, writers get home_read_only.
 	readOnly bool
+	// readOnlyIndex is the index file's path when it alone made the home read-only: the
+	// folder takes writes, the file does not (a `sudo engram` left it root's, or a chmod).
+	readOnlyIndex string
 	// tmpIndex is a throwaway folder holding the index of a read-only home that had none usable.
 	tmpIndex string
 	// recovery is what the last repair of a damaged index did, in this process.
@@ -171,8 +177,11 @@ func Open(ctx context.Context, home string, opts Options) (*Store, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	}
+	if opts.indexWritable == nil {
+		opts.indexWritable = indexFileWritable
+	}
 	if opts.writable == nil {
-		opts.writable = homeWritable
+		opts.writable = func(root string) bool { return folderWritable(root) && opts.indexWritable(root) }
 	}
 	root := filepath.Join(home, "memory")
 	if info, err := os.Stat(root); err == nil && info.IsDir() && !opts.writable(root) {

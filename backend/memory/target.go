@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"os"
+	"strings"
 )
 
 // scopeKey validates the scope fields of an item and returns the canonical workdir/agent and
@@ -30,6 +31,16 @@ func (s *Store) scopeKey(scope Scope, workdir, agent string) (wd, ag, key string
 		return "", agent, agent, nil
 	}
 	return "", "", "", codeErr(CodeInvalidScope, map[string]any{"Scope": string(scope)}, "invalid scope %q", scope)
+}
+
+// importScopeKey is scopeKey for an imported line: a project memory that names no folder but
+// a project key (Record.Project: its home did not know the folder) lives under that key, as
+// it did where it was exported. A folder, the line's or the import's --workdir, comes first.
+func (s *Store) importScopeKey(scope Scope, workdir, agent, project string) (wd, ag, key string, err error) {
+	if scope == ScopeProject && strings.TrimSpace(workdir) == "" && ValidProjectKey(project) {
+		return "", "", project, nil
+	}
+	return s.scopeKey(scope, workdir, agent)
 }
 
 // target finds the memory an item refers to: by id, else by slug within its scope instance.

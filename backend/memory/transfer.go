@@ -292,7 +292,7 @@ func recordItem(rec Record, opts ImportOptions) Item {
 		return Item{Op: OpAppendDaily, ID: rec.ID, Slug: rec.Slug, Text: rec.Body, Source: rec.Source, Created: rec.Created, Updated: rec.Updated}
 	}
 	title, body, quote, reasoning, subject := rec.Title, rec.Body, rec.SourceQuote, rec.Reasoning, rec.Subject
-	return Item{Op: OpWrite, ID: rec.ID, Slug: rec.Slug, Scope: rec.Scope, Workdir: rec.Workdir, Agent: rec.Agent,
+	return Item{Op: OpWrite, ID: rec.ID, Slug: rec.Slug, Scope: rec.Scope, Workdir: rec.Workdir, Agent: rec.Agent, ProjectKey: rec.Project,
 		Type: rec.Type, Title: &title, Body: &body, Confidence: rec.Confidence, SourceQuote: &quote,
 		Reasoning: &reasoning, Aliases: rec.Aliases, Tags: rec.Tags, Supersedes: rec.Supersedes,
 		ConflictsWith: rec.ConflictsWith, Subject: &subject, Source: rec.Source, Reviewed: rec.Reviewed, Created: rec.Created, Updated: rec.Updated,
@@ -310,6 +310,9 @@ func RecordOf(m *Memory) Record {
 	if m.Source != (Source{}) {
 		src := m.Source
 		rec.Source = &src
+	}
+	if m.Scope == ScopeProject && m.Workdir == "" {
+		rec.Project = m.ScopeKey() // its folder unknown here: the key alone says where it lives
 	}
 	return rec
 }

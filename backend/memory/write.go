@@ -45,7 +45,11 @@ func (s *Store) opWrite(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *I
 	if err := checkNewSlug(it.Slug); err != nil {
 		return err
 	}
-	wd, ag, key, err := s.scopeKey(it.Scope, it.Workdir, it.Agent)
+	project := ""
+	if b.Actor == ActorImport {
+		project = it.ProjectKey
+	}
+	wd, ag, key, err := s.importScopeKey(it.Scope, it.Workdir, it.Agent, project)
 	if err != nil {
 		return err
 	}
@@ -61,13 +65,16 @@ func (s *Store) opWrite(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *I
 	}
 	id := ulid.Make().String()
 	if it.ID != "" && (b.Actor == ActorImport || (b.KeepIDs && personActor(b.Actor))) {
-		if _, err := ulid.ParseStrict(it.ID); err != nil {
+		u, err := ulid.ParseStrict(it.ID)
+		if err != nil {
 			return codeErr(CodeParseError, map[string]any{"Detail": "id"}, "id %q is not a ULID", it.ID)
 		}
-		if _, err := getByID(ctx, tx, it.ID); err == nil {
-			return codeErr(CodeAlreadyExists, map[string]any{"Slug": it.ID}, "a memory with id %s already exists", it.ID)
+		// A ULID reads the same in either case; stored in Engram's own spelling, a lower-case
+		// copy of an id is found as the memory it names instead of becoming a second one.
+		id = u.String()
+		if _, err := getByID(ctx, tx, id); err == nil {
+			return codeErr(CodeAlreadyExists, map[string]any{"Slug": id}, "a memory with id %s already exists", id)
 		}
-		id = it.ID
 	}
 	if _, err := getBySlug(ctx, tx, it.Scope, key, it.Slug); err == nil {
 		return codeErr(CodeAlreadyExists, map[string]any{"Slug": it.Slug}, "a memory with slug %s already exists; use update", it.Slug)

@@ -31,8 +31,13 @@ type Record struct {
 	Updated        *time.Time `json:"updated,omitempty"`
 	// Archived marks a memory the organizer or the person archived: an export carries it so
 	// that moving machines by export and import keeps the archive (it was left out unsaid).
-	Archived bool   `json:"archived,omitempty"`
-	Body     string `json:"body"`
+	Archived bool `json:"archived,omitempty"`
+	// Project is the project key (16 hex digits) of a project memory whose folder its home
+	// does not know (synced from another machine, placed by hand): without it such a line had
+	// neither workdir nor key, and its own export could not be imported ("the project folder
+	// “” must be an absolute path"). A line's workdir, or the import's --workdir, comes first.
+	Project string `json:"project,omitempty"`
+	Body    string `json:"body"`
 }
 
 var (

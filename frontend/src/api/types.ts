@@ -462,6 +462,7 @@ export interface DoctorReport {
   temp_files: TempFiles
   ok: boolean
   read_only: boolean
+  read_only_index?: string
   recovery?: Recovery | null
   orphans: Orphans
   stuck_runs: StuckRuns
