@@ -20,7 +20,9 @@ type ExportParams struct {
 // ExportResult is JSONL text, one memory a line, then one line per key of the agents'
 // key-value namespaces the filter covers ({"kind":"kv",…}).
 type ExportResult struct {
+	// Count is every memory line, journal days included; Daily counts those days.
 	Count int `json:"count"`
+	Daily int `json:"daily"`
 	// KV counts the key-value lines.
 	KV    int    `json:"kv"`
 	JSONL string `json:"jsonl"`
@@ -55,14 +57,14 @@ func (s *MemoryService) Export(p ExportParams) (ExportResult, error) {
 		if err != nil {
 			return ExportResult{}, s.a.fail(err)
 		}
-		return ExportResult{Count: f.Memories, Folder: &f}, nil
+		return ExportResult{Count: f.Memories + f.Daily, Daily: f.Daily, Folder: &f}, nil
 	}
 	var buf bytes.Buffer
 	c, err := s.a.deps.Store.ExportCounted(s.a.ctx, &buf, memory.Filter{Scope: p.Scope, Workdir: p.Workdir, Agent: p.Agent})
 	if err != nil && len(c.Problems) == 0 {
 		return ExportResult{}, s.a.fail(err)
 	}
-	out := ExportResult{Count: c.Memories, KV: c.KV, JSONL: buf.String()}
+	out := ExportResult{Count: c.Memories, Daily: c.Daily, KV: c.KV, JSONL: buf.String()}
 	for _, pr := range c.Problems {
 		e := s.a.newError(pr.Code, pr.Args)
 		out.Problems = append(out.Problems, ExportProblem{Code: pr.Code, I18nKey: e.I18nKey, Args: e.Args, Message: e.Message})

@@ -104,3 +104,30 @@ func TestImportWordsCountRight(t *testing.T) {
 		}
 	}
 }
+
+// What a command says and how it exits match what happened: a dry run whose lines would be
+// refused exits 1 as the import does (it exited 0, so a script checking first went ahead);
+// an export names journal days apart from memories (it counted them as memories); a reindex
+// with problems says where they are listed (it gave only their number).
+func TestCountsAndExitCodesSayWhatHappened(t *testing.T) {
+	h := newHome(t)
+	bad := filepath.Join(t.TempDir(), "bad.jsonl")
+	os.WriteFile(bad, []byte(`{"slug":"tea-pref","title":"Tea","scope":"global","type":"user","body":"Drinks tea."}`+"\n"+`{"slug":"x"`+"\n"), 0o644)
+	if code, out, errs := h.run("", "import", "--dry-run", bad); code != 1 || !strings.Contains(out, "nothing") && !strings.Contains(out, "Nothing") {
+		t.Errorf("dry run with a refused line: exit %d\n%s%s", code, out, errs)
+	}
+	if code, _, _ := h.run("", "import", bad); code != 1 {
+		t.Errorf("import with a refused line: exit %d", code)
+	}
+	h.ok("daily", "append", "went for a walk")
+	if _, _, errs := h.run("", "export"); !strings.Contains(errs, "Exported 1 memory and 1 journal day.") {
+		t.Errorf("export:\n%s", errs)
+	}
+	if out := h.runZh("export"); !strings.Contains(out, "已导出 1 条记忆和 1 天日志。") {
+		t.Errorf("export in Chinese:\n%s", out)
+	}
+	os.WriteFile(filepath.Join(h.dir, "memory", "global", "user", "broken.md"), []byte("---\nid: [x\n---\n"), 0o600)
+	if out := h.ok("reindex"); !strings.Contains(out, "engram doctor lists them") {
+		t.Errorf("reindex with a problem:\n%s", out)
+	}
+}

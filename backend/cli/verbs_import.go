@@ -123,5 +123,8 @@ func printImportPreview(r *runner, res api.ImportPreviewResult) error {
 		printImportNotes(r, w, res.ConflictLines, res.Conflicts, res.RepeatLines, res.Repeated)
 		fmt.Fprintln(w, r.t("cli.import_preview.nothing_written", nil))
 	})
+	if len(res.Errors) > 0 {
+		return errSilent // as the import itself would: a script checking first learns it is not whole
+	}
 	return nil
 }

@@ -71,7 +71,12 @@ func printExport(r *runner, res api.ExportResult) error {
 		return fmt.Errorf("%s", r.t("cli.export_write_failed", map[string]any{"Error": err.Error()}))
 	}
 	if !r.json {
-		fmt.Fprintln(r.env.Stderr, r.t("cli.export_done", map[string]any{"Count": res.Count}))
+		// Journal days were counted as memories ("Exported 12 memories" for 9 and 3 days).
+		if res.Daily > 0 {
+			fmt.Fprintln(r.env.Stderr, r.t("cli.export_done_daily", map[string]any{"Memories": res.Count - res.Daily, "Daily": res.Daily}))
+		} else {
+			fmt.Fprintln(r.env.Stderr, r.t("cli.export_done", map[string]any{"Count": res.Count}))
+		}
 		if res.KV > 0 {
 			fmt.Fprintln(r.env.Stderr, r.t("cli.kv.export_done", map[string]any{"Count": res.KV}))
 		}
@@ -90,6 +95,10 @@ func printExport(r *runner, res api.ExportResult) error {
 
 var printReindex = printJSONOr(func(r *runner, w io.Writer, rep api.ReconcileReport) {
 	fmt.Fprintln(w, r.t("cli.reindex_done", map[string]any{"Added": rep.Added, "Scanned": rep.Scanned, "Problems": rep.Problems}))
+	if rep.Problems > 0 {
+		// "3 problems" alone named none of them, nor where to look.
+		fmt.Fprintln(w, r.t("cli.reindex_problems_hint", nil))
+	}
 })
 
 // printDoctor prints the index check. Its line after the checks (the report's Headline) says

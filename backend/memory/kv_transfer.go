@@ -29,7 +29,9 @@ type KVRecord struct {
 // ExportCounts says what an export wrote. Problems are the agents' key files it could not
 // read: their keys are not in the export, and each says which file and why.
 type ExportCounts struct {
+	// Memories counts every memory line, journal days included; Daily those days.
 	Memories int             `json:"memories"`
+	Daily    int             `json:"daily"`
 	KV       int             `json:"kv"`
 	Problems []ExportProblem `json:"problems,omitempty"`
 }
@@ -269,7 +271,7 @@ func (s *Store) ExportCounted(ctx context.Context, w io.Writer, f Filter) (Expor
 	var c ExportCounts
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
-	n, err := s.exportMemories(ctx, enc, f)
+	n, err := s.exportMemories(ctx, enc, f, &c.Daily)
 	c.Memories = n
 	if err != nil {
 		return c, err

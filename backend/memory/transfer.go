@@ -327,20 +327,22 @@ func (s *Store) Export(ctx context.Context, w io.Writer, f Filter) (int, error) 
 	return c.Memories, err
 }
 
-func (s *Store) exportMemories(ctx context.Context, enc *json.Encoder, f Filter) (int, error) {
+// exportMemories writes the memory lines and counts them, the journal days among them in daily.
+func (s *Store) exportMemories(ctx context.Context, enc *json.Encoder, f Filter, daily *int) (int, error) {
 	archived := f
 	archived.Archived = true
-	n, err := s.exportRows(ctx, enc, archived, "m.type <> 'daily'")
+	n, err := s.exportRows(ctx, enc, archived, "m.type <> 'daily'", daily)
 	if err != nil {
 		return n, err
 	}
 	f.Archived = false
-	live, err := s.exportRows(ctx, enc, f, "1")
+	live, err := s.exportRows(ctx, enc, f, "1", daily)
 	return n + live, err
 }
 
-// exportRows writes the memories matching f and the extra condition, oldest first.
-func (s *Store) exportRows(ctx context.Context, enc *json.Encoder, f Filter, extra string) (int, error) {
+// exportRows writes the memories matching f and the extra condition, oldest first, adding the
+// journal days among them to daily.
+func (s *Store) exportRows(ctx context.Context, enc *json.Encoder, f Filter, extra string, daily *int) (int, error) {
 	where, args, err := f.where(s.projects)
 	if err != nil {
 		return 0, err
@@ -360,6 +362,9 @@ func (s *Store) exportRows(ctx context.Context, enc *json.Encoder, f Filter, ext
 			return n, fmt.Errorf("memory: unable to write export: %w", err)
 		}
 		n++
+		if m.Type == TypeDaily {
+			*daily++
+		}
 	}
 	return n, rows.Err()
 }

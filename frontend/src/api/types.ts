@@ -1443,6 +1443,7 @@ export interface ExportProblem {
 
 export interface ExportResult {
   count: number
+  daily: number
   kv: number
   jsonl: string
   folder?: FolderExport | null
