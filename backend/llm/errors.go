@@ -18,8 +18,11 @@ const (
 	CodeBadResponse   = "llm_bad_response"
 	CodeServerError   = "llm_server_error"
 	CodeRejected      = "llm_rejected"
-	CodeKeyStore      = "llm_key_store"
-	CodeKeyEmpty      = "llm_key_empty"
+	// CodeRedirected: the endpoint sent the call on to another host (or from https to http),
+	// where the key and the conversation would follow; the redirect is not followed.
+	CodeRedirected = "llm_redirected"
+	CodeKeyStore   = "llm_key_store"
+	CodeKeyEmpty   = "llm_key_empty"
 	// CodeKeyDesktopOnly refuses setting a key over remote access (api enforces it).
 	CodeKeyDesktopOnly = "llm_key_desktop_only"
 )

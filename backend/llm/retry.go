@@ -121,7 +121,11 @@ func (b *base) classify(ctx, callCtx context.Context, timeout time.Duration, at 
 	mk := func(code, msg string) *Error {
 		return &Error{Code: code, Args: args, Msg: msg + ": " + detail, Status: at.status}
 	}
+	var redirect *redirectError
 	switch {
+	case errors.As(err, &redirect):
+		args["URL"], args["To"] = b.redact(b.cfg.BaseURL), b.redact(redirect.to)
+		return mk(CodeRedirected, "the endpoint redirected the call to "+redirect.to)
 	case !at.reached:
 		args["URL"] = b.redact(b.cfg.BaseURL)
 		return mk(CodeUnreachable, "unable to reach "+b.cfg.BaseURL)

@@ -5,9 +5,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 )
 
@@ -100,4 +102,31 @@ func decodeAnswer(resp *http.Response, v any) error {
 		return fmt.Errorf("the answer is not the JSON expected: %w", err)
 	}
 	return nil
+}
+
+// redirectError is a redirect the client refused to follow (stayOn).
+type redirectError struct{ to string }
+
+func (e *redirectError) Error() string { return "the endpoint redirected the call to " + e.to }
+
+// stayOn is the client's redirect policy: a redirect is followed only to the base URL's own
+// host, never from https to http. Go's client keeps custom headers across hosts — Anthropic's
+// x-api-key went to whatever host an endpoint (a proxy, a captive portal, a hostile server on
+// the network) redirected to — and keeps a bearer token on a downgrade to plain http; the
+// conversation would follow as well. The key is filed for one endpoint and goes only there.
+func stayOn(baseURL string) func(*http.Request, []*http.Request) error {
+	base, _ := url.Parse(baseURL)
+	return func(req *http.Request, via []*http.Request) error {
+		to := req.URL
+		where := to.Scheme + "://" + to.Host
+		switch {
+		case base == nil || !strings.EqualFold(to.Hostname(), base.Hostname()):
+			return &redirectError{to: where}
+		case base.Scheme == "https" && to.Scheme != "https":
+			return &redirectError{to: where}
+		case len(via) >= 5:
+			return errors.New("stopped after 5 redirects")
+		}
+		return nil
+	}
 }
