@@ -102,8 +102,14 @@ func (o *OpenAI) Embed(ctx context.Context, texts []string) ([][]float32, error)
 	return out, nil
 }
 
+// fail is an embedding_failed error. Its text never holds the API key: a server that echoes
+// the key it was sent in its error body ("Invalid API key sk-…", as some compatible servers and
+// proxies do) had it shown by "Test", logged by the indexer and returned to search.
 func (o *OpenAI) fail(cause error, format string, a ...any) *Error {
 	msg := fmt.Sprintf(format, a...)
+	if k := o.cfg.APIKey; len(k) >= 4 {
+		msg = strings.ReplaceAll(msg, k, "[redacted]")
+	}
 	return codeErr(CodeEmbeddingFailed, cause, map[string]any{"Model": o.cfg.Model, "Detail": msg},
 		"unable to embed with %s: %s", o.cfg.Model, msg)
 }
@@ -133,7 +139,12 @@ func (o *OpenAI) batch(ctx context.Context, texts []string) ([][]float32, error)
 		return nil, o.fail(nil, "response larger than %d bytes", maxEmbeddingResponse)
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return nil, o.fail(nil, "HTTP %d: %s", resp.StatusCode, clip(string(data), 200))
+		// The key is taken out before the body is cut, or a cut key would keep its start.
+		body := string(data)
+		if k := o.cfg.APIKey; len(k) >= 4 {
+			body = strings.ReplaceAll(body, k, "[redacted]")
+		}
+		return nil, o.fail(nil, "HTTP %d: %s", resp.StatusCode, clip(body, 200))
 	}
 	var er embeddingResponse
 	if err := json.Unmarshal(data, &er); err != nil {
