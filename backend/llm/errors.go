@@ -13,11 +13,13 @@ const (
 	CodeTimeout       = "llm_timeout"
 	CodeCanceled      = "llm_canceled"
 	CodeRateLimited   = "llm_rate_limited"
-	CodeAuthFailed    = "llm_auth_failed"
-	CodeUnreachable   = "llm_unreachable"
-	CodeBadResponse   = "llm_bad_response"
-	CodeServerError   = "llm_server_error"
-	CodeRejected      = "llm_rejected"
+	// CodeOutOfCredit: the provider's account has no credit or quota left (not retried).
+	CodeOutOfCredit = "llm_out_of_credit"
+	CodeAuthFailed  = "llm_auth_failed"
+	CodeUnreachable = "llm_unreachable"
+	CodeBadResponse = "llm_bad_response"
+	CodeServerError = "llm_server_error"
+	CodeRejected    = "llm_rejected"
 	// CodeRedirected: the endpoint sent the call on to another host (or from https to http),
 	// where the key and the conversation would follow; the redirect is not followed.
 	CodeRedirected = "llm_redirected"

@@ -22,21 +22,38 @@ type attempt struct {
 	status  int
 	header  http.Header
 	message string
+	// kind is the error's type or code as the provider names it (insufficient_quota, …).
+	kind string
 }
 
 type attemptKey struct{}
 
-// providerMessage pulls error.message out of either provider's error body.
-func providerMessage(body []byte) string {
+// providerMessage pulls error.message out of either provider's error body, and the error's
+// code (else its type) as kind.
+func providerMessage(body []byte) (msg, kind string) {
 	var e struct {
 		Error struct {
 			Message string `json:"message"`
+			Type    string `json:"type"`
+			Code    any    `json:"code"`
 		} `json:"error"`
 	}
 	if json.Unmarshal(body, &e) == nil && e.Error.Message != "" {
-		return e.Error.Message
+		kind = e.Error.Type
+		if c, ok := e.Error.Code.(string); ok && c != "" {
+			kind = c
+		}
+		return e.Error.Message, kind
 	}
-	return strings.TrimSpace(string(body))
+	return strings.TrimSpace(string(body)), ""
+}
+
+// outOfCredit reports an answer saying the account has no credit or quota left: OpenAI's 429
+// "insufficient_quota", a 402 Payment Required (DeepSeek's "Insufficient Balance"). Waiting
+// does not end it.
+func outOfCredit(at *attempt) bool {
+	return at.status == http.StatusPaymentRequired ||
+		(at.status == http.StatusTooManyRequests && (at.kind == "insufficient_quota" || at.kind == "billing_hard_limit_reached"))
 }
 
 // complete runs once under the request's timeout, retrying 429 and 5xx answers with
@@ -131,6 +148,10 @@ func (b *base) classify(ctx, callCtx context.Context, timeout time.Duration, at 
 		return mk(CodeUnreachable, "unable to reach "+b.cfg.BaseURL)
 	case at.status == http.StatusUnauthorized || at.status == http.StatusForbidden:
 		return mk(CodeAuthFailed, "the provider refused the key")
+	case outOfCredit(at):
+		// Retried as a rate limit and said to be one ("wait a little"), an account without
+		// credit failed four times over and never said why.
+		return mk(CodeOutOfCredit, "the account has no credit or quota left")
 	case at.status == http.StatusTooManyRequests:
 		return mk(CodeRateLimited, "rate limited")
 	case at.status >= 500:

@@ -181,3 +181,33 @@ func TestErrorMidStream(t *testing.T) {
 		}
 	})
 }
+
+// TestOutOfCreditIsSaidAndNotRetried: OpenAI answers an account without credit with 429
+// "insufficient_quota", DeepSeek with 402 "Insufficient Balance". The first was retried as a
+// rate limit, four calls, and said "the provider is limiting requests, wait a little": the
+// person waited and it failed the same. Now neither is retried and the error says the account
+// has no credit, with the provider's words.
+func TestOutOfCreditIsSaidAndNotRetried(t *testing.T) {
+	forEach(t, func(t *testing.T, v variant) {
+		for _, r := range []llmtest.Reply{
+			{Status: 429, ErrorType: "insufficient_quota", ErrorMsg: "You exceeded your current quota, please check your plan and billing details."},
+			{Status: 402, ErrorMsg: "Insufficient Balance"},
+		} {
+			srv := v.server(t)
+			c := v.client(t, srv, testKey, nil)
+			srv.Push(r, llmtest.Text("not asked"))
+			_, err := c.Complete(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: "x"}}})
+			e := wantCode(t, err, llm.CodeOutOfCredit)
+			if n := len(srv.Requests()); n != 1 || e.Args["Detail"] != r.ErrorMsg || e.Status != r.Status {
+				t.Fatalf("%d: %d requests, args %v", r.Status, n, e.Args)
+			}
+		}
+		// A plain rate limit is still one, and still retried.
+		srv := v.server(t)
+		c := v.client(t, srv, testKey, nil)
+		srv.Push(llmtest.Reply{Status: 429, ErrorType: "rate_limit_exceeded", ErrorMsg: "Rate limit reached", RetryAfter: "0.01"}, llmtest.Text("ok"))
+		if resp, err := c.Complete(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: "x"}}}); err != nil || resp.Text != "ok" {
+			t.Fatalf("rate limit: %q %v", resp.Text, err)
+		}
+	})
+}

@@ -54,7 +54,7 @@ func (b *base) post(ctx context.Context, path string, header http.Header, body a
 		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
 		_ = resp.Body.Close()
 		if at != nil {
-			at.message = providerMessage(msg)
+			at.message, at.kind = providerMessage(msg)
 		}
 		return nil, fmt.Errorf("the provider answered %d", resp.StatusCode)
 	}
