@@ -223,3 +223,23 @@ func noteStreamError(ctx context.Context, data []byte) {
 		at.status = http.StatusTooManyRequests
 	}
 }
+
+// hasError reports whether an answer's "error" field holds one (not absent, not null).
+func hasError(raw json.RawMessage) bool {
+	t := strings.TrimSpace(string(raw))
+	return t != "" && t != "null" && t != "{}" && t != `""`
+}
+
+// answeredError is an error a provider sent as a 200 answer's "error" field: its message (a
+// bare string, or the object's message) is noted on the attempt for the person to read, and
+// its type as the status it stands for, as noteStreamError does for one sent mid-stream.
+func answeredError(ctx context.Context, raw json.RawMessage) error {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		raw, _ = json.Marshal(map[string]any{"error": map[string]string{"message": s}})
+	} else {
+		raw, _ = json.Marshal(map[string]json.RawMessage{"error": raw})
+	}
+	noteStreamError(ctx, raw)
+	return errors.New("the provider answered with an error")
+}
