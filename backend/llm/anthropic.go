@@ -289,6 +289,12 @@ read:
 			if ev.Usage.OutputTokens > 0 {
 				resp.Usage.OutputTokens = ev.Usage.OutputTokens
 			}
+			// Its counts are cumulative and may carry the input too (Anthropic's with server
+			// tools, compatible servers that send 0 in message_start and the count here): the
+			// call was recorded with no input tokens and no input cost.
+			if in := ev.Usage.inputTokens(); in > 0 {
+				resp.Usage.InputTokens = in
+			}
 		case "message_stop":
 			done = true
 			break read
