@@ -20,6 +20,9 @@ const (
 	CodeBadResponse = "llm_bad_response"
 	CodeServerError = "llm_server_error"
 	CodeRejected    = "llm_rejected"
+	// CodeNoEndpoint: the address called answered 404 (a base URL missing /v1, Anthropic's
+	// carrying it, a model the server does not have).
+	CodeNoEndpoint = "llm_no_endpoint"
 	// CodeRedirected: the endpoint sent the call on to another host (or from https to http),
 	// where the key and the conversation would follow; the redirect is not followed.
 	CodeRedirected = "llm_redirected"

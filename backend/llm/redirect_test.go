@@ -77,3 +77,39 @@ func TestRedirectNeverCarriesTheKeyElsewhere(t *testing.T) {
 		}
 	})
 }
+
+// TestWrongBaseURLSaysWhereItCalled: Ollama's address without /v1 answers its plain
+// "404 page not found", Anthropic's with /v1 added (…/v1/v1/messages) a JSON "Not Found". Both
+// were "the provider rejected the request (HTTP 404): 404 page not found", which said neither
+// the address called nor what to check. The error now names the address, keeps the server's
+// words, and is its own code (not retried).
+func TestWrongBaseURLSaysWhereItCalled(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		if strings.HasPrefix(r.URL.Path, "/v1/v1/") {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusNotFound)
+			_, _ = io.WriteString(w, `{"type":"error","error":{"type":"not_found_error","message":"Not Found"}}`)
+			return
+		}
+		http.Error(w, "404 page not found", http.StatusNotFound) // Go's mux, as Ollama answers
+	}))
+	defer srv.Close()
+	for _, tc := range []struct{ provider, base, called, detail string }{
+		{llm.ProviderOpenAI, srv.URL, srv.URL + "/chat/completions", "404 page not found"},
+		{llm.ProviderOpenAI, srv.URL + "/", srv.URL + "/chat/completions", "404 page not found"},
+		{llm.ProviderAnthropic, srv.URL + "/v1/", srv.URL + "/v1/v1/messages", "Not Found"},
+	} {
+		for _, streaming := range []bool{false, true} {
+			c, err := llm.New(llm.Config{Provider: tc.provider, BaseURL: tc.base, Model: "llama3.1", Streaming: streaming}, "", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = c.Complete(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: "x"}}})
+			e := wantCode(t, err, llm.CodeNoEndpoint)
+			if e.Args["URL"] != tc.called || e.Args["Detail"] != tc.detail || e.Attempts != 1 {
+				t.Fatalf("%s %s: args %v after %d attempts", tc.provider, tc.base, e.Args, e.Attempts)
+			}
+		}
+	}
+}

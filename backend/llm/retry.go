@@ -24,6 +24,8 @@ type attempt struct {
 	message string
 	// kind is the error's type or code as the provider names it (insufficient_quota, …).
 	kind string
+	// url is where the call went.
+	url string
 }
 
 type attemptKey struct{}
@@ -148,6 +150,12 @@ func (b *base) classify(ctx, callCtx context.Context, timeout time.Duration, at 
 		return mk(CodeUnreachable, "unable to reach "+b.cfg.BaseURL)
 	case at.status == http.StatusUnauthorized || at.status == http.StatusForbidden:
 		return mk(CodeAuthFailed, "the provider refused the key")
+	case at.status == http.StatusNotFound:
+		// A base URL without /v1 (or Anthropic's with it), or a model the server does not
+		// have: "rejected the request (HTTP 404): 404 page not found" (Ollama) or ": Not
+		// Found" (Anthropic) never said which address was called or what to check.
+		args["URL"] = b.redact(at.url)
+		return mk(CodeNoEndpoint, "nothing answers at "+at.url)
 	case outOfCredit(at):
 		// Retried as a rate limit and said to be one ("wait a little"), an account without
 		// credit failed four times over and never said why.

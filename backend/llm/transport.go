@@ -26,7 +26,8 @@ func (b *base) post(ctx context.Context, path string, header http.Header, body a
 	if err != nil {
 		return nil, badRequest("unable to encode the request: %v", err)
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimRight(b.cfg.BaseURL, "/")+path, bytes.NewReader(data))
+	target := strings.TrimRight(b.cfg.BaseURL, "/") + path
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, target, bytes.NewReader(data))
 	if err != nil {
 		return nil, err
 	}
@@ -49,6 +50,7 @@ func (b *base) post(ctx context.Context, path string, header http.Header, body a
 		at.reached = true
 		at.status = resp.StatusCode
 		at.header = resp.Header.Clone()
+		at.url = target
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
