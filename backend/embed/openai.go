@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -55,11 +56,28 @@ func NewOpenAI(cfg OpenAIConfig) (*OpenAI, error) {
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = 30 * time.Second
 	}
-	c := cfg.Client
-	if c == nil {
-		c = &http.Client{Timeout: cfg.Timeout}
+	c := http.Client{Timeout: cfg.Timeout}
+	if cfg.Client != nil {
+		c = *cfg.Client
 	}
-	return &OpenAI{cfg: cfg, url: u.String() + "/embeddings", client: c}, nil
+	c.CheckRedirect = stayOn(u)
+	return &OpenAI{cfg: cfg, url: u.String() + "/embeddings", client: &c}, nil
+}
+
+// stayOn follows a redirect only on the endpoint's own host and never from https to plain
+// http: the texts embedded are the person's memories, and Go's client keeps the bearer token
+// on a downgrade to http and sends the body to whatever host a redirect names.
+func stayOn(base *url.URL) func(*http.Request, []*http.Request) error {
+	return func(req *http.Request, via []*http.Request) error {
+		to := req.URL
+		if !strings.EqualFold(to.Hostname(), base.Hostname()) || (base.Scheme == "https" && to.Scheme != "https") {
+			return fmt.Errorf("the endpoint redirected the call to %s://%s, which is not followed", to.Scheme, to.Host)
+		}
+		if len(via) >= 5 {
+			return errors.New("stopped after 5 redirects")
+		}
+		return nil
+	}
 }
 
 // Model is "openai:<model>": vectors of two servers running the same model are interchangeable.
