@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -55,11 +56,28 @@ func NewOpenAI(cfg OpenAIConfig) (*OpenAI, error) {
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = 30 * time.Second
 	}
-	c := cfg.Client
-	if c == nil {
-		c = &http.Client{Timeout: cfg.Timeout}
+	c := http.Client{Timeout: cfg.Timeout}
+	if cfg.Client != nil {
+		c = *cfg.Client
 	}
-	return &OpenAI{cfg: cfg, url: u.String() + "/embeddings", client: c}, nil
+	c.CheckRedirect = stayOn(u)
+	return &OpenAI{cfg: cfg, url: u.String() + "/embeddings", client: &c}, nil
+}
+
+// stayOn follows a redirect only on the endpoint's own host and never from https to plain
+// http: the texts embedded are the person's memories, and Go's client keeps the bearer token
+// on a downgrade to http and sends the body to whatever host a redirect names.
+func stayOn(base *url.URL) func(*http.Request, []*http.Request) error {
+	return func(req *http.Request, via []*http.Request) error {
+		to := req.URL
+		if !strings.EqualFold(to.Hostname(), base.Hostname()) || (base.Scheme == "https" && to.Scheme != "https") {
+			return fmt.Errorf("the endpoint redirected the call to %s://%s, which is not followed", to.Scheme, to.Host)
+		}
+		if len(via) >= 5 {
+			return errors.New("stopped after 5 redirects")
+		}
+		return nil
+	}
 }
 
 // Model is "openai:<model>": vectors of two servers running the same model are interchangeable.
@@ -102,8 +120,14 @@ func (o *OpenAI) Embed(ctx context.Context, texts []string) ([][]float32, error)
 	return out, nil
 }
 
+// fail is an embedding_failed error. Its text never holds the API key: a server that echoes
+// the key it was sent in its error body ("Invalid API key sk-…", as some compatible servers and
+// proxies do) had it shown by "Test", logged by the indexer and returned to search.
 func (o *OpenAI) fail(cause error, format string, a ...any) *Error {
 	msg := fmt.Sprintf(format, a...)
+	if k := o.cfg.APIKey; len(k) >= 4 {
+		msg = strings.ReplaceAll(msg, k, "[redacted]")
+	}
 	return codeErr(CodeEmbeddingFailed, cause, map[string]any{"Model": o.cfg.Model, "Detail": msg},
 		"unable to embed with %s: %s", o.cfg.Model, msg)
 }
@@ -133,7 +157,12 @@ func (o *OpenAI) batch(ctx context.Context, texts []string) ([][]float32, error)
 		return nil, o.fail(nil, "response larger than %d bytes", maxEmbeddingResponse)
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return nil, o.fail(nil, "HTTP %d: %s", resp.StatusCode, clip(string(data), 200))
+		// The key is taken out before the body is cut, or a cut key would keep its start.
+		body := string(data)
+		if k := o.cfg.APIKey; len(k) >= 4 {
+			body = strings.ReplaceAll(body, k, "[redacted]")
+		}
+		return nil, o.fail(nil, "HTTP %d: %s", resp.StatusCode, clip(body, 200))
 	}
 	var er embeddingResponse
 	if err := json.Unmarshal(data, &er); err != nil {

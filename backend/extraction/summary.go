@@ -47,9 +47,40 @@ func SessionSummariser(src llm.Source) memory.Summariser {
 			return "", fmt.Errorf("extraction: unable to summarise session %s: %w", in.Session.ID, err)
 		}
 		// The model's text is stored as written (the store bounds its length); a model that
-		// answered with a tool call or nothing leaves the extractive summary in place.
-		return strings.TrimSpace(resp.Text), nil
+		// answered with a tool call or nothing leaves the extractive summary in place. The
+		// folded messages are deleted once the summary is stored, so an answer cut at its
+		// token limit (often inside a reasoning block) or a refusal is not a summary: the store
+		// keeps the extractive one instead.
+		if cutAnswer(resp.StopReason) || resp.Refused() {
+			return "", fmt.Errorf("extraction: unable to summarise session %s: the model's answer was cut or refused (%s)", in.Session.ID, resp.StopReason)
+		}
+		text, ok := withoutReasoning(resp.Text)
+		if !ok {
+			return "", fmt.Errorf("extraction: unable to summarise session %s: the model's answer is a reasoning block that never closed", in.Session.ID)
+		}
+		return text, nil
 	}
+}
+
+// withoutReasoning removes the reasoning a model wrote before its answer in the text itself
+// ("<think>…</think>", as DeepSeek-R1 and Qwen3 do behind Ollama, LM Studio or vLLM without a
+// reasoning parser), which was stored as the session's summary: the model's private musings,
+// quoting the conversation, where the summary should be. ok is false when a reasoning block
+// opens and never closes (the answer holds no summary).
+func withoutReasoning(text string) (string, bool) {
+	t := strings.TrimSpace(text)
+	for _, tag := range []string{"think", "thinking", "reasoning"} {
+		open, end := "<"+tag+">", "</"+tag+">"
+		if !strings.HasPrefix(t, open) {
+			continue
+		}
+		i := strings.Index(t, end)
+		if i < 0 {
+			return "", false
+		}
+		return strings.TrimSpace(t[i+len(end):]), true
+	}
+	return t, true
 }
 
 // summaryPrompt lays out the previous summary and the folded messages, each on one line.

@@ -70,6 +70,8 @@ type (
 		Content    []anBlock `json:"content"`
 		StopReason string    `json:"stop_reason"`
 		Usage      anUsage   `json:"usage"`
+		// Error is set on an {"type":"error"} body a gateway sent with status 200.
+		Error json.RawMessage `json:"error"`
 	}
 	// anEvent is one streamed event's data.
 	anEvent struct {
@@ -111,7 +113,7 @@ func (c *anthropicClient) Complete(ctx context.Context, req Request) (Response, 
 		if c.cfg.Streaming && isEventStream(resp) {
 			return c.stream(ctx, resp)
 		}
-		return c.once(resp)
+		return c.once(ctx, resp)
 	})
 }
 
@@ -171,7 +173,7 @@ func (c *anthropicClient) params(req Request) (anRequest, error) {
 	return p, nil
 }
 
-func (c *anthropicClient) once(hr *http.Response) (Response, error) {
+func (c *anthropicClient) once(ctx context.Context, hr *http.Response) (Response, error) {
 	var msg anMessageOut
 	if err := decodeAnswer(hr, &msg); err != nil {
 		return Response{}, err
@@ -180,6 +182,9 @@ func (c *anthropicClient) once(hr *http.Response) (Response, error) {
 		Model:      msg.Model,
 		StopReason: msg.StopReason,
 		Usage:      Usage{InputTokens: msg.Usage.inputTokens(), OutputTokens: msg.Usage.OutputTokens},
+	}
+	if msg.Type == "error" || (msg.Type != "message" && len(msg.Content) == 0 && hasError(msg.Error)) {
+		return resp, answeredError(ctx, msg.Error)
 	}
 	if msg.Type != "message" && len(msg.Content) == 0 {
 		return resp, errors.New("the answer is not a message")
@@ -283,6 +288,12 @@ read:
 			}
 			if ev.Usage.OutputTokens > 0 {
 				resp.Usage.OutputTokens = ev.Usage.OutputTokens
+			}
+			// Its counts are cumulative and may carry the input too (Anthropic's with server
+			// tools, compatible servers that send 0 in message_start and the count here): the
+			// call was recorded with no input tokens and no input cost.
+			if in := ev.Usage.inputTokens(); in > 0 {
+				resp.Usage.InputTokens = in
 			}
 		case "message_stop":
 			done = true

@@ -118,9 +118,6 @@ func New(cfg Config, key string, sink UsageSink) (Client, error) {
 	if cfg.Backoff == 0 {
 		cfg.Backoff = 500 * time.Millisecond
 	}
-	if cfg.HTTPClient == nil {
-		cfg.HTTPClient = &http.Client{}
-	}
 	if cfg.BaseURL == "" {
 		if cfg.Provider == ProviderAnthropic {
 			cfg.BaseURL = AnthropicBaseURL
@@ -128,6 +125,12 @@ func New(cfg Config, key string, sink UsageSink) (Client, error) {
 			cfg.BaseURL = OpenAIBaseURL
 		}
 	}
+	hc := http.Client{}
+	if cfg.HTTPClient != nil {
+		hc = *cfg.HTTPClient
+	}
+	hc.CheckRedirect = stayOn(cfg.BaseURL)
+	cfg.HTTPClient = &hc
 	if key == "" && !IsLocal(cfg.BaseURL) {
 		return nil, codeErr(CodeNotConfigured, map[string]any{"Provider": cfg.Provider}, "no API key set for %s", cfg.BaseURL)
 	}

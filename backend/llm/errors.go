@@ -13,13 +13,21 @@ const (
 	CodeTimeout       = "llm_timeout"
 	CodeCanceled      = "llm_canceled"
 	CodeRateLimited   = "llm_rate_limited"
-	CodeAuthFailed    = "llm_auth_failed"
-	CodeUnreachable   = "llm_unreachable"
-	CodeBadResponse   = "llm_bad_response"
-	CodeServerError   = "llm_server_error"
-	CodeRejected      = "llm_rejected"
-	CodeKeyStore      = "llm_key_store"
-	CodeKeyEmpty      = "llm_key_empty"
+	// CodeOutOfCredit: the provider's account has no credit or quota left (not retried).
+	CodeOutOfCredit = "llm_out_of_credit"
+	CodeAuthFailed  = "llm_auth_failed"
+	CodeUnreachable = "llm_unreachable"
+	CodeBadResponse = "llm_bad_response"
+	CodeServerError = "llm_server_error"
+	CodeRejected    = "llm_rejected"
+	// CodeNoEndpoint: the address called answered 404 (a base URL missing /v1, Anthropic's
+	// carrying it, a model the server does not have).
+	CodeNoEndpoint = "llm_no_endpoint"
+	// CodeRedirected: the endpoint sent the call on to another host (or from https to http),
+	// where the key and the conversation would follow; the redirect is not followed.
+	CodeRedirected = "llm_redirected"
+	CodeKeyStore   = "llm_key_store"
+	CodeKeyEmpty   = "llm_key_empty"
 	// CodeKeyDesktopOnly refuses setting a key over remote access (api enforces it).
 	CodeKeyDesktopOnly = "llm_key_desktop_only"
 )

@@ -14,14 +14,24 @@ type Source func() (Client, error)
 // Builder makes the client from the current settings and key (wire supplies it).
 type Builder func(ctx context.Context) (Client, error)
 
+// Stamp fingerprints what a client is built from (the settings and the key file as stored),
+// cheaply: a different stamp means the client must be built again.
+type Stamp func() string
+
 // Holder keeps the current client and rebuilds it on Reload (wire calls Reload when the LLM
-// settings or the key change). Safe for concurrent use.
+// settings or the key change in this process) or, with Watch, when the stamp changes: another
+// process (`engram llm set`, `engram llm key set` while the desktop app or `engram serve`
+// runs) changed the settings or the key. Safe for concurrent use.
 type Holder struct {
 	build Builder
+	stamp Stamp
 
 	mu     sync.RWMutex
 	client Client
 	err    error
+	built  string // the stamp the client was built at
+	// watchCtx is what a rebuild Current starts runs under (the process's).
+	watchCtx context.Context
 }
 
 // NewHolder returns a holder with nothing built yet: call Reload.
@@ -35,20 +45,41 @@ func (h *Holder) Reload(ctx context.Context) error {
 	if h == nil {
 		return ErrNotConfigured()
 	}
+	stamp := ""
+	if h.stamp != nil {
+		stamp = h.stamp()
+	}
 	c, err := h.build(ctx)
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.client, h.err = c, err
+	h.client, h.err, h.built = c, err, stamp
 	if err == nil && c == nil {
 		h.err = ErrNotConfigured()
 	}
 	return h.err
 }
 
+// Watch makes Current build the client again when stamp differs from the one it was built
+// at. Call it before sharing the holder. Without it, a long-running process kept the client
+// it started with: a model set up from the CLI while the app ran was never used by it (its
+// extraction planned offline, its organizer ran without the model) until it restarted.
+func (h *Holder) Watch(ctx context.Context, stamp Stamp) {
+	h.stamp = stamp
+	h.watchCtx = ctx
+}
+
 // Current returns the client, or why there is none.
 func (h *Holder) Current() (Client, error) {
 	if h == nil {
 		return nil, ErrNotConfigured()
+	}
+	if h.stamp != nil {
+		h.mu.RLock()
+		built := h.built
+		h.mu.RUnlock()
+		if h.stamp() != built {
+			_ = h.Reload(h.watchCtx)
+		}
 	}
 	h.mu.RLock()
 	defer h.mu.RUnlock()

@@ -75,8 +75,10 @@ type (
 			Delta        oaMessage `json:"delta"`
 			FinishReason string    `json:"finish_reason"`
 		} `json:"choices"`
-		Usage *oaUsage       `json:"usage"`
-		Error map[string]any `json:"error"`
+		Usage *oaUsage `json:"usage"`
+		// Error is set when the server answers 200 with an error body (some compatible servers
+		// and gateways do, whole or mid-stream): an object, or a bare string.
+		Error json.RawMessage `json:"error"`
 	}
 )
 
@@ -98,7 +100,7 @@ func (c *openAIClient) Complete(ctx context.Context, req Request) (Response, err
 		if c.cfg.Streaming && isEventStream(resp) {
 			return c.stream(ctx, resp)
 		}
-		return c.once(resp)
+		return c.once(ctx, resp)
 	})
 }
 
@@ -165,7 +167,7 @@ func (c *openAIClient) params(req Request) (oaRequest, error) {
 	return p, nil
 }
 
-func (c *openAIClient) once(hr *http.Response) (Response, error) {
+func (c *openAIClient) once(ctx context.Context, hr *http.Response) (Response, error) {
 	var out oaAnswer
 	if err := decodeAnswer(hr, &out); err != nil {
 		return Response{}, err
@@ -173,6 +175,11 @@ func (c *openAIClient) once(hr *http.Response) (Response, error) {
 	resp := Response{Model: out.Model}
 	if out.Usage != nil {
 		resp.Usage = Usage{InputTokens: out.Usage.PromptTokens, OutputTokens: out.Usage.CompletionTokens}
+	}
+	if len(out.Choices) == 0 && hasError(out.Error) {
+		// An error answered with 200: its words (and its type, for a retry) were lost to
+		// "the answer has no choices".
+		return resp, answeredError(ctx, out.Error)
 	}
 	if len(out.Choices) == 0 {
 		return resp, errors.New("the answer has no choices")
@@ -225,7 +232,7 @@ func (c *openAIClient) stream(ctx context.Context, hr *http.Response) (Response,
 			streamErr = errors.New("a streamed chunk is not JSON")
 			break
 		}
-		if ch.Error != nil {
+		if hasError(ch.Error) {
 			noteStreamError(ctx, ev.data)
 			streamErr = errors.New("the provider failed while answering")
 			break

@@ -22,21 +22,40 @@ type attempt struct {
 	status  int
 	header  http.Header
 	message string
+	// kind is the error's type or code as the provider names it (insufficient_quota, …).
+	kind string
+	// url is where the call went.
+	url string
 }
 
 type attemptKey struct{}
 
-// providerMessage pulls error.message out of either provider's error body.
-func providerMessage(body []byte) string {
+// providerMessage pulls error.message out of either provider's error body, and the error's
+// code (else its type) as kind.
+func providerMessage(body []byte) (msg, kind string) {
 	var e struct {
 		Error struct {
 			Message string `json:"message"`
+			Type    string `json:"type"`
+			Code    any    `json:"code"`
 		} `json:"error"`
 	}
 	if json.Unmarshal(body, &e) == nil && e.Error.Message != "" {
-		return e.Error.Message
+		kind = e.Error.Type
+		if c, ok := e.Error.Code.(string); ok && c != "" {
+			kind = c
+		}
+		return e.Error.Message, kind
 	}
-	return strings.TrimSpace(string(body))
+	return strings.TrimSpace(string(body)), ""
+}
+
+// outOfCredit reports an answer saying the account has no credit or quota left: OpenAI's 429
+// "insufficient_quota", a 402 Payment Required (DeepSeek's "Insufficient Balance"). Waiting
+// does not end it.
+func outOfCredit(at *attempt) bool {
+	return at.status == http.StatusPaymentRequired ||
+		(at.status == http.StatusTooManyRequests && (at.kind == "insufficient_quota" || at.kind == "billing_hard_limit_reached"))
 }
 
 // complete runs once under the request's timeout, retrying 429 and 5xx answers with
@@ -121,12 +140,26 @@ func (b *base) classify(ctx, callCtx context.Context, timeout time.Duration, at 
 	mk := func(code, msg string) *Error {
 		return &Error{Code: code, Args: args, Msg: msg + ": " + detail, Status: at.status}
 	}
+	var redirect *redirectError
 	switch {
+	case errors.As(err, &redirect):
+		args["URL"], args["To"] = b.redact(b.cfg.BaseURL), b.redact(redirect.to)
+		return mk(CodeRedirected, "the endpoint redirected the call to "+redirect.to)
 	case !at.reached:
 		args["URL"] = b.redact(b.cfg.BaseURL)
 		return mk(CodeUnreachable, "unable to reach "+b.cfg.BaseURL)
 	case at.status == http.StatusUnauthorized || at.status == http.StatusForbidden:
 		return mk(CodeAuthFailed, "the provider refused the key")
+	case at.status == http.StatusNotFound:
+		// A base URL without /v1 (or Anthropic's with it), or a model the server does not
+		// have: "rejected the request (HTTP 404): 404 page not found" (Ollama) or ": Not
+		// Found" (Anthropic) never said which address was called or what to check.
+		args["URL"] = b.redact(at.url)
+		return mk(CodeNoEndpoint, "nothing answers at "+at.url)
+	case outOfCredit(at):
+		// Retried as a rate limit and said to be one ("wait a little"), an account without
+		// credit failed four times over and never said why.
+		return mk(CodeOutOfCredit, "the account has no credit or quota left")
 	case at.status == http.StatusTooManyRequests:
 		return mk(CodeRateLimited, "rate limited")
 	case at.status >= 500:
@@ -197,4 +230,24 @@ func noteStreamError(ctx context.Context, data []byte) {
 	case "rate_limit_error", "rate_limit_exceeded":
 		at.status = http.StatusTooManyRequests
 	}
+}
+
+// hasError reports whether an answer's "error" field holds one (not absent, not null).
+func hasError(raw json.RawMessage) bool {
+	t := strings.TrimSpace(string(raw))
+	return t != "" && t != "null" && t != "{}" && t != `""`
+}
+
+// answeredError is an error a provider sent as a 200 answer's "error" field: its message (a
+// bare string, or the object's message) is noted on the attempt for the person to read, and
+// its type as the status it stands for, as noteStreamError does for one sent mid-stream.
+func answeredError(ctx context.Context, raw json.RawMessage) error {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		raw, _ = json.Marshal(map[string]any{"error": map[string]string{"message": s}})
+	} else {
+		raw, _ = json.Marshal(map[string]json.RawMessage{"error": raw})
+	}
+	noteStreamError(ctx, raw)
+	return errors.New("the provider answered with an error")
 }

@@ -181,3 +181,68 @@ func TestErrorMidStream(t *testing.T) {
 		}
 	})
 }
+
+// TestOutOfCreditIsSaidAndNotRetried: OpenAI answers an account without credit with 429
+// "insufficient_quota", DeepSeek with 402 "Insufficient Balance". The first was retried as a
+// rate limit, four calls, and said "the provider is limiting requests, wait a little": the
+// person waited and it failed the same. Now neither is retried and the error says the account
+// has no credit, with the provider's words.
+func TestOutOfCreditIsSaidAndNotRetried(t *testing.T) {
+	forEach(t, func(t *testing.T, v variant) {
+		for _, r := range []llmtest.Reply{
+			{Status: 429, ErrorType: "insufficient_quota", ErrorMsg: "You exceeded your current quota, please check your plan and billing details."},
+			{Status: 402, ErrorMsg: "Insufficient Balance"},
+		} {
+			srv := v.server(t)
+			c := v.client(t, srv, testKey, nil)
+			srv.Push(r, llmtest.Text("not asked"))
+			_, err := c.Complete(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: "x"}}})
+			e := wantCode(t, err, llm.CodeOutOfCredit)
+			if n := len(srv.Requests()); n != 1 || e.Args["Detail"] != r.ErrorMsg || e.Status != r.Status {
+				t.Fatalf("%d: %d requests, args %v", r.Status, n, e.Args)
+			}
+		}
+		// A plain rate limit is still one, and still retried.
+		srv := v.server(t)
+		c := v.client(t, srv, testKey, nil)
+		srv.Push(llmtest.Reply{Status: 429, ErrorType: "rate_limit_exceeded", ErrorMsg: "Rate limit reached", RetryAfter: "0.01"}, llmtest.Text("ok"))
+		if resp, err := c.Complete(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: "x"}}}); err != nil || resp.Text != "ok" {
+			t.Fatalf("rate limit: %q %v", resp.Text, err)
+		}
+	})
+}
+
+// TestErrorAnsweredWith200: gateways and some compatible servers answer an error with status
+// 200 and the provider's error body. Its words were lost ("the answer has no choices", "the
+// answer is not a message") and an overloaded provider was not retried. Now the error says the
+// provider's words, and a type that stands for a retryable status is retried.
+func TestErrorAnsweredWith200(t *testing.T) {
+	forEach(t, func(t *testing.T, v variant) {
+		bodies := map[string][2]string{
+			llm.ProviderOpenAI: {`{"error":{"message":"The model gpt-9 does not exist","type":"invalid_request_error","code":"model_not_found"}}`,
+				`{"error":{"message":"Overloaded, try later","type":"server_error","code":null}}`},
+			llm.ProviderAnthropic: {`{"type":"error","error":{"type":"not_found_error","message":"The model gpt-9 does not exist"}}`,
+				`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded, try later"}}`},
+		}[v.provider]
+		srv := v.server(t)
+		c := v.client(t, srv, testKey, nil)
+		srv.Push(llmtest.Raw(bodies[0]))
+		_, err := c.Complete(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: "x"}}})
+		e := wantCode(t, err, llm.CodeBadResponse)
+		if e.Args["Detail"] != "The model gpt-9 does not exist" || len(srv.Requests()) != 1 {
+			t.Fatalf("detail %q after %d requests", e.Args["Detail"], len(srv.Requests()))
+		}
+		srv.Push(llmtest.Raw(bodies[1]), llmtest.Text("ok"))
+		resp, err := c.Complete(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: "x"}}})
+		if err != nil || resp.Text != "ok" {
+			t.Fatalf("an overloaded answer with 200 is retried: %q %v", resp.Text, err)
+		}
+		if v.provider == llm.ProviderOpenAI {
+			srv.Push(llmtest.Raw(`{"error":"model 'llama9' not found, try pulling it first"}`))
+			_, err := c.Complete(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: "x"}}})
+			if e := wantCode(t, err, llm.CodeBadResponse); e.Args["Detail"] != "model 'llama9' not found, try pulling it first" {
+				t.Fatalf("a bare string error: %v", e.Args)
+			}
+		}
+	})
+}

@@ -20,12 +20,23 @@ type sseEvent struct {
 // off by the end of the stream is not returned: a truncated answer must not pass as complete.
 type sseReader struct {
 	r *bufio.Reader
+	// total is the data read so far, bounded by maxStreamBytes.
+	total int
 }
 
 func newSSEReader(r io.Reader) *sseReader { return &sseReader{r: bufio.NewReaderSize(r, 64<<10)} }
 
 // errEventTooLarge stops a stream whose event grows past maxAnswerBytes.
 var errEventTooLarge = errors.New("a streamed event is too large")
+
+// maxStreamBytes bounds the data of all of one answer's events together. Each event was
+// bounded, their sum was not: an endpoint streaming small events without end (a local model
+// looping past its token limit, a hostile server) grew the answer in memory until the call's
+// timeout, at the network's speed. A 64k-token answer is about 8 MB of events.
+const maxStreamBytes = 4 * maxAnswerBytes
+
+// errStreamTooLarge stops a stream whose events together pass maxStreamBytes.
+var errStreamTooLarge = fmt.Errorf("the streamed answer is larger than %d bytes", maxStreamBytes)
 
 // next returns the next event, or io.EOF when the stream ended.
 func (s *sseReader) next() (sseEvent, error) {
@@ -59,6 +70,9 @@ func (s *sseReader) next() (sseEvent, error) {
 			}
 			if data.Len()+len(value) > maxAnswerBytes {
 				return sseEvent{}, errEventTooLarge
+			}
+			if s.total += len(value); s.total > maxStreamBytes {
+				return sseEvent{}, errStreamTooLarge
 			}
 			data.Write(value)
 			seen = true

@@ -62,3 +62,47 @@ func (r *repeat) Read(p []byte) (int, error) {
 	r.n -= n
 	return n, nil
 }
+
+// An endpoint streaming small events without end (a local model looping past its token
+// limit, a hostile server) is stopped once their data passes maxStreamBytes: each event was
+// bounded, their sum was not, and the answer grew in memory until the call's timeout.
+func TestSSEReaderBoundsTheWholeStream(t *testing.T) {
+	event := "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"" + strings.Repeat("x", 1000) + "\"}}]}\n\n"
+	r := newSSEReader(&repeatString{s: event, n: 2 * maxStreamBytes / len(event)})
+	for n := 0; ; n++ {
+		_, err := r.next()
+		if errors.Is(err, errStreamTooLarge) {
+			if n < maxStreamBytes/len(event)-1 {
+				t.Fatalf("stopped after %d events, before the bound", n)
+			}
+			return
+		}
+		if err != nil {
+			t.Fatalf("after %d events: %v, want errStreamTooLarge", n, err)
+		}
+	}
+}
+
+type repeatString struct {
+	s   string
+	n   int
+	off int
+}
+
+func (r *repeatString) Read(p []byte) (int, error) {
+	w := 0
+	for w < len(p) {
+		if r.n == 0 {
+			if w == 0 {
+				return 0, io.EOF
+			}
+			break
+		}
+		c := copy(p[w:], r.s[r.off:])
+		w += c
+		if r.off += c; r.off == len(r.s) {
+			r.off, r.n = 0, r.n-1
+		}
+	}
+	return w, nil
+}

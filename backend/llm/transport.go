@@ -5,9 +5,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 )
 
@@ -24,7 +26,8 @@ func (b *base) post(ctx context.Context, path string, header http.Header, body a
 	if err != nil {
 		return nil, badRequest("unable to encode the request: %v", err)
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimRight(b.cfg.BaseURL, "/")+path, bytes.NewReader(data))
+	target := strings.TrimRight(b.cfg.BaseURL, "/") + path
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, target, bytes.NewReader(data))
 	if err != nil {
 		return nil, err
 	}
@@ -47,12 +50,13 @@ func (b *base) post(ctx context.Context, path string, header http.Header, body a
 		at.reached = true
 		at.status = resp.StatusCode
 		at.header = resp.Header.Clone()
+		at.url = target
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
 		_ = resp.Body.Close()
 		if at != nil {
-			at.message = providerMessage(msg)
+			at.message, at.kind = providerMessage(msg)
 		}
 		return nil, fmt.Errorf("the provider answered %d", resp.StatusCode)
 	}
@@ -100,4 +104,31 @@ func decodeAnswer(resp *http.Response, v any) error {
 		return fmt.Errorf("the answer is not the JSON expected: %w", err)
 	}
 	return nil
+}
+
+// redirectError is a redirect the client refused to follow (stayOn).
+type redirectError struct{ to string }
+
+func (e *redirectError) Error() string { return "the endpoint redirected the call to " + e.to }
+
+// stayOn is the client's redirect policy: a redirect is followed only to the base URL's own
+// host, never from https to http. Go's client keeps custom headers across hosts — Anthropic's
+// x-api-key went to whatever host an endpoint (a proxy, a captive portal, a hostile server on
+// the network) redirected to — and keeps a bearer token on a downgrade to plain http; the
+// conversation would follow as well. The key is filed for one endpoint and goes only there.
+func stayOn(baseURL string) func(*http.Request, []*http.Request) error {
+	base, _ := url.Parse(baseURL)
+	return func(req *http.Request, via []*http.Request) error {
+		to := req.URL
+		where := to.Scheme + "://" + to.Host
+		switch {
+		case base == nil || !strings.EqualFold(to.Hostname(), base.Hostname()):
+			return &redirectError{to: where}
+		case base.Scheme == "https" && to.Scheme != "https":
+			return &redirectError{to: where}
+		case len(via) >= 5:
+			return errors.New("stopped after 5 redirects")
+		}
+		return nil
+	}
 }

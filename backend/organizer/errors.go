@@ -34,6 +34,11 @@ const (
 	// CodeLLMTooMany: an answer holding more decisions or clusters than its tool allows (a
 	// plan of 10,000 decisions); said in the person's language (it was an English detail).
 	CodeLLMTooMany = "organizer_llm_too_many"
+	// CodeLLMCut: the answer was cut at its token limit (finish_reason "length", stop_reason
+	// "max_tokens") before the tool call was whole — said as "could not be used: unexpected
+	// end of JSON input", or as the model not calling the tool when its reasoning used the
+	// whole budget.
+	CodeLLMCut = "organizer_llm_cut"
 )
 
 // Error is a coded organizer failure. Code names the message (i18n key "error.<Code>"), Args

@@ -104,6 +104,7 @@ func (tc toolCall) call(ctx context.Context, c llm.Client) (json.RawMessage, Usa
 	// The first call leaves the choice to the model (every OpenAI-compatible server takes
 	// "auto"; not all take a forced tool); the retry forces the one tool.
 	choice := llm.ToolChoice{Mode: llm.ToolChoiceAuto}
+	cut := false
 	for attempt := 0; attempt < 2; attempt++ {
 		resp, err := tc.complete(ctx, c, prompt, choice)
 		use.InputTokens += max(resp.Usage.InputTokens, 0)
@@ -111,16 +112,30 @@ func (tc toolCall) call(ctx context.Context, c llm.Client) (json.RawMessage, Usa
 		if err != nil {
 			return nil, use, err
 		}
+		cut = resp.StopReason == "length" || resp.StopReason == "max_tokens"
 		for _, call := range resp.ToolCalls {
 			if call.Name == tc.tool.Name {
+				if cut && (!json.Valid(call.Arguments) || !strings.HasPrefix(strings.TrimSpace(string(call.Arguments)), "{")) {
+					// Asked again, the model writes the same long answer and is cut again.
+					return nil, use, tc.cutErr()
+				}
 				return call.Arguments, use, nil
 			}
 		}
 		prompt = tc.prompt + "\n\n" + tc.retry
 		choice = llm.ToolChoice{Mode: llm.ToolChoiceTool, Name: tc.tool.Name}
 	}
+	if cut {
+		return nil, use, tc.cutErr()
+	}
 	return nil, use, codeErr(CodeLLMNoToolCall, map[string]any{"Tool": tc.tool.Name},
 		"the model did not call %s, even when asked again", tc.tool.Name)
+}
+
+// cutErr says the answer was cut at the call's token limit before its tool call was whole.
+func (tc toolCall) cutErr() error {
+	return codeErr(CodeLLMCut, map[string]any{"Tool": tc.tool.Name, "Max": tc.tokens},
+		"the answer was cut at its limit of %d tokens before %s was complete", tc.tokens, tc.tool.Name)
 }
 
 func (tc toolCall) complete(ctx context.Context, c llm.Client, prompt string, choice llm.ToolChoice) (llm.Response, error) {

@@ -2,6 +2,10 @@ package wire
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
 
 	"engram/backend/llm"
 	"engram/backend/llm/keyring"
@@ -15,6 +19,7 @@ import (
 func (s *Services) openLLM() {
 	s.Keys = keyring.Open(s.opts.Home)
 	s.LLM = llm.NewHolder(s.buildLLM)
+	s.LLM.Watch(s.ctx, s.llmStamp)
 	_ = s.LLM.Reload(s.ctx)
 	s.Settings.OnChange(func(settings.Settings) { _ = s.LLM.Reload(s.ctx) })
 }
@@ -40,4 +45,21 @@ func (s *Services) buildLLM(ctx context.Context) (llm.Client, error) {
 func (s *Services) recordUsage(ctx context.Context, r llm.UsageRow) error {
 	return s.Store.RecordLLMUsage(ctx, memory.UsageRecord{At: r.At, Provider: r.Provider, Model: r.Model,
 		Purpose: r.Purpose, InputTokens: r.InputTokens, OutputTokens: r.OutputTokens, CostUSD: r.CostUSD})
+}
+
+// llmStamp fingerprints what the model client is built from as another process may change
+// it: the LLM settings and a hash of the key file (a few hundred bytes; its time alone misses
+// two writes within the clock's tick). One settings read and one small file read, beside a
+// model call.
+func (s *Services) llmStamp() string {
+	st, err := s.Settings.Get(s.ctx)
+	if err != nil {
+		return "settings-error"
+	}
+	stamp := fmt.Sprintf("%+v", st.LLM)
+	if data, err := os.ReadFile(s.Keys.Path()); err == nil {
+		sum := sha256.Sum256(data)
+		stamp += "|" + hex.EncodeToString(sum[:8])
+	}
+	return stamp
 }

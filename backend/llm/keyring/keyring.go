@@ -114,9 +114,14 @@ func (r *Ring) Has(provider, baseURL string) (bool, error) {
 }
 
 // CheckKey refuses an empty key, one with spaces or control characters inside (a paste that
-// caught a line break), or one over MaxKeyLen. The message never repeats the key.
+// caught a line break), one with any other character outside printable ASCII, or one over
+// MaxKeyLen. The message never repeats the key. A byte-order mark before it (a key file saved
+// by Notepad as "UTF-8 with BOM") is not part of it: it was kept and sent, and the provider
+// refused a right key. Invisible characters a copy from a web page carries (zero-width
+// spaces, word joiners) are refused the same way, since no provider's key has them and the
+// header would carry them.
 func CheckKey(key string) (string, error) {
-	key = strings.TrimSpace(key)
+	key = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(key), "\ufeff"))
 	if key == "" {
 		return "", &llm.Error{Code: llm.CodeKeyEmpty, Msg: "the key is empty"}
 	}
@@ -126,6 +131,11 @@ func CheckKey(key string) (string, error) {
 	for _, c := range key {
 		if unicode.IsSpace(c) || unicode.IsControl(c) {
 			return "", &llm.Error{Code: llm.CodeInvalidConfig, Args: map[string]any{"Detail": "the key contains spaces or control characters", "DetailKey": "detail.key_spaces"}, Msg: "key has spaces"}
+		}
+	}
+	for _, c := range key {
+		if c < '!' || c > '~' {
+			return "", &llm.Error{Code: llm.CodeInvalidConfig, Args: map[string]any{"Detail": "the key contains a character that is not printable ASCII (an invisible one a copy carried?)", "DetailKey": "detail.key_not_ascii"}, Msg: "key is not ASCII"}
 		}
 	}
 	return key, nil

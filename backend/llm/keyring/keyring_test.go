@@ -1,6 +1,7 @@
 package keyring_test
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -87,5 +88,30 @@ func TestCorruptFileIsCodedAndNotQuoted(t *testing.T) {
 	_, err := keyring.Open(home).Get(llm.ProviderOpenAI, "")
 	if llm.CodeOf(err) != llm.CodeKeyStore || strings.Contains(err.Error(), "SECRET") {
 		t.Fatalf("corrupt file: %v", err)
+	}
+}
+
+// TestKeyFromAWindowsFileOrAWebPage: a key file Notepad saved as "UTF-8 with BOM" (`engram llm
+// key set < key.txt`) gave a key starting with U+FEFF, which was kept and sent in the header,
+// and the provider refused a right key as a wrong one. The mark is not part of the key; an
+// invisible character a copy from a web page carries (zero-width space, word joiner) is
+// refused with its reason, never kept.
+func TestKeyFromAWindowsFileOrAWebPage(t *testing.T) {
+	r := keyring.Open(t.TempDir())
+	if err := r.Set(llm.ProviderOpenAI, "", "\ufeffsk-proj-abc123\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	if k, err := r.Get(llm.ProviderOpenAI, ""); err != nil || k != "sk-proj-abc123" {
+		t.Fatalf("key kept as %q, %v", k, err)
+	}
+	for _, key := range []string{"sk-proj-\u200babc123", "\u2060sk-proj-abc123", "sk-proj-\u00adabc123", "sk-prój-abc123"} {
+		err := r.Set(llm.ProviderOpenAI, "", key)
+		var e *llm.Error
+		if !errors.As(err, &e) || e.Code != llm.CodeInvalidConfig || strings.Contains(err.Error(), "abc123") {
+			t.Fatalf("Set(%q) = %v, want %s without the key", key, err, llm.CodeInvalidConfig)
+		}
+	}
+	if k, _ := r.Get(llm.ProviderOpenAI, ""); k != "sk-proj-abc123" {
+		t.Fatalf("a refused key replaced the good one: %q", k)
 	}
 }

@@ -69,6 +69,10 @@ type Reply struct {
 	Status     int
 	RetryAfter string // the Retry-After header of an error reply, e.g. "1"
 	ErrorMsg   string
+	// ErrorType overrides the error body's type (on OpenAI's wire its code too), as a
+	// provider names the failure: OpenAI's 429 "insufficient_quota", Anthropic's
+	// "overloaded_error".
+	ErrorType string
 
 	// Delay waits before answering (the wait ends early if the client goes away).
 	Delay time.Duration
@@ -269,12 +273,12 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 		want = "/v1/messages"
 	}
 	if r.Method != http.MethodPost || r.URL.Path != want {
-		s.writeError(w, http.StatusNotFound, "", "no such endpoint "+r.Method+" "+r.URL.Path)
+		s.writeError(w, http.StatusNotFound, "", "no such endpoint "+r.Method+" "+r.URL.Path, "")
 		return
 	}
 	if !ok {
 		s.t.Errorf("llmtest: request %d arrived with no scripted reply left", seq)
-		s.writeError(w, http.StatusInternalServerError, "", "llmtest: no scripted reply")
+		s.writeError(w, http.StatusInternalServerError, "", "llmtest: no scripted reply", "")
 		return
 	}
 	if reply.Hang {
@@ -305,7 +309,7 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if reply.Status != 0 && reply.Status != http.StatusOK {
-		s.writeError(w, reply.Status, reply.RetryAfter, reply.ErrorMsg)
+		s.writeError(w, reply.Status, reply.RetryAfter, reply.ErrorMsg, reply.ErrorType)
 		return
 	}
 	if reply.Raw != "" {
@@ -339,7 +343,7 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func (s *Server) writeError(w http.ResponseWriter, status int, retryAfter, msg string) {
+func (s *Server) writeError(w http.ResponseWriter, status int, retryAfter, msg, kind string) {
 	if retryAfter != "" {
 		w.Header().Set("Retry-After", retryAfter)
 	}
@@ -347,9 +351,17 @@ func (s *Server) writeError(w http.ResponseWriter, status int, retryAfter, msg s
 	w.WriteHeader(status)
 	var body any
 	if s.wire == WireOpenAI {
-		body = map[string]any{"error": map[string]any{"message": msg, "type": openAIErrorType(status), "param": nil, "code": nil}}
+		typ, code := openAIErrorType(status), any(nil)
+		if kind != "" {
+			typ, code = kind, kind
+		}
+		body = map[string]any{"error": map[string]any{"message": msg, "type": typ, "param": nil, "code": code}}
 	} else {
-		body = map[string]any{"type": "error", "error": map[string]any{"type": anthropicErrorType(status), "message": msg}}
+		typ := anthropicErrorType(status)
+		if kind != "" {
+			typ = kind
+		}
+		body = map[string]any{"type": "error", "error": map[string]any{"type": typ, "message": msg}}
 	}
 	_ = json.NewEncoder(w).Encode(body)
 }
