@@ -14,12 +14,16 @@ import (
 // else (its manifest written with it) could set what git's command line runs — core.fsmonitor
 // runs at the person's next `git status` in the memory folder. A restore keeps only the keys
 // Engram writes and names the ones it left out; history keeps working.
+//
+// The archive comes from another home (its config altered there) and is restored in place of a
+// home without history, where the archive's history is the one that comes in: a home with
+// history of its own keeps its own config (TestRestoreOfABackupWithHistoryKeepsBothHistories).
 func TestRestoreLeavesOutGitSettingsThatRunPrograms(t *testing.T) {
-	user, _ := historyAPIs(t)
-	mustCall(t, user, "memory.write", `{"scope":"global","type":"user","slug":"likes-tea","title":"Likes tea","body":"Drinks green tea.","confidence":"medium","source_quote":"tea"}`)
-	mustCall(t, user, "history.enable", `{}`)
-	cfg := filepath.Join(user.deps.Store.Root(), ".git", "config")
-	data, err := os.ReadFile(cfg)
+	other, _ := historyAPIs(t)
+	mustCall(t, other, "memory.write", `{"scope":"global","type":"user","slug":"likes-tea","title":"Likes tea","body":"Drinks green tea.","confidence":"medium","source_quote":"tea"}`)
+	mustCall(t, other, "history.enable", `{}`)
+	src := filepath.Join(other.deps.Store.Root(), ".git", "config")
+	data, err := os.ReadFile(src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,10 +31,12 @@ func TestRestoreLeavesOutGitSettingsThatRunPrograms(t *testing.T) {
 		"[filter \"lfs\"]\n\tsmudge = sh -c id\n[alias]\n\tst = !sh -c id\n[include]\n\tpath = /tmp/evil.cfg\n" +
 		"[remote \"origin\"]\n\turl = /srv/memories.git\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n" +
 		"[remote \"x\"]\n\turl = ext::sh -c id\n[user]\n\tname = Ada\n"
-	if err := os.WriteFile(cfg, []byte(hostile), 0o600); err != nil {
+	if err := os.WriteFile(src, []byte(hostile), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	b := mustCall(t, user, "backup.create", `{"to":"`+filepath.Join(t.TempDir(), "altered.tar.gz")+`"}`).(backup.Result)
+	b := mustCall(t, other, "backup.create", `{"to":"`+filepath.Join(t.TempDir(), "altered.tar.gz")+`"}`).(backup.Result)
+	user, _ := historyAPIs(t)
+	cfg := filepath.Join(user.deps.Store.Root(), ".git", "config")
 
 	rr := mustCall(t, user, "backup.restore", `{"path":"`+b.Path+`"}`).(backup.RestoreResult)
 	for _, want := range []string{"core.fsmonitor", "core.sshcommand", "filter.lfs.smudge", "alias.st", "include.path", "remote.x.url"} {
