@@ -54,6 +54,8 @@ window.__FAKE_EXT__ = (window.__FAKE_EXT__ || []).concat(({ api, opts, items, ok
     put('2025-06-01', [E('12:00', 'person', '', 'Summer plans with the kayak.', '带着皮划艇的夏季计划。')], true)
   }
   const size = (d) => 180 + d.pad + d.entries.reduce((n, e) => n + 24 + new TextEncoder().encode(e.text).length, 0)
+  // opts.journalNearlyFull: today 300 bytes short of the limit (room for a short entry only).
+  if (opts.journalNearlyFull && journal[TODAY]) journal[TODAY].pad = MAX - 300 - size(journal[TODAY])
   const summary = (d) => ({ date: d.date, bytes: size(d), entries: d.entries.length, archived: d.archived })
   const dayResult = (date) => {
     const d = journal[date]

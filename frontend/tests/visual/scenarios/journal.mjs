@@ -27,6 +27,18 @@ export default async function ({ open, check, COMBOS }) {
       await page.waitForSelector('[data-test="journal-size-warning"]')
       await check(page.locator('[data-test="journal-day"][data-size="warn"]').count().then((n) => n === 1), 'the size meter warns')
     })
+    // A day 300 bytes short of its limit still takes a short entry (the box was closed in the
+    // last 512 bytes, which the server accepted); an entry longer than the room left says so.
+    await open(`${l}-${th}-journal-no-room`, { language, theme: th, journalNearlyFull: true }, async (page) => {
+      await toJournal(page)
+      await day(page, '2026-11-30')
+      await check(page.locator('[data-test="journal-day"][data-size="warn"]').count().then((n) => n === 1), 'a day with room left is not full')
+      await page.fill('[data-test="journal-draft"]', 'Short note.')
+      await check(page.locator('[data-test="journal-append"]').isEnabled(), 'a short entry can be added')
+      await page.fill('[data-test="journal-draft"]', 'A much longer note. '.repeat(20))
+      await page.waitForSelector('[data-test="journal-no-room"]')
+      await check(page.locator('[data-test="journal-append"]').isDisabled(), 'an entry longer than the room cannot be added')
+    })
     // A day an agent's entry left unreviewed says so on its page, and the person accepts it
     // there (the Review queue lists memories, not journal days).
     await open(`${l}-${th}-journal-unreviewed`, { language, theme: th }, async (page) => {
