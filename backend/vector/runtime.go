@@ -22,6 +22,9 @@ type RuntimeOptions struct {
 	// Config is what Reload applies: the configuration as it is now (wire reads the settings
 	// and the key file). Nil makes Reload a no-op.
 	Config func(ctx context.Context) (embed.Config, error)
+	// Stamp fingerprints what Config reads as stored (settings and key file), so that
+	// ReloadIfChanged notices another process's change; nil: never.
+	Stamp  func() string
 	Logger *slog.Logger
 }
 
@@ -56,6 +59,8 @@ type Runtime struct {
 	bg context.Context
 	// applied is set once the first configuration was applied.
 	applied bool
+	// built is the Stamp of the configuration the last Reload read.
+	built string
 }
 
 // NewRuntime returns a runtime with nothing applied yet: call Apply.
@@ -128,6 +133,12 @@ func (r *Runtime) Reload(ctx context.Context) error {
 	if r.opts.Config == nil {
 		return nil
 	}
+	if r.opts.Stamp != nil {
+		stamp := r.opts.Stamp()
+		r.mu.Lock()
+		r.built = stamp
+		r.mu.Unlock()
+	}
 	cfg, err := r.opts.Config(ctx)
 	if err != nil {
 		r.reload.Lock()
@@ -145,6 +156,25 @@ func (r *Runtime) Reload(ctx context.Context) error {
 		return err
 	}
 	return r.Apply(ctx, cfg)
+}
+
+// ReloadIfChanged reloads when the stored configuration is no longer the one the last Reload
+// read: another process (`engram embeddings set`, `engram embeddings key set` while the app or
+// `engram serve` runs) changed the settings or the key, which this process's own change
+// notifications never hear of — it kept embedding with the old model or key until it
+// restarted. It reports whether it reloaded.
+func (r *Runtime) ReloadIfChanged(ctx context.Context) (bool, error) {
+	if r.opts.Stamp == nil || r.opts.Config == nil {
+		return false, nil
+	}
+	stamp := r.opts.Stamp()
+	r.mu.Lock()
+	same := stamp == r.built
+	r.mu.Unlock()
+	if same {
+		return false, nil
+	}
+	return true, r.Reload(ctx)
 }
 
 // Start runs the current indexer, and every later one, in the background until ctx ends or

@@ -2,7 +2,12 @@ package wire
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
 	"sync"
+	"time"
 
 	"engram/backend/api"
 	"engram/backend/embed"
@@ -27,6 +32,7 @@ func (s *Services) openEmbeddings() error {
 			}},
 		OnSwitch: func(st vector.Setup) { s.Recall.SetVectors(st.Embedder, st.Searcher) },
 		Config:   s.embedConfig,
+		Stamp:    s.embedStamp,
 	})
 	if s.opts.Embed != (embed.Config{}) {
 		return s.Embeddings.Reload(s.ctx)
@@ -78,6 +84,45 @@ func (s *Services) embedConfig(ctx context.Context) (embed.Config, error) {
 		cfg.APIKey = key
 	}
 	return cfg, nil
+}
+
+// embedStamp fingerprints what embedConfig reads as another process may change it: the
+// embeddings settings and a hash of the key file. Options.Embed (tests, bench) never changes.
+func (s *Services) embedStamp() string {
+	if s.opts.Embed != (embed.Config{}) {
+		return ""
+	}
+	st, err := s.Settings.Get(s.ctx)
+	if err != nil {
+		return "settings-error"
+	}
+	stamp := fmt.Sprintf("%+v", st.Embeddings)
+	if data, err := os.ReadFile(s.Keys.Path()); err == nil {
+		sum := sha256.Sum256(data)
+		stamp += "|" + hex.EncodeToString(sum[:8])
+	}
+	return stamp
+}
+
+// embedWatchEvery is how often a long-running process looks for another process's change of
+// the embeddings settings or key (a settings read and a small file read).
+const embedWatchEvery = 10 * time.Second
+
+// watchEmbeddings reloads the embeddings when another process changed what they are built
+// from, until the process ends.
+func (s *Services) watchEmbeddings() {
+	t := time.NewTicker(embedWatchEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.ctx.Done():
+			return
+		case <-t.C:
+		}
+		if changed, err := s.Embeddings.ReloadIfChanged(s.ctx); changed && err != nil {
+			s.opts.Logger.Warn("engram: unable to set up embeddings; vector search is off", "err", err)
+		}
+	}
 }
 
 // embeddingsEndpoint is the base URL an "openai" embeddings setting calls: OpenAI's public API

@@ -218,11 +218,15 @@ func (s *Services) Background() {
 	}()
 	if s.Embeddings != nil {
 		stop := s.Embeddings.Start(s.ctx)
-		s.wg.Add(1)
+		s.wg.Add(2)
 		go func() {
 			defer s.wg.Done()
 			<-s.ctx.Done()
 			stop()
+		}()
+		go func() {
+			defer s.wg.Done()
+			s.watchEmbeddings()
 		}()
 	}
 }
