@@ -65,3 +65,30 @@ func TestHeldFileRefusalFollowsLanguage(t *testing.T) {
 		}
 	}
 }
+
+// A secret pasted into today's journal by hand refuses the next append (it would reach the
+// index through it); the refusal's reason was the scanner's English inside the Chinese message.
+func TestHandSecretRefusalFollowsLanguage(t *testing.T) {
+	a := newAPI(t, memory.ActorUser)
+	if _, err := a.Call("settings.update", json.RawMessage(`{"language":"zh-CN"}`)); err != nil {
+		t.Fatal(err)
+	}
+	day, err := a.Daily.Append(AppendParams{Text: "An entry."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(a.deps.Store.Root(), filepath.FromSlash(day.Path))
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	secret := "ghp_" + strings.Repeat("A1b2C3d4E5", 4)[:36]
+	if err := os.WriteFile(p, append(data, []byte("\npasted "+secret+"\n")...), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err = a.Daily.Append(AppendParams{Text: "Another entry."})
+	var ae *Error
+	if !errors.As(err, &ae) || !strings.Contains(ae.Message, "位于") || strings.Contains(ae.Message, secret) {
+		t.Fatalf("append after a pasted secret: %v", err)
+	}
+}

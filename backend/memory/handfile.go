@@ -41,7 +41,8 @@ func handProblem(m *Memory, pi pathInfo, size int) (string, fault) {
 	}
 	// The same scan as a write: every field, after the zero-width and fullwidth clean-up.
 	if kind, field := scanFields(memoryFields(m)...); kind != "" {
-		return ProblemHandSecret, fault{text: kind + " (" + field + ")"}
+		// Translated like the other reasons: it went into a Chinese message in English.
+		return ProblemHandSecret, newFault("detail.hand_secret", map[string]any{"Kind": kind, "Field": field}, "%s (%s)", kind, field)
 	}
 	if pi.typ == TypeDaily {
 		if size > MaxDailyBytes {
