@@ -45,7 +45,8 @@ func unlinkIn(ms []*memory.Memory, norms map[string]bool) []rewrite {
 			if l.Label != "" {
 				return l.Label, true
 			}
-			return l.Target, true
+			// The text the link showed ("Acme#History"), heading and all.
+			return l.Target + l.Heading, true
 		})
 		r := rewrite{m: m, body: body}
 		if m.Subject != "" && norms[wikilink.Norm(m.Subject)] {

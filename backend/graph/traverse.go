@@ -19,6 +19,7 @@ const (
 	CodeWouldEmpty      = "graph_would_empty_memory"
 	CodeNameTaken       = "graph_name_taken"
 	CodeSelfRelation    = "graph_self_relation"
+	CodeNamesMemory     = "graph_names_memory"
 )
 
 // Error is a graph failure with a stable code and the arguments of its translated message.

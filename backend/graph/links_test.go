@@ -1,0 +1,100 @@
+package graph
+
+import (
+	"errors"
+	"testing"
+
+	"engram/backend/memory"
+)
+
+// A link to a heading or block of a note ([[Alice#History]], [[Alice#^b1|there]]) names the
+// entity Alice; renaming or merging Alice rewrote the whole link to [[Alicia]], so which part
+// of the note it pointed at was lost, and deleting Alice left "Alice" where the reader showed
+// "Alice#History". The heading is kept by every rewrite.
+func TestEditsKeepLinkHeadings(t *testing.T) {
+	st, ctx := openStore(t)
+	id := write(t, st, ctx, memory.Item{Scope: memory.ScopeGlobal, Type: memory.TypeReference, Slug: "notes",
+		Body: sp("See [[Alice#History]], [[Alice#^b1|there]] and [[Bob#Work]].\n\n- [[Alice]] knows [[Carol#Team]]")})
+	s := New(st)
+	all := View{All: true}
+	body := func() string {
+		m, err := st.Get(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m.Body
+	}
+	steps := []struct {
+		name string
+		do   func() error
+		want string
+	}{
+		{"rename", func() error { _, err := s.Rename(ctx, all, memory.ActorUser, "Alice", "Alicia"); return err },
+			"See [[Alicia#History]], [[Alicia#^b1|there]] and [[Bob#Work]].\n\n- [[Alicia]] knows [[Carol#Team]]"},
+		{"merge", func() error { _, err := s.Merge(ctx, all, memory.ActorUser, "Alicia", []string{"Bob"}); return err },
+			"See [[Alicia#History]], [[Alicia#^b1|there]] and [[Alicia#Work|Bob]].\n\n- [[Alicia]] knows [[Carol#Team]]"},
+		{"delete", func() error { _, err := s.Delete(ctx, all, memory.ActorUser, "Carol"); return err },
+			"See [[Alicia#History]], [[Alicia#^b1|there]] and [[Alicia#Work|Bob]].\n\n- [[Alicia]] knows Carol#Team"},
+	}
+	for _, step := range steps {
+		if err := step.do(); err != nil {
+			t.Fatalf("%s: %v", step.name, err)
+		}
+		if got := body(); got != step.want {
+			t.Fatalf("%s:\n got %q\nwant %q", step.name, got, step.want)
+		}
+	}
+}
+
+// An entity whose name is a memory's slug or title is that memory to every link naming it: the
+// reader opens the memory, the graph lists it. Renaming the entity rewrote [[uses-neovim]] to
+// [[Helix notes]], a name no memory has, so every link to the memory broke and nothing said
+// so; merging it into another entity did the same. Both are refused (graph_names_memory,
+// naming the memory) and nothing is rewritten; merging another entity into it still works,
+// and its links then open the memory.
+func TestEditsNeverBreakLinksToAMemory(t *testing.T) {
+	st, ctx := openStore(t)
+	write(t, st, ctx, memory.Item{Scope: memory.ScopeGlobal, Type: memory.TypeReference, Slug: "uses-neovim",
+		Title: sp("Uses Neovim"), Body: sp("The person edits with Neovim.")})
+	linker := write(t, st, ctx, memory.Item{Scope: memory.ScopeGlobal, Type: memory.TypeReference, Slug: "editor-setup",
+		Body: sp("See [[uses-neovim]] and [[Uses Neovim#Keys]].\n\n- [[Vim]] knows [[Helix]]")})
+	s := New(st)
+	all := View{All: true}
+	before, err := st.Get(ctx, linker)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		do   func() ([]MemoryRef, error)
+	}{
+		{"rename by slug", func() ([]MemoryRef, error) { return s.Rename(ctx, all, memory.ActorUser, "uses-neovim", "Helix notes") }},
+		{"rename by title", func() ([]MemoryRef, error) { return s.Rename(ctx, all, memory.ActorUser, "Uses Neovim", "Helix notes") }},
+		{"merge it away", func() ([]MemoryRef, error) {
+			return s.Merge(ctx, all, memory.ActorUser, "Vim", []string{"uses-neovim"})
+		}},
+	} {
+		changed, err := tc.do()
+		var ge *Error
+		if !errors.As(err, &ge) || ge.Code != CodeNamesMemory || len(changed) != 0 {
+			t.Fatalf("%s: %+v %v, want %s", tc.name, changed, err, CodeNamesMemory)
+		}
+		if ge.Args["Slug"] != "uses-neovim" || ge.Args["Title"] != "Uses Neovim" {
+			t.Fatalf("%s: args %v", tc.name, ge.Args)
+		}
+		if m, _ := st.Get(ctx, linker); m.Body != before.Body {
+			t.Fatalf("%s rewrote the links: %q", tc.name, m.Body)
+		}
+	}
+	// Other entities are renamed as before, and one merged into the memory's entity links to it.
+	if _, err := s.Rename(ctx, all, memory.ActorUser, "Helix", "Helix Editor"); err != nil {
+		t.Fatalf("rename an entity that is no memory: %v", err)
+	}
+	if _, err := s.Merge(ctx, all, memory.ActorUser, "uses-neovim", []string{"Vim"}); err != nil {
+		t.Fatalf("merge into the memory's entity: %v", err)
+	}
+	mem, err := s.EntityMemories(ctx, all, "Vim")
+	if err != nil || len(mem) != 2 {
+		t.Fatalf("after the merge Vim names the memory's entity: %+v %v", mem, err)
+	}
+}
