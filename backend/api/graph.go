@@ -35,9 +35,11 @@ type GraphEntitiesParams struct {
 	Limit int      `json:"limit,omitempty"`
 }
 
-// GraphEntitiesResult lists entities, best match first.
+// GraphEntitiesResult lists entities, best match first; Truncated says the limit left
+// matching entities out.
 type GraphEntitiesResult struct {
-	Entities []graph.Entity `json:"entities"`
+	Entities  []graph.Entity `json:"entities"`
+	Truncated bool           `json:"truncated"`
 }
 
 // GraphNeighborsParams ask for an entity's neighbourhood.
@@ -113,6 +115,9 @@ type GraphDeleteRelationParams struct {
 	EdgeID string `json:"edge_id"`
 }
 
+// GraphMaxLimit is the most entities one graph answer holds, whatever limit is asked for.
+const GraphMaxLimit = graph.MaxLimit
+
 // GraphSubgraph is graph.Subgraph under the api's name (transports see only api).
 type GraphSubgraph = graph.Subgraph
 
@@ -185,11 +190,11 @@ func (s *GraphService) Entities(p GraphEntitiesParams) (GraphEntitiesResult, err
 	if err != nil {
 		return GraphEntitiesResult{}, err
 	}
-	es, err := s.a.deps.Graph.Entities(s.a.ctx, v, p.Query, p.Types, p.Limit)
+	es, truncated, err := s.a.deps.Graph.FindEntities(s.a.ctx, v, p.Query, p.Types, p.Limit)
 	if es == nil {
 		es = []graph.Entity{}
 	}
-	return GraphEntitiesResult{Entities: es}, s.a.fail(err)
+	return GraphEntitiesResult{Entities: es, Truncated: truncated}, s.a.fail(err)
 }
 
 // Neighbors returns the subgraph within depth (1..3) hops of an entity.

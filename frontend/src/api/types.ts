@@ -1247,6 +1247,7 @@ export interface GraphEntitiesParams extends GraphScope {
 
 export interface GraphEntitiesResult {
   entities: GraphEntity[] | null
+  truncated: boolean
 }
 
 export interface GraphNeighborsParams extends GraphScope {
