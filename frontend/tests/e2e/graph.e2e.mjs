@@ -179,8 +179,9 @@ async function main() {
     expect(rel.some((r) => r.includes('You') && r.includes('Neovim')) && !rel.some((r) => r.includes('User')), `its relations name it: ${rel.join(' | ')}`)
   })
 
+  let proj = ''
   await step('one name in two scopes: each option says its scope; a relation across scopes is warned of', async () => {
-    const proj = tempDir('engram-e2e-graph-proj-')
+    proj = tempDir('engram-e2e-graph-proj-')
     await rpc.call('memory.write', { slug: 'staging-on-acme', title: 'Staging runs on Acme', scope: 'project', workdir: proj, type: 'reference', body: 'Staging is hosted by [[Acme]].\n' })
     await until(async () => {
       const r = await rpc.call('graph.entities', { query: 'Acme', limit: 10 })
@@ -212,6 +213,30 @@ async function main() {
     const note = await page.locator('[data-test="graph-add-scope-note"][data-end="to"][data-warn="true"]').innerText({ timeout: LONG })
     expect(note.includes(`project ${folder}`) && note.includes('global'), `the warning names both scopes: ${note}`)
     await page.screenshot({ path: path.join(SHOTS, 'e2e-graph-add-scope.png') })
+  })
+
+  // The link carried only the name, and the Graph view looked it up in every scope: the
+  // project memory's [[Acme]] opened the global Acme (the busier one).
+  await step('a [[link]] in a project memory opens that project\'s entity, not the global one of its name', async () => {
+    const { entities } = await rpc.call('graph.entities', { query: 'Acme', limit: 10 })
+    const projAcme = entities.find((e) => e.name === 'Acme' && e.scope === 'project')
+    const globalAcme = entities.find((e) => e.name === 'Acme' && e.scope === 'global')
+    expect(projAcme && globalAcme && projAcme.id !== globalAcme.id, `two Acmes: ${JSON.stringify(entities)}`)
+    const staging = (await rpc.call('memory.read', { slug: 'staging-on-acme', scope: 'project', workdir: proj })).memory
+    await page.click('[data-test="nav-memories"]')
+    await page.locator('.list-pane[data-state="ready"]').waitFor({ timeout: LONG })
+    await page.evaluate(() => document.querySelector('[data-test="search"] input')?.focus())
+    await page.keyboard.type('Staging runs on Acme')
+    await page.locator('.list-pane[data-state="ready"][data-query="Staging runs on Acme"]').waitFor({ timeout: LONG })
+    await page.locator(`.item[data-id="${staging.id}"]`).click()
+    const link = page.locator('.markdown-body a.wikilink-entity[data-entity="Acme"]')
+    await link.waitFor({ timeout: LONG })
+    await link.click()
+    await page.locator('[data-test="graph-canvas"][data-state="ready"]').waitFor({ timeout: LONG })
+    await until(async () => (await page.getAttribute('[data-test="graph-canvas"]', 'data-focus')) || null, 'a focused entity')
+    const focused = await page.getAttribute('[data-test="graph-canvas"]', 'data-focus')
+    expect(focused === projAcme.id, `focused ${focused}: the project's Acme is ${projAcme.id}, the global one ${globalAcme.id}`)
+    await page.screenshot({ path: path.join(SHOTS, 'e2e-graph-link-scope.png') })
   })
   await server.stop()
 }
