@@ -98,3 +98,36 @@ func TestEditsNeverBreakLinksToAMemory(t *testing.T) {
 		t.Fatalf("after the merge Vim names the memory's entity: %+v %v", mem, err)
 	}
 }
+
+// A body that ends inside a fenced code block never closed (CommonMark runs it to the end)
+// took an added relation line in as code: AddRelation said one memory was rewritten and the
+// graph showed no relation. The block is closed where it ended, then the line follows, and the
+// graph has the relation; a closed block, or none, is left as it was.
+func TestAddRelationAfterAnOpenCodeBlock(t *testing.T) {
+	st, ctx := openStore(t)
+	s := New(st)
+	all := View{All: true}
+	for i, tc := range []struct{ body, want string }{
+		{"Run this:\n\n```sh\nmake ship", "Run this:\n\n```sh\nmake ship\n```\n\n- [[Alice]] knows [[Bob]]"},
+		{"Run this:\n\n~~~~\n- [[Zed]] knows [[Yan]]\n", "Run this:\n\n~~~~\n- [[Zed]] knows [[Yan]]\n~~~~\n\n- [[Alice]] knows [[Bob]]"},
+		{"Run this:\n\n```\nmake\n```", "Run this:\n\n```\nmake\n```\n\n- [[Alice]] knows [[Bob]]"},
+		{"Notes.\n\n- [[Alice]] knows [[Carol]]", "Notes.\n\n- [[Alice]] knows [[Carol]]\n- [[Alice]] knows [[Bob]]"},
+	} {
+		id := write(t, st, ctx, memory.Item{Scope: memory.ScopeGlobal, Type: memory.TypeReference,
+			Slug: "fence-case-" + string(rune('a'+i)), Body: sp(tc.body)})
+		if _, err := s.AddRelation(ctx, all, memory.ActorUser, id, "Alice", "knows", "Bob"); err != nil {
+			t.Fatalf("%d: %v", i, err)
+		}
+		m, err := st.Get(ctx, id)
+		if err != nil || m.Body != tc.want {
+			t.Fatalf("%d:\n got %q\nwant %q (%v)", i, m.Body, tc.want, err)
+		}
+		p, err := s.Path(ctx, all, "Alice", "Bob", 1, Filter{})
+		if err != nil || !p.Found {
+			t.Fatalf("%d: the added relation is not in the graph: %+v %v", i, p, err)
+		}
+		if _, err := s.DeleteRelation(ctx, all, memory.ActorUser, p.Hops[0].Edge.ID); err != nil {
+			t.Fatalf("%d: %v", i, err)
+		}
+	}
+}

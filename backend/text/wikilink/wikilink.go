@@ -108,6 +108,19 @@ type line struct {
 // blocks (``` or ~~~, closed by a fence as long), indented code after a blank line (not a list
 // item's continuation), code spans inside a line.
 func scan(body string) []line {
+	out, _ := scanFences(body)
+	return out
+}
+
+// OpenFence is the fence (``` or ~~~ as written) of a fenced code block that body leaves open
+// at its end, "" when none: a line appended to such a body is code, not grammar.
+func OpenFence(body string) string {
+	_, fence := scanFences(body)
+	return fence
+}
+
+// scanFences is scan, also returning the fence still open at the end of body ("" when none).
+func scanFences(body string) ([]line, string) {
 	var out []line
 	var fence string
 	prevBlank, inCode, inItem := true, false, false
@@ -139,7 +152,7 @@ func scan(body string) []line {
 		}
 		out = append(out, l)
 	}
-	return out
+	return out, fence
 }
 
 // lineRelation reads a (masked) line as a relation list item, if it is one.
