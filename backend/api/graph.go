@@ -1,6 +1,7 @@
 package api
 
 import (
+	"strconv"
 	"strings"
 
 	"engram/backend/graph"
@@ -129,6 +130,14 @@ type GraphEditResult struct {
 // view is what this caller sees, narrowed by p.
 func (s *GraphService) view(p GraphScope) (graph.View, error) {
 	a := s.a
+	// A scope no memory has was read as global for a person ("--scope bogus" listed the global
+	// graph as if it were that scope's); every other verb refuses it.
+	switch p.Scope {
+	case "", memory.ScopeGlobal, memory.ScopeProject, memory.ScopeAgent:
+	default:
+		return graph.View{}, a.fail(&memory.Error{Code: memory.CodeInvalidScope, Args: map[string]any{"Scope": string(p.Scope)},
+			Msg: "invalid scope " + strconv.Quote(string(p.Scope))})
+	}
 	if err := a.checkScope(p.Scope, p.Workdir, p.Agent); err != nil {
 		return graph.View{}, err
 	}
