@@ -280,11 +280,20 @@ func TestGraphRefusesAnUnknownScope(t *testing.T) {
 	for _, sc := range []memory.Scope{"bogus", "Global"} {
 		g := GraphScope{Scope: sc}
 		for name, call := range map[string]func() error{
-			"entities":  func() error { _, err := a.Graph.Entities(GraphEntitiesParams{GraphScope: g}); return err },
-			"neighbors": func() error { _, err := a.Graph.Neighbors(GraphNeighborsParams{GraphScope: g, Entity: "Alice"}); return err },
-			"subgraph":  func() error { _, err := a.Graph.Subgraph(GraphSubgraphParams{GraphScope: g}); return err },
-			"path":      func() error { _, err := a.Graph.Path(GraphPathParams{GraphScope: g, From: "Alice", To: "Bob"}); return err },
-			"memories":  func() error { _, err := a.Graph.EntityMemories(GraphEntityParams{GraphScope: g, Entity: "Alice"}); return err },
+			"entities": func() error { _, err := a.Graph.Entities(GraphEntitiesParams{GraphScope: g}); return err },
+			"neighbors": func() error {
+				_, err := a.Graph.Neighbors(GraphNeighborsParams{GraphScope: g, Entity: "Alice"})
+				return err
+			},
+			"subgraph": func() error { _, err := a.Graph.Subgraph(GraphSubgraphParams{GraphScope: g}); return err },
+			"path": func() error {
+				_, err := a.Graph.Path(GraphPathParams{GraphScope: g, From: "Alice", To: "Bob"})
+				return err
+			},
+			"memories": func() error {
+				_, err := a.Graph.EntityMemories(GraphEntityParams{GraphScope: g, Entity: "Alice"})
+				return err
+			},
 		} {
 			err := call()
 			ae, ok := err.(*Error)
