@@ -116,8 +116,13 @@ type GraphDeleteRelationParams struct {
 	EdgeID string `json:"edge_id"`
 }
 
-// GraphMaxLimit is the most entities one graph answer holds, whatever limit is asked for.
-const GraphMaxLimit = graph.MaxLimit
+// GraphMaxLimit is the most entities one graph answer holds, whatever limit is asked for;
+// GraphDefaultHops and GraphMaxHops are the hops a path walks without max_hops, and at most.
+const (
+	GraphMaxLimit    = graph.MaxLimit
+	GraphDefaultHops = graph.DefaultHops
+	GraphMaxHops     = graph.MaxHops
+)
 
 // GraphSubgraph is graph.Subgraph under the api's name (transports see only api).
 type GraphSubgraph = graph.Subgraph

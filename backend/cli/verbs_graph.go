@@ -93,6 +93,16 @@ func (r *runner) graph(_ context.Context, args []string) error {
 			return err
 		}
 		r.out(res, func(w io.Writer) {
+			if !res.Found && res.Longer > 0 {
+				// Joined, but by more hops than were walked: "no path" said they were not.
+				walked := hops
+				if walked <= 0 {
+					walked = api.GraphDefaultHops
+				}
+				fmt.Fprintln(w, r.t("cli.graph.path_longer", map[string]any{"From": pos[1], "To": pos[2], "Max": walked,
+					"Hops": res.Longer, "Limit": api.GraphMaxHops}))
+				return
+			}
 			if !res.Found {
 				fmt.Fprintln(w, r.t("cli.graph.no_path", map[string]any{"From": pos[1], "To": pos[2]}))
 				return

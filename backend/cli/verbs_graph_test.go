@@ -187,3 +187,25 @@ func TestGraphTextSaysWhatALimitLeftOut(t *testing.T) {
 		t.Fatalf("unrelate by the printed id:\n%s", out)
 	}
 }
+
+// graph path said "No path between A and F." when A and F are five hops apart (the default
+// walks four), as it says for two entities nothing joins: it now says how far the shortest is
+// and how to walk further.
+func TestGraphPathSaysWhenItIsOnlyTooFar(t *testing.T) {
+	h := newHome(t)
+	h.ok("write", "--type", "reference", "--slug", "chain", "--title", "Chain",
+		"--body", "- [[A]] knows [[B]]\n- [[B]] knows [[C]]\n- [[C]] knows [[D]]\n- [[D]] knows [[E]]\n- [[E]] knows [[F]]\n- [[X]] knows [[Y]]")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"graph", "path", "A", "F"}, "No path of at most 4 hops between A and F: the shortest has 5. Walk further with --max-hops N (at most 6)"},
+		{[]string{"graph", "path", "A", "F", "--max-hops", "3"}, "No path of at most 3 hops between A and F: the shortest has 5."},
+		{[]string{"graph", "path", "A", "Y"}, "No path between A and Y."},
+		{[]string{"graph", "path", "A", "F", "--max-hops", "5"}, "E -knows-> F\tchain"},
+	} {
+		if out := h.ok(tc.args...); !strings.Contains(out, tc.want) {
+			t.Errorf("%v:\n%s\nwant %q", tc.args, out, tc.want)
+		}
+	}
+}

@@ -131,3 +131,32 @@ func TestAddRelationAfterAnOpenCodeBlock(t *testing.T) {
 		}
 	}
 }
+
+// A path search that found nothing within its hops said only "no path", the same as for two
+// entities nothing joins: Longer now gives the hops of the shortest path there is (over the
+// relation types asked for), 0 when there is none.
+func TestPathSaysWhenItIsOnlyTooFar(t *testing.T) {
+	st, ctx := openStore(t)
+	write(t, st, ctx, memory.Item{Scope: memory.ScopeGlobal, Type: memory.TypeReference, Slug: "chain",
+		Body: sp("- [[A]] knows [[B]]\n- [[B]] knows [[C]]\n- [[C]] knows [[D]]\n- [[D]] knows [[E]]\n- [[E]] knows [[F]]\n- [[F]] uses [[G]]\n- [[Island]] knows [[Isle]]")})
+	s := New(st)
+	all := View{All: true}
+	for _, tc := range []struct {
+		from, to string
+		hops     int
+		rels     []string
+		found    bool
+		longer   int
+	}{
+		{"A", "F", 0, nil, false, 5},               // the default walks 4
+		{"A", "F", 5, nil, true, 0},                // found when asked to walk 5
+		{"A", "G", 4, nil, false, 6},               // the relation type changes nothing here...
+		{"A", "G", 4, []string{"knows"}, false, 0}, // ...but only knows never reaches G
+		{"A", "Island", 6, nil, false, 0},          // nothing joins them
+	} {
+		p, err := s.Path(ctx, all, tc.from, tc.to, tc.hops, Filter{RelationTypes: tc.rels})
+		if err != nil || p.Found != tc.found || p.Longer != tc.longer {
+			t.Errorf("path %s → %s (hops %d, %v): found %v longer %d (%v), want %v %d", tc.from, tc.to, tc.hops, tc.rels, p.Found, p.Longer, err, tc.found, tc.longer)
+		}
+	}
+}

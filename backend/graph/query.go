@@ -78,11 +78,15 @@ type Hop struct {
 	Edge Edge   `json:"edge"`
 }
 
-// Path is the answer of a shortest-path query.
+// Path is the answer of a shortest-path query. When none is found within the hops asked for,
+// Longer is the number of hops of the shortest path there is (over the same relation types), 0
+// when nothing joins the two: "no path" read the same for both, and a person could not tell
+// two entities five hops apart from two that nothing connects.
 type Path struct {
-	Found bool     `json:"found"`
-	Nodes []Entity `json:"nodes"`
-	Hops  []Hop    `json:"hops"`
+	Found  bool     `json:"found"`
+	Nodes  []Entity `json:"nodes"`
+	Hops   []Hop    `json:"hops"`
+	Longer int      `json:"longer,omitempty"`
 }
 
 // Filter narrows a traversal: relation types it may follow and entity types it may reach

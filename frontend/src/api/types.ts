@@ -1237,6 +1237,7 @@ export interface GraphPath {
   found: boolean
   nodes: GraphEntity[] | null
   hops: GraphHop[] | null
+  longer?: number
 }
 
 export interface GraphEntitiesParams extends GraphScope {

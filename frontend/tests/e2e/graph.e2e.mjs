@@ -238,6 +238,29 @@ async function main() {
     expect(focused === projAcme.id, `focused ${focused}: the project's Acme is ${projAcme.id}, the global one ${globalAcme.id}`)
     await page.screenshot({ path: path.join(SHOTS, 'e2e-graph-link-scope.png') })
   })
+
+  // The view asked for 4 hops and said "not connected within 4 hops" of two entities five apart.
+  await step('a path longer than 4 hops is found (up to 6); a longer one is said to be longer', async () => {
+    await rpc.call('memory.write', { slug: 'animal-chain', title: 'Animal chain', scope: 'global', type: 'reference',
+      body: 'Who knows whom.\n\n- [[Ant]] knows [[Bee]]\n- [[Bee]] knows [[Cat]]\n- [[Cat]] knows [[Dog]]\n- [[Dog]] knows [[Eel]]\n- [[Eel]] knows [[Fox]]\n' +
+        '- [[Gnu]] knows [[Hen]]\n- [[Hen]] knows [[Ibis]]\n- [[Ibis]] knows [[Jay]]\n- [[Jay]] knows [[Kiwi]]\n- [[Kiwi]] knows [[Lark]]\n- [[Lark]] knows [[Mole]]\n- [[Mole]] knows [[Newt]]\n' })
+    await until(async () => ((await rpc.call('graph.entities', { query: 'Newt', limit: 5 })).entities ?? []).length > 0 || null, 'the chain in the graph')
+    await page.click('[data-test="nav-graph"]')
+    await page.locator('[data-test="graph-canvas"][data-state="ready"]').waitFor({ timeout: LONG })
+    await pick(page, 'graph-path-from', 'Ant', 'Ant', 2 * LONG)
+    await pick(page, 'graph-path-to', 'Fox', 'Fox', 2 * LONG)
+    await page.click('[data-test="graph-path-find"]')
+    await page.locator('[data-test="graph-panel"][data-kind="path"][data-state="found"]').waitFor({ timeout: LONG })
+    const hops = await page.locator('[data-test="graph-hop"]').count()
+    expect(hops === 5, `Ant → Bee → Cat → Dog → Eel → Fox (${hops} hops)`)
+    await page.click('[data-test="graph-path-clear"]')
+    await pick(page, 'graph-path-from', 'Gnu', 'Gnu', 2 * LONG)
+    await pick(page, 'graph-path-to', 'Newt', 'Newt', 2 * LONG)
+    await page.click('[data-test="graph-path-find"]')
+    const longer = await page.locator('[data-test="graph-panel"][data-kind="path"][data-state="not-found"] [data-test="graph-path-longer"]').innerText({ timeout: LONG })
+    expect(longer.includes('7 hops'), `the 7-hop path is said to be longer: ${longer}`)
+    await page.screenshot({ path: path.join(SHOTS, 'e2e-graph-path-longer.png') })
+  })
   await server.stop()
 }
 
