@@ -134,11 +134,34 @@ func (s *Service) Rename(ctx context.Context, v View, actor, ref, name string) (
 	if err := sn.namesMemory(i); err != nil {
 		return nil, err
 	}
+	if err := sn.memoryNamed(i, name); err != nil {
+		return nil, err
+	}
 	ms, err := s.memoriesOf(ctx, sn, i, v)
 	if err != nil {
 		return nil, err
 	}
 	return s.apply(ctx, actor, renameIn(ms, map[string]bool{wikilink.Norm(sn.nodes[i].name): true}, name, false))
+}
+
+// memoryNamed refuses renaming node i to name when name is the slug or title of a memory of
+// its scope instance: a link of that name opens that memory, so the rename turned every
+// mention of the entity into a link to a memory about something else, without a word.
+func (sn *snapshot) memoryNamed(i int, name string) error {
+	n, key := sn.nodes[i], wikilink.Norm(name)
+	found := int64(-1) // the first such memory by row, so the message names the same one each time
+	for rid, m := range sn.memories {
+		if m.Scope == n.scope && m.ScopeKey == n.key && (wikilink.Norm(m.Slug) == key || wikilink.Norm(m.Title) == key) &&
+			(found < 0 || rid < found) {
+			found = rid
+		}
+	}
+	if found < 0 {
+		return nil
+	}
+	m := sn.memories[found]
+	return &Error{Code: CodeNameIsMemory, Args: map[string]any{"Name": name, "From": n.name, "Slug": m.Slug, "Title": m.Title},
+		Msg: "“" + name + "” names the memory " + m.Slug + ": every link to " + n.name + " would open it"}
 }
 
 // namesMemory refuses an edit that would rewrite the links of node i to another name when

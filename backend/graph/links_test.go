@@ -160,3 +160,34 @@ func TestPathSaysWhenItIsOnlyTooFar(t *testing.T) {
 		}
 	}
 }
+
+// Renaming an entity to the slug or title of a memory of its scope turned every mention of it
+// into a link to that memory (the reader opened it, the graph listed it as the entity's), a
+// memory about something else, without a word. It is refused (graph_name_is_memory, naming
+// the memory) and nothing is rewritten; a memory of another scope does not count.
+func TestRenameOntoAMemorysNameIsRefused(t *testing.T) {
+	st, ctx := openStore(t)
+	wd := t.TempDir()
+	write(t, st, ctx, memory.Item{Scope: memory.ScopeGlobal, Type: memory.TypeReference, Slug: "release-notes",
+		Title: sp("Release notes"), Body: sp("Ship on Fridays.")})
+	write(t, st, ctx, memory.Item{Scope: memory.ScopeProject, Workdir: wd, Type: memory.TypeProject, Slug: "runbook",
+		Title: sp("Runbook"), Body: sp("Restart the pods.")})
+	id := write(t, st, ctx, memory.Item{Scope: memory.ScopeGlobal, Type: memory.TypeReference, Slug: "tools",
+		Body: sp("We use [[Deploy bot]].\n\n- [[Ann]] uses [[Deploy bot]]")})
+	s := New(st)
+	all := View{All: true}
+	for _, name := range []string{"Release notes", "release-notes", "RELEASE NOTES"} {
+		changed, err := s.Rename(ctx, all, memory.ActorUser, "Deploy bot", name)
+		var ge *Error
+		if !errors.As(err, &ge) || ge.Code != CodeNameIsMemory || len(changed) != 0 || ge.Args["Slug"] != "release-notes" || ge.Args["From"] != "Deploy bot" {
+			t.Fatalf("rename to %q: %+v %v, want %s", name, changed, err, CodeNameIsMemory)
+		}
+	}
+	if m, _ := st.Get(ctx, id); m.Body != "We use [[Deploy bot]].\n\n- [[Ann]] uses [[Deploy bot]]" {
+		t.Fatalf("a refused rename rewrote the body: %q", m.Body)
+	}
+	// A project memory's title is no name in the global scope.
+	if _, err := s.Rename(ctx, all, memory.ActorUser, "Deploy bot", "Runbook"); err != nil {
+		t.Fatalf("rename to another scope's memory title: %v", err)
+	}
+}

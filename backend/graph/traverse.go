@@ -20,6 +20,7 @@ const (
 	CodeNameTaken       = "graph_name_taken"
 	CodeSelfRelation    = "graph_self_relation"
 	CodeNamesMemory     = "graph_names_memory"
+	CodeNameIsMemory    = "graph_name_is_memory"
 )
 
 // Error is a graph failure with a stable code and the arguments of its translated message.
