@@ -1,6 +1,7 @@
 package api
 
 import (
+	"strconv"
 	"strings"
 
 	"engram/backend/graph"
@@ -35,9 +36,11 @@ type GraphEntitiesParams struct {
 	Limit int      `json:"limit,omitempty"`
 }
 
-// GraphEntitiesResult lists entities, best match first.
+// GraphEntitiesResult lists entities, best match first; Truncated says the limit left
+// matching entities out.
 type GraphEntitiesResult struct {
-	Entities []graph.Entity `json:"entities"`
+	Entities  []graph.Entity `json:"entities"`
+	Truncated bool           `json:"truncated"`
 }
 
 // GraphNeighborsParams ask for an entity's neighbourhood.
@@ -113,6 +116,14 @@ type GraphDeleteRelationParams struct {
 	EdgeID string `json:"edge_id"`
 }
 
+// GraphMaxLimit is the most entities one graph answer holds, whatever limit is asked for;
+// GraphDefaultHops and GraphMaxHops are the hops a path walks without max_hops, and at most.
+const (
+	GraphMaxLimit    = graph.MaxLimit
+	GraphDefaultHops = graph.DefaultHops
+	GraphMaxHops     = graph.MaxHops
+)
+
 // GraphSubgraph is graph.Subgraph under the api's name (transports see only api).
 type GraphSubgraph = graph.Subgraph
 
@@ -124,6 +135,14 @@ type GraphEditResult struct {
 // view is what this caller sees, narrowed by p.
 func (s *GraphService) view(p GraphScope) (graph.View, error) {
 	a := s.a
+	// A scope no memory has was read as global for a person ("--scope bogus" listed the global
+	// graph as if it were that scope's); every other verb refuses it.
+	switch p.Scope {
+	case "", memory.ScopeGlobal, memory.ScopeProject, memory.ScopeAgent:
+	default:
+		return graph.View{}, a.fail(&memory.Error{Code: memory.CodeInvalidScope, Args: map[string]any{"Scope": string(p.Scope)},
+			Msg: "invalid scope " + strconv.Quote(string(p.Scope))})
+	}
 	if err := a.checkScope(p.Scope, p.Workdir, p.Agent); err != nil {
 		return graph.View{}, err
 	}
@@ -185,11 +204,11 @@ func (s *GraphService) Entities(p GraphEntitiesParams) (GraphEntitiesResult, err
 	if err != nil {
 		return GraphEntitiesResult{}, err
 	}
-	es, err := s.a.deps.Graph.Entities(s.a.ctx, v, p.Query, p.Types, p.Limit)
+	es, truncated, err := s.a.deps.Graph.FindEntities(s.a.ctx, v, p.Query, p.Types, p.Limit)
 	if es == nil {
 		es = []graph.Entity{}
 	}
-	return GraphEntitiesResult{Entities: es}, s.a.fail(err)
+	return GraphEntitiesResult{Entities: es, Truncated: truncated}, s.a.fail(err)
 }
 
 // Neighbors returns the subgraph within depth (1..3) hops of an entity.

@@ -267,3 +267,42 @@ func TestGraphChangedFollowsWrites(t *testing.T) {
 		t.Fatal("no graph.changed after writes")
 	}
 }
+
+// A scope no memory has ("bogus", "Global") was read as global for a person: the global graph
+// came back as if it were that scope's. Every graph query refuses it as every other verb does
+// (invalid_scope, translated).
+func TestGraphRefusesAnUnknownScope(t *testing.T) {
+	a := newAPI(t, memory.ActorUser)
+	if _, err := a.Memory.Write(WriteParams{Scope: memory.ScopeGlobal, Type: memory.TypeReference, Slug: "alice-bob", Title: "Alice and Bob",
+		Body: "- [[Alice]] knows [[Bob]]"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, sc := range []memory.Scope{"bogus", "Global"} {
+		g := GraphScope{Scope: sc}
+		for name, call := range map[string]func() error{
+			"entities": func() error { _, err := a.Graph.Entities(GraphEntitiesParams{GraphScope: g}); return err },
+			"neighbors": func() error {
+				_, err := a.Graph.Neighbors(GraphNeighborsParams{GraphScope: g, Entity: "Alice"})
+				return err
+			},
+			"subgraph": func() error { _, err := a.Graph.Subgraph(GraphSubgraphParams{GraphScope: g}); return err },
+			"path": func() error {
+				_, err := a.Graph.Path(GraphPathParams{GraphScope: g, From: "Alice", To: "Bob"})
+				return err
+			},
+			"memories": func() error {
+				_, err := a.Graph.EntityMemories(GraphEntityParams{GraphScope: g, Entity: "Alice"})
+				return err
+			},
+		} {
+			err := call()
+			ae, ok := err.(*Error)
+			if !ok || ae.Code != "invalid_scope" || !strings.Contains(ae.Message, string(sc)) {
+				t.Errorf("%s with scope %q: %v, want invalid_scope", name, sc, err)
+			}
+		}
+	}
+	if _, err := a.Graph.Entities(GraphEntitiesParams{GraphScope: GraphScope{Scope: memory.ScopeGlobal}}); err != nil {
+		t.Fatalf("global: %v", err)
+	}
+}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/yuin/goldmark/text"
 
+	"engram/backend/graph"
 	"engram/backend/memory"
 	"engram/backend/wikilink"
 )
@@ -28,6 +29,13 @@ func (a *API) renderLinkedFrom(body string, from memory.LinkFrom) string {
 		if err == nil {
 			for _, l := range links {
 				l.MemoryID, l.Title = found[l.Target].ID, found[l.Target].Title
+			}
+		}
+		// Any other name is the entity of that name in the scope instance the link is written
+		// in (the graph never links across scopes): its id takes the Graph view there.
+		for _, l := range links {
+			if l.MemoryID == "" {
+				l.EntityID = graph.EntityID(from.Scope, from.ScopeKey, EntityNameKey(l.Target))
 			}
 		}
 	}

@@ -29,11 +29,62 @@ func TestReadResolvesWikilinks(t *testing.T) {
 		`data-wikilink="answer-style" data-memory-id="` + style + `">Answer Style</a>`, // a slug reads as the title
 		`data-wikilink="answer style" data-memory-id="` + style + `">the style</a>`,
 		`data-wikilink="川菜偏好" data-memory-id="` + zh + `">川菜偏好</a>`,
-		`data-wikilink="Acme Cloud" data-entity="Acme Cloud">Acme Cloud</a>`,
+		`data-wikilink="Acme Cloud" data-entity="Acme Cloud" data-entity-id="e`,
 		`<code>[[answer-style]]</code>`,
 	} {
 		if !strings.Contains(r.HTML, want) {
 			t.Errorf("html lacks %s\n%s", want, r.HTML)
+		}
+	}
+}
+
+// A [[Name]] that names no memory opens the entity of that name in the scope the link is
+// written in. The link carried only the name, and the Graph view looked the name up across
+// every scope: a project memory's [[Carol]] opened the global Carol, another entity with other
+// relations. Each entity link now carries the id of its own scope's entity, which the graph
+// answers to (a heading link too, and after the entity is merged into another by an alias).
+func TestEntityLinksCarryTheirScopesEntity(t *testing.T) {
+	a := newAPI(t, memory.ActorUser)
+	wd := t.TempDir()
+	write := func(p WriteParams) string {
+		p.Type = memory.TypeReference
+		if p.Scope == memory.ScopeProject {
+			p.Type = memory.TypeProject
+		}
+		r, err := a.Memory.Write(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.ID
+	}
+	write(WriteParams{Scope: memory.ScopeGlobal, Slug: "global-carol", Title: "Global Carol", Body: "- [[Carol]] lives_in [[Berlin]]"})
+	proj := write(WriteParams{Scope: memory.ScopeProject, Workdir: wd, Slug: "proj-carol", Title: "Project Carol",
+		Body: "Ask [[Carol#Role]] or [[Cara]].\n\n- [[Carol]] maintains [[Billing]]\n- [[Carol]] alias [[Cara]]"})
+	r, err := a.Memory.Read(RefParams{ID: proj})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := func(p GraphNeighborsParams) string {
+		sg, err := a.Graph.Neighbors(p)
+		if err != nil || len(sg.Nodes) == 0 {
+			t.Fatalf("neighbors %+v: %+v %v", p, sg, err)
+		}
+		return sg.Nodes[0].ID
+	}
+	projCarol := want(GraphNeighborsParams{GraphScope: GraphScope{Scope: memory.ScopeProject, Workdir: wd}, Entity: "Carol"})
+	globalCarol := want(GraphNeighborsParams{GraphScope: GraphScope{Scope: memory.ScopeGlobal}, Entity: "Carol"})
+	if projCarol == globalCarol {
+		t.Fatal("the two Carols are one entity")
+	}
+	for _, target := range []string{"Carol", "Cara"} {
+		at := strings.Index(r.HTML, `data-entity="`+target+`" data-entity-id="`)
+		if at < 0 {
+			t.Fatalf("no entity id on [[%s]]:\n%s", target, r.HTML)
+		}
+		id, _, _ := strings.Cut(r.HTML[at+len(`data-entity="`+target+`" data-entity-id="`):], `"`)
+		// The id finds the project's Carol, as the Graph view asks for it (no scope named).
+		if got := want(GraphNeighborsParams{Entity: id}); got != projCarol {
+			t.Errorf("[[%s]] in a project memory opens %s, want the project's Carol %s (global %s)", target, got, projCarol, globalCarol)
 		}
 	}
 }

@@ -63,6 +63,7 @@ func (r *runner) graph(_ context.Context, args []string) error {
 			for _, e := range res.Entities {
 				fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", e.ID, e.Type, e.Name, r.t("cli.graph.counts", map[string]any{"Memories": e.Memories, "Degree": e.Degree}))
 			}
+			r.graphMore(res.Truncated, len(res.Entities))
 		})
 	case "neighbors", "subgraph":
 		var res any
@@ -79,7 +80,10 @@ func (r *runner) graph(_ context.Context, args []string) error {
 			return err
 		}
 		sub := asSubgraph(res)
-		r.out(res, func(w io.Writer) { printSubgraph(w, sub) })
+		r.out(res, func(w io.Writer) {
+			printSubgraph(w, sub)
+			r.graphMore(sub.truncated, sub.nodes)
+		})
 	case "path":
 		if err := need(3, "FROM TO"); err != nil {
 			return err
@@ -89,6 +93,16 @@ func (r *runner) graph(_ context.Context, args []string) error {
 			return err
 		}
 		r.out(res, func(w io.Writer) {
+			if !res.Found && res.Longer > 0 {
+				// Joined, but by more hops than were walked: "no path" said they were not.
+				walked := hops
+				if walked <= 0 {
+					walked = api.GraphDefaultHops
+				}
+				fmt.Fprintln(w, r.t("cli.graph.path_longer", map[string]any{"From": pos[1], "To": pos[2], "Max": walked,
+					"Hops": res.Longer, "Limit": api.GraphMaxHops}))
+				return
+			}
 			if !res.Found {
 				fmt.Fprintln(w, r.t("cli.graph.no_path", map[string]any{"From": pos[1], "To": pos[2]}))
 				return
@@ -179,20 +193,33 @@ func (r *runner) graphEdit(sc api.GraphScope, pos []string, from string) (api.Gr
 	}
 }
 
-// subgraphLike is what neighbors and subgraph print.
-type subgraphLike struct {
-	names map[string]string
-	lines []string
+// graphMore says, on stderr, that a limit left entities out of the n printed: the text output
+// printed the first 50 (or 200) as if they were the whole answer, and only --json said more.
+func (r *runner) graphMore(truncated bool, n int) {
+	if truncated {
+		fmt.Fprintln(r.env.Stderr, r.t("cli.graph.more", map[string]any{"Count": n, "Max": api.GraphMaxLimit}))
+	}
 }
 
+// subgraphLike is what neighbors and subgraph print.
+type subgraphLike struct {
+	names     map[string]string
+	lines     []string
+	nodes     int
+	truncated bool
+}
+
+// asSubgraph prints one line per relation, "A -type-> B" and its id (what unrelate takes, which
+// only --json showed), or the entities when there is no relation.
 func asSubgraph(res any) subgraphLike {
 	out := subgraphLike{names: map[string]string{}}
 	sg := res.(api.GraphSubgraph)
+	out.nodes, out.truncated = len(sg.Nodes), sg.Truncated
 	for _, n := range sg.Nodes {
 		out.names[n.ID] = n.Name
 	}
 	for _, e := range sg.Edges {
-		out.lines = append(out.lines, fmt.Sprintf("%s -%s-> %s", out.names[e.Source], e.Type, out.names[e.Target]))
+		out.lines = append(out.lines, fmt.Sprintf("%s -%s-> %s\t%s", out.names[e.Source], e.Type, out.names[e.Target], e.ID))
 	}
 	if len(sg.Edges) == 0 {
 		for _, n := range sg.Nodes {

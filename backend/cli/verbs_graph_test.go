@@ -147,3 +147,65 @@ func TestGraphEntitiesCountRelationsInWords(t *testing.T) {
 		}
 	}
 }
+
+// A limit cut the text output of graph entities, neighbors and subgraph without a word (the
+// first 50 of 5,000 entities read as all of them; only --json said "truncated"): stderr now
+// says so and how to ask for more. Each relation line carries its id, which unrelate takes
+// and only --json showed.
+func TestGraphTextSaysWhatALimitLeftOut(t *testing.T) {
+	h := newHome(t)
+	h.ok("write", "--type", "reference", "--slug", "hub-notes", "--title", "Hub notes",
+		"--body", "About the hub.\n\n- [[Hub]] knows [[Ann]]\n- [[Hub]] knows [[Bo]]\n- [[Hub]] knows [[Cy]]")
+	more := "Only the first 2 are listed: ask for more with --limit N"
+	for _, args := range [][]string{
+		{"graph", "entities", "--limit", "2"},
+		{"graph", "neighbors", "Hub", "--limit", "2"},
+		{"graph", "subgraph", "--limit", "2"},
+	} {
+		code, out, errs := h.run("", args...)
+		if code != 0 || !strings.Contains(errs, more) || strings.Contains(out, more) {
+			t.Errorf("%v: exit %d\nstdout:\n%s\nstderr:\n%s", args, code, out, errs)
+		}
+	}
+	for _, args := range [][]string{{"graph", "entities"}, {"graph", "neighbors", "Hub"}} {
+		if code, _, errs := h.run("", args...); code != 0 || errs != "" {
+			t.Errorf("%v, nothing left out: exit %d, stderr %q", args, code, errs)
+		}
+	}
+	out := h.ok("graph", "neighbors", "Hub")
+	var id string
+	for _, l := range strings.Split(out, "\n") {
+		if name, edge, ok := strings.Cut(l, "\t"); ok && name == "Hub -knows-> Bo" {
+			id = edge
+		}
+	}
+	if !strings.HasPrefix(id, "r") {
+		t.Fatalf("no relation id on the line of Hub -knows-> Bo:\n%s", out)
+	}
+	h.ok("graph", "unrelate", id)
+	if out := h.ok("show", "hub-notes"); strings.Contains(out, "[[Bo]]") || !strings.Contains(out, "[[Cy]]") {
+		t.Fatalf("unrelate by the printed id:\n%s", out)
+	}
+}
+
+// graph path said "No path between A and F." when A and F are five hops apart (the default
+// walks four), as it says for two entities nothing joins: it now says how far the shortest is
+// and how to walk further.
+func TestGraphPathSaysWhenItIsOnlyTooFar(t *testing.T) {
+	h := newHome(t)
+	h.ok("write", "--type", "reference", "--slug", "chain", "--title", "Chain",
+		"--body", "- [[A]] knows [[B]]\n- [[B]] knows [[C]]\n- [[C]] knows [[D]]\n- [[D]] knows [[E]]\n- [[E]] knows [[F]]\n- [[X]] knows [[Y]]")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"graph", "path", "A", "F"}, "No path of at most 4 hops between A and F: the shortest has 5. Walk further with --max-hops N (at most 6)"},
+		{[]string{"graph", "path", "A", "F", "--max-hops", "3"}, "No path of at most 3 hops between A and F: the shortest has 5."},
+		{[]string{"graph", "path", "A", "Y"}, "No path between A and Y."},
+		{[]string{"graph", "path", "A", "F", "--max-hops", "5"}, "E -knows-> F\tchain"},
+	} {
+		if out := h.ok(tc.args...); !strings.Contains(out, tc.want) {
+			t.Errorf("%v:\n%s\nwant %q", tc.args, out, tc.want)
+		}
+	}
+}

@@ -81,6 +81,11 @@ func renderRelations(body string, rels []Relation) (string, []string) {
 	if body == "" {
 		return strings.Join(lines, "\n"), dedupe(warns)
 	}
+	// A body ending in a code block the model never closed would take the lines in as code,
+	// and the graph got none of the relations: the block is closed where it ended.
+	if fence := wikilink.OpenFence(body); fence != "" {
+		body = strings.TrimRight(body, "\n") + "\n" + fence
+	}
 	return body + "\n\n" + strings.Join(lines, "\n"), dedupe(warns)
 }
 

@@ -45,3 +45,17 @@ func TestRenderRelationsReadsBackAsTheGraphReadsThem(t *testing.T) {
 		})
 	}
 }
+
+// A model's body that ends inside a code block it never closed took the relation lines in as
+// code: the item was written and the graph got none of its relations. The block is closed
+// where it ended and the lines are read as relations.
+func TestRenderRelationsAfterAnOpenCodeBlock(t *testing.T) {
+	rels := []Relation{{Relation: "uses", Object: "Postgres"}, {Subject: "Ann", Relation: "knows", Object: "Bo"}}
+	want := []wikilink.Relation{{Type: "uses", To: "Postgres"}, {From: "Ann", Type: "knows", To: "Bo"}}
+	for _, in := range []string{"Deploy with:\n\n```sh\nmake ship\n", "Deploy with:\n\n~~~\nmake ship", "Deploy with:\n\n```sh\nmake ship\n```"} {
+		body, warns := renderRelations(in, rels)
+		if got := wikilink.Parse(body).Relations; !reflect.DeepEqual(got, want) || len(warns) != 0 {
+			t.Errorf("after %q: body %q reads as %+v (warnings %v), want %+v", in, body, got, warns, want)
+		}
+	}
+}

@@ -89,7 +89,7 @@ func renameIn(ms []*memory.Memory, norms map[string]bool, name string, keepText 
 				// [[Carol|Caz]] renamed to Caz reads [[Caz]], not [[Caz|Caz]].
 				label = ""
 			}
-			return wikilink.Link{Target: name, Label: label}.Raw(), true
+			return wikilink.Link{Target: name, Label: label, Heading: l.Heading}.Raw(), true
 		})
 		r := rewrite{m: m, body: body}
 		if norms[subjectNorm(m)] && len(wikilink.Parse(m.Body).Relations) > 0 || (m.Subject != "" && norms[wikilink.Norm(m.Subject)]) {
@@ -131,11 +131,52 @@ func (s *Service) Rename(ctx context.Context, v View, actor, ref, name string) (
 		return nil, &Error{Code: CodeNameTaken, Args: map[string]any{"Name": name, "Entity": other, "From": sn.nodes[i].name},
 			Msg: "“" + name + "” already names the entity “" + other + "”: merge them instead"}
 	}
+	if err := sn.namesMemory(i); err != nil {
+		return nil, err
+	}
+	if err := sn.memoryNamed(i, name); err != nil {
+		return nil, err
+	}
 	ms, err := s.memoriesOf(ctx, sn, i, v)
 	if err != nil {
 		return nil, err
 	}
 	return s.apply(ctx, actor, renameIn(ms, map[string]bool{wikilink.Norm(sn.nodes[i].name): true}, name, false))
+}
+
+// memoryNamed refuses renaming node i to name when name is the slug or title of a memory of
+// its scope instance: a link of that name opens that memory, so the rename turned every
+// mention of the entity into a link to a memory about something else, without a word.
+func (sn *snapshot) memoryNamed(i int, name string) error {
+	n, key := sn.nodes[i], wikilink.Norm(name)
+	found := int64(-1) // the first such memory by row, so the message names the same one each time
+	for rid, m := range sn.memories {
+		if m.Scope == n.scope && m.ScopeKey == n.key && (wikilink.Norm(m.Slug) == key || wikilink.Norm(m.Title) == key) &&
+			(found < 0 || rid < found) {
+			found = rid
+		}
+	}
+	if found < 0 {
+		return nil
+	}
+	m := sn.memories[found]
+	return &Error{Code: CodeNameIsMemory, Args: map[string]any{"Name": name, "From": n.name, "Slug": m.Slug, "Title": m.Title},
+		Msg: "“" + name + "” names the memory " + m.Slug + ": every link to " + n.name + " would open it"}
+}
+
+// namesMemory refuses an edit that would rewrite the links of node i to another name when
+// one of its names is a memory's slug or title: those links open that memory (the reader
+// follows them, the graph counts it among the entity's memories), and a rename or merge
+// rewrote them to a name no memory has, so every link to the memory broke without a word.
+// The memory is renamed instead (its title), or another entity is merged into this one.
+func (sn *snapshot) namesMemory(i int) error {
+	n := sn.nodes[i]
+	if len(n.linked) == 0 {
+		return nil
+	}
+	m := sn.memories[n.linked[0]]
+	return &Error{Code: CodeNamesMemory, Args: map[string]any{"Name": n.name, "Slug": m.Slug, "Title": m.Title},
+		Msg: "“" + n.name + "” names the memory " + m.Slug + ": links to it open that memory, and a new name would break them"}
 }
 
 // namedElsewhere finds another node of node i's scope instance that name (normalised) names,
@@ -176,6 +217,9 @@ func (s *Service) Merge(ctx context.Context, v View, actor, into string, from []
 		if n.scope != target.scope || n.key != target.key {
 			return nil, &Error{Code: CodeInvalidName, Args: map[string]any{"Name": n.name},
 				Msg: "entities of different scopes are never merged"}
+		}
+		if err := sn.namesMemory(i); err != nil {
+			return nil, err
 		}
 		ms, err := s.memoriesOf(ctx, sn, i, v)
 		if err != nil {

@@ -45,7 +45,8 @@ func unlinkIn(ms []*memory.Memory, norms map[string]bool) []rewrite {
 			if l.Label != "" {
 				return l.Label, true
 			}
-			return l.Target, true
+			// The text the link showed ("Acme#History"), heading and all.
+			return l.Target + l.Heading, true
 		})
 		r := rewrite{m: m, body: body}
 		if m.Subject != "" && norms[wikilink.Norm(m.Subject)] {
@@ -91,6 +92,12 @@ func (s *Service) AddRelation(ctx context.Context, v View, actor, memoryID, from
 			Msg: "a relation type is one word of letters, digits and _ - . : (at most 64)"}
 	}
 	body := strings.TrimRight(m.Body, "\n")
+	// A body ending in a code block left open (a fence never closed runs to the end) would take
+	// the line in as code: it was written, said "1 memory rewritten", and the graph showed
+	// nothing. The block is closed where it already ended, so it renders as before.
+	if fence := wikilink.OpenFence(body); fence != "" {
+		body += "\n" + fence
+	}
 	lines := strings.Split(body, "\n")
 	switch {
 	case body == "":

@@ -78,11 +78,15 @@ type Hop struct {
 	Edge Edge   `json:"edge"`
 }
 
-// Path is the answer of a shortest-path query.
+// Path is the answer of a shortest-path query. When none is found within the hops asked for,
+// Longer is the number of hops of the shortest path there is (over the same relation types), 0
+// when nothing joins the two: "no path" read the same for both, and a person could not tell
+// two entities five hops apart from two that nothing connects.
 type Path struct {
-	Found bool     `json:"found"`
-	Nodes []Entity `json:"nodes"`
-	Hops  []Hop    `json:"hops"`
+	Found  bool     `json:"found"`
+	Nodes  []Entity `json:"nodes"`
+	Hops   []Hop    `json:"hops"`
+	Longer int      `json:"longer,omitempty"`
 }
 
 // Filter narrows a traversal: relation types it may follow and entity types it may reach
@@ -193,9 +197,16 @@ func (sn *snapshot) candidates(ref string, v View) []int {
 // Entities lists visible entities whose name or alias contains query (normalised), exact
 // names first, then by degree; types narrows by entity type.
 func (s *Service) Entities(ctx context.Context, v View, query string, types []string, limit int) ([]Entity, error) {
+	es, _, err := s.FindEntities(ctx, v, query, types, limit)
+	return es, err
+}
+
+// FindEntities is Entities that also says whether limit left matching entities out, so a
+// caller can say the list is not all (the CLI printed the first 50 of 5,000 as if they were all).
+func (s *Service) FindEntities(ctx context.Context, v View, query string, types []string, limit int) ([]Entity, bool, error) {
 	sn, err := s.current(ctx)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	limit = clamp(limit, DefaultEntites, MaxLimit)
 	want := set(types, strings.ToLower)
@@ -242,7 +253,7 @@ func (s *Service) Entities(ctx context.Context, v View, query string, types []st
 	for _, h := range hits[:min(len(hits), limit)] {
 		out = append(out, sn.entity(h.i))
 	}
-	return out, nil
+	return out, len(hits) > limit, nil
 }
 
 func clamp(n, def, hi int) int {

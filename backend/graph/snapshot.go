@@ -9,6 +9,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -45,6 +46,7 @@ type node struct {
 	memories []int64 // rids, sorted
 	edges    []int   // indexes into snapshot.edges
 	members  []int64 // stored entity ids
+	linked   []int64 // rids of the memories whose slug or title the node's names are (sorted)
 }
 
 // edge is one typed relation between two nodes, with every memory that states it.
@@ -238,6 +240,10 @@ func build(d *memory.GraphData) *snapshot {
 		if i, ok := idx[find(l.Entity)]; ok {
 			mems[i][l.MemoryRID] = true
 			kinds[i]["memory"] += 0
+			if !slices.Contains(sn.nodes[i].linked, l.MemoryRID) {
+				sn.nodes[i].linked = append(sn.nodes[i].linked, l.MemoryRID)
+				slices.Sort(sn.nodes[i].linked)
+			}
 		}
 	}
 	for i, n := range sn.nodes {

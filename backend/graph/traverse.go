@@ -19,6 +19,8 @@ const (
 	CodeWouldEmpty      = "graph_would_empty_memory"
 	CodeNameTaken       = "graph_name_taken"
 	CodeSelfRelation    = "graph_self_relation"
+	CodeNamesMemory     = "graph_names_memory"
+	CodeNameIsMemory    = "graph_name_is_memory"
 )
 
 // Error is a graph failure with a stable code and the arguments of its translated message.
@@ -197,7 +199,47 @@ func (s *Service) Path(ctx context.Context, v View, from, to string, maxHops int
 			}
 		}
 	}
-	return Path{Found: false, Nodes: []Entity{}, Hops: []Hop{}}, nil
+	out := Path{Found: false, Nodes: []Entity{}, Hops: []Hop{}}
+	for _, a := range as {
+		for _, b := range bs {
+			if na, nb := sn.nodes[a], sn.nodes[b]; na.scope == nb.scope && na.key == nb.key {
+				if d := sn.distance(a, b, w, v); d > 0 && (out.Longer == 0 || d < out.Longer) {
+					out.Longer = d
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+// distance is the number of hops from node a to node b however many it takes, -1 when nothing
+// joins them: what a path search that found nothing within its hops tells its caller.
+func (sn *snapshot) distance(a, b int, w walkFilter, v View) int {
+	dist := map[int]int{a: 0}
+	frontier := []int{a}
+	for len(frontier) > 0 {
+		var next []int
+		for _, i := range frontier {
+			reached := false
+			sn.eachStep(i, w, func(j, _ int) bool {
+				if _, seen := dist[j]; seen || !sn.visible(j, v) {
+					return true
+				}
+				dist[j] = dist[i] + 1
+				if j == b {
+					reached = true
+					return false
+				}
+				next = append(next, j)
+				return true
+			})
+			if reached {
+				return dist[b]
+			}
+		}
+		frontier = next
+	}
+	return -1
 }
 
 // path is the shortest path from node a to node b within maxHops, Found false when none.

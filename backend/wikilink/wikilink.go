@@ -29,13 +29,17 @@ var Kind = gast.NewNodeKind("WikiLink")
 
 // Node is one `[[Target|Label]]`. MemoryID and Title are set (by the caller, between parse
 // and render) when Target names a memory: a link without a label then reads as the memory's
-// title (a slug is no words for a person), one with a label as its label.
+// title (a slug is no words for a person), one with a label as its label. EntityID, set by the
+// caller for a link that names no memory, is the graph id of the entity the link names in the
+// scope it is written in: a name alone found another scope's entity of that name (a project's
+// [[Carol]] opened the global Carol).
 type Node struct {
 	gast.BaseInline
 	Target   string
 	Label    string
 	MemoryID string
 	Title    string
+	EntityID string
 	labelled bool
 }
 
@@ -120,6 +124,10 @@ func (htmlRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 			esc(n.Target)
 			_, _ = w.WriteString(`" data-entity="`)
 			esc(n.Target)
+			if n.EntityID != "" {
+				_, _ = w.WriteString(`" data-entity-id="`)
+				esc(n.EntityID)
+			}
 		}
 		_, _ = w.WriteString(`">`)
 		if n.MemoryID != "" && n.Title != "" && !n.labelled {

@@ -23,10 +23,14 @@ const MaxName = 120
 // MaxRelation is the longest relation type, in characters.
 const MaxRelation = 64
 
-// Link is one `[[Target]]` or `[[Target|Label]]`.
+// Link is one `[[Target]]` or `[[Target|Label]]`. Heading is an Obsidian heading or block
+// reference as written after the name ("#History" of `[[Acme#History]]`, "" when none): it
+// names no entity, but a rewrite of the link keeps it, or renaming Acme lost which part of
+// the note the link pointed at.
 type Link struct {
-	Target string `json:"target"`
-	Label  string `json:"label,omitempty"`
+	Target  string `json:"target"`
+	Label   string `json:"label,omitempty"`
+	Heading string `json:"heading,omitempty"`
 }
 
 // Relation is one relation line. From is empty for `- type [[To]]` (the memory's subject).
@@ -104,6 +108,19 @@ type line struct {
 // blocks (``` or ~~~, closed by a fence as long), indented code after a blank line (not a list
 // item's continuation), code spans inside a line.
 func scan(body string) []line {
+	out, _ := scanFences(body)
+	return out
+}
+
+// OpenFence is the fence (``` or ~~~ as written) of a fenced code block that body leaves open
+// at its end, "" when none: a line appended to such a body is code, not grammar.
+func OpenFence(body string) string {
+	_, fence := scanFences(body)
+	return fence
+}
+
+// scanFences is scan, also returning the fence still open at the end of body ("" when none).
+func scanFences(body string) ([]line, string) {
 	var out []line
 	var fence string
 	prevBlank, inCode, inItem := true, false, false
@@ -135,7 +152,7 @@ func scan(body string) []line {
 		}
 		out = append(out, l)
 	}
-	return out
+	return out, fence
 }
 
 // lineRelation reads a (masked) line as a relation list item, if it is one.
@@ -220,12 +237,13 @@ func NameSubject(body, subject string, name func(r Relation) bool) string {
 	return strings.Join(parts, "\n")
 }
 
-// Raw renders a link back as written: "[[Target]]" or "[[Target|Label]]".
+// Raw renders a link back as written: "[[Target]]" or "[[Target|Label]]", with its heading
+// after the target ("[[Target#Heading|Label]]").
 func (l Link) Raw() string {
 	if l.Label != "" {
-		return "[[" + l.Target + "|" + l.Label + "]]"
+		return "[[" + l.Target + l.Heading + "|" + l.Label + "]]"
 	}
-	return "[[" + l.Target + "]]"
+	return "[[" + l.Target + l.Heading + "]]"
 }
 
 // relationLine reads the text of a list item as a relation, if it is one.
@@ -276,8 +294,9 @@ func HeadingAt(target string) int {
 func parseLink(inner string) (Link, bool) {
 	target, label, _ := strings.Cut(inner, "|")
 	target = strings.TrimSpace(target)
+	heading := ""
 	if i := HeadingAt(target); i >= 0 {
-		target = target[:i]
+		target, heading = target[:i], target[i:]
 	}
 	target, label = strings.TrimSpace(target), strings.TrimSpace(label)
 	if target == "" || utf8.RuneCountInString(target) > MaxName || utf8.RuneCountInString(label) > MaxName {
@@ -286,7 +305,7 @@ func parseLink(inner string) (Link, bool) {
 	if label == target {
 		label = ""
 	}
-	return Link{Target: target, Label: label}, true
+	return Link{Target: target, Label: label, Heading: heading}, true
 }
 
 // stripCodeSpans blanks `code spans` (a run of backticks closed by a run of the same length),

@@ -91,6 +91,8 @@ export interface GraphPathResult {
   found: boolean
   nodes: Entity[]
   hops: PathHop[]
+  /** Not found within max_hops: the hops of the shortest path there is (absent when none). */
+  longer?: number
 }
 
 export interface GraphEntityMemoriesParams extends GraphScopeArgs {

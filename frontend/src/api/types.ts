@@ -1238,6 +1238,7 @@ export interface GraphPath {
   found: boolean
   nodes: GraphEntity[] | null
   hops: GraphHop[] | null
+  longer?: number
 }
 
 export interface GraphEntitiesParams extends GraphScope {
@@ -1248,6 +1249,7 @@ export interface GraphEntitiesParams extends GraphScope {
 
 export interface GraphEntitiesResult {
   entities: GraphEntity[] | null
+  truncated: boolean
 }
 
 export interface GraphNeighborsParams extends GraphScope {

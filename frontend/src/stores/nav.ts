@@ -57,13 +57,14 @@ export const useNav = defineStore('nav', () => {
 
   /**
    * The entity the graph view should centre on, set when a `[[Name]]` link in the reader names
-   * no memory. The graph view reads it (and may clear it once shown).
+   * no memory: its name, and the id of the entity of that name in the link's own scope when the
+   * link carries one. The graph view reads it (and may clear it once shown).
    */
-  const graphFocus = ref<string | null>(null)
+  const graphFocus = ref<{ name: string; id?: string } | null>(null)
 
   /** Follows an entity link ([[Name]] in the reader): the Graph view focuses that entity. */
-  function openEntity(name: string) {
-    graphFocus.value = name
+  function openEntity(name: string, id?: string) {
+    graphFocus.value = { name, id }
     go('graph')
   }
 

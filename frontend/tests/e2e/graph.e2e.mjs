@@ -179,8 +179,9 @@ async function main() {
     expect(rel.some((r) => r.includes('You') && r.includes('Neovim')) && !rel.some((r) => r.includes('User')), `its relations name it: ${rel.join(' | ')}`)
   })
 
+  let proj = ''
   await step('one name in two scopes: each option says its scope; a relation across scopes is warned of', async () => {
-    const proj = tempDir('engram-e2e-graph-proj-')
+    proj = tempDir('engram-e2e-graph-proj-')
     await rpc.call('memory.write', { slug: 'staging-on-acme', title: 'Staging runs on Acme', scope: 'project', workdir: proj, type: 'reference', body: 'Staging is hosted by [[Acme]].\n' })
     await until(async () => {
       const r = await rpc.call('graph.entities', { query: 'Acme', limit: 10 })
@@ -212,6 +213,53 @@ async function main() {
     const note = await page.locator('[data-test="graph-add-scope-note"][data-end="to"][data-warn="true"]').innerText({ timeout: LONG })
     expect(note.includes(`project ${folder}`) && note.includes('global'), `the warning names both scopes: ${note}`)
     await page.screenshot({ path: path.join(SHOTS, 'e2e-graph-add-scope.png') })
+  })
+
+  // The link carried only the name, and the Graph view looked it up in every scope: the
+  // project memory's [[Acme]] opened the global Acme (the busier one).
+  await step('a [[link]] in a project memory opens that project\'s entity, not the global one of its name', async () => {
+    const { entities } = await rpc.call('graph.entities', { query: 'Acme', limit: 10 })
+    const projAcme = entities.find((e) => e.name === 'Acme' && e.scope === 'project')
+    const globalAcme = entities.find((e) => e.name === 'Acme' && e.scope === 'global')
+    expect(projAcme && globalAcme && projAcme.id !== globalAcme.id, `two Acmes: ${JSON.stringify(entities)}`)
+    const staging = (await rpc.call('memory.read', { slug: 'staging-on-acme', scope: 'project', workdir: proj })).memory
+    await page.click('[data-test="nav-memories"]')
+    await page.locator('.list-pane[data-state="ready"]').waitFor({ timeout: LONG })
+    await page.evaluate(() => document.querySelector('[data-test="search"] input')?.focus())
+    await page.keyboard.type('Staging runs on Acme')
+    await page.locator('.list-pane[data-state="ready"][data-query="Staging runs on Acme"]').waitFor({ timeout: LONG })
+    await page.locator(`.item[data-id="${staging.id}"]`).click()
+    const link = page.locator('.markdown-body a.wikilink-entity[data-entity="Acme"]')
+    await link.waitFor({ timeout: LONG })
+    await link.click()
+    await page.locator('[data-test="graph-canvas"][data-state="ready"]').waitFor({ timeout: LONG })
+    await until(async () => (await page.getAttribute('[data-test="graph-canvas"]', 'data-focus')) || null, 'a focused entity')
+    const focused = await page.getAttribute('[data-test="graph-canvas"]', 'data-focus')
+    expect(focused === projAcme.id, `focused ${focused}: the project's Acme is ${projAcme.id}, the global one ${globalAcme.id}`)
+    await page.screenshot({ path: path.join(SHOTS, 'e2e-graph-link-scope.png') })
+  })
+
+  // The view asked for 4 hops and said "not connected within 4 hops" of two entities five apart.
+  await step('a path longer than 4 hops is found (up to 6); a longer one is said to be longer', async () => {
+    await rpc.call('memory.write', { slug: 'animal-chain', title: 'Animal chain', scope: 'global', type: 'reference',
+      body: 'Who knows whom.\n\n- [[Ant]] knows [[Bee]]\n- [[Bee]] knows [[Cat]]\n- [[Cat]] knows [[Dog]]\n- [[Dog]] knows [[Eel]]\n- [[Eel]] knows [[Fox]]\n' +
+        '- [[Gnu]] knows [[Hen]]\n- [[Hen]] knows [[Ibis]]\n- [[Ibis]] knows [[Jay]]\n- [[Jay]] knows [[Kiwi]]\n- [[Kiwi]] knows [[Lark]]\n- [[Lark]] knows [[Mole]]\n- [[Mole]] knows [[Newt]]\n' })
+    await until(async () => ((await rpc.call('graph.entities', { query: 'Newt', limit: 5 })).entities ?? []).length > 0 || null, 'the chain in the graph')
+    await page.click('[data-test="nav-graph"]')
+    await page.locator('[data-test="graph-canvas"][data-state="ready"]').waitFor({ timeout: LONG })
+    await pick(page, 'graph-path-from', 'Ant', 'Ant', 2 * LONG)
+    await pick(page, 'graph-path-to', 'Fox', 'Fox', 2 * LONG)
+    await page.click('[data-test="graph-path-find"]')
+    await page.locator('[data-test="graph-panel"][data-kind="path"][data-state="found"]').waitFor({ timeout: LONG })
+    const hops = await page.locator('[data-test="graph-hop"]').count()
+    expect(hops === 5, `Ant → Bee → Cat → Dog → Eel → Fox (${hops} hops)`)
+    await page.click('[data-test="graph-path-clear"]')
+    await pick(page, 'graph-path-from', 'Gnu', 'Gnu', 2 * LONG)
+    await pick(page, 'graph-path-to', 'Newt', 'Newt', 2 * LONG)
+    await page.click('[data-test="graph-path-find"]')
+    const longer = await page.locator('[data-test="graph-panel"][data-kind="path"][data-state="not-found"] [data-test="graph-path-longer"]').innerText({ timeout: LONG })
+    expect(longer.includes('7 hops'), `the 7-hop path is said to be longer: ${longer}`)
+    await page.screenshot({ path: path.join(SHOTS, 'e2e-graph-path-longer.png') })
   })
   await server.stop()
 }
