@@ -968,6 +968,7 @@ export namespace api {
 	}
 	export class ExportResult {
 	    count: number;
+	    daily: number;
 	    kv: number;
 	    jsonl: string;
 	    folder?: memory.FolderExport;
@@ -980,6 +981,7 @@ export namespace api {
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.count = source["count"];
+	        this.daily = source["daily"];
 	        this.kv = source["kv"];
 	        this.jsonl = source["jsonl"];
 	        this.folder = this.convertValues(source["folder"], memory.FolderExport);
@@ -1280,6 +1282,7 @@ export namespace api {
 	}
 	export class GraphEntitiesResult {
 	    entities: graph.Entity[];
+	    truncated: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new GraphEntitiesResult(source);
@@ -1288,6 +1291,7 @@ export namespace api {
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.entities = this.convertValues(source["entities"], graph.Entity);
+	        this.truncated = source["truncated"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -2937,6 +2941,7 @@ export namespace backup {
 	    reindex: memory.ReconcileReport;
 	    index_rebuilt?: string;
 	    kept_history?: boolean;
+	    backup_history?: string;
 	    git_config_dropped?: string[];
 	
 	    static createFrom(source: any = {}) {
@@ -2954,6 +2959,7 @@ export namespace backup {
 	        this.reindex = this.convertValues(source["reindex"], memory.ReconcileReport);
 	        this.index_rebuilt = source["index_rebuilt"];
 	        this.kept_history = source["kept_history"];
+	        this.backup_history = source["backup_history"];
 	        this.git_config_dropped = source["git_config_dropped"];
 	    }
 	
@@ -3634,6 +3640,7 @@ export namespace graph {
 	    found: boolean;
 	    nodes: Entity[];
 	    hops: Hop[];
+	    longer?: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new Path(source);
@@ -3644,6 +3651,7 @@ export namespace graph {
 	        this.found = source["found"];
 	        this.nodes = this.convertValues(source["nodes"], Entity);
 	        this.hops = this.convertValues(source["hops"], Hop);
+	        this.longer = source["longer"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -4377,6 +4385,7 @@ export namespace memory {
 	    temp_files: TempFiles;
 	    ok: boolean;
 	    read_only: boolean;
+	    read_only_index?: string;
 	    recovery?: Recovery;
 	    orphans: Orphans;
 	    stuck_runs: StuckRuns;
@@ -4404,6 +4413,7 @@ export namespace memory {
 	        this.temp_files = this.convertValues(source["temp_files"], TempFiles);
 	        this.ok = source["ok"];
 	        this.read_only = source["read_only"];
+	        this.read_only_index = source["read_only_index"];
 	        this.recovery = this.convertValues(source["recovery"], Recovery);
 	        this.orphans = this.convertValues(source["orphans"], Orphans);
 	        this.stuck_runs = this.convertValues(source["stuck_runs"], StuckRuns);
