@@ -88,3 +88,34 @@ func TestEntityLinksCarryTheirScopesEntity(t *testing.T) {
 		}
 	}
 }
+
+// A [[link]] opens a memory of its own scope or a global one, never another project's: a
+// global memory's [[deploy]] opened project B's "deploy" memory in the reader, while the graph
+// read it as an entity (it reads links within their scope).
+func TestLinksNeverOpenAnotherProjectsMemory(t *testing.T) {
+	a := newAPI(t, memory.ActorUser)
+	wdA, wdB := t.TempDir(), t.TempDir()
+	write := func(p WriteParams) string {
+		r, err := a.Memory.Write(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.ID
+	}
+	write(WriteParams{Scope: memory.ScopeProject, Workdir: wdB, Type: memory.TypeProject, Slug: "deploy", Title: "Deploy", Body: "Project B deploys with Helm."})
+	global := write(WriteParams{Scope: memory.ScopeGlobal, Type: memory.TypeReference, Slug: "habits", Title: "Habits", Body: "See [[deploy]] before a release."})
+	inA := write(WriteParams{Scope: memory.ScopeProject, Workdir: wdA, Type: memory.TypeProject, Slug: "notes-a", Title: "Notes A", Body: "See [[deploy]] and [[habits]]."})
+	for _, id := range []string{global, inA} {
+		r, err := a.Memory.Read(RefParams{ID: id})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(r.HTML, `data-wikilink="deploy" data-memory-id=`) || !strings.Contains(r.HTML, `data-wikilink="deploy" data-entity="deploy"`) {
+			t.Errorf("[[deploy]] in %s opens project B's memory:\n%s", id, r.HTML)
+		}
+	}
+	// A project memory's link to a global memory still opens it.
+	if r, _ := a.Memory.Read(RefParams{ID: inA}); !strings.Contains(r.HTML, `data-wikilink="habits" data-memory-id="`+global+`"`) {
+		t.Errorf("[[habits]] in project A does not open the global memory:\n%s", r.HTML)
+	}
+}

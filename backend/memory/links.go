@@ -22,9 +22,11 @@ type LinkedMemory struct {
 
 // ResolveLinks maps each [[link]] name to the id of the live memory it names: by slug, else
 // by title (ASCII case ignored). Called when the reader renders a body, so that a link to a
-// memory opens it and any other name stays an entity link for the graph. Among several
-// matches the memory in from's own scope instance wins, then a global one, then any other;
-// a slug match beats a title match. Names that match nothing are absent from the map.
+// memory opens it and any other name stays an entity link for the graph. Only a memory in
+// from's own scope instance or a global one answers, the own first, and a slug match beats a
+// title match; names that match nothing are absent from the map. A memory of another project
+// or agent answered too, so a global memory's [[deploy]] opened project B's memory, where the
+// graph (which reads a link within its own scope and the global one) showed an entity.
 func (s *Store) ResolveLinks(ctx context.Context, from LinkFrom, names []string) (map[string]LinkedMemory, error) {
 	out := map[string]LinkedMemory{}
 	if len(names) == 0 {
@@ -68,7 +70,7 @@ func (s *Store) ResolveLinks(ctx context.Context, from LinkFrom, names []string)
 		case Scope(scope) == ScopeGlobal:
 			place = 2
 		default:
-			place = 1
+			continue // another project's or agent's memory
 		}
 		for n := range seen {
 			rank := 0
