@@ -103,7 +103,7 @@ func renameIn(ms []*memory.Memory, norms map[string]bool, name string, keepText 
 
 func checkName(name string) error {
 	if !wikilink.ValidName(name) {
-		return &Error{Code: CodeInvalidName, Args: map[string]any{"Name": name}, Msg: "an entity name is one line of at most 120 characters without [ ] | #"}
+		return &Error{Code: CodeInvalidName, Args: map[string]any{"Name": name}, Msg: "an entity name is one line of at most 120 characters without [ ] | and no # starting a heading (Acme#History)"}
 	}
 	return nil
 }
