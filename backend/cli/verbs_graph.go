@@ -61,7 +61,9 @@ func (r *runner) graph(_ context.Context, args []string) error {
 		}
 		r.out(res, func(w io.Writer) {
 			for _, e := range res.Entities {
-				fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", e.ID, e.Type, e.Name, r.t("cli.graph.counts", map[string]any{"Memories": e.Memories, "Degree": e.Degree}))
+				// The scope tells apart two entities of one name (a global Carol and a project's).
+				fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", e.ID, e.Type, scopeLabel(e.Scope, e.Workdir, e.Agent), e.Name,
+					r.t("cli.graph.counts", map[string]any{"Memories": e.Memories, "Degree": e.Degree}))
 			}
 			r.graphMore(res.Truncated, len(res.Entities))
 		})

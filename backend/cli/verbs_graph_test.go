@@ -141,7 +141,11 @@ func TestGraphEntitiesCountRelationsInWords(t *testing.T) {
 	h.ok("write", "--type", "reference", "--slug", "team-notes", "--title", "Team notes",
 		"--body", "- [[Alice]] manages [[Bob]]\n- [[Alice]] works_at [[Acme]]")
 	out := h.ok("graph", "entities")
-	for _, want := range []string{"Alice\t1 memory, 2 relations", "Bob\t1 memory, 1 relation\n"} {
+	wd := t.TempDir()
+	h.ok("write", "--scope", "project", "--workdir", wd, "--type", "project", "--slug", "proj-notes", "--title", "Project notes",
+		"--body", "- [[Alice]] reviews [[Carol]]")
+	out = h.ok("graph", "entities")
+	for _, want := range []string{"\tglobal\tAlice\t1 memory, 2 relations", "\tglobal\tBob\t1 memory, 1 relation\n", "\tproject " + wd + "\tAlice\t"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("graph entities lacks %q:\n%s", want, out)
 		}
