@@ -202,6 +202,7 @@ export class ShortcutEngine {
       { keys: ['/'], label: 'ui.shortcuts.search', group: 'general' },
       { keys: ['?'], label: 'ui.shortcuts.help', group: 'general' },
       { keys: ['Esc'], label: 'ui.shortcuts.escape', group: 'general' },
+      { keys: ['Ctrl+Enter'], label: 'ui.shortcuts.save', group: 'general' },
       { keys: ['Alt+←'], label: 'ui.shortcuts.back', group: 'general' },
       { keys: ['Alt+→'], label: 'ui.shortcuts.forward', group: 'general' },
     ]
