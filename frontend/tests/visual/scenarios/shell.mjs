@@ -10,6 +10,9 @@ export default async function ({ open, check, settled, COMBOS }) {
       await check(page.locator('[data-test="nav-menu"]').isVisible(), 'menu button shown at 360 px')
       // The nav slides out of view (a short transition) once the page is narrow.
       await page.waitForFunction(() => getComputedStyle(document.querySelector('.sider')).visibility === 'hidden')
+      // The Review count was only in the hidden navigation: the bar shows it, and opens Review.
+      await page.waitForSelector('[data-test="top-review-count"]')
+      await check(page.locator('[data-test="top-review-count"]').innerText().then((s) => s.trim() === '3'), 'the bar shows the three memories to review')
     })
     await open(`${l}-${th}-shell-360-reader`, { language, theme: th, links: true }, async (page) => {
       await size(360, 740)(page)
