@@ -105,7 +105,14 @@ func (r *runner) usageCSV(w io.Writer, sum api.UsageSummaryResult) error {
 	return cw.Error()
 }
 
-func money(usd float64) string { return "$" + strconv.FormatFloat(usd, 'f', 4, 64) }
+// money is a cost in dollars to four places; a cost under a hundredth of a cent reads
+// "<$0.0001" — cheap calls read "$0.0000", as if they cost nothing.
+func money(usd float64) string {
+	if usd > 0 && usd < 0.00005 {
+		return "<$0.0001"
+	}
+	return "$" + strconv.FormatFloat(usd, 'f', 4, 64)
+}
 
 // llm runs `engram llm status`, `engram llm test`, `engram llm set` (provider, base URL,
 // model, streaming: verbs_llm_set.go), `engram llm key set` (the key is read from stdin, never

@@ -106,3 +106,12 @@ func TestLLMAndUsageVerbs(t *testing.T) {
 		}
 	}
 }
+
+// A call costing a few millionths of a dollar read "$0.0000", as if it cost nothing.
+func TestMoneyNeverReadsZeroForACost(t *testing.T) {
+	for usd, want := range map[float64]string{0: "$0.0000", 0.000003: "<$0.0001", 0.00005: "$0.0001", 0.15: "$0.1500", 12.34567: "$12.3457"} {
+		if got := money(usd); got != want {
+			t.Errorf("money(%v) = %q, want %q", usd, got, want)
+		}
+	}
+}
