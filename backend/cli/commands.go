@@ -128,7 +128,7 @@ func (r *runner) daily(_ context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := r.need("daily", "append TEXT | show [DATE]", pos, 1); err != nil {
+	if err := r.need("daily", "append TEXT | show [DATE] | list | search QUERY", pos, 1); err != nil {
 		return err
 	}
 	switch pos[0] {
@@ -155,7 +155,19 @@ func (r *runner) daily(_ context.Context, args []string) error {
 	case "show":
 		p := api.DayParams{}
 		if len(pos) > 1 {
-			p.Date = pos[1]
+			p.Date = strings.Join(pos[1:], " ")
+			// A date as the journal's search reads it ("yesterday", "7 Dec", 12月7日, 12/7):
+			// show took only YYYY-MM-DD, where the window's search box takes them all.
+			if !isoDay(p.Date) {
+				found, err := r.api.Daily.Search(api.DaySearchParams{Query: p.Date, Limit: 1})
+				if err != nil {
+					return err
+				}
+				if found.Date == "" || len(found.Days) == 0 || !found.Days[0].ByDate {
+					return usageError(r.t("cli.daily_no_date", map[string]any{"Date": p.Date}))
+				}
+				p.Date, p.Archived = found.Days[0].Date, found.Days[0].Archived
+			}
 		}
 		res, err := r.api.Daily.Read(p)
 		if err != nil {
@@ -177,13 +189,53 @@ func (r *runner) daily(_ context.Context, args []string) error {
 		}
 		r.out(res, func(w io.Writer) {
 			for _, d := range res.Days {
-				fmt.Fprintf(w, "%s  %d\n", d.Date, d.Bytes)
+				mark := ""
+				if d.Archived {
+					mark = "  " + r.t("cli.daily_archived", nil)
+				}
+				fmt.Fprintf(w, "%s  %d%s\n", d.Date, d.Bytes, mark)
+			}
+		})
+	case "search":
+		if err := r.need("daily search", "QUERY", pos, 2); err != nil {
+			return err
+		}
+		res, err := r.api.Daily.Search(api.DaySearchParams{Query: strings.Join(pos[1:], " ")})
+		if err != nil {
+			return err
+		}
+		r.out(res, func(w io.Writer) {
+			if len(res.Days) == 0 {
+				fmt.Fprintln(w, r.t("cli.daily_none_found", nil))
+			}
+			for _, d := range res.Days {
+				mark := ""
+				if d.Archived {
+					mark = "  " + r.t("cli.daily_archived", nil)
+				}
+				fmt.Fprintf(w, "%s%s\n", d.Date, mark)
+				if !d.ByDate && d.Snippet != "" {
+					fmt.Fprintf(w, "    %s %s: %s\n", d.Time, d.Author, d.Snippet)
+				}
 			}
 		})
 	default:
-		return usageError(r.t("cli.missing_arg", map[string]any{"Command": "daily", "What": "append TEXT | show [DATE] | list"}))
+		return usageError(r.t("cli.missing_arg", map[string]any{"Command": "daily", "What": "append TEXT | show [DATE] | list | search QUERY"}))
 	}
 	return nil
+}
+
+// isoDay reports whether s is written YYYY-MM-DD (the api checks that it is a real date).
+func isoDay(s string) bool {
+	if len(s) != 10 || s[4] != '-' || s[7] != '-' {
+		return false
+	}
+	for i, c := range s {
+		if i != 4 && i != 7 && (c < '0' || c > '9') {
+			return false
+		}
+	}
+	return true
 }
 
 // bridgeToken prints the bridge token (remote.status) or replaces it (remote.regenerateToken).

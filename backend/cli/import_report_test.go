@@ -131,3 +131,29 @@ func TestCountsAndExitCodesSayWhatHappened(t *testing.T) {
 		t.Errorf("reindex with a problem:\n%s", out)
 	}
 }
+
+// The journal on the command line as in the window: `daily show` takes the dates the window's
+// search takes (it took only YYYY-MM-DD), `daily search` finds days by date or text (there
+// was none), and `daily list` marks archived days.
+func TestDailyShowSearchAndList(t *testing.T) {
+	h := newHome(t)
+	h.ok("daily", "append", "Walked along the harbour with Mia")
+	today := strings.TrimSpace(strings.TrimPrefix(strings.SplitN(h.ok("daily", "show"), "\n", 2)[0], "# "))
+	for _, arg := range []string{"today", today} {
+		if out := h.ok("daily", "show", arg); !strings.Contains(out, "harbour") {
+			t.Errorf("daily show %s:\n%s", arg, out)
+		}
+	}
+	if out := h.ok("daily", "search", "harbour"); !strings.Contains(out, today) || !strings.Contains(out, "harbour") {
+		t.Errorf("daily search harbour:\n%s", out)
+	}
+	if out := h.ok("daily", "search", "lighthouse"); !strings.Contains(out, "No journal day matches.") {
+		t.Errorf("daily search with no match:\n%s", out)
+	}
+	if code, _, errs := h.run("", "daily", "show", "not a date at all"); code == 0 || !strings.Contains(errs, "names no journal day") {
+		t.Errorf("daily show with no date: exit %d\n%s", code, errs)
+	}
+	if out := h.ok("daily", "list"); !strings.Contains(out, today) || strings.Contains(out, "(archived)") {
+		t.Errorf("daily list:\n%s", out)
+	}
+}
