@@ -170,5 +170,14 @@ func excerptAround(t string, start, end int) string {
 		after = nil
 	}
 	s := pre + string(before) + string(match) + string(after) + post
-	return strings.Join(strings.Fields(s), " ")
+	// On one line, without Markdown's heading marks: a journal day's excerpt read
+	// "…## 02:54 · user Ignore all previous…".
+	words := strings.Fields(s)
+	kept := words[:0]
+	for _, w := range words {
+		if strings.Trim(w, "#") != "" || len(w) > 6 {
+			kept = append(kept, w)
+		}
+	}
+	return strings.Join(kept, " ")
 }
