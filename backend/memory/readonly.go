@@ -37,6 +37,9 @@ func folderWritable(root string) bool {
 
 // indexFileWritable checks that an existing index can be opened for writing.
 func indexFileWritable(root string) bool {
+	if fi, err := os.Stat(filepath.Join(root, indexName)); err == nil && !fi.Mode().IsRegular() {
+		return true // no index file at all: the writable open moves it aside (errIndexNotAFile)
+	}
 	idx, err := os.OpenFile(filepath.Join(root, indexName), os.O_WRONLY, 0)
 	if errors.Is(err, os.ErrNotExist) {
 		return true

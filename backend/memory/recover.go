@@ -62,10 +62,19 @@ func (r *Recovery) Args() map[string]any {
 // CLI repaired the index) can still tell the person.
 const recoveryKey = "index.last_recovery"
 
-// IsCorrupt reports whether err is SQLite saying the index file is damaged.
+// errIndexNotAFile is a folder (or a device) where the index file belongs: the home opened
+// read-only and every change was refused with "give the index file back to yourself", which
+// nothing could do. It is moved aside and the index rebuilt, as a damaged file is.
+var errIndexNotAFile = errors.New("the index is not a file (a folder stands in its place)")
+
+// IsCorrupt reports whether err is SQLite saying the index file is damaged (or no index file
+// stands where it belongs).
 func IsCorrupt(err error) bool {
 	if err == nil {
 		return false
+	}
+	if errors.Is(err, errIndexNotAFile) {
+		return true
 	}
 	var ce interface{ Code() int }
 	if errors.As(err, &ce) {

@@ -263,3 +263,34 @@ func TestDamagedIndexHeldElsewhereIsLeftAlone(t *testing.T) {
 		t.Fatal("not repaired once the other process was gone")
 	}
 }
+
+// A folder where the index file belongs (a sync tool's conflict, a mistaken mkdir) opened the
+// home read-only, and every change was refused with "give the index file back to yourself",
+// which nothing could do. It is moved aside like a damaged file and the index rebuilt.
+func TestFolderInPlaceOfTheIndexIsMovedAside(t *testing.T) {
+	e := newEnv(t)
+	keep := e.ok(wr("kept-memory", "Kept", "the files keep this: quokka"))
+	e.s.Close()
+	idx := filepath.Join(e.home, "memory", indexName)
+	for _, suffix := range []string{"", "-wal", "-shm"} {
+		os.Remove(idx + suffix)
+	}
+	if err := os.MkdirAll(filepath.Join(idx, "inside"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	e.s = e.open()
+	if e.s.ReadOnly() {
+		t.Fatal("the home opened read-only")
+	}
+	rec := e.s.Recovery(e.ctx)
+	if rec == nil || rec.Code != CodeIndexRecovered {
+		t.Fatalf("recovery %+v", rec)
+	}
+	if fi, err := os.Stat(filepath.Join(e.s.Root(), filepath.FromSlash(rec.MovedTo), "inside")); err != nil || !fi.IsDir() {
+		t.Fatalf("the folder was not kept aside: %v", err)
+	}
+	if got := e.get(keep.ID); got.Slug != "kept-memory" {
+		t.Fatalf("memory not rebuilt: %+v", got)
+	}
+	e.ok(wr("written-after", "After", "a change is taken again"))
+}

@@ -244,6 +244,9 @@ func (s *Store) openIndexLocked(ctx context.Context) error {
 // settleLocked opens the index when needed, migrates it and brings it in line with the files.
 func (s *Store) settleLocked(ctx context.Context) error {
 	if s.db == nil {
+		if fi, err := os.Stat(s.indexPath()); err == nil && !fi.Mode().IsRegular() {
+			return errIndexNotAFile // moved aside and rebuilt like a damaged file (IsCorrupt)
+		}
 		if err := privateFile(s.indexPath()); err != nil {
 			return err
 		}
