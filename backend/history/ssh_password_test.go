@@ -71,18 +71,7 @@ func TestSecretAnOlderBuildLeftInTheRemoteIsTakenOut(t *testing.T) {
 	} {
 		home := t.TempDir()
 		st, r := openHome(t, home, true)
-		repo, err := r.open()
-		if err != nil {
-			t.Fatal(err)
-		}
-		cfg, err := repo.Config()
-		if err != nil {
-			t.Fatal(err)
-		}
-		cfg.Remotes[RemoteName] = &config.RemoteConfig{Name: RemoteName, URLs: []string{tc.old}}
-		if err := r.setConfig(cfg); err != nil {
-			t.Fatal(err)
-		}
+		writeRemoteAsGiven(t, r, tc.old)
 		if s, err := r.Status(); err != nil || strings.Contains(s.Remote, secret) {
 			t.Errorf("%s: status before the mend = %+v, %v: shows the password", tc.old, s, err)
 		}
@@ -110,5 +99,23 @@ func TestSecretAnOlderBuildLeftInTheRemoteIsTakenOut(t *testing.T) {
 			t.Errorf("%s: credentials = %q %q %v %v, want %q %q", tc.old, user, pass, ok, err, tc.user, tc.pass)
 		}
 		st2.Close()
+	}
+}
+
+// writeRemoteAsGiven puts url in .git/config as an older build did: as given, secret and all.
+func writeRemoteAsGiven(t *testing.T, r *Repo, url string) {
+	t.Helper()
+	repo, err := r.open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := repo.Config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Remotes[RemoteName] = &config.RemoteConfig{Name: RemoteName, URLs: []string{url},
+		Fetch: []config.RefSpec{config.RefSpec("+refs/heads/*:refs/remotes/" + RemoteName + "/*")}}
+	if err := r.setConfig(cfg); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -2,7 +2,6 @@ package history
 
 import (
 	"context"
-	"github.com/go-git/go-git/v5/config"
 	"strings"
 	"testing"
 
@@ -60,20 +59,7 @@ func TestTokenLeftInTheConfigMovesOut(t *testing.T) {
 	st, r, home := remoteHome(t, Auth{})
 	r.SetAuth(Auth{Credentials: OpenCredentials(home), CAFile: caFile(t, srv)})
 	write(t, st, memory.ActorUser, newMem("tea-pref", "Likes green tea."))
-	// What an older build wrote: the URL as given.
-	repo, err := r.open()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := repo.Config()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Remotes[RemoteName] = &config.RemoteConfig{Name: RemoteName, URLs: []string{strings.Replace(url, "https://", "https://"+token+"@", 1)},
-		Fetch: []config.RefSpec{config.RefSpec("+refs/heads/*:refs/remotes/" + RemoteName + "/*")}}
-	if err := r.setConfig(cfg); err != nil {
-		t.Fatal(err)
-	}
+	writeRemoteAsGiven(t, r, strings.Replace(url, "https://", "https://"+token+"@", 1))
 	if s, err := r.Status(); err != nil || strings.Contains(s.Remote, token) {
 		t.Fatalf("status shows %q (%v)", s.Remote, err)
 	}
