@@ -2,10 +2,6 @@ package wire
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"fmt"
-	"os"
 	"sync"
 	"time"
 
@@ -92,16 +88,7 @@ func (s *Services) embedStamp() string {
 	if s.opts.Embed != (embed.Config{}) {
 		return ""
 	}
-	st, err := s.Settings.Get(s.ctx)
-	if err != nil {
-		return "settings-error"
-	}
-	stamp := fmt.Sprintf("%+v", st.Embeddings)
-	if data, err := os.ReadFile(s.Keys.Path()); err == nil {
-		sum := sha256.Sum256(data)
-		stamp += "|" + hex.EncodeToString(sum[:8])
-	}
-	return stamp
+	return s.settingsStamp(func(st settings.Settings) any { return st.Embeddings })
 }
 
 // embedWatchEvery is how often a long-running process looks for another process's change of

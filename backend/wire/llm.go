@@ -52,11 +52,17 @@ func (s *Services) recordUsage(ctx context.Context, r llm.UsageRow) error {
 // two writes within the clock's tick). One settings read and one small file read, beside a
 // model call.
 func (s *Services) llmStamp() string {
+	return s.settingsStamp(func(st settings.Settings) any { return st.LLM })
+}
+
+// settingsStamp is the part of the settings pick names, as stored, with a hash of the key
+// file: what a client built from them depends on (llmStamp, embedStamp).
+func (s *Services) settingsStamp(pick func(settings.Settings) any) string {
 	st, err := s.Settings.Get(s.ctx)
 	if err != nil {
 		return "settings-error"
 	}
-	stamp := fmt.Sprintf("%+v", st.LLM)
+	stamp := fmt.Sprintf("%+v", pick(st))
 	if data, err := os.ReadFile(s.Keys.Path()); err == nil {
 		sum := sha256.Sum256(data)
 		stamp += "|" + hex.EncodeToString(sum[:8])
