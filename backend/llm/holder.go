@@ -15,7 +15,8 @@ type Source func() (Client, error)
 type Builder func(ctx context.Context) (Client, error)
 
 // Stamp fingerprints what a client is built from (the settings and the key file as stored),
-// cheaply: a different stamp means the client must be built again.
+// cheaply: a different stamp means the client must be built again; "" means it could not be
+// read, and changes nothing.
 type Stamp func() string
 
 // Holder keeps the current client and rebuilds it on Reload (wire calls Reload when the LLM
@@ -77,7 +78,9 @@ func (h *Holder) Current() (Client, error) {
 		h.mu.RLock()
 		built := h.built
 		h.mu.RUnlock()
-		if h.stamp() != built {
+		// "" is a stamp that could not be read (the index busy being repaired): no reason to
+		// rebuild a working client into a failing one.
+		if now := h.stamp(); now != "" && now != built {
 			_ = h.Reload(h.watchCtx)
 		}
 	}

@@ -23,7 +23,7 @@ type RuntimeOptions struct {
 	// and the key file). Nil makes Reload a no-op.
 	Config func(ctx context.Context) (embed.Config, error)
 	// Stamp fingerprints what Config reads as stored (settings and key file), so that
-	// ReloadIfChanged notices another process's change; nil: never.
+	// ReloadIfChanged notices another process's change; nil: never; "": not readable now.
 	Stamp  func() string
 	Logger *slog.Logger
 }
@@ -171,7 +171,7 @@ func (r *Runtime) ReloadIfChanged(ctx context.Context) (bool, error) {
 	r.mu.Lock()
 	same := stamp == r.built
 	r.mu.Unlock()
-	if same {
+	if same || stamp == "" { // "": could not be read now (the index being repaired)
 		return false, nil
 	}
 	return true, r.Reload(ctx)

@@ -94,3 +94,39 @@ func TestRuntimeSwitches(t *testing.T) {
 		})
 	}
 }
+
+// ReloadIfChanged reloads when what the configuration is read from changed, and only then; a
+// stamp that cannot be read now ("": the index being repaired) keeps what runs — it turned a
+// working embedder off until the next look.
+func TestReloadIfChangedFollowsTheStamp(t *testing.T) {
+	ctx := context.Background()
+	s := openStore(t)
+	stamp, cfg := "a", embed.Config{}
+	reads := 0
+	rt := NewRuntime(s, RuntimeOptions{Logger: quiet,
+		Config: func(context.Context) (embed.Config, error) {
+			reads++
+			if stamp == "" {
+				return embed.Config{}, errors.New("settings unreadable")
+			}
+			return cfg, nil
+		},
+		Stamp: func() string { return stamp }})
+	if err := rt.Reload(ctx); err != nil || rt.Embedder() == nil {
+		t.Fatalf("first load: %v", err)
+	}
+	for _, step := range []struct {
+		stamp  string
+		reload bool
+	}{{"a", false}, {"", false}, {"b", true}, {"b", false}} {
+		stamp = step.stamp
+		before := reads
+		changed, err := rt.ReloadIfChanged(ctx)
+		if changed != step.reload || err != nil || (reads > before) != step.reload {
+			t.Errorf("stamp %q: reloaded %v (config read %d times), %v; want %v", step.stamp, changed, reads-before, err, step.reload)
+		}
+		if rt.Embedder() == nil {
+			t.Fatalf("stamp %q: embeddings turned off", step.stamp)
+		}
+	}
+}

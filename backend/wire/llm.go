@@ -60,7 +60,7 @@ func (s *Services) llmStamp() string {
 func (s *Services) settingsStamp(pick func(settings.Settings) any) string {
 	st, err := s.Settings.Get(s.ctx)
 	if err != nil {
-		return "settings-error"
+		return "" // unknown: the holder and the runtime keep what they run
 	}
 	stamp := fmt.Sprintf("%+v", pick(st))
 	if data, err := os.ReadFile(s.Keys.Path()); err == nil {
