@@ -7,6 +7,8 @@
 
 FAILED=0
 APP_PID="" WIN=""
+# fd 3: notes from inside a check (which quiets its command's output) that belong in the log.
+exec 3>&2
 
 # check DESC CMD...: runs CMD, prints ok/FAIL, remembers failures in FAILED.
 check() {
@@ -226,6 +228,40 @@ for y in range(max(y0, 0), y1):
 for row in grid:
     print("".join(row).rstrip() or "-")
 print("not white:", nonwhite, "of", (x1 - x0) * (y1 - y0))' "$spec"
+}
+
+# window_flat: the window's capture is one or two colours — the GTK background with nothing of
+# the page on it. Under a loaded Xvfb WebKitGTK sometimes stops presenting its frames (seen in a
+# CI run: every view's DOM checks passed while each capture was flat 246,245,244); the page is
+# drawn, the window is not updated.
+window_flat() {
+  local n
+  n="$(import -window "$WIN" -depth 8 ppm:- 2>/dev/null | identify -format '%k' - 2>/dev/null)" || return 1
+  [ -n "$n" ] && [ "$n" -le 2 ]
+}
+
+# nudge_repaint: what a desktop's compositor does on an expose: the window is resized by one
+# pixel and back, so WebKitGTK allocates its surface again and presents a new frame. Later
+# checks set the geometry they test themselves.
+nudge_repaint() {
+  local WIDTH HEIGHT
+  eval "$(xdotool getwindowgeometry --shell "$WIN" 2>/dev/null | grep -E '^(WIDTH|HEIGHT)=')"
+  [ -n "${WIDTH:-}" ] || return 1
+  xdotool windowsize "$WIN" $((WIDTH + 1)) "$HEIGHT"
+  wait_for 10 page_eval "return window.innerWidth === $((WIDTH + 1)) ? 'ok' : ''" || true
+  xdotool windowsize "$WIN" "$WIDTH" "$HEIGHT"
+  wait_for 10 page_eval "return window.innerWidth === $WIDTH ? 'ok' : ''" || true
+}
+
+# graph_shown: the graph's nodes reach the window; a window whose capture stayed flat (no frame
+# presented) is nudged once, and says so, before it is judged — a flat capture says nothing of
+# the graph, a capture with the page and no nodes still fails.
+graph_shown() {
+  wait_for 30 graph_painted && return 0
+  window_flat || return 1
+  echo "smoke: the window's capture is one flat colour (no frame presented): nudging a repaint" >&3
+  nudge_repaint
+  wait_for 30 graph_painted
 }
 
 # geometry_is WIN X Y W H: the window is at X,Y with size W×H.
