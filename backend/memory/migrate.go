@@ -8,10 +8,13 @@ import (
 	"time"
 )
 
+// stepsTable records the steps an index has taken.
+const stepsTable = `CREATE TABLE IF NOT EXISTS schema_migrations (
+	version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`
+
 // migrate brings the index to SchemaVersion; it reports whether a reindex was requested.
 func migrate(ctx context.Context, db *sql.DB) (needsReindex bool, err error) {
-	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
-		version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`); err != nil {
+	if _, err := db.ExecContext(ctx, stepsTable); err != nil {
 		return false, fmt.Errorf("memory: unable to create schema_migrations: %w", err)
 	}
 	var current int
@@ -25,6 +28,17 @@ func migrate(ctx context.Context, db *sql.DB) (needsReindex bool, err error) {
 		return false, err
 	}
 	applied := false
+	if current == 0 {
+		// A new index takes every step in one transaction: one commit instead of one per
+		// step (27 commits and checkpoints were most of a fresh home's open, which every new
+		// home — and every test's temp home — pays). Its log holds each page once, so it
+		// stays as small as the per-step checkpoints kept it (faults.TestDiskFull).
+		if err := applyFresh(ctx, db); err != nil {
+			return false, err
+		}
+		applied = true
+		current = SchemaVersion()
+	}
 	for _, m := range migrations {
 		if m.version <= current {
 			continue
@@ -131,6 +145,36 @@ func applyMigration(ctx context.Context, db *sql.DB, m migration) error {
 		return fmt.Errorf("memory: unable to begin migration %d: %w", m.version, err)
 	}
 	defer tx.Rollback()
+	if err := applyStep(ctx, tx, m); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("memory: unable to commit migration %d: %w", m.version, err)
+	}
+	return nil
+}
+
+// applyFresh takes every step on an index that has none, in one transaction. A step another
+// process recorded meanwhile is skipped, as applyMigration does.
+func applyFresh(ctx context.Context, db *sql.DB) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("memory: unable to begin migration 1: %w", err)
+	}
+	defer tx.Rollback()
+	for _, m := range migrations {
+		if err := applyStep(ctx, tx, m); err != nil {
+			return err
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("memory: unable to commit migrations 1–%d: %w", SchemaVersion(), err)
+	}
+	return nil
+}
+
+// applyStep runs one step inside tx and records it; a step already recorded is skipped.
+func applyStep(ctx context.Context, tx *sql.Tx, m migration) error {
 	// Another process may have migrated while we waited for the write lock.
 	var done int
 	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM schema_migrations WHERE version = ?`, m.version).Scan(&done); err != nil {
@@ -153,9 +197,6 @@ func applyMigration(ctx context.Context, db *sql.DB, m migration) error {
 	if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations(version, name, applied_at) VALUES(?, ?, ?)`,
 		m.version, m.name, time.Now().UTC().Format(time.RFC3339)); err != nil {
 		return fmt.Errorf("memory: unable to record migration %d: %w", m.version, err)
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("memory: unable to commit migration %d: %w", m.version, err)
 	}
 	return nil
 }

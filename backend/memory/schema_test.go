@@ -434,3 +434,76 @@ func TestMigrationFlagsReindexWithItsCommit(t *testing.T) {
 		})
 	}
 }
+
+// A new index takes every step in one transaction (applyFresh); an index that stopped after
+// some steps takes the rest one by one. Both must end in the same schema, the same recorded
+// steps and the same settings rows, or a fresh home would differ from an upgraded one.
+func TestFreshIndexMatchesOneStepAtATime(t *testing.T) {
+	ctx := context.Background()
+	type shape struct{ schema, steps, settings []string }
+	read := func(t *testing.T, path string) shape {
+		t.Helper()
+		db, err := openDB(path, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		list := func(q string) []string {
+			rows, err := db.QueryContext(ctx, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rows.Close()
+			var out []string
+			for rows.Next() {
+				var a, b string
+				if err := rows.Scan(&a, &b); err != nil {
+					t.Fatal(err)
+				}
+				out = append(out, a+" | "+b)
+			}
+			return out
+		}
+		return shape{
+			schema:   list(`SELECT type || ' ' || name, COALESCE(sql, '') FROM sqlite_master ORDER BY type, name`),
+			steps:    list(`SELECT CAST(version AS TEXT), name FROM schema_migrations ORDER BY version`),
+			settings: list(`SELECT key, value FROM settings ORDER BY key`),
+		}
+	}
+	// One at a time: the first step alone (as an index of the first release), then migrate.
+	stepwise := filepath.Join(t.TempDir(), "index.sqlite3")
+	db, err := openDB(stepwise, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.ExecContext(ctx, stepsTable); err != nil {
+		t.Fatal(err)
+	}
+	if err := applyMigration(ctx, db, migrations[0]); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := migrate(ctx, db); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	fresh := filepath.Join(t.TempDir(), "index.sqlite3")
+	if db, err = openDB(fresh, false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := migrate(ctx, db); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	a, b := read(t, stepwise), read(t, fresh)
+	for _, c := range []struct {
+		what     string
+		one, all []string
+	}{{"schema", a.schema, b.schema}, {"steps", a.steps, b.steps}, {"settings", a.settings, b.settings}} {
+		if strings.Join(c.one, "\n") != strings.Join(c.all, "\n") {
+			t.Errorf("%s differs:\none step at a time:\n%s\n\nnew index:\n%s", c.what, strings.Join(c.one, "\n"), strings.Join(c.all, "\n"))
+		}
+	}
+	if len(b.steps) != len(migrations) {
+		t.Fatalf("a new index recorded %d steps, want %d", len(b.steps), len(migrations))
+	}
+}
