@@ -117,3 +117,31 @@ func TestHistoryBringsBackAPurgedMemory(t *testing.T) {
 		t.Fatalf("deleted after restore: %s", out)
 	}
 }
+
+// Two machines on one remote: a sync that merged the other machine's commits and then sent
+// this machine's said only "Merged …: 0 files changed here" — the push went unsaid.
+func TestSyncThatMergedAndSentSaysBoth(t *testing.T) {
+	bare := filepath.Join(t.TempDir(), "remote.git")
+	if _, err := git.PlainInit(bare, true); err != nil {
+		t.Fatal(err)
+	}
+	a, b := newHome(t), newHome(t)
+	for _, h := range []*home{a, b} {
+		h.ok("history", "enable")
+	}
+	a.ok("write", "--scope", "global", "--type", "user", "--slug", "tea-pref", "--title", "Tea", "--body", "Drinks green tea.")
+	a.ok("sync", "--remote", bare)
+	b.ok("write", "--scope", "global", "--type", "user", "--slug", "coffee", "--title", "Coffee", "--body", "No coffee after noon.")
+	b.ok("sync", "--remote", bare) // a merge commit, sent
+	a.ok("update", "tea-pref", "--body", "Drinks oolong tea.", "--replace")
+	out := a.ok("sync")
+	if !strings.Contains(out, "Merged "+bare) || !strings.Contains(out, "Sent this machine's changes to "+bare+" too.") {
+		t.Fatalf("merge and send: %s", out)
+	}
+	if out := b.ok("sync"); !strings.Contains(out, "1 memory") {
+		t.Fatalf("the other machine did not get the change: %s", out)
+	}
+	if out := b.ok("show", "tea-pref"); !strings.Contains(out, "Drinks oolong tea.") {
+		t.Fatalf("after sync: %s", out)
+	}
+}

@@ -230,6 +230,10 @@ func (r *runner) printSync(w io.Writer, res api.SyncResult) {
 		key = "cli.sync.pushed"
 	}
 	fmt.Fprintln(w, r.t(key, args))
+	if res.Pushed && (res.Merged || res.FastForward) {
+		// A merge this machine then sent said only what it changed here: the push went unsaid.
+		fmt.Fprintln(w, r.t("cli.sync.sent_too", args))
+	}
 	for _, c := range res.Conflicts {
 		a := r.syncArgs(c)
 		switch {

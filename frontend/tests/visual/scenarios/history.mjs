@@ -59,6 +59,8 @@ export default async function ({ open, check, selectNth, COMBOS }) {
       const text = await page.locator('[data-test="git-sync-result"]').innerText()
       await check(Promise.resolve(language === 'en' ? text.includes('3 files changed here (1 memory, 1 agent key file, 1 conflict copy)') : text.includes('3 个文件')), 'the count by kind')
       await check(Promise.resolve(text.includes('1.5.0') && text.includes('1.4.2') && text.includes('claude')), 'the kv conflict names the agent and both values')
+      // The merge was then sent: said below the counts (it went unsaid).
+      await check(page.locator('[data-test="git-sync-sent"]').count().then((n) => n === 1), 'the merge sent is said')
       await page.locator('[data-test="git-settings"]').scrollIntoViewIfNeeded()
     })
   }
