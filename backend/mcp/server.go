@@ -37,6 +37,9 @@ type Config struct {
 	Agent string
 	// Workdir is --workdir: the project of every session (plus each client's roots).
 	Workdir string
+	// Home is Engram's home, where the HTTP sessions their clients ended are written down so
+	// that a restart does not revive them (ended.go); empty keeps them in memory only.
+	Home string
 	// Transport is api.TransportStdio or api.TransportHTTP (recorded with the agents).
 	Transport string
 	// BudgetTokens bounds one tool result (default DefaultBudgetTokens).
