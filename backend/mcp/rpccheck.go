@@ -3,6 +3,7 @@ package mcp
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -69,6 +70,10 @@ type rpcRefusal struct {
 	code int64
 	key  string
 	args map[string]any
+	// want, when set, is the catalog key of the kind a field takes, translated into args' Want.
+	want string
+	// data is more of error.data beside the catalog code (the versions a client may fall back to).
+	data map[string]any
 }
 
 // inbound is one well-formed message, decoded by the SDK's own decoder.
@@ -153,6 +158,11 @@ func checkMessage(raw []byte) (*inbound, *rpcRefusal) {
 					args: map[string]any{"Level": level, "Levels": strings.Join(logLevels, ", ")}}
 			}
 		}
+		if in.call {
+			if ref := checkParams(id, in.method, in.params); ref != nil {
+				return nil, ref
+			}
+		}
 	} else {
 		// A response (the client answering one of the server's calls): an id and exactly one
 		// of result and error.
@@ -202,10 +212,15 @@ func logLevel(params json.RawMessage) (string, bool) {
 }
 
 // sessionGoesOn reports whether a refusal answers a well-formed call the session can carry on
-// after (a method this server does not have, a log level it does not know): over HTTP it is
+// after (a method this server does not have, a log level it does not know, params it cannot
+// read): over HTTP it is
 // answered 200, and in a batch beside the other answers, not as a broken request (400).
 func (r *rpcRefusal) sessionGoesOn() bool {
-	return r.code == rpcMethodNotFound || r.key == keyLogLevel
+	switch r.key {
+	case keyLogLevel, keyParamsRequired, keyParamsNotObject, keyParamsField:
+		return true
+	}
+	return r.code == rpcMethodNotFound
 }
 
 // hasProtocolVersion reports whether initialize's params name a protocol version, which the
@@ -255,8 +270,14 @@ type replyError struct {
 // reply encodes a refusal as a JSON-RPC response, id null when the refusal has none (the SDK's
 // encoder leaves a missing id out, which is not a response).
 func (s *Server) reply(r *rpcRefusal) json.RawMessage {
-	return encodeReply(r.id, &replyError{Code: r.code, Message: s.api.Error(r.key, r.args).Message,
-		Data: map[string]any{"code": r.key}})
+	args := r.args
+	if r.want != "" {
+		args = maps.Clone(args)
+		args["Want"] = s.detail(r.want, nil)
+	}
+	data := map[string]any{"code": r.key}
+	maps.Copy(data, r.data)
+	return encodeReply(r.id, &replyError{Code: r.code, Message: s.api.Error(r.key, args).Message, Data: data})
 }
 
 // protocolError is a JSON-RPC error for a method handler to return, with the catalog's
