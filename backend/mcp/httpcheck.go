@@ -42,7 +42,7 @@ func (h *httpHandler) checkPost(w http.ResponseWriter, r *http.Request, session 
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			h.rpcAnswer(w, http.StatusRequestEntityTooLarge, h.s.reply(&rpcRefusal{code: rpcInvalidRequest,
+			h.rpcAnswer(w, http.StatusRequestEntityTooLarge, h.s.reply(&rpcRefusal{id: headID(body[:min(len(body), headBytes)]), code: rpcInvalidRequest,
 				key: "mcp_rpc_too_large", args: map[string]any{"Max": maxHTTPBody}}))
 			return false, posted{}
 		}
