@@ -26,6 +26,10 @@ import (
 // JSON (a kv_list page of hashes and ids at 20,000 came to 25,042 in Anthropic's tokenizer).
 const DefaultBudgetTokens = 16000
 
+// MinBudgetTokens is the smallest budget a result may have: a page holds at least its frame and
+// one entry. A Config below it is raised to it; `engram mcp --max-tokens` below it is refused.
+const MinBudgetTokens = 500
+
 // protocolVersions are the handshake-era versions this server speaks: its identity model
 // (clientInfo at initialize, the roots a session may name) is per session.
 var protocolVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
@@ -92,7 +96,7 @@ func New(a *api.API, hub *api.Hub, cfg Config) (*Server, error) {
 	if cfg.BudgetTokens <= 0 {
 		cfg.BudgetTokens = DefaultBudgetTokens
 	}
-	cfg.BudgetTokens = max(cfg.BudgetTokens, 500)
+	cfg.BudgetTokens = max(cfg.BudgetTokens, MinBudgetTokens)
 	if cfg.RecordEvery <= 0 {
 		cfg.RecordEvery = 5 * time.Second
 	}
