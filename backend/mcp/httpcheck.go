@@ -52,6 +52,10 @@ func (h *httpHandler) checkPost(w http.ResponseWriter, r *http.Request, session 
 	body = bytes.TrimSpace(bytes.TrimPrefix(bytes.TrimSpace(body), bom))
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	r.ContentLength = int64(len(body))
+	if ref := tooDeep(body); ref != nil {
+		h.rpcAnswer(w, http.StatusBadRequest, h.s.reply(ref))
+		return false, posted{}
+	}
 	switch {
 	case len(body) == 0 || !json.Valid(body):
 		h.rpcAnswer(w, http.StatusBadRequest, h.s.reply(&rpcRefusal{code: rpcParseError, key: "mcp_rpc_parse_error"}))

@@ -68,3 +68,51 @@ func headID(head []byte) any {
 	}
 	return nil
 }
+
+// maxDepth is how deeply a message may nest objects and lists: the SDK's decoder refuses more
+// (go-sdk's internal/json), and a message it refused was answered "a JSON-RPC message is an
+// object with \"jsonrpc\" …" — true of it, and no help — or, past encoding/json's own limit,
+// "this is not one JSON value".
+const maxDepth = 1000
+
+// jsonDepth is the deepest nesting of objects and lists in b, read outside strings as the
+// SDK's decoder reads it; it stops counting once past limit.
+func jsonDepth(b []byte, limit int) int {
+	depth, deepest, inString, escaped := 0, 0, false, false
+	for _, c := range b {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '{' || c == '[':
+			depth++
+			if depth > deepest {
+				deepest = depth
+				if deepest > limit {
+					return deepest
+				}
+			}
+		case (c == '}' || c == ']') && depth > 0:
+			depth--
+		}
+	}
+	return deepest
+}
+
+// tooDeep is the refusal of a message nested deeper than maxDepth, answering its id when its
+// head shows it, or nil.
+func tooDeep(msg []byte) *rpcRefusal {
+	if jsonDepth(msg, maxDepth) <= maxDepth {
+		return nil
+	}
+	return &rpcRefusal{id: headID(msg[:min(len(msg), headBytes)]), code: rpcInvalidRequest, key: "mcp_rpc_too_deep",
+		args: map[string]any{"Max": maxDepth}}
+}

@@ -60,3 +60,37 @@ func TestOversizedCallIsAnsweredWithItsID(t *testing.T) {
 		}
 	}
 }
+
+// nested is a kv_set call whose value nests lists n deep (the message itself 3 more).
+func nested(id string, n int) string {
+	return `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"kv_set","arguments":{"key":"deep","value":` +
+		strings.Repeat("[", n) + "1" + strings.Repeat("]", n) + `}}}`
+}
+
+// A message nested deeper than the SDK reads (1000 levels) is refused as such, with its id,
+// over stdio and HTTP: it was answered "a JSON-RPC message is an object with \"jsonrpc\" …"
+// (past 10,000 levels "this is not one JSON value"), true of it and no help. One within the
+// limit is served.
+func TestTooDeepMessagesSaySo(t *testing.T) {
+	p := startRaw(t, t.TempDir(), "--agent", "tester")
+	p.initialize("2025-06-18", "")
+	for i, n := range []int{1500, 20000} {
+		id := float64(10 + i)
+		p.send(nested(toJSON(id), n))
+		wantError(t, p.answer(id), -32600, "mcp_rpc_too_deep")
+	}
+	p.send(nested("12", 990))
+	if m := p.answer(float64(12)); m.Error != nil || !strings.Contains(string(m.Result), `\"created\":true`) {
+		t.Fatalf("a value 990 deep: %s", m.raw)
+	}
+	if code := p.exit(); code != 0 {
+		t.Fatalf("exit %d\nstderr: %s", code, p.stderr.String())
+	}
+
+	e := newHTTP(t, t.TempDir(), mcp.Config{})
+	h := initSessionAccepting(t, e, "alpha", "application/json")
+	status, _, body := e.rawPost(t, nested(`"d"`, 1500), h)
+	if id, code, key, _ := rpcBody(t, body); status != 400 || code != -32600 || key != "mcp_rpc_too_deep" || id != "d" {
+		t.Fatalf("%d %s", status, body)
+	}
+}

@@ -61,9 +61,14 @@ func readLine(r *bufio.Reader) (line []byte, tooLong bool, err error) {
 // handleLine checks one line and hands on what is well formed; false when the connection closed.
 func (c *stdioConn) handleLine(line []byte) bool {
 	line = bytes.TrimSpace(bytes.TrimPrefix(bytes.TrimSpace(line), bom))
-	switch {
-	case len(line) == 0:
+	if len(line) == 0 {
 		return true
+	}
+	if ref := tooDeep(line); ref != nil {
+		c.refuse(ref)
+		return true
+	}
+	switch {
 	case !json.Valid(line):
 		// Not one JSON value: broken JSON, data after the value, two values on one line.
 		c.refuse(&rpcRefusal{code: rpcParseError, key: "mcp_rpc_parse_error"})
