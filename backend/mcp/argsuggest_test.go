@@ -1,6 +1,9 @@
 package mcp_test
 
-import "testing"
+import (
+	"encoding/json"
+	"testing"
+)
 
 // A required argument of the wrong kind is not dropped from the suggested next call, which
 // would fail again for the missing argument (`memory_search {"query": 42}` suggested
@@ -31,4 +34,17 @@ func TestWrongKindSuggestsACallThatCanWork(t *testing.T) {
 			t.Fatalf("%s %v: suggested %v, want %v", tc.tool, tc.args, next, tc.next)
 		}
 	}
+}
+
+// A whole number written 5.0 or 5e0 is taken where the schema asks for an integer, as JSON
+// Schema reads it (Python's json writes a float so): memory_search refused "limit": 5.0 as
+// "not a whole number … not 5.0". 5.5 is still refused.
+func TestWholeNumbersWithAFractionAreIntegers(t *testing.T) {
+	c := stdio(t, t.TempDir(), clientOpts{}, "--agent", "tester")
+	// As sent: Go's encoder would write the float 5.0 as 5.
+	for _, limit := range []string{`5.0`, `"5.0"`, `5e0`} {
+		c.ok("memory_list", map[string]any{"limit": json.RawMessage(limit)})
+	}
+	c.ok("kv_list", map[string]any{"limit": json.RawMessage(`1.0e2`)})
+	c.fails("memory_list", map[string]any{"limit": json.RawMessage(`5.5`)}, "mcp_argument_out_of_range")
 }
