@@ -272,8 +272,8 @@ type replyError struct {
 func (s *Server) reply(r *rpcRefusal) json.RawMessage {
 	args := r.args
 	if r.want != "" {
-		args = maps.Clone(args)
-		args["Want"] = s.detail(r.want, nil)
+		args = map[string]any{"Want": s.detail(r.want, nil)}
+		maps.Copy(args, r.args)
 	}
 	data := map[string]any{"code": r.key}
 	maps.Copy(data, r.data)
