@@ -114,3 +114,31 @@ func TestHTTPParamsOfTheWrongShape(t *testing.T) {
 		t.Fatalf("the session went on: %d %s", status, body)
 	}
 }
+
+// A malformed answer from the client (to one of the server's calls) is refused with id null:
+// it was refused with the answer's id, which the client — whose calls count from 1 as the
+// server's do — took for the answer to its own call of that number. A malformed request is
+// still answered with its id.
+func TestMalformedResponsesAreNotAnsweredByTheirID(t *testing.T) {
+	p := startRaw(t, t.TempDir(), "--agent", "tester")
+	p.initialize("2025-06-18", "")
+	for _, line := range []string{
+		`{"jsonrpc":"2.0","id":2,"error":{"code":"x"}}`,
+		`{"id":3,"result":{}}`,
+		`{"jsonrpc":"2.0","id":4,"result":{},"error":{"code":1,"message":"m"}}`,
+	} {
+		before := len(p.messages())
+		p.send(line)
+		got := p.waitFrom(before, "the refusal", 30*time.Second, func(m msg) bool { return m.Error != nil })
+		if got.ID != nil {
+			t.Fatalf("%s was answered by its id: %s", line, got.raw)
+		}
+	}
+	p.send(`{"id":5,"method":"ping"}`)
+	if m := p.answer(float64(5)); m.Error == nil || m.Error.Data["code"] != "mcp_rpc_version" {
+		t.Fatalf("a request without jsonrpc: %s", m.raw)
+	}
+	if code := p.exit(); code != 0 {
+		t.Fatalf("exit %d\nstderr: %s", code, p.stderr.String())
+	}
+}

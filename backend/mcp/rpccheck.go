@@ -133,8 +133,15 @@ func checkMessage(raw []byte) (*inbound, *rpcRefusal) {
 	}
 	rawID, hasID := f["id"]
 	id, badID := readID(rawID, hasID)
+	// A refusal answers a request's id, never a response's: the id of a response is one of the
+	// server's own calls, and the client would take the refusal for the answer to its call of
+	// the same number (both sides count from 1).
+	answer := id
+	if _, request := f["method"]; !request {
+		answer = nil
+	}
 	if v, ok := f["jsonrpc"]; !ok || !bytes.Equal(bytes.TrimSpace(v), []byte(`"2.0"`)) {
-		return nil, &rpcRefusal{id: id, code: rpcInvalidRequest, key: "mcp_rpc_version"}
+		return nil, &rpcRefusal{id: answer, code: rpcInvalidRequest, key: "mcp_rpc_version"}
 	}
 	if badID != "" {
 		return nil, &rpcRefusal{code: rpcInvalidRequest, key: badID}
@@ -169,12 +176,12 @@ func checkMessage(raw []byte) (*inbound, *rpcRefusal) {
 		_, res := f["result"]
 		_, fail := f["error"]
 		if !hasID || res == fail {
-			return nil, &rpcRefusal{id: id, code: rpcInvalidRequest, key: "mcp_rpc_not_object"}
+			return nil, &rpcRefusal{code: rpcInvalidRequest, key: "mcp_rpc_not_object"}
 		}
 	}
 	msg, err := jsonrpc.DecodeMessage(raw)
 	if err != nil {
-		return nil, &rpcRefusal{id: id, code: rpcInvalidRequest, key: "mcp_rpc_not_object"}
+		return nil, &rpcRefusal{id: answer, code: rpcInvalidRequest, key: "mcp_rpc_not_object"}
 	}
 	in.msg = msg
 	switch m := msg.(type) {
