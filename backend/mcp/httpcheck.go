@@ -215,5 +215,6 @@ func (h *httpHandler) rpcAnswer(w http.ResponseWriter, status int, body []byte) 
 func (h *httpHandler) refuse(w http.ResponseWriter, status int, code string, args map[string]any) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(status)
+	args, _ = cutArgs(args) // a header is quoted at most maxEcho characters long
 	_ = json.NewEncoder(w).Encode(h.s.api.Error(code, args))
 }

@@ -154,7 +154,7 @@ func checkMessage(raw []byte) (*inbound, *rpcRefusal) {
 		in.call = hasID
 		if in.call && !serverMethods[in.method] {
 			return nil, &rpcRefusal{id: id, code: rpcMethodNotFound, key: "mcp_rpc_method_not_found",
-				args: map[string]any{"Method": in.method}}
+				args: map[string]any{"Method": cutEcho(in.method, maxEcho)}}
 		}
 		if in.call && in.method == "initialize" && !hasProtocolVersion(in.params) {
 			return nil, &rpcRefusal{id: id, code: rpcInvalidParams, key: "mcp_protocol_version_required"}
@@ -277,10 +277,13 @@ type replyError struct {
 // reply encodes a refusal as a JSON-RPC response, id null when the refusal has none (the SDK's
 // encoder leaves a missing id out, which is not a response).
 func (s *Server) reply(r *rpcRefusal) json.RawMessage {
-	args := r.args
+	args, _ := cutArgs(r.args)
 	if r.want != "" {
-		args = map[string]any{"Want": s.detail(r.want, nil)}
-		maps.Copy(args, r.args)
+		args = maps.Clone(args)
+		if args == nil {
+			args = map[string]any{}
+		}
+		args["Want"] = s.detail(r.want, nil)
 	}
 	data := map[string]any{"code": r.key}
 	maps.Copy(data, r.data)
