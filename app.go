@@ -245,7 +245,7 @@ func (a *App) StartBridge(addr string, allowRemote bool) error {
 	a.bridgeMu.Lock()
 	defer a.bridgeMu.Unlock()
 	a.bridgeAddr, a.allowRemote = addr, allowRemote
-	mcpSrv, err := mcp.New(a.services.API(a.ctx, api.ActorTool), a.Events, mcp.Config{Transport: api.TransportHTTP, Version: a.version})
+	mcpSrv, err := mcp.New(a.services.API(a.ctx, api.ActorTool), a.Events, mcp.Config{Transport: api.TransportHTTP, Version: a.version, Home: a.home})
 	if err != nil {
 		return err
 	}

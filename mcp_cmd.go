@@ -39,6 +39,11 @@ func runMCP(ctx context.Context, app *App, catalog *i18n.Catalog, lang string, a
 		}
 		*workdir = abs
 	}
+	if *budget < mcp.MinBudgetTokens {
+		// It was raised to the floor without a word (0 or -1, "no limit" to some, got 500).
+		fmt.Fprintln(os.Stderr, catalog.T(lang, "cli.mcp_bad_max_tokens", map[string]any{"Value": *budget, "Min": mcp.MinBudgetTokens}))
+		return 2
+	}
 	if *agent != "" && !api.ValidAgent(*agent) {
 		fmt.Fprintln(os.Stderr, catalog.T(lang, "cli.mcp_bad_agent", map[string]any{"Agent": *agent}))
 		return 2

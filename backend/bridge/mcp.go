@@ -26,7 +26,9 @@ func (s *Server) mcpGuard(next http.Handler) http.Handler {
 		current := s.Token()
 		if !tokenEqual(tok, current) {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="engram"`)
-			s.httpError(w, http.StatusUnauthorized, "bridge_unauthorized", nil)
+			// Its own words: the browser's ("Copy the URL from engram serve") sent an MCP
+			// client's user to put the token in the URL, which is refused here.
+			s.httpError(w, http.StatusUnauthorized, "mcp_unauthorized", nil)
 			return
 		}
 		if status, code, args := mcpRefusal(r); code != "" {

@@ -89,3 +89,53 @@ func TestMCPGetRefusalIsTranslated(t *testing.T) {
 		t.Fatalf("%d %s (%v)", status, body, err)
 	}
 }
+
+// What no route takes is refused in the person's language, naming /mcp: a POST to another
+// path (a client with the URL of the older HTTP+SSE transport, /sse or /messages, or /mcp/)
+// and an OPTIONS of /mcp got the mux's English "Method Not Allowed"; a GET for an event stream
+// at /sse got the web UI's page with 200, which such a client read as a broken stream. A
+// browser's GET of any path still gets the web UI.
+func TestMCPWrongRoutesAreRefusedInWords(t *testing.T) {
+	f := start(t, Config{MCP: mcpStub})
+	for _, tc := range []struct {
+		method, path, accept string
+		status               int
+		code                 string
+	}{
+		{http.MethodPost, "/sse", "application/json, text/event-stream", 404, "bridge_no_route"},
+		{http.MethodPost, "/messages?sessionId=1", "application/json", 404, "bridge_no_route"},
+		{http.MethodPost, "/mcp/", "application/json", 404, "bridge_no_route"},
+		{http.MethodGet, "/sse", "text/event-stream", 404, "bridge_no_route"},
+		{http.MethodOptions, "/mcp", "", 405, "mcp_method_not_allowed"},
+	} {
+		t.Run(tc.method+" "+tc.path, func(t *testing.T) {
+			req, _ := http.NewRequest(tc.method, f.base+tc.path, strings.NewReader(`{}`))
+			req.Header.Set("Authorization", "Bearer "+f.srv.Token())
+			req.Header.Set("Content-Type", "application/json")
+			if tc.accept != "" {
+				req.Header.Set("Accept", tc.accept)
+			}
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer res.Body.Close()
+			var e struct{ Code, Message string }
+			body, _ := io.ReadAll(res.Body)
+			if res.StatusCode != tc.status || json.Unmarshal(body, &e) != nil || e.Code != tc.code || e.Message == "" ||
+				(tc.code == "bridge_no_route" && !strings.Contains(e.Message, "/mcp")) {
+				t.Fatalf("%d %s", res.StatusCode, body)
+			}
+		})
+	}
+	req, _ := http.NewRequest(http.MethodGet, f.base+"/sse", nil)
+	req.Header.Set("Accept", "text/html,application/xhtml+xml,*/*;q=0.8")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if ct := res.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/html") {
+		t.Fatalf("a browser's GET: %d %s", res.StatusCode, ct)
+	}
+}

@@ -175,7 +175,7 @@ func TestTokenSpellings(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	assertRefusal(t, resp, 401, "bridge_unauthorized")
+	assertRefusal(t, resp, 401, "mcp_unauthorized")
 }
 
 // A message split into many small frames is bounded as a whole: past MaxMessage the sender is

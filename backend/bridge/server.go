@@ -376,6 +376,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /ws", s.handleWS)
 	mux.HandleFunc("GET /healthz", s.handleHealth)
 	mux.HandleFunc("GET /", s.handleUI)
+	mux.HandleFunc("/", s.handleNoRoute) // every other method anywhere (noroute.go)
 	if s.cfg.MCP != nil {
 		// PUT and PATCH reach it too, to be refused in the person's language (the mux's
 		// "Method Not Allowed" was English plain text).
@@ -417,6 +418,10 @@ func (s *Server) handleHealth(w http.ResponseWriter, _ *http.Request) {
 
 // handleUI serves the built web UI; unknown paths get index.html so client routes work.
 func (s *Server) handleUI(w http.ResponseWriter, r *http.Request) {
+	if wantsEventStream(r) {
+		s.noRoute(w, r) // an MCP client of the older HTTP+SSE transport, not a browser
+		return
+	}
 	if !hasUI(s.ui) {
 		s.serveNoUI(w, r)
 		return

@@ -40,7 +40,7 @@ func (s *Server) checkArgs(tool string, raw json.RawMessage) *toolError {
 		}
 		if !kindFits(prop, v) {
 			return s.codedError(codeInvalidArguments, map[string]any{"Tool": tool, "Detail": s.fieldType(name, prop)},
-				&nextCall{Tool: tool, Arguments: nextArgs(args, name, nil)})
+				s.kindFix(tool, name, prop, args, v))
 		}
 		switch prop["type"] {
 		case "integer":
@@ -94,6 +94,27 @@ func nextArgs(args map[string]json.RawMessage, field string, fix any) map[string
 		out[field] = fix
 	}
 	return out
+}
+
+// kindFix is the next call after field's value v was of the wrong kind: the value as text where
+// a string goes and v is a number or true/false ("query": 42 → "42"), else the call without
+// field — unless the tool requires it, when there is no call to suggest: the call without it
+// (`memory_search {}`) was suggested, and failed again for the missing field.
+func (s *Server) kindFix(tool, field string, prop map[string]any, args map[string]json.RawMessage, v []byte) *nextCall {
+	var scalar any
+	if prop["type"] == "string" && json.Unmarshal(v, &scalar) == nil {
+		switch scalar.(type) {
+		case float64, bool:
+			if s.allowedValue(tool, field, string(v)) { // not "scope": "5"
+				return &nextCall{Tool: tool, Arguments: nextArgs(args, field, string(v))}
+			}
+		}
+	}
+	required, _ := s.schemas[tool]["required"].([]string)
+	if slices.Contains(required, field) {
+		return nil
+	}
+	return &nextCall{Tool: tool, Arguments: nextArgs(args, field, nil)}
 }
 
 // allowedValue reports whether v may stand for field in tool's next call: not a string

@@ -63,7 +63,7 @@ func (s *Server) checkKeys(tool string, raw json.RawMessage) *toolError {
 	if f == nil {
 		return nil
 	}
-	detail := s.api.Text(f.detailKey, map[string]any{"Field": f.path, "Fields": strings.Join(f.fields, ", ")})
+	detail := s.api.Text(f.detailKey, map[string]any{"Field": cutEcho(f.path, maxEcho), "Fields": strings.Join(f.fields, ", ")})
 	next := map[string]any{}
 	if mm, ok := members(trimmed); ok {
 		args := map[string]json.RawMessage{}

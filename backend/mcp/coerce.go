@@ -3,6 +3,7 @@ package mcp
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -27,6 +28,16 @@ func coerceArgs(schema map[string]any, raw json.RawMessage) json.RawMessage {
 	for name, v := range args {
 		prop, _ := props[name].(map[string]any)
 		typ, _ := prop["type"].(string)
+		v = bytes.TrimSpace(v)
+		if typ == "integer" && len(v) > 0 && v[0] != '"' {
+			// A whole number written with a fraction or an exponent (5.0, 5e0) is an integer
+			// to JSON Schema, and Python's json writes a float 5.0 so: it was refused as "not a
+			// whole number", naming 5.0.
+			if n, ok := wholeNumber(string(v)); ok && !integerID.Match(v) {
+				args[name], changed = json.RawMessage(strconv.FormatInt(n, 10)), true
+			}
+			continue
+		}
 		var s string
 		if len(v) == 0 || v[0] != '"' || json.Unmarshal(v, &s) != nil {
 			continue // only strings are converted
@@ -35,7 +46,7 @@ func coerceArgs(schema map[string]any, raw json.RawMessage) json.RawMessage {
 		var out any
 		switch typ {
 		case "integer":
-			if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+			if n, ok := wholeNumber(s); ok {
 				out = n
 			}
 		case "number":
@@ -66,4 +77,17 @@ func coerceArgs(schema map[string]any, raw json.RawMessage) json.RawMessage {
 		return raw
 	}
 	return b
+}
+
+// wholeNumber reads s as a whole number: an integer, or a number whose fraction is zero
+// ("5.0", "5e0") within the integers a float64 holds exactly.
+func wholeNumber(s string) (int64, bool) {
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return n, true
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || f != math.Trunc(f) || math.Abs(f) > maxSafeID {
+		return 0, false
+	}
+	return int64(f), true
 }

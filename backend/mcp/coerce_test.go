@@ -20,6 +20,13 @@ func TestCoerceArgs(t *testing.T) {
 		{`{"query":"x","unknown":"5"}`, `{"query":"x","unknown":"5"}`},   // not in the schema
 		{`{"query":5}`, `{"query":5}`},                                   // a number where a string is asked: not guessed
 		{`{"query":"x","limit":5}`, `{"query":"x","limit":5}`},           // already right
+		// A whole number with a fraction or an exponent is an integer (JSON Schema; Python
+		// writes a float 5.0 so); one with a fraction that is not zero, or past 2^53, is not.
+		{`{"query":"x","limit":5.0}`, `{"limit":5,"query":"x"}`},
+		{`{"query":"x","limit":5e0,"depth":"2.0"}`, `{"depth":2,"limit":5,"query":"x"}`},
+		{`{"query":"x","limit":2.5}`, `{"query":"x","limit":2.5}`},
+		{`{"query":"x","limit":1e308}`, `{"query":"x","limit":1e308}`},
+		{`{"query":"x","limit":true}`, `{"query":"x","limit":true}`},
 		{`null`, `null`}, {``, ``}, {`[1,2]`, `[1,2]`}, {`{"query":`, `{"query":`},
 	} {
 		got := string(coerceArgs(schema, json.RawMessage(tc.in)))

@@ -1,6 +1,10 @@
 package mcp
 
-import "time"
+import (
+	"io"
+	"log/slog"
+	"time"
+)
 
 // SetDrainTimeout shortens how long a stdio session waits, after its input ended, for its calls
 // and the writes of their answers; it returns the previous value.
@@ -17,3 +21,12 @@ func SetSessionTimeout(d time.Duration) time.Duration {
 	sessionTimeout = d
 	return old
 }
+
+// EndedBook is the book of ended HTTP sessions of home, as a new process reads it.
+func EndedBook(home string) (has func(string) bool, add func(string)) {
+	b := newEndedBook(home, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	return b.has, b.add
+}
+
+// MaxEnded is how many ended sessions are remembered.
+const MaxEnded = maxEnded

@@ -238,6 +238,7 @@ func kvCall(method string) func(s *Server, c *call, raw json.RawMessage) (any, *
 				"notice": s.api.Text("notice.mcp_kv_nothing_deleted", map[string]any{"Key": d.Key})}, nil
 		}
 		if page, ok := res.(api.KVListResult); ok {
+			page.Prefix = cutEcho(page.Prefix, maxEcho) // no key is longer than 256 bytes
 			return s.fitKVPage(page), nil
 		}
 		if set, ok := res.(api.KVSetResult); ok && fromText {

@@ -239,6 +239,7 @@ func newHTTPAt(t *testing.T, home string, cfg mcp.Config, addr string) *httpEnv 
 	}
 	svc.Background()
 	cfg.Transport = api.TransportHTTP
+	cfg.Home = home // as the app and `engram serve` set it
 	m, err := mcp.New(svc.API(ctx, api.ActorTool), svc.Events, cfg)
 	if err != nil {
 		t.Fatal(err)

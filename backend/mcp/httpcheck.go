@@ -28,6 +28,9 @@ var serverNotifications = map[string]bool{
 //   - a request outside a session that is not an initialize: -32600, 400 (the streamable
 //     HTTP spec: "SHOULD respond … with HTTP 400 Bad Request"; the SDK made a session of it
 //     and answered error code 0);
+//   - params the SDK cannot read: -32602, 200 (paramcheck.go);
+//   - a call of the stateless protocol (2026-07-28 on, in the header or the call's _meta): the
+//     protocol's -32022 naming the versions this server speaks, 400;
 //   - a batch in a version without batches: each call refused with its id, 400;
 //   - a batch in which two calls share an id: each call refused with its id, 400.
 //
@@ -39,7 +42,7 @@ func (h *httpHandler) checkPost(w http.ResponseWriter, r *http.Request, session 
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			h.rpcAnswer(w, http.StatusRequestEntityTooLarge, h.s.reply(&rpcRefusal{code: rpcInvalidRequest,
+			h.rpcAnswer(w, http.StatusRequestEntityTooLarge, h.s.reply(&rpcRefusal{id: headID(body[:min(len(body), headBytes)]), code: rpcInvalidRequest,
 				key: "mcp_rpc_too_large", args: map[string]any{"Max": maxHTTPBody}}))
 			return false, posted{}
 		}
@@ -49,6 +52,10 @@ func (h *httpHandler) checkPost(w http.ResponseWriter, r *http.Request, session 
 	body = bytes.TrimSpace(bytes.TrimPrefix(bytes.TrimSpace(body), bom))
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	r.ContentLength = int64(len(body))
+	if ref := tooDeep(body); ref != nil {
+		h.rpcAnswer(w, http.StatusBadRequest, h.s.reply(ref))
+		return false, posted{}
+	}
 	switch {
 	case len(body) == 0 || !json.Valid(body):
 		h.rpcAnswer(w, http.StatusBadRequest, h.s.reply(&rpcRefusal{code: rpcParseError, key: "mcp_rpc_parse_error"}))
@@ -64,6 +71,11 @@ func (h *httpHandler) checkPost(w http.ResponseWriter, r *http.Request, session 
 		return false, posted{}
 	case ref != nil:
 		h.rpcAnswer(w, http.StatusBadRequest, h.s.reply(ref))
+		return false, posted{}
+	case in.call && r.Header.Get("Mcp-Protocol-Version") >= firstStatelessVersion:
+		// A call of the stateless protocol (the SDK answered it in English, naming the version
+		// the header said or, with none, 2025-03-26 as the one it did not speak).
+		h.rpcAnswer(w, http.StatusBadRequest, h.s.reply(newerVersion(in.idRaw, r.Header.Get("Mcp-Protocol-Version"))))
 		return false, posted{}
 	case session == "" && !(in.call && in.method == "initialize"):
 		h.rpcAnswer(w, http.StatusBadRequest, h.s.reply(&rpcRefusal{id: in.idRaw, code: rpcInvalidRequest, key: "mcp_session_required"}))
@@ -203,5 +215,6 @@ func (h *httpHandler) rpcAnswer(w http.ResponseWriter, status int, body []byte) 
 func (h *httpHandler) refuse(w http.ResponseWriter, status int, code string, args map[string]any) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(status)
+	args, _ = cutArgs(args) // a header is quoted at most maxEcho characters long
 	_ = json.NewEncoder(w).Encode(h.s.api.Error(code, args))
 }

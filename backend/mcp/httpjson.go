@@ -41,14 +41,10 @@ type httpHandler struct {
 	owned map[string]session4HTTP // the open sessions, by id: which handler serves each
 	// reviveMu lets one request at a time revive a session (httprevive.go).
 	reviveMu sync.Mutex
-	// ended are the sessions their clients ended here (DELETE), the latest maxEnded: never
-	// revived, so a request naming one is answered 404 as the spec wants.
-	ended      map[string]bool
-	endedOrder []string
+	// ended are the sessions their clients ended (DELETE), here or before a restart
+	// (ended.go): never revived, so a request naming one is answered 404 as the spec wants.
+	ended *endedBook
 }
-
-// maxEnded bounds the ended sessions the router remembers.
-const maxEnded = 4096
 
 // session4HTTP is one open session as the router knows it.
 type session4HTTP struct {
@@ -75,7 +71,7 @@ func (s *Server) Handler() http.Handler {
 		stream: sdk.NewStreamableHTTPHandler(get, opts(false)),
 		plain:  sdk.NewStreamableHTTPHandler(get, opts(true)),
 		owned:  map[string]session4HTTP{},
-		ended:  map[string]bool{},
+		ended:  newEndedBook(s.cfg.Home, s.cfg.Logger),
 	}
 }
 
@@ -134,6 +130,13 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if id != "" && !known && r.Method != http.MethodDelete && !post.initialize && signed && h.revive(r, id, claims) {
 		known, sess = h.touch(id, false)
+	}
+	if id != "" && !known && r.Method == http.MethodDelete && signed {
+		if h.endUnheld(id) {
+			w.WriteHeader(http.StatusNoContent) // as the SDK answers the end of a live session
+			return
+		}
+		known, sess = h.touch(id, true) // revived meanwhile: it ends as a held one does
 	}
 	if id != "" && !known {
 		// A session that never was and cannot be revived (its end, an initialize naming it, an
@@ -222,13 +225,10 @@ func (h *httpHandler) touch(id string, ending bool) (bool, session4HTTP) {
 		return false, sess
 	}
 	if ending {
+		// Written down before the session leaves owned, under h.mu: a request of it cannot
+		// find it neither open nor ended and revive it.
+		h.ended.add(id)
 		delete(h.owned, id)
-		h.ended[id] = true
-		h.endedOrder = append(h.endedOrder, id)
-		if len(h.endedOrder) > maxEnded {
-			delete(h.ended, h.endedOrder[0])
-			h.endedOrder = h.endedOrder[1:]
-		}
 	} else {
 		sess.used = time.Now()
 		sess.running++

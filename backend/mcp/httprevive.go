@@ -18,7 +18,7 @@ import (
 // agent its client's initialize named (--agent still wins), the client's name, the protocol
 // version, and the roots capability, so that the client is asked for its roots again. An id
 // that does not verify was answered 404 before this (the client starts a new session); one its
-// client ended here is not revived. A client that initializes again gets a whole session of
+// client ended, in this process or before a restart (ended.go), is not revived. A client that initializes again gets a whole session of
 // its own, as before.
 
 // lastEventIDHeader names the last event a client saw on a stream it reopens.
@@ -32,9 +32,8 @@ func (h *httpHandler) revive(r *http.Request, id string, claims sessionClaims) b
 	defer h.reviveMu.Unlock()
 	h.mu.Lock()
 	_, done := h.owned[id]
-	ended := h.ended[id]
 	h.mu.Unlock()
-	if done || ended {
+	if done || h.ended.has(id) {
 		return done
 	}
 	version := claims.version
@@ -70,6 +69,25 @@ func (h *httpHandler) revive(r *http.Request, id string, claims sessionClaims) b
 	h.owned[id] = session4HTTP{plain: plain, version: version, sdkID: sdkID}
 	h.mu.Unlock()
 	h.s.cfg.Logger.Info("mcp: revived a session unknown to this process", "session", id)
+	return true
+}
+
+// endUnheld ends the session of id, which verified but this process does not hold (from
+// before a restart, or closed for being idle), reporting whether it did: it is written down as
+// ended, as a held session's end is, so that the id is not revived later — before, such a
+// DELETE was 404 and the next request revived the session the client had ended. False when it
+// was ended already (404, as a second DELETE of a held session is) or a request revived it
+// meanwhile (it is held: it ends as one).
+func (h *httpHandler) endUnheld(id string) bool {
+	h.reviveMu.Lock()
+	defer h.reviveMu.Unlock()
+	h.mu.Lock()
+	_, held := h.owned[id]
+	h.mu.Unlock()
+	if held || h.ended.has(id) {
+		return false
+	}
+	h.ended.add(id)
 	return true
 }
 

@@ -24,7 +24,7 @@ func (s *Server) protocolWords(next sdk.MethodHandler) sdk.MethodHandler {
 				name = r.Params.Name
 			}
 			if _, ok := s.schemas[name]; !ok {
-				return nil, s.protocolError(rpcInvalidParams, "mcp_unknown_tool", map[string]any{"Tool": name,
+				return nil, s.protocolError(rpcInvalidParams, "mcp_unknown_tool", map[string]any{"Tool": cutEcho(name, maxEcho),
 					"Tools": strings.Join(s.toolNames(), ", ")})
 			}
 		case *sdk.GetPromptRequest:
@@ -32,7 +32,7 @@ func (s *Server) protocolWords(next sdk.MethodHandler) sdk.MethodHandler {
 			if r.Params != nil {
 				name = r.Params.Name
 			}
-			return nil, s.protocolError(rpcInvalidParams, "mcp_unknown_prompt", map[string]any{"Prompt": name})
+			return nil, s.protocolError(rpcInvalidParams, "mcp_unknown_prompt", map[string]any{"Prompt": cutEcho(name, maxEcho)})
 		}
 		res, err := next(ctx, method, req)
 		if uri, ok := missingResource(err); ok {
@@ -85,6 +85,7 @@ func missingResource(err error) (string, bool) {
 // caller's: the same answer, so that an id leaks nothing.
 func (s *Server) resourceNotFound(uri string) *jsonrpc.Error {
 	const key = "mcp_resource_not_found"
+	uri = cutEcho(uri, maxEcho)
 	data, _ := json.Marshal(map[string]any{"code": key, "uri": uri})
 	return &jsonrpc.Error{Code: sdk.CodeResourceNotFound, Message: s.api.Error(key, map[string]any{"URI": uri}).Message, Data: data}
 }

@@ -3,6 +3,7 @@ package mcp
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -69,6 +70,10 @@ type rpcRefusal struct {
 	code int64
 	key  string
 	args map[string]any
+	// want, when set, is the catalog key of the kind a field takes, translated into args' Want.
+	want string
+	// data is more of error.data beside the catalog code (the versions a client may fall back to).
+	data map[string]any
 }
 
 // inbound is one well-formed message, decoded by the SDK's own decoder.
@@ -128,8 +133,15 @@ func checkMessage(raw []byte) (*inbound, *rpcRefusal) {
 	}
 	rawID, hasID := f["id"]
 	id, badID := readID(rawID, hasID)
+	// A refusal answers a request's id, never a response's: the id of a response is one of the
+	// server's own calls, and the client would take the refusal for the answer to its call of
+	// the same number (both sides count from 1).
+	answer := id
+	if _, request := f["method"]; !request {
+		answer = nil
+	}
 	if v, ok := f["jsonrpc"]; !ok || !bytes.Equal(bytes.TrimSpace(v), []byte(`"2.0"`)) {
-		return nil, &rpcRefusal{id: id, code: rpcInvalidRequest, key: "mcp_rpc_version"}
+		return nil, &rpcRefusal{id: answer, code: rpcInvalidRequest, key: "mcp_rpc_version"}
 	}
 	if badID != "" {
 		return nil, &rpcRefusal{code: rpcInvalidRequest, key: badID}
@@ -142,7 +154,7 @@ func checkMessage(raw []byte) (*inbound, *rpcRefusal) {
 		in.call = hasID
 		if in.call && !serverMethods[in.method] {
 			return nil, &rpcRefusal{id: id, code: rpcMethodNotFound, key: "mcp_rpc_method_not_found",
-				args: map[string]any{"Method": in.method}}
+				args: map[string]any{"Method": cutEcho(in.method, maxEcho)}}
 		}
 		if in.call && in.method == "initialize" && !hasProtocolVersion(in.params) {
 			return nil, &rpcRefusal{id: id, code: rpcInvalidParams, key: "mcp_protocol_version_required"}
@@ -153,18 +165,23 @@ func checkMessage(raw []byte) (*inbound, *rpcRefusal) {
 					args: map[string]any{"Level": level, "Levels": strings.Join(logLevels, ", ")}}
 			}
 		}
+		if in.call {
+			if ref := checkParams(id, in.method, in.params); ref != nil {
+				return nil, ref
+			}
+		}
 	} else {
 		// A response (the client answering one of the server's calls): an id and exactly one
 		// of result and error.
 		_, res := f["result"]
 		_, fail := f["error"]
 		if !hasID || res == fail {
-			return nil, &rpcRefusal{id: id, code: rpcInvalidRequest, key: "mcp_rpc_not_object"}
+			return nil, &rpcRefusal{code: rpcInvalidRequest, key: "mcp_rpc_not_object"}
 		}
 	}
 	msg, err := jsonrpc.DecodeMessage(raw)
 	if err != nil {
-		return nil, &rpcRefusal{id: id, code: rpcInvalidRequest, key: "mcp_rpc_not_object"}
+		return nil, &rpcRefusal{id: answer, code: rpcInvalidRequest, key: "mcp_rpc_not_object"}
 	}
 	in.msg = msg
 	switch m := msg.(type) {
@@ -202,10 +219,15 @@ func logLevel(params json.RawMessage) (string, bool) {
 }
 
 // sessionGoesOn reports whether a refusal answers a well-formed call the session can carry on
-// after (a method this server does not have, a log level it does not know): over HTTP it is
+// after (a method this server does not have, a log level it does not know, params it cannot
+// read): over HTTP it is
 // answered 200, and in a batch beside the other answers, not as a broken request (400).
 func (r *rpcRefusal) sessionGoesOn() bool {
-	return r.code == rpcMethodNotFound || r.key == keyLogLevel
+	switch r.key {
+	case keyLogLevel, keyParamsRequired, keyParamsNotObject, keyParamsField:
+		return true
+	}
+	return r.code == rpcMethodNotFound
 }
 
 // hasProtocolVersion reports whether initialize's params name a protocol version, which the
@@ -255,8 +277,17 @@ type replyError struct {
 // reply encodes a refusal as a JSON-RPC response, id null when the refusal has none (the SDK's
 // encoder leaves a missing id out, which is not a response).
 func (s *Server) reply(r *rpcRefusal) json.RawMessage {
-	return encodeReply(r.id, &replyError{Code: r.code, Message: s.api.Error(r.key, r.args).Message,
-		Data: map[string]any{"code": r.key}})
+	args, _ := cutArgs(r.args)
+	if r.want != "" {
+		args = maps.Clone(args)
+		if args == nil {
+			args = map[string]any{}
+		}
+		args["Want"] = s.detail(r.want, nil)
+	}
+	data := map[string]any{"code": r.key}
+	maps.Copy(data, r.data)
+	return encodeReply(r.id, &replyError{Code: r.code, Message: s.api.Error(r.key, args).Message, Data: data})
 }
 
 // protocolError is a JSON-RPC error for a method handler to return, with the catalog's

@@ -26,6 +26,10 @@ import (
 // JSON (a kv_list page of hashes and ids at 20,000 came to 25,042 in Anthropic's tokenizer).
 const DefaultBudgetTokens = 16000
 
+// MinBudgetTokens is the smallest budget a result may have: a page holds at least its frame and
+// one entry. A Config below it is raised to it; `engram mcp --max-tokens` below it is refused.
+const MinBudgetTokens = 500
+
 // protocolVersions are the handshake-era versions this server speaks: its identity model
 // (clientInfo at initialize, the roots a session may name) is per session.
 var protocolVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
@@ -37,6 +41,9 @@ type Config struct {
 	Agent string
 	// Workdir is --workdir: the project of every session (plus each client's roots).
 	Workdir string
+	// Home is Engram's home, where the HTTP sessions their clients ended are written down so
+	// that a restart does not revive them (ended.go); empty keeps them in memory only.
+	Home string
 	// Transport is api.TransportStdio or api.TransportHTTP (recorded with the agents).
 	Transport string
 	// BudgetTokens bounds one tool result (default DefaultBudgetTokens).
@@ -89,7 +96,7 @@ func New(a *api.API, hub *api.Hub, cfg Config) (*Server, error) {
 	if cfg.BudgetTokens <= 0 {
 		cfg.BudgetTokens = DefaultBudgetTokens
 	}
-	cfg.BudgetTokens = max(cfg.BudgetTokens, 500)
+	cfg.BudgetTokens = max(cfg.BudgetTokens, MinBudgetTokens)
 	if cfg.RecordEvery <= 0 {
 		cfg.RecordEvery = 5 * time.Second
 	}

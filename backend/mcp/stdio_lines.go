@@ -27,7 +27,8 @@ func (c *stdioConn) readLoop() {
 	for {
 		line, tooLong, err := readLine(r)
 		if tooLong {
-			c.refuse(&rpcRefusal{code: rpcInvalidRequest, key: "mcp_rpc_too_large", args: map[string]any{"Max": maxLineBytes}})
+			// line is the head of the message (oversize.go): its id is answered.
+			c.refuse(&rpcRefusal{id: headID(line), code: rpcInvalidRequest, key: "mcp_rpc_too_large", args: map[string]any{"Max": maxLineBytes}})
 		} else if !c.handleLine(line) {
 			return
 		}
@@ -39,13 +40,13 @@ func (c *stdioConn) readLoop() {
 }
 
 // readLine reads one line without its end; tooLong reports one over maxLineBytes (skipped to
-// its end, so the next line is read whole).
+// its end, so the next line is read whole), and line is then its first headBytes.
 func readLine(r *bufio.Reader) (line []byte, tooLong bool, err error) {
 	for {
 		chunk, e := r.ReadSlice('\n')
 		if !tooLong {
 			if len(line)+len(chunk) > maxLineBytes+2 {
-				tooLong, line = true, nil
+				tooLong, line = true, bytes.Clone(line[:min(len(line), headBytes)])
 			} else {
 				line = append(line, chunk...)
 			}
@@ -60,9 +61,14 @@ func readLine(r *bufio.Reader) (line []byte, tooLong bool, err error) {
 // handleLine checks one line and hands on what is well formed; false when the connection closed.
 func (c *stdioConn) handleLine(line []byte) bool {
 	line = bytes.TrimSpace(bytes.TrimPrefix(bytes.TrimSpace(line), bom))
-	switch {
-	case len(line) == 0:
+	if len(line) == 0 {
 		return true
+	}
+	if ref := tooDeep(line); ref != nil {
+		c.refuse(ref)
+		return true
+	}
+	switch {
 	case !json.Valid(line):
 		// Not one JSON value: broken JSON, data after the value, two values on one line.
 		c.refuse(&rpcRefusal{code: rpcParseError, key: "mcp_rpc_parse_error"})

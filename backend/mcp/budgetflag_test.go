@@ -1,0 +1,35 @@
+package mcp_test
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// `engram mcp --max-tokens` below the smallest budget a result can have is refused with the
+// bounds in the person's language, before anything starts (exit 2): 0 or -1, which some read
+// as "no limit", and 100 were raised to 500 without a word.
+func TestStdioMaxTokensBelowTheFloorIsRefused(t *testing.T) {
+	home := t.TempDir()
+	for _, tc := range []struct{ value, lang, words string }{
+		{"0", "en", "at least 500"},
+		{"-1", "en", "not -1"},
+		{"100", "zh-CN", "不小于 500"},
+	} {
+		cmd := exec.Command(binary, "mcp", "--agent", "tester", "--max-tokens", tc.value)
+		cmd.Env = append(os.Environ(), "ENGRAM_HOME="+home, "ENGRAM_LANG="+tc.lang)
+		cmd.Stdin = strings.NewReader("")
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		}
+		if code != 2 || !strings.Contains(stderr.String(), tc.words) || stdout.Len() != 0 {
+			t.Fatalf("--max-tokens %s: exit %d, stderr %q, stdout %q", tc.value, code, stderr.String(), stdout.String())
+		}
+	}
+}
