@@ -41,3 +41,21 @@ func TestExtractFileErrorsNameTheField(t *testing.T) {
 		}
 	}
 }
+
+// A title of two lines was refused as "A title is required (one line)", which reads as if no
+// title had been sent (an agent then retried without one); it says the lines now.
+func TestTitleOfSeveralLinesSaysSo(t *testing.T) {
+	h := newHome(t)
+	for _, c := range []struct{ lang, missing, lines string }{
+		{"en", "A title is required (one line).", "A title is one line; this one has 3"},
+		{"zh-CN", "需要一个标题（单行）。", "这个标题有 3 行"},
+	} {
+		setLanguage(t, h, c.lang)
+		if code, _, errs := h.run("", "write", "--scope", "global", "--type", "user", "--title", "a\nb\r\nc", "--body", "x"); code != 1 || !strings.Contains(errs, c.lines) {
+			t.Errorf("%s three lines: exit %d, %q", c.lang, code, errs)
+		}
+		if code, _, errs := h.run("", "write", "--scope", "global", "--type", "user", "--title", " ", "--body", "x"); code != 1 || !strings.Contains(errs, c.missing) {
+			t.Errorf("%s blank: exit %d, %q", c.lang, code, errs)
+		}
+	}
+}

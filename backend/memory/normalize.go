@@ -67,7 +67,10 @@ func validateText(title, body string) error {
 		return codeErr(CodeTitleTooLong, map[string]any{"Max": MaxTitleChars, "Len": n}, "title has %d characters, at most %d", n, MaxTitleChars)
 	}
 	if strings.ContainsAny(title, "\n\r") {
-		return codeErr(CodeMissingTitle, nil, "title must be one line")
+		// The same code as a missing title (clients key on it), with the lines counted: the
+		// bare "A title is required (one line)" read as if no title had been sent.
+		lines := len(strings.FieldsFunc(title, func(r rune) bool { return r == '\n' || r == '\r' }))
+		return codeErr(CodeMissingTitle, map[string]any{"Lines": max(lines, 2)}, "title must be one line")
 	}
 	if len(body) > MaxBodyBytes {
 		return codeErr(CodeBodyTooLarge, map[string]any{"Max": MaxBodyBytes, "Size": len(body)}, "body is %d bytes, at most %d", len(body), MaxBodyBytes)
