@@ -20,9 +20,12 @@ import (
 // client is one websocket connection: a reader loop that dispatches requests, and exactly
 // one writer goroutine that owns every write to the socket, fed by a bounded queue.
 type client struct {
-	id        int64
-	s         *Server
-	conn      *websocket.Conn
+	id   int64
+	s    *Server
+	conn *websocket.Conn
+	// tcp is the connection's slot, marked stalled while a write or ping waits on the peer
+	// (nil when not accepted by a capListener).
+	tcp       *countedConn
 	ctx       context.Context
 	cancel    context.CancelFunc
 	out       chan outMsg
@@ -141,7 +144,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		s.beforeRegister()
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	c := &client{s: s, conn: conn, ctx: ctx, cancel: cancel, out: make(chan outMsg, s.cfg.SendQueue),
+	c := &client{s: s, conn: conn, tcp: connOf(r), ctx: ctx, cancel: cancel, out: make(chan outMsg, s.cfg.SendQueue),
 		sem: make(chan struct{}, s.cfg.Concurrency), remote: r.RemoteAddr, userAgent: r.UserAgent(),
 		connected: time.Now(), tokens: float64(s.cfg.Burst), lastTok: time.Now()}
 	s.mu.Lock()
@@ -186,7 +189,9 @@ func (c *client) writer() {
 			return
 		case m := <-c.out:
 			wctx, cancel := context.WithTimeout(c.ctx, 10*time.Second)
+			c.waiting(true)
 			err := c.conn.Write(wctx, websocket.MessageText, m.b)
+			c.waiting(false)
 			cancel()
 			if m.refusal {
 				c.refusals.Add(-1)
@@ -204,7 +209,9 @@ func (c *client) writer() {
 				continue
 			}
 			pctx, cancel := context.WithTimeout(c.ctx, c.s.cfg.PongTimeout)
+			c.waiting(true)
 			err := c.conn.Ping(pctx)
+			c.waiting(false)
 			cancel()
 			if c.s.onPing != nil {
 				c.s.onPing(c.id, err)
@@ -214,6 +221,21 @@ func (c *client) writer() {
 				return
 			}
 		}
+	}
+}
+
+// waiting marks the connection as waiting on its peer (a write or a ping under way) or not:
+// at the connection cap, the websocket waiting the longest is closed to make room when nothing
+// cheaper is (evictStalled), so clients that stop reading cannot hold the cap until their
+// write or pong times out.
+func (c *client) waiting(on bool) {
+	if c.tcp == nil {
+		return
+	}
+	if on {
+		c.s.markStalled(c.tcp, stallWebsocket)
+	} else {
+		c.s.unmarkStalled(c.tcp)
 	}
 }
 

@@ -49,9 +49,11 @@ type Config struct {
 	// requests beyond it get no reply, so a flood cannot fill the queue and get its own
 	// connection (with its legitimate answers) dropped as a slow client.
 	RefusalBudget int
-	// MaxConns bounds open connections, plain HTTP and websockets together; at it, a keep-alive
-	// connection with no request in flight is closed to make room, and when there is none a
-	// new connection gets 503 and is closed, so a local process cannot exhaust file descriptors.
+	// MaxConns bounds open connections, plain HTTP and websockets together; at it, the
+	// connection waiting on its client the longest is closed to make room (an idle keep-alive
+	// first, then one whose request headers never finished, then a websocket that stopped
+	// reading), and when there is none a new connection gets 503 and is closed, so a local
+	// process can neither exhaust file descriptors nor lock the person out.
 	MaxConns int
 	// Plain HTTP: the time to read the headers, the whole request, write the answer, and how
 	// long a keep-alive connection may sit idle. A websocket leaves these behind once upgraded.
@@ -155,13 +157,18 @@ type Server struct {
 	keyToken     string
 	secretWarned bool
 
-	open     atomic.Int64 // connections accepted and not yet closed (HTTP and websocket)
-	idleMu   sync.Mutex
-	idle     map[*countedConn]time.Time // keep-alive connections between requests, since when
-	refusers chan struct{}              // bounds the goroutines answering 503 beyond MaxConns
+	open atomic.Int64 // connections accepted and not yet closed (HTTP and websocket)
+	// stalled are the connections waiting on their client, which may be closed to make room
+	// at the cap (limits.go).
+	stalledMu sync.Mutex
+	stalled   map[*countedConn]stall
+	// stallGrace is how long a connection waits on its client before it may be closed to make
+	// room (defaultStallGrace; tests shorten it).
+	stallGrace time.Duration
+	refusers   chan struct{} // bounds the goroutines answering 503 beyond MaxConns
 	// onPing, when set (tests), hears the outcome of every websocket ping.
 	onPing func(id int64, err error)
-	// onConnState, when set (tests), hears every connection's state after the idle set has it.
+	// onConnState, when set (tests), hears every connection's state after the stalled set has it.
 	onConnState func(net.Conn, http.ConnState)
 	// onAccept, when set (tests), sees every accepted connection before it is served.
 	onAccept func(net.Conn)
@@ -180,7 +187,7 @@ func New(cfg Config, a *api.API, hub *api.Hub, ui fs.FS) (*Server, error) {
 		return nil, errors.New("bridge: the bridge api must act as \"bridge\", not as the user")
 	}
 	s := &Server{cfg: cfg, api: a, hub: hub, ui: ui, scripts: inlineScripts(ui), clients: map[int64]*client{}, refusers: make(chan struct{}, 16),
-		idle: map[*countedConn]time.Time{}}
+		stalled: map[*countedConn]stall{}, stallGrace: defaultStallGrace}
 	tok, err := LoadOrCreateToken(cfg.Home)
 	if err != nil {
 		return nil, err
@@ -254,7 +261,8 @@ func (s *Server) Start() error {
 	s.listeners, s.port, s.hosts, s.started = lns, port, hosts, true
 	s.srv = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: s.cfg.ReadHeaderTimeout,
 		ReadTimeout: s.cfg.ReadTimeout, WriteTimeout: s.cfg.WriteTimeout, IdleTimeout: s.cfg.IdleTimeout, ConnState: s.connState,
-		ErrorLog: slog.NewLogLogger(s.cfg.Logger.Handler(), slog.LevelDebug)}
+		ConnContext: withConn,
+		ErrorLog:    slog.NewLogLogger(s.cfg.Logger.Handler(), slog.LevelDebug)}
 	s.mu.Unlock()
 	if s.hub != nil {
 		unsub := s.hub.Subscribe(s.broadcast)
