@@ -131,6 +131,9 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		s.httpError(w, 401, "bridge_unauthorized", nil)
 		return
 	}
+	if s.handshakeRefused(w, r) {
+		return
+	}
 	s.conns.Add(1)
 	defer s.conns.Done()
 	// Origin was checked above against this bridge's own hosts.

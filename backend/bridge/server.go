@@ -381,15 +381,16 @@ func (s *Server) Clients() []ClientInfo {
 // Handler is the one route table of the bridge.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /ws", s.handleWS)
-	mux.HandleFunc("GET /healthz", s.handleHealth)
-	mux.HandleFunc("GET /", s.handleUI)
+	// Routes by path only, each taking its own methods: any other method is refused in the
+	// person's language, naming what the route takes (the mux's method patterns answered
+	// "Method Not Allowed" in English plain text).
+	mux.Handle("/ws", s.methods("GET", http.HandlerFunc(s.handleWS)))
+	mux.Handle("/healthz", s.methods("GET, HEAD", http.HandlerFunc(s.handleHealth)))
+	mux.Handle("/", s.methods("GET, HEAD", http.HandlerFunc(s.handleUI)))
 	if s.cfg.MCP != nil {
-		// PUT and PATCH reach it too, to be refused in the person's language (the mux's
-		// "Method Not Allowed" was English plain text).
-		for _, m := range []string{"GET", "POST", "DELETE", "PUT", "PATCH"} {
-			mux.Handle(m+" /mcp", s.mcpGuard(s.cfg.MCP))
-		}
+		// Every method reaches it, to be refused by MCP's handler (in the person's language,
+		// after the token check) when it is not one MCP takes.
+		mux.Handle("/mcp", s.mcpGuard(s.cfg.MCP))
 	}
 	return s.guard(mux)
 }
