@@ -32,6 +32,9 @@ type client struct {
 	sem       chan struct{}
 	remote    string
 	userAgent string
+	// token is the one this connection was accepted with; once the bridge's token is another
+	// (regenerated, here or by another process), the connection is revoked (current).
+	token     string
 	connected time.Time
 	requests  atomic.Int64
 	lastRead  atomic.Int64 // unix nanos of the last message received
@@ -148,7 +151,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	c := &client{s: s, conn: conn, tcp: connOf(r), ctx: ctx, cancel: cancel, out: make(chan outMsg, s.cfg.SendQueue),
-		sem: make(chan struct{}, s.cfg.Concurrency), remote: r.RemoteAddr, userAgent: r.UserAgent(),
+		sem: make(chan struct{}, s.cfg.Concurrency), remote: r.RemoteAddr, userAgent: r.UserAgent(), token: tok,
 		connected: time.Now(), tokens: float64(s.cfg.Burst), lastTok: time.Now()}
 	s.mu.Lock()
 	s.nextID++
@@ -204,6 +207,11 @@ func (c *client) writer() {
 				return
 			}
 		case <-ping.C:
+			// A token replaced by another process (`engram bridge token --regenerate`) is
+			// noticed here too, so a connection that only listens is closed as well.
+			if !c.current(c.s.Token()) {
+				return
+			}
 			// A client that is talking is alive; probe only quiet ones. A browser answers a
 			// ping by itself, so an idle UI stays; a peer that holds the socket open without
 			// answering is closed. A busy reader may take a while to reach the pong, so the
@@ -225,6 +233,18 @@ func (c *client) writer() {
 			}
 		}
 	}
+}
+
+// current reports whether the connection's token is still the bridge's (tok, its token now),
+// dropping it when not. Token (the file's stat) is read on every message, event and ping: a
+// connection made with a token the person replaced from the CLI kept working, and kept
+// hearing every event, until some other client happened to connect and the bridge noticed.
+func (c *client) current(tok string) bool {
+	if tokenEqual(c.token, tok) {
+		return true
+	}
+	c.drop("token regenerated")
+	return false
 }
 
 // waiting marks the connection as waiting on its peer (a write or a ping under way) or not:
@@ -254,6 +274,9 @@ func (c *client) reader() {
 			return
 		}
 		c.received.Add(1)
+		if !c.current(c.s.Token()) {
+			return // revoked: nothing it sends is run any more
+		}
 		// Every message pays, binary ones too: each reply below is then bounded by the
 		// rate, and refusals by their budget.
 		if !c.allow() {

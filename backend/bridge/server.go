@@ -463,8 +463,9 @@ func (s *Server) broadcast(name string, data any) {
 	if err != nil {
 		return
 	}
+	tok := s.Token()
 	for _, c := range s.clientList() {
-		if c.wants(name) {
+		if c.current(tok) && c.wants(name) {
 			c.send(b)
 		}
 	}
