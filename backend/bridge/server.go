@@ -166,6 +166,10 @@ type Server struct {
 	// room (defaultStallGrace; tests shorten it).
 	stallGrace time.Duration
 	refusers   chan struct{} // bounds the goroutines answering 503 beyond MaxConns
+	// streams are the open MCP event streams (token.go); stopWatch ends watchToken.
+	streamsMu sync.Mutex
+	streams   map[*stream]bool
+	stopWatch context.CancelFunc
 	// onPing, when set (tests), hears the outcome of every websocket ping.
 	onPing func(id int64, err error)
 	// onConnState, when set (tests), hears every connection's state after the stalled set has it.
@@ -187,7 +191,8 @@ func New(cfg Config, a *api.API, hub *api.Hub, ui fs.FS) (*Server, error) {
 		return nil, errors.New("bridge: the bridge api must act as \"bridge\", not as the user")
 	}
 	s := &Server{cfg: cfg, api: a, hub: hub, ui: ui, scripts: inlineScripts(ui), clients: map[int64]*client{}, refusers: make(chan struct{}, 16),
-		stalled: map[*countedConn]stall{}, stallGrace: defaultStallGrace}
+		stalled: map[*countedConn]stall{}, stallGrace: defaultStallGrace,
+		streams: map[*stream]bool{}}
 	tok, err := LoadOrCreateToken(cfg.Home)
 	if err != nil {
 		return nil, err
@@ -270,6 +275,11 @@ func (s *Server) Start() error {
 		s.unsub = unsub
 		s.mu.Unlock()
 	}
+	wctx, stopWatch := context.WithCancel(context.Background())
+	s.mu.Lock()
+	s.stopWatch = stopWatch
+	s.mu.Unlock()
+	go s.watchToken(wctx)
 	for _, l := range lns {
 		go func(l net.Listener) {
 			if err := s.srv.Serve(l); err != nil && !errors.Is(err, http.ErrServerClosed) {
@@ -335,8 +345,8 @@ func (s *Server) URL() string {
 // Stop closes every connection and the listeners.
 func (s *Server) Stop(ctx context.Context) error {
 	s.mu.Lock()
-	srv, started, unsub, published := s.srv, s.started, s.unsub, s.published
-	s.started, s.unsub, s.published = false, nil, ""
+	srv, started, unsub, published, stopWatch := s.srv, s.started, s.unsub, s.published, s.stopWatch
+	s.started, s.unsub, s.published, s.stopWatch = false, nil, "", nil
 	clients := make([]*client, 0, len(s.clients))
 	for _, c := range s.clients {
 		clients = append(clients, c)
@@ -344,6 +354,9 @@ func (s *Server) Stop(ctx context.Context) error {
 	s.mu.Unlock()
 	if !started {
 		return nil
+	}
+	if stopWatch != nil {
+		stopWatch()
 	}
 	if published != "" {
 		if err := api.UnpublishBridge(s.cfg.Home, published, os.Getpid()); err != nil {

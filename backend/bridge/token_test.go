@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -52,4 +54,44 @@ func TestRegenerateFromAnotherProcessRevokesWithoutANewConnection(t *testing.T) 
 			t.Fatalf("a revoked connection heard an event: %s", data)
 		}
 	}
+}
+
+// With nothing sent and no event, a quiet websocket and an MCP event stream (a GET on /mcp
+// that stays open) opened with a token the CLI then replaced stayed open for good: the
+// stream kept hearing the session's notifications. The token file is watched, and both end.
+func TestRegenerateEndsQuietConnectionsAndMCPStreams(t *testing.T) {
+	stream := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(http.StatusOK)
+		http.NewResponseController(w).Flush()
+		<-r.Context().Done()
+	})
+	f := start(t, Config{MCP: stream, PingInterval: 20 * time.Millisecond, PongTimeout: time.Hour})
+	quiet := f.mustDial(t)
+	go func() { // a browser answers pings by itself
+		for {
+			if _, _, err := quiet.Read(context.Background()); err != nil {
+				return
+			}
+		}
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second) // bounds a failure only
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", f.base+"/mcp", nil)
+	req.Header.Set("Authorization", "Bearer "+f.srv.Token())
+	req.Header.Set("Accept", "text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("opening the stream: %v %v", resp, err)
+	}
+	defer resp.Body.Close()
+	waitFor(t, "the websocket registered", func() bool { return len(f.srv.Clients()) == 1 })
+
+	if _, err := RegenerateToken(f.srv.cfg.Home); err != nil { // the CLI, in its own process
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(io.Discard, resp.Body); errors.Is(err, context.DeadlineExceeded) {
+		t.Fatal("the MCP event stream opened with the old token is still open")
+	}
+	waitFor(t, "the quiet websocket closed", func() bool { return len(f.srv.Clients()) == 0 })
 }
