@@ -26,8 +26,10 @@ func (s *Server) mcpGuard(next http.Handler) http.Handler {
 		}
 		current := s.Token()
 		if !tokenEqual(tok, current) {
+			// Said for MCP: the browser's advice (copy the URL from engram serve) sent an MCP
+			// client's author to a URL whose token, in the fragment, is never sent.
 			w.Header().Set("WWW-Authenticate", `Bearer realm="engram"`)
-			s.httpError(w, http.StatusUnauthorized, "bridge_unauthorized", nil)
+			s.httpError(w, http.StatusUnauthorized, "bridge_mcp_unauthorized", nil)
 			return
 		}
 		if status, code, args := mcpRefusal(r); code != "" {
