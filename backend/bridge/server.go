@@ -113,6 +113,11 @@ func (c *Config) defaults() {
 // ErrRemoteNotAllowed is returned for a non-loopback address without AllowRemote.
 var ErrRemoteNotAllowed = errors.New("bridge: refusing to listen on a non-loopback address without --allow-remote")
 
+// ErrInvalidAddr is returned for an address that is not host:port with a port from 0 to
+// 65535 (the caller says so in the person's language; it was an "internal" error that
+// repeated the resolver's English).
+var ErrInvalidAddr = errors.New("bridge: invalid address")
+
 // ClientInfo describes one connected client.
 type ClientInfo struct {
 	ID          int64     `json:"id"`
@@ -224,7 +229,10 @@ func (s *Server) Start() error {
 	}
 	host, portStr, err := net.SplitHostPort(s.cfg.Addr)
 	if err != nil {
-		return fmt.Errorf("bridge: invalid address %q: %w", s.cfg.Addr, err)
+		return fmt.Errorf("%w %q: %v", ErrInvalidAddr, s.cfg.Addr, err)
+	}
+	if n, err := strconv.Atoi(portStr); err != nil || n < 0 || n > 65535 {
+		return fmt.Errorf("%w %q: the port must be a number from 0 to 65535", ErrInvalidAddr, s.cfg.Addr)
 	}
 	if host == "" {
 		host = "0.0.0.0"
