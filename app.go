@@ -312,6 +312,8 @@ func (a *App) bridgeError(err error) *api.Error {
 		return a.API.Error("bridge_address_in_use", map[string]any{"Addr": a.bridgeAddr})
 	case errors.Is(err, bridge.ErrRemoteNotAllowed):
 		return a.API.Error("bridge_remote_refused", map[string]any{"Addr": a.bridgeAddr})
+	case errors.Is(err, bridge.ErrInvalidAddr):
+		return a.API.Error("bridge_invalid_addr", map[string]any{"Addr": a.bridgeAddr})
 	}
 	return a.API.Error("internal", map[string]any{"Detail": err.Error()})
 }

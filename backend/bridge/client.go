@@ -20,15 +20,21 @@ import (
 // client is one websocket connection: a reader loop that dispatches requests, and exactly
 // one writer goroutine that owns every write to the socket, fed by a bounded queue.
 type client struct {
-	id        int64
-	s         *Server
-	conn      *websocket.Conn
+	id   int64
+	s    *Server
+	conn *websocket.Conn
+	// tcp is the connection's slot, marked stalled while a write or ping waits on the peer
+	// (nil when not accepted by a capListener).
+	tcp       *countedConn
 	ctx       context.Context
 	cancel    context.CancelFunc
 	out       chan outMsg
 	sem       chan struct{}
 	remote    string
 	userAgent string
+	// token is the one this connection was accepted with; once the bridge's token is another
+	// (regenerated, here or by another process), the connection is revoked (current).
+	token     string
 	connected time.Time
 	requests  atomic.Int64
 	lastRead  atomic.Int64 // unix nanos of the last message received
@@ -128,6 +134,9 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		s.httpError(w, 401, "bridge_unauthorized", nil)
 		return
 	}
+	if s.handshakeRefused(w, r) {
+		return
+	}
 	s.conns.Add(1)
 	defer s.conns.Done()
 	// Origin was checked above against this bridge's own hosts.
@@ -141,8 +150,8 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		s.beforeRegister()
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	c := &client{s: s, conn: conn, ctx: ctx, cancel: cancel, out: make(chan outMsg, s.cfg.SendQueue),
-		sem: make(chan struct{}, s.cfg.Concurrency), remote: r.RemoteAddr, userAgent: r.UserAgent(),
+	c := &client{s: s, conn: conn, tcp: connOf(r), ctx: ctx, cancel: cancel, out: make(chan outMsg, s.cfg.SendQueue),
+		sem: make(chan struct{}, s.cfg.Concurrency), remote: r.RemoteAddr, userAgent: r.UserAgent(), token: tok,
 		connected: time.Now(), tokens: float64(s.cfg.Burst), lastTok: time.Now()}
 	s.mu.Lock()
 	s.nextID++
@@ -186,7 +195,9 @@ func (c *client) writer() {
 			return
 		case m := <-c.out:
 			wctx, cancel := context.WithTimeout(c.ctx, 10*time.Second)
+			c.waiting(true)
 			err := c.conn.Write(wctx, websocket.MessageText, m.b)
+			c.waiting(false)
 			cancel()
 			if m.refusal {
 				c.refusals.Add(-1)
@@ -196,6 +207,11 @@ func (c *client) writer() {
 				return
 			}
 		case <-ping.C:
+			// A token replaced by another process (`engram bridge token --regenerate`) is
+			// noticed here too, so a connection that only listens is closed as well.
+			if !c.current(c.s.Token()) {
+				return
+			}
 			// A client that is talking is alive; probe only quiet ones. A browser answers a
 			// ping by itself, so an idle UI stays; a peer that holds the socket open without
 			// answering is closed. A busy reader may take a while to reach the pong, so the
@@ -204,7 +220,9 @@ func (c *client) writer() {
 				continue
 			}
 			pctx, cancel := context.WithTimeout(c.ctx, c.s.cfg.PongTimeout)
+			c.waiting(true)
 			err := c.conn.Ping(pctx)
+			c.waiting(false)
 			cancel()
 			if c.s.onPing != nil {
 				c.s.onPing(c.id, err)
@@ -214,6 +232,33 @@ func (c *client) writer() {
 				return
 			}
 		}
+	}
+}
+
+// current reports whether the connection's token is still the bridge's (tok, its token now),
+// dropping it when not. Token (the file's stat) is read on every message, event and ping: a
+// connection made with a token the person replaced from the CLI kept working, and kept
+// hearing every event, until some other client happened to connect and the bridge noticed.
+func (c *client) current(tok string) bool {
+	if tokenEqual(c.token, tok) {
+		return true
+	}
+	c.drop("token regenerated")
+	return false
+}
+
+// waiting marks the connection as waiting on its peer (a write or a ping under way) or not:
+// at the connection cap, the websocket waiting the longest is closed to make room when nothing
+// cheaper is (evictStalled), so clients that stop reading cannot hold the cap until their
+// write or pong times out.
+func (c *client) waiting(on bool) {
+	if c.tcp == nil {
+		return
+	}
+	if on {
+		c.s.markStalled(c.tcp, stallWebsocket)
+	} else {
+		c.s.unmarkStalled(c.tcp)
 	}
 }
 
@@ -229,6 +274,9 @@ func (c *client) reader() {
 			return
 		}
 		c.received.Add(1)
+		if !c.current(c.s.Token()) {
+			return // revoked: nothing it sends is run any more
+		}
 		// Every message pays, binary ones too: each reply below is then bounded by the
 		// rate, and refusals by their budget.
 		if !c.allow() {

@@ -2,21 +2,24 @@ package bridge
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
 // capListener counts open connections across the bridge's listeners and answers the ones
 // beyond MaxConns with 503 instead of handing them to the server: idle keep-alives and quiet
 // websockets hold a file descriptor each, and a local process could open them until the
-// process runs out. At the cap, a keep-alive connection waiting for its next request is
-// closed to make room first (evictIdle): a local process that filled the cap with idle
-// keep-alives locked the person's own browser and agents out for as long as IdleTimeout.
+// process runs out. At the cap, a connection that is holding its slot without moving is
+// closed to make room first (evictStalled): a local process that filled the cap with idle
+// keep-alives, with requests it never finished, or with websockets it stopped reading locked
+// the person's own browser and agents out for as long as the timeouts let it.
 type capListener struct {
 	net.Listener
 	s *Server
@@ -28,7 +31,7 @@ func (l *capListener) Accept() (net.Conn, error) {
 		if err != nil {
 			return nil, err
 		}
-		if l.s.takeSlot() || (l.s.evictIdle() && l.s.takeSlot()) {
+		if l.s.takeSlot() || (l.s.evictStalled() && l.s.takeSlot()) {
 			if l.s.onAccept != nil {
 				l.s.onAccept(c)
 			}
@@ -56,42 +59,98 @@ func (s *Server) takeSlot() bool {
 	return false
 }
 
-// connState notes which connections sit idle between keep-alive requests (the server's
-// ConnState hook): only those may be closed to make room. A connection reading or answering a
-// request is active, a websocket is hijacked, and neither is ever in the idle set.
+// stallKind is why a connection may be closed to make room at the cap, in the order they are
+// closed: the cheapest for its owner to redo first.
+type stallKind int
+
+const (
+	// stallIdle: a keep-alive connection between requests (a client sends its next request on
+	// a new connection, as when IdleTimeout closes it).
+	stallIdle stallKind = iota
+	// stallHeaders: accepted, and its first request not read in full. A slowloris client
+	// dribbles headers and starts again at ReadHeaderTimeout; the oldest such connection is
+	// the one that has been stalled the longest, a browser's own finishes in a moment.
+	stallHeaders
+	// stallWebsocket: a websocket whose peer has not taken a message written to it, or not
+	// answered a ping, yet (it stopped reading). One that reads is marked only for the moment
+	// a write takes.
+	stallWebsocket
+)
+
+// defaultStallGrace is how long headers or a websocket write may wait on the client before
+// the connection counts as stalled (Server.stallGrace).
+const defaultStallGrace = time.Second
+
+// stall is what a connection is waiting for, and since when.
+type stall struct {
+	kind  stallKind
+	since time.Time
+}
+
+// connState notes which connections wait on their client (the server's ConnState hook): only
+// those may be closed to make room. A connection answering a request is active, a websocket
+// is hijacked (its writer marks it while a write or ping waits, markStalled), and neither is
+// in the stalled set otherwise.
 func (s *Server) connState(c net.Conn, st http.ConnState) {
 	if cc, ok := c.(*countedConn); ok {
-		s.idleMu.Lock()
-		if st == http.StateIdle {
-			s.idle[cc] = time.Now()
-		} else {
-			delete(s.idle, cc)
+		switch st {
+		case http.StateIdle:
+			s.markStalled(cc, stallIdle)
+		case http.StateNew:
+			s.markStalled(cc, stallHeaders)
+		default:
+			s.unmarkStalled(cc)
 		}
-		s.idleMu.Unlock()
 	}
 	if s.onConnState != nil {
 		s.onConnState(c, st)
 	}
 }
 
-// evictIdle closes the keep-alive connection idle the longest, reporting whether there was
-// one; its slot is free when it returns. A request that reaches it just as it closes fails as
-// one reaching a connection IdleTimeout closes does (HTTP clients send it again on a new one).
-func (s *Server) evictIdle() bool {
-	s.idleMu.Lock()
+// markStalled notes that cc now waits on its client for kind's reason. A connection already
+// closed is left out: it holds no slot, and closing it again would free none.
+func (s *Server) markStalled(cc *countedConn, kind stallKind) {
+	s.stalledMu.Lock()
+	if !cc.closed.Load() {
+		s.stalled[cc] = stall{kind: kind, since: time.Now()}
+	}
+	s.stalledMu.Unlock()
+}
+
+// unmarkStalled notes that cc no longer waits on its client.
+func (s *Server) unmarkStalled(cc *countedConn) {
+	s.stalledMu.Lock()
+	delete(s.stalled, cc)
+	s.stalledMu.Unlock()
+}
+
+// evictStalled closes the connection that has waited on its client the longest, of the first
+// kind that has one (stallKind's order), reporting whether there was one. Headers and
+// websocket writes count once they have waited stallGrace: a client that reads and sends
+// takes far less, so a browser opening a connection or taking an event is never the one
+// closed. The slot is free when it returns. A request that reaches it just as it closes fails
+// as one reaching a connection a timeout closes does (HTTP clients send it again on a new
+// one; the web UI reconnects its websocket).
+func (s *Server) evictStalled() bool {
+	now := time.Now()
+	s.stalledMu.Lock()
 	var oldest *countedConn
-	var since time.Time
-	for c, t := range s.idle {
-		if oldest == nil || t.Before(since) {
-			oldest, since = c, t
+	var best stall
+	for c, st := range s.stalled {
+		if st.kind != stallIdle && now.Sub(st.since) < s.stallGrace {
+			continue // a client in the middle of sending its headers or taking a write
+		}
+		if oldest == nil || st.kind < best.kind || (st.kind == best.kind && st.since.Before(best.since)) {
+			oldest, best = c, st
 		}
 	}
-	delete(s.idle, oldest)
-	s.idleMu.Unlock()
+	delete(s.stalled, oldest)
+	s.stalledMu.Unlock()
 	if oldest == nil {
 		return false
 	}
-	s.cfg.Logger.Debug("bridge: at the connection cap; closed an idle keep-alive connection", "remote", oldest.RemoteAddr())
+	s.cfg.Logger.Debug("bridge: at the connection cap; closed a connection waiting on its client", "remote", oldest.RemoteAddr(),
+		"kind", int(best.kind), "since", best.since)
 	_ = oldest.Close()
 	return true
 }
@@ -100,14 +159,36 @@ func (s *Server) evictIdle() bool {
 // server and a hijacked websocket both may).
 type countedConn struct {
 	net.Conn
-	s    *Server
-	once sync.Once
+	s      *Server
+	once   sync.Once
+	closed atomic.Bool // set before it leaves the stalled set for good
 }
 
 func (c *countedConn) Close() error {
 	err := c.Conn.Close()
-	c.once.Do(func() { c.s.open.Add(-1) })
+	c.once.Do(func() {
+		c.closed.Store(true)
+		c.s.unmarkStalled(c)
+		c.s.open.Add(-1)
+	})
 	return err
+}
+
+// connKey carries a request's connection in its context (the server's ConnContext), so a
+// websocket's writer can mark its own connection stalled.
+type connKey struct{}
+
+func withConn(ctx context.Context, c net.Conn) context.Context {
+	if cc, ok := c.(*countedConn); ok {
+		return context.WithValue(ctx, connKey{}, cc)
+	}
+	return ctx
+}
+
+// connOf is the request's connection, nil when it was not accepted by a capListener.
+func connOf(r *http.Request) *countedConn {
+	cc, _ := r.Context().Value(connKey{}).(*countedConn)
+	return cc
 }
 
 // openConns is the number of connections holding a slot.

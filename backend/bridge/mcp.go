@@ -1,6 +1,7 @@
 package bridge
 
 import (
+	"context"
 	"mime"
 	"net/http"
 	"strings"
@@ -37,8 +38,13 @@ func (s *Server) mcpGuard(next http.Handler) http.Handler {
 		}
 		if r.Method == http.MethodGet {
 			// The standalone event stream stays open for notifications: the plain-HTTP write
-			// deadline would cut it every minute.
+			// deadline would cut it every minute. It ends when its token is replaced (it kept
+			// hearing the session's notifications after a regenerate).
 			_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
+			ctx, cancel := context.WithCancel(r.Context())
+			defer cancel()
+			defer s.openStream(current, cancel)()
+			r = r.WithContext(ctx)
 		}
 		// The session ids are signed with a key made of the home's secret and this token.
 		next.ServeHTTP(w, r.WithContext(api.WithSessionKey(r.Context(), s.sessionKey(current))))

@@ -168,14 +168,25 @@ func TestTokenSpellings(t *testing.T) {
 		t.Fatal("a wrong query token was rescued by the header")
 	}
 	assertRefusal(t, resp, 401, "bridge_unauthorized")
-	req, _ := http.NewRequest("POST", f.base+"/mcp?token="+tok, strings.NewReader(`{}`))
-	req.Header.Set("Content-Type", "application/json")
-	resp, err = http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
+	// MCP takes the token only as a Bearer header, and its refusal says so (the browser's
+	// "copy the URL from engram serve" sent an MCP client to a URL whose token is never sent).
+	for name, h := range map[string]string{"in the URL": "", "wrong": "Bearer " + tok[:len(tok)-1], "no scheme": tok} {
+		req, _ := http.NewRequest("POST", f.base+"/mcp?token="+tok, strings.NewReader(`{}`))
+		req.Header.Set("Content-Type", "application/json")
+		if h != "" {
+			req.Header.Set("Authorization", h)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var e api.Error
+		_ = json.NewDecoder(resp.Body).Decode(&e)
+		resp.Body.Close()
+		if resp.StatusCode != 401 || e.Code != "mcp_unauthorized" || !strings.Contains(e.Message, "Authorization: Bearer") {
+			t.Fatalf("MCP token %s: %d %+v", name, resp.StatusCode, e)
+		}
 	}
-	defer resp.Body.Close()
-	assertRefusal(t, resp, 401, "mcp_unauthorized")
 }
 
 // A message split into many small frames is bounded as a whole: past MaxMessage the sender is

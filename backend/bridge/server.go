@@ -27,89 +27,13 @@ import (
 	"engram/backend/api"
 )
 
-// DefaultAddr is where `engram serve` listens unless told otherwise.
-const DefaultAddr = "127.0.0.1:47821"
-
-// Config tunes a bridge; zero values take the defaults.
-type Config struct {
-	Addr string
-	// AllowRemote must be set to listen on a non-loopback address.
-	AllowRemote bool
-	Home        string
-	// MaxMessage bounds one incoming websocket message (1 MiB).
-	MaxMessage int64
-	// RatePerSec and Burst bound requests per connection.
-	RatePerSec float64
-	Burst      int
-	// SendQueue bounds the messages waiting for a slow client before it is dropped.
-	SendQueue int
-	// Concurrency bounds requests in flight per connection.
-	Concurrency int
-	// RefusalBudget bounds the rate-limit replies waiting in one client's send queue; refused
-	// requests beyond it get no reply, so a flood cannot fill the queue and get its own
-	// connection (with its legitimate answers) dropped as a slow client.
-	RefusalBudget int
-	// MaxConns bounds open connections, plain HTTP and websockets together; at it, a keep-alive
-	// connection with no request in flight is closed to make room, and when there is none a
-	// new connection gets 503 and is closed, so a local process cannot exhaust file descriptors.
-	MaxConns int
-	// Plain HTTP: the time to read the headers, the whole request, write the answer, and how
-	// long a keep-alive connection may sit idle. A websocket leaves these behind once upgraded.
-	ReadHeaderTimeout, ReadTimeout, WriteTimeout, IdleTimeout time.Duration
-	// PingInterval is how long a websocket may stay quiet before it is pinged; a client that
-	// does not answer within PongTimeout is closed. A browser answers pings on its own, so an
-	// idle UI stays connected.
-	PingInterval, PongTimeout time.Duration
-	Logger                    *slog.Logger
-	// MCP, when set, serves MCP's streamable HTTP at /mcp behind the same token (as a Bearer
-	// header) and the same Host and Origin checks.
-	MCP http.Handler
-}
-
-func (c *Config) defaults() {
-	if c.Addr == "" {
-		c.Addr = DefaultAddr
-	}
-	if c.MaxMessage <= 0 {
-		c.MaxMessage = 1 << 20
-	}
-	if c.RatePerSec <= 0 {
-		c.RatePerSec = 200
-	}
-	if c.Burst <= 0 {
-		c.Burst = 400
-	}
-	if c.SendQueue <= 0 {
-		c.SendQueue = 256
-	}
-	if c.Concurrency <= 0 {
-		c.Concurrency = 8
-	}
-	if c.RefusalBudget <= 0 {
-		c.RefusalBudget = 8
-	}
-	if c.MaxConns <= 0 {
-		c.MaxConns = 128
-	}
-	for _, d := range []struct {
-		v   *time.Duration
-		def time.Duration
-	}{
-		{&c.ReadHeaderTimeout, 10 * time.Second}, {&c.ReadTimeout, 30 * time.Second},
-		{&c.WriteTimeout, time.Minute}, {&c.IdleTimeout, time.Minute},
-		{&c.PingInterval, 30 * time.Second}, {&c.PongTimeout, 30 * time.Second},
-	} {
-		if *d.v <= 0 {
-			*d.v = d.def
-		}
-	}
-	if c.Logger == nil {
-		c.Logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	}
-}
-
 // ErrRemoteNotAllowed is returned for a non-loopback address without AllowRemote.
 var ErrRemoteNotAllowed = errors.New("bridge: refusing to listen on a non-loopback address without --allow-remote")
+
+// ErrInvalidAddr is returned for an address that is not host:port with a port from 0 to
+// 65535 (the caller says so in the person's language; it was an "internal" error that
+// repeated the resolver's English).
+var ErrInvalidAddr = errors.New("bridge: invalid address")
 
 // ClientInfo describes one connected client.
 type ClientInfo struct {
@@ -155,13 +79,22 @@ type Server struct {
 	keyToken     string
 	secretWarned bool
 
-	open     atomic.Int64 // connections accepted and not yet closed (HTTP and websocket)
-	idleMu   sync.Mutex
-	idle     map[*countedConn]time.Time // keep-alive connections between requests, since when
-	refusers chan struct{}              // bounds the goroutines answering 503 beyond MaxConns
+	open atomic.Int64 // connections accepted and not yet closed (HTTP and websocket)
+	// stalled are the connections waiting on their client, which may be closed to make room
+	// at the cap (limits.go).
+	stalledMu sync.Mutex
+	stalled   map[*countedConn]stall
+	// stallGrace is how long a connection waits on its client before it may be closed to make
+	// room (defaultStallGrace; tests shorten it).
+	stallGrace time.Duration
+	refusers   chan struct{} // bounds the goroutines answering 503 beyond MaxConns
+	// streams are the open MCP event streams (token.go); stopWatch ends watchToken.
+	streamsMu sync.Mutex
+	streams   map[*stream]bool
+	stopWatch context.CancelFunc
 	// onPing, when set (tests), hears the outcome of every websocket ping.
 	onPing func(id int64, err error)
-	// onConnState, when set (tests), hears every connection's state after the idle set has it.
+	// onConnState, when set (tests), hears every connection's state after the stalled set has it.
 	onConnState func(net.Conn, http.ConnState)
 	// onAccept, when set (tests), sees every accepted connection before it is served.
 	onAccept func(net.Conn)
@@ -180,7 +113,8 @@ func New(cfg Config, a *api.API, hub *api.Hub, ui fs.FS) (*Server, error) {
 		return nil, errors.New("bridge: the bridge api must act as \"bridge\", not as the user")
 	}
 	s := &Server{cfg: cfg, api: a, hub: hub, ui: ui, scripts: inlineScripts(ui), clients: map[int64]*client{}, refusers: make(chan struct{}, 16),
-		idle: map[*countedConn]time.Time{}}
+		stalled: map[*countedConn]stall{}, stallGrace: defaultStallGrace,
+		streams: map[*stream]bool{}}
 	tok, err := LoadOrCreateToken(cfg.Home)
 	if err != nil {
 		return nil, err
@@ -212,7 +146,10 @@ func (s *Server) Start() error {
 	}
 	host, portStr, err := net.SplitHostPort(s.cfg.Addr)
 	if err != nil {
-		return fmt.Errorf("bridge: invalid address %q: %w", s.cfg.Addr, err)
+		return fmt.Errorf("%w %q: %v", ErrInvalidAddr, s.cfg.Addr, err)
+	}
+	if n, err := strconv.Atoi(portStr); err != nil || n < 0 || n > 65535 {
+		return fmt.Errorf("%w %q: the port must be a number from 0 to 65535", ErrInvalidAddr, s.cfg.Addr)
 	}
 	if host == "" {
 		host = "0.0.0.0"
@@ -254,7 +191,8 @@ func (s *Server) Start() error {
 	s.listeners, s.port, s.hosts, s.started = lns, port, hosts, true
 	s.srv = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: s.cfg.ReadHeaderTimeout,
 		ReadTimeout: s.cfg.ReadTimeout, WriteTimeout: s.cfg.WriteTimeout, IdleTimeout: s.cfg.IdleTimeout, ConnState: s.connState,
-		ErrorLog: slog.NewLogLogger(s.cfg.Logger.Handler(), slog.LevelDebug)}
+		ConnContext: withConn,
+		ErrorLog:    slog.NewLogLogger(s.cfg.Logger.Handler(), slog.LevelDebug)}
 	s.mu.Unlock()
 	if s.hub != nil {
 		unsub := s.hub.Subscribe(s.broadcast)
@@ -262,6 +200,11 @@ func (s *Server) Start() error {
 		s.unsub = unsub
 		s.mu.Unlock()
 	}
+	wctx, stopWatch := context.WithCancel(context.Background())
+	s.mu.Lock()
+	s.stopWatch = stopWatch
+	s.mu.Unlock()
+	go s.watchToken(wctx)
 	for _, l := range lns {
 		go func(l net.Listener) {
 			if err := s.srv.Serve(l); err != nil && !errors.Is(err, http.ErrServerClosed) {
@@ -327,8 +270,8 @@ func (s *Server) URL() string {
 // Stop closes every connection and the listeners.
 func (s *Server) Stop(ctx context.Context) error {
 	s.mu.Lock()
-	srv, started, unsub, published := s.srv, s.started, s.unsub, s.published
-	s.started, s.unsub, s.published = false, nil, ""
+	srv, started, unsub, published, stopWatch := s.srv, s.started, s.unsub, s.published, s.stopWatch
+	s.started, s.unsub, s.published, s.stopWatch = false, nil, "", nil
 	clients := make([]*client, 0, len(s.clients))
 	for _, c := range s.clients {
 		clients = append(clients, c)
@@ -336,6 +279,9 @@ func (s *Server) Stop(ctx context.Context) error {
 	s.mu.Unlock()
 	if !started {
 		return nil
+	}
+	if stopWatch != nil {
+		stopWatch()
 	}
 	if published != "" {
 		if err := api.UnpublishBridge(s.cfg.Home, published, os.Getpid()); err != nil {
@@ -373,16 +319,31 @@ func (s *Server) Clients() []ClientInfo {
 // Handler is the one route table of the bridge.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /ws", s.handleWS)
-	mux.HandleFunc("GET /healthz", s.handleHealth)
-	mux.HandleFunc("GET /", s.handleUI)
-	mux.HandleFunc("/", s.handleNoRoute) // every other method anywhere (noroute.go)
-	if s.cfg.MCP != nil {
-		// PUT and PATCH reach it too, to be refused in the person's language (the mux's
-		// "Method Not Allowed" was English plain text).
-		for _, m := range []string{"GET", "POST", "DELETE", "PUT", "PATCH"} {
-			mux.Handle(m+" /mcp", s.mcpGuard(s.cfg.MCP))
+	// Routes by path only (method patterns beside a path-only one conflict in the mux), each
+	// taking its own methods: any other is refused in the person's language, naming what the
+	// route takes (the mux's method patterns answered "Method Not Allowed" in English plain
+	// text); a method / does not take anywhere is handleNoRoute's (noroute.go).
+	mux.Handle("/ws", s.methods("GET", http.HandlerFunc(s.handleWS)))
+	mux.Handle("/healthz", s.methods("GET, HEAD", http.HandlerFunc(s.handleHealth)))
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet || r.Method == http.MethodHead {
+			s.handleUI(w, r)
+			return
 		}
+		s.handleNoRoute(w, r)
+	})
+	if s.cfg.MCP != nil {
+		// PUT and PATCH reach MCP's handler too, to be refused there in the person's language;
+		// any other method (OPTIONS) is handleNoRoute's 405.
+		guarded := s.mcpGuard(s.cfg.MCP)
+		mux.HandleFunc("/mcp", func(w http.ResponseWriter, r *http.Request) {
+			switch r.Method {
+			case http.MethodGet, http.MethodPost, http.MethodDelete, http.MethodPut, http.MethodPatch:
+				guarded.ServeHTTP(w, r)
+			default:
+				s.handleNoRoute(w, r)
+			}
+		})
 	}
 	return s.guard(mux)
 }
@@ -459,8 +420,9 @@ func (s *Server) broadcast(name string, data any) {
 	if err != nil {
 		return
 	}
+	tok := s.Token()
 	for _, c := range s.clientList() {
-		if c.wants(name) {
+		if c.current(tok) && c.wants(name) {
 			c.send(b)
 		}
 	}

@@ -1,6 +1,7 @@
 package bridge
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/hex"
@@ -67,7 +68,7 @@ func (s *Server) Token() string {
 				if tok := strings.TrimSpace(string(data)); len(tok) >= 32 && tok != s.token.Load().(string) {
 					s.token.Store(tok)
 					s.cfg.Logger.Info("bridge: the token file changed; connections made with the old token are closed")
-					go s.dropClients("token regenerated")
+					go s.revokeStale()
 				}
 			}
 		}
@@ -75,10 +76,56 @@ func (s *Server) Token() string {
 	return s.token.Load().(string)
 }
 
-// dropClients closes every connection.
-func (s *Server) dropClients(reason string) {
+// revokeStale closes every websocket and MCP event stream opened with a token other than the
+// current one. Those opened with the new token stay (a client that reconnected within the
+// moment a regenerate waits before revoking was closed with the rest).
+func (s *Server) revokeStale() {
+	tok := s.token.Load().(string)
 	for _, c := range s.clientList() {
-		c.drop(reason)
+		c.current(tok)
+	}
+	s.streamsMu.Lock()
+	for st := range s.streams {
+		if !tokenEqual(st.token, tok) {
+			st.cancel()
+		}
+	}
+	s.streamsMu.Unlock()
+}
+
+// stream is an MCP event stream (a GET on /mcp that stays open), with the token it was opened
+// with: it is ended when that token is replaced.
+type stream struct {
+	token  string
+	cancel context.CancelFunc
+}
+
+// openStream registers an MCP event stream until the returned func is called.
+func (s *Server) openStream(token string, cancel context.CancelFunc) func() {
+	st := &stream{token: token, cancel: cancel}
+	s.streamsMu.Lock()
+	s.streams[st] = true
+	s.streamsMu.Unlock()
+	return func() {
+		s.streamsMu.Lock()
+		delete(s.streams, st)
+		s.streamsMu.Unlock()
+	}
+}
+
+// watchToken reads the token file every PingInterval until ctx ends, so a token replaced by
+// another process (`engram bridge token --regenerate`) revokes what was opened with the old
+// one even while no client sends anything: a quiet websocket, an MCP event stream.
+func (s *Server) watchToken(ctx context.Context) {
+	t := time.NewTicker(s.cfg.PingInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			s.Token()
+		}
 	}
 }
 
@@ -96,6 +143,6 @@ func (s *Server) RegenerateToken() (string, error) {
 	}
 	// A regenerate revokes: every connection made with the old token is closed once the
 	// caller's own answer has had time to go out (the caller reconnects with the new token).
-	time.AfterFunc(500*time.Millisecond, func() { s.dropClients("token regenerated") })
+	time.AfterFunc(500*time.Millisecond, s.revokeStale)
 	return tok, nil
 }

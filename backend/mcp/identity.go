@@ -179,7 +179,9 @@ func (s *Server) rootsOf(ctx context.Context, ss *sdk.ServerSession, st *session
 		} else {
 			for _, r := range res.Roots {
 				if p, ok := rootPath(r.URI); ok {
-					roots = append(roots, p)
+					// Resolved once, when given: a link the model repoints later does not
+					// move the session to another folder.
+					roots = append(roots, realFolder(p))
 				}
 			}
 		}
@@ -241,10 +243,15 @@ func within(p, dir string) bool {
 
 // resolveWorkdir decides the caller's project for one call. Without an argument it is
 // --workdir, else the client's only root, else none. An argument is honoured only when it
-// equals or lies inside an allowed folder (insideAny: cleaned, so "a/../.." cannot climb out
-// unnoticed, and with symlinks resolved, so a link inside a root cannot reach a project outside
-// every root); and, when it is not one of those folders, only when it resolves to the project
-// of one of them (ownProject).
+// equals or lies inside an allowed folder (cleaned, so "a/../.." cannot climb out unnoticed,
+// and with symlinks resolved, so a link inside a root cannot reach a project outside every
+// root); and, when it is not one of those folders, only when it resolves to the project of one
+// of them (ownProject).
+//
+// The argument's links are resolved once, here, and the checks and the call that follows all
+// use that resolved folder: a model with a shell could repoint a link between the check and
+// the call (resolved again), and the call then worked in a project the checks never saw. The
+// session's own folders were resolved when they were given (New, rootsOf).
 func (s *Server) resolveWorkdir(ctx context.Context, ss *sdk.ServerSession, st *session, arg string) (string, *toolError) {
 	arg = strings.TrimSpace(arg)
 	if arg == "" && s.cfg.Workdir != "" {
@@ -274,38 +281,35 @@ func (s *Server) resolveWorkdir(ctx context.Context, ss *sdk.ServerSession, st *
 	if !filepath.IsAbs(arg) {
 		return "", refuse()
 	}
-	clean := filepath.Clean(arg)
-	if !insideAny(clean, allowed) {
+	dir := realFolder(filepath.Clean(arg))
+	if !insideAny(dir, allowed) {
 		return "", refuse()
 	}
-	if !slices.Contains(allowed, clean) {
-		if terr := s.ownProject(clean, arg, allowed); terr != nil {
+	if !slices.Contains(allowed, dir) {
+		if terr := s.ownProject(dir, arg, allowed); terr != nil {
 			return "", terr
 		}
 	}
-	return clean, nil
+	return dir, nil
 }
 
-// insideAny reports whether the folder clean (a clean absolute path) lies in one of the
-// allowed folders. Where it exists it is compared as resolved against the folders resolved: a
-// link inside them that leads elsewhere is outside, and the session's own folder reached
-// through a link, or by its real path when the session was given a link, is inside (it was
-// refused, the folders compared as written first). A folder that does not exist is compared
-// as written.
-func insideAny(clean string, allowed []string) bool {
-	real, err := filepath.EvalSymlinks(clean)
-	for _, dir := range allowed {
-		if err != nil {
-			if within(clean, dir) {
-				return true
-			}
-			continue
-		}
-		rd, derr := filepath.EvalSymlinks(dir)
-		if derr != nil {
-			rd = dir
-		}
-		if within(real, rd) {
+// realFolder is the clean absolute path p with its symlinks resolved, or p as written when it
+// cannot be resolved (a folder that does not exist yet). It is the one resolution of a folder
+// named to the server: what is checked is what is used.
+func realFolder(p string) string {
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		return real
+	}
+	return p
+}
+
+// insideAny reports whether the folder dir (resolved by realFolder) lies in one of the
+// allowed folders (resolved when given). The session's own folder reached through a link, or
+// by its real path when the session was given a link, is inside (it was refused, the folders
+// compared as written first); a link inside them that leads elsewhere is outside.
+func insideAny(dir string, allowed []string) bool {
+	for _, a := range allowed {
+		if within(dir, a) {
 			return true
 		}
 	}

@@ -88,7 +88,9 @@ func New(a *api.API, hub *api.Hub, cfg Config) (*Server, error) {
 		if !filepath.IsAbs(cfg.Workdir) {
 			return nil, ErrWorkdir
 		}
-		cfg.Workdir = filepath.Clean(cfg.Workdir)
+		// Resolved once, here: a link the model repoints later does not move every session
+		// of this server to another folder (resolveWorkdir).
+		cfg.Workdir = realFolder(filepath.Clean(cfg.Workdir))
 	}
 	if cfg.Transport != api.TransportHTTP {
 		cfg.Transport = api.TransportStdio

@@ -194,7 +194,10 @@ func (s *Service) Update(ctx context.Context, p Patch) (Settings, error) {
 	if p.RemoteAddr != nil {
 		host, port, err := net.SplitHostPort(*p.RemoteAddr)
 		ip := net.ParseIP(host)
-		if err != nil || port == "" || (host != "localhost" && (ip == nil || !ip.IsLoopback())) {
+		// The port is a number the bridge can listen on ("127.0.0.1:99999" was saved, and
+		// the bridge then failed to start with an internal error).
+		n, perr := strconv.Atoi(port)
+		if err != nil || perr != nil || n < 0 || n > 65535 || (host != "localhost" && (ip == nil || !ip.IsLoopback())) {
 			s.mu.Unlock()
 			return st, &InvalidError{Field: "remote_addr", Value: *p.RemoteAddr}
 		}

@@ -54,6 +54,9 @@ func TestInvalidValuesRefusedAndNothingSaved(t *testing.T) {
 		{RemoteAddr: sp("0.0.0.0:80")},
 		{RemoteAddr: sp("example.com:80")},
 		{RemoteAddr: sp("127.0.0.1")},
+		{RemoteAddr: sp("127.0.0.1:99999")},
+		{RemoteAddr: sp("127.0.0.1:http")},
+		{RemoteAddr: sp("[::1]:-1")},
 		{Language: sp("en"), Theme: sp("bogus")},
 	} {
 		_, err := s.Update(ctx, p)

@@ -8,6 +8,7 @@ package jsonrpc
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 )
 
 // JSON-RPC 2.0 error codes. Application failures use AppError with the api error as data.
@@ -25,6 +26,11 @@ const (
 const (
 	KeyParseError     = "bridge_parse_error"
 	KeyInvalidRequest = "bridge_invalid_request"
+	// KeyRequestField: valid JSON whose field (Field) has the wrong type ("method": 5).
+	KeyRequestField = "bridge_request_field"
+	KeyBatchEmpty   = "bridge_batch_empty"
+	// KeyBatchTooLarge: Count calls in one batch, at most Max.
+	KeyBatchTooLarge = "bridge_batch_too_large"
 )
 
 // Request is one call; ID is empty for a notification (no answer).
@@ -54,12 +60,32 @@ func Split(data []byte, maxBatch int) (items []json.RawMessage, batch bool, p *P
 		return []json.RawMessage{trimmed}, false, nil
 	}
 	if err := json.Unmarshal(trimmed, &items); err != nil {
-		return nil, true, &Problem{Code: ParseError, Key: KeyParseError, Args: map[string]any{"Detail": err.Error()}}
+		return nil, true, decodeProblem(err)
 	}
-	if len(items) == 0 || len(items) > maxBatch {
-		return nil, true, &Problem{Code: InvalidRequest, Key: KeyInvalidRequest}
+	if len(items) == 0 {
+		return nil, true, &Problem{Code: InvalidRequest, Key: KeyBatchEmpty}
+	}
+	if len(items) > maxBatch {
+		return nil, true, &Problem{Code: InvalidRequest, Key: KeyBatchTooLarge, Args: map[string]any{"Max": maxBatch, "Count": len(items)}}
 	}
 	return items, true, nil
+}
+
+// decodeProblem is the refusal of a message encoding/json could not read. Its own words are
+// English ("invalid character 'x' looking for beginning of value") and were the whole reason a
+// person reading Chinese was given: what is said is where (a byte offset) or which field.
+// Valid JSON that is not a request object ([1,2], "method": 5) is an invalid request, as
+// JSON-RPC 2.0 says, not a parse error.
+func decodeProblem(err error) *Problem {
+	var syn *json.SyntaxError
+	if errors.As(err, &syn) {
+		return &Problem{Code: ParseError, Key: KeyParseError, Args: map[string]any{"Offset": syn.Offset}}
+	}
+	var typ *json.UnmarshalTypeError
+	if errors.As(err, &typ) && typ.Field != "" {
+		return &Problem{Code: InvalidRequest, Key: KeyRequestField, Args: map[string]any{"Field": typ.Field}}
+	}
+	return &Problem{Code: InvalidRequest, Key: KeyInvalidRequest}
 }
 
 // Decode reads one request. It is refused when it is not a JSON object of a request, when its
@@ -68,7 +94,11 @@ func Split(data []byte, maxBatch int) (items []json.RawMessage, batch bool, p *P
 func Decode(item []byte) (Request, *Problem) {
 	var req Request
 	if err := json.Unmarshal(item, &req); err != nil {
-		return Request{}, &Problem{Code: ParseError, Key: KeyParseError, Args: map[string]any{"Detail": err.Error()}}
+		p := decodeProblem(err)
+		if p.Key == KeyRequestField {
+			p.ID = idOfObject(item) // the id may still be read (ValidID below is not reached)
+		}
+		return Request{}, p
 	}
 	if !ValidID(req.ID) {
 		return Request{}, &Problem{Code: InvalidRequest, Key: KeyInvalidRequest}
@@ -100,4 +130,16 @@ func NullID(id json.RawMessage) json.RawMessage {
 		return json.RawMessage("null")
 	}
 	return id
+}
+
+// idOfObject is the id of a request object whose other fields did not decode, when it is one
+// JSON-RPC allows (else nil: answered with null).
+func idOfObject(item []byte) json.RawMessage {
+	var probe struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if json.Unmarshal(item, &probe) != nil || len(probe.ID) == 0 || !ValidID(probe.ID) {
+		return nil
+	}
+	return probe.ID
 }

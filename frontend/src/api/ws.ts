@@ -53,6 +53,19 @@ export interface WsOptions {
 const OPEN = 1
 export const TOKEN_STORAGE_KEY = 'engram.token'
 
+/**
+ * The most the bridge reads in one message (its MaxMessage, 1 MiB). A bigger call (importing a
+ * JSONL file of a few MiB from the web UI) made the bridge close the socket: the call failed as
+ * "connection lost", everything else in flight with it, and nothing said why. It is refused
+ * here instead, saying so, and the socket stays.
+ */
+export const MAX_MESSAGE_BYTES = 1 << 20
+
+/** The ApiError of a call too large to send over the bridge. */
+export function tooLargeError(): ApiError {
+  return new ApiError('message_too_large', 'ui.errors.message_too_large', { Max: '1 MiB' }, 'message too large')
+}
+
 interface Pending {
   resolve: (v: unknown) => void
   reject: (e: unknown) => void
@@ -342,6 +355,10 @@ export class WsTransport implements Transport {
   call(method: string, params: object): Promise<unknown> {
     const id = this.nextId++
     const msg = JSON.stringify({ jsonrpc: '2.0', id, method, params: params ?? {} })
+    // Bytes as sent (UTF-8); the length in UTF-16 units cannot exceed three times the bytes.
+    if (msg.length > MAX_MESSAGE_BYTES / 3 && new TextEncoder().encode(msg).length > MAX_MESSAGE_BYTES) {
+      return Promise.reject(tooLargeError())
+    }
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject })
       if (this.sock && this.sock.readyState === OPEN) this.sock.send(msg)

@@ -184,6 +184,29 @@ describe('WsTransport', () => {
     await expect(p2).resolves.toEqual({ version: '1' })
   })
 
+  it('refuses a call larger than the bridge reads, says why, and keeps the socket', async () => {
+    const { t } = newWs()
+    const first = t.call('app.info', {})
+    const s = FakeSocket.all[0]
+    s.open()
+    s.reply({ id: 1, result: { version: '1' } })
+    await first
+    s.sent = []
+    // A JSONL import of a few MiB, and one under 1 MiB in characters but over it in UTF-8 bytes.
+    for (const jsonl of ['x'.repeat(2 << 20), '中'.repeat(400_000)]) {
+      const err = await rejection(t.call('memory.importPreview', { jsonl }))
+      expect(err.code).toBe('message_too_large')
+      expect(err.i18nKey).toBe('ui.errors.message_too_large')
+    }
+    expect(s.sent).toEqual([])
+    expect(s.readyState).toBe(1)
+    // Just under the limit is sent as before, and the socket still answers.
+    const p = t.call('memory.importPreview', { jsonl: 'y'.repeat((1 << 20) - 200) })
+    expect(s.sent).toHaveLength(1)
+    s.reply({ id: 4, result: { lines: 1 } })
+    await expect(p).resolves.toEqual({ lines: 1 })
+  })
+
   it('turns JSON-RPC errors into ApiErrors', async () => {
     const { t } = newWs()
     const p = t.call('memory.read', { id: 'x' })
