@@ -307,8 +307,10 @@ type contextData struct {
 // request holds fewer than ContextUserTurns of the person's messages. An agent's hook sends
 // only the entries that are new since its last call, so the window held one turn, and the
 // model never saw the turns before it ("the last 4 user turns", DESIGN §6). The api records
-// the request's messages before the run, so they are found in the stored session.
-func (s *Service) priorTurns(ctx context.Context, req Request) []Message {
+// the request's messages before the run, so they are found in the stored session. Only the
+// messages recorded in the run's project are read: one session id used from two projects
+// never lends one project's conversation to the other's run.
+func (s *Service) priorTurns(ctx context.Context, req Request, vis recall.Visibility) []Message {
 	users := 0
 	for _, m := range req.Messages {
 		if m.Role == "user" {
@@ -318,7 +320,7 @@ func (s *Service) priorTurns(ctx context.Context, req Request) []Message {
 	if req.SessionID == "" || users >= ContextUserTurns {
 		return nil
 	}
-	stored, err := s.o.Store.SessionTurns(ctx, req.Agent, req.SessionID)
+	stored, err := s.o.Store.SessionTurnsIn(ctx, req.Agent, req.SessionID, vis.ProjectKey())
 	if err != nil || len(stored) == 0 {
 		return nil
 	}
@@ -352,7 +354,7 @@ func (s *Service) priorTurns(ctx context.Context, req Request) []Message {
 // the quota headroom of the caller's scopes.
 func (s *Service) buildContext(ctx context.Context, req Request, vis recall.Visibility, written []string, turn int, now time.Time) (contextData, error) {
 	last, _, _ := lastUser(req.Messages)
-	prior := s.priorTurns(ctx, req)
+	prior := s.priorTurns(ctx, req, vis)
 	in := Input{Request: req, Turns: window(append(append([]Message{}, prior...), req.Messages...)), WrittenThisTurn: written, Now: now,
 		ProjectPinned: vis.Workdir() != "" && projectPinned(last.Content)}
 	var priorPlanned []string
