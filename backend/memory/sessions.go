@@ -25,7 +25,8 @@ const (
 	redactMargin = 1 << 10
 	// MaxSessionSummary bounds a summary; its oldest lines go first.
 	MaxSessionSummary = 16 << 10
-	// MaxRecordTurns bounds the messages of one record call.
+	// MaxRecordTurns bounds the messages one record call stores: a longer request (a client
+	// that sends its whole conversation each time) keeps its newest ones.
 	MaxRecordTurns = 200
 	// MaxSessions bounds the sessions kept: past it, the least recently active go first.
 	MaxSessions = 1000
@@ -198,10 +199,6 @@ func (s *Store) RecordSession(ctx context.Context, rec SessionRecord, summarise 
 			return Recorded{}, err
 		}
 	}
-	if len(rec.Turns) > MaxRecordTurns {
-		return Recorded{}, codeErr(CodeTooManyItems, map[string]any{"Count": len(rec.Turns), "Max": MaxRecordTurns},
-			"%d messages in one record (at most %d)", len(rec.Turns), MaxRecordTurns)
-	}
 	for _, t := range rec.Turns {
 		if t.Role != "user" && t.Role != "assistant" {
 			return Recorded{}, codeErr(CodeInvalidRole, map[string]any{"Role": cut(t.Role, 40)}, "invalid role %q", cut(t.Role, 40))
@@ -209,6 +206,11 @@ func (s *Store) RecordSession(ctx context.Context, rec SessionRecord, summarise 
 	}
 	now := indexTime(s.Now())
 	out := Recorded{Seqs: make([]int, len(rec.Turns))}
+	// Only the newest MaxRecordTurns are stored (their Seqs stay 0 otherwise): the older ones of
+	// a conversation sent whole were recorded by its earlier requests, or are older than a
+	// session keeps verbatim. The whole request was refused before, its newest message with it.
+	from := max(0, len(rec.Turns)-MaxRecordTurns)
+	prepared := prepareTurns(rec.Turns[from:])
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return Recorded{}, fmt.Errorf("memory: unable to record session: %w", err)
@@ -224,20 +226,14 @@ func (s *Store) RecordSession(ctx context.Context, rec SessionRecord, summarise 
 		Scan(&next); err != nil {
 		return Recorded{}, fmt.Errorf("memory: unable to record session: %w", err)
 	}
+	resent, err := resentPrefix(ctx, tx, rec.Agent, rec.Session, key, prepared)
+	if err != nil {
+		return Recorded{}, fmt.Errorf("memory: unable to record session: %w", err)
+	}
 	added := 0
-	for i, t := range rec.Turns {
-		// A conversation may hold a key the person pasted; the index keeps the turn without it
-		// (memories refuse secrets; the stored turns are read back into extraction prompts).
-		// Redacted before the cut: a key across the cut would keep its first characters, no
-		// longer a whole shape the guard knows. The margin bounds the scan of a huge paste and
-		// holds the longest one-line shape.
-		whole := strings.TrimSpace(t.Content)
-		scanned := cut(whole, MaxTurnContent+redactMargin)
-		redacted := RedactSecrets(scanned)
-		content := cut(redacted, MaxTurnContent)
-		// What was not kept, counted in the redacted text (a key redacted is no loss).
-		cutBytes := len(whole) - len(scanned) + len(redacted) - len(content)
-		if content == "" {
+	for j, p := range prepared {
+		i, t, content, cutBytes := from+j, rec.Turns[from+j], p.content, p.cutBytes
+		if content == "" || j < resent {
 			continue
 		}
 		msgID := cut(t.MsgID, MaxSessionID)
