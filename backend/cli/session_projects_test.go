@@ -67,3 +67,37 @@ func TestSessionInTwoProjectsKeepsTurnsApart(t *testing.T) {
 		t.Fatalf("sessions show does not say which messages are another project's:\n%s", out)
 	}
 }
+
+// A message over 16 KiB is stored cut (memory.MaxTurnContent); the run's window took that
+// stored copy for an earlier turn (it matched the request's own message by its whole text),
+// so the model saw the person's long message twice, once marked as planned before. And a
+// pasted log of megabytes is read only as far as the gates and the window need.
+func TestLongMessageIsInThePromptOnce(t *testing.T) {
+	h := newHome(t)
+	srv := llmtest.NewOpenAI(t)
+	h.configure(srv, "gpt-4o-mini")
+	long := "Remember that our staging cluster is called quartz-heron. Here is the log:\n" +
+		strings.Repeat("INFO request served in 12ms\n", 3<<20/28) + "The deploy failed at the end with exit code 7."
+	b, _ := json.Marshal(map[string]any{"session_id": "long-1", "agent": "claude-code",
+		"messages": []map[string]string{{"role": "user", "content": long}}})
+	srv.Push(llmtest.Call("SubmitMemoryPlan", `{"status":"noop","items":[]}`))
+	if code, out, errs := h.run(string(b), "extract", "-", "--json"); code != 0 {
+		t.Fatalf("%d %s %s", code, out, errs)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 1 {
+		t.Fatalf("%d model calls", len(reqs))
+	}
+	var prompt string
+	for _, m := range reqs[0].Messages() {
+		if c, _ := m["content"].(string); m["role"] == "user" {
+			prompt += c
+		}
+	}
+	if n := strings.Count(prompt, "quartz-heron"); n != 1 || strings.Count(prompt, "<user-turn") != 1 {
+		t.Fatalf("the long message is in the prompt %d times:\n%s", n, prompt)
+	}
+	if !strings.Contains(prompt, "exit code 7") {
+		t.Fatalf("the message's end is not in the prompt:\n%s", prompt)
+	}
+}

@@ -22,15 +22,28 @@ type preparedTurn struct {
 func prepareTurns(turns []TurnInput) []preparedTurn {
 	out := make([]preparedTurn, len(turns))
 	for i, t := range turns {
-		whole := strings.TrimSpace(t.Content)
-		scanned := cut(whole, MaxTurnContent+redactMargin)
-		redacted := RedactSecrets(scanned)
-		content := cut(redacted, MaxTurnContent)
-		// What was not kept, counted in the redacted text (a key redacted is no loss).
-		out[i] = preparedTurn{role: t.Role, content: content, hasID: t.MsgID != "",
-			cutBytes: len(whole) - len(scanned) + len(redacted) - len(content)}
+		content, cutBytes := storedText(t.Content)
+		out[i] = preparedTurn{role: t.Role, content: content, hasID: t.MsgID != "", cutBytes: cutBytes}
 	}
 	return out
+}
+
+// StoredTurnText is the text a session stores for a message's content (SessionTurn.Content):
+// a caller matching a message it holds against the stored ones compares this, not the whole
+// text, which a message over MaxTurnContent never equals.
+func StoredTurnText(content string) string {
+	s, _ := storedText(content)
+	return s
+}
+
+// storedText is StoredTurnText with the bytes it did not keep.
+func storedText(content string) (string, int) {
+	whole := strings.TrimSpace(content)
+	scanned := cut(whole, MaxTurnContent+redactMargin)
+	redacted := RedactSecrets(scanned)
+	kept := cut(redacted, MaxTurnContent)
+	// What was not kept, counted in the redacted text (a key redacted is no loss).
+	return kept, len(whole) - len(scanned) + len(redacted) - len(kept)
 }
 
 // resentPrefix is how many of the leading messages of a request without message ids the
