@@ -51,6 +51,10 @@ func TestSessionsVerbs(t *testing.T) {
 	if out := h.ok("sessions", "show", "long"); !strings.Contains(out, "[Cut when recorded: the message was longer than 16 KiB; the last") {
 		t.Fatalf("show a cut message: %s", out[len(out)-200:])
 	}
+	// A session with no project folder says so (its header read "in :").
+	if out := h.ok("sessions", "show", "long"); !strings.HasPrefix(out, "Session long (codex), no project folder: 1 messages") {
+		t.Fatalf("show a session without a folder: %s", out[:120])
+	}
 	if out := h.ok("sessions", "delete", "s2"); !strings.Contains(out, "Deleted session s2 (codex)") {
 		t.Fatalf("delete: %s", out)
 	}

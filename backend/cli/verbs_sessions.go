@@ -71,7 +71,11 @@ func (r *runner) printSessions(w io.Writer, res api.SessionList) {
 
 func (r *runner) printSession(w io.Writer, res api.SessionDetail) {
 	s := res.Session
-	fmt.Fprintln(w, r.t("cli.sessions.header", map[string]any{"ID": s.ID, "Agent": s.Agent, "Turns": s.TurnsReceived,
+	header := "cli.sessions.header"
+	if s.Workdir == "" { // "in :" said nothing; a session may have no project folder
+		header = "cli.sessions.header_none"
+	}
+	fmt.Fprintln(w, r.t(header, map[string]any{"ID": s.ID, "Agent": s.Agent, "Turns": s.TurnsReceived,
 		"Kept": s.TurnsKept, "Workdir": s.Workdir, "First": s.FirstSeen.Local().Format(time.DateTime),
 		"Last": s.LastActivity.Local().Format(time.DateTime)}))
 	if s.Summary != "" {
