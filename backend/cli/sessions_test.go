@@ -38,6 +38,11 @@ func TestSessionsVerbs(t *testing.T) {
 	if out := h.ok("sessions", "--agent", "claude-code"); !strings.Contains(out, "s1  claude-code  2 messages") || strings.Contains(out, "codex") {
 		t.Fatalf("list by agent: %s", out)
 	}
+	// A name no agent can have is refused as such, not answered "No sessions yet".
+	if code, out, errs := h.run("", "sessions", "--agent", "Claude-Code"); code != 1 || strings.Contains(out, "No sessions") ||
+		!strings.Contains(errs, "not a valid agent name") {
+		t.Fatalf("list by an invalid agent: %d %q %q", code, out, errs)
+	}
 	// s1 belongs to two agents: the agent must be named.
 	code, _, errs := h.run("", "sessions", "show", "s1")
 	if code != 1 || !strings.Contains(errs, "--agent") {

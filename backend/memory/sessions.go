@@ -304,6 +304,11 @@ type SessionFilter struct {
 func (s *Store) ListSessions(ctx context.Context, f SessionFilter) ([]Session, error) {
 	q := `SELECT ` + sessionColumns + ` FROM sessions WHERE 1 = 1`
 	var args []any
+	// A name no agent can have ("Claude-Code") is said so: "No sessions yet" sent the person
+	// looking for conversations that were there all along.
+	if f.Agent != "" && !ValidAgent(f.Agent) {
+		return nil, codeErr(CodeInvalidAgent, map[string]any{"Agent": cut(f.Agent, 80)}, "invalid agent name %q", cut(f.Agent, 80))
+	}
 	if f.Agent != "" {
 		q += ` AND agent = ?`
 		args = append(args, f.Agent)
