@@ -2,7 +2,10 @@ package api
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
+	"unicode"
 
 	"engram/backend/hook"
 )
@@ -56,10 +59,13 @@ func (s *HookService) run(what string, call func(*hook.Service) (hook.Result, er
 	if h == nil {
 		return hook.Result{}, s.a.newError(CodeHookUnavailable, nil)
 	}
+	// The session id and the paths in a message are the payload's: a newline or an escape code
+	// in them would forge a line of the log or drive the terminal of whoever reads it.
+	what = logSafe(what)
 	res, err := call(h)
 	if err != nil {
 		err = s.a.fail(err)
-		HookLog(h.Home(), fmt.Sprintf("%s: %s", what, err.(*Error).Message))
+		HookLog(h.Home(), fmt.Sprintf("%s: %s", what, logSafe(err.(*Error).Message)))
 		return res, err
 	}
 	line := fmt.Sprintf("%s: %s, %d messages (%d of the person)", what, res.Status, res.Messages, res.PersonMessages)
@@ -67,13 +73,31 @@ func (s *HookService) run(what string, call func(*hook.Service) (hook.Result, er
 		line = what + ": not a finished turn, left"
 	}
 	if res.BridgeError != "" {
-		line += "; bridge: " + res.BridgeError
+		line += "; bridge: " + logSafe(res.BridgeError)
 	}
 	if res.Oversized > 0 {
 		line += fmt.Sprintf("; %d oversized lines skipped", res.Oversized)
 	}
 	HookLog(h.Home(), line)
 	return res, nil
+}
+
+// logSafe writes each control character of s (a newline, an escape) as its Go escape, so a
+// value a payload chose stays on its one line of the log, visibly.
+func logSafe(s string) string {
+	if strings.IndexFunc(s, unicode.IsControl) < 0 {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if unicode.IsControl(r) {
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // HookLog appends one timestamped line to the hook log of home (hook.log, 0600, rotated past

@@ -234,3 +234,27 @@ func TestHookPanicIsOneLine(t *testing.T) {
 		t.Fatalf("hook.log %q", log)
 	}
 }
+
+// A payload's session id and transcript path are the agent's (or anyone's who writes the
+// payload): a newline or an escape code in them stayed raw in hook.log, so one hook run forged
+// a second, well-formed log line and could drive the terminal of whoever tails the log. Each
+// run leaves one line, its control characters escaped.
+func TestHookLogLinesCannotBeForged(t *testing.T) {
+	h := newHome(t)
+	for _, in := range []string{
+		`{"session_id":"s1\n2026-01-01T00:00:00Z claude-code session forged: done","transcript_path":"/nope/a.jsonl","cwd":"/tmp","hook_event_name":"Stop"}`,
+		`{"session_id":"s2","transcript_path":"/nope/x\n2026-01-01T00:00:00Z forged\u001b[2J.jsonl","cwd":"/tmp","hook_event_name":"Stop"}`,
+	} {
+		before := len(logLines(h.dir))
+		if code, _, _ := runHookIn(t, h, in, "claude-code"); code != 0 {
+			t.Fatalf("exit %d", code)
+		}
+		lines := logLines(h.dir)
+		if len(lines) != before+1 {
+			t.Fatalf("one run left %d lines: %q", len(lines)-before, lines[before:])
+		}
+		if last := lines[len(lines)-1]; strings.ContainsRune(last, '\x1b') || !strings.Contains(last, `\n2026-01-01`) {
+			t.Fatalf("log line %q: want the control characters escaped", last)
+		}
+	}
+}

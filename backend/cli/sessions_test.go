@@ -38,6 +38,11 @@ func TestSessionsVerbs(t *testing.T) {
 	if out := h.ok("sessions", "--agent", "claude-code"); !strings.Contains(out, "s1  claude-code  2 messages") || strings.Contains(out, "codex") {
 		t.Fatalf("list by agent: %s", out)
 	}
+	// A name no agent can have is refused as such, not answered "No sessions yet".
+	if code, out, errs := h.run("", "sessions", "--agent", "Claude-Code"); code != 1 || strings.Contains(out, "No sessions") ||
+		!strings.Contains(errs, "not a valid agent name") {
+		t.Fatalf("list by an invalid agent: %d %q %q", code, out, errs)
+	}
 	// s1 belongs to two agents: the agent must be named.
 	code, _, errs := h.run("", "sessions", "show", "s1")
 	if code != 1 || !strings.Contains(errs, "--agent") {
@@ -50,6 +55,10 @@ func TestSessionsVerbs(t *testing.T) {
 	// A message cut when recorded says so (it was shown as if whole).
 	if out := h.ok("sessions", "show", "long"); !strings.Contains(out, "[Cut when recorded: the message was longer than 16 KiB; the last") {
 		t.Fatalf("show a cut message: %s", out[len(out)-200:])
+	}
+	// A session with no project folder says so (its header read "in :").
+	if out := h.ok("sessions", "show", "long"); !strings.HasPrefix(out, "Session long (codex), no project folder: 1 messages") {
+		t.Fatalf("show a session without a folder: %s", out[:120])
 	}
 	if out := h.ok("sessions", "delete", "s2"); !strings.Contains(out, "Deleted session s2 (codex)") {
 		t.Fatalf("delete: %s", out)

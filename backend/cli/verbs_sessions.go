@@ -71,7 +71,11 @@ func (r *runner) printSessions(w io.Writer, res api.SessionList) {
 
 func (r *runner) printSession(w io.Writer, res api.SessionDetail) {
 	s := res.Session
-	fmt.Fprintln(w, r.t("cli.sessions.header", map[string]any{"ID": s.ID, "Agent": s.Agent, "Turns": s.TurnsReceived,
+	header := "cli.sessions.header"
+	if s.Workdir == "" { // "in :" said nothing; a session may have no project folder
+		header = "cli.sessions.header_none"
+	}
+	fmt.Fprintln(w, r.t(header, map[string]any{"ID": s.ID, "Agent": s.Agent, "Turns": s.TurnsReceived,
 		"Kept": s.TurnsKept, "Workdir": s.Workdir, "First": s.FirstSeen.Local().Format(time.DateTime),
 		"Last": s.LastActivity.Local().Format(time.DateTime)}))
 	if s.Summary != "" {
@@ -80,6 +84,15 @@ func (r *runner) printSession(w io.Writer, res api.SessionDetail) {
 	}
 	for _, t := range res.Turns {
 		fmt.Fprintf(w, "\n#%d %s\n%s\n", t.Seq, t.Role, t.Content)
+		// A message recorded in another project than the session's first one says where: it is
+		// that project's, not the one in the header.
+		if t.ProjectKey != s.ProjectKey {
+			if t.Workdir != "" {
+				fmt.Fprintln(w, r.t("cli.sessions.elsewhere", map[string]any{"Workdir": t.Workdir}))
+			} else {
+				fmt.Fprintln(w, r.t("cli.sessions.elsewhere_none", nil))
+			}
+		}
 		if t.CutBytes > 0 {
 			// A cut message is never shown as if it were whole.
 			fmt.Fprintln(w, r.t("cli.sessions.cut", map[string]any{"Bytes": t.CutBytes}))

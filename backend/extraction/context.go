@@ -86,16 +86,33 @@ func cut(s string, n int) string {
 	if total <= n {
 		return s
 	}
-	r := []rune(s)
-	mark := fmt.Sprintf(prompts.ExtractionCut, total)
-	room := n - utf8.RuneCountInString(mark)
+	room := n - utf8.RuneCountInString(fmt.Sprintf(prompts.ExtractionCut, total))
 	if room < 16 {
-		return string(r[:n-1]) + "…"
+		return s[:runeOffset(s, n-1)] + "…"
 	}
-	mark = fmt.Sprintf(prompts.ExtractionCut, total-room)
+	h, t := headTail(s, total, room)
+	return h + fmt.Sprintf(prompts.ExtractionCut, total-room) + t
+}
+
+// cutText is the words cut keeps of s at n runes, without the mark: what the candidate search
+// reads of a long message, as the model does (a pasted log of megabytes was split into words
+// whole, hundreds of megabytes of them, to find a few rare ones).
+func cutText(s string, n int) string {
+	total := utf8.RuneCountInString(s)
+	if total <= n {
+		return s
+	}
+	h, t := headTail(s, total, n)
+	return h + "\n" + t
+}
+
+// headTail is the head (a third of room runes) and the tail (the rest) of s, which holds total
+// runes, each end moved to a nearby space or line break. Found by byte offsets: a message of
+// megabytes was made a rune slice (four bytes a character) to keep 2,000 of them.
+func headTail(s string, total, room int) (string, string) {
 	head := room / 3
 	tail := room - head
-	h, t := string(r[:head]), string(r[total-tail:])
+	h, t := s[:runeOffset(s, head)], s[runeOffset(s, total-tail):]
 	// At a line break or space near the cut when there is one, not mid-word.
 	if i := strings.LastIndexAny(h, " \n"); i > len(h)*7/8 {
 		h = h[:i]
@@ -103,7 +120,18 @@ func cut(s string, n int) string {
 	if i := strings.IndexAny(t, " \n"); i >= 0 && i < len(t)/8 {
 		t = t[i+1:]
 	}
-	return strings.TrimRight(h, " \n") + mark + strings.TrimLeft(t, " \n")
+	return strings.TrimRight(h, " \n"), strings.TrimLeft(t, " \n")
+}
+
+// runeOffset is the byte offset of s's k-th rune (len(s) past its end).
+func runeOffset(s string, k int) int {
+	for i := range s {
+		if k == 0 {
+			return i
+		}
+		k--
+	}
+	return len(s)
 }
 
 // fileTools are the agent tools that write files: a use of one is evidence that the turn
@@ -307,8 +335,10 @@ type contextData struct {
 // request holds fewer than ContextUserTurns of the person's messages. An agent's hook sends
 // only the entries that are new since its last call, so the window held one turn, and the
 // model never saw the turns before it ("the last 4 user turns", DESIGN §6). The api records
-// the request's messages before the run, so they are found in the stored session.
-func (s *Service) priorTurns(ctx context.Context, req Request) []Message {
+// the request's messages before the run, so they are found in the stored session. Only the
+// messages recorded in the run's project are read: one session id used from two projects
+// never lends one project's conversation to the other's run.
+func (s *Service) priorTurns(ctx context.Context, req Request, vis recall.Visibility) []Message {
 	users := 0
 	for _, m := range req.Messages {
 		if m.Role == "user" {
@@ -318,7 +348,7 @@ func (s *Service) priorTurns(ctx context.Context, req Request) []Message {
 	if req.SessionID == "" || users >= ContextUserTurns {
 		return nil
 	}
-	stored, err := s.o.Store.SessionTurns(ctx, req.Agent, req.SessionID)
+	stored, err := s.o.Store.SessionTurnsIn(ctx, req.Agent, req.SessionID, vis.ProjectKey())
 	if err != nil || len(stored) == 0 {
 		return nil
 	}
@@ -327,13 +357,16 @@ func (s *Service) priorTurns(ctx context.Context, req Request) []Message {
 		if m.ID != "" {
 			ids[m.ID] = true
 		}
-		texts[m.Role+"\x00"+strings.TrimSpace(memory.RedactSecrets(m.Content))] = true
+		// As the session stored it: a message over 16 KiB is stored cut, and its whole text
+		// never matched its stored copy, which came back as an earlier turn (twice in the
+		// prompt).
+		texts[m.Role+"\x00"+memory.StoredTurnText(m.Content)] = true
 	}
 	// What comes before the first stored message the request holds: a request that carries
 	// its own history takes nothing twice.
 	end := len(stored)
 	for i, t := range stored {
-		if (t.MsgID != "" && ids[t.MsgID]) || texts[t.Role+"\x00"+strings.TrimSpace(t.Content)] {
+		if (t.MsgID != "" && ids[t.MsgID]) || texts[t.Role+"\x00"+t.Content] {
 			end = i
 			break
 		}
@@ -352,7 +385,7 @@ func (s *Service) priorTurns(ctx context.Context, req Request) []Message {
 // the quota headroom of the caller's scopes.
 func (s *Service) buildContext(ctx context.Context, req Request, vis recall.Visibility, written []string, turn int, now time.Time) (contextData, error) {
 	last, _, _ := lastUser(req.Messages)
-	prior := s.priorTurns(ctx, req)
+	prior := s.priorTurns(ctx, req, vis)
 	in := Input{Request: req, Turns: window(append(append([]Message{}, prior...), req.Messages...)), WrittenThisTurn: written, Now: now,
 		ProjectPinned: vis.Workdir() != "" && projectPinned(last.Content)}
 	var priorPlanned []string
@@ -377,7 +410,7 @@ func (s *Service) buildContext(ctx context.Context, req Request, vis recall.Visi
 			v.userTexts = append(v.userTexts, m.Content)
 		}
 	}
-	cands, err := s.candidates(ctx, vis, last.Content)
+	cands, err := s.candidates(ctx, vis, cutText(last.Content, ContextMessageChars))
 	if err != nil {
 		return contextData{}, err
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/rivo/uniseg"
 
@@ -59,7 +60,13 @@ func normalizeReply(s string) string {
 }
 
 // isConfirmation reports whether text is a bare yes/no answer.
-func isConfirmation(text string) bool { return confirmations[normalizeReply(text)] }
+// A long message is none (a pasted log is not lowered and split whole to learn that).
+func isConfirmation(text string) bool {
+	return len(text) <= maxConfirmationBytes && confirmations[normalizeReply(text)]
+}
+
+// maxConfirmationBytes is more than any confirmation with its punctuation and spaces takes.
+const maxConfirmationBytes = 64
 
 // hasPrefixWord reports whether s starts with p as a whole word (Latin prefixes must be
 // followed by a non-letter, so "history" is no "hi"; CJK prefixes need no boundary).
@@ -116,27 +123,40 @@ func contentGate(s Settings, in gateInput) string {
 		return SkipEmpty
 	}
 	confirming := isConfirmation(text) && asksQuestion(in.PrevAssistant)
-	if denseLength(text) < 2*s.MinGraphemes && !confirming {
+	// Counted only as far as the bounds: a message of megabytes (a pasted log) was counted
+	// whole, twice per request, at seconds a megabyte before the run even began.
+	if denseLengthUpTo(text, 2*s.MinGraphemes) < 2*s.MinGraphemes && !confirming {
 		return SkipTooShort
 	}
-	if Graphemes(text) <= s.GreetingMaxGraphemes && !confirming {
+	if graphemesUpTo(text, s.GreetingMaxGraphemes+1) <= s.GreetingMaxGraphemes && !confirming {
 		return smallTalk(text)
 	}
 	return ""
 }
 
-// denseLength is twice the message's length in graphemes, where a CJK grapheme counts one and a
-// half: Chinese says in five characters what English says in five words ("我住在上海"), so
-// the minimum length that stops "ok", "继续吧" or "好的" must not stop a fact written in
-// Chinese. Doubled to stay in integers.
-func denseLength(s string) int {
-	n := 0
-	g := uniseg.NewGraphemes(s)
-	for g.Next() {
+// denseLengthUpTo is twice the message's length in graphemes, where a CJK grapheme counts one
+// and a half: Chinese says in five characters what English says in five words ("我住在上海"),
+// so the minimum length that stops "ok", "继续吧" or "好的" must not stop a fact written in
+// Chinese. Doubled to stay in integers; counted until it reaches limit.
+func denseLengthUpTo(s string, limit int) int {
+	n, state := 0, -1
+	for s != "" && n < limit {
+		var c string
+		c, s, _, state = uniseg.FirstGraphemeClusterInString(s, state)
 		n += 2
-		if r := g.Runes(); len(r) > 0 && isDenseScript(r[0]) {
+		if r, _ := utf8.DecodeRuneInString(c); isDenseScript(r) {
 			n++
 		}
+	}
+	return n
+}
+
+// graphemesUpTo is Graphemes, counted until it reaches limit.
+func graphemesUpTo(s string, limit int) int {
+	n, state := 0, -1
+	for s != "" && n < limit {
+		_, s, _, state = uniseg.FirstGraphemeClusterInString(s, state)
+		n++
 	}
 	return n
 }

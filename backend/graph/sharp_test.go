@@ -75,7 +75,9 @@ func TestOpeningAnOldIndexRebuildsSharpNames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, q := range []string{`DELETE FROM graph_entities`, `DELETE FROM schema_migrations WHERE version >= 26`} {
+	for _, q := range []string{`DELETE FROM graph_entities`, `DELETE FROM schema_migrations WHERE version >= 26`,
+		`DROP INDEX session_turns_scope`, `ALTER TABLE session_turns DROP COLUMN scope_key`,
+		`ALTER TABLE session_turns DROP COLUMN workdir`} { // step 28 runs again too
 		if _, err := db.Exec(q); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}

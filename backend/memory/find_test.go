@@ -210,6 +210,8 @@ func TestLoneCharacterAfterUpgrade(t *testing.T) {
 		`ALTER TABLE memory_problems DROP COLUMN detail_key`, `ALTER TABLE memory_problems DROP COLUMN detail_args`,
 		// Step 25's column.
 		`ALTER TABLE session_turns DROP COLUMN cut_bytes`,
+		`DROP INDEX session_turns_scope`, `ALTER TABLE session_turns DROP COLUMN scope_key`,
+		`ALTER TABLE session_turns DROP COLUMN workdir`, // step 28
 		`DELETE FROM schema_migrations WHERE version > 17`} {
 		if _, err := e.s.db.ExecContext(e.ctx, q); err != nil {
 			t.Fatal(err)

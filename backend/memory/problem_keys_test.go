@@ -16,6 +16,8 @@ func downTo21(t *testing.T, e *env) {
 		`ALTER TABLE memory_problems DROP COLUMN detail_key`,
 		`ALTER TABLE memory_problems DROP COLUMN detail_args`,
 		`ALTER TABLE session_turns DROP COLUMN cut_bytes`, // step 25
+		`DROP INDEX session_turns_scope`, `ALTER TABLE session_turns DROP COLUMN scope_key`,
+		`ALTER TABLE session_turns DROP COLUMN workdir`, // step 28
 	} {
 		if _, err := e.s.db.Exec(q); err != nil {
 			t.Fatalf("%s: %v", q, err)

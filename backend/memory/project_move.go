@@ -330,13 +330,14 @@ func (s *Store) moveProjectLocked(ctx context.Context, p Project, mv *ProjectMov
 }
 
 // moveProjectRows points what the index keeps by project key at the new key: rejections
-// (remembered 7 days), sessions, and the projects table, where the path key remembers where
-// it moved (a memory restored from the trash under the old key follows it).
+// (remembered 7 days), sessions and their messages, and the projects table, where the path
+// key remembers where it moved (a memory restored from the trash under the old key follows it).
 func moveProjectRows(ctx context.Context, tx *sql.Tx, p Project, now string) error {
 	for _, q := range []string{
 		`UPDATE OR IGNORE memory_rejections SET scope_key = ?2 WHERE scope = 'project' AND scope_key = ?1`,
 		`DELETE FROM memory_rejections WHERE scope = 'project' AND scope_key = ?1`,
 		`UPDATE sessions SET scope_key = ?2 WHERE scope_key = ?1`,
+		`UPDATE session_turns SET scope_key = ?2 WHERE scope_key = ?1`,
 	} {
 		if _, err := tx.ExecContext(ctx, q, p.PathKey, p.Key); err != nil {
 			return fmt.Errorf("memory: unable to move project rows: %w", err)

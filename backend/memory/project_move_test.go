@@ -79,6 +79,9 @@ func TestProjectMovesToItsIdentity(t *testing.T) {
 	e.ok(Item{Op: OpArchive, ID: old.ID})
 	e.ok(projWrite(wd, "rejected-one", "Something the person rejected"))
 	e.ok(Item{Op: OpReject, Scope: ScopeProject, Workdir: wd, Slug: "rejected-one"})
+	if _, err := e.s.RecordSession(e.ctx, SessionRecord{Agent: "claude-code", Session: "s1", Workdir: wd, Turns: turns(1, 2)}, nil); err != nil {
+		t.Fatal(err)
+	}
 	if !strings.HasPrefix(keep.Path, "projects/"+pathKey+"/") {
 		t.Fatalf("before the remote: %s", keep.Path)
 	}
@@ -128,6 +131,10 @@ func TestProjectMovesToItsIdentity(t *testing.T) {
 	}
 	if n := e.count(`SELECT COUNT(*) FROM memory_rejections WHERE scope_key = ?`, p.Key); n != 1 {
 		t.Fatalf("rejection did not follow: %d", n)
+	}
+	// The session's messages follow too: the project's extraction reads them by the new key.
+	if ts, err := e.s.SessionTurnsIn(e.ctx, "claude-code", "s1", p.Key); err != nil || len(ts) != 2 {
+		t.Fatalf("session messages did not follow: %+v %v", ts, err)
 	}
 	if n := e.count(`SELECT COUNT(*) FROM memory_audit_log WHERE op = 'project_move'`); n < 2 {
 		t.Fatalf("%d project_move audit rows", n)

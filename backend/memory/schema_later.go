@@ -79,4 +79,19 @@ UPDATE graph_state SET gen = gen + 1 WHERE k = 1;
 	{27, "transcript entries by uuid", `
 CREATE INDEX IF NOT EXISTS transcript_seen_uuid ON transcript_seen(source, uuid, session);
 `, false},
+	// A session is the agent's, but one session id may be used from two projects (a Claude
+	// Code session that moved, an MCP session's agent in another folder): its stored messages
+	// had no project, so an extraction in project B took project A's messages as its earlier
+	// turns, and history search in A found B's. Each message now keeps the project (key and
+	// workdir) it was recorded in, and only that project's runs and searches read it. The
+	// messages stored before this step cannot be placed: they take the project the session was
+	// first seen with, which is where every reader looked for them before.
+	{28, "session turns keep their project", `
+ALTER TABLE session_turns ADD COLUMN scope_key TEXT NOT NULL DEFAULT '';
+ALTER TABLE session_turns ADD COLUMN workdir TEXT NOT NULL DEFAULT '';
+UPDATE session_turns SET (scope_key, workdir) = (SELECT s.scope_key, s.workdir FROM sessions s
+  WHERE s.agent = session_turns.agent AND s.id = session_turns.session)
+  WHERE EXISTS (SELECT 1 FROM sessions s WHERE s.agent = session_turns.agent AND s.id = session_turns.session);
+CREATE INDEX session_turns_scope ON session_turns(agent, scope_key);
+`, false},
 }

@@ -25,7 +25,8 @@ const (
 	redactMargin = 1 << 10
 	// MaxSessionSummary bounds a summary; its oldest lines go first.
 	MaxSessionSummary = 16 << 10
-	// MaxRecordTurns bounds the messages of one record call.
+	// MaxRecordTurns bounds the messages one record call stores: a longer request (a client
+	// that sends its whole conversation each time) keeps its newest ones.
 	MaxRecordTurns = 200
 	// MaxSessions bounds the sessions kept: past it, the least recently active go first.
 	MaxSessions = 1000
@@ -67,6 +68,11 @@ type SessionTurn struct {
 	// CutBytes counts the bytes of the message not kept (it was over MaxTurnContent): a cut
 	// message is never shown or searched as if it were whole. 0: Content is the whole message.
 	CutBytes int `json:"cut_bytes,omitempty"`
+	// Workdir and ProjectKey are the project the message was recorded in ("" for none): one
+	// session id may be used from two projects, and each project's extraction and history
+	// search read only its own messages.
+	Workdir    string `json:"workdir,omitempty"`
+	ProjectKey string `json:"project_key,omitempty"`
 }
 
 // TurnInput is one message to record: role user or assistant, and its id in its source when
@@ -171,14 +177,14 @@ func scanSession(sc interface{ Scan(...any) error }) (Session, error) {
 func scanSessionTurn(sc interface{ Scan(...any) error }) (SessionTurn, error) {
 	var t SessionTurn
 	var at string
-	err := sc.Scan(&t.Seq, &t.Role, &t.Content, &t.MsgID, &at, &t.CutBytes)
+	err := sc.Scan(&t.Seq, &t.Role, &t.Content, &t.MsgID, &at, &t.CutBytes, &t.Workdir, &t.ProjectKey)
 	t.At = parseRunTime(at)
 	return t, err
 }
 
 // RecordSession adds messages to a session, creating it on first sight, and compacts it when
 // it holds more than SessionCompactAt messages (summarise nil: ExtractiveSummary). A session
-// keeps the workdir it was first seen with.
+// keeps the workdir it was first seen with; each message keeps the one it was recorded in.
 func (s *Store) RecordSession(ctx context.Context, rec SessionRecord, summarise Summariser) (Recorded, error) {
 	if s.readOnly {
 		return Recorded{}, s.readOnlyErr()
@@ -193,10 +199,6 @@ func (s *Store) RecordSession(ctx context.Context, rec SessionRecord, summarise 
 			return Recorded{}, err
 		}
 	}
-	if len(rec.Turns) > MaxRecordTurns {
-		return Recorded{}, codeErr(CodeTooManyItems, map[string]any{"Count": len(rec.Turns), "Max": MaxRecordTurns},
-			"%d messages in one record (at most %d)", len(rec.Turns), MaxRecordTurns)
-	}
 	for _, t := range rec.Turns {
 		if t.Role != "user" && t.Role != "assistant" {
 			return Recorded{}, codeErr(CodeInvalidRole, map[string]any{"Role": cut(t.Role, 40)}, "invalid role %q", cut(t.Role, 40))
@@ -204,6 +206,11 @@ func (s *Store) RecordSession(ctx context.Context, rec SessionRecord, summarise 
 	}
 	now := indexTime(s.Now())
 	out := Recorded{Seqs: make([]int, len(rec.Turns))}
+	// Only the newest MaxRecordTurns are stored (their Seqs stay 0 otherwise): the older ones of
+	// a conversation sent whole were recorded by its earlier requests, or are older than a
+	// session keeps verbatim. The whole request was refused before, its newest message with it.
+	from := max(0, len(rec.Turns)-MaxRecordTurns)
+	prepared := prepareTurns(rec.Turns[from:])
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return Recorded{}, fmt.Errorf("memory: unable to record session: %w", err)
@@ -219,20 +226,14 @@ func (s *Store) RecordSession(ctx context.Context, rec SessionRecord, summarise 
 		Scan(&next); err != nil {
 		return Recorded{}, fmt.Errorf("memory: unable to record session: %w", err)
 	}
+	resent, err := resentPrefix(ctx, tx, rec.Agent, rec.Session, key, prepared)
+	if err != nil {
+		return Recorded{}, fmt.Errorf("memory: unable to record session: %w", err)
+	}
 	added := 0
-	for i, t := range rec.Turns {
-		// A conversation may hold a key the person pasted; the index keeps the turn without it
-		// (memories refuse secrets; the stored turns are read back into extraction prompts).
-		// Redacted before the cut: a key across the cut would keep its first characters, no
-		// longer a whole shape the guard knows. The margin bounds the scan of a huge paste and
-		// holds the longest one-line shape.
-		whole := strings.TrimSpace(t.Content)
-		scanned := cut(whole, MaxTurnContent+redactMargin)
-		redacted := RedactSecrets(scanned)
-		content := cut(redacted, MaxTurnContent)
-		// What was not kept, counted in the redacted text (a key redacted is no loss).
-		cutBytes := len(whole) - len(scanned) + len(redacted) - len(content)
-		if content == "" {
+	for j, p := range prepared {
+		i, t, content, cutBytes := from+j, rec.Turns[from+j], p.content, p.cutBytes
+		if content == "" || j < resent {
 			continue
 		}
 		msgID := cut(t.MsgID, MaxSessionID)
@@ -246,8 +247,9 @@ func (s *Store) RecordSession(ctx context.Context, rec SessionRecord, summarise 
 				continue
 			}
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO session_turns(agent, session, seq, role, content, msg_id, at, cut_bytes)
-			VALUES(?, ?, ?, ?, ?, ?, ?, ?)`, rec.Agent, rec.Session, next, t.Role, content, msgID, now, cutBytes); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO session_turns(agent, session, seq, role, content, msg_id, at, cut_bytes,
+			workdir, scope_key) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, rec.Agent, rec.Session, next, t.Role, content, msgID, now,
+			cutBytes, wd, key); err != nil {
 			return Recorded{}, fmt.Errorf("memory: unable to record session: %w", err)
 		}
 		out.Seqs[i] = next
@@ -302,6 +304,11 @@ type SessionFilter struct {
 func (s *Store) ListSessions(ctx context.Context, f SessionFilter) ([]Session, error) {
 	q := `SELECT ` + sessionColumns + ` FROM sessions WHERE 1 = 1`
 	var args []any
+	// A name no agent can have ("Claude-Code") is said so: "No sessions yet" sent the person
+	// looking for conversations that were there all along.
+	if f.Agent != "" && !ValidAgent(f.Agent) {
+		return nil, codeErr(CodeInvalidAgent, map[string]any{"Agent": cut(f.Agent, 80)}, "invalid agent name %q", cut(f.Agent, 80))
+	}
 	if f.Agent != "" {
 		q += ` AND agent = ?`
 		args = append(args, f.Agent)
@@ -311,8 +318,10 @@ func (s *Store) ListSessions(ctx context.Context, f SessionFilter) ([]Session, e
 		if err != nil {
 			return nil, err
 		}
-		q += ` AND scope_key = ?`
-		args = append(args, key)
+		// A session first seen elsewhere is listed too when a message of it was recorded here.
+		q += ` AND (scope_key = ? OR EXISTS (SELECT 1 FROM session_turns t WHERE t.agent = sessions.agent
+			AND t.session = sessions.id AND t.scope_key = ?))`
+		args = append(args, key, key)
 	}
 	if f.Limit <= 0 || f.Limit > 500 {
 		f.Limit = 500
@@ -367,10 +376,24 @@ func (s *Store) FindSession(ctx context.Context, agent, id string) (Session, err
 		"session %q exists for several agents; name the agent", cut(id, 80))
 }
 
-// SessionTurns returns a session's stored messages, oldest first.
+// SessionTurns returns a session's stored messages, oldest first, whatever project each was
+// recorded in (a person reading the session, its compaction).
 func (s *Store) SessionTurns(ctx context.Context, agent, id string) ([]SessionTurn, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT seq, role, content, msg_id, at, cut_bytes FROM session_turns
-		WHERE agent = ? AND session = ? ORDER BY seq`, agent, id)
+	return s.sessionTurns(ctx, `SELECT `+turnColumns+` FROM session_turns WHERE agent = ? AND session = ? ORDER BY seq`, agent, id)
+}
+
+// SessionTurnsIn returns the messages of a session recorded in one project (projectKey "" for
+// those recorded with no project), oldest first: what an extraction in that project may read.
+// A session id used from two projects never lends one project's messages to the other.
+func (s *Store) SessionTurnsIn(ctx context.Context, agent, id, projectKey string) ([]SessionTurn, error) {
+	return s.sessionTurns(ctx, `SELECT `+turnColumns+` FROM session_turns WHERE agent = ? AND session = ? AND scope_key = ?
+		ORDER BY seq`, agent, id, projectKey)
+}
+
+const turnColumns = `seq, role, content, msg_id, at, cut_bytes, workdir, scope_key`
+
+func (s *Store) sessionTurns(ctx context.Context, q string, args ...any) ([]SessionTurn, error) {
+	rows, err := s.db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("memory: unable to read session turns: %w", err)
 	}

@@ -38,18 +38,29 @@ func (s *Store) compactSession(ctx context.Context, agent, id string, summarise 
 		return false, err
 	}
 	fold := turns[:len(turns)-SessionKeep]
-	in := SummaryInput{Session: sess, Previous: sess.Summary, Turns: fold, Produced: map[int]bool{}}
-	if in.Produced, err = s.producedTurns(ctx, agent, id, fold); err != nil {
+	// The summary is the project's the session was first seen in (history search there reads
+	// it): a message recorded in another project leaves with the fold but is not summarised,
+	// or a search in the first project would find the other's words.
+	var own []SessionTurn
+	for _, t := range fold {
+		if t.ProjectKey == sess.ProjectKey {
+			own = append(own, t)
+		}
+	}
+	in := SummaryInput{Session: sess, Previous: sess.Summary, Turns: own, Produced: map[int]bool{}}
+	if in.Produced, err = s.producedTurns(ctx, agent, id, own); err != nil {
 		return false, err
 	}
 	summary := ""
-	if summarise != nil {
+	if len(own) == 0 {
+		summary = sess.Summary
+	} else if summarise != nil {
 		if summary, err = summarise(ctx, in); err != nil {
 			s.log.Warn("memory: the session summariser failed; keeping an extractive summary", "session", id, "err", err)
 			summary = ""
 		}
 	}
-	if strings.TrimSpace(summary) == "" {
+	if strings.TrimSpace(summary) == "" && len(own) > 0 {
 		summary = ExtractiveSummary(in)
 	}
 	// A model's summary is stored like a message: whatever the guard refuses in a memory is

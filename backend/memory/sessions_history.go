@@ -63,9 +63,10 @@ func (s *Store) SearchHistory(ctx context.Context, q HistoryQuery) ([]HistoryHit
 		}
 		return strings.Join(parts, " AND ")
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT t.agent, t.session, s.workdir, s.scope_key, t.seq, t.role, t.content, t.at, t.cut_bytes
-		FROM session_turns t JOIN sessions s ON s.agent = t.agent AND s.id = t.session
-		WHERE s.agent = ? AND s.scope_key = ? AND `+cond("t.content")+` ORDER BY t.at DESC, t.seq DESC LIMIT ?`,
+	// Each message is the project's it was recorded in, not its session's first one: a session
+	// id used from two projects keeps each project's messages to that project's searches.
+	rows, err := s.db.QueryContext(ctx, `SELECT t.agent, t.session, t.workdir, t.scope_key, t.seq, t.role, t.content, t.at, t.cut_bytes
+		FROM session_turns t WHERE t.agent = ? AND t.scope_key = ? AND `+cond("t.content")+` ORDER BY t.at DESC, t.seq DESC LIMIT ?`,
 		append(args, q.Limit)...)
 	if err != nil {
 		return nil, fmt.Errorf("memory: unable to search history: %w", err)

@@ -199,6 +199,8 @@ func TestWordIndexTokensMadeInGo(t *testing.T) {
 		// Step 23's columns.
 		`ALTER TABLE memory_problems DROP COLUMN detail_key`, `ALTER TABLE memory_problems DROP COLUMN detail_args`,
 		`ALTER TABLE session_turns DROP COLUMN cut_bytes`, // step 25
+		`DROP INDEX session_turns_scope`, `ALTER TABLE session_turns DROP COLUMN scope_key`,
+		`ALTER TABLE session_turns DROP COLUMN workdir`, // step 28
 		`DELETE FROM schema_migrations WHERE version > 20`} {
 		if _, err := e.s.db.ExecContext(e.ctx, q); err != nil {
 			t.Fatal(err)

@@ -819,6 +819,8 @@ export interface AgentSessionTurn {
   msg_id?: string
   at: string
   cut_bytes?: number
+  workdir?: string
+  project_key?: string
 }
 
 export interface SessionListParams {

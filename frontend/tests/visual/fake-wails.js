@@ -539,15 +539,16 @@
         {
           session: { agent: 'claude-code', id: '5f0e8a52-1c3b-4d7e-8a11-2b9c0d4e6f71', workdir: '/home/ada/src/billing', project_key: '3f2a9c1d0b7e4a55', turns_received: 96, first_seen: ago(30), last_activity: ago(0.2), summary: '- #1 user: Add pytest to this repo. I always use pytest with the -q flag, never unittest.\n- #31 user *: The staging database is called kestrel.\n- #76 assistant: Done: CI now runs pytest -q on every push.', summarized: 76 },
           turns: [
-            { seq: 95, role: 'user', content: 'Remember that releases go out on Thursdays.', at: ago(0.25) },
-            { seq: 96, role: 'assistant', content: 'Noted: releases ship on Thursdays. I added it to the project notes.', at: ago(0.2) },
+            { seq: 95, role: 'user', content: 'Remember that releases go out on Thursdays.', at: ago(0.25), workdir: '/home/ada/src/billing', project_key: '3f2a9c1d0b7e4a55' },
+            { seq: 96, role: 'assistant', content: 'Noted: releases ship on Thursdays. I added it to the project notes.', at: ago(0.2), workdir: '/home/ada/src/billing', project_key: '3f2a9c1d0b7e4a55' },
+            { seq: 97, role: 'user', content: 'Now in the invoices repo: we format with ruff.', at: ago(0.1), workdir: '/home/ada/src/invoices', project_key: '7b1e2d3c4a5f6e70' },
           ],
         },
         {
           session: { agent: 'codex', id: 'cx-20261130-1', workdir: '/home/ada/src/engram', project_key: '9d0c11aa33bb44cc', turns_received: 6, first_seen: ago(26), last_activity: ago(25), summarized: 0 },
           turns: [
-            { seq: 1, role: 'user', content: 'Why does the watcher miss cp -p copies?', at: ago(26) },
-            { seq: 2, role: 'assistant', content: 'Size and mtime are kept by cp -p; the watcher also compares ctime and inode now.', at: ago(25.9) },
+            { seq: 1, role: 'user', content: 'Why does the watcher miss cp -p copies?', at: ago(26), workdir: '/home/ada/src/engram', project_key: '9d0c11aa33bb44cc' },
+            { seq: 2, role: 'assistant', content: 'Size and mtime are kept by cp -p; the watcher also compares ctime and inode now.', at: ago(25.9), workdir: '/home/ada/src/engram', project_key: '9d0c11aa33bb44cc' },
           ],
         },
         {
