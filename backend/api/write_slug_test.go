@@ -2,7 +2,6 @@ package api
 
 import (
 	"errors"
-	"strings"
 	"testing"
 
 	"engram/backend/memory"
