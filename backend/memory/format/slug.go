@@ -26,10 +26,10 @@ const slugMaxTitleBytes = 48
 // folded ("ＡＩ" is "ai"): "Zürich" typed on Linux and the same name from a macOS file name
 // (NFD) made "z-rich-4251685e" and "zu-rich", one note imported twice.
 func SlugFromTitle(title string) string {
-	title = norm.NFC.String(title)
+	title = norm.NFC.String(width.Fold.String(title))
 	var b strings.Builder
 	dash, dropped := false, false
-	for _, r := range strings.ToLower(width.Fold.String(title)) {
+	for _, r := range strings.ToLower(title) {
 		switch {
 		case SlugRune(r) && r != '-':
 			if dash && b.Len() > 0 {

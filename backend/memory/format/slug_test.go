@@ -42,6 +42,9 @@ func TestSlugFromTitle(t *testing.T) {
 	if !strings.HasPrefix(x, "love-") || x == y || !ValidSlug(x) || !strings.HasPrefix(SlugFromTitle("Café au lait"), "caf-au-lait-") {
 		t.Errorf("titles with dropped letters: %q %q", x, y)
 	}
+	if a, b := SlugFromTitle("ＡＩ"), SlugFromTitle("AI"); a != b || !strings.HasPrefix(a, "ai-") {
+		t.Errorf("full and half width: %q %q", a, b)
+	}
 	if s := SlugFromTitle("Go"); !strings.HasPrefix(s, "go-") || !ValidSlug(s) {
 		t.Errorf("a two-letter title: %q", s)
 	}
