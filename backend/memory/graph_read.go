@@ -74,6 +74,7 @@ func (s *Store) GraphGen(ctx context.Context) (int64, error) {
 
 // GraphData reads the whole graph in one read transaction, so its parts agree.
 func (s *Store) GraphData(ctx context.Context) (*GraphData, error) {
+	replaced := s.indexGen.Load()
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, fmt.Errorf("memory: unable to read graph: %w", err)
@@ -139,7 +140,7 @@ func (s *Store) GraphData(ctx context.Context) (*GraphData, error) {
 	// (LinkIndex): the entity of a name in a project or an agent's scope links the memory of
 	// that name there, else the global one; a global entity only a global memory.
 	d.LinkIndex = NewLinkIndex(d.Memories)
-	s.links.put(d.Gen, d.LinkIndex)
+	s.links.put([2]int64{replaced, d.Gen}, d.LinkIndex)
 	for _, e := range d.Entities {
 		if m, ok := d.LinkIndex.resolveNorm(e.Scope, e.ScopeKey, e.Norm); ok {
 			d.Links = append(d.Links, GraphLinkRow{Entity: e.ID, MemoryRID: m.RID})

@@ -88,15 +88,15 @@ func (x *LinkIndex) resolveNorm(scope Scope, key, norm string) (GraphMemoryRow, 
 	return GraphMemoryRow{}, false
 }
 
-// linkCache keeps the LinkIndex of one graph generation (every index change moves it, in any
-// process), so the reader does not read every memory's name for each body it renders.
+// linkCache keeps the LinkIndex of one graph generation of one index file (every index change
+// moves the generation, in any process; a replaced index file starts it again), so the reader does not read every memory's name for each body it renders.
 type linkCache struct {
 	mu  sync.Mutex
-	gen int64
+	gen [2]int64 // the index file's replacements (Store.indexGen) and its graph generation
 	idx *LinkIndex
 }
 
-func (c *linkCache) get(gen int64) *LinkIndex {
+func (c *linkCache) get(gen [2]int64) *LinkIndex {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.idx != nil && c.gen == gen {
@@ -105,12 +105,12 @@ func (c *linkCache) get(gen int64) *LinkIndex {
 	return nil
 }
 
-func (c *linkCache) put(gen int64, idx *LinkIndex) {
+func (c *linkCache) put(gen [2]int64, idx *LinkIndex) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.idx == nil || gen >= c.gen {
-		c.gen, c.idx = gen, idx
-	}
+	// Always the last one read: a rebuilt index starts its generation again, and a cache that
+	// kept only higher generations would read every name for each body from then on.
+	c.gen, c.idx = gen, idx
 }
 
 // ResolveLinks maps each [[link]] name to the live memory it names by the rule of LinkIndex,
@@ -137,13 +137,13 @@ func (s *Store) ResolveLinks(ctx context.Context, from LinkFrom, names []string)
 // linkIndex is the LinkIndex of the index as it is now: the cached one while the graph
 // generation has not moved, else read from every live memory's slug and title.
 func (s *Store) linkIndex(ctx context.Context) (*LinkIndex, error) {
+	gen := [2]int64{s.indexGen.Load()} // before the read: a file replaced since misses the cache
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, fmt.Errorf("memory: unable to resolve links: %w", err)
 	}
 	defer tx.Rollback()
-	var gen int64
-	if err := tx.QueryRowContext(ctx, `SELECT gen FROM graph_state WHERE k = 1`).Scan(&gen); err != nil {
+	if err := tx.QueryRowContext(ctx, `SELECT gen FROM graph_state WHERE k = 1`).Scan(&gen[1]); err != nil {
 		return nil, fmt.Errorf("memory: unable to resolve links: %w", err)
 	}
 	if idx := s.links.get(gen); idx != nil {
