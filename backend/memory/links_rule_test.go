@@ -107,4 +107,12 @@ func TestReaderAndGraphResolveLinksAlike(t *testing.T) {
 			t.Errorf("%s [[%s]]: reader opens %q, graph links %q, want %q", tc.from.Scope, tc.name, reader, graph, tc.want)
 		}
 	}
+	// The reader's cached names follow a retitle at once (the graph generation moves).
+	if found, _ := e.s.ResolveLinks(e.ctx, global, []string{"Billing Notes"}); found["Billing Notes"].ID != "" {
+		t.Fatalf("[[Billing Notes]] before the retitle: %+v", found)
+	}
+	e.ok(Item{Op: OpUpdate, ID: habits, Title: sp("Billing Notes")})
+	if found, _ := e.s.ResolveLinks(e.ctx, global, []string{"Billing Notes", "Habits"}); found["Billing Notes"].ID != habits || found["Habits"].ID != habits {
+		t.Fatalf("after the retitle: %+v", found)
+	}
 }
