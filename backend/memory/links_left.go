@@ -13,6 +13,9 @@ import (
 // to the memory by its old slug or title and, by the link rule (LinkIndex), no longer open it.
 const WarnLinksLeft = "links_left"
 
+// WarnLinksLeftDeleted is WarnLinksLeft of a delete: the links now open nothing of it.
+const WarnLinksLeftDeleted = "links_left_deleted"
+
 // linksLeft warns when changing m's slug or title from old to m's own makes [[links]] that
 // opened m open something else (an entity, or another memory): a rename or retitle broke every
 // link to the memory by its old name without a word, while the graph refuses an entity rename
@@ -20,11 +23,17 @@ const WarnLinksLeft = "links_left"
 // own scope instance and the global one — and every scope for a person, who sees them all —
 // so an agent learns nothing of another project's notes. Nothing is rewritten: the person
 // reads the warning and edits those links, or keeps the old name as the title.
+//
+// A delete (m nil: old goes to the trash) warns the same way of the links it leaves.
 func linksLeft(ctx context.Context, x execer, actor string, old, m *Memory) (Warning, bool, error) {
+	gone := m == nil
+	if gone {
+		m = old
+	}
 	lost := map[string]string{} // folded name → as it was written
 	for _, n := range []string{old.Slug, old.Title} {
 		k := wikilink.Norm(n)
-		if k != "" && k != wikilink.Norm(m.Slug) && k != wikilink.Norm(m.Title) {
+		if k != "" && (gone || k != wikilink.Norm(m.Slug) && k != wikilink.Norm(m.Title)) {
 			if _, ok := lost[k]; !ok {
 				lost[k] = n
 			}
@@ -49,8 +58,10 @@ func linksLeft(ctx context.Context, x execer, actor string, old, m *Memory) (War
 		if r.ID == m.ID {
 			r.Slug, r.Title = old.Slug, old.Title
 			before = append(before, r)
-			r.Slug, r.Title = m.Slug, m.Title
-			after = append(after, r)
+			if !gone {
+				r.Slug, r.Title = m.Slug, m.Title
+				after = append(after, r)
+			}
 			continue
 		}
 		before, after = append(before, r), append(after, r)
@@ -101,5 +112,9 @@ func linksLeft(ctx context.Context, x execer, actor string, old, m *Memory) (War
 		list = append(list, "[["+n+"]]")
 	}
 	sort.Strings(list)
-	return Warning{Code: WarnLinksLeft, Args: map[string]any{"Count": len(linking), "Names": strings.Join(list, ", ")}}, true, nil
+	code := WarnLinksLeft
+	if gone {
+		code = WarnLinksLeftDeleted
+	}
+	return Warning{Code: code, Args: map[string]any{"Count": len(linking), "Names": strings.Join(list, ", ")}}, true, nil
 }

@@ -19,7 +19,7 @@ func TestRenameWarnsOfLinksLeftBehind(t *testing.T) {
 
 	left := func(r ItemResult) (int, string) {
 		for _, w := range r.Warnings {
-			if w.Code == WarnLinksLeft {
+			if w.Code == WarnLinksLeft || w.Code == WarnLinksLeftDeleted {
 				return w.Args["Count"].(int), w.Args["Names"].(string)
 			}
 		}
@@ -47,5 +47,12 @@ func TestRenameWarnsOfLinksLeftBehind(t *testing.T) {
 	e.ok(Item{Op: OpUpdate, ID: target.ID, Title: sp("Lijiang trip")})
 	if n, _ := left(e.ok(Item{Op: OpUpdate, ID: target.ID, Title: sp("Yunnan")})); n != 2 {
 		t.Errorf("retitle by the person: %d, want 2", n)
+	}
+	// Deleted: the links by any of its names are left, and said so.
+	e.ok(wr("to-yunnan", "To Yunnan", "See [[YUNNAN]] and [[lijiang]]."))
+	e.ok(wr("to-lijiang", "To Lijiang", "See [[Lijiang]]."))
+	d := e.ok(Item{Op: OpDelete, ID: target.ID})
+	if n, names := left(d); n != 2 || names != "[[Yunnan]], [[lijiang]]" {
+		t.Errorf("delete: %d %q (%+v)", n, names, d.Warnings)
 	}
 }
