@@ -73,7 +73,7 @@ func TestDoctorSaysWhyAFileIsNoMemory(t *testing.T) {
 			t.Fatalf("doctor does not say %q twice:\n%s", want, out)
 		}
 	}
-	if !strings.Contains(out, "fix: mv "+filepath.Join(h.dir, "memory", "global", "user", "Upper-Case.md")+" "+filepath.Join(h.dir, "memory", "global", "user", "SLUG.md")+" && engram reindex") {
+	if !strings.Contains(out, "fix: mv "+filepath.Join(h.dir, "memory", "global", "user", "Upper-Case.md")+" "+filepath.Join(h.dir, "memory", "global", "user", "upper-case.md")+" && engram reindex") {
 		t.Fatalf("doctor does not say to rename the file:\n%s", out)
 	}
 	zh := h.runZh("doctor")

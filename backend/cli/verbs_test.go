@@ -103,7 +103,7 @@ func TestWriteWithoutSlug(t *testing.T) {
 	if out := h.ok("write", "--type", "user", "--title", "Prefers green tea", "--body", "Every afternoon"); !strings.Contains(out, "prefers-green-tea") {
 		t.Fatalf("write without --slug: %s", out)
 	}
-	if out := h.ok("write", "--type", "user", "--title", "猫", "--body", "我的猫叫咪咪。"); !strings.Contains(out, "memory-") {
+	if out := h.ok("write", "--type", "user", "--title", "猫", "--body", "我的猫叫咪咪。"); !strings.Contains(out, "Wrote 猫 ") {
 		t.Fatalf("write with a Chinese title: %s", out)
 	}
 	if code, _, stderr := h.run("", "write", "--type", "user", "--title", "Prefers green tea", "--body", "Again"); code == 0 || !strings.Contains(stderr, "prefers-green-tea") {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"engram/backend/memory"
+	"engram/backend/memory/format"
 )
 
 // A memory the person reviewed is theirs: a turn's extraction runs unasked, so it never
@@ -55,7 +56,7 @@ func proposalSlug(slug string, n int) string {
 		suffix += "-" + strconv.Itoa(n)
 	}
 	if len(slug)+len(suffix) > 64 {
-		slug = strings.TrimRight(slug[:64-len(suffix)], "-")
+		slug = format.CutSlug(slug, 64-len(suffix))
 	}
 	return slug + suffix
 }

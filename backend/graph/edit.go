@@ -144,22 +144,16 @@ func (s *Service) Rename(ctx context.Context, v View, actor, ref, name string) (
 	return s.apply(ctx, actor, renameIn(ms, map[string]bool{wikilink.Norm(sn.nodes[i].name): true}, name, false))
 }
 
-// memoryNamed refuses renaming node i to name when name is the slug or title of a memory of
-// its scope instance: a link of that name opens that memory, so the rename turned every
-// mention of the entity into a link to a memory about something else, without a word.
+// memoryNamed refuses renaming node i to name when a link of that name written in its scope
+// instance opens a memory (its slug or title there, or a global one's, by the reader's rule:
+// memory.LinkIndex): the rename turned every mention of the entity into a link to a memory
+// about something else, without a word.
 func (sn *snapshot) memoryNamed(i int, name string) error {
-	n, key := sn.nodes[i], wikilink.Norm(name)
-	found := int64(-1) // the first such memory by row, so the message names the same one each time
-	for rid, m := range sn.memories {
-		if m.Scope == n.scope && m.ScopeKey == n.key && (wikilink.Norm(m.Slug) == key || wikilink.Norm(m.Title) == key) &&
-			(found < 0 || rid < found) {
-			found = rid
-		}
-	}
-	if found < 0 {
+	n := sn.nodes[i]
+	m, ok := sn.links.Resolve(n.scope, n.key, name)
+	if !ok {
 		return nil
 	}
-	m := sn.memories[found]
 	return &Error{Code: CodeNameIsMemory, Args: map[string]any{"Name": name, "From": n.name, "Slug": m.Slug, "Title": m.Title},
 		Msg: "“" + name + "” names the memory " + m.Slug + ": every link to " + n.name + " would open it"}
 }

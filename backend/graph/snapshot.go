@@ -66,6 +66,8 @@ type snapshot struct {
 	edges    []*edge
 	edgeByID map[string]int
 	memories map[int64]memory.GraphMemoryRow
+	// links answers which memory a [[name]] names, by the reader's rule (memory.LinkIndex).
+	links *memory.LinkIndex
 }
 
 // Service caches the resolved graph and answers queries on it.
@@ -123,6 +125,9 @@ func build(d *memory.GraphData) *snapshot {
 	for _, m := range d.Memories {
 		sn.memories[m.RID] = m
 	}
+	if sn.links = d.LinkIndex; sn.links == nil {
+		sn.links = memory.NewLinkIndex(d.Memories)
+	}
 	uid := make(map[int64]string, len(d.Entities))
 	ents := append([]memory.GraphEntityRow(nil), d.Entities...)
 	for _, e := range ents {
@@ -168,7 +173,7 @@ func build(d *memory.GraphData) *snapshot {
 	for i := range keyed {
 		rels[i] = keyed[i].row
 	}
-	d = &memory.GraphData{Gen: d.Gen, Entities: ents, Mentions: d.Mentions, Relations: rels, Memories: d.Memories, Links: d.Links}
+	d = &memory.GraphData{Gen: d.Gen, Entities: ents, Mentions: d.Mentions, Relations: rels, Memories: d.Memories, Links: d.Links, LinkIndex: d.LinkIndex}
 	// Union the entities alias lines join (both ends are always in one scope instance).
 	parent := make(map[int64]int64, len(d.Entities))
 	for _, e := range d.Entities {

@@ -14,6 +14,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"engram/backend/memory"
+	"engram/backend/memory/format"
 )
 
 // Conflict is a memory both machines changed: ours stays, theirs became Copy (a sibling,
@@ -278,7 +279,7 @@ func revivedKeys(deleted map[string]string, was, now map[string]json.RawMessage,
 func conflictSlug(slug, short string) string {
 	suffix := "-conflict-" + short
 	if len(slug)+len(suffix) > 64 {
-		slug = strings.TrimRight(slug[:64-len(suffix)], "-")
+		slug = format.CutSlug(slug, 64-len(suffix))
 	}
 	return slug + suffix
 }

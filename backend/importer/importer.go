@@ -283,11 +283,8 @@ func uniqueSlugs(recs []Sourced) {
 		r := &recs[i].Record
 		key := string(r.Scope) + "|" + r.Workdir + "|" + r.Agent + "|" + r.Slug
 		if body, ok := seen[key]; ok && body != r.Body {
-			base := r.Slug
-			if len(base) > 54 {
-				base = strings.Trim(base[:54], "-")
-			}
-			r.Slug = base + "-" + format.ShortHash(r.Body)
+			// Cut at a character: a Chinese permalink cut at a byte left no UTF-8, no slug.
+			r.Slug = format.CutSlug(r.Slug, 54) + "-" + format.ShortHash(r.Body)
 			key = string(r.Scope) + "|" + r.Workdir + "|" + r.Agent + "|" + r.Slug
 		}
 		seen[key] = r.Body

@@ -101,9 +101,9 @@ func TestTooManyItems(t *testing.T) {
 }
 
 func TestSlugRule(t *testing.T) {
-	good := []string{"abc", "a-b", "a1b", "0ab", "prefers-dark-mode", "x--y", strings.Repeat("a", 64), "2024-05-14"}
+	good := []string{"abc", "a-b", "a1b", "0ab", "prefers-dark-mode", "x--y", strings.Repeat("a", 64), "2024-05-14", "绿茶茶", "猫"}
 	bad := []string{"", "a", "ab", "-ab", "ab-", "Abc", "aBc", "a_b", "a b", "a.b", "a/b", "../x", "..", "ä-b", "abc\n",
-		"绿茶茶", strings.Repeat("a", 65), "abc.md", " abc"}
+		strings.Repeat("a", 65), "abc.md", " abc", "ａｂｃ", strings.Repeat("茶", 22)}
 	e := newEnv(t)
 	for _, s := range good {
 		if !ValidSlug(s) {

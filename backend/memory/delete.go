@@ -42,6 +42,16 @@ func (s *Store) opDelete(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *
 	if err := s.stampHandID(ctx, tx, m); err != nil {
 		return err
 	}
+	if m.Type != TypeDaily {
+		// Read while the index still holds it: the links that opened it until now.
+		w, left, err := linksLeft(ctx, tx, b.Actor, m, nil)
+		if err != nil {
+			return err
+		}
+		if left {
+			r.Warnings = append(r.Warnings, w)
+		}
+	}
 	dst := trashName(m.Path, s.opts.Now())
 	if s.beforeRemove != nil {
 		s.beforeRemove(m.Path)

@@ -153,8 +153,8 @@ func (s *Store) Doctor(ctx context.Context) (DoctorReport, error) {
 	rep.OK = rep.Integrity == "ok" && rep.FTSConsistent && len(rep.Problems) == 0 && len(rep.Checksum.Mismatched) == 0 &&
 		rep.Orphans.Total() == 0 && rep.StuckRuns.Organizer+rep.StuckRuns.Extraction == 0
 	for _, f := range rep.Findings {
-		if f.Code == CodeMergeLeftHalfDone {
-			rep.OK = false // a merge left half done beside a hand edit waits for the person
+		if f.Code == CodeMergeLeftHalfDone || f.Code == "slug_shared" {
+			rep.OK = false // a merge left half done beside a hand edit, or two files of one slug, wait for the person
 		}
 	}
 	return rep, nil

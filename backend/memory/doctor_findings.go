@@ -3,7 +3,6 @@ package memory
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 )
 
 // Finding is one thing doctor found, with the command that fixes it. Code names the kind
@@ -30,6 +29,7 @@ const (
 // findings turns a finished report into the list doctor prints: one per fault, each with a fix.
 func (s *Store) findings(ctx context.Context, rep *DoctorReport) error {
 	out := []Finding{}
+	var err error
 	if rep.Integrity != "ok" {
 		out = append(out, Finding{Code: "integrity", Args: map[string]any{"Result": rep.Integrity}, Fix: FixRestore})
 	}
@@ -69,12 +69,10 @@ func (s *Store) findings(ctx context.Context, rep *DoctorReport) error {
 		fix := "$EDITOR " + shellQuote(s.abs(p.Path)) + " && " + FixReindex
 		if p.DetailKey == "detail.bad_slug" {
 			// Its name is the fault: no edit of the text reads it.
-			abs := s.abs(p.Path)
-			fix = "mv " + shellQuote(abs) + " " + shellQuote(filepath.Join(filepath.Dir(abs), "SLUG.md")) + " && " + FixReindex
+			fix = s.badSlugFix(ctx, p.Path)
 		}
 		out = append(out, Finding{Code: "unparsable_file", Path: p.Path, Args: args, Fix: fix})
 	}
-	var err error
 	if rep.Orphans, err = s.CountOrphans(ctx); err != nil {
 		return err
 	}
@@ -110,6 +108,11 @@ func (s *Store) findings(ctx context.Context, rep *DoctorReport) error {
 			Args: map[string]any{"Scope": name, "ScopeKind": string(q.Scope), "Workdir": q.Workdir, "Agent": q.Agent,
 				"Used": q.Used, "Limit": q.Limit}})
 	}
+	shared, err := s.sharedSlugFindings(ctx)
+	if err != nil {
+		return err
+	}
+	out = append(out, shared...)
 	out = append(out, s.mergeLeftFindings()...)
 	if rep.TempFiles.Count > 0 {
 		out = append(out, Finding{Code: "temp_files", Count: rep.TempFiles.Count, Fixed: true, Fix: ""})

@@ -3,8 +3,6 @@ package memory
 import (
 	"context"
 	"fmt"
-
-	"engram/backend/text/wikilink"
 )
 
 // GraphEntityRow is one stored entity: a name in one scope instance.
@@ -61,6 +59,8 @@ type GraphData struct {
 	Relations []GraphRelationRow
 	Memories  []GraphMemoryRow
 	Links     []GraphLinkRow
+	// LinkIndex answers which memory a [[name]] names (the rule Links and the reader follow).
+	LinkIndex *LinkIndex
 }
 
 // GraphGen is the graph's generation: it moves whenever any process changes the graph.
@@ -74,6 +74,7 @@ func (s *Store) GraphGen(ctx context.Context) (int64, error) {
 
 // GraphData reads the whole graph in one read transaction, so its parts agree.
 func (s *Store) GraphData(ctx context.Context) (*GraphData, error) {
+	replaced := s.indexGen.Load()
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, fmt.Errorf("memory: unable to read graph: %w", err)
@@ -135,25 +136,14 @@ func (s *Store) GraphData(ctx context.Context) (*GraphData, error) {
 			return nil, err
 		}
 	}
-	// A link names a memory by its slug or its title, compared as entity names are.
-	type at struct {
-		scope Scope
-		key   string
-		norm  string
-	}
-	byName := make(map[at]int64, 2*len(d.Memories))
-	for _, m := range d.Memories {
-		for _, n := range []string{m.Title, m.Slug} {
-			if k := (at{m.Scope, m.ScopeKey, wikilink.Norm(n)}); k.norm != "" {
-				if _, dup := byName[k]; !dup {
-					byName[k] = m.RID
-				}
-			}
-		}
-	}
+	// A link names a memory by its slug or its title, by the rule the reader follows too
+	// (LinkIndex): the entity of a name in a project or an agent's scope links the memory of
+	// that name there, else the global one; a global entity only a global memory.
+	d.LinkIndex = NewLinkIndex(d.Memories)
+	s.links.put([2]int64{replaced, d.Gen}, d.LinkIndex)
 	for _, e := range d.Entities {
-		if rid, ok := byName[at{e.Scope, e.ScopeKey, e.Norm}]; ok {
-			d.Links = append(d.Links, GraphLinkRow{Entity: e.ID, MemoryRID: rid})
+		if m, ok := d.LinkIndex.resolveNorm(e.Scope, e.ScopeKey, e.Norm); ok {
+			d.Links = append(d.Links, GraphLinkRow{Entity: e.ID, MemoryRID: m.RID})
 		}
 	}
 	return d, nil

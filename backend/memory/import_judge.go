@@ -240,6 +240,17 @@ func (sc *importScan) judgeMemory(ctx context.Context, n int, rec Record) (lineV
 	if err != nil {
 		return lineVerdict{}, err
 	}
+	if have == nil {
+		// A line imported before Chinese was kept in slugs made from titles sits under its old
+		// slug ("memory-<hash>"): the same title and text there is already present, not new.
+		if legacy := format.LegacySlugFromTitle(m.Title); legacy != "" {
+			if old, err := getBySlug(ctx, s.db, m.Scope, key, legacy); err == nil && sameContent(old, m) {
+				have = old
+			} else if err != nil && !errors.Is(err, ErrNotFound) {
+				return lineVerdict{}, err
+			}
+		}
+	}
 	j := lineVerdict{line: n, v: vNew, rec: rec, m: m, key: key}
 	switch {
 	case have != nil && sameContent(have, m):

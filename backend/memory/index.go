@@ -208,7 +208,7 @@ func getByID(ctx context.Context, x execer, id string) (*Memory, error) {
 // getBySlug finds the live (not archived) memory with slug in one scope instance.
 func getBySlug(ctx context.Context, x execer, scope Scope, key, slug string) (*Memory, error) {
 	m, _, err := scanMemory(x.QueryRowContext(ctx, `SELECT `+metaColumns+` FROM memory_meta
-		WHERE scope = ? AND scope_key = ? AND slug = ? AND archived = 0 ORDER BY type = 'daily' LIMIT 1`,
+		WHERE scope = ? AND scope_key = ? AND slug = ? AND archived = 0 ORDER BY type = 'daily', id LIMIT 1`,
 		string(scope), key, slug))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, codeErr(CodeNotFound, map[string]any{"Ref": slug}, "no memory %s in %s", slug, scope)

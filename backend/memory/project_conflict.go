@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/oklog/ulid/v2"
+
+	"engram/backend/memory/format"
 )
 
 // conflictCopy writes data (the moved version of the memory at rel) beside rel under a slug
@@ -52,7 +54,7 @@ func projectConflictSlug(slug, short string, n int) string {
 		suffix += fmt.Sprintf("-%d", n)
 	}
 	if len(slug)+len(suffix) > 64 {
-		slug = strings.TrimRight(slug[:64-len(suffix)], "-")
+		slug = format.CutSlug(slug, 64-len(suffix))
 	}
 	return slug + suffix
 }

@@ -51,8 +51,8 @@ func (s *Store) SlugsNamed(ctx context.Context, words []string, f Filter, limit 
 			if w == "" {
 				continue
 			}
-			// Slugs hold [a-z0-9-] only, and '-' sorts just before '.': [w, w.) holds exactly
-			// "w" and the slugs "w-…" — one index range.
+			// Slugs hold [a-z0-9-] and Chinese characters (bytes ≥ 0x80), and '-' sorts just
+			// before '.': [w, w.) holds exactly "w" and the slugs "w-…" — one index range.
 			cond := `scope = ? AND slug >= ? AND slug < ?`
 			a := []any{string(in.scope), w, w + "."}
 			if in.keyed {

@@ -120,6 +120,8 @@ type Store struct {
 	// kvCache holds each agent's kv.json as last read and checked, by the checksum of its
 	// bytes: a file that did not change is not parsed and scanned for secrets again.
 	kvCache kvCache
+	// links is the [[link]] name index of the current graph generation (links.go).
+	links linkCache
 	// beforeRename, when set (tests), runs after a write's version check and before its rename.
 	beforeRename func(path string)
 	// beforeRemove, when set (tests), runs before a renamed memory's old file is removed and

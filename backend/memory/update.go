@@ -28,6 +28,7 @@ func (s *Store) opUpdate(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *
 		return codeErr(CodeInvalidMode, map[string]any{"Mode": mode}, "invalid mode %q", mode)
 	}
 	oldPath, wasReviewed := m.Path, m.Reviewed
+	named := &Memory{Slug: m.Slug, Title: m.Title}
 	title, body := m.Title, m.Body
 	if it.Title != nil {
 		title = strings.TrimSpace(*it.Title)
@@ -119,6 +120,16 @@ func (s *Store) opUpdate(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *
 	if RiskOfMemory(m) != nil {
 		m.Reviewed = false
 		r.Warnings = append(r.Warnings, Warning{Code: WarnRiskyUnreview})
+	}
+	if m.Slug != named.Slug || m.Title != named.Title {
+		// Read before the index holds the new names: which links opened it until now.
+		w, left, err := linksLeft(ctx, tx, b.Actor, named, m)
+		if err != nil {
+			return err
+		}
+		if left {
+			r.Warnings = append(r.Warnings, w)
+		}
 	}
 	m.Updated = s.opts.Now()
 	m.Path = relPath(m.Scope, m.ScopeKey(), m.Type, m.Slug)

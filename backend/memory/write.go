@@ -32,15 +32,16 @@ func (s *Store) opWrite(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *I
 	if !it.Type.Writable() {
 		return codeErr(CodeInvalidType, map[string]any{"Type": string(it.Type)}, "invalid type %q", it.Type)
 	}
+	legacy := ""
 	if it.Slug == "" {
 		// A write without a slug takes it from its title ("Prefers tea" → prefers-tea, "猫" →
-		// memory-<hash>): a person writing from the command line or the form need not invent
-		// one. Agents' tools and plans still name theirs (they are checked before this).
+		// 猫): a person writing from the command line or the form need not invent one.
+		// Agents' tools and plans still name theirs (they are checked before this).
 		title := strings.TrimSpace(deref(it.Title))
 		if title == "" {
 			return codeErr(CodeMissingTitle, nil, "title is required")
 		}
-		it.Slug = format.SlugFromTitle(title)
+		it.Slug, legacy = format.SlugFromTitle(title), format.LegacySlugFromTitle(title)
 	}
 	if err := checkNewSlug(it.Slug); err != nil {
 		return err
@@ -74,6 +75,13 @@ func (s *Store) opWrite(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *I
 		id = u.String()
 		if _, err := getByID(ctx, tx, id); err == nil {
 			return codeErr(CodeAlreadyExists, map[string]any{"Slug": id}, "a memory with id %s already exists", id)
+		}
+	}
+	if legacy != "" {
+		// The same title written before Chinese was kept in slugs ("猫" was memory-<hash>):
+		// taken, as the same title is, not a second memory under the new slug.
+		if _, err := getBySlug(ctx, tx, it.Scope, key, legacy); err == nil {
+			return codeErr(CodeAlreadyExists, map[string]any{"Slug": legacy}, "a memory with slug %s already exists; use update", legacy)
 		}
 	}
 	if _, err := getBySlug(ctx, tx, it.Scope, key, it.Slug); err == nil {

@@ -3,6 +3,7 @@ package format
 import (
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"engram/backend/text"
 )
@@ -41,12 +42,25 @@ type Record struct {
 }
 
 var (
-	slugRE  = text.Lazy(`^[a-z0-9][a-z0-9-]{1,62}[a-z0-9]$`)
 	agentRE = text.Lazy(`^[a-z0-9][a-z0-9._-]{0,62}$`)
 )
 
-// ValidSlug reports whether s follows the slug rule of DESIGN §2.
-func ValidSlug(s string) bool { return slugRE.MatchString(s) }
+// ValidSlug reports whether s follows the slug rule of DESIGN §2, widened to Chinese: 3–64
+// bytes of SlugRune (lowercase ASCII letters, digits, dashes, Chinese characters), neither
+// starting nor ending with a dash. The limit is in bytes, as file systems count a name
+// (a Chinese character is three bytes, so "猫" is a slug and 21 characters the most), so
+// "<slug>-conflict-<hash>.md" stays far below 255 bytes on every system.
+func ValidSlug(s string) bool {
+	if len(s) < 3 || len(s) > 64 || s[0] == '-' || s[len(s)-1] == '-' || !utf8.ValidString(s) {
+		return false
+	}
+	for _, r := range s {
+		if !SlugRune(r) {
+			return false
+		}
+	}
+	return true
+}
 
 // ValidAgent reports whether a is usable as an agent folder name.
 func ValidAgent(a string) bool { return agentRE.MatchString(a) && !containsDotDot(a) }

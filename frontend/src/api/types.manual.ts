@@ -26,7 +26,18 @@ export const SCOPES: Scope[] = ['global', 'project', 'agent']
 export const WRITABLE_TYPES: WritableType[] = ['user', 'feedback', 'project', 'reference', 'experience']
 export const MEMORY_TYPES: MemoryType[] = [...WRITABLE_TYPES, 'daily']
 export const CONFIDENCES: Confidence[] = ['high', 'medium', 'low']
-export const SLUG_RE = /^[a-z0-9][a-z0-9-]{1,62}[a-z0-9]$/
+/**
+ * A slug as the store takes it (format.ValidSlug): 3–64 bytes of lowercase ASCII letters,
+ * digits, dashes and Chinese characters that every file system names alike (unchanged by
+ * NFKC and NFD), neither starting nor ending with a dash.
+ */
+export function validSlug(s: string): boolean {
+  const bytes = new TextEncoder().encode(s).length
+  if (bytes < 3 || bytes > 64 || s.startsWith('-') || s.endsWith('-')) return false
+  return [...s].every(
+    (c) => /[a-z0-9-]/.test(c) || (/\p{Script=Han}/u.test(c) && /[\p{L}\p{N}]/u.test(c) && c.normalize('NFKC') === c && c.normalize('NFD') === c),
+  )
+}
 export const TITLE_MAX = 120
 export const BODY_MAX_BYTES = 8 * 1024
 
