@@ -63,8 +63,13 @@ type (
 		Parameters  map[string]any `json:"parameters"`
 	}
 	oaUsage struct {
-		PromptTokens     int `json:"prompt_tokens"`
-		CompletionTokens int `json:"completion_tokens"`
+		PromptTokens        int `json:"prompt_tokens"`
+		CompletionTokens    int `json:"completion_tokens"`
+		PromptTokensDetails struct {
+			CachedTokens int `json:"cached_tokens"`
+		} `json:"prompt_tokens_details"`
+		// PromptCacheHitTokens is DeepSeek's name for the cached part of the prompt.
+		PromptCacheHitTokens int `json:"prompt_cache_hit_tokens"`
 	}
 	// oaAnswer is a chat.completion object or, streamed, one chat.completion.chunk.
 	oaAnswer struct {
@@ -174,7 +179,7 @@ func (c *openAIClient) once(ctx context.Context, hr *http.Response) (Response, e
 	}
 	resp := Response{Model: out.Model}
 	if out.Usage != nil {
-		resp.Usage = Usage{InputTokens: out.Usage.PromptTokens, OutputTokens: out.Usage.CompletionTokens}
+		resp.Usage = out.Usage.usage()
 	}
 	if len(out.Choices) == 0 && hasError(out.Error) {
 		// An error answered with 200: its words (and its type, for a retry) were lost to
@@ -196,6 +201,13 @@ func (c *openAIClient) once(ctx context.Context, hr *http.Response) (Response, e
 		resp.ToolCalls = append(resp.ToolCalls, ToolCall{ID: callID(tc.ID, i), Name: tc.Function.Name, Arguments: json.RawMessage(tc.Function.Arguments)})
 	}
 	return resp, nil
+}
+
+// usage is u as Usage: the cached part of the prompt (OpenAI's cached_tokens, DeepSeek's
+// prompt_cache_hit_tokens) is priced at the cache price.
+func (u *oaUsage) usage() Usage {
+	return Usage{InputTokens: u.PromptTokens, OutputTokens: u.CompletionTokens,
+		CacheReadTokens: max(u.PromptTokensDetails.CachedTokens, u.PromptCacheHitTokens)}
 }
 
 // stream reads chat.completion.chunk events until "[DONE]": text deltas concatenate, tool
@@ -241,7 +253,7 @@ func (c *openAIClient) stream(ctx context.Context, hr *http.Response) (Response,
 			resp.Model = ch.Model
 		}
 		if u := ch.Usage; u != nil && (u.PromptTokens > 0 || u.CompletionTokens > 0) {
-			resp.Usage = Usage{InputTokens: u.PromptTokens, OutputTokens: u.CompletionTokens}
+			resp.Usage = u.usage()
 		}
 		for _, choice := range ch.Choices {
 			if choice.Index != 0 {
