@@ -212,7 +212,8 @@ func (u *oaUsage) usage() Usage {
 
 // stream reads chat.completion.chunk events until "[DONE]": text deltas concatenate, tool
 // calls assemble by index (name and id from their first chunk, arguments from every chunk,
-// raw), and the last chunk carries usage. A data line holding an "error" object is the
+// raw), and the last chunk carries usage. A finish_reason or [DONE] with whole tool-call
+// arguments ends the answer; anything else ended is a cut answer. A data line holding an "error" object is the
 // provider failing mid-answer.
 func (c *openAIClient) stream(ctx context.Context, hr *http.Response) (Response, error) {
 	defer hr.Body.Close()
@@ -222,7 +223,7 @@ func (c *openAIClient) stream(ctx context.Context, hr *http.Response) (Response,
 	calls := map[int64]*ToolCall{}
 	args := map[int64]*strings.Builder{}
 	var last int64
-	done := false
+	done, sawDone := false, false
 	var streamErr error
 	for {
 		ev, err := sse.next()
@@ -234,6 +235,7 @@ func (c *openAIClient) stream(ctx context.Context, hr *http.Response) (Response,
 			break
 		}
 		if string(ev.data) == "[DONE]" {
+			sawDone = true
 			break
 		}
 		if len(bytes.TrimSpace(ev.data)) == 0 {
@@ -316,10 +318,25 @@ func (c *openAIClient) stream(ctx context.Context, hr *http.Response) (Response,
 	if streamErr != nil {
 		return resp, streamErr
 	}
-	if !done {
+	if !done && !(sawDone && argumentsWhole(resp.ToolCalls)) {
 		return resp, errors.New("the stream ended before the answer was complete")
 	}
 	return resp, nil
+}
+
+// argumentsWhole reports whether every tool call's arguments are one whole JSON object: what
+// makes a stream that ended with [DONE] but never sent a finish_reason (some compatible
+// servers and proxies leave it out) a complete answer. A plan's arguments cut short are not
+// valid JSON, so a cut answer is still refused; a text answer has nothing to check, and the
+// [DONE] a dropped connection never sends is its end.
+func argumentsWhole(calls []ToolCall) bool {
+	for _, tc := range calls {
+		args := bytes.TrimSpace(tc.Arguments)
+		if len(args) == 0 || args[0] != '{' || !json.Valid(args) {
+			return false
+		}
+	}
+	return true
 }
 
 // oaArgs is a tool call's arguments: a JSON string on OpenAI's wire, but some compatible

@@ -59,3 +59,35 @@ func TestLLMCutAnswerIsSaid(t *testing.T) {
 		}
 	}
 }
+
+// TestLLMPlanEndedByDoneWithoutFinishReason: an OpenAI-compatible server that ends a whole
+// streamed plan with [DONE] but no finish_reason had the plan refused as cut; the plan is now
+// used. Half a plan followed by [DONE] is still refused (the model failed, asked once).
+func TestLLMPlanEndedByDoneWithoutFinishReason(t *testing.T) {
+	whole := `{"decisions":[{"action":"keep","ids":["01A"],"confidence":0.9,"reason":"fine"}]}`
+	half := `{"decisions":[{"action":"delete","ids":["01A"],"confidence":0.9,"reason":"dup`
+	for _, tc := range []struct {
+		name string
+		args string
+		code string
+	}{
+		{"whole plan", whole, ""},
+		{"half a plan", half, CodeLLMFailed},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := llmtest.NewOpenAI(t)
+			srv.Push(llmtest.Call(prompts.OrganizerPlanTool, tc.args).WithoutFinishReason())
+			client, err := llm.New(llm.Config{Provider: llm.ProviderOpenAI, BaseURL: srv.URL(), Model: "m", Streaming: true}, "", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			plan, err := (&LLMPlanner{Client: client, MaxTokens: 512}).Plan(context.Background(), planInput())
+			if CodeOf(err) != tc.code || len(srv.Requests()) != 1 {
+				t.Fatalf("Plan = %v after %d calls, want %q after 1", err, len(srv.Requests()), tc.code)
+			}
+			if tc.code == "" && len(plan.Proposals) != 1 {
+				t.Fatalf("plan %+v, want its one decision", plan)
+			}
+		})
+	}
+}
