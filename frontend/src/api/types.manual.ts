@@ -132,6 +132,7 @@ export const REJECTION_BUCKETS = [
   'self_merge',
   'fields_too_large',
   'evidence_lost',
+  'deferred',
 ] as const
 export const SKIP_REASONS = ['busy', 'too_soon', 'too_few_new_memories', 'gate_failed'] as const
 export const REASON_CODES = [
@@ -152,6 +153,7 @@ export const REASON_CODES = [
   'merge_without_into',
   'misplaced_field',
   'rewrite_without_hint',
+  'deferred_over_limit',
 ] as const
 
 export interface EventMap {
