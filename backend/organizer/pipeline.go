@@ -39,6 +39,8 @@ type runner struct {
 	fallback  Planner
 
 	entries map[string]*memory.Memory
+	// restored holds the entries a person restored after the organizer removed them.
+	restored map[string]bool
 	// corpus is every entry scanned, analysed once, and how rare each word is in the store.
 	corpus   *Corpus
 	groups   []*scopeGroup

@@ -117,6 +117,9 @@ const (
 	// BucketDeferred: a decision beyond the most one plan of a cluster holds, left for a
 	// later run (nothing done).
 	BucketDeferred = "deferred"
+	// BucketRestoredByPerson: a scheduled run's change to a memory a person restored after
+	// the organizer removed it, left for that person.
+	BucketRestoredByPerson = "restored_by_person"
 )
 
 // Reason codes explain a decision; each has an i18n key "organizer.reason.<code>".

@@ -54,6 +54,9 @@ func (r *runner) scan(ctx context.Context) error {
 	if err != nil {
 		return wrapErr(CodeScanFailed, err, "unable to read the memories")
 	}
+	if r.restored, err = r.s.store.RestoredByPerson(ctx); err != nil {
+		return wrapErr(CodeScanFailed, err, "unable to read the memories")
+	}
 	for _, g := range byInst {
 		r.groups = append(r.groups, g)
 	}

@@ -133,6 +133,7 @@ export const REJECTION_BUCKETS = [
   'fields_too_large',
   'evidence_lost',
   'deferred',
+  'restored_by_person',
 ] as const
 export const SKIP_REASONS = ['busy', 'too_soon', 'too_few_new_memories', 'gate_failed'] as const
 export const REASON_CODES = [
