@@ -128,6 +128,24 @@ func (r *runner) printOrganizerRun(w io.Writer, d api.OrganizerRunDetail) {
 	fmt.Fprintln(w, r.t("cli.organize.run_counts", map[string]any{"Scanned": rep.Counts.Scanned, "Scopes": rep.Counts.Scopes,
 		"Decisions": rep.Counts.Decisions, "Applied": rep.Counts.Applied, "Pending": pending, "Dropped": rep.Counts.Dropped,
 		"Failed": rep.Counts.Failed, "Removed": rep.Counts.Removed}))
+	// A scope under quota pressure says so, with what the run could not free: a run that
+	// changed nothing on an exhausted scope said only "0 changes proposed".
+	for _, sc := range rep.Scopes {
+		if sc.Level == "" || sc.Level == "normal" {
+			continue
+		}
+		name := r.t("cli.quota_scope.global", nil)
+		switch {
+		case sc.Scope == "project" && sc.Workdir != "":
+			name = r.t("cli.quota_scope.project", map[string]any{"Workdir": sc.Workdir})
+		case sc.Scope == "project":
+			name = r.t("cli.quota_scope.project", map[string]any{"Workdir": sc.Key})
+		case sc.Scope == "agent":
+			name = r.t("cli.quota_scope.agent", map[string]any{"Agent": sc.Agent})
+		}
+		fmt.Fprintln(w, r.t("cli.organize.run_quota", map[string]any{"Scope": name, "Used": sc.Used, "Limit": sc.Limit,
+			"Level": r.word("quota.level", sc.Level), "Headroom": sc.Headroom, "Over": sc.OverTarget, "Target": sc.Target}))
+	}
 	r.printModelProblems(w, rep)
 	for _, dec := range rep.Decisions {
 		r.printDecision(w, dec)
