@@ -62,12 +62,14 @@ func TestLLMPlanOverTheLimitIsTakenInPart(t *testing.T) {
 		t.Fatalf("%d deferred decisions (buckets %v), want 4 (the keep beyond the limit changes nothing)", len(deferred), rep.RejectionBuckets)
 	}
 	want := []struct {
-		action Action
-		target string
-	}{{ActionDelete, "lives-berlin"}, {ActionMergeInto, "drinks-2"}, {"", "deploy-day"}, {ActionDelete, ""}}
+		action     Action
+		target     string
+		confidence float64 // the model's, as sent
+	}{{ActionDelete, "lives-berlin", 0.99}, {ActionMergeInto, "drinks-2", 0.99}, {"", "deploy-day", 1}, {ActionDelete, "", 1}}
 	for i, d := range deferred {
 		if d.Status != DecisionDropped || d.Outcome != OutcomeDrop || d.Reason.Code != ReasonDeferred ||
-			fmt.Sprint(d.Reason.Args["Count"]) != fmt.Sprint(len(ds)) || fmt.Sprint(d.Reason.Args["Max"]) != fmt.Sprint(maxPlanDecisions) || d.Action != want[i].action {
+			fmt.Sprint(d.Reason.Args["Count"]) != fmt.Sprint(len(ds)) || fmt.Sprint(d.Reason.Args["Max"]) != fmt.Sprint(maxPlanDecisions) || d.Action != want[i].action ||
+			d.Confidence != want[i].confidence {
 			t.Fatalf("deferred %d = %+v", i, d)
 		}
 		if got := len(d.Targets); (want[i].target == "") != (got == 0) || got > 0 && d.Targets[0].Slug != want[i].target {

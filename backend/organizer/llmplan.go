@@ -146,7 +146,11 @@ func deferProposals(deferred []json.RawMessage, sent int, c Cluster) (out []Prop
 			}
 		}
 		if len(out) < maxPlanDecisions {
-			out = append(out, Proposal{Action: act, Targets: ids, Drop: BucketDeferred,
+			conf := 0.0 // the model's, shown as it sent it (0 when it sent none)
+			if it.Confidence != nil {
+				conf = *it.Confidence
+			}
+			out = append(out, Proposal{Action: act, Targets: ids, Drop: BucketDeferred, Confidence: conf,
 				Reason: Reason{Code: ReasonDeferred, Args: args, Text: clean(it.Reason, reasonRunes)}})
 		}
 	}
