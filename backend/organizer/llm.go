@@ -172,12 +172,6 @@ func decodeStrict(raw json.RawMessage, v any) error {
 	return nil
 }
 
-// tooMany refuses an answer holding n items where its tool allows at most limit.
-func tooMany(tool string, n, limit int) error {
-	return codeErr(CodeLLMTooMany, map[string]any{"Tool": tool, "Count": n, "Max": limit},
-		"unable to use the arguments of %s: %d items, at most %d", tool, n, limit)
-}
-
 func badArgs(tool string, err error) error {
 	return codeErr(CodeLLMBadArguments, map[string]any{"Tool": tool, "Detail": clip(err.Error(), 200)},
 		"unable to use the arguments of %s: %v", tool, err)

@@ -77,3 +77,34 @@ func TestLLMPlanOverTheLimitIsTakenInPart(t *testing.T) {
 		}
 	}
 }
+
+// TestLLMTopicsOverTheLimitAreTakenInPart: an answer of more topic clusters than asked for
+// (12) was refused whole and the scope grouped structurally, losing every topic the model
+// found. Now the first 12 are used and the memories of the rest are left out, grouped
+// structurally and counted as left out — never put in a topic the model did not send first.
+func TestLLMTopicsOverTheLimitAreTakenInPart(t *testing.T) {
+	var ids map[string]string
+	m := corpusModel(t, &ids, func() (llm.Response, error) {
+		cs := goodTopics(ids)["topic_clusters"].([]map[string]any)
+		for len(cs) < MaxTopicClusters {
+			cs = append(cs, map[string]any{"topic": "Nothing", "ids": []string{fmt.Sprintf("01NOPE%d", len(cs))}})
+		}
+		cs = append(cs, map[string]any{"topic": "Drinks", "ids": []string{ids["drinks"], ids["drinks-2"]}})
+		return callReply(prompts.OrganizerTopicsTool, map[string]any{"topic_clusters": cs})
+	}, nil)
+	e := newLLMEnv(t, 0, provide(m))
+	ids = corpus(e)
+	det := e.run(TriggerManual)
+	if det.Status != StatusDone || len(det.Report.Clustering) != 1 {
+		t.Fatalf("status %s clustering %+v", det.Status, det.Report.Clustering)
+	}
+	sc := det.Report.Clustering[0]
+	if sc.Clusterer != "llm" || sc.Fallback != nil || sc.Topics != 3 || sc.LeftOut != 5 {
+		t.Fatalf("clustering %+v (fallback %+v), want the model's 3 topics and 5 left out", sc, sc.Fallback)
+	}
+	for _, c := range det.Report.Clusters {
+		if c.Topic == "Drinks" {
+			t.Fatalf("the 13th topic was used: %+v", c)
+		}
+	}
+}
