@@ -72,7 +72,7 @@ func TestLLMPlanEndedByDoneWithoutFinishReason(t *testing.T) {
 		code string
 	}{
 		{"whole plan", whole, ""},
-		{"half a plan", half, CodeLLMFailed},
+		{"half a plan", half, llm.CodeBadResponse},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := llmtest.NewOpenAI(t)
@@ -89,5 +89,28 @@ func TestLLMPlanEndedByDoneWithoutFinishReason(t *testing.T) {
 				t.Fatalf("plan %+v, want its one decision", plan)
 			}
 		})
+	}
+}
+
+// TestLLMFailureKeepsTheModelsCode: a cluster whose model could not be reached recorded
+// organizer_llm_failed with the Go error chain as its detail ("llm: unable to reach …: Post
+// …: dial tcp …"), English in every language. It now keeps the model client's own code and
+// arguments (llm_unreachable with the address), which every client translates; a failure
+// that carries no code stays organizer_llm_failed.
+func TestLLMFailureKeepsTheModelsCode(t *testing.T) {
+	srv := llmtest.NewOpenAI(t)
+	url := srv.URL()
+	srv.Close() // nothing answers there any more
+	client, err := llm.New(llm.Config{Provider: llm.ProviderOpenAI, BaseURL: url, Model: "m"}, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = (&LLMPlanner{Client: client}).Plan(context.Background(), planInput())
+	re := runErrorOf(err)
+	if re == nil || re.Code != llm.CodeUnreachable || re.Args["URL"] != url || re.Args["Detail"] == nil {
+		t.Fatalf("run error %+v, want %s naming %s", re, llm.CodeUnreachable, url)
+	}
+	if got := runErrorOf(llmFailure(errors.New("a plain failure"))); got.Code != CodeLLMFailed {
+		t.Fatalf("an uncoded failure: %+v", got)
 	}
 }
