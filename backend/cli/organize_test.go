@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"engram/backend/api"
+	"engram/backend/llm/llmtest"
 	"engram/backend/memory"
 )
 
@@ -293,5 +294,35 @@ func TestOrganizeReportSaysTheQuota(t *testing.T) {
 	zh := h.runZh("organize", "run", d.ID)
 	if want := fmt.Sprintf("全局的配额：已用 %d / 500", sc.Used); !strings.Contains(zh, want) || strings.Contains(zh, "{{") {
 		t.Fatalf("no %q in\n%s", want, zh)
+	}
+}
+
+// TestOrganizeReportSaysOnceThatTheModelWasNotAskedAgain: after the model refused the key, a
+// run printed the same failure for every group; the groups the run no longer asked the model
+// about are now one line, after the one failure said in words.
+func TestOrganizeReportSaysOnceThatTheModelWasNotAskedAgain(t *testing.T) {
+	h := newHome(t)
+	var lines strings.Builder
+	for i := 0; i < 20; i++ {
+		kind := []string{"user", "reference"}[i%2]
+		fmt.Fprintf(&lines, `{"slug":"fact-%02d","title":"Fact %d","scope":"global","type":"%s","body":"Fact number %d is about topic %d."}`+"\n", i, i, kind, i, i*7)
+	}
+	file := filepath.Join(t.TempDir(), "facts.jsonl")
+	if err := os.WriteFile(file, []byte(lines.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h.ok("import", file)
+	srv := llmtest.NewOpenAI(t)
+	h.configure(srv, "gpt-4o-mini")
+	srv.Push(llmtest.Status(401, ""))
+	d := organizeJSON[api.OrganizerRunDetail](h, "organize")
+	if len(d.Report.Clusters) < 2 || len(srv.Requests()) != 1 {
+		t.Fatalf("%d groups, %d model calls: want several groups and one call", len(d.Report.Clusters), len(srv.Requests()))
+	}
+	out := h.ok("organize", "run", d.ID)
+	want := fmt.Sprintf("%d more groups (20 memories, c001–c%03d): planned offline, the model not asked again after its failure on global.",
+		len(d.Report.Clusters), len(d.Report.Clusters))
+	if !strings.Contains(out, want) || strings.Count(out, "refused the API key") != 1 || strings.Contains(out, "group c001") {
+		t.Fatalf("no %q, or the failure said more than once, in\n%s", want, out)
 	}
 }

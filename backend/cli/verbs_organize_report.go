@@ -247,8 +247,17 @@ func (r *runner) printModelProblems(w io.Writer, rep *api.OrganizerReport) {
 				"Repeated": sc.RepeatedIDs}))
 		}
 	}
+	// The groups the run did not ask the model about, after it failed for good, are one line:
+	// each said the same (63 lines over a full scope).
+	var stopped []api.OrganizerClusterReport
 	for _, c := range rep.Clusters {
-		if c.Error == nil || (c.Status != api.OrganizerClusterFallback && c.Status != api.OrganizerClusterFailed) {
+		if c.Error != nil && c.Error.Code == api.OrganizerLLMStopped {
+			stopped = append(stopped, c)
+		}
+	}
+	for _, c := range rep.Clusters {
+		if c.Error == nil || (c.Status != api.OrganizerClusterFallback && c.Status != api.OrganizerClusterFailed) ||
+			c.Error.Code == api.OrganizerLLMStopped {
 			continue
 		}
 		key := "cli.organize.cluster_fallback"
@@ -256,6 +265,14 @@ func (r *runner) printModelProblems(w io.Writer, rep *api.OrganizerReport) {
 			key = "cli.organize.cluster_failed"
 		}
 		fmt.Fprintln(w, r.t(key, map[string]any{"ID": c.ID, "Size": c.Size, "Message": r.runErrorText(c.Error)}))
+	}
+	if len(stopped) > 0 {
+		size := 0
+		for _, c := range stopped {
+			size += c.Size
+		}
+		fmt.Fprintln(w, r.t("cli.organize.clusters_stopped", map[string]any{"Count": len(stopped), "Size": size,
+			"First": stopped[0].ID, "Last": stopped[len(stopped)-1].ID, "Group": stopped[0].Error.Args["Group"]}))
 	}
 }
 
