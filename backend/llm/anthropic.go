@@ -300,8 +300,13 @@ read:
 			// Its counts are cumulative and may carry the input too (Anthropic's with server
 			// tools, compatible servers that send 0 in message_start and the count here): the
 			// call was recorded with no input tokens and no input cost.
+			// Counts are cumulative: each is the larger of the two reports, so a server that
+			// repeats only input_tokens here keeps message_start's cached counts.
 			if ev.Usage.inputTokens() > 0 {
-				ev.Usage.setInput(&resp.Usage)
+				resp.Usage.CacheReadTokens = max(resp.Usage.CacheReadTokens, ev.Usage.CacheReadInputTokens)
+				resp.Usage.CacheWriteTokens = max(resp.Usage.CacheWriteTokens, ev.Usage.CacheCreationInputTokens)
+				resp.Usage.InputTokens = max(resp.Usage.InputTokens, ev.Usage.inputTokens(),
+					resp.Usage.CacheReadTokens+resp.Usage.CacheWriteTokens)
 			}
 		case "message_stop":
 			done = true

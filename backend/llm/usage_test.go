@@ -25,6 +25,10 @@ func TestAnthropicStreamInputTokensAtTheEnd(t *testing.T) {
 		{"input only at the end", `{"input_tokens":0,"output_tokens":0}`, `{"input_tokens":1200,"output_tokens":40}`, 1200, 40, 0},
 		{"cached input at the end", `{"input_tokens":0,"output_tokens":1}`, `{"input_tokens":200,"cache_read_input_tokens":1000,"output_tokens":40}`, 1200, 40, 1000},
 		{"input only at the start", `{"input_tokens":1200,"output_tokens":1}`, `{"output_tokens":40}`, 1200, 40, 0},
+		{"cached input at the start, plain input repeated at the end", `{"input_tokens":200,"cache_read_input_tokens":1000,"output_tokens":1}`,
+			`{"input_tokens":200,"output_tokens":40}`, 1200, 40, 1000},
+		{"cached input at both", `{"input_tokens":200,"cache_read_input_tokens":1000,"output_tokens":1}`,
+			`{"input_tokens":200,"cache_read_input_tokens":1000,"output_tokens":40}`, 1200, 40, 1000},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
