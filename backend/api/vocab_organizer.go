@@ -26,6 +26,7 @@ type (
 	OrganizerEntryRef      = organizer.EntryRef
 	OrganizerRunError      = organizer.RunError
 	OrganizerReport        = organizer.Report
+	OrganizerClusterReport = organizer.ClusterReport
 )
 
 // Where an organizer run or decision stands, and what a run may be asked for.
@@ -50,4 +51,7 @@ const (
 
 	// OrganizerNothingToAbort is the code of an abort that found no active or queued run.
 	OrganizerNothingToAbort = organizer.CodeNothingToAbort
+	// OrganizerLLMStopped is the code of a group a run did not ask its model about, after the
+	// model failed for good earlier in the run.
+	OrganizerLLMStopped = organizer.CodeLLMStopped
 )

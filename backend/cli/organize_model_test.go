@@ -205,10 +205,14 @@ func TestOrganizeRefusesAModelsHostilePlan(t *testing.T) {
 	if strings.Contains(out, "\n  d098") || strings.Contains(out, "\n  d097") || !strings.Contains(out, "r-spoof d098") {
 		t.Errorf("the model's line breaks print lines of their own:\n%s", out)
 	}
-	// The plans refused whole (10,000 decisions; text instead of the tool) are said, group by
-	// group, and so are the grouping's ids that were no memories of the scope.
-	for _, w := range []string{"the model's plan was refused, planned offline instead: The model's answer through SubmitMemoryOrganizePlan held 10000 entries where at most 24 are allowed",
-		"the model's plan was refused, planned offline instead: The model did not submit its answer with SubmitMemoryOrganizePlan",
+	// A plan of 10,000 decisions is taken in part: its first 24 go through the gate as any
+	// plan's (the first delete of uses-vim, unreviewed, at 0.9, applies as a one-decision plan's
+	// would; the 23 repeats conflict with it), the rest are deferred and said so. The plan
+	// refused whole (text instead of the tool) is said, group by group, and so are the
+	// grouping's ids that were no memories of the scope.
+	for _, w := range []string{"Deferred: more decisions than one run takes for a group",
+		"the model sent 10000 decisions for this group and a run takes the first 24",
+		"the model's plan could not be used, planned offline instead: The model did not submit its answer with SubmitMemoryOrganizePlan",
 		"global: the model's grouping named 2 id(s) that are no memories of this scope"} {
 		if !strings.Contains(out, w) {
 			t.Errorf("no %q in\n%s", w, out)
@@ -219,7 +223,7 @@ func TestOrganizeRefusesAModelsHostilePlan(t *testing.T) {
 	live := liveIDs(h)
 	for slug, want := range map[string]bool{"dup-one": true, "dup-two": false, "runs-debian": false, "tea-fact": true,
 		"tea-rule": true, "cat-name": true, "likes-jazz": true, "deploy-day": true, "proj-note": true, "bob-note": true,
-		"old-note": false, "gone-note": false, "uses-vim": true} {
+		"old-note": false, "gone-note": false, "uses-vim": false} {
 		if _, ok := live[slug]; ok != want {
 			t.Errorf("%s live %v, want %v", slug, ok, want)
 		}
@@ -253,7 +257,7 @@ func TestOrganizeRefusesAModelsHostilePlan(t *testing.T) {
 	// In the home's language.
 	setLanguage(t, h, "zh-CN")
 	zh := h.ok("organize", "run", d.ID)
-	for _, w := range []string{"会把不同类型的记忆合并在一起", "会把一条记忆合并到它自己", "模型的规划被拒绝，改为离线规划", "它不是本次运行读取的记忆", "全局：模型的分组中有 2 个 id", "有 10000 项，最多只允许 24 项", "无法读取的更改"} {
+	for _, w := range []string{"会把不同类型的记忆合并在一起", "会把一条记忆合并到它自己", "模型的规划无法使用，改为离线规划", "它不是本次运行读取的记忆", "全局：模型的分组中有 2 个 id", "模型为这一组给出了 10000 个决定，一次运行只采用前 24 个", "无法读取的更改"} {
 		if !strings.Contains(zh, w) {
 			t.Errorf("zh: no %q in\n%s", w, zh)
 		}

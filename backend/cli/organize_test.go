@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -11,6 +13,7 @@ import (
 	"time"
 
 	"engram/backend/api"
+	"engram/backend/llm/llmtest"
 	"engram/backend/memory"
 )
 
@@ -255,4 +258,71 @@ func (s *syncBuf) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// TestOrganizeReportSaysTheQuota: a run over a scope under quota pressure printed "0 changes
+// proposed" and nothing of the quota (the app shows the level; the CLI did not), so a person
+// running it to free room learned nothing. The report now says, for each scope whose quota is
+// not normal, how full it is, how far over the organizer's target, and what frees room; a
+// scope with room says nothing. English and Chinese.
+func TestOrganizeReportSaysTheQuota(t *testing.T) {
+	h := newHome(t)
+	writeDuplicates(h)
+	d := organizeJSON[api.OrganizerRunDetail](h, "organize")
+	if out := h.ok("organize", "run", d.ID); strings.Contains(out, "Quota of") {
+		t.Fatalf("a scope with room spoke of its quota:\n%s", out)
+	}
+	var lines strings.Builder
+	for i := 0; i < 410; i++ {
+		fmt.Fprintf(&lines, `{"slug":"port-%03d","title":"Port %d","scope":"global","type":"reference","body":"Service %d listens on port %d."}`+"\n", i, i, i, 8000+i)
+	}
+	file := filepath.Join(t.TempDir(), "ports.jsonl")
+	if err := os.WriteFile(file, []byte(lines.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h.ok("import", file)
+	d = organizeJSON[api.OrganizerRunDetail](h, "organize")
+	sc := d.Report.Scopes[0]
+	if sc.Level == "normal" || sc.OverTarget <= 0 {
+		t.Fatalf("scope %+v, want one under pressure", sc)
+	}
+	en := h.ok("organize", "run", d.ID)
+	want := fmt.Sprintf("Quota of global: %d of 500 used (notice, %d left), %d over the organizer's target of 400.", sc.Used, sc.Headroom, sc.OverTarget)
+	if !strings.Contains(en, want) || !strings.Contains(en, "engram archive") {
+		t.Fatalf("no %q in\n%s", want, en)
+	}
+	zh := h.runZh("organize", "run", d.ID)
+	if want := fmt.Sprintf("全局的配额：已用 %d / 500", sc.Used); !strings.Contains(zh, want) || strings.Contains(zh, "{{") {
+		t.Fatalf("no %q in\n%s", want, zh)
+	}
+}
+
+// TestOrganizeReportSaysOnceThatTheModelWasNotAskedAgain: after the model refused the key, a
+// run printed the same failure for every group; the groups the run no longer asked the model
+// about are now one line, after the one failure said in words.
+func TestOrganizeReportSaysOnceThatTheModelWasNotAskedAgain(t *testing.T) {
+	h := newHome(t)
+	var lines strings.Builder
+	for i := 0; i < 20; i++ {
+		kind := []string{"user", "reference"}[i%2]
+		fmt.Fprintf(&lines, `{"slug":"fact-%02d","title":"Fact %d","scope":"global","type":"%s","body":"Fact number %d is about topic %d."}`+"\n", i, i, kind, i, i*7)
+	}
+	file := filepath.Join(t.TempDir(), "facts.jsonl")
+	if err := os.WriteFile(file, []byte(lines.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h.ok("import", file)
+	srv := llmtest.NewOpenAI(t)
+	h.configure(srv, "gpt-4o-mini")
+	srv.Push(llmtest.Status(401, ""))
+	d := organizeJSON[api.OrganizerRunDetail](h, "organize")
+	if len(d.Report.Clusters) < 2 || len(srv.Requests()) != 1 {
+		t.Fatalf("%d groups, %d model calls: want several groups and one call", len(d.Report.Clusters), len(srv.Requests()))
+	}
+	out := h.ok("organize", "run", d.ID)
+	want := fmt.Sprintf("%d more groups (20 memories, c001–c%03d): planned offline, the model not asked again after its failure on global.",
+		len(d.Report.Clusters), len(d.Report.Clusters))
+	if !strings.Contains(out, want) || strings.Count(out, "refused the API key") != 1 || strings.Contains(out, "group c001") {
+		t.Fatalf("no %q, or the failure said more than once, in\n%s", want, out)
+	}
 }

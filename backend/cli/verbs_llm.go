@@ -62,6 +62,10 @@ func printUsage(r *runner, sum api.UsageSummaryResult) error {
 			}
 			_ = tw.Flush()
 		}
+		if sum.Total.Calls > 0 {
+			fmt.Fprintln(w)
+			fmt.Fprintln(w, r.t("cli.usage_note", nil))
+		}
 	})
 	return nil
 }

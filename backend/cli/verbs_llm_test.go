@@ -76,7 +76,7 @@ func TestLLMAndUsageVerbs(t *testing.T) {
 	}
 
 	out := h.ok("usage", "--days", "3")
-	for _, want := range []string{"3 calls", "$0.1500", "Connection test", "gpt-4o-mini", "1000020"} {
+	for _, want := range []string{"3 calls", "$0.1500", "Connection test", "gpt-4o-mini", "1000020", "cache rates"} {
 		if !strings.Contains(out, want) {
 			t.Fatalf("usage lacks %q:\n%s", want, out)
 		}

@@ -128,6 +128,24 @@ func (r *runner) printOrganizerRun(w io.Writer, d api.OrganizerRunDetail) {
 	fmt.Fprintln(w, r.t("cli.organize.run_counts", map[string]any{"Scanned": rep.Counts.Scanned, "Scopes": rep.Counts.Scopes,
 		"Decisions": rep.Counts.Decisions, "Applied": rep.Counts.Applied, "Pending": pending, "Dropped": rep.Counts.Dropped,
 		"Failed": rep.Counts.Failed, "Removed": rep.Counts.Removed}))
+	// A scope under quota pressure says so, with what the run could not free: a run that
+	// changed nothing on an exhausted scope said only "0 changes proposed".
+	for _, sc := range rep.Scopes {
+		if sc.Level == "" || sc.Level == "normal" {
+			continue
+		}
+		name := r.t("cli.quota_scope.global", nil)
+		switch {
+		case sc.Scope == "project" && sc.Workdir != "":
+			name = r.t("cli.quota_scope.project", map[string]any{"Workdir": sc.Workdir})
+		case sc.Scope == "project":
+			name = r.t("cli.quota_scope.project", map[string]any{"Workdir": sc.Key})
+		case sc.Scope == "agent":
+			name = r.t("cli.quota_scope.agent", map[string]any{"Agent": sc.Agent})
+		}
+		fmt.Fprintln(w, r.t("cli.organize.run_quota", map[string]any{"Scope": name, "Used": sc.Used, "Limit": sc.Limit,
+			"Level": r.word("quota.level", sc.Level), "Headroom": sc.Headroom, "Over": sc.OverTarget, "Target": sc.Target}))
+	}
 	r.printModelProblems(w, rep)
 	for _, dec := range rep.Decisions {
 		r.printDecision(w, dec)
@@ -229,8 +247,17 @@ func (r *runner) printModelProblems(w io.Writer, rep *api.OrganizerReport) {
 				"Repeated": sc.RepeatedIDs}))
 		}
 	}
+	// The groups the run did not ask the model about, after it failed for good, are one line:
+	// each said the same (63 lines over a full scope).
+	var stopped []api.OrganizerClusterReport
 	for _, c := range rep.Clusters {
-		if c.Error == nil || (c.Status != api.OrganizerClusterFallback && c.Status != api.OrganizerClusterFailed) {
+		if c.Error != nil && c.Error.Code == api.OrganizerLLMStopped {
+			stopped = append(stopped, c)
+		}
+	}
+	for _, c := range rep.Clusters {
+		if c.Error == nil || (c.Status != api.OrganizerClusterFallback && c.Status != api.OrganizerClusterFailed) ||
+			c.Error.Code == api.OrganizerLLMStopped {
 			continue
 		}
 		key := "cli.organize.cluster_fallback"
@@ -238,6 +265,14 @@ func (r *runner) printModelProblems(w io.Writer, rep *api.OrganizerReport) {
 			key = "cli.organize.cluster_failed"
 		}
 		fmt.Fprintln(w, r.t(key, map[string]any{"ID": c.ID, "Size": c.Size, "Message": r.runErrorText(c.Error)}))
+	}
+	if len(stopped) > 0 {
+		size := 0
+		for _, c := range stopped {
+			size += c.Size
+		}
+		fmt.Fprintln(w, r.t("cli.organize.clusters_stopped", map[string]any{"Count": len(stopped), "Size": size,
+			"First": stopped[0].ID, "Last": stopped[len(stopped)-1].ID, "Group": stopped[0].Error.Args["Group"]}))
 	}
 }
 

@@ -89,9 +89,16 @@ type (
 	}
 )
 
-// inputTokens counts cached prompt tokens too: they are billed input.
+// inputTokens counts cached prompt tokens too: they are billed input (at the cache prices).
 func (u anUsage) inputTokens() int {
 	return u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens
+}
+
+// setInput puts u's prompt counts into usage: the total and the cached parts of it.
+func (u anUsage) setInput(usage *Usage) {
+	usage.InputTokens = u.inputTokens()
+	usage.CacheReadTokens = u.CacheReadInputTokens
+	usage.CacheWriteTokens = u.CacheCreationInputTokens
 }
 
 // Complete implements Client.
@@ -181,8 +188,9 @@ func (c *anthropicClient) once(ctx context.Context, hr *http.Response) (Response
 	resp := Response{
 		Model:      msg.Model,
 		StopReason: msg.StopReason,
-		Usage:      Usage{InputTokens: msg.Usage.inputTokens(), OutputTokens: msg.Usage.OutputTokens},
+		Usage:      Usage{OutputTokens: msg.Usage.OutputTokens},
 	}
+	msg.Usage.setInput(&resp.Usage)
 	if msg.Type == "error" || (msg.Type != "message" && len(msg.Content) == 0 && hasError(msg.Error)) {
 		return resp, answeredError(ctx, msg.Error)
 	}
@@ -259,7 +267,7 @@ read:
 			break read
 		case "message_start":
 			resp.Model = ev.Message.Model
-			resp.Usage.InputTokens = ev.Message.Usage.inputTokens()
+			ev.Message.Usage.setInput(&resp.Usage)
 			resp.Usage.OutputTokens = ev.Message.Usage.OutputTokens
 		case "content_block_start":
 			b := &block{kind: ev.ContentBlock.Type}
@@ -292,8 +300,13 @@ read:
 			// Its counts are cumulative and may carry the input too (Anthropic's with server
 			// tools, compatible servers that send 0 in message_start and the count here): the
 			// call was recorded with no input tokens and no input cost.
-			if in := ev.Usage.inputTokens(); in > 0 {
-				resp.Usage.InputTokens = in
+			// Counts are cumulative: each is the larger of the two reports, so a server that
+			// repeats only input_tokens here keeps message_start's cached counts.
+			if ev.Usage.inputTokens() > 0 {
+				resp.Usage.CacheReadTokens = max(resp.Usage.CacheReadTokens, ev.Usage.CacheReadInputTokens)
+				resp.Usage.CacheWriteTokens = max(resp.Usage.CacheWriteTokens, ev.Usage.CacheCreationInputTokens)
+				resp.Usage.InputTokens = max(resp.Usage.InputTokens, ev.Usage.inputTokens(),
+					resp.Usage.CacheReadTokens+resp.Usage.CacheWriteTokens)
 			}
 		case "message_stop":
 			done = true

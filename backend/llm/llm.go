@@ -96,8 +96,14 @@ type ToolCall struct {
 
 // Usage is what one call cost.
 type Usage struct {
+	// InputTokens counts every prompt token, cached ones included.
 	InputTokens  int `json:"input_tokens"`
 	OutputTokens int `json:"output_tokens"`
+	// CacheReadTokens and CacheWriteTokens are the part of InputTokens the provider read from
+	// or wrote to its prompt cache (Anthropic's cache_read/cache_creation_input_tokens),
+	// priced apart (UsageCost).
+	CacheReadTokens  int `json:"cache_read_tokens,omitempty"`
+	CacheWriteTokens int `json:"cache_write_tokens,omitempty"`
 	// CostUSD is 0 when no price is known for the model.
 	CostUSD float64 `json:"cost_usd"`
 }

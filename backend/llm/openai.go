@@ -63,8 +63,13 @@ type (
 		Parameters  map[string]any `json:"parameters"`
 	}
 	oaUsage struct {
-		PromptTokens     int `json:"prompt_tokens"`
-		CompletionTokens int `json:"completion_tokens"`
+		PromptTokens        int `json:"prompt_tokens"`
+		CompletionTokens    int `json:"completion_tokens"`
+		PromptTokensDetails struct {
+			CachedTokens int `json:"cached_tokens"`
+		} `json:"prompt_tokens_details"`
+		// PromptCacheHitTokens is DeepSeek's name for the cached part of the prompt.
+		PromptCacheHitTokens int `json:"prompt_cache_hit_tokens"`
 	}
 	// oaAnswer is a chat.completion object or, streamed, one chat.completion.chunk.
 	oaAnswer struct {
@@ -174,7 +179,7 @@ func (c *openAIClient) once(ctx context.Context, hr *http.Response) (Response, e
 	}
 	resp := Response{Model: out.Model}
 	if out.Usage != nil {
-		resp.Usage = Usage{InputTokens: out.Usage.PromptTokens, OutputTokens: out.Usage.CompletionTokens}
+		resp.Usage = out.Usage.usage()
 	}
 	if len(out.Choices) == 0 && hasError(out.Error) {
 		// An error answered with 200: its words (and its type, for a retry) were lost to
@@ -198,9 +203,17 @@ func (c *openAIClient) once(ctx context.Context, hr *http.Response) (Response, e
 	return resp, nil
 }
 
+// usage is u as Usage: the cached part of the prompt (OpenAI's cached_tokens, DeepSeek's
+// prompt_cache_hit_tokens) is priced at the cache price.
+func (u *oaUsage) usage() Usage {
+	return Usage{InputTokens: u.PromptTokens, OutputTokens: u.CompletionTokens,
+		CacheReadTokens: max(u.PromptTokensDetails.CachedTokens, u.PromptCacheHitTokens)}
+}
+
 // stream reads chat.completion.chunk events until "[DONE]": text deltas concatenate, tool
 // calls assemble by index (name and id from their first chunk, arguments from every chunk,
-// raw), and the last chunk carries usage. A data line holding an "error" object is the
+// raw), and the last chunk carries usage. A finish_reason or [DONE] with whole tool-call
+// arguments ends the answer; anything else ended is a cut answer. A data line holding an "error" object is the
 // provider failing mid-answer.
 func (c *openAIClient) stream(ctx context.Context, hr *http.Response) (Response, error) {
 	defer hr.Body.Close()
@@ -210,7 +223,7 @@ func (c *openAIClient) stream(ctx context.Context, hr *http.Response) (Response,
 	calls := map[int64]*ToolCall{}
 	args := map[int64]*strings.Builder{}
 	var last int64
-	done := false
+	done, sawDone := false, false
 	var streamErr error
 	for {
 		ev, err := sse.next()
@@ -222,6 +235,7 @@ func (c *openAIClient) stream(ctx context.Context, hr *http.Response) (Response,
 			break
 		}
 		if string(ev.data) == "[DONE]" {
+			sawDone = true
 			break
 		}
 		if len(bytes.TrimSpace(ev.data)) == 0 {
@@ -241,7 +255,7 @@ func (c *openAIClient) stream(ctx context.Context, hr *http.Response) (Response,
 			resp.Model = ch.Model
 		}
 		if u := ch.Usage; u != nil && (u.PromptTokens > 0 || u.CompletionTokens > 0) {
-			resp.Usage = Usage{InputTokens: u.PromptTokens, OutputTokens: u.CompletionTokens}
+			resp.Usage = u.usage()
 		}
 		for _, choice := range ch.Choices {
 			if choice.Index != 0 {
@@ -304,10 +318,25 @@ func (c *openAIClient) stream(ctx context.Context, hr *http.Response) (Response,
 	if streamErr != nil {
 		return resp, streamErr
 	}
-	if !done {
+	if !done && !(sawDone && argumentsWhole(resp.ToolCalls)) {
 		return resp, errors.New("the stream ended before the answer was complete")
 	}
 	return resp, nil
+}
+
+// argumentsWhole reports whether every tool call's arguments are one whole JSON object: what
+// makes a stream that ended with [DONE] but never sent a finish_reason (some compatible
+// servers and proxies leave it out) a complete answer. A plan's arguments cut short are not
+// valid JSON, so a cut answer is still refused; a text answer has nothing to check, and the
+// [DONE] a dropped connection never sends is its end.
+func argumentsWhole(calls []ToolCall) bool {
+	for _, tc := range calls {
+		args := bytes.TrimSpace(tc.Arguments)
+		if len(args) == 0 || args[0] != '{' || !json.Valid(args) {
+			return false
+		}
+	}
+	return true
 }
 
 // oaArgs is a tool call's arguments: a JSON string on OpenAI's wire, but some compatible

@@ -74,7 +74,7 @@ func (b *base) complete(ctx context.Context, req Request, once func(ctx context.
 			if model == "" {
 				model = b.cfg.Model
 			}
-			resp.Usage.CostUSD = Cost(model, resp.Usage.InputTokens, resp.Usage.OutputTokens)
+			resp.Usage.CostUSD = UsageCost(model, resp.Usage)
 			b.record(ctx, req.Purpose, model, resp.Usage)
 		}
 		if err == nil {

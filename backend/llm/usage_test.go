@@ -20,10 +20,15 @@ func TestAnthropicStreamInputTokensAtTheEnd(t *testing.T) {
 		name         string
 		start, delta string
 		in, out      int
+		read         int
 	}{
-		{"input only at the end", `{"input_tokens":0,"output_tokens":0}`, `{"input_tokens":1200,"output_tokens":40}`, 1200, 40},
-		{"cached input at the end", `{"input_tokens":0,"output_tokens":1}`, `{"input_tokens":200,"cache_read_input_tokens":1000,"output_tokens":40}`, 1200, 40},
-		{"input only at the start", `{"input_tokens":1200,"output_tokens":1}`, `{"output_tokens":40}`, 1200, 40},
+		{"input only at the end", `{"input_tokens":0,"output_tokens":0}`, `{"input_tokens":1200,"output_tokens":40}`, 1200, 40, 0},
+		{"cached input at the end", `{"input_tokens":0,"output_tokens":1}`, `{"input_tokens":200,"cache_read_input_tokens":1000,"output_tokens":40}`, 1200, 40, 1000},
+		{"input only at the start", `{"input_tokens":1200,"output_tokens":1}`, `{"output_tokens":40}`, 1200, 40, 0},
+		{"cached input at the start, plain input repeated at the end", `{"input_tokens":200,"cache_read_input_tokens":1000,"output_tokens":1}`,
+			`{"input_tokens":200,"output_tokens":40}`, 1200, 40, 1000},
+		{"cached input at both", `{"input_tokens":200,"cache_read_input_tokens":1000,"output_tokens":1}`,
+			`{"input_tokens":200,"cache_read_input_tokens":1000,"output_tokens":40}`, 1200, 40, 1000},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -51,7 +56,8 @@ func TestAnthropicStreamInputTokensAtTheEnd(t *testing.T) {
 			}
 			u := got.all()
 			if resp.Usage.InputTokens != tc.in || resp.Usage.OutputTokens != tc.out || len(u) != 1 || u[0].InputTokens != tc.in ||
-				u[0].CostUSD != llm.Cost("claude-sonnet-4-5", tc.in, tc.out) {
+				resp.Usage.CacheReadTokens != tc.read ||
+				u[0].CostUSD != llm.UsageCost("claude-sonnet-4-5", llm.Usage{InputTokens: tc.in, OutputTokens: tc.out, CacheReadTokens: tc.read}) {
 				t.Fatalf("usage %+v, rows %+v; want %d in, %d out", resp.Usage, u, tc.in, tc.out)
 			}
 		})

@@ -57,6 +57,8 @@ const (
 	WarnRiskyUnreview = "risky_instruction_unreviewed"
 	WarnDowngraded    = "confidence_downgraded"
 	WarnQuotaLow      = "quota_low"
+	// WarnQuotaFull: this write took the scope to exhaustion; the next new memory is refused.
+	WarnQuotaFull = "quota_full"
 )
 
 // Codes of a model's journal entry (actor tool): over MaxAgentDailyEntry, or taking the day

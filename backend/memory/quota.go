@@ -15,11 +15,15 @@ const (
 	LevelExhausted = "exhausted"
 )
 
+// ExhaustedHeadroom is the headroom at which a scope is exhausted: new entries are refused once
+// this many places or fewer are left.
+const ExhaustedHeadroom = 5
+
 // LadderLevel maps headroom to its level: normal > 100, notice ≤ 100, degraded ≤ 50,
 // critical ≤ 20, exhausted ≤ 5.
 func LadderLevel(headroom int) string {
 	switch {
-	case headroom <= 5:
+	case headroom <= ExhaustedHeadroom:
 		return LevelExhausted
 	case headroom <= 20:
 		return LevelCritical

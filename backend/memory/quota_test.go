@@ -78,8 +78,13 @@ func TestQuotaExhaustion(t *testing.T) {
 			}
 			break
 		}
-		if !hasWarning(r, WarnQuotaLow) {
-			t.Fatalf("write %d: no quota_low warning under a limit of 20", i)
+		// The warning counts the new memories that still fit: "Only 5 entries left" was
+		// followed by the next write refused as the scope being full.
+		switch w := quotaWarning(r); {
+		case i < 14 && (w.Code != WarnQuotaLow || w.Args["Left"] != 14-i):
+			t.Fatalf("write %d: warning %+v, want quota_low with %d left", i, w, 14-i)
+		case i == 14 && (w.Code != WarnQuotaFull || w.Args["Left"] != 0):
+			t.Fatalf("write %d (the last that fits): warning %+v, want quota_full", i, w)
 		}
 		ids = append(ids, r.ID)
 		if i > 30 {
@@ -184,4 +189,14 @@ func globalQuota(t *testing.T, e *env) ScopeQuota {
 	}
 	t.Fatalf("no global scope in %+v", q)
 	return ScopeQuota{}
+}
+
+// quotaWarning is r's quota warning (zero when it has none).
+func quotaWarning(r ItemResult) Warning {
+	for _, w := range r.Warnings {
+		if w.Code == WarnQuotaLow || w.Code == WarnQuotaFull {
+			return w
+		}
+	}
+	return Warning{}
 }

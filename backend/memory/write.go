@@ -147,8 +147,14 @@ func (s *Store) opWrite(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *I
 		return err
 	}
 	s.fillResult(r, m, down)
+	// The warning counts the new memories that still fit, not the places left: "Only 5
+	// entries left" was followed by the next write refused as the scope being full.
 	if h := s.opts.QuotaLimit - used - 1; LadderLevel(h) != LevelNormal {
-		r.Warnings = append(r.Warnings, Warning{Code: WarnQuotaLow, Args: map[string]any{"Headroom": h, "Level": LadderLevel(h)}})
+		code, left := WarnQuotaLow, h-ExhaustedHeadroom
+		if left <= 0 {
+			code, left = WarnQuotaFull, 0
+		}
+		r.Warnings = append(r.Warnings, Warning{Code: code, Args: map[string]any{"Headroom": h, "Left": left, "Level": LadderLevel(h)}})
 	}
 	s.audit(ctx, tx, b, it, m.ID, "ok", map[string]any{"path": m.Path, "confidence": conf, "auto_downgraded": down})
 	return nil

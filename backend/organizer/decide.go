@@ -41,7 +41,7 @@ func (r *runner) gate(props [][]Proposal) {
 				r.report.Counts.Keep += len(p.Targets)
 				continue
 			}
-			d := decide(r.trigger, r.mode, r.clusters[ci], p, r.entries, claimed)
+			d := decide(r.trigger, r.mode, r.clusters[ci], p, r.entries, r.restored, claimed)
 			d.ID = fmt.Sprintf("d%03d", len(r.report.Decisions)+1)
 			r.report.Decisions = append(r.report.Decisions, d)
 		}
@@ -68,8 +68,9 @@ func (r *runner) limitBatch() {
 }
 
 // decide turns one proposal into a gated decision. claimed holds the entries earlier
-// decisions act on; a proposal touching one of them again is dropped as conflicting.
-func decide(trigger Trigger, mode Mode, c Cluster, p Proposal, entries map[string]*memory.Memory, claimed map[string]bool) Decision {
+// decisions act on; a proposal touching one of them again is dropped as conflicting. restored
+// holds the entries a person restored after the organizer removed them.
+func decide(trigger Trigger, mode Mode, c Cluster, p Proposal, entries map[string]*memory.Memory, restored, claimed map[string]bool) Decision {
 	d := Decision{ClusterID: c.ID, Action: p.Action, Confidence: clamp01(p.Confidence), Tier: p.Tier, Score: p.Score,
 		Reason: p.Reason, Hint: p.Hint, Targets: []EntryRef{}, Status: DecisionDropped, Outcome: OutcomeDrop}
 	if d.Reason.Code == "" {
@@ -173,6 +174,9 @@ func decide(trigger Trigger, mode Mode, c Cluster, p Proposal, entries map[strin
 		if m.Reviewed {
 			in.TouchesReviewed = true
 		}
+		if restored[m.ID] {
+			in.TouchesRestored = true
+		}
 	}
 	for _, m := range targets {
 		if m.Reviewed && (p.Action == ActionDelete || p.Action == ActionMergeInto) {
@@ -200,6 +204,9 @@ func decide(trigger Trigger, mode Mode, c Cluster, p Proposal, entries map[strin
 		}
 	}
 	d.Outcome, d.Bucket = Gate(trigger, mode, p.Action, d.Risk, d.Confidence)
+	if in.TouchesRestored && d.Bucket == BucketHighRisk {
+		d.Bucket = BucketRestoredByPerson
+	}
 	if d.Outcome == OutcomeDrop {
 		d.Status = DecisionDropped
 		return d

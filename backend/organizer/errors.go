@@ -31,8 +31,9 @@ const (
 	CodeLLMTimeout      = "organizer_llm_timeout"
 	CodeLLMNoToolCall   = "organizer_llm_no_tool_call"
 	CodeLLMBadArguments = "organizer_llm_bad_arguments"
-	// CodeLLMTooMany: an answer holding more decisions or clusters than its tool allows (a
-	// plan of 10,000 decisions); said in the person's language (it was an English detail).
+	// CodeLLMTooMany: an answer holding more decisions or clusters than its tool allows. No
+	// longer raised (such an answer is taken in part: deferProposals, LLMClusterer.Cluster);
+	// kept so the runs recorded with it still read in the person's language.
 	CodeLLMTooMany = "organizer_llm_too_many"
 	// CodeLLMCut: the answer was cut at its token limit (finish_reason "length", stop_reason
 	// "max_tokens") before the tool call was whole — said as "could not be used: unexpected

@@ -25,11 +25,15 @@ type RiskInput struct {
 	// Unreviews is set when applying the decision would take a person's reviewed mark off: a
 	// merge that adds unreviewed text to a reviewed keeper.
 	Unreviews bool
+	// TouchesRestored is set when any entry of the decision is one a person restored after
+	// the organizer removed it (memory.Store.RestoredByPerson): their undo stands.
+	TouchesRestored bool
 }
 
 // ComputeRisk recomputes a decision's risk locally: cross-scope → high, confidence below 0.7
 // → high, touching a reviewed entry → at least medium, removing a reviewed entry, marking it
-// for review again or merging unreviewed text into it (which takes its reviewed mark off) → high.
+// for review again or merging unreviewed text into it (which takes its reviewed mark off) → high,
+// touching an entry a person restored after the organizer removed it → high.
 func ComputeRisk(in RiskInput) Risk {
 	risk := RiskLow
 	if in.CrossScope || in.Confidence < LowConfidence {
@@ -50,6 +54,11 @@ func ComputeRisk(in RiskInput) Risk {
 	// So does a merge adding unreviewed text to a reviewed keeper: the keeper goes back to
 	// review (an aggressive scheduled run applied a model's confident one on its own).
 	if in.Unreviews {
+		risk = RiskHigh
+	}
+	// A memory a person brought back after the organizer removed it is theirs to remove or
+	// merge again: a scheduled run merged a restored duplicate away at once, every run.
+	if in.TouchesRestored {
 		risk = RiskHigh
 	}
 	return risk

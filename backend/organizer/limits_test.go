@@ -96,12 +96,12 @@ func TestMarkReviewWithoutRoomForItsTag(t *testing.T) {
 	}
 	c := Cluster{ID: "c001", Scope: ScopeInstance{Scope: memory.ScopeGlobal}, Entries: []*memory.Memory{m}}
 	p := Proposal{Action: ActionMarkReview, Targets: []string{id}, Confidence: 0.95}
-	d := decide(TriggerScheduled, ModeStandard, c, p, map[string]*memory.Memory{id: m}, map[string]bool{})
+	d := decide(TriggerScheduled, ModeStandard, c, p, map[string]*memory.Memory{id: m}, nil, map[string]bool{})
 	if d.Bucket != BucketFieldsTooLarge || d.Outcome != OutcomeDrop {
 		t.Fatalf("decision %s/%s, want dropped as %s", d.Outcome, d.Bucket, BucketFieldsTooLarge)
 	}
 	m.Tags = m.Tags[1:]
-	d = decide(TriggerScheduled, ModeStandard, c, p, map[string]*memory.Memory{id: m}, map[string]bool{})
+	d = decide(TriggerScheduled, ModeStandard, c, p, map[string]*memory.Memory{id: m}, nil, map[string]bool{})
 	if d.Bucket == BucketFieldsTooLarge {
 		t.Fatalf("a memory with room for the tag was dropped")
 	}
@@ -121,7 +121,7 @@ func TestMarkReviewOfAReviewedMemoryWaitsForAPerson(t *testing.T) {
 	p := Proposal{Action: ActionMarkReview, Targets: []string{id}, Confidence: 0.99}
 	for _, reviewed := range []bool{false, true} {
 		m.Reviewed = reviewed
-		d := decide(TriggerScheduled, ModeAggressive, c, p, map[string]*memory.Memory{id: m}, map[string]bool{})
+		d := decide(TriggerScheduled, ModeAggressive, c, p, map[string]*memory.Memory{id: m}, nil, map[string]bool{})
 		if reviewed && (d.Outcome != OutcomeQueue || d.Bucket != BucketHighRisk) {
 			t.Fatalf("reviewed: decision %s/%s, want queued as %s", d.Outcome, d.Bucket, BucketHighRisk)
 		}
@@ -152,7 +152,7 @@ func TestMergeThatUnreviewsAKeeperWaitsForAPerson(t *testing.T) {
 		bucket  string
 	}{{"a", OutcomeQueue, BucketHighRisk}, {"s", OutcomeAuto, ""}} {
 		d := decide(TriggerScheduled, ModeAggressive, c, Proposal{Action: ActionMergeInto, Into: "k", Targets: []string{tc.source},
-			Confidence: 0.99}, entries, map[string]bool{})
+			Confidence: 0.99}, entries, nil, map[string]bool{})
 		if d.Outcome != tc.outcome || d.Bucket != tc.bucket {
 			t.Errorf("merge %s into the reviewed keeper: %s/%s (risk %s, unreview %v), want %s/%s", tc.source, d.Outcome, d.Bucket,
 				d.Risk, d.Preserved != nil && d.Preserved.Unreview, tc.outcome, tc.bucket)

@@ -155,7 +155,26 @@ func (tc toolCall) complete(ctx context.Context, c llm.Client, prompt string, ch
 		return resp, codeErr(CodeLLMTimeout, map[string]any{"Seconds": int(tc.timeout.Seconds())},
 			"the model did not answer within %s", tc.timeout)
 	}
-	return resp, wrapErr(CodeLLMFailed, err, "unable to get an answer from the model")
+	return resp, llmFailure(err)
+}
+
+// llmFailure is a model call's failure as the run records it: the model client's own coded
+// failure (llm_unreachable, llm_auth_failed, llm_rate_limited, …) keeps its code and
+// arguments, so the report says in the person's language what went wrong and where, as
+// extraction's runs do — it said "The model could not answer: llm: unable to reach …: Post
+// …: dial tcp …", the Go error chain; anything else is CodeLLMFailed with its text.
+func llmFailure(err error) *Error {
+	if ce, ok := coded.As(err); ok && strings.HasPrefix(ce.ErrorCode(), "llm_") {
+		args := map[string]any{}
+		for k, v := range ce.ErrorArgs() {
+			args[k] = v
+		}
+		if _, ok := args["Detail"]; !ok {
+			args["Detail"] = err.Error()
+		}
+		return &Error{Code: ce.ErrorCode(), Args: args, Msg: "unable to get an answer from the model", Err: err}
+	}
+	return wrapErr(CodeLLMFailed, err, "unable to get an answer from the model")
 }
 
 // decodeStrict decodes a model's tool arguments into v, refusing unknown fields, trailing
@@ -170,12 +189,6 @@ func decodeStrict(raw json.RawMessage, v any) error {
 		return errors.New("trailing data after the arguments")
 	}
 	return nil
-}
-
-// tooMany refuses an answer holding n items where its tool allows at most limit.
-func tooMany(tool string, n, limit int) error {
-	return codeErr(CodeLLMTooMany, map[string]any{"Tool": tool, "Count": n, "Max": limit},
-		"unable to use the arguments of %s: %d items, at most %d", tool, n, limit)
 }
 
 func badArgs(tool string, err error) error {

@@ -213,13 +213,6 @@ func TestLLMClusteringFallsBack(t *testing.T) {
 		{"unknown field", func() (llm.Response, error) {
 			return callReply(prompts.OrganizerTopicsTool, `{"topic_clusters": [], "accept": ["x"]}`)
 		}, CodeLLMBadArguments},
-		{"too many clusters", func() (llm.Response, error) {
-			var cs []map[string]any
-			for i := 0; i < MaxTopicClusters+1; i++ {
-				cs = append(cs, map[string]any{"topic": "t", "ids": []string{"x"}})
-			}
-			return callReply(prompts.OrganizerTopicsTool, map[string]any{"topic_clusters": cs})
-		}, CodeLLMTooMany},
 		{"never calls the tool", func() (llm.Response, error) { return textReply("Here are the clusters: editor, deploys.") }, CodeLLMNoToolCall},
 		{"another tool", func() (llm.Response, error) { return callReply("MemoryManager", `{"action":"delete"}`) }, CodeLLMNoToolCall},
 		{"llm error", func() (llm.Response, error) { return llm.Response{}, errBroken }, CodeLLMFailed},

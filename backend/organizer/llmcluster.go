@@ -94,7 +94,10 @@ func (c *LLMClusterer) Cluster(ctx context.Context, in ClusterInput) (ClusterOut
 		return out, badArgs(prompts.OrganizerTopicsTool, errors.New("topic_clusters is missing"))
 	}
 	if len(args.TopicClusters) > maxClusters {
-		return out, tooMany(prompts.OrganizerTopicsTool, len(args.TopicClusters), maxClusters)
+		// More topics than asked for: the first maxClusters are used and the memories of the
+		// rest are left out, which the pipeline groups structurally (and reports as left out)
+		// — the whole grouping was refused and the scope grouped structurally.
+		args.TopicClusters = args.TopicClusters[:maxClusters]
 	}
 	known := make(map[string]bool, len(in.Entries))
 	for _, m := range in.Entries {

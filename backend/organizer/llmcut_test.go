@@ -59,3 +59,58 @@ func TestLLMCutAnswerIsSaid(t *testing.T) {
 		}
 	}
 }
+
+// TestLLMPlanEndedByDoneWithoutFinishReason: an OpenAI-compatible server that ends a whole
+// streamed plan with [DONE] but no finish_reason had the plan refused as cut; the plan is now
+// used. Half a plan followed by [DONE] is still refused (the model failed, asked once).
+func TestLLMPlanEndedByDoneWithoutFinishReason(t *testing.T) {
+	whole := `{"decisions":[{"action":"keep","ids":["01A"],"confidence":0.9,"reason":"fine"}]}`
+	half := `{"decisions":[{"action":"delete","ids":["01A"],"confidence":0.9,"reason":"dup`
+	for _, tc := range []struct {
+		name string
+		args string
+		code string
+	}{
+		{"whole plan", whole, ""},
+		{"half a plan", half, llm.CodeBadResponse},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := llmtest.NewOpenAI(t)
+			srv.Push(llmtest.Call(prompts.OrganizerPlanTool, tc.args).WithoutFinishReason())
+			client, err := llm.New(llm.Config{Provider: llm.ProviderOpenAI, BaseURL: srv.URL(), Model: "m", Streaming: true}, "", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			plan, err := (&LLMPlanner{Client: client, MaxTokens: 512}).Plan(context.Background(), planInput())
+			if CodeOf(err) != tc.code || len(srv.Requests()) != 1 {
+				t.Fatalf("Plan = %v after %d calls, want %q after 1", err, len(srv.Requests()), tc.code)
+			}
+			if tc.code == "" && len(plan.Proposals) != 1 {
+				t.Fatalf("plan %+v, want its one decision", plan)
+			}
+		})
+	}
+}
+
+// TestLLMFailureKeepsTheModelsCode: a cluster whose model could not be reached recorded
+// organizer_llm_failed with the Go error chain as its detail ("llm: unable to reach …: Post
+// …: dial tcp …"), English in every language. It now keeps the model client's own code and
+// arguments (llm_unreachable with the address), which every client translates; a failure
+// that carries no code stays organizer_llm_failed.
+func TestLLMFailureKeepsTheModelsCode(t *testing.T) {
+	srv := llmtest.NewOpenAI(t)
+	url := srv.URL()
+	srv.Close() // nothing answers there any more
+	client, err := llm.New(llm.Config{Provider: llm.ProviderOpenAI, BaseURL: url, Model: "m"}, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = (&LLMPlanner{Client: client}).Plan(context.Background(), planInput())
+	re := runErrorOf(err)
+	if re == nil || re.Code != llm.CodeUnreachable || re.Args["URL"] != url || re.Args["Detail"] == nil {
+		t.Fatalf("run error %+v, want %s naming %s", re, llm.CodeUnreachable, url)
+	}
+	if got := runErrorOf(llmFailure(errors.New("a plain failure"))); got.Code != CodeLLMFailed {
+		t.Fatalf("an uncoded failure: %+v", got)
+	}
+}

@@ -106,20 +106,68 @@ func (p *LLMPlanner) Plan(ctx context.Context, in PlanInput) (PlanOutput, error)
 	if args.Decisions == nil {
 		return out, badArgs(prompts.OrganizerPlanTool, errors.New("decisions is missing"))
 	}
-	if len(args.Decisions) > maxPlanDecisions {
-		return out, tooMany(prompts.OrganizerPlanTool, len(args.Decisions), maxPlanDecisions)
+	// More decisions than one plan holds: the first maxPlanDecisions, in the model's order,
+	// are taken and the rest deferred (reported, nothing done) — the whole plan was refused
+	// and the cluster planned offline. Taking a prefix does nothing the whole plan would not:
+	// the gate lets an earlier decision claim a memory before a later one may.
+	taken, deferred := args.Decisions, []json.RawMessage(nil)
+	if len(taken) > maxPlanDecisions {
+		taken, deferred = taken[:maxPlanDecisions], taken[maxPlanDecisions:]
 	}
-	out.Proposals = proposalsOf(args.Decisions, in.Cluster)
+	later, held := deferProposals(deferred, len(args.Decisions), in.Cluster)
+	out.Proposals = append(proposalsOf(taken, in.Cluster, held), later...)
 	return out, nil
+}
+
+// deferProposals reports the decisions beyond one plan's limit as deferred: each that would
+// change something becomes a dropped proposal naming the cluster's memories it names (never
+// applied; a later run plans them again), at most maxPlanDecisions of them listed. held is
+// the memories they name, which are then not counted as kept. sent is how many decisions the
+// model sent.
+func deferProposals(deferred []json.RawMessage, sent int, c Cluster) (out []Proposal, held map[string]bool) {
+	held = map[string]bool{}
+	args := map[string]any{"Count": sent, "Max": maxPlanDecisions}
+	for _, raw := range deferred {
+		var it planItem
+		_ = decodeStrict(raw, &it) // an unreadable one still shows as deferred, naming nothing
+		act := Action(it.Action)
+		if act == ActionKeep {
+			continue // a keep changes nothing: its memories stay kept
+		}
+		if !act.Valid() {
+			act = ""
+		}
+		var ids []string
+		// A merge's keeper is named too (last): a deferred merge leaves both as they are.
+		for _, id := range dedupe(append(it.IDs, it.Into)) {
+			if inCluster(c, id) && len(ids) < MaxClusterSize {
+				ids = append(ids, id)
+				held[id] = true
+			}
+		}
+		if len(out) < maxPlanDecisions {
+			conf := 0.0 // the model's, shown as it sent it (0 when it sent none)
+			if it.Confidence != nil {
+				conf = *it.Confidence
+			}
+			out = append(out, Proposal{Action: act, Targets: ids, Drop: BucketDeferred, Confidence: conf,
+				Reason: Reason{Code: ReasonDeferred, Args: args, Text: clean(it.Reason, reasonRunes)}})
+		}
+	}
+	return out, held
 }
 
 // proposalsOf checks each decision on its own. A decision that does not decode, names an
 // unknown action, lacks its confidence or a merge target, or carries fields of another action
 // is kept as a dropped proposal (reported, never applied). Ids are passed on as sent: the
-// gate refuses ids outside the cluster. Cluster entries no decision names are kept.
-func proposalsOf(items []json.RawMessage, c Cluster) []Proposal {
+// gate refuses ids outside the cluster. Cluster entries no decision names (nor a deferred one,
+// held) are kept.
+func proposalsOf(items []json.RawMessage, c Cluster, held map[string]bool) []Proposal {
 	var out []Proposal
 	named := map[string]bool{}
+	for id := range held {
+		named[id] = true
+	}
 	for _, raw := range items {
 		var it planItem
 		if err := decodeStrict(raw, &it); err != nil {

@@ -30,13 +30,6 @@ func TestLLMFailingClusterPlannedOffline(t *testing.T) {
 		{"unknown top-level field", func() (llm.Response, error) {
 			return callReply(prompts.OrganizerPlanTool, `{"decisions": [], "mark_reviewed": ["all"]}`)
 		}, CodeLLMBadArguments},
-		{"too many decisions", func() (llm.Response, error) {
-			ds := make([]map[string]any, maxPlanDecisions+1)
-			for i := range ds {
-				ds[i] = map[string]any{"action": "keep", "ids": []string{"x"}, "confidence": 1, "reason": "r"}
-			}
-			return callReply(prompts.OrganizerPlanTool, map[string]any{"decisions": ds})
-		}, CodeLLMTooMany},
 		{"never calls the tool", func() (llm.Response, error) { return textReply(`{"decisions": []}`) }, CodeLLMNoToolCall},
 		{"llm error", func() (llm.Response, error) { return llm.Response{Usage: callUsage}, errBroken }, CodeLLMFailed},
 		{"panics", func() (llm.Response, error) { panic("client bug") }, CodeInternal},

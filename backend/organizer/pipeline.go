@@ -39,6 +39,10 @@ type runner struct {
 	fallback  Planner
 
 	entries map[string]*memory.Memory
+	// restored holds the entries a person restored after the organizer removed them.
+	restored map[string]bool
+	// llmStop stops asking the model once it has failed for good.
+	llmStop breaker
 	// corpus is every entry scanned, analysed once, and how rare each word is in the store.
 	corpus   *Corpus
 	groups   []*scopeGroup
@@ -178,14 +182,25 @@ func (r *runner) run(ctx context.Context) (err error) {
 	}
 	proposals := make([][]Proposal, len(r.clusters))
 	for i, c := range r.clusters {
-		out, err := r.plan(ctx, r.planner, c)
+		planner, skipped := r.planner, r.fallback != nil && r.llmStop.tripped != nil
+		if skipped {
+			planner = r.fallback // the model failed for good earlier in this run
+		}
+		out, err := r.plan(ctx, planner, c)
 		cr := ClusterReport{ID: c.ID, Key: c.Key, Topic: c.Topic, Scope: c.Scope.Scope, ScopeKey: c.Scope.Key, Size: len(c.Entries),
-			EntryIDs: make([]string, 0, len(c.Entries)), Status: ClusterOK, Planner: r.planner.Name()}
+			EntryIDs: make([]string, 0, len(c.Entries)), Status: ClusterOK, Planner: planner.Name()}
 		for _, m := range c.Entries {
 			cr.EntryIDs = append(cr.EntryIDs, m.ID)
 		}
 		r.addUsage(PhasePlan, out.Usage)
-		if err != nil && ctx.Err() == nil && r.fallback != nil {
+		switch {
+		case skipped:
+			cr.Status, cr.Error = ClusterFallback, r.llmStop.stopped()
+			r.report.Counts.ClustersFallback++
+		case r.fallback != nil && ctx.Err() == nil:
+			r.llmStop.note(c.ID, runErrorOf(err))
+		}
+		if err != nil && ctx.Err() == nil && r.fallback != nil && !skipped {
 			// The model failed this cluster only: the offline planner plans it instead.
 			cr.Status, cr.Error, cr.Planner = ClusterFallback, runErrorOf(err), r.fallback.Name()
 			r.report.Counts.ClustersFallback++

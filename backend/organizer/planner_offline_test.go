@@ -264,7 +264,7 @@ func TestOfflinePlannerKeepsTypesApart(t *testing.T) {
 		into, target, bucket string
 	}{{"rule", "fact", BucketCrossType}, {"fact", "fact-2", ""}, {"fact", "fact", BucketSelfMerge}} {
 		d := decide(TriggerScheduled, ModeAggressive, c, Proposal{Action: ActionMergeInto, Into: tc.into,
-			Targets: []string{tc.target, tc.into}, Confidence: 0.99}, byID, map[string]bool{})
+			Targets: []string{tc.target, tc.into}, Confidence: 0.99}, byID, nil, map[string]bool{})
 		if d.Bucket != tc.bucket {
 			t.Errorf("merge %s into %s: bucket %q, want %q", tc.target, tc.into, d.Bucket, tc.bucket)
 		}

@@ -114,6 +114,12 @@ const (
 	BucketSelfMerge = "self_merge"
 	// A merge whose result would lose evidence its planner said must survive.
 	BucketEvidenceLost = "evidence_lost"
+	// BucketDeferred: a decision beyond the most one plan of a cluster holds, left for a
+	// later run (nothing done).
+	BucketDeferred = "deferred"
+	// BucketRestoredByPerson: a scheduled run's change to a memory a person restored after
+	// the organizer removed it, left for that person.
+	BucketRestoredByPerson = "restored_by_person"
 )
 
 // Reason codes explain a decision; each has an i18n key "organizer.reason.<code>".
@@ -144,6 +150,7 @@ const (
 	ReasonMergeWithoutInto   = "merge_without_into"
 	ReasonMisplacedField     = "misplaced_field"
 	ReasonRewriteWithoutHint = "rewrite_without_hint"
+	ReasonDeferred           = "deferred_over_limit"
 )
 
 // Reason says why a decision was proposed: a code for the UI and the arguments it names.

@@ -54,6 +54,9 @@ func (r *runner) scan(ctx context.Context) error {
 	if err != nil {
 		return wrapErr(CodeScanFailed, err, "unable to read the memories")
 	}
+	if r.restored, err = r.s.store.RestoredByPerson(ctx); err != nil {
+		return wrapErr(CodeScanFailed, err, "unable to read the memories")
+	}
 	for _, g := range byInst {
 		r.groups = append(r.groups, g)
 	}
@@ -95,7 +98,16 @@ func (r *runner) cluster(ctx context.Context, g *scopeGroup) ([]Cluster, error) 
 				Entries: g.entries}}, nil
 		}
 		sc := ScopeClustering{Scope: g.inst.Scope, Key: g.inst.Key, Clusterer: r.clusterer.Name()}
+		if r.llmStop.tripped != nil {
+			// The model failed for good earlier in this run: not asked again.
+			sc.Clusterer, sc.Fallback = StructuralClusterer{}.Name(), r.llmStop.stopped()
+			r.report.Clustering = append(r.report.Clustering, sc)
+			return StructuralClusterer{Corpus: r.corpus}.Groups(ctx, g.inst, g.entries, MaxClusterSize)
+		}
 		cs, err := r.topicClusters(ctx, g, &sc)
+		if ctx.Err() == nil {
+			r.llmStop.note(scopeName(g.inst), runErrorOf(err))
+		}
 		if err == nil {
 			r.report.Clustering = append(r.report.Clustering, sc)
 			return cs, nil
@@ -183,4 +195,16 @@ func (r *runner) topicClusters(ctx context.Context, g *scopeGroup, sc *ScopeClus
 		cs = append(cs, more...)
 	}
 	return cs, nil
+}
+
+// scopeName names a scope instance in a report's words: global, the project's folder or the
+// agent.
+func scopeName(inst ScopeInstance) string {
+	switch {
+	case inst.Workdir != "":
+		return string(inst.Scope) + " " + inst.Workdir
+	case inst.Agent != "":
+		return string(inst.Scope) + " " + inst.Agent
+	}
+	return string(inst.Scope)
 }

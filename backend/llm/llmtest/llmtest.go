@@ -57,6 +57,12 @@ type Reply struct {
 	ToolCalls    []ToolCall
 	InputTokens  int
 	OutputTokens int
+	// CacheReadTokens and CacheWriteTokens are prompt tokens read from and written to the
+	// provider's prompt cache, on top of InputTokens: Anthropic reports them apart
+	// (cache_read_input_tokens, cache_creation_input_tokens); OpenAI counts the read ones in
+	// prompt_tokens and again as prompt_tokens_details.cached_tokens.
+	CacheReadTokens  int
+	CacheWriteTokens int
 	// StopReason overrides the natural one (stop/end_turn, tool_calls/tool_use).
 	StopReason string
 	// Refusal is OpenAI's refusal field: the model's words declining the request, sent
@@ -81,9 +87,13 @@ type Reply struct {
 	Gate <-chan struct{}
 	Hang bool
 	Raw  string
-	// Truncate ends a streamed reply after its first content, without the closing events
-	// (finish reason, usage, [DONE] / message_delta, message_stop): a dropped connection.
+	// Truncate ends a streamed reply after its first content (text, or a tool call's first
+	// piece of arguments), without the closing events (finish reason, usage, [DONE] /
+	// message_delta, message_stop): a dropped connection.
 	Truncate bool
+	// NoFinishReason streams an OpenAI reply whole, ending with [DONE], but never sends a
+	// finish_reason, as some compatible servers and proxies do.
+	NoFinishReason bool
 	// StreamError ends a streamed reply after its first content with an error event of this
 	// type (Anthropic's "overloaded_error", "api_error"…; OpenAI's "server_error"…), as a
 	// provider does when it fails mid-answer with a 200 already sent.
@@ -116,6 +126,15 @@ func Raw(body string) Reply { return Reply{Raw: body} }
 
 // WithUsage sets the token counts reported.
 func (r Reply) WithUsage(in, out int) Reply { r.InputTokens, r.OutputTokens = in, out; return r }
+
+// WithCache sets the prompt tokens reported as read from and written to the prompt cache.
+func (r Reply) WithCache(read, write int) Reply {
+	r.CacheReadTokens, r.CacheWriteTokens = read, write
+	return r
+}
+
+// WithoutFinishReason streams the reply with no finish_reason (see Reply.NoFinishReason).
+func (r Reply) WithoutFinishReason() Reply { r.NoFinishReason = true; return r }
 
 // WithDelay waits d before answering.
 func (r Reply) WithDelay(d time.Duration) Reply { r.Delay = d; return r }

@@ -41,10 +41,25 @@ func openAIMessage(r Reply, model string, seq int) map[string]any {
 }
 
 func openAIUsage(r Reply) map[string]any {
-	return map[string]any{
-		"prompt_tokens": r.InputTokens, "completion_tokens": r.OutputTokens,
-		"total_tokens": r.InputTokens + r.OutputTokens,
+	prompt := r.InputTokens + r.CacheReadTokens + r.CacheWriteTokens
+	u := map[string]any{
+		"prompt_tokens": prompt, "completion_tokens": r.OutputTokens,
+		"total_tokens": prompt + r.OutputTokens,
 	}
+	if r.CacheReadTokens > 0 {
+		u["prompt_tokens_details"] = map[string]any{"cached_tokens": r.CacheReadTokens}
+	}
+	return u
+}
+
+// anthropicUsage is a Messages usage object: input_tokens leaves the cached tokens out.
+func anthropicUsage(r Reply, out int) map[string]any {
+	u := map[string]any{"input_tokens": r.InputTokens, "output_tokens": out}
+	if r.CacheReadTokens > 0 || r.CacheWriteTokens > 0 {
+		u["cache_read_input_tokens"] = r.CacheReadTokens
+		u["cache_creation_input_tokens"] = r.CacheWriteTokens
+	}
+	return u
 }
 
 // openAIStream sends chat.completion.chunk events: role, text deltas, tool calls (name first,
@@ -90,14 +105,20 @@ func (s *Server) openAIStream(w http.ResponseWriter, req *http.Request, r Reply,
 			e.send("", chunk(map[string]any{"tool_calls": []any{map[string]any{
 				"index": i, "function": map[string]any{"arguments": p},
 			}}}, nil))
+			if r.Truncate {
+				return
+			}
 		}
 	}
-	finish := "stop"
+	var finish any = "stop"
 	if len(r.ToolCalls) > 0 {
 		finish = "tool_calls"
 	}
 	if r.StopReason != "" {
 		finish = r.StopReason
+	}
+	if r.NoFinishReason {
+		finish = nil
 	}
 	e.send("", chunk(map[string]any{}, finish))
 	if includeUsage {
@@ -123,7 +144,7 @@ func anthropicMessage(r Reply, model string, seq int) map[string]any {
 	return map[string]any{
 		"id": "msg_" + itoa(seq), "type": "message", "role": "assistant", "model": model,
 		"content": content, "stop_reason": anthropicStop(r), "stop_sequence": nil,
-		"usage": map[string]any{"input_tokens": r.InputTokens, "output_tokens": r.OutputTokens},
+		"usage": anthropicUsage(r, r.OutputTokens),
 	}
 }
 
@@ -154,7 +175,7 @@ func (s *Server) anthropicStream(w http.ResponseWriter, req *http.Request, r Rep
 	e.send("message_start", map[string]any{"type": "message_start", "message": map[string]any{
 		"id": "msg_" + itoa(seq), "type": "message", "role": "assistant", "model": model,
 		"content": []any{}, "stop_reason": nil, "stop_sequence": nil,
-		"usage": map[string]any{"input_tokens": r.InputTokens, "output_tokens": 1},
+		"usage": anthropicUsage(r, 1),
 	}})
 	e.send("ping", map[string]any{"type": "ping"})
 	idx := 0
@@ -187,6 +208,9 @@ func (s *Server) anthropicStream(w http.ResponseWriter, req *http.Request, r Rep
 			}
 			e.send("content_block_delta", map[string]any{"type": "content_block_delta", "index": idx,
 				"delta": map[string]any{"type": "input_json_delta", "partial_json": p}})
+			if r.Truncate {
+				return
+			}
 		}
 		e.send("content_block_stop", map[string]any{"type": "content_block_stop", "index": idx})
 		idx++

@@ -143,6 +143,8 @@ export const REJECTION_BUCKETS = [
   'self_merge',
   'fields_too_large',
   'evidence_lost',
+  'deferred',
+  'restored_by_person',
 ] as const
 export const SKIP_REASONS = ['busy', 'too_soon', 'too_few_new_memories', 'gate_failed'] as const
 export const REASON_CODES = [
@@ -163,6 +165,7 @@ export const REASON_CODES = [
   'merge_without_into',
   'misplaced_field',
   'rewrite_without_hint',
+  'deferred_over_limit',
 ] as const
 
 export interface EventMap {
