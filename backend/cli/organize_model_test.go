@@ -205,12 +205,14 @@ func TestOrganizeRefusesAModelsHostilePlan(t *testing.T) {
 	if strings.Contains(out, "\n  d098") || strings.Contains(out, "\n  d097") || !strings.Contains(out, "r-spoof d098") {
 		t.Errorf("the model's line breaks print lines of their own:\n%s", out)
 	}
-	// A plan of 10,000 decisions is taken in part: its first 24 go through the gate as any
-	// plan's (the first delete of uses-vim, unreviewed, at 0.9, applies as a one-decision plan's
-	// would; the 23 repeats conflict with it), the rest are deferred and said so. The plan
+	// A plan of 10,000 decisions is taken in part: its first 24 go through the gate and wait
+	// for a person (the first delete of uses-vim, unreviewed, at 0.9, which a one-decision
+	// plan's scheduled run would apply; the 23 repeats conflict with it), the rest are
+	// deferred and said so. The plan
 	// refused whole (text instead of the tool) is said, group by group, and so are the
 	// grouping's ids that were no memories of the scope.
 	for _, w := range []string{"Deferred: more decisions than one run takes for a group",
+		"From a plan with more decisions than one plan may hold: waits for you, never applied on its own",
 		"the model sent 10000 decisions for this group and a run takes the first 24",
 		"the model's plan could not be used, planned offline instead: The model did not submit its answer with SubmitMemoryOrganizePlan",
 		"global: the model's grouping named 2 id(s) that are no memories of this scope"} {
@@ -223,7 +225,7 @@ func TestOrganizeRefusesAModelsHostilePlan(t *testing.T) {
 	live := liveIDs(h)
 	for slug, want := range map[string]bool{"dup-one": true, "dup-two": false, "runs-debian": false, "tea-fact": true,
 		"tea-rule": true, "cat-name": true, "likes-jazz": true, "deploy-day": true, "proj-note": true, "bob-note": true,
-		"old-note": false, "gone-note": false, "uses-vim": false} {
+		"old-note": false, "gone-note": false, "uses-vim": true} {
 		if _, ok := live[slug]; ok != want {
 			t.Errorf("%s live %v, want %v", slug, ok, want)
 		}
@@ -245,13 +247,20 @@ func TestOrganizeRefusesAModelsHostilePlan(t *testing.T) {
 			t.Errorf("apply of the refused %s: exit %d, %q", reason, code, errs)
 		}
 	}
-	// What waits for the person is theirs to apply, and only that.
+	// What waits for the person is theirs to apply, and only that: the queued delete of a
+	// reviewed memory and the oversized plan's first delete.
 	res := organizeJSON[api.OrganizerApplyResult](h, "organize", "apply", d.ID, "--all")
-	if res.Applied != 1 || res.Failed != 0 || len(res.Decisions) != 1 || res.Decisions[0].ID != byReason["r-reviewed"].ID {
-		t.Fatalf("the person's apply --all: %+v, want only the queued delete", res)
+	applied := map[string]bool{}
+	for _, x := range res.Decisions {
+		applied[x.ID] = x.Status == "applied"
 	}
-	if _, ok := liveIDs(h)["deploy-day"]; ok {
-		t.Fatal("the person's apply of the queued delete did not delete")
+	if res.Applied != 2 || res.Failed != 0 || len(res.Decisions) != 2 || !applied[byReason["r-reviewed"].ID] {
+		t.Fatalf("the person's apply --all: %+v, want the queued delete and the oversized plan's", res)
+	}
+	for _, slug := range []string{"deploy-day", "uses-vim"} {
+		if _, ok := liveIDs(h)[slug]; ok {
+			t.Fatalf("the person's apply of the queued delete of %s did not delete", slug)
+		}
 	}
 
 	// In the home's language.

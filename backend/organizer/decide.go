@@ -204,6 +204,9 @@ func decide(trigger Trigger, mode Mode, c Cluster, p Proposal, entries map[strin
 		}
 	}
 	d.Outcome, d.Bucket = Gate(trigger, mode, p.Action, d.Risk, d.Confidence)
+	if p.Oversized && d.Outcome == OutcomeAuto {
+		d.Outcome, d.Bucket = OutcomeQueue, BucketOversizedPlan
+	}
 	if in.TouchesRestored && d.Bucket == BucketHighRisk {
 		d.Bucket = BucketRestoredByPerson
 	}

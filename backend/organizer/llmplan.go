@@ -109,13 +109,20 @@ func (p *LLMPlanner) Plan(ctx context.Context, in PlanInput) (PlanOutput, error)
 	// More decisions than one plan holds: the first maxPlanDecisions, in the model's order,
 	// are taken and the rest deferred (reported, nothing done) — the whole plan was refused
 	// and the cluster planned offline. Taking a prefix does nothing the whole plan would not:
-	// the gate lets an earlier decision claim a memory before a later one may.
+	// the gate lets an earlier decision claim a memory before a later one may; and what is
+	// taken waits for a person (Oversized), never applied by a scheduled run on its own.
 	taken, deferred := args.Decisions, []json.RawMessage(nil)
 	if len(taken) > maxPlanDecisions {
 		taken, deferred = taken[:maxPlanDecisions], taken[maxPlanDecisions:]
 	}
 	later, held := deferProposals(deferred, len(args.Decisions), in.Cluster)
-	out.Proposals = append(proposalsOf(taken, in.Cluster, held), later...)
+	first := proposalsOf(taken, in.Cluster, held)
+	if len(deferred) > 0 {
+		for i := range first {
+			first[i].Oversized = true
+		}
+	}
+	out.Proposals = append(first, later...)
 	return out, nil
 }
 

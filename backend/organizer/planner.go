@@ -129,6 +129,10 @@ type Proposal struct {
 	// Drop is set by a planner's own validation: the proposal is reported as dropped in this
 	// bucket and never applied.
 	Drop string `json:"-"`
+	// Oversized is set on the decisions taken from a plan that held more than one plan may:
+	// a model sending thousands is misbehaving, so what is taken from it waits for a person
+	// and is never applied by a scheduled run on its own.
+	Oversized bool `json:"-"`
 }
 
 // PlanOutput is a planner's answer for one cluster.

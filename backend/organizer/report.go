@@ -117,6 +117,9 @@ const (
 	// BucketDeferred: a decision beyond the most one plan of a cluster holds, left for a
 	// later run (nothing done).
 	BucketDeferred = "deferred"
+	// BucketOversizedPlan: a decision taken from a plan over the limit, which a scheduled run
+	// would have applied: it waits for a person instead.
+	BucketOversizedPlan = "oversized_plan"
 	// BucketRestoredByPerson: a scheduled run's change to a memory a person restored after
 	// the organizer removed it, left for that person.
 	BucketRestoredByPerson = "restored_by_person"

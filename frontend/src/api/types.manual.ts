@@ -145,6 +145,7 @@ export const REJECTION_BUCKETS = [
   'evidence_lost',
   'deferred',
   'restored_by_person',
+  'oversized_plan',
 ] as const
 export const SKIP_REASONS = ['busy', 'too_soon', 'too_few_new_memories', 'gate_failed'] as const
 export const REASON_CODES = [
