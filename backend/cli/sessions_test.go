@@ -57,7 +57,7 @@ func TestSessionsVerbs(t *testing.T) {
 		t.Fatalf("show a cut message: %s", out[len(out)-200:])
 	}
 	// A session with no project folder says so (its header read "in :").
-	if out := h.ok("sessions", "show", "long"); !strings.HasPrefix(out, "Session long (codex), no project folder: 1 messages") {
+	if out := h.ok("sessions", "show", "long"); !strings.HasPrefix(out, "Session long (codex), no project folder: 1 message received") {
 		t.Fatalf("show a session without a folder: %s", out[:120])
 	}
 	if out := h.ok("sessions", "delete", "s2"); !strings.Contains(out, "Deleted session s2 (codex)") {
