@@ -74,6 +74,15 @@ export function tError(e: Pick<ApiError, 'i18nKey' | 'args' | 'code' | 'message'
   return t('ui.errors.unknown', { Message: e.message || e.code })
 }
 
+/**
+ * "Could not save the setting: <why>" — what failed and the error's text, joined the way the
+ * language joins them (a full-width colon in Chinese). The UI glued them with an ASCII ": ",
+ * which read "无法保存设置: 基础 URL…" in the Chinese UI.
+ */
+export function tFailed(whatKey: string, e: Pick<ApiError, 'i18nKey' | 'args' | 'code' | 'message'>): string {
+  return t('ui.errors.failed_because', { What: t(whatKey), Error: tError(e) })
+}
+
 /** The text of a coded failure carried in a result (run error, problem, decision result). */
 export function tCode(code: string | undefined, args?: Args, fallback = ''): string {
   if (!code) return fallback

@@ -163,3 +163,23 @@ describe('pickRenderer', () => {
     expect(pickRenderer('cytoscape', true)).toBe('cytoscape')
   })
 })
+
+describe('entity type labels', () => {
+  // Every kind the store gives an entity (memory/graph_sync.go's Kind* constants, and "memory"
+  // for a name only [[links]] give, graph/snapshot.go) reads in the UI's language: the legend
+  // and the filter said "memory" in English in the Chinese UI.
+  it('exist in both catalogs for every kind the backend assigns', async () => {
+    const fs = await import('node:fs')
+    const path = await import('node:path')
+    const { catalog } = await import('@/i18n/catalogs')
+    const backend = path.resolve(__dirname, '../../../backend')
+    const kinds = new Set<string>()
+    for (const m of fs.readFileSync(path.join(backend, 'memory/graph_sync.go'), 'utf8').matchAll(/^\s*Kind\w+\s*=\s*"(\w+)"/gm)) kinds.add(m[1])
+    for (const m of fs.readFileSync(path.join(backend, 'graph/snapshot.go'), 'utf8').matchAll(/kinds\[i\]\["(\w+)"\]/g)) kinds.add(m[1])
+    expect(kinds.has('memory') && kinds.has('person')).toBe(true)
+    for (const lang of ['en', 'zh-CN'] as const) {
+      const c = catalog(lang)
+      for (const k of kinds) expect(c.has(`ui.graph.type.${k}`), `${lang} ui.graph.type.${k}`).toBe(true)
+    }
+  })
+})

@@ -208,3 +208,35 @@ describe('locale completeness', () => {
       expect(en.has(k), k).toBe(true)
   })
 })
+
+describe('a failure and its reason', () => {
+  // The UI glued "Could not save the setting" and the error with an ASCII ": " in every
+  // language: "无法保存设置: 基础 URL…" in the Chinese UI. The catalog joins them now.
+  it('are joined the way the language joins them', async () => {
+    const { setLanguage, tFailed } = await import('../../src/i18n')
+    const err = { code: 'nope', i18nKey: 'ui.errors.disconnected', message: '', args: {} }
+    try {
+      setLanguage('zh-CN')
+      expect(tFailed('ui.settings.save_failed', err)).toBe('无法保存设置：与 Engram 的连接已断开，正在重新连接…')
+      setLanguage('en')
+      expect(tFailed('ui.settings.save_failed', err)).toBe('Could not save the setting: The connection to Engram was lost. Reconnecting…')
+    } finally {
+      setLanguage('en')
+    }
+  })
+  it('are never glued with an ASCII colon in the sources', () => {
+    const glued: string[] = []
+    const walk = (dir: string) => {
+      for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+        const p = path.join(dir, e.name)
+        if (e.isDirectory()) walk(p)
+        else if (/\.(ts|vue)$/.test(e.name))
+          read(p)
+            .split('\n')
+            .forEach((line, i) => /\bt\('[^']+'\)\}: \$\{|\bt\('[^']+'\)\s*\+\s*': '/.test(line) && glued.push(`${path.relative(front, p)}:${i + 1}`))
+      }
+    }
+    walk(path.join(front, 'src'))
+    expect(glued).toEqual([])
+  })
+})

@@ -39,6 +39,21 @@ export default async function ({ open, check, COMBOS }) {
       await page.locator('[data-test="maint"]').scrollIntoViewIfNeeded()
     })
   }
+  // Cancel on a restore preview gives the focus back to the Restore button that opened it (it
+  // was left on <body>, outside the Settings drawer: Tab then started from the page's top).
+  await open('zh-dark-backup-restore-cancel-focus', { language: 'zh-CN', theme: 'dark' }, async (page) => {
+    await openData(page)
+    const name = await page.locator('[data-test="backup-list"] li').nth(1).getAttribute('data-name')
+    await page.locator('[data-test="backup-restore-pick"]').nth(1).focus()
+    await page.keyboard.press('Enter')
+    await page.waitForSelector('[data-test="backup-restore"][data-state="preview"] [data-test="backup-manifest"]')
+    await page.locator('[data-test="backup-restore-cancel"]').focus()
+    await page.keyboard.press('Enter')
+    await page.waitForSelector('[data-test="backup-restore"]', { state: 'detached' })
+    const at = () => page.evaluate(() => document.activeElement?.closest('li')?.getAttribute('data-name') ?? document.activeElement?.tagName)
+    await page.waitForFunction((n) => document.activeElement?.closest('li')?.getAttribute('data-name') === n, name, { timeout: 5000 }).catch(() => {})
+    await check(at().then((a) => a === name), `the focus is back on the backup's Restore button (${name})`)
+  })
   // A restore confirmed in place says where the previous state went; a hostile archive is
   // refused with its translated message; the cleanup preview lists what would go, then goes.
   await open('en-light-backup-restored', { language: 'en', theme: 'light' }, async (page) => {

@@ -93,6 +93,31 @@ export default async function ({ open, check, COMBOS }) {
       await check(page.locator('[data-test="graph-hop"] [data-test="graph-memory"]').count().then((n) => n >= 4), 'every hop lists its memories')
     })
   }
+  // A path found on a phone: the two ends stay readable beside Find and Clear (Clear, once a
+  // path is shown, squeezed them to "张…" and "P…"); the buttons wrap to a line of their own.
+  await open('zh-dark-graph-path-360', { language: 'zh-CN', theme: 'dark' }, async (page) => {
+    await page.setViewportSize({ width: 360, height: 740 })
+    await page.click('[data-test="nav-menu"]')
+    await page.waitForSelector('.shell.nav-open .sider')
+    await toGraph(page)
+    await pick(page, 'graph-path-from', '张', '张伟')
+    await pick(page, 'graph-path-to', 'postgres', 'Postgres')
+    await page.click('[data-test="graph-path-find"]')
+    await page.waitForSelector('[data-test="graph-panel"][data-kind="path"][data-state="found"]')
+    await page.waitForSelector('[data-test="graph-path-clear"]')
+    const widths = await page.evaluate(() =>
+      ['graph-path-from', 'graph-path-to'].map((t) => Math.round(document.querySelector(`[data-test="${t}"]`).getBoundingClientRect().width)),
+    )
+    await check(widths.every((w) => w >= 72), `each end of the path keeps room for its name: ${widths} px`)
+    // The panel goes under the graph, which keeps the whole width (beside, it left a 40 px strip).
+    const stage = await page.evaluate(() => {
+      const b = document.querySelector('[data-test="graph-canvas"]').getBoundingClientRect()
+      const legend = document.querySelector('[data-test="graph-legend"]')?.getBoundingClientRect()
+      const zoom = document.querySelector('[data-test="graph-zoom"]')?.getBoundingClientRect()
+      return { width: Math.round(b.width), height: Math.round(b.height), apart: !legend || !zoom || legend.right <= zoom.left || legend.bottom <= zoom.top }
+    })
+    await check(stage.width >= 300 && stage.height >= 150 && stage.apart, `the graph keeps room beside the panel, its legend clear of the zoom: ${JSON.stringify(stage)}`)
+  })
   await open('en-light-graph-path-none', { language: 'en', theme: 'light' }, async (page) => {
     await toGraph(page)
     await pick(page, 'graph-path-from', 'alice', 'Alice Chen')

@@ -48,6 +48,20 @@ export default async function ({ open, check, COMBOS }) {
       await day(page, '2026-11-26')
       await page.waitForSelector('[data-test="journal-unreviewed"] [data-test="journal-accept"]')
     })
+    // In an 800 px window (a narrow day pane) the notice lines up with the entries under it,
+    // as the size warning does: it kept the wide pane's 20 px margins beside their 14.
+    await open(`${l}-${th}-journal-unreviewed-800`, { language, theme: th }, async (page) => {
+      await page.setViewportSize({ width: 800, height: 700 })
+      await toJournal(page)
+      await page.click('[data-test="journal-cell"][data-date="2026-11-26"]')
+      await day(page, '2026-11-26')
+      await page.waitForSelector('[data-test="journal-unreviewed"] [data-test="journal-accept"]')
+      const x = await page.evaluate(() => {
+        const box = (sel) => document.querySelector(sel).getBoundingClientRect()
+        return { notice: box('[data-test="journal-unreviewed"]'), entry: box('[data-test="journal-entry"]') }
+      })
+      await check(Math.abs(x.notice.left - x.entry.left) < 1 && Math.abs(x.notice.right - x.entry.right) < 1, `the notice lines up with the entries: ${JSON.stringify(x)}`)
+    })
     await open(`${l}-${th}-journal-unreviewed-accepted`, { language, theme: th }, async (page) => {
       await toJournal(page)
       await page.click('[data-test="journal-cell"][data-date="2026-11-26"]')

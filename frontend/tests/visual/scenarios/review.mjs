@@ -68,6 +68,46 @@ export default async function ({ open, check, COMBOS }) {
       }
     })
   }
+  // A keyboard user's focus outlives the control it was on: the reason box closed (Esc or
+  // Enter), the batch bar gone (Accept selected, Reject selected, Clear), Undo used (header or
+  // toast). Each left the focus on <body>, and Tab started again from the top of the page.
+  await open('zh-dark-review-focus-kept', { language: 'zh-CN', theme: 'dark', review: 'queue' }, async (page) => {
+    await page.click('[data-test="nav-review"]')
+    await page.waitForSelector('[data-test="review-view"][data-state="ready"]')
+    const onAction = async (what) => {
+      await page.waitForFunction(() => !!document.activeElement?.closest('[data-test="review-view"] .actions'), null, { timeout: 5000 }).catch(() => {})
+      const at = await page.evaluate(() => document.activeElement?.getAttribute('data-test') || document.activeElement?.tagName)
+      await check(page.evaluate(() => !!document.activeElement?.closest('[data-test="review-view"] .actions')), `${what}: the focus is on ${at}, not on the item's actions`)
+    }
+    const count = () => page.locator('[data-test="review-view"]').getAttribute('data-count').then(Number)
+    await page.keyboard.press('Shift+R')
+    await page.waitForSelector('[data-test="review-reason-input"] input:focus')
+    await page.keyboard.press('Escape')
+    await onAction('Esc in the reason box')
+    const n = await count()
+    await page.keyboard.press('Shift+R')
+    await page.waitForSelector('[data-test="review-reason-input"] input:focus')
+    await page.keyboard.type('重复了')
+    await page.keyboard.press('Enter')
+    await page.waitForSelector(`[data-test="review-view"][data-count="${n - 1}"]`)
+    await onAction('Enter in the reason box')
+    await page.focus('[data-test="review-undo"]')
+    await page.keyboard.press('Enter')
+    await page.waitForSelector(`[data-test="review-view"][data-count="${n}"]`)
+    await onAction('Undo')
+    for (const button of ['review-reject-selected', 'review-clear-selection']) {
+      await page.locator('[data-test="review-item"]:not([data-flagged="true"]) [data-test="review-check"] >> nth=0').click()
+      await page.focus(`[data-test="${button}"]`)
+      await page.keyboard.press('Enter')
+      await page.waitForSelector('[data-test="review-batch"]', { state: 'detached' })
+      await onAction(button)
+    }
+    await page.waitForSelector('[data-test="review-toast-undo"]')
+    await page.focus('[data-test="review-toast-undo"]')
+    await page.keyboard.press('Enter')
+    await page.waitForSelector(`[data-test="review-view"][data-count="${n}"]`)
+    await onAction('Undo in the toast')
+  })
   for (const [l, th, language] of [COMBOS[1], COMBOS[2]]) {
     await open(`${l}-${th}-review-empty`, { language, theme: th, review: 'empty' }, async (page) => {
       await page.click('[data-test="nav-review"]')
