@@ -4765,6 +4765,8 @@ export namespace memory {
 	    // Go type: time
 	    at: any;
 	    cut_bytes?: number;
+	    workdir?: string;
+	    project_key?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new SessionTurn(source);
@@ -4778,6 +4780,8 @@ export namespace memory {
 	        this.msg_id = source["msg_id"];
 	        this.at = this.convertValues(source["at"], null);
 	        this.cut_bytes = source["cut_bytes"];
+	        this.workdir = source["workdir"];
+	        this.project_key = source["project_key"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
