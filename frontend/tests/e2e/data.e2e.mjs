@@ -110,7 +110,7 @@ async function main() {
     // The result counts as the preview did: the present and the conflicting line are here
     // already (kept as they were), the broken line alone is refused.
     const said = await page.locator('[data-test="import-result"]').textContent()
-    expect(said.includes('1 lines refused') && said.includes('2 already here'), `the result says what the preview said: ${said}`)
+    expect(said.includes('1 line refused') && said.includes('2 already here'), `the result says what the preview said: ${said}`)
     const kept = await rpc.call('memory.read', { scope: 'global', slug: 'will-conflict' })
     expect(kept.memory.body === 'Body of will-conflict', 'the conflicting memory was kept as it was')
   })
@@ -120,7 +120,7 @@ async function main() {
     await page.locator('[data-test="maint"][data-op="reindex"]').waitFor({ timeout: LONG })
     await page.locator('[data-test="maint"][data-op="reindex"][data-state="done"] [data-test="maint-result"]').waitFor({ timeout: LONG })
     const text = await page.locator('[data-test="maint-result"]').textContent()
-    expect(/Reindexed \d+ files: 405 memories/.test(text), `reindex result: ${text}`)
+    expect(/Reindexed \d+ files: 405 new in the index, \d+ with a problem/.test(text), `reindex result: ${text}`)
     // The events themselves (the bar follows them): a raw client saw them too.
     await rpc.waitEvent((e) => e.name === 'index.progress' && e.data?.op === 'reindex' && e.data?.phase === 'done', 'index.progress done')
     expect(rpc.events.some((e) => e.name === 'index.progress' && e.data?.phase === 'index' && e.data?.total > 0), 'index progress with a total')
