@@ -59,3 +59,17 @@ func TestTitleOfSeveralLinesSaysSo(t *testing.T) {
 		}
 	}
 }
+
+// `engram usage --days 0` printed thirty days without a word (the API reads 0 as not given);
+// it is refused with the range, as --days 400 is.
+func TestUsageDaysZeroIsRefused(t *testing.T) {
+	h := newHome(t)
+	for _, days := range []string{"0", "-3", "400"} {
+		if code, _, errs := h.run("", "usage", "--days", days); code != 1 || !strings.Contains(errs, "give 1 to 366 days") {
+			t.Errorf("--days %s: exit %d, %q", days, code, errs)
+		}
+	}
+	if out := h.ok("usage", "--days", "1"); !strings.Contains(out, "0 calls") {
+		t.Errorf("--days 1: %q", out)
+	}
+}

@@ -24,6 +24,11 @@ func usageParams(r *runner, args []string) (api.UsageParams, error) {
 	if err == nil && len(pos) > 0 {
 		err = usageError(r.t("cli.missing_arg", map[string]any{"Command": "usage", "What": "[--days N] [--csv] [--json]"}))
 	}
+	if p.Days == 0 {
+		// The API reads 0 as "not given" (30 days): --days 0 printed thirty days without a
+		// word. Sent as out of range, it is refused with the range.
+		p.Days = -1
+	}
 	return p, err
 }
 
