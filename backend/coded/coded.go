@@ -8,9 +8,11 @@ import (
 	"archive/tar"
 	"compress/flate"
 	"compress/gzip"
+	"crypto/x509"
 	"errors"
 	"io"
 	"io/fs"
+	"net"
 	"syscall"
 )
 
@@ -48,6 +50,35 @@ func Reason(args map[string]any, err error) map[string]any {
 		args["DetailKey"] = key
 	}
 	return args
+}
+
+// NetReasonKey is the catalog key (detail.*) of why a connection failed, for the failures
+// people meet setting up a model or embeddings server (nothing listening, a host name that
+// does not resolve, no answer, an untrusted certificate); "" for any other. The transport's
+// own words (`Post "http://…": dial tcp …: connect: connection refused`) are Go's English.
+func NetReasonKey(err error) string {
+	var dns *net.DNSError
+	var ne net.Error
+	var ua x509.UnknownAuthorityError
+	var hn x509.HostnameError
+	var ci x509.CertificateInvalidError
+	switch {
+	case err == nil:
+		return ""
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "detail.net_refused"
+	case errors.As(err, &dns):
+		return "detail.net_no_host"
+	case errors.As(err, &ua), errors.As(err, &hn), errors.As(err, &ci):
+		return "detail.net_tls_untrusted"
+	case errors.Is(err, syscall.EHOSTUNREACH), errors.Is(err, syscall.ENETUNREACH):
+		return "detail.net_unreachable"
+	case errors.Is(err, syscall.ECONNRESET):
+		return "detail.net_reset"
+	case errors.As(err, &ne) && ne.Timeout():
+		return "detail.net_timeout"
+	}
+	return ""
 }
 
 func reasonKey(err error) string {

@@ -11,6 +11,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"engram/backend/coded"
 )
 
 // OpenAIConfig configures an OpenAI-compatible /embeddings endpoint: OpenAI itself, or a
@@ -128,8 +130,11 @@ func (o *OpenAI) fail(cause error, format string, a ...any) *Error {
 	if k := o.cfg.APIKey; len(k) >= 4 {
 		msg = strings.ReplaceAll(msg, k, "[redacted]")
 	}
-	return codeErr(CodeEmbeddingFailed, cause, map[string]any{"Model": o.cfg.Model, "Detail": msg},
-		"unable to embed with %s: %s", o.cfg.Model, msg)
+	args := map[string]any{"Model": o.cfg.Model, "Detail": msg}
+	if key := coded.NetReasonKey(cause); key != "" {
+		args["DetailKey"] = key // why the server was not reached, in the person's language
+	}
+	return codeErr(CodeEmbeddingFailed, cause, args, "unable to embed with %s: %s", o.cfg.Model, msg)
 }
 
 func (o *OpenAI) batch(ctx context.Context, texts []string) ([][]float32, error) {

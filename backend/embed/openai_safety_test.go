@@ -2,7 +2,9 @@ package embed
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -88,5 +90,25 @@ func TestEmbeddingRedirectStaysOnTheEndpoint(t *testing.T) {
 	o, _ := NewOpenAI(OpenAIConfig{BaseURL: same.URL + "/v1", Model: "m", APIKey: "sk-embed-SECRET"})
 	if _, err := o.Embed(context.Background(), []string{"x"}); err != nil || len(got) != 1 {
 		t.Fatalf("a redirect on the same host: %v %v", err, got)
+	}
+}
+
+// An embeddings server that is not running was said in Go's English ("dial tcp …: connect:
+// connection refused") inside the translated message; the reason now has its catalog key.
+func TestEmbeddingServerNotRunningSaysWhyByKey(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	o, err := NewOpenAI(OpenAIConfig{BaseURL: "http://" + addr + "/v1", Model: "nomic-embed-text"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = o.Embed(context.Background(), []string{"x"})
+	var e *Error
+	if !errors.As(err, &e) || e.Code != CodeEmbeddingFailed || e.Args["DetailKey"] != "detail.net_refused" {
+		t.Fatalf("%v (%+v)", err, e)
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"engram/backend/coded"
 )
 
 // maxBackoff caps one wait between retries when the provider names none.
@@ -147,6 +149,9 @@ func (b *base) classify(ctx, callCtx context.Context, timeout time.Duration, at 
 		return mk(CodeRedirected, "the endpoint redirected the call to "+redirect.to)
 	case !at.reached:
 		args["URL"] = b.redact(b.cfg.BaseURL)
+		if key := coded.NetReasonKey(err); key != "" {
+			args["DetailKey"] = key // said in the person's language; Detail keeps Go's words
+		}
 		return mk(CodeUnreachable, "unable to reach "+b.cfg.BaseURL)
 	case at.status == http.StatusUnauthorized || at.status == http.StatusForbidden:
 		return mk(CodeAuthFailed, "the provider refused the key")

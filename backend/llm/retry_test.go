@@ -2,6 +2,7 @@ package llm_test
 
 import (
 	"context"
+	"errors"
 	"net"
 	"strings"
 	"testing"
@@ -134,6 +135,11 @@ func TestUnreachable(t *testing.T) {
 		}
 		_, err = c.Complete(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: "x"}}})
 		wantCode(t, err, llm.CodeUnreachable)
+		// Why, by a catalog key: the transport's text is Go's English in every language.
+		var le *llm.Error
+		if !errors.As(err, &le) || le.Args["DetailKey"] != "detail.net_refused" {
+			t.Fatalf("%s: no reason key in %+v", p, le)
+		}
 	}
 }
 
