@@ -38,6 +38,12 @@ func runMCP(ctx context.Context, app *App, catalog *i18n.Catalog, lang string, a
 			return 2
 		}
 		*workdir = abs
+		// A folder that is not there was taken without a word, and every project call then
+		// failed (or a later folder of that name became the project): refused before serving.
+		if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+			fmt.Fprintln(os.Stderr, catalog.T(lang, "cli.mcp_bad_workdir", map[string]any{"Dir": abs}))
+			return 2
+		}
 	}
 	if *budget < mcp.MinBudgetTokens {
 		// It was raised to the floor without a word (0 or -1, "no limit" to some, got 500).

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -30,6 +31,34 @@ func TestStdioMaxTokensBelowTheFloorIsRefused(t *testing.T) {
 		}
 		if code != 2 || !strings.Contains(stderr.String(), tc.words) || stdout.Len() != 0 {
 			t.Fatalf("--max-tokens %s: exit %d, stderr %q, stdout %q", tc.value, code, stderr.String(), stdout.String())
+		}
+	}
+}
+
+// `engram mcp --workdir /no/such/folder` was taken without a word: refused before serving,
+// in the home's language, as is a file given for a folder.
+func TestStdioWorkdirThatIsNoFolderIsRefused(t *testing.T) {
+	home := t.TempDir()
+	file := filepath.Join(home, "a-file")
+	if err := os.WriteFile(file, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ dir, lang, words string }{
+		{filepath.Join(home, "no-such-folder"), "en", "is not a folder on this computer"},
+		{file, "zh-CN", "不是这台电脑上的文件夹"},
+	} {
+		cmd := exec.Command(binary, "mcp", "--agent", "tester", "--workdir", tc.dir)
+		cmd.Env = append(os.Environ(), "ENGRAM_HOME="+home, "ENGRAM_LANG="+tc.lang)
+		cmd.Stdin = strings.NewReader("")
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		}
+		if code != 2 || !strings.Contains(stderr.String(), tc.words) || stdout.Len() != 0 {
+			t.Fatalf("--workdir %s: exit %d, stderr %q, stdout %q", tc.dir, code, stderr.String(), stdout.String())
 		}
 	}
 }
