@@ -13,7 +13,7 @@ import (
 var (
 	enLead = `^(?:(?:please|pls|also|and|oh|ok|okay|btw|hey|so|one more thing|no|nope|actually)[,:]?\s+){0,3}`
 
-	enRemember   = text.Lazy(enLead + `(?:remember|keep in mind|make a note|note down|memorize|memorise|save (?:this|that) (?:to|in) (?:memory|your memory))\b(?:\s+(?:this|that))?(\s+for this (?:project|repo|repository|codebase))?\s*[:,-]?\s*(?:that\s+)?`)
+	enRemember   = text.Lazy(enLead + `((?:for|in) this (?:project|repo|repository|codebase)[,:]?\s+)?(?:remember|keep in mind|make a note|note down|memorize|memorise|save (?:this|that) (?:to|in) (?:memory|your memory))\b(?:\s+(?:this|that))?(\s+for this (?:project|repo|repository|codebase))?\s*[:,-]?\s*(?:that\s+)?`)
 	enAboutMe    = text.Lazy(`^(?:i|i'm|i am|i’m|i've|i have|i'd|my|me)\b`)
 	enImperative = text.Lazy(`^(?:to\s|no\s|always|never|don't|don’t|do not|use|avoid|stop|prefer|you should|please|keep|make sure|ask me)\b`)
 	enRecall     = text.Lazy(`^(?:when|how|what|why|where|who|the time|us|me when|you|this|it|it's|we (?:talked|discussed|said|agreed)|i (?:said|told|showed|mentioned|asked))\b`)
@@ -25,10 +25,12 @@ var (
 	enStopDoing  = text.Lazy(enLead + `(?:stop|quit)\s+(?:ever\s+)?([a-z]+ing)\b`)
 	enTaskObject = text.Lazy(`^(?:the|this|that|these|those|it|them|my|your|now|here|there|for now|right now)\b`)
 	enDont       = text.Lazy(enLead + `(?:don't|don’t|dont|do not|stop|quit|avoid)\s+(?:ever\s+)?([a-z]+)\b`)
-	enUseNot     = text.Lazy(enLead + `(?:use|prefer|go with|stick to|stick with|default to)\s+(.+?),?\s+(?:not|never|instead of|rather than|over)\s+\S`)
-	enStyle      = text.Lazy(`\b(?:keep|make)\s+(?:your\s+|the\s+|all\s+)?(?:answers|responses|replies|explanations|messages|output|comments|summaries)\s+(short|shorter|brief|concise|terse|simple|detailed|longer|to the point)\b`)
-	enHateWhen   = text.Lazy(`\bi (?:really )?(?:hate|don't like|don’t like|do not like|dislike|can't stand|cannot stand)(?: it)? when (?:you|answers|responses|replies|the (?:agent|assistant|model|ai|bot))\b`)
-	enFromNow    = text.Lazy(`^(?:(?:and|also|ok|okay|so)[,:]?\s+){0,2}(?:from now on|going forward|in (?:the )?future)\s*[,:]?\s+(\S+)`)
+	// enUseOver: the object set against another ("ripgrep instead of grep").
+	enUseOver  = text.Lazy(`^[a-z][\w.+#-]*,?\s+(?:instead of|rather than|over|not)\s+[a-z]`)
+	enUseNot   = text.Lazy(enLead + `(?:use|prefer|go with|stick to|stick with|default to)\s+(.+?),?\s+(?:not|never|instead of|rather than|over)\s+\S`)
+	enStyle    = text.Lazy(`\b(?:keep|make)\s+(?:your\s+|the\s+|all\s+)?(?:answers|responses|replies|explanations|messages|output|comments|summaries)\s+(short|shorter|brief|concise|terse|simple|detailed|longer|to the point)\b`)
+	enHateWhen = text.Lazy(`\bi (?:really )?(?:hate|don't like|don’t like|do not like|dislike|can't stand|cannot stand)(?: it)? when (?:you|answers|responses|replies|the (?:agent|assistant|model|ai|bot))\b`)
+	enFromNow  = text.Lazy(`^(?:(?:and|also|ok|okay|so)[,:]?\s+){0,2}(?:from now on|going forward|in (?:the )?future)\s*[,:]?\s+(\S+)`)
 
 	enDurable = text.Lazy(`\b(?:without (?:asking|checking|telling)|always|never|ever|anymore|any more|again|from now on|going forward|in (?:the )?future|in general|every|everywhere|by default|all (?:my|our|the)|anything|everything|instead|(?:in|for) (?:this|my|our|any|all) (?:repo|repos|repository|project|projects|codebase|code))\b`)
 	enTaskish = text.Lazy(`\b(?:this time|for now|for this task|this task only|just this once|this once|right now|today|for the moment|(?:in|for) this (?:file|function|method|class|test|pr|commit|branch|question|one)|here)\b`)
@@ -164,12 +166,17 @@ func enRememberRule(s *sentence, _ *profile) (finding, bool) {
 		if n == nil {
 			return finding{}, false
 		}
-		m, high = []int{n[0], n[2], -1, -1}, false
+		m, high = []int{n[0], n[2], -1, -1, -1, -1}, false
 	}
 	rest := s.lower[m[1]:]
 	content := clipRunes(trimPunct(s.orig[m[1]:]), offlinePhraseRunes)
-	// "Remember this error" points at the chat; there is no fact to keep without the chat.
-	lead := s.lower[m[0]:m[1]]
+	// "Remember this error" points at the chat; there is no fact to keep without the chat. A
+	// project named before the verb ("For this project remember: …") points at nothing.
+	verb := m[0]
+	if m[2] >= 0 {
+		verb = m[3]
+	}
+	lead := s.lower[verb:m[1]]
 	pointer := strings.Contains(lead, " this") ||
 		strings.Contains(lead, " that") && !enAboutMe.MatchString(rest) && !enClauseStart.MatchString(rest)
 	// "Remember to run the migrations after this" is a reminder for the task at hand; "remember
@@ -178,7 +185,7 @@ func enRememberRule(s *sentence, _ *profile) (finding, bool) {
 	if enRecall.MatchString(rest) || len(content) < 4 || (pointer && len(strings.Fields(content)) <= 3) || reminder {
 		return finding{}, false
 	}
-	pinned := m[2] >= 0 || enPin.MatchString(s.lower)
+	pinned := m[2] >= 0 || m[4] >= 0 || enPin.MatchString(s.lower)
 	typ := "reference"
 	switch {
 	case enAboutMe.MatchString(rest):
@@ -339,7 +346,9 @@ func enPrefRule(s *sentence, ps *profile) (finding, bool) {
 	case enUse.MatchString(l):
 		m = enUse.FindStringSubmatchIndex(l)
 		obj := l[m[2]:m[3]]
-		if !capitalised(s, m[2]) && !isTool(obj) {
+		// A tool the lexicon does not know is still one when the person sets it against
+		// another ("I always use ripgrep instead of grep"): the contrast says it is a choice.
+		if !capitalised(s, m[2]) && !isTool(obj) && !(enUseOver.MatchString(l[m[2]:]) && !chatPointer[strings.TrimRight(obj, ",")]) {
 			return finding{}, false
 		}
 		kind, objAt = "uses", m[2]
@@ -398,3 +407,9 @@ func enHouseholdRule(s *sentence) (finding, bool) {
 		body:  "Household: " + said + ".\n\nThe person said: “" + saidText(s) + "”",
 		start: s.start + m[0], end: s.end, rule: "en.household"}, true
 }
+
+// chatPointer holds the words that point at the chat, not at a thing the person uses ("I use
+// this instead of that", "I use it rather than nothing").
+var chatPointer = map[string]bool{"this": true, "that": true, "it": true, "these": true, "those": true, "them": true,
+	"the": true, "a": true, "an": true, "one": true, "something": true, "anything": true, "nothing": true, "what": true,
+	"which": true, "mine": true, "yours": true, "both": true, "either": true, "neither": true, "whatever": true}
