@@ -108,15 +108,7 @@ func printImportPreview(r *runner, res api.ImportPreviewResult) error {
 		}
 		printLeftOut(r, w, res.Errors)
 		for _, sc := range res.Scopes {
-			name := r.t("cli.quota_scope.global", nil)
-			switch {
-			case sc.Scope == "project" && sc.Workdir != "":
-				name = r.t("cli.quota_scope.project", map[string]any{"Workdir": sc.Workdir})
-			case sc.Scope == "project":
-				name = r.t("cli.quota_scope.project", map[string]any{"Workdir": sc.Key})
-			case sc.Scope == "agent":
-				name = r.t("cli.quota_scope.agent", map[string]any{"Agent": sc.Agent})
-			}
+			name := scopeName(r, string(sc.Scope), sc.Workdir, sc.Key, sc.Agent)
 			fmt.Fprintln(w, r.t("cli.import_preview.scope", map[string]any{"Scope": name, "Used": sc.Used, "After": sc.After,
 				"Limit": sc.Limit, "Refused": sc.Refused, "Level": r.t("quota.level."+sc.Level, nil)}))
 		}

@@ -24,13 +24,20 @@ var printQuota = printJSONOr(func(r *runner, w io.Writer, q api.QuotaSummary) {
 
 // quotaScopeName names a scope instance for people.
 func quotaScopeName(r *runner, s api.ScopeQuota) string {
+	return scopeName(r, string(s.Scope), s.Workdir, s.Key, s.Agent)
+}
+
+// scopeName names the scope instance of a quota, an import's preview or an organizer run's
+// report alike: the global scope, a project by its folder (by its key when no folder is
+// known) or an agent.
+func scopeName(r *runner, scope, workdir, key, agent string) string {
 	switch {
-	case s.Scope == "project" && s.Workdir != "":
-		return r.t("cli.quota_scope.project", map[string]any{"Workdir": s.Workdir})
-	case s.Scope == "project":
-		return r.t("cli.quota_scope.project", map[string]any{"Workdir": s.Key})
-	case s.Scope == "agent":
-		return r.t("cli.quota_scope.agent", map[string]any{"Agent": s.Agent})
+	case scope == "project" && workdir != "":
+		return r.t("cli.quota_scope.project", map[string]any{"Workdir": workdir})
+	case scope == "project":
+		return r.t("cli.quota_scope.project", map[string]any{"Workdir": key})
+	case scope == "agent":
+		return r.t("cli.quota_scope.agent", map[string]any{"Agent": agent})
 	}
 	return r.t("cli.quota_scope.global", nil)
 }

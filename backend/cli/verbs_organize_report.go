@@ -134,15 +134,7 @@ func (r *runner) printOrganizerRun(w io.Writer, d api.OrganizerRunDetail) {
 		if sc.Level == "" || sc.Level == "normal" {
 			continue
 		}
-		name := r.t("cli.quota_scope.global", nil)
-		switch {
-		case sc.Scope == "project" && sc.Workdir != "":
-			name = r.t("cli.quota_scope.project", map[string]any{"Workdir": sc.Workdir})
-		case sc.Scope == "project":
-			name = r.t("cli.quota_scope.project", map[string]any{"Workdir": sc.Key})
-		case sc.Scope == "agent":
-			name = r.t("cli.quota_scope.agent", map[string]any{"Agent": sc.Agent})
-		}
+		name := scopeName(r, string(sc.Scope), sc.Workdir, sc.Key, sc.Agent)
 		fmt.Fprintln(w, r.t("cli.organize.run_quota", map[string]any{"Scope": name, "Used": sc.Used, "Limit": sc.Limit,
 			"Level": r.word("quota.level", sc.Level), "Headroom": sc.Headroom, "Over": sc.OverTarget, "Target": sc.Target}))
 	}

@@ -19,18 +19,9 @@ func TestStdioMaxTokensBelowTheFloorIsRefused(t *testing.T) {
 		{"-1", "en", "not -1"},
 		{"100", "zh-CN", "不小于 500"},
 	} {
-		cmd := exec.Command(binary, "mcp", "--agent", "tester", "--max-tokens", tc.value)
-		cmd.Env = append(os.Environ(), "ENGRAM_HOME="+home, "ENGRAM_LANG="+tc.lang)
-		cmd.Stdin = strings.NewReader("")
-		var stdout, stderr bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &stdout, &stderr
-		err := cmd.Run()
-		code := 0
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
-		}
-		if code != 2 || !strings.Contains(stderr.String(), tc.words) || stdout.Len() != 0 {
-			t.Fatalf("--max-tokens %s: exit %d, stderr %q, stdout %q", tc.value, code, stderr.String(), stdout.String())
+		code, stdout, stderr := runStdio(t, home, tc.lang, "--max-tokens", tc.value)
+		if code != 2 || !strings.Contains(stderr, tc.words) || stdout != "" {
+			t.Fatalf("--max-tokens %s: exit %d, stderr %q, stdout %q", tc.value, code, stderr, stdout)
 		}
 	}
 }
@@ -47,18 +38,23 @@ func TestStdioWorkdirThatIsNoFolderIsRefused(t *testing.T) {
 		{filepath.Join(home, "no-such-folder"), "en", "is not a folder on this computer"},
 		{file, "zh-CN", "不是这台电脑上的文件夹"},
 	} {
-		cmd := exec.Command(binary, "mcp", "--agent", "tester", "--workdir", tc.dir)
-		cmd.Env = append(os.Environ(), "ENGRAM_HOME="+home, "ENGRAM_LANG="+tc.lang)
-		cmd.Stdin = strings.NewReader("")
-		var stdout, stderr bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &stdout, &stderr
-		err := cmd.Run()
-		code := 0
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
-		}
-		if code != 2 || !strings.Contains(stderr.String(), tc.words) || stdout.Len() != 0 {
-			t.Fatalf("--workdir %s: exit %d, stderr %q, stdout %q", tc.dir, code, stderr.String(), stdout.String())
+		code, stdout, stderr := runStdio(t, home, tc.lang, "--workdir", tc.dir)
+		if code != 2 || !strings.Contains(stderr, tc.words) || stdout != "" {
+			t.Fatalf("--workdir %s: exit %d, stderr %q, stdout %q", tc.dir, code, stderr, stdout)
 		}
 	}
+}
+
+// runStdio runs `engram mcp --agent tester FLAGS…` on home in lang with no client on stdin.
+func runStdio(t *testing.T, home, lang string, flags ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	cmd := exec.Command(binary, append([]string{"mcp", "--agent", "tester"}, flags...)...)
+	cmd.Env = append(os.Environ(), "ENGRAM_HOME="+home, "ENGRAM_LANG="+lang)
+	cmd.Stdin = strings.NewReader("")
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if ee, ok := cmd.Run().(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	}
+	return code, out.String(), errb.String()
 }

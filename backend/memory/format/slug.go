@@ -27,11 +27,19 @@ const slugMaxTitleBytes = 48
 // (NFD) made "z-rich-4251685e" and "zu-rich", one note imported twice.
 func SlugFromTitle(title string) string {
 	title = norm.NFC.String(width.Fold.String(title))
+	return slugOf(title, func(r rune) bool { return SlugRune(r) && r != '-' })
+}
+
+// slugOf joins the runs of title's runes keep takes with single dashes, cut to the slug
+// length; a title of none gets a hash, and one that dropped letters or digits, or that is
+// short or reserved, the hash as a suffix (two titles differing only in what was dropped
+// stay apart).
+func slugOf(title string, keep func(rune) bool) string {
 	var b strings.Builder
 	dash, dropped := false, false
 	for _, r := range strings.ToLower(title) {
 		switch {
-		case SlugRune(r) && r != '-':
+		case keep(r):
 			if dash && b.Len() > 0 {
 				b.WriteByte('-')
 			}
@@ -98,31 +106,7 @@ func ShortHash(s string) string {
 // instead of becoming a second memory under the new slug; files are never renamed.
 func LegacySlugFromTitle(title string) string {
 	title = norm.NFC.String(title)
-	var b strings.Builder
-	dash, dropped := false, false
-	for _, r := range strings.ToLower(title) {
-		switch {
-		case r < utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r)):
-			if dash && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			b.WriteRune(r)
-			dash = false
-		default:
-			dash = true
-			dropped = dropped || unicode.IsLetter(r) || unicode.IsDigit(r)
-		}
-		if b.Len() >= slugMaxTitleBytes {
-			break
-		}
-	}
-	s := CutSlug(b.String(), slugMaxTitleBytes)
-	switch {
-	case s == "":
-		s = "memory-" + ShortHash(title)
-	case len(s) < 3 || dropped || ReservedSlug(s):
-		s += "-" + ShortHash(title)
-	}
+	s := slugOf(title, func(r rune) bool { return r < utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r)) })
 	if s == SlugFromTitle(title) {
 		return ""
 	}
