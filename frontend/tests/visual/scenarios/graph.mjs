@@ -393,6 +393,13 @@ export async function scopesAndFit({ open, check }) {
       })
       out = await hidden(page)
       await check(out.length === 0, `Add relation open: ${out.join('; ')}`)
+      // Escape closes the form (no key did) and gives the focus back to its button.
+      await page.locator('[data-test="graph-panel"] input').first().focus()
+      await page.keyboard.press('Escape')
+      await page.waitForSelector('[data-test="graph-panel"][data-kind="add"]', { state: 'detached' })
+      await check(page.evaluate(() => document.activeElement?.closest('[data-test="graph-add-relation"]') !== null), 'Escape gave the focus back to Add relation')
+      await page.keyboard.press('Enter') // the button it holds opens the form again, for the shot
+      await page.waitForSelector('[data-test="graph-panel"][data-kind="add"]')
     })
   }
 }
