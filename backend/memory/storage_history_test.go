@@ -53,6 +53,25 @@ func TestStorageHistorySamplesOncePerDay(t *testing.T) {
 	}
 }
 
+// A journal day is in the size, not in the count of memories: the chart said "208 memories"
+// where the scopes' table and doctor said 195 and 13 journal days.
+func TestStorageHistoryCountsNoJournalDayAsAMemory(t *testing.T) {
+	e := newEnv(t)
+	e.ok(wr("first-memory", "First", "the first memory of the day"))
+	h, err := e.s.StorageHistory(e.ctx, 30)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := h[len(h)-1].Bytes
+	e.ok(Item{Op: OpAppendDaily, Text: "had lunch with the team"})
+	if h, err = e.s.StorageHistory(e.ctx, 30); err != nil {
+		t.Fatal(err)
+	}
+	if last := h[len(h)-1]; last.Memories != 1 || last.Bytes <= before {
+		t.Fatalf("after a journal entry: %+v (want 1 memory, the day's bytes counted)", last)
+	}
+}
+
 // The preview counts new, duplicate, conflicting and invalid lines and the quota impact,
 // and writes nothing: the import that follows does exactly what it announced.
 func TestPreviewImportCountsWithoutWriting(t *testing.T) {
