@@ -41,6 +41,34 @@ type GraphMemoryRow struct {
 	Title    string
 	Scope    Scope
 	ScopeKey string
+	// Aliases are the memory's other names — its aliases and the slugs it supersedes — which
+	// links reach after its slug and title: an organizer merge files the merged-away memories'
+	// titles and slugs there, so the links written to them follow the keeper.
+	Aliases []string
+}
+
+// graphMemoryColumns are the memory_meta columns scanGraphMemory reads, in its order.
+const graphMemoryColumns = `rid, id, slug, title, scope, scope_key, aliases, supersedes`
+
+// scanGraphMemory reads one row of graphMemoryColumns.
+func scanGraphMemory(r rowScanner) (GraphMemoryRow, error) {
+	var m GraphMemoryRow
+	var sc, aliases, sup string
+	if err := r.Scan(&m.RID, &m.ID, &m.Slug, &m.Title, &sc, &m.ScopeKey, &aliases, &sup); err != nil {
+		return m, err
+	}
+	m.Scope = Scope(sc)
+	var a, b []string
+	if aliases != "[]" && aliases != "" {
+		unmarshalList(aliases, &a)
+	}
+	if sup != "[]" && sup != "" {
+		unmarshalList(sup, &b)
+	}
+	if len(a)+len(b) > 0 {
+		m.Aliases = append(a, b...)
+	}
+	return m, nil
 }
 
 // GraphLinkRow says entity Entity's name is memory MemoryRID's slug or title in its scope
@@ -122,11 +150,8 @@ func (s *Store) GraphData(ctx context.Context) (*GraphData, error) {
 			d.Relations = append(d.Relations, g)
 			return err
 		}},
-		{`SELECT rid, id, slug, title, scope, scope_key FROM memory_meta WHERE archived = 0 ORDER BY rid`, func(r rowScanner) error {
-			var m GraphMemoryRow
-			var sc string
-			err := r.Scan(&m.RID, &m.ID, &m.Slug, &m.Title, &sc, &m.ScopeKey)
-			m.Scope = Scope(sc)
+		{`SELECT ` + graphMemoryColumns + ` FROM memory_meta WHERE archived = 0 ORDER BY rid`, func(r rowScanner) error {
+			m, err := scanGraphMemory(r)
 			d.Memories = append(d.Memories, m)
 			return err
 		}},

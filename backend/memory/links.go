@@ -29,17 +29,28 @@ type linkAt struct {
 	norm  string
 }
 
-// linkHit is the memory answering at one linkAt, and whether by its slug.
+// linkHit is the memory answering at one linkAt, and by which of its names (a linkBy).
 type linkHit struct {
-	row    GraphMemoryRow
-	bySlug bool
+	row GraphMemoryRow
+	by  linkBy
 }
+
+// linkBy ranks the names a memory answers to: a slug before a title before an alias.
+type linkBy int
+
+const (
+	bySlug linkBy = iota
+	byTitle
+	byAlias
+)
 
 // LinkIndex is the one rule by which a [[name]] names a memory, used by the reader
 // (ResolveLinks), the graph (GraphData's Links) and a graph rename's check: names compare
 // folded as entity names are (wikilink.Norm: case, width, spaces, punctuation), a memory of
 // the link's own scope instance answers before a global one and no other scope's ever does,
-// a slug beats a title, and between two memories the older id wins (a memory retitled later
+// a slug beats a title and a title an alias (GraphMemoryRow.Aliases: after an organizer merge
+// the links written to a merged-away memory open its keeper instead of falling to an entity),
+// and between two memories the older id wins (a memory retitled later
 // does not take the links of one that had the name first). The reader compared slugs exactly
 // and titles in ASCII case while the graph folded names and read only the link's own scope,
 // so after a retitle "[[ＤＥＰＬＯＹ]]" opened one memory in the reader and listed another (or
@@ -52,19 +63,22 @@ type LinkIndex struct {
 func NewLinkIndex(rows []GraphMemoryRow) *LinkIndex {
 	x := &LinkIndex{at: make(map[linkAt]linkHit, 2*len(rows))}
 	for _, m := range rows {
-		x.offer(linkAt{m.Scope, m.ScopeKey, wikilink.Norm(m.Slug)}, m, true)
-		x.offer(linkAt{m.Scope, m.ScopeKey, wikilink.Norm(m.Title)}, m, false)
+		x.offer(linkAt{m.Scope, m.ScopeKey, wikilink.Norm(m.Slug)}, m, bySlug)
+		x.offer(linkAt{m.Scope, m.ScopeKey, wikilink.Norm(m.Title)}, m, byTitle)
+		for _, a := range m.Aliases {
+			x.offer(linkAt{m.Scope, m.ScopeKey, wikilink.Norm(a)}, m, byAlias)
+		}
 	}
 	return x
 }
 
-func (x *LinkIndex) offer(k linkAt, m GraphMemoryRow, bySlug bool) {
+func (x *LinkIndex) offer(k linkAt, m GraphMemoryRow, by linkBy) {
 	if k.norm == "" {
 		return
 	}
 	h, ok := x.at[k]
-	if !ok || (bySlug && !h.bySlug) || (bySlug == h.bySlug && m.ID < h.row.ID) {
-		x.at[k] = linkHit{m, bySlug}
+	if !ok || by < h.by || (by == h.by && m.ID < h.row.ID) {
+		x.at[k] = linkHit{m, by}
 	}
 }
 
@@ -149,19 +163,17 @@ func (s *Store) linkIndex(ctx context.Context) (*LinkIndex, error) {
 	if idx := s.links.get(gen); idx != nil {
 		return idx, nil
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT rid, id, slug, title, scope, scope_key FROM memory_meta WHERE archived = 0`)
+	rows, err := tx.QueryContext(ctx, `SELECT `+graphMemoryColumns+` FROM memory_meta WHERE archived = 0`)
 	if err != nil {
 		return nil, fmt.Errorf("memory: unable to resolve links: %w", err)
 	}
 	defer rows.Close()
 	var all []GraphMemoryRow
 	for rows.Next() {
-		var m GraphMemoryRow
-		var sc string
-		if err := rows.Scan(&m.RID, &m.ID, &m.Slug, &m.Title, &sc, &m.ScopeKey); err != nil {
+		m, err := scanGraphMemory(rows)
+		if err != nil {
 			return nil, fmt.Errorf("memory: unable to resolve links: %w", err)
 		}
-		m.Scope = Scope(sc)
 		all = append(all, m)
 	}
 	if err := rows.Err(); err != nil {

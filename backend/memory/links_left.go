@@ -30,10 +30,14 @@ func linksLeft(ctx context.Context, x execer, actor string, old, m *Memory) (War
 	if gone {
 		m = old
 	}
+	kept := map[string]bool{}
+	for _, n := range linkNames(m) {
+		kept[wikilink.Norm(n)] = !gone
+	}
 	lost := map[string]string{} // folded name → as it was written
-	for _, n := range []string{old.Slug, old.Title} {
+	for _, n := range linkNames(old) {
 		k := wikilink.Norm(n)
-		if k != "" && (gone || k != wikilink.Norm(m.Slug) && k != wikilink.Norm(m.Title)) {
+		if k != "" && !kept[k] {
 			if _, ok := lost[k]; !ok {
 				lost[k] = n
 			}
@@ -42,24 +46,22 @@ func linksLeft(ctx context.Context, x execer, actor string, old, m *Memory) (War
 	if len(lost) == 0 {
 		return Warning{}, false, nil
 	}
-	rows, err := x.QueryContext(ctx, `SELECT rid, id, slug, title, scope, scope_key FROM memory_meta WHERE archived = 0`)
+	rows, err := x.QueryContext(ctx, `SELECT `+graphMemoryColumns+` FROM memory_meta WHERE archived = 0`)
 	if err != nil {
 		return Warning{}, false, fmt.Errorf("memory: unable to read links: %w", err)
 	}
 	var before, after []GraphMemoryRow
 	for rows.Next() {
-		var r GraphMemoryRow
-		var sc string
-		if err := rows.Scan(&r.RID, &r.ID, &r.Slug, &r.Title, &sc, &r.ScopeKey); err != nil {
+		r, err := scanGraphMemory(rows)
+		if err != nil {
 			rows.Close()
 			return Warning{}, false, fmt.Errorf("memory: unable to read links: %w", err)
 		}
-		r.Scope = Scope(sc)
 		if r.ID == m.ID {
-			r.Slug, r.Title = old.Slug, old.Title
+			r.Slug, r.Title, r.Aliases = old.Slug, old.Title, otherNames(old)
 			before = append(before, r)
 			if !gone {
-				r.Slug, r.Title = m.Slug, m.Title
+				r.Slug, r.Title, r.Aliases = m.Slug, m.Title, otherNames(m)
 				after = append(after, r)
 			}
 			continue
@@ -95,7 +97,10 @@ func linksLeft(ctx context.Context, x execer, actor string, old, m *Memory) (War
 			}
 			b, ok1 := was.resolveNorm(scope, key, k)
 			a, ok2 := now.resolveNorm(scope, key, k)
-			if ok1 && b.ID == m.ID && (!ok2 || a.ID != m.ID) {
+			// A deleted memory's links that now open a memory naming it among its aliases (the
+			// keeper of a merge) reach its successor, as the names were filed for.
+			successor := gone && ok2 && now.at[linkAt{a.Scope, a.ScopeKey, k}].by == byAlias
+			if ok1 && b.ID == m.ID && (!ok2 || a.ID != m.ID) && !successor {
 				linking[id], names[written] = true, true
 			}
 		}
@@ -118,3 +123,18 @@ func linksLeft(ctx context.Context, x execer, actor string, old, m *Memory) (War
 	}
 	return Warning{Code: code, Args: map[string]any{"Count": len(linking), "Names": strings.Join(list, ", ")}}, true, nil
 }
+
+// otherNames are the names besides its slug and title a link reaches m by (its aliases and
+// the slugs it supersedes: GraphMemoryRow.Aliases).
+func otherNames(m *Memory) []string {
+	if len(m.Aliases)+len(m.Supersedes) == 0 {
+		return nil
+	}
+	return append(append([]string{}, m.Aliases...), m.Supersedes...)
+}
+
+// linkNames are every name a link reaches m by.
+func linkNames(m *Memory) []string {
+	return append([]string{m.Slug, m.Title}, otherNames(m)...)
+}
+

@@ -56,3 +56,38 @@ func TestRenameWarnsOfLinksLeftBehind(t *testing.T) {
 		t.Errorf("delete: %d %q (%+v)", n, names, d.Warnings)
 	}
 }
+
+// A merge's links: the organizer folds "Uses Vim" into "Uses Neovim", filing the old title as
+// an alias and the old slug under supersedes, then deletes the old memory. Links written to the
+// old memory fell to an entity and the delete warned that they were left; they now open the
+// keeper and nothing is left. Dropping the alias afterwards leaves them, and says so.
+func TestLinksFollowAMergedAwayMemoryToItsKeeper(t *testing.T) {
+	e := newEnv(t)
+	old := e.ok(wr("vim-setup", "Uses Vim", "Vim with plugins."))
+	e.ok(wr("linker", "Linker", "Editor: [[vim-setup]], see [[Uses Vim]]."))
+	keeper := e.ok(wr("uses-neovim", "Uses Neovim", "Neovim."))
+	e.ok(Item{Op: OpUpdate, ID: keeper.ID, Aliases: []string{"Uses Vim"}, Supersedes: []string{"vim-setup"}})
+	d := e.ok(Item{Op: OpDelete, ID: old.ID})
+	for _, w := range d.Warnings {
+		if w.Code == WarnLinksLeftDeleted {
+			t.Errorf("the delete after the merge warned of links left: %+v", w)
+		}
+	}
+	found, err := e.s.ResolveLinks(e.ctx, LinkFrom{Scope: ScopeGlobal}, []string{"vim-setup", "Uses Vim"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if found["vim-setup"].ID != keeper.ID || found["Uses Vim"].ID != keeper.ID {
+		t.Fatalf("links to the merged-away memory: %+v, want the keeper %s", found, keeper.ID)
+	}
+	r := e.ok(Item{Op: OpUpdate, ID: keeper.ID, Mode: "replace", Body: sp("Neovim."), Aliases: []string{}, Supersedes: []string{}})
+	var left string
+	for _, w := range r.Warnings {
+		if w.Code == WarnLinksLeft {
+			left, _ = w.Args["Names"].(string)
+		}
+	}
+	if left != "[[Uses Vim]], [[vim-setup]]" {
+		t.Errorf("dropping the aliases: links left %q (%+v)", left, r.Warnings)
+	}
+}

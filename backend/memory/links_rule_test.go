@@ -38,7 +38,12 @@ func TestReaderAndGraphResolveLinksAlike(t *testing.T) {
 	retitled := glob("ops-notes", "Pager Duty")
 	e.ok(Item{Op: OpUpdate, Scope: ScopeGlobal, Slug: "ops-notes", Title: sp("On-Call Runbook")})
 
-	const links = "[[deploy-guide]] [[ＤＥＰＬＯＹ ＧＵＩＤＥ]] [[HABITS]] [[ｈａｂｉｔｓ]] [[川菜偏好]] [[Old Name]] " +
+	// A keeper of a merge: the merged-away memory's title is an alias, its slug superseded.
+	keeperIt := wr("uses-neovim", "Uses Neovim", "Neovim with lazy.nvim.")
+	keeperIt.Aliases, keeperIt.Supersedes = []string{"Uses Vim", "Deploy Guide"}, []string{"uses-vim"}
+	keeper := e.ok(keeperIt).ID
+
+	const links = "[[Uses Vim]] [[uses-vim]] [[USES VIM]] [[deploy-guide]] [[ＤＥＰＬＯＹ ＧＵＩＤＥ]] [[HABITS]] [[ｈａｂｉｔｓ]] [[川菜偏好]] [[Old Name]] " +
 		"[[release checklist]] [[Release Checklist]] [[on-call runbook]] [[Pager Duty]] [[OPS notes]] [[deploy]] [[billing]] [[Acme]]"
 	e.ok(wr("linker", "Linker", links))
 	deploy := proj(wdP, "deploy", "Deploy", "Helm.")
@@ -52,8 +57,12 @@ func TestReaderAndGraphResolveLinksAlike(t *testing.T) {
 		name string
 		want string // the memory's id, "" for none (an entity)
 	}{
+		{global, "Uses Vim", keeper}, // an alias
+		{global, "USES VIM", keeper},
+		{global, "uses-vim", keeper},     // a superseded slug
+		{project, "uses-vim", keeper},    // a global memory's alias from a project
 		{global, "deploy-guide", guide},
-		{global, "ＤＥＰＬＯＹ ＧＵＩＤＥ", guide}, // full width
+		{global, "ＤＥＰＬＯＹ ＧＵＩＤＥ", guide}, // full width; a title beats another memory's alias
 		{global, "HABITS", habits},      // case
 		{global, "ｈａｂｉｔｓ", habits},
 		{global, "川菜偏好", zh},

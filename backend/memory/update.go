@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"database/sql"
+	"slices"
 	"strings"
 )
 
@@ -28,7 +29,7 @@ func (s *Store) opUpdate(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *
 		return codeErr(CodeInvalidMode, map[string]any{"Mode": mode}, "invalid mode %q", mode)
 	}
 	oldPath, wasReviewed := m.Path, m.Reviewed
-	named := &Memory{Slug: m.Slug, Title: m.Title}
+	named := &Memory{Slug: m.Slug, Title: m.Title, Aliases: m.Aliases, Supersedes: m.Supersedes}
 	title, body := m.Title, m.Body
 	if it.Title != nil {
 		title = strings.TrimSpace(*it.Title)
@@ -121,7 +122,7 @@ func (s *Store) opUpdate(ctx context.Context, tx *sql.Tx, b *Batch, it Item, r *
 		m.Reviewed = false
 		r.Warnings = append(r.Warnings, Warning{Code: WarnRiskyUnreview})
 	}
-	if m.Slug != named.Slug || m.Title != named.Title {
+	if m.Slug != named.Slug || m.Title != named.Title || !slices.Equal(otherNames(m), otherNames(named)) {
 		// Read before the index holds the new names: which links opened it until now.
 		w, left, err := linksLeft(ctx, tx, b.Actor, named, m)
 		if err != nil {
