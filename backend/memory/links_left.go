@@ -137,4 +137,3 @@ func otherNames(m *Memory) []string {
 func linkNames(m *Memory) []string {
 	return append([]string{m.Slug, m.Title}, otherNames(m)...)
 }
-

@@ -59,8 +59,8 @@ func TestReaderAndGraphResolveLinksAlike(t *testing.T) {
 	}{
 		{global, "Uses Vim", keeper}, // an alias
 		{global, "USES VIM", keeper},
-		{global, "uses-vim", keeper},     // a superseded slug
-		{project, "uses-vim", keeper},    // a global memory's alias from a project
+		{global, "uses-vim", keeper},  // a superseded slug
+		{project, "uses-vim", keeper}, // a global memory's alias from a project
 		{global, "deploy-guide", guide},
 		{global, "ＤＥＰＬＯＹ ＧＵＩＤＥ", guide}, // full width; a title beats another memory's alias
 		{global, "HABITS", habits},      // case
