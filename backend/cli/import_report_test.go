@@ -94,12 +94,17 @@ func TestImportWordsCountRight(t *testing.T) {
 	}
 	list := filepath.Join(dir, "chatgpt.json")
 	os.WriteFile(list, []byte(`["Lives in Porto", ""]`), 0o644)
-	if _, out, _ := h.run("", "import", "--from", "chatgpt", list); !strings.Contains(out, "Left out 1 entry of the source") {
+	// Another tool's source counts entries, not lines ("Preview of 2 lines" of two notes).
+	if _, out, _ := h.run("", "import", "--from", "chatgpt", list); !strings.Contains(out, "Left out 1 entry of the source") ||
+		!strings.Contains(out, "from 1 entry:") {
 		t.Fatalf("left out:\n%s", out)
+	}
+	if _, out, _ := h.run("", "import", "--dry-run", "--from", "chatgpt", list); !strings.Contains(out, "Preview of 1 entry:") {
+		t.Fatalf("preview of another tool's source:\n%s", out)
 	}
 	for lang, want := range map[string]string{"en": "Preview of 1 line: 1 new", "zh-CN": "预览 1 行：新增 1 条"} {
 		r := &runner{env: h.env(nil, nil), lang: lang}
-		if got := r.t("cli.import_preview.counts", map[string]any{"Lines": 1, "New": 1}); !strings.HasPrefix(got, want) {
+		if got := r.t("cli.import_preview.counts", map[string]any{"Lines": 1, "Unit": sourceUnit(""), "New": 1}); !strings.HasPrefix(got, want) {
 			t.Fatalf("%s: %q", lang, got)
 		}
 	}

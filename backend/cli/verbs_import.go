@@ -50,13 +50,23 @@ func (r *runner) importCmd(_ context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		return printImportPreview(r, res)
+		return printImportPreview(r, res, sourceUnit(from))
 	}
 	res, err := r.api.Memory.Import(api.ImportParams{JSONL: jsonl, KeepReview: keepReview, ImportSource: src})
 	if err != nil {
 		return err
 	}
-	return printImportResult(r, res)
+	return printImportResult(r, res, sourceUnit(from))
+}
+
+// sourceUnit is what an import's counts count: lines of an Engram JSONL file, entries of
+// another tool's source (a vault's notes, a mem0 or ChatGPT export's memories) — "Preview of
+// 2 lines" read wrong of two Obsidian notes.
+func sourceUnit(from string) string {
+	if from == "" || from == "jsonl" {
+		return "count.lines"
+	}
+	return "count.entries"
 }
 
 // codeKVConflict is the store's code for a key kept at its other value (memory.CodeKVConflict):
@@ -68,7 +78,7 @@ const codeKVConflict = "kv_conflict"
 // (the first version kept) or a repeat is no failure: a second import of the same source
 // exits 0. A refused line, a key kept at its other value (kv_conflict, listed with the
 // errors), or a note or entry of the source left out exits 1 — good lines are kept either way.
-func printImportResult(r *runner, res api.ImportResult) error {
+func printImportResult(r *runner, res api.ImportResult, unit string) error {
 	refused := 0
 	for _, e := range res.Errors {
 		if e.Line > 0 && e.Code != codeKVConflict {
@@ -77,7 +87,7 @@ func printImportResult(r *runner, res api.ImportResult) error {
 	}
 	r.out(res, func(w io.Writer) {
 		printLineErrors(r, r.env.Stderr, res.Errors)
-		fmt.Fprintln(w, r.t("cli.import_report.done", map[string]any{"Imported": res.Imported, "Daily": res.Daily, "Lines": res.Lines,
+		fmt.Fprintln(w, r.t("cli.import_report.done", map[string]any{"Imported": res.Imported, "Daily": res.Daily, "Lines": res.Lines, "Unit": unit,
 			"Duplicates": res.Duplicates, "Repeated": res.Repeated, "Conflicts": res.Conflicts, "Refused": refused}))
 		if res.KV+res.KVUnchanged+res.KVConflicts > 0 {
 			fmt.Fprintln(w, r.t("cli.kv.import_done", map[string]any{"Added": res.KV, "Unchanged": res.KVUnchanged, "Conflicts": res.KVConflicts}))
@@ -94,10 +104,10 @@ func printImportResult(r *runner, res api.ImportResult) error {
 // printImportPreview shows what an import would do, summarised as the import summarises what
 // it did (printImportResult): the refused lines, the quota of each scope that would grow, the
 // conflicts and repeats, the counts. Nothing was written.
-func printImportPreview(r *runner, res api.ImportPreviewResult) error {
+func printImportPreview(r *runner, res api.ImportPreviewResult, unit string) error {
 	r.out(res, func(w io.Writer) {
 		printLineErrors(r, r.env.Stderr, res.Errors)
-		fmt.Fprintln(w, r.t("cli.import_preview.counts", map[string]any{"Lines": res.Lines, "New": res.New,
+		fmt.Fprintln(w, r.t("cli.import_preview.counts", map[string]any{"Lines": res.Lines, "Unit": unit, "New": res.New,
 			"Duplicates": res.Duplicates, "Repeated": res.Repeated, "Conflicts": res.Conflicts, "Invalid": res.Invalid,
 			"OverQuota": res.OverQuota}))
 		if res.Daily > 0 {

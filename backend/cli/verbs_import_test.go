@@ -15,7 +15,7 @@ func TestImportFromAnotherTool(t *testing.T) {
 	h := newHome(t)
 	src := filepath.Join("..", "importer", "testdata", "mem0", "get_all.json")
 	out := h.ok("import", "--from", "mem0", "--dry-run", src)
-	if !strings.Contains(out, "Preview of 3 lines: 3 new, 0 already present") || !strings.Contains(out, "agent travel-assistant: 0 → 1 of 500") ||
+	if !strings.Contains(out, "Preview of 3 entries: 3 new, 0 already present") || !strings.Contains(out, "agent travel-assistant: 0 → 1 of 500") ||
 		!strings.Contains(out, "Nothing was written") {
 		t.Fatalf("dry run:\n%s", out)
 	}
@@ -30,7 +30,7 @@ func TestImportFromAnotherTool(t *testing.T) {
 	}
 	// A second real import changes nothing, fails nothing and says so, as its preview did.
 	code, out, errs := h.run("", "import", "--from", "mem0", src)
-	if code != 0 || !strings.Contains(out, "Imported 0 memories and 0 journal days from 3 lines: 3 already present") || errs != "" {
+	if code != 0 || !strings.Contains(out, "Imported 0 memories and 0 journal days from 3 entries: 3 already present") || errs != "" {
 		t.Fatalf("second import: %d\n%s\n%s", code, out, errs)
 	}
 

@@ -360,7 +360,7 @@ func TestHostileSources(t *testing.T) {
 // Names and permalinks never become paths: every slug is a valid slug.
 func TestPathTricksBecomeSlugs(t *testing.T) {
 	vault := t.TempDir()
-	write(t, filepath.Join(vault, "..evil...md"), "---\npermalink: ../../../etc/passwd\n---\nnot a path\n")
+	write(t, filepath.Join(vault, "evil...md"), "---\npermalink: ../../../etc/passwd\n---\nnot a path\n")
 	write(t, filepath.Join(vault, "a", "b.md"), "---\npermalink: ..\\..\\windows\\system32\ntitle: \"../../x\"\n---\nbody\n")
 	write(t, filepath.Join(vault, "same.md"), "---\ntitle: Same\n---\none\n")
 	write(t, filepath.Join(vault, "same2.md"), "---\ntitle: Same\n---\ntwo\n")

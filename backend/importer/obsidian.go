@@ -15,7 +15,7 @@ import (
 // and relation lines (- relates_to [[X]]) kept, so the graph reads them — without a first
 // heading that only repeats the title. A permalink that is a valid slug keeps its name.
 // Notes are global (reference, or the frontmatter type when Engram has it) unless a project
-// is given. Dot folders (.obsidian, .git, .trash) are skipped.
+// is given. Dot folders (.obsidian, .git, .trash) and dot files are skipped, as Obsidian does.
 
 func convertObsidian(root string, opts Options) ([]Sourced, error) {
 	dir, err := isDir(root)
@@ -24,7 +24,11 @@ func convertObsidian(root string, opts Options) ([]Sourced, error) {
 	}
 	files := []string{root}
 	if dir {
-		if files, err = walkFiles(root, func(rel string) bool { return strings.HasSuffix(strings.ToLower(rel), ".md") }, nil); err != nil {
+		// A note whose name starts with a dot is hidden: Obsidian neither lists nor links it.
+		keep := func(rel string) bool {
+			return strings.HasSuffix(strings.ToLower(rel), ".md") && !strings.HasPrefix(path.Base(rel), ".")
+		}
+		if files, err = walkFiles(root, keep, nil); err != nil {
 			return nil, err
 		}
 	}
