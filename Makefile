@@ -88,7 +88,7 @@ test-go: frontend
 	CGO_ENABLED=1 $(GO) test -race -gcflags='$(RACE_GCFLAGS)' -timeout 25m ./...
 	# The identity regression asks every question only without the detector (identity_test.go),
 	# and the tokenizer's comparison with SQLite's reads every line only without it.
-	CGO_ENABLED=0 $(GO) test -count=1 -timeout 25m -run '^(TestIdentityRegression|TestGuardedPatternsAgree|TestWordTokensMatchUnicode61)$$' ./backend/recall ./backend/memory
+	CGO_ENABLED=0 $(GO) test -count=1 -timeout 25m -run '^(TestIdentityRegression|TestIdentityInAStore|TestIdentityHeldout2|TestGuardedPatternsAgree|TestWordTokensMatchUnicode61)$$' ./backend/recall ./backend/memory
 
 test-frontend: node-deps
 	cd frontend && npm run typecheck

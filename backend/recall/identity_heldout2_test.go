@@ -22,12 +22,10 @@ var heldout2Floor = map[string]int{"en": 56, "zh": 59}
 // at its floor in each vector mode. ENGRAM_IDENTITY_STORE_SCORE=1 logs each miss and the
 // figures.
 func TestIdentityHeldout2(t *testing.T) {
+	skipUnderRace(t)
 	sets := loadIdentitySets(t, "testdata/identity_store_heldout2.json")
 	score := os.Getenv("ENGRAM_IDENTITY_STORE_SCORE") != ""
 	for _, vectors := range []bool{false, true} {
-		if raceBuild && vectors {
-			continue
-		}
 		top1, top3, asked := map[string]int{}, map[string]int{}, map[string]int{}
 		for _, set := range sets {
 			e := set.home(t, vectors)

@@ -271,6 +271,7 @@ func indexByte(s string, b byte) int {
 // miss are scored, not asserted). ENGRAM_IDENTITY_STORE_SCORE=1 logs each miss and the top-1 /
 // top-3 figures per set.
 func TestIdentityInAStore(t *testing.T) {
+	skipUnderRace(t)
 	var file storeQuestions
 	for _, name := range []string{"testdata/identity_store.json", "testdata/identity_store_heldout.json"} {
 		raw, err := os.ReadFile(name)
@@ -287,9 +288,6 @@ func TestIdentityInAStore(t *testing.T) {
 	score := os.Getenv("ENGRAM_IDENTITY_STORE_SCORE") != ""
 	for _, vectors := range []bool{false, true} {
 		for _, lang := range []string{"en", "zh"} {
-			if raceBuild && vectors {
-				continue
-			}
 			var shared *env
 			for _, set := range file.Sets {
 				if set.Lang != lang || (only != "" && !slices.Contains(splitComma(only), set.Name)) {

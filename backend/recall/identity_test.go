@@ -430,3 +430,16 @@ func TestFoldTexting(t *testing.T) {
 		}
 	}
 }
+
+// skipUnderRace skips a ranking-quality test in a race build: the detector makes each home's
+// indexing and each search about ten times slower (TestIdentityInAStore and TestIdentityHeldout2
+// took ~100 s of recall's race run on a loaded 2-core machine) and finds nothing in ranking
+// arithmetic that the rest of the package does not run under it. `make test-go` and
+// build/scripts/test.sh ask them in full, vectors included, in their "identity regression"
+// step without the detector.
+func skipUnderRace(t *testing.T) {
+	t.Helper()
+	if raceBuild {
+		t.Skip("asked without the race detector (the identity regression step of make test)")
+	}
+}

@@ -144,11 +144,12 @@ fi
 rm -f "$out"
 
 # The identity regression in full: ranking logic, asked sparsely under the race detector (one
-# question in 24), every question here (recall's TestIdentityRegression), and the guarded
+# question in 24), every question here (recall's TestIdentityRegression; TestIdentityInAStore and
+# TestIdentityHeldout2, skipped under the detector, only here), and the guarded
 # patterns checked against the regexp package on all of its texts (TestGuardedPatternsAgree);
 # likewise the word tokenizer against SQLite's unicode61 on every line of the README, the
 # catalogs and the regression (memory's TestWordTokensMatchUnicode61: one line in 8 under -race).
-check "identity regression" env CGO_ENABLED=0 "$GO" test -count=1 -timeout 25m -run '^(TestIdentityRegression|TestGuardedPatternsAgree|TestWordTokensMatchUnicode61)$' ./backend/recall ./backend/memory
+check "identity regression" env CGO_ENABLED=0 "$GO" test -count=1 -timeout 25m -run '^(TestIdentityRegression|TestIdentityInAStore|TestIdentityHeldout2|TestGuardedPatternsAgree|TestWordTokensMatchUnicode61)$' ./backend/recall ./backend/memory
 
 # Each parser of outside input fuzzed for 10 s (build/scripts/fuzz-ci.sh, ≤ 2 minutes).
 check fuzz $MAKE --no-print-directory fuzz-ci
