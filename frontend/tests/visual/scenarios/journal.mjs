@@ -185,6 +185,25 @@ export default async function ({ open, check, COMBOS }) {
       })
       await check(m.prev < 4 && m.next < 4 && m.nextLeft >= 0, `the day's arrows on its title's line: ${JSON.stringify(m)}`)
       await check(m.draft >= 240, `the note box is ${Math.round(m.draft)} px wide`)
+      // A phone (360 px): the search box's placeholder is read whole (the long one, with its date
+      // forms, stopped at "…（2026-11"); the box's label keeps the long one.
+      for (const width of [800, 360]) {
+        await page.setViewportSize({ width, height: 740 })
+        await page.waitForFunction((w) => document.documentElement.clientWidth === w, width)
+        const measure = () => {
+          const input = document.querySelector('[data-test="journal-search"]')
+          const cs = getComputedStyle(input)
+          const ctx = document.createElement('canvas').getContext('2d')
+          ctx.font = cs.font
+          const room = input.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight)
+          return { text: input.placeholder, need: Math.ceil(ctx.measureText(input.placeholder).width), room, label: input.getAttribute('aria-label') }
+        }
+        // The box follows its width after a resize (an observer): wait for a placeholder that fits.
+        await page.waitForFunction(`((m) => m.text && m.need <= m.room)((${measure})())`, undefined, { timeout: 15_000 }).catch(() => {})
+        const ph = await page.evaluate(`(${measure})()`)
+        await check(ph.need <= ph.room, `at ${width} px the journal search's placeholder is cut: "${ph.text}" needs ${ph.need} px, has ${ph.room}`)
+        await check(ph.label.length >= ph.text.length, `the search box's label keeps the whole hint: ${ph.label}`)
+      }
     })
   }
   await open('en-narrow-journal', { language: 'en', theme: 'light' }, async (page) => {
