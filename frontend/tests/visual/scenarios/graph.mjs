@@ -134,6 +134,16 @@ export default async function ({ open, check, COMBOS }) {
       return b.top >= 0 && b.bottom <= innerHeight
     })
     await check(shown, 'the panel scrolled into view')
+    // Add relation, at the top of the page, opens its form below the graph: the focus goes to
+    // its first field, which scrolls it into view (nothing on screen changed).
+    await page.click('[data-test="graph-add-relation"]')
+    await page.waitForSelector('[data-test="graph-panel"][data-kind="add"]')
+    await page.waitForFunction(() => document.activeElement?.closest('[data-test="graph-add-from"]'), undefined, { timeout: 15_000 }).catch(() => {})
+    const form = await page.evaluate(() => {
+      const b = document.querySelector('[data-test="graph-add-from"]').getBoundingClientRect()
+      return { focused: !!document.activeElement?.closest('[data-test="graph-add-from"]'), top: Math.round(b.top), bottom: Math.round(b.bottom) }
+    })
+    await check(form.focused && form.top >= 0 && form.bottom <= 740, `the add form's first field has the focus, on screen: ${JSON.stringify(form)}`)
   })
   await open('en-light-graph-path-none', { language: 'en', theme: 'light' }, async (page) => {
     await toGraph(page)
@@ -402,6 +412,10 @@ export async function scopesAndFit({ open, check }) {
       await check(out.length === 0, `focus, depth 2: ${out.join('; ')}`)
       await page.click('[data-test="graph-add-relation"]')
       await page.waitForSelector('[data-test="graph-panel"][data-kind="add"]')
+      // The focus is in the form's first field to fill (Acme is chosen: the type), not on the
+      // button a dozen Tabs away.
+      await page.waitForFunction(() => document.activeElement?.closest('[data-test="graph-add-type"]'), undefined, { timeout: 15_000 }).catch(() => {})
+      await check(page.evaluate(() => !!document.activeElement?.closest('[data-test="graph-add-type"]')), 'Add relation put the focus in the relation type')
       // The renderer followed the canvas's new size (beside the panel).
       await page.waitForFunction(() => {
         const c = document.querySelector('[data-test="graph-canvas"]')
