@@ -160,6 +160,15 @@ export default async function ({ open, check, COMBOS }) {
     await day(page, '2026-11-27')
     await page.keyboard.press(']')
     await day(page, '2026-11-29')
+    // `/` goes to the search box and Escape leaves it (as the ? list says) for the day keys: the
+    // box kept the focus and ← moved its cursor.
+    await page.keyboard.press('/')
+    await check(page.evaluate(() => document.activeElement?.matches('[data-test="journal-search"]')), '/ puts the cursor in the search box')
+    await page.keyboard.type('zz')
+    await page.keyboard.press('Escape')
+    await check(page.evaluate(() => !document.activeElement?.closest('[data-test="journal-view"] .search')), 'Escape left the search box')
+    await page.keyboard.press('ArrowLeft')
+    await day(page, '2026-11-27')
   })
   await open('zh-dark-journal-empty', { language: 'zh-CN', theme: 'dark', journal: 'empty' }, async (page) => {
     await toJournal(page)
