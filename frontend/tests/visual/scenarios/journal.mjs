@@ -213,6 +213,23 @@ export default async function ({ open, check, COMBOS }) {
         await check(ph.need <= ph.room, `at ${width} px the journal search's placeholder is cut: "${ph.text}" needs ${ph.need} px, has ${ph.room}`)
         await check(ph.label.length >= ph.text.length, `the search box's label keeps the whole hint: ${ph.label}`)
       }
+      // Stacked, with a search listing something: the calendar shows whole (squeezed with the
+      // day, it was cut after its third week) and the day keeps room for its entries.
+      await page.fill('[data-test="journal-search"]', language === 'en' ? 'birthday' : '生日')
+      await page.waitForSelector('[data-test="journal-hits"][data-state="done"][data-count="3"]')
+      const stack = await page.evaluate(() => {
+        const side = document.querySelector('[data-test="journal-view"] .side')
+        const cal = document.querySelector('[data-test="journal-calendar"]').getBoundingClientRect()
+        const s = side.getBoundingClientRect()
+        return { cut: side.scrollHeight > side.clientHeight + 1 || cal.bottom > s.bottom + 1, day: Math.round(document.querySelector('[data-test="journal-day"]').getBoundingClientRect().height) }
+      })
+      await check(!stack.cut && stack.day >= 400, `at 360 px the calendar shows whole and the day keeps its room: ${JSON.stringify(stack)}`)
+      // A hit opens its day, brought on screen from under the hits and the calendar.
+      await page.locator('[data-test="journal-hit"]').nth(1).click()
+      const date = await page.locator('[data-test="journal-hit"]').nth(1).getAttribute('data-date')
+      await day(page, date)
+      const top = await page.evaluate(() => document.querySelector('[data-test="journal-day-title"]').getBoundingClientRect().top)
+      await check(top >= 0 && top < 740 - 60, `the opened day's title is on screen: top ${Math.round(top)}`)
     })
   }
   await open('en-narrow-journal', { language: 'en', theme: 'light' }, async (page) => {
