@@ -109,14 +109,41 @@ export default async function ({ open, check, COMBOS }) {
       ['graph-path-from', 'graph-path-to'].map((t) => Math.round(document.querySelector(`[data-test="${t}"]`).getBoundingClientRect().width)),
     )
     await check(widths.every((w) => w >= 72), `each end of the path keeps room for its name: ${widths} px`)
-    // The panel goes under the graph, which keeps the whole width (beside, it left a 40 px strip).
+    // The graph keeps the whole width and most of the height (squeezed over the panel it had
+    // ~190 px); the panel lies under it, reached by the button over the graph, by key or finger.
     const stage = await page.evaluate(() => {
-      const b = document.querySelector('[data-test="graph-canvas"]').getBoundingClientRect()
-      const legend = document.querySelector('[data-test="graph-legend"]')?.getBoundingClientRect()
-      const zoom = document.querySelector('[data-test="graph-zoom"]')?.getBoundingClientRect()
-      return { width: Math.round(b.width), height: Math.round(b.height), apart: !legend || !zoom || legend.right <= zoom.left || legend.bottom <= zoom.top }
+      const r = (sel) => document.querySelector(sel)?.getBoundingClientRect()
+      const b = r('[data-test="graph-canvas"]')
+      const legend = r('[data-test="graph-legend"]')
+      const zoom = r('[data-test="graph-zoom"]')
+      const jump = r('[data-test="graph-panel-jump"]')
+      const clear = (a, c) => !a || !c || a.right <= c.left || c.right <= a.left || a.bottom <= c.top || c.bottom <= a.top
+      return {
+        width: Math.round(b.width),
+        height: Math.round(b.height),
+        apart: clear(legend, zoom) && clear(jump, legend) && clear(jump, zoom),
+        jump: !!jump && jump.width > 0 && jump.top >= b.top && jump.bottom <= Math.min(b.bottom, innerHeight),
+      }
     })
-    await check(stage.width >= 300 && stage.height >= 150 && stage.apart, `the graph keeps room beside the panel, its legend clear of the zoom: ${JSON.stringify(stage)}`)
+    await check(stage.width >= 300 && stage.height >= 0.6 * 740 && stage.apart && stage.jump, `the graph keeps most of the phone, its legend, zoom and panel button apart: ${JSON.stringify(stage)}`)
+    await page.focus('[data-test="graph-panel-jump"]')
+    await page.keyboard.press('Enter')
+    await page.waitForFunction(() => document.activeElement?.closest('[data-test="graph-panel"]'))
+    const shown = await page.evaluate(() => {
+      const b = document.querySelector('[data-test="graph-panel-title"]').getBoundingClientRect()
+      return b.top >= 0 && b.bottom <= innerHeight
+    })
+    await check(shown, 'the panel scrolled into view')
+    // Add relation, at the top of the page, opens its form below the graph: the focus goes to
+    // its first field, which scrolls it into view (nothing on screen changed).
+    await page.click('[data-test="graph-add-relation"]')
+    await page.waitForSelector('[data-test="graph-panel"][data-kind="add"]')
+    await page.waitForFunction(() => document.activeElement?.closest('[data-test="graph-add-from"]'), undefined, { timeout: 15_000 }).catch(() => {})
+    const form = await page.evaluate(() => {
+      const b = document.querySelector('[data-test="graph-add-from"]').getBoundingClientRect()
+      return { focused: !!document.activeElement?.closest('[data-test="graph-add-from"]'), top: Math.round(b.top), bottom: Math.round(b.bottom) }
+    })
+    await check(form.focused && form.top >= 0 && form.bottom <= 740, `the add form's first field has the focus, on screen: ${JSON.stringify(form)}`)
   })
   await open('en-light-graph-path-none', { language: 'en', theme: 'light' }, async (page) => {
     await toGraph(page)
@@ -385,6 +412,10 @@ export async function scopesAndFit({ open, check }) {
       await check(out.length === 0, `focus, depth 2: ${out.join('; ')}`)
       await page.click('[data-test="graph-add-relation"]')
       await page.waitForSelector('[data-test="graph-panel"][data-kind="add"]')
+      // The focus is in the form's first field to fill (Acme is chosen: the type), not on the
+      // button a dozen Tabs away.
+      await page.waitForFunction(() => document.activeElement?.closest('[data-test="graph-add-type"]'), undefined, { timeout: 15_000 }).catch(() => {})
+      await check(page.evaluate(() => !!document.activeElement?.closest('[data-test="graph-add-type"]')), 'Add relation put the focus in the relation type')
       // The renderer followed the canvas's new size (beside the panel).
       await page.waitForFunction(() => {
         const c = document.querySelector('[data-test="graph-canvas"]')

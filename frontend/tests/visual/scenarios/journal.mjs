@@ -160,6 +160,15 @@ export default async function ({ open, check, COMBOS }) {
     await day(page, '2026-11-27')
     await page.keyboard.press(']')
     await day(page, '2026-11-29')
+    // `/` goes to the search box and Escape leaves it (as the ? list says) for the day keys: the
+    // box kept the focus and ← moved its cursor.
+    await page.keyboard.press('/')
+    await check(page.evaluate(() => document.activeElement?.matches('[data-test="journal-search"]')), '/ puts the cursor in the search box')
+    await page.keyboard.type('zz')
+    await page.keyboard.press('Escape')
+    await check(page.evaluate(() => !document.activeElement?.closest('[data-test="journal-view"] .search')), 'Escape left the search box')
+    await page.keyboard.press('ArrowLeft')
+    await day(page, '2026-11-27')
   })
   await open('zh-dark-journal-empty', { language: 'zh-CN', theme: 'dark', journal: 'empty' }, async (page) => {
     await toJournal(page)
@@ -185,6 +194,42 @@ export default async function ({ open, check, COMBOS }) {
       })
       await check(m.prev < 4 && m.next < 4 && m.nextLeft >= 0, `the day's arrows on its title's line: ${JSON.stringify(m)}`)
       await check(m.draft >= 240, `the note box is ${Math.round(m.draft)} px wide`)
+      // A phone (360 px): the search box's placeholder is read whole (the long one, with its date
+      // forms, stopped at "…（2026-11"); the box's label keeps the long one.
+      for (const width of [800, 360]) {
+        await page.setViewportSize({ width, height: 740 })
+        await page.waitForFunction((w) => document.documentElement.clientWidth === w, width)
+        const measure = () => {
+          const input = document.querySelector('[data-test="journal-search"]')
+          const cs = getComputedStyle(input)
+          const ctx = document.createElement('canvas').getContext('2d')
+          ctx.font = cs.font
+          const room = input.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight)
+          return { text: input.placeholder, need: Math.ceil(ctx.measureText(input.placeholder).width), room, label: input.getAttribute('aria-label') }
+        }
+        // The box follows its width after a resize (an observer): wait for a placeholder that fits.
+        await page.waitForFunction(`((m) => m.text && m.need <= m.room)((${measure})())`, undefined, { timeout: 15_000 }).catch(() => {})
+        const ph = await page.evaluate(`(${measure})()`)
+        await check(ph.need <= ph.room, `at ${width} px the journal search's placeholder is cut: "${ph.text}" needs ${ph.need} px, has ${ph.room}`)
+        await check(ph.label.length >= ph.text.length, `the search box's label keeps the whole hint: ${ph.label}`)
+      }
+      // Stacked, with a search listing something: the calendar shows whole (squeezed with the
+      // day, it was cut after its third week) and the day keeps room for its entries.
+      await page.fill('[data-test="journal-search"]', language === 'en' ? 'birthday' : '生日')
+      await page.waitForSelector('[data-test="journal-hits"][data-state="done"][data-count="3"]')
+      const stack = await page.evaluate(() => {
+        const side = document.querySelector('[data-test="journal-view"] .side')
+        const cal = document.querySelector('[data-test="journal-calendar"]').getBoundingClientRect()
+        const s = side.getBoundingClientRect()
+        return { cut: side.scrollHeight > side.clientHeight + 1 || cal.bottom > s.bottom + 1, day: Math.round(document.querySelector('[data-test="journal-day"]').getBoundingClientRect().height) }
+      })
+      await check(!stack.cut && stack.day >= 400, `at 360 px the calendar shows whole and the day keeps its room: ${JSON.stringify(stack)}`)
+      // A hit opens its day, brought on screen from under the hits and the calendar.
+      await page.locator('[data-test="journal-hit"]').nth(1).click()
+      const date = await page.locator('[data-test="journal-hit"]').nth(1).getAttribute('data-date')
+      await day(page, date)
+      const top = await page.evaluate(() => document.querySelector('[data-test="journal-day-title"]').getBoundingClientRect().top)
+      await check(top >= 0 && top < 740 - 60, `the opened day's title is on screen: top ${Math.round(top)}`)
     })
   }
   await open('en-narrow-journal', { language: 'en', theme: 'light' }, async (page) => {
