@@ -208,22 +208,23 @@ func (s *Server) register() {
 			c := &call{ctx: ctx, ss: req.Session, st: st, session: st.id}
 			s.record(c.st, t.name)
 			if t.agentOnly && c.st.agent == "" {
-				return errorResult(s.bounded(s.agentUnknown(t.name))), nil
+				return errorResult(s.refusal(t.name, nil, s.agentUnknown(t.name))), nil
 			}
 			if terr := s.checkKeys(t.name, req.Params.Arguments); terr != nil {
-				return errorResult(s.bounded(terr)), nil
+				return errorResult(s.refusal(t.name, req.Params.Arguments, terr)), nil
 			}
 			args := coerceArgs(t.schema, req.Params.Arguments)
 			if terr := s.checkArgs(t.name, args); terr != nil {
-				return errorResult(s.bounded(terr)), nil
+				return errorResult(s.refusal(t.name, args, terr)), nil
 			}
 			res, terr := t.run(s, c, args)
 			if terr != nil {
-				return errorResult(s.bounded(terr)), nil
+				return errorResult(s.refusal(t.name, args, terr)), nil
 			}
 			return okResult(res), nil
 		})
 	}
+	s.resolveSchemas()
 }
 
 // agentUnknown refuses agent-scope work for a session that named no agent. A session revived
