@@ -32,6 +32,9 @@ var refusedFields = map[string][]string{
 	"invalid_confidence": {"confidence"}, "invalid_mode": {"mode"}, "invalid_scope": {"scope", "workdir"},
 	"invalid_type": {"type"}, "invalid_slug": {"slug"}, "reserved_slug": {"slug"},
 	codeWorkdirNotAllowed: {"workdir"}, codeWorkdirOtherProject: {"workdir"},
+	// The call suggested reads another memory, the nearest match: the id and version the caller
+	// sent are not that memory's.
+	"not_found": {"id", "expected_version"},
 }
 
 // resolveSchemas compiles each tool's input schema and each of its properties for the checks

@@ -76,3 +76,37 @@ func TestSuggestedCallsCanBeMade(t *testing.T) {
 		}
 	}
 }
+
+// A slug or id that names no memory is answered with candidates and a call on the nearest
+// one, which is a guess: memory_delete of "tea-shop" suggested memory_delete of
+// "tea-shop-address", which a model making the suggested call trashed without having seen it.
+// The call suggested reads the candidate, whatever the call was, and carries none of the
+// caller's id or version (they are not that memory's).
+func TestNotFoundSuggestsReadingTheNearestMemory(t *testing.T) {
+	c := stdio(t, t.TempDir(), clientOpts{}, "--agent", "tester")
+	c.ok("memory_write", map[string]any{"slug": "tea-shop-address", "scope": "global", "type": "reference",
+		"title": "Tea shop address", "body": "The tea shop is on Main Street."})
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"memory_delete", map[string]any{"slug": "tea-shop", "scope": "global"}},
+		{"memory_delete", map[string]any{"slug": "tea-shop", "scope": "global", "expected_version": "abc"}},
+		{"memory_update", map[string]any{"slug": "tea-shop", "scope": "global", "body": "Closed on Mondays."}},
+		{"memory_read", map[string]any{"slug": "tea-shop", "scope": "global"}},
+	} {
+		e := c.fails(tc.tool, tc.args, "not_found")
+		next, _ := e["suggested_next_call"].(map[string]any)
+		args, _ := next["arguments"].(map[string]any)
+		if next["tool"] != "memory_read" || args["slug"] != "tea-shop-address" || args["id"] != nil || args["expected_version"] != nil {
+			t.Fatalf("%s %v: suggested %v, want memory_read of tea-shop-address", tc.tool, tc.args, next)
+		}
+		if out, isErr := c.call("memory_read", args); isErr {
+			t.Fatalf("%s %v: the suggested read failed: %v", tc.tool, tc.args, out)
+		}
+	}
+	// Nothing was changed or removed by the misses.
+	if got := c.ok("memory_read", map[string]any{"slug": "tea-shop-address", "scope": "global"}); got["body"] != "The tea shop is on Main Street." {
+		t.Fatalf("the nearest memory changed: %v", got)
+	}
+}

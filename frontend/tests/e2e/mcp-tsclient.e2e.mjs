@@ -266,6 +266,8 @@ async function main() {
       ['memory_update', { id: foreignID, title: 'mine now' }, null],
       ['memory_update', { id: projID, expected_version: 'stale', title: 'race' }, null],
       ['memory_delete', { id: foreignID }, null],
+      ['memory_delete', { slug: 'billing-stac', scope: 'project' }, 'not_found'],
+      ['memory_update', { slug: 'billing-stac', scope: 'project', body: 'Overwritten.' }, 'not_found'],
       ['daily_append', { text: 'y'.repeat(3000) }, 'daily_entry_too_long'],
       ['daily_append', { text: 'bell\u0007' }, 'control_character'],
       ['kv_get', { key: 'secret' }, null],
@@ -294,6 +296,8 @@ async function main() {
         expect(argCheck.has(next.tool), `${what}: suggests the unknown tool ${next.tool}`)
         const unfit = argCheck.get(next.tool)(next.arguments)
         expect(unfit === null, `${what}: the suggested ${next.tool} ${JSON.stringify(next.arguments).slice(0, 200)} does not fit its schema: ${unfit}`)
+        // A miss is answered with the nearest memory, a guess: never a call that changes or removes it.
+        if (e.code === 'not_found') expect(tools.get(next.tool).annotations.readOnlyHint === true, `${what}: suggests ${next.tool} ${JSON.stringify(next.arguments)} on a memory it did not name`)
       }
       if (process.env.MCPTS_DEBUG) log(`${what} -> ${JSON.stringify(e).slice(0, 400)}`)
       expect(!JSON.stringify(e).includes('Kubernetes') && !JSON.stringify(e).includes('their value'), `${what}: the refusal leaks the foreign data`)
