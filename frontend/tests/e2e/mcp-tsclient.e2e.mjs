@@ -274,6 +274,7 @@ async function main() {
       ['kv_set', { key: 'n', value: null }, null],
       ['kv_set', { key: 'big', value: 'z'.repeat(70 * 1024) }, null],
       ['graph_neighbors', { entity: 'Billing service', depth: 9 }, 'mcp_argument_out_of_range'],
+      ['graph_entities', { types: ['people'] }, 'mcp_argument_not_allowed'],
       ['observe_turn', { messages: [] }, null],
       ['memory_search', {}, null],
     ]
