@@ -278,8 +278,9 @@ async function main() {
       ['observe_turn', { messages: [] }, null],
       ['memory_search', {}, null],
     ]
+    // Some fit the schema and do harm by their values (another project's id, a path, a size);
+    // the others do not fit it, as a model's calls often do not.
     for (const [name, args, code] of cases) {
-      expect(argCheck.get(name)(args) !== null || ['memory_read', 'memory_list', 'memory_write', 'memory_update', 'memory_delete', 'daily_append', 'kv_get', 'kv_set'].includes(name), `test bug: ${name} ${JSON.stringify(args).slice(0, 80)} fits its schema`)
       const what = `${name} ${JSON.stringify(args).slice(0, 80)}`
       let r
       try {
