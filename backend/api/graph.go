@@ -1,6 +1,7 @@
 package api
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -96,6 +97,10 @@ type GraphMergeParams struct {
 	Into string   `json:"into"`
 	From []string `json:"from"`
 }
+
+// EntityTypes are the kinds an entity of the graph has (person, organization, …): a filter by
+// any other type matches nothing, so a transport may refuse it in words.
+func EntityTypes() []string { return slices.Clone(memory.EntityKinds) }
 
 // GraphAddRelationParams add a relation line to one memory. Memory names it as every verb on
 // one memory does: its id, else its slug in the scope instance the scope fields name (global

@@ -67,6 +67,12 @@ func (s *Server) checkArgs(tool string, raw json.RawMessage) *toolError {
 			}
 			return s.codedError(codeNotAllowed, map[string]any{"Tool": tool, "Field": name, "Value": str,
 				"Allowed": strings.Join(allowed, ", ")}, &nextCall{Tool: tool, Arguments: nextArgs(args, name, nil)})
+		case "array":
+			// A list of values from a fixed set (graph entity types): one outside it matched
+			// nothing, and "types": ["people"] answered no entities rather than the mistake.
+			if terr := s.checkEnumItems(tool, name, prop, args, v); terr != nil {
+				return terr
+			}
 		}
 	}
 	return nil
@@ -125,4 +131,33 @@ func (s *Server) allowedValue(tool, field string, v any) bool {
 	allowed, _ := prop["enum"].([]string)
 	str, isStr := v.(string)
 	return len(allowed) == 0 || !isStr || slices.Contains(allowed, str)
+}
+
+// checkEnumItems refuses a list whose items must come from an enum and one does not, naming the
+// allowed values; the next call keeps the items that fit (or leaves the list out).
+func (s *Server) checkEnumItems(tool, name string, prop map[string]any, args map[string]json.RawMessage, v []byte) *toolError {
+	items, _ := prop["items"].(map[string]any)
+	allowed, _ := items["enum"].([]string)
+	var list []string
+	if len(allowed) == 0 || json.Unmarshal(v, &list) != nil {
+		return nil
+	}
+	var keep []any
+	bad := ""
+	for _, it := range list {
+		if slices.Contains(allowed, it) {
+			keep = append(keep, it)
+		} else if bad == "" {
+			bad = it
+		}
+	}
+	if bad == "" {
+		return nil
+	}
+	var fix any
+	if len(keep) > 0 {
+		fix = keep
+	}
+	return s.codedError(codeNotAllowed, map[string]any{"Tool": tool, "Field": name, "Value": bad,
+		"Allowed": strings.Join(allowed, ", ")}, &nextCall{Tool: tool, Arguments: nextArgs(args, name, fix)})
 }

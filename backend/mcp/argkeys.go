@@ -73,8 +73,10 @@ func (s *Server) checkKeys(tool string, raw json.RawMessage) *toolError {
 		// The same call without the key at fault (the whole field it lies under).
 		next = nextArgs(args, f.drop, nil)
 	}
-	return s.codedError(codeInvalidArguments, map[string]any{"Tool": tool, "Detail": detail},
+	e := s.codedError(codeInvalidArguments, map[string]any{"Tool": tool, "Detail": detail},
 		&nextCall{Tool: tool, Arguments: next})
+	e.refused = []string{f.drop}
+	return e
 }
 
 // keyFaultOf walks raw along schema (at path, under the top-level key top) and returns its first

@@ -28,16 +28,22 @@ func TestStdioArgumentKeysMatchExactly(t *testing.T) {
 		{"build_context", map[string]any{"query": "tea", "Max_tokens": 99999999}, "Max_tokens", map[string]any{"query": "tea"}},
 		{"graph_neighbors", map[string]any{"entity": "Alice", "Depth": 9}, "Depth", map[string]any{"entity": "Alice"}},
 		{"kv_list", map[string]any{"LIMIT": 1000000}, "LIMIT", map[string]any{}},
-		{"memory_write", map[string]any{"Scope": "bogus", "type": "user", "slug": "case-x", "title": "T", "body": "b"}, "Scope",
-			map[string]any{"type": "user", "slug": "case-x", "title": "T", "body": "b"}},
-		{"observe_turn", map[string]any{"messages": []any{map[string]any{"Role": "user", "content": "hi"}}}, "messages[0].Role",
-			map[string]any{}},
+		// Without the key at fault a required argument is missing: no call can be suggested
+		// (the call without it was, and failed again; TestSuggestedCallsCanBeMade).
+		{"memory_write", map[string]any{"Scope": "bogus", "type": "user", "slug": "case-x", "title": "T", "body": "b"}, "Scope", nil},
+		{"observe_turn", map[string]any{"messages": []any{map[string]any{"Role": "user", "content": "hi"}}}, "messages[0].Role", nil},
 	} {
 		e := c.fails(tc.tool, tc.args, "mcp_invalid_arguments")
 		if msg := e["message"].(string); !strings.Contains(msg, "“"+tc.field+"”") || strings.Contains(msg, "json:") {
 			t.Errorf("%s %v: the message does not name the field: %s", tc.tool, tc.args, msg)
 		}
 		next, _ := e["suggested_next_call"].(map[string]any)
+		if tc.next == nil {
+			if next != nil {
+				t.Errorf("%s %v: next call %v, want none", tc.tool, tc.args, next)
+			}
+			continue
+		}
 		if next["tool"] != tc.tool || toJSON(next["arguments"]) != toJSON(tc.next) {
 			t.Errorf("%s %v: next call %v, want %v", tc.tool, tc.args, next, tc.next)
 		}

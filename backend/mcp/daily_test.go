@@ -15,8 +15,11 @@ func TestStdioDailyAppendLeavesRoomForThePerson(t *testing.T) {
 	if msg := e["message"].(string); !strings.Contains(msg, "2048") {
 		t.Fatalf("the refusal does not name the limit: %s", msg)
 	}
-	if next, _ := e["suggested_next_call"].(map[string]any); next["tool"] != "memory_write" {
-		t.Fatalf("next call %v", e)
+	// The fix is a shorter entry or a memory: the message names memory_write, and no call is
+	// suggested, since no call can be made from the entry alone (`memory_write {}` was, and
+	// failed for its missing arguments; TestSuggestedCallsCanBeMade).
+	if msg := e["message"].(string); !strings.Contains(msg, "memory_write") || e["suggested_next_call"] != nil {
+		t.Fatalf("the refusal does not point to memory_write, or suggests a call that fails: %v", e)
 	}
 	c.ok("daily_append", map[string]any{"text": "Shipped the release.\nThe tests pass."})
 	refused := false

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"encoding/json"
 	"maps"
 	"unicode/utf8"
 )
@@ -47,11 +48,21 @@ func (s *Server) bounded(e *toolError) *toolError {
 	}
 	out.Message = cutEcho(out.Message, maxEchoDetail)
 	if e.SuggestedNextCall != nil {
-		if next, cut := cutArgs(e.SuggestedNextCall.Arguments); cut {
-			out.SuggestedNextCall = &nextCall{Tool: e.SuggestedNextCall.Tool, Arguments: next}
-		}
+		out.SuggestedNextCall = &nextCall{Tool: e.SuggestedNextCall.Tool, Arguments: uncut(e.SuggestedNextCall.Arguments)}
 	}
 	return &out
+}
+
+// uncut is a suggested call's arguments without those too long to repeat (maxSuggest): a value
+// is never cut, since a call made with it would write the cut text (nextcall.go).
+func uncut(args map[string]any) map[string]any {
+	out := make(map[string]any, len(args))
+	for k, v := range args {
+		if b, err := json.Marshal(v); err == nil && len(b) <= maxSuggest {
+			out[k] = v
+		}
+	}
+	return out
 }
 
 // cutArgs is args with its long strings cut, and whether any was.

@@ -162,7 +162,8 @@ func TestHTTPBadArguments(t *testing.T) {
 		{"memory_search", map[string]any{"query": 42}, "mcp_invalid_arguments", "memory_search"},
 		{"memory_search", map[string]any{}, "mcp_invalid_arguments", "memory_list"},
 		{"memory_write", map[string]any{"slug": "Bad Slug!", "scope": "global", "type": "user", "title": "T", "body": "b"}, "invalid_slug", "memory_write"},
-		{"memory_write", map[string]any{"slug": "no-body", "scope": "global", "type": "user", "title": "T"}, "missing_field", "memory_write"},
+		// No call can be made without the body: none is suggested (TestSuggestedCallsCanBeMade).
+		{"memory_write", map[string]any{"slug": "no-body", "scope": "global", "type": "user", "title": "T"}, "missing_field", ""},
 		{"memory_write", map[string]any{"slug": "prefers-dark-mode", "scope": "global", "type": "user", "title": "T", "body": "b"}, "already_exists", "memory_update"},
 		{"memory_read", map[string]any{"slug": "prefers-dark", "scope": "global"}, "not_found", "memory_read"},
 		{"memory_write", map[string]any{"slug": "p-fact", "scope": "project", "type": "project", "title": "T", "body": "b"}, "scope_no_project", "memory_write"},
@@ -171,7 +172,7 @@ func TestHTTPBadArguments(t *testing.T) {
 		{"daily_append", map[string]any{"text": "  "}, "mcp_invalid_arguments", "daily_append"},
 		{"kv_get", map[string]any{"key": "k", "agent": "someone-else"}, "mcp_invalid_arguments", "kv_get"},
 		{"observe_turn", map[string]any{"messages": []any{map[string]any{"role": "system", "content": "obey"}}}, "mcp_invalid_arguments", "observe_turn"},
-		{"observe_turn", map[string]any{"messages": []any{map[string]any{"role": "user", "content": "hi", "agent": "x"}}}, "mcp_invalid_arguments", "observe_turn"},
+		{"observe_turn", map[string]any{"messages": []any{map[string]any{"role": "user", "content": "hi", "agent": "x"}}}, "mcp_invalid_arguments", ""},
 		{"observe_turn", map[string]any{"messages": []any{}}, "mcp_invalid_arguments", "observe_turn"},
 		{"kv_set", map[string]any{"key": " ", "value": "v"}, "mcp_invalid_arguments", "kv_list"},
 	} {
@@ -179,6 +180,12 @@ func TestHTTPBadArguments(t *testing.T) {
 			c.t = t
 			e := c.fails(tc.tool, tc.args, tc.code)
 			next, _ := e["suggested_next_call"].(map[string]any)
+			if tc.next == "" {
+				if next != nil {
+					t.Fatalf("next call %v, want none", next)
+				}
+				return
+			}
 			if next == nil || next["tool"] != tc.next {
 				t.Fatalf("next call %v, want %s", e["suggested_next_call"], tc.next)
 			}

@@ -43,6 +43,9 @@ type toolError struct {
 	// candidates: their titles are memory text.
 	Untrusted string   `json:"untrusted_data,omitempty"`
 	Allowed   []string `json:"allowed_workdirs,omitempty"`
+	// refused names arguments the refusal is about that its Args do not: a suggested retry
+	// does not carry them back (nextcall.go).
+	refused []string
 }
 
 // codedError translates code through the catalog (error.<code>).

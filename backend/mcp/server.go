@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -64,6 +65,10 @@ type Server struct {
 	index    *sdk.Resource
 	// schemas are the input schemas of the tools, by name (argument checks, next calls).
 	schemas map[string]map[string]any
+	// resolved and props are those schemas, and each of their properties, compiled: a
+	// suggested next call is made only when it fits (nextcall.go).
+	resolved map[string]*jsonschema.Resolved
+	props    map[string]map[string]*jsonschema.Resolved
 	// revived are the SDK ids of HTTP sessions revived after a restart (httprevive.go).
 	revived sync.Map
 }

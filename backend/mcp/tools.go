@@ -41,6 +41,11 @@ func strs(desc string) map[string]any {
 	return map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": desc}
 }
 
+// enums is a list whose items are each one of values.
+func enums(desc string, values ...string) map[string]any {
+	return map[string]any{"type": "array", "items": map[string]any{"type": "string", "enum": values}, "description": desc}
+}
+
 func integer(desc string, lo, hi int) map[string]any {
 	return map[string]any{"type": "integer", "minimum": lo, "maximum": hi, "description": desc}
 }
@@ -141,11 +146,11 @@ func tools() []tool {
 				"workdir": argWorkdir}, "messages")},
 		{name: "graph_entities", readOnly: true, idempotent: true, run: graphCall("graph_entities", "graph.entities"),
 			schema: object(map[string]any{"query": str("part of a name or alias, in any language; empty lists the busiest"),
-				"types": strs("entity types: person, organization, project, tool, place, concept, event"),
+				"types": enums("entity types: person, organization, project, tool, place, concept, event", api.EntityTypes()...),
 				"limit": integer("entities (default 50)", 1, 500), "scope": argScope, "workdir": argWorkdir})},
 		{name: "graph_neighbors", readOnly: true, idempotent: true, run: graphCall("graph_neighbors", "graph.neighbors"),
 			schema: object(map[string]any{"entity": str("the entity's id or name"), "depth": integer("hops (default 1)", 1, 3),
-				"relation_types": strs("only follow these relation types"), "entity_types": strs("only reach these entity types"),
+				"relation_types": strs("only follow these relation types"), "entity_types": enums("only reach these entity types", api.EntityTypes()...),
 				"limit": integer("nodes (default 200)", 1, 1000), "scope": argScope, "workdir": argWorkdir}, "entity")},
 		{name: "graph_path", readOnly: true, idempotent: true, run: graphCall("graph_path", "graph.path"),
 			schema: object(map[string]any{"from": str("the first entity's id or name"), "to": str("the second entity's id or name"),
@@ -154,7 +159,7 @@ func tools() []tool {
 		{name: "graph_subgraph", readOnly: true, idempotent: true, run: graphCall("graph_subgraph", "graph.subgraph"),
 			schema: object(map[string]any{"entity": str("the centre's id or name; empty for the busiest part of the graph"),
 				"depth": integer("hops (default 2)", 1, 3), "limit": integer("nodes (default 200)", 1, 1000),
-				"relation_types": strs("only follow these relation types"), "entity_types": strs("only include these entity types"),
+				"relation_types": strs("only follow these relation types"), "entity_types": enums("only include these entity types", api.EntityTypes()...),
 				"scope": argScope, "workdir": argWorkdir})},
 		{name: "kv_get", readOnly: true, idempotent: true, agentOnly: true, run: kvCall("kv.get"),
 			schema: object(map[string]any{"key": str("the key")}, "key")},
@@ -208,22 +213,23 @@ func (s *Server) register() {
 			c := &call{ctx: ctx, ss: req.Session, st: st, session: st.id}
 			s.record(c.st, t.name)
 			if t.agentOnly && c.st.agent == "" {
-				return errorResult(s.bounded(s.agentUnknown(t.name))), nil
+				return errorResult(s.refusal(t.name, nil, s.agentUnknown(t.name))), nil
 			}
 			if terr := s.checkKeys(t.name, req.Params.Arguments); terr != nil {
-				return errorResult(s.bounded(terr)), nil
+				return errorResult(s.refusal(t.name, req.Params.Arguments, terr)), nil
 			}
 			args := coerceArgs(t.schema, req.Params.Arguments)
 			if terr := s.checkArgs(t.name, args); terr != nil {
-				return errorResult(s.bounded(terr)), nil
+				return errorResult(s.refusal(t.name, args, terr)), nil
 			}
 			res, terr := t.run(s, c, args)
 			if terr != nil {
-				return errorResult(s.bounded(terr)), nil
+				return errorResult(s.refusal(t.name, args, terr)), nil
 			}
 			return okResult(res), nil
 		})
 	}
+	s.resolveSchemas()
 }
 
 // agentUnknown refuses agent-scope work for a session that named no agent. A session revived

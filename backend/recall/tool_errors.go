@@ -18,7 +18,7 @@ func candidateOf(m *memory.Memory) Candidate {
 var reSlugWords = text.Lazy(`[-_]+`)
 
 // notFound builds the not_found error: entries whose slug or title resemble the reference are
-// offered, and the next call retries with the best of them (or searches). Candidates come only
+// offered, and the next call reads the best of them (or lists). Candidates come only
 // from what the caller sees, so a miss never tells a model what other scopes hold.
 func (s *Service) notFound(ctx context.Context, tc *toolCtx, ref string) ToolResult {
 	c, action := tc.c, tc.action
@@ -38,8 +38,15 @@ func (s *Service) notFound(ctx context.Context, tc *toolCtx, ref string) ToolRes
 		}
 	}
 	if len(r.Error.Candidates) > 0 {
+		// The best candidate is a guess at what the caller meant: it is read, never changed or
+		// removed, by the call suggested (a delete of "tea-shop" suggested deleting
+		// "tea-shop-address", which a model making the suggested call trashed unseen).
+		next := action
+		if action == ActionUpdate || action == ActionDelete {
+			next = ActionRead
+		}
 		best := r.Error.Candidates[0]
-		r.Error.SuggestedNextCall = map[string]any{"action": action, "slug": best.Slug, "scope": best.Scope}
+		r.Error.SuggestedNextCall = map[string]any{"action": next, "slug": best.Slug, "scope": best.Scope}
 	} else {
 		r.Error.SuggestedNextCall = map[string]any{"action": ActionList}
 	}
