@@ -17,14 +17,18 @@ import (
 // Skip reasons: why a request did not become a run (recorded on the skipped run, translated
 // through extraction.skip.<reason>).
 const (
-	SkipDisabled       = "disabled"
-	SkipAgentOff       = "agent-off"
-	SkipEmpty          = "empty"
-	SkipTooShort       = "too-short"
-	SkipGreeting       = "greeting"
-	SkipThanks         = "thanks"
-	SkipThrottled      = "throttled"
-	SkipAlreadyCovered = "already-covered"
+	SkipDisabled = "disabled"
+	SkipAgentOff = "agent-off"
+	SkipEmpty    = "empty"
+	// SkipNoPersonMessage: the request holds no message of the person at all (a client sent
+	// only its system prompt, tool output or the assistant's words, which are left out as no
+	// one's): said apart from an empty message of the person's.
+	SkipNoPersonMessage = "no-person-message"
+	SkipTooShort        = "too-short"
+	SkipGreeting        = "greeting"
+	SkipThanks          = "thanks"
+	SkipThrottled       = "throttled"
+	SkipAlreadyCovered  = "already-covered"
 	// SkipSuperseded ends a request that waited behind a running run when a newer one came:
 	// the newer one's context holds the same turns.
 	SkipSuperseded = "superseded"

@@ -97,10 +97,10 @@ func (Offline) Plan(ctx context.Context, in Input) (Outcome, error) {
 		signals = append(signals, sig...)
 	}
 	projectOK := in.ProjectPinned || strings.TrimSpace(in.Request.Workdir) != ""
+	// A slug the person rejected is proposed all the same: the validator refuses it by name
+	// (rejected-slug-no-override), so the run says what it left out and why. Skipped here,
+	// the turn read as "nothing worth remembering".
 	skip := map[string]bool{}
-	for _, s := range in.Rejected {
-		skip[s] = true
-	}
 	for _, s := range in.WrittenThisTurn {
 		skip[s] = true
 	}

@@ -103,8 +103,8 @@ func TestOfflineCandidatesAndRejections(t *testing.T) {
 	}
 	in.Rejected = []string{"user-name"}
 	in.WrittenThisTurn = []string{"feedback-rule-never-force-push-main"}
-	if out := planIn(t, in); len(out.Plan.Items) != 0 || out.Plan.Status != PlanNoop {
-		t.Fatalf("rejected or written slugs proposed again: %+v", out.Plan.Items)
+	if out := planIn(t, in); len(out.Plan.Items) != 1 || out.Plan.Items[0].Slug != "user-name" {
+		t.Fatalf("want only the rejected slug, for the validator to refuse: %+v", out.Plan.Items)
 	}
 }
 

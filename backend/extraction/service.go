@@ -261,6 +261,8 @@ func (s *Service) Request(ctx context.Context, req Request, wait bool) (RunDetai
 		reason = SkipDisabled
 	case !set.agentAllowed(req.Agent):
 		reason = SkipAgentOff
+	case turn == 0:
+		reason = SkipNoPersonMessage
 	default:
 		reason = contentGate(set, gateInput{Text: last.Content, PrevAssistant: prevAssistant})
 	}
