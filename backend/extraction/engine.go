@@ -150,6 +150,7 @@ func (s *Service) perform(r *run, planner Planner) {
 			profile = &it
 		}
 	}
+	resolveLegacySlugs(&cd.validator, out.Plan.Items)
 	// The offline planner's reasonings are catalog keys: written in the person's language.
 	say := s.texts(ctx)
 	for i := range out.Plan.Items {
