@@ -82,6 +82,15 @@ func (r *runner) printSession(w io.Writer, res api.SessionDetail) {
 		fmt.Fprintln(w, r.t("cli.sessions.summary", map[string]any{"Count": s.Summarized}))
 		fmt.Fprintln(w, s.Summary)
 	}
+	// The messages recorded in another project were folded into that project's summary.
+	for _, p := range s.ProjectSummaries {
+		key := "cli.sessions.summary_elsewhere"
+		if p.Workdir == "" {
+			key = "cli.sessions.summary_elsewhere_none"
+		}
+		fmt.Fprintln(w, r.t(key, map[string]any{"Count": p.Summarized, "Workdir": p.Workdir}))
+		fmt.Fprintln(w, p.Summary)
+	}
 	for _, t := range res.Turns {
 		fmt.Fprintf(w, "\n#%d %s\n%s\n", t.Seq, t.Role, t.Content)
 		// A message recorded in another project than the session's first one says where: it is

@@ -22,7 +22,7 @@ func TestEveryCodeIsTranslated(t *testing.T) {
 		keys = append(keys, "extraction.status."+s)
 	}
 	for _, r := range []string{SkipDisabled, SkipAgentOff, SkipEmpty, SkipTooShort, SkipGreeting, SkipThanks, SkipThrottled,
-		SkipAlreadyCovered, SkipSuperseded, SkipDisposed, NoopPlan, NoopNoToolCall, NoopMalformed, NoopAllRejected, NoopNoPlanner,
+		SkipAlreadyCovered, SkipSuperseded, SkipDisposed, SkipNoPersonMessage, NoopRejectedByYou, NoopPlan, NoopNoToolCall, NoopMalformed, NoopAllRejected, NoopNoPlanner,
 		NoopNothingLeft, FailTimeout, FailCanceled, FailPlanner, FailContext, FailApply, FailInterrupted, "unknown"} {
 		keys = append(keys, "extraction.reason."+r)
 	}

@@ -150,6 +150,7 @@ func (s *Service) perform(r *run, planner Planner) {
 			profile = &it
 		}
 	}
+	resolveLegacySlugs(&cd.validator, out.Plan.Items)
 	// The offline planner's reasonings are catalog keys: written in the person's language.
 	say := s.texts(ctx)
 	for i := range out.Plan.Items {
@@ -185,6 +186,8 @@ func (s *Service) perform(r *run, planner Planner) {
 		status = StatusDone
 	case len(applied) > 0:
 		status = StatusPartial
+	case len(rejected) > 0 && onlyRejectedByPerson(rejected):
+		reason = NoopRejectedByYou
 	case len(rejected) > 0:
 		reason = NoopAllRejected
 	case out.NoopReason != "":
@@ -246,6 +249,17 @@ func keptReviewed(ok []planned) ([]planned, []AppliedItem) {
 		kept = append(kept, a)
 	}
 	return rest, kept
+}
+
+// onlyRejectedByPerson reports whether every refused item was refused because the person
+// rejected that memory in the last 7 days.
+func onlyRejectedByPerson(v []RejectedItem) bool {
+	for _, r := range v {
+		if r.Code != CodeRejectedNoOverride {
+			return false
+		}
+	}
+	return len(v) > 0
 }
 
 // sortRejected orders refused items by their place in the plan.

@@ -17,14 +17,18 @@ import (
 // Skip reasons: why a request did not become a run (recorded on the skipped run, translated
 // through extraction.skip.<reason>).
 const (
-	SkipDisabled       = "disabled"
-	SkipAgentOff       = "agent-off"
-	SkipEmpty          = "empty"
-	SkipTooShort       = "too-short"
-	SkipGreeting       = "greeting"
-	SkipThanks         = "thanks"
-	SkipThrottled      = "throttled"
-	SkipAlreadyCovered = "already-covered"
+	SkipDisabled = "disabled"
+	SkipAgentOff = "agent-off"
+	SkipEmpty    = "empty"
+	// SkipNoPersonMessage: the request holds no message of the person at all (a client sent
+	// only its system prompt, tool output or the assistant's words, which are left out as no
+	// one's): said apart from an empty message of the person's.
+	SkipNoPersonMessage = "no-person-message"
+	SkipTooShort        = "too-short"
+	SkipGreeting        = "greeting"
+	SkipThanks          = "thanks"
+	SkipThrottled       = "throttled"
+	SkipAlreadyCovered  = "already-covered"
 	// SkipSuperseded ends a request that waited behind a running run when a newer one came:
 	// the newer one's context holds the same turns.
 	SkipSuperseded = "superseded"
@@ -305,24 +309,35 @@ func lastUser(msgs []Message) (user Message, prevAssistant string, turn int) {
 	if idx < 0 {
 		return Message{}, "", 0
 	}
-	for i := idx - 1; i >= 0; i-- {
-		if msgs[i].Role == "assistant" {
-			prevAssistant = msgs[i].Content
-			break
+	return msgs[idx], assistantBefore(msgs, idx), turn
+}
+
+// assistantBefore is the assistant message right before msgs[i] ("" when a user message or
+// nothing comes first).
+func assistantBefore(msgs []Message, i int) string {
+	for j := i - 1; j >= 0; j-- {
+		if msgs[j].Role == "assistant" {
+			return msgs[j].Content
 		}
-		if msgs[i].Role == "user" {
+		if msgs[j].Role == "user" {
 			break
 		}
 	}
-	return msgs[idx], prevAssistant, turn
+	return ""
 }
 
 // messageHash identifies a user message: its source id when the transcript gives one, else
-// its position among the user messages and its text.
-func messageHash(m Message, turn int) string {
+// its position among the user messages, its text and the assistant message it answers
+// (prevAssistant, "" for none). A client without ids that sends only its new messages put the
+// person's second "yes" — to another question — at the same position with the same text, and
+// it was skipped as already extracted; a retry repeats the question too, so it still is.
+func messageHash(m Message, turn int, prevAssistant string) string {
 	key := "id:" + m.ID
 	if m.ID == "" {
 		key = "turn:" + strconv.Itoa(turn) + "\x00" + strings.TrimSpace(m.Content)
+		if p := strings.TrimSpace(prevAssistant); p != "" {
+			key += "\x00after:" + p
+		}
 	}
 	sum := sha256.Sum256([]byte(key))
 	return hex.EncodeToString(sum[:16])

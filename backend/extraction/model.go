@@ -17,14 +17,17 @@ const ExtractionTimeout = 45 * time.Second
 
 // Noop reasons: why a run applied nothing.
 const (
-	NoopPlan        = "plan-noop"       // the planner found nothing worth remembering
-	NoopNoToolCall  = "no-tool-call"    // the model never called SubmitMemoryPlan, even when asked again
-	NoopMalformed   = "malformed-plan"  // its arguments could not be read, even when asked again
-	NoopCut         = "plan-cut"        // its answer was cut at its token limit, even when asked for a shorter one
-	NoopRefused     = "model-refused"   // the model declined to answer (a refusal, a content filter)
-	NoopAllRejected = "all-rejected"    // every item was refused
-	NoopNoPlanner   = "no-planner"      // this process has no planner
-	NoopNothingLeft = "nothing-applied" // the plan had items but none reached the store
+	NoopPlan        = "plan-noop"      // the planner found nothing worth remembering
+	NoopNoToolCall  = "no-tool-call"   // the model never called SubmitMemoryPlan, even when asked again
+	NoopMalformed   = "malformed-plan" // its arguments could not be read, even when asked again
+	NoopCut         = "plan-cut"       // its answer was cut at its token limit, even when asked for a shorter one
+	NoopRefused     = "model-refused"  // the model declined to answer (a refusal, a content filter)
+	NoopAllRejected = "all-rejected"   // every item was refused
+	// NoopRejectedByYou: every item was refused because the person rejected its memory in
+	// the last 7 days; said apart from all-rejected, which reads as the extractor's failure.
+	NoopRejectedByYou = "rejected-by-you"
+	NoopNoPlanner     = "no-planner"      // this process has no planner
+	NoopNothingLeft   = "nothing-applied" // the plan had items but none reached the store
 )
 
 // PlanMaxTokens bounds the model's answer: a plan longer than this is cut by the provider.

@@ -2,13 +2,9 @@ package extraction
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	"engram/backend/text"
 )
 
 // Limits of the offline extractor. The controller already trims turns (DESIGN §6); these
@@ -97,10 +93,10 @@ func (Offline) Plan(ctx context.Context, in Input) (Outcome, error) {
 		signals = append(signals, sig...)
 	}
 	projectOK := in.ProjectPinned || strings.TrimSpace(in.Request.Workdir) != ""
+	// A slug the person rejected is proposed all the same: the validator refuses it by name
+	// (rejected-slug-no-override), so the run says what it left out and why. Skipped here,
+	// the turn read as "nothing worth remembering".
 	skip := map[string]bool{}
-	for _, s := range in.Rejected {
-		skip[s] = true
-	}
 	for _, s := range in.WrittenThisTurn {
 		skip[s] = true
 	}
@@ -119,6 +115,9 @@ func (Offline) Plan(ctx context.Context, in Input) (Outcome, error) {
 			it, ok := f.item(src.msg)
 			if !ok || skip[it.Slug] {
 				continue
+			}
+			if !existing[it.Scope+"\x00"+it.Slug] && it.legacySlug != "" && existing[it.Scope+"\x00"+it.legacySlug] {
+				it.Slug = it.legacySlug // an older build's slug of the fact (resolveLegacySlugs)
 			}
 			if existing[it.Scope+"\x00"+it.Slug] {
 				it.Action, it.Mode = ActionUpdate, "replace"
@@ -232,15 +231,16 @@ func (f finding) item(msg string) (PlanItem, bool) {
 	if f.high {
 		conf = "high"
 	}
-	slug := f.slug
+	slug, legacy := f.slug, ""
 	if slug == "" {
-		slug = makeSlug(typ, f.kind, f.slugKey)
+		slug, legacy = makeSlug(typ, f.kind, f.slugKey), legacySlug(typ, f.kind, f.slugKey)
 	} else if typ != f.typ {
-		slug = makeSlug(typ, f.kind, f.slug)
+		slug, legacy = makeSlug(typ, f.kind, f.slug), legacySlug(typ, f.kind, f.slug)
 	}
 	return PlanItem{
 		Action:      ActionWrite,
 		Slug:        slug,
+		legacySlug:  legacy,
 		Scope:       scope,
 		Type:        typ,
 		Description: clipRunes(oneLine(f.title), offlineMaxTitleRunes),
@@ -251,31 +251,6 @@ func (f finding) item(msg string) (PlanItem, bool) {
 		ReasonArgs:  map[string]any{"Rule": f.rule},
 		Relations:   f.rels,
 	}, true
-}
-
-// makeSlug builds a stable readable slug: type, rule family and up to five ascii words of the
-// fact; text with too few ascii words (Chinese) gets a short hash of its normalised form, so
-// the same fact always lands on the same slug.
-func makeSlug(typ, kind, key string) string {
-	words := asciiWords(key, 5)
-	parts := []string{typ}
-	if kind != "" {
-		parts = append(parts, kind)
-	}
-	if len(words) >= 2 || (len(words) == 1 && !text.HasCJK(key)) {
-		parts = append(parts, words...)
-	} else {
-		sum := sha256.Sum256([]byte(normaliseKey(key)))
-		if len(words) == 1 {
-			parts = append(parts, words[0])
-		}
-		parts = append(parts, hex.EncodeToString(sum[:4]))
-	}
-	s := strings.Join(parts, "-")
-	if len(s) > 64 {
-		s = strings.TrimRight(s[:64], "-")
-	}
-	return s
 }
 
 // asciiWords lower-cases the Latin letters and digits of s into at most n words, dropping

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"engram/backend/memory"
 )
 
 func planIn(t testing.TB, in Input) Outcome {
@@ -69,7 +71,8 @@ func TestOfflineReadsUnplannedEarlierTurns(t *testing.T) {
 }
 
 // TestOfflineSlugs: the same fact always lands on the same slug (so a repeat updates instead of
-// duplicating), different facts on different ones, Chinese facts on ascii slugs.
+// duplicating), different facts on different ones, Chinese facts on the store's slug of their
+// words (TestOfflineChineseSlugs).
 func TestOfflineSlugs(t *testing.T) {
 	slug := func(msg string) string {
 		out := planIn(t, userInput(msg, ""))
@@ -81,7 +84,7 @@ func TestOfflineSlugs(t *testing.T) {
 	if a, b := slug("I'm Ana."), slug("My name is Ana Lopez."); a != "user-name" || b != a {
 		t.Fatalf("name slugs %q %q", a, b)
 	}
-	if a, b := slug("我讨厌早起。"), slug("我讨厌早起！"); a != b || !slugRE.MatchString(a) {
+	if a, b := slug("我讨厌早起。"), slug("我讨厌早起！"); a != b || !memory.ValidSlug(a) {
 		t.Fatalf("same Chinese fact, slugs %q %q", a, b)
 	}
 	if a, b := slug("我讨厌早起。"), slug("我讨厌开会。"); a == b {
@@ -93,7 +96,8 @@ func TestOfflineSlugs(t *testing.T) {
 }
 
 // TestOfflineCandidatesAndRejections: a slug that exists becomes an update (replace), a slug
-// the person rejected recently or already written this turn is left out.
+// already written this turn is left out, and a slug the person rejected recently is proposed
+// for the validator to refuse by name (TestRejectedProposalIsSaidAsSuch).
 func TestOfflineCandidatesAndRejections(t *testing.T) {
 	in := userInput("I'm Ana. Never force-push to main.", "")
 	in.Candidates = []Candidate{{Slug: "user-name", Scope: "global", Type: "user", Title: "Name: Ann"}}
@@ -103,8 +107,8 @@ func TestOfflineCandidatesAndRejections(t *testing.T) {
 	}
 	in.Rejected = []string{"user-name"}
 	in.WrittenThisTurn = []string{"feedback-rule-never-force-push-main"}
-	if out := planIn(t, in); len(out.Plan.Items) != 0 || out.Plan.Status != PlanNoop {
-		t.Fatalf("rejected or written slugs proposed again: %+v", out.Plan.Items)
+	if out := planIn(t, in); len(out.Plan.Items) != 1 || out.Plan.Items[0].Slug != "user-name" {
+		t.Fatalf("want only the rejected slug, for the validator to refuse: %+v", out.Plan.Items)
 	}
 }
 

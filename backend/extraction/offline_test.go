@@ -2,13 +2,12 @@ package extraction
 
 import (
 	"context"
-	"regexp"
 	"strings"
 	"testing"
 	"unicode/utf8"
-)
 
-var slugRE = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{1,62}[a-z0-9]$`)
+	"engram/backend/memory"
+)
 
 // checkPlanInvariants holds for every plan the offline extractor makes, whatever the input:
 // the model is "offline", at most 8 items, only writes or updates with valid slugs, types,
@@ -45,7 +44,7 @@ func checkPlanInvariants(t testing.TB, in Input, out Outcome) {
 		if it.Action != ActionWrite && it.Action != ActionUpdate {
 			t.Fatalf("action %q", it.Action)
 		}
-		if !slugRE.MatchString(it.Slug) || seen[it.Slug] {
+		if !memory.ValidSlug(it.Slug) || seen[it.Slug] {
 			t.Fatalf("bad or repeated slug %q", it.Slug)
 		}
 		seen[it.Slug] = true

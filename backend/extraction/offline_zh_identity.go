@@ -80,10 +80,16 @@ func zhIdentityRule(s *sentence, ps *profile) []finding {
 	// A place needs the person as the subject, or another fact of theirs before it.
 	if m := zhPlace.FindStringSubmatchIndex(t); m != nil && (strings.HasPrefix(t[m[0]:], "我") || len(x.list) > 0 || zhThenNow(t, m[0])) {
 		a, b := m[2], m[3]
+		atWork := false // "在X工作/上班": X may be a city or an employer
 		if a < 0 {
 			a, b = m[4], m[5]
+			atWork = strings.HasPrefix(t[b:], "工作") || strings.HasPrefix(t[b:], "上班")
 		}
-		if place := s.orig[a:b]; !zhNotPlace.MatchString(place) {
+		if place := s.orig[a:b]; atWork && !zhKnownPlace(place) {
+			if x.get("user-work") == nil {
+				x.add("user-work", "工作："+strings.TrimLeft(trimPunct(s.orig[m[0]:m[1]]), "我，,"), m[0], m[1], false)
+			}
+		} else if !zhNotPlace.MatchString(place) {
 			if f := x.add("user-location", "所在地："+place, m[0], m[1], false); f != nil {
 				f.rel("lives_in", place)
 			}

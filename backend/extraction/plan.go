@@ -72,6 +72,9 @@ type PlanItem struct {
 	// memories (offline_identity_split.go).
 	proposalOf *memory.Memory
 	split      bool
+	// legacySlug is the slug an older build's offline extractor gave the same fact (a hash
+	// for Chinese), never a model's: resolveLegacySlugs updates a memory stored under it.
+	legacySlug string
 }
 
 // Relation is a typed edge for the knowledge graph, written into the body in the grammar of

@@ -249,7 +249,7 @@ func (s *Service) Request(ctx context.Context, req Request, wait bool) (RunDetai
 	}
 	last, prevAssistant, turn := lastUser(req.Messages)
 	now := s.o.Now()
-	r := &run{req: req, hash: messageHash(last, turn), done: make(chan struct{}),
+	r := &run{req: req, hash: messageHash(last, turn, prevAssistant), done: make(chan struct{}),
 		turnsHashes: windowHashes(req.Messages)}
 	r.detail = RunDetail{RunSummary: RunSummary{ID: ulid.Make().String(), Session: req.SessionID, Agent: req.Agent,
 		Workdir: vis.Workdir(), StartedAt: now}, Report: Report{Version: ReportVersion, Turn: turn}}
@@ -261,6 +261,8 @@ func (s *Service) Request(ctx context.Context, req Request, wait bool) (RunDetai
 		reason = SkipDisabled
 	case !set.agentAllowed(req.Agent):
 		reason = SkipAgentOff
+	case turn == 0:
+		reason = SkipNoPersonMessage
 	default:
 		reason = contentGate(set, gateInput{Text: last.Content, PrevAssistant: prevAssistant})
 	}
@@ -396,13 +398,13 @@ func windowHashes(msgs []Message) []string {
 			users++
 		}
 	}
-	for _, m := range msgs {
+	for i, m := range msgs {
 		if m.Role != "user" {
 			continue
 		}
 		turn++
 		if users-turn < ContextUserTurns {
-			out = append(out, messageHash(m, turn))
+			out = append(out, messageHash(m, turn, assistantBefore(msgs, i)))
 		}
 	}
 	return out

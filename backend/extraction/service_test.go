@@ -20,7 +20,7 @@ func TestGates(t *testing.T) {
 		reason string // "" runs
 	}{
 		{name: "empty", msgs: []Message{{Role: "user", Content: "   "}}, reason: SkipEmpty},
-		{name: "no user message", msgs: []Message{{Role: "assistant", Content: "Hello, how can I help you today?"}}, reason: SkipEmpty},
+		{name: "no user message", msgs: []Message{{Role: "assistant", Content: "Hello, how can I help you today?"}}, reason: SkipNoPersonMessage},
 		{name: "too short", msgs: []Message{{Role: "user", Content: "do it"}}, reason: SkipTooShort},
 		{name: "short chinese", msgs: []Message{{Role: "user", Content: "继续吧"}}, reason: SkipTooShort},
 		{name: "emoji are graphemes", msgs: []Message{{Role: "user", Content: "👨‍👩‍👧‍👦👍🏽🇩🇪"}}, reason: SkipTooShort},

@@ -223,7 +223,7 @@ func TestRejectedSlugNeedsOverride(t *testing.T) {
 	item := write("likes-coffee", "Likes coffee", "Drinks coffee after all.")
 	f.svc.SetPlanner(fixedPlan(item))
 	d := f.run(turn("s1", "Actually I do like coffee quite a lot."))
-	if got := codes(d); len(got) != 1 || got[0] != CodeRejectedNoOverride || d.Status != StatusNoop || d.Reason != NoopAllRejected {
+	if got := codes(d); len(got) != 1 || got[0] != CodeRejectedNoOverride || d.Status != StatusNoop || d.Reason != NoopRejectedByYou {
 		t.Fatalf("without override: %s %s %v", d.Status, d.Reason, got)
 	}
 	item.OverrideReject = true

@@ -338,6 +338,7 @@ func moveProjectRows(ctx context.Context, tx *sql.Tx, p Project, now string) err
 		`DELETE FROM memory_rejections WHERE scope = 'project' AND scope_key = ?1`,
 		`UPDATE sessions SET scope_key = ?2 WHERE scope_key = ?1`,
 		`UPDATE session_turns SET scope_key = ?2 WHERE scope_key = ?1`,
+		`UPDATE OR IGNORE session_summaries SET scope_key = ?2 WHERE scope_key = ?1`,
 	} {
 		if _, err := tx.ExecContext(ctx, q, p.PathKey, p.Key); err != nil {
 			return fmt.Errorf("memory: unable to move project rows: %w", err)

@@ -94,4 +94,21 @@ UPDATE session_turns SET (scope_key, workdir) = (SELECT s.scope_key, s.workdir F
   WHERE EXISTS (SELECT 1 FROM sessions s WHERE s.agent = session_turns.agent AND s.id = session_turns.session);
 CREATE INDEX session_turns_scope ON session_turns(agent, scope_key);
 `, false},
+	// A session used from two projects kept one summary, its first project's: the other
+	// project's messages left the session with the fold unsummarised, so what was said there
+	// was gone from its history. Each other project's folded messages now make that project's
+	// own summary; the first project's stays in sessions.summary, where it always was.
+	{29, "sessions keep a summary per project", `
+CREATE TABLE IF NOT EXISTS session_summaries (
+  agent TEXT NOT NULL,
+  session TEXT NOT NULL,
+  scope_key TEXT NOT NULL,
+  workdir TEXT NOT NULL DEFAULT '',
+  summary TEXT NOT NULL DEFAULT '',
+  summarized INTEGER NOT NULL DEFAULT 0,
+  updated TEXT NOT NULL DEFAULT '',
+  PRIMARY KEY (agent, session, scope_key)
+);
+CREATE INDEX IF NOT EXISTS session_summaries_scope ON session_summaries(agent, scope_key);
+`, false},
 }

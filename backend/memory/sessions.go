@@ -55,6 +55,9 @@ type Session struct {
 	// Summary holds the compacted messages; Summarized counts them.
 	Summary    string `json:"summary,omitempty"`
 	Summarized int    `json:"summarized"`
+	// ProjectSummaries are the summaries of its messages recorded in other projects (filled
+	// by FindSession): each project's words stay in its own summary.
+	ProjectSummaries []ProjectSummary `json:"project_summaries,omitempty"`
 }
 
 // SessionTurn is one stored message; Seq numbers a session's messages from 1 and is what a
@@ -347,6 +350,15 @@ func (s *Store) ListSessions(ctx context.Context, f SessionFilter) ([]Session, e
 // FindSession resolves a session id, with its agent when given. An id two agents share
 // needs the agent (session_ambiguous).
 func (s *Store) FindSession(ctx context.Context, agent, id string) (Session, error) {
+	sess, err := s.findSession(ctx, agent, id)
+	if err != nil {
+		return sess, err
+	}
+	sess.ProjectSummaries, err = s.projectSummaries(ctx, sess.Agent, sess.ID)
+	return sess, err
+}
+
+func (s *Store) findSession(ctx context.Context, agent, id string) (Session, error) {
 	if agent != "" {
 		return s.getSession(ctx, agent, id)
 	}
@@ -420,8 +432,11 @@ func (s *Store) DeleteSession(ctx context.Context, agent, id string) (bool, erro
 		return false, fmt.Errorf("memory: unable to delete session: %w", err)
 	}
 	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, `DELETE FROM session_turns WHERE agent = ? AND session = ?`, agent, id); err != nil {
-		return false, fmt.Errorf("memory: unable to delete session: %w", err)
+	for _, q := range []string{`DELETE FROM session_turns WHERE agent = ? AND session = ?`,
+		`DELETE FROM session_summaries WHERE agent = ? AND session = ?`} {
+		if _, err := tx.ExecContext(ctx, q, agent, id); err != nil {
+			return false, fmt.Errorf("memory: unable to delete session: %w", err)
+		}
 	}
 	res, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE agent = ? AND id = ?`, agent, id)
 	if err != nil {

@@ -38,34 +38,31 @@ func (s *Store) compactSession(ctx context.Context, agent, id string, summarise 
 		return false, err
 	}
 	fold := turns[:len(turns)-SessionKeep]
-	// The summary is the project's the session was first seen in (history search there reads
-	// it): a message recorded in another project leaves with the fold but is not summarised,
-	// or a search in the first project would find the other's words.
+	// The session's summary is the project's it was first seen in (history search there reads
+	// it); a message recorded in another project makes that project's own summary
+	// (session_summaries), so no project's summary holds another's words and none leaves the
+	// session unsummarised.
 	var own []SessionTurn
 	for _, t := range fold {
 		if t.ProjectKey == sess.ProjectKey {
 			own = append(own, t)
 		}
 	}
-	in := SummaryInput{Session: sess, Previous: sess.Summary, Turns: own, Produced: map[int]bool{}}
-	if in.Produced, err = s.producedTurns(ctx, agent, id, own); err != nil {
+	others, err := s.otherProjectFolds(ctx, sess, fold)
+	if err != nil {
 		return false, err
 	}
-	summary := ""
-	if len(own) == 0 {
-		summary = sess.Summary
-	} else if summarise != nil {
-		if summary, err = summarise(ctx, in); err != nil {
-			s.log.Warn("memory: the session summariser failed; keeping an extractive summary", "session", id, "err", err)
-			summary = ""
+	summary := sess.Summary
+	if len(own) > 0 {
+		in := SummaryInput{Session: sess, Previous: sess.Summary, Turns: own}
+		if in.Produced, err = s.producedTurns(ctx, agent, id, own); err != nil {
+			return false, err
 		}
+		summary = s.summariseFold(ctx, in, summarise)
 	}
-	if strings.TrimSpace(summary) == "" && len(own) > 0 {
-		summary = ExtractiveSummary(in)
+	if err := s.summariseOtherProjects(ctx, sess, others, summarise); err != nil {
+		return false, err
 	}
-	// A model's summary is stored like a message: whatever the guard refuses in a memory is
-	// redacted from it too (the turns it read were redacted, its own words were not).
-	summary = trimSummary(RedactSecrets(summary))
 	last := fold[len(fold)-1].Seq
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
@@ -79,6 +76,9 @@ func (s *Store) compactSession(ctx context.Context, agent, id string, summarise 
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
 		return false, nil // compacted (or deleted) by someone else meanwhile
+	}
+	if err := storeProjectSummaries(ctx, tx, sess, others, indexTime(s.Now())); err != nil {
+		return false, err
 	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM session_turns WHERE agent = ? AND session = ? AND seq <= ?`,
 		agent, id, last); err != nil {

@@ -83,6 +83,17 @@ func (s *Store) SearchHistory(ctx context.Context, q HistoryQuery) ([]HistoryHit
 	if err != nil {
 		return nil, fmt.Errorf("memory: unable to search history: %w", err)
 	}
+	if out, err = scanHits(rows, out); err != nil || len(out) >= q.Limit {
+		return out, err
+	}
+	// The summaries of sessions first seen elsewhere whose messages here were folded: this
+	// project's words, found in this project.
+	rows, err = s.db.QueryContext(ctx, `SELECT agent, session, workdir, scope_key, 0, 'summary', summary, updated, 0
+		FROM session_summaries WHERE agent = ? AND scope_key = ? AND `+cond("summary")+` ORDER BY updated DESC LIMIT ?`,
+		append(args, q.Limit-len(out))...)
+	if err != nil {
+		return nil, fmt.Errorf("memory: unable to search history: %w", err)
+	}
 	return scanHits(rows, out)
 }
 

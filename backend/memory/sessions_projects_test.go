@@ -10,7 +10,7 @@ import (
 // Extraction (SessionTurnsIn) and history search in one project read only its messages; the
 // listing by workdir finds the session from both; the person reading it sees every message with
 // its project; compaction never puts the other project's words in the summary that the first
-// project's history search reads.
+// project's history search reads, and folds them into that project's own summary.
 func TestSessionMessagesStayInTheirProject(t *testing.T) {
 	e := newEnv(t)
 	pa, pb := t.TempDir(), t.TempDir()
@@ -63,6 +63,11 @@ func TestSessionMessagesStayInTheirProject(t *testing.T) {
 	s, err := e.s.FindSession(e.ctx, "claude-code", "moving")
 	if err != nil || s.TurnsKept != SessionKeep || !strings.Contains(s.Summary, "zircon") || strings.Contains(s.Summary, "beta") {
 		t.Fatalf("compacted: kept %d, summary %q (%v)", s.TurnsKept, s.Summary, err)
+	}
+	// They make B's own summary instead, which holds none of A's words.
+	if len(s.ProjectSummaries) != 1 || s.ProjectSummaries[0].ProjectKey != keyB ||
+		!strings.Contains(s.ProjectSummaries[0].Summary, "beta") || strings.Contains(s.ProjectSummaries[0].Summary, "zircon") {
+		t.Fatalf("B's summary: %+v", s.ProjectSummaries)
 	}
 }
 

@@ -85,11 +85,24 @@ func resentPrefix(ctx context.Context, tx *sql.Tx, agent, session, key string, t
 	if err := rows.Err(); err != nil {
 		return 0, err
 	}
+	// Whether the session folded messages into a summary: only then may a request's earlier
+	// messages be stored before everything the session still holds.
+	var folded int
+	if err := tx.QueryRowContext(ctx, `SELECT summarized FROM sessions WHERE agent = ? AND id = ?`, agent, session).
+		Scan(&folded); err != nil && err != sql.ErrNoRows {
+		return 0, err
+	}
 	for end := len(req); end >= 1; end-- {
 		// One message alone matches only when it is all the session holds (a retried first
 		// message): "yes" twice in a row is two answers.
 		m := min(len(tail), end)
 		if m == 0 || m == 1 && len(tail) > 1 {
+			continue
+		}
+		// The whole stored history is shorter than the request's messages up to end: they
+		// cannot all have been stored before unless some were folded. [yes, Saved.] stored and
+		// then [yes, Saved., yes, Saved.] sent whole is the same answer given twice, not a retry.
+		if m < end && folded == 0 {
 			continue
 		}
 		same := true

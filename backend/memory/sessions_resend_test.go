@@ -106,3 +106,23 @@ func TestRepeatedShortAnswersAreKept(t *testing.T) {
 		t.Fatalf("%d messages stored, want 6: %+v", len(ts), ts)
 	}
 }
+
+// TestSameAnswerTwiceInAResentConversation: a client without ids that sends its whole
+// conversation stored [yes, Saved.] and then received [yes, Saved., yes, Saved.] — the same
+// answer to two questions. The stored tail matched the request's last two messages, and the
+// second answer was taken for a retry and never stored. The request's messages before that
+// point cannot have been stored before it (the session holds only two and folded none), so the
+// match is refused and the new pair is stored; a real retry still stores nothing.
+func TestSameAnswerTwiceInAResentConversation(t *testing.T) {
+	e := newEnv(t)
+	pair := []TurnInput{{Role: "user", Content: "yes"}, {Role: "assistant", Content: "Saved."}}
+	for i, turns := range [][]TurnInput{pair, append(append([]TurnInput{}, pair...), pair...),
+		append(append([]TurnInput{}, pair...), pair...)} {
+		if _, err := e.s.RecordSession(e.ctx, SessionRecord{Agent: "web", Session: "twice", Turns: turns}, nil); err != nil {
+			t.Fatalf("%d: %v", i, err)
+		}
+	}
+	if ts, _ := e.s.SessionTurns(e.ctx, "web", "twice"); len(ts) != 4 {
+		t.Fatalf("%d messages stored, want 4: %+v", len(ts), ts)
+	}
+}

@@ -123,6 +123,7 @@ var sections = []section{
 	{"sessions (backend/memory sessions, api sessions.*)", []entry{
 		{"AgentSession", t[memory.Session](), "One conversation an agent fed extraction.", ""},
 		{"AgentSessionTurn", t[memory.SessionTurn](), "One stored message of a session.", ""},
+		{"AgentSessionProjectSummary", t[memory.ProjectSummary](), "The summary of a session's messages recorded in another project than its first.", ""},
 		{"SessionListParams", t[api.SessionListParams](), "", ""},
 		{"SessionList", t[api.SessionList](), "", ""},
 		{"SessionRef", t[api.SessionRef](), "Names a session; agent only when two agents share the id.", ""},

@@ -809,6 +809,7 @@ export interface AgentSession {
   last_activity: string
   summary?: string
   summarized: number
+  project_summaries?: AgentSessionProjectSummary[]
 }
 
 /** One stored message of a session. */
@@ -821,6 +822,14 @@ export interface AgentSessionTurn {
   cut_bytes?: number
   workdir?: string
   project_key?: string
+}
+
+/** The summary of a session's messages recorded in another project than its first. */
+export interface AgentSessionProjectSummary {
+  workdir?: string
+  project_key?: string
+  summary: string
+  summarized: number
 }
 
 export interface SessionListParams {
