@@ -130,8 +130,8 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	tok := s.Token()
-	if !tokenEqual(requestToken(r), tok) {
-		s.httpError(w, 401, "bridge_unauthorized", nil)
+	if got := requestToken(r); !tokenEqual(got, tok) {
+		s.httpError(w, 401, s.refusalCode(got, "bridge_unauthorized"), nil)
 		return
 	}
 	if s.handshakeRefused(w, r) {
@@ -209,7 +209,7 @@ func (c *client) writer() {
 		case <-ping.C:
 			// A token replaced by another process (`engram bridge token --regenerate`) is
 			// noticed here too, so a connection that only listens is closed as well.
-			if !c.current(c.s.Token()) {
+			if !c.current(c.s.liveToken()) {
 				return
 			}
 			// A client that is talking is alive; probe only quiet ones. A browser answers a
@@ -236,9 +236,10 @@ func (c *client) writer() {
 }
 
 // current reports whether the connection's token is still the bridge's (tok, its token now),
-// dropping it when not. Token (the file's stat) is read on every message, event and ping: a
-// connection made with a token the person replaced from the CLI kept working, and kept
-// hearing every event, until some other client happened to connect and the bridge noticed.
+// dropping it when not. It is asked on every message, event and ping (with liveToken, which
+// looks at the file once a second): a connection made with a token the person replaced from
+// the CLI kept working, and kept hearing every event, until some other client happened to
+// connect and the bridge noticed.
 func (c *client) current(tok string) bool {
 	if tokenEqual(c.token, tok) {
 		return true
@@ -274,7 +275,7 @@ func (c *client) reader() {
 			return
 		}
 		c.received.Add(1)
-		if !c.current(c.s.Token()) {
+		if !c.current(c.s.liveToken()) {
 			return // revoked: nothing it sends is run any more
 		}
 		// Every message pays, binary ones too: each reply below is then bounded by the

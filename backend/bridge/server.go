@@ -59,6 +59,14 @@ type Server struct {
 	// regenerating is set while this process replaces the file itself (RegenerateToken
 	// revokes on its own schedule, after the caller's answer).
 	regenerating atomic.Bool
+	// tokenNext is when (unix nanos, by now) Token next looks at the file; tokenMu orders the
+	// looks (token.go).
+	tokenNext atomic.Int64
+	tokenMu   sync.Mutex
+	// now is the clock of the token file's looks (time.Now; tests move it on).
+	now func() time.Time
+	// retired are the fingerprints of the tokens this home's token replaced (retired.go).
+	retired atomic.Value // []string
 
 	mu        sync.Mutex
 	listeners []net.Listener
@@ -92,6 +100,8 @@ type Server struct {
 	streamsMu sync.Mutex
 	streams   map[*stream]bool
 	stopWatch context.CancelFunc
+	// onTokenStat, when set (tests), hears every look at the token file a call to Token makes.
+	onTokenStat func()
 	// onPing, when set (tests), hears the outcome of every websocket ping.
 	onPing func(id int64, err error)
 	// onConnState, when set (tests), hears every connection's state after the stalled set has it.
@@ -114,7 +124,7 @@ func New(cfg Config, a *api.API, hub *api.Hub, ui fs.FS) (*Server, error) {
 	}
 	s := &Server{cfg: cfg, api: a, hub: hub, ui: ui, scripts: inlineScripts(ui), clients: map[int64]*client{}, refusers: make(chan struct{}, 16),
 		stalled: map[*countedConn]stall{}, stallGrace: defaultStallGrace,
-		streams: map[*stream]bool{}}
+		streams: map[*stream]bool{}, now: time.Now}
 	tok, err := LoadOrCreateToken(cfg.Home)
 	if err != nil {
 		return nil, err
@@ -123,6 +133,8 @@ func New(cfg Config, a *api.API, hub *api.Hub, ui fs.FS) (*Server, error) {
 	if fi, err := os.Stat(filepath.Join(cfg.Home, TokenFile)); err == nil {
 		s.tokenSeen.Store(fi)
 	}
+	s.tokenNext.Store(time.Now().Add(tokenCheckEvery).UnixNano())
+	s.loadRetired()
 	return s, nil
 }
 
@@ -420,7 +432,7 @@ func (s *Server) broadcast(name string, data any) {
 	if err != nil {
 		return
 	}
-	tok := s.Token()
+	tok := s.liveToken()
 	for _, c := range s.clientList() {
 		if c.current(tok) && c.wants(name) {
 			c.send(b)

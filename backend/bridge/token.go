@@ -41,6 +41,12 @@ func RegenerateToken(home string) (string, error) {
 	if err := os.MkdirAll(home, 0o700); err != nil {
 		return "", fmt.Errorf("bridge: unable to create home: %w", err)
 	}
+	// The token replaced is remembered by its fingerprint, so its clients hear it was
+	// regenerated (retired.go). A list that cannot be written only costs them that hint: the
+	// regenerate itself goes on.
+	if old, err := os.ReadFile(filepath.Join(home, TokenFile)); err == nil {
+		_ = retire(home, strings.TrimSpace(string(old)))
+	}
 	tmp := filepath.Join(home, TokenFile+".tmp")
 	if err := os.WriteFile(tmp, []byte(tok+"\n"), 0o600); err != nil {
 		return "", fmt.Errorf("bridge: unable to write token: %w", err)
@@ -55,25 +61,75 @@ func tokenEqual(a, b string) bool {
 	return len(a) > 0 && subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1
 }
 
-// Token is the current token. A token file replaced by another process on the home (the CLI's
-// regenerate, while this server runs) takes effect here at once: the old token stops opening
-// connections and the ones it opened are closed, as a regenerate from this process does. The
-// check is one stat of the file per call.
+// tokenCheckEvery is how often, at most, the messages, events and pings of a running bridge
+// look at the token file (liveToken): a stat per call cost every websocket message and every
+// event sent to every client a system call, for a file that changes only when the person
+// regenerates the token.
+const tokenCheckEvery = time.Second
+
+// Token is the current token, the file looked at now: a new websocket, an MCP request and the
+// person's own view (remote.status, the URL) get the token the person has, even in the second
+// after the CLI replaced it. A file another process replaced (the CLI's regenerate, while this
+// server runs) takes effect at once: the old token stops opening connections and the ones it
+// opened are closed, as a regenerate from this process does.
 func (s *Server) Token() string {
-	fi, err := os.Stat(filepath.Join(s.cfg.Home, TokenFile))
-	if err == nil && !s.regenerating.Load() {
-		if prev, ok := s.tokenSeen.Load().(os.FileInfo); !ok || !os.SameFile(prev, fi) || !prev.ModTime().Equal(fi.ModTime()) || prev.Size() != fi.Size() {
-			s.tokenSeen.Store(fi)
-			if data, err := os.ReadFile(filepath.Join(s.cfg.Home, TokenFile)); err == nil {
-				if tok := strings.TrimSpace(string(data)); len(tok) >= 32 && tok != s.token.Load().(string) {
-					s.token.Store(tok)
-					s.cfg.Logger.Info("bridge: the token file changed; connections made with the old token are closed")
-					go s.revokeStale()
-				}
+	s.tokenMu.Lock()
+	s.lookAtTokenFile(s.now())
+	s.tokenMu.Unlock()
+	return s.token.Load().(string)
+}
+
+// liveToken is the current token for the calls of open connections (each message, each event
+// sent to each client, each ping): it is read from memory, and the file looked at by the first
+// call once tokenCheckEvery has passed since the last look (a stat per call cost every message
+// and every event a system call, for a file that changes only when the person regenerates).
+// A token another process replaced is taken up, and its connections closed, within
+// tokenCheckEvery of traffic (watchToken looks on its own for quiet ones).
+func (s *Server) liveToken() string {
+	if s.now().UnixNano() >= s.tokenNext.Load() {
+		s.tokenMu.Lock()
+		// Calls that came meanwhile wait here for the look under way: none of them goes on
+		// with a token the file no longer holds.
+		if now := s.now(); now.UnixNano() >= s.tokenNext.Load() {
+			if s.onTokenStat != nil {
+				s.onTokenStat()
 			}
+			s.lookAtTokenFile(now)
 		}
+		s.tokenMu.Unlock()
 	}
 	return s.token.Load().(string)
+}
+
+// lookAtTokenFile checks the file (checkTokenFile) and sets the next look tokenCheckEvery after
+// now, read before the look: a file replaced after now is seen by the look or the next one.
+// tokenMu is held.
+func (s *Server) lookAtTokenFile(now time.Time) {
+	s.checkTokenFile()
+	s.tokenNext.Store(now.Add(tokenCheckEvery).UnixNano())
+}
+
+// checkTokenFile takes up a token file another process replaced, closing what was opened with
+// the old token.
+func (s *Server) checkTokenFile() {
+	fi, err := os.Stat(filepath.Join(s.cfg.Home, TokenFile))
+	if err != nil || s.regenerating.Load() {
+		return
+	}
+	if prev, ok := s.tokenSeen.Load().(os.FileInfo); ok && os.SameFile(prev, fi) && prev.ModTime().Equal(fi.ModTime()) && prev.Size() == fi.Size() {
+		return
+	}
+	s.tokenSeen.Store(fi)
+	data, err := os.ReadFile(filepath.Join(s.cfg.Home, TokenFile))
+	if err != nil {
+		return
+	}
+	if tok := strings.TrimSpace(string(data)); len(tok) >= 32 && tok != s.token.Load().(string) {
+		s.token.Store(tok)
+		s.loadRetired()
+		s.cfg.Logger.Info("bridge: the token file changed; connections made with the old token are closed")
+		go s.revokeStale()
+	}
 }
 
 // revokeStale closes every websocket and MCP event stream opened with a token other than the
@@ -141,6 +197,7 @@ func (s *Server) RegenerateToken() (string, error) {
 	if fi, err := os.Stat(filepath.Join(s.cfg.Home, TokenFile)); err == nil {
 		s.tokenSeen.Store(fi)
 	}
+	s.loadRetired()
 	// A regenerate revokes: every connection made with the old token is closed once the
 	// caller's own answer has had time to go out (the caller reconnects with the new token).
 	time.AfterFunc(500*time.Millisecond, s.revokeStale)

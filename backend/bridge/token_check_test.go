@@ -1,0 +1,148 @@
+package bridge
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"engram/backend/api"
+)
+
+// fakeClock is a Server.now that moves only when told.
+type fakeClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func newFakeClock() *fakeClock { return &fakeClock{t: time.Now()} }
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *fakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+// Token stat'ed the token file on every websocket message, every event sent to every client
+// and every ping. Calls now read it from memory and look at the file once per tokenCheckEvery:
+// a hundred calls within the second make no look, fifty after it one (that a look after the
+// interval sees a replaced file is TestRegenerateFromAnotherProcessRevokesWithoutANewConnection's).
+func TestTokenLooksAtTheFileOncePerInterval(t *testing.T) {
+	clock := newFakeClock()
+	var looks atomic.Int64
+	f := startWith(t, Config{}, nil, func(s *Server) {
+		s.now = clock.Now
+		s.onTokenStat = func() { looks.Add(1) }
+	})
+	c := f.mustDial(t)
+	for i := 1; i <= 100; i++ {
+		if r := call(t, c, i, "app.info", `{}`); r.Error != nil {
+			t.Fatal(r.Error)
+		}
+	}
+	if n := looks.Load(); n != 0 {
+		t.Fatalf("100 calls within a second looked at the token file %d times", n)
+	}
+	clock.Advance(tokenCheckEvery)
+	for i := 101; i <= 150; i++ {
+		if r := call(t, c, i, "app.info", `{}`); r.Error != nil {
+			t.Fatal(r.Error)
+		}
+	}
+	// One look, or none when watchToken's own look came between (it sets the next one).
+	if n := looks.Load(); n > 1 {
+		t.Fatalf("50 calls after the interval looked at the token file %d times, want 1", n)
+	}
+}
+
+// A token a regenerate replaced got the words of a wrong one ("missing or wrong … copy the
+// URL"), so the person retyped the token they had. It is told the token was regenerated and
+// where the new one is, on the websocket (the web UI's login card shows the probe's answer),
+// on /mcp, for the last retiredKept tokens, whichever process regenerated; a token that never
+// was this bridge's still gets the usual refusal.
+func TestReplacedTokenIsToldItWasRegenerated(t *testing.T) {
+	f := start(t, Config{MCP: http.NotFoundHandler()}) // any answer past the guard is a failure
+	home := f.srv.cfg.Home
+	var old []string
+	for i := 0; i < 4; i++ {
+		old = append(old, f.srv.Token())
+		var err error
+		if i%2 == 0 {
+			_, err = RegenerateToken(home) // the CLI, in its own process
+		} else {
+			_, err = f.srv.RegenerateToken() // the desktop window
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	never := strings.Repeat("ab", 24)
+	cases := []struct {
+		name, token, ws, mcp string
+	}{
+		{"the token just replaced", old[3], "bridge_token_regenerated", "mcp_token_regenerated"},
+		{"the one before", old[2], "bridge_token_regenerated", "mcp_token_regenerated"},
+		{"the third back", old[1], "bridge_token_regenerated", "mcp_token_regenerated"},
+		{"older than the list keeps", old[0], "bridge_unauthorized", "mcp_unauthorized"},
+		{"never this bridge's", never, "bridge_unauthorized", "mcp_unauthorized"},
+		{"a prefix of a replaced one", old[3][:20], "bridge_unauthorized", "mcp_unauthorized"},
+		{"none", "", "bridge_unauthorized", "mcp_unauthorized"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			// The web UI's probe: a plain GET of the websocket URL.
+			resp, err := http.Get(f.base + "/ws?token=" + tc.token)
+			if err != nil {
+				t.Fatal(err)
+			}
+			expectRefusal(t, resp, tc.ws)
+			// A websocket client sending it as a Bearer header.
+			_, resp, err = f.dial(t, "", http.Header{"Authorization": {"Bearer " + tc.token}})
+			if err == nil || resp == nil {
+				t.Fatal("handshake accepted")
+			}
+			expectRefusal(t, resp, tc.ws)
+			req, _ := http.NewRequest("POST", f.base+"/mcp", bytes.NewReader([]byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Authorization", "Bearer "+tc.token)
+			if resp, err = http.DefaultClient.Do(req); err != nil {
+				t.Fatal(err)
+			}
+			expectRefusal(t, resp, tc.mcp)
+		})
+	}
+	data, err := os.ReadFile(filepath.Join(home, RetiredFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tok := range old {
+		if bytes.Contains(data, []byte(tok)) {
+			t.Fatalf("%s holds a token itself: %s", RetiredFile, data)
+		}
+	}
+	if fi, err := os.Stat(filepath.Join(home, RetiredFile)); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("%s: %v %v, want mode 0600", RetiredFile, fi, err)
+	}
+}
+
+// expectRefusal checks resp is a 401 with the translated error code.
+func expectRefusal(t *testing.T, resp *http.Response, code string) {
+	t.Helper()
+	defer resp.Body.Close()
+	var e api.Error
+	if err := json.NewDecoder(resp.Body).Decode(&e); err != nil || resp.StatusCode != 401 || e.Code != code || e.Message == "" || strings.HasPrefix(e.Message, "error.") {
+		t.Fatalf("%d %+v (%v), want 401 %s", resp.StatusCode, e, err, code)
+	}
+}
