@@ -53,7 +53,7 @@ func TestCapEvictsStalledHeaders(t *testing.T) {
 
 	// The cap is full of half-sent requests: the person's request still gets in.
 	person := dialRaw(t, host)
-	person.send(t, "GET /healthz HTTP/1.1\r\nHost: "+host+"\r\n\r\n")
+	person.send(t, rawGet(host, "/healthz", ""))
 	if code, body := person.answer(t); code != 200 || !strings.Contains(body, `"ok":true`) {
 		t.Fatalf("at a cap full of stalled requests: %d %s", code, body)
 	}
@@ -102,11 +102,11 @@ func TestCapEvictsWebsocketThatStoppedReading(t *testing.T) {
 		}
 	}()
 	busy := dialRaw(t, host)
-	busy.send(t, "GET /mcp HTTP/1.1\r\nHost: "+host+"\r\nAuthorization: Bearer "+f.srv.Token()+"\r\n\r\n")
+	busy.send(t, rawGet(host, "/mcp", f.srv.Token()))
 	<-entered
 
 	person := dialRaw(t, host)
-	person.send(t, "GET /healthz HTTP/1.1\r\nHost: "+host+"\r\n\r\n")
+	person.send(t, rawGet(host, "/healthz", ""))
 	if code, _ := person.answer(t); code != 200 {
 		t.Fatalf("at a cap held by a websocket that stopped reading: %d", code)
 	}
