@@ -124,6 +124,21 @@ func (c *client) drop(reason string) {
 	})
 }
 
+// closeWith closes the connection with code and reason (the peer's words), the close frame
+// written before the connection's context ends: a cancelled read or write closes the socket
+// at once, and the frame raced it (drop's does). It waits for the close handshake, within
+// the library's own bounds.
+func (c *client) closeWith(code websocket.StatusCode, reason, why string) {
+	first := false
+	c.dropOnce.Do(func() { first = true }) // not held across the handshake: drop returns at once
+	if !first {
+		return
+	}
+	c.s.cfg.Logger.Info("bridge: dropping client", "id", c.id, "reason", why)
+	_ = c.conn.Close(code, reason)
+	c.cancel()
+}
+
 func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	if !s.originAllowed(r.Header.Get("Origin"), r.Host) {
 		s.httpError(w, 403, "bridge_bad_origin", map[string]any{"Origin": r.Header.Get("Origin")})
@@ -153,6 +168,9 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	c := &client{s: s, conn: conn, tcp: connOf(r), ctx: ctx, cancel: cancel, out: make(chan outMsg, s.cfg.SendQueue),
 		sem: make(chan struct{}, s.cfg.Concurrency), remote: r.RemoteAddr, userAgent: r.UserAgent(), token: tok,
 		connected: time.Now(), tokens: float64(s.cfg.Burst), lastTok: time.Now()}
+	if c.tcp != nil {
+		c.tcp.ws.Store(c)
+	}
 	s.mu.Lock()
 	s.nextID++
 	c.id = s.nextID

@@ -96,6 +96,10 @@ type Server struct {
 	// room (defaultStallGrace; tests shorten it).
 	stallGrace time.Duration
 	refusers   chan struct{} // bounds the goroutines answering 503 beyond MaxConns
+	// closing bounds the evicted websockets whose close frame is under way (limits.go), and
+	// evictCloseWait how long each may take (defaultEvictCloseWait; tests change it).
+	closing        chan struct{}
+	evictCloseWait time.Duration
 	// streams are the open MCP event streams (token.go); stopWatch ends watchToken.
 	streamsMu sync.Mutex
 	streams   map[*stream]bool
@@ -123,6 +127,7 @@ func New(cfg Config, a *api.API, hub *api.Hub, ui fs.FS) (*Server, error) {
 		return nil, errors.New("bridge: the bridge api must act as \"bridge\", not as the user")
 	}
 	s := &Server{cfg: cfg, api: a, hub: hub, ui: ui, scripts: inlineScripts(ui), clients: map[int64]*client{}, refusers: make(chan struct{}, 16),
+		closing: make(chan struct{}, 16), evictCloseWait: defaultEvictCloseWait,
 		stalled: map[*countedConn]stall{}, stallGrace: defaultStallGrace,
 		streams: map[*stream]bool{}, now: time.Now}
 	tok, err := LoadOrCreateToken(cfg.Home)
