@@ -59,12 +59,11 @@ type Server struct {
 	// regenerating is set while this process replaces the file itself (RegenerateToken
 	// revokes on its own schedule, after the caller's answer).
 	regenerating atomic.Bool
-	// tokenNext is when (unix nanos, by now) Token next looks at the file; tokenMu orders the
+	// tokenTick counts watchToken's ticks, tokenLooked the tick the last look at the file
+	// answered for (liveToken looks when they differ; tests tick by hand); tokenMu orders the
 	// looks (token.go).
-	tokenNext atomic.Int64
-	tokenMu   sync.Mutex
-	// now is the clock of the token file's looks (time.Now; tests move it on).
-	now func() time.Time
+	tokenTick, tokenLooked atomic.Int64
+	tokenMu                sync.Mutex
 	// retired are the fingerprints of the tokens this home's token replaced (retired.go).
 	retired atomic.Value // []string
 
@@ -129,7 +128,7 @@ func New(cfg Config, a *api.API, hub *api.Hub, ui fs.FS) (*Server, error) {
 	s := &Server{cfg: cfg, api: a, hub: hub, ui: ui, scripts: inlineScripts(ui), clients: map[int64]*client{}, refusers: make(chan struct{}, 16),
 		closing: make(chan struct{}, 16), evictCloseWait: defaultEvictCloseWait,
 		stalled: map[*countedConn]stall{}, stallGrace: defaultStallGrace,
-		streams: map[*stream]bool{}, now: time.Now}
+		streams: map[*stream]bool{}}
 	tok, err := LoadOrCreateToken(cfg.Home)
 	if err != nil {
 		return nil, err
@@ -138,7 +137,6 @@ func New(cfg Config, a *api.API, hub *api.Hub, ui fs.FS) (*Server, error) {
 	if fi, err := os.Stat(filepath.Join(cfg.Home, TokenFile)); err == nil {
 		s.tokenSeen.Store(fi)
 	}
-	s.tokenNext.Store(time.Now().Add(tokenCheckEvery).UnixNano())
 	s.loadRetired()
 	return s, nil
 }

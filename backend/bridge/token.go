@@ -62,9 +62,7 @@ func tokenEqual(a, b string) bool {
 }
 
 // tokenCheckEvery is how often, at most, the messages, events and pings of a running bridge
-// look at the token file (liveToken): a stat per call cost every websocket message and every
-// event sent to every client a system call, for a file that changes only when the person
-// regenerates the token.
+// look at the token file (liveToken, watchToken).
 const tokenCheckEvery = time.Second
 
 // Token is the current token, the file looked at now: a new websocket, an MCP request and the
@@ -74,39 +72,41 @@ const tokenCheckEvery = time.Second
 // opened are closed, as a regenerate from this process does.
 func (s *Server) Token() string {
 	s.tokenMu.Lock()
-	s.lookAtTokenFile(s.now())
+	s.lookAtTokenFile()
 	s.tokenMu.Unlock()
 	return s.token.Load().(string)
 }
 
 // liveToken is the current token for the calls of open connections (each message, each event
-// sent to each client, each ping): it is read from memory, and the file looked at by the first
-// call once tokenCheckEvery has passed since the last look (a stat per call cost every message
-// and every event a system call, for a file that changes only when the person regenerates).
-// A token another process replaced is taken up, and its connections closed, within
-// tokenCheckEvery of traffic (watchToken looks on its own for quiet ones).
+// sent to each client, each ping): it is read from memory, and the file is looked at by the
+// first call after each tick of watchToken (every tokenCheckEvery). A stat per call cost every
+// message and every event a system call (reading the clock costs one too on some machines: the
+// ticks stand for it), for a file that changes only when the person regenerates. A token another
+// process replaced is taken up, and its connections closed, at the first call after the next
+// tick; watchToken looks on its own for quiet connections.
 func (s *Server) liveToken() string {
-	if s.now().UnixNano() >= s.tokenNext.Load() {
+	if s.tokenTick.Load() != s.tokenLooked.Load() {
 		s.tokenMu.Lock()
 		// Calls that came meanwhile wait here for the look under way: none of them goes on
 		// with a token the file no longer holds.
-		if now := s.now(); now.UnixNano() >= s.tokenNext.Load() {
+		if s.tokenTick.Load() != s.tokenLooked.Load() {
 			if s.onTokenStat != nil {
 				s.onTokenStat()
 			}
-			s.lookAtTokenFile(now)
+			s.lookAtTokenFile()
 		}
 		s.tokenMu.Unlock()
 	}
 	return s.token.Load().(string)
 }
 
-// lookAtTokenFile checks the file (checkTokenFile) and sets the next look tokenCheckEvery after
-// now, read before the look: a file replaced after now is seen by the look or the next one.
-// tokenMu is held.
-func (s *Server) lookAtTokenFile(now time.Time) {
+// lookAtTokenFile checks the file (checkTokenFile) and notes the tick it answers for, read
+// before the look: a file replaced after that tick is seen by this look or after the next
+// tick. tokenMu is held.
+func (s *Server) lookAtTokenFile() {
+	tick := s.tokenTick.Load()
 	s.checkTokenFile()
-	s.tokenNext.Store(now.Add(tokenCheckEvery).UnixNano())
+	s.tokenLooked.Store(tick)
 }
 
 // checkTokenFile takes up a token file another process replaced, closing what was opened with
@@ -169,16 +169,21 @@ func (s *Server) openStream(token string, cancel context.CancelFunc) func() {
 	}
 }
 
-// watchToken reads the token file every PingInterval until ctx ends, so a token replaced by
-// another process (`engram bridge token --regenerate`) revokes what was opened with the old
-// one even while no client sends anything: a quiet websocket, an MCP event stream.
+// watchToken ticks every tokenCheckEvery (liveToken's next call looks at the file) and reads
+// the file every PingInterval until ctx ends, so a token replaced by another process (`engram
+// bridge token --regenerate`) revokes what was opened with the old one even while no client
+// sends anything: a quiet websocket, an MCP event stream.
 func (s *Server) watchToken(ctx context.Context) {
+	tick := time.NewTicker(tokenCheckEvery)
+	defer tick.Stop()
 	t := time.NewTicker(s.cfg.PingInterval)
 	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
+		case <-tick.C:
+			s.tokenTick.Add(1)
 		case <-t.C:
 			s.Token()
 		}

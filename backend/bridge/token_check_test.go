@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -15,55 +14,34 @@ import (
 	"engram/backend/api"
 )
 
-// fakeClock is a Server.now that moves only when told.
-type fakeClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func newFakeClock() *fakeClock { return &fakeClock{t: time.Now()} }
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
-
 // Token stat'ed the token file on every websocket message, every event sent to every client
-// and every ping. Calls now read it from memory and look at the file once per tokenCheckEvery:
-// a hundred calls within the second make no look, fifty after it one (that a look after the
-// interval sees a replaced file is TestRegenerateFromAnotherProcessRevokesWithoutANewConnection's).
+// and every ping. Calls now read it from memory and look at the file once per tick of
+// watchToken (every tokenCheckEvery): a hundred calls make no look but one a tick, fifty after
+// a tick one (that a look after the tick sees a replaced file is
+// TestRegenerateFromAnotherProcessRevokesWithoutANewConnection's).
 func TestTokenLooksAtTheFileOncePerInterval(t *testing.T) {
-	clock := newFakeClock()
 	var looks atomic.Int64
-	f := startWith(t, Config{}, nil, func(s *Server) {
-		s.now = clock.Now
-		s.onTokenStat = func() { looks.Add(1) }
-	})
+	// No ping-time look (PingInterval): only the calls look at the file here.
+	f := startWith(t, Config{PingInterval: time.Hour}, nil, func(s *Server) { s.onTokenStat = func() { looks.Add(1) } })
 	c := f.mustDial(t)
 	for i := 1; i <= 100; i++ {
 		if r := call(t, c, i, "app.info", `{}`); r.Error != nil {
 			t.Fatal(r.Error)
 		}
 	}
-	if n := looks.Load(); n != 0 {
-		t.Fatalf("100 calls within a second looked at the token file %d times", n)
+	// watchToken's ticks (one a second) may come between: each lets one call look.
+	if n := looks.Load(); n > f.srv.tokenTick.Load() {
+		t.Fatalf("100 calls looked at the token file %d times over %d ticks", n, f.srv.tokenTick.Load())
 	}
-	clock.Advance(tokenCheckEvery)
+	before := looks.Load()
+	mine := f.srv.tokenTick.Add(1)
 	for i := 101; i <= 150; i++ {
 		if r := call(t, c, i, "app.info", `{}`); r.Error != nil {
 			t.Fatal(r.Error)
 		}
 	}
-	// One look, or none when watchToken's own look came between (it sets the next one).
-	if n := looks.Load(); n > 1 {
-		t.Fatalf("50 calls after the interval looked at the token file %d times, want 1", n)
+	if n, ticks := looks.Load()-before, f.srv.tokenTick.Load()-mine; n < 1 || n > 1+ticks {
+		t.Fatalf("50 calls after a tick looked at the token file %d times, want 1 (and one per tick since: %d)", n, ticks)
 	}
 }
 
@@ -145,4 +123,25 @@ func expectRefusal(t *testing.T, resp *http.Response, code string) {
 	if err := json.NewDecoder(resp.Body).Decode(&e); err != nil || resp.StatusCode != 401 || e.Code != code || e.Message == "" || strings.HasPrefix(e.Message, "error.") {
 		t.Fatalf("%d %+v (%v), want 401 %s", resp.StatusCode, e, err, code)
 	}
+}
+
+// BenchmarkTokenOfAMessage is what each websocket message, event and ping pays for the token:
+// liveToken (from memory, a look at the file once a second) against Token (a look each time,
+// which every message paid before).
+func BenchmarkTokenOfAMessage(b *testing.B) {
+	home := b.TempDir()
+	s, err := New(Config{Home: home}, nil, nil, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("liveToken", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			_ = s.liveToken()
+		}
+	})
+	b.Run("Token (stat)", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			_ = s.Token()
+		}
+	})
 }

@@ -19,14 +19,13 @@ import (
 // now checks the token: the old connection's next call is not run and it is closed, and one
 // that only listens hears no event after the change.
 func TestRegenerateFromAnotherProcessRevokesWithoutANewConnection(t *testing.T) {
-	clock := newFakeClock()
-	f := startWith(t, Config{}, nil, func(s *Server) { s.now = clock.Now })
+	f := start(t, Config{})
 	caller := f.mustDial(t)
 	listener := f.mustDial(t)
 	if _, err := RegenerateToken(f.srv.cfg.Home); err != nil { // what the CLI does, in its own process
 		t.Fatal(err)
 	}
-	clock.Advance(tokenCheckEvery) // the file is looked at again from here on
+	f.srv.tokenTick.Add(1) // what watchToken does every tokenCheckEvery: the next call looks
 	// Nothing has connected since. The old connection's call is not run.
 	msg := `{"jsonrpc":"2.0","id":1,"method":"memory.write","params":{"scope":"global","type":"user","slug":"after-revoke","title":"t","body":"b"}}`
 	if err := caller.Write(context.Background(), websocket.MessageText, []byte(msg)); err != nil {
