@@ -129,6 +129,9 @@ func (s *Server) checkTokenFile() {
 		s.loadRetired()
 		s.cfg.Logger.Info("bridge: the token file changed; connections made with the old token are closed")
 		go s.revokeStale()
+		if s.cfg.OnTokenChange != nil {
+			go s.cfg.OnTokenChange()
+		}
 	}
 }
 

@@ -145,3 +145,28 @@ func BenchmarkTokenOfAMessage(b *testing.B) {
 		}
 	})
 }
+
+// `engram serve` printed only the URL it started with and the window's Remote access kept the
+// old token when the CLI regenerated it: the bridge now says when it takes up a token another
+// process wrote (Config.OnTokenChange), with the new token in place.
+func TestTokenChangeIsAnnounced(t *testing.T) {
+	heard := make(chan string, 4)
+	var f *fixture
+	f = start(t, Config{OnTokenChange: func() { heard <- f.srv.Token() }})
+	if _, err := f.srv.RegenerateToken(); err != nil {
+		t.Fatal(err)
+	}
+	tok, err := RegenerateToken(f.srv.cfg.Home) // the CLI
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.srv.Token() // a new connection looks at the file
+	select {
+	case got := <-heard:
+		if got != tok {
+			t.Fatalf("announced with %q, want the new token", got)
+		}
+	case <-time.After(20 * time.Second): // bounds a failure only
+		t.Fatal("the token another process wrote was taken up without a word")
+	}
+}
