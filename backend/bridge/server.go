@@ -103,7 +103,7 @@ type Server struct {
 	streamsMu sync.Mutex
 	streams   map[*stream]bool
 	stopWatch context.CancelFunc
-	// onTokenStat, when set (tests), hears every look at the token file a call to Token makes.
+	// onTokenStat, when set (tests), hears every look at the token file liveToken makes.
 	onTokenStat func()
 	// onPing, when set (tests), hears the outcome of every websocket ping.
 	onPing func(id int64, err error)
