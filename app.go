@@ -49,6 +49,8 @@ type App struct {
 	bridgeAddr string
 	bridgeErr  error
 	serveMode  bool
+	// serveTokenNotice, set by `engram serve`, prints the new URL after a regenerate.
+	serveTokenNotice func(url string)
 	// agentServer is set for `engram mcp`: a long-running process that watches the home but
 	// leaves organizer runs to the app or serve (one stdio server runs per agent).
 	agentServer bool
@@ -249,7 +251,8 @@ func (a *App) StartBridge(addr string, allowRemote bool) error {
 	if err != nil {
 		return err
 	}
-	srv, err := bridge.New(bridge.Config{Addr: addr, AllowRemote: allowRemote, Home: a.home, MCP: mcpSrv.Handler()},
+	srv, err := bridge.New(bridge.Config{Addr: addr, AllowRemote: allowRemote, Home: a.home, MCP: mcpSrv.Handler(),
+		OnTokenChange: a.tokenReplaced},
 		a.services.API(a.ctx, api.ActorBridge), a.Events, a.ui)
 	if err == nil {
 		err = srv.Start()
@@ -337,6 +340,15 @@ func (a *App) RegenerateToken() error {
 
 // remoteChanged tells windows to refresh Settings → Remote access. The event carries no
 // token or URL: every bridge client hears it, including ones a regenerate is meant to cut off.
+// tokenReplaced hears the bridge take up a token the CLI wrote: the window's Remote access shows
+// the new URL, and `engram serve` prints it (serveTokenNotice).
+func (a *App) tokenReplaced() {
+	a.remoteChanged()
+	if a.serveTokenNotice != nil {
+		a.serveTokenNotice(a.RemoteStatus().URL)
+	}
+}
+
 func (a *App) remoteChanged() {
 	if a.Events != nil {
 		st := a.RemoteStatus()

@@ -168,6 +168,9 @@ func serve(ctx context.Context, app *App, catalog *i18n.Catalog, lang string, ar
 		lang = s.Language
 	}
 	app.serveMode = true
+	app.serveTokenNotice = func(url string) {
+		fmt.Println(catalog.T(lang, "cli.serve_token_replaced", map[string]any{"URL": url}))
+	}
 	if err := app.StartBridge(*addr, *allowRemote); err != nil {
 		fmt.Fprintln(os.Stderr, catalog.T(lang, "cli.error", map[string]any{"Message": app.bridgeError(err).Message}))
 		return 1

@@ -124,14 +124,29 @@ func (c *client) drop(reason string) {
 	})
 }
 
+// closeWith closes the connection with code and reason (the peer's words), the close frame
+// written before the connection's context ends: a cancelled read or write closes the socket
+// at once, and the frame raced it (drop's does). It waits for the close handshake, within
+// the library's own bounds.
+func (c *client) closeWith(code websocket.StatusCode, reason, why string) {
+	first := false
+	c.dropOnce.Do(func() { first = true }) // not held across the handshake: drop returns at once
+	if !first {
+		return
+	}
+	c.s.cfg.Logger.Info("bridge: dropping client", "id", c.id, "reason", why)
+	_ = c.conn.Close(code, reason)
+	c.cancel()
+}
+
 func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	if !s.originAllowed(r.Header.Get("Origin"), r.Host) {
 		s.httpError(w, 403, "bridge_bad_origin", map[string]any{"Origin": r.Header.Get("Origin")})
 		return
 	}
 	tok := s.Token()
-	if !tokenEqual(requestToken(r), tok) {
-		s.httpError(w, 401, "bridge_unauthorized", nil)
+	if got := requestToken(r); !tokenEqual(got, tok) {
+		s.httpError(w, 401, s.refusalCode(got, "bridge_unauthorized"), nil)
 		return
 	}
 	if s.handshakeRefused(w, r) {
@@ -153,6 +168,9 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	c := &client{s: s, conn: conn, tcp: connOf(r), ctx: ctx, cancel: cancel, out: make(chan outMsg, s.cfg.SendQueue),
 		sem: make(chan struct{}, s.cfg.Concurrency), remote: r.RemoteAddr, userAgent: r.UserAgent(), token: tok,
 		connected: time.Now(), tokens: float64(s.cfg.Burst), lastTok: time.Now()}
+	if c.tcp != nil {
+		c.tcp.ws.Store(c)
+	}
 	s.mu.Lock()
 	s.nextID++
 	c.id = s.nextID
@@ -209,7 +227,7 @@ func (c *client) writer() {
 		case <-ping.C:
 			// A token replaced by another process (`engram bridge token --regenerate`) is
 			// noticed here too, so a connection that only listens is closed as well.
-			if !c.current(c.s.Token()) {
+			if !c.current(c.s.liveToken()) {
 				return
 			}
 			// A client that is talking is alive; probe only quiet ones. A browser answers a
@@ -236,9 +254,10 @@ func (c *client) writer() {
 }
 
 // current reports whether the connection's token is still the bridge's (tok, its token now),
-// dropping it when not. Token (the file's stat) is read on every message, event and ping: a
-// connection made with a token the person replaced from the CLI kept working, and kept
-// hearing every event, until some other client happened to connect and the bridge noticed.
+// dropping it when not. It is asked on every message, event and ping (with liveToken, which
+// looks at the file once a second): a connection made with a token the person replaced from
+// the CLI kept working, and kept hearing every event, until some other client happened to
+// connect and the bridge noticed.
 func (c *client) current(tok string) bool {
 	if tokenEqual(c.token, tok) {
 		return true
@@ -274,7 +293,7 @@ func (c *client) reader() {
 			return
 		}
 		c.received.Add(1)
-		if !c.current(c.s.Token()) {
+		if !c.current(c.s.liveToken()) {
 			return // revoked: nothing it sends is run any more
 		}
 		// Every message pays, binary ones too: each reply below is then bounded by the

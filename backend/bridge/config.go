@@ -43,6 +43,11 @@ type Config struct {
 	// idle UI stays connected.
 	PingInterval, PongTimeout time.Duration
 	Logger                    *slog.Logger
+	// OnTokenChange, when set, is called (on its own goroutine) when the bridge takes up a token
+	// another process wrote (`engram bridge token --regenerate` while it runs), so what shows
+	// the URL can show the new one: `engram serve` printed only the URL it started with, and
+	// Settings → Remote access kept the old one until reopened.
+	OnTokenChange func()
 	// MCP, when set, serves MCP's streamable HTTP at /mcp behind the same token (as a Bearer
 	// header) and the same Host and Origin checks.
 	MCP http.Handler

@@ -11,6 +11,9 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
+
+	"github.com/coder/websocket"
 )
 
 // capListener counts open connections across the bridge's listeners and answers the ones
@@ -151,8 +154,52 @@ func (s *Server) evictStalled() bool {
 	}
 	s.cfg.Logger.Debug("bridge: at the connection cap; closed a connection waiting on its client", "remote", oldest.RemoteAddr(),
 		"kind", int(best.kind), "since", best.since)
+	if c := oldest.ws.Load(); c != nil {
+		s.evictWebsocket(c, oldest)
+		return true
+	}
 	_ = oldest.Close()
 	return true
+}
+
+// defaultEvictCloseWait is how long an evicted websocket's close frame may take before its
+// socket is closed without it (Server.evictCloseWait).
+const defaultEvictCloseWait = time.Second
+
+// evictWebsocket frees c's slot at once and closes it with a close frame saying why (1013, try
+// again later, and the translated reason), which the browser's socket was never sent: the
+// socket was just cut. The frame is written on its own goroutine, so a peer that reads nothing
+// cannot hold up the connection that is let in; after evictCloseWait (or at once, when
+// maxClosing evictions are already being closed) the socket is closed without it.
+func (s *Server) evictWebsocket(c *client, cc *countedConn) {
+	cc.release()
+	select {
+	case s.closing <- struct{}{}:
+	default:
+		_ = cc.Conn.Close()
+		return
+	}
+	reason := closeReason(s.api.Error("bridge_ws_evicted", nil).Message)
+	go func() {
+		defer func() { <-s.closing }()
+		cut := time.AfterFunc(s.evictCloseWait, func() { _ = cc.Conn.Close() })
+		defer cut.Stop()
+		c.closeWith(websocket.StatusTryAgainLater, reason, "evicted at the connection cap")
+		_ = cc.Conn.Close()
+	}()
+}
+
+// closeReason cuts msg to what a close frame carries (123 bytes), at a character boundary.
+func closeReason(msg string) string {
+	const max = 123
+	if len(msg) <= max {
+		return msg
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(msg[cut]) {
+		cut--
+	}
+	return msg[:cut]
 }
 
 // countedConn gives its slot back when closed, however many times Close is called (the
@@ -162,16 +209,23 @@ type countedConn struct {
 	s      *Server
 	once   sync.Once
 	closed atomic.Bool // set before it leaves the stalled set for good
+	// ws is the websocket served on it, once upgraded (evictWebsocket closes it with a frame).
+	ws atomic.Pointer[client]
 }
 
 func (c *countedConn) Close() error {
 	err := c.Conn.Close()
+	c.release()
+	return err
+}
+
+// release gives the slot back (once), the socket itself left to whoever closes it.
+func (c *countedConn) release() {
 	c.once.Do(func() {
 		c.closed.Store(true)
 		c.s.unmarkStalled(c)
 		c.s.open.Add(-1)
 	})
-	return err
 }
 
 // connKey carries a request's connection in its context (the server's ConnContext), so a

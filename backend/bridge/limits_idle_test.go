@@ -49,11 +49,21 @@ func (c *rawConn) answer(t *testing.T) (int, string) {
 	return resp.StatusCode, string(body)
 }
 
-// closedByServer reports whether the server closed the connection (not the test's deadline).
+// closedByServer reads what is left until the server closes the connection, reporting whether
+// it did (and not the test's deadline).
 func (c *rawConn) closedByServer() bool {
-	_, err := c.br.ReadByte()
+	_, err := io.Copy(io.Discard, c.br)
 	var ne net.Error
-	return err != nil && !(errors.As(err, &ne) && ne.Timeout())
+	return !(errors.As(err, &ne) && ne.Timeout())
+}
+
+// rawGet is a GET of path on host, with the token as a Bearer header unless it is "".
+func rawGet(host, path, token string) string {
+	req := "GET " + path + " HTTP/1.1\r\nHost: " + host + "\r\n"
+	if token != "" {
+		req += "Authorization: Bearer " + token + "\r\n"
+	}
+	return req + "\r\n"
 }
 
 // At the connection cap a keep-alive connection waiting for its next request is closed to make
@@ -82,9 +92,7 @@ func TestCapEvictsIdleKeepAlive(t *testing.T) {
 		}
 	})
 	host := strings.TrimPrefix(f.base, "http://")
-	get := func(path string) string {
-		return "GET " + path + " HTTP/1.1\r\nHost: " + host + "\r\nAuthorization: Bearer " + f.srv.Token() + "\r\n\r\n"
-	}
+	get := func(path string) string { return rawGet(host, path, f.srv.Token()) }
 	var once sync.Once
 	free := func() { once.Do(func() { close(release) }) }
 	t.Cleanup(free)

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/coder/websocket"
 )
@@ -53,7 +54,7 @@ func TestCapEvictsStalledHeaders(t *testing.T) {
 
 	// The cap is full of half-sent requests: the person's request still gets in.
 	person := dialRaw(t, host)
-	person.send(t, "GET /healthz HTTP/1.1\r\nHost: "+host+"\r\n\r\n")
+	person.send(t, rawGet(host, "/healthz", ""))
 	if code, body := person.answer(t); code != 200 || !strings.Contains(body, `"ok":true`) {
 		t.Fatalf("at a cap full of stalled requests: %d %s", code, body)
 	}
@@ -69,7 +70,9 @@ func TestCapEvictsStalledHeaders(t *testing.T) {
 
 // At the connection cap, a websocket whose peer stopped reading (its ping unanswered) is
 // closed to make room once nothing cheaper is stalled; a reading websocket and a request in
-// flight are kept. Before, it held its slot until its pong timed out.
+// flight are kept. Before, it held its slot until its pong timed out. It is told why with a
+// close frame (1013, try again later, in the person's language) once it reads again: its
+// socket used to be cut without one, and a browser's saw only an abnormal closure (1006).
 func TestCapEvictsWebsocketThatStoppedReading(t *testing.T) {
 	entered := make(chan struct{}, 2)
 	release := make(chan struct{})
@@ -79,7 +82,7 @@ func TestCapEvictsWebsocketThatStoppedReading(t *testing.T) {
 		_, _ = io.WriteString(w, "held")
 	})
 	f := startWith(t, Config{MaxConns: 3, MCP: held, PingInterval: 20 * time.Millisecond, PongTimeout: time.Hour}, nil,
-		func(s *Server) { s.stallGrace = 0 })
+		func(s *Server) { s.stallGrace, s.evictCloseWait = 0, time.Hour })
 	var once sync.Once
 	free := func() { once.Do(func() { close(release) }) }
 	t.Cleanup(free)
@@ -102,16 +105,22 @@ func TestCapEvictsWebsocketThatStoppedReading(t *testing.T) {
 		}
 	}()
 	busy := dialRaw(t, host)
-	busy.send(t, "GET /mcp HTTP/1.1\r\nHost: "+host+"\r\nAuthorization: Bearer "+f.srv.Token()+"\r\n\r\n")
+	busy.send(t, rawGet(host, "/mcp", f.srv.Token()))
 	<-entered
 
 	person := dialRaw(t, host)
-	person.send(t, "GET /healthz HTTP/1.1\r\nHost: "+host+"\r\n\r\n")
+	person.send(t, rawGet(host, "/healthz", ""))
 	if code, _ := person.answer(t); code != 200 {
 		t.Fatalf("at a cap held by a websocket that stopped reading: %d", code)
 	}
-	if err := readUntilClosed(deaf); errors.Is(err, context.DeadlineExceeded) {
+	err := readUntilClosed(deaf)
+	if errors.Is(err, context.DeadlineExceeded) {
 		t.Fatal("the websocket that stopped reading was not closed")
+	}
+	want := f.srv.api.Error("bridge_ws_evicted", nil).Message
+	var ce websocket.CloseError
+	if !errors.As(err, &ce) || ce.Code != websocket.StatusTryAgainLater || ce.Reason != want || strings.HasPrefix(want, "error.") {
+		t.Fatalf("the evicted websocket ended with %v, want a close frame 1013 %q", err, want)
 	}
 	free()
 	if code, body := busy.answer(t); code != 200 || body != "held" {
@@ -122,5 +131,17 @@ func TestCapEvictsWebsocketThatStoppedReading(t *testing.T) {
 	}
 	if r, ok := <-uiMsgs; !ok || !strings.Contains(string(r.ID), `"id":7`) {
 		t.Fatalf("the reading websocket: %s %v", r.ID, ok)
+	}
+}
+
+// A close frame's reason holds 123 bytes: a longer message is cut there, never inside a
+// character (a Chinese reason cut mid-character is not UTF-8, and the peer fails the close).
+func TestCloseReasonFitsAFrame(t *testing.T) {
+	for _, msg := range []string{"", "short", strings.Repeat("a", 123), strings.Repeat("a", 200),
+		strings.Repeat("连", 41), strings.Repeat("连", 42), "a" + strings.Repeat("连", 60), "ab" + strings.Repeat("连", 60)} {
+		got := closeReason(msg)
+		if len(got) > 123 || !utf8.ValidString(got) || !strings.HasPrefix(msg, got) || (len(msg) <= 123 && got != msg) || len(got) < min(len(msg), 121) {
+			t.Errorf("closeReason(%d bytes) = %d bytes %q", len(msg), len(got), got)
+		}
 	}
 }

@@ -1,12 +1,10 @@
 package bridge
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"os"
@@ -42,34 +40,20 @@ func TestIdleKeepAliveIsClosed(t *testing.T) {
 		name, request string
 		answered      bool
 	}{
-		{"idle after a request", "GET /healthz HTTP/1.1\r\nHost: " + host + "\r\n\r\n", true},
+		{"idle after a request", rawGet(host, "/healthz", ""), true},
 		{"headers never finished", "GET /healthz HTTP/1.1\r\nHost: " + host + "\r\n", false},
 		{"nothing sent", "", false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			c, err := net.Dial("tcp", host)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer c.Close()
-			if _, err := io.WriteString(c, tc.request); err != nil {
-				t.Fatal(err)
-			}
-			// The deadline only bounds a failing test; the assertion is the close itself.
-			_ = c.SetReadDeadline(time.Now().Add(20 * time.Second))
-			br := bufio.NewReader(c)
+			c := dialRaw(t, host)
+			c.send(t, tc.request)
 			if tc.answered {
-				resp, err := http.ReadResponse(br, nil)
-				if err != nil || resp.StatusCode != 200 {
-					t.Fatalf("first request: %v %v", resp, err)
+				if code, _ := c.answer(t); code != 200 {
+					t.Fatalf("first request: %d", code)
 				}
-				_, _ = io.Copy(io.Discard, resp.Body)
-				resp.Body.Close()
 			}
-			_, err = io.Copy(io.Discard, br)
-			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() {
+			if !c.closedByServer() {
 				t.Fatal("the server kept the idle connection open")
 			}
 		})

@@ -29,7 +29,7 @@ func (s *Server) mcpGuard(next http.Handler) http.Handler {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="engram"`)
 			// Its own words: the browser's ("Copy the URL from engram serve") sent an MCP
 			// client's user to put the token in the URL, which is refused here.
-			s.httpError(w, http.StatusUnauthorized, "mcp_unauthorized", nil)
+			s.httpError(w, http.StatusUnauthorized, s.refusalCode(tok, "mcp_unauthorized"), nil)
 			return
 		}
 		if status, code, args := mcpRefusal(r); code != "" {

@@ -59,6 +59,13 @@ type Server struct {
 	// regenerating is set while this process replaces the file itself (RegenerateToken
 	// revokes on its own schedule, after the caller's answer).
 	regenerating atomic.Bool
+	// tokenTick counts watchToken's ticks, tokenLooked the tick the last look at the file
+	// answered for (liveToken looks when they differ; tests tick by hand); tokenMu orders the
+	// looks (token.go).
+	tokenTick, tokenLooked atomic.Int64
+	tokenMu                sync.Mutex
+	// retired are the fingerprints of the tokens this home's token replaced (retired.go).
+	retired atomic.Value // []string
 
 	mu        sync.Mutex
 	listeners []net.Listener
@@ -88,10 +95,16 @@ type Server struct {
 	// room (defaultStallGrace; tests shorten it).
 	stallGrace time.Duration
 	refusers   chan struct{} // bounds the goroutines answering 503 beyond MaxConns
+	// closing bounds the evicted websockets whose close frame is under way (limits.go), and
+	// evictCloseWait how long each may take (defaultEvictCloseWait; tests change it).
+	closing        chan struct{}
+	evictCloseWait time.Duration
 	// streams are the open MCP event streams (token.go); stopWatch ends watchToken.
 	streamsMu sync.Mutex
 	streams   map[*stream]bool
 	stopWatch context.CancelFunc
+	// onTokenStat, when set (tests), hears every look at the token file liveToken makes.
+	onTokenStat func()
 	// onPing, when set (tests), hears the outcome of every websocket ping.
 	onPing func(id int64, err error)
 	// onConnState, when set (tests), hears every connection's state after the stalled set has it.
@@ -113,6 +126,7 @@ func New(cfg Config, a *api.API, hub *api.Hub, ui fs.FS) (*Server, error) {
 		return nil, errors.New("bridge: the bridge api must act as \"bridge\", not as the user")
 	}
 	s := &Server{cfg: cfg, api: a, hub: hub, ui: ui, scripts: inlineScripts(ui), clients: map[int64]*client{}, refusers: make(chan struct{}, 16),
+		closing: make(chan struct{}, 16), evictCloseWait: defaultEvictCloseWait,
 		stalled: map[*countedConn]stall{}, stallGrace: defaultStallGrace,
 		streams: map[*stream]bool{}}
 	tok, err := LoadOrCreateToken(cfg.Home)
@@ -123,6 +137,7 @@ func New(cfg Config, a *api.API, hub *api.Hub, ui fs.FS) (*Server, error) {
 	if fi, err := os.Stat(filepath.Join(cfg.Home, TokenFile)); err == nil {
 		s.tokenSeen.Store(fi)
 	}
+	s.loadRetired()
 	return s, nil
 }
 
@@ -420,7 +435,7 @@ func (s *Server) broadcast(name string, data any) {
 	if err != nil {
 		return
 	}
-	tok := s.Token()
+	tok := s.liveToken()
 	for _, c := range s.clientList() {
 		if c.current(tok) && c.wants(name) {
 			c.send(b)

@@ -41,6 +41,12 @@ func RegenerateToken(home string) (string, error) {
 	if err := os.MkdirAll(home, 0o700); err != nil {
 		return "", fmt.Errorf("bridge: unable to create home: %w", err)
 	}
+	// The token replaced is remembered by its fingerprint, so its clients hear it was
+	// regenerated (retired.go). A list that cannot be written only costs them that hint: the
+	// regenerate itself goes on.
+	if old, err := os.ReadFile(filepath.Join(home, TokenFile)); err == nil {
+		_ = retire(home, strings.TrimSpace(string(old)))
+	}
 	tmp := filepath.Join(home, TokenFile+".tmp")
 	if err := os.WriteFile(tmp, []byte(tok+"\n"), 0o600); err != nil {
 		return "", fmt.Errorf("bridge: unable to write token: %w", err)
@@ -55,25 +61,78 @@ func tokenEqual(a, b string) bool {
 	return len(a) > 0 && subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1
 }
 
-// Token is the current token. A token file replaced by another process on the home (the CLI's
-// regenerate, while this server runs) takes effect here at once: the old token stops opening
-// connections and the ones it opened are closed, as a regenerate from this process does. The
-// check is one stat of the file per call.
+// tokenCheckEvery is how often, at most, the messages, events and pings of a running bridge
+// look at the token file (liveToken, watchToken).
+const tokenCheckEvery = time.Second
+
+// Token is the current token, the file looked at now: a new websocket, an MCP request and the
+// person's own view (remote.status, the URL) get the token the person has, even in the second
+// after the CLI replaced it. A file another process replaced (the CLI's regenerate, while this
+// server runs) takes effect at once: the old token stops opening connections and the ones it
+// opened are closed, as a regenerate from this process does.
 func (s *Server) Token() string {
-	fi, err := os.Stat(filepath.Join(s.cfg.Home, TokenFile))
-	if err == nil && !s.regenerating.Load() {
-		if prev, ok := s.tokenSeen.Load().(os.FileInfo); !ok || !os.SameFile(prev, fi) || !prev.ModTime().Equal(fi.ModTime()) || prev.Size() != fi.Size() {
-			s.tokenSeen.Store(fi)
-			if data, err := os.ReadFile(filepath.Join(s.cfg.Home, TokenFile)); err == nil {
-				if tok := strings.TrimSpace(string(data)); len(tok) >= 32 && tok != s.token.Load().(string) {
-					s.token.Store(tok)
-					s.cfg.Logger.Info("bridge: the token file changed; connections made with the old token are closed")
-					go s.revokeStale()
-				}
+	s.tokenMu.Lock()
+	s.lookAtTokenFile()
+	s.tokenMu.Unlock()
+	return s.token.Load().(string)
+}
+
+// liveToken is the current token for the calls of open connections (each message, each event
+// sent to each client, each ping): it is read from memory, and the file is looked at by the
+// first call after each tick of watchToken (every tokenCheckEvery). A stat per call cost every
+// message and every event a system call (reading the clock costs one too on some machines: the
+// ticks stand for it), for a file that changes only when the person regenerates. A token another
+// process replaced is taken up, and its connections closed, at the first call after the next
+// tick; watchToken looks on its own for quiet connections.
+func (s *Server) liveToken() string {
+	if s.tokenTick.Load() != s.tokenLooked.Load() {
+		s.tokenMu.Lock()
+		// Calls that came meanwhile wait here for the look under way: none of them goes on
+		// with a token the file no longer holds.
+		if s.tokenTick.Load() != s.tokenLooked.Load() {
+			if s.onTokenStat != nil {
+				s.onTokenStat()
 			}
+			s.lookAtTokenFile()
 		}
+		s.tokenMu.Unlock()
 	}
 	return s.token.Load().(string)
+}
+
+// lookAtTokenFile checks the file (checkTokenFile) and notes the tick it answers for, read
+// before the look: a file replaced after that tick is seen by this look or after the next
+// tick. tokenMu is held.
+func (s *Server) lookAtTokenFile() {
+	tick := s.tokenTick.Load()
+	s.checkTokenFile()
+	s.tokenLooked.Store(tick)
+}
+
+// checkTokenFile takes up a token file another process replaced, closing what was opened with
+// the old token.
+func (s *Server) checkTokenFile() {
+	fi, err := os.Stat(filepath.Join(s.cfg.Home, TokenFile))
+	if err != nil || s.regenerating.Load() {
+		return
+	}
+	if prev, ok := s.tokenSeen.Load().(os.FileInfo); ok && os.SameFile(prev, fi) && prev.ModTime().Equal(fi.ModTime()) && prev.Size() == fi.Size() {
+		return
+	}
+	s.tokenSeen.Store(fi)
+	data, err := os.ReadFile(filepath.Join(s.cfg.Home, TokenFile))
+	if err != nil {
+		return
+	}
+	if tok := strings.TrimSpace(string(data)); len(tok) >= 32 && tok != s.token.Load().(string) {
+		s.token.Store(tok)
+		s.loadRetired()
+		s.cfg.Logger.Info("bridge: the token file changed; connections made with the old token are closed")
+		go s.revokeStale()
+		if s.cfg.OnTokenChange != nil {
+			go s.cfg.OnTokenChange()
+		}
+	}
 }
 
 // revokeStale closes every websocket and MCP event stream opened with a token other than the
@@ -113,16 +172,21 @@ func (s *Server) openStream(token string, cancel context.CancelFunc) func() {
 	}
 }
 
-// watchToken reads the token file every PingInterval until ctx ends, so a token replaced by
-// another process (`engram bridge token --regenerate`) revokes what was opened with the old
-// one even while no client sends anything: a quiet websocket, an MCP event stream.
+// watchToken ticks every tokenCheckEvery (liveToken's next call looks at the file) and reads
+// the file every PingInterval until ctx ends, so a token replaced by another process (`engram
+// bridge token --regenerate`) revokes what was opened with the old one even while no client
+// sends anything: a quiet websocket, an MCP event stream.
 func (s *Server) watchToken(ctx context.Context) {
+	tick := time.NewTicker(tokenCheckEvery)
+	defer tick.Stop()
 	t := time.NewTicker(s.cfg.PingInterval)
 	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
+		case <-tick.C:
+			s.tokenTick.Add(1)
 		case <-t.C:
 			s.Token()
 		}
@@ -141,6 +205,7 @@ func (s *Server) RegenerateToken() (string, error) {
 	if fi, err := os.Stat(filepath.Join(s.cfg.Home, TokenFile)); err == nil {
 		s.tokenSeen.Store(fi)
 	}
+	s.loadRetired()
 	// A regenerate revokes: every connection made with the old token is closed once the
 	// caller's own answer has had time to go out (the caller reconnects with the new token).
 	time.AfterFunc(500*time.Millisecond, s.revokeStale)

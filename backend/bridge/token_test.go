@@ -25,6 +25,7 @@ func TestRegenerateFromAnotherProcessRevokesWithoutANewConnection(t *testing.T) 
 	if _, err := RegenerateToken(f.srv.cfg.Home); err != nil { // what the CLI does, in its own process
 		t.Fatal(err)
 	}
+	f.srv.tokenTick.Add(1) // what watchToken does every tokenCheckEvery: the next call looks
 	// Nothing has connected since. The old connection's call is not run.
 	msg := `{"jsonrpc":"2.0","id":1,"method":"memory.write","params":{"scope":"global","type":"user","slug":"after-revoke","title":"t","body":"b"}}`
 	if err := caller.Write(context.Background(), websocket.MessageText, []byte(msg)); err != nil {

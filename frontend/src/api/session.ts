@@ -18,6 +18,8 @@ export interface SessionSnapshot {
   rejection: ApiError | null
   /** Whether a token is set (stored or being tried). */
   hasToken: boolean
+  /** Why the socket cannot open for now (the bridge at its connection cap); retried meanwhile. */
+  busy: ApiError | null
 }
 
 export interface SessionEnv {
@@ -37,11 +39,11 @@ export class Session {
   ) {
     this.token = token
     if (transport instanceof WsTransport) {
-      this.snap = { mode: 'ws', state: transport.state, everOpen: false, rejection: null, hasToken: token !== '' }
+      this.snap = { mode: 'ws', state: transport.state, everOpen: false, rejection: null, hasToken: token !== '', busy: null }
       transport.onState((s) => this.follow(transport, s))
       if (transport.state !== 'idle') this.follow(transport, transport.state)
     } else {
-      this.snap = { mode: 'wails', state: 'open', everOpen: true, rejection: null, hasToken: false }
+      this.snap = { mode: 'wails', state: 'open', everOpen: true, rejection: null, hasToken: false, busy: null }
     }
   }
 
@@ -64,13 +66,13 @@ export class Session {
     if (s === 'open') {
       // A token that worked is worth keeping.
       this.store(this.token)
-      this.set({ state: s, everOpen: true, rejection: null })
+      this.set({ state: s, everOpen: true, rejection: null, busy: null })
     } else if (s === 'rejected') {
       // A refused token is of no further use on this browser.
       if (this.stored() === this.token) this.store('')
       this.set({ state: s, rejection: t.rejection })
     } else {
-      this.set({ state: s })
+      this.set({ state: s, busy: t.busy })
     }
   }
 
@@ -106,7 +108,7 @@ export class Session {
     const token = parseTokenInput(input)
     if (!token) return false
     this.token = token
-    this.set({ everOpen: false, rejection: null, hasToken: true })
+    this.set({ everOpen: false, rejection: null, hasToken: true, busy: null })
     t.setUrl(this.url(token))
     return true
   }
@@ -131,7 +133,7 @@ export class Session {
     this.store('')
     this.token = ''
     t.setUrl('')
-    this.set({ state: 'idle', everOpen: false, rejection: null, hasToken: false })
+    this.set({ state: 'idle', everOpen: false, rejection: null, hasToken: false, busy: null })
   }
 
   /** Reconnects now instead of waiting for the backoff. */

@@ -30,7 +30,12 @@ export type ConnectionState = 'idle' | 'connecting' | 'open' | 'closed' | 'rejec
  * What a plain HTTP request to the websocket URL says about a socket that closed before it
  * opened: the browser hides the handshake status (401 for a wrong token), the probe does not.
  */
-export type ProbeResult = { kind: 'rejected'; error: ApiError } | { kind: 'reachable' } | { kind: 'unreachable' }
+export type ProbeResult =
+  | { kind: 'rejected'; error: ApiError }
+  | { kind: 'reachable' }
+  | { kind: 'unreachable' }
+  /** The bridge is at its connection cap (503): retried, and its words shown meanwhile. */
+  | { kind: 'busy'; error: ApiError }
 export type Probe = (url: string) => Promise<ProbeResult>
 
 export interface WsOptions {
@@ -133,7 +138,7 @@ export function fetchProbe(fetcher: typeof fetch): Probe {
     } catch {
       return { kind: 'unreachable' }
     }
-    if (res.status !== 401 && res.status !== 403) return { kind: 'reachable' }
+    if (res.status !== 401 && res.status !== 403 && res.status !== 503) return { kind: 'reachable' }
     let body: unknown = null
     try {
       body = await res.json()
@@ -141,8 +146,9 @@ export function fetchProbe(fetcher: typeof fetch): Probe {
       /* not JSON */
     }
     const b = body as { code?: unknown; i18n_key?: unknown } | null
-    const error = b && (typeof b.code === 'string' || typeof b.i18n_key === 'string') ? normalizeError(b) : unauthorizedError()
-    return { kind: 'rejected', error }
+    const known = b && (typeof b.code === 'string' || typeof b.i18n_key === 'string')
+    if (res.status === 503) return known ? { kind: 'busy', error: normalizeError(b) } : { kind: 'reachable' }
+    return { kind: 'rejected', error: known ? normalizeError(b) : unauthorizedError() }
   }
 }
 
@@ -166,6 +172,11 @@ export class WsTransport implements Transport {
   state: ConnectionState = 'idle'
   /** Why the token was refused (state rejected). */
   rejection: ApiError | null = null
+  /**
+   * Why the last socket could not open while the bridge is reachable and the token good: at its
+   * connection cap (a tab beyond it waited on "Connecting…" without a word). Cleared on open.
+   */
+  busy: ApiError | null = null
 
   private readonly factory: WebSocketFactory
   private readonly minBackoff: number
@@ -220,6 +231,7 @@ export class WsTransport implements Transport {
       this.openedOnce = true
       this.attempt = 0
       this.preOpenFailures = 0
+      this.busy = null
       this.setState('open')
       const q = this.queue
       this.queue = []
@@ -257,8 +269,12 @@ export class WsTransport implements Transport {
     probe(url).then(
       (r) => {
         if (gen !== this.generation || this.closedByUser || this.sock) return
-        if (r.kind === 'rejected') this.reject(r.error)
-        else this.scheduleReconnect()
+        if (r.kind === 'rejected') return this.reject(r.error)
+        if (r.kind === 'busy') {
+          this.busy = r.error
+          this.setState(this.state) // listeners read busy with the state
+        }
+        this.scheduleReconnect()
       },
       () => {
         if (gen === this.generation && !this.closedByUser && !this.sock) this.scheduleReconnect()
@@ -309,6 +325,7 @@ export class WsTransport implements Transport {
     this.preOpenFailures = 0
     this.attempt = 0
     this.rejection = null
+    this.busy = null
     const s = this.sock
     this.sock = null
     this.closedByUser = false

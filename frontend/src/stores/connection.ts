@@ -22,6 +22,8 @@ export const useConnection = defineStore('connection', () => {
   const mode = computed(() => snap.value.mode)
   const state = computed(() => snap.value.state)
   const rejection = computed(() => snap.value.rejection)
+  /** Why the socket cannot open for now (the bridge at its connection cap). */
+  const busy = computed(() => snap.value.busy)
   /** The app is shown once connected, and stays through outages (with a banner). */
   const ready = computed(
     () => snap.value.mode === 'wails' || (snap.value.everOpen && snap.value.state !== 'rejected' && snap.value.state !== 'idle'),
@@ -37,6 +39,7 @@ export const useConnection = defineStore('connection', () => {
     mode,
     state,
     rejection,
+    busy,
     ready,
     reconnecting,
     checking,

@@ -154,6 +154,13 @@ describe('fetchProbe', () => {
     expect(r.kind).toBe('rejected')
     if (r.kind === 'rejected') expect(r.error.i18nKey).toBe('error.bridge_unauthorized')
   })
+  it('reads a 503 with the bridge error payload as busy (retried), not as a refusal', async () => {
+    const body = { code: 'bridge_too_many_connections', i18n_key: 'error.bridge_too_many_connections', args: { Max: 128 }, message: 'm' }
+    const r = await fetchProbe((async () => res(503, body)) as unknown as typeof fetch)('ws://h/ws?token=a')
+    expect(r.kind).toBe('busy')
+    if (r.kind === 'busy') expect(r.error.code).toBe('bridge_too_many_connections')
+    expect((await fetchProbe((async () => res(503)) as unknown as typeof fetch)('ws://h/ws')).kind).toBe('reachable')
+  })
   it('tells a live server (426) from an unreachable one', async () => {
     expect((await fetchProbe((async () => res(426)) as unknown as typeof fetch)('wss://h/ws?token=a')).kind).toBe('reachable')
     expect((await fetchProbe((async () => Promise.reject(new TypeError('down'))) as unknown as typeof fetch)('ws://h/ws')).kind).toBe('unreachable')
@@ -209,6 +216,24 @@ describe('Session', () => {
     expect(s.snapshot.state).toBe('rejected')
     expect(s.snapshot.rejection?.code).toBe('bridge_unauthorized')
     expect(storage.map.has(TOKEN_STORAGE_KEY)).toBe(false)
+  })
+
+  // A tab opened beyond the bridge's connection cap spun on "Connecting…" without a word: the
+  // probe's 503 said why, and was read as "reachable". Its reason is kept while the transport
+  // retries, and cleared once the socket opens.
+  it('says why a socket cannot open while the bridge is at its cap, and keeps retrying', async () => {
+    const full = new ApiError('bridge_too_many_connections', 'error.bridge_too_many_connections', { Max: 128 })
+    const { t, timers } = make({ probe: async () => ({ kind: 'busy', error: full }) })
+    const s = new Session(t, { localStorage: memStorage() }, 'good')
+    t.connect()
+    Sock.all[0].close()
+    await flush()
+    expect(s.snapshot.state).toBe('closed')
+    expect(s.snapshot.busy?.code).toBe('bridge_too_many_connections')
+    expect(timers.length).toBeGreaterThan(0)
+    timers[timers.length - 1].fn()
+    Sock.all[Sock.all.length - 1].open()
+    expect(s.snapshot).toMatchObject({ state: 'open', busy: null, rejection: null })
   })
 
   it('is always open in the desktop window', () => {
