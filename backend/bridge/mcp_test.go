@@ -107,6 +107,12 @@ func TestMCPWrongRoutesAreRefusedInWords(t *testing.T) {
 		{http.MethodPost, "/mcp/", "application/json", 404, "bridge_no_route"},
 		{http.MethodGet, "/sse", "text/event-stream", 404, "bridge_no_route"},
 		{http.MethodOptions, "/mcp", "", 405, "mcp_method_not_allowed"},
+		// OAuth discovery, which the TypeScript SDK's clients (Claude Code, VS Code, Cursor) run
+		// after a 401, read the web UI's page and failed on "Unexpected token '<'".
+		{http.MethodGet, "/.well-known/oauth-protected-resource/mcp", "application/json", 404, "bridge_no_route"},
+		{http.MethodGet, "/.well-known/oauth-protected-resource", "application/json", 404, "bridge_no_route"},
+		{http.MethodGet, "/.well-known/oauth-authorization-server", "", 404, "bridge_no_route"},
+		{http.MethodGet, "/.well-known/openid-configuration", "*/*", 404, "bridge_no_route"},
 	} {
 		t.Run(tc.method+" "+tc.path, func(t *testing.T) {
 			req, _ := http.NewRequest(tc.method, f.base+tc.path, strings.NewReader(`{}`))

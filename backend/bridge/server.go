@@ -398,6 +398,12 @@ func (s *Server) handleUI(w http.ResponseWriter, r *http.Request) {
 		s.noRoute(w, r) // an MCP client of the older HTTP+SSE transport, not a browser
 		return
 	}
+	if strings.HasPrefix(r.URL.Path, "/.well-known/") {
+		// An MCP client's OAuth discovery after a 401 (the TypeScript SDK's): the web UI's page
+		// with 200 read as broken JSON, hiding the 401's words. The bridge takes no OAuth.
+		s.noRoute(w, r)
+		return
+	}
 	if !hasUI(s.ui) {
 		s.serveNoUI(w, r)
 		return
