@@ -3,6 +3,7 @@ package organizer
 import (
 	"slices"
 	"testing"
+	"time"
 
 	"engram/backend/memory"
 )
@@ -149,5 +150,34 @@ func TestUndoRunKeepsChangesMadeAfterTheRun(t *testing.T) {
 				t.Fatal("the other merges were not undone")
 			}
 		})
+	}
+}
+
+// TestUndoRunTakesBackAMarkForReview: a change that sent a stale memory back to review (a tag
+// and reviewed off) is taken back from the snapshot: its tags as before, the review tag gone.
+func TestUndoRunTakesBackAMarkForReview(t *testing.T) {
+	e := newEnv(t)
+	stale := item("old-guess", "Old guess", "The user might prefer tabs over spaces.")
+	stale.Confidence, stale.SourceQuote, stale.Tags = memory.ConfidenceLow, nil, []string{"style"}
+	ids := e.write(memory.ActorExtractor, stale)
+	before := stateOf(e.live()["global/old-guess"])
+	e.clock.Advance(90 * 24 * time.Hour)
+	det := e.run(TriggerManual)
+	d := decisionFor(det.Report, ids["old-guess"])
+	if d == nil || d.Action != ActionMarkReview {
+		t.Fatalf("no mark_review for the stale memory: %+v", det.Report.Decisions)
+	}
+	if _, err := e.svc.ApplyReport(e.ctx, det.ID, []string{d.ID}); err != nil {
+		t.Fatal(err)
+	}
+	if m := e.live()["global/old-guess"]; !contains(m.Tags, ReviewTag) {
+		t.Fatalf("the mark was not applied: %v", m.Tags)
+	}
+	res, err := e.svc.UndoRun(e.ctx, UndoParams{RunID: det.ID}, memory.ActorUser)
+	if err != nil || res.Undone != 1 || res.Reverted != 1 {
+		t.Fatalf("undo = %+v, %v", res, err)
+	}
+	if got := stateOf(e.live()["global/old-guess"]); !sameState(got, before) {
+		t.Fatalf("after the undo %+v, want %+v", got, before)
 	}
 }
