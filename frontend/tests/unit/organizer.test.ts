@@ -143,6 +143,9 @@ describe('report grouping', () => {
     expect(isApplicable(run({ status: 'running' }), d)).toBe(false)
     expect(isApplicable(run({ status: 'done' }), decision({ status: 'applied' }))).toBe(false)
     expect(isApplicable(run({ status: 'done' }), decision({ outcome: 'drop', status: 'dropped' }))).toBe(false)
+    // An undone run's waiting changes are not offered (the api refuses them).
+    const undone = { ...run({ status: 'done' }), report: { undo: { at: '2026-01-01T00:00:00Z' } } }
+    expect(isApplicable(undone, d)).toBe(false)
   })
 })
 
