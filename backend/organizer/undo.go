@@ -200,9 +200,11 @@ func (s *Service) planUndo(ctx context.Context, runID string, d *Decision) *undo
 		switch {
 		case err == nil && !m.Archived:
 			pl.item.AlreadyBack = append(pl.item.AlreadyBack, ref)
-		case err == nil || memory.CodeOf(err) == memory.CodeNotFound:
-			// In the trash (a restore says so if it is not) or archived since: restore
-			// brings back either.
+		case err == nil:
+			// Brought back and archived since: a person's later choice, kept.
+			problem(KeyUndoGone, ref, "organizer: unable to undo: "+ref.Slug+" was archived after the run")
+		case memory.CodeOf(err) == memory.CodeNotFound:
+			// In the trash (the restore says so if it is no longer there).
 			pl.item.Restore = append(pl.item.Restore, ref)
 		default:
 			pl.item.Problems = append(pl.item.Problems, entryFailure(memory.CodeOf(err), ref, errArgs(err), err.Error()))

@@ -110,6 +110,22 @@ func TestUndoRunKeepsChangesMadeAfterTheRun(t *testing.T) {
 			}
 		})
 	}
+	t.Run("merged-away memory brought back and archived", func(t *testing.T) {
+		e := newEnv(t)
+		ids := dupes(e)
+		det := e.run(TriggerScheduled)
+		d := decisionFor(det.Report, ids["dark-theme"])
+		gone := d.Targets[0]
+		e.write(memory.ActorUser, memory.Item{Op: memory.OpRestore, ID: gone.ID})
+		e.write(memory.ActorUser, memory.Item{Op: memory.OpArchive, ID: gone.ID})
+		res, err := e.svc.UndoRun(e.ctx, UndoParams{RunID: det.ID}, memory.ActorUser)
+		if err != nil || res.Undone != 2 || res.Conflicts != 1 {
+			t.Fatalf("undo = %+v, %v; want the archived one's merge left", res, err)
+		}
+		if m, err := e.store.Get(e.ctx, gone.ID); err != nil || !m.Archived {
+			t.Fatalf("the archived memory was brought back: %+v %v", m, err)
+		}
+	})
 	for _, by := range []string{memory.ActorUser, memory.ActorTool} {
 		t.Run("keeper edited by "+by, func(t *testing.T) {
 			e := newEnv(t)
