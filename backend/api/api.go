@@ -249,6 +249,7 @@ func (a *API) table() []Method {
 		method("organizer.runNow", a.Organizer.RunNow, rw),
 		method("organizer.abort", a.Organizer.Abort, rw),
 		method("organizer.applyReport", a.Organizer.ApplyReport, del),
+		method("organizer.undo", a.Organizer.Undo, del),
 		method("organizer.settings", a.Organizer.Settings, ro),
 		method("organizer.updateSettings", a.Organizer.UpdateSettings, rw),
 		method("kv.get", a.KV.Get, ro),

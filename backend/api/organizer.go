@@ -109,6 +109,32 @@ func (s *OrganizerService) ApplyReport(p organizer.ApplyParams) (organizer.Apply
 	return r, s.a.fail(err)
 }
 
+// Undo takes an applied run back (or, with dry_run, says what would come back): only a person
+// may (the window, the CLI, a browser through the bridge), never an agent over MCP. Each change
+// left because a memory moved after the run says why in the caller's language.
+func (s *OrganizerService) Undo(p organizer.UndoParams) (organizer.UndoResult, error) {
+	if err := s.a.Wait(); err != nil {
+		return organizer.UndoResult{}, err
+	}
+	if s.a.actor != ActorUser && s.a.actor != ActorBridge {
+		return organizer.UndoResult{}, s.a.newError(organizer.CodeUndoPersonOnly, map[string]any{"Run": p.RunID})
+	}
+	o, err := s.svc()
+	if err != nil {
+		return organizer.UndoResult{}, err
+	}
+	r, err := o.UndoRun(s.a.ctx, p, s.a.actor)
+	for i := range r.Items {
+		for _, f := range r.Items[i].Problems {
+			f.Message = s.a.decisionFailure(f.Code, f.I18nKey, f.Args, f.Message)
+		}
+	}
+	if err == nil && !p.DryRun {
+		s.changed(p.RunID)
+	}
+	return r, s.a.fail(err)
+}
+
 // decisionFailure is why an organizer decision was not applied, in the caller's language: its
 // catalog key (organizer.failure.*, naming the memory) or else error.<code>, filled from its
 // arguments. A result without arguments (a report stored before decisions carried them) keeps

@@ -27,6 +27,9 @@ type (
 	OrganizerRunError      = organizer.RunError
 	OrganizerReport        = organizer.Report
 	OrganizerClusterReport = organizer.ClusterReport
+	OrganizerUndoParams    = organizer.UndoParams
+	OrganizerUndoResult    = organizer.UndoResult
+	OrganizerUndoItem      = organizer.UndoItem
 )
 
 // Where an organizer run or decision stands, and what a run may be asked for.
@@ -54,4 +57,9 @@ const (
 	// OrganizerLLMStopped is the code of a group a run did not ask its model about, after the
 	// model failed for good earlier in the run.
 	OrganizerLLMStopped = organizer.CodeLLMStopped
+	// Where a change of an undo stands.
+	OrganizerUndoReady    = organizer.UndoReady
+	OrganizerUndoDone     = organizer.UndoDone
+	OrganizerUndoConflict = organizer.UndoConflict
+	OrganizerUndoFailed   = organizer.UndoFailed
 )

@@ -18,6 +18,7 @@ var organizeSubs = map[string]func(r *runner, ctx context.Context, args []string
 	"runs":     (*runner).organizeRuns,
 	"run":      (*runner).organizeRun,
 	"apply":    (*runner).organizeApply,
+	"undo":     (*runner).organizeUndo,
 	"abort":    (*runner).organizeAbort,
 	"settings": (*runner).organizeSettings,
 	"status":   (*runner).organizeStatus,

@@ -142,8 +142,15 @@ func (r *runner) printOrganizerRun(w io.Writer, d api.OrganizerRunDetail) {
 	for _, dec := range rep.Decisions {
 		r.printDecision(w, dec)
 	}
-	if pending > 0 && d.Status == api.OrganizerDone {
+	switch {
+	case rep.Undo != nil:
+		fmt.Fprintln(w, r.t("cli.organize.run_undone", map[string]any{"At": rep.Undo.At.Local().Format("2006-01-02 15:04"),
+			"Undone": len(rep.Undo.Decisions), "Restored": rep.Undo.Restored, "Reverted": rep.Undo.Reverted}))
+	case pending > 0 && d.Status == api.OrganizerDone:
 		fmt.Fprintln(w, r.t("cli.organize.apply_hint", map[string]any{"ID": d.ID}))
+	}
+	if rep.Undo == nil && rep.Counts.Applied > 0 && d.Status == api.OrganizerDone {
+		fmt.Fprintln(w, r.t("cli.organize.undo_hint", map[string]any{"ID": d.ID}))
 	}
 }
 

@@ -82,8 +82,14 @@ func (s *Service) applyDecisions(ctx context.Context, runID string, rep *Report,
 		for k, ir := range res.Results {
 			r := results[owner[k]]
 			if ir.OK {
-				if items[k].Op == memory.OpDelete {
+				switch items[k].Op {
+				case memory.OpDelete:
 					r.Removed++
+				case memory.OpUpdate:
+					if r.Versions == nil {
+						r.Versions = map[string]string{}
+					}
+					r.Versions[items[k].ID] = ir.Version
 				}
 				continue
 			}
@@ -195,6 +201,11 @@ func (s *Service) ApplyReport(ctx context.Context, runID string, decisionIDs []s
 	if rep == nil {
 		return ApplyResult{}, codeErr(CodeReportUnavailable, map[string]any{"Run": runID, "Status": string(row.Status)},
 			"unable to apply decisions of run %s: it has no report", runID)
+	}
+	if rep.Undo != nil {
+		// A person took the run back: its waiting changes were planned on memories the undo
+		// has since put back, and a second undo would be refused.
+		return ApplyResult{}, codeErr(CodeRunUndone, map[string]any{"Run": runID}, "unable to apply decisions of run %s: it was undone", runID)
 	}
 	byID := map[string]*Decision{}
 	for i := range rep.Decisions {

@@ -213,6 +213,10 @@ type DecisionResult struct {
 	By string `json:"by"`
 	// Removed counts the memories this decision took out of the store (merged away, deleted).
 	Removed int `json:"removed"`
+	// Versions are the versions the decision left its updated memories at (a merge's keeper,
+	// a mark_review's memories), by id: an undo puts back only a memory still at that version,
+	// never over a change made after the run.
+	Versions map[string]string `json:"versions,omitempty"`
 }
 
 // Decision is one gated proposal in a run's report.
@@ -379,6 +383,8 @@ type Report struct {
 	// were before this run changed them.
 	Snapshots []string  `json:"snapshots"`
 	Error     *RunError `json:"error,omitempty"`
+	// Undo is set once a person undid the run (UndoRun): a run is undone once.
+	Undo *UndoRecord `json:"undo,omitempty"`
 }
 
 func newReport(runID string, trigger Trigger, mode Mode) *Report {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	"engram/backend/memory"
+
 	"github.com/oklog/ulid/v2"
 )
 
@@ -13,6 +15,9 @@ const (
 	SkipTooSoon    = "too_soon"
 	SkipTooFewNew  = "too_few_new_memories"
 	SkipGateFailed = "gate_failed"
+	// SkipNothingToFree: a scope is over the organizer's target, but the last scheduled run
+	// freed nothing there and no memory changed since, so another run would do the same.
+	SkipNothingToFree = "nothing_to_free"
 )
 
 // Settings returns the organizer settings.
@@ -175,8 +180,50 @@ func (s *Service) gateLocked(ctx context.Context, st Settings, now time.Time) (s
 			return "", err
 		}
 		if n < st.MinNewMemories {
-			return SkipTooFewNew, nil
+			return s.pressedGate(ctx, n)
 		}
 	}
 	return "", nil
+}
+
+// pressedGate decides a tick with too few new memories since the last scheduled run. A scope
+// over the organizer's target (limit − 100: the quota ladder above normal) is run anyway: a
+// full scope refuses new memories, so "at least N new since the last run" skipped its runs for
+// ever and nothing tidied it. It is skipped only when the last scheduled run removed nothing and
+// no memory was written or changed since it ended (newSince is how many were created): that run
+// would be repeated as it was, each tick, freeing nothing.
+func (s *Service) pressedGate(ctx context.Context, newSince int) (string, error) {
+	q, err := s.store.Quota(ctx)
+	if err != nil {
+		return "", err
+	}
+	if q.Level == "" || q.Level == memory.LevelNormal {
+		return SkipTooFewNew, nil
+	}
+	rows, err := s.runs.list(ctx, []Status{StatusDone}, 50, 0)
+	if err != nil {
+		return "", err
+	}
+	var last *runRow
+	for _, r := range rows {
+		if r.Trigger == TriggerScheduled {
+			last = r
+			break
+		}
+	}
+	if last == nil || last.Counts.Removed > 0 || last.FinalCount < last.InitialCount || newSince > 0 {
+		return "", nil
+	}
+	since := last.StartedAt
+	if last.FinishedAt != nil {
+		since = *last.FinishedAt
+	}
+	newest, _, err := s.store.List(ctx, memory.Filter{NoDaily: true, Limit: 1})
+	if err != nil {
+		return "", err
+	}
+	if len(newest) > 0 && newest[0].Updated.After(since) {
+		return "", nil
+	}
+	return SkipNothingToFree, nil
 }

@@ -11,6 +11,8 @@ import type {
   AppInfo,
   ApplyReportParams,
   ApplyReportResult,
+  UndoParams,
+  UndoResult,
   DoctorReport,
   EventMap,
   ExtractionRequestParams,
@@ -182,6 +184,8 @@ export const organizerRunNow = (p: RunNowParams = {}) => call<RunRef>('organizer
 /** Stops the active run, or the named (queued or running) one. */
 export const organizerAbort = (runId?: string) => call<RunRef>('organizer.abort', runId ? { run_id: runId } : {})
 export const organizerApplyReport = (p: ApplyReportParams) => call<ApplyReportResult>('organizer.applyReport', p)
+/** Takes an applied run back (dry_run: what would come back, nothing changed). Person only. */
+export const organizerUndo = (p: UndoParams) => call<UndoResult>('organizer.undo', p)
 export const organizerSettings = () => call<OrganizerSettings>('organizer.settings')
 export const organizerUpdateSettings = (p: OrganizerSettingsPatch) => call<OrganizerSettings>('organizer.updateSettings', p)
 

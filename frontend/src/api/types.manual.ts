@@ -147,7 +147,7 @@ export const REJECTION_BUCKETS = [
   'restored_by_person',
   'oversized_plan',
 ] as const
-export const SKIP_REASONS = ['busy', 'too_soon', 'too_few_new_memories', 'gate_failed'] as const
+export const SKIP_REASONS = ['busy', 'too_soon', 'too_few_new_memories', 'gate_failed', 'nothing_to_free'] as const
 export const REASON_CODES = [
   'exact_duplicate',
   'contained',

@@ -622,6 +622,7 @@ export interface DecisionResult {
   at: string
   by: string
   removed: number
+  versions?: Record<string, string>
 }
 
 export interface Preserved {
@@ -729,6 +730,7 @@ export interface RunReport {
   decisions: Decision[] | null
   snapshots: string[] | null
   error?: RunError | null
+  undo?: UndoRecord | null
 }
 
 export interface RunDetail extends RunSummary {
@@ -793,6 +795,42 @@ export interface ApplyReportResult {
   final_count: number
   compression_ratio: number
   snapshot: string
+}
+
+/** A person undid the run (organizer.undo). */
+export interface UndoRecord {
+  at: string
+  by: string
+  decisions: string[]
+  conflicts: number
+  restored: number
+  reverted: number
+}
+
+export interface UndoParams {
+  run_id: string
+  dry_run: boolean
+}
+
+/** One applied change of a run and what undoing it does. */
+export interface UndoItem {
+  decision: string
+  action: DecisionAction
+  status: 'ready' | 'undone' | 'conflict' | 'failed'
+  restore: EntryRef[]
+  revert: EntryRef[]
+  already_back: EntryRef[]
+  problems: DecisionResult[]
+}
+
+export interface UndoResult {
+  run_id: string
+  dry_run: boolean
+  items: UndoItem[]
+  undone: number
+  conflicts: number
+  restored: number
+  reverted: number
 }
 
 // ---------------------------------------------------------------- sessions (backend/memory sessions, api sessions.*)

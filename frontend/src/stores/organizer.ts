@@ -34,6 +34,9 @@ export const useOrganizer = defineStore('organizer', () => {
   const applying = ref(false)
   /** What the last applyReport did, per decision id (of the run it was for). */
   const lastApply = ref<api.ApplyReportResult | null>(null)
+  /** The last undo's answer: the changes it left as they are and why. */
+  const lastUndo = ref<api.UndoResult | null>(null)
+  const undoing = ref(false)
   const starting = ref(false)
   /** Runs Run Now reported that a reload may not list yet. */
   const pending = new Set<string>()
@@ -224,6 +227,25 @@ export const useOrganizer = defineStore('organizer', () => {
     }
   }
 
+  /** Takes the open run back (organizer.undo), or with dryRun says what would come back. */
+  async function undoRun(dryRun: boolean): Promise<api.UndoResult> {
+    const run = selectedId.value
+    if (!run) throw new api.ApiError('organizer_nothing_to_undo', 'error.organizer_nothing_to_undo')
+    if (!dryRun) undoing.value = true
+    try {
+      const r = await api.organizerUndo({ run_id: run, dry_run: dryRun })
+      if (!dryRun) {
+        lastUndo.value = r
+        await Promise.all([reloadDetail(), refresh()])
+      }
+      return r
+    } catch (e) {
+      throw api.normalizeError(e)
+    } finally {
+      if (!dryRun) undoing.value = false
+    }
+  }
+
   async function loadSettings() {
     try {
       settings.value = await api.organizerSettings()
@@ -281,6 +303,9 @@ export const useOrganizer = defineStore('organizer', () => {
     toggle,
     chooseAll,
     applyChosen,
+    undoRun,
+    lastUndo,
+    undoing,
     loadSettings,
     updateSettings,
   }

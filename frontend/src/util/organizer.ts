@@ -143,8 +143,10 @@ export function groupByCluster(detail: Pick<RunDetail, 'report'> | null | undefi
 }
 
 /** Whether a person can still apply the decision (organizer.applyReport). */
-export function isApplicable(run: Pick<RunSummary, 'status'> | null | undefined, d: Decision): boolean {
-  return !!run && run.status === 'done' && d.status === 'pending' && d.outcome === 'queue'
+export function isApplicable(run: (Pick<RunSummary, 'status'> & { report?: { undo?: unknown } | null }) | null | undefined, d: Decision): boolean {
+  // An undone run's waiting changes were planned on memories the undo put back: the api
+  // refuses them (organizer_run_undone), so they are not offered.
+  return !!run && run.status === 'done' && !run.report?.undo && d.status === 'pending' && d.outcome === 'queue'
 }
 
 export function applicableIds(detail: RunDetail | null | undefined): string[] {

@@ -143,6 +143,9 @@ describe('report grouping', () => {
     expect(isApplicable(run({ status: 'running' }), d)).toBe(false)
     expect(isApplicable(run({ status: 'done' }), decision({ status: 'applied' }))).toBe(false)
     expect(isApplicable(run({ status: 'done' }), decision({ outcome: 'drop', status: 'dropped' }))).toBe(false)
+    // An undone run's waiting changes are not offered (the api refuses them).
+    const undone = { ...run({ status: 'done' }), report: { undo: { at: '2026-01-01T00:00:00Z' } } }
+    expect(isApplicable(undone, d)).toBe(false)
   })
 })
 
@@ -273,6 +276,34 @@ describe('organizer store', () => {
     expect(s.mode).toBe('aggressive')
     expect(org.settings?.mode).toBe('aggressive')
     expect(calls[0]).toEqual(['organizer.updateSettings', { mode: 'aggressive' }])
+  })
+
+  it('previews an undo without changing anything, then undoes and reloads the run', async () => {
+    let det = detailWith([decision({ status: 'applied', outcome: 'auto', bucket: '' })])
+    const { t, calls } = fakeTransport({
+      'organizer.status': () => ({ settings, armed: true, queued: 0 }),
+      'organizer.runs': () => ({ runs: [det] }),
+      'organizer.run': () => det,
+      'organizer.undo': (p) => {
+        if (!p.dry_run) det = { ...det, report: { ...det.report!, undo: { at: '2026-01-01T00:00:00Z', by: 'user', decisions: ['d001'], conflicts: 0, restored: 1, reverted: 1 } } }
+        return { run_id: p.run_id, dry_run: p.dry_run, items: [], undone: 1, conflicts: 0, restored: 1, reverted: 1 }
+      },
+    })
+    api.setTransport(t)
+    const org = useOrganizer()
+    await org.select('r1')
+    const pre = await org.undoRun(true)
+    expect(pre.dry_run).toBe(true)
+    expect(org.lastUndo).toBeNull()
+    expect(org.detail?.report?.undo).toBeFalsy()
+    await org.undoRun(false)
+    expect(calls.filter(([m]) => m === 'organizer.undo').map(([, p]) => p)).toEqual([
+      { run_id: 'r1', dry_run: true },
+      { run_id: 'r1', dry_run: false },
+    ])
+    expect(org.lastUndo?.undone).toBe(1)
+    expect(org.detail?.report?.undo?.decisions).toEqual(['d001'])
+    expect(org.undoing).toBe(false)
   })
 
   it('turns a refused apply into an ApiError', async () => {

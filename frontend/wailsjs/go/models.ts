@@ -5136,6 +5136,7 @@ export namespace organizer {
 	    at: any;
 	    by: string;
 	    removed: number;
+	    versions?: {[key: string]: string};
 	
 	    static createFrom(source: any = {}) {
 	        return new DecisionResult(source);
@@ -5150,6 +5151,7 @@ export namespace organizer {
 	        this.at = this.convertValues(source["at"], null);
 	        this.by = source["by"];
 	        this.removed = source["removed"];
+	        this.versions = source["versions"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -5331,6 +5333,47 @@ export namespace organizer {
 	    }
 	}
 	
+	export class UndoRecord {
+	    // Go type: time
+	    at: any;
+	    by: string;
+	    decisions: string[];
+	    conflicts: number;
+	    restored: number;
+	    reverted: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new UndoRecord(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.at = this.convertValues(source["at"], null);
+	        this.by = source["by"];
+	        this.decisions = source["decisions"];
+	        this.conflicts = source["conflicts"];
+	        this.restored = source["restored"];
+	        this.reverted = source["reverted"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class ScopeScan {
 	    scope: string;
 	    key: string;
@@ -5461,6 +5504,7 @@ export namespace organizer {
 	    decisions: Decision[];
 	    snapshots: string[];
 	    error?: RunError;
+	    undo?: UndoRecord;
 	
 	    static createFrom(source: any = {}) {
 	        return new Report(source);
@@ -5489,6 +5533,7 @@ export namespace organizer {
 	        this.decisions = this.convertValues(source["decisions"], Decision);
 	        this.snapshots = source["snapshots"];
 	        this.error = this.convertValues(source["error"], RunError);
+	        this.undo = this.convertValues(source["undo"], UndoRecord);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -5808,6 +5853,105 @@ export namespace organizer {
 	        this.active = this.convertValues(source["active"], RunSummary);
 	        this.queued = source["queued"];
 	        this.last_run = this.convertValues(source["last_run"], RunSummary);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class UndoItem {
+	    decision: string;
+	    action: string;
+	    status: string;
+	    restore: EntryRef[];
+	    revert: EntryRef[];
+	    already_back: EntryRef[];
+	    problems: DecisionResult[];
+	
+	    static createFrom(source: any = {}) {
+	        return new UndoItem(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.decision = source["decision"];
+	        this.action = source["action"];
+	        this.status = source["status"];
+	        this.restore = this.convertValues(source["restore"], EntryRef);
+	        this.revert = this.convertValues(source["revert"], EntryRef);
+	        this.already_back = this.convertValues(source["already_back"], EntryRef);
+	        this.problems = this.convertValues(source["problems"], DecisionResult);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class UndoParams {
+	    run_id: string;
+	    dry_run: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new UndoParams(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.run_id = source["run_id"];
+	        this.dry_run = source["dry_run"];
+	    }
+	}
+	
+	export class UndoResult {
+	    run_id: string;
+	    dry_run: boolean;
+	    items: UndoItem[];
+	    undone: number;
+	    conflicts: number;
+	    restored: number;
+	    reverted: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new UndoResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.run_id = source["run_id"];
+	        this.dry_run = source["dry_run"];
+	        this.items = this.convertValues(source["items"], UndoItem);
+	        this.undone = source["undone"];
+	        this.conflicts = source["conflicts"];
+	        this.restored = source["restored"];
+	        this.reverted = source["reverted"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

@@ -17,4 +17,6 @@ export function Settings(arg1:api.Empty):Promise<organizer.Settings>;
 
 export function Status(arg1:api.Empty):Promise<organizer.StatusResult>;
 
+export function Undo(arg1:organizer.UndoParams):Promise<organizer.UndoResult>;
+
 export function UpdateSettings(arg1:organizer.SettingsPatch):Promise<organizer.Settings>;

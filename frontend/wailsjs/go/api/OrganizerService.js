@@ -30,6 +30,10 @@ export function Status(arg1) {
   return window['go']['api']['OrganizerService']['Status'](arg1);
 }
 
+export function Undo(arg1) {
+  return window['go']['api']['OrganizerService']['Undo'](arg1);
+}
+
 export function UpdateSettings(arg1) {
   return window['go']['api']['OrganizerService']['UpdateSettings'](arg1);
 }
