@@ -105,6 +105,12 @@ func (s *Service) vectorHits(ctx context.Context, q string, a Analysis, f memory
 	if emb == nil || vec == nil || a.relaxed || (len(a.Keywords) == 0 && len(a.Singles) == 0) {
 		return nil, nil, nil
 	}
+	s.vmu.RLock()
+	catchUp := s.catchUp
+	s.vmu.RUnlock()
+	if catchUp != nil {
+		catchUp(ctx)
+	}
 	list, err := s.vectorPath(ctx, emb, vec, q, f)
 	switch {
 	case err != nil && ctx.Err() != nil:

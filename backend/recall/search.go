@@ -47,7 +47,10 @@ type Service struct {
 	vmu  sync.RWMutex
 	emb  embed.Embedder
 	vec  vector.Searcher
-	opts Options
+	// catchUp, when set (one-shot processes), computes the vectors missing since the last
+	// long-running process before the vector path is first taken (SetVectorCatchUp).
+	catchUp func(context.Context)
+	opts    Options
 	t    Tuning
 	log  *slog.Logger
 
@@ -85,6 +88,15 @@ func (s *Service) SetVectors(emb embed.Embedder, vec vector.Searcher) {
 	}
 	s.vmu.Lock()
 	s.emb, s.vec = emb, vec
+	s.vmu.Unlock()
+}
+
+// SetVectorCatchUp has fn run before each vector search (fn makes its own work once): a
+// one-shot process (the CLI with nothing running) embeds the memories written or reindexed
+// since a long-running process last ran, which it would otherwise rank without.
+func (s *Service) SetVectorCatchUp(fn func(context.Context)) {
+	s.vmu.Lock()
+	s.catchUp = fn
 	s.vmu.Unlock()
 }
 

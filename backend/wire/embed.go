@@ -128,3 +128,27 @@ func (s *Services) Indexer() *vector.Indexer {
 	}
 	return s.Embeddings.Indexer()
 }
+
+// catchUpVectors embeds, once per one-shot process and before its first vector search, the
+// memories the local embedder has no current vector for. Vectors are computed by long-running
+// processes only, so after a CLI reindex, import or write with nothing running `engram
+// search` ranked without them while the app, with them, ranked otherwise. The local embedder
+// takes ~7,000 memories a CPU-second, so the catch-up is cheap; a model behind an endpoint
+// (a network call per batch) and an external vector store are left to the app or serve. When
+// nothing is missing it costs one count.
+func (s *Services) catchUpVectors(ctx context.Context) {
+	s.catchUp.Do(func() {
+		st := s.Embeddings.State()
+		ix, emb := s.Embeddings.Indexer(), s.Embeddings.Embedder()
+		if st.Provider != "local" || st.Backend != "sqlite" || ix == nil || emb == nil {
+			return
+		}
+		done, total, err := s.Store.VectorCounts(ctx, emb.Model())
+		if err != nil || done >= total {
+			return
+		}
+		if err := ix.Run(ctx); err != nil {
+			s.opts.Logger.Warn("engram: unable to compute the missing vectors; searching with those there are", "err", err)
+		}
+	})
+}

@@ -89,10 +89,12 @@ type Services struct {
 	// one's writes are committed under the store's lock; Background syncs it on a schedule.
 	History *history.Repo
 
-	opts   Options
-	ctx    context.Context
-	cancel context.CancelFunc
-	wg     sync.WaitGroup
+	// catchUp makes a one-shot process's vector catch-up (catchUpVectors) once.
+	catchUp sync.Once
+	opts    Options
+	ctx     context.Context
+	cancel  context.CancelFunc
+	wg      sync.WaitGroup
 	// compactor folds long sessions in the background once Background started it.
 	compactor *compactor
 }
@@ -146,10 +148,14 @@ func Open(ctx context.Context, o Options) (*Services, error) {
 	s.Recall = recall.New(st, recall.Options{Logger: o.Logger})
 	s.Graph = graph.New(st)
 	// Vectors are computed in the background by long-running processes (Background); a
-	// one-shot CLI searches with the vectors there are.
+	// one-shot CLI computes the local embedder's missing ones before its first vector search
+	// (catchUpVectors).
 	if err := s.openEmbeddings(); err != nil {
 		s.Close()
 		return nil, err
+	}
+	if o.Passive {
+		s.Recall.SetVectorCatchUp(s.catchUpVectors)
 	}
 	s.Backups = backup.NewScheduler(st, o.Version, o.Logger)
 	s.Hook = hook.New(hook.Options{Store: st, Home: o.Home, Logger: o.Logger})
