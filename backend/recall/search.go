@@ -44,15 +44,15 @@ type Options struct {
 type Service struct {
 	store *memory.Store
 	// vmu guards emb and vec, which SetVectors replaces while searches run.
-	vmu  sync.RWMutex
-	emb  embed.Embedder
-	vec  vector.Searcher
+	vmu sync.RWMutex
+	emb embed.Embedder
+	vec vector.Searcher
 	// catchUp, when set (one-shot processes), computes the vectors missing since the last
 	// long-running process before the vector path is first taken (SetVectorCatchUp).
 	catchUp func(context.Context)
 	opts    Options
-	t    Tuning
-	log  *slog.Logger
+	t       Tuning
+	log     *slog.Logger
 
 	sessions *sessionCache
 	reads    *personReads
