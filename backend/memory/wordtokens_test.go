@@ -110,6 +110,7 @@ func TestWordTokensMatchUnicode61(t *testing.T) {
 		"happy sky caresses ponies ties caress cats feed agreed disabled matting mating meeting milling messing meetings",
 		"triplicate formative formalize electriciti electrical hopeful goodness revival allowance inference airliner gyroscopic adjustable defensible irritant replacement adjustment dependent adoption homologou communism activate angulariti homologous effective bowdlerize probate rate cease controll roll",
 		"aaa yyy yay ayy sky's don't it’s o'clock e-mail co-operate",
+		"memory(ies) ies sses sess ses ss es is thesses",
 		"我叫 陈明 ， 住在 上海 。 喜欢 喝茶",
 		strings.Repeat("a", 63)+"ing "+strings.Repeat("b", 70)+"ing",
 	)

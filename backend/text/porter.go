@@ -105,11 +105,14 @@ func (p *porter) replaceIf(suffix, s string, min int) bool {
 	return true
 }
 
+// step1a follows SQLite's porter tokenizer, which stems "sses" and "ies" to "ss" and "i"
+// only when a letter comes before them: the words "sses" and "ies" (as in "memory(ies)") lose
+// their "s" alone, and a stem computed here must equal the index's.
 func (p *porter) step1a() {
 	switch {
-	case p.ends("sses"):
+	case p.ends("sses") && len(p.b) > 4:
 		p.setTo(4, "ss")
-	case p.ends("ies"):
+	case p.ends("ies") && len(p.b) > 3:
 		p.setTo(3, "i")
 	case p.ends("ss"):
 	case p.ends("s"):
