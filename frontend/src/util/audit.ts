@@ -65,23 +65,25 @@ function placeholders(key: string): boolean {
   return t(key, probe).includes('\u0000')
 }
 
-const ULID_TIME = /^organizer:([0-9A-HJKMNP-TV-Z]{10})[0-9A-HJKMNP-TV-Z]{16}$/
+const ULID_TIME = /^organizer(-undo)?:([0-9A-HJKMNP-TV-Z]{10})[0-9A-HJKMNP-TV-Z]{16}$/
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'
 
-/** The start of the organizer run a session names ("organizer:<ULID>"), or null. */
-function organizerRunTime(session: string): Date | null {
+/** The start of the organizer run a session names ("organizer:<ULID>", or the undo of that run:
+ *  "organizer-undo:<ULID>"), and whether it is the undo; null for any other session. */
+function organizerRunTime(session: string): { at: Date; undo: boolean } | null {
   const m = ULID_TIME.exec(session)
   if (!m) return null
   let ms = 0
-  for (const c of m[1]) ms = ms * 32 + CROCKFORD.indexOf(c)
-  return new Date(ms)
+  for (const c of m[2]) ms = ms * 32 + CROCKFORD.indexOf(c)
+  return { at: new Date(ms), undo: !!m[1] }
 }
 
-/** Session and model of a tool or extractor change, when recorded. An organizer run is named
- *  by when it started, not by its 26-character id. */
+/** Session and model of a tool or extractor change, when recorded. An organizer run (and a
+ *  person's undo of one) is named by when the run started, not by its 26-character id. */
 export function originLine(e: Pick<AuditEntry, 'session' | 'model'>, lang = 'en'): string {
   const run = organizerRunTime(e.session)
-  const session = run ? t('ui.activity.organizer_run', { When: formatDateTime(run.toISOString(), lang) }) : e.session
+  const key = run?.undo ? 'ui.activity.organizer_undo' : 'ui.activity.organizer_run'
+  const session = run ? t(key, { When: formatDateTime(run.at.toISOString(), lang) }) : e.session
   return [session, e.model].filter(Boolean).join(' · ')
 }
 

@@ -42,5 +42,9 @@ describe('Activity origin', () => {
     expect(line.startsWith('run of ')).toBe(true)
     expect(line).not.toContain('01J9Z3QX')
     expect(originLine({ session: 'sess-7f2c', model: 'claude-sonnet-4' }, 'en')).toBe('sess-7f2c · claude-sonnet-4')
+    // The person's undo of that run (session "organizer-undo:<run>") read as its raw id.
+    const undo = originLine({ session: 'organizer-undo:01J9Z3QX0000000000000000AA', model: '' }, 'en')
+    expect(undo.startsWith('undo of the run of ')).toBe(true)
+    expect(undo).not.toContain('01J9Z3QX')
   })
 })
