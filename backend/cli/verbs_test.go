@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -30,6 +32,22 @@ func TestVerbsWithoutOtherTests(t *testing.T) {
 	}
 	if out := h.ok("bridge", "token"); !strings.Contains(out, "oken") {
 		t.Fatalf("bridge token: %s", out)
+	}
+	// A regenerate prints the new token (it printed a browser's refusal of an old one once, the
+	// two messages sharing a key in different sections).
+	cmd := exec.Command(engramCLI(t), "bridge", "token", "--regenerate")
+	cmd.Env = append(os.Environ(), "ENGRAM_HOME="+h.dir, "LANG=en_US.UTF-8")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("bridge token --regenerate: %v", err)
+	}
+	regen := string(out)
+	file, err := os.ReadFile(filepath.Join(h.dir, "bridge.token"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if nt := strings.TrimSpace(string(file)); len(nt) < 32 || !strings.Contains(regen, nt) || !strings.HasPrefix(regen, "New token: ") {
+		t.Fatalf("bridge token --regenerate printed %q, the token is %q", regen, nt)
 	}
 	if code, _, _ := h.run("", "bridge"); code != 2 {
 		t.Fatalf("bridge without token: exit %d", code)
