@@ -80,6 +80,13 @@ export default async function ({ open, check, COMBOS }) {
       await check(page.evaluate(() => !!document.activeElement?.closest('[data-test="review-view"] .actions')), `${what}: the focus is on ${at}, not on the item's actions`)
     }
     const count = () => page.locator('[data-test="review-view"]').getAttribute('data-count').then(Number)
+    // e with nothing focused, then Esc in the edit form: the focus was handed back to <body>.
+    await page.evaluate(() => document.activeElement instanceof HTMLElement && document.activeElement.blur())
+    await page.keyboard.press('e')
+    await page.waitForSelector('.memory-form-modal .memory-form')
+    await page.keyboard.press('Escape')
+    await page.waitForSelector('.memory-form-modal .memory-form', { state: 'detached' })
+    await onAction('Esc in the edit form')
     await page.keyboard.press('Shift+R')
     await page.waitForSelector('[data-test="review-reason-input"] input:focus')
     await page.keyboard.press('Escape')
