@@ -17,18 +17,7 @@ import (
 // report organizer.run returns. Before, both held the Go error string in English.
 func TestOrganizerApplyFailuresAreTranslated(t *testing.T) {
 	ctx := context.Background()
-	var org *organizer.Service
-	a := newAPIWith(t, memory.ActorUser, func(st *memory.Store, d *Deps) {
-		var err error
-		if org, err = organizer.New(organizer.Options{Store: st}); err != nil {
-			t.Fatal(err)
-		}
-		if err := org.Start(ctx); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { org.Stop() })
-		d.Organizer, d.Events = org, nil
-	})
+	a, org, _ := newAPIWithOrganizer(t)
 	call := func(method, params string) any {
 		t.Helper()
 		out, err := a.Call(method, json.RawMessage(params))
@@ -63,4 +52,24 @@ func TestOrganizerApplyFailuresAreTranslated(t *testing.T) {
 	if res.Decisions[0].Code != memory.CodeVersionConflict || res.Decisions[0].I18nKey != organizer.KeyEntryChanged {
 		t.Errorf("outcome %+v", res.Decisions[0])
 	}
+}
+
+// newAPIWithOrganizer is the person's API over a store with an organizer started on it (no
+// event hub: the tests read runs back), and the deps it was built from.
+func newAPIWithOrganizer(t *testing.T) (*API, *organizer.Service, *Deps) {
+	t.Helper()
+	var org *organizer.Service
+	var deps *Deps
+	a := newAPIWith(t, memory.ActorUser, func(st *memory.Store, d *Deps) {
+		var err error
+		if org, err = organizer.New(organizer.Options{Store: st}); err != nil {
+			t.Fatal(err)
+		}
+		if err := org.Start(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { org.Stop() })
+		d.Organizer, d.Events, deps = org, nil, d
+	})
+	return a, org, deps
 }

@@ -19,19 +19,7 @@ import (
 // so in the caller's language, naming the memory.
 func TestOrganizerUndoIsThePersons(t *testing.T) {
 	ctx := context.Background()
-	var org *organizer.Service
-	var deps *Deps
-	a := newAPIWith(t, memory.ActorUser, func(st *memory.Store, d *Deps) {
-		var err error
-		if org, err = organizer.New(organizer.Options{Store: st}); err != nil {
-			t.Fatal(err)
-		}
-		if err := org.Start(ctx); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { org.Stop() })
-		d.Organizer, d.Events, deps = org, nil, d
-	})
+	a, org, deps := newAPIWithOrganizer(t)
 	call := func(a *API, method, params string) any {
 		t.Helper()
 		out, err := a.Call(method, json.RawMessage(params))

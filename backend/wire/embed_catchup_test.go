@@ -37,16 +37,7 @@ func TestOneShotSearchEmbedsWhatIsMissing(t *testing.T) {
 	writer := openOneShot(t, home)
 	user := writer.API(ctx, api.ActorUser)
 	const n = 6
-	for i := range n {
-		body := fmt.Sprintf("Note %d about the garden shed and its tools", i)
-		if i == 0 {
-			body = "Drinks green tea every morning before work"
-		}
-		if _, err := user.Memory.Write(api.WriteParams{Scope: api.ScopeGlobal, Type: api.TypeUser,
-			Slug: fmt.Sprintf("note-%d", i), Title: fmt.Sprintf("Note %d", i), Body: body}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeNotes(t, user, n)
 	model := writer.Embeddings.Embedder().Model()
 	if done, total, err := writer.Store.VectorCounts(ctx, model); err != nil || done != 0 || total != n {
 		t.Fatalf("before any search: %d of %d embedded (%v)", done, total, err)
@@ -81,5 +72,21 @@ func TestOneShotSearchEmbedsWhatIsMissing(t *testing.T) {
 	srv.mu.Unlock()
 	if docs != 0 {
 		t.Fatalf("a one-shot search sent %d documents to the endpoint", docs)
+	}
+}
+
+// writeNotes writes n user notes note-0 … note-(n-1): note-0 about green tea, the rest about a
+// garden shed, so a search for tea has one answer.
+func writeNotes(t *testing.T, user *api.API, n int) {
+	t.Helper()
+	for i := range n {
+		body := fmt.Sprintf("Note %d about the garden shed and its tools", i)
+		if i == 0 {
+			body = "Drinks green tea every morning before work"
+		}
+		if _, err := user.Memory.Write(api.WriteParams{Scope: api.ScopeGlobal, Type: api.TypeUser,
+			Slug: fmt.Sprintf("note-%d", i), Title: fmt.Sprintf("Note %d", i), Body: body}); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

@@ -175,16 +175,7 @@ func TestSwitchingEmbeddingsReembedsInTheBackground(t *testing.T) {
 	})()
 
 	const n = 12
-	for i := range n {
-		body := fmt.Sprintf("Note %d about the garden shed and its tools", i)
-		if i == 0 {
-			body = "Drinks green tea every morning before work"
-		}
-		if _, err := user.Memory.Write(api.WriteParams{Scope: api.ScopeGlobal, Type: api.TypeUser,
-			Slug: fmt.Sprintf("note-%d", i), Title: fmt.Sprintf("Note %d", i), Body: body}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeNotes(t, user, n)
 	st, err := user.Recall.EmbedStatus(api.Empty{})
 	if err != nil || st.Provider != "local" || st.Backend != "sqlite" || !strings.HasPrefix(st.Model, "local") {
 		t.Fatalf("fresh status: %+v %v", st, err)
